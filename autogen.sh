@@ -1,0 +1,30 @@
+#!/bin/sh
+# Bootstrap the autotools build.  With --deps, install the Debian build
+# dependencies first (as root) or print the apt-get command (otherwise).
+set -e
+cd "$(dirname "$0")"
+
+DEPS="build-essential autoconf automake pkg-config libncurses-dev librdkafka-dev \
+libcurl4-openssl-dev libcjson-dev libcmocka-dev tmux"
+
+if [ "${1:-}" = "--deps" ]; then
+	shift
+	if [ "$(id -u)" = 0 ]; then
+		missing=""
+		for p in $DEPS; do
+			dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"
+		done
+		if [ -n "$missing" ]; then
+			echo "autogen.sh: installing:$missing"
+			apt-get update -qq
+			DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing
+		else
+			echo "autogen.sh: all build dependencies are installed"
+		fi
+	else
+		echo "autogen.sh: run as root to install, or run:"
+		echo "  sudo apt-get install -y $DEPS"
+	fi
+fi
+
+autoreconf --force --install -Wall

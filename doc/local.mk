@@ -1,0 +1,1 @@
+# doc: file lists (see Makefile.am)

@@ -1,0 +1,1 @@
+# src/model: file lists (see Makefile.am)

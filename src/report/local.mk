@@ -1,0 +1,1 @@
+# src/report: file lists (see Makefile.am)

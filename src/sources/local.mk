@@ -1,0 +1,1 @@
+# src/sources: file lists (see Makefile.am)

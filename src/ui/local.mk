@@ -1,0 +1,1 @@
+# src/ui: file lists (see Makefile.am)

@@ -1,0 +1,2 @@
+# src/util: allocation, time, buffers.
+libkgtop_a_SOURCES += src/util/util.c src/util/util.h

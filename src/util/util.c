@@ -1,0 +1,444 @@
+/*
+ * util.c: allocation, time, buffers and small parsers shared by every layer.
+ */
+#include "config.h"
+
+#include "util/util.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static void (*oom_hook)(void);
+
+/* Register a function run before abort() on out-of-memory. */
+void
+util_set_oom_hook(void (*hook)(void))
+{
+	oom_hook = hook;
+}
+
+/* Report out-of-memory and abort. */
+void
+util_oom(void)
+{
+	static const char msg[] = "kgtop: out of memory\n";
+	if (oom_hook != NULL)
+		oom_hook();
+	if (write(STDERR_FILENO, msg, sizeof msg - 1) < 0) {
+		/* nothing more we can do */
+	}
+	abort();
+}
+
+/* malloc that aborts on failure. */
+void *
+xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+	if (p == NULL)
+		util_oom();
+	return p;
+}
+
+/* calloc that aborts on failure. */
+void *
+xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+	if (p == NULL)
+		util_oom();
+	return p;
+}
+
+/* realloc that aborts on failure. */
+void *
+xrealloc(void *p, size_t n)
+{
+	void *q = realloc(p, n ? n : 1);
+	if (q == NULL)
+		util_oom();
+	return q;
+}
+
+/* realloc of an array, checking for overflow. */
+void *
+xreallocarray(void *p, size_t n, size_t size)
+{
+	if (size != 0 && n > SIZE_MAX / size)
+		util_oom();
+	return xrealloc(p, n * size);
+}
+
+/* strdup that aborts on failure. */
+char *
+xstrdup(const char *s)
+{
+	if (s == NULL)
+		return NULL;
+	return xstrndup(s, strlen(s));
+}
+
+/* strndup that aborts on failure. */
+char *
+xstrndup(const char *s, size_t n)
+{
+	size_t len = strnlen(s, n);
+	char *p = xmalloc(len + 1);
+	memcpy(p, s, len);
+	p[len] = '\0';
+	return p;
+}
+
+/* asprintf that aborts on failure. */
+char *
+xasprintf(const char *fmt, ...)
+{
+	sbuf b = { 0 };
+	va_list ap;
+	va_start(ap, fmt);
+	sbuf_vaddf(&b, fmt, ap);
+	va_end(ap);
+	if (b.s == NULL)
+		return xstrdup("");
+	return b.s;
+}
+
+/* Grow an array so that it holds at least need elements. */
+void
+util_grow(void *arrp, size_t *cap, size_t need, size_t esz)
+{
+	void **arr = arrp;
+	size_t ncap;
+	if (need <= *cap)
+		return;
+	ncap = *cap ? *cap : 8;
+	while (ncap < need)
+		ncap *= 2;
+	*arr = xreallocarray(*arr, ncap, esz);
+	*cap = ncap;
+}
+
+/* Wall-clock time in microseconds. */
+int64_t
+util_now_us(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+/* Monotonic time in microseconds. */
+int64_t
+util_mono_us(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+/* Format an error into err; returns -1. */
+int
+util_err(char *err, size_t errsz, const char *fmt, ...)
+{
+	va_list ap;
+	if (err == NULL || errsz == 0)
+		return -1;
+	va_start(ap, fmt);
+	vsnprintf(err, errsz, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* Bounded string copy, always terminated. */
+size_t
+util_strlcpy(char *dst, const char *src, size_t n)
+{
+	size_t len = strlen(src);
+	if (n > 0) {
+		size_t c = len < n - 1 ? len : n - 1;
+		memcpy(dst, src, c);
+		dst[c] = '\0';
+	}
+	return len;
+}
+
+/* Append len bytes. */
+void
+sbuf_addn(sbuf *b, const char *s, size_t len)
+{
+	util_grow(&b->s, &b->cap, b->len + len + 1, 1);
+	memcpy(b->s + b->len, s, len);
+	b->len += len;
+	b->s[b->len] = '\0';
+}
+
+/* Append a string. */
+void
+sbuf_adds(sbuf *b, const char *s)
+{
+	sbuf_addn(b, s, strlen(s));
+}
+
+/* Append one character. */
+void
+sbuf_addc(sbuf *b, char c)
+{
+	sbuf_addn(b, &c, 1);
+}
+
+/* Append formatted text from a va_list. */
+void
+sbuf_vaddf(sbuf *b, const char *fmt, va_list ap)
+{
+	va_list aq;
+	int n;
+	va_copy(aq, ap);
+	n = vsnprintf(NULL, 0, fmt, aq);
+	va_end(aq);
+	if (n < 0)
+		return;
+	util_grow(&b->s, &b->cap, b->len + (size_t)n + 1, 1);
+	vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
+	b->len += (size_t)n;
+}
+
+/* Append formatted text. */
+void
+sbuf_addf(sbuf *b, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	sbuf_vaddf(b, fmt, ap);
+	va_end(ap);
+}
+
+/* Append a JSON string literal. */
+void
+sbuf_add_json_str(sbuf *b, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)(s ? s : "");
+	sbuf_addc(b, '"');
+	while (*p) {
+		size_t ok = util_utf8_valid_prefix((const char *)p, strlen((const char *)p));
+		const unsigned char *end = p + ok;
+		while (p < end) {
+			unsigned char c = *p;
+			if (c == '"' || c == '\\') {
+				sbuf_addc(b, '\\');
+				sbuf_addc(b, (char)c);
+			} else if (c < 0x20) {
+				switch (c) {
+				case '\n': sbuf_adds(b, "\\n"); break;
+				case '\t': sbuf_adds(b, "\\t"); break;
+				case '\r': sbuf_adds(b, "\\r"); break;
+				default: sbuf_addf(b, "\\u%04x", c); break;
+				}
+			} else {
+				sbuf_addc(b, (char)c);
+			}
+			p++;
+		}
+		if (*p) {
+			sbuf_adds(b, "\\ufffd");
+			p++;
+		}
+	}
+	sbuf_addc(b, '"');
+}
+
+/* Empty the buffer. */
+void
+sbuf_reset(sbuf *b)
+{
+	b->len = 0;
+	if (b->s)
+		b->s[0] = '\0';
+}
+
+/* Free the buffer. */
+void
+sbuf_free(sbuf *b)
+{
+	free(b->s);
+	b->s = NULL;
+	b->len = b->cap = 0;
+}
+
+/* Contents as a C string. */
+const char *
+sbuf_str(const sbuf *b)
+{
+	return b->s ? b->s : "";
+}
+
+/* Parse a duration into microseconds. */
+int64_t
+util_parse_duration_us(const char *s)
+{
+	char *end;
+	double v;
+	double mult = 1e6;
+	if (s == NULL || *s == '\0')
+		return -1;
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno != 0 || end == s || v < 0)
+		return -1;
+	while (isspace((unsigned char)*end))
+		end++;
+	if (*end == '\0' || strcmp(end, "s") == 0)
+		mult = 1e6;
+	else if (strcmp(end, "ms") == 0)
+		mult = 1e3;
+	else if (strcmp(end, "us") == 0)
+		mult = 1;
+	else if (strcmp(end, "m") == 0 || strcmp(end, "min") == 0)
+		mult = 60e6;
+	else if (strcmp(end, "h") == 0)
+		mult = 3600e6;
+	else if (strcmp(end, "d") == 0)
+		mult = 86400e6;
+	else
+		return -1;
+	if (v * mult > 9e18)
+		return -1;
+	return (int64_t)(v * mult + 0.5);
+}
+
+/* Parse a size into bytes. */
+int64_t
+util_parse_size(const char *s)
+{
+	char *end;
+	double v;
+	double mult = 1;
+	if (s == NULL || *s == '\0')
+		return -1;
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno != 0 || end == s || v < 0)
+		return -1;
+	switch (toupper((unsigned char)*end)) {
+	case '\0': mult = 1; break;
+	case 'K': mult = 1024.0; end++; break;
+	case 'M': mult = 1024.0 * 1024; end++; break;
+	case 'G': mult = 1024.0 * 1024 * 1024; end++; break;
+	default: return -1;
+	}
+	if (*end == 'B' || *end == 'b' || (*end == 'i' && (end[1] == 'B' || end[1] == 'b')))
+		end += (*end == 'i') ? 2 : 1;
+	if (*end != '\0')
+		return -1;
+	return (int64_t)(v * mult);
+}
+
+/* Format a count compactly. */
+void
+util_fmt_count(char *buf, size_t n, int64_t v)
+{
+	const char *sfx = "kMGTP";
+	double d;
+	int i = -1;
+	if (v < 0) {
+		snprintf(buf, n, "-");
+		return;
+	}
+	if (v < 1000) {
+		snprintf(buf, n, "%lld", (long long)v);
+		return;
+	}
+	d = (double)v;
+	while (d >= 999.5 && i < 4) {
+		d /= 1000.0;
+		i++;
+	}
+	if (d < 9.95)
+		snprintf(buf, n, "%.1f%c", d, sfx[i]);
+	else
+		snprintf(buf, n, "%.0f%c", d, sfx[i]);
+}
+
+/* Format a duration compactly. */
+void
+util_fmt_duration(char *buf, size_t n, int64_t us)
+{
+	if (us < 0) {
+		snprintf(buf, n, "-");
+	} else if (us < 1000000) {
+		snprintf(buf, n, "%lldms", (long long)(us / 1000));
+	} else if (us < 60000000) {
+		snprintf(buf, n, "%.1fs", (double)us / 1e6);
+	} else if (us < 3600LL * 1000000) {
+		long long s = us / 1000000;
+		snprintf(buf, n, "%lldm%02llds", s / 60, s % 60);
+	} else {
+		long long m = us / 60000000;
+		snprintf(buf, n, "%lldh%02lldm", m / 60, m % 60);
+	}
+}
+
+/* Length of the valid UTF-8 prefix. */
+size_t
+util_utf8_valid_prefix(const char *str, size_t n)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	size_t i = 0;
+	while (i < n) {
+		unsigned char c = s[i];
+		size_t len, k;
+		uint32_t cp;
+		if (c < 0x80) {
+			i++;
+			continue;
+		} else if ((c & 0xE0) == 0xC0) {
+			len = 2;
+			cp = c & 0x1F;
+		} else if ((c & 0xF0) == 0xE0) {
+			len = 3;
+			cp = c & 0x0F;
+		} else if ((c & 0xF8) == 0xF0) {
+			len = 4;
+			cp = c & 0x07;
+		} else {
+			break;
+		}
+		if (i + len > n)
+			break;
+		for (k = 1; k < len; k++) {
+			if ((s[i + k] & 0xC0) != 0x80)
+				return i;
+			cp = (cp << 6) | (s[i + k] & 0x3F);
+		}
+		if ((len == 2 && cp < 0x80) || (len == 3 && cp < 0x800) ||
+		    (len == 4 && (cp < 0x10000 || cp > 0x10FFFF)) ||
+		    (cp >= 0xD800 && cp <= 0xDFFF))
+			break;
+		i += len;
+	}
+	return i;
+}
+
+/* Replace invalid UTF-8 and control characters with '?'. */
+void
+util_sanitize_text(char *s)
+{
+	size_t n = strlen(s), i = 0;
+	while (i < n) {
+		size_t ok = util_utf8_valid_prefix(s + i, n - i);
+		size_t j;
+		for (j = i; j < i + ok; j++) {
+			if ((unsigned char)s[j] < 0x20 || s[j] == 0x7f)
+				s[j] = '?';
+		}
+		i += ok;
+		if (i < n) {
+			s[i] = '?';
+			i++;
+		}
+	}
+}

@@ -1,0 +1,100 @@
+/*
+ * util.h: allocation that cannot fail silently, time, growable buffers.
+ *
+ * Allocation failure is not recoverable in kgtop: util_oom() runs the hook
+ * the UI registered (to restore the terminal) and aborts.  Nothing here
+ * calls exit().
+ */
+#ifndef KGTOP_UTIL_H
+#define KGTOP_UTIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define KG_ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+#define KG_MIN(a, b) ((a) < (b) ? (a) : (b))
+#define KG_MAX(a, b) ((a) > (b) ? (a) : (b))
+
+#if defined(__GNUC__)
+#define KG_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#define KG_UNUSED __attribute__((unused))
+#else
+#define KG_PRINTF(f, a)
+#define KG_UNUSED
+#endif
+
+/* Register a function run before abort() on out-of-memory (restores the terminal). */
+void util_set_oom_hook(void (*hook)(void));
+/* Report out-of-memory and abort. */
+void util_oom(void) __attribute__((noreturn));
+
+/* malloc that aborts through util_oom() on failure. */
+void *xmalloc(size_t n);
+/* calloc that aborts through util_oom() on failure. */
+void *xcalloc(size_t n, size_t size);
+/* realloc that aborts through util_oom() on failure. */
+void *xrealloc(void *p, size_t n);
+/* realloc of an array of n elements of size bytes, checking overflow. */
+void *xreallocarray(void *p, size_t n, size_t size);
+/* strdup that aborts on failure; NULL gives NULL. */
+char *xstrdup(const char *s);
+/* strndup that aborts on failure. */
+char *xstrndup(const char *s, size_t n);
+/* asprintf that aborts on failure. */
+char *xasprintf(const char *fmt, ...) KG_PRINTF(1, 2);
+
+/* Grow *arr (element size esz) so that it holds at least need elements. */
+void util_grow(void *arrp, size_t *cap, size_t need, size_t esz);
+
+/* Wall-clock time in microseconds since the epoch. */
+int64_t util_now_us(void);
+/* Monotonic time in microseconds. */
+int64_t util_mono_us(void);
+
+/* snprintf into err/errsz (if err is non-NULL); always returns -1. */
+int util_err(char *err, size_t errsz, const char *fmt, ...) KG_PRINTF(3, 4);
+
+/* Copy src into dst of size n, always NUL-terminated; returns strlen(src). */
+size_t util_strlcpy(char *dst, const char *src, size_t n);
+
+/* A growable string buffer. */
+typedef struct sbuf {
+	char *s;
+	size_t len;
+	size_t cap;
+} sbuf;
+
+/* Append len bytes to b. */
+void sbuf_addn(sbuf *b, const char *s, size_t len);
+/* Append a NUL-terminated string. */
+void sbuf_adds(sbuf *b, const char *s);
+/* Append one character. */
+void sbuf_addc(sbuf *b, char c);
+/* Append formatted text. */
+void sbuf_addf(sbuf *b, const char *fmt, ...) KG_PRINTF(2, 3);
+/* Append formatted text from a va_list. */
+void sbuf_vaddf(sbuf *b, const char *fmt, va_list ap) KG_PRINTF(2, 0);
+/* Append s as a JSON string literal (quoted, escaped, invalid UTF-8 replaced). */
+void sbuf_add_json_str(sbuf *b, const char *s);
+/* Empty the buffer, keeping its memory. */
+void sbuf_reset(sbuf *b);
+/* Release the buffer's memory. */
+void sbuf_free(sbuf *b);
+/* Return the NUL-terminated contents ("" when empty). */
+const char *sbuf_str(const sbuf *b);
+
+/* Parse a duration like "500ms", "4s", "1h", "90" (seconds) into microseconds; -1 on error. */
+int64_t util_parse_duration_us(const char *s);
+/* Parse a size like "10M", "1G", "4096" into bytes; -1 on error. */
+int64_t util_parse_size(const char *s);
+/* Format a count compactly: 999, 1.2k, 34k, 1.2M, 5.6G. */
+void util_fmt_count(char *buf, size_t n, int64_t v);
+/* Format a duration compactly: 850ms, 2.4s, 1m05s, 3h12m. */
+void util_fmt_duration(char *buf, size_t n, int64_t us);
+/* Length of the valid UTF-8 prefix of s (up to n bytes). */
+size_t util_utf8_valid_prefix(const char *s, size_t n);
+/* Replace invalid UTF-8 and control characters in s (in place) with '?'. */
+void util_sanitize_text(char *s);
+
+#endif

@@ -1,0 +1,1 @@
+# tests/fuzz: file lists (see Makefile.am)

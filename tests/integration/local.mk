@@ -1,0 +1,1 @@
+# tests/integration: file lists (see Makefile.am)

@@ -1,0 +1,1 @@
+# tests/tmux: file lists (see Makefile.am)

@@ -1,0 +1,1 @@
+# tests/unit: file lists (see Makefile.am)

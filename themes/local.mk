@@ -1,0 +1,1 @@
+# themes: file lists (see Makefile.am)
