@@ -1,1 +1,9 @@
-# src/model: file lists (see Makefile.am)
+# src/model: plain C, no curses / librdkafka / curl types.
+libkgtop_a_SOURCES += \
+	src/model/intern.c src/model/intern.h \
+	src/model/tp.c src/model/tp.h \
+	src/model/snapshot.c src/model/snapshot.h \
+	src/model/obs.c src/model/obs.h \
+	src/model/event.c src/model/event.h \
+	src/model/history.c src/model/history.h \
+	src/model/tracker.c src/model/tracker.h

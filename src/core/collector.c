@@ -1,0 +1,469 @@
+/*
+ * collector.c: the collector thread (see collector.h for the design).
+ */
+#include "config.h"
+
+#include "core/collector.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "util/util.h"
+
+#define MAX_SOURCES 64
+#define MAX_FDS 256
+
+typedef struct command {
+	char *kind;
+	char *cmd;
+	struct command *next;
+} command;
+
+struct kg_collector {
+	kg_collector_config cfg;
+	kg_tracker *tracker;
+	kg_source *src[MAX_SOURCES];
+	int nsrc;
+	int complete[MAX_SOURCES];
+	kg_tap tap;
+	bool has_tap;
+	pthread_t thread;
+	bool started;
+	atomic_bool stop;
+	atomic_bool refresh;
+	_Atomic int64_t interval_us;
+	int wake[2];  /* sources -> collector */
+	int ready[2]; /* collector -> reader */
+	pthread_mutex_t lock;
+	kg_frame *pending;
+	command *cmds, **cmds_tail;
+	uint64_t seq;
+	int64_t last_publish;
+	int64_t last_news;
+};
+
+/* Make a descriptor non-blocking and close-on-exec. */
+static void
+set_nonblock(int fd)
+{
+	int fl = fcntl(fd, F_GETFL);
+	if (fl >= 0)
+		fcntl(fd, F_SETFL, fl | O_NONBLOCK);
+	fcntl(fd, F_SETFD, FD_CLOEXEC);
+}
+
+/* Wake the collector (any thread). */
+static void
+collector_wake(void *arg)
+{
+	kg_collector *c = arg;
+	char b = 1;
+	if (write(c->wake[1], &b, 1) < 0) {
+		/* full pipe: a wake-up is already pending */
+	}
+}
+
+/* Create a collector. */
+kg_collector *
+collector_new(const kg_collector_config *cfg, kg_tracker *tracker)
+{
+	kg_collector *c = xcalloc(1, sizeof *c);
+	if (cfg != NULL)
+		c->cfg = *cfg;
+	if (c->cfg.interval_us <= 0)
+		c->cfg.interval_us = 1000000;
+	if (c->cfg.min_publish_us <= 0)
+		c->cfg.min_publish_us = 100000;
+	c->cfg.cluster = xstrdup(c->cfg.cluster ? c->cfg.cluster : "");
+	atomic_store(&c->interval_us, c->cfg.interval_us);
+	c->tracker = tracker;
+	if (pipe(c->wake) < 0 || pipe(c->ready) < 0)
+		util_oom();
+	set_nonblock(c->wake[0]);
+	set_nonblock(c->wake[1]);
+	set_nonblock(c->ready[0]);
+	set_nonblock(c->ready[1]);
+	pthread_mutex_init(&c->lock, NULL);
+	c->cmds_tail = &c->cmds;
+	return c;
+}
+
+/* Add a source. */
+void
+collector_add_source(kg_collector *c, kg_source *s)
+{
+	if (c->nsrc >= MAX_SOURCES) {
+		source_free(s);
+		return;
+	}
+	s->ctx.wake = collector_wake;
+	s->ctx.wake_arg = c;
+	c->src[c->nsrc++] = s;
+}
+
+/* Install a tap. */
+void
+collector_set_tap(kg_collector *c, const kg_tap *tap)
+{
+	c->tap = *tap;
+	c->has_tap = true;
+}
+
+/* The clock: a time master's, else the wall clock. */
+static int64_t
+collector_now(kg_collector *c)
+{
+	int i;
+	for (i = 0; i < c->nsrc; i++) {
+		if (c->src[i]->ops->clock != NULL)
+			return c->src[i]->ops->clock(c->src[i]);
+	}
+	return util_now_us();
+}
+
+/* Publish a snapshot and its events. */
+static void
+publish(kg_collector *c, kg_snapshot *snap, kg_evlist *ev, char *message)
+{
+	kg_frame *f;
+	char b = 1;
+	int i, complete = 0;
+	for (i = 0; i < c->nsrc; i++)
+		complete += c->complete[i] > 0;
+	pthread_mutex_lock(&c->lock);
+	f = c->pending;
+	if (f == NULL) {
+		f = xcalloc(1, sizeof *f);
+		c->pending = f;
+	}
+	if (snap != NULL) {
+		snapshot_unref(f->snap);
+		f->snap = snap;
+		f->seq = ++c->seq;
+	}
+	if (ev != NULL)
+		evlist_move(&f->events, ev);
+	if (message != NULL) {
+		free(f->message);
+		f->message = message;
+	}
+	f->complete = complete;
+	pthread_mutex_unlock(&c->lock);
+	if (write(c->ready[1], &b, 1) < 0) {
+		/* a notification is already pending */
+	}
+}
+
+/* Build, derive and publish one snapshot. */
+static void
+tick(kg_collector *c, int64_t now)
+{
+	kg_obsq q = { 0 };
+	kg_evlist ev = { 0 };
+	kg_builder *b;
+	kg_snapshot *snap;
+	int i;
+	for (i = 0; i < c->nsrc; i++) {
+		if (c->src[i]->ops->drain != NULL)
+			c->src[i]->ops->drain(c->src[i], &q);
+	}
+	b = builder_new(now);
+	builder_cluster(b, c->cfg.cluster);
+	for (i = 0; i < c->nsrc; i++) {
+		if (c->src[i]->ops->contribute != NULL)
+			c->src[i]->ops->contribute(c->src[i], b);
+	}
+	snap = builder_finish(b);
+	if (c->has_tap && c->tap.before != NULL)
+		c->tap.before(c->tap.arg, &q, snap);
+	tracker_apply(c->tracker, &q, snap, &ev);
+	if (c->has_tap && c->tap.after != NULL)
+		c->tap.after(c->tap.arg, snap, &ev);
+	free(q.v);
+	publish(c, snap, &ev, NULL);
+	free(ev.v);
+	c->last_publish = now;
+}
+
+/* Run queued commands. */
+static void
+run_commands(kg_collector *c)
+{
+	command *list, *cm;
+	pthread_mutex_lock(&c->lock);
+	list = c->cmds;
+	c->cmds = NULL;
+	c->cmds_tail = &c->cmds;
+	pthread_mutex_unlock(&c->lock);
+	while ((cm = list) != NULL) {
+		char err[256] = "";
+		int i, handled = 0, rc = 0;
+		list = cm->next;
+		for (i = 0; i < c->nsrc; i++) {
+			kg_source *s = c->src[i];
+			if (s->ops->command == NULL)
+				continue;
+			if (strcmp(cm->kind, "*") != 0 && strcmp(cm->kind, s->ops->kind) != 0)
+				continue;
+			handled++;
+			if (s->ops->command(s, cm->cmd, err, sizeof err) < 0)
+				rc = -1;
+		}
+		if (handled == 0)
+			snprintf(err, sizeof err, "%s: no %s source takes commands", cm->cmd, cm->kind);
+		if (err[0] != '\0' || rc < 0)
+			publish(c, NULL, NULL, xstrdup(err[0] ? err : "command failed"));
+		else if (err[0] != '\0')
+			publish(c, NULL, NULL, xstrdup(err));
+		free(cm->kind);
+		free(cm->cmd);
+		free(cm);
+	}
+}
+
+/* One loop iteration: wait, poll sources, maybe tick. */
+void
+collector_step(kg_collector *c, int64_t wait_us)
+{
+	struct pollfd pfd[MAX_FDS];
+	int npfd = 0, i, flags = 0, timeout_ms;
+	int64_t now = util_now_us(), deadline = c->last_publish + atomic_load(&c->interval_us);
+	char buf[256];
+
+	for (i = 0; i < c->nsrc; i++) {
+		int64_t np = c->src[i]->ops->next_poll ? c->src[i]->ops->next_poll(c->src[i]) : 0;
+		if (np > 0 && np < deadline)
+			deadline = np;
+	}
+	if (c->last_news > c->last_publish) {
+		int64_t d = c->last_publish + c->cfg.min_publish_us;
+		if (d < deadline)
+			deadline = d;
+	}
+	timeout_ms = (int)((deadline - now + 999) / 1000);
+	if (timeout_ms < 0)
+		timeout_ms = 0;
+	if (wait_us >= 0 && timeout_ms > wait_us / 1000)
+		timeout_ms = (int)(wait_us / 1000);
+	pfd[npfd].fd = c->wake[0];
+	pfd[npfd].events = POLLIN;
+	npfd++;
+	for (i = 0; i < c->nsrc && npfd < MAX_FDS; i++) {
+		if (c->src[i]->ops->fds != NULL)
+			npfd += c->src[i]->ops->fds(c->src[i], pfd + npfd, MAX_FDS - npfd);
+	}
+	if (poll(pfd, (nfds_t)npfd, timeout_ms) < 0 && errno != EINTR)
+		timeout_ms = 0;
+	while (read(c->wake[0], buf, sizeof buf) > 0)
+		;
+	run_commands(c);
+	if (atomic_exchange(&c->refresh, false)) {
+		for (i = 0; i < c->nsrc; i++) {
+			if (c->src[i]->ops->command != NULL)
+				c->src[i]->ops->command(c->src[i], "refresh", buf, sizeof buf);
+		}
+	}
+	now = collector_now(c);
+	for (i = 0; i < c->nsrc; i++) {
+		int f = c->src[i]->ops->poll ? c->src[i]->ops->poll(c->src[i], now) : 0;
+		if (f & KG_SRC_COMPLETE)
+			c->complete[i]++;
+		flags |= f;
+	}
+	if (flags & KG_SRC_NEWS)
+		c->last_news = util_now_us();
+	{
+		int64_t wall = util_now_us();
+		bool due = wall - c->last_publish >= atomic_load(&c->interval_us);
+		bool news = c->last_news > c->last_publish && wall - c->last_publish >= c->cfg.min_publish_us;
+		if (due || news || c->seq == 0) {
+			tick(c, now);
+			c->last_publish = wall;
+		}
+	}
+}
+
+/* The thread body. */
+static void *
+collector_main(void *arg)
+{
+	kg_collector *c = arg;
+	while (!atomic_load(&c->stop))
+		collector_step(c, -1);
+	return NULL;
+}
+
+/* Start the thread with the terminal signals blocked in it. */
+int
+collector_start(kg_collector *c, char *err, size_t errsz)
+{
+	sigset_t all, old;
+	int rc;
+	sigemptyset(&all);
+	sigaddset(&all, SIGINT);
+	sigaddset(&all, SIGTERM);
+	sigaddset(&all, SIGHUP);
+	sigaddset(&all, SIGWINCH);
+	sigaddset(&all, SIGQUIT);
+	sigaddset(&all, SIGTSTP);
+	sigaddset(&all, SIGCONT);
+	sigaddset(&all, SIGPIPE);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	rc = pthread_create(&c->thread, NULL, collector_main, c);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (rc != 0)
+		return util_err(err, errsz, "cannot start the collector thread: %s", strerror(rc));
+	c->started = true;
+	return 0;
+}
+
+/* The readiness descriptor. */
+int
+collector_fd(const kg_collector *c)
+{
+	return c->ready[0];
+}
+
+/* Take the pending frame. */
+kg_frame *
+collector_take(kg_collector *c)
+{
+	kg_frame *f;
+	char buf[64];
+	while (read(c->ready[0], buf, sizeof buf) > 0)
+		;
+	pthread_mutex_lock(&c->lock);
+	f = c->pending;
+	c->pending = NULL;
+	pthread_mutex_unlock(&c->lock);
+	return f;
+}
+
+/* Free a frame. */
+void
+frame_free(kg_frame *f)
+{
+	if (f == NULL)
+		return;
+	snapshot_unref(f->snap);
+	evlist_clear(&f->events);
+	free(f->events.v);
+	free(f->message);
+	free(f);
+}
+
+/* Queue a command. */
+void
+collector_command(kg_collector *c, const char *kind, const char *cmd)
+{
+	command *cm = xcalloc(1, sizeof *cm);
+	cm->kind = xstrdup(kind);
+	cm->cmd = xstrdup(cmd);
+	pthread_mutex_lock(&c->lock);
+	*c->cmds_tail = cm;
+	c->cmds_tail = &cm->next;
+	pthread_mutex_unlock(&c->lock);
+	collector_wake(c);
+}
+
+/* Change the interval. */
+void
+collector_set_interval(kg_collector *c, int64_t interval_us)
+{
+	if (interval_us > 0)
+		atomic_store(&c->interval_us, interval_us);
+	collector_wake(c);
+}
+
+/* Refresh now. */
+void
+collector_refresh(kg_collector *c)
+{
+	atomic_store(&c->refresh, true);
+	collector_wake(c);
+}
+
+/* Stop the thread and close sources. */
+void
+collector_stop(kg_collector *c)
+{
+	int i;
+	if (c->started) {
+		atomic_store(&c->stop, true);
+		collector_wake(c);
+		pthread_join(c->thread, NULL);
+		c->started = false;
+	}
+	for (i = 0; i < c->nsrc; i++) {
+		source_free(c->src[i]);
+		c->src[i] = NULL;
+	}
+	c->nsrc = 0;
+}
+
+/* Free. */
+void
+collector_free(kg_collector *c)
+{
+	command *cm;
+	if (c == NULL)
+		return;
+	collector_stop(c);
+	frame_free(c->pending);
+	while ((cm = c->cmds) != NULL) {
+		c->cmds = cm->next;
+		free(cm->kind);
+		free(cm->cmd);
+		free(cm);
+	}
+	close(c->wake[0]);
+	close(c->wake[1]);
+	close(c->ready[0]);
+	close(c->ready[1]);
+	pthread_mutex_destroy(&c->lock);
+	free((char *)c->cfg.cluster);
+	free(c);
+}
+
+/* Loop in the caller until every source completed a refresh. */
+int
+collector_run_until_complete(kg_collector *c, int64_t timeout_us, char *err, size_t errsz)
+{
+	int64_t end = util_now_us() + timeout_us;
+	for (;;) {
+		int i, missing = 0;
+		for (i = 0; i < c->nsrc; i++)
+			missing += c->complete[i] == 0;
+		if (missing == 0) {
+			tick(c, collector_now(c));
+			return 0;
+		}
+		if (util_now_us() >= end) {
+			sbuf s = { 0 };
+			for (i = 0; i < c->nsrc; i++) {
+				if (c->complete[i] == 0)
+					sbuf_addf(&s, "%s%s", s.len ? ", " : "", c->src[i]->name);
+			}
+			util_err(err, errsz, "no complete answer within %.1fs from: %s", (double)timeout_us / 1e6,
+				 sbuf_str(&s));
+			sbuf_free(&s);
+			tick(c, collector_now(c));
+			return -1;
+		}
+		collector_step(c, 50000);
+	}
+}
+
+/* The history. */
+kg_history *
+collector_history(kg_collector *c)
+{
+	return tracker_history(c->tracker);
+}

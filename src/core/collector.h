@@ -1,0 +1,85 @@
+/*
+ * collector.h: the thread that owns every source and publishes frames.
+ *
+ * The collector loops: wait (poll) on its wake pipe and the sources' file
+ * descriptors until a source asks for attention or a deadline passes; let
+ * every source make progress; when one has news, drain observations,
+ * build one snapshot from every source's state, derive events with the
+ * tracker, and publish: swap the pending frame under a mutex and write
+ * one byte to a pipe the renderer (or a reporter) polls.  A frame holds
+ * the newest snapshot and every event since the reader last took one, so
+ * a slow reader skips snapshots but never loses events.  Ticks never
+ * overlap and never wait for a slow cluster: sources do their network
+ * work asynchronously and report the age of their data as health.
+ */
+#ifndef KGTOP_CORE_COLLECTOR_H
+#define KGTOP_CORE_COLLECTOR_H
+
+#include <stdint.h>
+
+#include "model/event.h"
+#include "model/history.h"
+#include "model/obs.h"
+#include "model/snapshot.h"
+#include "model/tracker.h"
+#include "sources/source.h"
+
+typedef struct kg_frame {
+	kg_snapshot *snap;  /* newest snapshot (one reference) */
+	kg_evlist events;   /* every event since the previous take, in order */
+	uint64_t seq;       /* number of snapshots published so far */
+	char *message;      /* result of the last UI command, NULL when none */
+	int complete;       /* sources that finished at least one full refresh */
+} kg_frame;
+
+typedef struct kg_collector_config {
+	int64_t interval_us;    /* publish at least this often (default 1 s) */
+	int64_t min_publish_us; /* and at most this often (default 100 ms) */
+	const char *cluster;    /* label for the header */
+} kg_collector_config;
+
+/* Hooks that see what the tracker is fed and what it derived (recording). */
+typedef struct kg_tap {
+	void (*before)(void *arg, const kg_obsq *obs, const kg_snapshot *snap);
+	void (*after)(void *arg, const kg_snapshot *snap, const kg_evlist *events);
+	void *arg;
+} kg_tap;
+
+typedef struct kg_collector kg_collector;
+
+/* Create a collector around a tracker (the collector owns neither). */
+kg_collector *collector_new(const kg_collector_config *cfg, kg_tracker *tracker);
+/* Add a source (before start); the collector closes it at stop. */
+void collector_add_source(kg_collector *c, kg_source *s);
+/* Install a tap (before start). */
+void collector_set_tap(kg_collector *c, const kg_tap *tap);
+/* Start the thread. */
+int collector_start(kg_collector *c, char *err, size_t errsz);
+/* A descriptor that becomes readable when a frame is ready. */
+int collector_fd(const kg_collector *c);
+/* Take the pending frame (NULL when none); drains the descriptor. */
+kg_frame *collector_take(kg_collector *c);
+/* Free a frame. */
+void frame_free(kg_frame *f);
+/* Queue a command for the sources of a kind ("demo", "replay", "*"); thread-safe. */
+void collector_command(kg_collector *c, const char *kind, const char *cmd);
+/* Change the publish interval (thread-safe). */
+void collector_set_interval(kg_collector *c, int64_t interval_us);
+/* Ask every source to refresh now (thread-safe). */
+void collector_refresh(kg_collector *c);
+/* Stop the thread and close every source. */
+void collector_stop(kg_collector *c);
+/* Free (after stop). */
+void collector_free(kg_collector *c);
+/*
+ * Without a thread: loop in the caller until every source reported a
+ * complete refresh or timeout_us passed; publishes like the thread does.
+ * Returns 0, or -1 on timeout with err saying which sources are missing.
+ */
+int collector_run_until_complete(kg_collector *c, int64_t timeout_us, char *err, size_t errsz);
+/* One iteration in the caller's thread, waiting at most wait_us (tests). */
+void collector_step(kg_collector *c, int64_t wait_us);
+/* The tracker's history. */
+kg_history *collector_history(kg_collector *c);
+
+#endif

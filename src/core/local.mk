@@ -1,0 +1,3 @@
+# src/core: the collector thread, options, logging.
+libkgtop_a_SOURCES += \
+	src/core/collector.c src/core/collector.h

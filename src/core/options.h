@@ -1,0 +1,97 @@
+/*
+ * options.h: every setting of kgtop, from defaults, the config file, the
+ * environment and the command line (in that order of precedence).
+ *
+ * Flags follow kcat's habits: -b brokers, -X key=value passed to
+ * librdkafka, -F file of librdkafka properties.  The config file
+ * (~/.config/kgtop/config, or $KGTOP_CONFIG, or -c FILE) holds lines
+ * "option = value" with the long option names (e.g. "interval = 2",
+ * "theme = light", "trace = log:file:///var/log/kafka/server.log"); lines
+ * of the form "X.key = value" are librdkafka properties.
+ */
+#ifndef KGTOP_CORE_OPTIONS_H
+#define KGTOP_CORE_OPTIONS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct kg_kv {
+	char *key;
+	char *value;
+} kg_kv;
+
+typedef struct kg_strlist {
+	char **v;
+	size_t n;
+} kg_strlist;
+
+typedef enum kg_mode {
+	KG_MODE_UI,    /* the curses dashboard (default) */
+	KG_MODE_ONCE,  /* --once: one text report */
+	KG_MODE_JSON,  /* --json: JSON lines (with --once, one object) */
+} kg_mode;
+
+typedef struct kg_options {
+	/* cluster */
+	char *brokers;            /* -b, $KGTOP_BROKERS; NULL: demo */
+	kg_kv *rdkafka;           /* -X key=value and -F file, in order */
+	size_t nrdkafka;
+	kg_strlist include;       /* -g REGEX */
+	kg_strlist exclude;       /* -G REGEX */
+	kg_strlist topics;        /* -t REGEX */
+	int64_t interval_us;      /* -i SECONDS (default 1 s) */
+	int64_t timeout_us;       /* --timeout: how long --once waits (default 10 s) */
+	/* output */
+	kg_mode mode;
+	bool once;                /* --once (with --json: a single object) */
+	int verbose;              /* -v (repeatable): log to --log file */
+	char *log_file;           /* --log FILE */
+	int64_t duration_us;      /* --duration: exit after this long (0: never) */
+	/* model */
+	int64_t history_us;       /* --history (default 1h) */
+	int64_t session_timeout_us; /* --session-timeout (0: trace or Kafka default) */
+	int64_t max_poll_us;      /* --max-poll-interval */
+	int64_t storm_window_us;  /* --storm-window */
+	int storm_rebalances;     /* --storm-rebalances */
+	/* ui */
+	char *theme;              /* --theme NAME */
+	bool no_color;            /* --no-color, $NO_COLOR */
+	bool ascii;               /* --ascii (also when the locale is not UTF-8) */
+	char *select_group;       /* --group NAME: select it at start */
+	/* demo */
+	bool demo;                /* --demo, or no brokers at all */
+	char *demo_scenario;      /* --demo=SCENARIO ("list" lists them) */
+	int demo_partitions;      /* --demo-partitions N (default 6) */
+	char *export_trace;       /* --export-trace FILE (jsonl) */
+	/* traces */
+	kg_strlist traces;        /* --trace KIND:URL */
+	bool trace_from_start;
+	bool trace_insecure;
+	char *trace_headers;      /* --trace-headers FILE: extra HTTP headers (secrets) */
+	/* record / replay */
+	char *record;             /* --record FILE */
+	int64_t record_max;       /* --record-max SIZE (bytes, 0 unlimited) */
+	char *replay;             /* --replay FILE */
+	double speed;             /* --speed X (replay, default 1) */
+	char *at;                 /* --at TIME (replay --once) */
+	/* where settings came from, for --help and messages */
+	char *config_file;        /* the file read, NULL when none */
+} kg_options;
+
+/* Fill defaults. */
+void options_defaults(kg_options *o);
+/*
+ * Parse: defaults, then the config file, then the environment, then argv.
+ * Returns 0, 1 when the program should exit 0 (--help, --version,
+ * --demo=list printed), or -1 with err (usage error, exit 2).
+ */
+int options_parse(kg_options *o, int argc, char **argv, char *err, size_t errsz);
+/* Free what options own. */
+void options_free(kg_options *o);
+/* True for librdkafka properties whose values are secret. */
+bool options_secret_key(const char *key);
+/* Print the usage text to stdout. */
+void options_usage(void);
+
+#endif

@@ -1,0 +1,332 @@
+/*
+ * event.c: events, their names and their text in the seeds' words.
+ */
+#include "config.h"
+
+#include "model/event.h"
+
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A new event with one reference. */
+kg_event *
+event_new(kg_event_kind kind, int64_t time_us, int32_t group)
+{
+	kg_event *e = xcalloc(1, sizeof *e);
+	e->refs = 1;
+	e->kind = kind;
+	e->time_us = time_us;
+	e->group = group;
+	e->lane = -1;
+	e->generation = -1;
+	e->duration_us = -1;
+	return e;
+}
+
+/* Take a reference. */
+kg_event *
+event_ref(kg_event *e)
+{
+	if (e != NULL)
+		atomic_fetch_add_explicit((_Atomic int *)&e->refs, 1, memory_order_relaxed);
+	return e;
+}
+
+/* Drop a reference. */
+void
+event_unref(kg_event *e)
+{
+	if (e == NULL)
+		return;
+	if (atomic_fetch_sub_explicit((_Atomic int *)&e->refs, 1, memory_order_acq_rel) != 1)
+		return;
+	free(e->member_id);
+	free(e->client_id);
+	free(e->instance_id);
+	free(e->parts);
+	free(e->before);
+	free(e->text);
+	free(e);
+}
+
+/* Set member identity. */
+void
+event_member(kg_event *e, const char *member_id, const char *client_id, const char *instance_id, int lane)
+{
+	free(e->member_id);
+	free(e->client_id);
+	free(e->instance_id);
+	e->member_id = xstrdup(member_id);
+	e->client_id = xstrdup(client_id);
+	e->instance_id = xstrdup(instance_id);
+	e->lane = lane;
+}
+
+/* Set the text. */
+void
+event_text(kg_event *e, const char *text)
+{
+	free(e->text);
+	e->text = xstrdup(text);
+}
+
+static const char *const kind_keys[KG_EV_COUNT] = {
+	[KG_EV_GROUP_APPEARED] = "group_appeared",
+	[KG_EV_GROUP_GONE] = "group_gone",
+	[KG_EV_STATE] = "state",
+	[KG_EV_MEMBER_JOINED] = "member_joined",
+	[KG_EV_MEMBER_LEFT] = "member_left",
+	[KG_EV_MEMBER_AWAY] = "member_away",
+	[KG_EV_MEMBER_BACK] = "member_back",
+	[KG_EV_REBALANCE_START] = "rebalance_start",
+	[KG_EV_ROUND] = "round",
+	[KG_EV_REBALANCE_END] = "rebalance_end",
+	[KG_EV_REVOKED] = "revoked",
+	[KG_EV_ASSIGNED] = "assigned",
+	[KG_EV_LOST] = "lost",
+	[KG_EV_ORPHANED] = "orphaned",
+	[KG_EV_STORM_BEGIN] = "storm_begin",
+	[KG_EV_STORM_END] = "storm_end",
+	[KG_EV_SOURCE] = "source",
+};
+
+/* Machine name of a kind. */
+const char *
+event_kind_key(kg_event_kind k)
+{
+	return (unsigned)k < KG_EV_COUNT ? kind_keys[k] : "?";
+}
+
+/* Parse a kind name. */
+int
+event_kind_parse(const char *s)
+{
+	int i;
+	for (i = 0; s != NULL && i < KG_EV_COUNT; i++) {
+		if (strcmp(s, kind_keys[i]) == 0)
+			return i;
+	}
+	return -1;
+}
+
+static const char *const evidence_names[KG_EVID_COUNT] = {
+	[KG_EVID_EXACT] = "exact",
+	[KG_EVID_POLLED] = "polled",
+	[KG_EVID_PROTOCOL] = "protocol",
+};
+
+/* Evidence name. */
+const char *
+evidence_name(kg_evidence ev)
+{
+	return (unsigned)ev < KG_EVID_COUNT ? evidence_names[ev] : "?";
+}
+
+/* Parse an evidence name. */
+int
+evidence_parse(const char *s)
+{
+	int i;
+	for (i = 0; s != NULL && i < KG_EVID_COUNT; i++) {
+		if (strcmp(s, evidence_names[i]) == 0)
+			return i;
+	}
+	return -1;
+}
+
+/* Who the event is about. */
+const char *
+event_who(const kg_event *e)
+{
+	if (e->client_id != NULL && *e->client_id != '\0')
+		return e->client_id;
+	if (e->member_id != NULL)
+		return e->member_id;
+	return "";
+}
+
+/* Append " [polled]" or " [eager protocol]" for inferred facts. */
+static void
+add_evidence(const kg_event *e, sbuf *out)
+{
+	if (e->evidence == KG_EVID_POLLED)
+		sbuf_adds(out, " [polled]");
+	else if (e->evidence == KG_EVID_PROTOCOL)
+		sbuf_adds(out, " [eager protocol]");
+}
+
+/* Append the reason in parentheses, with its text when it says more. */
+static void
+add_reason(const kg_event *e, sbuf *out)
+{
+	if (e->reason == KG_REASON_NONE && (e->text == NULL || *e->text == '\0'))
+		return;
+	sbuf_adds(out, " (");
+	if (e->reason != KG_REASON_NONE)
+		sbuf_adds(out, reason_name(e->reason));
+	if (e->text != NULL && *e->text != '\0') {
+		if (e->reason != KG_REASON_NONE)
+			sbuf_adds(out, ": ");
+		sbuf_adds(out, e->text);
+	}
+	sbuf_addc(out, ')');
+}
+
+/* The message of an event. */
+void
+event_format(const kg_event *e, sbuf *out)
+{
+	char d[32];
+	const char *who = event_who(e);
+	bool sf = e->single_topic;
+
+	switch (e->kind) {
+	case KG_EV_GROUP_APPEARED:
+		sbuf_adds(out, "group appeared");
+		if (e->text)
+			sbuf_addf(out, " (%s)", e->text);
+		break;
+	case KG_EV_GROUP_GONE:
+		sbuf_adds(out, "group gone");
+		break;
+	case KG_EV_STATE:
+		sbuf_addf(out, "state %s -> %s", state_name(e->from), state_name(e->to));
+		break;
+	case KG_EV_MEMBER_JOINED:
+		sbuf_addf(out, "%s joined", who);
+		if (e->instance_id)
+			sbuf_addf(out, " (static: %s)", e->instance_id);
+		add_evidence(e, out);
+		break;
+	case KG_EV_MEMBER_LEFT:
+		sbuf_addf(out, "%s left", who);
+		add_reason(e, out);
+		if (e->nparts > 0) {
+			sbuf_adds(out, " holding ");
+			tp_format(out, e->parts, e->nparts, sf);
+		}
+		break;
+	case KG_EV_MEMBER_AWAY:
+		sbuf_addf(out, "%s away (static member %s: no rebalance unless it stays away past session.timeout.ms)",
+			  who, e->instance_id ? e->instance_id : "");
+		break;
+	case KG_EV_MEMBER_BACK:
+		sbuf_addf(out, "%s back (static member %s) with its partitions: no rebalance", who,
+			  e->instance_id ? e->instance_id : "");
+		break;
+	case KG_EV_REBALANCE_START:
+		sbuf_addf(out, "rebalance started (%s", proto_name(e->proto));
+		if (e->text && *e->text)
+			sbuf_addf(out, ", %s", e->text);
+		if (e->generation >= 0)
+			sbuf_addf(out, ", from generation %d", (int)e->generation);
+		sbuf_addc(out, ')');
+		break;
+	case KG_EV_ROUND:
+		sbuf_addf(out, "rebalance round %d", e->round);
+		if (e->generation >= 0)
+			sbuf_addf(out, " (generation %d)", (int)e->generation);
+		break;
+	case KG_EV_REBALANCE_END:
+		util_fmt_duration(d, sizeof d, e->duration_us);
+		sbuf_addf(out, "rebalance ended after %s, %d round%s", d, e->round, e->round == 1 ? "" : "s");
+		if (e->generation >= 0)
+			sbuf_addf(out, ", generation %d", (int)e->generation);
+		if (e->text && *e->text)
+			sbuf_addf(out, "; %s", e->text);
+		if (e->lag_cost != 0) {
+			char c[32];
+			util_fmt_count(c, sizeof c, e->lag_cost < 0 ? -e->lag_cost : e->lag_cost);
+			sbuf_addf(out, "; lag %c%s", e->lag_cost < 0 ? '-' : '+', c);
+		}
+		break;
+	case KG_EV_REVOKED:
+		sbuf_addf(out, "%s revoked ", who);
+		tp_format(out, e->parts, e->nparts, sf);
+		if (e->cls == KG_CLASS_FULL) {
+			sbuf_adds(out, " (all: stop-the-world)");
+		} else if (e->cls == KG_CLASS_INCREMENTAL) {
+			sbuf_adds(out, " of ");
+			tp_format(out, e->before, e->nbefore, sf);
+			sbuf_adds(out, " (incremental)");
+		} else {
+			sbuf_adds(out, " (nothing)");
+		}
+		add_evidence(e, out);
+		break;
+	case KG_EV_ASSIGNED:
+		sbuf_addf(out, "%s assigned ", who);
+		tp_format(out, e->parts, e->nparts, sf);
+		add_evidence(e, out);
+		break;
+	case KG_EV_LOST:
+		sbuf_addf(out, "%s lost ", who);
+		tp_format(out, e->parts, e->nparts, sf);
+		add_reason(e, out);
+		break;
+	case KG_EV_ORPHANED:
+		tp_format(out, e->parts, e->nparts, sf);
+		sbuf_adds(out, " orphaned: no member owns ");
+		sbuf_adds(out, e->nparts == 1 ? "it" : "them");
+		if (e->text)
+			sbuf_addf(out, " (%s)", e->text);
+		break;
+	case KG_EV_STORM_BEGIN:
+		sbuf_adds(out, "rebalance storm");
+		if (e->text)
+			sbuf_addf(out, ": %s", e->text);
+		break;
+	case KG_EV_STORM_END:
+		sbuf_adds(out, "rebalance storm over");
+		if (e->text)
+			sbuf_addf(out, ": %s", e->text);
+		break;
+	case KG_EV_SOURCE:
+		sbuf_adds(out, e->text ? e->text : "source changed");
+		break;
+	default:
+		sbuf_adds(out, "?");
+		break;
+	}
+}
+
+/* "[12.121s] message". */
+void
+event_format_line(const kg_event *e, int64_t t0_us, sbuf *out)
+{
+	int64_t rel = e->time_us - t0_us;
+	if (rel < 0)
+		sbuf_addf(out, "[-%lld.%03llds] ", (long long)(-rel / 1000000), (long long)((-rel / 1000) % 1000));
+	else
+		sbuf_addf(out, "[%lld.%03llds] ", (long long)(rel / 1000000), (long long)((rel / 1000) % 1000));
+	event_format(e, out);
+}
+
+/* Append. */
+void
+evlist_push(kg_evlist *l, kg_event *e)
+{
+	util_grow(&l->v, &l->cap, l->n + 1, sizeof *l->v);
+	l->v[l->n++] = e;
+}
+
+/* Drop all. */
+void
+evlist_clear(kg_evlist *l)
+{
+	size_t i;
+	for (i = 0; i < l->n; i++)
+		event_unref(l->v[i]);
+	l->n = 0;
+}
+
+/* Move src into dst. */
+void
+evlist_move(kg_evlist *dst, kg_evlist *src)
+{
+	size_t i;
+	for (i = 0; i < src->n; i++)
+		evlist_push(dst, src->v[i]);
+	src->n = 0;
+}

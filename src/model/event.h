@@ -1,0 +1,117 @@
+/*
+ * event.h: what the tracker derives, in the seeds' words.
+ *
+ * Events are immutable once made and shared by reference count between
+ * history, the published frame and the recorder.  event_format() renders
+ * one the way the seeds' benches logged them:
+ *   [12.121s] consumer-a revoked [4] of [0 4] (incremental)
+ *   [3.213s] consumer-b revoked [2 3] (all: stop-the-world)
+ */
+#ifndef KGTOP_MODEL_EVENT_H
+#define KGTOP_MODEL_EVENT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "model/snapshot.h"
+#include "model/tp.h"
+#include "util/util.h"
+
+typedef enum kg_event_kind {
+	KG_EV_GROUP_APPEARED,
+	KG_EV_GROUP_GONE,
+	KG_EV_STATE,            /* state changed: from -> to */
+	KG_EV_MEMBER_JOINED,
+	KG_EV_MEMBER_LEFT,      /* reason says why */
+	KG_EV_MEMBER_AWAY,      /* static member gone, within session.timeout.ms */
+	KG_EV_MEMBER_BACK,      /* static member back without a rebalance */
+	KG_EV_REBALANCE_START,  /* text: trigger */
+	KG_EV_ROUND,            /* round N of the open rebalance began */
+	KG_EV_REBALANCE_END,    /* duration, rounds, generation, lag cost */
+	KG_EV_REVOKED,          /* parts of before; cls says full or incremental */
+	KG_EV_ASSIGNED,
+	KG_EV_LOST,             /* assignment lost without a revoke (kicked out) */
+	KG_EV_ORPHANED,         /* parts have no owner in a stable group */
+	KG_EV_STORM_BEGIN,
+	KG_EV_STORM_END,
+	KG_EV_SOURCE,           /* a source's health changed: text */
+	KG_EV_COUNT
+} kg_event_kind;
+
+/* How the tracker knows. */
+typedef enum kg_evidence {
+	KG_EVID_EXACT,    /* a callback or a coordinator log line said so */
+	KG_EVID_POLLED,   /* seen by comparing two refreshes */
+	KG_EVID_PROTOCOL, /* implied by the eager protocol (every member revokes all) */
+	KG_EVID_COUNT
+} kg_evidence;
+
+typedef struct kg_event {
+	int refs;             /* atomic */
+	uint64_t seq;         /* increasing per tracker */
+	int64_t time_us;
+	kg_event_kind kind;
+	int32_t group;        /* interned, -1 for cluster-wide (source) events */
+	char *member_id;
+	char *client_id;
+	char *instance_id;
+	int lane;             /* -1 when not about a member */
+	kg_tp *parts;         /* revoked / assigned / orphaned */
+	int nparts;
+	kg_tp *before;        /* the assignment just before a revoke */
+	int nbefore;
+	kg_revoke_class cls;
+	kg_evidence evidence;
+	kg_proto proto;
+	int64_t episode;      /* id of the episode it belongs to, 0 none */
+	int round;            /* 0 none */
+	int32_t generation;   /* -1 unknown */
+	int64_t duration_us;  /* episodes: length; -1 none */
+	int64_t lag_cost;     /* episodes: lag at end minus lag at start; 0 none */
+	kg_reason reason;
+	char *text;           /* trigger, reason text, source message */
+	kg_group_state from;
+	kg_group_state to;
+	bool single_topic;    /* format partitions without topic names */
+} kg_event;
+
+/* Allocate an event with one reference. */
+kg_event *event_new(kg_event_kind kind, int64_t time_us, int32_t group);
+/* Take a reference. */
+kg_event *event_ref(kg_event *e);
+/* Drop a reference. */
+void event_unref(kg_event *e);
+/* Set member identity (copies). */
+void event_member(kg_event *e, const char *member_id, const char *client_id, const char *instance_id, int lane);
+/* Set the text (copies). */
+void event_text(kg_event *e, const char *text);
+/* Machine name: "revoked", "rebalance_start", ... */
+const char *event_kind_key(kg_event_kind k);
+/* Parse event_kind_key(); -1 when unknown. */
+int event_kind_parse(const char *s);
+/* "exact", "polled", "protocol" */
+const char *evidence_name(kg_evidence ev);
+/* Parse evidence_name(); -1 when unknown. */
+int evidence_parse(const char *s);
+/* The message without time, e.g. "consumer-a revoked [4] of [0 4] (incremental)". */
+void event_format(const kg_event *e, sbuf *out);
+/* "[12.121s] " relative to t0_us, then event_format(). */
+void event_format_line(const kg_event *e, int64_t t0_us, sbuf *out);
+/* Who the event is about: client id, else member id, else "". */
+const char *event_who(const kg_event *e);
+
+/* A growable list of event references. */
+typedef struct kg_evlist {
+	kg_event **v;
+	size_t n;
+	size_t cap;
+} kg_evlist;
+
+/* Append (takes the caller's reference). */
+void evlist_push(kg_evlist *l, kg_event *e);
+/* Drop every reference and empty the list. */
+void evlist_clear(kg_evlist *l);
+/* Move all of src to the end of dst. */
+void evlist_move(kg_evlist *dst, kg_evlist *src);
+
+#endif

@@ -1,0 +1,105 @@
+/*
+ * obs.h: observations, the exact facts sources report with their own time.
+ *
+ * Polling sees a group once per refresh; observations carry what happened
+ * in between: a consumer's revoke and assign callbacks (the demo, jsonl
+ * traces), a coordinator's log lines (rebalance prepared, stabilized,
+ * member failed or left and why), heartbeats and polls, client metrics.
+ * Sources create them on any thread, hand them to the collector, and the
+ * tracker folds them into episodes and events in time order.
+ */
+#ifndef KGTOP_MODEL_OBS_H
+#define KGTOP_MODEL_OBS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/snapshot.h"
+#include "model/tp.h"
+
+typedef enum kg_obs_kind {
+	KG_OBS_REVOKED,       /* member revoked parts (callback; may be empty) */
+	KG_OBS_ASSIGNED,      /* member was assigned parts (callback; may be empty) */
+	KG_OBS_LOST,          /* member lost parts (assignment lost) */
+	KG_OBS_JOIN_SENT,     /* member sent JoinGroup: a round starts */
+	KG_OBS_JOINED,        /* member added to the group */
+	KG_OBS_LEFT,          /* member left the group, reason says why */
+	KG_OBS_HEARTBEAT,     /* a heartbeat answered at time (rtt in value) */
+	KG_OBS_POLL,          /* the application polled at time */
+	KG_OBS_PREPARING,     /* coordinator began a rebalance (generation = old one) */
+	KG_OBS_STABILIZED,    /* coordinator: generation stabilized with nmembers */
+	KG_OBS_SYNCED,        /* coordinator received the leader's assignment for generation */
+	KG_OBS_STATIC_REPLACED, /* a static member's instance was replaced */
+	KG_OBS_EPOCH,         /* KIP-848 group epoch bumped to generation */
+	KG_OBS_METRICS,       /* a client metrics sample (heartbeat age, poll gap, ...) */
+	KG_OBS_CLIENT_STATE,  /* a client's own group state (librdkafka statistics) */
+	KG_OBS_COUNT
+} kg_obs_kind;
+
+typedef struct kg_obs {
+	kg_obs_kind kind;
+	int64_t time_us;
+	int32_t group;        /* interned group id */
+	const char *source;   /* static source name: "demo", "log", "jolokia", ... */
+	char *member_id;      /* owned strings, NULL when unknown */
+	char *client_id;
+	char *instance_id;
+	char *host;
+	char *text;           /* reason text, client state, ... */
+	kg_reason reason;
+	kg_proto proto;       /* the protocol the client reports, when it does */
+	int32_t generation;   /* -1 unknown */
+	int32_t nmembers;     /* -1 unknown */
+	kg_tp *parts;         /* owned, sorted */
+	int nparts;
+	/* settings a trace carried (-1 unknown) */
+	int64_t session_timeout_ms;
+	int64_t max_poll_ms;
+	/* metrics (-1 unknown) */
+	int64_t hb_age_us;
+	int64_t poll_gap_us;
+	int64_t poll_gap_max_us;
+	int64_t rebalance_latency_avg_us;
+	int64_t rebalance_latency_max_us;
+	int64_t rebalance_total;
+	int64_t failed_rebalances;
+	int64_t assigned_count;
+	int64_t value;        /* kind-specific (heartbeat rtt in us) */
+	double hb_rate;       /* < 0 unknown */
+} kg_obs;
+
+/* Allocate an observation with every optional field unknown. */
+kg_obs *obs_new(kg_obs_kind kind, int64_t time_us, int32_t group, const char *source);
+/* Free an observation. */
+void obs_free(kg_obs *o);
+/* Deep copy. */
+kg_obs *obs_dup(const kg_obs *o);
+/* Set the member identity (copies; NULL leaves a field unchanged). */
+void obs_member(kg_obs *o, const char *member_id, const char *client_id,
+		const char *instance_id, const char *host);
+/* Set the text (copies). */
+void obs_text(kg_obs *o, const char *text);
+/* Set the partitions (copies, sorts). */
+void obs_parts(kg_obs *o, const kg_tp *v, int n);
+/* Machine name of a kind: "revoked", "assigned", ... */
+const char *obs_kind_name(kg_obs_kind k);
+/* Parse obs_kind_name() back; -1 when unknown. */
+int obs_kind_parse(const char *s);
+
+/* A growable list of owned observations. */
+typedef struct kg_obsq {
+	kg_obs **v;
+	size_t n;
+	size_t cap;
+} kg_obsq;
+
+/* Append (takes ownership). */
+void obsq_push(kg_obsq *q, kg_obs *o);
+/* Sort by time, stable for equal times. */
+void obsq_sort(kg_obsq *q);
+/* Free every observation and empty the list. */
+void obsq_clear(kg_obsq *q);
+/* Move every observation of src to the end of dst. */
+void obsq_move(kg_obsq *dst, kg_obsq *src);
+
+#endif

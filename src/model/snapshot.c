@@ -1,0 +1,1096 @@
+/*
+ * snapshot.c: the builder, the finished snapshot and the names of enums.
+ *
+ * The builder indexes topics and groups by their interned ids (dense small
+ * integers), so contributions are O(1) lookups; members are found by a
+ * linear scan of their group (groups have tens, rarely thousands, of
+ * members).  builder_finish() copies everything into one arena, sorted,
+ * and derives what one snapshot alone can tell: owners, lag, orphaned
+ * partitions, idle members.
+ */
+#include "config.h"
+
+#include "model/snapshot.h"
+
+#include <ctype.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "model/intern.h"
+
+/* ------------------------------------------------------------------ arena */
+
+typedef struct arena_chunk {
+	struct arena_chunk *next;
+	size_t used;
+	size_t size;
+	max_align_t data[];
+} arena_chunk;
+
+typedef struct kg_arena {
+	arena_chunk *head;
+	size_t bytes;
+} kg_arena;
+
+/* Allocate n zeroed bytes from the arena. */
+static void *
+arena_alloc(kg_arena *a, size_t n)
+{
+	arena_chunk *c = a->head;
+	size_t align = sizeof(max_align_t);
+	n = (n + align - 1) & ~(align - 1);
+	if (n == 0)
+		n = align;
+	if (c == NULL || c->used + n > c->size) {
+		size_t size = n > 65536 ? n : 65536;
+		c = xcalloc(1, sizeof *c + size);
+		c->size = size;
+		c->next = a->head;
+		a->head = c;
+		a->bytes += size;
+	}
+	{
+		void *p = (char *)c->data + c->used;
+		c->used += n;
+		return p;
+	}
+}
+
+/* Copy a string into the arena (NULL stays NULL). */
+static const char *
+arena_strdup(kg_arena *a, const char *s)
+{
+	size_t n;
+	char *p;
+	if (s == NULL)
+		return NULL;
+	n = strlen(s) + 1;
+	p = arena_alloc(a, n);
+	memcpy(p, s, n);
+	return p;
+}
+
+/* Free every chunk. */
+static void
+arena_free(kg_arena *a)
+{
+	arena_chunk *c = a->head, *next;
+	while (c != NULL) {
+		next = c->next;
+		free(c);
+		c = next;
+	}
+	free(a);
+}
+
+/* --------------------------------------------------------------- builder */
+
+struct kg_bmember {
+	char *member_id;
+	char *client_id;
+	char *host;
+	char *instance_id;
+	kg_tp *assignment;
+	int nassigned;
+	uint32_t flags;
+};
+
+typedef struct bcommit {
+	kg_tp tp;
+	int64_t offset;
+} bcommit;
+
+struct kg_bgroup {
+	int32_t id;
+	kg_group_state state;
+	char *protocol_type;
+	char *assignor;
+	kg_proto proto;
+	int32_t coordinator;
+	bool simple;
+	bool exact;
+	char *error;
+	kg_bmember **members;
+	size_t nmembers, cmembers;
+	bcommit *commits;
+	size_t ncommits, ccommits;
+	int32_t *topics;
+	size_t ntopics, ctopics;
+};
+
+typedef struct btopic {
+	bool declared;
+	int npartitions;
+	kg_partition *partitions;
+} btopic;
+
+struct kg_builder {
+	int64_t time_us;
+	char *cluster;
+	kg_source_health *sources;
+	size_t nsources, csources;
+	kg_broker *brokers;
+	size_t nbrokers, cbrokers;
+	btopic *topics; /* indexed by topic id */
+	size_t ctopics;
+	kg_bgroup **groups; /* indexed by group id */
+	size_t cgroups;
+	int32_t *group_order; /* ids in creation order */
+	size_t ngroups, cgorder;
+};
+
+/* Start a builder. */
+kg_builder *
+builder_new(int64_t now_us)
+{
+	kg_builder *b = xcalloc(1, sizeof *b);
+	b->time_us = now_us;
+	return b;
+}
+
+/* Free a member. */
+static void
+bmember_free(kg_bmember *m)
+{
+	free(m->member_id);
+	free(m->client_id);
+	free(m->host);
+	free(m->instance_id);
+	free(m->assignment);
+	free(m);
+}
+
+/* Free a group. */
+static void
+bgroup_free(kg_bgroup *g)
+{
+	size_t i;
+	for (i = 0; i < g->nmembers; i++)
+		bmember_free(g->members[i]);
+	free(g->members);
+	free(g->commits);
+	free(g->topics);
+	free(g->protocol_type);
+	free(g->assignor);
+	free(g->error);
+	free(g);
+}
+
+/* Discard a builder. */
+void
+builder_free(kg_builder *b)
+{
+	size_t i;
+	if (b == NULL)
+		return;
+	for (i = 0; i < b->ngroups; i++)
+		bgroup_free(b->groups[b->group_order[i]]);
+	for (i = 0; i < b->ctopics; i++)
+		free(b->topics[i].partitions);
+	for (i = 0; i < b->nsources; i++) {
+		free((char *)b->sources[i].name);
+		free((char *)b->sources[i].message);
+	}
+	free(b->sources);
+	for (i = 0; i < b->nbrokers; i++)
+		free((char *)b->brokers[i].host);
+	free(b->brokers);
+	free(b->topics);
+	free(b->groups);
+	free(b->group_order);
+	free(b->cluster);
+	free(b);
+}
+
+/* Builder time. */
+int64_t
+builder_time(const kg_builder *b)
+{
+	return b->time_us;
+}
+
+/* Cluster label. */
+void
+builder_cluster(kg_builder *b, const char *label)
+{
+	free(b->cluster);
+	b->cluster = xstrdup(label);
+}
+
+/* Add or replace a source's health. */
+void
+builder_source(kg_builder *b, const kg_source_health *h)
+{
+	size_t i;
+	kg_source_health *d = NULL;
+	for (i = 0; i < b->nsources; i++) {
+		if (strcmp(b->sources[i].name, h->name) == 0) {
+			d = &b->sources[i];
+			free((char *)d->name);
+			free((char *)d->message);
+			break;
+		}
+	}
+	if (d == NULL) {
+		util_grow(&b->sources, &b->csources, b->nsources + 1, sizeof *b->sources);
+		d = &b->sources[b->nsources++];
+	}
+	*d = *h;
+	d->name = xstrdup(h->name);
+	d->message = xstrdup(h->message);
+}
+
+/* Add a broker (replacing one with the same id). */
+void
+builder_broker(kg_builder *b, int32_t id, const char *host, int port)
+{
+	size_t i;
+	for (i = 0; i < b->nbrokers; i++) {
+		if (b->brokers[i].id == id) {
+			free((char *)b->brokers[i].host);
+			b->brokers[i].host = xstrdup(host);
+			b->brokers[i].port = port;
+			return;
+		}
+	}
+	util_grow(&b->brokers, &b->cbrokers, b->nbrokers + 1, sizeof *b->brokers);
+	b->brokers[b->nbrokers].id = id;
+	b->brokers[b->nbrokers].host = xstrdup(host);
+	b->brokers[b->nbrokers].port = port;
+	b->nbrokers++;
+}
+
+/* The builder's record of a topic, created on demand. */
+static btopic *
+builder_btopic(kg_builder *b, int32_t topic)
+{
+	if (topic < 0)
+		return NULL;
+	if ((size_t)topic >= b->ctopics) {
+		size_t old = b->ctopics, n = old ? old : 64;
+		while (n <= (size_t)topic)
+			n *= 2;
+		b->topics = xreallocarray(b->topics, n, sizeof *b->topics);
+		memset(b->topics + old, 0, (n - old) * sizeof *b->topics);
+		b->ctopics = n;
+	}
+	return &b->topics[topic];
+}
+
+/* Grow a topic to n partitions. */
+static void
+btopic_grow(btopic *t, int n)
+{
+	int i;
+	if (n <= t->npartitions)
+		return;
+	t->partitions = xreallocarray(t->partitions, (size_t)n, sizeof *t->partitions);
+	for (i = t->npartitions; i < n; i++) {
+		t->partitions[i].leader = -1;
+		t->partitions[i].log_end = -1;
+	}
+	t->npartitions = n;
+}
+
+/* Declare a topic. */
+void
+builder_topic(kg_builder *b, int32_t topic, int npartitions)
+{
+	btopic *t = builder_btopic(b, topic);
+	if (t == NULL)
+		return;
+	t->declared = true;
+	btopic_grow(t, npartitions);
+}
+
+/* Set a partition's leader and log-end offset. */
+void
+builder_partition(kg_builder *b, kg_tp tp, int32_t leader, int64_t log_end)
+{
+	btopic *t = builder_btopic(b, tp.topic);
+	if (t == NULL || tp.partition < 0)
+		return;
+	t->declared = true;
+	btopic_grow(t, tp.partition + 1);
+	if (leader >= 0)
+		t->partitions[tp.partition].leader = leader;
+	if (log_end >= 0)
+		t->partitions[tp.partition].log_end = log_end;
+}
+
+/* Find or create a group. */
+kg_bgroup *
+builder_group(kg_builder *b, int32_t group)
+{
+	kg_bgroup *g;
+	if (group < 0)
+		return NULL;
+	if ((size_t)group >= b->cgroups) {
+		size_t old = b->cgroups, n = old ? old : 64;
+		while (n <= (size_t)group)
+			n *= 2;
+		b->groups = xreallocarray(b->groups, n, sizeof *b->groups);
+		memset(b->groups + old, 0, (n - old) * sizeof *b->groups);
+		b->cgroups = n;
+	}
+	g = b->groups[group];
+	if (g == NULL) {
+		g = xcalloc(1, sizeof *g);
+		g->id = group;
+		g->coordinator = -1;
+		b->groups[group] = g;
+		util_grow(&b->group_order, &b->cgorder, b->ngroups + 1, sizeof *b->group_order);
+		b->group_order[b->ngroups++] = group;
+	}
+	return g;
+}
+
+/* Set the state. */
+void
+bgroup_state(kg_bgroup *g, kg_group_state st)
+{
+	if (st != KG_STATE_UNKNOWN)
+		g->state = st;
+}
+
+/* Replace a string field unless s is NULL. */
+static void
+set_str(char **dst, const char *s)
+{
+	if (s == NULL)
+		return;
+	free(*dst);
+	*dst = xstrdup(s);
+}
+
+/* Set protocol type and assignor. */
+void
+bgroup_protocol(kg_bgroup *g, const char *protocol_type, const char *assignor)
+{
+	set_str(&g->protocol_type, protocol_type);
+	if (assignor != NULL && (*assignor != '\0' || g->assignor == NULL))
+		set_str(&g->assignor, assignor);
+}
+
+/* Set the rebalance protocol. */
+void
+bgroup_proto(kg_bgroup *g, kg_proto p)
+{
+	if (p != KG_PROTO_UNKNOWN)
+		g->proto = p;
+}
+
+/* Set the coordinator. */
+void
+bgroup_coordinator(kg_bgroup *g, int32_t broker)
+{
+	if (broker >= 0)
+		g->coordinator = broker;
+}
+
+/* Mark simple. */
+void
+bgroup_simple(kg_bgroup *g, bool simple)
+{
+	g->simple = simple;
+}
+
+/* Mark exact. */
+void
+bgroup_exact(kg_bgroup *g, bool exact)
+{
+	g->exact = exact;
+}
+
+/* Set or clear the describe error. */
+void
+bgroup_error(kg_bgroup *g, const char *msg)
+{
+	free(g->error);
+	g->error = xstrdup(msg);
+}
+
+/* Set a committed offset. */
+void
+bgroup_committed(kg_bgroup *g, kg_tp tp, int64_t offset)
+{
+	util_grow(&g->commits, &g->ccommits, g->ncommits + 1, sizeof *g->commits);
+	g->commits[g->ncommits].tp = tp;
+	g->commits[g->ncommits].offset = offset;
+	g->ncommits++;
+}
+
+/* Declare a consumed topic. */
+void
+bgroup_topic(kg_bgroup *g, int32_t topic)
+{
+	size_t i;
+	for (i = 0; i < g->ntopics; i++) {
+		if (g->topics[i] == topic)
+			return;
+	}
+	util_grow(&g->topics, &g->ctopics, g->ntopics + 1, sizeof *g->topics);
+	g->topics[g->ntopics++] = topic;
+}
+
+/* Find or create a member. */
+kg_bmember *
+bgroup_member(kg_bgroup *g, const char *member_id)
+{
+	size_t i;
+	kg_bmember *m;
+	if (member_id == NULL)
+		member_id = "";
+	for (i = g->nmembers; i > 0; i--) {
+		if (strcmp(g->members[i - 1]->member_id, member_id) == 0)
+			return g->members[i - 1];
+	}
+	m = xcalloc(1, sizeof *m);
+	m->member_id = xstrdup(member_id);
+	util_grow(&g->members, &g->cmembers, g->nmembers + 1, sizeof *g->members);
+	g->members[g->nmembers++] = m;
+	return m;
+}
+
+/* Set member identity. */
+void
+bmember_ids(kg_bmember *m, const char *client_id, const char *host, const char *instance_id)
+{
+	set_str(&m->client_id, client_id);
+	set_str(&m->host, host);
+	if (instance_id != NULL && *instance_id != '\0')
+		set_str(&m->instance_id, instance_id);
+}
+
+/* Replace the assignment. */
+void
+bmember_assignment(kg_bmember *m, const kg_tp *v, int n)
+{
+	free(m->assignment);
+	m->assignment = NULL;
+	m->nassigned = 0;
+	if (n > 0) {
+		m->assignment = tp_dup(v, n);
+		m->nassigned = tp_sort_unique(m->assignment, n);
+	}
+}
+
+/* Set member flags. */
+void
+bmember_flags(kg_bmember *m, uint32_t flags)
+{
+	m->flags |= flags;
+}
+
+/* ---------------------------------------------------------------- finish */
+
+/* Order groups by name. */
+static int
+group_name_cmp(const void *a, const void *b)
+{
+	const kg_group *x = a, *y = b;
+	return strcmp(x->name, y->name);
+}
+
+/* Order topics by name. */
+static int
+topic_name_cmp(const void *a, const void *b)
+{
+	const kg_topic *x = a, *y = b;
+	return strcmp(x->name, y->name);
+}
+
+/* Order members by member id. */
+static int
+member_cmp(const void *a, const void *b)
+{
+	const kg_member *x = a, *y = b;
+	return strcmp(x->member_id, y->member_id);
+}
+
+/* Order partitions. */
+static int
+gpart_cmp(const void *a, const void *b)
+{
+	const kg_gpart *x = a, *y = b;
+	return tp_cmp(&x->tp, &y->tp);
+}
+
+/* Order commits by partition, then by insertion (later wins). */
+static int
+commit_cmp(const void *a, const void *b)
+{
+	const bcommit *x = a, *y = b;
+	int c = tp_cmp(&x->tp, &y->tp);
+	if (c != 0)
+		return c;
+	return x < y ? -1 : (x > y);
+}
+
+/* Build one finished group. */
+static void
+finish_group(kg_builder *b, kg_snapshot *s, kg_bgroup *bg, kg_group *g)
+{
+	kg_arena *a = s->arena;
+	size_t i;
+	int j, k, np = 0;
+	size_t cap = 0;
+	int32_t *topics = NULL;
+	size_t ntopics = 0, ctopics = 0;
+	kg_gpart *parts = NULL;
+	int64_t lagsum = 0;
+	bool lagknown = false;
+
+	g->id = bg->id;
+	g->name = intern_group_name(bg->id);
+	g->state = bg->state;
+	g->protocol_type = arena_strdup(a, bg->protocol_type ? bg->protocol_type : "");
+	g->assignor = arena_strdup(a, bg->assignor ? bg->assignor : "");
+	g->proto = bg->proto != KG_PROTO_UNKNOWN ? bg->proto : proto_from_assignor(g->assignor, g->protocol_type);
+	g->coordinator = bg->coordinator;
+	g->simple = bg->simple;
+	g->exact = bg->exact;
+	g->error = arena_strdup(a, bg->error);
+	g->sum.generation = -1;
+	g->sum.last_episode_us = -1;
+
+	/* members */
+	g->nmembers = (int)bg->nmembers;
+	g->members = arena_alloc(a, bg->nmembers * sizeof *g->members);
+	for (i = 0; i < bg->nmembers; i++) {
+		kg_bmember *bm = bg->members[i];
+		kg_member *m = &g->members[i];
+		m->member_id = arena_strdup(a, bm->member_id);
+		m->client_id = arena_strdup(a, bm->client_id ? bm->client_id : "");
+		m->host = arena_strdup(a, bm->host ? bm->host : "");
+		m->instance_id = arena_strdup(a, bm->instance_id);
+		m->nassigned = bm->nassigned;
+		m->assignment = arena_alloc(a, (size_t)bm->nassigned * sizeof *m->assignment);
+		if (bm->nassigned > 0)
+			memcpy(m->assignment, bm->assignment, (size_t)bm->nassigned * sizeof *m->assignment);
+		m->flags = bm->flags | (bm->instance_id ? KG_MEMBER_STATIC : 0);
+		m->lane = -1;
+		m->health.hb_age_us = m->health.poll_gap_us = m->health.poll_gap_max_us = -1;
+		m->health.session_timeout_us = m->health.max_poll_us = -1;
+		m->health.rebalance_latency_avg_us = m->health.rebalance_latency_max_us = -1;
+		m->health.failed_rebalances = -1;
+		m->health.hb_rate = -1;
+	}
+	qsort(g->members, bg->nmembers, sizeof *g->members, member_cmp);
+
+	/* topics in use: declared, committed, assigned */
+#define ADD_TOPIC(t)                                                              \
+	do {                                                                          \
+		size_t q_;                                                                \
+		for (q_ = 0; q_ < ntopics && topics[q_] != (t); q_++)                     \
+			;                                                                     \
+		if (q_ == ntopics) {                                                      \
+			util_grow(&topics, &ctopics, ntopics + 1, sizeof *topics);            \
+			topics[ntopics++] = (t);                                              \
+		}                                                                         \
+	} while (0)
+	for (i = 0; i < bg->ntopics; i++)
+		ADD_TOPIC(bg->topics[i]);
+	for (i = 0; i < bg->ncommits; i++)
+		ADD_TOPIC(bg->commits[i].tp.topic);
+	for (j = 0; j < g->nmembers; j++)
+		for (k = 0; k < g->members[j].nassigned; k++)
+			ADD_TOPIC(g->members[j].assignment[k].topic);
+#undef ADD_TOPIC
+
+	/* partitions: every partition of every topic in use, plus any referenced */
+	for (i = 0; i < ntopics; i++) {
+		btopic *t = (size_t)topics[i] < b->ctopics ? &b->topics[topics[i]] : NULL;
+		int n = t ? t->npartitions : 0;
+		for (j = 0; j < n; j++) {
+			util_grow(&parts, &cap, (size_t)np + 1, sizeof *parts);
+			parts[np].tp.topic = topics[i];
+			parts[np].tp.partition = j;
+			np++;
+		}
+	}
+	for (i = 0; i < bg->ncommits; i++) {
+		util_grow(&parts, &cap, (size_t)np + 1, sizeof *parts);
+		parts[np++].tp = bg->commits[i].tp;
+	}
+	for (j = 0; j < g->nmembers; j++) {
+		for (k = 0; k < g->members[j].nassigned; k++) {
+			util_grow(&parts, &cap, (size_t)np + 1, sizeof *parts);
+			parts[np++].tp = g->members[j].assignment[k];
+		}
+	}
+	if (np > 1) {
+		int w = 0;
+		qsort(parts, (size_t)np, sizeof *parts, gpart_cmp);
+		for (j = 1; j < np; j++) {
+			if (tp_cmp(&parts[j].tp, &parts[w].tp) != 0)
+				parts[++w] = parts[j];
+		}
+		np = w + 1;
+	}
+	g->nparts = np;
+	g->parts = arena_alloc(a, (size_t)np * sizeof *g->parts);
+	for (j = 0; j < np; j++) {
+		kg_gpart *p = &g->parts[j];
+		btopic *t = (size_t)parts[j].tp.topic < b->ctopics ? &b->topics[parts[j].tp.topic] : NULL;
+		p->tp = parts[j].tp;
+		p->committed = -1;
+		p->log_end = (t && p->tp.partition < t->npartitions) ? t->partitions[p->tp.partition].log_end : -1;
+		p->lag = -1;
+		p->owner = -1;
+		p->moved_from = -1;
+	}
+	free(parts);
+	free(topics);
+
+	/* committed offsets (the last contribution for a partition wins) */
+	if (bg->ncommits > 0) {
+		qsort(bg->commits, bg->ncommits, sizeof *bg->commits, commit_cmp);
+		for (i = 0; i < bg->ncommits; i++) {
+			int idx = group_part_index(g, bg->commits[i].tp);
+			if (idx >= 0)
+				g->parts[idx].committed = bg->commits[i].offset;
+		}
+	}
+
+	/* owners */
+	for (j = 0; j < g->nmembers; j++) {
+		for (k = 0; k < g->members[j].nassigned; k++) {
+			int idx = group_part_index(g, g->members[j].assignment[k]);
+			if (idx >= 0 && g->parts[idx].owner < 0)
+				g->parts[idx].owner = j;
+		}
+	}
+
+	/* lag */
+	for (j = 0; j < np; j++) {
+		kg_gpart *p = &g->parts[j];
+		if (p->committed >= 0 && p->log_end >= 0) {
+			p->lag = p->log_end > p->committed ? p->log_end - p->committed : 0;
+			lagsum += p->lag;
+			lagknown = true;
+		}
+	}
+	g->lag = lagknown ? lagsum : -1;
+
+	/*
+	 * Orphans and idle members only mean something in a stable group with
+	 * members: a partition of a topic some member consumes that nobody
+	 * owns, a member that owns nothing.
+	 */
+	if (g->state == KG_STATE_STABLE && g->nmembers > 0 && !g->simple) {
+		for (j = 0; j < np; j++) {
+			kg_gpart *p = &g->parts[j];
+			bool consumed = false;
+			if (p->owner >= 0)
+				continue;
+			for (k = 0; k < g->nmembers && !consumed; k++) {
+				int q;
+				for (q = 0; q < g->members[k].nassigned; q++) {
+					if (g->members[k].assignment[q].topic == p->tp.topic) {
+						consumed = true;
+						break;
+					}
+				}
+			}
+			if (consumed) {
+				p->orphaned = true;
+				g->norphaned++;
+			}
+		}
+		for (k = 0; k < g->nmembers; k++) {
+			if (g->members[k].nassigned == 0)
+				g->nidle++;
+		}
+	}
+}
+
+/* Finish the snapshot. */
+kg_snapshot *
+builder_finish(kg_builder *b)
+{
+	kg_snapshot *s = xcalloc(1, sizeof *s);
+	kg_arena *a = xcalloc(1, sizeof *a);
+	size_t i, nt = 0;
+
+	s->arena = a;
+	s->refs = 1;
+	s->time_us = b->time_us;
+	s->cluster = arena_strdup(a, b->cluster ? b->cluster : "");
+
+	s->nsources = (int)b->nsources;
+	s->sources = arena_alloc(a, b->nsources * sizeof *s->sources);
+	for (i = 0; i < b->nsources; i++) {
+		s->sources[i] = b->sources[i];
+		s->sources[i].name = arena_strdup(a, b->sources[i].name);
+		s->sources[i].message = arena_strdup(a, b->sources[i].message);
+	}
+
+	s->nbrokers = (int)b->nbrokers;
+	s->brokers = arena_alloc(a, b->nbrokers * sizeof *s->brokers);
+	for (i = 0; i < b->nbrokers; i++) {
+		s->brokers[i] = b->brokers[i];
+		s->brokers[i].host = arena_strdup(a, b->brokers[i].host);
+		free((char *)b->brokers[i].host);
+		b->brokers[i].host = NULL;
+	}
+
+	for (i = 0; i < b->ctopics; i++)
+		nt += b->topics[i].declared;
+	s->topics = arena_alloc(a, nt * sizeof *s->topics);
+	for (i = 0; i < b->ctopics; i++) {
+		btopic *t = &b->topics[i];
+		kg_topic *d;
+		if (!t->declared)
+			continue;
+		d = &s->topics[s->ntopics++];
+		d->id = (int32_t)i;
+		d->name = intern_topic_name((int32_t)i);
+		d->npartitions = t->npartitions;
+		d->partitions = arena_alloc(a, (size_t)t->npartitions * sizeof *d->partitions);
+		if (t->npartitions > 0)
+			memcpy(d->partitions, t->partitions, (size_t)t->npartitions * sizeof *d->partitions);
+	}
+	qsort(s->topics, (size_t)s->ntopics, sizeof *s->topics, topic_name_cmp);
+
+	s->ngroups = (int)b->ngroups;
+	s->groups = arena_alloc(a, b->ngroups * sizeof *s->groups);
+	for (i = 0; i < b->ngroups; i++)
+		finish_group(b, s, b->groups[b->group_order[i]], &s->groups[i]);
+	qsort(s->groups, (size_t)s->ngroups, sizeof *s->groups, group_name_cmp);
+
+	builder_free(b);
+	return s;
+}
+
+/* ------------------------------------------------------------- snapshot */
+
+/* Take a reference. */
+kg_snapshot *
+snapshot_ref(kg_snapshot *s)
+{
+	if (s != NULL)
+		atomic_fetch_add_explicit((_Atomic int *)&s->refs, 1, memory_order_relaxed);
+	return s;
+}
+
+/* Drop a reference. */
+void
+snapshot_unref(kg_snapshot *s)
+{
+	if (s == NULL)
+		return;
+	if (atomic_fetch_sub_explicit((_Atomic int *)&s->refs, 1, memory_order_acq_rel) == 1) {
+		arena_free(s->arena);
+		free(s);
+	}
+}
+
+/* Allocate from the snapshot's arena. */
+void *
+snapshot_alloc(kg_snapshot *s, size_t n)
+{
+	return arena_alloc(s->arena, n);
+}
+
+/* Copy a string into the arena. */
+const char *
+snapshot_strdup(kg_snapshot *s, const char *str)
+{
+	return arena_strdup(s->arena, str);
+}
+
+/* Find a group by name. */
+const kg_group *
+snapshot_group_by_name(const kg_snapshot *s, const char *name)
+{
+	int lo = 0, hi = s ? s->ngroups - 1 : -1;
+	while (lo <= hi) {
+		int mid = lo + (hi - lo) / 2;
+		int c = strcmp(s->groups[mid].name, name);
+		if (c == 0)
+			return &s->groups[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid - 1;
+	}
+	return NULL;
+}
+
+/* Find a group by id. */
+const kg_group *
+snapshot_group(const kg_snapshot *s, int32_t id)
+{
+	if (s == NULL || id < 0)
+		return NULL;
+	return snapshot_group_by_name(s, intern_group_name(id));
+}
+
+/* Find a topic by id. */
+const kg_topic *
+snapshot_topic(const kg_snapshot *s, int32_t id)
+{
+	const char *name = intern_topic_name(id);
+	int lo = 0, hi = s ? s->ntopics - 1 : -1;
+	while (lo <= hi) {
+		int mid = lo + (hi - lo) / 2;
+		int c = strcmp(s->topics[mid].name, name);
+		if (c == 0)
+			return &s->topics[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid - 1;
+	}
+	return NULL;
+}
+
+/* Find a member by id. */
+int
+group_member_index(const kg_group *g, const char *member_id)
+{
+	int lo = 0, hi = g->nmembers - 1;
+	while (lo <= hi) {
+		int mid = lo + (hi - lo) / 2;
+		int c = strcmp(g->members[mid].member_id, member_id);
+		if (c == 0)
+			return mid;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid - 1;
+	}
+	return -1;
+}
+
+/* Find a partition. */
+int
+group_part_index(const kg_group *g, kg_tp tp)
+{
+	int lo = 0, hi = g->nparts - 1;
+	while (lo <= hi) {
+		int mid = lo + (hi - lo) / 2;
+		int c = tp_cmp(&g->parts[mid].tp, &tp);
+		if (c == 0)
+			return mid;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid - 1;
+	}
+	return -1;
+}
+
+/* True when the group uses one topic. */
+bool
+group_single_topic(const kg_group *g)
+{
+	int i;
+	for (i = 1; i < g->nparts; i++) {
+		if (g->parts[i].tp.topic != g->parts[0].tp.topic)
+			return false;
+	}
+	return true;
+}
+
+/* ---------------------------------------------------------------- names */
+
+static const char *const state_names[KG_STATE_COUNT] = {
+	[KG_STATE_UNKNOWN] = "Unknown",
+	[KG_STATE_PREPARING_REBALANCE] = "PreparingRebalance",
+	[KG_STATE_COMPLETING_REBALANCE] = "CompletingRebalance",
+	[KG_STATE_STABLE] = "Stable",
+	[KG_STATE_DEAD] = "Dead",
+	[KG_STATE_EMPTY] = "Empty",
+	[KG_STATE_ASSIGNING] = "Assigning",
+	[KG_STATE_RECONCILING] = "Reconciling",
+};
+
+static const char *const state_shorts[KG_STATE_COUNT] = {
+	[KG_STATE_UNKNOWN] = "?",
+	[KG_STATE_PREPARING_REBALANCE] = "Prep",
+	[KG_STATE_COMPLETING_REBALANCE] = "Compl",
+	[KG_STATE_STABLE] = "Stable",
+	[KG_STATE_DEAD] = "Dead",
+	[KG_STATE_EMPTY] = "Empty",
+	[KG_STATE_ASSIGNING] = "Assign",
+	[KG_STATE_RECONCILING] = "Recon",
+};
+
+/* Long state name. */
+const char *
+state_name(kg_group_state st)
+{
+	return (unsigned)st < KG_STATE_COUNT ? state_names[st] : "Unknown";
+}
+
+/* Short state name. */
+const char *
+state_short(kg_group_state st)
+{
+	return (unsigned)st < KG_STATE_COUNT ? state_shorts[st] : "?";
+}
+
+/* Parse a state name, ignoring case, spaces and underscores. */
+kg_group_state
+state_parse(const char *s)
+{
+	char buf[64];
+	size_t n = 0;
+	int i;
+	if (s == NULL)
+		return KG_STATE_UNKNOWN;
+	for (; *s && n < sizeof buf - 1; s++) {
+		if (*s != ' ' && *s != '_' && *s != '-')
+			buf[n++] = (char)tolower((unsigned char)*s);
+	}
+	buf[n] = '\0';
+	for (i = 0; i < KG_STATE_COUNT; i++) {
+		char want[64];
+		size_t m = 0;
+		const char *p;
+		for (p = state_names[i]; *p; p++)
+			want[m++] = (char)tolower((unsigned char)*p);
+		want[m] = '\0';
+		if (strcmp(buf, want) == 0)
+			return (kg_group_state)i;
+	}
+	return KG_STATE_UNKNOWN;
+}
+
+/* True while a rebalance is in progress. */
+bool
+state_rebalancing(kg_group_state st)
+{
+	return st == KG_STATE_PREPARING_REBALANCE || st == KG_STATE_COMPLETING_REBALANCE ||
+	       st == KG_STATE_ASSIGNING || st == KG_STATE_RECONCILING;
+}
+
+/* Protocol name. */
+const char *
+proto_name(kg_proto p)
+{
+	switch (p) {
+	case KG_PROTO_EAGER: return "eager";
+	case KG_PROTO_COOPERATIVE: return "cooperative";
+	default: return "unknown";
+	}
+}
+
+/*
+ * The protocol implied by an assignor.  Classic assignors are eager unless
+ * they say cooperative (cooperative-sticky, or a Java class name such as
+ * CooperativeStickyAssignor); the KIP-848 server-side "uniform" assignor is
+ * incremental by design (sources that see KIP-848 groups set the protocol
+ * explicitly, since "range" exists there too).
+ */
+kg_proto
+proto_from_assignor(const char *assignor, const char *protocol_type)
+{
+	const char *p;
+	if (protocol_type != NULL && *protocol_type != '\0' && strcmp(protocol_type, "consumer") != 0)
+		return KG_PROTO_UNKNOWN; /* connect, or another embedded protocol */
+	if (assignor == NULL || *assignor == '\0')
+		return KG_PROTO_UNKNOWN;
+	if (strcasecmp(assignor, "uniform") == 0)
+		return KG_PROTO_COOPERATIVE;
+	for (p = assignor; *p; p++) {
+		if (strncasecmp(p, "cooperative", 11) == 0)
+			return KG_PROTO_COOPERATIVE;
+	}
+	return KG_PROTO_EAGER;
+}
+
+/* Source status name. */
+const char *
+src_status_name(kg_src_status st)
+{
+	switch (st) {
+	case KG_SRC_OK: return "ok";
+	case KG_SRC_STALE: return "stale";
+	case KG_SRC_ERROR: return "error";
+	default: return "connecting";
+	}
+}
+
+/* Limit source name. */
+const char *
+limit_src_name(kg_limit_src s)
+{
+	switch (s) {
+	case KG_LIMIT_CONFIG: return "config";
+	case KG_LIMIT_TRACE: return "trace";
+	default: return "default";
+	}
+}
+
+/* Member status name. */
+const char *
+member_status_name(kg_member_status st)
+{
+	switch (st) {
+	case KG_MEMBER_CONSUMING: return "consuming";
+	case KG_MEMBER_PARTIAL: return "partial";
+	case KG_MEMBER_STOPPED: return "stopped";
+	case KG_MEMBER_IDLE: return "idle";
+	case KG_MEMBER_AWAY: return "away";
+	default: return "?";
+	}
+}
+
+static const char *const reason_names[KG_REASON_COUNT] = {
+	[KG_REASON_NONE] = "",
+	[KG_REASON_JOINED] = "joined",
+	[KG_REASON_GRACEFUL] = "graceful",
+	[KG_REASON_SESSION_TIMEOUT] = "session timeout",
+	[KG_REASON_MAX_POLL] = "max.poll.interval",
+	[KG_REASON_REPLACED] = "replaced",
+	[KG_REASON_FENCED] = "fenced",
+	[KG_REASON_LEADER_REJOIN] = "leader rejoin",
+	[KG_REASON_METADATA] = "metadata change",
+	[KG_REASON_UNKNOWN] = "unknown",
+};
+
+static const char *const reason_keys[KG_REASON_COUNT] = {
+	[KG_REASON_NONE] = "none",
+	[KG_REASON_JOINED] = "joined",
+	[KG_REASON_GRACEFUL] = "graceful",
+	[KG_REASON_SESSION_TIMEOUT] = "session_timeout",
+	[KG_REASON_MAX_POLL] = "max_poll",
+	[KG_REASON_REPLACED] = "replaced",
+	[KG_REASON_FENCED] = "fenced",
+	[KG_REASON_LEADER_REJOIN] = "leader_rejoin",
+	[KG_REASON_METADATA] = "metadata",
+	[KG_REASON_UNKNOWN] = "unknown",
+};
+
+/* Human reason. */
+const char *
+reason_name(kg_reason r)
+{
+	return (unsigned)r < KG_REASON_COUNT ? reason_names[r] : "unknown";
+}
+
+/* Machine reason. */
+const char *
+reason_key(kg_reason r)
+{
+	return (unsigned)r < KG_REASON_COUNT ? reason_keys[r] : "unknown";
+}
+
+/* Parse a machine reason. */
+kg_reason
+reason_parse(const char *s)
+{
+	int i;
+	if (s == NULL)
+		return KG_REASON_NONE;
+	for (i = 0; i < KG_REASON_COUNT; i++) {
+		if (strcmp(s, reason_keys[i]) == 0)
+			return (kg_reason)i;
+	}
+	return KG_REASON_UNKNOWN;
+}

@@ -1,0 +1,315 @@
+/*
+ * snapshot.h: the immutable picture of a cluster at one moment.
+ *
+ * A snapshot is built by one kg_builder to which every source contributes
+ * (the kafka admin source, the demo, replay), finished (lag, owners,
+ * orphans and idle members computed), annotated by the tracker (lanes,
+ * member status and health, group summaries) and then published.  From
+ * then on it is immutable and shared by reference count: the renderer and
+ * reporters read it without locks.  All of its memory lives in one arena
+ * freed with the last reference.
+ */
+#ifndef KGTOP_MODEL_SNAPSHOT_H
+#define KGTOP_MODEL_SNAPSHOT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "model/tp.h"
+
+typedef enum kg_group_state {
+	KG_STATE_UNKNOWN,
+	KG_STATE_PREPARING_REBALANCE,
+	KG_STATE_COMPLETING_REBALANCE,
+	KG_STATE_STABLE,
+	KG_STATE_DEAD,
+	KG_STATE_EMPTY,
+	KG_STATE_ASSIGNING,   /* KIP-848 */
+	KG_STATE_RECONCILING, /* KIP-848 */
+	KG_STATE_COUNT
+} kg_group_state;
+
+typedef enum kg_proto {
+	KG_PROTO_UNKNOWN,
+	KG_PROTO_EAGER,
+	KG_PROTO_COOPERATIVE,
+	KG_PROTO_COUNT
+} kg_proto;
+
+typedef enum kg_src_status {
+	KG_SRC_CONNECTING, /* no answer yet */
+	KG_SRC_OK,
+	KG_SRC_STALE,      /* data older than expected; message says why */
+	KG_SRC_ERROR,      /* no data; message says why */
+	KG_SRC_COUNT
+} kg_src_status;
+
+/* Where a health limit (session.timeout.ms, max.poll.interval.ms) came from. */
+typedef enum kg_limit_src {
+	KG_LIMIT_DEFAULT, /* Kafka's default */
+	KG_LIMIT_CONFIG,  /* kgtop's config file or command line */
+	KG_LIMIT_TRACE,   /* a trace stream or the demo's own consumers */
+	KG_LIMIT_COUNT
+} kg_limit_src;
+
+/* What a member is doing at the snapshot's time (set by the tracker). */
+typedef enum kg_member_status {
+	KG_MEMBER_CONSUMING, /* owns partitions, nothing of it is moving */
+	KG_MEMBER_PARTIAL,   /* gave up part of its assignment in an open rebalance */
+	KG_MEMBER_STOPPED,   /* owns nothing during an open rebalance */
+	KG_MEMBER_IDLE,      /* owns nothing while the group is stable */
+	KG_MEMBER_AWAY,      /* static member gone, still within session.timeout.ms */
+	KG_MEMBER_STATUS_COUNT
+} kg_member_status;
+
+typedef enum kg_reason {
+	KG_REASON_NONE,
+	KG_REASON_JOINED,          /* a new member joined */
+	KG_REASON_GRACEFUL,        /* LeaveGroup from the client */
+	KG_REASON_SESSION_TIMEOUT, /* no heartbeat within session.timeout.ms */
+	KG_REASON_MAX_POLL,        /* no poll within max.poll.interval.ms */
+	KG_REASON_REPLACED,        /* static member replaced by a new instance */
+	KG_REASON_FENCED,          /* KIP-848 member fenced */
+	KG_REASON_LEADER_REJOIN,
+	KG_REASON_METADATA,        /* partitions or subscription changed */
+	KG_REASON_UNKNOWN,
+	KG_REASON_COUNT
+} kg_reason;
+
+/* The health of one source, as the header shows it. */
+typedef struct kg_source_health {
+	const char *name;    /* "kafka", "demo", "log:broker-1", ... */
+	kg_src_status status;
+	int64_t since_us;    /* stale/error since, or ok since */
+	int64_t last_ok_us;  /* last good data, 0 when never */
+	const char *message; /* why (stale/error), or a detail; NULL when none */
+	bool insecure;       /* TLS verification disabled for this source */
+} kg_source_health;
+
+/* Member liveness against its limits; -1 where unknown. */
+typedef struct kg_member_health {
+	int64_t hb_age_us;        /* time since the last heartbeat answer */
+	int64_t session_timeout_us;
+	kg_limit_src session_src;
+	int64_t poll_gap_us;      /* time since the last poll (or the last gap) */
+	int64_t poll_gap_max_us;  /* largest gap seen recently */
+	int64_t max_poll_us;      /* max.poll.interval.ms */
+	kg_limit_src max_poll_src;
+	double hb_rate;           /* heartbeats per second, < 0 unknown */
+	int64_t rebalance_latency_avg_us;
+	int64_t rebalance_latency_max_us;
+	int64_t failed_rebalances;
+	const char *health_source; /* which source reported it; NULL: none */
+} kg_member_health;
+
+#define KG_MEMBER_EXACT 0x1u  /* a source reports this member's callbacks */
+#define KG_MEMBER_STATIC 0x2u /* has a group.instance.id */
+
+typedef struct kg_member {
+	const char *member_id;
+	const char *client_id;
+	const char *host;
+	const char *instance_id; /* NULL when dynamic */
+	kg_tp *assignment;       /* sorted */
+	int nassigned;
+	uint32_t flags;
+	/* set by the tracker */
+	int lane;                /* stable row of this member in the group's history */
+	kg_member_status status;
+	int64_t first_seen_us;
+	kg_member_health health;
+	kg_reason last_leave;    /* why this lane's previous member left, if it did */
+} kg_member;
+
+/* One partition of a topic the group uses. */
+typedef struct kg_gpart {
+	kg_tp tp;
+	int64_t committed; /* -1: no committed offset */
+	int64_t log_end;   /* -1: unknown */
+	int64_t lag;       /* -1: unknown */
+	int owner;         /* index into members, -1 none */
+	bool orphaned;     /* no owner while the group should consume it */
+	bool moved;        /* changed owner in the last rebalance (tracker) */
+	int moved_from;    /* lane it was revoked from in that rebalance, -1 none (tracker) */
+} kg_gpart;
+
+/* Per-group facts derived across snapshots (filled by the tracker). */
+typedef struct kg_group_summary {
+	int rebalances_1h;        /* episodes started within the last hour */
+	bool storm;
+	bool in_episode;          /* a rebalance is open */
+	int64_t episode_start_us; /* of the open or the last episode, 0 none */
+	int64_t last_episode_us;  /* duration of the last closed episode, -1 none */
+	int rounds;               /* rounds of the open (or last) episode */
+	int32_t generation;       /* last known generation, -1 unknown */
+	int64_t lag_delta_1m;     /* lag now minus lag a minute ago, 0 unknown */
+	double rebalancing_ratio; /* share of the storm window spent rebalancing */
+	int64_t session_timeout_us;
+	kg_limit_src session_src;
+	int64_t max_poll_us;
+	kg_limit_src max_poll_src;
+} kg_group_summary;
+
+typedef struct kg_group {
+	int32_t id;               /* interned group id */
+	const char *name;
+	kg_group_state state;
+	const char *protocol_type; /* "consumer", "" for simple groups */
+	const char *assignor;     /* "" when unknown (non-Stable groups) */
+	kg_proto proto;
+	int32_t coordinator;      /* broker id, -1 unknown */
+	bool simple;              /* simple consumer group (no membership) */
+	bool exact;               /* a source reports callbacks for every member */
+	const char *error;        /* describe error, NULL when none */
+	kg_member *members;       /* sorted by member id */
+	int nmembers;
+	kg_gpart *parts;          /* sorted by topic, partition */
+	int nparts;
+	int64_t lag;              /* sum of known lags, -1 when none known */
+	int norphaned;
+	int nidle;
+	kg_group_summary sum;
+} kg_group;
+
+typedef struct kg_partition {
+	int32_t leader;  /* broker id, -1 unknown */
+	int64_t log_end; /* -1 unknown */
+} kg_partition;
+
+typedef struct kg_topic {
+	int32_t id;      /* interned */
+	const char *name;
+	kg_partition *partitions;
+	int npartitions;
+} kg_topic;
+
+typedef struct kg_broker {
+	int32_t id;
+	const char *host;
+	int port;
+} kg_broker;
+
+typedef struct kg_snapshot {
+	int refs;                /* atomic; use snapshot_ref/unref */
+	uint64_t seq;
+	int64_t time_us;         /* wall clock of the observation */
+	const char *cluster;     /* bootstrap label shown in the header */
+	kg_source_health *sources;
+	int nsources;
+	kg_broker *brokers;
+	int nbrokers;
+	kg_topic *topics;        /* sorted by name */
+	int ntopics;
+	kg_group *groups;        /* sorted by name */
+	int ngroups;
+	struct kg_arena *arena;
+} kg_snapshot;
+
+/* Take a reference. */
+kg_snapshot *snapshot_ref(kg_snapshot *s);
+/* Drop a reference; frees on the last one.  NULL is ignored. */
+void snapshot_unref(kg_snapshot *s);
+/* Find a group by interned id (binary search by name); NULL when absent. */
+const kg_group *snapshot_group(const kg_snapshot *s, int32_t id);
+/* Find a group by name. */
+const kg_group *snapshot_group_by_name(const kg_snapshot *s, const char *name);
+/* Find a topic by interned id; NULL when absent. */
+const kg_topic *snapshot_topic(const kg_snapshot *s, int32_t id);
+/* Find a member of g by member id; -1 when absent. */
+int group_member_index(const kg_group *g, const char *member_id);
+/* Find a partition of g; -1 when absent. */
+int group_part_index(const kg_group *g, kg_tp tp);
+/* True when every partition the group uses is of one topic. */
+bool group_single_topic(const kg_group *g);
+
+/* "Stable", "PreparingRebalance", ... */
+const char *state_name(kg_group_state st);
+/* Short form for narrow columns: "Stable", "Prep", "Compl", "Empty", "Dead", ... */
+const char *state_short(kg_group_state st);
+/* Parse a state name (case-insensitive, with or without spaces); UNKNOWN when not known. */
+kg_group_state state_parse(const char *s);
+/* True for the states in which a rebalance is in progress. */
+bool state_rebalancing(kg_group_state st);
+/* "eager", "cooperative", "unknown" */
+const char *proto_name(kg_proto p);
+/* The protocol implied by an assignor name ("range" -> eager, "cooperative-sticky" -> cooperative). */
+kg_proto proto_from_assignor(const char *assignor, const char *protocol_type);
+/* "ok", "stale", "error", "connecting" */
+const char *src_status_name(kg_src_status st);
+/* "default", "config", "trace" */
+const char *limit_src_name(kg_limit_src s);
+/* "consuming", "partial", "stopped", "idle", "away" */
+const char *member_status_name(kg_member_status st);
+/* Short words for reasons: "graceful", "session timeout", "max.poll.interval", ... */
+const char *reason_name(kg_reason r);
+/* Machine names for reasons: "graceful", "session_timeout", "max_poll", ... */
+const char *reason_key(kg_reason r);
+/* Parse reason_key() back; KG_REASON_UNKNOWN when not known. */
+kg_reason reason_parse(const char *s);
+
+/*
+ * The builder.  Sources call these while the collector assembles a
+ * snapshot; later calls for the same object refine earlier ones (a field
+ * left unknown does not erase a known one).
+ */
+typedef struct kg_builder kg_builder;
+typedef struct kg_bgroup kg_bgroup;
+typedef struct kg_bmember kg_bmember;
+
+/* Start a snapshot observed at wall time now_us. */
+kg_builder *builder_new(int64_t now_us);
+/* Discard an unfinished builder. */
+void builder_free(kg_builder *b);
+/* The builder's time. */
+int64_t builder_time(const kg_builder *b);
+/* Set the cluster label (bootstrap servers). */
+void builder_cluster(kg_builder *b, const char *label);
+/* Add or replace the health of a source. */
+void builder_source(kg_builder *b, const kg_source_health *h);
+/* Add a broker. */
+void builder_broker(kg_builder *b, int32_t id, const char *host, int port);
+/* Declare a topic with npartitions partitions (growing it if needed). */
+void builder_topic(kg_builder *b, int32_t topic, int npartitions);
+/* Set a partition's leader and log-end offset (-1 leaves a value unchanged). */
+void builder_partition(kg_builder *b, kg_tp tp, int32_t leader, int64_t log_end);
+/* Find or create a group. */
+kg_bgroup *builder_group(kg_builder *b, int32_t group);
+/* Set the group's state (UNKNOWN leaves it unchanged). */
+void bgroup_state(kg_bgroup *g, kg_group_state st);
+/* Set protocol type and assignor (NULL leaves a value unchanged). */
+void bgroup_protocol(kg_bgroup *g, const char *protocol_type, const char *assignor);
+/* Set the rebalance protocol explicitly (a client that knows it). */
+void bgroup_proto(kg_bgroup *g, kg_proto p);
+/* Set the coordinator broker id. */
+void bgroup_coordinator(kg_bgroup *g, int32_t broker);
+/* Mark the group simple (no membership protocol). */
+void bgroup_simple(kg_bgroup *g, bool simple);
+/* Mark that a source reports every member's callbacks exactly. */
+void bgroup_exact(kg_bgroup *g, bool exact);
+/* Record a describe error for the group (NULL clears). */
+void bgroup_error(kg_bgroup *g, const char *msg);
+/* Set a committed offset (-1: none). */
+void bgroup_committed(kg_bgroup *g, kg_tp tp, int64_t offset);
+/* Declare that the group consumes a topic even with no offsets or owners. */
+void bgroup_topic(kg_bgroup *g, int32_t topic);
+/* Find or create a member by member id. */
+kg_bmember *bgroup_member(kg_bgroup *g, const char *member_id);
+/* Set identity fields (NULL leaves a value unchanged). */
+void bmember_ids(kg_bmember *m, const char *client_id, const char *host, const char *instance_id);
+/* Replace the member's assignment. */
+void bmember_assignment(kg_bmember *m, const kg_tp *v, int n);
+/* Set member flags (KG_MEMBER_EXACT, ...). */
+void bmember_flags(kg_bmember *m, uint32_t flags);
+/*
+ * Finish: sort, compute per-partition owners, lag, orphaned partitions
+ * and idle members.  The builder is consumed.  The snapshot has one
+ * reference and stays writable for the tracker until it is published.
+ */
+kg_snapshot *builder_finish(kg_builder *b);
+
+/* Allocate from the snapshot's arena (for the tracker's annotations). */
+void *snapshot_alloc(kg_snapshot *s, size_t n);
+/* Copy a string into the snapshot's arena. */
+const char *snapshot_strdup(kg_snapshot *s, const char *str);
+
+#endif

@@ -1,0 +1,69 @@
+/*
+ * tracker.h: derivation between consecutive snapshots, plus observations.
+ *
+ * The tracker is the model's memory.  Fed each new snapshot together with
+ * the observations gathered since the previous one, it:
+ *  - finds members that joined and left, state changes, groups that
+ *    appeared or went away;
+ *  - opens a rebalance episode at the first evidence (a non-Stable state,
+ *    a membership change, an assignment change, a revoke callback, a
+ *    coordinator log line) and closes it when the group is Stable again
+ *    with every partition owned; a cooperative rebalance whose first round
+ *    ends Stable with the moving partitions owned by nobody stays ONE
+ *    episode of two rounds;
+ *  - records per member what was revoked and assigned and classifies each
+ *    revoke as full (the whole non-empty assignment held just before) or
+ *    incremental (a non-empty proper subset).  Broker-side a non-Stable
+ *    classic group is described without assignments: that is not read as
+ *    a revoke.  Eager members revoke everything by protocol; cooperative
+ *    members revoke what they had minus what they have; callbacks, when a
+ *    source reports them, are taken as they are;
+ *  - tracks orphaned partitions, idle members, stopped time per member,
+ *    storms, lag and what each rebalance cost in lag, and member health
+ *    against session.timeout.ms and max.poll.interval.ms;
+ *  - annotates the snapshot (lanes, member status and health, group
+ *    summaries) before it is published, and appends to the history.
+ * It is a pure function of its inputs and their timestamps: it never
+ * reads a clock, so a replay derives exactly what the live run did.
+ */
+#ifndef KGTOP_MODEL_TRACKER_H
+#define KGTOP_MODEL_TRACKER_H
+
+#include <stdint.h>
+
+#include "model/event.h"
+#include "model/history.h"
+#include "model/obs.h"
+#include "model/snapshot.h"
+
+typedef struct kg_tracker_config {
+	int64_t window_us;           /* history kept; 0: one hour */
+	int64_t storm_window_us;     /* 0: five minutes */
+	int storm_episodes;          /* episodes within the storm window that make a storm; 0: 3 */
+	double storm_ratio;          /* share of the window spent rebalancing that makes a storm; 0: 0.5 */
+	int64_t session_timeout_us;  /* 0: Kafka's default, 45 s */
+	kg_limit_src session_src;    /* CONFIG when the user set it */
+	int64_t max_poll_us;         /* 0: Kafka's default, 300 s */
+	kg_limit_src max_poll_src;
+	int64_t orphan_grace_us;     /* how long a Stable group may leave partitions unowned
+	                                before the episode closes with them orphaned; 0: 30 s */
+} kg_tracker_config;
+
+typedef struct kg_tracker kg_tracker;
+
+/* Create a tracker (cfg may be NULL for defaults). */
+kg_tracker *tracker_new(const kg_tracker_config *cfg);
+/* Free the tracker and its history. */
+void tracker_free(kg_tracker *t);
+/* The history the tracker writes. */
+kg_history *tracker_history(kg_tracker *t);
+/*
+ * Fold obs (consumed and emptied) and the new snapshot snap (annotated in
+ * place; it must not be published yet) into the model; new events are
+ * appended to out with one reference each, in time order.
+ */
+void tracker_apply(kg_tracker *t, kg_obsq *obs, kg_snapshot *snap, kg_evlist *out);
+/* Fill a config with the defaults. */
+void tracker_config_defaults(kg_tracker_config *cfg);
+
+#endif
