@@ -39,7 +39,7 @@ typedef enum kg_obs_kind {
 typedef struct kg_obs {
 	kg_obs_kind kind;
 	int64_t time_us;
-	int32_t group;        /* interned group id */
+	int32_t group;        /* interned group id; -1 for client metrics keyed by client id */
 	const char *source;   /* static source name: "demo", "log", "jolokia", ... */
 	char *member_id;      /* owned strings, NULL when unknown */
 	char *client_id;

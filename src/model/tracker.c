@@ -869,14 +869,37 @@ announce_leave(kg_tracker *t, tgroup *g, tmember *m, int64_t time, kg_reason rea
 	member_gone(t, g, m, time);
 }
 
+/* For observations keyed by client id alone: the group of a present member with it. */
+static int32_t
+group_of_client(kg_tracker *t, const char *client_id)
+{
+	size_t i, k;
+	if (client_id == NULL)
+		return -1;
+	for (i = 0; i < t->cg; i++) {
+		tgroup *g = t->g[i];
+		if (g == NULL)
+			continue;
+		for (k = 0; k < g->nm; k++) {
+			if (g->m[k]->present && strcmp(g->m[k]->client_id, client_id) == 0)
+				return g->id;
+		}
+	}
+	return -1;
+}
+
 /* Fold one observation. */
 static void
 apply_obs(kg_tracker *t, kg_obs *o)
 {
-	tgroup *g = tgroup_get(t, o->group);
+	tgroup *g;
 	tmember *m;
 	int64_t time = o->time_us;
 	kg_proto proto;
+	if (o->group < 0 && (o->kind == KG_OBS_METRICS || o->kind == KG_OBS_CLIENT_STATE ||
+			     o->kind == KG_OBS_HEARTBEAT || o->kind == KG_OBS_POLL))
+		o->group = group_of_client(t, o->client_id);
+	g = tgroup_get(t, o->group);
 	if (g == NULL)
 		return;
 	if (o->proto != KG_PROTO_UNKNOWN && (o->kind == KG_OBS_REVOKED || o->kind == KG_OBS_ASSIGNED))
