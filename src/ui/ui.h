@@ -1,0 +1,34 @@
+/*
+ * ui.h: the curses dashboard (the only code that calls curses).
+ *
+ * ui_run() owns the terminal on the main thread: it draws the frames the
+ * collector publishes (collector_fd() becomes readable), reads keys, and
+ * sends commands to sources through collector_command():
+ *   demo:   "add-member GROUP", "leave GROUP", "crash GROUP", "stall GROUP",
+ *           "assignor NAME" (for members added next), "pause-script",
+ *           "resume-script"
+ *   replay: "toggle", "play", "pause", "speed X", "faster", "slower",
+ *           "seek +S" / "seek -S" (seconds), "next-rebalance", "prev-rebalance"
+ * It restores the terminal on every exit path (q, SIGINT, SIGTERM,
+ * SIGHUP, fatal signals) and returns 0, or -1 with err.
+ */
+#ifndef KGTOP_UI_UI_H
+#define KGTOP_UI_UI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "core/collector.h"
+#include "core/options.h"
+
+typedef struct kg_ui_info {
+	bool demo;             /* the embedded demo runs: show its controls */
+	bool demo_static;      /* the static-membership scenario is available (real cluster) */
+	bool replay;           /* a recording drives the model: REPLAY marker and controls */
+	const char *cluster;   /* bootstrap label */
+} kg_ui_info;
+
+/* Run the dashboard until the user quits or a signal asks to stop. */
+int ui_run(kg_collector *c, const kg_options *o, const kg_ui_info *info, char *err, size_t errsz);
+
+#endif
