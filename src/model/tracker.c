@@ -1433,6 +1433,11 @@ apply_group(kg_tracker *t, kg_group *G, int64_t T)
 	}
 
 	/* can the episode close? */
+	if (g->ep != NULL && exact_group && G->state == KG_STATE_STABLE) {
+		/* the source saw no JoinGroup or SyncGroup outstanding: everyone has its answer */
+		for (i = 0; i < g->nm; i++)
+			g->m[i]->synced = true;
+	}
 	if (g->ep != NULL && stable_now) {
 		bool synced = true;
 		for (i = 0; i < g->nm; i++) {
