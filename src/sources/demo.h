@@ -3,6 +3,16 @@
  * cluster), a producer, and fleets of real librdkafka consumers driven by
  * a scenario script, reported as a source (exact callbacks, heartbeats,
  * polls) next to the kafka source that polls the same cluster.
+ *
+ * Order of creation: the mock cluster's bootstrap servers are known only
+ * once the demo runs, and the kafka source needs them; so create the demo
+ * (cfg->kafka may be NULL), then the kafka source with *bootstrap, then
+ * hand it over with demo_source_set_kafka().  The demo registers its
+ * groups (kafka_source_watch) from its first poll on the collector thread.
+ *
+ * On a real cluster (cfg->brokers set) the topic is kgtop-demo-groups
+ * (created if missing), every group is named kgtop-demo-*, and the groups
+ * are deleted at exit; nothing else is touched.
  */
 #ifndef KGTOP_SOURCES_DEMO_H
 #define KGTOP_SOURCES_DEMO_H
@@ -25,8 +35,13 @@ typedef struct kg_demo_config {
 
 /* Print the scenario names and one line each to stdout. */
 void demo_list_scenarios(void);
-/* True when name is a known scenario (or NULL / "default"). */
+/* True when name is a known scenario (or NULL / "default") that can run there. */
 bool demo_scenario_known(const char *name, bool real_cluster);
+/*
+ * Why a scenario cannot run there (for the UI and main's error), NULL when
+ * it can: e.g. static membership needs a real cluster.
+ */
+const char *demo_scenario_why_not(const char *name, bool real_cluster);
 /*
  * Start the demo (mock cluster, topic, producer, consumers) and create its
  * source.  *bootstrap receives the cluster's bootstrap servers (owned by
@@ -34,5 +49,7 @@ bool demo_scenario_known(const char *name, bool real_cluster);
  */
 int demo_source_new(const kg_demo_config *cfg, kg_source **out, const char **bootstrap, char *err,
 		    size_t errsz);
+/* Give the demo the kafka source to register its groups with (before the collector starts). */
+void demo_source_set_kafka(kg_source *demo, kg_source *kafka);
 
 #endif

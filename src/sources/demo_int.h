@@ -1,0 +1,204 @@
+/*
+ * demo_int.h: what demo.c (the source, cluster, producer, script glue) and
+ * demo_consumer.c (one real librdkafka consumer per member) share.
+ *
+ * Threads and locking.  The collector thread runs the source's functions,
+ * the script and the commands; every consumer has a thread of its own that
+ * polls and runs its rebalance callbacks and its close; librdkafka's broker
+ * threads run the interceptors and its main thread the log callback; one
+ * producer thread keeps the topic moving.  One mutex (demo.lock) guards the
+ * observation queue and every field marked "locked"; nobody calls into
+ * librdkafka while holding it.  Only the consumer's own thread uses its
+ * rd_kafka_t.  A consumer record is freed by the collector thread once its
+ * thread has finished and the group no longer lists it.
+ *
+ * Member ids.  A member has no id until the coordinator answers its first
+ * JoinGroup (three seconds on the mock), and rd_kafka_memberid() must not
+ * be called inside rebalance callbacks (it can hang during close).  So an
+ * incarnation's observations are held until the consumer thread has
+ * fetched the id after a poll; then JOINED (timed at the first JoinGroup)
+ * and the held ones are queued.  drain() hands over only observations
+ * older than the oldest held one, so the tracker sees every group's
+ * observations in time order.
+ */
+#ifndef KGTOP_SOURCES_DEMO_INT_H
+#define KGTOP_SOURCES_DEMO_INT_H
+
+#include <librdkafka/rdkafka.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "model/obs.h"
+#include "sources/demo.h"
+#include "sources/demo_script.h"
+
+#define DEMO_SOURCE_NAME "demo"
+#define DEMO_MAX_MEMBERS 16 /* per group */
+
+typedef struct demo demo;
+typedef struct dgroup dgroup;
+typedef struct dcons dcons;
+
+typedef enum dcons_phase {
+	DC_RUNNING,
+	DC_STALLED,  /* not polling (the collector resumes it) */
+	DC_LEAVING,  /* closing: LeaveGroup */
+	DC_CRASHED,  /* destroyed without close */
+	DC_PHASE_COUNT
+} dcons_phase;
+
+/* Apis the interceptors follow. */
+enum { API_JOIN, API_SYNC, API_HB, API_LEAVE, API_N };
+
+struct dcons {
+	demo *d;
+	dgroup *g;
+	int idx;                 /* letter number: consumer-a is 0 */
+	char client_id[32];
+	char instance_id[192];   /* static members; "" when dynamic */
+	char assignor[32];
+	kg_proto cfg_proto;      /* implied by the assignor */
+	rd_kafka_t *rk;          /* used by the consumer thread only */
+	pthread_t thread;
+	bool thread_started;
+	int64_t created_us;
+	/* locked */
+	dcons_phase phase;
+	bool req_leave, req_crash, req_resume;
+	bool restart;            /* start a new consumer with the same letter when this one is done */
+	bool quick_return;       /* a stall that ends one second after the kick */
+	bool thread_done;
+	bool closing;            /* in close: no calls into librdkafka from callbacks */
+	char *id;                /* member id of this incarnation, NULL unknown */
+	char *last_id;           /* of the previous incarnation */
+	bool listed;             /* JOINED queued, LEFT not yet */
+	bool need_fetch;         /* a JoinGroup answer came since the last id fetch */
+	bool join_response;      /* this incarnation had a JoinGroup answer */
+	int64_t join_start;      /* first JoinGroup of this incarnation */
+	kg_obsq held;            /* waiting for the id */
+	kg_tp *asg;              /* as the callbacks left it */
+	int nasg;
+	bool synced;             /* assigned since its last JoinGroup */
+	bool join_out, sync_out;
+	int64_t last_resp_rtt[API_N];    /* the last answer per api, to drop its duplicate */
+	int64_t last_resp_at[API_N];
+	int32_t last_resp_broker[API_N];
+	int last_resp_err[API_N];
+	kg_proto proto;          /* last rd_kafka_rebalance_protocol() */
+	int64_t last_poll, last_poll_pub, prev_poll;
+	int64_t stall_start;
+	bool kicked;             /* left by max.poll.interval.ms during this stall */
+	int64_t kicked_at;
+	int64_t settled_seen;    /* while kicked: the rest of the group settled since */
+	char maxpoll_text[200];
+	int64_t maxpoll_at;
+	bool maxpoll_lost;       /* MAXPOLL logged: the next lost assignment is its consequence */
+	bool left_sent;          /* LeaveGroup sent in this incarnation */
+	bool evict_pending;      /* crashed (or closed without LeaveGroup) and still in the group */
+	int64_t crash_time;
+	char evict_text[160];
+	int64_t last_check;      /* last rd_kafka_assignment() check */
+	unsigned mismatches;
+	char last_error[200];
+};
+
+struct dgroup {
+	int idx;
+	char name[128];
+	int32_t gid;
+	char assignor[32];
+	int start_members;
+	bool static_members;
+	dcons **c;               /* oldest first (locked) */
+	size_t nc, cc;
+	int64_t last_activity;   /* locked */
+	dcons *target;           /* the member the current script step acts on (collector thread) */
+	bool target_failed;
+	bool watched;
+};
+
+/* The published picture of one member (collector thread, folded from drained observations). */
+typedef struct vmember {
+	char *id;
+	char *client_id;
+	char *instance_id;
+	kg_tp *asg;
+	int nasg;
+} vmember;
+
+typedef struct vgroup {
+	kg_group_state state;
+	kg_proto proto;
+	char assignor[96];
+	vmember *m;
+	int nm;
+} vgroup;
+
+struct demo {
+	kg_source *src;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;     /* stalls, producer, close (CLOCK_MONOTONIC) */
+	kg_obsq q;               /* locked */
+	bool news;               /* locked: something changed since the last poll */
+	bool stopping;           /* locked: close() has begun */
+	/* settings */
+	const demo_scenario *sc;
+	bool real;
+	char *bootstrap;
+	kg_kv *props;
+	size_t nprops;
+	char topic[128];
+	int32_t topic_id;
+	int npart;
+	int session_ms, heartbeat_ms, max_poll_ms;
+	int rate;                /* messages per second */
+	/* cluster */
+	rd_kafka_t *mock_owner;
+	void *mock;              /* rd_kafka_mock_cluster_t */
+	rd_kafka_t *producer;
+	pthread_t prod_thread;
+	bool prod_started;
+	bool prod_stop;          /* locked */
+	int64_t produced;        /* locked */
+	char prod_error[160];    /* locked */
+	/* groups */
+	dgroup groups[DEMO_MAX_GROUPS];
+	int ngroups;
+	char next_assignor[32];  /* for members added by commands next; "" the group's own */
+	demo_script script;
+	bool members_started;
+	bool complete;
+	kg_source *kafka;
+	FILE *export_f;
+	char export_note[128];
+	/* collector thread */
+	vgroup view[DEMO_MAX_GROUPS];
+	int64_t started_us;
+	int64_t next_poll_us;
+	char error[200];
+};
+
+/* demo_consumer.c */
+
+/* Create a consumer in group g (collector thread) and start its thread; NULL with err. */
+dcons *dcons_start(demo *d, dgroup *g, int idx, const char *assignor, char *err, size_t errsz);
+/* Free a finished consumer (its thread joined). */
+void dcons_free(dcons *c);
+/* Lowest free letter number in g (locked). */
+int dgroup_free_idx(const dgroup *g);
+/* Queue a LEFT for an evicted member and end its incarnation (locked). */
+void dcons_evict(dcons *c, int64_t now, kg_reason reason, const char *text);
+/* Evict crashed members of g that the coordinator must have dropped by now (locked). */
+void dgroup_evict_check(dgroup *g, const dcons *peer, int64_t now);
+
+/* demo.c */
+
+/* Queue an observation for the collector (locked); wakes it for significant kinds. */
+void demo_push(demo *d, kg_obs *o);
+/* Ask the collector to poll soon (any thread, lock not needed). */
+void demo_wake(demo *d);
+/* Wait on demo.cond for at most us (locked). */
+void demo_timed_wait(demo *d, int64_t us);
+
+#endif
