@@ -245,7 +245,8 @@ event_format(const kg_event *e, sbuf *out)
 		sbuf_addf(out, "%s revoked ", who);
 		tp_format(out, e->parts, e->nparts, sf);
 		if (e->cls == KG_CLASS_FULL) {
-			sbuf_adds(out, " (all: stop-the-world)");
+			/* a member that closes gives up everything without stopping the others */
+			sbuf_adds(out, e->reason == KG_REASON_GRACEFUL ? " (all: leaving)" : " (all: stop-the-world)");
 		} else if (e->cls == KG_CLASS_INCREMENTAL) {
 			sbuf_adds(out, " of ");
 			tp_format(out, e->before, e->nbefore, sf);

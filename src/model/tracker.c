@@ -430,7 +430,12 @@ member_gone(kg_tracker *t, tgroup *g, tmember *m, int64_t now)
 	}
 }
 
-/* Remember a membership change as the likely trigger of the next rebalance. */
+/*
+ * Remember a membership change as the likely trigger of the next rebalance;
+ * an open episode that began without a known trigger close to it adopts it
+ * (an exact member's JOINED is known only once it has its member id, and a
+ * leaver's LeaveGroup follows its revoke).
+ */
 static void
 set_trigger(tgroup *g, int64_t time, kg_reason reason, const char *text)
 {
@@ -438,6 +443,12 @@ set_trigger(tgroup *g, int64_t time, kg_reason reason, const char *text)
 	g->trig_reason = reason;
 	free(g->trig_text);
 	g->trig_text = xstrdup(text);
+	if (g->ep != NULL && g->ep->trigger == KG_REASON_UNKNOWN && time >= g->ep->start_us - TRIGGER_WINDOW &&
+	    time <= g->ep->start_us + TRIGGER_WINDOW) {
+		g->ep->trigger = reason;
+		free(g->ep->trigger_text);
+		g->ep->trigger_text = xstrdup(text);
+	}
 }
 
 /* The episode record of a member, created on demand. */
@@ -621,7 +632,7 @@ settle_member_time(tgroup *g, tmember *m, int64_t time)
 /* Record a revoke: event, episode, member state. */
 static void
 do_revoke(kg_tracker *t, tgroup *g, tmember *m, int64_t time, const kg_tp *parts, int nparts,
-	  const kg_tp *before, int nbefore, kg_evidence evid, kg_proto proto)
+	  const kg_tp *before, int nbefore, kg_evidence evid, kg_proto proto, kg_reason reason)
 {
 	kg_event *ev = member_event(KG_EV_REVOKED, time, g, m);
 	kg_episode_member *em = ep_member(g->ep, m);
@@ -631,6 +642,7 @@ do_revoke(kg_tracker *t, tgroup *g, tmember *m, int64_t time, const kg_tp *parts
 	ev->before = tp_dup(before, nbefore);
 	ev->nbefore = ev->before ? nbefore : 0;
 	ev->cls = cls;
+	ev->reason = reason; /* GRACEFUL: the member gives everything up because it is closing */
 	ev->evidence = evid;
 	ev->proto = proto != KG_PROTO_UNKNOWN ? proto : g->proto;
 	ev->episode = g->ep->id;
@@ -934,7 +946,7 @@ apply_obs(kg_tracker *t, kg_obs *o)
 		g->last_rebal_obs = time;
 		before = tp_dup(m->asg, m->nasg);
 		nbefore = m->nasg;
-		do_revoke(t, g, m, time, o->parts, o->nparts, before, nbefore, KG_EVID_EXACT, proto);
+		do_revoke(t, g, m, time, o->parts, o->nparts, before, nbefore, KG_EVID_EXACT, proto, o->reason);
 		tp_remove_from(&m->asg, &m->nasg, o->parts, o->nparts);
 		if (m->nasg == 0 && nbefore > 0 && m->stop_since == 0)
 			m->stop_since = time;
@@ -1360,7 +1372,7 @@ apply_group(kg_tracker *t, kg_group *G, int64_t T)
 				if (!ev_state && !stable_now)
 					continue;
 				do_revoke(t, g, m, when, m->stable, m->nstable, m->stable, m->nstable, KG_EVID_PROTOCOL,
-					  KG_PROTO_EAGER);
+					  KG_PROTO_EAGER, KG_REASON_NONE);
 				if (m->stop_since == 0)
 					m->stop_since = when;
 			}
@@ -1385,7 +1397,7 @@ apply_group(kg_tracker *t, kg_group *G, int64_t T)
 					int na = tp_diff(mm->assignment, mm->nassigned, m->stable, m->nstable, as);
 					if (nr > 0) {
 						do_revoke(t, g, m, sync_time, rv, nr, m->stable, m->nstable, KG_EVID_POLLED,
-							  g->proto);
+							  g->proto, KG_REASON_NONE);
 						if (nr == m->nstable && m->stop_since == 0)
 							m->stop_since = sync_time;
 					}
