@@ -186,7 +186,8 @@ main(int argc, char **argv)
 		return 0;
 	}
 	if (o.demo && !demo_scenario_known(o.demo_scenario, o.brokers != NULL)) {
-		fprintf(stderr, "kgtop: unknown demo scenario '%s' here (see --demo=list)\n", o.demo_scenario);
+		fprintf(stderr, "kgtop: demo scenario '%s': %s\n", o.demo_scenario,
+			demo_scenario_why_not(o.demo_scenario, o.brokers != NULL));
 		options_free(&o);
 		return 2;
 	}
@@ -266,8 +267,10 @@ main(int argc, char **argv)
 		}
 		collector_add_source(c, kafka);
 	}
-	if (demo != NULL)
+	if (demo != NULL) {
+		demo_source_set_kafka(demo, kafka);
 		collector_add_source(c, demo);
+	}
 	if (o.traces.n > 0) {
 		fprintf(stderr, "kgtop: --trace: trace streams are not built into this kgtop yet\n");
 		rc = 2;
