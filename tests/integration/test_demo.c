@@ -1,0 +1,493 @@
+/*
+ * test_demo.c: the default demo scenario, headless, through the real code.
+ *
+ * The embedded demo (mock cluster, producer, real librdkafka consumers),
+ * the kafka source following its groups, the collector and the tracker
+ * run as kgtop runs them; this program reads the frames and asserts from
+ * the derived events (never from the demo's internals) that:
+ *  - when the fourth member joins, every old member of the eager group
+ *    revokes its whole assignment, while the cooperative group has no full
+ *    revoke: the moving partition is revoked (incremental) in one round
+ *    and assigned to the new member in the next;
+ *  - a graceful leave stops every other eager member but no other
+ *    cooperative one;
+ *  - the crashed member leaves for session timeout, no sooner than
+ *    session.timeout.ms after its last heartbeat answer;
+ *  - the stalled member leaves for max.poll.interval.ms, no sooner than
+ *    that after its last poll, and comes back;
+ *  - the kafka source sees committed offsets (lag is real), and the demo
+ *    closes within a few seconds.
+ * The mock sometimes adds an eager round under load and a cooperative
+ * rebalance may take a third round: the checks allow what the protocol
+ * allows (more full revokes in eager rounds, more rounds) and still fail
+ * on a wrong classification.  Everything polls with deadlines.  The raw
+ * observations and the events are printed as TAP comments for diagnosis.
+ */
+#include "config.h"
+
+#include <poll.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/collector.h"
+#include "model/intern.h"
+#include "model/tracker.h"
+#include "sources/demo.h"
+#include "sources/kafka.h"
+#include "util/util.h"
+
+#define EAGER "kgtop-demo-eager"
+#define COOP "kgtop-demo-coop"
+#define RUN_LIMIT_US (170LL * 1000000)
+#define CLOSE_LIMIT_US (5LL * 1000000)
+
+typedef struct mhealth {
+	char *member_id;
+	char *client_id;
+	int32_t group;
+	int64_t last_hb;      /* last heartbeat answer, from the health the tracker derived */
+	int64_t last_poll;
+	int64_t session_us;
+	int64_t max_poll_us;
+} mhealth;
+
+typedef struct run {
+	kg_event **ev;
+	size_t nev, cev;
+	mhealth *mh;
+	size_t nmh, cmh;
+	int64_t t0;
+	int64_t max_lag;      /* largest group lag seen, -1 none */
+	int tests, failed;
+} run;
+
+/* ------------------------------------------------------------------ TAP */
+
+/* One TAP line. */
+static void
+check(run *r, bool ok, const char *fmt, ...)
+{
+	va_list ap;
+	r->tests++;
+	if (!ok)
+		r->failed++;
+	printf("%sok %d - ", ok ? "" : "not ", r->tests);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	fflush(stdout);
+}
+
+/* ------------------------------------------------------------ recording */
+
+/* The tap: print the observations the tracker is fed (all but heartbeats and polls). */
+static void
+tap_before(void *arg, const kg_obsq *q, const kg_snapshot *snap)
+{
+	run *r = arg;
+	size_t i;
+	(void)snap;
+	for (i = 0; i < q->n; i++) {
+		const kg_obs *o = q->v[i];
+		sbuf s = { 0 };
+		if (o->kind == KG_OBS_HEARTBEAT || o->kind == KG_OBS_POLL)
+			continue;
+		tp_format(&s, o->parts, o->nparts, true);
+		printf("# obs %8.3f %-18s %-10s %-9s %-14s %s proto=%s reason=%s %s\n", (double)(o->time_us - r->t0) / 1e6,
+		       intern_group_name(o->group), o->client_id ? o->client_id : "-", obs_kind_name(o->kind),
+		       o->member_id ? o->member_id : "-", sbuf_str(&s), proto_name(o->proto), reason_key(o->reason),
+		       o->text ? o->text : "");
+		sbuf_free(&s);
+	}
+}
+
+/* The health record of a member, created on demand. */
+static mhealth *
+health_of(run *r, int32_t group, const char *member_id, const char *client_id)
+{
+	size_t i;
+	mhealth *m;
+	for (i = 0; i < r->nmh; i++) {
+		if (r->mh[i].group == group && strcmp(r->mh[i].member_id, member_id) == 0)
+			return &r->mh[i];
+	}
+	util_grow(&r->mh, &r->cmh, r->nmh + 1, sizeof *r->mh);
+	m = &r->mh[r->nmh++];
+	memset(m, 0, sizeof *m);
+	m->member_id = xstrdup(member_id);
+	m->client_id = xstrdup(client_id ? client_id : "");
+	m->group = group;
+	return m;
+}
+
+/* Keep a frame's events and what its snapshot says about member health and lag. */
+static void
+take(run *r, kg_frame *f)
+{
+	size_t i;
+	int g, k;
+	for (i = 0; i < f->events.n; i++) {
+		kg_event *e = f->events.v[i];
+		sbuf s = { 0 };
+		event_format_line(e, r->t0, &s);
+		printf("# ev  %s%s%s [%s round %d episode %lld]\n", e->group >= 0 ? intern_group_name(e->group) : "",
+		       e->group >= 0 ? " " : "", sbuf_str(&s), event_kind_key(e->kind), e->round, (long long)e->episode);
+		sbuf_free(&s);
+		util_grow(&r->ev, &r->cev, r->nev + 1, sizeof *r->ev);
+		r->ev[r->nev++] = event_ref(e);
+	}
+	if (f->snap == NULL)
+		return;
+	for (g = 0; g < f->snap->ngroups; g++) {
+		const kg_group *G = &f->snap->groups[g];
+		if (G->lag > r->max_lag)
+			r->max_lag = G->lag;
+		for (k = 0; k < G->nmembers; k++) {
+			const kg_member *m = &G->members[k];
+			mhealth *h = health_of(r, G->id, m->member_id, m->client_id);
+			if (m->health.hb_age_us >= 0)
+				h->last_hb = f->snap->time_us - m->health.hb_age_us;
+			if (m->health.poll_gap_us >= 0)
+				h->last_poll = f->snap->time_us - m->health.poll_gap_us;
+			h->session_us = m->health.session_timeout_us;
+			h->max_poll_us = m->health.max_poll_us;
+		}
+	}
+}
+
+/* -------------------------------------------------------------- queries */
+
+/* True when e is of group and kind (and client, when given). */
+static bool
+is(const kg_event *e, const char *group, kg_event_kind kind, const char *client)
+{
+	return e->kind == kind && e->group == intern_group(group) &&
+	       (client == NULL || (e->client_id != NULL && strcmp(e->client_id, client) == 0));
+}
+
+/* Index of the first event after index from matching, -1 when none. */
+static long
+find(const run *r, size_t from, const char *group, kg_event_kind kind, const char *client)
+{
+	size_t i;
+	for (i = from; i < r->nev; i++) {
+		if (is(r->ev[i], group, kind, client))
+			return (long)i;
+	}
+	return -1;
+}
+
+/* Index of the first member_left of group for reason, -1 when none. */
+static long
+find_left(const run *r, const char *group, kg_reason reason)
+{
+	size_t i;
+	for (i = 0; i < r->nev; i++) {
+		if (is(r->ev[i], group, KG_EV_MEMBER_LEFT, NULL) && r->ev[i]->reason == reason)
+			return (long)i;
+	}
+	return -1;
+}
+
+/* The join episode of a group: that of the first partitions assigned to consumer-d; 0 none. */
+static int64_t
+join_episode(const run *r, const char *group)
+{
+	size_t i;
+	for (i = 0; i < r->nev; i++) {
+		const kg_event *e = r->ev[i];
+		if (is(e, group, KG_EV_ASSIGNED, "consumer-d") && e->nparts > 0)
+			return e->episode;
+	}
+	return 0;
+}
+
+/* True when the episode has ended. */
+static bool
+episode_ended(const run *r, const char *group, int64_t ep)
+{
+	size_t i;
+	for (i = 0; ep > 0 && i < r->nev; i++) {
+		if (is(r->ev[i], group, KG_EV_REBALANCE_END, NULL) && r->ev[i]->episode == ep)
+			return true;
+	}
+	return false;
+}
+
+/* The stalled member of a group is back: a join after its max.poll leave and an ended episode after that. */
+static bool
+stall_done(const run *r, const char *group)
+{
+	long l = find_left(r, group, KG_REASON_MAX_POLL), j, e;
+	if (l < 0)
+		return false;
+	j = find(r, (size_t)l + 1, group, KG_EV_MEMBER_JOINED, r->ev[l]->client_id);
+	if (j < 0)
+		return false;
+	e = find(r, (size_t)j + 1, group, KG_EV_REBALANCE_END, NULL);
+	return e >= 0;
+}
+
+/* Everything the checks need has happened in both groups. */
+static bool
+complete(const run *r)
+{
+	const char *groups[2] = { EAGER, COOP };
+	int g;
+	for (g = 0; g < 2; g++) {
+		if (!episode_ended(r, groups[g], join_episode(r, groups[g])) ||
+		    find_left(r, groups[g], KG_REASON_GRACEFUL) < 0 || find_left(r, groups[g], KG_REASON_SESSION_TIMEOUT) < 0 ||
+		    !stall_done(r, groups[g]))
+			return false;
+	}
+	return true;
+}
+
+/* ---------------------------------------------------------------- checks */
+
+/* The fourth member joins: eager stops everyone, cooperative moves only what moves. */
+static void
+check_join(run *r)
+{
+	int64_t ep = join_episode(r, EAGER);
+	const char *old[3] = { "consumer-a", "consumer-b", "consumer-c" };
+	int k, nincr = 0, nfull = 0, rounds = 0;
+	size_t i;
+	kg_tp moving[16];
+	int nmoving = 0, rrev = 0, rassign = 0;
+	bool assigned_later = true, any_assigned = false;
+
+	check(r, ep > 0 && episode_ended(r, EAGER, ep), "eager: the fourth member joins in an episode that ends");
+	for (k = 0; k < 3; k++) {
+		bool full = false;
+		for (i = 0; i < r->nev; i++) {
+			const kg_event *e = r->ev[i];
+			if (is(e, EAGER, KG_EV_REVOKED, old[k]) && e->episode == ep && e->cls == KG_CLASS_FULL)
+				full = true;
+		}
+		check(r, full, "eager: %s revokes its whole assignment when consumer-d joins", old[k]);
+	}
+	for (i = 0; i < r->nev; i++) {
+		const kg_event *e = r->ev[i];
+		if (is(e, EAGER, KG_EV_REVOKED, NULL) && e->episode == ep && e->cls == KG_CLASS_INCREMENTAL)
+			nincr++;
+	}
+	check(r, nincr == 0, "eager: no incremental revoke in the join episode (%d)", nincr);
+
+	ep = join_episode(r, COOP);
+	check(r, ep > 0 && episode_ended(r, COOP, ep), "cooperative: the fourth member joins in an episode that ends");
+	for (i = 0; i < r->nev; i++) {
+		const kg_event *e = r->ev[i];
+		if (!is(e, COOP, KG_EV_REVOKED, NULL) || e->episode != ep)
+			continue;
+		if (e->cls == KG_CLASS_FULL)
+			nfull++;
+		if (e->cls == KG_CLASS_INCREMENTAL) {
+			nincr++;
+			for (k = 0; k < e->nparts && nmoving < 16; k++)
+				moving[nmoving++] = e->parts[k];
+			rrev = rrev == 0 || e->round < rrev ? e->round : rrev;
+		}
+	}
+	check(r, nfull == 0, "cooperative: no full revoke when consumer-d joins (%d)", nfull);
+	check(r, nincr >= 1 && nmoving == 1, "cooperative: exactly one partition moves, revoked incrementally (%d revokes, %d partitions)",
+	      nincr, nmoving);
+	for (k = 0; k < nmoving; k++) {
+		bool got = false;
+		for (i = 0; i < r->nev; i++) {
+			const kg_event *e = r->ev[i];
+			if (is(e, COOP, KG_EV_ASSIGNED, "consumer-d") && e->episode == ep && tp_contains(e->parts, e->nparts, moving[k])) {
+				got = true;
+				any_assigned = true;
+				rassign = e->round;
+				if (e->round <= rrev)
+					assigned_later = false;
+			}
+		}
+		if (!got)
+			assigned_later = false;
+	}
+	check(r, any_assigned && assigned_later && rrev >= 1,
+	      "cooperative: the moving partition is revoked in round %d and assigned to consumer-d in round %d", rrev,
+	      rassign);
+	for (i = 0; i < r->nev; i++) {
+		if (is(r->ev[i], COOP, KG_EV_REBALANCE_END, NULL) && r->ev[i]->episode == ep)
+			rounds = r->ev[i]->round;
+	}
+	check(r, rounds >= 2, "cooperative: the join is one episode of %d rounds (at least two)", rounds);
+}
+
+/* A graceful leave: the others stop in the eager group, not in the cooperative one. */
+static void
+check_leave(run *r)
+{
+	const char *groups[2] = { EAGER, COOP };
+	int g;
+	for (g = 0; g < 2; g++) {
+		long l = find_left(r, groups[g], KG_REASON_GRACEFUL);
+		int64_t ep = 0;
+		size_t i;
+		int full = 0, others = 0;
+		const char *leaver = l >= 0 ? r->ev[l]->client_id : "";
+		check(r, l >= 0, "%s: a member leaves gracefully (LeaveGroup)", groups[g]);
+		if (l < 0)
+			continue;
+		for (i = (size_t)l; i < r->nev && ep == 0; i++) {
+			if (is(r->ev[i], groups[g], KG_EV_REBALANCE_END, NULL))
+				ep = r->ev[i]->episode;
+		}
+		for (i = 0; i < r->nev; i++) {
+			const kg_event *e = r->ev[i];
+			if (!is(e, groups[g], KG_EV_REVOKED, NULL) || e->episode != ep || strcmp(e->client_id, leaver) == 0 ||
+			    e->nbefore == 0)
+				continue;
+			others++;
+			full += e->cls == KG_CLASS_FULL;
+		}
+		if (g == 0)
+			check(r, others > 0 && full == others, "eager: when %s leaves, the other members revoke everything (%d of %d)",
+			      leaver, full, others);
+		else
+			check(r, ep > 0 && full == 0, "cooperative: when %s leaves, no other member stops (%d full revokes)", leaver,
+			      full);
+	}
+}
+
+/* The crashed member goes after session.timeout.ms; the stalled one after max.poll.interval.ms, then returns. */
+static void
+check_liveness(run *r)
+{
+	const char *groups[2] = { EAGER, COOP };
+	int g;
+	size_t i;
+	for (g = 0; g < 2; g++) {
+		long l = find_left(r, groups[g], KG_REASON_SESSION_TIMEOUT);
+		const mhealth *h = NULL;
+		int64_t gap;
+		for (i = 0; l >= 0 && i < r->nmh; i++) {
+			if (r->mh[i].group == intern_group(groups[g]) && strcmp(r->mh[i].member_id, r->ev[l]->member_id) == 0)
+				h = &r->mh[i];
+		}
+		check(r, l >= 0 && h != NULL && h->last_hb > 0, "%s: a crashed member leaves for session timeout", groups[g]);
+		if (l >= 0 && h != NULL && h->last_hb > 0) {
+			gap = r->ev[l]->time_us - h->last_hb;
+			check(r, h->session_us == 4000000 && gap >= h->session_us - 100000 && gap <= h->session_us + 4000000,
+			      "%s: %s dropped %.2fs after its last heartbeat (session.timeout.ms %.1fs)", groups[g], h->client_id,
+			      (double)gap / 1e6, (double)h->session_us / 1e6);
+		}
+
+		l = find_left(r, groups[g], KG_REASON_MAX_POLL);
+		h = NULL;
+		for (i = 0; l >= 0 && i < r->nmh; i++) {
+			if (r->mh[i].group == intern_group(groups[g]) && strcmp(r->mh[i].member_id, r->ev[l]->member_id) == 0)
+				h = &r->mh[i];
+		}
+		check(r, l >= 0 && h != NULL && h->last_poll > 0, "%s: a stalled member leaves for max.poll.interval.ms",
+		      groups[g]);
+		if (l >= 0 && h != NULL && h->last_poll > 0) {
+			gap = r->ev[l]->time_us - h->last_poll;
+			check(r, h->max_poll_us == 6000000 && gap >= h->max_poll_us && gap <= h->max_poll_us + 2500000,
+			      "%s: %s kicked out %.2fs after its last poll (max.poll.interval.ms %.1fs)", groups[g], h->client_id,
+			      (double)gap / 1e6, (double)h->max_poll_us / 1e6);
+		}
+		check(r, stall_done(r, groups[g]), "%s: the stalled member comes back and the group settles", groups[g]);
+	}
+}
+
+/* --------------------------------------------------------------- driver */
+
+/* Run the default scenario until every check has what it needs. */
+int
+main(void)
+{
+	run r;
+	kg_demo_config dc;
+	kg_kafka_config kc;
+	kg_collector_config cc;
+	kg_tracker *t;
+	kg_collector *c;
+	kg_source *demo = NULL, *kafka = NULL;
+	kg_tap tap;
+	const char *bootstrap = NULL;
+	char err[512];
+	int64_t end, t_stop;
+	size_t i;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	memset(&r, 0, sizeof r);
+	r.max_lag = -1;
+	memset(&dc, 0, sizeof dc);
+	dc.scenario = "default";
+	if (demo_source_new(&dc, &demo, &bootstrap, err, sizeof err) < 0) {
+		printf("not ok 1 - demo_source_new: %s\n1..1\n", err);
+		return 1;
+	}
+	memset(&kc, 0, sizeof kc);
+	kc.brokers = bootstrap;
+	kc.interval_us = 1000000;
+	kc.timeout_us = 5000000;
+	if (kafka_source_new(&kc, &kafka, err, sizeof err) < 0) {
+		printf("not ok 1 - kafka_source_new: %s\n1..1\n", err);
+		source_free(demo);
+		return 1;
+	}
+	demo_source_set_kafka(demo, kafka);
+	t = tracker_new(NULL);
+	memset(&cc, 0, sizeof cc);
+	cc.interval_us = 1000000;
+	cc.cluster = "demo (mock cluster)";
+	c = collector_new(&cc, t);
+	collector_add_source(c, kafka);
+	collector_add_source(c, demo);
+	r.t0 = util_now_us();
+	tap.before = tap_before;
+	tap.after = NULL;
+	tap.arg = &r;
+	collector_set_tap(c, &tap);
+	if (collector_start(c, err, sizeof err) < 0) {
+		printf("not ok 1 - collector_start: %s\n1..1\n", err);
+		return 1;
+	}
+	check(&r, bootstrap != NULL && strchr(bootstrap, ':') != NULL, "the demo's mock cluster is up (%s)",
+	      bootstrap ? bootstrap : "-");
+
+	end = util_mono_us() + RUN_LIMIT_US;
+	while (util_mono_us() < end && !complete(&r)) {
+		struct pollfd p = { collector_fd(c), POLLIN, 0 };
+		kg_frame *f;
+		poll(&p, 1, 500);
+		f = collector_take(c);
+		if (f != NULL) {
+			take(&r, f);
+			frame_free(f);
+		}
+	}
+	printf("# the scenario ran %.1fs\n", (double)(util_now_us() - r.t0) / 1e6);
+	check(&r, complete(&r), "join, leave, crash and stall all happened within %llds",
+	      (long long)(RUN_LIMIT_US / 1000000));
+	check_join(&r);
+	check_leave(&r);
+	check_liveness(&r);
+	check(&r, r.max_lag >= 0, "the kafka source reports lag for the demo groups (largest %lld)", (long long)r.max_lag);
+
+	t_stop = util_mono_us();
+	collector_stop(c);
+	t_stop = util_mono_us() - t_stop;
+	check(&r, t_stop < CLOSE_LIMIT_US, "the demo closes in %.2fs", (double)t_stop / 1e6);
+	collector_free(c);
+	tracker_free(t);
+	for (i = 0; i < r.nev; i++)
+		event_unref(r.ev[i]);
+	free(r.ev);
+	for (i = 0; i < r.nmh; i++) {
+		free(r.mh[i].member_id);
+		free(r.mh[i].client_id);
+	}
+	free(r.mh);
+	printf("1..%d\n", r.tests);
+	return r.failed > 0 ? 1 : 0;
+}
