@@ -1,0 +1,441 @@
+/*
+ * test_demo.c: the demo's pure parts and what the tracker makes of the
+ * demo's observations.
+ *
+ * The script engine runs against a fake world (acts are counted, the
+ * groups settle when the test says so) on a fake clock; commands, client
+ * ids and the scenario table are checked as the UI and main use them.  The
+ * tracker part feeds observations in the order and with the timing the
+ * demo produces them: a closing member's revoke marked graceful, and a new
+ * member's JOINED that arrives after its peers' revokes, back-dated to its
+ * first JoinGroup (it has no member id before the JoinGroup answer).
+ */
+#include "config.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/intern.h"
+#include "scenario.h"
+#include "sources/demo.h"
+#include "sources/demo_script.h"
+#include "util/util.h"
+
+#define S (1000000LL)
+
+/* ------------------------------------------------------------ fake world */
+
+typedef struct fake {
+	int acts[DEMO_ACT_COUNT];
+	int act_calls;
+	bool settled;
+	int settled_calls;
+	int fail_group;       /* this group's act fails, -1 none */
+} fake;
+
+/* Count an act. */
+static int
+fake_act(void *arg, int gi, const demo_step *st, char *err, size_t errsz)
+{
+	fake *f = arg;
+	f->acts[st->action]++;
+	f->act_calls++;
+	if (gi == f->fail_group) {
+		snprintf(err, errsz, "boom");
+		return -1;
+	}
+	return 0;
+}
+
+/* Settled when the test says so. */
+static bool
+fake_settled(void *arg, int gi, const demo_step *st, int64_t now)
+{
+	fake *f = arg;
+	(void)gi, (void)st, (void)now;
+	f->settled_calls++;
+	return f->settled;
+}
+
+/* A world around f. */
+static demo_world
+world(fake *f)
+{
+	demo_world w = { fake_act, fake_settled, f };
+	memset(f, 0, sizeof *f);
+	f->fail_group = -1;
+	return w;
+}
+
+/* The status line. */
+static const char *
+status(const demo_script *s)
+{
+	static char buf[256];
+	demo_script_status(s, buf, sizeof buf);
+	return buf;
+}
+
+/* ---------------------------------------------------------------- script */
+
+/* The default script: settle, hold, act on both groups, wait, hold, ... and loop. */
+static void
+test_script_default_flow(void **state)
+{
+	demo_script s;
+	fake f;
+	demo_world w = world(&f);
+	const demo_scenario *def = demo_scenario_find("default");
+	int64_t t = 0, next;
+	int guard;
+	(void)state;
+	demo_script_init(&s, def, 45 * S);
+	next = demo_script_run(&s, &w, t);
+	assert_int_equal(f.act_calls, 0);            /* step 1 only waits */
+	assert_int_equal(next, t + 200000);          /* and looks again soon */
+	assert_string_equal(status(&s), "1/7 three members settle (settling)");
+	f.settled = true;
+	t = 3 * S;
+	next = demo_script_run(&s, &w, t);
+	assert_int_equal(next, t + 4 * S);           /* the hold */
+	assert_string_equal(status(&s), "1/7 three members settle (holding)");
+	assert_int_equal(demo_script_run(&s, &w, t + S), t + 4 * S);
+	t += 4 * S;
+	next = demo_script_run(&s, &w, t);           /* step 2: a fourth member joins, in both groups */
+	assert_int_equal(f.acts[DEMO_ACT_ADD], 2);
+	assert_int_equal(next, t + 5 * S);
+	/* run through leave, crash, stall, refill, then LOOP back to the join */
+	for (guard = 0; guard < 20 && s.loops == 0; guard++) {
+		t = next;
+		next = demo_script_run(&s, &w, t);
+	}
+	assert_int_equal(s.loops, 1);
+	assert_int_equal(f.acts[DEMO_ACT_LEAVE], 2);
+	assert_int_equal(f.acts[DEMO_ACT_CRASH], 2);
+	assert_int_equal(f.acts[DEMO_ACT_STALL], 2);
+	assert_int_equal(f.acts[DEMO_ACT_REFILL], 2);
+	assert_int_equal(f.acts[DEMO_ACT_ADD], 4);   /* the loop starts with the join again */
+	assert_int_equal(s.step, def->loop_from);
+	assert_int_equal(s.timeouts, 0);
+}
+
+/* A wait that never settles gives up at its deadline and is counted. */
+static void
+test_script_deadline(void **state)
+{
+	demo_script s;
+	fake f;
+	demo_world w = world(&f);
+	(void)state;
+	demo_script_init(&s, demo_scenario_find("default"), 10 * S);
+	assert_int_equal(demo_script_run(&s, &w, 0), 200000);
+	assert_int_equal(demo_script_run(&s, &w, 9 * S), 9 * S + 200000);
+	assert_int_equal(s.timeouts, 0);
+	assert_int_equal(demo_script_run(&s, &w, 10 * S), 14 * S); /* gave up: hold */
+	assert_int_equal(s.timeouts, 1);
+}
+
+/* Pausing stops the script; resuming extends the hold by the pause. */
+static void
+test_script_pause(void **state)
+{
+	demo_script s;
+	fake f;
+	demo_world w = world(&f);
+	(void)state;
+	f.settled = true;
+	demo_script_init(&s, demo_scenario_find("default"), 10 * S);
+	assert_int_equal(demo_script_run(&s, &w, 0), 4 * S);
+	demo_script_pause(&s, true, 1 * S);
+	assert_int_equal(demo_script_run(&s, &w, 5 * S), 0);
+	assert_int_equal(f.act_calls, 0);
+	assert_string_equal(status(&s), "1/7 three members settle (paused)");
+	demo_script_pause(&s, false, 11 * S);
+	assert_int_equal(demo_script_run(&s, &w, 11 * S), 14 * S);
+	assert_int_equal(f.act_calls, 0);
+	demo_script_run(&s, &w, 14 * S);
+	assert_int_equal(f.acts[DEMO_ACT_ADD], 2);
+}
+
+/* An act that fails in one group is reported; the script goes on. */
+static void
+test_script_act_error(void **state)
+{
+	demo_script s;
+	fake f;
+	demo_world w = world(&f);
+	(void)state;
+	f.settled = true;
+	f.fail_group = 1;
+	demo_script_init(&s, demo_scenario_find("join"), 10 * S);
+	demo_script_run(&s, &w, 0);
+	demo_script_run(&s, &w, 4 * S);
+	assert_int_equal(f.acts[DEMO_ACT_ADD], 2);
+	assert_string_equal(s.error, "kgtop-demo-coop: boom");
+	assert_non_null(strstr(status(&s), "; kgtop-demo-coop: boom"));
+}
+
+/* Storm steps do not wait for the groups; the manual scenario has no script. */
+static void
+test_script_storm_and_manual(void **state)
+{
+	demo_script s;
+	fake f;
+	demo_world w = world(&f);
+	(void)state;
+	f.settled = true;
+	demo_script_init(&s, demo_scenario_find("storm"), 10 * S);
+	assert_int_equal(demo_script_run(&s, &w, 0), 3 * S);
+	f.settled = false;
+	f.settled_calls = 0;
+	assert_int_equal(demo_script_run(&s, &w, 3 * S), 7 * S); /* stalled, no wait, hold */
+	assert_int_equal(f.acts[DEMO_ACT_STALL], 2);
+	assert_int_equal(f.settled_calls, 0);
+	demo_script_init(&s, demo_scenario_find("manual"), 10 * S);
+	assert_false(demo_script_has_steps(&s));
+	assert_int_equal(demo_script_run(&s, &w, 0), 0);
+	assert_string_equal(status(&s), "no script: use the demo keys");
+}
+
+/* ----------------------------------------------------- names and commands */
+
+/* The scenario table: names, groups, assignors, where each can run. */
+static void
+test_scenarios(void **state)
+{
+	int i, g;
+	const demo_scenario *d = demo_scenario_find(NULL);
+	(void)state;
+	assert_ptr_equal(d, demo_scenario_at(0));
+	assert_ptr_equal(demo_scenario_find("default"), d);
+	assert_string_equal(d->groups[0].name, "kgtop-demo-eager");
+	assert_string_equal(d->groups[0].assignor, "range");
+	assert_string_equal(d->groups[1].name, "kgtop-demo-coop");
+	assert_string_equal(d->groups[1].assignor, "cooperative-sticky");
+	assert_null(demo_scenario_find("nope"));
+	assert_non_null(demo_scenario_find("roundrobin"));
+	assert_non_null(demo_scenario_find("storm"));
+	for (i = 0; i < demo_scenario_count(); i++) {
+		const demo_scenario *x = demo_scenario_at(i);
+		assert_true(x->ngroups > 0 && x->ngroups <= DEMO_MAX_GROUPS);
+		assert_true(x->nsteps == 0 || (x->loop_from >= 0 && x->loop_from < x->nsteps));
+		for (g = 0; g < x->ngroups; g++) {
+			assert_int_equal(strncmp(x->groups[g].name, DEMO_GROUP_PREFIX, strlen(DEMO_GROUP_PREFIX)), 0);
+			assert_true(demo_assignor_valid(x->groups[g].assignor));
+			assert_true(x->groups[g].members >= 1);
+			/* the mock aborts on mixed assignors in a group: static membership only on real clusters */
+			assert_true(!x->groups[g].static_members || x->real_only);
+		}
+	}
+	assert_true(demo_scenario_known(NULL, false));
+	assert_true(demo_scenario_known("storm", false));
+	assert_false(demo_scenario_known("nope", true));
+	assert_false(demo_scenario_known("static", false));
+	assert_true(demo_scenario_known("static", true));
+	assert_non_null(strstr(demo_scenario_why_not("static", false), "group.instance.id"));
+	assert_null(demo_scenario_why_not("static", true));
+}
+
+/* Commands as the UI sends them. */
+static void
+test_commands(void **state)
+{
+	demo_cmd c;
+	char err[256];
+	(void)state;
+	assert_int_equal(demo_cmd_parse("add-member kgtop-demo-coop", &c, err, sizeof err), 0);
+	assert_int_equal(c.kind, DEMO_CMD_ADD);
+	assert_string_equal(c.arg, "kgtop-demo-coop");
+	assert_int_equal(demo_cmd_parse("  leave   ", &c, err, sizeof err), 0);
+	assert_int_equal(c.kind, DEMO_CMD_LEAVE);
+	assert_string_equal(c.arg, "");
+	assert_int_equal(demo_cmd_parse("crash eager", &c, err, sizeof err), 0);
+	assert_int_equal(c.kind, DEMO_CMD_CRASH);
+	assert_int_equal(demo_cmd_parse("stall coop ", &c, err, sizeof err), 0);
+	assert_string_equal(c.arg, "coop");
+	assert_int_equal(demo_cmd_parse("assignor roundrobin", &c, err, sizeof err), 0);
+	assert_int_equal(c.kind, DEMO_CMD_ASSIGNOR);
+	assert_string_equal(c.arg, "roundrobin");
+	assert_int_equal(demo_cmd_parse("assignor default", &c, err, sizeof err), 0);
+	assert_string_equal(c.arg, "");
+	assert_int_equal(demo_cmd_parse("assignor sticky", &c, err, sizeof err), -1);
+	assert_non_null(strstr(err, "unknown assignor"));
+	assert_int_equal(demo_cmd_parse("assignor", &c, err, sizeof err), -1);
+	assert_int_equal(demo_cmd_parse("pause-script", &c, err, sizeof err), 0);
+	assert_int_equal(c.kind, DEMO_CMD_PAUSE);
+	assert_int_equal(demo_cmd_parse("resume-script now", &c, err, sizeof err), -1);
+	assert_int_equal(demo_cmd_parse("refresh", &c, err, sizeof err), 0);
+	assert_int_equal(c.kind, DEMO_CMD_REFRESH);
+	assert_int_equal(demo_cmd_parse("explode", &c, err, sizeof err), -1);
+	assert_string_equal(err, "unknown demo command \"explode\"");
+	assert_int_equal(demo_cmd_parse(NULL, &c, err, sizeof err), -1);
+}
+
+/* Client ids and group names as typed. */
+static void
+test_names(void **state)
+{
+	char b[32];
+	(void)state;
+	demo_client_id(0, b, sizeof b);
+	assert_string_equal(b, "consumer-a");
+	demo_client_id(3, b, sizeof b);
+	assert_string_equal(b, "consumer-d");
+	demo_client_id(25, b, sizeof b);
+	assert_string_equal(b, "consumer-z");
+	demo_client_id(26, b, sizeof b);
+	assert_string_equal(b, "consumer-aa");
+	demo_client_id(27, b, sizeof b);
+	assert_string_equal(b, "consumer-ab");
+	demo_client_id(701, b, sizeof b);
+	assert_string_equal(b, "consumer-zz");
+	demo_client_id(702, b, sizeof b);
+	assert_string_equal(b, "consumer-aaa");
+	assert_true(demo_group_matches("kgtop-demo-eager", "kgtop-demo-eager"));
+	assert_true(demo_group_matches("kgtop-demo-eager", "eager"));
+	assert_false(demo_group_matches("kgtop-demo-eager", "coop"));
+	assert_false(demo_group_matches("kgtop-demo-eager", ""));
+	assert_false(demo_group_matches("kgtop-demo-eager", "demo-eager"));
+	assert_int_equal(demo_assignor_proto("cooperative-sticky"), KG_PROTO_COOPERATIVE);
+	assert_int_equal(demo_assignor_proto("roundrobin"), KG_PROTO_EAGER);
+	assert_int_equal(demo_assignor_proto("sticky"), KG_PROTO_UNKNOWN);
+}
+
+/* ------------------------------------------- the tracker on demo sequences */
+
+/* Text of an event. */
+static void
+assert_text(const kg_event *e, const char *want)
+{
+	sbuf s = { 0 };
+	assert_non_null(e);
+	event_format(e, &s);
+	if (strcmp(sbuf_str(&s), want) != 0)
+		fprintf(stderr, "# got:  %s\n# want: %s\n", sbuf_str(&s), want);
+	assert_string_equal(sbuf_str(&s), want);
+	sbuf_free(&s);
+}
+
+/* Queue an observation with a reason, the way the demo does. */
+static void
+obs_reason(sc *s, kg_obs_kind kind, int64_t ms, const char *group, const char *client, kg_proto proto,
+	   const char *parts, kg_reason reason)
+{
+	kg_obs *o = obs_new(kind, sc_us(s, ms), intern_group(group), "demo");
+	char mid[128];
+	kg_tp tp[64];
+	int n = sc_parts(parts, tp, 64);
+	snprintf(mid, sizeof mid, "%s-m", client);
+	obs_member(o, mid, client, NULL, "/127.0.0.1");
+	o->proto = proto;
+	o->reason = reason;
+	obs_parts(o, tp, n);
+	sc_obs_push(s, o);
+}
+
+/* The episodes of a group, last one. */
+static void
+last_episode_trigger(sc *s, const char *group, kg_reason want, const char *want_text)
+{
+	kg_episode *ep;
+	int n = history_episodes(tracker_history(s->t), intern_group(group), &ep);
+	assert_true(n >= 1);
+	if (strcmp(ep[n - 1].trigger_text, want_text) != 0)
+		fprintf(stderr, "# got trigger: %s\n", ep[n - 1].trigger_text);
+	assert_int_equal(ep[n - 1].trigger, want);
+	assert_string_equal(ep[n - 1].trigger_text, want_text);
+	episodes_free(ep, n);
+}
+
+/*
+ * A cooperative member that closes revokes everything (the close-time
+ * callback, marked graceful) and then sends LeaveGroup: the revoke is full
+ * by definition but reads "leaving", and the episode it opened is
+ * explained by the leave.
+ */
+static void
+test_tracker_graceful_revoke(void **state)
+{
+	sc *s = sc_new(6, NULL);
+	(void)state;
+	sc_group_set(s, "g", KG_STATE_STABLE, "cooperative-sticky", "consumer-a=0 4;consumer-b=1 2;consumer-c=3 5");
+	sc_group_exact(s, "g", true);
+	sc_obs(s, KG_OBS_ASSIGNED, 0, "g", "consumer-a", KG_PROTO_COOPERATIVE, "0 4");
+	sc_obs(s, KG_OBS_ASSIGNED, 0, "g", "consumer-b", KG_PROTO_COOPERATIVE, "1 2");
+	sc_obs(s, KG_OBS_ASSIGNED, 0, "g", "consumer-c", KG_PROTO_COOPERATIVE, "3 5");
+	sc_tick(s, 100);
+	sc_tick(s, 2000);
+	obs_reason(s, KG_OBS_REVOKED, 5000, "g", "consumer-b", KG_PROTO_COOPERATIVE, "1 2", KG_REASON_GRACEFUL);
+	obs_reason(s, KG_OBS_LEFT, 5001, "g", "consumer-b", KG_PROTO_UNKNOWN, "", KG_REASON_GRACEFUL);
+	sc_group_set(s, "g", KG_STATE_STABLE, "cooperative-sticky", "consumer-a=0 4;consumer-c=3 5");
+	sc_tick(s, 5100);
+	assert_text(sc_find(s, KG_EV_REVOKED, "consumer-b", 0), "consumer-b revoked [1 2] (all: leaving)");
+	assert_int_equal(sc_find(s, KG_EV_REVOKED, "consumer-b", 0)->cls, KG_CLASS_FULL);
+	last_episode_trigger(s, "g", KG_REASON_GRACEFUL, "left: consumer-b (graceful)");
+	/* an ordinary full revoke still reads stop-the-world */
+	sc_obs(s, KG_OBS_REVOKED, 9000, "g", "consumer-a", KG_PROTO_EAGER, "0 4");
+	sc_tick(s, 9100);
+	assert_text(sc_find(s, KG_EV_REVOKED, "consumer-a", 0), "consumer-a revoked [0 4] (all: stop-the-world)");
+	sc_free(s);
+}
+
+/*
+ * The demo's eager join: the peers revoke at once, but consumer-d's JOINED
+ * comes only with its member id, three seconds later, back-dated to its
+ * JoinGroup.  The episode the revokes opened takes the join as trigger.
+ */
+static void
+test_tracker_late_join_trigger(void **state)
+{
+	sc *s = sc_new(6, NULL);
+	(void)state;
+	sc_group_set(s, "g", KG_STATE_STABLE, "range", "consumer-a=0 1;consumer-b=2 3;consumer-c=4 5");
+	sc_group_exact(s, "g", true);
+	sc_obs(s, KG_OBS_ASSIGNED, 0, "g", "consumer-a", KG_PROTO_EAGER, "0 1");
+	sc_obs(s, KG_OBS_ASSIGNED, 0, "g", "consumer-b", KG_PROTO_EAGER, "2 3");
+	sc_obs(s, KG_OBS_ASSIGNED, 0, "g", "consumer-c", KG_PROTO_EAGER, "4 5");
+	sc_tick(s, 100);
+	sc_tick(s, 2000);
+	sc_obs(s, KG_OBS_REVOKED, 10002, "g", "consumer-a", KG_PROTO_EAGER, "0 1");
+	sc_obs(s, KG_OBS_REVOKED, 10002, "g", "consumer-b", KG_PROTO_EAGER, "2 3");
+	sc_obs(s, KG_OBS_REVOKED, 10003, "g", "consumer-c", KG_PROTO_EAGER, "4 5");
+	sc_group_set(s, "g", KG_STATE_PREPARING_REBALANCE, "range", "consumer-a;consumer-b;consumer-c");
+	sc_tick(s, 10100);
+	sc_obs(s, KG_OBS_ASSIGNED, 13000, "g", "consumer-a", KG_PROTO_EAGER, "0 1");
+	sc_obs(s, KG_OBS_ASSIGNED, 13000, "g", "consumer-b", KG_PROTO_EAGER, "2 3");
+	sc_obs(s, KG_OBS_ASSIGNED, 13000, "g", "consumer-c", KG_PROTO_EAGER, "4");
+	obs_reason(s, KG_OBS_JOINED, 10000, "g", "consumer-d", KG_PROTO_EAGER, "", KG_REASON_JOINED);
+	sc_obs(s, KG_OBS_ASSIGNED, 13001, "g", "consumer-d", KG_PROTO_EAGER, "5");
+	sc_group_set(s, "g", KG_STATE_STABLE, "range", "consumer-a=0 1;consumer-b=2 3;consumer-c=4;consumer-d=5");
+	sc_tick(s, 13100);
+	sc_tick(s, 15000);
+	assert_int_equal(sc_count(s, KG_EV_MEMBER_JOINED, "consumer-d"), 1);
+	assert_int_equal(sc_count_revokes(s, "g", NULL, KG_CLASS_FULL), 3);
+	last_episode_trigger(s, "g", KG_REASON_JOINED, "joined: consumer-d");
+	sc_free(s);
+}
+
+/* Run. */
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_script_default_flow),
+		cmocka_unit_test(test_script_deadline),
+		cmocka_unit_test(test_script_pause),
+		cmocka_unit_test(test_script_act_error),
+		cmocka_unit_test(test_script_storm_and_manual),
+		cmocka_unit_test(test_scenarios),
+		cmocka_unit_test(test_commands),
+		cmocka_unit_test(test_names),
+		cmocka_unit_test(test_tracker_graceful_revoke),
+		cmocka_unit_test(test_tracker_late_join_trigger),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
