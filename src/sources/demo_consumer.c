@@ -12,10 +12,10 @@
  * microseconds) and error as the previous one of its api is a duplicate.
  *
  * How a member goes (all verified on the mock cluster of librdkafka 2.0.2):
- *  - leave: rd_kafka_consumer_close_queue() served with
- *    rd_kafka_queue_poll_callback() under a deadline: the revoke callback
- *    runs, LeaveGroup goes out (LEFT graceful at that moment), and a close
- *    that cannot finish falls back to a destroy without close;
+ *  - leave: rd_kafka_consumer_close_queue() served with the event API
+ *    under a deadline (rebalance events go to the rebalance handler): the
+ *    revoke runs, LeaveGroup goes out (LEFT graceful at that moment), and a
+ *    close that cannot finish falls back to a destroy without close;
  *  - crash: rd_kafka_destroy_flags(RD_KAFKA_DESTROY_F_NO_CONSUMER_CLOSE):
  *    no LeaveGroup, no more heartbeats; the coordinator drops the member
  *    after session.timeout.ms, which the other members see as their next
@@ -617,8 +617,20 @@ close_now(dcons *c)
 		pthread_mutex_unlock(&d->lock);
 		rd_kafka_error_destroy(e);
 	} else {
-		while (!(closed = rd_kafka_consumer_closed(c->rk) != 0) && util_mono_us() < deadline)
-			rd_kafka_queue_poll_callback(q, 100);
+		/*
+		 * The event API, not rd_kafka_queue_poll_callback(): the consumer
+		 * queue is forwarded here, and a message fetched before the close
+		 * would make the callback server abort (rdkafka_queue.c: res !=
+		 * RD_KAFKA_OP_RES_PASS).  Rebalance events go to the same handler.
+		 */
+		while (!(closed = rd_kafka_consumer_closed(c->rk) != 0) && util_mono_us() < deadline) {
+			rd_kafka_event_t *ev = rd_kafka_queue_poll(q, 100);
+			if (ev == NULL)
+				continue;
+			if (rd_kafka_event_type(ev) == RD_KAFKA_EVENT_REBALANCE)
+				dcons_rebalance(c->rk, rd_kafka_event_error(ev), rd_kafka_event_topic_partition_list(ev), c);
+			rd_kafka_event_destroy(ev);
+		}
 	}
 	rd_kafka_queue_destroy(q);
 
