@@ -42,6 +42,8 @@
 #define LOG_SETTLE (3000LL * 1000)     /* quiet spell before a log-only episode closes */
 #define TRIGGER_WINDOW (10LL * 1000000) /* a membership change this recent explains a rebalance */
 #define STORM_MIN_OBSERVED (60LL * 1000000)
+#define MAX_ROUND_T 32
+#define LATE_SYNC_US (1000LL * 1000) /* a previous round's sync arrives within this of the next round's start */
 
 enum { PHASE_JOINING, PHASE_SYNCED };
 
@@ -64,6 +66,7 @@ typedef struct tmember {
 	/* the open episode */
 	bool synced;         /* got its assignment in the current round */
 	int revoked_round;   /* last round it revoked in (protocol revokes) */
+	int join_round;      /* exact: round of its last JoinGroup in the open episode, 0 unknown */
 	bool partial;        /* revoked part of its assignment in this episode */
 	int64_t stop_since;  /* owns nothing since, 0 when it owns something */
 	int64_t partial_since;
@@ -97,6 +100,7 @@ typedef struct tgroup {
 	kg_episode *ep;
 	int phase;
 	int64_t last_sync;      /* last sync evidence time in the open episode */
+	int64_t round_t[MAX_ROUND_T]; /* start of each round of the open episode (round r at [r - 1]) */
 	int64_t exact_sync;     /* last sync time reported by a log or a client */
 	int64_t round_start;    /* when the current round began */
 	bool await_log_sync;    /* a coordinator log said a round began; its end not seen yet */
@@ -522,7 +526,7 @@ ensure_episode(kg_tracker *t, tgroup *g, int64_t time, const char *why)
 	kg_event *ev;
 	if (g->ep != NULL) {
 		if (time < g->ep->start_us)
-			g->ep->start_us = time;
+			g->ep->start_us = g->round_t[0] = time;
 		return g->ep;
 	}
 	memset(&e, 0, sizeof e);
@@ -545,6 +549,7 @@ ensure_episode(kg_tracker *t, tgroup *g, int64_t time, const char *why)
 	}
 	e.members_before = present_count(g);
 	g->ep = history_add_episode(t->h, &e);
+	g->round_t[0] = time;
 	episode_clear(&e);
 	g->phase = PHASE_JOINING;
 	g->last_sync = 0;
@@ -574,6 +579,7 @@ ensure_episode(kg_tracker *t, tgroup *g, int64_t time, const char *why)
 		m->partial = false;
 		m->partial_since = 0;
 		m->stop_since = nh == 0 ? time : 0;
+		m->join_round = 1;
 		for (k = 0; k < nh; k++) {
 			g->ep_parts = xreallocarray(g->ep_parts, (size_t)g->nep_parts + 1, sizeof *g->ep_parts);
 			g->ep_owner = xreallocarray(g->ep_owner, (size_t)g->nep_parts + 1, sizeof *g->ep_owner);
@@ -604,6 +610,8 @@ next_round(kg_tracker *t, tgroup *g, int64_t time)
 	g->ep->rounds++;
 	g->phase = PHASE_JOINING;
 	g->round_start = time;
+	if (g->ep->rounds <= MAX_ROUND_T)
+		g->round_t[g->ep->rounds - 1] = time;
 	(void)i;
 	ev = event_new(KG_EV_ROUND, time, g->id);
 	ev->episode = g->ep->id;
@@ -611,6 +619,16 @@ next_round(kg_tracker *t, tgroup *g, int64_t time)
 	ev->generation = g->generation;
 	ev->proto = g->proto;
 	emit(t, g, ev);
+}
+
+/* The round of the open episode that time falls in (1 when before them all). */
+static int
+round_at(const tgroup *g, int64_t time)
+{
+	int r = g->ep->rounds < MAX_ROUND_T ? g->ep->rounds : MAX_ROUND_T;
+	while (r > 1 && g->round_t[r - 1] > time)
+		r--;
+	return r;
 }
 
 /* Account stopped / partial time of a member up to time. */
@@ -683,7 +701,7 @@ do_revoke(kg_tracker *t, tgroup *g, tmember *m, int64_t time, const kg_tp *parts
 /* Record an assignment: event, episode, member state. */
 static void
 do_assign(kg_tracker *t, tgroup *g, tmember *m, int64_t time, const kg_tp *parts, int nparts,
-	  kg_evidence evid)
+	  kg_evidence evid, int round)
 {
 	kg_episode_member *em = ep_member(g->ep, m);
 	if (nparts > 0) {
@@ -693,11 +711,11 @@ do_assign(kg_tracker *t, tgroup *g, tmember *m, int64_t time, const kg_tp *parts
 		ev->evidence = evid;
 		ev->proto = g->proto;
 		ev->episode = g->ep->id;
-		ev->round = g->ep->rounds;
+		ev->round = round;
 		ev->generation = g->generation;
 		emit(t, g, ev);
 		tp_union_into(&em->assigned, &em->nassigned, parts, nparts);
-		em->round_assigned = g->ep->rounds;
+		em->round_assigned = round;
 		if (m->stop_since > 0) {
 			em->stopped_us += time - m->stop_since;
 			m->stop_since = 0;
@@ -914,6 +932,7 @@ apply_obs(kg_tracker *t, kg_obs *o)
 	tmember *m;
 	int64_t time = o->time_us;
 	kg_proto proto;
+	int round;
 	if (o->group < 0 && (o->kind == KG_OBS_METRICS || o->kind == KG_OBS_CLIENT_STATE ||
 			     o->kind == KG_OBS_HEARTBEAT || o->kind == KG_OBS_POLL))
 		o->group = group_of_client(t, o->client_id);
@@ -975,8 +994,26 @@ apply_obs(kg_tracker *t, kg_obs *o)
 			m->nasg = 0;
 		}
 		tp_union_into(&m->asg, &m->nasg, o->parts, o->nparts);
-		do_assign(t, g, m, time, o->parts, o->nparts, KG_EVID_EXACT);
+		/*
+		 * The assignment answers the member's own last JoinGroup.  When
+		 * another member has already begun the next round (a cooperative
+		 * member rejoins the moment its round-one revoke is done, while its
+		 * peers' callbacks for round one are still running), this is a late
+		 * sync of the earlier round: it neither syncs nor ends the current one.
+		 * (The answers of one round come together; a member's next
+		 * assignment needs a whole JoinGroup round, so only an assignment
+		 * right after the new round began can be a late one.)
+		 */
+		round = g->ep->rounds;
+		if (m->join_round > 0 && m->join_round < round && round <= MAX_ROUND_T &&
+		    time - g->round_t[round - 1] < LATE_SYNC_US)
+			round = m->join_round;
+		do_assign(t, g, m, time, o->parts, o->nparts, KG_EVID_EXACT, round);
 		g->ep->evidence = KG_EVID_EXACT;
+		if (round < g->ep->rounds) {
+			m->synced = false;
+			break;
+		}
 		g->phase = PHASE_SYNCED;
 		g->last_sync = time;
 		g->exact_sync = time;
@@ -1021,11 +1058,12 @@ apply_obs(kg_tracker *t, kg_obs *o)
 			m->present = true;
 			m->left_reported = false;
 		}
-		if (g->ep != NULL && g->phase == PHASE_SYNCED)
+		if (g->ep != NULL && g->phase == PHASE_SYNCED && time >= g->last_sync)
 			next_round(t, g, time);
 		ensure_episode(t, g, time, "member rejoined");
 		g->last_rebal_obs = time;
 		m->synced = false;
+		m->join_round = round_at(g, time);
 		break;
 	case KG_OBS_JOINED:
 		m = obs_tmember(t, g, o, true);
@@ -1039,6 +1077,8 @@ apply_obs(kg_tracker *t, kg_obs *o)
 			m->away_since = 0;
 			m->announced = true;
 		}
+		if (g->ep != NULL && m->join_round == 0)
+			m->join_round = round_at(g, time); /* joined during the episode: its JoinGroup's round */
 		announce_join(t, g, m, time, KG_EVID_EXACT);
 		break;
 	case KG_OBS_LEFT:
@@ -1389,7 +1429,7 @@ apply_group(kg_tracker *t, kg_group *G, int64_t T)
 					continue;
 				if (g->proto == KG_PROTO_EAGER) {
 					if (m->revoked_round >= g->ep->rounds || m->nstable == 0)
-						do_assign(t, g, m, sync_time, mm->assignment, mm->nassigned, KG_EVID_POLLED);
+						do_assign(t, g, m, sync_time, mm->assignment, mm->nassigned, KG_EVID_POLLED, g->ep->rounds);
 				} else {
 					kg_tp *rv = xmalloc(((size_t)m->nstable + 1) * sizeof *rv);
 					kg_tp *as = xmalloc(((size_t)mm->nassigned + 1) * sizeof *as);
@@ -1401,7 +1441,7 @@ apply_group(kg_tracker *t, kg_group *G, int64_t T)
 						if (nr == m->nstable && m->stop_since == 0)
 							m->stop_since = sync_time;
 					}
-					do_assign(t, g, m, sync_time, as, na, KG_EVID_POLLED);
+					do_assign(t, g, m, sync_time, as, na, KG_EVID_POLLED, g->ep->rounds);
 					free(rv);
 					free(as);
 				}

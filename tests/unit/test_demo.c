@@ -421,6 +421,79 @@ test_tracker_late_join_trigger(void **state)
 	sc_free(s);
 }
 
+/*
+ * A cooperative join as the demo observed it on a loaded machine: c
+ * revokes the moving partition and rejoins at once (round two begins)
+ * while a's and b's round-one assign callbacks run a millisecond later on
+ * their own threads; d's JOINED comes with its member id, back-dated to its
+ * first JoinGroup.  Two rounds, not three: the late round-one callbacks do
+ * not end round two, and d's assignment is in round two.
+ */
+static void
+test_tracker_late_sync_same_round(void **state)
+{
+	sc *s = sc_new(6, NULL);
+	const kg_event *rv, *as;
+	kg_episode *ep;
+	int n;
+	(void)state;
+	sc_group_set(s, "g", KG_STATE_STABLE, "cooperative-sticky", "consumer-a=0 3;consumer-b=1 4;consumer-c=2 5");
+	sc_group_exact(s, "g", true);
+	sc_obs(s, KG_OBS_ASSIGNED, 0, "g", "consumer-a", KG_PROTO_COOPERATIVE, "0 3");
+	sc_obs(s, KG_OBS_ASSIGNED, 0, "g", "consumer-b", KG_PROTO_COOPERATIVE, "1 4");
+	sc_obs(s, KG_OBS_ASSIGNED, 0, "g", "consumer-c", KG_PROTO_COOPERATIVE, "2 5");
+	sc_tick(s, 100);
+	sc_tick(s, 2000);
+	/* round 1: the peers rejoin (d's own first JoinGroup has no member id yet) */
+	sc_obs(s, KG_OBS_JOIN_SENT, 11635, "g", "consumer-a", KG_PROTO_UNKNOWN, "");
+	sc_obs(s, KG_OBS_JOIN_SENT, 11635, "g", "consumer-b", KG_PROTO_UNKNOWN, "");
+	sc_obs(s, KG_OBS_JOIN_SENT, 11636, "g", "consumer-c", KG_PROTO_UNKNOWN, "");
+	sc_group_set(s, "g", KG_STATE_PREPARING_REBALANCE, "cooperative-sticky",
+		     "consumer-a=0 3;consumer-b=1 4;consumer-c=2 5");
+	sc_tick(s, 11700);
+	/* the round-one answers; c rejoins before a's and b's callbacks ran */
+	obs_reason(s, KG_OBS_JOINED, 11631, "g", "consumer-d", KG_PROTO_COOPERATIVE, "", KG_REASON_JOINED);
+	sc_obs(s, KG_OBS_ASSIGNED, 14632, "g", "consumer-d", KG_PROTO_COOPERATIVE, "");
+	sc_obs(s, KG_OBS_REVOKED, 14632, "g", "consumer-c", KG_PROTO_COOPERATIVE, "2");
+	sc_obs(s, KG_OBS_ASSIGNED, 14632, "g", "consumer-c", KG_PROTO_COOPERATIVE, "");
+	sc_obs(s, KG_OBS_JOIN_SENT, 14632, "g", "consumer-c", KG_PROTO_UNKNOWN, "");
+	sc_obs(s, KG_OBS_ASSIGNED, 14633, "g", "consumer-b", KG_PROTO_COOPERATIVE, "");
+	sc_obs(s, KG_OBS_ASSIGNED, 14633, "g", "consumer-a", KG_PROTO_COOPERATIVE, "");
+	sc_group_set(s, "g", KG_STATE_PREPARING_REBALANCE, "cooperative-sticky",
+		     "consumer-a=0 3;consumer-b=1 4;consumer-c=5;consumer-d");
+	sc_tick(s, 14700);
+	/* round 2: the others learn of it at their next heartbeat */
+	sc_obs(s, KG_OBS_JOIN_SENT, 15632, "g", "consumer-d", KG_PROTO_UNKNOWN, "");
+	sc_obs(s, KG_OBS_JOIN_SENT, 15633, "g", "consumer-b", KG_PROTO_UNKNOWN, "");
+	sc_obs(s, KG_OBS_JOIN_SENT, 15635, "g", "consumer-a", KG_PROTO_UNKNOWN, "");
+	sc_tick(s, 15700);
+	sc_obs(s, KG_OBS_ASSIGNED, 17633, "g", "consumer-d", KG_PROTO_COOPERATIVE, "2");
+	sc_obs(s, KG_OBS_ASSIGNED, 17633, "g", "consumer-c", KG_PROTO_COOPERATIVE, "");
+	sc_obs(s, KG_OBS_ASSIGNED, 17633, "g", "consumer-a", KG_PROTO_COOPERATIVE, "");
+	sc_obs(s, KG_OBS_ASSIGNED, 17634, "g", "consumer-b", KG_PROTO_COOPERATIVE, "");
+	sc_group_set(s, "g", KG_STATE_STABLE, "cooperative-sticky",
+		     "consumer-a=0 3;consumer-b=1 4;consumer-c=5;consumer-d=2");
+	sc_tick(s, 17700);
+	sc_tick(s, 19500);
+	rv = sc_find(s, KG_EV_REVOKED, "consumer-c", 0);
+	as = sc_find(s, KG_EV_ASSIGNED, "consumer-d", 0);
+	assert_non_null(rv);
+	assert_non_null(as);
+	assert_int_equal(rv->cls, KG_CLASS_INCREMENTAL);
+	assert_int_equal(rv->round, 1);
+	assert_int_equal(as->round, 2);
+	assert_int_equal(rv->episode, as->episode);
+	assert_int_equal(sc_count_revokes(s, "g", NULL, KG_CLASS_FULL), 0);
+	assert_int_equal(sc_count(s, KG_EV_ROUND, NULL), 1);
+	n = history_episodes(tracker_history(s->t), intern_group("g"), &ep);
+	assert_int_equal(n, 2);
+	assert_int_equal(ep[1].rounds, 2);
+	assert_int_equal(ep[1].trigger, KG_REASON_JOINED);
+	assert_int_equal(ep[1].end_us, sc_us(s, 17634)); /* the last sync of round two */
+	episodes_free(ep, n);
+	sc_free(s);
+}
+
 /* Run. */
 int
 main(void)
@@ -436,6 +509,7 @@ main(void)
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_tracker_graceful_revoke),
 		cmocka_unit_test(test_tracker_late_join_trigger),
+		cmocka_unit_test(test_tracker_late_sync_same_round),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
