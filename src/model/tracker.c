@@ -67,6 +67,7 @@ typedef struct tmember {
 	bool synced;         /* got its assignment in the current round */
 	int revoked_round;   /* last round it revoked in (protocol revokes) */
 	int join_round;      /* exact: round of its last JoinGroup in the open episode, 0 unknown */
+	bool static_back;    /* a static instance back under a new member id: its next assignment is its old one */
 	bool partial;        /* revoked part of its assignment in this episode */
 	int64_t stop_since;  /* owns nothing since, 0 when it owns something */
 	int64_t partial_since;
@@ -976,6 +977,15 @@ apply_obs(kg_tracker *t, kg_obs *o)
 	case KG_OBS_ASSIGNED:
 		m = obs_tmember(t, g, o, true);
 		m->exact = true;
+		if (m->static_back) {
+			/* the returning static instance's own sync: its partitions back, no rebalance */
+			m->static_back = false;
+			if (g->ep == NULL) {
+				set_tp(&m->asg, &m->nasg, o->parts, o->nparts);
+				m->synced = true;
+				break;
+			}
+		}
 		if (!m->present) {
 			m->present = true;
 			m->left_reported = false;
@@ -1066,6 +1076,34 @@ apply_obs(kg_tracker *t, kg_obs *o)
 		m->join_round = round_at(g, time);
 		break;
 	case KG_OBS_JOINED:
+		if (o->member_id != NULL && o->instance_id != NULL && find_member(g, o->member_id) == NULL) {
+			/*
+			 * KIP-345: a static instance that restarted within
+			 * session.timeout.ms comes back under a new member id and
+			 * takes its predecessor's place and partitions, no rebalance.
+			 */
+			tmember *pred = NULL;
+			size_t i;
+			for (i = 0; i < g->nm && pred == NULL; i++) {
+				tmember *x = g->m[i];
+				if (x->present && x->away_since > 0 && x->instance_id != NULL &&
+				    strcmp(x->instance_id, o->instance_id) == 0)
+					pred = x;
+			}
+			if (pred != NULL) {
+				pred->left_reported = true;
+				member_gone(t, g, pred, time);
+				m = add_member(t, g, o->member_id, o->client_id, o->host, o->instance_id, time);
+				m->announced = true;
+				m->exact = true;
+				m->static_back = true;
+				m->first_seen = pred->first_seen;
+				set_tp(&m->asg, &m->nasg, pred->asg, pred->nasg);
+				set_tp(&m->stable, &m->nstable, pred->stable, pred->nstable);
+				emit(t, g, member_event(KG_EV_MEMBER_BACK, time, g, m));
+				break;
+			}
+		}
 		m = obs_tmember(t, g, o, true);
 		if (!m->present) {
 			m->present = true;

@@ -494,6 +494,132 @@ test_tracker_late_sync_same_round(void **state)
 	sc_free(s);
 }
 
+/* A snapshot of one exact, Stable group "s" whose members are "id/client/instance=p p". */
+static kg_snapshot *
+static_snap(int64_t us, const char *const *members, int n)
+{
+	kg_builder *b = builder_new(us);
+	kg_bgroup *g = builder_group(b, intern_group("s"));
+	int32_t topic = intern_topic("demo-groups");
+	int i;
+	builder_topic(b, topic, 6);
+	bgroup_exact(g, true);
+	bgroup_state(g, KG_STATE_STABLE);
+	bgroup_proto(g, KG_PROTO_EAGER);
+	bgroup_protocol(g, "consumer", "range");
+	bgroup_topic(g, topic);
+	for (i = 0; i < n; i++) {
+		char id[64], client[64], inst[64];
+		kg_tp tp[8];
+		int k = 0;
+		const char *p = strchr(members[i], '=') + 1;
+		kg_bmember *m;
+		sscanf(members[i], "%63[^/]/%63[^/]/%63[^=]", id, client, inst);
+		while (*p) {
+			char *end;
+			tp[k].topic = topic;
+			tp[k++].partition = (int32_t)strtol(p, &end, 10);
+			p = *end ? end + 1 : end;
+		}
+		m = bgroup_member(g, id);
+		bmember_ids(m, client, "/10.0.0.1", inst);
+		bmember_assignment(m, tp, k);
+		bmember_flags(m, KG_MEMBER_EXACT | KG_MEMBER_STATIC);
+	}
+	return builder_finish(b);
+}
+
+/* An observation of group "s" as the demo reports a static member. */
+static kg_obs *
+static_obs(kg_obs_kind kind, int64_t us, const char *id, const char *client, const char *inst, const char *parts)
+{
+	kg_obs *o = obs_new(kind, us, intern_group("s"), "demo");
+	kg_tp tp[8];
+	int n = 0;
+	obs_member(o, id, client, inst, "/10.0.0.1");
+	o->proto = KG_PROTO_EAGER;
+	while (parts && *parts) {
+		char *end;
+		tp[n].topic = intern_topic("demo-groups");
+		tp[n++].partition = (int32_t)strtol(parts, &end, 10);
+		parts = *end ? end + 1 : end;
+	}
+	obs_parts(o, tp, n);
+	return o;
+}
+
+/* Apply obs (taken) and a snapshot; events are appended to out. */
+static const kg_snapshot *
+apply(kg_tracker *t, kg_obsq *q, kg_snapshot *snap, kg_evlist *out, kg_snapshot **keep)
+{
+	tracker_apply(t, q, snap, out);
+	snapshot_unref(*keep);
+	*keep = snap;
+	return snap;
+}
+
+/*
+ * KIP-345 as the demo reports it on a real cluster: a static member closes
+ * (no revoke observed, no LeaveGroup: LEFT without a reason) and its
+ * instance comes back within session.timeout.ms under a new member id with
+ * its partitions.  Away then back, on the same lane, and no rebalance.
+ */
+static void
+test_tracker_static_restart(void **state)
+{
+	kg_tracker *t = tracker_new(NULL);
+	kg_obsq q = { 0 };
+	kg_evlist ev = { 0 };
+	kg_snapshot *keep = NULL;
+	const kg_snapshot *snap;
+	const char *const three[] = { "a1/consumer-a/s-a=0 1", "b1/consumer-b/s-b=2 3", "c1/consumer-c/s-c=4 5" };
+	const char *const back[] = { "a2/consumer-a/s-a=0 1", "b1/consumer-b/s-b=2 3", "c1/consumer-c/s-c=4 5" };
+	size_t i, since;
+	int away = 0, backs = 0, starts = 0, lefts = 0, joins = 0, lane_a = -1;
+	(void)state;
+	obsq_push(&q, static_obs(KG_OBS_ASSIGNED, 1 * S, "a1", "consumer-a", "s-a", "0 1"));
+	obsq_push(&q, static_obs(KG_OBS_ASSIGNED, 1 * S, "b1", "consumer-b", "s-b", "2 3"));
+	obsq_push(&q, static_obs(KG_OBS_ASSIGNED, 1 * S, "c1", "consumer-c", "s-c", "4 5"));
+	apply(t, &q, static_snap(1 * S + 1000, three, 3), &ev, &keep);
+	snap = apply(t, &q, static_snap(3 * S, three, 3), &ev, &keep);
+	for (i = 0; i < (size_t)snap->groups[0].nmembers; i++) {
+		if (strcmp(snap->groups[0].members[i].member_id, "a1") == 0)
+			lane_a = snap->groups[0].members[i].lane;
+	}
+	since = ev.n;
+	obsq_push(&q, static_obs(KG_OBS_LEFT, 5 * S, "a1", "consumer-a", "s-a", ""));
+	apply(t, &q, static_snap(5 * S + 1000, three, 3), &ev, &keep);
+	obsq_push(&q, static_obs(KG_OBS_JOINED, 6 * S, "a2", "consumer-a", "s-a", ""));
+	obsq_push(&q, static_obs(KG_OBS_ASSIGNED, 6 * S + 5000, "a2", "consumer-a", "s-a", "0 1"));
+	apply(t, &q, static_snap(6 * S + 10000, back, 3), &ev, &keep);
+	snap = apply(t, &q, static_snap(8 * S, back, 3), &ev, &keep);
+	for (i = since; i < ev.n; i++) {
+		const kg_event *e = ev.v[i];
+		away += e->kind == KG_EV_MEMBER_AWAY;
+		backs += e->kind == KG_EV_MEMBER_BACK;
+		starts += e->kind == KG_EV_REBALANCE_START;
+		lefts += e->kind == KG_EV_MEMBER_LEFT;
+		joins += e->kind == KG_EV_MEMBER_JOINED;
+	}
+	assert_int_equal(away, 1);
+	assert_int_equal(backs, 1);
+	assert_int_equal(starts, 0);
+	assert_int_equal(lefts, 0);
+	assert_int_equal(joins, 0);
+	for (i = 0; i < (size_t)snap->groups[0].nmembers; i++) {
+		const kg_member *m = &snap->groups[0].members[i];
+		if (strcmp(m->member_id, "a2") == 0) {
+			assert_int_equal(m->lane, lane_a);
+			assert_int_equal(m->status, KG_MEMBER_CONSUMING);
+		}
+	}
+	snapshot_unref(keep);
+	evlist_clear(&ev);
+	free(ev.v);
+	free(q.v);
+	tracker_free(t);
+}
+
 /* Run. */
 int
 main(void)
@@ -510,6 +636,7 @@ main(void)
 		cmocka_unit_test(test_tracker_graceful_revoke),
 		cmocka_unit_test(test_tracker_late_join_trigger),
 		cmocka_unit_test(test_tracker_late_sync_same_round),
+		cmocka_unit_test(test_tracker_static_restart),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
