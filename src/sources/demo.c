@@ -633,6 +633,18 @@ view_apply(demo *d, const kg_obs *o)
 	case KG_OBS_JOINED:
 		if (i >= 0)
 			break;
+		if (o->instance_id != NULL) {
+			/* a static instance back under a new member id replaces its predecessor */
+			int k;
+			for (k = 0; k < vg->nm; k++) {
+				if (vg->m[k].instance_id != NULL && strcmp(vg->m[k].instance_id, o->instance_id) == 0) {
+					vmember_clear(&vg->m[k]);
+					memmove(&vg->m[k], &vg->m[k + 1], (size_t)(vg->nm - k - 1) * sizeof *vg->m);
+					vg->nm--;
+					break;
+				}
+			}
+		}
 		vg->m = xreallocarray(vg->m, (size_t)vg->nm + 1, sizeof *vg->m);
 		m = &vg->m[vg->nm++];
 		memset(m, 0, sizeof *m);
@@ -641,8 +653,8 @@ view_apply(demo *d, const kg_obs *o)
 		m->instance_id = xstrdup(o->instance_id);
 		break;
 	case KG_OBS_LEFT:
-		if (i < 0)
-			break;
+		if (i < 0 || (o->reason == KG_REASON_NONE && o->instance_id != NULL))
+			break; /* a static member that closed stays a member until its session ends */
 		vmember_clear(&vg->m[i]);
 		memmove(&vg->m[i], &vg->m[i + 1], (size_t)(vg->nm - i - 1) * sizeof *vg->m);
 		vg->nm--;
@@ -762,8 +774,23 @@ housekeeping(demo *d)
 		dgroup *g = old->g;
 		err[0] = '\0';
 		c = dcons_start(d, g, old->idx, old->assignor, err, sizeof err);
-		if (c == NULL)
+		if (c == NULL) {
 			snprintf(d->error, sizeof d->error, "restart %s: %s", old->client_id, err);
+			if (old->instance_id[0] && old->last_id != NULL) {
+				/* the static instance will not come back: it goes when its session ends */
+				kg_obs *o = obs_new(KG_OBS_LEFT, util_now_us(), g->gid, DEMO_SOURCE_NAME);
+				obs_member(o, old->last_id, old->client_id, NULL, NULL);
+				o->reason = KG_REASON_SESSION_TIMEOUT;
+				obs_text(o, "static member could not restart");
+				pthread_mutex_lock(&d->lock);
+				demo_push(d, o);
+				pthread_mutex_unlock(&d->lock);
+			}
+		} else if (g->static_members) {
+			pthread_mutex_lock(&d->lock);
+			c->static_return = true;
+			pthread_mutex_unlock(&d->lock);
+		}
 		if (g->target == old)
 			g->target = c;
 	}
@@ -874,7 +901,7 @@ demo_drain(kg_source *s, kg_obsq *out)
 			dcons *c = g->c[i];
 			if (c->held.n > 0 && now - c->held.v[0]->time_us < HELD_STALE_US && c->held.v[0]->time_us < wm)
 				wm = c->held.v[0]->time_us;
-			if (!c->thread_done && c->phase != DC_CRASHED) {
+			if (!c->thread_done && c->phase != DC_CRASHED && !c->static_return) {
 				join[gi] = join[gi] || c->join_out;
 				/* answered JoinGroup, no assignment yet: the group completes its rebalance */
 				sync[gi] = sync[gi] || c->sync_out || (c->join_response && !c->synced);

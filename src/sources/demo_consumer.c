@@ -416,6 +416,7 @@ dcons_rebalance(rd_kafka_t *rk, rd_kafka_resp_err_t err, rd_kafka_topic_partitio
 			set_asg(c, v, n);
 		c->synced = true;
 		c->maxpoll_lost = false;
+		c->static_return = false;
 		emit_member(c, o);
 	} else if (err == RD_KAFKA_RESP_ERR__REVOKE_PARTITIONS) {
 		kg_obs *o = cobs(c, lost ? KG_OBS_LOST : KG_OBS_REVOKED, now);
@@ -437,7 +438,10 @@ dcons_rebalance(rd_kafka_t *rk, rd_kafka_resp_err_t err, rd_kafka_topic_partitio
 			asg_change(c, v, n, false);
 		else
 			set_asg(c, NULL, 0);
-		emit_departed(c, o);
+		if (closing && !lost && c->instance_id[0])
+			obs_free(o); /* a static member's partitions stay its instance's while it restarts */
+		else
+			emit_departed(c, o);
 	} else {
 		note_error(c, "rebalance", rd_kafka_err2str(err));
 	}

@@ -68,6 +68,7 @@ struct dcons {
 	bool req_leave, req_crash, req_resume;
 	bool restart;            /* start a new consumer with the same letter when this one is done */
 	bool quick_return;       /* a stall that ends one second after the kick */
+	bool static_return;      /* a static instance restarting: its rejoin is no rebalance (until assigned) */
 	bool thread_done;
 	bool closing;            /* in close: no calls into librdkafka from callbacks */
 	char *id;                /* member id of this incarnation, NULL unknown */
