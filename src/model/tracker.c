@@ -340,6 +340,27 @@ find_member(tgroup *g, const char *member_id)
 	return NULL;
 }
 
+/*
+ * Find a member by id for a client: the newest member with that id whose
+ * client is that one (or unknown).  librdkafka's mock cluster makes member
+ * ids from pointers and reuses them, so an id that now comes from another
+ * client is a new member, not a departed one back.
+ */
+static tmember *
+find_member_of(tgroup *g, const char *member_id, const char *client_id)
+{
+	size_t i;
+	if (member_id == NULL || client_id == NULL || *client_id == '\0')
+		return find_member(g, member_id);
+	for (i = g->nm; i > 0; i--) {
+		tmember *m = g->m[i - 1];
+		if (strcmp(m->member_id, member_id) == 0 &&
+		    (m->client_id == NULL || *m->client_id == '\0' || strcmp(m->client_id, client_id) == 0))
+			return m;
+	}
+	return NULL;
+}
+
 /* Find a present member by client id (metrics are keyed by it). */
 static tmember *
 find_by_client(tgroup *g, const char *client_id)
@@ -826,7 +847,7 @@ close_episode(kg_tracker *t, tgroup *g, int64_t end, const char *note)
 static tmember *
 obs_tmember(kg_tracker *t, tgroup *g, const kg_obs *o, bool create)
 {
-	tmember *m = find_member(g, o->member_id);
+	tmember *m = find_member_of(g, o->member_id, o->client_id);
 	if (m == NULL && o->member_id == NULL)
 		m = find_by_client(g, o->client_id);
 	if (m == NULL && o->member_id == NULL && o->instance_id != NULL) {
@@ -1076,7 +1097,7 @@ apply_obs(kg_tracker *t, kg_obs *o)
 		m->join_round = round_at(g, time);
 		break;
 	case KG_OBS_JOINED:
-		if (o->member_id != NULL && o->instance_id != NULL && find_member(g, o->member_id) == NULL) {
+		if (o->member_id != NULL && o->instance_id != NULL && find_member_of(g, o->member_id, o->client_id) == NULL) {
 			/*
 			 * KIP-345: a static instance that restarted within
 			 * session.timeout.ms comes back under a new member id and
@@ -1361,7 +1382,7 @@ apply_group(kg_tracker *t, kg_group *G, int64_t T)
 	}
 	for (k = 0; k < G->nmembers; k++) {
 		const kg_member *mm = &G->members[k];
-		tmember *m = find_member(g, mm->member_id);
+		tmember *m = find_member_of(g, mm->member_id, mm->client_id);
 		if (m == NULL) {
 			tmember *pred = first ? NULL : static_predecessor(g, mm, gone, ngone);
 			if (pred != NULL && !(G->state == KG_STATE_STABLE && g->ep == NULL &&

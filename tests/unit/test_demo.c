@@ -620,6 +620,119 @@ test_tracker_static_restart(void **state)
 	tracker_free(t);
 }
 
+/* A snapshot of one exact eager group "r" whose members are "id/client=p p" (Stable unless st given). */
+static kg_snapshot *
+reuse_snap(int64_t us, kg_group_state st, const char *const *members, int n)
+{
+	kg_builder *b = builder_new(us);
+	kg_bgroup *g = builder_group(b, intern_group("r"));
+	int32_t topic = intern_topic("demo-groups");
+	int i;
+	builder_topic(b, topic, 6);
+	bgroup_exact(g, true);
+	bgroup_state(g, st);
+	bgroup_proto(g, KG_PROTO_EAGER);
+	bgroup_protocol(g, "consumer", "range");
+	bgroup_topic(g, topic);
+	for (i = 0; i < n; i++) {
+		char id[64], client[64];
+		kg_tp tp[8];
+		int k = 0;
+		const char *p = strchr(members[i], '=') + 1;
+		kg_bmember *m;
+		sscanf(members[i], "%63[^/]/%63[^=]", id, client);
+		while (*p) {
+			char *end;
+			tp[k].topic = topic;
+			tp[k++].partition = (int32_t)strtol(p, &end, 10);
+			p = *end ? end + 1 : end;
+		}
+		m = bgroup_member(g, id);
+		bmember_ids(m, client, "/127.0.0.1", NULL);
+		bmember_assignment(m, tp, k);
+		bmember_flags(m, KG_MEMBER_EXACT);
+	}
+	return builder_finish(b);
+}
+
+/* An observation of group "r" with an explicit member id. */
+static kg_obs *
+reuse_obs(kg_obs_kind kind, int64_t us, const char *id, const char *client, const char *parts, kg_reason reason)
+{
+	kg_obs *o = static_obs(kind, us, id, client, NULL, parts);
+	o->group = intern_group("r");
+	o->reason = reason;
+	return o;
+}
+
+/* The lane of a member id in the snapshot, -1 when absent. */
+static int
+lane_of(const kg_snapshot *snap, const char *id)
+{
+	int i;
+	for (i = 0; i < snap->groups[0].nmembers; i++) {
+		if (strcmp(snap->groups[0].members[i].member_id, id) == 0)
+			return snap->groups[0].members[i].lane;
+	}
+	return -1;
+}
+
+/*
+ * The mock makes member ids from pointers: after consumer-c is dropped, the
+ * stalled consumer-a rejoins and gets c's old id.  That is consumer-a
+ * joining again on its own lane, not consumer-c coming back.
+ */
+static void
+test_tracker_member_id_reused(void **state)
+{
+	kg_tracker *t = tracker_new(NULL);
+	kg_obsq q = { 0 };
+	kg_evlist ev = { 0 };
+	kg_snapshot *keep = NULL;
+	const kg_snapshot *snap;
+	const char *const three[] = { "A/consumer-a=0 1", "B/consumer-b=2 3", "X/consumer-c=4 5" };
+	const char *const two[] = { "A/consumer-a=0 1", "B/consumer-b=2 3 4 5" };
+	const char *const one[] = { "B/consumer-b=0 1 2 3 4 5" };
+	const char *const again[] = { "X/consumer-a=0 1 2", "B/consumer-b=3 4 5" };
+	int lane_a, lane_c, joins_a = 0;
+	size_t i, since;
+	(void)state;
+	obsq_push(&q, reuse_obs(KG_OBS_ASSIGNED, 1 * S, "A", "consumer-a", "0 1", KG_REASON_NONE));
+	obsq_push(&q, reuse_obs(KG_OBS_ASSIGNED, 1 * S, "B", "consumer-b", "2 3", KG_REASON_NONE));
+	obsq_push(&q, reuse_obs(KG_OBS_ASSIGNED, 1 * S, "X", "consumer-c", "4 5", KG_REASON_NONE));
+	apply(t, &q, reuse_snap(1 * S + 1000, KG_STATE_STABLE, three, 3), &ev, &keep);
+	snap = apply(t, &q, reuse_snap(3 * S, KG_STATE_STABLE, three, 3), &ev, &keep);
+	lane_a = lane_of(snap, "A");
+	lane_c = lane_of(snap, "X");
+	assert_true(lane_a >= 0 && lane_c >= 0 && lane_a != lane_c);
+	obsq_push(&q, reuse_obs(KG_OBS_LEFT, 10 * S, "X", "consumer-c", "", KG_REASON_SESSION_TIMEOUT));
+	obsq_push(&q, reuse_obs(KG_OBS_ASSIGNED, 13 * S, "B", "consumer-b", "2 3 4 5", KG_REASON_NONE));
+	apply(t, &q, reuse_snap(13 * S + 1000, KG_STATE_STABLE, two, 2), &ev, &keep);
+	obsq_push(&q, reuse_obs(KG_OBS_LEFT, 20 * S, "A", "consumer-a", "", KG_REASON_MAX_POLL));
+	obsq_push(&q, reuse_obs(KG_OBS_ASSIGNED, 23 * S, "B", "consumer-b", "0 1 2 3 4 5", KG_REASON_NONE));
+	apply(t, &q, reuse_snap(23 * S + 1000, KG_STATE_STABLE, one, 1), &ev, &keep);
+	since = ev.n;
+	obsq_push(&q, reuse_obs(KG_OBS_JOINED, 25 * S, "X", "consumer-a", "", KG_REASON_JOINED));
+	obsq_push(&q, reuse_obs(KG_OBS_ASSIGNED, 28 * S, "X", "consumer-a", "0 1 2", KG_REASON_NONE));
+	obsq_push(&q, reuse_obs(KG_OBS_ASSIGNED, 28 * S, "B", "consumer-b", "3 4 5", KG_REASON_NONE));
+	apply(t, &q, reuse_snap(28 * S + 1000, KG_STATE_STABLE, again, 2), &ev, &keep);
+	snap = apply(t, &q, reuse_snap(30 * S, KG_STATE_STABLE, again, 2), &ev, &keep);
+	for (i = since; i < ev.n; i++) {
+		const kg_event *e = ev.v[i];
+		if (e->kind == KG_EV_MEMBER_JOINED) {
+			assert_string_equal(e->client_id, "consumer-a");
+			joins_a++;
+		}
+	}
+	assert_int_equal(joins_a, 1);
+	assert_int_equal(lane_of(snap, "X"), lane_a);
+	snapshot_unref(keep);
+	evlist_clear(&ev);
+	free(ev.v);
+	free(q.v);
+	tracker_free(t);
+}
+
 /* Run. */
 int
 main(void)
@@ -637,6 +750,7 @@ main(void)
 		cmocka_unit_test(test_tracker_late_join_trigger),
 		cmocka_unit_test(test_tracker_late_sync_same_round),
 		cmocka_unit_test(test_tracker_static_restart),
+		cmocka_unit_test(test_tracker_member_id_reused),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
