@@ -51,7 +51,8 @@
 #define QUICK_RETURN_US (1LL * 1000000)
 #define STALL_CAP_US (20LL * 1000000)     /* a stall ends at the latest this long past the limit */
 #define HELD_STALE_US (2LL * 1000000)     /* held observations stop holding back the queue */
-#define CLOSE_WAIT_US (6LL * 1000000)     /* close(): consumers get this long to leave */
+#define CLOSE_WAIT_MOCK_US (4LL * 1000000) /* close(): consumers get this long to leave (then they are left behind) */
+#define CLOSE_WAIT_REAL_US (8LL * 1000000)
 #define MAX_CONSUMERS 32
 #define MAX_PER_GROUP 12
 
@@ -71,7 +72,7 @@ demo_push(demo *d, kg_obs *o)
 void
 demo_wake(demo *d)
 {
-	if (d->src != NULL && d->src->ctx.wake != NULL)
+	if (!atomic_load(&d->quiet) && d->src != NULL && d->src->ctx.wake != NULL)
 		d->src->ctx.wake(d->src->ctx.wake_arg);
 }
 
@@ -1123,16 +1124,23 @@ demo_free(demo *d)
 	free(d);
 }
 
-/* Stop everything, bounded: consumers leave, the producer stops, the cluster goes. */
+/*
+ * Stop everything, bounded: consumers leave (in parallel, each close under a
+ * deadline), the producer stops, the cluster goes.  Typically a few tens of
+ * milliseconds; a consumer whose JoinGroup is in flight waits for its answer
+ * (up to three seconds on the mock); a consumer stuck in librdkafka past the
+ * overall bound is left behind and its memory goes with the process.
+ */
 static void
 demo_close(kg_source *s)
 {
 	demo *d = s->impl;
-	int64_t deadline = util_mono_us() + CLOSE_WAIT_US;
+	int64_t deadline = util_mono_us() + (d->real ? CLOSE_WAIT_REAL_US : CLOSE_WAIT_MOCK_US);
 	bool stuck = false;
 	int gi;
 	size_t i;
 
+	atomic_store(&d->quiet, true);
 	pthread_mutex_lock(&d->lock);
 	d->stopping = true;
 	d->prod_stop = true;

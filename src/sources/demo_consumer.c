@@ -41,10 +41,12 @@
 #define POLL_PUB_US (250LL * 1000)       /* at most this often a POLL observation */
 #define CHECK_US (2LL * 1000000)         /* rd_kafka_assignment() cross-check */
 #define LEAVE_CLOSE_US (10LL * 1000000)  /* a graceful leave may take this long */
-#define STOP_CLOSE_US (3LL * 1000000)    /* at exit */
+#define STOP_CLOSE_MOCK_US (1500LL * 1000) /* at exit on the mock: a JoinGroup in flight waits 3 s there */
+#define STOP_CLOSE_REAL_US (5LL * 1000000)  /* at exit on a real cluster: the groups must be empty to go */
 #define EVICT_SLACK_US (250LL * 1000)
 #define EVICT_FALLBACK_US (6LL * 1000000)
 #define DUP_WINDOW_US (500LL * 1000)     /* a duplicate answer follows its original at once */
+#define STALL_CHECK_US (500LL * 1000)    /* member id checks while stalled */
 
 enum { API_KEY_JOIN = 11, API_KEY_HEARTBEAT = 12, API_KEY_LEAVE = 13, API_KEY_SYNC = 14 };
 
@@ -91,10 +93,15 @@ emit_departed(dcons *c, kg_obs *o)
 	}
 }
 
-/* Forget this incarnation (locked). */
+/* Forget this incarnation (locked); what it held is others' now. */
 static void
 end_incarnation(dcons *c)
 {
+	if (c->listed && c->nasg > 0) {
+		free(c->stale);
+		c->stale = tp_dup(c->asg, c->nasg);
+		c->nstale = c->nasg;
+	}
 	c->listed = false;
 	if (c->id != NULL) {
 		free(c->last_id);
@@ -115,6 +122,7 @@ left(dcons *c, int64_t now, kg_reason reason, const char *text)
 {
 	if (c->listed && c->id != NULL) {
 		kg_obs *o = cobs(c, KG_OBS_LEFT, now);
+		c->last_leave = reason;
 		o->reason = reason;
 		obs_text(o, text);
 		stamp(c, o, c->id);
@@ -414,16 +422,41 @@ dcons_rebalance(rd_kafka_t *rk, rd_kafka_resp_err_t err, rd_kafka_topic_partitio
 			asg_change(c, v, n, true);
 		else
 			set_asg(c, v, n);
+		if (c->nstale > 0) {
+			kg_tp *rest = xmalloc((size_t)c->nstale * sizeof *rest);
+			c->nstale = tp_diff(c->stale, c->nstale, v, n, rest);
+			free(c->stale);
+			c->stale = rest;
+		}
 		c->synced = true;
 		c->maxpoll_lost = false;
 		c->static_return = false;
 		emit_member(c, o);
 	} else if (err == RD_KAFKA_RESP_ERR__REVOKE_PARTITIONS) {
 		kg_obs *o = cobs(c, lost ? KG_OBS_LOST : KG_OBS_REVOKED, now);
+		kg_tp *fresh = xmalloc(((size_t)n + 1) * sizeof *fresh);
+		int nfresh = tp_diff(v, n, c->stale, c->nstale, fresh);
 		if (!closing && c->phase != DC_CRASHED)
 			dgroup_evict_check(c->g, c, now);
+		if (nfresh < n && c->last_id != NULL) {
+			/* partitions it held when it left the group: lost then, revoked only now */
+			kg_tp *gone = xmalloc((size_t)n * sizeof *gone);
+			int ngone = tp_diff(v, n, fresh, nfresh, gone);
+			kg_obs *l = cobs(c, KG_OBS_LOST, now);
+			kg_tp *rest = xmalloc(((size_t)c->nstale + 1) * sizeof *rest);
+			l->proto = proto;
+			l->reason = c->last_leave;
+			obs_parts(l, gone, ngone);
+			obs_text(l, "revoked after it had left the group");
+			stamp(c, l, c->last_id);
+			demo_push(d, l);
+			c->nstale = tp_diff(c->stale, c->nstale, gone, ngone, rest);
+			free(c->stale);
+			c->stale = rest;
+			free(gone);
+		}
 		o->proto = proto;
-		obs_parts(o, v, n);
+		obs_parts(o, fresh, nfresh);
 		if (closing && !lost) {
 			o->reason = KG_REASON_GRACEFUL; /* the member is leaving: it gives up everything */
 			obs_text(o, "closing");
@@ -440,8 +473,11 @@ dcons_rebalance(rd_kafka_t *rk, rd_kafka_resp_err_t err, rd_kafka_topic_partitio
 			set_asg(c, NULL, 0);
 		if (closing && !lost && c->instance_id[0])
 			obs_free(o); /* a static member's partitions stay its instance's while it restarts */
+		else if (nfresh == 0 && n > 0)
+			obs_free(o); /* all of it was the previous incarnation's */
 		else
 			emit_departed(c, o);
+		free(fresh);
 	} else {
 		note_error(c, "rebalance", rd_kafka_err2str(err));
 	}
@@ -503,6 +539,12 @@ id_fetched(dcons *c, const char *id)
 			}
 			c->held.n = 0;
 		}
+	} else if (c->listed && !c->left_sent && c->phase == DC_STALLED) {
+		/* dropped while not polling, without LeaveGroup: it missed a rebalance (no rejoin in time) */
+		c->kicked = true;
+		c->kicked_at = now;
+		left(c, now, KG_REASON_MAX_POLL,
+		     "removed by the coordinator: no rejoin within the rebalance timeout (max.poll.interval.ms)");
 	} else if (c->listed && !c->left_sent) {
 		left(c, now, KG_REASON_UNKNOWN, "member id reset: the coordinator no longer knows this member");
 	}
@@ -610,7 +652,7 @@ close_now(dcons *c)
 	pthread_mutex_lock(&d->lock);
 	c->phase = DC_LEAVING;
 	c->closing = true;
-	deadline = util_mono_us() + (d->stopping ? STOP_CLOSE_US : LEAVE_CLOSE_US);
+	deadline = util_mono_us() + (!d->stopping ? LEAVE_CLOSE_US : d->real ? STOP_CLOSE_REAL_US : STOP_CLOSE_MOCK_US);
 	pthread_mutex_unlock(&d->lock);
 
 	q = rd_kafka_queue_new(c->rk);
@@ -701,6 +743,13 @@ dcons_main(void *arg)
 					emit_member(c, cobs(c, KG_OBS_POLL, c->last_poll));
 					c->last_poll_pub = c->last_poll;
 				}
+			}
+			if (c->listed && util_now_us() - c->stall_check >= STALL_CHECK_US) {
+				/* not a poll: the group may drop us without a LeaveGroup (a missed rebalance) */
+				c->stall_check = util_now_us();
+				pthread_mutex_unlock(&d->lock);
+				fetch_id(c);
+				continue;
 			}
 			demo_timed_wait(d, 200000);
 			pthread_mutex_unlock(&d->lock);
@@ -872,5 +921,6 @@ dcons_free(dcons *c)
 	free(c->id);
 	free(c->last_id);
 	free(c->asg);
+	free(c->stale);
 	free(c);
 }

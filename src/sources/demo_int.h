@@ -26,6 +26,7 @@
 
 #include <librdkafka/rdkafka.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -80,6 +81,9 @@ struct dcons {
 	kg_obsq held;            /* waiting for the id */
 	kg_tp *asg;              /* as the callbacks left it */
 	int nasg;
+	kg_tp *stale;            /* held when its membership ended: others' now, revoked later as lost */
+	int nstale;
+	kg_reason last_leave;    /* why the previous incarnation ended */
 	bool synced;             /* assigned since its last JoinGroup */
 	bool join_out, sync_out;
 	int64_t last_resp_rtt[API_N];    /* the last answer per api, to drop its duplicate */
@@ -89,6 +93,7 @@ struct dcons {
 	kg_proto proto;          /* last rd_kafka_rebalance_protocol() */
 	int64_t last_poll, last_poll_pub, prev_poll;
 	int64_t stall_start;
+	int64_t stall_check;     /* last member id check during the stall */
 	bool kicked;             /* left by max.poll.interval.ms during this stall */
 	int64_t kicked_at;
 	int64_t settled_seen;    /* while kicked: the rest of the group settled since */
@@ -143,6 +148,7 @@ struct demo {
 	kg_obsq q;               /* locked */
 	bool news;               /* locked: something changed since the last poll */
 	bool stopping;           /* locked: close() has begun */
+	atomic_bool quiet;       /* close() has begun: no more wakes for the collector */
 	/* settings */
 	const demo_scenario *sc;
 	bool real;
