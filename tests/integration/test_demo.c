@@ -112,7 +112,9 @@ health_of(run *r, int32_t group, const char *member_id, const char *client_id)
 	size_t i;
 	mhealth *m;
 	for (i = 0; i < r->nmh; i++) {
-		if (r->mh[i].group == group && strcmp(r->mh[i].member_id, member_id) == 0)
+		/* the mock reuses member ids (they are pointers): the client id tells incarnations apart */
+		if (r->mh[i].group == group && strcmp(r->mh[i].member_id, member_id) == 0 &&
+		    strcmp(r->mh[i].client_id, client_id ? client_id : "") == 0)
 			return &r->mh[i];
 	}
 	util_grow(&r->mh, &r->cmh, r->nmh + 1, sizeof *r->mh);
@@ -357,21 +359,31 @@ check_leave(run *r)
 	}
 }
 
+/* The health last seen of the member an event is about. */
+static const mhealth *
+member_health(const run *r, const char *group, const kg_event *e)
+{
+	size_t i;
+	for (i = 0; i < r->nmh; i++) {
+		const mhealth *h = &r->mh[i];
+		if (h->group == intern_group(group) && strcmp(h->member_id, e->member_id) == 0 &&
+		    strcmp(h->client_id, e->client_id ? e->client_id : "") == 0)
+			return h;
+	}
+	return NULL;
+}
+
 /* The crashed member goes after session.timeout.ms; the stalled one after max.poll.interval.ms, then returns. */
 static void
 check_liveness(run *r)
 {
 	const char *groups[2] = { EAGER, COOP };
 	int g;
-	size_t i;
 	for (g = 0; g < 2; g++) {
 		long l = find_left(r, groups[g], KG_REASON_SESSION_TIMEOUT);
 		const mhealth *h = NULL;
 		int64_t gap;
-		for (i = 0; l >= 0 && i < r->nmh; i++) {
-			if (r->mh[i].group == intern_group(groups[g]) && strcmp(r->mh[i].member_id, r->ev[l]->member_id) == 0)
-				h = &r->mh[i];
-		}
+		h = l >= 0 ? member_health(r, groups[g], r->ev[l]) : NULL;
 		check(r, l >= 0 && h != NULL && h->last_hb > 0, "%s: a crashed member leaves for session timeout", groups[g]);
 		if (l >= 0 && h != NULL && h->last_hb > 0) {
 			gap = r->ev[l]->time_us - h->last_hb;
@@ -381,11 +393,7 @@ check_liveness(run *r)
 		}
 
 		l = find_left(r, groups[g], KG_REASON_MAX_POLL);
-		h = NULL;
-		for (i = 0; l >= 0 && i < r->nmh; i++) {
-			if (r->mh[i].group == intern_group(groups[g]) && strcmp(r->mh[i].member_id, r->ev[l]->member_id) == 0)
-				h = &r->mh[i];
-		}
+		h = l >= 0 ? member_health(r, groups[g], r->ev[l]) : NULL;
 		check(r, l >= 0 && h != NULL && h->last_poll > 0, "%s: a stalled member leaves for max.poll.interval.ms",
 		      groups[g]);
 		if (l >= 0 && h != NULL && h->last_poll > 0) {
