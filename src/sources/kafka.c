@@ -229,8 +229,13 @@ static void
 on_error(rd_kafka_t *rk, int err, const char *reason, void *opaque)
 {
 	ksrc *k = opaque;
+	int prev = atomic_load(&k->cluster_err);
 	(void)rk;
-	atomic_store(&k->cluster_err, err);
+	/* keep the specific cause (cannot resolve, authentication) over "all brokers down" */
+	if (!(err == RD_KAFKA_RESP_ERR__ALL_BROKERS_DOWN &&
+	      (prev == RD_KAFKA_RESP_ERR__RESOLVE || prev == RD_KAFKA_RESP_ERR__AUTHENTICATION ||
+	       prev == RD_KAFKA_RESP_ERR__SSL)))
+		atomic_store(&k->cluster_err, err);
 	log_msg(KG_LOG_INFO, "kafka: %s: %s", rd_kafka_err2name((rd_kafka_resp_err_t)err), reason);
 }
 
@@ -239,7 +244,7 @@ static void
 on_log(const rd_kafka_t *rk, int level, const char *fac, const char *buf)
 {
 	(void)rk;
-	log_msg(level <= 3 ? KG_LOG_WARN : level <= 6 ? KG_LOG_INFO : KG_LOG_DEBUG, "rdkafka %s: %s", fac, buf);
+	log_msg(level <= 6 ? KG_LOG_INFO : KG_LOG_DEBUG, "rdkafka %s: %s", fac, buf);
 }
 
 /* Wait for one admin result of type want, in slices that honour stop. */
@@ -773,8 +778,15 @@ kafka_contribute(kg_source *s, kg_builder *b)
 		h.since_us = k->last_ok_us;
 		h.message = k->err_msg;
 	} else if (r == NULL) {
-		h.status = KG_SRC_CONNECTING;
-		snprintf(msg, sizeof msg, "connecting to %s", k->brokers);
+		rd_kafka_resp_err_t ce = (rd_kafka_resp_err_t)atomic_load(&k->cluster_err);
+		h.status = ce != 0 ? KG_SRC_ERROR : KG_SRC_CONNECTING;
+		if (ce != 0)
+			snprintf(msg, sizeof msg, "%s: %s", k->brokers,
+				 reason_of(ce) ? reason_of(ce) : rd_kafka_err2str(ce));
+		if (ce == RD_KAFKA_RESP_ERR__SSL)
+			snprintf(msg, sizeof msg, "%s: TLS handshake failed", k->brokers);
+		else
+			snprintf(msg, sizeof msg, "connecting to %s", k->brokers);
 		h.message = msg;
 	} else if (now - k->last_ok_us > 3 * k->cfg.interval_us + k->cfg.timeout_us) {
 		h.status = KG_SRC_STALE;
