@@ -1,1 +1,2 @@
-# doc: file lists (see Makefile.am)
+# doc: man pages.
+dist_man_MANS += doc/kgtop.1
