@@ -1,1 +1,12 @@
-# tests/bench: file lists (see Makefile.am)
+# tests/bench: benchmarks (make bench); they print figures and ratios, never fail on timing.
+EXTRA_PROGRAMS = tests/bench/bench_refresh
+tests_bench_bench_refresh_SOURCES = tests/bench/bench_refresh.c \
+	tests/integration/fixture_util.c tests/integration/fixture_util.h
+tests_bench_bench_refresh_CFLAGS = $(TEST_CFLAGS)
+tests_bench_bench_refresh_LDADD = $(TEST_LIBS)
+CLEANFILES += $(EXTRA_PROGRAMS)
+
+bench: bench-refresh
+bench-refresh: tests/bench/bench_refresh tests/fixture-broker
+	top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' tests/bench/bench_refresh
+.PHONY: bench-refresh
