@@ -1,5 +1,5 @@
 # tests/bench: benchmarks (make bench); they print figures and ratios, never fail on timing.
-EXTRA_PROGRAMS = tests/bench/bench_refresh
+EXTRA_PROGRAMS = tests/bench/bench_refresh tests/bench/bench_model
 tests_bench_bench_refresh_SOURCES = tests/bench/bench_refresh.c \
 	tests/integration/fixture_util.c tests/integration/fixture_util.h
 tests_bench_bench_refresh_CFLAGS = $(TEST_CFLAGS)
@@ -10,3 +10,11 @@ bench: bench-refresh
 bench-refresh: tests/bench/bench_refresh tests/fixture-broker
 	top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' tests/bench/bench_refresh
 .PHONY: bench-refresh
+tests_bench_bench_model_SOURCES = tests/bench/bench_model.c
+tests_bench_bench_model_CFLAGS = $(TEST_CFLAGS)
+tests_bench_bench_model_LDADD = $(TEST_LIBS)
+
+bench: bench-model
+bench-model: tests/bench/bench_model
+	tests/bench/bench_model
+.PHONY: bench-model
