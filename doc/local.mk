@@ -1,2 +1,3 @@
 # doc: man pages.
 dist_man_MANS += doc/kgtop.1
+EXTRA_DIST += doc/DESIGN.md
