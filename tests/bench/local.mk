@@ -18,3 +18,4 @@ bench: bench-model
 bench-model: tests/bench/bench_model
 	tests/bench/bench_model
 .PHONY: bench-model
+EXTRA_DIST += tests/bench/big-1ms.json
