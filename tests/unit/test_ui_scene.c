@@ -161,15 +161,14 @@ obs(kg_obs_kind k, int64_t t, sgroup *g, smember *m, const int *parts, int n)
 	return o;
 }
 
-/* Build a snapshot of the scripted cluster at t and fold it into the tracker. */
-static void
-tick(ui_scene *sc, int64_t t)
+/* Add the scripted cluster to a builder (what a source contributes). */
+void
+scene_contribute(kg_builder *b)
 {
-	kg_builder *b = builder_new(t);
+	int64_t t = builder_time(b);
 	kg_source_health h = { .name = "demo", .status = KG_SRC_OK, .since_us = SCENE_T0, .last_ok_us = t };
 	kg_source_health h2 = { .name = "log:broker-1", .status = KG_SRC_STALE, .since_us = t - 12 * SEC,
 				.last_ok_us = t - 12 * SEC, .message = "no line for 12s" };
-	kg_snapshot *snap;
 	int gi, k, j, tp;
 	double secs = (double)(t - SCENE_T0) / 1e6;
 	builder_cluster(b, "localhost:9092");
@@ -215,6 +214,22 @@ tick(ui_scene *sc, int64_t t)
 			bmember_flags(bm, m->inst ? KG_MEMBER_STATIC : 0);
 		}
 	}
+}
+
+/* Move the queued observations into q. */
+void
+scene_drain(kg_obsq *q)
+{
+	obsq_move(q, &pending);
+}
+
+/* Build a snapshot of the scripted cluster at t and fold it into the tracker. */
+static void
+tick(ui_scene *sc, int64_t t)
+{
+	kg_builder *b = builder_new(t);
+	kg_snapshot *snap;
+	scene_contribute(b);
 	snap = builder_finish(b);
 	tracker_apply(sc->tracker, &pending, snap, &sc->events);
 	snapshot_unref(sc->snap);
@@ -273,7 +288,8 @@ script_step(ui_scene *sc, int i, bool run, bool *ticked)
 		if (!run)
 			return when;
 		if (!act) {
-			tick(sc, when);
+			if (sc->tracker != NULL)
+				tick(sc, when);
 			return when;
 		}
 		switch (acts[ia]) {
