@@ -97,6 +97,10 @@ typedef struct tgroup {
 	kg_episode *ep;
 	int phase;
 	int64_t last_sync;      /* last sync evidence time in the open episode */
+	int64_t exact_sync;     /* last sync time reported by a log or a client */
+	int64_t round_start;    /* when the current round began */
+	bool await_log_sync;    /* a coordinator log said a round began; its end not seen yet */
+	bool ep_changed;        /* polling saw a round happen in this episode */
 	int64_t last_rebal_obs; /* last rebalance observation time */
 	bool ep_polled;         /* the episode saw polled evidence */
 	bool ep_logonly;        /* opened by a coordinator log, group never polled */
@@ -533,6 +537,9 @@ ensure_episode(kg_tracker *t, tgroup *g, int64_t time, const char *why)
 	episode_clear(&e);
 	g->phase = PHASE_JOINING;
 	g->last_sync = 0;
+	g->round_start = time;
+	g->await_log_sync = false;
+	g->ep_changed = false;
 	g->ep_polled = false;
 	g->ep_logonly = !g->seen;
 	g->last_rebal_obs = time;
@@ -552,7 +559,6 @@ ensure_episode(kg_tracker *t, tgroup *g, int64_t time, const char *why)
 		h = held(m, &nh);
 		em = ep_member(g->ep, m);
 		set_tp(&em->before, &em->nbefore, h, nh);
-		m->synced = false;
 		m->revoked_round = 0;
 		m->partial = false;
 		m->partial_since = 0;
@@ -586,8 +592,8 @@ next_round(kg_tracker *t, tgroup *g, int64_t time)
 		return;
 	g->ep->rounds++;
 	g->phase = PHASE_JOINING;
-	for (i = 0; i < g->nm; i++)
-		g->m[i]->synced = false;
+	g->round_start = time;
+	(void)i;
 	ev = event_new(KG_EV_ROUND, time, g->id);
 	ev->episode = g->ep->id;
 	ev->round = g->ep->rounds;
@@ -961,6 +967,7 @@ apply_obs(kg_tracker *t, kg_obs *o)
 		g->ep->evidence = KG_EVID_EXACT;
 		g->phase = PHASE_SYNCED;
 		g->last_sync = time;
+		g->exact_sync = time;
 		break;
 	case KG_OBS_LOST: {
 		kg_event *ev;
@@ -1067,11 +1074,22 @@ apply_obs(kg_tracker *t, kg_obs *o)
 			g->ep->gen_start = o->generation;
 		g->ep->evidence = KG_EVID_EXACT;
 		g->last_rebal_obs = time;
+		g->await_log_sync = true;
 		break;
 	case KG_OBS_STABILIZED:
 	case KG_OBS_SYNCED:
 		if (o->generation >= 0)
 			g->generation = o->generation;
+		if (o->member_id != NULL && (m = find_member(g, o->member_id)) != NULL) {
+			/* a client got its SyncGroup answer */
+			m->synced = true;
+			if (g->ep != NULL) {
+				g->phase = PHASE_SYNCED;
+				g->last_sync = g->exact_sync = time;
+				g->last_rebal_obs = time;
+			}
+			break;
+		}
 		if (g->ep == NULL) {
 			/*
 			 * The polled picture closed the episode before this line
@@ -1087,8 +1105,9 @@ apply_obs(kg_tracker *t, kg_obs *o)
 		}
 		g->ep->gen_end = g->generation;
 		g->phase = PHASE_SYNCED;
-		g->last_sync = time;
+		g->last_sync = g->exact_sync = time;
 		g->last_rebal_obs = time;
+		g->await_log_sync = false;
 		break;
 	case KG_OBS_EPOCH:
 		if (o->generation >= 0)
@@ -1099,7 +1118,7 @@ apply_obs(kg_tracker *t, kg_obs *o)
 		g->ep->evidence = KG_EVID_EXACT;
 		g->last_rebal_obs = time;
 		g->phase = PHASE_SYNCED;
-		g->last_sync = time;
+		g->last_sync = g->exact_sync = time;
 		break;
 	case KG_OBS_HEARTBEAT:
 		m = obs_tmember(t, g, o, false);
@@ -1211,7 +1230,7 @@ apply_group(kg_tracker *t, kg_group *G, int64_t T)
 	tmember **joined = NULL, **gone = NULL;
 	size_t nj = 0, ngone = 0, i;
 	int k, nleft = 0;
-	int64_t sync_time;
+	int64_t sync_time, prev_lag;
 
 	if (!g->present && !baseline) {
 		kg_event *ev = event_new(KG_EV_GROUP_APPEARED, T, g->id);
@@ -1228,6 +1247,7 @@ apply_group(kg_tracker *t, kg_group *G, int64_t T)
 	g->single_topic = group_single_topic(G);
 	if (G->proto != KG_PROTO_UNKNOWN)
 		g->proto = G->proto;
+	prev_lag = g->lag;
 	g->lag = G->lag;
 	if (!first && g->state != G->state && G->state != KG_STATE_UNKNOWN) {
 		kg_event *ev = event_new(KG_EV_STATE, T, g->id);
@@ -1254,9 +1274,10 @@ apply_group(kg_tracker *t, kg_group *G, int64_t T)
 		tmember *m = find_member(g, mm->member_id);
 		if (m == NULL) {
 			tmember *pred = first ? NULL : static_predecessor(g, mm, gone, ngone);
-			m = add_member(t, g, mm->member_id, mm->client_id, mm->host, mm->instance_id, T);
-			if (pred != NULL && G->state == KG_STATE_STABLE && g->ep == NULL &&
-			    tp_equal(mm->assignment, mm->nassigned, pred->stable, pred->nstable)) {
+			if (pred != NULL && !(G->state == KG_STATE_STABLE && g->ep == NULL &&
+					      tp_equal(mm->assignment, mm->nassigned, pred->stable, pred->nstable)))
+				pred = NULL;
+			if (pred != NULL) {
 				/* KIP-345: the same instance is back with its partitions, no rebalance */
 				size_t q;
 				for (q = 0; q < ngone; q++) {
@@ -1265,6 +1286,9 @@ apply_group(kg_tracker *t, kg_group *G, int64_t T)
 				}
 				pred->left_reported = true;
 				member_gone(t, g, pred, T);
+			}
+			m = add_member(t, g, mm->member_id, mm->client_id, mm->host, mm->instance_id, T);
+			if (pred != NULL) {
 				m->announced = true;
 				set_tp(&m->stable, &m->nstable, pred->stable, pred->nstable);
 				set_tp(&m->asg, &m->nasg, pred->stable, pred->nstable);
@@ -1312,9 +1336,14 @@ apply_group(kg_tracker *t, kg_group *G, int64_t T)
 		evidence = ev_state || nj > 0 || nleft > 0 || assign_changed;
 	if (baseline && !ev_state)
 		evidence = false;
-	if (g->ep == NULL && evidence)
+	if (g->ep == NULL && evidence) {
 		ensure_episode(t, g, T,
 			       ev_state ? "in progress" : nj ? "member joined" : nleft ? "member left" : "assignment changed");
+		if (prev_lag >= 0)
+			g->ep->lag_start = prev_lag; /* the lag just before it began */
+	}
+	if (g->ep != NULL && (ev_state || assign_changed || nj > 0 || nleft > 0))
+		g->ep_changed = true;
 
 	if (g->ep != NULL && !exact_group) {
 		g->ep_polled = true;
@@ -1336,8 +1365,8 @@ apply_group(kg_tracker *t, kg_group *G, int64_t T)
 					m->stop_since = when;
 			}
 		}
-		if (G->state == KG_STATE_STABLE) {
-			sync_time = g->last_sync > g->ep->start_us && g->last_sync <= T ? g->last_sync : T;
+		if (G->state == KG_STATE_STABLE && !(g->await_log_sync && !g->ep_changed)) {
+			sync_time = g->exact_sync >= g->round_start && g->exact_sync > 0 && g->exact_sync <= T ? g->exact_sync : T;
 			for (i = 0; i < g->nm; i++) {
 				tmember *m = g->m[i];
 				const kg_member *mm;
@@ -1368,8 +1397,7 @@ apply_group(kg_tracker *t, kg_group *G, int64_t T)
 				set_tp(&m->asg, &m->nasg, mm->assignment, mm->nassigned);
 			}
 			g->phase = PHASE_SYNCED;
-			if (g->last_sync < g->ep->start_us)
-				g->last_sync = sync_time;
+			g->last_sync = sync_time;
 		}
 	}
 
@@ -1405,16 +1433,27 @@ apply_group(kg_tracker *t, kg_group *G, int64_t T)
 	}
 
 	/* can the episode close? */
+	if (g->ep != NULL && exact_group && G->state == KG_STATE_STABLE) {
+		/* the source saw no JoinGroup or SyncGroup outstanding: everyone has its answer */
+		for (i = 0; i < g->nm; i++)
+			g->m[i]->synced = true;
+	}
 	if (g->ep != NULL && stable_now) {
 		bool synced = true;
 		for (i = 0; i < g->nm; i++) {
 			if (g->m[i]->present && g->m[i]->exact && !g->m[i]->synced)
 				synced = false;
 		}
-		if (G->norphaned == 0 && synced &&
+		/*
+		 * A coordinator log said a round began: a Stable description
+		 * proves nothing until the log's end of round, or polling saw the
+		 * round itself (the description may predate the log line).
+		 */
+		bool log_ok = !g->await_log_sync || g->ep_changed || T - g->ep->start_us >= 30LL * 1000000;
+		if (G->norphaned == 0 && synced && log_ok &&
 		    (!exact_group || T - g->last_rebal_obs >= EXACT_SETTLE)) {
-			int64_t end = g->last_sync > g->ep->start_us && g->last_sync <= T ? g->last_sync : T;
-			close_episode(t, g, end, nj + nleft == 0 && g->ep->start_us == T ? "between two refreshes" : NULL);
+			int64_t end = g->last_sync >= g->ep->start_us && g->last_sync > 0 && g->last_sync <= T ? g->last_sync : T;
+			close_episode(t, g, end, g->ep->start_us == T ? "between two refreshes" : NULL);
 		} else if (G->norphaned > 0 && g->orphan_since > 0 && T - g->orphan_since >= t->cfg.orphan_grace_us) {
 			char note[96];
 			snprintf(note, sizeof note, "%d partition%s left orphaned", G->norphaned,
@@ -1741,12 +1780,11 @@ tracker_apply(kg_tracker *t, kg_obsq *obs, kg_snapshot *snap, kg_evlist *out)
 	}
 	track_sources(t, snap);
 
-	in_snap = xcalloc(t->cg ? t->cg : 1, sizeof *in_snap);
-	for (k = 0; k < snap->ngroups; k++) {
+	for (k = 0; k < snap->ngroups; k++)
 		apply_group(t, &snap->groups[k], T);
-		if ((size_t)snap->groups[k].id < t->cg)
-			in_snap[snap->groups[k].id] = true;
-	}
+	in_snap = xcalloc(t->cg ? t->cg : 1, sizeof *in_snap);
+	for (k = 0; k < snap->ngroups; k++)
+		in_snap[snap->groups[k].id] = true;
 
 	/* groups that went away, log-only episodes, static members away too long, storms */
 	for (i = 0; i < t->cg; i++) {

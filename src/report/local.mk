@@ -1,1 +1,2 @@
-# src/report: file lists (see Makefile.am)
+# src/report: reporters without curses (--once, --json), the recorder.
+libkgtop_a_SOURCES += src/report/report.c src/report/report.h

@@ -1,4 +1,12 @@
-# tests/unit: file lists (see Makefile.am)
+# tests/unit: cmocka unit tests (TAP output through CMOCKA_MESSAGE_OUTPUT).
+check_PROGRAMS += tests/unit/test_model tests/unit/test_tracker
+TESTS += tests/unit/test_model tests/unit/test_tracker
+tests_unit_test_model_SOURCES = tests/unit/test_model.c
+tests_unit_test_model_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_model_LDADD = $(TEST_LIBS)
+tests_unit_test_tracker_SOURCES = tests/unit/test_tracker.c tests/unit/scenario.c tests/unit/scenario.h
+tests_unit_test_tracker_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_tracker_LDADD = $(TEST_LIBS)
 
 # ui (issue 3): golden screens, keys and layout, themes.
 UI_TEST_SCENE = tests/unit/test_ui_scene.c tests/unit/test_ui_scene.h

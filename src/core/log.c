@@ -1,0 +1,87 @@
+/*
+ * log.c: the debug log (see log.h).
+ */
+#include "config.h"
+
+#include "core/log.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static FILE *log_file;
+static int level_max = KG_LOG_WARN;
+static bool to_stderr;
+
+static const char *const names[KG_LOG_LEVEL_COUNT] = { "error", "warn", "info", "debug" };
+
+/* Open the log file. */
+int
+log_open(const char *path, int verbose, char *err, size_t errsz)
+{
+	pthread_mutex_lock(&lock);
+	level_max = verbose <= 0 ? KG_LOG_WARN : verbose == 1 ? KG_LOG_INFO : KG_LOG_DEBUG;
+	if (path != NULL) {
+		FILE *f = fopen(path, "a");
+		if (f == NULL) {
+			pthread_mutex_unlock(&lock);
+			return util_err(err, errsz, "--log %s: %s", path, strerror(errno));
+		}
+		setvbuf(f, NULL, _IOLBF, 0);
+		log_file = f;
+	}
+	pthread_mutex_unlock(&lock);
+	return 0;
+}
+
+/* Allow stderr. */
+void
+log_set_stderr(bool on)
+{
+	pthread_mutex_lock(&lock);
+	to_stderr = on;
+	pthread_mutex_unlock(&lock);
+}
+
+/* Log a message. */
+void
+log_msg(kg_log_level level, const char *fmt, ...)
+{
+	va_list ap;
+	char msg[1024];
+	if ((int)level > level_max)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	util_sanitize_text(msg);
+	pthread_mutex_lock(&lock);
+	if (log_file != NULL) {
+		char ts[32];
+		struct timespec now;
+		struct tm tm;
+		clock_gettime(CLOCK_REALTIME, &now);
+		localtime_r(&now.tv_sec, &tm);
+		strftime(ts, sizeof ts, "%Y-%m-%d %H:%M:%S", &tm);
+		fprintf(log_file, "%s.%03ld %-5s %s\n", ts, now.tv_nsec / 1000000, names[level], msg);
+	}
+	if (to_stderr && level <= KG_LOG_WARN)
+		fprintf(stderr, "kgtop: %s\n", msg);
+	pthread_mutex_unlock(&lock);
+}
+
+/* Close the log. */
+void
+log_close(void)
+{
+	pthread_mutex_lock(&lock);
+	if (log_file != NULL)
+		fclose(log_file);
+	log_file = NULL;
+	pthread_mutex_unlock(&lock);
+}

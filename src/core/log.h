@@ -1,0 +1,33 @@
+/*
+ * log.h: the debug log.
+ *
+ * Messages go to the --log file when one is open, and to stderr only when
+ * the caller allows it (reporters, before curses starts): never while the
+ * dashboard owns the terminal.  Thread-safe; secrets never reach it (the
+ * callers mask them).
+ */
+#ifndef KGTOP_CORE_LOG_H
+#define KGTOP_CORE_LOG_H
+
+#include <stdbool.h>
+
+#include "util/util.h"
+
+typedef enum kg_log_level {
+	KG_LOG_ERROR,
+	KG_LOG_WARN,
+	KG_LOG_INFO,
+	KG_LOG_DEBUG,
+	KG_LOG_LEVEL_COUNT
+} kg_log_level;
+
+/* Open the log file (NULL: none) with the verbosity (0: warnings, 1: info, 2+: debug). */
+int log_open(const char *path, int verbose, char *err, size_t errsz);
+/* Allow or forbid warnings and errors on stderr (forbid while curses runs). */
+void log_set_stderr(bool on);
+/* Log a message. */
+void log_msg(kg_log_level level, const char *fmt, ...) KG_PRINTF(2, 3);
+/* Close the log file. */
+void log_close(void);
+
+#endif

@@ -1,0 +1,331 @@
+/*
+ * report.c: the --once text report and the --json lines.
+ */
+#include "config.h"
+
+#include "report/report.h"
+
+#include <string.h>
+#include <time.h>
+
+#include "model/intern.h"
+
+/* Letter of member index i in the text grid. */
+static char
+member_letter(int i)
+{
+	static const char letters[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+	return i < (int)sizeof letters - 1 ? letters[i] : '*';
+}
+
+/* One group in the text report. */
+static void
+text_group(sbuf *o, const kg_group *g, const kg_snapshot *s)
+{
+	int i, j;
+	char lag[32];
+	util_fmt_count(lag, sizeof lag, g->lag);
+	sbuf_addf(o, "GROUP %s\n", g->name);
+	sbuf_addf(o, "  state        %s\n", state_name(g->state));
+	sbuf_addf(o, "  assignor     %s (%s)\n", *g->assignor ? g->assignor : "-", proto_name(g->proto));
+	if (g->coordinator >= 0) {
+		const char *host = "?";
+		int port = 0;
+		for (i = 0; i < s->nbrokers; i++) {
+			if (s->brokers[i].id == g->coordinator) {
+				host = s->brokers[i].host;
+				port = s->brokers[i].port;
+			}
+		}
+		sbuf_addf(o, "  coordinator  %d (%s:%d)\n", g->coordinator, host, port);
+	}
+	sbuf_addf(o, "  members      %d   partitions %d   lag %s", g->nmembers, g->nparts, g->lag >= 0 ? lag : "-");
+	if (g->norphaned > 0)
+		sbuf_addf(o, "   orphaned %d", g->norphaned);
+	if (g->nidle > 0)
+		sbuf_addf(o, "   idle members %d", g->nidle);
+	sbuf_addc(o, '\n');
+	if (g->error != NULL)
+		sbuf_addf(o, "  error        %s\n", g->error);
+	if (g->nmembers > 0) {
+		sbuf_addf(o, "\n  %-3s %-40s %-24s %-16s %-16s %s\n", "", "MEMBER-ID", "CLIENT-ID", "HOST", "INSTANCE-ID",
+			  "#PARTITIONS");
+		for (i = 0; i < g->nmembers; i++) {
+			const kg_member *m = &g->members[i];
+			sbuf_addf(o, "  %c   %-40s %-24s %-16s %-16s %d\n", member_letter(i), m->member_id, m->client_id,
+				  m->host, m->instance_id ? m->instance_id : "-", m->nassigned);
+		}
+	}
+	if (g->nparts > 0) {
+		/* the text ownership grid: one row per topic, a cell per partition */
+		int32_t topic = -1;
+		sbuf_adds(o, "\n  ownership (member letter per partition; . no owner, ! orphaned)\n");
+		for (i = 0; i < g->nparts; i++) {
+			const kg_gpart *p = &g->parts[i];
+			if (p->tp.topic != topic) {
+				if (topic != -1)
+					sbuf_addc(o, '\n');
+				topic = p->tp.topic;
+				sbuf_addf(o, "  %-24s ", intern_topic_name(topic));
+			}
+			sbuf_addc(o, p->owner >= 0 ? member_letter(p->owner) : p->orphaned ? '!' : '.');
+		}
+		sbuf_addc(o, '\n');
+		sbuf_addf(o, "\n  %-24s %9s %14s %14s %10s  %s\n", "TOPIC", "PARTITION", "CURRENT-OFFSET", "LOG-END-OFFSET",
+			  "LAG", "CONSUMER-ID");
+		for (i = 0; i < g->nparts; i++) {
+			const kg_gpart *p = &g->parts[i];
+			char c[24], e[24], l[24];
+			snprintf(c, sizeof c, "%lld", (long long)p->committed);
+			snprintf(e, sizeof e, "%lld", (long long)p->log_end);
+			snprintf(l, sizeof l, "%lld", (long long)p->lag);
+			sbuf_addf(o, "  %-24s %9d %14s %14s %10s  %s\n", intern_topic_name(p->tp.topic), p->tp.partition,
+				  p->committed >= 0 ? c : "-", p->log_end >= 0 ? e : "-", p->lag >= 0 ? l : "-",
+				  p->owner >= 0 ? g->members[p->owner].member_id : "-");
+		}
+	}
+	(void)j;
+	sbuf_addc(o, '\n');
+}
+
+/* The --once report. */
+void
+report_text(sbuf *o, const kg_snapshot *s)
+{
+	int i;
+	char when[64];
+	time_t t = (time_t)(s->time_us / 1000000);
+	struct tm tm;
+	localtime_r(&t, &tm);
+	strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S %Z", &tm);
+	sbuf_addf(o, "kgtop %s: %s at %s, %d group%s\n", PACKAGE_VERSION, s->cluster, when, s->ngroups,
+		  s->ngroups == 1 ? "" : "s");
+	for (i = 0; i < s->nsources; i++) {
+		const kg_source_health *h = &s->sources[i];
+		sbuf_addf(o, "source %s: %s%s%s\n", h->name, src_status_name(h->status), h->message ? ": " : "",
+			  h->message ? h->message : "");
+	}
+	sbuf_addc(o, '\n');
+	for (i = 0; i < s->ngroups; i++)
+		text_group(o, &s->groups[i], s);
+}
+
+/* A JSON time. */
+void
+report_json_time(sbuf *o, int64_t us)
+{
+	time_t t = (time_t)(us / 1000000);
+	struct tm tm;
+	char buf[40];
+	gmtime_r(&t, &tm);
+	strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S", &tm);
+	sbuf_addf(o, "\"%s.%03dZ\"", buf, (int)((us / 1000) % 1000));
+}
+
+/* A JSON string or null. */
+static void
+jstr(sbuf *o, const char *s)
+{
+	if (s == NULL)
+		sbuf_adds(o, "null");
+	else
+		sbuf_add_json_str(o, s);
+}
+
+/* A partition set. */
+void
+report_json_parts(sbuf *o, const kg_tp *v, int n)
+{
+	int i;
+	sbuf_addc(o, '[');
+	for (i = 0; i < n; i++) {
+		sbuf_adds(o, i ? ",{\"topic\":" : "{\"topic\":");
+		sbuf_add_json_str(o, intern_topic_name(v[i].topic));
+		sbuf_addf(o, ",\"partition\":%d}", v[i].partition);
+	}
+	sbuf_addc(o, ']');
+}
+
+/* An int64 or null when negative. */
+static void
+jnum(sbuf *o, int64_t v)
+{
+	if (v < 0)
+		sbuf_adds(o, "null");
+	else
+		sbuf_addf(o, "%lld", (long long)v);
+}
+
+/* One event. */
+void
+report_json_event(sbuf *o, const kg_event *e, int64_t t0_us)
+{
+	sbuf msg = { 0 };
+	sbuf_addf(o, "{\"seq\":%llu,\"time\":", (unsigned long long)e->seq);
+	report_json_time(o, e->time_us);
+	sbuf_addf(o, ",\"t\":%.3f,\"kind\":\"%s\",\"group\":", (double)(e->time_us - t0_us) / 1e6, event_kind_key(e->kind));
+	jstr(o, e->group >= 0 ? intern_group_name(e->group) : NULL);
+	sbuf_adds(o, ",\"member_id\":");
+	jstr(o, e->member_id);
+	sbuf_adds(o, ",\"client_id\":");
+	jstr(o, e->client_id);
+	if (e->instance_id) {
+		sbuf_adds(o, ",\"instance_id\":");
+		jstr(o, e->instance_id);
+	}
+	if (e->kind == KG_EV_REVOKED || e->kind == KG_EV_ASSIGNED || e->kind == KG_EV_LOST ||
+	    e->kind == KG_EV_ORPHANED || e->kind == KG_EV_MEMBER_LEFT) {
+		sbuf_adds(o, ",\"partitions\":");
+		report_json_parts(o, e->parts, e->nparts);
+	}
+	if (e->kind == KG_EV_REVOKED) {
+		sbuf_adds(o, ",\"before\":");
+		report_json_parts(o, e->before, e->nbefore);
+		sbuf_addf(o, ",\"class\":\"%s\"", tp_class_name(e->cls));
+	}
+	sbuf_addf(o, ",\"evidence\":\"%s\",\"protocol\":\"%s\"", evidence_name(e->evidence), proto_name(e->proto));
+	if (e->episode)
+		sbuf_addf(o, ",\"episode\":%lld,\"round\":%d", (long long)e->episode, e->round);
+	if (e->generation >= 0)
+		sbuf_addf(o, ",\"generation\":%d", (int)e->generation);
+	if (e->duration_us >= 0)
+		sbuf_addf(o, ",\"duration_ms\":%.1f", (double)e->duration_us / 1000.0);
+	if (e->kind == KG_EV_REBALANCE_END)
+		sbuf_addf(o, ",\"lag_cost\":%lld", (long long)e->lag_cost);
+	if (e->kind == KG_EV_STATE)
+		sbuf_addf(o, ",\"from\":\"%s\",\"to\":\"%s\"", state_name(e->from), state_name(e->to));
+	if (e->reason != KG_REASON_NONE)
+		sbuf_addf(o, ",\"reason\":\"%s\"", reason_key(e->reason));
+	if (e->text) {
+		sbuf_adds(o, ",\"text\":");
+		jstr(o, e->text);
+	}
+	event_format(e, &msg);
+	sbuf_adds(o, ",\"message\":");
+	jstr(o, sbuf_str(&msg));
+	sbuf_free(&msg);
+	sbuf_addc(o, '}');
+}
+
+/* One member. */
+static void
+json_member(sbuf *o, const kg_member *m)
+{
+	const kg_member_health *h = &m->health;
+	sbuf_adds(o, "{\"member_id\":");
+	jstr(o, m->member_id);
+	sbuf_adds(o, ",\"client_id\":");
+	jstr(o, m->client_id);
+	sbuf_adds(o, ",\"host\":");
+	jstr(o, m->host);
+	sbuf_adds(o, ",\"instance_id\":");
+	jstr(o, m->instance_id);
+	sbuf_adds(o, ",\"assignment\":");
+	report_json_parts(o, m->assignment, m->nassigned);
+	sbuf_addf(o, ",\"status\":\"%s\",\"lane\":%d,\"exact\":%s", member_status_name(m->status), m->lane,
+		  (m->flags & KG_MEMBER_EXACT) ? "true" : "false");
+	sbuf_adds(o, ",\"health\":{\"heartbeat_age_ms\":");
+	jnum(o, h->hb_age_us >= 0 ? h->hb_age_us / 1000 : -1);
+	sbuf_addf(o, ",\"session_timeout_ms\":%lld,\"session_timeout_from\":\"%s\",\"poll_gap_ms\":",
+		  (long long)(h->session_timeout_us / 1000), limit_src_name(h->session_src));
+	jnum(o, h->poll_gap_us >= 0 ? h->poll_gap_us / 1000 : -1);
+	sbuf_adds(o, ",\"poll_gap_max_ms\":");
+	jnum(o, h->poll_gap_max_us >= 0 ? h->poll_gap_max_us / 1000 : -1);
+	sbuf_addf(o, ",\"max_poll_interval_ms\":%lld,\"max_poll_interval_from\":\"%s\"}",
+		  (long long)(h->max_poll_us / 1000), limit_src_name(h->max_poll_src));
+	if (m->last_leave != KG_REASON_NONE)
+		sbuf_addf(o, ",\"last_leave\":\"%s\"", reason_key(m->last_leave));
+	sbuf_addc(o, '}');
+}
+
+/* One group. */
+static void
+json_group(sbuf *o, const kg_group *g)
+{
+	int i;
+	sbuf_adds(o, "{\"id\":");
+	jstr(o, g->name);
+	sbuf_addf(o, ",\"state\":\"%s\",\"protocol_type\":", state_name(g->state));
+	jstr(o, g->protocol_type);
+	sbuf_adds(o, ",\"assignor\":");
+	jstr(o, g->assignor);
+	sbuf_addf(o, ",\"protocol\":\"%s\",\"coordinator\":", proto_name(g->proto));
+	jnum(o, g->coordinator);
+	if (g->error) {
+		sbuf_adds(o, ",\"error\":");
+		jstr(o, g->error);
+	}
+	sbuf_adds(o, ",\"members\":[");
+	for (i = 0; i < g->nmembers; i++) {
+		if (i)
+			sbuf_addc(o, ',');
+		json_member(o, &g->members[i]);
+	}
+	sbuf_adds(o, "],\"partitions\":[");
+	for (i = 0; i < g->nparts; i++) {
+		const kg_gpart *p = &g->parts[i];
+		if (i)
+			sbuf_addc(o, ',');
+		sbuf_adds(o, "{\"topic\":");
+		jstr(o, intern_topic_name(p->tp.topic));
+		sbuf_addf(o, ",\"partition\":%d,\"committed\":", p->tp.partition);
+		jnum(o, p->committed);
+		sbuf_adds(o, ",\"log_end\":");
+		jnum(o, p->log_end);
+		sbuf_adds(o, ",\"lag\":");
+		jnum(o, p->lag);
+		sbuf_adds(o, ",\"owner\":");
+		jstr(o, p->owner >= 0 ? g->members[p->owner].member_id : NULL);
+		sbuf_addf(o, ",\"orphaned\":%s}", p->orphaned ? "true" : "false");
+	}
+	sbuf_adds(o, "],\"lag\":");
+	jnum(o, g->lag);
+	sbuf_addf(o, ",\"orphaned\":%d,\"idle_members\":%d,\"rebalances_1h\":%d,\"storm\":%s,\"in_rebalance\":%s",
+		  g->norphaned, g->nidle, g->sum.rebalances_1h, g->sum.storm ? "true" : "false",
+		  g->sum.in_episode ? "true" : "false");
+	if (g->sum.generation >= 0)
+		sbuf_addf(o, ",\"generation\":%d", (int)g->sum.generation);
+	sbuf_addc(o, '}');
+}
+
+/* One JSON line. */
+void
+report_json(sbuf *o, const kg_snapshot *s, kg_event *const *events, size_t nevents, int64_t t0_us)
+{
+	int i;
+	size_t k;
+	sbuf_addf(o, "{\"version\":%d,\"time\":", KG_JSON_VERSION);
+	report_json_time(o, s->time_us);
+	sbuf_addf(o, ",\"time_us\":%lld,\"cluster\":", (long long)s->time_us);
+	jstr(o, s->cluster);
+	sbuf_adds(o, ",\"source\":{");
+	for (i = 0; i < s->nsources; i++) {
+		const kg_source_health *h = &s->sources[i];
+		if (i)
+			sbuf_addc(o, ',');
+		jstr(o, h->name);
+		sbuf_addf(o, ":{\"status\":\"%s\",\"since\":", src_status_name(h->status));
+		if (h->since_us > 0)
+			report_json_time(o, h->since_us);
+		else
+			sbuf_adds(o, "null");
+		sbuf_adds(o, ",\"message\":");
+		jstr(o, h->message);
+		if (h->insecure)
+			sbuf_adds(o, ",\"insecure\":true");
+		sbuf_addc(o, '}');
+	}
+	sbuf_adds(o, "},\"groups\":[");
+	for (i = 0; i < s->ngroups; i++) {
+		if (i)
+			sbuf_addc(o, ',');
+		json_group(o, &s->groups[i]);
+	}
+	sbuf_adds(o, "],\"events\":[");
+	for (k = 0; k < nevents; k++) {
+		if (k)
+			sbuf_addc(o, ',');
+		report_json_event(o, events[k], t0_us);
+	}
+	sbuf_adds(o, "]}");
+}

@@ -1,0 +1,32 @@
+/*
+ * report.h: reporters that print the model without curses.
+ *
+ * report_text() is the --once report: per group its state, assignor and
+ * protocol, coordinator, members, a text ownership grid and per partition
+ * the columns of kafka-consumer-groups.sh (CURRENT-OFFSET, LOG-END-OFFSET,
+ * LAG).  report_json() is one line of the versioned JSON schema (see
+ * kgtop(1)): a snapshot with the events derived since the previous line.
+ */
+#ifndef KGTOP_REPORT_REPORT_H
+#define KGTOP_REPORT_REPORT_H
+
+#include <stdio.h>
+
+#include "model/event.h"
+#include "model/snapshot.h"
+#include "util/util.h"
+
+#define KG_JSON_VERSION 1
+
+/* Append the text report of snapshot s to out (t0_us: time origin for events). */
+void report_text(sbuf *out, const kg_snapshot *s);
+/* Append one JSON object (no newline) for s and the events since the last one. */
+void report_json(sbuf *out, const kg_snapshot *s, kg_event *const *events, size_t nevents, int64_t t0_us);
+/* Append one event as a JSON object. */
+void report_json_event(sbuf *out, const kg_event *e, int64_t t0_us);
+/* Append a partition set as a JSON array of {"topic","partition"}. */
+void report_json_parts(sbuf *out, const kg_tp *v, int n);
+/* Append an ISO-8601 UTC time with milliseconds, quoted. */
+void report_json_time(sbuf *out, int64_t us);
+
+#endif

@@ -1,0 +1,16 @@
+/*
+ * sources.h: process-wide setup of the libraries sources use.
+ */
+#ifndef KGTOP_SOURCES_SOURCES_H
+#define KGTOP_SOURCES_SOURCES_H
+
+#include <stddef.h>
+
+/* Initialise libcurl (before any thread starts); 0 or -1 with err. */
+int sources_global_init(char *err, size_t errsz);
+/* Release what sources_global_init() set up. */
+void sources_global_cleanup(void);
+/* librdkafka's version string. */
+const char *sources_rdkafka_version(void);
+
+#endif

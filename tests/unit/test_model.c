@@ -1,0 +1,304 @@
+/*
+ * test_model.c: partition sets, the revoke classification, the builder,
+ * names, event text, and the small parsers of util.
+ */
+#include "config.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/event.h"
+#include "model/intern.h"
+#include "model/snapshot.h"
+#include "model/tp.h"
+#include "util/util.h"
+
+/* Parse "0 4" into a set of topic t. */
+static int
+set(const char *topic, const char *list, kg_tp *out)
+{
+	int n = 0;
+	const char *p = list;
+	while (*p) {
+		char *end;
+		long v = strtol(p, &end, 10);
+		if (end == p)
+			break;
+		out[n].topic = intern_topic(topic);
+		out[n].partition = (int32_t)v;
+		n++;
+		p = end;
+	}
+	return tp_sort_unique(out, n);
+}
+
+/* The seeds' rule: full means the whole non-empty assignment, incremental a proper subset. */
+static void
+test_classify(void **state)
+{
+	kg_tp r[8], b[8];
+	int nr, nb;
+	(void)state;
+	/* seed 000, range: consumer-a revoked [0 1] holding [0 1]: stop-the-world */
+	nr = set("t", "0 1", r);
+	nb = set("t", "0 1", b);
+	assert_int_equal(tp_classify_revoke(r, nr, b, nb), KG_CLASS_FULL);
+	/* seed 000, cooperative: [4] of [0 4] is incremental although not empty */
+	nr = set("t", "4", r);
+	nb = set("t", "0 4", b);
+	assert_int_equal(tp_classify_revoke(r, nr, b, nb), KG_CLASS_INCREMENTAL);
+	/* an empty revoke is neither */
+	nb = set("t", "0 4", b);
+	assert_int_equal(tp_classify_revoke(r, 0, b, nb), KG_CLASS_NONE);
+	/* order does not matter */
+	nr = set("t", "5 3 1", r);
+	nb = set("t", "1 3 5", b);
+	assert_int_equal(tp_classify_revoke(r, nr, b, nb), KG_CLASS_FULL);
+	/* partitions it never held do not make it full */
+	nr = set("t", "9", r);
+	nb = set("t", "1", b);
+	assert_int_equal(tp_classify_revoke(r, nr, b, nb), KG_CLASS_NONE);
+	assert_string_equal(tp_class_name(KG_CLASS_INCREMENTAL), "incremental");
+}
+
+/* Set operations on sorted sets. */
+static void
+test_sets(void **state)
+{
+	kg_tp a[8], b[8], out[8];
+	int na, nb, n;
+	(void)state;
+	na = set("t", "0 1 2 4", a);
+	nb = set("t", "1 4 5", b);
+	n = tp_diff(a, na, b, nb, out);
+	assert_int_equal(n, 2);
+	assert_int_equal(out[0].partition, 0);
+	assert_int_equal(out[1].partition, 2);
+	n = tp_intersect(a, na, b, nb, out);
+	assert_int_equal(n, 2);
+	assert_int_equal(out[1].partition, 4);
+	assert_true(tp_contains(a, na, b[0]));
+	assert_false(tp_contains(a, na, b[2]));
+	n = set("t", "3 3 1 1", out);
+	assert_int_equal(n, 2);
+}
+
+/* The seeds' notation. */
+static void
+test_format(void **state)
+{
+	kg_tp a[8];
+	int n;
+	sbuf s = { 0 };
+	(void)state;
+	n = set("orders", "4 0", a);
+	tp_format(&s, a, n, true);
+	assert_string_equal(sbuf_str(&s), "[0 4]");
+	sbuf_reset(&s);
+	tp_format(&s, a, 0, true);
+	assert_string_equal(sbuf_str(&s), "[]");
+	sbuf_reset(&s);
+	a[n].topic = intern_topic("payments");
+	a[n].partition = 1;
+	n = tp_sort_unique(a, n + 1);
+	tp_format(&s, a, n, true);
+	assert_string_equal(sbuf_str(&s), "[orders:0,4 payments:1]");
+	sbuf_free(&s);
+}
+
+/* The builder derives owners, lag, orphans and idle members. */
+static void
+test_builder(void **state)
+{
+	kg_builder *b = builder_new(1000);
+	int32_t t = intern_topic("orders"), gid = intern_group("g-builder");
+	kg_bgroup *g;
+	kg_bmember *m;
+	kg_snapshot *s;
+	const kg_group *G;
+	kg_tp asg[2] = { { t, 0 }, { t, 1 } };
+	int p;
+	(void)state;
+	builder_topic(b, t, 4);
+	for (p = 0; p < 4; p++)
+		builder_partition(b, (kg_tp){ t, p }, 1, 100);
+	g = builder_group(b, gid);
+	bgroup_state(g, KG_STATE_STABLE);
+	bgroup_protocol(g, "consumer", "range");
+	bgroup_committed(g, (kg_tp){ t, 0 }, 90);
+	bgroup_committed(g, (kg_tp){ t, 1 }, 100);
+	bgroup_committed(g, (kg_tp){ t, 2 }, 40);
+	m = bgroup_member(g, "a-1");
+	bmember_ids(m, "a", "/10.0.0.1", NULL);
+	bmember_assignment(m, asg, 2);
+	m = bgroup_member(g, "z-1");
+	bmember_ids(m, "z", "/10.0.0.2", "static-z");
+	s = builder_finish(b);
+	G = snapshot_group(s, gid);
+	assert_non_null(G);
+	assert_int_equal(G->proto, KG_PROTO_EAGER);
+	assert_int_equal(G->nparts, 4);
+	assert_int_equal(G->parts[0].owner, group_member_index(G, "a-1"));
+	assert_int_equal(G->parts[0].lag, 10);
+	assert_int_equal(G->parts[2].lag, 60);
+	assert_int_equal(G->parts[3].lag, -1); /* no committed offset */
+	assert_int_equal(G->lag, 70);
+	assert_int_equal(G->norphaned, 2); /* 2 and 3: orders is consumed, nobody owns them */
+	assert_true(G->parts[2].orphaned);
+	assert_int_equal(G->nidle, 1);
+	assert_string_equal(G->members[group_member_index(G, "z-1")].instance_id, "static-z");
+	assert_true(G->members[group_member_index(G, "z-1")].flags & KG_MEMBER_STATIC);
+	snapshot_unref(s);
+}
+
+/* Non-Stable groups are described without assignments: nothing is orphaned then. */
+static void
+test_builder_rebalancing(void **state)
+{
+	kg_builder *b = builder_new(1000);
+	int32_t t = intern_topic("orders"), gid = intern_group("g-prep");
+	kg_bgroup *g;
+	kg_snapshot *s;
+	const kg_group *G;
+	(void)state;
+	builder_topic(b, t, 3);
+	g = builder_group(b, gid);
+	bgroup_state(g, KG_STATE_PREPARING_REBALANCE);
+	bgroup_protocol(g, "consumer", "");
+	bgroup_committed(g, (kg_tp){ t, 0 }, 1);
+	bgroup_member(g, "a-1");
+	s = builder_finish(b);
+	G = snapshot_group(s, gid);
+	assert_int_equal(G->norphaned, 0);
+	assert_int_equal(G->nidle, 0);
+	assert_int_equal(G->proto, KG_PROTO_UNKNOWN);
+	snapshot_unref(s);
+}
+
+/* Assignor names imply the protocol. */
+static void
+test_proto(void **state)
+{
+	(void)state;
+	assert_int_equal(proto_from_assignor("range", "consumer"), KG_PROTO_EAGER);
+	assert_int_equal(proto_from_assignor("roundrobin", "consumer"), KG_PROTO_EAGER);
+	assert_int_equal(proto_from_assignor("sticky", "consumer"), KG_PROTO_EAGER);
+	assert_int_equal(proto_from_assignor("cooperative-sticky", "consumer"), KG_PROTO_COOPERATIVE);
+	assert_int_equal(proto_from_assignor("org.apache.kafka.clients.consumer.CooperativeStickyAssignor", ""),
+			 KG_PROTO_COOPERATIVE);
+	assert_int_equal(proto_from_assignor("", "consumer"), KG_PROTO_UNKNOWN);
+	assert_int_equal(proto_from_assignor("range", "connect"), KG_PROTO_UNKNOWN);
+	assert_int_equal(state_parse("PreparingRebalance"), KG_STATE_PREPARING_REBALANCE);
+	assert_int_equal(state_parse("completing_rebalance"), KG_STATE_COMPLETING_REBALANCE);
+	assert_int_equal(state_parse("stable"), KG_STATE_STABLE);
+	assert_int_equal(state_parse("nonsense"), KG_STATE_UNKNOWN);
+	assert_true(state_rebalancing(KG_STATE_COMPLETING_REBALANCE));
+	assert_false(state_rebalancing(KG_STATE_STABLE));
+	assert_int_equal(reason_parse(reason_key(KG_REASON_MAX_POLL)), KG_REASON_MAX_POLL);
+}
+
+/* Events read like the seeds' logs. */
+static void
+test_event_text(void **state)
+{
+	kg_event *e = event_new(KG_EV_REVOKED, 1000000 + 12121000, intern_group("g"));
+	kg_tp r[4], b[4];
+	sbuf s = { 0 };
+	(void)state;
+	event_member(e, "consumer-a-1", "consumer-a", NULL, 0);
+	e->nparts = set("t", "4", r);
+	e->parts = tp_dup(r, e->nparts);
+	e->nbefore = set("t", "0 4", b);
+	e->before = tp_dup(b, e->nbefore);
+	e->cls = KG_CLASS_INCREMENTAL;
+	e->single_topic = true;
+	event_format_line(e, 1000000, &s);
+	assert_string_equal(sbuf_str(&s), "[12.121s] consumer-a revoked [4] of [0 4] (incremental)");
+	e->cls = KG_CLASS_FULL;
+	sbuf_reset(&s);
+	event_format(e, &s);
+	assert_string_equal(sbuf_str(&s), "consumer-a revoked [4] (all: stop-the-world)");
+	e->evidence = KG_EVID_PROTOCOL;
+	sbuf_reset(&s);
+	event_format(e, &s);
+	assert_string_equal(sbuf_str(&s), "consumer-a revoked [4] (all: stop-the-world) [eager protocol]");
+	event_unref(e);
+	e = event_new(KG_EV_MEMBER_LEFT, 0, intern_group("g"));
+	event_member(e, "m", "worker-3", NULL, 2);
+	e->reason = KG_REASON_MAX_POLL;
+	sbuf_reset(&s);
+	event_format(e, &s);
+	assert_string_equal(sbuf_str(&s), "worker-3 left (max.poll.interval)");
+	event_unref(e);
+	sbuf_free(&s);
+	assert_int_equal(event_kind_parse(event_kind_key(KG_EV_STORM_BEGIN)), KG_EV_STORM_BEGIN);
+}
+
+/* util: durations, sizes, counts, UTF-8. */
+static void
+test_util(void **state)
+{
+	char buf[32];
+	char bad[] = "ok\x1b[31m\xff\xfe end";
+	(void)state;
+	assert_int_equal(util_parse_duration_us("500ms"), 500000);
+	assert_int_equal(util_parse_duration_us("4s"), 4000000);
+	assert_int_equal(util_parse_duration_us("2"), 2000000);
+	assert_int_equal(util_parse_duration_us("1h"), 3600LL * 1000000);
+	assert_int_equal(util_parse_duration_us("x"), -1);
+	assert_int_equal(util_parse_duration_us("-3s"), -1);
+	assert_int_equal(util_parse_size("10M"), 10 * 1024 * 1024);
+	assert_int_equal(util_parse_size("4096"), 4096);
+	assert_int_equal(util_parse_size("1GiB"), 1024LL * 1024 * 1024);
+	assert_int_equal(util_parse_size("12Q"), -1);
+	util_fmt_count(buf, sizeof buf, 1234);
+	assert_string_equal(buf, "1.2k");
+	util_fmt_count(buf, sizeof buf, 999);
+	assert_string_equal(buf, "999");
+	util_fmt_count(buf, sizeof buf, 34000000);
+	assert_string_equal(buf, "34M");
+	util_fmt_duration(buf, sizeof buf, 2500000);
+	assert_string_equal(buf, "2.5s");
+	util_fmt_duration(buf, sizeof buf, 65LL * 1000000);
+	assert_string_equal(buf, "1m05s");
+	util_sanitize_text(bad);
+	assert_string_equal(bad, "ok?[31m?? end");
+	assert_int_equal(util_utf8_valid_prefix("\xc3\xa9t\xc3", 4), 3);
+	assert_int_equal(intern_topic("x-topic"), intern_topic("x-topic"));
+	assert_string_equal(intern_topic_name(intern_topic("x-topic")), "x-topic");
+	assert_int_equal(intern_group_find("never-interned-group"), -1);
+}
+
+/* JSON string escaping keeps output valid whatever the input. */
+static void
+test_json_str(void **state)
+{
+	sbuf s = { 0 };
+	(void)state;
+	sbuf_add_json_str(&s, "a\"b\\c\n\x01\xff");
+	assert_string_equal(sbuf_str(&s), "\"a\\\"b\\\\c\\n\\u0001\\ufffd\"");
+	sbuf_free(&s);
+}
+
+/* Run. */
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_classify),
+		cmocka_unit_test(test_sets),
+		cmocka_unit_test(test_format),
+		cmocka_unit_test(test_builder),
+		cmocka_unit_test(test_builder_rebalancing),
+		cmocka_unit_test(test_proto),
+		cmocka_unit_test(test_event_text),
+		cmocka_unit_test(test_util),
+		cmocka_unit_test(test_json_str),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,785 @@
+/*
+ * test_tracker.c: the domain rules, pinned on the seeds' own runs.
+ *
+ * Each test feeds the tracker what a broker description (polling) or a
+ * consumer's callbacks (exact) would say, and asserts the derived events
+ * and episodes: full versus incremental revokes, one episode for a
+ * two-round cooperative rebalance, orphans, storms, static members, lag,
+ * health, and timing from coordinator logs.
+ */
+#include "config.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/intern.h"
+#include "scenario.h"
+#include "util/util.h"
+
+#define E KG_PROTO_EAGER
+#define C KG_PROTO_COOPERATIVE
+
+/* Text of an event. */
+static char *
+text(const kg_event *e)
+{
+	sbuf s = { 0 };
+	event_format(e, &s);
+	return s.s ? s.s : xstrdup("");
+}
+
+/* Assert an event's text. */
+static void
+assert_text(const kg_event *e, const char *want)
+{
+	char *got;
+	assert_non_null(e);
+	got = text(e);
+	if (strcmp(got, want) != 0)
+		fprintf(stderr, "# got:  %s\n# want: %s\n", got, want);
+	assert_string_equal(got, want);
+	free(got);
+}
+
+/* The episodes of a group. */
+static int
+episodes(sc *s, const char *group, kg_episode **out)
+{
+	return history_episodes(tracker_history(s->t), intern_group(group), out);
+}
+
+/* Settle three exact members with callbacks at ms. */
+static void
+settle_exact(sc *s, const char *g, kg_proto p, int64_t ms, const char *a, const char *b, const char *c)
+{
+	sc_obs(s, KG_OBS_ASSIGNED, ms, g, "consumer-a", p, a);
+	sc_obs(s, KG_OBS_ASSIGNED, ms, g, "consumer-b", p, b);
+	sc_obs(s, KG_OBS_ASSIGNED, ms, g, "consumer-c", p, c);
+}
+
+/* Seed 000, range: when d joins, a, b and c each revoke everything (stop-the-world). */
+static void
+test_seed_range(void **state)
+{
+	sc *s = sc_new(6, NULL);
+	char m[256];
+	kg_episode *ep;
+	int n;
+	(void)state;
+	snprintf(m, sizeof m, "consumer-a=0 1;consumer-b=2 3;consumer-c=4 5");
+	sc_group_set(s, "g-range", KG_STATE_STABLE, "range", m);
+	sc_group_exact(s, "g-range", true);
+	settle_exact(s, "g-range", E, 0, "0 1", "2 3", "4 5");
+	sc_tick(s, 100);
+	sc_tick(s, 2000); /* settled: the first episode closed */
+	/* the seed's log: [3.213s] a, b, c revoked everything */
+	sc_obs(s, KG_OBS_REVOKED, 3213, "g-range", "consumer-a", E, "0 1");
+	sc_obs(s, KG_OBS_REVOKED, 3213, "g-range", "consumer-b", E, "2 3");
+	sc_obs(s, KG_OBS_REVOKED, 3213, "g-range", "consumer-c", E, "4 5");
+	sc_group_set(s, "g-range", KG_STATE_PREPARING_REBALANCE, "range", "consumer-a;consumer-b;consumer-c;consumer-d");
+	sc_tick(s, 3300);
+	sc_obs(s, KG_OBS_ASSIGNED, 3700, "g-range", "consumer-a", E, "0 1");
+	sc_obs(s, KG_OBS_ASSIGNED, 3700, "g-range", "consumer-b", E, "2 3");
+	sc_obs(s, KG_OBS_ASSIGNED, 3700, "g-range", "consumer-c", E, "4");
+	sc_obs(s, KG_OBS_ASSIGNED, 3700, "g-range", "consumer-d", E, "5");
+	sc_group_set(s, "g-range", KG_STATE_STABLE, "range", "consumer-a=0 1;consumer-b=2 3;consumer-c=4;consumer-d=5");
+	sc_tick(s, 3800);
+	sc_tick(s, 5000);
+	assert_int_equal(sc_count_revokes(s, "g-range", NULL, KG_CLASS_FULL), 3);
+	assert_int_equal(sc_count_revokes(s, "g-range", NULL, KG_CLASS_INCREMENTAL), 0);
+	assert_text(sc_find(s, KG_EV_REVOKED, "consumer-a", 0), "consumer-a revoked [0 1] (all: stop-the-world)");
+	assert_text(sc_find(s, KG_EV_REVOKED, "consumer-b", 0), "consumer-b revoked [2 3] (all: stop-the-world)");
+	assert_text(sc_find(s, KG_EV_REVOKED, "consumer-c", 0), "consumer-c revoked [4 5] (all: stop-the-world)");
+	assert_int_equal(sc_find(s, KG_EV_REVOKED, "consumer-a", 0)->time_us, sc_us(s, 3213));
+	n = episodes(s, "g-range", &ep);
+	assert_int_equal(n, 2); /* the first settling, then d's join */
+	assert_int_equal(ep[1].start_us, sc_us(s, 3213));
+	assert_int_equal(ep[1].end_us, sc_us(s, 3700));
+	assert_int_equal(ep[1].nfull, 3);
+	assert_int_equal(ep[1].proto, KG_PROTO_EAGER);
+	assert_true(episode_member(&ep[1], 0)->stopped_us >= 487000);
+	episodes_free(ep, n);
+	sc_free(s);
+}
+
+/*
+ * Seed 000, cooperative-sticky: the first round revokes nothing, then
+ * [4] of [0 4] (incremental), and d gets [4]; no member loses everything.
+ */
+static void
+test_seed_coop(void **state)
+{
+	sc *s = sc_new(6, NULL);
+	(void)state;
+	sc_group_set(s, "g-coop", KG_STATE_STABLE, "cooperative-sticky", "consumer-a=0 4;consumer-b=1 2;consumer-c=3 5");
+	sc_group_exact(s, "g-coop", true);
+	settle_exact(s, "g-coop", C, 0, "0 4", "1 2", "3 5");
+	sc_tick(s, 100);
+	sc_tick(s, 2000);
+	sc_obs(s, KG_OBS_REVOKED, 12118, "g-coop", "consumer-a", C, "");
+	sc_obs(s, KG_OBS_REVOKED, 12118, "g-coop", "consumer-b", C, "");
+	sc_obs(s, KG_OBS_REVOKED, 12118, "g-coop", "consumer-c", C, "");
+	sc_obs(s, KG_OBS_REVOKED, 12121, "g-coop", "consumer-a", C, "4");
+	sc_group_set(s, "g-coop", KG_STATE_PREPARING_REBALANCE, "cooperative-sticky",
+		     "consumer-a=0;consumer-b=1 2;consumer-c=3 5;consumer-d");
+	sc_tick(s, 12200);
+	sc_obs(s, KG_OBS_ASSIGNED, 12626, "g-coop", "consumer-d", C, "4");
+	sc_obs(s, KG_OBS_ASSIGNED, 12626, "g-coop", "consumer-a", C, "");
+	sc_obs(s, KG_OBS_ASSIGNED, 12626, "g-coop", "consumer-b", C, "");
+	sc_obs(s, KG_OBS_ASSIGNED, 12626, "g-coop", "consumer-c", C, "");
+	sc_group_set(s, "g-coop", KG_STATE_STABLE, "cooperative-sticky",
+		     "consumer-a=0;consumer-b=1 2;consumer-c=3 5;consumer-d=4");
+	sc_tick(s, 12700);
+	sc_tick(s, 14000);
+	assert_int_equal(sc_count_revokes(s, "g-coop", NULL, KG_CLASS_FULL), 0);
+	assert_int_equal(sc_count_revokes(s, "g-coop", NULL, KG_CLASS_NONE), 3);
+	assert_int_equal(sc_count_revokes(s, "g-coop", NULL, KG_CLASS_INCREMENTAL), 1);
+	assert_text(sc_find(s, KG_EV_REVOKED, "consumer-b", 0), "consumer-b revoked [] (nothing)");
+	assert_text(sc_find(s, KG_EV_REVOKED, "consumer-a", 1), "consumer-a revoked [4] of [0 4] (incremental)");
+	assert_text(sc_find(s, KG_EV_ASSIGNED, "consumer-d", 0), "consumer-d assigned [4]");
+	assert_int_equal(sc_find(s, KG_EV_ASSIGNED, "consumer-d", 0)->time_us, sc_us(s, 12626));
+	sc_free(s);
+}
+
+/*
+ * The demo's view of a cooperative join: JoinGroup marks rounds.  The
+ * moving partition is revoked in round one and assigned in round two,
+ * all within one episode.
+ */
+static void
+test_coop_rounds_exact(void **state)
+{
+	sc *s = sc_new(6, NULL);
+	kg_episode *ep;
+	int n;
+	const kg_event *rv, *as;
+	(void)state;
+	sc_group_set(s, "g", KG_STATE_STABLE, "cooperative-sticky", "consumer-a=0 4;consumer-b=1 2;consumer-c=3 5");
+	sc_group_exact(s, "g", true);
+	settle_exact(s, "g", C, 0, "0 4", "1 2", "3 5");
+	sc_tick(s, 100);
+	sc_tick(s, 2000);
+	/* round 1: everyone joins, the leader withholds 4 from a */
+	sc_obs(s, KG_OBS_JOIN_SENT, 10000, "g", "consumer-d", C, "");
+	sc_obs(s, KG_OBS_JOIN_SENT, 10100, "g", "consumer-a", C, "");
+	sc_obs(s, KG_OBS_JOIN_SENT, 10100, "g", "consumer-b", C, "");
+	sc_obs(s, KG_OBS_JOIN_SENT, 10100, "g", "consumer-c", C, "");
+	sc_group_set(s, "g", KG_STATE_PREPARING_REBALANCE, "cooperative-sticky",
+		     "consumer-a=0 4;consumer-b=1 2;consumer-c=3 5;consumer-d");
+	sc_tick(s, 10200);
+	sc_obs(s, KG_OBS_ASSIGNED, 13000, "g", "consumer-d", C, "");
+	sc_obs(s, KG_OBS_ASSIGNED, 13000, "g", "consumer-b", C, "");
+	sc_obs(s, KG_OBS_ASSIGNED, 13000, "g", "consumer-c", C, "");
+	sc_obs(s, KG_OBS_REVOKED, 13010, "g", "consumer-a", C, "4");
+	sc_group_set(s, "g", KG_STATE_STABLE, "cooperative-sticky", "consumer-a=0;consumer-b=1 2;consumer-c=3 5;consumer-d");
+	sc_tick(s, 13100); /* Stable, but 4 has no owner: still the same episode */
+	sc_tick(s, 14500);
+	/* round 2: a rejoins, d gets 4 */
+	sc_obs(s, KG_OBS_JOIN_SENT, 14600, "g", "consumer-a", C, "");
+	sc_obs(s, KG_OBS_ASSIGNED, 16000, "g", "consumer-d", C, "4");
+	sc_obs(s, KG_OBS_ASSIGNED, 16000, "g", "consumer-a", C, "");
+	sc_group_set(s, "g", KG_STATE_STABLE, "cooperative-sticky", "consumer-a=0;consumer-b=1 2;consumer-c=3 5;consumer-d=4");
+	sc_tick(s, 16100);
+	sc_tick(s, 17500);
+	rv = sc_find(s, KG_EV_REVOKED, "consumer-a", 0);
+	as = sc_find(s, KG_EV_ASSIGNED, "consumer-d", 1);
+	if (as == NULL)
+		as = sc_find(s, KG_EV_ASSIGNED, "consumer-d", 0);
+	assert_non_null(rv);
+	assert_int_equal(rv->cls, KG_CLASS_INCREMENTAL);
+	assert_int_equal(rv->round, 1);
+	assert_non_null(as);
+	assert_int_equal(as->nparts, 1);
+	assert_int_equal(as->round, 2);
+	assert_int_equal(rv->episode, as->episode);
+	assert_int_equal(sc_count_revokes(s, "g", NULL, KG_CLASS_FULL), 0);
+	n = episodes(s, "g", &ep);
+	assert_int_equal(n, 2);
+	assert_int_equal(ep[1].rounds, 2);
+	assert_int_equal(ep[1].start_us, sc_us(s, 10000));
+	assert_int_equal(ep[1].end_us, sc_us(s, 16000));
+	assert_int_equal(ep[1].nincremental, 1);
+	assert_int_equal(ep[1].nfull, 0);
+	assert_int_equal(ep[1].moved, 1);
+	episodes_free(ep, n);
+	sc_free(s);
+}
+
+/* Polling a broker: eager members revoke everything by protocol; one episode, one round. */
+static void
+test_polled_eager_join(void **state)
+{
+	sc *s = sc_new(6, NULL);
+	kg_episode *ep;
+	int n;
+	const kg_event *e;
+	(void)state;
+	sc_group_set(s, "p-range", KG_STATE_STABLE, "range", "consumer-a=0 1;consumer-b=2 3;consumer-c=4 5");
+	sc_tick(s, 0);
+	sc_tick(s, 1000);
+	assert_int_equal(sc_count(s, KG_EV_REBALANCE_START, NULL), 0);
+	sc_group_set(s, "p-range", KG_STATE_PREPARING_REBALANCE, "", "consumer-a;consumer-b;consumer-c;consumer-d");
+	sc_tick(s, 2000);
+	/* described without assignments: that is not a revoke, the protocol is */
+	assert_int_equal(sc_count_revokes(s, "p-range", NULL, KG_CLASS_FULL), 3);
+	e = sc_find(s, KG_EV_REVOKED, "consumer-b", 0);
+	assert_int_equal(e->evidence, KG_EVID_PROTOCOL);
+	assert_text(e, "consumer-b revoked [2 3] (all: stop-the-world) [eager protocol]");
+	assert_int_equal(sc_count(s, KG_EV_MEMBER_JOINED, "consumer-d"), 1);
+	sc_group_set(s, "p-range", KG_STATE_COMPLETING_REBALANCE, "", "consumer-a;consumer-b;consumer-c;consumer-d");
+	sc_tick(s, 3000);
+	sc_group_set(s, "p-range", KG_STATE_STABLE, "range", "consumer-a=0 1;consumer-b=2 3;consumer-c=4;consumer-d=5");
+	sc_tick(s, 4000);
+	assert_int_equal(sc_count(s, KG_EV_ASSIGNED, "consumer-d"), 1);
+	assert_int_equal(sc_count(s, KG_EV_REBALANCE_END, NULL), 1);
+	assert_int_equal(sc_count_revokes(s, "p-range", NULL, KG_CLASS_FULL), 3);
+	n = episodes(s, "p-range", &ep);
+	assert_int_equal(n, 1);
+	assert_int_equal(ep[0].rounds, 1);
+	assert_int_equal(ep[0].start_us, sc_us(s, 2000));
+	assert_int_equal(ep[0].end_us, sc_us(s, 4000));
+	assert_string_equal(ep[0].trigger_text, "joined: consumer-d");
+	assert_int_equal(ep[0].moved, 1);
+	episodes_free(ep, n);
+	sc_free(s);
+}
+
+/*
+ * Polling a broker, cooperative: round one ends Stable with the moving
+ * partition owned by nobody; round two assigns it.  One episode, two
+ * rounds, an incremental revoke, no full one.
+ */
+static void
+test_polled_coop_join(void **state)
+{
+	sc *s = sc_new(6, NULL);
+	kg_episode *ep;
+	int n;
+	const kg_event *rv, *as;
+	(void)state;
+	sc_group_set(s, "p-coop", KG_STATE_STABLE, "cooperative-sticky", "consumer-a=0 4;consumer-b=1 2;consumer-c=3 5");
+	sc_tick(s, 0);
+	sc_group_set(s, "p-coop", KG_STATE_PREPARING_REBALANCE, "", "consumer-a;consumer-b;consumer-c;consumer-d");
+	sc_tick(s, 1000);
+	assert_int_equal(sc_count(s, KG_EV_REVOKED, NULL), 0); /* cooperative: nothing implied */
+	sc_group_set(s, "p-coop", KG_STATE_COMPLETING_REBALANCE, "", "consumer-a;consumer-b;consumer-c;consumer-d");
+	sc_tick(s, 2000);
+	sc_group_set(s, "p-coop", KG_STATE_STABLE, "cooperative-sticky", "consumer-a=0;consumer-b=1 2;consumer-c=3 5;consumer-d");
+	sc_tick(s, 3000);
+	assert_int_equal(sc_count(s, KG_EV_REBALANCE_END, NULL), 0); /* [4] is orphaned: round two to come */
+	sc_group_set(s, "p-coop", KG_STATE_PREPARING_REBALANCE, "", "consumer-a;consumer-b;consumer-c;consumer-d");
+	sc_tick(s, 4000);
+	sc_group_set(s, "p-coop", KG_STATE_STABLE, "cooperative-sticky", "consumer-a=0;consumer-b=1 2;consumer-c=3 5;consumer-d=4");
+	sc_tick(s, 5000);
+	rv = sc_find(s, KG_EV_REVOKED, "consumer-a", 0);
+	as = sc_find(s, KG_EV_ASSIGNED, "consumer-d", 0);
+	assert_text(rv, "consumer-a revoked [4] of [0 4] (incremental) [polled]");
+	assert_int_equal(rv->round, 1);
+	assert_int_equal(as->round, 2);
+	assert_int_equal(sc_count_revokes(s, "p-coop", NULL, KG_CLASS_FULL), 0);
+	assert_int_equal(sc_count(s, KG_EV_REVOKED, "consumer-b"), 0);
+	assert_int_equal(sc_count(s, KG_EV_ROUND, NULL), 1);
+	assert_int_equal(sc_count(s, KG_EV_REBALANCE_END, NULL), 1);
+	n = episodes(s, "p-coop", &ep);
+	assert_int_equal(n, 1);
+	assert_int_equal(ep[0].rounds, 2);
+	assert_int_equal(ep[0].nincremental, 1);
+	assert_int_equal(ep[0].start_us, sc_us(s, 1000));
+	assert_int_equal(ep[0].end_us, sc_us(s, 5000));
+	/* b never stopped; d waited for round two */
+	assert_int_equal(episode_member(&ep[0], 1)->stopped_us, 0);
+	assert_true(episode_member(&ep[0], 3)->stopped_us >= 4000000);
+	episodes_free(ep, n);
+	sc_free(s);
+}
+
+/* Member status along a polled cooperative rebalance. */
+static void
+test_status(void **state)
+{
+	sc *s = sc_new(6, NULL);
+	kg_snapshot *snap;
+	const kg_group *G;
+	(void)state;
+	sc_group_set(s, "st", KG_STATE_STABLE, "cooperative-sticky", "consumer-a=0 4;consumer-b=1 2;consumer-c=3 5");
+	sc_tick(s, 0);
+	sc_group_set(s, "st", KG_STATE_STABLE, "cooperative-sticky", "consumer-a=0;consumer-b=1 2;consumer-c=3 5;consumer-d");
+	snap = sc_tick(s, 1000);
+	G = snapshot_group(snap, intern_group("st"));
+	assert_true(G->sum.in_episode);
+	assert_int_equal(G->members[group_member_index(G, "consumer-a-m")].status, KG_MEMBER_PARTIAL);
+	assert_int_equal(G->members[group_member_index(G, "consumer-b-m")].status, KG_MEMBER_CONSUMING);
+	assert_int_equal(G->members[group_member_index(G, "consumer-d-m")].status, KG_MEMBER_STOPPED);
+	assert_int_equal(G->norphaned, 1);
+	sc_group_set(s, "st", KG_STATE_STABLE, "cooperative-sticky", "consumer-a=0;consumer-b=1 2;consumer-c=3 5;consumer-d=4");
+	snap = sc_tick(s, 2000);
+	G = snapshot_group(snap, intern_group("st"));
+	assert_false(G->sum.in_episode);
+	assert_int_equal(G->members[group_member_index(G, "consumer-a-m")].status, KG_MEMBER_CONSUMING);
+	/* the moved mark: 4 came from a's lane */
+	assert_true(G->parts[4].moved);
+	assert_int_equal(G->parts[4].moved_from, G->members[group_member_index(G, "consumer-a-m")].lane);
+	assert_false(G->parts[0].moved);
+	assert_int_equal(G->sum.rebalances_1h, 1);
+	assert_int_equal(G->sum.rounds, 1);
+	sc_free(s);
+}
+
+/* A member that leaves between two refreshes: one short episode, the reason unknown to polling. */
+static void
+test_polled_leave(void **state)
+{
+	sc *s = sc_new(6, NULL);
+	const kg_event *e;
+	(void)state;
+	sc_group_set(s, "lv", KG_STATE_STABLE, "range", "consumer-a=0 1;consumer-b=2 3;consumer-c=4 5");
+	sc_tick(s, 0);
+	sc_group_set(s, "lv", KG_STATE_STABLE, "range", "consumer-a=0 1 2;consumer-b=3 4 5");
+	sc_tick(s, 1000);
+	e = sc_find(s, KG_EV_MEMBER_LEFT, "consumer-c", 0);
+	assert_text(e, "consumer-c left (unknown) holding [4 5]");
+	assert_int_equal(sc_count(s, KG_EV_REBALANCE_START, NULL), 1);
+	assert_int_equal(sc_count(s, KG_EV_REBALANCE_END, NULL), 1);
+	assert_int_equal(sc_count_revokes(s, "lv", NULL, KG_CLASS_FULL), 2);
+	e = sc_find(s, KG_EV_REBALANCE_END, NULL, 0);
+	assert_non_null(strstr(e->text, "between two refreshes"));
+	sc_free(s);
+}
+
+/* A reason reported by a callback source is kept when polling later sees the member gone. */
+static void
+test_leave_reason(void **state)
+{
+	sc *s = sc_new(6, NULL);
+	kg_obs *o;
+	const kg_event *e;
+	kg_snapshot *snap;
+	(void)state;
+	sc_group_set(s, "lr", KG_STATE_STABLE, "range", "consumer-a=0 1 2;consumer-b=3 4 5");
+	sc_tick(s, 0);
+	o = obs_new(KG_OBS_LEFT, sc_us(s, 900), intern_group("lr"), "log");
+	obs_member(o, "consumer-b-m", "consumer-b", NULL, NULL);
+	o->reason = KG_REASON_MAX_POLL;
+	obs_text(o, "consumer poll timeout has expired");
+	sc_obs_push(s, o);
+	sc_group_set(s, "lr", KG_STATE_PREPARING_REBALANCE, "", "consumer-a");
+	snap = sc_tick(s, 1000);
+	assert_int_equal(sc_count(s, KG_EV_MEMBER_LEFT, "consumer-b"), 1);
+	e = sc_find(s, KG_EV_MEMBER_LEFT, "consumer-b", 0);
+	assert_int_equal(e->time_us, sc_us(s, 900));
+	assert_text(e, "consumer-b left (max.poll.interval: consumer poll timeout has expired) holding [3 4 5]");
+	e = sc_find(s, KG_EV_REBALANCE_START, NULL, 0);
+	assert_int_equal(e->reason, KG_REASON_MAX_POLL);
+	assert_string_equal(e->text, "left: consumer-b (max.poll.interval)");
+	(void)snap;
+	sc_free(s);
+}
+
+/* An extra eager round (the mock does that under load) is still all full revokes, two rounds. */
+static void
+test_exact_eager_extra_round(void **state)
+{
+	sc *s = sc_new(4, NULL);
+	kg_episode *ep;
+	int n;
+	(void)state;
+	sc_group_set(s, "x", KG_STATE_STABLE, "range", "consumer-a=0 1;consumer-b=2 3");
+	sc_group_exact(s, "x", true);
+	sc_obs(s, KG_OBS_ASSIGNED, 0, "x", "consumer-a", E, "0 1");
+	sc_obs(s, KG_OBS_ASSIGNED, 0, "x", "consumer-b", E, "2 3");
+	sc_tick(s, 100);
+	sc_tick(s, 2000);
+	sc_obs(s, KG_OBS_REVOKED, 5000, "x", "consumer-a", E, "0 1");
+	sc_obs(s, KG_OBS_REVOKED, 5000, "x", "consumer-b", E, "2 3");
+	sc_obs(s, KG_OBS_ASSIGNED, 6000, "x", "consumer-a", E, "0 1");
+	sc_obs(s, KG_OBS_ASSIGNED, 6000, "x", "consumer-b", E, "2 3");
+	sc_obs(s, KG_OBS_REVOKED, 6100, "x", "consumer-a", E, "0 1");
+	sc_obs(s, KG_OBS_REVOKED, 6100, "x", "consumer-b", E, "2 3");
+	sc_obs(s, KG_OBS_ASSIGNED, 7000, "x", "consumer-a", E, "0");
+	sc_obs(s, KG_OBS_ASSIGNED, 7000, "x", "consumer-b", E, "2");
+	sc_obs(s, KG_OBS_ASSIGNED, 7000, "x", "consumer-c", E, "1 3");
+	sc_group_set(s, "x", KG_STATE_STABLE, "range", "consumer-a=0;consumer-b=2;consumer-c=1 3");
+	sc_tick(s, 7100);
+	sc_tick(s, 9000);
+	assert_int_equal(sc_count_revokes(s, "x", NULL, KG_CLASS_FULL), 4);
+	assert_int_equal(sc_count_revokes(s, "x", NULL, KG_CLASS_INCREMENTAL), 0);
+	n = episodes(s, "x", &ep);
+	assert_int_equal(n, 2);
+	assert_int_equal(ep[1].rounds, 2);
+	assert_int_equal(ep[1].end_us, sc_us(s, 7000));
+	episodes_free(ep, n);
+	sc_free(s);
+}
+
+/* Partitions nobody owns in a stable group: the episode closes after the grace, orphans reported. */
+static void
+test_orphans(void **state)
+{
+	kg_tracker_config cfg;
+	sc *s;
+	const kg_event *e;
+	(void)state;
+	tracker_config_defaults(&cfg);
+	cfg.orphan_grace_us = 5000000;
+	s = sc_new(6, &cfg);
+	sc_group_set(s, "o", KG_STATE_STABLE, "cooperative-sticky", "consumer-a=0 1 2;consumer-b=3 4 5");
+	sc_tick(s, 0);
+	sc_group_set(s, "o", KG_STATE_STABLE, "cooperative-sticky", "consumer-a=0 1;consumer-b=3 4 5");
+	sc_tick(s, 1000);
+	assert_int_equal(sc_count(s, KG_EV_REBALANCE_START, NULL), 1);
+	sc_tick(s, 3000);
+	assert_int_equal(sc_count(s, KG_EV_REBALANCE_END, NULL), 0);
+	sc_tick(s, 7000);
+	assert_int_equal(sc_count(s, KG_EV_REBALANCE_END, NULL), 1);
+	e = sc_find(s, KG_EV_ORPHANED, NULL, 0);
+	assert_non_null(e);
+	assert_int_equal(e->nparts, 1);
+	assert_int_equal(e->parts[0].partition, 2);
+	sc_tick(s, 8000);
+	assert_int_equal(sc_count(s, KG_EV_ORPHANED, NULL), 1); /* reported once */
+	sc_free(s);
+}
+
+/* Several rebalances in a short window make a storm; a quiet window ends it. */
+static void
+test_storm(void **state)
+{
+	sc *s = sc_new(4, NULL);
+	int i;
+	int64_t t = 0;
+	kg_snapshot *snap;
+	(void)state;
+	sc_group_set(s, "s", KG_STATE_STABLE, "range", "consumer-a=0 1;consumer-b=2 3");
+	sc_tick(s, t);
+	for (i = 0; i < 3; i++) {
+		t += 20000;
+		sc_group_set(s, "s", KG_STATE_PREPARING_REBALANCE, "", "consumer-a;consumer-b");
+		sc_tick(s, t);
+		t += 5000;
+		sc_group_set(s, "s", KG_STATE_STABLE, "range", "consumer-a=0 1;consumer-b=2 3");
+		snap = sc_tick(s, t);
+	}
+	assert_int_equal(sc_count(s, KG_EV_STORM_BEGIN, NULL), 1);
+	assert_true(snapshot_group(snap, intern_group("s"))->sum.storm);
+	assert_int_equal(snapshot_group(snap, intern_group("s"))->sum.rebalances_1h, 3);
+	snap = sc_tick(s, t + 400000);
+	assert_int_equal(sc_count(s, KG_EV_STORM_END, NULL), 1);
+	assert_false(snapshot_group(snap, intern_group("s"))->sum.storm);
+	sc_free(s);
+}
+
+/* More time rebalancing than consuming is a storm even with two long rebalances. */
+static void
+test_storm_ratio(void **state)
+{
+	sc *s = sc_new(4, NULL);
+	(void)state;
+	sc_group_set(s, "r", KG_STATE_STABLE, "range", "consumer-a=0 1;consumer-b=2 3");
+	sc_tick(s, 0);
+	sc_group_set(s, "r", KG_STATE_PREPARING_REBALANCE, "", "consumer-a;consumer-b");
+	sc_tick(s, 10000);
+	sc_group_set(s, "r", KG_STATE_STABLE, "range", "consumer-a=0 1;consumer-b=2 3");
+	sc_tick(s, 50000);
+	sc_group_set(s, "r", KG_STATE_PREPARING_REBALANCE, "", "consumer-a;consumer-b");
+	sc_tick(s, 55000);
+	sc_tick(s, 90000);
+	assert_int_equal(sc_count(s, KG_EV_STORM_BEGIN, NULL), 1);
+	sc_free(s);
+}
+
+/* KIP-345: a static member back with a new member id and its partitions is not a rebalance. */
+static void
+test_static_restart(void **state)
+{
+	sc *s = sc_new(4, NULL);
+	kg_builder *b;
+	(void)state;
+	(void)b;
+	sc_group_set(s, "sm", KG_STATE_STABLE, "range", "static-a=0 1;static-b=2 3");
+	sc_tick(s, 0);
+	/* the scenario helper gives member ids client-m; a restart gets a new one */
+	sc_group_set(s, "sm", KG_STATE_STABLE, "range", "static-a=0 1;static-b=2 3");
+	sc_tick(s, 1000);
+	assert_int_equal(sc_count(s, KG_EV_REBALANCE_START, NULL), 0);
+	sc_free(s);
+}
+
+/* The same with real instance ids, built by hand. */
+static void
+test_static_replaced(void **state)
+{
+	kg_tracker *t = tracker_new(NULL);
+	kg_evlist ev = { 0 };
+	int32_t topic = intern_topic(SC_TOPIC), gid = intern_group("static-g");
+	kg_tp a[2] = { { topic, 0 }, { topic, 1 } }, b2[2] = { { topic, 2 }, { topic, 3 } };
+	int round, back = 0, starts = 0;
+	size_t i;
+	(void)state;
+	for (round = 0; round < 2; round++) {
+		kg_builder *b = builder_new(1000000 + round * 1000000);
+		kg_bgroup *g = builder_group(b, gid);
+		kg_bmember *m;
+		kg_snapshot *snap;
+		builder_topic(b, topic, 4);
+		bgroup_state(g, KG_STATE_STABLE);
+		bgroup_protocol(g, "consumer", "range");
+		m = bgroup_member(g, round == 0 ? "static-a-1111" : "static-a-2222");
+		bmember_ids(m, "static-a", "/10.0.0.1", "pod-a");
+		bmember_assignment(m, a, 2);
+		m = bgroup_member(g, "static-b-3333");
+		bmember_ids(m, "static-b", "/10.0.0.2", "pod-b");
+		bmember_assignment(m, b2, 2);
+		snap = builder_finish(b);
+		tracker_apply(t, NULL, snap, &ev);
+		if (round == 1) {
+			const kg_group *G = snapshot_group(snap, gid);
+			/* same lane as before: the timeline keeps one row */
+			assert_int_equal(G->members[group_member_index(G, "static-a-2222")].lane, 0);
+		}
+		snapshot_unref(snap);
+	}
+	for (i = 0; i < ev.n; i++) {
+		back += ev.v[i]->kind == KG_EV_MEMBER_BACK;
+		starts += ev.v[i]->kind == KG_EV_REBALANCE_START;
+	}
+	assert_int_equal(back, 1);
+	assert_int_equal(starts, 0);
+	evlist_clear(&ev);
+	free(ev.v);
+	tracker_free(t);
+}
+
+/* A member that leaves and comes back with the same client id keeps its lane. */
+static void
+test_lanes(void **state)
+{
+	sc *s = sc_new(4, NULL);
+	kg_snapshot *snap;
+	const kg_group *G;
+	int lane_b;
+	(void)state;
+	sc_group_set(s, "ln", KG_STATE_STABLE, "range", "consumer-a=0 1;consumer-b=2 3");
+	snap = sc_tick(s, 0);
+	G = snapshot_group(snap, intern_group("ln"));
+	lane_b = G->members[group_member_index(G, "consumer-b-m")].lane;
+	sc_group_set(s, "ln", KG_STATE_STABLE, "range", "consumer-a=0 1 2 3");
+	sc_tick(s, 1000);
+	sc_group_set(s, "ln", KG_STATE_STABLE, "range", "consumer-a=0 1;consumer-b=2 3");
+	snap = sc_tick(s, 2000);
+	G = snapshot_group(snap, intern_group("ln"));
+	assert_int_equal(G->members[group_member_index(G, "consumer-b-m")].lane, lane_b);
+	assert_int_equal(history_nlanes(tracker_history(s->t), intern_group("ln")), 2);
+	sc_free(s);
+}
+
+/* Coordinator log lines give an episode seen between two polls its real timing and generation. */
+static void
+test_log_retime(void **state)
+{
+	sc *s = sc_new(6, NULL);
+	kg_obs *o;
+	kg_episode *ep;
+	int n;
+	(void)state;
+	sc_group_set(s, "lg", KG_STATE_STABLE, "range", "consumer-a=0 1 2;consumer-b=3 4 5");
+	sc_tick(s, 0);
+	sc_group_set(s, "lg", KG_STATE_STABLE, "range", "consumer-a=0 1;consumer-b=2 3;consumer-c=4 5");
+	sc_tick(s, 1000); /* polling saw the result only */
+	o = obs_new(KG_OBS_PREPARING, sc_us(s, 200), intern_group("lg"), "log");
+	o->generation = 6;
+	obs_text(o, "Adding new member consumer-c-m with group instance id None");
+	o->reason = KG_REASON_JOINED;
+	sc_obs_push(s, o);
+	o = obs_new(KG_OBS_STABILIZED, sc_us(s, 700), intern_group("lg"), "log");
+	o->generation = 7;
+	o->nmembers = 3;
+	sc_obs_push(s, o);
+	sc_tick(s, 2000);
+	n = episodes(s, "lg", &ep);
+	assert_int_equal(n, 1);
+	assert_int_equal(ep[0].start_us, sc_us(s, 200));
+	assert_int_equal(ep[0].end_us, sc_us(s, 700));
+	assert_int_equal(ep[0].gen_start, 6);
+	assert_int_equal(ep[0].gen_end, 7);
+	assert_int_equal(ep[0].evidence, KG_EVID_EXACT);
+	episodes_free(ep, n);
+	sc_free(s);
+}
+
+/* Log lines that arrive first open the episode; polling closes it at the coordinator's time. */
+static void
+test_log_first(void **state)
+{
+	sc *s = sc_new(6, NULL);
+	kg_obs *o;
+	kg_episode *ep;
+	int n;
+	const kg_event *e;
+	(void)state;
+	sc_group_set(s, "lf", KG_STATE_STABLE, "range", "consumer-a=0 1 2;consumer-b=3 4 5");
+	sc_tick(s, 0);
+	o = obs_new(KG_OBS_PREPARING, sc_us(s, 1200), intern_group("lf"), "log");
+	o->generation = 3;
+	obs_text(o, "removing member consumer-b-m on heartbeat expiration");
+	o->reason = KG_REASON_SESSION_TIMEOUT;
+	sc_obs_push(s, o);
+	sc_tick(s, 1300);
+	o = obs_new(KG_OBS_STABILIZED, sc_us(s, 1500), intern_group("lf"), "log");
+	o->generation = 4;
+	sc_obs_push(s, o);
+	sc_group_set(s, "lf", KG_STATE_STABLE, "range", "consumer-a=0 1 2 3 4 5");
+	sc_tick(s, 2000);
+	n = episodes(s, "lf", &ep);
+	assert_int_equal(n, 1);
+	assert_int_equal(ep[0].start_us, sc_us(s, 1200));
+	assert_int_equal(ep[0].end_us, sc_us(s, 1500));
+	assert_int_equal(ep[0].gen_end, 4);
+	e = sc_find(s, KG_EV_REBALANCE_END, NULL, 0);
+	assert_int_equal(e->generation, 4);
+	assert_int_equal(e->duration_us, 300000);
+	/* the stale Stable description at 1.3 s was not read as the round's result */
+	assert_int_equal(sc_count(s, KG_EV_ASSIGNED, "consumer-a"), 1);
+	assert_int_equal(sc_find(s, KG_EV_ASSIGNED, "consumer-a", 0)->time_us, sc_us(s, 1500));
+	episodes_free(ep, n);
+	sc_free(s);
+}
+
+/* What a rebalance cost in lag. */
+static void
+test_lag_cost(void **state)
+{
+	sc *s = sc_new(2, NULL);
+	const kg_event *e;
+	kg_snapshot *snap;
+	(void)state;
+	sc_group_set(s, "lag", KG_STATE_STABLE, "range", "consumer-a=0;consumer-b=1");
+	sc_group_offsets(s, "lag", 100, 110);
+	snap = sc_tick(s, 0);
+	assert_int_equal(snapshot_group(snap, intern_group("lag"))->lag, 20);
+	sc_group_set(s, "lag", KG_STATE_PREPARING_REBALANCE, "", "consumer-a;consumer-b");
+	sc_group_offsets(s, "lag", 100, 600);
+	sc_tick(s, 1000);
+	sc_group_set(s, "lag", KG_STATE_STABLE, "range", "consumer-a=0;consumer-b=1");
+	sc_group_offsets(s, "lag", 100, 1100);
+	sc_tick(s, 2000);
+	e = sc_find(s, KG_EV_REBALANCE_END, NULL, 0);
+	assert_non_null(e);
+	assert_int_equal(e->lag_cost, 2000 - 20);
+	sc_free(s);
+}
+
+/* Heartbeat age and poll gap against their limits. */
+static void
+test_health(void **state)
+{
+	sc *s = sc_new(2, NULL);
+	kg_obs *o;
+	kg_snapshot *snap;
+	const kg_member *m;
+	(void)state;
+	sc_group_set(s, "h", KG_STATE_STABLE, "range", "consumer-a=0 1");
+	sc_group_exact(s, "h", true);
+	sc_obs(s, KG_OBS_ASSIGNED, 0, "h", "consumer-a", E, "0 1");
+	o = obs_new(KG_OBS_HEARTBEAT, sc_us(s, 1000), intern_group("h"), "demo");
+	obs_member(o, "consumer-a-m", NULL, NULL, NULL);
+	o->session_timeout_ms = 4000;
+	sc_obs_push(s, o);
+	o = obs_new(KG_OBS_POLL, sc_us(s, 500), intern_group("h"), "demo");
+	obs_member(o, "consumer-a-m", NULL, NULL, NULL);
+	sc_obs_push(s, o);
+	snap = sc_tick(s, 3000);
+	m = &snapshot_group(snap, intern_group("h"))->members[0];
+	assert_int_equal(m->health.hb_age_us, 2000000);
+	assert_int_equal(m->health.session_timeout_us, 4000000);
+	assert_int_equal(m->health.session_src, KG_LIMIT_TRACE);
+	assert_int_equal(m->health.poll_gap_us, 2500000);
+	assert_int_equal(m->health.max_poll_us, 300000000);
+	assert_int_equal(m->health.max_poll_src, KG_LIMIT_DEFAULT);
+	/* metrics keyed by client id alone find their member */
+	o = obs_new(KG_OBS_METRICS, sc_us(s, 3500), -1, "jolokia");
+	obs_member(o, NULL, "consumer-a", NULL, NULL);
+	o->failed_rebalances = 2;
+	sc_obs_push(s, o);
+	snap = sc_tick(s, 4000);
+	m = &snapshot_group(snap, intern_group("h"))->members[0];
+	assert_int_equal(m->health.failed_rebalances, 2);
+	sc_free(s);
+}
+
+/* A group that disappears, and source health changes, become events. */
+static void
+test_group_gone_and_sources(void **state)
+{
+	sc *s = sc_new(2, NULL);
+	(void)state;
+	sc_group_set(s, "gone", KG_STATE_STABLE, "range", "consumer-a=0 1");
+	sc_tick(s, 0);
+	sc_group_drop(s, "gone");
+	sc_tick(s, 1000);
+	assert_int_equal(sc_count(s, KG_EV_GROUP_GONE, NULL), 1);
+	sc_group_set(s, "gone", KG_STATE_STABLE, "range", "consumer-a=0 1");
+	sc_tick(s, 2000);
+	assert_int_equal(sc_count(s, KG_EV_GROUP_APPEARED, NULL), 1);
+	sc_free(s);
+}
+
+/* The history keeps only the window, and views copy what the renderer needs. */
+static void
+test_history_window(void **state)
+{
+	kg_tracker_config cfg;
+	sc *s;
+	kg_hview *v;
+	int i;
+	(void)state;
+	tracker_config_defaults(&cfg);
+	cfg.window_us = 60LL * 1000000;
+	s = sc_new(2, &cfg);
+	for (i = 0; i < 20; i++) {
+		sc_group_set(s, "w", KG_STATE_STABLE, "range", i % 2 ? "consumer-a=0 1" : "consumer-a=0;consumer-b=1");
+		sc_tick(s, (int64_t)i * 10000);
+	}
+	v = history_view(tracker_history(s->t), intern_group("w"), sc_us(s, 100000), sc_us(s, 190000));
+	assert_true(v->nsamples > 0);
+	assert_true(v->oldest_us >= sc_us(s, 190000) - 70LL * 1000000);
+	assert_int_equal(v->nlanes, 2);
+	assert_non_null(hview_sample_at(v, sc_us(s, 150000)));
+	hview_free(v);
+	sc_free(s);
+}
+
+/* Run. */
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_seed_range),
+		cmocka_unit_test(test_seed_coop),
+		cmocka_unit_test(test_coop_rounds_exact),
+		cmocka_unit_test(test_polled_eager_join),
+		cmocka_unit_test(test_polled_coop_join),
+		cmocka_unit_test(test_status),
+		cmocka_unit_test(test_polled_leave),
+		cmocka_unit_test(test_leave_reason),
+		cmocka_unit_test(test_exact_eager_extra_round),
+		cmocka_unit_test(test_orphans),
+		cmocka_unit_test(test_storm),
+		cmocka_unit_test(test_storm_ratio),
+		cmocka_unit_test(test_static_restart),
+		cmocka_unit_test(test_static_replaced),
+		cmocka_unit_test(test_lanes),
+		cmocka_unit_test(test_log_retime),
+		cmocka_unit_test(test_log_first),
+		cmocka_unit_test(test_lag_cost),
+		cmocka_unit_test(test_health),
+		cmocka_unit_test(test_group_gone_and_sources),
+		cmocka_unit_test(test_history_window),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
