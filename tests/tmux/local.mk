@@ -4,5 +4,5 @@ check_PROGRAMS += tests/tmux/ui_driver
 tests_tmux_ui_driver_SOURCES = tests/tmux/ui_driver.c $(UI_TEST_SCENE)
 tests_tmux_ui_driver_CFLAGS = $(TEST_CFLAGS) -I$(top_srcdir)/tests/unit
 tests_tmux_ui_driver_LDADD = $(KG_LIBS)
-TESTS += tests/tmux/ui.sh
-EXTRA_DIST += tests/tmux/lib.sh tests/tmux/ui.sh
+TESTS += tests/tmux/ui.sh tests/tmux/kgtop.sh
+EXTRA_DIST += tests/tmux/lib.sh tests/tmux/ui.sh tests/tmux/kgtop.sh
