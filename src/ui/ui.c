@@ -242,7 +242,6 @@ ui_run(kg_collector *c, const kg_options *o, const kg_ui_info *info, char *err, 
 
 	for (;;) {
 		struct pollfd pfd[3];
-		bool dirty = false;
 		int n, ch;
 		wint_t wc;
 		pfd[0] = (struct pollfd){ .fd = STDIN_FILENO, .events = POLLIN };
@@ -266,7 +265,6 @@ ui_run(kg_collector *c, const kg_options *o, const kg_ui_info *info, char *err, 
 				}
 				s.complete = f->complete;
 				frame_free(f);
-				dirty = true;
 			}
 		}
 		if (n > 0 && (pfd[0].revents & (POLLHUP | POLLERR)) && !(pfd[0].revents & POLLIN))
@@ -287,11 +285,9 @@ ui_run(kg_collector *c, const kg_options *o, const kg_ui_info *info, char *err, 
 				theme_err[0] = '\0';
 				ui_load_theme(&s, theme_err, sizeof theme_err);
 			}
-			dirty = true;
 		}
 		if (!s.paused && latest != NULL && latest != s.snap)
 			screen_set_snapshot(&s, latest);
-		(void)dirty;
 		ui_draw(&s);
 	}
 out:

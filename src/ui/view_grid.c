@@ -117,15 +117,17 @@ row_of(const grow *rows, int n, int lane)
 	return -1;
 }
 
-/* Draw a member's label: letter in its colour, client id, marks; returns the width used. */
+/* Draw a member's label: letter in its colour, client id (dim when idle), 's' for a static member. */
 static void
 draw_label(ui_screen *s, int y, int x, int w, const grow *m)
 {
 	char letter[2] = { m->letter, 0 };
-	int used;
+	bool idle = m->status == KG_MEMBER_IDLE || m->status == KG_MEMBER_AWAY;
 	text_put(s, y, x, 1, s->attr[screen_owner_el(m->lane)], letter, 0);
-	used = 2 + text_put(s, y, x + 2, w - 2, s->attr[UI_EL_NORMAL], m->client_id ? m->client_id : "?", TEXT_ELLIPSIS);
-	(void)used;
+	text_put(s, y, x + 2, w - 4, s->attr[idle ? UI_EL_IDLE : UI_EL_NORMAL], m->client_id ? m->client_id : "?",
+		 TEXT_ELLIPSIS);
+	if (m->instance_id != NULL)
+		text_put(s, y, x + w - 1, 1, s->attr[UI_EL_STATIC], "s", 0);
 }
 
 /* Legend lines: letter, client id, instance id, host, partitions, status. */

@@ -23,6 +23,7 @@ EXTRA_DIST += tests/golden/list.sh \
 	tests/golden/mono-grid-coop-80x24.golden \
 	tests/golden/mono-timeline-coop-80x24.golden \
 	tests/golden/paused-scrub-grid-range-80x24.golden \
+	tests/golden/replay-paused-events-coop-80x24.golden \
 	tests/golden/sanitize-weird-80x24.golden \
 	tests/golden/sort-lag-filter-80x24.golden \
 	tests/golden/timeline-coop-160x48.golden \

@@ -52,6 +52,7 @@ typedef struct gcase {
 	ui_sort sort;
 	const char *filter;
 	bool maximized;
+	bool replay;            /* a recording drives the model */
 } gcase;
 
 static const gcase cases[] = {
@@ -84,10 +85,12 @@ static const gcase cases[] = {
 	{ .name = "big-1000-matrix-80x24", .rows = 24, .cols = 80, .group = "big", .view = UI_VIEW_GRID, .big = true },
 	{ .name = "maximized-timeline-range-80x24", .rows = 24, .cols = 80, .group = "demo-range", .view = UI_VIEW_TIMELINE, .maximized = true },
 	{ .name = "mid-rebalance-range-80x24", .rows = 24, .cols = 80, .group = "demo-range", .view = UI_VIEW_GRID, .until_ms = 4000 },
+	{ .name = "replay-paused-events-coop-80x24", .rows = 24, .cols = 80, .group = "demo-coop", .view = UI_VIEW_EVENTS, .replay = true, .paused = true, .offset_us = 7500000 },
 	{ .name = "mid-round2-coop-grid-80x24", .rows = 24, .cols = 80, .group = "demo-coop", .view = UI_VIEW_GRID, .until_ms = 12200 },
 };
 
 static kg_ui_info info_demo = { .demo = true, .cluster = "localhost:9092" };
+static kg_ui_info info_replay = { .replay = true, .cluster = "recording.jsonl" };
 
 /* Read a file; NULL when missing. */
 static char *
@@ -159,7 +162,7 @@ render_case(const gcase *c)
 	o.ascii = c->ascii;
 	o.no_color = c->mono;
 	scene_init(&sc);
-	screen_init(&s, &o, &info_demo, tracker_history(sc.tracker));
+	screen_init(&s, &o, c->replay ? &info_replay : &info_demo, tracker_history(sc.tracker));
 	if (c->big) {
 		kg_snapshot *snap;
 		big = tracker_new(NULL);
