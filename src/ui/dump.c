@@ -76,7 +76,7 @@ dump_screen(WINDOW *w, char **text, char **attrs)
 	int style_p[MAX_STYLES], nstyles = 0, rows, cols, y, x, i;
 	getmaxyx(w, rows, cols);
 	for (y = 0; y < rows; y++) {
-		size_t line_start = t.len, last_text = t.len;
+		size_t last_text = t.len;
 		for (x = 0; x < cols; x++) {
 			cchar_t cc;
 			wchar_t wch[CCHARW_MAX + 1];
@@ -115,7 +115,6 @@ dump_screen(WINDOW *w, char **text, char **attrs)
 				sbuf_addc(&m, code);
 			}
 		}
-		(void)line_start;
 		t.len = last_text;
 		sbuf_addc(&t, '\n');
 		sbuf_addc(&m, '\n');

@@ -253,7 +253,7 @@ draw_list(ui_screen *s)
 		  "MEMB", "PARTS", "LAG", "REB", "STORM");
 	{
 		/* mark the sort column */
-		static const int off[UI_SORT_COUNT] = { 1, 35, 0, 41 };
+		static const int off[UI_SORT_COUNT] = { 0, 27, 5, 32 };
 		int ox = s->sort == UI_SORT_NAME ? r.x + 1 : r.x + 1 + namew + off[s->sort];
 		text_put(s, r.y, ox, 1, col | A_BOLD, s->ascii ? "v" : "\u25be", 0);
 	}
@@ -298,11 +298,11 @@ draw_list(ui_screen *s)
 			text_put(s, y, x + 31, 1, sel ? base : s->attr[te], glyph_get(tg, s->ascii), 0);
 		}
 		snprintf(reb, sizeof reb, "%4d", g->sum.rebalances_1h);
-		text_put(s, y, x + 34, 4, base, reb, 0);
+		text_put(s, y, x + 33, 4, base, reb, 0);
 		if (g->sum.storm)
-			text_put(s, y, x + 39, 5, s->attr[UI_EL_STORM], "STORM", 0);
+			text_put(s, y, x + 38, 5, s->attr[UI_EL_STORM], "STORM", 0);
 		else if (g->sum.in_episode)
-			text_put(s, y, x + 39, 5, sel ? base : s->attr[UI_EL_STATE_REBAL], "rebal", 0);
+			text_put(s, y, x + 38, 5, sel ? base : s->attr[UI_EL_STATE_REBAL], "rebal", 0);
 	}
 }
 

@@ -281,9 +281,7 @@ draw_map(ui_screen *s, ui_lines *lc, const gcell *c, int nc, const grow *rows, i
 					char l[2] = { row >= 0 ? rows[row].letter : '?', 0 };
 					attr_t a = s->attr[screen_owner_el(p->owner)];
 					if (p->moved)
-						a |= s->attr[UI_EL_MOVED] & (A_UNDERLINE | A_BOLD);
-					if (p->moved)
-						a |= A_UNDERLINE;
+						a |= A_UNDERLINE; /* no room for an arrow: underline it */
 					text_put(s, y, x, 1, a, l, 0);
 				} else if (p->st == KG_PSTAT_ORPHANED) {
 					text_put(s, y, x, 1, s->attr[UI_EL_ORPHAN], "!", 0);

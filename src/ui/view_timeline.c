@@ -203,7 +203,6 @@ view_timeline_draw(ui_screen *s, const kg_group *g, ui_rect r)
 	char buf[512], a0[48], a1[48];
 	bool sf = group_single_topic(g);
 	const kg_episode *last = NULL;
-	int *epcol;
 	if (sw < 10)
 		sw = 10;
 	ncols = sw;
@@ -252,7 +251,6 @@ view_timeline_draw(ui_screen *s, const kg_group *g, ui_rect r)
 		last = &v->episodes[v->nepisodes - 1];
 
 	/* marker row: the span of each episode */
-	epcol = xcalloc((size_t)ncols + 1, sizeof *epcol);
 	if ((y = screen_line(&lc)) >= 0) {
 		text_put(s, y, r.x + 1, LABEL_W - 1, s->attr[UI_EL_DIM], "episodes", 0);
 		for (i = 0; i < v->nepisodes; i++) {
@@ -270,7 +268,6 @@ view_timeline_draw(ui_screen *s, const kg_group *g, ui_rect r)
 			text_put(s, y, r.x + LABEL_W + c0 + 1, KG_MAX(1, c1 - c0), s->attr[UI_EL_EPISODE], num, 0);
 		}
 	}
-	free(epcol);
 
 	if (!s->by_partition) {
 		for (k = 0; k < v->nlanes; k++) {
