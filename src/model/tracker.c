@@ -139,6 +139,8 @@ struct kg_tracker {
 	uint64_t seq;
 	int64_t next_episode;
 	uint64_t applied;
+	bool seen_groups;      /* an earlier snapshot had groups: new ones appear */
+	bool seen_groups_now;
 	int64_t now;
 	kg_source_health *src; /* sources of the previous snapshot */
 	int nsrc;
@@ -1224,7 +1226,8 @@ apply_group(kg_tracker *t, kg_group *G, int64_t T)
 {
 	tgroup *g = tgroup_get(t, G->id);
 	bool first = !g->seen;
-	bool baseline = first && t->applied == 0;
+	/* members of a group seen for the first time were there before us: not joins */
+	bool baseline = first;
 	bool exact_group = G->exact;
 	bool assign_changed = false, ev_state, evidence, stable_now;
 	tmember **joined = NULL, **gone = NULL;
@@ -1232,7 +1235,7 @@ apply_group(kg_tracker *t, kg_group *G, int64_t T)
 	int k, nleft = 0;
 	int64_t sync_time, prev_lag;
 
-	if (!g->present && !baseline) {
+	if (!g->present && (!first || t->seen_groups)) {
 		kg_event *ev = event_new(KG_EV_GROUP_APPEARED, T, g->id);
 		sbuf s = { 0 };
 		sbuf_addf(&s, "%s, %d member%s", state_name(G->state), G->nmembers, G->nmembers == 1 ? "" : "s");
@@ -1243,6 +1246,7 @@ apply_group(kg_tracker *t, kg_group *G, int64_t T)
 	if (first)
 		g->first_seen = T;
 	g->seen = true;
+	t->seen_groups_now = true;
 	g->present = true;
 	g->single_topic = group_single_topic(G);
 	if (G->proto != KG_PROTO_UNKNOWN)
@@ -1825,6 +1829,8 @@ tracker_apply(kg_tracker *t, kg_obsq *obs, kg_snapshot *snap, kg_evlist *out)
 		t->now = T;
 	}
 	t->applied++;
+	if (t->seen_groups_now)
+		t->seen_groups = true;
 	t->out = NULL;
 	history_unlock(t->h);
 }
