@@ -129,7 +129,8 @@ screen_order(ui_screen *s)
 	/* qsort with a file-scope key: the UI is single-threaded */
 	sort_snap = sn;
 	sort_key = s->sort;
-	qsort(s->order, (size_t)s->norder, sizeof *s->order, order_cmp);
+	if (s->norder > 1)
+		qsort(s->order, (size_t)s->norder, sizeof *s->order, order_cmp);
 	for (i = 0; i < s->norder; i++) {
 		if (strcmp(sn->groups[s->order[i]].name, s->selected) == 0)
 			s->sel = i;

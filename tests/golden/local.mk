@@ -6,6 +6,7 @@ EXTRA_DIST += tests/golden/list.sh \
 	tests/golden/big-1000-map-160x48.golden \
 	tests/golden/big-1000-matrix-80x24.golden \
 	tests/golden/connecting-80x24.golden \
+	tests/golden/empty-cluster-80x24.golden \
 	tests/golden/events-coop-160x48.golden \
 	tests/golden/events-coop-80x24.golden \
 	tests/golden/events-range-80x24.golden \

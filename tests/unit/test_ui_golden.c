@@ -53,6 +53,7 @@ typedef struct gcase {
 	const char *filter;
 	bool maximized;
 	bool replay;            /* a recording drives the model */
+	bool empty;             /* a cluster with no consumer group */
 } gcase;
 
 static const gcase cases[] = {
@@ -86,6 +87,7 @@ static const gcase cases[] = {
 	{ .name = "maximized-timeline-range-80x24", .rows = 24, .cols = 80, .group = "demo-range", .view = UI_VIEW_TIMELINE, .maximized = true },
 	{ .name = "mid-rebalance-range-80x24", .rows = 24, .cols = 80, .group = "demo-range", .view = UI_VIEW_GRID, .until_ms = 4000 },
 	{ .name = "replay-paused-events-coop-80x24", .rows = 24, .cols = 80, .group = "demo-coop", .view = UI_VIEW_EVENTS, .replay = true, .paused = true, .offset_us = 7500000 },
+	{ .name = "empty-cluster-80x24", .rows = 24, .cols = 80, .view = UI_VIEW_GRID, .empty = true },
 	{ .name = "mid-round2-coop-grid-80x24", .rows = 24, .cols = 80, .group = "demo-coop", .view = UI_VIEW_GRID, .until_ms = 12200 },
 };
 
@@ -168,6 +170,16 @@ render_case(const gcase *c)
 		big = tracker_new(NULL);
 		snap = scene_big_group(big, "big-topic-consumers", 7, 1000, 20, SCENE_T0);
 		s.hist = tracker_history(big);
+		screen_set_snapshot(&s, snap);
+		snapshot_unref(snap);
+	} else if (c->empty) {
+		kg_builder *eb = builder_new(SCENE_T0);
+		kg_source_health h = { .name = "kafka", .status = KG_SRC_ERROR, .since_us = SCENE_T0,
+				       .message = "Connection refused (localhost:9092)" };
+		kg_snapshot *snap;
+		builder_cluster(eb, "localhost:9092");
+		builder_source(eb, &h);
+		snap = builder_finish(eb);
 		screen_set_snapshot(&s, snap);
 		snapshot_unref(snap);
 	} else if (!c->no_snapshot) {
