@@ -202,5 +202,7 @@ text_blank(int y, int x, int w, attr_t a)
 		return;
 	if (w > COLS - x)
 		w = COLS - x;
+	/* curses merges the window's current attributes into what it draws: set them */
+	wattrset(stdscr, a);
 	mvhline(y, x, (chtype)' ' | a, w);
 }
