@@ -1,1 +1,3 @@
-# doc: file lists (see Makefile.am)
+# doc: man pages.
+dist_man_MANS += doc/kgtop.1
+EXTRA_DIST += doc/DESIGN.md

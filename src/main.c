@@ -93,8 +93,11 @@ run_once(kg_collector *c, const kg_options *o)
 	if (collector_run_until_complete(c, o->timeout_us, err, sizeof err) < 0) {
 		f = collector_take(c);
 		bad = f ? source_problem(f->snap) : NULL;
-		fprintf(stderr, "kgtop: %s%s%s\n", bad && bad->message ? bad->message : err,
-			bad && bad->message ? "" : "", "");
+		if (bad != NULL && bad->message != NULL)
+			fprintf(stderr, "kgtop: %s: %s (no answer within %.1fs)\n", bad->name, bad->message,
+				(double)o->timeout_us / 1e6);
+		else
+			fprintf(stderr, "kgtop: %s\n", err);
 		frame_free(f);
 		return 1;
 	}

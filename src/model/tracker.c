@@ -1626,20 +1626,28 @@ annotate_group(kg_tracker *t, kg_snapshot *s, kg_group *G, int64_t T)
 			}
 		}
 	}
-	for (k = 0; k < G->nparts; k++) {
-		bool consumed = false;
-		if (smp.owner[k] >= 0) {
-			smp.pstat[k] = KG_PSTAT_CONSUMING;
-			continue;
+	{
+		/* parts are sorted by topic: a topic is consumed when some partition of it is owned */
+		int npresent = present_count(g), start = 0;
+		while (start < G->nparts) {
+			int end = start;
+			bool consumed = false;
+			while (end < G->nparts && G->parts[end].tp.topic == G->parts[start].tp.topic) {
+				consumed |= smp.owner[end] >= 0;
+				end++;
+			}
+			for (k = start; k < end; k++) {
+				if (smp.owner[k] >= 0)
+					smp.pstat[k] = KG_PSTAT_CONSUMING;
+				else if (g->ep != NULL)
+					smp.pstat[k] = KG_PSTAT_STOPPED;
+				else if (G->parts[k].orphaned || (consumed && npresent > 0))
+					smp.pstat[k] = KG_PSTAT_ORPHANED;
+				else
+					smp.pstat[k] = KG_PSTAT_IDLE;
+			}
+			start = end;
 		}
-		for (j = 0; j < G->nparts && !consumed; j++)
-			consumed = smp.owner[j] >= 0 && G->parts[j].tp.topic == G->parts[k].tp.topic;
-		if (g->ep != NULL)
-			smp.pstat[k] = KG_PSTAT_STOPPED;
-		else if (G->parts[k].orphaned || (consumed && present_count(g) > 0))
-			smp.pstat[k] = KG_PSTAT_ORPHANED;
-		else
-			smp.pstat[k] = KG_PSTAT_IDLE;
 	}
 	history_add_sample(t->h, g->id, &smp);
 
