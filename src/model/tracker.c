@@ -55,6 +55,7 @@ typedef struct tmember {
 	bool exact;          /* callbacks reported for it */
 	bool announced;      /* a joined event was emitted (or it was there at start) */
 	bool left_reported;  /* a left event was emitted */
+	int64_t join_time;   /* when its joined event was emitted, 0 never */
 	kg_tp *asg;          /* current assignment as best known */
 	int nasg;
 	kg_tp *stable;       /* assignment at the last Stable description (polled) */
@@ -561,6 +562,8 @@ ensure_episode(kg_tracker *t, tgroup *g, int64_t time, const char *why)
 		h = held(m, &nh);
 		em = ep_member(g->ep, m);
 		set_tp(&em->before, &em->nbefore, h, nh);
+		/* a member that joined just before is what this rebalance is about */
+		em->joined = m->join_time > 0 && time - m->join_time <= TRIGGER_WINDOW && time >= m->join_time;
 		m->revoked_round = 0;
 		m->partial = false;
 		m->partial_since = 0;
@@ -833,6 +836,7 @@ announce_join(kg_tracker *t, tgroup *g, tmember *m, int64_t time, kg_evidence ev
 	if (m->announced)
 		return;
 	m->announced = true;
+	m->join_time = time;
 	ev = member_event(KG_EV_MEMBER_JOINED, time, g, m);
 	ev->evidence = evid;
 	emit(t, g, ev);
