@@ -1088,9 +1088,6 @@ reason_parse(const char *s)
 	int i;
 	if (s == NULL)
 		return KG_REASON_NONE;
-	for (i = 0; i < KG_REASON_COUNT; i++) {
-		if (strcmp(s, reason_keys[i]) == 0)
-			return (kg_reason)i;
-	}
-	return KG_REASON_UNKNOWN;
+	i = util_name_index(reason_keys, KG_REASON_COUNT, s);
+	return i < 0 ? KG_REASON_UNKNOWN : (kg_reason)i;
 }
