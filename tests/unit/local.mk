@@ -6,3 +6,10 @@ TESTS += tests/unit/test_parse_log
 tests_unit_test_parse_log_SOURCES = tests/unit/test_parse_log.c $(TRACE_TEST_UTIL)
 tests_unit_test_parse_log_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_parse_log_LDADD = $(TEST_LIBS)
+check_PROGRAMS += tests/unit/test_trace_http
+TESTS += tests/unit/test_trace_http
+tests_unit_test_trace_http_SOURCES = tests/unit/test_trace_http.c $(TRACE_TEST_UTIL) \
+	tests/http/httpd.c tests/http/httpd.h
+tests_unit_test_trace_http_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_trace_http_LDADD = $(TEST_LIBS)
+EXTRA_DIST += tests/data/trace/jolokia-bulk.json
