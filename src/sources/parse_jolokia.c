@@ -189,6 +189,15 @@ fold(kg_obs *o, const char *type, const cJSON *attrs)
 	}
 }
 
+/* An HTTP-like status field; 0 when absent or out of range. */
+static int
+status_of(const cJSON *st)
+{
+	if (!cJSON_IsNumber(st) || !(st->valuedouble >= 0 && st->valuedouble < 1000))
+		return 0;
+	return (int)st->valuedouble;
+}
+
 /* Record a read's error once. */
 static void
 read_error(kg_jolokia_result *res, const cJSON *item)
@@ -204,8 +213,7 @@ read_error(kg_jolokia_result *res, const cJSON *item)
 	else if (cJSON_IsString(et))
 		util_strlcpy(res->error, et->valuestring, sizeof res->error);
 	else
-		snprintf(res->error, sizeof res->error, "read failed with status %d",
-			 cJSON_IsNumber(st) ? (int)st->valuedouble : 0);
+		snprintf(res->error, sizeof res->error, "read failed with status %d", status_of(st));
 	util_sanitize_text(res->error);
 }
 
@@ -218,7 +226,7 @@ one_read(const cJSON *item, int64_t now_us, kg_obs ***v, int *n, kg_jolokia_resu
 	const cJSON *req = cJSON_GetObjectItemCaseSensitive(item, "request");
 	const cJSON *mb, *m;
 	kg_obs *o;
-	int status = cJSON_IsNumber(st) ? (int)st->valuedouble : 0;
+	int status = status_of(st);
 	res->reads++;
 	if (status == 404)
 		return; /* no MBean matched: no such consumers */

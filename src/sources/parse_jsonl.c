@@ -80,11 +80,12 @@ parse_jsonl_time(const char *s, int64_t *us)
 	} else {
 		return -1;
 	}
-	if (*p != '\0')
+	if (*p != '\0' || Y < 1970 || Y > 2200)
 		return -1;
 	*us = ((days_from_civil(Y, M, D) * 86400 + h * 3600 + mi * 60 + sec) - sign * (oh * 3600 + om * 60)) * 1000000 +
 	      frac;
-	return 0;
+	/* the same range "ts" accepts */
+	return *us >= 0 && *us <= INT64_C(9000000000000000) ? 0 : -1;
 }
 
 /* A string field (sanitized copy into *out, which the caller frees); false on a wrong type. */
