@@ -13,12 +13,16 @@ FUZZ_LINK = $(CJSON_LIBS) -lm
 FUZZ_TIME = 60
 
 tests/fuzz/fuzz_log: tests/fuzz/fuzz_log.c $(FUZZ_DEPS)
+	@$(MKDIR_P) tests/fuzz
 	$(AM_V_CCLD)$(CLANG) $(FUZZ_FLAGS) -o $@ $^ $(FUZZ_LINK)
 tests/fuzz/fuzz_jsonl: tests/fuzz/fuzz_jsonl.c $(FUZZ_DEPS)
+	@$(MKDIR_P) tests/fuzz
 	$(AM_V_CCLD)$(CLANG) $(FUZZ_FLAGS) -o $@ $^ $(FUZZ_LINK)
 tests/fuzz/fuzz_jolokia: tests/fuzz/fuzz_jolokia.c $(FUZZ_DEPS)
+	@$(MKDIR_P) tests/fuzz
 	$(AM_V_CCLD)$(CLANG) $(FUZZ_FLAGS) -o $@ $^ $(FUZZ_LINK)
 tests/fuzz/fuzz_rdstats: tests/fuzz/fuzz_rdstats.c $(FUZZ_DEPS)
+	@$(MKDIR_P) tests/fuzz
 	$(AM_V_CCLD)$(CLANG) $(FUZZ_FLAGS) -o $@ $^ $(FUZZ_LINK)
 
 if HAVE_CLANG

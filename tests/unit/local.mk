@@ -28,3 +28,9 @@ TESTS += tests/unit/test_parse_json
 tests_unit_test_parse_json_SOURCES = tests/unit/test_parse_json.c $(TRACE_TEST_UTIL)
 tests_unit_test_parse_json_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_parse_json_LDADD = $(TEST_LIBS)
+EXTRA_DIST += tests/data/logs/kafka-2.8-classic.log tests/data/logs/kafka-3.7-classic.log \
+	tests/data/logs/kafka-4.0-classic.log tests/data/logs/kafka-4.0-consumer.log \
+	tests/data/trace/kafka-2.8-classic.obs tests/data/trace/kafka-3.7-classic.obs \
+	tests/data/trace/kafka-4.0-classic.obs tests/data/trace/kafka-4.0-consumer.obs \
+	tests/data/trace/kafka-2.8-classic.events tests/data/trace/kafka-3.7-classic.events \
+	tests/data/trace/kafka-4.0-classic.events tests/data/trace/kafka-4.0-consumer.events
