@@ -114,7 +114,7 @@ typedef struct trace {
 	/* schedule and health */
 	int64_t next_at;      /* monotonic time of the next request */
 	int failures;         /* consecutive */
-	bool completed;       /* an attempt finished (for --once) */
+	bool completed;       /* caught up with the stream, or failed (for --once) */
 	bool complete_told;
 	bool news;
 	kg_src_status status;
@@ -537,6 +537,7 @@ answer_begin(trace *t)
 		return;
 	}
 	if (t->base < 0) {
+		t->completed = true; /* a live stream never ends: being open is as complete as it gets */
 		if (!t->streaming) {
 			t->streaming = true;
 			t->st.streams++;
@@ -737,7 +738,7 @@ request_done(trace *t, CURLcode rc)
 	int64_t mono = util_mono_us();
 	curl_multi_remove_handle(t->multi, t->easy);
 	t->active = false;
-	t->completed = true;
+	t->completed = true; /* caught up or failed; unset below while more is waiting */
 	t->next_at = mono + t->cfg.interval_us;
 	if (rc == CURLE_OK || rc == CURLE_WRITE_ERROR || rc == CURLE_BAD_DOWNLOAD_RESUME || rc == CURLE_PARTIAL_FILE ||
 	    rc == CURLE_RANGE_ERROR)
@@ -837,8 +838,11 @@ request_done(trace *t, CURLcode rc)
 		answer_ok(t);
 		return;
 	}
-	if (t->new_bytes >= (int64_t)t->cfg.chunk)
+	if (t->new_bytes >= (int64_t)t->cfg.chunk) {
 		t->next_at = mono; /* more is waiting */
+		if (!t->complete_told)
+			t->completed = false;
+	}
 	answer_ok(t);
 }
 

@@ -2,12 +2,13 @@
 # Run every parser fuzz target briefly on its seed corpus (make check), or
 # longer with FUZZ_TIME=seconds (make fuzz).  New inputs go to a temporary
 # directory; a crash leaves its input as tests/fuzz/crash-TARGET-* in the
-# build tree.
+# build tree.  Output is TAP: one test point per target.
 set -u
 srcdir=${top_srcdir:-.}
 builddir=${top_builddir:-.}
 time=${FUZZ_TIME:-4}
 status=0
+echo "1..4"
 for t in log jsonl jolokia rdstats; do
 	bin="$builddir/tests/fuzz/fuzz_$t"
 	if [ ! -x "$bin" ]; then

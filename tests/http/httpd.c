@@ -137,7 +137,7 @@ count_body(kg_httpd *h, uint64_t n)
 	pthread_mutex_unlock(&h->lock);
 }
 
-/* Read one request (head and body) into r; buf keeps bytes read past it. 0, or -1 when the client is gone. */
+/* Read one request (head and body) into r; buf keeps bytes read past it. 0, -1 when the client is gone, -2 for TLS. */
 static int
 read_request(kg_httpd *h, int fd, char *buf, size_t *have, req *r)
 {
@@ -155,6 +155,8 @@ read_request(kg_httpd *h, int fd, char *buf, size_t *have, req *r)
 		if (k <= 0)
 			return -1;
 		*have += (size_t)k;
+		if ((unsigned char)buf[0] == 0x16)
+			return -2; /* a TLS handshake: this server speaks plain HTTP */
 	}
 	head = (size_t)(end - buf) + 4;
 	*end = '\0';
@@ -485,7 +487,12 @@ conn_main(void *arg)
 		for (;;) {
 			req r;
 			int rc;
-			if (read_request(h, c->fd, buf, &have, &r) < 0) {
+			rc = read_request(h, c->fd, buf, &have, &r);
+			if (rc == -2) {
+				static const char bad[] = "HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n";
+				send_all(h, c->fd, bad, sizeof bad - 1);
+			}
+			if (rc < 0) {
 				free(r.body);
 				break;
 			}

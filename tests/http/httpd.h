@@ -17,6 +17,7 @@
  *   /redirect/NAME  302 to /f/NAME
  *   /junk           bytes that are not HTTP, then close
  *   POST /jolokia   answers with the file "jolokia.json" of the directory
+ * A TLS handshake gets a plain "400 Bad Request" (so https:// clients fail fast).
  * Each connection has its own thread; requests are counted and the last
  * ones recorded so tests can assert what the client asked.
  */

@@ -21,7 +21,7 @@
 #include "sources/parse_jolokia.h"
 #include "sources/parse_jsonl.h"
 #include "sources/parse_rdstats.h"
-#include "test_trace_util.h"
+#include "trace_util.h"
 
 /* Parse one jsonl line expecting rc; returns the observation or NULL. */
 static kg_obs *

@@ -20,7 +20,7 @@
 #include "sources/parse_jsonl.h"
 #include "sources/parse_lines.h"
 #include "sources/parse_log.h"
-#include "test_trace_util.h"
+#include "trace_util.h"
 
 typedef struct feed_ctx {
 	kg_log_parser *p;

@@ -25,7 +25,7 @@
 #include "model/intern.h"
 #include "model/tracker.h"
 #include "sources/trace.h"
-#include "test_trace_util.h"
+#include "trace_util.h"
 
 typedef struct ctx {
 	kg_collector *c;

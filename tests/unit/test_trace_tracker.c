@@ -25,7 +25,7 @@
 #include "model/intern.h"
 #include "model/tracker.h"
 #include "sources/parse_log.h"
-#include "test_trace_util.h"
+#include "trace_util.h"
 
 /* Append every event of the list to out, relative to t0. */
 static void

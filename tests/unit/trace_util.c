@@ -1,9 +1,9 @@
 /*
- * test_trace_util.c: helpers for the trace and parser tests (see test_trace_util.h).
+ * trace_util.c: helpers for the trace and parser tests (see trace_util.h).
  */
 #include "config.h"
 
-#include "test_trace_util.h"
+#include "trace_util.h"
 
 #include <dirent.h>
 #include <errno.h>

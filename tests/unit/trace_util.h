@@ -1,5 +1,5 @@
 /*
- * test_trace_util.h: helpers shared by the trace and parser tests.
+ * trace_util.h: helpers shared by the trace and parser tests.
  *
  * Paths to data are relative to $top_srcdir (set by the test harness, "."
  * otherwise).  A golden comparison that fails writes NAME.actual beside
