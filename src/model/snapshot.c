@@ -347,6 +347,13 @@ builder_group(kg_builder *b, int32_t group)
 	return g;
 }
 
+/* True when the group exists. */
+bool
+builder_has_group(const kg_builder *b, int32_t group)
+{
+	return group >= 0 && (size_t)group < b->cgroups && b->groups[group] != NULL;
+}
+
 /* Set the state. */
 void
 bgroup_state(kg_bgroup *g, kg_group_state st)

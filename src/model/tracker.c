@@ -40,6 +40,7 @@
 #define DEFAULT_ORPHAN_GRACE (30LL * 1000000)
 #define EXACT_SETTLE (1000LL * 1000)   /* quiet spell before an exact episode closes */
 #define LOG_SETTLE (3000LL * 1000)     /* quiet spell before a log-only episode closes */
+#define EXACT_QUIET (10LL * 1000000)   /* after this long without callbacks, unsynced members no longer count */
 #define TRIGGER_WINDOW (10LL * 1000000) /* a membership change this recent explains a rebalance */
 #define STORM_MIN_OBSERVED (60LL * 1000000)
 
@@ -1587,6 +1588,9 @@ apply_group(kg_tracker *t, kg_group *G, int64_t T)
 		 * round itself (the description may predate the log line).
 		 */
 		bool log_ok = !g->await_log_sync || g->ep_changed || T - g->ep->start_us >= 30LL * 1000000;
+		/* a member whose last sync no callback reported must not hold the episode open for ever */
+		if (!synced && exact_group && T - g->last_rebal_obs >= EXACT_QUIET)
+			synced = true;
 		if (G->norphaned == 0 && synced && log_ok &&
 		    (!exact_group || T - g->last_rebal_obs >= EXACT_SETTLE)) {
 			int64_t end = g->last_sync >= g->ep->start_us && g->last_sync > 0 && g->last_sync <= T ? g->last_sync : T;

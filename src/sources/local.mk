@@ -10,4 +10,5 @@ libkgtop_a_SOURCES += \
 	src/sources/parse_jolokia.c src/sources/parse_jolokia.h \
 	src/sources/parse_rdstats.c src/sources/parse_rdstats.h \
 	src/sources/jsonl_write.c src/sources/jsonl_write.h
-libkgtop_a_SOURCES += src/sources/trace.c src/sources/trace.h
+libkgtop_a_SOURCES += src/sources/trace.c src/sources/trace.h \
+	src/sources/trace_groups.c src/sources/trace_groups.h

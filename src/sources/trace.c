@@ -21,6 +21,7 @@
 #include "config.h"
 
 #include "sources/trace.h"
+#include "sources/trace_groups.h"
 
 #include <curl/curl.h>
 #include <errno.h>
@@ -124,6 +125,7 @@ typedef struct trace {
 	char err[256];
 	char detail[256];     /* Jolokia: clients and failed reads */
 	kg_obsq q;
+	kg_tgview *groups;    /* jsonl: the groups the callbacks describe */
 	kg_trace_stats st;
 } trace;
 
@@ -952,6 +954,11 @@ static void
 trace_drain(kg_source *s, kg_obsq *q)
 {
 	trace *t = s->impl;
+	size_t i;
+	if (t->kind == KG_TRACE_JSONL) {
+		for (i = 0; i < t->q.n; i++)
+			tgview_update(t->groups, t->q.v[i]);
+	}
 	if (q != NULL)
 		obsq_move(q, &t->q);
 	else
@@ -1019,6 +1026,8 @@ trace_contribute(kg_source *s, kg_builder *b)
 	h.message = sbuf_str(&m);
 	builder_source(b, &h);
 	sbuf_free(&m);
+	if (t->kind == KG_TRACE_JSONL)
+		tgview_contribute(t->groups, b);
 }
 
 /* When poll() should run next (wall clock). */
@@ -1084,6 +1093,7 @@ trace_close(kg_source *s)
 	curl_multi_cleanup(t->multi);
 	curl_slist_free_all(t->headers);
 	obsq_clear(&t->q);
+	tgview_free(t->groups);
 	free(t->q.v);
 	sbuf_free(&t->body);
 	parse_lines_free(&t->lines);
@@ -1224,6 +1234,7 @@ trace_sources_new(const kg_trace_config *cfg, kg_source **out, size_t *nout, cha
 		char name[64];
 		int dup = 1;
 		t->kind = specs[i].kind;
+		t->groups = tgview_new();
 		t->url = specs[i].url;
 		t->shown = specs[i].shown;
 		t->user = specs[i].user;
