@@ -23,6 +23,7 @@
 #include "sources/demo.h"
 #include "sources/kafka.h"
 #include "sources/sources.h"
+#include "sources/trace.h"
 #include "ui/ui.h"
 #include "util/util.h"
 
@@ -93,8 +94,11 @@ run_once(kg_collector *c, const kg_options *o)
 	if (collector_run_until_complete(c, o->timeout_us, err, sizeof err) < 0) {
 		f = collector_take(c);
 		bad = f ? source_problem(f->snap) : NULL;
-		fprintf(stderr, "kgtop: %s%s%s\n", bad && bad->message ? bad->message : err,
-			bad && bad->message ? "" : "", "");
+		if (bad != NULL && bad->message != NULL)
+			fprintf(stderr, "kgtop: %s: %s (no answer within %.1fs)\n", bad->name, bad->message,
+				(double)o->timeout_us / 1e6);
+		else
+			fprintf(stderr, "kgtop: %s\n", err);
 		frame_free(f);
 		return 1;
 	}
@@ -272,9 +276,25 @@ main(int argc, char **argv)
 		collector_add_source(c, demo);
 	}
 	if (o.traces.n > 0) {
-		fprintf(stderr, "kgtop: --trace: trace streams are not built into this kgtop yet\n");
-		rc = 2;
-		goto out;
+		kg_trace_config trc;
+		kg_source **ts = xcalloc(o.traces.n, sizeof *ts);
+		size_t nts = 0, i;
+		memset(&trc, 0, sizeof trc);
+		trc.specs = (const char *const *)o.traces.v;
+		trc.nspecs = o.traces.n;
+		trc.from_start = o.trace_from_start;
+		trc.insecure = o.trace_insecure;
+		trc.headers_file = o.trace_headers;
+		trc.interval_us = o.interval_us;
+		if (trace_sources_new(&trc, ts, &nts, err, sizeof err) < 0) {
+			fprintf(stderr, "kgtop: --trace: %s\n", err);
+			free(ts);
+			rc = 2;
+			goto out;
+		}
+		for (i = 0; i < nts; i++)
+			collector_add_source(c, ts[i]);
+		free(ts);
 	}
 
 	switch (o.mode) {

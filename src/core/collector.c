@@ -220,8 +220,6 @@ run_commands(kg_collector *c)
 			snprintf(err, sizeof err, "%s: no %s source takes commands", cm->cmd, cm->kind);
 		if (err[0] != '\0' || rc < 0)
 			publish(c, NULL, NULL, xstrdup(err[0] ? err : "command failed"));
-		else if (err[0] != '\0')
-			publish(c, NULL, NULL, xstrdup(err));
 		free(cm->kind);
 		free(cm->cmd);
 		free(cm);
@@ -234,6 +232,7 @@ collector_step(kg_collector *c, int64_t wait_us)
 {
 	struct pollfd pfd[MAX_FDS];
 	int npfd = 0, i, flags = 0, timeout_ms;
+	bool master_news = false;
 	int64_t now = util_now_us(), deadline = c->last_publish + atomic_load(&c->interval_us);
 	char buf[256];
 
@@ -275,6 +274,8 @@ collector_step(kg_collector *c, int64_t wait_us)
 		int f = c->src[i]->ops->poll ? c->src[i]->ops->poll(c->src[i], now) : 0;
 		if (f & KG_SRC_COMPLETE)
 			c->complete[i]++;
+		if ((f & KG_SRC_NEWS) && c->src[i]->ops->clock != NULL)
+			master_news = true;
 		flags |= f;
 	}
 	if (flags & KG_SRC_NEWS)
@@ -283,7 +284,16 @@ collector_step(kg_collector *c, int64_t wait_us)
 		int64_t wall = util_now_us();
 		bool due = wall - c->last_publish >= atomic_load(&c->interval_us);
 		bool news = c->last_news > c->last_publish && wall - c->last_publish >= c->cfg.min_publish_us;
-		if (due || news || c->seq == 0) {
+		/*
+		 * A time master (replay) hands over one recorded refresh per poll:
+		 * tick on each so the tracker sees exactly what it saw live.
+		 */
+		bool has_master = false;
+		for (i = 0; i < c->nsrc; i++)
+			has_master |= c->src[i]->ops->clock != NULL;
+		if (master_news)
+			now = collector_now(c);
+		if (has_master ? master_news : (due || news || c->seq == 0)) {
 			tick(c, now);
 			c->last_publish = wall;
 		}

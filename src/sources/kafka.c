@@ -229,8 +229,13 @@ static void
 on_error(rd_kafka_t *rk, int err, const char *reason, void *opaque)
 {
 	ksrc *k = opaque;
+	int prev = atomic_load(&k->cluster_err);
 	(void)rk;
-	atomic_store(&k->cluster_err, err);
+	/* keep the specific cause (cannot resolve, authentication) over "all brokers down" */
+	if (!(err == RD_KAFKA_RESP_ERR__ALL_BROKERS_DOWN &&
+	      (prev == RD_KAFKA_RESP_ERR__RESOLVE || prev == RD_KAFKA_RESP_ERR__AUTHENTICATION ||
+	       prev == RD_KAFKA_RESP_ERR__SSL)))
+		atomic_store(&k->cluster_err, err);
 	log_msg(KG_LOG_INFO, "kafka: %s: %s", rd_kafka_err2name((rd_kafka_resp_err_t)err), reason);
 }
 
@@ -239,7 +244,7 @@ static void
 on_log(const rd_kafka_t *rk, int level, const char *fac, const char *buf)
 {
 	(void)rk;
-	log_msg(level <= 3 ? KG_LOG_WARN : level <= 6 ? KG_LOG_INFO : KG_LOG_DEBUG, "rdkafka %s: %s", fac, buf);
+	log_msg(level <= 6 ? KG_LOG_INFO : KG_LOG_DEBUG, "rdkafka %s: %s", fac, buf);
 }
 
 /* Wait for one admin result of type want, in slices that honour stop. */
@@ -486,8 +491,22 @@ refresh_describe(ksrc *k, kresult *r, char **names, size_t n, size_t *gcap, char
 static int
 refresh_offsets(ksrc *k, kresult *r, char **err)
 {
-	size_t i, sent = 0, got = 0;
+	size_t i, sent = 0, got = 0, ngidx = 0;
 	int64_t deadline;
+	int *gidx = NULL; /* group id -> index in r->groups */
+	for (i = 0; i < (size_t)r->ngroups; i++) {
+		size_t id = (size_t)r->groups[i].id;
+		if (id >= ngidx) {
+			size_t n = ngidx ? ngidx : 64, old = ngidx;
+			while (n <= id)
+				n *= 2;
+			gidx = xreallocarray(gidx, n, sizeof *gidx);
+			for (; old < n; old++)
+				gidx[old] = -1;
+			ngidx = n;
+		}
+		gidx[id] = (int)i;
+	}
 	for (i = 0; i < (size_t)r->ngroups; i++) {
 		kgroup *g = &r->groups[i];
 		rd_kafka_topic_partition_list_t *parts = NULL;
@@ -521,6 +540,7 @@ refresh_offsets(ksrc *k, kresult *r, char **err)
 		size_t ngr = 0, j;
 		if (ev == NULL) {
 			*err = xasprintf("timeout fetching committed offsets (%zu of %zu groups answered)", got, sent);
+			free(gidx);
 			return -1;
 		}
 		got++;
@@ -534,12 +554,8 @@ refresh_offsets(ksrc *k, kresult *r, char **err)
 			const rd_kafka_error_t *ge = rd_kafka_group_result_error(gr[j]);
 			const rd_kafka_topic_partition_list_t *l = rd_kafka_group_result_partitions(gr[j]);
 			int32_t gid = intern_group_find(rd_kafka_group_result_name(gr[j]));
-			kgroup *g = NULL;
+			kgroup *g = gid >= 0 && (size_t)gid < ngidx && gidx[gid] >= 0 ? &r->groups[gidx[gid]] : NULL;
 			int q;
-			for (q = 0; q < r->ngroups && gid >= 0; q++) {
-				if (r->groups[q].id == gid)
-					g = &r->groups[q];
-			}
 			if (g == NULL)
 				continue;
 			if (ge != NULL) {
@@ -561,61 +577,134 @@ refresh_offsets(ksrc *k, kresult *r, char **err)
 		}
 		rd_kafka_event_destroy(ev);
 	}
+	free(gidx);
 	return 0;
 }
 
-/* Log-end offsets of every partition of the topics in use: one ListOffsets per leader. */
+/* One leader's share of the log-end query. */
+typedef struct leader_job {
+	ksrc *k;
+	int32_t leader;
+	rd_kafka_topic_partition_list_t *l;
+	rd_kafka_resp_err_t err;
+	int timeout_ms;
+	pthread_t thread;
+	bool started;
+} leader_job;
+
+/* Query one leader's partitions (runs on its own thread). */
+static void *
+leader_query(void *arg)
+{
+	leader_job *j = arg;
+	j->err = rd_kafka_offsets_for_times(j->k->rk, j->l, j->timeout_ms);
+	return NULL;
+}
+
+/*
+ * Log-end offsets of every partition of the topics in use: one ListOffsets
+ * per leader.  librdkafka 2.0.2 merges the answer of offsets_for_times()
+ * with a linear search per partition (quadratic in the list's size), so
+ * the query is split by leader, which it would be on the wire anyway, and
+ * the leaders are asked concurrently: still one request per leader, and
+ * 20,000 partitions cost a fraction of one big call.
+ */
 static int
 refresh_log_end(ksrc *k, kresult *r, char **err)
 {
-	rd_kafka_topic_partition_list_t *l = rd_kafka_topic_partition_list_new(64);
 	bool *used = xcalloc((size_t)(r->ntopics ? r->ntopics : 1), sizeof *used);
-	int i, j, q, timeout = (int)(k->cfg.timeout_us / 1000);
-	rd_kafka_resp_err_t e;
+	leader_job *jobs = NULL;
+	int njobs = 0, i, j, q, timeout = (int)(k->cfg.timeout_us / 1000), rc = 0;
+	size_t cap = 0;
+	int32_t *tid = NULL; /* topic id -> index in r->topics */
+	size_t ntid = 0;
 	if (timeout > 5000)
 		timeout = 5000;
+	for (j = 0; j < r->ntopics; j++) {
+		if ((size_t)r->topics[j].id >= ntid) {
+			size_t n = ntid ? ntid : 64, old = ntid;
+			while (n <= (size_t)r->topics[j].id)
+				n *= 2;
+			tid = xreallocarray(tid, n, sizeof *tid);
+			for (; old < n; old++)
+				tid[old] = -1;
+			ntid = n;
+		}
+		tid[r->topics[j].id] = j;
+	}
+#define TOPIC_INDEX(t) ((size_t)(t) < ntid ? tid[(t)] : -1)
 	for (i = 0; i < r->ngroups; i++) {
 		kgroup *g = &r->groups[i];
-		for (j = 0; j < r->ntopics; j++) {
-			if (used[j])
-				continue;
-			if (g->watch_topic == r->topics[j].id)
-				used[j] = true;
-			for (q = 0; q < g->nc && !used[j]; q++)
-				used[j] = g->c[q].tp.topic == r->topics[j].id;
-			for (q = 0; q < g->nm && !used[j]; q++) {
-				int a;
-				for (a = 0; a < g->m[q].nasg && !used[j]; a++)
-					used[j] = g->m[q].asg[a].topic == r->topics[j].id;
+		int x = g->watch_topic >= 0 ? TOPIC_INDEX(g->watch_topic) : -1;
+		if (x >= 0)
+			used[x] = true;
+		for (q = 0; q < g->nc; q++) {
+			x = TOPIC_INDEX(g->c[q].tp.topic);
+			if (x >= 0)
+				used[x] = true;
+		}
+		for (q = 0; q < g->nm; q++) {
+			int a;
+			for (a = 0; a < g->m[q].nasg; a++) {
+				x = TOPIC_INDEX(g->m[q].asg[a].topic);
+				if (x >= 0)
+					used[x] = true;
 			}
 		}
 	}
 	for (j = 0; j < r->ntopics; j++) {
 		if (!used[j])
 			continue;
-		for (q = 0; q < r->topics[j].np; q++)
-			rd_kafka_topic_partition_list_add(l, intern_topic_name(r->topics[j].id), q)->offset =
+		for (q = 0; q < r->topics[j].np; q++) {
+			int32_t leader = r->topics[j].leader[q];
+			leader_job *job = NULL;
+			int b;
+			for (b = 0; b < njobs; b++) {
+				if (jobs[b].leader == leader)
+					job = &jobs[b];
+			}
+			if (job == NULL) {
+				util_grow(&jobs, &cap, (size_t)njobs + 1, sizeof *jobs);
+				job = &jobs[njobs++];
+				memset(job, 0, sizeof *job);
+				job->k = k;
+				job->leader = leader;
+				job->timeout_ms = timeout;
+				job->l = rd_kafka_topic_partition_list_new(256);
+			}
+			rd_kafka_topic_partition_list_add(job->l, intern_topic_name(r->topics[j].id), q)->offset =
 				RD_KAFKA_OFFSET_END;
+		}
 	}
 	free(used);
-	if (l->cnt == 0) {
+	for (i = 0; i < njobs; i++) {
+		if (njobs > 1 && i < 16 && pthread_create(&jobs[i].thread, NULL, leader_query, &jobs[i]) == 0)
+			jobs[i].started = true;
+		else
+			leader_query(&jobs[i]);
+	}
+	for (i = 0; i < njobs; i++) {
+		if (jobs[i].started)
+			pthread_join(jobs[i].thread, NULL);
+	}
+	for (i = 0; i < njobs; i++) {
+		rd_kafka_topic_partition_list_t *l = jobs[i].l;
+		if (jobs[i].err != RD_KAFKA_RESP_ERR_NO_ERROR && rc == 0) {
+			*err = describe_error(jobs[i].err, "log-end offsets");
+			rc = -1;
+		}
+		for (q = 0; q < l->cnt; q++) {
+			int x = TOPIC_INDEX(intern_topic(l->elems[q].topic));
+			int p = l->elems[q].partition;
+			if (x >= 0 && p >= 0 && p < r->topics[x].np && l->elems[q].err == RD_KAFKA_RESP_ERR_NO_ERROR)
+				r->topics[x].log_end[p] = l->elems[q].offset;
+		}
 		rd_kafka_topic_partition_list_destroy(l);
-		return 0;
 	}
-	e = rd_kafka_offsets_for_times(k->rk, l, timeout);
-	if (e != RD_KAFKA_RESP_ERR_NO_ERROR) {
-		*err = describe_error(e, "log-end offsets");
-		rd_kafka_topic_partition_list_destroy(l);
-		return -1;
-	}
-	for (i = 0; i < l->cnt; i++) {
-		ktopic *t = result_topic(r, intern_topic(l->elems[i].topic));
-		int p = l->elems[i].partition;
-		if (t != NULL && p >= 0 && p < t->np && l->elems[i].err == RD_KAFKA_RESP_ERR_NO_ERROR)
-			t->log_end[p] = l->elems[i].offset;
-	}
-	rd_kafka_topic_partition_list_destroy(l);
-	return 0;
+#undef TOPIC_INDEX
+	free(jobs);
+	free(tid);
+	return rc;
 }
 
 /* One full refresh. */
@@ -628,16 +717,20 @@ refresh(ksrc *k, char **err)
 	bool unsupported = false;
 	int64_t t0 = util_mono_us();
 
+	int64_t t1, t2, t3, t4, t5;
 	r->time_us = util_now_us();
 	atomic_store(&k->cluster_err, 0);
 	if (refresh_metadata(k, r, err) < 0)
 		goto fail;
+	t1 = util_mono_us();
 	if (refresh_list(k, &names, &nnames, &unsupported, err) < 0)
 		goto fail;
+	t2 = util_mono_us();
 	r->no_group_apis = unsupported;
 	/* never DescribeConsumerGroups where listing is unsupported: it hangs 2.0.2's admin handle */
 	if (!unsupported && refresh_describe(k, r, names, nnames, &gcap, err) < 0)
 		goto fail;
+	t3 = util_mono_us();
 	pthread_mutex_lock(&k->lock);
 	for (i = 0; i < k->nwatches; i++) {
 		kgroup *g = result_group(r, intern_group(k->watches[i].group), &gcap);
@@ -646,13 +739,19 @@ refresh(ksrc *k, char **err)
 	pthread_mutex_unlock(&k->lock);
 	if (refresh_offsets(k, r, err) < 0)
 		goto fail;
+	t4 = util_mono_us();
 	if (refresh_log_end(k, r, err) < 0)
 		goto fail;
+	t5 = util_mono_us();
 	for (i = 0; i < nnames; i++)
 		free(names[i]);
 	free(names);
-	log_msg(KG_LOG_DEBUG, "kafka: refresh of %d groups, %d topics in %.1f ms", r->ngroups, r->ntopics,
-		(double)(util_mono_us() - t0) / 1000.0);
+	log_msg(KG_LOG_DEBUG,
+		"kafka: refresh of %d groups, %d topics in %.1f ms (metadata %.1f, list %.1f, describe %.1f, "
+		"offsets %.1f, log-end %.1f)",
+		r->ngroups, r->ntopics, (double)(util_mono_us() - t0) / 1000.0, (double)(t1 - t0) / 1000.0,
+		(double)(t2 - t1) / 1000.0, (double)(t3 - t2) / 1000.0, (double)(t4 - t3) / 1000.0,
+		(double)(t5 - t4) / 1000.0);
 	return r;
 fail:
 	for (i = 0; i < nnames; i++)
@@ -773,8 +872,15 @@ kafka_contribute(kg_source *s, kg_builder *b)
 		h.since_us = k->last_ok_us;
 		h.message = k->err_msg;
 	} else if (r == NULL) {
-		h.status = KG_SRC_CONNECTING;
-		snprintf(msg, sizeof msg, "connecting to %s", k->brokers);
+		rd_kafka_resp_err_t ce = (rd_kafka_resp_err_t)atomic_load(&k->cluster_err);
+		h.status = ce != 0 ? KG_SRC_ERROR : KG_SRC_CONNECTING;
+		if (ce != 0)
+			snprintf(msg, sizeof msg, "%s: %s", k->brokers,
+				 reason_of(ce) ? reason_of(ce) : rd_kafka_err2str(ce));
+		if (ce == RD_KAFKA_RESP_ERR__SSL)
+			snprintf(msg, sizeof msg, "%s: TLS handshake failed", k->brokers);
+		else
+			snprintf(msg, sizeof msg, "connecting to %s", k->brokers);
 		h.message = msg;
 	} else if (now - k->last_ok_us > 3 * k->cfg.interval_us + k->cfg.timeout_us) {
 		h.status = KG_SRC_STALE;

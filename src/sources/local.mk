@@ -2,6 +2,16 @@
 libkgtop_a_SOURCES += src/sources/source.c src/sources/source.h
 libkgtop_a_SOURCES += src/sources/kafka.c src/sources/kafka.h
 libkgtop_a_SOURCES += src/sources/sources.c src/sources/sources.h
+# trace streams (libcurl + cJSON) and their pure parsers
+libkgtop_a_SOURCES += \
+	src/sources/parse_lines.c src/sources/parse_lines.h \
+	src/sources/parse_log.c src/sources/parse_log.h \
+	src/sources/parse_jsonl.c src/sources/parse_jsonl.h \
+	src/sources/parse_jolokia.c src/sources/parse_jolokia.h \
+	src/sources/parse_rdstats.c src/sources/parse_rdstats.h \
+	src/sources/jsonl_write.c src/sources/jsonl_write.h
+libkgtop_a_SOURCES += src/sources/trace.c src/sources/trace.h \
+	src/sources/trace_groups.c src/sources/trace_groups.h
 # the embedded demo (mock cluster, producer, consumer fleets, scenarios)
 libkgtop_a_SOURCES += src/sources/demo.c src/sources/demo.h \
 	src/sources/demo_consumer.c src/sources/demo_int.h \

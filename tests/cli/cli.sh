@@ -1,0 +1,101 @@
+#!/bin/sh
+# cli.sh: the kgtop binary from the command line: usage, exit codes, --once
+# and --json against the fixture broker, errors with a message, secrets.
+. "${top_srcdir:-.}/tests/cli/lib.sh"
+
+"$KGTOP" --help >"$T_TMP/help" 2>&1
+t_ok $? "--help exits 0"
+t_contains "$T_TMP/help" "Usage: kgtop" "--help prints usage"
+t_contains "$T_TMP/help" "--brokers" "--help lists -b"
+t_contains "$T_TMP/help" "read-only" "--help states the read-only guarantee"
+"$KGTOP" --version >"$T_TMP/version" 2>&1
+t_ok $? "--version exits 0"
+t_contains "$T_TMP/version" "kgtop " "--version prints the version"
+
+"$KGTOP" --no-such-option >"$T_TMP/out" 2>&1
+t_is "$?" 2 "an unknown option exits 2"
+t_contains "$T_TMP/out" "Try 'kgtop --help'" "an unknown option says how to get help"
+"$KGTOP" -i 0 -b x >"$T_TMP/out" 2>&1
+t_is "$?" 2 "-i 0 exits 2"
+"$KGTOP" -g '(' -b x >"$T_TMP/out" 2>&1
+t_is "$?" 2 "a bad regex exits 2"
+t_contains "$T_TMP/out" "-g '('" "a bad regex is named"
+printf 'interval = 2\nbogus = 1\n' >"$T_TMP/config"
+"$KGTOP" -c "$T_TMP/config" -b x --once >"$T_TMP/out" 2>&1
+t_is "$?" 2 "a bad config file exits 2"
+t_contains "$T_TMP/out" "config:2: unknown option 'bogus'" "a bad config line is named file:line"
+"$KGTOP" -X group.id=mine -b x --once >"$T_TMP/out" 2>&1
+t_is "$?" 2 "setting group.id is refused (read-only)"
+
+fixture_start stable.json --manual || exit 1
+"$KGTOP" -b "$BOOTSTRAP" --once >"$T_TMP/once" 2>"$T_TMP/once.err"
+t_ok $? "--once exits 0 against a cluster"
+t_contains "$T_TMP/once" "GROUP g-coop" "--once lists groups"
+t_contains "$T_TMP/once" "CURRENT-OFFSET" "--once has kafka-consumer-groups.sh's columns"
+t_contains "$T_TMP/once" "LOG-END-OFFSET" "--once has LOG-END-OFFSET"
+t_contains "$T_TMP/once" "cooperative-sticky (cooperative)" "--once says eager or cooperative"
+t_contains "$T_TMP/once" "pay-host-1" "--once shows instance ids"
+
+"$KGTOP" -b "$BOOTSTRAP" --once -g '^g-multi$' >"$T_TMP/once-g" 2>&1
+t_contains "$T_TMP/once-g" "GROUP g-multi" "-g keeps the matching group"
+if grep -q "GROUP g-coop" "$T_TMP/once-g"; then t_ok 1 "-g drops the others"; else t_ok 0 "-g drops the others"; fi
+"$KGTOP" -b "$BOOTSTRAP" --once -G 'multi|idle' >"$T_TMP/once-G" 2>&1
+if grep -q "GROUP g-multi" "$T_TMP/once-G"; then t_ok 1 "-G excludes"; else t_ok 0 "-G excludes"; fi
+
+"$KGTOP" -b "$BOOTSTRAP" --once --json >"$T_TMP/json" 2>"$T_TMP/json.err"
+t_ok $? "--once --json exits 0"
+"$JSONQ" -v <"$T_TMP/json"
+t_ok $? "--once --json prints valid JSON"
+t_is "$("$JSONQ" .version <"$T_TMP/json")" 1 "the JSON is versioned"
+t_is "$("$JSONQ" '.groups|length' <"$T_TMP/json")" 4 "the JSON lists every group"
+t_is "$("$JSONQ" .source.kafka.status <"$T_TMP/json")" ok "the JSON carries the source health"
+t_is "$("$JSONQ" .groups[0].id <"$T_TMP/json")" g-coop "groups are sorted by name"
+t_is "$("$JSONQ" .groups[0].protocol <"$T_TMP/json")" cooperative "the JSON says eager or cooperative"
+t_is "$("$JSONQ" .groups[0].partitions[3].lag <"$T_TMP/json")" 1000 "the JSON has lag per partition"
+t_is "$("$JSONQ" .groups[0].members[0].assignment[0].topic <"$T_TMP/json")" payments "members carry assignments"
+
+"$KGTOP" -b "$BOOTSTRAP" --json --duration 2 -i 0.3 >"$T_TMP/jsonl" 2>&1
+t_ok $? "--json --duration exits 0"
+"$JSONQ" -l -v <"$T_TMP/jsonl"
+t_ok $? "every --json line is valid JSON"
+n=$(wc -l <"$T_TMP/jsonl")
+[ "$n" -ge 3 ]
+t_ok $? "--json prints a line per refresh ($n lines in 2 s at 0.3 s)"
+
+printf '# a config file\ninclude = ^g-coop$\nX.client.id = from-config\n' >"$T_TMP/kgconf"
+"$KGTOP" -c "$T_TMP/kgconf" -b "$BOOTSTRAP" --once >"$T_TMP/conf-once" 2>&1
+t_contains "$T_TMP/conf-once" "GROUP g-coop" "the config file's include applies"
+if grep -q "GROUP g-multi" "$T_TMP/conf-once"; then t_ok 1 "the config file's include filters"; else t_ok 0 "the config file's include filters"; fi
+KGTOP_BROKERS="$BOOTSTRAP" "$KGTOP" -c none --once >"$T_TMP/env-once" 2>&1
+t_contains "$T_TMP/env-once" "GROUP g-multi" "\$KGTOP_BROKERS is used without -b"
+KGTOP_BROKERS=127.0.0.1:1 "$KGTOP" -c none -b "$BOOTSTRAP" --once >"$T_TMP/env-cli" 2>&1
+t_ok $? "the command line beats the environment"
+KGTOP_CONFIG="$T_TMP/kgconf" KGTOP_BROKERS="$BOOTSTRAP" "$KGTOP" --once -g '^g-multi$' >"$T_TMP/cli-conf" 2>&1
+t_contains "$T_TMP/cli-conf" "GROUP g-multi" "\$KGTOP_CONFIG is read, and -g adds to its includes"
+t_contains "$T_TMP/cli-conf" "GROUP g-coop" "repeatable options accumulate from the file and the command line"
+
+"$KGTOP" -b "$BOOTSTRAP" --once -X sasl.password=hunter2 -X ssl.key.password=hunter3 >"$T_TMP/secret" 2>&1
+if grep -q hunter "$T_TMP/secret"; then t_ok 1 "secret properties are never printed"; else t_ok 0 "secret properties are never printed"; fi
+t_is "$(awk -F'"JoinGroup":' '/rejected_writes/{split($3,a,","); print a[1]}' "$FIXTURE_STATS")" 0 "no JoinGroup was ever sent"
+fixture_stop
+
+# trace streams alone, read by the binary: a coordinator log, and consumers' callbacks (jsonl)
+"$KGTOP" --trace "log:file://$(cd "$top_srcdir" && pwd)/tests/data/logs/kafka-3.7-classic.log" --trace-from-start --once --json >"$T_TMP/log.json" 2>&1
+t_ok $? "--trace log: with --once exits 0"
+"$JSONQ" '.events[]' <"$T_TMP/log.json" | "$JSONQ" -l .message >"$T_TMP/log.events"
+t_contains "$T_TMP/log.events" "rebalance started (unknown, left: worker-3 (max.poll.interval), from generation 20)" "a poll timeout in the log is the trigger, in short"
+t_contains "$T_TMP/log.events" "rebalance ended after 2.5s, 1 round, generation 21" "the log gives the episode its duration and generation"
+"$KGTOP" --trace "jsonl:file://$(cd "$top_srcdir" && pwd)/tests/data/trace/seed-coop.jsonl" --trace-from-start --once --json >"$T_TMP/jsonl.json" 2>&1
+t_ok $? "--trace jsonl: with --once exits 0"
+t_is "$("$JSONQ" '.groups[0].members|length' <"$T_TMP/jsonl.json")" 4 "a jsonl stream describes its group's members"
+t_is "$("$JSONQ" '.groups[0].protocol' <"$T_TMP/jsonl.json")" cooperative "and its protocol"
+"$JSONQ" '.events[]' <"$T_TMP/jsonl.json" | "$JSONQ" -l .message >"$T_TMP/jsonl.events"
+t_contains "$T_TMP/jsonl.events" "consumer-a revoked [4] of [0 4] (incremental)" "callbacks read from jsonl are classified as the seed says"
+"$KGTOP" --trace bogus:file:///x --once >"$T_TMP/bad-trace" 2>&1
+t_is "$?" 2 "an unknown trace kind exits 2"
+
+"$KGTOP" -b 127.0.0.1:1 --once --timeout 3 >"$T_TMP/down" 2>&1
+t_is "$?" 1 "an unreachable cluster exits 1"
+if [ -s "$T_TMP/down" ]; then t_ok 0 "with a message: $(head -1 "$T_TMP/down")"; else t_ok 1 "with a message"; fi
+
+t_done

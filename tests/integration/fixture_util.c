@@ -1,0 +1,307 @@
+/*
+ * fixture_util.c: the fixture broker from tests (see fixture_util.h).
+ */
+#include "config.h"
+
+#include "fixture_util.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "model/intern.h"
+#include "sources/kafka.h"
+#include "util/util.h"
+
+/* The build tree (set by the test harness) or ".". */
+static const char *
+builddir(void)
+{
+	const char *b = getenv("top_builddir");
+	return b && *b ? b : ".";
+}
+
+/* The source tree. */
+static const char *
+srcdir(void)
+{
+	const char *s = getenv("top_srcdir");
+	return s && *s ? s : ".";
+}
+
+/* Start the broker. */
+int
+fixture_start(fixture *f, const char *scenario, bool manual)
+{
+	int out[2];
+	char bin[512], scen[512], line[1024];
+	size_t n = 0;
+	int64_t deadline = util_mono_us() + 10LL * 1000000;
+	memset(f, 0, sizeof *f);
+	snprintf(f->dir, sizeof f->dir, "/tmp/kgtop-it-XXXXXX");
+	if (mkdtemp(f->dir) == NULL)
+		return -1;
+	snprintf(f->stats, sizeof f->stats, "%s/stats.json", f->dir);
+	snprintf(bin, sizeof bin, "%s/tests/fixture-broker", builddir());
+	if (strchr(scenario, '/') != NULL)
+		snprintf(scen, sizeof scen, "%s/%s", srcdir(), scenario);
+	else
+		snprintf(scen, sizeof scen, "%s/tests/fixture/scenarios/%s", srcdir(), scenario);
+	if (pipe(out) < 0)
+		return -1;
+	f->pid = fork();
+	if (f->pid == 0) {
+		char logp[256];
+		prctl(PR_SET_PDEATHSIG, SIGTERM); /* never outlive a failed test */
+		snprintf(logp, sizeof logp, "%s/broker.log", f->dir);
+		dup2(out[1], 1);
+		close(out[0]);
+		close(out[1]);
+		if (manual)
+			execl(bin, bin, "--port", "0", "--scenario", scen, "--stats", f->stats, "--manual", "--log", logp,
+			      (char *)NULL);
+		else
+			execl(bin, bin, "--port", "0", "--scenario", scen, "--stats", f->stats, "--log", logp, (char *)NULL);
+		_exit(127);
+	}
+	close(out[1]);
+	while (util_mono_us() < deadline && n < sizeof line - 1) {
+		struct pollfd p = { out[0], POLLIN, 0 };
+		ssize_t r;
+		if (poll(&p, 1, 100) <= 0)
+			continue;
+		r = read(out[0], line + n, sizeof line - 1 - n);
+		if (r <= 0)
+			break;
+		n += (size_t)r;
+		line[n] = '\0';
+		if (strchr(line, '\n') != NULL)
+			break;
+	}
+	close(out[0]);
+	if (strncmp(line, "ready ", 6) != 0) {
+		fixture_stop(f);
+		return -1;
+	}
+	line[strcspn(line, "\r\n")] = '\0';
+	util_strlcpy(f->bootstrap, line + 6, sizeof f->bootstrap);
+	return 0;
+}
+
+/* Read the stats file. */
+static cJSON *
+read_stats(fixture *f)
+{
+	FILE *fp = fopen(f->stats, "r");
+	char buf[16384];
+	size_t n;
+	if (fp == NULL)
+		return NULL;
+	n = fread(buf, 1, sizeof buf - 1, fp);
+	fclose(fp);
+	buf[n] = '\0';
+	return cJSON_Parse(buf);
+}
+
+/* The broker's step counter; -1 unknown. */
+static int
+current_step(fixture *f)
+{
+	cJSON *j = read_stats(f);
+	int step = -1;
+	if (j != NULL) {
+		cJSON *s = cJSON_GetObjectItem(j, "step");
+		if (cJSON_IsNumber(s))
+			step = s->valueint;
+		cJSON_Delete(j);
+	}
+	return step;
+}
+
+/* Next step. */
+int
+fixture_step(fixture *f)
+{
+	int before = current_step(f);
+	int64_t deadline = util_mono_us() + 5LL * 1000000;
+	kill(f->pid, SIGUSR1);
+	while (util_mono_us() < deadline) {
+		int now = current_step(f);
+		if (now > before)
+			return 0;
+		poll(NULL, 0, 20);
+	}
+	return -1;
+}
+
+/* Stop. */
+void
+fixture_stop(fixture *f)
+{
+	char cmd[256];
+	if (f->pid > 0) {
+		int st;
+		kill(f->pid, SIGTERM);
+		waitpid(f->pid, &st, 0);
+		f->pid = 0;
+	}
+	if (f->dir[0] && getenv("KGTOP_KEEP_TEST_FILES") == NULL) {
+		snprintf(cmd, sizeof cmd, "rm -rf '%s'", f->dir);
+		if (system(cmd) != 0) {
+			/* leave it */
+		}
+	}
+}
+
+/* Rejected writes. */
+int
+fixture_rejected_writes(fixture *f)
+{
+	cJSON *j = read_stats(f), *w, *it;
+	int total = 0;
+	if (j == NULL)
+		return -1;
+	w = cJSON_GetObjectItem(j, "rejected_writes");
+	if (!cJSON_IsObject(w)) {
+		cJSON_Delete(j);
+		return -1;
+	}
+	cJSON_ArrayForEach(it, w) {
+		if (cJSON_IsNumber(it))
+			total += it->valueint;
+	}
+	cJSON_Delete(j);
+	return total;
+}
+
+/* Build a live collector. */
+int
+live_open(live *l, const char *bootstrap, int interval_ms)
+{
+	kg_kafka_config kc;
+	kg_collector_config cc;
+	kg_source *k;
+	char err[256];
+	memset(l, 0, sizeof *l);
+	l->tracker = tracker_new(NULL);
+	memset(&cc, 0, sizeof cc);
+	cc.interval_us = (int64_t)interval_ms * 1000;
+	cc.cluster = bootstrap;
+	l->c = collector_new(&cc, l->tracker);
+	memset(&kc, 0, sizeof kc);
+	kc.brokers = bootstrap;
+	kc.interval_us = (int64_t)interval_ms * 1000;
+	kc.timeout_us = 5LL * 1000000;
+	if (kafka_source_new(&kc, &k, err, sizeof err) < 0) {
+		fprintf(stderr, "# kafka_source_new: %s\n", err);
+		return -1;
+	}
+	collector_add_source(l->c, k);
+	return 0;
+}
+
+/* Step until a predicate holds. */
+bool
+live_wait(live *l, bool (*pred)(live *, const void *), const void *arg, int timeout_ms)
+{
+	int64_t deadline = util_mono_us() + (int64_t)timeout_ms * 1000;
+	while (util_mono_us() < deadline) {
+		kg_frame *f;
+		collector_step(l->c, 50000);
+		f = collector_take(l->c);
+		if (f != NULL) {
+			if (f->snap != NULL) {
+				snapshot_unref(l->snap);
+				l->snap = snapshot_ref(f->snap);
+			}
+			evlist_move(&l->ev, &f->events);
+			frame_free(f);
+		}
+		if (l->snap != NULL && pred(l, arg))
+			return true;
+	}
+	return false;
+}
+
+/* Free. */
+void
+live_close(live *l)
+{
+	collector_free(l->c);
+	tracker_free(l->tracker);
+	snapshot_unref(l->snap);
+	evlist_clear(&l->ev);
+	free(l->ev.v);
+}
+
+/* A group of the newest snapshot. */
+const kg_group *
+live_group(live *l, const char *name)
+{
+	return snapshot_group_by_name(l->snap, name);
+}
+
+/* Count events. */
+int
+live_count(live *l, const char *group, kg_event_kind kind, const char *client)
+{
+	size_t i;
+	int n = 0;
+	int32_t gid = group ? intern_group(group) : -2;
+	for (i = 0; i < l->ev.n; i++) {
+		const kg_event *e = l->ev.v[i];
+		if ((gid == -2 || e->group == gid) && e->kind == kind && (client == NULL || (e->client_id && strcmp(e->client_id, client) == 0)))
+			n++;
+	}
+	return n;
+}
+
+/* Count revokes of a class. */
+int
+live_revokes(live *l, const char *group, kg_revoke_class cls)
+{
+	size_t i;
+	int n = 0;
+	int32_t gid = intern_group(group);
+	for (i = 0; i < l->ev.n; i++) {
+		const kg_event *e = l->ev.v[i];
+		if (e->group == gid && e->kind == KG_EV_REVOKED && e->cls == cls)
+			n++;
+	}
+	return n;
+}
+
+/* Print events. */
+void
+live_dump(live *l)
+{
+	size_t i;
+	int64_t t0 = l->ev.n ? l->ev.v[0]->time_us : 0;
+	for (i = 0; i < l->ev.n; i++) {
+		sbuf b = { 0 };
+		event_format_line(l->ev.v[i], t0, &b);
+		fprintf(stderr, "#   %s %s\n", intern_group_name(l->ev.v[i]->group), sbuf_str(&b));
+		sbuf_free(&b);
+	}
+}
+
+/* Predicate: a group's state. */
+bool
+live_pred_state(live *l, const void *arg)
+{
+	const struct {
+		const char *group;
+		kg_group_state state;
+	} *want = arg;
+	const kg_group *g = live_group(l, want->group);
+	return g != NULL && g->state == want->state;
+}

@@ -1,0 +1,55 @@
+/*
+ * fixture_util.h: start, step and stop the fixture broker from tests, and
+ * drive the real collector (kafka source + tracker) against it.
+ */
+#ifndef KGTOP_TESTS_FIXTURE_UTIL_H
+#define KGTOP_TESTS_FIXTURE_UTIL_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+#include "core/collector.h"
+#include "model/tracker.h"
+
+typedef struct fixture {
+	pid_t pid;
+	char bootstrap[512];
+	char stats[256];
+	char dir[128];
+} fixture;
+
+/* Start tests/fixture-broker with a scenario (manual steps); 0 or -1. */
+int fixture_start(fixture *f, const char *scenario, bool manual);
+/* Apply the next scenario step (SIGUSR1) and wait until the broker counted it. */
+int fixture_step(fixture *f);
+/* Stop the broker (SIGTERM, wait). */
+void fixture_stop(fixture *f);
+/* Writes (JoinGroup, SyncGroup, Heartbeat, OffsetCommit, LeaveGroup) the broker rejected; -1 unknown. */
+int fixture_rejected_writes(fixture *f);
+
+/* A live collector with a kafka source against a fixture. */
+typedef struct live {
+	kg_tracker *tracker;
+	kg_collector *c;
+	kg_snapshot *snap; /* newest */
+	kg_evlist ev;      /* every event so far */
+} live;
+
+/* Build it (interval in ms). */
+int live_open(live *l, const char *bootstrap, int interval_ms);
+/* Step the collector until pred(l, arg) or timeout_ms; true when it held. */
+bool live_wait(live *l, bool (*pred)(live *, const void *), const void *arg, int timeout_ms);
+/* Free it. */
+void live_close(live *l);
+/* The newest snapshot's group by name, NULL when absent. */
+const kg_group *live_group(live *l, const char *name);
+/* Count events of a kind for a group (and client, NULL any). */
+int live_count(live *l, const char *group, kg_event_kind kind, const char *client);
+/* Revokes of a class. */
+int live_revokes(live *l, const char *group, kg_revoke_class cls);
+/* Print the events (on failure). */
+void live_dump(live *l);
+/* Predicate: the group is in the state given as arg (a kg_group_state *). */
+bool live_pred_state(live *l, const void *arg);
+
+#endif

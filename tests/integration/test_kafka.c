@@ -1,0 +1,313 @@
+/*
+ * test_kafka.c: the real kafka source, collector and tracker against the
+ * fixture broker: a stable cluster, a fourth member joining under range
+ * and under cooperative-sticky, a member leaving, faults (not authorized,
+ * the whole cluster down and back, slow and failing answers).  Every test
+ * also proves kgtop is read-only: the broker rejected no write because
+ * kgtop sent none.
+ */
+#include "config.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "fixture_util.h"
+#include "model/intern.h"
+#include "util/util.h"
+
+typedef struct want_state {
+	const char *group;
+	kg_group_state state;
+} want_state;
+
+typedef struct want_members {
+	const char *group;
+	kg_group_state state;
+	int members;
+} want_members;
+
+/* Predicate: state and member count. */
+static bool
+pred_members(live *l, const void *arg)
+{
+	const want_members *w = arg;
+	const kg_group *g = live_group(l, w->group);
+	return g != NULL && g->state == w->state && g->nmembers == w->members;
+}
+
+/* Predicate: at least n groups. */
+static bool
+pred_ngroups(live *l, const void *arg)
+{
+	return l->snap->ngroups >= *(const int *)arg;
+}
+
+/* Predicate: the kafka source has a status. */
+static bool
+pred_source(live *l, const void *arg)
+{
+	int i;
+	for (i = 0; i < l->snap->nsources; i++) {
+		if (strcmp(l->snap->sources[i].name, "kafka") == 0)
+			return l->snap->sources[i].status == *(const kg_src_status *)arg;
+	}
+	return false;
+}
+
+/* Predicate: a group has a describe error. */
+static bool
+pred_group_error(live *l, const void *arg)
+{
+	const kg_group *g = live_group(l, arg);
+	return g != NULL && g->error != NULL;
+}
+
+/* Predicate: a group has no describe error. */
+static bool
+pred_group_ok(live *l, const void *arg)
+{
+	const kg_group *g = live_group(l, arg);
+	return g != NULL && g->error == NULL && g->state == KG_STATE_STABLE;
+}
+
+/* Step the fixture and wait for a state. */
+static void
+step_to(fixture *f, live *l, const char *group, kg_group_state st, int members)
+{
+	want_members w = { group, st, members };
+	assert_int_equal(fixture_step(f), 0);
+	if (!live_wait(l, pred_members, &w, 10000)) {
+		live_dump(l);
+		fail_msg("group %s never reached %s with %d members", group, state_name(st), members);
+	}
+}
+
+/* A stable cluster: groups, members, offsets, lag; nothing derived as a rebalance. */
+static void
+test_stable(void **state)
+{
+	fixture f;
+	live l;
+	int four = 4;
+	const kg_group *g;
+	kg_src_status ok = KG_SRC_OK;
+	(void)state;
+	assert_int_equal(fixture_start(&f, "stable.json", true), 0);
+	assert_int_equal(live_open(&l, f.bootstrap, 200), 0);
+	assert_true(live_wait(&l, pred_ngroups, &four, 10000));
+	assert_true(live_wait(&l, pred_source, &ok, 5000));
+	g = live_group(&l, "g-coop");
+	assert_non_null(g);
+	assert_int_equal(g->state, KG_STATE_STABLE);
+	assert_int_equal(g->proto, KG_PROTO_COOPERATIVE);
+	assert_int_equal(g->nmembers, 2);
+	assert_string_equal(g->members[0].host, "/127.0.0.1");
+	assert_non_null(g->members[0].instance_id);
+	assert_int_equal(g->lag, 1030);
+	assert_true(g->coordinator >= 1);
+	g = live_group(&l, "g-idle");
+	assert_int_equal(g->state, KG_STATE_EMPTY);
+	assert_int_equal(g->nmembers, 0);
+	assert_int_equal(g->parts[0].lag, 4990);
+	g = live_group(&l, "g-multi");
+	assert_int_equal(g->proto, KG_PROTO_EAGER);
+	assert_int_equal(g->nparts, 9);
+	assert_int_equal(l.snap->nbrokers, 3);
+	assert_int_equal(live_count(&l, "g-coop", KG_EV_REBALANCE_START, NULL), 0);
+	live_close(&l);
+	assert_int_equal(fixture_rejected_writes(&f), 0);
+	fixture_stop(&f);
+}
+
+/* range: consumer-d joins; a, b, c each revoke everything (by the eager protocol). */
+static void
+test_join_range(void **state)
+{
+	fixture f;
+	live l;
+	want_members w = { "g-range", KG_STATE_STABLE, 3 };
+	(void)state;
+	assert_int_equal(fixture_start(&f, "join-range.json", true), 0);
+	assert_int_equal(live_open(&l, f.bootstrap, 200), 0);
+	assert_true(live_wait(&l, pred_members, &w, 10000));
+	step_to(&f, &l, "g-range", KG_STATE_PREPARING_REBALANCE, 4);
+	step_to(&f, &l, "g-range", KG_STATE_COMPLETING_REBALANCE, 4);
+	step_to(&f, &l, "g-range", KG_STATE_STABLE, 4);
+	if (live_revokes(&l, "g-range", KG_CLASS_FULL) != 3)
+		live_dump(&l);
+	assert_int_equal(live_revokes(&l, "g-range", KG_CLASS_FULL), 3);
+	assert_int_equal(live_revokes(&l, "g-range", KG_CLASS_INCREMENTAL), 0);
+	assert_int_equal(live_count(&l, "g-range", KG_EV_MEMBER_JOINED, "consumer-d"), 1);
+	assert_int_equal(live_count(&l, "g-range", KG_EV_REBALANCE_START, NULL), 1);
+	assert_int_equal(live_count(&l, "g-range", KG_EV_REBALANCE_END, NULL), 1);
+	assert_int_equal(live_count(&l, "g-range", KG_EV_ASSIGNED, "consumer-d"), 1);
+	live_close(&l);
+	assert_int_equal(fixture_rejected_writes(&f), 0);
+	fixture_stop(&f);
+}
+
+/* cooperative-sticky: only partition 3 moves, revoked in round one and assigned in round two. */
+static void
+test_join_coop(void **state)
+{
+	fixture f;
+	live l;
+	want_members w = { "g-coop", KG_STATE_STABLE, 3 };
+	size_t i;
+	const kg_event *rv = NULL, *as = NULL, *end = NULL;
+	(void)state;
+	assert_int_equal(fixture_start(&f, "join-coop.json", true), 0);
+	assert_int_equal(live_open(&l, f.bootstrap, 200), 0);
+	assert_true(live_wait(&l, pred_members, &w, 10000));
+	step_to(&f, &l, "g-coop", KG_STATE_PREPARING_REBALANCE, 4);
+	step_to(&f, &l, "g-coop", KG_STATE_COMPLETING_REBALANCE, 4);
+	step_to(&f, &l, "g-coop", KG_STATE_STABLE, 4);
+	assert_int_equal(live_count(&l, "g-coop", KG_EV_REBALANCE_END, NULL), 0); /* 3 is in flight */
+	assert_true(live_group(&l, "g-coop")->sum.in_episode);
+	step_to(&f, &l, "g-coop", KG_STATE_PREPARING_REBALANCE, 4);
+	step_to(&f, &l, "g-coop", KG_STATE_COMPLETING_REBALANCE, 4);
+	step_to(&f, &l, "g-coop", KG_STATE_STABLE, 4);
+	for (i = 0; i < l.ev.n; i++) {
+		const kg_event *e = l.ev.v[i];
+		if (e->kind == KG_EV_REVOKED && rv == NULL)
+			rv = e;
+		if (e->kind == KG_EV_ASSIGNED && e->client_id && strcmp(e->client_id, "consumer-d") == 0)
+			as = e;
+		if (e->kind == KG_EV_REBALANCE_END)
+			end = e;
+	}
+	if (rv == NULL || as == NULL || end == NULL)
+		live_dump(&l);
+	assert_non_null(rv);
+	assert_string_equal(rv->client_id, "consumer-a");
+	assert_int_equal(rv->cls, KG_CLASS_INCREMENTAL);
+	assert_int_equal(rv->nparts, 1);
+	assert_int_equal(rv->parts[0].partition, 3);
+	assert_int_equal(rv->round, 1);
+	assert_non_null(as);
+	assert_int_equal(as->round, 2);
+	assert_int_equal(as->parts[0].partition, 3);
+	assert_non_null(end);
+	assert_int_equal(end->round, 2);
+	assert_int_equal(live_revokes(&l, "g-coop", KG_CLASS_FULL), 0);
+	assert_int_equal(live_count(&l, "g-coop", KG_EV_REBALANCE_START, NULL), 1);
+	live_close(&l);
+	assert_int_equal(fixture_rejected_writes(&f), 0);
+	fixture_stop(&f);
+}
+
+/* A member leaves, then everyone; then one comes back on its old lane. */
+static void
+test_leave(void **state)
+{
+	fixture f;
+	live l;
+	want_members w = { "g-leave", KG_STATE_STABLE, 3 };
+	const kg_group *g;
+	int lane_a;
+	(void)state;
+	assert_int_equal(fixture_start(&f, "leave.json", true), 0);
+	assert_int_equal(live_open(&l, f.bootstrap, 200), 0);
+	assert_true(live_wait(&l, pred_members, &w, 10000));
+	g = live_group(&l, "g-leave");
+	lane_a = g->members[0].lane; /* member ids sort by client id here: consumer-a first */
+	step_to(&f, &l, "g-leave", KG_STATE_PREPARING_REBALANCE, 2);
+	assert_int_equal(live_count(&l, "g-leave", KG_EV_MEMBER_LEFT, "consumer-c"), 1);
+	step_to(&f, &l, "g-leave", KG_STATE_COMPLETING_REBALANCE, 2);
+	step_to(&f, &l, "g-leave", KG_STATE_STABLE, 2);
+	assert_int_equal(live_count(&l, "g-leave", KG_EV_REBALANCE_END, NULL), 1);
+	assert_int_equal(live_revokes(&l, "g-leave", KG_CLASS_FULL), 2);
+	step_to(&f, &l, "g-leave", KG_STATE_EMPTY, 0);
+	assert_int_equal(live_count(&l, "g-leave", KG_EV_MEMBER_LEFT, NULL), 3);
+	step_to(&f, &l, "g-leave", KG_STATE_STABLE, 1);
+	g = live_group(&l, "g-leave");
+	assert_int_equal(g->members[0].lane, lane_a);
+	assert_int_equal(live_count(&l, "g-leave", KG_EV_MEMBER_JOINED, "consumer-a"), 1);
+	live_close(&l);
+	assert_int_equal(fixture_rejected_writes(&f), 0);
+	fixture_stop(&f);
+}
+
+/* Faults: not authorized, the cluster down briefly, slow and failing answers. */
+static void
+test_faults(void **state)
+{
+	fixture f;
+	live l;
+	want_members w = { "g-ok", KG_STATE_STABLE, 1 };
+	kg_src_status ok = KG_SRC_OK;
+	const kg_group *g;
+	int i;
+	(void)state;
+	assert_int_equal(fixture_start(&f, "faults.json", true), 0);
+	assert_int_equal(live_open(&l, f.bootstrap, 200), 0);
+	assert_true(live_wait(&l, pred_members, &w, 10000));
+	/* 1: g-denied is not authorized; g-ok is unaffected */
+	assert_int_equal(fixture_step(&f), 0);
+	assert_true(live_wait(&l, pred_group_error, "g-denied", 10000));
+	g = live_group(&l, "g-denied");
+	assert_non_null(strstr(g->error, "not authorized"));
+	assert_null(live_group(&l, "g-ok")->error);
+	/* 2: cleared, and the cluster blinks for 1 s */
+	assert_int_equal(fixture_step(&f), 0);
+	assert_true(live_wait(&l, pred_group_ok, "g-denied", 15000));
+	/* 3-7: slow answers, loading coordinators, closed connections, a moved coordinator, all clear */
+	for (i = 3; i <= 7; i++)
+		assert_int_equal(fixture_step(&f), 0);
+	assert_true(live_wait(&l, pred_source, &ok, 30000));
+	assert_true(live_wait(&l, pred_group_ok, "g-ok", 30000));
+	live_close(&l);
+	assert_int_equal(fixture_rejected_writes(&f), 0);
+	fixture_stop(&f);
+}
+
+/* The broker stops for 8 s: the source goes stale with a reason, then ok by itself; groups stay. */
+static void
+test_outage(void **state)
+{
+	fixture f;
+	live l;
+	want_members w = { "g-outage", KG_STATE_STABLE, 1 };
+	kg_src_status stale = KG_SRC_STALE, ok = KG_SRC_OK;
+	int i;
+	(void)state;
+	assert_int_equal(fixture_start(&f, "tests/integration/scenarios/outage.json", true), 0);
+	assert_int_equal(live_open(&l, f.bootstrap, 200), 0);
+	assert_true(live_wait(&l, pred_members, &w, 10000));
+	assert_int_equal(fixture_step(&f), 0);
+	assert_true(live_wait(&l, pred_source, &stale, 15000));
+	for (i = 0; i < l.snap->nsources; i++) {
+		if (strcmp(l.snap->sources[i].name, "kafka") == 0) {
+			assert_non_null(l.snap->sources[i].message);
+			assert_true(l.snap->sources[i].since_us > 0);
+		}
+	}
+	/* the last known picture stays on screen while stale */
+	assert_non_null(live_group(&l, "g-outage"));
+	assert_true(live_wait(&l, pred_source, &ok, 30000));
+	assert_true(live_wait(&l, pred_members, &w, 10000));
+	assert_true(live_count(&l, NULL, KG_EV_SOURCE, NULL) >= 2); /* stale, then ok */
+	live_close(&l);
+	assert_int_equal(fixture_rejected_writes(&f), 0);
+	fixture_stop(&f);
+}
+
+/* Run. */
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_stable),
+		cmocka_unit_test(test_join_range),
+		cmocka_unit_test(test_join_coop),
+		cmocka_unit_test(test_leave),
+		cmocka_unit_test(test_faults),
+		cmocka_unit_test(test_outage),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
