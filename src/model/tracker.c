@@ -44,7 +44,6 @@
 #define TRIGGER_WINDOW (10LL * 1000000) /* a membership change this recent explains a rebalance */
 #define STORM_MIN_OBSERVED (60LL * 1000000)
 #define MAX_ROUND_T 32
-#define LATE_SYNC_US (1000LL * 1000) /* a previous round's sync arrives within this of the next round's start */
 
 enum { PHASE_JOINING, PHASE_SYNCED };
 
@@ -69,6 +68,8 @@ typedef struct tmember {
 	bool synced;         /* got its assignment in the current round */
 	int revoked_round;   /* last round it revoked in (protocol revokes) */
 	int join_round;      /* exact: round of its last JoinGroup in the open episode, 0 unknown */
+	bool join_seen;      /* that JoinGroup was observed (not assumed at the episode's start) */
+	bool join_answered;  /* and its assignment came */
 	bool static_back;    /* a static instance back under a new member id: its next assignment is its old one */
 	bool partial;        /* revoked part of its assignment in this episode */
 	int64_t stop_since;  /* owns nothing since, 0 when it owns something */
@@ -702,6 +703,8 @@ ensure_episode(kg_tracker *t, tgroup *g, int64_t time, const char *why)
 		m->partial_since = 0;
 		m->stop_since = nh == 0 ? time : 0;
 		m->join_round = 1;
+		m->join_seen = false;
+		m->join_answered = false;
 		for (k = 0; k < nh; k++) {
 			g->ep_parts = xreallocarray(g->ep_parts, (size_t)g->nep_parts + 1, sizeof *g->ep_parts);
 			g->ep_owner = xreallocarray(g->ep_owner, (size_t)g->nep_parts + 1, sizeof *g->ep_owner);
@@ -1159,19 +1162,18 @@ apply_obs(kg_tracker *t, kg_obs *o)
 		}
 		tp_union_into(&m->asg, &m->nasg, o->parts, o->nparts);
 		/*
-		 * The assignment answers the member's own last JoinGroup.  When
-		 * another member has already begun the next round (a cooperative
-		 * member rejoins the moment its round-one revoke is done, while its
-		 * peers' callbacks for round one are still running), this is a late
-		 * sync of the earlier round: it neither syncs nor ends the current one.
-		 * (The answers of one round come together; a member's next
-		 * assignment needs a whole JoinGroup round, so only an assignment
-		 * right after the new round began can be a late one.)
+		 * Each JoinGroup gets one assignment.  When another member has
+		 * already begun the next round (a cooperative member rejoins the
+		 * moment its round-one revoke is done, while its peers' callbacks
+		 * for round one are still running), the assignment that answers a
+		 * member's observed, still unanswered JoinGroup of an earlier round
+		 * is a late sync of that round: it neither syncs nor ends the
+		 * current one.
 		 */
 		round = g->ep->rounds;
-		if (m->join_round > 0 && m->join_round < round && round <= MAX_ROUND_T &&
-		    time - g->round_t[round - 1] < LATE_SYNC_US)
+		if (m->join_seen && !m->join_answered && m->join_round > 0 && m->join_round < round)
 			round = m->join_round;
+		m->join_answered = true;
 		do_assign(t, g, m, time, o->parts, o->nparts, KG_EVID_EXACT, round);
 		g->ep->evidence = KG_EVID_EXACT;
 		if (round < g->ep->rounds) {
@@ -1228,6 +1230,8 @@ apply_obs(kg_tracker *t, kg_obs *o)
 		g->last_rebal_obs = time;
 		m->synced = false;
 		m->join_round = round_at(g, time);
+		m->join_seen = true;
+		m->join_answered = false;
 		break;
 	case KG_OBS_JOINED:
 		if (o->member_id != NULL && o->instance_id != NULL && find_member_of(g, o->member_id, o->client_id) == NULL) {
@@ -1269,8 +1273,11 @@ apply_obs(kg_tracker *t, kg_obs *o)
 			m->away_since = 0;
 			m->announced = true;
 		}
-		if (g->ep != NULL && m->join_round == 0)
+		if (g->ep != NULL && m->join_round == 0) {
 			m->join_round = round_at(g, time); /* joined during the episode: its JoinGroup's round */
+			m->join_seen = true;
+			m->join_answered = false;
+		}
 		announce_join(t, g, m, time, KG_EVID_EXACT);
 		break;
 	case KG_OBS_LEFT:
