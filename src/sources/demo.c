@@ -30,6 +30,7 @@
 
 #include "sources/demo.h"
 
+#include <errno.h>
 #include <librdkafka/rdkafka.h>
 #include <librdkafka/rdkafka_mock.h>
 #include <stdio.h>
@@ -39,6 +40,7 @@
 
 #include "model/intern.h"
 #include "sources/demo_int.h"
+#include "sources/jsonl_write.h"
 #include "sources/kafka.h"
 #include "util/util.h"
 
@@ -142,8 +144,9 @@ demo_scenario_why_not(const char *name, bool real_cluster)
 static bool
 can_act(const dcons *c)
 {
-	return !c->thread_done && c->phase == DC_RUNNING && c->listed && !c->req_leave && !c->req_crash &&
-	       !c->restart;
+	/* ever_assigned: see sticky_safe() in demo_consumer.c */
+	return !c->thread_done && c->phase == DC_RUNNING && c->listed && c->ever_assigned && !c->req_leave &&
+	       !c->req_crash && !c->restart;
 }
 
 /* The member which (oldest first, or DEMO_NEWEST) among those that can act (locked). */
@@ -757,7 +760,8 @@ housekeeping(demo *d)
 					pthread_cond_broadcast(&d->cond);
 				}
 			}
-			if (c->thread_done && !c->evict_pending && !c->listed && ndone < (int)KG_ARRAY_LEN(done)) {
+			if (c->thread_done && !c->evict_pending && !c->listed && !c->leaked &&
+			    ndone < (int)KG_ARRAY_LEN(done)) {
 				done[ndone++] = c;
 				if (c->restart && !d->stopping && nrestart < MAX_CONSUMERS)
 					restart[nrestart++] = c;
@@ -868,19 +872,16 @@ demo_next_poll(kg_source *s)
 	return d->next_poll_us;
 }
 
-/* Write one observation to --export-trace. */
+/* Write one observation to --export-trace (kgtop-trace(5): a second kgtop can follow it). */
 static void
 demo_export(demo *d, const kg_obs *o)
 {
-	if (d->export_f == NULL)
+	if (d->export_f == NULL || d->export_failed)
 		return;
-	/*
-	 * TRACE-EXPORT: the single call site of the jsonl writer (branch
-	 * "trace", src/sources/jsonl_write.h).  Until it is on main the file
-	 * stays empty and the health line says so; connect it with:
-	 *     jsonl_write_obs(d->export_f, o);
-	 */
-	(void)o;
+	if (jsonl_write_obs(d->export_f, o) < 0) {
+		d->export_failed = true;
+		snprintf(d->export_note, sizeof d->export_note, "--export-trace: %s", strerror(errno));
+	}
 }
 
 /* drain(): hand over observations in time order, fold them into the view. */
@@ -1164,6 +1165,10 @@ demo_close(kg_source *s)
 		}
 		demo_timed_wait(d, 50000);
 	}
+	for (gi = 0; gi < d->ngroups; gi++) {
+		for (i = 0; i < d->groups[gi].nc; i++)
+			stuck = stuck || d->groups[gi].c[i]->leaked; /* its handle lives on and uses the demo */
+	}
 	pthread_mutex_unlock(&d->lock);
 
 	for (gi = 0; gi < d->ngroups; gi++) {
@@ -1250,8 +1255,6 @@ demo_source_new(const kg_demo_config *cfg, kg_source **out, const char **bootstr
 			demo_free(d);
 			return -1;
 		}
-		util_strlcpy(d->export_note, "--export-trace: the jsonl writer is not connected yet",
-			     sizeof d->export_note);
 	}
 	if ((!d->real && mock_start(d, err, errsz) < 0) || producer_new(d, err, errsz) < 0 ||
 	    (d->real && real_topic(d, err, errsz) < 0)) {

@@ -47,6 +47,8 @@
 #define EVICT_FALLBACK_US (6LL * 1000000)
 #define DUP_WINDOW_US (500LL * 1000)     /* a duplicate answer follows its original at once */
 #define STALL_CHECK_US (500LL * 1000)    /* member id checks while stalled */
+#define STICKY_WAIT_US (10LL * 1000000)  /* a cooperative member may wait this long for its first assignment */
+#define STICKY_WAIT_STOP_US (3500LL * 1000) /* ... at exit */
 
 enum { API_KEY_JOIN = 11, API_KEY_HEARTBEAT = 12, API_KEY_LEAVE = 13, API_KEY_SYNC = 14 };
 
@@ -314,6 +316,7 @@ ic_recv(rd_kafka_t *rk, int sockfd, const char *brokername, int32_t brokerid, in
 		if (err == RD_KAFKA_RESP_ERR_NO_ERROR) {
 			c->join_response = true;
 			c->need_fetch = true;
+			c->ever_joined = true;
 		}
 	} else if (slot == API_SYNC) {
 		c->sync_out = false;
@@ -415,23 +418,57 @@ dcons_rebalance(rd_kafka_t *rk, rd_kafka_resp_err_t err, rd_kafka_topic_partitio
 	c->proto = proto;
 	c->g->last_activity = now;
 	if (err == RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS) {
+		/* after a kick, before the new incarnation's JoinGroup answer: the missed round's */
+		bool old_round = !c->listed && !c->join_response && c->last_id != NULL;
 		kg_obs *o = cobs(c, KG_OBS_ASSIGNED, now);
 		o->proto = proto;
-		obs_parts(o, v, n);
+		if (coop && c->nstale > 0 && !old_round) {
+			/*
+			 * A cooperative rejoin reports what it still holds as owned;
+			 * what the group lets it keep comes with no callback (what it
+			 * must give up was revoked just before, as lost): the kept
+			 * partitions are this incarnation's from its first assignment.
+			 */
+			kg_tp *all = xmalloc((size_t)(c->nstale + n + 1) * sizeof *all);
+			int k = tp_intersect(c->stale, c->nstale, c->asg, c->nasg, all);
+			if (n > 0)
+				memcpy(all + k, v, (size_t)n * sizeof *all);
+			obs_parts(o, all, k + n);
+			free(all);
+			free(c->stale);
+			c->stale = NULL;
+			c->nstale = 0;
+		} else {
+			obs_parts(o, v, n);
+		}
 		if (coop)
 			asg_change(c, v, n, true);
 		else
 			set_asg(c, v, n);
-		if (c->nstale > 0) {
-			kg_tp *rest = xmalloc((size_t)c->nstale * sizeof *rest);
-			c->nstale = tp_diff(c->stale, c->nstale, v, n, rest);
-			free(c->stale);
-			c->stale = rest;
+		c->ever_assigned = true;
+		if (old_round) {
+			if (n > 0) { /* granted in a round it no longer belongs to: others' as well */
+				kg_tp *st = xmalloc((size_t)(c->nstale + n) * sizeof *st);
+				if (c->nstale > 0)
+					memcpy(st, c->stale, (size_t)c->nstale * sizeof *st);
+				memcpy(st + c->nstale, v, (size_t)n * sizeof *st);
+				free(c->stale);
+				c->stale = st;
+				c->nstale = tp_sort_unique(st, c->nstale + n);
+			}
+			obs_free(o);
+		} else {
+			if (c->nstale > 0) {
+				kg_tp *rest = xmalloc((size_t)c->nstale * sizeof *rest);
+				c->nstale = tp_diff(c->stale, c->nstale, v, n, rest);
+				free(c->stale);
+				c->stale = rest;
+			}
+			c->synced = true;
+			c->maxpoll_lost = false;
+			c->static_return = false;
+			emit_member(c, o);
 		}
-		c->synced = true;
-		c->maxpoll_lost = false;
-		c->static_return = false;
-		emit_member(c, o);
 	} else if (err == RD_KAFKA_RESP_ERR__REVOKE_PARTITIONS) {
 		kg_obs *o = cobs(c, lost ? KG_OBS_LOST : KG_OBS_REVOKED, now);
 		kg_tp *fresh = xmalloc(((size_t)n + 1) * sizeof *fresh);
@@ -612,6 +649,46 @@ after_poll(dcons *c)
 		check_assignment(c);
 }
 
+/*
+ * librdkafka 2.0.2 (fixed in 2.3.0, issue #4312): a cooperative-sticky
+ * consumer destroyed after a JoinGroup answer but before its first
+ * assignment aborts the process (rd_kafka_sticky_assignor_state_destroy
+ * asserts on a state that only the first assignment creates).  Keep polling
+ * until it is safe, for at most us; false when it still is not (locked: no).
+ */
+static bool
+sticky_safe(dcons *c, int64_t us)
+{
+	demo *d = c->d;
+	int64_t end = util_mono_us() + us;
+	bool unsafe;
+	for (;;) {
+		rd_kafka_message_t *m;
+		pthread_mutex_lock(&d->lock);
+		unsafe = c->cfg_proto == KG_PROTO_COOPERATIVE && !c->ever_assigned && (c->ever_joined || c->join_out);
+		pthread_mutex_unlock(&d->lock);
+		if (!unsafe || util_mono_us() >= end)
+			return !unsafe;
+		m = rd_kafka_consumer_poll(c->rk, POLL_MS);
+		if (m != NULL)
+			rd_kafka_message_destroy(m);
+		after_poll(c);
+	}
+}
+
+/* Leave the handle alive for good (see sticky_safe()). */
+static void
+leak(dcons *c)
+{
+	pthread_mutex_lock(&c->d->lock);
+	c->leaked = true;
+	snprintf(c->last_error, sizeof c->last_error,
+		 "%s: never destroyed: it had no assignment yet (librdkafka 2.0.2 would abort)", c->client_id);
+	if (c->listed)
+		left(c, util_now_us(), KG_REASON_UNKNOWN, "closed before its first assignment");
+	pthread_mutex_unlock(&c->d->lock);
+}
+
 /* Crash: destroy without close, so no LeaveGroup and no more heartbeats. */
 static void
 crash_now(dcons *c)
@@ -627,6 +704,10 @@ crash_now(dcons *c)
 	if (!c->listed)
 		end_incarnation(c);
 	pthread_mutex_unlock(&d->lock);
+	if (!sticky_safe(c, STICKY_WAIT_US)) {
+		leak(c);
+		return;
+	}
 	rd_kafka_destroy_flags(c->rk, RD_KAFKA_DESTROY_F_NO_CONSUMER_CLOSE);
 	c->rk = NULL;
 	pthread_mutex_lock(&d->lock);
@@ -644,6 +725,10 @@ close_now(dcons *c)
 	int64_t deadline;
 	bool fetch, closed = false;
 
+	if (!sticky_safe(c, d->stopping ? STICKY_WAIT_STOP_US : STICKY_WAIT_US)) {
+		leak(c);
+		return;
+	}
 	pthread_mutex_lock(&d->lock);
 	fetch = c->need_fetch || c->held.n > 0;
 	pthread_mutex_unlock(&d->lock);

@@ -85,6 +85,9 @@ struct dcons {
 	int nstale;
 	kg_reason last_leave;    /* why the previous incarnation ended */
 	bool synced;             /* assigned since its last JoinGroup */
+	bool ever_joined;        /* some JoinGroup of this handle was answered */
+	bool ever_assigned;      /* some assignment reached this handle */
+	bool leaked;             /* never destroyed (librdkafka 2.0.2 would abort, see dcons_sticky_safe) */
 	bool join_out, sync_out;
 	int64_t last_resp_rtt[API_N];    /* the last answer per api, to drop its duplicate */
 	int64_t last_resp_at[API_N];
@@ -178,7 +181,8 @@ struct demo {
 	bool complete;
 	kg_source *kafka;
 	FILE *export_f;
-	char export_note[128];
+	bool export_failed;
+	char export_note[160];
 	/* collector thread */
 	vgroup view[DEMO_MAX_GROUPS];
 	int64_t started_us;
