@@ -776,7 +776,7 @@ settle_member_time(tgroup *g, tmember *m, int64_t time)
 /* Record a revoke: event, episode, member state. */
 static void
 do_revoke(kg_tracker *t, tgroup *g, tmember *m, int64_t time, const kg_tp *parts, int nparts,
-	  const kg_tp *before, int nbefore, kg_evidence evid, kg_proto proto, kg_reason reason)
+	  const kg_tp *before, int nbefore, kg_evidence evid, kg_proto proto, kg_reason reason, int round)
 {
 	kg_event *ev = member_event(KG_EV_REVOKED, time, g, m);
 	kg_episode_member *em = ep_member(g->ep, m);
@@ -790,7 +790,7 @@ do_revoke(kg_tracker *t, tgroup *g, tmember *m, int64_t time, const kg_tp *parts
 	ev->evidence = evid;
 	ev->proto = proto != KG_PROTO_UNKNOWN ? proto : g->proto;
 	ev->episode = g->ep->id;
-	ev->round = g->ep->rounds;
+	ev->round = round;
 	ev->generation = g->generation;
 	emit(t, g, ev);
 
@@ -806,7 +806,7 @@ do_revoke(kg_tracker *t, tgroup *g, tmember *m, int64_t time, const kg_tp *parts
 		g->ep->nincremental++;
 	}
 	if (cls != KG_CLASS_NONE && em->round_revoked == 0)
-		em->round_revoked = g->ep->rounds;
+		em->round_revoked = round;
 	if (evid == KG_EVID_EXACT)
 		g->ep->evidence = KG_EVID_EXACT;
 	m->revoked_round = g->ep->rounds;
@@ -1123,7 +1123,16 @@ apply_obs(kg_tracker *t, kg_obs *o)
 		g->last_rebal_obs = time;
 		before = tp_dup(m->asg, m->nasg);
 		nbefore = m->nasg;
-		do_revoke(t, g, m, time, o->parts, o->nparts, before, nbefore, KG_EVID_EXACT, proto, o->reason);
+		/*
+		 * A cooperative revoke is part of the answer to the member's last
+		 * JoinGroup: while that one, of an earlier round, is unanswered
+		 * (another member already rejoined), the revoke is that round's.
+		 */
+		round = g->ep->rounds;
+		if (proto == KG_PROTO_COOPERATIVE && m->join_seen && !m->join_answered && m->join_round > 0 &&
+		    m->join_round < round)
+			round = m->join_round;
+		do_revoke(t, g, m, time, o->parts, o->nparts, before, nbefore, KG_EVID_EXACT, proto, o->reason, round);
 		tp_remove_from(&m->asg, &m->nasg, o->parts, o->nparts);
 		if (m->nasg == 0 && nbefore > 0 && m->stop_since == 0)
 			m->stop_since = time;
@@ -1616,7 +1625,7 @@ apply_group(kg_tracker *t, kg_group *G, int64_t T)
 				if (!ev_state && !stable_now)
 					continue;
 				do_revoke(t, g, m, when, m->stable, m->nstable, m->stable, m->nstable, KG_EVID_PROTOCOL,
-					  KG_PROTO_EAGER, KG_REASON_NONE);
+					  KG_PROTO_EAGER, KG_REASON_NONE, g->ep->rounds);
 				if (m->stop_since == 0)
 					m->stop_since = when;
 			}
@@ -1641,7 +1650,7 @@ apply_group(kg_tracker *t, kg_group *G, int64_t T)
 					int na = tp_diff(mm->assignment, mm->nassigned, m->stable, m->nstable, as);
 					if (nr > 0) {
 						do_revoke(t, g, m, sync_time, rv, nr, m->stable, m->nstable, KG_EVID_POLLED,
-							  g->proto, KG_REASON_NONE);
+							  g->proto, KG_REASON_NONE, g->ep->rounds);
 						if (nr == m->nstable && m->stop_since == 0)
 							m->stop_since = sync_time;
 					}

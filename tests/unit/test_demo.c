@@ -494,6 +494,63 @@ test_tracker_late_sync_same_round(void **state)
 	sc_free(s);
 }
 
+/*
+ * Seen under distcheck's load: the new member's round-one sync fails and
+ * it rejoins at once, starting round two a moment before b's round-one
+ * revoke callback of the moving partition runs on b's thread.  The revoke
+ * is still round one's; the partition reaches d in round two.
+ */
+static void
+test_tracker_late_revoke_same_round(void **state)
+{
+	sc *s = sc_new(6, NULL);
+	const kg_event *rv, *as;
+	(void)state;
+	sc_group_set(s, "g", KG_STATE_STABLE, "cooperative-sticky", "consumer-a=0 3;consumer-b=2 5;consumer-c=1 4");
+	sc_group_exact(s, "g", true);
+	sc_obs(s, KG_OBS_ASSIGNED, 0, "g", "consumer-a", KG_PROTO_COOPERATIVE, "0 3");
+	sc_obs(s, KG_OBS_ASSIGNED, 0, "g", "consumer-b", KG_PROTO_COOPERATIVE, "2 5");
+	sc_obs(s, KG_OBS_ASSIGNED, 0, "g", "consumer-c", KG_PROTO_COOPERATIVE, "1 4");
+	sc_tick(s, 100);
+	sc_tick(s, 2000);
+	sc_obs(s, KG_OBS_JOIN_SENT, 8620, "g", "consumer-a", KG_PROTO_UNKNOWN, "");
+	sc_obs(s, KG_OBS_JOIN_SENT, 8620, "g", "consumer-b", KG_PROTO_UNKNOWN, "");
+	sc_obs(s, KG_OBS_JOIN_SENT, 8621, "g", "consumer-c", KG_PROTO_UNKNOWN, "");
+	sc_group_set(s, "g", KG_STATE_PREPARING_REBALANCE, "cooperative-sticky", "consumer-a=0 3;consumer-b=2 5;consumer-c=1 4");
+	sc_tick(s, 8700);
+	obs_reason(s, KG_OBS_JOINED, 8615, "g", "consumer-d", KG_PROTO_UNKNOWN, "", KG_REASON_JOINED);
+	sc_tick(s, 11600);
+	sc_obs(s, KG_OBS_ASSIGNED, 11617, "g", "consumer-c", KG_PROTO_COOPERATIVE, "");
+	sc_obs(s, KG_OBS_JOIN_SENT, 11617, "g", "consumer-d", KG_PROTO_UNKNOWN, "");
+	sc_obs(s, KG_OBS_REVOKED, 11617, "g", "consumer-b", KG_PROTO_COOPERATIVE, "2");
+	sc_obs(s, KG_OBS_ASSIGNED, 11617, "g", "consumer-a", KG_PROTO_COOPERATIVE, "");
+	sc_obs(s, KG_OBS_JOIN_SENT, 11617, "g", "consumer-a", KG_PROTO_UNKNOWN, "");
+	sc_obs(s, KG_OBS_ASSIGNED, 11618, "g", "consumer-b", KG_PROTO_COOPERATIVE, "");
+	sc_obs(s, KG_OBS_JOIN_SENT, 11618, "g", "consumer-b", KG_PROTO_UNKNOWN, "");
+	sc_group_set(s, "g", KG_STATE_PREPARING_REBALANCE, "cooperative-sticky",
+		     "consumer-a=0 3;consumer-b=5;consumer-c=1 4;consumer-d");
+	sc_tick(s, 11700);
+	sc_obs(s, KG_OBS_JOIN_SENT, 12617, "g", "consumer-c", KG_PROTO_UNKNOWN, "");
+	sc_tick(s, 12700);
+	sc_obs(s, KG_OBS_ASSIGNED, 14618, "g", "consumer-b", KG_PROTO_COOPERATIVE, "");
+	sc_obs(s, KG_OBS_ASSIGNED, 14618, "g", "consumer-c", KG_PROTO_COOPERATIVE, "");
+	sc_obs(s, KG_OBS_ASSIGNED, 14618, "g", "consumer-d", KG_PROTO_COOPERATIVE, "2");
+	sc_obs(s, KG_OBS_ASSIGNED, 14618, "g", "consumer-a", KG_PROTO_COOPERATIVE, "");
+	sc_group_set(s, "g", KG_STATE_STABLE, "cooperative-sticky", "consumer-a=0 3;consumer-b=5;consumer-c=1 4;consumer-d=2");
+	sc_tick(s, 14700);
+	sc_tick(s, 16500);
+	rv = sc_find(s, KG_EV_REVOKED, "consumer-b", 0);
+	as = sc_find(s, KG_EV_ASSIGNED, "consumer-d", 0);
+	assert_non_null(rv);
+	assert_non_null(as);
+	assert_int_equal(rv->cls, KG_CLASS_INCREMENTAL);
+	assert_int_equal(rv->round, 1);
+	assert_int_equal(as->round, 2);
+	assert_int_equal(rv->episode, as->episode);
+	assert_int_equal(sc_count(s, KG_EV_ROUND, NULL), 1);
+	sc_free(s);
+}
+
 /* A snapshot of one exact, Stable group "s" whose members are "id/client/instance=p p". */
 static kg_snapshot *
 static_snap(int64_t us, const char *const *members, int n)
@@ -749,6 +806,7 @@ main(void)
 		cmocka_unit_test(test_tracker_graceful_revoke),
 		cmocka_unit_test(test_tracker_late_join_trigger),
 		cmocka_unit_test(test_tracker_late_sync_same_round),
+		cmocka_unit_test(test_tracker_late_revoke_same_round),
 		cmocka_unit_test(test_tracker_static_restart),
 		cmocka_unit_test(test_tracker_member_id_reused),
 	};
