@@ -913,8 +913,10 @@ demo_drain(kg_source *s, kg_obsq *out)
 	obsq_sort(&d->q);
 	for (k = 0; k < d->q.n && d->q.v[k]->time_us < wm; k++)
 		obsq_push(&moved, d->q.v[k]);
-	memmove(d->q.v, d->q.v + k, (d->q.n - k) * sizeof *d->q.v);
-	d->q.n -= k;
+	if (k > 0) {
+		memmove(d->q.v, d->q.v + k, (d->q.n - k) * sizeof *d->q.v);
+		d->q.n -= k;
+	}
 	for (gi = 0; gi < d->ngroups; gi++)
 		group_assignors(&d->groups[gi], d->view[gi].assignor, sizeof d->view[gi].assignor);
 	pthread_mutex_unlock(&d->lock);
