@@ -905,8 +905,12 @@ demo_drain(kg_source *s, kg_obsq *out)
 				wm = c->held.v[0]->time_us;
 			if (!c->thread_done && c->phase != DC_CRASHED && !c->static_return) {
 				join[gi] = join[gi] || c->join_out;
-				/* answered JoinGroup, no assignment yet: the group completes its rebalance */
-				sync[gi] = sync[gi] || c->sync_out || (c->join_response && !c->synced);
+				/*
+				 * answered JoinGroup, no assignment yet, or assigned but not
+				 * yet published (its member id is fetched after the poll):
+				 * the group completes its rebalance
+				 */
+				sync[gi] = sync[gi] || c->sync_out || (c->join_response && (!c->synced || !c->listed));
 			}
 		}
 	}
