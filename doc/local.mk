@@ -1,3 +1,5 @@
 # doc: man pages.
 dist_man_MANS += doc/kgtop.1
 EXTRA_DIST += doc/DESIGN.md
+# doc: file lists (see Makefile.am)
+dist_man_MANS += doc/kgtop-trace.5

@@ -25,6 +25,7 @@
 #include "sources/kafka.h"
 #include "sources/replay.h"
 #include "sources/sources.h"
+#include "sources/trace.h"
 #include "ui/ui.h"
 #include "util/util.h"
 
@@ -344,9 +345,25 @@ main(int argc, char **argv)
 	if (demo != NULL)
 		collector_add_source(c, demo);
 	if (o.traces.n > 0) {
-		fprintf(stderr, "kgtop: --trace: trace streams are not built into this kgtop yet\n");
-		rc = 2;
-		goto out;
+		kg_trace_config trc;
+		kg_source **ts = xcalloc(o.traces.n, sizeof *ts);
+		size_t nts = 0, i;
+		memset(&trc, 0, sizeof trc);
+		trc.specs = (const char *const *)o.traces.v;
+		trc.nspecs = o.traces.n;
+		trc.from_start = o.trace_from_start;
+		trc.insecure = o.trace_insecure;
+		trc.headers_file = o.trace_headers;
+		trc.interval_us = o.interval_us;
+		if (trace_sources_new(&trc, ts, &nts, err, sizeof err) < 0) {
+			fprintf(stderr, "kgtop: --trace: %s\n", err);
+			free(ts);
+			rc = 2;
+			goto out;
+		}
+		for (i = 0; i < nts; i++)
+			collector_add_source(c, ts[i]);
+		free(ts);
 	}
 
 	switch (o.mode) {

@@ -784,7 +784,8 @@ options_parse(kg_options *o, int argc, char **argv, char *err, size_t errsz)
 		return util_err(err, errsz, "--replay cannot be combined with --demo or --record");
 	if (o->replay != NULL && o->brokers != NULL && getenv("KGTOP_BROKERS") == NULL)
 		return util_err(err, errsz, "--replay reads a recording: drop -b");
-	if (o->replay == NULL && o->brokers == NULL)
+	/* nothing to watch at all: the embedded demo (trace streams alone are enough to watch) */
+	if (o->replay == NULL && o->brokers == NULL && o->traces.n == 0)
 		o->demo = true;
 	if (o->demo_scenario != NULL && *o->demo_scenario == '\0') {
 		free(o->demo_scenario);

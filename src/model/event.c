@@ -102,12 +102,7 @@ event_kind_key(kg_event_kind k)
 int
 event_kind_parse(const char *s)
 {
-	int i;
-	for (i = 0; s != NULL && i < KG_EV_COUNT; i++) {
-		if (strcmp(s, kind_keys[i]) == 0)
-			return i;
-	}
-	return -1;
+	return util_name_index(kind_keys, KG_EV_COUNT, s);
 }
 
 static const char *const evidence_names[KG_EVID_COUNT] = {
@@ -127,12 +122,7 @@ evidence_name(kg_evidence ev)
 int
 evidence_parse(const char *s)
 {
-	int i;
-	for (i = 0; s != NULL && i < KG_EVID_COUNT; i++) {
-		if (strcmp(s, evidence_names[i]) == 0)
-			return i;
-	}
-	return -1;
+	return util_name_index(evidence_names, KG_EVID_COUNT, s);
 }
 
 /* Who the event is about. */

@@ -125,12 +125,7 @@ obs_kind_name(kg_obs_kind k)
 int
 obs_kind_parse(const char *s)
 {
-	int i;
-	for (i = 0; s != NULL && i < KG_OBS_COUNT; i++) {
-		if (strcmp(s, kind_names[i]) == 0)
-			return i;
-	}
-	return -1;
+	return util_name_index(kind_names, KG_OBS_COUNT, s);
 }
 
 /* Append. */

@@ -347,6 +347,13 @@ builder_group(kg_builder *b, int32_t group)
 	return g;
 }
 
+/* True when the group exists. */
+bool
+builder_has_group(const kg_builder *b, int32_t group)
+{
+	return group >= 0 && (size_t)group < b->cgroups && b->groups[group] != NULL;
+}
+
 /* Set the state. */
 void
 bgroup_state(kg_bgroup *g, kg_group_state st)
@@ -1088,9 +1095,6 @@ reason_parse(const char *s)
 	int i;
 	if (s == NULL)
 		return KG_REASON_NONE;
-	for (i = 0; i < KG_REASON_COUNT; i++) {
-		if (strcmp(s, reason_keys[i]) == 0)
-			return (kg_reason)i;
-	}
-	return KG_REASON_UNKNOWN;
+	i = util_name_index(reason_keys, KG_REASON_COUNT, s);
+	return i < 0 ? KG_REASON_UNKNOWN : (kg_reason)i;
 }

@@ -274,6 +274,8 @@ void builder_topic(kg_builder *b, int32_t topic, int npartitions);
 void builder_partition(kg_builder *b, kg_tp tp, int32_t leader, int64_t log_end);
 /* Find or create a group. */
 kg_bgroup *builder_group(kg_builder *b, int32_t group);
+/* True when some source already added this group. */
+bool builder_has_group(const kg_builder *b, int32_t group);
 /* Set the group's state (UNKNOWN leaves it unchanged). */
 void bgroup_state(kg_bgroup *g, kg_group_state st);
 /* Set protocol type and assignor (NULL leaves a value unchanged). */

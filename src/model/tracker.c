@@ -40,6 +40,7 @@
 #define DEFAULT_ORPHAN_GRACE (30LL * 1000000)
 #define EXACT_SETTLE (1000LL * 1000)   /* quiet spell before an exact episode closes */
 #define LOG_SETTLE (3000LL * 1000)     /* quiet spell before a log-only episode closes */
+#define EXACT_QUIET (10LL * 1000000)   /* after this long without callbacks, unsynced members no longer count */
 #define TRIGGER_WINDOW (10LL * 1000000) /* a membership change this recent explains a rebalance */
 #define STORM_MIN_OBSERVED (60LL * 1000000)
 
@@ -55,6 +56,7 @@ typedef struct tmember {
 	bool exact;          /* callbacks reported for it */
 	bool announced;      /* a joined event was emitted (or it was there at start) */
 	bool left_reported;  /* a left event was emitted */
+	int64_t join_time;   /* when its joined event was emitted, 0 never */
 	kg_tp *asg;          /* current assignment as best known */
 	int nasg;
 	kg_tp *stable;       /* assignment at the last Stable description (polled) */
@@ -145,6 +147,8 @@ struct kg_tracker {
 	kg_source_health *src; /* sources of the previous snapshot */
 	int nsrc;
 	kg_evlist *out;        /* where emit() appends during an apply */
+	int32_t *logonly;      /* groups with an open episode known from logs only */
+	size_t nlogonly, clogonly;
 };
 
 /* ------------------------------------------------------------- helpers */
@@ -241,6 +245,7 @@ tracker_free(kg_tracker *t)
 		free((char *)t->src[i].message);
 	}
 	free(t->src);
+	free(t->logonly);
 	history_free(t->h);
 	free(t);
 }
@@ -298,6 +303,93 @@ set_str(char **dst, const char *s)
 		return;
 	free(*dst);
 	*dst = xstrdup(s);
+}
+
+/* The client id inside a Java-style member id "<client-id>-<uuid>" (copied into buf). */
+static const char *
+client_of(const char *member_id, char *buf, size_t n)
+{
+	size_t len = strlen(member_id), i;
+	util_strlcpy(buf, member_id, n);
+	if (len > 37 && len - 37 < n && member_id[len - 37] == '-') {
+		const char *u = member_id + len - 36;
+		bool uuid = true;
+		for (i = 0; i < 36 && uuid; i++) {
+			bool dash = i == 8 || i == 13 || i == 18 || i == 23;
+			uuid = dash ? u[i] == '-' : ((u[i] >= '0' && u[i] <= '9') || (u[i] >= 'a' && u[i] <= 'f'));
+		}
+		if (uuid)
+			buf[len - 37] = '\0';
+	}
+	return buf;
+}
+
+/* The word after "member " (or "Leader ") in a coordinator's reason, into buf; NULL when none. */
+static const char *
+reason_member(const char *text, char *buf, size_t n)
+{
+	const char *p = strstr(text, "member ");
+	size_t k = 0;
+	if (p != NULL)
+		p += strlen("member ");
+	else if ((p = strstr(text, "request for (")) != NULL) /* 4.x: "explicit `LeaveGroup` request for (M) members." */
+		p += strlen("request for (");
+	else if (strncmp(text, "Leader ", 7) == 0)
+		p = text + 7;
+	if (p == NULL)
+		return NULL;
+	while (p[k] != '\0' && p[k] != ' ' && p[k] != ';' && p[k] != ',' && p[k] != ')' && k + 1 < n) {
+		buf[k] = p[k];
+		k++;
+	}
+	buf[k] = '\0';
+	return k > 0 ? buf : NULL;
+}
+
+/* A short trigger for a coordinator's "preparing to rebalance" reason. */
+static char *
+short_trigger(kg_reason r, const char *text)
+{
+	char m[256], c[256];
+	const char *who = text ? reason_member(text, m, sizeof m) : NULL;
+	if (who != NULL)
+		who = client_of(who, c, sizeof c);
+	switch (r) {
+	case KG_REASON_JOINED:
+		if (who != NULL)
+			return xasprintf("joined: %s", who);
+		break;
+	case KG_REASON_SESSION_TIMEOUT:
+	case KG_REASON_MAX_POLL:
+	case KG_REASON_GRACEFUL:
+	case KG_REASON_FENCED:
+		if (who != NULL)
+			return xasprintf("left: %s (%s)", who, reason_name(r));
+		break;
+	case KG_REASON_LEADER_REJOIN:
+		if (who != NULL)
+			return xasprintf("leader %s rejoined", who);
+		break;
+	case KG_REASON_REPLACED: {
+		const char *inst = text ? strstr(text, "instance id ") : NULL;
+		if (inst != NULL) {
+			size_t k = 0;
+			inst += strlen("instance id ");
+			while (inst[k] && inst[k] != ' ' && inst[k] != ';' && inst[k] != ')' && k + 1 < sizeof m) {
+				m[k] = inst[k];
+				k++;
+			}
+			m[k] = '\0';
+			return xasprintf("static member %s updated", m);
+		}
+		break;
+	}
+	default:
+		break;
+	}
+	if (text == NULL)
+		return xstrdup(reason_name(r));
+	return strlen(text) > 72 ? xasprintf("%.69s...", text) : xstrdup(text);
 }
 
 /* Record and publish an event: sequence, history, the caller's list. */
@@ -545,6 +637,10 @@ ensure_episode(kg_tracker *t, tgroup *g, int64_t time, const char *why)
 	g->ep_polled = false;
 	g->ep_logonly = !g->seen;
 	g->last_rebal_obs = time;
+	if (g->ep_logonly) {
+		util_grow(&t->logonly, &t->clogonly, t->nlogonly + 1, sizeof *t->logonly);
+		t->logonly[t->nlogonly++] = g->id;
+	}
 
 	free(g->ep_parts);
 	free(g->ep_owner);
@@ -561,6 +657,8 @@ ensure_episode(kg_tracker *t, tgroup *g, int64_t time, const char *why)
 		h = held(m, &nh);
 		em = ep_member(g->ep, m);
 		set_tp(&em->before, &em->nbefore, h, nh);
+		/* a member that joined just before is what this rebalance is about */
+		em->joined = m->join_time > 0 && time - m->join_time <= TRIGGER_WINDOW && time >= m->join_time;
 		m->revoked_round = 0;
 		m->partial = false;
 		m->partial_since = 0;
@@ -576,6 +674,7 @@ ensure_episode(kg_tracker *t, tgroup *g, int64_t time, const char *why)
 
 	ev = event_new(KG_EV_REBALANCE_START, time, g->id);
 	ev->episode = g->ep->id;
+	ev->round = 1;
 	ev->proto = g->proto;
 	ev->generation = g->generation;
 	ev->reason = g->ep->trigger;
@@ -768,8 +867,11 @@ close_episode(kg_tracker *t, tgroup *g, int64_t end, const char *note)
 		if (e->members[k].stopped_us > 0 || e->members[k].cls == KG_CLASS_FULL)
 			stopped++;
 	}
-	sbuf_addf(&txt, "%d of %d member%s stopped, %d partition%s moved", stopped, members,
-		  members == 1 ? "" : "s", e->moved, e->moved == 1 ? "" : "s");
+	if (g->ep_logonly && e->evidence == KG_EVID_EXACT && e->nfull + e->nincremental == 0 && e->moved == 0)
+		sbuf_adds(&txt, "from the coordinator's log: members and partitions not seen");
+	else
+		sbuf_addf(&txt, "%d of %d member%s stopped, %d partition%s moved", stopped, members,
+			  members == 1 ? "" : "s", e->moved, e->moved == 1 ? "" : "s");
 	if (note != NULL)
 		sbuf_addf(&txt, "; %s", note);
 	ev = event_new(KG_EV_REBALANCE_END, end, g->id);
@@ -808,8 +910,11 @@ obs_tmember(kg_tracker *t, tgroup *g, const kg_obs *o, bool create)
 		}
 	}
 	if (m == NULL && create && (o->member_id != NULL || o->client_id != NULL)) {
-		m = add_member(t, g, o->member_id ? o->member_id : o->client_id, o->client_id, o->host,
-			       o->instance_id, o->time_us);
+		char c[256];
+		/* a coordinator log names members by id: "<client-id>-<uuid>" gives the client id */
+		const char *client = o->client_id ? o->client_id : client_of(o->member_id, c, sizeof c);
+		m = add_member(t, g, o->member_id ? o->member_id : o->client_id, client, o->host, o->instance_id,
+			       o->time_us);
 		m->announced = false;
 	}
 	if (m != NULL) {
@@ -833,6 +938,7 @@ announce_join(kg_tracker *t, tgroup *g, tmember *m, int64_t time, kg_evidence ev
 	if (m->announced)
 		return;
 	m->announced = true;
+	m->join_time = time;
 	ev = member_event(KG_EV_MEMBER_JOINED, time, g, m);
 	ev->evidence = evid;
 	emit(t, g, ev);
@@ -877,6 +983,30 @@ announce_leave(kg_tracker *t, tgroup *g, tmember *m, int64_t time, kg_reason rea
 	member_gone(t, g, m, time);
 }
 
+/*
+ * Close the log-only episodes (groups known from coordinator logs alone)
+ * whose last round ended a while before time, so that a log read in one
+ * batch gives its episodes in order.
+ */
+static void
+close_logonly(kg_tracker *t, int64_t time)
+{
+	size_t i = 0;
+	while (i < t->nlogonly) {
+		tgroup *g = tgroup_get(t, t->logonly[i]);
+		if (g->ep == NULL || g->seen) {
+			t->logonly[i] = t->logonly[--t->nlogonly];
+			continue;
+		}
+		if (g->phase == PHASE_SYNCED && time - g->last_rebal_obs >= LOG_SETTLE) {
+			close_episode(t, g, g->last_sync > 0 ? g->last_sync : g->last_rebal_obs, NULL);
+			t->logonly[i] = t->logonly[--t->nlogonly];
+			continue;
+		}
+		i++;
+	}
+}
+
 /* For observations keyed by client id alone: the group of a present member with it. */
 static int32_t
 group_of_client(kg_tracker *t, const char *client_id)
@@ -910,6 +1040,7 @@ apply_obs(kg_tracker *t, kg_obs *o)
 	g = tgroup_get(t, o->group);
 	if (g == NULL)
 		return;
+	close_logonly(t, time);
 	if (o->proto != KG_PROTO_UNKNOWN && (o->kind == KG_OBS_REVOKED || o->kind == KG_OBS_ASSIGNED))
 		g->proto = o->proto;
 	if (o->session_timeout_ms > 0) {
@@ -1069,9 +1200,12 @@ apply_obs(kg_tracker *t, kg_obs *o)
 		}
 		if (g->ep != NULL && g->phase == PHASE_SYNCED)
 			next_round(t, g, time);
-		if (g->ep == NULL && o->text != NULL && (g->trig_text == NULL || time - g->trig_time > TRIGGER_WINDOW))
-			set_trigger(g, time, o->reason != KG_REASON_NONE ? o->reason : KG_REASON_UNKNOWN, o->text);
-		ensure_episode(t, g, time, o->text ? o->text : "coordinator: preparing to rebalance");
+		if (g->ep == NULL && o->text != NULL && (g->trig_text == NULL || time - g->trig_time > TRIGGER_WINDOW)) {
+			char *st = short_trigger(o->reason, o->text);
+			set_trigger(g, time, o->reason != KG_REASON_NONE ? o->reason : KG_REASON_UNKNOWN, st);
+			free(st);
+		}
+		ensure_episode(t, g, time, "coordinator: preparing to rebalance");
 		if (g->ep->gen_start < 0)
 			g->ep->gen_start = o->generation;
 		g->ep->evidence = KG_EVID_EXACT;
@@ -1454,6 +1588,9 @@ apply_group(kg_tracker *t, kg_group *G, int64_t T)
 		 * round itself (the description may predate the log line).
 		 */
 		bool log_ok = !g->await_log_sync || g->ep_changed || T - g->ep->start_us >= 30LL * 1000000;
+		/* a member whose last sync no callback reported must not hold the episode open for ever */
+		if (!synced && exact_group && T - g->last_rebal_obs >= EXACT_QUIET)
+			synced = true;
 		if (G->norphaned == 0 && synced && log_ok &&
 		    (!exact_group || T - g->last_rebal_obs >= EXACT_SETTLE)) {
 			int64_t end = g->last_sync >= g->ep->start_us && g->last_sync > 0 && g->last_sync <= T ? g->last_sync : T;

@@ -2,4 +2,14 @@
 libkgtop_a_SOURCES += src/sources/source.c src/sources/source.h
 libkgtop_a_SOURCES += src/sources/kafka.c src/sources/kafka.h src/sources/demo.h
 libkgtop_a_SOURCES += src/sources/sources.c src/sources/sources.h src/sources/demo_stub.c
+# trace streams (libcurl + cJSON) and their pure parsers
+libkgtop_a_SOURCES += \
+	src/sources/parse_lines.c src/sources/parse_lines.h \
+	src/sources/parse_log.c src/sources/parse_log.h \
+	src/sources/parse_jsonl.c src/sources/parse_jsonl.h \
+	src/sources/parse_jolokia.c src/sources/parse_jolokia.h \
+	src/sources/parse_rdstats.c src/sources/parse_rdstats.h \
+	src/sources/jsonl_write.c src/sources/jsonl_write.h
+libkgtop_a_SOURCES += src/sources/trace.c src/sources/trace.h \
+	src/sources/trace_groups.c src/sources/trace_groups.h
 libkgtop_a_SOURCES += src/sources/replay.c src/sources/replay.h

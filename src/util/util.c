@@ -276,6 +276,18 @@ sbuf_str(const sbuf *b)
 	return b->s ? b->s : "";
 }
 
+/* Index of a name in a table. */
+int
+util_name_index(const char *const *names, int n, const char *s)
+{
+	int i;
+	for (i = 0; s != NULL && i < n; i++) {
+		if (names[i] != NULL && strcmp(names[i], s) == 0)
+			return i;
+	}
+	return -1;
+}
+
 /* Parse a duration into microseconds. */
 int64_t
 util_parse_duration_us(const char *s)

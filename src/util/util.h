@@ -84,6 +84,8 @@ void sbuf_free(sbuf *b);
 /* Return the NUL-terminated contents ("" when empty). */
 const char *sbuf_str(const sbuf *b);
 
+/* Index of s in a table of n names (NULL entries skipped); -1 when absent. */
+int util_name_index(const char *const *names, int n, const char *s);
 /* Parse a duration like "500ms", "4s", "1h", "90" (seconds) into microseconds; -1 on error. */
 int64_t util_parse_duration_us(const char *s);
 /* Parse a size like "10M", "1G", "4096" into bytes; -1 on error. */

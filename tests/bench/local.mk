@@ -18,3 +18,24 @@ bench: bench-model
 bench-model: tests/bench/bench_model
 	tests/bench/bench_model
 .PHONY: bench-model
+EXTRA_DIST += tests/bench/big-1ms.json
+
+# ui (issue 3): make bench-ui
+EXTRA_PROGRAMS += tests/bench/bench_ui
+tests_bench_bench_ui_SOURCES = tests/bench/bench_ui.c $(UI_TEST_SCENE)
+tests_bench_bench_ui_CFLAGS = $(TEST_CFLAGS)
+tests_bench_bench_ui_LDADD = $(KG_LIBS)
+.PHONY: bench-ui
+bench: bench-ui
+bench-ui: tests/bench/bench_ui tests/tmux/ui_driver
+	tests/bench/bench_ui tests/tmux/ui_driver
+# tests/bench: file lists (see Makefile.am)
+# trace streams: log parse rate and following a 1 GiB log from its end
+check_PROGRAMS += tests/bench/bench_trace
+tests_bench_bench_trace_SOURCES = tests/bench/bench_trace.c tests/http/httpd.c tests/http/httpd.h
+tests_bench_bench_trace_CFLAGS = $(libkgtop_a_CFLAGS)
+tests_bench_bench_trace_LDADD = $(KG_LIBS)
+bench: bench-trace
+bench-trace: tests/bench/bench_trace
+	./tests/bench/bench_trace
+.PHONY: bench-trace

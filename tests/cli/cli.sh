@@ -62,10 +62,37 @@ n=$(wc -l <"$T_TMP/jsonl")
 [ "$n" -ge 3 ]
 t_ok $? "--json prints a line per refresh ($n lines in 2 s at 0.3 s)"
 
+printf '# a config file\ninclude = ^g-coop$\nX.client.id = from-config\n' >"$T_TMP/kgconf"
+"$KGTOP" -c "$T_TMP/kgconf" -b "$BOOTSTRAP" --once >"$T_TMP/conf-once" 2>&1
+t_contains "$T_TMP/conf-once" "GROUP g-coop" "the config file's include applies"
+if grep -q "GROUP g-multi" "$T_TMP/conf-once"; then t_ok 1 "the config file's include filters"; else t_ok 0 "the config file's include filters"; fi
+KGTOP_BROKERS="$BOOTSTRAP" "$KGTOP" -c none --once >"$T_TMP/env-once" 2>&1
+t_contains "$T_TMP/env-once" "GROUP g-multi" "\$KGTOP_BROKERS is used without -b"
+KGTOP_BROKERS=127.0.0.1:1 "$KGTOP" -c none -b "$BOOTSTRAP" --once >"$T_TMP/env-cli" 2>&1
+t_ok $? "the command line beats the environment"
+KGTOP_CONFIG="$T_TMP/kgconf" KGTOP_BROKERS="$BOOTSTRAP" "$KGTOP" --once -g '^g-multi$' >"$T_TMP/cli-conf" 2>&1
+t_contains "$T_TMP/cli-conf" "GROUP g-multi" "\$KGTOP_CONFIG is read, and -g adds to its includes"
+t_contains "$T_TMP/cli-conf" "GROUP g-coop" "repeatable options accumulate from the file and the command line"
+
 "$KGTOP" -b "$BOOTSTRAP" --once -X sasl.password=hunter2 -X ssl.key.password=hunter3 >"$T_TMP/secret" 2>&1
 if grep -q hunter "$T_TMP/secret"; then t_ok 1 "secret properties are never printed"; else t_ok 0 "secret properties are never printed"; fi
 t_is "$(awk -F'"JoinGroup":' '/rejected_writes/{split($3,a,","); print a[1]}' "$FIXTURE_STATS")" 0 "no JoinGroup was ever sent"
 fixture_stop
+
+# trace streams alone, read by the binary: a coordinator log, and consumers' callbacks (jsonl)
+"$KGTOP" --trace "log:file://$(cd "$top_srcdir" && pwd)/tests/data/logs/kafka-3.7-classic.log" --trace-from-start --once --json >"$T_TMP/log.json" 2>&1
+t_ok $? "--trace log: with --once exits 0"
+"$JSONQ" '.events[]' <"$T_TMP/log.json" | "$JSONQ" -l .message >"$T_TMP/log.events"
+t_contains "$T_TMP/log.events" "rebalance started (unknown, left: worker-3 (max.poll.interval), from generation 20)" "a poll timeout in the log is the trigger, in short"
+t_contains "$T_TMP/log.events" "rebalance ended after 2.5s, 1 round, generation 21" "the log gives the episode its duration and generation"
+"$KGTOP" --trace "jsonl:file://$(cd "$top_srcdir" && pwd)/tests/data/trace/seed-coop.jsonl" --trace-from-start --once --json >"$T_TMP/jsonl.json" 2>&1
+t_ok $? "--trace jsonl: with --once exits 0"
+t_is "$("$JSONQ" '.groups[0].members|length' <"$T_TMP/jsonl.json")" 4 "a jsonl stream describes its group's members"
+t_is "$("$JSONQ" '.groups[0].protocol' <"$T_TMP/jsonl.json")" cooperative "and its protocol"
+"$JSONQ" '.events[]' <"$T_TMP/jsonl.json" | "$JSONQ" -l .message >"$T_TMP/jsonl.events"
+t_contains "$T_TMP/jsonl.events" "consumer-a revoked [4] of [0 4] (incremental)" "callbacks read from jsonl are classified as the seed says"
+"$KGTOP" --trace bogus:file:///x --once >"$T_TMP/bad-trace" 2>&1
+t_is "$?" 2 "an unknown trace kind exits 2"
 
 "$KGTOP" -b 127.0.0.1:1 --once --timeout 3 >"$T_TMP/down" 2>&1
 t_is "$?" 1 "an unreachable cluster exits 1"

@@ -5,3 +5,4 @@ tests_tools_jsonq_CFLAGS = $(AM_CFLAGS) $(CJSON_CFLAGS)
 tests_tools_jsonq_LDADD = $(CJSON_LIBS)
 TESTS += tests/cli/cli.sh
 EXTRA_DIST += tests/cli/cli.sh tests/cli/lib.sh
+EXTRA_DIST += tests/data/trace/seed-coop.jsonl

@@ -1,1 +1,50 @@
 # tests/fuzz: file lists (see Makefile.am)
+# Parser fuzz targets (libFuzzer, clang only).  They link the pure parsers
+# with the model and util code they use, never curses, curl or librdkafka.
+# "make check" runs each for a few seconds (tests/fuzz/smoke.sh); "make
+# fuzz" runs each for FUZZ_TIME seconds (default 60).
+FUZZ_TARGETS = tests/fuzz/fuzz_log tests/fuzz/fuzz_jsonl tests/fuzz/fuzz_jolokia tests/fuzz/fuzz_rdstats
+FUZZ_DEPS = src/sources/parse_lines.c src/sources/parse_log.c src/sources/parse_jsonl.c \
+	src/sources/parse_jolokia.c src/sources/parse_rdstats.c src/sources/jsonl_write.c \
+	src/model/obs.c src/model/tp.c src/model/intern.c src/model/snapshot.c src/util/util.c
+FUZZ_FLAGS = -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+	-I$(top_builddir) -I$(top_srcdir)/src $(CJSON_CFLAGS) -pthread
+FUZZ_LINK = $(CJSON_LIBS) -lm
+FUZZ_TIME = 60
+
+tests/fuzz/fuzz_log: tests/fuzz/fuzz_log.c $(FUZZ_DEPS)
+	@$(MKDIR_P) tests/fuzz
+	$(AM_V_CCLD)$(CLANG) $(FUZZ_FLAGS) -o $@ $^ $(FUZZ_LINK)
+tests/fuzz/fuzz_jsonl: tests/fuzz/fuzz_jsonl.c $(FUZZ_DEPS)
+	@$(MKDIR_P) tests/fuzz
+	$(AM_V_CCLD)$(CLANG) $(FUZZ_FLAGS) -o $@ $^ $(FUZZ_LINK)
+tests/fuzz/fuzz_jolokia: tests/fuzz/fuzz_jolokia.c $(FUZZ_DEPS)
+	@$(MKDIR_P) tests/fuzz
+	$(AM_V_CCLD)$(CLANG) $(FUZZ_FLAGS) -o $@ $^ $(FUZZ_LINK)
+tests/fuzz/fuzz_rdstats: tests/fuzz/fuzz_rdstats.c $(FUZZ_DEPS)
+	@$(MKDIR_P) tests/fuzz
+	$(AM_V_CCLD)$(CLANG) $(FUZZ_FLAGS) -o $@ $^ $(FUZZ_LINK)
+
+if HAVE_CLANG
+check_SCRIPTS += $(FUZZ_TARGETS)
+TESTS += tests/fuzz/smoke.sh
+endif
+CLEANFILES += $(FUZZ_TARGETS)
+
+fuzz: fuzz-trace
+fuzz-trace: $(FUZZ_TARGETS)
+	FUZZ_TIME=$(FUZZ_TIME) top_srcdir=$(top_srcdir) top_builddir=$(top_builddir) $(SHELL) $(top_srcdir)/tests/fuzz/smoke.sh
+.PHONY: fuzz-trace
+
+EXTRA_DIST += tests/fuzz/fuzz_log.c tests/fuzz/fuzz_jsonl.c tests/fuzz/fuzz_jolokia.c tests/fuzz/fuzz_rdstats.c \
+	tests/fuzz/smoke.sh tests/fuzz/log.dict tests/fuzz/jsonl.dict \
+	tests/fuzz/corpus/log/preparing-2x tests/fuzz/corpus/log/stabilized-2x tests/fuzz/corpus/log/failed-2x \
+	tests/fuzz/corpus/log/left-bracket-2x tests/fuzz/corpus/log/static-replaced tests/fuzz/corpus/log/now-empty \
+	tests/fuzz/corpus/log/member-metadata-3x tests/fuzz/corpus/log/synced-3x tests/fuzz/corpus/log/removed-dynamic \
+	tests/fuzz/corpus/log/left-4x tests/fuzz/corpus/log/preparing-leave-4x tests/fuzz/corpus/log/static-left-4x \
+	tests/fuzz/corpus/log/epoch-848 tests/fuzz/corpus/log/fenced-848 tests/fuzz/corpus/log/static-rejoin-848 \
+	tests/fuzz/corpus/log/temporarily-left-848 tests/fuzz/corpus/log/multi-line \
+	tests/fuzz/corpus/jsonl/preparing tests/fuzz/corpus/jsonl/left-settings tests/fuzz/corpus/jsonl/joined-static \
+	tests/fuzz/corpus/jsonl/revoked tests/fuzz/corpus/jsonl/metrics tests/fuzz/corpus/jsonl/assigned \
+	tests/fuzz/corpus/jolokia/bulk tests/fuzz/corpus/jolokia/single tests/fuzz/corpus/jolokia/refused \
+	tests/fuzz/corpus/rdstats/consumer tests/fuzz/corpus/rdstats/producer tests/fuzz/corpus/rdstats/maxpoll

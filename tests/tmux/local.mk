@@ -1,1 +1,12 @@
 # tests/tmux: file lists (see Makefile.am)
+# ui (issue 3): the dashboard in tmux, driven by a scripted source.
+check_PROGRAMS += tests/tmux/ui_driver
+tests_tmux_ui_driver_SOURCES = tests/tmux/ui_driver.c $(UI_TEST_SCENE)
+tests_tmux_ui_driver_CFLAGS = $(TEST_CFLAGS) -I$(top_srcdir)/tests/unit
+tests_tmux_ui_driver_LDADD = $(KG_LIBS)
+TESTS += tests/tmux/ui.sh tests/tmux/kgtop.sh
+EXTRA_DIST += tests/tmux/lib.sh tests/tmux/ui.sh tests/tmux/kgtop.sh
+# make screenshots: regenerate screenshots/ (not run by CI; PNGs need chromium)
+EXTRA_DIST += screenshots/make.sh screenshots/ansi2html.py screenshots/README.md
+screenshots: tests/tmux/ui_driver kgtop tests/fixture-broker
+	top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' sh $(top_srcdir)/screenshots/make.sh

@@ -7,6 +7,57 @@ tests_unit_test_model_LDADD = $(TEST_LIBS)
 tests_unit_test_tracker_SOURCES = tests/unit/test_tracker.c tests/unit/scenario.c tests/unit/scenario.h
 tests_unit_test_tracker_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_tracker_LDADD = $(TEST_LIBS)
+
+# ui (issue 3): golden screens, keys and layout, themes.
+UI_TEST_SCENE = tests/unit/test_ui_scene.c tests/unit/test_ui_scene.h
+check_PROGRAMS += tests/unit/test_ui_golden tests/unit/test_ui tests/unit/test_theme
+TESTS += tests/unit/test_ui_golden tests/unit/test_ui tests/unit/test_theme
+tests_unit_test_ui_golden_SOURCES = tests/unit/test_ui_golden.c $(UI_TEST_SCENE)
+tests_unit_test_ui_golden_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_ui_golden_LDADD = $(TEST_LIBS)
+tests_unit_test_ui_SOURCES = tests/unit/test_ui.c $(UI_TEST_SCENE)
+tests_unit_test_ui_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_ui_LDADD = $(TEST_LIBS)
+tests_unit_test_theme_SOURCES = tests/unit/test_theme.c
+tests_unit_test_theme_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_theme_LDADD = $(TEST_LIBS)
+include tests/golden/local.mk
+# tests/unit: file lists (see Makefile.am)
+# trace streams and their parsers
+TRACE_TEST_UTIL = tests/unit/trace_util.c tests/unit/trace_util.h
+check_PROGRAMS += tests/unit/test_parse_log
+TESTS += tests/unit/test_parse_log
+tests_unit_test_parse_log_SOURCES = tests/unit/test_parse_log.c $(TRACE_TEST_UTIL)
+tests_unit_test_parse_log_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_parse_log_LDADD = $(TEST_LIBS)
+check_PROGRAMS += tests/unit/test_trace_http
+TESTS += tests/unit/test_trace_http
+tests_unit_test_trace_http_SOURCES = tests/unit/test_trace_http.c $(TRACE_TEST_UTIL) \
+	tests/http/httpd.c tests/http/httpd.h
+tests_unit_test_trace_http_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_trace_http_LDADD = $(TEST_LIBS)
+EXTRA_DIST += tests/data/trace/jolokia-bulk.json
+check_PROGRAMS += tests/unit/test_trace_tracker
+TESTS += tests/unit/test_trace_tracker
+tests_unit_test_trace_tracker_SOURCES = tests/unit/test_trace_tracker.c $(TRACE_TEST_UTIL)
+tests_unit_test_trace_tracker_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_trace_tracker_LDADD = $(TEST_LIBS)
+check_PROGRAMS += tests/unit/test_trace_collector
+TESTS += tests/unit/test_trace_collector
+tests_unit_test_trace_collector_SOURCES = tests/unit/test_trace_collector.c $(TRACE_TEST_UTIL)
+tests_unit_test_trace_collector_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_trace_collector_LDADD = $(TEST_LIBS)
+check_PROGRAMS += tests/unit/test_parse_json
+TESTS += tests/unit/test_parse_json
+tests_unit_test_parse_json_SOURCES = tests/unit/test_parse_json.c $(TRACE_TEST_UTIL)
+tests_unit_test_parse_json_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_parse_json_LDADD = $(TEST_LIBS)
+EXTRA_DIST += tests/data/logs/kafka-2.8-classic.log tests/data/logs/kafka-3.7-classic.log \
+	tests/data/logs/kafka-4.0-classic.log tests/data/logs/kafka-4.0-consumer.log \
+	tests/data/trace/kafka-2.8-classic.obs tests/data/trace/kafka-3.7-classic.obs \
+	tests/data/trace/kafka-4.0-classic.obs tests/data/trace/kafka-4.0-consumer.obs \
+	tests/data/trace/kafka-2.8-classic.events tests/data/trace/kafka-3.7-classic.events \
+	tests/data/trace/kafka-4.0-classic.events tests/data/trace/kafka-4.0-consumer.events
 # record and replay: the round trip through the real collector and tracker, damage, rotation, --at, real time.
 check_PROGRAMS += tests/unit/test_record
 TESTS += tests/unit/test_record

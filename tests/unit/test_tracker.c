@@ -292,8 +292,10 @@ test_polled_coop_join(void **state)
 	assert_int_equal(ep[0].nincremental, 1);
 	assert_int_equal(ep[0].start_us, sc_us(s, 1000));
 	assert_int_equal(ep[0].end_us, sc_us(s, 5000));
-	/* b never stopped; d waited for round two */
+	/* b never stopped; d joined and waited for round two */
 	assert_int_equal(episode_member(&ep[0], 1)->stopped_us, 0);
+	assert_true(episode_member(&ep[0], 3)->joined);
+	assert_false(episode_member(&ep[0], 0)->joined);
 	assert_true(episode_member(&ep[0], 3)->stopped_us >= 4000000);
 	episodes_free(ep, n);
 	sc_free(s);

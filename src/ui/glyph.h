@@ -1,0 +1,47 @@
+/*
+ * glyph.h: every non-letter symbol the dashboard draws, in UTF-8 and in
+ * ASCII.  With --ascii, or when the locale is not UTF-8, only the ASCII
+ * column is used, so nothing outside ASCII reaches the terminal.
+ */
+#ifndef KGTOP_UI_GLYPH_H
+#define KGTOP_UI_GLYPH_H
+
+#include <stdbool.h>
+
+/* X(ID, utf8, ascii) */
+#define UI_GLYPHS(X) \
+	X(G_CONSUMING, "\u2588", "#") \
+	X(G_PARTIAL, "\u2592", "+") \
+	X(G_STOPPED, "\u2591", ".") \
+	X(G_ABSENT, " ", " ") \
+	X(G_AWAY, "\u00b7", ":") \
+	X(G_ORPHAN, "!", "!") \
+	X(G_MOVED_IN, "\u2190", "<") \
+	X(G_REVOKED, "\u00d7", "x") \
+	X(G_UP, "\u2191", "^") \
+	X(G_DOWN, "\u2193", "v") \
+	X(G_FLAT, "\u2192", "=") \
+	X(G_EPISODE, "\u25b2", "^") \
+	X(G_HLINE, "\u2500", "-") \
+	X(G_VLINE, "\u2502", "|") \
+	X(G_ELLIPSIS, "\u2026", "~") \
+	X(G_GAUGE_FULL, "\u25a0", "#") \
+	X(G_GAUGE_EMPTY, "\u00b7", "-") \
+	X(G_DOT, "\u00b7", ".") \
+	X(G_STORM, "\u26a1", "!!") \
+	X(G_SELECT, "\u25b6", ">") \
+	X(G_DASH, "\u2014", "--") \
+	X(G_ARROW, "\u2192", "->") \
+	X(G_AXIS, "\u2508", ".")
+
+#define UI_GLYPH_ENUM_(id, u, a) id,
+typedef enum ui_glyph {
+	UI_GLYPHS(UI_GLYPH_ENUM_)
+	G_COUNT
+} ui_glyph;
+#undef UI_GLYPH_ENUM_
+
+/* The glyph in UTF-8 or in ASCII. */
+const char *glyph_get(ui_glyph g, bool ascii);
+
+#endif

@@ -1,0 +1,316 @@
+/*
+ * keys.c: what each key does, and the help overlay listing them.
+ *
+ * Keys follow top/less/vim habits.  A key only changes the screen's state
+ * and fills a ui_action for what the loop must do with the outside world
+ * (quit, refresh, reload the theme, send a command to the sources), so
+ * the whole keyboard is testable without a terminal or a collector.
+ */
+#include "config.h"
+
+#include "ui/screen.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "util/util.h"
+
+#define KEY_ESC 27
+
+static const char *const assignors[] = { "range", "roundrobin", "sticky", "cooperative-sticky" };
+
+/* Queue a command for sources of a kind. */
+static void
+command(ui_action *a, const char *kind, const char *fmt, const char *arg)
+{
+	util_strlcpy(a->kind, kind, sizeof a->kind);
+	snprintf(a->cmd, sizeof a->cmd, fmt, arg);
+}
+
+/* How far one step of left/right moves. */
+static int64_t
+scrub_step(const ui_screen *s, bool big)
+{
+	int64_t st = s->view == UI_VIEW_TIMELINE ? screen_scale_us(s) * 8 : 5000000;
+	return big ? st * 10 : st;
+}
+
+/* Move the view time back (dir < 0) or forward, within the history. */
+static void
+scrub(ui_screen *s, int dir, bool big)
+{
+	int64_t max = 0;
+	if (s->snap == NULL)
+		return;
+	if (!s->paused && s->view != UI_VIEW_TIMELINE) {
+		screen_status(s, false, "p pauses the screen; then left/right scrub through the history");
+		return;
+	}
+	max = history_window(s->hist);
+	s->offset_us += dir < 0 ? scrub_step(s, big) : -scrub_step(s, big);
+	if (s->offset_us < 0)
+		s->offset_us = 0;
+	if (s->offset_us > max)
+		s->offset_us = max;
+}
+
+/* Jump the view time to the previous / next rebalance of the selected group. */
+static void
+jump_episode(ui_screen *s, int dir)
+{
+	const kg_group *g = screen_group(s);
+	int64_t t;
+	if (g == NULL || s->snap == NULL)
+		return;
+	t = history_next_episode(s->hist, g->id, screen_view_time(s) + (dir > 0 ? 1 : -1), dir);
+	if (t == 0) {
+		screen_status(s, false, "no %s rebalance", dir > 0 ? "later" : "earlier");
+		return;
+	}
+	/* show the episode a little after its start */
+	t += screen_scale_us(s) * 10;
+	s->offset_us = s->snap->time_us - t;
+	if (s->offset_us < 0)
+		s->offset_us = 0;
+}
+
+/* Keys while typing a filter. */
+static void
+filter_key(ui_screen *s, int key, ui_action *a)
+{
+	size_t n = strlen(s->filter_buf);
+	a->redraw = true;
+	if (key == KEY_ESC) {
+		s->filter_edit = false;
+		s->filter_buf[0] = '\0';
+		screen_set_filter(s, NULL);
+	} else if (key == '\n' || key == '\r' || key == KEY_ENTER) {
+		s->filter_edit = false;
+		if (screen_set_filter(s, s->filter_buf) == 0 && s->filter_buf[0] != '\0')
+			screen_status(s, false, "filter /%s/: %d group%s", s->filter, s->norder, s->norder == 1 ? "" : "s");
+	} else if (key == KEY_BACKSPACE || key == 127 || key == 8) {
+		if (n > 0)
+			s->filter_buf[n - 1] = '\0';
+	} else if (key >= 0x20 && key < 0x7f && n + 1 < sizeof s->filter_buf) {
+		s->filter_buf[n] = (char)key;
+		s->filter_buf[n + 1] = '\0';
+	}
+}
+
+/* Apply a key. */
+void
+keys_handle(ui_screen *s, int key, ui_action *a)
+{
+	const kg_group *g = screen_group(s);
+	const char *gname = g != NULL ? g->name : "";
+	bool demo = s->info != NULL && s->info->demo, replay = s->info != NULL && s->info->replay;
+	memset(a, 0, sizeof *a);
+	a->redraw = true;
+	if (s->filter_edit) {
+		filter_key(s, key, a);
+		return;
+	}
+	if (s->help) {
+		switch (key) {
+		case 'j': case KEY_DOWN: s->help_top++; return;
+		case 'k': case KEY_UP: s->help_top--; return;
+		case 'q': a->quit = true; return;
+		case KEY_RESIZE: return;
+		default: s->help = false; return;
+		}
+	}
+	if (s->status_err && key != KEY_RESIZE)
+		s->status[0] = '\0';
+	switch (key) {
+	case 'q':
+		a->quit = true;
+		break;
+	case '?':
+		s->help = true;
+		s->help_top = 0;
+		break;
+	case KEY_ESC:
+		if (s->re_ok)
+			screen_set_filter(s, NULL);
+		s->status[0] = '\0';
+		break;
+	case '1': case 'g': s->view = UI_VIEW_GRID; s->scroll = 0; break;
+	case '2': case 't': s->view = UI_VIEW_TIMELINE; s->scroll = 0; break;
+	case '3': case 'h': s->view = UI_VIEW_HEALTH; s->scroll = 0; break;
+	case '4': case 'e': s->view = UI_VIEW_EVENTS; s->scroll = 0; break;
+	case '\t':
+		s->view = (ui_view_id)((s->view + 1) % UI_VIEW_COUNT);
+		s->scroll = 0;
+		break;
+	case KEY_BTAB:
+		s->view = (ui_view_id)((s->view + UI_VIEW_COUNT - 1) % UI_VIEW_COUNT);
+		s->scroll = 0;
+		break;
+	case 'j': case KEY_DOWN:
+	case 'k': case KEY_UP:
+	case KEY_HOME: case KEY_END:
+		if (s->norder > 0) {
+			int sel = s->sel;
+			if (key == 'j' || key == KEY_DOWN)
+				sel++;
+			else if (key == 'k' || key == KEY_UP)
+				sel--;
+			else
+				sel = key == KEY_HOME ? 0 : s->norder - 1;
+			sel = KG_MAX(0, KG_MIN(sel, s->norder - 1));
+			if (sel != s->sel)
+				s->scroll = 0;
+			s->sel = sel;
+			util_strlcpy(s->selected, s->snap->groups[s->order[sel]].name, sizeof s->selected);
+		}
+		break;
+	case KEY_NPAGE: case ' ':
+		if (key == ' ' && replay) {
+			command(a, "replay", "%s", "toggle");
+			break;
+		}
+		s->scroll += KG_MAX(1, s->lay.view.h - 2);
+		if (s->scroll > s->view_rows - s->lay.view.h)
+			s->scroll = KG_MAX(0, s->view_rows - s->lay.view.h);
+		break;
+	case KEY_PPAGE:
+		s->scroll = KG_MAX(0, s->scroll - KG_MAX(1, s->lay.view.h - 2));
+		break;
+	case '\n': case '\r': case KEY_ENTER:
+		s->maximized = !s->maximized;
+		break;
+	case 's':
+		s->sort = (ui_sort)((s->sort + 1) % UI_SORT_COUNT);
+		screen_order(s);
+		break;
+	case '/':
+		s->filter_edit = true;
+		util_strlcpy(s->filter_buf, s->filter, sizeof s->filter_buf);
+		break;
+	case 'p':
+		s->paused = !s->paused;
+		if (!s->paused)
+			s->offset_us = 0;
+		break;
+	case KEY_LEFT: case KEY_SLEFT:
+		scrub(s, -1, key == KEY_SLEFT);
+		break;
+	case KEY_RIGHT: case KEY_SRIGHT:
+		scrub(s, 1, key == KEY_SRIGHT);
+		break;
+	case '0':
+		s->offset_us = 0;
+		break;
+	case '+': case '=':
+		if (s->zoom > 0)
+			s->zoom--;
+		break;
+	case '-': case '_':
+		if (s->zoom < screen_nscales() - 1)
+			s->zoom++;
+		break;
+	case 'm':
+		s->by_partition = !s->by_partition;
+		s->scroll = 0;
+		break;
+	case 'w':
+		s->wall_clock = !s->wall_clock;
+		break;
+	case 'r':
+		a->refresh = true;
+		screen_status(s, false, "refreshing");
+		break;
+	case 'T': {
+		char names[32][64];
+		int n = theme_list(names, 32), i, cur = -1;
+		for (i = 0; i < n; i++) {
+			if (strcmp(names[i], s->theme_name) == 0)
+				cur = i;
+		}
+		util_strlcpy(s->theme_name, names[(cur + 1) % n], sizeof s->theme_name);
+		a->theme = true;
+		break;
+	}
+	case '[': case ']':
+		if (replay)
+			command(a, "replay", "%s", key == '[' ? "prev-rebalance" : "next-rebalance");
+		else
+			jump_episode(s, key == '[' ? -1 : 1);
+		break;
+	case '<': case '>':
+		if (replay)
+			command(a, "replay", "%s", key == '<' ? "slower" : "faster");
+		break;
+	case 'a': case 'l': case 'c': case 'x':
+		if (demo && g != NULL)
+			command(a, "demo",
+				key == 'a' ? "add-member %s" : key == 'l' ? "leave %s" : key == 'c' ? "crash %s" : "stall %s", gname);
+		break;
+	case 'A':
+		if (demo) {
+			s->assignor = (s->assignor + 1) % (int)KG_ARRAY_LEN(assignors);
+			command(a, "demo", "assignor %s", assignors[s->assignor]);
+			screen_status(s, false, "new members will use %s", assignors[s->assignor]);
+		}
+		break;
+	case 'P':
+		if (demo) {
+			s->demo_paused = !s->demo_paused;
+			command(a, "demo", "%s", s->demo_paused ? "pause-script" : "resume-script");
+		}
+		break;
+	default:
+		a->redraw = key == KEY_RESIZE;
+		break;
+	}
+}
+
+/* Lines of the help overlay. */
+int
+keys_help(const ui_screen *s, const char *lines[][2], int max)
+{
+	int n = 0;
+#define H(k, t)                          \
+	do {                             \
+		if (n < max) {           \
+			lines[n][0] = k; \
+			lines[n][1] = t; \
+			n++;             \
+		}                        \
+	} while (0)
+	H("up/down j/k", "select a group (Home/End: first/last)");
+	H("1 2 3 4", "views: grid, timeline, health, events");
+	H("g t h e", "the same views by initial");
+	H("Tab S-Tab", "next / previous view");
+	H("Enter", "group view on the whole screen, or back");
+	H("PgUp PgDn", "scroll the group view");
+	H("/", "filter groups by regex; Esc clears");
+	H("s", "sort by name, lag, state, rebalances");
+	H("p", "pause the screen (collection continues)");
+	H("left right", "scrub history while paused; scroll the timeline");
+	H("S-left/right", "scrub ten times as far");
+	H("0", "back to now");
+	H("[ ]", "previous / next rebalance");
+	H("m", "grid and timeline: by member / by partition");
+	H("+ -", "timeline: zoom in / out");
+	H("w", "events: wall-clock / relative times");
+	H("r", "refresh now");
+	H("T", "next theme");
+	H("?", "this help");
+	H("q", "quit");
+	if (s->info != NULL && s->info->demo) {
+		H("a", "demo: add a member to the selected group");
+		H("l", "demo: a member leaves gracefully");
+		H("c", "demo: a member crashes (session timeout)");
+		H("x", "demo: a member stalls (max.poll.interval)");
+		H("A", "demo: cycle the assignor of new members");
+		H("P", "demo: pause / resume the script");
+	}
+	if (s->info != NULL && s->info->replay) {
+		H("space", "replay: play / pause");
+		H("< >", "replay: slower / faster");
+		H("[ ]", "replay: previous / next rebalance");
+	}
+#undef H
+	return n;
+}

@@ -1,0 +1,527 @@
+/*
+ * render.c: layout and the frame around the group views: header, group
+ * list, view tabs, status line, footer, help overlay, "too small".
+ *
+ * render_frame() erases stdscr and redraws every pane from the state;
+ * curses then sends only the cells that changed (no clear(), no
+ * clearok()), which keeps an idle refresh to a few bytes.
+ */
+#include "config.h"
+
+#include "ui/screen.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "model/intern.h"
+#include "util/util.h"
+
+static const ui_pane *const panes[UI_VIEW_COUNT] = {
+	&view_grid_pane, &view_timeline_pane, &view_health_pane, &view_events_pane,
+};
+
+static const char *const sort_names[UI_SORT_COUNT] = { "name", "lag", "state", "rebalances" };
+
+/* The pane of a view. */
+const ui_pane *
+render_pane(ui_view_id v)
+{
+	return (unsigned)v < UI_VIEW_COUNT ? panes[v] : panes[0];
+}
+
+/* Compute the layout. */
+void
+render_layout(ui_layout *l, int rows, int cols, bool maximized)
+{
+	int body_y = 1, body_h;
+	memset(l, 0, sizeof *l);
+	l->rows = rows;
+	l->cols = cols;
+	if (rows < UI_MIN_ROWS || cols < UI_MIN_COLS) {
+		l->too_small = true;
+		return;
+	}
+	l->header = (ui_rect){ 0, 0, 1, cols };
+	l->footer = (ui_rect){ rows - 1, 0, 1, cols };
+	l->status = (ui_rect){ rows - 2, 0, 1, cols };
+	body_h = rows - 3;
+	l->wide = cols >= 150 && rows >= 30 && !maximized;
+	if (maximized) {
+		l->list = (ui_rect){ body_y, 0, 0, cols };
+		l->tabs = (ui_rect){ body_y, 0, 1, cols };
+		l->view = (ui_rect){ body_y + 1, 0, body_h - 1, cols };
+	} else if (l->wide) {
+		int lw = cols * 2 / 5;
+		if (lw > 72)
+			lw = 72;
+		l->list = (ui_rect){ body_y, 0, body_h, lw };
+		l->tabs = (ui_rect){ body_y, lw + 1, 1, cols - lw - 1 };
+		l->view = (ui_rect){ body_y + 1, lw + 1, body_h - 1, cols - lw - 1 };
+	} else {
+		int lh = body_h * 3 / 10;
+		if (lh < 5)
+			lh = 5;
+		l->list = (ui_rect){ body_y, 0, lh, cols };
+		l->tabs = (ui_rect){ body_y + lh, 0, 1, cols };
+		l->view = (ui_rect){ body_y + lh + 1, 0, body_h - lh - 1, cols };
+	}
+}
+
+/* Curses attributes of a style's attribute bits. */
+static attr_t
+curses_attrs(unsigned a)
+{
+	attr_t r = A_NORMAL;
+	if (a & UI_ATTR_BOLD)
+		r |= A_BOLD;
+	if (a & UI_ATTR_DIM)
+		r |= A_DIM;
+	if (a & UI_ATTR_UNDERLINE)
+		r |= A_UNDERLINE;
+	if (a & UI_ATTR_REVERSE)
+		r |= A_REVERSE;
+	if (a & UI_ATTR_ITALIC)
+		r |= A_ITALIC;
+	if (a & UI_ATTR_BLINK)
+		r |= A_BLINK;
+	if (a & UI_ATTR_STANDOUT)
+		r |= A_STANDOUT;
+	return r;
+}
+
+/* Turn the theme into attributes, allocating colour pairs in element order. */
+void
+render_theme_apply(ui_screen *s)
+{
+	bool colour = s->colour && has_colors();
+	int ncol = colour ? COLORS : 0, npairs = 0, i, k;
+	short pfg[UI_EL_COUNT], pbg[UI_EL_COUNT];
+	const ui_style *st = colour ? s->theme.st : s->theme.mono;
+	for (i = 0; i < UI_EL_COUNT; i++) {
+		int fg = theme_colour_index(st[i].fg, ncol), bg = theme_colour_index(st[i].bg, ncol), pair = 0;
+		s->attr[i] = curses_attrs(st[i].attrs);
+		if (!colour || (fg < 0 && bg < 0))
+			continue;
+		for (k = 0; k < npairs; k++) {
+			if (pfg[k] == fg && pbg[k] == bg)
+				pair = k + 1;
+		}
+		if (pair == 0 && npairs + 1 < COLOR_PAIRS) {
+			pfg[npairs] = (short)fg;
+			pbg[npairs] = (short)bg;
+			init_pair((short)(npairs + 1), (short)fg, (short)bg);
+			pair = ++npairs;
+		}
+		s->attr[i] |= COLOR_PAIR(pair);
+	}
+}
+
+/* Write the local time of t (us) as HH:MM:SS, or with the date when long is set. */
+static void
+fmt_clock(char *buf, size_t n, int64_t t_us, bool with_date)
+{
+	time_t t = (time_t)(t_us / 1000000);
+	struct tm tm;
+	localtime_r(&t, &tm);
+	strftime(buf, n, with_date ? "%Y-%m-%d %H:%M:%S" : "%H:%M:%S", &tm);
+}
+
+/* The header: cluster, sources and their health, markers, refresh interval, clock. */
+static void
+draw_header(ui_screen *s)
+{
+	ui_rect r = s->lay.header;
+	const kg_snapshot *sn = s->snap;
+	char clock[40], right[160], iv[32];
+	int x = 0, rw, i;
+	const char *cluster = s->info && s->info->cluster ? s->info->cluster : sn ? sn->cluster : "";
+	text_blank(r.y, r.x, r.w, s->attr[UI_EL_HEADER]);
+	x += text_put(s, r.y, x, r.w, s->attr[UI_EL_HEADER_TITLE], " kgtop ", 0);
+	/* right part first, so sources yield to it */
+	fmt_clock(clock, sizeof clock, s->now_us, false);
+	util_fmt_duration(iv, sizeof iv, s->interval_us);
+	snprintf(right, sizeof right, "every %s  %s ", iv, clock);
+	rw = text_width(s, right);
+	text_put(s, r.y, r.w - rw, rw, s->attr[UI_EL_HEADER], right, 0);
+	if (s->info != NULL && s->info->replay && sn != NULL) {
+		char rec[64], m[96];
+		int w;
+		fmt_clock(rec, sizeof rec, screen_view_time(s), true);
+		snprintf(m, sizeof m, " REPLAY %s ", rec);
+		w = text_width(s, m);
+		rw += w + 1;
+		text_put(s, r.y, r.w - rw, w, s->attr[UI_EL_REPLAY], m, 0);
+	}
+	if (s->paused) {
+		char m[64], d[32];
+		int w;
+		if (s->offset_us > 0) {
+			util_fmt_duration(d, sizeof d, s->offset_us);
+			snprintf(m, sizeof m, " PAUSED -%s ", d);
+		} else {
+			snprintf(m, sizeof m, " PAUSED ");
+		}
+		w = text_width(s, m);
+		rw += w + 1;
+		text_put(s, r.y, r.w - rw, w, s->attr[UI_EL_PAUSED], m, 0);
+	}
+	x += text_put(s, r.y, x, r.w - rw - x - 1, s->attr[UI_EL_HEADER_TITLE], cluster, TEXT_ELLIPSIS);
+	if (sn == NULL)
+		return;
+	for (i = 0; i < sn->nsources && x < r.w - rw - 2; i++) {
+		const kg_source_health *h = &sn->sources[i];
+		char st[160], d[32];
+		ui_element el = UI_EL_SRC_OK;
+		int avail = r.w - rw - x - 3;
+		switch (h->status) {
+		case KG_SRC_OK:
+			snprintf(st, sizeof st, "ok");
+			break;
+		case KG_SRC_STALE:
+			util_fmt_duration(d, sizeof d, h->last_ok_us > 0 && sn->time_us > h->last_ok_us
+							       ? sn->time_us - h->last_ok_us
+							       : 0);
+			snprintf(st, sizeof st, "stale %s", d);
+			el = UI_EL_SRC_STALE;
+			break;
+		case KG_SRC_ERROR:
+			snprintf(st, sizeof st, "error: %s", h->message ? h->message : "?");
+			el = UI_EL_SRC_ERROR;
+			break;
+		default:
+			snprintf(st, sizeof st, "connecting");
+			el = UI_EL_SRC_STALE;
+			break;
+		}
+		if (avail < 4)
+			break;
+		x += 2;
+		x += text_put(s, r.y, x, avail, s->attr[UI_EL_HEADER], h->name, TEXT_ELLIPSIS);
+		if (x < r.w - rw - 2) {
+			x += 1;
+			x += text_put(s, r.y, x, r.w - rw - x - 1, s->attr[el], st, TEXT_ELLIPSIS);
+		}
+		if (h->insecure && x < r.w - rw - 12)
+			x += text_put(s, r.y, x, 12, s->attr[UI_EL_SRC_STALE], " (insecure)", 0);
+	}
+}
+
+/* Attribute of a group state. */
+static attr_t
+state_attr(const ui_screen *s, kg_group_state st)
+{
+	if (state_rebalancing(st))
+		return s->attr[UI_EL_STATE_REBAL];
+	if (st == KG_STATE_STABLE)
+		return s->attr[UI_EL_STATE_STABLE];
+	return s->attr[UI_EL_STATE_EMPTY];
+}
+
+/* Short protocol word for the list. */
+static const char *
+proto_word(kg_proto p)
+{
+	return p == KG_PROTO_EAGER ? "eager" : p == KG_PROTO_COOPERATIVE ? "coop" : "?";
+}
+
+/* The group list. */
+static void
+draw_list(ui_screen *s)
+{
+	ui_rect r = s->lay.list;
+	const kg_snapshot *sn = s->snap;
+	int fixed = 48, namew, rows, i, y;
+	attr_t col = s->attr[UI_EL_COLUMN];
+	char title[64];
+	if (r.h <= 0)
+		return;
+	namew = r.w - fixed;
+	if (namew < 8)
+		namew = 8;
+	if (sn == NULL) {
+		const char *cl = s->info && s->info->cluster ? s->info->cluster : "";
+		text_putf(s, r.y + 1, 1, r.w - 2, s->attr[UI_EL_STATUS_INFO], "connecting to %s %s", *cl ? cl : "the cluster",
+			  glyph_get(G_ELLIPSIS, s->ascii));
+		return;
+	}
+	/* column titles */
+	snprintf(title, sizeof title, "GROUP (%d%s)", s->norder, s->re_ok ? " filtered" : "");
+	text_blank(r.y, r.x, r.w, col);
+	text_put(s, r.y, r.x + 2, namew - 1, col, title, TEXT_ELLIPSIS);
+	text_putf(s, r.y, r.x + 1 + namew, r.w - namew - 1, col, "%-6s %-5s %4s %5s %7s  %4s %5s", "STATE", "PROTO",
+		  "MEMB", "PARTS", "LAG", "REB", "STORM");
+	{
+		/* mark the sort column */
+		static const int off[UI_SORT_COUNT] = { 0, 27, 5, 32 };
+		int ox = s->sort == UI_SORT_NAME ? r.x + 1 : r.x + 1 + namew + off[s->sort];
+		text_put(s, r.y, ox, 1, col | A_BOLD, s->ascii ? "v" : "\u25be", 0);
+	}
+	rows = r.h - 1;
+	if (s->sel >= 0) {
+		if (s->sel < s->list_top)
+			s->list_top = s->sel;
+		if (s->sel >= s->list_top + rows)
+			s->list_top = s->sel - rows + 1;
+	}
+	if (s->list_top > s->norder - rows)
+		s->list_top = s->norder - rows;
+	if (s->list_top < 0)
+		s->list_top = 0;
+	if (s->norder == 0)
+		text_put(s, r.y + 1, r.x + 2, r.w - 2, s->attr[UI_EL_DIM],
+			 s->re_ok ? "no group matches the filter (Esc clears it)" : "no consumer groups yet", 0);
+	for (i = s->list_top, y = r.y + 1; i < s->norder && y < r.y + r.h; i++, y++) {
+		const kg_group *g = &sn->groups[s->order[i]];
+		bool sel = i == s->sel;
+		attr_t base = sel ? s->attr[UI_EL_SELECTED] : s->attr[UI_EL_NORMAL];
+		char lag[16], reb[16];
+		int x = r.x + 1 + namew;
+		if (sel)
+			text_blank(y, r.x, r.w, base);
+		text_put(s, y, r.x, 1, base, sel ? glyph_get(G_SELECT, s->ascii) : " ", 0);
+		text_put(s, y, r.x + 2, namew - 2, base, g->name, TEXT_ELLIPSIS);
+		text_putf(s, y, x, 6, sel ? base : state_attr(s, g->state), "%-6s", state_short(g->state));
+		text_put(s, y, x + 7, 5,
+			 sel ? base : s->attr[g->proto == KG_PROTO_EAGER ? UI_EL_EAGER : g->proto == KG_PROTO_COOPERATIVE
+										     ? UI_EL_COOP
+										     : UI_EL_DIM],
+			 proto_word(g->proto), 0);
+		text_putf(s, y, x + 13, 4, base, "%4d", g->nmembers);
+		text_putf(s, y, x + 18, 5, base, "%5d", g->nparts);
+		util_fmt_count(lag, sizeof lag, g->lag);
+		text_putf(s, y, x + 24, 7, base, "%7s", lag);
+		if (g->lag >= 0) {
+			ui_glyph tg = g->sum.lag_delta_1m > 0 ? G_UP : g->sum.lag_delta_1m < 0 ? G_DOWN : G_FLAT;
+			ui_element te = g->sum.lag_delta_1m > 0 ? UI_EL_LAG_UP : g->sum.lag_delta_1m < 0 ? UI_EL_LAG_DOWN
+													  : UI_EL_DIM;
+			text_put(s, y, x + 31, 1, sel ? base : s->attr[te], glyph_get(tg, s->ascii), 0);
+		}
+		snprintf(reb, sizeof reb, "%4d", g->sum.rebalances_1h);
+		text_put(s, y, x + 33, 4, base, reb, 0);
+		if (g->sum.storm)
+			text_put(s, y, x + 38, 5, s->attr[UI_EL_STORM], "STORM", 0);
+		else if (g->sum.in_episode)
+			text_put(s, y, x + 38, 5, sel ? base : s->attr[UI_EL_STATE_REBAL], "rebal", 0);
+	}
+}
+
+/* The tabs line: view names, then the selected group's summary. */
+static void
+draw_tabs(ui_screen *s, const kg_group *g)
+{
+	ui_rect r = s->lay.tabs;
+	int x = r.x, v;
+	text_blank(r.y, r.x, r.w, s->attr[UI_EL_NORMAL]);
+	for (v = 0; v < UI_VIEW_COUNT; v++) {
+		char t[32];
+		snprintf(t, sizeof t, " %d %s ", v + 1, panes[v]->name);
+		x += text_put(s, r.y, x, r.x + r.w - x, s->attr[v == (int)s->view ? UI_EL_TAB_ACTIVE : UI_EL_TAB], t, 0);
+	}
+	x += 2;
+	if (g == NULL)
+		return;
+	{
+		char lag[16], line[512];
+		int w;
+		x += text_put(s, r.y, x, r.x + r.w - x, s->attr[UI_EL_TITLE], g->name, TEXT_ELLIPSIS);
+		x += text_put(s, r.y, x + 1, r.x + r.w - x - 1, state_attr(s, g->state), state_name(g->state), 0) + 1;
+		snprintf(line, sizeof line, " %s (%s)", *g->assignor ? g->assignor : "?", proto_name(g->proto));
+		w = text_put(s, r.y, x, r.x + r.w - x,
+			     s->attr[g->proto == KG_PROTO_EAGER ? UI_EL_EAGER : g->proto == KG_PROTO_COOPERATIVE ? UI_EL_COOP
+														 : UI_EL_DIM],
+			     line, 0);
+		x += w;
+		util_fmt_count(lag, sizeof lag, g->lag);
+		snprintf(line, sizeof line, "  %d member%s  %d partition%s  lag %s", g->nmembers, g->nmembers == 1 ? "" : "s",
+			 g->nparts, g->nparts == 1 ? "" : "s", lag);
+		x += text_put(s, r.y, x, r.x + r.w - x, s->attr[UI_EL_NORMAL], line, TEXT_ELLIPSIS);
+		if (g->sum.storm && x + 8 < r.x + r.w)
+			text_put(s, r.y, x + 2, 6, s->attr[UI_EL_STORM], "STORM", 0);
+	}
+}
+
+typedef struct footer_key {
+	const char *key;
+	const char *label;
+} footer_key;
+
+/* Collect the footer's keys for the current state; returns the count. */
+static int
+footer_keys(const ui_screen *s, footer_key *k, int max)
+{
+	int n = 0;
+#define ADD(a, b)                                   \
+	do {                                        \
+		if (n < max)                        \
+			k[n++] = (footer_key){ a, b }; \
+	} while (0)
+	ADD("?", "help");
+	ADD("q", "quit");
+	if (s->info != NULL && s->info->demo) {
+		ADD("a", "add");
+		ADD("l", "leave");
+		ADD("c", "crash");
+		ADD("x", "stall");
+		ADD("A", "assignor");
+		ADD("P", s->demo_paused ? "resume" : "pause script");
+	}
+	if (s->info != NULL && s->info->replay) {
+		ADD("spc", "play");
+		ADD("<>", "speed");
+		ADD("[]", "rebalance");
+	}
+	if (s->paused)
+		ADD(s->ascii ? "<-->" : "\u2190\u2192", "scrub");
+	switch (s->view) {
+	case UI_VIEW_GRID:
+		ADD("m", s->by_partition ? "by member" : "by partition");
+		break;
+	case UI_VIEW_TIMELINE:
+		ADD("m", s->by_partition ? "per member" : "per partition");
+		ADD("+-", "zoom");
+		if (!s->paused)
+			ADD(s->ascii ? "<-->" : "\u2190\u2192", "scroll");
+		break;
+	case UI_VIEW_EVENTS:
+		ADD("w", s->wall_clock ? "relative" : "clock");
+		break;
+	default:
+		break;
+	}
+	ADD("tab", "view");
+	ADD("/", "filter");
+	ADD("s", "sort");
+	ADD("p", s->paused ? "resume" : "pause");
+	ADD("r", "refresh");
+	ADD("T", "theme");
+#undef ADD
+	return n;
+}
+
+/* The footer: key hints, or the filter being typed. */
+static void
+draw_footer(ui_screen *s)
+{
+	ui_rect r = s->lay.footer;
+	footer_key k[32];
+	int n, i, x = r.x;
+	text_blank(r.y, r.x, r.w, s->attr[UI_EL_FOOTER]);
+	if (s->filter_edit) {
+		x += text_put(s, r.y, x, r.w, s->attr[UI_EL_FOOTER_KEY], " filter (regex, Enter applies, Esc clears): /", 0);
+		x += text_put(s, r.y, x, r.w - x - 1, s->attr[UI_EL_FOOTER], s->filter_buf, 0);
+		move(r.y, x);
+		return;
+	}
+	n = footer_keys(s, k, 32);
+	for (i = 0; i < n; i++) {
+		int need = text_width(s, k[i].key) + text_width(s, k[i].label) + 2;
+		if (x + need > r.x + r.w)
+			break;
+		x += 1;
+		x += text_put(s, r.y, x, r.w, s->attr[UI_EL_FOOTER_KEY], k[i].key, 0);
+		x += text_put(s, r.y, x + 1, r.w, s->attr[UI_EL_FOOTER], k[i].label, 0) + 1;
+	}
+}
+
+/* The status line: a message, else what is going on. */
+static void
+draw_status(ui_screen *s)
+{
+	ui_rect r = s->lay.status;
+	text_blank(r.y, r.x, r.w, s->attr[UI_EL_NORMAL]);
+	if (s->status[0] != '\0') {
+		text_put(s, r.y, r.x + 1, r.w - 2, s->attr[s->status_err ? UI_EL_STATUS_ERR : UI_EL_STATUS_INFO], s->status,
+			 TEXT_ELLIPSIS);
+		return;
+	}
+	if (s->paused) {
+		text_put(s, r.y, r.x + 1, r.w - 2, s->attr[UI_EL_DIM],
+			 "paused: collection continues; left/right scrub history, p resumes live", TEXT_ELLIPSIS);
+		return;
+	}
+	if (s->re_ok || s->sort != UI_SORT_NAME) {
+		char m[200];
+		snprintf(m, sizeof m, "sorted by %s%s%s%s", sort_names[s->sort], s->re_ok ? "; filter /" : "",
+			 s->re_ok ? s->filter : "", s->re_ok ? "/ (Esc clears)" : "");
+		text_put(s, r.y, r.x + 1, r.w - 2, s->attr[UI_EL_DIM], m, TEXT_ELLIPSIS);
+	}
+}
+
+/* The help overlay. */
+static void
+draw_help(ui_screen *s)
+{
+	const char *lines[96][2];
+	int n = keys_help(s, lines, 96), w = 64, h, y0, x0, i, rows;
+	if (w > s->lay.cols - 4)
+		w = s->lay.cols - 4;
+	h = n + 4;
+	if (h > s->lay.rows - 2)
+		h = s->lay.rows - 2;
+	rows = h - 4;
+	if (s->help_top > n - rows)
+		s->help_top = n - rows;
+	if (s->help_top < 0)
+		s->help_top = 0;
+	y0 = (s->lay.rows - h) / 2;
+	x0 = (s->lay.cols - w) / 2;
+	for (i = 0; i < h; i++)
+		text_blank(y0 + i, x0, w, s->attr[UI_EL_HELP]);
+	text_put(s, y0 + 1, x0 + 2, w - 4, s->attr[UI_EL_HELP_KEY] | A_BOLD, "kgtop keys", 0);
+	text_put(s, y0 + 1, x0 + w - 22, 20, s->attr[UI_EL_HELP], "? or Esc closes", 0);
+	for (i = 0; i < rows && s->help_top + i < n; i++) {
+		const char **l = lines[s->help_top + i];
+		text_put(s, y0 + 2 + i, x0 + 2, 12, s->attr[UI_EL_HELP_KEY], l[0], 0);
+		text_put(s, y0 + 2 + i, x0 + 15, w - 17, s->attr[UI_EL_HELP], l[1], TEXT_ELLIPSIS);
+	}
+	if (n > rows)
+		text_putf(s, y0 + h - 1, x0 + 2, w - 4, s->attr[UI_EL_HELP], "j/k scroll (%d-%d of %d)", s->help_top + 1,
+			  s->help_top + rows, n);
+}
+
+/* The "terminal too small" screen. */
+static void
+draw_too_small(ui_screen *s)
+{
+	char m[128];
+	int y = LINES / 2 - 1;
+	if (y < 0)
+		y = 0;
+	snprintf(m, sizeof m, "terminal too small: %dx%d", COLS, LINES);
+	text_put(s, y, 0, COLS, s->attr[UI_EL_STATUS_ERR], m, TEXT_ELLIPSIS);
+	snprintf(m, sizeof m, "kgtop needs %dx%d; q quits", UI_MIN_COLS, UI_MIN_ROWS);
+	text_put(s, y + 1, 0, COLS, s->attr[UI_EL_NORMAL], m, TEXT_ELLIPSIS);
+}
+
+/* Draw everything. */
+void
+render_frame(ui_screen *s)
+{
+	const kg_group *g;
+	render_layout(&s->lay, LINES, COLS, s->maximized);
+	werase(stdscr);
+	leaveok(stdscr, TRUE);
+	if (s->lay.too_small) {
+		draw_too_small(s);
+		return;
+	}
+	g = screen_group(s);
+	draw_header(s);
+	draw_list(s);
+	if (s->lay.wide) {
+		int y;
+		for (y = s->lay.list.y; y < s->lay.list.y + s->lay.list.h; y++)
+			text_put(s, y, s->lay.list.w, 1, s->attr[UI_EL_BORDER], glyph_get(G_VLINE, s->ascii), 0);
+	}
+	draw_tabs(s, g);
+	if (g != NULL)
+		panes[s->view]->draw(s, g, s->lay.view);
+	else if (s->snap != NULL)
+		text_put(s, s->lay.view.y + 1, s->lay.view.x + 2, s->lay.view.w - 4, s->attr[UI_EL_DIM],
+			 "no group selected", 0);
+	draw_status(s);
+	draw_footer(s);
+	if (s->help)
+		draw_help(s);
+}

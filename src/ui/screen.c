@@ -1,0 +1,239 @@
+/*
+ * screen.c: the dashboard's state: shown snapshot, selection, filter and
+ * sort (see screen.h).
+ */
+#include "config.h"
+
+#include "ui/screen.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/util.h"
+
+/* Timeline scales, microseconds per column. */
+static const int64_t scales[] = {
+	100000, 250000, 500000, 1000000, 2000000, 5000000, 10000000, 30000000, 60000000, 300000000,
+};
+#define DEFAULT_SCALE 2
+
+/* Defaults. */
+void
+screen_init(ui_screen *s, const kg_options *o, const kg_ui_info *info, kg_history *h)
+{
+	memset(s, 0, sizeof *s);
+	s->opts = o;
+	s->info = info;
+	s->hist = h;
+	s->interval_us = o != NULL && o->interval_us > 0 ? o->interval_us : 1000000;
+	s->ascii = o != NULL && o->ascii;
+	s->colour = !(o != NULL && o->no_color);
+	s->zoom = DEFAULT_SCALE;
+	s->sel = -1;
+	util_strlcpy(s->theme_name, o != NULL && o->theme != NULL ? o->theme : "default", sizeof s->theme_name);
+	if (o != NULL && o->select_group != NULL)
+		util_strlcpy(s->selected, o->select_group, sizeof s->selected);
+	theme_default(&s->theme);
+}
+
+/* Release. */
+void
+screen_free(ui_screen *s)
+{
+	snapshot_unref(s->snap);
+	s->snap = NULL;
+	free(s->order);
+	s->order = NULL;
+	if (s->re_ok)
+		regfree(&s->re);
+	s->re_ok = false;
+}
+
+/* Show a snapshot. */
+void
+screen_set_snapshot(ui_screen *s, kg_snapshot *snap)
+{
+	if (snap == s->snap)
+		return;
+	if (snap != NULL)
+		snapshot_ref(snap);
+	snapshot_unref(s->snap);
+	s->snap = snap;
+	if (snap != NULL && s->t0_us == 0)
+		s->t0_us = snap->time_us;
+	screen_order(s);
+}
+
+/* Rank of a state for sorting: rebalancing first, then stable, then the rest. */
+static int
+state_rank(kg_group_state st)
+{
+	if (state_rebalancing(st))
+		return 0;
+	if (st == KG_STATE_STABLE)
+		return 1;
+	if (st == KG_STATE_EMPTY)
+		return 2;
+	return 3;
+}
+
+static const kg_snapshot *sort_snap;
+static ui_sort sort_key;
+
+/* Compare two group indexes for the current sort (ties by name). */
+static int
+order_cmp(const void *pa, const void *pb)
+{
+	const kg_group *a = &sort_snap->groups[*(const int *)pa];
+	const kg_group *b = &sort_snap->groups[*(const int *)pb];
+	int d = 0;
+	switch (sort_key) {
+	case UI_SORT_LAG:
+		d = a->lag < b->lag ? 1 : a->lag > b->lag ? -1 : 0;
+		break;
+	case UI_SORT_STATE:
+		d = state_rank(a->state) - state_rank(b->state);
+		if (d == 0)
+			d = (int)b->sum.storm - (int)a->sum.storm;
+		break;
+	case UI_SORT_REBALANCES:
+		d = b->sum.rebalances_1h - a->sum.rebalances_1h;
+		break;
+	default:
+		break;
+	}
+	return d != 0 ? d : strcmp(a->name, b->name);
+}
+
+/* Filter and sort the groups; keep the selection by name. */
+void
+screen_order(ui_screen *s)
+{
+	const kg_snapshot *sn = s->snap;
+	int i;
+	s->norder = 0;
+	s->sel = -1;
+	if (sn == NULL)
+		return;
+	if (s->corder < sn->ngroups) {
+		s->corder = sn->ngroups;
+		s->order = xreallocarray(s->order, (size_t)s->corder, sizeof *s->order);
+	}
+	for (i = 0; i < sn->ngroups; i++) {
+		if (s->re_ok && regexec(&s->re, sn->groups[i].name, 0, NULL, 0) != 0)
+			continue;
+		s->order[s->norder++] = i;
+	}
+	/* qsort with a file-scope key: the UI is single-threaded */
+	sort_snap = sn;
+	sort_key = s->sort;
+	if (s->norder > 1)
+		qsort(s->order, (size_t)s->norder, sizeof *s->order, order_cmp);
+	for (i = 0; i < s->norder; i++) {
+		if (strcmp(sn->groups[s->order[i]].name, s->selected) == 0)
+			s->sel = i;
+	}
+	if (s->sel < 0 && s->norder > 0) {
+		s->sel = 0;
+		util_strlcpy(s->selected, sn->groups[s->order[0]].name, sizeof s->selected);
+	}
+}
+
+/* The selected group. */
+const kg_group *
+screen_group(const ui_screen *s)
+{
+	if (s->snap == NULL || s->sel < 0 || s->sel >= s->norder)
+		return NULL;
+	return &s->snap->groups[s->order[s->sel]];
+}
+
+/* Set the filter. */
+int
+screen_set_filter(ui_screen *s, const char *re)
+{
+	regex_t r;
+	int rc;
+	if (re == NULL || *re == '\0') {
+		if (s->re_ok)
+			regfree(&s->re);
+		s->re_ok = false;
+		s->filter[0] = '\0';
+		screen_order(s);
+		return 0;
+	}
+	rc = regcomp(&r, re, REG_EXTENDED | REG_ICASE | REG_NOSUB);
+	if (rc != 0) {
+		char msg[128];
+		regerror(rc, &r, msg, sizeof msg);
+		screen_status(s, true, "filter /%s/: %s", re, msg);
+		return -1;
+	}
+	if (s->re_ok)
+		regfree(&s->re);
+	s->re = r;
+	s->re_ok = true;
+	util_strlcpy(s->filter, re, sizeof s->filter);
+	screen_order(s);
+	return 0;
+}
+
+/* Status line message. */
+void
+screen_status(ui_screen *s, bool err, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(s->status, sizeof s->status, fmt, ap);
+	va_end(ap);
+	s->status_err = err;
+	s->status_until = err ? 0 : util_mono_us() + 5000000;
+}
+
+/* The time the views show. */
+int64_t
+screen_view_time(const ui_screen *s)
+{
+	if (s->snap == NULL)
+		return s->now_us;
+	return s->snap->time_us - s->offset_us;
+}
+
+/* Microseconds per timeline column. */
+int64_t
+screen_scale_us(const ui_screen *s)
+{
+	int z = s->zoom;
+	if (z < 0)
+		z = 0;
+	if (z >= (int)KG_ARRAY_LEN(scales))
+		z = (int)KG_ARRAY_LEN(scales) - 1;
+	return scales[z];
+}
+
+/* Zoom levels. */
+int
+screen_nscales(void)
+{
+	return (int)KG_ARRAY_LEN(scales);
+}
+
+/* Colour element of a lane. */
+ui_element
+screen_owner_el(int lane)
+{
+	if (lane < 0)
+		return UI_EL_IDLE;
+	return (ui_element)(UI_EL_OWNER1 + lane % UI_OWNER_COLOURS);
+}
+
+/* Next line of a scrolling cursor. */
+int
+screen_line(ui_lines *c)
+{
+	int y = c->r.y + c->line - c->s->scroll;
+	c->line++;
+	return y >= c->r.y && y < c->r.y + c->r.h ? y : -1;
+}

@@ -1,0 +1,205 @@
+/*
+ * screen.h: the dashboard's state and the pieces that draw it (internal
+ * to src/ui).
+ *
+ * A ui_screen holds what the user chose (view, sort, filter, pause,
+ * scrub offset, zoom), what is shown (one snapshot reference, the
+ * history, a fixed or live clock) and the curses attributes of the
+ * theme.  Drawing is a pure function of it: render_frame() erases stdscr
+ * and draws every pane into it, so the same code draws the live terminal
+ * and the golden tests' /dev/null screen.  Keys change the state and say
+ * what the loop must do (keys_handle()).  Layout is computed in one place
+ * (render_layout), from the terminal size only.
+ */
+#ifndef KGTOP_UI_SCREEN_H
+#define KGTOP_UI_SCREEN_H
+
+#ifndef NCURSES_WIDECHAR
+#define NCURSES_WIDECHAR 1
+#endif
+#include <curses.h>
+#include <regex.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/options.h"
+#include "model/history.h"
+#include "model/snapshot.h"
+#include "ui/glyph.h"
+#include "ui/theme.h"
+#include "ui/ui.h"
+#include "util/util.h"
+
+#define UI_MIN_ROWS 24
+#define UI_MIN_COLS 80
+
+typedef enum ui_view_id {
+	UI_VIEW_GRID,
+	UI_VIEW_TIMELINE,
+	UI_VIEW_HEALTH,
+	UI_VIEW_EVENTS,
+	UI_VIEW_COUNT
+} ui_view_id;
+
+typedef enum ui_sort {
+	UI_SORT_NAME,
+	UI_SORT_LAG,
+	UI_SORT_STATE,
+	UI_SORT_REBALANCES,
+	UI_SORT_COUNT
+} ui_sort;
+
+typedef struct ui_rect {
+	int y, x, h, w;
+} ui_rect;
+
+/* Where each part goes; computed by render_layout() from the size alone. */
+typedef struct ui_layout {
+	int rows, cols;
+	bool too_small;
+	bool wide;       /* list on the left, view on the right */
+	ui_rect header;  /* 1 or 2 lines */
+	ui_rect list;    /* group list including its column titles */
+	ui_rect tabs;    /* the view names line */
+	ui_rect view;    /* the group view's body */
+	ui_rect status;  /* one line above the footer */
+	ui_rect footer;
+} ui_layout;
+
+/* What the loop must do after a key. */
+typedef struct ui_action {
+	bool quit;
+	bool refresh;
+	bool redraw;
+	bool theme;       /* reload the theme named in s->theme_name */
+	char kind[16];    /* a collector command: kind and text, empty when none */
+	char cmd[160];
+} ui_action;
+
+typedef struct ui_screen {
+	/* inputs */
+	const kg_options *opts;
+	const kg_ui_info *info;
+	kg_history *hist;
+	kg_snapshot *snap;      /* shown (one reference); NULL before the first frame */
+	int64_t now_us;         /* wall clock of this frame */
+	int64_t t0_us;          /* time of the first snapshot: events count from it */
+	int64_t interval_us;
+	int complete;           /* sources that completed a refresh */
+	bool ascii;
+	bool colour;            /* the terminal shows the theme's colours */
+	/* user state */
+	ui_view_id view;
+	ui_sort sort;
+	bool paused;
+	int64_t offset_us;      /* scrub / scroll back from the snapshot's time */
+	int zoom;               /* index into the timeline's scales */
+	bool by_partition;      /* m: timeline and grid by partition */
+	bool wall_clock;        /* events: wall-clock times */
+	bool help;
+	int help_top;
+	bool maximized;         /* Enter: the group view takes the whole body */
+	int scroll;             /* first row of the group view body */
+	char selected[256];     /* selected group's name */
+	int list_top;
+	char filter[128];
+	bool filter_edit;
+	char filter_buf[128];
+	regex_t re;
+	bool re_ok;
+	bool demo_paused;
+	int assignor;           /* demo: index of the assignor for new members */
+	/* status line */
+	char status[256];
+	bool status_err;
+	int64_t status_until;   /* monotonic; 0 = until replaced */
+	/* theme */
+	char theme_name[64];
+	ui_theme theme;
+	attr_t attr[UI_EL_COUNT];
+	/* derived per frame */
+	ui_layout lay;
+	int *order;             /* indexes of shown groups, filtered and sorted */
+	int norder, corder;
+	int sel;                /* index into order, -1 none */
+	int view_rows;          /* rows the last drawn view needed (for scrolling) */
+} ui_screen;
+
+/* A scrolling line cursor over a view's rect (s->scroll lines skipped). */
+typedef struct ui_lines {
+	struct ui_screen *s;
+	ui_rect r;
+	int line;
+} ui_lines;
+
+/* Pane table: one per group view. */
+typedef struct ui_pane {
+	const char *name;
+	const char *keys;  /* the view's own keys for the footer */
+	void (*draw)(ui_screen *s, const kg_group *g, ui_rect r);
+} ui_pane;
+
+extern const ui_pane view_grid_pane;
+extern const ui_pane view_timeline_pane;
+extern const ui_pane view_health_pane;
+extern const ui_pane view_events_pane;
+
+/* screen.c */
+/* Set defaults from options and info. */
+void screen_init(ui_screen *s, const kg_options *o, const kg_ui_info *info, kg_history *h);
+/* Release what the screen holds. */
+void screen_free(ui_screen *s);
+/* Show a new snapshot (takes a reference of its own). */
+void screen_set_snapshot(ui_screen *s, kg_snapshot *snap);
+/* Recompute the filtered, sorted list of groups and the selection. */
+void screen_order(ui_screen *s);
+/* The selected group, NULL when none. */
+const kg_group *screen_group(const ui_screen *s);
+/* Set the filter regex; 0, or -1 with the status line set. */
+int screen_set_filter(ui_screen *s, const char *re);
+/* Put a message in the status line. */
+void screen_status(ui_screen *s, bool err, const char *fmt, ...) KG_PRINTF(3, 4);
+/* The time the views show: the snapshot's time minus the scrub offset. */
+int64_t screen_view_time(const ui_screen *s);
+/* Timeline scale in microseconds per column. */
+int64_t screen_scale_us(const ui_screen *s);
+/* Number of zoom levels. */
+int screen_nscales(void);
+/* Screen row of the cursor's next line, -1 when scrolled out of its rect. */
+int screen_line(ui_lines *c);
+/* Theme element of a lane's colour. */
+ui_element screen_owner_el(int lane);
+
+/* text.c: sanitized, width-aware drawing; returns the columns used. */
+#define TEXT_ELLIPSIS 0x1 /* mark cut text with an ellipsis */
+int text_put(ui_screen *s, int y, int x, int maxw, attr_t a, const char *str, unsigned flags);
+/* Formatted text_put. */
+int text_putf(ui_screen *s, int y, int x, int maxw, attr_t a, const char *fmt, ...) KG_PRINTF(6, 7);
+/* Draw a glyph n times; returns columns used. */
+int text_fill(ui_screen *s, int y, int x, int n, attr_t a, ui_glyph g);
+/* Columns a string takes once sanitized. */
+int text_width(const ui_screen *s, const char *str);
+/* Fill a line of a rect with blanks in an attribute. */
+void text_blank(int y, int x, int w, attr_t a);
+
+/* render.c */
+/* Compute the layout for a terminal size. */
+void render_layout(ui_layout *l, int rows, int cols, bool maximized);
+/* Turn the theme into curses attributes (after start_color when colour). */
+void render_theme_apply(ui_screen *s);
+/* Draw everything into stdscr (werase first; the caller refreshes). */
+void render_frame(ui_screen *s);
+/* The pane of a view. */
+const ui_pane *render_pane(ui_view_id v);
+
+/* keys.c */
+/* Apply a key; fills what the loop must do. */
+void keys_handle(ui_screen *s, int key, ui_action *a);
+/* The help overlay's lines: key and what it does (NULL-terminated pairs). */
+int keys_help(const ui_screen *s, const char *lines[][2], int max);
+
+/* dump.c */
+/* Write the screen as text and an attribute map with its legend (goldens). */
+void dump_screen(WINDOW *w, char **text, char **attrs);
+
+#endif

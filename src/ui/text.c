@@ -1,0 +1,208 @@
+/*
+ * text.c: drawing strings that come from the cluster.
+ *
+ * Every string is decoded here, whatever its origin: invalid UTF-8,
+ * control characters (C0, DEL, C1) and characters the terminal cannot
+ * show become '?', zero-width characters (combining marks, bidi
+ * overrides) are dropped, and in ASCII mode anything outside ASCII is a
+ * '?'.  Widths come from wcwidth(), so double-width names are cut at a
+ * column boundary and nothing is drawn past maxw.
+ */
+#include "config.h"
+
+#include "ui/screen.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <wchar.h>
+
+#define RUN 512
+
+/* Decode one UTF-8 sequence at p (n bytes left); returns the bytes used and sets *wc (-1 invalid). */
+static size_t
+decode(const unsigned char *p, size_t n, long *wc)
+{
+	unsigned c = p[0];
+	size_t len, k;
+	long cp;
+	if (c < 0x80) {
+		*wc = (long)c;
+		return 1;
+	}
+	if ((c & 0xE0) == 0xC0) {
+		len = 2;
+		cp = c & 0x1F;
+	} else if ((c & 0xF0) == 0xE0) {
+		len = 3;
+		cp = c & 0x0F;
+	} else if ((c & 0xF8) == 0xF0) {
+		len = 4;
+		cp = c & 0x07;
+	} else {
+		*wc = -1;
+		return 1;
+	}
+	if (len > n) {
+		*wc = -1;
+		return 1;
+	}
+	for (k = 1; k < len; k++) {
+		if ((p[k] & 0xC0) != 0x80) {
+			*wc = -1;
+			return k;
+		}
+		cp = (cp << 6) | (p[k] & 0x3F);
+	}
+	if ((len == 2 && cp < 0x80) || (len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) || cp > 0x10FFFF ||
+	    (cp >= 0xD800 && cp <= 0xDFFF)) {
+		*wc = -1;
+		return len;
+	}
+	*wc = cp;
+	return len;
+}
+
+/* The character to show for a decoded one and its width (0: drop it). */
+static int
+show(bool ascii, long cp, wchar_t *out)
+{
+	int w;
+	if (cp < 0 || cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp < 0xa0) || (ascii && cp >= 0x80)) {
+		*out = L'?';
+		return 1;
+	}
+	if (cp < 0x7f) {
+		*out = (wchar_t)cp;
+		return 1;
+	}
+	w = wcwidth((wchar_t)cp);
+	if (w < 0) {
+		*out = L'?';
+		return 1;
+	}
+	*out = (wchar_t)cp;
+	return w;
+}
+
+/* Draw sanitized text. */
+int
+text_put(ui_screen *s, int y, int x, int maxw, attr_t a, const char *str, unsigned flags)
+{
+	wchar_t buf[RUN + 1];
+	int cols = 0, nbuf = 0;
+	const unsigned char *p = (const unsigned char *)(str ? str : "");
+	size_t n = strlen((const char *)p);
+	bool cut = false;
+	if (x < 0 || y < 0 || y >= LINES || x >= COLS)
+		return 0;
+	if (maxw > COLS - x)
+		maxw = COLS - x;
+	if (maxw <= 0)
+		return 0;
+	while (n > 0) {
+		long cp;
+		wchar_t wc;
+		size_t used = decode(p, n, &cp);
+		int w = show(s->ascii, cp, &wc);
+		p += used;
+		n -= used;
+		if (w == 0)
+			continue;
+		if (cols + w > maxw || nbuf >= RUN) {
+			cut = true;
+			break;
+		}
+		buf[nbuf++] = wc;
+		cols += w;
+	}
+	if (cut && (flags & TEXT_ELLIPSIS) && maxw >= 1) {
+		/* drop characters until the ellipsis fits */
+		while (nbuf > 0 && cols + 1 > maxw) {
+			wchar_t last = buf[--nbuf];
+			int w = last < 0x7f ? 1 : wcwidth(last);
+			cols -= w > 0 ? w : 1;
+		}
+		buf[nbuf++] = s->ascii ? L'~' : (wchar_t)0x2026;
+		cols++;
+	}
+	buf[nbuf] = 0;
+	wattrset(stdscr, a);
+	mvaddnwstr(y, x, buf, nbuf);
+	return cols;
+}
+
+/* Formatted text_put. */
+int
+text_putf(ui_screen *s, int y, int x, int maxw, attr_t a, const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	return text_put(s, y, x, maxw, a, buf, 0);
+}
+
+/* Draw a glyph n times. */
+int
+text_fill(ui_screen *s, int y, int x, int n, attr_t a, ui_glyph g)
+{
+	const char *gs = glyph_get(g, s->ascii);
+	wchar_t buf[RUN + 1], one[4];
+	int k = 0, i, nb = 0, w = 0;
+	const unsigned char *p = (const unsigned char *)gs;
+	size_t left = strlen(gs);
+	if (n <= 0 || y < 0 || y >= LINES || x < 0 || x >= COLS)
+		return 0;
+	while (left > 0 && k < 3) {
+		long cp;
+		size_t used = decode(p, left, &cp);
+		w += show(s->ascii, cp, &one[k++]);
+		p += used;
+		left -= used;
+	}
+	if (w <= 0)
+		return 0;
+	if (n * w > COLS - x)
+		n = (COLS - x) / w;
+	for (i = 0; i < n && nb + k <= RUN; i++) {
+		memcpy(buf + nb, one, (size_t)k * sizeof *one);
+		nb += k;
+	}
+	buf[nb] = 0;
+	wattrset(stdscr, a);
+	mvaddnwstr(y, x, buf, nb);
+	return i * w;
+}
+
+/* Columns a string takes. */
+int
+text_width(const ui_screen *s, const char *str)
+{
+	const unsigned char *p = (const unsigned char *)(str ? str : "");
+	size_t n = strlen((const char *)p);
+	int cols = 0;
+	while (n > 0) {
+		long cp;
+		wchar_t wc;
+		size_t used = decode(p, n, &cp);
+		cols += show(s->ascii, cp, &wc);
+		p += used;
+		n -= used;
+	}
+	return cols;
+}
+
+/* Blank a line segment. */
+void
+text_blank(int y, int x, int w, attr_t a)
+{
+	if (y < 0 || y >= LINES || x < 0 || x >= COLS || w <= 0)
+		return;
+	if (w > COLS - x)
+		w = COLS - x;
+	/* curses merges the window's current attributes into what it draws: set them */
+	wattrset(stdscr, a);
+	mvhline(y, x, (chtype)' ' | a, w);
+}

@@ -1,0 +1,469 @@
+/*
+ * theme.c: element table, theme files, colour matching (see theme.h).
+ *
+ * Colour matching follows xterm's palette: indexes 0-15 are the ANSI
+ * colours, 16-231 a 6x6x6 cube, 232-255 a grey ramp.  An RGB colour or an
+ * index the terminal lacks becomes the nearest colour (squared distance in
+ * RGB) among those it has.
+ */
+#include "config.h"
+
+#include "ui/theme.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "util/util.h"
+
+#ifndef KG_DATADIR
+#define KG_DATADIR "/usr/local/share/kgtop"
+#endif
+
+#define UI_EL_NAME_(id, name, def, mono, help) name,
+static const char *const el_names[UI_EL_COUNT] = { UI_ELEMENTS(UI_EL_NAME_) };
+#undef UI_EL_NAME_
+#define UI_EL_DEF_(id, name, def, mono, help) def,
+static const char *const el_defaults[UI_EL_COUNT] = { UI_ELEMENTS(UI_EL_DEF_) };
+#undef UI_EL_DEF_
+#define UI_EL_MONO_(id, name, def, mono, help) mono,
+static const char *const el_mono[UI_EL_COUNT] = { UI_ELEMENTS(UI_EL_MONO_) };
+#undef UI_EL_MONO_
+#define UI_EL_HELP_(id, name, def, mono, help) help,
+static const char *const el_help[UI_EL_COUNT] = { UI_ELEMENTS(UI_EL_HELP_) };
+#undef UI_EL_HELP_
+
+static const struct {
+	const char *name;
+	int idx;
+} colour_names[] = {
+	{ "black", 0 }, { "red", 1 }, { "green", 2 }, { "yellow", 3 }, { "blue", 4 },
+	{ "magenta", 5 }, { "cyan", 6 }, { "white", 7 }, { "brightblack", 8 }, { "grey", 8 },
+	{ "gray", 8 }, { "brightred", 9 }, { "brightgreen", 10 }, { "brightyellow", 11 },
+	{ "brightblue", 12 }, { "brightmagenta", 13 }, { "brightcyan", 14 }, { "brightwhite", 15 },
+};
+
+static const struct {
+	const char *name;
+	unsigned bit;
+} attr_names[] = {
+	{ "bold", UI_ATTR_BOLD }, { "dim", UI_ATTR_DIM }, { "underline", UI_ATTR_UNDERLINE },
+	{ "underscore", UI_ATTR_UNDERLINE }, { "reverse", UI_ATTR_REVERSE }, { "italic", UI_ATTR_ITALIC },
+	{ "italics", UI_ATTR_ITALIC }, { "blink", UI_ATTR_BLINK }, { "standout", UI_ATTR_STANDOUT },
+};
+
+/* xterm's first 16 colours. */
+static const uint32_t ansi_rgb[16] = {
+	0x000000, 0xcd0000, 0x00cd00, 0xcdcd00, 0x0000ee, 0xcd00cd, 0x00cdcd, 0xe5e5e5,
+	0x7f7f7f, 0xff0000, 0x00ff00, 0xffff00, 0x5c5cff, 0xff00ff, 0x00ffff, 0xffffff,
+};
+
+/* Name of an element. */
+const char *
+theme_element_name(ui_element e)
+{
+	return (unsigned)e < UI_EL_COUNT ? el_names[e] : "?";
+}
+
+/* Help text of an element. */
+const char *
+theme_element_help(ui_element e)
+{
+	return (unsigned)e < UI_EL_COUNT ? el_help[e] : "";
+}
+
+/* Element by name. */
+int
+theme_element_find(const char *name)
+{
+	int i;
+	for (i = 0; i < UI_EL_COUNT; i++) {
+		if (strcmp(el_names[i], name) == 0)
+			return i;
+	}
+	return -1;
+}
+
+/* The RGB of an xterm-256 index. */
+uint32_t
+theme_index_rgb(int idx)
+{
+	static const int cube[6] = { 0, 95, 135, 175, 215, 255 };
+	if (idx < 0)
+		return 0;
+	if (idx < 16)
+		return ansi_rgb[idx];
+	if (idx < 232) {
+		int i = idx - 16;
+		return (uint32_t)(cube[i / 36] << 16 | cube[(i / 6) % 6] << 8 | cube[i % 6]);
+	}
+	if (idx < 256) {
+		int g = 8 + 10 * (idx - 232);
+		return (uint32_t)(g << 16 | g << 8 | g);
+	}
+	return 0xffffff;
+}
+
+/* Squared distance of two RGB colours. */
+static long
+rgb_dist(uint32_t a, uint32_t b)
+{
+	long dr = (long)((a >> 16) & 0xff) - (long)((b >> 16) & 0xff);
+	long dg = (long)((a >> 8) & 0xff) - (long)((b >> 8) & 0xff);
+	long db = (long)(a & 0xff) - (long)(b & 0xff);
+	return dr * dr + dg * dg + db * db;
+}
+
+/* Nearest index below n to an RGB colour (skipping 0-15 when n is 256: their RGB varies by terminal). */
+static int
+nearest(uint32_t rgb, int n)
+{
+	int i, best = 0, from = n >= 256 ? 16 : 0;
+	long bd = -1;
+	for (i = from; i < n; i++) {
+		long d = rgb_dist(rgb, theme_index_rgb(i));
+		if (bd < 0 || d < bd) {
+			bd = d;
+			best = i;
+		}
+	}
+	return best;
+}
+
+/* Terminal colour index for a colour. */
+int
+theme_colour_index(ui_colour c, int ncolours)
+{
+	if (ncolours < 8 || c.kind == UI_COLOUR_DEFAULT)
+		return -1;
+	if (ncolours > 256)
+		ncolours = 256;
+	if (c.kind == UI_COLOUR_INDEX) {
+		if ((int)c.v < ncolours)
+			return (int)c.v;
+		if (c.v < 16) /* bright colour on an 8-colour terminal */
+			return (int)c.v - 8;
+		return nearest(theme_index_rgb((int)c.v), ncolours);
+	}
+	return nearest(c.v, ncolours);
+}
+
+/* Parse a colour. */
+int
+theme_parse_colour(const char *s, ui_colour *c)
+{
+	size_t i;
+	char *end;
+	if (strcasecmp(s, "default") == 0 || strcmp(s, "-1") == 0) {
+		c->kind = UI_COLOUR_DEFAULT;
+		c->v = 0;
+		return 0;
+	}
+	for (i = 0; i < KG_ARRAY_LEN(colour_names); i++) {
+		if (strcasecmp(s, colour_names[i].name) == 0) {
+			c->kind = UI_COLOUR_INDEX;
+			c->v = (uint32_t)colour_names[i].idx;
+			return 0;
+		}
+	}
+	if (s[0] == '#') {
+		unsigned long v;
+		if (strlen(s) != 7)
+			return -1;
+		for (i = 1; i < 7; i++) {
+			if (!isxdigit((unsigned char)s[i]))
+				return -1;
+		}
+		v = strtoul(s + 1, &end, 16);
+		c->kind = UI_COLOUR_RGB;
+		c->v = (uint32_t)v;
+		return 0;
+	}
+	if (strncasecmp(s, "colour", 6) == 0 || strncasecmp(s, "color", 5) == 0) {
+		const char *d = s + (tolower((unsigned char)s[4]) == 'u' ? 6 : 5);
+		long v;
+		if (!isdigit((unsigned char)*d))
+			return -1;
+		errno = 0;
+		v = strtol(d, &end, 10);
+		if (*end != '\0' || errno != 0 || v < 0 || v > 255)
+			return -1;
+		c->kind = UI_COLOUR_INDEX;
+		c->v = (uint32_t)v;
+		return 0;
+	}
+	return -1;
+}
+
+/* Trim spaces at both ends in place; returns the start. */
+static char *
+trim(char *s)
+{
+	char *e;
+	while (isspace((unsigned char)*s))
+		s++;
+	e = s + strlen(s);
+	while (e > s && isspace((unsigned char)e[-1]))
+		*--e = '\0';
+	return s;
+}
+
+/* Parse a style over *st. */
+int
+theme_parse_style(const char *s, ui_style *st, char *err, size_t errsz)
+{
+	char *copy = xstrdup(s), *save = NULL, *tok;
+	int rc = 0;
+	for (tok = strtok_r(copy, ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save)) {
+		char *t = trim(tok), *eq;
+		size_t i;
+		bool found = false;
+		if (*t == '\0')
+			continue;
+		eq = strchr(t, '=');
+		if (eq != NULL) {
+			char *key, *val;
+			ui_colour c;
+			*eq = '\0';
+			key = trim(t);
+			val = trim(eq + 1);
+			if (strcmp(key, "fg") != 0 && strcmp(key, "bg") != 0) {
+				rc = util_err(err, errsz, "unknown key '%s' (fg or bg)", key);
+				break;
+			}
+			if (theme_parse_colour(val, &c) < 0) {
+				rc = util_err(err, errsz, "unknown colour '%s' (a name, colourN or #rrggbb)", val);
+				break;
+			}
+			if (key[0] == 'f')
+				st->fg = c;
+			else
+				st->bg = c;
+			continue;
+		}
+		if (strcasecmp(t, "none") == 0) {
+			st->attrs = 0;
+			continue;
+		}
+		for (i = 0; i < KG_ARRAY_LEN(attr_names); i++) {
+			if (strcasecmp(t, attr_names[i].name) == 0) {
+				st->attrs |= attr_names[i].bit;
+				found = true;
+			}
+		}
+		if (!found) {
+			rc = util_err(err, errsz, "unknown attribute '%s'", t);
+			break;
+		}
+	}
+	free(copy);
+	return rc;
+}
+
+/* Fill from one column of the element table. */
+static void
+theme_fill(ui_style *dst, const char *const *src)
+{
+	int i;
+	char err[128];
+	for (i = 0; i < UI_EL_COUNT; i++) {
+		memset(&dst[i], 0, sizeof dst[i]);
+		if (theme_parse_style(src[i], &dst[i], err, sizeof err) < 0)
+			abort(); /* the built-in table is checked by the unit tests */
+	}
+}
+
+/* The built-in default theme. */
+void
+theme_default(ui_theme *t)
+{
+	memset(t, 0, sizeof *t);
+	util_strlcpy(t->name, "default", sizeof t->name);
+	theme_fill(t->st, el_defaults);
+	theme_fill(t->mono, el_mono);
+}
+
+/* The built-in mono theme. */
+void
+theme_mono(ui_theme *t)
+{
+	theme_default(t);
+	util_strlcpy(t->name, "mono", sizeof t->name);
+	memcpy(t->st, t->mono, sizeof t->st);
+}
+
+/* Parse theme text. */
+int
+theme_parse(ui_theme *t, const char *text, const char *fname, char *err, size_t errsz)
+{
+	char *copy = xstrdup(text), *line = copy, *next;
+	int lineno = 0, rc = 0;
+	for (; line != NULL; line = next) {
+		char *eq, *key, *val, msg[256];
+		int el;
+		ui_style st;
+		next = strchr(line, '\n');
+		if (next != NULL)
+			*next++ = '\0';
+		lineno++;
+		if ((eq = strchr(line, '#')) != NULL && (eq == line || isspace((unsigned char)eq[-1])))
+			*eq = '\0'; /* a comment, not the # of #rrggbb */
+		line = trim(line);
+		if (*line == '\0')
+			continue;
+		eq = strchr(line, '=');
+		if (eq == NULL) {
+			rc = util_err(err, errsz, "%s:%d: expected 'element = style'", fname, lineno);
+			break;
+		}
+		*eq = '\0';
+		key = trim(line);
+		val = trim(eq + 1);
+		el = theme_element_find(key);
+		if (el < 0) {
+			rc = util_err(err, errsz, "%s:%d: unknown element '%s'", fname, lineno, key);
+			break;
+		}
+		memset(&st, 0, sizeof st);
+		if (theme_parse_style(val, &st, msg, sizeof msg) < 0) {
+			rc = util_err(err, errsz, "%s:%d: %s", fname, lineno, msg);
+			break;
+		}
+		t->st[el] = st;
+	}
+	free(copy);
+	return rc;
+}
+
+/* The theme directories in search order. */
+int
+theme_dirs(char dirs[][512], int max)
+{
+	int n = 0;
+	const char *env = getenv("KGTOP_THEMES"), *home = getenv("HOME");
+	if (env != NULL && *env) {
+		char *copy = xstrdup(env), *save = NULL, *d;
+		for (d = strtok_r(copy, ":", &save); d != NULL && n < max; d = strtok_r(NULL, ":", &save))
+			util_strlcpy(dirs[n++], d, 512);
+		free(copy);
+	}
+	if (home != NULL && *home && n < max)
+		snprintf(dirs[n++], 512, "%s/.config/kgtop/themes", home);
+	if (n < max)
+		snprintf(dirs[n++], 512, "%s/themes", KG_DATADIR);
+	return n;
+}
+
+/* Read a whole small file; NULL when it cannot be read. */
+static char *
+read_file(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	sbuf b = { 0 };
+	char buf[4096];
+	size_t n;
+	if (f == NULL)
+		return NULL;
+	while ((n = fread(buf, 1, sizeof buf, f)) > 0 && b.len < (1u << 20))
+		sbuf_addn(&b, buf, n);
+	fclose(f);
+	sbuf_addc(&b, '\0');
+	return b.s;
+}
+
+/* True when a theme name is a plain file name. */
+static bool
+name_ok(const char *name)
+{
+	return *name && strchr(name, '/') == NULL && strlen(name) < 60 && name[0] != '.';
+}
+
+/* Load a theme by name. */
+int
+theme_load(ui_theme *t, const char *name, char *err, size_t errsz)
+{
+	char dirs[8][512], *path;
+	int nd, i;
+	bool builtin = strcmp(name, "default") == 0 || strcmp(name, "mono") == 0;
+	if (strcmp(name, "mono") == 0)
+		theme_mono(t);
+	else
+		theme_default(t);
+	if (!name_ok(name)) {
+		theme_default(t);
+		return util_err(err, errsz, "theme '%s': not a theme name", name);
+	}
+	nd = theme_dirs(dirs, 8);
+	for (i = 0; i < nd; i++) {
+		char *text;
+		path = xasprintf("%s/%s.theme", dirs[i], name);
+		text = read_file(path);
+		if (text == NULL) {
+			free(path);
+			continue;
+		}
+		if (theme_parse(t, text, path, err, errsz) < 0) {
+			free(text);
+			free(path);
+			theme_default(t);
+			return -1;
+		}
+		free(text);
+		free(path);
+		util_strlcpy(t->name, name, sizeof t->name);
+		return 0;
+	}
+	if (builtin)
+		return 0;
+	theme_default(t);
+	return util_err(err, errsz, "theme '%s': no %s.theme in $KGTOP_THEMES, ~/.config/kgtop/themes or %s/themes",
+			name, name, KG_DATADIR);
+}
+
+/* Compare for qsort. */
+static int
+name_cmp(const void *a, const void *b)
+{
+	return strcmp((const char *)a, (const char *)b);
+}
+
+/* List themes. */
+int
+theme_list(char names[][64], int max)
+{
+	char dirs[8][512];
+	int nd = theme_dirs(dirs, 8), n = 0, i, j, nbuiltin;
+	if (max < 2)
+		return 0;
+	util_strlcpy(names[n++], "default", 64);
+	util_strlcpy(names[n++], "mono", 64);
+	nbuiltin = n;
+	for (i = 0; i < nd; i++) {
+		DIR *d = opendir(dirs[i]);
+		struct dirent *de;
+		if (d == NULL)
+			continue;
+		while ((de = readdir(d)) != NULL && n < max) {
+			size_t len = strlen(de->d_name);
+			char nm[64];
+			bool dup = false;
+			if (len <= 6 || len - 6 >= sizeof nm || strcmp(de->d_name + len - 6, ".theme") != 0)
+				continue;
+			memcpy(nm, de->d_name, len - 6);
+			nm[len - 6] = '\0';
+			if (!name_ok(nm))
+				continue;
+			for (j = 0; j < n; j++)
+				dup = dup || strcmp(names[j], nm) == 0;
+			if (!dup)
+				util_strlcpy(names[n++], nm, 64);
+		}
+		closedir(d);
+	}
+	qsort(names + nbuiltin, (size_t)(n - nbuiltin), sizeof names[0], name_cmp);
+	return n;
+}

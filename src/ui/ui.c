@@ -1,0 +1,309 @@
+/*
+ * ui.c: ui_run(), the dashboard's loop on the main thread (see ui.h).
+ *
+ * The loop poll()s three descriptors: the terminal, the collector's
+ * readiness pipe and a self-pipe the signal handlers write to.  A frame
+ * from the collector replaces the shown snapshot (unless paused: then it
+ * is kept aside until p resumes), a key changes the state, a signal ends
+ * the loop; after any of these, and once a second for the clock, one
+ * render_frame() + wnoutrefresh() + doupdate() sends what changed.
+ *
+ * Terminal safety: SIGINT, SIGTERM and SIGHUP only set a flag and write to
+ * the self-pipe.  Fatal signals (SIGSEGV, SIGBUS, SIGFPE, SIGABRT, SIGILL)
+ * write the terminfo strings that end the full-screen mode, restore the
+ * saved termios (both async-signal-safe) and re-raise.  Out of memory
+ * calls endwin() through util_set_oom_hook() before util aborts.
+ */
+#include "config.h"
+
+#include "ui/ui.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <langinfo.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <termios.h>
+#include <unistd.h>
+
+#include "ui/screen.h"
+#include "util/util.h"
+
+#ifndef NCURSES_VERSION
+#error "kgtop needs ncursesw"
+#endif
+#include <term.h>
+
+static volatile sig_atomic_t ui_signal;   /* the signal that asked to stop, 0 none */
+static volatile sig_atomic_t ui_curses_up;
+static int ui_sigpipe[2] = { -1, -1 };
+static struct termios ui_saved_tio;
+static bool ui_have_tio;
+static char ui_restore[256];              /* terminfo strings that leave full-screen mode */
+static size_t ui_restore_len;
+
+static const int ui_stop_signals[] = { SIGINT, SIGTERM, SIGHUP };
+static const int ui_fatal_signals[] = { SIGSEGV, SIGBUS, SIGFPE, SIGABRT, SIGILL };
+
+/* SIGINT, SIGTERM, SIGHUP: remember and wake the loop. */
+static void
+ui_on_stop(int sig)
+{
+	int saved = errno;
+	char b = 1;
+	ui_signal = sig;
+	if (ui_sigpipe[1] >= 0 && write(ui_sigpipe[1], &b, 1) < 0) {
+		/* the pipe is full: the loop is already awake */
+	}
+	errno = saved;
+}
+
+/* Fatal signals: leave full-screen mode with async-signal-safe calls, then die of the signal. */
+static void
+ui_on_fatal(int sig)
+{
+	if (ui_curses_up) {
+		if (ui_restore_len > 0 && write(STDOUT_FILENO, ui_restore, ui_restore_len) < 0) {
+			/* nothing more can be done */
+		}
+		if (ui_have_tio)
+			tcsetattr(STDIN_FILENO, TCSANOW, &ui_saved_tio);
+		ui_curses_up = 0;
+	}
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+/* Out of memory: end curses before util aborts. */
+static void
+ui_oom(void)
+{
+	if (ui_curses_up) {
+		endwin();
+		ui_curses_up = 0;
+	}
+}
+
+/* Append a terminfo string capability to the restore sequence. */
+static void
+ui_add_cap(const char *name)
+{
+	char *v = tigetstr(name);
+	size_t n;
+	if (v == NULL || v == (char *)-1)
+		return;
+	n = strlen(v);
+	if (ui_restore_len + n < sizeof ui_restore) {
+		memcpy(ui_restore + ui_restore_len, v, n);
+		ui_restore_len += n;
+	}
+}
+
+/* Install the signal handlers; the old actions go to old_stop / old_fatal. */
+static void
+ui_signals_install(struct sigaction *old_stop, struct sigaction *old_fatal)
+{
+	struct sigaction sa;
+	size_t i;
+	memset(&sa, 0, sizeof sa);
+	sigemptyset(&sa.sa_mask);
+	sa.sa_handler = ui_on_stop;
+	for (i = 0; i < KG_ARRAY_LEN(ui_stop_signals); i++)
+		sigaction(ui_stop_signals[i], &sa, &old_stop[i]);
+	sa.sa_handler = ui_on_fatal;
+	sa.sa_flags = SA_RESETHAND;
+	for (i = 0; i < KG_ARRAY_LEN(ui_fatal_signals); i++)
+		sigaction(ui_fatal_signals[i], &sa, &old_fatal[i]);
+}
+
+/* Put the old handlers back. */
+static void
+ui_signals_restore(const struct sigaction *old_stop, const struct sigaction *old_fatal)
+{
+	size_t i;
+	for (i = 0; i < KG_ARRAY_LEN(ui_stop_signals); i++)
+		sigaction(ui_stop_signals[i], &old_stop[i], NULL);
+	for (i = 0; i < KG_ARRAY_LEN(ui_fatal_signals); i++)
+		sigaction(ui_fatal_signals[i], &old_fatal[i], NULL);
+}
+
+/* Load the screen's theme by name; a broken one leaves the default and a status message. */
+static void
+ui_load_theme(ui_screen *s, char *theme_err, size_t errsz)
+{
+	char err[512];
+	if (theme_load(&s->theme, s->theme_name, err, sizeof err) < 0) {
+		screen_status(s, true, "%s (using the default theme)", err);
+		util_strlcpy(theme_err, err, errsz);
+		util_strlcpy(s->theme_name, "default", sizeof s->theme_name);
+	} else {
+		screen_status(s, false, "theme %s%s", s->theme_name,
+			      s->colour && has_colors() ? "" : " (no colour: attributes only)");
+	}
+	render_theme_apply(s);
+}
+
+/* True when the locale's character set is UTF-8. */
+static bool
+ui_locale_utf8(void)
+{
+	const char *cs = nl_langinfo(CODESET);
+	return cs != NULL && (strcmp(cs, "UTF-8") == 0 || strcmp(cs, "utf8") == 0);
+}
+
+/* Milliseconds until the next whole second of the wall clock. */
+static int
+ui_ms_to_second(void)
+{
+	int64_t now = util_now_us();
+	return (int)((1000000 - now % 1000000) / 1000) + 1;
+}
+
+/* Draw and send what changed. */
+static void
+ui_draw(ui_screen *s)
+{
+	s->now_us = util_now_us();
+	if (s->status[0] != '\0' && s->status_until > 0 && util_mono_us() > s->status_until)
+		s->status[0] = '\0';
+	render_frame(s);
+	if (s->filter_edit)
+		curs_set(1);
+	else
+		curs_set(0);
+	wnoutrefresh(stdscr);
+	doupdate();
+}
+
+/* Run the dashboard. */
+int
+ui_run(kg_collector *c, const kg_options *o, const kg_ui_info *info, char *err, size_t errsz)
+{
+	struct sigaction old_stop[KG_ARRAY_LEN(ui_stop_signals)], old_fatal[KG_ARRAY_LEN(ui_fatal_signals)];
+	SCREEN *scr;
+	ui_screen s;
+	kg_snapshot *latest = NULL;
+	char theme_err[512] = "";
+	int rc = 0;
+	const char *nc = getenv("NO_COLOR");
+
+	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
+		return util_err(err, errsz, "the dashboard needs a terminal: use --once or --json for output to a pipe");
+	if (pipe(ui_sigpipe) < 0)
+		return util_err(err, errsz, "pipe: %s", strerror(errno));
+	fcntl(ui_sigpipe[0], F_SETFL, O_NONBLOCK);
+	fcntl(ui_sigpipe[1], F_SETFL, O_NONBLOCK);
+	fcntl(ui_sigpipe[0], F_SETFD, FD_CLOEXEC);
+	fcntl(ui_sigpipe[1], F_SETFD, FD_CLOEXEC);
+	ui_signal = 0;
+	ui_have_tio = tcgetattr(STDIN_FILENO, &ui_saved_tio) == 0;
+
+	scr = newterm(NULL, stdout, stdin);
+	if (scr == NULL) {
+		close(ui_sigpipe[0]);
+		close(ui_sigpipe[1]);
+		ui_sigpipe[0] = ui_sigpipe[1] = -1;
+		return util_err(err, errsz, "cannot use the terminal type '%s' (try TERM=xterm-256color or TERM=vt100)",
+				getenv("TERM") ? getenv("TERM") : "");
+	}
+	set_term(scr);
+	ui_restore_len = 0;
+	ui_add_cap("sgr0");
+	ui_add_cap("cnorm");
+	ui_add_cap("rmkx");
+	ui_add_cap("rmcup");
+	ui_curses_up = 1;
+	util_set_oom_hook(ui_oom);
+	ui_signals_install(old_stop, old_fatal);
+	cbreak();
+	noecho();
+	nonl();
+	intrflush(stdscr, FALSE);
+	keypad(stdscr, TRUE);
+	nodelay(stdscr, TRUE);
+	set_escdelay(25);
+	curs_set(0);
+
+	screen_init(&s, o, info, collector_history(c));
+	s.ascii = s.ascii || !ui_locale_utf8();
+	if (nc != NULL && *nc)
+		s.colour = false;
+	if (s.colour && has_colors()) {
+		start_color();
+		use_default_colors();
+	}
+	ui_load_theme(&s, theme_err, sizeof theme_err);
+	if (theme_err[0] == '\0')
+		s.status[0] = '\0';
+	ui_draw(&s); /* "connecting to ..." at once, before the first refresh */
+
+	for (;;) {
+		struct pollfd pfd[3];
+		int n, ch;
+		wint_t wc;
+		pfd[0] = (struct pollfd){ .fd = STDIN_FILENO, .events = POLLIN };
+		pfd[1] = (struct pollfd){ .fd = collector_fd(c), .events = POLLIN };
+		pfd[2] = (struct pollfd){ .fd = ui_sigpipe[0], .events = POLLIN };
+		n = poll(pfd, 3, ui_ms_to_second());
+		if (ui_signal != 0)
+			break;
+		if (n < 0 && errno != EINTR) {
+			rc = util_err(err, errsz, "poll: %s", strerror(errno));
+			break;
+		}
+		if (n > 0 && (pfd[1].revents & POLLIN)) {
+			kg_frame *f = collector_take(c);
+			if (f != NULL) {
+				if (f->message != NULL)
+					screen_status(&s, false, "%s", f->message);
+				if (f->snap != NULL) {
+					snapshot_unref(latest);
+					latest = snapshot_ref(f->snap);
+				}
+				s.complete = f->complete;
+				frame_free(f);
+			}
+		}
+		if (n > 0 && (pfd[0].revents & (POLLHUP | POLLERR)) && !(pfd[0].revents & POLLIN))
+			break; /* the terminal went away */
+		while ((ch = get_wch(&wc)) != ERR) {
+			ui_action a;
+			int key = ch == KEY_CODE_YES ? (int)wc : wc < 0x80 ? (int)wc : -1;
+			if (key < 0)
+				continue;
+			keys_handle(&s, key, &a);
+			if (a.quit)
+				goto out;
+			if (a.refresh)
+				collector_refresh(c);
+			if (a.kind[0] != '\0')
+				collector_command(c, a.kind, a.cmd);
+			if (a.theme) {
+				theme_err[0] = '\0';
+				ui_load_theme(&s, theme_err, sizeof theme_err);
+			}
+		}
+		if (!s.paused && latest != NULL && latest != s.snap)
+			screen_set_snapshot(&s, latest);
+		ui_draw(&s);
+	}
+out:
+	endwin();
+	ui_curses_up = 0;
+	delscreen(scr);
+	util_set_oom_hook(NULL);
+	ui_signals_restore(old_stop, old_fatal);
+	close(ui_sigpipe[0]);
+	close(ui_sigpipe[1]);
+	ui_sigpipe[0] = ui_sigpipe[1] = -1;
+	snapshot_unref(latest);
+	screen_free(&s);
+	if (theme_err[0] != '\0')
+		fprintf(stderr, "kgtop: %s\n", theme_err);
+	if (ui_signal != 0 && rc == 0 && ui_signal != SIGINT && ui_signal != SIGTERM && ui_signal != SIGHUP)
+		rc = util_err(err, errsz, "stopped by signal %d", (int)ui_signal);
+	return rc;
+}

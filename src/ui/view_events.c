@@ -1,0 +1,98 @@
+/*
+ * view_events.c: the group's events, newest first, in the seeds' words
+ * (event_format_line), coloured by kind.  Times count from kgtop's first
+ * snapshot, or wall-clock with w.  While scrubbing, events after the
+ * scrubbed time are hidden.
+ */
+#include "config.h"
+
+#include "ui/screen.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "util/util.h"
+
+#define MAX_EVENTS 2000
+
+/* Theme element of an event. */
+static ui_element
+event_el(const kg_event *e)
+{
+	switch (e->kind) {
+	case KG_EV_REVOKED:
+		return e->cls == KG_CLASS_FULL ? UI_EL_EV_FULL : UI_EL_EV_INCR;
+	case KG_EV_ASSIGNED:
+		return UI_EL_EV_ASSIGN;
+	case KG_EV_MEMBER_JOINED:
+	case KG_EV_MEMBER_LEFT:
+	case KG_EV_MEMBER_AWAY:
+	case KG_EV_MEMBER_BACK:
+		return UI_EL_EV_MEMBER;
+	case KG_EV_REBALANCE_START:
+	case KG_EV_ROUND:
+	case KG_EV_REBALANCE_END:
+		return UI_EL_EV_REBAL;
+	case KG_EV_LOST:
+	case KG_EV_ORPHANED:
+	case KG_EV_STORM_BEGIN:
+	case KG_EV_SOURCE:
+		return UI_EL_EV_ALERT;
+	default:
+		return UI_EL_NORMAL;
+	}
+}
+
+/* Draw the events view. */
+static void
+view_events_draw(ui_screen *s, const kg_group *g, ui_rect r)
+{
+	kg_event *ev[MAX_EVENTS];
+	int want = s->scroll + r.h + 1, n, i, shown = 0, y;
+	int64_t limit = s->offset_us > 0 ? screen_view_time(s) : INT64_MAX;
+	ui_lines lc = { s, r, 0 };
+	sbuf b = { 0 };
+	if (want > MAX_EVENTS)
+		want = MAX_EVENTS;
+	n = history_events(s->hist, g->id, 0, ev, want);
+	for (i = 0; i < n; i++) {
+		const kg_event *e = ev[i];
+		int x;
+		if (e->time_us > limit)
+			continue;
+		shown++;
+		if ((y = screen_line(&lc)) < 0)
+			continue;
+		sbuf_reset(&b);
+		if (s->wall_clock) {
+			time_t t = (time_t)(e->time_us / 1000000);
+			struct tm tm;
+			char c[32];
+			localtime_r(&t, &tm);
+			strftime(c, sizeof c, "%H:%M:%S", &tm);
+			sbuf_addf(&b, "[%s.%03d] ", c, (int)(e->time_us / 1000 % 1000));
+		} else {
+			event_format_line(e, s->t0_us, &b);
+			b.len = (size_t)(strchr(b.s, ']') - b.s) + 2;
+			b.s[b.len] = '\0';
+		}
+		x = r.x + 1;
+		x += text_put(s, y, x, r.w - 2, s->attr[UI_EL_EV_TIME], sbuf_str(&b), 0);
+		sbuf_reset(&b);
+		event_format(e, &b);
+		text_put(s, y, x, r.x + r.w - x - 1, s->attr[event_el(e)], sbuf_str(&b), TEXT_ELLIPSIS);
+	}
+	if (shown == 0 && (y = screen_line(&lc)) >= 0)
+		text_put(s, y, r.x + 1, r.w - 2, s->attr[UI_EL_DIM], "no events for this group yet", 0);
+	s->view_rows = lc.line + (n == want ? r.h : 0);
+	for (i = 0; i < n; i++)
+		event_unref(ev[i]);
+	sbuf_free(&b);
+}
+
+const ui_pane view_events_pane = {
+	.name = "events",
+	.keys = "w",
+	.draw = view_events_draw,
+};

@@ -1,0 +1,68 @@
+#!/bin/sh
+# tests/tmux/kgtop.sh: the real kgtop binary in tmux against the fixture
+# broker (the real librdkafka admin client end to end): start, the group
+# and its source health, select, every view, a cooperative rebalance
+# stepped with SIGUSR1 showing in the events and the timeline, pause and
+# scrub, resize, theme, quit with the terminal restored, and no group
+# writes by kgtop (the fixture counts them).
+: "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
+: "${top_builddir:=$top_srcdir}"
+KGTOP="$top_builddir/kgtop"
+BROKER="$top_builddir/tests/fixture-broker"
+. "$top_srcdir/tests/tmux/lib.sh"
+command -v tmux >/dev/null || { echo "1..0 # SKIP tmux not installed"; exit 77; }
+[ -x "$BROKER" ] || { echo "1..0 # SKIP no fixture broker"; exit 77; }
+export KGTOP_THEMES="$top_srcdir/themes" LANG=C.UTF-8 LC_ALL=C.UTF-8 HOME=/nonexistent KGTOP_CONFIG=none
+unset NO_COLOR KGTOP_BROKERS
+work=$(mktemp -d /tmp/kgtop-tmux-XXXXXX)
+after='echo "kgtop exited $?"; stty -a | tr " ;" "\n\n" | grep -xE -- "-?(icanon|echo)" | tr "\n" " "; echo; exec cat'
+
+"$BROKER" --port 0 --manual --scenario "$top_srcdir/tests/fixture/scenarios/join-coop.json" \
+	--stats "$work/stats.json" > "$work/ready" 2> "$work/broker.err" &
+bpid=$!
+cleanup_all() { kill "$bpid" 2>/dev/null; wait "$bpid" 2>/dev/null; tcleanup; rm -rf "$work"; }
+trap cleanup_all EXIT INT TERM
+deadline=$(( $(date +%s) + 10 ))
+until grep -q '^ready ' "$work/ready" 2>/dev/null; do
+	[ "$(date +%s)" -ge "$deadline" ] && { echo "not ok 1 - fixture broker ready"; cat "$work/broker.err"; echo "1..1"; exit 1; }
+	sleep 0.05 # poll interval, bounded by the deadline above
+done
+bootstrap=$(sed -n 's/^ready //p' "$work/ready")
+ok "fixture broker ready at $bootstrap"
+
+tstart 120 40 "$KGTOP -b $bootstrap -i 0.3; $after"
+check "first frame: header with the cluster" twait "$bootstrap" 5
+check "the group appears" twait "g-coop" 15
+check "the kafka source is healthy" twait "kafka ok" 15
+check "cooperative protocol" twait "g-coop Stable cooperative-sticky (cooperative)" 10
+tkeys 1; check "grid: members by letter" twait "A consumer-a" 5
+tkeys 4; check "events view" twait "events" 5
+
+# a cooperative rebalance in two rounds, stepped through the fixture
+# step the fixture and wait until kgtop's tab line shows the state it serves
+step() { kill -USR1 "$bpid"; twait "g-coop $1" 10 || echo "# step to $1 not seen"; }
+step PreparingRebalance; step CompletingRebalance; step "Stable cooperative"
+check "round one: the moving partition is revoked (incremental)" twait "consumer-a revoked [3] of [0 3] (incremental)" 10
+step PreparingRebalance; step CompletingRebalance; step "Stable cooperative"
+check "round two: consumer-d assigned [3]" twait "consumer-d assigned [3]" 10
+check "one episode, two rounds" twait "2 rounds" 10
+tkeys 2; check "timeline shows the episode" twait "cooperative  2 rounds" 5
+tkeys 3; check "health: no heartbeat source named" twait "heartbeats: none yet" 5
+
+tkeys p; check "pause" twait "PAUSED" 5
+tkeys Left; check "scrub" twait "PAUSED -5.0s" 5
+tkeys p; check "resume" tgone "PAUSED" 5
+tmx resize-window -t t -x 60 -y 20
+check "resize to 60x20" twait "terminal too small" 5
+tmx resize-window -t t -x 120 -y 40
+check "and back" twait "g-coop" 5
+tkeys T; check "theme switch" twait "theme mono" 5
+tkeys q; check "q quits with status 0" twait "kgtop exited 0" 5
+check "terminal restored" twait "icanon echo" 5
+check "main screen back" test "$(tfmt '#{alternate_on}')" = 0
+if grep -q '"rejected_writes":{"JoinGroup":0,"SyncGroup":0,"Heartbeat":0,"OffsetCommit":0,"LeaveGroup":0}' "$work/stats.json"; then
+	ok "kgtop wrote nothing to the group"
+else
+	T_LAST=$(cat "$work/stats.json"); not_ok "kgtop wrote nothing to the group"
+fi
+finish

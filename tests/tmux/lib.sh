@@ -1,0 +1,64 @@
+# tests/tmux/lib.sh: drive a program in a private tmux server and poll its
+# screen with deadlines (no fixed sleeps).  Sourced by the tests/tmux/*.sh.
+#   T_SOCK    private server (tmux -L), killed on exit
+#   tstart W H CMD...   start CMD in a detached W x H session named t
+#   twait TEXT [SECONDS]   poll capture-pane until TEXT shows (default 10 s)
+#   tgone TEXT [SECONDS]   poll until TEXT no longer shows
+#   tkeys KEY...        send-keys
+#   ok / not_ok / finish   TAP-ish output; finish exits non-zero on failure
+set -u
+T_SOCK="kgtop-test-$$"
+T_N=0
+T_FAIL=0
+T_LAST=""
+
+tmx() { tmux -L "$T_SOCK" -f /dev/null "$@"; }
+tcleanup() { tmx kill-server >/dev/null 2>&1 || true; }
+trap tcleanup EXIT INT TERM
+
+# Start a session; the command runs under sh so its exit status and the
+# terminal state afterwards can be shown in the pane.
+tstart() {
+	w=$1; h=$2; shift 2
+	# a session that outlives the tests keeps the server up between them
+	tmx has-session -t keep >/dev/null 2>&1 || tmx new-session -d -s keep 'exec cat'
+	tmx kill-session -t t >/dev/null 2>&1 || true
+	tmx new-session -d -s t -x "$w" -y "$h" "$*"
+}
+
+tcap() { tmx capture-pane -p -t t 2>/dev/null; }
+
+# Wait (polling) until the screen contains $1, for at most $2 seconds.
+twait() {
+	deadline=$(( $(date +%s%N) / 1000000 + ${2:-10} * 1000 ))
+	while :; do
+		T_LAST=$(tcap)
+		case "$T_LAST" in *"$1"*) return 0 ;; esac
+		[ "$(( $(date +%s%N) / 1000000 ))" -ge "$deadline" ] && return 1
+		sleep 0.05 # poll interval, bounded by the deadline above
+	done
+}
+
+# Wait (polling) until the screen no longer contains $1.
+tgone() {
+	deadline=$(( $(date +%s%N) / 1000000 + ${2:-10} * 1000 ))
+	while :; do
+		T_LAST=$(tcap)
+		case "$T_LAST" in *"$1"*) ;; *) return 0 ;; esac
+		[ "$(( $(date +%s%N) / 1000000 ))" -ge "$deadline" ] && return 1
+		sleep 0.05 # poll interval, bounded by the deadline above
+	done
+}
+
+tkeys() { tmx send-keys -t t "$@"; }
+tfmt() { tmx display-message -p -t t "$1"; }
+
+ok() { T_N=$((T_N + 1)); echo "ok $T_N - $1"; }
+not_ok() {
+	T_N=$((T_N + 1)); T_FAIL=$((T_FAIL + 1))
+	echo "not ok $T_N - $1"
+	printf '%s\n' "$T_LAST" | sed 's/^/#   | /'
+}
+# check DESCRIPTION COMMAND...: ok when the command succeeds.
+check() { d=$1; shift; if "$@"; then ok "$d"; else not_ok "$d"; fi; }
+finish() { echo "1..$T_N"; [ "$T_FAIL" -eq 0 ]; }

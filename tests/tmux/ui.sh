@@ -1,0 +1,109 @@
+#!/bin/sh
+# tests/tmux/ui.sh: the real dashboard (ui_run over the real collector and
+# tracker) in tmux, fed by tests/tmux/ui_driver's scripted scene: start,
+# select, views, filter, sort, pause and scrub, resize, theme, demo keys,
+# quit, signals and crashes restoring the terminal, ASCII, TERM values.
+: "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
+: "${top_builddir:=$top_srcdir}"
+DRIVER="$top_builddir/tests/tmux/ui_driver"
+. "$top_srcdir/tests/tmux/lib.sh"
+command -v tmux >/dev/null || { echo "1..0 # SKIP tmux not installed"; exit 77; }
+export KGTOP_THEMES="$top_srcdir/themes" LANG=C.UTF-8 LC_ALL=C.UTF-8 HOME=/nonexistent
+unset NO_COLOR
+
+# Run the driver, then report how it ended and the terminal's state.
+after='echo "driver exited $?"; stty -a | tr " ;" "\n\n" | grep -xE -- "-?(icanon|echo)" | tr "\n" " "; echo; exec cat'
+
+t0=$(date +%s%N)
+tstart 120 40 "$DRIVER --speed 4; $after"
+if twait " kgtop " 5; then
+	ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+	ok "first frame after ${ms} ms (tmux start included)"
+else
+	not_ok "first frame"
+fi
+check "groups listed" twait "demo-coop" 5
+check "first group selected" twait "audit-archiver Empty" 5
+
+tkeys j j; check "j selects the next groups" twait "demo-coop Stable" 5
+tkeys 2; check "2: timeline" twait "/column" 5
+check "cooperative episode: two rounds" twait "cooperative  2 rounds" 10
+check "a partly stopped lane (incremental revoke)" twait "▒" 5
+tkeys j; check "j: demo-range timeline" twait "eager  1 round" 5
+check "eager: every member stopped" twait "3 stopped all" 5
+tkeys 4; check "4: events in the seeds' words" twait "consumer-a revoked [0 1] (all: stop-the-world)" 5
+tkeys k; check "k: back to demo-coop's events" twait "consumer-a revoked [4] of [0 4] (incremental)" 5
+tkeys 3; check "3: health says which source would report heartbeats" twait "heartbeats: none yet" 5
+tkeys 1; check "1: grid" twait "member" 5
+tkeys Tab; check "Tab cycles to the timeline" twait "/column" 5
+tkeys m; check "m: one strip per partition" twait "p4" 5
+tkeys m g
+
+tkeys /; check "/ opens the filter" twait "filter (regex" 5
+tkeys c o o p Enter; check "filter applied" twait "GROUP (1 filtered)" 5
+tkeys Escape; check "Esc clears the filter" twait "GROUP (7)" 5
+tkeys s; check "s sorts by lag" twait "sorted by lag" 5
+tkeys s s s; check "back to name order" tgone "sorted by" 5
+
+tkeys p; check "p pauses" twait "PAUSED" 5
+tkeys Left Left; check "left scrubs back" twait "PAUSED -10.0s" 5
+tkeys Right; check "right scrubs forward" twait "PAUSED -5.0s" 5
+tkeys p; check "p resumes" tgone "PAUSED" 5
+
+tmx resize-window -t t -x 60 -y 20 2>/dev/null || tmx resize-pane -t t -x 60 -y 20
+check "60x20: terminal too small" twait "terminal too small: 60x20" 5
+tmx resize-window -t t -x 120 -y 40 2>/dev/null || tmx resize-pane -t t -x 120 -y 40
+check "back to 120x40" twait "GROUP (7)" 5
+tmx resize-window -t t -x 80 -y 24 2>/dev/null
+check "80x24: narrow layout" twait "1 grid  2 timeline" 5
+tmx resize-window -t t -x 120 -y 40 2>/dev/null
+
+tkeys T; check "T: next theme" twait "theme mono" 5
+tkeys T; check "T: and the next" twait "theme high-contrast" 5
+tkeys a; check "a: a demo command reaches the source" twait "driver: add-member demo-coop" 5
+tkeys '?'; check "? opens the help" twait "kgtop keys" 5
+tkeys Escape; check "any key closes it" tgone "kgtop keys" 5
+check "the alternate screen is on" test "$(tfmt '#{alternate_on}')" = 1
+tkeys q; check "q quits with status 0" twait "driver exited 0" 5
+check "terminal restored: canonical mode, echo" twait "icanon echo" 5
+check "terminal restored: main screen" test "$(tfmt '#{alternate_on}')" = 0
+check "terminal restored: cursor visible" test "$(tfmt '#{cursor_flag}')" = 1
+
+# signals: SIGTERM and SIGHUP end cleanly, SIGSEGV dies of it but restores first
+for sig in TERM HUP SEGV; do
+	tstart 100 30 "sh -c 'echo \$\$ > /tmp/kgtop-test-$$.pid; exec $DRIVER'; $after"
+	if twait " kgtop " 5; then
+		kill -"$sig" "$(cat /tmp/kgtop-test-$$.pid)"
+		case $sig in SEGV) want="driver exited 139" ;; *) want="driver exited" ;; esac
+		check "SIG$sig ends it" twait "$want" 5
+		check "SIG$sig: terminal restored" twait "icanon echo" 5
+		check "SIG$sig: main screen" test "$(tfmt '#{alternate_on}')" = 0
+	else
+		not_ok "start for SIG$sig"
+	fi
+done
+rm -f /tmp/kgtop-test-$$.pid
+
+# not UTF-8: nothing outside ASCII reaches the screen
+tstart 120 40 "LANG=C LC_ALL=C $DRIVER --speed 4; $after"
+if twait "demo-coop" 5; then
+	tkeys 2; twait "/column" 5
+	twait "12.118s" 10
+	if printf '%s' "$T_LAST" | LC_ALL=C grep -q '[^ -~]'; then not_ok "C locale: ASCII only"; else ok "C locale: ASCII only"; fi
+	tkeys q
+else
+	not_ok "C locale start"
+fi
+
+# TERM values
+for term in xterm-256color screen tmux-256color vt100 linux; do
+	if ! infocmp "$term" >/dev/null 2>&1; then ok "TERM=$term # SKIP no terminfo entry"; continue; fi
+	tstart 100 30 "TERM=$term $DRIVER; $after"
+	if twait "demo-coop" 5; then
+		tkeys q
+		check "TERM=$term: draws and quits" twait "driver exited 0" 5
+	else
+		not_ok "TERM=$term"
+	fi
+done
+finish

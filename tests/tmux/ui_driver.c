@@ -1,0 +1,182 @@
+/*
+ * ui_driver.c: the real dashboard (ui_run) over the real collector and
+ * tracker, fed by a fake source that plays the seeds' scene
+ * (tests/unit/test_ui_scene.c) in real time, for the tmux tests, the
+ * idle-CPU benchmark and screenshots, without a broker.
+ *
+ * The source is the time master (its clock op): scripted time runs from
+ * SCENE_T0 at --speed times real time, so the tracker sees the scene's
+ * times and the events read as in the seeds.  Demo commands are answered
+ * with a message ("driver: add-member demo-coop") the status line shows.
+ *
+ *   ui_driver [--speed X] [--interval S] [--ascii] [--no-color]
+ *             [--theme NAME] [--start S] [--replay]
+ */
+#include "config.h"
+
+#include <locale.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/collector.h"
+#include "core/options.h"
+#include "model/tracker.h"
+#include "sources/source.h"
+#include "test_ui_scene.h"
+#include "ui/ui.h"
+#include "util/util.h"
+
+typedef struct driver {
+	ui_scene sc;
+	int64_t wall0;
+	int64_t start_us;
+	double speed;
+	int64_t last_t;
+} driver;
+
+/* Scripted time now. */
+static int64_t
+driver_clock(kg_source *s)
+{
+	driver *d = s->impl;
+	return SCENE_T0 + d->start_us + (int64_t)((double)(util_now_us() - d->wall0) * d->speed);
+}
+
+/* Advance the script; news when a scripted refresh passed. */
+static int
+driver_poll(kg_source *s, int64_t now)
+{
+	driver *d = s->impl;
+	int ticks = scene_run_until(&d->sc, now);
+	(void)ticks;
+	if (now != d->last_t && ticks > 0) {
+		d->last_t = now;
+		return KG_SRC_NEWS | KG_SRC_COMPLETE;
+	}
+	return KG_SRC_COMPLETE;
+}
+
+/* Hand over observations. */
+static void
+driver_drain(kg_source *s, kg_obsq *q)
+{
+	(void)s;
+	scene_drain(q);
+}
+
+/* Add the scripted cluster. */
+static void
+driver_contribute(kg_source *s, kg_builder *b)
+{
+	(void)s;
+	scene_contribute(b);
+}
+
+/* Poll again soon. */
+static int64_t
+driver_next_poll(kg_source *s)
+{
+	(void)s;
+	return util_now_us() + 50000;
+}
+
+/* Answer a command. */
+static int
+driver_command(kg_source *s, const char *cmd, char *err, size_t errsz)
+{
+	(void)s;
+	if (strcmp(cmd, "refresh") == 0)
+		return 0;
+	snprintf(err, errsz, "driver: %s", cmd);
+	return 0;
+}
+
+/* Close. */
+static void
+driver_close(kg_source *s)
+{
+	driver *d = s->impl;
+	scene_free(&d->sc);
+	free(d);
+}
+
+static const kg_source_ops driver_ops = {
+	.kind = "demo",
+	.poll = driver_poll,
+	.drain = driver_drain,
+	.contribute = driver_contribute,
+	.next_poll = driver_next_poll,
+	.command = driver_command,
+	.clock = driver_clock,
+	.close = driver_close,
+};
+
+/* Entry point. */
+int
+main(int argc, char **argv)
+{
+	kg_options o;
+	kg_ui_info info = { .demo = true, .cluster = "scene:seed000" };
+	kg_tracker_config tc;
+	kg_collector_config cc;
+	kg_tracker *tr;
+	kg_collector *c;
+	driver *d = xcalloc(1, sizeof *d);
+	char err[512];
+	int i, rc;
+
+	setlocale(LC_ALL, "");
+	memset(&o, 0, sizeof o);
+	o.interval_us = 1000000;
+	o.no_color = getenv("NO_COLOR") != NULL && *getenv("NO_COLOR");
+	d->speed = 1.0;
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--speed") == 0 && i + 1 < argc)
+			d->speed = atof(argv[++i]);
+		else if (strcmp(argv[i], "--interval") == 0 && i + 1 < argc)
+			o.interval_us = (int64_t)(atof(argv[++i]) * 1e6);
+		else if (strcmp(argv[i], "--start") == 0 && i + 1 < argc)
+			d->start_us = (int64_t)(atof(argv[++i]) * 1e6);
+		else if (strcmp(argv[i], "--ascii") == 0)
+			o.ascii = true;
+		else if (strcmp(argv[i], "--no-color") == 0)
+			o.no_color = true;
+		else if (strcmp(argv[i], "--replay") == 0)
+			info.replay = true;
+		else if (strcmp(argv[i], "--theme") == 0 && i + 1 < argc)
+			o.theme = argv[++i];
+		else {
+			fprintf(stderr, "usage: %s [--speed X] [--interval S] [--start S] [--ascii] [--no-color] [--theme NAME] [--replay]\n",
+				argv[0]);
+			free(d);
+			return 2;
+		}
+	}
+	tracker_config_defaults(&tc);
+	tc.storm_episodes = 3;
+	tr = tracker_new(&tc);
+	memset(&cc, 0, sizeof cc);
+	cc.interval_us = o.interval_us;
+	cc.cluster = info.cluster;
+	c = collector_new(&cc, tr);
+	/* the scene without a tracker of its own: the collector's tracker derives */
+	scene_init(&d->sc);
+	tracker_free(d->sc.tracker);
+	d->sc.tracker = NULL;
+	d->wall0 = util_now_us();
+	collector_add_source(c, source_new(&driver_ops, "demo", d));
+	if (collector_start(c, err, sizeof err) < 0) {
+		fprintf(stderr, "ui_driver: %s\n", err);
+		return 1;
+	}
+	rc = ui_run(c, &o, &info, err, sizeof err);
+	collector_stop(c);
+	collector_free(c);
+	tracker_free(tr);
+	if (rc < 0) {
+		fprintf(stderr, "ui_driver: %s\n", err);
+		return 1;
+	}
+	return 0;
+}

@@ -1,0 +1,247 @@
+/*
+ * test_theme.c: theme parsing, colour matching and the shipped themes.
+ */
+#include "config.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ui/theme.h"
+#include "util/util.h"
+
+static const char *const shipped[] = { "default", "light", "mono", "high-contrast" };
+
+/* Point the theme search at the source tree's themes/ only. */
+static int
+setup(void **state)
+{
+	const char *src = getenv("top_srcdir");
+	char dir[1024];
+	(void)state;
+	snprintf(dir, sizeof dir, "%s/themes", src ? src : ".");
+	setenv("KGTOP_THEMES", dir, 1);
+	setenv("HOME", "/nonexistent", 1);
+	return 0;
+}
+
+/* Every built-in style parses, names are unique and have help text. */
+static void
+test_table(void **state)
+{
+	int i, j;
+	ui_theme t;
+	(void)state;
+	theme_default(&t);
+	for (i = 0; i < UI_EL_COUNT; i++) {
+		assert_true(strlen(theme_element_name((ui_element)i)) > 0);
+		assert_true(strlen(theme_element_help((ui_element)i)) > 0);
+		assert_int_equal(theme_element_find(theme_element_name((ui_element)i)), i);
+		for (j = 0; j < i; j++)
+			assert_string_not_equal(theme_element_name((ui_element)i), theme_element_name((ui_element)j));
+		/* mono styles carry no colour */
+		assert_int_equal(t.mono[i].fg.kind, UI_COLOUR_DEFAULT);
+		assert_int_equal(t.mono[i].bg.kind, UI_COLOUR_DEFAULT);
+	}
+	assert_int_equal(theme_element_find("no-such-element"), -1);
+}
+
+/* Colour names, colourN and #rrggbb. */
+static void
+test_colours(void **state)
+{
+	ui_colour c;
+	(void)state;
+	assert_int_equal(theme_parse_colour("red", &c), 0);
+	assert_int_equal(c.kind, UI_COLOUR_INDEX);
+	assert_int_equal(c.v, 1);
+	assert_int_equal(theme_parse_colour("brightwhite", &c), 0);
+	assert_int_equal(c.v, 15);
+	assert_int_equal(theme_parse_colour("colour214", &c), 0);
+	assert_int_equal(c.v, 214);
+	assert_int_equal(theme_parse_colour("color7", &c), 0);
+	assert_int_equal(c.v, 7);
+	assert_int_equal(theme_parse_colour("#E69F00", &c), 0);
+	assert_int_equal(c.kind, UI_COLOUR_RGB);
+	assert_int_equal(c.v, 0xe69f00);
+	assert_int_equal(theme_parse_colour("default", &c), 0);
+	assert_int_equal(c.kind, UI_COLOUR_DEFAULT);
+	assert_int_equal(theme_parse_colour("colour256", &c), -1);
+	assert_int_equal(theme_parse_colour("#12345", &c), -1);
+	assert_int_equal(theme_parse_colour("#12345g", &c), -1);
+	assert_int_equal(theme_parse_colour("purplish", &c), -1);
+	assert_int_equal(theme_parse_colour("colour", &c), -1);
+}
+
+/* Nearest-colour mapping for 256, 16, 8 and no colours. */
+static void
+test_mapping(void **state)
+{
+	ui_colour c = { UI_COLOUR_RGB, 0xff0000 };
+	(void)state;
+	assert_int_equal(theme_colour_index(c, 256), 196);
+	assert_int_equal(theme_colour_index(c, 16), 9);
+	assert_int_equal(theme_colour_index(c, 8), 1);
+	assert_int_equal(theme_colour_index(c, 0), -1);
+	c = (ui_colour){ UI_COLOUR_RGB, 0x808080 };
+	assert_int_equal(theme_colour_index(c, 256), 244);
+	c = (ui_colour){ UI_COLOUR_INDEX, 214 }; /* orange */
+	assert_int_equal(theme_colour_index(c, 256), 214);
+	assert_int_equal(theme_colour_index(c, 16), 3); /* #ffaf00: nearer #cdcd00 than #ffff00 */
+	c = (ui_colour){ UI_COLOUR_INDEX, 12 }; /* bright blue on 8 colours */
+	assert_int_equal(theme_colour_index(c, 8), 4);
+	c = (ui_colour){ UI_COLOUR_DEFAULT, 0 };
+	assert_int_equal(theme_colour_index(c, 256), -1);
+	assert_int_equal(theme_index_rgb(16), 0x000000);
+	assert_int_equal(theme_index_rgb(231), 0xffffff);
+	assert_int_equal(theme_index_rgb(232), 0x080808);
+}
+
+/* Styles: spaces around '=', attributes, none, errors. */
+static void
+test_style(void **state)
+{
+	ui_style st;
+	char err[256];
+	(void)state;
+	memset(&st, 0, sizeof st);
+	assert_int_equal(theme_parse_style(" fg = colour10 , bg=#000000, bold,underline ", &st, err, sizeof err), 0);
+	assert_int_equal(st.fg.v, 10);
+	assert_int_equal(st.bg.kind, UI_COLOUR_RGB);
+	assert_int_equal(st.attrs, UI_ATTR_BOLD | UI_ATTR_UNDERLINE);
+	assert_int_equal(theme_parse_style("none,reverse", &st, err, sizeof err), 0);
+	assert_int_equal(st.attrs, UI_ATTR_REVERSE);
+	assert_int_equal(theme_parse_style("fg=nope", &st, err, sizeof err), -1);
+	assert_non_null(strstr(err, "nope"));
+	assert_int_equal(theme_parse_style("sparkly", &st, err, sizeof err), -1);
+	assert_non_null(strstr(err, "sparkly"));
+	assert_int_equal(theme_parse_style("xx=red", &st, err, sizeof err), -1);
+}
+
+/* A broken file: file:line: message. */
+static void
+test_parse_errors(void **state)
+{
+	ui_theme t;
+	char err[256];
+	(void)state;
+	theme_default(&t);
+	assert_int_equal(theme_parse(&t, "# comment\nheader = fg=red\n\nselected = fg=blue # trailing\n", "x.theme", err,
+				     sizeof err),
+			 0);
+	assert_int_equal(t.st[UI_EL_HEADER].fg.v, 1);
+	assert_int_equal(t.st[UI_EL_SELECTED].fg.v, 4);
+	assert_int_equal(theme_parse(&t, "header = fg=red\nbogus = bold\n", "x.theme", err, sizeof err), -1);
+	assert_string_equal(err, "x.theme:2: unknown element 'bogus'");
+	assert_int_equal(theme_parse(&t, "\n\nheader fg red\n", "y.theme", err, sizeof err), -1);
+	assert_string_equal(err, "y.theme:3: expected 'element = style'");
+	assert_int_equal(theme_parse(&t, "storm = fg=#gggggg\n", "z.theme", err, sizeof err), -1);
+	assert_non_null(strstr(err, "z.theme:1: unknown colour"));
+}
+
+/* The shipped themes load; default.theme and mono.theme match the built-in tables. */
+static void
+test_shipped(void **state)
+{
+	ui_theme t, ref;
+	char err[512];
+	size_t i;
+	(void)state;
+	for (i = 0; i < KG_ARRAY_LEN(shipped); i++) {
+		err[0] = '\0';
+		assert_int_equal(theme_load(&t, shipped[i], err, sizeof err), 0);
+		assert_string_equal(t.name, shipped[i]);
+	}
+	theme_load(&t, "default", err, sizeof err);
+	theme_default(&ref);
+	assert_memory_equal(t.st, ref.st, sizeof t.st);
+	theme_load(&t, "mono", err, sizeof err);
+	theme_mono(&ref);
+	assert_memory_equal(t.st, ref.st, sizeof t.st);
+	for (i = 0; i < UI_EL_COUNT; i++) {
+		assert_int_equal(t.st[i].fg.kind, UI_COLOUR_DEFAULT);
+		assert_int_equal(t.st[i].bg.kind, UI_COLOUR_DEFAULT);
+	}
+}
+
+/* Every element is documented in default.theme. */
+static void
+test_documented(void **state)
+{
+	const char *src = getenv("top_srcdir");
+	char path[1024], buf[65536];
+	FILE *f;
+	size_t n;
+	int i;
+	(void)state;
+	snprintf(path, sizeof path, "%s/themes/default.theme", src ? src : ".");
+	f = fopen(path, "r");
+	assert_non_null(f);
+	n = fread(buf, 1, sizeof buf - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	for (i = 0; i < UI_EL_COUNT; i++) {
+		char needle[128];
+		snprintf(needle, sizeof needle, "\n%s = ", theme_element_name((ui_element)i));
+		if (strstr(buf, needle) == NULL)
+			fail_msg("default.theme lacks %s", theme_element_name((ui_element)i));
+		if (strstr(buf, theme_element_help((ui_element)i)) == NULL)
+			fail_msg("default.theme lacks the help of %s", theme_element_name((ui_element)i));
+	}
+}
+
+/* Unknown themes and broken files fall back to the default with a message. */
+static void
+test_fallback(void **state)
+{
+	ui_theme t, ref;
+	char err[512], dir[] = "/tmp/kgtop-theme-XXXXXX", path[600];
+	FILE *f;
+	int n, i;
+	char names[32][64];
+	bool broken = false;
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof path, "%s/broken.theme", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("header = fg=red\nfooter = fg=colour999\n", f);
+	fclose(f);
+	setenv("KGTOP_THEMES", dir, 1);
+	theme_default(&ref);
+	assert_int_equal(theme_load(&t, "broken", err, sizeof err), -1);
+	assert_non_null(strstr(err, "broken.theme:2: unknown colour 'colour999'"));
+	assert_memory_equal(t.st, ref.st, sizeof t.st);
+	assert_int_equal(theme_load(&t, "nosuch", err, sizeof err), -1);
+	assert_non_null(strstr(err, "nosuch"));
+	assert_int_equal(theme_load(&t, "../etc/passwd", err, sizeof err), -1);
+	n = theme_list(names, 32);
+	assert_true(n >= 3);
+	assert_string_equal(names[0], "default");
+	assert_string_equal(names[1], "mono");
+	for (i = 0; i < n; i++)
+		broken = broken || strcmp(names[i], "broken") == 0;
+	assert_true(broken);
+	remove(path);
+	rmdir(dir);
+	setup(NULL);
+}
+
+/* Run. */
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_table),     cmocka_unit_test(test_colours),  cmocka_unit_test(test_mapping),
+		cmocka_unit_test(test_style),     cmocka_unit_test(test_parse_errors), cmocka_unit_test(test_shipped),
+		cmocka_unit_test(test_documented), cmocka_unit_test(test_fallback),
+	};
+	return cmocka_run_group_tests(tests, setup, NULL);
+}

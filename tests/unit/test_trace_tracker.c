@@ -1,0 +1,280 @@
+/*
+ * test_trace_tracker.c: what the tracker derives from coordinator logs.
+ *
+ * The sample logs of each Kafka generation are parsed and fed to the real
+ * tracker with a snapshot every second (the group is never polled: the
+ * log is the only witness); the events and episodes it derives are
+ * compared with golden lists.  A second test polls a group before and
+ * after a rebalance that happened between the two polls: the episode must
+ * carry the log's start, end, duration and generations.
+ */
+#include "config.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <cmocka.h>
+
+#include "model/history.h"
+#include "model/intern.h"
+#include "model/tracker.h"
+#include "sources/parse_log.h"
+#include "trace_util.h"
+
+/* Append every event of the list to out, relative to t0. */
+static void
+dump_events(sbuf *out, const kg_evlist *ev, int64_t t0)
+{
+	size_t i;
+	for (i = 0; i < ev->n; i++) {
+		const kg_event *e = ev->v[i];
+		if (e->kind == KG_EV_SOURCE)
+			continue;
+		sbuf_addf(out, "%-16s ", e->group >= 0 ? intern_group_name(e->group) : "-");
+		event_format_line(e, t0, out);
+		sbuf_addc(out, '\n');
+	}
+}
+
+/* Append the episodes of a group. */
+static void
+dump_episodes(sbuf *out, kg_history *h, int32_t group, int64_t t0)
+{
+	kg_episode *v = NULL;
+	int n = history_episodes(h, group, &v), i;
+	for (i = 0; i < n; i++) {
+		char d[32];
+		util_fmt_duration(d, sizeof d, v[i].end_us ? v[i].end_us - v[i].start_us : -1);
+		sbuf_addf(out, "episode %s: [%.3fs .. %.3fs] %s, generation %d -> %d, %d round%s, %s, trigger %s (%s)\n",
+			  intern_group_name(group), (double)(v[i].start_us - t0) / 1e6,
+			  v[i].end_us ? (double)(v[i].end_us - t0) / 1e6 : -1.0, d, (int)v[i].gen_start, (int)v[i].gen_end,
+			  v[i].rounds, v[i].rounds == 1 ? "" : "s", evidence_name(v[i].evidence), reason_key(v[i].trigger),
+			  v[i].trigger_text ? v[i].trigger_text : "");
+	}
+	episodes_free(v, n);
+}
+
+/* An empty snapshot at time t. */
+static kg_snapshot *
+empty_snapshot(int64_t t)
+{
+	return builder_finish(builder_new(t));
+}
+
+/* Parse a sample log, replay it through the tracker at one snapshot per second, compare with the golden. */
+static void
+golden_tracker(const char *name)
+{
+	char path[4096], rel[256];
+	size_t len, i, next = 0;
+	char *text, *line;
+	kg_log_parser p;
+	kg_obsq all = { 0 };
+	kg_tracker *t;
+	kg_evlist ev = { 0 };
+	sbuf out = { 0 };
+	int64_t t0, tend, now;
+	int32_t groups[64];
+	int ngroups = 0, g;
+
+	setenv("TZ", "UTC", 1);
+	tzset();
+	snprintf(path, sizeof path, "%s/tests/data/logs/%s.log", tu_srcdir(), name);
+	text = tu_read_file(path, &len);
+	assert_non_null(text);
+	parse_log_init(&p);
+	for (line = text; *line != '\0';) {
+		char *nl = strchr(line, '\n');
+		size_t n = nl ? (size_t)(nl - line) : strlen(line);
+		parse_log_line(&p, line, n, &all);
+		line += n + (nl != NULL);
+	}
+	assert_true(all.n > 0);
+	obsq_sort(&all);
+	for (i = 0; i < all.n; i++) {
+		int k;
+		for (k = 0; k < ngroups && groups[k] != all.v[i]->group; k++)
+			;
+		if (k == ngroups && ngroups < 64)
+			groups[ngroups++] = all.v[i]->group;
+	}
+	t0 = all.v[0]->time_us / 1000000 * 1000000;
+	tend = all.v[all.n - 1]->time_us + 10 * 1000000;
+	t = tracker_new(NULL);
+	for (now = t0; now <= tend; now += 1000000) {
+		kg_obsq q = { 0 };
+		kg_snapshot *s = empty_snapshot(now);
+		while (next < all.n && all.v[next]->time_us <= now)
+			obsq_push(&q, all.v[next++]);
+		tracker_apply(t, &q, s, &ev);
+		obsq_clear(&q);
+		free(q.v);
+		snapshot_unref(s);
+	}
+	assert_int_equal(next, all.n);
+	sbuf_addf(&out, "# %s: events relative to %.0f (UTC)\n", name, (double)t0 / 1e6);
+	dump_events(&out, &ev, t0);
+	for (g = 0; g < ngroups; g++)
+		dump_episodes(&out, tracker_history(t), groups[g], t0);
+	snprintf(rel, sizeof rel, "tests/data/trace/%s.events", name);
+	assert_int_equal(tu_golden(rel, sbuf_str(&out)), 0);
+	evlist_clear(&ev);
+	free(ev.v);
+	free(all.v);
+	sbuf_free(&out);
+	tracker_free(t);
+	parse_log_free(&p);
+	free(text);
+}
+
+/* Kafka 2.8. */
+static void
+test_tracker_kafka28(void **state)
+{
+	(void)state;
+	golden_tracker("kafka-2.8-classic");
+}
+
+/* Kafka 3.7. */
+static void
+test_tracker_kafka37(void **state)
+{
+	(void)state;
+	golden_tracker("kafka-3.7-classic");
+}
+
+/* Kafka 4.0 classic protocol. */
+static void
+test_tracker_kafka40_classic(void **state)
+{
+	(void)state;
+	golden_tracker("kafka-4.0-classic");
+}
+
+/* Kafka 4.0 KIP-848. */
+static void
+test_tracker_kafka40_consumer(void **state)
+{
+	(void)state;
+	golden_tracker("kafka-4.0-consumer");
+}
+
+/* A polled snapshot at t: group g Stable with members of ids[i] owning orders partition i. */
+static kg_snapshot *
+polled(int64_t t, int32_t g, const char *const *ids, int n)
+{
+	kg_builder *b = builder_new(t);
+	kg_bgroup *bg;
+	int32_t topic = intern_topic("orders");
+	int i;
+	builder_topic(b, topic, 3);
+	bg = builder_group(b, g);
+	bgroup_state(bg, KG_STATE_STABLE);
+	bgroup_protocol(bg, "consumer", "range");
+	bgroup_topic(bg, topic);
+	for (i = 0; i < n; i++) {
+		kg_bmember *m = bgroup_member(bg, ids[i]);
+		kg_tp tp;
+		char client[32];
+		snprintf(client, sizeof client, "worker-%d", i + 1);
+		bmember_ids(m, client, "10.1.0.1", NULL);
+		tp.topic = topic;
+		tp.partition = i;
+		bmember_assignment(m, &tp, 1);
+	}
+	return builder_finish(b);
+}
+
+/* Parse one log line into q. */
+static void
+feed(kg_log_parser *p, const char *line, kg_obsq *q)
+{
+	assert_int_equal(parse_log_line(p, line, strlen(line), q), KG_PARSE_OBS);
+}
+
+/* A rebalance that began and ended between two polls gets the log's timing and generations. */
+static void
+test_between_polls(void **state)
+{
+	static const char *const ids[] = { "worker-1-a", "worker-2-b", "worker-3-c" };
+	kg_tracker *t = tracker_new(NULL);
+	kg_log_parser p;
+	kg_obsq q = { 0 };
+	kg_evlist ev = { 0 };
+	kg_snapshot *s;
+	kg_episode *v = NULL;
+	int32_t g = intern_group("between-polls");
+	int64_t t0, prep, stab;
+	int n;
+	size_t i;
+	bool ended = false;
+	(void)state;
+	setenv("TZ", "UTC", 1);
+	tzset();
+	parse_log_init(&p);
+	assert_int_equal(parse_log_time(&p, "2026-11-29 13:45:00,000", 23, &t0), 0);
+	prep = t0 + 3200000;
+	stab = t0 + 5700000;
+	/* poll 1: Stable, three members */
+	s = polled(t0, g, ids, 3);
+	tracker_apply(t, &q, s, &ev);
+	snapshot_unref(s);
+	/* between the polls, the coordinator rebalanced: worker-2 left and came back */
+	feed(&p, "[2026-11-29 13:45:03,200] INFO [GroupCoordinator 1]: Preparing to rebalance group between-polls in "
+		 "state PreparingRebalance with old generation 12 (__consumer_offsets-3) (reason: Leader worker-1-a "
+		 "re-joining group during Stable) (kafka.coordinator.group.GroupCoordinator)",
+	     &q);
+	feed(&p, "[2026-11-29 13:45:05,700] INFO [GroupCoordinator 1]: Stabilized group between-polls generation 13 "
+		 "(__consumer_offsets-3) with 3 members (kafka.coordinator.group.GroupCoordinator)",
+	     &q);
+	/* poll 2, ten seconds later: Stable again, same picture */
+	s = polled(t0 + 10000000, g, ids, 3);
+	tracker_apply(t, &q, s, &ev);
+	snapshot_unref(s);
+	s = polled(t0 + 20000000, g, ids, 3);
+	tracker_apply(t, &q, s, &ev);
+	snapshot_unref(s);
+
+	n = history_episodes(tracker_history(t), g, &v);
+	assert_int_equal(n, 1);
+	assert_true(v[0].start_us == prep);
+	assert_true(v[0].end_us == stab);
+	assert_int_equal(v[0].gen_start, 12);
+	assert_int_equal(v[0].gen_end, 13);
+	assert_int_equal(v[0].evidence, KG_EVID_EXACT);
+	assert_int_equal(v[0].trigger, KG_REASON_LEADER_REJOIN);
+	episodes_free(v, n);
+	for (i = 0; i < ev.n; i++) {
+		if (ev.v[i]->kind == KG_EV_REBALANCE_END && ev.v[i]->group == g) {
+			ended = true;
+			assert_true(ev.v[i]->duration_us == stab - prep);
+			assert_int_equal(ev.v[i]->generation, 13);
+		}
+	}
+	assert_true(ended);
+	evlist_clear(&ev);
+	free(ev.v);
+	free(q.v);
+	parse_log_free(&p);
+	tracker_free(t);
+}
+
+/* Run the tests. */
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_tracker_kafka28),
+		cmocka_unit_test(test_tracker_kafka37),
+		cmocka_unit_test(test_tracker_kafka40_classic),
+		cmocka_unit_test(test_tracker_kafka40_consumer),
+		cmocka_unit_test(test_between_polls),
+	};
+	return cmocka_run_group_tests_name("trace_tracker", tests, NULL, NULL);
+}

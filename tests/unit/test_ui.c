@@ -1,0 +1,436 @@
+/*
+ * test_ui.c: layout, keys, sanitizing, glyphs, without a terminal.
+ *
+ * Drawing tests use a curses screen on /dev/null (newterm) of a fixed
+ * size, as the goldens do; keys are fed to keys_handle() directly.
+ */
+#include "config.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <locale.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "test_ui_scene.h"
+#include "ui/screen.h"
+#include "util/util.h"
+
+#define SEC 1000000LL
+
+static FILE *devout, *devin;
+static SCREEN *scr;
+static ui_scene sc;
+static ui_screen s;
+static kg_options opts;
+static kg_ui_info info = { .demo = true, .cluster = "localhost:9092" };
+
+/* A 80x24 screen on /dev/null with the seeds' scene. */
+static int
+setup(void **state)
+{
+	(void)state;
+	devout = fopen("/dev/null", "w");
+	devin = fopen("/dev/null", "r");
+	scr = newterm("xterm-256color", devout, devin);
+	if (scr == NULL)
+		return -1;
+	set_term(scr);
+	resize_term(24, 80);
+	memset(&opts, 0, sizeof opts);
+	opts.interval_us = SEC;
+	scene_init(&sc);
+	scene_run_until(&sc, SCENE_T0 + 20 * SEC);
+	screen_init(&s, &opts, &info, tracker_history(sc.tracker));
+	screen_set_snapshot(&s, sc.snap);
+	s.now_us = sc.snap->time_us;
+	render_theme_apply(&s);
+	return 0;
+}
+
+/* Tear down. */
+static int
+teardown(void **state)
+{
+	(void)state;
+	screen_free(&s);
+	scene_free(&sc);
+	endwin();
+	delscreen(scr);
+	fclose(devout);
+	fclose(devin);
+	return 0;
+}
+
+/* The text of row y of stdscr (trailing blanks kept). */
+static void
+row_text(int y, char *buf, size_t n)
+{
+	char *text, *attrs, *p;
+	int i;
+	dump_screen(stdscr, &text, &attrs);
+	p = text;
+	for (i = 0; i < y && p != NULL; i++) {
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+	util_strlcpy(buf, p ? p : "", n);
+	if ((p = strchr(buf, '\n')) != NULL)
+		*p = '\0';
+	free(text);
+	free(attrs);
+}
+
+/* True when the screen shows needle somewhere. */
+static bool
+screen_has(const char *needle)
+{
+	char *text, *attrs;
+	bool found;
+	dump_screen(stdscr, &text, &attrs);
+	found = strstr(text, needle) != NULL;
+	free(text);
+	free(attrs);
+	return found;
+}
+
+/* Layout: narrow, wide, too small, maximized. */
+static void
+test_layout(void **state)
+{
+	ui_layout l;
+	(void)state;
+	render_layout(&l, 24, 80, false);
+	assert_false(l.too_small);
+	assert_false(l.wide);
+	assert_int_equal(l.header.y, 0);
+	assert_int_equal(l.footer.y, 23);
+	assert_int_equal(l.status.y, 22);
+	assert_true(l.list.h >= 5);
+	assert_int_equal(l.tabs.y, l.list.y + l.list.h);
+	assert_int_equal(l.view.y + l.view.h, 22);
+	render_layout(&l, 48, 160, false);
+	assert_true(l.wide);
+	assert_int_equal(l.view.x, l.list.w + 1);
+	assert_int_equal(l.view.x + l.view.w, 160);
+	render_layout(&l, 23, 80, false);
+	assert_true(l.too_small);
+	render_layout(&l, 24, 79, false);
+	assert_true(l.too_small);
+	render_layout(&l, 24, 80, true);
+	assert_int_equal(l.list.h, 0);
+	assert_int_equal(l.tabs.y, 1);
+}
+
+/* Views switch by number, initial and Tab; q quits; sort cycles. */
+static void
+test_keys_views(void **state)
+{
+	ui_action a;
+	(void)state;
+	keys_handle(&s, '2', &a);
+	assert_int_equal(s.view, UI_VIEW_TIMELINE);
+	keys_handle(&s, 'e', &a);
+	assert_int_equal(s.view, UI_VIEW_EVENTS);
+	keys_handle(&s, '\t', &a);
+	assert_int_equal(s.view, UI_VIEW_GRID);
+	keys_handle(&s, KEY_BTAB, &a);
+	assert_int_equal(s.view, UI_VIEW_EVENTS);
+	keys_handle(&s, 'h', &a);
+	assert_int_equal(s.view, UI_VIEW_HEALTH);
+	keys_handle(&s, 'g', &a);
+	assert_int_equal(s.view, UI_VIEW_GRID);
+	keys_handle(&s, 's', &a);
+	assert_int_equal(s.sort, UI_SORT_LAG);
+	/* by lag: the Empty group with the most lag comes first */
+	assert_string_equal(s.snap->groups[s.order[0]].name, "audit-archiver");
+	keys_handle(&s, 's', &a);
+	keys_handle(&s, 's', &a);
+	keys_handle(&s, 's', &a);
+	assert_int_equal(s.sort, UI_SORT_NAME);
+	keys_handle(&s, 'q', &a);
+	assert_true(a.quit);
+}
+
+/* Selection moves and sticks to the group's name across snapshots. */
+static void
+test_keys_select(void **state)
+{
+	ui_action a;
+	const kg_group *g;
+	char name[256];
+	(void)state;
+	keys_handle(&s, KEY_HOME, &a);
+	assert_int_equal(s.sel, 0);
+	keys_handle(&s, 'j', &a);
+	keys_handle(&s, KEY_DOWN, &a);
+	assert_int_equal(s.sel, 2);
+	g = screen_group(&s);
+	util_strlcpy(name, g->name, sizeof name);
+	keys_handle(&s, 's', &a); /* resort: the same group stays selected */
+	assert_string_equal(screen_group(&s)->name, name);
+	keys_handle(&s, 's', &a);
+	keys_handle(&s, 's', &a);
+	keys_handle(&s, 's', &a);
+	keys_handle(&s, KEY_END, &a);
+	assert_int_equal(s.sel, s.norder - 1);
+	keys_handle(&s, 'j', &a);
+	assert_int_equal(s.sel, s.norder - 1);
+	keys_handle(&s, KEY_HOME, &a);
+	keys_handle(&s, 'k', &a);
+	assert_int_equal(s.sel, 0);
+}
+
+/* Filter: typing, Enter applies, a bad regex says why, Esc clears. */
+static void
+test_keys_filter(void **state)
+{
+	ui_action a;
+	const char *p;
+	(void)state;
+	keys_handle(&s, '/', &a);
+	assert_true(s.filter_edit);
+	for (p = "demo-"; *p; p++)
+		keys_handle(&s, *p, &a);
+	keys_handle(&s, 'x', &a);
+	keys_handle(&s, KEY_BACKSPACE, &a);
+	keys_handle(&s, '\n', &a);
+	assert_false(s.filter_edit);
+	assert_string_equal(s.filter, "demo-");
+	assert_int_equal(s.norder, 2);
+	render_frame(&s);
+	assert_true(screen_has("GROUP (2 filtered)"));
+	keys_handle(&s, '/', &a);
+	keys_handle(&s, '(', &a);
+	keys_handle(&s, '\n', &a);
+	assert_true(s.status_err);
+	assert_int_equal(s.norder, 2); /* the old filter stays */
+	keys_handle(&s, 27, &a);
+	assert_false(s.re_ok);
+	assert_int_equal(s.norder, s.snap->ngroups);
+}
+
+/* Pause, scrub back and forth within the history, resume. */
+static void
+test_keys_pause(void **state)
+{
+	ui_action a;
+	(void)state;
+	s.view = UI_VIEW_GRID;
+	keys_handle(&s, KEY_LEFT, &a); /* not paused, not the timeline: a hint only */
+	assert_int_equal(s.offset_us, 0);
+	keys_handle(&s, 'p', &a);
+	assert_true(s.paused);
+	keys_handle(&s, KEY_LEFT, &a);
+	keys_handle(&s, KEY_LEFT, &a);
+	assert_int_equal(s.offset_us, 10 * SEC);
+	assert_int_equal(screen_view_time(&s), s.snap->time_us - 10 * SEC);
+	render_frame(&s);
+	assert_true(screen_has("PAUSED -10.0s"));
+	keys_handle(&s, KEY_RIGHT, &a);
+	keys_handle(&s, KEY_RIGHT, &a);
+	keys_handle(&s, KEY_RIGHT, &a);
+	assert_int_equal(s.offset_us, 0);
+	keys_handle(&s, KEY_LEFT, &a);
+	keys_handle(&s, 'p', &a);
+	assert_false(s.paused);
+	assert_int_equal(s.offset_us, 0);
+	/* the timeline scrolls back without pausing */
+	s.view = UI_VIEW_TIMELINE;
+	keys_handle(&s, KEY_LEFT, &a);
+	assert_true(s.offset_us > 0);
+	keys_handle(&s, '0', &a);
+	assert_int_equal(s.offset_us, 0);
+	/* [ jumps to the previous rebalance of the selected group */
+	util_strlcpy(s.selected, "demo-coop", sizeof s.selected);
+	screen_order(&s);
+	keys_handle(&s, '[', &a);
+	assert_true(s.offset_us > 0);
+	assert_true(screen_view_time(&s) > SCENE_T0 + 12 * SEC);
+	keys_handle(&s, '0', &a);
+}
+
+/* Demo and replay keys become collector commands for the selected group. */
+static void
+test_keys_commands(void **state)
+{
+	ui_action a;
+	kg_ui_info replay = { .replay = true };
+	(void)state;
+	util_strlcpy(s.selected, "demo-coop", sizeof s.selected);
+	screen_order(&s);
+	keys_handle(&s, 'a', &a);
+	assert_string_equal(a.kind, "demo");
+	assert_string_equal(a.cmd, "add-member demo-coop");
+	keys_handle(&s, 'c', &a);
+	assert_string_equal(a.cmd, "crash demo-coop");
+	keys_handle(&s, 'x', &a);
+	assert_string_equal(a.cmd, "stall demo-coop");
+	keys_handle(&s, 'l', &a);
+	assert_string_equal(a.cmd, "leave demo-coop");
+	keys_handle(&s, 'A', &a);
+	assert_string_equal(a.cmd, "assignor roundrobin");
+	keys_handle(&s, 'P', &a);
+	assert_string_equal(a.cmd, "pause-script");
+	keys_handle(&s, 'P', &a);
+	assert_string_equal(a.cmd, "resume-script");
+	keys_handle(&s, 'r', &a);
+	assert_true(a.refresh);
+	s.info = &replay;
+	keys_handle(&s, ' ', &a);
+	assert_string_equal(a.kind, "replay");
+	assert_string_equal(a.cmd, "toggle");
+	keys_handle(&s, '>', &a);
+	assert_string_equal(a.cmd, "faster");
+	keys_handle(&s, ']', &a);
+	assert_string_equal(a.cmd, "next-rebalance");
+	keys_handle(&s, 'a', &a); /* no demo: nothing */
+	assert_string_equal(a.kind, "");
+	s.info = &info;
+}
+
+/* The footer shows the demo controls; help lists every key; zoom is bounded. */
+static void
+test_footer_help(void **state)
+{
+	ui_action a;
+	const char *lines[96][2];
+	int n, i;
+	(void)state;
+	s.view = UI_VIEW_GRID;
+	render_frame(&s);
+	assert_true(screen_has("a add"));
+	assert_true(screen_has("? help"));
+	n = keys_help(&s, lines, 96);
+	assert_true(n > 20);
+	for (i = 0; i < n; i++)
+		assert_true(strlen(lines[i][1]) > 0);
+	keys_handle(&s, '?', &a);
+	render_frame(&s);
+	assert_true(screen_has("kgtop keys"));
+	keys_handle(&s, 'z', &a);
+	assert_false(s.help);
+	for (i = 0; i < 20; i++)
+		keys_handle(&s, '+', &a);
+	assert_int_equal(s.zoom, 0);
+	for (i = 0; i < 20; i++)
+		keys_handle(&s, '-', &a);
+	assert_int_equal(s.zoom, screen_nscales() - 1);
+	s.zoom = 2;
+}
+
+/* Cluster strings never reach the terminal raw. */
+static void
+test_sanitize(void **state)
+{
+	char row[1024];
+	int w;
+	(void)state;
+	werase(stdscr);
+	w = text_put(&s, 0, 0, 80, 0, "a\x1b[31mb\x07\xff\xc2\x9b\xe2\x80\xaez\xe6\x97\xa5", 0);
+	row_text(0, row, sizeof row);
+	assert_string_equal(row, "a?[31mb???z\xe6\x97\xa5");
+	assert_int_equal(w, 13);
+	s.ascii = true;
+	werase(stdscr);
+	text_put(&s, 0, 0, 80, 0, "gr\xc3\xbc\xc3\x9f \xe2\x96\x88", 0);
+	row_text(0, row, sizeof row);
+	assert_string_equal(row, "gr?? ?");
+	s.ascii = false;
+	/* cut at the width, with an ellipsis when asked */
+	werase(stdscr);
+	w = text_put(&s, 0, 0, 5, 0, "abcdefgh", TEXT_ELLIPSIS);
+	assert_int_equal(w, 5);
+	row_text(0, row, sizeof row);
+	assert_string_equal(row, "abcd\xe2\x80\xa6");
+	/* a double-width character never straddles the edge */
+	werase(stdscr);
+	w = text_put(&s, 0, 0, 3, 0, "a\xe6\x97\xa5\xe6\x9c\xac", 0);
+	assert_int_equal(w, 3);
+}
+
+/* ASCII mode draws nothing outside ASCII, in every view. */
+static void
+test_ascii_everywhere(void **state)
+{
+	const char *groups[] = { "demo-range", "demo-coop", "payments-ledger", "weird" };
+	size_t gi;
+	int v, m;
+	ui_action a;
+	(void)state;
+	s.ascii = true;
+	for (gi = 0; gi < KG_ARRAY_LEN(groups); gi++) {
+		int i;
+		for (i = 0; i < s.norder; i++) {
+			if (strncmp(s.snap->groups[s.order[i]].name, groups[gi], strlen(groups[gi])) == 0)
+				util_strlcpy(s.selected, s.snap->groups[s.order[i]].name, sizeof s.selected);
+		}
+		screen_order(&s);
+		for (v = 0; v < UI_VIEW_COUNT; v++) {
+			for (m = 0; m < 2; m++) {
+				char *text, *attrs, *p;
+				s.view = (ui_view_id)v;
+				s.by_partition = m;
+				s.help = m && v == 0;
+				render_frame(&s);
+				dump_screen(stdscr, &text, &attrs);
+				for (p = text; *p; p++) {
+					if ((unsigned char)*p >= 0x80)
+						fail_msg("non-ASCII byte in view %d of %s", v, groups[gi]);
+				}
+				free(text);
+				free(attrs);
+			}
+		}
+	}
+	keys_handle(&s, 'z', &a);
+	s.help = false;
+	s.by_partition = false;
+	s.ascii = false;
+}
+
+/* Any size from 1x1 up draws without crashing; small ones say so. */
+static void
+test_resize(void **state)
+{
+	static const int sizes[][2] = { { 1, 1 }, { 5, 20 }, { 20, 60 }, { 23, 80 }, { 24, 80 }, { 30, 100 },
+					{ 48, 160 }, { 60, 250 }, { 24, 80 } };
+	size_t i;
+	int v;
+	(void)state;
+	for (i = 0; i < KG_ARRAY_LEN(sizes); i++) {
+		resize_term(sizes[i][0], sizes[i][1]);
+		for (v = 0; v < UI_VIEW_COUNT; v++) {
+			s.view = (ui_view_id)v;
+			render_frame(&s);
+		}
+		if (sizes[i][0] < 24 || sizes[i][1] < 80)
+			assert_true(sizes[i][1] < 25 || screen_has("terminal too small"));
+		else
+			assert_false(screen_has("terminal too small"));
+	}
+	s.view = UI_VIEW_GRID;
+}
+
+/* Run. */
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_layout),      cmocka_unit_test(test_keys_views),  cmocka_unit_test(test_keys_select),
+		cmocka_unit_test(test_keys_filter), cmocka_unit_test(test_keys_pause),  cmocka_unit_test(test_keys_commands),
+		cmocka_unit_test(test_footer_help), cmocka_unit_test(test_sanitize),    cmocka_unit_test(test_ascii_everywhere),
+		cmocka_unit_test(test_resize),
+	};
+	setenv("TZ", "UTC", 1);
+	if (setlocale(LC_ALL, "C.UTF-8") == NULL)
+		setlocale(LC_ALL, "C.utf8");
+	unsetenv("KGTOP_THEMES");
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

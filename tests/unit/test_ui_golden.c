@@ -1,0 +1,279 @@
+/*
+ * test_ui_golden.c: golden screens.
+ *
+ * Each case renders the seeds' scene (test_ui_scene.c, the real model)
+ * through the real drawing code into a curses screen made with newterm()
+ * on /dev/null at a fixed size (TERM=xterm-256color, TZ=UTC, C.UTF-8, a
+ * fixed clock), dumps it as text plus an attribute map (dump_screen) and
+ * compares it with tests/golden/NAME.golden.  On a mismatch the test
+ * writes NAME.actual beside the golden (or in the build tree when the
+ * source tree is read-only) and fails; a missing golden fails the same
+ * way.  To bless after an intended change: review the .actual files
+ * (diff them against the goldens), then run
+ *     KGTOP_BLESS=1 make check TESTS=tests/unit/test_ui_golden
+ * which rewrites every golden from the current rendering.
+ */
+#include "config.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <locale.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "model/intern.h"
+#include "test_ui_scene.h"
+#include "ui/screen.h"
+#include "util/util.h"
+
+#define SEC 1000000LL
+
+typedef struct gcase {
+	const char *name;
+	int rows, cols;
+	const char *group;     /* selected group */
+	ui_view_id view;
+	bool ascii;
+	bool mono;             /* no colour (NO_COLOR / --no-color) */
+	bool by_partition;
+	bool help;
+	bool paused;
+	int64_t offset_us;
+	bool no_snapshot;      /* before the first frame: "connecting to" */
+	bool big;              /* a 1,000-partition group instead of the seeds */
+	int64_t until_ms;      /* run the scene up to this time (default 20 s) */
+	ui_sort sort;
+	const char *filter;
+	bool maximized;
+	bool replay;            /* a recording drives the model */
+	bool empty;             /* a cluster with no consumer group */
+} gcase;
+
+static const gcase cases[] = {
+	{ .name = "grid-range-80x24", .rows = 24, .cols = 80, .group = "demo-range", .view = UI_VIEW_GRID },
+	{ .name = "timeline-range-80x24", .rows = 24, .cols = 80, .group = "demo-range", .view = UI_VIEW_TIMELINE },
+	{ .name = "timeline-coop-80x24", .rows = 24, .cols = 80, .group = "demo-coop", .view = UI_VIEW_TIMELINE },
+	{ .name = "health-ledger-80x24", .rows = 24, .cols = 80, .group = "payments-ledger", .view = UI_VIEW_HEALTH },
+	{ .name = "health-none-80x24", .rows = 24, .cols = 80, .group = "demo-range", .view = UI_VIEW_HEALTH },
+	{ .name = "events-coop-80x24", .rows = 24, .cols = 80, .group = "demo-coop", .view = UI_VIEW_EVENTS },
+	{ .name = "events-range-80x24", .rows = 24, .cols = 80, .group = "demo-range", .view = UI_VIEW_EVENTS },
+	{ .name = "grid-coop-160x48", .rows = 48, .cols = 160, .group = "demo-coop", .view = UI_VIEW_GRID },
+	{ .name = "grid-ledger-160x48", .rows = 48, .cols = 160, .group = "payments-ledger", .view = UI_VIEW_GRID },
+	{ .name = "timeline-range-160x48", .rows = 48, .cols = 160, .group = "demo-range", .view = UI_VIEW_TIMELINE },
+	{ .name = "timeline-coop-160x48", .rows = 48, .cols = 160, .group = "demo-coop", .view = UI_VIEW_TIMELINE },
+	{ .name = "timeline-coop-partitions-160x48", .rows = 48, .cols = 160, .group = "demo-coop", .view = UI_VIEW_TIMELINE, .by_partition = true },
+	{ .name = "health-ledger-160x48", .rows = 48, .cols = 160, .group = "payments-ledger", .view = UI_VIEW_HEALTH },
+	{ .name = "events-coop-160x48", .rows = 48, .cols = 160, .group = "demo-coop", .view = UI_VIEW_EVENTS },
+	{ .name = "ascii-timeline-range-80x24", .rows = 24, .cols = 80, .group = "demo-range", .view = UI_VIEW_TIMELINE, .ascii = true },
+	{ .name = "ascii-grid-coop-160x48", .rows = 48, .cols = 160, .group = "demo-coop", .view = UI_VIEW_GRID, .ascii = true },
+	{ .name = "mono-grid-coop-80x24", .rows = 24, .cols = 80, .group = "demo-coop", .view = UI_VIEW_GRID, .mono = true },
+	{ .name = "mono-timeline-coop-80x24", .rows = 24, .cols = 80, .group = "demo-coop", .view = UI_VIEW_TIMELINE, .mono = true },
+	{ .name = "mono-ascii-events-range-80x24", .rows = 24, .cols = 80, .group = "demo-range", .view = UI_VIEW_EVENTS, .mono = true, .ascii = true },
+	{ .name = "paused-scrub-grid-range-80x24", .rows = 24, .cols = 80, .group = "demo-range", .view = UI_VIEW_GRID, .paused = true, .offset_us = 16 * SEC },
+	{ .name = "help-80x24", .rows = 24, .cols = 80, .group = "demo-range", .view = UI_VIEW_GRID, .help = true },
+	{ .name = "connecting-80x24", .rows = 24, .cols = 80, .group = NULL, .view = UI_VIEW_GRID, .no_snapshot = true },
+	{ .name = "too-small-60x20", .rows = 20, .cols = 60, .group = "demo-range", .view = UI_VIEW_GRID },
+	{ .name = "sort-lag-filter-80x24", .rows = 24, .cols = 80, .group = NULL, .view = UI_VIEW_GRID, .sort = UI_SORT_LAG, .filter = "demo|ledger|audit" },
+	{ .name = "sanitize-weird-80x24", .rows = 24, .cols = 80, .group = "weird", .view = UI_VIEW_EVENTS },
+	{ .name = "big-1000-map-160x48", .rows = 48, .cols = 160, .group = "big", .view = UI_VIEW_GRID, .big = true, .by_partition = true },
+	{ .name = "big-1000-matrix-80x24", .rows = 24, .cols = 80, .group = "big", .view = UI_VIEW_GRID, .big = true },
+	{ .name = "maximized-timeline-range-80x24", .rows = 24, .cols = 80, .group = "demo-range", .view = UI_VIEW_TIMELINE, .maximized = true },
+	{ .name = "mid-rebalance-range-80x24", .rows = 24, .cols = 80, .group = "demo-range", .view = UI_VIEW_GRID, .until_ms = 4000 },
+	{ .name = "replay-paused-events-coop-80x24", .rows = 24, .cols = 80, .group = "demo-coop", .view = UI_VIEW_EVENTS, .replay = true, .paused = true, .offset_us = 7500000 },
+	{ .name = "empty-cluster-80x24", .rows = 24, .cols = 80, .view = UI_VIEW_GRID, .empty = true },
+	{ .name = "mid-round2-coop-grid-80x24", .rows = 24, .cols = 80, .group = "demo-coop", .view = UI_VIEW_GRID, .until_ms = 12200 },
+};
+
+static kg_ui_info info_demo = { .demo = true, .cluster = "localhost:9092" };
+static kg_ui_info info_replay = { .replay = true, .cluster = "recording.jsonl" };
+
+/* Read a file; NULL when missing. */
+static char *
+slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	sbuf b = { 0 };
+	char buf[8192];
+	size_t n;
+	if (f == NULL)
+		return NULL;
+	while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+		sbuf_addn(&b, buf, n);
+	fclose(f);
+	sbuf_addc(&b, '\0');
+	return b.s;
+}
+
+/* Write a file; 0 or -1. */
+static int
+spew(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	if (f == NULL)
+		return -1;
+	fputs(text, f);
+	return fclose(f) == 0 ? 0 : -1;
+}
+
+/* Select a group whose name starts with prefix. */
+static void
+select_prefix(ui_screen *s, const char *prefix)
+{
+	int i;
+	for (i = 0; s->snap != NULL && i < s->snap->ngroups; i++) {
+		if (strncmp(s->snap->groups[i].name, prefix, strlen(prefix)) == 0) {
+			util_strlcpy(s->selected, s->snap->groups[i].name, sizeof s->selected);
+			break;
+		}
+	}
+	screen_order(s);
+}
+
+/* Render one case into text. */
+static char *
+render_case(const gcase *c)
+{
+	FILE *out = fopen("/dev/null", "w"), *in = fopen("/dev/null", "r");
+	SCREEN *scr;
+	ui_screen s;
+	kg_options o;
+	ui_scene sc;
+	kg_tracker *big = NULL;
+	char *text, *attrs, *all;
+	sbuf b = { 0 };
+
+	assert_non_null(out);
+	assert_non_null(in);
+	scr = newterm("xterm-256color", out, in);
+	assert_non_null(scr);
+	set_term(scr);
+	resize_term(c->rows, c->cols);
+	if (!c->mono) {
+		start_color();
+		use_default_colors();
+	}
+	memset(&o, 0, sizeof o);
+	o.interval_us = 1 * SEC;
+	o.ascii = c->ascii;
+	o.no_color = c->mono;
+	scene_init(&sc);
+	screen_init(&s, &o, c->replay ? &info_replay : &info_demo, tracker_history(sc.tracker));
+	if (c->big) {
+		kg_snapshot *snap;
+		big = tracker_new(NULL);
+		snap = scene_big_group(big, "big-topic-consumers", 7, 1000, 20, SCENE_T0);
+		s.hist = tracker_history(big);
+		screen_set_snapshot(&s, snap);
+		snapshot_unref(snap);
+	} else if (c->empty) {
+		kg_builder *eb = builder_new(SCENE_T0);
+		kg_source_health h = { .name = "kafka", .status = KG_SRC_ERROR, .since_us = SCENE_T0,
+				       .message = "Connection refused (localhost:9092)" };
+		kg_snapshot *snap;
+		builder_cluster(eb, "localhost:9092");
+		builder_source(eb, &h);
+		snap = builder_finish(eb);
+		screen_set_snapshot(&s, snap);
+		snapshot_unref(snap);
+	} else if (!c->no_snapshot) {
+		scene_run_until(&sc, SCENE_T0 + (c->until_ms ? c->until_ms : 20000) * 1000);
+		screen_set_snapshot(&s, sc.snap);
+	}
+	s.t0_us = SCENE_T0;
+	s.now_us = (s.snap ? s.snap->time_us : SCENE_T0) + 400000;
+	s.view = c->view;
+	s.by_partition = c->by_partition;
+	s.help = c->help;
+	s.paused = c->paused;
+	s.offset_us = c->offset_us;
+	s.maximized = c->maximized;
+	s.sort = c->sort;
+	if (c->filter)
+		screen_set_filter(&s, c->filter);
+	if (c->group)
+		select_prefix(&s, c->group);
+	else
+		screen_order(&s);
+	render_theme_apply(&s);
+	render_frame(&s);
+	dump_screen(stdscr, &text, &attrs);
+	sbuf_addf(&b, "# kgtop golden %s: %dx%d %s %s\n--- text\n", c->name, c->cols, c->rows, c->ascii ? "ascii" : "utf-8",
+		  c->mono ? "mono" : "256 colours");
+	sbuf_adds(&b, text);
+	sbuf_adds(&b, "--- attributes\n");
+	sbuf_adds(&b, attrs);
+	free(text);
+	free(attrs);
+	screen_free(&s);
+	scene_free(&sc);
+	tracker_free(big);
+	endwin();
+	delscreen(scr);
+	fclose(out);
+	fclose(in);
+	all = xstrdup(sbuf_str(&b));
+	sbuf_free(&b);
+	return all;
+}
+
+/* Compare one case with its golden. */
+static void
+test_golden(void **state)
+{
+	const gcase *c = *state;
+	const char *src = getenv("top_srcdir"), *bld = getenv("top_builddir");
+	char golden[1024], actual[1024];
+	char *got = render_case(c), *want;
+	snprintf(golden, sizeof golden, "%s/tests/golden/%s.golden", src ? src : ".", c->name);
+	snprintf(actual, sizeof actual, "%s/tests/golden/%s.actual", src ? src : ".", c->name);
+	if (getenv("KGTOP_BLESS") != NULL && *getenv("KGTOP_BLESS")) {
+		assert_int_equal(spew(golden, got), 0);
+		remove(actual);
+		free(got);
+		return;
+	}
+	want = slurp(golden);
+	if (want == NULL || strcmp(want, got) != 0) {
+		if (spew(actual, got) < 0) {
+			snprintf(actual, sizeof actual, "%s/tests/golden", bld ? bld : ".");
+			mkdir(actual, 0777);
+			snprintf(actual, sizeof actual, "%s/tests/golden/%s.actual", bld ? bld : ".", c->name);
+			spew(actual, got);
+		}
+		print_message("# %s: %s; wrote %s (diff it, then KGTOP_BLESS=1 to accept)\n", c->name,
+			      want ? "differs from the golden" : "no golden yet", actual);
+		free(want);
+		free(got);
+		fail();
+	}
+	remove(actual);
+	free(want);
+	free(got);
+}
+
+/* Run every case. */
+int
+main(void)
+{
+	struct CMUnitTest t[KG_ARRAY_LEN(cases)];
+	size_t i;
+	setenv("TZ", "UTC", 1);
+	tzset();
+	if (setlocale(LC_ALL, "C.UTF-8") == NULL)
+		setlocale(LC_ALL, "C.utf8");
+	unsetenv("KGTOP_THEMES");
+	for (i = 0; i < KG_ARRAY_LEN(cases); i++) {
+		memset(&t[i], 0, sizeof t[i]);
+		t[i].name = cases[i].name;
+		t[i].test_func = test_golden;
+		t[i].initial_state = (void *)&cases[i];
+	}
+	return _cmocka_run_group_tests("ui_golden", t, KG_ARRAY_LEN(cases), NULL, NULL);
+}
