@@ -241,6 +241,11 @@ main(int argc, char **argv)
 	}
 	install_signals();
 
+	if (o.replay != NULL && o.traces.n > 0) {
+		fprintf(stderr, "kgtop: --replay cannot be combined with --trace (the recording has what traces said)\n");
+		options_free(&o);
+		return 2;
+	}
 	if (o.replay != NULL) {
 		kg_replay_config rpc;
 		memset(&rpc, 0, sizeof rpc);
