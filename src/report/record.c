@@ -465,32 +465,17 @@ put_group(sbuf *o, const kg_group *p, const kg_group *g, int *ngroups)
 		group_field(&body, &n);
 		put_group_parts(&body, g);
 	} else {
-		/* committed offsets as differences, per topic in partition order */
-		int start = 0, ntop = 0;
-		while (start < g->nparts) {
-			int end = start, k;
-			bool changed = false;
-			while (end < g->nparts && g->parts[end].tp.topic == g->parts[start].tp.topic)
-				end++;
-			for (k = start; k < end && !changed; k++)
-				changed = g->parts[k].committed != p->parts[k].committed;
-			if (changed) {
-				if (ntop++ == 0) {
-					group_field(&body, &n);
-					sbuf_adds(&body, "\"committed\":{");
-				} else {
-					sbuf_addc(&body, ',');
-				}
-				sbuf_add_json_str(&body, intern_topic_name(g->parts[start].tp.topic));
-				for (k = start; k < end; k++)
-					sbuf_addf(&body, "%s%lld", k > start ? "," : ":[",
-						  (long long)(g->parts[k].committed - p->parts[k].committed));
-				sbuf_addc(&body, ']');
-			}
-			start = end;
+		/* committed offsets as differences, over the group's partitions in order */
+		bool changed = false;
+		for (i = 0; i < g->nparts && !changed; i++)
+			changed = g->parts[i].committed != p->parts[i].committed;
+		if (changed) {
+			group_field(&body, &n);
+			sbuf_adds(&body, "\"committed\":");
+			for (i = 0; i < g->nparts; i++)
+				sbuf_addf(&body, "%c%lld", i ? ',' : '[', (long long)(g->parts[i].committed - p->parts[i].committed));
+			sbuf_addc(&body, ']');
 		}
-		if (ntop > 0)
-			sbuf_addc(&body, '}');
 	}
 	if (n > 0) {
 		section_item(o, "groups", ngroups);

@@ -561,13 +561,14 @@ parse_members(const cJSON *a, rmember **out, int *n, const char *group, char *er
 	return 0;
 }
 
-/* Apply "committed":{"topic":[differences]} to g's parts (copied first when shared). */
+/* Apply "committed":[differences over the group's partitions] (the parts copied first when shared). */
 static int
-apply_committed(rgroup *g, const cJSON *o, const char *group, char *err, size_t errsz)
+apply_committed(rgroup *g, const cJSON *a, const char *group, char *err, size_t errsz)
 {
-	const cJSON *t;
-	if (!cJSON_IsObject(o))
-		return util_err(err, errsz, "group \"%s\": committed: not an object", group);
+	const cJSON *d;
+	int k = 0, cnt = cJSON_IsArray(a) ? cJSON_GetArraySize(a) : -1;
+	if (cnt != g->np)
+		return util_err(err, errsz, "group \"%s\": committed differences: %d for %d partitions", group, cnt, g->np);
 	if (!(g->own & OWN_PARTS)) {
 		rpart *c = xmalloc((size_t)(g->np > 0 ? g->np : 1) * sizeof *c);
 		if (g->np > 0)
@@ -575,27 +576,12 @@ apply_committed(rgroup *g, const cJSON *o, const char *group, char *err, size_t 
 		g->p = c;
 		g->own |= OWN_PARTS;
 	}
-	cJSON_ArrayForEach(t, o)
+	cJSON_ArrayForEach(d, a)
 	{
-		int32_t topic = intern_topic(t->string);
-		int s = 0, e, k, cnt = cJSON_IsArray(t) ? cJSON_GetArraySize(t) : -1;
-		const cJSON *d;
-		while (s < g->np && g->p[s].tp.topic != topic)
-			s++;
-		for (e = s; e < g->np && g->p[e].tp.topic == topic; e++)
-			;
-		if (cnt != e - s)
-			return util_err(err, errsz, "group \"%s\": committed differences for topic \"%s\": %d for %d partitions",
-					group, t->string, cnt, e - s);
-		k = s;
-		cJSON_ArrayForEach(d, t)
-		{
-			int64_t diff;
-			if (!num_i64(d, &diff))
-				return util_err(err, errsz, "group \"%s\": committed differences for topic \"%s\": not integers",
-						group, t->string);
-			g->p[k++].committed += diff;
-		}
+		int64_t diff;
+		if (!num_i64(d, &diff))
+			return util_err(err, errsz, "group \"%s\": committed differences: not integers", group);
+		g->p[k++].committed += diff;
 	}
 	return 0;
 }
