@@ -1797,7 +1797,7 @@ replay_source_new(const kg_replay_config *cfg, kg_source **out, char *err, size_
 		cJSON_Delete(root);
 		r->no_header = true;
 		r->version = KG_RECORD_VERSION;
-		r->cluster = xstrdup("");
+		r->cluster = xasprintf("recording %s", cfg->path);
 		log_msg(KG_LOG_WARN, "replay: %s: line 1 is not a header; replaying from its keyframe", cfg->path);
 		rewind(r->f);
 		r->lineno = 0;
