@@ -241,11 +241,6 @@ main(int argc, char **argv)
 	}
 	install_signals();
 
-	if (o.replay != NULL && o.traces.n > 0) {
-		fprintf(stderr, "kgtop: --replay cannot be combined with --trace (the recording has what traces said)\n");
-		options_free(&o);
-		return 2;
-	}
 	if (o.replay != NULL) {
 		kg_replay_config rpc;
 		memset(&rpc, 0, sizeof rpc);
@@ -253,13 +248,17 @@ main(int argc, char **argv)
 		rpc.speed = o.speed;
 		rpc.as_fast = o.mode != KG_MODE_UI;
 		rpc.at = o.at;
-		rc = replay_source_new(&rpc, &replay, err, sizeof err);
+		if (o.traces.n > 0)
+			rc = util_err(err, sizeof err, "--replay cannot be combined with --trace (the recording has what "
+						       "traces said)") * 2;
+		else
+			rc = replay_source_new(&rpc, &replay, err, sizeof err);
 		if (rc < 0) {
 			fprintf(stderr, "kgtop: %s\n", err);
 			sources_global_cleanup();
 			log_close();
 			options_free(&o);
-			return rc == -2 ? 2 : 1; /* a bad --at is a usage error */
+			return rc == -2 ? 2 : 1; /* a bad --at or combination is a usage error */
 		}
 	}
 
