@@ -3,3 +3,5 @@ dist_man_MANS += doc/kgtop.1
 EXTRA_DIST += doc/DESIGN.md
 # doc: file lists (see Makefile.am)
 dist_man_MANS += doc/kgtop-trace.5
+# record and replay: the recording format
+dist_man_MANS += doc/kgtop-record.5

@@ -19,9 +19,11 @@
 #include "core/log.h"
 #include "core/options.h"
 #include "model/tracker.h"
+#include "report/record.h"
 #include "report/report.h"
 #include "sources/demo.h"
 #include "sources/kafka.h"
+#include "sources/replay.h"
 #include "sources/sources.h"
 #include "sources/trace.h"
 #include "ui/ui.h"
@@ -91,7 +93,9 @@ run_once(kg_collector *c, const kg_options *o)
 	sbuf b = { 0 };
 	int rc = 0;
 	const kg_source_health *bad;
-	if (collector_run_until_complete(c, o->timeout_us, err, sizeof err) < 0) {
+	/* a replay as fast as possible always completes: no timeout */
+	int64_t timeout = o->replay != NULL ? INT64_MAX / 4 : o->timeout_us;
+	if (collector_run_until_complete(c, timeout, err, sizeof err) < 0) {
 		f = collector_take(c);
 		bad = f ? source_problem(f->snap) : NULL;
 		if (bad != NULL && bad->message != NULL)
@@ -160,6 +164,35 @@ run_json(kg_collector *c, const kg_options *o)
 	return 0;
 }
 
+/* --replay with --json: a line per recorded tick, in this thread, until the recording ends. */
+static int
+run_replay_json(kg_collector *c)
+{
+	int64_t t0 = 0;
+	bool done = false;
+	while (!done && !stop_signal) {
+		kg_frame *f;
+		collector_step(c, 0);
+		f = collector_take(c);
+		if (f == NULL)
+			continue;
+		done = f->complete > 0;
+		if (f->snap != NULL) {
+			sbuf b = { 0 };
+			bool ok;
+			if (t0 == 0)
+				t0 = f->snap->time_us;
+			report_json(&b, f->snap, f->events.v, f->events.n, t0);
+			ok = emit_line(&b);
+			sbuf_free(&b);
+			if (!ok)
+				done = true;
+		}
+		frame_free(f);
+	}
+	return 0;
+}
+
 /* Entry point. */
 int
 main(int argc, char **argv)
@@ -169,7 +202,8 @@ main(int argc, char **argv)
 	kg_tracker *tracker = NULL;
 	kg_collector *c = NULL;
 	kg_collector_config cc;
-	kg_source *kafka = NULL, *demo = NULL;
+	kg_source *kafka = NULL, *demo = NULL, *replay = NULL;
+	kg_recorder *recorder = NULL;
 	kg_ui_info info;
 	char err[1024];
 	const char *bootstrap = NULL;
@@ -208,7 +242,30 @@ main(int argc, char **argv)
 	}
 	install_signals();
 
+	if (o.replay != NULL) {
+		kg_replay_config rpc;
+		memset(&rpc, 0, sizeof rpc);
+		rpc.path = o.replay;
+		rpc.speed = o.speed;
+		rpc.as_fast = o.mode != KG_MODE_UI;
+		rpc.at = o.at;
+		if (o.traces.n > 0)
+			rc = util_err(err, sizeof err, "--replay cannot be combined with --trace (the recording has what "
+						       "traces said)") * 2;
+		else
+			rc = replay_source_new(&rpc, &replay, err, sizeof err);
+		if (rc < 0) {
+			fprintf(stderr, "kgtop: %s\n", err);
+			sources_global_cleanup();
+			log_close();
+			options_free(&o);
+			return rc == -2 ? 2 : 1; /* a bad --at or combination is a usage error */
+		}
+	}
+
 	tracker_config_defaults(&tc);
+	if (replay != NULL)
+		replay_model(replay, &tc); /* the recording's model settings, unless given below */
 	tc.window_us = o.history_us;
 	if (o.storm_window_us > 0)
 		tc.storm_window_us = o.storm_window_us;
@@ -249,8 +306,27 @@ main(int argc, char **argv)
 	memset(&cc, 0, sizeof cc);
 	cc.interval_us = o.interval_us;
 	cc.cluster = o.demo && o.brokers == NULL ? "demo (mock cluster)" : bootstrap;
+	if (replay != NULL) {
+		cc.cluster = replay_cluster(replay);
+		info.replay = true;
+	}
 	info.cluster = cc.cluster;
 	c = collector_new(&cc, tracker);
+	if (replay != NULL)
+		collector_add_source(c, replay);
+	if (o.record != NULL) {
+		kg_tap tap;
+		if (recorder_open(o.record, o.record_max, &recorder, err, sizeof err) < 0) {
+			fprintf(stderr, "kgtop: %s\n", err);
+			source_free(demo);
+			rc = 1;
+			goto out;
+		}
+		recorder_settings(recorder, &tc);
+		recorder_tap(recorder, &tap);
+		collector_set_tap(c, &tap);
+		collector_add_source(c, recorder_source(recorder));
+	}
 
 	if (bootstrap != NULL) {
 		kg_kafka_config kc;
@@ -302,7 +378,7 @@ main(int argc, char **argv)
 		rc = run_once(c, &o);
 		break;
 	case KG_MODE_JSON:
-		rc = o.once ? run_once(c, &o) : run_json(c, &o);
+		rc = o.once ? run_once(c, &o) : replay != NULL ? run_replay_json(c) : run_json(c, &o);
 		break;
 	default:
 		if (collector_start(c, err, sizeof err) < 0 || ui_run(c, &o, &info, err, sizeof err) < 0) {
@@ -312,8 +388,15 @@ main(int argc, char **argv)
 		}
 		break;
 	}
+	if (replay != NULL && o.mode != KG_MODE_UI && replay_damage(replay) != NULL)
+		rc = 1; /* the output covers the recording up to the damage, stderr said where */
 out:
 	collector_free(c);
+	if (recorder != NULL && recorder_error(recorder) != NULL) {
+		fprintf(stderr, "kgtop: record: %s\n", recorder_error(recorder));
+		rc = rc ? rc : 1;
+	}
+	recorder_close(recorder);
 	tracker_free(tracker);
 	sources_global_cleanup();
 	log_close();

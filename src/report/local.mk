@@ -1,2 +1,3 @@
 # src/report: reporters without curses (--once, --json), the recorder.
 libkgtop_a_SOURCES += src/report/report.c src/report/report.h
+libkgtop_a_SOURCES += src/report/record.c src/report/record.h

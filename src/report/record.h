@@ -16,6 +16,8 @@
 #include <stdint.h>
 
 #include "core/collector.h"
+#include "model/tracker.h"
+#include "sources/source.h"
 
 #define KG_RECORD_VERSION 1
 
@@ -23,10 +25,18 @@ typedef struct kg_recorder kg_recorder;
 
 /* Open FILE for recording (max_bytes 0: no limit); 0 or -1 with err. */
 int recorder_open(const char *path, int64_t max_bytes, kg_recorder **out, char *err, size_t errsz);
+/* Write the model's settings into the header, so a replay derives with them (before the first tick). */
+void recorder_settings(kg_recorder *r, const kg_tracker_config *cfg);
 /* The tap to install on the collector. */
 void recorder_tap(kg_recorder *r, kg_tap *tap);
 /* The last write error, NULL when none (shown in the header). */
 const char *recorder_error(kg_recorder *r);
+/*
+ * A source that only reports the recorder's health ("record": ok with the
+ * file, or the write error that stopped it) so the header shows it.  It
+ * does not own the recorder: close the recorder after the collector.
+ */
+kg_source *recorder_source(kg_recorder *r);
 /* Flush and close. */
 void recorder_close(kg_recorder *r);
 

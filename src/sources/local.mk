@@ -12,6 +12,7 @@ libkgtop_a_SOURCES += \
 	src/sources/jsonl_write.c src/sources/jsonl_write.h
 libkgtop_a_SOURCES += src/sources/trace.c src/sources/trace.h \
 	src/sources/trace_groups.c src/sources/trace_groups.h
+libkgtop_a_SOURCES += src/sources/replay.c src/sources/replay.h
 # the embedded demo (mock cluster, producer, consumer fleets, scenarios)
 libkgtop_a_SOURCES += src/sources/demo.c src/sources/demo.h \
 	src/sources/demo_consumer.c src/sources/demo_int.h \

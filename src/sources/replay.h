@@ -18,6 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "model/tracker.h"
 #include "sources/source.h"
 
 typedef struct kg_replay_config {
@@ -27,11 +28,22 @@ typedef struct kg_replay_config {
 	const char *at;   /* stop here (HH:MM:SS, ISO time, +SECONDS); NULL: the end */
 } kg_replay_config;
 
-/* Open a recording; -1 with err (missing, not a recording, newer version). */
+/*
+ * Open a recording; -1 with err (missing, not a recording, newer version,
+ * nothing replayable), -2 with err when --at is malformed or before the
+ * recording starts (a usage error).
+ */
 int replay_source_new(const kg_replay_config *cfg, kg_source **out, char *err, size_t errsz);
 /* The recording's start time and cluster label (valid while the source lives). */
 int64_t replay_start_us(kg_source *s);
 const char *replay_cluster(kg_source *s);
+/*
+ * Where a damaged recording stopped ("line N: why"), NULL when it did not
+ * (or not yet).  Only while the collector thread is not running.
+ */
+const char *replay_damage(kg_source *s);
+/* The model's settings the recording was made with (its header); false when it has none. */
+bool replay_model(kg_source *s, kg_tracker_config *cfg);
 /* Parse an --at time relative to a recording that starts at start_us; 0 or -1 with err. */
 int replay_parse_at(const char *at, int64_t start_us, int64_t *out_us, char *err, size_t errsz);
 

@@ -145,10 +145,23 @@ draw_header(ui_screen *s)
 	rw = text_width(s, right);
 	text_put(s, r.y, r.w - rw, rw, s->attr[UI_EL_HEADER], right, 0);
 	if (s->info != NULL && s->info->replay && sn != NULL) {
-		char rec[64], m[96];
+		char rec[64], m[128], how[48] = "";
 		int w;
+		const char *msg = NULL;
+		for (i = 0; i < sn->nsources; i++) {
+			if (strcmp(sn->sources[i].name, "replay") == 0)
+				msg = sn->sources[i].message;
+		}
+		/* "playing 4x at ..." or "paused, 4x at ...": the speed and whether it plays */
+		if (msg != NULL && (strncmp(msg, "playing ", 8) == 0 || strncmp(msg, "paused, ", 8) == 0)) {
+			const char *sp = msg + 8, *end = strchr(sp, ' ');
+			snprintf(how, sizeof how, "%.*s%s ", (int)(end ? end - sp : 8), sp,
+				 msg[1] == 'a' ? " paused" : "");
+		} else if (msg != NULL && strncmp(msg, "ended", 5) == 0) {
+			snprintf(how, sizeof how, "ended ");
+		}
 		fmt_clock(rec, sizeof rec, screen_view_time(s), true);
-		snprintf(m, sizeof m, " REPLAY %s ", rec);
+		snprintf(m, sizeof m, " REPLAY %s%s ", how, rec);
 		w = text_width(s, m);
 		rw += w + 1;
 		text_put(s, r.y, r.w - rw, w, s->attr[UI_EL_REPLAY], m, 0);
@@ -166,7 +179,9 @@ draw_header(ui_screen *s)
 		rw += w + 1;
 		text_put(s, r.y, r.w - rw, w, s->attr[UI_EL_PAUSED], m, 0);
 	}
-	x += text_put(s, r.y, x, r.w - rw - x - 1, s->attr[UI_EL_HEADER_TITLE], cluster, TEXT_ELLIPSIS);
+	/* the cluster label yields to the sources: at most a quarter of the width */
+	x += text_put(s, r.y, x, KG_MIN(r.w - rw - x - 1, KG_MAX(16, r.w / 4)), s->attr[UI_EL_HEADER_TITLE],
+		      cluster, TEXT_ELLIPSIS);
 	if (sn == NULL)
 		return;
 	for (i = 0; i < sn->nsources && x < r.w - rw - 2; i++) {
@@ -196,6 +211,8 @@ draw_header(ui_screen *s)
 		}
 		if (avail < 4)
 			break;
+		if (h->status == KG_SRC_OK && strcmp(h->name, "replay") == 0)
+			continue; /* the REPLAY marker says it */
 		x += 2;
 		x += text_put(s, r.y, x, avail, s->attr[UI_EL_HEADER], h->name, TEXT_ELLIPSIS);
 		if (x < r.w - rw - 2) {

@@ -39,3 +39,13 @@ bench: bench-trace
 bench-trace: tests/bench/bench_trace
 	./tests/bench/bench_trace
 .PHONY: bench-trace
+
+# record and replay: make bench-replay (one hour of 200 groups: size, as fast as possible, 32x in real time)
+EXTRA_PROGRAMS += tests/bench/bench_replay
+tests_bench_bench_replay_SOURCES = tests/bench/bench_replay.c tests/unit/record_fake.c tests/unit/record_fake.h
+tests_bench_bench_replay_CFLAGS = $(TEST_CFLAGS)
+tests_bench_bench_replay_LDADD = $(TEST_LIBS)
+bench: bench-replay
+bench-replay: tests/bench/bench_replay
+	tests/bench/bench_replay
+.PHONY: bench-replay

@@ -6,6 +6,11 @@ tests_integration_test_kafka_SOURCES = tests/integration/test_kafka.c \
 tests_integration_test_kafka_CFLAGS = $(TEST_CFLAGS)
 tests_integration_test_kafka_LDADD = $(TEST_LIBS)
 EXTRA_DIST += tests/integration/scenarios/outage.json
+# record and replay with the real binary: scripted questions, damage, a live recording, rotation, the dashboard.
+TESTS += tests/integration/test_replay.sh tests/integration/test_replay_ui.sh
+EXTRA_DIST += tests/integration/test_replay.sh tests/integration/test_replay_ui.sh \
+	tests/data/recordings/fixture-demo.kgrec tests/data/recordings/fixture-demo.json \
+	tests/data/recordings/make-fixture-demo.sh
 # The default demo scenario, headless: demo + kafka source + collector + tracker (about 80 s).
 check_PROGRAMS += tests/integration/test_demo
 TESTS += tests/integration/test_demo

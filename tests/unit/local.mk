@@ -58,6 +58,12 @@ EXTRA_DIST += tests/data/logs/kafka-2.8-classic.log tests/data/logs/kafka-3.7-cl
 	tests/data/trace/kafka-4.0-classic.obs tests/data/trace/kafka-4.0-consumer.obs \
 	tests/data/trace/kafka-2.8-classic.events tests/data/trace/kafka-3.7-classic.events \
 	tests/data/trace/kafka-4.0-classic.events tests/data/trace/kafka-4.0-consumer.events
+# record and replay: the round trip through the real collector and tracker, damage, rotation, --at, real time.
+check_PROGRAMS += tests/unit/test_record
+TESTS += tests/unit/test_record
+tests_unit_test_record_SOURCES = tests/unit/test_record.c tests/unit/record_fake.c tests/unit/record_fake.h
+tests_unit_test_record_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_record_LDADD = $(TEST_LIBS)
 # the demo's script engine, commands, names, and the tracker on demo-like sequences
 check_PROGRAMS += tests/unit/test_demo
 TESTS += tests/unit/test_demo
