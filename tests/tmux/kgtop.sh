@@ -31,7 +31,7 @@ bootstrap=$(sed -n 's/^ready //p' "$work/ready")
 ok "fixture broker ready at $bootstrap"
 
 tstart 120 40 "$KGTOP -b $bootstrap -i 0.3; $after"
-check "first frame: header with the cluster" twait "$bootstrap" 5
+check "first frame: header with the cluster" twait "kgtop ${bootstrap%%,*}" 5
 check "the group appears" twait "g-coop" 15
 check "the kafka source is healthy" twait "kafka ok" 15
 check "cooperative protocol" twait "g-coop Stable cooperative-sticky (cooperative)" 10
