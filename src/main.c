@@ -267,6 +267,15 @@ main(int argc, char **argv)
 	if (replay != NULL)
 		replay_model(replay, &tc); /* the recording's model settings, unless given below */
 	tc.window_us = o.history_us;
+	if (o.demo && o.storm_window_us == 0 && o.storm_rebalances == 0) {
+		/*
+		 * The demo rebalances every few seconds on purpose: judge storms
+		 * over a minute and mostly by the time spent rebalancing, so STORM
+		 * means what it means on a real cluster (the storm scenario).
+		 */
+		tc.storm_window_us = 60LL * 1000000;
+		tc.storm_episodes = 8;
+	}
 	if (o.storm_window_us > 0)
 		tc.storm_window_us = o.storm_window_us;
 	if (o.storm_rebalances > 0)

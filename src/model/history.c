@@ -737,12 +737,14 @@ history_lag_at(kg_history *h, int32_t group, int64_t t_us)
 
 /* Time rebalancing in a window, and episodes started in it. */
 int64_t
-history_rebalancing_time(kg_history *h, int32_t group, int64_t since_us, int64_t now_us, int *count)
+history_rebalancing_time(kg_history *h, int32_t group, int64_t since_us, int64_t now_us, int *count,
+			 int *rounds)
 {
 	hgroup *g = hgroup_get(h, group, false);
 	int64_t total = 0;
 	size_t i;
 	*count = 0;
+	*rounds = 0;
 	if (g == NULL)
 		return 0;
 	for (i = g->nepisodes; i > 0; i--) {
@@ -752,6 +754,7 @@ history_rebalancing_time(kg_history *h, int32_t group, int64_t since_us, int64_t
 			break;
 		if (s >= since_us)
 			(*count)++;
+		*rounds += e->rounds;
 		if (s < since_us)
 			s = since_us;
 		if (end > s)

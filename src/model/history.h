@@ -201,8 +201,10 @@ int history_count_episodes(kg_history *h, int32_t group, int64_t since_us);
 int64_t history_lag_at(kg_history *h, int32_t group, int64_t t_us);
 /*
  * Time spent rebalancing by a group within [since, now] (open episodes
- * count up to now) and the number of episodes started in it (lock held).
+ * count up to now), the number of episodes started in it and the rounds of
+ * every episode overlapping it (lock held).
  */
-int64_t history_rebalancing_time(kg_history *h, int32_t group, int64_t since_us, int64_t now_us, int *count);
+int64_t history_rebalancing_time(kg_history *h, int32_t group, int64_t since_us, int64_t now_us, int *count,
+				 int *rounds);
 /* The last episode of a group (lock held), NULL when none. */
 kg_episode *history_last_episode(kg_history *h, int32_t group);

@@ -38,6 +38,7 @@
 #define DEFAULT_SESSION (45LL * 1000000)
 #define DEFAULT_MAX_POLL (300LL * 1000000)
 #define DEFAULT_ORPHAN_GRACE (30LL * 1000000)
+#define ORPHAN_REPORT_DELAY (5LL * 1000000) /* outside a rebalance, orphans this old are reported */
 #define EXACT_SETTLE (1000LL * 1000)   /* quiet spell before an exact episode closes */
 #define LOG_SETTLE (3000LL * 1000)     /* quiet spell before a log-only episode closes */
 #define EXACT_QUIET (10LL * 1000000)   /* after this long without callbacks, unsynced members no longer count */
@@ -58,6 +59,9 @@ typedef struct tmember {
 	bool announced;      /* a joined event was emitted (or it was there at start) */
 	bool left_reported;  /* a left event was emitted */
 	int64_t join_time;   /* when its joined event was emitted, 0 never */
+	int64_t gone_time;   /* when it left, 0 never */
+	kg_tp *gone_asg;     /* what it held when it left */
+	int ngone_asg;
 	kg_tp *asg;          /* current assignment as best known */
 	int nasg;
 	kg_tp *stable;       /* assignment at the last Stable description (polled) */
@@ -214,6 +218,7 @@ tmember_free(tmember *m)
 	free(m->asg);
 	free(m->stable);
 	free(m->leave_text);
+	free(m->gone_asg);
 	free(m);
 }
 
@@ -540,6 +545,12 @@ static void
 member_gone(kg_tracker *t, tgroup *g, tmember *m, int64_t now)
 {
 	kg_lane *l = history_lane(t->h, g->id, m->lane);
+	const kg_tp *h;
+	int nh;
+	h = m->exact ? m->asg : m->stable;
+	nh = m->exact ? m->nasg : m->nstable;
+	set_tp(&m->gone_asg, &m->ngone_asg, h, nh);
+	m->gone_time = now;
 	m->present = false;
 	m->away_since = 0;
 	if (l != NULL && l->member_id != NULL && strcmp(l->member_id, m->member_id) == 0) {
@@ -691,8 +702,22 @@ ensure_episode(kg_tracker *t, tgroup *g, int64_t time, const char *why)
 		kg_episode_member *em;
 		const kg_tp *h;
 		int nh, k;
-		if (!m->present)
+		if (!m->present) {
+			/* a member that left just before is what this rebalance is about */
+			if (m->gone_time > 0 && time >= m->gone_time && time - m->gone_time <= TRIGGER_WINDOW) {
+				em = ep_member(g->ep, m);
+				em->left = true;
+				set_tp(&em->before, &em->nbefore, m->gone_asg, m->ngone_asg);
+				for (k = 0; k < m->ngone_asg; k++) {
+					g->ep_parts = xreallocarray(g->ep_parts, (size_t)g->nep_parts + 1, sizeof *g->ep_parts);
+					g->ep_owner = xreallocarray(g->ep_owner, (size_t)g->nep_parts + 1, sizeof *g->ep_owner);
+					g->ep_parts[g->nep_parts] = m->gone_asg[k];
+					g->ep_owner[g->nep_parts] = m->lane;
+					g->nep_parts++;
+				}
+			}
 			continue;
+		}
 		h = held(m, &nh);
 		em = ep_member(g->ep, m);
 		set_tp(&em->before, &em->nbefore, h, nh);
@@ -1729,7 +1754,9 @@ apply_group(kg_tracker *t, kg_group *G, int64_t T)
 			close_episode(t, g, T, note);
 			report_orphans(t, g, G, T, "still unowned after the rebalance");
 		}
-	} else if (g->ep == NULL && stable_now && G->norphaned > 0 && !baseline) {
+	} else if (g->ep == NULL && stable_now && G->norphaned > 0 && !baseline &&
+		   T - g->orphan_since >= ORPHAN_REPORT_DELAY) {
+		/* not the instant between a member leaving and the rebalance it causes */
 		report_orphans(t, g, G, T, NULL);
 	} else if (g->ep == NULL && baseline && G->norphaned > 0) {
 		report_orphans(t, g, G, T, "at start");
@@ -1963,14 +1990,19 @@ annotate_group(kg_tracker *t, kg_snapshot *s, kg_group *G, int64_t T)
 static void
 eval_storm(kg_tracker *t, tgroup *g, int64_t T, kg_group *G)
 {
-	int count = 0;
+	int count = 0, rounds = 0;
 	int64_t W = t->cfg.storm_window_us;
-	int64_t reb = history_rebalancing_time(t->h, g->id, T - W, T, &count);
+	int64_t reb = history_rebalancing_time(t->h, g->id, T - W, T, &count, &rounds);
 	int64_t observed = T - g->first_seen;
 	int64_t denom = observed < W ? observed : W;
 	double ratio = denom > 0 ? (double)reb / (double)denom : 0;
+	/*
+	 * Several rebalances in the window, or more time rebalancing than
+	 * consuming while the group cannot settle: at least two rebalances, or
+	 * one that keeps starting new rounds (members dropping out of it).
+	 */
 	bool storm = count >= t->cfg.storm_episodes ||
-		     (count >= 2 && observed >= STORM_MIN_OBSERVED && ratio > t->cfg.storm_ratio);
+		     ((count >= 2 || rounds >= 3) && observed >= STORM_MIN_OBSERVED && ratio > t->cfg.storm_ratio);
 	if (G != NULL)
 		G->sum.rebalancing_ratio = ratio;
 	if (storm != g->storm) {
@@ -1978,8 +2010,10 @@ eval_storm(kg_tracker *t, tgroup *g, int64_t T, kg_group *G)
 		char w[32];
 		sbuf s = { 0 };
 		util_fmt_duration(w, sizeof w, W);
-		sbuf_addf(&s, "%d rebalance%s in the last %s, %.0f%% of the time rebalancing", count,
-			  count == 1 ? "" : "s", w, ratio * 100);
+		sbuf_addf(&s, "%d rebalance%s", count, count == 1 ? "" : "s");
+		if (rounds > count)
+			sbuf_addf(&s, " of %d rounds", rounds);
+		sbuf_addf(&s, " in the last %s, %.0f%% of the time rebalancing", w, ratio * 100);
 		event_text(ev, sbuf_str(&s));
 		sbuf_free(&s);
 		emit(t, g, ev);

@@ -2,7 +2,7 @@
 check_PROGRAMS += tests/tools/jsonq
 tests_tools_jsonq_SOURCES = tests/tools/jsonq.c
 tests_tools_jsonq_CFLAGS = $(AM_CFLAGS) $(CJSON_CFLAGS)
-tests_tools_jsonq_LDADD = $(CJSON_LIBS)
+tests_tools_jsonq_LDADD = $(CJSON_LIBS) -lm
 TESTS += tests/cli/cli.sh
 EXTRA_DIST += tests/cli/cli.sh tests/cli/lib.sh
 EXTRA_DIST += tests/data/trace/seed-coop.jsonl

@@ -13,6 +13,7 @@
 #include "config.h"
 
 #include <cjson/cJSON.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +29,11 @@ print_value(const cJSON *v)
 	}
 	if (cJSON_IsString(v)) {
 		puts(v->valuestring);
+		return;
+	}
+	/* whole numbers print whole (cJSON would print 1.7959674301697e+15) */
+	if (cJSON_IsNumber(v) && v->valuedouble == floor(v->valuedouble) && fabs(v->valuedouble) < 9007199254740992.0) {
+		printf("%.0f\n", v->valuedouble);
 		return;
 	}
 	s = cJSON_PrintUnformatted(v);

@@ -495,6 +495,43 @@ test_storm_ratio(void **state)
 	sc_free(s);
 }
 
+/* One rebalance that keeps starting new rounds (members dropping out of it) is a storm too. */
+static void
+test_storm_rounds(void **state)
+{
+	sc *s = sc_new(2, NULL);
+	int i;
+	(void)state;
+	sc_group_set(s, "rr", KG_STATE_STABLE, "cooperative-sticky", "consumer-a=0;consumer-b=1");
+	sc_tick(s, 0);
+	for (i = 0; i < 8; i++) {
+		sc_group_set(s, "rr", KG_STATE_PREPARING_REBALANCE, "", "consumer-a;consumer-b");
+		sc_tick(s, 10000 + (int64_t)i * 10000);
+		/* round done, but partition 1 has no owner again: not settled */
+		sc_group_set(s, "rr", KG_STATE_STABLE, "cooperative-sticky", "consumer-a=0;consumer-b");
+		sc_tick(s, 15000 + (int64_t)i * 10000);
+	}
+	assert_int_equal(sc_count(s, KG_EV_REBALANCE_START, NULL), 1);
+	assert_int_equal(sc_count(s, KG_EV_STORM_BEGIN, NULL), 1);
+	sc_free(s);
+}
+
+/* One long rebalance of a single round is stuck, not a storm. */
+static void
+test_stuck_is_not_storm(void **state)
+{
+	sc *s = sc_new(4, NULL);
+	(void)state;
+	sc_group_set(s, "st1", KG_STATE_STABLE, "range", "consumer-a=0 1;consumer-b=2 3");
+	sc_tick(s, 0);
+	sc_group_set(s, "st1", KG_STATE_PREPARING_REBALANCE, "", "consumer-a;consumer-b");
+	sc_tick(s, 10000);
+	sc_tick(s, 50000);
+	sc_tick(s, 90000);
+	assert_int_equal(sc_count(s, KG_EV_STORM_BEGIN, NULL), 0);
+	sc_free(s);
+}
+
 /* KIP-345: a static member back with a new member id and its partitions is not a rebalance. */
 static void
 test_static_restart(void **state)
@@ -773,6 +810,8 @@ main(void)
 		cmocka_unit_test(test_orphans),
 		cmocka_unit_test(test_storm),
 		cmocka_unit_test(test_storm_ratio),
+		cmocka_unit_test(test_storm_rounds),
+		cmocka_unit_test(test_stuck_is_not_storm),
 		cmocka_unit_test(test_static_restart),
 		cmocka_unit_test(test_static_replaced),
 		cmocka_unit_test(test_lanes),
