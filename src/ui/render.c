@@ -52,7 +52,10 @@ render_layout(ui_layout *l, int rows, int cols, bool maximized)
 		l->tabs = (ui_rect){ body_y, 0, 1, cols };
 		l->view = (ui_rect){ body_y + 1, 0, body_h - 1, cols };
 	} else if (l->wide) {
-		int lw = cols * 2 / 5;
+		/* as wide as the view allows while it keeps room for the timeline's notes (90) */
+		int lw = cols - 91;
+		if (lw < cols * 2 / 5)
+			lw = cols * 2 / 5;
 		if (lw > 72)
 			lw = 72;
 		l->list = (ui_rect){ body_y, 0, body_h, lw };
