@@ -61,6 +61,30 @@ done
 tstart 120 40 "LANG=C LC_ALL=C $DRIVER --speed 2"
 twait "weird" 10; twait "eager    2     6" 20; tkeys p j j j 2; twait "eager  1 round" 10; shot ascii-timeline-eager-120x40 120 40; tkeys q
 
+# the embedded demo: kgtop with no arguments, real librdkafka consumers on the mock cluster
+if [ -x "$top_builddir/kgtop" ]; then
+	tstart 160 45 "cd $top_builddir && ./kgtop"
+	twait "kgtop-demo-eager" 20
+	tkeys 2
+	# the cooperative group first: wait until consumer-d's join is over (its moves are counted then)
+	if twait "joined: consumer-d  1 gave some  1 moved" 90; then
+		tkeys p
+		shot demo-coop-timeline-160x45 160 45
+		tkeys m; twait "p0" 5; shot demo-coop-partitions-160x45 160 45
+		tkeys m 1; twait "member" 5; shot demo-coop-grid-160x45 160 45
+		tkeys 4; twait "incremental" 5; shot demo-coop-events-160x45 160 45
+		tkeys j 2; twait "stopped all" 5; shot demo-eager-timeline-160x45 160 45
+		tkeys 4; twait "stop-the-world" 5; shot demo-eager-events-160x45 160 45
+		tkeys 3; twait "heartbeat" 5; shot demo-health-160x45 160 45
+	fi
+	tkeys q
+	tstart 80 24 "cd $top_builddir && ./kgtop"
+	twait "kgtop-demo-eager" 20
+	tkeys 2
+	twait "1 moved" 90 && { tkeys p; shot demo-80x24 80 24; }
+	tkeys q
+fi
+
 # the real kgtop against the fixture broker
 BROKER="$top_builddir/tests/fixture-broker"
 if [ -x "$BROKER" ] && [ -x "$top_builddir/kgtop" ]; then
