@@ -89,6 +89,7 @@ static const char *const kind_keys[KG_EV_COUNT] = {
 	[KG_EV_STORM_BEGIN] = "storm_begin",
 	[KG_EV_STORM_END] = "storm_end",
 	[KG_EV_SOURCE] = "source",
+	[KG_EV_RETIMED] = "retimed",
 };
 
 /* Machine name of a kind. */
@@ -275,6 +276,14 @@ event_format(const kg_event *e, sbuf *out)
 		break;
 	case KG_EV_SOURCE:
 		sbuf_adds(out, e->text ? e->text : "source changed");
+		break;
+	case KG_EV_RETIMED:
+		util_fmt_duration(d, sizeof d, e->duration_us);
+		sbuf_addf(out, "the coordinator's log times that rebalance: %s", d);
+		if (e->generation >= 0)
+			sbuf_addf(out, ", generation %d", (int)e->generation);
+		if (e->text && *e->text)
+			sbuf_addf(out, " (%s)", e->text);
 		break;
 	default:
 		sbuf_adds(out, "?");

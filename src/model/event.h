@@ -35,6 +35,7 @@ typedef enum kg_event_kind {
 	KG_EV_STORM_BEGIN,
 	KG_EV_STORM_END,
 	KG_EV_SOURCE,           /* a source's health changed: text */
+	KG_EV_RETIMED,          /* a coordinator log gave an episode already told its real timing */
 	KG_EV_COUNT
 } kg_event_kind;
 

@@ -129,6 +129,7 @@ typedef struct kg_gpart {
 	int64_t lag;       /* -1: unknown */
 	int owner;         /* index into members, -1 none */
 	bool orphaned;     /* no owner while the group should consume it */
+	bool in_flight;    /* no owner between the rounds of an open rebalance (tracker) */
 	bool moved;        /* changed owner in the last rebalance (tracker) */
 	int moved_from;    /* lane it was revoked from in that rebalance, -1 none (tracker) */
 } kg_gpart;

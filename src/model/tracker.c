@@ -59,6 +59,7 @@ typedef struct tmember {
 	bool announced;      /* a joined event was emitted (or it was there at start) */
 	bool left_reported;  /* a left event was emitted */
 	int64_t join_time;   /* when its joined event was emitted, 0 never */
+	int synced_round;    /* polled: the round whose assignment it got */
 	int64_t gone_time;   /* when it left, 0 never */
 	kg_tp *gone_asg;     /* what it held when it left */
 	int ngone_asg;
@@ -127,6 +128,7 @@ typedef struct tgroup {
 	char *trig_text;
 	/* storms */
 	bool storm;
+	bool no_news;           /* this snapshot's description failed: nothing to derive */
 	/* lag */
 	int64_t lag;
 	/* moved marks of the last closed episode */
@@ -647,7 +649,7 @@ held(const tmember *m, int *n)
 
 /* Open an episode at time if none is open; returns it. */
 static kg_episode *
-ensure_episode(kg_tracker *t, tgroup *g, int64_t time, const char *why)
+ensure_episode(kg_tracker *t, tgroup *g, int64_t time, const char *why, kg_evidence evid)
 {
 	kg_episode e;
 	size_t i;
@@ -667,7 +669,7 @@ ensure_episode(kg_tracker *t, tgroup *g, int64_t time, const char *why)
 	e.proto = g->proto;
 	e.lag_start = e.lag_peak = g->lag;
 	e.lag_end = -1;
-	e.evidence = KG_EVID_POLLED;
+	e.evidence = evid;
 	if (g->trig_text != NULL && time - g->trig_time <= TRIGGER_WINDOW && time >= g->trig_time - TRIGGER_WINDOW) {
 		e.trigger = g->trig_reason;
 		e.trigger_text = xstrdup(g->trig_text);
@@ -724,6 +726,7 @@ ensure_episode(kg_tracker *t, tgroup *g, int64_t time, const char *why)
 		/* a member that joined just before is what this rebalance is about */
 		em->joined = m->join_time > 0 && time - m->join_time <= TRIGGER_WINDOW && time >= m->join_time;
 		m->revoked_round = 0;
+		m->synced_round = 0;
 		m->partial = false;
 		m->partial_since = 0;
 		m->stop_since = nh == 0 ? time : 0;
@@ -741,6 +744,7 @@ ensure_episode(kg_tracker *t, tgroup *g, int64_t time, const char *why)
 
 	ev = event_new(KG_EV_REBALANCE_START, time, g->id);
 	ev->episode = g->ep->id;
+	ev->evidence = evid;
 	ev->round = 1;
 	ev->proto = g->proto;
 	ev->generation = g->generation;
@@ -752,7 +756,7 @@ ensure_episode(kg_tracker *t, tgroup *g, int64_t time, const char *why)
 
 /* Begin the next round of the open episode. */
 static void
-next_round(kg_tracker *t, tgroup *g, int64_t time)
+next_round(kg_tracker *t, tgroup *g, int64_t time, kg_evidence evid)
 {
 	kg_event *ev;
 	size_t i;
@@ -766,6 +770,7 @@ next_round(kg_tracker *t, tgroup *g, int64_t time)
 	(void)i;
 	ev = event_new(KG_EV_ROUND, time, g->id);
 	ev->episode = g->ep->id;
+	ev->evidence = evid;
 	ev->round = g->ep->rounds;
 	ev->generation = g->generation;
 	ev->proto = g->proto;
@@ -942,9 +947,13 @@ close_episode(kg_tracker *t, tgroup *g, int64_t end, const char *note)
 	e->members_after = present_count(g);
 	e->lag_end = g->lag;
 	e->proto = g->proto != KG_PROTO_UNKNOWN ? g->proto : e->proto;
+	/* of the members that were consuming when it began and stayed, how many stopped */
 	for (k = 0; k < e->nmembers; k++) {
+		const kg_episode_member *em = &e->members[k];
+		if (em->nbefore == 0 || em->left)
+			continue;
 		members++;
-		if (e->members[k].stopped_us > 0 || e->members[k].cls == KG_CLASS_FULL)
+		if (em->stopped_us > 0 || em->cls == KG_CLASS_FULL)
 			stopped++;
 	}
 	if (g->ep_logonly && e->evidence == KG_EVID_EXACT && e->nfull + e->nincremental == 0 && e->moved == 0)
@@ -956,6 +965,7 @@ close_episode(kg_tracker *t, tgroup *g, int64_t end, const char *note)
 		sbuf_addf(&txt, "; %s", note);
 	ev = event_new(KG_EV_REBALANCE_END, end, g->id);
 	ev->episode = e->id;
+	ev->evidence = e->evidence;
 	ev->round = e->rounds;
 	ev->generation = g->generation;
 	ev->duration_us = end - e->start_us;
@@ -1029,6 +1039,50 @@ announce_join(kg_tracker *t, tgroup *g, tmember *m, int64_t time, kg_evidence ev
 		ep_member(g->ep, m)->joined = true;
 }
 
+/*
+ * A reason for a leave already reported without one (polling saw the member
+ * gone before the coordinator's log line said why): the lane, the episode
+ * it triggered and the event list learn it.
+ */
+static void
+amend_leave(kg_tracker *t, tgroup *g, tmember *m, int64_t time, kg_reason reason, const char *text)
+{
+	kg_lane *l;
+	kg_episode *e;
+	kg_event *ev;
+	char *old_trigger, *new_trigger;
+	const char *who = m->client_id && *m->client_id ? m->client_id : m->member_id;
+	if (reason == KG_REASON_NONE || reason == KG_REASON_UNKNOWN ||
+	    (m->leave_reason != KG_REASON_NONE && m->leave_reason != KG_REASON_UNKNOWN))
+		return;
+	m->leave_reason = reason;
+	if (text != NULL)
+		set_str(&m->leave_text, text);
+	l = history_lane(t->h, g->id, m->lane);
+	if (l != NULL && !l->present) {
+		l->last_leave = reason;
+		free(l->leave_text);
+		l->leave_text = xstrdup(m->leave_text);
+	}
+	old_trigger = xasprintf("left: %s (%s)", who, reason_name(KG_REASON_UNKNOWN));
+	new_trigger = xasprintf("left: %s (%s)", who, reason_name(reason));
+	e = g->ep != NULL ? g->ep : history_episode(t->h, g->id, g->last_ep);
+	if (e != NULL && e->trigger_text != NULL && strcmp(e->trigger_text, old_trigger) == 0) {
+		free(e->trigger_text);
+		e->trigger_text = xstrdup(new_trigger);
+		e->trigger = reason;
+	}
+	if (g->trig_text != NULL && strcmp(g->trig_text, old_trigger) == 0)
+		set_trigger(g, g->trig_time, reason, new_trigger);
+	free(old_trigger);
+	free(new_trigger);
+	ev = member_event(KG_EV_MEMBER_LEFT, time, g, m);
+	ev->reason = reason;
+	ev->evidence = KG_EVID_EXACT;
+	event_text(ev, m->leave_text);
+	emit(t, g, ev);
+}
+
 /* Announce a member that left (once), with its reason. */
 static void
 announce_leave(kg_tracker *t, tgroup *g, tmember *m, int64_t time, kg_reason reason, const char *text,
@@ -1038,8 +1092,10 @@ announce_leave(kg_tracker *t, tgroup *g, tmember *m, int64_t time, kg_reason rea
 	sbuf s = { 0 };
 	const kg_tp *h;
 	int nh;
-	if (m->left_reported)
+	if (m->left_reported) {
+		amend_leave(t, g, m, time, reason, text);
 		return;
+	}
 	m->left_reported = true;
 	if (reason != KG_REASON_NONE)
 		m->leave_reason = reason;
@@ -1087,6 +1143,26 @@ close_logonly(kg_tracker *t, int64_t time)
 	}
 }
 
+/*
+ * An episode told from polling got its real start or end from a
+ * coordinator log line read later: the timeline is right already (the
+ * episode is retimed in place); the event list says so too.
+ */
+static void
+emit_retimed(kg_tracker *t, tgroup *g, const kg_episode *e, int64_t time)
+{
+	kg_event *ev = event_new(KG_EV_RETIMED, time, g->id);
+	char when[64];
+	ev->episode = e->id;
+	ev->evidence = KG_EVID_EXACT;
+	ev->duration_us = e->end_us - e->start_us;
+	ev->generation = e->gen_end >= 0 ? e->gen_end : e->gen_start;
+	ev->proto = e->proto;
+	snprintf(when, sizeof when, "from generation %d", (int)e->gen_start);
+	event_text(ev, e->gen_start >= 0 ? when : NULL);
+	emit(t, g, ev);
+}
+
 /* For observations keyed by client id alone: the group of a present member with it. */
 static int32_t
 group_of_client(kg_tracker *t, const char *client_id)
@@ -1131,6 +1207,17 @@ apply_obs(kg_tracker *t, kg_obs *o)
 		g->max_poll_us = o->max_poll_ms * 1000;
 	proto = o->proto != KG_PROTO_UNKNOWN ? o->proto : g->proto;
 
+	/*
+	 * A callback older than the moment its member was seen gone (a slower
+	 * stream) does not bring it back: what it says is history already told.
+	 */
+	if (o->kind == KG_OBS_REVOKED || o->kind == KG_OBS_ASSIGNED || o->kind == KG_OBS_LOST ||
+	    o->kind == KG_OBS_JOIN_SENT || o->kind == KG_OBS_JOINED) {
+		tmember *x = o->member_id ? find_member_of(g, o->member_id, o->client_id) : NULL;
+		if (x != NULL && !x->present && x->gone_time > 0 && time < x->gone_time)
+			return;
+	}
+
 	switch (o->kind) {
 	case KG_OBS_REVOKED: {
 		kg_tp *before;
@@ -1143,8 +1230,8 @@ apply_obs(kg_tracker *t, kg_obs *o)
 		}
 		/* eager: a revoke after a completed round starts the next round */
 		if (g->ep != NULL && g->phase == PHASE_SYNCED && proto != KG_PROTO_COOPERATIVE && o->nparts > 0)
-			next_round(t, g, time);
-		ensure_episode(t, g, time, "revoke callback");
+			next_round(t, g, time, KG_EVID_EXACT);
+		ensure_episode(t, g, time, "revoke callback", KG_EVID_EXACT);
 		g->last_rebal_obs = time;
 		before = tp_dup(m->asg, m->nasg);
 		nbefore = m->nasg;
@@ -1186,7 +1273,7 @@ apply_obs(kg_tracker *t, kg_obs *o)
 			emit(t, g, ev);
 			m->away_since = 0;
 		}
-		ensure_episode(t, g, time, "assign callback");
+		ensure_episode(t, g, time, "assign callback", KG_EVID_EXACT);
 		g->last_rebal_obs = time;
 		if (proto == KG_PROTO_EAGER) {
 			/* eager assign hands the whole new assignment */
@@ -1222,7 +1309,7 @@ apply_obs(kg_tracker *t, kg_obs *o)
 		kg_event *ev;
 		m = obs_tmember(t, g, o, true);
 		m->exact = true;
-		ensure_episode(t, g, time, "assignment lost");
+		ensure_episode(t, g, time, "assignment lost", KG_EVID_EXACT);
 		g->last_rebal_obs = time;
 		ev = member_event(KG_EV_LOST, time, g, m);
 		if (o->nparts > 0) {
@@ -1259,8 +1346,8 @@ apply_obs(kg_tracker *t, kg_obs *o)
 			m->left_reported = false;
 		}
 		if (g->ep != NULL && g->phase == PHASE_SYNCED && time >= g->last_sync)
-			next_round(t, g, time);
-		ensure_episode(t, g, time, "member rejoined");
+			next_round(t, g, time, KG_EVID_EXACT);
+		ensure_episode(t, g, time, "member rejoined", KG_EVID_EXACT);
 		g->last_rebal_obs = time;
 		m->synced = false;
 		m->join_round = round_at(g, time);
@@ -1330,9 +1417,14 @@ apply_obs(kg_tracker *t, kg_obs *o)
 			       KG_EVID_EXACT);
 		break;
 	case KG_OBS_STATIC_REPLACED:
+		/*
+		 * KIP-345: the instance restarted and rejoined under a new member
+		 * id: the old id is away, not gone; the new one (a joined line, or
+		 * the next description) takes its place without a rebalance.
+		 */
 		m = obs_tmember(t, g, o, false);
-		if (m != NULL && m->present)
-			announce_leave(t, g, m, time, KG_REASON_REPLACED, o->text, KG_EVID_EXACT);
+		if (m != NULL && m->present && m->away_since == 0)
+			m->away_since = time;
 		break;
 	case KG_OBS_PREPARING:
 		if (o->generation >= 0)
@@ -1347,17 +1439,18 @@ apply_obs(kg_tracker *t, kg_obs *o)
 				if (last->gen_start < 0)
 					last->gen_start = o->generation;
 				last->evidence = KG_EVID_EXACT;
+				emit_retimed(t, g, last, time);
 				break;
 			}
 		}
 		if (g->ep != NULL && g->phase == PHASE_SYNCED)
-			next_round(t, g, time);
+			next_round(t, g, time, KG_EVID_EXACT);
 		if (g->ep == NULL && o->text != NULL && (g->trig_text == NULL || time - g->trig_time > TRIGGER_WINDOW)) {
 			char *st = short_trigger(o->reason, o->text);
 			set_trigger(g, time, o->reason != KG_REASON_NONE ? o->reason : KG_REASON_UNKNOWN, st);
 			free(st);
 		}
-		ensure_episode(t, g, time, "coordinator: preparing to rebalance");
+		ensure_episode(t, g, time, "coordinator: preparing to rebalance", KG_EVID_EXACT);
 		if (g->ep->gen_start < 0)
 			g->ep->gen_start = o->generation;
 		g->ep->evidence = KG_EVID_EXACT;
@@ -1388,6 +1481,7 @@ apply_obs(kg_tracker *t, kg_obs *o)
 				last->end_us = time;
 				last->gen_end = g->generation;
 				last->evidence = KG_EVID_EXACT;
+				emit_retimed(t, g, last, time);
 			}
 			break;
 		}
@@ -1401,8 +1495,8 @@ apply_obs(kg_tracker *t, kg_obs *o)
 		if (o->generation >= 0)
 			g->generation = o->generation;
 		if (g->ep != NULL && g->phase == PHASE_SYNCED)
-			next_round(t, g, time);
-		ensure_episode(t, g, time, o->text ? o->text : "group epoch bumped");
+			next_round(t, g, time, KG_EVID_EXACT);
+		ensure_episode(t, g, time, o->text ? o->text : "group epoch bumped", KG_EVID_EXACT);
 		g->ep->evidence = KG_EVID_EXACT;
 		g->last_rebal_obs = time;
 		g->phase = PHASE_SYNCED;
@@ -1453,12 +1547,20 @@ apply_obs(kg_tracker *t, kg_obs *o)
 
 /* -------------------------------------------------------------- polling */
 
-/* The assignment a polled member holds per the snapshot, NULL/0 when absent. */
+/*
+ * The snapshot's entry of a member, NULL when absent.  A member id the
+ * snapshot gives to another client (the mock cluster reuses ids) is not
+ * this member's.
+ */
 static const kg_member *
 snap_member(const kg_group *G, const tmember *m)
 {
 	int i = group_member_index(G, m->member_id);
-	return i >= 0 ? &G->members[i] : NULL;
+	const kg_member *mm = i >= 0 ? &G->members[i] : NULL;
+	if (mm != NULL && m->client_id != NULL && *m->client_id != '\0' && *mm->client_id != '\0' &&
+	    strcmp(m->client_id, mm->client_id) != 0)
+		return NULL;
+	return mm;
 }
 
 /* Pair a newly seen static member with one that vanished: a restart within session.timeout.ms. */
@@ -1521,6 +1623,18 @@ apply_group(kg_tracker *t, kg_group *G, int64_t T)
 	int k, nleft = 0;
 	int64_t sync_time, prev_lag;
 
+	/*
+	 * A group whose description failed this time (not authorized, the
+	 * coordinator loading or moving) says nothing new about its members:
+	 * keep what we knew rather than see everybody leave.
+	 */
+	g->no_news = !first && G->error != NULL && G->nmembers == 0 && G->state == KG_STATE_UNKNOWN;
+	if (g->no_news) {
+		g->present = true;
+		if (G->lag >= 0)
+			g->lag = G->lag;
+		return;
+	}
 	if (!g->present && (!first || t->seen_groups)) {
 		kg_event *ev = event_new(KG_EV_GROUP_APPEARED, T, g->id);
 		sbuf s = { 0 };
@@ -1626,9 +1740,16 @@ apply_group(kg_tracker *t, kg_group *G, int64_t T)
 		evidence = ev_state || nj > 0 || nleft > 0 || assign_changed;
 	if (baseline && !ev_state)
 		evidence = false;
+	/* everybody left: the group is empty, nothing to rebalance */
+	if ((G->state == KG_STATE_EMPTY || G->state == KG_STATE_DEAD) && G->nmembers == 0) {
+		evidence = false;
+		if (g->ep != NULL)
+			close_episode(t, g, T, "the group is empty");
+	}
 	if (g->ep == NULL && evidence) {
 		ensure_episode(t, g, T,
-			       ev_state ? "in progress" : nj ? "member joined" : nleft ? "member left" : "assignment changed");
+			       ev_state ? "in progress" : nj ? "member joined" : nleft ? "member left" : "assignment changed",
+			       KG_EVID_POLLED);
 		if (prev_lag >= 0)
 			g->ep->lag_start = prev_lag; /* the lag just before it began */
 	}
@@ -1639,13 +1760,14 @@ apply_group(kg_tracker *t, kg_group *G, int64_t T)
 		g->ep_polled = true;
 		g->ep_logonly = false;
 		if (ev_state && g->phase == PHASE_SYNCED)
-			next_round(t, g, T);
+			next_round(t, g, T, KG_EVID_POLLED);
 		/* eager: every member revokes everything it held at the start of each round */
 		if (g->proto == KG_PROTO_EAGER) {
 			int64_t when = g->ep->rounds == 1 ? g->ep->start_us : T;
 			for (i = 0; i < g->nm; i++) {
 				tmember *m = g->m[i];
-				if (!m->present || m->exact || m->revoked_round >= g->ep->rounds || m->nstable == 0)
+				if (!m->present || m->exact || m->revoked_round >= g->ep->rounds || m->nstable == 0 ||
+				    m->synced_round >= g->ep->rounds)
 					continue;
 				if (!ev_state && !stable_now)
 					continue;
@@ -1666,7 +1788,8 @@ apply_group(kg_tracker *t, kg_group *G, int64_t T)
 				if (mm == NULL)
 					continue;
 				if (g->proto == KG_PROTO_EAGER) {
-					if (m->revoked_round >= g->ep->rounds || m->nstable == 0)
+					/* the round's new assignment, once */
+					if (m->synced_round < g->ep->rounds)
 						do_assign(t, g, m, sync_time, mm->assignment, mm->nassigned, KG_EVID_POLLED, g->ep->rounds);
 				} else {
 					kg_tp *rv = xmalloc(((size_t)m->nstable + 1) * sizeof *rv);
@@ -1685,6 +1808,20 @@ apply_group(kg_tracker *t, kg_group *G, int64_t T)
 				}
 				set_tp(&m->stable, &m->nstable, mm->assignment, mm->nassigned);
 				set_tp(&m->asg, &m->nasg, mm->assignment, mm->nassigned);
+				m->synced_round = g->ep->rounds;
+			}
+			/*
+			 * A member reported by callbacks that holds what the broker says
+			 * it holds has synced too (holding nothing proves nothing: that
+			 * is also what a member waiting for its assignment holds).
+			 */
+			for (i = 0; i < g->nm; i++) {
+				tmember *m = g->m[i];
+				const kg_member *mm;
+				if (!m->present || !m->exact || (mm = snap_member(G, m)) == NULL)
+					continue;
+				if (m->nasg > 0 && tp_equal(mm->assignment, mm->nassigned, m->asg, m->nasg))
+					m->synced = true;
 			}
 			g->phase = PHASE_SYNCED;
 			g->last_sync = sync_time;
@@ -1701,11 +1838,13 @@ apply_group(kg_tracker *t, kg_group *G, int64_t T)
 			mm = snap_member(G, m);
 			if (mm == NULL)
 				continue;
-			if (!m->exact || G->exact) {
-				set_tp(&m->stable, &m->nstable, mm->assignment, mm->nassigned);
-				if (!m->exact)
-					set_tp(&m->asg, &m->nasg, mm->assignment, mm->nassigned);
-			}
+			/*
+			 * Between rebalances the description is the truth: a broker's
+			 * wins over callbacks that went quiet, and a callback source's
+			 * own is built from the callbacks already handed over.
+			 */
+			set_tp(&m->stable, &m->nstable, mm->assignment, mm->nassigned);
+			set_tp(&m->asg, &m->nasg, mm->assignment, mm->nassigned);
 		}
 	}
 
@@ -1741,7 +1880,7 @@ apply_group(kg_tracker *t, kg_group *G, int64_t T)
 		 */
 		bool log_ok = !g->await_log_sync || g->ep_changed || T - g->ep->start_us >= 30LL * 1000000;
 		/* a member whose last sync no callback reported must not hold the episode open for ever */
-		if (!synced && exact_group && T - g->last_rebal_obs >= EXACT_QUIET)
+		if (!synced && T - g->last_rebal_obs >= EXACT_QUIET)
 			synced = true;
 		if (G->norphaned == 0 && synced && log_ok &&
 		    (!exact_group || T - g->last_rebal_obs >= EXACT_SETTLE)) {
@@ -1866,6 +2005,22 @@ annotate_group(kg_tracker *t, kg_snapshot *s, kg_group *G, int64_t T)
 	size_t i;
 	int64_t lag_then;
 
+	if (g->no_news) {
+		/* a failed description: the timeline keeps the last picture */
+		G->sum.storm = g->storm;
+		G->sum.in_episode = g->ep != NULL;
+		return;
+	}
+	/* partitions between the rounds of an open rebalance are in flight, not orphaned */
+	if (g->ep != NULL) {
+		for (k = 0; k < G->nparts; k++) {
+			if (G->parts[k].orphaned) {
+				G->parts[k].orphaned = false;
+				G->parts[k].in_flight = true;
+			}
+		}
+		G->norphaned = 0;
+	}
 	memset(&smp, 0, sizeof smp);
 	smp.time_us = T;
 	smp.state = G->state;

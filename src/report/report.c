@@ -59,7 +59,7 @@ text_group(sbuf *o, const kg_group *g, const kg_snapshot *s)
 	if (g->nparts > 0) {
 		/* the text ownership grid: one row per topic, a cell per partition */
 		int32_t topic = -1;
-		sbuf_adds(o, "\n  ownership (member letter per partition; . no owner, ! orphaned)\n");
+		sbuf_adds(o, "\n  ownership (member letter per partition; . no owner, ! orphaned, ~ in flight between rounds)\n");
 		for (i = 0; i < g->nparts; i++) {
 			const kg_gpart *p = &g->parts[i];
 			if (p->tp.topic != topic) {
@@ -68,7 +68,7 @@ text_group(sbuf *o, const kg_group *g, const kg_snapshot *s)
 				topic = p->tp.topic;
 				sbuf_addf(o, "  %-24s ", intern_topic_name(topic));
 			}
-			sbuf_addc(o, p->owner >= 0 ? member_letter(p->owner) : p->orphaned ? '!' : '.');
+			sbuf_addc(o, p->owner >= 0 ? member_letter(p->owner) : p->orphaned ? '!' : p->in_flight ? '~' : '.');
 		}
 		sbuf_addc(o, '\n');
 		sbuf_addf(o, "\n  %-24s %9s %14s %14s %10s  %s\n", "TOPIC", "PARTITION", "CURRENT-OFFSET", "LOG-END-OFFSET",
@@ -242,7 +242,7 @@ json_member(sbuf *o, const kg_member *m)
 static void
 json_group(sbuf *o, const kg_group *g)
 {
-	int i;
+	int i, nflight;
 	sbuf_adds(o, "{\"id\":");
 	jstr(o, g->name);
 	sbuf_addf(o, ",\"state\":\"%s\",\"protocol_type\":", state_name(g->state));
@@ -276,12 +276,15 @@ json_group(sbuf *o, const kg_group *g)
 		jnum(o, p->lag);
 		sbuf_adds(o, ",\"owner\":");
 		jstr(o, p->owner >= 0 ? g->members[p->owner].member_id : NULL);
-		sbuf_addf(o, ",\"orphaned\":%s}", p->orphaned ? "true" : "false");
+		sbuf_addf(o, ",\"orphaned\":%s,\"in_flight\":%s}", p->orphaned ? "true" : "false",
+			  p->in_flight ? "true" : "false");
 	}
 	sbuf_adds(o, "],\"lag\":");
 	jnum(o, g->lag);
-	sbuf_addf(o, ",\"orphaned\":%d,\"idle_members\":%d,\"rebalances_1h\":%d,\"storm\":%s,\"in_rebalance\":%s",
-		  g->norphaned, g->nidle, g->sum.rebalances_1h, g->sum.storm ? "true" : "false",
+	for (i = 0, nflight = 0; i < g->nparts; i++)
+		nflight += g->parts[i].in_flight;
+	sbuf_addf(o, ",\"orphaned\":%d,\"in_flight\":%d,\"idle_members\":%d,\"rebalances_1h\":%d,\"storm\":%s,\"in_rebalance\":%s",
+		  g->norphaned, nflight, g->nidle, g->sum.rebalances_1h, g->sum.storm ? "true" : "false",
 		  g->sum.in_episode ? "true" : "false");
 	if (g->sum.generation >= 0)
 		sbuf_addf(o, ",\"generation\":%d", (int)g->sum.generation);

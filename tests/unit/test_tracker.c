@@ -318,7 +318,8 @@ test_status(void **state)
 	assert_int_equal(G->members[group_member_index(G, "consumer-a-m")].status, KG_MEMBER_PARTIAL);
 	assert_int_equal(G->members[group_member_index(G, "consumer-b-m")].status, KG_MEMBER_CONSUMING);
 	assert_int_equal(G->members[group_member_index(G, "consumer-d-m")].status, KG_MEMBER_STOPPED);
-	assert_int_equal(G->norphaned, 1);
+	assert_int_equal(G->norphaned, 0); /* in flight between the rounds, not orphaned */
+	assert_true(G->parts[4].in_flight);
 	sc_group_set(s, "st", KG_STATE_STABLE, "cooperative-sticky", "consumer-a=0;consumer-b=1 2;consumer-c=3 5;consumer-d=4");
 	snap = sc_tick(s, 2000);
 	G = snapshot_group(snap, intern_group("st"));
@@ -532,6 +533,262 @@ test_stuck_is_not_storm(void **state)
 	sc_free(s);
 }
 
+/* A group whose describe failed for a moment (no members, state unknown) is not a rebalance. */
+static void
+test_describe_error_is_not_a_rebalance(void **state)
+{
+	kg_tracker *t = tracker_new(NULL);
+	kg_evlist ev = { 0 };
+	int32_t topic = intern_topic(SC_TOPIC), gid = intern_group("derr");
+	kg_tp a[2] = { { topic, 0 }, { topic, 1 } };
+	int round;
+	(void)state;
+	for (round = 0; round < 3; round++) {
+		kg_builder *b = builder_new(1000000 + round * 1000000);
+		kg_bgroup *g = builder_group(b, gid);
+		kg_snapshot *snap;
+		builder_topic(b, topic, 2);
+		if (round == 1) {
+			bgroup_error(g, "coordinator load in progress");
+		} else {
+			kg_bmember *m = bgroup_member(g, "a-1");
+			bgroup_state(g, KG_STATE_STABLE);
+			bgroup_protocol(g, "consumer", "range");
+			bmember_ids(m, "a", "/h", NULL);
+			bmember_assignment(m, a, 2);
+		}
+		snap = builder_finish(b);
+		tracker_apply(t, NULL, snap, &ev);
+		snapshot_unref(snap);
+	}
+	assert_int_equal(ev.n, 0);
+	evlist_clear(&ev);
+	free(ev.v);
+	tracker_free(t);
+}
+
+/* Everybody leaves: the group is Empty, no rebalance stays open. */
+static void
+test_empty_closes(void **state)
+{
+	sc *s = sc_new(2, NULL);
+	kg_snapshot *snap;
+	(void)state;
+	sc_group_set(s, "emp", KG_STATE_STABLE, "range", "consumer-a=0;consumer-b=1");
+	sc_tick(s, 0);
+	sc_group_set(s, "emp", KG_STATE_EMPTY, "", "");
+	sc_tick(s, 1000);
+	snap = sc_tick(s, 60000);
+	assert_false(snapshot_group(snap, intern_group("emp"))->sum.in_episode);
+	assert_int_equal(sc_count(s, KG_EV_MEMBER_LEFT, NULL), 2);
+	assert_int_equal(sc_count(s, KG_EV_STORM_BEGIN, NULL), 0);
+	sc_free(s);
+}
+
+/* An eager episode that stays open while Stable does not repeat assignments or invent revokes. */
+static void
+test_eager_no_repeats(void **state)
+{
+	sc *s = sc_new(6, NULL);
+	(void)state;
+	sc_group_set(s, "rep", KG_STATE_STABLE, "range", "consumer-a=0 1 2;consumer-b=3 4 5");
+	sc_tick(s, 0);
+	sc_group_set(s, "rep", KG_STATE_PREPARING_REBALANCE, "", "consumer-a;consumer-b;consumer-c");
+	sc_tick(s, 1000);
+	/* Stable, but partition 5 has no owner: the episode stays open for the grace */
+	sc_group_set(s, "rep", KG_STATE_STABLE, "range", "consumer-a=0 1;consumer-b=2 3;consumer-c=4");
+	sc_tick(s, 2000);
+	sc_tick(s, 3000);
+	sc_tick(s, 4000);
+	assert_int_equal(sc_count(s, KG_EV_ASSIGNED, "consumer-a"), 1);
+	assert_int_equal(sc_count(s, KG_EV_ASSIGNED, "consumer-c"), 1);
+	assert_int_equal(sc_count(s, KG_EV_REVOKED, "consumer-c"), 0);
+	assert_int_equal(sc_count_revokes(s, "rep", NULL, KG_CLASS_FULL), 2);
+	sc_free(s);
+}
+
+/* A member known from callbacks whose assign never arrives does not hold a polled episode open. */
+static void
+test_callback_gap_in_polled_group(void **state)
+{
+	sc *s = sc_new(4, NULL);
+	kg_snapshot *snap;
+	(void)state;
+	sc_group_set(s, "gap", KG_STATE_STABLE, "cooperative-sticky", "consumer-a=0 1;consumer-b=2 3");
+	sc_tick(s, 0);
+	sc_obs(s, KG_OBS_REVOKED, 500, "gap", "consumer-a", C, "1");
+	sc_group_set(s, "gap", KG_STATE_STABLE, "cooperative-sticky", "consumer-a=0;consumer-b=2 3;consumer-c=1");
+	sc_tick(s, 1000);
+	sc_tick(s, 2000);
+	snap = sc_tick(s, 30000);
+	assert_false(snapshot_group(snap, intern_group("gap"))->sum.in_episode);
+	assert_int_equal(sc_count(s, KG_EV_ASSIGNED, "consumer-c"), 1);
+	sc_free(s);
+}
+
+/* A static member replaced (coordinator log) and seen back with a new id: no rebalance. */
+static void
+test_static_replaced_in_log(void **state)
+{
+	kg_tracker *t = tracker_new(NULL);
+	kg_evlist ev = { 0 };
+	kg_obsq q = { 0 };
+	int32_t topic = intern_topic(SC_TOPIC), gid = intern_group("static-log");
+	kg_tp a[2] = { { topic, 0 }, { topic, 1 } }, b2[2] = { { topic, 2 }, { topic, 3 } };
+	int round, back = 0, starts = 0;
+	size_t i;
+	(void)state;
+	for (round = 0; round < 2; round++) {
+		kg_builder *b = builder_new(1000000 + round * 1000000);
+		kg_bgroup *g = builder_group(b, gid);
+		kg_bmember *m;
+		kg_snapshot *snap;
+		if (round == 1) {
+			kg_obs *o = obs_new(KG_OBS_STATIC_REPLACED, 1500000, gid, "log");
+			obs_member(o, "static-a-1111", NULL, "pod-a", NULL);
+			obsq_push(&q, o);
+		}
+		builder_topic(b, topic, 4);
+		bgroup_state(g, KG_STATE_STABLE);
+		bgroup_protocol(g, "consumer", "range");
+		m = bgroup_member(g, round == 0 ? "static-a-1111" : "static-a-2222");
+		bmember_ids(m, "static-a", "/10.0.0.1", "pod-a");
+		bmember_assignment(m, a, 2);
+		m = bgroup_member(g, "static-b-3333");
+		bmember_ids(m, "static-b", "/10.0.0.2", "pod-b");
+		bmember_assignment(m, b2, 2);
+		snap = builder_finish(b);
+		tracker_apply(t, &q, snap, &ev);
+		snapshot_unref(snap);
+	}
+	for (i = 0; i < ev.n; i++) {
+		back += ev.v[i]->kind == KG_EV_MEMBER_BACK;
+		starts += ev.v[i]->kind == KG_EV_REBALANCE_START;
+	}
+	assert_int_equal(back, 1);
+	assert_int_equal(starts, 0);
+	evlist_clear(&ev);
+	free(ev.v);
+	free(q.v);
+	tracker_free(t);
+}
+
+/* A leave reason from a log line that arrives after polling saw the member gone is kept. */
+static void
+test_late_leave_reason(void **state)
+{
+	sc *s = sc_new(6, NULL);
+	kg_obs *o;
+	kg_snapshot *snap;
+	const kg_group *G;
+	int i;
+	bool found = false;
+	(void)state;
+	sc_group_set(s, "late", KG_STATE_STABLE, "range", "consumer-a=0 1 2;consumer-b=3 4 5");
+	sc_tick(s, 0);
+	sc_group_set(s, "late", KG_STATE_STABLE, "range", "consumer-a=0 1 2 3 4 5");
+	sc_tick(s, 1000); /* polling: consumer-b left, reason unknown */
+	o = obs_new(KG_OBS_LEFT, sc_us(s, 600), intern_group("late"), "log");
+	obs_member(o, "consumer-b-m", "consumer-b", NULL, NULL);
+	o->reason = KG_REASON_MAX_POLL;
+	sc_obs_push(s, o);
+	sc_group_set(s, "late", KG_STATE_STABLE, "range", "consumer-b=0 1 2 3 4 5;consumer-a");
+	sc_group_set(s, "late", KG_STATE_STABLE, "range", "consumer-a=0 1 2 3 4 5");
+	snap = sc_tick(s, 2000);
+	/* the reason reaches the lane, so the health view and the timeline know why */
+	(void)snap;
+	{
+		kg_hview *v = history_view(tracker_history(s->t), intern_group("late"), sc_us(s, 0), sc_us(s, 2000));
+		for (i = 0; i < v->nlanes; i++) {
+			if (strcmp(v->lanes[i].client_id, "consumer-b") == 0) {
+				assert_int_equal(v->lanes[i].last_leave, KG_REASON_MAX_POLL);
+				found = true;
+			}
+		}
+		assert_true(found);
+		assert_string_equal(v->episodes[0].trigger_text, "left: consumer-b (max.poll.interval)");
+		hview_free(v);
+	}
+	G = snapshot_group(s->last, intern_group("late"));
+	assert_non_null(G);
+	sc_free(s);
+}
+
+/* A callback that arrives after polling saw its member leave does not bring the member back. */
+static void
+test_late_callback_no_revival(void **state)
+{
+	sc *s = sc_new(4, NULL);
+	(void)state;
+	sc_group_set(s, "rev", KG_STATE_STABLE, "cooperative-sticky", "consumer-a=0 1;consumer-b=2 3");
+	sc_tick(s, 0);
+	sc_group_set(s, "rev", KG_STATE_STABLE, "cooperative-sticky", "consumer-b=0 1 2 3");
+	sc_tick(s, 1000);
+	sc_tick(s, 2000);
+	sc_obs(s, KG_OBS_REVOKED, 400, "rev", "consumer-a", C, "0 1");
+	sc_tick(s, 3000);
+	assert_int_equal(sc_count(s, KG_EV_MEMBER_LEFT, "consumer-a"), 1);
+	assert_int_equal(sc_count(s, KG_EV_REBALANCE_START, NULL), 1);
+	sc_free(s);
+}
+
+/* A member id reused by another client (the mock does that) is a new member; the old one left. */
+static void
+test_reused_member_id(void **state)
+{
+	kg_tracker *t = tracker_new(NULL);
+	kg_evlist ev = { 0 };
+	int32_t topic = intern_topic(SC_TOPIC), gid = intern_group("reuse");
+	kg_tp a[1] = { { topic, 0 } };
+	int round, left = 0;
+	size_t i;
+	kg_snapshot *last = NULL;
+	(void)state;
+	for (round = 0; round < 2; round++) {
+		kg_builder *b = builder_new(1000000 + round * 1000000);
+		kg_bgroup *g = builder_group(b, gid);
+		kg_bmember *m;
+		builder_topic(b, topic, 1);
+		bgroup_state(g, KG_STATE_STABLE);
+		bgroup_protocol(g, "consumer", "range");
+		m = bgroup_member(g, "rdkafka-0x55d0");
+		bmember_ids(m, round == 0 ? "consumer-a" : "consumer-e", "/h", NULL);
+		bmember_assignment(m, a, 1);
+		snapshot_unref(last);
+		last = builder_finish(b);
+		tracker_apply(t, NULL, last, &ev);
+	}
+	for (i = 0; i < ev.n; i++)
+		left += ev.v[i]->kind == KG_EV_MEMBER_LEFT && strcmp(ev.v[i]->client_id, "consumer-a") == 0;
+	assert_int_equal(left, 1);
+	assert_int_equal(history_nlanes(tracker_history(t), gid), 2);
+	snapshot_unref(last);
+	evlist_clear(&ev);
+	free(ev.v);
+	tracker_free(t);
+}
+
+/* Members that never stopped are not counted as stopped. */
+static void
+test_stopped_count(void **state)
+{
+	sc *s = sc_new(6, NULL);
+	const kg_event *e;
+	(void)state;
+	sc_group_set(s, "cnt", KG_STATE_STABLE, "cooperative-sticky", "consumer-a=0 4;consumer-b=1 2;consumer-c=3 5");
+	sc_tick(s, 0);
+	sc_group_set(s, "cnt", KG_STATE_STABLE, "cooperative-sticky", "consumer-a=0;consumer-b=1 2;consumer-c=3 5;consumer-d");
+	sc_tick(s, 1000);
+	sc_group_set(s, "cnt", KG_STATE_STABLE, "cooperative-sticky", "consumer-a=0;consumer-b=1 2;consumer-c=3 5;consumer-d=4");
+	sc_tick(s, 2000);
+	e = sc_find(s, KG_EV_REBALANCE_END, NULL, 0);
+	assert_non_null(e);
+	assert_non_null(strstr(e->text, "0 of 3 members stopped"));
+	e = sc_find(s, KG_EV_REBALANCE_START, NULL, 0);
+	assert_int_equal(e->evidence, KG_EVID_POLLED);
+	sc_free(s);
+}
+
 /* KIP-345: a static member back with a new member id and its partitions is not a rebalance. */
 static void
 test_static_restart(void **state)
@@ -647,6 +904,10 @@ test_log_retime(void **state)
 	assert_int_equal(ep[0].gen_start, 6);
 	assert_int_equal(ep[0].gen_end, 7);
 	assert_int_equal(ep[0].evidence, KG_EVID_EXACT);
+	/* the event list says the log gave it its timing */
+	assert_int_equal(sc_count(s, KG_EV_RETIMED, NULL), 2);
+	assert_text(sc_find(s, KG_EV_RETIMED, NULL, 1),
+		    "the coordinator's log times that rebalance: 500ms, generation 7 (from generation 6)");
 	episodes_free(ep, n);
 	sc_free(s);
 }
@@ -812,6 +1073,15 @@ main(void)
 		cmocka_unit_test(test_storm_ratio),
 		cmocka_unit_test(test_storm_rounds),
 		cmocka_unit_test(test_stuck_is_not_storm),
+		cmocka_unit_test(test_describe_error_is_not_a_rebalance),
+		cmocka_unit_test(test_empty_closes),
+		cmocka_unit_test(test_eager_no_repeats),
+		cmocka_unit_test(test_callback_gap_in_polled_group),
+		cmocka_unit_test(test_static_replaced_in_log),
+		cmocka_unit_test(test_late_leave_reason),
+		cmocka_unit_test(test_late_callback_no_revival),
+		cmocka_unit_test(test_reused_member_id),
+		cmocka_unit_test(test_stopped_count),
 		cmocka_unit_test(test_static_restart),
 		cmocka_unit_test(test_static_replaced),
 		cmocka_unit_test(test_lanes),
