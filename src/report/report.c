@@ -48,12 +48,20 @@ text_group(sbuf *o, const kg_group *g, const kg_snapshot *s)
 	if (g->error != NULL)
 		sbuf_addf(o, "  error        %s\n", g->error);
 	if (g->nmembers > 0) {
-		sbuf_addf(o, "\n  %-3s %-40s %-24s %-16s %-16s %s\n", "", "MEMBER-ID", "CLIENT-ID", "HOST", "INSTANCE-ID",
-			  "#PARTITIONS");
+		int wid = 9, wc = 9, wh = 4, wi = 11;
 		for (i = 0; i < g->nmembers; i++) {
 			const kg_member *m = &g->members[i];
-			sbuf_addf(o, "  %c   %-40s %-24s %-16s %-16s %d\n", member_letter(i), m->member_id, m->client_id,
-				  m->host, m->instance_id ? m->instance_id : "-", m->nassigned);
+			wid = KG_MAX(wid, (int)strlen(m->member_id));
+			wc = KG_MAX(wc, (int)strlen(m->client_id));
+			wh = KG_MAX(wh, (int)strlen(m->host));
+			wi = KG_MAX(wi, m->instance_id ? (int)strlen(m->instance_id) : 1);
+		}
+		sbuf_addf(o, "\n  %-3s %-*s  %-*s  %-*s  %-*s  %s\n", "", wid, "MEMBER-ID", wc, "CLIENT-ID", wh, "HOST", wi,
+			  "INSTANCE-ID", "#PARTITIONS");
+		for (i = 0; i < g->nmembers; i++) {
+			const kg_member *m = &g->members[i];
+			sbuf_addf(o, "  %c   %-*s  %-*s  %-*s  %-*s  %d\n", member_letter(i), wid, m->member_id, wc, m->client_id,
+				  wh, m->host, wi, m->instance_id ? m->instance_id : "-", m->nassigned);
 		}
 	}
 	if (g->nparts > 0) {
@@ -88,11 +96,32 @@ text_group(sbuf *o, const kg_group *g, const kg_snapshot *s)
 	sbuf_addc(o, '\n');
 }
 
+/*
+ * Make a report safe for a terminal: names come from the cluster, so
+ * control characters (escape sequences) and invalid UTF-8 in them become
+ * '?'; the report's own line breaks stay.
+ */
+static void
+sanitize_lines(sbuf *o, size_t from)
+{
+	size_t i = from;
+	while (i < o->len) {
+		char *nl = memchr(o->s + i, '\n', o->len - i);
+		size_t end = nl ? (size_t)(nl - o->s) : o->len;
+		char keep = o->s[end];
+		o->s[end] = '\0';
+		util_sanitize_text(o->s + i);
+		o->s[end] = keep;
+		i = end + 1;
+	}
+}
+
 /* The --once report. */
 void
 report_text(sbuf *o, const kg_snapshot *s)
 {
 	int i;
+	size_t from = o->len;
 	char when[64];
 	time_t t = (time_t)(s->time_us / 1000000);
 	struct tm tm;
@@ -108,6 +137,7 @@ report_text(sbuf *o, const kg_snapshot *s)
 	sbuf_addc(o, '\n');
 	for (i = 0; i < s->ngroups; i++)
 		text_group(o, &s->groups[i], s);
+	sanitize_lines(o, from);
 }
 
 /* A JSON time. */

@@ -431,6 +431,39 @@ copy_parts(ksrc *k, const rd_kafka_topic_partition_list_t *l, int *n)
 	return v;
 }
 
+/*
+ * A group whose describe failed this time (the coordinator loading or
+ * moving, a transient authorization error) keeps its last good description,
+ * marked with the error: its members did not leave.  The worker is the only
+ * writer of k->result, so reading it here needs no lock.
+ */
+static void
+keep_last_description(ksrc *k, kgroup *g)
+{
+	kresult *old = k->result;
+	int i, j;
+	for (i = 0; old != NULL && i < old->ngroups; i++) {
+		const kgroup *o = &old->groups[i];
+		if (o->id != g->id || !o->described || o->m == NULL)
+			continue;
+		g->state = o->state;
+		g->simple = o->simple;
+		g->assignor = xstrdup(o->assignor);
+		g->coordinator = o->coordinator;
+		g->m = xcalloc((size_t)(o->nm ? o->nm : 1), sizeof *g->m);
+		for (j = 0; j < o->nm; j++) {
+			kmember *d = &g->m[g->nm++];
+			d->member_id = xstrdup(o->m[j].member_id);
+			d->client_id = xstrdup(o->m[j].client_id);
+			d->host = xstrdup(o->m[j].host);
+			d->instance_id = xstrdup(o->m[j].instance_id);
+			d->asg = tp_dup(o->m[j].asg, o->m[j].nasg);
+			d->nasg = d->asg ? o->m[j].nasg : 0;
+		}
+		return;
+	}
+}
+
 /* DescribeConsumerGroups for every selected group in one call. */
 static int
 refresh_describe(ksrc *k, kresult *r, char **names, size_t n, size_t *gcap, char **err)
@@ -463,6 +496,7 @@ refresh_describe(ksrc *k, kresult *r, char **names, size_t n, size_t *gcap, char
 		g->described = true;
 		if (ge != NULL) {
 			g->error = describe_error(rd_kafka_error_code(ge), rd_kafka_error_string(ge));
+			keep_last_description(k, g);
 			continue;
 		}
 		g->state = map_state(rd_kafka_ConsumerGroupDescription_state(d[i]));

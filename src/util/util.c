@@ -222,9 +222,10 @@ void
 sbuf_add_json_str(sbuf *b, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)(s ? s : "");
+	const unsigned char *stop = p + strlen((const char *)p);
 	sbuf_addc(b, '"');
 	while (*p) {
-		size_t ok = util_utf8_valid_prefix((const char *)p, strlen((const char *)p));
+		size_t ok = util_utf8_valid_prefix((const char *)p, (size_t)(stop - p));
 		const unsigned char *end = p + ok;
 		while (p < end) {
 			unsigned char c = *p;
@@ -435,7 +436,7 @@ util_utf8_valid_prefix(const char *str, size_t n)
 	return i;
 }
 
-/* Replace invalid UTF-8 and control characters with '?'. */
+/* Replace invalid UTF-8 and control characters (C0, DEL and C1: U+0080-U+009F, e.g. CSI) with '?'. */
 void
 util_sanitize_text(char *s)
 {
@@ -444,8 +445,15 @@ util_sanitize_text(char *s)
 		size_t ok = util_utf8_valid_prefix(s + i, n - i);
 		size_t j;
 		for (j = i; j < i + ok; j++) {
-			if ((unsigned char)s[j] < 0x20 || s[j] == 0x7f)
+			unsigned char c = (unsigned char)s[j];
+			if (c < 0x20 || c == 0x7f)
 				s[j] = '?';
+			else if (c == 0xC2 && j + 1 < i + ok && (unsigned char)s[j + 1] >= 0x80 &&
+				 (unsigned char)s[j + 1] <= 0x9F) {
+				s[j] = '?';
+				s[j + 1] = '?';
+				j++;
+			}
 		}
 		i += ok;
 		if (i < n) {

@@ -79,6 +79,22 @@ if grep -q hunter "$T_TMP/secret"; then t_ok 1 "secret properties are never prin
 t_is "$(awk -F'"JoinGroup":' '/rejected_writes/{split($3,a,","); print a[1]}' "$FIXTURE_STATS")" 0 "no JoinGroup was ever sent"
 fixture_stop
 
+# names from the cluster never reach the terminal raw (escape sequences)
+fixture_stop
+fixture_start "$top_srcdir/tests/integration/scenarios/hostile.json" --manual || exit 1
+"$KGTOP" -b "$BOOTSTRAP" --once >"$T_TMP/hostile" 2>&1
+t_ok $? "--once with hostile names exits 0"
+if LC_ALL=C grep -q "$(printf '\033')" "$T_TMP/hostile" || LC_ALL=C grep -q "$(printf '\302\233')" "$T_TMP/hostile"; then
+	t_ok 1 "--once prints no escape sequence from the cluster"
+else
+	t_ok 0 "--once prints no escape sequence from the cluster"
+fi
+t_contains "$T_TMP/hostile" "GROUP g-?[31mred" "the hostile group name is shown, defused"
+"$KGTOP" -b "$BOOTSTRAP" --once --json >"$T_TMP/hostile.json" 2>&1
+"$JSONQ" -v <"$T_TMP/hostile.json"
+t_ok $? "--json stays valid with hostile names"
+fixture_stop
+
 # trace streams alone, read by the binary: a coordinator log, and consumers' callbacks (jsonl)
 "$KGTOP" --trace "log:file://$(cd "$top_srcdir" && pwd)/tests/data/logs/kafka-3.7-classic.log" --trace-from-start --once --json >"$T_TMP/log.json" 2>&1
 t_ok $? "--trace log: with --once exits 0"

@@ -23,3 +23,4 @@ TESTS += tests/integration/test_demo_commands
 tests_integration_test_demo_commands_SOURCES = tests/integration/test_demo_commands.c
 tests_integration_test_demo_commands_CFLAGS = $(TEST_CFLAGS)
 tests_integration_test_demo_commands_LDADD = $(TEST_LIBS)
+EXTRA_DIST += tests/integration/scenarios/hostile.json
