@@ -96,6 +96,10 @@ run_once(kg_collector *c, const kg_options *o)
 	/* a replay as fast as possible always completes: no timeout */
 	int64_t timeout = o->replay != NULL ? INT64_MAX / 4 : o->timeout_us;
 	if (collector_run_until_complete(c, timeout, err, sizeof err) < 0) {
+		if (stop_signal) {
+			fprintf(stderr, "kgtop: interrupted\n");
+			return 1;
+		}
 		f = collector_take(c);
 		bad = f ? source_problem(f->snap) : NULL;
 		if (bad != NULL && bad->message != NULL)
@@ -321,6 +325,7 @@ main(int argc, char **argv)
 	}
 	info.cluster = cc.cluster;
 	c = collector_new(&cc, tracker);
+	collector_set_stop_flag(c, &stop_signal);
 	if (replay != NULL)
 		collector_add_source(c, replay);
 	if (o.record != NULL) {

@@ -45,8 +45,9 @@ struct kg_collector {
 	kg_frame *pending;
 	command *cmds, **cmds_tail;
 	uint64_t seq;
-	int64_t last_publish;
-	int64_t last_news;
+	int64_t last_publish;   /* monotonic */
+	int64_t last_news;      /* monotonic */
+	volatile sig_atomic_t *stop_flag; /* set by a signal: give up waiting */
 };
 
 /* Make a descriptor non-blocking and close-on-exec. */
@@ -189,7 +190,6 @@ tick(kg_collector *c, int64_t now)
 	free(q.v);
 	publish(c, snap, &ev, NULL);
 	free(ev.v);
-	c->last_publish = now;
 }
 
 /* Run queued commands. */
@@ -233,13 +233,14 @@ collector_step(kg_collector *c, int64_t wait_us)
 	struct pollfd pfd[MAX_FDS];
 	int npfd = 0, i, flags = 0, timeout_ms;
 	bool master_news = false;
-	int64_t now = util_now_us(), deadline = c->last_publish + atomic_load(&c->interval_us);
+	/* scheduling runs on the monotonic clock: a wall-clock step (NTP) must not stop the ticks */
+	int64_t now = util_mono_us(), wall_now = util_now_us(), deadline = c->last_publish + atomic_load(&c->interval_us);
 	char buf[256];
 
 	for (i = 0; i < c->nsrc; i++) {
 		int64_t np = c->src[i]->ops->next_poll ? c->src[i]->ops->next_poll(c->src[i]) : 0;
-		if (np > 0 && np < deadline)
-			deadline = np;
+		if (np > 0 && now + (np - wall_now) < deadline)
+			deadline = now + (np - wall_now); /* sources speak wall time */
 	}
 	if (c->last_news > c->last_publish) {
 		int64_t d = c->last_publish + c->cfg.min_publish_us;
@@ -279,11 +280,11 @@ collector_step(kg_collector *c, int64_t wait_us)
 		flags |= f;
 	}
 	if (flags & KG_SRC_NEWS)
-		c->last_news = util_now_us();
+		c->last_news = util_mono_us();
 	{
-		int64_t wall = util_now_us();
-		bool due = wall - c->last_publish >= atomic_load(&c->interval_us);
-		bool news = c->last_news > c->last_publish && wall - c->last_publish >= c->cfg.min_publish_us;
+		int64_t mono = util_mono_us();
+		bool due = mono - c->last_publish >= atomic_load(&c->interval_us);
+		bool news = c->last_news > c->last_publish && mono - c->last_publish >= c->cfg.min_publish_us;
 		/*
 		 * A time master (replay) hands over one recorded refresh per poll:
 		 * tick on each so the tracker sees exactly what it saw live.
@@ -295,7 +296,7 @@ collector_step(kg_collector *c, int64_t wait_us)
 			now = collector_now(c);
 		if (has_master ? master_news : (due || news || c->seq == 0)) {
 			tick(c, now);
-			c->last_publish = wall;
+			c->last_publish = mono;
 		}
 	}
 }
@@ -446,7 +447,7 @@ collector_free(kg_collector *c)
 int
 collector_run_until_complete(kg_collector *c, int64_t timeout_us, char *err, size_t errsz)
 {
-	int64_t end = util_now_us() + timeout_us;
+	int64_t end = util_mono_us() + timeout_us;
 	for (;;) {
 		int i, missing = 0;
 		for (i = 0; i < c->nsrc; i++)
@@ -455,7 +456,7 @@ collector_run_until_complete(kg_collector *c, int64_t timeout_us, char *err, siz
 			tick(c, collector_now(c));
 			return 0;
 		}
-		if (util_now_us() >= end) {
+		if (util_mono_us() >= end || (c->stop_flag != NULL && *c->stop_flag)) {
 			sbuf s = { 0 };
 			for (i = 0; i < c->nsrc; i++) {
 				if (c->complete[i] == 0)
@@ -469,6 +470,13 @@ collector_run_until_complete(kg_collector *c, int64_t timeout_us, char *err, siz
 		}
 		collector_step(c, 50000);
 	}
+}
+
+/* A flag a signal handler sets to stop collector_run_until_complete(). */
+void
+collector_set_stop_flag(kg_collector *c, volatile sig_atomic_t *flag)
+{
+	c->stop_flag = flag;
 }
 
 /* The history. */

@@ -15,6 +15,7 @@
 #ifndef KGTOP_CORE_COLLECTOR_H
 #define KGTOP_CORE_COLLECTOR_H
 
+#include <signal.h>
 #include <stdint.h>
 
 #include "model/event.h"
@@ -77,6 +78,8 @@ void collector_free(kg_collector *c);
  * Returns 0, or -1 on timeout with err saying which sources are missing.
  */
 int collector_run_until_complete(kg_collector *c, int64_t timeout_us, char *err, size_t errsz);
+/* A flag a signal handler sets to make collector_run_until_complete() give up. */
+void collector_set_stop_flag(kg_collector *c, volatile sig_atomic_t *flag);
 /* One iteration in the caller's thread, waiting at most wait_us (tests). */
 void collector_step(kg_collector *c, int64_t wait_us);
 /* The tracker's history. */

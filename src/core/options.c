@@ -123,8 +123,10 @@ parse_duration(const char *what, const char *arg, int64_t unit_us, int64_t *out,
 	int64_t us;
 	errno = 0;
 	v = strtod(arg, &end);
-	if (end != arg && *end == '\0' && errno == 0 && v > 0)
+	if (end != arg && *end == '\0' && errno == 0 && v > 0 && v * (double)unit_us < 9e18)
 		us = (int64_t)(v * (double)unit_us);
+	else if (end != arg && *end == '\0')
+		us = -1; /* a bare number out of range */
 	else
 		us = util_parse_duration_us(arg);
 	if (us <= 0)
@@ -223,7 +225,11 @@ a_topic(kg_options *o, const char *a, char *e, size_t n)
 static int
 a_interval(kg_options *o, const char *a, char *e, size_t n)
 {
-	return parse_duration("-i", a, 1000000, &o->interval_us, e, n);
+	if (parse_duration("-i", a, 1000000, &o->interval_us, e, n) < 0)
+		return -1;
+	if (o->interval_us < 100000)
+		return util_err(e, n, "-i '%s': refresh at most ten times a second (0.1 or more)", a);
+	return 0;
 }
 
 static int
@@ -548,20 +554,6 @@ options_free(kg_options *o)
 	free(o->at);
 	free(o->config_file);
 	memset(o, 0, sizeof *o);
-}
-
-/* Secret librdkafka properties. */
-bool
-options_secret_key(const char *key)
-{
-	static const char *const secret[] = { "password", "secret", "sasl.jaas.config", "ssl.key.pem",
-					      "ssl_key", "token", "credentials" };
-	size_t i;
-	for (i = 0; i < KG_ARRAY_LEN(secret); i++) {
-		if (strstr(key, secret[i]) != NULL)
-			return true;
-	}
-	return false;
 }
 
 /* Find a row by long name. */

@@ -89,8 +89,6 @@ void options_defaults(kg_options *o);
 int options_parse(kg_options *o, int argc, char **argv, char *err, size_t errsz);
 /* Free what options own. */
 void options_free(kg_options *o);
-/* True for librdkafka properties whose values are secret. */
-bool options_secret_key(const char *key);
 /* Print the usage text to stdout. */
 void options_usage(void);
 

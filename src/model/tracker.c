@@ -44,6 +44,7 @@
 #define EXACT_QUIET (10LL * 1000000)   /* after this long without callbacks, unsynced members no longer count */
 #define TRIGGER_WINDOW (10LL * 1000000) /* a membership change this recent explains a rebalance */
 #define STORM_MIN_OBSERVED (60LL * 1000000)
+#define LANE_LETTERS 62 /* A-Z a-z 0-9 */
 #define MAX_ROUND_T 32
 
 enum { PHASE_JOINING, PHASE_SYNCED };
@@ -498,28 +499,52 @@ present_count(const tgroup *g)
 static int
 assign_lane(kg_tracker *t, tgroup *g, tmember *m, int64_t now)
 {
-	int i, n = history_nlanes(t->h, g->id);
+	int i, n = history_nlanes(t->h, g->id), oldest = -1;
 	for (i = 0; i < n; i++) {
 		kg_lane *l = history_lane(t->h, g->id, i);
 		bool busy = false;
 		size_t k;
 		if (l->present)
 			continue;
-		for (k = 0; k < g->nm; k++) {
-			if (g->m[k] != m && g->m[k]->present && g->m[k]->lane == i)
-				busy = true;
-		}
+		if (oldest < 0 || l->last_seen_us < history_lane(t->h, g->id, oldest)->last_seen_us)
+			oldest = i;
+		if (!(m->instance_id != NULL ? (l->instance_id != NULL && strcmp(l->instance_id, m->instance_id) == 0)
+					     : (l->instance_id == NULL && strcmp(l->client_id, m->client_id ? m->client_id : "") == 0 &&
+						strcmp(l->host, m->host ? m->host : "") == 0)))
+			continue;
+		for (k = 0; k < g->nm && !busy; k++)
+			busy = g->m[k] != m && g->m[k]->present && g->m[k]->lane == i;
 		if (busy)
 			continue;
-		if (m->instance_id != NULL ? (l->instance_id != NULL && strcmp(l->instance_id, m->instance_id) == 0)
-					   : (l->instance_id == NULL && strcmp(l->client_id, m->client_id ? m->client_id : "") == 0 &&
-					      strcmp(l->host, m->host ? m->host : "") == 0)) {
-			l->present = true;
-			free(l->member_id);
-			l->member_id = xstrdup(m->member_id);
-			l->last_seen_us = now;
-			return i;
-		}
+		l->present = true;
+		free(l->member_id);
+		l->member_id = xstrdup(m->member_id);
+		l->last_seen_us = now;
+		return i;
+	}
+	/*
+	 * Lanes are rows of the timeline: once the letters run out, a lane
+	 * whose member left longer ago than the history keeps is free again
+	 * (a pod that restarts with a new address every minute would grow
+	 * rows for ever otherwise).
+	 */
+	if (n >= LANE_LETTERS && oldest >= 0 &&
+	    history_lane(t->h, g->id, oldest)->last_seen_us < now - t->cfg.window_us) {
+		kg_lane *l = history_lane(t->h, g->id, oldest);
+		free(l->client_id);
+		free(l->member_id);
+		free(l->instance_id);
+		free(l->host);
+		free(l->leave_text);
+		l->client_id = xstrdup(m->client_id ? m->client_id : "");
+		l->member_id = xstrdup(m->member_id);
+		l->instance_id = xstrdup(m->instance_id);
+		l->host = xstrdup(m->host ? m->host : "");
+		l->leave_text = NULL;
+		l->last_leave = KG_REASON_NONE;
+		l->first_seen_us = l->last_seen_us = now;
+		l->present = true;
+		return oldest;
 	}
 	return history_lane_add(t->h, g->id, m->client_id, m->member_id, m->instance_id, m->host, now);
 }
@@ -2223,6 +2248,26 @@ track_sources(kg_tracker *t, const kg_snapshot *s)
 	}
 }
 
+/* Forget members gone longer ago than the history keeps (their lanes stay in the history). */
+static void
+prune_members(kg_tracker *t, int64_t T)
+{
+	size_t gi, i, w;
+	for (gi = 0; gi < t->cg; gi++) {
+		tgroup *g = t->g[gi];
+		if (g == NULL)
+			continue;
+		for (i = 0, w = 0; i < g->nm; i++) {
+			tmember *m = g->m[i];
+			if (!m->present && m->last_seen < T - t->cfg.window_us && (m->gone_time == 0 || m->gone_time < T - t->cfg.window_us))
+				tmember_free(m);
+			else
+				g->m[w++] = m;
+		}
+		g->nm = w;
+	}
+}
+
 /* Fold observations and a snapshot. */
 void
 tracker_apply(kg_tracker *t, kg_obsq *obs, kg_snapshot *snap, kg_evlist *out)
@@ -2287,6 +2332,7 @@ tracker_apply(kg_tracker *t, kg_obsq *obs, kg_snapshot *snap, kg_evlist *out)
 	}
 	if (T - t->now >= 10LL * 1000000 || t->now == 0) {
 		history_trim(t->h, T);
+		prune_members(t, T);
 		t->now = T;
 	}
 	t->applied++;

@@ -829,9 +829,10 @@ worker(void *arg)
 		k->fresh = true;
 		k->completes += r != NULL;
 		free(err);
-		pthread_mutex_unlock(&k->lock);
-		if (k->self->ctx.wake != NULL)
+		/* under the lock: a close that let this thread go has taken self away */
+		if (k->self != NULL && k->self->ctx.wake != NULL)
 			k->self->ctx.wake(k->self->ctx.wake_arg);
+		pthread_mutex_unlock(&k->lock);
 		/* wait for the next refresh (sooner after a failure, to recover quickly) */
 		next = started + (r != NULL ? k->cfg.interval_us : KG_MIN(k->cfg.interval_us, 2000000));
 		pthread_mutex_lock(&k->lock);
@@ -999,8 +1000,25 @@ kafka_close(kg_source *s)
 	pthread_mutex_lock(&k->lock);
 	pthread_cond_signal(&k->cond);
 	pthread_mutex_unlock(&k->lock);
-	if (k->started)
-		pthread_join(k->thread, NULL);
+	if (k->started) {
+		/*
+		 * The worker may sit in a blocking librdkafka call against a dead
+		 * cluster (up to 5 s): give it a second, then let it go and leave
+		 * its handle alone; the process is on its way out.
+		 */
+		struct timespec ts;
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_sec += 1;
+		if (pthread_timedjoin_np(k->thread, NULL, &ts) != 0) {
+			pthread_mutex_lock(&k->lock);
+			k->self = NULL; /* the worker must not wake a collector that is going away */
+			pthread_mutex_unlock(&k->lock);
+			pthread_detach(k->thread);
+			log_msg(KG_LOG_INFO, "kafka: the refresh in progress is abandoned at exit");
+			s->impl = NULL;
+			return;
+		}
+	}
 	if (k->q != NULL)
 		rd_kafka_queue_destroy(k->q);
 	if (k->rk != NULL)

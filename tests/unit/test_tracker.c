@@ -24,6 +24,7 @@
 
 #define E KG_PROTO_EAGER
 #define C KG_PROTO_COOPERATIVE
+#define LANE_CAP 64 /* 62 letters, plus the members present */
 
 /* Text of an event. */
 static char *
@@ -789,6 +790,27 @@ test_stopped_count(void **state)
 	sc_free(s);
 }
 
+/* A pod that restarts with a new identity every 10 s does not grow lanes past the window. */
+static void
+test_lanes_bounded(void **state)
+{
+	kg_tracker_config cfg;
+	sc *s;
+	int i;
+	char spec[64];
+	(void)state;
+	tracker_config_defaults(&cfg);
+	cfg.window_us = 600LL * 1000000;
+	s = sc_new(2, &cfg);
+	for (i = 0; i < 200; i++) {
+		snprintf(spec, sizeof spec, "steady=0;pod-%d=1", i);
+		sc_group_set(s, "churn", KG_STATE_STABLE, "range", spec);
+		sc_tick(s, (int64_t)i * 10000);
+	}
+	assert_true(history_nlanes(tracker_history(s->t), intern_group("churn")) <= LANE_CAP);
+	sc_free(s);
+}
+
 /* KIP-345: a static member back with a new member id and its partitions is not a rebalance. */
 static void
 test_static_restart(void **state)
@@ -1082,6 +1104,7 @@ main(void)
 		cmocka_unit_test(test_late_callback_no_revival),
 		cmocka_unit_test(test_reused_member_id),
 		cmocka_unit_test(test_stopped_count),
+		cmocka_unit_test(test_lanes_bounded),
 		cmocka_unit_test(test_static_restart),
 		cmocka_unit_test(test_static_replaced),
 		cmocka_unit_test(test_lanes),
