@@ -27,6 +27,7 @@
 #include "sources/sources.h"
 #include "sources/trace.h"
 #include "ui/ui.h"
+#include "util/filter.h"
 #include "util/util.h"
 
 static volatile sig_atomic_t stop_signal;
@@ -207,6 +208,7 @@ main(int argc, char **argv)
 	kg_collector *c = NULL;
 	kg_collector_config cc;
 	kg_source *kafka = NULL, *demo = NULL, *replay = NULL;
+	kg_filter *groups = NULL;
 	kg_recorder *recorder = NULL;
 	kg_ui_info info;
 	char err[1024];
@@ -326,6 +328,13 @@ main(int argc, char **argv)
 	info.cluster = cc.cluster;
 	c = collector_new(&cc, tracker);
 	collector_set_stop_flag(c, &stop_signal);
+	if (filter_new((const char *const *)o.include.v, o.include.n, (const char *const *)o.exclude.v, o.exclude.n,
+		       &groups, err, sizeof err) < 0) {
+		fprintf(stderr, "kgtop: %s\n", err);
+		rc = 2;
+		goto out;
+	}
+	collector_set_filter(c, groups);
 	if (replay != NULL)
 		collector_add_source(c, replay);
 	if (o.record != NULL) {
@@ -411,6 +420,7 @@ out:
 		rc = rc ? rc : 1;
 	}
 	recorder_close(recorder);
+	filter_free(groups);
 	tracker_free(tracker);
 	sources_global_cleanup();
 	log_close();

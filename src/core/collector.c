@@ -15,6 +15,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "model/intern.h"
+#include "util/filter.h"
 #include "util/util.h"
 
 #define MAX_SOURCES 64
@@ -48,6 +50,7 @@ struct kg_collector {
 	int64_t last_publish;   /* monotonic */
 	int64_t last_news;      /* monotonic */
 	volatile sig_atomic_t *stop_flag; /* set by a signal: give up waiting */
+	const kg_filter *filter;          /* -g / -G, NULL: every group */
 };
 
 /* Make a descriptor non-blocking and close-on-exec. */
@@ -175,7 +178,19 @@ tick(kg_collector *c, int64_t now)
 		if (c->src[i]->ops->drain != NULL)
 			c->src[i]->ops->drain(c->src[i], &q);
 	}
+	if (!filter_empty(c->filter)) {
+		/* -g / -G hold for every source: observations of other groups are dropped here */
+		size_t k, w = 0;
+		for (k = 0; k < q.n; k++) {
+			if (q.v[k]->group >= 0 && !filter_match(c->filter, intern_group_name(q.v[k]->group)))
+				obs_free(q.v[k]);
+			else
+				q.v[w++] = q.v[k];
+		}
+		q.n = w;
+	}
 	b = builder_new(now);
+	builder_filter(b, c->filter);
 	builder_cluster(b, c->cfg.cluster);
 	for (i = 0; i < c->nsrc; i++) {
 		if (c->src[i]->ops->contribute != NULL)
@@ -470,6 +485,13 @@ collector_run_until_complete(kg_collector *c, int64_t timeout_us, char *err, siz
 		}
 		collector_step(c, 50000);
 	}
+}
+
+/* Keep only the groups that pass f (for every source). */
+void
+collector_set_filter(kg_collector *c, const kg_filter *f)
+{
+	c->filter = f;
 }
 
 /* A flag a signal handler sets to stop collector_run_until_complete(). */

@@ -19,6 +19,7 @@
 #include <strings.h>
 
 #include "model/intern.h"
+#include "util/filter.h"
 
 /* ------------------------------------------------------------------ arena */
 
@@ -139,6 +140,8 @@ struct kg_builder {
 	size_t cgroups;
 	int32_t *group_order; /* ids in creation order */
 	size_t ngroups, cgorder;
+	const kg_filter *filter; /* -g / -G: groups that do not pass go to discard */
+	kg_bgroup *discard;
 };
 
 /* Start a builder. */
@@ -178,6 +181,13 @@ bgroup_free(kg_bgroup *g)
 	free(g);
 }
 
+/* Filter the groups. */
+void
+builder_filter(kg_builder *b, const kg_filter *f)
+{
+	b->filter = f;
+}
+
 /* Discard a builder. */
 void
 builder_free(kg_builder *b)
@@ -185,6 +195,8 @@ builder_free(kg_builder *b)
 	size_t i;
 	if (b == NULL)
 		return;
+	if (b->discard != NULL)
+		bgroup_free(b->discard);
 	for (i = 0; i < b->ngroups; i++)
 		bgroup_free(b->groups[b->group_order[i]]);
 	for (i = 0; i < b->ctopics; i++)
@@ -327,6 +339,15 @@ builder_group(kg_builder *b, int32_t group)
 	kg_bgroup *g;
 	if (group < 0)
 		return NULL;
+	if (b->filter != NULL && !filter_match(b->filter, intern_group_name(group))) {
+		/* filtered out (-g / -G): a sink that never reaches the snapshot */
+		if (b->discard == NULL) {
+			b->discard = xcalloc(1, sizeof *b->discard);
+			b->discard->id = group;
+			b->discard->coordinator = -1;
+		}
+		return b->discard;
+	}
 	if ((size_t)group >= b->cgroups) {
 		size_t old = b->cgroups, n = old ? old : 64;
 		while (n <= (size_t)group)
@@ -351,6 +372,8 @@ builder_group(kg_builder *b, int32_t group)
 bool
 builder_has_group(const kg_builder *b, int32_t group)
 {
+	if (group >= 0 && b->filter != NULL && !filter_match(b->filter, intern_group_name(group)))
+		return true; /* filtered out: nobody should add it */
 	return group >= 0 && (size_t)group < b->cgroups && b->groups[group] != NULL;
 }
 

@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "model/tp.h"
+#include "util/filter.h"
 
 typedef enum kg_group_state {
 	KG_STATE_UNKNOWN,
@@ -259,6 +260,8 @@ typedef struct kg_bmember kg_bmember;
 
 /* Start a snapshot observed at wall time now_us. */
 kg_builder *builder_new(int64_t now_us);
+/* Keep only the groups whose names pass f (-g / -G); the others are taken and dropped. */
+void builder_filter(kg_builder *b, const kg_filter *f);
 /* Discard an unfinished builder. */
 void builder_free(kg_builder *b);
 /* The builder's time. */

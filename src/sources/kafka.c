@@ -18,7 +18,6 @@
 
 #include <librdkafka/rdkafka.h>
 #include <pthread.h>
-#include <regex.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +25,7 @@
 
 #include "core/log.h"
 #include "model/intern.h"
+#include "util/filter.h"
 #include "util/util.h"
 
 #define SLICE_MS 100
@@ -85,8 +85,8 @@ typedef struct ksrc {
 	char *brokers;
 	kg_kv *props;
 	size_t nprops;
-	regex_t *inc, *exc, *top;
-	size_t ninc, nexc, ntop;
+	kg_filter *groups;    /* -g / -G */
+	kg_filter *topics;    /* -t */
 	rd_kafka_t *rk;
 	rd_kafka_queue_t *q;
 	pthread_t thread;
@@ -165,26 +165,13 @@ result_topic(kresult *r, int32_t id)
 
 /* ------------------------------------------------------------- helpers */
 
-/* Match a name against include / exclude regexes. */
-static bool
-selected(regex_t *inc, size_t ninc, regex_t *exc, size_t nexc, const char *name)
-{
-	size_t i;
-	bool in = ninc == 0;
-	for (i = 0; i < ninc && !in; i++)
-		in = regexec(&inc[i], name, 0, NULL, 0) == 0;
-	for (i = 0; i < nexc && in; i++)
-		in = regexec(&exc[i], name, 0, NULL, 0) != 0;
-	return in;
-}
-
 /* True when the topic passes -t. */
 static bool
 topic_selected(ksrc *k, const char *name)
 {
-	if (strncmp(name, "__", 2) == 0 && k->ntop == 0)
+	if (strncmp(name, "__", 2) == 0 && filter_empty(k->topics))
 		return strcmp(name, "__consumer_offsets") != 0 && strcmp(name, "__transaction_state") != 0;
-	return selected(k->top, k->ntop, NULL, 0, name);
+	return filter_match(k->topics, name);
 }
 
 /* A readable reason for an error code. */
@@ -384,7 +371,7 @@ refresh_list(ksrc *k, char ***names, size_t *n, bool *unsupported, char **err)
 	}
 	for (i = 0; i < nvalid; i++) {
 		const char *id = rd_kafka_ConsumerGroupListing_group_id(valid[i]);
-		if (!selected(k->inc, k->ninc, k->exc, k->nexc, id))
+		if (!filter_match(k->groups, id))
 			continue;
 		util_grow(names, &cap, *n + 1, sizeof **names);
 		(*names)[(*n)++] = xstrdup(id);
@@ -1024,15 +1011,8 @@ kafka_close(kg_source *s)
 	if (k->rk != NULL)
 		rd_kafka_destroy_flags(k->rk, RD_KAFKA_DESTROY_F_NO_CONSUMER_CLOSE);
 	kresult_free(k->result);
-	for (i = 0; i < k->ninc; i++)
-		regfree(&k->inc[i]);
-	for (i = 0; i < k->nexc; i++)
-		regfree(&k->exc[i]);
-	for (i = 0; i < k->ntop; i++)
-		regfree(&k->top[i]);
-	free(k->inc);
-	free(k->exc);
-	free(k->top);
+	filter_free(k->groups);
+	filter_free(k->topics);
 	for (i = 0; i < k->nwatches; i++) {
 		free(k->watches[i].group);
 		free(k->watches[i].topic);
@@ -1061,23 +1041,6 @@ static const kg_source_ops kafka_ops = {
 	.command = kafka_command,
 	.close = kafka_close,
 };
-
-/* Compile a list of regexes. */
-static int
-compile_all(const kg_strlist *l, regex_t **out, size_t *n, char *err, size_t errsz)
-{
-	size_t i;
-	*n = 0;
-	if (l == NULL || l->n == 0)
-		return 0;
-	*out = xcalloc(l->n, sizeof **out);
-	for (i = 0; i < l->n; i++) {
-		if (regcomp(&(*out)[i], l->v[i], REG_EXTENDED | REG_NOSUB) != 0)
-			return util_err(err, errsz, "bad regex '%s'", l->v[i]);
-		(*n)++;
-	}
-	return 0;
-}
 
 /* Set one librdkafka property. */
 static int
@@ -1110,10 +1073,11 @@ kafka_source_new(const kg_kafka_config *cfg, kg_source **out, char *err, size_t 
 	k->brokers = xstrdup(cfg->brokers ? cfg->brokers : "");
 	pthread_mutex_init(&k->lock, NULL);
 	pthread_cond_init(&k->cond, NULL);
-	if (compile_all(cfg->include, &k->inc, &k->ninc, err, errsz) < 0 ||
-	    compile_all(cfg->exclude, &k->exc, &k->nexc, err, errsz) < 0 ||
-	    compile_all(cfg->topics, &k->top, &k->ntop, err, errsz) < 0)
+#define LIST(l) (l) ? (const char *const *)(l)->v : NULL, (l) ? (l)->n : 0
+	if (filter_new(LIST(cfg->include), LIST(cfg->exclude), &k->groups, err, errsz) < 0 ||
+	    filter_new(LIST(cfg->topics), NULL, 0, &k->topics, err, errsz) < 0)
 		goto fail;
+#undef LIST
 	k->props = xcalloc(cfg->nprops ? cfg->nprops : 1, sizeof *k->props);
 	for (i = 0; i < cfg->nprops; i++) {
 		size_t f;

@@ -107,6 +107,9 @@ t_is "$("$JSONQ" '.groups[0].members|length' <"$T_TMP/jsonl.json")" 4 "a jsonl s
 t_is "$("$JSONQ" '.groups[0].protocol' <"$T_TMP/jsonl.json")" cooperative "and its protocol"
 "$JSONQ" '.events[]' <"$T_TMP/jsonl.json" | "$JSONQ" -l .message >"$T_TMP/jsonl.events"
 t_contains "$T_TMP/jsonl.events" "consumer-a revoked [4] of [0 4] (incremental)" "callbacks read from jsonl are classified as the seed says"
+"$KGTOP" --trace "log:file://$(cd "$top_srcdir" && pwd)/tests/data/logs/kafka-3.7-classic.log" --trace-from-start --once --json -g '^orders' >"$T_TMP/log-g.json" 2>&1
+"$JSONQ" '.events[]' <"$T_TMP/log-g.json" | "$JSONQ" -l .group | sort -u >"$T_TMP/log-g.groups"
+t_is "$(cat "$T_TMP/log-g.groups" | tr '\n' ' ')" "orders-v2 " "-g filters trace streams too"
 "$KGTOP" --trace bogus:file:///x --once >"$T_TMP/bad-trace" 2>&1
 t_is "$?" 2 "an unknown trace kind exits 2"
 
