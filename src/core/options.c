@@ -174,6 +174,8 @@ apply_properties_file(kg_options *o, const char *path, char *err, size_t errsz)
 }
 
 /* Option handlers, one per row. */
+
+/* Apply --brokers. */
 static int
 a_brokers(kg_options *o, const char *a, char *e, size_t n)
 {
@@ -183,18 +185,21 @@ a_brokers(kg_options *o, const char *a, char *e, size_t n)
 	return 0;
 }
 
+/* Apply --property. */
 static int
 a_property(kg_options *o, const char *a, char *e, size_t n)
 {
 	return add_property(o, a, e, n);
 }
 
+/* Apply --properties. */
 static int
 a_props_file(kg_options *o, const char *a, char *e, size_t n)
 {
 	return apply_properties_file(o, a, e, n);
 }
 
+/* Apply --include (-g). */
 static int
 a_include(kg_options *o, const char *a, char *e, size_t n)
 {
@@ -204,6 +209,7 @@ a_include(kg_options *o, const char *a, char *e, size_t n)
 	return 0;
 }
 
+/* Apply --exclude (-G). */
 static int
 a_exclude(kg_options *o, const char *a, char *e, size_t n)
 {
@@ -213,6 +219,7 @@ a_exclude(kg_options *o, const char *a, char *e, size_t n)
 	return 0;
 }
 
+/* Apply --topic (-t). */
 static int
 a_topic(kg_options *o, const char *a, char *e, size_t n)
 {
@@ -222,6 +229,7 @@ a_topic(kg_options *o, const char *a, char *e, size_t n)
 	return 0;
 }
 
+/* Apply --interval. */
 static int
 a_interval(kg_options *o, const char *a, char *e, size_t n)
 {
@@ -232,12 +240,14 @@ a_interval(kg_options *o, const char *a, char *e, size_t n)
 	return 0;
 }
 
+/* Apply --timeout. */
 static int
 a_timeout(kg_options *o, const char *a, char *e, size_t n)
 {
 	return parse_duration("--timeout", a, 1000000, &o->timeout_us, e, n);
 }
 
+/* Apply --once. */
 static int
 a_once(kg_options *o, const char *a, char *e, size_t n)
 {
@@ -248,6 +258,7 @@ a_once(kg_options *o, const char *a, char *e, size_t n)
 	return 0;
 }
 
+/* Apply --json. */
 static int
 a_json(kg_options *o, const char *a, char *e, size_t n)
 {
@@ -258,6 +269,7 @@ a_json(kg_options *o, const char *a, char *e, size_t n)
 	return 0;
 }
 
+/* Apply --verbose. */
 static int
 a_verbose(kg_options *o, const char *a, char *e, size_t n)
 {
@@ -268,6 +280,7 @@ a_verbose(kg_options *o, const char *a, char *e, size_t n)
 	return 0;
 }
 
+/* Apply --log. */
 static int
 a_log(kg_options *o, const char *a, char *e, size_t n)
 {
@@ -277,12 +290,14 @@ a_log(kg_options *o, const char *a, char *e, size_t n)
 	return 0;
 }
 
+/* Apply --duration. */
 static int
 a_duration(kg_options *o, const char *a, char *e, size_t n)
 {
 	return parse_duration("--duration", a, 1000000, &o->duration_us, e, n);
 }
 
+/* Apply --history. */
 static int
 a_history(kg_options *o, const char *a, char *e, size_t n)
 {
@@ -293,30 +308,35 @@ a_history(kg_options *o, const char *a, char *e, size_t n)
 	return 0;
 }
 
+/* Apply --session-timeout. */
 static int
 a_session(kg_options *o, const char *a, char *e, size_t n)
 {
 	return parse_duration("--session-timeout", a, 1000, &o->session_timeout_us, e, n);
 }
 
+/* Apply --max-poll-interval. */
 static int
 a_maxpoll(kg_options *o, const char *a, char *e, size_t n)
 {
 	return parse_duration("--max-poll-interval", a, 1000, &o->max_poll_us, e, n);
 }
 
+/* Apply --storm-window. */
 static int
 a_storm_window(kg_options *o, const char *a, char *e, size_t n)
 {
 	return parse_duration("--storm-window", a, 1000000, &o->storm_window_us, e, n);
 }
 
+/* Apply --storm-rebalances. */
 static int
 a_storm_rebalances(kg_options *o, const char *a, char *e, size_t n)
 {
 	return parse_int("--storm-rebalances", a, 2, 1000, &o->storm_rebalances, e, n);
 }
 
+/* Apply --theme. */
 static int
 a_theme(kg_options *o, const char *a, char *e, size_t n)
 {
@@ -326,6 +346,7 @@ a_theme(kg_options *o, const char *a, char *e, size_t n)
 	return 0;
 }
 
+/* Apply --no-color. */
 static int
 a_no_color(kg_options *o, const char *a, char *e, size_t n)
 {
@@ -336,6 +357,7 @@ a_no_color(kg_options *o, const char *a, char *e, size_t n)
 	return 0;
 }
 
+/* Apply --ascii. */
 static int
 a_ascii(kg_options *o, const char *a, char *e, size_t n)
 {
@@ -346,6 +368,7 @@ a_ascii(kg_options *o, const char *a, char *e, size_t n)
 	return 0;
 }
 
+/* Apply --select. */
 static int
 a_select(kg_options *o, const char *a, char *e, size_t n)
 {
@@ -355,6 +378,7 @@ a_select(kg_options *o, const char *a, char *e, size_t n)
 	return 0;
 }
 
+/* Apply --demo. */
 static int
 a_demo(kg_options *o, const char *a, char *e, size_t n)
 {
@@ -365,12 +389,14 @@ a_demo(kg_options *o, const char *a, char *e, size_t n)
 	return 0;
 }
 
+/* Apply --demo-partitions. */
 static int
 a_demo_partitions(kg_options *o, const char *a, char *e, size_t n)
 {
 	return parse_int("--demo-partitions", a, 1, 1000, &o->demo_partitions, e, n);
 }
 
+/* Apply --export-trace. */
 static int
 a_export_trace(kg_options *o, const char *a, char *e, size_t n)
 {
@@ -380,6 +406,7 @@ a_export_trace(kg_options *o, const char *a, char *e, size_t n)
 	return 0;
 }
 
+/* Apply --trace. */
 static int
 a_trace(kg_options *o, const char *a, char *e, size_t n)
 {
@@ -390,6 +417,7 @@ a_trace(kg_options *o, const char *a, char *e, size_t n)
 	return 0;
 }
 
+/* Apply --trace-from-start. */
 static int
 a_trace_from_start(kg_options *o, const char *a, char *e, size_t n)
 {
@@ -400,6 +428,7 @@ a_trace_from_start(kg_options *o, const char *a, char *e, size_t n)
 	return 0;
 }
 
+/* Apply --trace-insecure. */
 static int
 a_trace_insecure(kg_options *o, const char *a, char *e, size_t n)
 {
@@ -410,6 +439,7 @@ a_trace_insecure(kg_options *o, const char *a, char *e, size_t n)
 	return 0;
 }
 
+/* Apply --trace-headers. */
 static int
 a_trace_headers(kg_options *o, const char *a, char *e, size_t n)
 {
@@ -419,6 +449,7 @@ a_trace_headers(kg_options *o, const char *a, char *e, size_t n)
 	return 0;
 }
 
+/* Apply --record. */
 static int
 a_record(kg_options *o, const char *a, char *e, size_t n)
 {
@@ -428,6 +459,7 @@ a_record(kg_options *o, const char *a, char *e, size_t n)
 	return 0;
 }
 
+/* Apply --record-max. */
 static int
 a_record_max(kg_options *o, const char *a, char *e, size_t n)
 {
@@ -438,6 +470,7 @@ a_record_max(kg_options *o, const char *a, char *e, size_t n)
 	return 0;
 }
 
+/* Apply --replay. */
 static int
 a_replay(kg_options *o, const char *a, char *e, size_t n)
 {
@@ -447,6 +480,7 @@ a_replay(kg_options *o, const char *a, char *e, size_t n)
 	return 0;
 }
 
+/* Apply --speed. */
 static int
 a_speed(kg_options *o, const char *a, char *e, size_t n)
 {
@@ -458,6 +492,7 @@ a_speed(kg_options *o, const char *a, char *e, size_t n)
 	return 0;
 }
 
+/* Apply --at. */
 static int
 a_at(kg_options *o, const char *a, char *e, size_t n)
 {
@@ -467,6 +502,7 @@ a_at(kg_options *o, const char *a, char *e, size_t n)
 	return 0;
 }
 
+/* Apply --config. */
 static int
 a_config(kg_options *o, const char *a, char *e, size_t n)
 {

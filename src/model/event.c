@@ -236,12 +236,23 @@ event_format(const kg_event *e, sbuf *out)
 		sbuf_addf(out, "%s revoked ", who);
 		tp_format(out, e->parts, e->nparts, sf);
 		if (e->cls == KG_CLASS_FULL) {
-			/* a member that closes gives up everything without stopping the others */
-			sbuf_adds(out, e->reason == KG_REASON_GRACEFUL ? " (all: leaving)" : " (all: stop-the-world)");
+			/*
+			 * A member that closes gives up everything without stopping
+			 * the others; in a cooperative group losing all one had is
+			 * that member's stop, not the world's.
+			 */
+			if (e->reason == KG_REASON_GRACEFUL)
+				sbuf_adds(out, " (all: leaving)");
+			else if (e->proto == KG_PROTO_COOPERATIVE)
+				sbuf_adds(out, " (all it had)");
+			else
+				sbuf_adds(out, " (all: stop-the-world)");
 		} else if (e->cls == KG_CLASS_INCREMENTAL) {
 			sbuf_adds(out, " of ");
 			tp_format(out, e->before, e->nbefore, sf);
 			sbuf_adds(out, " (incremental)");
+		} else if (e->nparts > 0) {
+			sbuf_adds(out, " (what it held before is not known)");
 		} else {
 			sbuf_adds(out, " (nothing)");
 		}
