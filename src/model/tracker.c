@@ -129,6 +129,7 @@ typedef struct tgroup {
 	char *trig_text;
 	/* storms */
 	bool storm;
+	char *assignor;         /* the last assignor a description named */
 	bool no_news;           /* this snapshot's description failed: nothing to derive */
 	/* lag */
 	int64_t lag;
@@ -234,6 +235,7 @@ tgroup_free(tgroup *g)
 		tmember_free(g->m[i]);
 	free(g->m);
 	free(g->orphans_reported);
+	free(g->assignor);
 	free(g->trig_text);
 	free(g->moved);
 	free(g->moved_from);
@@ -905,6 +907,18 @@ do_assign(kg_tracker *t, tgroup *g, tmember *m, int64_t time, const kg_tp *parts
 	m->synced = true;
 }
 
+/* True when lane belongs to the same consumer as m (instance id, or client id and host). */
+static bool
+same_identity(kg_tracker *t, tgroup *g, int lane, const tmember *m)
+{
+	const kg_lane *l = lane >= 0 ? history_lane(t->h, g->id, lane) : NULL;
+	if (l == NULL)
+		return false;
+	if (m->instance_id != NULL || l->instance_id != NULL)
+		return m->instance_id != NULL && l->instance_id != NULL && strcmp(m->instance_id, l->instance_id) == 0;
+	return strcmp(l->client_id, m->client_id ? m->client_id : "") == 0 && strcmp(l->host, m->host ? m->host : "") == 0;
+}
+
 /* Count moves and set the moved marks from the episode's start owners. */
 static void
 compute_moves(kg_tracker *t, tgroup *g)
@@ -931,8 +945,8 @@ compute_moves(kg_tracker *t, tgroup *g)
 					break;
 				}
 			}
-			if (from == m->lane)
-				continue;
+			if (from == m->lane || same_identity(t, g, from, m))
+				continue; /* back with the consumer that had it (a new incarnation of it) */
 			g->moved = xreallocarray(g->moved, (size_t)nmoved + 1, sizeof *g->moved);
 			g->moved_from = xreallocarray(g->moved_from, (size_t)nmoved + 1, sizeof *g->moved_from);
 			g->moved[nmoved] = h[k];
@@ -1676,6 +1690,8 @@ apply_group(kg_tracker *t, kg_group *G, int64_t T)
 	g->single_topic = group_single_topic(G);
 	if (G->proto != KG_PROTO_UNKNOWN)
 		g->proto = G->proto;
+	if (G->assignor != NULL && *G->assignor != '\0')
+		set_str(&g->assignor, G->assignor);
 	prev_lag = g->lag;
 	g->lag = G->lag;
 	if (!first && g->state != G->state && G->state != KG_STATE_UNKNOWN) {
@@ -2036,6 +2052,11 @@ annotate_group(kg_tracker *t, kg_snapshot *s, kg_group *G, int64_t T)
 		G->sum.in_episode = g->ep != NULL;
 		return;
 	}
+	/* the broker hides the assignor of a rebalancing group: say what it was */
+	if (G->proto == KG_PROTO_UNKNOWN && g->proto != KG_PROTO_UNKNOWN)
+		G->proto = g->proto;
+	if ((G->assignor == NULL || *G->assignor == '\0') && g->assignor != NULL)
+		G->assignor = snapshot_strdup(s, g->assignor);
 	/* partitions between the rounds of an open rebalance are in flight, not orphaned */
 	if (g->ep != NULL) {
 		for (k = 0; k < G->nparts; k++) {
@@ -2075,14 +2096,26 @@ annotate_group(kg_tracker *t, kg_snapshot *s, kg_group *G, int64_t T)
 		st = member_status(g, m, neff);
 		smp.lane_status[m->lane] = (uint8_t)st;
 		smp.lane_nassigned[m->lane] = (uint16_t)(neff > 65535 ? 65535 : neff);
-		for (j = 0; j < neff; j++) {
-			int idx = group_part_index(G, eff[j]);
-			if (idx >= 0 && smp.owner[idx] < 0)
-				smp.owner[idx] = (int16_t)m->lane;
-		}
-		/* annotate the snapshot's member */
 		{
 			int mi = group_member_index(G, m->member_id);
+			for (j = 0; j < neff; j++) {
+				int idx = group_part_index(G, eff[j]);
+				if (idx >= 0 && smp.owner[idx] < 0)
+					smp.owner[idx] = (int16_t)m->lane;
+				/*
+				 * A broker describes a rebalancing group without
+				 * assignments; who consumes what meanwhile is what the
+				 * tracker knows: a cooperative member keeps consuming
+				 * what it held.  The snapshot's owners say that (the
+				 * members' own assignments stay what the broker said).
+				 */
+				if (idx >= 0 && mi >= 0 && G->parts[idx].owner < 0) {
+					G->parts[idx].owner = mi;
+					G->parts[idx].orphaned = false;
+					G->parts[idx].in_flight = false;
+				}
+			}
+			/* annotate the snapshot's member */
 			if (mi >= 0) {
 				kg_member *sm = &G->members[mi];
 				kg_lane *l = history_lane(t->h, g->id, m->lane);

@@ -267,7 +267,15 @@ test_polled_coop_join(void **state)
 	sc_group_set(s, "p-coop", KG_STATE_STABLE, "cooperative-sticky", "consumer-a=0 4;consumer-b=1 2;consumer-c=3 5");
 	sc_tick(s, 0);
 	sc_group_set(s, "p-coop", KG_STATE_PREPARING_REBALANCE, "", "consumer-a;consumer-b;consumer-c;consumer-d");
-	sc_tick(s, 1000);
+	{
+		kg_snapshot *snap = sc_tick(s, 1000);
+		const kg_group *G = snapshot_group(snap, intern_group("p-coop"));
+		/* described without assignor and assignments, yet cooperative members keep consuming */
+		assert_int_equal(G->proto, KG_PROTO_COOPERATIVE);
+		assert_string_equal(G->assignor, "cooperative-sticky");
+		assert_int_equal(G->parts[1].owner, group_member_index(G, "consumer-b-m"));
+		assert_int_equal(G->members[group_member_index(G, "consumer-b-m")].nassigned, 0);
+	}
 	assert_int_equal(sc_count(s, KG_EV_REVOKED, NULL), 0); /* cooperative: nothing implied */
 	sc_group_set(s, "p-coop", KG_STATE_COMPLETING_REBALANCE, "", "consumer-a;consumer-b;consumer-c;consumer-d");
 	sc_tick(s, 2000);
