@@ -408,6 +408,10 @@ main(int argc, char **argv)
 			collector_stop(c);
 			fprintf(stderr, "kgtop: %s\n", err);
 			rc = 1;
+		} else if (replay != NULL && replay_damage(replay) != NULL) {
+			/* the screen said it; after the screen is gone, say it again and fail */
+			fprintf(stderr, "kgtop: replay: %s: stopped at %s\n", o.replay, replay_damage(replay));
+			rc = 1;
 		}
 		break;
 	}

@@ -153,7 +153,7 @@ parse_int(const char *what, const char *arg, int lo, int hi, int *out, char *err
 static int
 apply_properties_file(kg_options *o, const char *path, char *err, size_t errsz)
 {
-	FILE *f = fopen(path, "r");
+	FILE *f = util_fopen_regular(path);
 	char line[4096];
 	int lineno = 0;
 	if (f == NULL)
@@ -608,7 +608,7 @@ find_opt(const char *name)
 static int
 read_config(kg_options *o, const char *path, bool must_exist, char *err, size_t errsz)
 {
-	FILE *f = fopen(path, "r");
+	FILE *f = util_fopen_regular(path);
 	char line[4096];
 	int lineno = 0;
 	if (f == NULL) {

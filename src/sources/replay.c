@@ -1765,7 +1765,7 @@ replay_source_new(const kg_replay_config *cfg, kg_source **out, char *err, size_
 	r->cfg.at = xstrdup(cfg->at);
 	r->path = xstrdup(cfg->path);
 	r->speed = cfg->speed >= SPEED_MIN && cfg->speed <= SPEED_MAX ? cfg->speed : 1.0;
-	r->f = fopen(cfg->path, "r");
+	r->f = util_fopen_regular(cfg->path);
 	if (r->f == NULL) {
 		util_err(err, errsz, "--replay %s: %s", cfg->path, strerror(errno));
 		replay_free(r);

@@ -282,7 +282,7 @@ trace_spec_check(const char *in, char *err, size_t errsz)
 static int
 headers_read(const char *path, struct curl_slist **out, char *err, size_t errsz)
 {
-	FILE *f = fopen(path, "r");
+	FILE *f = util_fopen_regular(path);
 	char line[8192];
 	int n = 0;
 	*out = NULL;

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -275,6 +276,20 @@ const char *
 sbuf_str(const sbuf *b)
 {
 	return b->s ? b->s : "";
+}
+
+/* Open a regular file for reading. */
+FILE *
+util_fopen_regular(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	struct stat st;
+	if (f != NULL && fstat(fileno(f), &st) == 0 && !S_ISREG(st.st_mode)) {
+		fclose(f);
+		errno = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
+		return NULL;
+	}
+	return f;
 }
 
 /* Index of a name in a table. */

@@ -11,6 +11,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #define KG_ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 #define KG_MIN(a, b) ((a) < (b) ? (a) : (b))
@@ -84,6 +85,11 @@ void sbuf_free(sbuf *b);
 /* Return the NUL-terminated contents ("" when empty). */
 const char *sbuf_str(const sbuf *b);
 
+/*
+ * Open a regular file for reading; NULL with errno set (EISDIR for a
+ * directory, which fopen would open and then read as empty).
+ */
+FILE *util_fopen_regular(const char *path);
 /* Index of s in a table of n names (NULL entries skipped); -1 when absent. */
 int util_name_index(const char *const *names, int n, const char *s);
 /* Parse a duration like "500ms", "4s", "1h", "90" (seconds) into microseconds; -1 on error. */

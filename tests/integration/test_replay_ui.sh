@@ -39,4 +39,15 @@ check "the recording plays to its end (g-audit goes Empty)" twait "Empty" 15
 tkeys q
 check "q quits with status 0" twait "kgtop exited 0" 5
 check "the terminal is restored" twait "icanon echo" 5
+
+# a damaged recording: the dashboard shows it, and after quitting stderr says where and the status is 1
+T_TMP=$(mktemp -d /tmp/kgtop-replay-ui-XXXXXX)
+head -n 20 "$REC" >"$T_TMP/damaged.kgrec"
+echo '{"t":' >>"$T_TMP/damaged.kgrec"
+tstart 160 40 "$KGTOP --replay $T_TMP/damaged.kgrec --speed 32 2>$T_TMP/damaged.err; $after"
+check "a damaged recording shows as a replay error" twait "replay error" 20
+tkeys q
+check "q after damage quits with status 1" twait "kgtop exited 1" 5
+check "stderr names the damage after the screen is gone" grep -q "stopped at line 21" "$T_TMP/damaged.err"
+rm -rf "$T_TMP"
 finish
