@@ -320,7 +320,10 @@ main(int argc, char **argv)
 
 	memset(&cc, 0, sizeof cc);
 	cc.interval_us = o.interval_us;
-	cc.cluster = o.demo && o.brokers == NULL ? "demo (mock cluster)" : bootstrap;
+	cc.cluster = o.demo && o.brokers == NULL ? "demo (mock cluster)"
+		     : bootstrap != NULL	  ? bootstrap
+		     : o.replay != NULL		  ? NULL
+						  : "trace streams only";
 	if (replay != NULL) {
 		cc.cluster = replay_cluster(replay);
 		info.replay = true;

@@ -112,6 +112,7 @@ struct kg_bgroup {
 	int32_t coordinator;
 	bool simple;
 	bool exact;
+	bool traced;
 	char *error;
 	kg_bmember **members;
 	size_t nmembers, cmembers;
@@ -434,6 +435,13 @@ bgroup_exact(kg_bgroup *g, bool exact)
 	g->exact = exact;
 }
 
+/* Mark a group known from a log only. */
+void
+bgroup_traced(kg_bgroup *g, bool traced)
+{
+	g->traced = traced;
+}
+
 /* Set or clear the describe error. */
 void
 bgroup_error(kg_bgroup *g, const char *msg)
@@ -582,6 +590,7 @@ finish_group(kg_builder *b, kg_snapshot *s, kg_bgroup *bg, kg_group *g)
 	g->coordinator = bg->coordinator;
 	g->simple = bg->simple;
 	g->exact = bg->exact;
+	g->traced = bg->traced;
 	g->error = arena_strdup(a, bg->error);
 	g->sum.generation = -1;
 	g->sum.last_episode_us = -1;

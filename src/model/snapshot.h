@@ -162,6 +162,7 @@ typedef struct kg_group {
 	int32_t coordinator;      /* broker id, -1 unknown */
 	bool simple;              /* simple consumer group (no membership) */
 	bool exact;               /* a source reports callbacks for every member */
+	bool traced;              /* known only from a coordinator log: the state is inferred */
 	const char *error;        /* describe error, NULL when none */
 	kg_member *members;       /* sorted by member id */
 	int nmembers;
@@ -292,6 +293,8 @@ void bgroup_coordinator(kg_bgroup *g, int32_t broker);
 void bgroup_simple(kg_bgroup *g, bool simple);
 /* Mark that a source reports every member's callbacks exactly. */
 void bgroup_exact(kg_bgroup *g, bool exact);
+/* Mark a group known only from a coordinator log (its state inferred from the log's lines). */
+void bgroup_traced(kg_bgroup *g, bool traced);
 /* Record a describe error for the group (NULL clears). */
 void bgroup_error(kg_bgroup *g, const char *msg);
 /* Set a committed offset (-1: none). */

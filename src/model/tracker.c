@@ -1674,6 +1674,17 @@ apply_group(kg_tracker *t, kg_group *G, int64_t T)
 			g->lag = G->lag;
 		return;
 	}
+	/*
+	 * A group known only from its coordinator's log: its episodes come
+	 * from the log's own lines (the log-only rules); the snapshot lists it
+	 * with the state the log implies and nothing to derive.
+	 */
+	if (G->traced) {
+		g->present = true;
+		if (G->proto != KG_PROTO_UNKNOWN)
+			g->proto = G->proto;
+		return;
+	}
 	if (!g->present && (!first || t->seen_groups)) {
 		kg_event *ev = event_new(KG_EV_GROUP_APPEARED, T, g->id);
 		sbuf s = { 0 };
@@ -2046,8 +2057,8 @@ annotate_group(kg_tracker *t, kg_snapshot *s, kg_group *G, int64_t T)
 	size_t i;
 	int64_t lag_then;
 
-	if (g->no_news) {
-		/* a failed description: the timeline keeps the last picture */
+	if (g->no_news || G->traced) {
+		/* a failed description, or a group known from a log: the timeline keeps what it had */
 		G->sum.storm = g->storm;
 		G->sum.in_episode = g->ep != NULL;
 		return;

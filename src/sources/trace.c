@@ -955,7 +955,7 @@ trace_drain(kg_source *s, kg_obsq *q)
 {
 	trace *t = s->impl;
 	size_t i;
-	if (t->kind == KG_TRACE_JSONL) {
+	if (t->kind == KG_TRACE_JSONL || t->kind == KG_TRACE_LOG) {
 		for (i = 0; i < t->q.n; i++)
 			tgview_update(t->groups, t->q.v[i]);
 	}
@@ -1026,7 +1026,7 @@ trace_contribute(kg_source *s, kg_builder *b)
 	h.message = sbuf_str(&m);
 	builder_source(b, &h);
 	sbuf_free(&m);
-	if (t->kind == KG_TRACE_JSONL)
+	if (t->kind == KG_TRACE_JSONL || t->kind == KG_TRACE_LOG)
 		tgview_contribute(t->groups, b);
 }
 

@@ -20,6 +20,8 @@ typedef struct tv_member {
 typedef struct tv_group {
 	int32_t id;
 	kg_proto proto;
+	kg_group_state state; /* from a coordinator log's lines */
+	bool from_log;
 	tv_member *m;
 	size_t nm, cm;
 } tv_group;
@@ -109,12 +111,26 @@ tgview_update(kg_tgview *v, const kg_obs *o)
 	tv_member *m;
 	kg_tp *rest;
 	int n;
-	if (o->group < 0 || (o->member_id == NULL && o->client_id == NULL))
+	if (o->group < 0)
+		return;
+	/* a coordinator log says what state a group is in */
+	if (o->kind == KG_OBS_PREPARING || o->kind == KG_OBS_STABILIZED || o->kind == KG_OBS_SYNCED ||
+	    o->kind == KG_OBS_EPOCH) {
+		g = tv_group_get(v, o->group);
+		g->from_log = true;
+		g->state = o->kind == KG_OBS_PREPARING ? KG_STATE_PREPARING_REBALANCE : KG_STATE_STABLE;
+		if (o->kind == KG_OBS_EPOCH)
+			g->proto = KG_PROTO_COOPERATIVE; /* KIP-848 groups are incremental */
+		return;
+	}
+	if (o->member_id == NULL && o->client_id == NULL)
 		return;
 	if (o->kind != KG_OBS_REVOKED && o->kind != KG_OBS_ASSIGNED && o->kind != KG_OBS_LOST &&
 	    o->kind != KG_OBS_JOINED && o->kind != KG_OBS_LEFT)
 		return;
 	g = tv_group_get(v, o->group);
+	if (g->from_log)
+		return; /* members named by a log carry no assignments */
 	m = tv_member_get(g, o);
 	keep(&m->client_id, o->client_id);
 	keep(&m->instance_id, o->instance_id);
@@ -174,9 +190,15 @@ tgview_contribute(const kg_tgview *v, kg_builder *b)
 		if (builder_has_group(b, g->id))
 			continue;
 		bg = builder_group(b, g->id);
-		bgroup_exact(bg, true);
 		bgroup_proto(bg, g->proto);
 		bgroup_protocol(bg, "consumer", NULL);
+		if (g->from_log) {
+			/* known from its coordinator's log only: a state, no members */
+			bgroup_traced(bg, true);
+			bgroup_state(bg, g->state);
+			continue;
+		}
+		bgroup_exact(bg, true);
 		for (k = 0; k < g->nm; k++) {
 			const tv_member *m = &g->m[k];
 			kg_bmember *bm;

@@ -6,6 +6,8 @@
  * cluster to poll, those groups would exist only as events; this keeps
  * their members and current assignments so the source can describe them
  * like the demo does (exact groups), unless another source already does.
+ * A coordinator log names groups and their rebalances but no members or
+ * assignments: those groups are described by their state alone (traced).
  */
 #ifndef KGTOP_SOURCES_TRACE_GROUPS_H
 #define KGTOP_SOURCES_TRACE_GROUPS_H
@@ -19,7 +21,7 @@ typedef struct kg_tgview kg_tgview;
 kg_tgview *tgview_new(void);
 /* Free it. */
 void tgview_free(kg_tgview *v);
-/* Fold one observation (revoked, assigned, lost, joined, left). */
+/* Fold one observation (callbacks, joins and leaves; a log's rebalance lines). */
 void tgview_update(kg_tgview *v, const kg_obs *o);
 /* Describe the groups no earlier source described. */
 void tgview_contribute(const kg_tgview *v, kg_builder *b);

@@ -101,6 +101,9 @@ t_ok $? "--trace log: with --once exits 0"
 "$JSONQ" '.events[]' <"$T_TMP/log.json" | "$JSONQ" -l .message >"$T_TMP/log.events"
 t_contains "$T_TMP/log.events" "rebalance started (unknown, left: worker-3 (max.poll.interval), from generation 20)" "a poll timeout in the log is the trigger, in short"
 t_contains "$T_TMP/log.events" "rebalance ended after 2.5s, 1 round, generation 21" "the log gives the episode its duration and generation"
+"$KGTOP" --trace "log:file://$(cd "$top_srcdir" && pwd)/tests/data/logs/kafka-3.7-classic.log" --trace-from-start --once >"$T_TMP/log.txt" 2>&1
+t_contains "$T_TMP/log.txt" "GROUP payments-ledger" "a log trace alone lists the groups its coordinator named"
+t_contains "$T_TMP/log.txt" "trace streams only" "and says there is no cluster to poll"
 "$KGTOP" --trace "jsonl:file://$(cd "$top_srcdir" && pwd)/tests/data/trace/seed-coop.jsonl" --trace-from-start --once --json >"$T_TMP/jsonl.json" 2>&1
 t_ok $? "--trace jsonl: with --once exits 0"
 t_is "$("$JSONQ" '.groups[0].members|length' <"$T_TMP/jsonl.json")" 4 "a jsonl stream describes its group's members"
