@@ -536,9 +536,9 @@ static const opt_def table[] = {
 	{ "select", 0, required_argument, "GROUP", "select this group at start", a_select, false },
 	{ "demo", 0, optional_argument, "SCENARIO", "run the embedded demo (--demo=list lists scenarios); with -b, on that cluster", a_demo, true },
 	{ "demo-partitions", 0, required_argument, "N", "partitions of the demo topic (default 6)", a_demo_partitions, false },
-	{ "export-trace", 0, required_argument, "FILE", "write the demo's consumer events as JSON lines (readable with --trace jsonl:file://FILE)", a_export_trace, true },
+	{ "export-trace", 0, required_argument, "FILE", "write the demo's consumer events as JSON lines (another kgtop reads them with --trace jsonl:file://FILE, plus --trace-from-start for a finished file)", a_export_trace, true },
 	{ "trace", 0, required_argument, "KIND:URL", "read a trace stream: log, jolokia, jsonl, rdstats over http(s):// or file:// (repeatable)", a_trace, false },
-	{ "trace-from-start", 0, no_argument, NULL, "read log streams from their start instead of their end", a_trace_from_start, false },
+	{ "trace-from-start", 0, no_argument, NULL, "read line streams (log, jsonl, rdstats) from their start instead of their end", a_trace_from_start, false },
 	{ "trace-insecure", 0, no_argument, NULL, "do not verify TLS certificates of trace streams (shown in the header)", a_trace_insecure, false },
 	{ "trace-headers", 0, required_argument, "FILE", "extra HTTP headers for trace streams (\"Name: value\" lines; never shown)", a_trace_headers, false },
 	{ "record", 0, required_argument, "FILE", "record what kgtop sees to FILE (JSON lines)", a_record, true },
@@ -671,14 +671,43 @@ bad:
 	return -1;
 }
 
+/* One option in --help: the left column, then the help wrapped within 80 columns. */
+static void
+print_wrapped(const char *left, const char *help)
+{
+	enum { LEFT = 30, WIDTH = 79 };
+	const char *p = help;
+	bool first = true;
+	if ((int)strlen(left) > LEFT) {
+		printf("  %s\n", left);
+		first = false;
+	}
+	while (*p) {
+		int room = WIDTH - LEFT - 3, n = (int)strlen(p);
+		if (n > room) {
+			n = room;
+			while (n > 0 && p[n] != ' ')
+				n--;
+			if (n == 0)
+				n = room;
+		}
+		printf("  %-*s %.*s\n", LEFT, first ? left : "", n, p);
+		first = false;
+		p += n;
+		while (*p == ' ')
+			p++;
+	}
+}
+
 /* Print usage. */
 void
 options_usage(void)
 {
 	size_t i;
 	printf("Usage: kgtop [OPTION]...\n"
-	       "top for Kafka consumer groups: who owns which partition, every rebalance (eager or\n"
-	       "cooperative), member health and lag, live.  With no brokers it starts an embedded demo.\n\n"
+	       "top for Kafka consumer groups: who owns which partition, every rebalance\n"
+	       "(eager or cooperative), member health and lag, live.  With no brokers it\n"
+	       "starts an embedded demo.\n\n"
 	       "Options:\n");
 	for (i = 0; i < KG_ARRAY_LEN(table); i++) {
 		const opt_def *d = &table[i];
@@ -691,17 +720,19 @@ options_usage(void)
 			snprintf(left, sizeof left, "    --%s%s%s%s", d->name,
 				 d->metavar ? (d->arg == optional_argument ? "[=" : " ") : "", d->metavar ? d->metavar : "",
 				 d->metavar && d->arg == optional_argument ? "]" : "");
-		printf("  %-34s %s\n", left, d->help);
+		print_wrapped(left, d->help);
 	}
-	printf("  %-34s %s\n", "-V, --version", "print the version and exit");
-	printf("  %-34s %s\n", "-h, --help", "print this help and exit");
-	printf("\nSettings come from defaults, then the config file (\"name = value\" lines with the long\n"
-	       "option names; \"X.key = value\" for librdkafka properties), then the environment\n"
-	       "($KGTOP_BROKERS, $KGTOP_CONFIG, $NO_COLOR), then the command line: later wins.\n"
-	       "kgtop is read-only: it never joins a group and never commits an offset.  It needs\n"
-	       "Describe on the cluster, on the groups and on the topics it shows.\n\n"
-	       "Keys: arrows/jk move, Enter/Tab views, 1-4 grid/timeline/health/events, / filter,\n"
-	       "s sort, p pause, left/right scrub, ? help, q quit.  See kgtop(1).\n"
+	print_wrapped("-V, --version", "print the version and exit");
+	print_wrapped("-h, --help", "print this help and exit");
+	printf("\nSettings come from defaults, then the config file (\"name = value\" lines\n"
+	       "with the long option names; \"X.key = value\" for librdkafka properties),\n"
+	       "then the environment ($KGTOP_BROKERS, $KGTOP_CONFIG, $NO_COLOR), then the\n"
+	       "command line: later wins.  kgtop is read-only: it never joins a group and\n"
+	       "never commits an offset.  It needs Describe on the cluster, on the groups\n"
+	       "and on the topics it shows.\n\n"
+	       "Keys: arrows/jk move, Enter/Tab views, 1-4 grid/timeline/health/events,\n"
+	       "/ filter, s sort, p pause, left/right scrub, ? help, q quit.  See kgtop(1),\n"
+	       "kgtop-trace(5), kgtop-record(5).\n"
 	       "Exit status: 0 ok, 1 cluster or runtime error, 2 usage error.\n");
 }
 

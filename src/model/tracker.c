@@ -563,6 +563,9 @@ add_member(kg_tracker *t, tgroup *g, const char *member_id, const char *client_i
 	m->instance_id = instance_id && *instance_id ? xstrdup(instance_id) : NULL;
 	m->first_seen = m->last_seen = now;
 	m->present = true;
+	m->m_hb_age = m->m_poll_gap = m->m_poll_gap_max = -1; /* no metrics yet: unknown, not 0 */
+	m->m_rb_avg = m->m_rb_max = m->m_failed = -1;
+	m->m_hb_rate = -1;
 	m->lane = assign_lane(t, g, m, now);
 	util_grow(&g->m, &g->cm, g->nm + 1, sizeof *g->m);
 	g->m[g->nm++] = m;
