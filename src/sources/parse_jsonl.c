@@ -18,19 +18,6 @@
 
 #define SRC "jsonl"
 
-/* Days from 1970-01-01 to y-m-d (proleptic Gregorian). */
-static int64_t
-days_from_civil(int64_t y, int m, int d)
-{
-	int64_t era, yoe, doy, doe;
-	y -= m <= 2;
-	era = (y >= 0 ? y : y - 399) / 400;
-	yoe = y - era * 400;
-	doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-	return era * 146097 + doe - 719468;
-}
-
 /* n digits at s. */
 static bool
 ndig(const char *s, int n, int *v)
@@ -82,7 +69,7 @@ parse_jsonl_time(const char *s, int64_t *us)
 	}
 	if (*p != '\0' || Y < 1970 || Y > 2200)
 		return -1;
-	*us = ((days_from_civil(Y, M, D) * 86400 + h * 3600 + mi * 60 + sec) - sign * (oh * 3600 + om * 60)) * 1000000 +
+	*us = ((util_days_from_civil(Y, M, D) * 86400 + h * 3600 + mi * 60 + sec) - sign * (oh * 3600 + om * 60)) * 1000000 +
 	      frac;
 	/* the same range "ts" accepts */
 	return *us >= 0 && *us <= INT64_C(9000000000000000) ? 0 : -1;

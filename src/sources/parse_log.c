@@ -87,20 +87,11 @@ parse_log_time(kg_log_parser *p, const char *s, size_t n, int64_t *us)
 	key[3] = h;
 	key[4] = mi;
 	if (!p->c_valid || memcmp(key, p->c_key, sizeof key) != 0) {
-		struct tm tm;
-		time_t t;
-		memset(&tm, 0, sizeof tm);
-		tm.tm_year = Y - 1900;
-		tm.tm_mon = M - 1;
-		tm.tm_mday = D;
-		tm.tm_hour = h;
-		tm.tm_min = mi;
-		tm.tm_isdst = -1;
-		t = mktime(&tm);
-		if (t == (time_t)-1)
+		int64_t t = util_local_time(Y, M, D, h, mi, 0);
+		if (t < 0)
 			return -1;
 		memcpy(p->c_key, key, sizeof key);
-		p->c_epoch = (int64_t)t;
+		p->c_epoch = t;
 		p->c_valid = true;
 	}
 	*us = (p->c_epoch + sec) * 1000000 + frac;

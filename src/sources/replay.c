@@ -1620,37 +1620,6 @@ static const kg_source_ops replay_ops = {
 
 /* ------------------------------------------------------------ --at */
 
-/* Days since 1970-01-01 of a civil date (proleptic Gregorian). */
-static int64_t
-days_from_civil(int64_t y, int m, int d)
-{
-	int64_t era, yoe, doy, doe;
-	y -= m <= 2;
-	era = (y >= 0 ? y : y - 399) / 400;
-	yoe = y - era * 400;
-	doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-	return era * 146097 + doe - 719468;
-}
-
-/* Seconds since the epoch of a local civil time; -1 when it does not exist. */
-static int64_t
-local_time(int y, int mo, int d, int h, int mi, int s)
-{
-	struct tm tm;
-	time_t t;
-	memset(&tm, 0, sizeof tm);
-	tm.tm_year = y - 1900;
-	tm.tm_mon = mo - 1;
-	tm.tm_mday = d;
-	tm.tm_hour = h;
-	tm.tm_min = mi;
-	tm.tm_sec = s;
-	tm.tm_isdst = -1;
-	t = mktime(&tm);
-	return t == (time_t)-1 ? -1 : (int64_t)t;
-}
-
 /* Parse fractional seconds ".123" at *p into microseconds, advancing *p. */
 static int64_t
 parse_frac(const char **p)
@@ -1700,7 +1669,7 @@ replay_parse_at(const char *at, int64_t start_us, int64_t *out_us, char *err, si
 			goto bad;
 		if (*p == 'Z' || *p == 'z' || *p == '+' || *p == '-') {
 			int oh = 0, om = 0, sign = 1;
-			secs = days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + s;
+			secs = util_days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + s;
 			if (*p == '+' || *p == '-') {
 				sign = *p == '-' ? -1 : 1;
 				if (sscanf(p + 1, "%2d:%2d", &oh, &om) != 2 && sscanf(p + 1, "%2d%2d", &oh, &om) != 2)
@@ -1710,7 +1679,7 @@ replay_parse_at(const char *at, int64_t start_us, int64_t *out_us, char *err, si
 				goto bad;
 			}
 		} else if (*p == '\0') {
-			secs = local_time(y, mo, d, h, mi, s);
+			secs = util_local_time(y, mo, d, h, mi, s);
 			if (secs < 0)
 				goto bad;
 		} else {
@@ -1735,11 +1704,11 @@ replay_parse_at(const char *at, int64_t start_us, int64_t *out_us, char *err, si
 		if (*p != '\0' || h > 23 || mi > 59 || s > 60)
 			goto bad;
 		localtime_r(&st, &tm);
-		secs = local_time(tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, h, mi, s);
+		secs = util_local_time(tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, h, mi, s);
 		if (secs < 0)
 			goto bad;
 		if (secs * 1000000 + frac < start_us - 1000000) /* past midnight: the next day */
-			secs = local_time(tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday + 1, h, mi, s);
+			secs = util_local_time(tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday + 1, h, mi, s);
 		*out_us = secs * 1000000 + frac;
 		return 0;
 	}

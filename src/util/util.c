@@ -304,6 +304,37 @@ util_name_index(const char *const *names, int n, const char *s)
 	return -1;
 }
 
+/* Days from 1970-01-01 (the days-from-civil algorithm: eras of 400 years). */
+int64_t
+util_days_from_civil(int64_t y, int m, int d)
+{
+	int64_t era, yoe, doy, doe;
+	y -= m <= 2;
+	era = (y >= 0 ? y : y - 399) / 400;
+	yoe = y - era * 400;
+	doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+	return era * 146097 + doe - 719468;
+}
+
+/* Seconds since the epoch of a local civil time. */
+int64_t
+util_local_time(int y, int mo, int d, int h, int mi, int s)
+{
+	struct tm tm;
+	time_t t;
+	memset(&tm, 0, sizeof tm);
+	tm.tm_year = y - 1900;
+	tm.tm_mon = mo - 1;
+	tm.tm_mday = d;
+	tm.tm_hour = h;
+	tm.tm_min = mi;
+	tm.tm_sec = s;
+	tm.tm_isdst = -1;
+	t = mktime(&tm);
+	return t == (time_t)-1 ? -1 : (int64_t)t;
+}
+
 /* Parse a duration into microseconds. */
 int64_t
 util_parse_duration_us(const char *s)

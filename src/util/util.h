@@ -92,6 +92,10 @@ const char *sbuf_str(const sbuf *b);
 FILE *util_fopen_regular(const char *path);
 /* Index of s in a table of n names (NULL entries skipped); -1 when absent. */
 int util_name_index(const char *const *names, int n, const char *s);
+/* Days from 1970-01-01 to the civil date y-m-d (proleptic Gregorian, any year). */
+int64_t util_days_from_civil(int64_t y, int m, int d);
+/* Seconds since the epoch of a local civil time (mktime); -1 when it does not exist. */
+int64_t util_local_time(int y, int mo, int d, int h, int mi, int s);
 /* Parse a duration like "500ms", "4s", "1h", "90" (seconds) into microseconds; -1 on error. */
 int64_t util_parse_duration_us(const char *s);
 /* Parse a size like "10M", "1G", "4096" into bytes; -1 on error. */
