@@ -226,10 +226,11 @@ event_format(const kg_event *e, sbuf *out)
 			sbuf_addf(out, ", generation %d", (int)e->generation);
 		if (e->text && *e->text)
 			sbuf_addf(out, "; %s", e->text);
-		if (e->lag_cost != 0) {
+		if (e->lag_cost > 0) {
+			/* what the rebalance cost: the backlog it left (a fall in lag is no cost) */
 			char c[32];
-			util_fmt_count(c, sizeof c, e->lag_cost < 0 ? -e->lag_cost : e->lag_cost);
-			sbuf_addf(out, "; lag %c%s", e->lag_cost < 0 ? '-' : '+', c);
+			util_fmt_count(c, sizeof c, e->lag_cost);
+			sbuf_addf(out, "; cost %s messages of lag", c);
 		}
 		break;
 	case KG_EV_REVOKED:

@@ -927,7 +927,7 @@ static void
 compute_moves(kg_tracker *t, tgroup *g)
 {
 	size_t i;
-	int k, nmoved = 0;
+	int k, nmoved = 0, nmarks = 0;
 	free(g->moved);
 	free(g->moved_from);
 	g->moved = NULL;
@@ -950,14 +950,17 @@ compute_moves(kg_tracker *t, tgroup *g)
 			}
 			if (from == m->lane || same_identity(t, g, from, m))
 				continue; /* back with the consumer that had it (a new incarnation of it) */
-			g->moved = xreallocarray(g->moved, (size_t)nmoved + 1, sizeof *g->moved);
-			g->moved_from = xreallocarray(g->moved_from, (size_t)nmoved + 1, sizeof *g->moved_from);
-			g->moved[nmoved] = h[k];
-			g->moved_from[nmoved] = from;
-			nmoved++;
+			g->moved = xreallocarray(g->moved, (size_t)nmarks + 1, sizeof *g->moved);
+			g->moved_from = xreallocarray(g->moved_from, (size_t)nmarks + 1, sizeof *g->moved_from);
+			g->moved[nmarks] = h[k];
+			g->moved_from[nmarks] = from;
+			nmarks++;
+			/* a partition nobody had is newly assigned, not moved */
+			if (from >= 0)
+				nmoved++;
 		}
 	}
-	g->nmoved = nmoved;
+	g->nmoved = nmarks;
 	if (g->ep != NULL)
 		g->ep->moved = nmoved;
 	(void)t;
@@ -1444,7 +1447,8 @@ apply_obs(kg_tracker *t, kg_obs *o)
 		announce_join(t, g, m, time, KG_EVID_EXACT);
 		break;
 	case KG_OBS_LEFT:
-		m = obs_tmember(t, g, o, false);
+		/* a group known only from its log learns its members from their leaves */
+		m = obs_tmember(t, g, o, !g->seen && o->member_id != NULL);
 		if (m == NULL)
 			break;
 		if (m->instance_id != NULL && o->reason == KG_REASON_NONE) {
@@ -1803,7 +1807,10 @@ apply_group(kg_tracker *t, kg_group *G, int64_t T)
 	}
 	if (g->ep == NULL && evidence) {
 		ensure_episode(t, g, T,
-			       ev_state ? "in progress" : nj ? "member joined" : nleft ? "member left" : "assignment changed",
+			       ev_state ? (G->state == KG_STATE_COMPLETING_REBALANCE ? "seen completing" : "seen preparing")
+			       : nj	? "member joined"
+			       : nleft	? "member left"
+					: "assignment changed",
 			       KG_EVID_POLLED);
 		if (prev_lag >= 0)
 			g->ep->lag_start = prev_lag; /* the lag just before it began */
