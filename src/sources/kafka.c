@@ -508,42 +508,84 @@ refresh_describe(ksrc *k, kresult *r, char **names, size_t n, size_t *gcap, char
 	return 0;
 }
 
-/* Committed offsets: one ListConsumerGroupOffsets per group, all in flight together. */
-static int
-refresh_offsets(ksrc *k, kresult *r, char **err)
+/* The explicit partitions to ask a group's offsets for, NULL for "all" (the usual form). */
+static rd_kafka_topic_partition_list_t *
+offsets_request(kresult *r, const kgroup *g, bool retry)
 {
-	size_t i, sent = 0, got = 0, ngidx = 0;
-	int64_t deadline;
-	int *gidx = NULL; /* group id -> index in r->groups */
-	for (i = 0; i < (size_t)r->ngroups; i++) {
-		size_t id = (size_t)r->groups[i].id;
-		if (id >= ngidx) {
-			size_t n = ngidx ? ngidx : 64, old = ngidx;
-			while (n <= id)
-				n *= 2;
-			gidx = xreallocarray(gidx, n, sizeof *gidx);
-			for (; old < n; old++)
-				gidx[old] = -1;
-			ngidx = n;
-		}
-		gidx[id] = (int)i;
+	rd_kafka_topic_partition_list_t *parts;
+	int32_t *seen = NULL;
+	size_t nseen = 0, cseen = 0, q;
+	int i, a, p;
+	if (g->watch_topic >= 0) {
+		/* the mock answers nothing for "all partitions": ask for them explicitly */
+		ktopic *t = result_topic(r, g->watch_topic);
+		if (t == NULL)
+			return NULL;
+		parts = rd_kafka_topic_partition_list_new(t->np);
+		for (p = 0; p < t->np; p++)
+			rd_kafka_topic_partition_list_add(parts, intern_topic_name(t->id), p);
+		return parts;
 	}
+	if (!retry)
+		return NULL;
+	/* every partition of every topic its members are assigned */
+	parts = rd_kafka_topic_partition_list_new(16);
+	for (i = 0; i < g->nm; i++) {
+		for (a = 0; a < g->m[i].nasg; a++) {
+			int32_t tid = g->m[i].asg[a].topic;
+			ktopic *t;
+			for (q = 0; q < nseen && seen[q] != tid; q++)
+				;
+			if (q < nseen || (t = result_topic(r, tid)) == NULL)
+				continue;
+			util_grow(&seen, &cseen, nseen + 1, sizeof *seen);
+			seen[nseen++] = tid;
+			for (p = 0; p < t->np; p++)
+				rd_kafka_topic_partition_list_add(parts, intern_topic_name(tid), p);
+		}
+	}
+	free(seen);
+	return parts;
+}
+
+/* True when a group's "all partitions" answer came back empty although its members hold partitions. */
+static bool
+offsets_need_retry(const kgroup *g)
+{
+	int i;
+	if (g->error != NULL || g->nc > 0 || g->watch_topic >= 0)
+		return false;
+	for (i = 0; i < g->nm; i++) {
+		if (g->m[i].nasg > 0)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * One pass of ListConsumerGroupOffsets, one request per group (2.0.2 takes
+ * one group per request), all in flight together.  In the retry pass only
+ * the groups whose "all partitions" answer was empty are asked again with
+ * explicit partitions: against brokers older than 2.4, librdkafka 2.0.2
+ * sends "all" as an empty list and gets nothing back.
+ */
+static int
+offsets_pass(ksrc *k, kresult *r, const int *gidx, size_t ngidx, bool retry, char **err)
+{
+	size_t i, sent = 0, got = 0;
+	int64_t deadline;
 	for (i = 0; i < (size_t)r->ngroups; i++) {
 		kgroup *g = &r->groups[i];
-		rd_kafka_topic_partition_list_t *parts = NULL;
+		rd_kafka_topic_partition_list_t *parts;
 		rd_kafka_ListConsumerGroupOffsets_t *req;
 		rd_kafka_AdminOptions_t *o;
-		if (g->error != NULL)
+		if (g->error != NULL || (retry && !offsets_need_retry(g)))
 			continue;
-		if (g->watch_topic >= 0) {
-			/* the mock answers nothing for "all partitions": ask for them explicitly */
-			ktopic *t = result_topic(r, g->watch_topic);
-			int p;
-			if (t == NULL)
-				continue;
-			parts = rd_kafka_topic_partition_list_new(t->np);
-			for (p = 0; p < t->np; p++)
-				rd_kafka_topic_partition_list_add(parts, intern_topic_name(t->id), p);
+		parts = offsets_request(r, g, retry);
+		if ((g->watch_topic >= 0 || retry) && (parts == NULL || parts->cnt == 0)) {
+			if (parts != NULL)
+				rd_kafka_topic_partition_list_destroy(parts);
+			continue;
 		}
 		req = rd_kafka_ListConsumerGroupOffsets_new(intern_group_name(g->id), parts);
 		o = admin_opts(k, RD_KAFKA_ADMIN_OP_LISTCONSUMERGROUPOFFSETS);
@@ -561,7 +603,6 @@ refresh_offsets(ksrc *k, kresult *r, char **err)
 		size_t ngr = 0, j;
 		if (ev == NULL) {
 			*err = xasprintf("timeout fetching committed offsets (%zu of %zu groups answered)", got, sent);
-			free(gidx);
 			return -1;
 		}
 		got++;
@@ -586,9 +627,12 @@ refresh_offsets(ksrc *k, kresult *r, char **err)
 			}
 			if (l == NULL)
 				continue;
+			free(g->c);
 			g->c = xcalloc((size_t)(l->cnt ? l->cnt : 1), sizeof *g->c);
+			g->nc = 0;
 			for (q = 0; q < l->cnt; q++) {
-				if (l->elems[q].err != RD_KAFKA_RESP_ERR_NO_ERROR || !topic_selected(k, l->elems[q].topic))
+				if (l->elems[q].err != RD_KAFKA_RESP_ERR_NO_ERROR || !topic_selected(k, l->elems[q].topic) ||
+				    l->elems[q].offset < 0)
 					continue;
 				g->c[g->nc].tp.topic = intern_topic(l->elems[q].topic);
 				g->c[g->nc].tp.partition = l->elems[q].partition;
@@ -598,8 +642,34 @@ refresh_offsets(ksrc *k, kresult *r, char **err)
 		}
 		rd_kafka_event_destroy(ev);
 	}
-	free(gidx);
 	return 0;
+}
+
+/* Committed offsets of every group (then again, explicitly, for the answers that came back empty). */
+static int
+refresh_offsets(ksrc *k, kresult *r, char **err)
+{
+	size_t i, ngidx = 0;
+	int *gidx = NULL; /* group id -> index in r->groups */
+	int rc;
+	for (i = 0; i < (size_t)r->ngroups; i++) {
+		size_t id = (size_t)r->groups[i].id;
+		if (id >= ngidx) {
+			size_t n = ngidx ? ngidx : 64, old = ngidx;
+			while (n <= id)
+				n *= 2;
+			gidx = xreallocarray(gidx, n, sizeof *gidx);
+			for (; old < n; old++)
+				gidx[old] = -1;
+			ngidx = n;
+		}
+		gidx[id] = (int)i;
+	}
+	rc = offsets_pass(k, r, gidx, ngidx, false, err);
+	if (rc == 0)
+		rc = offsets_pass(k, r, gidx, ngidx, true, err);
+	free(gidx);
+	return rc;
 }
 
 /* One leader's share of the log-end query. */

@@ -297,6 +297,30 @@ test_outage(void **state)
 	fixture_stop(&f);
 }
 
+/* Predicate: a group's lag is known. */
+static bool
+pred_lag(live *l, const void *arg)
+{
+	const kg_group *g = live_group(l, arg);
+	return g != NULL && g->lag >= 0;
+}
+
+/* An old broker answers "all partitions" with nothing: the offsets are asked again, explicitly. */
+static void
+test_old_broker_offsets(void **state)
+{
+	fixture f;
+	live l;
+	(void)state;
+	assert_int_equal(fixture_start(&f, "tests/integration/scenarios/old-broker.json", true), 0);
+	assert_int_equal(live_open(&l, f.bootstrap, 200), 0);
+	assert_true(live_wait(&l, pred_lag, "g-old", 10000));
+	assert_int_equal(live_group(&l, "g-old")->lag, 40);
+	live_close(&l);
+	assert_int_equal(fixture_rejected_writes(&f), 0);
+	fixture_stop(&f);
+}
+
 /* Run. */
 int
 main(void)
@@ -308,6 +332,7 @@ main(void)
 		cmocka_unit_test(test_leave),
 		cmocka_unit_test(test_faults),
 		cmocka_unit_test(test_outage),
+		cmocka_unit_test(test_old_broker_offsets),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
