@@ -146,7 +146,10 @@ int theme_parse(ui_theme *t, const char *text, const char *fname, char *err, siz
  * error t holds the default theme and err says why ("file:line: ...").
  */
 int theme_load(ui_theme *t, const char *name, char *err, size_t errsz);
-/* The theme directories, in search order ($KGTOP_THEMES, ~/.config/kgtop/themes, the data dir). */
+/*
+ * The theme directories, in search order ($KGTOP_THEMES, ~/.config/kgtop/themes,
+ * the data dir, themes/ beside the executable, the source tree's themes/).
+ */
 int theme_dirs(char dirs[][512], int max);
 /* Names of every theme found (built-ins first, then files, sorted, unique); returns the count. */
 int theme_list(char names[][64], int max);
