@@ -28,6 +28,7 @@
 	X(UI_EL_SRC_OK, "source-ok", "fg=colour114,bg=colour237", "reverse", "a source whose data is fresh") \
 	X(UI_EL_SRC_STALE, "source-stale", "fg=colour221,bg=colour237,bold", "reverse,bold", "a source whose data is getting old") \
 	X(UI_EL_SRC_ERROR, "source-error", "fg=colour210,bg=colour237,bold", "reverse,bold,underline", "a source that fails") \
+	X(UI_EL_STALE, "stale", "fg=colour221,bold", "bold,underline", "old data: the group list's age while the cluster source is stale or failing") \
 	X(UI_EL_PAUSED, "paused", "fg=colour16,bg=colour221,bold", "bold", "the PAUSED marker") \
 	X(UI_EL_REPLAY, "replay", "fg=colour16,bg=colour117,bold", "bold,underline", "the REPLAY marker and recorded time") \
 	X(UI_EL_COLUMN, "column-header", "fg=colour250,bold", "bold,underline", "column titles of lists") \

@@ -279,7 +279,7 @@ ui_run(kg_collector *c, const kg_options *o, const kg_ui_info *info, char *err, 
 			kg_frame *f = collector_take(c);
 			if (f != NULL) {
 				if (f->message != NULL)
-					screen_status(&s, false, "%s", f->message);
+					screen_reply(&s, f->message);
 				if (f->snap != NULL) {
 					snapshot_unref(latest);
 					latest = snapshot_ref(f->snap);
