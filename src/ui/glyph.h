@@ -1,7 +1,10 @@
 /*
  * glyph.h: every non-letter symbol the dashboard draws, in UTF-8 and in
  * ASCII.  With --ascii, or when the locale is not UTF-8, only the ASCII
- * column is used, so nothing outside ASCII reaches the terminal.
+ * column is used, so nothing outside ASCII reaches the terminal.  The
+ * ASCII glyphs of things that can sit side by side stay distinct:
+ * consuming '#', partly stopped '+', stopped '.', in flight '~', idle '_',
+ * away ':', absent and a grid cell of another member ' ', the time axis '-'.
  */
 #ifndef KGTOP_UI_GLYPH_H
 #define KGTOP_UI_GLYPH_H
@@ -27,12 +30,14 @@
 	X(G_ELLIPSIS, "\u2026", "~") \
 	X(G_GAUGE_FULL, "\u25a0", "#") \
 	X(G_GAUGE_EMPTY, "\u00b7", "-") \
-	X(G_DOT, "\u00b7", ".") \
+	X(G_IDLE, "\u00b7", "_") \
+	X(G_EMPTY, "\u00b7", " ") \
+	X(G_INFLIGHT, "\u2591", "~") \
 	X(G_STORM, "\u26a1", "!!") \
 	X(G_SELECT, "\u25b6", ">") \
 	X(G_DASH, "\u2014", "--") \
 	X(G_ARROW, "\u2192", "->") \
-	X(G_AXIS, "\u2508", ".")
+	X(G_AXIS, "\u2508", "-")
 
 #define UI_GLYPH_ENUM_(id, u, a) id,
 typedef enum ui_glyph {

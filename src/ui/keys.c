@@ -55,27 +55,43 @@ scrub(ui_screen *s, int dir, bool big)
 		s->offset_us = max;
 }
 
-/* Jump the view time to the previous / next rebalance of the selected group. */
-static void
+/*
+ * Show the previous (dir < 0) or next rebalance of the selected group from
+ * the history: pause the screen and put the view time a little after the
+ * episode's start.  Repeated presses walk episode by episode: the walk
+ * goes on from the episode the last jump showed while the view time is
+ * still where that jump put it.  Returns false when there is none.
+ */
+static bool
 jump_episode(ui_screen *s, int dir)
 {
 	const kg_group *g = screen_group(s);
-	int64_t t;
+	int64_t ref, t, view, lead;
 	if (g == NULL || s->snap == NULL)
-		return;
-	t = history_next_episode(s->hist, g->id, screen_view_time(s) + (dir > 0 ? 1 : -1), dir);
-	if (t == 0) {
-		screen_status(s, false, "no %s rebalance", dir > 0 ? "later" : "earlier");
-		return;
-	}
-	/* show the episode a little after its start */
-	t += screen_scale_us(s) * 10;
-	s->offset_us = s->snap->time_us - t;
+		return false;
+	view = screen_view_time(s);
+	ref = s->jump_start_us != 0 && s->jump_group == g->id && s->jump_view_us == view ? s->jump_start_us : view;
+	t = history_next_episode(s->hist, g->id, ref, dir);
+	if (t == 0)
+		return false;
+	/* a little after its start: ten timeline columns, at least a second */
+	lead = KG_MAX(screen_scale_us(s) * 10, 1000000);
+	s->paused = true;
+	s->offset_us = s->snap->time_us - (t + lead);
 	if (s->offset_us < 0)
 		s->offset_us = 0;
+	s->jump_group = g->id;
+	s->jump_start_us = t;
+	s->jump_view_us = screen_view_time(s);
+	{
+		char d[32];
+		util_fmt_duration(d, sizeof d, s->snap->time_us - t);
+		screen_status(s, false, "rebalance of %s %s ago ([ ] walk, p resumes live)", g->name, d);
+	}
+	return true;
 }
 
-/* Keys while typing a filter. */
+/* Keys while typing a filter: Enter applies (empty: clears), Esc cancels and keeps the filter. */
 static void
 filter_key(ui_screen *s, int key, ui_action *a)
 {
@@ -84,11 +100,15 @@ filter_key(ui_screen *s, int key, ui_action *a)
 	if (key == KEY_ESC) {
 		s->filter_edit = false;
 		s->filter_buf[0] = '\0';
-		screen_set_filter(s, NULL);
 	} else if (key == '\n' || key == '\r' || key == KEY_ENTER) {
 		s->filter_edit = false;
-		if (screen_set_filter(s, s->filter_buf) == 0 && s->filter_buf[0] != '\0')
-			screen_status(s, false, "filter /%s/: %d group%s", s->filter, s->norder, s->norder == 1 ? "" : "s");
+		if (screen_set_filter(s, s->filter_buf) == 0) {
+			if (s->filter_buf[0] != '\0')
+				screen_status(s, false, "filter /%s/: %d group%s", s->filter, s->norder,
+					      s->norder == 1 ? "" : "s");
+			else
+				screen_status(s, false, "no filter");
+		}
 	} else if (key == KEY_BACKSPACE || key == 127 || key == 8) {
 		if (n > 0)
 			s->filter_buf[n - 1] = '\0';
@@ -185,8 +205,9 @@ keys_handle(ui_screen *s, int key, ui_action *a)
 		screen_order(s);
 		break;
 	case '/':
+		/* like less and htop: a new pattern from scratch (the footer shows the one in force) */
 		s->filter_edit = true;
-		util_strlcpy(s->filter_buf, s->filter, sizeof s->filter_buf);
+		s->filter_buf[0] = '\0';
 		break;
 	case 'p':
 		s->paused = !s->paused;
@@ -218,6 +239,10 @@ keys_handle(ui_screen *s, int key, ui_action *a)
 		s->wall_clock = !s->wall_clock;
 		break;
 	case 'r':
+		if (replay) {
+			screen_status(s, false, "a replay has nothing to refresh: space plays, < > change the speed");
+			break;
+		}
 		a->refresh = true;
 		screen_status(s, false, "refreshing");
 		break;
@@ -233,10 +258,21 @@ keys_handle(ui_screen *s, int key, ui_action *a)
 		break;
 	}
 	case '[': case ']':
-		if (replay)
-			command(a, "replay", "%s", key == '[' ? "prev-rebalance" : "next-rebalance");
-		else
-			jump_episode(s, key == '[' ? -1 : 1);
+		/* from the history the dashboard keeps, live or in a replay */
+		if (jump_episode(s, key == '[' ? -1 : 1))
+			break;
+		if (key == ']' && replay) {
+			/* none later in the history: the replay plays on to the next one it recorded */
+			s->paused = false;
+			s->offset_us = 0;
+			command(a, "replay", "%s", "next-rebalance");
+		} else if (replay) {
+			/* none earlier in the history: the replay says where the previous one it recorded is */
+			command(a, "replay", "%s", "prev-rebalance");
+		} else {
+			screen_status(s, false, "no %s rebalance of %s in the history", key == '[' ? "earlier" : "later",
+				      g != NULL ? g->name : "this group");
+		}
 		break;
 	case '<': case '>':
 		if (replay)
@@ -255,10 +291,9 @@ keys_handle(ui_screen *s, int key, ui_action *a)
 		}
 		break;
 	case 'P':
-		if (demo) {
-			s->demo_paused = !s->demo_paused;
-			command(a, "demo", "%s", s->demo_paused ? "pause-script" : "resume-script");
-		}
+		/* the footer changes when the demo confirms ("script paused"), see screen_reply() */
+		if (demo)
+			command(a, "demo", "%s", s->demo_paused ? "resume-script" : "pause-script");
 		break;
 	default:
 		a->redraw = key == KEY_RESIZE;
@@ -279,23 +314,26 @@ keys_help(const ui_screen *s, const char *lines[][2], int max)
 			n++;             \
 		}                        \
 	} while (0)
+	bool replay = s->info != NULL && s->info->replay;
 	H("up/down j/k", "select a group (Home/End: first/last)");
 	H("1 2 3 4", "views: grid, timeline, health, events");
 	H("g t h e", "the same views by initial");
 	H("Tab S-Tab", "next / previous view");
 	H("Enter", "group view on the whole screen, or back");
-	H("PgUp PgDn", "scroll the group view");
-	H("/", "filter groups by regex; Esc clears");
+	H("PgUp PgDn", replay ? "scroll the group view" : "scroll the group view (space: down)");
+	H("/", "filter groups by regex (an empty one clears)");
+	H("Esc", "clear the filter and the message");
 	H("s", "sort by name, lag, state, rebalances");
 	H("p", "pause the screen (collection continues)");
 	H("left right", "scrub history while paused; scroll the timeline");
 	H("S-left/right", "scrub ten times as far");
 	H("0", "back to now");
-	H("[ ]", "previous / next rebalance");
+	H("[ ]", "previous / next rebalance (pauses there)");
 	H("m", "grid and timeline: by member / by partition");
 	H("+ -", "timeline: zoom in / out");
-	H("w", "events: wall-clock / relative times");
-	H("r", "refresh now");
+	H("w", "timeline and events: clock / relative times");
+	if (!replay)
+		H("r", "refresh now");
 	H("T", "next theme");
 	H("?", "this help");
 	H("q", "quit");
@@ -307,10 +345,11 @@ keys_help(const ui_screen *s, const char *lines[][2], int max)
 		H("A", "demo: cycle the assignor of new members");
 		H("P", "demo: pause / resume the script");
 	}
-	if (s->info != NULL && s->info->replay) {
+	if (replay) {
 		H("space", "replay: play / pause");
 		H("< >", "replay: slower / faster");
-		H("[ ]", "replay: previous / next rebalance");
+		H("]", "replay: past the last one kept, play to the next");
+		H("[", "replay: before the first kept, where the last was");
 	}
 #undef H
 	return n;

@@ -32,7 +32,7 @@ render_pane(ui_view_id v)
 
 /* Compute the layout. */
 void
-render_layout(ui_layout *l, int rows, int cols, bool maximized)
+render_layout(ui_layout *l, int rows, int cols, bool maximized, int ngroups, int status_h)
 {
 	int body_y = 1, body_h;
 	memset(l, 0, sizeof *l);
@@ -42,10 +42,11 @@ render_layout(ui_layout *l, int rows, int cols, bool maximized)
 		l->too_small = true;
 		return;
 	}
+	status_h = KG_MAX(1, KG_MIN(status_h, 2));
 	l->header = (ui_rect){ 0, 0, 1, cols };
 	l->footer = (ui_rect){ rows - 1, 0, 1, cols };
-	l->status = (ui_rect){ rows - 2, 0, 1, cols };
-	body_h = rows - 3;
+	l->status = (ui_rect){ rows - 1 - status_h, 0, status_h, cols };
+	body_h = rows - 2 - status_h;
 	l->wide = cols >= 150 && rows >= 30 && !maximized;
 	if (maximized) {
 		l->list = (ui_rect){ body_y, 0, 0, cols };
@@ -62,9 +63,9 @@ render_layout(ui_layout *l, int rows, int cols, bool maximized)
 		l->tabs = (ui_rect){ body_y, lw + 1, 1, cols - lw - 1 };
 		l->view = (ui_rect){ body_y + 1, lw + 1, body_h - 1, cols - lw - 1 };
 	} else {
-		int lh = body_h * 3 / 10;
-		if (lh < 5)
-			lh = 5;
+		/* as tall as its groups need, up to 30% of the body: the rest is the group's */
+		int cap = KG_MAX(5, body_h * 3 / 10), lh = ngroups < 0 ? cap : ngroups + 1;
+		lh = KG_MAX(2, KG_MIN(lh, cap));
 		l->list = (ui_rect){ body_y, 0, lh, cols };
 		l->tabs = (ui_rect){ body_y + lh, 0, 1, cols };
 		l->view = (ui_rect){ body_y + lh + 1, 0, body_h - lh - 1, cols };
@@ -197,10 +198,12 @@ draw_header(ui_screen *s)
 			snprintf(st, sizeof st, "ok");
 			break;
 		case KG_SRC_STALE:
+			/* for how long, and why */
 			util_fmt_duration(d, sizeof d, h->last_ok_us > 0 && sn->time_us > h->last_ok_us
 							       ? sn->time_us - h->last_ok_us
 							       : 0);
-			snprintf(st, sizeof st, "stale %s", d);
+			snprintf(st, sizeof st, "stale %s%s%s", d, h->message && *h->message ? ": " : "",
+				 h->message ? h->message : "");
 			el = UI_EL_SRC_STALE;
 			break;
 		case KG_SRC_ERROR:
@@ -219,8 +222,16 @@ draw_header(ui_screen *s)
 		x += 2;
 		x += text_put(s, r.y, x, avail, s->attr[UI_EL_HEADER], h->name, TEXT_ELLIPSIS);
 		if (x < r.w - rw - 2) {
+			/* a long reason leaves room for the sources after it */
+			int sw = r.w - rw - x - 2; /* after the blank */
+			char *colon = h->status == KG_SRC_STALE ? strstr(st, ": ") : NULL;
+			if (i + 1 < sn->nsources && sw > 48)
+				sw = KG_MAX(48, sw - 16 * (sn->nsources - i - 1));
+			/* "stale 12s: why" keeps the why only where a few words of it fit */
+			if (colon != NULL && text_width(s, st) > sw && (int)(colon - st) + 10 > sw)
+				*colon = '\0';
 			x += 1;
-			x += text_put(s, r.y, x, r.w - rw - x - 1, s->attr[el], st, TEXT_ELLIPSIS);
+			x += text_put(s, r.y, x, sw, s->attr[el], st, TEXT_ELLIPSIS);
 		}
 		if (h->insecure && x < r.w - rw - 12)
 			x += text_put(s, r.y, x, 12, s->attr[UI_EL_SRC_STALE], " (insecure)", 0);
@@ -245,38 +256,96 @@ proto_word(kg_proto p)
 	return p == KG_PROTO_EAGER ? "eager" : p == KG_PROTO_COOPERATIVE ? "coop" : "?";
 }
 
+/* Columns of the group list after the name: title, offset, width, right-aligned. */
+static const struct list_col {
+	const char *title;
+	int off, w;
+	bool right;
+} list_cols[] = {
+	{ "STATE", 0, 6, false },  { "PROTO", 7, 5, false }, { "MEMB", 13, 4, true }, { "PARTS", 18, 5, true },
+	{ "LAG", 24, 7, true },    /* the trend glyph at 31 */
+	{ "REB", 33, 4, true },    { "FLAGS", 38, 11, false },
+};
+#define LIST_FIXED 50        /* columns after the name */
+#define LIST_COL_LAG 4
+#define LIST_COL_REB 5
+#define LIST_COL_STATE 0
+
+/* Width of the name column: the longest name shown (at least minw), within what the list leaves. */
+static int
+list_name_width(const ui_screen *s, int avail, int minw)
+{
+	int i, w = minw;
+	for (i = 0; i < s->norder; i++)
+		w = KG_MAX(w, text_width(s, s->snap->groups[s->order[i]].name) + 3);
+	return KG_MAX(8, KG_MIN(w, avail));
+}
+
+/*
+ * The list's note on its data: how old it is while the cluster source is
+ * stale or failing, or the time it shows while scrubbed back.  Empty when
+ * live and fresh; *el is the element to draw it in.
+ */
+static void
+list_note(ui_screen *s, char *buf, size_t n, ui_element *el)
+{
+	const kg_source_health *k = screen_source(s, "kafka");
+	char d[32];
+	buf[0] = '\0';
+	if (screen_scrubbed(s)) {
+		util_fmt_duration(d, sizeof d, s->offset_us);
+		snprintf(buf, n, "at -%s", d);
+		*el = UI_EL_PAUSED;
+	} else if (k != NULL && (k->status == KG_SRC_STALE || k->status == KG_SRC_ERROR)) {
+		if (k->last_ok_us > 0 && s->snap->time_us >= k->last_ok_us) {
+			util_fmt_duration(d, sizeof d, s->snap->time_us - k->last_ok_us);
+			snprintf(buf, n, "as of %s ago", d);
+		} else {
+			snprintf(buf, n, "no data yet");
+		}
+		*el = UI_EL_STALE;
+	}
+}
+
 /* The group list. */
 static void
 draw_list(ui_screen *s)
 {
 	ui_rect r = s->lay.list;
 	const kg_snapshot *sn = s->snap;
-	int fixed = 48, namew, rows, i, y;
+	int namew, rows, i, y, c, tx;
 	attr_t col = s->attr[UI_EL_COLUMN];
-	char title[64];
+	char title[64], note[64];
+	ui_element note_el = UI_EL_STALE;
+	bool past = screen_scrubbed(s);
 	if (r.h <= 0)
 		return;
-	namew = r.w - fixed;
-	if (namew < 8)
-		namew = 8;
 	if (sn == NULL) {
 		const char *cl = s->info && s->info->cluster ? s->info->cluster : "";
 		text_putf(s, r.y + 1, 1, r.w - 2, s->attr[UI_EL_STATUS_INFO], "connecting to %s %s", *cl ? cl : "the cluster",
 			  glyph_get(G_ELLIPSIS, s->ascii));
 		return;
 	}
-	/* column titles */
+	/* column titles, the note on how old the data is, the sort marker before the sorted column */
 	snprintf(title, sizeof title, "GROUP (%d%s)", s->norder, s->re_ok ? " filtered" : "");
+	list_note(s, note, sizeof note, &note_el);
+	namew = list_name_width(s, r.w - LIST_FIXED, text_width(s, title) + 3 + (note[0] ? text_width(s, note) + 3 : 0));
 	text_blank(r.y, r.x, r.w, col);
-	text_put(s, r.y, r.x + 2, namew - 1, col, title, TEXT_ELLIPSIS);
-	text_putf(s, r.y, r.x + 1 + namew, r.w - namew - 1, col, "%-6s %-5s %4s %5s %7s  %4s %5s", "STATE", "PROTO",
-		  "MEMB", "PARTS", "LAG", "REB", "STORM");
-	{
-		/* mark the sort column */
-		static const int off[UI_SORT_COUNT] = { 0, 27, 5, 32 };
-		int ox = s->sort == UI_SORT_NAME ? r.x + 1 : r.x + 1 + namew + off[s->sort];
-		text_put(s, r.y, ox, 1, col | A_BOLD, s->ascii ? "v" : "\u25be", 0);
+	tx = r.x + 2 + text_put(s, r.y, r.x + 2, namew - 1, col, title, TEXT_ELLIPSIS);
+	for (c = 0; c < (int)KG_ARRAY_LEN(list_cols); c++) {
+		const struct list_col *lc = &list_cols[c];
+		int x = r.x + 1 + namew + lc->off;
+		if (lc->right)
+			x += lc->w - (int)strlen(lc->title);
+		text_put(s, r.y, x, r.x + r.w - x, col, lc->title, 0);
+		if ((s->sort == UI_SORT_LAG && c == LIST_COL_LAG) || (s->sort == UI_SORT_STATE && c == LIST_COL_STATE) ||
+		    (s->sort == UI_SORT_REBALANCES && c == LIST_COL_REB))
+			text_put(s, r.y, x - 1, 1, col | A_BOLD, s->ascii ? "v" : "\u25be", 0);
 	}
+	if (s->sort == UI_SORT_NAME)
+		text_put(s, r.y, r.x + 1, 1, col | A_BOLD, s->ascii ? "v" : "\u25be", 0);
+	if (note[0] != '\0')
+		text_putf(s, r.y, tx + 1, r.x + namew - tx - 1, s->attr[note_el], " %s ", note);
 	rows = r.h - 1;
 	if (s->sel >= 0) {
 		if (s->sel < s->list_top)
@@ -297,67 +366,156 @@ draw_list(ui_screen *s)
 		attr_t base = sel ? s->attr[UI_EL_SELECTED] : s->attr[UI_EL_NORMAL];
 		char lag[16], reb[16];
 		int x = r.x + 1 + namew;
+		ui_past p;
+		/* scrubbed back: the state, members, partitions, lag and rebalances of then */
+		bool then = past && screen_past(s, g, &p);
+		kg_group_state st = then ? p.state : g->state;
+		int64_t glag = then ? p.lag : g->lag;
+		bool in_ep = then ? p.in_episode : g->sum.in_episode;
 		if (sel)
 			text_blank(y, r.x, r.w, base);
 		text_put(s, y, r.x, 1, base, sel ? glyph_get(G_SELECT, s->ascii) : " ", 0);
 		text_put(s, y, r.x + 2, namew - 2, base, g->name, TEXT_ELLIPSIS);
-		text_putf(s, y, x, 6, sel ? base : state_attr(s, g->state), "%-6s", state_short(g->state));
+		text_putf(s, y, x, 6, sel ? base : state_attr(s, st), "%-6s", state_short(st));
 		text_put(s, y, x + 7, 5,
 			 sel ? base : s->attr[g->proto == KG_PROTO_EAGER ? UI_EL_EAGER : g->proto == KG_PROTO_COOPERATIVE
 										     ? UI_EL_COOP
 										     : UI_EL_DIM],
 			 proto_word(g->proto), 0);
-		text_putf(s, y, x + 13, 4, base, "%4d", g->nmembers);
-		text_putf(s, y, x + 18, 5, base, "%5d", g->nparts);
-		util_fmt_count(lag, sizeof lag, g->lag);
+		text_putf(s, y, x + 13, 4, base, "%4d", then ? p.nmembers : g->nmembers);
+		text_putf(s, y, x + 18, 5, base, "%5d", then ? p.nparts : g->nparts);
+		util_fmt_count(lag, sizeof lag, glag);
 		text_putf(s, y, x + 24, 7, base, "%7s", lag);
-		if (g->lag >= 0) {
+		if (g->lag >= 0 && !past) {
 			ui_glyph tg = g->sum.lag_delta_1m > 0 ? G_UP : g->sum.lag_delta_1m < 0 ? G_DOWN : G_FLAT;
 			ui_element te = g->sum.lag_delta_1m > 0 ? UI_EL_LAG_UP : g->sum.lag_delta_1m < 0 ? UI_EL_LAG_DOWN
 													  : UI_EL_DIM;
 			text_put(s, y, x + 31, 1, sel ? base : s->attr[te], glyph_get(tg, s->ascii), 0);
 		}
-		snprintf(reb, sizeof reb, "%4d", g->sum.rebalances_1h);
+		snprintf(reb, sizeof reb, "%4d", then ? p.rebalances_1h : g->sum.rebalances_1h);
 		text_put(s, y, x + 33, 4, base, reb, 0);
-		if (g->sum.storm)
+		/* flags: a storm (now only: the history does not keep it), a rebalance in progress */
+		if (g->sum.storm && !past)
 			text_put(s, y, x + 38, 5, s->attr[UI_EL_STORM], "STORM", 0);
-		else if (g->sum.in_episode)
-			text_put(s, y, x + 38, 5, sel ? base : s->attr[UI_EL_STATE_REBAL], "rebal", 0);
+		if (in_ep)
+			text_put(s, y, x + 38 + (g->sum.storm && !past ? 6 : 0), 5, sel ? base : s->attr[UI_EL_STATE_REBAL],
+				 "rebal", 0);
 	}
 }
 
-/* The tabs line: view names, then the selected group's summary. */
+/* What the tabs line leaves out to fit, in the order it gives things up. */
+enum {
+	TABS_NO_LAG = 0x01,       /* the lag (the list has it) */
+	TABS_NO_ASSIGNOR = 0x02,  /* the assignor's name: "eager" / "cooperative" stay */
+	TABS_SHORT_COUNTS = 0x04, /* "4 memb  6 parts" */
+	TABS_COMPACT = 0x08,      /* only the shown view's name, the others by number */
+	TABS_SHORT_STATE = 0x10,  /* "Prep" for PreparingRebalance */
+	TABS_NO_STORM = 0x20,     /* the list's FLAGS column has it */
+};
+
+/* One piece of the tabs line. */
+typedef struct tab_seg {
+	char text[160];
+	attr_t a;
+	bool name;               /* the group's name: cut to fit as a last resort */
+} tab_seg;
+
+/* Build the tabs line's pieces for a level of detail; returns the count. */
+static int
+tabs_segs(ui_screen *s, const kg_group *g, unsigned drop, tab_seg *seg)
+{
+	int n = 0, v;
+	for (v = 0; v < UI_VIEW_COUNT; v++) {
+		bool on = v == (int)s->view;
+		if ((drop & TABS_COMPACT) && !on)
+			snprintf(seg[n].text, sizeof seg[n].text, " %d ", v + 1);
+		else
+			snprintf(seg[n].text, sizeof seg[n].text, " %d %s ", v + 1, panes[v]->name);
+		seg[n].a = s->attr[on ? UI_EL_TAB_ACTIVE : UI_EL_TAB];
+		seg[n++].name = false;
+	}
+	if (g != NULL) {
+		ui_past p;
+		bool then = screen_past(s, g, &p);
+		kg_group_state st = then ? p.state : g->state;
+		int nm = then ? p.nmembers : g->nmembers, np = then ? p.nparts : g->nparts;
+		int64_t lag = then ? p.lag : g->lag;
+		attr_t pa = s->attr[g->proto == KG_PROTO_EAGER ? UI_EL_EAGER : g->proto == KG_PROTO_COOPERATIVE ? UI_EL_COOP
+													: UI_EL_DIM];
+		snprintf(seg[n].text, sizeof seg[n].text, "  %s", g->name);
+		seg[n].a = s->attr[UI_EL_TITLE];
+		seg[n++].name = true;
+		snprintf(seg[n].text, sizeof seg[n].text, " %s", (drop & TABS_SHORT_STATE) ? state_short(st) : state_name(st));
+		seg[n].a = state_attr(s, st);
+		seg[n++].name = false;
+		if (!(drop & TABS_NO_ASSIGNOR) && *g->assignor)
+			snprintf(seg[n].text, sizeof seg[n].text, " %s (%s)", g->assignor, proto_name(g->proto));
+		else
+			snprintf(seg[n].text, sizeof seg[n].text, " %s", proto_name(g->proto));
+		seg[n].a = pa;
+		seg[n++].name = false;
+		if (drop & TABS_SHORT_COUNTS)
+			snprintf(seg[n].text, sizeof seg[n].text, "  %d memb  %d part%s", nm, np, np == 1 ? "" : "s");
+		else
+			snprintf(seg[n].text, sizeof seg[n].text, "  %d member%s  %d partition%s", nm, nm == 1 ? "" : "s", np,
+				 np == 1 ? "" : "s");
+		seg[n].a = s->attr[UI_EL_NORMAL];
+		seg[n++].name = false;
+		if (g->sum.storm && !then && !(drop & TABS_NO_STORM)) {
+			snprintf(seg[n].text, sizeof seg[n].text, "  ");
+			seg[n].a = s->attr[UI_EL_NORMAL];
+			seg[n++].name = false;
+			snprintf(seg[n].text, sizeof seg[n].text, "STORM");
+			seg[n].a = s->attr[UI_EL_STORM];
+			seg[n++].name = false;
+		}
+		if (!(drop & TABS_NO_LAG)) {
+			char l[16];
+			util_fmt_count(l, sizeof l, lag);
+			snprintf(seg[n].text, sizeof seg[n].text, "  lag %s", l);
+			seg[n].a = s->attr[UI_EL_NORMAL];
+			seg[n++].name = false;
+		}
+	}
+	return n;
+}
+
+/*
+ * The tabs line: view names, then the selected group's summary.  When it
+ * does not fit, it drops the least useful first (lag, assignor name, long
+ * words for the counts, the other views' names, the long state name, the
+ * storm flag), then cuts the name.
+ */
 static void
 draw_tabs(ui_screen *s, const kg_group *g)
 {
+	static const unsigned levels[] = {
+		0,
+		TABS_NO_LAG,
+		TABS_NO_LAG | TABS_NO_ASSIGNOR,
+		TABS_NO_LAG | TABS_NO_ASSIGNOR | TABS_SHORT_COUNTS,
+		TABS_NO_LAG | TABS_NO_ASSIGNOR | TABS_SHORT_COUNTS | TABS_COMPACT,
+		TABS_NO_LAG | TABS_NO_ASSIGNOR | TABS_COMPACT | TABS_SHORT_COUNTS | TABS_SHORT_STATE,
+		TABS_NO_LAG | TABS_NO_ASSIGNOR | TABS_COMPACT | TABS_SHORT_COUNTS | TABS_SHORT_STATE | TABS_NO_STORM,
+	};
 	ui_rect r = s->lay.tabs;
-	int x = r.x, v;
+	tab_seg seg[16];
+	int n = 0, x = r.x, i, w = 0, over = 0;
+	size_t lv;
 	text_blank(r.y, r.x, r.w, s->attr[UI_EL_NORMAL]);
-	for (v = 0; v < UI_VIEW_COUNT; v++) {
-		char t[32];
-		snprintf(t, sizeof t, " %d %s ", v + 1, panes[v]->name);
-		x += text_put(s, r.y, x, r.x + r.w - x, s->attr[v == (int)s->view ? UI_EL_TAB_ACTIVE : UI_EL_TAB], t, 0);
+	for (lv = 0; lv < KG_ARRAY_LEN(levels); lv++) {
+		n = tabs_segs(s, g, levels[lv], seg);
+		for (i = 0, w = 0; i < n; i++)
+			w += text_width(s, seg[i].text);
+		if (w <= r.w)
+			break;
 	}
-	x += 2;
-	if (g == NULL)
-		return;
-	{
-		char lag[16], line[512];
-		int w;
-		x += text_put(s, r.y, x, r.x + r.w - x, s->attr[UI_EL_TITLE], g->name, TEXT_ELLIPSIS);
-		x += text_put(s, r.y, x + 1, r.x + r.w - x - 1, state_attr(s, g->state), state_name(g->state), 0) + 1;
-		snprintf(line, sizeof line, " %s (%s)", *g->assignor ? g->assignor : "?", proto_name(g->proto));
-		w = text_put(s, r.y, x, r.x + r.w - x,
-			     s->attr[g->proto == KG_PROTO_EAGER ? UI_EL_EAGER : g->proto == KG_PROTO_COOPERATIVE ? UI_EL_COOP
-														 : UI_EL_DIM],
-			     line, 0);
-		x += w;
-		util_fmt_count(lag, sizeof lag, g->lag);
-		snprintf(line, sizeof line, "  %d member%s  %d partition%s  lag %s", g->nmembers, g->nmembers == 1 ? "" : "s",
-			 g->nparts, g->nparts == 1 ? "" : "s", lag);
-		x += text_put(s, r.y, x, r.x + r.w - x, s->attr[UI_EL_NORMAL], line, TEXT_ELLIPSIS);
-		if (g->sum.storm && x + 8 < r.x + r.w)
-			text_put(s, r.y, x + 2, 6, s->attr[UI_EL_STORM], "STORM", 0);
+	over = w - r.w;
+	for (i = 0; i < n && x < r.x + r.w; i++) {
+		int sw = text_width(s, seg[i].text);
+		if (seg[i].name && over > 0)
+			sw = KG_MAX(4, sw - over);
+		x += text_put(s, r.y, x, KG_MIN(sw, r.x + r.w - x), seg[i].a, seg[i].text, TEXT_ELLIPSIS);
 	}
 }
 
@@ -402,6 +560,7 @@ footer_keys(const ui_screen *s, footer_key *k, int max)
 		ADD("+-", "zoom");
 		if (!s->paused)
 			ADD(s->ascii ? "<-->" : "\u2190\u2192", "scroll");
+		ADD("w", s->wall_clock ? "relative" : "clock");
 		break;
 	case UI_VIEW_EVENTS:
 		ADD("w", s->wall_clock ? "relative" : "clock");
@@ -413,7 +572,8 @@ footer_keys(const ui_screen *s, footer_key *k, int max)
 	ADD("/", "filter");
 	ADD("s", "sort");
 	ADD("p", s->paused ? "resume" : "pause");
-	ADD("r", "refresh");
+	if (!(s->info != NULL && s->info->replay))
+		ADD("r", "refresh"); /* a replay has nothing to refresh */
 	ADD("T", "theme");
 #undef ADD
 	return n;
@@ -428,7 +588,8 @@ draw_footer(ui_screen *s)
 	int n, i, x = r.x;
 	text_blank(r.y, r.x, r.w, s->attr[UI_EL_FOOTER]);
 	if (s->filter_edit) {
-		x += text_put(s, r.y, x, r.w, s->attr[UI_EL_FOOTER_KEY], " filter (regex, Enter applies, Esc clears): /", 0);
+		x += text_put(s, r.y, x, r.w, s->attr[UI_EL_FOOTER_KEY],
+			      " filter (regex; Enter applies, empty clears, Esc cancels): /", 0);
 		x += text_put(s, r.y, x, r.w - x - 1, s->attr[UI_EL_FOOTER], s->filter_buf, 0);
 		move(r.y, x);
 		return;
@@ -444,20 +605,62 @@ draw_footer(ui_screen *s)
 	}
 }
 
-/* The status line: a message, else what is going on. */
+/*
+ * Where to break a message of width w in two lines of width lw: the byte
+ * offset after the last blank that leaves the first line within lw, or
+ * the whole message when it fits (0 when it has no blank to break at).
+ */
+static size_t
+status_break(const ui_screen *s, const char *msg, int lw)
+{
+	size_t i, best = 0, n = strlen(msg);
+	char buf[256];
+	if (text_width(s, msg) <= lw)
+		return n;
+	for (i = 1; i < n && i < sizeof buf; i++) {
+		if (msg[i] != ' ')
+			continue;
+		memcpy(buf, msg, i);
+		buf[i] = '\0';
+		if (text_width(s, buf) > lw)
+			break;
+		best = i + 1;
+	}
+	return best;
+}
+
+/* Lines the status line needs: 2 for a message too long for one. */
+static int
+status_lines(const ui_screen *s, int cols)
+{
+	return s->status[0] != '\0' && text_width(s, s->status) > cols - 2 ? 2 : 1;
+}
+
+/* The status line: a message (on two lines when long), else what is going on. */
 static void
 draw_status(ui_screen *s)
 {
 	ui_rect r = s->lay.status;
-	text_blank(r.y, r.x, r.w, s->attr[UI_EL_NORMAL]);
+	int i;
+	for (i = 0; i < r.h; i++)
+		text_blank(r.y + i, r.x, r.w, s->attr[UI_EL_NORMAL]);
 	if (s->status[0] != '\0') {
-		text_put(s, r.y, r.x + 1, r.w - 2, s->attr[s->status_err ? UI_EL_STATUS_ERR : UI_EL_STATUS_INFO], s->status,
-			 TEXT_ELLIPSIS);
+		attr_t a = s->attr[s->status_err ? UI_EL_STATUS_ERR : UI_EL_STATUS_INFO];
+		size_t cut = r.h > 1 ? status_break(s, s->status, r.w - 2) : strlen(s->status);
+		if (r.h > 1 && cut > 0 && cut < strlen(s->status)) {
+			char first[256];
+			util_strlcpy(first, s->status, KG_MIN(sizeof first, cut + 1));
+			text_put(s, r.y, r.x + 1, r.w - 2, a, first, 0);
+			text_put(s, r.y + 1, r.x + 1, r.w - 2, a, s->status + cut, TEXT_ELLIPSIS);
+		} else {
+			text_put(s, r.y + r.h - 1, r.x + 1, r.w - 2, a, s->status, TEXT_ELLIPSIS);
+		}
 		return;
 	}
 	if (s->paused) {
 		text_put(s, r.y, r.x + 1, r.w - 2, s->attr[UI_EL_DIM],
-			 "paused: collection continues; left/right scrub history, p resumes live", TEXT_ELLIPSIS);
+			 "paused: collection continues; left/right scrub history, [ ] rebalances, p resumes live",
+			 TEXT_ELLIPSIS);
 		return;
 	}
 	if (s->re_ok || s->sort != UI_SORT_NAME) {
@@ -519,7 +722,7 @@ void
 render_frame(ui_screen *s)
 {
 	const kg_group *g;
-	render_layout(&s->lay, LINES, COLS, s->maximized);
+	render_layout(&s->lay, LINES, COLS, s->maximized, s->snap != NULL ? s->norder : -1, status_lines(s, COLS));
 	werase(stdscr);
 	leaveok(stdscr, TRUE);
 	if (s->lay.too_small) {

@@ -32,6 +32,10 @@ screen_init(ui_screen *s, const kg_options *o, const kg_ui_info *info, kg_histor
 	s->colour = !(o != NULL && o->no_color);
 	s->zoom = DEFAULT_SCALE;
 	s->sel = -1;
+	s->jump_group = -1;
+	/* the demo's story is told by the timeline */
+	if (info != NULL && info->demo)
+		s->view = UI_VIEW_TIMELINE;
 	util_strlcpy(s->theme_name, o != NULL && o->theme != NULL ? o->theme : "default", sizeof s->theme_name);
 	if (o != NULL && o->select_group != NULL)
 		util_strlcpy(s->selected, o->select_group, sizeof s->selected);
@@ -190,6 +194,71 @@ screen_status(ui_screen *s, bool err, const char *fmt, ...)
 	va_end(ap);
 	s->status_err = err;
 	s->status_until = err ? 0 : util_mono_us() + 5000000;
+}
+
+/* A source's reply to a command. */
+void
+screen_reply(ui_screen *s, const char *msg)
+{
+	screen_status(s, false, "%s", msg);
+	/* the demo confirms its script's state; a refusal ("... has no script") changes nothing */
+	if (strcmp(msg, "script paused") == 0)
+		s->demo_paused = true;
+	else if (strcmp(msg, "script resumed") == 0)
+		s->demo_paused = false;
+}
+
+/* True when the views show the past. */
+bool
+screen_scrubbed(const ui_screen *s)
+{
+	return s->snap != NULL && s->offset_us > 0;
+}
+
+/* The group at the view time, from the history. */
+bool
+screen_past(ui_screen *s, const kg_group *g, ui_past *p)
+{
+	int64_t t = screen_view_time(s);
+	kg_hview *v;
+	const kg_sample *smp;
+	int i;
+	bool ok = false;
+	memset(p, 0, sizeof *p);
+	p->lag = -1;
+	if (!screen_scrubbed(s) || s->hist == NULL || g == NULL)
+		return false;
+	v = history_view(s->hist, g->id, t, t);
+	smp = hview_sample_at(v, t);
+	if (smp != NULL) {
+		ok = true;
+		p->state = smp->state;
+		p->in_episode = smp->in_episode;
+		p->nparts = smp->nparts;
+		p->lag = smp->lag;
+		for (i = 0; i < smp->nlanes; i++)
+			p->nmembers += smp->lane_status[i] != KG_LANE_ABSENT;
+	}
+	hview_free(v);
+	if (ok) {
+		history_lock(s->hist);
+		p->rebalances_1h = history_count_episodes(s->hist, g->id, t - 3600LL * 1000000) -
+				   history_count_episodes(s->hist, g->id, t + 1);
+		history_unlock(s->hist);
+	}
+	return ok;
+}
+
+/* A source's health by name. */
+const kg_source_health *
+screen_source(const ui_screen *s, const char *name)
+{
+	int i;
+	for (i = 0; s->snap != NULL && i < s->snap->nsources; i++) {
+		if (strcmp(s->snap->sources[i].name, name) == 0)
+			return &s->snap->sources[i];
+	}
+	return NULL;
 }
 
 /* The time the views show. */

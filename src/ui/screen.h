@@ -9,7 +9,8 @@
  * and draws every pane into it, so the same code draws the live terminal
  * and the golden tests' /dev/null screen.  Keys change the state and say
  * what the loop must do (keys_handle()).  Layout is computed in one place
- * (render_layout), from the terminal size only.
+ * (render_layout), from the terminal size, the number of groups and the
+ * height of the status line.
  */
 #ifndef KGTOP_UI_SCREEN_H
 #define KGTOP_UI_SCREEN_H
@@ -107,8 +108,12 @@ typedef struct ui_screen {
 	char filter_buf[128];
 	regex_t re;
 	bool re_ok;
-	bool demo_paused;
+	bool demo_paused;       /* the demo's script is paused (as its last reply said) */
 	int assignor;           /* demo: index of the assignor for new members */
+	/* [ ]: the episode the last jump showed, so that the next one walks on from it */
+	int32_t jump_group;
+	int64_t jump_start_us;  /* its start, 0 none */
+	int64_t jump_view_us;   /* the view time the jump set */
 	/* status line */
 	char status[256];
 	bool status_err;
@@ -124,6 +129,16 @@ typedef struct ui_screen {
 	int sel;                /* index into order, -1 none */
 	int view_rows;          /* rows the last drawn view needed (for scrolling) */
 } ui_screen;
+
+/* A group as the history saw it at the view time (scrubbed back). */
+typedef struct ui_past {
+	kg_group_state state;
+	bool in_episode;
+	int nmembers;           /* lanes that were members */
+	int nparts;
+	int64_t lag;            /* -1 unknown */
+	int rebalances_1h;      /* episodes started in the hour before */
+} ui_past;
 
 /* A scrolling line cursor over a view's rect (s->scroll lines skipped). */
 typedef struct ui_lines {
@@ -159,6 +174,14 @@ const kg_group *screen_group(const ui_screen *s);
 int screen_set_filter(ui_screen *s, const char *re);
 /* Put a message in the status line. */
 void screen_status(ui_screen *s, bool err, const char *fmt, ...) KG_PRINTF(3, 4);
+/* A source's reply to a command (a frame's message): the status line, and the state it confirms. */
+void screen_reply(ui_screen *s, const char *msg);
+/* True when the views show the past (scrubbed or scrolled back from the snapshot). */
+bool screen_scrubbed(const ui_screen *s);
+/* Fill p with g as the history saw it at the view time; false when live or not covered. */
+bool screen_past(ui_screen *s, const kg_group *g, ui_past *p);
+/* The health of a source by name in the shown snapshot, NULL when none. */
+const kg_source_health *screen_source(const ui_screen *s, const char *name);
 /* The time the views show: the snapshot's time minus the scrub offset. */
 int64_t screen_view_time(const ui_screen *s);
 /* Timeline scale in microseconds per column. */
@@ -183,14 +206,29 @@ int text_width(const ui_screen *s, const char *str);
 void text_blank(int y, int x, int w, attr_t a);
 
 /* render.c */
-/* Compute the layout for a terminal size. */
-void render_layout(ui_layout *l, int rows, int cols, bool maximized);
+/*
+ * Compute the layout for a terminal size: the group list sized to ngroups
+ * (its title and a row each, up to 30% of the body; -1 for the cap) and a
+ * status line of status_h lines (1 or 2).
+ */
+void render_layout(ui_layout *l, int rows, int cols, bool maximized, int ngroups, int status_h);
 /* Turn the theme into curses attributes (after start_color when colour). */
 void render_theme_apply(ui_screen *s);
 /* Draw everything into stdscr (werase first; the caller refreshes). */
 void render_frame(ui_screen *s);
 /* The pane of a view. */
 const ui_pane *render_pane(ui_view_id v);
+
+/* view_timeline.c */
+/*
+ * What episode e did to a lane (m its record, NULL none; during: the lane
+ * was a member during e; at_end: it was one when e ended), appended to b.
+ */
+void timeline_member_note(const kg_episode *e, const kg_episode_member *m, bool sf, bool during, bool at_end, sbuf *b);
+
+/* view_health.c */
+/* Blocks of a gauge of bar cells for value against limit (0 at 0). */
+int health_gauge_fill(int64_t value, int64_t limit, int bar);
 
 /* keys.c */
 /* Apply a key; fills what the loop must do. */

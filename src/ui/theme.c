@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "util/util.h"
 
@@ -339,22 +340,57 @@ theme_parse(ui_theme *t, const char *text, const char *fname, char *err, size_t 
 	return rc;
 }
 
-/* The theme directories in search order. */
+/* Append a directory unless it is already listed; returns the new count. */
+static int
+add_dir(char dirs[][512], int n, int max, const char *d)
+{
+	int i;
+	if (n >= max || d == NULL || *d == '\0')
+		return n;
+	for (i = 0; i < n; i++) {
+		if (strcmp(dirs[i], d) == 0)
+			return n;
+	}
+	util_strlcpy(dirs[n], d, 512);
+	return n + 1;
+}
+
+/*
+ * The theme directories in search order: $KGTOP_THEMES (a colon list),
+ * ~/.config/kgtop/themes, the installed data dir, then for a kgtop run
+ * from its build tree (the Quick start never installs) themes/ beside the
+ * executable and the configure-time source tree's themes/ (a VPATH build).
+ */
 int
 theme_dirs(char dirs[][512], int max)
 {
 	int n = 0;
 	const char *env = getenv("KGTOP_THEMES"), *home = getenv("HOME");
+	char buf[512];
+	ssize_t len;
 	if (env != NULL && *env) {
 		char *copy = xstrdup(env), *save = NULL, *d;
-		for (d = strtok_r(copy, ":", &save); d != NULL && n < max; d = strtok_r(NULL, ":", &save))
-			util_strlcpy(dirs[n++], d, 512);
+		for (d = strtok_r(copy, ":", &save); d != NULL; d = strtok_r(NULL, ":", &save))
+			n = add_dir(dirs, n, max, d);
 		free(copy);
 	}
-	if (home != NULL && *home && n < max)
-		snprintf(dirs[n++], 512, "%s/.config/kgtop/themes", home);
-	if (n < max)
-		snprintf(dirs[n++], 512, "%s/themes", KG_DATADIR);
+	if (home != NULL && *home) {
+		snprintf(buf, sizeof buf, "%s/.config/kgtop/themes", home);
+		n = add_dir(dirs, n, max, buf);
+	}
+	n = add_dir(dirs, n, max, KG_DATADIR "/themes");
+	len = readlink("/proc/self/exe", buf, sizeof buf - 8);
+	if (len > 0) {
+		char *slash;
+		buf[len] = '\0';
+		if ((slash = strrchr(buf, '/')) != NULL) {
+			util_strlcpy(slash, "/themes", sizeof buf - (size_t)(slash - buf));
+			n = add_dir(dirs, n, max, buf);
+		}
+	}
+#ifdef KG_SRCDIR
+	n = add_dir(dirs, n, max, KG_SRCDIR "/themes");
+#endif
 	return n;
 }
 
@@ -420,7 +456,8 @@ theme_load(ui_theme *t, const char *name, char *err, size_t errsz)
 	if (builtin)
 		return 0;
 	theme_default(t);
-	return util_err(err, errsz, "theme '%s': no %s.theme in $KGTOP_THEMES, ~/.config/kgtop/themes or %s/themes",
+	return util_err(err, errsz,
+			"theme '%s': no %s.theme in $KGTOP_THEMES, ~/.config/kgtop/themes, %s/themes or beside kgtop",
 			name, name, KG_DATADIR);
 }
 

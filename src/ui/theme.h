@@ -28,6 +28,7 @@
 	X(UI_EL_SRC_OK, "source-ok", "fg=colour114,bg=colour237", "reverse", "a source whose data is fresh") \
 	X(UI_EL_SRC_STALE, "source-stale", "fg=colour221,bg=colour237,bold", "reverse,bold", "a source whose data is getting old") \
 	X(UI_EL_SRC_ERROR, "source-error", "fg=colour210,bg=colour237,bold", "reverse,bold,underline", "a source that fails") \
+	X(UI_EL_STALE, "stale", "fg=colour221,bold", "bold,underline", "old data: the group list's age while the cluster source is stale or failing") \
 	X(UI_EL_PAUSED, "paused", "fg=colour16,bg=colour221,bold", "bold", "the PAUSED marker") \
 	X(UI_EL_REPLAY, "replay", "fg=colour16,bg=colour117,bold", "bold,underline", "the REPLAY marker and recorded time") \
 	X(UI_EL_COLUMN, "column-header", "fg=colour250,bold", "bold,underline", "column titles of lists") \
@@ -146,7 +147,10 @@ int theme_parse(ui_theme *t, const char *text, const char *fname, char *err, siz
  * error t holds the default theme and err says why ("file:line: ...").
  */
 int theme_load(ui_theme *t, const char *name, char *err, size_t errsz);
-/* The theme directories, in search order ($KGTOP_THEMES, ~/.config/kgtop/themes, the data dir). */
+/*
+ * The theme directories, in search order ($KGTOP_THEMES, ~/.config/kgtop/themes,
+ * the data dir, themes/ beside the executable, the source tree's themes/).
+ */
 int theme_dirs(char dirs[][512], int max);
 /* Names of every theme found (built-ins first, then files, sorted, unique); returns the count. */
 int theme_list(char names[][64], int max);

@@ -6,7 +6,8 @@
  * from the collector replaces the shown snapshot (unless paused: then it
  * is kept aside until p resumes), a key changes the state, a signal ends
  * the loop; after any of these, and once a second for the clock, one
- * render_frame() + wnoutrefresh() + doupdate() sends what changed.
+ * render_frame() + wnoutrefresh() + doupdate() sends what changed.  With
+ * --duration the loop also ends by itself when that time is up.
  *
  * Terminal safety: SIGINT, SIGTERM and SIGHUP only set a flag and write to
  * the self-pipe.  Fatal signals (SIGSEGV, SIGBUS, SIGFPE, SIGABRT, SIGILL)
@@ -162,6 +163,21 @@ ui_ms_to_second(void)
 	return (int)((1000000 - now % 1000000) / 1000) + 1;
 }
 
+/* Milliseconds to wait in poll(): until the next second, or until the --duration deadline (0: none). */
+static int
+ui_wait_ms(int64_t end_mono)
+{
+	int ms = ui_ms_to_second();
+	if (end_mono > 0) {
+		int64_t left = end_mono - util_mono_us();
+		if (left < 0)
+			left = 0;
+		if (left / 1000 + 1 < ms)
+			ms = (int)(left / 1000) + 1;
+	}
+	return ms;
+}
+
 /* Draw and send what changed. */
 static void
 ui_draw(ui_screen *s)
@@ -189,6 +205,7 @@ ui_run(kg_collector *c, const kg_options *o, const kg_ui_info *info, char *err, 
 	char theme_err[512] = "";
 	int rc = 0;
 	const char *nc = getenv("NO_COLOR");
+	int64_t end_mono = 0; /* --duration: quit by itself at this monotonic time */
 
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
 		return util_err(err, errsz, "the dashboard needs a terminal: use --once or --json for output to a pipe");
@@ -239,6 +256,8 @@ ui_run(kg_collector *c, const kg_options *o, const kg_ui_info *info, char *err, 
 	if (theme_err[0] == '\0')
 		s.status[0] = '\0';
 	ui_draw(&s); /* "connecting to ..." at once, before the first refresh */
+	if (o != NULL && o->duration_us > 0)
+		end_mono = util_mono_us() + o->duration_us;
 
 	for (;;) {
 		struct pollfd pfd[3];
@@ -247,9 +266,11 @@ ui_run(kg_collector *c, const kg_options *o, const kg_ui_info *info, char *err, 
 		pfd[0] = (struct pollfd){ .fd = STDIN_FILENO, .events = POLLIN };
 		pfd[1] = (struct pollfd){ .fd = collector_fd(c), .events = POLLIN };
 		pfd[2] = (struct pollfd){ .fd = ui_sigpipe[0], .events = POLLIN };
-		n = poll(pfd, 3, ui_ms_to_second());
+		n = poll(pfd, 3, ui_wait_ms(end_mono));
 		if (ui_signal != 0)
 			break;
+		if (end_mono > 0 && util_mono_us() >= end_mono)
+			break; /* --duration is over: a normal end */
 		if (n < 0 && errno != EINTR) {
 			rc = util_err(err, errsz, "poll: %s", strerror(errno));
 			break;
@@ -258,7 +279,7 @@ ui_run(kg_collector *c, const kg_options *o, const kg_ui_info *info, char *err, 
 			kg_frame *f = collector_take(c);
 			if (f != NULL) {
 				if (f->message != NULL)
-					screen_status(&s, false, "%s", f->message);
+					screen_reply(&s, f->message);
 				if (f->snap != NULL) {
 					snapshot_unref(latest);
 					latest = snapshot_ref(f->snap);

@@ -9,8 +9,8 @@
  *           "resume-script"
  *   replay: "toggle", "play", "pause", "speed X", "faster", "slower",
  *           "seek +S" / "seek -S" (seconds), "next-rebalance", "prev-rebalance"
- * It restores the terminal on every exit path (q, SIGINT, SIGTERM,
- * SIGHUP, fatal signals) and returns 0, or -1 with err.
+ * It restores the terminal on every exit path (q, --duration's end,
+ * SIGINT, SIGTERM, SIGHUP, fatal signals) and returns 0, or -1 with err.
  */
 #ifndef KGTOP_UI_UI_H
 #define KGTOP_UI_UI_H

@@ -6,7 +6,7 @@
  * topic order and wrapped into bands as wide as the pane.  The owner's
  * cell holds its letter; a partition assigned in the last rebalance is
  * marked where it arrived (arrow) and where it was revoked from (cross);
- * unowned partitions go to a last row (orphaned '!', in flight stopped).
+ * unowned partitions go to a last row (orphaned '!', in flight, unconsumed).
  * By partition (m): a compact map, one cell per partition holding its
  * owner's letter, ten to a group, for topics of up to thousands of
  * partitions.  Live, the grid is the snapshot; while scrubbing, it is the
@@ -136,11 +136,28 @@ draw_legend(ui_screen *s, ui_lines *lc, const grow *rows, int n)
 {
 	int i, y;
 	ui_rect r = lc->r;
-	if ((y = screen_line(lc)) >= 0)
-		text_put(s, y, r.x + 1, r.w - 2, s->attr[UI_EL_DIM],
-			 s->ascii ? "<  assigned in the last rebalance   x revoked from   ! orphaned   . in flight   s static"
-				  : "\u2190 assigned in the last rebalance   \u00d7 revoked from   ! orphaned   \u2591 in flight   s static",
-			 TEXT_ELLIPSIS);
+	{
+		/* the key, wrapped onto a second line when the pane is narrow */
+		char items[6][64];
+		int k, x = r.x + 1;
+		snprintf(items[0], sizeof items[0], "%s assigned in the last rebalance", glyph_get(G_MOVED_IN, s->ascii));
+		snprintf(items[1], sizeof items[1], "%s revoked from", glyph_get(G_REVOKED, s->ascii));
+		snprintf(items[2], sizeof items[2], "! orphaned");
+		snprintf(items[3], sizeof items[3], "%s in flight", glyph_get(G_INFLIGHT, s->ascii));
+		snprintf(items[4], sizeof items[4], "%s unconsumed", glyph_get(G_IDLE, s->ascii));
+		snprintf(items[5], sizeof items[5], "s static");
+		y = screen_line(lc);
+		for (k = 0; k < 6; k++) {
+			int w = text_width(s, items[k]);
+			if (x > r.x + 1 && x + w > r.x + r.w - 1) {
+				y = screen_line(lc);
+				x = r.x + 1;
+			}
+			if (y >= 0)
+				text_put(s, y, x, r.x + r.w - 1 - x, s->attr[UI_EL_DIM], items[k], TEXT_ELLIPSIS);
+			x += w + 3;
+		}
+	}
 	for (i = 0; i < n; i++) {
 		const grow *m = &rows[i];
 		char line[512], cnt[64];
@@ -203,9 +220,14 @@ draw_matrix(ui_screen *s, ui_lines *lc, const gcell *c, int nc, const grow *rows
 		/* topic names where each topic starts in this band */
 		if ((y = screen_line(lc)) >= 0) {
 			for (i = from; i < to; i++) {
-				if (i == from || c[i].tp.topic != c[i - 1].tp.topic)
-					text_put(s, y, r.x + lw + (i - from) * cw, r.x + r.w - (r.x + lw + (i - from) * cw),
-						 s->attr[UI_EL_TITLE], intern_topic_name(c[i].tp.topic), TEXT_ELLIPSIS);
+				int k2 = i + 1, x0 = r.x + lw + (i - from) * cw, w;
+				if (i != from && c[i].tp.topic == c[i - 1].tp.topic)
+					continue;
+				/* up to the next topic's name, a blank before it */
+				while (k2 < to && c[k2].tp.topic == c[i].tp.topic)
+					k2++;
+				w = k2 < to ? (k2 - i) * cw - 1 : r.x + r.w - x0;
+				text_put(s, y, x0, w, s->attr[UI_EL_TITLE], intern_topic_name(c[i].tp.topic), TEXT_ELLIPSIS);
 			}
 		}
 		if ((y = screen_line(lc)) >= 0) {
@@ -238,11 +260,11 @@ draw_matrix(ui_screen *s, ui_lines *lc, const gcell *c, int nc, const grow *rows
 					if (p->st == KG_PSTAT_ORPHANED)
 						text_put(s, y, x + cw - 1, 1, s->attr[UI_EL_ORPHAN], "!", 0);
 					else if (p->st == KG_PSTAT_STOPPED)
-						text_fill(s, y, x + cw - 1, 1, s->attr[UI_EL_STOPPED], G_STOPPED);
+						text_fill(s, y, x + cw - 1, 1, s->attr[UI_EL_STOPPED], G_INFLIGHT);
 					else
-						text_put(s, y, x + cw - 1, 1, s->attr[UI_EL_IDLE], glyph_get(G_DOT, s->ascii), 0);
+						text_fill(s, y, x + cw - 1, 1, s->attr[UI_EL_IDLE], G_IDLE);
 				} else {
-					text_put(s, y, x + cw - 1, 1, s->attr[UI_EL_GAUGE_EMPTY], glyph_get(G_DOT, s->ascii), 0);
+					text_fill(s, y, x + cw - 1, 1, s->attr[UI_EL_GAUGE_EMPTY], G_EMPTY);
 				}
 			}
 		}
@@ -286,9 +308,9 @@ draw_map(ui_screen *s, ui_lines *lc, const gcell *c, int nc, const grow *rows, i
 				} else if (p->st == KG_PSTAT_ORPHANED) {
 					text_put(s, y, x, 1, s->attr[UI_EL_ORPHAN], "!", 0);
 				} else if (p->st == KG_PSTAT_STOPPED) {
-					text_fill(s, y, x, 1, s->attr[UI_EL_STOPPED], G_STOPPED);
+					text_fill(s, y, x, 1, s->attr[UI_EL_STOPPED], G_INFLIGHT);
 				} else {
-					text_put(s, y, x, 1, s->attr[UI_EL_IDLE], glyph_get(G_DOT, s->ascii), 0);
+					text_fill(s, y, x, 1, s->attr[UI_EL_IDLE], G_IDLE);
 				}
 			}
 		}

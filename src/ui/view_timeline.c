@@ -12,6 +12,10 @@
  * strips: the time axis, one line per episode in the window (start,
  * protocol, rounds, duration, generation, trigger), and a marker row;
  * beside them (wide panes) what the last episode did to each member.
+ * Episodes are numbered by their place in the group's history, so a
+ * number stays with its episode as the window slides; a marker's number
+ * is drawn only where it fits before the next marker.  Start times count
+ * from kgtop's start ("+2m57s"), or are clock times with w.
  */
 #include "config.h"
 
@@ -20,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "model/intern.h"
 #include "util/util.h"
@@ -102,7 +107,7 @@ lane_look(const ui_screen *s, int lane, int st, ui_glyph *g, attr_t *a)
 		*a = s->attr[UI_EL_STATIC];
 		break;
 	case KG_MEMBER_IDLE:
-		*g = G_DOT;
+		*g = G_IDLE;
 		*a = s->attr[UI_EL_IDLE];
 		break;
 	default:
@@ -112,20 +117,41 @@ lane_look(const ui_screen *s, int lane, int st, ui_glyph *g, attr_t *a)
 	}
 }
 
-/* Time relative to the start of kgtop, "12.118s" (or -1m05s for times before). */
+/* Start time of an episode: "+12.118s" since kgtop's first snapshot ("-1m05s" before it), or the clock with w. */
 static void
-fmt_rel(const ui_screen *s, char *buf, size_t n, int64_t t)
+fmt_start(const ui_screen *s, char *buf, size_t n, int64_t t)
 {
 	int64_t d = t - s->t0_us;
-	if (d < 0) {
+	if (s->wall_clock) {
+		time_t tt = (time_t)(t / 1000000);
+		struct tm tm;
+		char c[16];
+		localtime_r(&tt, &tm);
+		strftime(c, sizeof c, "%H:%M:%S", &tm);
+		snprintf(buf, n, "%s", c);
+	} else if (d < 0) {
 		char x[32];
 		util_fmt_duration(x, sizeof x, -d);
 		snprintf(buf, n, "-%s", x);
 	} else if (d < 60000000) {
-		snprintf(buf, n, "%lld.%03llds", (long long)(d / 1000000), (long long)(d / 1000 % 1000));
+		snprintf(buf, n, "+%lld.%03llds", (long long)(d / 1000000), (long long)(d / 1000 % 1000));
 	} else {
-		util_fmt_duration(buf, n, d);
+		char x[32];
+		util_fmt_duration(x, sizeof x, d);
+		snprintf(buf, n, "+%s", x);
 	}
+}
+
+/* Number each episode of a view by its place in the group's history (1: the oldest kept). */
+static void
+episode_numbers(ui_screen *s, const kg_hview *v, int *num)
+{
+	int i, total;
+	history_lock(s->hist);
+	total = history_count_episodes(s->hist, v->group, INT64_MIN);
+	for (i = 0; i < v->nepisodes; i++)
+		num[i] = total - history_count_episodes(s->hist, v->group, v->episodes[i].start_us) + 1;
+	history_unlock(s->hist);
 }
 
 /* One line describing an episode. */
@@ -134,7 +160,7 @@ episode_line(const ui_screen *s, const kg_episode *e, int num, int64_t now, char
 {
 	char st[48], dur[32], gen[64] = "";
 	sbuf b = { 0 };
-	fmt_rel(s, st, sizeof st, e->start_us);
+	fmt_start(s, st, sizeof st, e->start_us);
 	util_fmt_duration(dur, sizeof dur, (e->end_us ? e->end_us : now) - e->start_us);
 	if (e->gen_start >= 0 && e->gen_end >= 0 && e->gen_end != e->gen_start)
 		snprintf(gen, sizeof gen, "gen %d%s%d  ", (int)e->gen_start, s->ascii ? "->" : "\u2192", (int)e->gen_end);
@@ -153,24 +179,59 @@ episode_line(const ui_screen *s, const kg_episode *e, int num, int64_t now, char
 	sbuf_free(&b);
 }
 
-/* What an episode did to a member, in the seeds' words. */
-static void
-member_note(const kg_episode *e, const kg_episode_member *m, bool sf, sbuf *b)
+/* True when lane k was a member at some time within [a, b], by the view's samples. */
+static bool
+lane_present(const kg_hview *v, int k, int64_t a, int64_t b)
 {
+	int i;
+	for (i = 0; i < v->nsamples; i++) {
+		const kg_sample *smp = &v->samples[i];
+		int64_t until = i + 1 < v->nsamples ? v->samples[i + 1].time_us : INT64_MAX;
+		if (smp->time_us > b || until <= a)
+			continue;
+		if (k < smp->nlanes && smp->lane_status[k] != KG_LANE_ABSENT)
+			return true;
+	}
+	return false;
+}
+
+/* Append ", " unless the note is empty. */
+static void
+note_sep(sbuf *b)
+{
+	if (b->len > 0)
+		sbuf_adds(b, ", ");
+}
+
+/*
+ * What an episode did to a lane, in the seeds' words.  m is the lane's
+ * record in the episode (NULL: none); during says whether the lane was a
+ * member at some time of the episode, at_end whether it was one when the
+ * episode ended (a member that left and came back during it).  A lane
+ * with no record is "untouched" when it was there, and has no note when
+ * it was not.
+ */
+void
+timeline_member_note(const kg_episode *e, const kg_episode_member *m, bool sf, bool during, bool at_end, sbuf *b)
+{
+	bool rejoined;
 	if (m == NULL) {
-		sbuf_adds(b, "untouched");
+		if (during)
+			sbuf_adds(b, "untouched");
 		return;
 	}
-	if (m->joined)
+	/* joined and left: in this order when it is gone at the end, else it left and rejoined */
+	rejoined = m->joined && m->left && at_end;
+	if (m->joined && !rejoined)
 		sbuf_adds(b, "joined");
 	if (m->cls == KG_CLASS_FULL) {
-		sbuf_adds(b, m->joined ? ", " : "");
+		note_sep(b);
 		sbuf_adds(b, "gave all ");
 		tp_format(b, m->revoked, m->nrevoked, sf);
 	} else if (m->cls == KG_CLASS_INCREMENTAL) {
 		kg_tp *kept = xcalloc((size_t)m->nbefore + 1, sizeof *kept);
 		int nk = tp_diff(m->before, m->nbefore, m->revoked, m->nrevoked, kept);
-		sbuf_adds(b, m->joined ? ", " : "");
+		note_sep(b);
 		sbuf_adds(b, "kept ");
 		tp_format(b, kept, nk, sf);
 		sbuf_adds(b, ", gave ");
@@ -180,9 +241,19 @@ member_note(const kg_episode *e, const kg_episode_member *m, bool sf, sbuf *b)
 		free(kept);
 	}
 	if (m->left) {
-		sbuf_adds(b, b->len ? ", left" : "left");
-	} else if (m->nassigned > 0) {
-		sbuf_adds(b, b->len ? ", got " : "got ");
+		note_sep(b);
+		sbuf_adds(b, "left");
+		if (m->cls == KG_CLASS_NONE && m->nbefore > 0) {
+			/* it left (just before the episode, or without a revoke seen) holding these */
+			sbuf_adds(b, " with ");
+			tp_format(b, m->before, m->nbefore, sf);
+		}
+		if (rejoined)
+			sbuf_adds(b, ", rejoined");
+	}
+	if (m->nassigned > 0 && (!m->left || rejoined)) {
+		note_sep(b);
+		sbuf_adds(b, "got ");
 		tp_format(b, m->assigned, m->nassigned, sf);
 		if (m->round_assigned > 0 && e->rounds > 1)
 			sbuf_addf(b, " in round %d", m->round_assigned);
@@ -203,11 +274,15 @@ view_timeline_draw(ui_screen *s, const kg_group *g, ui_rect r)
 	char buf[512], a0[48], a1[48];
 	bool sf = group_single_topic(g);
 	const kg_episode *last = NULL;
+	int *num, *mc0;
 	if (sw < 10)
 		sw = 10;
 	ncols = sw;
 	t0 = t1 - scale * ncols;
 	v = history_view(s->hist, g->id, t0, t1);
+	num = xcalloc((size_t)v->nepisodes + 1, sizeof *num);
+	mc0 = xcalloc((size_t)v->nepisodes + 1, sizeof *mc0);
+	episode_numbers(s, v, num);
 
 	/* axis */
 	y = r.y;
@@ -230,7 +305,7 @@ view_timeline_draw(ui_screen *s, const kg_group *g, ui_rect r)
 	}
 	lc.line = 1;
 
-	/* episodes in the window, newest first, numbered in time order */
+	/* episodes in the window, newest first, numbered by their place in the history */
 	maxep = r.h - 3 - (s->by_partition ? KG_MIN(g->nparts, 4) : KG_MIN(v->nlanes, 4));
 	if (maxep > 3)
 		maxep = 3;
@@ -239,7 +314,7 @@ view_timeline_draw(ui_screen *s, const kg_group *g, ui_rect r)
 	for (i = v->nepisodes - 1; i >= 0 && nep < maxep; i--, nep++) {
 		if ((y = screen_line(&lc)) < 0)
 			continue;
-		episode_line(s, &v->episodes[i], i + 1, t1, buf, sizeof buf);
+		episode_line(s, &v->episodes[i], num[i], t1, buf, sizeof buf);
 		text_put(s, y, r.x + 1, 1, s->attr[UI_EL_EPISODE], glyph_get(G_EPISODE, s->ascii), 0);
 		text_put(s, y, r.x + 3, r.w - 4,
 			 s->attr[v->episodes[i].proto == KG_PROTO_EAGER ? UI_EL_EAGER : UI_EL_COOP], buf, TEXT_ELLIPSIS);
@@ -250,22 +325,30 @@ view_timeline_draw(ui_screen *s, const kg_group *g, ui_rect r)
 	if (v->nepisodes > 0)
 		last = &v->episodes[v->nepisodes - 1];
 
-	/* marker row: the span of each episode */
+	/* marker row: the span of each episode, its number where it fits before the next marker */
+	for (i = 0; i < v->nepisodes; i++) {
+		int64_t c = (v->episodes[i].start_us - t0) / scale;
+		mc0[i] = c < 0 ? 0 : c > ncols ? ncols : (int)c;
+	}
 	if ((y = screen_line(&lc)) >= 0) {
 		text_put(s, y, r.x + 1, LABEL_W - 1, s->attr[UI_EL_DIM], "episodes", 0);
 		for (i = 0; i < v->nepisodes; i++) {
 			const kg_episode *e = &v->episodes[i];
 			int64_t end = e->end_us ? e->end_us : t1;
-			int c0 = (int)((e->start_us - t0) / scale), c1 = (int)((end - t0) / scale);
-			char num[16];
-			if (c1 < 0 || c0 >= ncols)
+			int c0 = mc0[i], c1 = (int)((end - t0) / scale), room;
+			char label[16];
+			if (end < t0 || c0 >= ncols)
 				continue;
-			c0 = KG_MAX(c0, 0);
 			c1 = KG_MIN(c1, ncols - 1);
+			if (c1 < c0)
+				c1 = c0;
 			text_fill(s, y, r.x + LABEL_W + c0, c1 - c0 + 1, s->attr[UI_EL_EPISODE], G_HLINE);
-			snprintf(num, sizeof num, "%d", i + 1);
 			text_put(s, y, r.x + LABEL_W + c0, 1, s->attr[UI_EL_EPISODE], glyph_get(G_EPISODE, s->ascii), 0);
-			text_put(s, y, r.x + LABEL_W + c0 + 1, KG_MAX(1, c1 - c0), s->attr[UI_EL_EPISODE], num, 0);
+			/* up to the next marker that shows, or the end of the strip */
+			room = (i + 1 < v->nepisodes ? KG_MIN(mc0[i + 1], ncols) : ncols) - c0 - 1;
+			snprintf(label, sizeof label, "%d", num[i]);
+			if ((int)strlen(label) <= room)
+				text_put(s, y, r.x + LABEL_W + c0 + 1, room, s->attr[UI_EL_EPISODE], label, 0);
 		}
 	}
 
@@ -306,7 +389,10 @@ view_timeline_draw(ui_screen *s, const kg_group *g, ui_rect r)
 			}
 			if (notes && last != NULL) {
 				sbuf b = { 0 };
-				member_note(last, episode_member(last, k), sf, &b);
+				int64_t lend = last->end_us ? last->end_us : t1;
+				const kg_sample *at_end = hview_sample_at(v, lend);
+				timeline_member_note(last, episode_member(last, k), sf, lane_present(v, k, last->start_us, lend),
+					    at_end != NULL && k < at_end->nlanes && at_end->lane_status[k] != KG_LANE_ABSENT, &b);
 				text_put(s, y, r.x + LABEL_W + ncols + 2, NOTE_W, s->attr[UI_EL_DIM], sbuf_str(&b), TEXT_ELLIPSIS);
 				sbuf_free(&b);
 			}
@@ -353,7 +439,7 @@ view_timeline_draw(ui_screen *s, const kg_group *g, ui_rect r)
 						text_fill(s, y, x, 1, s->attr[screen_owner_el(owner)], G_CONSUMING);
 					}
 				} else {
-					text_put(s, y, x, 1, s->attr[UI_EL_IDLE], glyph_get(G_DOT, s->ascii), 0);
+					text_fill(s, y, x, 1, s->attr[UI_EL_IDLE], G_IDLE);
 				}
 				prev_owner = pst == KG_PSTAT_CONSUMING ? owner : -1;
 			}
@@ -361,19 +447,22 @@ view_timeline_draw(ui_screen *s, const kg_group *g, ui_rect r)
 	}
 	if ((y = screen_line(&lc)) >= 0 && y < r.y + r.h) {
 		sbuf b = { 0 };
-		sbuf_addf(&b, "%s consuming  %s partly stopped  %s stopped  (blank) absent", glyph_get(G_CONSUMING, s->ascii),
-			  glyph_get(G_PARTIAL, s->ascii), glyph_get(G_STOPPED, s->ascii));
+		sbuf_addf(&b, "%s consuming  %s partly stopped  %s stopped  %s idle  (blank) absent",
+			  glyph_get(G_CONSUMING, s->ascii), glyph_get(G_PARTIAL, s->ascii), glyph_get(G_STOPPED, s->ascii),
+			  glyph_get(G_IDLE, s->ascii));
 		if (s->by_partition)
 			sbuf_adds(&b, "  ! orphaned  letter: new owner");
 		text_put(s, y, r.x + 1, r.w - 2, s->attr[UI_EL_DIM], sbuf_str(&b), TEXT_ELLIPSIS);
 		sbuf_free(&b);
 	}
 	s->view_rows = lc.line;
+	free(num);
+	free(mc0);
 	hview_free(v);
 }
 
 const ui_pane view_timeline_pane = {
 	.name = "timeline",
-	.keys = "m + - left right",
+	.keys = "m + - w left right",
 	.draw = view_timeline_draw,
 };

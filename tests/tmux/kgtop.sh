@@ -3,8 +3,9 @@
 # broker (the real librdkafka admin client end to end): start, the group
 # and its source health, select, every view, a cooperative rebalance
 # stepped with SIGUSR1 showing in the events and the timeline, pause and
-# scrub, resize, theme, quit with the terminal restored, and no group
-# writes by kgtop (the fixture counts them).
+# scrub, resize, every theme found from the build tree, quit with the
+# terminal restored, --duration, and no group writes by kgtop (the
+# fixture counts them).
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
 : "${top_builddir:=$top_srcdir}"
 KGTOP="$top_builddir/kgtop"
@@ -30,7 +31,8 @@ done
 bootstrap=$(sed -n 's/^ready //p' "$work/ready")
 ok "fixture broker ready at $bootstrap"
 
-tstart 120 40 "$KGTOP -b $bootstrap -i 0.3; $after"
+# without $KGTOP_THEMES and nothing installed: the themes are found beside the binary (or in the source tree)
+tstart 120 40 "env -u KGTOP_THEMES $KGTOP -b $bootstrap -i 0.3; $after"
 check "first frame: header with the cluster" twait "kgtop ${bootstrap%%,*}" 5
 check "the group appears" twait "g-coop" 15
 check "the kafka source is healthy" twait "kafka ok" 15
@@ -57,9 +59,18 @@ check "resize to 60x20" twait "terminal too small" 5
 tmx resize-window -t t -x 120 -y 40
 check "and back" twait "g-coop" 5
 tkeys T; check "theme switch" twait "theme mono" 5
+tkeys T; check "from the build tree: theme high-contrast" twait "theme high-contrast" 5
+tkeys T; check "from the build tree: theme light" twait "theme light" 5
+tkeys T; check "T cycles back to the default" twait "theme default" 5
 tkeys q; check "q quits with status 0" twait "kgtop exited 0" 5
 check "terminal restored" twait "icanon echo" 5
 check "main screen back" test "$(tfmt '#{alternate_on}')" = 0
+# --duration: the dashboard quits by itself, status 0, terminal restored
+tstart 100 30 "$KGTOP -b $bootstrap -i 0.3 --duration 2; $after"
+check "--duration 2: the dashboard draws" twait "g-coop" 10
+check "--duration 2: quits by itself with status 0" twait "kgtop exited 0" 10
+check "--duration: terminal restored" twait "icanon echo" 5
+check "--duration: main screen back" test "$(tfmt '#{alternate_on}')" = 0
 if grep -q '"rejected_writes":{"JoinGroup":0,"SyncGroup":0,"Heartbeat":0,"OffsetCommit":0,"LeaveGroup":0}' "$work/stats.json"; then
 	ok "kgtop wrote nothing to the group"
 else

@@ -4,6 +4,7 @@
 #   tstart W H CMD...   start CMD in a detached W x H session named t
 #   twait TEXT [SECONDS]   poll capture-pane until TEXT shows (default 10 s)
 #   tgone TEXT [SECONDS]   poll until TEXT no longer shows
+#   tpoll SECONDS CMD...   poll until CMD succeeds (it reads the screen in T_LAST)
 #   tkeys KEY...        send-keys
 #   ok / not_ok / finish   TAP-ish output; finish exits non-zero on failure
 set -u
@@ -45,6 +46,17 @@ tgone() {
 	while :; do
 		T_LAST=$(tcap)
 		case "$T_LAST" in *"$1"*) ;; *) return 0 ;; esac
+		[ "$(( $(date +%s%N) / 1000000 ))" -ge "$deadline" ] && return 1
+		sleep 0.05 # poll interval, bounded by the deadline above
+	done
+}
+
+# Poll the screen (into T_LAST) until CMD... succeeds, for at most $1 seconds.
+tpoll() {
+	deadline=$(( $(date +%s%N) / 1000000 + $1 * 1000 )); shift
+	while :; do
+		T_LAST=$(tcap)
+		"$@" && return 0
 		[ "$(( $(date +%s%N) / 1000000 ))" -ge "$deadline" ] && return 1
 		sleep 0.05 # poll interval, bounded by the deadline above
 	done

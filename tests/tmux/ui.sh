@@ -1,8 +1,9 @@
 #!/bin/sh
 # tests/tmux/ui.sh: the real dashboard (ui_run over the real collector and
 # tracker) in tmux, fed by tests/tmux/ui_driver's scripted scene: start,
-# select, views, filter, sort, pause and scrub, resize, theme, demo keys,
-# quit, signals and crashes restoring the terminal, ASCII, TERM values.
+# select, views, filter, sort, pause and scrub, rebalance walk, resize,
+# theme, demo keys and replies, quit, --duration, signals and crashes
+# restoring the terminal, ASCII, TERM values.
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
 : "${top_builddir:=$top_srcdir}"
 DRIVER="$top_builddir/tests/tmux/ui_driver"
@@ -24,6 +25,7 @@ else
 fi
 check "groups listed" twait "demo-coop" 5
 check "first group selected" twait "audit-archiver Empty" 5
+check "the demo opens on the timeline" twait "/column" 5
 
 tkeys j j; check "j selects the next groups" twait "demo-coop Stable" 5
 tkeys 2; check "2: timeline" twait "/column" 5
@@ -41,6 +43,12 @@ tkeys m g
 
 tkeys /; check "/ opens the filter" twait "filter (regex" 5
 tkeys c o o p Enter; check "filter applied" twait "GROUP (1 filtered)" 5
+tkeys / r a n g e Enter; check "/ starts empty: a new pattern, not the old one plus more" twait "filter /range/: 1 group" 5
+tkeys / x; check "the pattern typed shows in the prompt" twait "cancels): /x" 5
+tkeys Escape; check "Esc while typing cancels" tgone "cancels): /x" 5
+check "and keeps the filter in force" twait "GROUP (1 filtered)" 5
+tkeys / Enter; check "an empty pattern clears the filter" twait "GROUP (7)" 5
+tkeys / c o o p Enter; twait "GROUP (1 filtered)" 5
 tkeys Escape; check "Esc clears the filter" twait "GROUP (7)" 5
 tkeys s; check "s sorts by lag" twait "sorted by lag" 5
 tkeys s s s; check "back to name order" tgone "sorted by" 5
@@ -50,17 +58,35 @@ tkeys Left Left; check "left scrubs back" twait "PAUSED -10.0s" 5
 tkeys Right; check "right scrubs forward" twait "PAUSED -5.0s" 5
 tkeys p; check "p resumes" tgone "PAUSED" 5
 
+# [ walks back through billing-events' three rebalances one by one, ] forward
+walk_msg() { printf '%s\n' "$T_LAST" | grep -o 'rebalance of billing-events [^ ]* ago' | head -1; }
+walk_new() { m=$(walk_msg); [ -n "$m" ] && [ "$m" != "${1-}" ] && [ "$m" != "${2-}" ] && [ "$m" != "${3-}" ]; }
+tkeys Home j; check "billing-events selected" twait "billing-events Stable" 5
+tkeys p; twait "PAUSED" 5
+tkeys '['; check "[ shows the last rebalance" tpoll 5 walk_new; w1=$(walk_msg)
+tkeys '['; check "[ again: the one before ($w1 then)" tpoll 5 walk_new "$w1"; w2=$(walk_msg)
+tkeys '['; check "[ again: the first ($w2 then)" tpoll 5 walk_new "$w1" "$w2"; w3=$(walk_msg)
+tkeys '['; check "[ past the first: none earlier" twait "no earlier rebalance" 5
+tkeys ']'; check "] walks forward again: $w2" twait "$w2" 5
+tkeys p; check "p resumes live" tgone "PAUSED" 5
+tkeys Home j j; twait "demo-coop Stable" 5
+
 tmx resize-window -t t -x 60 -y 20 2>/dev/null || tmx resize-pane -t t -x 60 -y 20
 check "60x20: terminal too small" twait "terminal too small: 60x20" 5
 tmx resize-window -t t -x 120 -y 40 2>/dev/null || tmx resize-pane -t t -x 120 -y 40
 check "back to 120x40" twait "GROUP (7)" 5
 tmx resize-window -t t -x 80 -y 24 2>/dev/null
-check "80x24: narrow layout" twait "1 grid  2 timeline" 5
+check "80x24: the detail line keeps the protocol and the counts" twait "demo-coop Stable cooperative  4 memb  6 parts" 5
 tmx resize-window -t t -x 120 -y 40 2>/dev/null
 
 tkeys T; check "T: next theme" twait "theme mono" 5
 tkeys T; check "T: and the next" twait "theme high-contrast" 5
 tkeys a; check "a: a demo command reaches the source" twait "driver: add-member demo-coop" 5
+tkeys P; check "P: the demo pauses its script, the footer offers to resume" twait "P resume" 5
+tkeys P; check "P again: resumed" twait "P pause script" 5
+tkeys A; check "A: the assignor of new members" twait "members added next use roundrobin" 5
+tkeys a; check "a refused: the reason from its start" twait "demo-coop uses another assignor" 5
+check "a refused: to its end, on a second line" twait "or use a real cluster)" 5
 tkeys '?'; check "? opens the help" twait "kgtop keys" 5
 tkeys Escape; check "any key closes it" tgone "kgtop keys" 5
 check "the alternate screen is on" test "$(tfmt '#{alternate_on}')" = 1
@@ -68,6 +94,22 @@ tkeys q; check "q quits with status 0" twait "driver exited 0" 5
 check "terminal restored: canonical mode, echo" twait "icanon echo" 5
 check "terminal restored: main screen" test "$(tfmt '#{alternate_on}')" = 0
 check "terminal restored: cursor visible" test "$(tfmt '#{cursor_flag}')" = 1
+
+# a demo without a script refuses P: the footer does not change
+tstart 120 40 "$DRIVER --no-script; $after"
+if twait "demo-coop" 5; then
+	tkeys P; check "no script: P is refused" twait "scenario manual has no script" 5
+	check "no script: the footer still offers to pause" twait "P pause script" 5
+	tkeys q; twait "driver exited" 5
+else
+	not_ok "start without a script"
+fi
+
+# --duration: the dashboard quits by itself, status 0, terminal restored
+tstart 100 30 "$DRIVER --duration 1.5; $after"
+check "--duration: quits by itself with status 0" twait "driver exited 0" 10
+check "--duration: terminal restored" twait "icanon echo" 5
+check "--duration: main screen" test "$(tfmt '#{alternate_on}')" = 0
 
 # signals: SIGTERM and SIGHUP end cleanly, SIGSEGV dies of it but restores first
 for sig in TERM HUP SEGV; do

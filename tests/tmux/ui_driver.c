@@ -7,10 +7,14 @@
  * The source is the time master (its clock op): scripted time runs from
  * SCENE_T0 at --speed times real time, so the tracker sees the scene's
  * times and the events read as in the seeds.  Demo commands are answered
- * with a message ("driver: add-member demo-coop") the status line shows.
+ * with a message ("driver: add-member demo-coop") the status line shows;
+ * the script and assignor commands as the demo answers them ("script
+ * paused", or "scenario manual has no script" with --no-script; after
+ * "assignor X", adding a member is refused with the demo's long reason).
  *
  *   ui_driver [--speed X] [--interval S] [--ascii] [--no-color]
- *             [--theme NAME] [--start S] [--replay]
+ *             [--theme NAME] [--start S] [--replay] [--duration S]
+ *             [--no-script]
  */
 #include "config.h"
 
@@ -29,6 +33,8 @@
 
 typedef struct driver {
 	ui_scene sc;
+	bool no_script;      /* answer the script commands as --demo=manual does */
+	bool assignor_set;   /* an "assignor" command came: refuse to mix assignors */
 	int64_t wall0;
 	int64_t start_us;
 	double speed;
@@ -85,9 +91,25 @@ driver_next_poll(kg_source *s)
 static int
 driver_command(kg_source *s, const char *cmd, char *err, size_t errsz)
 {
-	(void)s;
+	driver *d = s->impl;
 	if (strcmp(cmd, "refresh") == 0)
 		return 0;
+	if (strcmp(cmd, "pause-script") == 0 || strcmp(cmd, "resume-script") == 0) {
+		if (d->no_script)
+			return util_err(err, errsz, "scenario manual has no script");
+		snprintf(err, errsz, "script %s", cmd[0] == 'p' ? "paused" : "resumed");
+		return 0;
+	}
+	if (strncmp(cmd, "assignor ", 9) == 0) {
+		d->assignor_set = true;
+		snprintf(err, errsz, "members added next use %s", cmd + 9);
+		return 0;
+	}
+	if (strncmp(cmd, "add-member ", 11) == 0 && d->assignor_set)
+		return util_err(err, errsz,
+				"%s uses another assignor: librdkafka 2.0.2's mock cluster aborts when one group mixes "
+				"assignors (empty the group first, or use a real cluster)",
+				cmd + 11);
 	snprintf(err, errsz, "driver: %s", cmd);
 	return 0;
 }
@@ -146,8 +168,13 @@ main(int argc, char **argv)
 			info.replay = true;
 		else if (strcmp(argv[i], "--theme") == 0 && i + 1 < argc)
 			o.theme = argv[++i];
+		else if (strcmp(argv[i], "--duration") == 0 && i + 1 < argc)
+			o.duration_us = (int64_t)(atof(argv[++i]) * 1e6);
+		else if (strcmp(argv[i], "--no-script") == 0)
+			d->no_script = true;
 		else {
-			fprintf(stderr, "usage: %s [--speed X] [--interval S] [--start S] [--ascii] [--no-color] [--theme NAME] [--replay]\n",
+			fprintf(stderr, "usage: %s [--speed X] [--interval S] [--start S] [--ascii] [--no-color] [--theme NAME] "
+					"[--replay] [--duration S] [--no-script]\n",
 				argv[0]);
 			free(d);
 			return 2;

@@ -234,6 +234,47 @@ test_fallback(void **state)
 	setup(NULL);
 }
 
+/*
+ * Without $KGTOP_THEMES and with nothing installed, a kgtop run from its
+ * build tree still finds the shipped themes: beside the executable, or in
+ * the configure-time source tree (a VPATH build); T cycles all four.
+ */
+static void
+test_build_tree(void **state)
+{
+	char dirs[8][512], names[32][64], exe[512];
+	int nd, n, i, k, found = 0;
+	bool beside = false;
+	ssize_t len;
+	(void)state;
+	unsetenv("KGTOP_THEMES");
+	nd = theme_dirs(dirs, 8);
+	len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	assert_true(len > 0);
+	exe[len] = '\0';
+	*strrchr(exe, '/') = '\0';
+	strcat(exe, "/themes");
+	for (i = 0; i < nd; i++)
+		beside = beside || strcmp(dirs[i], exe) == 0;
+	assert_true(beside);
+	n = theme_list(names, 32);
+	for (k = 0; k < (int)KG_ARRAY_LEN(shipped); k++) {
+		for (i = 0; i < n; i++) {
+			if (strcmp(names[i], shipped[k]) == 0) {
+				found++;
+				break;
+			}
+		}
+	}
+	assert_int_equal(found, (int)KG_ARRAY_LEN(shipped));
+	for (k = 0; k < (int)KG_ARRAY_LEN(shipped); k++) {
+		ui_theme t;
+		char err[512];
+		assert_int_equal(theme_load(&t, shipped[k], err, sizeof err), 0);
+	}
+	setup(NULL);
+}
+
 /* Run. */
 int
 main(void)
@@ -241,7 +282,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_table),     cmocka_unit_test(test_colours),  cmocka_unit_test(test_mapping),
 		cmocka_unit_test(test_style),     cmocka_unit_test(test_parse_errors), cmocka_unit_test(test_shipped),
-		cmocka_unit_test(test_documented), cmocka_unit_test(test_fallback),
+		cmocka_unit_test(test_documented), cmocka_unit_test(test_fallback), cmocka_unit_test(test_build_tree),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
 }

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/intern.h"
 #include "test_ui_scene.h"
 #include "ui/screen.h"
 #include "util/util.h"
@@ -100,13 +101,13 @@ screen_has(const char *needle)
 	return found;
 }
 
-/* Layout: narrow, wide, too small, maximized. */
+/* Layout: narrow, wide, too small, maximized; the list as tall as its groups; a two-line status. */
 static void
 test_layout(void **state)
 {
 	ui_layout l;
 	(void)state;
-	render_layout(&l, 24, 80, false);
+	render_layout(&l, 24, 80, false, 7, 1);
 	assert_false(l.too_small);
 	assert_false(l.wide);
 	assert_int_equal(l.header.y, 0);
@@ -115,17 +116,30 @@ test_layout(void **state)
 	assert_true(l.list.h >= 5);
 	assert_int_equal(l.tabs.y, l.list.y + l.list.h);
 	assert_int_equal(l.view.y + l.view.h, 22);
-	render_layout(&l, 48, 160, false);
+	render_layout(&l, 48, 160, false, 7, 1);
 	assert_true(l.wide);
 	assert_int_equal(l.view.x, l.list.w + 1);
 	assert_int_equal(l.view.x + l.view.w, 160);
-	render_layout(&l, 23, 80, false);
+	render_layout(&l, 23, 80, false, 7, 1);
 	assert_true(l.too_small);
-	render_layout(&l, 24, 79, false);
+	render_layout(&l, 24, 79, false, 7, 1);
 	assert_true(l.too_small);
-	render_layout(&l, 24, 80, true);
+	render_layout(&l, 24, 80, true, 7, 1);
 	assert_int_equal(l.list.h, 0);
 	assert_int_equal(l.tabs.y, 1);
+	/* 120x40 with two groups: title and two rows, the rest is the group's */
+	render_layout(&l, 40, 120, false, 2, 1);
+	assert_false(l.wide);
+	assert_int_equal(l.list.h, 3);
+	assert_int_equal(l.view.h, 40 - 3 - 3 - 1);
+	/* many groups: at most 30% of the body */
+	render_layout(&l, 40, 120, false, 500, 1);
+	assert_int_equal(l.list.h, (40 - 3) * 3 / 10);
+	/* a long message takes two status lines, from the view */
+	render_layout(&l, 24, 80, false, 7, 2);
+	assert_int_equal(l.status.y, 21);
+	assert_int_equal(l.status.h, 2);
+	assert_int_equal(l.view.y + l.view.h, 21);
 }
 
 /* Views switch by number, initial and Tab; q quits; sort cycles. */
@@ -150,10 +164,20 @@ test_keys_views(void **state)
 	assert_int_equal(s.sort, UI_SORT_LAG);
 	/* by lag: the Empty group with the most lag comes first */
 	assert_string_equal(s.snap->groups[s.order[0]].name, "audit-archiver");
+	/* the sort mark stands right before the sorted column's title */
+	render_frame(&s);
+	assert_true(screen_has("\u25beLAG"));
 	keys_handle(&s, 's', &a);
+	render_frame(&s);
+	assert_true(screen_has("\u25beSTATE"));
 	keys_handle(&s, 's', &a);
+	render_frame(&s);
+	assert_true(screen_has("\u25beREB"));
+	assert_true(screen_has("REB FLAGS"));
 	keys_handle(&s, 's', &a);
 	assert_int_equal(s.sort, UI_SORT_NAME);
+	render_frame(&s);
+	assert_true(screen_has("\u25beGROUP"));
 	keys_handle(&s, 'q', &a);
 	assert_true(a.quit);
 }
@@ -187,17 +211,28 @@ test_keys_select(void **state)
 	assert_int_equal(s.sel, 0);
 }
 
-/* Filter: typing, Enter applies, a bad regex says why, Esc clears. */
+/* Type a string into keys_handle. */
+static void
+type(const char *p)
+{
+	ui_action a;
+	for (; *p; p++)
+		keys_handle(&s, *p, &a);
+}
+
+/*
+ * Filter: typing, Enter applies, a bad regex says why; / starts empty (a
+ * new pattern, not the old one plus more), Esc cancels and keeps the
+ * filter, an empty Enter clears it, Esc outside the prompt clears it.
+ */
 static void
 test_keys_filter(void **state)
 {
 	ui_action a;
-	const char *p;
 	(void)state;
 	keys_handle(&s, '/', &a);
 	assert_true(s.filter_edit);
-	for (p = "demo-"; *p; p++)
-		keys_handle(&s, *p, &a);
+	type("demo-");
 	keys_handle(&s, 'x', &a);
 	keys_handle(&s, KEY_BACKSPACE, &a);
 	keys_handle(&s, '\n', &a);
@@ -211,6 +246,28 @@ test_keys_filter(void **state)
 	keys_handle(&s, '\n', &a);
 	assert_true(s.status_err);
 	assert_int_equal(s.norder, 2); /* the old filter stays */
+	/* a new pattern replaces the old one */
+	keys_handle(&s, '/', &a);
+	assert_string_equal(s.filter_buf, "");
+	type("ledger\n");
+	assert_string_equal(s.filter, "ledger");
+	assert_int_equal(s.norder, 1);
+	/* Esc while typing cancels: the filter in force stays */
+	keys_handle(&s, '/', &a);
+	type("nope");
+	keys_handle(&s, 27, &a);
+	assert_false(s.filter_edit);
+	assert_string_equal(s.filter, "ledger");
+	assert_int_equal(s.norder, 1);
+	/* an empty Enter clears it */
+	keys_handle(&s, '/', &a);
+	keys_handle(&s, '\n', &a);
+	assert_false(s.re_ok);
+	assert_int_equal(s.norder, s.snap->ngroups);
+	/* Esc outside the prompt clears it too */
+	keys_handle(&s, '/', &a);
+	type("demo\n");
+	assert_int_equal(s.norder, 2);
 	keys_handle(&s, 27, &a);
 	assert_false(s.re_ok);
 	assert_int_equal(s.norder, s.snap->ngroups);
@@ -252,8 +309,68 @@ test_keys_pause(void **state)
 	screen_order(&s);
 	keys_handle(&s, '[', &a);
 	assert_true(s.offset_us > 0);
+	assert_true(s.paused);
 	assert_true(screen_view_time(&s) > SCENE_T0 + 12 * SEC);
 	keys_handle(&s, '0', &a);
+	keys_handle(&s, 'p', &a);
+}
+
+/* Repeated [ walks back episode by episode, ] forward again, paused and in a replay. */
+static void
+test_keys_walk(void **state)
+{
+	kg_ui_info replay = { .replay = true };
+	kg_episode *ep;
+	int nep, k, pass;
+	ui_action a;
+	(void)state;
+	/* billing-events rebalances repeatedly (the storm) */
+	util_strlcpy(s.selected, "billing-events", sizeof s.selected);
+	screen_order(&s);
+	nep = history_episodes(s.hist, screen_group(&s)->id, &ep);
+	assert_true(nep >= 3);
+	for (pass = 0; pass < 2; pass++) {
+		s.info = pass == 0 ? &info : &replay;
+		s.offset_us = 0;
+		s.paused = false;
+		s.jump_start_us = 0;
+		/* back: each press shows the episode before the last one shown */
+		for (k = nep - 1; k >= 0; k--) {
+			keys_handle(&s, '[', &a);
+			assert_string_equal(a.kind, "");
+			assert_true(s.paused);
+			assert_int_equal(s.jump_start_us, ep[k].start_us);
+			assert_true(screen_view_time(&s) >= ep[k].start_us);
+		}
+		keys_handle(&s, '[', &a);
+		assert_int_equal(s.jump_start_us, ep[0].start_us);
+		if (pass == 0) {
+			assert_non_null(strstr(s.status, "no earlier rebalance"));
+		} else {
+			/* in a replay, the recording says where the previous one it holds is */
+			assert_string_equal(a.kind, "replay");
+			assert_string_equal(a.cmd, "prev-rebalance");
+		}
+		/* forward again */
+		for (k = 1; k < nep; k++) {
+			keys_handle(&s, ']', &a);
+			assert_int_equal(s.jump_start_us, ep[k].start_us);
+		}
+		keys_handle(&s, ']', &a);
+		if (pass == 0) {
+			assert_non_null(strstr(s.status, "no later rebalance"));
+		} else {
+			/* in a replay, past the history the replay plays on to the next recorded one */
+			assert_string_equal(a.kind, "replay");
+			assert_string_equal(a.cmd, "next-rebalance");
+			assert_false(s.paused);
+			assert_int_equal(s.offset_us, 0);
+		}
+	}
+	episodes_free(ep, nep);
+	s.info = &info;
+	s.paused = false;
+	s.offset_us = 0;
 }
 
 /* Demo and replay keys become collector commands for the selected group. */
@@ -276,10 +393,23 @@ test_keys_commands(void **state)
 	assert_string_equal(a.cmd, "leave demo-coop");
 	keys_handle(&s, 'A', &a);
 	assert_string_equal(a.cmd, "assignor roundrobin");
+	/* P asks; the footer follows the demo's answer, not the key */
 	keys_handle(&s, 'P', &a);
 	assert_string_equal(a.cmd, "pause-script");
+	assert_false(s.demo_paused);
+	screen_reply(&s, "scenario manual has no script");
+	assert_false(s.demo_paused);
+	render_frame(&s);
+	assert_true(screen_has("P pause script"));
+	assert_true(screen_has("scenario manual has no script"));
+	screen_reply(&s, "script paused");
+	assert_true(s.demo_paused);
+	render_frame(&s);
+	assert_true(screen_has("P resume"));
 	keys_handle(&s, 'P', &a);
 	assert_string_equal(a.cmd, "resume-script");
+	screen_reply(&s, "script resumed");
+	assert_false(s.demo_paused);
 	keys_handle(&s, 'r', &a);
 	assert_true(a.refresh);
 	s.info = &replay;
@@ -288,11 +418,66 @@ test_keys_commands(void **state)
 	assert_string_equal(a.cmd, "toggle");
 	keys_handle(&s, '>', &a);
 	assert_string_equal(a.cmd, "faster");
-	keys_handle(&s, ']', &a);
-	assert_string_equal(a.cmd, "next-rebalance");
 	keys_handle(&s, 'a', &a); /* no demo: nothing */
 	assert_string_equal(a.kind, "");
+	/* a replay has nothing to refresh: neither the key nor the footer offer it */
+	keys_handle(&s, 'r', &a);
+	assert_false(a.refresh);
+	resize_term(24, 200); /* room for every footer key */
+	render_frame(&s);
+	assert_true(screen_has("T theme"));
+	assert_false(screen_has("r refresh"));
 	s.info = &info;
+	render_frame(&s);
+	assert_true(screen_has("r refresh"));
+	resize_term(24, 80);
+}
+
+/* A message too long for the status line wraps onto a second line, the start first. */
+static void
+test_status_wrap(void **state)
+{
+	char row[1024];
+	(void)state;
+	s.view = UI_VIEW_GRID;
+	screen_reply(&s, "demo-range uses another assignor: librdkafka 2.0.2's mock cluster aborts when one group "
+			 "mixes assignors (empty the group first, or use a real cluster)");
+	render_frame(&s);
+	assert_int_equal(s.lay.status.h, 2);
+	row_text(21, row, sizeof row);
+	assert_non_null(strstr(row, " demo-range uses another assignor:"));
+	row_text(22, row, sizeof row);
+	assert_non_null(strstr(row, "use a real cluster)"));
+	s.status[0] = '\0';
+	render_frame(&s);
+	assert_int_equal(s.lay.status.h, 1);
+}
+
+/* The demo opens on the timeline, which tells its story; elsewhere the grid. */
+static void
+test_demo_view(void **state)
+{
+	ui_screen t;
+	kg_ui_info live = { .cluster = "x" };
+	(void)state;
+	screen_init(&t, &opts, &info, s.hist);
+	assert_int_equal(t.view, UI_VIEW_TIMELINE);
+	screen_free(&t);
+	screen_init(&t, &opts, &live, s.hist);
+	assert_int_equal(t.view, UI_VIEW_GRID);
+	screen_free(&t);
+}
+
+/* Health gauges: an empty bar at zero, one block for a sliver, full at the limit. */
+static void
+test_gauge(void **state)
+{
+	(void)state;
+	assert_int_equal(health_gauge_fill(0, 4 * SEC, 8), 0);
+	assert_int_equal(health_gauge_fill(400, 4 * SEC, 8), 0); /* reads 0ms */
+	assert_int_equal(health_gauge_fill(100000, 4 * SEC, 8), 1);
+	assert_int_equal(health_gauge_fill(2 * SEC, 4 * SEC, 8), 4);
+	assert_int_equal(health_gauge_fill(9 * SEC, 4 * SEC, 8), 8);
 }
 
 /* The footer shows the demo controls; help lists every key; zoom is bounded. */
@@ -418,6 +603,68 @@ test_resize(void **state)
 	s.view = UI_VIEW_GRID;
 }
 
+/* The note of one lane, as a string. */
+static const char *
+note(const kg_episode *e, const kg_episode_member *m, bool during, bool at_end)
+{
+	static char buf[256];
+	sbuf b = { 0 };
+	timeline_member_note(e, m, true, during, at_end, &b);
+	util_strlcpy(buf, sbuf_str(&b), sizeof buf);
+	sbuf_free(&b);
+	return buf;
+}
+
+/* Timeline notes follow the episode's member records. */
+static void
+test_timeline_notes(void **state)
+{
+	int32_t t = intern_topic("notes");
+	kg_tp p0[] = { { t, 0 }, { t, 1 } }, p1[] = { { t, 1 } };
+	kg_episode e;
+	kg_episode_member m;
+	(void)state;
+	memset(&e, 0, sizeof e);
+	e.rounds = 2;
+	/* no record: untouched when it was there, nothing when it was not */
+	assert_string_equal(note(&e, NULL, true, true), "untouched");
+	assert_string_equal(note(&e, NULL, false, false), "");
+	/* left just before the episode, holding [0 1] */
+	memset(&m, 0, sizeof m);
+	m.left = true;
+	m.before = p0;
+	m.nbefore = 2;
+	assert_string_equal(note(&e, &m, false, false), "left with [0 1]");
+	/* joined, then left again before the end */
+	memset(&m, 0, sizeof m);
+	m.joined = m.left = true;
+	assert_string_equal(note(&e, &m, true, false), "joined, left");
+	/* left and came back: rejoined, with what it got */
+	m.assigned = p1;
+	m.nassigned = 1;
+	m.round_assigned = 2;
+	assert_string_equal(note(&e, &m, true, true), "left, rejoined, got [1] in round 2");
+	/* a full revoke, then gone */
+	memset(&m, 0, sizeof m);
+	m.cls = KG_CLASS_FULL;
+	m.before = m.revoked = p0;
+	m.nbefore = m.nrevoked = 2;
+	m.left = true;
+	assert_string_equal(note(&e, &m, true, false), "gave all [0 1], left");
+	/* incremental: kept, gave, got */
+	memset(&m, 0, sizeof m);
+	m.cls = KG_CLASS_INCREMENTAL;
+	m.before = p0;
+	m.nbefore = 2;
+	m.revoked = p1;
+	m.nrevoked = 1;
+	m.round_revoked = 1;
+	assert_string_equal(note(&e, &m, true, true), "kept [0], gave [1] in round 1");
+	/* a record with nothing in it */
+	memset(&m, 0, sizeof m);
+	assert_string_equal(note(&e, &m, true, true), "untouched");
+}
+
 /* Run. */
 int
 main(void)
@@ -426,7 +673,8 @@ main(void)
 		cmocka_unit_test(test_layout),      cmocka_unit_test(test_keys_views),  cmocka_unit_test(test_keys_select),
 		cmocka_unit_test(test_keys_filter), cmocka_unit_test(test_keys_pause),  cmocka_unit_test(test_keys_commands),
 		cmocka_unit_test(test_footer_help), cmocka_unit_test(test_sanitize),    cmocka_unit_test(test_ascii_everywhere),
-		cmocka_unit_test(test_resize),
+		cmocka_unit_test(test_resize),      cmocka_unit_test(test_keys_walk),   cmocka_unit_test(test_status_wrap),
+		cmocka_unit_test(test_demo_view),   cmocka_unit_test(test_gauge),       cmocka_unit_test(test_timeline_notes),
 	};
 	setenv("TZ", "UTC", 1);
 	if (setlocale(LC_ALL, "C.UTF-8") == NULL)

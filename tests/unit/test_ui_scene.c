@@ -50,6 +50,18 @@ enum { G_RANGE, G_COOP, G_LEDGER, G_IDLE, G_ORPH, G_STORM, G_WEIRD, NG };
 
 static sgroup cl[NG];
 static kg_obsq pending;
+static kg_src_status kafka_st = KG_SRC_COUNT; /* KG_SRC_COUNT: no kafka source */
+static const char *kafka_msg;
+static int64_t kafka_ago;
+
+/* A "kafka" source of this health from now on. */
+void
+scene_kafka(kg_src_status st, const char *msg, int64_t last_ok_ago_us)
+{
+	kafka_st = st;
+	kafka_msg = msg;
+	kafka_ago = last_ok_ago_us;
+}
 
 /* Set a member's assignment from a list of partitions of topic 0 (or topic index tp). */
 static void
@@ -172,6 +184,11 @@ scene_contribute(kg_builder *b)
 	int gi, k, j, tp;
 	double secs = (double)(t - SCENE_T0) / 1e6;
 	builder_cluster(b, "localhost:9092");
+	if (kafka_st != KG_SRC_COUNT) {
+		kg_source_health hk = { .name = "kafka", .status = kafka_st, .since_us = t - kafka_ago,
+					.last_ok_us = t - kafka_ago, .message = kafka_msg };
+		builder_source(b, &hk);
+	}
 	builder_source(b, &h);
 	builder_source(b, &h2);
 	builder_broker(b, 1, "localhost", 9092);
@@ -385,6 +402,7 @@ scene_init(ui_scene *sc)
 	cfg.storm_episodes = 3;
 	sc->tracker = tracker_new(&cfg);
 	script_reset();
+	kafka_st = KG_SRC_COUNT;
 	obsq_clear(&pending);
 }
 

@@ -44,6 +44,12 @@ int scene_run_until(ui_scene *sc, int64_t t_us);
 void scene_contribute(kg_builder *b);
 /* Move the queued observations into q. */
 void scene_drain(kg_obsq *q);
+/*
+ * From now on, scene_contribute() also reports a "kafka" source of status
+ * st with message msg whose last good data is last_ok_ago_us old (a
+ * stale or failing cluster); KG_SRC_COUNT removes it again.
+ */
+void scene_kafka(kg_src_status st, const char *msg, int64_t last_ok_ago_us);
 /* Free the scene. */
 void scene_free(ui_scene *sc);
 /* A single group of nmembers x nparts partitions, stable, with history (bench, large grids). */
