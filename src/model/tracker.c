@@ -1807,7 +1807,7 @@ apply_group(kg_tracker *t, kg_group *G, int64_t T)
 	}
 	if (g->ep == NULL && evidence) {
 		ensure_episode(t, g, T,
-			       ev_state ? (G->state == KG_STATE_COMPLETING_REBALANCE ? "seen completing" : "seen preparing")
+			       ev_state ? "trigger not seen" /* already rebalancing when a refresh first saw it */
 			       : nj	? "member joined"
 			       : nleft	? "member left"
 					: "assignment changed",
