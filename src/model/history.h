@@ -83,6 +83,7 @@ typedef struct kg_episode_member {
 
 typedef struct kg_episode {
 	int64_t id;             /* unique per tracker, increasing */
+	int number;             /* 1, 2, 3... per group since kgtop started (stable as the window slides) */
 	int32_t group;
 	int64_t start_us;
 	int64_t end_us;         /* 0 while open */

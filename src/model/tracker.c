@@ -130,6 +130,7 @@ typedef struct tgroup {
 	/* storms */
 	bool storm;
 	char *assignor;         /* the last assignor a description named */
+	int episodes_seen;      /* episodes opened since kgtop started (their numbers) */
 	bool no_news;           /* this snapshot's description failed: nothing to derive */
 	/* lag */
 	int64_t lag;
@@ -691,6 +692,7 @@ ensure_episode(kg_tracker *t, tgroup *g, int64_t time, const char *why, kg_evide
 	}
 	memset(&e, 0, sizeof e);
 	e.id = ++t->next_episode;
+	e.number = ++g->episodes_seen;
 	e.group = g->id;
 	e.start_us = time;
 	e.rounds = 1;

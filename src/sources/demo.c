@@ -271,8 +271,8 @@ add_member(demo *d, dgroup *g, const char *assignor, char *err, size_t errsz)
 	if (!d->real && assignor_clash(g, assignor)) {
 		pthread_mutex_unlock(&d->lock);
 		util_err(err, errsz,
-			 "%s uses another assignor: librdkafka 2.0.2's mock cluster aborts when one group mixes "
-			 "assignors (empty the group first, or use a real cluster)",
+			 "refused: %s uses another assignor, and the mock cluster aborts when a group mixes them "
+			 "(empty the group first, or run the demo on a real cluster with -b)",
 			 g->name);
 		return NULL;
 	}

@@ -12,8 +12,9 @@
  * strips: the time axis, one line per episode in the window (start,
  * protocol, rounds, duration, generation, trigger), and a marker row;
  * beside them (wide panes) what the last episode did to each member.
- * Episodes are numbered by their place in the group's history, so a
- * number stays with its episode as the window slides; a marker's number
+ * Episodes carry the number the model gave them (1, 2, 3... per group
+ * since kgtop started), so a number stays with its episode as the window
+ * slides and as old ones are trimmed; a marker's number
  * is drawn only where it fits before the next marker.  Start times count
  * from kgtop's start ("+2m57s"), or are clock times with w.
  */
@@ -142,16 +143,14 @@ fmt_start(const ui_screen *s, char *buf, size_t n, int64_t t)
 	}
 }
 
-/* Number each episode of a view by its place in the group's history (1: the oldest kept). */
+/* Number each episode of a view: the model counts them per group since kgtop started. */
 static void
 episode_numbers(ui_screen *s, const kg_hview *v, int *num)
 {
-	int i, total;
-	history_lock(s->hist);
-	total = history_count_episodes(s->hist, v->group, INT64_MIN);
+	int i;
+	(void)s;
 	for (i = 0; i < v->nepisodes; i++)
-		num[i] = total - history_count_episodes(s->hist, v->group, v->episodes[i].start_us) + 1;
-	history_unlock(s->hist);
+		num[i] = v->episodes[i].number;
 }
 
 /* One line describing an episode. */

@@ -105,7 +105,7 @@ static const gcase cases[] = {
 	{ .name = "prep-ledger-grid-80x24", .rows = 24, .cols = 80, .group = "payments-ledger", .view = UI_VIEW_GRID, .until_ms = 15000 },
 	{ .name = "ascii-mid-rebalance-range-80x24", .rows = 24, .cols = 80, .group = "demo-range", .view = UI_VIEW_GRID, .ascii = true, .until_ms = 4000 },
 	{ .name = "status-wrap-120x40", .rows = 40, .cols = 120, .group = "demo-range", .view = UI_VIEW_TIMELINE,
-	  .status = "demo-range uses another assignor: librdkafka 2.0.2's mock cluster aborts when one group mixes assignors (empty the group first, or use a real cluster)" },
+	  .status = "refused: demo-range uses another assignor, and the mock cluster aborts when a group mixes them (empty the group first, or run the demo on a real cluster with -b)" },
 };
 
 static kg_ui_info info_demo = { .demo = true, .cluster = "localhost:9092" };
