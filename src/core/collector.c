@@ -252,6 +252,11 @@ collector_step(kg_collector *c, int64_t wait_us)
 	int64_t now = util_mono_us(), wall_now = util_now_us(), deadline = c->last_publish + atomic_load(&c->interval_us);
 	char buf[256];
 
+	/* a time master (replay) decides when to tick: only its own wishes set the deadline */
+	for (i = 0; i < c->nsrc; i++) {
+		if (c->src[i]->ops->clock != NULL)
+			deadline = now + 1000000;
+	}
 	for (i = 0; i < c->nsrc; i++) {
 		int64_t np = c->src[i]->ops->next_poll ? c->src[i]->ops->next_poll(c->src[i]) : 0;
 		if (np > 0 && now + (np - wall_now) < deadline)
