@@ -123,6 +123,7 @@ typedef struct tgroup {
 	int norphans_reported;
 	int32_t generation;
 	int64_t last_ep;        /* id of the last closed episode */
+	int64_t last_ep_end;    /* and its end */
 	/* the last membership change, to explain the next rebalance */
 	int64_t trig_time;
 	kg_reason trig_reason;
@@ -738,7 +739,8 @@ ensure_episode(kg_tracker *t, tgroup *g, int64_t time, const char *why, kg_evide
 		int nh, k;
 		if (!m->present) {
 			/* a member that left just before is what this rebalance is about */
-			if (m->gone_time > 0 && time >= m->gone_time && time - m->gone_time <= TRIGGER_WINDOW) {
+			if (m->gone_time > 0 && time >= m->gone_time && time - m->gone_time <= TRIGGER_WINDOW &&
+			    m->gone_time >= g->last_ep_end) {
 				em = ep_member(g->ep, m);
 				em->left = true;
 				set_tp(&em->before, &em->nbefore, m->gone_asg, m->ngone_asg);
@@ -755,8 +757,9 @@ ensure_episode(kg_tracker *t, tgroup *g, int64_t time, const char *why, kg_evide
 		h = held(m, &nh);
 		em = ep_member(g->ep, m);
 		set_tp(&em->before, &em->nbefore, h, nh);
-		/* a member that joined just before is what this rebalance is about */
-		em->joined = m->join_time > 0 && time - m->join_time <= TRIGGER_WINDOW && time >= m->join_time;
+		/* a member that joined just before (and after the last rebalance ended) is what this one is about */
+		em->joined = m->join_time > 0 && time - m->join_time <= TRIGGER_WINDOW && time >= m->join_time &&
+			     m->join_time >= g->last_ep_end;
 		m->revoked_round = 0;
 		m->synced_round = 0;
 		m->partial = false;
@@ -1003,6 +1006,9 @@ close_episode(kg_tracker *t, tgroup *g, int64_t end, const char *note)
 		if (em->stopped_us > 0 || em->cls == KG_CLASS_FULL)
 			stopped++;
 	}
+	/* the trigger may have been learnt after the start event went out: say it again here */
+	if (e->trigger_text != NULL && e->trigger_text[0] != '\0' && strcmp(e->trigger_text, "trigger not seen") != 0)
+		sbuf_addf(&txt, "%s; ", e->trigger_text);
 	if (g->ep_logonly && e->evidence == KG_EVID_EXACT && e->nfull + e->nincremental == 0 && e->moved == 0)
 		sbuf_adds(&txt, "from the coordinator's log: members and partitions not seen");
 	else
@@ -1024,6 +1030,7 @@ close_episode(kg_tracker *t, tgroup *g, int64_t end, const char *note)
 	sbuf_free(&txt);
 	emit(t, g, ev);
 	g->last_ep = e->id;
+	g->last_ep_end = end;
 	g->ep = NULL;
 	g->phase = PHASE_SYNCED;
 	free(g->trig_text);

@@ -208,6 +208,9 @@ test_coop_rounds_exact(void **state)
 	assert_int_equal(ep[1].nincremental, 1);
 	assert_int_equal(ep[1].nfull, 0);
 	assert_int_equal(ep[1].moved, 1);
+	/* a, b and c joined in the first rebalance, not in d's */
+	assert_false(episode_member(&ep[1], 0)->joined);
+	assert_false(episode_member(&ep[1], 2)->joined);
 	episodes_free(ep, n);
 	sc_free(s);
 }
@@ -305,6 +308,9 @@ test_polled_coop_join(void **state)
 	assert_int_equal(episode_member(&ep[0], 1)->stopped_us, 0);
 	assert_true(episode_member(&ep[0], 3)->joined);
 	assert_false(episode_member(&ep[0], 0)->joined);
+	episodes_free(ep, n);
+	/* a join older than the last rebalance's end is not this rebalance's */
+	n = episodes(s, "p-coop", &ep);
 	assert_true(episode_member(&ep[0], 3)->stopped_us >= 4000000);
 	episodes_free(ep, n);
 	sc_free(s);
