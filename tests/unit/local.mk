@@ -1,6 +1,6 @@
 # tests/unit: cmocka unit tests (TAP output through CMOCKA_MESSAGE_OUTPUT).
 check_PROGRAMS += tests/unit/test_model tests/unit/test_tracker
-TESTS += tests/unit/test_model tests/unit/test_tracker
+UNIT_TESTS = tests/unit/test_model tests/unit/test_tracker
 tests_unit_test_model_SOURCES = tests/unit/test_model.c
 tests_unit_test_model_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_model_LDADD = $(TEST_LIBS)
@@ -11,7 +11,7 @@ tests_unit_test_tracker_LDADD = $(TEST_LIBS)
 # ui (issue 3): golden screens, keys and layout, themes.
 UI_TEST_SCENE = tests/unit/test_ui_scene.c tests/unit/test_ui_scene.h
 check_PROGRAMS += tests/unit/test_ui_golden tests/unit/test_ui tests/unit/test_theme
-TESTS += tests/unit/test_ui_golden tests/unit/test_ui tests/unit/test_theme
+UNIT_TESTS += tests/unit/test_ui_golden tests/unit/test_ui tests/unit/test_theme
 tests_unit_test_ui_golden_SOURCES = tests/unit/test_ui_golden.c $(UI_TEST_SCENE)
 tests_unit_test_ui_golden_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_ui_golden_LDADD = $(TEST_LIBS)
@@ -26,29 +26,29 @@ include tests/golden/local.mk
 # trace streams and their parsers
 TRACE_TEST_UTIL = tests/unit/trace_util.c tests/unit/trace_util.h
 check_PROGRAMS += tests/unit/test_parse_log
-TESTS += tests/unit/test_parse_log
+UNIT_TESTS += tests/unit/test_parse_log
 tests_unit_test_parse_log_SOURCES = tests/unit/test_parse_log.c $(TRACE_TEST_UTIL)
 tests_unit_test_parse_log_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_parse_log_LDADD = $(TEST_LIBS)
 check_PROGRAMS += tests/unit/test_trace_http
-TESTS += tests/unit/test_trace_http
+UNIT_TESTS += tests/unit/test_trace_http
 tests_unit_test_trace_http_SOURCES = tests/unit/test_trace_http.c $(TRACE_TEST_UTIL) \
 	tests/http/httpd.c tests/http/httpd.h
 tests_unit_test_trace_http_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_trace_http_LDADD = $(TEST_LIBS)
 EXTRA_DIST += tests/data/trace/jolokia-bulk.json
 check_PROGRAMS += tests/unit/test_trace_tracker
-TESTS += tests/unit/test_trace_tracker
+UNIT_TESTS += tests/unit/test_trace_tracker
 tests_unit_test_trace_tracker_SOURCES = tests/unit/test_trace_tracker.c $(TRACE_TEST_UTIL)
 tests_unit_test_trace_tracker_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_trace_tracker_LDADD = $(TEST_LIBS)
 check_PROGRAMS += tests/unit/test_trace_collector
-TESTS += tests/unit/test_trace_collector
+UNIT_TESTS += tests/unit/test_trace_collector
 tests_unit_test_trace_collector_SOURCES = tests/unit/test_trace_collector.c $(TRACE_TEST_UTIL)
 tests_unit_test_trace_collector_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_trace_collector_LDADD = $(TEST_LIBS)
 check_PROGRAMS += tests/unit/test_parse_json
-TESTS += tests/unit/test_parse_json
+UNIT_TESTS += tests/unit/test_parse_json
 tests_unit_test_parse_json_SOURCES = tests/unit/test_parse_json.c $(TRACE_TEST_UTIL)
 tests_unit_test_parse_json_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_parse_json_LDADD = $(TEST_LIBS)
@@ -60,13 +60,18 @@ EXTRA_DIST += tests/data/logs/kafka-2.8-classic.log tests/data/logs/kafka-3.7-cl
 	tests/data/trace/kafka-4.0-classic.events tests/data/trace/kafka-4.0-consumer.events
 # record and replay: the round trip through the real collector and tracker, damage, rotation, --at, real time.
 check_PROGRAMS += tests/unit/test_record
-TESTS += tests/unit/test_record
+UNIT_TESTS += tests/unit/test_record
 tests_unit_test_record_SOURCES = tests/unit/test_record.c tests/unit/record_fake.c tests/unit/record_fake.h
 tests_unit_test_record_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_record_LDADD = $(TEST_LIBS)
 # the demo's script engine, commands, names, and the tracker on demo-like sequences
 check_PROGRAMS += tests/unit/test_demo
-TESTS += tests/unit/test_demo
+UNIT_TESTS += tests/unit/test_demo
 tests_unit_test_demo_SOURCES = tests/unit/test_demo.c tests/unit/scenario.c tests/unit/scenario.h
 tests_unit_test_demo_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_demo_LDADD = $(TEST_LIBS)
+# every unit test above; `make check-unit` runs only these (CI's sanitizer build does)
+TESTS += $(UNIT_TESTS)
+check-unit:
+	$(MAKE) $(AM_MAKEFLAGS) check TESTS="$(UNIT_TESTS)"
+.PHONY: check-unit
