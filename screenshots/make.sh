@@ -11,10 +11,12 @@
 OUT="$top_srcdir/screenshots"
 DRIVER="$top_builddir/tests/tmux/ui_driver"
 . "$top_srcdir/tests/tmux/lib.sh"
-export KGTOP_THEMES="$top_srcdir/themes" LANG=C.UTF-8 LC_ALL=C.UTF-8 TZ=UTC HOME=/nonexistent KGTOP_CONFIG=none
+export KGTOP_THEMES="$top_srcdir/themes" LANG=C.UTF-8 LC_ALL=C.UTF-8 TZ=UTC KGTOP_CONFIG=none
 unset NO_COLOR
 CHROME=$(command -v chromium || command -v chromium-browser || command -v google-chrome || true)
 profile=$(mktemp -d /tmp/kgtop-shot-XXXXXX)
+# an empty home: no ~/.config/kgtop themes leak into the shots, and Chromium writes its caches here
+mkdir -p "$profile/home" && export HOME="$profile/home"
 
 # shot NAME COLS ROWS: save the current screen of session t
 shot() {
