@@ -43,6 +43,7 @@
 #define LOG_SETTLE (3000LL * 1000)     /* quiet spell before a log-only episode closes */
 #define EXACT_QUIET (10LL * 1000000)   /* after this long without callbacks, unsynced members no longer count */
 #define TRIGGER_WINDOW (10LL * 1000000) /* a membership change this recent explains a rebalance */
+#define JOINERS_NAMED 3 /* a trigger names this many joiners, then "and N more" */
 #define STORM_MIN_OBSERVED (60LL * 1000000)
 #define LANE_LETTERS 62 /* A-Z a-z 0-9 */
 #define MAX_ROUND_T 32
@@ -128,6 +129,8 @@ typedef struct tgroup {
 	int64_t trig_time;
 	kg_reason trig_reason;
 	char *trig_text;
+	int trig_joiners;       /* members named in a "joined: ..." trigger, to add the next ones */
+	int trig_more;          /* and those beyond JOINERS_NAMED, counted */
 	/* storms */
 	bool storm;
 	char *assignor;         /* the last assignor a description named */
@@ -603,18 +606,66 @@ member_gone(kg_tracker *t, tgroup *g, tmember *m, int64_t now)
  * leaver's LeaveGroup follows its revoke).
  */
 static void
-set_trigger(tgroup *g, int64_t time, kg_reason reason, const char *text)
+set_trigger_ext(tgroup *g, int64_t time, kg_reason reason, const char *text, const char *extends)
 {
+	bool adopt;
 	g->trig_time = time;
 	g->trig_reason = reason;
 	free(g->trig_text);
 	g->trig_text = xstrdup(text);
-	if (g->ep != NULL && g->ep->trigger == KG_REASON_UNKNOWN && time >= g->ep->start_us - TRIGGER_WINDOW &&
-	    time <= g->ep->start_us + TRIGGER_WINDOW) {
+	g->trig_joiners = 0;
+	g->trig_more = 0;
+	if (g->ep == NULL || time < g->ep->start_us - TRIGGER_WINDOW || time > g->ep->start_us + TRIGGER_WINDOW)
+		return;
+	/* an unknown trigger is replaced; a list of joiners the episode took grows */
+	adopt = g->ep->trigger == KG_REASON_UNKNOWN ||
+		(extends != NULL && g->ep->trigger_text != NULL && strcmp(g->ep->trigger_text, extends) == 0);
+	if (adopt) {
 		g->ep->trigger = reason;
 		free(g->ep->trigger_text);
 		g->ep->trigger_text = xstrdup(text);
 	}
+}
+
+static void
+set_trigger(tgroup *g, int64_t time, kg_reason reason, const char *text)
+{
+	set_trigger_ext(g, time, reason, text, NULL);
+}
+
+/*
+ * A member joined: the trigger names it, or, when other members joined
+ * moments before (a group's first members, a fleet scaled up), adds it to
+ * their list: "joined: a, b, c and 2 more".
+ */
+static void
+trigger_joined(tgroup *g, int64_t time, const char *who)
+{
+	sbuf s = { 0 };
+	int joiners = 1, more = 0;
+	char *prev = NULL;
+	if (g->trig_text != NULL && g->trig_reason == KG_REASON_JOINED && g->trig_joiners > 0 &&
+	    time >= g->trig_time - TRIGGER_WINDOW && time - g->trig_time <= TRIGGER_WINDOW) {
+		prev = xstrdup(g->trig_text);
+		joiners = g->trig_joiners;
+		more = g->trig_more;
+		if (joiners < JOINERS_NAMED) {
+			sbuf_addf(&s, "%s, %s", g->trig_text, who);
+			joiners++;
+		} else {
+			char *tail = strstr(g->trig_text, " and ");
+			more++;
+			sbuf_addf(&s, "%.*s and %d more", tail != NULL ? (int)(tail - g->trig_text) : (int)strlen(g->trig_text),
+				  g->trig_text, more);
+		}
+	} else {
+		sbuf_addf(&s, "joined: %s", who);
+	}
+	set_trigger_ext(g, time, KG_REASON_JOINED, sbuf_str(&s), prev);
+	g->trig_joiners = joiners;
+	g->trig_more = more;
+	free(prev);
+	sbuf_free(&s);
 }
 
 /* The episode record of a member, created on demand. */
@@ -1078,7 +1129,6 @@ static void
 announce_join(kg_tracker *t, tgroup *g, tmember *m, int64_t time, kg_evidence evid)
 {
 	kg_event *ev;
-	sbuf s = { 0 };
 	if (m->announced)
 		return;
 	m->announced = true;
@@ -1086,9 +1136,7 @@ announce_join(kg_tracker *t, tgroup *g, tmember *m, int64_t time, kg_evidence ev
 	ev = member_event(KG_EV_MEMBER_JOINED, time, g, m);
 	ev->evidence = evid;
 	emit(t, g, ev);
-	sbuf_addf(&s, "joined: %s", m->client_id && *m->client_id ? m->client_id : m->member_id);
-	set_trigger(g, time, KG_REASON_JOINED, sbuf_str(&s));
-	sbuf_free(&s);
+	trigger_joined(g, time, m->client_id && *m->client_id ? m->client_id : m->member_id);
 	if (g->ep != NULL)
 		ep_member(g->ep, m)->joined = true;
 }

@@ -254,6 +254,44 @@ test_polled_eager_join(void **state)
 	sc_free(s);
 }
 
+/* Several members joining together are one trigger that names three of them and counts the rest. */
+static void
+test_joiners_listed(void **state)
+{
+	sc *s = sc_new(6, NULL);
+	kg_episode *ep;
+	int n;
+	const kg_event *e;
+	(void)state;
+	sc_group_set(s, "p-fleet", KG_STATE_STABLE, "range", "consumer-a=0 1 2;consumer-b=3 4 5");
+	sc_tick(s, 0);
+	sc_group_set(s, "p-fleet", KG_STATE_PREPARING_REBALANCE, "",
+		     "consumer-a;consumer-b;consumer-c;consumer-d;consumer-e;consumer-f");
+	sc_tick(s, 1000);
+	sc_group_set(s, "p-fleet", KG_STATE_STABLE, "range",
+		     "consumer-a=0;consumer-b=1;consumer-c=2;consumer-d=3;consumer-e=4;consumer-f=5");
+	sc_tick(s, 2000);
+	n = episodes(s, "p-fleet", &ep);
+	assert_int_equal(n, 1);
+	assert_string_equal(ep[0].trigger_text, "joined: consumer-c, consumer-d, consumer-e and 1 more");
+	episodes_free(ep, n);
+	e = sc_find(s, KG_EV_REBALANCE_END, NULL, 0);
+	assert_non_null(e);
+	assert_non_null(strstr(e->text, "joined: consumer-c, consumer-d, consumer-e and 1 more;"));
+	/* a later lone joiner, in a new episode, is named alone */
+	sc_group_set(s, "p-fleet", KG_STATE_PREPARING_REBALANCE, "",
+		     "consumer-a;consumer-b;consumer-c;consumer-d;consumer-e;consumer-f;consumer-g");
+	sc_tick(s, 30000);
+	sc_group_set(s, "p-fleet", KG_STATE_STABLE, "range",
+		     "consumer-a=0;consumer-b=1;consumer-c=2;consumer-d=3;consumer-e=4;consumer-f=5;consumer-g");
+	sc_tick(s, 31000);
+	n = episodes(s, "p-fleet", &ep);
+	assert_int_equal(n, 2);
+	assert_string_equal(ep[1].trigger_text, "joined: consumer-g");
+	episodes_free(ep, n);
+	sc_free(s);
+}
+
 /*
  * Polling a broker, cooperative: round one ends Stable with the moving
  * partition owned by nobody; round two assigns it.  One episode, two
@@ -1128,6 +1166,7 @@ main(void)
 		cmocka_unit_test(test_health),
 		cmocka_unit_test(test_group_gone_and_sources),
 		cmocka_unit_test(test_history_window),
+		cmocka_unit_test(test_joiners_listed),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
