@@ -96,14 +96,16 @@ run_once(kg_collector *c, const kg_options *o)
 	const kg_source_health *bad;
 	/* a replay as fast as possible always completes: no timeout */
 	int64_t timeout = o->replay != NULL ? INT64_MAX / 4 : o->timeout_us;
-	if (collector_run_until_complete(c, timeout, err, sizeof err) < 0) {
+	if ((rc = collector_run_until_complete(c, timeout, err, sizeof err)) < 0) {
 		if (stop_signal) {
 			fprintf(stderr, "kgtop: interrupted\n");
 			return 1;
 		}
 		f = collector_take(c);
 		bad = f ? source_problem(f->snap) : NULL;
-		if (bad != NULL && bad->message != NULL)
+		if (bad != NULL && bad->message != NULL && rc == -2)
+			fprintf(stderr, "kgtop: %s: %s\n", bad->name, bad->message);
+		else if (bad != NULL && bad->message != NULL)
 			fprintf(stderr, "kgtop: %s: %s (no answer within %.1fs)\n", bad->name, bad->message,
 				(double)o->timeout_us / 1e6);
 		else

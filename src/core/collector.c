@@ -34,6 +34,7 @@ struct kg_collector {
 	kg_source *src[MAX_SOURCES];
 	int nsrc;
 	int complete[MAX_SOURCES];
+	bool failed[MAX_SOURCES]; /* the source's last poll said it cannot answer */
 	kg_tap tap;
 	bool has_tap;
 	pthread_t thread;
@@ -295,6 +296,7 @@ collector_step(kg_collector *c, int64_t wait_us)
 		int f = c->src[i]->ops->poll ? c->src[i]->ops->poll(c->src[i], now) : 0;
 		if (f & KG_SRC_COMPLETE)
 			c->complete[i]++;
+		c->failed[i] = (f & KG_SRC_FAILED) != 0;
 		if ((f & KG_SRC_NEWS) && c->src[i]->ops->clock != NULL)
 			master_news = true;
 		flags |= f;
@@ -469,17 +471,34 @@ collector_run_until_complete(kg_collector *c, int64_t timeout_us, char *err, siz
 {
 	int64_t end = util_mono_us() + timeout_us;
 	for (;;) {
-		int i, missing = 0;
-		for (i = 0; i < c->nsrc; i++)
-			missing += c->complete[i] == 0;
+		int i, missing = 0, failed = 0;
+		/* a source without a poll (the recorder's health) has nothing to answer */
+		for (i = 0; i < c->nsrc; i++) {
+			if (c->complete[i] == 0 && c->src[i]->ops->poll != NULL) {
+				missing++;
+				failed += c->failed[i];
+			}
+		}
 		if (missing == 0) {
 			tick(c, collector_now(c));
 			return 0;
 		}
+		if (failed == missing) {
+			/* every missing source says no answer can come (no broker reachable): no use waiting */
+			sbuf s = { 0 };
+			for (i = 0; i < c->nsrc; i++) {
+				if (c->failed[i])
+					sbuf_addf(&s, "%s%s", s.len ? ", " : "", c->src[i]->name);
+			}
+			util_err(err, errsz, "no answer can come from: %s", sbuf_str(&s));
+			sbuf_free(&s);
+			tick(c, collector_now(c));
+			return -2;
+		}
 		if (util_mono_us() >= end || (c->stop_flag != NULL && *c->stop_flag)) {
 			sbuf s = { 0 };
 			for (i = 0; i < c->nsrc; i++) {
-				if (c->complete[i] == 0)
+				if (c->complete[i] == 0 && c->src[i]->ops->poll != NULL)
 					sbuf_addf(&s, "%s%s", s.len ? ", " : "", c->src[i]->name);
 			}
 			util_err(err, errsz, "no complete answer within %.1fs from: %s", (double)timeout_us / 1e6,

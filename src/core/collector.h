@@ -76,7 +76,8 @@ void collector_free(kg_collector *c);
 /*
  * Without a thread: loop in the caller until every source reported a
  * complete refresh or timeout_us passed; publishes like the thread does.
- * Returns 0, or -1 on timeout with err saying which sources are missing.
+ * Returns 0, -1 on timeout with err saying which sources are missing, or
+ * -2 as soon as every missing source says it cannot answer (KG_SRC_FAILED).
  */
 int collector_run_until_complete(kg_collector *c, int64_t timeout_us, char *err, size_t errsz);
 /* Keep only the groups that pass f (-g / -G), for every source (before start). */

@@ -103,6 +103,7 @@ typedef struct ksrc {
 	size_t nwatches;
 	/* health */
 	int64_t last_ok_us;
+	int64_t ok_since_us;  /* the first answer after an error (or the first ever) */
 	int64_t err_since_us;
 	char *err_msg;        /* why the last refresh failed, NULL when it did not */
 	char *note;           /* a detail shown while ok (e.g. no group APIs) */
@@ -180,8 +181,11 @@ reason_of(rd_kafka_resp_err_t err)
 {
 	switch (err) {
 	case RD_KAFKA_RESP_ERR__ALL_BROKERS_DOWN:
-	case RD_KAFKA_RESP_ERR__TRANSPORT:
 		return "all brokers down";
+	case RD_KAFKA_RESP_ERR__TRANSPORT:
+		return "connection to a broker lost";
+	case RD_KAFKA_RESP_ERR__SSL:
+		return "TLS handshake failed";
 	case RD_KAFKA_RESP_ERR__AUTHENTICATION:
 	case RD_KAFKA_RESP_ERR_SASL_AUTHENTICATION_FAILED:
 		return "authentication failed";
@@ -197,6 +201,15 @@ reason_of(rd_kafka_resp_err_t err)
 	default:
 		return NULL;
 	}
+}
+
+/* True for a cluster-wide cause that waiting will not cure (no broker reachable, bad credentials). */
+static bool
+cluster_unreachable(rd_kafka_resp_err_t err)
+{
+	return err == RD_KAFKA_RESP_ERR__ALL_BROKERS_DOWN || err == RD_KAFKA_RESP_ERR__RESOLVE ||
+	       err == RD_KAFKA_RESP_ERR__AUTHENTICATION || err == RD_KAFKA_RESP_ERR__SSL ||
+	       err == RD_KAFKA_RESP_ERR_SASL_AUTHENTICATION_FAILED;
 }
 
 /* Compose "reason: detail" into a new string. */
@@ -218,10 +231,8 @@ on_error(rd_kafka_t *rk, int err, const char *reason, void *opaque)
 	ksrc *k = opaque;
 	int prev = atomic_load(&k->cluster_err);
 	(void)rk;
-	/* keep the specific cause (cannot resolve, authentication) over "all brokers down" */
-	if (!(err == RD_KAFKA_RESP_ERR__ALL_BROKERS_DOWN &&
-	      (prev == RD_KAFKA_RESP_ERR__RESOLVE || prev == RD_KAFKA_RESP_ERR__AUTHENTICATION ||
-	       prev == RD_KAFKA_RESP_ERR__SSL)))
+	/* keep the specific cause (cannot resolve, authentication, TLS) over "all brokers down" */
+	if (!(err == RD_KAFKA_RESP_ERR__ALL_BROKERS_DOWN && prev != 0 && cluster_unreachable(prev)))
 		atomic_store(&k->cluster_err, err);
 	log_msg(KG_LOG_INFO, "kafka: %s: %s", rd_kafka_err2name((rd_kafka_resp_err_t)err), reason);
 }
@@ -810,7 +821,9 @@ refresh(ksrc *k, char **err)
 
 	int64_t t1, t2, t3, t4, t5;
 	r->time_us = util_now_us();
-	atomic_store(&k->cluster_err, 0);
+	/* librdkafka says "all brokers down" once, when it happens: what it said since the last
+	   answer stays (a success forgets it) */
+	rd_kafka_poll(k->rk, 0);
 	if (refresh_metadata(k, r, err) < 0)
 		goto fail;
 	t1 = util_mono_us();
@@ -864,6 +877,9 @@ worker(void *arg)
 		int64_t next;
 		pthread_mutex_lock(&k->lock);
 		if (r != NULL) {
+			if (k->result == NULL || k->err_msg != NULL)
+				k->ok_since_us = r->time_us;
+			atomic_store(&k->cluster_err, 0);
 			kresult_free(k->result);
 			k->result = r;
 			k->last_ok_us = r->time_us;
@@ -926,13 +942,21 @@ kafka_poll(kg_source *s, int64_t now_us)
 {
 	ksrc *k = s->impl;
 	int flags = 0;
+	rd_kafka_resp_err_t ce;
 	(void)now_us;
 	kafka_start(k);
+	/* librdkafka's error callbacks (no broker reachable, TLS, SASL) are served here, while a
+	   refresh may still be blocked waiting for an answer that cannot come */
+	if (k->rk != NULL)
+		rd_kafka_poll(k->rk, 0);
+	ce = (rd_kafka_resp_err_t)atomic_load(&k->cluster_err);
 	pthread_mutex_lock(&k->lock);
 	if (k->fresh)
 		flags |= KG_SRC_NEWS;
 	if (k->completes > 0)
 		flags |= KG_SRC_COMPLETE;
+	if (k->result == NULL && ce != 0 && cluster_unreachable(ce))
+		flags |= KG_SRC_FAILED;
 	k->fresh = false;
 	k->completes = 0;
 	pthread_mutex_unlock(&k->lock);
@@ -965,14 +989,14 @@ kafka_contribute(kg_source *s, kg_builder *b)
 		h.message = k->err_msg;
 	} else if (r == NULL) {
 		rd_kafka_resp_err_t ce = (rd_kafka_resp_err_t)atomic_load(&k->cluster_err);
+		/* no answer yet: a cause librdkafka already reported, else still connecting */
 		h.status = ce != 0 ? KG_SRC_ERROR : KG_SRC_CONNECTING;
-		if (ce != 0)
+		if (ce != 0) {
 			snprintf(msg, sizeof msg, "%s: %s", k->brokers,
 				 reason_of(ce) ? reason_of(ce) : rd_kafka_err2str(ce));
-		if (ce == RD_KAFKA_RESP_ERR__SSL)
-			snprintf(msg, sizeof msg, "%s: TLS handshake failed", k->brokers);
-		else
+		} else {
 			snprintf(msg, sizeof msg, "connecting to %s", k->brokers);
+		}
 		h.message = msg;
 	} else if (now - k->last_ok_us > 3 * k->cfg.interval_us + k->cfg.timeout_us) {
 		h.status = KG_SRC_STALE;
@@ -980,7 +1004,7 @@ kafka_contribute(kg_source *s, kg_builder *b)
 		h.message = "no answer from the cluster";
 	} else {
 		h.status = KG_SRC_OK;
-		h.since_us = k->last_ok_us;
+		h.since_us = k->ok_since_us;
 		h.message = k->note;
 	}
 	builder_source(b, &h);
@@ -1114,12 +1138,22 @@ static const kg_source_ops kafka_ops = {
 
 /* Set one librdkafka property. */
 static int
-set_prop(rd_kafka_conf_t *conf, const char *key, const char *value, char *err, size_t errsz)
+set_prop_at(rd_kafka_conf_t *conf, const char *key, const char *value, const char *origin, char *err, size_t errsz)
 {
 	char e[512];
-	if (rd_kafka_conf_set(conf, key, value, e, sizeof e) != RD_KAFKA_CONF_OK)
+	if (rd_kafka_conf_set(conf, key, value, e, sizeof e) != RD_KAFKA_CONF_OK) {
+		if (origin != NULL)
+			return util_err(err, errsz, "%s: %s: %s", origin, key, e);
 		return util_err(err, errsz, "-X %s: %s", key, e);
+	}
 	return 0;
+}
+
+/* Set one property kgtop chooses. */
+static int
+set_prop(rd_kafka_conf_t *conf, const char *key, const char *value, char *err, size_t errsz)
+{
+	return set_prop_at(conf, key, value, NULL, err, errsz);
 }
 
 /* Create the source. */
@@ -1153,14 +1187,16 @@ kafka_source_new(const kg_kafka_config *cfg, kg_source **out, char *err, size_t 
 		size_t f;
 		for (f = 0; f < KG_ARRAY_LEN(forbidden); f++) {
 			if (strcmp(cfg->props[i].key, forbidden[f]) == 0) {
-				util_err(err, errsz, "-X %s: kgtop is read-only and sets this itself", cfg->props[i].key);
+				util_err(err, errsz, "%s%s%s: kgtop is read-only and sets this itself",
+					 cfg->props[i].origin ? cfg->props[i].origin : "-X", cfg->props[i].origin ? ": " : " ",
+					 cfg->props[i].key);
 				goto fail;
 			}
 		}
 		k->props[i].key = xstrdup(cfg->props[i].key);
 		k->props[i].value = xstrdup(cfg->props[i].value);
 		k->nprops++;
-		if (set_prop(conf, cfg->props[i].key, cfg->props[i].value, err, errsz) < 0)
+		if (set_prop_at(conf, cfg->props[i].key, cfg->props[i].value, cfg->props[i].origin, err, errsz) < 0)
 			goto fail;
 	}
 	k->cfg.props = NULL;

@@ -27,6 +27,7 @@
 
 #define KG_SRC_NEWS 0x1     /* poll(): new state or observations to take */
 #define KG_SRC_COMPLETE 0x2 /* poll(): a full refresh finished (for --once) */
+#define KG_SRC_FAILED 0x4   /* poll(): no data and none to expect (e.g. no broker reachable): --once gives up */
 
 typedef struct kg_source kg_source;
 
