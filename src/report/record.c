@@ -39,6 +39,7 @@ struct kg_recorder {
 	FILE *f;
 	int64_t size;          /* bytes in the current file */
 	int64_t ticks;         /* tick lines in the current file */
+	int64_t seq;           /* tick lines of the whole recording: "n", so a lost line shows */
 	int rotations;
 	kg_snapshot *prev;     /* what the previous line described; NULL: next is a keyframe */
 	int64_t last_key_us;
@@ -523,7 +524,7 @@ encode_tick(kg_recorder *r, const kg_snapshot *s, const kg_evlist *ev, bool key)
 	const kg_snapshot *prev = key ? NULL : r->prev;
 	size_t k;
 	sbuf_reset(o);
-	sbuf_addf(o, "{\"t\":%lld", (long long)s->time_us);
+	sbuf_addf(o, "{\"t\":%lld,\"n\":%lld", (long long)s->time_us, (long long)r->seq);
 	if (key)
 		sbuf_adds(o, ",\"key\":true");
 	sbuf_adds(o, ",\"time\":");
@@ -681,6 +682,7 @@ tap_after(void *arg, const kg_snapshot *snap, const kg_evlist *events)
 		return;
 	}
 	r->ticks++;
+	r->seq++;
 	if (key)
 		r->last_key_us = snap->time_us;
 	snapshot_unref(r->prev);

@@ -162,6 +162,7 @@ typedef struct kg_replay {
 	int64_t cur_t;       /* the clock: time of the last line handed over */
 	int64_t handed;      /* lines handed over */
 	int64_t cur_line;
+	int64_t last_n;      /* "n" of the last tick staged, -1 none (older recordings have none) */
 	/* the next line */
 	bool has_next;
 	rline next;
@@ -297,6 +298,16 @@ fmt_hms(char *buf, size_t n, int64_t us)
 	struct tm tm;
 	localtime_r(&t, &tm);
 	strftime(buf, n, "%H:%M:%S", &tm);
+}
+
+/* Local date and time of a time (--at messages: "17:47" may mean the next day). */
+static void
+fmt_when(char *buf, size_t n, int64_t us)
+{
+	time_t t = (time_t)(us / 1000000);
+	struct tm tm;
+	localtime_r(&t, &tm);
+	strftime(buf, n, "%Y-%m-%d %H:%M:%S", &tm);
 }
 
 /* Free a member's strings and assignment. */
@@ -1156,7 +1167,7 @@ stage_next(kg_replay *r)
 		ssize_t n = read_line(r, &nl);
 		cJSON *root;
 		const cJSON *t;
-		int64_t tv;
+		int64_t tv, nv;
 		if (n < 0) {
 			r->end = END_EOF;
 			return;
@@ -1169,7 +1180,7 @@ stage_next(kg_replay *r)
 			return;
 		}
 		if (cJSON_GetObjectItemCaseSensitive(root, "kgtop_record") != NULL) {
-			/* a header: recordings concatenated (cat FILE.1 FILE) */
+			/* a header: recordings concatenated (cat FILE.1 FILE); a rotation continues "n" */
 			int rc = read_header(r, root, false, err, sizeof err);
 			cJSON_Delete(root);
 			if (rc < 0) {
@@ -1191,6 +1202,22 @@ stage_next(kg_replay *r)
 			snprintf(err, sizeof err, "time goes back %s", d);
 			set_damage(r, r->lineno, err);
 			return;
+		}
+		if (num_i64(cJSON_GetObjectItemCaseSensitive(root, "n"), &nv)) {
+			/* ticks are numbered from the first of the recording: a gap is a lost line */
+			if (r->last_n >= 0 && nv != r->last_n + 1 && nv > 0) {
+				cJSON_Delete(root);
+				if (nv > r->last_n + 1)
+					snprintf(err, sizeof err, "tick %lld follows tick %lld: %lld line%s missing",
+						 (long long)nv, (long long)r->last_n, (long long)(nv - r->last_n - 1),
+						 nv - r->last_n - 1 == 1 ? " is" : "s are");
+				else
+					snprintf(err, sizeof err, "tick %lld follows tick %lld: out of order",
+						 (long long)nv, (long long)r->last_n);
+				set_damage(r, r->lineno, err);
+				return;
+			}
+			r->last_n = nv;
 		}
 		if (r->has_at && tv > r->at_us && r->handed > 0) {
 			cJSON_Delete(root);
@@ -1308,9 +1335,9 @@ replay_poll(kg_source *s, int64_t now_us)
 		flags |= KG_SRC_COMPLETE;
 		r->complete_sent = true;
 		if (r->end == END_EOF && r->has_at && r->at_us > r->cur_t + 1000000) {
-			char a[16], e[16];
-			fmt_hms(a, sizeof a, r->at_us);
-			fmt_hms(e, sizeof e, r->cur_t);
+			char a[32], e[32];
+			fmt_when(a, sizeof a, r->at_us);
+			fmt_when(e, sizeof e, r->cur_t);
 			log_msg(KG_LOG_WARN, "replay: --at %s is after the recording ends (%s): this is the end", a, e);
 		}
 	}
@@ -1731,6 +1758,7 @@ replay_source_new(const kg_replay_config *cfg, kg_source **out, char *err, size_
 	ssize_t n;
 	cJSON *root;
 	r->cfg = *cfg;
+	r->last_n = -1;
 	r->cfg.at = xstrdup(cfg->at);
 	r->path = xstrdup(cfg->path);
 	r->speed = cfg->speed >= SPEED_MIN && cfg->speed <= SPEED_MAX ? cfg->speed : 1.0;
@@ -1798,8 +1826,10 @@ replay_source_new(const kg_replay_config *cfg, kg_source **out, char *err, size_
 			return -2;
 		}
 		if (r->at_us < r->next.t) {
-			fmt_hms(a, sizeof a, r->next.t);
-			util_err(err, errsz, "--at %s is before the recording starts (%s)", cfg->at, a);
+			char w[32];
+			fmt_when(a, sizeof a, r->next.t);
+			fmt_when(w, sizeof w, r->at_us);
+			util_err(err, errsz, "--at %s (%s) is before the recording starts (%s)", cfg->at, w, a);
 			replay_free(r);
 			return -2;
 		}

@@ -715,6 +715,17 @@ test_damage(void **state)
 	assert_non_null(strstr(damage, "line 19"));
 	rf_capture_free(&rep);
 
+	/* a lost line (line 11, tick 9, cut out): ticks 0-8 replay, then it stops and says so */
+	{
+		size_t a = line_start(buf, 11), b = line_start(buf, 12);
+		memcpy(copy, buf, a);
+		memcpy(copy + a, buf + b, len - b);
+		frames = replay_damaged("gap.kgrec", copy, len - (b - a), &rep, damage, sizeof damage);
+		assert_int_equal(frames, 9);
+		assert_non_null(strstr(damage, "line 11: tick 10 follows tick 8: 1 line is missing"));
+		rf_capture_free(&rep);
+	}
+
 	/* a semantic error: a committed difference list of the wrong length */
 	{
 		char *p, *q;
