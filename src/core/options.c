@@ -75,25 +75,36 @@ trim(char *s)
 	return s;
 }
 
-/* Add a librdkafka property key=value. */
-static int
-add_property(kg_options *o, const char *kv, char *err, size_t errsz)
+/* The first word of a line, for messages: a value (perhaps a password) after it is never repeated. */
+static const char *
+first_word(const char *s, char *buf, size_t n)
 {
-	char *copy = xstrdup(kv), *eq = strchr(copy, '='), *k, *v;
+	size_t i = strcspn(s, " \t=:");
+	snprintf(buf, n, "%.*s", (int)(i < n ? i : n - 1), s);
+	return buf;
+}
+
+/* Add a librdkafka property key=value, set at origin (NULL: -X). */
+static int
+add_property(kg_options *o, const char *kv, const char *origin, char *err, size_t errsz)
+{
+	char *copy = xstrdup(kv), *eq = strchr(copy, '='), *k, *v, w[128];
 	if (eq == NULL) {
 		free(copy);
-		return util_err(err, errsz, "-X %s: expected key=value", kv);
+		return util_err(err, errsz, "%s%s%s: expected key=value", origin ? origin : "-X ", origin ? ": " : "",
+				first_word(kv, w, sizeof w));
 	}
 	*eq = '\0';
 	k = trim(copy);
 	v = trim(eq + 1);
 	if (*k == '\0') {
 		free(copy);
-		return util_err(err, errsz, "-X %s: empty key", kv);
+		return util_err(err, errsz, "%s: empty key before '='", origin ? origin : "-X");
 	}
 	o->rdkafka = xreallocarray(o->rdkafka, o->nrdkafka + 1, sizeof *o->rdkafka);
 	o->rdkafka[o->nrdkafka].key = xstrdup(k);
 	o->rdkafka[o->nrdkafka].value = xstrdup(v);
+	o->rdkafka[o->nrdkafka].origin = origin ? xstrdup(origin) : NULL;
 	o->nrdkafka++;
 	free(copy);
 	return 0;
@@ -159,12 +170,12 @@ apply_properties_file(kg_options *o, const char *path, char *err, size_t errsz)
 	if (f == NULL)
 		return util_err(err, errsz, "-F %s: %s", path, strerror(errno));
 	while (fgets(line, sizeof line, f) != NULL) {
-		char *s = trim(line);
+		char *s = trim(line), where[600];
 		lineno++;
 		if (*s == '\0' || *s == '#')
 			continue;
-		if (add_property(o, s, err, errsz) < 0) {
-			util_err(err, errsz, "%s:%d: expected key=value", path, lineno);
+		snprintf(where, sizeof where, "%s:%d", path, lineno);
+		if (add_property(o, s, where, err, errsz) < 0) {
 			fclose(f);
 			return -1;
 		}
@@ -179,8 +190,8 @@ apply_properties_file(kg_options *o, const char *path, char *err, size_t errsz)
 static int
 a_brokers(kg_options *o, const char *a, char *e, size_t n)
 {
-	(void)e;
-	(void)n;
+	if (a[strspn(a, " \t,")] == '\0')
+		return util_err(e, n, "-b '%s': expected host:port[,host:port...]", a);
 	set_string(&o->brokers, a);
 	return 0;
 }
@@ -189,7 +200,7 @@ a_brokers(kg_options *o, const char *a, char *e, size_t n)
 static int
 a_property(kg_options *o, const char *a, char *e, size_t n)
 {
-	return add_property(o, a, e, n);
+	return add_property(o, a, NULL, e, n);
 }
 
 /* Apply --properties. */
@@ -573,6 +584,7 @@ options_free(kg_options *o)
 	for (i = 0; i < o->nrdkafka; i++) {
 		free(o->rdkafka[i].key);
 		free(o->rdkafka[i].value);
+		free(o->rdkafka[i].origin);
 	}
 	free(o->rdkafka);
 	list_free(&o->include);
@@ -633,16 +645,32 @@ read_config(kg_options *o, const char *path, bool must_exist, char *err, size_t 
 			k = s;
 			v = NULL;
 		}
-		if (strncmp(k, "X.", 2) == 0 && v != NULL) {
-			snprintf(sub, sizeof sub, "%s=%s", k + 2, v);
-			if (add_property(o, sub, err, errsz) < 0)
-				goto bad;
+		if (strncmp(k, "X.", 2) == 0) {
+			char where[600];
+			snprintf(where, sizeof where, "%s:%d", path, lineno);
+			snprintf(sub, sizeof sub, "%s=%s", k + 2, v != NULL ? v : "");
+			if (v == NULL) {
+				fclose(f);
+				/* only the key: what follows it may be a secret */
+				return util_err(err, errsz, "%s: %s: expected X.key = value", where,
+						first_word(k, sub, sizeof sub));
+			}
+			if (add_property(o, sub, where, err, errsz) < 0) {
+				fclose(f);
+				return -1;
+			}
 			continue;
 		}
 		d = find_opt(k);
-		if (d == NULL || d->cli_only) {
+		if (d == NULL) {
 			fclose(f);
-			return util_err(err, errsz, "%s:%d: unknown option '%s'", path, lineno, k);
+			return util_err(err, errsz, "%s:%d: unknown option '%s'", path, lineno,
+					first_word(k, sub, sizeof sub));
+		}
+		if (d->cli_only) {
+			fclose(f);
+			return util_err(err, errsz, "%s:%d: %s is for the command line only, not the config file", path,
+					lineno, k);
 		}
 		if (d->arg == no_argument) {
 			if (v != NULL && strcasecmp(v, "true") != 0 && strcasecmp(v, "yes") != 0 && strcmp(v, "1") != 0) {

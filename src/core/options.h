@@ -19,6 +19,7 @@
 typedef struct kg_kv {
 	char *key;
 	char *value;
+	char *origin; /* where it was set, for messages: NULL for -X, else "FILE:LINE" */
 } kg_kv;
 
 typedef struct kg_strlist {
