@@ -230,7 +230,7 @@ event_format(const kg_event *e, sbuf *out)
 			/* what the rebalance cost: the backlog it left (a fall in lag is no cost) */
 			char c[32];
 			util_fmt_count(c, sizeof c, e->lag_cost);
-			sbuf_addf(out, "; cost %s messages of lag", c);
+			sbuf_addf(out, "; cost %s message%s of lag", c, e->lag_cost == 1 ? "" : "s");
 		}
 		break;
 	case KG_EV_REVOKED:

@@ -44,6 +44,7 @@
 #define EXACT_QUIET (10LL * 1000000)   /* after this long without callbacks, unsynced members no longer count */
 #define TRIGGER_WINDOW (10LL * 1000000) /* a membership change this recent explains a rebalance */
 #define JOINERS_NAMED 3 /* a trigger names this many joiners, then "and N more" */
+#define UNKNOWN_TRIGGER "cause unknown: " /* an episode's trigger text until the cause is learnt, + first sign */
 #define STORM_MIN_OBSERVED (60LL * 1000000)
 #define LANE_LETTERS 62 /* A-Z a-z 0-9 */
 #define MAX_ROUND_T 32
@@ -754,12 +755,15 @@ ensure_episode(kg_tracker *t, tgroup *g, int64_t time, const char *why, kg_evide
 	e.lag_start = e.lag_peak = g->lag;
 	e.lag_end = -1;
 	e.evidence = evid;
-	if (g->trig_text != NULL && time - g->trig_time <= TRIGGER_WINDOW && time >= g->trig_time - TRIGGER_WINDOW) {
+	/* a membership change explains it if it is recent and not older than the last episode's end */
+	if (g->trig_text != NULL && time - g->trig_time <= TRIGGER_WINDOW && time >= g->trig_time - TRIGGER_WINDOW &&
+	    g->trig_time >= g->last_ep_end) {
 		e.trigger = g->trig_reason;
 		e.trigger_text = xstrdup(g->trig_text);
 	} else {
+		/* what was seen first, until the cause is learnt (a join is known once it has its id) */
 		e.trigger = KG_REASON_UNKNOWN;
-		e.trigger_text = xstrdup(why);
+		e.trigger_text = xasprintf("%s%s", UNKNOWN_TRIGGER, why);
 	}
 	e.members_before = present_count(g);
 	g->ep = history_add_episode(t->h, &e);
@@ -1058,10 +1062,14 @@ close_episode(kg_tracker *t, tgroup *g, int64_t end, const char *note)
 			stopped++;
 	}
 	/* the trigger may have been learnt after the start event went out: say it again here */
-	if (e->trigger_text != NULL && e->trigger_text[0] != '\0' && strcmp(e->trigger_text, "trigger not seen") != 0)
+	if (e->trigger_text != NULL && e->trigger_text[0] != '\0' &&
+	    strncmp(e->trigger_text, UNKNOWN_TRIGGER, strlen(UNKNOWN_TRIGGER)) != 0)
 		sbuf_addf(&txt, "%s; ", e->trigger_text);
 	if (g->ep_logonly && e->evidence == KG_EVID_EXACT && e->nfull + e->nincremental == 0 && e->moved == 0)
 		sbuf_adds(&txt, "from the coordinator's log: members and partitions not seen");
+	else if (members == 0)
+		/* nobody was consuming before: the group formed (or formed again after it emptied) */
+		sbuf_addf(&txt, "group formed with %d member%s", e->members_after, e->members_after == 1 ? "" : "s");
 	else
 		sbuf_addf(&txt, "%d of %d member%s stopped, %d partition%s moved", stopped, members,
 			  members == 1 ? "" : "s", e->moved, e->moved == 1 ? "" : "s");
@@ -1300,8 +1308,12 @@ apply_obs(kg_tracker *t, kg_obs *o)
 	if (g == NULL)
 		return;
 	close_logonly(t, time);
-	if (o->proto != KG_PROTO_UNKNOWN && (o->kind == KG_OBS_REVOKED || o->kind == KG_OBS_ASSIGNED))
+	if (o->proto != KG_PROTO_UNKNOWN && (o->kind == KG_OBS_REVOKED || o->kind == KG_OBS_ASSIGNED)) {
+		/* the members say which protocol this rebalance runs (an emptied group may change it) */
 		g->proto = o->proto;
+		if (g->ep != NULL)
+			g->ep->proto = o->proto;
+	}
 	if (o->session_timeout_ms > 0) {
 		g->session_us = o->session_timeout_ms * 1000;
 	}
@@ -1528,6 +1540,11 @@ apply_obs(kg_tracker *t, kg_obs *o)
 		m = obs_tmember(t, g, o, false);
 		if (m != NULL && m->present && m->away_since == 0)
 			m->away_since = time;
+		if (m != NULL) {
+			/* why this member id went: its lane says "replaced" once the new id is seen */
+			m->leave_reason = KG_REASON_REPLACED;
+			set_str(&m->leave_text, "static member replaced by a new instance");
+		}
 		break;
 	case KG_OBS_PREPARING:
 		if (o->generation >= 0)
@@ -1859,12 +1876,15 @@ apply_group(kg_tracker *t, kg_group *G, int64_t T)
 	/* everybody left: the group is empty, nothing to rebalance */
 	if ((G->state == KG_STATE_EMPTY || G->state == KG_STATE_DEAD) && G->nmembers == 0) {
 		evidence = false;
+		/* the leaves that emptied it explain no later rebalance: the next members start afresh */
+		free(g->trig_text);
+		g->trig_text = NULL;
 		if (g->ep != NULL)
 			close_episode(t, g, T, "the group is empty");
 	}
 	if (g->ep == NULL && evidence) {
 		ensure_episode(t, g, T,
-			       ev_state ? "trigger not seen" /* already rebalancing when a refresh first saw it */
+			       ev_state ? "in progress when polled"
 			       : nj	? "member joined"
 			       : nleft	? "member left"
 					: "assignment changed",

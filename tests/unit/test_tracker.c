@@ -254,6 +254,71 @@ test_polled_eager_join(void **state)
 	sc_free(s);
 }
 
+/*
+ * A group that emptied and fills again with another assignor: the new
+ * episode is not explained by the old members' leaves, and it runs the
+ * protocol its new members report.
+ */
+static void
+test_refilled_group(void **state)
+{
+	sc *s = sc_new(2, NULL);
+	kg_obs *o;
+	kg_episode *ep;
+	int n;
+	(void)state;
+	sc_group_exact(s, "refill", true);
+	sc_group_set(s, "refill", KG_STATE_STABLE, "cooperative-sticky", "consumer-a=0;consumer-b=1");
+	sc_obs(s, KG_OBS_ASSIGNED, 0, "refill", "consumer-a", C, "0");
+	sc_obs(s, KG_OBS_ASSIGNED, 0, "refill", "consumer-b", C, "1");
+	sc_tick(s, 0);
+	sc_tick(s, 1000);
+	o = obs_new(KG_OBS_LEFT, sc_us(s, 1500), intern_group("refill"), "demo");
+	obs_member(o, "consumer-b-m", "consumer-b", NULL, NULL);
+	o->reason = KG_REASON_SESSION_TIMEOUT;
+	sc_obs_push(s, o);
+	o = obs_new(KG_OBS_LEFT, sc_us(s, 1500), intern_group("refill"), "demo");
+	obs_member(o, "consumer-a-m", "consumer-a", NULL, NULL);
+	o->reason = KG_REASON_SESSION_TIMEOUT;
+	sc_obs_push(s, o);
+	sc_group_set(s, "refill", KG_STATE_EMPTY, "", "");
+	sc_tick(s, 2000);
+	/* 3 s later two members with an eager assignor: their first sign is an assign callback */
+	sc_obs(s, KG_OBS_ASSIGNED, 5000, "refill", "consumer-c", E, "0");
+	sc_group_set(s, "refill", KG_STATE_PREPARING_REBALANCE, "", "consumer-c");
+	sc_tick(s, 5000);
+	sc_obs(s, KG_OBS_ASSIGNED, 6000, "refill", "consumer-d", E, "1");
+	sc_group_set(s, "refill", KG_STATE_STABLE, "range", "consumer-c=0;consumer-d=1");
+	sc_tick(s, 6000);
+	sc_tick(s, 20000);
+	n = episodes(s, "refill", &ep);
+	assert_true(n >= 1);
+	assert_null(strstr(ep[n - 1].trigger_text, "left"));
+	assert_int_equal(ep[n - 1].proto, KG_PROTO_EAGER);
+	episodes_free(ep, n);
+	/* nobody was consuming before either episode: the group formed */
+	assert_non_null(strstr(sc_find(s, KG_EV_REBALANCE_END, NULL, 0)->text, "group formed with 2 members"));
+	assert_non_null(strstr(sc_find(s, KG_EV_REBALANCE_END, NULL, 1)->text, "group formed with 2 members"));
+	sc_free(s);
+}
+
+/* Members first seen together get their letters (lanes) in client id order, not the broker's. */
+static void
+test_lane_order(void **state)
+{
+	sc *s = sc_new(3, NULL);
+	kg_snapshot *snap;
+	const kg_group *G;
+	(void)state;
+	sc_group_set(s, "ord", KG_STATE_STABLE, "range", "consumer-c=2;consumer-a=0;consumer-b=1");
+	snap = sc_tick(s, 0);
+	G = snapshot_group(snap, intern_group("ord"));
+	assert_int_equal(G->members[group_member_index(G, "consumer-a-m")].lane, 0);
+	assert_int_equal(G->members[group_member_index(G, "consumer-b-m")].lane, 1);
+	assert_int_equal(G->members[group_member_index(G, "consumer-c-m")].lane, 2);
+	sc_free(s);
+}
+
 /* Several members joining together are one trigger that names three of them and counts the rest. */
 static void
 test_joiners_listed(void **state)
@@ -720,6 +785,19 @@ test_static_replaced_in_log(void **state)
 	}
 	assert_int_equal(back, 1);
 	assert_int_equal(starts, 0);
+	{
+		/* the old member id went because it was replaced: the health view can say so */
+		kg_hview *v = history_view(tracker_history(t), gid, 0, 3000000);
+		int found = 0;
+		for (i = 0; i < (size_t)v->nlanes; i++) {
+			if (v->lanes[i].instance_id != NULL && strcmp(v->lanes[i].instance_id, "pod-a") == 0) {
+				assert_int_equal(v->lanes[i].last_leave, KG_REASON_REPLACED);
+				found = 1;
+			}
+		}
+		assert_true(found);
+		hview_free(v);
+	}
 	evlist_clear(&ev);
 	free(ev.v);
 	free(q.v);
@@ -1167,6 +1245,8 @@ main(void)
 		cmocka_unit_test(test_group_gone_and_sources),
 		cmocka_unit_test(test_history_window),
 		cmocka_unit_test(test_joiners_listed),
+		cmocka_unit_test(test_refilled_group),
+		cmocka_unit_test(test_lane_order),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
