@@ -1,5 +1,5 @@
 /*
- * view_events.c: the group's events, newest first, in the seeds' words
+ * view_events.c: the group's events, newest first by their own time, in the seeds' words
  * (event_format_line), coloured by kind.  Times count from kgtop's first
  * snapshot, or wall-clock with w.  While scrubbing, events after the
  * scrubbed time are hidden.
@@ -15,6 +15,7 @@
 #include "util/util.h"
 
 #define MAX_EVENTS 2000
+#define LATE_SLACK 64 /* events fetched beyond the screen, to place late ones by their time */
 
 /* Theme element of an event. */
 static ui_element
@@ -44,6 +45,23 @@ event_el(const kg_event *e)
 	}
 }
 
+/*
+ * Newest first by the time each event happened, not the order kgtop learnt
+ * them (stable: events of the same time keep their order).  Insertion sort:
+ * the list is nearly sorted already.
+ */
+static void
+sort_newest_first(kg_event **ev, int n)
+{
+	int i, j;
+	for (i = 1; i < n; i++) {
+		kg_event *e = ev[i];
+		for (j = i; j > 0 && ev[j - 1]->time_us < e->time_us; j--)
+			ev[j] = ev[j - 1];
+		ev[j] = e;
+	}
+}
+
 /* Draw the events view. */
 static void
 view_events_draw(ui_screen *s, const kg_group *g, ui_rect r)
@@ -53,9 +71,12 @@ view_events_draw(ui_screen *s, const kg_group *g, ui_rect r)
 	int64_t limit = s->offset_us > 0 ? screen_view_time(s) : INT64_MAX;
 	ui_lines lc = { s, r, 0 };
 	sbuf b = { 0 };
+	/* a few more than fit: an event learnt late (a join known once its member id is) sorts lower */
+	want += LATE_SLACK;
 	if (want > MAX_EVENTS)
 		want = MAX_EVENTS;
 	n = history_events(s->hist, g->id, 0, ev, want);
+	sort_newest_first(ev, n);
 	for (i = 0; i < n; i++) {
 		const kg_event *e = ev[i];
 		int x;

@@ -101,6 +101,41 @@ screen_has(const char *needle)
 	return found;
 }
 
+/* Events: newest first by when they happened, even when kgtop learnt one late. */
+static void
+test_events_time_order(void **state)
+{
+	ui_action a;
+	kg_event *e;
+	char text[4096], *attrs;
+	const char *older, *newer;
+	int32_t gid;
+	(void)state;
+	keys_handle(&s, 'e', &a);
+	gid = screen_group(&s)->id;
+	/* learnt first, happened last */
+	e = event_new(KG_EV_SOURCE, sc.snap->time_us - 1 * SEC, gid);
+	event_text(e, "zz-happened-last");
+	history_add_event(s.hist, e);
+	/* learnt last, happened first */
+	e = event_new(KG_EV_SOURCE, sc.snap->time_us - 2 * SEC, gid);
+	event_text(e, "zz-happened-first");
+	history_add_event(s.hist, e);
+	render_frame(&s);
+	{
+		char *t;
+		dump_screen(stdscr, &t, &attrs);
+		util_strlcpy(text, t, sizeof text);
+		free(t);
+		free(attrs);
+	}
+	newer = strstr(text, "zz-happened-last");
+	older = strstr(text, "zz-happened-first");
+	assert_non_null(newer);
+	assert_non_null(older);
+	assert_true(newer < older);
+}
+
 /* Layout: narrow, wide, too small, maximized; the list as tall as its groups; a two-line status. */
 static void
 test_layout(void **state)
@@ -675,6 +710,7 @@ main(void)
 		cmocka_unit_test(test_footer_help), cmocka_unit_test(test_sanitize),    cmocka_unit_test(test_ascii_everywhere),
 		cmocka_unit_test(test_resize),      cmocka_unit_test(test_keys_walk),   cmocka_unit_test(test_status_wrap),
 		cmocka_unit_test(test_demo_view),   cmocka_unit_test(test_gauge),       cmocka_unit_test(test_timeline_notes),
+		cmocka_unit_test(test_events_time_order),
 	};
 	setenv("TZ", "UTC", 1);
 	if (setlocale(LC_ALL, "C.UTF-8") == NULL)
