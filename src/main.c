@@ -22,6 +22,7 @@
 #include "report/record.h"
 #include "report/report.h"
 #include "sources/demo.h"
+#include "sources/demo_script.h"
 #include "sources/kafka.h"
 #include "sources/replay.h"
 #include "sources/sources.h"
@@ -316,6 +317,10 @@ main(int argc, char **argv)
 		}
 		info.demo = true;
 		info.demo_static = o.brokers != NULL;
+		{
+			const demo_scenario *ds = demo_scenario_find(o.demo_scenario ? o.demo_scenario : "default");
+			info.demo_no_script = ds != NULL && ds->nsteps == 0;
+		}
 	} else {
 		bootstrap = o.brokers;
 	}
@@ -409,10 +414,12 @@ main(int argc, char **argv)
 		rc = o.once ? run_once(c, &o) : replay != NULL ? run_replay_json(c) : run_json(c, &o);
 		break;
 	default:
-		if (collector_start(c, err, sizeof err) < 0 || ui_run(c, &o, &info, err, sizeof err) < 0) {
+		if (collector_start(c, err, sizeof err) < 0 || (rc = ui_run(c, &o, &info, err, sizeof err)) < 0) {
 			collector_stop(c);
 			fprintf(stderr, "kgtop: %s\n", err);
 			rc = 1;
+		} else if (rc > 0) {
+			rc = 128 + rc; /* stopped by SIGTERM or SIGHUP, the terminal restored */
 		} else if (replay != NULL && replay_damage(replay) != NULL) {
 			/* the screen said it; after the screen is gone, say it again and fail */
 			fprintf(stderr, "kgtop: replay: %s: stopped at %s\n", o.replay, replay_damage(replay));

@@ -144,7 +144,7 @@ typedef struct kg_group_summary {
 	int64_t last_episode_us;  /* duration of the last closed episode, -1 none */
 	int rounds;               /* rounds of the open (or last) episode */
 	int32_t generation;       /* last known generation, -1 unknown */
-	int64_t lag_delta_1m;     /* lag now minus lag a minute ago, 0 unknown */
+	int64_t lag_delta_1m;     /* lag now minus lag a minute ago (10 s in the first minute), 0 unknown */
 	double rebalancing_ratio; /* share of the storm window spent rebalancing */
 	int64_t session_timeout_us;
 	kg_limit_src session_src;

@@ -2281,6 +2281,8 @@ annotate_group(kg_tracker *t, kg_snapshot *s, kg_group *G, int64_t T)
 	}
 	G->sum.generation = g->generation;
 	lag_then = history_lag_at(t->h, g->id, T - 60LL * 1000000);
+	if (lag_then < 0) /* less than a minute known: the trend over the last 10 s */
+		lag_then = history_lag_at(t->h, g->id, T - 10LL * 1000000);
 	if (lag_then >= 0 && G->lag >= 0)
 		G->sum.lag_delta_1m = G->lag - lag_then;
 	{

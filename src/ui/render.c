@@ -170,14 +170,16 @@ draw_header(ui_screen *s)
 		rw += w + 1;
 		text_put(s, r.y, r.w - rw, w, s->attr[UI_EL_REPLAY], m, 0);
 	}
-	if (s->paused) {
+	if (s->paused || screen_scrubbed(s)) {
 		char m[64], d[32];
 		int w;
+		/* scrolled back without pausing: the list and the views show the past too */
+		const char *what = s->paused ? "PAUSED" : "HISTORY";
 		if (s->offset_us > 0) {
 			util_fmt_duration(d, sizeof d, s->offset_us);
-			snprintf(m, sizeof m, " PAUSED -%s ", d);
+			snprintf(m, sizeof m, " %s -%s ", what, d);
 		} else {
-			snprintf(m, sizeof m, " PAUSED ");
+			snprintf(m, sizeof m, " %s ", what);
 		}
 		w = text_width(s, m);
 		rw += w + 1;
@@ -194,9 +196,26 @@ draw_header(ui_screen *s)
 		ui_element el = UI_EL_SRC_OK;
 		int avail = r.w - rw - x - 3;
 		switch (h->status) {
-		case KG_SRC_OK:
-			snprintf(st, sizeof st, "ok");
+		case KG_SRC_OK: {
+			const char *bad = h->message ? strstr(h->message, " malformed") : NULL;
+			if (bad != NULL) {
+				/* a stream that reads mostly garbage is not quietly "ok": "ok, 761 malformed" */
+				const char *num = bad;
+				while (num > h->message && num[-1] >= '0' && num[-1] <= '9')
+					num--;
+				snprintf(st, sizeof st, "ok, %.*s malformed", (int)(bad - num), num);
+				el = UI_EL_SRC_STALE;
+			} else if (strcmp(h->name, "demo") == 0 && h->message != NULL && *h->message) {
+				/* the demo's script step (after the last "; "), for the audience */
+				const char *step = h->message, *p;
+				while ((p = strstr(step, "; ")) != NULL)
+					step = p + 2;
+				snprintf(st, sizeof st, "ok: %s", step);
+			} else {
+				snprintf(st, sizeof st, "ok");
+			}
 			break;
+		}
 		case KG_SRC_STALE:
 			/* for how long, and why */
 			util_fmt_duration(d, sizeof d, h->last_ok_us > 0 && sn->time_us > h->last_ok_us
@@ -357,9 +376,22 @@ draw_list(ui_screen *s)
 		s->list_top = s->norder - rows;
 	if (s->list_top < 0)
 		s->list_top = 0;
-	if (s->norder == 0)
-		text_put(s, r.y + 1, r.x + 2, r.w - 2, s->attr[UI_EL_DIM],
-			 s->re_ok ? "no group matches the filter (Esc clears it)" : "no consumer groups yet", 0);
+	if (s->norder == 0) {
+		/* say why the list is empty: a filter, no answer yet, a failing cluster, or really none */
+		const kg_source_health *k = screen_source(s, "kafka");
+		const char *cl = s->info && s->info->cluster ? s->info->cluster : sn->cluster;
+		if (s->re_ok)
+			text_put(s, r.y + 1, r.x + 2, r.w - 2, s->attr[UI_EL_DIM],
+				 "no group matches the filter (Esc clears it)", 0);
+		else if (k != NULL && k->status == KG_SRC_CONNECTING)
+			text_putf(s, r.y + 1, r.x + 2, r.w - 2, s->attr[UI_EL_STATUS_INFO], "connecting to %s %s",
+				  cl && *cl ? cl : "the cluster", glyph_get(G_ELLIPSIS, s->ascii));
+		else if (k != NULL && k->status == KG_SRC_ERROR && k->last_ok_us == 0)
+			text_putf(s, r.y + 1, r.x + 2, r.w - 2, s->attr[UI_EL_STALE], "no answer from %s: %s",
+				  cl && *cl ? cl : "the cluster", k->message ? k->message : "error");
+		else
+			text_put(s, r.y + 1, r.x + 2, r.w - 2, s->attr[UI_EL_DIM], "no consumer groups yet", 0);
+	}
 	for (i = s->list_top, y = r.y + 1; i < s->norder && y < r.y + r.h; i++, y++) {
 		const kg_group *g = &sn->groups[s->order[i]];
 		bool sel = i == s->sel;
@@ -522,70 +554,76 @@ draw_tabs(ui_screen *s, const kg_group *g)
 typedef struct footer_key {
 	const char *key;
 	const char *label;
+	int prio; /* 0 always shown; higher numbers give way first when the line is short */
 } footer_key;
 
-/* Collect the footer's keys for the current state; returns the count. */
+/*
+ * Collect the footer's keys for the current state; returns the count.  The
+ * current view's own keys come right after help and quit in priority, so a
+ * narrow terminal or the demo's many keys never push them off the line.
+ */
 static int
 footer_keys(const ui_screen *s, footer_key *k, int max)
 {
 	int n = 0;
-#define ADD(a, b)                                   \
-	do {                                        \
-		if (n < max)                        \
-			k[n++] = (footer_key){ a, b }; \
+#define ADD(a, b, p)                                   \
+	do {                                           \
+		if (n < max)                           \
+			k[n++] = (footer_key){ a, b, p }; \
 	} while (0)
-	ADD("?", "help");
-	ADD("q", "quit");
+	ADD("?", "help", 0);
+	ADD("q", "quit", 0);
 	if (s->info != NULL && s->info->demo) {
-		ADD("a", "add");
-		ADD("l", "leave");
-		ADD("c", "crash");
-		ADD("x", "stall");
-		ADD("A", "assignor");
-		ADD("P", s->demo_paused ? "resume" : "pause script");
+		ADD("a", "add", 3);
+		ADD("l", "leave", 3);
+		ADD("c", "crash", 3);
+		ADD("x", "stall", 3);
+		ADD("A", "assignor", 5);
+		if (!s->info->demo_no_script)
+			ADD("P", s->demo_paused ? "resume" : "pause script", 5);
 	}
 	if (s->info != NULL && s->info->replay) {
-		ADD("spc", "play");
-		ADD("<>", "speed");
-		ADD("[]", "rebalance");
+		ADD("spc", "play", 1);
+		ADD("<>", "speed", 2);
+		ADD("[]", "rebalance", 2);
 	}
 	if (s->paused)
-		ADD(s->ascii ? "<-->" : "\u2190\u2192", "scrub");
+		ADD(s->ascii ? "<-->" : "\u2190\u2192", "scrub", 1);
 	switch (s->view) {
 	case UI_VIEW_GRID:
-		ADD("m", s->by_partition ? "by member" : "by partition");
+		ADD("m", s->by_partition ? "by member" : "by partition", 1);
 		break;
 	case UI_VIEW_TIMELINE:
-		ADD("m", s->by_partition ? "per member" : "per partition");
-		ADD("+-", "zoom");
+		ADD("m", s->by_partition ? "per member" : "per partition", 1);
+		ADD("+-", "zoom", 1);
 		if (!s->paused)
-			ADD(s->ascii ? "<-->" : "\u2190\u2192", "scroll");
-		ADD("w", s->wall_clock ? "relative" : "clock");
+			ADD(s->ascii ? "<-->" : "\u2190\u2192", "scroll", 1);
+		ADD("w", s->wall_clock ? "relative" : "clock", 2);
 		break;
 	case UI_VIEW_EVENTS:
-		ADD("w", s->wall_clock ? "relative" : "clock");
+		ADD("w", s->wall_clock ? "relative" : "clock", 2);
 		break;
 	default:
 		break;
 	}
-	ADD("tab", "view");
-	ADD("/", "filter");
-	ADD("s", "sort");
-	ADD("p", s->paused ? "resume" : "pause");
+	ADD("tab", "view", 2);
+	ADD("/", "filter", 4);
+	ADD("s", "sort", 4);
+	ADD("p", s->paused ? "resume" : "pause", 2);
 	if (!(s->info != NULL && s->info->replay))
-		ADD("r", "refresh"); /* a replay has nothing to refresh */
-	ADD("T", "theme");
+		ADD("r", "refresh", 6); /* a replay has nothing to refresh */
+	ADD("T", "theme", 6);
 #undef ADD
 	return n;
 }
 
-/* The footer: key hints, or the filter being typed. */
+/* The footer: key hints (the least needed give way first), or the filter being typed. */
 static void
 draw_footer(ui_screen *s)
 {
 	ui_rect r = s->lay.footer;
 	footer_key k[32];
-	int n, i, x = r.x;
+	int n, i, x = r.x, total = 0, drop;
 	text_blank(r.y, r.x, r.w, s->attr[UI_EL_FOOTER]);
 	if (s->filter_edit) {
 		x += text_put(s, r.y, x, r.w, s->attr[UI_EL_FOOTER_KEY],
@@ -595,8 +633,21 @@ draw_footer(ui_screen *s)
 		return;
 	}
 	n = footer_keys(s, k, 32);
+	for (i = 0; i < n; i++)
+		total += text_width(s, k[i].key) + text_width(s, k[i].label) + 2;
+	/* drop keys, least needed first (the later of equals first), until the rest fits */
+	for (drop = 6; drop > 0 && total > r.w; drop--) {
+		for (i = n - 1; i >= 0 && total > r.w; i--) {
+			if (k[i].prio == drop) {
+				total -= text_width(s, k[i].key) + text_width(s, k[i].label) + 2;
+				k[i].prio = -1;
+			}
+		}
+	}
 	for (i = 0; i < n; i++) {
 		int need = text_width(s, k[i].key) + text_width(s, k[i].label) + 2;
+		if (k[i].prio < 0)
+			continue;
 		if (x + need > r.x + r.w)
 			break;
 		x += 1;

@@ -227,6 +227,21 @@ ui_run(kg_collector *c, const kg_options *o, const kg_ui_info *info, char *err, 
 				getenv("TERM") ? getenv("TERM") : "");
 	}
 	set_term(scr);
+	{
+		/* a terminal that cannot move the cursor (TERM=dumb) cannot show a dashboard */
+		const char *cup = tigetstr("cup");
+		if (cup == NULL || cup == (char *)-1) {
+			endwin();
+			delscreen(scr);
+			close(ui_sigpipe[0]);
+			close(ui_sigpipe[1]);
+			ui_sigpipe[0] = ui_sigpipe[1] = -1;
+			return util_err(err, errsz,
+					"the terminal type '%s' cannot move the cursor: set TERM (e.g. xterm-256color), "
+					"or use --once or --json",
+					getenv("TERM") ? getenv("TERM") : "");
+		}
+	}
 	ui_restore_len = 0;
 	ui_add_cap("sgr0");
 	ui_add_cap("cnorm");
@@ -312,6 +327,15 @@ ui_run(kg_collector *c, const kg_options *o, const kg_ui_info *info, char *err, 
 		ui_draw(&s);
 	}
 out:
+	{
+		/* without an alternate screen (vt100, linux) the last frame would stay under the prompt */
+		const char *smcup = tigetstr("smcup");
+		if (smcup == NULL || smcup == (char *)-1) {
+			erase();
+			move(0, 0);
+			refresh();
+		}
+	}
 	endwin();
 	ui_curses_up = 0;
 	delscreen(scr);
@@ -326,5 +350,7 @@ out:
 		fprintf(stderr, "kgtop: %s\n", theme_err);
 	if (ui_signal != 0 && rc == 0 && ui_signal != SIGINT && ui_signal != SIGTERM && ui_signal != SIGHUP)
 		rc = util_err(err, errsz, "stopped by signal %d", (int)ui_signal);
+	else if (rc == 0 && (ui_signal == SIGTERM || ui_signal == SIGHUP))
+		rc = (int)ui_signal; /* the caller exits 128 + it, as a shell reports a killed program */
 	return rc;
 }

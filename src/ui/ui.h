@@ -10,7 +10,7 @@
  *   replay: "toggle", "play", "pause", "speed X", "faster", "slower",
  *           "seek +S" / "seek -S" (seconds), "next-rebalance", "prev-rebalance"
  * It restores the terminal on every exit path (q, --duration's end,
- * SIGINT, SIGTERM, SIGHUP, fatal signals) and returns 0, or -1 with err.
+ * SIGINT, SIGTERM, SIGHUP, fatal signals) and returns 0, the signal number after SIGTERM or SIGHUP, or -1 with err.
  */
 #ifndef KGTOP_UI_UI_H
 #define KGTOP_UI_UI_H
@@ -24,11 +24,12 @@
 typedef struct kg_ui_info {
 	bool demo;             /* the embedded demo runs: show its controls */
 	bool demo_static;      /* the static-membership scenario is available (real cluster) */
+	bool demo_no_script;   /* a demo scenario without a script (manual): no P in the footer */
 	bool replay;           /* a recording drives the model: REPLAY marker and controls */
 	const char *cluster;   /* bootstrap label */
 } kg_ui_info;
 
-/* Run the dashboard until the user quits or a signal asks to stop. */
+/* Run the dashboard until the user quits (0) or a signal asks to stop (SIGTERM, SIGHUP: that signal; -1 with err on failure). */
 int ui_run(kg_collector *c, const kg_options *o, const kg_ui_info *info, char *err, size_t errsz);
 
 #endif

@@ -171,7 +171,7 @@ main(int argc, char **argv)
 		else if (strcmp(argv[i], "--duration") == 0 && i + 1 < argc)
 			o.duration_us = (int64_t)(atof(argv[++i]) * 1e6);
 		else if (strcmp(argv[i], "--no-script") == 0)
-			d->no_script = true;
+			d->no_script = info.demo_no_script = true;
 		else {
 			fprintf(stderr, "usage: %s [--speed X] [--interval S] [--start S] [--ascii] [--no-color] [--theme NAME] "
 					"[--replay] [--duration S] [--no-script]\n",
@@ -205,5 +205,5 @@ main(int argc, char **argv)
 		fprintf(stderr, "ui_driver: %s\n", err);
 		return 1;
 	}
-	return 0;
+	return rc > 0 ? 128 + rc : 0; /* as kgtop: 143 after SIGTERM, 129 after SIGHUP */
 }

@@ -302,6 +302,23 @@ test_refilled_group(void **state)
 	sc_free(s);
 }
 
+/* Lag growing in the first minute already shows a trend (over 10 s until a minute is known). */
+static void
+test_lag_trend_early(void **state)
+{
+	sc *s = sc_new(2, NULL);
+	kg_snapshot *snap;
+	int ms;
+	(void)state;
+	sc_group_set(s, "trend", KG_STATE_STABLE, "range", "consumer-a=0 1");
+	for (ms = 0; ms <= 20000; ms += 1000) {
+		sc_group_offsets(s, "trend", 100, 100 + ms / 100);
+		snap = sc_tick(s, ms);
+	}
+	assert_true(snapshot_group(snap, intern_group("trend"))->sum.lag_delta_1m > 0);
+	sc_free(s);
+}
+
 /* Members first seen together get their letters (lanes) in client id order, not the broker's. */
 static void
 test_lane_order(void **state)
@@ -1247,6 +1264,7 @@ main(void)
 		cmocka_unit_test(test_joiners_listed),
 		cmocka_unit_test(test_refilled_group),
 		cmocka_unit_test(test_lane_order),
+		cmocka_unit_test(test_lag_trend_early),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

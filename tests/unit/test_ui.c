@@ -428,7 +428,8 @@ test_keys_commands(void **state)
 	assert_string_equal(a.cmd, "leave demo-coop");
 	keys_handle(&s, 'A', &a);
 	assert_string_equal(a.cmd, "assignor roundrobin");
-	/* P asks; the footer follows the demo's answer, not the key */
+	/* P asks; the footer follows the demo's answer, not the key (wide: every key fits) */
+	resize_term(24, 200);
 	keys_handle(&s, 'P', &a);
 	assert_string_equal(a.cmd, "pause-script");
 	assert_false(s.demo_paused);
@@ -445,6 +446,7 @@ test_keys_commands(void **state)
 	assert_string_equal(a.cmd, "resume-script");
 	screen_reply(&s, "script resumed");
 	assert_false(s.demo_paused);
+	resize_term(24, 80);
 	keys_handle(&s, 'r', &a);
 	assert_true(a.refresh);
 	s.info = &replay;
@@ -527,6 +529,14 @@ test_footer_help(void **state)
 	render_frame(&s);
 	assert_true(screen_has("a add"));
 	assert_true(screen_has("? help"));
+	/* at 80 columns the view's own keys win over the demo's and the general ones */
+	s.view = UI_VIEW_TIMELINE;
+	render_frame(&s);
+	assert_true(screen_has("+- zoom"));
+	assert_true(screen_has("tab view"));
+	assert_true(screen_has("p pause"));
+	assert_true(screen_has("a add"));
+	s.view = UI_VIEW_GRID;
 	n = keys_help(&s, lines, 96);
 	assert_true(n > 20);
 	for (i = 0; i < n; i++)
