@@ -147,7 +147,9 @@ keys_handle(ui_screen *s, int key, ui_action *a)
 		a->quit = true;
 		break;
 	case '?':
+	case 'i':
 		s->help = true;
+		s->sources = key == 'i';
 		s->help_top = 0;
 		break;
 	case KEY_ESC:
@@ -335,6 +337,7 @@ keys_help(const ui_screen *s, const char *lines[][2], int max)
 	if (!replay)
 		H("r", "refresh now");
 	H("T", "next theme");
+	H("i", "sources: the health of each, with the whole message");
 	H("?", "this help");
 	H("q", "quit");
 	if (s->info != NULL && s->info->demo) {

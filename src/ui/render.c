@@ -138,7 +138,7 @@ draw_header(ui_screen *s)
 	ui_rect r = s->lay.header;
 	const kg_snapshot *sn = s->snap;
 	char clock[40], right[160], iv[32];
-	int x = 0, rw, i;
+	int x = 0, rw, i, k;
 	const char *cluster = s->info && s->info->cluster ? s->info->cluster : sn ? sn->cluster : "";
 	text_blank(r.y, r.x, r.w, s->attr[UI_EL_HEADER]);
 	x += text_put(s, r.y, x, r.w, s->attr[UI_EL_HEADER_TITLE], " kgtop ", 0);
@@ -190,11 +190,15 @@ draw_header(ui_screen *s)
 		      cluster, TEXT_ELLIPSIS);
 	if (sn == NULL)
 		return;
-	for (i = 0; i < sn->nsources && x < r.w - rw - 2; i++) {
-		const kg_source_health *h = &sn->sources[i];
+	/* sources in trouble first, so a narrow header still shows them (i lists them all) */
+	for (k = 0; k < 2 * sn->nsources && x < r.w - rw - 2; k++) {
+		const kg_source_health *h = &sn->sources[k % sn->nsources];
 		char st[160], d[32];
 		ui_element el = UI_EL_SRC_OK;
 		int avail = r.w - rw - x - 3;
+		i = k % sn->nsources;
+		if ((k < sn->nsources) != (h->status != KG_SRC_OK))
+			continue; /* first pass: the troubled ones; second: the rest */
 		switch (h->status) {
 		case KG_SRC_OK: {
 			const char *bad = h->message ? strstr(h->message, " malformed") : NULL;
@@ -722,6 +726,111 @@ draw_status(ui_screen *s)
 	}
 }
 
+/* Status word of a source. */
+static const char *
+src_status_word(kg_src_status st)
+{
+	switch (st) {
+	case KG_SRC_OK: return "ok";
+	case KG_SRC_STALE: return "stale";
+	case KG_SRC_ERROR: return "error";
+	default: return "connecting";
+	}
+}
+
+/*
+ * The sources overlay (i): every source with its status, since when, its
+ * last good data and its whole message, wrapped; the header has room for a
+ * word each, this has room for the reason.
+ */
+static void
+draw_sources(ui_screen *s)
+{
+	const kg_snapshot *sn = s->snap;
+	int w = KG_MIN(s->lay.cols - 4, 100), h = s->lay.rows - 2, y0, x0, i, y, line = 0, rows;
+	sbuf b = { 0 };
+	if (w < 20 || h < 5)
+		return;
+	y0 = 1;
+	x0 = (s->lay.cols - w) / 2;
+	rows = h - 3;
+	for (i = 0; i < h; i++)
+		text_blank(y0 + i, x0, w, s->attr[UI_EL_HELP]);
+	text_put(s, y0, x0 + 2, w - 4, s->attr[UI_EL_HELP_KEY] | A_BOLD, "sources", 0);
+	text_put(s, y0, x0 + w - 22, 20, s->attr[UI_EL_HELP], "i or Esc closes", 0);
+	if (s->help_top < 0)
+		s->help_top = 0;
+	y = y0 + 2;
+	for (i = 0; sn != NULL && i < sn->nsources; i++) {
+		const kg_source_health *hl = &sn->sources[i];
+		const char *msg;
+		char d[32];
+		ui_element el = hl->status == KG_SRC_OK      ? UI_EL_SRC_OK
+				: hl->status == KG_SRC_ERROR ? UI_EL_SRC_ERROR
+							     : UI_EL_SRC_STALE;
+		sbuf_reset(&b);
+		sbuf_adds(&b, src_status_word(hl->status));
+		if (hl->since_us > 0 && sn->time_us >= hl->since_us) {
+			util_fmt_duration(d, sizeof d, sn->time_us - hl->since_us);
+			sbuf_addf(&b, " for %s", d);
+		}
+		if (hl->status != KG_SRC_OK && hl->last_ok_us > 0 && sn->time_us >= hl->last_ok_us) {
+			util_fmt_duration(d, sizeof d, sn->time_us - hl->last_ok_us);
+			sbuf_addf(&b, ", last good data %s ago", d);
+		}
+		if (hl->insecure)
+			sbuf_adds(&b, ", TLS not verified");
+		if (line++ >= s->help_top && y < y0 + 2 + rows) {
+			int x = x0 + 2;
+			x += text_put(s, y, x, w - 4, s->attr[UI_EL_HELP_KEY], hl->name, TEXT_ELLIPSIS);
+			text_put(s, y, x + 2, x0 + w - x - 4, s->attr[el], sbuf_str(&b), TEXT_ELLIPSIS);
+			y++;
+		}
+		/* the message, wrapped at blanks under the name */
+		msg = hl->message;
+		while (msg != NULL && *msg) {
+			int lw = w - 8;
+			size_t len = strlen(msg), cut = len;
+			if (text_width(s, msg) > lw) {
+				size_t k;
+				cut = 0;
+				for (k = 0; k < len; k++) {
+					char tmp[512];
+					size_t m = KG_MIN(k, sizeof tmp - 1);
+					if (msg[k] != ' ')
+						continue;
+					memcpy(tmp, msg, m);
+					tmp[m] = '\0';
+					if (text_width(s, tmp) > lw)
+						break;
+					cut = k;
+				}
+				if (cut == 0)
+					cut = (size_t)lw < len ? (size_t)lw : len;
+			}
+			if (line++ >= s->help_top && y < y0 + 2 + rows) {
+				char part[512];
+				size_t m = KG_MIN(cut, sizeof part - 1);
+				memcpy(part, msg, m);
+				part[m] = '\0';
+				text_put(s, y, x0 + 6, lw, s->attr[UI_EL_HELP], part, TEXT_ELLIPSIS);
+				y++;
+			}
+			msg += cut;
+			while (*msg == ' ')
+				msg++;
+		}
+	}
+	if (sn == NULL || sn->nsources == 0)
+		text_put(s, y, x0 + 2, w - 4, s->attr[UI_EL_HELP], "no source has reported yet", 0);
+	if (line > rows)
+		text_putf(s, y0 + h - 1, x0 + 2, w - 4, s->attr[UI_EL_HELP], "j/k scroll (%d-%d of %d lines)",
+			  s->help_top + 1, KG_MIN(s->help_top + rows, line), line);
+	if (s->help_top > KG_MAX(0, line - rows))
+		s->help_top = KG_MAX(0, line - rows);
+	sbuf_free(&b);
+}
+
 /* The help overlay. */
 static void
 draw_help(ui_screen *s)
@@ -796,6 +905,8 @@ render_frame(ui_screen *s)
 			 "no group selected", 0);
 	draw_status(s);
 	draw_footer(s);
-	if (s->help)
+	if (s->help && s->sources)
+		draw_sources(s);
+	else if (s->help)
 		draw_help(s);
 }

@@ -99,6 +99,7 @@ typedef struct ui_screen {
 	bool wall_clock;        /* events: wall-clock times */
 	bool help;
 	int help_top;
+	bool sources;   /* the overlay is the sources' health (i), not the keys (?) */
 	bool maximized;         /* Enter: the group view takes the whole body */
 	int scroll;             /* first row of the group view body */
 	char selected[256];     /* selected group's name */

@@ -136,6 +136,35 @@ test_events_time_order(void **state)
 	assert_true(newer < older);
 }
 
+/* i: every source with its whole message; the header puts the troubled ones first. */
+static void
+test_sources_overlay(void **state)
+{
+	ui_action a;
+	char row[512];
+	(void)state;
+	/* the stale log stream comes before the healthy demo in the header; at 80 columns only it fits */
+	resize_term(24, 160);
+	render_frame(&s);
+	row_text(0, row, sizeof row);
+	assert_non_null(strstr(row, "log:broker-1"));
+	assert_non_null(strstr(row, "demo ok"));
+	assert_true(strstr(row, "log:broker-1") < strstr(row, "demo ok"));
+	resize_term(24, 80);
+	render_frame(&s);
+	row_text(0, row, sizeof row);
+	assert_non_null(strstr(row, "log:broker-1 stale"));
+	keys_handle(&s, 'i', &a);
+	render_frame(&s);
+	assert_true(screen_has("i or Esc closes"));
+	assert_true(screen_has("log:broker-1"));
+	assert_true(screen_has("stale"));
+	keys_handle(&s, 'i', &a);
+	assert_false(s.help);
+	render_frame(&s);
+	assert_false(screen_has("i or Esc closes"));
+}
+
 /* Layout: narrow, wide, too small, maximized; the list as tall as its groups; a two-line status. */
 static void
 test_layout(void **state)
@@ -721,6 +750,7 @@ main(void)
 		cmocka_unit_test(test_resize),      cmocka_unit_test(test_keys_walk),   cmocka_unit_test(test_status_wrap),
 		cmocka_unit_test(test_demo_view),   cmocka_unit_test(test_gauge),       cmocka_unit_test(test_timeline_notes),
 		cmocka_unit_test(test_events_time_order),
+		cmocka_unit_test(test_sources_overlay),
 	};
 	setenv("TZ", "UTC", 1);
 	if (setlocale(LC_ALL, "C.UTF-8") == NULL)
