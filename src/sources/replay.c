@@ -290,24 +290,28 @@ limit_parse(const char *s, kg_limit_src *out)
 	return false;
 }
 
-/* Local HH:MM:SS of a time. */
+/* Local time of a time in a strftime format. */
 static void
-fmt_hms(char *buf, size_t n, int64_t us)
+fmt_local(char *buf, size_t n, int64_t us, const char *fmt)
 {
 	time_t t = (time_t)(us / 1000000);
 	struct tm tm;
 	localtime_r(&t, &tm);
-	strftime(buf, n, "%H:%M:%S", &tm);
+	strftime(buf, n, fmt, &tm);
+}
+
+/* Local HH:MM:SS of a time. */
+static void
+fmt_hms(char *buf, size_t n, int64_t us)
+{
+	fmt_local(buf, n, us, "%H:%M:%S");
 }
 
 /* Local date and time of a time (--at messages: "17:47" may mean the next day). */
 static void
 fmt_when(char *buf, size_t n, int64_t us)
 {
-	time_t t = (time_t)(us / 1000000);
-	struct tm tm;
-	localtime_r(&t, &tm);
-	strftime(buf, n, "%Y-%m-%d %H:%M:%S", &tm);
+	fmt_local(buf, n, us, "%Y-%m-%d %H:%M:%S");
 }
 
 /* Free a member's strings and assignment. */
