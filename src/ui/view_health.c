@@ -355,7 +355,7 @@ draw_hint(ui_screen *s, const kg_group *g, ui_lines *lc)
 	}
 	if (s->info != NULL && s->info->replay) {
 		snprintf(l1, sizeof l1, "heartbeats and poll gaps: none in this recording for this group");
-		snprintf(l2, sizeof l2, "kgtop records them when it runs with --trace jolokia:URL or --trace jsonl:URL");
+		snprintf(l2, sizeof l2, "recorded when kgtop ran the demo, or a --trace jolokia or jsonl stream");
 	} else if (own) {
 		snprintf(l1, sizeof l1, "heartbeats and poll gaps: none yet %s the demo's consumers report them", dash);
 	} else if (jolokia || jsonl) {

@@ -938,7 +938,8 @@ test_health_hint(void **state)
 	s.info = &rec;
 	render_frame(&s);
 	assert_true(screen_has("none in this recording"));
-	assert_false(screen_has("the demo"));
+	assert_true(screen_has("recorded when kgtop ran the demo, or a --trace jolokia or jsonl stream"));
+	assert_false(screen_has("the demo's consumers report them"));
 	opts.brokers = NULL;
 	s.info = was;
 	pick_group("demo-range");
