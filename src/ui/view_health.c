@@ -164,6 +164,37 @@ key_bit(const char *late, kg_member_status st)
 }
 
 /*
+ * Shorten text to maxw columns at a word boundary, with an ellipsis
+ * ("...(4000 ms): the consumer…" rather than "(4000 m…"); a text with no
+ * blank early enough is left for text_put to cut.
+ */
+static void
+fit_words(const ui_screen *s, char *text, size_t size, int maxw)
+{
+	size_t i, cut = 0;
+	const char *dots = glyph_get(G_ELLIPSIS, s->ascii);
+	if (text_width(s, text) <= maxw)
+		return;
+	for (i = 1; text[i] != '\0'; i++) {
+		char c = text[i];
+		if (c != ' ')
+			continue;
+		text[i] = '\0';
+		if (text_width(s, text) + text_width(s, dots) <= maxw)
+			cut = i;
+		text[i] = c;
+	}
+	if (cut == 0)
+		return;
+	/* no dangling opener or separator before the ellipsis */
+	while (cut > 0 && strchr(" (:,;", text[cut - 1]) != NULL)
+		cut--;
+	if (cut == 0 || cut + strlen(dots) + 1 > size)
+		return;
+	memcpy(text + cut, dots, strlen(dots) + 1);
+}
+
+/*
  * What follows the status: the static id and why the lane last left.
  * Drawn at x on the member's line y when it fits whole, else on a line of
  * its own at x2 (under the gauges), cut with an ellipsis only there.
@@ -190,8 +221,10 @@ member_extra(ui_screen *s, ui_lines *lc, int y, int x, int x2, const char *inst,
 		return; /* scrolled out */
 	if (st[0] != '\0')
 		x += text_put(s, y, x, end - x, s->attr[UI_EL_STATIC], st, TEXT_ELLIPSIS) + 2;
-	if (left[0] != '\0' && x < end)
+	if (left[0] != '\0' && x < end) {
+		fit_words(s, left, sizeof left, end - x);
 		text_put(s, y, x, end - x, s->attr[UI_EL_DIM], left, TEXT_ELLIPSIS);
+	}
 }
 
 /* One member present now: letter, client id, the two gauges, the longest poll gap, status, the rest. */
@@ -236,6 +269,7 @@ gone_row(ui_screen *s, ui_lines *lc, const kg_lane *l, kg_reason why, const char
 	text_put(s, y, r.x + 1, 1, s->attr[UI_EL_DIM], letter, 0);
 	text_put(s, y, r.x + 3, 15, s->attr[UI_EL_DIM], l->client_id, TEXT_ELLIPSIS);
 	snprintf(line, sizeof line, "left: %s%s%s%s", reason_name(why), text ? " (" : "", text ? text : "", text ? ")" : "");
+	fit_words(s, line, sizeof line, r.w - 20);
 	text_put(s, y, r.x + 19, r.w - 20,
 		 s->attr[why == KG_REASON_MAX_POLL || why == KG_REASON_SESSION_TIMEOUT ? UI_EL_EV_ALERT : UI_EL_DIM], line,
 		 TEXT_ELLIPSIS);
