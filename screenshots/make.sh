@@ -44,7 +44,7 @@ tkeys k; twait "cooperative  2 rounds" 10; shot timeline-cooperative-160x48 160 
 tkeys m; twait "p4" 5; shot timeline-cooperative-partitions-160x48 160 48
 tkeys m 1; twait "member" 5; shot grid-cooperative-160x48 160 48
 tkeys 4; twait "incremental" 5; shot events-cooperative-160x48 160 48
-tkeys j j 3; twait "gone: left" 5; shot health-160x48 160 48
+tkeys j j 3; twait "left: max.poll.interval" 5; shot health-160x48 160 48
 tkeys q
 
 # narrow

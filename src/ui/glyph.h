@@ -5,6 +5,8 @@
  * ASCII glyphs of things that can sit side by side stay distinct:
  * consuming '#', partly stopped '+', stopped '.', in flight '~', idle '_',
  * away ':', absent and a grid cell of another member ' ', the time axis '-'.
+ * The grid's unconsumed partition ('-', ASCII '_') is not its cell of
+ * another member ('\u00b7', ASCII ' ').
  */
 #ifndef KGTOP_UI_GLYPH_H
 #define KGTOP_UI_GLYPH_H
@@ -33,6 +35,7 @@
 	X(G_IDLE, "\u00b7", "_") \
 	X(G_EMPTY, "\u00b7", " ") \
 	X(G_INFLIGHT, "\u2591", "~") \
+	X(G_UNCONSUMED, "-", "_") \
 	X(G_STORM, "\u26a1", "!!") \
 	X(G_SELECT, "\u25b6", ">") \
 	X(G_DASH, "\u2014", "--") \

@@ -55,8 +55,8 @@
 	X(UI_EL_EPISODE, "episode", "fg=colour221,bold", "bold", "rebalance episodes above the timeline") \
 	X(UI_EL_NOW, "now", "fg=colour117", "bold", "the time axis of the timeline") \
 	X(UI_EL_GAUGE_OK, "gauge-ok", "fg=colour114", "", "a gauge well within its limit") \
-	X(UI_EL_GAUGE_WARN, "gauge-warn", "fg=colour221,bold", "bold", "a gauge past half its limit") \
-	X(UI_EL_GAUGE_CRIT, "gauge-critical", "fg=colour210,bold", "reverse,bold", "a gauge past 80% of its limit") \
+	X(UI_EL_GAUGE_WARN, "gauge-warn", "fg=colour221,bold", "bold", "a gauge past half its limit; the mark of an idle member in the grid") \
+	X(UI_EL_GAUGE_CRIT, "gauge-critical", "fg=colour210,bold", "reverse,bold", "a gauge past 80% of its limit; \"heartbeat late\", \"poll late\"") \
 	X(UI_EL_GAUGE_EMPTY, "gauge-empty", "fg=colour238", "dim", "the unused part of a gauge") \
 	X(UI_EL_EV_TIME, "event-time", "fg=colour244", "dim", "event times") \
 	X(UI_EL_EV_FULL, "event-full-revoke", "fg=colour209,bold", "bold", "full revokes (stop-the-world)") \

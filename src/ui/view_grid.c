@@ -4,13 +4,18 @@
  * By member (the default): a matrix, one row per member (its lane letter
  * and colour from the history), one column per partition, partitions in
  * topic order and wrapped into bands as wide as the pane.  The owner's
- * cell holds its letter; a partition assigned in the last rebalance is
- * marked where it arrived (arrow) and where it was revoked from (cross);
- * unowned partitions go to a last row (orphaned '!', in flight, unconsumed).
- * By partition (m): a compact map, one cell per partition holding its
- * owner's letter, ten to a group, for topics of up to thousands of
- * partitions.  Live, the grid is the snapshot; while scrubbing, it is the
- * history sample in effect at the scrubbed time.
+ * cell holds its letter, the others a dot; a partition assigned in the
+ * last rebalance is marked where it arrived (arrow) and where it was
+ * revoked from (cross); unowned partitions go to a last row (orphaned
+ * '!', being reassigned, unconsumed '-').  An idle or away member carries
+ * the word beside its name, so that a row of dots never passes for a
+ * member at work.  By partition (m): a compact map, one cell per partition
+ * holding its owner's letter (underlined when new), ten to a group, for
+ * topics of up to thousands of partitions.  The key under the grid lists
+ * only the marks drawn, in the words of the layout shown, and the member
+ * list says in words what each member does.  Live, the grid is the
+ * snapshot; while scrubbing, it is the history sample in effect at the
+ * scrubbed time.
  */
 #include "config.h"
 
@@ -31,6 +36,17 @@ typedef struct gcell {
 	bool moved;
 	int from;      /* lane revoked from, -1 none */
 } gcell;
+
+/* What the grid draws, for the key: only the marks present are explained. */
+typedef struct gmarks {
+	bool others;     /* a member row's dot: another member's partition */
+	bool moved;      /* owned and new since the last rebalance */
+	bool revoked;    /* a cross in the row of the member it was revoked from */
+	bool orphan, inflight, unconsumed;
+	bool statik;
+	bool tags;       /* an idle or away member: its rows carry the word */
+	int nconsumed;   /* partitions of the topics some member owns a partition of */
+} gmarks;
 
 /* One member row. */
 typedef struct grow {
@@ -130,57 +146,166 @@ draw_label(ui_screen *s, int y, int x, int w, const grow *m)
 		text_put(s, y, x + w - 1, 1, s->attr[UI_EL_STATIC], "s", 0);
 }
 
-/* Legend lines: letter, client id, instance id, host, partitions, status. */
+#define TAG_W 5 /* "idle" or "away" and a blank, beside the label of a matrix row */
+
+/* The word beside an idle or away member's matrix row (it owns nothing, or may return); NULL for others. */
+static const char *
+row_tag(const grow *m, ui_element *el)
+{
+	if (m->status == KG_MEMBER_IDLE) {
+		*el = UI_EL_GAUGE_WARN;
+		return "idle";
+	}
+	if (m->status == KG_MEMBER_AWAY) {
+		*el = UI_EL_STATIC;
+		return "away";
+	}
+	return NULL;
+}
+
+/* Find which marks the grid draws (by_partition: the map, else the matrix). */
 static void
-draw_legend(ui_screen *s, ui_lines *lc, const grow *rows, int n)
+grid_marks(const gcell *c, int nc, const grow *rows, int nr, bool by_partition, gmarks *mk)
+{
+	int i, k;
+	memset(mk, 0, sizeof *mk);
+	for (i = 0; i < nc; i++) {
+		int own = c[i].owner >= 0 ? row_of(rows, nr, c[i].owner) : -1;
+		bool cross = !by_partition && c[i].from >= 0 && c[i].from != c[i].owner &&
+			     row_of(rows, nr, c[i].from) >= 0;
+		if (own >= 0 && c[i].moved)
+			mk->moved = true;
+		if (cross)
+			mk->revoked = true;
+		if (c[i].owner < 0) {
+			if (c[i].st == KG_PSTAT_ORPHANED)
+				mk->orphan = true;
+			else if (c[i].st == KG_PSTAT_STOPPED)
+				mk->inflight = true;
+			else
+				mk->unconsumed = true;
+		}
+		if (!by_partition && nr - (own >= 0) - cross > 0)
+			mk->others = true;
+	}
+	/* the cells come in topic order: count the runs of topics with an owner somewhere */
+	for (i = 0; i < nc; i = k) {
+		bool owned = false;
+		for (k = i; k < nc && c[k].tp.topic == c[i].tp.topic; k++)
+			owned = owned || c[k].owner >= 0;
+		if (owned)
+			mk->nconsumed += k - i;
+	}
+	for (k = 0; k < nr; k++) {
+		ui_element el;
+		if (rows[k].instance_id != NULL)
+			mk->statik = true;
+		if (row_tag(&rows[k], &el) != NULL)
+			mk->tags = true;
+	}
+}
+
+/* One item of the key: a mark drawn as the grid draws it, and what it means. */
+typedef struct gkey {
+	const char *mark;
+	attr_t attr;
+	const char *text;
+} gkey;
+
+/* The key: the marks the grid shows, in the words of the layout shown, wrapped to the pane's width. */
+static void
+draw_key(ui_screen *s, ui_lines *lc, const gmarks *mk)
+{
+	gkey k[8];
+	int n = 0, i, x, y = -1;
+	ui_rect r = lc->r;
+	bool map = s->by_partition;
+	if (!map && mk->others)
+		k[n++] = (gkey){ s->ascii ? "(blank)" : glyph_get(G_EMPTY, false), s->attr[UI_EL_GAUGE_EMPTY],
+				 "not this member's" };
+	if (mk->moved && map)
+		k[n++] = (gkey){ "underlined", s->attr[UI_EL_NORMAL] | A_UNDERLINE, "new: got it in the last rebalance" };
+	else if (mk->moved)
+		k[n++] = (gkey){ glyph_get(G_MOVED_IN, s->ascii), s->attr[UI_EL_MOVED], "new: got it in the last rebalance" };
+	if (mk->revoked)
+		k[n++] = (gkey){ glyph_get(G_REVOKED, s->ascii), s->attr[UI_EL_REVOKED], "lost it in the last rebalance" };
+	if (mk->orphan)
+		k[n++] = (gkey){ "!", s->attr[UI_EL_ORPHAN], "orphaned: nobody owns it" };
+	if (mk->inflight)
+		k[n++] = (gkey){ glyph_get(G_INFLIGHT, s->ascii), s->attr[UI_EL_STOPPED], "being reassigned" };
+	if (mk->unconsumed)
+		k[n++] = (gkey){ glyph_get(G_UNCONSUMED, s->ascii), s->attr[UI_EL_IDLE], "unconsumed" };
+	if (mk->statik)
+		k[n++] = (gkey){ "s", s->attr[UI_EL_STATIC], "static member" };
+	x = r.x + r.w; /* the first item starts a line */
+	for (i = 0; i < n; i++) {
+		int mw = text_width(s, k[i].mark), w = mw + 1 + text_width(s, k[i].text);
+		if (x + w > r.x + r.w - 1 && (x > r.x + 1 || y < 0)) {
+			y = screen_line(lc);
+			x = r.x + 1;
+		}
+		if (y >= 0) {
+			text_put(s, y, x, r.x + r.w - 1 - x, k[i].attr, k[i].mark, 0);
+			text_put(s, y, x + mw + 1, r.x + r.w - 1 - (x + mw + 1), s->attr[UI_EL_DIM], k[i].text,
+				 TEXT_ELLIPSIS);
+		}
+		x += w + 3;
+	}
+}
+
+/* What a member does, in words, and its theme element; NULL while it consumes all it owns. */
+static const char *
+status_words(const grow *m, const gmarks *mk, int nr, ui_element *el)
+{
+	switch (m->status) {
+	case KG_MEMBER_IDLE:
+		*el = UI_EL_GAUGE_WARN;
+		return nr > mk->nconsumed ? "idle: more members than partitions" : "idle: no partitions assigned";
+	case KG_MEMBER_AWAY:
+		*el = UI_EL_STATIC;
+		return "away: static member, may come back";
+	case KG_MEMBER_STOPPED:
+		*el = UI_EL_STOPPED;
+		return "stopped (rebalancing)";
+	case KG_MEMBER_PARTIAL:
+		*el = UI_EL_PARTIAL;
+		return "partly stopped (rebalancing)";
+	default:
+		return NULL;
+	}
+}
+
+/* Legend lines: the key, then per member letter, client id, partitions, new ones, status, instance id, host. */
+static void
+draw_legend(ui_screen *s, ui_lines *lc, const grow *rows, int n, const gmarks *mk)
 {
 	int i, y;
 	ui_rect r = lc->r;
-	{
-		/* the key, wrapped onto a second line when the pane is narrow */
-		char items[6][64];
-		int k, x = r.x + 1;
-		snprintf(items[0], sizeof items[0], "%s assigned in the last rebalance", glyph_get(G_MOVED_IN, s->ascii));
-		snprintf(items[1], sizeof items[1], "%s revoked from", glyph_get(G_REVOKED, s->ascii));
-		snprintf(items[2], sizeof items[2], "! orphaned");
-		snprintf(items[3], sizeof items[3], "%s in flight", glyph_get(G_INFLIGHT, s->ascii));
-		snprintf(items[4], sizeof items[4], "%s unconsumed", glyph_get(G_IDLE, s->ascii));
-		snprintf(items[5], sizeof items[5], "s static");
-		y = screen_line(lc);
-		for (k = 0; k < 6; k++) {
-			int w = text_width(s, items[k]);
-			if (x > r.x + 1 && x + w > r.x + r.w - 1) {
-				y = screen_line(lc);
-				x = r.x + 1;
-			}
-			if (y >= 0)
-				text_put(s, y, x, r.x + r.w - 1 - x, s->attr[UI_EL_DIM], items[k], TEXT_ELLIPSIS);
-			x += w + 3;
-		}
-	}
+	draw_key(s, lc, mk);
 	for (i = 0; i < n; i++) {
 		const grow *m = &rows[i];
-		char line[512], cnt[64];
+		const char *what;
+		ui_element el = UI_EL_NORMAL;
 		int x;
 		if ((y = screen_line(lc)) < 0)
 			continue;
 		x = r.x + 1;
 		draw_label(s, y, x, 24, m);
 		x += 26;
-		snprintf(cnt, sizeof cnt, "%3d part%s", m->nowned, m->nowned == 1 ? " " : "s");
-		x += text_put(s, y, x, r.x + r.w - x, s->attr[m->nowned ? UI_EL_NORMAL : UI_EL_IDLE], cnt, 0) + 1;
+		x += text_putf(s, y, x, r.x + r.w - x, s->attr[m->nowned ? UI_EL_NORMAL : UI_EL_IDLE], "%3d part%s",
+			       m->nowned, m->nowned == 1 ? " " : "s") + 2;
 		if (m->nin > 0)
-			x += text_putf(s, y, x, r.x + r.w - x, s->attr[UI_EL_MOVED], "+%d ", m->nin);
-		if (m->status != KG_MEMBER_CONSUMING)
-			x += text_putf(s, y, x, r.x + r.w - x,
-				       s->attr[m->status == KG_MEMBER_STOPPED ? UI_EL_STOPPED : m->status == KG_MEMBER_PARTIAL
-											? UI_EL_PARTIAL
-											: UI_EL_IDLE],
-				       "%s ", member_status_name(m->status));
-		if (m->instance_id != NULL)
-			x += text_putf(s, y, x, r.x + r.w - x, s->attr[UI_EL_STATIC], "static:%s ", m->instance_id);
-		snprintf(line, sizeof line, "%s", m->host ? m->host : "");
-		text_put(s, y, x, r.x + r.w - x, s->attr[UI_EL_DIM], line, TEXT_ELLIPSIS);
+			x += text_putf(s, y, x, r.x + r.w - x, s->attr[UI_EL_MOVED], "+%d new", m->nin) + 2;
+		if ((what = status_words(m, mk, n, &el)) != NULL)
+			x += text_put(s, y, x, r.x + r.w - x, s->attr[el], what, TEXT_ELLIPSIS) + 2;
+		if (m->instance_id != NULL) {
+			char inst[256];
+			snprintf(inst, sizeof inst, "static:%s", m->instance_id);
+			x += text_put(s, y, x, r.x + r.w - 1 - x, s->attr[UI_EL_STATIC], inst, TEXT_ELLIPSIS) + 2;
+		}
+		/* the host last, cut with an ellipsis; not at all where hardly a character of it would show */
+		if (m->host != NULL && r.x + r.w - 1 - x >= KG_MIN(text_width(s, m->host), 6))
+			text_put(s, y, x, r.x + r.w - 1 - x, s->attr[UI_EL_DIM], m->host, TEXT_ELLIPSIS);
 	}
 }
 
@@ -196,12 +321,12 @@ digits(int v)
 	return d;
 }
 
-/* The matrix: members x partitions, wrapped into bands. */
+/* The matrix: members x partitions, wrapped into bands; idle and away rows say so beside the name. */
 static void
-draw_matrix(ui_screen *s, ui_lines *lc, const gcell *c, int nc, const grow *rows, int nr)
+draw_matrix(ui_screen *s, ui_lines *lc, const gcell *c, int nc, const grow *rows, int nr, const gmarks *mk)
 {
 	ui_rect r = lc->r;
-	int maxp = 0, i, cw, lw = 16, per, band, y;
+	int maxp = 0, i, cw, lw = 16 + (mk->tags ? TAG_W : 0), per, band, y;
 	bool orphans = false;
 	for (i = 0; i < nc; i++) {
 		if (c[i].tp.partition > maxp)
@@ -240,9 +365,13 @@ draw_matrix(ui_screen *s, ui_lines *lc, const gcell *c, int nc, const grow *rows
 			const grow *m = k < nr ? &rows[k] : NULL;
 			if ((y = screen_line(lc)) < 0)
 				continue;
-			if (m != NULL)
-				draw_label(s, y, r.x + 1, lw - 2, m);
-			else
+			if (m != NULL) {
+				ui_element el;
+				const char *tag = row_tag(m, &el);
+				draw_label(s, y, r.x + 1, 14, m);
+				if (tag != NULL)
+					text_put(s, y, r.x + 16, TAG_W - 1, s->attr[el], tag, 0);
+			} else
 				text_put(s, y, r.x + 1, lw - 2, s->attr[UI_EL_DIM], "(no owner)", 0);
 			for (i = from, x = r.x + lw; i < to; i++, x += cw) {
 				const gcell *p = &c[i];
@@ -262,7 +391,7 @@ draw_matrix(ui_screen *s, ui_lines *lc, const gcell *c, int nc, const grow *rows
 					else if (p->st == KG_PSTAT_STOPPED)
 						text_fill(s, y, x + cw - 1, 1, s->attr[UI_EL_STOPPED], G_INFLIGHT);
 					else
-						text_fill(s, y, x + cw - 1, 1, s->attr[UI_EL_IDLE], G_IDLE);
+						text_fill(s, y, x + cw - 1, 1, s->attr[UI_EL_IDLE], G_UNCONSUMED);
 				} else {
 					text_fill(s, y, x + cw - 1, 1, s->attr[UI_EL_GAUGE_EMPTY], G_EMPTY);
 				}
@@ -310,7 +439,7 @@ draw_map(ui_screen *s, ui_lines *lc, const gcell *c, int nc, const grow *rows, i
 				} else if (p->st == KG_PSTAT_STOPPED) {
 					text_fill(s, y, x, 1, s->attr[UI_EL_STOPPED], G_INFLIGHT);
 				} else {
-					text_fill(s, y, x, 1, s->attr[UI_EL_IDLE], G_IDLE);
+					text_fill(s, y, x, 1, s->attr[UI_EL_IDLE], G_UNCONSUMED);
 				}
 			}
 		}
@@ -326,6 +455,7 @@ view_grid_draw(ui_screen *s, const kg_group *g, ui_rect r)
 	int nc = g->nparts, nr, i, total;
 	gcell *c;
 	grow *rows;
+	gmarks mk;
 	ui_lines lc = { s, r, 0 };
 	const kg_sample *smp = s->offset_us > 0 ? hview_sample_at(v, t) : NULL;
 	if (smp != NULL && smp->nparts > nc)
@@ -343,6 +473,7 @@ view_grid_draw(ui_screen *s, const kg_group *g, ui_rect r)
 				rows[k].nin++;
 		}
 	}
+	grid_marks(c, nc, rows, nr, s->by_partition, &mk);
 	if (nc == 0) {
 		int y = screen_line(&lc);
 		text_put(s, y, r.x + 1, r.w - 2, s->attr[UI_EL_DIM],
@@ -350,10 +481,10 @@ view_grid_draw(ui_screen *s, const kg_group *g, ui_rect r)
 	} else if (s->by_partition) {
 		draw_map(s, &lc, c, nc, rows, nr);
 	} else {
-		draw_matrix(s, &lc, c, nc, rows, nr);
+		draw_matrix(s, &lc, c, nc, rows, nr, &mk);
 	}
 	screen_line(&lc);
-	draw_legend(s, &lc, rows, nr);
+	draw_legend(s, &lc, rows, nr, &mk);
 	total = lc.line;
 	s->view_rows = total;
 	if (s->scroll > 0 && total <= r.h)

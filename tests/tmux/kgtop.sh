@@ -38,6 +38,7 @@ check "the group appears" twait "g-coop" 15
 check "the kafka source is healthy" twait "kafka ok" 15
 check "cooperative protocol" twait "g-coop Stable cooperative-sticky (cooperative)" 10
 tkeys 1; check "grid: members by letter" twait "A consumer-a" 5
+check "grid: the key says what a dot is" twait "not this member's" 5
 tkeys 4; check "events view" twait "events" 5
 
 # a cooperative rebalance in two rounds, stepped through the fixture
@@ -49,7 +50,9 @@ step PreparingRebalance; step CompletingRebalance; step "Stable cooperative"
 check "round two: consumer-d assigned [3]" twait "consumer-d assigned [3]" 10
 check "one episode, two rounds" twait "2 rounds" 10
 tkeys 2; check "timeline shows the episode" twait "cooperative  2 rounds" 5
-tkeys 3; check "health: no heartbeat source named" twait "heartbeats: none yet" 5
+tkeys 3; check "health: no heartbeats from the admin API" twait "heartbeats and poll gaps: none" 5
+check "health: the traces that report them are named" twait "--trace jolokia:URL" 5
+check "health: no word of the demo on a real cluster" tgone "demo" 5
 
 tkeys p; check "pause" twait "PAUSED" 5
 tkeys Left; check "scrub" twait "PAUSED -5.0s" 5

@@ -35,7 +35,8 @@ tkeys j; check "j: demo-range timeline" twait "eager  1 round" 5
 check "eager: every member stopped" twait "3 stopped all" 5
 tkeys 4; check "4: events in the seeds' words" twait "consumer-a revoked [0 1] (all: stop-the-world)" 5
 tkeys k; check "k: back to demo-coop's events" twait "consumer-a revoked [4] of [0 4] (incremental)" 5
-tkeys 3; check "3: health says which source would report heartbeats" twait "heartbeats: none yet" 5
+tkeys 3; check "3: health says the demo's consumers report heartbeats" twait "heartbeats and poll gaps: none yet" 5
+check "3: and nothing about --trace in the demo" tgone "--trace" 5
 tkeys 1; check "1: grid" twait "member" 5
 tkeys Tab; check "Tab cycles to the timeline" twait "/column" 5
 tkeys m; check "m: one strip per partition" twait "p4" 5

@@ -739,6 +739,286 @@ test_timeline_notes(void **state)
 	assert_string_equal(note(&e, &m, true, true), "untouched");
 }
 
+/* --- grid and health views: what each mark and status means, in words --- */
+
+/* Select the group whose name starts with prefix; returns it (mutable: tests change and restore fields). */
+static kg_group *
+pick_group(const char *prefix)
+{
+	int i;
+	for (i = 0; i < s.snap->ngroups; i++) {
+		if (strncmp(s.snap->groups[i].name, prefix, strlen(prefix)) == 0) {
+			util_strlcpy(s.selected, s.snap->groups[i].name, sizeof s.selected);
+			screen_order(&s);
+			return &s.snap->groups[i];
+		}
+	}
+	fail_msg("no group %s", prefix);
+	return NULL;
+}
+
+/* Index of the member with this client id. */
+static int
+member_index(const kg_group *g, const char *client_id)
+{
+	int i;
+	for (i = 0; i < g->nmembers; i++) {
+		if (strcmp(g->members[i].client_id, client_id) == 0)
+			return i;
+	}
+	fail_msg("no member %s", client_id);
+	return -1;
+}
+
+/* First screen row holding all of the needles (the second may be NULL), -1 when none. */
+static int
+find_row(const char *a, const char *b)
+{
+	char row[1024];
+	int y;
+	for (y = 0; y < LINES; y++) {
+		row_text(y, row, sizeof row);
+		if (strstr(row, a) != NULL && (b == NULL || strstr(row, b) != NULL))
+			return y;
+	}
+	return -1;
+}
+
+/* Column of needle in row y (in characters of the row's text, which is its screen column for ASCII). */
+static int
+find_col(int y, const char *needle)
+{
+	char row[1024], *p;
+	row_text(y, row, sizeof row);
+	p = strstr(row, needle);
+	return p != NULL ? (int)(p - row) : -1;
+}
+
+/* The attributes (colour pair included) of the cell at y, x. */
+static attr_t
+cell_attr(int y, int x)
+{
+	return (attr_t)(mvwinch(stdscr, y, x) & (A_ATTRIBUTES | A_COLOR));
+}
+
+/* An idle member (nothing owned while the group is stable) stands out in its row, and the legend says why. */
+static void
+test_grid_idle_member(void **state)
+{
+	kg_group *g;
+	int d, c, k, y, x, p5 = -1;
+	kg_member_status was;
+	(void)state;
+	s.view = UI_VIEW_GRID;
+	s.by_partition = false;
+	g = pick_group("demo-range");
+	d = member_index(g, "consumer-d");
+	c = member_index(g, "consumer-c");
+	/* consumer-d gives its partition to consumer-c and owns nothing */
+	for (k = 0; k < g->nparts; k++) {
+		if (g->parts[k].owner == d)
+			p5 = k;
+	}
+	assert_true(p5 >= 0);
+	g->parts[p5].owner = c;
+	was = g->members[d].status;
+	g->members[d].status = KG_MEMBER_IDLE;
+	render_frame(&s);
+	/* its matrix row (the one with cells) carries the word, in the warning attribute */
+	y = find_row("D consumer-d", "idle");
+	assert_true(y >= 0);
+	assert_true(find_row("D consumer-d", "\xc2\xb7") == y); /* the matrix row, not the member list */
+	x = find_col(y, "idle");
+	assert_int_equal(cell_attr(y, x), s.attr[UI_EL_GAUGE_WARN] & (A_ATTRIBUTES | A_COLOR));
+	/* the member list explains it: 4 members, 6 partitions */
+	assert_true(find_row("D consumer-d", "idle: no partitions assigned") >= 0);
+	/* the other rows carry no tag */
+	assert_int_equal(find_row("A consumer-a", "idle"), -1);
+	/* with no colour the word is still there */
+	s.colour = false;
+	render_theme_apply(&s);
+	render_frame(&s);
+	assert_true(find_row("D consumer-d", "idle") >= 0);
+	s.colour = true;
+	render_theme_apply(&s);
+	g->members[d].status = was;
+	g->parts[p5].owner = d;
+	/* more members than partitions: the member list says so */
+	g = pick_group("search-indexer");
+	was = g->members[0].status;
+	g->members[0].status = KG_MEMBER_IDLE;
+	render_frame(&s);
+	assert_true(find_row("A indexer-1", "idle") >= 0);
+	g->members[0].status = was;
+}
+
+/* The key explains the marks drawn, in the words of the layout shown; glyphs mean one thing. */
+static void
+test_grid_key(void **state)
+{
+	(void)state;
+	s.view = UI_VIEW_GRID;
+	s.by_partition = false;
+	pick_group("demo-range");
+	render_frame(&s);
+	/* in the matrix a dot is another member's partition, not an unconsumed one */
+	assert_true(screen_has("\xc2\xb7 not this member's"));
+	assert_false(screen_has("unconsumed"));
+	assert_true(screen_has("\xe2\x86\x90 new: got it in the last rebalance"));
+	assert_true(screen_has("\xc3\x97 lost it in the last rebalance"));
+	/* no orphan, nothing in flight, no static member here: not explained */
+	assert_false(screen_has("orphaned"));
+	assert_false(screen_has("static"));
+	/* +N says what it counts */
+	assert_true(find_row("D consumer-d", "+1 new") >= 0);
+	/* an Empty group's partitions are unconsumed, with a glyph of their own */
+	pick_group("audit-archiver");
+	render_frame(&s);
+	assert_true(screen_has("- unconsumed"));
+	assert_true(find_row("(no owner)", "-  -  -") >= 0);
+	assert_false(screen_has("(no owner)       \xc2\xb7"));
+	/* the map: no arrows or crosses there, new partitions are underlined */
+	s.by_partition = true;
+	pick_group("demo-range");
+	render_frame(&s);
+	assert_true(screen_has("underlined new: got it in the last rebalance"));
+	assert_false(screen_has("\xc3\x97 lost"));
+	assert_false(screen_has("not this member's"));
+	s.by_partition = false;
+	/* in ASCII the blank cell says so */
+	s.ascii = true;
+	render_frame(&s);
+	assert_true(screen_has("(blank) not this member's"));
+	s.ascii = false;
+}
+
+/* Statuses in the member list say what they are. */
+static void
+test_grid_status_words(void **state)
+{
+	kg_group *g;
+	int a;
+	kg_member_status was;
+	(void)state;
+	s.view = UI_VIEW_GRID;
+	g = pick_group("demo-coop");
+	a = member_index(g, "consumer-a");
+	was = g->members[a].status;
+	g->members[a].status = KG_MEMBER_PARTIAL;
+	render_frame(&s);
+	assert_true(find_row("A consumer-a", "partly stopped (rebalancing)") >= 0);
+	g->members[a].status = KG_MEMBER_STOPPED;
+	render_frame(&s);
+	assert_true(find_row("A consumer-a", "stopped (rebalancing)") >= 0);
+	g->members[a].status = was;
+}
+
+/* A heartbeat past session.timeout.ms or a poll gap past max.poll.interval.ms shows in words, with a key. */
+static void
+test_health_late(void **state)
+{
+	kg_group *g;
+	int w;
+	kg_member_health was;
+	(void)state;
+	s.view = UI_VIEW_HEALTH;
+	g = pick_group("payments-ledger");
+	w = member_index(g, "worker-1");
+	was = g->members[w].health;
+	render_frame(&s);
+	assert_true(find_row("A worker-1", "consuming") >= 0);
+	assert_false(screen_has("late"));
+	g->members[w].health.hb_age_us = g->members[w].health.session_timeout_us + SEC;
+	render_frame(&s);
+	assert_true(find_row("A worker-1", "heartbeat late") >= 0);
+	assert_int_equal(find_row("A worker-1", "consuming"), -1);
+	assert_true(screen_has("heartbeat late: none within session.timeout.ms"));
+	g->members[w].health = was;
+	g->members[w].health.poll_gap_us = g->members[w].health.max_poll_us + SEC;
+	render_frame(&s);
+	assert_true(find_row("A worker-1", "poll late") >= 0);
+	assert_true(screen_has("poll late: no poll within max.poll.interval.ms"));
+	assert_false(screen_has("heartbeat late"));
+	/* without colour (the mono attributes) the words carry it alone */
+	s.colour = false;
+	render_theme_apply(&s);
+	render_frame(&s);
+	assert_true(find_row("A worker-1", "poll late") >= 0);
+	s.colour = true;
+	render_theme_apply(&s);
+	g->members[w].health = was;
+}
+
+/* Why a member's lane last left gets room of its own, at 80 and 160 columns; so does a departure. */
+static void
+test_health_last_left(void **state)
+{
+	kg_group *g;
+	int w, y;
+	kg_reason was;
+	(void)state;
+	s.view = UI_VIEW_HEALTH;
+	g = pick_group("payments-ledger");
+	w = member_index(g, "worker-2");
+	was = g->members[w].last_leave;
+	g->members[w].last_leave = KG_REASON_MAX_POLL;
+	render_frame(&s);
+	y = find_row("B worker-2", NULL);
+	assert_true(y >= 0);
+	assert_true(screen_has("static:ledger-2"));
+	assert_true(screen_has("last left: max.poll.interval"));
+	assert_true(find_row("C worker-3", "left: max.poll.interval (consumer poll timeout has expired)") >= 0);
+	resize_term(48, 160);
+	render_frame(&s);
+	assert_true(screen_has("static:ledger-2"));
+	assert_true(screen_has("last left: max.poll.interval"));
+	resize_term(24, 80);
+	g->members[w].last_leave = was;
+	render_frame(&s);
+	assert_false(screen_has("last left"));
+}
+
+/* Without heartbeats the hint says what applies: the demo's consumers, --trace kinds, a recording. */
+static void
+test_health_hint(void **state)
+{
+	const kg_ui_info *was = s.info;
+	kg_ui_info live = { .cluster = "kafka-1:9092" }, rec = { .replay = true, .cluster = "rec.jsonl" };
+	char brokers[] = "kafka-1:9092", trace[] = "jolokia:http://app-1:8778/jolokia";
+	char *traces[] = { trace };
+	(void)state;
+	s.view = UI_VIEW_HEALTH;
+	pick_group("demo-range");
+	render_frame(&s);
+	assert_true(screen_has("the demo's consumers report them"));
+	assert_false(screen_has("--trace"));
+	/* a real cluster: which traces report heartbeats and poll gaps, no demo */
+	s.info = &live;
+	opts.brokers = brokers;
+	render_frame(&s);
+	assert_false(screen_has("the demo"));
+	assert_true(screen_has("Kafka's admin API does not report them"));
+	assert_true(screen_has("--trace jolokia:URL"));
+	assert_true(screen_has("--trace jsonl:URL"));
+	/* a jolokia trace given: it has not matched this group's members */
+	opts.traces.v = traces;
+	opts.traces.n = 1;
+	render_frame(&s);
+	assert_true(screen_has("none yet for this group's members"));
+	assert_true(screen_has("the --trace jolokia stream matches members by client id"));
+	opts.traces.v = NULL;
+	opts.traces.n = 0;
+	/* a recording */
+	s.info = &rec;
+	render_frame(&s);
+	assert_true(screen_has("none in this recording"));
+	assert_true(screen_has("recorded when kgtop ran the demo, or a --trace jolokia or jsonl stream"));
+	assert_false(screen_has("the demo's consumers report them"));
+	opts.brokers = NULL;
+	s.info = was;
+	pick_group("demo-range");
+}
+
 /* Run. */
 int
 main(void)
@@ -751,6 +1031,10 @@ main(void)
 		cmocka_unit_test(test_demo_view),   cmocka_unit_test(test_gauge),       cmocka_unit_test(test_timeline_notes),
 		cmocka_unit_test(test_events_time_order),
 		cmocka_unit_test(test_sources_overlay),
+		/* grid and health views */
+		cmocka_unit_test(test_grid_idle_member), cmocka_unit_test(test_grid_key),
+		cmocka_unit_test(test_grid_status_words), cmocka_unit_test(test_health_late),
+		cmocka_unit_test(test_health_last_left), cmocka_unit_test(test_health_hint),
 	};
 	setenv("TZ", "UTC", 1);
 	if (setlocale(LC_ALL, "C.UTF-8") == NULL)
