@@ -8,15 +8,23 @@
  * idle; a lane absent for the whole interval is blank.  Glyphs: consuming
  * (solid, in the member's colour), partly stopped, stopped, absent blank;
  * per partition, the owner's colour, and the owner's letter where
- * ownership changes so the picture reads without colour.  Above the
- * strips: the time axis, one line per episode in the window (start,
- * protocol, rounds, duration, generation, trigger), and a marker row;
- * beside them (wide panes) what the last episode did to each member.
+ * ownership changes so the picture reads without colour.
+ *
+ * Layout, top to bottom: the time axis, one line per episode in the
+ * window (start, protocol, rounds, duration, generation, trigger), a
+ * marker row, the lanes, the legend.  The axis, the episode lines, the
+ * marker row and the legend stay put; only the lanes scroll (PgUp / PgDn),
+ * clipped to the rows between, and the legend says which of them show.
+ * Per partition, every partition of the group's topics has a lane, under
+ * its topic's heading as in the grid; the heading of the topic at the top
+ * stays while its partitions scroll.  Beside the lanes (wide panes) what
+ * the last episode did to each member.
+ *
  * Episodes carry the number the model gave them (1, 2, 3... per group
  * since kgtop started), so a number stays with its episode as the window
- * slides and as old ones are trimmed; a marker's number
- * is drawn only where it fits before the next marker.  Start times count
- * from kgtop's start ("+2m57s"), or are clock times with w.
+ * slides and as old ones are trimmed; a marker's number is drawn only
+ * where it fits before the next marker.  Start times count from kgtop's
+ * start ("+2m57s"), or are clock times with w.
  */
 #include "config.h"
 
@@ -32,6 +40,16 @@
 
 #define LABEL_W 14
 #define NOTE_W 32
+#define MAX_EPLINES 3
+
+/* One scrolling row: a member's lane, a partition, or a topic's heading (per partition). */
+typedef struct tl_row {
+	int lane;      /* per member: the lane; -1 per partition */
+	kg_tp tp;      /* per partition: the partition, or the topic of a heading */
+	int heading;   /* a heading: its topic's partition count; 0 for a lane */
+	int topic_row; /* per partition: the row of its topic's heading */
+	int ord;       /* 1-based place among the lanes (headings: 0) */
+} tl_row;
 
 /* Strength of a lane status within a column (higher wins). */
 static int
@@ -84,6 +102,13 @@ sample_part(const kg_sample *smp, kg_tp tp)
 			hi = mid - 1;
 	}
 	return -1;
+}
+
+/* True when lane k is a member in a sample. */
+static bool
+lane_in(const kg_sample *smp, int k)
+{
+	return k < smp->nlanes && smp->lane_status[k] != KG_LANE_ABSENT;
 }
 
 /* Glyph and attribute of a lane status. */
@@ -143,19 +168,9 @@ fmt_start(const ui_screen *s, char *buf, size_t n, int64_t t)
 	}
 }
 
-/* Number each episode of a view: the model counts them per group since kgtop started. */
-static void
-episode_numbers(ui_screen *s, const kg_hview *v, int *num)
-{
-	int i;
-	(void)s;
-	for (i = 0; i < v->nepisodes; i++)
-		num[i] = v->episodes[i].number;
-}
-
 /* One line describing an episode. */
 static void
-episode_line(const ui_screen *s, const kg_episode *e, int num, int64_t now, char *buf, size_t n)
+episode_line(const ui_screen *s, const kg_episode *e, int64_t now, char *buf, size_t n)
 {
 	char st[48], dur[32], gen[64] = "";
 	sbuf b = { 0 };
@@ -165,7 +180,7 @@ episode_line(const ui_screen *s, const kg_episode *e, int num, int64_t now, char
 		snprintf(gen, sizeof gen, "gen %d%s%d  ", (int)e->gen_start, s->ascii ? "->" : "\u2192", (int)e->gen_end);
 	else if (e->gen_end >= 0 || e->gen_start >= 0)
 		snprintf(gen, sizeof gen, "gen %d  ", (int)(e->gen_end >= 0 ? e->gen_end : e->gen_start));
-	sbuf_addf(&b, "%d %s  %s  %d round%s  %s%s  %s", num, st, proto_name(e->proto), e->rounds,
+	sbuf_addf(&b, "%d %s  %s  %d round%s  %s%s  %s", e->number, st, proto_name(e->proto), e->rounds,
 		  e->rounds == 1 ? "" : "s", e->end_us ? "" : "open ", dur, gen);
 	sbuf_adds(&b, e->trigger_text && *e->trigger_text ? e->trigger_text : reason_name(e->trigger));
 	if (e->nfull > 0)
@@ -261,202 +276,337 @@ timeline_member_note(const kg_episode *e, const kg_episode_member *m, bool sf, b
 	}
 }
 
+/* The lanes per member: every lane that was a member at some time of the window. */
+static tl_row *
+member_rows(const kg_hview *v, int *nrows)
+{
+	tl_row *rows = xcalloc((size_t)v->nlanes + 1, sizeof *rows);
+	int k, i, n = 0;
+	for (k = 0; k < v->nlanes; k++) {
+		bool any = false;
+		for (i = 0; i < v->nsamples && !any; i++)
+			any = lane_in(&v->samples[i], k);
+		if (any) {
+			rows[n] = (tl_row){ .lane = k, .ord = n + 1 };
+			n++;
+		}
+	}
+	*nrows = n;
+	return rows;
+}
+
+/*
+ * The lanes per partition: every partition of the group's topics (the
+ * snapshot's) and any the window's samples had, in topic order, each
+ * topic under a heading.  *nparts is the number of partitions.
+ */
+static tl_row *
+partition_rows(const kg_group *g, const kg_hview *v, int *nrows, int *nparts)
+{
+	kg_tp *all;
+	tl_row *rows;
+	size_t cap = (size_t)g->nparts + 1;
+	int i, k, n = 0, nr = 0, head = 0;
+	const kg_sample *prev = NULL;
+	for (i = 0; i < v->nsamples; i++)
+		cap += (size_t)v->samples[i].nparts;
+	all = xcalloc(cap, sizeof *all);
+	for (i = 0; i < g->nparts; i++)
+		all[n++] = g->parts[i].tp;
+	for (i = 0; i < v->nsamples; i++) {
+		const kg_sample *smp = &v->samples[i];
+		/* most samples list the same partitions as the one before */
+		if (prev != NULL && prev->nparts == smp->nparts &&
+		    memcmp(prev->parts, smp->parts, (size_t)smp->nparts * sizeof *smp->parts) == 0)
+			continue;
+		memcpy(all + n, smp->parts, (size_t)smp->nparts * sizeof *smp->parts);
+		n += smp->nparts;
+		prev = smp;
+	}
+	n = n > 1 ? tp_sort_unique(all, n) : n;
+	rows = xcalloc((size_t)(2 * n + 1), sizeof *rows);
+	for (i = 0; i < n; i++) {
+		if (i == 0 || all[i].topic != all[i - 1].topic) {
+			for (k = i; k < n && all[k].topic == all[i].topic; k++)
+				;
+			head = nr;
+			rows[nr++] = (tl_row){ .lane = -1, .tp = all[i], .heading = k - i, .topic_row = head };
+		}
+		rows[nr++] = (tl_row){ .lane = -1, .tp = all[i], .topic_row = head, .ord = i + 1 };
+	}
+	free(all);
+	*nrows = nr;
+	*nparts = n;
+	return rows;
+}
+
+/* A member's strip: its strongest status in each column. */
+static void
+draw_member_strip(ui_screen *s, const kg_hview *v, int k, int y, int x0, int ncols, int64_t t0, int64_t scale)
+{
+	int si = -1, c, x;
+	for (c = 0, x = x0; c < ncols; c++, x++) {
+		int64_t ct = t0 + c * scale, ce = ct + scale;
+		int best = KG_LANE_ABSENT, rank = -1, j;
+		ui_glyph gl;
+		attr_t a;
+		si = sample_at(v, si, ct);
+		for (j = si >= 0 ? si : 0; j < v->nsamples && (j == si || v->samples[j].time_us < ce); j++) {
+			const kg_sample *smp = &v->samples[j];
+			int st = k < smp->nlanes ? smp->lane_status[k] : KG_LANE_ABSENT;
+			if (lane_rank(st) > rank) {
+				rank = lane_rank(st);
+				best = st;
+			}
+		}
+		if (rank < 0)
+			continue;
+		lane_look(s, k, best, &gl, &a);
+		if (gl != G_ABSENT)
+			text_fill(s, y, x, 1, a, gl);
+	}
+}
+
+/* A partition's strip: the owner's colour, its letter where the owner changes. */
+static void
+draw_partition_strip(ui_screen *s, const kg_hview *v, kg_tp tp, int y, int x0, int ncols, int64_t t0, int64_t scale)
+{
+	int si = -1, c, x, prev_owner = -2;
+	for (c = 0, x = x0; c < ncols; c++, x++) {
+		int64_t ct = t0 + c * scale, ce = ct + scale;
+		int rank = -1, owner = -1, pst = -1, j;
+		si = sample_at(v, si, ct);
+		for (j = si >= 0 ? si : 0; j < v->nsamples && (j == si || v->samples[j].time_us < ce); j++) {
+			const kg_sample *smp = &v->samples[j];
+			int pi = sample_part(smp, tp);
+			if (pi < 0)
+				continue;
+			if (part_rank(smp->pstat[pi]) > rank) {
+				rank = part_rank(smp->pstat[pi]);
+				pst = smp->pstat[pi];
+			}
+			owner = smp->owner[pi];
+		}
+		if (pst < 0)
+			continue;
+		if (pst == KG_PSTAT_STOPPED) {
+			text_fill(s, y, x, 1, s->attr[UI_EL_STOPPED], G_STOPPED);
+		} else if (pst == KG_PSTAT_ORPHANED) {
+			text_put(s, y, x, 1, s->attr[UI_EL_ORPHAN], "!", 0);
+		} else if (pst == KG_PSTAT_CONSUMING && owner >= 0) {
+			const kg_lane *l = hview_lane(v, owner);
+			if (owner != prev_owner && l != NULL) {
+				char letter[2] = { l->letter, 0 };
+				text_put(s, y, x, 1, s->attr[screen_owner_el(owner)] | A_REVERSE, letter, 0);
+			} else {
+				text_fill(s, y, x, 1, s->attr[screen_owner_el(owner)], G_CONSUMING);
+			}
+		} else {
+			text_fill(s, y, x, 1, s->attr[UI_EL_IDLE], G_IDLE);
+		}
+		prev_owner = pst == KG_PSTAT_CONSUMING ? owner : -1;
+	}
+}
+
+/* A topic's heading: its name and partition count, as in the grid. */
+static void
+draw_heading(ui_screen *s, const tl_row *row, int y, ui_rect r)
+{
+	text_putf(s, y, r.x + 1, r.w - 2, s->attr[UI_EL_TITLE], "%s (%d partition%s)", intern_topic_name(row->tp.topic),
+		  row->heading, row->heading == 1 ? "" : "s");
+}
+
+/* The axis: scale, the window's start, a rule, its end (now, or how far back). */
+static void
+draw_axis(ui_screen *s, ui_rect r, int ncols, int64_t scale)
+{
+	char a0[48], a1[48], sc[32], right[64];
+	int rw, y = r.y;
+	util_fmt_duration(a0, sizeof a0, scale * ncols + s->offset_us);
+	if (s->offset_us > 0)
+		util_fmt_duration(a1, sizeof a1, s->offset_us);
+	util_fmt_duration(sc, sizeof sc, scale);
+	text_putf(s, y, r.x + 1, LABEL_W - 1, s->attr[UI_EL_DIM], "%s/column", sc);
+	text_putf(s, y, r.x + LABEL_W, 12, s->attr[UI_EL_NOW], "-%s", a0);
+	snprintf(right, sizeof right, "%s%s", s->offset_us > 0 ? "-" : "", s->offset_us > 0 ? a1 : "now");
+	rw = text_width(s, right);
+	text_fill(s, y, r.x + LABEL_W + 10, ncols - 10 - rw - 1, s->attr[UI_EL_BORDER], G_AXIS);
+	text_put(s, y, r.x + LABEL_W + ncols - rw, rw, s->attr[UI_EL_NOW], right, 0);
+}
+
+/* The marker row: the span of each episode, its number where it fits before the next marker. */
+static void
+draw_markers(ui_screen *s, const kg_hview *v, int y, ui_rect r, int ncols, int64_t t0, int64_t t1, int64_t scale)
+{
+	int *mc0 = xcalloc((size_t)v->nepisodes + 1, sizeof *mc0), i;
+	for (i = 0; i < v->nepisodes; i++) {
+		int64_t c = (v->episodes[i].start_us - t0) / scale;
+		mc0[i] = c < 0 ? 0 : c > ncols ? ncols : (int)c;
+	}
+	text_put(s, y, r.x + 1, LABEL_W - 1, s->attr[UI_EL_DIM], "episodes", 0);
+	for (i = 0; i < v->nepisodes; i++) {
+		const kg_episode *e = &v->episodes[i];
+		int64_t end = e->end_us ? e->end_us : t1;
+		int c0 = mc0[i], c1 = (int)((end - t0) / scale), room;
+		char label[16];
+		if (end < t0 || c0 >= ncols)
+			continue;
+		c1 = KG_MIN(c1, ncols - 1);
+		if (c1 < c0)
+			c1 = c0;
+		text_fill(s, y, r.x + LABEL_W + c0, c1 - c0 + 1, s->attr[UI_EL_EPISODE], G_HLINE);
+		text_put(s, y, r.x + LABEL_W + c0, 1, s->attr[UI_EL_EPISODE], glyph_get(G_EPISODE, s->ascii), 0);
+		/* up to the next marker that shows, or the end of the strip */
+		room = (i + 1 < v->nepisodes ? KG_MIN(mc0[i + 1], ncols) : ncols) - c0 - 1;
+		snprintf(label, sizeof label, "%d", e->number);
+		if ((int)strlen(label) <= room)
+			text_put(s, y, r.x + LABEL_W + c0 + 1, room, s->attr[UI_EL_EPISODE], label, 0);
+	}
+	free(mc0);
+}
+
+/* The legend, and which lanes show when they scroll (first and last place of total). */
+static void
+draw_legend(ui_screen *s, int y, ui_rect r, int first, int last, int total)
+{
+	sbuf b = { 0 };
+	char pos[96] = "";
+	int pw = 0;
+	sbuf_addf(&b, "%s consuming  %s partly stopped  %s stopped  %s idle  (blank) absent",
+		  glyph_get(G_CONSUMING, s->ascii), glyph_get(G_PARTIAL, s->ascii), glyph_get(G_STOPPED, s->ascii),
+		  glyph_get(G_IDLE, s->ascii));
+	if (s->by_partition)
+		sbuf_adds(&b, "  ! orphaned  letter: new owner");
+	if (first > 0) {
+		snprintf(pos, sizeof pos, "%s %d-%d of %d (PgUp PgDn)", s->by_partition ? "partitions" : "members", first,
+			 last, total);
+		pw = text_width(s, pos);
+		if (pw > r.w - 2)
+			pw = 0; /* too narrow: the legend alone */
+		else
+			text_put(s, y, r.x + r.w - 1 - pw, pw, s->attr[UI_EL_NOW], pos, 0);
+	}
+	text_put(s, y, r.x + 1, r.w - 2 - (pw > 0 ? pw + 2 : 0), s->attr[UI_EL_DIM], sbuf_str(&b), TEXT_ELLIPSIS);
+	sbuf_free(&b);
+}
+
+/* A member's lane: letter, client id, strip. */
+static void
+draw_member_row(ui_screen *s, const kg_hview *v, const tl_row *row, int y, ui_rect r, int ncols, int64_t t0,
+		int64_t scale)
+{
+	const kg_lane *l = &v->lanes[row->lane];
+	char letter[2] = { l->letter, 0 };
+	text_put(s, y, r.x + 1, 1, s->attr[screen_owner_el(row->lane)], letter, 0);
+	text_put(s, y, r.x + 3, LABEL_W - 4, s->attr[l->present ? UI_EL_NORMAL : UI_EL_DIM], l->client_id, TEXT_ELLIPSIS);
+	draw_member_strip(s, v, row->lane, y, r.x + LABEL_W, ncols, t0, scale);
+}
+
 /* Draw the timeline. */
 static void
 view_timeline_draw(ui_screen *s, const kg_group *g, ui_rect r)
 {
-	int64_t scale = screen_scale_us(s), t1 = screen_view_time(s), t0;
-	bool notes = r.w >= 90 && !s->by_partition;
-	int sw = r.w - LABEL_W - 1 - (notes ? NOTE_W + 1 : 0), ncols, y, i, k, nep = 0, maxep;
+	int64_t scale = screen_scale_us(s), t1 = screen_view_time(s), t0, lend = 0;
+	bool notes = r.w >= 90 && !s->by_partition, sf = group_single_topic(g), sticky;
+	int note_w = NOTE_W;
+	int sw = r.w - LABEL_W - 1 - (notes ? note_w + 1 : 0), ncols, y, i, nep, neplines, legend, region, nrows, nparts = 0;
+	int maxtop, top, page, step, npages, bottom = r.y + r.h, y0, shown, first = 0, last_ord = 0;
 	kg_hview *v;
-	ui_lines lc = { s, r, 0 };
-	char buf[512], a0[48], a1[48];
-	bool sf = group_single_topic(g);
+	tl_row *rows;
+	char buf[512];
 	const kg_episode *last = NULL;
-	int *num, *mc0;
 	if (sw < 10)
 		sw = 10;
 	ncols = sw;
 	t0 = t1 - scale * ncols;
 	v = history_view(s->hist, g->id, t0, t1);
-	num = xcalloc((size_t)v->nepisodes + 1, sizeof *num);
-	mc0 = xcalloc((size_t)v->nepisodes + 1, sizeof *mc0);
-	episode_numbers(s, v, num);
+	rows = s->by_partition ? partition_rows(g, v, &nrows, &nparts) : member_rows(v, &nrows);
+	if (v->nepisodes > 0)
+		last = &v->episodes[v->nepisodes - 1];
 
-	/* axis */
-	y = r.y;
-	util_fmt_duration(a0, sizeof a0, scale * ncols + s->offset_us);
-	if (s->offset_us > 0)
-		util_fmt_duration(a1, sizeof a1, s->offset_us);
-	{
-		char sc[32];
-		util_fmt_duration(sc, sizeof sc, scale);
-		text_putf(s, y, r.x + 1, LABEL_W - 1, s->attr[UI_EL_DIM], "%s/column", sc);
+	/* fixed rows: axis, episode lines (or the hint) and markers above the lanes, the legend below */
+	neplines = v->nepisodes > 0 ? KG_MIN(v->nepisodes, MAX_EPLINES) : 1;
+	neplines = KG_MAX(1, KG_MIN(neplines, r.h - 3 - KG_MIN(nrows, 4)));
+	legend = 1;
+	region = r.h - 2 - neplines - legend;
+	if (region < 1) {
+		legend = 0;
+		region = KG_MAX(0, r.h - 2 - neplines);
 	}
-	text_putf(s, y, r.x + LABEL_W, 12, s->attr[UI_EL_NOW], "-%s", a0);
-	{
-		char right[64];
-		int rw;
-		snprintf(right, sizeof right, "%s%s", s->offset_us > 0 ? "-" : "", s->offset_us > 0 ? a1 : "now");
-		rw = text_width(s, right);
-		text_fill(s, y, r.x + LABEL_W + 10, ncols - 10 - rw - 1, s->attr[UI_EL_BORDER], G_AXIS);
-		text_put(s, y, r.x + LABEL_W + ncols - rw, rw, s->attr[UI_EL_NOW], right, 0);
-	}
-	lc.line = 1;
+	y0 = r.y + 2 + neplines;
 
-	/* episodes in the window, newest first, numbered by their place in the history */
-	maxep = r.h - 3 - (s->by_partition ? KG_MIN(g->nparts, 4) : KG_MIN(v->nlanes, 4));
-	if (maxep > 3)
-		maxep = 3;
-	if (maxep < 1)
-		maxep = 1;
-	for (i = v->nepisodes - 1; i >= 0 && nep < maxep; i--, nep++) {
-		if ((y = screen_line(&lc)) < 0)
-			continue;
-		episode_line(s, &v->episodes[i], num[i], t1, buf, sizeof buf);
+	/*
+	 * Only the lanes scroll.  PgDn moves s->scroll by the view's height
+	 * less 2 (keys.c); here a page is the lanes' rows less one, so a page
+	 * turns to the next with one row in common and no lane is skipped.
+	 */
+	sticky = s->by_partition && region >= 3;
+	maxtop = KG_MAX(0, nrows - region);
+	page = KG_MAX(1, r.h - 2);
+	step = KG_MAX(1, region - 1);
+	npages = maxtop > 0 ? (maxtop + step - 1) / step : 0;
+	if (s->scroll > npages * page)
+		s->scroll = npages * page;
+	if (s->scroll < 0)
+		s->scroll = 0;
+	top = KG_MIN(maxtop, (int)((int64_t)s->scroll * step / page));
+	s->view_rows = r.h + npages * page;
+
+	if (r.h < 1) {
+		free(rows);
+		hview_free(v);
+		return;
+	}
+	draw_axis(s, r, ncols, scale);
+
+	/* episodes in the window, newest first */
+	for (i = v->nepisodes - 1, nep = 0; i >= 0 && nep < neplines; i--, nep++) {
+		if ((y = r.y + 1 + nep) >= bottom)
+			break;
+		episode_line(s, &v->episodes[i], t1, buf, sizeof buf);
 		text_put(s, y, r.x + 1, 1, s->attr[UI_EL_EPISODE], glyph_get(G_EPISODE, s->ascii), 0);
 		text_put(s, y, r.x + 3, r.w - 4,
 			 s->attr[v->episodes[i].proto == KG_PROTO_EAGER ? UI_EL_EAGER : UI_EL_COOP], buf, TEXT_ELLIPSIS);
 	}
-	if (v->nepisodes == 0 && (y = screen_line(&lc)) >= 0)
-		text_put(s, y, r.x + 3, r.w - 4, s->attr[UI_EL_DIM], "no rebalance in this window (- zooms out, left scrolls back)",
-			 TEXT_ELLIPSIS);
-	if (v->nepisodes > 0)
-		last = &v->episodes[v->nepisodes - 1];
-
-	/* marker row: the span of each episode, its number where it fits before the next marker */
-	for (i = 0; i < v->nepisodes; i++) {
-		int64_t c = (v->episodes[i].start_us - t0) / scale;
-		mc0[i] = c < 0 ? 0 : c > ncols ? ncols : (int)c;
-	}
-	if ((y = screen_line(&lc)) >= 0) {
-		text_put(s, y, r.x + 1, LABEL_W - 1, s->attr[UI_EL_DIM], "episodes", 0);
-		for (i = 0; i < v->nepisodes; i++) {
-			const kg_episode *e = &v->episodes[i];
-			int64_t end = e->end_us ? e->end_us : t1;
-			int c0 = mc0[i], c1 = (int)((end - t0) / scale), room;
-			char label[16];
-			if (end < t0 || c0 >= ncols)
-				continue;
-			c1 = KG_MIN(c1, ncols - 1);
-			if (c1 < c0)
-				c1 = c0;
-			text_fill(s, y, r.x + LABEL_W + c0, c1 - c0 + 1, s->attr[UI_EL_EPISODE], G_HLINE);
-			text_put(s, y, r.x + LABEL_W + c0, 1, s->attr[UI_EL_EPISODE], glyph_get(G_EPISODE, s->ascii), 0);
-			/* up to the next marker that shows, or the end of the strip */
-			room = (i + 1 < v->nepisodes ? KG_MIN(mc0[i + 1], ncols) : ncols) - c0 - 1;
-			snprintf(label, sizeof label, "%d", num[i]);
-			if ((int)strlen(label) <= room)
-				text_put(s, y, r.x + LABEL_W + c0 + 1, room, s->attr[UI_EL_EPISODE], label, 0);
+	if (v->nepisodes == 0 && r.y + 1 < bottom)
+		text_put(s, r.y + 1, r.x + 3, r.w - 4, s->attr[UI_EL_DIM],
+			 "no rebalance in this window (- zooms out, left scrolls back)", TEXT_ELLIPSIS);
+	if (y0 - 1 < bottom)
+		draw_markers(s, v, y0 - 1, r, ncols, t0, t1, scale);
+	if (notes && last != NULL)
+		lend = last->end_us ? last->end_us : t1;
+	for (i = 0, shown = 0; i < region && top + i < nrows; i++, shown++) {
+		const tl_row *row = &rows[top + i];
+		y = y0 + i;
+		/* the heading of the topic at the top stays while its partitions scroll */
+		if (i == 0 && sticky && top > 0 && row->heading == 0)
+			row = &rows[row->topic_row];
+		if (row->ord > 0) {
+			if (first == 0)
+				first = row->ord;
+			last_ord = row->ord;
 		}
-	}
-
-	if (!s->by_partition) {
-		for (k = 0; k < v->nlanes; k++) {
-			const kg_lane *l = &v->lanes[k];
-			int si = -1, c, x;
-			char letter[2] = { l->letter, 0 };
-			bool any = false;
-			for (i = 0; i < v->nsamples && !any; i++)
-				any = k < v->samples[i].nlanes && v->samples[i].lane_status[k] != KG_LANE_ABSENT;
-			if (!any)
-				continue;
-			if ((y = screen_line(&lc)) < 0)
-				continue;
-			text_put(s, y, r.x + 1, 1, s->attr[screen_owner_el(k)], letter, 0);
-			text_put(s, y, r.x + 3, LABEL_W - 4, s->attr[l->present ? UI_EL_NORMAL : UI_EL_DIM], l->client_id,
-				 TEXT_ELLIPSIS);
-			for (c = 0, x = r.x + LABEL_W; c < ncols; c++, x++) {
-				int64_t ct = t0 + c * scale, ce = ct + scale;
-				int best = KG_LANE_ABSENT, rank = -1, j;
-				ui_glyph gl;
-				attr_t a;
-				si = sample_at(v, si, ct);
-				for (j = si >= 0 ? si : 0; j < v->nsamples && (j == si || v->samples[j].time_us < ce); j++) {
-					const kg_sample *smp = &v->samples[j];
-					int st = k < smp->nlanes ? smp->lane_status[k] : KG_LANE_ABSENT;
-					if (lane_rank(st) > rank) {
-						rank = lane_rank(st);
-						best = st;
-					}
-				}
-				if (rank < 0)
-					continue;
-				lane_look(s, k, best, &gl, &a);
-				if (gl != G_ABSENT)
-					text_fill(s, y, x, 1, a, gl);
-			}
+		if (row->heading > 0) {
+			draw_heading(s, row, y, r);
+		} else if (s->by_partition) {
+			text_putf(s, y, r.x + 1, LABEL_W - 2, s->attr[UI_EL_NORMAL], "p%d", (int)row->tp.partition);
+			draw_partition_strip(s, v, row->tp, y, r.x + LABEL_W, ncols, t0, scale);
+		} else {
+			draw_member_row(s, v, row, y, r, ncols, t0, scale);
 			if (notes && last != NULL) {
 				sbuf b = { 0 };
-				int64_t lend = last->end_us ? last->end_us : t1;
 				const kg_sample *at_end = hview_sample_at(v, lend);
-				timeline_member_note(last, episode_member(last, k), sf, lane_present(v, k, last->start_us, lend),
-					    at_end != NULL && k < at_end->nlanes && at_end->lane_status[k] != KG_LANE_ABSENT, &b);
-				text_put(s, y, r.x + LABEL_W + ncols + 2, NOTE_W, s->attr[UI_EL_DIM], sbuf_str(&b), TEXT_ELLIPSIS);
+				timeline_member_note(last, episode_member(last, row->lane), sf,
+						     lane_present(v, row->lane, last->start_us, lend),
+						     at_end != NULL && lane_in(at_end, row->lane), &b);
+				text_put(s, y, r.x + LABEL_W + ncols + 2, note_w, s->attr[UI_EL_DIM], sbuf_str(&b), TEXT_ELLIPSIS);
 				sbuf_free(&b);
 			}
 		}
-	} else {
-		const kg_sample *ref = v->nsamples > 0 ? &v->samples[v->nsamples - 1] : NULL;
-		for (k = 0; ref != NULL && k < ref->nparts; k++) {
-			kg_tp tp = ref->parts[k];
-			int si = -1, c, x, prev_owner = -2;
-			if ((y = screen_line(&lc)) < 0)
-				continue;
-			if (sf)
-				text_putf(s, y, r.x + 1, LABEL_W - 2, s->attr[UI_EL_NORMAL], "p%d", (int)tp.partition);
-			else
-				text_putf(s, y, r.x + 1, LABEL_W - 2, s->attr[UI_EL_NORMAL], "%s:%d", intern_topic_name(tp.topic),
-					  (int)tp.partition);
-			for (c = 0, x = r.x + LABEL_W; c < ncols; c++, x++) {
-				int64_t ct = t0 + c * scale, ce = ct + scale;
-				int rank = -1, owner = -1, pst = -1, j;
-				si = sample_at(v, si, ct);
-				for (j = si >= 0 ? si : 0; j < v->nsamples && (j == si || v->samples[j].time_us < ce); j++) {
-					const kg_sample *smp = &v->samples[j];
-					int pi = sample_part(smp, tp);
-					if (pi < 0)
-						continue;
-					if (part_rank(smp->pstat[pi]) > rank) {
-						rank = part_rank(smp->pstat[pi]);
-						pst = smp->pstat[pi];
-					}
-					owner = smp->owner[pi];
-				}
-				if (pst < 0)
-					continue;
-				if (pst == KG_PSTAT_STOPPED) {
-					text_fill(s, y, x, 1, s->attr[UI_EL_STOPPED], G_STOPPED);
-				} else if (pst == KG_PSTAT_ORPHANED) {
-					text_put(s, y, x, 1, s->attr[UI_EL_ORPHAN], "!", 0);
-				} else if (pst == KG_PSTAT_CONSUMING && owner >= 0) {
-					const kg_lane *l = hview_lane(v, owner);
-					if (owner != prev_owner && l != NULL) {
-						char letter[2] = { l->letter, 0 };
-						text_put(s, y, x, 1, s->attr[screen_owner_el(owner)] | A_REVERSE, letter, 0);
-					} else {
-						text_fill(s, y, x, 1, s->attr[screen_owner_el(owner)], G_CONSUMING);
-					}
-				} else {
-					text_fill(s, y, x, 1, s->attr[UI_EL_IDLE], G_IDLE);
-				}
-				prev_owner = pst == KG_PSTAT_CONSUMING ? owner : -1;
-			}
-		}
 	}
-	if ((y = screen_line(&lc)) >= 0 && y < r.y + r.h) {
-		sbuf b = { 0 };
-		sbuf_addf(&b, "%s consuming  %s partly stopped  %s stopped  %s idle  (blank) absent",
-			  glyph_get(G_CONSUMING, s->ascii), glyph_get(G_PARTIAL, s->ascii), glyph_get(G_STOPPED, s->ascii),
-			  glyph_get(G_IDLE, s->ascii));
-		if (s->by_partition)
-			sbuf_adds(&b, "  ! orphaned  letter: new owner");
-		text_put(s, y, r.x + 1, r.w - 2, s->attr[UI_EL_DIM], sbuf_str(&b), TEXT_ELLIPSIS);
-		sbuf_free(&b);
-	}
-	s->view_rows = lc.line;
-	free(num);
-	free(mc0);
+	if (legend && y0 + shown < bottom)
+		draw_legend(s, y0 + shown, r, maxtop > 0 ? first : 0, last_ord, s->by_partition ? nparts : nrows);
+	free(rows);
 	hview_free(v);
 }
 

@@ -665,6 +665,174 @@ test_timeline_notes(void **state)
 	assert_string_equal(note(&e, &m, true, true), "untouched");
 }
 
+/* ------------------------------------------------------------ timeline: scrolling, notes, counts */
+
+/* Row y of stdscr holds needle. */
+static bool
+row_has(int y, const char *needle)
+{
+	char row[1024];
+	row_text(y, row, sizeof row);
+	return strstr(row, needle) != NULL;
+}
+
+/* The first screen row at or after y0 whose text starts with prefix, -1 none. */
+static int
+row_starting(int y0, const char *prefix)
+{
+	char row[1024];
+	int y;
+	for (y = y0; y < LINES; y++) {
+		row_text(y, row, sizeof row);
+		if (strncmp(row, prefix, strlen(prefix)) == 0)
+			return y;
+	}
+	return -1;
+}
+
+/*
+ * Page down through the timeline of t's selected group, nlanes lanes
+ * whose labels scan with fmt (one %d): on every page the axis, the marker
+ * row and the legend (saying which of noun show) keep their rows, and each
+ * lane shows on some page; PgUp goes back to the top.
+ */
+static void
+page_through(ui_screen *t, const char *fmt, int nlanes, const char *noun)
+{
+	ui_action a;
+	bool *seen = xcalloc((size_t)nlanes, sizeof *seen);
+	int page, y, markers, legend, n = 0, k, last = -1;
+	char want[64];
+	t->scroll = 0;
+	render_frame(t);
+	markers = row_starting(t->lay.view.y, " episodes");
+	legend = t->lay.view.y + t->lay.view.h - 1;
+	assert_true(markers > t->lay.view.y);
+	snprintf(want, sizeof want, "%s 1-", noun);
+	assert_true(row_has(legend, want));
+	for (page = 0; page < 500 && t->scroll != last; page++) {
+		last = t->scroll;
+		render_frame(t);
+		assert_true(row_has(t->lay.view.y, "/column"));
+		assert_true(row_has(t->lay.view.y, " now"));
+		assert_int_equal(row_starting(t->lay.view.y, " episodes"), markers);
+		assert_true(row_has(legend, "consuming"));
+		snprintf(want, sizeof want, " of %d (PgUp PgDn)", nlanes);
+		assert_true(row_has(legend, want));
+		for (y = markers + 1; y < legend; y++) {
+			char row[1024];
+			row_text(y, row, sizeof row);
+			if (sscanf(row, fmt, &k) == 1 && k >= 0 && k < nlanes && !seen[k]) {
+				seen[k] = true;
+				n++;
+			}
+		}
+		keys_handle(t, KEY_NPAGE, &a);
+	}
+	/* no lane skipped from one page to the next */
+	assert_int_equal(n, nlanes);
+	for (page = 0; page < 500 && t->scroll > 0; page++)
+		keys_handle(t, KEY_PPAGE, &a);
+	assert_int_equal(t->scroll, 0);
+	render_frame(t);
+	snprintf(want, sizeof want, "%s 1-", noun);
+	assert_true(row_has(legend, want));
+	free(seen);
+}
+
+/* A screen on a tracker's history, on one group's timeline. */
+static void
+timeline_screen(ui_screen *t, kg_tracker *tr, kg_snapshot *snap, const char *group, bool by_partition)
+{
+	screen_init(t, &opts, &info, tracker_history(tr));
+	screen_set_snapshot(t, snap);
+	t->now_us = snap->time_us;
+	render_theme_apply(t);
+	t->view = UI_VIEW_TIMELINE;
+	t->by_partition = by_partition;
+	util_strlcpy(t->selected, group, sizeof t->selected);
+	screen_order(t);
+}
+
+/*
+ * Scrolling the timeline of a group of 1,000 partitions (and one of 40
+ * members) moves only the lanes: the axis, the episode lines, the marker
+ * row and the legend keep their rows (no lane label drawn over the axis),
+ * and paging skips no lane.  Per partition, the topic's heading stays at
+ * the top of the lanes.
+ */
+static void
+test_timeline_scroll_fixed(void **state)
+{
+	kg_tracker_config cfg;
+	kg_tracker *tr;
+	kg_snapshot *snap;
+	ui_screen t;
+	ui_action a;
+	(void)state;
+	tracker_config_defaults(&cfg);
+	tr = tracker_new(&cfg);
+	snap = scene_big_group(tr, "big", 3, 1000, 10, SCENE_T0);
+	resize_term(40, 120);
+	timeline_screen(&t, tr, snap, "big", true);
+	render_frame(&t);
+	assert_true(screen_has("\n big-topic (1000 partitions)"));
+	page_through(&t, " p%d", 1000, "partitions");
+	keys_handle(&t, KEY_NPAGE, &a);
+	keys_handle(&t, KEY_NPAGE, &a);
+	render_frame(&t);
+	assert_int_equal(row_starting(t.lay.view.y, " big-topic (1000 partitions)"),
+			 row_starting(t.lay.view.y, " episodes") + 1);
+	assert_int_equal(row_starting(t.lay.view.y, " p0 "), -1);
+	screen_free(&t);
+	snapshot_unref(snap);
+	tracker_free(tr);
+
+	tr = tracker_new(&cfg);
+	snap = scene_big_group(tr, "crowd", 40, 80, 10, SCENE_T0);
+	resize_term(24, 80);
+	timeline_screen(&t, tr, snap, "crowd", false);
+	page_through(&t, " %*c client-%d", 40, "members");
+	screen_free(&t);
+	snapshot_unref(snap);
+	tracker_free(tr);
+	resize_term(24, 80);
+}
+
+/* Per partition, every partition of the group's topics, grouped under each topic's heading as in the grid. */
+static void
+test_timeline_partitions_by_topic(void **state)
+{
+	int y;
+	(void)state;
+	resize_term(40, 120);
+	s.view = UI_VIEW_TIMELINE;
+	s.by_partition = true;
+	/* an Empty group: all three partitions, under their topic */
+	util_strlcpy(s.selected, "audit-archiver", sizeof s.selected);
+	screen_order(&s);
+	render_frame(&s);
+	y = row_starting(s.lay.view.y, " audit (3 partitions)");
+	assert_true(y > 0);
+	assert_true(row_has(y + 1, " p0 "));
+	assert_true(row_has(y + 2, " p1 "));
+	assert_true(row_has(y + 3, " p2 "));
+	/* two topics, each under its heading, in name order */
+	util_strlcpy(s.selected, "payments-ledger", sizeof s.selected);
+	screen_order(&s);
+	render_frame(&s);
+	y = row_starting(s.lay.view.y, " ledger (2 partitions)");
+	assert_true(y > 0);
+	assert_true(row_has(y + 1, " p0 "));
+	assert_true(row_has(y + 2, " p1 "));
+	assert_int_equal(row_starting(s.lay.view.y, " payments (4 partitions)"), y + 3);
+	assert_true(row_has(y + 7, " p3 "));
+	assert_true(row_has(y + 8, "consuming"));
+	s.by_partition = false;
+	s.view = UI_VIEW_GRID;
+	resize_term(24, 80);
+}
+
 /* Run. */
 int
 main(void)
@@ -675,6 +843,8 @@ main(void)
 		cmocka_unit_test(test_footer_help), cmocka_unit_test(test_sanitize),    cmocka_unit_test(test_ascii_everywhere),
 		cmocka_unit_test(test_resize),      cmocka_unit_test(test_keys_walk),   cmocka_unit_test(test_status_wrap),
 		cmocka_unit_test(test_demo_view),   cmocka_unit_test(test_gauge),       cmocka_unit_test(test_timeline_notes),
+		cmocka_unit_test(test_timeline_scroll_fixed),
+		cmocka_unit_test(test_timeline_partitions_by_topic),
 	};
 	setenv("TZ", "UTC", 1);
 	if (setlocale(LC_ALL, "C.UTF-8") == NULL)
