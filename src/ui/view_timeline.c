@@ -11,14 +11,15 @@
  * ownership changes so the picture reads without colour.
  *
  * Layout, top to bottom: the time axis, one line per episode in the
- * window (start, protocol, rounds, duration, generation, trigger), a
- * marker row, the lanes, the legend.  The axis, the episode lines, the
- * marker row and the legend stay put; only the lanes scroll (PgUp / PgDn),
- * clipped to the rows between, and the legend says which of them show.
- * Per partition, every partition of the group's topics has a lane, under
- * its topic's heading as in the grid; the heading of the topic at the top
- * stays while its partitions scroll.  Beside the lanes (wide panes) what
- * the last episode did to each member.
+ * window (start, protocol, rounds, duration, generation, trigger, and the
+ * model's "N of M stopped": members that were consuming when it began,
+ * stayed and stopped), a marker row, the lanes, the legend.  The axis, the
+ * episode lines, the marker row and the legend stay put; only the lanes
+ * scroll (PgUp / PgDn), clipped to the rows between, and the legend says
+ * which of them show.  Per partition, every partition of the group's
+ * topics has a lane, under its topic's heading as in the grid; the heading
+ * of the topic at the top stays while its partitions scroll.  Beside the
+ * lanes (wide panes) what the last episode did to each member.
  *
  * Episodes carry the number the model gave them (1, 2, 3... per group
  * since kgtop started), so a number stays with its episode as the window
@@ -168,29 +169,87 @@ fmt_start(const ui_screen *s, char *buf, size_t n, int64_t t)
 	}
 }
 
-/* One line describing an episode. */
-static void
-episode_line(const ui_screen *s, const kg_episode *e, int64_t now, char *buf, size_t n)
+/*
+ * The model's count for "N of M members stopped" (tracker.c, close_episode):
+ * of the members that held partitions when e began and did not leave, those
+ * that stopped (a full revoke, or time owning nothing).  A leaver is not
+ * "stopped", nor is a joiner.  While e is open the model has not settled
+ * the stopped time of a member that is still stopped: the view's samples
+ * say it (up to now).
+ */
+static int
+episode_stopped(const kg_hview *v, const kg_episode *e, int64_t now, int *members)
 {
-	char st[48], dur[32], gen[64] = "";
-	sbuf b = { 0 };
+	int k, i, stopped = 0;
+	*members = 0;
+	for (k = 0; k < e->nmembers; k++) {
+		const kg_episode_member *em = &e->members[k];
+		bool st = em->stopped_us > 0 || em->cls == KG_CLASS_FULL;
+		if (em->nbefore == 0 || em->left)
+			continue;
+		(*members)++;
+		for (i = 0; !st && e->end_us == 0 && i < v->nsamples; i++) {
+			const kg_sample *smp = &v->samples[i];
+			int64_t until = i + 1 < v->nsamples ? v->samples[i + 1].time_us : INT64_MAX;
+			if (until <= e->start_us || smp->time_us > now)
+				continue;
+			st = em->lane < smp->nlanes && smp->lane_status[em->lane] == KG_MEMBER_STOPPED;
+		}
+		stopped += st;
+	}
+	return stopped;
+}
+
+/*
+ * One line describing an episode, in width columns if it can: in full;
+ * else "coop" and "2/3 stopped"; else without the members that gave some
+ * and with the generation last; else its fields that fit and an ellipsis.
+ */
+static void
+episode_line(const ui_screen *s, const kg_hview *v, const kg_episode *e, int64_t now, int width, char *buf, size_t n)
+{
+	char st[48], dur[32], gen[64] = "", *p, *cut = NULL;
+	int members, stopped = episode_stopped(v, e, now, &members), form;
 	fmt_start(s, st, sizeof st, e->start_us);
 	util_fmt_duration(dur, sizeof dur, (e->end_us ? e->end_us : now) - e->start_us);
 	if (e->gen_start >= 0 && e->gen_end >= 0 && e->gen_end != e->gen_start)
-		snprintf(gen, sizeof gen, "gen %d%s%d  ", (int)e->gen_start, s->ascii ? "->" : "\u2192", (int)e->gen_end);
+		snprintf(gen, sizeof gen, "gen %d%s%d", (int)e->gen_start, s->ascii ? "->" : "\u2192", (int)e->gen_end);
 	else if (e->gen_end >= 0 || e->gen_start >= 0)
-		snprintf(gen, sizeof gen, "gen %d  ", (int)(e->gen_end >= 0 ? e->gen_end : e->gen_start));
-	sbuf_addf(&b, "%d %s  %s  %d round%s  %s%s  %s", e->number, st, proto_name(e->proto), e->rounds,
-		  e->rounds == 1 ? "" : "s", e->end_us ? "" : "open ", dur, gen);
-	sbuf_adds(&b, e->trigger_text && *e->trigger_text ? e->trigger_text : reason_name(e->trigger));
-	if (e->nfull > 0)
-		sbuf_addf(&b, "  %d stopped all", e->nfull);
-	if (e->nincremental > 0)
-		sbuf_addf(&b, "  %d gave some", e->nincremental);
-	if (e->moved > 0)
-		sbuf_addf(&b, "  %d moved", e->moved);
-	util_strlcpy(buf, sbuf_str(&b), n);
-	sbuf_free(&b);
+		snprintf(gen, sizeof gen, "gen %d", (int)(e->gen_end >= 0 ? e->gen_end : e->gen_start));
+	for (form = 0; form < 3; form++) {
+		sbuf b = { 0 };
+		bool fits;
+		sbuf_addf(&b, "%d %s  %s  %d round%s  %s%s  ", e->number, st,
+			  form > 0 && e->proto == KG_PROTO_COOPERATIVE ? "coop" : proto_name(e->proto), e->rounds,
+			  e->rounds == 1 ? "" : "s", e->end_us ? "" : "open ", dur);
+		if (form < 2 && gen[0] != '\0')
+			sbuf_addf(&b, "%s  ", gen);
+		sbuf_adds(&b, e->trigger_text && *e->trigger_text ? e->trigger_text : reason_name(e->trigger));
+		/* no member records: an episode told by a coordinator's log alone, which saw no members */
+		if (members > 0)
+			sbuf_addf(&b, form > 0 ? "  %d/%d stopped" : "  %d of %d stopped", stopped, members);
+		if (form < 2 && e->nincremental > 0)
+			sbuf_addf(&b, "  %d gave some", e->nincremental);
+		if (e->moved > 0)
+			sbuf_addf(&b, "  %d moved", e->moved);
+		if (form == 2 && gen[0] != '\0')
+			sbuf_addf(&b, "  %s", gen);
+		util_strlcpy(buf, sbuf_str(&b), n);
+		fits = text_width(s, sbuf_str(&b)) <= width;
+		sbuf_free(&b);
+		if (fits)
+			return;
+	}
+	/* still too long: the fields that fit (they are two blanks apart), and an ellipsis */
+	for (p = strstr(buf, "  "); p != NULL; p = strstr(p + 2, "  ")) {
+		char c = *p;
+		*p = '\0';
+		if (text_width(s, buf) + 1 <= width)
+			cut = p;
+		*p = c;
+	}
+	if (cut != NULL)
+		snprintf(cut, n - (size_t)(cut - buf), "%s", s->ascii ? "~" : "\u2026");
 }
 
 /* True when lane k was a member at some time within [a, b], by the view's samples. */
@@ -563,7 +622,7 @@ view_timeline_draw(ui_screen *s, const kg_group *g, ui_rect r)
 	for (i = v->nepisodes - 1, nep = 0; i >= 0 && nep < neplines; i--, nep++) {
 		if ((y = r.y + 1 + nep) >= bottom)
 			break;
-		episode_line(s, &v->episodes[i], t1, buf, sizeof buf);
+		episode_line(s, v, &v->episodes[i], t1, r.w - 4, buf, sizeof buf);
 		text_put(s, y, r.x + 1, 1, s->attr[UI_EL_EPISODE], glyph_get(G_EPISODE, s->ascii), 0);
 		text_put(s, y, r.x + 3, r.w - 4,
 			 s->attr[v->episodes[i].proto == KG_PROTO_EAGER ? UI_EL_EAGER : UI_EL_COOP], buf, TEXT_ELLIPSIS);

@@ -799,6 +799,132 @@ test_timeline_scroll_fixed(void **state)
 	resize_term(24, 80);
 }
 
+/* A three-member group on "grace" [0 1 2]: members a, b, c (owning p0, p1, p2 where present) in state st. */
+static kg_snapshot *
+grace_snap(int64_t t, bool coop, kg_group_state st, const int *owner, int nmembers)
+{
+	static const char *const ids[] = { "ga-1", "gb-1", "gc-1" }, *const cids[] = { "g-a", "g-b", "g-c" };
+	kg_builder *b = builder_new(t);
+	kg_bgroup *bg = builder_group(b, intern_group(coop ? "grace-coop" : "grace-eager"));
+	int32_t tid = intern_topic("grace");
+	int k, p;
+	builder_cluster(b, "grace:9092");
+	builder_topic(b, tid, 3);
+	bgroup_state(bg, st);
+	bgroup_protocol(bg, "consumer", st == KG_STATE_STABLE ? (coop ? "cooperative-sticky" : "range") : "");
+	if (coop)
+		bgroup_proto(bg, KG_PROTO_COOPERATIVE);
+	bgroup_topic(bg, tid);
+	for (p = 0; p < 3; p++) {
+		builder_partition(b, (kg_tp){ tid, p }, 1, 1000);
+		bgroup_committed(bg, (kg_tp){ tid, p }, 990);
+	}
+	for (k = 0; k < nmembers; k++) {
+		kg_bmember *bm = bgroup_member(bg, ids[k]);
+		kg_tp v[3];
+		int n = 0;
+		bmember_ids(bm, cids[k], "/10.7.0.1", NULL);
+		for (p = 0; p < 3 && st == KG_STATE_STABLE; p++) {
+			if (owner[p] == k)
+				v[n++] = (kg_tp){ tid, p };
+		}
+		bmember_assignment(bm, v, n);
+	}
+	return builder_finish(b);
+}
+
+/* A member's callback observation. */
+static void
+grace_obs(kg_obsq *q, kg_obs_kind kind, int64_t t, bool coop, int k, const int *parts, int n, kg_reason why)
+{
+	static const char *const ids[] = { "ga-1", "gb-1", "gc-1" }, *const cids[] = { "g-a", "g-b", "g-c" };
+	kg_obs *o = obs_new(kind, t, intern_group(coop ? "grace-coop" : "grace-eager"), "demo");
+	kg_tp v[3];
+	int i;
+	obs_member(o, ids[k], cids[k], NULL, "/10.7.0.1");
+	for (i = 0; i < n; i++)
+		v[i] = (kg_tp){ intern_topic("grace"), parts[i] };
+	if (parts != NULL)
+		obs_parts(o, v, n);
+	o->reason = why;
+	o->proto = coop ? KG_PROTO_COOPERATIVE : KG_PROTO_EAGER;
+	obsq_push(q, o);
+}
+
+/*
+ * g-c leaves gracefully (it revokes all it had, then leaves); the others
+ * keep consuming (cooperative) or stop (eager).  The timeline's episode
+ * line gives the model's count, as the end event says it: the leaver is
+ * not one of the members stopped.
+ */
+static void
+grace_check(bool coop, const char *want_event, const char *want_line)
+{
+	static const int before[] = { 0, 1, 2 }, after[] = { 0, 1, 0 };
+	static const int p0[] = { 0 }, p1[] = { 1 }, p2[] = { 2 }, p02[] = { 0, 2 };
+	kg_tracker_config cfg;
+	kg_tracker *tr;
+	kg_obsq q = { 0 };
+	kg_evlist ev = { 0 };
+	kg_snapshot *snap = NULL;
+	ui_screen t;
+	int64_t t0 = SCENE_T0 + 7200 * SEC;
+	size_t j;
+	int i;
+	bool found = false;
+	tracker_config_defaults(&cfg);
+	tr = tracker_new(&cfg);
+	for (i = 0; i < 3; i++) {
+		snapshot_unref(snap);
+		snap = grace_snap(t0 + i * SEC, coop, KG_STATE_STABLE, before, 3);
+		tracker_apply(tr, &q, snap, &ev);
+	}
+	/* g-c gives everything up and leaves; eager: the others revoke everything too */
+	grace_obs(&q, KG_OBS_REVOKED, t0 + 3200 * 1000, coop, 2, p2, 1, KG_REASON_GRACEFUL);
+	grace_obs(&q, KG_OBS_LEFT, t0 + 3210 * 1000, coop, 2, NULL, 0, KG_REASON_GRACEFUL);
+	grace_obs(&q, KG_OBS_REVOKED, t0 + 3300 * 1000, coop, 0, coop ? NULL : p0, coop ? 0 : 1, KG_REASON_NONE);
+	grace_obs(&q, KG_OBS_REVOKED, t0 + 3300 * 1000, coop, 1, coop ? NULL : p1, coop ? 0 : 1, KG_REASON_NONE);
+	snapshot_unref(snap);
+	snap = grace_snap(t0 + 4 * SEC, coop, KG_STATE_PREPARING_REBALANCE, after, 2);
+	tracker_apply(tr, &q, snap, &ev);
+	grace_obs(&q, KG_OBS_ASSIGNED, t0 + 4500 * 1000, coop, 0, coop ? p2 : p02, coop ? 1 : 2, KG_REASON_NONE);
+	grace_obs(&q, KG_OBS_ASSIGNED, t0 + 4500 * 1000, coop, 1, coop ? NULL : p1, coop ? 0 : 1, KG_REASON_NONE);
+	for (i = 5; i < 8; i++) {
+		snapshot_unref(snap);
+		snap = grace_snap(t0 + i * SEC, coop, KG_STATE_STABLE, after, 2);
+		tracker_apply(tr, &q, snap, &ev);
+	}
+	for (j = 0; j < ev.n; j++) {
+		if (ev.v[j]->kind == KG_EV_REBALANCE_END) {
+			assert_non_null(strstr(ev.v[j]->text, want_event));
+			found = true;
+		}
+	}
+	assert_true(found);
+	resize_term(40, 120);
+	timeline_screen(&t, tr, snap, coop ? "grace-coop" : "grace-eager", false);
+	render_frame(&t);
+	assert_true(screen_has(want_line));
+	assert_false(screen_has("stopped all"));
+	screen_free(&t);
+	snapshot_unref(snap);
+	evlist_clear(&ev);
+	free(ev.v);
+	obsq_clear(&q);
+	free(q.v);
+	tracker_free(tr);
+	resize_term(24, 80);
+}
+
+/* The episode line's stopped count is the model's "N of M members stopped". */
+static void
+test_timeline_stopped_count(void **state)
+{
+	(void)state;
+	grace_check(true, "0 of 2 members stopped", "  0 of 2 stopped");
+	grace_check(false, "2 of 2 members stopped", "  2 of 2 stopped");
+}
+
 /* Per partition, every partition of the group's topics, grouped under each topic's heading as in the grid. */
 static void
 test_timeline_partitions_by_topic(void **state)
@@ -844,6 +970,7 @@ main(void)
 		cmocka_unit_test(test_resize),      cmocka_unit_test(test_keys_walk),   cmocka_unit_test(test_status_wrap),
 		cmocka_unit_test(test_demo_view),   cmocka_unit_test(test_gauge),       cmocka_unit_test(test_timeline_notes),
 		cmocka_unit_test(test_timeline_scroll_fixed),
+		cmocka_unit_test(test_timeline_stopped_count),
 		cmocka_unit_test(test_timeline_partitions_by_topic),
 	};
 	setenv("TZ", "UTC", 1);
