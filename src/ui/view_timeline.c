@@ -19,7 +19,9 @@
  * which of them show.  Per partition, every partition of the group's
  * topics has a lane, under its topic's heading as in the grid; the heading
  * of the topic at the top stays while its partitions scroll.  Beside the
- * lanes (wide panes) what the last episode did to each member.
+ * lanes (wide panes) a note on what the last episode did to each member
+ * (it left and why, what it kept, gave and got), shortened to fit: ranges,
+ * then compact words, then counts, then cut after a word with an ellipsis.
  *
  * Episodes carry the number the model gave them (1, 2, 3... per group
  * since kgtop started), so a number stays with its episode as the window
@@ -40,8 +42,11 @@
 #include "util/util.h"
 
 #define LABEL_W 14
-#define NOTE_W 32
+#define NOTE_W 32   /* notes' width in a pane under 100 columns */
+#define NOTE_MAX 48 /* and at most, in wider ones (a third of the pane) */
 #define MAX_EPLINES 3
+/* a leave this long before an episode began is what it is about (the tracker's TRIGGER_WINDOW) */
+#define LEAVE_BEFORE_US (10LL * 1000000)
 
 /* One scrolling row: a member's lane, a partition, or a topic's heading (per partition). */
 typedef struct tl_row {
@@ -252,87 +257,309 @@ episode_line(const ui_screen *s, const kg_hview *v, const kg_episode *e, int64_t
 		snprintf(cut, n - (size_t)(cut - buf), "%s", s->ascii ? "~" : "\u2026");
 }
 
-/* True when lane k was a member at some time within [a, b], by the view's samples. */
-static bool
-lane_present(const kg_hview *v, int k, int64_t a, int64_t b)
+/* What the view's samples say about lane k over [a, b] (see ui_lane_facts); why is left to the caller. */
+static void
+lane_facts(const kg_hview *v, int k, int64_t a, int64_t b, ui_lane_facts *f)
 {
 	int i;
+	bool first = true;
+	memset(f, 0, sizeof *f);
 	for (i = 0; i < v->nsamples; i++) {
 		const kg_sample *smp = &v->samples[i];
 		int64_t until = i + 1 < v->nsamples ? v->samples[i + 1].time_us : INT64_MAX;
-		if (smp->time_us > b || until <= a)
+		bool in = lane_in(smp, k);
+		if (smp->time_us > b) {
+			f->later |= in;
 			continue;
-		if (k < smp->nlanes && smp->lane_status[k] != KG_LANE_ABSENT)
-			return true;
+		}
+		if (until <= a)
+			continue;
+		/* samples in effect during [a, b], in time order: the first at a, the last at b */
+		if (first)
+			f->at_start = in;
+		first = false;
+		f->at_end = in;
+		if (in)
+			f->during = true;
+		else
+			f->gap = true;
 	}
-	return false;
-}
-
-/* Append ", " unless the note is empty. */
-static void
-note_sep(sbuf *b)
-{
-	if (b->len > 0)
-		sbuf_adds(b, ", ");
 }
 
 /*
- * What an episode did to a lane, in the seeds' words.  m is the lane's
- * record in the episode (NULL: none); during says whether the lane was a
- * member at some time of the episode, at_end whether it was one when the
- * episode ended (a member that left and came back during it).  A lane
- * with no record is "untouched" when it was there, and has no note when
- * it was not.
+ * Why each lane last left within [a, b] (KG_REASON_NONE: not known), from
+ * the group's events, newest first; a known reason beats "unknown" (a
+ * coordinator's log line may name it after polling saw the member gone).
+ * A lane with no such event that is still gone takes its last leave.
+ */
+static void
+leave_reasons(ui_screen *s, const kg_hview *v, int64_t a, int64_t b, kg_reason *why)
+{
+	enum { BATCH = 64, MAX_SCAN = 4096 };
+	kg_event *ev[BATCH];
+	uint64_t before = 0;
+	int n, i, k, scanned = 0;
+	for (k = 0; k < v->nlanes; k++)
+		why[k] = KG_REASON_NONE;
+	while (s->hist != NULL && scanned < MAX_SCAN) {
+		bool newer = false;
+		n = history_events(s->hist, v->group, before, ev, BATCH);
+		for (i = 0; i < n; i++) {
+			const kg_event *e = ev[i];
+			k = e->lane;
+			/* event times are the sources' and not quite in order: look a little past a */
+			newer |= e->time_us >= a - 2 * LEAVE_BEFORE_US;
+			if (e->kind == KG_EV_MEMBER_LEFT && k >= 0 && k < v->nlanes && e->time_us >= a &&
+			    e->time_us <= b && e->reason != KG_REASON_NONE &&
+			    (why[k] == KG_REASON_NONE || why[k] == KG_REASON_UNKNOWN))
+				why[k] = e->reason;
+			before = e->seq;
+			event_unref(ev[i]);
+		}
+		scanned += n;
+		if (n < BATCH || !newer)
+			break;
+	}
+	for (k = 0; k < v->nlanes; k++) {
+		const kg_lane *l = &v->lanes[k];
+		if ((why[k] == KG_REASON_NONE || why[k] == KG_REASON_UNKNOWN) && !l->present &&
+		    l->last_leave != KG_REASON_NONE && l->last_seen_us >= a && l->last_seen_us <= b)
+			why[k] = l->last_leave;
+	}
+}
+
+/* A clause of a note: a word, a reason in parentheses, a partition set, a round. */
+typedef struct nclause {
+	const char *word;
+	kg_reason why;   /* NONE: no parentheses (nor for "unknown") */
+	const kg_tp *set;
+	int nset;        /* -1: no set */
+	int round;       /* 0: none */
+} nclause;
+
+/* How a note is written, from the longest form to the shortest. */
+typedef enum nform {
+	NOTE_LONG,      /* "kept [3 4 5], gave [0 1 2] in round 1" */
+	NOTE_RANGES,    /* "kept [3-5], gave [0-2] in round 1" */
+	NOTE_COMPACT,   /* "kept [3-5] gave [0-2] r1" */
+	NOTE_SHORT_WHY, /* and "left (max.poll)" */
+	NOTE_COUNTS,    /* and sets as counts where shorter: "had 333 parts" */
+	NOTE_FORMS
+} nform;
+
+#define MAX_CLAUSES 8
+
+/* A reason's shorter name, for the compact forms. */
+static const char *
+short_reason(kg_reason r)
+{
+	switch (r) {
+	case KG_REASON_MAX_POLL: return "max.poll";
+	case KG_REASON_SESSION_TIMEOUT: return "session";
+	case KG_REASON_METADATA: return "metadata";
+	default: return reason_name(r);
+	}
+}
+
+/* A partition set with runs of three or more as ranges: "[0-2 5]", "[orders:0-2,5 payments:1]". */
+static void
+fmt_ranges(sbuf *b, const kg_tp *v, int n, bool sf)
+{
+	int i = 0;
+	bool names = !(sf && tp_single_topic(v, n));
+	sbuf_addc(b, '[');
+	while (i < n) {
+		int j = i;
+		while (j + 1 < n && v[j + 1].topic == v[i].topic && v[j + 1].partition == v[j].partition + 1)
+			j++;
+		if (i > 0)
+			sbuf_addc(b, names && v[i].topic == v[i - 1].topic ? ',' : ' ');
+		if (names && (i == 0 || v[i].topic != v[i - 1].topic))
+			sbuf_addf(b, "%s:", intern_topic_name(v[i].topic));
+		if (j - i >= 2) {
+			sbuf_addf(b, "%d-%d", (int)v[i].partition, (int)v[j].partition);
+			i = j + 1;
+		} else {
+			sbuf_addf(b, "%d", (int)v[i].partition);
+			i++;
+		}
+	}
+	sbuf_addc(b, ']');
+}
+
+/* A partition set as a count ("333 parts"), or as ranges when they are no longer. */
+static void
+fmt_count(sbuf *b, const kg_tp *v, int n, bool sf)
+{
+	sbuf r = { 0 };
+	char cnt[32];
+	fmt_ranges(&r, v, n, sf);
+	snprintf(cnt, sizeof cnt, "%d part%s", n, n == 1 ? "" : "s");
+	sbuf_adds(b, strlen(sbuf_str(&r)) <= strlen(cnt) ? sbuf_str(&r) : cnt);
+	sbuf_free(&r);
+}
+
+/* One clause in a form. */
+static void
+clause_fmt(const nclause *c, nform form, bool sf, sbuf *b)
+{
+	sbuf_adds(b, c->word);
+	if (c->why != KG_REASON_NONE && c->why != KG_REASON_UNKNOWN)
+		sbuf_addf(b, " (%s)", form >= NOTE_SHORT_WHY ? short_reason(c->why) : reason_name(c->why));
+	if (c->nset >= 0) {
+		sbuf_addc(b, ' ');
+		if (form == NOTE_LONG)
+			tp_format(b, c->set, c->nset, sf);
+		else if (form < NOTE_COUNTS)
+			fmt_ranges(b, c->set, c->nset, sf);
+		else
+			fmt_count(b, c->set, c->nset, sf);
+	}
+	if (c->round > 0)
+		sbuf_addf(b, form >= NOTE_COMPACT ? " r%d" : " in round %d", c->round);
+}
+
+/* The clauses in a form, joined. */
+static void
+note_fmt(const nclause *c, int n, nform form, bool sf, sbuf *b)
+{
+	int i;
+	for (i = 0; i < n; i++) {
+		if (i > 0)
+			sbuf_adds(b, form >= NOTE_COMPACT ? " " : ", ");
+		clause_fmt(&c[i], form, sf, b);
+	}
+}
+
+/*
+ * The longest form that fits width columns; else the shortest cut after
+ * the last clause (or word) that fits, with an ellipsis.
+ */
+static void
+note_fit(const ui_screen *s, const nclause *c, int n, bool sf, int width, sbuf *out)
+{
+	sbuf t = { 0 };
+	int f, i, w = 0;
+	const char *p, *cut = NULL;
+	for (f = 0; f < NOTE_FORMS; f++) {
+		sbuf_reset(&t);
+		note_fmt(c, n, (nform)f, sf, &t);
+		if (width <= 0 || text_width(s, sbuf_str(&t)) <= width) {
+			sbuf_adds(out, sbuf_str(&t));
+			sbuf_free(&t);
+			return;
+		}
+	}
+	/* whole clauses of the shortest form, then "..." */
+	sbuf_reset(&t);
+	for (i = 0; i < n; i++) {
+		sbuf one = { 0 };
+		clause_fmt(&c[i], NOTE_COUNTS, sf, &one);
+		w = text_width(s, sbuf_str(&t)) + (i > 0) + text_width(s, sbuf_str(&one));
+		if (w + 1 > width) {
+			sbuf_free(&one);
+			break;
+		}
+		if (i > 0)
+			sbuf_addc(&t, ' ');
+		sbuf_adds(&t, sbuf_str(&one));
+		sbuf_free(&one);
+	}
+	if (i == 0) {
+		/* not even the first clause: its words that fit */
+		clause_fmt(&c[0], NOTE_COUNTS, sf, &t);
+		for (p = sbuf_str(&t); (p = strchr(p, ' ')) != NULL; p++) {
+			char *head = xstrndup(sbuf_str(&t), (size_t)(p - sbuf_str(&t)));
+			if (text_width(s, head) + 1 <= width)
+				cut = p;
+			free(head);
+		}
+		if (cut == NULL) {
+			/* one long word: text_put cuts it with an ellipsis */
+			sbuf_adds(out, sbuf_str(&t));
+			sbuf_free(&t);
+			return;
+		}
+		sbuf_addn(out, sbuf_str(&t), (size_t)(cut - sbuf_str(&t)));
+	} else {
+		sbuf_adds(out, sbuf_str(&t));
+	}
+	sbuf_adds(out, s->ascii ? "~" : "\u2026");
+	sbuf_free(&t);
+}
+
+/* Add a clause. */
+static void
+clause_add(nclause *c, int *n, const char *word, kg_reason why, const kg_tp *set, int nset, int round)
+{
+	if (*n >= MAX_CLAUSES)
+		return;
+	c[(*n)++] = (nclause){ word, why, set, nset, round };
+}
+
+/*
+ * What an episode did to a lane (see screen.h).  Without a record: what
+ * the samples saw.  With one: a lane gone at the end left (why), and had
+ * what it held when the episode began (or what it got in it); one that
+ * left and is back at the end rejoined; one that stayed gave all, or kept
+ * some and gave the rest, and got what it got.
  */
 void
-timeline_member_note(const kg_episode *e, const kg_episode_member *m, bool sf, bool during, bool at_end, sbuf *b)
+timeline_member_note(const ui_screen *s, const kg_episode *e, const kg_episode_member *m, const ui_lane_facts *f,
+		     bool sf, int width, sbuf *b)
 {
-	bool rejoined;
+	nclause c[MAX_CLAUSES];
+	int n = 0, nk = 0;
+	kg_tp *kept = NULL;
 	if (m == NULL) {
-		if (during)
-			sbuf_adds(b, "untouched");
-		return;
-	}
-	/* joined and left: in this order when it is gone at the end, else it left and rejoined */
-	rejoined = m->joined && m->left && at_end;
-	if (m->joined && !rejoined)
-		sbuf_adds(b, "joined");
-	if (m->cls == KG_CLASS_FULL) {
-		note_sep(b);
-		sbuf_adds(b, "gave all ");
-		tp_format(b, m->revoked, m->nrevoked, sf);
-	} else if (m->cls == KG_CLASS_INCREMENTAL) {
-		kg_tp *kept = xcalloc((size_t)m->nbefore + 1, sizeof *kept);
-		int nk = tp_diff(m->before, m->nbefore, m->revoked, m->nrevoked, kept);
-		note_sep(b);
-		sbuf_adds(b, "kept ");
-		tp_format(b, kept, nk, sf);
-		sbuf_adds(b, ", gave ");
-		tp_format(b, m->revoked, m->nrevoked, sf);
-		if (m->round_revoked > 0)
-			sbuf_addf(b, " in round %d", m->round_revoked);
-		free(kept);
-	}
-	if (m->left) {
-		note_sep(b);
-		sbuf_adds(b, "left");
-		if (m->cls == KG_CLASS_NONE && m->nbefore > 0) {
-			/* it left (just before the episode, or without a revoke seen) holding these */
-			sbuf_adds(b, " with ");
-			tp_format(b, m->before, m->nbefore, sf);
+		if (!f->during)
+			clause_add(c, &n, f->later ? "joined after it" : "left before it", KG_REASON_NONE, NULL, -1, 0);
+		else if (f->at_start && f->at_end && !f->gap)
+			clause_add(c, &n, "untouched", KG_REASON_NONE, NULL, -1, 0);
+		else if (f->at_start && f->at_end) {
+			clause_add(c, &n, "left", f->why, NULL, -1, 0);
+			clause_add(c, &n, "rejoined", KG_REASON_NONE, NULL, -1, 0);
+		} else {
+			if (!f->at_start)
+				clause_add(c, &n, "joined", KG_REASON_NONE, NULL, -1, 0);
+			if (!f->at_end)
+				clause_add(c, &n, "left", f->why, NULL, -1, 0);
 		}
-		if (rejoined)
-			sbuf_adds(b, ", rejoined");
+	} else if (!f->at_end) {
+		/* gone when it ended: it left, holding what it had when it began (or got in it) */
+		const kg_tp *had = m->nbefore > 0 ? m->before : m->nassigned > 0 ? m->assigned : m->revoked;
+		int nhad = m->nbefore > 0 ? m->nbefore : m->nassigned > 0 ? m->nassigned : m->nrevoked;
+		if (m->joined && !f->at_start)
+			clause_add(c, &n, "joined", KG_REASON_NONE, NULL, -1, 0);
+		clause_add(c, &n, "left", f->why, NULL, -1, 0);
+		if (nhad > 0)
+			clause_add(c, &n, "had", KG_REASON_NONE, had, nhad, 0);
+	} else if (m->left) {
+		/* left and came back */
+		clause_add(c, &n, "left", f->why, NULL, -1, 0);
+		clause_add(c, &n, "rejoined", KG_REASON_NONE, NULL, -1, 0);
+		if (m->nassigned > 0)
+			clause_add(c, &n, "got", KG_REASON_NONE, m->assigned, m->nassigned,
+				   e->rounds > 1 ? m->round_assigned : 0);
+	} else {
+		if (m->joined)
+			clause_add(c, &n, "joined", KG_REASON_NONE, NULL, -1, 0);
+		if (m->cls == KG_CLASS_FULL) {
+			clause_add(c, &n, "gave all", KG_REASON_NONE, m->revoked, m->nrevoked, 0);
+		} else if (m->cls == KG_CLASS_INCREMENTAL) {
+			kept = xcalloc((size_t)m->nbefore + 1, sizeof *kept);
+			nk = tp_diff(m->before, m->nbefore, m->revoked, m->nrevoked, kept);
+			clause_add(c, &n, "kept", KG_REASON_NONE, kept, nk, 0);
+			clause_add(c, &n, "gave", KG_REASON_NONE, m->revoked, m->nrevoked, m->round_revoked);
+		}
+		if (m->nassigned > 0)
+			clause_add(c, &n, "got", KG_REASON_NONE, m->assigned, m->nassigned,
+				   e->rounds > 1 ? m->round_assigned : 0);
+		if (n == 0)
+			clause_add(c, &n, "untouched", KG_REASON_NONE, NULL, -1, 0);
 	}
-	if (m->nassigned > 0 && (!m->left || rejoined)) {
-		note_sep(b);
-		sbuf_adds(b, "got ");
-		tp_format(b, m->assigned, m->nassigned, sf);
-		if (m->round_assigned > 0 && e->rounds > 1)
-			sbuf_addf(b, " in round %d", m->round_assigned);
-	} else if (b->len == 0) {
-		sbuf_adds(b, "untouched");
-	}
+	note_fit(s, c, n, sf, width, b);
+	free(kept);
 }
 
 /* The lanes per member: every lane that was a member at some time of the window. */
@@ -567,13 +794,14 @@ view_timeline_draw(ui_screen *s, const kg_group *g, ui_rect r)
 {
 	int64_t scale = screen_scale_us(s), t1 = screen_view_time(s), t0, lend = 0;
 	bool notes = r.w >= 90 && !s->by_partition, sf = group_single_topic(g), sticky;
-	int note_w = NOTE_W;
+	int note_w = r.w < 100 ? NOTE_W : KG_MIN(NOTE_MAX, r.w / 3);
 	int sw = r.w - LABEL_W - 1 - (notes ? note_w + 1 : 0), ncols, y, i, nep, neplines, legend, region, nrows, nparts = 0;
 	int maxtop, top, page, step, npages, bottom = r.y + r.h, y0, shown, first = 0, last_ord = 0;
 	kg_hview *v;
 	tl_row *rows;
 	char buf[512];
 	const kg_episode *last = NULL;
+	kg_reason *why = NULL;
 	if (sw < 10)
 		sw = 10;
 	ncols = sw;
@@ -630,10 +858,18 @@ view_timeline_draw(ui_screen *s, const kg_group *g, ui_rect r)
 	if (v->nepisodes == 0 && r.y + 1 < bottom)
 		text_put(s, r.y + 1, r.x + 3, r.w - 4, s->attr[UI_EL_DIM],
 			 "no rebalance in this window (- zooms out, left scrolls back)", TEXT_ELLIPSIS);
-	if (y0 - 1 < bottom)
+	if (y0 - 1 < bottom) {
 		draw_markers(s, v, y0 - 1, r, ncols, t0, t1, scale);
-	if (notes && last != NULL)
+		if (notes && last != NULL)
+			text_putf(s, y0 - 1, r.x + LABEL_W + ncols + 2, note_w, s->attr[UI_EL_DIM], "episode %d:", last->number);
+	}
+
+	/* what the last episode did to each member, from its start (and a leave just before) to its end */
+	if (notes && last != NULL) {
 		lend = last->end_us ? last->end_us : t1;
+		why = xcalloc((size_t)v->nlanes + 1, sizeof *why);
+		leave_reasons(s, v, last->start_us - LEAVE_BEFORE_US, lend, why);
+	}
 	for (i = 0, shown = 0; i < region && top + i < nrows; i++, shown++) {
 		const tl_row *row = &rows[top + i];
 		y = y0 + i;
@@ -652,12 +888,12 @@ view_timeline_draw(ui_screen *s, const kg_group *g, ui_rect r)
 			draw_partition_strip(s, v, row->tp, y, r.x + LABEL_W, ncols, t0, scale);
 		} else {
 			draw_member_row(s, v, row, y, r, ncols, t0, scale);
-			if (notes && last != NULL) {
+			if (why != NULL) {
+				ui_lane_facts f;
 				sbuf b = { 0 };
-				const kg_sample *at_end = hview_sample_at(v, lend);
-				timeline_member_note(last, episode_member(last, row->lane), sf,
-						     lane_present(v, row->lane, last->start_us, lend),
-						     at_end != NULL && lane_in(at_end, row->lane), &b);
+				lane_facts(v, row->lane, last->start_us, lend, &f);
+				f.why = why[row->lane];
+				timeline_member_note(s, last, episode_member(last, row->lane), &f, sf, note_w, &b);
 				text_put(s, y, r.x + LABEL_W + ncols + 2, note_w, s->attr[UI_EL_DIM], sbuf_str(&b), TEXT_ELLIPSIS);
 				sbuf_free(&b);
 			}
@@ -665,6 +901,7 @@ view_timeline_draw(ui_screen *s, const kg_group *g, ui_rect r)
 	}
 	if (legend && y0 + shown < bottom)
 		draw_legend(s, y0 + shown, r, maxtop > 0 ? first : 0, last_ord, s->by_partition ? nparts : nrows);
+	free(why);
 	free(rows);
 	hview_free(v);
 }

@@ -603,13 +603,14 @@ test_resize(void **state)
 	s.view = UI_VIEW_GRID;
 }
 
-/* The note of one lane, as a string. */
+/* The note of one lane, as a string, without a width limit (during and at_end; at_start when both). */
 static const char *
 note(const kg_episode *e, const kg_episode_member *m, bool during, bool at_end)
 {
 	static char buf[256];
 	sbuf b = { 0 };
-	timeline_member_note(e, m, true, during, at_end, &b);
+	ui_lane_facts f = { .during = during, .at_start = during && at_end, .at_end = at_end };
+	timeline_member_note(&s, e, m, &f, true, 0, &b);
 	util_strlcpy(buf, sbuf_str(&b), sizeof buf);
 	sbuf_free(&b);
 	return buf;
@@ -626,15 +627,15 @@ test_timeline_notes(void **state)
 	(void)state;
 	memset(&e, 0, sizeof e);
 	e.rounds = 2;
-	/* no record: untouched when it was there, nothing when it was not */
+	/* no record: untouched when it was there, and a note when it was not */
 	assert_string_equal(note(&e, NULL, true, true), "untouched");
-	assert_string_equal(note(&e, NULL, false, false), "");
+	assert_string_equal(note(&e, NULL, false, false), "left before it");
 	/* left just before the episode, holding [0 1] */
 	memset(&m, 0, sizeof m);
 	m.left = true;
 	m.before = p0;
 	m.nbefore = 2;
-	assert_string_equal(note(&e, &m, false, false), "left with [0 1]");
+	assert_string_equal(note(&e, &m, false, false), "left, had [0 1]");
 	/* joined, then left again before the end */
 	memset(&m, 0, sizeof m);
 	m.joined = m.left = true;
@@ -644,13 +645,13 @@ test_timeline_notes(void **state)
 	m.nassigned = 1;
 	m.round_assigned = 2;
 	assert_string_equal(note(&e, &m, true, true), "left, rejoined, got [1] in round 2");
-	/* a full revoke, then gone */
+	/* a full revoke, then gone: it left, and had what it gave */
 	memset(&m, 0, sizeof m);
 	m.cls = KG_CLASS_FULL;
 	m.before = m.revoked = p0;
 	m.nbefore = m.nrevoked = 2;
 	m.left = true;
-	assert_string_equal(note(&e, &m, true, false), "gave all [0 1], left");
+	assert_string_equal(note(&e, &m, true, false), "left, had [0 1]");
 	/* incremental: kept, gave, got */
 	memset(&m, 0, sizeof m);
 	m.cls = KG_CLASS_INCREMENTAL;
@@ -799,6 +800,111 @@ test_timeline_scroll_fixed(void **state)
 	resize_term(24, 80);
 }
 
+/* The note of a lane in width columns. */
+static const char *
+note_in(const kg_episode *e, const kg_episode_member *m, const ui_lane_facts *f, bool sf, int width)
+{
+	static char buf[512];
+	sbuf b = { 0 };
+	timeline_member_note(&s, e, m, f, sf, width, &b);
+	util_strlcpy(buf, sbuf_str(&b), sizeof buf);
+	sbuf_free(&b);
+	return buf;
+}
+
+/*
+ * Notes: a member gone at the end of the episode says it left, why, and
+ * what it had; a lane without a record still gets a note; a note too long
+ * for its column takes ranges, then compact words, then counts, and is
+ * cut only after a word, with an ellipsis.
+ */
+static void
+test_timeline_notes_fit(void **state)
+{
+	int32_t t = intern_topic("fit"), u = intern_topic("fit-other");
+	kg_tp six[] = { { t, 0 }, { t, 1 }, { t, 2 }, { t, 3 }, { t, 4 }, { t, 5 } }, low[] = { { t, 0 }, { t, 1 }, { t, 2 } };
+	kg_tp had[] = { { t, 0 }, { t, 3 } }, two[] = { { t, 4 }, { u, 1 } };
+	kg_episode e;
+	kg_episode_member m;
+	ui_lane_facts stayed = { .during = true, .at_start = true, .at_end = true };
+	ui_lane_facts gone = { .during = true, .at_start = true, .why = KG_REASON_MAX_POLL };
+	ui_lane_facts f;
+	kg_tp many[333];
+	const char *n;
+	int i;
+	(void)state;
+	for (i = 0; i < 333; i++)
+		many[i] = (kg_tp){ t, 3 * i + 2 };
+	memset(&e, 0, sizeof e);
+	e.rounds = 2;
+	/* incremental: in full, then ranges, then compact */
+	memset(&m, 0, sizeof m);
+	m.cls = KG_CLASS_INCREMENTAL;
+	m.before = six;
+	m.nbefore = 6;
+	m.revoked = low;
+	m.nrevoked = 3;
+	m.round_revoked = 1;
+	assert_string_equal(note_in(&e, &m, &stayed, true, 0), "kept [3 4 5], gave [0 1 2] in round 1");
+	assert_string_equal(note_in(&e, &m, &stayed, true, 37), "kept [3 4 5], gave [0 1 2] in round 1");
+	assert_string_equal(note_in(&e, &m, &stayed, true, 36), "kept [3-5], gave [0-2] in round 1");
+	assert_string_equal(note_in(&e, &m, &stayed, true, 32), "kept [3-5] gave [0-2] r1");
+	assert_string_equal(note_in(&e, &m, &stayed, true, 24), "kept [3-5] gave [0-2] r1");
+	/* then whole clauses and an ellipsis, never half a word */
+	assert_string_equal(note_in(&e, &m, &stayed, true, 23), "kept [3-5]\u2026");
+	assert_string_equal(note_in(&e, &m, &stayed, true, 11), "kept [3-5]\u2026");
+	assert_string_equal(note_in(&e, &m, &stayed, true, 10), "kept\u2026");
+	/* a set with no ranges in it: a count */
+	memset(&m, 0, sizeof m);
+	m.left = true;
+	m.before = many;
+	m.nbefore = 333;
+	assert_string_equal(note_in(&e, &m, &gone, true, 32), "left (max.poll) had 333 parts");
+	/* a member that left in the episode says so, why, and what it had */
+	memset(&m, 0, sizeof m);
+	m.left = true;
+	m.before = had;
+	m.nbefore = 2;
+	assert_string_equal(note_in(&e, &m, &gone, true, 0), "left (max.poll.interval), had [0 3]");
+	assert_string_equal(note_in(&e, &m, &gone, true, 35), "left (max.poll.interval), had [0 3]");
+	assert_string_equal(note_in(&e, &m, &gone, true, 34), "left (max.poll.interval) had [0 3]");
+	assert_string_equal(note_in(&e, &m, &gone, true, 33), "left (max.poll) had [0 3]");
+	/* even when it gave everything first (a graceful leave revokes all) */
+	m.cls = KG_CLASS_FULL;
+	m.revoked = had;
+	m.nrevoked = 2;
+	f = gone;
+	f.why = KG_REASON_GRACEFUL;
+	assert_string_equal(note_in(&e, &m, &f, true, 0), "left (graceful), had [0 3]");
+	/* ... also when the model kept no record of it */
+	assert_string_equal(note_in(&e, NULL, &gone, true, 0), "left (max.poll.interval)");
+	f = stayed;
+	f.gap = true;
+	f.why = KG_REASON_SESSION_TIMEOUT;
+	assert_string_equal(note_in(&e, NULL, &f, true, 0), "left (session timeout), rejoined");
+	f = (ui_lane_facts){ .during = true, .at_end = true, .gap = true };
+	assert_string_equal(note_in(&e, NULL, &f, true, 0), "joined");
+	f = (ui_lane_facts){ .later = true };
+	assert_string_equal(note_in(&e, NULL, &f, true, 0), "joined after it");
+	/* the reason "unknown" says nothing */
+	f = gone;
+	f.why = KG_REASON_UNKNOWN;
+	assert_string_equal(note_in(&e, &m, &f, true, 0), "left, had [0 3]");
+	/* topics named when the group has several */
+	memset(&m, 0, sizeof m);
+	m.assigned = two;
+	m.nassigned = 2;
+	m.round_assigned = 2;
+	assert_string_equal(note_in(&e, &m, &stayed, false, 0), "got [fit:4 fit-other:1] in round 2");
+	n = note_in(&e, &m, &stayed, false, 5);
+	assert_string_equal(n, "got\u2026");
+	s.ascii = true;
+	assert_string_equal(note_in(&e, &m, &stayed, false, 5), "got~");
+	s.ascii = false;
+	/* a first word wider than the column: whole, for text_put to cut with its ellipsis */
+	assert_string_equal(note_in(&e, &m, &stayed, false, 3), "got 2 parts r2");
+}
+
 /* A three-member group on "grace" [0 1 2]: members a, b, c (owning p0, p1, p2 where present) in state st. */
 static kg_snapshot *
 grace_snap(int64_t t, bool coop, kg_group_state st, const int *owner, int nmembers)
@@ -906,6 +1012,8 @@ grace_check(bool coop, const char *want_event, const char *want_line)
 	render_frame(&t);
 	assert_true(screen_has(want_line));
 	assert_false(screen_has("stopped all"));
+	/* the leaver's note says it left, why, and what it had */
+	assert_true(screen_has("left (graceful), had [2]"));
 	screen_free(&t);
 	snapshot_unref(snap);
 	evlist_clear(&ev);
@@ -970,6 +1078,7 @@ main(void)
 		cmocka_unit_test(test_resize),      cmocka_unit_test(test_keys_walk),   cmocka_unit_test(test_status_wrap),
 		cmocka_unit_test(test_demo_view),   cmocka_unit_test(test_gauge),       cmocka_unit_test(test_timeline_notes),
 		cmocka_unit_test(test_timeline_scroll_fixed),
+		cmocka_unit_test(test_timeline_notes_fit),
 		cmocka_unit_test(test_timeline_stopped_count),
 		cmocka_unit_test(test_timeline_partitions_by_topic),
 	};
