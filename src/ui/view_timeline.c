@@ -899,6 +899,12 @@ view_timeline_draw(ui_screen *s, const kg_group *g, ui_rect r)
 			}
 		}
 	}
+	if (nrows == 0 && region > 0) {
+		/* an empty strip area would read as a drawing fault */
+		text_put(s, y0, r.x + 3, r.w - 4, s->attr[UI_EL_DIM],
+			 s->by_partition ? "no partitions known for this group" : "no members in this window", 0);
+		shown = 1;
+	}
 	if (legend && y0 + shown < bottom)
 		draw_legend(s, y0 + shown, r, maxtop > 0 ? first : 0, last_ord, s->by_partition ? nparts : nrows);
 	free(why);

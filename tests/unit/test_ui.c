@@ -1067,6 +1067,23 @@ test_timeline_partitions_by_topic(void **state)
 	resize_term(24, 80);
 }
 
+/* A timeline with no lanes says why instead of showing an empty strip area. */
+static void
+test_timeline_no_lanes(void **state)
+{
+	int y;
+	(void)state;
+	s.view = UI_VIEW_TIMELINE;
+	util_strlcpy(s.selected, "audit-archiver", sizeof s.selected);
+	screen_order(&s);
+	render_frame(&s);
+	y = row_starting(s.lay.view.y, " episodes");
+	assert_true(y > 0);
+	assert_true(row_has(y + 1, "no members in this window"));
+	assert_true(row_has(y + 2, "consuming"));
+	s.view = UI_VIEW_GRID;
+}
+
 /* Run. */
 int
 main(void)
@@ -1081,6 +1098,7 @@ main(void)
 		cmocka_unit_test(test_timeline_notes_fit),
 		cmocka_unit_test(test_timeline_stopped_count),
 		cmocka_unit_test(test_timeline_partitions_by_topic),
+		cmocka_unit_test(test_timeline_no_lanes),
 	};
 	setenv("TZ", "UTC", 1);
 	if (setlocale(LC_ALL, "C.UTF-8") == NULL)
