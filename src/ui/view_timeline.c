@@ -720,7 +720,7 @@ draw_axis(ui_screen *s, ui_rect r, int ncols, int64_t scale)
 	text_put(s, y, r.x + LABEL_W + ncols - rw, rw, s->attr[UI_EL_NOW], right, 0);
 }
 
-/* The marker row: the span of each episode, its number where it fits before the next marker. */
+/* The marker row: the span of each episode from its start's mark, its number where it fits before the next marker. */
 static void
 draw_markers(ui_screen *s, const kg_hview *v, int y, ui_rect r, int ncols, int64_t t0, int64_t t1, int64_t scale)
 {
@@ -741,7 +741,9 @@ draw_markers(ui_screen *s, const kg_hview *v, int y, ui_rect r, int ncols, int64
 		if (c1 < c0)
 			c1 = c0;
 		text_fill(s, y, r.x + LABEL_W + c0, c1 - c0 + 1, s->attr[UI_EL_EPISODE], G_HLINE);
-		text_put(s, y, r.x + LABEL_W + c0, 1, s->attr[UI_EL_EPISODE], glyph_get(G_EPISODE, s->ascii), 0);
+		/* the start's mark only where it started: one begun before the window comes in as a line */
+		if (e->start_us >= t0)
+			text_put(s, y, r.x + LABEL_W + c0, 1, s->attr[UI_EL_EPISODE], glyph_get(G_EPISODE, s->ascii), 0);
 		/* up to the next marker that shows, or the end of the strip */
 		room = (i + 1 < v->nepisodes ? KG_MIN(mc0[i + 1], ncols) : ncols) - c0 - 1;
 		snprintf(label, sizeof label, "%d", e->number);

@@ -1084,6 +1084,35 @@ test_timeline_no_lanes(void **state)
 	s.view = UI_VIEW_GRID;
 }
 
+/* An episode begun before the window comes in as a line on the marker row, without the mark of a start. */
+static void
+test_timeline_clipped_episode(void **state)
+{
+	char row[1024];
+	int y, zoom = s.zoom;
+	(void)state;
+	s.view = UI_VIEW_TIMELINE;
+	util_strlcpy(s.selected, "demo-range", sizeof s.selected);
+	screen_order(&s);
+	/* 100 ms a column, the window ending 10 s after the scene began: the episode (3.2 s to 5.7 s) began before it */
+	s.zoom = 0;
+	s.offset_us = s.snap->time_us - (SCENE_T0 + 10 * SEC);
+	render_frame(&s);
+	y = row_starting(s.lay.view.y, " episodes");
+	assert_true(y > 0);
+	row_text(y, row, sizeof row);
+	assert_null(strstr(row, "\u25b2"));
+	assert_non_null(strstr(row, "\u25001\u2500"));
+	/* and with the start inside the window, the mark */
+	s.offset_us = s.snap->time_us - (SCENE_T0 + 7 * SEC);
+	render_frame(&s);
+	row_text(y, row, sizeof row);
+	assert_non_null(strstr(row, "\u25b21"));
+	s.offset_us = 0;
+	s.zoom = zoom;
+	s.view = UI_VIEW_GRID;
+}
+
 /* Run. */
 int
 main(void)
@@ -1099,6 +1128,7 @@ main(void)
 		cmocka_unit_test(test_timeline_stopped_count),
 		cmocka_unit_test(test_timeline_partitions_by_topic),
 		cmocka_unit_test(test_timeline_no_lanes),
+		cmocka_unit_test(test_timeline_clipped_episode),
 	};
 	setenv("TZ", "UTC", 1);
 	if (setlocale(LC_ALL, "C.UTF-8") == NULL)
