@@ -75,7 +75,7 @@ if [ -x "$top_builddir/kgtop" ]; then
 		tkeys m; twait "p0" 5; shot demo-coop-partitions-160x45 160 45
 		tkeys m 1; twait "member" 5; shot demo-coop-grid-160x45 160 45
 		tkeys 4; twait "incremental" 5; shot demo-coop-events-160x45 160 45
-		tkeys j 2; twait "stopped all" 5; shot demo-eager-timeline-160x45 160 45
+		tkeys j 2; twait "of 3 stopped" 5; shot demo-eager-timeline-160x45 160 45
 		tkeys 4; twait "stop-the-world" 5; shot demo-eager-events-160x45 160 45
 		tkeys 3; twait "heartbeat" 5; shot demo-health-160x45 160 45
 	fi

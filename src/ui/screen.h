@@ -221,11 +221,24 @@ void render_frame(ui_screen *s);
 const ui_pane *render_pane(ui_view_id v);
 
 /* view_timeline.c */
+/* What the history saw of a lane over an episode, for its note. */
+typedef struct ui_lane_facts {
+	bool during;    /* a member at some time of the episode */
+	bool at_start;  /* a member when it began */
+	bool at_end;    /* a member when it ended */
+	bool gap;       /* not a member at some time of it */
+	bool later;     /* a member after it ended */
+	kg_reason why;  /* why it left in (or just before) it; KG_REASON_NONE: not known */
+} ui_lane_facts;
 /*
- * What episode e did to a lane (m its record, NULL none; during: the lane
- * was a member during e; at_end: it was one when e ended), appended to b.
+ * What episode e did to a lane (m its record, NULL none; f what the
+ * history saw), in at most width columns (0: no limit), appended to b:
+ * "left (max.poll.interval), had [0 3]", "kept [3 4 5], gave [0 1 2] in
+ * round 1", shortened to "kept [3-5] gave [0-2] r1" or cut after a word
+ * with an ellipsis to fit.  sf: partitions without topic names.
  */
-void timeline_member_note(const kg_episode *e, const kg_episode_member *m, bool sf, bool during, bool at_end, sbuf *b);
+void timeline_member_note(const ui_screen *s, const kg_episode *e, const kg_episode_member *m, const ui_lane_facts *f,
+			  bool sf, int width, sbuf *b);
 
 /* view_health.c */
 /* Blocks of a gauge of bar cells for value against limit (0 at 0). */

@@ -8,15 +8,26 @@
  * idle; a lane absent for the whole interval is blank.  Glyphs: consuming
  * (solid, in the member's colour), partly stopped, stopped, absent blank;
  * per partition, the owner's colour, and the owner's letter where
- * ownership changes so the picture reads without colour.  Above the
- * strips: the time axis, one line per episode in the window (start,
- * protocol, rounds, duration, generation, trigger), and a marker row;
- * beside them (wide panes) what the last episode did to each member.
+ * ownership changes so the picture reads without colour.
+ *
+ * Layout, top to bottom: the time axis, one line per episode in the
+ * window (start, protocol, rounds, duration, generation, trigger, and the
+ * model's "N of M stopped": members that were consuming when it began,
+ * stayed and stopped), a marker row, the lanes, the legend.  The axis, the
+ * episode lines, the marker row and the legend stay put; only the lanes
+ * scroll (PgUp / PgDn), clipped to the rows between, and the legend says
+ * which of them show.  Per partition, every partition of the group's
+ * topics has a lane, under its topic's heading as in the grid; the heading
+ * of the topic at the top stays while its partitions scroll.  Beside the
+ * lanes (wide panes) a note on what the last episode did to each member
+ * (it left and why, what it kept, gave and got), shortened to fit: ranges,
+ * then compact words, then counts, then cut after a word with an ellipsis.
+ *
  * Episodes carry the number the model gave them (1, 2, 3... per group
  * since kgtop started), so a number stays with its episode as the window
- * slides and as old ones are trimmed; a marker's number
- * is drawn only where it fits before the next marker.  Start times count
- * from kgtop's start ("+2m57s"), or are clock times with w.
+ * slides and as old ones are trimmed; a marker's number is drawn only
+ * where it fits before the next marker.  Start times count from kgtop's
+ * start ("+2m57s"), or are clock times with w.
  */
 #include "config.h"
 
@@ -31,7 +42,20 @@
 #include "util/util.h"
 
 #define LABEL_W 14
-#define NOTE_W 32
+#define NOTE_W 32   /* notes' width in a pane under 100 columns */
+#define NOTE_MAX 48 /* and at most, in wider ones (a third of the pane) */
+#define MAX_EPLINES 3
+/* a leave this long before an episode began is what it is about (the tracker's TRIGGER_WINDOW) */
+#define LEAVE_BEFORE_US (10LL * 1000000)
+
+/* One scrolling row: a member's lane, a partition, or a topic's heading (per partition). */
+typedef struct tl_row {
+	int lane;      /* per member: the lane; -1 per partition */
+	kg_tp tp;      /* per partition: the partition, or the topic of a heading */
+	int heading;   /* a heading: its topic's partition count; 0 for a lane */
+	int topic_row; /* per partition: the row of its topic's heading */
+	int ord;       /* 1-based place among the lanes (headings: 0) */
+} tl_row;
 
 /* Strength of a lane status within a column (higher wins). */
 static int
@@ -84,6 +108,13 @@ sample_part(const kg_sample *smp, kg_tp tp)
 			hi = mid - 1;
 	}
 	return -1;
+}
+
+/* True when lane k is a member in a sample. */
+static bool
+lane_in(const kg_sample *smp, int k)
+{
+	return k < smp->nlanes && smp->lane_status[k] != KG_LANE_ABSENT;
 }
 
 /* Glyph and attribute of a lane status. */
@@ -143,320 +174,743 @@ fmt_start(const ui_screen *s, char *buf, size_t n, int64_t t)
 	}
 }
 
-/* Number each episode of a view: the model counts them per group since kgtop started. */
-static void
-episode_numbers(ui_screen *s, const kg_hview *v, int *num)
+/*
+ * The model's count for "N of M members stopped" (tracker.c, close_episode):
+ * of the members that held partitions when e began and did not leave, those
+ * that stopped (a full revoke, or time owning nothing).  A leaver is not
+ * "stopped", nor is a joiner.  While e is open the model has not settled
+ * the stopped time of a member that is still stopped: the view's samples
+ * say it (up to now).
+ */
+static int
+episode_stopped(const kg_hview *v, const kg_episode *e, int64_t now, int *members)
 {
-	int i;
-	(void)s;
-	for (i = 0; i < v->nepisodes; i++)
-		num[i] = v->episodes[i].number;
-}
-
-/* One line describing an episode. */
-static void
-episode_line(const ui_screen *s, const kg_episode *e, int num, int64_t now, char *buf, size_t n)
-{
-	char st[48], dur[32], gen[64] = "";
-	sbuf b = { 0 };
-	fmt_start(s, st, sizeof st, e->start_us);
-	util_fmt_duration(dur, sizeof dur, (e->end_us ? e->end_us : now) - e->start_us);
-	if (e->gen_start >= 0 && e->gen_end >= 0 && e->gen_end != e->gen_start)
-		snprintf(gen, sizeof gen, "gen %d%s%d  ", (int)e->gen_start, s->ascii ? "->" : "\u2192", (int)e->gen_end);
-	else if (e->gen_end >= 0 || e->gen_start >= 0)
-		snprintf(gen, sizeof gen, "gen %d  ", (int)(e->gen_end >= 0 ? e->gen_end : e->gen_start));
-	sbuf_addf(&b, "%d %s  %s  %d round%s  %s%s  %s", num, st, proto_name(e->proto), e->rounds,
-		  e->rounds == 1 ? "" : "s", e->end_us ? "" : "open ", dur, gen);
-	sbuf_adds(&b, e->trigger_text && *e->trigger_text ? e->trigger_text : reason_name(e->trigger));
-	if (e->nfull > 0)
-		sbuf_addf(&b, "  %d stopped all", e->nfull);
-	if (e->nincremental > 0)
-		sbuf_addf(&b, "  %d gave some", e->nincremental);
-	if (e->moved > 0)
-		sbuf_addf(&b, "  %d moved", e->moved);
-	util_strlcpy(buf, sbuf_str(&b), n);
-	sbuf_free(&b);
-}
-
-/* True when lane k was a member at some time within [a, b], by the view's samples. */
-static bool
-lane_present(const kg_hview *v, int k, int64_t a, int64_t b)
-{
-	int i;
-	for (i = 0; i < v->nsamples; i++) {
-		const kg_sample *smp = &v->samples[i];
-		int64_t until = i + 1 < v->nsamples ? v->samples[i + 1].time_us : INT64_MAX;
-		if (smp->time_us > b || until <= a)
+	int k, i, stopped = 0;
+	*members = 0;
+	for (k = 0; k < e->nmembers; k++) {
+		const kg_episode_member *em = &e->members[k];
+		bool st = em->stopped_us > 0 || em->cls == KG_CLASS_FULL;
+		if (em->nbefore == 0 || em->left)
 			continue;
-		if (k < smp->nlanes && smp->lane_status[k] != KG_LANE_ABSENT)
-			return true;
+		(*members)++;
+		for (i = 0; !st && e->end_us == 0 && i < v->nsamples; i++) {
+			const kg_sample *smp = &v->samples[i];
+			int64_t until = i + 1 < v->nsamples ? v->samples[i + 1].time_us : INT64_MAX;
+			if (until <= e->start_us || smp->time_us > now)
+				continue;
+			st = em->lane < smp->nlanes && smp->lane_status[em->lane] == KG_MEMBER_STOPPED;
+		}
+		stopped += st;
 	}
-	return false;
-}
-
-/* Append ", " unless the note is empty. */
-static void
-note_sep(sbuf *b)
-{
-	if (b->len > 0)
-		sbuf_adds(b, ", ");
+	return stopped;
 }
 
 /*
- * What an episode did to a lane, in the seeds' words.  m is the lane's
- * record in the episode (NULL: none); during says whether the lane was a
- * member at some time of the episode, at_end whether it was one when the
- * episode ended (a member that left and came back during it).  A lane
- * with no record is "untouched" when it was there, and has no note when
- * it was not.
+ * One line describing an episode, in width columns if it can: in full;
+ * else "coop" and "2/3 stopped"; else without the members that gave some
+ * and with the generation last; else its fields that fit and an ellipsis.
+ */
+static void
+episode_line(const ui_screen *s, const kg_hview *v, const kg_episode *e, int64_t now, int width, char *buf, size_t n)
+{
+	char st[48], dur[32], gen[64] = "", *p, *cut = NULL;
+	int members, stopped = episode_stopped(v, e, now, &members), form;
+	fmt_start(s, st, sizeof st, e->start_us);
+	util_fmt_duration(dur, sizeof dur, (e->end_us ? e->end_us : now) - e->start_us);
+	if (e->gen_start >= 0 && e->gen_end >= 0 && e->gen_end != e->gen_start)
+		snprintf(gen, sizeof gen, "gen %d%s%d", (int)e->gen_start, s->ascii ? "->" : "\u2192", (int)e->gen_end);
+	else if (e->gen_end >= 0 || e->gen_start >= 0)
+		snprintf(gen, sizeof gen, "gen %d", (int)(e->gen_end >= 0 ? e->gen_end : e->gen_start));
+	for (form = 0; form < 3; form++) {
+		sbuf b = { 0 };
+		bool fits;
+		sbuf_addf(&b, "%d %s  %s  %d round%s  %s%s  ", e->number, st,
+			  form > 0 && e->proto == KG_PROTO_COOPERATIVE ? "coop" : proto_name(e->proto), e->rounds,
+			  e->rounds == 1 ? "" : "s", e->end_us ? "" : "open ", dur);
+		if (form < 2 && gen[0] != '\0')
+			sbuf_addf(&b, "%s  ", gen);
+		sbuf_adds(&b, e->trigger_text && *e->trigger_text ? e->trigger_text : reason_name(e->trigger));
+		/* no member records: an episode told by a coordinator's log alone, which saw no members */
+		if (members > 0)
+			sbuf_addf(&b, form > 0 ? "  %d/%d stopped" : "  %d of %d stopped", stopped, members);
+		if (form < 2 && e->nincremental > 0)
+			sbuf_addf(&b, "  %d gave some", e->nincremental);
+		if (e->moved > 0)
+			sbuf_addf(&b, "  %d moved", e->moved);
+		if (form == 2 && gen[0] != '\0')
+			sbuf_addf(&b, "  %s", gen);
+		util_strlcpy(buf, sbuf_str(&b), n);
+		fits = text_width(s, sbuf_str(&b)) <= width;
+		sbuf_free(&b);
+		if (fits)
+			return;
+	}
+	/* still too long: the fields that fit (they are two blanks apart), and an ellipsis */
+	for (p = strstr(buf, "  "); p != NULL; p = strstr(p + 2, "  ")) {
+		char c = *p;
+		*p = '\0';
+		if (text_width(s, buf) + 1 <= width)
+			cut = p;
+		*p = c;
+	}
+	if (cut != NULL)
+		snprintf(cut, n - (size_t)(cut - buf), "%s", s->ascii ? "~" : "\u2026");
+}
+
+/* What the view's samples say about lane k over [a, b] (see ui_lane_facts); why is left to the caller. */
+static void
+lane_facts(const kg_hview *v, int k, int64_t a, int64_t b, ui_lane_facts *f)
+{
+	int i;
+	bool first = true;
+	memset(f, 0, sizeof *f);
+	for (i = 0; i < v->nsamples; i++) {
+		const kg_sample *smp = &v->samples[i];
+		int64_t until = i + 1 < v->nsamples ? v->samples[i + 1].time_us : INT64_MAX;
+		bool in = lane_in(smp, k);
+		if (smp->time_us > b) {
+			f->later |= in;
+			continue;
+		}
+		if (until <= a)
+			continue;
+		/* samples in effect during [a, b], in time order: the first at a, the last at b */
+		if (first)
+			f->at_start = in;
+		first = false;
+		f->at_end = in;
+		if (in)
+			f->during = true;
+		else
+			f->gap = true;
+	}
+}
+
+/*
+ * Why each lane last left within [a, b] (KG_REASON_NONE: not known), from
+ * the group's events, newest first; a known reason beats "unknown" (a
+ * coordinator's log line may name it after polling saw the member gone).
+ * A lane with no such event that is still gone takes its last leave.
+ */
+static void
+leave_reasons(ui_screen *s, const kg_hview *v, int64_t a, int64_t b, kg_reason *why)
+{
+	enum { BATCH = 64, MAX_SCAN = 4096 };
+	kg_event *ev[BATCH];
+	uint64_t before = 0;
+	int n, i, k, scanned = 0;
+	for (k = 0; k < v->nlanes; k++)
+		why[k] = KG_REASON_NONE;
+	while (s->hist != NULL && scanned < MAX_SCAN) {
+		bool newer = false;
+		n = history_events(s->hist, v->group, before, ev, BATCH);
+		for (i = 0; i < n; i++) {
+			const kg_event *e = ev[i];
+			k = e->lane;
+			/* event times are the sources' and not quite in order: look a little past a */
+			newer |= e->time_us >= a - 2 * LEAVE_BEFORE_US;
+			if (e->kind == KG_EV_MEMBER_LEFT && k >= 0 && k < v->nlanes && e->time_us >= a &&
+			    e->time_us <= b && e->reason != KG_REASON_NONE &&
+			    (why[k] == KG_REASON_NONE || why[k] == KG_REASON_UNKNOWN))
+				why[k] = e->reason;
+			before = e->seq;
+			event_unref(ev[i]);
+		}
+		scanned += n;
+		if (n < BATCH || !newer)
+			break;
+	}
+	for (k = 0; k < v->nlanes; k++) {
+		const kg_lane *l = &v->lanes[k];
+		if ((why[k] == KG_REASON_NONE || why[k] == KG_REASON_UNKNOWN) && !l->present &&
+		    l->last_leave != KG_REASON_NONE && l->last_seen_us >= a && l->last_seen_us <= b)
+			why[k] = l->last_leave;
+	}
+}
+
+/* A clause of a note: a word, a reason in parentheses, a partition set, a round. */
+typedef struct nclause {
+	const char *word;
+	kg_reason why;   /* NONE: no parentheses (nor for "unknown") */
+	const kg_tp *set;
+	int nset;        /* -1: no set */
+	int round;       /* 0: none */
+} nclause;
+
+/* How a note is written, from the longest form to the shortest. */
+typedef enum nform {
+	NOTE_LONG,      /* "kept [3 4 5], gave [0 1 2] in round 1" */
+	NOTE_RANGES,    /* "kept [3-5], gave [0-2] in round 1" */
+	NOTE_COMPACT,   /* "kept [3-5] gave [0-2] r1" */
+	NOTE_SHORT_WHY, /* and "left (max.poll)" */
+	NOTE_COUNTS,    /* and sets as counts where shorter: "had 333 parts" */
+	NOTE_FORMS
+} nform;
+
+#define MAX_CLAUSES 8
+
+/* A reason's shorter name, for the compact forms. */
+static const char *
+short_reason(kg_reason r)
+{
+	switch (r) {
+	case KG_REASON_MAX_POLL: return "max.poll";
+	case KG_REASON_SESSION_TIMEOUT: return "session";
+	case KG_REASON_METADATA: return "metadata";
+	default: return reason_name(r);
+	}
+}
+
+/* A partition set with runs of three or more as ranges: "[0-2 5]", "[orders:0-2,5 payments:1]". */
+static void
+fmt_ranges(sbuf *b, const kg_tp *v, int n, bool sf)
+{
+	int i = 0;
+	bool names = !(sf && tp_single_topic(v, n));
+	sbuf_addc(b, '[');
+	while (i < n) {
+		int j = i;
+		while (j + 1 < n && v[j + 1].topic == v[i].topic && v[j + 1].partition == v[j].partition + 1)
+			j++;
+		if (i > 0)
+			sbuf_addc(b, names && v[i].topic == v[i - 1].topic ? ',' : ' ');
+		if (names && (i == 0 || v[i].topic != v[i - 1].topic))
+			sbuf_addf(b, "%s:", intern_topic_name(v[i].topic));
+		if (j - i >= 2) {
+			sbuf_addf(b, "%d-%d", (int)v[i].partition, (int)v[j].partition);
+			i = j + 1;
+		} else {
+			sbuf_addf(b, "%d", (int)v[i].partition);
+			i++;
+		}
+	}
+	sbuf_addc(b, ']');
+}
+
+/* A partition set as a count ("333 parts"), or as ranges when they are no longer. */
+static void
+fmt_count(sbuf *b, const kg_tp *v, int n, bool sf)
+{
+	sbuf r = { 0 };
+	char cnt[32];
+	fmt_ranges(&r, v, n, sf);
+	snprintf(cnt, sizeof cnt, "%d part%s", n, n == 1 ? "" : "s");
+	sbuf_adds(b, strlen(sbuf_str(&r)) <= strlen(cnt) ? sbuf_str(&r) : cnt);
+	sbuf_free(&r);
+}
+
+/* One clause in a form. */
+static void
+clause_fmt(const nclause *c, nform form, bool sf, sbuf *b)
+{
+	sbuf_adds(b, c->word);
+	if (c->why != KG_REASON_NONE && c->why != KG_REASON_UNKNOWN)
+		sbuf_addf(b, " (%s)", form >= NOTE_SHORT_WHY ? short_reason(c->why) : reason_name(c->why));
+	if (c->nset >= 0) {
+		sbuf_addc(b, ' ');
+		if (form == NOTE_LONG)
+			tp_format(b, c->set, c->nset, sf);
+		else if (form < NOTE_COUNTS)
+			fmt_ranges(b, c->set, c->nset, sf);
+		else
+			fmt_count(b, c->set, c->nset, sf);
+	}
+	if (c->round > 0)
+		sbuf_addf(b, form >= NOTE_COMPACT ? " r%d" : " in round %d", c->round);
+}
+
+/* The clauses in a form, joined. */
+static void
+note_fmt(const nclause *c, int n, nform form, bool sf, sbuf *b)
+{
+	int i;
+	for (i = 0; i < n; i++) {
+		if (i > 0)
+			sbuf_adds(b, form >= NOTE_COMPACT ? " " : ", ");
+		clause_fmt(&c[i], form, sf, b);
+	}
+}
+
+/*
+ * The longest form that fits width columns; else the shortest cut after
+ * the last clause (or word) that fits, with an ellipsis.
+ */
+static void
+note_fit(const ui_screen *s, const nclause *c, int n, bool sf, int width, sbuf *out)
+{
+	sbuf t = { 0 };
+	int f, i, w = 0;
+	const char *p, *cut = NULL;
+	for (f = 0; f < NOTE_FORMS; f++) {
+		sbuf_reset(&t);
+		note_fmt(c, n, (nform)f, sf, &t);
+		if (width <= 0 || text_width(s, sbuf_str(&t)) <= width) {
+			sbuf_adds(out, sbuf_str(&t));
+			sbuf_free(&t);
+			return;
+		}
+	}
+	/* whole clauses of the shortest form, then "..." */
+	sbuf_reset(&t);
+	for (i = 0; i < n; i++) {
+		sbuf one = { 0 };
+		clause_fmt(&c[i], NOTE_COUNTS, sf, &one);
+		w = text_width(s, sbuf_str(&t)) + (i > 0) + text_width(s, sbuf_str(&one));
+		if (w + 1 > width) {
+			sbuf_free(&one);
+			break;
+		}
+		if (i > 0)
+			sbuf_addc(&t, ' ');
+		sbuf_adds(&t, sbuf_str(&one));
+		sbuf_free(&one);
+	}
+	if (i == 0) {
+		/* not even the first clause: its words that fit */
+		clause_fmt(&c[0], NOTE_COUNTS, sf, &t);
+		for (p = sbuf_str(&t); (p = strchr(p, ' ')) != NULL; p++) {
+			char *head = xstrndup(sbuf_str(&t), (size_t)(p - sbuf_str(&t)));
+			if (text_width(s, head) + 1 <= width)
+				cut = p;
+			free(head);
+		}
+		if (cut == NULL) {
+			/* one long word: text_put cuts it with an ellipsis */
+			sbuf_adds(out, sbuf_str(&t));
+			sbuf_free(&t);
+			return;
+		}
+		sbuf_addn(out, sbuf_str(&t), (size_t)(cut - sbuf_str(&t)));
+	} else {
+		sbuf_adds(out, sbuf_str(&t));
+	}
+	sbuf_adds(out, s->ascii ? "~" : "\u2026");
+	sbuf_free(&t);
+}
+
+/* Add a clause. */
+static void
+clause_add(nclause *c, int *n, const char *word, kg_reason why, const kg_tp *set, int nset, int round)
+{
+	if (*n >= MAX_CLAUSES)
+		return;
+	c[(*n)++] = (nclause){ word, why, set, nset, round };
+}
+
+/*
+ * What an episode did to a lane (see screen.h).  Without a record: what
+ * the samples saw.  With one: a lane gone at the end left (why), and had
+ * what it held when the episode began (or what it got in it); one that
+ * left and is back at the end rejoined; one that stayed gave all, or kept
+ * some and gave the rest, and got what it got.
  */
 void
-timeline_member_note(const kg_episode *e, const kg_episode_member *m, bool sf, bool during, bool at_end, sbuf *b)
+timeline_member_note(const ui_screen *s, const kg_episode *e, const kg_episode_member *m, const ui_lane_facts *f,
+		     bool sf, int width, sbuf *b)
 {
-	bool rejoined;
+	nclause c[MAX_CLAUSES];
+	int n = 0, nk = 0;
+	kg_tp *kept = NULL;
 	if (m == NULL) {
-		if (during)
-			sbuf_adds(b, "untouched");
-		return;
-	}
-	/* joined and left: in this order when it is gone at the end, else it left and rejoined */
-	rejoined = m->joined && m->left && at_end;
-	if (m->joined && !rejoined)
-		sbuf_adds(b, "joined");
-	if (m->cls == KG_CLASS_FULL) {
-		note_sep(b);
-		sbuf_adds(b, "gave all ");
-		tp_format(b, m->revoked, m->nrevoked, sf);
-	} else if (m->cls == KG_CLASS_INCREMENTAL) {
-		kg_tp *kept = xcalloc((size_t)m->nbefore + 1, sizeof *kept);
-		int nk = tp_diff(m->before, m->nbefore, m->revoked, m->nrevoked, kept);
-		note_sep(b);
-		sbuf_adds(b, "kept ");
-		tp_format(b, kept, nk, sf);
-		sbuf_adds(b, ", gave ");
-		tp_format(b, m->revoked, m->nrevoked, sf);
-		if (m->round_revoked > 0)
-			sbuf_addf(b, " in round %d", m->round_revoked);
-		free(kept);
-	}
-	if (m->left) {
-		note_sep(b);
-		sbuf_adds(b, "left");
-		if (m->cls == KG_CLASS_NONE && m->nbefore > 0) {
-			/* it left (just before the episode, or without a revoke seen) holding these */
-			sbuf_adds(b, " with ");
-			tp_format(b, m->before, m->nbefore, sf);
+		if (!f->during)
+			clause_add(c, &n, f->later ? "joined after it" : "left before it", KG_REASON_NONE, NULL, -1, 0);
+		else if (f->at_start && f->at_end && !f->gap)
+			clause_add(c, &n, "untouched", KG_REASON_NONE, NULL, -1, 0);
+		else if (f->at_start && f->at_end) {
+			clause_add(c, &n, "left", f->why, NULL, -1, 0);
+			clause_add(c, &n, "rejoined", KG_REASON_NONE, NULL, -1, 0);
+		} else {
+			if (!f->at_start)
+				clause_add(c, &n, "joined", KG_REASON_NONE, NULL, -1, 0);
+			if (!f->at_end)
+				clause_add(c, &n, "left", f->why, NULL, -1, 0);
 		}
-		if (rejoined)
-			sbuf_adds(b, ", rejoined");
+	} else if (!f->at_end) {
+		/* gone when it ended: it left, holding what it had when it began (or got in it) */
+		const kg_tp *had = m->nbefore > 0 ? m->before : m->nassigned > 0 ? m->assigned : m->revoked;
+		int nhad = m->nbefore > 0 ? m->nbefore : m->nassigned > 0 ? m->nassigned : m->nrevoked;
+		if (m->joined && !f->at_start)
+			clause_add(c, &n, "joined", KG_REASON_NONE, NULL, -1, 0);
+		clause_add(c, &n, "left", f->why, NULL, -1, 0);
+		if (nhad > 0)
+			clause_add(c, &n, "had", KG_REASON_NONE, had, nhad, 0);
+	} else if (m->left) {
+		/* left and came back */
+		clause_add(c, &n, "left", f->why, NULL, -1, 0);
+		clause_add(c, &n, "rejoined", KG_REASON_NONE, NULL, -1, 0);
+		if (m->nassigned > 0)
+			clause_add(c, &n, "got", KG_REASON_NONE, m->assigned, m->nassigned,
+				   e->rounds > 1 ? m->round_assigned : 0);
+	} else {
+		if (m->joined)
+			clause_add(c, &n, "joined", KG_REASON_NONE, NULL, -1, 0);
+		if (m->cls == KG_CLASS_FULL) {
+			clause_add(c, &n, "gave all", KG_REASON_NONE, m->revoked, m->nrevoked, 0);
+		} else if (m->cls == KG_CLASS_INCREMENTAL) {
+			kept = xcalloc((size_t)m->nbefore + 1, sizeof *kept);
+			nk = tp_diff(m->before, m->nbefore, m->revoked, m->nrevoked, kept);
+			clause_add(c, &n, "kept", KG_REASON_NONE, kept, nk, 0);
+			clause_add(c, &n, "gave", KG_REASON_NONE, m->revoked, m->nrevoked, m->round_revoked);
+		}
+		if (m->nassigned > 0)
+			clause_add(c, &n, "got", KG_REASON_NONE, m->assigned, m->nassigned,
+				   e->rounds > 1 ? m->round_assigned : 0);
+		if (n == 0)
+			clause_add(c, &n, "untouched", KG_REASON_NONE, NULL, -1, 0);
 	}
-	if (m->nassigned > 0 && (!m->left || rejoined)) {
-		note_sep(b);
-		sbuf_adds(b, "got ");
-		tp_format(b, m->assigned, m->nassigned, sf);
-		if (m->round_assigned > 0 && e->rounds > 1)
-			sbuf_addf(b, " in round %d", m->round_assigned);
-	} else if (b->len == 0) {
-		sbuf_adds(b, "untouched");
+	note_fit(s, c, n, sf, width, b);
+	free(kept);
+}
+
+/* The lanes per member: every lane that was a member at some time of the window. */
+static tl_row *
+member_rows(const kg_hview *v, int *nrows)
+{
+	tl_row *rows = xcalloc((size_t)v->nlanes + 1, sizeof *rows);
+	int k, i, n = 0;
+	for (k = 0; k < v->nlanes; k++) {
+		bool any = false;
+		for (i = 0; i < v->nsamples && !any; i++)
+			any = lane_in(&v->samples[i], k);
+		if (any) {
+			rows[n] = (tl_row){ .lane = k, .ord = n + 1 };
+			n++;
+		}
 	}
+	*nrows = n;
+	return rows;
+}
+
+/*
+ * The lanes per partition: every partition of the group's topics (the
+ * snapshot's) and any the window's samples had, in topic order, each
+ * topic under a heading.  *nparts is the number of partitions.
+ */
+static tl_row *
+partition_rows(const kg_group *g, const kg_hview *v, int *nrows, int *nparts)
+{
+	kg_tp *all;
+	tl_row *rows;
+	size_t cap = (size_t)g->nparts + 1;
+	int i, k, n = 0, nr = 0, head = 0;
+	const kg_sample *prev = NULL;
+	for (i = 0; i < v->nsamples; i++)
+		cap += (size_t)v->samples[i].nparts;
+	all = xcalloc(cap, sizeof *all);
+	for (i = 0; i < g->nparts; i++)
+		all[n++] = g->parts[i].tp;
+	for (i = 0; i < v->nsamples; i++) {
+		const kg_sample *smp = &v->samples[i];
+		/* most samples list the same partitions as the one before */
+		if (prev != NULL && prev->nparts == smp->nparts &&
+		    memcmp(prev->parts, smp->parts, (size_t)smp->nparts * sizeof *smp->parts) == 0)
+			continue;
+		memcpy(all + n, smp->parts, (size_t)smp->nparts * sizeof *smp->parts);
+		n += smp->nparts;
+		prev = smp;
+	}
+	n = n > 1 ? tp_sort_unique(all, n) : n;
+	rows = xcalloc((size_t)(2 * n + 1), sizeof *rows);
+	for (i = 0; i < n; i++) {
+		if (i == 0 || all[i].topic != all[i - 1].topic) {
+			for (k = i; k < n && all[k].topic == all[i].topic; k++)
+				;
+			head = nr;
+			rows[nr++] = (tl_row){ .lane = -1, .tp = all[i], .heading = k - i, .topic_row = head };
+		}
+		rows[nr++] = (tl_row){ .lane = -1, .tp = all[i], .topic_row = head, .ord = i + 1 };
+	}
+	free(all);
+	*nrows = nr;
+	*nparts = n;
+	return rows;
+}
+
+/* A member's strip: its strongest status in each column. */
+static void
+draw_member_strip(ui_screen *s, const kg_hview *v, int k, int y, int x0, int ncols, int64_t t0, int64_t scale)
+{
+	int si = -1, c, x;
+	for (c = 0, x = x0; c < ncols; c++, x++) {
+		int64_t ct = t0 + c * scale, ce = ct + scale;
+		int best = KG_LANE_ABSENT, rank = -1, j;
+		ui_glyph gl;
+		attr_t a;
+		si = sample_at(v, si, ct);
+		for (j = si >= 0 ? si : 0; j < v->nsamples && (j == si || v->samples[j].time_us < ce); j++) {
+			const kg_sample *smp = &v->samples[j];
+			int st = k < smp->nlanes ? smp->lane_status[k] : KG_LANE_ABSENT;
+			if (lane_rank(st) > rank) {
+				rank = lane_rank(st);
+				best = st;
+			}
+		}
+		if (rank < 0)
+			continue;
+		lane_look(s, k, best, &gl, &a);
+		if (gl != G_ABSENT)
+			text_fill(s, y, x, 1, a, gl);
+	}
+}
+
+/* A partition's strip: the owner's colour, its letter where the owner changes. */
+static void
+draw_partition_strip(ui_screen *s, const kg_hview *v, kg_tp tp, int y, int x0, int ncols, int64_t t0, int64_t scale)
+{
+	int si = -1, c, x, prev_owner = -2;
+	for (c = 0, x = x0; c < ncols; c++, x++) {
+		int64_t ct = t0 + c * scale, ce = ct + scale;
+		int rank = -1, owner = -1, pst = -1, j;
+		si = sample_at(v, si, ct);
+		for (j = si >= 0 ? si : 0; j < v->nsamples && (j == si || v->samples[j].time_us < ce); j++) {
+			const kg_sample *smp = &v->samples[j];
+			int pi = sample_part(smp, tp);
+			if (pi < 0)
+				continue;
+			if (part_rank(smp->pstat[pi]) > rank) {
+				rank = part_rank(smp->pstat[pi]);
+				pst = smp->pstat[pi];
+			}
+			owner = smp->owner[pi];
+		}
+		if (pst < 0)
+			continue;
+		if (pst == KG_PSTAT_STOPPED) {
+			text_fill(s, y, x, 1, s->attr[UI_EL_STOPPED], G_STOPPED);
+		} else if (pst == KG_PSTAT_ORPHANED) {
+			text_put(s, y, x, 1, s->attr[UI_EL_ORPHAN], "!", 0);
+		} else if (pst == KG_PSTAT_CONSUMING && owner >= 0) {
+			const kg_lane *l = hview_lane(v, owner);
+			if (owner != prev_owner && l != NULL) {
+				char letter[2] = { l->letter, 0 };
+				text_put(s, y, x, 1, s->attr[screen_owner_el(owner)] | A_REVERSE, letter, 0);
+			} else {
+				text_fill(s, y, x, 1, s->attr[screen_owner_el(owner)], G_CONSUMING);
+			}
+		} else {
+			text_fill(s, y, x, 1, s->attr[UI_EL_IDLE], G_IDLE);
+		}
+		prev_owner = pst == KG_PSTAT_CONSUMING ? owner : -1;
+	}
+}
+
+/* A topic's heading: its name and partition count, as in the grid. */
+static void
+draw_heading(ui_screen *s, const tl_row *row, int y, ui_rect r)
+{
+	text_putf(s, y, r.x + 1, r.w - 2, s->attr[UI_EL_TITLE], "%s (%d partition%s)", intern_topic_name(row->tp.topic),
+		  row->heading, row->heading == 1 ? "" : "s");
+}
+
+/* The axis: scale, the window's start, a rule, its end (now, or how far back). */
+static void
+draw_axis(ui_screen *s, ui_rect r, int ncols, int64_t scale)
+{
+	char a0[48], a1[48], sc[32], right[64];
+	int rw, y = r.y;
+	util_fmt_duration(a0, sizeof a0, scale * ncols + s->offset_us);
+	if (s->offset_us > 0)
+		util_fmt_duration(a1, sizeof a1, s->offset_us);
+	util_fmt_duration(sc, sizeof sc, scale);
+	text_putf(s, y, r.x + 1, LABEL_W - 1, s->attr[UI_EL_DIM], "%s/column", sc);
+	text_putf(s, y, r.x + LABEL_W, 12, s->attr[UI_EL_NOW], "-%s", a0);
+	snprintf(right, sizeof right, "%s%s", s->offset_us > 0 ? "-" : "", s->offset_us > 0 ? a1 : "now");
+	rw = text_width(s, right);
+	text_fill(s, y, r.x + LABEL_W + 10, ncols - 10 - rw - 1, s->attr[UI_EL_BORDER], G_AXIS);
+	text_put(s, y, r.x + LABEL_W + ncols - rw, rw, s->attr[UI_EL_NOW], right, 0);
+}
+
+/* The marker row: the span of each episode from its start's mark, its number where it fits before the next marker. */
+static void
+draw_markers(ui_screen *s, const kg_hview *v, int y, ui_rect r, int ncols, int64_t t0, int64_t t1, int64_t scale)
+{
+	int *mc0 = xcalloc((size_t)v->nepisodes + 1, sizeof *mc0), i;
+	for (i = 0; i < v->nepisodes; i++) {
+		int64_t c = (v->episodes[i].start_us - t0) / scale;
+		mc0[i] = c < 0 ? 0 : c > ncols ? ncols : (int)c;
+	}
+	text_put(s, y, r.x + 1, LABEL_W - 1, s->attr[UI_EL_DIM], "episodes", 0);
+	for (i = 0; i < v->nepisodes; i++) {
+		const kg_episode *e = &v->episodes[i];
+		int64_t end = e->end_us ? e->end_us : t1;
+		int c0 = mc0[i], c1 = (int)((end - t0) / scale), room;
+		char label[16];
+		if (end < t0 || c0 >= ncols)
+			continue;
+		c1 = KG_MIN(c1, ncols - 1);
+		if (c1 < c0)
+			c1 = c0;
+		text_fill(s, y, r.x + LABEL_W + c0, c1 - c0 + 1, s->attr[UI_EL_EPISODE], G_HLINE);
+		/* the start's mark only where it started: one begun before the window comes in as a line */
+		if (e->start_us >= t0)
+			text_put(s, y, r.x + LABEL_W + c0, 1, s->attr[UI_EL_EPISODE], glyph_get(G_EPISODE, s->ascii), 0);
+		/* up to the next marker that shows, or the end of the strip */
+		room = (i + 1 < v->nepisodes ? KG_MIN(mc0[i + 1], ncols) : ncols) - c0 - 1;
+		snprintf(label, sizeof label, "%d", e->number);
+		if ((int)strlen(label) <= room)
+			text_put(s, y, r.x + LABEL_W + c0 + 1, room, s->attr[UI_EL_EPISODE], label, 0);
+	}
+	free(mc0);
+}
+
+/* The legend, and which lanes show when they scroll (first and last place of total). */
+static void
+draw_legend(ui_screen *s, int y, ui_rect r, int first, int last, int total)
+{
+	sbuf b = { 0 };
+	char pos[96] = "";
+	int pw = 0;
+	sbuf_addf(&b, "%s consuming  %s partly stopped  %s stopped  %s idle  (blank) absent",
+		  glyph_get(G_CONSUMING, s->ascii), glyph_get(G_PARTIAL, s->ascii), glyph_get(G_STOPPED, s->ascii),
+		  glyph_get(G_IDLE, s->ascii));
+	if (s->by_partition)
+		sbuf_adds(&b, "  ! orphaned  letter: new owner");
+	if (first > 0) {
+		snprintf(pos, sizeof pos, "%s %d-%d of %d (PgUp PgDn)", s->by_partition ? "partitions" : "members", first,
+			 last, total);
+		pw = text_width(s, pos);
+		if (pw > r.w - 2)
+			pw = 0; /* too narrow: the legend alone */
+		else
+			text_put(s, y, r.x + r.w - 1 - pw, pw, s->attr[UI_EL_NOW], pos, 0);
+	}
+	text_put(s, y, r.x + 1, r.w - 2 - (pw > 0 ? pw + 2 : 0), s->attr[UI_EL_DIM], sbuf_str(&b), TEXT_ELLIPSIS);
+	sbuf_free(&b);
+}
+
+/* A member's lane: letter, client id, strip. */
+static void
+draw_member_row(ui_screen *s, const kg_hview *v, const tl_row *row, int y, ui_rect r, int ncols, int64_t t0,
+		int64_t scale)
+{
+	const kg_lane *l = &v->lanes[row->lane];
+	char letter[2] = { l->letter, 0 };
+	text_put(s, y, r.x + 1, 1, s->attr[screen_owner_el(row->lane)], letter, 0);
+	text_put(s, y, r.x + 3, LABEL_W - 4, s->attr[l->present ? UI_EL_NORMAL : UI_EL_DIM], l->client_id, TEXT_ELLIPSIS);
+	draw_member_strip(s, v, row->lane, y, r.x + LABEL_W, ncols, t0, scale);
 }
 
 /* Draw the timeline. */
 static void
 view_timeline_draw(ui_screen *s, const kg_group *g, ui_rect r)
 {
-	int64_t scale = screen_scale_us(s), t1 = screen_view_time(s), t0;
-	bool notes = r.w >= 90 && !s->by_partition;
-	int sw = r.w - LABEL_W - 1 - (notes ? NOTE_W + 1 : 0), ncols, y, i, k, nep = 0, maxep;
+	int64_t scale = screen_scale_us(s), t1 = screen_view_time(s), t0, lend = 0;
+	bool notes = r.w >= 90 && !s->by_partition, sf = group_single_topic(g), sticky;
+	int note_w = r.w < 100 ? NOTE_W : KG_MIN(NOTE_MAX, r.w / 3);
+	int sw = r.w - LABEL_W - 1 - (notes ? note_w + 1 : 0), ncols, y, i, nep, neplines, legend, region, nrows, nparts = 0;
+	int maxtop, top, page, step, npages, bottom = r.y + r.h, y0, shown, first = 0, last_ord = 0;
 	kg_hview *v;
-	ui_lines lc = { s, r, 0 };
-	char buf[512], a0[48], a1[48];
-	bool sf = group_single_topic(g);
+	tl_row *rows;
+	char buf[512];
 	const kg_episode *last = NULL;
-	int *num, *mc0;
+	kg_reason *why = NULL;
 	if (sw < 10)
 		sw = 10;
 	ncols = sw;
 	t0 = t1 - scale * ncols;
 	v = history_view(s->hist, g->id, t0, t1);
-	num = xcalloc((size_t)v->nepisodes + 1, sizeof *num);
-	mc0 = xcalloc((size_t)v->nepisodes + 1, sizeof *mc0);
-	episode_numbers(s, v, num);
+	rows = s->by_partition ? partition_rows(g, v, &nrows, &nparts) : member_rows(v, &nrows);
+	if (v->nepisodes > 0)
+		last = &v->episodes[v->nepisodes - 1];
 
-	/* axis */
-	y = r.y;
-	util_fmt_duration(a0, sizeof a0, scale * ncols + s->offset_us);
-	if (s->offset_us > 0)
-		util_fmt_duration(a1, sizeof a1, s->offset_us);
-	{
-		char sc[32];
-		util_fmt_duration(sc, sizeof sc, scale);
-		text_putf(s, y, r.x + 1, LABEL_W - 1, s->attr[UI_EL_DIM], "%s/column", sc);
+	/* fixed rows: axis, episode lines (or the hint) and markers above the lanes, the legend below */
+	neplines = v->nepisodes > 0 ? KG_MIN(v->nepisodes, MAX_EPLINES) : 1;
+	neplines = KG_MAX(1, KG_MIN(neplines, r.h - 3 - KG_MIN(nrows, 4)));
+	legend = 1;
+	region = r.h - 2 - neplines - legend;
+	if (region < 1) {
+		legend = 0;
+		region = KG_MAX(0, r.h - 2 - neplines);
 	}
-	text_putf(s, y, r.x + LABEL_W, 12, s->attr[UI_EL_NOW], "-%s", a0);
-	{
-		char right[64];
-		int rw;
-		snprintf(right, sizeof right, "%s%s", s->offset_us > 0 ? "-" : "", s->offset_us > 0 ? a1 : "now");
-		rw = text_width(s, right);
-		text_fill(s, y, r.x + LABEL_W + 10, ncols - 10 - rw - 1, s->attr[UI_EL_BORDER], G_AXIS);
-		text_put(s, y, r.x + LABEL_W + ncols - rw, rw, s->attr[UI_EL_NOW], right, 0);
-	}
-	lc.line = 1;
+	y0 = r.y + 2 + neplines;
 
-	/* episodes in the window, newest first, numbered by their place in the history */
-	maxep = r.h - 3 - (s->by_partition ? KG_MIN(g->nparts, 4) : KG_MIN(v->nlanes, 4));
-	if (maxep > 3)
-		maxep = 3;
-	if (maxep < 1)
-		maxep = 1;
-	for (i = v->nepisodes - 1; i >= 0 && nep < maxep; i--, nep++) {
-		if ((y = screen_line(&lc)) < 0)
-			continue;
-		episode_line(s, &v->episodes[i], num[i], t1, buf, sizeof buf);
+	/*
+	 * Only the lanes scroll.  PgDn moves s->scroll by the view's height
+	 * less 2 (keys.c); here a page is the lanes' rows less one, so a page
+	 * turns to the next with one row in common and no lane is skipped.
+	 */
+	sticky = s->by_partition && region >= 3;
+	maxtop = KG_MAX(0, nrows - region);
+	page = KG_MAX(1, r.h - 2);
+	step = KG_MAX(1, region - 1);
+	npages = maxtop > 0 ? (maxtop + step - 1) / step : 0;
+	if (s->scroll > npages * page)
+		s->scroll = npages * page;
+	if (s->scroll < 0)
+		s->scroll = 0;
+	top = KG_MIN(maxtop, (int)((int64_t)s->scroll * step / page));
+	s->view_rows = r.h + npages * page;
+
+	if (r.h < 1) {
+		free(rows);
+		hview_free(v);
+		return;
+	}
+	draw_axis(s, r, ncols, scale);
+
+	/* episodes in the window, newest first */
+	for (i = v->nepisodes - 1, nep = 0; i >= 0 && nep < neplines; i--, nep++) {
+		if ((y = r.y + 1 + nep) >= bottom)
+			break;
+		episode_line(s, v, &v->episodes[i], t1, r.w - 4, buf, sizeof buf);
 		text_put(s, y, r.x + 1, 1, s->attr[UI_EL_EPISODE], glyph_get(G_EPISODE, s->ascii), 0);
 		text_put(s, y, r.x + 3, r.w - 4,
 			 s->attr[v->episodes[i].proto == KG_PROTO_EAGER ? UI_EL_EAGER : UI_EL_COOP], buf, TEXT_ELLIPSIS);
 	}
-	if (v->nepisodes == 0 && (y = screen_line(&lc)) >= 0)
-		text_put(s, y, r.x + 3, r.w - 4, s->attr[UI_EL_DIM], "no rebalance in this window (- zooms out, left scrolls back)",
-			 TEXT_ELLIPSIS);
-	if (v->nepisodes > 0)
-		last = &v->episodes[v->nepisodes - 1];
-
-	/* marker row: the span of each episode, its number where it fits before the next marker */
-	for (i = 0; i < v->nepisodes; i++) {
-		int64_t c = (v->episodes[i].start_us - t0) / scale;
-		mc0[i] = c < 0 ? 0 : c > ncols ? ncols : (int)c;
+	if (v->nepisodes == 0 && r.y + 1 < bottom)
+		text_put(s, r.y + 1, r.x + 3, r.w - 4, s->attr[UI_EL_DIM],
+			 "no rebalance in this window (- zooms out, left scrolls back)", TEXT_ELLIPSIS);
+	if (y0 - 1 < bottom) {
+		draw_markers(s, v, y0 - 1, r, ncols, t0, t1, scale);
+		if (notes && last != NULL)
+			text_putf(s, y0 - 1, r.x + LABEL_W + ncols + 2, note_w, s->attr[UI_EL_DIM], "episode %d:", last->number);
 	}
-	if ((y = screen_line(&lc)) >= 0) {
-		text_put(s, y, r.x + 1, LABEL_W - 1, s->attr[UI_EL_DIM], "episodes", 0);
-		for (i = 0; i < v->nepisodes; i++) {
-			const kg_episode *e = &v->episodes[i];
-			int64_t end = e->end_us ? e->end_us : t1;
-			int c0 = mc0[i], c1 = (int)((end - t0) / scale), room;
-			char label[16];
-			if (end < t0 || c0 >= ncols)
-				continue;
-			c1 = KG_MIN(c1, ncols - 1);
-			if (c1 < c0)
-				c1 = c0;
-			text_fill(s, y, r.x + LABEL_W + c0, c1 - c0 + 1, s->attr[UI_EL_EPISODE], G_HLINE);
-			text_put(s, y, r.x + LABEL_W + c0, 1, s->attr[UI_EL_EPISODE], glyph_get(G_EPISODE, s->ascii), 0);
-			/* up to the next marker that shows, or the end of the strip */
-			room = (i + 1 < v->nepisodes ? KG_MIN(mc0[i + 1], ncols) : ncols) - c0 - 1;
-			snprintf(label, sizeof label, "%d", num[i]);
-			if ((int)strlen(label) <= room)
-				text_put(s, y, r.x + LABEL_W + c0 + 1, room, s->attr[UI_EL_EPISODE], label, 0);
+
+	/* what the last episode did to each member, from its start (and a leave just before) to its end */
+	if (notes && last != NULL) {
+		lend = last->end_us ? last->end_us : t1;
+		why = xcalloc((size_t)v->nlanes + 1, sizeof *why);
+		leave_reasons(s, v, last->start_us - LEAVE_BEFORE_US, lend, why);
+	}
+	for (i = 0, shown = 0; i < region && top + i < nrows; i++, shown++) {
+		const tl_row *row = &rows[top + i];
+		y = y0 + i;
+		/* the heading of the topic at the top stays while its partitions scroll */
+		if (i == 0 && sticky && top > 0 && row->heading == 0)
+			row = &rows[row->topic_row];
+		if (row->ord > 0) {
+			if (first == 0)
+				first = row->ord;
+			last_ord = row->ord;
 		}
-	}
-
-	if (!s->by_partition) {
-		for (k = 0; k < v->nlanes; k++) {
-			const kg_lane *l = &v->lanes[k];
-			int si = -1, c, x;
-			char letter[2] = { l->letter, 0 };
-			bool any = false;
-			for (i = 0; i < v->nsamples && !any; i++)
-				any = k < v->samples[i].nlanes && v->samples[i].lane_status[k] != KG_LANE_ABSENT;
-			if (!any)
-				continue;
-			if ((y = screen_line(&lc)) < 0)
-				continue;
-			text_put(s, y, r.x + 1, 1, s->attr[screen_owner_el(k)], letter, 0);
-			text_put(s, y, r.x + 3, LABEL_W - 4, s->attr[l->present ? UI_EL_NORMAL : UI_EL_DIM], l->client_id,
-				 TEXT_ELLIPSIS);
-			for (c = 0, x = r.x + LABEL_W; c < ncols; c++, x++) {
-				int64_t ct = t0 + c * scale, ce = ct + scale;
-				int best = KG_LANE_ABSENT, rank = -1, j;
-				ui_glyph gl;
-				attr_t a;
-				si = sample_at(v, si, ct);
-				for (j = si >= 0 ? si : 0; j < v->nsamples && (j == si || v->samples[j].time_us < ce); j++) {
-					const kg_sample *smp = &v->samples[j];
-					int st = k < smp->nlanes ? smp->lane_status[k] : KG_LANE_ABSENT;
-					if (lane_rank(st) > rank) {
-						rank = lane_rank(st);
-						best = st;
-					}
-				}
-				if (rank < 0)
-					continue;
-				lane_look(s, k, best, &gl, &a);
-				if (gl != G_ABSENT)
-					text_fill(s, y, x, 1, a, gl);
-			}
-			if (notes && last != NULL) {
+		if (row->heading > 0) {
+			draw_heading(s, row, y, r);
+		} else if (s->by_partition) {
+			text_putf(s, y, r.x + 1, LABEL_W - 2, s->attr[UI_EL_NORMAL], "p%d", (int)row->tp.partition);
+			draw_partition_strip(s, v, row->tp, y, r.x + LABEL_W, ncols, t0, scale);
+		} else {
+			draw_member_row(s, v, row, y, r, ncols, t0, scale);
+			if (why != NULL) {
+				ui_lane_facts f;
 				sbuf b = { 0 };
-				int64_t lend = last->end_us ? last->end_us : t1;
-				const kg_sample *at_end = hview_sample_at(v, lend);
-				timeline_member_note(last, episode_member(last, k), sf, lane_present(v, k, last->start_us, lend),
-					    at_end != NULL && k < at_end->nlanes && at_end->lane_status[k] != KG_LANE_ABSENT, &b);
-				text_put(s, y, r.x + LABEL_W + ncols + 2, NOTE_W, s->attr[UI_EL_DIM], sbuf_str(&b), TEXT_ELLIPSIS);
+				lane_facts(v, row->lane, last->start_us, lend, &f);
+				f.why = why[row->lane];
+				timeline_member_note(s, last, episode_member(last, row->lane), &f, sf, note_w, &b);
+				text_put(s, y, r.x + LABEL_W + ncols + 2, note_w, s->attr[UI_EL_DIM], sbuf_str(&b), TEXT_ELLIPSIS);
 				sbuf_free(&b);
 			}
 		}
-	} else {
-		const kg_sample *ref = v->nsamples > 0 ? &v->samples[v->nsamples - 1] : NULL;
-		for (k = 0; ref != NULL && k < ref->nparts; k++) {
-			kg_tp tp = ref->parts[k];
-			int si = -1, c, x, prev_owner = -2;
-			if ((y = screen_line(&lc)) < 0)
-				continue;
-			if (sf)
-				text_putf(s, y, r.x + 1, LABEL_W - 2, s->attr[UI_EL_NORMAL], "p%d", (int)tp.partition);
-			else
-				text_putf(s, y, r.x + 1, LABEL_W - 2, s->attr[UI_EL_NORMAL], "%s:%d", intern_topic_name(tp.topic),
-					  (int)tp.partition);
-			for (c = 0, x = r.x + LABEL_W; c < ncols; c++, x++) {
-				int64_t ct = t0 + c * scale, ce = ct + scale;
-				int rank = -1, owner = -1, pst = -1, j;
-				si = sample_at(v, si, ct);
-				for (j = si >= 0 ? si : 0; j < v->nsamples && (j == si || v->samples[j].time_us < ce); j++) {
-					const kg_sample *smp = &v->samples[j];
-					int pi = sample_part(smp, tp);
-					if (pi < 0)
-						continue;
-					if (part_rank(smp->pstat[pi]) > rank) {
-						rank = part_rank(smp->pstat[pi]);
-						pst = smp->pstat[pi];
-					}
-					owner = smp->owner[pi];
-				}
-				if (pst < 0)
-					continue;
-				if (pst == KG_PSTAT_STOPPED) {
-					text_fill(s, y, x, 1, s->attr[UI_EL_STOPPED], G_STOPPED);
-				} else if (pst == KG_PSTAT_ORPHANED) {
-					text_put(s, y, x, 1, s->attr[UI_EL_ORPHAN], "!", 0);
-				} else if (pst == KG_PSTAT_CONSUMING && owner >= 0) {
-					const kg_lane *l = hview_lane(v, owner);
-					if (owner != prev_owner && l != NULL) {
-						char letter[2] = { l->letter, 0 };
-						text_put(s, y, x, 1, s->attr[screen_owner_el(owner)] | A_REVERSE, letter, 0);
-					} else {
-						text_fill(s, y, x, 1, s->attr[screen_owner_el(owner)], G_CONSUMING);
-					}
-				} else {
-					text_fill(s, y, x, 1, s->attr[UI_EL_IDLE], G_IDLE);
-				}
-				prev_owner = pst == KG_PSTAT_CONSUMING ? owner : -1;
-			}
-		}
 	}
-	if ((y = screen_line(&lc)) >= 0 && y < r.y + r.h) {
-		sbuf b = { 0 };
-		sbuf_addf(&b, "%s consuming  %s partly stopped  %s stopped  %s idle  (blank) absent",
-			  glyph_get(G_CONSUMING, s->ascii), glyph_get(G_PARTIAL, s->ascii), glyph_get(G_STOPPED, s->ascii),
-			  glyph_get(G_IDLE, s->ascii));
-		if (s->by_partition)
-			sbuf_adds(&b, "  ! orphaned  letter: new owner");
-		text_put(s, y, r.x + 1, r.w - 2, s->attr[UI_EL_DIM], sbuf_str(&b), TEXT_ELLIPSIS);
-		sbuf_free(&b);
+	if (nrows == 0 && region > 0) {
+		/* an empty strip area would read as a drawing fault */
+		text_put(s, y0, r.x + 3, r.w - 4, s->attr[UI_EL_DIM],
+			 s->by_partition ? "no partitions known for this group" : "no members in this window", 0);
+		shown = 1;
 	}
-	s->view_rows = lc.line;
-	free(num);
-	free(mc0);
+	if (legend && y0 + shown < bottom)
+		draw_legend(s, y0 + shown, r, maxtop > 0 ? first : 0, last_ord, s->by_partition ? nparts : nrows);
+	free(why);
+	free(rows);
 	hview_free(v);
 }
 

@@ -32,7 +32,7 @@ tkeys 2; check "2: timeline" twait "/column" 5
 check "cooperative episode: two rounds" twait "cooperative  2 rounds" 10
 check "a partly stopped lane (incremental revoke)" twait "▒" 5
 tkeys j; check "j: demo-range timeline" twait "eager  1 round" 5
-check "eager: every member stopped" twait "3 stopped all" 5
+check "eager: every member stopped" twait "3 of 3 stopped" 5
 tkeys 4; check "4: events in the seeds' words" twait "consumer-a revoked [0 1] (all: stop-the-world)" 5
 tkeys k; check "k: back to demo-coop's events" twait "consumer-a revoked [4] of [0 4] (incremental)" 5
 tkeys 3; check "3: health says the demo's consumers report heartbeats" twait "heartbeats and poll gaps: none yet" 5

@@ -677,13 +677,14 @@ test_resize(void **state)
 	s.view = UI_VIEW_GRID;
 }
 
-/* The note of one lane, as a string. */
+/* The note of one lane, as a string, without a width limit (during and at_end; at_start when both). */
 static const char *
 note(const kg_episode *e, const kg_episode_member *m, bool during, bool at_end)
 {
 	static char buf[256];
 	sbuf b = { 0 };
-	timeline_member_note(e, m, true, during, at_end, &b);
+	ui_lane_facts f = { .during = during, .at_start = during && at_end, .at_end = at_end };
+	timeline_member_note(&s, e, m, &f, true, 0, &b);
 	util_strlcpy(buf, sbuf_str(&b), sizeof buf);
 	sbuf_free(&b);
 	return buf;
@@ -700,15 +701,15 @@ test_timeline_notes(void **state)
 	(void)state;
 	memset(&e, 0, sizeof e);
 	e.rounds = 2;
-	/* no record: untouched when it was there, nothing when it was not */
+	/* no record: untouched when it was there, and a note when it was not */
 	assert_string_equal(note(&e, NULL, true, true), "untouched");
-	assert_string_equal(note(&e, NULL, false, false), "");
+	assert_string_equal(note(&e, NULL, false, false), "left before it");
 	/* left just before the episode, holding [0 1] */
 	memset(&m, 0, sizeof m);
 	m.left = true;
 	m.before = p0;
 	m.nbefore = 2;
-	assert_string_equal(note(&e, &m, false, false), "left with [0 1]");
+	assert_string_equal(note(&e, &m, false, false), "left, had [0 1]");
 	/* joined, then left again before the end */
 	memset(&m, 0, sizeof m);
 	m.joined = m.left = true;
@@ -718,13 +719,13 @@ test_timeline_notes(void **state)
 	m.nassigned = 1;
 	m.round_assigned = 2;
 	assert_string_equal(note(&e, &m, true, true), "left, rejoined, got [1] in round 2");
-	/* a full revoke, then gone */
+	/* a full revoke, then gone: it left, and had what it gave */
 	memset(&m, 0, sizeof m);
 	m.cls = KG_CLASS_FULL;
 	m.before = m.revoked = p0;
 	m.nbefore = m.nrevoked = 2;
 	m.left = true;
-	assert_string_equal(note(&e, &m, true, false), "gave all [0 1], left");
+	assert_string_equal(note(&e, &m, true, false), "left, had [0 1]");
 	/* incremental: kept, gave, got */
 	memset(&m, 0, sizeof m);
 	m.cls = KG_CLASS_INCREMENTAL;
@@ -1019,6 +1020,453 @@ test_health_hint(void **state)
 	pick_group("demo-range");
 }
 
+/* ------------------------------------------------------------ timeline: scrolling, notes, counts */
+
+/* Row y of stdscr holds needle. */
+static bool
+row_has(int y, const char *needle)
+{
+	char row[1024];
+	row_text(y, row, sizeof row);
+	return strstr(row, needle) != NULL;
+}
+
+/* The first screen row at or after y0 whose text starts with prefix, -1 none. */
+static int
+row_starting(int y0, const char *prefix)
+{
+	char row[1024];
+	int y;
+	for (y = y0; y < LINES; y++) {
+		row_text(y, row, sizeof row);
+		if (strncmp(row, prefix, strlen(prefix)) == 0)
+			return y;
+	}
+	return -1;
+}
+
+/*
+ * Page down through the timeline of t's selected group, nlanes lanes
+ * whose labels scan with fmt (one %d): on every page the axis, the marker
+ * row and the legend (saying which of noun show) keep their rows, and each
+ * lane shows on some page; PgUp goes back to the top.
+ */
+static void
+page_through(ui_screen *t, const char *fmt, int nlanes, const char *noun)
+{
+	ui_action a;
+	bool *seen = xcalloc((size_t)nlanes, sizeof *seen);
+	int page, y, markers, legend, n = 0, k, last = -1;
+	char want[64];
+	t->scroll = 0;
+	render_frame(t);
+	markers = row_starting(t->lay.view.y, " episodes");
+	legend = t->lay.view.y + t->lay.view.h - 1;
+	assert_true(markers > t->lay.view.y);
+	snprintf(want, sizeof want, "%s 1-", noun);
+	assert_true(row_has(legend, want));
+	for (page = 0; page < 500 && t->scroll != last; page++) {
+		last = t->scroll;
+		render_frame(t);
+		assert_true(row_has(t->lay.view.y, "/column"));
+		assert_true(row_has(t->lay.view.y, " now"));
+		assert_int_equal(row_starting(t->lay.view.y, " episodes"), markers);
+		assert_true(row_has(legend, "consuming"));
+		snprintf(want, sizeof want, " of %d (PgUp PgDn)", nlanes);
+		assert_true(row_has(legend, want));
+		for (y = markers + 1; y < legend; y++) {
+			char row[1024];
+			row_text(y, row, sizeof row);
+			if (sscanf(row, fmt, &k) == 1 && k >= 0 && k < nlanes && !seen[k]) {
+				seen[k] = true;
+				n++;
+			}
+		}
+		keys_handle(t, KEY_NPAGE, &a);
+	}
+	/* no lane skipped from one page to the next */
+	assert_int_equal(n, nlanes);
+	for (page = 0; page < 500 && t->scroll > 0; page++)
+		keys_handle(t, KEY_PPAGE, &a);
+	assert_int_equal(t->scroll, 0);
+	render_frame(t);
+	snprintf(want, sizeof want, "%s 1-", noun);
+	assert_true(row_has(legend, want));
+	free(seen);
+}
+
+/* A screen on a tracker's history, on one group's timeline. */
+static void
+timeline_screen(ui_screen *t, kg_tracker *tr, kg_snapshot *snap, const char *group, bool by_partition)
+{
+	screen_init(t, &opts, &info, tracker_history(tr));
+	screen_set_snapshot(t, snap);
+	t->now_us = snap->time_us;
+	render_theme_apply(t);
+	t->view = UI_VIEW_TIMELINE;
+	t->by_partition = by_partition;
+	util_strlcpy(t->selected, group, sizeof t->selected);
+	screen_order(t);
+}
+
+/*
+ * Scrolling the timeline of a group of 1,000 partitions (and one of 40
+ * members) moves only the lanes: the axis, the episode lines, the marker
+ * row and the legend keep their rows (no lane label drawn over the axis),
+ * and paging skips no lane.  Per partition, the topic's heading stays at
+ * the top of the lanes.
+ */
+static void
+test_timeline_scroll_fixed(void **state)
+{
+	kg_tracker_config cfg;
+	kg_tracker *tr;
+	kg_snapshot *snap;
+	ui_screen t;
+	ui_action a;
+	(void)state;
+	tracker_config_defaults(&cfg);
+	tr = tracker_new(&cfg);
+	snap = scene_big_group(tr, "big", 3, 1000, 10, SCENE_T0);
+	resize_term(40, 120);
+	timeline_screen(&t, tr, snap, "big", true);
+	render_frame(&t);
+	assert_true(screen_has("\n big-topic (1000 partitions)"));
+	page_through(&t, " p%d", 1000, "partitions");
+	keys_handle(&t, KEY_NPAGE, &a);
+	keys_handle(&t, KEY_NPAGE, &a);
+	render_frame(&t);
+	assert_int_equal(row_starting(t.lay.view.y, " big-topic (1000 partitions)"),
+			 row_starting(t.lay.view.y, " episodes") + 1);
+	assert_int_equal(row_starting(t.lay.view.y, " p0 "), -1);
+	screen_free(&t);
+	snapshot_unref(snap);
+	tracker_free(tr);
+
+	tr = tracker_new(&cfg);
+	snap = scene_big_group(tr, "crowd", 40, 80, 10, SCENE_T0);
+	resize_term(24, 80);
+	timeline_screen(&t, tr, snap, "crowd", false);
+	page_through(&t, " %*c client-%d", 40, "members");
+	screen_free(&t);
+	snapshot_unref(snap);
+	tracker_free(tr);
+	resize_term(24, 80);
+}
+
+/* The note of a lane in width columns. */
+static const char *
+note_in(const kg_episode *e, const kg_episode_member *m, const ui_lane_facts *f, bool sf, int width)
+{
+	static char buf[512];
+	sbuf b = { 0 };
+	timeline_member_note(&s, e, m, f, sf, width, &b);
+	util_strlcpy(buf, sbuf_str(&b), sizeof buf);
+	sbuf_free(&b);
+	return buf;
+}
+
+/*
+ * Notes: a member gone at the end of the episode says it left, why, and
+ * what it had; a lane without a record still gets a note; a note too long
+ * for its column takes ranges, then compact words, then counts, and is
+ * cut only after a word, with an ellipsis.
+ */
+static void
+test_timeline_notes_fit(void **state)
+{
+	int32_t t = intern_topic("fit"), u = intern_topic("fit-other");
+	kg_tp six[] = { { t, 0 }, { t, 1 }, { t, 2 }, { t, 3 }, { t, 4 }, { t, 5 } }, low[] = { { t, 0 }, { t, 1 }, { t, 2 } };
+	kg_tp had[] = { { t, 0 }, { t, 3 } }, two[] = { { t, 4 }, { u, 1 } };
+	kg_episode e;
+	kg_episode_member m;
+	ui_lane_facts stayed = { .during = true, .at_start = true, .at_end = true };
+	ui_lane_facts gone = { .during = true, .at_start = true, .why = KG_REASON_MAX_POLL };
+	ui_lane_facts f;
+	kg_tp many[333];
+	const char *n;
+	int i;
+	(void)state;
+	for (i = 0; i < 333; i++)
+		many[i] = (kg_tp){ t, 3 * i + 2 };
+	memset(&e, 0, sizeof e);
+	e.rounds = 2;
+	/* incremental: in full, then ranges, then compact */
+	memset(&m, 0, sizeof m);
+	m.cls = KG_CLASS_INCREMENTAL;
+	m.before = six;
+	m.nbefore = 6;
+	m.revoked = low;
+	m.nrevoked = 3;
+	m.round_revoked = 1;
+	assert_string_equal(note_in(&e, &m, &stayed, true, 0), "kept [3 4 5], gave [0 1 2] in round 1");
+	assert_string_equal(note_in(&e, &m, &stayed, true, 37), "kept [3 4 5], gave [0 1 2] in round 1");
+	assert_string_equal(note_in(&e, &m, &stayed, true, 36), "kept [3-5], gave [0-2] in round 1");
+	assert_string_equal(note_in(&e, &m, &stayed, true, 32), "kept [3-5] gave [0-2] r1");
+	assert_string_equal(note_in(&e, &m, &stayed, true, 24), "kept [3-5] gave [0-2] r1");
+	/* then whole clauses and an ellipsis, never half a word */
+	assert_string_equal(note_in(&e, &m, &stayed, true, 23), "kept [3-5]\u2026");
+	assert_string_equal(note_in(&e, &m, &stayed, true, 11), "kept [3-5]\u2026");
+	assert_string_equal(note_in(&e, &m, &stayed, true, 10), "kept\u2026");
+	/* a set with no ranges in it: a count */
+	memset(&m, 0, sizeof m);
+	m.left = true;
+	m.before = many;
+	m.nbefore = 333;
+	assert_string_equal(note_in(&e, &m, &gone, true, 32), "left (max.poll) had 333 parts");
+	/* a member that left in the episode says so, why, and what it had */
+	memset(&m, 0, sizeof m);
+	m.left = true;
+	m.before = had;
+	m.nbefore = 2;
+	assert_string_equal(note_in(&e, &m, &gone, true, 0), "left (max.poll.interval), had [0 3]");
+	assert_string_equal(note_in(&e, &m, &gone, true, 35), "left (max.poll.interval), had [0 3]");
+	assert_string_equal(note_in(&e, &m, &gone, true, 34), "left (max.poll.interval) had [0 3]");
+	assert_string_equal(note_in(&e, &m, &gone, true, 33), "left (max.poll) had [0 3]");
+	/* even when it gave everything first (a graceful leave revokes all) */
+	m.cls = KG_CLASS_FULL;
+	m.revoked = had;
+	m.nrevoked = 2;
+	f = gone;
+	f.why = KG_REASON_GRACEFUL;
+	assert_string_equal(note_in(&e, &m, &f, true, 0), "left (graceful), had [0 3]");
+	/* ... also when the model kept no record of it */
+	assert_string_equal(note_in(&e, NULL, &gone, true, 0), "left (max.poll.interval)");
+	f = stayed;
+	f.gap = true;
+	f.why = KG_REASON_SESSION_TIMEOUT;
+	assert_string_equal(note_in(&e, NULL, &f, true, 0), "left (session timeout), rejoined");
+	f = (ui_lane_facts){ .during = true, .at_end = true, .gap = true };
+	assert_string_equal(note_in(&e, NULL, &f, true, 0), "joined");
+	f = (ui_lane_facts){ .later = true };
+	assert_string_equal(note_in(&e, NULL, &f, true, 0), "joined after it");
+	/* the reason "unknown" says nothing */
+	f = gone;
+	f.why = KG_REASON_UNKNOWN;
+	assert_string_equal(note_in(&e, &m, &f, true, 0), "left, had [0 3]");
+	/* topics named when the group has several */
+	memset(&m, 0, sizeof m);
+	m.assigned = two;
+	m.nassigned = 2;
+	m.round_assigned = 2;
+	assert_string_equal(note_in(&e, &m, &stayed, false, 0), "got [fit:4 fit-other:1] in round 2");
+	n = note_in(&e, &m, &stayed, false, 5);
+	assert_string_equal(n, "got\u2026");
+	s.ascii = true;
+	assert_string_equal(note_in(&e, &m, &stayed, false, 5), "got~");
+	s.ascii = false;
+	/* a first word wider than the column: whole, for text_put to cut with its ellipsis */
+	assert_string_equal(note_in(&e, &m, &stayed, false, 3), "got 2 parts r2");
+}
+
+/* A three-member group on "grace" [0 1 2]: members a, b, c (owning p0, p1, p2 where present) in state st. */
+static kg_snapshot *
+grace_snap(int64_t t, bool coop, kg_group_state st, const int *owner, int nmembers)
+{
+	static const char *const ids[] = { "ga-1", "gb-1", "gc-1" }, *const cids[] = { "g-a", "g-b", "g-c" };
+	kg_builder *b = builder_new(t);
+	kg_bgroup *bg = builder_group(b, intern_group(coop ? "grace-coop" : "grace-eager"));
+	int32_t tid = intern_topic("grace");
+	int k, p;
+	builder_cluster(b, "grace:9092");
+	builder_topic(b, tid, 3);
+	bgroup_state(bg, st);
+	bgroup_protocol(bg, "consumer", st == KG_STATE_STABLE ? (coop ? "cooperative-sticky" : "range") : "");
+	if (coop)
+		bgroup_proto(bg, KG_PROTO_COOPERATIVE);
+	bgroup_topic(bg, tid);
+	for (p = 0; p < 3; p++) {
+		builder_partition(b, (kg_tp){ tid, p }, 1, 1000);
+		bgroup_committed(bg, (kg_tp){ tid, p }, 990);
+	}
+	for (k = 0; k < nmembers; k++) {
+		kg_bmember *bm = bgroup_member(bg, ids[k]);
+		kg_tp v[3];
+		int n = 0;
+		bmember_ids(bm, cids[k], "/10.7.0.1", NULL);
+		for (p = 0; p < 3 && st == KG_STATE_STABLE; p++) {
+			if (owner[p] == k)
+				v[n++] = (kg_tp){ tid, p };
+		}
+		bmember_assignment(bm, v, n);
+	}
+	return builder_finish(b);
+}
+
+/* A member's callback observation. */
+static void
+grace_obs(kg_obsq *q, kg_obs_kind kind, int64_t t, bool coop, int k, const int *parts, int n, kg_reason why)
+{
+	static const char *const ids[] = { "ga-1", "gb-1", "gc-1" }, *const cids[] = { "g-a", "g-b", "g-c" };
+	kg_obs *o = obs_new(kind, t, intern_group(coop ? "grace-coop" : "grace-eager"), "demo");
+	kg_tp v[3];
+	int i;
+	obs_member(o, ids[k], cids[k], NULL, "/10.7.0.1");
+	for (i = 0; i < n; i++)
+		v[i] = (kg_tp){ intern_topic("grace"), parts[i] };
+	if (parts != NULL)
+		obs_parts(o, v, n);
+	o->reason = why;
+	o->proto = coop ? KG_PROTO_COOPERATIVE : KG_PROTO_EAGER;
+	obsq_push(q, o);
+}
+
+/*
+ * g-c leaves gracefully (it revokes all it had, then leaves); the others
+ * keep consuming (cooperative) or stop (eager).  The timeline's episode
+ * line gives the model's count, as the end event says it: the leaver is
+ * not one of the members stopped.
+ */
+static void
+grace_check(bool coop, const char *want_event, const char *want_line)
+{
+	static const int before[] = { 0, 1, 2 }, after[] = { 0, 1, 0 };
+	static const int p0[] = { 0 }, p1[] = { 1 }, p2[] = { 2 }, p02[] = { 0, 2 };
+	kg_tracker_config cfg;
+	kg_tracker *tr;
+	kg_obsq q = { 0 };
+	kg_evlist ev = { 0 };
+	kg_snapshot *snap = NULL;
+	ui_screen t;
+	int64_t t0 = SCENE_T0 + 7200 * SEC;
+	size_t j;
+	int i;
+	bool found = false;
+	tracker_config_defaults(&cfg);
+	tr = tracker_new(&cfg);
+	for (i = 0; i < 3; i++) {
+		snapshot_unref(snap);
+		snap = grace_snap(t0 + i * SEC, coop, KG_STATE_STABLE, before, 3);
+		tracker_apply(tr, &q, snap, &ev);
+	}
+	/* g-c gives everything up and leaves; eager: the others revoke everything too */
+	grace_obs(&q, KG_OBS_REVOKED, t0 + 3200 * 1000, coop, 2, p2, 1, KG_REASON_GRACEFUL);
+	grace_obs(&q, KG_OBS_LEFT, t0 + 3210 * 1000, coop, 2, NULL, 0, KG_REASON_GRACEFUL);
+	grace_obs(&q, KG_OBS_REVOKED, t0 + 3300 * 1000, coop, 0, coop ? NULL : p0, coop ? 0 : 1, KG_REASON_NONE);
+	grace_obs(&q, KG_OBS_REVOKED, t0 + 3300 * 1000, coop, 1, coop ? NULL : p1, coop ? 0 : 1, KG_REASON_NONE);
+	snapshot_unref(snap);
+	snap = grace_snap(t0 + 4 * SEC, coop, KG_STATE_PREPARING_REBALANCE, after, 2);
+	tracker_apply(tr, &q, snap, &ev);
+	grace_obs(&q, KG_OBS_ASSIGNED, t0 + 4500 * 1000, coop, 0, coop ? p2 : p02, coop ? 1 : 2, KG_REASON_NONE);
+	grace_obs(&q, KG_OBS_ASSIGNED, t0 + 4500 * 1000, coop, 1, coop ? NULL : p1, coop ? 0 : 1, KG_REASON_NONE);
+	for (i = 5; i < 8; i++) {
+		snapshot_unref(snap);
+		snap = grace_snap(t0 + i * SEC, coop, KG_STATE_STABLE, after, 2);
+		tracker_apply(tr, &q, snap, &ev);
+	}
+	for (j = 0; j < ev.n; j++) {
+		if (ev.v[j]->kind == KG_EV_REBALANCE_END) {
+			assert_non_null(strstr(ev.v[j]->text, want_event));
+			found = true;
+		}
+	}
+	assert_true(found);
+	resize_term(40, 120);
+	timeline_screen(&t, tr, snap, coop ? "grace-coop" : "grace-eager", false);
+	render_frame(&t);
+	assert_true(screen_has(want_line));
+	assert_false(screen_has("stopped all"));
+	/* the leaver's note says it left, why, and what it had */
+	assert_true(screen_has("left (graceful), had [2]"));
+	screen_free(&t);
+	snapshot_unref(snap);
+	evlist_clear(&ev);
+	free(ev.v);
+	obsq_clear(&q);
+	free(q.v);
+	tracker_free(tr);
+	resize_term(24, 80);
+}
+
+/* The episode line's stopped count is the model's "N of M members stopped". */
+static void
+test_timeline_stopped_count(void **state)
+{
+	(void)state;
+	grace_check(true, "0 of 2 members stopped", "  0 of 2 stopped");
+	grace_check(false, "2 of 2 members stopped", "  2 of 2 stopped");
+}
+
+/* Per partition, every partition of the group's topics, grouped under each topic's heading as in the grid. */
+static void
+test_timeline_partitions_by_topic(void **state)
+{
+	int y;
+	(void)state;
+	resize_term(40, 120);
+	s.view = UI_VIEW_TIMELINE;
+	s.by_partition = true;
+	/* an Empty group: all three partitions, under their topic */
+	util_strlcpy(s.selected, "audit-archiver", sizeof s.selected);
+	screen_order(&s);
+	render_frame(&s);
+	y = row_starting(s.lay.view.y, " audit (3 partitions)");
+	assert_true(y > 0);
+	assert_true(row_has(y + 1, " p0 "));
+	assert_true(row_has(y + 2, " p1 "));
+	assert_true(row_has(y + 3, " p2 "));
+	/* two topics, each under its heading, in name order */
+	util_strlcpy(s.selected, "payments-ledger", sizeof s.selected);
+	screen_order(&s);
+	render_frame(&s);
+	y = row_starting(s.lay.view.y, " ledger (2 partitions)");
+	assert_true(y > 0);
+	assert_true(row_has(y + 1, " p0 "));
+	assert_true(row_has(y + 2, " p1 "));
+	assert_int_equal(row_starting(s.lay.view.y, " payments (4 partitions)"), y + 3);
+	assert_true(row_has(y + 7, " p3 "));
+	assert_true(row_has(y + 8, "consuming"));
+	s.by_partition = false;
+	s.view = UI_VIEW_GRID;
+	resize_term(24, 80);
+}
+
+/* A timeline with no lanes says why instead of showing an empty strip area. */
+static void
+test_timeline_no_lanes(void **state)
+{
+	int y;
+	(void)state;
+	s.view = UI_VIEW_TIMELINE;
+	util_strlcpy(s.selected, "audit-archiver", sizeof s.selected);
+	screen_order(&s);
+	render_frame(&s);
+	y = row_starting(s.lay.view.y, " episodes");
+	assert_true(y > 0);
+	assert_true(row_has(y + 1, "no members in this window"));
+	assert_true(row_has(y + 2, "consuming"));
+	s.view = UI_VIEW_GRID;
+}
+
+/* An episode begun before the window comes in as a line on the marker row, without the mark of a start. */
+static void
+test_timeline_clipped_episode(void **state)
+{
+	char row[1024];
+	int y, zoom = s.zoom;
+	(void)state;
+	s.view = UI_VIEW_TIMELINE;
+	util_strlcpy(s.selected, "demo-range", sizeof s.selected);
+	screen_order(&s);
+	/* 100 ms a column, the window ending 10 s after the scene began: the episode (3.2 s to 5.7 s) began before it */
+	s.zoom = 0;
+	s.offset_us = s.snap->time_us - (SCENE_T0 + 10 * SEC);
+	render_frame(&s);
+	y = row_starting(s.lay.view.y, " episodes");
+	assert_true(y > 0);
+	row_text(y, row, sizeof row);
+	assert_null(strstr(row, "\u25b2"));
+	assert_non_null(strstr(row, "\u25001\u2500"));
+	/* and with the start inside the window, the mark */
+	s.offset_us = s.snap->time_us - (SCENE_T0 + 7 * SEC);
+	render_frame(&s);
+	row_text(y, row, sizeof row);
+	assert_non_null(strstr(row, "\u25b21"));
+	s.offset_us = 0;
+	s.zoom = zoom;
+	s.view = UI_VIEW_GRID;
+}
+
 /* Run. */
 int
 main(void)
@@ -1035,6 +1483,13 @@ main(void)
 		cmocka_unit_test(test_grid_idle_member), cmocka_unit_test(test_grid_key),
 		cmocka_unit_test(test_grid_status_words), cmocka_unit_test(test_health_late),
 		cmocka_unit_test(test_health_last_left), cmocka_unit_test(test_health_hint),
+		/* timeline */
+		cmocka_unit_test(test_timeline_scroll_fixed),
+		cmocka_unit_test(test_timeline_notes_fit),
+		cmocka_unit_test(test_timeline_stopped_count),
+		cmocka_unit_test(test_timeline_partitions_by_topic),
+		cmocka_unit_test(test_timeline_no_lanes),
+		cmocka_unit_test(test_timeline_clipped_episode),
 	};
 	setenv("TZ", "UTC", 1);
 	if (setlocale(LC_ALL, "C.UTF-8") == NULL)
