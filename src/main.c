@@ -391,7 +391,8 @@ main(int argc, char **argv)
 		trc.headers_file = o.trace_headers;
 		trc.interval_us = o.interval_us;
 		if (trace_sources_new(&trc, ts, &nts, err, sizeof err) < 0) {
-			fprintf(stderr, "kgtop: --trace: %s\n", err);
+			/* the message names the option itself: "--trace log: ...", "--trace-headers FILE: ..." */
+			fprintf(stderr, "kgtop: %s\n", err);
 			free(ts);
 			rc = 2;
 			goto out;

@@ -1,0 +1,39 @@
+#!/bin/sh
+# sources.sh: trace streams and the embedded demo from the command line:
+# their error messages, --export-trace, the debug log, failing fast.
+. "${top_srcdir:-.}/tests/cli/lib.sh"
+
+SRC=$(cd "$top_srcdir" && pwd)
+
+# t_lacks FILE TEXT DESCRIPTION
+t_lacks() {
+	if grep -qF -- "$2" "$1"; then
+		t_ok 1 "$3"
+		echo "#   '$2' in $1:"
+		head -20 "$1" | sed 's/^/#   /'
+	else
+		t_ok 0 "$3"
+	fi
+}
+
+# messages name the option once
+"$KGTOP" --trace bogus:file:///x --once >"$T_TMP/kind" 2>&1
+t_is "$?" 2 "an unknown trace kind exits 2"
+t_contains "$T_TMP/kind" 'kgtop: --trace: unknown kind "bogus"' "an unknown kind is named"
+t_lacks "$T_TMP/kind" "--trace: --trace" "and --trace is not said twice"
+"$KGTOP" --trace log:ftp://host/server.log --once >"$T_TMP/scheme" 2>&1
+t_is "$?" 2 "an unsupported scheme exits 2"
+t_contains "$T_TMP/scheme" 'kgtop: --trace log: unsupported URL scheme "ftp"' "an unsupported scheme is named"
+t_lacks "$T_TMP/scheme" "--trace: --trace" "and --trace is not said twice"
+"$KGTOP" --trace log:file:///x --trace-headers "$T_TMP/no-such-headers" --once >"$T_TMP/hdr" 2>&1
+t_is "$?" 2 "a missing headers file exits 2"
+t_contains "$T_TMP/hdr" "kgtop: --trace-headers $T_TMP/no-such-headers: No such file or directory" "a missing headers file is named with the OS error"
+t_lacks "$T_TMP/hdr" "--trace: --trace" "and without a second prefix"
+
+# a coordinator's fencing reason is not repeated
+"$KGTOP" --trace "log:file://$SRC/tests/data/logs/kafka-4.0-consumer.log" --trace-from-start --once --json >"$T_TMP/fence.json" 2>&1
+"$JSONQ" '.events[]' <"$T_TMP/fence.json" | "$JSONQ" -l .message >"$T_TMP/fence.events"
+t_contains "$T_TMP/fence.events" "left (fenced: it failed to transition from epoch 7 within 300000ms)" "a fenced member's reason reads once"
+t_lacks "$T_TMP/fence.events" "fenced: fenced" "never 'fenced: fenced'"
+
+t_done
