@@ -1257,7 +1257,7 @@ demo_source_new(const kg_demo_config *cfg, kg_source **out, const char **bootstr
 	if (cfg->export_trace != NULL) {
 		d->export_f = fopen(cfg->export_trace, "w");
 		if (d->export_f == NULL) {
-			util_err(err, errsz, "--export-trace %s: cannot write it", cfg->export_trace);
+			util_err(err, errsz, "--export-trace %s: %s", cfg->export_trace, strerror(errno));
 			demo_free(d);
 			return -1;
 		}

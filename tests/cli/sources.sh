@@ -36,4 +36,11 @@ t_lacks "$T_TMP/hdr" "--trace: --trace" "and without a second prefix"
 t_contains "$T_TMP/fence.events" "left (fenced: it failed to transition from epoch 7 within 300000ms)" "a fenced member's reason reads once"
 t_lacks "$T_TMP/fence.events" "fenced: fenced" "never 'fenced: fenced'"
 
+# --export-trace says why it cannot write, before starting anything
+"$KGTOP" --demo --json --duration 5 --export-trace "$T_TMP/no/such/dir/x.jsonl" >"$T_TMP/export" 2>&1
+t_is "$?" 1 "an unwritable --export-trace exits 1"
+t_contains "$T_TMP/export" "--export-trace $T_TMP/no/such/dir/x.jsonl: No such file or directory" "with the OS error"
+"$KGTOP" --demo --json --duration 5 --export-trace "$T_TMP" >"$T_TMP/export-dir" 2>&1
+t_contains "$T_TMP/export-dir" "--export-trace $T_TMP: Is a directory" "a directory is named as one"
+
 t_done
