@@ -72,6 +72,8 @@ typedef struct trace {
 	char *shown;          /* without userinfo */
 	char *user, *pass;    /* to scrub messages */
 	bool is_file;
+	bool is_https;        /* TLS: what --trace-insecure turns verification off for */
+	bool plain_creds;     /* credentials (URL userinfo, headers file) sent over plain http:// */
 	kg_trace_config cfg;  /* timeouts and sizes, defaults filled (specs not kept) */
 	struct curl_slist *headers;
 	CURLM *multi;
@@ -164,6 +166,7 @@ typedef struct spec {
 	char *name;
 	char *user, *pass;
 	bool is_file;
+	bool is_https;
 } spec;
 
 /* Free a parsed spec. */
@@ -208,6 +211,7 @@ spec_parse(const char *in, spec *out, char *err, size_t errsz)
 		goto done;
 	}
 	out->is_file = strcasecmp(scheme, "file") == 0;
+	out->is_https = strcasecmp(scheme, "https") == 0;
 	if (out->is_file && k == KG_TRACE_JOLOKIA) {
 		util_err(err, errsz, "--trace jolokia: needs an http:// or https:// URL");
 		goto done;
@@ -972,6 +976,8 @@ health_detail(const trace *t, sbuf *b)
 	const kg_parse_counts *c = &t->st.counts;
 	if (t->kind == KG_TRACE_JOLOKIA) {
 		sbuf_adds(b, t->detail[0] ? t->detail : "no answer yet");
+		if (t->plain_creds)
+			sbuf_adds(b, "; credentials sent unencrypted (http://)");
 		return;
 	}
 	sbuf_addf(b, "%" PRIu64 " event%s from %" PRIu64 " line%s", t->st.obs, t->st.obs == 1 ? "" : "s", t->st.lines,
@@ -988,6 +994,8 @@ health_detail(const trace *t, sbuf *b)
 		sbuf_addf(b, "; truncated %" PRIu64 "x", t->st.truncations);
 	if (t->streaming)
 		sbuf_adds(b, "; live stream");
+	if (t->plain_creds)
+		sbuf_adds(b, "; credentials sent unencrypted (http://)");
 }
 
 /* Add this source's health. */
@@ -1004,7 +1012,8 @@ trace_contribute(kg_source *s, kg_builder *b)
 	h.status = t->status;
 	h.since_us = t->since;
 	h.last_ok_us = t->last_ok;
-	h.insecure = t->cfg.insecure && !t->is_file;
+	/* insecure: TLS without verification; plain http has no TLS to verify (see health_detail) */
+	h.insecure = t->cfg.insecure && t->is_https;
 	switch (t->status) {
 	case KG_SRC_ERROR:
 		sbuf_adds(&m, t->err[0] ? t->err : "failed");
@@ -1240,6 +1249,8 @@ trace_sources_new(const kg_trace_config *cfg, kg_source **out, size_t *nout, cha
 		t->user = specs[i].user;
 		t->pass = specs[i].pass;
 		t->is_file = specs[i].is_file;
+		t->is_https = specs[i].is_https;
+		t->plain_creds = !t->is_file && !t->is_https && (t->user != NULL || t->pass != NULL || extra != NULL);
 		specs[i].url = specs[i].shown = specs[i].user = specs[i].pass = NULL;
 		t->cfg = *cfg;
 		config_defaults(&t->cfg, t->kind);

@@ -450,6 +450,12 @@ test_http_errors(void **state)
 	wait_status(&r, KG_SRC_ERROR, "SSL");
 	assert_false(r.insecure);
 	rig_close(&r);
+	/* --trace-insecure marks TLS streams, whose verification it turns off */
+	c.insecure = true;
+	rig_open(&r, &c, url);
+	wait_status(&r, KG_SRC_ERROR, "SSL");
+	assert_true(r.insecure);
+	rig_close(&r);
 }
 
 /* A server that stops sending hits the read timeout; poll() never blocks meanwhile. */
@@ -569,6 +575,9 @@ test_http_credentials(void **state)
 	httpd_stats(srv, &hs);
 	assert_string_equal(hs.last_token, "s3cret");
 	assert_null(strstr(r.msg, "s3cret"));
+	/* sent over plain http: said so, and not called "insecure" (that is TLS without verification) */
+	wait_status(&r, KG_SRC_OK, "credentials sent unencrypted (http://)");
+	assert_false(r.insecure);
 	rig_close(&r);
 	/* a password in the URL is neither in the name nor in messages */
 	c.headers_file = NULL;
@@ -591,7 +600,7 @@ test_http_credentials(void **state)
 	unlink(hpath);
 }
 
-/* Nothing listens: an error with backoff, insecure shown for network sources when asked. */
+/* Nothing listens: an error with backoff; plain http is not "insecure" even with --trace-insecure. */
 static void
 test_http_refused(void **state)
 {
@@ -606,7 +615,7 @@ test_http_refused(void **state)
 	rig_open(&r, &c, "log:http://127.0.0.1:1/server.log");
 	t0 = util_mono_us();
 	wait_status(&r, KG_SRC_ERROR, "retry in");
-	assert_true(r.insecure);
+	assert_false(r.insecure);
 	r.want_requests = 4;
 	assert_true(tu_wait(has_requests, rig_step, &r, DEADLINE));
 	/* 100 + 200 + 400 ms of backoff at least */
@@ -715,6 +724,7 @@ test_file_tail(void **state)
 	char a[1024], b[1024];
 	(void)state;
 	write_log("f.log", "g-file", 3);
+	c.insecure = true; /* no TLS on file:// either: never marked */
 	rig_open(&r, &c, file_url("log", "f.log"));
 	assert_string_equal(r.s->name, "log:f.log");
 	assert_true(tu_wait(has_offset, rig_step, &r, DEADLINE));
