@@ -309,6 +309,8 @@ main(int argc, char **argv)
 		dc.nprops = o.nrdkafka;
 		dc.partitions = o.demo_partitions;
 		dc.export_trace = o.export_trace;
+		/* a real cluster answers within --timeout, and always before --duration ends */
+		dc.timeout_us = o.duration_us > 0 && o.duration_us < o.timeout_us ? o.duration_us : o.timeout_us;
 		if (demo_source_new(&dc, &demo, &bootstrap, err, sizeof err) < 0) {
 			fprintf(stderr, "kgtop: demo: %s\n", err);
 			rc = 1;

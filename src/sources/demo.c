@@ -33,6 +33,7 @@
 #include <errno.h>
 #include <librdkafka/rdkafka.h>
 #include <librdkafka/rdkafka_mock.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -100,14 +101,30 @@ quiet_log(const rd_kafka_t *rk, int level, const char *fac, const char *buf)
 	(void)rk, (void)level, (void)fac, (void)buf;
 }
 
-/* Error callback of the producer: kept for the health line. */
+/* True for a cluster-wide cause that waiting will not cure (no broker reachable, bad credentials). */
+static bool
+cluster_unreachable(int err)
+{
+	return err == RD_KAFKA_RESP_ERR__ALL_BROKERS_DOWN || err == RD_KAFKA_RESP_ERR__RESOLVE ||
+	       err == RD_KAFKA_RESP_ERR__AUTHENTICATION || err == RD_KAFKA_RESP_ERR__SSL ||
+	       err == RD_KAFKA_RESP_ERR_SASL_AUTHENTICATION_FAILED;
+}
+
+/* Error callback of the producer: kept for the health line, and for the start on a real cluster. */
 static void
 producer_error(rd_kafka_t *rk, int err, const char *reason, void *opaque)
 {
 	demo *d = opaque;
-	(void)rk, (void)err;
+	(void)rk;
 	pthread_mutex_lock(&d->lock);
 	snprintf(d->prod_error, sizeof d->prod_error, "producer: %s", reason);
+	/* keep the specific cause (cannot resolve, authentication, TLS) over "all brokers down" */
+	if (!(err == RD_KAFKA_RESP_ERR__ALL_BROKERS_DOWN && cluster_unreachable(d->prod_err_code))) {
+		/* "all brokers down" after a failed connection: the connection's error says why */
+		if (!(err == RD_KAFKA_RESP_ERR__ALL_BROKERS_DOWN && d->prod_err_code == RD_KAFKA_RESP_ERR__TRANSPORT))
+			snprintf(d->prod_err_reason, sizeof d->prod_err_reason, "%s", reason ? reason : "");
+		d->prod_err_code = err;
+	}
 	pthread_mutex_unlock(&d->lock);
 }
 
@@ -505,12 +522,71 @@ admin_wait(rd_kafka_queue_t *q, rd_kafka_event_type_t want, int ms)
 	return NULL;
 }
 
+/* Milliseconds left before the setup deadline (at least 1). */
+static int
+setup_left_ms(const demo *d)
+{
+	int64_t left = (d->setup_deadline - util_mono_us()) / 1000;
+	return left < 1 ? 1 : left > INT32_MAX ? INT32_MAX : (int)left;
+}
+
+/* A readable word for what the error callback said, NULL for others. */
+static const char *
+cluster_reason(int err)
+{
+	switch (err) {
+	case RD_KAFKA_RESP_ERR__ALL_BROKERS_DOWN:
+		return "all brokers down";
+	case RD_KAFKA_RESP_ERR__RESOLVE:
+		return "cannot resolve the bootstrap servers";
+	case RD_KAFKA_RESP_ERR__SSL:
+		return "TLS handshake failed";
+	case RD_KAFKA_RESP_ERR__AUTHENTICATION:
+	case RD_KAFKA_RESP_ERR_SASL_AUTHENTICATION_FAILED:
+		return "authentication failed";
+	default:
+		return NULL;
+	}
+}
+
+/*
+ * The cluster's metadata, asked in slices until the setup deadline: between
+ * slices the producer's error callback runs, and a cause waiting will not
+ * cure (no broker reachable, cannot resolve, TLS, authentication) fails at
+ * once instead of after the whole timeout.
+ */
+static int
+real_metadata(demo *d, const struct rd_kafka_metadata **md, char *err, size_t errsz)
+{
+	for (;;) {
+		int ms = setup_left_ms(d), code;
+		char reason[200];
+		rd_kafka_resp_err_t e = rd_kafka_metadata(d->producer, 1, NULL, md, ms < 250 ? ms : 250);
+		if (e == RD_KAFKA_RESP_ERR_NO_ERROR)
+			return 0;
+		*md = NULL;
+		rd_kafka_poll(d->producer, 0); /* serve the error callback */
+		pthread_mutex_lock(&d->lock);
+		code = d->prod_err_code;
+		util_strlcpy(reason, d->prod_err_reason, sizeof reason);
+		pthread_mutex_unlock(&d->lock);
+		if (cluster_unreachable(code))
+			return util_err(err, errsz, "%s: metadata: %s (%s)", d->bootstrap, cluster_reason(code), reason);
+		if (util_mono_us() >= d->setup_deadline) {
+			if (code != 0 && reason[0] != '\0')
+				return util_err(err, errsz, "%s: metadata: %s (no answer within %.1fs; last error: %s)",
+						d->bootstrap, rd_kafka_err2str(e), (double)d->setup_timeout_us / 1e6, reason);
+			return util_err(err, errsz, "%s: metadata: %s (no answer within %.1fs)", d->bootstrap,
+					rd_kafka_err2str(e), (double)d->setup_timeout_us / 1e6);
+		}
+	}
+}
+
 /* On a real cluster: find the topic (its partitions) or create it. */
 static int
 real_topic(demo *d, char *err, size_t errsz)
 {
 	const struct rd_kafka_metadata *md = NULL;
-	rd_kafka_resp_err_t e;
 	int i, brokers, rf;
 	bool found = false;
 	rd_kafka_NewTopic_t *nt;
@@ -519,9 +595,8 @@ real_topic(demo *d, char *err, size_t errsz)
 	rd_kafka_event_t *ev;
 	char es[512];
 
-	e = rd_kafka_metadata(d->producer, 1, NULL, &md, 15000);
-	if (e != RD_KAFKA_RESP_ERR_NO_ERROR)
-		return util_err(err, errsz, "%s: metadata: %s", d->bootstrap, rd_kafka_err2str(e));
+	if (real_metadata(d, &md, err, errsz) < 0)
+		return -1;
 	brokers = md->broker_cnt;
 	for (i = 0; i < md->topic_cnt; i++) {
 		if (strcmp(md->topics[i].topic, d->topic) == 0 && md->topics[i].partition_cnt > 0) {
@@ -537,12 +612,13 @@ real_topic(demo *d, char *err, size_t errsz)
 	if (nt == NULL)
 		return util_err(err, errsz, "topic %s: %s", d->topic, es);
 	opt = rd_kafka_AdminOptions_new(d->producer, RD_KAFKA_ADMIN_OP_CREATETOPICS);
-	rd_kafka_AdminOptions_set_request_timeout(opt, 15000, es, sizeof es);
+	rd_kafka_AdminOptions_set_request_timeout(opt, setup_left_ms(d), es, sizeof es);
 	q = rd_kafka_queue_new(d->producer);
 	rd_kafka_CreateTopics(d->producer, &nt, 1, opt, q);
-	ev = admin_wait(q, RD_KAFKA_EVENT_CREATETOPICS_RESULT, 20000);
+	ev = admin_wait(q, RD_KAFKA_EVENT_CREATETOPICS_RESULT, setup_left_ms(d) + 1000);
 	if (ev == NULL) {
-		util_err(err, errsz, "topic %s: no answer to CreateTopics", d->topic);
+		util_err(err, errsz, "topic %s: no answer to CreateTopics within %.1fs", d->topic,
+			 (double)d->setup_timeout_us / 1e6);
 	} else if (rd_kafka_event_error(ev) != RD_KAFKA_RESP_ERR_NO_ERROR) {
 		util_err(err, errsz, "topic %s: %s", d->topic, rd_kafka_event_error_string(ev));
 	} else {
@@ -1236,6 +1312,8 @@ demo_source_new(const kg_demo_config *cfg, kg_source **out, const char **bootstr
 	d->real = cfg->brokers != NULL && *cfg->brokers != '\0';
 	d->npart = cfg->partitions > 0 ? cfg->partitions : 6;
 	d->started_us = util_now_us();
+	d->setup_timeout_us = cfg->timeout_us > 0 ? cfg->timeout_us : 15LL * 1000000;
+	d->setup_deadline = util_mono_us() + d->setup_timeout_us;
 	if (d->real) {
 		d->session_ms = 10000;
 		d->heartbeat_ms = 3000;

@@ -30,6 +30,7 @@ typedef struct kg_demo_config {
 	size_t nprops;
 	int partitions;            /* topic partitions (default 6) */
 	const char *export_trace;  /* write every observation as jsonl here, NULL none */
+	int64_t timeout_us;        /* a real cluster's metadata and topic creation wait at most this (0: 15 s) */
 	kg_source *kafka;          /* the kafka source to register demo groups with (watch) */
 } kg_demo_config;
 

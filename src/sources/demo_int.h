@@ -172,6 +172,10 @@ struct demo {
 	bool prod_stop;          /* locked */
 	int64_t produced;        /* locked */
 	char prod_error[160];    /* locked */
+	int prod_err_code;       /* locked: the last error callback's code */
+	char prod_err_reason[200]; /* locked: and its reason */
+	int64_t setup_timeout_us; /* a real cluster must answer within this (--timeout, --duration) */
+	int64_t setup_deadline;  /* monotonic: the end of it */
 	/* groups */
 	dgroup groups[DEMO_MAX_GROUPS];
 	int ngroups;

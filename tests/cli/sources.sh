@@ -43,4 +43,14 @@ t_contains "$T_TMP/export" "--export-trace $T_TMP/no/such/dir/x.jsonl: No such f
 "$KGTOP" --demo --json --duration 5 --export-trace "$T_TMP" >"$T_TMP/export-dir" 2>&1
 t_contains "$T_TMP/export-dir" "--export-trace $T_TMP: Is a directory" "a directory is named as one"
 
+# the demo on a cluster nobody answers for fails at once, with the cause
+t0=$(date +%s)
+"$KGTOP" --demo -b 127.0.0.1:1 --duration 8 --json >"$T_TMP/demo-down" 2>&1
+rc=$?
+t1=$(date +%s)
+t_is "$rc" 1 "--demo on an unreachable cluster exits 1"
+t_contains "$T_TMP/demo-down" "kgtop: demo: 127.0.0.1:1: metadata: all brokers down" "and says no broker answers"
+[ $((t1 - t0)) -le 3 ]
+t_ok $? "within 3 s, not after a fixed 15 s ($((t1 - t0)) s)"
+
 t_done
