@@ -155,6 +155,14 @@ demo_scenario_why_not(const char *name, bool real_cluster)
 	return demo_scenario_unavailable(demo_scenario_find(name), real_cluster);
 }
 
+/* Has a script to pause. */
+bool
+demo_scenario_scripted(const char *name)
+{
+	const demo_scenario *sc = demo_scenario_find(name);
+	return sc != NULL && sc->nsteps > 0;
+}
+
 /* --------------------------------------------------------------- groups */
 
 /* True when c can be asked to act (leave, crash, stall) (locked). */
@@ -1019,7 +1027,10 @@ demo_drain(kg_source *s, kg_obsq *out)
 	}
 }
 
-/* The health line. */
+/*
+ * The health line: "default: 4/7 a member crashes (settling); 6 consumers,
+ * 30 msg/s, mock cluster (3 brokers)", then a problem when there is one.
+ */
 static void
 health_message(demo *d, char *buf, size_t n)
 {
@@ -1045,9 +1056,9 @@ health_message(demo *d, char *buf, size_t n)
 	else if (d->export_note[0] != '\0')
 		snprintf(extra, sizeof extra, "; %s", d->export_note);
 	pthread_mutex_unlock(&d->lock);
-	snprintf(buf, n, "%s, %d consumers, %d msg/s; %s: %s%s",
-		 d->real ? "real cluster" : "mock cluster (3 brokers)", consumers, d->rate, d->sc->name, script,
-		 extra);
+	/* the script's step first, so that the header can show it up to the first "; " */
+	snprintf(buf, n, "%s: %s; %d consumers, %d msg/s, %s%s", d->sc->name, script, consumers, d->rate,
+		 d->real ? "real cluster" : "mock cluster (3 brokers)", extra);
 }
 
 /* contribute(): the view, the topic and the demo's health. */

@@ -44,6 +44,12 @@ bool demo_scenario_known(const char *name, bool real_cluster);
  */
 const char *demo_scenario_why_not(const char *name, bool real_cluster);
 /*
+ * True when the scenario (NULL: the default) runs a script, so that the
+ * script can be paused ("pause-script"); false for manual and unknown ones.
+ * For the UI's keys: the footer offers P only then.
+ */
+bool demo_scenario_scripted(const char *name);
+/*
  * Start the demo (mock cluster, topic, producer, consumers) and create its
  * source.  *bootstrap receives the cluster's bootstrap servers (owned by
  * the source; valid until it closes) for the kafka source to poll.

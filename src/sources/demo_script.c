@@ -229,7 +229,7 @@ demo_script_status(const demo_script *s, char *buf, size_t n)
 	static const char *const phase[DEMO_PH_COUNT] = { "starting", "settling", "holding" };
 	const demo_step *st;
 	if (!demo_script_has_steps(s)) {
-		snprintf(buf, n, "no script: use the demo keys");
+		snprintf(buf, n, "no script (the demo keys drive it)");
 		return;
 	}
 	if (s->step >= s->sc->nsteps) {

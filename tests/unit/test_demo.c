@@ -200,7 +200,7 @@ test_script_storm_and_manual(void **state)
 	demo_script_init(&s, demo_scenario_find("manual"), 10 * S);
 	assert_false(demo_script_has_steps(&s));
 	assert_int_equal(demo_script_run(&s, &w, 0), 0);
-	assert_string_equal(status(&s), "no script: use the demo keys");
+	assert_string_equal(status(&s), "no script (the demo keys drive it)");
 }
 
 /* ----------------------------------------------------- names and commands */
@@ -240,6 +240,11 @@ test_scenarios(void **state)
 	assert_true(demo_scenario_known("static", true));
 	assert_non_null(strstr(demo_scenario_why_not("static", false), "group.instance.id"));
 	assert_null(demo_scenario_why_not("static", true));
+	/* only scenarios with a script have one to pause (the footer's P) */
+	assert_true(demo_scenario_scripted(NULL));
+	assert_true(demo_scenario_scripted("storm"));
+	assert_false(demo_scenario_scripted("manual"));
+	assert_false(demo_scenario_scripted("nope"));
 }
 
 /* Commands as the UI sends them. */
