@@ -62,6 +62,22 @@ cobs(dcons *c, kg_obs_kind kind, int64_t t)
 	return o;
 }
 
+/* The protocol the consumer uses: what librdkafka said last, else what its assignor implies. */
+static kg_proto
+cproto(const dcons *c)
+{
+	return c->proto != KG_PROTO_UNKNOWN ? c->proto : c->cfg_proto;
+}
+
+/* A JoinGroup went out (locked). */
+static kg_obs *
+join_obs(dcons *c, int64_t t)
+{
+	kg_obs *o = cobs(c, KG_OBS_JOIN_SENT, t);
+	o->proto = cproto(c);
+	return o;
+}
+
 /* Fill the member identity. */
 static void
 stamp(dcons *c, kg_obs *o, const char *id)
@@ -251,9 +267,18 @@ ic_sent(rd_kafka_t *rk, int sockfd, const char *brokername, int32_t brokerid, in
 			if (c->join_start == 0) {
 				c->join_start = now;
 				c->left_sent = false;
+				/*
+				 * A newcomer's JoinGroup starts the rebalance: say so (held
+				 * until the id is known, queued after JOINED), so that a
+				 * reader of these observations alone (--export-trace read
+				 * back) times the rebalance from here, not from the first
+				 * assignment.  A static instance's return is no rebalance.
+				 */
+				if (!c->static_return)
+					emit_member(c, join_obs(c, now));
 			}
 		} else {
-			emit_member(c, cobs(c, KG_OBS_JOIN_SENT, now));
+			emit_member(c, join_obs(c, now));
 		}
 		wake = true;
 	} else if (api == API_KEY_SYNC) {
@@ -567,7 +592,7 @@ id_fetched(dcons *c, const char *id)
 			c->listed = true;
 			c->left_sent = false;
 			o->reason = KG_REASON_JOINED;
-			o->proto = c->proto;
+			o->proto = cproto(c);
 			stamp(c, o, c->id);
 			demo_push(d, o);
 			for (i = 0; i < c->held.n; i++) {

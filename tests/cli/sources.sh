@@ -63,4 +63,23 @@ msg=$("$JSONQ" .source.demo.message <"$T_TMP/manual.json")
 case "$msg" in "manual: no script (the demo keys drive it); "*) r=0 ;; *) r=1 ;; esac
 t_ok $r "and says when there is no script: $msg"
 
+# --export-trace read back: the first rebalance lasts as long as it did live (from the first
+# JoinGroup, not from the first assignment)
+"$KGTOP" --demo --json --duration 8 --export-trace "$T_TMP/exp.jsonl" >"$T_TMP/live.json" 2>&1
+t_ok $? "--demo --export-trace runs"
+grep -q '"kind":"join_sent"' "$T_TMP/exp.jsonl"
+t_ok $? "the export has the newcomers' JoinGroups (join_sent)"
+"$KGTOP" --trace "jsonl:file://$T_TMP/exp.jsonl" --trace-from-start --once --json >"$T_TMP/back.json" 2>&1
+t_ok $? "the export reads back"
+first_end() { # FILE: whole ms of the eager group's first rebalance_end (JSON lines)
+	"$JSONQ" -l '.events[]' <"$1" | grep '"kind":"rebalance_end"' | grep '"group":"kgtop-demo-eager"' | head -1 |
+		"$JSONQ" .duration_ms | cut -d. -f1
+}
+live=$(first_end "$T_TMP/live.json")
+back=$(first_end "$T_TMP/back.json")
+[ -n "$back" ] && [ "$back" -ge 2000 ]
+t_ok $? "the first rebalance read back lasts seconds, not a millisecond (${back:-none} ms; live ${live:-none} ms)"
+[ -n "$back" ] && [ -n "$live" ] && [ $((back - live)) -le 500 ] && [ $((live - back)) -le 500 ]
+t_ok $? "within half a second of the live run's"
+
 t_done
