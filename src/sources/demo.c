@@ -39,6 +39,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/log.h"
 #include "model/intern.h"
 #include "sources/demo_int.h"
 #include "sources/jsonl_write.h"
@@ -94,11 +95,12 @@ demo_timed_wait(demo *d, int64_t us)
 	pthread_cond_timedwait(&d->cond, &d->lock, &ts);
 }
 
-/* Log callback of the producer and the mock's handle: nothing reaches the terminal. */
+/* Log callback of the producer and the mock's handle: to the debug log, never the terminal. */
 static void
 quiet_log(const rd_kafka_t *rk, int level, const char *fac, const char *buf)
 {
-	(void)rk, (void)level, (void)fac, (void)buf;
+	log_msg(level <= 3 ? KG_LOG_INFO : KG_LOG_DEBUG, "demo: rdkafka %s %s: %s", rk ? rd_kafka_name(rk) : "?",
+		fac ? fac : "", buf ? buf : "");
 }
 
 /* True for a cluster-wide cause that waiting will not cure (no broker reachable, bad credentials). */
@@ -116,6 +118,7 @@ producer_error(rd_kafka_t *rk, int err, const char *reason, void *opaque)
 {
 	demo *d = opaque;
 	(void)rk;
+	log_msg(KG_LOG_INFO, "demo: producer: %s: %s", rd_kafka_err2name((rd_kafka_resp_err_t)err), reason);
 	pthread_mutex_lock(&d->lock);
 	snprintf(d->prod_error, sizeof d->prod_error, "producer: %s", reason);
 	/* keep the specific cause (cannot resolve, authentication, TLS) over "all brokers down" */
@@ -365,6 +368,12 @@ world_act(void *arg, int gi, const demo_step *st, char *err, size_t errsz)
 		pthread_mutex_unlock(&d->lock);
 		if (t == NULL)
 			util_err(err, errsz, "no member can act");
+		else
+			log_msg(KG_LOG_INFO, "demo: %s/%s: the script asks it to %s", g->name, t->client_id,
+				st->action == DEMO_ACT_LEAVE	? "leave"
+				: st->action == DEMO_ACT_CRASH	? "crash"
+				: st->action == DEMO_ACT_RESTART ? "restart"
+								 : "stall");
 		break;
 	default:
 		return 0;
@@ -895,6 +904,33 @@ housekeeping(demo *d)
 	}
 }
 
+/* Log what the script did in one run: steps begun and settled, waits that gave up, errors. */
+static void
+script_log(demo *d, int step, demo_phase phase, int loops, int timeouts, int64_t now)
+{
+	const demo_script *s = &d->script;
+	const demo_scenario *sc = s->sc;
+	if (!demo_script_has_steps(s) || (s->step == step && s->phase == phase && s->loops == loops))
+		return;
+	if (s->timeouts > timeouts)
+		log_msg(KG_LOG_INFO, "demo: %s: step %d/%d: the groups did not settle within %.0fs; going on", sc->name,
+			step + 1, sc->nsteps, (double)s->wait_limit_us / 1e6);
+	else if (phase == DEMO_PH_WAIT && s->phase != DEMO_PH_WAIT && d->step_began > 0)
+		log_msg(KG_LOG_INFO, "demo: %s: step %d/%d settled after %.1fs", sc->name, step + 1, sc->nsteps,
+			(double)(now - d->step_began) / 1e6);
+	if (s->loops > loops)
+		log_msg(KG_LOG_INFO, "demo: %s: the script starts again (loop %d)", sc->name, s->loops);
+	if ((s->step != step || s->loops != loops || d->step_began == 0) && s->step < sc->nsteps) {
+		d->step_began = now;
+		log_msg(KG_LOG_INFO, "demo: %s: step %d/%d: %s", sc->name, s->step + 1, sc->nsteps,
+			sc->steps[s->step].label);
+	} else if (s->step >= sc->nsteps) {
+		log_msg(KG_LOG_INFO, "demo: %s: the script is finished", sc->name);
+	}
+	if (s->error[0] != '\0')
+		log_msg(KG_LOG_INFO, "demo: %s: step %d/%d: %s", sc->name, s->step + 1, sc->nsteps, s->error);
+}
+
 /* poll(): start the fleets, register groups, run the script, keep house. */
 static int
 demo_poll(kg_source *s, int64_t now_unused)
@@ -926,7 +962,12 @@ demo_poll(kg_source *s, int64_t now_unused)
 		}
 	}
 	housekeeping(d);
-	next = demo_script_run(&d->script, &w, now);
+	{
+		int step = d->script.step, loops = d->script.loops, timeouts = d->script.timeouts;
+		demo_phase phase = d->script.phase;
+		next = demo_script_run(&d->script, &w, now);
+		script_log(d, step, phase, loops, timeouts, now);
+	}
 	if (!d->complete) {
 		bool all = true;
 		pthread_mutex_lock(&d->lock);
@@ -965,6 +1006,7 @@ demo_export(demo *d, const kg_obs *o)
 	if (jsonl_write_obs(d->export_f, o) < 0) {
 		d->export_failed = true;
 		snprintf(d->export_note, sizeof d->export_note, "--export-trace: %s", strerror(errno));
+		log_msg(KG_LOG_WARN, "demo: %s; no more events are written", d->export_note);
 	}
 }
 
@@ -1098,9 +1140,22 @@ demo_contribute(kg_source *s, kg_builder *b)
 	builder_source(b, &h);
 }
 
-/* command(): the UI's demo controls. */
+static int demo_command_run(kg_source *s, const char *line, char *err, size_t errsz);
+
+/* command(): the UI's demo controls, logged with their reply. */
 static int
 demo_command(kg_source *s, const char *line, char *err, size_t errsz)
+{
+	int rc = demo_command_run(s, line, err, errsz);
+	if (line == NULL || strcmp(line, "refresh") != 0)
+		log_msg(KG_LOG_INFO, "demo: command \"%s\": %s%s", line ? line : "", rc < 0 ? "refused: " : "",
+			err != NULL && errsz > 0 && err[0] ? err : "done");
+	return rc;
+}
+
+/* Carry out one command. */
+static int
+demo_command_run(kg_source *s, const char *line, char *err, size_t errsz)
 {
 	demo *d = s->impl;
 	demo_cmd cmd;
@@ -1229,12 +1284,14 @@ static void
 demo_close(kg_source *s)
 {
 	demo *d = s->impl;
-	int64_t deadline = util_mono_us() + (d->real ? CLOSE_WAIT_REAL_US : CLOSE_WAIT_MOCK_US);
+	int64_t t0 = util_mono_us();
+	int64_t deadline = t0 + (d->real ? CLOSE_WAIT_REAL_US : CLOSE_WAIT_MOCK_US);
 	bool stuck = false;
 	int gi;
 	size_t i;
 
 	atomic_store(&d->quiet, true);
+	log_msg(KG_LOG_INFO, "demo: closing: every consumer leaves");
 	pthread_mutex_lock(&d->lock);
 	d->stopping = true;
 	d->prod_stop = true;
@@ -1288,8 +1345,12 @@ demo_close(kg_source *s)
 		rd_kafka_mock_cluster_destroy(d->mock);
 	if (d->mock_owner != NULL)
 		rd_kafka_destroy(d->mock_owner);
-	if (stuck)
+	if (stuck) {
+		log_msg(KG_LOG_INFO, "demo: closed in %.2fs; a consumer stuck in librdkafka is left behind",
+			(double)(util_mono_us() - t0) / 1e6);
 		return; /* threads still use the demo's memory: it goes with the process */
+	}
+	log_msg(KG_LOG_INFO, "demo: closed in %.2fs", (double)(util_mono_us() - t0) / 1e6);
 	demo_free(d);
 }
 
@@ -1385,6 +1446,15 @@ demo_source_new(const kg_demo_config *cfg, kg_source **out, const char **bootstr
 		util_strlcpy(d->prod_error, "producer: cannot start its thread", sizeof d->prod_error);
 	d->src = source_new(&demo_ops, DEMO_SOURCE_NAME, d);
 	*out = d->src;
+	log_msg(KG_LOG_INFO,
+		"demo: scenario %s on %s: topic %s, %d partitions, %d msg/s; session.timeout.ms %d, "
+		"heartbeat.interval.ms %d, max.poll.interval.ms %d%s%s",
+		sc->name, d->real ? d->bootstrap : "the mock cluster", d->topic, d->npart, d->rate, d->session_ms,
+		d->heartbeat_ms, d->max_poll_ms, cfg->export_trace ? "; events to " : "",
+		cfg->export_trace ? cfg->export_trace : "");
+	for (gi = 0; gi < d->ngroups; gi++)
+		log_msg(KG_LOG_INFO, "demo: group %s: %s, %d members%s", d->groups[gi].name, d->groups[gi].assignor,
+			d->groups[gi].start_members, d->groups[gi].static_members ? " (static)" : "");
 	if (bootstrap != NULL)
 		*bootstrap = d->bootstrap;
 	return 0;

@@ -190,6 +190,7 @@ struct demo {
 	/* collector thread */
 	vgroup view[DEMO_MAX_GROUPS];
 	int64_t started_us;
+	int64_t step_began;      /* when the script's current step began (for the log) */
 	int64_t next_poll_us;
 	char error[200];
 };

@@ -33,6 +33,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "core/log.h"
 #include "model/obs.h"
 #include "sources/parse_jolokia.h"
 #include "sources/parse_jsonl.h"
@@ -357,6 +358,24 @@ set_err(trace *t, const char *fmt, ...)
 	util_sanitize_text(t->err);
 }
 
+/* Log a line about this stream, "trace NAME: ...", with credentials scrubbed. */
+static void
+tlog(const trace *t, kg_log_level level, const char *fmt, ...) KG_PRINTF(3, 4);
+static void
+tlog(const trace *t, kg_log_level level, const char *fmt, ...)
+{
+	va_list ap;
+	char m[768];
+	if (!log_enabled(level))
+		return;
+	va_start(ap, fmt);
+	vsnprintf(m, sizeof m, fmt, ap);
+	va_end(ap);
+	scrub_one(m, sizeof m, t->user);
+	scrub_one(m, sizeof m, t->pass);
+	log_msg(level, "trace %s: %s", t->src != NULL ? t->src->name : "?", m);
+}
+
 /* Change the status (news when it changed). */
 static void
 set_status(trace *t, kg_src_status st)
@@ -547,6 +566,8 @@ answer_begin(trace *t)
 		if (!t->streaming) {
 			t->streaming = true;
 			t->st.streams++;
+			tlog(t, KG_LOG_INFO, "the answer has no length: reading a live stream (%" PRIu64 " so far)",
+			     t->st.streams);
 			t->started = false;
 			t->offset = -1;
 			t->ntail = 0;
@@ -666,6 +687,18 @@ request_start(trace *t)
 	t->active = true;
 	t->req_mono = t->last_byte = util_mono_us();
 	t->st.requests++;
+	if (log_enabled(KG_LOG_DEBUG)) {
+		if (t->kind == KG_TRACE_JOLOKIA)
+			tlog(t, KG_LOG_DEBUG, "request %" PRIu64 ": bulk read", t->st.requests);
+		else if (t->prime)
+			tlog(t, KG_LOG_DEBUG, "request %" PRIu64 ": the last %d bytes (start at the end)", t->st.requests,
+			     TAIL);
+		else if (t->streaming)
+			tlog(t, KG_LOG_DEBUG, "request %" PRIu64 ": the live stream again", t->st.requests);
+		else
+			tlog(t, KG_LOG_DEBUG, "request %" PRIu64 ": bytes %" PRId64 "-%" PRId64, t->st.requests, t->from,
+			     t->want_end);
+	}
 	if (curl_multi_add_handle(t->multi, t->easy) != CURLM_OK) {
 		t->active = false;
 		t->failures++;
@@ -673,6 +706,8 @@ request_start(trace *t)
 		set_err(t, "cannot start a request");
 		set_status(t, KG_SRC_ERROR);
 		t->next_at = util_mono_us() + backoff(t, t->failures);
+		tlog(t, KG_LOG_INFO, "%s; retry in %.1fs (failure %d)", t->err, (double)backoff(t, t->failures) / 1e6,
+		     t->failures);
 	}
 }
 
@@ -680,6 +715,12 @@ request_start(trace *t)
 static void
 restart_from_zero(trace *t)
 {
+	if (t->st.rotations + t->st.truncations > 0)
+		tlog(t, KG_LOG_INFO, "%s at byte %" PRId64 " (rotated %" PRIu64 "x, truncated %" PRIu64
+				     "x so far): reading it again from its start",
+		     t->replaced && !(t->cr_total >= 0 && t->cr_total < t->offset) ? "the file was replaced"
+										: "the file is shorter than what was read",
+		     t->offset, t->st.rotations, t->st.truncations);
 	t->started = true;
 	t->streaming = false;
 	t->offset = 0;
@@ -692,6 +733,18 @@ restart_from_zero(trace *t)
 static void
 answer_ok(trace *t)
 {
+	if (t->status == KG_SRC_CONNECTING || (t->status == KG_SRC_ERROR && t->failures > 0)) {
+		char how[64];
+		if (t->is_file)
+			snprintf(how, sizeof how, "file");
+		else
+			snprintf(how, sizeof how, "HTTP %ld", t->code);
+		if (t->status == KG_SRC_CONNECTING)
+			tlog(t, KG_LOG_INFO, "connected (%s)", how);
+		else
+			tlog(t, KG_LOG_INFO, "ok again (%s) after %d failed attempt%s", how, t->failures,
+			     t->failures == 1 ? "" : "s");
+	}
 	t->failures = 0;
 	t->err[0] = '\0';
 	t->last_ok = util_now_us();
@@ -708,6 +761,8 @@ answer_failed(trace *t)
 	set_status(t, KG_SRC_ERROR);
 	t->news = true;
 	t->next_at = util_mono_us() + backoff(t, t->failures);
+	tlog(t, KG_LOG_INFO, "%s; retry in %.1fs (failure %d)", t->err[0] ? t->err : "failed",
+	     (double)backoff(t, t->failures) / 1e6, t->failures);
 }
 
 /* The Jolokia answer is complete. */
@@ -749,6 +804,15 @@ request_done(trace *t, CURLcode rc)
 	if (rc == CURLE_OK || rc == CURLE_WRITE_ERROR || rc == CURLE_BAD_DOWNLOAD_RESUME || rc == CURLE_PARTIAL_FILE ||
 	    rc == CURLE_RANGE_ERROR)
 		answer_begin(t);
+	if (log_enabled(KG_LOG_DEBUG)) {
+		const kg_parse_counts *c = &t->st.counts;
+		tlog(t, KG_LOG_DEBUG,
+		     "answer %" PRIu64 ": %s, code %ld, %" PRId64 " bytes in %.0f ms; %" PRIu64 " lines, %" PRIu64
+		     " events, %" PRIu64 " unparsed, %" PRIu64 " malformed, %" PRIu64 " too long so far; offset %" PRId64,
+		     t->st.requests, rc == CURLE_OK ? "done" : curl_easy_strerror(rc), t->code, t->got,
+		     (double)(mono - t->req_mono) / 1e3, t->st.lines, t->st.obs, c->n[KG_PARSE_UNPARSED],
+		     c->n[KG_PARSE_MALFORMED], (uint64_t)t->lines.oversize, t->streaming ? (int64_t)-1 : t->offset);
+	}
 
 	if (t->kind == KG_TRACE_JOLOKIA) {
 		if (rc != CURLE_OK && !t->too_big) {
@@ -826,6 +890,8 @@ request_done(trace *t, CURLcode rc)
 	}
 	if (t->base < 0) {
 		/* a live stream ended: reopen after the interval */
+		tlog(t, KG_LOG_INFO, "the live stream ended after %" PRId64 " bytes: reopening in %.1fs", t->got,
+		     (double)t->cfg.interval_us / 1e6);
 		answer_ok(t);
 		return;
 	}
@@ -861,6 +927,8 @@ request_abort(trace *t, bool quiet)
 	t->completed = true;
 	if (quiet) {
 		/* a quiet live stream: reopen without calling it an error */
+		tlog(t, KG_LOG_INFO, "the live stream was quiet for %.0fs: reopening it",
+		     (double)(util_mono_us() - t->last_byte) / 1e6);
 		t->last_ok = util_now_us();
 		t->last_ok_mono = util_mono_us();
 		t->next_at = util_mono_us();
@@ -1277,6 +1345,13 @@ trace_sources_new(const kg_trace_config *cfg, kg_source **out, size_t *nout, cha
 		out[*nout] = source_new(&trace_ops, name, t);
 		t->src = out[*nout];
 		(*nout)++;
+		tlog(t, KG_LOG_INFO, "%s, %s; every %.1fs%s%s%s", t->shown,
+		     t->kind == KG_TRACE_JOLOKIA ? "one bulk read per interval"
+		     : t->started		 ? "from its start"
+						 : "from its end",
+		     (double)t->cfg.interval_us / 1e6, t->cfg.insecure && t->is_https ? "; TLS not verified" : "",
+		     extra != NULL ? "; with the --trace-headers lines (not logged)" : "",
+		     t->plain_creds ? "; credentials sent unencrypted (http://)" : "");
 	}
 	curl_slist_free_all(extra);
 	for (i = 0; i < cfg->nspecs; i++)

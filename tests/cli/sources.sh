@@ -43,6 +43,16 @@ t_contains "$T_TMP/export" "--export-trace $T_TMP/no/such/dir/x.jsonl: No such f
 "$KGTOP" --demo --json --duration 5 --export-trace "$T_TMP" >"$T_TMP/export-dir" 2>&1
 t_contains "$T_TMP/export-dir" "--export-trace $T_TMP: Is a directory" "a directory is named as one"
 
+# -v --log follows trace streams: where they read, connections, failures and their retry
+"$KGTOP" --trace "log:file://$SRC/tests/data/logs/kafka-3.7-classic.log" --trace "jsonl:http://bob:hunter2@127.0.0.1:1/x" \
+	--trace-from-start --json --duration 2 -v --log "$T_TMP/trace.log" >/dev/null 2>&1
+t_contains "$T_TMP/trace.log" "info  trace log:kafka-3.7-classic.log: file://$SRC/tests/data/logs/kafka-3.7-classic.log, from its start" "the log says where a stream reads"
+t_contains "$T_TMP/trace.log" "info  trace log:kafka-3.7-classic.log: connected (file)" "when it connects"
+t_contains "$T_TMP/trace.log" "info  trace jsonl:127.0.0.1: http://127.0.0.1:1/x: " "and why a stream fails"
+t_contains "$T_TMP/trace.log" "(failure 1)" "counting the failures"
+t_lacks "$T_TMP/trace.log" "hunter2" "never a password"
+t_lacks "$T_TMP/trace.log" "bob" "nor a user name"
+
 # the demo on a cluster nobody answers for fails at once, with the cause
 t0=$(date +%s)
 "$KGTOP" --demo -b 127.0.0.1:1 --duration 8 --json >"$T_TMP/demo-down" 2>&1
@@ -65,8 +75,18 @@ t_ok $r "and says when there is no script: $msg"
 
 # --export-trace read back: the first rebalance lasts as long as it did live (from the first
 # JoinGroup, not from the first assignment)
-"$KGTOP" --demo --json --duration 8 --export-trace "$T_TMP/exp.jsonl" >"$T_TMP/live.json" 2>&1
+"$KGTOP" --demo --json --duration 8 --export-trace "$T_TMP/exp.jsonl" -vv --log "$T_TMP/demo.log" >"$T_TMP/live.json" 2>"$T_TMP/live.err"
 t_ok $? "--demo --export-trace runs"
+# ... and -vv --log tells the demo's story
+t_contains "$T_TMP/demo.log" "info  demo: scenario default on the mock cluster: topic demo-groups, 6 partitions" "the log says what the demo runs"
+t_contains "$T_TMP/demo.log" "info  demo: kgtop-demo-eager/consumer-a: created (range)" "the log has consumers created"
+t_contains "$T_TMP/demo.log" "info  demo: kgtop-demo-coop/consumer-c: joined as member " "joined, with their member id"
+t_contains "$T_TMP/demo.log" "debug demo: kgtop-demo-eager/consumer-b: rebalance callback: assign " "their callbacks (-vv)"
+t_contains "$T_TMP/demo.log" "info  demo: default: step 1/7: three members settle" "the script's steps"
+t_contains "$T_TMP/demo.log" "info  demo: default: step 1/7 settled after " "how long each took to settle"
+t_contains "$T_TMP/demo.log" "info  demo: kgtop-demo-coop/consumer-a: clos" "consumers closing at exit (closed, or close timed out)"
+t_contains "$T_TMP/demo.log" "info  demo: closed in " "and the demo closed"
+t_lacks "$T_TMP/live.err" "demo:" "nothing of it reaches stderr"
 grep -q '"kind":"join_sent"' "$T_TMP/exp.jsonl"
 t_ok $? "the export has the newcomers' JoinGroups (join_sent)"
 "$KGTOP" --trace "jsonl:file://$T_TMP/exp.jsonl" --trace-from-start --once --json >"$T_TMP/back.json" 2>&1

@@ -22,6 +22,7 @@
 #include <cmocka.h>
 
 #include "../http/httpd.h"
+#include "core/log.h"
 #include "model/intern.h"
 #include "model/snapshot.h"
 #include "sources/trace.h"
@@ -808,6 +809,84 @@ test_names(void **state)
 		source_free(s[i]);
 }
 
+/*
+ * -v/--log: connections, failures with their retry, rotations and
+ * truncations with counts reach the log; credentials never do (URL
+ * userinfo, --trace-headers values).
+ */
+static void
+test_log(void **state)
+{
+	rig r;
+	kg_trace_config c = test_cfg(NULL, 0);
+	static const char *const want[] = {
+		"trace log:127.0.0.1: http://127.0.0.1:", /* where it reads, without the userinfo */
+		"/status/500: HTTP 500; retry in ",
+		"s (failure 1)",
+		"s (failure 2)",
+		"with the --trace-headers lines (not logged)",
+		"trace log:127.0.0.1: connected (HTTP 206)",
+		"trace log:l.log: connected (file)",
+		"the file is shorter than what was read at byte",
+		"the file was replaced at byte",
+		"(rotated 1x, truncated 1x so far)",
+		"debug trace log:l.log: request 2: bytes ",
+	};
+	char lpath[1024], hpath[1024], a[1024], b[1024], err[256], *text;
+	size_t len, i;
+	(void)state;
+	snprintf(lpath, sizeof lpath, "%s/kgtop.log", root);
+	unlink(lpath);
+	assert_int_equal(log_open(lpath, 2, err, sizeof err), 0);
+	/* a failing stream with a password in its URL */
+	snprintf(url, sizeof url, "log:http://alice:pa55word@127.0.0.1:%d/status/500", httpd_port(srv));
+	rig_open(&r, &c, url);
+	r.want_requests = 3; /* two failures answered */
+	assert_true(tu_wait(has_requests, rig_step, &r, DEADLINE));
+	wait_status(&r, KG_SRC_ERROR, "HTTP 500");
+	rig_close(&r);
+	/* a stream with a token from the headers file */
+	write_log("auth.log", "g-auth", 1);
+	snprintf(hpath, sizeof hpath, "%s/headers", root);
+	assert_int_equal(tu_write_file(hpath, "X-Kgtop-Token: s3cret\n", 22), 0);
+	c.headers_file = hpath;
+	c.from_start = true;
+	rig_open(&r, &c, http_url("log", "auth", "auth.log"));
+	wait_obs(&r, 1);
+	rig_close(&r);
+	c.headers_file = NULL;
+	unlink(hpath);
+	/* a file truncated, then rotated */
+	c.from_start = false;
+	write_log("l.log", "g-l", 3);
+	rig_open(&r, &c, file_url("log", "l.log"));
+	assert_true(tu_wait(has_offset, rig_step, &r, DEADLINE));
+	write_log("l.log", "g-l-t", 1);
+	wait_obs(&r, 1);
+	snprintf(a, sizeof a, "%s/l.log", root);
+	snprintf(b, sizeof b, "%s/l.log.1", root);
+	assert_int_equal(rename(a, b), 0);
+	write_log("l.log", "g-l-r", 3);
+	wait_obs(&r, 4);
+	rig_close(&r);
+	unlink(b);
+	log_close();
+
+	text = tu_read_file(lpath, &len);
+	assert_non_null(text);
+	for (i = 0; i < KG_ARRAY_LEN(want); i++) {
+		if (strstr(text, want[i]) == NULL) {
+			fprintf(stderr, "# %s", text);
+			fail_msg("the log lacks \"%s\"", want[i]);
+		}
+	}
+	assert_null(strstr(text, "pa55word"));
+	assert_null(strstr(text, "alice"));
+	assert_null(strstr(text, "s3cret"));
+	free(text);
+	unlink(lpath);
+}
+
 /* Start the server. */
 static int
 setup(void **state)
@@ -859,6 +938,7 @@ main(void)
 		cmocka_unit_test(test_http_jolokia),
 		cmocka_unit_test(test_http_jsonl_rdstats),
 		cmocka_unit_test(test_file_tail),
+		cmocka_unit_test(test_log),
 	};
 	setenv("TZ", "UTC", 1);
 	return cmocka_run_group_tests_name("trace_http", tests, setup, teardown);
