@@ -32,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 #include "core/log.h"
 #include "model/obs.h"
@@ -73,6 +74,7 @@ typedef struct trace {
 	char *shown;          /* without userinfo */
 	char *user, *pass;    /* to scrub messages */
 	bool is_file;
+	char *path;           /* file://: the decoded path, checked before each request */
 	bool is_https;        /* TLS: what --trace-insecure turns verification off for */
 	bool plain_creds;     /* credentials (URL userinfo, headers file) sent over plain http:// */
 	kg_trace_config cfg;  /* timeouts and sizes, defaults filled (specs not kept) */
@@ -166,6 +168,7 @@ typedef struct spec {
 	char *shown;
 	char *name;
 	char *user, *pass;
+	char *path;
 	bool is_file;
 	bool is_https;
 } spec;
@@ -179,6 +182,7 @@ spec_free(spec *s)
 	free(s->name);
 	free(s->user);
 	free(s->pass);
+	free(s->path);
 	memset(s, 0, sizeof *s);
 }
 
@@ -250,6 +254,10 @@ spec_parse(const char *in, spec *out, char *err, size_t errsz)
 	util_sanitize_text(out->shown);
 	if (out->is_file) {
 		const char *base = strrchr(path, '/');
+		char *dpath = NULL;
+		if (curl_url_get(u, CURLUPART_PATH, &dpath, CURLU_URLDECODE) == CURLUE_OK && dpath != NULL)
+			out->path = xstrdup(dpath);
+		curl_free(dpath);
 		out->name = xasprintf("%s:%s", kind_names[k], base && base[1] ? base + 1 : path);
 	} else if (k == KG_TRACE_JOLOKIA && port != NULL) {
 		out->name = xasprintf("%s:%s:%s", kind_names[k], host, port);
@@ -652,11 +660,41 @@ backoff(const trace *t, int n)
 	return KG_MIN(d, t->cfg.backoff_max_us);
 }
 
+static void answer_failed(trace *t);
+
+/*
+ * A file:// path that is there but is no regular file: a directory reads
+ * as empty, and a pipe or a terminal would block the collector inside
+ * curl (file:// is read synchronously).  Fills why; false when fine (or
+ * absent: curl says so).
+ */
+static bool
+not_a_file(const trace *t, char *why, size_t n)
+{
+	struct stat sb;
+	if (!t->is_file || t->path == NULL || stat(t->path, &sb) < 0 || S_ISREG(sb.st_mode))
+		return false;
+	if (S_ISDIR(sb.st_mode))
+		snprintf(why, n, "a directory, not a file");
+	else if (S_ISFIFO(sb.st_mode) || S_ISSOCK(sb.st_mode))
+		snprintf(why, n, "a pipe, not a file: kgtop reads files by their offsets (give the file itself, "
+				 "or serve it over http://)");
+	else
+		snprintf(why, n, "not a regular file: kgtop reads files by their offsets");
+	return true;
+}
+
 /* Start the next request. */
 static void
 request_start(trace *t)
 {
-	char range[64];
+	char range[64], why[160];
+	if (not_a_file(t, why, sizeof why)) {
+		set_err(t, "%s: %s", t->shown, why);
+		t->completed = true; /* failed: as complete as it gets (for --once) */
+		answer_failed(t);
+		return;
+	}
 	t->prime = false;
 	t->from = t->want_end = -1;
 	t->overlap_need = t->overlap_seen = t->new_bytes = 0;
@@ -1177,6 +1215,7 @@ trace_close(kg_source *s)
 	parse_log_free(&t->plog);
 	free(t->url);
 	free(t->shown);
+	free(t->path);
 	free(t->user);
 	free(t->pass);
 	free(t);
@@ -1317,6 +1356,8 @@ trace_sources_new(const kg_trace_config *cfg, kg_source **out, size_t *nout, cha
 		t->user = specs[i].user;
 		t->pass = specs[i].pass;
 		t->is_file = specs[i].is_file;
+		t->path = specs[i].path;
+		specs[i].path = NULL;
 		t->is_https = specs[i].is_https;
 		t->plain_creds = !t->is_file && !t->is_https && (t->user != NULL || t->pass != NULL || extra != NULL);
 		specs[i].url = specs[i].shown = specs[i].user = specs[i].pass = NULL;

@@ -17,6 +17,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -759,6 +761,32 @@ test_file_tail(void **state)
 	rig_close(&r);
 }
 
+/* A directory or a pipe behind file:// is an error that says so; a pipe never blocks poll(). */
+static void
+test_file_not_regular(void **state)
+{
+	rig r;
+	kg_trace_config c = test_cfg(NULL, 0);
+	char fifo[1024];
+	int fd;
+	(void)state;
+	c.from_start = true;
+	snprintf(url, sizeof url, "log:file://%s", root);
+	rig_open(&r, &c, url);
+	wait_status(&r, KG_SRC_ERROR, "a directory, not a file");
+	rig_close(&r);
+	snprintf(fifo, sizeof fifo, "%s/pipe.log", root);
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	fd = open(fifo, O_RDWR | O_NONBLOCK); /* a writer that never writes: a reader would wait for ever */
+	assert_true(fd >= 0);
+	rig_open(&r, &c, file_url("log", "pipe.log"));
+	wait_status(&r, KG_SRC_ERROR, "a pipe, not a file");
+	assert_true(r.poll_max_us < 100 * 1000);
+	rig_close(&r);
+	close(fd);
+	unlink(fifo);
+}
+
 /* Bad specs are refused with a message. */
 static void
 test_specs(void **state)
@@ -938,6 +966,7 @@ main(void)
 		cmocka_unit_test(test_http_jolokia),
 		cmocka_unit_test(test_http_jsonl_rdstats),
 		cmocka_unit_test(test_file_tail),
+		cmocka_unit_test(test_file_not_regular),
 		cmocka_unit_test(test_log),
 	};
 	setenv("TZ", "UTC", 1);
