@@ -404,7 +404,7 @@ a_demo(kg_options *o, const char *a, char *e, size_t n)
 static int
 a_demo_partitions(kg_options *o, const char *a, char *e, size_t n)
 {
-	return parse_int("--demo-partitions", a, 1, 1000, &o->demo_partitions, e, n);
+	return parse_int("--demo-partitions", a, 1, 256, &o->demo_partitions, e, n); /* the demo's own bound */
 }
 
 /* Apply --export-trace. */

@@ -36,6 +36,11 @@ t_lacks "$T_TMP/hdr" "--trace: --trace" "and without a second prefix"
 t_contains "$T_TMP/fence.events" "left (fenced: it failed to transition from epoch 7 within 300000ms)" "a fenced member's reason reads once"
 t_lacks "$T_TMP/fence.events" "fenced: fenced" "never 'fenced: fenced'"
 
+# --demo-partitions out of the demo's range is a usage error, before anything starts
+"$KGTOP" --demo --demo-partitions 500 --once >"$T_TMP/parts" 2>&1
+t_is "$?" 2 "--demo-partitions 500 is a usage error"
+t_contains "$T_TMP/parts" "--demo-partitions '500': expected a whole number from 1 to 256" "with the demo's own bound"
+
 # --export-trace says why it cannot write, before starting anything
 "$KGTOP" --demo --json --duration 5 --export-trace "$T_TMP/no/such/dir/x.jsonl" >"$T_TMP/export" 2>&1
 t_is "$?" 1 "an unwritable --export-trace exits 1"
