@@ -121,6 +121,7 @@ producer_error(rd_kafka_t *rk, int err, const char *reason, void *opaque)
 	log_msg(KG_LOG_INFO, "demo: producer: %s: %s", rd_kafka_err2name((rd_kafka_resp_err_t)err), reason);
 	pthread_mutex_lock(&d->lock);
 	snprintf(d->prod_error, sizeof d->prod_error, "producer: %s", reason);
+	d->prod_error_at = util_now_us();
 	/* keep the specific cause (cannot resolve, authentication, TLS) over "all brokers down" */
 	if (!(err == RD_KAFKA_RESP_ERR__ALL_BROKERS_DOWN && cluster_unreachable(d->prod_err_code))) {
 		/* "all brokers down" after a failed connection: the connection's error says why */
@@ -447,6 +448,7 @@ producer_main(void *arg)
 			if (e != RD_KAFKA_RESP_ERR_NO_ERROR) {
 				pthread_mutex_lock(&d->lock);
 				snprintf(d->prod_error, sizeof d->prod_error, "producer: %s", rd_kafka_err2str(e));
+				d->prod_error_at = util_now_us();
 				pthread_mutex_unlock(&d->lock);
 				credit = 0;
 				break;
@@ -1069,38 +1071,38 @@ demo_drain(kg_source *s, kg_obsq *out)
 	}
 }
 
-/*
- * The health line: "default: 4/7 a member crashes (settling); 6 consumers,
- * 30 msg/s, mock cluster (3 brokers)", then a problem when there is one.
- */
+/* The health line (demo_health_format()). */
 static void
 health_message(demo *d, char *buf, size_t n)
 {
-	char script[200], extra[240] = "";
-	int consumers = 0, gi;
-	unsigned mismatches = 0;
+	char script[200], error[200], prod[160], note[160];
+	demo_health h;
+	int gi;
 	size_t i;
+	int64_t now = util_now_us();
+	memset(&h, 0, sizeof h);
 	demo_script_status(&d->script, script, sizeof script);
 	pthread_mutex_lock(&d->lock);
 	for (gi = 0; gi < d->ngroups; gi++) {
 		for (i = 0; i < d->groups[gi].nc; i++) {
 			const dcons *c = d->groups[gi].c[i];
-			consumers += !c->thread_done;
-			mismatches += c->mismatches;
+			h.consumers += !c->thread_done;
+			h.mismatches += c->mismatches;
 		}
 	}
-	if (d->error[0] != '\0')
-		snprintf(extra, sizeof extra, "; %s", d->error);
-	else if (d->prod_error[0] != '\0')
-		snprintf(extra, sizeof extra, "; %s", d->prod_error);
-	else if (mismatches > 0)
-		snprintf(extra, sizeof extra, "; %u assignment mismatches", mismatches);
-	else if (d->export_note[0] != '\0')
-		snprintf(extra, sizeof extra, "; %s", d->export_note);
+	util_strlcpy(error, d->error, sizeof error);
+	util_strlcpy(prod, d->prod_error, sizeof prod);
+	util_strlcpy(note, d->export_note, sizeof note);
+	h.prod_error_age_us = d->prod_error_at > 0 ? now - d->prod_error_at : -1;
 	pthread_mutex_unlock(&d->lock);
-	/* the script's step first, so that the header can show it up to the first "; " */
-	snprintf(buf, n, "%s: %s; %d consumers, %d msg/s, %s%s", d->sc->name, script, consumers, d->rate,
-		 d->real ? "real cluster" : "mock cluster (3 brokers)", extra);
+	h.scenario = d->sc->name;
+	h.script = script;
+	h.rate = d->rate;
+	h.real = d->real;
+	h.error = error;
+	h.prod_error = prod;
+	h.export_note = note;
+	demo_health_format(buf, n, &h);
 }
 
 /* contribute(): the view, the topic and the demo's health. */

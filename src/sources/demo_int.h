@@ -172,6 +172,7 @@ struct demo {
 	bool prod_stop;          /* locked */
 	int64_t produced;        /* locked */
 	char prod_error[160];    /* locked */
+	int64_t prod_error_at;   /* locked: when (0: for good, e.g. no producer thread) */
 	int prod_err_code;       /* locked: the last error callback's code */
 	char prod_err_reason[200]; /* locked: and its reason */
 	int64_t setup_timeout_us; /* a real cluster must answer within this (--timeout, --duration) */
