@@ -1369,10 +1369,10 @@ demo_source_new(const kg_demo_config *cfg, kg_source **out, const char **bootstr
 
 	*out = NULL;
 	if (sc == NULL)
-		return util_err(err, errsz, "unknown demo scenario \"%s\" (--demo=list lists them)", cfg->scenario);
+		return util_err(err, errsz, "unknown scenario \"%s\" (--demo=list lists them)", cfg->scenario);
 	why = demo_scenario_unavailable(sc, cfg->brokers != NULL && *cfg->brokers != '\0');
 	if (why != NULL)
-		return util_err(err, errsz, "demo scenario %s %s", sc->name, why);
+		return util_err(err, errsz, "scenario %s %s", sc->name, why); /* main says "demo: " */
 	if (cfg->partitions < 0 || cfg->partitions > 256)
 		return util_err(err, errsz, "--demo-partitions must be between 1 and 256");
 

@@ -280,6 +280,20 @@ test_scenarios(void **state)
 	assert_true(demo_scenario_known("static", true));
 	assert_non_null(strstr(demo_scenario_why_not("static", false), "group.instance.id"));
 	assert_null(demo_scenario_why_not("static", true));
+	/* refused before anything starts, without "demo" twice once main says "demo: " */
+	{
+		kg_demo_config dc;
+		kg_source *src = NULL;
+		char err[256];
+		memset(&dc, 0, sizeof dc);
+		dc.scenario = "nope";
+		assert_int_equal(demo_source_new(&dc, &src, NULL, err, sizeof err), -1);
+		assert_string_equal(err, "unknown scenario \"nope\" (--demo=list lists them)");
+		dc.scenario = "static";
+		assert_int_equal(demo_source_new(&dc, &src, NULL, err, sizeof err), -1);
+		assert_int_equal(strncmp(err, "scenario static needs a real cluster", 36), 0);
+		assert_null(src);
+	}
 	/* only scenarios with a script have one to pause (the footer's P) */
 	assert_true(demo_scenario_scripted(NULL));
 	assert_true(demo_scenario_scripted("storm"));
