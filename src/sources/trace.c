@@ -25,6 +25,7 @@
 
 #include <curl/curl.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <poll.h>
 #include <pthread.h>
@@ -33,6 +34,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "core/log.h"
 #include "model/obs.h"
@@ -663,25 +665,43 @@ backoff(const trace *t, int n)
 static void answer_failed(trace *t);
 
 /*
- * A file:// path that is there but is no regular file: a directory reads
- * as empty, and a pipe or a terminal would block the collector inside
- * curl (file:// is read synchronously).  Fills why; false when fine (or
- * absent: curl says so).
+ * What stops a file:// path from being read, with the OS's words (curl
+ * only says "Couldn't open file"): missing, unreadable, or no regular file
+ * (a directory reads as empty, and a pipe or a terminal would block the
+ * collector inside curl: file:// is read synchronously).  Fills why; false
+ * when the file can be read.
  */
 static bool
-not_a_file(const trace *t, char *why, size_t n)
+file_problem(const trace *t, char *why, size_t n)
 {
 	struct stat sb;
-	if (!t->is_file || t->path == NULL || stat(t->path, &sb) < 0 || S_ISREG(sb.st_mode))
+	int fd;
+	if (!t->is_file || t->path == NULL)
 		return false;
-	if (S_ISDIR(sb.st_mode))
+	if (stat(t->path, &sb) < 0) {
+		snprintf(why, n, "%s", strerror(errno));
+		return true;
+	}
+	if (S_ISDIR(sb.st_mode)) {
 		snprintf(why, n, "a directory, not a file");
-	else if (S_ISFIFO(sb.st_mode) || S_ISSOCK(sb.st_mode))
-		snprintf(why, n, "a pipe, not a file: kgtop reads files by their offsets (give the file itself, "
-				 "or serve it over http://)");
-	else
+		return true;
+	}
+	if (S_ISFIFO(sb.st_mode) || S_ISSOCK(sb.st_mode)) {
+		snprintf(why, n, "a pipe, not a file: kgtop reads files by their offsets (give the file itself, or "
+				 "serve it over http://)");
+		return true;
+	}
+	if (!S_ISREG(sb.st_mode)) {
 		snprintf(why, n, "not a regular file: kgtop reads files by their offsets");
-	return true;
+		return true;
+	}
+	fd = open(t->path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(why, n, "%s", strerror(errno));
+		return true;
+	}
+	close(fd);
+	return false;
 }
 
 /* Start the next request. */
@@ -689,7 +709,7 @@ static void
 request_start(trace *t)
 {
 	char range[64], why[160];
-	if (not_a_file(t, why, sizeof why)) {
+	if (file_problem(t, why, sizeof why)) {
 		set_err(t, "%s: %s", t->shown, why);
 		t->completed = true; /* failed: as complete as it gets (for --once) */
 		answer_failed(t);

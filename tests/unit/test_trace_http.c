@@ -761,7 +761,10 @@ test_file_tail(void **state)
 	rig_close(&r);
 }
 
-/* A directory or a pipe behind file:// is an error that says so; a pipe never blocks poll(). */
+/*
+ * A missing file, a directory or a pipe behind file:// is an error in the
+ * OS's words; a pipe never blocks poll().
+ */
 static void
 test_file_not_regular(void **state)
 {
@@ -771,6 +774,9 @@ test_file_not_regular(void **state)
 	int fd;
 	(void)state;
 	c.from_start = true;
+	rig_open(&r, &c, file_url("log", "no-such.log"));
+	wait_status(&r, KG_SRC_ERROR, "/no-such.log: No such file or directory; retry in");
+	rig_close(&r);
 	snprintf(url, sizeof url, "log:file://%s", root);
 	rig_open(&r, &c, url);
 	wait_status(&r, KG_SRC_ERROR, "a directory, not a file");
