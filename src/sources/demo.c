@@ -541,12 +541,12 @@ admin_wait(rd_kafka_queue_t *q, rd_kafka_event_type_t want, int ms)
 	return NULL;
 }
 
-/* Milliseconds left before the setup deadline (at least 1). */
+/* Milliseconds left before the setup deadline (at least 1, at most a day). */
 static int
 setup_left_ms(const demo *d)
 {
 	int64_t left = (d->setup_deadline - util_mono_us()) / 1000;
-	return left < 1 ? 1 : left > INT32_MAX ? INT32_MAX : (int)left;
+	return left < 1 ? 1 : left > 86400000 ? 86400000 : (int)left;
 }
 
 /* A readable word for what the error callback said, NULL for others. */
@@ -572,15 +572,20 @@ cluster_reason(int err)
  * The cluster's metadata, asked in slices until the setup deadline: between
  * slices the producer's error callback runs, and a cause waiting will not
  * cure (no broker reachable, cannot resolve, TLS, authentication) fails at
- * once instead of after the whole timeout.
+ * once instead of after the whole timeout.  Slices double from 250 ms, so
+ * that a slow link (a TLS handshake, a long round trip) still gets a whole
+ * answer.
  */
 static int
 real_metadata(demo *d, const struct rd_kafka_metadata **md, char *err, size_t errsz)
 {
+	int slice = 250;
 	for (;;) {
 		int ms = setup_left_ms(d), code;
 		char reason[200];
-		rd_kafka_resp_err_t e = rd_kafka_metadata(d->producer, 1, NULL, md, ms < 250 ? ms : 250);
+		rd_kafka_resp_err_t e = rd_kafka_metadata(d->producer, 1, NULL, md, ms < slice ? ms : slice);
+		if (slice < 4000)
+			slice *= 2;
 		if (e == RD_KAFKA_RESP_ERR_NO_ERROR)
 			return 0;
 		*md = NULL;
