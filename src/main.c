@@ -310,6 +310,8 @@ main(int argc, char **argv)
 		dc.nprops = o.nrdkafka;
 		dc.partitions = o.demo_partitions;
 		dc.export_trace = o.export_trace;
+		/* a real cluster answers within --timeout, and always before --duration ends */
+		dc.timeout_us = o.duration_us > 0 && o.duration_us < o.timeout_us ? o.duration_us : o.timeout_us;
 		if (demo_source_new(&dc, &demo, &bootstrap, err, sizeof err) < 0) {
 			fprintf(stderr, "kgtop: demo: %s\n", err);
 			rc = 1;
@@ -396,7 +398,8 @@ main(int argc, char **argv)
 		trc.headers_file = o.trace_headers;
 		trc.interval_us = o.interval_us;
 		if (trace_sources_new(&trc, ts, &nts, err, sizeof err) < 0) {
-			fprintf(stderr, "kgtop: --trace: %s\n", err);
+			/* the message names the option itself: "--trace log: ...", "--trace-headers FILE: ..." */
+			fprintf(stderr, "kgtop: %s\n", err);
 			free(ts);
 			rc = 2;
 			goto out;

@@ -75,6 +75,17 @@ log_msg(kg_log_level level, const char *fmt, ...)
 	pthread_mutex_unlock(&lock);
 }
 
+/* Would a message of this level go anywhere? */
+bool
+log_enabled(kg_log_level level)
+{
+	bool on;
+	pthread_mutex_lock(&lock);
+	on = (int)level <= level_max && (log_file != NULL || (to_stderr && level <= KG_LOG_WARN));
+	pthread_mutex_unlock(&lock);
+	return on;
+}
+
 /* Close the log. */
 void
 log_close(void)

@@ -27,6 +27,8 @@ int log_open(const char *path, int verbose, char *err, size_t errsz);
 void log_set_stderr(bool on);
 /* Log a message. */
 void log_msg(kg_log_level level, const char *fmt, ...) KG_PRINTF(2, 3);
+/* True when a message of this level would be written (to skip costly formatting). */
+bool log_enabled(kg_log_level level);
 /* Close the log file. */
 void log_close(void);
 

@@ -404,7 +404,7 @@ a_demo(kg_options *o, const char *a, char *e, size_t n)
 static int
 a_demo_partitions(kg_options *o, const char *a, char *e, size_t n)
 {
-	return parse_int("--demo-partitions", a, 1, 1000, &o->demo_partitions, e, n);
+	return parse_int("--demo-partitions", a, 1, 256, &o->demo_partitions, e, n); /* the demo's own bound */
 }
 
 /* Apply --export-trace. */
@@ -550,7 +550,7 @@ static const opt_def table[] = {
 	{ "export-trace", 0, required_argument, "FILE", "write the demo's consumer events as JSON lines (another kgtop reads them with --trace jsonl:file://FILE, plus --trace-from-start for a finished file)", a_export_trace, true },
 	{ "trace", 0, required_argument, "KIND:URL", "read a trace stream: log, jolokia, jsonl, rdstats over http(s):// or file:// (repeatable)", a_trace, false },
 	{ "trace-from-start", 0, no_argument, NULL, "read line streams (log, jsonl, rdstats) from their start instead of their end", a_trace_from_start, false },
-	{ "trace-insecure", 0, no_argument, NULL, "do not verify TLS certificates of trace streams (shown in the header)", a_trace_insecure, false },
+	{ "trace-insecure", 0, no_argument, NULL, "do not verify TLS certificates of https:// trace streams (shown in the header)", a_trace_insecure, false },
 	{ "trace-headers", 0, required_argument, "FILE", "extra HTTP headers for trace streams (\"Name: value\" lines; never shown)", a_trace_headers, false },
 	{ "record", 0, required_argument, "FILE", "record what kgtop sees to FILE (JSON lines)", a_record, true },
 	{ "record-max", 0, required_argument, "SIZE", "rotate the recording into FILE.1 beyond SIZE (e.g. 100M)", a_record_max, false },

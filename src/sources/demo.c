@@ -33,11 +33,13 @@
 #include <errno.h>
 #include <librdkafka/rdkafka.h>
 #include <librdkafka/rdkafka_mock.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "core/log.h"
 #include "model/intern.h"
 #include "sources/demo_int.h"
 #include "sources/jsonl_write.h"
@@ -93,21 +95,40 @@ demo_timed_wait(demo *d, int64_t us)
 	pthread_cond_timedwait(&d->cond, &d->lock, &ts);
 }
 
-/* Log callback of the producer and the mock's handle: nothing reaches the terminal. */
+/* Log callback of the producer and the mock's handle: to the debug log, never the terminal. */
 static void
 quiet_log(const rd_kafka_t *rk, int level, const char *fac, const char *buf)
 {
-	(void)rk, (void)level, (void)fac, (void)buf;
+	log_msg(level <= 3 ? KG_LOG_INFO : KG_LOG_DEBUG, "demo: rdkafka %s %s: %s", rk ? rd_kafka_name(rk) : "?",
+		fac ? fac : "", buf ? buf : "");
 }
 
-/* Error callback of the producer: kept for the health line. */
+/* True for a cluster-wide cause that waiting will not cure (no broker reachable, bad credentials). */
+static bool
+cluster_unreachable(int err)
+{
+	return err == RD_KAFKA_RESP_ERR__ALL_BROKERS_DOWN || err == RD_KAFKA_RESP_ERR__RESOLVE ||
+	       err == RD_KAFKA_RESP_ERR__AUTHENTICATION || err == RD_KAFKA_RESP_ERR__SSL ||
+	       err == RD_KAFKA_RESP_ERR_SASL_AUTHENTICATION_FAILED;
+}
+
+/* Error callback of the producer: kept for the health line, and for the start on a real cluster. */
 static void
 producer_error(rd_kafka_t *rk, int err, const char *reason, void *opaque)
 {
 	demo *d = opaque;
-	(void)rk, (void)err;
+	(void)rk;
+	log_msg(KG_LOG_INFO, "demo: producer: %s: %s", rd_kafka_err2name((rd_kafka_resp_err_t)err), reason);
 	pthread_mutex_lock(&d->lock);
 	snprintf(d->prod_error, sizeof d->prod_error, "producer: %s", reason);
+	d->prod_error_at = util_now_us();
+	/* keep the specific cause (cannot resolve, authentication, TLS) over "all brokers down" */
+	if (!(err == RD_KAFKA_RESP_ERR__ALL_BROKERS_DOWN && cluster_unreachable(d->prod_err_code))) {
+		/* "all brokers down" after a failed connection: the connection's error says why */
+		if (!(err == RD_KAFKA_RESP_ERR__ALL_BROKERS_DOWN && d->prod_err_code == RD_KAFKA_RESP_ERR__TRANSPORT))
+			snprintf(d->prod_err_reason, sizeof d->prod_err_reason, "%s", reason ? reason : "");
+		d->prod_err_code = err;
+	}
 	pthread_mutex_unlock(&d->lock);
 }
 
@@ -136,6 +157,14 @@ const char *
 demo_scenario_why_not(const char *name, bool real_cluster)
 {
 	return demo_scenario_unavailable(demo_scenario_find(name), real_cluster);
+}
+
+/* Has a script to pause. */
+bool
+demo_scenario_scripted(const char *name)
+{
+	const demo_scenario *sc = demo_scenario_find(name);
+	return sc != NULL && sc->nsteps > 0;
 }
 
 /* --------------------------------------------------------------- groups */
@@ -340,6 +369,12 @@ world_act(void *arg, int gi, const demo_step *st, char *err, size_t errsz)
 		pthread_mutex_unlock(&d->lock);
 		if (t == NULL)
 			util_err(err, errsz, "no member can act");
+		else
+			log_msg(KG_LOG_INFO, "demo: %s/%s: the script asks it to %s", g->name, t->client_id,
+				st->action == DEMO_ACT_LEAVE	? "leave"
+				: st->action == DEMO_ACT_CRASH	? "crash"
+				: st->action == DEMO_ACT_RESTART ? "restart"
+								 : "stall");
 		break;
 	default:
 		return 0;
@@ -413,6 +448,7 @@ producer_main(void *arg)
 			if (e != RD_KAFKA_RESP_ERR_NO_ERROR) {
 				pthread_mutex_lock(&d->lock);
 				snprintf(d->prod_error, sizeof d->prod_error, "producer: %s", rd_kafka_err2str(e));
+				d->prod_error_at = util_now_us();
 				pthread_mutex_unlock(&d->lock);
 				credit = 0;
 				break;
@@ -505,12 +541,76 @@ admin_wait(rd_kafka_queue_t *q, rd_kafka_event_type_t want, int ms)
 	return NULL;
 }
 
+/* Milliseconds left before the setup deadline (at least 1, at most a day). */
+static int
+setup_left_ms(const demo *d)
+{
+	int64_t left = (d->setup_deadline - util_mono_us()) / 1000;
+	return left < 1 ? 1 : left > 86400000 ? 86400000 : (int)left;
+}
+
+/* A readable word for what the error callback said, NULL for others. */
+static const char *
+cluster_reason(int err)
+{
+	switch (err) {
+	case RD_KAFKA_RESP_ERR__ALL_BROKERS_DOWN:
+		return "all brokers down";
+	case RD_KAFKA_RESP_ERR__RESOLVE:
+		return "cannot resolve the bootstrap servers";
+	case RD_KAFKA_RESP_ERR__SSL:
+		return "TLS handshake failed";
+	case RD_KAFKA_RESP_ERR__AUTHENTICATION:
+	case RD_KAFKA_RESP_ERR_SASL_AUTHENTICATION_FAILED:
+		return "authentication failed";
+	default:
+		return NULL;
+	}
+}
+
+/*
+ * The cluster's metadata, asked in slices until the setup deadline: between
+ * slices the producer's error callback runs, and a cause waiting will not
+ * cure (no broker reachable, cannot resolve, TLS, authentication) fails at
+ * once instead of after the whole timeout.  Slices double from 250 ms, so
+ * that a slow link (a TLS handshake, a long round trip) still gets a whole
+ * answer.
+ */
+static int
+real_metadata(demo *d, const struct rd_kafka_metadata **md, char *err, size_t errsz)
+{
+	int slice = 250;
+	for (;;) {
+		int ms = setup_left_ms(d), code;
+		char reason[200];
+		rd_kafka_resp_err_t e = rd_kafka_metadata(d->producer, 1, NULL, md, ms < slice ? ms : slice);
+		if (slice < 4000)
+			slice *= 2;
+		if (e == RD_KAFKA_RESP_ERR_NO_ERROR)
+			return 0;
+		*md = NULL;
+		rd_kafka_poll(d->producer, 0); /* serve the error callback */
+		pthread_mutex_lock(&d->lock);
+		code = d->prod_err_code;
+		util_strlcpy(reason, d->prod_err_reason, sizeof reason);
+		pthread_mutex_unlock(&d->lock);
+		if (cluster_unreachable(code))
+			return util_err(err, errsz, "%s: metadata: %s (%s)", d->bootstrap, cluster_reason(code), reason);
+		if (util_mono_us() >= d->setup_deadline) {
+			if (code != 0 && reason[0] != '\0')
+				return util_err(err, errsz, "%s: metadata: %s (no answer within %.1fs; last error: %s)",
+						d->bootstrap, rd_kafka_err2str(e), (double)d->setup_timeout_us / 1e6, reason);
+			return util_err(err, errsz, "%s: metadata: %s (no answer within %.1fs)", d->bootstrap,
+					rd_kafka_err2str(e), (double)d->setup_timeout_us / 1e6);
+		}
+	}
+}
+
 /* On a real cluster: find the topic (its partitions) or create it. */
 static int
 real_topic(demo *d, char *err, size_t errsz)
 {
 	const struct rd_kafka_metadata *md = NULL;
-	rd_kafka_resp_err_t e;
 	int i, brokers, rf;
 	bool found = false;
 	rd_kafka_NewTopic_t *nt;
@@ -519,9 +619,8 @@ real_topic(demo *d, char *err, size_t errsz)
 	rd_kafka_event_t *ev;
 	char es[512];
 
-	e = rd_kafka_metadata(d->producer, 1, NULL, &md, 15000);
-	if (e != RD_KAFKA_RESP_ERR_NO_ERROR)
-		return util_err(err, errsz, "%s: metadata: %s", d->bootstrap, rd_kafka_err2str(e));
+	if (real_metadata(d, &md, err, errsz) < 0)
+		return -1;
 	brokers = md->broker_cnt;
 	for (i = 0; i < md->topic_cnt; i++) {
 		if (strcmp(md->topics[i].topic, d->topic) == 0 && md->topics[i].partition_cnt > 0) {
@@ -537,12 +636,13 @@ real_topic(demo *d, char *err, size_t errsz)
 	if (nt == NULL)
 		return util_err(err, errsz, "topic %s: %s", d->topic, es);
 	opt = rd_kafka_AdminOptions_new(d->producer, RD_KAFKA_ADMIN_OP_CREATETOPICS);
-	rd_kafka_AdminOptions_set_request_timeout(opt, 15000, es, sizeof es);
+	rd_kafka_AdminOptions_set_request_timeout(opt, setup_left_ms(d), es, sizeof es);
 	q = rd_kafka_queue_new(d->producer);
 	rd_kafka_CreateTopics(d->producer, &nt, 1, opt, q);
-	ev = admin_wait(q, RD_KAFKA_EVENT_CREATETOPICS_RESULT, 20000);
+	ev = admin_wait(q, RD_KAFKA_EVENT_CREATETOPICS_RESULT, setup_left_ms(d) + 1000);
 	if (ev == NULL) {
-		util_err(err, errsz, "topic %s: no answer to CreateTopics", d->topic);
+		util_err(err, errsz, "topic %s: no answer to CreateTopics within %.1fs", d->topic,
+			 (double)d->setup_timeout_us / 1e6);
 	} else if (rd_kafka_event_error(ev) != RD_KAFKA_RESP_ERR_NO_ERROR) {
 		util_err(err, errsz, "topic %s: %s", d->topic, rd_kafka_event_error_string(ev));
 	} else {
@@ -811,6 +911,33 @@ housekeeping(demo *d)
 	}
 }
 
+/* Log what the script did in one run: steps begun and settled, waits that gave up, errors. */
+static void
+script_log(demo *d, int step, demo_phase phase, int loops, int timeouts, int64_t now)
+{
+	const demo_script *s = &d->script;
+	const demo_scenario *sc = s->sc;
+	if (!demo_script_has_steps(s) || (s->step == step && s->phase == phase && s->loops == loops))
+		return;
+	if (s->timeouts > timeouts)
+		log_msg(KG_LOG_INFO, "demo: %s: step %d/%d: the groups did not settle within %.0fs; going on", sc->name,
+			step + 1, sc->nsteps, (double)s->wait_limit_us / 1e6);
+	else if (phase == DEMO_PH_WAIT && s->phase != DEMO_PH_WAIT && d->step_began > 0)
+		log_msg(KG_LOG_INFO, "demo: %s: step %d/%d settled after %.1fs", sc->name, step + 1, sc->nsteps,
+			(double)(now - d->step_began) / 1e6);
+	if (s->loops > loops)
+		log_msg(KG_LOG_INFO, "demo: %s: the script starts again (loop %d)", sc->name, s->loops);
+	if ((s->step != step || s->loops != loops || d->step_began == 0) && s->step < sc->nsteps) {
+		d->step_began = now;
+		log_msg(KG_LOG_INFO, "demo: %s: step %d/%d: %s", sc->name, s->step + 1, sc->nsteps,
+			sc->steps[s->step].label);
+	} else if (s->step >= sc->nsteps) {
+		log_msg(KG_LOG_INFO, "demo: %s: the script is finished", sc->name);
+	}
+	if (s->error[0] != '\0')
+		log_msg(KG_LOG_INFO, "demo: %s: step %d/%d: %s", sc->name, s->step + 1, sc->nsteps, s->error);
+}
+
 /* poll(): start the fleets, register groups, run the script, keep house. */
 static int
 demo_poll(kg_source *s, int64_t now_unused)
@@ -842,7 +969,12 @@ demo_poll(kg_source *s, int64_t now_unused)
 		}
 	}
 	housekeeping(d);
-	next = demo_script_run(&d->script, &w, now);
+	{
+		int step = d->script.step, loops = d->script.loops, timeouts = d->script.timeouts;
+		demo_phase phase = d->script.phase;
+		next = demo_script_run(&d->script, &w, now);
+		script_log(d, step, phase, loops, timeouts, now);
+	}
 	if (!d->complete) {
 		bool all = true;
 		pthread_mutex_lock(&d->lock);
@@ -881,6 +1013,7 @@ demo_export(demo *d, const kg_obs *o)
 	if (jsonl_write_obs(d->export_f, o) < 0) {
 		d->export_failed = true;
 		snprintf(d->export_note, sizeof d->export_note, "--export-trace: %s", strerror(errno));
+		log_msg(KG_LOG_WARN, "demo: %s; no more events are written", d->export_note);
 	}
 }
 
@@ -943,35 +1076,38 @@ demo_drain(kg_source *s, kg_obsq *out)
 	}
 }
 
-/* The health line. */
+/* The health line (demo_health_format()). */
 static void
 health_message(demo *d, char *buf, size_t n)
 {
-	char script[200], extra[240] = "";
-	int consumers = 0, gi;
-	unsigned mismatches = 0;
+	char script[200], error[200], prod[160], note[160];
+	demo_health h;
+	int gi;
 	size_t i;
+	int64_t now = util_now_us();
+	memset(&h, 0, sizeof h);
 	demo_script_status(&d->script, script, sizeof script);
 	pthread_mutex_lock(&d->lock);
 	for (gi = 0; gi < d->ngroups; gi++) {
 		for (i = 0; i < d->groups[gi].nc; i++) {
 			const dcons *c = d->groups[gi].c[i];
-			consumers += !c->thread_done;
-			mismatches += c->mismatches;
+			h.consumers += !c->thread_done;
+			h.mismatches += c->mismatches;
 		}
 	}
-	if (d->error[0] != '\0')
-		snprintf(extra, sizeof extra, "; %s", d->error);
-	else if (d->prod_error[0] != '\0')
-		snprintf(extra, sizeof extra, "; %s", d->prod_error);
-	else if (mismatches > 0)
-		snprintf(extra, sizeof extra, "; %u assignment mismatches", mismatches);
-	else if (d->export_note[0] != '\0')
-		snprintf(extra, sizeof extra, "; %s", d->export_note);
+	util_strlcpy(error, d->error, sizeof error);
+	util_strlcpy(prod, d->prod_error, sizeof prod);
+	util_strlcpy(note, d->export_note, sizeof note);
+	h.prod_error_age_us = d->prod_error_at > 0 ? now - d->prod_error_at : -1;
 	pthread_mutex_unlock(&d->lock);
-	snprintf(buf, n, "%s, %d consumers, %d msg/s; %s: %s%s",
-		 d->real ? "real cluster" : "mock cluster (3 brokers)", consumers, d->rate, d->sc->name, script,
-		 extra);
+	h.scenario = d->sc->name;
+	h.script = script;
+	h.rate = d->rate;
+	h.real = d->real;
+	h.error = error;
+	h.prod_error = prod;
+	h.export_note = note;
+	demo_health_format(buf, n, &h);
 }
 
 /* contribute(): the view, the topic and the demo's health. */
@@ -1011,9 +1147,22 @@ demo_contribute(kg_source *s, kg_builder *b)
 	builder_source(b, &h);
 }
 
-/* command(): the UI's demo controls. */
+static int demo_command_run(kg_source *s, const char *line, char *err, size_t errsz);
+
+/* command(): the UI's demo controls, logged with their reply. */
 static int
 demo_command(kg_source *s, const char *line, char *err, size_t errsz)
+{
+	int rc = demo_command_run(s, line, err, errsz);
+	if (line == NULL || strcmp(line, "refresh") != 0)
+		log_msg(KG_LOG_INFO, "demo: command \"%s\": %s%s", line ? line : "", rc < 0 ? "refused: " : "",
+			err != NULL && errsz > 0 && err[0] ? err : "done");
+	return rc;
+}
+
+/* Carry out one command. */
+static int
+demo_command_run(kg_source *s, const char *line, char *err, size_t errsz)
 {
 	demo *d = s->impl;
 	demo_cmd cmd;
@@ -1142,12 +1291,14 @@ static void
 demo_close(kg_source *s)
 {
 	demo *d = s->impl;
-	int64_t deadline = util_mono_us() + (d->real ? CLOSE_WAIT_REAL_US : CLOSE_WAIT_MOCK_US);
+	int64_t t0 = util_mono_us();
+	int64_t deadline = t0 + (d->real ? CLOSE_WAIT_REAL_US : CLOSE_WAIT_MOCK_US);
 	bool stuck = false;
 	int gi;
 	size_t i;
 
 	atomic_store(&d->quiet, true);
+	log_msg(KG_LOG_INFO, "demo: closing: every consumer leaves");
 	pthread_mutex_lock(&d->lock);
 	d->stopping = true;
 	d->prod_stop = true;
@@ -1201,8 +1352,12 @@ demo_close(kg_source *s)
 		rd_kafka_mock_cluster_destroy(d->mock);
 	if (d->mock_owner != NULL)
 		rd_kafka_destroy(d->mock_owner);
-	if (stuck)
+	if (stuck) {
+		log_msg(KG_LOG_INFO, "demo: closed in %.2fs; a consumer stuck in librdkafka is left behind",
+			(double)(util_mono_us() - t0) / 1e6);
 		return; /* threads still use the demo's memory: it goes with the process */
+	}
+	log_msg(KG_LOG_INFO, "demo: closed in %.2fs", (double)(util_mono_us() - t0) / 1e6);
 	demo_free(d);
 }
 
@@ -1219,10 +1374,10 @@ demo_source_new(const kg_demo_config *cfg, kg_source **out, const char **bootstr
 
 	*out = NULL;
 	if (sc == NULL)
-		return util_err(err, errsz, "unknown demo scenario \"%s\" (--demo=list lists them)", cfg->scenario);
+		return util_err(err, errsz, "unknown scenario \"%s\" (--demo=list lists them)", cfg->scenario);
 	why = demo_scenario_unavailable(sc, cfg->brokers != NULL && *cfg->brokers != '\0');
 	if (why != NULL)
-		return util_err(err, errsz, "demo scenario %s %s", sc->name, why);
+		return util_err(err, errsz, "scenario %s %s", sc->name, why); /* main says "demo: " */
 	if (cfg->partitions < 0 || cfg->partitions > 256)
 		return util_err(err, errsz, "--demo-partitions must be between 1 and 256");
 
@@ -1236,6 +1391,8 @@ demo_source_new(const kg_demo_config *cfg, kg_source **out, const char **bootstr
 	d->real = cfg->brokers != NULL && *cfg->brokers != '\0';
 	d->npart = cfg->partitions > 0 ? cfg->partitions : 6;
 	d->started_us = util_now_us();
+	d->setup_timeout_us = cfg->timeout_us > 0 ? cfg->timeout_us : 15LL * 1000000;
+	d->setup_deadline = util_mono_us() + d->setup_timeout_us;
 	if (d->real) {
 		d->session_ms = 10000;
 		d->heartbeat_ms = 3000;
@@ -1257,7 +1414,7 @@ demo_source_new(const kg_demo_config *cfg, kg_source **out, const char **bootstr
 	if (cfg->export_trace != NULL) {
 		d->export_f = fopen(cfg->export_trace, "w");
 		if (d->export_f == NULL) {
-			util_err(err, errsz, "--export-trace %s: cannot write it", cfg->export_trace);
+			util_err(err, errsz, "--export-trace %s: %s", cfg->export_trace, strerror(errno));
 			demo_free(d);
 			return -1;
 		}
@@ -1296,6 +1453,15 @@ demo_source_new(const kg_demo_config *cfg, kg_source **out, const char **bootstr
 		util_strlcpy(d->prod_error, "producer: cannot start its thread", sizeof d->prod_error);
 	d->src = source_new(&demo_ops, DEMO_SOURCE_NAME, d);
 	*out = d->src;
+	log_msg(KG_LOG_INFO,
+		"demo: scenario %s on %s: topic %s, %d partitions, %d msg/s; session.timeout.ms %d, "
+		"heartbeat.interval.ms %d, max.poll.interval.ms %d%s%s",
+		sc->name, d->real ? d->bootstrap : "the mock cluster", d->topic, d->npart, d->rate, d->session_ms,
+		d->heartbeat_ms, d->max_poll_ms, cfg->export_trace ? "; events to " : "",
+		cfg->export_trace ? cfg->export_trace : "");
+	for (gi = 0; gi < d->ngroups; gi++)
+		log_msg(KG_LOG_INFO, "demo: group %s: %s, %d members%s", d->groups[gi].name, d->groups[gi].assignor,
+			d->groups[gi].start_members, d->groups[gi].static_members ? " (static)" : "");
 	if (bootstrap != NULL)
 		*bootstrap = d->bootstrap;
 	return 0;

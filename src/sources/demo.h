@@ -30,6 +30,7 @@ typedef struct kg_demo_config {
 	size_t nprops;
 	int partitions;            /* topic partitions (default 6) */
 	const char *export_trace;  /* write every observation as jsonl here, NULL none */
+	int64_t timeout_us;        /* a real cluster's metadata and topic creation wait at most this (0: 15 s) */
 	kg_source *kafka;          /* the kafka source to register demo groups with (watch) */
 } kg_demo_config;
 
@@ -42,6 +43,12 @@ bool demo_scenario_known(const char *name, bool real_cluster);
  * it can: e.g. static membership needs a real cluster.
  */
 const char *demo_scenario_why_not(const char *name, bool real_cluster);
+/*
+ * True when the scenario (NULL: the default) runs a script, so that the
+ * script can be paused ("pause-script"); false for manual and unknown ones.
+ * For the UI's keys: the footer offers P only then.
+ */
+bool demo_scenario_scripted(const char *name);
 /*
  * Start the demo (mock cluster, topic, producer, consumers) and create its
  * source.  *bootstrap receives the cluster's bootstrap servers (owned by

@@ -34,6 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/log.h"
 #include "model/intern.h"
 #include "util/util.h"
 
@@ -59,6 +60,22 @@ cobs(dcons *c, kg_obs_kind kind, int64_t t)
 	kg_obs *o = obs_new(kind, t, c->g->gid, DEMO_SOURCE_NAME);
 	o->session_timeout_ms = c->d->session_ms;
 	o->max_poll_ms = c->d->max_poll_ms;
+	return o;
+}
+
+/* The protocol the consumer uses: what librdkafka said last, else what its assignor implies. */
+static kg_proto
+cproto(const dcons *c)
+{
+	return c->proto != KG_PROTO_UNKNOWN ? c->proto : c->cfg_proto;
+}
+
+/* A JoinGroup went out (locked). */
+static kg_obs *
+join_obs(dcons *c, int64_t t)
+{
+	kg_obs *o = cobs(c, KG_OBS_JOIN_SENT, t);
+	o->proto = cproto(c);
 	return o;
 }
 
@@ -124,6 +141,8 @@ left(dcons *c, int64_t now, kg_reason reason, const char *text)
 {
 	if (c->listed && c->id != NULL) {
 		kg_obs *o = cobs(c, KG_OBS_LEFT, now);
+		log_msg(KG_LOG_INFO, "demo: %s/%s: left as member %s (%s: %s)", c->g->name, c->client_id, c->id,
+			reason == KG_REASON_NONE ? "away" : reason_name(reason), text ? text : "");
 		c->last_leave = reason;
 		o->reason = reason;
 		obs_text(o, text);
@@ -222,6 +241,7 @@ static void
 note_error(dcons *c, const char *what, const char *msg)
 {
 	snprintf(c->last_error, sizeof c->last_error, "%s %s: %s", c->client_id, what, msg);
+	log_msg(KG_LOG_INFO, "demo: %s/%s: %s: %s", c->g->name, c->client_id, what, msg);
 }
 
 /* ---------------------------------------------------------- interceptors */
@@ -251,9 +271,18 @@ ic_sent(rd_kafka_t *rk, int sockfd, const char *brokername, int32_t brokerid, in
 			if (c->join_start == 0) {
 				c->join_start = now;
 				c->left_sent = false;
+				/*
+				 * A newcomer's JoinGroup starts the rebalance: say so (held
+				 * until the id is known, queued after JOINED), so that a
+				 * reader of these observations alone (--export-trace read
+				 * back) times the rebalance from here, not from the first
+				 * assignment.  A static instance's return is no rebalance.
+				 */
+				if (!c->static_return)
+					emit_member(c, join_obs(c, now));
 			}
 		} else {
-			emit_member(c, cobs(c, KG_OBS_JOIN_SENT, now));
+			emit_member(c, join_obs(c, now));
 		}
 		wake = true;
 	} else if (api == API_KEY_SYNC) {
@@ -346,7 +375,8 @@ dcons_log(const rd_kafka_t *rk, int level, const char *fac, const char *buf)
 {
 	dcons *c = rd_kafka_opaque(rk);
 	char *cut;
-	(void)level;
+	log_msg(level <= 3 ? KG_LOG_INFO : KG_LOG_DEBUG, "demo: rdkafka %s %s: %s", c ? c->client_id : "?",
+		fac ? fac : "", buf ? buf : "");
 	if (c == NULL || fac == NULL || strcmp(fac, "MAXPOLL") != 0)
 		return;
 	pthread_mutex_lock(&c->d->lock);
@@ -413,6 +443,17 @@ dcons_rebalance(rd_kafka_t *rk, rd_kafka_resp_err_t err, rd_kafka_topic_partitio
 		lost = rd_kafka_assignment_lost(rk) != 0; /* a plain read, safe anywhere */
 	coop = proto == KG_PROTO_COOPERATIVE;
 
+	if (log_enabled(KG_LOG_DEBUG)) {
+		sbuf ps = { 0 };
+		tp_format(&ps, v, n, false);
+		log_msg(KG_LOG_DEBUG, "demo: %s/%s: rebalance callback: %s %s%s%s", c->g->name, c->client_id,
+			err == RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS	? "assign"
+			: err == RD_KAFKA_RESP_ERR__REVOKE_PARTITIONS ? (lost ? "lost" : "revoke")
+								     : rd_kafka_err2str(err),
+			sbuf_str(&ps), proto == KG_PROTO_COOPERATIVE ? " (cooperative)" : " (eager)",
+			closing ? " while closing" : "");
+		sbuf_free(&ps);
+	}
 	pthread_mutex_lock(&d->lock);
 	now = util_now_us();
 	c->proto = proto;
@@ -567,9 +608,11 @@ id_fetched(dcons *c, const char *id)
 			c->listed = true;
 			c->left_sent = false;
 			o->reason = KG_REASON_JOINED;
-			o->proto = c->proto;
+			o->proto = cproto(c);
 			stamp(c, o, c->id);
 			demo_push(d, o);
+			log_msg(KG_LOG_INFO, "demo: %s/%s: joined as member %s (first JoinGroup %.1fs ago)", c->g->name,
+				c->client_id, c->id, c->join_start > 0 ? (double)(now - c->join_start) / 1e6 : 0.0);
 			for (i = 0; i < c->held.n; i++) {
 				stamp(c, c->held.v[i], c->id);
 				demo_push(d, c->held.v[i]);
@@ -684,6 +727,8 @@ leak(dcons *c)
 	c->leaked = true;
 	snprintf(c->last_error, sizeof c->last_error,
 		 "%s: never destroyed: it had no assignment yet (librdkafka 2.0.2 would abort)", c->client_id);
+	log_msg(KG_LOG_INFO, "demo: %s/%s: left alive: it had no assignment yet (librdkafka 2.0.2 would abort)",
+		c->g->name, c->client_id);
 	if (c->listed)
 		left(c, util_now_us(), KG_REASON_UNKNOWN, "closed before its first assignment");
 	pthread_mutex_unlock(&c->d->lock);
@@ -713,6 +758,8 @@ crash_now(dcons *c)
 	pthread_mutex_lock(&d->lock);
 	c->join_out = c->sync_out = false;
 	pthread_mutex_unlock(&d->lock);
+	log_msg(KG_LOG_INFO, "demo: %s/%s: crashed (destroyed without close: no LeaveGroup, no more heartbeats)",
+		c->g->name, c->client_id);
 }
 
 /* Leave: close (revoke callback, LeaveGroup) under a deadline, then destroy. */
@@ -786,6 +833,8 @@ close_now(dcons *c)
 	else
 		rd_kafka_destroy_flags(c->rk, RD_KAFKA_DESTROY_F_NO_CONSUMER_CLOSE);
 	c->rk = NULL;
+	log_msg(KG_LOG_INFO, "demo: %s/%s: %s", c->g->name, c->client_id,
+		closed ? "closed" : "close timed out: destroyed without waiting for it");
 	pthread_mutex_lock(&d->lock);
 	c->join_out = c->sync_out = false;
 	pthread_mutex_unlock(&d->lock);
@@ -812,6 +861,8 @@ dcons_main(void *arg)
 		}
 		if (c->phase == DC_STALLED) {
 			if (c->req_resume) {
+				log_msg(KG_LOG_INFO, "demo: %s/%s: polls again after %.1fs", c->g->name, c->client_id,
+					c->stall_start > 0 ? (double)(util_now_us() - c->stall_start) / 1e6 : 0.0);
 				c->req_resume = false;
 				c->phase = DC_RUNNING;
 				c->stall_start = 0;
@@ -823,6 +874,8 @@ dcons_main(void *arg)
 			}
 			if (c->stall_start == 0) {
 				c->stall_start = c->last_poll > 0 ? c->last_poll : util_now_us();
+				log_msg(KG_LOG_INFO, "demo: %s/%s: stops polling (max.poll.interval.ms %d)", c->g->name,
+					c->client_id, d->max_poll_ms);
 				if (c->listed && c->last_poll > c->last_poll_pub) {
 					/* the exact last poll, so the gap is measured from it */
 					emit_member(c, cobs(c, KG_OBS_POLL, c->last_poll));
@@ -992,6 +1045,8 @@ dcons_start(demo *d, dgroup *g, int idx, const char *assignor, char *err, size_t
 		return NULL;
 	}
 	c->thread_started = true;
+	log_msg(KG_LOG_INFO, "demo: %s/%s: created (%s%s)", g->name, c->client_id, assignor,
+		c->instance_id[0] ? ", static" : "");
 	return c;
 }
 

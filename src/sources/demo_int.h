@@ -172,6 +172,11 @@ struct demo {
 	bool prod_stop;          /* locked */
 	int64_t produced;        /* locked */
 	char prod_error[160];    /* locked */
+	int64_t prod_error_at;   /* locked: when (0: for good, e.g. no producer thread) */
+	int prod_err_code;       /* locked: the last error callback's code */
+	char prod_err_reason[200]; /* locked: and its reason */
+	int64_t setup_timeout_us; /* a real cluster must answer within this (--timeout, --duration) */
+	int64_t setup_deadline;  /* monotonic: the end of it */
 	/* groups */
 	dgroup groups[DEMO_MAX_GROUPS];
 	int ngroups;
@@ -186,6 +191,7 @@ struct demo {
 	/* collector thread */
 	vgroup view[DEMO_MAX_GROUPS];
 	int64_t started_us;
+	int64_t step_began;      /* when the script's current step began (for the log) */
 	int64_t next_poll_us;
 	char error[200];
 };

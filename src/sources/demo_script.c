@@ -229,7 +229,7 @@ demo_script_status(const demo_script *s, char *buf, size_t n)
 	static const char *const phase[DEMO_PH_COUNT] = { "starting", "settling", "holding" };
 	const demo_step *st;
 	if (!demo_script_has_steps(s)) {
-		snprintf(buf, n, "no script: use the demo keys");
+		snprintf(buf, n, "no script (the demo keys drive it)");
 		return;
 	}
 	if (s->step >= s->sc->nsteps) {
@@ -244,6 +244,31 @@ demo_script_status(const demo_script *s, char *buf, size_t n)
 		if (l < n)
 			snprintf(buf + l, n - l, "%s", s->error);
 	}
+}
+
+/* The health line. */
+void
+demo_health_format(char *buf, size_t n, const demo_health *h)
+{
+	size_t l;
+	snprintf(buf, n, "%s: %s; %d consumers, %d msg/s, %s", h->scenario, h->script, h->consumers, h->rate,
+		 h->real ? "real cluster" : "mock cluster (3 brokers)");
+	l = strlen(buf);
+	if (h->error != NULL && h->error[0] != '\0' && l < n)
+		snprintf(buf + l, n - l, "; %s", h->error);
+	l = strlen(buf);
+	/* a producer error only while recent: it may have been a blip */
+	if (h->prod_error != NULL && h->prod_error[0] != '\0' && h->prod_error_age_us < 0 && l < n)
+		snprintf(buf + l, n - l, "; %s", h->prod_error);
+	else if (h->prod_error != NULL && h->prod_error[0] != '\0' && h->prod_error_age_us < DEMO_PROD_ERROR_SHOWN_US &&
+		 l < n)
+		snprintf(buf + l, n - l, "; %s (%.0fs ago)", h->prod_error, (double)h->prod_error_age_us / 1e6);
+	l = strlen(buf);
+	if (h->mismatches > 0 && l < n)
+		snprintf(buf + l, n - l, "; %u assignment mismatch%s", h->mismatches, h->mismatches == 1 ? "" : "es");
+	l = strlen(buf);
+	if (h->export_note != NULL && h->export_note[0] != '\0' && l < n)
+		snprintf(buf + l, n - l, "; %s", h->export_note);
 }
 
 /* -------------------------------------------------------------- commands */

@@ -114,6 +114,30 @@ bool demo_script_has_steps(const demo_script *s);
 /* One line: "3/11 one member leaves (settling)". */
 void demo_script_status(const demo_script *s, char *buf, size_t n);
 
+/* What the demo's health line says (demo_health_format()). */
+typedef struct demo_health {
+	const char *scenario;     /* "default" */
+	const char *script;       /* demo_script_status(): "4/7 a member crashes (settling)" */
+	int consumers;
+	int rate;                 /* messages per second */
+	bool real;                /* a real cluster, else the mock */
+	const char *error;        /* the demo's own (a restart that failed), "" or NULL none */
+	const char *prod_error;   /* the producer's last error, "" or NULL none */
+	int64_t prod_error_age_us; /* how long ago; -1: for good (no producer thread) */
+	unsigned mismatches;      /* assignments librdkafka disagreed with */
+	const char *export_note;  /* --export-trace stopped: why */
+} demo_health;
+
+#define DEMO_PROD_ERROR_SHOWN_US (60LL * 1000000) /* a producer error stays in the health line this long */
+
+/*
+ * "default: 4/7 a member crashes (settling); 6 consumers, 30 msg/s, mock
+ * cluster (3 brokers)", then every problem that holds ("; producer: ...
+ * (12s ago)"): the script's step comes first, so that the header can show
+ * it alone, up to the first "; ".
+ */
+void demo_health_format(char *buf, size_t n, const demo_health *h);
+
 /* UI commands. */
 typedef enum demo_cmd_kind {
 	DEMO_CMD_ADD,

@@ -427,7 +427,14 @@ member_line(kg_log_parser *p, int64_t t, const char *gx, char *body, kg_obsq *ou
 			o = mk(KG_OBS_LEFT, t, gx);
 			obs_member(o, trim(m), NULL, NULL, NULL);
 			o->reason = fence_reason(rest);
-			sbuf_addf(&s, "fenced: %s", trim(rest));
+			/*
+			 * The reason word says "fenced" already ("left (fenced: it failed
+			 * to transition ...)"); a session expiry keeps that it was fenced.
+			 */
+			if (o->reason == KG_REASON_FENCED)
+				sbuf_adds(&s, trim(rest));
+			else
+				sbuf_addf(&s, "fenced because %s", trim(rest));
 			obs_text(o, sbuf_str(&s));
 			sbuf_free(&s);
 			remember_left(p, o);

@@ -25,6 +25,7 @@
 
 #include <curl/curl.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <poll.h>
 #include <pthread.h>
@@ -32,7 +33,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include "core/log.h"
 #include "model/obs.h"
 #include "sources/parse_jolokia.h"
 #include "sources/parse_jsonl.h"
@@ -72,6 +76,9 @@ typedef struct trace {
 	char *shown;          /* without userinfo */
 	char *user, *pass;    /* to scrub messages */
 	bool is_file;
+	char *path;           /* file://: the decoded path, checked before each request */
+	bool is_https;        /* TLS: what --trace-insecure turns verification off for */
+	bool plain_creds;     /* credentials (URL userinfo, headers file) sent over plain http:// */
 	kg_trace_config cfg;  /* timeouts and sizes, defaults filled (specs not kept) */
 	struct curl_slist *headers;
 	CURLM *multi;
@@ -163,7 +170,9 @@ typedef struct spec {
 	char *shown;
 	char *name;
 	char *user, *pass;
+	char *path;
 	bool is_file;
+	bool is_https;
 } spec;
 
 /* Free a parsed spec. */
@@ -175,6 +184,7 @@ spec_free(spec *s)
 	free(s->name);
 	free(s->user);
 	free(s->pass);
+	free(s->path);
 	memset(s, 0, sizeof *s);
 }
 
@@ -208,6 +218,7 @@ spec_parse(const char *in, spec *out, char *err, size_t errsz)
 		goto done;
 	}
 	out->is_file = strcasecmp(scheme, "file") == 0;
+	out->is_https = strcasecmp(scheme, "https") == 0;
 	if (out->is_file && k == KG_TRACE_JOLOKIA) {
 		util_err(err, errsz, "--trace jolokia: needs an http:// or https:// URL");
 		goto done;
@@ -245,6 +256,10 @@ spec_parse(const char *in, spec *out, char *err, size_t errsz)
 	util_sanitize_text(out->shown);
 	if (out->is_file) {
 		const char *base = strrchr(path, '/');
+		char *dpath = NULL;
+		if (curl_url_get(u, CURLUPART_PATH, &dpath, CURLU_URLDECODE) == CURLUE_OK && dpath != NULL)
+			out->path = xstrdup(dpath);
+		curl_free(dpath);
 		out->name = xasprintf("%s:%s", kind_names[k], base && base[1] ? base + 1 : path);
 	} else if (k == KG_TRACE_JOLOKIA && port != NULL) {
 		out->name = xasprintf("%s:%s:%s", kind_names[k], host, port);
@@ -351,6 +366,24 @@ set_err(trace *t, const char *fmt, ...)
 	scrub_one(t->err, sizeof t->err, t->user);
 	scrub_one(t->err, sizeof t->err, t->pass);
 	util_sanitize_text(t->err);
+}
+
+/* Log a line about this stream, "trace NAME: ...", with credentials scrubbed. */
+static void
+tlog(const trace *t, kg_log_level level, const char *fmt, ...) KG_PRINTF(3, 4);
+static void
+tlog(const trace *t, kg_log_level level, const char *fmt, ...)
+{
+	va_list ap;
+	char m[768];
+	if (!log_enabled(level))
+		return;
+	va_start(ap, fmt);
+	vsnprintf(m, sizeof m, fmt, ap);
+	va_end(ap);
+	scrub_one(m, sizeof m, t->user);
+	scrub_one(m, sizeof m, t->pass);
+	log_msg(level, "trace %s: %s", t->src != NULL ? t->src->name : "?", m);
 }
 
 /* Change the status (news when it changed). */
@@ -543,6 +576,8 @@ answer_begin(trace *t)
 		if (!t->streaming) {
 			t->streaming = true;
 			t->st.streams++;
+			tlog(t, KG_LOG_INFO, "the answer has no length: reading a live stream (%" PRIu64 " so far)",
+			     t->st.streams);
 			t->started = false;
 			t->offset = -1;
 			t->ntail = 0;
@@ -627,11 +662,59 @@ backoff(const trace *t, int n)
 	return KG_MIN(d, t->cfg.backoff_max_us);
 }
 
+static void answer_failed(trace *t);
+
+/*
+ * What stops a file:// path from being read, with the OS's words (curl
+ * only says "Couldn't open file"): missing, unreadable, or no regular file
+ * (a directory reads as empty, and a pipe or a terminal would block the
+ * collector inside curl: file:// is read synchronously).  Fills why; false
+ * when the file can be read.
+ */
+static bool
+file_problem(const trace *t, char *why, size_t n)
+{
+	struct stat sb;
+	int fd;
+	if (!t->is_file || t->path == NULL)
+		return false;
+	if (stat(t->path, &sb) < 0) {
+		snprintf(why, n, "%s", strerror(errno));
+		return true;
+	}
+	if (S_ISDIR(sb.st_mode)) {
+		snprintf(why, n, "a directory, not a file");
+		return true;
+	}
+	if (S_ISFIFO(sb.st_mode) || S_ISSOCK(sb.st_mode)) {
+		snprintf(why, n, "a pipe, not a file: kgtop reads files by their offsets (give the file itself, or "
+				 "serve it over http://)");
+		return true;
+	}
+	if (!S_ISREG(sb.st_mode)) {
+		snprintf(why, n, "not a regular file: kgtop reads files by their offsets");
+		return true;
+	}
+	fd = open(t->path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(why, n, "%s", strerror(errno));
+		return true;
+	}
+	close(fd);
+	return false;
+}
+
 /* Start the next request. */
 static void
 request_start(trace *t)
 {
-	char range[64];
+	char range[64], why[160];
+	if (file_problem(t, why, sizeof why)) {
+		set_err(t, "%s: %s", t->shown, why);
+		t->completed = true; /* failed: as complete as it gets (for --once) */
+		answer_failed(t);
+		return;
+	}
 	t->prime = false;
 	t->from = t->want_end = -1;
 	t->overlap_need = t->overlap_seen = t->new_bytes = 0;
@@ -662,6 +745,18 @@ request_start(trace *t)
 	t->active = true;
 	t->req_mono = t->last_byte = util_mono_us();
 	t->st.requests++;
+	if (log_enabled(KG_LOG_DEBUG)) {
+		if (t->kind == KG_TRACE_JOLOKIA)
+			tlog(t, KG_LOG_DEBUG, "request %" PRIu64 ": bulk read", t->st.requests);
+		else if (t->prime)
+			tlog(t, KG_LOG_DEBUG, "request %" PRIu64 ": the last %d bytes (start at the end)", t->st.requests,
+			     TAIL);
+		else if (t->streaming)
+			tlog(t, KG_LOG_DEBUG, "request %" PRIu64 ": the live stream again", t->st.requests);
+		else
+			tlog(t, KG_LOG_DEBUG, "request %" PRIu64 ": bytes %" PRId64 "-%" PRId64, t->st.requests, t->from,
+			     t->want_end);
+	}
 	if (curl_multi_add_handle(t->multi, t->easy) != CURLM_OK) {
 		t->active = false;
 		t->failures++;
@@ -669,6 +764,8 @@ request_start(trace *t)
 		set_err(t, "cannot start a request");
 		set_status(t, KG_SRC_ERROR);
 		t->next_at = util_mono_us() + backoff(t, t->failures);
+		tlog(t, KG_LOG_INFO, "%s; retry in %.1fs (failure %d)", t->err, (double)backoff(t, t->failures) / 1e6,
+		     t->failures);
 	}
 }
 
@@ -676,6 +773,12 @@ request_start(trace *t)
 static void
 restart_from_zero(trace *t)
 {
+	if (t->st.rotations + t->st.truncations > 0)
+		tlog(t, KG_LOG_INFO, "%s at byte %" PRId64 " (rotated %" PRIu64 "x, truncated %" PRIu64
+				     "x so far): reading it again from its start",
+		     t->replaced && !(t->cr_total >= 0 && t->cr_total < t->offset) ? "the file was replaced"
+										: "the file is shorter than what was read",
+		     t->offset, t->st.rotations, t->st.truncations);
 	t->started = true;
 	t->streaming = false;
 	t->offset = 0;
@@ -688,6 +791,18 @@ restart_from_zero(trace *t)
 static void
 answer_ok(trace *t)
 {
+	if (t->status == KG_SRC_CONNECTING || (t->status == KG_SRC_ERROR && t->failures > 0)) {
+		char how[64];
+		if (t->is_file)
+			snprintf(how, sizeof how, "file");
+		else
+			snprintf(how, sizeof how, "HTTP %ld", t->code);
+		if (t->status == KG_SRC_CONNECTING)
+			tlog(t, KG_LOG_INFO, "connected (%s)", how);
+		else
+			tlog(t, KG_LOG_INFO, "ok again (%s) after %d failed attempt%s", how, t->failures,
+			     t->failures == 1 ? "" : "s");
+	}
 	t->failures = 0;
 	t->err[0] = '\0';
 	t->last_ok = util_now_us();
@@ -704,6 +819,8 @@ answer_failed(trace *t)
 	set_status(t, KG_SRC_ERROR);
 	t->news = true;
 	t->next_at = util_mono_us() + backoff(t, t->failures);
+	tlog(t, KG_LOG_INFO, "%s; retry in %.1fs (failure %d)", t->err[0] ? t->err : "failed",
+	     (double)backoff(t, t->failures) / 1e6, t->failures);
 }
 
 /* The Jolokia answer is complete. */
@@ -745,6 +862,15 @@ request_done(trace *t, CURLcode rc)
 	if (rc == CURLE_OK || rc == CURLE_WRITE_ERROR || rc == CURLE_BAD_DOWNLOAD_RESUME || rc == CURLE_PARTIAL_FILE ||
 	    rc == CURLE_RANGE_ERROR)
 		answer_begin(t);
+	if (log_enabled(KG_LOG_DEBUG)) {
+		const kg_parse_counts *c = &t->st.counts;
+		tlog(t, KG_LOG_DEBUG,
+		     "answer %" PRIu64 ": %s, code %ld, %" PRId64 " bytes in %.0f ms; %" PRIu64 " lines, %" PRIu64
+		     " events, %" PRIu64 " unparsed, %" PRIu64 " malformed, %" PRIu64 " too long so far; offset %" PRId64,
+		     t->st.requests, rc == CURLE_OK ? "done" : curl_easy_strerror(rc), t->code, t->got,
+		     (double)(mono - t->req_mono) / 1e3, t->st.lines, t->st.obs, c->n[KG_PARSE_UNPARSED],
+		     c->n[KG_PARSE_MALFORMED], (uint64_t)t->lines.oversize, t->streaming ? (int64_t)-1 : t->offset);
+	}
 
 	if (t->kind == KG_TRACE_JOLOKIA) {
 		if (rc != CURLE_OK && !t->too_big) {
@@ -822,6 +948,8 @@ request_done(trace *t, CURLcode rc)
 	}
 	if (t->base < 0) {
 		/* a live stream ended: reopen after the interval */
+		tlog(t, KG_LOG_INFO, "the live stream ended after %" PRId64 " bytes: reopening in %.1fs", t->got,
+		     (double)t->cfg.interval_us / 1e6);
 		answer_ok(t);
 		return;
 	}
@@ -857,6 +985,8 @@ request_abort(trace *t, bool quiet)
 	t->completed = true;
 	if (quiet) {
 		/* a quiet live stream: reopen without calling it an error */
+		tlog(t, KG_LOG_INFO, "the live stream was quiet for %.0fs: reopening it",
+		     (double)(util_mono_us() - t->last_byte) / 1e6);
 		t->last_ok = util_now_us();
 		t->last_ok_mono = util_mono_us();
 		t->next_at = util_mono_us();
@@ -972,6 +1102,8 @@ health_detail(const trace *t, sbuf *b)
 	const kg_parse_counts *c = &t->st.counts;
 	if (t->kind == KG_TRACE_JOLOKIA) {
 		sbuf_adds(b, t->detail[0] ? t->detail : "no answer yet");
+		if (t->plain_creds)
+			sbuf_adds(b, "; credentials sent unencrypted (http://)");
 		return;
 	}
 	sbuf_addf(b, "%" PRIu64 " event%s from %" PRIu64 " line%s", t->st.obs, t->st.obs == 1 ? "" : "s", t->st.lines,
@@ -988,6 +1120,8 @@ health_detail(const trace *t, sbuf *b)
 		sbuf_addf(b, "; truncated %" PRIu64 "x", t->st.truncations);
 	if (t->streaming)
 		sbuf_adds(b, "; live stream");
+	if (t->plain_creds)
+		sbuf_adds(b, "; credentials sent unencrypted (http://)");
 }
 
 /* Add this source's health. */
@@ -1004,7 +1138,8 @@ trace_contribute(kg_source *s, kg_builder *b)
 	h.status = t->status;
 	h.since_us = t->since;
 	h.last_ok_us = t->last_ok;
-	h.insecure = t->cfg.insecure && !t->is_file;
+	/* insecure: TLS without verification; plain http has no TLS to verify (see health_detail) */
+	h.insecure = t->cfg.insecure && t->is_https;
 	switch (t->status) {
 	case KG_SRC_ERROR:
 		sbuf_adds(&m, t->err[0] ? t->err : "failed");
@@ -1100,6 +1235,7 @@ trace_close(kg_source *s)
 	parse_log_free(&t->plog);
 	free(t->url);
 	free(t->shown);
+	free(t->path);
 	free(t->user);
 	free(t->pass);
 	free(t);
@@ -1240,6 +1376,10 @@ trace_sources_new(const kg_trace_config *cfg, kg_source **out, size_t *nout, cha
 		t->user = specs[i].user;
 		t->pass = specs[i].pass;
 		t->is_file = specs[i].is_file;
+		t->path = specs[i].path;
+		specs[i].path = NULL;
+		t->is_https = specs[i].is_https;
+		t->plain_creds = !t->is_file && !t->is_https && (t->user != NULL || t->pass != NULL || extra != NULL);
 		specs[i].url = specs[i].shown = specs[i].user = specs[i].pass = NULL;
 		t->cfg = *cfg;
 		config_defaults(&t->cfg, t->kind);
@@ -1266,6 +1406,13 @@ trace_sources_new(const kg_trace_config *cfg, kg_source **out, size_t *nout, cha
 		out[*nout] = source_new(&trace_ops, name, t);
 		t->src = out[*nout];
 		(*nout)++;
+		tlog(t, KG_LOG_INFO, "%s, %s; every %.1fs%s%s%s", t->shown,
+		     t->kind == KG_TRACE_JOLOKIA ? "one bulk read per interval"
+		     : t->started		 ? "from its start"
+						 : "from its end",
+		     (double)t->cfg.interval_us / 1e6, t->cfg.insecure && t->is_https ? "; TLS not verified" : "",
+		     extra != NULL ? "; with the --trace-headers lines (not logged)" : "",
+		     t->plain_creds ? "; credentials sent unencrypted (http://)" : "");
 	}
 	curl_slist_free_all(extra);
 	for (i = 0; i < cfg->nspecs; i++)

@@ -33,7 +33,9 @@
  * Every stream has a connect timeout, a read timeout (no byte while an
  * answer is due) and an idle timeout for live streams, and reconnects with
  * exponential backoff.  TLS certificates are verified unless
- * --trace-insecure (then the source's health says insecure).  Credentials
+ * --trace-insecure (then the health of each https:// source says insecure;
+ * plain http:// has no TLS to turn off, and its health message notes
+ * credentials it sends unencrypted instead).  Credentials
  * come from ~/.netrc (optional) or from a headers file of "Header: value"
  * lines; they are never shown: URLs in names and messages have their
  * userinfo removed, and messages are scrubbed of it.  Lines longer than

@@ -200,7 +200,47 @@ test_script_storm_and_manual(void **state)
 	demo_script_init(&s, demo_scenario_find("manual"), 10 * S);
 	assert_false(demo_script_has_steps(&s));
 	assert_int_equal(demo_script_run(&s, &w, 0), 0);
-	assert_string_equal(status(&s), "no script: use the demo keys");
+	assert_string_equal(status(&s), "no script (the demo keys drive it)");
+}
+
+/* The health line: the step first; every problem that holds; a producer error only while recent. */
+static void
+test_health_line(void **state)
+{
+	char buf[512];
+	demo_health h;
+	(void)state;
+	memset(&h, 0, sizeof h);
+	h.scenario = "default";
+	h.script = "4/7 a member crashes (no more heartbeats) (settling)";
+	h.consumers = 6;
+	h.rate = 30;
+	demo_health_format(buf, sizeof buf, &h);
+	assert_string_equal(buf, "default: 4/7 a member crashes (no more heartbeats) (settling); 6 consumers, 30 msg/s, "
+				 "mock cluster (3 brokers)");
+	h.real = true;
+	h.prod_error = "producer: Broker: Not leader for partition";
+	h.prod_error_age_us = 12 * S;
+	h.mismatches = 1;
+	h.export_note = "--export-trace: No space left on device";
+	demo_health_format(buf, sizeof buf, &h);
+	assert_string_equal(buf, "default: 4/7 a member crashes (no more heartbeats) (settling); 6 consumers, 30 msg/s, "
+				 "real cluster; producer: Broker: Not leader for partition (12s ago); 1 assignment "
+				 "mismatch; --export-trace: No space left on device");
+	/* a blip a while ago is gone; a producer that never started stays */
+	h.prod_error_age_us = DEMO_PROD_ERROR_SHOWN_US + 1;
+	h.mismatches = 0;
+	h.export_note = NULL;
+	demo_health_format(buf, sizeof buf, &h);
+	assert_null(strstr(buf, "producer"));
+	h.prod_error = "producer: cannot start its thread";
+	h.prod_error_age_us = -1;
+	h.error = "restart consumer-a: boom";
+	demo_health_format(buf, sizeof buf, &h);
+	assert_non_null(strstr(buf, "real cluster; restart consumer-a: boom; producer: cannot start its thread"));
+	/* small buffers truncate, never overflow */
+	demo_health_format(buf, 20, &h);
+	assert_int_equal(strlen(buf), 19);
 }
 
 /* ----------------------------------------------------- names and commands */
@@ -240,6 +280,25 @@ test_scenarios(void **state)
 	assert_true(demo_scenario_known("static", true));
 	assert_non_null(strstr(demo_scenario_why_not("static", false), "group.instance.id"));
 	assert_null(demo_scenario_why_not("static", true));
+	/* refused before anything starts, without "demo" twice once main says "demo: " */
+	{
+		kg_demo_config dc;
+		kg_source *src = NULL;
+		char err[256];
+		memset(&dc, 0, sizeof dc);
+		dc.scenario = "nope";
+		assert_int_equal(demo_source_new(&dc, &src, NULL, err, sizeof err), -1);
+		assert_string_equal(err, "unknown scenario \"nope\" (--demo=list lists them)");
+		dc.scenario = "static";
+		assert_int_equal(demo_source_new(&dc, &src, NULL, err, sizeof err), -1);
+		assert_int_equal(strncmp(err, "scenario static needs a real cluster", 36), 0);
+		assert_null(src);
+	}
+	/* only scenarios with a script have one to pause (the footer's P) */
+	assert_true(demo_scenario_scripted(NULL));
+	assert_true(demo_scenario_scripted("storm"));
+	assert_false(demo_scenario_scripted("manual"));
+	assert_false(demo_scenario_scripted("nope"));
 }
 
 /* Commands as the UI sends them. */
@@ -800,6 +859,7 @@ main(void)
 		cmocka_unit_test(test_script_pause),
 		cmocka_unit_test(test_script_act_error),
 		cmocka_unit_test(test_script_storm_and_manual),
+		cmocka_unit_test(test_health_line),
 		cmocka_unit_test(test_scenarios),
 		cmocka_unit_test(test_commands),
 		cmocka_unit_test(test_names),

@@ -334,6 +334,35 @@ test_leave_memory(void **state)
 	parse_log_free(&p);
 }
 
+/* A KIP-848 fencing: the reason word is not repeated in its text ("fenced: fenced: ..."). */
+static void
+test_fence_text(void **state)
+{
+	kg_log_parser p;
+	kg_obsq q = { 0 };
+	kg_obs *o;
+	(void)state;
+	setenv("TZ", "UTC", 1);
+	tzset();
+	parse_log_init(&p);
+	o = one(&p, "[2026-11-29 16:03:30,000] INFO [GroupCoordinator id=1 topic=__consumer_offsets partition=12] "
+		    "[GroupId g] Member m-1 fenced from the group because it failed to transition from epoch 7 within "
+		    "300000ms. (org.apache.kafka.coordinator.group.GroupMetadataManager)",
+		KG_PARSE_OBS, &q);
+	assert_int_equal(o->kind, KG_OBS_LEFT);
+	assert_int_equal(o->reason, KG_REASON_FENCED);
+	assert_string_equal(o->text, "it failed to transition from epoch 7 within 300000ms");
+	o = one(&p, "[2026-11-29 16:00:05,010] INFO [GroupCoordinator id=1 topic=__consumer_offsets partition=12] "
+		    "[GroupId g] Member m-2 fenced from the group because the member session expired. "
+		    "(org.apache.kafka.coordinator.group.GroupMetadataManager)",
+		KG_PARSE_OBS, &q);
+	assert_int_equal(o->reason, KG_REASON_SESSION_TIMEOUT);
+	assert_string_equal(o->text, "fenced because the member session expired");
+	obsq_clear(&q);
+	free(q.v);
+	parse_log_free(&p);
+}
+
 /* Lines split anywhere, CRLF endings and an over-long line. */
 static void
 test_lines(void **state)
@@ -386,6 +415,7 @@ main(void)
 		cmocka_unit_test(test_lenient),
 		cmocka_unit_test(test_hostile),
 		cmocka_unit_test(test_leave_memory),
+		cmocka_unit_test(test_fence_text),
 		cmocka_unit_test(test_lines),
 	};
 	return cmocka_run_group_tests_name("parse_log", tests, NULL, NULL);

@@ -17,11 +17,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
 
 #include "../http/httpd.h"
+#include "core/log.h"
 #include "model/intern.h"
 #include "model/snapshot.h"
 #include "sources/trace.h"
@@ -450,6 +453,12 @@ test_http_errors(void **state)
 	wait_status(&r, KG_SRC_ERROR, "SSL");
 	assert_false(r.insecure);
 	rig_close(&r);
+	/* --trace-insecure marks TLS streams, whose verification it turns off */
+	c.insecure = true;
+	rig_open(&r, &c, url);
+	wait_status(&r, KG_SRC_ERROR, "SSL");
+	assert_true(r.insecure);
+	rig_close(&r);
 }
 
 /* A server that stops sending hits the read timeout; poll() never blocks meanwhile. */
@@ -569,6 +578,9 @@ test_http_credentials(void **state)
 	httpd_stats(srv, &hs);
 	assert_string_equal(hs.last_token, "s3cret");
 	assert_null(strstr(r.msg, "s3cret"));
+	/* sent over plain http: said so, and not called "insecure" (that is TLS without verification) */
+	wait_status(&r, KG_SRC_OK, "credentials sent unencrypted (http://)");
+	assert_false(r.insecure);
 	rig_close(&r);
 	/* a password in the URL is neither in the name nor in messages */
 	c.headers_file = NULL;
@@ -591,7 +603,7 @@ test_http_credentials(void **state)
 	unlink(hpath);
 }
 
-/* Nothing listens: an error with backoff, insecure shown for network sources when asked. */
+/* Nothing listens: an error with backoff; plain http is not "insecure" even with --trace-insecure. */
 static void
 test_http_refused(void **state)
 {
@@ -606,7 +618,7 @@ test_http_refused(void **state)
 	rig_open(&r, &c, "log:http://127.0.0.1:1/server.log");
 	t0 = util_mono_us();
 	wait_status(&r, KG_SRC_ERROR, "retry in");
-	assert_true(r.insecure);
+	assert_false(r.insecure);
 	r.want_requests = 4;
 	assert_true(tu_wait(has_requests, rig_step, &r, DEADLINE));
 	/* 100 + 200 + 400 ms of backoff at least */
@@ -715,6 +727,7 @@ test_file_tail(void **state)
 	char a[1024], b[1024];
 	(void)state;
 	write_log("f.log", "g-file", 3);
+	c.insecure = true; /* no TLS on file:// either: never marked */
 	rig_open(&r, &c, file_url("log", "f.log"));
 	assert_string_equal(r.s->name, "log:f.log");
 	assert_true(tu_wait(has_offset, rig_step, &r, DEADLINE));
@@ -746,6 +759,38 @@ test_file_tail(void **state)
 	write_log("f.log", "g-file-back", 1);
 	wait_obs(&r, 6);
 	rig_close(&r);
+}
+
+/*
+ * A missing file, a directory or a pipe behind file:// is an error in the
+ * OS's words; a pipe never blocks poll().
+ */
+static void
+test_file_not_regular(void **state)
+{
+	rig r;
+	kg_trace_config c = test_cfg(NULL, 0);
+	char fifo[1024];
+	int fd;
+	(void)state;
+	c.from_start = true;
+	rig_open(&r, &c, file_url("log", "no-such.log"));
+	wait_status(&r, KG_SRC_ERROR, "/no-such.log: No such file or directory; retry in");
+	rig_close(&r);
+	snprintf(url, sizeof url, "log:file://%s", root);
+	rig_open(&r, &c, url);
+	wait_status(&r, KG_SRC_ERROR, "a directory, not a file");
+	rig_close(&r);
+	snprintf(fifo, sizeof fifo, "%s/pipe.log", root);
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	fd = open(fifo, O_RDWR | O_NONBLOCK); /* a writer that never writes: a reader would wait for ever */
+	assert_true(fd >= 0);
+	rig_open(&r, &c, file_url("log", "pipe.log"));
+	wait_status(&r, KG_SRC_ERROR, "a pipe, not a file");
+	assert_true(r.poll_max_us < 100 * 1000);
+	rig_close(&r);
+	close(fd);
+	unlink(fifo);
 }
 
 /* Bad specs are refused with a message. */
@@ -796,6 +841,84 @@ test_names(void **state)
 	assert_string_equal(s[3]->name, "log:server.log");
 	for (i = 0; i < n; i++)
 		source_free(s[i]);
+}
+
+/*
+ * -v/--log: connections, failures with their retry, rotations and
+ * truncations with counts reach the log; credentials never do (URL
+ * userinfo, --trace-headers values).
+ */
+static void
+test_log(void **state)
+{
+	rig r;
+	kg_trace_config c = test_cfg(NULL, 0);
+	static const char *const want[] = {
+		"trace log:127.0.0.1: http://127.0.0.1:", /* where it reads, without the userinfo */
+		"/status/500: HTTP 500; retry in ",
+		"s (failure 1)",
+		"s (failure 2)",
+		"with the --trace-headers lines (not logged)",
+		"trace log:127.0.0.1: connected (HTTP 206)",
+		"trace log:l.log: connected (file)",
+		"the file is shorter than what was read at byte",
+		"the file was replaced at byte",
+		"(rotated 1x, truncated 1x so far)",
+		"debug trace log:l.log: request 2: bytes ",
+	};
+	char lpath[1024], hpath[1024], a[1024], b[1024], err[256], *text;
+	size_t len, i;
+	(void)state;
+	snprintf(lpath, sizeof lpath, "%s/kgtop.log", root);
+	unlink(lpath);
+	assert_int_equal(log_open(lpath, 2, err, sizeof err), 0);
+	/* a failing stream with a password in its URL */
+	snprintf(url, sizeof url, "log:http://alice:pa55word@127.0.0.1:%d/status/500", httpd_port(srv));
+	rig_open(&r, &c, url);
+	r.want_requests = 3; /* two failures answered */
+	assert_true(tu_wait(has_requests, rig_step, &r, DEADLINE));
+	wait_status(&r, KG_SRC_ERROR, "HTTP 500");
+	rig_close(&r);
+	/* a stream with a token from the headers file */
+	write_log("auth.log", "g-auth", 1);
+	snprintf(hpath, sizeof hpath, "%s/headers", root);
+	assert_int_equal(tu_write_file(hpath, "X-Kgtop-Token: s3cret\n", 22), 0);
+	c.headers_file = hpath;
+	c.from_start = true;
+	rig_open(&r, &c, http_url("log", "auth", "auth.log"));
+	wait_obs(&r, 1);
+	rig_close(&r);
+	c.headers_file = NULL;
+	unlink(hpath);
+	/* a file truncated, then rotated */
+	c.from_start = false;
+	write_log("l.log", "g-l", 3);
+	rig_open(&r, &c, file_url("log", "l.log"));
+	assert_true(tu_wait(has_offset, rig_step, &r, DEADLINE));
+	write_log("l.log", "g-l-t", 1);
+	wait_obs(&r, 1);
+	snprintf(a, sizeof a, "%s/l.log", root);
+	snprintf(b, sizeof b, "%s/l.log.1", root);
+	assert_int_equal(rename(a, b), 0);
+	write_log("l.log", "g-l-r", 3);
+	wait_obs(&r, 4);
+	rig_close(&r);
+	unlink(b);
+	log_close();
+
+	text = tu_read_file(lpath, &len);
+	assert_non_null(text);
+	for (i = 0; i < KG_ARRAY_LEN(want); i++) {
+		if (strstr(text, want[i]) == NULL) {
+			fprintf(stderr, "# %s", text);
+			fail_msg("the log lacks \"%s\"", want[i]);
+		}
+	}
+	assert_null(strstr(text, "pa55word"));
+	assert_null(strstr(text, "alice"));
+	assert_null(strstr(text, "s3cret"));
+	free(text);
+	unlink(lpath);
 }
 
 /* Start the server. */
@@ -849,6 +972,8 @@ main(void)
 		cmocka_unit_test(test_http_jolokia),
 		cmocka_unit_test(test_http_jsonl_rdstats),
 		cmocka_unit_test(test_file_tail),
+		cmocka_unit_test(test_file_not_regular),
+		cmocka_unit_test(test_log),
 	};
 	setenv("TZ", "UTC", 1);
 	return cmocka_run_group_tests_name("trace_http", tests, setup, teardown);
