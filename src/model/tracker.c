@@ -120,6 +120,7 @@ typedef struct tgroup {
 	int64_t last_rebal_obs; /* last rebalance observation time */
 	bool ep_polled;         /* the episode saw polled evidence */
 	bool ep_logonly;        /* opened by a coordinator log, group never polled */
+	bool ep_callbacks;      /* consumers' callbacks reported on the open episode */
 	int64_t orphan_since;
 	kg_tp *orphans_reported;
 	int norphans_reported;
@@ -776,6 +777,7 @@ ensure_episode(kg_tracker *t, tgroup *g, int64_t time, const char *why, kg_evide
 	g->ep_changed = false;
 	g->ep_polled = false;
 	g->ep_logonly = !g->seen;
+	g->ep_callbacks = false;
 	g->last_rebal_obs = time;
 	if (g->ep_logonly) {
 		util_grow(&t->logonly, &t->clogonly, t->nlogonly + 1, sizeof *t->logonly);
@@ -1065,7 +1067,8 @@ close_episode(kg_tracker *t, tgroup *g, int64_t end, const char *note)
 	if (e->trigger_text != NULL && e->trigger_text[0] != '\0' &&
 	    strncmp(e->trigger_text, UNKNOWN_TRIGGER, strlen(UNKNOWN_TRIGGER)) != 0)
 		sbuf_addf(&txt, "%s; ", e->trigger_text);
-	if (g->ep_logonly && e->evidence == KG_EVID_EXACT && e->nfull + e->nincremental == 0 && e->moved == 0)
+	if (g->ep_logonly && !g->ep_callbacks && e->evidence == KG_EVID_EXACT && e->nfull + e->nincremental == 0 &&
+	    e->moved == 0)
 		sbuf_adds(&txt, "from the coordinator's log: members and partitions not seen");
 	else if (members == 0)
 		/* nobody was consuming before: the group formed (or formed again after it emptied) */
@@ -1313,6 +1316,9 @@ apply_obs(kg_tracker *t, kg_obs *o)
 		g->proto = o->proto;
 		if (g->ep != NULL)
 			g->ep->proto = o->proto;
+	} else if (o->proto != KG_PROTO_UNKNOWN && g->proto == KG_PROTO_UNKNOWN &&
+		   (o->kind == KG_OBS_JOIN_SENT || o->kind == KG_OBS_JOINED)) {
+		g->proto = o->proto; /* a new group's first members say what they will run */
 	}
 	if (o->session_timeout_ms > 0) {
 		g->session_us = o->session_timeout_ms * 1000;
@@ -1663,6 +1669,10 @@ apply_obs(kg_tracker *t, kg_obs *o)
 	default:
 		break;
 	}
+	/* consumers reported this episode themselves: it is not known from a coordinator's log alone */
+	if (g->ep != NULL && (o->kind == KG_OBS_REVOKED || o->kind == KG_OBS_ASSIGNED || o->kind == KG_OBS_LOST ||
+			      o->kind == KG_OBS_JOIN_SENT))
+		g->ep_callbacks = true;
 }
 
 /* -------------------------------------------------------------- polling */

@@ -346,7 +346,8 @@ keys_help(const ui_screen *s, const char *lines[][2], int max)
 		H("c", "demo: a member crashes (session timeout)");
 		H("x", "demo: a member stalls (max.poll.interval)");
 		H("A", "demo: cycle the assignor of new members");
-		H("P", "demo: pause / resume the script");
+		if (!s->info->demo_no_script)
+			H("P", "demo: pause / resume the script");
 	}
 	if (replay) {
 		H("space", "replay: play / pause");

@@ -210,11 +210,10 @@ draw_header(ui_screen *s)
 				snprintf(st, sizeof st, "ok, %.*s malformed", (int)(bad - num), num);
 				el = UI_EL_SRC_STALE;
 			} else if (strcmp(h->name, "demo") == 0 && h->message != NULL && *h->message) {
-				/* the demo's script step (after the last "; "), for the audience */
-				const char *step = h->message, *p;
-				while ((p = strstr(step, "; ")) != NULL)
-					step = p + 2;
-				snprintf(st, sizeof st, "ok: %s", step);
+				/* the demo's script step (its message up to the first "; "), for the audience */
+				const char *end = strstr(h->message, "; ");
+				snprintf(st, sizeof st, "ok: %.*s", end ? (int)(end - h->message) : (int)strlen(h->message),
+					 h->message);
 			} else {
 				snprintf(st, sizeof st, "ok");
 			}
