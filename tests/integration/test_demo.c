@@ -52,6 +52,7 @@ typedef struct mhealth {
 	int64_t last_poll;
 	int64_t session_us;
 	int64_t max_poll_us;
+	bool left;            /* frozen at its first leave: a rejoin under the same id must not move it */
 } mhealth;
 
 typedef struct run {
@@ -141,6 +142,8 @@ take(run *r, kg_frame *f)
 		sbuf_free(&s);
 		util_grow(&r->ev, &r->cev, r->nev + 1, sizeof *r->ev);
 		r->ev[r->nev++] = event_ref(e);
+		if (e->kind == KG_EV_MEMBER_LEFT && e->member_id != NULL)
+			health_of(r, e->group, e->member_id, e->client_id)->left = true;
 	}
 	if (f->snap == NULL)
 		return;
@@ -151,6 +154,8 @@ take(run *r, kg_frame *f)
 		for (k = 0; k < G->nmembers; k++) {
 			const kg_member *m = &G->members[k];
 			mhealth *h = health_of(r, G->id, m->member_id, m->client_id);
+			if (h->left)
+				continue;
 			if (m->health.hb_age_us >= 0)
 				h->last_hb = f->snap->time_us - m->health.hb_age_us;
 			if (m->health.poll_gap_us >= 0)
