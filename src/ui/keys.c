@@ -233,6 +233,12 @@ keys_handle(ui_screen *s, int key, ui_action *a)
 		if (s->zoom < screen_nscales() - 1)
 			s->zoom++;
 		break;
+	case 'v':
+		/* compare: the timeline of the selected group above the next one's */
+		s->compare = s->view != UI_VIEW_TIMELINE || !s->compare;
+		s->view = UI_VIEW_TIMELINE;
+		s->scroll = 0;
+		break;
 	case 'm':
 		s->by_partition = !s->by_partition;
 		s->scroll = 0;
@@ -333,6 +339,7 @@ keys_help(const ui_screen *s, const char *lines[][2], int max)
 	H("[ ]", "previous / next rebalance (pauses there)");
 	H("m", "grid and timeline: by member / by partition");
 	H("+ -", "timeline: zoom in / out");
+	H("v", "timeline: compare with the next group");
 	H("w", "timeline and events: clock / relative times");
 	if (!replay)
 		H("r", "refresh now");

@@ -554,6 +554,8 @@ draw_tabs(ui_screen *s, const kg_group *g)
 	}
 }
 
+#define COMPARE_MIN_ROWS 8 /* a timeline in half the view needs this many rows to say anything */
+
 typedef struct footer_key {
 	const char *key;
 	const char *label;
@@ -598,6 +600,7 @@ footer_keys(const ui_screen *s, footer_key *k, int max)
 		break;
 	case UI_VIEW_TIMELINE:
 		ADD("m", s->by_partition ? "per member" : "per partition", 1);
+		ADD("v", s->compare ? "one group" : "compare", 4);
 		ADD("+-", "zoom", 1);
 		if (!s->paused)
 			ADD(s->ascii ? "<-->" : "\u2190\u2192", "scroll", 1);
@@ -618,6 +621,51 @@ footer_keys(const ui_screen *s, footer_key *k, int max)
 	ADD("T", "theme", 6);
 #undef ADD
 	return n;
+}
+
+/* The group after g in the list's order (wrapping), NULL when g is alone. */
+static const kg_group *
+next_group(const ui_screen *s, const kg_group *g)
+{
+	int i;
+	for (i = 0; i < s->norder; i++) {
+		if (&s->snap->groups[s->order[i]] == g)
+			return s->norder > 1 ? &s->snap->groups[s->order[(i + 1) % s->norder]] : NULL;
+	}
+	return NULL;
+}
+
+/*
+ * Compare (v, on in the demo): the timeline of the selected group above
+ * the next one's, each with its title, so eager and cooperative are seen
+ * at once.  False when it does not apply or there is no room for two.
+ */
+static bool
+draw_compare(ui_screen *s, const kg_group *g)
+{
+	ui_rect r = s->lay.view, top, bottom;
+	const kg_group *o;
+	tab_seg seg[16];
+	int n, i, x;
+	if (!s->compare || s->view != UI_VIEW_TIMELINE || s->by_partition || (o = next_group(s, g)) == NULL ||
+	    r.h < 2 * COMPARE_MIN_ROWS + 1)
+		return false;
+	top = r;
+	top.h = (r.h - 1) / 2;
+	bottom = r;
+	bottom.y = r.y + top.h + 1;
+	bottom.h = r.h - top.h - 1;
+	panes[UI_VIEW_TIMELINE]->draw(s, g, top);
+	/* the second group's title: its name, state, protocol and counts, as the tabs line has them */
+	text_blank(bottom.y - 1, r.x, r.w, s->attr[UI_EL_NORMAL]);
+	n = tabs_segs(s, o, TABS_NO_LAG | TABS_SHORT_COUNTS, seg);
+	for (i = 0, x = r.x; i < n && x < r.x + r.w; i++) {
+		if (i < UI_VIEW_COUNT)
+			continue; /* the view tabs are on the line above already */
+		x += text_put(s, bottom.y - 1, x, r.x + r.w - x, seg[i].a, seg[i].text, TEXT_ELLIPSIS);
+	}
+	panes[UI_VIEW_TIMELINE]->draw(s, o, bottom);
+	return true;
 }
 
 /* The footer: key hints (the least needed give way first), or the filter being typed. */
@@ -897,11 +945,13 @@ render_frame(ui_screen *s)
 			text_put(s, y, s->lay.list.w, 1, s->attr[UI_EL_BORDER], glyph_get(G_VLINE, s->ascii), 0);
 	}
 	draw_tabs(s, g);
-	if (g != NULL)
-		panes[s->view]->draw(s, g, s->lay.view);
-	else if (s->snap != NULL)
+	if (g != NULL) {
+		if (!draw_compare(s, g))
+			panes[s->view]->draw(s, g, s->lay.view);
+	} else if (s->snap != NULL) {
 		text_put(s, s->lay.view.y + 1, s->lay.view.x + 2, s->lay.view.w - 4, s->attr[UI_EL_DIM],
 			 "no group selected", 0);
+	}
 	draw_status(s);
 	draw_footer(s);
 	if (s->help && s->sources)

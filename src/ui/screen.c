@@ -34,8 +34,10 @@ screen_init(ui_screen *s, const kg_options *o, const kg_ui_info *info, kg_histor
 	s->sel = -1;
 	s->jump_group = -1;
 	/* the demo's story is told by the timeline */
-	if (info != NULL && info->demo)
+	if (info != NULL && info->demo) {
 		s->view = UI_VIEW_TIMELINE;
+		s->compare = true; /* eager and cooperative, one above the other */
+	}
 	util_strlcpy(s->theme_name, o != NULL && o->theme != NULL ? o->theme : "default", sizeof s->theme_name);
 	if (o != NULL && o->select_group != NULL)
 		util_strlcpy(s->selected, o->select_group, sizeof s->selected);

@@ -100,6 +100,7 @@ typedef struct ui_screen {
 	bool help;
 	int help_top;
 	bool sources;   /* the overlay is the sources' health (i), not the keys (?) */
+	bool compare;   /* timeline: the selected group and the next one, stacked (v; on in the demo) */
 	bool maximized;         /* Enter: the group view takes the whole body */
 	int scroll;             /* first row of the group view body */
 	char selected[256];     /* selected group's name */

@@ -6,6 +6,8 @@ EXTRA_DIST += tests/golden/list.sh \
 	tests/golden/ascii-timeline-range-80x24.golden \
 	tests/golden/big-1000-map-160x48.golden \
 	tests/golden/big-1000-matrix-80x24.golden \
+	tests/golden/compare-coop-range-160x48.golden \
+	tests/golden/compare-coop-range-80x24.golden \
 	tests/golden/connecting-80x24.golden \
 	tests/golden/empty-cluster-80x24.golden \
 	tests/golden/events-coop-160x48.golden \

@@ -165,6 +165,28 @@ test_sources_overlay(void **state)
 	assert_false(screen_has("i or Esc closes"));
 }
 
+/* v: compare timelines; from another view it opens the timeline comparing, again shows one group. */
+static void
+test_compare_key(void **state)
+{
+	ui_action a;
+	ui_screen t;
+	(void)state;
+	/* the demo starts comparing; a cluster does not */
+	screen_init(&t, &opts, &info, s.hist);
+	assert_true(t.compare);
+	screen_free(&t);
+	s.view = UI_VIEW_GRID;
+	s.compare = false;
+	keys_handle(&s, 'v', &a);
+	assert_int_equal(s.view, UI_VIEW_TIMELINE);
+	assert_true(s.compare);
+	keys_handle(&s, 'v', &a);
+	assert_false(s.compare);
+	keys_handle(&s, 'v', &a);
+	assert_true(s.compare);
+}
+
 /* Layout: narrow, wide, too small, maximized; the list as tall as its groups; a two-line status. */
 static void
 test_layout(void **state)
@@ -1479,6 +1501,7 @@ main(void)
 		cmocka_unit_test(test_demo_view),   cmocka_unit_test(test_gauge),       cmocka_unit_test(test_timeline_notes),
 		cmocka_unit_test(test_events_time_order),
 		cmocka_unit_test(test_sources_overlay),
+		cmocka_unit_test(test_compare_key),
 		/* grid and health views */
 		cmocka_unit_test(test_grid_idle_member), cmocka_unit_test(test_grid_key),
 		cmocka_unit_test(test_grid_status_words), cmocka_unit_test(test_health_late),

@@ -58,6 +58,7 @@ typedef struct gcase {
 	int zoom;               /* timeline scale index + 1 (0: the default) */
 	const char *status;     /* a message in the status line */
 	bool wall_clock;        /* w: clock times */
+	bool compare;           /* v: the selected group's timeline above the next one's */
 } gcase;
 
 static const gcase cases[] = {
@@ -72,6 +73,8 @@ static const gcase cases[] = {
 	{ .name = "grid-ledger-160x48", .rows = 48, .cols = 160, .group = "payments-ledger", .view = UI_VIEW_GRID },
 	{ .name = "timeline-range-160x48", .rows = 48, .cols = 160, .group = "demo-range", .view = UI_VIEW_TIMELINE },
 	{ .name = "timeline-coop-160x48", .rows = 48, .cols = 160, .group = "demo-coop", .view = UI_VIEW_TIMELINE },
+	{ .name = "compare-coop-range-160x48", .rows = 48, .cols = 160, .group = "demo-coop", .view = UI_VIEW_TIMELINE, .compare = true },
+	{ .name = "compare-coop-range-80x24", .rows = 24, .cols = 80, .group = "demo-coop", .view = UI_VIEW_TIMELINE, .compare = true },
 	{ .name = "timeline-coop-partitions-160x48", .rows = 48, .cols = 160, .group = "demo-coop", .view = UI_VIEW_TIMELINE, .by_partition = true },
 	{ .name = "health-ledger-160x48", .rows = 48, .cols = 160, .group = "payments-ledger", .view = UI_VIEW_HEALTH },
 	{ .name = "events-coop-160x48", .rows = 48, .cols = 160, .group = "demo-coop", .view = UI_VIEW_EVENTS },
@@ -209,6 +212,7 @@ render_case(const gcase *c)
 	s.now_us = (s.snap ? s.snap->time_us : SCENE_T0) + 400000;
 	s.view = c->view;
 	s.by_partition = c->by_partition;
+	s.compare = c->compare; /* the scene is a demo, where compare starts on: each golden says */
 	s.help = c->help;
 	s.paused = c->paused;
 	s.offset_us = c->offset_us;
