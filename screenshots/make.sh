@@ -68,9 +68,12 @@ if [ -x "$top_builddir/kgtop" ]; then
 	tstart 160 45 "cd $top_builddir && ./kgtop"
 	twait "kgtop-demo-eager" 20
 	tkeys 2
-	# the cooperative group first: wait until consumer-d's join is over (its moves are counted then)
-	if twait "joined: consumer-d  1 gave some  1 moved" 90; then
+	# both groups (the demo compares them from the start): wait until consumer-d's join is over in
+	# the cooperative group (its moves are counted then) and in the eager one
+	if twait "1 gave some  1 moved" 90 && twait "3 of 3 stopped" 30; then
 		tkeys p
+		shot demo-compare-timeline-160x45 160 45
+		tkeys v; twait "1 gave some  1 moved" 5
 		shot demo-coop-timeline-160x45 160 45
 		tkeys m; twait "p0" 5; shot demo-coop-partitions-160x45 160 45
 		tkeys m 1; twait "member" 5; shot demo-coop-grid-160x45 160 45

@@ -525,8 +525,12 @@ timeline_member_note(const ui_screen *s, const kg_episode *e, const kg_episode_m
 			if (!f->at_end)
 				clause_add(c, &n, "left", f->why, NULL, -1, 0);
 		}
-	} else if (!f->at_end) {
-		/* gone when it ended: it left, holding what it had when it began (or got in it) */
+	} else if (!f->at_end && !(f->later && f->why == KG_REASON_NONE && !m->left)) {
+		/*
+		 * gone when it ended: it left, holding what it had when it began (or got in it).
+		 * Not when it is there after it with no leave known: samples are kept only when
+		 * something changes, so a joiner may first show up in one after the episode's end.
+		 */
 		const kg_tp *had = m->nbefore > 0 ? m->before : m->nassigned > 0 ? m->assigned : m->revoked;
 		int nhad = m->nbefore > 0 ? m->nbefore : m->nassigned > 0 ? m->nassigned : m->nrevoked;
 		if (m->joined && !f->at_start)

@@ -187,6 +187,35 @@ test_compare_key(void **state)
 	assert_true(s.compare);
 }
 
+/* A joiner first seen in a sample after its episode ended did not leave: it got what it got. */
+static void
+test_timeline_note_late_sample(void **state)
+{
+	int32_t t = intern_topic("notes");
+	kg_tp p5[] = { { t, 5 } };
+	kg_episode e;
+	kg_episode_member m;
+	ui_lane_facts f = { .later = true, .why = KG_REASON_NONE };
+	sbuf b = { 0 };
+	(void)state;
+	memset(&e, 0, sizeof e);
+	memset(&m, 0, sizeof m);
+	e.rounds = 1;
+	m.joined = true;
+	m.assigned = p5;
+	m.nassigned = 1;
+	timeline_member_note(&s, &e, &m, &f, true, 0, &b);
+	assert_string_equal(sbuf_str(&b), "joined, got [5]");
+	sbuf_free(&b);
+	/* gone after it too, with a reason: it left */
+	f.later = false;
+	f.why = KG_REASON_MAX_POLL;
+	memset(&b, 0, sizeof b);
+	timeline_member_note(&s, &e, &m, &f, true, 0, &b);
+	assert_non_null(strstr(sbuf_str(&b), "left"));
+	sbuf_free(&b);
+}
+
 /* Layout: narrow, wide, too small, maximized; the list as tall as its groups; a two-line status. */
 static void
 test_layout(void **state)
@@ -1502,6 +1531,7 @@ main(void)
 		cmocka_unit_test(test_events_time_order),
 		cmocka_unit_test(test_sources_overlay),
 		cmocka_unit_test(test_compare_key),
+		cmocka_unit_test(test_timeline_note_late_sample),
 		/* grid and health views */
 		cmocka_unit_test(test_grid_idle_member), cmocka_unit_test(test_grid_key),
 		cmocka_unit_test(test_grid_status_words), cmocka_unit_test(test_health_late),
