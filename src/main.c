@@ -126,6 +126,17 @@ run_once(kg_collector *c, const kg_options *o)
 		report_text(&b, f->snap);
 	if (!emit_line(&b))
 		rc = 1;
+	{
+		/* every source failed (trace streams that cannot be read): the report says why, the status too */
+		int i, failed = 0;
+		for (i = 0; i < f->snap->nsources; i++)
+			failed += f->snap->sources[i].status == KG_SRC_ERROR;
+		if (f->snap->nsources > 0 && failed == f->snap->nsources) {
+			fprintf(stderr, "kgtop: no source could be read (%s: %s)\n", f->snap->sources[0].name,
+				f->snap->sources[0].message ? f->snap->sources[0].message : "error");
+			rc = 1;
+		}
+	}
 	sbuf_free(&b);
 	frame_free(f);
 	return rc;

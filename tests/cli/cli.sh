@@ -124,6 +124,9 @@ t_contains "$T_TMP/jsonl.events" "consumer-a revoked [4] of [0 4] (incremental)"
 t_is "$(cat "$T_TMP/log-g.groups" | tr '\n' ' ')" "orders-v2 " "-g filters trace streams too"
 "$KGTOP" --trace bogus:file:///x --once >"$T_TMP/bad-trace" 2>&1
 t_is "$?" 2 "an unknown trace kind exits 2"
+"$KGTOP" -c none --trace "log:file://$T_TMP/no-such.log" --once >"$T_TMP/no-trace" 2>"$T_TMP/no-trace.err"
+t_is "$?" 1 "--once when no source can be read exits 1"
+t_contains "$T_TMP/no-trace.err" "no source could be read" "and says so on stderr"
 
 "$KGTOP" -c none -b 127.0.0.1:1 --once --timeout 30 >"$T_TMP/down" 2>&1
 t_is "$?" 1 "an unreachable cluster exits 1"
