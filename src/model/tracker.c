@@ -592,6 +592,14 @@ member_gone(kg_tracker *t, tgroup *g, tmember *m, int64_t now)
 	m->gone_time = now;
 	m->present = false;
 	m->away_since = 0;
+	{
+		/* a new incarnation on the lane (the mock reuses member ids) keeps it present */
+		size_t k;
+		for (k = 0; k < g->nm && l != NULL; k++) {
+			if (g->m[k] != m && g->m[k]->present && g->m[k]->lane == m->lane)
+				l = NULL;
+		}
+	}
 	if (l != NULL && l->member_id != NULL && strcmp(l->member_id, m->member_id) == 0) {
 		l->present = false;
 		l->last_seen_us = now;
@@ -1526,6 +1534,20 @@ apply_obs(kg_tracker *t, kg_obs *o)
 		m = obs_tmember(t, g, o, !g->seen && o->member_id != NULL);
 		if (m == NULL)
 			break;
+		if (m->present && m->join_time > 0 && time < m->join_time) {
+			/*
+			 * About an earlier incarnation under the same id (the mock reuses
+			 * ids) that polling saw go: it is back now; only the reason is news.
+			 */
+			kg_lane *l = history_lane(t->h, g->id, m->lane);
+			if (l != NULL && o->reason != KG_REASON_NONE &&
+			    (l->last_leave == KG_REASON_UNKNOWN || l->last_leave == KG_REASON_NONE)) {
+				l->last_leave = o->reason;
+				free(l->leave_text);
+				l->leave_text = o->text ? xstrdup(o->text) : NULL;
+			}
+			break;
+		}
 		if (m->instance_id != NULL && o->reason == KG_REASON_NONE) {
 			/* a static member closed without LeaveGroup: away, not gone */
 			if (m->away_since == 0) {
@@ -1847,8 +1869,20 @@ apply_group(kg_tracker *t, kg_group *G, int64_t T)
 				joined[nj++] = m;
 			}
 		} else if (!m->present) {
+			/* back under the same id (the mock reuses ids): on its lane again, a join, holding nothing yet */
+			kg_lane *l = history_lane(t->h, g->id, m->lane);
 			m->present = true;
 			m->left_reported = false;
+			m->announced = false;
+			m->leave_reason = KG_REASON_NONE;
+			set_tp(&m->stable, &m->nstable, NULL, 0);
+			set_tp(&m->asg, &m->nasg, NULL, 0);
+			if (l != NULL) {
+				l->present = true;
+				l->last_seen_us = T;
+			}
+			joined = xreallocarray(joined, nj + 1, sizeof *joined);
+			joined[nj++] = m;
 		}
 		set_str(&m->client_id, mm->client_id);
 		set_str(&m->host, mm->host);

@@ -499,7 +499,10 @@ view_health_draw(ui_screen *s, const kg_group *g, ui_rect r)
 		/* lanes that left */
 		for (i = 0; i < v->nlanes; i++) {
 			const kg_lane *l = &v->lanes[i];
-			if (l->present || l->last_leave == KG_REASON_NONE)
+			bool used = false;
+			for (k = 0; k < g->nmembers && !used; k++)
+				used = g->members[k].lane == i; /* a member present on it now */
+			if (l->present || used || l->last_leave == KG_REASON_NONE)
 				continue;
 			gone_row(s, &lc, l, l->last_leave, l->leave_text);
 		}

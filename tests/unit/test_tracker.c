@@ -319,6 +319,50 @@ test_lag_trend_early(void **state)
 	sc_free(s);
 }
 
+/*
+ * The mock reuses member ids: a member leaves and a new incarnation with the
+ * same id takes its lane; the old one's late leave must not mark the lane
+ * gone while the new one is on it.
+ */
+static void
+test_lane_reused_id(void **state)
+{
+	sc *s = sc_new(2, NULL);
+	kg_obs *o;
+	kg_hview *v;
+	int i, found = 0;
+	(void)state;
+	sc_group_set(s, "reuse", KG_STATE_STABLE, "range", "consumer-a=0;consumer-b=1");
+	sc_tick(s, 0);
+	/* consumer-b goes (polling sees it gone), and is back under the same id */
+	sc_group_set(s, "reuse", KG_STATE_STABLE, "range", "consumer-a=0 1");
+	sc_tick(s, 1000);
+	sc_group_set(s, "reuse", KG_STATE_STABLE, "range", "consumer-a=0;consumer-b=1");
+	sc_tick(s, 5000);
+	/* the first incarnation's leave reason arrives late (a coordinator log read behind) */
+	o = obs_new(KG_OBS_LEFT, sc_us(s, 900), intern_group("reuse"), "log");
+	obs_member(o, "consumer-b-m", "consumer-b", NULL, NULL);
+	o->reason = KG_REASON_GRACEFUL;
+	sc_obs_push(s, o);
+	sc_tick(s, 6000);
+	sc_tick(s, 7000);
+	v = history_view(tracker_history(s->t), intern_group("reuse"), sc_us(s, 0), sc_us(s, 7000));
+	for (i = 0; i < v->nlanes; i++) {
+		if (strcmp(v->lanes[i].client_id, "consumer-b") == 0 && v->lanes[i].present) {
+			found++;
+			/* the first leave's reason, learnt late, is kept on the lane */
+			assert_int_equal(v->lanes[i].last_leave, KG_REASON_GRACEFUL);
+		}
+	}
+	assert_int_equal(found, 1);
+	/* back under the same id: a join, and it did not revoke what it had before it left */
+	assert_int_equal(sc_count(s, KG_EV_MEMBER_JOINED, "consumer-b"), 1);
+	assert_int_equal(sc_count(s, KG_EV_REVOKED, "consumer-b"), 0);
+	assert_int_equal(sc_count(s, KG_EV_MEMBER_LEFT, "consumer-b"), 1);
+	hview_free(v);
+	sc_free(s);
+}
+
 /* Members first seen together get their letters (lanes) in client id order, not the broker's. */
 static void
 test_lane_order(void **state)
@@ -1264,6 +1308,7 @@ main(void)
 		cmocka_unit_test(test_joiners_listed),
 		cmocka_unit_test(test_refilled_group),
 		cmocka_unit_test(test_lane_order),
+		cmocka_unit_test(test_lane_reused_id),
 		cmocka_unit_test(test_lag_trend_early),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
