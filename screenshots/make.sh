@@ -70,15 +70,15 @@ if [ -x "$top_builddir/kgtop" ]; then
 	tkeys 2
 	# both groups (the demo compares them from the start): wait until consumer-d's join is over in
 	# the cooperative group (its moves are counted then) and in the eager one
-	if twait "1 gave some  1 moved" 90 && twait "3 of 3 stopped" 30; then
+	if twait "1 gave some  1 moved" 90 && twait "joined: consumer-d  3" 30; then
 		tkeys p
 		shot demo-compare-timeline-160x45 160 45
-		tkeys v; twait "1 gave some  1 moved" 5
+		tkeys v; twait "1 gave some" 5
 		shot demo-coop-timeline-160x45 160 45
 		tkeys m; twait "p0" 5; shot demo-coop-partitions-160x45 160 45
 		tkeys m 1; twait "member" 5; shot demo-coop-grid-160x45 160 45
 		tkeys 4; twait "incremental" 5; shot demo-coop-events-160x45 160 45
-		tkeys j 2; twait "of 3 stopped" 5; shot demo-eager-timeline-160x45 160 45
+		tkeys j 2; twait "joined: consumer-d  3" 5; shot demo-eager-timeline-160x45 160 45
 		tkeys 4; twait "stop-the-world" 5; shot demo-eager-events-160x45 160 45
 		tkeys 3; twait "heartbeat" 5; shot demo-health-160x45 160 45
 	fi
