@@ -117,10 +117,12 @@ test_events_time_order(void **state)
 	e = event_new(KG_EV_SOURCE, sc.snap->time_us - 1 * SEC, gid);
 	event_text(e, "zz-happened-last");
 	history_add_event(s.hist, e);
+	event_unref(e); /* the history holds its own references */
 	/* learnt last, happened first */
 	e = event_new(KG_EV_SOURCE, sc.snap->time_us - 2 * SEC, gid);
 	event_text(e, "zz-happened-first");
 	history_add_event(s.hist, e);
+	event_unref(e);
 	render_frame(&s);
 	{
 		char *t;
