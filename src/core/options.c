@@ -632,7 +632,7 @@ read_config(kg_options *o, const char *path, bool must_exist, char *err, size_t 
 	while (fgets(line, sizeof line, f) != NULL) {
 		char *s = trim(line), *eq, *k, *v;
 		const opt_def *d;
-		char sub[512];
+		char sub[4352]; /* a whole line fits: long values (PEM, JAAS) are not cut */
 		lineno++;
 		if (*s == '\0' || *s == '#')
 			continue;
@@ -648,7 +648,12 @@ read_config(kg_options *o, const char *path, bool must_exist, char *err, size_t 
 		if (strncmp(k, "X.", 2) == 0) {
 			char where[600];
 			snprintf(where, sizeof where, "%s:%d", path, lineno);
-			snprintf(sub, sizeof sub, "%s=%s", k + 2, v != NULL ? v : "");
+			if ((size_t)snprintf(sub, sizeof sub, "%s=%s", k + 2, v != NULL ? v : "") >= sizeof sub) {
+				fclose(f);
+				/* a long value (an inline PEM, a JAAS line) would be cut: say so, never show it */
+				return util_err(err, errsz, "%s: %s: value too long for the config file (use -F FILE)",
+						where, first_word(k, sub, sizeof sub));
+			}
 			if (v == NULL) {
 				fclose(f);
 				/* only the key: what follows it may be a secret */

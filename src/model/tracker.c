@@ -62,6 +62,7 @@ typedef struct tmember {
 	bool announced;      /* a joined event was emitted (or it was there at start) */
 	bool left_reported;  /* a left event was emitted */
 	int64_t join_time;   /* when its joined event was emitted, 0 never */
+	int64_t revived_at;  /* seen back under its old id (the mock reuses ids), 0 never */
 	int synced_round;    /* polled: the round whose assignment it got */
 	int64_t gone_time;   /* when it left, 0 never */
 	kg_tp *gone_asg;     /* what it held when it left */
@@ -121,6 +122,7 @@ typedef struct tgroup {
 	bool ep_polled;         /* the episode saw polled evidence */
 	bool ep_logonly;        /* opened by a coordinator log, group never polled */
 	bool ep_callbacks;      /* consumers' callbacks reported on the open episode */
+	int64_t emptied_at;     /* when a description last said Empty with no member */
 	int64_t orphan_since;
 	kg_tp *orphans_reported;
 	int norphans_reported;
@@ -627,8 +629,9 @@ set_trigger_ext(tgroup *g, int64_t time, kg_reason reason, const char *text, con
 	g->trig_more = 0;
 	if (g->ep == NULL || time < g->ep->start_us - TRIGGER_WINDOW || time > g->ep->start_us + TRIGGER_WINDOW)
 		return;
-	/* an unknown trigger is replaced; a list of joiners the episode took grows */
-	adopt = g->ep->trigger == KG_REASON_UNKNOWN ||
+	/* a cause not yet known is replaced; a list of joiners the episode took grows */
+	adopt = (g->ep->trigger_text != NULL &&
+		 strncmp(g->ep->trigger_text, UNKNOWN_TRIGGER, strlen(UNKNOWN_TRIGGER)) == 0) ||
 		(extends != NULL && g->ep->trigger_text != NULL && strcmp(g->ep->trigger_text, extends) == 0);
 	if (adopt) {
 		g->ep->trigger = reason;
@@ -805,7 +808,7 @@ ensure_episode(kg_tracker *t, tgroup *g, int64_t time, const char *why, kg_evide
 		if (!m->present) {
 			/* a member that left just before is what this rebalance is about */
 			if (m->gone_time > 0 && time >= m->gone_time && time - m->gone_time <= TRIGGER_WINDOW &&
-			    m->gone_time >= g->last_ep_end) {
+			    m->gone_time >= g->last_ep_end && m->gone_time >= g->emptied_at) {
 				em = ep_member(g->ep, m);
 				em->left = true;
 				set_tp(&em->before, &em->nbefore, m->gone_asg, m->ngone_asg);
@@ -1078,7 +1081,7 @@ close_episode(kg_tracker *t, tgroup *g, int64_t end, const char *note)
 	if (g->ep_logonly && !g->ep_callbacks && e->evidence == KG_EVID_EXACT && e->nfull + e->nincremental == 0 &&
 	    e->moved == 0)
 		sbuf_adds(&txt, "from the coordinator's log: members and partitions not seen");
-	else if (members == 0)
+	else if (members == 0 && e->members_after > 0)
 		/* nobody was consuming before: the group formed (or formed again after it emptied) */
 		sbuf_addf(&txt, "group formed with %d member%s", e->members_after, e->members_after == 1 ? "" : "s");
 	else
@@ -1534,7 +1537,7 @@ apply_obs(kg_tracker *t, kg_obs *o)
 		m = obs_tmember(t, g, o, !g->seen && o->member_id != NULL);
 		if (m == NULL)
 			break;
-		if (m->present && m->join_time > 0 && time < m->join_time) {
+		if (m->present && m->revived_at > 0 && time < m->revived_at) {
 			/*
 			 * About an earlier incarnation under the same id (the mock reuses
 			 * ids) that polling saw go: it is back now; only the reason is news.
@@ -1874,6 +1877,7 @@ apply_group(kg_tracker *t, kg_group *G, int64_t T)
 			m->present = true;
 			m->left_reported = false;
 			m->announced = false;
+			m->revived_at = T;
 			m->leave_reason = KG_REASON_NONE;
 			set_tp(&m->stable, &m->nstable, NULL, 0);
 			set_tp(&m->asg, &m->nasg, NULL, 0);
@@ -1923,6 +1927,7 @@ apply_group(kg_tracker *t, kg_group *G, int64_t T)
 		/* the leaves that emptied it explain no later rebalance: the next members start afresh */
 		free(g->trig_text);
 		g->trig_text = NULL;
+		g->emptied_at = T;
 		if (g->ep != NULL)
 			close_episode(t, g, T, "the group is empty");
 	}

@@ -231,9 +231,14 @@ on_error(rd_kafka_t *rk, int err, const char *reason, void *opaque)
 	ksrc *k = opaque;
 	int prev = atomic_load(&k->cluster_err);
 	(void)rk;
-	/* keep the specific cause (cannot resolve, authentication, TLS) over "all brokers down" */
-	if (!(err == RD_KAFKA_RESP_ERR__ALL_BROKERS_DOWN && prev != 0 && cluster_unreachable(prev)))
-		atomic_store(&k->cluster_err, err);
+	/*
+	 * Keep the specific cause (cannot resolve, authentication, TLS) over "all brokers down";
+	 * both threads serve callbacks (the collector's poll, the worker's refresh): compare and swap.
+	 */
+	do {
+		if (err == RD_KAFKA_RESP_ERR__ALL_BROKERS_DOWN && prev != 0 && cluster_unreachable(prev))
+			break;
+	} while (!atomic_compare_exchange_weak(&k->cluster_err, &prev, err));
 	log_msg(KG_LOG_INFO, "kafka: %s: %s", rd_kafka_err2name((rd_kafka_resp_err_t)err), reason);
 }
 

@@ -1209,7 +1209,7 @@ stage_next(kg_replay *r)
 		}
 		if (num_i64(cJSON_GetObjectItemCaseSensitive(root, "n"), &nv)) {
 			/* ticks are numbered from the first of the recording: a gap is a lost line */
-			if (r->last_n >= 0 && nv != r->last_n + 1 && nv > 0) {
+			if (r->last_n >= 0 && nv > 0 && nv - 1 != r->last_n) {
 				cJSON_Delete(root);
 				if (nv > r->last_n + 1)
 					snprintf(err, sizeof err, "tick %lld follows tick %lld: %lld line%s missing",

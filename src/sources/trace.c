@@ -344,12 +344,14 @@ scrub_one(char *s, size_t cap, const char *secret)
 	char *p;
 	if (secret == NULL || (sl = strlen(secret)) < 3)
 		return;
-	while ((p = strstr(s, secret)) != NULL) {
+	p = s;
+	while ((p = strstr(p, secret)) != NULL) {
 		size_t rest = strlen(p + sl);
 		if ((size_t)(p - s) + 3 + rest + 1 > cap)
 			break;
 		memmove(p + 3, p + sl, rest + 1);
 		memcpy(p, "***", 3);
+		p += 3; /* past the mask: a secret that is "***" itself must not loop */
 	}
 }
 

@@ -646,7 +646,7 @@ draw_compare(ui_screen *s, const kg_group *g)
 	ui_rect r = s->lay.view, top, bottom;
 	const kg_group *o;
 	tab_seg seg[16];
-	int n, i, x;
+	int n, i, x, scroll, rows;
 	if (!s->compare || s->view != UI_VIEW_TIMELINE || s->by_partition || (o = next_group(s, g)) == NULL ||
 	    r.h < 2 * COMPARE_MIN_ROWS + 1)
 		return false;
@@ -656,6 +656,10 @@ draw_compare(ui_screen *s, const kg_group *g)
 	bottom.y = r.y + top.h + 1;
 	bottom.h = r.h - top.h - 1;
 	panes[UI_VIEW_TIMELINE]->draw(s, g, top);
+	/* the selected group's pane scrolls; the other one always shows its first lanes */
+	scroll = s->scroll;
+	rows = s->view_rows;
+	s->scroll = 0;
 	/* the second group's title: its name, state, protocol and counts, as the tabs line has them */
 	text_blank(bottom.y - 1, r.x, r.w, s->attr[UI_EL_NORMAL]);
 	n = tabs_segs(s, o, TABS_NO_LAG | TABS_SHORT_COUNTS, seg);
@@ -665,6 +669,8 @@ draw_compare(ui_screen *s, const kg_group *g)
 		x += text_put(s, bottom.y - 1, x, r.x + r.w - x, seg[i].a, seg[i].text, TEXT_ELLIPSIS);
 	}
 	panes[UI_VIEW_TIMELINE]->draw(s, o, bottom);
+	s->scroll = scroll;
+	s->view_rows = rows;
 	return true;
 }
 
@@ -804,7 +810,8 @@ draw_sources(ui_screen *s)
 	for (i = 0; i < h; i++)
 		text_blank(y0 + i, x0, w, s->attr[UI_EL_HELP]);
 	text_put(s, y0, x0 + 2, w - 4, s->attr[UI_EL_HELP_KEY] | A_BOLD, "sources", 0);
-	text_put(s, y0, x0 + w - 22, 20, s->attr[UI_EL_HELP], "i or Esc closes", 0);
+	if (w >= 30)
+		text_put(s, y0, x0 + w - 17, 15, s->attr[UI_EL_HELP], "i or Esc closes", 0);
 	if (s->help_top < 0)
 		s->help_top = 0;
 	y = y0 + 2;

@@ -363,6 +363,51 @@ test_lane_reused_id(void **state)
 	sc_free(s);
 }
 
+/* A group that empties during a rebalance did not "form"; a first-seen member's early-stamped leave is kept. */
+static void
+test_empties_and_skewed_leave(void **state)
+{
+	sc *s = sc_new(2, NULL);
+	kg_obs *o;
+	const kg_event *e;
+	kg_hview *v;
+	int i, found = 0;
+	(void)state;
+	sc_group_set(s, "drain", KG_STATE_STABLE, "range", "consumer-a=0;consumer-b=1");
+	sc_tick(s, 0);
+	sc_group_set(s, "drain", KG_STATE_PREPARING_REBALANCE, "", "consumer-a");
+	sc_tick(s, 1000);
+	sc_group_set(s, "drain", KG_STATE_EMPTY, "", "");
+	sc_tick(s, 2000);
+	e = sc_find(s, KG_EV_REBALANCE_END, NULL, 0);
+	assert_non_null(e);
+	assert_null(strstr(e->text, "group formed"));
+	sc_free(s);
+
+	/* consumer-c first polled at 5 s; the coordinator's clock stamps its max.poll leave at 4 s */
+	s = sc_new(2, NULL);
+	sc_group_set(s, "skew", KG_STATE_STABLE, "range", "consumer-a=0");
+	sc_tick(s, 0);
+	sc_group_set(s, "skew", KG_STATE_STABLE, "range", "consumer-a=0;consumer-c=1");
+	sc_tick(s, 5000);
+	o = obs_new(KG_OBS_LEFT, sc_us(s, 4000), intern_group("skew"), "log");
+	obs_member(o, "consumer-c-m", "consumer-c", NULL, NULL);
+	o->reason = KG_REASON_MAX_POLL;
+	sc_obs_push(s, o);
+	sc_group_set(s, "skew", KG_STATE_STABLE, "range", "consumer-a=0 1");
+	sc_tick(s, 6000);
+	v = history_view(tracker_history(s->t), intern_group("skew"), sc_us(s, 0), sc_us(s, 6000));
+	for (i = 0; i < v->nlanes; i++) {
+		if (strcmp(v->lanes[i].client_id, "consumer-c") == 0) {
+			assert_int_equal(v->lanes[i].last_leave, KG_REASON_MAX_POLL);
+			found = 1;
+		}
+	}
+	assert_true(found);
+	hview_free(v);
+	sc_free(s);
+}
+
 /* Members first seen together get their letters (lanes) in client id order, not the broker's. */
 static void
 test_lane_order(void **state)
@@ -1309,6 +1354,7 @@ main(void)
 		cmocka_unit_test(test_refilled_group),
 		cmocka_unit_test(test_lane_order),
 		cmocka_unit_test(test_lane_reused_id),
+		cmocka_unit_test(test_empties_and_skewed_leave),
 		cmocka_unit_test(test_lag_trend_early),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
