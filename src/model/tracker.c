@@ -1146,6 +1146,49 @@ obs_tmember(kg_tracker *t, tgroup *g, const kg_obs *o, bool create)
 	return m;
 }
 
+/* qsort: observations by group, then client id. */
+static int
+obs_cmp_client(const void *a, const void *b)
+{
+	const kg_obs *x = *(kg_obs *const *)a, *y = *(kg_obs *const *)b;
+	if (x->group != y->group)
+		return x->group < y->group ? -1 : 1;
+	return strcmp(x->client_id ? x->client_id : "", y->client_id ? y->client_id : "");
+}
+
+/*
+ * Members that consumers report for the first time in one batch (a fleet
+ * started together) get their lanes, so their letters, in client id order
+ * rather than in the order their JoinGroups happened to be answered.
+ */
+static void
+create_in_client_order(kg_tracker *t, const kg_obsq *obs)
+{
+	kg_obs **fresh = NULL;
+	size_t i, n = 0;
+	for (i = 0; i < obs->n; i++) {
+		kg_obs *o = obs->v[i];
+		tgroup *g;
+		if (o->group < 0 || o->client_id == NULL ||
+		    !(o->kind == KG_OBS_JOIN_SENT || o->kind == KG_OBS_JOINED || o->kind == KG_OBS_ASSIGNED ||
+		      o->kind == KG_OBS_REVOKED || o->kind == KG_OBS_LOST))
+			continue;
+		g = tgroup_get(t, o->group);
+		/* only consumers never seen in the group: static members and returning ones have their own rules */
+		if (g == NULL || o->instance_id != NULL || find_member_of(g, o->member_id, o->client_id) != NULL ||
+		    find_by_client(g, o->client_id) != NULL)
+			continue;
+		fresh = xreallocarray(fresh, n + 1, sizeof *fresh);
+		fresh[n++] = o;
+	}
+	if (n > 1) {
+		qsort(fresh, n, sizeof *fresh, obs_cmp_client);
+		for (i = 0; i < n; i++)
+			obs_tmember(t, tgroup_get(t, fresh[i]->group), fresh[i], true);
+	}
+	free(fresh);
+}
+
 /* Announce a member that joined (once). */
 static void
 announce_join(kg_tracker *t, tgroup *g, tmember *m, int64_t time, kg_evidence evid)
@@ -2463,6 +2506,7 @@ tracker_apply(kg_tracker *t, kg_obsq *obs, kg_snapshot *snap, kg_evlist *out)
 	t->out = out;
 	if (obs != NULL) {
 		obsq_sort(obs);
+		create_in_client_order(t, obs);
 		for (i = 0; i < obs->n; i++) {
 			if (obs->v[i]->time_us > T)
 				obs->v[i]->time_us = T; /* a clock ahead of ours: keep the order */

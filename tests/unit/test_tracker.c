@@ -423,6 +423,21 @@ test_lane_order(void **state)
 	assert_int_equal(G->members[group_member_index(G, "consumer-b-m")].lane, 1);
 	assert_int_equal(G->members[group_member_index(G, "consumer-c-m")].lane, 2);
 	sc_free(s);
+	/* consumers reporting themselves: c's callback first, all in one batch: still a, b, c */
+	s = sc_new(3, NULL);
+	sc_group_set(s, "ordx", KG_STATE_EMPTY, "", "");
+	sc_group_exact(s, "ordx", true);
+	sc_tick(s, 0);
+	sc_obs(s, KG_OBS_ASSIGNED, 1010, "ordx", "consumer-c", E, "2");
+	sc_obs(s, KG_OBS_ASSIGNED, 1011, "ordx", "consumer-b", E, "1");
+	sc_obs(s, KG_OBS_ASSIGNED, 1012, "ordx", "consumer-a", E, "0");
+	sc_group_set(s, "ordx", KG_STATE_STABLE, "range", "consumer-c=2;consumer-a=0;consumer-b=1");
+	snap = sc_tick(s, 2000);
+	G = snapshot_group(snap, intern_group("ordx"));
+	assert_int_equal(G->members[group_member_index(G, "consumer-a-m")].lane, 0);
+	assert_int_equal(G->members[group_member_index(G, "consumer-b-m")].lane, 1);
+	assert_int_equal(G->members[group_member_index(G, "consumer-c-m")].lane, 2);
+	sc_free(s);
 }
 
 /* Several members joining together are one trigger that names three of them and counts the rest. */
