@@ -18,6 +18,15 @@ profile=$(mktemp -d /tmp/kgtop-shot-XXXXXX)
 # an empty home: no ~/.config/kgtop themes leak into the shots, and Chromium writes its caches here
 mkdir -p "$profile/home" && export HOME="$profile/home"
 
+# twait_closed SECONDS: poll until no episode on screen is still open (its line says "open")
+twait_closed() {
+	deadline=$(( $(date +%s) + $1 ))
+	while tcap | grep -q " open "; do
+		[ "$(date +%s)" -ge "$deadline" ] && return 1
+		sleep 0.05 # poll interval, bounded by the deadline above
+	done
+}
+
 # shot NAME COLS ROWS: save the current screen of session t
 shot() {
 	tmx capture-pane -p -t t > "$OUT/$1.txt"
@@ -70,10 +79,10 @@ if [ -x "$top_builddir/kgtop" ]; then
 	tkeys 2
 	# both groups (the demo compares them from the start): wait until consumer-d's join is over in
 	# the cooperative group (its moves are counted then) and in the eager one
-	if twait "1 gave some  1 moved" 90 && twait "joined: consumer-d  3" 30; then
+	if twait "joined: consumer-d  0" 90 && twait "joined: consumer-d  3" 30 && twait_closed 30; then
 		tkeys p
 		shot demo-compare-timeline-160x45 160 45
-		tkeys v; twait "1 gave some" 5
+		tkeys v; twait "joined: consumer-d  0" 5
 		shot demo-coop-timeline-160x45 160 45
 		tkeys m; twait "p0" 5; shot demo-coop-partitions-160x45 160 45
 		tkeys m 1; twait "member" 5; shot demo-coop-grid-160x45 160 45
