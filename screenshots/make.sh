@@ -95,7 +95,7 @@ if [ -x "$top_builddir/kgtop" ]; then
 	tstart 80 24 "cd $top_builddir && ./kgtop"
 	twait "kgtop-demo-eager" 20
 	tkeys 2
-	twait "1 moved" 90 && { tkeys p; shot demo-80x24 80 24; }
+	twait "joined: consumer-d  0" 90 && twait "joined: consumer-d  3" 30 && twait_closed 30 && { tkeys p; shot demo-80x24 80 24; }
 	tkeys q
 fi
 
