@@ -721,20 +721,11 @@ draw_footer(ui_screen *s)
 static size_t
 status_break(const ui_screen *s, const char *msg, int lw)
 {
-	size_t i, best = 0, n = strlen(msg);
-	char buf[256];
+	size_t cut;
 	if (text_width(s, msg) <= lw)
-		return n;
-	for (i = 1; i < n && i < sizeof buf; i++) {
-		if (msg[i] != ' ')
-			continue;
-		memcpy(buf, msg, i);
-		buf[i] = '\0';
-		if (text_width(s, buf) > lw)
-			break;
-		best = i + 1;
-	}
-	return best;
+		return strlen(msg);
+	cut = text_cut_at(s, msg, " ", lw);
+	return cut > 0 ? cut + 1 : 0;
 }
 
 /* Lines the status line needs: 2 for a message too long for one. */
@@ -779,18 +770,6 @@ draw_status(ui_screen *s)
 	}
 }
 
-/* Status word of a source. */
-static const char *
-src_status_word(kg_src_status st)
-{
-	switch (st) {
-	case KG_SRC_OK: return "ok";
-	case KG_SRC_STALE: return "stale";
-	case KG_SRC_ERROR: return "error";
-	default: return "connecting";
-	}
-}
-
 /*
  * The sources overlay (i): every source with its status, since when, its
  * last good data and its whole message, wrapped; the header has room for a
@@ -823,7 +802,7 @@ draw_sources(ui_screen *s)
 				: hl->status == KG_SRC_ERROR ? UI_EL_SRC_ERROR
 							     : UI_EL_SRC_STALE;
 		sbuf_reset(&b);
-		sbuf_adds(&b, src_status_word(hl->status));
+		sbuf_adds(&b, src_status_name(hl->status));
 		if (hl->since_us > 0 && sn->time_us >= hl->since_us) {
 			util_fmt_duration(d, sizeof d, sn->time_us - hl->since_us);
 			sbuf_addf(&b, " for %s", d);
@@ -845,23 +824,8 @@ draw_sources(ui_screen *s)
 		while (msg != NULL && *msg) {
 			int lw = w - 8;
 			size_t len = strlen(msg), cut = len;
-			if (text_width(s, msg) > lw) {
-				size_t k;
-				cut = 0;
-				for (k = 0; k < len; k++) {
-					char tmp[512];
-					size_t m = KG_MIN(k, sizeof tmp - 1);
-					if (msg[k] != ' ')
-						continue;
-					memcpy(tmp, msg, m);
-					tmp[m] = '\0';
-					if (text_width(s, tmp) > lw)
-						break;
-					cut = k;
-				}
-				if (cut == 0)
-					cut = (size_t)lw < len ? (size_t)lw : len;
-			}
+			if (text_width(s, msg) > lw && (cut = text_cut_at(s, msg, " ", lw)) == 0)
+				cut = (size_t)lw < len ? (size_t)lw : len; /* one long word */
 			if (line++ >= s->help_top && y < y0 + 2 + rows) {
 				char part[512];
 				size_t m = KG_MIN(cut, sizeof part - 1);

@@ -204,6 +204,12 @@ int text_putf(ui_screen *s, int y, int x, int maxw, attr_t a, const char *fmt, .
 int text_fill(ui_screen *s, int y, int x, int n, attr_t a, ui_glyph g);
 /* Columns a string takes once sanitized. */
 int text_width(const ui_screen *s, const char *str);
+/*
+ * Where to cut str to fit maxw columns at a separator (" " for words, "  "
+ * for fields): the byte offset of the last sep whose text before it is at
+ * most maxw wide, 0 when none is.
+ */
+size_t text_cut_at(const ui_screen *s, const char *str, const char *sep, int maxw);
 /* Fill a line of a rect with blanks in an attribute. */
 void text_blank(int y, int x, int w, attr_t a);
 

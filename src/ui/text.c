@@ -14,8 +14,11 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <wchar.h>
+
+#include "util/util.h"
 
 #define RUN 512
 
@@ -192,6 +195,26 @@ text_width(const ui_screen *s, const char *str)
 		n -= used;
 	}
 	return cols;
+}
+
+/* The last separator that keeps the text before it within maxw (see screen.h). */
+size_t
+text_cut_at(const ui_screen *s, const char *str, const char *sep, int maxw)
+{
+	char *copy = xstrdup(str ? str : ""), *p;
+	size_t cut = 0;
+	for (p = *copy ? strstr(copy + 1, sep) : NULL; p != NULL; p = strstr(p + 1, sep)) {
+		char c = *p;
+		*p = '\0';
+		if (text_width(s, copy) > maxw) {
+			*p = c;
+			break; /* widths only grow: no later separator fits either */
+		}
+		cut = (size_t)(p - copy);
+		*p = c;
+	}
+	free(copy);
+	return cut;
 }
 
 /* Blank a line segment. */

@@ -171,19 +171,11 @@ key_bit(const char *late, kg_member_status st)
 static void
 fit_words(const ui_screen *s, char *text, size_t size, int maxw)
 {
-	size_t i, cut = 0;
+	size_t cut;
 	const char *dots = glyph_get(G_ELLIPSIS, s->ascii);
 	if (text_width(s, text) <= maxw)
 		return;
-	for (i = 1; text[i] != '\0'; i++) {
-		char c = text[i];
-		if (c != ' ')
-			continue;
-		text[i] = '\0';
-		if (text_width(s, text) + text_width(s, dots) <= maxw)
-			cut = i;
-		text[i] = c;
-	}
+	cut = text_cut_at(s, text, " ", maxw - text_width(s, dots));
 	if (cut == 0)
 		return;
 	/* no dangling opener or separator before the ellipsis */

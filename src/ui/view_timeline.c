@@ -213,7 +213,8 @@ episode_stopped(const kg_hview *v, const kg_episode *e, int64_t now, int *member
 static void
 episode_line(const ui_screen *s, const kg_hview *v, const kg_episode *e, int64_t now, int width, char *buf, size_t n)
 {
-	char st[48], dur[32], gen[64] = "", *p, *cut = NULL;
+	char st[48], dur[32], gen[64] = "";
+	size_t cut;
 	int members, stopped = episode_stopped(v, e, now, &members), form;
 	fmt_start(s, st, sizeof st, e->start_us);
 	util_fmt_duration(dur, sizeof dur, (e->end_us ? e->end_us : now) - e->start_us);
@@ -246,15 +247,8 @@ episode_line(const ui_screen *s, const kg_hview *v, const kg_episode *e, int64_t
 			return;
 	}
 	/* still too long: the fields that fit (they are two blanks apart), and an ellipsis */
-	for (p = strstr(buf, "  "); p != NULL; p = strstr(p + 2, "  ")) {
-		char c = *p;
-		*p = '\0';
-		if (text_width(s, buf) + 1 <= width)
-			cut = p;
-		*p = c;
-	}
-	if (cut != NULL)
-		snprintf(cut, n - (size_t)(cut - buf), "%s", s->ascii ? "~" : "\u2026");
+	if ((cut = text_cut_at(s, buf, "  ", width - 1)) > 0)
+		snprintf(buf + cut, n - cut, "%s", glyph_get(G_ELLIPSIS, s->ascii));
 }
 
 /* What the view's samples say about lane k over [a, b] (see ui_lane_facts); why is left to the caller. */
@@ -440,7 +434,7 @@ note_fit(const ui_screen *s, const nclause *c, int n, bool sf, int width, sbuf *
 {
 	sbuf t = { 0 };
 	int f, i, w = 0;
-	const char *p, *cut = NULL;
+	size_t cut;
 	for (f = 0; f < NOTE_FORMS; f++) {
 		sbuf_reset(&t);
 		note_fmt(c, n, (nform)f, sf, &t);
@@ -468,23 +462,17 @@ note_fit(const ui_screen *s, const nclause *c, int n, bool sf, int width, sbuf *
 	if (i == 0) {
 		/* not even the first clause: its words that fit */
 		clause_fmt(&c[0], NOTE_COUNTS, sf, &t);
-		for (p = sbuf_str(&t); (p = strchr(p, ' ')) != NULL; p++) {
-			char *head = xstrndup(sbuf_str(&t), (size_t)(p - sbuf_str(&t)));
-			if (text_width(s, head) + 1 <= width)
-				cut = p;
-			free(head);
-		}
-		if (cut == NULL) {
+		if ((cut = text_cut_at(s, sbuf_str(&t), " ", width - 1)) == 0) {
 			/* one long word: text_put cuts it with an ellipsis */
 			sbuf_adds(out, sbuf_str(&t));
 			sbuf_free(&t);
 			return;
 		}
-		sbuf_addn(out, sbuf_str(&t), (size_t)(cut - sbuf_str(&t)));
+		sbuf_addn(out, sbuf_str(&t), cut);
 	} else {
 		sbuf_adds(out, sbuf_str(&t));
 	}
-	sbuf_adds(out, s->ascii ? "~" : "\u2026");
+	sbuf_adds(out, glyph_get(G_ELLIPSIS, s->ascii));
 	sbuf_free(&t);
 }
 
