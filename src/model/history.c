@@ -71,6 +71,21 @@ lane_clear(kg_lane *l)
 	free(l->leave_text);
 }
 
+/* Set up a lane for a member identity (its strings copied), present from t_us. */
+static void
+lane_fill(kg_lane *l, int lane, const char *client_id, const char *member_id, const char *instance_id,
+	  const char *host, int64_t t_us)
+{
+	l->lane = lane;
+	l->letter = (size_t)lane < sizeof letters - 1 ? letters[lane] : '*';
+	l->client_id = xstrdup(client_id ? client_id : "");
+	l->member_id = xstrdup(member_id ? member_id : "");
+	l->instance_id = xstrdup(instance_id);
+	l->host = xstrdup(host ? host : "");
+	l->first_seen_us = l->last_seen_us = t_us;
+	l->present = true;
+}
+
 /* Drop every event of a ring. */
 static void
 evring_free(evring *r)
@@ -261,20 +276,23 @@ history_lane_add(kg_history *h, int32_t group, const char *client_id, const char
 		 const char *instance_id, const char *host, int64_t t_us)
 {
 	hgroup *g = hgroup_get(h, group, true);
-	kg_lane *l;
 	util_grow(&g->lanes, &g->clanes, g->nlanes + 1, sizeof *g->lanes);
-	l = &g->lanes[g->nlanes];
+	memset(&g->lanes[g->nlanes], 0, sizeof *g->lanes);
+	lane_fill(&g->lanes[g->nlanes], (int)g->nlanes, client_id, member_id, instance_id, host, t_us);
+	return (int)g->nlanes++;
+}
+
+/* Give a lane (its row and letter) to another member identity. */
+void
+history_lane_reuse(kg_history *h, int32_t group, int lane, const char *client_id, const char *member_id,
+		   const char *instance_id, const char *host, int64_t t_us)
+{
+	kg_lane *l = history_lane(h, group, lane);
+	if (l == NULL)
+		return;
+	lane_clear(l);
 	memset(l, 0, sizeof *l);
-	l->lane = (int)g->nlanes;
-	l->letter = g->nlanes < sizeof letters - 1 ? letters[g->nlanes] : '*';
-	l->client_id = xstrdup(client_id ? client_id : "");
-	l->member_id = xstrdup(member_id ? member_id : "");
-	l->instance_id = xstrdup(instance_id);
-	l->host = xstrdup(host ? host : "");
-	l->first_seen_us = l->last_seen_us = t_us;
-	l->present = true;
-	g->nlanes++;
-	return l->lane;
+	lane_fill(l, lane, client_id, member_id, instance_id, host, t_us);
 }
 
 /* A stored lane. */

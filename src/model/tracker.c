@@ -506,6 +506,58 @@ present_count(const tgroup *g)
 	return n;
 }
 
+/* The assignment a member is known to hold for episode bookkeeping. */
+static const kg_tp *
+held(const tmember *m, int *n)
+{
+	if (m->exact) {
+		*n = m->nasg;
+		return m->asg;
+	}
+	*n = m->nstable;
+	return m->stable;
+}
+
+/* True when lane l is the same consumer as m: its instance id, else its client id and host. */
+static bool
+lane_is(const kg_lane *l, const tmember *m)
+{
+	if (m->instance_id != NULL || l->instance_id != NULL)
+		return m->instance_id != NULL && l->instance_id != NULL && strcmp(m->instance_id, l->instance_id) == 0;
+	return strcmp(l->client_id, m->client_id ? m->client_id : "") == 0 && strcmp(l->host, m->host ? m->host : "") == 0;
+}
+
+/* True when a present member other than m is on lane. */
+static bool
+lane_taken(const tgroup *g, int lane, const tmember *m)
+{
+	size_t k;
+	for (k = 0; k < g->nm; k++) {
+		if (g->m[k] != m && g->m[k]->present && g->m[k]->lane == lane)
+			return true;
+	}
+	return false;
+}
+
+/* Lane l is m's (again) from now. */
+static void
+lane_claim(kg_lane *l, const tmember *m, int64_t now)
+{
+	l->present = true;
+	free(l->member_id);
+	l->member_id = xstrdup(m->member_id);
+	l->last_seen_us = now;
+}
+
+/* A lane's last leave and why. */
+static void
+lane_set_leave(kg_lane *l, kg_reason reason, const char *text)
+{
+	l->last_leave = reason;
+	free(l->leave_text);
+	l->leave_text = text != NULL ? xstrdup(text) : NULL;
+}
+
 /* Pick the lane for a new member: a free lane of the same identity, else a new one. */
 static int
 assign_lane(kg_tracker *t, tgroup *g, tmember *m, int64_t now)
@@ -513,24 +565,13 @@ assign_lane(kg_tracker *t, tgroup *g, tmember *m, int64_t now)
 	int i, n = history_nlanes(t->h, g->id), oldest = -1;
 	for (i = 0; i < n; i++) {
 		kg_lane *l = history_lane(t->h, g->id, i);
-		bool busy = false;
-		size_t k;
 		if (l->present)
 			continue;
 		if (oldest < 0 || l->last_seen_us < history_lane(t->h, g->id, oldest)->last_seen_us)
 			oldest = i;
-		if (!(m->instance_id != NULL ? (l->instance_id != NULL && strcmp(l->instance_id, m->instance_id) == 0)
-					     : (l->instance_id == NULL && strcmp(l->client_id, m->client_id ? m->client_id : "") == 0 &&
-						strcmp(l->host, m->host ? m->host : "") == 0)))
+		if (!lane_is(l, m) || lane_taken(g, i, m))
 			continue;
-		for (k = 0; k < g->nm && !busy; k++)
-			busy = g->m[k] != m && g->m[k]->present && g->m[k]->lane == i;
-		if (busy)
-			continue;
-		l->present = true;
-		free(l->member_id);
-		l->member_id = xstrdup(m->member_id);
-		l->last_seen_us = now;
+		lane_claim(l, m, now);
 		return i;
 	}
 	/*
@@ -541,20 +582,7 @@ assign_lane(kg_tracker *t, tgroup *g, tmember *m, int64_t now)
 	 */
 	if (n >= LANE_LETTERS && oldest >= 0 &&
 	    history_lane(t->h, g->id, oldest)->last_seen_us < now - t->cfg.window_us) {
-		kg_lane *l = history_lane(t->h, g->id, oldest);
-		free(l->client_id);
-		free(l->member_id);
-		free(l->instance_id);
-		free(l->host);
-		free(l->leave_text);
-		l->client_id = xstrdup(m->client_id ? m->client_id : "");
-		l->member_id = xstrdup(m->member_id);
-		l->instance_id = xstrdup(m->instance_id);
-		l->host = xstrdup(m->host ? m->host : "");
-		l->leave_text = NULL;
-		l->last_leave = KG_REASON_NONE;
-		l->first_seen_us = l->last_seen_us = now;
-		l->present = true;
+		history_lane_reuse(t->h, g->id, oldest, m->client_id, m->member_id, m->instance_id, m->host, now);
 		return oldest;
 	}
 	return history_lane_add(t->h, g->id, m->client_id, m->member_id, m->instance_id, m->host, now);
@@ -585,30 +613,27 @@ add_member(kg_tracker *t, tgroup *g, const char *member_id, const char *client_i
 static void
 member_gone(kg_tracker *t, tgroup *g, tmember *m, int64_t now)
 {
-	kg_lane *l = history_lane(t->h, g->id, m->lane);
+	/* a new incarnation on the lane (the mock reuses member ids) keeps it present */
+	kg_lane *l = lane_taken(g, m->lane, m) ? NULL : history_lane(t->h, g->id, m->lane);
 	const kg_tp *h;
 	int nh;
-	h = m->exact ? m->asg : m->stable;
-	nh = m->exact ? m->nasg : m->nstable;
+	h = held(m, &nh);
 	set_tp(&m->gone_asg, &m->ngone_asg, h, nh);
 	m->gone_time = now;
 	m->present = false;
 	m->away_since = 0;
-	{
-		/* a new incarnation on the lane (the mock reuses member ids) keeps it present */
-		size_t k;
-		for (k = 0; k < g->nm && l != NULL; k++) {
-			if (g->m[k] != m && g->m[k]->present && g->m[k]->lane == m->lane)
-				l = NULL;
-		}
-	}
 	if (l != NULL && l->member_id != NULL && strcmp(l->member_id, m->member_id) == 0) {
 		l->present = false;
 		l->last_seen_us = now;
-		l->last_leave = m->leave_reason != KG_REASON_NONE ? m->leave_reason : KG_REASON_UNKNOWN;
-		free(l->leave_text);
-		l->leave_text = xstrdup(m->leave_text);
+		lane_set_leave(l, m->leave_reason != KG_REASON_NONE ? m->leave_reason : KG_REASON_UNKNOWN, m->leave_text);
 	}
+}
+
+/* True while an episode's trigger text only says what was seen first (the cause is not known yet). */
+static bool
+cause_unknown(const char *trigger_text)
+{
+	return trigger_text != NULL && strncmp(trigger_text, UNKNOWN_TRIGGER, strlen(UNKNOWN_TRIGGER)) == 0;
 }
 
 /*
@@ -630,8 +655,7 @@ set_trigger_ext(tgroup *g, int64_t time, kg_reason reason, const char *text, con
 	if (g->ep == NULL || time < g->ep->start_us - TRIGGER_WINDOW || time > g->ep->start_us + TRIGGER_WINDOW)
 		return;
 	/* a cause not yet known is replaced; a list of joiners the episode took grows */
-	adopt = (g->ep->trigger_text != NULL &&
-		 strncmp(g->ep->trigger_text, UNKNOWN_TRIGGER, strlen(UNKNOWN_TRIGGER)) == 0) ||
+	adopt = cause_unknown(g->ep->trigger_text) ||
 		(extends != NULL && g->ep->trigger_text != NULL && strcmp(g->ep->trigger_text, extends) == 0);
 	if (adopt) {
 		g->ep->trigger = reason;
@@ -731,16 +755,18 @@ tp_remove_from(kg_tp **set, int *n, const kg_tp *v, int nv)
 
 /* ------------------------------------------------------------ episodes */
 
-/* The assignment a member is known to hold for episode bookkeeping. */
-static const kg_tp *
-held(const tmember *m, int *n)
+/* Remember who owned parts when the open episode began (to tell moves later). */
+static void
+ep_owned(tgroup *g, const kg_tp *parts, int n, int lane)
 {
-	if (m->exact) {
-		*n = m->nasg;
-		return m->asg;
+	int k;
+	for (k = 0; k < n; k++) {
+		g->ep_parts = xreallocarray(g->ep_parts, (size_t)g->nep_parts + 1, sizeof *g->ep_parts);
+		g->ep_owner = xreallocarray(g->ep_owner, (size_t)g->nep_parts + 1, sizeof *g->ep_owner);
+		g->ep_parts[g->nep_parts] = parts[k];
+		g->ep_owner[g->nep_parts] = lane;
+		g->nep_parts++;
 	}
-	*n = m->nstable;
-	return m->stable;
 }
 
 /* Open an episode at time if none is open; returns it. */
@@ -804,7 +830,7 @@ ensure_episode(kg_tracker *t, tgroup *g, int64_t time, const char *why, kg_evide
 		tmember *m = g->m[i];
 		kg_episode_member *em;
 		const kg_tp *h;
-		int nh, k;
+		int nh;
 		if (!m->present) {
 			/* a member that left just before is what this rebalance is about */
 			if (m->gone_time > 0 && time >= m->gone_time && time - m->gone_time <= TRIGGER_WINDOW &&
@@ -812,13 +838,7 @@ ensure_episode(kg_tracker *t, tgroup *g, int64_t time, const char *why, kg_evide
 				em = ep_member(g->ep, m);
 				em->left = true;
 				set_tp(&em->before, &em->nbefore, m->gone_asg, m->ngone_asg);
-				for (k = 0; k < m->ngone_asg; k++) {
-					g->ep_parts = xreallocarray(g->ep_parts, (size_t)g->nep_parts + 1, sizeof *g->ep_parts);
-					g->ep_owner = xreallocarray(g->ep_owner, (size_t)g->nep_parts + 1, sizeof *g->ep_owner);
-					g->ep_parts[g->nep_parts] = m->gone_asg[k];
-					g->ep_owner[g->nep_parts] = m->lane;
-					g->nep_parts++;
-				}
+				ep_owned(g, m->gone_asg, m->ngone_asg, m->lane);
 			}
 			continue;
 		}
@@ -836,13 +856,7 @@ ensure_episode(kg_tracker *t, tgroup *g, int64_t time, const char *why, kg_evide
 		m->join_round = 1;
 		m->join_seen = false;
 		m->join_answered = false;
-		for (k = 0; k < nh; k++) {
-			g->ep_parts = xreallocarray(g->ep_parts, (size_t)g->nep_parts + 1, sizeof *g->ep_parts);
-			g->ep_owner = xreallocarray(g->ep_owner, (size_t)g->nep_parts + 1, sizeof *g->ep_owner);
-			g->ep_parts[g->nep_parts] = h[k];
-			g->ep_owner[g->nep_parts] = m->lane;
-			g->nep_parts++;
-		}
+		ep_owned(g, h, nh, m->lane);
 	}
 
 	ev = event_new(KG_EV_REBALANCE_START, time, g->id);
@@ -988,11 +1002,7 @@ static bool
 same_identity(kg_tracker *t, tgroup *g, int lane, const tmember *m)
 {
 	const kg_lane *l = lane >= 0 ? history_lane(t->h, g->id, lane) : NULL;
-	if (l == NULL)
-		return false;
-	if (m->instance_id != NULL || l->instance_id != NULL)
-		return m->instance_id != NULL && l->instance_id != NULL && strcmp(m->instance_id, l->instance_id) == 0;
-	return strcmp(l->client_id, m->client_id ? m->client_id : "") == 0 && strcmp(l->host, m->host ? m->host : "") == 0;
+	return l != NULL && lane_is(l, m);
 }
 
 /* Count moves and set the moved marks from the episode's start owners. */
@@ -1075,8 +1085,7 @@ close_episode(kg_tracker *t, tgroup *g, int64_t end, const char *note)
 			stopped++;
 	}
 	/* the trigger may have been learnt after the start event went out: say it again here */
-	if (e->trigger_text != NULL && e->trigger_text[0] != '\0' &&
-	    strncmp(e->trigger_text, UNKNOWN_TRIGGER, strlen(UNKNOWN_TRIGGER)) != 0)
+	if (e->trigger_text != NULL && e->trigger_text[0] != '\0' && !cause_unknown(e->trigger_text))
 		sbuf_addf(&txt, "%s; ", e->trigger_text);
 	if (g->ep_logonly && !g->ep_callbacks && e->evidence == KG_EVID_EXACT && e->nfull + e->nincremental == 0 &&
 	    e->moved == 0)
@@ -1146,6 +1155,14 @@ obs_tmember(kg_tracker *t, tgroup *g, const kg_obs *o, bool create)
 	return m;
 }
 
+/* Observations of a member's own doings (callbacks, its JoinGroup): they can bring a member in. */
+static bool
+member_reported(kg_obs_kind k)
+{
+	return k == KG_OBS_REVOKED || k == KG_OBS_ASSIGNED || k == KG_OBS_LOST || k == KG_OBS_JOIN_SENT ||
+	       k == KG_OBS_JOINED;
+}
+
 /* qsort: observations by group, then client id. */
 static int
 obs_cmp_client(const void *a, const void *b)
@@ -1169,9 +1186,7 @@ create_in_client_order(kg_tracker *t, const kg_obsq *obs)
 	for (i = 0; i < obs->n; i++) {
 		kg_obs *o = obs->v[i];
 		tgroup *g;
-		if (o->group < 0 || o->client_id == NULL ||
-		    !(o->kind == KG_OBS_JOIN_SENT || o->kind == KG_OBS_JOINED || o->kind == KG_OBS_ASSIGNED ||
-		      o->kind == KG_OBS_REVOKED || o->kind == KG_OBS_LOST))
+		if (o->group < 0 || o->client_id == NULL || !member_reported(o->kind))
 			continue;
 		g = tgroup_get(t, o->group);
 		/* only consumers never seen in the group: static members and returning ones have their own rules */
@@ -1226,11 +1241,8 @@ amend_leave(kg_tracker *t, tgroup *g, tmember *m, int64_t time, kg_reason reason
 	if (text != NULL)
 		set_str(&m->leave_text, text);
 	l = history_lane(t->h, g->id, m->lane);
-	if (l != NULL && !l->present) {
-		l->last_leave = reason;
-		free(l->leave_text);
-		l->leave_text = xstrdup(m->leave_text);
-	}
+	if (l != NULL && !l->present)
+		lane_set_leave(l, reason, m->leave_text);
 	old_trigger = xasprintf("left: %s (%s)", who, reason_name(KG_REASON_UNKNOWN));
 	new_trigger = xasprintf("left: %s (%s)", who, reason_name(reason));
 	e = g->ep != NULL ? g->ep : history_episode(t->h, g->id, g->last_ep);
@@ -1385,8 +1397,7 @@ apply_obs(kg_tracker *t, kg_obs *o)
 	 * A callback older than the moment its member was seen gone (a slower
 	 * stream) does not bring it back: what it says is history already told.
 	 */
-	if (o->kind == KG_OBS_REVOKED || o->kind == KG_OBS_ASSIGNED || o->kind == KG_OBS_LOST ||
-	    o->kind == KG_OBS_JOIN_SENT || o->kind == KG_OBS_JOINED) {
+	if (member_reported(o->kind)) {
 		tmember *x = o->member_id ? find_member_of(g, o->member_id, o->client_id) : NULL;
 		if (x != NULL && !x->present && x->gone_time > 0 && time < x->gone_time)
 			return;
@@ -1587,11 +1598,8 @@ apply_obs(kg_tracker *t, kg_obs *o)
 			 */
 			kg_lane *l = history_lane(t->h, g->id, m->lane);
 			if (l != NULL && o->reason != KG_REASON_NONE &&
-			    (l->last_leave == KG_REASON_UNKNOWN || l->last_leave == KG_REASON_NONE)) {
-				l->last_leave = o->reason;
-				free(l->leave_text);
-				l->leave_text = o->text ? xstrdup(o->text) : NULL;
-			}
+			    (l->last_leave == KG_REASON_UNKNOWN || l->last_leave == KG_REASON_NONE))
+				lane_set_leave(l, o->reason, o->text);
 			break;
 		}
 		if (m->instance_id != NULL && o->reason == KG_REASON_NONE) {
@@ -1737,9 +1745,9 @@ apply_obs(kg_tracker *t, kg_obs *o)
 	default:
 		break;
 	}
-	/* consumers reported this episode themselves: it is not known from a coordinator's log alone */
-	if (g->ep != NULL && (o->kind == KG_OBS_REVOKED || o->kind == KG_OBS_ASSIGNED || o->kind == KG_OBS_LOST ||
-			      o->kind == KG_OBS_JOIN_SENT))
+	/* consumers reported this episode themselves: it is not known from a coordinator's log alone
+	   (which says "joined" too) */
+	if (g->ep != NULL && member_reported(o->kind) && o->kind != KG_OBS_JOINED)
 		g->ep_callbacks = true;
 }
 
@@ -1924,10 +1932,8 @@ apply_group(kg_tracker *t, kg_group *G, int64_t T)
 			m->leave_reason = KG_REASON_NONE;
 			set_tp(&m->stable, &m->nstable, NULL, 0);
 			set_tp(&m->asg, &m->nasg, NULL, 0);
-			if (l != NULL) {
-				l->present = true;
-				l->last_seen_us = T;
-			}
+			if (l != NULL)
+				lane_claim(l, m, T);
 			joined = xreallocarray(joined, nj + 1, sizeof *joined);
 			joined[nj++] = m;
 		}
