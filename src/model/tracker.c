@@ -63,6 +63,7 @@ typedef struct tmember {
 	bool left_reported;  /* a left event was emitted */
 	int64_t join_time;   /* when its joined event was emitted, 0 never */
 	int64_t revived_at;  /* seen back under its old id (the mock reuses ids), 0 never */
+	int sent_round;      /* the episode's round of its last JoinGroup sent (JOIN_SENT), 0 none */
 	int synced_round;    /* polled: the round whose assignment it got */
 	int64_t gone_time;   /* when it left, 0 never */
 	kg_tp *gone_asg;     /* what it held when it left */
@@ -856,6 +857,7 @@ ensure_episode(kg_tracker *t, tgroup *g, int64_t time, const char *why, kg_evide
 		m->join_round = 1;
 		m->join_seen = false;
 		m->join_answered = false;
+		m->sent_round = 0;
 		ep_owned(g, h, nh, m->lane);
 	}
 
@@ -1530,12 +1532,19 @@ apply_obs(kg_tracker *t, kg_obs *o)
 			m->present = true;
 			m->left_reported = false;
 		}
+		/*
+		 * A join after a sync starts the next round; so does a member's
+		 * second JoinGroup sent in a round: its first was answered, whatever
+		 * order the other members' callbacks of that round come in.
+		 */
+		if (g->ep != NULL && m->sent_round >= g->ep->rounds)
+			g->phase = PHASE_SYNCED;
 		if (g->ep != NULL && g->phase == PHASE_SYNCED && time >= g->last_sync)
 			next_round(t, g, time, KG_EVID_EXACT);
 		ensure_episode(t, g, time, "member rejoined", KG_EVID_EXACT);
 		g->last_rebal_obs = time;
 		m->synced = false;
-		m->join_round = round_at(g, time);
+		m->join_round = m->sent_round = round_at(g, time);
 		m->join_seen = true;
 		m->join_answered = false;
 		break;

@@ -479,6 +479,58 @@ test_joiners_listed(void **state)
 }
 
 /*
+ * The newcomer's JoinGroup for round two can come before the other members'
+ * round-one callbacks (threads): its second JoinGroup still starts round two,
+ * so the moving partition is assigned in round two, not one.
+ */
+static void
+test_coop_second_join_is_next_round(void **state)
+{
+	sc *s = sc_new(6, NULL);
+	const kg_event *rv, *as;
+	(void)state;
+	sc_group_set(s, "r2", KG_STATE_STABLE, "cooperative-sticky", "consumer-a=1 4;consumer-b=0 3;consumer-c=2 5");
+	sc_group_exact(s, "r2", true);
+	settle_exact(s, "r2", C, 0, "1 4", "0 3", "2 5");
+	sc_tick(s, 100);
+	sc_tick(s, 2000);
+	sc_obs(s, KG_OBS_JOIN_SENT, 8615, "r2", "consumer-d", C, "");
+	sc_obs(s, KG_OBS_JOIN_SENT, 9008, "r2", "consumer-a", C, "");
+	sc_obs(s, KG_OBS_JOIN_SENT, 9008, "r2", "consumer-b", C, "");
+	sc_obs(s, KG_OBS_JOIN_SENT, 9009, "r2", "consumer-c", C, "");
+	sc_group_set(s, "r2", KG_STATE_PREPARING_REBALANCE, "cooperative-sticky",
+		     "consumer-a=1 4;consumer-b=0 3;consumer-c=2 5;consumer-d");
+	sc_tick(s, 9100);
+	/* d's second JoinGroup first, then the others' round-one callbacks */
+	sc_obs(s, KG_OBS_JOIN_SENT, 11617, "r2", "consumer-d", C, "");
+	sc_obs(s, KG_OBS_ASSIGNED, 11617, "r2", "consumer-b", C, "");
+	sc_obs(s, KG_OBS_ASSIGNED, 11617, "r2", "consumer-a", C, "");
+	sc_obs(s, KG_OBS_JOIN_SENT, 11617, "r2", "consumer-a", C, "");
+	sc_obs(s, KG_OBS_REVOKED, 11618, "r2", "consumer-c", C, "2");
+	sc_obs(s, KG_OBS_JOIN_SENT, 11618, "r2", "consumer-b", C, "");
+	sc_obs(s, KG_OBS_ASSIGNED, 11618, "r2", "consumer-c", C, "");
+	sc_obs(s, KG_OBS_JOIN_SENT, 11618, "r2", "consumer-c", C, "");
+	sc_tick(s, 11700);
+	sc_obs(s, KG_OBS_ASSIGNED, 14620, "r2", "consumer-b", C, "");
+	sc_obs(s, KG_OBS_ASSIGNED, 14620, "r2", "consumer-c", C, "");
+	sc_obs(s, KG_OBS_ASSIGNED, 14620, "r2", "consumer-a", C, "");
+	sc_obs(s, KG_OBS_ASSIGNED, 14620, "r2", "consumer-d", C, "2");
+	sc_group_set(s, "r2", KG_STATE_STABLE, "cooperative-sticky",
+		     "consumer-a=1 4;consumer-b=0 3;consumer-c=5;consumer-d=2");
+	sc_tick(s, 14700);
+	sc_tick(s, 17000);
+	rv = sc_find(s, KG_EV_REVOKED, "consumer-c", 0);
+	as = sc_find(s, KG_EV_ASSIGNED, "consumer-d", 0);
+	sc_dump(s);
+	assert_non_null(rv);
+	assert_non_null(as);
+	assert_int_equal(rv->cls, KG_CLASS_INCREMENTAL);
+	assert_int_equal(rv->round, 1);
+	assert_int_equal(as->round, 2);
+	sc_free(s);
+}
+
+/*
  * Polling a broker, cooperative: round one ends Stable with the moving
  * partition owned by nobody; round two assigns it.  One episode, two
  * rounds, an incremental revoke, no full one.
@@ -1369,6 +1421,7 @@ main(void)
 		cmocka_unit_test(test_refilled_group),
 		cmocka_unit_test(test_lane_order),
 		cmocka_unit_test(test_lane_reused_id),
+		cmocka_unit_test(test_coop_second_join_is_next_round),
 		cmocka_unit_test(test_empties_and_skewed_leave),
 		cmocka_unit_test(test_lag_trend_early),
 	};
