@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "core/collector.h"
-#include "core/log.h"
+#include "util/log.h"
 #include "core/options.h"
 #include "model/tracker.h"
 #include "report/record.h"

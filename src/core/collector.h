@@ -23,7 +23,7 @@
 #include "model/obs.h"
 #include "model/snapshot.h"
 #include "model/tracker.h"
-#include "sources/source.h"
+#include "model/source.h"
 #include "util/filter.h"
 
 typedef struct kg_frame {

@@ -16,16 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-typedef struct kg_kv {
-	char *key;
-	char *value;
-	char *origin; /* where it was set, for messages: NULL for -X, else "FILE:LINE" */
-} kg_kv;
-
-typedef struct kg_strlist {
-	char **v;
-	size_t n;
-} kg_strlist;
+#include "util/kv.h"
 
 typedef enum kg_mode {
 	KG_MODE_UI,    /* the curses dashboard (default) */

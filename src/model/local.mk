@@ -6,4 +6,5 @@ libkgtop_a_SOURCES += \
 	src/model/obs.c src/model/obs.h \
 	src/model/event.c src/model/event.h \
 	src/model/history.c src/model/history.h \
-	src/model/tracker.c src/model/tracker.h
+	src/model/tracker.c src/model/tracker.h \
+	src/model/source.c src/model/source.h

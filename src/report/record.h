@@ -17,7 +17,7 @@
 
 #include "core/collector.h"
 #include "model/tracker.h"
-#include "sources/source.h"
+#include "model/source.h"
 
 #define KG_RECORD_VERSION 1
 

@@ -39,7 +39,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "core/log.h"
+#include "util/log.h"
 #include "model/intern.h"
 #include "sources/demo_int.h"
 #include "sources/jsonl_write.h"

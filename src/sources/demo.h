@@ -20,8 +20,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "core/options.h"
-#include "sources/source.h"
+#include "util/kv.h"
+#include "model/source.h"
 
 typedef struct kg_demo_config {
 	const char *scenario;      /* NULL or "default" */

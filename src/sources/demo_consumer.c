@@ -34,7 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/log.h"
+#include "util/log.h"
 #include "model/intern.h"
 #include "util/util.h"
 

@@ -23,8 +23,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/options.h"
-#include "sources/source.h"
+#include "util/kv.h"
+#include "model/source.h"
 
 typedef struct kg_kafka_config {
 	const char *brokers;

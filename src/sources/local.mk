@@ -1,5 +1,4 @@
 # src/sources: file lists (see Makefile.am)
-libkgtop_a_SOURCES += src/sources/source.c src/sources/source.h
 libkgtop_a_SOURCES += src/sources/kafka.c src/sources/kafka.h
 libkgtop_a_SOURCES += src/sources/sources.c src/sources/sources.h
 # trace streams (libcurl + cJSON) and their pure parsers

@@ -37,7 +37,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "core/log.h"
+#include "util/log.h"
 #include "model/intern.h"
 #include "report/record.h"
 #include "util/util.h"

@@ -19,7 +19,7 @@
 #include <stdint.h>
 
 #include "model/tracker.h"
-#include "sources/source.h"
+#include "model/source.h"
 
 typedef struct kg_replay_config {
 	const char *path;

@@ -36,7 +36,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/log.h"
+#include "util/log.h"
 #include "model/obs.h"
 #include "sources/parse_jolokia.h"
 #include "sources/parse_jsonl.h"

@@ -50,7 +50,7 @@
 #include <stdint.h>
 
 #include "sources/parse_lines.h"
-#include "sources/source.h"
+#include "model/source.h"
 
 typedef enum kg_trace_kind {
 	KG_TRACE_LOG,

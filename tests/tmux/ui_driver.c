@@ -26,7 +26,7 @@
 #include "core/collector.h"
 #include "core/options.h"
 #include "model/tracker.h"
-#include "sources/source.h"
+#include "model/source.h"
 #include "test_ui_scene.h"
 #include "ui/ui.h"
 #include "util/util.h"

@@ -19,7 +19,7 @@
 #include "model/event.h"
 #include "model/obs.h"
 #include "model/snapshot.h"
-#include "sources/source.h"
+#include "model/source.h"
 
 typedef struct rf_script {
 	int nsteps;

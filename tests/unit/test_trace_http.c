@@ -24,7 +24,7 @@
 #include <cmocka.h>
 
 #include "../http/httpd.h"
-#include "core/log.h"
+#include "util/log.h"
 #include "model/intern.h"
 #include "model/snapshot.h"
 #include "sources/trace.h"

@@ -1,5 +1,6 @@
 /*
- * source.h: the one interface every data source implements.
+ * source.h: the one interface every data source implements (kept in the
+ * model, below the sources and the recorder that implement it).
  *
  * A source translates the outside world (librdkafka's admin API, the
  * embedded demo's consumers, trace streams read with libcurl, a recording)
@@ -14,8 +15,8 @@
  * builder, so a snapshot is never older than the observations that went
  * with it.
  */
-#ifndef KGTOP_SOURCES_SOURCE_H
-#define KGTOP_SOURCES_SOURCE_H
+#ifndef KGTOP_MODEL_SOURCE_H
+#define KGTOP_MODEL_SOURCE_H
 
 #include <poll.h>
 #include <stdbool.h>

@@ -3,7 +3,7 @@
  */
 #include "config.h"
 
-#include "sources/source.h"
+#include "model/source.h"
 
 #include <stdlib.h>
 

@@ -6,8 +6,8 @@
  * dashboard owns the terminal.  Thread-safe; secrets never reach it (the
  * callers mask them).
  */
-#ifndef KGTOP_CORE_LOG_H
-#define KGTOP_CORE_LOG_H
+#ifndef KGTOP_UTIL_LOG_H
+#define KGTOP_UTIL_LOG_H
 
 #include <stdbool.h>
 

@@ -3,7 +3,7 @@
  */
 #include "config.h"
 
-#include "core/log.h"
+#include "util/log.h"
 
 #include <errno.h>
 #include <pthread.h>

@@ -1,0 +1,81 @@
+#!/bin/sh
+# tests/tools/layout.sh: the shape of src/, as doc/DESIGN.md states it (TAP).
+#
+#  1. layers: a file includes headers of its own folder or of folders below
+#     it, in this order:
+#        util < model < record < sources < core < report < ui < main
+#     (main is src/main.c).  An include that points up names the file,
+#     the line and the rule it breaks.
+#  2. no .c file in src/ over 1,200 lines;
+#  3. no function in src/ over 120 lines (from its opening brace at column
+#     0 to its closing brace at column 0, the house style).
+: "${top_srcdir:=.}"
+src="$top_srcdir/src"
+MAX_FILE=1200
+MAX_FUNC=120
+
+rank() {
+	case "$1" in
+	util) echo 0 ;; model) echo 1 ;; record) echo 2 ;; sources) echo 3 ;;
+	core) echo 4 ;; report) echo 5 ;; ui) echo 6 ;; main) echo 7 ;; *) echo 99 ;;
+	esac
+}
+
+n=0
+failed=0
+result() { # STATUS DESCRIPTION DETAILS
+	n=$((n + 1))
+	if [ -z "$3" ]; then
+		echo "ok $n - $2"
+	else
+		echo "not ok $n - $2"
+		printf '%s\n' "$3" | sed 's/^/#   /'
+		failed=$((failed + 1))
+	fi
+}
+
+echo "1..3"
+
+# 1. layers
+bad=""
+for f in $(cd "$src" && find . -name '*.[ch]' | sed 's|^\./||' | LC_ALL=C sort); do
+	case "$f" in */*) from=${f%%/*} ;; *) from=main ;; esac
+	rf=$(rank "$from")
+	hits=$(grep -n '^[[:space:]]*#[[:space:]]*include[[:space:]]*"[a-z_]*/' "$src/$f" |
+		sed 's/^\([0-9]*\):[^"]*"\([a-z_]*\)\/\([^"]*\)".*/\1 \2 \3/')
+	[ -n "$hits" ] || continue
+	while read -r line to hdr; do
+		[ "$to" = "$from" ] && continue
+		rt=$(rank "$to")
+		if [ "$rt" -ge "$rf" ]; then
+			bad="${bad}src/$f:$line: $from includes $to/$hdr, but $to is not below $from
+"
+		fi
+	done <<HITS
+$hits
+HITS
+done
+result 0 "layers: util < model < record < sources < core < report < ui < main" "$(printf '%s' "$bad" | sed '/^$/d')"
+
+# 2. file sizes
+big=$(find "$src" -name '*.c' -exec wc -l {} + | awk -v max=$MAX_FILE -v s="$src/" \
+	'$2 != "total" && $1 > max { sub(s, "src/", $2); print $2 ": " $1 " lines (at most " max ")" }')
+result 0 "no .c file in src/ over $MAX_FILE lines" "$big"
+
+# 3. function sizes
+long=$(find "$src" -name '*.c' | LC_ALL=C sort | xargs awk -v max=$MAX_FUNC -v s="$src/" '
+FNR == 1 { inf = 0 }
+/^\{/ && !inf { inf = 1; start = FNR; name = prev; next }
+inf && /^\}/ {
+	len = FNR - start + 1
+	if (len > max) {
+		fn = FILENAME; sub(s, "src/", fn)
+		nm = name; sub(/\(.*/, "", nm); sub(/.*[ *]/, "", nm)
+		printf "%s:%d: %s: %d lines (at most %d)\n", fn, start, nm, len, max
+	}
+	inf = 0; next
+}
+!inf && $0 !~ /^[ \t]*$/ { prev = $0 }')
+result 0 "no function in src/ over $MAX_FUNC lines" "$long"
+
+[ "$failed" -eq 0 ]
