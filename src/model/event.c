@@ -14,7 +14,7 @@ kg_event *
 event_new(kg_event_kind kind, int64_t time_us, int32_t group)
 {
 	kg_event *e = xcalloc(1, sizeof *e);
-	e->refs = 1;
+	atomic_init(&e->refs, 1);
 	e->kind = kind;
 	e->time_us = time_us;
 	e->group = group;
@@ -29,7 +29,7 @@ kg_event *
 event_ref(kg_event *e)
 {
 	if (e != NULL)
-		atomic_fetch_add_explicit((_Atomic int *)&e->refs, 1, memory_order_relaxed);
+		atomic_fetch_add_explicit(&e->refs, 1, memory_order_relaxed);
 	return e;
 }
 
@@ -39,7 +39,7 @@ event_unref(kg_event *e)
 {
 	if (e == NULL)
 		return;
-	if (atomic_fetch_sub_explicit((_Atomic int *)&e->refs, 1, memory_order_acq_rel) != 1)
+	if (atomic_fetch_sub_explicit(&e->refs, 1, memory_order_acq_rel) != 1)
 		return;
 	free(e->member_id);
 	free(e->client_id);

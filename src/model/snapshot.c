@@ -755,7 +755,7 @@ builder_finish(kg_builder *b)
 	size_t i, nt = 0;
 
 	s->arena = a;
-	s->refs = 1;
+	atomic_init(&s->refs, 1);
 	s->time_us = b->time_us;
 	s->cluster = arena_strdup(a, b->cluster ? b->cluster : "");
 
@@ -811,7 +811,7 @@ kg_snapshot *
 snapshot_ref(kg_snapshot *s)
 {
 	if (s != NULL)
-		atomic_fetch_add_explicit((_Atomic int *)&s->refs, 1, memory_order_relaxed);
+		atomic_fetch_add_explicit(&s->refs, 1, memory_order_relaxed);
 	return s;
 }
 
@@ -821,7 +821,7 @@ snapshot_unref(kg_snapshot *s)
 {
 	if (s == NULL)
 		return;
-	if (atomic_fetch_sub_explicit((_Atomic int *)&s->refs, 1, memory_order_acq_rel) == 1) {
+	if (atomic_fetch_sub_explicit(&s->refs, 1, memory_order_acq_rel) == 1) {
 		arena_free(s->arena);
 		free(s);
 	}
