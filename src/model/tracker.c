@@ -22,6 +22,10 @@
  * Its end is the last sync's own time when known.  Rounds advance when a
  * join signal (a non-Stable state, a JoinGroup, a coordinator's
  * "preparing") follows a sync.
+ *
+ * This file holds the public API, the configuration, the apply loop and
+ * what every part shares; tracker_int.h lists the other parts (lanes,
+ * episodes, observations, polling, annotation) and the state they share.
  */
 #include "config.h"
 
@@ -291,6 +295,37 @@ prune_members(kg_tracker *t, int64_t T)
 	}
 }
 
+/*
+ * The end of a tick for every known group: gone when the snapshot no
+ * longer has it (absent), a log-only episode settled, static members away
+ * longer than their session.
+ */
+static void
+group_tick_end(kg_tracker *t, tgroup *g, int64_t T, bool absent)
+{
+	size_t q;
+	if (g->present && absent) {
+		tk_emit(t, g, event_new(KG_EV_GROUP_GONE, T, g->id));
+		if (g->ep != NULL)
+			tk_close_episode(t, g, T, "group gone");
+		for (q = 0; q < g->nm; q++) {
+			if (g->m[q]->present)
+				tk_member_gone(t, g, g->m[q], T);
+		}
+		g->present = false;
+	}
+	if (g->ep != NULL && !g->seen)
+		tk_close_log_settled(t, g, T);
+	for (q = 0; q < g->nm; q++) {
+		tmember *m = g->m[q];
+		int64_t limit = m->session_us > 0 ? m->session_us
+			      : g->session_us > 0 ? g->session_us : t->cfg.session_timeout_us;
+		if (m->present && m->away_since > 0 && T - m->away_since > limit)
+			tk_announce_leave(t, g, m, T, KG_REASON_SESSION_TIMEOUT, "static member did not come back",
+					  KG_EVID_EXACT);
+	}
+}
+
 /* Fold observations and a snapshot. */
 void
 tracker_apply(kg_tracker *t, kg_obsq *obs, kg_snapshot *snap, kg_evlist *out)
@@ -320,32 +355,9 @@ tracker_apply(kg_tracker *t, kg_obsq *obs, kg_snapshot *snap, kg_evlist *out)
 	for (k = 0; k < snap->ngroups; k++)
 		in_snap[snap->groups[k].id] = true;
 
-	/* groups that went away, log-only episodes, static members away too long, storms */
 	for (i = 0; i < t->cg; i++) {
-		tgroup *g = t->g[i];
-		size_t q;
-		if (g == NULL)
-			continue;
-		if (g->present && (i >= t->cg || !in_snap[i])) {
-			tk_emit(t, g, event_new(KG_EV_GROUP_GONE, T, g->id));
-			if (g->ep != NULL)
-				tk_close_episode(t, g, T, "group gone");
-			for (q = 0; q < g->nm; q++) {
-				if (g->m[q]->present)
-					tk_member_gone(t, g, g->m[q], T);
-			}
-			g->present = false;
-		}
-		if (g->ep != NULL && !g->seen)
-			tk_close_log_settled(t, g, T);
-		for (q = 0; q < g->nm; q++) {
-			tmember *m = g->m[q];
-			int64_t limit = m->session_us > 0 ? m->session_us
-				      : g->session_us > 0 ? g->session_us : t->cfg.session_timeout_us;
-			if (m->present && m->away_since > 0 && T - m->away_since > limit)
-				tk_announce_leave(t, g, m, T, KG_REASON_SESSION_TIMEOUT, "static member did not come back",
-					       KG_EVID_EXACT);
-		}
+		if (t->g[i] != NULL)
+			group_tick_end(t, t->g[i], T, !in_snap[i]);
 	}
 	free(in_snap);
 

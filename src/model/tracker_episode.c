@@ -194,12 +194,60 @@ ep_owned(tgroup *g, const kg_tp *parts, int n, int lane)
 	}
 }
 
+/*
+ * What each member held when the open episode began (its start owners, to
+ * count moves at the end), and each present member's round state afresh.
+ * A member that left, or joined, just before is what the rebalance is about.
+ */
+static void
+ep_start_members(tgroup *g, int64_t time)
+{
+	size_t i;
+	free(g->ep_parts);
+	free(g->ep_owner);
+	g->ep_parts = NULL;
+	g->ep_owner = NULL;
+	g->nep_parts = 0;
+	for (i = 0; i < g->nm; i++) {
+		tmember *m = g->m[i];
+		kg_episode_member *em;
+		const kg_tp *h;
+		int nh;
+		if (!m->present) {
+			/* a member that left just before is what this rebalance is about */
+			if (m->gone_time > 0 && time >= m->gone_time && time - m->gone_time <= TRIGGER_WINDOW &&
+			    m->gone_time >= g->last_ep_end && m->gone_time >= g->emptied_at) {
+				em = tk_ep_member(g->ep, m);
+				em->left = true;
+				tk_set_tp(&em->before, &em->nbefore, m->gone_asg, m->ngone_asg);
+				ep_owned(g, m->gone_asg, m->ngone_asg, m->lane);
+			}
+			continue;
+		}
+		h = tk_held(m, &nh);
+		em = tk_ep_member(g->ep, m);
+		tk_set_tp(&em->before, &em->nbefore, h, nh);
+		/* a member that joined just before (and after the last rebalance ended) is what this one is about */
+		em->joined = m->join_time > 0 && time - m->join_time <= TRIGGER_WINDOW && time >= m->join_time &&
+			     m->join_time >= g->last_ep_end;
+		m->revoked_round = 0;
+		m->synced_round = 0;
+		m->partial = false;
+		m->partial_since = 0;
+		m->stop_since = nh == 0 ? time : 0;
+		m->join_round = 1;
+		m->join_seen = false;
+		m->join_answered = false;
+		m->sent_round = 0;
+		ep_owned(g, h, nh, m->lane);
+	}
+}
+
 /* Open an episode at time if none is open; returns it. */
 kg_episode *
 tk_ensure_episode(kg_tracker *t, tgroup *g, int64_t time, const char *why, kg_evidence evid)
 {
 	kg_episode e;
-	size_t i;
 	kg_event *ev;
 	if (g->ep != NULL) {
 		if (time < g->ep->start_us)
@@ -246,44 +294,7 @@ tk_ensure_episode(kg_tracker *t, tgroup *g, int64_t time, const char *why, kg_ev
 		t->logonly[t->nlogonly++] = g->id;
 	}
 
-	free(g->ep_parts);
-	free(g->ep_owner);
-	g->ep_parts = NULL;
-	g->ep_owner = NULL;
-	g->nep_parts = 0;
-	for (i = 0; i < g->nm; i++) {
-		tmember *m = g->m[i];
-		kg_episode_member *em;
-		const kg_tp *h;
-		int nh;
-		if (!m->present) {
-			/* a member that left just before is what this rebalance is about */
-			if (m->gone_time > 0 && time >= m->gone_time && time - m->gone_time <= TRIGGER_WINDOW &&
-			    m->gone_time >= g->last_ep_end && m->gone_time >= g->emptied_at) {
-				em = tk_ep_member(g->ep, m);
-				em->left = true;
-				tk_set_tp(&em->before, &em->nbefore, m->gone_asg, m->ngone_asg);
-				ep_owned(g, m->gone_asg, m->ngone_asg, m->lane);
-			}
-			continue;
-		}
-		h = tk_held(m, &nh);
-		em = tk_ep_member(g->ep, m);
-		tk_set_tp(&em->before, &em->nbefore, h, nh);
-		/* a member that joined just before (and after the last rebalance ended) is what this one is about */
-		em->joined = m->join_time > 0 && time - m->join_time <= TRIGGER_WINDOW && time >= m->join_time &&
-			     m->join_time >= g->last_ep_end;
-		m->revoked_round = 0;
-		m->synced_round = 0;
-		m->partial = false;
-		m->partial_since = 0;
-		m->stop_since = nh == 0 ? time : 0;
-		m->join_round = 1;
-		m->join_seen = false;
-		m->join_answered = false;
-		m->sent_round = 0;
-		ep_owned(g, h, nh, m->lane);
-	}
+	ep_start_members(g, time);
 
 	ev = event_new(KG_EV_REBALANCE_START, time, g->id);
 	ev->episode = g->ep->id;
@@ -302,7 +313,6 @@ void
 tk_next_round(kg_tracker *t, tgroup *g, int64_t time, kg_evidence evid)
 {
 	kg_event *ev;
-	size_t i;
 	if (g->ep == NULL || g->phase != PHASE_SYNCED)
 		return;
 	g->ep->rounds++;
@@ -310,7 +320,6 @@ tk_next_round(kg_tracker *t, tgroup *g, int64_t time, kg_evidence evid)
 	g->round_start = time;
 	if (g->ep->rounds <= MAX_ROUND_T)
 		g->round_t[g->ep->rounds - 1] = time;
-	(void)i;
 	ev = event_new(KG_EV_ROUND, time, g->id);
 	ev->episode = g->ep->id;
 	ev->evidence = evid;
@@ -501,7 +510,6 @@ compute_moves(kg_tracker *t, tgroup *g)
 	g->nmoved = nmarks;
 	if (g->ep != NULL)
 		g->ep->moved = nmoved;
-	(void)t;
 }
 
 /* Close the open episode at end. */

@@ -195,7 +195,7 @@ assign_lane(kg_tracker *t, tgroup *g, tmember *m, int64_t now)
 /* Create a member record. */
 tmember *
 tk_add_member(kg_tracker *t, tgroup *g, const char *member_id, const char *client_id, const char *host,
-	   const char *instance_id, int64_t now)
+	      const char *instance_id, int64_t now)
 {
 	tmember *m = xcalloc(1, sizeof *m);
 	m->member_id = xstrdup(member_id ? member_id : "");
@@ -233,6 +233,13 @@ tk_member_gone(kg_tracker *t, tgroup *g, tmember *m, int64_t now)
 	}
 }
 
+/* How events and triggers name a member: its client id, else its member id. */
+static const char *
+member_name(const tmember *m)
+{
+	return m->client_id && *m->client_id ? m->client_id : m->member_id;
+}
+
 /* Announce a member that joined (once). */
 void
 tk_announce_join(kg_tracker *t, tgroup *g, tmember *m, int64_t time, kg_evidence evid)
@@ -245,7 +252,7 @@ tk_announce_join(kg_tracker *t, tgroup *g, tmember *m, int64_t time, kg_evidence
 	ev = tk_member_event(KG_EV_MEMBER_JOINED, time, g, m);
 	ev->evidence = evid;
 	tk_emit(t, g, ev);
-	tk_trigger_joined(g, time, m->client_id && *m->client_id ? m->client_id : m->member_id);
+	tk_trigger_joined(g, time, member_name(m));
 	if (g->ep != NULL)
 		tk_ep_member(g->ep, m)->joined = true;
 }
@@ -262,7 +269,7 @@ amend_leave(kg_tracker *t, tgroup *g, tmember *m, int64_t time, kg_reason reason
 	kg_episode *e;
 	kg_event *ev;
 	char *old_trigger, *new_trigger;
-	const char *who = m->client_id && *m->client_id ? m->client_id : m->member_id;
+	const char *who = member_name(m);
 	if (reason == KG_REASON_NONE || reason == KG_REASON_UNKNOWN ||
 	    (m->leave_reason != KG_REASON_NONE && m->leave_reason != KG_REASON_UNKNOWN))
 		return;
@@ -294,7 +301,7 @@ amend_leave(kg_tracker *t, tgroup *g, tmember *m, int64_t time, kg_reason reason
 /* Announce a member that left (once), with its reason. */
 void
 tk_announce_leave(kg_tracker *t, tgroup *g, tmember *m, int64_t time, kg_reason reason, const char *text,
-	       kg_evidence evid)
+		  kg_evidence evid)
 {
 	kg_event *ev;
 	sbuf s = { 0 };
@@ -317,8 +324,7 @@ tk_announce_leave(kg_tracker *t, tgroup *g, tmember *m, int64_t time, kg_reason 
 	ev->parts = tp_dup(h, nh);
 	ev->nparts = ev->parts ? nh : 0;
 	tk_emit(t, g, ev);
-	sbuf_addf(&s, "left: %s (%s)", m->client_id && *m->client_id ? m->client_id : m->member_id,
-		  reason_name(ev->reason));
+	sbuf_addf(&s, "left: %s (%s)", member_name(m), reason_name(ev->reason));
 	tk_set_trigger(g, time, ev->reason, sbuf_str(&s));
 	sbuf_free(&s);
 	if (g->ep != NULL)

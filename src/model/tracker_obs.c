@@ -88,7 +88,7 @@ obs_tmember(kg_tracker *t, tgroup *g, const kg_obs *o, bool create)
 		/* a coordinator log names members by id: "<client-id>-<uuid>" gives the client id */
 		const char *client = o->client_id ? o->client_id : tk_client_of(o->member_id, c, sizeof c);
 		m = tk_add_member(t, g, o->member_id ? o->member_id : o->client_id, client, o->host, o->instance_id,
-			       o->time_us);
+				  o->time_us);
 		m->announced = false;
 	}
 	if (m != NULL) {
