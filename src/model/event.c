@@ -332,20 +332,11 @@ fmt_orphaned(const kg_event *e, sbuf *out)
 		sbuf_addf(out, " (%s)", e->text);
 }
 
-/* "rebalance storm: 3 rebalances in the last 5m, ...". */
+/* "rebalance storm: 3 rebalances in the last 5m, ...", and "rebalance storm over: ..." at its end. */
 static void
-fmt_storm_begin(const kg_event *e, sbuf *out)
+fmt_storm(const kg_event *e, sbuf *out)
 {
-	sbuf_adds(out, "rebalance storm");
-	if (e->text)
-		sbuf_addf(out, ": %s", e->text);
-}
-
-/* "rebalance storm over: ...". */
-static void
-fmt_storm_end(const kg_event *e, sbuf *out)
-{
-	sbuf_adds(out, "rebalance storm over");
+	sbuf_adds(out, e->kind == KG_EV_STORM_BEGIN ? "rebalance storm" : "rebalance storm over");
 	if (e->text)
 		sbuf_addf(out, ": %s", e->text);
 }
@@ -385,8 +376,8 @@ static fmt_fn *const fmt_kind[KG_EV_COUNT] = {
 	[KG_EV_ASSIGNED] = fmt_assigned,
 	[KG_EV_LOST] = fmt_lost,
 	[KG_EV_ORPHANED] = fmt_orphaned,
-	[KG_EV_STORM_BEGIN] = fmt_storm_begin,
-	[KG_EV_STORM_END] = fmt_storm_end,
+	[KG_EV_STORM_BEGIN] = fmt_storm,
+	[KG_EV_STORM_END] = fmt_storm,
 	[KG_EV_SOURCE] = fmt_source,
 	[KG_EV_RETIMED] = fmt_retimed,
 };

@@ -59,30 +59,30 @@ member_status(const tgroup *g, const tmember *m, int neff)
 	return neff == 0 ? KG_MEMBER_IDLE : KG_MEMBER_CONSUMING;
 }
 
+/* A limit: the member's from a trace, else its group's from a trace, else the configured one. */
+static void
+pick_limit(int64_t member_us, int64_t group_us, int64_t cfg_us, kg_limit_src cfg_src, int64_t *us, kg_limit_src *src)
+{
+	if (member_us > 0) {
+		*us = member_us;
+		*src = KG_LIMIT_TRACE;
+	} else if (group_us > 0) {
+		*us = group_us;
+		*src = KG_LIMIT_TRACE;
+	} else {
+		*us = cfg_us;
+		*src = cfg_src;
+	}
+}
+
 /* Health of a member against its limits. */
 static void
 member_health(const kg_tracker *t, const tgroup *g, const tmember *m, int64_t T, kg_member_health *h)
 {
-	if (m->session_us > 0) {
-		h->session_timeout_us = m->session_us;
-		h->session_src = KG_LIMIT_TRACE;
-	} else if (g->session_us > 0) {
-		h->session_timeout_us = g->session_us;
-		h->session_src = KG_LIMIT_TRACE;
-	} else {
-		h->session_timeout_us = t->cfg.session_timeout_us;
-		h->session_src = t->cfg.session_src;
-	}
-	if (m->max_poll_us > 0) {
-		h->max_poll_us = m->max_poll_us;
-		h->max_poll_src = KG_LIMIT_TRACE;
-	} else if (g->max_poll_us > 0) {
-		h->max_poll_us = g->max_poll_us;
-		h->max_poll_src = KG_LIMIT_TRACE;
-	} else {
-		h->max_poll_us = t->cfg.max_poll_us;
-		h->max_poll_src = t->cfg.max_poll_src;
-	}
+	pick_limit(m->session_us, g->session_us, t->cfg.session_timeout_us, t->cfg.session_src, &h->session_timeout_us,
+		   &h->session_src);
+	pick_limit(m->max_poll_us, g->max_poll_us, t->cfg.max_poll_us, t->cfg.max_poll_src, &h->max_poll_us,
+		   &h->max_poll_src);
 	if (m->hb_last > 0)
 		h->hb_age_us = T > m->hb_last ? T - m->hb_last : 0;
 	else if (m->m_time > 0 && m->m_hb_age >= 0)
