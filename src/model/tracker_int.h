@@ -19,6 +19,7 @@
 #define KGTOP_MODEL_TRACKER_INT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "model/tracker.h"
@@ -155,7 +156,7 @@ struct kg_tracker {
 	int64_t now;
 	kg_source_health *src; /* sources of the previous snapshot */
 	int nsrc;
-	kg_evlist *out;        /* where emit() appends during an apply */
+	kg_evlist *out;        /* where tk_emit() appends during an apply */
 	int32_t *logonly;      /* groups with an open episode known from logs only */
 	size_t nlogonly, clogonly;
 };

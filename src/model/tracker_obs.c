@@ -35,7 +35,7 @@ enum {
 
 /* What the shared part of tk_apply_obs() does for a kind. */
 #define OBS_BY_CLIENT 0x01   /* keyed by client id alone: a group of -1 is the one of a present member with it */
-#define OBS_OWN 0x02         /* the member's own doing (a callback, its JoinGroup): it can bring a member in */
+#define OBS_OWN 0x02         /* the member's own doing (a callback, its JoinGroup): ignored when older than its leave */
 #define OBS_CALLBACK 0x04    /* a consumer's own report: its episode is not known from a log alone */
 #define OBS_SETS_PROTO 0x08  /* the member says which protocol the rebalance runs */
 #define OBS_FIRST_PROTO 0x10 /* the member says what a group of unknown protocol will run */
@@ -523,14 +523,14 @@ obs_metrics(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 		m->m_hb_rate = o->hb_rate;
 }
 
-#define OBS_REPORT (OBS_OWN | OBS_CALLBACK)
+#define OBS_REPORT (OBS_OWN | OBS_CALLBACK) /* a consumer's callback or JoinGroup */
 
 static const obs_rule obs_rules[KG_OBS_COUNT] = {
 	[KG_OBS_REVOKED] = { obs_revoked, MEMBER_EXACT, OBS_REPORT | OBS_SETS_PROTO },
 	[KG_OBS_ASSIGNED] = { obs_assigned, MEMBER_EXACT, OBS_REPORT | OBS_SETS_PROTO },
 	[KG_OBS_LOST] = { obs_lost, MEMBER_EXACT, OBS_REPORT },
 	[KG_OBS_JOIN_SENT] = { obs_join_sent, MEMBER_EXACT, OBS_REPORT | OBS_FIRST_PROTO },
-	/* a coordinator's log says "joined" too: not a callback */
+	/* its handler finds the member after KIP-345's check; a coordinator's log says "joined" too: not a callback */
 	[KG_OBS_JOINED] = { obs_joined, MEMBER_NONE, OBS_OWN | OBS_FIRST_PROTO },
 	[KG_OBS_LEFT] = { obs_left, MEMBER_LOG, 0 },
 	[KG_OBS_HEARTBEAT] = { obs_heartbeat, MEMBER_FIND, OBS_BY_CLIENT },
