@@ -1,13 +1,18 @@
 /*
  * tracker_episode.c: rebalance episodes and their rounds.
  *
- * An episode opens at the first evidence of a rebalance (ensure_episode),
- * names its trigger (a membership change just before, else "cause
- * unknown: <first sign>" until the cause is learnt), records per member
- * what was revoked and assigned in which round, and closes with the moves
- * it made and what it cost.  A round ends with a sync (a member's
- * assignment, a coordinator's "stabilized", a Stable description); the next
- * begins with a join signal after it (tk_next_round).
+ * An episode opens at the first evidence of a rebalance
+ * (tk_ensure_episode), names its trigger (a membership change just before,
+ * else "cause unknown: <first sign>" until the cause is learnt), records
+ * per member what was revoked and assigned in which round (tk_revoke,
+ * tk_assign), and closes with the moves it made and what it cost
+ * (tk_close_episode).  Rounds: a round ends with a sync (tk_round_synced:
+ * a member's assignment, a coordinator's "stabilized", a Stable
+ * description); the next begins with a join signal after it
+ * (tk_next_round, tk_round_join_sent); a late callback belongs to the round
+ * of the JoinGroup it answers (tk_round_answered, tk_round_at).  The
+ * observation and polling handlers decide what is a signal; what a round
+ * is lives here.
  */
 #include "config.h"
 
