@@ -14,7 +14,7 @@ kg_event *
 event_new(kg_event_kind kind, int64_t time_us, int32_t group)
 {
 	kg_event *e = xcalloc(1, sizeof *e);
-	e->refs = 1;
+	atomic_init(&e->refs, 1);
 	e->kind = kind;
 	e->time_us = time_us;
 	e->group = group;
@@ -29,7 +29,7 @@ kg_event *
 event_ref(kg_event *e)
 {
 	if (e != NULL)
-		atomic_fetch_add_explicit((_Atomic int *)&e->refs, 1, memory_order_relaxed);
+		atomic_fetch_add_explicit(&e->refs, 1, memory_order_relaxed);
 	return e;
 }
 
@@ -39,7 +39,7 @@ event_unref(kg_event *e)
 {
 	if (e == NULL)
 		return;
-	if (atomic_fetch_sub_explicit((_Atomic int *)&e->refs, 1, memory_order_acq_rel) != 1)
+	if (atomic_fetch_sub_explicit(&e->refs, 1, memory_order_acq_rel) != 1)
 		return;
 	free(e->member_id);
 	free(e->client_id);
@@ -164,143 +164,233 @@ add_reason(const kg_event *e, sbuf *out)
 	sbuf_addc(out, ')');
 }
 
+/*
+ * The message of each kind, in the seeds' words: one small function per
+ * kind, found through fmt_kind[] (a kind without one reads "?").
+ */
+typedef void fmt_fn(const kg_event *e, sbuf *out);
+
+/* "group appeared (Stable, 3 members)". */
+static void
+fmt_group_appeared(const kg_event *e, sbuf *out)
+{
+	sbuf_adds(out, "group appeared");
+	if (e->text)
+		sbuf_addf(out, " (%s)", e->text);
+}
+
+/* "group gone". */
+static void
+fmt_group_gone(const kg_event *e, sbuf *out)
+{
+	(void)e;
+	sbuf_adds(out, "group gone");
+}
+
+/* "state Stable -> PreparingRebalance". */
+static void
+fmt_state(const kg_event *e, sbuf *out)
+{
+	sbuf_addf(out, "state %s -> %s", state_name(e->from), state_name(e->to));
+}
+
+/* "consumer-d joined (static: i-4) [polled]". */
+static void
+fmt_member_joined(const kg_event *e, sbuf *out)
+{
+	sbuf_addf(out, "%s joined", event_who(e));
+	if (e->instance_id)
+		sbuf_addf(out, " (static: %s)", e->instance_id);
+	add_evidence(e, out);
+}
+
+/* "worker-3 left (max.poll.interval) holding [4 5]". */
+static void
+fmt_member_left(const kg_event *e, sbuf *out)
+{
+	sbuf_addf(out, "%s left", event_who(e));
+	add_reason(e, out);
+	if (e->nparts > 0) {
+		sbuf_adds(out, " holding ");
+		tp_format(out, e->parts, e->nparts, e->single_topic);
+	}
+}
+
+/* A static member closed without leaving. */
+static void
+fmt_member_away(const kg_event *e, sbuf *out)
+{
+	sbuf_addf(out, "%s away (static member %s: no rebalance unless it stays away past session.timeout.ms)",
+		  event_who(e), e->instance_id ? e->instance_id : "");
+}
+
+/* A static member back in time. */
+static void
+fmt_member_back(const kg_event *e, sbuf *out)
+{
+	sbuf_addf(out, "%s back (static member %s) with its partitions: no rebalance", event_who(e),
+		  e->instance_id ? e->instance_id : "");
+}
+
+/* "rebalance started (eager, joined: worker-4, from generation 12)". */
+static void
+fmt_rebalance_start(const kg_event *e, sbuf *out)
+{
+	sbuf_addf(out, "rebalance started (%s", proto_name(e->proto));
+	if (e->text && *e->text)
+		sbuf_addf(out, ", %s", e->text);
+	if (e->generation >= 0)
+		sbuf_addf(out, ", from generation %d", (int)e->generation);
+	sbuf_addc(out, ')');
+}
+
+/* "rebalance round 2 (generation 13)". */
+static void
+fmt_round(const kg_event *e, sbuf *out)
+{
+	sbuf_addf(out, "rebalance round %d", e->round);
+	if (e->generation >= 0)
+		sbuf_addf(out, " (generation %d)", (int)e->generation);
+}
+
+/* "rebalance ended after 2.5 s, 1 round, generation 13; ...; cost 75 messages of lag". */
+static void
+fmt_rebalance_end(const kg_event *e, sbuf *out)
+{
+	char d[32];
+	util_fmt_duration(d, sizeof d, e->duration_us);
+	sbuf_addf(out, "rebalance ended after %s, %d round%s", d, e->round, e->round == 1 ? "" : "s");
+	if (e->generation >= 0)
+		sbuf_addf(out, ", generation %d", (int)e->generation);
+	if (e->text && *e->text)
+		sbuf_addf(out, "; %s", e->text);
+	if (e->lag_cost > 0) {
+		/* what the rebalance cost: the backlog it left (a fall in lag is no cost) */
+		char c[32];
+		util_fmt_count(c, sizeof c, e->lag_cost);
+		sbuf_addf(out, "; cost %s message%s of lag", c, e->lag_cost == 1 ? "" : "s");
+	}
+}
+
+/* "consumer-a revoked [4] of [0 4] (incremental)". */
+static void
+fmt_revoked(const kg_event *e, sbuf *out)
+{
+	bool sf = e->single_topic;
+	sbuf_addf(out, "%s revoked ", event_who(e));
+	tp_format(out, e->parts, e->nparts, sf);
+	if (e->cls == KG_CLASS_FULL) {
+		/*
+		 * A member that closes gives up everything without stopping
+		 * the others; in a cooperative group losing all one had is
+		 * that member's stop, not the world's.
+		 */
+		if (e->reason == KG_REASON_GRACEFUL)
+			sbuf_adds(out, " (all: leaving)");
+		else if (e->proto == KG_PROTO_COOPERATIVE)
+			sbuf_adds(out, " (all it had)");
+		else
+			sbuf_adds(out, " (all: stop-the-world)");
+	} else if (e->cls == KG_CLASS_INCREMENTAL) {
+		sbuf_adds(out, " of ");
+		tp_format(out, e->before, e->nbefore, sf);
+		sbuf_adds(out, " (incremental)");
+	} else if (e->nparts > 0) {
+		sbuf_adds(out, " (what it held before is not known)");
+	} else {
+		sbuf_adds(out, " (nothing)");
+	}
+	add_evidence(e, out);
+}
+
+/* "consumer-d assigned [4]". */
+static void
+fmt_assigned(const kg_event *e, sbuf *out)
+{
+	sbuf_addf(out, "%s assigned ", event_who(e));
+	tp_format(out, e->parts, e->nparts, e->single_topic);
+	add_evidence(e, out);
+}
+
+/* "consumer-b lost [2 3] (...)". */
+static void
+fmt_lost(const kg_event *e, sbuf *out)
+{
+	sbuf_addf(out, "%s lost ", event_who(e));
+	tp_format(out, e->parts, e->nparts, e->single_topic);
+	add_reason(e, out);
+}
+
+/* "[5] orphaned: no member owns it". */
+static void
+fmt_orphaned(const kg_event *e, sbuf *out)
+{
+	tp_format(out, e->parts, e->nparts, e->single_topic);
+	sbuf_adds(out, " orphaned: no member owns ");
+	sbuf_adds(out, e->nparts == 1 ? "it" : "them");
+	if (e->text)
+		sbuf_addf(out, " (%s)", e->text);
+}
+
+/* "rebalance storm: 3 rebalances in the last 5m, ...", and "rebalance storm over: ..." at its end. */
+static void
+fmt_storm(const kg_event *e, sbuf *out)
+{
+	sbuf_adds(out, e->kind == KG_EV_STORM_BEGIN ? "rebalance storm" : "rebalance storm over");
+	if (e->text)
+		sbuf_addf(out, ": %s", e->text);
+}
+
+/* A source's health changed: its own text. */
+static void
+fmt_source(const kg_event *e, sbuf *out)
+{
+	sbuf_adds(out, e->text ? e->text : "source changed");
+}
+
+/* "the coordinator's log times that rebalance: 2.4 s, generation 13 (from generation 12)". */
+static void
+fmt_retimed(const kg_event *e, sbuf *out)
+{
+	char d[32];
+	util_fmt_duration(d, sizeof d, e->duration_us);
+	sbuf_addf(out, "the coordinator's log times that rebalance: %s", d);
+	if (e->generation >= 0)
+		sbuf_addf(out, ", generation %d", (int)e->generation);
+	if (e->text && *e->text)
+		sbuf_addf(out, " (%s)", e->text);
+}
+
+static fmt_fn *const fmt_kind[KG_EV_COUNT] = {
+	[KG_EV_GROUP_APPEARED] = fmt_group_appeared,
+	[KG_EV_GROUP_GONE] = fmt_group_gone,
+	[KG_EV_STATE] = fmt_state,
+	[KG_EV_MEMBER_JOINED] = fmt_member_joined,
+	[KG_EV_MEMBER_LEFT] = fmt_member_left,
+	[KG_EV_MEMBER_AWAY] = fmt_member_away,
+	[KG_EV_MEMBER_BACK] = fmt_member_back,
+	[KG_EV_REBALANCE_START] = fmt_rebalance_start,
+	[KG_EV_ROUND] = fmt_round,
+	[KG_EV_REBALANCE_END] = fmt_rebalance_end,
+	[KG_EV_REVOKED] = fmt_revoked,
+	[KG_EV_ASSIGNED] = fmt_assigned,
+	[KG_EV_LOST] = fmt_lost,
+	[KG_EV_ORPHANED] = fmt_orphaned,
+	[KG_EV_STORM_BEGIN] = fmt_storm,
+	[KG_EV_STORM_END] = fmt_storm,
+	[KG_EV_SOURCE] = fmt_source,
+	[KG_EV_RETIMED] = fmt_retimed,
+};
+
 /* The message of an event. */
 void
 event_format(const kg_event *e, sbuf *out)
 {
-	char d[32];
-	const char *who = event_who(e);
-	bool sf = e->single_topic;
-
-	switch (e->kind) {
-	case KG_EV_GROUP_APPEARED:
-		sbuf_adds(out, "group appeared");
-		if (e->text)
-			sbuf_addf(out, " (%s)", e->text);
-		break;
-	case KG_EV_GROUP_GONE:
-		sbuf_adds(out, "group gone");
-		break;
-	case KG_EV_STATE:
-		sbuf_addf(out, "state %s -> %s", state_name(e->from), state_name(e->to));
-		break;
-	case KG_EV_MEMBER_JOINED:
-		sbuf_addf(out, "%s joined", who);
-		if (e->instance_id)
-			sbuf_addf(out, " (static: %s)", e->instance_id);
-		add_evidence(e, out);
-		break;
-	case KG_EV_MEMBER_LEFT:
-		sbuf_addf(out, "%s left", who);
-		add_reason(e, out);
-		if (e->nparts > 0) {
-			sbuf_adds(out, " holding ");
-			tp_format(out, e->parts, e->nparts, sf);
-		}
-		break;
-	case KG_EV_MEMBER_AWAY:
-		sbuf_addf(out, "%s away (static member %s: no rebalance unless it stays away past session.timeout.ms)",
-			  who, e->instance_id ? e->instance_id : "");
-		break;
-	case KG_EV_MEMBER_BACK:
-		sbuf_addf(out, "%s back (static member %s) with its partitions: no rebalance", who,
-			  e->instance_id ? e->instance_id : "");
-		break;
-	case KG_EV_REBALANCE_START:
-		sbuf_addf(out, "rebalance started (%s", proto_name(e->proto));
-		if (e->text && *e->text)
-			sbuf_addf(out, ", %s", e->text);
-		if (e->generation >= 0)
-			sbuf_addf(out, ", from generation %d", (int)e->generation);
-		sbuf_addc(out, ')');
-		break;
-	case KG_EV_ROUND:
-		sbuf_addf(out, "rebalance round %d", e->round);
-		if (e->generation >= 0)
-			sbuf_addf(out, " (generation %d)", (int)e->generation);
-		break;
-	case KG_EV_REBALANCE_END:
-		util_fmt_duration(d, sizeof d, e->duration_us);
-		sbuf_addf(out, "rebalance ended after %s, %d round%s", d, e->round, e->round == 1 ? "" : "s");
-		if (e->generation >= 0)
-			sbuf_addf(out, ", generation %d", (int)e->generation);
-		if (e->text && *e->text)
-			sbuf_addf(out, "; %s", e->text);
-		if (e->lag_cost > 0) {
-			/* what the rebalance cost: the backlog it left (a fall in lag is no cost) */
-			char c[32];
-			util_fmt_count(c, sizeof c, e->lag_cost);
-			sbuf_addf(out, "; cost %s message%s of lag", c, e->lag_cost == 1 ? "" : "s");
-		}
-		break;
-	case KG_EV_REVOKED:
-		sbuf_addf(out, "%s revoked ", who);
-		tp_format(out, e->parts, e->nparts, sf);
-		if (e->cls == KG_CLASS_FULL) {
-			/*
-			 * A member that closes gives up everything without stopping
-			 * the others; in a cooperative group losing all one had is
-			 * that member's stop, not the world's.
-			 */
-			if (e->reason == KG_REASON_GRACEFUL)
-				sbuf_adds(out, " (all: leaving)");
-			else if (e->proto == KG_PROTO_COOPERATIVE)
-				sbuf_adds(out, " (all it had)");
-			else
-				sbuf_adds(out, " (all: stop-the-world)");
-		} else if (e->cls == KG_CLASS_INCREMENTAL) {
-			sbuf_adds(out, " of ");
-			tp_format(out, e->before, e->nbefore, sf);
-			sbuf_adds(out, " (incremental)");
-		} else if (e->nparts > 0) {
-			sbuf_adds(out, " (what it held before is not known)");
-		} else {
-			sbuf_adds(out, " (nothing)");
-		}
-		add_evidence(e, out);
-		break;
-	case KG_EV_ASSIGNED:
-		sbuf_addf(out, "%s assigned ", who);
-		tp_format(out, e->parts, e->nparts, sf);
-		add_evidence(e, out);
-		break;
-	case KG_EV_LOST:
-		sbuf_addf(out, "%s lost ", who);
-		tp_format(out, e->parts, e->nparts, sf);
-		add_reason(e, out);
-		break;
-	case KG_EV_ORPHANED:
-		tp_format(out, e->parts, e->nparts, sf);
-		sbuf_adds(out, " orphaned: no member owns ");
-		sbuf_adds(out, e->nparts == 1 ? "it" : "them");
-		if (e->text)
-			sbuf_addf(out, " (%s)", e->text);
-		break;
-	case KG_EV_STORM_BEGIN:
-		sbuf_adds(out, "rebalance storm");
-		if (e->text)
-			sbuf_addf(out, ": %s", e->text);
-		break;
-	case KG_EV_STORM_END:
-		sbuf_adds(out, "rebalance storm over");
-		if (e->text)
-			sbuf_addf(out, ": %s", e->text);
-		break;
-	case KG_EV_SOURCE:
-		sbuf_adds(out, e->text ? e->text : "source changed");
-		break;
-	case KG_EV_RETIMED:
-		util_fmt_duration(d, sizeof d, e->duration_us);
-		sbuf_addf(out, "the coordinator's log times that rebalance: %s", d);
-		if (e->generation >= 0)
-			sbuf_addf(out, ", generation %d", (int)e->generation);
-		if (e->text && *e->text)
-			sbuf_addf(out, " (%s)", e->text);
-		break;
-	default:
+	fmt_fn *fn = (unsigned)e->kind < KG_EV_COUNT ? fmt_kind[e->kind] : NULL;
+	if (fn != NULL)
+		fn(e, out);
+	else
 		sbuf_adds(out, "?");
-		break;
-	}
 }
 
 /* "[12.121s] message". */

@@ -48,7 +48,7 @@ typedef enum kg_evidence {
 } kg_evidence;
 
 typedef struct kg_event {
-	int refs;             /* atomic */
+	_Atomic int refs;     /* event_ref / event_unref */
 	uint64_t seq;         /* increasing per tracker */
 	int64_t time_us;
 	kg_event_kind kind;

@@ -161,8 +161,6 @@ void episode_clear(kg_episode *e);
 /* The member record of lane in e, NULL when none. */
 const kg_episode_member *episode_member(const kg_episode *e, int lane);
 
-#endif
-
 /*
  * Writer side, for the tracker (and tests).  Callers hold the lock
  * (history_lock) around a batch of writes; the reader side locks itself.
@@ -212,3 +210,5 @@ int64_t history_rebalancing_time(kg_history *h, int32_t group, int64_t since_us,
 				 int *rounds);
 /* The last episode of a group (lock held), NULL when none. */
 kg_episode *history_last_episode(kg_history *h, int32_t group);
+
+#endif

@@ -6,5 +6,7 @@ libkgtop_a_SOURCES += \
 	src/model/obs.c src/model/obs.h \
 	src/model/event.c src/model/event.h \
 	src/model/history.c src/model/history.h \
-	src/model/tracker.c src/model/tracker.h \
+	src/model/tracker.c src/model/tracker.h src/model/tracker_int.h \
+	src/model/tracker_lanes.c src/model/tracker_episode.c src/model/tracker_obs.c \
+	src/model/tracker_poll.c src/model/tracker_annotate.c \
 	src/model/source.c src/model/source.h

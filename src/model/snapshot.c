@@ -567,39 +567,15 @@ commit_cmp(const void *a, const void *b)
 	return x < y ? -1 : (x > y);
 }
 
-/* Build one finished group. */
+/* Copy the builder's members into the group, sorted by member id. */
 static void
-finish_group(kg_builder *b, kg_snapshot *s, kg_bgroup *bg, kg_group *g)
+finish_members(kg_arena *a, const kg_bgroup *bg, kg_group *g)
 {
-	kg_arena *a = s->arena;
 	size_t i;
-	int j, k, np = 0;
-	size_t cap = 0;
-	int32_t *topics = NULL;
-	size_t ntopics = 0, ctopics = 0;
-	kg_gpart *parts = NULL;
-	int64_t lagsum = 0;
-	bool lagknown = false;
-
-	g->id = bg->id;
-	g->name = intern_group_name(bg->id);
-	g->state = bg->state;
-	g->protocol_type = arena_strdup(a, bg->protocol_type ? bg->protocol_type : "");
-	g->assignor = arena_strdup(a, bg->assignor ? bg->assignor : "");
-	g->proto = bg->proto != KG_PROTO_UNKNOWN ? bg->proto : proto_from_assignor(g->assignor, g->protocol_type);
-	g->coordinator = bg->coordinator;
-	g->simple = bg->simple;
-	g->exact = bg->exact;
-	g->traced = bg->traced;
-	g->error = arena_strdup(a, bg->error);
-	g->sum.generation = -1;
-	g->sum.last_episode_us = -1;
-
-	/* members */
 	g->nmembers = (int)bg->nmembers;
 	g->members = arena_alloc(a, bg->nmembers * sizeof *g->members);
 	for (i = 0; i < bg->nmembers; i++) {
-		kg_bmember *bm = bg->members[i];
+		const kg_bmember *bm = bg->members[i];
 		kg_member *m = &g->members[i];
 		m->member_id = arena_strdup(a, bm->member_id);
 		m->client_id = arena_strdup(a, bm->client_id ? bm->client_id : "");
@@ -618,47 +594,70 @@ finish_group(kg_builder *b, kg_snapshot *s, kg_bgroup *bg, kg_group *g)
 		m->health.hb_rate = -1;
 	}
 	qsort(g->members, bg->nmembers, sizeof *g->members, member_cmp);
+}
 
-	/* topics in use: declared, committed, assigned */
-#define ADD_TOPIC(t)                                                              \
-	do {                                                                          \
-		size_t q_;                                                                \
-		for (q_ = 0; q_ < ntopics && topics[q_] != (t); q_++)                     \
-			;                                                                     \
-		if (q_ == ntopics) {                                                      \
-			util_grow(&topics, &ctopics, ntopics + 1, sizeof *topics);            \
-			topics[ntopics++] = (t);                                              \
-		}                                                                         \
-	} while (0)
+/* Add topic to a list of topics unless it is there. */
+static void
+topic_add(int32_t **topics, size_t *n, size_t *cap, int32_t topic)
+{
+	size_t q;
+	for (q = 0; q < *n && (*topics)[q] != topic; q++)
+		;
+	if (q == *n) {
+		util_grow(topics, cap, *n + 1, sizeof **topics);
+		(*topics)[(*n)++] = topic;
+	}
+}
+
+/* The topics a group uses (declared, committed, assigned), in that order; *n of them, to free. */
+static int32_t *
+group_topics(const kg_bgroup *bg, const kg_group *g, size_t *n)
+{
+	int32_t *topics = NULL;
+	size_t i, cap = 0;
+	int j, k;
+	*n = 0;
 	for (i = 0; i < bg->ntopics; i++)
-		ADD_TOPIC(bg->topics[i]);
+		topic_add(&topics, n, &cap, bg->topics[i]);
 	for (i = 0; i < bg->ncommits; i++)
-		ADD_TOPIC(bg->commits[i].tp.topic);
+		topic_add(&topics, n, &cap, bg->commits[i].tp.topic);
 	for (j = 0; j < g->nmembers; j++)
 		for (k = 0; k < g->members[j].nassigned; k++)
-			ADD_TOPIC(g->members[j].assignment[k].topic);
-#undef ADD_TOPIC
+			topic_add(&topics, n, &cap, g->members[j].assignment[k].topic);
+	return topics;
+}
 
-	/* partitions: every partition of every topic in use, plus any referenced */
+/* Append a partition to a growing list. */
+static void
+part_add(kg_gpart **parts, size_t *cap, int *np, kg_tp tp)
+{
+	util_grow(parts, cap, (size_t)*np + 1, sizeof **parts);
+	(*parts)[(*np)++].tp = tp;
+}
+
+/*
+ * The group's partitions: every partition of every topic in use, plus any
+ * committed or assigned, sorted, each once, with its log-end offset.
+ */
+static void
+finish_parts(kg_builder *b, kg_arena *a, const kg_bgroup *bg, kg_group *g)
+{
+	size_t i, ntopics, cap = 0;
+	int32_t *topics = group_topics(bg, g, &ntopics);
+	kg_gpart *parts = NULL;
+	int j, k, np = 0;
+
 	for (i = 0; i < ntopics; i++) {
 		btopic *t = (size_t)topics[i] < b->ctopics ? &b->topics[topics[i]] : NULL;
 		int n = t ? t->npartitions : 0;
-		for (j = 0; j < n; j++) {
-			util_grow(&parts, &cap, (size_t)np + 1, sizeof *parts);
-			parts[np].tp.topic = topics[i];
-			parts[np].tp.partition = j;
-			np++;
-		}
+		for (j = 0; j < n; j++)
+			part_add(&parts, &cap, &np, (kg_tp){ .topic = topics[i], .partition = j });
 	}
-	for (i = 0; i < bg->ncommits; i++) {
-		util_grow(&parts, &cap, (size_t)np + 1, sizeof *parts);
-		parts[np++].tp = bg->commits[i].tp;
-	}
+	for (i = 0; i < bg->ncommits; i++)
+		part_add(&parts, &cap, &np, bg->commits[i].tp);
 	for (j = 0; j < g->nmembers; j++) {
-		for (k = 0; k < g->members[j].nassigned; k++) {
-			util_grow(&parts, &cap, (size_t)np + 1, sizeof *parts);
-			parts[np++].tp = g->members[j].assignment[k];
-		}
+		for (k = 0; k < g->members[j].nassigned; k++)
+			part_add(&parts, &cap, &np, g->members[j].assignment[k]);
 	}
 	if (np > 1) {
 		int w = 0;
@@ -683,8 +682,17 @@ finish_group(kg_builder *b, kg_snapshot *s, kg_bgroup *bg, kg_group *g)
 	}
 	free(parts);
 	free(topics);
+}
 
-	/* committed offsets (the last contribution for a partition wins) */
+/* Committed offsets (the last contribution for a partition wins), owners and lag of the partitions. */
+static void
+finish_offsets(kg_bgroup *bg, kg_group *g)
+{
+	size_t i;
+	int j, k;
+	int64_t lagsum = 0;
+	bool lagknown = false;
+
 	if (bg->ncommits > 0) {
 		qsort(bg->commits, bg->ncommits, sizeof *bg->commits, commit_cmp);
 		for (i = 0; i < bg->ncommits; i++) {
@@ -693,8 +701,6 @@ finish_group(kg_builder *b, kg_snapshot *s, kg_bgroup *bg, kg_group *g)
 				g->parts[idx].committed = bg->commits[i].offset;
 		}
 	}
-
-	/* owners */
 	for (j = 0; j < g->nmembers; j++) {
 		for (k = 0; k < g->members[j].nassigned; k++) {
 			int idx = group_part_index(g, g->members[j].assignment[k]);
@@ -702,9 +708,7 @@ finish_group(kg_builder *b, kg_snapshot *s, kg_bgroup *bg, kg_group *g)
 				g->parts[idx].owner = j;
 		}
 	}
-
-	/* lag */
-	for (j = 0; j < np; j++) {
+	for (j = 0; j < g->nparts; j++) {
 		kg_gpart *p = &g->parts[j];
 		if (p->committed >= 0 && p->log_end >= 0) {
 			p->lag = p->log_end > p->committed ? p->log_end - p->committed : 0;
@@ -713,37 +717,70 @@ finish_group(kg_builder *b, kg_snapshot *s, kg_bgroup *bg, kg_group *g)
 		}
 	}
 	g->lag = lagknown ? lagsum : -1;
+}
 
-	/*
-	 * Orphans and idle members only mean something in a stable group with
-	 * members: a partition of a topic some member consumes that nobody
-	 * owns, a member that owns nothing.
-	 */
-	if (g->state == KG_STATE_STABLE && g->nmembers > 0 && !g->simple) {
-		for (j = 0; j < np; j++) {
-			kg_gpart *p = &g->parts[j];
-			bool consumed = false;
-			if (p->owner >= 0)
-				continue;
-			for (k = 0; k < g->nmembers && !consumed; k++) {
-				int q;
-				for (q = 0; q < g->members[k].nassigned; q++) {
-					if (g->members[k].assignment[q].topic == p->tp.topic) {
-						consumed = true;
-						break;
-					}
-				}
-			}
-			if (consumed) {
-				p->orphaned = true;
-				g->norphaned++;
-			}
-		}
-		for (k = 0; k < g->nmembers; k++) {
-			if (g->members[k].nassigned == 0)
-				g->nidle++;
+/* True when some member of g is assigned a partition of topic. */
+static bool
+topic_consumed(const kg_group *g, int32_t topic)
+{
+	int k, q;
+	for (k = 0; k < g->nmembers; k++) {
+		for (q = 0; q < g->members[k].nassigned; q++) {
+			if (g->members[k].assignment[q].topic == topic)
+				return true;
 		}
 	}
+	return false;
+}
+
+/*
+ * Orphans and idle members only mean something in a stable group with
+ * members: a partition of a topic some member consumes that nobody
+ * owns, a member that owns nothing.
+ */
+static void
+finish_orphans(kg_group *g)
+{
+	int j, k;
+	if (g->state != KG_STATE_STABLE || g->nmembers == 0 || g->simple)
+		return;
+	for (j = 0; j < g->nparts; j++) {
+		kg_gpart *p = &g->parts[j];
+		if (p->owner < 0 && topic_consumed(g, p->tp.topic)) {
+			p->orphaned = true;
+			g->norphaned++;
+		}
+	}
+	for (k = 0; k < g->nmembers; k++) {
+		if (g->members[k].nassigned == 0)
+			g->nidle++;
+	}
+}
+
+/* Build one finished group. */
+static void
+finish_group(kg_builder *b, kg_snapshot *s, kg_bgroup *bg, kg_group *g)
+{
+	kg_arena *a = s->arena;
+
+	g->id = bg->id;
+	g->name = intern_group_name(bg->id);
+	g->state = bg->state;
+	g->protocol_type = arena_strdup(a, bg->protocol_type ? bg->protocol_type : "");
+	g->assignor = arena_strdup(a, bg->assignor ? bg->assignor : "");
+	g->proto = bg->proto != KG_PROTO_UNKNOWN ? bg->proto : proto_from_assignor(g->assignor, g->protocol_type);
+	g->coordinator = bg->coordinator;
+	g->simple = bg->simple;
+	g->exact = bg->exact;
+	g->traced = bg->traced;
+	g->error = arena_strdup(a, bg->error);
+	g->sum.generation = -1;
+	g->sum.last_episode_us = -1;
+
+	finish_members(a, bg, g);
+	finish_parts(b, a, bg, g);
+	finish_offsets(bg, g);
+	finish_orphans(g);
 }
 
 /* Finish the snapshot. */
@@ -755,7 +792,7 @@ builder_finish(kg_builder *b)
 	size_t i, nt = 0;
 
 	s->arena = a;
-	s->refs = 1;
+	atomic_init(&s->refs, 1);
 	s->time_us = b->time_us;
 	s->cluster = arena_strdup(a, b->cluster ? b->cluster : "");
 
@@ -811,7 +848,7 @@ kg_snapshot *
 snapshot_ref(kg_snapshot *s)
 {
 	if (s != NULL)
-		atomic_fetch_add_explicit((_Atomic int *)&s->refs, 1, memory_order_relaxed);
+		atomic_fetch_add_explicit(&s->refs, 1, memory_order_relaxed);
 	return s;
 }
 
@@ -821,7 +858,7 @@ snapshot_unref(kg_snapshot *s)
 {
 	if (s == NULL)
 		return;
-	if (atomic_fetch_sub_explicit((_Atomic int *)&s->refs, 1, memory_order_acq_rel) == 1) {
+	if (atomic_fetch_sub_explicit(&s->refs, 1, memory_order_acq_rel) == 1) {
 		arena_free(s->arena);
 		free(s);
 	}

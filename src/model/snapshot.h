@@ -193,7 +193,7 @@ typedef struct kg_broker {
 } kg_broker;
 
 typedef struct kg_snapshot {
-	int refs;                /* atomic; use snapshot_ref/unref */
+	_Atomic int refs;        /* snapshot_ref / snapshot_unref */
 	uint64_t seq;
 	int64_t time_us;         /* wall clock of the observation */
 	const char *cluster;     /* bootstrap label shown in the header */

@@ -1,0 +1,328 @@
+/*
+ * tracker_annotate.c: annotate the snapshot before it is published.
+ *
+ * After the tick's observations and descriptions are folded, each group of
+ * the snapshot learns what the tracker knows beyond the broker's word: who
+ * consumes what now (a broker describes a rebalancing group without
+ * assignments), each member's lane, status and health against its limits,
+ * the in-flight and moved partitions, the group's summary (episodes,
+ * storm, lag trend).  The same picture goes to the history as a sample.
+ * Storms are decided here too, from the history's episodes in the window.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/tracker_int.h"
+
+/* The assignment a member effectively consumes now. */
+static const kg_tp *
+effective(const tgroup *g, const tmember *m, const kg_group *G, int *n)
+{
+	const kg_member *mm;
+	if (m->exact) {
+		*n = m->nasg;
+		return m->asg;
+	}
+	if (state_rebalancing(G->state)) {
+		if (g->proto == KG_PROTO_EAGER) {
+			*n = 0;
+			return NULL;
+		}
+		*n = m->nstable;
+		return m->stable;
+	}
+	mm = tk_snap_member(G, m);
+	if (mm == NULL) {
+		*n = 0;
+		return NULL;
+	}
+	*n = mm->nassigned;
+	return mm->assignment;
+}
+
+/* What a member is doing now. */
+static kg_member_status
+member_status(const tgroup *g, const tmember *m, int neff)
+{
+	if (m->away_since > 0)
+		return KG_MEMBER_AWAY;
+	if (g->ep != NULL) {
+		if (neff == 0)
+			return KG_MEMBER_STOPPED;
+		if (m->partial)
+			return KG_MEMBER_PARTIAL;
+		return KG_MEMBER_CONSUMING;
+	}
+	return neff == 0 ? KG_MEMBER_IDLE : KG_MEMBER_CONSUMING;
+}
+
+/* A limit: the member's from a trace, else its group's from a trace, else the configured one. */
+static void
+pick_limit(int64_t member_us, int64_t group_us, int64_t cfg_us, kg_limit_src cfg_src, int64_t *us, kg_limit_src *src)
+{
+	if (member_us > 0) {
+		*us = member_us;
+		*src = KG_LIMIT_TRACE;
+	} else if (group_us > 0) {
+		*us = group_us;
+		*src = KG_LIMIT_TRACE;
+	} else {
+		*us = cfg_us;
+		*src = cfg_src;
+	}
+}
+
+/* Health of a member against its limits. */
+static void
+member_health(const kg_tracker *t, const tgroup *g, const tmember *m, int64_t T, kg_member_health *h)
+{
+	pick_limit(m->session_us, g->session_us, t->cfg.session_timeout_us, t->cfg.session_src, &h->session_timeout_us,
+		   &h->session_src);
+	pick_limit(m->max_poll_us, g->max_poll_us, t->cfg.max_poll_us, t->cfg.max_poll_src, &h->max_poll_us,
+		   &h->max_poll_src);
+	if (m->hb_last > 0)
+		h->hb_age_us = T > m->hb_last ? T - m->hb_last : 0;
+	else if (m->m_time > 0 && m->m_hb_age >= 0)
+		h->hb_age_us = m->m_hb_age + (T > m->m_time ? T - m->m_time : 0);
+	if (m->poll_last > 0)
+		h->poll_gap_us = T > m->poll_last ? T - m->poll_last : 0;
+	else if (m->m_time > 0 && m->m_poll_gap >= 0)
+		h->poll_gap_us = m->m_poll_gap + (T > m->m_time ? T - m->m_time : 0);
+	h->poll_gap_max_us = KG_MAX(m->poll_gap_max > 0 ? m->poll_gap_max : -1, m->m_poll_gap_max);
+	if (h->poll_gap_us > h->poll_gap_max_us && m->poll_last > 0)
+		h->poll_gap_max_us = h->poll_gap_us;
+	h->hb_rate = m->m_hb_rate;
+	h->rebalance_latency_avg_us = m->m_rb_avg;
+	h->rebalance_latency_max_us = m->m_rb_max;
+	h->failed_rebalances = m->m_failed;
+	h->health_source = m->health_src;
+}
+
+/* A history sample of the group at T, every lane absent and every partition unowned until told. */
+static void
+sample_init(kg_sample *smp, const tgroup *g, const kg_group *G, int64_t T, int nl)
+{
+	int k;
+	memset(smp, 0, sizeof *smp);
+	smp->time_us = T;
+	smp->state = G->state;
+	smp->in_episode = g->ep != NULL;
+	smp->lag = G->lag;
+	smp->nlanes = nl;
+	smp->lane_status = xmalloc((size_t)(nl ? nl : 1));
+	smp->lane_nassigned = xcalloc((size_t)(nl ? nl : 1), sizeof *smp->lane_nassigned);
+	memset(smp->lane_status, KG_LANE_ABSENT, (size_t)(nl ? nl : 1));
+	smp->nparts = G->nparts;
+	smp->parts = xmalloc((size_t)(G->nparts ? G->nparts : 1) * sizeof *smp->parts);
+	smp->owner = xmalloc((size_t)(G->nparts ? G->nparts : 1) * sizeof *smp->owner);
+	smp->pstat = xmalloc((size_t)(G->nparts ? G->nparts : 1));
+	for (k = 0; k < G->nparts; k++) {
+		smp->parts[k] = G->parts[k].tp;
+		smp->owner[k] = -1;
+	}
+}
+
+/*
+ * One present member: its lane's status and what it consumes in the
+ * sample, the snapshot's owners of what it consumes, and the snapshot's
+ * entry of it (lane, status, health, last leave).
+ */
+static void
+annotate_member(kg_tracker *t, const tgroup *g, const tmember *m, kg_group *G, int64_t T, kg_sample *smp)
+{
+	int neff, j, mi = group_member_index(G, m->member_id);
+	const kg_tp *eff = effective(g, m, G, &neff);
+	kg_member_status st = member_status(g, m, neff);
+	smp->lane_status[m->lane] = (uint8_t)st;
+	smp->lane_nassigned[m->lane] = (uint16_t)(neff > 65535 ? 65535 : neff);
+	for (j = 0; j < neff; j++) {
+		int idx = group_part_index(G, eff[j]);
+		if (idx >= 0 && smp->owner[idx] < 0)
+			smp->owner[idx] = (int16_t)m->lane;
+		/*
+		 * A broker describes a rebalancing group without
+		 * assignments; who consumes what meanwhile is what the
+		 * tracker knows: a cooperative member keeps consuming
+		 * what it held.  The snapshot's owners say that (the
+		 * members' own assignments stay what the broker said).
+		 */
+		if (idx >= 0 && mi >= 0 && G->parts[idx].owner < 0) {
+			G->parts[idx].owner = mi;
+			G->parts[idx].orphaned = false;
+			G->parts[idx].in_flight = false;
+		}
+	}
+	if (mi >= 0) {
+		kg_member *sm = &G->members[mi];
+		kg_lane *l = history_lane(t->h, g->id, m->lane);
+		sm->lane = m->lane;
+		sm->status = st;
+		sm->first_seen_us = m->first_seen;
+		member_health(t, g, m, T, &sm->health);
+		sm->health.health_source = m->health_src;
+		sm->last_leave = l ? l->last_leave : KG_REASON_NONE;
+		if (m->exact)
+			sm->flags |= KG_MEMBER_EXACT;
+	}
+}
+
+/*
+ * Each partition's status in the sample: consuming, stopped (in a
+ * rebalance), orphaned (its topic is consumed, it is not) or idle.  Parts
+ * are sorted by topic: a topic is consumed when some partition of it is
+ * owned.
+ */
+static void
+sample_pstat(kg_sample *smp, const tgroup *g, const kg_group *G)
+{
+	int npresent = tk_present_count(g), start = 0, k;
+	while (start < G->nparts) {
+		int end = start;
+		bool consumed = false;
+		while (end < G->nparts && G->parts[end].tp.topic == G->parts[start].tp.topic) {
+			consumed |= smp->owner[end] >= 0;
+			end++;
+		}
+		for (k = start; k < end; k++) {
+			if (smp->owner[k] >= 0)
+				smp->pstat[k] = KG_PSTAT_CONSUMING;
+			else if (g->ep != NULL)
+				smp->pstat[k] = KG_PSTAT_STOPPED;
+			else if (G->parts[k].orphaned || (consumed && npresent > 0))
+				smp->pstat[k] = KG_PSTAT_ORPHANED;
+			else
+				smp->pstat[k] = KG_PSTAT_IDLE;
+		}
+		start = end;
+	}
+}
+
+/* The group's summary: rebalances, storm, the open or last episode, generation, lag trend, limits. */
+static void
+annotate_summary(kg_tracker *t, const tgroup *g, kg_group *G, int64_t T)
+{
+	kg_episode *last = history_last_episode(t->h, g->id);
+	kg_member_health gh;
+	tmember dummy;
+	int64_t lag_then;
+
+	G->sum.rebalances_1h = history_count_episodes(t->h, g->id, T - 3600LL * 1000000);
+	G->sum.storm = g->storm;
+	G->sum.in_episode = g->ep != NULL;
+	if (g->ep != NULL) {
+		G->sum.episode_start_us = g->ep->start_us;
+		G->sum.rounds = g->ep->rounds;
+	} else if (last != NULL) {
+		G->sum.episode_start_us = last->start_us;
+		G->sum.rounds = last->rounds;
+	}
+	if (last != NULL) {
+		kg_episode *closed = last->end_us != 0 ? last : history_episode(t->h, g->id, g->last_ep);
+		if (closed != NULL && closed->end_us != 0)
+			G->sum.last_episode_us = closed->end_us - closed->start_us;
+	}
+	G->sum.generation = g->generation;
+	lag_then = history_lag_at(t->h, g->id, T - 60LL * 1000000);
+	if (lag_then < 0) /* less than a minute known: the trend over the last 10 s */
+		lag_then = history_lag_at(t->h, g->id, T - 10LL * 1000000);
+	if (lag_then >= 0 && G->lag >= 0)
+		G->sum.lag_delta_1m = G->lag - lag_then;
+	/* the group's limits: what a member that says nothing of its own is judged by */
+	memset(&dummy, 0, sizeof dummy);
+	memset(&gh, 0, sizeof gh);
+	member_health(t, g, &dummy, T, &gh);
+	G->sum.session_timeout_us = gh.session_timeout_us;
+	G->sum.session_src = gh.session_src;
+	G->sum.max_poll_us = gh.max_poll_us;
+	G->sum.max_poll_src = gh.max_poll_src;
+}
+
+/* Annotate one group of the snapshot and store a history sample. */
+void
+tk_annotate_group(kg_tracker *t, kg_snapshot *s, kg_group *G, int64_t T)
+{
+	tgroup *g = tk_group_get(t, G->id);
+	kg_sample smp;
+	int nl = history_nlanes(t->h, g->id), k;
+	size_t i;
+
+	if (g->no_news || G->traced) {
+		/* a failed description, or a group known from a log: the timeline keeps what it had */
+		G->sum.storm = g->storm;
+		G->sum.in_episode = g->ep != NULL;
+		return;
+	}
+	/* the broker hides the assignor of a rebalancing group: say what it was */
+	if (G->proto == KG_PROTO_UNKNOWN && g->proto != KG_PROTO_UNKNOWN)
+		G->proto = g->proto;
+	if ((G->assignor == NULL || *G->assignor == '\0') && g->assignor != NULL)
+		G->assignor = snapshot_strdup(s, g->assignor);
+	/* partitions between the rounds of an open rebalance are in flight, not orphaned */
+	if (g->ep != NULL) {
+		for (k = 0; k < G->nparts; k++) {
+			if (G->parts[k].orphaned) {
+				G->parts[k].orphaned = false;
+				G->parts[k].in_flight = true;
+			}
+		}
+		G->norphaned = 0;
+	}
+	sample_init(&smp, g, G, T, nl);
+	for (i = 0; i < g->nm; i++) {
+		const tmember *m = g->m[i];
+		if (m->present && m->lane >= 0 && m->lane < nl)
+			annotate_member(t, g, m, G, T, &smp);
+	}
+	sample_pstat(&smp, g, G);
+	history_add_sample(t->h, g->id, &smp);
+
+	/* moved marks of the last rebalance */
+	for (k = 0; k < g->nmoved; k++) {
+		int idx = group_part_index(G, g->moved[k]);
+		if (idx >= 0) {
+			G->parts[idx].moved = true;
+			G->parts[idx].moved_from = g->moved_from[k];
+		}
+	}
+	annotate_summary(t, g, G, T);
+}
+
+/* Decide storms for a group. */
+void
+tk_eval_storm(kg_tracker *t, tgroup *g, int64_t T, kg_group *G)
+{
+	int count = 0, rounds = 0;
+	int64_t W = t->cfg.storm_window_us;
+	int64_t reb = history_rebalancing_time(t->h, g->id, T - W, T, &count, &rounds);
+	int64_t observed = T - g->first_seen;
+	int64_t denom = observed < W ? observed : W;
+	double ratio = denom > 0 ? (double)reb / (double)denom : 0;
+	/*
+	 * Several rebalances in the window, or more time rebalancing than
+	 * consuming while the group cannot settle: at least two rebalances, or
+	 * one that keeps starting new rounds (members dropping out of it).
+	 */
+	bool storm = count >= t->cfg.storm_episodes ||
+		     ((count >= 2 || rounds >= 3) && observed >= STORM_MIN_OBSERVED && ratio > t->cfg.storm_ratio);
+	if (G != NULL)
+		G->sum.rebalancing_ratio = ratio;
+	if (storm != g->storm) {
+		kg_event *ev = event_new(storm ? KG_EV_STORM_BEGIN : KG_EV_STORM_END, T, g->id);
+		char w[32];
+		sbuf s = { 0 };
+		util_fmt_duration(w, sizeof w, W);
+		sbuf_addf(&s, "%d rebalance%s", count, count == 1 ? "" : "s");
+		if (rounds > count)
+			sbuf_addf(&s, " of %d rounds", rounds);
+		sbuf_addf(&s, " in the last %s, %.0f%% of the time rebalancing", w, ratio * 100);
+		event_text(ev, sbuf_str(&s));
+		sbuf_free(&s);
+		tk_emit(t, g, ev);
+		g->storm = storm;
+		if (G != NULL)
+			G->sum.storm = storm;
+	}
+}

@@ -1,0 +1,598 @@
+/*
+ * tracker_episode.c: rebalance episodes and their rounds.
+ *
+ * An episode opens at the first evidence of a rebalance
+ * (tk_ensure_episode), names its trigger (a membership change just before,
+ * else "cause unknown: <first sign>" until the cause is learnt), records
+ * per member what was revoked and assigned in which round (tk_revoke,
+ * tk_assign), and closes with the moves it made and what it cost
+ * (tk_close_episode).  Rounds: a round ends with a sync (tk_round_synced:
+ * a member's assignment, a coordinator's "stabilized", a Stable
+ * description); the next begins with a join signal after it
+ * (tk_next_round, tk_round_join_sent); a late callback belongs to the round
+ * of the JoinGroup it answers (tk_round_answered, tk_round_at).  The
+ * observation and polling handlers decide what is a signal; what a round
+ * is lives here.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/tracker_int.h"
+
+/* The word after "member " (or "Leader ") in a coordinator's reason, into buf; NULL when none. */
+static const char *
+reason_member(const char *text, char *buf, size_t n)
+{
+	const char *p = strstr(text, "member ");
+	size_t k = 0;
+	if (p != NULL)
+		p += strlen("member ");
+	else if ((p = strstr(text, "request for (")) != NULL) /* 4.x: "explicit `LeaveGroup` request for (M) members." */
+		p += strlen("request for (");
+	else if (strncmp(text, "Leader ", 7) == 0)
+		p = text + 7;
+	if (p == NULL)
+		return NULL;
+	while (p[k] != '\0' && p[k] != ' ' && p[k] != ';' && p[k] != ',' && p[k] != ')' && k + 1 < n) {
+		buf[k] = p[k];
+		k++;
+	}
+	buf[k] = '\0';
+	return k > 0 ? buf : NULL;
+}
+
+/* A short trigger for a coordinator's "preparing to rebalance" reason. */
+char *
+tk_short_trigger(kg_reason r, const char *text)
+{
+	char m[256], c[256];
+	const char *who = text ? reason_member(text, m, sizeof m) : NULL;
+	if (who != NULL)
+		who = tk_client_of(who, c, sizeof c);
+	switch (r) {
+	case KG_REASON_JOINED:
+		if (who != NULL)
+			return xasprintf("joined: %s", who);
+		break;
+	case KG_REASON_SESSION_TIMEOUT:
+	case KG_REASON_MAX_POLL:
+	case KG_REASON_GRACEFUL:
+	case KG_REASON_FENCED:
+		if (who != NULL)
+			return xasprintf("left: %s (%s)", who, reason_name(r));
+		break;
+	case KG_REASON_LEADER_REJOIN:
+		if (who != NULL)
+			return xasprintf("leader %s rejoined", who);
+		break;
+	case KG_REASON_REPLACED: {
+		const char *inst = text ? strstr(text, "instance id ") : NULL;
+		if (inst != NULL) {
+			size_t k = 0;
+			inst += strlen("instance id ");
+			while (inst[k] && inst[k] != ' ' && inst[k] != ';' && inst[k] != ')' && k + 1 < sizeof m) {
+				m[k] = inst[k];
+				k++;
+			}
+			m[k] = '\0';
+			return xasprintf("static member %s updated", m);
+		}
+		break;
+	}
+	default:
+		break;
+	}
+	if (text == NULL)
+		return xstrdup(reason_name(r));
+	return strlen(text) > 72 ? xasprintf("%.69s...", text) : xstrdup(text);
+}
+
+/* True while an episode's trigger text only says what was seen first (the cause is not known yet). */
+static bool
+cause_unknown(const char *trigger_text)
+{
+	return trigger_text != NULL && strncmp(trigger_text, UNKNOWN_TRIGGER, strlen(UNKNOWN_TRIGGER)) == 0;
+}
+
+/*
+ * Remember a membership change as the likely trigger of the next rebalance;
+ * an open episode that began without a known trigger close to it adopts it
+ * (an exact member's JOINED is known only once it has its member id, and a
+ * leaver's LeaveGroup follows its revoke).
+ */
+static void
+set_trigger_ext(tgroup *g, int64_t time, kg_reason reason, const char *text, const char *extends)
+{
+	bool adopt;
+	g->trig_time = time;
+	g->trig_reason = reason;
+	free(g->trig_text);
+	g->trig_text = xstrdup(text);
+	g->trig_joiners = 0;
+	g->trig_more = 0;
+	if (g->ep == NULL || time < g->ep->start_us - TRIGGER_WINDOW || time > g->ep->start_us + TRIGGER_WINDOW)
+		return;
+	/* a cause not yet known is replaced; a list of joiners the episode took grows */
+	adopt = cause_unknown(g->ep->trigger_text) ||
+		(extends != NULL && g->ep->trigger_text != NULL && strcmp(g->ep->trigger_text, extends) == 0);
+	if (adopt) {
+		g->ep->trigger = reason;
+		free(g->ep->trigger_text);
+		g->ep->trigger_text = xstrdup(text);
+	}
+}
+
+/* Remember a membership change as the likely trigger of the next rebalance. */
+void
+tk_set_trigger(tgroup *g, int64_t time, kg_reason reason, const char *text)
+{
+	set_trigger_ext(g, time, reason, text, NULL);
+}
+
+/*
+ * A member joined: the trigger names it, or, when other members joined
+ * moments before (a group's first members, a fleet scaled up), adds it to
+ * their list: "joined: a, b, c and 2 more".
+ */
+void
+tk_trigger_joined(tgroup *g, int64_t time, const char *who)
+{
+	sbuf s = { 0 };
+	int joiners = 1, more = 0;
+	char *prev = NULL;
+	if (g->trig_text != NULL && g->trig_reason == KG_REASON_JOINED && g->trig_joiners > 0 &&
+	    time >= g->trig_time - TRIGGER_WINDOW && time - g->trig_time <= TRIGGER_WINDOW) {
+		prev = xstrdup(g->trig_text);
+		joiners = g->trig_joiners;
+		more = g->trig_more;
+		if (joiners < JOINERS_NAMED) {
+			sbuf_addf(&s, "%s, %s", g->trig_text, who);
+			joiners++;
+		} else {
+			char *tail = strstr(g->trig_text, " and ");
+			more++;
+			sbuf_addf(&s, "%.*s and %d more", tail != NULL ? (int)(tail - g->trig_text) : (int)strlen(g->trig_text),
+				  g->trig_text, more);
+		}
+	} else {
+		sbuf_addf(&s, "joined: %s", who);
+	}
+	set_trigger_ext(g, time, KG_REASON_JOINED, sbuf_str(&s), prev);
+	g->trig_joiners = joiners;
+	g->trig_more = more;
+	free(prev);
+	sbuf_free(&s);
+}
+
+/* The episode record of a member, created on demand. */
+kg_episode_member *
+tk_ep_member(kg_episode *e, const tmember *m)
+{
+	int i;
+	kg_episode_member *em;
+	for (i = 0; i < e->nmembers; i++) {
+		if (e->members[i].lane == m->lane)
+			return &e->members[i];
+	}
+	e->members = xreallocarray(e->members, (size_t)e->nmembers + 1, sizeof *e->members);
+	em = &e->members[e->nmembers++];
+	memset(em, 0, sizeof *em);
+	em->lane = m->lane;
+	em->client_id = xstrdup(m->client_id);
+	return em;
+}
+
+/* Remember who owned parts when the open episode began (to tell moves later). */
+static void
+ep_owned(tgroup *g, const kg_tp *parts, int n, int lane)
+{
+	int k;
+	for (k = 0; k < n; k++) {
+		g->ep_parts = xreallocarray(g->ep_parts, (size_t)g->nep_parts + 1, sizeof *g->ep_parts);
+		g->ep_owner = xreallocarray(g->ep_owner, (size_t)g->nep_parts + 1, sizeof *g->ep_owner);
+		g->ep_parts[g->nep_parts] = parts[k];
+		g->ep_owner[g->nep_parts] = lane;
+		g->nep_parts++;
+	}
+}
+
+/*
+ * What each member held when the open episode began (its start owners, to
+ * count moves at the end), and each present member's round state afresh.
+ * A member that left, or joined, just before is what the rebalance is about.
+ */
+static void
+ep_start_members(tgroup *g, int64_t time)
+{
+	size_t i;
+	free(g->ep_parts);
+	free(g->ep_owner);
+	g->ep_parts = NULL;
+	g->ep_owner = NULL;
+	g->nep_parts = 0;
+	for (i = 0; i < g->nm; i++) {
+		tmember *m = g->m[i];
+		kg_episode_member *em;
+		const kg_tp *h;
+		int nh;
+		if (!m->present) {
+			/* a member that left just before is what this rebalance is about */
+			if (m->gone_time > 0 && time >= m->gone_time && time - m->gone_time <= TRIGGER_WINDOW &&
+			    m->gone_time >= g->last_ep_end && m->gone_time >= g->emptied_at) {
+				em = tk_ep_member(g->ep, m);
+				em->left = true;
+				tk_set_tp(&em->before, &em->nbefore, m->gone_asg, m->ngone_asg);
+				ep_owned(g, m->gone_asg, m->ngone_asg, m->lane);
+			}
+			continue;
+		}
+		h = tk_held(m, &nh);
+		em = tk_ep_member(g->ep, m);
+		tk_set_tp(&em->before, &em->nbefore, h, nh);
+		/* a member that joined just before (and after the last rebalance ended) is what this one is about */
+		em->joined = m->join_time > 0 && time - m->join_time <= TRIGGER_WINDOW && time >= m->join_time &&
+			     m->join_time >= g->last_ep_end;
+		m->revoked_round = 0;
+		m->synced_round = 0;
+		m->partial = false;
+		m->partial_since = 0;
+		m->stop_since = nh == 0 ? time : 0;
+		m->join_round = 1;
+		m->join_seen = false;
+		m->join_answered = false;
+		m->sent_round = 0;
+		ep_owned(g, h, nh, m->lane);
+	}
+}
+
+/* Open an episode at time if none is open; returns it. */
+kg_episode *
+tk_ensure_episode(kg_tracker *t, tgroup *g, int64_t time, const char *why, kg_evidence evid)
+{
+	kg_episode e;
+	kg_event *ev;
+	if (g->ep != NULL) {
+		if (time < g->ep->start_us)
+			g->ep->start_us = g->round_t[0] = time;
+		return g->ep;
+	}
+	memset(&e, 0, sizeof e);
+	e.id = ++t->next_episode;
+	e.number = ++g->episodes_seen;
+	e.group = g->id;
+	e.start_us = time;
+	e.rounds = 1;
+	e.gen_start = g->generation;
+	e.gen_end = -1;
+	e.proto = g->proto;
+	e.lag_start = e.lag_peak = g->lag;
+	e.lag_end = -1;
+	e.evidence = evid;
+	/* a membership change explains it if it is recent and not older than the last episode's end */
+	if (g->trig_text != NULL && time - g->trig_time <= TRIGGER_WINDOW && time >= g->trig_time - TRIGGER_WINDOW &&
+	    g->trig_time >= g->last_ep_end) {
+		e.trigger = g->trig_reason;
+		e.trigger_text = xstrdup(g->trig_text);
+	} else {
+		/* what was seen first, until the cause is learnt (a join is known once it has its id) */
+		e.trigger = KG_REASON_UNKNOWN;
+		e.trigger_text = xasprintf("%s%s", UNKNOWN_TRIGGER, why);
+	}
+	e.members_before = tk_present_count(g);
+	g->ep = history_add_episode(t->h, &e);
+	g->round_t[0] = time;
+	episode_clear(&e);
+	g->phase = PHASE_JOINING;
+	g->last_sync = 0;
+	g->round_start = time;
+	g->await_log_sync = false;
+	g->ep_changed = false;
+	g->ep_polled = false;
+	g->ep_logonly = !g->seen;
+	g->ep_callbacks = false;
+	g->last_rebal_obs = time;
+	if (g->ep_logonly) {
+		util_grow(&t->logonly, &t->clogonly, t->nlogonly + 1, sizeof *t->logonly);
+		t->logonly[t->nlogonly++] = g->id;
+	}
+
+	ep_start_members(g, time);
+
+	ev = event_new(KG_EV_REBALANCE_START, time, g->id);
+	ev->episode = g->ep->id;
+	ev->evidence = evid;
+	ev->round = 1;
+	ev->proto = g->proto;
+	ev->generation = g->generation;
+	ev->reason = g->ep->trigger;
+	event_text(ev, g->ep->trigger_text);
+	tk_emit(t, g, ev);
+	return g->ep;
+}
+
+/* Begin the next round of the open episode. */
+void
+tk_next_round(kg_tracker *t, tgroup *g, int64_t time, kg_evidence evid)
+{
+	kg_event *ev;
+	if (g->ep == NULL || g->phase != PHASE_SYNCED)
+		return;
+	g->ep->rounds++;
+	g->phase = PHASE_JOINING;
+	g->round_start = time;
+	if (g->ep->rounds <= MAX_ROUND_T)
+		g->round_t[g->ep->rounds - 1] = time;
+	ev = event_new(KG_EV_ROUND, time, g->id);
+	ev->episode = g->ep->id;
+	ev->evidence = evid;
+	ev->round = g->ep->rounds;
+	ev->generation = g->generation;
+	ev->proto = g->proto;
+	tk_emit(t, g, ev);
+}
+
+/* The round of the open episode that time falls in (1 when before them all). */
+int
+tk_round_at(const tgroup *g, int64_t time)
+{
+	int r = g->ep->rounds < MAX_ROUND_T ? g->ep->rounds : MAX_ROUND_T;
+	while (r > 1 && g->round_t[r - 1] > time)
+		r--;
+	return r;
+}
+
+/* The round a member's callback answers: the round of its observed, still unanswered JoinGroup, else the current one. */
+int
+tk_round_answered(const tgroup *g, const tmember *m)
+{
+	int round = g->ep->rounds;
+	if (m->join_seen && !m->join_answered && m->join_round > 0 && m->join_round < round)
+		round = m->join_round;
+	return round;
+}
+
+/*
+ * A member sent a JoinGroup at time: a join after a sync starts the next
+ * round; so does a member's second JoinGroup sent in a round (its first was
+ * answered, whatever order the other members' callbacks of that round come
+ * in).  Opens the episode if none is; returns the JoinGroup's round.
+ */
+int
+tk_round_join_sent(kg_tracker *t, tgroup *g, const tmember *m, int64_t time)
+{
+	if (g->ep != NULL && m->sent_round >= g->ep->rounds)
+		g->phase = PHASE_SYNCED;
+	if (time >= g->last_sync)
+		tk_next_round(t, g, time, KG_EVID_EXACT);
+	tk_ensure_episode(t, g, time, "member rejoined", KG_EVID_EXACT);
+	return tk_round_at(g, time);
+}
+
+/* The current round synced at time (exact: a client or a coordinator log said when). */
+void
+tk_round_synced(tgroup *g, int64_t time, bool exact)
+{
+	g->phase = PHASE_SYNCED;
+	g->last_sync = time;
+	if (exact)
+		g->exact_sync = time;
+}
+
+/* Account stopped / partial time of a member up to time. */
+void
+tk_settle_member_time(tgroup *g, tmember *m, int64_t time)
+{
+	kg_episode_member *em;
+	if (g->ep == NULL)
+		return;
+	em = tk_ep_member(g->ep, m);
+	if (m->stop_since > 0 && time > m->stop_since)
+		em->stopped_us += time - m->stop_since;
+	if (m->partial_since > 0 && time > m->partial_since)
+		em->partial_us += time - m->partial_since;
+	m->stop_since = 0;
+	m->partial_since = 0;
+}
+
+/* Record a revoke: event, episode, member state. */
+void
+tk_revoke(kg_tracker *t, tgroup *g, tmember *m, int64_t time, const kg_tp *parts, int nparts,
+	  const kg_tp *before, int nbefore, kg_evidence evid, kg_proto proto, kg_reason reason, int round)
+{
+	kg_event *ev = tk_member_event(KG_EV_REVOKED, time, g, m);
+	kg_episode_member *em = tk_ep_member(g->ep, m);
+	kg_revoke_class cls = tp_classify_revoke(parts, nparts, before, nbefore);
+	ev->parts = tp_dup(parts, nparts);
+	ev->nparts = ev->parts ? nparts : 0;
+	ev->before = tp_dup(before, nbefore);
+	ev->nbefore = ev->before ? nbefore : 0;
+	ev->cls = cls;
+	ev->reason = reason; /* GRACEFUL: the member gives everything up because it is closing */
+	ev->evidence = evid;
+	ev->proto = proto != KG_PROTO_UNKNOWN ? proto : g->proto;
+	ev->episode = g->ep->id;
+	ev->round = round;
+	ev->generation = g->generation;
+	tk_emit(t, g, ev);
+
+	tk_tp_union(&em->revoked, &em->nrevoked, parts, nparts);
+	if (cls == KG_CLASS_FULL) {
+		if (em->cls != KG_CLASS_FULL)
+			g->ep->nfull++;
+		if (em->cls == KG_CLASS_INCREMENTAL)
+			g->ep->nincremental--;
+		em->cls = KG_CLASS_FULL;
+	} else if (cls == KG_CLASS_INCREMENTAL && em->cls == KG_CLASS_NONE) {
+		em->cls = KG_CLASS_INCREMENTAL;
+		g->ep->nincremental++;
+	}
+	if (cls != KG_CLASS_NONE && em->round_revoked == 0)
+		em->round_revoked = round;
+	if (evid == KG_EVID_EXACT)
+		g->ep->evidence = KG_EVID_EXACT;
+	m->revoked_round = g->ep->rounds;
+	if (cls == KG_CLASS_FULL) {
+		if (m->stop_since == 0)
+			m->stop_since = time;
+		if (m->partial_since > 0) {
+			em->partial_us += time - m->partial_since;
+			m->partial_since = 0;
+		}
+	} else if (cls == KG_CLASS_INCREMENTAL) {
+		m->partial = true;
+		if (m->partial_since == 0)
+			m->partial_since = time;
+	}
+}
+
+/* Record an assignment: event, episode, member state. */
+void
+tk_assign(kg_tracker *t, tgroup *g, tmember *m, int64_t time, const kg_tp *parts, int nparts,
+	  kg_evidence evid, int round)
+{
+	kg_episode_member *em = tk_ep_member(g->ep, m);
+	if (nparts > 0) {
+		kg_event *ev = tk_member_event(KG_EV_ASSIGNED, time, g, m);
+		ev->parts = tp_dup(parts, nparts);
+		ev->nparts = nparts;
+		ev->evidence = evid;
+		ev->proto = g->proto;
+		ev->episode = g->ep->id;
+		ev->round = round;
+		ev->generation = g->generation;
+		tk_emit(t, g, ev);
+		tk_tp_union(&em->assigned, &em->nassigned, parts, nparts);
+		em->round_assigned = round;
+		if (m->stop_since > 0) {
+			em->stopped_us += time - m->stop_since;
+			m->stop_since = 0;
+		}
+	}
+	m->synced = true;
+}
+
+/* Count moves and set the moved marks from the episode's start owners. */
+static void
+compute_moves(kg_tracker *t, tgroup *g)
+{
+	size_t i;
+	int k, nmoved = 0, nmarks = 0;
+	free(g->moved);
+	free(g->moved_from);
+	g->moved = NULL;
+	g->moved_from = NULL;
+	g->nmoved = 0;
+	for (i = 0; i < g->nm; i++) {
+		tmember *m = g->m[i];
+		const kg_tp *h;
+		int nh;
+		if (!m->present)
+			continue;
+		h = tk_held(m, &nh);
+		for (k = 0; k < nh; k++) {
+			int j, from = -1;
+			for (j = 0; j < g->nep_parts; j++) {
+				if (g->ep_parts[j].topic == h[k].topic && g->ep_parts[j].partition == h[k].partition) {
+					from = g->ep_owner[j];
+					break;
+				}
+			}
+			if (from == m->lane || tk_same_identity(t, g, from, m))
+				continue; /* back with the consumer that had it (a new incarnation of it) */
+			g->moved = xreallocarray(g->moved, (size_t)nmarks + 1, sizeof *g->moved);
+			g->moved_from = xreallocarray(g->moved_from, (size_t)nmarks + 1, sizeof *g->moved_from);
+			g->moved[nmarks] = h[k];
+			g->moved_from[nmarks] = from;
+			nmarks++;
+			/* a partition nobody had is newly assigned, not moved */
+			if (from >= 0)
+				nmoved++;
+		}
+	}
+	g->nmoved = nmarks;
+	if (g->ep != NULL)
+		g->ep->moved = nmoved;
+}
+
+/* Close the open episode at end. */
+void
+tk_close_episode(kg_tracker *t, tgroup *g, int64_t end, const char *note)
+{
+	kg_episode *e = g->ep;
+	kg_event *ev;
+	size_t i;
+	int stopped = 0, members = 0, k;
+	sbuf txt = { 0 };
+	if (e == NULL)
+		return;
+	if (end < e->start_us)
+		end = e->start_us;
+	for (i = 0; i < g->nm; i++) {
+		tmember *m = g->m[i];
+		if (!m->present)
+			continue;
+		tk_settle_member_time(g, m, end);
+		m->partial = false;
+	}
+	compute_moves(t, g);
+	e->end_us = end;
+	e->gen_end = g->generation;
+	e->members_after = tk_present_count(g);
+	e->lag_end = g->lag;
+	e->proto = g->proto != KG_PROTO_UNKNOWN ? g->proto : e->proto;
+	/* of the members that were consuming when it began and stayed, how many stopped */
+	for (k = 0; k < e->nmembers; k++) {
+		const kg_episode_member *em = &e->members[k];
+		if (em->nbefore == 0 || em->left)
+			continue;
+		members++;
+		if (em->stopped_us > 0 || em->cls == KG_CLASS_FULL)
+			stopped++;
+	}
+	/* the trigger may have been learnt after the start event went out: say it again here */
+	if (e->trigger_text != NULL && e->trigger_text[0] != '\0' && !cause_unknown(e->trigger_text))
+		sbuf_addf(&txt, "%s; ", e->trigger_text);
+	if (g->ep_logonly && !g->ep_callbacks && e->evidence == KG_EVID_EXACT && e->nfull + e->nincremental == 0 &&
+	    e->moved == 0)
+		sbuf_adds(&txt, "from the coordinator's log: members and partitions not seen");
+	else if (members == 0 && e->members_after > 0)
+		/* nobody was consuming before: the group formed (or formed again after it emptied) */
+		sbuf_addf(&txt, "group formed with %d member%s", e->members_after, e->members_after == 1 ? "" : "s");
+	else
+		sbuf_addf(&txt, "%d of %d member%s stopped, %d partition%s moved", stopped, members,
+			  members == 1 ? "" : "s", e->moved, e->moved == 1 ? "" : "s");
+	if (note != NULL)
+		sbuf_addf(&txt, "; %s", note);
+	ev = event_new(KG_EV_REBALANCE_END, end, g->id);
+	ev->episode = e->id;
+	ev->evidence = e->evidence;
+	ev->round = e->rounds;
+	ev->generation = g->generation;
+	ev->duration_us = end - e->start_us;
+	ev->proto = e->proto;
+	ev->reason = e->trigger;
+	if (e->lag_start >= 0 && e->lag_end >= 0)
+		ev->lag_cost = e->lag_end - e->lag_start;
+	event_text(ev, sbuf_str(&txt));
+	sbuf_free(&txt);
+	tk_emit(t, g, ev);
+	g->last_ep = e->id;
+	g->last_ep_end = end;
+	g->ep = NULL;
+	g->phase = PHASE_SYNCED;
+	free(g->trig_text);
+	g->trig_text = NULL;
+}
+
+/* Close a log-only episode whose last round ended LOG_SETTLE before time; true when it closed. */
+bool
+tk_close_log_settled(kg_tracker *t, tgroup *g, int64_t time)
+{
+	if (g->phase != PHASE_SYNCED || time - g->last_rebal_obs < LOG_SETTLE)
+		return false;
+	tk_close_episode(t, g, g->last_sync > 0 ? g->last_sync : g->last_rebal_obs, NULL);
+	return true;
+}

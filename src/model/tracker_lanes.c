@@ -1,0 +1,334 @@
+/*
+ * tracker_lanes.c: member identity and lanes.
+ *
+ * A tmember is one member id as the tracker saw it; a lane (a row of the
+ * timeline, kept in the history) is a consumer's identity: its instance id
+ * when static, else its client id and host.  A member that comes back
+ * under a new id takes its old lane again when that is free.  Member ids
+ * are not identities: the mock cluster reuses them, so a lookup by id
+ * also checks the client.  Joins and leaves are announced here once each,
+ * and a leave's reason learnt late amends what was told.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/tracker_int.h"
+
+/* The client id inside a Java-style member id "<client-id>-<uuid>" (copied into buf). */
+const char *
+tk_client_of(const char *member_id, char *buf, size_t n)
+{
+	size_t len = strlen(member_id), i;
+	util_strlcpy(buf, member_id, n);
+	if (len > 37 && len - 37 < n && member_id[len - 37] == '-') {
+		const char *u = member_id + len - 36;
+		bool uuid = true;
+		for (i = 0; i < 36 && uuid; i++) {
+			bool dash = i == 8 || i == 13 || i == 18 || i == 23;
+			uuid = dash ? u[i] == '-' : ((u[i] >= '0' && u[i] <= '9') || (u[i] >= 'a' && u[i] <= 'f'));
+		}
+		if (uuid)
+			buf[len - 37] = '\0';
+	}
+	return buf;
+}
+
+/* Find a member by member id. */
+tmember *
+tk_find_member(tgroup *g, const char *member_id)
+{
+	size_t i;
+	if (member_id == NULL)
+		return NULL;
+	for (i = g->nm; i > 0; i--) {
+		if (strcmp(g->m[i - 1]->member_id, member_id) == 0)
+			return g->m[i - 1];
+	}
+	return NULL;
+}
+
+/*
+ * Find a member by id for a client: the newest member with that id whose
+ * client is that one (or unknown).  librdkafka's mock cluster makes member
+ * ids from pointers and reuses them, so an id that now comes from another
+ * client is a new member, not a departed one back.
+ */
+tmember *
+tk_find_member_of(tgroup *g, const char *member_id, const char *client_id)
+{
+	size_t i;
+	if (member_id == NULL || client_id == NULL || *client_id == '\0')
+		return tk_find_member(g, member_id);
+	for (i = g->nm; i > 0; i--) {
+		tmember *m = g->m[i - 1];
+		if (strcmp(m->member_id, member_id) == 0 &&
+		    (m->client_id == NULL || *m->client_id == '\0' || strcmp(m->client_id, client_id) == 0))
+			return m;
+	}
+	return NULL;
+}
+
+/* Find a present member by client id (metrics are keyed by it). */
+tmember *
+tk_find_by_client(tgroup *g, const char *client_id)
+{
+	size_t i;
+	tmember *best = NULL;
+	if (client_id == NULL)
+		return NULL;
+	for (i = 0; i < g->nm; i++) {
+		tmember *m = g->m[i];
+		if (m->client_id != NULL && strcmp(m->client_id, client_id) == 0) {
+			if (m->present)
+				return m;
+			if (best == NULL || m->last_seen > best->last_seen)
+				best = m;
+		}
+	}
+	return best;
+}
+
+/* Number of present members. */
+int
+tk_present_count(const tgroup *g)
+{
+	size_t i;
+	int n = 0;
+	for (i = 0; i < g->nm; i++)
+		n += g->m[i]->present;
+	return n;
+}
+
+/* The assignment a member is known to hold for episode bookkeeping. */
+const kg_tp *
+tk_held(const tmember *m, int *n)
+{
+	if (m->exact) {
+		*n = m->nasg;
+		return m->asg;
+	}
+	*n = m->nstable;
+	return m->stable;
+}
+
+/* True when lane l is the same consumer as m: its instance id, else its client id and host. */
+static bool
+lane_is(const kg_lane *l, const tmember *m)
+{
+	if (m->instance_id != NULL || l->instance_id != NULL)
+		return m->instance_id != NULL && l->instance_id != NULL && strcmp(m->instance_id, l->instance_id) == 0;
+	return strcmp(l->client_id, m->client_id ? m->client_id : "") == 0 && strcmp(l->host, m->host ? m->host : "") == 0;
+}
+
+/* True when a present member other than m is on lane. */
+static bool
+lane_taken(const tgroup *g, int lane, const tmember *m)
+{
+	size_t k;
+	for (k = 0; k < g->nm; k++) {
+		if (g->m[k] != m && g->m[k]->present && g->m[k]->lane == lane)
+			return true;
+	}
+	return false;
+}
+
+/* Lane l is m's (again) from now. */
+void
+tk_lane_claim(kg_lane *l, const tmember *m, int64_t now)
+{
+	l->present = true;
+	free(l->member_id);
+	l->member_id = xstrdup(m->member_id);
+	l->last_seen_us = now;
+}
+
+/* A lane's last leave and why. */
+void
+tk_lane_set_leave(kg_lane *l, kg_reason reason, const char *text)
+{
+	l->last_leave = reason;
+	free(l->leave_text);
+	l->leave_text = text != NULL ? xstrdup(text) : NULL;
+}
+
+/* True when lane belongs to the same consumer as m (instance id, or client id and host). */
+bool
+tk_same_identity(kg_tracker *t, tgroup *g, int lane, const tmember *m)
+{
+	const kg_lane *l = lane >= 0 ? history_lane(t->h, g->id, lane) : NULL;
+	return l != NULL && lane_is(l, m);
+}
+
+/* Pick the lane for a new member: a free lane of the same identity, else a new one. */
+static int
+assign_lane(kg_tracker *t, tgroup *g, tmember *m, int64_t now)
+{
+	int i, n = history_nlanes(t->h, g->id), oldest = -1;
+	for (i = 0; i < n; i++) {
+		kg_lane *l = history_lane(t->h, g->id, i);
+		if (l->present)
+			continue;
+		if (oldest < 0 || l->last_seen_us < history_lane(t->h, g->id, oldest)->last_seen_us)
+			oldest = i;
+		if (!lane_is(l, m) || lane_taken(g, i, m))
+			continue;
+		tk_lane_claim(l, m, now);
+		return i;
+	}
+	/*
+	 * Lanes are rows of the timeline: once the letters run out, a lane
+	 * whose member left longer ago than the history keeps is free again
+	 * (a pod that restarts with a new address every minute would grow
+	 * rows for ever otherwise).
+	 */
+	if (n >= LANE_LETTERS && oldest >= 0 &&
+	    history_lane(t->h, g->id, oldest)->last_seen_us < now - t->cfg.window_us) {
+		history_lane_reuse(t->h, g->id, oldest, m->client_id, m->member_id, m->instance_id, m->host, now);
+		return oldest;
+	}
+	return history_lane_add(t->h, g->id, m->client_id, m->member_id, m->instance_id, m->host, now);
+}
+
+/* Create a member record. */
+tmember *
+tk_add_member(kg_tracker *t, tgroup *g, const char *member_id, const char *client_id, const char *host,
+	      const char *instance_id, int64_t now)
+{
+	tmember *m = xcalloc(1, sizeof *m);
+	m->member_id = xstrdup(member_id ? member_id : "");
+	m->client_id = xstrdup(client_id ? client_id : "");
+	m->host = xstrdup(host ? host : "");
+	m->instance_id = instance_id && *instance_id ? xstrdup(instance_id) : NULL;
+	m->first_seen = m->last_seen = now;
+	m->present = true;
+	m->m_hb_age = m->m_poll_gap = m->m_poll_gap_max = -1; /* no metrics yet: unknown, not 0 */
+	m->m_rb_avg = m->m_rb_max = m->m_failed = -1;
+	m->m_hb_rate = -1;
+	m->lane = assign_lane(t, g, m, now);
+	util_grow(&g->m, &g->cm, g->nm + 1, sizeof *g->m);
+	g->m[g->nm++] = m;
+	return m;
+}
+
+/* Mark a member gone from its lane. */
+void
+tk_member_gone(kg_tracker *t, tgroup *g, tmember *m, int64_t now)
+{
+	/* a new incarnation on the lane (the mock reuses member ids) keeps it present */
+	kg_lane *l = lane_taken(g, m->lane, m) ? NULL : history_lane(t->h, g->id, m->lane);
+	const kg_tp *h;
+	int nh;
+	h = tk_held(m, &nh);
+	tk_set_tp(&m->gone_asg, &m->ngone_asg, h, nh);
+	m->gone_time = now;
+	m->present = false;
+	m->away_since = 0;
+	if (l != NULL && l->member_id != NULL && strcmp(l->member_id, m->member_id) == 0) {
+		l->present = false;
+		l->last_seen_us = now;
+		tk_lane_set_leave(l, m->leave_reason != KG_REASON_NONE ? m->leave_reason : KG_REASON_UNKNOWN, m->leave_text);
+	}
+}
+
+/* How events and triggers name a member: its client id, else its member id. */
+static const char *
+member_name(const tmember *m)
+{
+	return m->client_id && *m->client_id ? m->client_id : m->member_id;
+}
+
+/* Announce a member that joined (once). */
+void
+tk_announce_join(kg_tracker *t, tgroup *g, tmember *m, int64_t time, kg_evidence evid)
+{
+	kg_event *ev;
+	if (m->announced)
+		return;
+	m->announced = true;
+	m->join_time = time;
+	ev = tk_member_event(KG_EV_MEMBER_JOINED, time, g, m);
+	ev->evidence = evid;
+	tk_emit(t, g, ev);
+	tk_trigger_joined(g, time, member_name(m));
+	if (g->ep != NULL)
+		tk_ep_member(g->ep, m)->joined = true;
+}
+
+/*
+ * A reason for a leave already reported without one (polling saw the member
+ * gone before the coordinator's log line said why): the lane, the episode
+ * it triggered and the event list learn it.
+ */
+static void
+amend_leave(kg_tracker *t, tgroup *g, tmember *m, int64_t time, kg_reason reason, const char *text)
+{
+	kg_lane *l;
+	kg_episode *e;
+	kg_event *ev;
+	char *old_trigger, *new_trigger;
+	const char *who = member_name(m);
+	if (reason == KG_REASON_NONE || reason == KG_REASON_UNKNOWN ||
+	    (m->leave_reason != KG_REASON_NONE && m->leave_reason != KG_REASON_UNKNOWN))
+		return;
+	m->leave_reason = reason;
+	if (text != NULL)
+		tk_set_str(&m->leave_text, text);
+	l = history_lane(t->h, g->id, m->lane);
+	if (l != NULL && !l->present)
+		tk_lane_set_leave(l, reason, m->leave_text);
+	old_trigger = xasprintf("left: %s (%s)", who, reason_name(KG_REASON_UNKNOWN));
+	new_trigger = xasprintf("left: %s (%s)", who, reason_name(reason));
+	e = g->ep != NULL ? g->ep : history_episode(t->h, g->id, g->last_ep);
+	if (e != NULL && e->trigger_text != NULL && strcmp(e->trigger_text, old_trigger) == 0) {
+		free(e->trigger_text);
+		e->trigger_text = xstrdup(new_trigger);
+		e->trigger = reason;
+	}
+	if (g->trig_text != NULL && strcmp(g->trig_text, old_trigger) == 0)
+		tk_set_trigger(g, g->trig_time, reason, new_trigger);
+	free(old_trigger);
+	free(new_trigger);
+	ev = tk_member_event(KG_EV_MEMBER_LEFT, time, g, m);
+	ev->reason = reason;
+	ev->evidence = KG_EVID_EXACT;
+	event_text(ev, m->leave_text);
+	tk_emit(t, g, ev);
+}
+
+/* Announce a member that left (once), with its reason. */
+void
+tk_announce_leave(kg_tracker *t, tgroup *g, tmember *m, int64_t time, kg_reason reason, const char *text,
+		  kg_evidence evid)
+{
+	kg_event *ev;
+	sbuf s = { 0 };
+	const kg_tp *h;
+	int nh;
+	if (m->left_reported) {
+		amend_leave(t, g, m, time, reason, text);
+		return;
+	}
+	m->left_reported = true;
+	if (reason != KG_REASON_NONE)
+		m->leave_reason = reason;
+	if (text != NULL)
+		tk_set_str(&m->leave_text, text);
+	ev = tk_member_event(KG_EV_MEMBER_LEFT, time, g, m);
+	ev->reason = m->leave_reason != KG_REASON_NONE ? m->leave_reason : KG_REASON_UNKNOWN;
+	ev->evidence = evid;
+	event_text(ev, m->leave_text);
+	h = tk_held(m, &nh);
+	ev->parts = tp_dup(h, nh);
+	ev->nparts = ev->parts ? nh : 0;
+	tk_emit(t, g, ev);
+	sbuf_addf(&s, "left: %s (%s)", member_name(m), reason_name(ev->reason));
+	tk_set_trigger(g, time, ev->reason, sbuf_str(&s));
+	sbuf_free(&s);
+	if (g->ep != NULL)
+		tk_ep_member(g->ep, m)->left = true;
+	tk_settle_member_time(g, m, time);
+	tk_member_gone(t, g, m, time);
+}

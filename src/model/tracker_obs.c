@@ -1,0 +1,693 @@
+/*
+ * tracker_obs.c: fold observations (obs.h) into members and episodes.
+ *
+ * Each kind of observation has a row in obs_rules[]: its handler, how the
+ * member it is about is found before the handler runs, and flags for what
+ * every kind shares.  tk_apply_obs() does that shared part in one place:
+ *   1. find the group (a client-keyed sample: the group of a present
+ *      member with that client id) and close the log-only episodes that
+ *      have settled by the observation's time;
+ *   2. learn what the observation says of its group: the protocol the
+ *      members run, the limits a trace carried, the generation;
+ *   3. drop a member's own report that is older than the moment the
+ *      member was seen gone (a slower stream: history already told);
+ *   4. find, or create, the member the row says;
+ *   5. run the handler;
+ *   6. note an episode that consumers reported themselves.
+ * Adding a kind: the enum and its name in obs.h / obs.c, a handler here
+ * (obs_fn), and its row in obs_rules[].
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/tracker_int.h"
+
+/* How a handler's member is found before it runs. */
+enum {
+	MEMBER_NONE,  /* not at all: the handler needs none, or finds it itself */
+	MEMBER_FIND,  /* a member already known, NULL when none */
+	MEMBER_LOG,   /* also created in a group known only from its log (it learns members from their leaves) */
+	MEMBER_EXACT, /* created when new, and marked exact: it reports its own callbacks */
+};
+
+/* What the shared part of tk_apply_obs() does for a kind. */
+#define OBS_BY_CLIENT 0x01   /* keyed by client id alone: a group of -1 is the one of a present member with it */
+#define OBS_OWN 0x02         /* the member's own doing (a callback, its JoinGroup): ignored when older than its leave */
+#define OBS_CALLBACK 0x04    /* a consumer's own report: its episode is not known from a log alone */
+#define OBS_SETS_PROTO 0x08  /* the member says which protocol the rebalance runs */
+#define OBS_FIRST_PROTO 0x10 /* the member says what a group of unknown protocol will run */
+#define OBS_GENERATION 0x20  /* the generation (or epoch) is the group's, when known */
+
+/* A handler: m is the member the kind's row asked for (NULL for MEMBER_NONE, or none found). */
+typedef void obs_fn(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o);
+
+typedef struct obs_rule {
+	obs_fn *fn;
+	int member;     /* MEMBER_* */
+	unsigned flags; /* OBS_* */
+} obs_rule;
+
+/* Remove v from an owned set. */
+static void
+tp_remove_from(kg_tp **set, int *n, const kg_tp *v, int nv)
+{
+	kg_tp *out;
+	int k;
+	if (*n == 0 || nv == 0)
+		return;
+	out = xmalloc((size_t)*n * sizeof *out);
+	k = tp_diff(*set, *n, v, nv, out);
+	free(*set);
+	*set = out;
+	*n = k;
+	if (k == 0) {
+		free(*set);
+		*set = NULL;
+	}
+}
+
+/* The member an observation is about, created for member-scoped kinds. */
+static tmember *
+obs_tmember(kg_tracker *t, tgroup *g, const kg_obs *o, bool create)
+{
+	tmember *m = tk_find_member_of(g, o->member_id, o->client_id);
+	if (m == NULL && o->member_id == NULL)
+		m = tk_find_by_client(g, o->client_id);
+	if (m == NULL && o->member_id == NULL && o->instance_id != NULL) {
+		size_t i;
+		for (i = 0; i < g->nm && m == NULL; i++) {
+			if (g->m[i]->instance_id && strcmp(g->m[i]->instance_id, o->instance_id) == 0)
+				m = g->m[i];
+		}
+	}
+	if (m == NULL && create && (o->member_id != NULL || o->client_id != NULL)) {
+		char c[256];
+		/* a coordinator log names members by id: "<client-id>-<uuid>" gives the client id */
+		const char *client = o->client_id ? o->client_id : tk_client_of(o->member_id, c, sizeof c);
+		m = tk_add_member(t, g, o->member_id ? o->member_id : o->client_id, client, o->host, o->instance_id,
+				  o->time_us);
+		m->announced = false;
+	}
+	if (m != NULL) {
+		tk_set_str(&m->client_id, o->client_id);
+		tk_set_str(&m->host, o->host);
+		tk_set_str(&m->instance_id, o->instance_id);
+		if (o->session_timeout_ms > 0)
+			m->session_us = o->session_timeout_ms * 1000;
+		if (o->max_poll_ms > 0)
+			m->max_poll_us = o->max_poll_ms * 1000;
+	}
+	return m;
+}
+
+/* The protocol of an observation's rebalance: the member's word, else the group's. */
+static kg_proto
+obs_proto(const tgroup *g, const kg_obs *o)
+{
+	return o->proto != KG_PROTO_UNKNOWN ? o->proto : g->proto;
+}
+
+/* A member that reports (again) is present (again). */
+static void
+obs_present(tmember *m)
+{
+	if (!m->present) {
+		m->present = true;
+		m->left_reported = false;
+	}
+}
+
+/*
+ * An episode told from polling got its real start or end from a
+ * coordinator log line read later: the timeline is right already (the
+ * episode is retimed in place); the event list says so too.
+ */
+static void
+emit_retimed(kg_tracker *t, tgroup *g, const kg_episode *e, int64_t time)
+{
+	kg_event *ev = event_new(KG_EV_RETIMED, time, g->id);
+	char when[64];
+	ev->episode = e->id;
+	ev->evidence = KG_EVID_EXACT;
+	ev->duration_us = e->end_us - e->start_us;
+	ev->generation = e->gen_end >= 0 ? e->gen_end : e->gen_start;
+	ev->proto = e->proto;
+	snprintf(when, sizeof when, "from generation %d", (int)e->gen_start);
+	event_text(ev, e->gen_start >= 0 ? when : NULL);
+	tk_emit(t, g, ev);
+}
+
+/* A revoke callback; an eager one after a sync begins the next round. */
+static void
+obs_revoked(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
+{
+	int64_t time = o->time_us;
+	kg_proto proto = obs_proto(g, o);
+	kg_tp *before;
+	int nbefore, round;
+	obs_present(m);
+	/* eager: a revoke after a completed round starts the next round */
+	if (proto != KG_PROTO_COOPERATIVE && o->nparts > 0)
+		tk_next_round(t, g, time, KG_EVID_EXACT);
+	tk_ensure_episode(t, g, time, "revoke callback", KG_EVID_EXACT);
+	g->last_rebal_obs = time;
+	before = tp_dup(m->asg, m->nasg);
+	nbefore = m->nasg;
+	/*
+	 * A cooperative revoke is part of the answer to the member's last
+	 * JoinGroup: while that one, of an earlier round, is unanswered
+	 * (another member already rejoined), the revoke is that round's.
+	 */
+	round = proto == KG_PROTO_COOPERATIVE ? tk_round_answered(g, m) : g->ep->rounds;
+	tk_revoke(t, g, m, time, o->parts, o->nparts, before, nbefore, KG_EVID_EXACT, proto, o->reason, round);
+	tp_remove_from(&m->asg, &m->nasg, o->parts, o->nparts);
+	if (m->nasg == 0 && nbefore > 0 && m->stop_since == 0)
+		m->stop_since = time;
+	m->synced = false;
+	free(before);
+}
+
+/* An assign callback: the member's sync, of this round or (late) of the one its JoinGroup was in. */
+static void
+obs_assigned(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
+{
+	int64_t time = o->time_us;
+	int round;
+	if (m->static_back) {
+		/* the returning static instance's own sync: its partitions back, no rebalance */
+		m->static_back = false;
+		if (g->ep == NULL) {
+			tk_set_tp(&m->asg, &m->nasg, o->parts, o->nparts);
+			m->synced = true;
+			return;
+		}
+	}
+	obs_present(m);
+	if (m->away_since > 0) {
+		tk_emit(t, g, tk_member_event(KG_EV_MEMBER_BACK, time, g, m));
+		m->away_since = 0;
+	}
+	tk_ensure_episode(t, g, time, "assign callback", KG_EVID_EXACT);
+	g->last_rebal_obs = time;
+	if (obs_proto(g, o) == KG_PROTO_EAGER) /* eager assign hands the whole new assignment */
+		tk_set_tp(&m->asg, &m->nasg, NULL, 0);
+	tk_tp_union(&m->asg, &m->nasg, o->parts, o->nparts);
+	/*
+	 * Each JoinGroup gets one assignment.  When another member has
+	 * already begun the next round (a cooperative member rejoins the
+	 * moment its round-one revoke is done, while its peers' callbacks
+	 * for round one are still running), the assignment that answers a
+	 * member's observed, still unanswered JoinGroup of an earlier round
+	 * is a late sync of that round: it neither syncs nor ends the
+	 * current one.
+	 */
+	round = tk_round_answered(g, m);
+	m->join_answered = true;
+	tk_assign(t, g, m, time, o->parts, o->nparts, KG_EVID_EXACT, round);
+	g->ep->evidence = KG_EVID_EXACT;
+	if (round < g->ep->rounds) {
+		m->synced = false;
+		return;
+	}
+	tk_round_synced(g, time, true);
+}
+
+/* A member lost its assignment without a revoke (it was kicked out). */
+static void
+obs_lost(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
+{
+	int64_t time = o->time_us;
+	kg_episode_member *em;
+	kg_event *ev;
+	tk_ensure_episode(t, g, time, "assignment lost", KG_EVID_EXACT);
+	g->last_rebal_obs = time;
+	ev = tk_member_event(KG_EV_LOST, time, g, m);
+	if (o->nparts > 0) {
+		ev->parts = tp_dup(o->parts, o->nparts);
+		ev->nparts = o->nparts;
+	} else {
+		ev->parts = tp_dup(m->asg, m->nasg);
+		ev->nparts = ev->parts ? m->nasg : 0;
+	}
+	ev->reason = o->reason;
+	ev->evidence = KG_EVID_EXACT;
+	ev->episode = g->ep->id;
+	ev->round = g->ep->rounds;
+	event_text(ev, o->text);
+	em = tk_ep_member(g->ep, m);
+	tk_tp_union(&em->revoked, &em->nrevoked, ev->parts, ev->nparts);
+	tk_emit(t, g, ev);
+	if (o->nparts > 0)
+		tp_remove_from(&m->asg, &m->nasg, o->parts, o->nparts);
+	else
+		tk_set_tp(&m->asg, &m->nasg, NULL, 0);
+	if (m->nasg == 0 && m->stop_since == 0)
+		m->stop_since = time;
+	m->synced = false;
+}
+
+/* A member sent a JoinGroup: the join signal of a round. */
+static void
+obs_join_sent(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
+{
+	int64_t time = o->time_us;
+	int round;
+	obs_present(m);
+	round = tk_round_join_sent(t, g, m, time);
+	g->last_rebal_obs = time;
+	m->synced = false;
+	m->join_round = m->sent_round = round;
+	m->join_seen = true;
+	m->join_answered = false;
+}
+
+/*
+ * KIP-345: a static instance that restarted within session.timeout.ms
+ * comes back under a new member id and takes its predecessor's place and
+ * partitions, no rebalance.  True when o says that.
+ */
+static bool
+obs_static_return(kg_tracker *t, tgroup *g, const kg_obs *o)
+{
+	int64_t time = o->time_us;
+	tmember *pred = NULL, *m;
+	size_t i;
+	if (o->member_id == NULL || o->instance_id == NULL || tk_find_member_of(g, o->member_id, o->client_id) != NULL)
+		return false;
+	for (i = 0; i < g->nm && pred == NULL; i++) {
+		tmember *x = g->m[i];
+		if (x->present && x->away_since > 0 && x->instance_id != NULL && strcmp(x->instance_id, o->instance_id) == 0)
+			pred = x;
+	}
+	if (pred == NULL)
+		return false;
+	pred->left_reported = true;
+	tk_member_gone(t, g, pred, time);
+	m = tk_add_member(t, g, o->member_id, o->client_id, o->host, o->instance_id, time);
+	m->announced = true;
+	m->exact = true;
+	m->static_back = true;
+	m->first_seen = pred->first_seen;
+	tk_set_tp(&m->asg, &m->nasg, pred->asg, pred->nasg);
+	tk_set_tp(&m->stable, &m->nstable, pred->stable, pred->nstable);
+	tk_emit(t, g, tk_member_event(KG_EV_MEMBER_BACK, time, g, m));
+	return true;
+}
+
+/* A member joined the group (the member itself, or a coordinator's log). */
+static void
+obs_joined(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
+{
+	int64_t time = o->time_us;
+	if (obs_static_return(t, g, o))
+		return;
+	m = obs_tmember(t, g, o, true);
+	if (m == NULL)
+		return; /* neither a member id nor a client id: nobody to announce */
+	if (!m->present) {
+		m->present = true;
+		m->left_reported = false;
+		m->announced = false;
+	}
+	if (m->away_since > 0) {
+		tk_emit(t, g, tk_member_event(KG_EV_MEMBER_BACK, time, g, m));
+		m->away_since = 0;
+		m->announced = true;
+	}
+	if (g->ep != NULL && m->join_round == 0) {
+		m->join_round = tk_round_at(g, time); /* joined during the episode: its JoinGroup's round */
+		m->join_seen = true;
+		m->join_answered = false;
+	}
+	tk_announce_join(t, g, m, time, KG_EVID_EXACT);
+}
+
+/* A member left the group, with the coordinator's reason when it gave one. */
+static void
+obs_left(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
+{
+	int64_t time = o->time_us;
+	if (m == NULL)
+		return;
+	if (m->present && m->revived_at > 0 && time < m->revived_at) {
+		/*
+		 * About an earlier incarnation under the same id (the mock reuses
+		 * ids) that polling saw go: it is back now; only the reason is news.
+		 */
+		kg_lane *l = history_lane(t->h, g->id, m->lane);
+		if (l != NULL && o->reason != KG_REASON_NONE &&
+		    (l->last_leave == KG_REASON_UNKNOWN || l->last_leave == KG_REASON_NONE))
+			tk_lane_set_leave(l, o->reason, o->text);
+		return;
+	}
+	if (m->instance_id != NULL && o->reason == KG_REASON_NONE) {
+		/* a static member closed without LeaveGroup: away, not gone */
+		if (m->away_since == 0) {
+			m->away_since = time;
+			tk_emit(t, g, tk_member_event(KG_EV_MEMBER_AWAY, time, g, m));
+		}
+		return;
+	}
+	tk_announce_leave(t, g, m, time, o->reason != KG_REASON_NONE ? o->reason : KG_REASON_UNKNOWN, o->text,
+			  KG_EVID_EXACT);
+}
+
+/*
+ * KIP-345: the instance restarted and rejoined under a new member id: the
+ * old id is away, not gone; the new one (a joined line, or the next
+ * description) takes its place without a rebalance.
+ */
+static void
+obs_static_replaced(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
+{
+	(void)t;
+	(void)g;
+	if (m == NULL)
+		return;
+	if (m->present && m->away_since == 0)
+		m->away_since = o->time_us;
+	/* why this member id went: its lane says "replaced" once the new id is seen */
+	m->leave_reason = KG_REASON_REPLACED;
+	tk_set_str(&m->leave_text, "static member replaced by a new instance");
+}
+
+/*
+ * A "preparing to rebalance" line read after polling saw that whole
+ * rebalance: the stored episode gets the line's start.  True when o was
+ * that line.
+ */
+static bool
+obs_retime_start(kg_tracker *t, tgroup *g, const kg_obs *o)
+{
+	int64_t time = o->time_us;
+	kg_episode *last;
+	if (g->ep != NULL)
+		return false;
+	last = history_episode(t->h, g->id, g->last_ep);
+	if (last == NULL || last->end_us == 0 || time > last->end_us || time < last->start_us - TRIGGER_WINDOW)
+		return false;
+	if (time < last->start_us)
+		last->start_us = time;
+	if (last->gen_start < 0)
+		last->gen_start = o->generation;
+	last->evidence = KG_EVID_EXACT;
+	emit_retimed(t, g, last, time);
+	return true;
+}
+
+/* A coordinator began a rebalance: a join signal, with the reason it logged as the trigger. */
+static void
+obs_preparing(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
+{
+	int64_t time = o->time_us;
+	(void)m;
+	if (obs_retime_start(t, g, o))
+		return;
+	tk_next_round(t, g, time, KG_EVID_EXACT);
+	if (g->ep == NULL && o->text != NULL && (g->trig_text == NULL || time - g->trig_time > TRIGGER_WINDOW)) {
+		char *st = tk_short_trigger(o->reason, o->text);
+		tk_set_trigger(g, time, o->reason != KG_REASON_NONE ? o->reason : KG_REASON_UNKNOWN, st);
+		free(st);
+	}
+	tk_ensure_episode(t, g, time, "coordinator: preparing to rebalance", KG_EVID_EXACT);
+	if (g->ep->gen_start < 0)
+		g->ep->gen_start = o->generation;
+	g->ep->evidence = KG_EVID_EXACT;
+	g->last_rebal_obs = time;
+	g->await_log_sync = true;
+}
+
+/* The polled picture closed the episode before the coordinator's end arrived: give it that end. */
+static void
+obs_retime_end(kg_tracker *t, tgroup *g, int64_t time)
+{
+	kg_episode *last = history_episode(t->h, g->id, g->last_ep);
+	if (last != NULL && last->end_us != 0 && time >= last->start_us && time <= last->end_us) {
+		last->end_us = time;
+		last->gen_end = g->generation;
+		last->evidence = KG_EVID_EXACT;
+		emit_retimed(t, g, last, time);
+	}
+}
+
+/* A round ended: a coordinator's "stabilized" or "received the assignment", or a client's SyncGroup answer. */
+static void
+obs_stabilized(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
+{
+	int64_t time = o->time_us;
+	if (o->member_id != NULL && (m = tk_find_member(g, o->member_id)) != NULL) {
+		/* a client got its SyncGroup answer */
+		m->synced = true;
+		if (g->ep != NULL) {
+			tk_round_synced(g, time, true);
+			g->last_rebal_obs = time;
+		}
+		return;
+	}
+	if (g->ep == NULL) {
+		obs_retime_end(t, g, time);
+		return;
+	}
+	g->ep->gen_end = g->generation;
+	tk_round_synced(g, time, true);
+	g->last_rebal_obs = time;
+	g->await_log_sync = false;
+}
+
+/* KIP-848: the group epoch was bumped, a round begun and ended in one step. */
+static void
+obs_epoch(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
+{
+	int64_t time = o->time_us;
+	(void)m;
+	tk_next_round(t, g, time, KG_EVID_EXACT);
+	tk_ensure_episode(t, g, time, o->text ? o->text : "group epoch bumped", KG_EVID_EXACT);
+	g->ep->evidence = KG_EVID_EXACT;
+	g->last_rebal_obs = time;
+	tk_round_synced(g, time, true);
+}
+
+/* A heartbeat answered. */
+static void
+obs_heartbeat(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
+{
+	(void)t;
+	(void)g;
+	if (m != NULL && o->time_us > m->hb_last) {
+		m->hb_last = o->time_us;
+		m->health_src = o->source;
+	}
+}
+
+/* The application polled: the longest gap between polls so far. */
+static void
+obs_poll(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
+{
+	int64_t time = o->time_us;
+	(void)t;
+	(void)g;
+	if (m != NULL && time > m->poll_last) {
+		if (m->poll_last > 0 && time - m->poll_last > m->poll_gap_max)
+			m->poll_gap_max = time - m->poll_last;
+		m->poll_last = time;
+		m->health_src = o->source;
+	}
+}
+
+/* A client's metrics sample, or its own view of its group state: what it knows (-1: not this time). */
+static void
+obs_metrics(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
+{
+	(void)t;
+	(void)g;
+	if (m == NULL)
+		return;
+	m->m_time = o->time_us;
+	m->health_src = o->source;
+	if (o->hb_age_us >= 0)
+		m->m_hb_age = o->hb_age_us;
+	if (o->poll_gap_us >= 0)
+		m->m_poll_gap = o->poll_gap_us;
+	if (o->poll_gap_max_us >= 0)
+		m->m_poll_gap_max = o->poll_gap_max_us;
+	if (o->rebalance_latency_avg_us >= 0)
+		m->m_rb_avg = o->rebalance_latency_avg_us;
+	if (o->rebalance_latency_max_us >= 0)
+		m->m_rb_max = o->rebalance_latency_max_us;
+	if (o->failed_rebalances >= 0)
+		m->m_failed = o->failed_rebalances;
+	if (o->hb_rate >= 0)
+		m->m_hb_rate = o->hb_rate;
+}
+
+#define OBS_REPORT (OBS_OWN | OBS_CALLBACK) /* a consumer's callback or JoinGroup */
+
+static const obs_rule obs_rules[KG_OBS_COUNT] = {
+	[KG_OBS_REVOKED] = { obs_revoked, MEMBER_EXACT, OBS_REPORT | OBS_SETS_PROTO },
+	[KG_OBS_ASSIGNED] = { obs_assigned, MEMBER_EXACT, OBS_REPORT | OBS_SETS_PROTO },
+	[KG_OBS_LOST] = { obs_lost, MEMBER_EXACT, OBS_REPORT },
+	[KG_OBS_JOIN_SENT] = { obs_join_sent, MEMBER_EXACT, OBS_REPORT | OBS_FIRST_PROTO },
+	/* its handler finds the member after KIP-345's check; a coordinator's log says "joined" too: not a callback */
+	[KG_OBS_JOINED] = { obs_joined, MEMBER_NONE, OBS_OWN | OBS_FIRST_PROTO },
+	[KG_OBS_LEFT] = { obs_left, MEMBER_LOG, 0 },
+	[KG_OBS_HEARTBEAT] = { obs_heartbeat, MEMBER_FIND, OBS_BY_CLIENT },
+	[KG_OBS_POLL] = { obs_poll, MEMBER_FIND, OBS_BY_CLIENT },
+	[KG_OBS_PREPARING] = { obs_preparing, MEMBER_NONE, OBS_GENERATION },
+	[KG_OBS_STABILIZED] = { obs_stabilized, MEMBER_NONE, OBS_GENERATION },
+	[KG_OBS_SYNCED] = { obs_stabilized, MEMBER_NONE, OBS_GENERATION },
+	[KG_OBS_STATIC_REPLACED] = { obs_static_replaced, MEMBER_FIND, 0 },
+	[KG_OBS_EPOCH] = { obs_epoch, MEMBER_NONE, OBS_GENERATION },
+	[KG_OBS_METRICS] = { obs_metrics, MEMBER_FIND, OBS_BY_CLIENT },
+	[KG_OBS_CLIENT_STATE] = { obs_metrics, MEMBER_FIND, OBS_BY_CLIENT },
+};
+
+/* The row of a kind (an unknown kind has none: only the shared part applies). */
+static const obs_rule *
+obs_rule_of(kg_obs_kind kind)
+{
+	static const obs_rule none = { NULL, MEMBER_NONE, 0 };
+	return (unsigned)kind < KG_OBS_COUNT ? &obs_rules[kind] : &none;
+}
+
+/* For observations keyed by client id alone: the group of a present member with it. */
+static int32_t
+group_of_client(kg_tracker *t, const char *client_id)
+{
+	size_t i, k;
+	if (client_id == NULL)
+		return -1;
+	for (i = 0; i < t->cg; i++) {
+		tgroup *g = t->g[i];
+		if (g == NULL)
+			continue;
+		for (k = 0; k < g->nm; k++) {
+			if (g->m[k]->present && strcmp(g->m[k]->client_id, client_id) == 0)
+				return g->id;
+		}
+	}
+	return -1;
+}
+
+/*
+ * Close the log-only episodes (groups known from coordinator logs alone)
+ * whose last round ended a while before time, so that a log read in one
+ * batch gives its episodes in order.
+ */
+static void
+close_logonly(kg_tracker *t, int64_t time)
+{
+	size_t i = 0;
+	while (i < t->nlogonly) {
+		tgroup *g = tk_group_get(t, t->logonly[i]);
+		if (g->ep == NULL || g->seen || tk_close_log_settled(t, g, time))
+			t->logonly[i] = t->logonly[--t->nlogonly];
+		else
+			i++;
+	}
+}
+
+/* What an observation tells of its group: the protocol its members run, the limits, the generation. */
+static void
+obs_group_facts(tgroup *g, const kg_obs *o, unsigned flags)
+{
+	if (o->proto != KG_PROTO_UNKNOWN && (flags & OBS_SETS_PROTO)) {
+		/* the members say which protocol this rebalance runs (an emptied group may change it) */
+		g->proto = o->proto;
+		if (g->ep != NULL)
+			g->ep->proto = o->proto;
+	} else if (o->proto != KG_PROTO_UNKNOWN && g->proto == KG_PROTO_UNKNOWN && (flags & OBS_FIRST_PROTO)) {
+		g->proto = o->proto; /* a new group's first members say what they will run */
+	}
+	if (o->session_timeout_ms > 0)
+		g->session_us = o->session_timeout_ms * 1000;
+	if (o->max_poll_ms > 0)
+		g->max_poll_us = o->max_poll_ms * 1000;
+	if ((flags & OBS_GENERATION) && o->generation >= 0)
+		g->generation = o->generation;
+}
+
+/*
+ * A member's own report older than the moment the member was seen gone (a
+ * slower stream) does not bring it back: what it says is history already
+ * told.
+ */
+static bool
+obs_stale(tgroup *g, const kg_obs *o)
+{
+	tmember *x = o->member_id ? tk_find_member_of(g, o->member_id, o->client_id) : NULL;
+	return x != NULL && !x->present && x->gone_time > 0 && o->time_us < x->gone_time;
+}
+
+/* Fold one observation: the shared part, then its kind's handler. */
+void
+tk_apply_obs(kg_tracker *t, kg_obs *o)
+{
+	const obs_rule *r = obs_rule_of(o->kind);
+	tgroup *g;
+	tmember *m = NULL;
+	if (o->group < 0 && (r->flags & OBS_BY_CLIENT))
+		o->group = group_of_client(t, o->client_id);
+	g = tk_group_get(t, o->group);
+	if (g == NULL)
+		return;
+	close_logonly(t, o->time_us);
+	obs_group_facts(g, o, r->flags);
+	if ((r->flags & OBS_OWN) && obs_stale(g, o))
+		return;
+	if (r->member == MEMBER_EXACT) {
+		m = obs_tmember(t, g, o, true);
+		if (m == NULL)
+			return; /* neither a member id nor a client id: nobody's callback */
+		m->exact = true;
+	} else if (r->member != MEMBER_NONE) {
+		m = obs_tmember(t, g, o, r->member == MEMBER_LOG && !g->seen && o->member_id != NULL);
+	}
+	if (r->fn != NULL)
+		r->fn(t, g, m, o);
+	if (g->ep != NULL && (r->flags & OBS_CALLBACK))
+		g->ep_callbacks = true;
+}
+
+/* qsort: observations by group, then client id. */
+static int
+obs_cmp_client(const void *a, const void *b)
+{
+	const kg_obs *x = *(kg_obs *const *)a, *y = *(kg_obs *const *)b;
+	if (x->group != y->group)
+		return x->group < y->group ? -1 : 1;
+	return strcmp(x->client_id ? x->client_id : "", y->client_id ? y->client_id : "");
+}
+
+/*
+ * Members that consumers report for the first time in one batch (a fleet
+ * started together) get their lanes, so their letters, in client id order
+ * rather than in the order their JoinGroups happened to be answered.
+ */
+void
+tk_obs_new_members(kg_tracker *t, const kg_obsq *obs)
+{
+	kg_obs **fresh = NULL;
+	size_t i, n = 0;
+	for (i = 0; i < obs->n; i++) {
+		kg_obs *o = obs->v[i];
+		tgroup *g;
+		if (o->group < 0 || o->client_id == NULL || !(obs_rule_of(o->kind)->flags & OBS_OWN))
+			continue;
+		g = tk_group_get(t, o->group);
+		/* only consumers never seen in the group: static members and returning ones have their own rules */
+		if (g == NULL || o->instance_id != NULL || tk_find_member_of(g, o->member_id, o->client_id) != NULL ||
+		    tk_find_by_client(g, o->client_id) != NULL)
+			continue;
+		fresh = xreallocarray(fresh, n + 1, sizeof *fresh);
+		fresh[n++] = o;
+	}
+	if (n > 1) {
+		qsort(fresh, n, sizeof *fresh, obs_cmp_client);
+		for (i = 0; i < n; i++)
+			obs_tmember(t, tk_group_get(t, fresh[i]->group), fresh[i], true);
+	}
+	free(fresh);
+}

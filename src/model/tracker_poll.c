@@ -1,0 +1,537 @@
+/*
+ * tracker_poll.c: fold the polled picture of a group.
+ *
+ * A description says who is in the group, what each member holds and the
+ * group's state; compared with what the tracker knew it gives joins and
+ * leaves, state changes and the evidence of a rebalance.  Polled members'
+ * revokes are derived: eager members revoke everything they held at the
+ * start of each round (the protocol says so, evidence PROTOCOL);
+ * cooperative and unknown ones revoke what they held at the last Stable
+ * description minus what they hold now (evidence POLLED).  A group an exact
+ * source describes (the demo) gets its rounds from its callbacks; its
+ * description only says when everybody has its answer.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/tracker_int.h"
+
+/*
+ * The snapshot's entry of a member, NULL when absent.  A member id the
+ * snapshot gives to another client (the mock cluster reuses ids) is not
+ * this member's.
+ */
+const kg_member *
+tk_snap_member(const kg_group *G, const tmember *m)
+{
+	int i = group_member_index(G, m->member_id);
+	const kg_member *mm = i >= 0 ? &G->members[i] : NULL;
+	if (mm != NULL && m->client_id != NULL && *m->client_id != '\0' && *mm->client_id != '\0' &&
+	    strcmp(m->client_id, mm->client_id) != 0)
+		return NULL;
+	return mm;
+}
+
+/* One group's description being folded, and what it told so far. */
+typedef struct poll_ctx {
+	kg_tracker *t;
+	tgroup *g;
+	const kg_group *G;
+	int64_t T;
+	bool first;          /* the group's first description: its members were there before us, not joins */
+	bool stable_now;     /* Stable (or an exact source's group without a state) */
+	bool ev_state;       /* a rebalancing state */
+	bool assign_changed; /* a polled member holds other than at the last Stable description */
+	size_t nj;           /* members that joined */
+	int nleft;           /* members that left */
+	int64_t prev_lag;    /* the group's lag before this description */
+} poll_ctx;
+
+/* Pair a newly seen static member with one that vanished: a restart within session.timeout.ms. */
+static tmember *
+static_predecessor(const kg_member *mm, tmember **gone, size_t ngone)
+{
+	size_t i;
+	if (mm->instance_id == NULL)
+		return NULL;
+	for (i = 0; i < ngone; i++) {
+		if (gone[i] != NULL && gone[i]->instance_id != NULL && strcmp(gone[i]->instance_id, mm->instance_id) == 0)
+			return gone[i];
+	}
+	return NULL;
+}
+
+/* Report orphans outside an episode when the orphaned set changes. */
+static void
+report_orphans(kg_tracker *t, tgroup *g, const kg_group *G, int64_t T, const char *note)
+{
+	kg_tp *v = NULL;
+	int n = 0, i;
+	kg_event *ev;
+	for (i = 0; i < G->nparts; i++) {
+		if (G->parts[i].orphaned) {
+			v = xreallocarray(v, (size_t)n + 1, sizeof *v);
+			v[n++] = G->parts[i].tp;
+		}
+	}
+	if (tp_equal(v, n, g->orphans_reported, g->norphans_reported)) {
+		free(v);
+		return;
+	}
+	free(g->orphans_reported);
+	g->orphans_reported = v;
+	g->norphans_reported = n;
+	if (n == 0)
+		return;
+	ev = event_new(KG_EV_ORPHANED, T, g->id);
+	ev->parts = tp_dup(v, n);
+	ev->nparts = n;
+	ev->evidence = KG_EVID_POLLED;
+	event_text(ev, note);
+	tk_emit(t, g, ev);
+}
+
+/*
+ * A description that says nothing to derive: true for a group whose
+ * description failed this time (not authorized, the coordinator loading or
+ * moving: keep what we knew rather than see everybody leave), and for a
+ * group known only from its coordinator's log (its episodes come from the
+ * log's own lines; the snapshot lists it with the state the log implies).
+ */
+static bool
+poll_no_news(tgroup *g, const kg_group *G, bool first)
+{
+	g->no_news = !first && G->error != NULL && G->nmembers == 0 && G->state == KG_STATE_UNKNOWN;
+	if (g->no_news) {
+		g->present = true;
+		if (G->lag >= 0)
+			g->lag = G->lag;
+		return true;
+	}
+	if (G->traced) {
+		g->present = true;
+		if (G->proto != KG_PROTO_UNKNOWN)
+			g->proto = G->proto;
+		return true;
+	}
+	return false;
+}
+
+/* The group itself: appeared, its protocol, assignor and lag, its state and a change of it. */
+static void
+poll_group_facts(poll_ctx *c)
+{
+	kg_tracker *t = c->t;
+	tgroup *g = c->g;
+	const kg_group *G = c->G;
+	if (!g->present && (!c->first || t->seen_groups)) {
+		kg_event *ev = event_new(KG_EV_GROUP_APPEARED, c->T, g->id);
+		sbuf s = { 0 };
+		sbuf_addf(&s, "%s, %d member%s", state_name(G->state), G->nmembers, G->nmembers == 1 ? "" : "s");
+		event_text(ev, sbuf_str(&s));
+		sbuf_free(&s);
+		tk_emit(t, g, ev);
+	}
+	if (c->first)
+		g->first_seen = c->T;
+	g->seen = true;
+	t->seen_groups_now = true;
+	g->present = true;
+	g->single_topic = group_single_topic(G);
+	if (G->proto != KG_PROTO_UNKNOWN)
+		g->proto = G->proto;
+	if (G->assignor != NULL && *G->assignor != '\0')
+		tk_set_str(&g->assignor, G->assignor);
+	c->prev_lag = g->lag;
+	g->lag = G->lag;
+	if (!c->first && g->state != G->state && G->state != KG_STATE_UNKNOWN) {
+		kg_event *ev = event_new(KG_EV_STATE, c->T, g->id);
+		ev->from = g->state;
+		ev->to = G->state;
+		ev->evidence = KG_EVID_POLLED;
+		tk_emit(t, g, ev);
+	}
+	if (G->state != KG_STATE_UNKNOWN)
+		g->state = G->state;
+	c->stable_now = G->state == KG_STATE_STABLE || (G->exact && G->state == KG_STATE_UNKNOWN);
+	c->ev_state = state_rebalancing(G->state);
+}
+
+/*
+ * A member id the tracker does not know: a static member back within its
+ * session (KIP-345: its predecessor goes, it has its partitions, no
+ * rebalance), one that was there before us, or a join (*join).
+ */
+static tmember *
+poll_new_member(poll_ctx *c, const kg_member *mm, tmember **gone, size_t ngone, bool *join)
+{
+	tgroup *g = c->g;
+	tmember *pred = c->first ? NULL : static_predecessor(mm, gone, ngone), *m;
+	if (pred != NULL && !(c->G->state == KG_STATE_STABLE && g->ep == NULL &&
+			      tp_equal(mm->assignment, mm->nassigned, pred->stable, pred->nstable)))
+		pred = NULL;
+	if (pred != NULL) {
+		/* KIP-345: the same instance is back with its partitions, no rebalance */
+		size_t q;
+		for (q = 0; q < ngone; q++) {
+			if (gone[q] == pred)
+				gone[q] = NULL;
+		}
+		pred->left_reported = true;
+		tk_member_gone(c->t, g, pred, c->T);
+	}
+	m = tk_add_member(c->t, g, mm->member_id, mm->client_id, mm->host, mm->instance_id, c->T);
+	*join = false;
+	if (pred != NULL) {
+		m->announced = true;
+		tk_set_tp(&m->stable, &m->nstable, pred->stable, pred->nstable);
+		tk_set_tp(&m->asg, &m->nasg, pred->stable, pred->nstable);
+		tk_emit(c->t, g, tk_member_event(KG_EV_MEMBER_BACK, c->T, g, m));
+	} else if (c->first) {
+		m->announced = true;
+	} else {
+		*join = true;
+	}
+	return m;
+}
+
+/* A member back under the same id (the mock reuses ids): on its lane again, a join, holding nothing yet. */
+static void
+poll_revived(poll_ctx *c, tmember *m)
+{
+	kg_lane *l = history_lane(c->t->h, c->g->id, m->lane);
+	m->present = true;
+	m->left_reported = false;
+	m->announced = false;
+	m->revived_at = c->T;
+	m->leave_reason = KG_REASON_NONE;
+	tk_set_tp(&m->stable, &m->nstable, NULL, 0);
+	tk_set_tp(&m->asg, &m->nasg, NULL, 0);
+	if (l != NULL)
+		tk_lane_claim(l, m, c->T);
+}
+
+/* Membership: who vanished, who is new, who is back; leaves and joins announced. */
+static void
+poll_membership(poll_ctx *c)
+{
+	tgroup *g = c->g;
+	const kg_group *G = c->G;
+	tmember **joined = NULL, **gone = NULL;
+	size_t nj = 0, ngone = 0, i;
+	int k;
+
+	for (i = 0; i < g->nm; i++) {
+		tmember *m = g->m[i];
+		if (m->present && tk_snap_member(G, m) == NULL) {
+			gone = xreallocarray(gone, ngone + 1, sizeof *gone);
+			gone[ngone++] = m;
+		}
+	}
+	for (k = 0; k < G->nmembers; k++) {
+		const kg_member *mm = &G->members[k];
+		tmember *m = tk_find_member_of(g, mm->member_id, mm->client_id);
+		bool join = false;
+		if (m == NULL) {
+			m = poll_new_member(c, mm, gone, ngone, &join);
+		} else if (!m->present) {
+			poll_revived(c, m);
+			join = true;
+		}
+		if (join) {
+			joined = xreallocarray(joined, nj + 1, sizeof *joined);
+			joined[nj++] = m;
+		}
+		tk_set_str(&m->client_id, mm->client_id);
+		tk_set_str(&m->host, mm->host);
+		tk_set_str(&m->instance_id, mm->instance_id);
+		m->last_seen = c->T;
+		if (mm->flags & KG_MEMBER_EXACT)
+			m->exact = true;
+		if (!m->exact && c->stable_now && m->announced && !c->first &&
+		    !tp_equal(mm->assignment, mm->nassigned, m->stable, m->nstable))
+			c->assign_changed = true;
+	}
+	for (i = 0; i < ngone; i++) {
+		tmember *m = gone[i];
+		if (m == NULL)
+			continue;
+		c->nleft++;
+		if (!m->left_reported)
+			tk_announce_leave(c->t, g, m, c->T,
+					  m->leave_reason != KG_REASON_NONE ? m->leave_reason : KG_REASON_UNKNOWN, NULL,
+					  KG_EVID_POLLED);
+		else
+			tk_member_gone(c->t, g, m, c->T);
+	}
+	for (i = 0; i < nj; i++)
+		tk_announce_join(c->t, g, joined[i], c->T, KG_EVID_POLLED);
+	c->nj = nj;
+	free(joined);
+	free(gone);
+}
+
+/* Is a rebalance going on?  Its first polled evidence opens the episode; an emptied group closes it. */
+static void
+poll_evidence(poll_ctx *c)
+{
+	tgroup *g = c->g;
+	const kg_group *G = c->G;
+	bool changed = c->nj > 0 || c->nleft > 0 || c->assign_changed, evidence;
+	/* an exact source's callbacks tell its rounds: only a rebalancing state is evidence here */
+	evidence = c->ev_state || (!G->exact && changed);
+	if (c->first && !c->ev_state)
+		evidence = false;
+	/* everybody left: the group is empty, nothing to rebalance */
+	if ((G->state == KG_STATE_EMPTY || G->state == KG_STATE_DEAD) && G->nmembers == 0) {
+		evidence = false;
+		/* the leaves that emptied it explain no later rebalance: the next members start afresh */
+		free(g->trig_text);
+		g->trig_text = NULL;
+		g->emptied_at = c->T;
+		if (g->ep != NULL)
+			tk_close_episode(c->t, g, c->T, "the group is empty");
+	}
+	if (g->ep == NULL && evidence) {
+		const char *why = c->ev_state ? "in progress when polled"
+				  : c->nj > 0 ? "member joined"
+				  : c->nleft > 0 ? "member left" : "assignment changed";
+		tk_ensure_episode(c->t, g, c->T, why, KG_EVID_POLLED);
+		if (c->prev_lag >= 0)
+			g->ep->lag_start = c->prev_lag; /* the lag just before it began */
+	}
+	if (g->ep != NULL && (c->ev_state || changed))
+		g->ep_changed = true;
+}
+
+/* Eager: every polled member revokes everything it held at the start of each round. */
+static void
+poll_eager_revokes(poll_ctx *c)
+{
+	tgroup *g = c->g;
+	int64_t when = g->ep->rounds == 1 ? g->ep->start_us : c->T;
+	size_t i;
+	if (!c->ev_state && !c->stable_now)
+		return;
+	for (i = 0; i < g->nm; i++) {
+		tmember *m = g->m[i];
+		if (!m->present || m->exact || m->revoked_round >= g->ep->rounds || m->nstable == 0 ||
+		    m->synced_round >= g->ep->rounds)
+			continue;
+		tk_revoke(c->t, g, m, when, m->stable, m->nstable, m->stable, m->nstable, KG_EVID_PROTOCOL,
+			  KG_PROTO_EAGER, KG_REASON_NONE, g->ep->rounds);
+		if (m->stop_since == 0)
+			m->stop_since = when;
+	}
+}
+
+/*
+ * A polled member's sync in a Stable description: an eager member gets
+ * the round's new assignment (once); a cooperative (or unknown) one revokes
+ * what it held at the last Stable description and holds no more, and gets
+ * what it holds now and did not.
+ */
+static void
+poll_sync_member(poll_ctx *c, tmember *m, const kg_member *mm, int64_t sync_time)
+{
+	tgroup *g = c->g;
+	if (g->proto == KG_PROTO_EAGER) {
+		if (m->synced_round < g->ep->rounds)
+			tk_assign(c->t, g, m, sync_time, mm->assignment, mm->nassigned, KG_EVID_POLLED, g->ep->rounds);
+	} else {
+		kg_tp *rv = xmalloc(((size_t)m->nstable + 1) * sizeof *rv);
+		kg_tp *as = xmalloc(((size_t)mm->nassigned + 1) * sizeof *as);
+		int nr = tp_diff(m->stable, m->nstable, mm->assignment, mm->nassigned, rv);
+		int na = tp_diff(mm->assignment, mm->nassigned, m->stable, m->nstable, as);
+		if (nr > 0) {
+			tk_revoke(c->t, g, m, sync_time, rv, nr, m->stable, m->nstable, KG_EVID_POLLED, g->proto,
+				  KG_REASON_NONE, g->ep->rounds);
+			if (nr == m->nstable && m->stop_since == 0)
+				m->stop_since = sync_time;
+		}
+		tk_assign(c->t, g, m, sync_time, as, na, KG_EVID_POLLED, g->ep->rounds);
+		free(rv);
+		free(as);
+	}
+	tk_set_tp(&m->stable, &m->nstable, mm->assignment, mm->nassigned);
+	tk_set_tp(&m->asg, &m->nasg, mm->assignment, mm->nassigned);
+	m->synced_round = g->ep->rounds;
+}
+
+/* A Stable description ends the round: at the exact sync time when one was reported in it, else now. */
+static void
+poll_sync(poll_ctx *c)
+{
+	tgroup *g = c->g;
+	int64_t T = c->T;
+	int64_t sync_time = g->exact_sync >= g->round_start && g->exact_sync > 0 && g->exact_sync <= T ? g->exact_sync : T;
+	size_t i;
+	for (i = 0; i < g->nm; i++) {
+		tmember *m = g->m[i];
+		const kg_member *mm;
+		if (!m->present || m->exact || (mm = tk_snap_member(c->G, m)) == NULL)
+			continue;
+		poll_sync_member(c, m, mm, sync_time);
+	}
+	/*
+	 * A member reported by callbacks that holds what the broker says
+	 * it holds has synced too (holding nothing proves nothing: that
+	 * is also what a member waiting for its assignment holds).
+	 */
+	for (i = 0; i < g->nm; i++) {
+		tmember *m = g->m[i];
+		const kg_member *mm;
+		if (!m->present || !m->exact || (mm = tk_snap_member(c->G, m)) == NULL)
+			continue;
+		if (m->nasg > 0 && tp_equal(mm->assignment, mm->nassigned, m->asg, m->nasg))
+			m->synced = true;
+	}
+	tk_round_synced(g, sync_time, false);
+}
+
+/* The rounds of an open episode of a polled group: a rebalancing state is a join signal, Stable a sync. */
+static void
+poll_rounds(poll_ctx *c)
+{
+	tgroup *g = c->g;
+	g->ep_polled = true;
+	g->ep_logonly = false;
+	if (c->ev_state)
+		tk_next_round(c->t, g, c->T, KG_EVID_POLLED);
+	if (g->proto == KG_PROTO_EAGER)
+		poll_eager_revokes(c);
+	if (c->G->state == KG_STATE_STABLE && !(g->await_log_sync && !g->ep_changed))
+		poll_sync(c);
+}
+
+/* Outside a rebalance the polled picture is the truth. */
+static void
+poll_truth(poll_ctx *c)
+{
+	tgroup *g = c->g;
+	size_t i;
+	if (g->ep != NULL || !(c->stable_now || c->G->state == KG_STATE_EMPTY))
+		return;
+	for (i = 0; i < g->nm; i++) {
+		tmember *m = g->m[i];
+		const kg_member *mm;
+		if (!m->present || (mm = tk_snap_member(c->G, m)) == NULL)
+			continue;
+		/*
+		 * Between rebalances the description is the truth: a broker's
+		 * wins over callbacks that went quiet, and a callback source's
+		 * own is built from the callbacks already handed over.
+		 */
+		tk_set_tp(&m->stable, &m->nstable, mm->assignment, mm->nassigned);
+		tk_set_tp(&m->asg, &m->nasg, mm->assignment, mm->nassigned);
+	}
+}
+
+/* Orphaned partitions of a Stable group: since when; the reported set is forgotten once none are left. */
+static void
+poll_orphans(poll_ctx *c)
+{
+	tgroup *g = c->g;
+	if (c->stable_now && c->G->norphaned > 0) {
+		if (g->orphan_since == 0)
+			g->orphan_since = c->T;
+	} else {
+		g->orphan_since = 0;
+		if (c->G->norphaned == 0 && g->norphans_reported > 0) {
+			free(g->orphans_reported);
+			g->orphans_reported = NULL;
+			g->norphans_reported = 0;
+		}
+	}
+}
+
+/*
+ * The open episode of a Stable group closes when no partition is orphaned
+ * and every exact member synced (a quiet spell first for an exact group),
+ * or with its orphans once they outlast the grace.
+ */
+static void
+poll_try_close(poll_ctx *c)
+{
+	tgroup *g = c->g;
+	const kg_group *G = c->G;
+	int64_t T = c->T;
+	bool synced = true, log_ok;
+	size_t i;
+	for (i = 0; i < g->nm; i++) {
+		if (g->m[i]->present && g->m[i]->exact && !g->m[i]->synced)
+			synced = false;
+	}
+	/*
+	 * A coordinator log said a round began: a Stable description
+	 * proves nothing until the log's end of round, or polling saw the
+	 * round itself (the description may predate the log line).
+	 */
+	log_ok = !g->await_log_sync || g->ep_changed || T - g->ep->start_us >= 30LL * 1000000;
+	/* a member whose last sync no callback reported must not hold the episode open for ever */
+	if (!synced && T - g->last_rebal_obs >= EXACT_QUIET)
+		synced = true;
+	if (G->norphaned == 0 && synced && log_ok && (!G->exact || T - g->last_rebal_obs >= EXACT_SETTLE)) {
+		int64_t end = g->last_sync >= g->ep->start_us && g->last_sync > 0 && g->last_sync <= T ? g->last_sync : T;
+		tk_close_episode(c->t, g, end, g->ep->start_us == T ? "between two refreshes" : NULL);
+	} else if (G->norphaned > 0 && g->orphan_since > 0 && T - g->orphan_since >= c->t->cfg.orphan_grace_us) {
+		char note[96];
+		snprintf(note, sizeof note, "%d partition%s left orphaned", G->norphaned, G->norphaned == 1 ? "" : "s");
+		tk_close_episode(c->t, g, T, note);
+		report_orphans(c->t, g, G, T, "still unowned after the rebalance");
+	}
+}
+
+/* Can the episode close?  Outside one, orphans are reported once they last (or at start). */
+static void
+poll_close(poll_ctx *c)
+{
+	tgroup *g = c->g;
+	const kg_group *G = c->G;
+	size_t i;
+	if (g->ep != NULL && G->exact && G->state == KG_STATE_STABLE) {
+		/* the source saw no JoinGroup or SyncGroup outstanding: everyone has its answer */
+		for (i = 0; i < g->nm; i++)
+			g->m[i]->synced = true;
+	}
+	if (g->ep != NULL && c->stable_now) {
+		poll_try_close(c);
+	} else if (g->ep == NULL && c->stable_now && G->norphaned > 0 && !c->first &&
+		   c->T - g->orphan_since >= ORPHAN_REPORT_DELAY) {
+		/* not the instant between a member leaving and the rebalance it causes */
+		report_orphans(c->t, g, G, c->T, NULL);
+	} else if (g->ep == NULL && c->first && G->norphaned > 0) {
+		report_orphans(c->t, g, G, c->T, "at start");
+	}
+}
+
+/* Fold the polled picture of one group. */
+void
+tk_apply_group(kg_tracker *t, kg_group *G, int64_t T)
+{
+	poll_ctx c;
+	memset(&c, 0, sizeof c);
+	c.t = t;
+	c.g = tk_group_get(t, G->id);
+	c.G = G;
+	c.T = T;
+	c.first = !c.g->seen;
+	if (poll_no_news(c.g, G, c.first))
+		return;
+	poll_group_facts(&c);
+	poll_membership(&c);
+	poll_evidence(&c);
+	if (c.g->ep != NULL && !G->exact)
+		poll_rounds(&c);
+	poll_truth(&c);
+	poll_orphans(&c);
+	poll_close(&c);
+	if (G->lag >= 0) {
+		history_add_lag(t->h, c.g->id, T, G->lag);
+		if (c.g->ep != NULL && G->lag > c.g->ep->lag_peak)
+			c.g->ep->lag_peak = G->lag;
+	}
+}
