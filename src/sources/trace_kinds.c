@@ -124,14 +124,22 @@ static const kg_trace_kind kinds[] = {
 	},
 };
 
+/* Row i. */
+const kg_trace_kind *
+trace_kinds_at(size_t i)
+{
+	return i < KG_ARRAY_LEN(kinds) ? &kinds[i] : NULL;
+}
+
 /* The kind called name. */
 const kg_trace_kind *
 trace_kinds_find(const char *name, size_t n)
 {
+	const kg_trace_kind *k;
 	size_t i;
-	for (i = 0; i < KG_ARRAY_LEN(kinds); i++) {
-		if (strlen(kinds[i].name) == n && strncmp(name, kinds[i].name, n) == 0)
-			return &kinds[i];
+	for (i = 0; (k = trace_kinds_at(i)) != NULL; i++) {
+		if (strlen(k->name) == n && strncmp(name, k->name, n) == 0)
+			return k;
 	}
 	return NULL;
 }
@@ -140,10 +148,11 @@ trace_kinds_find(const char *name, size_t n)
 void
 trace_kinds_list(char *buf, size_t n)
 {
+	const kg_trace_kind *k;
 	size_t i, at = 0;
 	if (n == 0)
 		return;
 	buf[0] = '\0';
-	for (i = 0; i < KG_ARRAY_LEN(kinds) && at < n; i++)
-		at += (size_t)snprintf(buf + at, n - at, "%s%s", i > 0 ? ", " : "", kinds[i].name);
+	for (i = 0; (k = trace_kinds_at(i)) != NULL && at < n; i++)
+		at += (size_t)snprintf(buf + at, n - at, "%s%s", i > 0 ? ", " : "", k->name);
 }

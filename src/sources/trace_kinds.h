@@ -49,6 +49,8 @@ typedef struct kg_trace_kind {
 			char *err, size_t errsz);
 } kg_trace_kind;
 
+/* Row i of the table; NULL past its end. */
+const kg_trace_kind *trace_kinds_at(size_t i);
 /* The kind called name (n bytes, not NUL-terminated); NULL when none is. */
 const kg_trace_kind *trace_kinds_find(const char *name, size_t n);
 /* The kinds' names, ", "-separated in table order ("log, jsonl, rdstats, jolokia"), into buf. */
