@@ -28,7 +28,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
-#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,6 +37,7 @@
 #include <unistd.h>
 
 #include "util/log.h"
+#include "util/util.h"
 #include "sources/parse_lines.h"
 
 #define TAIL 512 /* bytes compared before the offset */

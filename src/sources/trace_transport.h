@@ -27,7 +27,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "util/util.h"
 #include "model/snapshot.h"
 #include "sources/trace.h"
 #include "sources/trace_url.h"
