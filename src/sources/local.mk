@@ -10,6 +10,9 @@ libkgtop_a_SOURCES += \
 	src/sources/parse_rdstats.c src/sources/parse_rdstats.h \
 	src/sources/jsonl_write.c src/sources/jsonl_write.h
 libkgtop_a_SOURCES += src/sources/trace.c src/sources/trace.h \
+	src/sources/trace_kinds.c src/sources/trace_kinds.h \
+	src/sources/trace_transport.c src/sources/trace_transport.h \
+	src/sources/trace_url.c src/sources/trace_url.h \
 	src/sources/trace_groups.c src/sources/trace_groups.h
 libkgtop_a_SOURCES += src/sources/replay.c src/sources/replay.h
 # the embedded demo (mock cluster, producer, consumer fleets, scenarios)

@@ -9,7 +9,7 @@
  * on and next_poll() its next deadline, so a slow or dead server never
  * blocks the UI or the Kafka source.
  *
- * Kinds (see kgtop-trace(5)):
+ * Kinds (see kgtop-trace(5)), one row each in trace_kinds.c:
  *  - log:     a broker's server.log, tailed; coordinator lines become
  *             rebalance and membership observations (parse_log.h);
  *  - jsonl:   kgtop's own JSON-lines events (parse_jsonl.h), e.g. written
@@ -17,7 +17,8 @@
  *  - rdstats: librdkafka statistics, one JSON object per line (parse_rdstats.h);
  *  - jolokia: a Jolokia agent in front of Java consumers, one bulk POST
  *             per interval (parse_jolokia.h).
- * URLs are http://, https:// or file://.
+ * URLs are http://, https:// or file://.  A source (trace.c) hands what
+ * its transport reads (trace_transport.h, trace_url.h) to its kind's parser.
  *
  * Line streams are tailed: without --trace-from-start the first request
  * asks for the last bytes only (a suffix range) and reading starts at the
@@ -51,14 +52,6 @@
 
 #include "sources/parse_lines.h"
 #include "model/source.h"
-
-typedef enum kg_trace_kind {
-	KG_TRACE_LOG,
-	KG_TRACE_JSONL,
-	KG_TRACE_RDSTATS,
-	KG_TRACE_JOLOKIA,
-	KG_TRACE_KIND_COUNT
-} kg_trace_kind;
 
 typedef struct kg_trace_config {
 	const char *const *specs;   /* "KIND:URL" */
@@ -104,7 +97,5 @@ int trace_spec_check(const char *spec, char *err, size_t errsz);
 int trace_sources_new(const kg_trace_config *cfg, kg_source **out, size_t *nout, char *err, size_t errsz);
 /* Counters of a trace source; -1 when s is not one. */
 int trace_source_stats(kg_source *s, kg_trace_stats *st);
-/* "log", "jsonl", "rdstats", "jolokia". */
-const char *trace_kind_name(kg_trace_kind k);
 
 #endif
