@@ -8,3 +8,4 @@ libkgtop_a_SOURCES += \
 	src/model/history.c src/model/history.h \
 	src/model/tracker.c src/model/tracker.h \
 	src/model/source.c src/model/source.h
+libkgtop_a_SOURCES += src/model/defaults.h

@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "util/log.h"
+#include "model/defaults.h"
 #include "model/intern.h"
 #include "util/filter.h"
 #include "util/util.h"
@@ -1176,9 +1177,9 @@ kafka_source_new(const kg_kafka_config *cfg, kg_source **out, char *err, size_t 
 	*out = NULL;
 	k->cfg = *cfg;
 	if (k->cfg.interval_us <= 0)
-		k->cfg.interval_us = 1000000;
+		k->cfg.interval_us = KG_DEFAULT_INTERVAL_US;
 	if (k->cfg.timeout_us <= 0)
-		k->cfg.timeout_us = 10LL * 1000000;
+		k->cfg.timeout_us = KG_DEFAULT_TIMEOUT_US;
 	k->brokers = xstrdup(cfg->brokers ? cfg->brokers : "");
 	pthread_mutex_init(&k->lock, NULL);
 	pthread_cond_init(&k->cond, NULL);

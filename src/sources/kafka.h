@@ -33,8 +33,8 @@ typedef struct kg_kafka_config {
 	const kg_strlist *include;   /* group regexes (NULL: all) */
 	const kg_strlist *exclude;
 	const kg_strlist *topics;    /* topic regexes (NULL: all) */
-	int64_t interval_us;         /* refresh interval */
-	int64_t timeout_us;          /* per request round (default 10 s) */
+	int64_t interval_us;         /* refresh interval (0: KG_DEFAULT_INTERVAL_US) */
+	int64_t timeout_us;          /* per request round (0: KG_DEFAULT_TIMEOUT_US) */
 } kg_kafka_config;
 
 /* Create the source (connects lazily); -1 with err on bad configuration. */

@@ -37,6 +37,7 @@
 #include <unistd.h>
 
 #include "util/log.h"
+#include "model/defaults.h"
 #include "model/obs.h"
 #include "sources/parse_jolokia.h"
 #include "sources/parse_jsonl.h"
@@ -47,7 +48,7 @@
 #define TAIL 512                       /* bytes compared before the offset */
 #define MAX_SOCKS 8
 #define MAX_BODY (16u << 20)          /* largest Jolokia answer kept */
-#define DEF_INTERVAL (1000LL * 1000)
+#define DEF_INTERVAL KG_DEFAULT_INTERVAL_US
 #define DEF_CONNECT (10LL * 1000000)
 #define DEF_READ (15LL * 1000000)
 #define DEF_IDLE (300LL * 1000000)
