@@ -49,4 +49,13 @@ void kafka_source_watch(kg_source *s, const char *group, const char *topic);
 /* Stop following a watched group. */
 void kafka_source_unwatch(kg_source *s, const char *group);
 
+/*
+ * librdkafka's error codes in words, for every user of librdkafka (the demo
+ * too): "all brokers down", "cannot resolve the bootstrap servers", "TLS
+ * handshake failed", "authentication failed", ...; NULL for the others.
+ */
+const char *kafka_err_reason(int err);
+/* True for a cluster-wide cause that waiting will not cure (no broker reachable, cannot resolve, TLS, SASL). */
+bool kafka_err_unreachable(int err);
+
 #endif
