@@ -28,6 +28,7 @@
 #include "model/defaults.h"
 #include "model/tracker.h"
 #include "report/record.h"
+#include "report/report.h"
 #include "report/run.h"
 #include "sources/demo.h"
 #include "sources/demo_script.h"

@@ -3,8 +3,8 @@
  * script, commands, life), demo_view.c (what it publishes), demo_cluster.c
  * (the cluster, the producer, and the channel every thread reports through)
  * and demo_consumer.c (one real librdkafka consumer per member).  Calls go
- * one way: demo.c uses the three others, demo_view.c and demo_consumer.c
- * use demo_cluster.c's channel.
+ * one way: demo.c uses the three others, and demo_consumer.c uses
+ * demo_cluster.c's channel; nothing calls back into demo.c.
  *
  * Threads and locking.  The collector thread runs the source's functions,
  * the script and the commands; every consumer has a thread of its own that
