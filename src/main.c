@@ -1,6 +1,14 @@
 /*
  * main.c: wires options, sources, the collector, and the renderer or a
- * reporter.  Nothing else calls exit(); every other layer returns errors.
+ * runner (report/run.h).  Nothing else calls exit(); every other layer
+ * returns errors.
+ *
+ * The steps, each a function returning GO_ON or the exit status: set up
+ * (options, log, global state, signals), the replay if any (its settings
+ * feed the tracker), the tracker, the demo if any (the cluster it starts
+ * is the kafka source's), the collector, then its sources in the order the
+ * header lists them (replay, recorder, kafka, demo, traces), then run, then
+ * finish (everything freed, the recorder's last error said).
  *
  * Exit status: 0 ok, 1 cluster or runtime error (with a message), 2 usage.
  */
@@ -8,7 +16,6 @@
 
 #include <errno.h>
 #include <locale.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,9 +25,11 @@
 #include "core/collector.h"
 #include "util/log.h"
 #include "core/options.h"
+#include "model/defaults.h"
 #include "model/tracker.h"
 #include "report/record.h"
 #include "report/report.h"
+#include "report/run.h"
 #include "sources/demo.h"
 #include "sources/demo_script.h"
 #include "sources/kafka.h"
@@ -33,6 +42,24 @@
 
 static volatile sig_atomic_t stop_signal;
 static int signal_pipe[2] = { -1, -1 };
+
+#define GO_ON (-1) /* a step went well: go on to the next */
+
+/* What main wires together, and what it frees at the end. */
+typedef struct app {
+	kg_options o;
+	kg_tracker_config tc;
+	kg_tracker *tracker;
+	kg_collector *c;
+	kg_source *kafka, *demo, *replay;
+	bool demo_added, replay_added; /* handed to the collector, which closes them */
+	const char *bootstrap;         /* the cluster the kafka source polls (the demo's own, or -b) */
+	kg_filter *groups;
+	kg_recorder *recorder;
+	kg_ui_info info;
+	bool log_opened, global_init;
+	char err[1024];
+} app;
 
 /* Record the signal and wake the main loop (async-signal-safe). */
 static void
@@ -64,396 +91,307 @@ install_signals(void)
 	sigaction(SIGPIPE, &sa, NULL);
 }
 
-/* Write a buffer to stdout; false when stdout is gone. */
-static bool
-emit_line(sbuf *b)
-{
-	sbuf_addc(b, '\n');
-	if (fwrite(b->s, 1, b->len, stdout) != b->len || fflush(stdout) != 0)
-		return false;
-	return true;
-}
-
-/* Whether the kafka source (if any) is in error in this snapshot. */
-static const kg_source_health *
-source_problem(const kg_snapshot *s)
-{
-	int i;
-	for (i = 0; s != NULL && i < s->nsources; i++) {
-		if (s->sources[i].status == KG_SRC_ERROR || s->sources[i].status == KG_SRC_CONNECTING)
-			return &s->sources[i];
-	}
-	return NULL;
-}
-
-/* --once: wait for a complete refresh, print one report. */
+/* Say an error and give the exit status. */
 static int
-run_once(kg_collector *c, const kg_options *o)
+fail(int status, const char *what, const char *err)
 {
-	char err[512];
-	kg_frame *f;
-	sbuf b = { 0 };
-	int rc = 0;
-	const kg_source_health *bad;
-	/* a replay as fast as possible always completes: no timeout */
-	int64_t timeout = o->replay != NULL ? INT64_MAX / 4 : o->timeout_us;
-	if ((rc = collector_run_until_complete(c, timeout, err, sizeof err)) < 0) {
-		if (stop_signal) {
-			fprintf(stderr, "kgtop: interrupted\n");
-			return 1;
-		}
-		f = collector_take(c);
-		bad = f ? source_problem(f->snap) : NULL;
-		if (bad != NULL && bad->message != NULL && rc == -2)
-			fprintf(stderr, "kgtop: %s: %s\n", bad->name, bad->message);
-		else if (bad != NULL && bad->message != NULL)
-			fprintf(stderr, "kgtop: %s: %s (no answer within %.1fs)\n", bad->name, bad->message,
-				(double)o->timeout_us / 1e6);
-		else
-			fprintf(stderr, "kgtop: %s\n", err);
-		frame_free(f);
-		return 1;
+	fprintf(stderr, "kgtop: %s%s%s\n", what ? what : "", what ? ": " : "", err);
+	return status;
+}
+
+/* Options (--demo=list, the scenario), the log, the libraries' global state, signals. */
+static int
+app_setup(app *a, int argc, char **argv)
+{
+	kg_options *o = &a->o;
+	int rc;
+	options_defaults(o);
+	rc = options_parse(o, argc, argv, a->err, sizeof a->err);
+	if (rc != 0) {
+		if (rc < 0)
+			fprintf(stderr, "kgtop: %s\nTry 'kgtop --help'.\n", a->err);
+		return rc < 0 ? 2 : 0;
 	}
-	f = collector_take(c);
-	if (f == NULL || f->snap == NULL) {
-		fprintf(stderr, "kgtop: no data\n");
-		frame_free(f);
-		return 1;
+	if (o->demo && o->demo_scenario != NULL && strcmp(o->demo_scenario, "list") == 0) {
+		demo_list_scenarios();
+		return 0;
 	}
-	if (o->mode == KG_MODE_JSON)
-		report_json(&b, f->snap, f->events.v, f->events.n, f->snap->time_us);
+	if (o->demo && !demo_scenario_known(o->demo_scenario, o->brokers != NULL)) {
+		fprintf(stderr, "kgtop: demo scenario '%s': %s\n", o->demo_scenario,
+			demo_scenario_why_not(o->demo_scenario, o->brokers != NULL));
+		return 2;
+	}
+	if (log_open(o->log_file, o->verbose, a->err, sizeof a->err) < 0)
+		return fail(2, NULL, a->err);
+	a->log_opened = true;
+	log_set_stderr(o->mode != KG_MODE_UI);
+	if (sources_global_init(a->err, sizeof a->err) < 0)
+		return fail(1, NULL, a->err);
+	a->global_init = true;
+	install_signals();
+	return GO_ON;
+}
+
+/* --replay: the recording as the only source. */
+static int
+open_replay(app *a)
+{
+	kg_replay_config rpc;
+	int rc;
+	if (a->o.replay == NULL)
+		return GO_ON;
+	memset(&rpc, 0, sizeof rpc);
+	rpc.path = a->o.replay;
+	rpc.speed = a->o.speed;
+	rpc.as_fast = a->o.mode != KG_MODE_UI;
+	rpc.at = a->o.at;
+	if (a->o.traces.n > 0)
+		rc = util_err(a->err, sizeof a->err,
+			      "--replay cannot be combined with --trace (the recording has what traces said)") * 2;
 	else
-		report_text(&b, f->snap);
-	if (!emit_line(&b))
-		rc = 1;
-	{
-		/* every source failed (trace streams that cannot be read): the report says why, the status too */
-		int i, failed = 0;
-		for (i = 0; i < f->snap->nsources; i++)
-			failed += f->snap->sources[i].status == KG_SRC_ERROR;
-		if (f->snap->nsources > 0 && failed == f->snap->nsources) {
-			fprintf(stderr, "kgtop: no source could be read (%s: %s)\n", f->snap->sources[0].name,
-				f->snap->sources[0].message ? f->snap->sources[0].message : "error");
-			rc = 1;
-		}
+		rc = replay_source_new(&rpc, &a->replay, a->err, sizeof a->err);
+	if (rc < 0)
+		return fail(rc == -2 ? 2 : 1, NULL, a->err); /* a bad --at or combination is a usage error */
+	return GO_ON;
+}
+
+/* The tracker: its defaults, a recording's settings, then the options (the demo judges storms its way). */
+static void
+open_tracker(app *a)
+{
+	const kg_options *o = &a->o;
+	kg_tracker_config *tc = &a->tc;
+	tracker_config_defaults(tc);
+	if (a->replay != NULL)
+		replay_model(a->replay, tc); /* the recording's model settings, unless given below */
+	tc->window_us = o->history_us;
+	if (o->demo && o->storm_window_us == 0 && o->storm_rebalances == 0) {
+		tc->storm_window_us = KG_DEMO_STORM_WINDOW_US;
+		tc->storm_episodes = KG_DEMO_STORM_REBALANCES_N;
 	}
-	sbuf_free(&b);
-	frame_free(f);
+	if (o->storm_window_us > 0)
+		tc->storm_window_us = o->storm_window_us;
+	if (o->storm_rebalances > 0)
+		tc->storm_episodes = o->storm_rebalances;
+	if (o->session_timeout_us > 0) {
+		tc->session_timeout_us = o->session_timeout_us;
+		tc->session_src = KG_LIMIT_CONFIG;
+	}
+	if (o->max_poll_us > 0) {
+		tc->max_poll_us = o->max_poll_us;
+		tc->max_poll_src = KG_LIMIT_CONFIG;
+	}
+	a->tracker = tracker_new(tc);
+}
+
+/* The demo (its mock cluster, or its consumers on -b); else the cluster is -b's. */
+static int
+open_demo(app *a)
+{
+	const kg_options *o = &a->o;
+	kg_demo_config dc;
+	const demo_scenario *ds;
+	if (!o->demo) {
+		a->bootstrap = o->brokers;
+		return GO_ON;
+	}
+	memset(&dc, 0, sizeof dc);
+	dc.scenario = o->demo_scenario;
+	dc.brokers = o->brokers;
+	dc.props = o->rdkafka;
+	dc.nprops = o->nrdkafka;
+	dc.partitions = o->demo_partitions;
+	dc.export_trace = o->export_trace;
+	/* a real cluster answers within --timeout, and always before --duration ends */
+	dc.timeout_us = o->duration_us > 0 && o->duration_us < o->timeout_us ? o->duration_us : o->timeout_us;
+	if (demo_source_new(&dc, &a->demo, &a->bootstrap, a->err, sizeof a->err) < 0)
+		return fail(1, "demo", a->err);
+	a->info.demo = true;
+	a->info.demo_static = o->brokers != NULL;
+	ds = demo_scenario_find(o->demo_scenario ? o->demo_scenario : "default");
+	a->info.demo_no_script = ds != NULL && ds->nsteps == 0;
+	return GO_ON;
+}
+
+/* The collector, named after the cluster, with the group filter and the replay. */
+static int
+open_collector(app *a)
+{
+	const kg_options *o = &a->o;
+	kg_collector_config cc;
+	memset(&cc, 0, sizeof cc);
+	cc.interval_us = o->interval_us;
+	cc.cluster = o->demo && o->brokers == NULL ? "demo (mock cluster)"
+		     : a->bootstrap != NULL	   ? a->bootstrap
+		     : o->replay != NULL	   ? NULL
+						   : "trace streams only";
+	if (a->replay != NULL) {
+		cc.cluster = replay_cluster(a->replay);
+		a->info.replay = true;
+	}
+	a->info.cluster = cc.cluster;
+	a->c = collector_new(&cc, a->tracker);
+	collector_set_stop_flag(a->c, &stop_signal);
+	if (filter_new((const char *const *)o->include.v, o->include.n, (const char *const *)o->exclude.v,
+		       o->exclude.n, &a->groups, a->err, sizeof a->err) < 0)
+		return fail(2, NULL, a->err);
+	collector_set_filter(a->c, a->groups);
+	if (a->replay != NULL) {
+		collector_add_source(a->c, a->replay);
+		a->replay_added = true;
+	}
+	return GO_ON;
+}
+
+/* --record: the recorder taps the collector and reports as a source. */
+static int
+add_recorder(app *a)
+{
+	kg_tap tap;
+	if (a->o.record == NULL)
+		return GO_ON;
+	if (recorder_open(a->o.record, a->o.record_max, &a->recorder, a->err, sizeof a->err) < 0)
+		return fail(1, NULL, a->err);
+	recorder_settings(a->recorder, &a->tc);
+	recorder_tap(a->recorder, &tap);
+	collector_set_tap(a->c, &tap);
+	collector_add_source(a->c, recorder_source(a->recorder));
+	return GO_ON;
+}
+
+/* The kafka source on the cluster (-X properties are for -b, not for the demo's mock), then the demo. */
+static int
+add_kafka_and_demo(app *a)
+{
+	const kg_options *o = &a->o;
+	if (a->bootstrap != NULL) {
+		kg_kafka_config kc;
+		bool mock = o->demo && o->brokers == NULL;
+		memset(&kc, 0, sizeof kc);
+		kc.brokers = a->bootstrap;
+		kc.props = mock ? NULL : o->rdkafka;
+		kc.nprops = mock ? 0 : o->nrdkafka;
+		kc.include = &o->include;
+		kc.exclude = &o->exclude;
+		kc.topics = &o->topics;
+		kc.interval_us = o->interval_us;
+		kc.timeout_us = o->timeout_us;
+		if (kafka_source_new(&kc, &a->kafka, a->err, sizeof a->err) < 0)
+			return fail(2, NULL, a->err);
+		collector_add_source(a->c, a->kafka);
+	}
+	if (a->demo != NULL) {
+		demo_source_set_kafka(a->demo, a->kafka);
+		collector_add_source(a->c, a->demo);
+		a->demo_added = true;
+	}
+	return GO_ON;
+}
+
+/* --trace: one source per stream. */
+static int
+add_traces(app *a)
+{
+	const kg_options *o = &a->o;
+	kg_trace_config trc;
+	kg_source **ts;
+	size_t nts = 0, i;
+	if (o->traces.n == 0)
+		return GO_ON;
+	ts = xcalloc(o->traces.n, sizeof *ts);
+	memset(&trc, 0, sizeof trc);
+	trc.specs = (const char *const *)o->traces.v;
+	trc.nspecs = o->traces.n;
+	trc.from_start = o->trace_from_start;
+	trc.insecure = o->trace_insecure;
+	trc.headers_file = o->trace_headers;
+	trc.interval_us = o->interval_us;
+	if (trace_sources_new(&trc, ts, &nts, a->err, sizeof a->err) < 0) {
+		free(ts);
+		/* the message names the option itself: "--trace log: ...", "--trace-headers FILE: ..." */
+		return fail(2, NULL, a->err);
+	}
+	for (i = 0; i < nts; i++)
+		collector_add_source(a->c, ts[i]);
+	free(ts);
+	return GO_ON;
+}
+
+/* The dashboard until q or a signal; a replay's damage is said again once the screen is gone. */
+static int
+run_dashboard(app *a)
+{
+	int rc = 0;
+	if (collector_start(a->c, a->err, sizeof a->err) < 0 ||
+	    (rc = ui_run(a->c, &a->o, &a->info, a->err, sizeof a->err)) < 0) {
+		collector_stop(a->c);
+		return fail(1, NULL, a->err);
+	}
+	if (rc > 0)
+		return 128 + rc; /* stopped by SIGTERM or SIGHUP, the terminal restored */
+	if (a->replay != NULL && replay_damage(a->replay) != NULL) {
+		/* the screen said it; after the screen is gone, say it again and fail */
+		fprintf(stderr, "kgtop: replay: %s: stopped at %s\n", a->o.replay, replay_damage(a->replay));
+		return 1;
+	}
+	return 0;
+}
+
+/* Free everything (sources not handed to the collector too); the exit status. */
+static int
+app_finish(app *a, int rc)
+{
+	if (!a->demo_added)
+		source_free(a->demo);
+	if (!a->replay_added)
+		source_free(a->replay);
+	collector_free(a->c);
+	if (a->recorder != NULL && recorder_error(a->recorder) != NULL) {
+		fprintf(stderr, "kgtop: record: %s\n", recorder_error(a->recorder));
+		rc = rc ? rc : 1;
+	}
+	recorder_close(a->recorder);
+	filter_free(a->groups);
+	tracker_free(a->tracker);
+	if (a->global_init)
+		sources_global_cleanup();
+	if (a->log_opened)
+		log_close();
+	options_free(&a->o);
 	return rc;
 }
 
-/* --json: a line per published snapshot until a signal or --duration. */
-static int
-run_json(kg_collector *c, const kg_options *o)
-{
-	int64_t end = o->duration_us > 0 ? util_mono_us() + o->duration_us : 0;
-	int64_t t0 = 0;
-	char err[256];
-	if (collector_start(c, err, sizeof err) < 0) {
-		fprintf(stderr, "kgtop: %s\n", err);
-		return 1;
-	}
-	while (!stop_signal) {
-		struct pollfd pfd[2] = { { collector_fd(c), POLLIN, 0 }, { signal_pipe[0], POLLIN, 0 } };
-		int timeout = -1;
-		kg_frame *f;
-		if (end) {
-			int64_t left = end - util_mono_us();
-			if (left <= 0)
-				break;
-			timeout = (int)(left / 1000) + 1;
-		}
-		if (poll(pfd, 2, timeout) < 0 && errno != EINTR)
-			break;
-		f = collector_take(c);
-		if (f != NULL && f->snap != NULL) {
-			sbuf b = { 0 };
-			if (t0 == 0)
-				t0 = f->snap->time_us;
-			report_json(&b, f->snap, f->events.v, f->events.n, t0);
-			if (!emit_line(&b)) {
-				sbuf_free(&b);
-				frame_free(f);
-				break;
-			}
-			sbuf_free(&b);
-		}
-		frame_free(f);
-	}
-	return 0;
-}
-
-/* --replay with --json: a line per recorded tick, in this thread, until the recording ends. */
-static int
-run_replay_json(kg_collector *c)
-{
-	int64_t t0 = 0;
-	bool done = false;
-	while (!done && !stop_signal) {
-		kg_frame *f;
-		collector_step(c, 0);
-		f = collector_take(c);
-		if (f == NULL)
-			continue;
-		done = f->complete > 0;
-		if (f->snap != NULL) {
-			sbuf b = { 0 };
-			bool ok;
-			if (t0 == 0)
-				t0 = f->snap->time_us;
-			report_json(&b, f->snap, f->events.v, f->events.n, t0);
-			ok = emit_line(&b);
-			sbuf_free(&b);
-			if (!ok)
-				done = true;
-		}
-		frame_free(f);
-	}
-	return 0;
-}
-
-/* Entry point. */
+/* Entry point: set up, wire the sources to the collector, run the dashboard or a runner. */
 int
 main(int argc, char **argv)
 {
-	kg_options o;
-	kg_tracker_config tc;
-	kg_tracker *tracker = NULL;
-	kg_collector *c = NULL;
-	kg_collector_config cc;
-	kg_source *kafka = NULL, *demo = NULL, *replay = NULL;
-	kg_filter *groups = NULL;
-	kg_recorder *recorder = NULL;
-	kg_ui_info info;
-	char err[1024];
-	const char *bootstrap = NULL;
+	static app a;
+	kg_run_stop stop = { &stop_signal, -1 };
 	int rc;
 
 	setlocale(LC_ALL, "");
-	options_defaults(&o);
-	rc = options_parse(&o, argc, argv, err, sizeof err);
-	if (rc != 0) {
-		if (rc < 0)
-			fprintf(stderr, "kgtop: %s\nTry 'kgtop --help'.\n", err);
-		options_free(&o);
-		return rc < 0 ? 2 : 0;
+	rc = app_setup(&a, argc, argv);
+	if (rc == GO_ON)
+		rc = open_replay(&a);
+	if (rc == GO_ON) {
+		open_tracker(&a);
+		rc = open_demo(&a);
 	}
-	if (o.demo && o.demo_scenario != NULL && strcmp(o.demo_scenario, "list") == 0) {
-		demo_list_scenarios();
-		options_free(&o);
-		return 0;
+	if (rc == GO_ON)
+		rc = open_collector(&a);
+	if (rc == GO_ON)
+		rc = add_recorder(&a);
+	if (rc == GO_ON)
+		rc = add_kafka_and_demo(&a);
+	if (rc == GO_ON)
+		rc = add_traces(&a);
+	if (rc == GO_ON && a.o.mode == KG_MODE_UI) {
+		rc = run_dashboard(&a);
+	} else if (rc == GO_ON) {
+		stop.fd = signal_pipe[0];
+		rc = run_report(a.c, &a.o, a.replay != NULL, &stop);
+		if (a.replay != NULL && replay_damage(a.replay) != NULL)
+			rc = 1; /* the output covers the recording up to the damage, stderr said where */
 	}
-	if (o.demo && !demo_scenario_known(o.demo_scenario, o.brokers != NULL)) {
-		fprintf(stderr, "kgtop: demo scenario '%s': %s\n", o.demo_scenario,
-			demo_scenario_why_not(o.demo_scenario, o.brokers != NULL));
-		options_free(&o);
-		return 2;
-	}
-	if (log_open(o.log_file, o.verbose, err, sizeof err) < 0) {
-		fprintf(stderr, "kgtop: %s\n", err);
-		options_free(&o);
-		return 2;
-	}
-	log_set_stderr(o.mode != KG_MODE_UI);
-	if (sources_global_init(err, sizeof err) < 0) {
-		fprintf(stderr, "kgtop: %s\n", err);
-		options_free(&o);
-		return 1;
-	}
-	install_signals();
-
-	if (o.replay != NULL) {
-		kg_replay_config rpc;
-		memset(&rpc, 0, sizeof rpc);
-		rpc.path = o.replay;
-		rpc.speed = o.speed;
-		rpc.as_fast = o.mode != KG_MODE_UI;
-		rpc.at = o.at;
-		if (o.traces.n > 0)
-			rc = util_err(err, sizeof err, "--replay cannot be combined with --trace (the recording has what "
-						       "traces said)") * 2;
-		else
-			rc = replay_source_new(&rpc, &replay, err, sizeof err);
-		if (rc < 0) {
-			fprintf(stderr, "kgtop: %s\n", err);
-			sources_global_cleanup();
-			log_close();
-			options_free(&o);
-			return rc == -2 ? 2 : 1; /* a bad --at or combination is a usage error */
-		}
-	}
-
-	tracker_config_defaults(&tc);
-	if (replay != NULL)
-		replay_model(replay, &tc); /* the recording's model settings, unless given below */
-	tc.window_us = o.history_us;
-	if (o.demo && o.storm_window_us == 0 && o.storm_rebalances == 0) {
-		/*
-		 * The demo rebalances every few seconds on purpose: judge storms
-		 * over a minute and mostly by the time spent rebalancing, so STORM
-		 * means what it means on a real cluster (the storm scenario).
-		 */
-		tc.storm_window_us = 60LL * 1000000;
-		tc.storm_episodes = 8;
-	}
-	if (o.storm_window_us > 0)
-		tc.storm_window_us = o.storm_window_us;
-	if (o.storm_rebalances > 0)
-		tc.storm_episodes = o.storm_rebalances;
-	if (o.session_timeout_us > 0) {
-		tc.session_timeout_us = o.session_timeout_us;
-		tc.session_src = KG_LIMIT_CONFIG;
-	}
-	if (o.max_poll_us > 0) {
-		tc.max_poll_us = o.max_poll_us;
-		tc.max_poll_src = KG_LIMIT_CONFIG;
-	}
-	tracker = tracker_new(&tc);
-
-	memset(&info, 0, sizeof info);
-	rc = 0;
-	if (o.demo) {
-		kg_demo_config dc;
-		memset(&dc, 0, sizeof dc);
-		dc.scenario = o.demo_scenario;
-		dc.brokers = o.brokers;
-		dc.props = o.rdkafka;
-		dc.nprops = o.nrdkafka;
-		dc.partitions = o.demo_partitions;
-		dc.export_trace = o.export_trace;
-		/* a real cluster answers within --timeout, and always before --duration ends */
-		dc.timeout_us = o.duration_us > 0 && o.duration_us < o.timeout_us ? o.duration_us : o.timeout_us;
-		if (demo_source_new(&dc, &demo, &bootstrap, err, sizeof err) < 0) {
-			fprintf(stderr, "kgtop: demo: %s\n", err);
-			rc = 1;
-			goto out;
-		}
-		info.demo = true;
-		info.demo_static = o.brokers != NULL;
-		{
-			const demo_scenario *ds = demo_scenario_find(o.demo_scenario ? o.demo_scenario : "default");
-			info.demo_no_script = ds != NULL && ds->nsteps == 0;
-		}
-	} else {
-		bootstrap = o.brokers;
-	}
-
-	memset(&cc, 0, sizeof cc);
-	cc.interval_us = o.interval_us;
-	cc.cluster = o.demo && o.brokers == NULL ? "demo (mock cluster)"
-		     : bootstrap != NULL	  ? bootstrap
-		     : o.replay != NULL		  ? NULL
-						  : "trace streams only";
-	if (replay != NULL) {
-		cc.cluster = replay_cluster(replay);
-		info.replay = true;
-	}
-	info.cluster = cc.cluster;
-	c = collector_new(&cc, tracker);
-	collector_set_stop_flag(c, &stop_signal);
-	if (filter_new((const char *const *)o.include.v, o.include.n, (const char *const *)o.exclude.v, o.exclude.n,
-		       &groups, err, sizeof err) < 0) {
-		fprintf(stderr, "kgtop: %s\n", err);
-		rc = 2;
-		goto out;
-	}
-	collector_set_filter(c, groups);
-	if (replay != NULL)
-		collector_add_source(c, replay);
-	if (o.record != NULL) {
-		kg_tap tap;
-		if (recorder_open(o.record, o.record_max, &recorder, err, sizeof err) < 0) {
-			fprintf(stderr, "kgtop: %s\n", err);
-			source_free(demo);
-			rc = 1;
-			goto out;
-		}
-		recorder_settings(recorder, &tc);
-		recorder_tap(recorder, &tap);
-		collector_set_tap(c, &tap);
-		collector_add_source(c, recorder_source(recorder));
-	}
-
-	if (bootstrap != NULL) {
-		kg_kafka_config kc;
-		memset(&kc, 0, sizeof kc);
-		kc.brokers = bootstrap;
-		kc.props = o.demo && o.brokers == NULL ? NULL : o.rdkafka;
-		kc.nprops = o.demo && o.brokers == NULL ? 0 : o.nrdkafka;
-		kc.include = &o.include;
-		kc.exclude = &o.exclude;
-		kc.topics = &o.topics;
-		kc.interval_us = o.interval_us;
-		kc.timeout_us = o.timeout_us;
-		if (kafka_source_new(&kc, &kafka, err, sizeof err) < 0) {
-			fprintf(stderr, "kgtop: %s\n", err);
-			source_free(demo);
-			rc = 2;
-			goto out;
-		}
-		collector_add_source(c, kafka);
-	}
-	if (demo != NULL) {
-		demo_source_set_kafka(demo, kafka);
-		collector_add_source(c, demo);
-	}
-	if (o.traces.n > 0) {
-		kg_trace_config trc;
-		kg_source **ts = xcalloc(o.traces.n, sizeof *ts);
-		size_t nts = 0, i;
-		memset(&trc, 0, sizeof trc);
-		trc.specs = (const char *const *)o.traces.v;
-		trc.nspecs = o.traces.n;
-		trc.from_start = o.trace_from_start;
-		trc.insecure = o.trace_insecure;
-		trc.headers_file = o.trace_headers;
-		trc.interval_us = o.interval_us;
-		if (trace_sources_new(&trc, ts, &nts, err, sizeof err) < 0) {
-			/* the message names the option itself: "--trace log: ...", "--trace-headers FILE: ..." */
-			fprintf(stderr, "kgtop: %s\n", err);
-			free(ts);
-			rc = 2;
-			goto out;
-		}
-		for (i = 0; i < nts; i++)
-			collector_add_source(c, ts[i]);
-		free(ts);
-	}
-
-	switch (o.mode) {
-	case KG_MODE_ONCE:
-		rc = run_once(c, &o);
-		break;
-	case KG_MODE_JSON:
-		rc = o.once ? run_once(c, &o) : replay != NULL ? run_replay_json(c) : run_json(c, &o);
-		break;
-	default:
-		if (collector_start(c, err, sizeof err) < 0 || (rc = ui_run(c, &o, &info, err, sizeof err)) < 0) {
-			collector_stop(c);
-			fprintf(stderr, "kgtop: %s\n", err);
-			rc = 1;
-		} else if (rc > 0) {
-			rc = 128 + rc; /* stopped by SIGTERM or SIGHUP, the terminal restored */
-		} else if (replay != NULL && replay_damage(replay) != NULL) {
-			/* the screen said it; after the screen is gone, say it again and fail */
-			fprintf(stderr, "kgtop: replay: %s: stopped at %s\n", o.replay, replay_damage(replay));
-			rc = 1;
-		}
-		break;
-	}
-	if (replay != NULL && o.mode != KG_MODE_UI && replay_damage(replay) != NULL)
-		rc = 1; /* the output covers the recording up to the damage, stderr said where */
-out:
-	collector_free(c);
-	if (recorder != NULL && recorder_error(recorder) != NULL) {
-		fprintf(stderr, "kgtop: record: %s\n", recorder_error(recorder));
-		rc = rc ? rc : 1;
-	}
-	recorder_close(recorder);
-	filter_free(groups);
-	tracker_free(tracker);
-	sources_global_cleanup();
-	log_close();
-	options_free(&o);
-	return rc;
+	return app_finish(&a, rc);
 }

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "model/defaults.h"
 #include "model/intern.h"
 #include "util/filter.h"
 #include "util/util.h"
@@ -83,7 +84,7 @@ collector_new(const kg_collector_config *cfg, kg_tracker *tracker)
 	if (cfg != NULL)
 		c->cfg = *cfg;
 	if (c->cfg.interval_us <= 0)
-		c->cfg.interval_us = 1000000;
+		c->cfg.interval_us = KG_DEFAULT_INTERVAL_US;
 	if (c->cfg.min_publish_us <= 0)
 		c->cfg.min_publish_us = 100000;
 	c->cfg.cluster = xstrdup(c->cfg.cluster ? c->cfg.cluster : "");

@@ -35,7 +35,7 @@ typedef struct kg_frame {
 } kg_frame;
 
 typedef struct kg_collector_config {
-	int64_t interval_us;    /* publish at least this often (default 1 s) */
+	int64_t interval_us;    /* publish at least this often (0: KG_DEFAULT_INTERVAL_US) */
 	int64_t min_publish_us; /* and at most this often (default 100 ms) */
 	const char *cluster;    /* label for the header */
 } kg_collector_config;

@@ -2,11 +2,20 @@
  * options.c: one table of options, read from the config file, the
  * environment and the command line, in that order (later wins).
  *
- * Every option is a row (long name, short letter, argument, help text and
- * the function that applies it); the config file uses the same long names
- * ("interval = 2"), so the file, the command line and --help never
- * disagree.  Repeatable options (-X, -g, -G, -t, --trace) accumulate from
- * the file and the command line in that order.
+ * Every option is a row (long name, short letter, argument, help text, and
+ * how it is set); the config file uses the same long names ("interval =
+ * 2"), so the file, the command line and --help never disagree.  A simple
+ * option is set by its row alone: a type (flag, count, string, regex list,
+ * duration, whole number, size, factor), the kg_options member it sets and
+ * its bounds, with one parser and one wording of errors per type (opt_set).
+ * Options with rules of their own (-b, -X, -F, --json, --demo, --trace)
+ * have a function.  Defaults come from model/defaults.h, and --help prints
+ * them from there.  Repeatable options (-X, -g, -G, -t, --trace)
+ * accumulate from the file and the command line in that order.
+ *
+ * A new option: a member in kg_options (options.h), a row here, the man
+ * page (doc/kgtop.1); a default other than zero goes in model/defaults.h
+ * and options_defaults().
  */
 #include "config.h"
 
@@ -15,14 +24,30 @@
 #include <errno.h>
 #include <getopt.h>
 #include <regex.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
+#include "model/defaults.h"
 #include "util/util.h"
 
 typedef int (*opt_apply)(kg_options *o, const char *arg, char *err, size_t errsz);
+
+/* How a row's argument is read, and the type of the kg_options member it sets. */
+typedef enum opt_type {
+	OPT_CUSTOM,   /* a function of its own (apply) */
+	OPT_FLAG,     /* bool: true */
+	OPT_COUNT,    /* int: one more each time (-v -v) */
+	OPT_STRING,   /* char *: replaced */
+	OPT_REGEXES,  /* kg_strlist: one more extended regex (repeatable) */
+	OPT_DURATION, /* int64_t microseconds, positive and at least lo; a bare number counts in unit */
+	OPT_INT,      /* int: a whole number from lo to hi */
+	OPT_SIZE,     /* int64_t bytes (100M, 4K), at least lo */
+	OPT_FACTOR,   /* double from lo to hi, "2" or "2x" */
+	OPT_TYPE_COUNT
+} opt_type;
 
 typedef struct opt_def {
 	const char *name;  /* long name, also the config file key */
@@ -30,7 +55,12 @@ typedef struct opt_def {
 	int arg;           /* no_argument, required_argument, optional_argument */
 	const char *metavar;
 	const char *help;
-	opt_apply apply;
+	opt_type type;
+	size_t off;        /* the member of kg_options it sets (not OPT_CUSTOM) */
+	int64_t unit;      /* OPT_DURATION: microseconds of a bare number */
+	double lo, hi;     /* bounds: OPT_INT and OPT_FACTOR both, OPT_DURATION and OPT_SIZE lo */
+	const char *low;   /* OPT_DURATION, OPT_SIZE: what to say below lo */
+	opt_apply apply;   /* OPT_CUSTOM */
 	bool cli_only;     /* not accepted in the config file */
 } opt_def;
 
@@ -184,7 +214,7 @@ apply_properties_file(kg_options *o, const char *path, char *err, size_t errsz)
 	return 0;
 }
 
-/* Option handlers, one per row. */
+/* Options with code of their own (the others are set through their row's type). */
 
 /* Apply --brokers. */
 static int
@@ -210,65 +240,6 @@ a_props_file(kg_options *o, const char *a, char *e, size_t n)
 	return apply_properties_file(o, a, e, n);
 }
 
-/* Apply --include (-g). */
-static int
-a_include(kg_options *o, const char *a, char *e, size_t n)
-{
-	if (check_regex("-g", a, e, n) < 0)
-		return -1;
-	list_add(&o->include, a);
-	return 0;
-}
-
-/* Apply --exclude (-G). */
-static int
-a_exclude(kg_options *o, const char *a, char *e, size_t n)
-{
-	if (check_regex("-G", a, e, n) < 0)
-		return -1;
-	list_add(&o->exclude, a);
-	return 0;
-}
-
-/* Apply --topic (-t). */
-static int
-a_topic(kg_options *o, const char *a, char *e, size_t n)
-{
-	if (check_regex("-t", a, e, n) < 0)
-		return -1;
-	list_add(&o->topics, a);
-	return 0;
-}
-
-/* Apply --interval. */
-static int
-a_interval(kg_options *o, const char *a, char *e, size_t n)
-{
-	if (parse_duration("-i", a, 1000000, &o->interval_us, e, n) < 0)
-		return -1;
-	if (o->interval_us < 100000)
-		return util_err(e, n, "-i '%s': refresh at most ten times a second (0.1 or more)", a);
-	return 0;
-}
-
-/* Apply --timeout. */
-static int
-a_timeout(kg_options *o, const char *a, char *e, size_t n)
-{
-	return parse_duration("--timeout", a, 1000000, &o->timeout_us, e, n);
-}
-
-/* Apply --once. */
-static int
-a_once(kg_options *o, const char *a, char *e, size_t n)
-{
-	(void)a;
-	(void)e;
-	(void)n;
-	o->once = true;
-	return 0;
-}
-
 /* Apply --json. */
 static int
 a_json(kg_options *o, const char *a, char *e, size_t n)
@@ -277,115 +248,6 @@ a_json(kg_options *o, const char *a, char *e, size_t n)
 	(void)e;
 	(void)n;
 	o->mode = KG_MODE_JSON;
-	return 0;
-}
-
-/* Apply --verbose. */
-static int
-a_verbose(kg_options *o, const char *a, char *e, size_t n)
-{
-	(void)a;
-	(void)e;
-	(void)n;
-	o->verbose++;
-	return 0;
-}
-
-/* Apply --log. */
-static int
-a_log(kg_options *o, const char *a, char *e, size_t n)
-{
-	(void)e;
-	(void)n;
-	set_string(&o->log_file, a);
-	return 0;
-}
-
-/* Apply --duration. */
-static int
-a_duration(kg_options *o, const char *a, char *e, size_t n)
-{
-	return parse_duration("--duration", a, 1000000, &o->duration_us, e, n);
-}
-
-/* Apply --history. */
-static int
-a_history(kg_options *o, const char *a, char *e, size_t n)
-{
-	if (parse_duration("--history", a, 1000000, &o->history_us, e, n) < 0)
-		return -1;
-	if (o->history_us < 60LL * 1000000)
-		return util_err(e, n, "--history '%s': keep at least one minute", a);
-	return 0;
-}
-
-/* Apply --session-timeout. */
-static int
-a_session(kg_options *o, const char *a, char *e, size_t n)
-{
-	return parse_duration("--session-timeout", a, 1000, &o->session_timeout_us, e, n);
-}
-
-/* Apply --max-poll-interval. */
-static int
-a_maxpoll(kg_options *o, const char *a, char *e, size_t n)
-{
-	return parse_duration("--max-poll-interval", a, 1000, &o->max_poll_us, e, n);
-}
-
-/* Apply --storm-window. */
-static int
-a_storm_window(kg_options *o, const char *a, char *e, size_t n)
-{
-	return parse_duration("--storm-window", a, 1000000, &o->storm_window_us, e, n);
-}
-
-/* Apply --storm-rebalances. */
-static int
-a_storm_rebalances(kg_options *o, const char *a, char *e, size_t n)
-{
-	return parse_int("--storm-rebalances", a, 2, 1000, &o->storm_rebalances, e, n);
-}
-
-/* Apply --theme. */
-static int
-a_theme(kg_options *o, const char *a, char *e, size_t n)
-{
-	(void)e;
-	(void)n;
-	set_string(&o->theme, a);
-	return 0;
-}
-
-/* Apply --no-color. */
-static int
-a_no_color(kg_options *o, const char *a, char *e, size_t n)
-{
-	(void)a;
-	(void)e;
-	(void)n;
-	o->no_color = true;
-	return 0;
-}
-
-/* Apply --ascii. */
-static int
-a_ascii(kg_options *o, const char *a, char *e, size_t n)
-{
-	(void)a;
-	(void)e;
-	(void)n;
-	o->ascii = true;
-	return 0;
-}
-
-/* Apply --select. */
-static int
-a_select(kg_options *o, const char *a, char *e, size_t n)
-{
-	(void)e;
-	(void)n;
-	set_string(&o->select_group, a);
 	return 0;
 }
 
@@ -400,23 +262,6 @@ a_demo(kg_options *o, const char *a, char *e, size_t n)
 	return 0;
 }
 
-/* Apply --demo-partitions. */
-static int
-a_demo_partitions(kg_options *o, const char *a, char *e, size_t n)
-{
-	return parse_int("--demo-partitions", a, 1, 256, &o->demo_partitions, e, n); /* the demo's own bound */
-}
-
-/* Apply --export-trace. */
-static int
-a_export_trace(kg_options *o, const char *a, char *e, size_t n)
-{
-	(void)e;
-	(void)n;
-	set_string(&o->export_trace, a);
-	return 0;
-}
-
 /* Apply --trace. */
 static int
 a_trace(kg_options *o, const char *a, char *e, size_t n)
@@ -425,91 +270,6 @@ a_trace(kg_options *o, const char *a, char *e, size_t n)
 	if (colon == NULL || colon == a || colon[1] == '\0')
 		return util_err(e, n, "--trace '%s': expected KIND:URL (log, jolokia, jsonl, rdstats)", a);
 	list_add(&o->traces, a);
-	return 0;
-}
-
-/* Apply --trace-from-start. */
-static int
-a_trace_from_start(kg_options *o, const char *a, char *e, size_t n)
-{
-	(void)a;
-	(void)e;
-	(void)n;
-	o->trace_from_start = true;
-	return 0;
-}
-
-/* Apply --trace-insecure. */
-static int
-a_trace_insecure(kg_options *o, const char *a, char *e, size_t n)
-{
-	(void)a;
-	(void)e;
-	(void)n;
-	o->trace_insecure = true;
-	return 0;
-}
-
-/* Apply --trace-headers. */
-static int
-a_trace_headers(kg_options *o, const char *a, char *e, size_t n)
-{
-	(void)e;
-	(void)n;
-	set_string(&o->trace_headers, a);
-	return 0;
-}
-
-/* Apply --record. */
-static int
-a_record(kg_options *o, const char *a, char *e, size_t n)
-{
-	(void)e;
-	(void)n;
-	set_string(&o->record, a);
-	return 0;
-}
-
-/* Apply --record-max. */
-static int
-a_record_max(kg_options *o, const char *a, char *e, size_t n)
-{
-	int64_t v = util_parse_size(a);
-	if (v < 4096)
-		return util_err(e, n, "--record-max '%s': expected a size of at least 4K (e.g. 100M)", a);
-	o->record_max = v;
-	return 0;
-}
-
-/* Apply --replay. */
-static int
-a_replay(kg_options *o, const char *a, char *e, size_t n)
-{
-	(void)e;
-	(void)n;
-	set_string(&o->replay, a);
-	return 0;
-}
-
-/* Apply --speed. */
-static int
-a_speed(kg_options *o, const char *a, char *e, size_t n)
-{
-	char *end;
-	double v = strtod(a, &end);
-	if (end == a || (*end != '\0' && strcmp(end, "x") != 0) || v < 0.25 || v > 32)
-		return util_err(e, n, "--speed '%s': expected a factor from 0.25 to 32", a);
-	o->speed = v;
-	return 0;
-}
-
-/* Apply --at. */
-static int
-a_at(kg_options *o, const char *a, char *e, size_t n)
-{
-	(void)e;
-	(void)n;
-	set_string(&o->at, a);
 	return 0;
 }
 
@@ -524,62 +284,168 @@ a_config(kg_options *o, const char *a, char *e, size_t n)
 	return 0; /* read before everything else */
 }
 
+/*
+ * The rows.  A row's type says how its argument is read and where it goes
+ * (FIELD: its member of kg_options, checked against the type); the bounds
+ * and their messages are the row's too.  Messages name the option as
+ * "-i" when it has a letter, else "--timeout".
+ */
+#define FIELD(f, T) (offsetof(kg_options, f) + 0 * sizeof((T *)0 == &((kg_options *)0)->f))
+#define CUSTOM(fn) .type = OPT_CUSTOM, .apply = (fn)
+#define FLAG(f) .type = OPT_FLAG, .off = FIELD(f, bool)
+#define COUNT(f) .type = OPT_COUNT, .off = FIELD(f, int)
+#define STRING(f) .type = OPT_STRING, .off = FIELD(f, char *)
+#define REGEXES(f) .type = OPT_REGEXES, .off = FIELD(f, kg_strlist)
+#define DURATION(f, u, min, why) .type = OPT_DURATION, .off = FIELD(f, int64_t), .unit = (u), .lo = (min), .low = (why)
+#define INT(f, min, max) .type = OPT_INT, .off = FIELD(f, int), .lo = (min), .hi = (max)
+#define SIZE(f, min, why) .type = OPT_SIZE, .off = FIELD(f, int64_t), .lo = (min), .low = (why)
+#define FACTOR(f, min, max) .type = OPT_FACTOR, .off = FIELD(f, double), .lo = (min), .hi = (max)
+#define CLI_ONLY .cli_only = true
+#define SEC KG_SEC_US
+#define MSEC 1000
+
 static const opt_def table[] = {
-	{ "brokers", 'b', required_argument, "LIST", "bootstrap servers (host:port,...); default $KGTOP_BROKERS; none: the embedded demo", a_brokers, false },
-	{ "property", 'X', required_argument, "KEY=VALUE", "librdkafka property (repeatable), e.g. -X security.protocol=SASL_SSL", a_property, false },
-	{ "properties", 'F', required_argument, "FILE", "file of librdkafka properties (key=value lines)", a_props_file, false },
-	{ "include", 'g', required_argument, "REGEX", "show only groups matching REGEX (repeatable)", a_include, false },
-	{ "exclude", 'G', required_argument, "REGEX", "hide groups matching REGEX (repeatable)", a_exclude, false },
-	{ "topic", 't', required_argument, "REGEX", "only these topics' partitions (repeatable)", a_topic, false },
-	{ "interval", 'i', required_argument, "SECONDS", "refresh interval (default 1)", a_interval, false },
-	{ "timeout", 0, required_argument, "SECONDS", "how long --once waits for the cluster (default 10)", a_timeout, false },
-	{ "once", 0, no_argument, NULL, "print one report and exit", a_once, true },
-	{ "json", 0, no_argument, NULL, "print JSON lines, one object per refresh (with --once: one object)", a_json, true },
-	{ "duration", 0, required_argument, "SECONDS", "exit after this long", a_duration, true },
-	{ "history", 0, required_argument, "DURATION", "history kept per group (default 1h)", a_history, false },
-	{ "session-timeout", 0, required_argument, "MS", "session.timeout.ms to judge members by when no trace says (default 45000)", a_session, false },
-	{ "max-poll-interval", 0, required_argument, "MS", "max.poll.interval.ms likewise (default 300000)", a_maxpoll, false },
-	{ "storm-window", 0, required_argument, "DURATION", "window in which rebalances count towards a storm (default 5m; the demo 1m)", a_storm_window, false },
-	{ "storm-rebalances", 0, required_argument, "N", "rebalances within the window that make a storm (default 3; the demo 8)", a_storm_rebalances, false },
-	{ "theme", 0, required_argument, "NAME", "colour theme: default, light, mono, high-contrast, or a file's name", a_theme, false },
-	{ "no-color", 0, no_argument, NULL, "no colours (also when $NO_COLOR is set)", a_no_color, false },
-	{ "ascii", 0, no_argument, NULL, "ASCII glyphs only (automatic when the locale is not UTF-8)", a_ascii, false },
-	{ "select", 0, required_argument, "GROUP", "select this group at start", a_select, false },
-	{ "demo", 0, optional_argument, "SCENARIO", "run the embedded demo (--demo=list lists scenarios); with -b, on that cluster", a_demo, true },
-	{ "demo-partitions", 0, required_argument, "N", "partitions of the demo topic (default 6)", a_demo_partitions, false },
-	{ "export-trace", 0, required_argument, "FILE", "write the demo's consumer events as JSON lines (another kgtop reads them with --trace jsonl:file://FILE, plus --trace-from-start for a finished file)", a_export_trace, true },
-	{ "trace", 0, required_argument, "KIND:URL", "read a trace stream: log, jolokia, jsonl, rdstats over http(s):// or file:// (repeatable)", a_trace, false },
-	{ "trace-from-start", 0, no_argument, NULL, "read line streams (log, jsonl, rdstats) from their start instead of their end", a_trace_from_start, false },
-	{ "trace-insecure", 0, no_argument, NULL, "do not verify TLS certificates of https:// trace streams (shown in the header)", a_trace_insecure, false },
-	{ "trace-headers", 0, required_argument, "FILE", "extra HTTP headers for trace streams (\"Name: value\" lines; never shown)", a_trace_headers, false },
-	{ "record", 0, required_argument, "FILE", "record what kgtop sees to FILE (JSON lines)", a_record, true },
-	{ "record-max", 0, required_argument, "SIZE", "rotate the recording into FILE.1 beyond SIZE (e.g. 100M)", a_record_max, false },
-	{ "replay", 0, required_argument, "FILE", "replay a recording instead of reading a cluster", a_replay, true },
-	{ "speed", 0, required_argument, "X", "replay speed, 0.25 to 32 (default 1)", a_speed, false },
-	{ "at", 0, required_argument, "TIME", "with --replay --once: the moment to report (HH:MM:SS, ISO time, or +SECONDS)", a_at, true },
-	{ "verbose", 'v', no_argument, NULL, "log more (to --log FILE; repeatable)", a_verbose, false },
-	{ "log", 0, required_argument, "FILE", "write a debug log to FILE", a_log, false },
-	{ "config", 'c', required_argument, "FILE", "config file (default $KGTOP_CONFIG or ~/.config/kgtop/config; 'none' reads none)", a_config, true },
+	{ "brokers", 'b', required_argument, "LIST", "bootstrap servers (host:port,...); default $KGTOP_BROKERS; none: the embedded demo", CUSTOM(a_brokers) },
+	{ "property", 'X', required_argument, "KEY=VALUE", "librdkafka property (repeatable), e.g. -X security.protocol=SASL_SSL", CUSTOM(a_property) },
+	{ "properties", 'F', required_argument, "FILE", "file of librdkafka properties (key=value lines)", CUSTOM(a_props_file) },
+	{ "include", 'g', required_argument, "REGEX", "show only groups matching REGEX (repeatable)", REGEXES(include) },
+	{ "exclude", 'G', required_argument, "REGEX", "hide groups matching REGEX (repeatable)", REGEXES(exclude) },
+	{ "topic", 't', required_argument, "REGEX", "only these topics' partitions (repeatable)", REGEXES(topics) },
+	{ "interval", 'i', required_argument, "SECONDS", "refresh interval (default " KG_STR(KG_DEFAULT_INTERVAL_S) ")",
+	  DURATION(interval_us, SEC, KG_MIN_INTERVAL_US, "refresh at most ten times a second (0.1 or more)") },
+	{ "timeout", 0, required_argument, "SECONDS", "how long --once waits for the cluster (default " KG_STR(KG_DEFAULT_TIMEOUT_S) ")", DURATION(timeout_us, SEC, 0, NULL) },
+	{ "once", 0, no_argument, NULL, "print one report and exit", FLAG(once), CLI_ONLY },
+	{ "json", 0, no_argument, NULL, "print JSON lines, one object per refresh (with --once: one object)", CUSTOM(a_json), CLI_ONLY },
+	{ "duration", 0, required_argument, "SECONDS", "exit after this long", DURATION(duration_us, SEC, 0, NULL), CLI_ONLY },
+	{ "history", 0, required_argument, "DURATION", "history kept per group (default " KG_STR(KG_DEFAULT_HISTORY_H) "h)",
+	  DURATION(history_us, SEC, KG_MIN_HISTORY_US, "keep at least one minute") },
+	{ "session-timeout", 0, required_argument, "MS", "session.timeout.ms to judge members by when no trace says (default " KG_STR(KG_DEFAULT_SESSION_TIMEOUT_MS) ")",
+	  DURATION(session_timeout_us, MSEC, 0, NULL) },
+	{ "max-poll-interval", 0, required_argument, "MS", "max.poll.interval.ms likewise (default " KG_STR(KG_DEFAULT_MAX_POLL_MS) ")", DURATION(max_poll_us, MSEC, 0, NULL) },
+	{ "storm-window", 0, required_argument, "DURATION",
+	  "window in which rebalances count towards a storm (default " KG_STR(KG_DEFAULT_STORM_WINDOW_MIN) "m; the demo " KG_STR(KG_DEMO_STORM_WINDOW_MIN) "m)",
+	  DURATION(storm_window_us, SEC, 0, NULL) },
+	{ "storm-rebalances", 0, required_argument, "N",
+	  "rebalances within the window that make a storm (default " KG_STR(KG_DEFAULT_STORM_REBALANCES_N) "; the demo " KG_STR(KG_DEMO_STORM_REBALANCES_N) ")",
+	  INT(storm_rebalances, 2, 1000) },
+	{ "theme", 0, required_argument, "NAME", "colour theme: default, light, mono, high-contrast, or a file's name", STRING(theme) },
+	{ "no-color", 0, no_argument, NULL, "no colours (also when $NO_COLOR is set)", FLAG(no_color) },
+	{ "ascii", 0, no_argument, NULL, "ASCII glyphs only (automatic when the locale is not UTF-8)", FLAG(ascii) },
+	{ "select", 0, required_argument, "GROUP", "select this group at start", STRING(select_group) },
+	{ "demo", 0, optional_argument, "SCENARIO", "run the embedded demo (--demo=list lists scenarios); with -b, on that cluster", CUSTOM(a_demo), CLI_ONLY },
+	{ "demo-partitions", 0, required_argument, "N", "partitions of the demo topic (default " KG_STR(KG_DEFAULT_DEMO_PARTITIONS_N) ")",
+	  INT(demo_partitions, 1, KG_MAX_DEMO_PARTITIONS_N) },
+	{ "export-trace", 0, required_argument, "FILE", "write the demo's consumer events as JSON lines (another kgtop reads them with --trace jsonl:file://FILE, plus --trace-from-start for a finished file)", STRING(export_trace), CLI_ONLY },
+	{ "trace", 0, required_argument, "KIND:URL", "read a trace stream: log, jolokia, jsonl, rdstats over http(s):// or file:// (repeatable)", CUSTOM(a_trace) },
+	{ "trace-from-start", 0, no_argument, NULL, "read line streams (log, jsonl, rdstats) from their start instead of their end", FLAG(trace_from_start) },
+	{ "trace-insecure", 0, no_argument, NULL, "do not verify TLS certificates of https:// trace streams (shown in the header)", FLAG(trace_insecure) },
+	{ "trace-headers", 0, required_argument, "FILE", "extra HTTP headers for trace streams (\"Name: value\" lines; never shown)", STRING(trace_headers) },
+	{ "record", 0, required_argument, "FILE", "record what kgtop sees to FILE (JSON lines)", STRING(record), CLI_ONLY },
+	{ "record-max", 0, required_argument, "SIZE", "rotate the recording into FILE.1 beyond SIZE (e.g. 100M)",
+	  SIZE(record_max, 4096, "expected a size of at least 4K (e.g. 100M)") },
+	{ "replay", 0, required_argument, "FILE", "replay a recording instead of reading a cluster", STRING(replay), CLI_ONLY },
+	{ "speed", 0, required_argument, "X", "replay speed, " KG_STR(KG_MIN_SPEED) " to " KG_STR(KG_MAX_SPEED) " (default " KG_STR(KG_DEFAULT_SPEED) ")",
+	  FACTOR(speed, KG_MIN_SPEED, KG_MAX_SPEED) },
+	{ "at", 0, required_argument, "TIME", "with --replay --once: the moment to report (HH:MM:SS, ISO time, or +SECONDS)", STRING(at), CLI_ONLY },
+	{ "verbose", 'v', no_argument, NULL, "log more (to --log FILE; repeatable)", COUNT(verbose) },
+	{ "log", 0, required_argument, "FILE", "write a debug log to FILE", STRING(log_file) },
+	{ "config", 'c', required_argument, "FILE", "config file (default $KGTOP_CONFIG or ~/.config/kgtop/config; 'none' reads none)", CUSTOM(a_config), CLI_ONLY },
 };
+
+/* The option as messages name it: "-i" when it has a letter, else "--timeout". */
+static const char *
+opt_what(const opt_def *d, char *buf, size_t n)
+{
+	if (d->letter)
+		snprintf(buf, n, "-%c", d->letter);
+	else
+		snprintf(buf, n, "--%s", d->name);
+	return buf;
+}
+
+/* Parse a factor from lo to hi, with or without an "x" after it ("2", "2x"). */
+static int
+parse_factor(const char *what, const char *arg, double lo, double hi, double *out, char *err, size_t errsz)
+{
+	char *end;
+	double v = strtod(arg, &end);
+	if (end == arg || (*end != '\0' && strcmp(end, "x") != 0) || v < lo || v > hi)
+		return util_err(err, errsz, "%s '%s': expected a factor from %g to %g", what, arg, lo, hi);
+	*out = v;
+	return 0;
+}
+
+/* Apply one option's argument as its row says (from the command line or the config file). */
+static int
+opt_set(const opt_def *d, kg_options *o, const char *a, char *e, size_t n)
+{
+	char what[64];
+	void *field = (char *)o + d->off;
+	int64_t v = 0;
+	opt_what(d, what, sizeof what);
+	switch (d->type) {
+	case OPT_CUSTOM:
+		return d->apply(o, a, e, n);
+	case OPT_FLAG:
+		*(bool *)field = true;
+		return 0;
+	case OPT_COUNT:
+		(*(int *)field)++;
+		return 0;
+	case OPT_STRING:
+		set_string((char **)field, a);
+		return 0;
+	case OPT_REGEXES:
+		if (check_regex(what, a, e, n) < 0)
+			return -1;
+		list_add((kg_strlist *)field, a);
+		return 0;
+	case OPT_DURATION:
+		if (parse_duration(what, a, d->unit, &v, e, n) < 0)
+			return -1;
+		if ((double)v < d->lo)
+			return util_err(e, n, "%s '%s': %s", what, a, d->low);
+		*(int64_t *)field = v;
+		return 0;
+	case OPT_INT:
+		return parse_int(what, a, (int)d->lo, (int)d->hi, (int *)field, e, n);
+	case OPT_SIZE:
+		v = util_parse_size(a);
+		if ((double)v < d->lo)
+			return util_err(e, n, "%s '%s': %s", what, a, d->low);
+		*(int64_t *)field = v;
+		return 0;
+	case OPT_FACTOR:
+		return parse_factor(what, a, d->lo, d->hi, (double *)field, e, n);
+	default:
+		return util_err(e, n, "%s: no way to set it", what);
+	}
+}
 
 /* Defaults. */
 void
 options_defaults(kg_options *o)
 {
 	memset(o, 0, sizeof *o);
-	o->interval_us = 1000000;
-	o->timeout_us = 10LL * 1000000;
-	o->history_us = 3600LL * 1000000;
-	o->demo_partitions = 6;
-	o->speed = 1.0;
+	o->interval_us = KG_DEFAULT_INTERVAL_US;
+	o->timeout_us = KG_DEFAULT_TIMEOUT_US;
+	o->history_us = KG_DEFAULT_HISTORY_US;
+	o->demo_partitions = KG_DEFAULT_DEMO_PARTITIONS_N;
+	o->speed = KG_DEFAULT_SPEED;
 	o->mode = KG_MODE_UI;
 }
 
-/* Free. */
+/* Free: the rows' strings and lists, then what the custom options and the parser keep. */
 void
 options_free(kg_options *o)
 {
 	size_t i;
+	for (i = 0; i < KG_ARRAY_LEN(table); i++) {
+		if (table[i].type == OPT_STRING)
+			free(*(char **)((char *)o + table[i].off));
+		else if (table[i].type == OPT_REGEXES)
+			list_free((kg_strlist *)((char *)o + table[i].off));
+	}
 	free(o->brokers);
 	for (i = 0; i < o->nrdkafka; i++) {
 		free(o->rdkafka[i].key);
@@ -587,19 +453,8 @@ options_free(kg_options *o)
 		free(o->rdkafka[i].origin);
 	}
 	free(o->rdkafka);
-	list_free(&o->include);
-	list_free(&o->exclude);
-	list_free(&o->topics);
 	list_free(&o->traces);
-	free(o->log_file);
-	free(o->theme);
-	free(o->select_group);
 	free(o->demo_scenario);
-	free(o->export_trace);
-	free(o->trace_headers);
-	free(o->record);
-	free(o->replay);
-	free(o->at);
 	free(o->config_file);
 	memset(o, 0, sizeof *o);
 }
@@ -689,7 +544,7 @@ read_config(kg_options *o, const char *path, bool must_exist, char *err, size_t 
 			fclose(f);
 			return util_err(err, errsz, "%s:%d: %s needs a value", path, lineno, k);
 		}
-		if (d->apply(o, v ? v : "", err, errsz) < 0)
+		if (opt_set(d, o, v ? v : "", err, errsz) < 0)
 			goto bad;
 	}
 	fclose(f);
@@ -861,7 +716,7 @@ options_parse(kg_options *o, int argc, char **argv, char *err, size_t errsz)
 		}
 		if (d == NULL)
 			return util_err(err, errsz, "unknown option");
-		if (d->apply(o, optarg ? optarg : "", err, errsz) < 0)
+		if (opt_set(d, o, optarg ? optarg : "", err, errsz) < 0)
 			return -1;
 	}
 	if (optind < argc)

@@ -32,8 +32,8 @@ typedef struct kg_options {
 	kg_strlist include;       /* -g REGEX */
 	kg_strlist exclude;       /* -G REGEX */
 	kg_strlist topics;        /* -t REGEX */
-	int64_t interval_us;      /* -i SECONDS (default 1 s) */
-	int64_t timeout_us;       /* --timeout: how long --once waits (default 10 s) */
+	int64_t interval_us;      /* -i SECONDS (model/defaults.h has every default) */
+	int64_t timeout_us;       /* --timeout: how long --once waits */
 	/* output */
 	kg_mode mode;
 	bool once;                /* --once (with --json: a single object) */
@@ -41,7 +41,7 @@ typedef struct kg_options {
 	char *log_file;           /* --log FILE */
 	int64_t duration_us;      /* --duration: exit after this long (0: never) */
 	/* model */
-	int64_t history_us;       /* --history (default 1h) */
+	int64_t history_us;       /* --history */
 	int64_t session_timeout_us; /* --session-timeout (0: trace or Kafka default) */
 	int64_t max_poll_us;      /* --max-poll-interval */
 	int64_t storm_window_us;  /* --storm-window */
@@ -54,7 +54,7 @@ typedef struct kg_options {
 	/* demo */
 	bool demo;                /* --demo, or no brokers at all */
 	char *demo_scenario;      /* --demo=SCENARIO ("list" lists them) */
-	int demo_partitions;      /* --demo-partitions N (default 6) */
+	int demo_partitions;      /* --demo-partitions N */
 	char *export_trace;       /* --export-trace FILE (jsonl) */
 	/* traces */
 	kg_strlist traces;        /* --trace KIND:URL */
@@ -65,7 +65,7 @@ typedef struct kg_options {
 	char *record;             /* --record FILE */
 	int64_t record_max;       /* --record-max SIZE (bytes, 0 unlimited) */
 	char *replay;             /* --replay FILE */
-	double speed;             /* --speed X (replay, default 1) */
+	double speed;             /* --speed X (replay) */
 	char *at;                 /* --at TIME (replay --once) */
 	/* where settings came from, for --help and messages */
 	char *config_file;        /* the file read, NULL when none */

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/defaults.h"
 #include "model/intern.h"
 
 #define GROUP_EVENTS 4096
@@ -56,7 +57,7 @@ history_new(int64_t window_us)
 {
 	kg_history *h = xcalloc(1, sizeof *h);
 	pthread_mutex_init(&h->lock, NULL);
-	h->window = window_us > 0 ? window_us : 3600LL * 1000000;
+	h->window = window_us > 0 ? window_us : KG_DEFAULT_HISTORY_US;
 	return h;
 }
 

@@ -10,3 +10,4 @@ libkgtop_a_SOURCES += \
 	src/model/tracker_lanes.c src/model/tracker_episode.c src/model/tracker_obs.c \
 	src/model/tracker_poll.c src/model/tracker_annotate.c \
 	src/model/source.c src/model/source.h
+libkgtop_a_SOURCES += src/model/defaults.h

@@ -34,12 +34,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/defaults.h"
 #include "model/tracker_int.h"
 
-#define DEFAULT_WINDOW (3600LL * 1000000)
-#define DEFAULT_STORM_WINDOW (300LL * 1000000)
-#define DEFAULT_SESSION (45LL * 1000000)
-#define DEFAULT_MAX_POLL (300LL * 1000000)
 #define DEFAULT_ORPHAN_GRACE (30LL * 1000000)
 
 /* Fill defaults. */
@@ -47,12 +44,12 @@ void
 tracker_config_defaults(kg_tracker_config *cfg)
 {
 	memset(cfg, 0, sizeof *cfg);
-	cfg->window_us = DEFAULT_WINDOW;
-	cfg->storm_window_us = DEFAULT_STORM_WINDOW;
-	cfg->storm_episodes = 3;
+	cfg->window_us = KG_DEFAULT_HISTORY_US;
+	cfg->storm_window_us = KG_DEFAULT_STORM_WINDOW_US;
+	cfg->storm_episodes = KG_DEFAULT_STORM_REBALANCES_N;
 	cfg->storm_ratio = 0.5;
-	cfg->session_timeout_us = DEFAULT_SESSION;
-	cfg->max_poll_us = DEFAULT_MAX_POLL;
+	cfg->session_timeout_us = KG_DEFAULT_SESSION_TIMEOUT_US;
+	cfg->max_poll_us = KG_DEFAULT_MAX_POLL_US;
 	cfg->orphan_grace_us = DEFAULT_ORPHAN_GRACE;
 }
 

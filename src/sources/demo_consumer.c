@@ -153,13 +153,6 @@ left(dcons *c, int64_t now, kg_reason reason, const char *text)
 	c->g->last_activity = now;
 }
 
-/* Queue a LEFT for an evicted member. */
-void
-dcons_evict(dcons *c, int64_t now, kg_reason reason, const char *text)
-{
-	left(c, now, reason, text);
-}
-
 /* Evict crashed members the coordinator must have dropped by now (locked). */
 void
 dgroup_evict_check(dgroup *g, const dcons *peer, int64_t now)
@@ -413,6 +406,144 @@ dcons_error(rd_kafka_t *rk, int err, const char *reason, void *opaque)
 
 /* -------------------------------------------------------------- rebalance */
 
+/* An assignment callback (locked): observe it, and what the consumer holds now. */
+static void
+rebalance_assigned(dcons *c, const kg_tp *v, int n, kg_proto proto, int64_t now)
+{
+	bool coop = proto == KG_PROTO_COOPERATIVE;
+	/* after a kick, before the new incarnation's JoinGroup answer: the missed round's */
+	bool old_round = !c->listed && !c->join_response && c->last_id != NULL;
+	kg_obs *o = cobs(c, KG_OBS_ASSIGNED, now);
+	o->proto = proto;
+	if (coop && c->nstale > 0 && !old_round) {
+		/*
+		 * A cooperative rejoin reports what it still holds as owned;
+		 * what the group lets it keep comes with no callback (what it
+		 * must give up was revoked just before, as lost): the kept
+		 * partitions are this incarnation's from its first assignment.
+		 */
+		kg_tp *all = xmalloc((size_t)(c->nstale + n + 1) * sizeof *all);
+		int k = tp_intersect(c->stale, c->nstale, c->asg, c->nasg, all);
+		if (n > 0)
+			memcpy(all + k, v, (size_t)n * sizeof *all);
+		obs_parts(o, all, k + n);
+		free(all);
+		free(c->stale);
+		c->stale = NULL;
+		c->nstale = 0;
+	} else {
+		obs_parts(o, v, n);
+	}
+	if (coop)
+		asg_change(c, v, n, true);
+	else
+		set_asg(c, v, n);
+	c->ever_assigned = true;
+	if (old_round) {
+		if (n > 0) { /* granted in a round it no longer belongs to: others' as well */
+			kg_tp *st = xmalloc((size_t)(c->nstale + n) * sizeof *st);
+			if (c->nstale > 0)
+				memcpy(st, c->stale, (size_t)c->nstale * sizeof *st);
+			memcpy(st + c->nstale, v, (size_t)n * sizeof *st);
+			free(c->stale);
+			c->stale = st;
+			c->nstale = tp_sort_unique(st, c->nstale + n);
+		}
+		obs_free(o);
+		return;
+	}
+	if (c->nstale > 0) {
+		kg_tp *rest = xmalloc((size_t)c->nstale * sizeof *rest);
+		c->nstale = tp_diff(c->stale, c->nstale, v, n, rest);
+		free(c->stale);
+		c->stale = rest;
+	}
+	c->synced = true;
+	c->maxpoll_lost = false;
+	c->static_return = false;
+	emit_member(c, o);
+}
+
+/* A revoke (or lost) callback (locked): observe it, and what the consumer holds now. */
+static void
+rebalance_revoked(dcons *c, const kg_tp *v, int n, kg_proto proto, bool lost, bool closing, int64_t now)
+{
+	kg_obs *o = cobs(c, lost ? KG_OBS_LOST : KG_OBS_REVOKED, now);
+	kg_tp *fresh = xmalloc(((size_t)n + 1) * sizeof *fresh);
+	int nfresh = tp_diff(v, n, c->stale, c->nstale, fresh);
+	if (!closing && c->phase != DC_CRASHED)
+		dgroup_evict_check(c->g, c, now);
+	if (nfresh < n && c->last_id != NULL) {
+		/* partitions it held when it left the group: lost then, revoked only now */
+		kg_tp *gone = xmalloc((size_t)n * sizeof *gone);
+		int ngone = tp_diff(v, n, fresh, nfresh, gone);
+		kg_obs *l = cobs(c, KG_OBS_LOST, now);
+		kg_tp *rest = xmalloc(((size_t)c->nstale + 1) * sizeof *rest);
+		l->proto = proto;
+		l->reason = c->last_leave;
+		obs_parts(l, gone, ngone);
+		obs_text(l, "revoked after it had left the group");
+		stamp(c, l, c->last_id);
+		demo_push(c->d, l);
+		c->nstale = tp_diff(c->stale, c->nstale, gone, ngone, rest);
+		free(c->stale);
+		c->stale = rest;
+		free(gone);
+	}
+	o->proto = proto;
+	obs_parts(o, fresh, nfresh);
+	if (closing && !lost) {
+		o->reason = KG_REASON_GRACEFUL; /* the member is leaving: it gives up everything */
+		obs_text(o, "closing");
+	}
+	if (lost) {
+		/* after a stall, poll first returns _MAX_POLL_EXCEEDED, then this callback */
+		o->reason = c->maxpoll_lost ? KG_REASON_MAX_POLL : KG_REASON_UNKNOWN;
+		obs_text(o, c->maxpoll_lost ? "assignment lost: kicked out for max.poll.interval.ms" : "assignment lost");
+		c->maxpoll_lost = false;
+	}
+	if (proto == KG_PROTO_COOPERATIVE)
+		asg_change(c, v, n, false);
+	else
+		set_asg(c, NULL, 0);
+	if (closing && !lost && c->instance_id[0])
+		obs_free(o); /* a static member's partitions stay its instance's while it restarts */
+	else if (nfresh == 0 && n > 0)
+		obs_free(o); /* all of it was the previous incarnation's */
+	else
+		emit_departed(c, o);
+	free(fresh);
+}
+
+/* Carry out the callback as librdkafka asks: eager (re)assigns all, cooperative adds or removes. */
+static void
+rebalance_apply(dcons *c, rd_kafka_t *rk, rd_kafka_resp_err_t err, rd_kafka_topic_partition_list_t *parts,
+		bool coop)
+{
+	rd_kafka_error_t *e = NULL;
+	rd_kafka_resp_err_t re = RD_KAFKA_RESP_ERR_NO_ERROR;
+	if (err == RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS) {
+		if (coop)
+			e = rd_kafka_incremental_assign(rk, parts);
+		else
+			re = rd_kafka_assign(rk, parts);
+	} else if (err == RD_KAFKA_RESP_ERR__REVOKE_PARTITIONS) {
+		if (coop)
+			e = rd_kafka_incremental_unassign(rk, parts);
+		else
+			re = rd_kafka_assign(rk, NULL);
+	} else {
+		re = rd_kafka_assign(rk, NULL);
+	}
+	if (e != NULL || re != RD_KAFKA_RESP_ERR_NO_ERROR) {
+		pthread_mutex_lock(&c->d->lock);
+		note_error(c, "assign", e ? rd_kafka_error_string(e) : rd_kafka_err2str(re));
+		pthread_mutex_unlock(&c->d->lock);
+		if (e != NULL)
+			rd_kafka_error_destroy(e);
+	}
+}
+
 /* The rebalance callback: observe exactly, then apply as librdkafka asks. */
 static void
 dcons_rebalance(rd_kafka_t *rk, rd_kafka_resp_err_t err, rd_kafka_topic_partition_list_t *parts, void *opaque)
@@ -421,11 +552,9 @@ dcons_rebalance(rd_kafka_t *rk, rd_kafka_resp_err_t err, rd_kafka_topic_partitio
 	demo *d = c->d;
 	kg_tp *v = NULL;
 	int n = tps_from_list(parts, &v);
-	bool closing, lost = false, coop;
+	bool closing, lost = false;
 	kg_proto proto;
 	int64_t now;
-	rd_kafka_error_t *e = NULL;
-	rd_kafka_resp_err_t re = RD_KAFKA_RESP_ERR_NO_ERROR;
 
 	pthread_mutex_lock(&d->lock);
 	closing = c->closing;
@@ -441,7 +570,6 @@ dcons_rebalance(rd_kafka_t *rk, rd_kafka_resp_err_t err, rd_kafka_topic_partitio
 	}
 	if (err == RD_KAFKA_RESP_ERR__REVOKE_PARTITIONS)
 		lost = rd_kafka_assignment_lost(rk) != 0; /* a plain read, safe anywhere */
-	coop = proto == KG_PROTO_COOPERATIVE;
 
 	if (log_enabled(KG_LOG_DEBUG)) {
 		sbuf ps = { 0 };
@@ -458,130 +586,15 @@ dcons_rebalance(rd_kafka_t *rk, rd_kafka_resp_err_t err, rd_kafka_topic_partitio
 	now = util_now_us();
 	c->proto = proto;
 	c->g->last_activity = now;
-	if (err == RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS) {
-		/* after a kick, before the new incarnation's JoinGroup answer: the missed round's */
-		bool old_round = !c->listed && !c->join_response && c->last_id != NULL;
-		kg_obs *o = cobs(c, KG_OBS_ASSIGNED, now);
-		o->proto = proto;
-		if (coop && c->nstale > 0 && !old_round) {
-			/*
-			 * A cooperative rejoin reports what it still holds as owned;
-			 * what the group lets it keep comes with no callback (what it
-			 * must give up was revoked just before, as lost): the kept
-			 * partitions are this incarnation's from its first assignment.
-			 */
-			kg_tp *all = xmalloc((size_t)(c->nstale + n + 1) * sizeof *all);
-			int k = tp_intersect(c->stale, c->nstale, c->asg, c->nasg, all);
-			if (n > 0)
-				memcpy(all + k, v, (size_t)n * sizeof *all);
-			obs_parts(o, all, k + n);
-			free(all);
-			free(c->stale);
-			c->stale = NULL;
-			c->nstale = 0;
-		} else {
-			obs_parts(o, v, n);
-		}
-		if (coop)
-			asg_change(c, v, n, true);
-		else
-			set_asg(c, v, n);
-		c->ever_assigned = true;
-		if (old_round) {
-			if (n > 0) { /* granted in a round it no longer belongs to: others' as well */
-				kg_tp *st = xmalloc((size_t)(c->nstale + n) * sizeof *st);
-				if (c->nstale > 0)
-					memcpy(st, c->stale, (size_t)c->nstale * sizeof *st);
-				memcpy(st + c->nstale, v, (size_t)n * sizeof *st);
-				free(c->stale);
-				c->stale = st;
-				c->nstale = tp_sort_unique(st, c->nstale + n);
-			}
-			obs_free(o);
-		} else {
-			if (c->nstale > 0) {
-				kg_tp *rest = xmalloc((size_t)c->nstale * sizeof *rest);
-				c->nstale = tp_diff(c->stale, c->nstale, v, n, rest);
-				free(c->stale);
-				c->stale = rest;
-			}
-			c->synced = true;
-			c->maxpoll_lost = false;
-			c->static_return = false;
-			emit_member(c, o);
-		}
-	} else if (err == RD_KAFKA_RESP_ERR__REVOKE_PARTITIONS) {
-		kg_obs *o = cobs(c, lost ? KG_OBS_LOST : KG_OBS_REVOKED, now);
-		kg_tp *fresh = xmalloc(((size_t)n + 1) * sizeof *fresh);
-		int nfresh = tp_diff(v, n, c->stale, c->nstale, fresh);
-		if (!closing && c->phase != DC_CRASHED)
-			dgroup_evict_check(c->g, c, now);
-		if (nfresh < n && c->last_id != NULL) {
-			/* partitions it held when it left the group: lost then, revoked only now */
-			kg_tp *gone = xmalloc((size_t)n * sizeof *gone);
-			int ngone = tp_diff(v, n, fresh, nfresh, gone);
-			kg_obs *l = cobs(c, KG_OBS_LOST, now);
-			kg_tp *rest = xmalloc(((size_t)c->nstale + 1) * sizeof *rest);
-			l->proto = proto;
-			l->reason = c->last_leave;
-			obs_parts(l, gone, ngone);
-			obs_text(l, "revoked after it had left the group");
-			stamp(c, l, c->last_id);
-			demo_push(d, l);
-			c->nstale = tp_diff(c->stale, c->nstale, gone, ngone, rest);
-			free(c->stale);
-			c->stale = rest;
-			free(gone);
-		}
-		o->proto = proto;
-		obs_parts(o, fresh, nfresh);
-		if (closing && !lost) {
-			o->reason = KG_REASON_GRACEFUL; /* the member is leaving: it gives up everything */
-			obs_text(o, "closing");
-		}
-		if (lost) {
-			/* after a stall, poll first returns _MAX_POLL_EXCEEDED, then this callback */
-			o->reason = c->maxpoll_lost ? KG_REASON_MAX_POLL : KG_REASON_UNKNOWN;
-			obs_text(o, c->maxpoll_lost ? "assignment lost: kicked out for max.poll.interval.ms" : "assignment lost");
-			c->maxpoll_lost = false;
-		}
-		if (coop)
-			asg_change(c, v, n, false);
-		else
-			set_asg(c, NULL, 0);
-		if (closing && !lost && c->instance_id[0])
-			obs_free(o); /* a static member's partitions stay its instance's while it restarts */
-		else if (nfresh == 0 && n > 0)
-			obs_free(o); /* all of it was the previous incarnation's */
-		else
-			emit_departed(c, o);
-		free(fresh);
-	} else {
+	if (err == RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS)
+		rebalance_assigned(c, v, n, proto, now);
+	else if (err == RD_KAFKA_RESP_ERR__REVOKE_PARTITIONS)
+		rebalance_revoked(c, v, n, proto, lost, closing, now);
+	else
 		note_error(c, "rebalance", rd_kafka_err2str(err));
-	}
 	pthread_mutex_unlock(&d->lock);
 	demo_wake(d);
-
-	if (err == RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS) {
-		if (coop)
-			e = rd_kafka_incremental_assign(rk, parts);
-		else
-			re = rd_kafka_assign(rk, parts);
-	} else if (err == RD_KAFKA_RESP_ERR__REVOKE_PARTITIONS) {
-		if (coop)
-			e = rd_kafka_incremental_unassign(rk, parts);
-		else
-			re = rd_kafka_assign(rk, NULL);
-	} else {
-		re = rd_kafka_assign(rk, NULL);
-	}
-	if (e != NULL || re != RD_KAFKA_RESP_ERR_NO_ERROR) {
-		pthread_mutex_lock(&d->lock);
-		note_error(c, "assign", e ? rd_kafka_error_string(e) : rd_kafka_err2str(re));
-		pthread_mutex_unlock(&d->lock);
-		if (e != NULL)
-			rd_kafka_error_destroy(e);
-	}
+	rebalance_apply(c, rk, err, parts, proto == KG_PROTO_COOPERATIVE);
 	free(v);
 }
 

@@ -1,6 +1,10 @@
 /*
- * demo_int.h: what demo.c (the source, cluster, producer, script glue) and
- * demo_consumer.c (one real librdkafka consumer per member) share.
+ * demo_int.h: what the demo's files share: demo.c (the source: groups,
+ * script, commands, life), demo_view.c (what it publishes), demo_cluster.c
+ * (the cluster, the producer, and the channel every thread reports through)
+ * and demo_consumer.c (one real librdkafka consumer per member).  Calls go
+ * one way: demo.c uses the three others, and demo_consumer.c uses
+ * demo_cluster.c's channel; nothing calls back into demo.c.
  *
  * Threads and locking.  The collector thread runs the source's functions,
  * the script and the commands; every consumer has a thread of its own that
@@ -204,18 +208,38 @@ dcons *dcons_start(demo *d, dgroup *g, int idx, const char *assignor, char *err,
 void dcons_free(dcons *c);
 /* Lowest free letter number in g (locked). */
 int dgroup_free_idx(const dgroup *g);
-/* Queue a LEFT for an evicted member and end its incarnation (locked). */
-void dcons_evict(dcons *c, int64_t now, kg_reason reason, const char *text);
 /* Evict crashed members of g that the coordinator must have dropped by now (locked). */
 void dgroup_evict_check(dgroup *g, const dcons *peer, int64_t now);
 
-/* demo.c */
+/* demo_cluster.c: the channel */
 
-/* Queue an observation for the collector (locked); wakes it for significant kinds. */
+/* Queue an observation for the collector (locked). */
 void demo_push(demo *d, kg_obs *o);
 /* Ask the collector to poll soon (any thread, lock not needed). */
 void demo_wake(demo *d);
 /* Wait on demo.cond for at most us (locked). */
 void demo_timed_wait(demo *d, int64_t us);
+
+/* demo_cluster.c: the cluster side */
+
+/*
+ * Start it: the mock cluster and its topic, or a real cluster's topic
+ * (found or created, within the setup deadline), and the producer handle;
+ * -1 with err, nothing left started.
+ */
+int demo_cluster_start(demo *d, char *err, size_t errsz);
+/* Start the producer thread (a failure is said in the health line). */
+void demo_producer_start(demo *d);
+/* Join the producer thread (prod_stop set), delete the demo's groups if asked (a real cluster), destroy the rest. */
+void demo_cluster_stop(demo *d, bool delete_groups);
+
+/* demo_view.c */
+
+/* drain(): hand over observations in time order, fold them into the view, export them. */
+void demo_view_drain(kg_source *s, kg_obsq *out);
+/* contribute(): the view, the topic and the demo's health. */
+void demo_view_contribute(kg_source *s, kg_builder *b);
+/* Free the view's members. */
+void demo_view_free(demo *d);
 
 #endif

@@ -1,5 +1,6 @@
 /*
- * demo_script.c: the scenario table, the script engine and command parsing.
+ * demo_script.c: the scenario table, the script engine and command parsing
+ * (and demo.h's questions about scenarios, answered from the table).
  *
  * The default scenario is the seeds' bench, live: an eager (range) and a
  * cooperative (cooperative-sticky) group on the same topic run the same
@@ -13,77 +14,82 @@
 
 #include "sources/demo_script.h"
 
+#include "sources/demo.h"
+
 #include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "util/util.h"
 
-static const demo_step default_steps[] = {
-	{ DEMO_ACT_NONE, 0, false, false, 4000, "three members settle" },
-	{ DEMO_ACT_ADD, 0, false, false, 5000, "a fourth member joins" },
-	{ DEMO_ACT_LEAVE, 1, false, false, 4000, "a member leaves (LeaveGroup)" },
-	{ DEMO_ACT_CRASH, 1, false, false, 4000, "a member crashes (no more heartbeats)" },
-	{ DEMO_ACT_STALL, 0, false, false, 4000, "a member stalls past max.poll.interval.ms" },
-	{ DEMO_ACT_REFILL, 0, false, false, 4000, "back to three members" },
-	{ DEMO_ACT_LOOP, 0, false, false, 0, "again" },
-};
+/*
+ * A scenario is one row: its name and line for --demo=list, whether it
+ * needs a real cluster, its groups (names start with kgtop-demo-: on a
+ * real cluster they are deleted at exit), its script written in place
+ * with STEPS(...) (none: the demo keys drive it), and the step LOOP goes
+ * back to.  Steps act on every group at once: { action, which member
+ * (oldest first, or DEMO_NEWEST), go on without waiting to settle, a
+ * stall's quick return, hold in ms, label }.
+ */
+#define STEPS(...) .steps = (const demo_step[]){ __VA_ARGS__ }, \
+		   .nsteps = (int)(sizeof((const demo_step[]){ __VA_ARGS__ }) / sizeof(demo_step))
+#define EAGER_AND_COOP .ngroups = 2, \
+		       .groups = { { "kgtop-demo-eager", "range", 3, false }, \
+				   { "kgtop-demo-coop", "cooperative-sticky", 3, false } }
 
-static const demo_step join_steps[] = {
-	{ DEMO_ACT_NONE, 0, false, false, 4000, "three members settle" },
-	{ DEMO_ACT_ADD, 0, false, false, 6000, "a fourth member joins" },
-	{ DEMO_ACT_LEAVE, DEMO_NEWEST, false, false, 5000, "the fourth member leaves" },
-	{ DEMO_ACT_LOOP, 0, false, false, 0, "again" },
-};
-
-static const demo_step storm_steps[] = {
-	{ DEMO_ACT_NONE, 0, false, false, 3000, "four members settle" },
-	{ DEMO_ACT_STALL, 0, true, true, 4000, "a member stalls" },
-	{ DEMO_ACT_STALL, 0, true, true, 4000, "another member stalls" },
-	{ DEMO_ACT_LOOP, 0, false, false, 0, "and again" },
-};
-
-static const demo_step static_steps[] = {
-	{ DEMO_ACT_NONE, 0, false, false, 5000, "three members settle" },
-	{ DEMO_ACT_RESTART, 0, false, false, 8000, "a member restarts within session.timeout.ms" },
-	{ DEMO_ACT_LOOP, 0, false, false, 0, "again" },
-};
-
-#define STEPS(a) a, (int)KG_ARRAY_LEN(a)
+/* The seeds' bench: default runs it on range, roundrobin on roundrobin, both next to cooperative-sticky. */
+#define BENCH_STEPS                                                                                   \
+	STEPS({ DEMO_ACT_NONE, 0, false, false, 4000, "three members settle" },                       \
+	      { DEMO_ACT_ADD, 0, false, false, 5000, "a fourth member joins" },                       \
+	      { DEMO_ACT_LEAVE, 1, false, false, 4000, "a member leaves (LeaveGroup)" },              \
+	      { DEMO_ACT_CRASH, 1, false, false, 4000, "a member crashes (no more heartbeats)" },     \
+	      { DEMO_ACT_STALL, 0, false, false, 4000, "a member stalls past max.poll.interval.ms" }, \
+	      { DEMO_ACT_REFILL, 0, false, false, 4000, "back to three members" },                    \
+	      { DEMO_ACT_LOOP, 0, false, false, 0, "again" })
 
 static const demo_scenario scenarios[] = {
-	{ "default",
-	  "range (eager) next to cooperative-sticky: join, leave, crash, stall, repeat",
-	  false, 2,
-	  { { "kgtop-demo-eager", "range", 3, false }, { "kgtop-demo-coop", "cooperative-sticky", 3, false } },
-	  STEPS(default_steps), 1 },
-	{ "roundrobin",
-	  "the default script with roundrobin (eager) next to cooperative-sticky",
-	  false, 2,
-	  { { "kgtop-demo-roundrobin", "roundrobin", 3, false },
-	    { "kgtop-demo-coop", "cooperative-sticky", 3, false } },
-	  STEPS(default_steps), 1 },
-	{ "join",
-	  "only the seeds' bench: a fourth member joins and leaves, eager next to cooperative",
-	  false, 2,
-	  { { "kgtop-demo-eager", "range", 3, false }, { "kgtop-demo-coop", "cooperative-sticky", 3, false } },
-	  STEPS(join_steps), 1 },
-	{ "storm",
-	  "members keep stalling past max.poll.interval.ms: a rebalance storm, eager and cooperative",
-	  false, 2,
-	  { { "kgtop-demo-storm-eager", "range", 4, false },
-	    { "kgtop-demo-storm-coop", "cooperative-sticky", 4, false } },
-	  STEPS(storm_steps), 1 },
-	{ "manual",
-	  "three members per group and no script: drive it with the demo keys",
-	  false, 2,
-	  { { "kgtop-demo-eager", "range", 3, false }, { "kgtop-demo-coop", "cooperative-sticky", 3, false } },
-	  NULL, 0, 0 },
-	{ "static",
-	  "static membership (KIP-345): a restart within session.timeout.ms, static next to dynamic",
-	  true, 2,
-	  { { "kgtop-demo-static", "range", 3, true }, { "kgtop-demo-dynamic", "range", 3, false } },
-	  STEPS(static_steps), 1 },
+	{ .name = "default",
+	  .help = "range (eager) next to cooperative-sticky: join, leave, crash, stall, repeat",
+	  EAGER_AND_COOP,
+	  BENCH_STEPS,
+	  .loop_from = 1 },
+	{ .name = "roundrobin",
+	  .help = "the default script with roundrobin (eager) next to cooperative-sticky",
+	  .ngroups = 2,
+	  .groups = { { "kgtop-demo-roundrobin", "roundrobin", 3, false },
+		      { "kgtop-demo-coop", "cooperative-sticky", 3, false } },
+	  BENCH_STEPS,
+	  .loop_from = 1 },
+	{ .name = "join",
+	  .help = "only the seeds' bench: a fourth member joins and leaves, eager next to cooperative",
+	  EAGER_AND_COOP,
+	  STEPS({ DEMO_ACT_NONE, 0, false, false, 4000, "three members settle" },
+		{ DEMO_ACT_ADD, 0, false, false, 6000, "a fourth member joins" },
+		{ DEMO_ACT_LEAVE, DEMO_NEWEST, false, false, 5000, "the fourth member leaves" },
+		{ DEMO_ACT_LOOP, 0, false, false, 0, "again" }),
+	  .loop_from = 1 },
+	{ .name = "storm",
+	  .help = "members keep stalling past max.poll.interval.ms: a rebalance storm, eager and cooperative",
+	  .ngroups = 2,
+	  .groups = { { "kgtop-demo-storm-eager", "range", 4, false },
+		      { "kgtop-demo-storm-coop", "cooperative-sticky", 4, false } },
+	  STEPS({ DEMO_ACT_NONE, 0, false, false, 3000, "four members settle" },
+		{ DEMO_ACT_STALL, 0, true, true, 4000, "a member stalls" },
+		{ DEMO_ACT_STALL, 0, true, true, 4000, "another member stalls" },
+		{ DEMO_ACT_LOOP, 0, false, false, 0, "and again" }),
+	  .loop_from = 1 },
+	{ .name = "manual",
+	  .help = "three members per group and no script: drive it with the demo keys",
+	  EAGER_AND_COOP },
+	{ .name = "static",
+	  .help = "static membership (KIP-345): a restart within session.timeout.ms, static next to dynamic",
+	  .real_only = true,
+	  .ngroups = 2,
+	  .groups = { { "kgtop-demo-static", "range", 3, true }, { "kgtop-demo-dynamic", "range", 3, false } },
+	  STEPS({ DEMO_ACT_NONE, 0, false, false, 5000, "three members settle" },
+		{ DEMO_ACT_RESTART, 0, false, false, 8000, "a member restarts within session.timeout.ms" },
+		{ DEMO_ACT_LOOP, 0, false, false, 0, "again" }),
+	  .loop_from = 1 },
 };
 
 /* Number of scenarios. */
@@ -127,6 +133,40 @@ demo_scenario_unavailable(const demo_scenario *sc, bool real_cluster)
 		       "group.instance.id, so a restart there is a new member and a full rebalance, not KIP-345";
 	return NULL;
 }
+
+/* Print the scenarios. */
+void
+demo_list_scenarios(void)
+{
+	int i;
+	for (i = 0; i < demo_scenario_count(); i++) {
+		const demo_scenario *sc = demo_scenario_at(i);
+		printf("%-11s %s%s\n", sc->name, sc->help, sc->real_only ? " (real cluster only: -b BROKERS)" : "");
+	}
+}
+
+/* Known and runnable there. */
+bool
+demo_scenario_known(const char *name, bool real_cluster)
+{
+	return demo_scenario_why_not(name, real_cluster) == NULL;
+}
+
+/* Why not. */
+const char *
+demo_scenario_why_not(const char *name, bool real_cluster)
+{
+	return demo_scenario_unavailable(demo_scenario_find(name), real_cluster);
+}
+
+/* Has a script to pause. */
+bool
+demo_scenario_scripted(const char *name)
+{
+	const demo_scenario *sc = demo_scenario_find(name);
+	return sc != NULL && sc->nsteps > 0;
+}
+
 
 /* ---------------------------------------------------------------- engine */
 

@@ -33,8 +33,8 @@ typedef struct kg_kafka_config {
 	const kg_strlist *include;   /* group regexes (NULL: all) */
 	const kg_strlist *exclude;
 	const kg_strlist *topics;    /* topic regexes (NULL: all) */
-	int64_t interval_us;         /* refresh interval */
-	int64_t timeout_us;          /* per request round (default 10 s) */
+	int64_t interval_us;         /* refresh interval (0: KG_DEFAULT_INTERVAL_US) */
+	int64_t timeout_us;          /* per request round (0: KG_DEFAULT_TIMEOUT_US) */
 } kg_kafka_config;
 
 /* Create the source (connects lazily); -1 with err on bad configuration. */
@@ -48,5 +48,14 @@ int kafka_source_new(const kg_kafka_config *cfg, kg_source **out, char *err, siz
 void kafka_source_watch(kg_source *s, const char *group, const char *topic);
 /* Stop following a watched group. */
 void kafka_source_unwatch(kg_source *s, const char *group);
+
+/*
+ * librdkafka's error codes in words, for every user of librdkafka (the demo
+ * too): "all brokers down", "cannot resolve the bootstrap servers", "TLS
+ * handshake failed", "authentication failed", ...; NULL for the others.
+ */
+const char *kafka_err_reason(int err);
+/* True for a cluster-wide cause that waiting will not cure (no broker reachable, cannot resolve, TLS, SASL). */
+bool kafka_err_unreachable(int err);
 
 #endif

@@ -1,5 +1,6 @@
 # src/sources: file lists (see Makefile.am)
-libkgtop_a_SOURCES += src/sources/kafka.c src/sources/kafka.h
+libkgtop_a_SOURCES += src/sources/kafka.c src/sources/kafka.h \
+	src/sources/kafka_refresh.c src/sources/kafka_int.h
 libkgtop_a_SOURCES += src/sources/sources.c src/sources/sources.h
 # trace streams (libcurl + cJSON) and their pure parsers
 libkgtop_a_SOURCES += \
@@ -18,4 +19,5 @@ libkgtop_a_SOURCES += src/sources/replay.c src/sources/replay.h
 # the embedded demo (mock cluster, producer, consumer fleets, scenarios)
 libkgtop_a_SOURCES += src/sources/demo.c src/sources/demo.h \
 	src/sources/demo_consumer.c src/sources/demo_int.h \
-	src/sources/demo_script.c src/sources/demo_script.h
+	src/sources/demo_script.c src/sources/demo_script.h \
+	src/sources/demo_cluster.c src/sources/demo_view.c

@@ -36,13 +36,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "model/defaults.h"
 #include "util/log.h"
 #include "util/util.h"
 #include "sources/parse_lines.h"
 
 #define TAIL 512 /* bytes compared before the offset */
 #define MAX_SOCKS 8
-#define DEF_INTERVAL (1000LL * 1000)
+#define DEF_INTERVAL KG_DEFAULT_INTERVAL_US
 #define DEF_CONNECT (10LL * 1000000)
 #define DEF_READ (15LL * 1000000)
 #define DEF_IDLE (300LL * 1000000)

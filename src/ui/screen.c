@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/defaults.h"
 #include "util/util.h"
 
 /* Timeline scales, microseconds per column. */
@@ -27,7 +28,7 @@ screen_init(ui_screen *s, const kg_options *o, const kg_ui_info *info, kg_histor
 	s->opts = o;
 	s->info = info;
 	s->hist = h;
-	s->interval_us = o != NULL && o->interval_us > 0 ? o->interval_us : 1000000;
+	s->interval_us = o != NULL && o->interval_us > 0 ? o->interval_us : KG_DEFAULT_INTERVAL_US;
 	s->ascii = o != NULL && o->ascii;
 	s->colour = !(o != NULL && o->no_color);
 	s->zoom = DEFAULT_SCALE;

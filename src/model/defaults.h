@@ -1,0 +1,65 @@
+/*
+ * defaults.h: kgtop's default settings, each written once.
+ *
+ * Options start from these (core/options.c), and whoever is handed a zero
+ * falls back to them: the collector and the kafka and trace sources to the
+ * interval and timeout, the tracker and the history to their windows and
+ * Kafka's limits, the renderer to the interval it shows.  They live in the
+ * model, the lowest layer that needs one of them, so every layer above can
+ * use them.
+ *
+ * The numbers in the units --help states (..._S, _MS, _MIN, _H, _N) are
+ * bare numbers because --help prints them (KG_STR); the _US forms derive
+ * from them.  doc/kgtop.1 says the same in words: change it with them.
+ */
+#ifndef KGTOP_MODEL_DEFAULTS_H
+#define KGTOP_MODEL_DEFAULTS_H
+
+#define KG_STR_(x) #x
+#define KG_STR(x) KG_STR_(x) /* a default as --help prints it: KG_STR(KG_DEFAULT_TIMEOUT_S) is "10" */
+
+#define KG_SEC_US 1000000LL
+
+/* -i: the refresh interval, and its floor (ten refreshes a second) */
+#define KG_DEFAULT_INTERVAL_S 1
+#define KG_DEFAULT_INTERVAL_US (KG_DEFAULT_INTERVAL_S * KG_SEC_US)
+#define KG_MIN_INTERVAL_US (KG_SEC_US / 10)
+
+/* --timeout: how long --once waits, and each request round of the kafka source */
+#define KG_DEFAULT_TIMEOUT_S 10
+#define KG_DEFAULT_TIMEOUT_US (KG_DEFAULT_TIMEOUT_S * KG_SEC_US)
+
+/* --history: what is kept per group, and its floor */
+#define KG_DEFAULT_HISTORY_H 1
+#define KG_DEFAULT_HISTORY_US (KG_DEFAULT_HISTORY_H * 3600 * KG_SEC_US)
+#define KG_MIN_HISTORY_US (60 * KG_SEC_US)
+
+/* --session-timeout, --max-poll-interval: Kafka's client defaults (session.timeout.ms 45 s since Kafka 3.0) */
+#define KG_DEFAULT_SESSION_TIMEOUT_MS 45000
+#define KG_DEFAULT_SESSION_TIMEOUT_US (KG_DEFAULT_SESSION_TIMEOUT_MS * 1000LL)
+#define KG_DEFAULT_MAX_POLL_MS 300000
+#define KG_DEFAULT_MAX_POLL_US (KG_DEFAULT_MAX_POLL_MS * 1000LL)
+
+/* --storm-window, --storm-rebalances: rebalances within the window that make a storm */
+#define KG_DEFAULT_STORM_WINDOW_MIN 5
+#define KG_DEFAULT_STORM_WINDOW_US (KG_DEFAULT_STORM_WINDOW_MIN * 60 * KG_SEC_US)
+#define KG_DEFAULT_STORM_REBALANCES_N 3
+/*
+ * The demo rebalances every few seconds on purpose: it judges storms over a
+ * minute and mostly by the time spent rebalancing, so STORM means there
+ * what it means on a real cluster (the storm scenario).
+ */
+#define KG_DEMO_STORM_WINDOW_MIN 1
+#define KG_DEMO_STORM_WINDOW_US (KG_DEMO_STORM_WINDOW_MIN * 60 * KG_SEC_US)
+#define KG_DEMO_STORM_REBALANCES_N 8
+
+/* --demo-partitions: the demo topic's partitions, and their bounds */
+#define KG_DEFAULT_DEMO_PARTITIONS_N 6
+#define KG_MAX_DEMO_PARTITIONS_N 256
+
+/* --speed: replay speed */
+#define KG_DEFAULT_SPEED 1
+#define KG_MIN_SPEED 0.25
+#define KG_MAX_SPEED 32
+
+#endif

@@ -1,0 +1,33 @@
+/*
+ * run.h: the runners without a terminal, on a wired collector: --once (one
+ * report when every source has answered), --json (a line per published
+ * snapshot until a signal or --duration), and --replay with --json (a line
+ * per recorded tick, in the caller's thread, as fast as the file reads).
+ *
+ * main.c wires options, sources and the collector, then hands them to
+ * run_report() or to the dashboard (ui_run()).
+ */
+#ifndef KGTOP_REPORT_RUN_H
+#define KGTOP_REPORT_RUN_H
+
+#include <signal.h>
+#include <stdbool.h>
+
+#include "core/collector.h"
+#include "core/options.h"
+
+/* How a signal reaches a runner: main's handler sets the flag and makes fd readable. */
+typedef struct kg_run_stop {
+	volatile sig_atomic_t *flag; /* non-zero: stop (the signal's number) */
+	int fd;                      /* readable once a signal came; -1 when none */
+} kg_run_stop;
+
+/*
+ * Run o->mode (KG_MODE_ONCE or KG_MODE_JSON) on c; replay says whether the
+ * collector's source is a recording.  Returns the exit status: 0, or 1
+ * with the cause on stderr (no answer in time, no source readable, stdout
+ * gone).
+ */
+int run_report(kg_collector *c, const kg_options *o, bool replay, const kg_run_stop *stop);
+
+#endif

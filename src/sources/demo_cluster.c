@@ -1,0 +1,393 @@
+/*
+ * demo_cluster.c: the demo's cluster side, and the channel every demo
+ * thread reports through.
+ *
+ * The cluster is librdkafka's mock cluster (three brokers, the topic
+ * created with it) or a real one, where the topic kgtop-demo-groups is
+ * found or created (its partitions win over --demo-partitions) and the
+ * demo's groups are deleted at exit.  A producer keeps every partition
+ * moving at a steady rate on a thread of its own, so lag moves.  On a real
+ * cluster the setup runs under a deadline (--timeout, --duration), and a
+ * cause that waiting will not cure (no broker reachable, cannot resolve,
+ * TLS, authentication) fails at once.
+ *
+ * The channel: the observation queue (demo_push), the collector's wake-up
+ * (demo_wake) and the condition variable the consumer, producer and close
+ * wait on (demo_timed_wait), all under demo.lock (see demo_int.h).
+ */
+#include "config.h"
+
+#include "sources/demo_int.h"
+
+#include <librdkafka/rdkafka.h>
+#include <librdkafka/rdkafka_mock.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "util/log.h"
+#include "sources/kafka.h"
+#include "util/util.h"
+
+#define MOCK_BROKERS 3
+#define MOCK_TOPIC "demo-groups"
+#define REAL_TOPIC "kgtop-demo-groups"
+#define RATE_PER_PARTITION 5
+
+/* ------------------------------------------------------------- channel */
+
+/* Queue an observation (locked). */
+void
+demo_push(demo *d, kg_obs *o)
+{
+	obsq_push(&d->q, o);
+	d->news = true;
+}
+
+/* Ask the collector to poll soon. */
+void
+demo_wake(demo *d)
+{
+	if (!atomic_load(&d->quiet) && d->src != NULL && d->src->ctx.wake != NULL)
+		d->src->ctx.wake(d->src->ctx.wake_arg);
+}
+
+/* Wait on the demo's condition variable for at most us (locked). */
+void
+demo_timed_wait(demo *d, int64_t us)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	ts.tv_sec += (time_t)(us / 1000000);
+	ts.tv_nsec += (long)(us % 1000000) * 1000;
+	if (ts.tv_nsec >= 1000000000L) {
+		ts.tv_sec++;
+		ts.tv_nsec -= 1000000000L;
+	}
+	pthread_cond_timedwait(&d->cond, &d->lock, &ts);
+}
+
+/* Log callback of the producer and the mock's handle: to the debug log, never the terminal. */
+static void
+quiet_log(const rd_kafka_t *rk, int level, const char *fac, const char *buf)
+{
+	log_msg(level <= 3 ? KG_LOG_INFO : KG_LOG_DEBUG, "demo: rdkafka %s %s: %s", rk ? rd_kafka_name(rk) : "?",
+		fac ? fac : "", buf ? buf : "");
+}
+
+/* Error callback of the producer: kept for the health line, and for the start on a real cluster. */
+static void
+producer_error(rd_kafka_t *rk, int err, const char *reason, void *opaque)
+{
+	demo *d = opaque;
+	(void)rk;
+	log_msg(KG_LOG_INFO, "demo: producer: %s: %s", rd_kafka_err2name((rd_kafka_resp_err_t)err), reason);
+	pthread_mutex_lock(&d->lock);
+	snprintf(d->prod_error, sizeof d->prod_error, "producer: %s", reason);
+	d->prod_error_at = util_now_us();
+	/* keep the specific cause (cannot resolve, authentication, TLS) over "all brokers down" */
+	if (!(err == RD_KAFKA_RESP_ERR__ALL_BROKERS_DOWN && kafka_err_unreachable(d->prod_err_code))) {
+		/* "all brokers down" after a failed connection: the connection's error says why */
+		if (!(err == RD_KAFKA_RESP_ERR__ALL_BROKERS_DOWN && d->prod_err_code == RD_KAFKA_RESP_ERR__TRANSPORT))
+			snprintf(d->prod_err_reason, sizeof d->prod_err_reason, "%s", reason ? reason : "");
+		d->prod_err_code = err;
+	}
+	pthread_mutex_unlock(&d->lock);
+}
+
+/* ------------------------------------------------------------- producer */
+
+/* The producer thread: a steady rate over every partition. */
+static void *
+producer_main(void *arg)
+{
+	demo *d = arg;
+	double credit = 0;
+	int64_t last = util_mono_us(), seq = 0;
+	int part = 0;
+	pthread_mutex_lock(&d->lock);
+	while (!d->prod_stop) {
+		int64_t now, sent = 0;
+		pthread_mutex_unlock(&d->lock);
+		now = util_mono_us();
+		credit += (double)(now - last) * d->rate / 1e6;
+		if (credit > d->rate)
+			credit = d->rate;
+		last = now;
+		while (credit >= 1.0) {
+			char buf[64];
+			int len = snprintf(buf, sizeof buf, "kgtop demo message %lld", (long long)seq);
+			rd_kafka_resp_err_t e = rd_kafka_producev(
+				d->producer, RD_KAFKA_V_TOPIC(d->topic), RD_KAFKA_V_PARTITION(part),
+				RD_KAFKA_V_VALUE(buf, (size_t)len), RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY), RD_KAFKA_V_END);
+			if (e != RD_KAFKA_RESP_ERR_NO_ERROR) {
+				pthread_mutex_lock(&d->lock);
+				snprintf(d->prod_error, sizeof d->prod_error, "producer: %s", rd_kafka_err2str(e));
+				d->prod_error_at = util_now_us();
+				pthread_mutex_unlock(&d->lock);
+				credit = 0;
+				break;
+			}
+			seq++;
+			sent++;
+			part = (part + 1) % d->npart;
+			credit -= 1.0;
+		}
+		rd_kafka_poll(d->producer, 0);
+		pthread_mutex_lock(&d->lock);
+		d->produced += sent;
+		if (!d->prod_stop)
+			demo_timed_wait(d, 100000);
+	}
+	pthread_mutex_unlock(&d->lock);
+	return NULL;
+}
+
+/* Create the producer (it also serves metadata and admin requests on a real cluster). */
+static int
+producer_new(demo *d, char *err, size_t errsz)
+{
+	rd_kafka_conf_t *conf = rd_kafka_conf_new();
+	char e[512];
+	size_t i;
+	for (i = 0; i < d->nprops; i++) {
+		if (rd_kafka_conf_set(conf, d->props[i].key, d->props[i].value, e, sizeof e) != RD_KAFKA_CONF_OK) {
+			rd_kafka_conf_destroy(conf);
+			return util_err(err, errsz, "%s: %s", d->props[i].key, e);
+		}
+	}
+	if (rd_kafka_conf_set(conf, "bootstrap.servers", d->bootstrap, e, sizeof e) != RD_KAFKA_CONF_OK ||
+	    rd_kafka_conf_set(conf, "client.id", "kgtop-demo-producer", e, sizeof e) != RD_KAFKA_CONF_OK ||
+	    rd_kafka_conf_set(conf, "linger.ms", "5", e, sizeof e) != RD_KAFKA_CONF_OK) {
+		rd_kafka_conf_destroy(conf);
+		return util_err(err, errsz, "producer: %s", e);
+	}
+	rd_kafka_conf_set_log_cb(conf, quiet_log);
+	rd_kafka_conf_set_error_cb(conf, producer_error);
+	rd_kafka_conf_set_opaque(conf, d);
+	d->producer = rd_kafka_new(RD_KAFKA_PRODUCER, conf, e, sizeof e);
+	if (d->producer == NULL) {
+		rd_kafka_conf_destroy(conf);
+		return util_err(err, errsz, "producer: %s", e);
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------- clusters */
+
+/* Start the mock cluster and create the topic. */
+static int
+mock_start(demo *d, char *err, size_t errsz)
+{
+	rd_kafka_conf_t *conf = rd_kafka_conf_new();
+	rd_kafka_mock_cluster_t *mc;
+	rd_kafka_resp_err_t e;
+	char es[512];
+	rd_kafka_conf_set_log_cb(conf, quiet_log);
+	d->mock_owner = rd_kafka_new(RD_KAFKA_PRODUCER, conf, es, sizeof es);
+	if (d->mock_owner == NULL) {
+		rd_kafka_conf_destroy(conf);
+		return util_err(err, errsz, "mock cluster: %s", es);
+	}
+	mc = rd_kafka_mock_cluster_new(d->mock_owner, MOCK_BROKERS);
+	if (mc == NULL)
+		return util_err(err, errsz, "cannot start librdkafka's mock cluster");
+	d->mock = mc;
+	e = rd_kafka_mock_topic_create(mc, d->topic, d->npart, MOCK_BROKERS);
+	if (e != RD_KAFKA_RESP_ERR_NO_ERROR)
+		return util_err(err, errsz, "mock cluster: topic %s: %s", d->topic, rd_kafka_err2str(e));
+	d->bootstrap = xstrdup(rd_kafka_mock_cluster_bootstraps(mc));
+	return 0;
+}
+
+/* Wait for one admin result event of type want on q, at most ms. */
+static rd_kafka_event_t *
+admin_wait(rd_kafka_queue_t *q, rd_kafka_event_type_t want, int ms)
+{
+	int64_t end = util_mono_us() + (int64_t)ms * 1000;
+	while (util_mono_us() < end) {
+		rd_kafka_event_t *ev = rd_kafka_queue_poll(q, 100);
+		if (ev == NULL)
+			continue;
+		if (rd_kafka_event_type(ev) == want)
+			return ev;
+		rd_kafka_event_destroy(ev);
+	}
+	return NULL;
+}
+
+/* Milliseconds left before the setup deadline (at least 1, at most a day). */
+static int
+setup_left_ms(const demo *d)
+{
+	int64_t left = (d->setup_deadline - util_mono_us()) / 1000;
+	return left < 1 ? 1 : left > 86400000 ? 86400000 : (int)left;
+}
+
+/*
+ * The cluster's metadata, asked in slices until the setup deadline: between
+ * slices the producer's error callback runs, and a cause waiting will not
+ * cure (no broker reachable, cannot resolve, TLS, authentication) fails at
+ * once instead of after the whole timeout.  Slices double from 250 ms, so
+ * that a slow link (a TLS handshake, a long round trip) still gets a whole
+ * answer.
+ */
+static int
+real_metadata(demo *d, const struct rd_kafka_metadata **md, char *err, size_t errsz)
+{
+	int slice = 250;
+	for (;;) {
+		int ms = setup_left_ms(d), code;
+		char reason[200];
+		rd_kafka_resp_err_t e = rd_kafka_metadata(d->producer, 1, NULL, md, ms < slice ? ms : slice);
+		if (slice < 4000)
+			slice *= 2;
+		if (e == RD_KAFKA_RESP_ERR_NO_ERROR)
+			return 0;
+		*md = NULL;
+		rd_kafka_poll(d->producer, 0); /* serve the error callback */
+		pthread_mutex_lock(&d->lock);
+		code = d->prod_err_code;
+		util_strlcpy(reason, d->prod_err_reason, sizeof reason);
+		pthread_mutex_unlock(&d->lock);
+		if (kafka_err_unreachable(code))
+			return util_err(err, errsz, "%s: metadata: %s (%s)", d->bootstrap, kafka_err_reason(code), reason);
+		if (util_mono_us() >= d->setup_deadline) {
+			if (code != 0 && reason[0] != '\0')
+				return util_err(err, errsz, "%s: metadata: %s (no answer within %.1fs; last error: %s)",
+						d->bootstrap, rd_kafka_err2str(e), (double)d->setup_timeout_us / 1e6, reason);
+			return util_err(err, errsz, "%s: metadata: %s (no answer within %.1fs)", d->bootstrap,
+					rd_kafka_err2str(e), (double)d->setup_timeout_us / 1e6);
+		}
+	}
+}
+
+/* On a real cluster: find the topic (its partitions) or create it. */
+static int
+real_topic(demo *d, char *err, size_t errsz)
+{
+	const struct rd_kafka_metadata *md = NULL;
+	int i, brokers, rf;
+	bool found = false;
+	rd_kafka_NewTopic_t *nt;
+	rd_kafka_AdminOptions_t *opt;
+	rd_kafka_queue_t *q;
+	rd_kafka_event_t *ev;
+	char es[512];
+
+	if (real_metadata(d, &md, err, errsz) < 0)
+		return -1;
+	brokers = md->broker_cnt;
+	for (i = 0; i < md->topic_cnt; i++) {
+		if (strcmp(md->topics[i].topic, d->topic) == 0 && md->topics[i].partition_cnt > 0) {
+			d->npart = md->topics[i].partition_cnt;
+			found = true;
+		}
+	}
+	rd_kafka_metadata_destroy(md);
+	if (found)
+		return 0;
+	rf = brokers >= 3 ? 3 : brokers > 0 ? brokers : 1;
+	nt = rd_kafka_NewTopic_new(d->topic, d->npart, rf, es, sizeof es);
+	if (nt == NULL)
+		return util_err(err, errsz, "topic %s: %s", d->topic, es);
+	opt = rd_kafka_AdminOptions_new(d->producer, RD_KAFKA_ADMIN_OP_CREATETOPICS);
+	rd_kafka_AdminOptions_set_request_timeout(opt, setup_left_ms(d), es, sizeof es);
+	q = rd_kafka_queue_new(d->producer);
+	rd_kafka_CreateTopics(d->producer, &nt, 1, opt, q);
+	ev = admin_wait(q, RD_KAFKA_EVENT_CREATETOPICS_RESULT, setup_left_ms(d) + 1000);
+	if (ev == NULL) {
+		util_err(err, errsz, "topic %s: no answer to CreateTopics within %.1fs", d->topic,
+			 (double)d->setup_timeout_us / 1e6);
+	} else if (rd_kafka_event_error(ev) != RD_KAFKA_RESP_ERR_NO_ERROR) {
+		util_err(err, errsz, "topic %s: %s", d->topic, rd_kafka_event_error_string(ev));
+	} else {
+		size_t n = 0;
+		const rd_kafka_topic_result_t **tr =
+			rd_kafka_CreateTopics_result_topics(rd_kafka_event_CreateTopics_result(ev), &n);
+		if (n > 0 && rd_kafka_topic_result_error(tr[0]) != RD_KAFKA_RESP_ERR_NO_ERROR &&
+		    rd_kafka_topic_result_error(tr[0]) != RD_KAFKA_RESP_ERR_TOPIC_ALREADY_EXISTS)
+			util_err(err, errsz, "topic %s: %s", d->topic, rd_kafka_topic_result_error_string(tr[0]));
+		else
+			found = true;
+	}
+	if (ev != NULL)
+		rd_kafka_event_destroy(ev);
+	rd_kafka_queue_destroy(q);
+	rd_kafka_AdminOptions_destroy(opt);
+	rd_kafka_NewTopic_destroy(nt);
+	return found ? 0 : -1;
+}
+
+/* On a real cluster, at exit: delete the demo's own groups (bounded). */
+static void
+real_delete_groups(demo *d)
+{
+	rd_kafka_DeleteGroup_t *dg[DEMO_MAX_GROUPS];
+	rd_kafka_AdminOptions_t *opt;
+	rd_kafka_queue_t *q;
+	rd_kafka_event_t *ev;
+	char es[256];
+	int i;
+	for (i = 0; i < d->ngroups; i++)
+		dg[i] = rd_kafka_DeleteGroup_new(d->groups[i].name);
+	opt = rd_kafka_AdminOptions_new(d->producer, RD_KAFKA_ADMIN_OP_DELETEGROUPS);
+	rd_kafka_AdminOptions_set_request_timeout(opt, 4000, es, sizeof es);
+	q = rd_kafka_queue_new(d->producer);
+	rd_kafka_DeleteGroups(d->producer, dg, (size_t)d->ngroups, opt, q);
+	ev = admin_wait(q, RD_KAFKA_EVENT_DELETEGROUPS_RESULT, 5000);
+	if (ev != NULL)
+		rd_kafka_event_destroy(ev);
+	rd_kafka_queue_destroy(q);
+	rd_kafka_AdminOptions_destroy(opt);
+	rd_kafka_DeleteGroup_destroy_array(dg, (size_t)d->ngroups);
+}
+
+/* ---------------------------------------------------------- start, stop */
+
+/* Start the cluster side: the mock cluster and its topic, or a real cluster's topic; the producer handle. */
+int
+demo_cluster_start(demo *d, char *err, size_t errsz)
+{
+	util_strlcpy(d->topic, d->real ? REAL_TOPIC : MOCK_TOPIC, sizeof d->topic);
+	if ((!d->real && mock_start(d, err, errsz) < 0) || producer_new(d, err, errsz) < 0 ||
+	    (d->real && real_topic(d, err, errsz) < 0)) {
+		demo_cluster_stop(d, false);
+		return -1;
+	}
+	return 0;
+}
+
+/* Start the producer thread at a steady rate over every partition. */
+void
+demo_producer_start(demo *d)
+{
+	d->rate = RATE_PER_PARTITION * d->npart;
+	if (pthread_create(&d->prod_thread, NULL, producer_main, d) == 0)
+		d->prod_started = true;
+	else
+		util_strlcpy(d->prod_error, "producer: cannot start its thread", sizeof d->prod_error);
+}
+
+/* Join the producer thread (prod_stop set), delete the demo's groups (a real cluster), destroy the cluster side. */
+void
+demo_cluster_stop(demo *d, bool delete_groups)
+{
+	if (d->prod_started)
+		pthread_join(d->prod_thread, NULL);
+	d->prod_started = false;
+	if (d->real && d->producer != NULL && delete_groups)
+		real_delete_groups(d);
+	if (d->producer != NULL) {
+		rd_kafka_purge(d->producer, RD_KAFKA_PURGE_F_QUEUE | RD_KAFKA_PURGE_F_INFLIGHT);
+		rd_kafka_destroy(d->producer);
+		d->producer = NULL;
+	}
+	if (d->mock != NULL)
+		rd_kafka_mock_cluster_destroy(d->mock);
+	d->mock = NULL;
+	if (d->mock_owner != NULL)
+		rd_kafka_destroy(d->mock_owner);
+	d->mock_owner = NULL;
+}
