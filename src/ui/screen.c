@@ -242,12 +242,8 @@ screen_past(ui_screen *s, const kg_group *g, ui_past *p)
 			p->nmembers += smp->lane_status[i] != KG_LANE_ABSENT;
 	}
 	hview_free(v);
-	if (ok) {
-		history_lock(s->hist);
-		p->rebalances_1h = history_count_episodes(s->hist, g->id, t - 3600LL * 1000000) -
-				   history_count_episodes(s->hist, g->id, t + 1);
-		history_unlock(s->hist);
-	}
+	if (ok)
+		p->rebalances_1h = history_episodes_started(s->hist, g->id, t - 3600LL * 1000000, t + 1);
 	return ok;
 }
 

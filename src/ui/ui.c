@@ -30,6 +30,7 @@
 #include <termios.h>
 #include <unistd.h>
 
+#include "core/collector.h"
 #include "ui/screen.h"
 #include "util/util.h"
 
