@@ -20,11 +20,11 @@
 /* librdkafka 2.0.2 has no eager "sticky" assignor */
 static const char *const assignors[] = { "range", "roundrobin", "cooperative-sticky" };
 
-/* Queue a command for sources of a kind. */
+/* Queue a command for the sources of a role. */
 static void
-command(ui_action *a, const char *kind, const char *fmt, const char *arg)
+command(ui_action *a, kg_src_role role, const char *fmt, const char *arg)
 {
-	util_strlcpy(a->kind, kind, sizeof a->kind);
+	util_strlcpy(a->kind, src_role_name(role), sizeof a->kind);
 	snprintf(a->cmd, sizeof a->cmd, fmt, arg);
 }
 
@@ -189,7 +189,7 @@ keys_handle(ui_screen *s, int key, ui_action *a)
 		break;
 	case KEY_NPAGE: case ' ':
 		if (key == ' ' && replay) {
-			command(a, "replay", "%s", "toggle");
+			command(a, KG_ROLE_REPLAY, "%s", "toggle");
 			break;
 		}
 		s->scroll += KG_MAX(1, s->lay.view.h - 2);
@@ -273,10 +273,10 @@ keys_handle(ui_screen *s, int key, ui_action *a)
 			/* none later in the history: the replay plays on to the next one it recorded */
 			s->paused = false;
 			s->offset_us = 0;
-			command(a, "replay", "%s", "next-rebalance");
+			command(a, KG_ROLE_REPLAY, "%s", "next-rebalance");
 		} else if (replay) {
 			/* none earlier in the history: the replay says where the previous one it recorded is */
-			command(a, "replay", "%s", "prev-rebalance");
+			command(a, KG_ROLE_REPLAY, "%s", "prev-rebalance");
 		} else {
 			screen_status(s, false, "no %s rebalance of %s in the history", key == '[' ? "earlier" : "later",
 				      g != NULL ? g->name : "this group");
@@ -284,24 +284,24 @@ keys_handle(ui_screen *s, int key, ui_action *a)
 		break;
 	case '<': case '>':
 		if (replay)
-			command(a, "replay", "%s", key == '<' ? "slower" : "faster");
+			command(a, KG_ROLE_REPLAY, "%s", key == '<' ? "slower" : "faster");
 		break;
 	case 'a': case 'l': case 'c': case 'x':
 		if (demo && g != NULL)
-			command(a, "demo",
+			command(a, KG_ROLE_DEMO,
 				key == 'a' ? "add-member %s" : key == 'l' ? "leave %s" : key == 'c' ? "crash %s" : "stall %s", gname);
 		break;
 	case 'A':
 		if (demo) {
 			s->assignor = (s->assignor + 1) % (int)KG_ARRAY_LEN(assignors);
-			command(a, "demo", "assignor %s", assignors[s->assignor]);
+			command(a, KG_ROLE_DEMO, "assignor %s", assignors[s->assignor]);
 			screen_status(s, false, "new members will use %s", assignors[s->assignor]);
 		}
 		break;
 	case 'P':
 		/* the footer changes when the demo confirms ("script paused"), see screen_reply() */
 		if (demo)
-			command(a, "demo", "%s", s->demo_paused ? "resume-script" : "pause-script");
+			command(a, KG_ROLE_DEMO, "%s", s->demo_paused ? "resume-script" : "pause-script");
 		break;
 	default:
 		a->redraw = key == KEY_RESIZE;

@@ -151,11 +151,8 @@ draw_header(ui_screen *s)
 	if (s->info != NULL && s->info->replay && sn != NULL) {
 		char rec[64], m[128], how[48] = "";
 		int w;
-		const char *msg = NULL;
-		for (i = 0; i < sn->nsources; i++) {
-			if (strcmp(sn->sources[i].name, "replay") == 0)
-				msg = sn->sources[i].message;
-		}
+		const kg_source_health *rp = screen_source(s, KG_ROLE_REPLAY);
+		const char *msg = rp != NULL ? rp->message : NULL;
 		/* "playing 4x at ..." or "paused, 4x at ...": the speed and whether it plays */
 		if (msg != NULL && (strncmp(msg, "playing ", 8) == 0 || strncmp(msg, "paused, ", 8) == 0)) {
 			const char *sp = msg + 8, *end = strchr(sp, ' ');
@@ -209,7 +206,7 @@ draw_header(ui_screen *s)
 					num--;
 				snprintf(st, sizeof st, "ok, %.*s malformed", (int)(bad - num), num);
 				el = UI_EL_SRC_STALE;
-			} else if (strcmp(h->name, "demo") == 0 && h->message != NULL && *h->message) {
+			} else if (h->role == KG_ROLE_DEMO && h->message != NULL && *h->message) {
 				/* the demo's script step (its message up to the first "; "), for the audience */
 				const char *end = strstr(h->message, "; ");
 				snprintf(st, sizeof st, "ok: %.*s", end ? (int)(end - h->message) : (int)strlen(h->message),
@@ -239,7 +236,7 @@ draw_header(ui_screen *s)
 		}
 		if (avail < 4)
 			break;
-		if (h->status == KG_SRC_OK && strcmp(h->name, "replay") == 0)
+		if (h->status == KG_SRC_OK && h->role == KG_ROLE_REPLAY)
 			continue; /* the REPLAY marker says it */
 		x += 2;
 		x += text_put(s, r.y, x, avail, s->attr[UI_EL_HEADER], h->name, TEXT_ELLIPSIS);
@@ -311,7 +308,7 @@ list_name_width(const ui_screen *s, int avail, int minw)
 static void
 list_note(ui_screen *s, char *buf, size_t n, ui_element *el)
 {
-	const kg_source_health *k = screen_source(s, "kafka");
+	const kg_source_health *k = screen_source(s, KG_ROLE_CLUSTER);
 	char d[32];
 	buf[0] = '\0';
 	if (screen_scrubbed(s)) {
@@ -381,7 +378,7 @@ draw_list(ui_screen *s)
 		s->list_top = 0;
 	if (s->norder == 0) {
 		/* say why the list is empty: a filter, no answer yet, a failing cluster, or really none */
-		const kg_source_health *k = screen_source(s, "kafka");
+		const kg_source_health *k = screen_source(s, KG_ROLE_CLUSTER);
 		const char *cl = s->info && s->info->cluster ? s->info->cluster : sn->cluster;
 		if (s->re_ok)
 			text_put(s, r.y + 1, r.x + 2, r.w - 2, s->attr[UI_EL_DIM],

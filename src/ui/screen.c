@@ -247,13 +247,13 @@ screen_past(ui_screen *s, const kg_group *g, ui_past *p)
 	return ok;
 }
 
-/* A source's health by name. */
+/* The health of the first source of a role. */
 const kg_source_health *
-screen_source(const ui_screen *s, const char *name)
+screen_source(const ui_screen *s, kg_src_role role)
 {
 	int i;
 	for (i = 0; s->snap != NULL && i < s->snap->nsources; i++) {
-		if (strcmp(s->snap->sources[i].name, name) == 0)
+		if (s->snap->sources[i].role == role)
 			return &s->snap->sources[i];
 	}
 	return NULL;

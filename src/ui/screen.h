@@ -73,8 +73,8 @@ typedef struct ui_action {
 	bool refresh;
 	bool redraw;
 	bool theme;       /* reload the theme named in s->theme_name */
-	char kind[16];    /* a collector command: kind and text, empty when none */
-	char cmd[160];
+	char kind[16];    /* a collector command: the role it is for (src_role_name()), empty when none */
+	char cmd[160];    /* and its text */
 } ui_action;
 
 typedef struct ui_screen {
@@ -182,8 +182,8 @@ void screen_reply(ui_screen *s, const char *msg);
 bool screen_scrubbed(const ui_screen *s);
 /* Fill p with g as the history saw it at the view time; false when live or not covered. */
 bool screen_past(ui_screen *s, const kg_group *g, ui_past *p);
-/* The health of a source by name in the shown snapshot, NULL when none. */
-const kg_source_health *screen_source(const ui_screen *s, const char *name);
+/* The health of the first source of a role in the shown snapshot, NULL when none. */
+const kg_source_health *screen_source(const ui_screen *s, kg_src_role role);
 /* The time the views show: the snapshot's time minus the scrub offset. */
 int64_t screen_view_time(const ui_screen *s);
 /* Timeline scale in microseconds per column. */

@@ -3,7 +3,7 @@
  *
  * ui_run() owns the terminal on the main thread: it draws the frames the
  * collector publishes (collector_fd() becomes readable), reads keys, and
- * sends commands to sources through collector_command():
+ * sends commands to sources by role through collector_command():
  *   demo:   "add-member GROUP", "leave GROUP", "crash GROUP", "stall GROUP",
  *           "assignor NAME" (for members added next), "pause-script",
  *           "resume-script"

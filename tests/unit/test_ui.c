@@ -167,6 +167,49 @@ test_sources_overlay(void **state)
 	assert_false(screen_has("i or Esc closes"));
 }
 
+/* Sources by role, whatever their names: the cluster's age, the replay's marker, the demo's step. */
+static void
+test_source_roles(void **state)
+{
+	const kg_ui_info *was = s.info;
+	kg_ui_info rec = { .replay = true, .cluster = "rec.jsonl" };
+	kg_snapshot *keep = snapshot_ref(s.snap), *snap;
+	kg_builder *b = builder_new(keep->time_us);
+	kg_source_health cl = { .name = "brokers-east", .role = KG_ROLE_CLUSTER, .status = KG_SRC_STALE,
+				.since_us = keep->time_us - 70 * SEC, .last_ok_us = keep->time_us - 70 * SEC };
+	kg_source_health fake = { .name = "kafka", .role = KG_ROLE_TRACE, .status = KG_SRC_OK,
+				  .since_us = keep->time_us, .last_ok_us = keep->time_us, .message = "12 lines" };
+	kg_source_health rp = { .name = "tape", .role = KG_ROLE_REPLAY, .status = KG_SRC_OK, .since_us = keep->time_us,
+				.last_ok_us = keep->time_us, .message = "playing 4x at 12:00:00" };
+	kg_source_health dm = { .name = "show", .status = KG_SRC_OK, .since_us = keep->time_us,
+				.last_ok_us = keep->time_us, .message = "step 2: a member joins; more" };
+	char row[512];
+	(void)state;
+	builder_source(b, &cl);
+	builder_source(b, &fake);
+	builder_source(b, &rp);
+	builder_source_role(b, KG_ROLE_DEMO); /* as the collector does for the demo's contribution */
+	builder_source(b, &dm);
+	snap = builder_finish(b);
+	assert_int_equal(snap->sources[3].role, KG_ROLE_DEMO);
+	s.info = &rec;
+	screen_set_snapshot(&s, snap);
+	resize_term(24, 160);
+	render_frame(&s);
+	row_text(0, row, sizeof row);
+	/* the replay's marker from its message; the replay itself needs no word in the header */
+	assert_non_null(strstr(row, "REPLAY 4x"));
+	assert_null(strstr(row, "tape"));
+	assert_non_null(strstr(row, "show ok: step 2: a member joins"));
+	/* the list's age comes from the cluster's source, not from one named kafka */
+	assert_true(screen_has("as of 1m10s ago"));
+	resize_term(24, 80);
+	s.info = was;
+	screen_set_snapshot(&s, keep);
+	snapshot_unref(keep);
+	snapshot_unref(snap);
+}
+
 /* v: compare timelines; from another view it opens the timeline comparing, again shows one group. */
 static void
 test_compare_key(void **state)
@@ -1532,6 +1575,7 @@ main(void)
 		cmocka_unit_test(test_demo_view),   cmocka_unit_test(test_gauge),       cmocka_unit_test(test_timeline_notes),
 		cmocka_unit_test(test_events_time_order),
 		cmocka_unit_test(test_sources_overlay),
+		cmocka_unit_test(test_source_roles),
 		cmocka_unit_test(test_compare_key),
 		cmocka_unit_test(test_timeline_note_late_sample),
 		/* grid and health views */
