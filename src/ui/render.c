@@ -17,9 +17,9 @@
 #include "model/intern.h"
 #include "util/util.h"
 
-static const ui_pane *const panes[UI_VIEW_COUNT] = {
-	&view_grid_pane, &view_timeline_pane, &view_health_pane, &view_events_pane,
-};
+#define PANE_OF(id, pane) [id] = &pane,
+static const ui_pane *const panes[UI_VIEW_COUNT] = { UI_VIEWS(PANE_OF) };
+#undef PANE_OF
 
 static const char *const sort_names[UI_SORT_COUNT] = { "name", "lag", "state", "rebalances" };
 
@@ -131,28 +131,37 @@ fmt_clock(char *buf, size_t n, int64_t t_us, bool with_date)
 	strftime(buf, n, with_date ? "%Y-%m-%d %H:%M:%S" : "%H:%M:%S", &tm);
 }
 
-/* The header: cluster, sources and their health, markers, refresh interval, clock. */
-static void
-draw_header(ui_screen *s)
+/* Draw a marker ending rw columns from the header's right edge; returns rw with it and a blank. */
+static int
+header_marker(ui_screen *s, int rw, ui_element el, const char *m)
 {
 	ui_rect r = s->lay.header;
-	const kg_snapshot *sn = s->snap;
-	char clock[40], right[160], iv[32];
-	int x = 0, rw, i, k;
-	const char *cluster = s->info && s->info->cluster ? s->info->cluster : sn ? sn->cluster : "";
-	text_blank(r.y, r.x, r.w, s->attr[UI_EL_HEADER]);
-	x += text_put(s, r.y, x, r.w, s->attr[UI_EL_HEADER_TITLE], " kgtop ", 0);
-	/* right part first, so sources yield to it */
+	int w = text_width(s, m);
+	rw += w + 1;
+	text_put(s, r.y, r.w - rw, w, s->attr[el], m, 0);
+	return rw;
+}
+
+/*
+ * The header's right part: refresh interval and clock, the REPLAY marker
+ * (the replay's speed, whether it plays, the recorded time) and the
+ * PAUSED / HISTORY marker.  Returns the columns it takes.
+ */
+static int
+header_right(ui_screen *s)
+{
+	ui_rect r = s->lay.header;
+	char clock[40], right[160], iv[32], m[128];
+	int rw;
 	fmt_clock(clock, sizeof clock, s->now_us, false);
 	util_fmt_duration(iv, sizeof iv, s->interval_us);
 	snprintf(right, sizeof right, "every %s  %s ", iv, clock);
 	rw = text_width(s, right);
 	text_put(s, r.y, r.w - rw, rw, s->attr[UI_EL_HEADER], right, 0);
-	if (s->info != NULL && s->info->replay && sn != NULL) {
-		char rec[64], m[128], how[48] = "";
-		int w;
+	if (s->info != NULL && s->info->replay && s->snap != NULL) {
 		const kg_source_health *rp = screen_source(s, KG_ROLE_REPLAY);
 		const char *msg = rp != NULL ? rp->message : NULL;
+		char rec[64], how[48] = "";
 		/* "playing 4x at ..." or "paused, 4x at ...": the speed and whether it plays */
 		if (msg != NULL && (strncmp(msg, "playing ", 8) == 0 || strncmp(msg, "paused, ", 8) == 0)) {
 			const char *sp = msg + 8, *end = strchr(sp, ' ');
@@ -163,13 +172,10 @@ draw_header(ui_screen *s)
 		}
 		fmt_clock(rec, sizeof rec, screen_view_time(s), true);
 		snprintf(m, sizeof m, " REPLAY %s%s ", how, rec);
-		w = text_width(s, m);
-		rw += w + 1;
-		text_put(s, r.y, r.w - rw, w, s->attr[UI_EL_REPLAY], m, 0);
+		rw = header_marker(s, rw, UI_EL_REPLAY, m);
 	}
 	if (s->paused || screen_scrubbed(s)) {
-		char m[64], d[32];
-		int w;
+		char d[32];
 		/* scrolled back without pausing: the list and the views show the past too */
 		const char *what = s->paused ? "PAUSED" : "HISTORY";
 		if (s->offset_us > 0) {
@@ -178,10 +184,66 @@ draw_header(ui_screen *s)
 		} else {
 			snprintf(m, sizeof m, " %s ", what);
 		}
-		w = text_width(s, m);
-		rw += w + 1;
-		text_put(s, r.y, r.w - rw, w, s->attr[UI_EL_PAUSED], m, 0);
+		rw = header_marker(s, rw, UI_EL_PAUSED, m);
 	}
+	return rw;
+}
+
+/*
+ * A source's word in the header, into st: "ok" (the demo's script step
+ * with it; "ok, 761 malformed" for a stream that reads mostly garbage),
+ * "stale 12s: why", "error: why" or "connecting".  Returns its element.
+ */
+static ui_element
+header_source_word(const kg_snapshot *sn, const kg_source_health *h, char *st, size_t n)
+{
+	char d[32];
+	switch (h->status) {
+	case KG_SRC_OK: {
+		const char *bad = h->message ? strstr(h->message, " malformed") : NULL;
+		if (bad != NULL) {
+			/* a stream that reads mostly garbage is not quietly "ok": "ok, 761 malformed" */
+			const char *num = bad;
+			while (num > h->message && num[-1] >= '0' && num[-1] <= '9')
+				num--;
+			snprintf(st, n, "ok, %.*s malformed", (int)(bad - num), num);
+			return UI_EL_SRC_STALE;
+		}
+		if (h->role == KG_ROLE_DEMO && h->message != NULL && *h->message) {
+			/* the demo's script step (its message up to the first "; "), for the audience */
+			const char *end = strstr(h->message, "; ");
+			snprintf(st, n, "ok: %.*s", end ? (int)(end - h->message) : (int)strlen(h->message), h->message);
+		} else {
+			snprintf(st, n, "ok");
+		}
+		return UI_EL_SRC_OK;
+	}
+	case KG_SRC_STALE:
+		/* for how long, and why */
+		util_fmt_duration(d, sizeof d, h->last_ok_us > 0 && sn->time_us > h->last_ok_us ? sn->time_us - h->last_ok_us : 0);
+		snprintf(st, n, "stale %s%s%s", d, h->message && *h->message ? ": " : "", h->message ? h->message : "");
+		return UI_EL_SRC_STALE;
+	case KG_SRC_ERROR:
+		snprintf(st, n, "error: %s", h->message ? h->message : "?");
+		return UI_EL_SRC_ERROR;
+	default:
+		snprintf(st, n, "connecting");
+		return UI_EL_SRC_STALE;
+	}
+}
+
+/* The header: cluster, sources and their health, markers, refresh interval, clock. */
+static void
+draw_header(ui_screen *s)
+{
+	ui_rect r = s->lay.header;
+	const kg_snapshot *sn = s->snap;
+	int x = 0, rw, i, k;
+	const char *cluster = s->info && s->info->cluster ? s->info->cluster : sn ? sn->cluster : "";
+	text_blank(r.y, r.x, r.w, s->attr[UI_EL_HEADER]);
+	x += text_put(s, r.y, x, r.w, s->attr[UI_EL_HEADER_TITLE], " kgtop ", 0);
+	/* right part first, so sources yield to it */
+	rw = header_right(s);
 	/* the cluster label yields to the sources: at most a quarter of the width */
 	x += text_put(s, r.y, x, KG_MIN(r.w - rw - x - 1, KG_MAX(16, r.w / 4)), s->attr[UI_EL_HEADER_TITLE],
 		      cluster, TEXT_ELLIPSIS);
@@ -190,50 +252,13 @@ draw_header(ui_screen *s)
 	/* sources in trouble first, so a narrow header still shows them (i lists them all) */
 	for (k = 0; k < 2 * sn->nsources && x < r.w - rw - 2; k++) {
 		const kg_source_health *h = &sn->sources[k % sn->nsources];
-		char st[160], d[32];
-		ui_element el = UI_EL_SRC_OK;
+		char st[160];
+		ui_element el;
 		int avail = r.w - rw - x - 3;
 		i = k % sn->nsources;
 		if ((k < sn->nsources) != (h->status != KG_SRC_OK))
 			continue; /* first pass: the troubled ones; second: the rest */
-		switch (h->status) {
-		case KG_SRC_OK: {
-			const char *bad = h->message ? strstr(h->message, " malformed") : NULL;
-			if (bad != NULL) {
-				/* a stream that reads mostly garbage is not quietly "ok": "ok, 761 malformed" */
-				const char *num = bad;
-				while (num > h->message && num[-1] >= '0' && num[-1] <= '9')
-					num--;
-				snprintf(st, sizeof st, "ok, %.*s malformed", (int)(bad - num), num);
-				el = UI_EL_SRC_STALE;
-			} else if (h->role == KG_ROLE_DEMO && h->message != NULL && *h->message) {
-				/* the demo's script step (its message up to the first "; "), for the audience */
-				const char *end = strstr(h->message, "; ");
-				snprintf(st, sizeof st, "ok: %.*s", end ? (int)(end - h->message) : (int)strlen(h->message),
-					 h->message);
-			} else {
-				snprintf(st, sizeof st, "ok");
-			}
-			break;
-		}
-		case KG_SRC_STALE:
-			/* for how long, and why */
-			util_fmt_duration(d, sizeof d, h->last_ok_us > 0 && sn->time_us > h->last_ok_us
-							       ? sn->time_us - h->last_ok_us
-							       : 0);
-			snprintf(st, sizeof st, "stale %s%s%s", d, h->message && *h->message ? ": " : "",
-				 h->message ? h->message : "");
-			el = UI_EL_SRC_STALE;
-			break;
-		case KG_SRC_ERROR:
-			snprintf(st, sizeof st, "error: %s", h->message ? h->message : "?");
-			el = UI_EL_SRC_ERROR;
-			break;
-		default:
-			snprintf(st, sizeof st, "connecting");
-			el = UI_EL_SRC_STALE;
-			break;
-		}
+		el = header_source_word(sn, h, st, sizeof st);
 		if (avail < 4)
 			break;
 		if (h->status == KG_SRC_OK && h->role == KG_ROLE_REPLAY)
@@ -553,25 +578,20 @@ draw_tabs(ui_screen *s, const kg_group *g)
 
 #define COMPARE_MIN_ROWS 8 /* a timeline in half the view needs this many rows to say anything */
 
-typedef struct footer_key {
-	const char *key;
-	const char *label;
-	int prio; /* 0 always shown; higher numbers give way first when the line is short */
-} footer_key;
-
 /*
  * Collect the footer's keys for the current state; returns the count.  The
- * current view's own keys come right after help and quit in priority, so a
+ * current view's own hints come right after help and quit in priority, so a
  * narrow terminal or the demo's many keys never push them off the line.
  */
 static int
-footer_keys(const ui_screen *s, footer_key *k, int max)
+footer_keys(const ui_screen *s, ui_hint *k, int max)
 {
 	int n = 0;
-#define ADD(a, b, p)                                   \
-	do {                                           \
-		if (n < max)                           \
-			k[n++] = (footer_key){ a, b, p }; \
+	const ui_pane *p = panes[s->view];
+#define ADD(a, b, pr)                                \
+	do {                                         \
+		if (n < max)                         \
+			k[n++] = (ui_hint){ a, b, pr }; \
 	} while (0)
 	ADD("?", "help", 0);
 	ADD("q", "quit", 0);
@@ -591,24 +611,8 @@ footer_keys(const ui_screen *s, footer_key *k, int max)
 	}
 	if (s->paused)
 		ADD(s->ascii ? "<-->" : "\u2190\u2192", "scrub", 1);
-	switch (s->view) {
-	case UI_VIEW_GRID:
-		ADD("m", s->by_partition ? "by member" : "by partition", 1);
-		break;
-	case UI_VIEW_TIMELINE:
-		ADD("m", s->by_partition ? "per member" : "per partition", 1);
-		ADD("v", s->compare ? "one group" : "compare", 4);
-		ADD("+-", "zoom", 1);
-		if (!s->paused)
-			ADD(s->ascii ? "<-->" : "\u2190\u2192", "scroll", 1);
-		ADD("w", s->wall_clock ? "relative" : "clock", 2);
-		break;
-	case UI_VIEW_EVENTS:
-		ADD("w", s->wall_clock ? "relative" : "clock", 2);
-		break;
-	default:
-		break;
-	}
+	if (p->hints != NULL)
+		n += p->hints(s, k + n, max - n);
 	ADD("tab", "view", 2);
 	ADD("/", "filter", 4);
 	ADD("s", "sort", 4);
@@ -676,7 +680,7 @@ static void
 draw_footer(ui_screen *s)
 {
 	ui_rect r = s->lay.footer;
-	footer_key k[32];
+	ui_hint k[32];
 	int n, i, x = r.x, total = 0, drop;
 	text_blank(r.y, r.x, r.w, s->attr[UI_EL_FOOTER]);
 	if (s->filter_edit) {

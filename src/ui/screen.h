@@ -34,13 +34,21 @@
 #define UI_MIN_ROWS 24
 #define UI_MIN_COLS 80
 
-typedef enum ui_view_id {
-	UI_VIEW_GRID,
-	UI_VIEW_TIMELINE,
-	UI_VIEW_HEALTH,
-	UI_VIEW_EVENTS,
-	UI_VIEW_COUNT
-} ui_view_id;
+/*
+ * The group views in tab order, X(ID, pane): a view's digit is its place
+ * here, everything else about it (name, letter, drawing, keys, footer
+ * hints, help lines) is its ui_pane, defined in its view_NAME.c.  A new
+ * view is that file and one row here.
+ */
+#define UI_VIEWS(X)                          \
+	X(UI_VIEW_GRID, view_grid_pane)         \
+	X(UI_VIEW_TIMELINE, view_timeline_pane) \
+	X(UI_VIEW_HEALTH, view_health_pane)     \
+	X(UI_VIEW_EVENTS, view_events_pane)
+
+#define UI_VIEW_ID(id, pane) id,
+typedef enum ui_view_id { UI_VIEWS(UI_VIEW_ID) UI_VIEW_COUNT } ui_view_id;
+#undef UI_VIEW_ID
 
 typedef enum ui_sort {
 	UI_SORT_NAME,
@@ -149,17 +157,40 @@ typedef struct ui_lines {
 	int line;
 } ui_lines;
 
-/* Pane table: one per group view. */
+/* A footer hint: a key and what it does now. */
+typedef struct ui_hint {
+	const char *key;
+	const char *label;
+	int prio; /* 0 always shown; higher numbers give way first when the line is short */
+} ui_hint;
+
+/* A line of the help overlay: the keys and what they do. */
+typedef struct ui_help {
+	const char *keys;
+	const char *text;
+} ui_help;
+
+/* A group view: its row of UI_VIEWS points to one. */
 typedef struct ui_pane {
-	const char *name;
-	const char *keys;  /* the view's own keys for the footer */
+	const char *name;  /* its tab and its word in the help: "grid" */
+	int key;           /* the letter that shows it ('g'), besides its digit */
+	/* Draw the group into the view's rect. */
 	void (*draw)(ui_screen *s, const kg_group *g, ui_rect r);
+	/*
+	 * Optional: a key of its own; true when taken.  Asked in every view
+	 * (m, + -, w change what a view will show, v opens the timeline).
+	 */
+	bool (*key_fn)(ui_screen *s, int key, ui_action *a);
+	/* Optional: its footer hints while shown; returns the count. */
+	int (*hints)(const ui_screen *s, ui_hint *h, int max);
+	/* Optional: left/right scroll it through time without pausing, a step of this many microseconds. */
+	int64_t (*scroll_step)(const ui_screen *s);
+	const ui_help *help; /* its keys' lines in the help overlay, ending with { NULL, NULL }; NULL none */
 } ui_pane;
 
-extern const ui_pane view_grid_pane;
-extern const ui_pane view_timeline_pane;
-extern const ui_pane view_health_pane;
-extern const ui_pane view_events_pane;
+#define UI_VIEW_PANE(id, pane) extern const ui_pane pane;
+UI_VIEWS(UI_VIEW_PANE)
+#undef UI_VIEW_PANE
 
 /* screen.c */
 /* Set defaults from options and info. */

@@ -210,6 +210,44 @@ test_source_roles(void **state)
 	snapshot_unref(snap);
 }
 
+/* Each view is its pane: its digit and letter show it, its name is its tab and in the help, its hints in the footer. */
+static void
+test_view_table(void **state)
+{
+	ui_action a;
+	const char *lines[96][2];
+	int v, n, i;
+	bool named;
+	(void)state;
+	n = keys_help(&s, lines, 96);
+	for (v = 0; v < UI_VIEW_COUNT; v++) {
+		const ui_pane *p = render_pane((ui_view_id)v);
+		ui_hint h[8];
+		int k, nh = p->hints != NULL ? p->hints(&s, h, 8) : 0;
+		char tab[64], hint[64];
+		keys_handle(&s, p->key, &a);
+		assert_int_equal(s.view, v);
+		keys_handle(&s, '1' + (v + 1) % UI_VIEW_COUNT, &a);
+		assert_int_equal(s.view, (v + 1) % UI_VIEW_COUNT);
+		keys_handle(&s, '1' + v, &a);
+		assert_int_equal(s.view, v);
+		resize_term(24, 160);
+		render_frame(&s);
+		snprintf(tab, sizeof tab, " %d %s ", v + 1, p->name);
+		assert_true(screen_has(tab));
+		for (k = 0; k < nh; k++) {
+			snprintf(hint, sizeof hint, "%s %s", h[k].key, h[k].label);
+			assert_true(screen_has(hint));
+		}
+		resize_term(24, 80);
+		for (i = 0, named = false; i < n; i++)
+			named = named || (strncmp(lines[i][1], "views:", 6) == 0 && strstr(lines[i][1], p->name) != NULL);
+		assert_true(named);
+	}
+	s.view = UI_VIEW_GRID;
+	render_frame(&s);
+}
+
 /* v: compare timelines; from another view it opens the timeline comparing, again shows one group. */
 static void
 test_compare_key(void **state)
@@ -1576,6 +1614,7 @@ main(void)
 		cmocka_unit_test(test_events_time_order),
 		cmocka_unit_test(test_sources_overlay),
 		cmocka_unit_test(test_source_roles),
+		cmocka_unit_test(test_view_table),
 		cmocka_unit_test(test_compare_key),
 		cmocka_unit_test(test_timeline_note_late_sample),
 		/* grid and health views */
