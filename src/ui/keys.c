@@ -220,8 +220,23 @@ key_sort(ui_screen *s, int key, ui_action *a)
 {
 	(void)key;
 	(void)a;
-	s->sort = (ui_sort)((s->sort + 1) % UI_SORT_COUNT);
+	s->sort = (ui_sort)(((int)s->sort + 1) % groupcol_nsorts());
 	screen_order(s);
+}
+
+/* The help line of s: "sort by name, lag, state, rebalances", from the group table. */
+static const char *
+sort_help(void)
+{
+	static char line[160];
+	int i, n = groupcol_nsorts();
+	size_t len;
+	snprintf(line, sizeof line, "sort by");
+	for (i = 0; i < n; i++) {
+		len = strlen(line);
+		snprintf(line + len, sizeof line - len, "%s%s", i ? ", " : " ", groupcol_sort_name(i));
+	}
+	return line;
 }
 
 /* p: pause the screen, or resume live. */
@@ -368,6 +383,7 @@ typedef enum key_when {
 	KW_DEMO_SCRIPT, /* with a demo scenario that has a script */
 	KW_VIEWS,       /* no key of its own: the views' digits and letters here */
 	KW_VIEW_KEYS,   /* no key of its own: the views' own keys here */
+	KW_SORTS,       /* always, its text the group table's sort orders */
 	KW_COUNT
 } key_when;
 
@@ -390,7 +406,7 @@ static const key_row key_table[] = {
 	{ { 0 }, NULL, "PgUp PgDn", "scroll the group view", KW_REPLAY },
 	{ { '/' }, key_filter, "/", "filter groups by regex (an empty one clears)", KW_ALWAYS },
 	{ { KEY_ESC }, key_clear, "Esc", "clear the filter and the message", KW_ALWAYS },
-	{ { 's' }, key_sort, "s", "sort by name, lag, state, rebalances", KW_ALWAYS },
+	{ { 's' }, key_sort, "s", NULL, KW_SORTS },
 	{ { 'p' }, key_pause, "p", "pause the screen (collection continues)", KW_ALWAYS },
 	{ { KEY_LEFT, KEY_RIGHT, KEY_SLEFT, KEY_SRIGHT }, key_scrub, "left right",
 	  "scrub history while paused; scroll the timeline", KW_ALWAYS },
@@ -539,7 +555,7 @@ keys_help(const ui_screen *s, const char *lines[][2], int max)
 					H(h->keys, h->text);
 			}
 		} else if (key_shown(s, r->when)) {
-			H(r->label, r->help);
+			H(r->label, r->when == KW_SORTS ? sort_help() : r->help);
 		}
 	}
 #undef H

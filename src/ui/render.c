@@ -21,7 +21,6 @@
 static const ui_pane *const panes[UI_VIEW_COUNT] = { UI_VIEWS(PANE_OF) };
 #undef PANE_OF
 
-static const char *const sort_names[UI_SORT_COUNT] = { "name", "lag", "state", "rebalances" };
 
 /* The pane of a view. */
 const ui_pane *
@@ -286,178 +285,7 @@ draw_header(ui_screen *s)
 static attr_t
 state_attr(const ui_screen *s, kg_group_state st)
 {
-	if (state_rebalancing(st))
-		return s->attr[UI_EL_STATE_REBAL];
-	if (st == KG_STATE_STABLE)
-		return s->attr[UI_EL_STATE_STABLE];
-	return s->attr[UI_EL_STATE_EMPTY];
-}
-
-/* Short protocol word for the list. */
-static const char *
-proto_word(kg_proto p)
-{
-	return p == KG_PROTO_EAGER ? "eager" : p == KG_PROTO_COOPERATIVE ? "coop" : "?";
-}
-
-/* Columns of the group list after the name: title, offset, width, right-aligned. */
-static const struct list_col {
-	const char *title;
-	int off, w;
-	bool right;
-} list_cols[] = {
-	{ "STATE", 0, 6, false },  { "PROTO", 7, 5, false }, { "MEMB", 13, 4, true }, { "PARTS", 18, 5, true },
-	{ "LAG", 24, 7, true },    /* the trend glyph at 31 */
-	{ "REB", 33, 4, true },    { "FLAGS", 38, 11, false },
-};
-#define LIST_FIXED 50        /* columns after the name */
-#define LIST_COL_LAG 4
-#define LIST_COL_REB 5
-#define LIST_COL_STATE 0
-
-/* Width of the name column: the longest name shown (at least minw), within what the list leaves. */
-static int
-list_name_width(const ui_screen *s, int avail, int minw)
-{
-	int i, w = minw;
-	for (i = 0; i < s->norder; i++)
-		w = KG_MAX(w, text_width(s, s->snap->groups[s->order[i]].name) + 3);
-	return KG_MAX(8, KG_MIN(w, avail));
-}
-
-/*
- * The list's note on its data: how old it is while the cluster source is
- * stale or failing, or the time it shows while scrubbed back.  Empty when
- * live and fresh; *el is the element to draw it in.
- */
-static void
-list_note(ui_screen *s, char *buf, size_t n, ui_element *el)
-{
-	const kg_source_health *k = screen_source(s, KG_ROLE_CLUSTER);
-	char d[32];
-	buf[0] = '\0';
-	if (screen_scrubbed(s)) {
-		util_fmt_duration(d, sizeof d, s->offset_us);
-		snprintf(buf, n, "at -%s", d);
-		*el = UI_EL_PAUSED;
-	} else if (k != NULL && (k->status == KG_SRC_STALE || k->status == KG_SRC_ERROR)) {
-		if (k->last_ok_us > 0 && s->snap->time_us >= k->last_ok_us) {
-			util_fmt_duration(d, sizeof d, s->snap->time_us - k->last_ok_us);
-			snprintf(buf, n, "as of %s ago", d);
-		} else {
-			snprintf(buf, n, "no data yet");
-		}
-		*el = UI_EL_STALE;
-	}
-}
-
-/* The group list. */
-static void
-draw_list(ui_screen *s)
-{
-	ui_rect r = s->lay.list;
-	const kg_snapshot *sn = s->snap;
-	int namew, rows, i, y, c, tx;
-	attr_t col = s->attr[UI_EL_COLUMN];
-	char title[64], note[64];
-	ui_element note_el = UI_EL_STALE;
-	bool past = screen_scrubbed(s);
-	if (r.h <= 0)
-		return;
-	if (sn == NULL) {
-		const char *cl = s->info && s->info->cluster ? s->info->cluster : "";
-		text_putf(s, r.y + 1, 1, r.w - 2, s->attr[UI_EL_STATUS_INFO], "connecting to %s %s", *cl ? cl : "the cluster",
-			  glyph_get(G_ELLIPSIS, s->ascii));
-		return;
-	}
-	/* column titles, the note on how old the data is, the sort marker before the sorted column */
-	snprintf(title, sizeof title, "GROUP (%d%s)", s->norder, s->re_ok ? " filtered" : "");
-	list_note(s, note, sizeof note, &note_el);
-	namew = list_name_width(s, r.w - LIST_FIXED, text_width(s, title) + 3 + (note[0] ? text_width(s, note) + 3 : 0));
-	text_blank(r.y, r.x, r.w, col);
-	tx = r.x + 2 + text_put(s, r.y, r.x + 2, namew - 1, col, title, TEXT_ELLIPSIS);
-	for (c = 0; c < (int)KG_ARRAY_LEN(list_cols); c++) {
-		const struct list_col *lc = &list_cols[c];
-		int x = r.x + 1 + namew + lc->off;
-		if (lc->right)
-			x += lc->w - (int)strlen(lc->title);
-		text_put(s, r.y, x, r.x + r.w - x, col, lc->title, 0);
-		if ((s->sort == UI_SORT_LAG && c == LIST_COL_LAG) || (s->sort == UI_SORT_STATE && c == LIST_COL_STATE) ||
-		    (s->sort == UI_SORT_REBALANCES && c == LIST_COL_REB))
-			text_put(s, r.y, x - 1, 1, col | A_BOLD, s->ascii ? "v" : "\u25be", 0);
-	}
-	if (s->sort == UI_SORT_NAME)
-		text_put(s, r.y, r.x + 1, 1, col | A_BOLD, s->ascii ? "v" : "\u25be", 0);
-	if (note[0] != '\0')
-		text_putf(s, r.y, tx + 1, r.x + namew - tx - 1, s->attr[note_el], " %s ", note);
-	rows = r.h - 1;
-	if (s->sel >= 0) {
-		if (s->sel < s->list_top)
-			s->list_top = s->sel;
-		if (s->sel >= s->list_top + rows)
-			s->list_top = s->sel - rows + 1;
-	}
-	if (s->list_top > s->norder - rows)
-		s->list_top = s->norder - rows;
-	if (s->list_top < 0)
-		s->list_top = 0;
-	if (s->norder == 0) {
-		/* say why the list is empty: a filter, no answer yet, a failing cluster, or really none */
-		const kg_source_health *k = screen_source(s, KG_ROLE_CLUSTER);
-		const char *cl = s->info && s->info->cluster ? s->info->cluster : sn->cluster;
-		if (s->re_ok)
-			text_put(s, r.y + 1, r.x + 2, r.w - 2, s->attr[UI_EL_DIM],
-				 "no group matches the filter (Esc clears it)", 0);
-		else if (k != NULL && k->status == KG_SRC_CONNECTING)
-			text_putf(s, r.y + 1, r.x + 2, r.w - 2, s->attr[UI_EL_STATUS_INFO], "connecting to %s %s",
-				  cl && *cl ? cl : "the cluster", glyph_get(G_ELLIPSIS, s->ascii));
-		else if (k != NULL && k->status == KG_SRC_ERROR && k->last_ok_us == 0)
-			text_putf(s, r.y + 1, r.x + 2, r.w - 2, s->attr[UI_EL_STALE], "no answer from %s: %s",
-				  cl && *cl ? cl : "the cluster", k->message ? k->message : "error");
-		else
-			text_put(s, r.y + 1, r.x + 2, r.w - 2, s->attr[UI_EL_DIM], "no consumer groups yet", 0);
-	}
-	for (i = s->list_top, y = r.y + 1; i < s->norder && y < r.y + r.h; i++, y++) {
-		const kg_group *g = &sn->groups[s->order[i]];
-		bool sel = i == s->sel;
-		attr_t base = sel ? s->attr[UI_EL_SELECTED] : s->attr[UI_EL_NORMAL];
-		char lag[16], reb[16];
-		int x = r.x + 1 + namew;
-		ui_past p;
-		/* scrubbed back: the state, members, partitions, lag and rebalances of then */
-		bool then = past && screen_past(s, g, &p);
-		kg_group_state st = then ? p.state : g->state;
-		int64_t glag = then ? p.lag : g->lag;
-		bool in_ep = then ? p.in_episode : g->sum.in_episode;
-		if (sel)
-			text_blank(y, r.x, r.w, base);
-		text_put(s, y, r.x, 1, base, sel ? glyph_get(G_SELECT, s->ascii) : " ", 0);
-		text_put(s, y, r.x + 2, namew - 2, base, g->name, TEXT_ELLIPSIS);
-		text_putf(s, y, x, 6, sel ? base : state_attr(s, st), "%-6s", state_short(st));
-		text_put(s, y, x + 7, 5,
-			 sel ? base : s->attr[g->proto == KG_PROTO_EAGER ? UI_EL_EAGER : g->proto == KG_PROTO_COOPERATIVE
-										     ? UI_EL_COOP
-										     : UI_EL_DIM],
-			 proto_word(g->proto), 0);
-		text_putf(s, y, x + 13, 4, base, "%4d", then ? p.nmembers : g->nmembers);
-		text_putf(s, y, x + 18, 5, base, "%5d", then ? p.nparts : g->nparts);
-		util_fmt_count(lag, sizeof lag, glag);
-		text_putf(s, y, x + 24, 7, base, "%7s", lag);
-		if (g->lag >= 0 && !past) {
-			ui_glyph tg = g->sum.lag_delta_1m > 0 ? G_UP : g->sum.lag_delta_1m < 0 ? G_DOWN : G_FLAT;
-			ui_element te = g->sum.lag_delta_1m > 0 ? UI_EL_LAG_UP : g->sum.lag_delta_1m < 0 ? UI_EL_LAG_DOWN
-													  : UI_EL_DIM;
-			text_put(s, y, x + 31, 1, sel ? base : s->attr[te], glyph_get(tg, s->ascii), 0);
-		}
-		snprintf(reb, sizeof reb, "%4d", then ? p.rebalances_1h : g->sum.rebalances_1h);
-		text_put(s, y, x + 33, 4, base, reb, 0);
-		/* flags: a storm (now only: the history does not keep it), a rebalance in progress */
-		if (g->sum.storm && !past)
-			text_put(s, y, x + 38, 5, s->attr[UI_EL_STORM], "STORM", 0);
-		if (in_ep)
-			text_put(s, y, x + 38 + (g->sum.storm && !past ? 6 : 0), 5, sel ? base : s->attr[UI_EL_STATE_REBAL],
-				 "rebal", 0);
-	}
+	return list_style(s, groupcol_state_style(st));
 }
 
 /* What the tabs line leaves out to fit, in the order it gives things up. */
@@ -497,8 +325,7 @@ tabs_segs(ui_screen *s, const kg_group *g, unsigned drop, tab_seg *seg)
 		kg_group_state st = then ? p.state : g->state;
 		int nm = then ? p.nmembers : g->nmembers, np = then ? p.nparts : g->nparts;
 		int64_t lag = then ? p.lag : g->lag;
-		attr_t pa = s->attr[g->proto == KG_PROTO_EAGER ? UI_EL_EAGER : g->proto == KG_PROTO_COOPERATIVE ? UI_EL_COOP
-													: UI_EL_DIM];
+		attr_t pa = list_style(s, groupcol_proto_style(g->proto));
 		snprintf(seg[n].text, sizeof seg[n].text, "  %s", g->name);
 		seg[n].a = s->attr[UI_EL_TITLE];
 		seg[n++].name = true;
@@ -765,7 +592,7 @@ draw_status(ui_screen *s)
 	}
 	if (s->re_ok || s->sort != UI_SORT_NAME) {
 		char m[200];
-		snprintf(m, sizeof m, "sorted by %s%s%s%s", sort_names[s->sort], s->re_ok ? "; filter /" : "",
+		snprintf(m, sizeof m, "sorted by %s%s%s%s", groupcol_sort_name((int)s->sort), s->re_ok ? "; filter /" : "",
 			 s->re_ok ? s->filter : "", s->re_ok ? "/ (Esc clears)" : "");
 		text_put(s, r.y, r.x + 1, r.w - 2, s->attr[UI_EL_DIM], m, TEXT_ELLIPSIS);
 	}
@@ -910,7 +737,7 @@ render_frame(ui_screen *s)
 	}
 	g = screen_group(s);
 	draw_header(s);
-	draw_list(s);
+	list_draw(s);
 	if (s->lay.wide) {
 		int y;
 		for (y = s->lay.list.y; y < s->lay.list.y + s->lay.list.h; y++)

@@ -72,45 +72,14 @@ screen_set_snapshot(ui_screen *s, kg_snapshot *snap)
 	screen_order(s);
 }
 
-/* Rank of a state for sorting: rebalancing first, then stable, then the rest. */
-static int
-state_rank(kg_group_state st)
-{
-	if (state_rebalancing(st))
-		return 0;
-	if (st == KG_STATE_STABLE)
-		return 1;
-	if (st == KG_STATE_EMPTY)
-		return 2;
-	return 3;
-}
-
 static const kg_snapshot *sort_snap;
-static ui_sort sort_key;
+static int sort_key;
 
 /* Compare two group indexes for the current sort (ties by name). */
 static int
 order_cmp(const void *pa, const void *pb)
 {
-	const kg_group *a = &sort_snap->groups[*(const int *)pa];
-	const kg_group *b = &sort_snap->groups[*(const int *)pb];
-	int d = 0;
-	switch (sort_key) {
-	case UI_SORT_LAG:
-		d = a->lag < b->lag ? 1 : a->lag > b->lag ? -1 : 0;
-		break;
-	case UI_SORT_STATE:
-		d = state_rank(a->state) - state_rank(b->state);
-		if (d == 0)
-			d = (int)b->sum.storm - (int)a->sum.storm;
-		break;
-	case UI_SORT_REBALANCES:
-		d = b->sum.rebalances_1h - a->sum.rebalances_1h;
-		break;
-	default:
-		break;
-	}
-	return d != 0 ? d : strcmp(a->name, b->name);
+	return groupcol_compare(sort_key, &sort_snap->groups[*(const int *)pa], &sort_snap->groups[*(const int *)pb]);
 }
 
 /* Filter and sort the groups; keep the selection by name. */
@@ -134,7 +103,7 @@ screen_order(ui_screen *s)
 	}
 	/* qsort with a file-scope key: the UI is single-threaded */
 	sort_snap = sn;
-	sort_key = s->sort;
+	sort_key = (int)s->sort;
 	if (s->norder > 1)
 		qsort(s->order, (size_t)s->norder, sizeof *s->order, order_cmp);
 	for (i = 0; i < s->norder; i++) {

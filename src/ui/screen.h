@@ -26,6 +26,7 @@
 #include "core/options.h"
 #include "model/history.h"
 #include "model/snapshot.h"
+#include "report/groupcol.h"
 #include "ui/glyph.h"
 #include "ui/theme.h"
 #include "ui/ui.h"
@@ -50,6 +51,11 @@
 typedef enum ui_view_id { UI_VIEWS(UI_VIEW_ID) UI_VIEW_COUNT } ui_view_id;
 #undef UI_VIEW_ID
 
+/*
+ * Sort orders: by name, then the group table's sort places (see
+ * report/groupcol.c, which has as many as groupcol_nsorts() says; s
+ * cycles through them); these name the ones it has now.
+ */
 typedef enum ui_sort {
 	UI_SORT_NAME,
 	UI_SORT_LAG,
@@ -243,6 +249,12 @@ int text_width(const ui_screen *s, const char *str);
 size_t text_cut_at(const ui_screen *s, const char *str, const char *sep, int maxw);
 /* Fill a line of a rect with blanks in an attribute. */
 void text_blank(int y, int x, int w, attr_t a);
+
+/* list.c */
+/* Draw the group list. */
+void list_draw(ui_screen *s);
+/* The attribute of a group table's style hint. */
+attr_t list_style(const ui_screen *s, groupcol_style st);
 
 /* render.c */
 /*
