@@ -97,7 +97,7 @@ proto_cell(const groupcol_facts *f, int width, groupcol_cell *c)
 	cell_text(c, groupcol_proto_style(g->proto), "%s", full);
 }
 
-/* The coordinator: "2 (broker-2:9092)", or its id where that does not fit; nothing when unknown. */
+/* COORD: the coordinator, "2 (broker-2:9092)", or its id where that does not fit; "-" when unknown. */
 static void
 coord_cell(const groupcol_facts *f, int width, groupcol_cell *c)
 {
@@ -105,8 +105,10 @@ coord_cell(const groupcol_facts *f, int width, groupcol_cell *c)
 	const char *host = "?";
 	char full[GROUPCOL_TEXT];
 	int i, port = 0;
-	if (g->coordinator < 0)
+	if (g->coordinator < 0) {
+		cell_text(c, GROUPCOL_DIM, "-");
 		return;
+	}
 	for (i = 0; f->snap != NULL && i < f->snap->nbrokers; i++) {
 		if (f->snap->brokers[i].id == g->coordinator) {
 			host = f->snap->brokers[i].host;
@@ -216,7 +218,8 @@ const groupcol groupcol_table[] = {
 	{ .title = "STATE", .width = 6, .align = GROUPCOL_FILL, .label = "state", .sort = 2, .sort_name = "state",
 	  .cmp = state_cmp, .cell = state_cell },
 	{ .title = "PROTO", .width = 5, .align = GROUPCOL_LEFT, .label = "assignor", .cell = proto_cell },
-	{ .label = "coordinator", .cell = coord_cell },
+	{ .title = "COORD", .width = 5, .align = GROUPCOL_RIGHT, .optional = true, .label = "coordinator",
+	  .cell = coord_cell },
 	{ .title = "MEMB", .width = 4, .align = GROUPCOL_RIGHT, .label = "members", .cell = members_cell },
 	{ .title = "PARTS", .width = 5, .align = GROUPCOL_RIGHT, .label = "partitions", .joins = true,
 	  .cell = parts_cell },

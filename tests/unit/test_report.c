@@ -70,7 +70,11 @@ group_block(const char *report, const char *name)
 	return xstrndup(p, end != NULL ? (size_t)(end - p) + 1 : strlen(p));
 }
 
-/* The report's facts are the table's labelled rows, in their longest forms, left out when they say nothing. */
+/*
+ * The report's facts are the table's labelled rows, in their longest
+ * forms, left out when they say nothing; the coordinator (COORD) always
+ * says something: "-" when it is not known.
+ */
 static void
 test_text_facts(void **state)
 {
@@ -89,6 +93,7 @@ test_text_facts(void **state)
 	assert_string_equal(lost, "GROUP g-lost\n"
 				  "  state        PreparingRebalance\n"
 				  "  assignor     - (cooperative)\n"
+				  "  coordinator  -\n"
 				  "  members      0   partitions 0   lag -\n"
 				  "  error        coordinator load in progress\n");
 	free(busy);
@@ -143,6 +148,10 @@ test_cell_forms(void **state)
 	assert_string_equal(cell_of("LAG", s, "g-lost", 7, &c), "-");
 	assert_int_equal(c.sign, GROUPCOL_SIGN_NONE); /* no lag known: no trend */
 	assert_string_equal(cell_of("FLAGS", s, "g-busy", 11, &c), "");
+	/* COORD: the id in the list's five columns, with its broker in the report, "-" when unknown */
+	assert_string_equal(cell_of("COORD", s, "g-busy", 5, &c), "2");
+	assert_string_equal(cell_of("COORD", s, "g-busy", 0, &c), "2 (broker-2:9092)");
+	assert_string_equal(cell_of("COORD", s, "g-lost", 5, &c), "-");
 	snapshot_unref(s);
 }
 

@@ -1084,6 +1084,38 @@ test_health_late(void **state)
 	g->members[w].health = was;
 }
 
+/* COORD: the coordinator's id under its title where the list has room (120 columns), not at 80 nor beside a view. */
+static void
+test_list_coord(void **state)
+{
+	int y, x;
+	(void)state;
+	s.view = UI_VIEW_GRID;
+	s.sort = UI_SORT_LAG; /* the sort marker (not ASCII) after COORD, so that bytes are columns before it */
+	screen_order(&s);
+	resize_term(40, 120);
+	render_frame(&s);
+	y = find_row("GROUP (", "COORD");
+	assert_true(y >= 0);
+	x = find_col(y, "COORD") + 4;
+	assert_true(find_col(y, "PROTO") < x && x < find_col(y, "MEMB"));
+	/* every scene group's coordinator is broker 1, right-aligned under the title */
+	y = find_row("demo-range", "Stable");
+	assert_true(y >= 0);
+	assert_int_equal(find_col(y, " 1 ") + 1, x);
+	s.sort = UI_SORT_NAME;
+	screen_order(&s);
+	resize_term(24, 80);
+	render_frame(&s);
+	assert_true(find_row("GROUP (", "PROTO") >= 0);
+	assert_int_equal(find_row("GROUP (", "COORD"), -1);
+	resize_term(48, 160); /* the list beside the view: 72 columns, no room to spare */
+	render_frame(&s);
+	assert_true(find_row("GROUP (", "PROTO") >= 0);
+	assert_int_equal(find_row("GROUP (", "COORD"), -1);
+	resize_term(24, 80);
+}
+
 /* Why a member's lane last left gets room of its own, at 80 and 160 columns; so does a departure. */
 static void
 test_health_last_left(void **state)
@@ -1618,6 +1650,7 @@ main(void)
 		cmocka_unit_test(test_compare_key),
 		cmocka_unit_test(test_timeline_note_late_sample),
 		/* grid and health views */
+		cmocka_unit_test(test_list_coord),
 		cmocka_unit_test(test_grid_idle_member), cmocka_unit_test(test_grid_key),
 		cmocka_unit_test(test_grid_status_words), cmocka_unit_test(test_health_late),
 		cmocka_unit_test(test_health_last_left), cmocka_unit_test(test_health_hint),
