@@ -415,11 +415,7 @@ footer_keys(const ui_screen *s, ui_hint *k, int max)
 {
 	int n = 0;
 	const ui_pane *p = panes[s->view];
-#define ADD(a, b, pr)                                \
-	do {                                         \
-		if (n < max)                         \
-			k[n++] = (ui_hint){ a, b, pr }; \
-	} while (0)
+#define ADD(a, b, pr) (n = screen_hint(k, n, max, a, b, pr))
 	ADD("?", "help", 0);
 	ADD("q", "quit", 0);
 	if (s->info != NULL && s->info->demo) {

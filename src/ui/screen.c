@@ -273,3 +273,12 @@ screen_line(ui_lines *c)
 	c->line++;
 	return y >= c->r.y && y < c->r.y + c->r.h ? y : -1;
 }
+
+/* Add a footer hint. */
+int
+screen_hint(ui_hint *h, int n, int max, const char *key, const char *label, int prio)
+{
+	if (n < max)
+		h[n++] = (ui_hint){ key, label, prio };
+	return n;
+}

@@ -231,6 +231,8 @@ int screen_nscales(void);
 int screen_line(ui_lines *c);
 /* Theme element of a lane's colour. */
 ui_element screen_owner_el(int lane);
+/* Put a footer hint at h[n] when n < max; returns the new count. */
+int screen_hint(ui_hint *h, int n, int max, const char *key, const char *label, int prio);
 
 /* text.c: sanitized, width-aware drawing; returns the columns used. */
 #define TEXT_ELLIPSIS 0x1 /* mark cut text with an ellipsis */

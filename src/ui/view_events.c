@@ -116,10 +116,7 @@ view_events_draw(ui_screen *s, const kg_group *g, ui_rect r)
 static int
 view_events_hints(const ui_screen *s, ui_hint *h, int max)
 {
-	if (max < 1)
-		return 0;
-	h[0] = (ui_hint){ "w", s->wall_clock ? "relative" : "clock", 2 };
-	return 1;
+	return screen_hint(h, 0, max, "w", s->wall_clock ? "relative" : "clock", 2);
 }
 
 const ui_pane view_events_pane = {

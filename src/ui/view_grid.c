@@ -510,10 +510,7 @@ view_grid_key(ui_screen *s, int key, ui_action *a)
 static int
 view_grid_hints(const ui_screen *s, ui_hint *h, int max)
 {
-	if (max < 1)
-		return 0;
-	h[0] = (ui_hint){ "m", s->by_partition ? "by member" : "by partition", 1 };
-	return 1;
+	return screen_hint(h, 0, max, "m", s->by_partition ? "by member" : "by partition", 1);
 }
 
 static const ui_help view_grid_help[] = {

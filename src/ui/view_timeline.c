@@ -938,17 +938,12 @@ view_timeline_key(ui_screen *s, int key, ui_action *a)
 static int
 view_timeline_hints(const ui_screen *s, ui_hint *h, int max)
 {
-	int n = 0;
-	ui_hint all[5];
-	all[n++] = (ui_hint){ "m", s->by_partition ? "per member" : "per partition", 1 };
-	all[n++] = (ui_hint){ "v", s->compare ? "one group" : "compare", 4 };
-	all[n++] = (ui_hint){ "+-", "zoom", 1 };
+	int n = screen_hint(h, 0, max, "m", s->by_partition ? "per member" : "per partition", 1);
+	n = screen_hint(h, n, max, "v", s->compare ? "one group" : "compare", 4);
+	n = screen_hint(h, n, max, "+-", "zoom", 1);
 	if (!s->paused)
-		all[n++] = (ui_hint){ s->ascii ? "<-->" : "\u2190\u2192", "scroll", 1 };
-	all[n++] = (ui_hint){ "w", s->wall_clock ? "relative" : "clock", 2 };
-	n = KG_MIN(n, max);
-	memcpy(h, all, (size_t)KG_MAX(n, 0) * sizeof *h);
-	return n;
+		n = screen_hint(h, n, max, s->ascii ? "<-->" : "\u2190\u2192", "scroll", 1);
+	return screen_hint(h, n, max, "w", s->wall_clock ? "relative" : "clock", 2);
 }
 
 /* Left/right scroll the timeline without pausing, eight columns a step. */
