@@ -1,6 +1,7 @@
 /*
- * render.c: layout and the frame around the group views: header, group
- * list, view tabs, status line, footer, help overlay, "too small".
+ * render.c: layout and the frame around the group views: header, view
+ * tabs, status line, footer, help and sources overlays, "too small"; the
+ * group list is list.c's, each view its pane's (UI_VIEWS in screen.h).
  *
  * render_frame() erases stdscr and redraws every pane from the state;
  * curses then sends only the cells that changed (no clear(), no
