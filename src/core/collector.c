@@ -24,7 +24,7 @@
 #define MAX_FDS 256
 
 typedef struct command {
-	char *kind;
+	char *role; /* src_role_name() of the sources it is for, or "*" */
 	char *cmd;
 	struct command *next;
 } command;
@@ -195,6 +195,7 @@ tick(kg_collector *c, int64_t now)
 	builder_filter(b, c->filter);
 	builder_cluster(b, c->cfg.cluster);
 	for (i = 0; i < c->nsrc; i++) {
+		builder_source_role(b, c->src[i]->ops->role); /* its health carries its role */
 		if (c->src[i]->ops->contribute != NULL)
 			c->src[i]->ops->contribute(c->src[i], b);
 	}
@@ -227,17 +228,17 @@ run_commands(kg_collector *c)
 			kg_source *s = c->src[i];
 			if (s->ops->command == NULL)
 				continue;
-			if (strcmp(cm->kind, "*") != 0 && strcmp(cm->kind, s->ops->kind) != 0)
+			if (strcmp(cm->role, "*") != 0 && strcmp(cm->role, src_role_name(s->ops->role)) != 0)
 				continue;
 			handled++;
 			if (s->ops->command(s, cm->cmd, err, sizeof err) < 0)
 				rc = -1;
 		}
 		if (handled == 0)
-			snprintf(err, sizeof err, "%s: no %s source takes commands", cm->cmd, cm->kind);
+			snprintf(err, sizeof err, "%s: no %s source takes commands", cm->cmd, cm->role);
 		if (err[0] != '\0' || rc < 0)
 			publish(c, NULL, NULL, xstrdup(err[0] ? err : "command failed"));
-		free(cm->kind);
+		free(cm->role);
 		free(cm->cmd);
 		free(cm);
 	}
@@ -395,10 +396,10 @@ frame_free(kg_frame *f)
 
 /* Queue a command. */
 void
-collector_command(kg_collector *c, const char *kind, const char *cmd)
+collector_command(kg_collector *c, const char *role, const char *cmd)
 {
 	command *cm = xcalloc(1, sizeof *cm);
-	cm->kind = xstrdup(kind);
+	cm->role = xstrdup(role);
 	cm->cmd = xstrdup(cmd);
 	pthread_mutex_lock(&c->lock);
 	*c->cmds_tail = cm;
@@ -453,7 +454,7 @@ collector_free(kg_collector *c)
 	frame_free(c->pending);
 	while ((cm = c->cmds) != NULL) {
 		c->cmds = cm->next;
-		free(cm->kind);
+		free(cm->role);
 		free(cm->cmd);
 		free(cm);
 	}

@@ -709,6 +709,17 @@ history_next_episode(kg_history *h, int32_t group, int64_t t_us, int dir)
 	return best;
 }
 
+/* Episodes of a group started in [from, to), for a reader: under the lock. */
+int
+history_episodes_started(kg_history *h, int32_t group, int64_t from_us, int64_t to_us)
+{
+	int n;
+	history_lock(h);
+	n = history_count_episodes(h, group, from_us) - history_count_episodes(h, group, to_us);
+	history_unlock(h);
+	return n;
+}
+
 /* Approximate bytes held. */
 size_t
 history_bytes(kg_history *h)

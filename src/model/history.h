@@ -151,6 +151,8 @@ int history_episodes(kg_history *h, int32_t group, kg_episode **out);
 void episodes_free(kg_episode *v, int n);
 /* Time of the start of the next / previous episode of any group after / before t; 0 when none. */
 int64_t history_next_episode(kg_history *h, int32_t group, int64_t t_us, int dir);
+/* Number of episodes of a group that started in [from_us, to_us). */
+int history_episodes_started(kg_history *h, int32_t group, int64_t from_us, int64_t to_us);
 /* Bytes held, for benchmarks and the debug view. */
 size_t history_bytes(kg_history *h);
 

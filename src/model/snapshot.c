@@ -133,6 +133,7 @@ struct kg_builder {
 	char *cluster;
 	kg_source_health *sources;
 	size_t nsources, csources;
+	kg_src_role role; /* of health added without one */
 	kg_broker *brokers;
 	size_t nbrokers, cbrokers;
 	btopic *topics; /* indexed by topic id */
@@ -253,6 +254,15 @@ builder_source(kg_builder *b, const kg_source_health *h)
 	*d = *h;
 	d->name = xstrdup(h->name);
 	d->message = xstrdup(h->message);
+	if (d->role == KG_ROLE_NONE)
+		d->role = b->role;
+}
+
+/* The role of health added next without one. */
+void
+builder_source_role(kg_builder *b, kg_src_role role)
+{
+	b->role = role;
 }
 
 /* Add a broker (replacing one with the same id). */
@@ -1090,6 +1100,17 @@ src_status_name(kg_src_status st)
 	case KG_SRC_ERROR: return "error";
 	default: return "connecting";
 	}
+}
+
+/* Source role name. */
+const char *
+src_role_name(kg_src_role r)
+{
+	static const char *const names[KG_ROLE_COUNT] = {
+		[KG_ROLE_NONE] = "none",     [KG_ROLE_CLUSTER] = "cluster", [KG_ROLE_DEMO] = "demo",
+		[KG_ROLE_TRACE] = "trace",   [KG_ROLE_REPLAY] = "replay",   [KG_ROLE_RECORDER] = "recorder",
+	};
+	return (unsigned)r < KG_ROLE_COUNT ? names[r] : "none";
 }
 
 /* Limit source name. */

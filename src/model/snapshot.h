@@ -45,6 +45,20 @@ typedef enum kg_src_status {
 	KG_SRC_COUNT
 } kg_src_status;
 
+/*
+ * What a source is to kgtop, whatever its name: the dashboard finds a
+ * source and addresses its commands by role, never by name.
+ */
+typedef enum kg_src_role {
+	KG_ROLE_NONE,     /* not said */
+	KG_ROLE_CLUSTER,  /* the cluster's own answers (the admin API): groups, offsets, lag */
+	KG_ROLE_DEMO,     /* the embedded demo: its script and consumers; takes demo commands */
+	KG_ROLE_TRACE,    /* a trace stream: broker logs, JMX, client events */
+	KG_ROLE_REPLAY,   /* a recording played back: the time master; takes replay commands */
+	KG_ROLE_RECORDER, /* writes what kgtop sees to a recording */
+	KG_ROLE_COUNT
+} kg_src_role;
+
 /* Where a health limit (session.timeout.ms, max.poll.interval.ms) came from. */
 typedef enum kg_limit_src {
 	KG_LIMIT_DEFAULT, /* Kafka's default */
@@ -85,6 +99,7 @@ typedef struct kg_source_health {
 	int64_t last_ok_us;  /* last good data, 0 when never */
 	const char *message; /* why (stale/error), or a detail; NULL when none */
 	bool insecure;       /* TLS verification disabled for this source */
+	kg_src_role role;    /* what it is (the collector fills in its source's when NONE) */
 } kg_source_health;
 
 /* Member liveness against its limits; -1 where unknown. */
@@ -239,6 +254,8 @@ const char *proto_name(kg_proto p);
 kg_proto proto_from_assignor(const char *assignor, const char *protocol_type);
 /* "ok", "stale", "error", "connecting" */
 const char *src_status_name(kg_src_status st);
+/* "none", "cluster", "demo", "trace", "replay", "recorder": how commands address a role */
+const char *src_role_name(kg_src_role r);
 /* "default", "config", "trace" */
 const char *limit_src_name(kg_limit_src s);
 /* "consuming", "partial", "stopped", "idle", "away" */
@@ -269,8 +286,10 @@ void builder_free(kg_builder *b);
 int64_t builder_time(const kg_builder *b);
 /* Set the cluster label (bootstrap servers). */
 void builder_cluster(kg_builder *b, const char *label);
-/* Add or replace the health of a source. */
+/* Add or replace the health of a source (without a role: the one builder_source_role() set). */
 void builder_source(kg_builder *b, const kg_source_health *h);
+/* The role of health added next without one: the contributing source's (the collector sets it). */
+void builder_source_role(kg_builder *b, kg_src_role role);
 /* Add a broker. */
 void builder_broker(kg_builder *b, int32_t id, const char *host, int port);
 /* Declare a topic with npartitions partitions (growing it if needed). */

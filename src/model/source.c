@@ -6,6 +6,7 @@
 #include "model/source.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "util/util.h"
 
@@ -29,4 +30,15 @@ source_free(kg_source *s)
 	if (s->ops->close != NULL)
 		s->ops->close(s);
 	free(s);
+}
+
+/* A recorded source's role from the name it was recorded under. */
+kg_src_role
+source_recorded_role(const char *name)
+{
+	if (strcmp(name, "kafka") == 0)
+		return KG_ROLE_CLUSTER;
+	if (strcmp(name, "demo") == 0)
+		return KG_ROLE_DEMO;
+	return KG_ROLE_TRACE;
 }

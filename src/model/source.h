@@ -39,7 +39,8 @@ typedef struct kg_source_ctx {
 } kg_source_ctx;
 
 typedef struct kg_source_ops {
-	const char *kind; /* "kafka", "demo", "trace", "replay" */
+	const char *kind;  /* its default name: "kafka", "demo", "trace", "replay" */
+	kg_src_role role;  /* what it is: its health's role, and how commands address it */
 	/* Make progress without blocking (bounded work); returns KG_SRC_* flags. */
 	int (*poll)(kg_source *s, int64_t now_us);
 	/* Move queued observations into q (may be NULL: nothing to drain). */
@@ -69,5 +70,10 @@ struct kg_source {
 kg_source *source_new(const kg_source_ops *ops, const char *name, void *impl);
 /* Call close() and free the record. */
 void source_free(kg_source *s);
+/*
+ * The role of a source named in a recording, which keeps names, not roles:
+ * "kafka" the cluster, "demo" the demo, any other a trace stream.
+ */
+kg_src_role source_recorded_role(const char *name);
 
 #endif

@@ -775,6 +775,7 @@ recsrc_contribute(kg_source *s, kg_builder *b)
 
 static const kg_source_ops recsrc_ops = {
 	.kind = RECORD_SOURCE,
+	.role = KG_ROLE_RECORDER,
 	.contribute = recsrc_contribute,
 };
 

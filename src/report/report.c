@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "model/intern.h"
+#include "report/groupcol.h"
 
 /* Letter of member index i in the text grid. */
 static char
@@ -18,35 +19,48 @@ member_letter(int i)
 	return i < (int)sizeof letters - 1 ? letters[i] : '*';
 }
 
+/*
+ * A group's facts, the rows of the group table that have a label, each
+ * in its longest form: "  state        Stable", and on one line
+ * "  members      4   partitions 6   lag 300".  A fact with nothing to say
+ * (no coordinator known, no orphaned partition) is left out.
+ */
+static void
+text_facts(sbuf *o, const kg_group *g, const kg_snapshot *s)
+{
+	groupcol_facts f;
+	groupcol_cell c;
+	bool open = false;
+	int i;
+	groupcol_facts_now(&f, s, g);
+	for (i = 0; i < groupcol_count; i++) {
+		const groupcol *col = &groupcol_table[i];
+		if (col->label == NULL)
+			continue;
+		memset(&c, 0, sizeof c);
+		col->cell(&f, 0, &c);
+		if (c.nspans == 0)
+			continue;
+		if (col->joins && open) {
+			sbuf_addf(o, "   %s %s", col->label, c.span[0].text);
+			continue;
+		}
+		if (open)
+			sbuf_addc(o, '\n');
+		sbuf_addf(o, "  %-12s %s", col->label, c.span[0].text);
+		open = true;
+	}
+	if (open)
+		sbuf_addc(o, '\n');
+}
+
 /* One group in the text report. */
 static void
 text_group(sbuf *o, const kg_group *g, const kg_snapshot *s)
 {
-	int i, j;
-	char lag[32];
-	util_fmt_count(lag, sizeof lag, g->lag);
+	int i;
 	sbuf_addf(o, "GROUP %s\n", g->name);
-	sbuf_addf(o, "  state        %s\n", state_name(g->state));
-	sbuf_addf(o, "  assignor     %s (%s)\n", *g->assignor ? g->assignor : "-", proto_name(g->proto));
-	if (g->coordinator >= 0) {
-		const char *host = "?";
-		int port = 0;
-		for (i = 0; i < s->nbrokers; i++) {
-			if (s->brokers[i].id == g->coordinator) {
-				host = s->brokers[i].host;
-				port = s->brokers[i].port;
-			}
-		}
-		sbuf_addf(o, "  coordinator  %d (%s:%d)\n", g->coordinator, host, port);
-	}
-	sbuf_addf(o, "  members      %d   partitions %d   lag %s", g->nmembers, g->nparts, g->lag >= 0 ? lag : "-");
-	if (g->norphaned > 0)
-		sbuf_addf(o, "   orphaned %d", g->norphaned);
-	if (g->nidle > 0)
-		sbuf_addf(o, "   idle members %d", g->nidle);
-	sbuf_addc(o, '\n');
-	if (g->error != NULL)
-		sbuf_addf(o, "  error        %s\n", g->error);
+	text_facts(o, g, s);
 	if (g->nmembers > 0) {
 		int wid = 9, wc = 9, wh = 4, wi = 11;
 		for (i = 0; i < g->nmembers; i++) {
@@ -92,7 +106,6 @@ text_group(sbuf *o, const kg_group *g, const kg_snapshot *s)
 				  p->owner >= 0 ? g->members[p->owner].member_id : "-");
 		}
 	}
-	(void)j;
 	sbuf_addc(o, '\n');
 }
 

@@ -586,6 +586,7 @@ demo_command_run(kg_source *s, const char *line, char *err, size_t errsz)
 
 static const kg_source_ops demo_ops = {
 	.kind = "demo",
+	.role = KG_ROLE_DEMO,
 	.poll = demo_poll,
 	.drain = demo_view_drain,
 	.contribute = demo_view_contribute,

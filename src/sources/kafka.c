@@ -374,6 +374,7 @@ kafka_close(kg_source *s)
 
 static const kg_source_ops kafka_ops = {
 	.kind = "kafka",
+	.role = KG_ROLE_CLUSTER,
 	.poll = kafka_poll,
 	.drain = NULL,
 	.contribute = kafka_contribute,

@@ -780,6 +780,7 @@ stage_sources(rline *L, const cJSON *a, char *err, size_t errsz)
 		if (!cJSON_IsString(name) || !cJSON_IsString(st))
 			return util_err(err, errsz, "sources: an entry without name or status");
 		h->name = xstrdup(name->valuestring);
+		h->role = source_recorded_role(h->name);
 		L->nsrc++;
 		if (!status_parse(st->valuestring, &h->status) ||
 		    !num_i64(cJSON_GetObjectItemCaseSensitive(e, "since"), &h->since_us) ||
@@ -1640,6 +1641,7 @@ replay_close(kg_source *s)
 
 static const kg_source_ops replay_ops = {
 	.kind = "replay",
+	.role = KG_ROLE_REPLAY,
 	.poll = replay_poll,
 	.drain = replay_drain,
 	.contribute = replay_contribute,

@@ -289,6 +289,7 @@ trace_close(kg_source *s)
 
 static const kg_source_ops trace_ops = {
 	.kind = "trace",
+	.role = KG_ROLE_TRACE,
 	.poll = trace_poll,
 	.drain = trace_drain,
 	.contribute = trace_contribute,

@@ -3,6 +3,7 @@ libkgtop_a_SOURCES += \
 	src/ui/ui.c src/ui/ui.h \
 	src/ui/screen.c src/ui/screen.h \
 	src/ui/render.c \
+	src/ui/list.c \
 	src/ui/keys.c \
 	src/ui/text.c \
 	src/ui/dump.c \

@@ -1,6 +1,7 @@
 /*
- * render.c: layout and the frame around the group views: header, group
- * list, view tabs, status line, footer, help overlay, "too small".
+ * render.c: layout and the frame around the group views: header, view
+ * tabs, status line, footer, help and sources overlays, "too small"; the
+ * group list is list.c's, each view its pane's (UI_VIEWS in screen.h).
  *
  * render_frame() erases stdscr and redraws every pane from the state;
  * curses then sends only the cells that changed (no clear(), no
@@ -17,11 +18,10 @@
 #include "model/intern.h"
 #include "util/util.h"
 
-static const ui_pane *const panes[UI_VIEW_COUNT] = {
-	&view_grid_pane, &view_timeline_pane, &view_health_pane, &view_events_pane,
-};
+#define PANE_OF(id, pane) [id] = &pane,
+static const ui_pane *const panes[UI_VIEW_COUNT] = { UI_VIEWS(PANE_OF) };
+#undef PANE_OF
 
-static const char *const sort_names[UI_SORT_COUNT] = { "name", "lag", "state", "rebalances" };
 
 /* The pane of a view. */
 const ui_pane *
@@ -131,31 +131,37 @@ fmt_clock(char *buf, size_t n, int64_t t_us, bool with_date)
 	strftime(buf, n, with_date ? "%Y-%m-%d %H:%M:%S" : "%H:%M:%S", &tm);
 }
 
-/* The header: cluster, sources and their health, markers, refresh interval, clock. */
-static void
-draw_header(ui_screen *s)
+/* Draw a marker ending rw columns from the header's right edge; returns rw with it and a blank. */
+static int
+header_marker(ui_screen *s, int rw, ui_element el, const char *m)
 {
 	ui_rect r = s->lay.header;
-	const kg_snapshot *sn = s->snap;
-	char clock[40], right[160], iv[32];
-	int x = 0, rw, i, k;
-	const char *cluster = s->info && s->info->cluster ? s->info->cluster : sn ? sn->cluster : "";
-	text_blank(r.y, r.x, r.w, s->attr[UI_EL_HEADER]);
-	x += text_put(s, r.y, x, r.w, s->attr[UI_EL_HEADER_TITLE], " kgtop ", 0);
-	/* right part first, so sources yield to it */
+	int w = text_width(s, m);
+	rw += w + 1;
+	text_put(s, r.y, r.w - rw, w, s->attr[el], m, 0);
+	return rw;
+}
+
+/*
+ * The header's right part: refresh interval and clock, the REPLAY marker
+ * (the replay's speed, whether it plays, the recorded time) and the
+ * PAUSED / HISTORY marker.  Returns the columns it takes.
+ */
+static int
+header_right(ui_screen *s)
+{
+	ui_rect r = s->lay.header;
+	char clock[40], right[160], iv[32], m[128];
+	int rw;
 	fmt_clock(clock, sizeof clock, s->now_us, false);
 	util_fmt_duration(iv, sizeof iv, s->interval_us);
 	snprintf(right, sizeof right, "every %s  %s ", iv, clock);
 	rw = text_width(s, right);
 	text_put(s, r.y, r.w - rw, rw, s->attr[UI_EL_HEADER], right, 0);
-	if (s->info != NULL && s->info->replay && sn != NULL) {
-		char rec[64], m[128], how[48] = "";
-		int w;
-		const char *msg = NULL;
-		for (i = 0; i < sn->nsources; i++) {
-			if (strcmp(sn->sources[i].name, "replay") == 0)
-				msg = sn->sources[i].message;
-		}
+	if (s->info != NULL && s->info->replay && s->snap != NULL) {
+		const kg_source_health *rp = screen_source(s, KG_ROLE_REPLAY);
+		const char *msg = rp != NULL ? rp->message : NULL;
+		char rec[64], how[48] = "";
 		/* "playing 4x at ..." or "paused, 4x at ...": the speed and whether it plays */
 		if (msg != NULL && (strncmp(msg, "playing ", 8) == 0 || strncmp(msg, "paused, ", 8) == 0)) {
 			const char *sp = msg + 8, *end = strchr(sp, ' ');
@@ -166,13 +172,10 @@ draw_header(ui_screen *s)
 		}
 		fmt_clock(rec, sizeof rec, screen_view_time(s), true);
 		snprintf(m, sizeof m, " REPLAY %s%s ", how, rec);
-		w = text_width(s, m);
-		rw += w + 1;
-		text_put(s, r.y, r.w - rw, w, s->attr[UI_EL_REPLAY], m, 0);
+		rw = header_marker(s, rw, UI_EL_REPLAY, m);
 	}
 	if (s->paused || screen_scrubbed(s)) {
-		char m[64], d[32];
-		int w;
+		char d[32];
 		/* scrolled back without pausing: the list and the views show the past too */
 		const char *what = s->paused ? "PAUSED" : "HISTORY";
 		if (s->offset_us > 0) {
@@ -181,10 +184,66 @@ draw_header(ui_screen *s)
 		} else {
 			snprintf(m, sizeof m, " %s ", what);
 		}
-		w = text_width(s, m);
-		rw += w + 1;
-		text_put(s, r.y, r.w - rw, w, s->attr[UI_EL_PAUSED], m, 0);
+		rw = header_marker(s, rw, UI_EL_PAUSED, m);
 	}
+	return rw;
+}
+
+/*
+ * A source's word in the header, into st: "ok" (the demo's script step
+ * with it; "ok, 761 malformed" for a stream that reads mostly garbage),
+ * "stale 12s: why", "error: why" or "connecting".  Returns its element.
+ */
+static ui_element
+header_source_word(const kg_snapshot *sn, const kg_source_health *h, char *st, size_t n)
+{
+	char d[32];
+	switch (h->status) {
+	case KG_SRC_OK: {
+		const char *bad = h->message ? strstr(h->message, " malformed") : NULL;
+		if (bad != NULL) {
+			/* a stream that reads mostly garbage is not quietly "ok": "ok, 761 malformed" */
+			const char *num = bad;
+			while (num > h->message && num[-1] >= '0' && num[-1] <= '9')
+				num--;
+			snprintf(st, n, "ok, %.*s malformed", (int)(bad - num), num);
+			return UI_EL_SRC_STALE;
+		}
+		if (h->role == KG_ROLE_DEMO && h->message != NULL && *h->message) {
+			/* the demo's script step (its message up to the first "; "), for the audience */
+			const char *end = strstr(h->message, "; ");
+			snprintf(st, n, "ok: %.*s", end ? (int)(end - h->message) : (int)strlen(h->message), h->message);
+		} else {
+			snprintf(st, n, "ok");
+		}
+		return UI_EL_SRC_OK;
+	}
+	case KG_SRC_STALE:
+		/* for how long, and why */
+		util_fmt_duration(d, sizeof d, h->last_ok_us > 0 && sn->time_us > h->last_ok_us ? sn->time_us - h->last_ok_us : 0);
+		snprintf(st, n, "stale %s%s%s", d, h->message && *h->message ? ": " : "", h->message ? h->message : "");
+		return UI_EL_SRC_STALE;
+	case KG_SRC_ERROR:
+		snprintf(st, n, "error: %s", h->message ? h->message : "?");
+		return UI_EL_SRC_ERROR;
+	default:
+		snprintf(st, n, "connecting");
+		return UI_EL_SRC_STALE;
+	}
+}
+
+/* The header: cluster, sources and their health, markers, refresh interval, clock. */
+static void
+draw_header(ui_screen *s)
+{
+	ui_rect r = s->lay.header;
+	const kg_snapshot *sn = s->snap;
+	int x = 0, rw, i, k;
+	const char *cluster = s->info && s->info->cluster ? s->info->cluster : sn ? sn->cluster : "";
+	text_blank(r.y, r.x, r.w, s->attr[UI_EL_HEADER]);
+	x += text_put(s, r.y, x, r.w, s->attr[UI_EL_HEADER_TITLE], " kgtop ", 0);
+	/* right part first, so sources yield to it */
+	rw = header_right(s);
 	/* the cluster label yields to the sources: at most a quarter of the width */
 	x += text_put(s, r.y, x, KG_MIN(r.w - rw - x - 1, KG_MAX(16, r.w / 4)), s->attr[UI_EL_HEADER_TITLE],
 		      cluster, TEXT_ELLIPSIS);
@@ -193,53 +252,16 @@ draw_header(ui_screen *s)
 	/* sources in trouble first, so a narrow header still shows them (i lists them all) */
 	for (k = 0; k < 2 * sn->nsources && x < r.w - rw - 2; k++) {
 		const kg_source_health *h = &sn->sources[k % sn->nsources];
-		char st[160], d[32];
-		ui_element el = UI_EL_SRC_OK;
+		char st[160];
+		ui_element el;
 		int avail = r.w - rw - x - 3;
 		i = k % sn->nsources;
 		if ((k < sn->nsources) != (h->status != KG_SRC_OK))
 			continue; /* first pass: the troubled ones; second: the rest */
-		switch (h->status) {
-		case KG_SRC_OK: {
-			const char *bad = h->message ? strstr(h->message, " malformed") : NULL;
-			if (bad != NULL) {
-				/* a stream that reads mostly garbage is not quietly "ok": "ok, 761 malformed" */
-				const char *num = bad;
-				while (num > h->message && num[-1] >= '0' && num[-1] <= '9')
-					num--;
-				snprintf(st, sizeof st, "ok, %.*s malformed", (int)(bad - num), num);
-				el = UI_EL_SRC_STALE;
-			} else if (strcmp(h->name, "demo") == 0 && h->message != NULL && *h->message) {
-				/* the demo's script step (its message up to the first "; "), for the audience */
-				const char *end = strstr(h->message, "; ");
-				snprintf(st, sizeof st, "ok: %.*s", end ? (int)(end - h->message) : (int)strlen(h->message),
-					 h->message);
-			} else {
-				snprintf(st, sizeof st, "ok");
-			}
-			break;
-		}
-		case KG_SRC_STALE:
-			/* for how long, and why */
-			util_fmt_duration(d, sizeof d, h->last_ok_us > 0 && sn->time_us > h->last_ok_us
-							       ? sn->time_us - h->last_ok_us
-							       : 0);
-			snprintf(st, sizeof st, "stale %s%s%s", d, h->message && *h->message ? ": " : "",
-				 h->message ? h->message : "");
-			el = UI_EL_SRC_STALE;
-			break;
-		case KG_SRC_ERROR:
-			snprintf(st, sizeof st, "error: %s", h->message ? h->message : "?");
-			el = UI_EL_SRC_ERROR;
-			break;
-		default:
-			snprintf(st, sizeof st, "connecting");
-			el = UI_EL_SRC_STALE;
-			break;
-		}
+		el = header_source_word(sn, h, st, sizeof st);
 		if (avail < 4)
 			break;
-		if (h->status == KG_SRC_OK && strcmp(h->name, "replay") == 0)
+		if (h->status == KG_SRC_OK && h->role == KG_ROLE_REPLAY)
 			continue; /* the REPLAY marker says it */
 		x += 2;
 		x += text_put(s, r.y, x, avail, s->attr[UI_EL_HEADER], h->name, TEXT_ELLIPSIS);
@@ -264,178 +286,7 @@ draw_header(ui_screen *s)
 static attr_t
 state_attr(const ui_screen *s, kg_group_state st)
 {
-	if (state_rebalancing(st))
-		return s->attr[UI_EL_STATE_REBAL];
-	if (st == KG_STATE_STABLE)
-		return s->attr[UI_EL_STATE_STABLE];
-	return s->attr[UI_EL_STATE_EMPTY];
-}
-
-/* Short protocol word for the list. */
-static const char *
-proto_word(kg_proto p)
-{
-	return p == KG_PROTO_EAGER ? "eager" : p == KG_PROTO_COOPERATIVE ? "coop" : "?";
-}
-
-/* Columns of the group list after the name: title, offset, width, right-aligned. */
-static const struct list_col {
-	const char *title;
-	int off, w;
-	bool right;
-} list_cols[] = {
-	{ "STATE", 0, 6, false },  { "PROTO", 7, 5, false }, { "MEMB", 13, 4, true }, { "PARTS", 18, 5, true },
-	{ "LAG", 24, 7, true },    /* the trend glyph at 31 */
-	{ "REB", 33, 4, true },    { "FLAGS", 38, 11, false },
-};
-#define LIST_FIXED 50        /* columns after the name */
-#define LIST_COL_LAG 4
-#define LIST_COL_REB 5
-#define LIST_COL_STATE 0
-
-/* Width of the name column: the longest name shown (at least minw), within what the list leaves. */
-static int
-list_name_width(const ui_screen *s, int avail, int minw)
-{
-	int i, w = minw;
-	for (i = 0; i < s->norder; i++)
-		w = KG_MAX(w, text_width(s, s->snap->groups[s->order[i]].name) + 3);
-	return KG_MAX(8, KG_MIN(w, avail));
-}
-
-/*
- * The list's note on its data: how old it is while the cluster source is
- * stale or failing, or the time it shows while scrubbed back.  Empty when
- * live and fresh; *el is the element to draw it in.
- */
-static void
-list_note(ui_screen *s, char *buf, size_t n, ui_element *el)
-{
-	const kg_source_health *k = screen_source(s, "kafka");
-	char d[32];
-	buf[0] = '\0';
-	if (screen_scrubbed(s)) {
-		util_fmt_duration(d, sizeof d, s->offset_us);
-		snprintf(buf, n, "at -%s", d);
-		*el = UI_EL_PAUSED;
-	} else if (k != NULL && (k->status == KG_SRC_STALE || k->status == KG_SRC_ERROR)) {
-		if (k->last_ok_us > 0 && s->snap->time_us >= k->last_ok_us) {
-			util_fmt_duration(d, sizeof d, s->snap->time_us - k->last_ok_us);
-			snprintf(buf, n, "as of %s ago", d);
-		} else {
-			snprintf(buf, n, "no data yet");
-		}
-		*el = UI_EL_STALE;
-	}
-}
-
-/* The group list. */
-static void
-draw_list(ui_screen *s)
-{
-	ui_rect r = s->lay.list;
-	const kg_snapshot *sn = s->snap;
-	int namew, rows, i, y, c, tx;
-	attr_t col = s->attr[UI_EL_COLUMN];
-	char title[64], note[64];
-	ui_element note_el = UI_EL_STALE;
-	bool past = screen_scrubbed(s);
-	if (r.h <= 0)
-		return;
-	if (sn == NULL) {
-		const char *cl = s->info && s->info->cluster ? s->info->cluster : "";
-		text_putf(s, r.y + 1, 1, r.w - 2, s->attr[UI_EL_STATUS_INFO], "connecting to %s %s", *cl ? cl : "the cluster",
-			  glyph_get(G_ELLIPSIS, s->ascii));
-		return;
-	}
-	/* column titles, the note on how old the data is, the sort marker before the sorted column */
-	snprintf(title, sizeof title, "GROUP (%d%s)", s->norder, s->re_ok ? " filtered" : "");
-	list_note(s, note, sizeof note, &note_el);
-	namew = list_name_width(s, r.w - LIST_FIXED, text_width(s, title) + 3 + (note[0] ? text_width(s, note) + 3 : 0));
-	text_blank(r.y, r.x, r.w, col);
-	tx = r.x + 2 + text_put(s, r.y, r.x + 2, namew - 1, col, title, TEXT_ELLIPSIS);
-	for (c = 0; c < (int)KG_ARRAY_LEN(list_cols); c++) {
-		const struct list_col *lc = &list_cols[c];
-		int x = r.x + 1 + namew + lc->off;
-		if (lc->right)
-			x += lc->w - (int)strlen(lc->title);
-		text_put(s, r.y, x, r.x + r.w - x, col, lc->title, 0);
-		if ((s->sort == UI_SORT_LAG && c == LIST_COL_LAG) || (s->sort == UI_SORT_STATE && c == LIST_COL_STATE) ||
-		    (s->sort == UI_SORT_REBALANCES && c == LIST_COL_REB))
-			text_put(s, r.y, x - 1, 1, col | A_BOLD, s->ascii ? "v" : "\u25be", 0);
-	}
-	if (s->sort == UI_SORT_NAME)
-		text_put(s, r.y, r.x + 1, 1, col | A_BOLD, s->ascii ? "v" : "\u25be", 0);
-	if (note[0] != '\0')
-		text_putf(s, r.y, tx + 1, r.x + namew - tx - 1, s->attr[note_el], " %s ", note);
-	rows = r.h - 1;
-	if (s->sel >= 0) {
-		if (s->sel < s->list_top)
-			s->list_top = s->sel;
-		if (s->sel >= s->list_top + rows)
-			s->list_top = s->sel - rows + 1;
-	}
-	if (s->list_top > s->norder - rows)
-		s->list_top = s->norder - rows;
-	if (s->list_top < 0)
-		s->list_top = 0;
-	if (s->norder == 0) {
-		/* say why the list is empty: a filter, no answer yet, a failing cluster, or really none */
-		const kg_source_health *k = screen_source(s, "kafka");
-		const char *cl = s->info && s->info->cluster ? s->info->cluster : sn->cluster;
-		if (s->re_ok)
-			text_put(s, r.y + 1, r.x + 2, r.w - 2, s->attr[UI_EL_DIM],
-				 "no group matches the filter (Esc clears it)", 0);
-		else if (k != NULL && k->status == KG_SRC_CONNECTING)
-			text_putf(s, r.y + 1, r.x + 2, r.w - 2, s->attr[UI_EL_STATUS_INFO], "connecting to %s %s",
-				  cl && *cl ? cl : "the cluster", glyph_get(G_ELLIPSIS, s->ascii));
-		else if (k != NULL && k->status == KG_SRC_ERROR && k->last_ok_us == 0)
-			text_putf(s, r.y + 1, r.x + 2, r.w - 2, s->attr[UI_EL_STALE], "no answer from %s: %s",
-				  cl && *cl ? cl : "the cluster", k->message ? k->message : "error");
-		else
-			text_put(s, r.y + 1, r.x + 2, r.w - 2, s->attr[UI_EL_DIM], "no consumer groups yet", 0);
-	}
-	for (i = s->list_top, y = r.y + 1; i < s->norder && y < r.y + r.h; i++, y++) {
-		const kg_group *g = &sn->groups[s->order[i]];
-		bool sel = i == s->sel;
-		attr_t base = sel ? s->attr[UI_EL_SELECTED] : s->attr[UI_EL_NORMAL];
-		char lag[16], reb[16];
-		int x = r.x + 1 + namew;
-		ui_past p;
-		/* scrubbed back: the state, members, partitions, lag and rebalances of then */
-		bool then = past && screen_past(s, g, &p);
-		kg_group_state st = then ? p.state : g->state;
-		int64_t glag = then ? p.lag : g->lag;
-		bool in_ep = then ? p.in_episode : g->sum.in_episode;
-		if (sel)
-			text_blank(y, r.x, r.w, base);
-		text_put(s, y, r.x, 1, base, sel ? glyph_get(G_SELECT, s->ascii) : " ", 0);
-		text_put(s, y, r.x + 2, namew - 2, base, g->name, TEXT_ELLIPSIS);
-		text_putf(s, y, x, 6, sel ? base : state_attr(s, st), "%-6s", state_short(st));
-		text_put(s, y, x + 7, 5,
-			 sel ? base : s->attr[g->proto == KG_PROTO_EAGER ? UI_EL_EAGER : g->proto == KG_PROTO_COOPERATIVE
-										     ? UI_EL_COOP
-										     : UI_EL_DIM],
-			 proto_word(g->proto), 0);
-		text_putf(s, y, x + 13, 4, base, "%4d", then ? p.nmembers : g->nmembers);
-		text_putf(s, y, x + 18, 5, base, "%5d", then ? p.nparts : g->nparts);
-		util_fmt_count(lag, sizeof lag, glag);
-		text_putf(s, y, x + 24, 7, base, "%7s", lag);
-		if (g->lag >= 0 && !past) {
-			ui_glyph tg = g->sum.lag_delta_1m > 0 ? G_UP : g->sum.lag_delta_1m < 0 ? G_DOWN : G_FLAT;
-			ui_element te = g->sum.lag_delta_1m > 0 ? UI_EL_LAG_UP : g->sum.lag_delta_1m < 0 ? UI_EL_LAG_DOWN
-													  : UI_EL_DIM;
-			text_put(s, y, x + 31, 1, sel ? base : s->attr[te], glyph_get(tg, s->ascii), 0);
-		}
-		snprintf(reb, sizeof reb, "%4d", then ? p.rebalances_1h : g->sum.rebalances_1h);
-		text_put(s, y, x + 33, 4, base, reb, 0);
-		/* flags: a storm (now only: the history does not keep it), a rebalance in progress */
-		if (g->sum.storm && !past)
-			text_put(s, y, x + 38, 5, s->attr[UI_EL_STORM], "STORM", 0);
-		if (in_ep)
-			text_put(s, y, x + 38 + (g->sum.storm && !past ? 6 : 0), 5, sel ? base : s->attr[UI_EL_STATE_REBAL],
-				 "rebal", 0);
-	}
+	return list_style(s, groupcol_state_style(st));
 }
 
 /* What the tabs line leaves out to fit, in the order it gives things up. */
@@ -475,8 +326,7 @@ tabs_segs(ui_screen *s, const kg_group *g, unsigned drop, tab_seg *seg)
 		kg_group_state st = then ? p.state : g->state;
 		int nm = then ? p.nmembers : g->nmembers, np = then ? p.nparts : g->nparts;
 		int64_t lag = then ? p.lag : g->lag;
-		attr_t pa = s->attr[g->proto == KG_PROTO_EAGER ? UI_EL_EAGER : g->proto == KG_PROTO_COOPERATIVE ? UI_EL_COOP
-													: UI_EL_DIM];
+		attr_t pa = list_style(s, groupcol_proto_style(g->proto));
 		snprintf(seg[n].text, sizeof seg[n].text, "  %s", g->name);
 		seg[n].a = s->attr[UI_EL_TITLE];
 		seg[n++].name = true;
@@ -556,26 +406,17 @@ draw_tabs(ui_screen *s, const kg_group *g)
 
 #define COMPARE_MIN_ROWS 8 /* a timeline in half the view needs this many rows to say anything */
 
-typedef struct footer_key {
-	const char *key;
-	const char *label;
-	int prio; /* 0 always shown; higher numbers give way first when the line is short */
-} footer_key;
-
 /*
  * Collect the footer's keys for the current state; returns the count.  The
- * current view's own keys come right after help and quit in priority, so a
+ * current view's own hints come right after help and quit in priority, so a
  * narrow terminal or the demo's many keys never push them off the line.
  */
 static int
-footer_keys(const ui_screen *s, footer_key *k, int max)
+footer_keys(const ui_screen *s, ui_hint *k, int max)
 {
 	int n = 0;
-#define ADD(a, b, p)                                   \
-	do {                                           \
-		if (n < max)                           \
-			k[n++] = (footer_key){ a, b, p }; \
-	} while (0)
+	const ui_pane *p = panes[s->view];
+#define ADD(a, b, pr) (n = screen_hint(k, n, max, a, b, pr))
 	ADD("?", "help", 0);
 	ADD("q", "quit", 0);
 	if (s->info != NULL && s->info->demo) {
@@ -594,24 +435,8 @@ footer_keys(const ui_screen *s, footer_key *k, int max)
 	}
 	if (s->paused)
 		ADD(s->ascii ? "<-->" : "\u2190\u2192", "scrub", 1);
-	switch (s->view) {
-	case UI_VIEW_GRID:
-		ADD("m", s->by_partition ? "by member" : "by partition", 1);
-		break;
-	case UI_VIEW_TIMELINE:
-		ADD("m", s->by_partition ? "per member" : "per partition", 1);
-		ADD("v", s->compare ? "one group" : "compare", 4);
-		ADD("+-", "zoom", 1);
-		if (!s->paused)
-			ADD(s->ascii ? "<-->" : "\u2190\u2192", "scroll", 1);
-		ADD("w", s->wall_clock ? "relative" : "clock", 2);
-		break;
-	case UI_VIEW_EVENTS:
-		ADD("w", s->wall_clock ? "relative" : "clock", 2);
-		break;
-	default:
-		break;
-	}
+	if (p->hints != NULL)
+		n += p->hints(s, k + n, max - n);
 	ADD("tab", "view", 2);
 	ADD("/", "filter", 4);
 	ADD("s", "sort", 4);
@@ -679,7 +504,7 @@ static void
 draw_footer(ui_screen *s)
 {
 	ui_rect r = s->lay.footer;
-	footer_key k[32];
+	ui_hint k[32];
 	int n, i, x = r.x, total = 0, drop;
 	text_blank(r.y, r.x, r.w, s->attr[UI_EL_FOOTER]);
 	if (s->filter_edit) {
@@ -764,7 +589,7 @@ draw_status(ui_screen *s)
 	}
 	if (s->re_ok || s->sort != UI_SORT_NAME) {
 		char m[200];
-		snprintf(m, sizeof m, "sorted by %s%s%s%s", sort_names[s->sort], s->re_ok ? "; filter /" : "",
+		snprintf(m, sizeof m, "sorted by %s%s%s%s", groupcol_sort_name((int)s->sort), s->re_ok ? "; filter /" : "",
 			 s->re_ok ? s->filter : "", s->re_ok ? "/ (Esc clears)" : "");
 		text_put(s, r.y, r.x + 1, r.w - 2, s->attr[UI_EL_DIM], m, TEXT_ELLIPSIS);
 	}
@@ -909,7 +734,7 @@ render_frame(ui_screen *s)
 	}
 	g = screen_group(s);
 	draw_header(s);
-	draw_list(s);
+	list_draw(s);
 	if (s->lay.wide) {
 		int y;
 		for (y = s->lay.list.y; y < s->lay.list.y + s->lay.list.h; y++)

@@ -73,45 +73,14 @@ screen_set_snapshot(ui_screen *s, kg_snapshot *snap)
 	screen_order(s);
 }
 
-/* Rank of a state for sorting: rebalancing first, then stable, then the rest. */
-static int
-state_rank(kg_group_state st)
-{
-	if (state_rebalancing(st))
-		return 0;
-	if (st == KG_STATE_STABLE)
-		return 1;
-	if (st == KG_STATE_EMPTY)
-		return 2;
-	return 3;
-}
-
 static const kg_snapshot *sort_snap;
-static ui_sort sort_key;
+static int sort_key;
 
 /* Compare two group indexes for the current sort (ties by name). */
 static int
 order_cmp(const void *pa, const void *pb)
 {
-	const kg_group *a = &sort_snap->groups[*(const int *)pa];
-	const kg_group *b = &sort_snap->groups[*(const int *)pb];
-	int d = 0;
-	switch (sort_key) {
-	case UI_SORT_LAG:
-		d = a->lag < b->lag ? 1 : a->lag > b->lag ? -1 : 0;
-		break;
-	case UI_SORT_STATE:
-		d = state_rank(a->state) - state_rank(b->state);
-		if (d == 0)
-			d = (int)b->sum.storm - (int)a->sum.storm;
-		break;
-	case UI_SORT_REBALANCES:
-		d = b->sum.rebalances_1h - a->sum.rebalances_1h;
-		break;
-	default:
-		break;
-	}
-	return d != 0 ? d : strcmp(a->name, b->name);
+	return groupcol_compare(sort_key, &sort_snap->groups[*(const int *)pa], &sort_snap->groups[*(const int *)pb]);
 }
 
 /* Filter and sort the groups; keep the selection by name. */
@@ -135,7 +104,7 @@ screen_order(ui_screen *s)
 	}
 	/* qsort with a file-scope key: the UI is single-threaded */
 	sort_snap = sn;
-	sort_key = s->sort;
+	sort_key = (int)s->sort;
 	if (s->norder > 1)
 		qsort(s->order, (size_t)s->norder, sizeof *s->order, order_cmp);
 	for (i = 0; i < s->norder; i++) {
@@ -243,22 +212,18 @@ screen_past(ui_screen *s, const kg_group *g, ui_past *p)
 			p->nmembers += smp->lane_status[i] != KG_LANE_ABSENT;
 	}
 	hview_free(v);
-	if (ok) {
-		history_lock(s->hist);
-		p->rebalances_1h = history_count_episodes(s->hist, g->id, t - 3600LL * 1000000) -
-				   history_count_episodes(s->hist, g->id, t + 1);
-		history_unlock(s->hist);
-	}
+	if (ok)
+		p->rebalances_1h = history_episodes_started(s->hist, g->id, t - 3600LL * 1000000, t + 1);
 	return ok;
 }
 
-/* A source's health by name. */
+/* The health of the first source of a role. */
 const kg_source_health *
-screen_source(const ui_screen *s, const char *name)
+screen_source(const ui_screen *s, kg_src_role role)
 {
 	int i;
 	for (i = 0; s->snap != NULL && i < s->snap->nsources; i++) {
-		if (strcmp(s->snap->sources[i].name, name) == 0)
+		if (s->snap->sources[i].role == role)
 			return &s->snap->sources[i];
 	}
 	return NULL;
@@ -308,4 +273,13 @@ screen_line(ui_lines *c)
 	int y = c->r.y + c->line - c->s->scroll;
 	c->line++;
 	return y >= c->r.y && y < c->r.y + c->r.h ? y : -1;
+}
+
+/* Add a footer hint. */
+int
+screen_hint(ui_hint *h, int n, int max, const char *key, const char *label, int prio)
+{
+	if (n < max)
+		h[n++] = (ui_hint){ key, label, prio };
+	return n;
 }

@@ -26,6 +26,7 @@
 #include "core/options.h"
 #include "model/history.h"
 #include "model/snapshot.h"
+#include "report/groupcol.h"
 #include "ui/glyph.h"
 #include "ui/theme.h"
 #include "ui/ui.h"
@@ -34,14 +35,27 @@
 #define UI_MIN_ROWS 24
 #define UI_MIN_COLS 80
 
-typedef enum ui_view_id {
-	UI_VIEW_GRID,
-	UI_VIEW_TIMELINE,
-	UI_VIEW_HEALTH,
-	UI_VIEW_EVENTS,
-	UI_VIEW_COUNT
-} ui_view_id;
+/*
+ * The group views in tab order, X(ID, pane): a view's digit is its place
+ * here, everything else about it (name, letter, drawing, keys, footer
+ * hints, help lines) is its ui_pane, defined in its view_NAME.c.  A new
+ * view is that file and one row here.
+ */
+#define UI_VIEWS(X)                          \
+	X(UI_VIEW_GRID, view_grid_pane)         \
+	X(UI_VIEW_TIMELINE, view_timeline_pane) \
+	X(UI_VIEW_HEALTH, view_health_pane)     \
+	X(UI_VIEW_EVENTS, view_events_pane)
 
+#define UI_VIEW_ID(id, pane) id,
+typedef enum ui_view_id { UI_VIEWS(UI_VIEW_ID) UI_VIEW_COUNT } ui_view_id;
+#undef UI_VIEW_ID
+
+/*
+ * Sort orders: by name, then the group table's sort places (see
+ * report/groupcol.c, which has as many as groupcol_nsorts() says; s
+ * cycles through them); these name the ones it has now.
+ */
 typedef enum ui_sort {
 	UI_SORT_NAME,
 	UI_SORT_LAG,
@@ -73,8 +87,8 @@ typedef struct ui_action {
 	bool refresh;
 	bool redraw;
 	bool theme;       /* reload the theme named in s->theme_name */
-	char kind[16];    /* a collector command: kind and text, empty when none */
-	char cmd[160];
+	char kind[16];    /* a collector command: the role it is for (src_role_name()), empty when none */
+	char cmd[160];    /* and its text */
 } ui_action;
 
 typedef struct ui_screen {
@@ -149,17 +163,40 @@ typedef struct ui_lines {
 	int line;
 } ui_lines;
 
-/* Pane table: one per group view. */
+/* A footer hint: a key and what it does now. */
+typedef struct ui_hint {
+	const char *key;
+	const char *label;
+	int prio; /* 0 always shown; higher numbers give way first when the line is short */
+} ui_hint;
+
+/* A line of the help overlay: the keys and what they do. */
+typedef struct ui_help {
+	const char *keys;
+	const char *text;
+} ui_help;
+
+/* A group view: its row of UI_VIEWS points to one. */
 typedef struct ui_pane {
-	const char *name;
-	const char *keys;  /* the view's own keys for the footer */
+	const char *name;  /* its tab and its word in the help: "grid" */
+	int key;           /* the letter that shows it ('g'), besides its digit */
+	/* Draw the group into the view's rect. */
 	void (*draw)(ui_screen *s, const kg_group *g, ui_rect r);
+	/*
+	 * Optional: a key of its own; true when taken.  Asked in every view
+	 * (m, + -, w change what a view will show, v opens the timeline).
+	 */
+	bool (*key_fn)(ui_screen *s, int key, ui_action *a);
+	/* Optional: its footer hints while shown; returns the count. */
+	int (*hints)(const ui_screen *s, ui_hint *h, int max);
+	/* Optional: left/right scroll it through time without pausing, a step of this many microseconds. */
+	int64_t (*scroll_step)(const ui_screen *s);
+	const ui_help *help; /* its keys' lines in the help overlay, ending with { NULL, NULL }; NULL none */
 } ui_pane;
 
-extern const ui_pane view_grid_pane;
-extern const ui_pane view_timeline_pane;
-extern const ui_pane view_health_pane;
-extern const ui_pane view_events_pane;
+#define UI_VIEW_PANE(id, pane) extern const ui_pane pane;
+UI_VIEWS(UI_VIEW_PANE)
+#undef UI_VIEW_PANE
 
 /* screen.c */
 /* Set defaults from options and info. */
@@ -182,8 +219,8 @@ void screen_reply(ui_screen *s, const char *msg);
 bool screen_scrubbed(const ui_screen *s);
 /* Fill p with g as the history saw it at the view time; false when live or not covered. */
 bool screen_past(ui_screen *s, const kg_group *g, ui_past *p);
-/* The health of a source by name in the shown snapshot, NULL when none. */
-const kg_source_health *screen_source(const ui_screen *s, const char *name);
+/* The health of the first source of a role in the shown snapshot, NULL when none. */
+const kg_source_health *screen_source(const ui_screen *s, kg_src_role role);
 /* The time the views show: the snapshot's time minus the scrub offset. */
 int64_t screen_view_time(const ui_screen *s);
 /* Timeline scale in microseconds per column. */
@@ -194,6 +231,8 @@ int screen_nscales(void);
 int screen_line(ui_lines *c);
 /* Theme element of a lane's colour. */
 ui_element screen_owner_el(int lane);
+/* Put a footer hint at h[n] when n < max; returns the new count. */
+int screen_hint(ui_hint *h, int n, int max, const char *key, const char *label, int prio);
 
 /* text.c: sanitized, width-aware drawing; returns the columns used. */
 #define TEXT_ELLIPSIS 0x1 /* mark cut text with an ellipsis */
@@ -212,6 +251,12 @@ int text_width(const ui_screen *s, const char *str);
 size_t text_cut_at(const ui_screen *s, const char *str, const char *sep, int maxw);
 /* Fill a line of a rect with blanks in an attribute. */
 void text_blank(int y, int x, int w, attr_t a);
+
+/* list.c */
+/* Draw the group list. */
+void list_draw(ui_screen *s);
+/* The attribute of a group table's style hint. */
+attr_t list_style(const ui_screen *s, groupcol_style st);
 
 /* render.c */
 /*

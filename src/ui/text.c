@@ -1,11 +1,11 @@
 /*
  * text.c: drawing strings that come from the cluster.
  *
- * Every string is decoded here, whatever its origin: invalid UTF-8,
- * control characters (C0, DEL, C1) and characters the terminal cannot
- * show become '?', zero-width characters (combining marks, bidi
- * overrides) are dropped, and in ASCII mode anything outside ASCII is a
- * '?'.  Widths come from wcwidth(), so double-width names are cut at a
+ * Every string is decoded here, whatever its origin, with util's one
+ * UTF-8 decoder (util_utf8_decode()): invalid UTF-8, control characters
+ * (C0, DEL, C1) and characters the terminal cannot show become '?',
+ * zero-width characters (combining marks, bidi overrides) are dropped,
+ * and in ASCII mode anything outside ASCII is a '?'.  Widths come from wcwidth(), so double-width names are cut at a
  * column boundary and nothing is drawn past maxw.
  */
 #include "config.h"
@@ -21,50 +21,6 @@
 #include "util/util.h"
 
 #define RUN 512
-
-/* Decode one UTF-8 sequence at p (n bytes left); returns the bytes used and sets *wc (-1 invalid). */
-static size_t
-decode(const unsigned char *p, size_t n, long *wc)
-{
-	unsigned c = p[0];
-	size_t len, k;
-	long cp;
-	if (c < 0x80) {
-		*wc = (long)c;
-		return 1;
-	}
-	if ((c & 0xE0) == 0xC0) {
-		len = 2;
-		cp = c & 0x1F;
-	} else if ((c & 0xF0) == 0xE0) {
-		len = 3;
-		cp = c & 0x0F;
-	} else if ((c & 0xF8) == 0xF0) {
-		len = 4;
-		cp = c & 0x07;
-	} else {
-		*wc = -1;
-		return 1;
-	}
-	if (len > n) {
-		*wc = -1;
-		return 1;
-	}
-	for (k = 1; k < len; k++) {
-		if ((p[k] & 0xC0) != 0x80) {
-			*wc = -1;
-			return k;
-		}
-		cp = (cp << 6) | (p[k] & 0x3F);
-	}
-	if ((len == 2 && cp < 0x80) || (len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) || cp > 0x10FFFF ||
-	    (cp >= 0xD800 && cp <= 0xDFFF)) {
-		*wc = -1;
-		return len;
-	}
-	*wc = cp;
-	return len;
-}
 
 /* The character to show for a decoded one and its width (0: drop it). */
 static int
@@ -106,7 +62,7 @@ text_put(ui_screen *s, int y, int x, int maxw, attr_t a, const char *str, unsign
 	while (n > 0) {
 		long cp;
 		wchar_t wc;
-		size_t used = decode(p, n, &cp);
+		size_t used = util_utf8_decode((const char *)p, n, &cp);
 		int w = show(s->ascii, cp, &wc);
 		p += used;
 		n -= used;
@@ -160,7 +116,7 @@ text_fill(ui_screen *s, int y, int x, int n, attr_t a, ui_glyph g)
 		return 0;
 	while (left > 0 && k < 3) {
 		long cp;
-		size_t used = decode(p, left, &cp);
+		size_t used = util_utf8_decode((const char *)p, left, &cp);
 		w += show(s->ascii, cp, &one[k++]);
 		p += used;
 		left -= used;
@@ -189,7 +145,7 @@ text_width(const ui_screen *s, const char *str)
 	while (n > 0) {
 		long cp;
 		wchar_t wc;
-		size_t used = decode(p, n, &cp);
+		size_t used = util_utf8_decode((const char *)p, n, &cp);
 		cols += show(s->ascii, cp, &wc);
 		p += used;
 		n -= used;

@@ -10,7 +10,8 @@
  * reverse, italic, blink or standout (none clears them).  Colours are
  * mapped to what the terminal has (256, 16, 8 colours: nearest match);
  * with no colour at all the mono style of each element is used.  This
- * module is plain C: ui_theme.c turns styles into curses attributes.
+ * module is plain C: render_theme_apply() (render.c) turns styles into
+ * curses attributes.
  */
 #ifndef KGTOP_UI_THEME_H
 #define KGTOP_UI_THEME_H

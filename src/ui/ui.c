@@ -30,6 +30,7 @@
 #include <termios.h>
 #include <unistd.h>
 
+#include "core/collector.h"
 #include "ui/screen.h"
 #include "util/util.h"
 
@@ -194,6 +195,148 @@ ui_draw(ui_screen *s)
 	doupdate();
 }
 
+/* Close the signal pipe. */
+static void
+ui_pipe_close(void)
+{
+	close(ui_sigpipe[0]);
+	close(ui_sigpipe[1]);
+	ui_sigpipe[0] = ui_sigpipe[1] = -1;
+}
+
+/* Open the self-pipe the signal handlers write to; 0, or -1 with err. */
+static int
+ui_pipe_open(char *err, size_t errsz)
+{
+	if (pipe(ui_sigpipe) < 0)
+		return util_err(err, errsz, "pipe: %s", strerror(errno));
+	fcntl(ui_sigpipe[0], F_SETFL, O_NONBLOCK);
+	fcntl(ui_sigpipe[1], F_SETFL, O_NONBLOCK);
+	fcntl(ui_sigpipe[0], F_SETFD, FD_CLOEXEC);
+	fcntl(ui_sigpipe[1], F_SETFD, FD_CLOEXEC);
+	return 0;
+}
+
+/*
+ * Take the terminal: a curses screen on it (refused when the terminal
+ * type cannot move the cursor), the strings that leave full-screen mode
+ * for the fatal-signal handler, and the input modes.  NULL with err.
+ */
+static SCREEN *
+ui_term_open(char *err, size_t errsz)
+{
+	SCREEN *scr = newterm(NULL, stdout, stdin);
+	const char *cup, *term = getenv("TERM") ? getenv("TERM") : "";
+	if (scr == NULL) {
+		util_err(err, errsz, "cannot use the terminal type '%s' (try TERM=xterm-256color or TERM=vt100)", term);
+		return NULL;
+	}
+	set_term(scr);
+	/* a terminal that cannot move the cursor (TERM=dumb) cannot show a dashboard */
+	cup = tigetstr("cup");
+	if (cup == NULL || cup == (char *)-1) {
+		endwin();
+		delscreen(scr);
+		util_err(err, errsz,
+			 "the terminal type '%s' cannot move the cursor: set TERM (e.g. xterm-256color), or use --once or --json",
+			 term);
+		return NULL;
+	}
+	ui_restore_len = 0;
+	ui_add_cap("sgr0");
+	ui_add_cap("cnorm");
+	ui_add_cap("rmkx");
+	ui_add_cap("rmcup");
+	ui_curses_up = 1;
+	cbreak();
+	noecho();
+	nonl();
+	intrflush(stdscr, FALSE);
+	keypad(stdscr, TRUE);
+	nodelay(stdscr, TRUE);
+	set_escdelay(25);
+	curs_set(0);
+	return scr;
+}
+
+/* Give the terminal back. */
+static void
+ui_term_close(SCREEN *scr)
+{
+	/* without an alternate screen (vt100, linux) the last frame would stay under the prompt */
+	const char *smcup = tigetstr("smcup");
+	if (smcup == NULL || smcup == (char *)-1) {
+		erase();
+		move(0, 0);
+		refresh();
+	}
+	endwin();
+	ui_curses_up = 0;
+	delscreen(scr);
+}
+
+/* The screen's state from the options, the locale, NO_COLOR and the theme. */
+static void
+ui_screen_open(ui_screen *s, kg_collector *c, const kg_options *o, const kg_ui_info *info, char *theme_err,
+	       size_t errsz)
+{
+	const char *nc = getenv("NO_COLOR");
+	screen_init(s, o, info, collector_history(c));
+	s->ascii = s->ascii || !ui_locale_utf8();
+	if (nc != NULL && *nc)
+		s->colour = false;
+	if (s->colour && has_colors()) {
+		start_color();
+		use_default_colors();
+	}
+	ui_load_theme(s, theme_err, errsz);
+	if (theme_err[0] == '\0')
+		s->status[0] = '\0';
+}
+
+/* Take the collector's frame: a command's reply to the status line, the newest snapshot into *latest. */
+static void
+ui_take_frame(kg_collector *c, ui_screen *s, kg_snapshot **latest)
+{
+	kg_frame *f = collector_take(c);
+	if (f == NULL)
+		return;
+	if (f->message != NULL)
+		screen_reply(s, f->message);
+	if (f->snap != NULL) {
+		snapshot_unref(*latest);
+		*latest = snapshot_ref(f->snap);
+	}
+	s->complete = f->complete;
+	frame_free(f);
+}
+
+/* Apply the keys typed, and do what they ask of the collector; true when one quits. */
+static bool
+ui_read_keys(kg_collector *c, ui_screen *s, char *theme_err, size_t errsz)
+{
+	int ch;
+	wint_t wc;
+	while ((ch = get_wch(&wc)) != ERR) {
+		ui_action a;
+		int key = ch == KEY_CODE_YES ? (int)wc : wc < 0x80 ? (int)wc : -1;
+		if (key < 0)
+			continue;
+		keys_handle(s, key, &a);
+		if (a.quit)
+			return true;
+		if (a.refresh)
+			collector_refresh(c);
+		if (a.kind[0] != '\0')
+			collector_command(c, a.kind, a.cmd);
+		if (a.theme) {
+			theme_err[0] = '\0';
+			ui_load_theme(s, theme_err, errsz);
+		}
+	}
+	return false;
+}
+
 /* Run the dashboard. */
 int
 ui_run(kg_collector *c, const kg_options *o, const kg_ui_info *info, char *err, size_t errsz)
@@ -204,80 +347,28 @@ ui_run(kg_collector *c, const kg_options *o, const kg_ui_info *info, char *err, 
 	kg_snapshot *latest = NULL;
 	char theme_err[512] = "";
 	int rc = 0;
-	const char *nc = getenv("NO_COLOR");
 	int64_t end_mono = 0; /* --duration: quit by itself at this monotonic time */
 
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
 		return util_err(err, errsz, "the dashboard needs a terminal: use --once or --json for output to a pipe");
-	if (pipe(ui_sigpipe) < 0)
-		return util_err(err, errsz, "pipe: %s", strerror(errno));
-	fcntl(ui_sigpipe[0], F_SETFL, O_NONBLOCK);
-	fcntl(ui_sigpipe[1], F_SETFL, O_NONBLOCK);
-	fcntl(ui_sigpipe[0], F_SETFD, FD_CLOEXEC);
-	fcntl(ui_sigpipe[1], F_SETFD, FD_CLOEXEC);
+	if (ui_pipe_open(err, errsz) < 0)
+		return -1;
 	ui_signal = 0;
 	ui_have_tio = tcgetattr(STDIN_FILENO, &ui_saved_tio) == 0;
-
-	scr = newterm(NULL, stdout, stdin);
-	if (scr == NULL) {
-		close(ui_sigpipe[0]);
-		close(ui_sigpipe[1]);
-		ui_sigpipe[0] = ui_sigpipe[1] = -1;
-		return util_err(err, errsz, "cannot use the terminal type '%s' (try TERM=xterm-256color or TERM=vt100)",
-				getenv("TERM") ? getenv("TERM") : "");
+	if ((scr = ui_term_open(err, errsz)) == NULL) {
+		ui_pipe_close();
+		return -1;
 	}
-	set_term(scr);
-	{
-		/* a terminal that cannot move the cursor (TERM=dumb) cannot show a dashboard */
-		const char *cup = tigetstr("cup");
-		if (cup == NULL || cup == (char *)-1) {
-			endwin();
-			delscreen(scr);
-			close(ui_sigpipe[0]);
-			close(ui_sigpipe[1]);
-			ui_sigpipe[0] = ui_sigpipe[1] = -1;
-			return util_err(err, errsz,
-					"the terminal type '%s' cannot move the cursor: set TERM (e.g. xterm-256color), "
-					"or use --once or --json",
-					getenv("TERM") ? getenv("TERM") : "");
-		}
-	}
-	ui_restore_len = 0;
-	ui_add_cap("sgr0");
-	ui_add_cap("cnorm");
-	ui_add_cap("rmkx");
-	ui_add_cap("rmcup");
-	ui_curses_up = 1;
 	util_set_oom_hook(ui_oom);
 	ui_signals_install(old_stop, old_fatal);
-	cbreak();
-	noecho();
-	nonl();
-	intrflush(stdscr, FALSE);
-	keypad(stdscr, TRUE);
-	nodelay(stdscr, TRUE);
-	set_escdelay(25);
-	curs_set(0);
-
-	screen_init(&s, o, info, collector_history(c));
-	s.ascii = s.ascii || !ui_locale_utf8();
-	if (nc != NULL && *nc)
-		s.colour = false;
-	if (s.colour && has_colors()) {
-		start_color();
-		use_default_colors();
-	}
-	ui_load_theme(&s, theme_err, sizeof theme_err);
-	if (theme_err[0] == '\0')
-		s.status[0] = '\0';
+	ui_screen_open(&s, c, o, info, theme_err, sizeof theme_err);
 	ui_draw(&s); /* "connecting to ..." at once, before the first refresh */
 	if (o != NULL && o->duration_us > 0)
 		end_mono = util_mono_us() + o->duration_us;
 
 	for (;;) {
 		struct pollfd pfd[3];
-		int n, ch;
-		wint_t wc;
+		int n;
 		pfd[0] = (struct pollfd){ .fd = STDIN_FILENO, .events = POLLIN };
 		pfd[1] = (struct pollfd){ .fd = collector_fd(c), .events = POLLIN };
 		pfd[2] = (struct pollfd){ .fd = ui_sigpipe[0], .events = POLLIN };
@@ -290,60 +381,20 @@ ui_run(kg_collector *c, const kg_options *o, const kg_ui_info *info, char *err, 
 			rc = util_err(err, errsz, "poll: %s", strerror(errno));
 			break;
 		}
-		if (n > 0 && (pfd[1].revents & POLLIN)) {
-			kg_frame *f = collector_take(c);
-			if (f != NULL) {
-				if (f->message != NULL)
-					screen_reply(&s, f->message);
-				if (f->snap != NULL) {
-					snapshot_unref(latest);
-					latest = snapshot_ref(f->snap);
-				}
-				s.complete = f->complete;
-				frame_free(f);
-			}
-		}
+		if (n > 0 && (pfd[1].revents & POLLIN))
+			ui_take_frame(c, &s, &latest);
 		if (n > 0 && (pfd[0].revents & (POLLHUP | POLLERR)) && !(pfd[0].revents & POLLIN))
 			break; /* the terminal went away */
-		while ((ch = get_wch(&wc)) != ERR) {
-			ui_action a;
-			int key = ch == KEY_CODE_YES ? (int)wc : wc < 0x80 ? (int)wc : -1;
-			if (key < 0)
-				continue;
-			keys_handle(&s, key, &a);
-			if (a.quit)
-				goto out;
-			if (a.refresh)
-				collector_refresh(c);
-			if (a.kind[0] != '\0')
-				collector_command(c, a.kind, a.cmd);
-			if (a.theme) {
-				theme_err[0] = '\0';
-				ui_load_theme(&s, theme_err, sizeof theme_err);
-			}
-		}
+		if (ui_read_keys(c, &s, theme_err, sizeof theme_err))
+			break;
 		if (!s.paused && latest != NULL && latest != s.snap)
 			screen_set_snapshot(&s, latest);
 		ui_draw(&s);
 	}
-out:
-	{
-		/* without an alternate screen (vt100, linux) the last frame would stay under the prompt */
-		const char *smcup = tigetstr("smcup");
-		if (smcup == NULL || smcup == (char *)-1) {
-			erase();
-			move(0, 0);
-			refresh();
-		}
-	}
-	endwin();
-	ui_curses_up = 0;
-	delscreen(scr);
+	ui_term_close(scr);
 	util_set_oom_hook(NULL);
 	ui_signals_restore(old_stop, old_fatal);
-	close(ui_sigpipe[0]);
-	close(ui_sigpipe[1]);
-	ui_sigpipe[0] = ui_sigpipe[1] = -1;
+	ui_pipe_close();
 	snapshot_unref(latest);
 	screen_free(&s);
 	if (theme_err[0] != '\0')

@@ -3,7 +3,7 @@
  *
  * ui_run() owns the terminal on the main thread: it draws the frames the
  * collector publishes (collector_fd() becomes readable), reads keys, and
- * sends commands to sources through collector_command():
+ * sends commands to sources by role through collector_command():
  *   demo:   "add-member GROUP", "leave GROUP", "crash GROUP", "stall GROUP",
  *           "assignor NAME" (for members added next), "pause-script",
  *           "resume-script"
@@ -18,8 +18,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "core/collector.h"
 #include "core/options.h"
+
+struct kg_collector; /* core/collector.h: only ui.c, which drives the loop, needs it */
 
 typedef struct kg_ui_info {
 	bool demo;             /* the embedded demo runs: show its controls */
@@ -30,6 +31,6 @@ typedef struct kg_ui_info {
 } kg_ui_info;
 
 /* Run the dashboard until the user quits (0) or a signal asks to stop (SIGTERM, SIGHUP: that signal; -1 with err on failure). */
-int ui_run(kg_collector *c, const kg_options *o, const kg_ui_info *info, char *err, size_t errsz);
+int ui_run(struct kg_collector *c, const kg_options *o, const kg_ui_info *info, char *err, size_t errsz);
 
 #endif

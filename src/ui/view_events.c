@@ -112,8 +112,16 @@ view_events_draw(ui_screen *s, const kg_group *g, ui_rect r)
 	sbuf_free(&b);
 }
 
+/* The events' footer hint (w is the timeline's key, for both). */
+static int
+view_events_hints(const ui_screen *s, ui_hint *h, int max)
+{
+	return screen_hint(h, 0, max, "w", s->wall_clock ? "relative" : "clock", 2);
+}
+
 const ui_pane view_events_pane = {
 	.name = "events",
-	.keys = "w",
+	.key = 'e',
 	.draw = view_events_draw,
+	.hints = view_events_hints,
 };

@@ -494,8 +494,35 @@ view_grid_draw(ui_screen *s, const kg_group *g, ui_rect r)
 	hview_free(v);
 }
 
+/* m: the grid and the timeline by member or by partition. */
+static bool
+view_grid_key(ui_screen *s, int key, ui_action *a)
+{
+	(void)a;
+	if (key != 'm')
+		return false;
+	s->by_partition = !s->by_partition;
+	s->scroll = 0;
+	return true;
+}
+
+/* The grid's footer hint. */
+static int
+view_grid_hints(const ui_screen *s, ui_hint *h, int max)
+{
+	return screen_hint(h, 0, max, "m", s->by_partition ? "by member" : "by partition", 1);
+}
+
+static const ui_help view_grid_help[] = {
+	{ "m", "grid and timeline: by member / by partition" },
+	{ NULL, NULL },
+};
+
 const ui_pane view_grid_pane = {
 	.name = "grid",
-	.keys = "m",
+	.key = 'g',
 	.draw = view_grid_draw,
+	.key_fn = view_grid_key,
+	.hints = view_grid_hints,
+	.help = view_grid_help,
 };

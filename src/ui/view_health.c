@@ -508,6 +508,6 @@ view_health_draw(ui_screen *s, const kg_group *g, ui_rect r)
 
 const ui_pane view_health_pane = {
 	.name = "health",
-	.keys = "",
+	.key = 'h',
 	.draw = view_health_draw,
 };

@@ -906,8 +906,66 @@ view_timeline_draw(ui_screen *s, const kg_group *g, ui_rect r)
 	hview_free(v);
 }
 
+/* Keys of the timeline: + - zoom, v compare, w clock or relative times (the events' too). */
+static bool
+view_timeline_key(ui_screen *s, int key, ui_action *a)
+{
+	(void)a;
+	switch (key) {
+	case '+': case '=':
+		if (s->zoom > 0)
+			s->zoom--;
+		return true;
+	case '-': case '_':
+		if (s->zoom < screen_nscales() - 1)
+			s->zoom++;
+		return true;
+	case 'v':
+		/* compare: the timeline of the selected group above the next one's */
+		s->compare = s->view != UI_VIEW_TIMELINE || !s->compare;
+		s->view = UI_VIEW_TIMELINE;
+		s->scroll = 0;
+		return true;
+	case 'w':
+		s->wall_clock = !s->wall_clock;
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* The timeline's footer hints. */
+static int
+view_timeline_hints(const ui_screen *s, ui_hint *h, int max)
+{
+	int n = screen_hint(h, 0, max, "m", s->by_partition ? "per member" : "per partition", 1);
+	n = screen_hint(h, n, max, "v", s->compare ? "one group" : "compare", 4);
+	n = screen_hint(h, n, max, "+-", "zoom", 1);
+	if (!s->paused)
+		n = screen_hint(h, n, max, s->ascii ? "<-->" : "\u2190\u2192", "scroll", 1);
+	return screen_hint(h, n, max, "w", s->wall_clock ? "relative" : "clock", 2);
+}
+
+/* Left/right scroll the timeline without pausing, eight columns a step. */
+static int64_t
+view_timeline_scroll_step(const ui_screen *s)
+{
+	return screen_scale_us(s) * 8;
+}
+
+static const ui_help view_timeline_help[] = {
+	{ "+ -", "timeline: zoom in / out" },
+	{ "v", "timeline: compare with the next group" },
+	{ "w", "timeline and events: clock / relative times" },
+	{ NULL, NULL },
+};
+
 const ui_pane view_timeline_pane = {
 	.name = "timeline",
-	.keys = "m + - w left right",
+	.key = 't',
 	.draw = view_timeline_draw,
+	.key_fn = view_timeline_key,
+	.hints = view_timeline_hints,
+	.scroll_step = view_timeline_scroll_step,
+	.help = view_timeline_help,
 };

@@ -441,43 +441,62 @@ util_fmt_duration(char *buf, size_t n, int64_t us)
 	}
 }
 
+/* Decode one UTF-8 sequence (see util.h). */
+size_t
+util_utf8_decode(const char *str, size_t n, long *cp)
+{
+	const unsigned char *p = (const unsigned char *)str;
+	unsigned c = p[0];
+	size_t len, k;
+	long v;
+	if (c < 0x80) {
+		*cp = (long)c;
+		return 1;
+	}
+	if ((c & 0xE0) == 0xC0) {
+		len = 2;
+		v = c & 0x1F;
+	} else if ((c & 0xF0) == 0xE0) {
+		len = 3;
+		v = c & 0x0F;
+	} else if ((c & 0xF8) == 0xF0) {
+		len = 4;
+		v = c & 0x07;
+	} else {
+		*cp = -1;
+		return 1;
+	}
+	if (len > n) {
+		*cp = -1;
+		return 1;
+	}
+	for (k = 1; k < len; k++) {
+		if ((p[k] & 0xC0) != 0x80) {
+			*cp = -1;
+			return k;
+		}
+		v = (v << 6) | (p[k] & 0x3F);
+	}
+	if ((len == 2 && v < 0x80) || (len == 3 && v < 0x800) || (len == 4 && v < 0x10000) || v > 0x10FFFF ||
+	    (v >= 0xD800 && v <= 0xDFFF)) {
+		*cp = -1;
+		return len;
+	}
+	*cp = v;
+	return len;
+}
+
 /* Length of the valid UTF-8 prefix. */
 size_t
 util_utf8_valid_prefix(const char *str, size_t n)
 {
-	const unsigned char *s = (const unsigned char *)str;
 	size_t i = 0;
 	while (i < n) {
-		unsigned char c = s[i];
-		size_t len, k;
-		uint32_t cp;
-		if (c < 0x80) {
-			i++;
-			continue;
-		} else if ((c & 0xE0) == 0xC0) {
-			len = 2;
-			cp = c & 0x1F;
-		} else if ((c & 0xF0) == 0xE0) {
-			len = 3;
-			cp = c & 0x0F;
-		} else if ((c & 0xF8) == 0xF0) {
-			len = 4;
-			cp = c & 0x07;
-		} else {
+		long cp;
+		size_t used = util_utf8_decode(str + i, n - i, &cp);
+		if (cp < 0)
 			break;
-		}
-		if (i + len > n)
-			break;
-		for (k = 1; k < len; k++) {
-			if ((s[i + k] & 0xC0) != 0x80)
-				return i;
-			cp = (cp << 6) | (s[i + k] & 0x3F);
-		}
-		if ((len == 2 && cp < 0x80) || (len == 3 && cp < 0x800) ||
-		    (len == 4 && (cp < 0x10000 || cp > 0x10FFFF)) ||
-		    (cp >= 0xD800 && cp <= 0xDFFF))
-			break;
-		i += len;
+		i += used;
 	}
 	return i;
 }

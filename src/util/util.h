@@ -104,6 +104,13 @@ int64_t util_parse_size(const char *s);
 void util_fmt_count(char *buf, size_t n, int64_t v);
 /* Format a duration compactly: 850ms, 2.4s, 1m05s, 3h12m. */
 void util_fmt_duration(char *buf, size_t n, int64_t us);
+/*
+ * Decode the UTF-8 sequence at s (n > 0 bytes left): returns the bytes it
+ * takes and sets *cp to its code point, or to -1 when it is invalid
+ * (overlong, a surrogate, past U+10FFFF, cut short or a stray byte); the
+ * bytes returned then make one bad character.  The one decoder of kgtop.
+ */
+size_t util_utf8_decode(const char *s, size_t n, long *cp);
 /* Length of the valid UTF-8 prefix of s (up to n bytes). */
 size_t util_utf8_valid_prefix(const char *s, size_t n);
 /* Replace invalid UTF-8 and control characters in s (in place) with '?'. */

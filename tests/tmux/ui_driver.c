@@ -125,6 +125,7 @@ driver_close(kg_source *s)
 
 static const kg_source_ops driver_ops = {
 	.kind = "demo",
+	.role = KG_ROLE_DEMO,
 	.poll = driver_poll,
 	.drain = driver_drain,
 	.contribute = driver_contribute,

@@ -21,6 +21,12 @@ tests_unit_test_ui_LDADD = $(TEST_LIBS)
 tests_unit_test_theme_SOURCES = tests/unit/test_theme.c
 tests_unit_test_theme_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_theme_LDADD = $(TEST_LIBS)
+# the group table and the --once text report
+check_PROGRAMS += tests/unit/test_report
+UNIT_TESTS += tests/unit/test_report
+tests_unit_test_report_SOURCES = tests/unit/test_report.c
+tests_unit_test_report_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_report_LDADD = $(TEST_LIBS)
 include tests/golden/local.mk
 # tests/unit: file lists (see Makefile.am)
 # trace streams and their parsers

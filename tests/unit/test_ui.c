@@ -167,6 +167,87 @@ test_sources_overlay(void **state)
 	assert_false(screen_has("i or Esc closes"));
 }
 
+/* Sources by role, whatever their names: the cluster's age, the replay's marker, the demo's step. */
+static void
+test_source_roles(void **state)
+{
+	const kg_ui_info *was = s.info;
+	kg_ui_info rec = { .replay = true, .cluster = "rec.jsonl" };
+	kg_snapshot *keep = snapshot_ref(s.snap), *snap;
+	kg_builder *b = builder_new(keep->time_us);
+	kg_source_health cl = { .name = "brokers-east", .role = KG_ROLE_CLUSTER, .status = KG_SRC_STALE,
+				.since_us = keep->time_us - 70 * SEC, .last_ok_us = keep->time_us - 70 * SEC };
+	kg_source_health fake = { .name = "kafka", .role = KG_ROLE_TRACE, .status = KG_SRC_OK,
+				  .since_us = keep->time_us, .last_ok_us = keep->time_us, .message = "12 lines" };
+	kg_source_health rp = { .name = "tape", .role = KG_ROLE_REPLAY, .status = KG_SRC_OK, .since_us = keep->time_us,
+				.last_ok_us = keep->time_us, .message = "playing 4x at 12:00:00" };
+	kg_source_health dm = { .name = "show", .status = KG_SRC_OK, .since_us = keep->time_us,
+				.last_ok_us = keep->time_us, .message = "step 2: a member joins; more" };
+	char row[512];
+	(void)state;
+	builder_source(b, &cl);
+	builder_source(b, &fake);
+	builder_source(b, &rp);
+	builder_source_role(b, KG_ROLE_DEMO); /* as the collector does for the demo's contribution */
+	builder_source(b, &dm);
+	snap = builder_finish(b);
+	assert_int_equal(snap->sources[3].role, KG_ROLE_DEMO);
+	s.info = &rec;
+	screen_set_snapshot(&s, snap);
+	resize_term(24, 160);
+	render_frame(&s);
+	row_text(0, row, sizeof row);
+	/* the replay's marker from its message; the replay itself needs no word in the header */
+	assert_non_null(strstr(row, "REPLAY 4x"));
+	assert_null(strstr(row, "tape"));
+	assert_non_null(strstr(row, "show ok: step 2: a member joins"));
+	/* the list's age comes from the cluster's source, not from one named kafka */
+	assert_true(screen_has("as of 1m10s ago"));
+	resize_term(24, 80);
+	s.info = was;
+	screen_set_snapshot(&s, keep);
+	snapshot_unref(keep);
+	snapshot_unref(snap);
+}
+
+/* Each view is its pane: its digit and letter show it, its name is its tab and in the help, its hints in the footer. */
+static void
+test_view_table(void **state)
+{
+	ui_action a;
+	const char *lines[96][2];
+	int v, n, i;
+	bool named;
+	(void)state;
+	n = keys_help(&s, lines, 96);
+	for (v = 0; v < UI_VIEW_COUNT; v++) {
+		const ui_pane *p = render_pane((ui_view_id)v);
+		ui_hint h[8];
+		int k, nh = p->hints != NULL ? p->hints(&s, h, 8) : 0;
+		char tab[64], hint[64];
+		keys_handle(&s, p->key, &a);
+		assert_int_equal(s.view, v);
+		keys_handle(&s, '1' + (v + 1) % UI_VIEW_COUNT, &a);
+		assert_int_equal(s.view, (v + 1) % UI_VIEW_COUNT);
+		keys_handle(&s, '1' + v, &a);
+		assert_int_equal(s.view, v);
+		resize_term(24, 160);
+		render_frame(&s);
+		snprintf(tab, sizeof tab, " %d %s ", v + 1, p->name);
+		assert_true(screen_has(tab));
+		for (k = 0; k < nh; k++) {
+			snprintf(hint, sizeof hint, "%s %s", h[k].key, h[k].label);
+			assert_true(screen_has(hint));
+		}
+		resize_term(24, 80);
+		for (i = 0, named = false; i < n; i++)
+			named = named || (strncmp(lines[i][1], "views:", 6) == 0 && strstr(lines[i][1], p->name) != NULL);
+		assert_true(named);
+	}
+	s.view = UI_VIEW_GRID;
+	render_frame(&s);
+}
+
 /* v: compare timelines; from another view it opens the timeline comparing, again shows one group. */
 static void
 test_compare_key(void **state)
@@ -1003,6 +1084,38 @@ test_health_late(void **state)
 	g->members[w].health = was;
 }
 
+/* COORD: the coordinator's id under its title where the list has room (120 columns), not at 80 nor beside a view. */
+static void
+test_list_coord(void **state)
+{
+	int y, x;
+	(void)state;
+	s.view = UI_VIEW_GRID;
+	s.sort = UI_SORT_LAG; /* the sort marker (not ASCII) after COORD, so that bytes are columns before it */
+	screen_order(&s);
+	resize_term(40, 120);
+	render_frame(&s);
+	y = find_row("GROUP (", "COORD");
+	assert_true(y >= 0);
+	x = find_col(y, "COORD") + 4;
+	assert_true(find_col(y, "PROTO") < x && x < find_col(y, "MEMB"));
+	/* every scene group's coordinator is broker 1, right-aligned under the title */
+	y = find_row("demo-range", "Stable");
+	assert_true(y >= 0);
+	assert_int_equal(find_col(y, " 1 ") + 1, x);
+	s.sort = UI_SORT_NAME;
+	screen_order(&s);
+	resize_term(24, 80);
+	render_frame(&s);
+	assert_true(find_row("GROUP (", "PROTO") >= 0);
+	assert_int_equal(find_row("GROUP (", "COORD"), -1);
+	resize_term(48, 160); /* the list beside the view: 72 columns, no room to spare */
+	render_frame(&s);
+	assert_true(find_row("GROUP (", "PROTO") >= 0);
+	assert_int_equal(find_row("GROUP (", "COORD"), -1);
+	resize_term(24, 80);
+}
+
 /* Why a member's lane last left gets room of its own, at 80 and 160 columns; so does a departure. */
 static void
 test_health_last_left(void **state)
@@ -1532,9 +1645,12 @@ main(void)
 		cmocka_unit_test(test_demo_view),   cmocka_unit_test(test_gauge),       cmocka_unit_test(test_timeline_notes),
 		cmocka_unit_test(test_events_time_order),
 		cmocka_unit_test(test_sources_overlay),
+		cmocka_unit_test(test_source_roles),
+		cmocka_unit_test(test_view_table),
 		cmocka_unit_test(test_compare_key),
 		cmocka_unit_test(test_timeline_note_late_sample),
 		/* grid and health views */
+		cmocka_unit_test(test_list_coord),
 		cmocka_unit_test(test_grid_idle_member), cmocka_unit_test(test_grid_key),
 		cmocka_unit_test(test_grid_status_words), cmocka_unit_test(test_health_late),
 		cmocka_unit_test(test_health_last_left), cmocka_unit_test(test_health_hint),

@@ -194,7 +194,7 @@ render_case(const gcase *c)
 		snapshot_unref(snap);
 	} else if (c->empty) {
 		kg_builder *eb = builder_new(SCENE_T0);
-		kg_source_health h = { .name = "kafka", .status = KG_SRC_ERROR, .since_us = SCENE_T0,
+		kg_source_health h = { .name = "kafka", .role = KG_ROLE_CLUSTER, .status = KG_SRC_ERROR, .since_us = SCENE_T0,
 				       .message = "Connection refused (localhost:9092)" };
 		kg_snapshot *snap;
 		builder_cluster(eb, "localhost:9092");

@@ -178,14 +178,14 @@ void
 scene_contribute(kg_builder *b)
 {
 	int64_t t = builder_time(b);
-	kg_source_health h = { .name = "demo", .status = KG_SRC_OK, .since_us = SCENE_T0, .last_ok_us = t };
-	kg_source_health h2 = { .name = "log:broker-1", .status = KG_SRC_STALE, .since_us = t - 12 * SEC,
+	kg_source_health h = { .name = "demo", .role = KG_ROLE_DEMO, .status = KG_SRC_OK, .since_us = SCENE_T0, .last_ok_us = t };
+	kg_source_health h2 = { .name = "log:broker-1", .role = KG_ROLE_TRACE, .status = KG_SRC_STALE, .since_us = t - 12 * SEC,
 				.last_ok_us = t - 12 * SEC, .message = "no line for 12s" };
 	int gi, k, j, tp;
 	double secs = (double)(t - SCENE_T0) / 1e6;
 	builder_cluster(b, "localhost:9092");
 	if (kafka_st != KG_SRC_COUNT) {
-		kg_source_health hk = { .name = "kafka", .status = kafka_st, .since_us = t - kafka_ago,
+		kg_source_health hk = { .name = "kafka", .role = KG_ROLE_CLUSTER, .status = kafka_st, .since_us = t - kafka_ago,
 					.last_ok_us = t - kafka_ago, .message = kafka_msg };
 		builder_source(b, &hk);
 	}

@@ -1,0 +1,289 @@
+/*
+ * groupcol.c: the table of a group's facts (see groupcol.h): one row per
+ * fact, in the order of the list's columns and of the report's lines.
+ */
+#include "config.h"
+
+#include "report/groupcol.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "util/util.h"
+
+/* True when text fits width columns (width <= 0: any). */
+static bool
+fits(const char *text, int width)
+{
+	return width <= 0 || (int)strlen(text) <= width;
+}
+
+/* One span of text in a style. */
+static void
+cell_text(groupcol_cell *c, groupcol_style st, const char *fmt, ...) KG_PRINTF(3, 4);
+
+/* One span of text in a style. */
+static void
+cell_text(groupcol_cell *c, groupcol_style st, const char *fmt, ...)
+{
+	va_list ap;
+	if (c->nspans >= GROUPCOL_SPANS)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(c->span[c->nspans].text, sizeof c->span[c->nspans].text, fmt, ap);
+	va_end(ap);
+	c->span[c->nspans++].style = st;
+}
+
+/* The style of a group state. */
+groupcol_style
+groupcol_state_style(kg_group_state st)
+{
+	if (state_rebalancing(st))
+		return GROUPCOL_REBALANCING;
+	return st == KG_STATE_STABLE ? GROUPCOL_STABLE : GROUPCOL_QUIET;
+}
+
+/* The style of a protocol. */
+groupcol_style
+groupcol_proto_style(kg_proto p)
+{
+	return p == KG_PROTO_EAGER ? GROUPCOL_EAGER : p == KG_PROTO_COOPERATIVE ? GROUPCOL_COOPERATIVE : GROUPCOL_DIM;
+}
+
+/* STATE: "PreparingRebalance", or "Prep" where that does not fit. */
+static void
+state_cell(const groupcol_facts *f, int width, groupcol_cell *c)
+{
+	const char *name = state_name(f->state);
+	cell_text(c, groupcol_state_style(f->state), "%s", fits(name, width) ? name : state_short(f->state));
+}
+
+/* Rank of a state for sorting: rebalancing first, then stable, then the rest. */
+static int
+state_rank(kg_group_state st)
+{
+	if (state_rebalancing(st))
+		return 0;
+	if (st == KG_STATE_STABLE)
+		return 1;
+	if (st == KG_STATE_EMPTY)
+		return 2;
+	return 3;
+}
+
+/* By state, storms first among equals. */
+static int
+state_cmp(const kg_group *a, const kg_group *b)
+{
+	int d = state_rank(a->state) - state_rank(b->state);
+	return d != 0 ? d : (int)b->sum.storm - (int)a->sum.storm;
+}
+
+/* PROTO: "cooperative-sticky (cooperative)", "cooperative" or "coop", as wide as fits. */
+static void
+proto_cell(const groupcol_facts *f, int width, groupcol_cell *c)
+{
+	const kg_group *g = f->g;
+	char full[GROUPCOL_TEXT];
+	const char *name = proto_name(g->proto);
+	snprintf(full, sizeof full, "%s (%s)", *g->assignor ? g->assignor : "-", name);
+	if (!fits(full, width))
+		snprintf(full, sizeof full, "%s", fits(name, width)                ? name
+						  : g->proto == KG_PROTO_EAGER       ? "eager"
+						  : g->proto == KG_PROTO_COOPERATIVE ? "coop"
+										     : "?");
+	cell_text(c, groupcol_proto_style(g->proto), "%s", full);
+}
+
+/* COORD: the coordinator, "2 (broker-2:9092)", or its id where that does not fit; "-" when unknown. */
+static void
+coord_cell(const groupcol_facts *f, int width, groupcol_cell *c)
+{
+	const kg_group *g = f->g;
+	const char *host = "?";
+	char full[GROUPCOL_TEXT];
+	int i, port = 0;
+	if (g->coordinator < 0) {
+		cell_text(c, GROUPCOL_DIM, "-");
+		return;
+	}
+	for (i = 0; f->snap != NULL && i < f->snap->nbrokers; i++) {
+		if (f->snap->brokers[i].id == g->coordinator) {
+			host = f->snap->brokers[i].host;
+			port = f->snap->brokers[i].port;
+		}
+	}
+	snprintf(full, sizeof full, "%d (%s:%d)", (int)g->coordinator, host, port);
+	if (fits(full, width))
+		cell_text(c, GROUPCOL_NORMAL, "%s", full);
+	else
+		cell_text(c, GROUPCOL_NORMAL, "%d", (int)g->coordinator);
+}
+
+/* MEMB: members. */
+static void
+members_cell(const groupcol_facts *f, int width, groupcol_cell *c)
+{
+	(void)width;
+	cell_text(c, GROUPCOL_NORMAL, "%d", f->nmembers);
+}
+
+/* PARTS: partitions. */
+static void
+parts_cell(const groupcol_facts *f, int width, groupcol_cell *c)
+{
+	(void)width;
+	cell_text(c, GROUPCOL_NORMAL, "%d", f->nparts);
+}
+
+/* LAG: "1.2k", and its trend over a minute (now only). */
+static void
+lag_cell(const groupcol_facts *f, int width, groupcol_cell *c)
+{
+	char lag[32];
+	int64_t d = f->g->sum.lag_delta_1m;
+	(void)width;
+	util_fmt_count(lag, sizeof lag, f->lag);
+	cell_text(c, GROUPCOL_NORMAL, "%s", lag);
+	if (f->g->lag >= 0 && !f->past) {
+		c->sign = d > 0 ? GROUPCOL_SIGN_UP : d < 0 ? GROUPCOL_SIGN_DOWN : GROUPCOL_SIGN_FLAT;
+		c->sign_style = d > 0 ? GROUPCOL_LAG_UP : d < 0 ? GROUPCOL_LAG_DOWN : GROUPCOL_DIM;
+	}
+}
+
+/* By lag, the largest first. */
+static int
+lag_cmp(const kg_group *a, const kg_group *b)
+{
+	return a->lag < b->lag ? 1 : a->lag > b->lag ? -1 : 0;
+}
+
+/* Orphaned partitions, when there are. */
+static void
+orphaned_cell(const groupcol_facts *f, int width, groupcol_cell *c)
+{
+	(void)width;
+	if (f->g->norphaned > 0)
+		cell_text(c, GROUPCOL_NORMAL, "%d", f->g->norphaned);
+}
+
+/* Idle members, when there are. */
+static void
+idle_cell(const groupcol_facts *f, int width, groupcol_cell *c)
+{
+	(void)width;
+	if (f->g->nidle > 0)
+		cell_text(c, GROUPCOL_NORMAL, "%d", f->g->nidle);
+}
+
+/* REB: rebalances in the hour before. */
+static void
+reb_cell(const groupcol_facts *f, int width, groupcol_cell *c)
+{
+	(void)width;
+	cell_text(c, GROUPCOL_NORMAL, "%d", f->rebalances_1h);
+}
+
+/* By rebalances, the most first. */
+static int
+reb_cmp(const kg_group *a, const kg_group *b)
+{
+	return b->sum.rebalances_1h - a->sum.rebalances_1h;
+}
+
+/* FLAGS: STORM (now only: the history does not keep it), rebal while a rebalance is open. */
+static void
+flags_cell(const groupcol_facts *f, int width, groupcol_cell *c)
+{
+	(void)width;
+	if (f->g->sum.storm && !f->past)
+		cell_text(c, GROUPCOL_STORM, "STORM");
+	if (f->in_episode)
+		cell_text(c, GROUPCOL_REBALANCING, "rebal");
+}
+
+/* The describe error, when there is one. */
+static void
+error_cell(const groupcol_facts *f, int width, groupcol_cell *c)
+{
+	(void)width;
+	if (f->g->error != NULL)
+		cell_text(c, GROUPCOL_NORMAL, "%s", f->g->error);
+}
+
+/* The facts, in the order of the list's columns and of the report's lines. */
+const groupcol groupcol_table[] = {
+	{ .title = "STATE", .width = 6, .align = GROUPCOL_FILL, .label = "state", .sort = 2, .sort_name = "state",
+	  .cmp = state_cmp, .cell = state_cell },
+	{ .title = "PROTO", .width = 5, .align = GROUPCOL_LEFT, .label = "assignor", .cell = proto_cell },
+	{ .title = "COORD", .width = 5, .align = GROUPCOL_RIGHT, .optional = true, .label = "coordinator",
+	  .cell = coord_cell },
+	{ .title = "MEMB", .width = 4, .align = GROUPCOL_RIGHT, .label = "members", .cell = members_cell },
+	{ .title = "PARTS", .width = 5, .align = GROUPCOL_RIGHT, .label = "partitions", .joins = true,
+	  .cell = parts_cell },
+	{ .title = "LAG", .width = 7, .align = GROUPCOL_RIGHT, .sign = true, .label = "lag", .joins = true, .sort = 1,
+	  .sort_name = "lag", .cmp = lag_cmp, .cell = lag_cell },
+	{ .label = "orphaned", .joins = true, .cell = orphaned_cell },
+	{ .label = "idle members", .joins = true, .cell = idle_cell },
+	{ .title = "REB", .width = 4, .align = GROUPCOL_RIGHT, .sort = 3, .sort_name = "rebalances", .cmp = reb_cmp,
+	  .cell = reb_cell },
+	{ .title = "FLAGS", .width = 11, .align = GROUPCOL_LEFT, .cell = flags_cell },
+	{ .label = "error", .cell = error_cell },
+};
+const int groupcol_count = (int)KG_ARRAY_LEN(groupcol_table);
+
+/* The facts of g now. */
+void
+groupcol_facts_now(groupcol_facts *f, const kg_snapshot *s, const kg_group *g)
+{
+	memset(f, 0, sizeof *f);
+	f->snap = s;
+	f->g = g;
+	f->state = g->state;
+	f->in_episode = g->sum.in_episode;
+	f->nmembers = g->nmembers;
+	f->nparts = g->nparts;
+	f->lag = g->lag;
+	f->rebalances_1h = g->sum.rebalances_1h;
+}
+
+/* The row of a sort place, NULL for 0 (by name) or none. */
+static const groupcol *
+sort_col(int sort)
+{
+	int i;
+	for (i = 0; sort > 0 && i < groupcol_count; i++) {
+		if (groupcol_table[i].sort == sort)
+			return &groupcol_table[i];
+	}
+	return NULL;
+}
+
+/* Places in the sort cycle. */
+int
+groupcol_nsorts(void)
+{
+	int n = 1;
+	while (sort_col(n) != NULL)
+		n++;
+	return n;
+}
+
+/* A sort order's name. */
+const char *
+groupcol_sort_name(int sort)
+{
+	const groupcol *c = sort_col(sort);
+	return c != NULL ? c->sort_name : "name";
+}
+
+/* Compare for a sort order. */
+int
+groupcol_compare(int sort, const kg_group *a, const kg_group *b)
+{
+	const groupcol *c = sort_col(sort);
+	int d = c != NULL ? c->cmp(a, b) : 0;
+	return d != 0 ? d : strcmp(a->name, b->name);
+}

@@ -1,0 +1,189 @@
+/*
+ * test_report.c: the group table (report/groupcol.h) and the --once text
+ * report's facts, which come from it.
+ */
+#include "config.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/intern.h"
+#include "model/snapshot.h"
+#include "report/groupcol.h"
+#include "report/report.h"
+#include "util/util.h"
+
+/*
+ * Two groups: g-busy (Stable, range, coordinator 2, two members of which
+ * one idle, two of four partitions orphaned) and g-lost (rebalancing
+ * cooperatively, no coordinator known, a describe error).
+ */
+static kg_snapshot *
+two_groups(void)
+{
+	kg_builder *b = builder_new(1000);
+	int32_t t = intern_topic("orders");
+	kg_tp asg[2] = { { t, 0 }, { t, 1 } };
+	kg_bgroup *g;
+	kg_bmember *m;
+	int p;
+	builder_broker(b, 2, "broker-2", 9092);
+	builder_topic(b, t, 4);
+	for (p = 0; p < 4; p++)
+		builder_partition(b, (kg_tp){ t, p }, 2, 100);
+	g = builder_group(b, intern_group("g-busy"));
+	bgroup_state(g, KG_STATE_STABLE);
+	bgroup_protocol(g, "consumer", "range");
+	bgroup_coordinator(g, 2);
+	bgroup_committed(g, (kg_tp){ t, 0 }, 90);
+	bgroup_committed(g, (kg_tp){ t, 1 }, 100);
+	bgroup_committed(g, (kg_tp){ t, 2 }, 40);
+	m = bgroup_member(g, "a-1");
+	bmember_ids(m, "a", "/10.0.0.1", NULL);
+	bmember_assignment(m, asg, 2);
+	m = bgroup_member(g, "z-1");
+	bmember_ids(m, "z", "/10.0.0.2", NULL);
+	g = builder_group(b, intern_group("g-lost"));
+	bgroup_state(g, KG_STATE_PREPARING_REBALANCE);
+	bgroup_protocol(g, "consumer", "");
+	bgroup_proto(g, KG_PROTO_COOPERATIVE);
+	bgroup_error(g, "coordinator load in progress");
+	return builder_finish(b);
+}
+
+/* The text of one group's block in the report, up to the blank line after its facts. */
+static char *
+group_block(const char *report, const char *name)
+{
+	char head[128];
+	const char *p, *end;
+	snprintf(head, sizeof head, "GROUP %s\n", name);
+	p = strstr(report, head);
+	if (p == NULL)
+		return xstrdup("");
+	end = strstr(p, "\n\n");
+	return xstrndup(p, end != NULL ? (size_t)(end - p) + 1 : strlen(p));
+}
+
+/*
+ * The report's facts are the table's labelled rows, in their longest
+ * forms, left out when they say nothing; the coordinator (COORD) always
+ * says something: "-" when it is not known.
+ */
+static void
+test_text_facts(void **state)
+{
+	kg_snapshot *s = two_groups();
+	sbuf o = { 0 };
+	char *busy, *lost;
+	(void)state;
+	report_text(&o, s);
+	busy = group_block(sbuf_str(&o), "g-busy");
+	lost = group_block(sbuf_str(&o), "g-lost");
+	assert_string_equal(busy, "GROUP g-busy\n"
+				  "  state        Stable\n"
+				  "  assignor     range (eager)\n"
+				  "  coordinator  2 (broker-2:9092)\n"
+				  "  members      2   partitions 4   lag 70   orphaned 2   idle members 1\n");
+	assert_string_equal(lost, "GROUP g-lost\n"
+				  "  state        PreparingRebalance\n"
+				  "  assignor     - (cooperative)\n"
+				  "  coordinator  -\n"
+				  "  members      0   partitions 0   lag -\n"
+				  "  error        coordinator load in progress\n");
+	free(busy);
+	free(lost);
+	sbuf_free(&o);
+	snapshot_unref(s);
+}
+
+/* The row of the table titled title, NULL when none. */
+static const groupcol *
+column(const char *title)
+{
+	int i;
+	for (i = 0; i < groupcol_count; i++) {
+		if (groupcol_table[i].title != NULL && strcmp(groupcol_table[i].title, title) == 0)
+			return &groupcol_table[i];
+	}
+	return NULL;
+}
+
+/* The text of a cell of g's row for a width. */
+static const char *
+cell_of(const char *title, const kg_snapshot *s, const char *group, int width, groupcol_cell *c)
+{
+	groupcol_facts f;
+	const groupcol *col = column(title);
+	assert_non_null(col);
+	groupcol_facts_now(&f, s, snapshot_group_by_name(s, group));
+	memset(c, 0, sizeof *c);
+	col->cell(&f, width, c);
+	return c->nspans > 0 ? c->span[0].text : "";
+}
+
+/* A cell writes the longest form that fits: the list's narrow column, the report's whole line. */
+static void
+test_cell_forms(void **state)
+{
+	kg_snapshot *s = two_groups();
+	groupcol_cell c;
+	(void)state;
+	assert_string_equal(cell_of("STATE", s, "g-lost", 6, &c), "Prep");
+	assert_int_equal(c.span[0].style, GROUPCOL_REBALANCING);
+	assert_string_equal(cell_of("STATE", s, "g-lost", 0, &c), "PreparingRebalance");
+	assert_string_equal(cell_of("STATE", s, "g-busy", 6, &c), "Stable");
+	assert_string_equal(cell_of("PROTO", s, "g-lost", 5, &c), "coop");
+	assert_int_equal(c.span[0].style, GROUPCOL_COOPERATIVE);
+	assert_string_equal(cell_of("PROTO", s, "g-lost", 11, &c), "cooperative");
+	assert_string_equal(cell_of("PROTO", s, "g-busy", 5, &c), "eager");
+	assert_string_equal(cell_of("PROTO", s, "g-busy", 0, &c), "range (eager)");
+	assert_string_equal(cell_of("LAG", s, "g-busy", 7, &c), "70");
+	assert_int_equal(c.sign, GROUPCOL_SIGN_FLAT);
+	assert_string_equal(cell_of("LAG", s, "g-lost", 7, &c), "-");
+	assert_int_equal(c.sign, GROUPCOL_SIGN_NONE); /* no lag known: no trend */
+	assert_string_equal(cell_of("FLAGS", s, "g-busy", 11, &c), "");
+	/* COORD: the id in the list's five columns, with its broker in the report, "-" when unknown */
+	assert_string_equal(cell_of("COORD", s, "g-busy", 5, &c), "2");
+	assert_string_equal(cell_of("COORD", s, "g-busy", 0, &c), "2 (broker-2:9092)");
+	assert_string_equal(cell_of("COORD", s, "g-lost", 5, &c), "-");
+	snapshot_unref(s);
+}
+
+/* Sorting: by name, then each sort place of the table; ties by name. */
+static void
+test_sorts(void **state)
+{
+	kg_snapshot *s = two_groups();
+	const kg_group *busy = snapshot_group_by_name(s, "g-busy"), *lost = snapshot_group_by_name(s, "g-lost");
+	int i, n = groupcol_nsorts();
+	(void)state;
+	assert_int_equal(n, 4);
+	assert_string_equal(groupcol_sort_name(0), "name");
+	assert_string_equal(groupcol_sort_name(1), "lag");
+	assert_string_equal(groupcol_sort_name(2), "state");
+	assert_string_equal(groupcol_sort_name(3), "rebalances");
+	assert_true(groupcol_compare(0, busy, lost) < 0);
+	assert_true(groupcol_compare(1, busy, lost) < 0); /* lag 70 before none */
+	assert_true(groupcol_compare(2, lost, busy) < 0); /* rebalancing before stable */
+	assert_true(groupcol_compare(3, busy, lost) < 0); /* no rebalance in either: by name */
+	for (i = 0; i < n; i++)
+		assert_int_equal(groupcol_compare(i, busy, busy), 0);
+	snapshot_unref(s);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_text_facts),
+		cmocka_unit_test(test_cell_forms),
+		cmocka_unit_test(test_sorts),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
