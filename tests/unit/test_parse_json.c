@@ -17,9 +17,9 @@
 
 #include "model/intern.h"
 #include "model/snapshot.h"
-#include "sources/jsonl_write.h"
 #include "sources/parse_jolokia.h"
-#include "sources/parse_jsonl.h"
+#include "record/json.h"
+#include "record/jsonl.h"
 #include "sources/parse_rdstats.h"
 #include "trace_util.h"
 
@@ -29,7 +29,7 @@ jl(kg_obsq *q, const char *line, kg_parse_rc want)
 {
 	kg_parse_rc rc;
 	obsq_clear(q);
-	rc = parse_jsonl_line(line, strlen(line), q);
+	rc = jsonl_parse_line(line, strlen(line), q);
 	if (rc != want)
 		fail_msg("jsonl %s: %s, want %s", line, parse_rc_name(rc), parse_rc_name(want));
 	return q->n > 0 ? q->v[0] : NULL;
@@ -140,15 +140,15 @@ test_jsonl_time(void **state)
 {
 	int64_t t;
 	(void)state;
-	assert_int_equal(parse_jsonl_time("1970-01-01T00:00:00Z", &t), 0);
+	assert_int_equal(json_parse_time("1970-01-01T00:00:00Z", &t), 0);
 	assert_true(t == 0);
-	assert_int_equal(parse_jsonl_time("2000-03-01T00:00:00.000001Z", &t), 0);
+	assert_int_equal(json_parse_time("2000-03-01T00:00:00.000001Z", &t), 0);
 	assert_true(t == INT64_C(951868800000001));
-	assert_int_equal(parse_jsonl_time("2026-11-29T13:45:01-02:30", &t), 0);
+	assert_int_equal(json_parse_time("2026-11-29T13:45:01-02:30", &t), 0);
 	assert_true(t == INT64_C(1795968901000000));
-	assert_int_equal(parse_jsonl_time("2026-11-29T13:45:01", &t), -1);
-	assert_int_equal(parse_jsonl_time("2026-11-29T13:45:01Zjunk", &t), -1);
-	assert_int_equal(parse_jsonl_time("2026-11-29T13:45:01.Z", &t), -1);
+	assert_int_equal(json_parse_time("2026-11-29T13:45:01", &t), -1);
+	assert_int_equal(json_parse_time("2026-11-29T13:45:01Zjunk", &t), -1);
+	assert_int_equal(json_parse_time("2026-11-29T13:45:01.Z", &t), -1);
 }
 
 /* MBean names are parsed by properties: order, quoting and escapes. */
