@@ -381,15 +381,17 @@ decode(kg_obs *o, const field *f, const cJSON *v, bool foreign, const char *what
 }
 
 /*
- * Read one field of j: its key in schema sid first, then its other
- * spellings; the first that decodes wins.  Absent (or null) is unknown,
- * except for the time, which every observation has.
+ * Read one field of j: its key in schema sid, else its spelling in the
+ * other schema; the first that decodes wins.  A bad value under the
+ * schema's own key is an error; under the other spelling it is ignored,
+ * as a key the schema does not know.  Absent (or null) is unknown, except
+ * for the time, which every observation has.
  */
 static int
 read_field(const cJSON *j, kg_obs *o, const field *f, obs_schema sid, const char *kind, char *err, size_t errsz)
 {
-	const char *bad = NULL;
-	char why[256], what[64];
+	bool bad = false;
+	char what[64];
 	int k;
 	snprintf(what, sizeof what, "obs %s: %s", kind, f->key[OBS_RECORDING]);
 	for (k = 0; k < OBS_SCHEMA_COUNT; k++) {
@@ -400,18 +402,15 @@ read_field(const cJSON *j, kg_obs *o, const field *f, obs_schema sid, const char
 		v = cJSON_GetObjectItemCaseSensitive(j, key);
 		if (v == NULL || cJSON_IsNull(v))
 			continue;
-		why[0] = '\0';
-		if (decode(o, f, v, schemas[sid].foreign, what, why, sizeof why) == 0)
+		if (decode(o, f, v, schemas[sid].foreign, what, err, errsz) == 0)
 			return 0;
-		if (bad == NULL) {
-			bad = key;
-			if (why[0] != '\0')
-				snprintf(err, errsz, "%s", why);
-			else
+		if (k == 0) {
+			bad = true;
+			if (f->type != T_PARTS) /* partitions say what is wrong themselves */
 				util_err(err, errsz, "obs %s: bad %s", kind, key);
 		}
 	}
-	if (bad != NULL)
+	if (bad)
 		return -1;
 	if (f->type == T_TIME)
 		return util_err(err, errsz, "obs %s: no time", kind);
