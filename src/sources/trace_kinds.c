@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sources/parse_jolokia.h"
 #include "record/jsonl.h"
+#include "sources/parse_jolokia.h"
 #include "sources/parse_log.h"
 #include "sources/parse_rdstats.h"
 #include "util/util.h"
