@@ -173,20 +173,39 @@ json_get_i32(const cJSON *v, int32_t *out)
 	return true;
 }
 
-/* A protocol name. */
-bool
-json_get_proto(const cJSON *v, kg_proto *out)
+/* A name among n. */
+int
+json_get_enum(const cJSON *v, int n, const char *(*name)(int))
 {
 	int i;
 	if (!cJSON_IsString(v))
-		return false;
-	for (i = 0; i < KG_PROTO_COUNT; i++) {
-		if (strcmp(v->valuestring, proto_name((kg_proto)i)) == 0) {
-			*out = (kg_proto)i;
-			return true;
-		}
+		return -1;
+	for (i = 0; i < n; i++) {
+		if (strcmp(v->valuestring, name(i)) == 0)
+			return i;
 	}
-	return false;
+	return -1;
+}
+
+/* proto_name() by index. */
+const char *
+json_proto_name(int i)
+{
+	return proto_name((kg_proto)i);
+}
+
+/* src_status_name() by index. */
+const char *
+json_status_name(int i)
+{
+	return src_status_name((kg_src_status)i);
+}
+
+/* limit_src_name() by index. */
+const char *
+json_limit_name(int i)
+{
+	return limit_src_name((kg_limit_src)i);
 }
 
 /* A string or null. */

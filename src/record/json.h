@@ -50,8 +50,12 @@ bool json_get_int(const cJSON *v, int64_t lo, int64_t hi, int64_t *out);
 bool json_get_i64(const cJSON *v, int64_t *out);
 /* An integral number that fits an int32. */
 bool json_get_i32(const cJSON *v, int32_t *out);
-/* A string naming a protocol ("eager", "cooperative", "unknown"); false when v is not one. */
-bool json_get_proto(const cJSON *v, kg_proto *out);
+/* A string naming one of n values (value i is named name(i)); the value, or -1 when v is not one. */
+int json_get_enum(const cJSON *v, int n, const char *(*name)(int));
+/* The names of the enums recordings and traces carry, for json_get_enum(). */
+const char *json_proto_name(int i);
+const char *json_status_name(int i);
+const char *json_limit_name(int i);
 /* A string (a new copy) or null (NULL); false for anything else, absence included. */
 bool json_get_str(const cJSON *v, char **out);
 /*

@@ -308,7 +308,10 @@ get_group(const cJSON *v, bool foreign, int32_t *out)
 static bool
 get_proto(const cJSON *v, bool foreign, kg_proto *out)
 {
-	return cJSON_IsString(v) && (json_get_proto(v, out) || foreign);
+	int p = json_get_enum(v, KG_PROTO_COUNT, json_proto_name);
+	if (p >= 0)
+		*out = (kg_proto)p;
+	return cJSON_IsString(v) && (p >= 0 || foreign);
 }
 
 /* An integer within its type, or within the field's bounds when foreign. */

@@ -23,22 +23,6 @@
 #include "util/log.h"
 #include "util/util.h"
 
-/* Parse a limit source name. */
-static bool
-limit_parse(const char *s, kg_limit_src *out)
-{
-	int i;
-	for (i = 0; i < KG_LIMIT_COUNT; i++) {
-		if (strcmp(s, limit_src_name((kg_limit_src)i)) == 0) {
-			*out = (kg_limit_src)i;
-			return true;
-		}
-	}
-	return false;
-}
-
-/* ------------------------------------------------------------ reading */
-
 /* Read the next line into r->buf; returns its length, -1 at end of file. */
 ssize_t
 replay_file_read_line(kg_replay *r, bool *has_newline)
@@ -105,6 +89,7 @@ replay_file_header(kg_replay *r, const cJSON *root, bool first, char *err, size_
 		kg_tracker_config *c = &r->model;
 		const cJSON *x;
 		int64_t n;
+		int k;
 		tracker_config_defaults(c);
 		r->has_model = true;
 #define I64(key, field)                                                         \
@@ -121,12 +106,12 @@ replay_file_header(kg_replay *r, const cJSON *root, bool first, char *err, size_
 		x = cJSON_GetObjectItemCaseSensitive(f, "storm_ratio");
 		if (cJSON_IsNumber(x) && x->valuedouble > 0)
 			c->storm_ratio = x->valuedouble;
-		x = cJSON_GetObjectItemCaseSensitive(f, "session_from");
-		if (cJSON_IsString(x))
-			limit_parse(x->valuestring, &c->session_src);
-		x = cJSON_GetObjectItemCaseSensitive(f, "max_poll_from");
-		if (cJSON_IsString(x))
-			limit_parse(x->valuestring, &c->max_poll_src);
+		if ((k = json_get_enum(cJSON_GetObjectItemCaseSensitive(f, "session_from"), KG_LIMIT_COUNT,
+				       json_limit_name)) >= 0)
+			c->session_src = (kg_limit_src)k;
+		if ((k = json_get_enum(cJSON_GetObjectItemCaseSensitive(f, "max_poll_from"), KG_LIMIT_COUNT,
+				       json_limit_name)) >= 0)
+			c->max_poll_src = (kg_limit_src)k;
 	}
 	return 0;
 }

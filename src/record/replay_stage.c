@@ -22,20 +22,6 @@
 #include "record/replay_int.h"
 #include "util/util.h"
 
-/* Parse a source status name. */
-static bool
-status_parse(const char *s, kg_src_status *out)
-{
-	int i;
-	for (i = 0; i < KG_SRC_COUNT; i++) {
-		if (strcmp(s, src_status_name((kg_src_status)i)) == 0) {
-			*out = (kg_src_status)i;
-			return true;
-		}
-	}
-	return false;
-}
-
 /* Free a member's strings and assignment. */
 static void
 rmember_clear(rmember *m)
@@ -336,8 +322,10 @@ stage_group(kg_replay *r, rline *L, const cJSON *o, bool key, char *err, size_t 
 			*dst = s;
 			g->own |= bit;
 		} else if (strcmp(k, "protocol") == 0) {
-			if (!json_get_proto(f, &g->proto))
+			int p = json_get_enum(f, KG_PROTO_COUNT, json_proto_name);
+			if (p < 0)
 				return util_err(err, errsz, "group \"%s\": bad protocol", name);
+			g->proto = (kg_proto)p;
 		} else if (strcmp(k, "coordinator") == 0) {
 			if (!json_get_i32(f, &g->coordinator))
 				return util_err(err, errsz, "group \"%s\": bad coordinator", name);
@@ -459,16 +447,19 @@ stage_sources(rline *L, const cJSON *a, char *err, size_t errsz)
 		const cJSON *name = cJSON_GetObjectItemCaseSensitive(e, "name");
 		const cJSON *st = cJSON_GetObjectItemCaseSensitive(e, "status");
 		char *msg = NULL;
+		int status;
 		if (!cJSON_IsString(name) || !cJSON_IsString(st))
 			return util_err(err, errsz, "sources: an entry without name or status");
 		h->name = xstrdup(name->valuestring);
 		h->role = source_recorded_role(h->name);
 		L->nsrc++;
-		if (!status_parse(st->valuestring, &h->status) ||
+		status = json_get_enum(st, KG_SRC_COUNT, json_status_name);
+		if (status < 0 ||
 		    !json_get_i64(cJSON_GetObjectItemCaseSensitive(e, "since"), &h->since_us) ||
 		    !json_get_i64(cJSON_GetObjectItemCaseSensitive(e, "last_ok"), &h->last_ok_us) ||
 		    !json_get_str(cJSON_GetObjectItemCaseSensitive(e, "message"), &msg))
 			return util_err(err, errsz, "sources: \"%s\": bad status, since, last_ok or message", h->name);
+		h->status = (kg_src_status)status;
 		h->message = msg;
 		h->insecure = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(e, "insecure"));
 	}
