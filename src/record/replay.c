@@ -29,7 +29,6 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

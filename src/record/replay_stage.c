@@ -22,6 +22,8 @@
 #include "record/replay_int.h"
 #include "util/util.h"
 
+/* ------------------------------------------------------------- state */
+
 /* Free a member's strings and assignment. */
 static void
 rmember_clear(rmember *m)
@@ -141,6 +143,7 @@ grow_index(void *arrp, size_t *cap, int32_t id)
 	memset(*arr + old, 0, (n - old) * sizeof **arr);
 	*cap = n;
 }
+
 /* ------------------------------------------------------------ staging */
 
 /* Order parts by partition. */
