@@ -278,20 +278,6 @@ json_get_set(const cJSON *o, bool foreign, kg_tp **out, int *n, const char *what
 	return 0;
 }
 
-/* n digits at s. */
-static bool
-ndig(const char *s, int n, int *v)
-{
-	int i, x = 0;
-	for (i = 0; i < n; i++) {
-		if (s[i] < '0' || s[i] > '9')
-			return false;
-		x = x * 10 + s[i] - '0';
-	}
-	*v = x;
-	return true;
-}
-
 /* Parse an RFC 3339 time. */
 int
 json_parse_time(const char *s, int64_t *us)
@@ -299,9 +285,10 @@ json_parse_time(const char *s, int64_t *us)
 	int Y, M, D, h, mi, sec, oh = 0, om = 0, sign = 0;
 	int64_t frac = 0, scale = 1000000;
 	const char *p;
-	if (strlen(s) < 20 || !ndig(s, 4, &Y) || s[4] != '-' || !ndig(s + 5, 2, &M) || s[7] != '-' ||
-	    !ndig(s + 8, 2, &D) || (s[10] != 'T' && s[10] != 't' && s[10] != ' ') || !ndig(s + 11, 2, &h) ||
-	    s[13] != ':' || !ndig(s + 14, 2, &mi) || s[16] != ':' || !ndig(s + 17, 2, &sec))
+	if (strlen(s) < 20 || !util_digits(s, 4, &Y) || s[4] != '-' || !util_digits(s + 5, 2, &M) || s[7] != '-' ||
+	    !util_digits(s + 8, 2, &D) || (s[10] != 'T' && s[10] != 't' && s[10] != ' ') ||
+	    !util_digits(s + 11, 2, &h) || s[13] != ':' || !util_digits(s + 14, 2, &mi) || s[16] != ':' ||
+	    !util_digits(s + 17, 2, &sec))
 		return -1;
 	if (M < 1 || M > 12 || D < 1 || D > 31 || h > 23 || mi > 59 || sec > 60)
 		return -1;
@@ -321,7 +308,7 @@ json_parse_time(const char *s, int64_t *us)
 		p++;
 	} else if (*p == '+' || *p == '-') {
 		sign = *p == '+' ? 1 : -1;
-		if (!ndig(p + 1, 2, &oh) || p[3] != ':' || !ndig(p + 4, 2, &om) || oh > 23 || om > 59)
+		if (!util_digits(p + 1, 2, &oh) || p[3] != ':' || !util_digits(p + 4, 2, &om) || oh > 23 || om > 59)
 			return -1;
 		p += 6;
 	} else {
