@@ -24,6 +24,7 @@
 #include "model/snapshot.h"
 #include "model/tracker.h"
 #include "model/source.h"
+#include "model/tap.h"
 #include "util/filter.h"
 
 typedef struct kg_frame {
@@ -39,13 +40,6 @@ typedef struct kg_collector_config {
 	int64_t min_publish_us; /* and at most this often (default 100 ms) */
 	const char *cluster;    /* label for the header */
 } kg_collector_config;
-
-/* Hooks that see what the tracker is fed and what it derived (recording). */
-typedef struct kg_tap {
-	void (*before)(void *arg, const kg_obsq *obs, const kg_snapshot *snap);
-	void (*after)(void *arg, const kg_snapshot *snap, const kg_evlist *events);
-	void *arg;
-} kg_tap;
 
 typedef struct kg_collector kg_collector;
 

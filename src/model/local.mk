@@ -11,3 +11,5 @@ libkgtop_a_SOURCES += \
 	src/model/tracker_poll.c src/model/tracker_annotate.c \
 	src/model/source.c src/model/source.h
 libkgtop_a_SOURCES += src/model/defaults.h
+# hooks on the collector (the recorder), the verdicts of trace line parsers
+libkgtop_a_SOURCES += src/model/tap.h src/model/parse_rc.h

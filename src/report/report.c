@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "model/intern.h"
+#include "record/json.h"
 #include "report/groupcol.h"
 
 /* Letter of member index i in the text grid. */
@@ -153,42 +154,6 @@ report_text(sbuf *o, const kg_snapshot *s)
 	sanitize_lines(o, from);
 }
 
-/* A JSON time. */
-void
-report_json_time(sbuf *o, int64_t us)
-{
-	time_t t = (time_t)(us / 1000000);
-	struct tm tm;
-	char buf[40];
-	gmtime_r(&t, &tm);
-	strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S", &tm);
-	sbuf_addf(o, "\"%s.%03dZ\"", buf, (int)((us / 1000) % 1000));
-}
-
-/* A JSON string or null. */
-static void
-jstr(sbuf *o, const char *s)
-{
-	if (s == NULL)
-		sbuf_adds(o, "null");
-	else
-		sbuf_add_json_str(o, s);
-}
-
-/* A partition set. */
-void
-report_json_parts(sbuf *o, const kg_tp *v, int n)
-{
-	int i;
-	sbuf_addc(o, '[');
-	for (i = 0; i < n; i++) {
-		sbuf_adds(o, i ? ",{\"topic\":" : "{\"topic\":");
-		sbuf_add_json_str(o, intern_topic_name(v[i].topic));
-		sbuf_addf(o, ",\"partition\":%d}", v[i].partition);
-	}
-	sbuf_addc(o, ']');
-}
-
 /* An int64 or null when negative. */
 static void
 jnum(sbuf *o, int64_t v)
@@ -199,72 +164,21 @@ jnum(sbuf *o, int64_t v)
 		sbuf_addf(o, "%lld", (long long)v);
 }
 
-/* One event. */
-void
-report_json_event(sbuf *o, const kg_event *e, int64_t t0_us)
-{
-	sbuf msg = { 0 };
-	sbuf_addf(o, "{\"seq\":%llu,\"time\":", (unsigned long long)e->seq);
-	report_json_time(o, e->time_us);
-	sbuf_addf(o, ",\"t\":%.3f,\"kind\":\"%s\",\"group\":", (double)(e->time_us - t0_us) / 1e6, event_kind_key(e->kind));
-	jstr(o, e->group >= 0 ? intern_group_name(e->group) : NULL);
-	sbuf_adds(o, ",\"member_id\":");
-	jstr(o, e->member_id);
-	sbuf_adds(o, ",\"client_id\":");
-	jstr(o, e->client_id);
-	if (e->instance_id) {
-		sbuf_adds(o, ",\"instance_id\":");
-		jstr(o, e->instance_id);
-	}
-	if (e->kind == KG_EV_REVOKED || e->kind == KG_EV_ASSIGNED || e->kind == KG_EV_LOST ||
-	    e->kind == KG_EV_ORPHANED || e->kind == KG_EV_MEMBER_LEFT) {
-		sbuf_adds(o, ",\"partitions\":");
-		report_json_parts(o, e->parts, e->nparts);
-	}
-	if (e->kind == KG_EV_REVOKED) {
-		sbuf_adds(o, ",\"before\":");
-		report_json_parts(o, e->before, e->nbefore);
-		sbuf_addf(o, ",\"class\":\"%s\"", tp_class_name(e->cls));
-	}
-	sbuf_addf(o, ",\"evidence\":\"%s\",\"protocol\":\"%s\"", evidence_name(e->evidence), proto_name(e->proto));
-	if (e->episode)
-		sbuf_addf(o, ",\"episode\":%lld,\"round\":%d", (long long)e->episode, e->round);
-	if (e->generation >= 0)
-		sbuf_addf(o, ",\"generation\":%d", (int)e->generation);
-	if (e->duration_us >= 0)
-		sbuf_addf(o, ",\"duration_ms\":%.1f", (double)e->duration_us / 1000.0);
-	if (e->kind == KG_EV_REBALANCE_END)
-		sbuf_addf(o, ",\"lag_cost\":%lld", (long long)e->lag_cost);
-	if (e->kind == KG_EV_STATE)
-		sbuf_addf(o, ",\"from\":\"%s\",\"to\":\"%s\"", state_name(e->from), state_name(e->to));
-	if (e->reason != KG_REASON_NONE)
-		sbuf_addf(o, ",\"reason\":\"%s\"", reason_key(e->reason));
-	if (e->text) {
-		sbuf_adds(o, ",\"text\":");
-		jstr(o, e->text);
-	}
-	event_format(e, &msg);
-	sbuf_adds(o, ",\"message\":");
-	jstr(o, sbuf_str(&msg));
-	sbuf_free(&msg);
-	sbuf_addc(o, '}');
-}
-
 /* One member. */
 static void
 json_member(sbuf *o, const kg_member *m)
 {
 	const kg_member_health *h = &m->health;
 	sbuf_adds(o, "{\"member_id\":");
-	jstr(o, m->member_id);
+	json_put_str(o, m->member_id);
 	sbuf_adds(o, ",\"client_id\":");
-	jstr(o, m->client_id);
+	json_put_str(o, m->client_id);
 	sbuf_adds(o, ",\"host\":");
-	jstr(o, m->host);
+	json_put_str(o, m->host);
 	sbuf_adds(o, ",\"instance_id\":");
-	jstr(o, m->instance_id);
+	json_put_str(o, m->instance_id);
 	sbuf_adds(o, ",\"assignment\":");
-	report_json_parts(o, m->assignment, m->nassigned);
+	json_put_list(o, m->assignment, m->nassigned);
 	sbuf_addf(o, ",\"status\":\"%s\",\"lane\":%d,\"exact\":%s", member_status_name(m->status), m->lane,
 		  (m->flags & KG_MEMBER_EXACT) ? "true" : "false");
 	sbuf_adds(o, ",\"health\":{\"heartbeat_age_ms\":");
@@ -287,16 +201,16 @@ json_group(sbuf *o, const kg_group *g)
 {
 	int i, nflight;
 	sbuf_adds(o, "{\"id\":");
-	jstr(o, g->name);
+	json_put_str(o, g->name);
 	sbuf_addf(o, ",\"state\":\"%s\",\"protocol_type\":", state_name(g->state));
-	jstr(o, g->protocol_type);
+	json_put_str(o, g->protocol_type);
 	sbuf_adds(o, ",\"assignor\":");
-	jstr(o, g->assignor);
+	json_put_str(o, g->assignor);
 	sbuf_addf(o, ",\"protocol\":\"%s\",\"coordinator\":", proto_name(g->proto));
 	jnum(o, g->coordinator);
 	if (g->error) {
 		sbuf_adds(o, ",\"error\":");
-		jstr(o, g->error);
+		json_put_str(o, g->error);
 	}
 	sbuf_adds(o, ",\"members\":[");
 	for (i = 0; i < g->nmembers; i++) {
@@ -310,7 +224,7 @@ json_group(sbuf *o, const kg_group *g)
 		if (i)
 			sbuf_addc(o, ',');
 		sbuf_adds(o, "{\"topic\":");
-		jstr(o, intern_topic_name(p->tp.topic));
+		json_put_str(o, intern_topic_name(p->tp.topic));
 		sbuf_addf(o, ",\"partition\":%d,\"committed\":", p->tp.partition);
 		jnum(o, p->committed);
 		sbuf_adds(o, ",\"log_end\":");
@@ -318,7 +232,7 @@ json_group(sbuf *o, const kg_group *g)
 		sbuf_adds(o, ",\"lag\":");
 		jnum(o, p->lag);
 		sbuf_adds(o, ",\"owner\":");
-		jstr(o, p->owner >= 0 ? g->members[p->owner].member_id : NULL);
+		json_put_str(o, p->owner >= 0 ? g->members[p->owner].member_id : NULL);
 		sbuf_addf(o, ",\"orphaned\":%s,\"in_flight\":%s}", p->orphaned ? "true" : "false",
 			  p->in_flight ? "true" : "false");
 	}
@@ -341,22 +255,22 @@ report_json(sbuf *o, const kg_snapshot *s, kg_event *const *events, size_t neven
 	int i;
 	size_t k;
 	sbuf_addf(o, "{\"version\":%d,\"time\":", KG_JSON_VERSION);
-	report_json_time(o, s->time_us);
+	json_put_time(o, s->time_us);
 	sbuf_addf(o, ",\"time_us\":%lld,\"cluster\":", (long long)s->time_us);
-	jstr(o, s->cluster);
+	json_put_str(o, s->cluster);
 	sbuf_adds(o, ",\"source\":{");
 	for (i = 0; i < s->nsources; i++) {
 		const kg_source_health *h = &s->sources[i];
 		if (i)
 			sbuf_addc(o, ',');
-		jstr(o, h->name);
+		json_put_str(o, h->name);
 		sbuf_addf(o, ":{\"status\":\"%s\",\"since\":", src_status_name(h->status));
 		if (h->since_us > 0)
-			report_json_time(o, h->since_us);
+			json_put_time(o, h->since_us);
 		else
 			sbuf_adds(o, "null");
 		sbuf_adds(o, ",\"message\":");
-		jstr(o, h->message);
+		json_put_str(o, h->message);
 		if (h->insecure)
 			sbuf_adds(o, ",\"insecure\":true");
 		sbuf_addc(o, '}');
@@ -371,7 +285,7 @@ report_json(sbuf *o, const kg_snapshot *s, kg_event *const *events, size_t neven
 	for (k = 0; k < nevents; k++) {
 		if (k)
 			sbuf_addc(o, ',');
-		report_json_event(o, events[k], t0_us);
+		json_put_event(o, events[k], t0_us);
 	}
 	sbuf_adds(o, "]}");
 }

@@ -22,11 +22,5 @@
 void report_text(sbuf *out, const kg_snapshot *s);
 /* Append one JSON object (no newline) for s and the events since the last one. */
 void report_json(sbuf *out, const kg_snapshot *s, kg_event *const *events, size_t nevents, int64_t t0_us);
-/* Append one event as a JSON object. */
-void report_json_event(sbuf *out, const kg_event *e, int64_t t0_us);
-/* Append a partition set as a JSON array of {"topic","partition"}. */
-void report_json_parts(sbuf *out, const kg_tp *v, int n);
-/* Append an ISO-8601 UTC time with milliseconds, quoted. */
-void report_json_time(sbuf *out, int64_t us);
 
 #endif

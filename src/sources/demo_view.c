@@ -22,8 +22,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "record/jsonl.h"
 #include "util/log.h"
-#include "sources/jsonl_write.h"
 #include "util/util.h"
 
 #define HELD_STALE_US (2LL * 1000000)     /* held observations stop holding back the queue */

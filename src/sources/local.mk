@@ -6,16 +6,13 @@ libkgtop_a_SOURCES += src/sources/sources.c src/sources/sources.h
 libkgtop_a_SOURCES += \
 	src/sources/parse_lines.c src/sources/parse_lines.h \
 	src/sources/parse_log.c src/sources/parse_log.h \
-	src/sources/parse_jsonl.c src/sources/parse_jsonl.h \
 	src/sources/parse_jolokia.c src/sources/parse_jolokia.h \
-	src/sources/parse_rdstats.c src/sources/parse_rdstats.h \
-	src/sources/jsonl_write.c src/sources/jsonl_write.h
+	src/sources/parse_rdstats.c src/sources/parse_rdstats.h
 libkgtop_a_SOURCES += src/sources/trace.c src/sources/trace.h \
 	src/sources/trace_kinds.c src/sources/trace_kinds.h \
 	src/sources/trace_transport.c src/sources/trace_transport.h \
 	src/sources/trace_url.c src/sources/trace_url.h \
 	src/sources/trace_groups.c src/sources/trace_groups.h
-libkgtop_a_SOURCES += src/sources/replay.c src/sources/replay.h
 # the embedded demo (mock cluster, producer, consumer fleets, scenarios)
 libkgtop_a_SOURCES += src/sources/demo.c src/sources/demo.h \
 	src/sources/demo_consumer.c src/sources/demo_int.h \

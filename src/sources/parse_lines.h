@@ -7,7 +7,9 @@
  * and hands every complete line (without its "\n" or "\r\n") to a
  * callback; a line longer than the cap is dropped whole and counted, so a
  * stream of garbage without newlines never grows memory.  When a line is
- * already complete inside the piece it is passed without copying.
+ * already complete inside the piece it is passed without copying.  The
+ * verdicts are declared in model/parse_rc.h (the jsonl reader in
+ * src/record gives them too).
  */
 #ifndef KGTOP_SOURCES_PARSE_LINES_H
 #define KGTOP_SOURCES_PARSE_LINES_H
@@ -16,15 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* What a parser made of one line. */
-typedef enum kg_parse_rc {
-	KG_PARSE_OBS,      /* one or more observations were produced */
-	KG_PARSE_KNOWN,    /* understood, nothing to report */
-	KG_PARSE_SKIPPED,  /* not for this parser (another logger, a stack trace, a blank) */
-	KG_PARSE_UNPARSED, /* looked relevant but was not understood */
-	KG_PARSE_MALFORMED, /* broken input (bad JSON, wrong types) */
-	KG_PARSE_COUNT
-} kg_parse_rc;
+#include "model/parse_rc.h"
 
 /* Per-verdict line counters. */
 typedef struct kg_parse_counts {

@@ -42,20 +42,6 @@ parse_log_free(kg_log_parser *p)
 	p->scap = 0;
 }
 
-/* Read exactly n digits at s into *v. */
-static bool
-digits(const char *s, int n, int *v)
-{
-	int i, x = 0;
-	for (i = 0; i < n; i++) {
-		if (s[i] < '0' || s[i] > '9')
-			return false;
-		x = x * 10 + (s[i] - '0');
-	}
-	*v = x;
-	return true;
-}
-
 /* Parse a log4j local time. */
 int
 parse_log_time(kg_log_parser *p, const char *s, size_t n, int64_t *us)
@@ -63,9 +49,9 @@ parse_log_time(kg_log_parser *p, const char *s, size_t n, int64_t *us)
 	int Y, M, D, h, mi, sec, i;
 	int64_t frac = 0, scale = 1000000;
 	int key[5];
-	if (n < 19 || !digits(s, 4, &Y) || s[4] != '-' || !digits(s + 5, 2, &M) || s[7] != '-' ||
-	    !digits(s + 8, 2, &D) || (s[10] != ' ' && s[10] != 'T') || !digits(s + 11, 2, &h) || s[13] != ':' ||
-	    !digits(s + 14, 2, &mi) || s[16] != ':' || !digits(s + 17, 2, &sec))
+	if (n < 19 || !util_digits(s, 4, &Y) || s[4] != '-' || !util_digits(s + 5, 2, &M) || s[7] != '-' ||
+	    !util_digits(s + 8, 2, &D) || (s[10] != ' ' && s[10] != 'T') || !util_digits(s + 11, 2, &h) ||
+	    s[13] != ':' || !util_digits(s + 14, 2, &mi) || s[16] != ':' || !util_digits(s + 17, 2, &sec))
 		return -1;
 	if (M < 1 || M > 12 || D < 1 || D > 31 || h > 23 || mi > 59 || sec > 60 || Y < 1970)
 		return -1;

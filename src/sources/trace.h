@@ -12,7 +12,7 @@
  * Kinds (see kgtop-trace(5)), one row each in trace_kinds.c:
  *  - log:     a broker's server.log, tailed; coordinator lines become
  *             rebalance and membership observations (parse_log.h);
- *  - jsonl:   kgtop's own JSON-lines events (parse_jsonl.h), e.g. written
+ *  - jsonl:   kgtop's own JSON-lines events (record/jsonl.h), e.g. written
  *             by another kgtop's --export-trace;
  *  - rdstats: librdkafka statistics, one JSON object per line (parse_rdstats.h);
  *  - jolokia: a Jolokia agent in front of Java consumers, one bulk POST

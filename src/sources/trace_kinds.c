@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "record/jsonl.h"
 #include "sources/parse_jolokia.h"
-#include "sources/parse_jsonl.h"
 #include "sources/parse_log.h"
 #include "sources/parse_rdstats.h"
 #include "util/util.h"
@@ -53,7 +53,7 @@ jsonl_line(void *state, const char *line, size_t len, int64_t now_us, kg_obsq *o
 {
 	(void)state;
 	(void)now_us;
-	return parse_jsonl_line(line, len, out);
+	return jsonl_parse_line(line, len, out);
 }
 
 /* rdstats: one statistics object, timed by its "time" or by when it was read. */

@@ -304,6 +304,20 @@ util_name_index(const char *const *names, int n, const char *s)
 	return -1;
 }
 
+/* n digits at s. */
+bool
+util_digits(const char *s, int n, int *v)
+{
+	int i, x = 0;
+	for (i = 0; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return false;
+		x = x * 10 + (s[i] - '0');
+	}
+	*v = x;
+	return true;
+}
+
 /* Days from 1970-01-01 (the days-from-civil algorithm: eras of 400 years). */
 int64_t
 util_days_from_civil(int64_t y, int m, int d)

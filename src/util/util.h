@@ -9,6 +9,7 @@
 #define KGTOP_UTIL_H
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -94,6 +95,8 @@ FILE *util_fopen_regular(const char *path);
 int util_name_index(const char *const *names, int n, const char *s);
 /* Days from 1970-01-01 to the civil date y-m-d (proleptic Gregorian, any year). */
 int64_t util_days_from_civil(int64_t y, int m, int d);
+/* Exactly n decimal digits at s into *v; false when one is not a digit. */
+bool util_digits(const char *s, int n, int *v);
 /* Seconds since the epoch of a local civil time (mktime); -1 when it does not exist. */
 int64_t util_local_time(int y, int mo, int d, int h, int mi, int s);
 /* Parse a duration like "500ms", "4s", "1h", "90" (seconds) into microseconds; -1 on error. */

@@ -26,8 +26,8 @@
 #include "core/collector.h"
 #include "model/intern.h"
 #include "model/tracker.h"
-#include "report/record.h"
-#include "sources/replay.h"
+#include "record/recorder.h"
+#include "record/replay.h"
 #include "util/util.h"
 #include "../unit/record_fake.h"
 

@@ -11,8 +11,8 @@
 #include <string.h>
 
 #include "model/obs.h"
-#include "sources/jsonl_write.h"
-#include "sources/parse_jsonl.h"
+#include "record/json.h"
+#include "record/jsonl.h"
 #include "util/util.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -25,11 +25,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	sbuf a = { 0 }, b = { 0 };
 	int64_t t;
 	char *s;
-	if (parse_jsonl_line((const char *)data, size, &q) == KG_PARSE_OBS) {
+	if (jsonl_parse_line((const char *)data, size, &q) == KG_PARSE_OBS) {
 		if (q.n != 1)
 			abort();
 		jsonl_write_format(&a, q.v[0]);
-		if (parse_jsonl_line(a.s, a.len, &back) != KG_PARSE_OBS || back.n != 1)
+		if (jsonl_parse_line(a.s, a.len, &back) != KG_PARSE_OBS || back.n != 1)
 			abort();
 		back.v[0]->source = q.v[0]->source;
 		jsonl_write_format(&b, back.v[0]);
@@ -37,7 +37,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 	}
 	s = xstrndup((const char *)data, size);
-	parse_jsonl_time(s, &t);
+	json_parse_time(s, &t);
 	free(s);
 	obsq_clear(&q);
 	obsq_clear(&back);

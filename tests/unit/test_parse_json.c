@@ -1,6 +1,7 @@
 /*
  * test_parse_json.c: the JSON parsers: kgtop's jsonl schema (reader and
- * writer), Jolokia bulk answers and MBean names, librdkafka statistics.
+ * writer), the observation table both it and recordings use, Jolokia
+ * bulk answers and MBean names, librdkafka statistics.
  */
 #include "config.h"
 
@@ -17,9 +18,10 @@
 
 #include "model/intern.h"
 #include "model/snapshot.h"
-#include "sources/jsonl_write.h"
 #include "sources/parse_jolokia.h"
-#include "sources/parse_jsonl.h"
+#include "record/json.h"
+#include "record/jsonl.h"
+#include "record/obs_codec.h"
 #include "sources/parse_rdstats.h"
 #include "trace_util.h"
 
@@ -29,7 +31,7 @@ jl(kg_obsq *q, const char *line, kg_parse_rc want)
 {
 	kg_parse_rc rc;
 	obsq_clear(q);
-	rc = parse_jsonl_line(line, strlen(line), q);
+	rc = jsonl_parse_line(line, strlen(line), q);
 	if (rc != want)
 		fail_msg("jsonl %s: %s, want %s", line, parse_rc_name(rc), parse_rc_name(want));
 	return q->n > 0 ? q->v[0] : NULL;
@@ -140,15 +142,111 @@ test_jsonl_time(void **state)
 {
 	int64_t t;
 	(void)state;
-	assert_int_equal(parse_jsonl_time("1970-01-01T00:00:00Z", &t), 0);
+	assert_int_equal(json_parse_time("1970-01-01T00:00:00Z", &t), 0);
 	assert_true(t == 0);
-	assert_int_equal(parse_jsonl_time("2000-03-01T00:00:00.000001Z", &t), 0);
+	assert_int_equal(json_parse_time("2000-03-01T00:00:00.000001Z", &t), 0);
 	assert_true(t == INT64_C(951868800000001));
-	assert_int_equal(parse_jsonl_time("2026-11-29T13:45:01-02:30", &t), 0);
+	assert_int_equal(json_parse_time("2026-11-29T13:45:01-02:30", &t), 0);
 	assert_true(t == INT64_C(1795968901000000));
-	assert_int_equal(parse_jsonl_time("2026-11-29T13:45:01", &t), -1);
-	assert_int_equal(parse_jsonl_time("2026-11-29T13:45:01Zjunk", &t), -1);
-	assert_int_equal(parse_jsonl_time("2026-11-29T13:45:01.Z", &t), -1);
+	assert_int_equal(json_parse_time("2026-11-29T13:45:01", &t), -1);
+	assert_int_equal(json_parse_time("2026-11-29T13:45:01Zjunk", &t), -1);
+	assert_int_equal(json_parse_time("2026-11-29T13:45:01.Z", &t), -1);
+}
+
+/* One table, two spellings: each reader takes the other's keys too, its own first; a bad value under the other's is ignored. */
+static void
+test_obs_spellings(void **state)
+{
+	kg_obsq q = { 0 };
+	kg_obs *o;
+	cJSON *j;
+	sbuf b = { 0 };
+	char err[256];
+	(void)state;
+	o = jl(&q, "{\"v\":1,\"ts\":1,\"kind\":\"left\",\"group\":\"g\",\"member_id\":\"m\",\"max_poll_ms\":5,\"hb_rate\":0.5}",
+	       KG_PARSE_OBS);
+	assert_string_equal(o->member_id, "m");
+	assert_true(o->max_poll_ms == 5);
+	assert_true(o->hb_rate == 0.5);
+	o = jl(&q, "{\"v\":1,\"ts\":1,\"kind\":\"left\",\"group\":\"g\",\"member_id\":\"b\",\"member\":\"a\"}", KG_PARSE_OBS);
+	assert_string_equal(o->member_id, "a");
+	o = jl(&q, "{\"v\":1,\"ts\":1,\"kind\":\"left\",\"group\":\"g\",\"member_id\":5,\"nmembers\":-7}", KG_PARSE_OBS);
+	assert_null(o->member_id);
+	assert_int_equal(o->nmembers, -1);
+	/* the trace has no source: it is the reader's */
+	o = jl(&q, "{\"v\":1,\"ts\":1,\"kind\":\"left\",\"group\":\"g\",\"source\":\"demo\"}", KG_PARSE_OBS);
+	assert_string_equal(o->source, "jsonl");
+	/* a recording's reader takes trace spellings; its writer writes its own, exactly */
+	j = cJSON_Parse("{\"kind\":\"left\",\"ts\":7,\"group\":\"g\",\"source\":\"demo\",\"member\":\"x\",\"reason\":\"max_poll\","
+			"\"generation\":3,\"heartbeat_rate\":0.5,\"partitions\":{\"t\":[1,0,1]},\"client_id\":null}");
+	assert_int_equal(obs_codec_read(j, OBS_RECORDING, "", &o, err, sizeof err), 0);
+	obs_codec_write(&b, o, OBS_RECORDING);
+	assert_string_equal(sbuf_str(&b), "{\"kind\":\"left\",\"time\":7,\"group\":\"g\",\"source\":\"demo\",\"member_id\":\"x\","
+					  "\"reason\":\"max_poll\",\"generation\":3,\"hb_rate\":0.5,\"partitions\":{\"t\":[0,1]}}");
+	obs_free(o);
+	cJSON_Delete(j);
+	/* a recording says what is wrong, under its own key */
+	j = cJSON_Parse("{\"kind\":\"left\",\"time\":7,\"generation\":\"x\"}");
+	assert_int_equal(obs_codec_read(j, OBS_RECORDING, "", &o, err, sizeof err), OBS_MALFORMED);
+	assert_string_equal(err, "obs left: bad generation");
+	cJSON_Delete(j);
+	j = cJSON_Parse("{\"kind\":\"left\"}");
+	assert_int_equal(obs_codec_read(j, OBS_RECORDING, "", &o, err, sizeof err), OBS_MALFORMED);
+	assert_string_equal(err, "obs left: no time");
+	cJSON_Delete(j);
+	sbuf_free(&b);
+	obsq_clear(&q);
+	free(q.v);
+}
+
+/* kgtop-trace(5) lists every field of the table with both its keys and its type. */
+static void
+test_obs_table_documented(void **state)
+{
+	const char *src = getenv("top_srcdir");
+	char path[1024], line[512];
+	FILE *f;
+	int i, nrows = 0;
+	char rows[64][3][64];
+	bool in = false;
+	(void)state;
+	snprintf(path, sizeof path, "%s/doc/kgtop-trace.5", src ? src : ".");
+	f = fopen(path, "r");
+	assert_non_null(f);
+	while (fgets(line, sizeof line, f) != NULL && nrows < 64) {
+		char *c[4] = { line, NULL, NULL, NULL };
+		int k;
+		if (strncmp(line, ".TS", 3) == 0 || strncmp(line, ".TE", 3) == 0) {
+			in = line[2] == 'S';
+			continue;
+		}
+		if (!in || strchr(line, '\t') == NULL)
+			continue;
+		line[strcspn(line, "\n")] = '\0';
+		for (k = 1; k < 4 && c[k - 1] != NULL; k++) {
+			c[k] = strchr(c[k - 1], '\t');
+			if (c[k] != NULL)
+				*c[k]++ = '\0';
+		}
+		for (k = 0; k < 3; k++)
+			snprintf(rows[nrows][k], sizeof rows[nrows][k], "%s", c[k] ? c[k] : "");
+		nrows++;
+	}
+	fclose(f);
+	for (i = 0; i < obs_codec_nfields(); i++) {
+		obs_codec_field fl = obs_codec_field_at(i);
+		const char *tk = fl.key[OBS_TRACE] ? fl.key[OBS_TRACE] : "\\-";
+		const char *rk = fl.key[OBS_TRACE] && strcmp(fl.key[OBS_RECORDING], fl.key[OBS_TRACE]) == 0 ? "" : fl.key[OBS_RECORDING];
+		int r;
+		for (r = 0; r < nrows; r++) {
+			if (strcmp(rows[r][0], tk) == 0)
+				break;
+		}
+		if (r == nrows)
+			fail_msg("kgtop-trace(5): no row for %s / %s", tk, fl.key[OBS_RECORDING]);
+		if (strcmp(rows[r][1], rk) != 0 || strcmp(rows[r][2], fl.type) != 0)
+			fail_msg("kgtop-trace(5): %s: \"%s\" %s, the table says \"%s\" %s", tk, rows[r][1], rows[r][2], rk, fl.type);
+	}
 }
 
 /* MBean names are parsed by properties: order, quoting and escapes. */
@@ -255,7 +353,8 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_jsonl_roundtrip), cmocka_unit_test(test_jsonl_schema),
-		cmocka_unit_test(test_jsonl_time),      cmocka_unit_test(test_mbean_names),
+		cmocka_unit_test(test_jsonl_time),      cmocka_unit_test(test_obs_spellings),
+		cmocka_unit_test(test_obs_table_documented), cmocka_unit_test(test_mbean_names),
 		cmocka_unit_test(test_jolokia_answers), cmocka_unit_test(test_rdstats),
 	};
 	return cmocka_run_group_tests_name("parse_json", tests, NULL, NULL);

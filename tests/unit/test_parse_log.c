@@ -17,7 +17,7 @@
 #include <cmocka.h>
 
 #include "model/intern.h"
-#include "sources/parse_jsonl.h"
+#include "record/jsonl.h"
 #include "sources/parse_lines.h"
 #include "sources/parse_log.h"
 #include "trace_util.h"
@@ -79,7 +79,7 @@ golden_log(const char *name)
 		const char *nl = strchr(line, '\n');
 		size_t n = nl ? (size_t)(nl - line) : strlen(line);
 		if (line[0] != '#')
-			assert_int_equal(parse_jsonl_line(line, n, &back), KG_PARSE_OBS);
+			assert_int_equal(jsonl_parse_line(line, n, &back), KG_PARSE_OBS);
 		line += n + (nl != NULL);
 	}
 	assert_int_equal(back.n, q.n);

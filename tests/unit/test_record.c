@@ -33,8 +33,8 @@
 #include "model/intern.h"
 #include "model/tracker.h"
 #include "record_fake.h"
-#include "report/record.h"
-#include "sources/replay.h"
+#include "record/recorder.h"
+#include "record/replay.h"
 #include "util/util.h"
 
 #define T0 (1795900000LL * 1000000) /* 2026-11-28 */

@@ -13,7 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "sources/jsonl_write.h"
+#include "record/jsonl.h"
 
 /* The source tree. */
 const char *

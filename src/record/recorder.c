@@ -1,5 +1,5 @@
 /*
- * record.c: --record FILE (see record.h; the format is kgtop-record(5)).
+ * recorder.c: --record FILE (see recorder.h; the format is kgtop-record(5)).
  *
  * The recorder hangs on the collector's tap.  before() encodes the
  * observations the tracker is about to consume (they are gone after it);
@@ -16,10 +16,12 @@
  * line that would cross it, and the new file starts with a header and a
  * keyframe.  A write error stops the recording and is kept for the
  * recorder's health source ("record"), which the header shows.
+ * Observations are written by the observation table (obs_codec.h, the
+ * recording schema), events as --json writes them (json.h).
  */
 #include "config.h"
 
-#include "report/record.h"
+#include "record/recorder.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -27,7 +29,9 @@
 #include <string.h>
 
 #include "model/intern.h"
-#include "report/report.h"
+#include "record/format.h"
+#include "record/json.h"
+#include "record/obs_codec.h"
 #include "util/util.h"
 
 #define KEYFRAME_US (60LL * 1000000)
@@ -53,16 +57,6 @@ struct kg_recorder {
 
 /* ------------------------------------------------------------ encoding */
 
-/* A JSON string or null. */
-static void
-put_str(sbuf *o, const char *s)
-{
-	if (s == NULL)
-		sbuf_adds(o, "null");
-	else
-		sbuf_add_json_str(o, s);
-}
-
 /* ,"key": */
 static void
 put_key(sbuf *o, const char *key)
@@ -75,78 +69,6 @@ static void
 put_int(sbuf *o, const char *key, int64_t v)
 {
 	sbuf_addf(o, ",\"%s\":%lld", key, (long long)v);
-}
-
-/* A partition set as {"topic":[p,...],...}. */
-static void
-put_parts(sbuf *o, const kg_tp *v, int n)
-{
-	int i;
-	sbuf_addc(o, '{');
-	for (i = 0; i < n; i++) {
-		if (i == 0 || v[i].topic != v[i - 1].topic) {
-			if (i > 0)
-				sbuf_adds(o, "],");
-			sbuf_add_json_str(o, intern_topic_name(v[i].topic));
-			sbuf_adds(o, ":[");
-		} else {
-			sbuf_addc(o, ',');
-		}
-		sbuf_addf(o, "%d", v[i].partition);
-	}
-	sbuf_adds(o, n > 0 ? "]}" : "}");
-}
-
-/* One observation: every field that differs from obs_new()'s unknown. */
-static void
-put_obs(sbuf *o, const kg_obs *ob)
-{
-	sbuf_adds(o, "{\"kind\":");
-	sbuf_add_json_str(o, obs_kind_name(ob->kind));
-	put_int(o, "time", ob->time_us);
-	put_key(o, "group");
-	put_str(o, ob->group >= 0 ? intern_group_name(ob->group) : NULL);
-	put_key(o, "source");
-	put_str(o, ob->source ? ob->source : "");
-#define STR(k, f)                 \
-	if (ob->f != NULL) {          \
-		put_key(o, k);            \
-		sbuf_add_json_str(o, ob->f); \
-	}
-	STR("member_id", member_id)
-	STR("client_id", client_id)
-	STR("instance_id", instance_id)
-	STR("host", host)
-	STR("text", text)
-#undef STR
-	if (ob->reason != KG_REASON_NONE)
-		sbuf_addf(o, ",\"reason\":\"%s\"", reason_key(ob->reason));
-	if (ob->proto != KG_PROTO_UNKNOWN)
-		sbuf_addf(o, ",\"protocol\":\"%s\"", proto_name(ob->proto));
-#define NUM(k, f)                 \
-	if (ob->f != -1)              \
-		put_int(o, k, ob->f);
-	NUM("generation", generation)
-	NUM("nmembers", nmembers)
-	NUM("session_timeout_ms", session_timeout_ms)
-	NUM("max_poll_ms", max_poll_ms)
-	NUM("hb_age_us", hb_age_us)
-	NUM("poll_gap_us", poll_gap_us)
-	NUM("poll_gap_max_us", poll_gap_max_us)
-	NUM("rebalance_latency_avg_us", rebalance_latency_avg_us)
-	NUM("rebalance_latency_max_us", rebalance_latency_max_us)
-	NUM("rebalance_total", rebalance_total)
-	NUM("failed_rebalances", failed_rebalances)
-	NUM("assigned_count", assigned_count)
-	NUM("value", value)
-#undef NUM
-	if (ob->hb_rate != -1.0)
-		sbuf_addf(o, ",\"hb_rate\":%.17g", ob->hb_rate);
-	if (ob->nparts > 0) {
-		put_key(o, "partitions");
-		put_parts(o, ob->parts, ob->nparts);
-	}
-	sbuf_addc(o, '}');
 }
 
 /* True when two possibly-NULL strings are equal. */
@@ -202,7 +124,7 @@ put_sources(sbuf *o, const kg_snapshot *s)
 		put_int(o, "since", h->since_us);
 		put_int(o, "last_ok", h->last_ok_us);
 		put_key(o, "message");
-		put_str(o, h->message);
+		json_put_str(o, h->message);
 		if (h->insecure)
 			sbuf_adds(o, ",\"insecure\":true");
 		sbuf_addc(o, '}');
@@ -233,7 +155,7 @@ put_brokers(sbuf *o, const kg_snapshot *s)
 	sbuf_adds(o, ",\"brokers\":[");
 	for (i = 0; i < s->nbrokers; i++) {
 		sbuf_addf(o, "%s[%d,", i ? "," : "", (int)s->brokers[i].id);
-		put_str(o, s->brokers[i].host);
+		json_put_str(o, s->brokers[i].host);
 		sbuf_addf(o, ",%d]", s->brokers[i].port);
 	}
 	sbuf_addc(o, ']');
@@ -353,9 +275,9 @@ put_members(sbuf *o, const kg_group *g)
 		sbuf_adds(o, i ? ",{\"id\":" : "{\"id\":");
 		sbuf_add_json_str(o, m->member_id);
 		put_key(o, "client_id");
-		put_str(o, m->client_id);
+		json_put_str(o, m->client_id);
 		put_key(o, "host");
-		put_str(o, m->host);
+		json_put_str(o, m->host);
 		if (m->instance_id != NULL) {
 			put_key(o, "instance_id");
 			sbuf_add_json_str(o, m->instance_id);
@@ -363,7 +285,7 @@ put_members(sbuf *o, const kg_group *g)
 		if (m->flags != 0)
 			sbuf_addf(o, ",\"flags\":%u", (unsigned)m->flags);
 		put_key(o, "assignment");
-		put_parts(o, m->assignment, m->nassigned);
+		json_put_set(o, m->assignment, m->nassigned);
 		sbuf_addc(o, '}');
 	}
 	sbuf_addc(o, ']');
@@ -425,12 +347,12 @@ put_group(sbuf *o, const kg_group *p, const kg_group *g, int *ngroups)
 	if (full || !str_eq(p->protocol_type, g->protocol_type)) {
 		group_field(&body, &n);
 		sbuf_adds(&body, "\"protocol_type\":");
-		put_str(&body, g->protocol_type);
+		json_put_str(&body, g->protocol_type);
 	}
 	if (full || !str_eq(p->assignor, g->assignor)) {
 		group_field(&body, &n);
 		sbuf_adds(&body, "\"assignor\":");
-		put_str(&body, g->assignor);
+		json_put_str(&body, g->assignor);
 	}
 	if (full || p->proto != g->proto) {
 		group_field(&body, &n);
@@ -451,7 +373,7 @@ put_group(sbuf *o, const kg_group *p, const kg_group *g, int *ngroups)
 	if (full || !str_eq(p->error, g->error)) {
 		group_field(&body, &n);
 		sbuf_adds(&body, "\"error\":");
-		put_str(&body, g->error);
+		json_put_str(&body, g->error);
 	}
 	{
 		bool same = !full && p->nmembers == g->nmembers;
@@ -528,7 +450,7 @@ encode_tick(kg_recorder *r, const kg_snapshot *s, const kg_evlist *ev, bool key)
 	if (key)
 		sbuf_adds(o, ",\"key\":true");
 	sbuf_adds(o, ",\"time\":");
-	report_json_time(o, s->time_us);
+	json_put_time(o, s->time_us);
 	if (prev == NULL || !sources_equal(prev, s))
 		put_sources(o, s);
 	if (prev == NULL || !brokers_equal(prev, s))
@@ -545,7 +467,7 @@ encode_tick(kg_recorder *r, const kg_snapshot *s, const kg_evlist *ev, bool key)
 		for (k = 0; k < ev->n; k++) {
 			if (k)
 				sbuf_addc(o, ',');
-			report_json_event(o, ev->v[k], r->start_us);
+			json_put_event(o, ev->v[k], r->start_us);
 		}
 		sbuf_addc(o, ']');
 	}
@@ -557,10 +479,10 @@ static void
 encode_header(kg_recorder *r, sbuf *o, const kg_snapshot *s)
 {
 	sbuf_addf(o, "{\"kgtop_record\":%d,\"kgtop\":\"%s\",\"start\":", KG_RECORD_VERSION, PACKAGE_VERSION);
-	report_json_time(o, s->time_us);
+	json_put_time(o, s->time_us);
 	put_int(o, "start_us", s->time_us);
 	put_key(o, "cluster");
-	put_str(o, s->cluster);
+	json_put_str(o, s->cluster);
 	sbuf_addf(o, ",\"rotation\":%d", r->rotations);
 	if (r->has_tcfg) {
 		const kg_tracker_config *c = &r->tcfg;
@@ -569,8 +491,9 @@ encode_header(kg_recorder *r, sbuf *o, const kg_snapshot *s)
 			  limit_src_name(c->session_src));
 		sbuf_addf(o, ",\"max_poll_us\":%lld,\"max_poll_from\":\"%s\"", (long long)c->max_poll_us,
 			  limit_src_name(c->max_poll_src));
-		sbuf_addf(o, ",\"storm_window_us\":%lld,\"storm_episodes\":%d,\"storm_ratio\":%.17g",
-			  (long long)c->storm_window_us, c->storm_episodes, c->storm_ratio);
+		sbuf_addf(o, ",\"storm_window_us\":%lld,\"storm_episodes\":%d,\"storm_ratio\":",
+			  (long long)c->storm_window_us, c->storm_episodes);
+		json_put_double(o, c->storm_ratio);
 		sbuf_addf(o, ",\"orphan_grace_us\":%lld,\"window_us\":%lld}", (long long)c->orphan_grace_us,
 			  (long long)c->window_us);
 	}
@@ -642,7 +565,7 @@ tap_before(void *arg, const kg_obsq *obs, const kg_snapshot *snap)
 	for (i = 0; i < obs->n; i++) {
 		if (i)
 			sbuf_addc(&r->obs, ',');
-		put_obs(&r->obs, obs->v[i]);
+		obs_codec_write(&r->obs, obs->v[i], OBS_RECORDING);
 	}
 }
 

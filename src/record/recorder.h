@@ -1,5 +1,5 @@
 /*
- * record.h: --record FILE: what kgtop sees, as versioned JSON lines.
+ * recorder.h: --record FILE: what kgtop sees, as versioned JSON lines.
  *
  * The recorder hangs on the collector's tap: each tick it writes one line
  * with the observations the tracker was fed, the snapshot as a delta
@@ -7,19 +7,18 @@
  * health, and the events derived.  It flushes every tick, so a crash loses
  * at most the tick in progress (about a second); with a size limit it
  * rotates into FILE.1 and starts the new file with a header and a
- * keyframe.  The format is documented in kgtop-record(5).
+ * keyframe.  The format is documented in kgtop-record(5); its observations
+ * are the recording schema of obs_codec.h, its events --json's (json.h).
  */
-#ifndef KGTOP_REPORT_RECORD_H
-#define KGTOP_REPORT_RECORD_H
+#ifndef KGTOP_RECORD_RECORDER_H
+#define KGTOP_RECORD_RECORDER_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/collector.h"
-#include "model/tracker.h"
 #include "model/source.h"
-
-#define KG_RECORD_VERSION 1
+#include "model/tap.h"
+#include "model/tracker.h"
 
 typedef struct kg_recorder kg_recorder;
 

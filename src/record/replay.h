@@ -11,8 +11,8 @@
  * A truncated or corrupted file replays up to the damage and says where
  * it stopped; a newer format version is refused.
  */
-#ifndef KGTOP_SOURCES_REPLAY_H
-#define KGTOP_SOURCES_REPLAY_H
+#ifndef KGTOP_RECORD_REPLAY_H
+#define KGTOP_RECORD_REPLAY_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,0 +1,323 @@
+/*
+ * json.c: the JSON pieces of kgtop's formats (see json.h).
+ */
+#include "config.h"
+
+#include "record/json.h"
+
+#include <locale.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "model/intern.h"
+#include "model/snapshot.h"
+
+/* ------------------------------------------------------------ writing */
+
+/* A JSON string or null. */
+void
+json_put_str(sbuf *o, const char *s)
+{
+	if (s == NULL)
+		sbuf_adds(o, "null");
+	else
+		sbuf_add_json_str(o, s);
+}
+
+/* A double, %.17g with the locale's decimal point made '.'. */
+void
+json_put_double(sbuf *o, double x)
+{
+	char buf[64], *p;
+	const char *dp = localeconv()->decimal_point;
+	size_t dl = dp != NULL ? strlen(dp) : 0;
+	snprintf(buf, sizeof buf, "%.17g", x);
+	if (dl > 0 && strcmp(dp, ".") != 0 && (p = strstr(buf, dp)) != NULL) {
+		*p = '.';
+		memmove(p + 1, p + dl, strlen(p + dl) + 1);
+	}
+	sbuf_adds(o, buf);
+}
+
+/* A partition set as {"topic":[p,...],...}. */
+void
+json_put_set(sbuf *o, const kg_tp *v, int n)
+{
+	int i;
+	sbuf_addc(o, '{');
+	for (i = 0; i < n; i++) {
+		if (i == 0 || v[i].topic != v[i - 1].topic) {
+			if (i > 0)
+				sbuf_adds(o, "],");
+			sbuf_add_json_str(o, intern_topic_name(v[i].topic));
+			sbuf_adds(o, ":[");
+		} else {
+			sbuf_addc(o, ',');
+		}
+		sbuf_addf(o, "%d", (int)v[i].partition);
+	}
+	sbuf_adds(o, n > 0 ? "]}" : "}");
+}
+
+/* A partition list. */
+void
+json_put_list(sbuf *o, const kg_tp *v, int n)
+{
+	int i;
+	sbuf_addc(o, '[');
+	for (i = 0; i < n; i++) {
+		sbuf_adds(o, i ? ",{\"topic\":" : "{\"topic\":");
+		sbuf_add_json_str(o, intern_topic_name(v[i].topic));
+		sbuf_addf(o, ",\"partition\":%d}", v[i].partition);
+	}
+	sbuf_addc(o, ']');
+}
+
+/* A JSON time. */
+void
+json_put_time(sbuf *o, int64_t us)
+{
+	time_t t = (time_t)(us / 1000000);
+	struct tm tm;
+	char buf[40];
+	gmtime_r(&t, &tm);
+	strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S", &tm);
+	sbuf_addf(o, "\"%s.%03dZ\"", buf, (int)((us / 1000) % 1000));
+}
+
+/* One event. */
+void
+json_put_event(sbuf *o, const kg_event *e, int64_t t0_us)
+{
+	sbuf msg = { 0 };
+	sbuf_addf(o, "{\"seq\":%llu,\"time\":", (unsigned long long)e->seq);
+	json_put_time(o, e->time_us);
+	sbuf_addf(o, ",\"t\":%.3f,\"kind\":\"%s\",\"group\":", (double)(e->time_us - t0_us) / 1e6, event_kind_key(e->kind));
+	json_put_str(o, e->group >= 0 ? intern_group_name(e->group) : NULL);
+	sbuf_adds(o, ",\"member_id\":");
+	json_put_str(o, e->member_id);
+	sbuf_adds(o, ",\"client_id\":");
+	json_put_str(o, e->client_id);
+	if (e->instance_id) {
+		sbuf_adds(o, ",\"instance_id\":");
+		json_put_str(o, e->instance_id);
+	}
+	if (e->kind == KG_EV_REVOKED || e->kind == KG_EV_ASSIGNED || e->kind == KG_EV_LOST ||
+	    e->kind == KG_EV_ORPHANED || e->kind == KG_EV_MEMBER_LEFT) {
+		sbuf_adds(o, ",\"partitions\":");
+		json_put_list(o, e->parts, e->nparts);
+	}
+	if (e->kind == KG_EV_REVOKED) {
+		sbuf_adds(o, ",\"before\":");
+		json_put_list(o, e->before, e->nbefore);
+		sbuf_addf(o, ",\"class\":\"%s\"", tp_class_name(e->cls));
+	}
+	sbuf_addf(o, ",\"evidence\":\"%s\",\"protocol\":\"%s\"", evidence_name(e->evidence), proto_name(e->proto));
+	if (e->episode)
+		sbuf_addf(o, ",\"episode\":%lld,\"round\":%d", (long long)e->episode, e->round);
+	if (e->generation >= 0)
+		sbuf_addf(o, ",\"generation\":%d", (int)e->generation);
+	if (e->duration_us >= 0)
+		sbuf_addf(o, ",\"duration_ms\":%.1f", (double)e->duration_us / 1000.0);
+	if (e->kind == KG_EV_REBALANCE_END)
+		sbuf_addf(o, ",\"lag_cost\":%lld", (long long)e->lag_cost);
+	if (e->kind == KG_EV_STATE)
+		sbuf_addf(o, ",\"from\":\"%s\",\"to\":\"%s\"", state_name(e->from), state_name(e->to));
+	if (e->reason != KG_REASON_NONE)
+		sbuf_addf(o, ",\"reason\":\"%s\"", reason_key(e->reason));
+	if (e->text) {
+		sbuf_adds(o, ",\"text\":");
+		json_put_str(o, e->text);
+	}
+	event_format(e, &msg);
+	sbuf_adds(o, ",\"message\":");
+	json_put_str(o, sbuf_str(&msg));
+	sbuf_free(&msg);
+	sbuf_addc(o, '}');
+}
+
+/* ------------------------------------------------------------ reading */
+
+/* An integral number within [lo, hi]. */
+bool
+json_get_int(const cJSON *v, int64_t lo, int64_t hi, int64_t *out)
+{
+	double d;
+	if (!cJSON_IsNumber(v))
+		return false;
+	d = v->valuedouble;
+	if (!(d >= (double)lo && d <= (double)hi) || d != floor(d))
+		return false;
+	*out = (int64_t)d;
+	return true;
+}
+
+/* An integral number within +-JSON_I64_LIMIT. */
+bool
+json_get_i64(const cJSON *v, int64_t *out)
+{
+	return json_get_int(v, -JSON_I64_LIMIT, JSON_I64_LIMIT, out);
+}
+
+/* An integral number that fits an int32. */
+bool
+json_get_i32(const cJSON *v, int32_t *out)
+{
+	int64_t x;
+	if (!json_get_int(v, INT32_MIN, INT32_MAX, &x))
+		return false;
+	*out = (int32_t)x;
+	return true;
+}
+
+/* A name among n. */
+int
+json_get_enum(const cJSON *v, int n, const char *(*name)(int))
+{
+	int i;
+	if (!cJSON_IsString(v))
+		return -1;
+	for (i = 0; i < n; i++) {
+		if (strcmp(v->valuestring, name(i)) == 0)
+			return i;
+	}
+	return -1;
+}
+
+/* proto_name() by index. */
+const char *
+json_proto_name(int i)
+{
+	return proto_name((kg_proto)i);
+}
+
+/* src_status_name() by index. */
+const char *
+json_status_name(int i)
+{
+	return src_status_name((kg_src_status)i);
+}
+
+/* limit_src_name() by index. */
+const char *
+json_limit_name(int i)
+{
+	return limit_src_name((kg_limit_src)i);
+}
+
+/* A string or null. */
+bool
+json_get_str(const cJSON *v, char **out)
+{
+	if (cJSON_IsNull(v)) {
+		*out = NULL;
+		return true;
+	}
+	if (!cJSON_IsString(v))
+		return false;
+	*out = xstrdup(v->valuestring);
+	return true;
+}
+
+/* The interned id of a topic name (a foreign one sanitized); -1 when a foreign name is empty. */
+static int32_t
+set_topic(const char *name, bool foreign)
+{
+	char *s;
+	int32_t id;
+	if (!foreign)
+		return intern_topic(name);
+	if (name == NULL || name[0] == '\0')
+		return -1;
+	s = xstrdup(name);
+	util_sanitize_text(s);
+	id = intern_topic(s);
+	free(s);
+	return id;
+}
+
+/* A partition set. */
+int
+json_get_set(const cJSON *o, bool foreign, kg_tp **out, int *n, const char *what, char *err, size_t errsz)
+{
+	const cJSON *t, *p;
+	kg_tp *v = NULL;
+	size_t cap = 0;
+	int k = 0;
+	*out = NULL;
+	*n = 0;
+	if (!cJSON_IsObject(o))
+		return util_err(err, errsz, "%s: not an object of partitions", what);
+	cJSON_ArrayForEach(t, o)
+	{
+		int32_t topic = set_topic(t->string, foreign);
+		if (topic < 0 || !cJSON_IsArray(t)) {
+			free(v);
+			return util_err(err, errsz, "%s: topic \"%s\": not an array", what, t->string ? t->string : "");
+		}
+		cJSON_ArrayForEach(p, t)
+		{
+			int32_t part;
+			if (!json_get_i32(p, &part) || part < 0 || (foreign && k >= 1000000)) {
+				free(v);
+				return util_err(err, errsz, "%s: topic \"%s\": bad partition", what, t->string);
+			}
+			util_grow(&v, &cap, (size_t)k + 1, sizeof *v);
+			v[k].topic = topic;
+			v[k].partition = part;
+			k++;
+		}
+	}
+	if (k > 0)
+		k = tp_sort_unique(v, k);
+	*out = v;
+	*n = k;
+	return 0;
+}
+
+/* Parse an RFC 3339 time. */
+int
+json_parse_time(const char *s, int64_t *us)
+{
+	int Y, M, D, h, mi, sec, oh = 0, om = 0, sign = 0;
+	int64_t frac = 0, scale = 1000000;
+	const char *p;
+	if (strlen(s) < 20 || !util_digits(s, 4, &Y) || s[4] != '-' || !util_digits(s + 5, 2, &M) || s[7] != '-' ||
+	    !util_digits(s + 8, 2, &D) || (s[10] != 'T' && s[10] != 't' && s[10] != ' ') ||
+	    !util_digits(s + 11, 2, &h) || s[13] != ':' || !util_digits(s + 14, 2, &mi) || s[16] != ':' ||
+	    !util_digits(s + 17, 2, &sec))
+		return -1;
+	if (M < 1 || M > 12 || D < 1 || D > 31 || h > 23 || mi > 59 || sec > 60)
+		return -1;
+	p = s + 19;
+	if (*p == '.') {
+		p++;
+		if (*p < '0' || *p > '9')
+			return -1;
+		for (; *p >= '0' && *p <= '9'; p++) {
+			if (scale > 1) {
+				scale /= 10;
+				frac += (*p - '0') * scale;
+			}
+		}
+	}
+	if (*p == 'Z' || *p == 'z') {
+		p++;
+	} else if (*p == '+' || *p == '-') {
+		sign = *p == '+' ? 1 : -1;
+		if (!util_digits(p + 1, 2, &oh) || p[3] != ':' || !util_digits(p + 4, 2, &om) || oh > 23 || om > 59)
+			return -1;
+		p += 6;
+	} else {
+		return -1;
+	}
+	if (*p != '\0' || Y < 1970 || Y > 2200)
+		return -1;
+	*us = ((util_days_from_civil(Y, M, D) * 86400 + h * 3600 + mi * 60 + sec) - sign * (oh * 3600 + om * 60)) * 1000000 +
+	      frac;
+	/* the same range a trace's "ts" accepts */
+	return *us >= 0 && *us <= INT64_C(9000000000000000) ? 0 : -1;
+}
