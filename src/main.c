@@ -370,6 +370,8 @@ main(int argc, char **argv)
 	int rc;
 
 	setlocale(LC_ALL, "");
+	/* the terminal's character set, but numbers in JSON, recordings and options always with a '.' */
+	setlocale(LC_NUMERIC, "C");
 	rc = app_setup(&a, argc, argv);
 	if (rc == GO_ON)
 		rc = open_replay(&a);

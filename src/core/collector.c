@@ -408,15 +408,6 @@ collector_command(kg_collector *c, const char *role, const char *cmd)
 	collector_wake(c);
 }
 
-/* Change the interval. */
-void
-collector_set_interval(kg_collector *c, int64_t interval_us)
-{
-	if (interval_us > 0)
-		atomic_store(&c->interval_us, interval_us);
-	collector_wake(c);
-}
-
 /* Refresh now. */
 void
 collector_refresh(kg_collector *c)

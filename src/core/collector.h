@@ -59,8 +59,6 @@ kg_frame *collector_take(kg_collector *c);
 void frame_free(kg_frame *f);
 /* Queue a command for the sources of a role (src_role_name(): "demo", "replay"; "*" all); thread-safe. */
 void collector_command(kg_collector *c, const char *role, const char *cmd);
-/* Change the publish interval (thread-safe). */
-void collector_set_interval(kg_collector *c, int64_t interval_us);
 /* Ask every source to refresh now (thread-safe). */
 void collector_refresh(kg_collector *c);
 /* Stop the thread and close every source. */

@@ -588,7 +588,7 @@ print_wrapped(const char *left, const char *help)
 }
 
 /* Print usage. */
-void
+static void
 options_usage(void)
 {
 	size_t i;

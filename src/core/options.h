@@ -81,7 +81,5 @@ void options_defaults(kg_options *o);
 int options_parse(kg_options *o, int argc, char **argv, char *err, size_t errsz);
 /* Free what options own. */
 void options_free(kg_options *o);
-/* Print the usage text to stdout. */
-void options_usage(void);
 
 #endif

@@ -119,15 +119,8 @@ evidence_name(kg_evidence ev)
 	return (unsigned)ev < KG_EVID_COUNT ? evidence_names[ev] : "?";
 }
 
-/* Parse an evidence name. */
-int
-evidence_parse(const char *s)
-{
-	return util_name_index(evidence_names, KG_EVID_COUNT, s);
-}
-
 /* Who the event is about. */
-const char *
+static const char *
 event_who(const kg_event *e)
 {
 	if (e->client_id != NULL && *e->client_id != '\0')

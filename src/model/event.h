@@ -92,14 +92,10 @@ const char *event_kind_key(kg_event_kind k);
 int event_kind_parse(const char *s);
 /* "exact", "polled", "protocol" */
 const char *evidence_name(kg_evidence ev);
-/* Parse evidence_name(); -1 when unknown. */
-int evidence_parse(const char *s);
 /* The message without time, e.g. "consumer-a revoked [4] of [0 4] (incremental)". */
 void event_format(const kg_event *e, sbuf *out);
 /* "[12.121s] " relative to t0_us, then event_format(). */
 void event_format_line(const kg_event *e, int64_t t0_us, sbuf *out);
-/* Who the event is about: client id, else member id, else "". */
-const char *event_who(const kg_event *e);
 
 /* A growable list of event references. */
 typedef struct kg_evlist {

@@ -22,6 +22,8 @@
 #define ALL_EVENTS 16384
 #define LAG_POINTS 600
 
+static void sample_clear(kg_sample *s);
+
 typedef struct evring {
 	kg_event **v;
 	size_t cap;
@@ -177,7 +179,7 @@ hgroup_get(kg_history *h, int32_t group, bool create)
 /* ------------------------------------------------------------ samples */
 
 /* Free a sample's arrays. */
-void
+static void
 sample_clear(kg_sample *s)
 {
 	free(s->lane_status);
@@ -201,7 +203,7 @@ dup_array(const void *src, size_t n, size_t sz)
 }
 
 /* Deep-copy a sample. */
-void
+static void
 sample_copy(kg_sample *dst, const kg_sample *src)
 {
 	*dst = *src;
@@ -229,16 +231,6 @@ sample_same(const kg_sample *a, const kg_sample *b)
 	     memcmp(a->pstat, b->pstat, (size_t)a->nparts * sizeof *a->pstat) != 0))
 		return false;
 	return true;
-}
-
-/* The last sample. */
-const kg_sample *
-history_last_sample(kg_history *h, int32_t group)
-{
-	hgroup *g = hgroup_get(h, group, false);
-	if (g == NULL || g->nsamples == 0)
-		return NULL;
-	return &g->samples[g->nsamples - 1];
 }
 
 /* Store a sample unless unchanged. */
@@ -334,7 +326,7 @@ episode_clear(kg_episode *e)
 }
 
 /* Deep-copy an episode. */
-void
+static void
 episode_copy(kg_episode *dst, const kg_episode *src)
 {
 	int i;

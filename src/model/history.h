@@ -156,8 +156,6 @@ int history_episodes_started(kg_history *h, int32_t group, int64_t from_us, int6
 /* Bytes held, for benchmarks and the debug view. */
 size_t history_bytes(kg_history *h);
 
-/* Deep-copy an episode into dst. */
-void episode_copy(kg_episode *dst, const kg_episode *src);
 /* Free what an episode owns (not the struct itself). */
 void episode_clear(kg_episode *e);
 /* The member record of lane in e, NULL when none. */
@@ -181,8 +179,6 @@ void history_lane_reuse(kg_history *h, int32_t group, int lane, const char *clie
 kg_lane *history_lane(kg_history *h, int32_t group, int lane);
 /* Number of lanes of a group. */
 int history_nlanes(kg_history *h, int32_t group);
-/* The last stored sample of a group, NULL when none. */
-const kg_sample *history_last_sample(kg_history *h, int32_t group);
 /* Store a sample (takes ownership of its arrays) unless it equals the last one; true when stored. */
 bool history_add_sample(kg_history *h, int32_t group, kg_sample *s);
 /* Store a new episode (copied); returns the stored one, which the writer may update. */
@@ -195,10 +191,6 @@ void history_add_lag(kg_history *h, int32_t group, int64_t t_us, int64_t lag);
 void history_add_event(kg_history *h, kg_event *e);
 /* Drop what is older than the window before now_us. */
 void history_trim(kg_history *h, int64_t now_us);
-/* Free what a sample owns. */
-void sample_clear(kg_sample *s);
-/* Deep-copy a sample. */
-void sample_copy(kg_sample *dst, const kg_sample *src);
 /* Count the episodes of a group that started at or after since_us. */
 int history_count_episodes(kg_history *h, int32_t group, int64_t since_us);
 /* Lag of a group at the point nearest before t (lock held); -1 when none. */

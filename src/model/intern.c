@@ -129,13 +129,6 @@ intern_topic(const char *name)
 	return pool_intern(&topics, name, 1);
 }
 
-/* Look up a topic name. */
-int32_t
-intern_topic_find(const char *name)
-{
-	return pool_intern(&topics, name, 0);
-}
-
 /* Topic name of an id. */
 const char *
 intern_topic_name(int32_t id)

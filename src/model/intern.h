@@ -13,8 +13,6 @@
 
 /* Return the id of topic name, creating it on first use. */
 int32_t intern_topic(const char *name);
-/* Return the id of topic name, or -1 when it was never interned. */
-int32_t intern_topic_find(const char *name);
 /* Return the name of a topic id ("?" for an unknown id). */
 const char *intern_topic_name(int32_t id);
 /* Return the id of group name, creating it on first use. */

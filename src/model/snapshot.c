@@ -191,7 +191,7 @@ builder_filter(kg_builder *b, const kg_filter *f)
 }
 
 /* Discard a builder. */
-void
+static void
 builder_free(kg_builder *b)
 {
 	size_t i;
@@ -874,13 +874,6 @@ snapshot_unref(kg_snapshot *s)
 	}
 }
 
-/* Allocate from the snapshot's arena. */
-void *
-snapshot_alloc(kg_snapshot *s, size_t n)
-{
-	return arena_alloc(s->arena, n);
-}
-
 /* Copy a string into the arena. */
 const char *
 snapshot_strdup(kg_snapshot *s, const char *str)
@@ -913,25 +906,6 @@ snapshot_group(const kg_snapshot *s, int32_t id)
 	if (s == NULL || id < 0)
 		return NULL;
 	return snapshot_group_by_name(s, intern_group_name(id));
-}
-
-/* Find a topic by id. */
-const kg_topic *
-snapshot_topic(const kg_snapshot *s, int32_t id)
-{
-	const char *name = intern_topic_name(id);
-	int lo = 0, hi = s ? s->ntopics - 1 : -1;
-	while (lo <= hi) {
-		int mid = lo + (hi - lo) / 2;
-		int c = strcmp(s->topics[mid].name, name);
-		if (c == 0)
-			return &s->topics[mid];
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid - 1;
-	}
-	return NULL;
 }
 
 /* Find a member by id. */

@@ -231,8 +231,6 @@ void snapshot_unref(kg_snapshot *s);
 const kg_group *snapshot_group(const kg_snapshot *s, int32_t id);
 /* Find a group by name. */
 const kg_group *snapshot_group_by_name(const kg_snapshot *s, const char *name);
-/* Find a topic by interned id; NULL when absent. */
-const kg_topic *snapshot_topic(const kg_snapshot *s, int32_t id);
 /* Find a member of g by member id; -1 when absent. */
 int group_member_index(const kg_group *g, const char *member_id);
 /* Find a partition of g; -1 when absent. */
@@ -280,8 +278,6 @@ typedef struct kg_bmember kg_bmember;
 kg_builder *builder_new(int64_t now_us);
 /* Keep only the groups whose names pass f (-g / -G); the others are taken and dropped. */
 void builder_filter(kg_builder *b, const kg_filter *f);
-/* Discard an unfinished builder. */
-void builder_free(kg_builder *b);
 /* The builder's time. */
 int64_t builder_time(const kg_builder *b);
 /* Set the cluster label (bootstrap servers). */
@@ -335,8 +331,6 @@ void bmember_flags(kg_bmember *m, uint32_t flags);
  */
 kg_snapshot *builder_finish(kg_builder *b);
 
-/* Allocate from the snapshot's arena (for the tracker's annotations). */
-void *snapshot_alloc(kg_snapshot *s, size_t n);
 /* Copy a string into the snapshot's arena. */
 const char *snapshot_strdup(kg_snapshot *s, const char *str);
 

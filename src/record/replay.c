@@ -615,14 +615,6 @@ replay_source_new(const kg_replay_config *cfg, kg_source **out, char *err, size_
 	return 0;
 }
 
-/* The recording's start. */
-int64_t
-replay_start_us(kg_source *s)
-{
-	kg_replay *r = s->impl;
-	return r->start_us;
-}
-
 /* The recording's cluster label. */
 const char *
 replay_cluster(kg_source *s)

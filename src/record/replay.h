@@ -34,8 +34,6 @@ typedef struct kg_replay_config {
  * recording starts (a usage error).
  */
 int replay_source_new(const kg_replay_config *cfg, kg_source **out, char *err, size_t errsz);
-/* The recording's start time and cluster label (valid while the source lives). */
-int64_t replay_start_us(kg_source *s);
 const char *replay_cluster(kg_source *s);
 /*
  * Where a damaged recording stopped ("line N: why"), NULL when it did not

@@ -502,21 +502,3 @@ kafka_source_watch(kg_source *s, const char *group, const char *topic)
 	pthread_mutex_unlock(&k->lock);
 }
 
-/* Stop following a group. */
-void
-kafka_source_unwatch(kg_source *s, const char *group)
-{
-	ksrc *k = s->impl;
-	size_t i;
-	pthread_mutex_lock(&k->lock);
-	for (i = 0; i < k->nwatches; i++) {
-		if (strcmp(k->watches[i].group, group) == 0) {
-			free(k->watches[i].group);
-			free(k->watches[i].topic);
-			k->watches[i] = k->watches[--k->nwatches];
-			break;
-		}
-	}
-	pthread_mutex_unlock(&k->lock);
-}
-

@@ -46,8 +46,6 @@ int kafka_source_new(const kg_kafka_config *cfg, kg_source **out, char *err, siz
  * starts.
  */
 void kafka_source_watch(kg_source *s, const char *group, const char *topic);
-/* Stop following a watched group. */
-void kafka_source_unwatch(kg_source *s, const char *group);
 
 /*
  * librdkafka's error codes in words, for every user of librdkafka (the demo

@@ -14,6 +14,8 @@
 #include <time.h>
 #include <unistd.h>
 
+static void sbuf_vaddf(sbuf *b, const char *fmt, va_list ap);
+
 static void (*oom_hook)(void);
 
 /* Register a function run before abort() on out-of-memory. */
@@ -193,7 +195,7 @@ sbuf_addc(sbuf *b, char c)
 }
 
 /* Append formatted text from a va_list. */
-void
+static void
 sbuf_vaddf(sbuf *b, const char *fmt, va_list ap)
 {
 	va_list aq;

@@ -75,8 +75,6 @@ void sbuf_adds(sbuf *b, const char *s);
 void sbuf_addc(sbuf *b, char c);
 /* Append formatted text. */
 void sbuf_addf(sbuf *b, const char *fmt, ...) KG_PRINTF(2, 3);
-/* Append formatted text from a va_list. */
-void sbuf_vaddf(sbuf *b, const char *fmt, va_list ap) KG_PRINTF(2, 0);
 /* Append s as a JSON string literal (quoted, escaped, invalid UTF-8 replaced). */
 void sbuf_add_json_str(sbuf *b, const char *s);
 /* Empty the buffer, keeping its memory. */

@@ -6,3 +6,6 @@ tests_tools_jsonq_LDADD = $(CJSON_LIBS) -lm
 TESTS += tests/cli/cli.sh tests/cli/sources.sh
 EXTRA_DIST += tests/cli/cli.sh tests/cli/sources.sh tests/cli/lib.sh
 EXTRA_DIST += tests/data/trace/seed-coop.jsonl
+# the shape of src/: layers, file and function sizes (doc/DESIGN.md)
+TESTS += tests/tools/layout.sh
+EXTRA_DIST += tests/tools/layout.sh
