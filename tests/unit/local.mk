@@ -7,6 +7,12 @@ tests_unit_test_model_LDADD = $(TEST_LIBS)
 tests_unit_test_tracker_SOURCES = tests/unit/test_tracker.c tests/unit/scenario.c tests/unit/scenario.h
 tests_unit_test_tracker_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_tracker_LDADD = $(TEST_LIBS)
+# util: the hash index
+check_PROGRAMS += tests/unit/test_util
+UNIT_TESTS += tests/unit/test_util
+tests_unit_test_util_SOURCES = tests/unit/test_util.c
+tests_unit_test_util_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_util_LDADD = $(TEST_LIBS)
 
 # ui (issue 3): golden screens, keys and layout, themes.
 UI_TEST_SCENE = tests/unit/test_ui_scene.c tests/unit/test_ui_scene.h
