@@ -114,6 +114,8 @@ struct kg_bgroup {
 	bool exact;
 	bool traced;
 	char *error;
+	int64_t reprocessed;
+	char *commit_policy;
 	kg_bmember **members;
 	size_t nmembers, cmembers;
 	bcommit *commits;
@@ -144,6 +146,7 @@ struct kg_builder {
 	size_t ngroups, cgorder;
 	const kg_filter *filter; /* -g / -G: groups that do not pass go to discard */
 	kg_bgroup *discard;
+	int32_t offsets_partitions; /* of __consumer_offsets, 0 unknown */
 };
 
 /* Start a builder. */
@@ -180,6 +183,7 @@ bgroup_free(kg_bgroup *g)
 	free(g->protocol_type);
 	free(g->assignor);
 	free(g->error);
+	free(g->commit_policy);
 	free(g);
 }
 
@@ -263,6 +267,14 @@ void
 builder_source_role(kg_builder *b, kg_src_role role)
 {
 	b->role = role;
+}
+
+/* The partition count of __consumer_offsets (the largest contribution wins). */
+void
+builder_offsets_partitions(kg_builder *b, int32_t n)
+{
+	if (n > b->offsets_partitions)
+		b->offsets_partitions = n;
 }
 
 /* Add a broker (replacing one with the same id). */
@@ -443,6 +455,18 @@ void
 bgroup_exact(kg_bgroup *g, bool exact)
 {
 	g->exact = exact;
+}
+
+/* Records processed twice and the commit policy (-1 leaves the count unchanged). */
+void
+bgroup_reprocessed(kg_bgroup *g, int64_t records, const char *policy)
+{
+	if (records >= 0)
+		g->reprocessed = records;
+	if (policy != NULL) {
+		free(g->commit_policy);
+		g->commit_policy = xstrdup(policy);
+	}
 }
 
 /* Mark a group known from a log only. */
@@ -784,8 +808,11 @@ finish_group(kg_builder *b, kg_snapshot *s, kg_bgroup *bg, kg_group *g)
 	g->exact = bg->exact;
 	g->traced = bg->traced;
 	g->error = arena_strdup(a, bg->error);
+	g->reprocessed = bg->commit_policy != NULL ? bg->reprocessed : -1;
+	g->commit_policy = arena_strdup(a, bg->commit_policy);
 	g->sum.generation = -1;
 	g->sum.last_episode_us = -1;
+	g->sum.last_episode_min_us = g->sum.last_episode_max_us = -1;
 
 	finish_members(a, bg, g);
 	finish_parts(b, a, bg, g);
@@ -805,6 +832,7 @@ builder_finish(kg_builder *b)
 	atomic_init(&s->refs, 1);
 	s->time_us = b->time_us;
 	s->cluster = arena_strdup(a, b->cluster ? b->cluster : "");
+	s->offsets_partitions = b->offsets_partitions > 0 ? b->offsets_partitions : -1;
 
 	s->nsources = (int)b->nsources;
 	s->sources = arena_alloc(a, b->nsources * sizeof *s->sources);
@@ -1108,6 +1136,7 @@ member_status_name(kg_member_status st)
 	case KG_MEMBER_STOPPED: return "stopped";
 	case KG_MEMBER_IDLE: return "idle";
 	case KG_MEMBER_AWAY: return "away";
+	case KG_MEMBER_SILENT: return "silent";
 	default: return "?";
 	}
 }

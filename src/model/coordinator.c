@@ -1,0 +1,53 @@
+/*
+ * coordinator.c: which broker coordinates a group, as Kafka decides it.
+ *
+ * A classic group's coordinator is the leader of one partition of
+ * __consumer_offsets: the group's offsets and membership live there.  The
+ * partition is a pure function of the group id and the topic's partition
+ * count (50 by default; metadata says), so kgtop computes it the way the
+ * broker does and the header can name it beside the coordinator's id.
+ */
+#include "config.h"
+
+#include "model/snapshot.h"
+
+#include <string.h>
+
+#include "util/util.h"
+
+/*
+ * The __consumer_offsets partition of a group, as the broker computes it
+ * (GroupMetadataManager.partitionFor): Java's String.hashCode of the id
+ * (over UTF-16 code units, 32-bit wrap-around), Kafka's Utils.abs (which
+ * maps Integer.MIN_VALUE to 0), modulo the partition count.  Invalid UTF-8
+ * counts as U+FFFD, as Java's decoder would read it.
+ */
+int32_t
+group_offsets_partition(const char *group_id, int32_t partitions)
+{
+	uint32_t h = 0;
+	size_t i = 0, n;
+	int32_t v;
+	if (group_id == NULL || partitions <= 0)
+		return -1;
+	n = strlen(group_id);
+	while (i < n) {
+		long cp;
+		size_t k = util_utf8_decode(group_id + i, n - i, &cp);
+		if (k == 0)
+			k = 1;
+		if (cp < 0)
+			cp = 0xfffd;
+		i += k;
+		if (cp >= 0x10000) {
+			/* a surrogate pair: two UTF-16 code units */
+			cp -= 0x10000;
+			h = h * 31u + (uint32_t)(0xd800 + (cp >> 10));
+			h = h * 31u + (uint32_t)(0xdc00 + (cp & 0x3ff));
+		} else {
+			h = h * 31u + (uint32_t)cp;
+		}
+	}
+	v = h == 0x80000000u ? 0 : (int32_t)(h > 0x7fffffffu ? (~h + 1u) : h);
+	return v % partitions;
+}
