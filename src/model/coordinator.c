@@ -11,6 +11,7 @@
 
 #include "model/snapshot.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "util/util.h"
@@ -50,4 +51,22 @@ group_offsets_partition(const char *group_id, int32_t partitions)
 	}
 	v = h == 0x80000000u ? 0 : (int32_t)(h > 0x7fffffffu ? (~h + 1u) : h);
 	return v % partitions;
+}
+
+/* How the header names a group's coordinator and its __consumer_offsets partition. */
+void
+group_coordinator_text(char *buf, size_t n, const kg_group *g, int32_t partitions)
+{
+	int32_t p = group_offsets_partition(g->name, partitions);
+	char part[64];
+	if (p >= 0)
+		snprintf(part, sizeof part, "__consumer_offsets-%d", (int)p);
+	else
+		snprintf(part, sizeof part, "partition unknown");
+	if (g->coordinator >= 0)
+		snprintf(buf, n, "  coordinator %d, %s", (int)g->coordinator, part);
+	else if (p >= 0)
+		snprintf(buf, n, "  coordinator unknown, %s", part);
+	else
+		snprintf(buf, n, "%s", "");
 }

@@ -13,6 +13,7 @@
 #define KGTOP_MODEL_SNAPSHOT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "model/tp.h"
@@ -165,6 +166,12 @@ typedef struct kg_group_summary {
 	int64_t last_episode_max_us;
 	int rounds;               /* rounds of the open (or last) episode */
 	bool rounds_min;          /* rounds is a lower bound (polled: a generation may have gone unseen) */
+	int last_rounds;          /* of the last closed episode, and what it cost (bounds as its duration's) */
+	bool last_rounds_min;
+	int last_nstopped;
+	int64_t last_stopped_min_us, last_stopped_max_us;
+	int last_nunconsumed;
+	int64_t last_unconsumed_min_us, last_unconsumed_max_us;
 	int32_t generation;       /* last known generation, -1 unknown */
 	int64_t lag_delta_1m;     /* lag now minus lag a minute ago (10 s in the first minute), 0 unknown */
 	double rebalancing_ratio; /* share of the storm window spent rebalancing */
@@ -255,6 +262,12 @@ bool group_single_topic(const kg_group *g);
  * 0); -1 when partitions is not known (<= 0).
  */
 int32_t group_offsets_partition(const char *group_id, int32_t partitions);
+/*
+ * "  coordinator 2, __consumer_offsets-17" (partitions: of
+ * __consumer_offsets, -1 unknown: "partition unknown"); "" when neither
+ * the coordinator nor the partition is known.
+ */
+void group_coordinator_text(char *buf, size_t n, const kg_group *g, int32_t partitions);
 
 /* "Stable", "PreparingRebalance", ... */
 const char *state_name(kg_group_state st);

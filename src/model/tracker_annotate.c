@@ -306,7 +306,7 @@ annotate_summary(kg_tracker *t, const tgroup *g, kg_group *G, int64_t T)
 	if (g->ep != NULL) {
 		G->sum.episode_start_us = g->ep->start_us;
 		G->sum.rounds = g->ep->rounds;
-		G->sum.rounds_min = !g->exact_group && !g->ep_stabilized && !g->ep_logonly;
+		G->sum.rounds_min = !g->exact_group && !g->ep_stabilized && !g->ep_logonly && !g->ep_callbacks;
 	} else if (last != NULL) {
 		G->sum.episode_start_us = last->start_us;
 		G->sum.rounds = last->rounds;
@@ -319,6 +319,14 @@ annotate_summary(kg_tracker *t, const tgroup *g, kg_group *G, int64_t T)
 			G->sum.last_episode_us = closed->end_us - closed->start_us;
 			G->sum.last_episode_min_us = d.min;
 			G->sum.last_episode_max_us = d.max;
+			G->sum.last_rounds = closed->rounds;
+			G->sum.last_rounds_min = closed->rounds_min;
+			G->sum.last_nstopped = closed->nstopped;
+			G->sum.last_stopped_min_us = closed->stopped_us.min;
+			G->sum.last_stopped_max_us = closed->stopped_us.max;
+			G->sum.last_nunconsumed = closed->nunconsumed;
+			G->sum.last_unconsumed_min_us = closed->unconsumed_us.min;
+			G->sum.last_unconsumed_max_us = closed->unconsumed_us.max;
 		}
 	}
 	G->sum.generation = g->generation;

@@ -669,6 +669,20 @@ compute_moves(kg_tracker *t, tgroup *g)
 		g->ep->moved = nmoved;
 }
 
+/* True when every member of the open episode reported its callbacks (its rounds are the syncs they saw). */
+static bool
+all_reported(const tgroup *g)
+{
+	size_t i;
+	if (!g->ep_callbacks)
+		return false;
+	for (i = 0; i < g->nm; i++) {
+		if (g->m[i]->present && !g->m[i]->exact)
+			return false;
+	}
+	return true;
+}
+
 /*
  * Rounds a polled episode had at least: a cooperative member that stayed
  * and gave partitions up gave them in one generation and their new owner
@@ -776,7 +790,7 @@ tk_close_episode(kg_tracker *t, tgroup *g, int64_t end, int64_t end_lo, const ch
 	e->lag_end = g->lag;
 	e->proto = g->proto != KG_PROTO_UNKNOWN ? g->proto : e->proto;
 	/* generations counted from every member's callbacks or a coordinator's own lines are exact; polling may miss one */
-	e->rounds_min = !(g->exact_group || g->ep_stabilized || g->ep_logonly);
+	e->rounds_min = !(g->exact_group || g->ep_stabilized || g->ep_logonly || all_reported(g));
 	if (e->rounds_min && e->rounds < rounds_at_least(e))
 		e->rounds = rounds_at_least(e);
 	close_costs(g, e, end, end_lo, &members);

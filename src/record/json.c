@@ -88,9 +88,9 @@ json_put_time(sbuf *o, int64_t us)
 	sbuf_addf(o, "\"%s.%03dZ\"", buf, (int)((us / 1000) % 1000));
 }
 
-/* Milliseconds of a time in microseconds, or null when negative (not known). */
-static void
-put_ms(sbuf *o, int64_t us)
+/* Milliseconds of a time in microseconds (one decimal), or null when negative (not known). */
+void
+json_put_ms(sbuf *o, int64_t us)
 {
 	if (us < 0)
 		sbuf_adds(o, "null");
@@ -115,9 +115,9 @@ json_put_duration(sbuf *o, const kg_event *e)
 	if (e->duration.max == e->duration.min)
 		sbuf_addf(o, ",\"duration_ms\":%.1f", (double)e->duration.min / 1000.0);
 	sbuf_adds(o, ",\"duration_min_ms\":");
-	put_ms(o, e->duration.min);
+	json_put_ms(o, e->duration.min);
 	sbuf_adds(o, ",\"duration_max_ms\":");
-	put_ms(o, e->duration.max);
+	json_put_ms(o, e->duration.max);
 }
 
 /* An episode's end: whether its rounds are a lower bound, its lag and what it cost (bounds as durations). */
@@ -126,13 +126,13 @@ json_put_cost(sbuf *o, const kg_event *e)
 {
 	sbuf_addf(o, ",\"rounds_at_least\":%s,\"lag_cost\":%lld", e->rounds_min ? "true" : "false", (long long)e->lag_cost);
 	sbuf_addf(o, ",\"cost\":{\"members_stopped\":%d,\"stopped_member_ms_min\":", e->nstopped);
-	put_ms(o, e->stopped_us.min);
+	json_put_ms(o, e->stopped_us.min);
 	sbuf_adds(o, ",\"stopped_member_ms_max\":");
-	put_ms(o, e->stopped_us.max);
+	json_put_ms(o, e->stopped_us.max);
 	sbuf_addf(o, ",\"partitions_unconsumed\":%d,\"unconsumed_partition_ms_min\":", e->nunconsumed);
-	put_ms(o, e->unconsumed_us.min);
+	json_put_ms(o, e->unconsumed_us.min);
 	sbuf_adds(o, ",\"unconsumed_partition_ms_max\":");
-	put_ms(o, e->unconsumed_us.max);
+	json_put_ms(o, e->unconsumed_us.max);
 	sbuf_addc(o, '}');
 }
 
