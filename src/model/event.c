@@ -93,6 +93,7 @@ static const char *const kind_keys[KG_EV_COUNT] = {
 	[KG_EV_SOURCE] = "source",
 	[KG_EV_RETIMED] = "retimed",
 	[KG_EV_MEMBER_SILENT] = "member_silent",
+	[KG_EV_REPROCESSED] = "reprocessed",
 };
 
 /* Machine name of a kind. */
@@ -455,6 +456,21 @@ fmt_member_silent(const kg_event *e, sbuf *out)
 	add_evidence(e, out);
 }
 
+/* "consumer-d processed 47 records of [2] twice (resumed from the committed offset 1203; 1249 had been processed)". */
+static void
+fmt_reprocessed(const kg_event *e, sbuf *out)
+{
+	sbuf_addf(out, "%s processed %lld record%s ", event_who(e), (long long)e->records, e->records == 1 ? "" : "s");
+	if (e->nparts > 0) {
+		sbuf_adds(out, "of ");
+		tp_format(out, e->parts, e->nparts, e->single_topic);
+		sbuf_addc(out, ' ');
+	}
+	sbuf_adds(out, "twice");
+	if (e->text != NULL && *e->text)
+		sbuf_addf(out, " (%s)", e->text);
+}
+
 static fmt_fn *const fmt_kind[KG_EV_COUNT] = {
 	[KG_EV_GROUP_APPEARED] = fmt_group_appeared,
 	[KG_EV_GROUP_GONE] = fmt_group_gone,
@@ -475,6 +491,7 @@ static fmt_fn *const fmt_kind[KG_EV_COUNT] = {
 	[KG_EV_SOURCE] = fmt_source,
 	[KG_EV_RETIMED] = fmt_retimed,
 	[KG_EV_MEMBER_SILENT] = fmt_member_silent,
+	[KG_EV_REPROCESSED] = fmt_reprocessed,
 };
 
 /* The message of an event. */

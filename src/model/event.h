@@ -47,6 +47,7 @@ typedef enum kg_event_kind {
 	KG_EV_SOURCE,           /* a source's health changed: text */
 	KG_EV_RETIMED,          /* a coordinator log gave an episode already told its real timing */
 	KG_EV_MEMBER_SILENT,    /* a member stopped consuming (crash, stall, no heartbeat) before the coordinator decided */
+	KG_EV_REPROCESSED,      /* a member processed records twice: resumed from a committed offset behind them */
 	KG_EV_COUNT
 } kg_event_kind;
 
@@ -86,6 +87,7 @@ typedef struct kg_event {
 	int nunconsumed;      /* episode ends: partitions unconsumed, and their partition-microseconds */
 	kg_span unconsumed_us;
 	int64_t lag_cost;     /* episodes: lag at end minus lag at start; 0 none */
+	int64_t records;      /* reprocessed: records processed twice */
 	kg_reason reason;
 	char *text;           /* trigger, reason text, source message */
 	kg_group_state from;

@@ -84,8 +84,8 @@ tk_member_alive(tmember *m, int64_t time, int life)
 		return;
 	switch (m->silent_kind) {
 	case SILENT_CRASH: ends = true; break;
-	case SILENT_STALL: ends = life != LIFE_HEARTBEAT; break; /* heartbeats go on in their own thread */
-	case SILENT_HEARTBEAT: ends = true; break;
+	case SILENT_STALL: ends = life != LIFE_HEARTBEAT; break;     /* heartbeats go on in their own thread */
+	case SILENT_HEARTBEAT: ends = life != LIFE_POLL; break;      /* polls do not send heartbeats */
 	default: ends = false; break;
 	}
 	if (ends) {
@@ -108,7 +108,8 @@ tk_heartbeat_silence(kg_tracker *t, tgroup *g, int64_t T)
 		tmember *m = g->m[i];
 		int64_t last = 0, interval = 0;
 		char why[96], d[32];
-		if (!m->present || m->silent_since > 0 || m->away_since > 0)
+		/* in a rebalance members talk JoinGroup and SyncGroup, not heartbeats: no rule then */
+		if (!m->present || m->silent_since > 0 || m->away_since > 0 || g->ep != NULL || m->join_sent_at > m->hb_last)
 			continue;
 		if (m->hb_last > 0 && m->hb_gap > 0) {
 			last = m->hb_last;
@@ -117,8 +118,9 @@ tk_heartbeat_silence(kg_tracker *t, tgroup *g, int64_t T)
 			last = m->m_time - m->m_hb_age;
 			interval = (int64_t)(1e6 / m->m_hb_rate);
 		}
-		if (last <= 0 || T - last <= KG_MAX(interval * 5 / 2, HB_SILENT_MIN))
+		if (last <= 0 || last <= m->silent_hb || T - last <= KG_MAX(interval * 5 / 2, HB_SILENT_MIN))
 			continue;
+		m->silent_hb = last; /* said once for that heartbeat */
 		util_fmt_duration(d, sizeof d, interval);
 		snprintf(why, sizeof why, "no heartbeat since (one every %s before)", d);
 		tk_member_silent(t, g, m, last, SILENT_HEARTBEAT, why, m->hb_last > 0 ? KG_EVID_EXACT : KG_EVID_POLLED);

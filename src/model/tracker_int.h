@@ -97,6 +97,7 @@ typedef struct tmember {
 	int silent_kind;     /* SILENT_* */
 	char *silent_why;
 	int64_t hb_gap;      /* the last gap between two heartbeats (the interval as observed), 0 unknown */
+	int64_t silent_hb;   /* the last heartbeat after which it was said silent (once each) */
 	int64_t hb_last;
 	int64_t poll_last;
 	int64_t poll_gap_max;

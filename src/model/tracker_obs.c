@@ -550,6 +550,22 @@ obs_silent(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 			 KG_EVID_EXACT);
 }
 
+/* A member processed records twice (the commit policy let a crash hand them over again): an event. */
+static void
+obs_reprocessed(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
+{
+	kg_event *ev;
+	if (m == NULL || o->value <= 0)
+		return;
+	ev = tk_member_event(KG_EV_REPROCESSED, o->time_us, g, m);
+	ev->parts = tp_dup(o->parts, o->nparts);
+	ev->nparts = ev->parts ? o->nparts : 0;
+	ev->records = o->value;
+	ev->evidence = KG_EVID_EXACT;
+	event_text(ev, o->text);
+	tk_emit(t, g, ev);
+}
+
 #define OBS_REPORT (OBS_OWN | OBS_CALLBACK) /* a consumer's callback or JoinGroup */
 
 static const obs_rule obs_rules[KG_OBS_COUNT] = {
@@ -570,6 +586,7 @@ static const obs_rule obs_rules[KG_OBS_COUNT] = {
 	[KG_OBS_METRICS] = { obs_metrics, MEMBER_FIND, OBS_BY_CLIENT },
 	[KG_OBS_CLIENT_STATE] = { obs_metrics, MEMBER_FIND, OBS_BY_CLIENT },
 	[KG_OBS_SILENT] = { obs_silent, MEMBER_FIND, OBS_BY_CLIENT },
+	[KG_OBS_REPROCESSED] = { obs_reprocessed, MEMBER_FIND, 0 },
 };
 
 /* The row of a kind (an unknown kind has none: only the shared part applies). */

@@ -83,7 +83,8 @@ poll_times(poll_ctx *c)
 		g->desc_prev = g->desc_at;
 		g->desc_at = D;
 	}
-	g->poll_lo = g->desc_prev;
+	/* a source that reports every member's callbacks says what it knows now: its changes are of now */
+	g->poll_lo = c->G->exact ? c->T : g->desc_prev;
 	g->exact_group = c->G->exact;
 }
 

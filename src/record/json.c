@@ -154,7 +154,8 @@ json_put_event(sbuf *o, const kg_event *e, int64_t t0_us)
 		json_put_str(o, e->instance_id);
 	}
 	if (e->kind == KG_EV_REVOKED || e->kind == KG_EV_ASSIGNED || e->kind == KG_EV_LOST ||
-	    e->kind == KG_EV_ORPHANED || e->kind == KG_EV_MEMBER_LEFT) {
+	    e->kind == KG_EV_ORPHANED || e->kind == KG_EV_MEMBER_LEFT || e->kind == KG_EV_MEMBER_SILENT ||
+	    e->kind == KG_EV_REPROCESSED) {
 		sbuf_adds(o, ",\"partitions\":");
 		json_put_list(o, e->parts, e->nparts);
 	}
@@ -171,6 +172,8 @@ json_put_event(sbuf *o, const kg_event *e, int64_t t0_us)
 	json_put_duration(o, e);
 	if (e->kind == KG_EV_REBALANCE_END)
 		json_put_cost(o, e);
+	if (e->kind == KG_EV_REPROCESSED)
+		sbuf_addf(o, ",\"records\":%lld", (long long)e->records);
 	if (e->kind == KG_EV_STATE)
 		sbuf_addf(o, ",\"from\":\"%s\",\"to\":\"%s\"", state_name(e->from), state_name(e->to));
 	if (e->reason != KG_REASON_NONE)

@@ -14,6 +14,13 @@
  * The channel: the observation queue (demo_push), the collector's wake-up
  * (demo_wake) and the condition variable the consumer, producer and close
  * wait on (demo_timed_wait), all under demo.lock (see demo_int.h).
+ *
+ * The mock cluster's coordinator says what it does (debug=mock on its
+ * handle): a group going to Joining is a coordinator's "preparing to
+ * rebalance", a leader elected gives the generation, all members synced
+ * is "stabilized generation N".  The demo hands those over as a broker's
+ * log would (mock_line), so its episodes count rounds as the coordinator
+ * ran them: completed SyncGroup generations, never a retried JoinGroup.
  */
 #include "config.h"
 
@@ -94,6 +101,80 @@ producer_error(rd_kafka_t *rk, int err, const char *reason, void *opaque)
 		d->prod_err_code = err;
 	}
 	pthread_mutex_unlock(&d->lock);
+}
+
+/* The index of a demo group by name, -1 when none (locked). */
+static int
+group_index(const demo *d, const char *name)
+{
+	int i;
+	for (i = 0; i < d->ngroups; i++) {
+		if (strcmp(d->groups[i].name, name) == 0)
+			return i;
+	}
+	return -1;
+}
+
+/* A coordinator observation about group gi at now (locked). */
+static void
+mock_obs(demo *d, int gi, kg_obs_kind kind, int32_t generation, int nmembers, int64_t now)
+{
+	kg_obs *o = obs_new(kind, now, d->groups[gi].gid, DEMO_SOURCE_NAME);
+	o->generation = generation;
+	o->nmembers = nmembers;
+	demo_push(d, o);
+}
+
+/*
+ * One line of the mock's coordinator (debug=mock): "... is rebalancing:
+ * elected leader is L, generation id N", "Mock consumer group G with K
+ * member(s) changing state A -> B: reason".  A group that goes to Joining
+ * prepares a rebalance (from its last stable generation); Syncing -> Up
+ * ("all members synced") stabilizes the elected generation; a sync that
+ * times out is no generation.
+ */
+static void
+mock_line(demo *d, const char *line)
+{
+	char group[160], from[16], to[16];
+	int members = 0, gen = -1, gi;
+	const char *p;
+	int64_t now = util_now_us();
+	pthread_mutex_lock(&d->lock);
+	if ((p = strstr(line, "Consumer group ")) != NULL && strstr(p, " is rebalancing: ") != NULL &&
+	    sscanf(p, "Consumer group %159s with %d", group, &members) == 2 &&
+	    (p = strstr(p, ", generation id ")) != NULL && sscanf(p, ", generation id %d", &gen) == 1 &&
+	    (gi = group_index(d, group)) >= 0) {
+		d->groups[gi].mock_gen = gen;
+	} else if ((p = strstr(line, "Mock consumer group ")) != NULL &&
+		   sscanf(p, "Mock consumer group %159s with %d member(s) changing state %15s -> %15s", group, &members,
+			  from, to) == 4 &&
+		   (gi = group_index(d, group)) >= 0) {
+		char *colon = strchr(to, ':'); /* "Joining: member join" */
+		if (colon != NULL)
+			*colon = '\0';
+		if (strcmp(to, "Joining") == 0 && strcmp(from, "Joining") != 0)
+			mock_obs(d, gi, KG_OBS_PREPARING, d->groups[gi].mock_stable, members, now);
+		else if (strcmp(from, "Syncing") == 0 && strcmp(to, "Up") == 0) {
+			d->groups[gi].mock_stable = d->groups[gi].mock_gen;
+			mock_obs(d, gi, KG_OBS_STABILIZED, d->groups[gi].mock_gen, members, now);
+		}
+	}
+	pthread_mutex_unlock(&d->lock);
+}
+
+/* The mock cluster's log: its coordinator's lines (MOCK) are a trace, all of it goes to the debug log. */
+static void
+mock_log(const rd_kafka_t *rk, int level, const char *fac, const char *buf)
+{
+	demo *d = rk != NULL ? rd_kafka_opaque(rk) : NULL;
+	if (fac != NULL && strcmp(fac, "MOCK") == 0) {
+		if (d != NULL && buf != NULL)
+			mock_line(d, buf);
+		log_msg(KG_LOG_DEBUG, "demo: mock: %s", buf ? buf : "");
+		return;
+	}
+	quiet_log(rk, level, fac, buf);
 }
 
 /* ------------------------------------------------------------- producer */
@@ -184,7 +265,11 @@ mock_start(demo *d, char *err, size_t errsz)
 	rd_kafka_mock_cluster_t *mc;
 	rd_kafka_resp_err_t e;
 	char es[512];
-	rd_kafka_conf_set_log_cb(conf, quiet_log);
+	rd_kafka_conf_set_log_cb(conf, mock_log);
+	rd_kafka_conf_set_opaque(conf, d);
+	/* the coordinator's account of its groups (mock_line); nothing else is asked of the mock's handle */
+	if (rd_kafka_conf_set(conf, "debug", "mock", es, sizeof es) != RD_KAFKA_CONF_OK)
+		log_msg(KG_LOG_INFO, "demo: the mock's coordinator lines are not available: %s", es);
 	d->mock_owner = rd_kafka_new(RD_KAFKA_PRODUCER, conf, es, sizeof es);
 	if (d->mock_owner == NULL) {
 		rd_kafka_conf_destroy(conf);
@@ -284,6 +369,9 @@ real_topic(demo *d, char *err, size_t errsz)
 			d->npart = md->topics[i].partition_cnt;
 			found = true;
 		}
+		/* the coordinator of a group leads the partition of __consumer_offsets its id hashes to */
+		if (strcmp(md->topics[i].topic, "__consumer_offsets") == 0)
+			d->offsets_partitions = md->topics[i].partition_cnt;
 	}
 	rd_kafka_metadata_destroy(md);
 	if (found)
@@ -357,6 +445,27 @@ demo_cluster_start(demo *d, char *err, size_t errsz)
 		return -1;
 	}
 	return 0;
+}
+
+/*
+ * On the mock, pin each demo group's coordinator (one broker each, in
+ * turn), so that the header names it; a real cluster's coordinators are
+ * its own (the kafka source describes them).
+ */
+void
+demo_cluster_coordinators(demo *d)
+{
+	int gi;
+	for (gi = 0; gi < d->ngroups; gi++) {
+		dgroup *g = &d->groups[gi];
+		g->coordinator = -1;
+		g->mock_gen = g->mock_stable = -1;
+		if (d->mock == NULL)
+			continue;
+		g->coordinator = 1 + gi % MOCK_BROKERS;
+		if (rd_kafka_mock_coordinator_set(d->mock, "group", g->name, g->coordinator) != RD_KAFKA_RESP_ERR_NO_ERROR)
+			g->coordinator = -1;
+	}
 }
 
 /* Start the producer thread at a steady rate over every partition. */

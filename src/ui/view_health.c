@@ -480,6 +480,19 @@ draw_lints(ui_screen *s, const kg_group *g, ui_lines *lc)
 	}
 }
 
+/* Commit semantics, where a source counts them (the demo's commits scenario): records processed twice. */
+static void
+draw_reprocessed(ui_screen *s, const kg_group *g, ui_lines *lc)
+{
+	ui_rect r = lc->r;
+	int y;
+	if (g->commit_policy == NULL || (y = screen_line(lc)) < 0)
+		return;
+	text_putf(s, y, r.x + 1, r.w - 2, s->attr[g->reprocessed > 0 ? UI_EL_GAUGE_WARN : UI_EL_DIM],
+		  "processed twice: %lld record%s (%s): a new owner resumes from the last committed offset",
+		  (long long)g->reprocessed, g->reprocessed == 1 ? "" : "s", g->commit_policy);
+}
+
 /* Draw the health view. */
 static void
 view_health_draw(ui_screen *s, const kg_group *g, ui_rect r)
@@ -498,8 +511,10 @@ view_health_draw(ui_screen *s, const kg_group *g, ui_rect r)
 		nthen += smp->lane_status[i] != KG_LANE_ABSENT;
 
 	draw_limits(s, g, &lc);
-	if (!screen_scrubbed(s))
+	if (!screen_scrubbed(s)) {
+		draw_reprocessed(s, g, &lc);
 		draw_lints(s, g, &lc);
+	}
 	if (screen_scrubbed(s) && (y = screen_line(&lc)) >= 0) {
 		char d[32];
 		util_fmt_duration(d, sizeof d, s->offset_us);

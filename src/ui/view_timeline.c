@@ -957,6 +957,8 @@ compare_side(const ui_screen *s, const kg_group *g, bool by_name, bool shortly, 
 	kg_span st = { m->last_stopped_min_us, m->last_stopped_max_us }, un = { m->last_unconsumed_min_us,
 										   m->last_unconsumed_max_us };
 	sbuf_addf(b, "%s: ", by_name ? g->name : shortly && g->proto == KG_PROTO_COOPERATIVE ? "coop" : proto_name(g->proto));
+	if (g->commit_policy != NULL) /* the commits scenario: what the commit policy cost */
+		sbuf_addf(b, "%lld processed twice, ", (long long)g->reprocessed);
 	if (m->last_episode_us < 0) {
 		sbuf_adds(b, "no rebalance yet");
 		return;
