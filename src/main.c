@@ -59,6 +59,7 @@ typedef struct app {
 	kg_ui_info info;
 	bool log_opened, global_init;
 	char err[1024];
+	char leftovers[2048];          /* what the demo could not remove from a real cluster, said at the end */
 } app;
 
 /* Record the signal and wake the main loop (async-signal-safe). */
@@ -202,6 +203,8 @@ open_demo(app *a)
 	dc.nprops = o->nrdkafka;
 	dc.partitions = o->demo_partitions;
 	dc.export_trace = o->export_trace;
+	dc.leftovers = a->leftovers;
+	dc.leftovers_size = sizeof a->leftovers;
 	/* a real cluster answers within --timeout, and always before --duration ends */
 	dc.timeout_us = o->duration_us > 0 && o->duration_us < o->timeout_us ? o->duration_us : o->timeout_us;
 	if (demo_source_new(&dc, &a->demo, &a->bootstrap, a->err, sizeof a->err) < 0)
@@ -346,6 +349,8 @@ app_finish(app *a, int rc)
 	if (!a->replay_added)
 		source_free(a->replay);
 	collector_free(a->c);
+	if (a->leftovers[0] != '\0')
+		fputs(a->leftovers, stderr); /* the demo's cleanup of a real cluster, once the terminal is back */
 	if (a->recorder != NULL && recorder_error(a->recorder) != NULL) {
 		fprintf(stderr, "kgtop: record: %s\n", recorder_error(a->recorder));
 		rc = rc ? rc : 1;

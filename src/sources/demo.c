@@ -784,6 +784,11 @@ demo_source_new(const kg_demo_config *cfg, kg_source **out, const char **bootstr
 	demo_cluster_coordinators(d);
 	demo_script_init(&d->script, sc, d->real ? 90LL * 1000000 : 45LL * 1000000);
 	d->kafka = cfg->kafka;
+	d->cleanup = d->real;
+	d->leftovers = cfg->leftovers;
+	d->leftovers_size = cfg->leftovers_size;
+	if (d->leftovers != NULL && d->leftovers_size > 0)
+		d->leftovers[0] = '\0';
 	demo_producer_start(d);
 	d->src = source_new(&demo_ops, DEMO_SOURCE_NAME, d);
 	*out = d->src;

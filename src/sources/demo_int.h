@@ -192,6 +192,9 @@ struct demo {
 	int prod_err_code;       /* locked: the last error callback's code */
 	char prod_err_reason[200]; /* locked: and its reason */
 	int64_t setup_timeout_us; /* a real cluster must answer within this (--timeout, --duration) */
+	bool cleanup;            /* the demo ran on a real cluster: delete its groups and topic at exit */
+	char *leftovers;         /* what the cleanup left, with the commands that remove it (the caller's buffer) */
+	size_t leftovers_size;
 	int64_t setup_deadline;  /* monotonic: the end of it */
 	/* groups */
 	dgroup groups[DEMO_MAX_GROUPS];
@@ -242,8 +245,12 @@ void demo_timed_wait(demo *d, int64_t us);
 int demo_cluster_start(demo *d, char *err, size_t errsz);
 /* Start the producer thread (a failure is said in the health line). */
 void demo_producer_start(demo *d);
-/* Join the producer thread (prod_stop set), delete the demo's groups if asked (a real cluster), destroy the rest. */
-void demo_cluster_stop(demo *d, bool delete_groups);
+/*
+ * Join the producer thread (prod_stop set); on a real cluster the demo
+ * was running on (cleanup), delete its groups and topic and name what
+ * stays with the command that removes it (d->leftovers); destroy the rest.
+ */
+void demo_cluster_stop(demo *d, bool consumers_closed);
 /* Pin each group's coordinator on the mock (so the header can name it); nothing on a real cluster. */
 void demo_cluster_coordinators(demo *d);
 
