@@ -55,6 +55,7 @@ typedef struct app {
 	bool demo_added, replay_added; /* handed to the collector, which closes them */
 	const char *bootstrap;         /* the cluster the kafka source polls (the demo's own, or -b) */
 	kg_filter *groups;
+	kg_filter *topics;             /* -t: the groups listed are those using one of these topics */
 	kg_recorder *recorder;
 	kg_ui_info info;
 	bool log_opened, global_init;
@@ -239,6 +240,9 @@ open_collector(app *a)
 		       o->exclude.n, &a->groups, a->err, sizeof a->err) < 0)
 		return fail(2, NULL, a->err);
 	collector_set_filter(a->c, a->groups);
+	if (filter_new((const char *const *)o->topics.v, o->topics.n, NULL, 0, &a->topics, a->err, sizeof a->err) < 0)
+		return fail(2, NULL, a->err);
+	collector_set_topic_filter(a->c, a->topics); /* a group with none of -t's topics is not listed */
 	if (a->replay != NULL) {
 		collector_add_source(a->c, a->replay);
 		a->replay_added = true;
@@ -357,6 +361,7 @@ app_finish(app *a, int rc)
 	}
 	recorder_close(a->recorder);
 	filter_free(a->groups);
+	filter_free(a->topics);
 	tracker_free(a->tracker);
 	if (a->global_init)
 		sources_global_cleanup();

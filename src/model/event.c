@@ -221,10 +221,17 @@ fmt_member_away(const kg_event *e, sbuf *out)
 		  event_who(e), e->instance_id ? e->instance_id : "");
 }
 
-/* A static member back in time. */
+/* A static member back in time (from a coordinator's log: the instance, and the member id it replaces). */
 static void
 fmt_member_back(const kg_event *e, sbuf *out)
 {
+	if ((e->client_id == NULL || *e->client_id == '\0') && e->instance_id != NULL) {
+		sbuf_addf(out, "static member %s back under a new member id", e->instance_id);
+		if (e->member_id != NULL)
+			sbuf_addf(out, " (replacing %s)", e->member_id);
+		sbuf_adds(out, ": no rebalance");
+		return;
+	}
 	sbuf_addf(out, "%s back (static member %s) with its partitions: no rebalance", event_who(e),
 		  e->instance_id ? e->instance_id : "");
 }

@@ -145,6 +145,7 @@ struct kg_builder {
 	int32_t *group_order; /* ids in creation order */
 	size_t ngroups, cgorder;
 	const kg_filter *filter; /* -g / -G: groups that do not pass go to discard */
+	const kg_filter *topic_filter; /* -t: groups with no partition of a topic that passes are left out */
 	kg_bgroup *discard;
 	int32_t offsets_partitions; /* of __consumer_offsets, 0 unknown */
 };
@@ -192,6 +193,13 @@ void
 builder_filter(kg_builder *b, const kg_filter *f)
 {
 	b->filter = f;
+}
+
+/* Keep only the groups that use a topic passing f (-t). */
+void
+builder_topic_filter(kg_builder *b, const kg_filter *f)
+{
+	b->topic_filter = f;
 }
 
 /* Discard a builder. */
@@ -869,10 +877,15 @@ builder_finish(kg_builder *b)
 	}
 	qsort(s->topics, (size_t)s->ntopics, sizeof *s->topics, topic_name_cmp);
 
-	s->ngroups = (int)b->ngroups;
 	s->groups = arena_alloc(a, b->ngroups * sizeof *s->groups);
-	for (i = 0; i < b->ngroups; i++)
-		finish_group(b, s, b->groups[b->group_order[i]], &s->groups[i]);
+	for (i = 0; i < b->ngroups; i++) {
+		kg_group *g = &s->groups[s->ngroups];
+		finish_group(b, s, b->groups[b->group_order[i]], g);
+		/* -t: a group with no partition of a matching topic (its others are filtered out) is not listed */
+		if (!filter_empty(b->topic_filter) && g->nparts == 0)
+			continue;
+		s->ngroups++;
+	}
 	qsort(s->groups, (size_t)s->ngroups, sizeof *s->groups, group_name_cmp);
 
 	builder_free(b);

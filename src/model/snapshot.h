@@ -309,6 +309,11 @@ typedef struct kg_bmember kg_bmember;
 kg_builder *builder_new(int64_t now_us);
 /* Keep only the groups whose names pass f (-g / -G); the others are taken and dropped. */
 void builder_filter(kg_builder *b, const kg_filter *f);
+/*
+ * Keep only the groups with a partition of a topic that passes f (-t); an
+ * empty or NULL filter keeps every group.
+ */
+void builder_topic_filter(kg_builder *b, const kg_filter *f);
 /* The builder's time. */
 int64_t builder_time(const kg_builder *b);
 /* Set the cluster label (bootstrap servers). */

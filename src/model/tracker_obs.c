@@ -241,7 +241,13 @@ obs_lost(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 	event_text(ev, o->text);
 	em = tk_ep_member(g->ep, m);
 	tk_tp_union(&em->revoked, &em->nrevoked, ev->parts, ev->nparts);
-	tk_parts_stop(g, ev->parts, ev->nparts, time, time);
+	if (m->present && m->nasg > 0) {
+		/* what it still held stops being consumed; a departed incarnation's are others' by now */
+		kg_tp *held = xmalloc((size_t)m->nasg * sizeof *held);
+		int k = tp_intersect(m->asg, m->nasg, ev->parts, ev->nparts, held);
+		tk_parts_stop(g, held, k, time, time);
+		free(held);
+	}
 	tk_emit(t, g, ev);
 	if (o->nparts > 0)
 		tp_remove_from(&m->asg, &m->nasg, o->parts, o->nparts);
@@ -370,10 +376,21 @@ obs_left(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 static void
 obs_static_replaced(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 {
-	(void)t;
-	(void)g;
-	if (m == NULL)
+	if (m == NULL) {
+		/*
+		 * A group known from its coordinator's log, which names no
+		 * members before: the instance is back under a new member id,
+		 * and the log says so without a rebalance.
+		 */
+		kg_event *ev;
+		if (o->instance_id == NULL)
+			return;
+		ev = event_new(KG_EV_MEMBER_BACK, o->time_us, g->id);
+		event_member(ev, o->member_id, NULL, o->instance_id, -1);
+		ev->evidence = KG_EVID_EXACT;
+		tk_emit(t, g, ev);
 		return;
+	}
 	if (m->present && m->away_since == 0)
 		m->away_since = o->time_us;
 	/* why this member id went: its lane says "replaced" once the new id is seen */

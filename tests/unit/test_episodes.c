@@ -13,6 +13,8 @@
  *  4. no phantom members: an older description cannot bring back a member
  *     a trace said left, nor the old id of a static member back;
  *  5. a member stops "consuming" at the first evidence (silent since T);
+ *  8. a group known only from a static member's replacement in its
+ *     coordinator's log is listed, with its event;
  * and the cost of an episode: stopped member-seconds and unconsumed
  * partition-seconds, eager against cooperative.
  */
@@ -26,10 +28,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "model/intern.h"
 #include "record/json.h"
 #include "scenario.h"
+#include "sources/parse_log.h"
+#include "sources/trace_groups.h"
 #include "util/util.h"
 
 #define E KG_PROTO_EAGER
@@ -535,6 +540,64 @@ test_cost_eager_against_cooperative(void **state)
 	sc_free(s);
 }
 
+/*
+ * Finding 8: a group known only from a coordinator's log line "Static
+ * member with groupInstanceId=I ... joins group G in Stable state.
+ * Replacing previously mapped member M" is listed (traced, Stable) and
+ * gets its event: the instance back under a new member id, no rebalance.
+ */
+static void
+test_finding8_static_line_only(void **state)
+{
+	static const char line[] = "[2026-11-29 13:45:01,123] INFO [GroupCoordinator 1]: Static member with "
+				   "groupInstanceId=pod-7 and unknown member id joins group log-only-g in Stable state. "
+				   "Replacing previously mapped member pod-7-11111111-2222-3333-4444-555555555555 with this "
+				   "groupInstanceId. (kafka.coordinator.group.GroupCoordinator)";
+	kg_log_parser p;
+	kg_obsq q = { 0 };
+	kg_tgview *v = tgview_new();
+	kg_tracker *t = tracker_new(NULL);
+	kg_evlist ev = { 0 };
+	kg_builder *b;
+	kg_snapshot *snap;
+	const kg_group *G;
+	size_t i;
+	int back = 0;
+	(void)state;
+	setenv("TZ", "UTC", 1);
+	tzset();
+	parse_log_init(&p);
+	assert_int_equal(parse_log_line(&p, line, strlen(line), &q), KG_PARSE_OBS);
+	for (i = 0; i < q.n; i++)
+		tgview_update(v, q.v[i]);
+	b = builder_new(q.v[0]->time_us + 1000000);
+	tgview_contribute(v, b);
+	snap = builder_finish(b);
+	tracker_apply(t, &q, snap, &ev);
+	G = snapshot_group_by_name(snap, "log-only-g");
+	assert_non_null(G);
+	assert_true(G->traced);
+	assert_int_equal(G->state, KG_STATE_STABLE);
+	for (i = 0; i < ev.n; i++) {
+		if (ev.v[i]->kind == KG_EV_MEMBER_BACK) {
+			char *txt = text(ev.v[i]);
+			back++;
+			assert_non_null(strstr(txt, "static member pod-7 back under a new member id"));
+			free(txt);
+		}
+		assert_int_not_equal(ev.v[i]->kind, KG_EV_REBALANCE_START);
+	}
+	assert_int_equal(back, 1);
+	snapshot_unref(snap);
+	evlist_clear(&ev);
+	free(ev.v);
+	obsq_clear(&q);
+	free(q.v);
+	tracker_free(t);
+	tgview_free(v);
+	parse_log_free(&p);
+}
+
 /* Kafka's coordinator partition: abs(group.id.hashCode()) % partitions, Java's String.hashCode. */
 static void
 test_offsets_partition(void **state)
@@ -569,6 +632,7 @@ main(void)
 		cmocka_unit_test(test_finding4_static_no_pair),
 		cmocka_unit_test(test_finding5_silent),
 		cmocka_unit_test(test_cost_eager_against_cooperative),
+		cmocka_unit_test(test_finding8_static_line_only),
 		cmocka_unit_test(test_offsets_partition),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
