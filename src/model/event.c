@@ -201,16 +201,23 @@ fmt_member_joined(const kg_event *e, sbuf *out)
 	add_evidence(e, out);
 }
 
+/* Append " holding [4 5]" when the event names partitions. */
+static void
+add_holding(const kg_event *e, sbuf *out)
+{
+	if (e->nparts > 0) {
+		sbuf_adds(out, " holding ");
+		tp_format(out, e->parts, e->nparts, e->single_topic);
+	}
+}
+
 /* "worker-3 left (max.poll.interval) holding [4 5]". */
 static void
 fmt_member_left(const kg_event *e, sbuf *out)
 {
 	sbuf_addf(out, "%s left", event_who(e));
 	add_reason(e, out);
-	if (e->nparts > 0) {
-		sbuf_adds(out, " holding ");
-		tp_format(out, e->parts, e->nparts, e->single_topic);
-	}
+	add_holding(e, out);
 }
 
 /* A static member closed without leaving. */
@@ -225,12 +232,12 @@ fmt_member_away(const kg_event *e, sbuf *out)
 static void
 fmt_member_back(const kg_event *e, sbuf *out)
 {
-	if ((e->client_id == NULL || *e->client_id == '\0') && e->instance_id != NULL) {
+	if (e->member_id == NULL && e->instance_id != NULL) {
+		/* a coordinator's log: the instance back under a member id it does not give, replacing text */
 		sbuf_addf(out, "static member %s back under a new member id", e->instance_id);
-		if (e->member_id != NULL)
-			sbuf_addf(out, " (replacing %s)", e->member_id);
-		sbuf_adds(out, ": no rebalance");
-		return;
+		if (e->text != NULL)
+			sbuf_addf(out, " (replacing %s)", e->text);
+		return; /* a rebalance follows only when its metadata changed: the log says so if it does */
 	}
 	sbuf_addf(out, "%s back (static member %s) with its partitions: no rebalance", event_who(e),
 		  e->instance_id ? e->instance_id : "");
@@ -450,16 +457,13 @@ fmt_retimed(const kg_event *e, sbuf *out)
 		sbuf_addf(out, " (%s)", e->text);
 }
 
-/* "consumer-c silent since 12.3s ago: crashed (no heartbeats, no polls)" without the time: the event's time is since. */
+/* "consumer-c silent: not consuming until the coordinator decides (crashed) holding [4 5]" (its time is since). */
 static void
 fmt_member_silent(const kg_event *e, sbuf *out)
 {
 	sbuf_addf(out, "%s silent: not consuming until the coordinator decides", event_who(e));
 	add_reason(e, out);
-	if (e->nparts > 0) {
-		sbuf_adds(out, " holding ");
-		tp_format(out, e->parts, e->nparts, e->single_topic);
-	}
+	add_holding(e, out);
 	add_evidence(e, out);
 }
 

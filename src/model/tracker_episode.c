@@ -347,7 +347,7 @@ ep_start_members(kg_tracker *t, tgroup *g, int64_t time)
 				em->left = true;
 				tk_set_tp(&em->before, &em->nbefore, m->gone_asg, m->ngone_asg);
 				ep_owned(g, m->gone_asg, m->ngone_asg, m->lane);
-				tk_parts_stop(g, m->gone_asg, m->ngone_asg, since, m->left_exact || since < m->gone_time ? since : 0);
+				tk_parts_stop(g, m->gone_asg, m->ngone_asg, since, since < m->gone_time ? since : m->gone_lo);
 			}
 			continue;
 		}

@@ -379,14 +379,16 @@ obs_static_replaced(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 	if (m == NULL) {
 		/*
 		 * A group known from its coordinator's log, which names no
-		 * members before: the instance is back under a new member id,
-		 * and the log says so without a rebalance.
+		 * members before: the instance is back under a new member id
+		 * (a rebalance follows only when its metadata changed, and the
+		 * log says so then).
 		 */
 		kg_event *ev;
 		if (o->instance_id == NULL)
 			return;
 		ev = event_new(KG_EV_MEMBER_BACK, o->time_us, g->id);
-		event_member(ev, o->member_id, NULL, o->instance_id, -1);
+		event_member(ev, NULL, NULL, o->instance_id, -1);
+		event_text(ev, o->member_id); /* the member id it replaces */
 		ev->evidence = KG_EVID_EXACT;
 		tk_emit(t, g, ev);
 		return;

@@ -805,6 +805,25 @@ draw_legend(ui_screen *s, int y, ui_rect r, int first, int last, int total)
 	sbuf_free(&b);
 }
 
+/*
+ * Why each lane left in the last episode of v: from its start (and a
+ * leave just before, unless the episode before it covered that leave) to
+ * its end (*lend; now, t1, while it is open).  The caller frees it.
+ */
+static kg_reason *
+note_reasons(ui_screen *s, const kg_hview *v, int64_t t1, int64_t *lend)
+{
+	const kg_episode *last = &v->episodes[v->nepisodes - 1];
+	const kg_episode *prev = v->nepisodes > 1 ? &v->episodes[v->nepisodes - 2] : NULL;
+	int64_t from = last->start_us - LEAVE_BEFORE_US;
+	kg_reason *why = xcalloc((size_t)v->nlanes + 1, sizeof *why);
+	if (prev != NULL && prev->end_us != 0 && prev->end_us > from)
+		from = prev->end_us;
+	*lend = last->end_us ? last->end_us : t1;
+	leave_reasons(s, v, from, *lend, why);
+	return why;
+}
+
 /* A member's lane: letter, client id, strip. */
 static void
 draw_member_row(ui_screen *s, const kg_hview *v, const tl_row *row, int y, ui_rect r, int ncols, int64_t t0,
@@ -893,20 +912,9 @@ view_timeline_draw(ui_screen *s, const kg_group *g, ui_rect r)
 			text_putf(s, y0 - 1, r.x + LABEL_W + ncols + 2, note_w, s->attr[UI_EL_DIM], "episode %d:", last->number);
 	}
 
-	/*
-	 * What the last episode did to each member, from its start (and a
-	 * leave just before, unless the episode before it covered that leave)
-	 * to its end.
-	 */
-	if (notes && last != NULL) {
-		int64_t from = last->start_us - LEAVE_BEFORE_US;
-		const kg_episode *prev = v->nepisodes > 1 ? &v->episodes[v->nepisodes - 2] : NULL;
-		if (prev != NULL && prev->end_us != 0 && prev->end_us > from)
-			from = prev->end_us;
-		lend = last->end_us ? last->end_us : t1;
-		why = xcalloc((size_t)v->nlanes + 1, sizeof *why);
-		leave_reasons(s, v, from, lend, why);
-	}
+	/* what the last episode did to each member, from its start to its end */
+	if (notes && last != NULL)
+		why = note_reasons(s, v, t1, &lend);
 	for (i = 0, shown = 0; i < region && top + i < nrows; i++, shown++) {
 		const tl_row *row = &rows[top + i];
 		y = y0 + i;

@@ -1,5 +1,7 @@
 /*
- * coordinator.c: which broker coordinates a group, as Kafka decides it.
+ * group.c: what a finished group answers: its members and partitions by
+ * key, whether it uses one topic, and which partition of
+ * __consumer_offsets holds it (group_offsets_partition).
  *
  * A classic group's coordinator is the leader of one partition of
  * __consumer_offsets: the group's offsets and membership live there.  The
@@ -15,6 +17,54 @@
 #include <string.h>
 
 #include "util/util.h"
+
+/* Find a member by id. */
+int
+group_member_index(const kg_group *g, const char *member_id)
+{
+	int lo = 0, hi = g->nmembers - 1;
+	while (lo <= hi) {
+		int mid = lo + (hi - lo) / 2;
+		int c = strcmp(g->members[mid].member_id, member_id);
+		if (c == 0)
+			return mid;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid - 1;
+	}
+	return -1;
+}
+
+/* Find a partition. */
+int
+group_part_index(const kg_group *g, kg_tp tp)
+{
+	int lo = 0, hi = g->nparts - 1;
+	while (lo <= hi) {
+		int mid = lo + (hi - lo) / 2;
+		int c = tp_cmp(&g->parts[mid].tp, &tp);
+		if (c == 0)
+			return mid;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid - 1;
+	}
+	return -1;
+}
+
+/* True when the group uses one topic. */
+bool
+group_single_topic(const kg_group *g)
+{
+	int i;
+	for (i = 1; i < g->nparts; i++) {
+		if (g->parts[i].tp.topic != g->parts[0].tp.topic)
+			return false;
+	}
+	return true;
+}
 
 /*
  * The __consumer_offsets partition of a group, as the broker computes it
