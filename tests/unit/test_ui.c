@@ -1589,6 +1589,7 @@ static void
 test_timeline_note_not_carried(void **state)
 {
 	static const int before[] = { 0, 1, 2 }, after[] = { 0, 1, 0 };
+	static const int p0[] = { 0 }, p1[] = { 1 }, p2[] = { 2 }, p02[] = { 0, 2 };
 	kg_tracker_config cfg;
 	kg_tracker *tr;
 	kg_obsq q = { 0 };
@@ -1602,12 +1603,20 @@ test_timeline_note_not_carried(void **state)
 	tracker_config_defaults(&cfg);
 	tr = tracker_new(&cfg);
 	for (i = 0; i < 12; i++) {
-		const int *own = i < 4 || i >= 8 ? before : after;
+		const int *own = i < 4 || i >= 9 ? before : after;
 		if (i == 3)
 			grace_obs(&q, KG_OBS_LEFT, t0 + 3200 * 1000, false, 2, NULL, 0, KG_REASON_MAX_POLL);
+		if (i == 9) {
+			/* g-c back: its callbacks time the episode, which ends before a refresh lists it */
+			grace_obs(&q, KG_OBS_JOINED, t0 + 8200 * 1000, false, 2, NULL, 0, KG_REASON_JOINED);
+			grace_obs(&q, KG_OBS_REVOKED, t0 + 8200 * 1000, false, 0, p02, 2, KG_REASON_NONE);
+			grace_obs(&q, KG_OBS_REVOKED, t0 + 8200 * 1000, false, 1, p1, 1, KG_REASON_NONE);
+			grace_obs(&q, KG_OBS_ASSIGNED, t0 + 8500 * 1000, false, 0, p0, 1, KG_REASON_NONE);
+			grace_obs(&q, KG_OBS_ASSIGNED, t0 + 8500 * 1000, false, 1, p1, 1, KG_REASON_NONE);
+			grace_obs(&q, KG_OBS_ASSIGNED, t0 + 8500 * 1000, false, 2, p2, 1, KG_REASON_NONE);
+		}
 		snapshot_unref(snap);
-		snap = grace_snap(t0 + i * SEC, false, i == 8 ? KG_STATE_PREPARING_REBALANCE : KG_STATE_STABLE, own,
-				  i < 4 || i >= 8 ? 3 : 2);
+		snap = grace_snap(t0 + i * SEC, false, KG_STATE_STABLE, own, i < 4 || i >= 9 ? 3 : 2);
 		tracker_apply(tr, &q, snap, &ev);
 	}
 	resize_term(40, 120);
