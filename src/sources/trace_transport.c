@@ -897,6 +897,21 @@ trace_transport_refresh(kg_trace_transport *t)
 		t->next_at = util_mono_us();
 }
 
+/* Abort the request in flight (outside curl's callbacks) and count it failed: the next waits for the backoff. */
+void
+trace_transport_fail(kg_trace_transport *t, const char *why)
+{
+	if (t->active) {
+		curl_multi_remove_handle(t->multi, t->easy);
+		t->active = false;
+	}
+	/* a stream that ran longer than the longest backoff starts the count over */
+	if (util_mono_us() - t->req_mono > t->cfg.backoff_max_us)
+		t->failures = 0;
+	set_err(t, "%s", why);
+	answer_failed(t);
+}
+
 /* Its health. */
 void
 trace_transport_link(const kg_trace_transport *t, kg_trace_link *out)

@@ -92,3 +92,10 @@ TESTS += $(UNIT_TESTS)
 check-unit:
 	$(MAKE) $(AM_MAKEFLAGS) check TESTS="$(UNIT_TESTS)"
 .PHONY: check-unit
+# --serve's /metrics: the exposition of fixed snapshots and events
+check_PROGRAMS += tests/unit/test_metrics
+UNIT_TESTS += tests/unit/test_metrics
+tests_unit_test_metrics_SOURCES = tests/unit/test_metrics.c
+tests_unit_test_metrics_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_metrics_LDADD = $(TEST_LIBS)
+EXTRA_DIST += tests/data/metrics/two-groups.prom
