@@ -527,6 +527,7 @@ start_daemon(kg_server *s, const struct sockaddr_storage *ss, char *err, size_t 
 	int n = 0;
 	const union MHD_DaemonInfo *di;
 #define OPT(o, v, p) opt[n++] = (struct MHD_OptionItem){ (o), (intptr_t)(v), (void *)(p) }
+	OPT(MHD_OPTION_EXTERNAL_LOGGER, on_mhd_log, s); /* first: the options after it log there */
 	OPT(MHD_OPTION_SOCK_ADDR, 0, ss);
 	OPT(MHD_OPTION_CONNECTION_LIMIT, clients, NULL);
 	/* a quarter of the connections stay out of reach of any one client address */
@@ -534,7 +535,6 @@ start_daemon(kg_server *s, const struct sockaddr_storage *ss, char *err, size_t 
 	OPT(MHD_OPTION_CONNECTION_TIMEOUT, CONN_TIMEOUT_S, NULL);
 	OPT(MHD_OPTION_CONNECTION_MEMORY_LIMIT, CONN_MEMORY, NULL);
 	OPT(MHD_OPTION_THREAD_STACK_SIZE, THREAD_STACK, NULL);
-	OPT(MHD_OPTION_EXTERNAL_LOGGER, on_mhd_log, s);
 	if (s->tls) {
 		OPT(MHD_OPTION_HTTPS_MEM_CERT, 0, s->cert_pem);
 		OPT(MHD_OPTION_HTTPS_MEM_KEY, 0, s->key_pem);

@@ -36,6 +36,7 @@
 #define IDLE_US (20LL * 1000000)    /* the serving kgtop sends an empty line every 5 s at least */
 #define REOPEN_US (1000000LL)       /* after a stream ended normally */
 #define BACKOFF_MAX_US (30LL * 1000000)
+#define RCVBUF (128 * 1024)         /* a viewer that stops reading shows at the serving kgtop, not in this kernel */
 #define END_KEY "{\"kgtop_stream_end\":"
 
 /* A line received, or (len == RESTART) the mark of a new connection. */
@@ -401,6 +402,7 @@ attach_source_new(const kg_attach_config *cfg, kg_source **out, char *err, size_
 	c.idle_timeout_us = IDLE_US;
 	c.backoff_max_us = BACKOFF_MAX_US;
 	c.max_line = MAX_LINE;
+	c.rcvbuf = RCVBUF;
 	trace_transport_defaults(&c);
 	memset(&w, 0, sizeof w);
 	w.mode = KG_TRACE_STREAM;

@@ -33,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -939,6 +940,16 @@ trace_transport_stats(const kg_trace_transport *t, kg_trace_stats *st)
 
 /* ------------------------------------------------------------- creation */
 
+/* Socket option callback: a bounded receive buffer, when the config asks for one. */
+static int
+on_sockopt(void *arg, curl_socket_t fd, curlsocktype purpose)
+{
+	const kg_trace_transport *t = arg;
+	if (purpose == CURLSOCKTYPE_IPCXN && t->cfg.rcvbuf > 0)
+		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &t->cfg.rcvbuf, sizeof t->cfg.rcvbuf);
+	return CURL_SOCKOPT_OK;
+}
+
 /* Build the curl handles. */
 static void
 setup_curl(kg_trace_transport *t, const struct curl_slist *extra)
@@ -980,6 +991,10 @@ setup_curl(kg_trace_transport *t, const struct curl_slist *extra)
 	curl_easy_setopt(t->easy, CURLOPT_FOLLOWLOCATION, 0L);
 	curl_easy_setopt(t->easy, CURLOPT_NETRC, (long)CURL_NETRC_OPTIONAL);
 	curl_easy_setopt(t->easy, CURLOPT_USERAGENT, PACKAGE_NAME "/" PACKAGE_VERSION);
+	if (t->cfg.rcvbuf > 0) {
+		curl_easy_setopt(t->easy, CURLOPT_SOCKOPTFUNCTION, on_sockopt);
+		curl_easy_setopt(t->easy, CURLOPT_SOCKOPTDATA, t);
+	}
 	if (t->headers != NULL)
 		curl_easy_setopt(t->easy, CURLOPT_HTTPHEADER, t->headers);
 #if LIBCURL_VERSION_NUM >= 0x075500
