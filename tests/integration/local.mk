@@ -34,3 +34,6 @@ check_PROGRAMS += tests/tools/httpload
 tests_tools_httpload_SOURCES = tests/tools/httpload.c
 tests_tools_httpload_CFLAGS = $(AM_CFLAGS)
 AM_TESTS_ENVIRONMENT += PROMTOOL='$(PROMTOOL)'; PROMETHEUS='$(PROMETHEUS)'; export PROMTOOL PROMETHEUS;
+# a real Prometheus scrapes kgtop through an eager and a cooperative rebalance (queried through its HTTP API)
+TESTS += tests/integration/test_prometheus.sh
+EXTRA_DIST += tests/integration/test_prometheus.sh tests/integration/scenarios/range-then-coop.json
