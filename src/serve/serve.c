@@ -3,7 +3,7 @@
  * serve_stream.c's).
  *
  * libmicrohttpd runs one listening thread and a thread per connection
- * (at most --serve-clients; a quarter of them stay out of reach of any
+ * (at most --serve-clients; an eighth of them stay out of reach of any
  * single client address), with a ten second timeout on connections that
  * neither send nor read and 32 KiB of memory each, which bounds a
  * request's headers (a larger one is refused by the library).  Requests
@@ -30,12 +30,13 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 
+#include "model/defaults.h"
 #include "serve/serve_int.h"
 #include "util/log.h"
 #include "util/util.h"
 
-#define DEF_CLIENTS 32
-#define DEF_BUFFER (8LL * 1024 * 1024)
+#define DEF_CLIENTS KG_DEFAULT_SERVE_CLIENTS_N
+#define DEF_BUFFER KG_DEFAULT_SERVE_BUFFER
 #define CONN_TIMEOUT_S 10
 #define CONN_MEMORY 32768
 #define THREAD_STACK (512 * 1024)
@@ -530,8 +531,8 @@ start_daemon(kg_server *s, const struct sockaddr_storage *ss, char *err, size_t 
 	OPT(MHD_OPTION_EXTERNAL_LOGGER, on_mhd_log, s); /* first: the options after it log there */
 	OPT(MHD_OPTION_SOCK_ADDR, 0, ss);
 	OPT(MHD_OPTION_CONNECTION_LIMIT, clients, NULL);
-	/* a quarter of the connections stay out of reach of any one client address */
-	OPT(MHD_OPTION_PER_IP_CONNECTION_LIMIT, clients > 3 ? clients - clients / 4 : clients, NULL);
+	/* an eighth of the connections stay out of reach of any one client address */
+	OPT(MHD_OPTION_PER_IP_CONNECTION_LIMIT, clients > 7 ? clients - clients / 8 : clients, NULL);
 	OPT(MHD_OPTION_CONNECTION_TIMEOUT, CONN_TIMEOUT_S, NULL);
 	OPT(MHD_OPTION_CONNECTION_MEMORY_LIMIT, CONN_MEMORY, NULL);
 	OPT(MHD_OPTION_THREAD_STACK_SIZE, THREAD_STACK, NULL);
