@@ -37,3 +37,4 @@ AM_TESTS_ENVIRONMENT += PROMTOOL='$(PROMTOOL)'; PROMETHEUS='$(PROMETHEUS)'; expo
 # a real Prometheus scrapes kgtop through an eager and a cooperative rebalance (queried through its HTTP API)
 TESTS += tests/integration/test_prometheus.sh
 EXTRA_DIST += tests/integration/test_prometheus.sh tests/integration/scenarios/range-then-coop.json
+EXTRA_DIST += tests/integration/alerts-test.yml
