@@ -129,7 +129,7 @@ set_damage(kg_replay *r, int64_t line, const char *why)
  * Take the line in r->buf (n bytes; has_newline: it ended with one): a
  * header (the first gives the version, start, cluster and model; later
  * ones, where recordings were concatenated, are checked and skipped) or
- * an empty line is LINE_SKIP; a tick is staged into r->next (LINE_STAGED);
+ * an empty line (or the end line of a saved /stream) is LINE_SKIP; a tick is staged into r->next (LINE_STAGED);
  * a tick past --at or a damaged line sets r->end (LINE_END).
  */
 int
@@ -154,6 +154,11 @@ replay_file_take(kg_replay *r, size_t n, bool has_newline)
 			set_damage(r, r->lineno, err);
 			return LINE_END;
 		}
+		return LINE_SKIP;
+	}
+	if (cJSON_GetObjectItemCaseSensitive(root, "kgtop_stream_end") != NULL) {
+		/* the last line of a saved /stream: why the server ended it, not a tick */
+		cJSON_Delete(root);
 		return LINE_SKIP;
 	}
 	t = cJSON_GetObjectItemCaseSensitive(root, "t");

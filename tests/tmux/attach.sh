@@ -21,19 +21,7 @@ command -v tmux >/dev/null || { echo "1..0 # SKIP tmux not installed"; exit 77; 
 export KGTOP_THEMES="$top_srcdir/themes" LANG=C.UTF-8 LC_ALL=C.UTF-8 HOME=/nonexistent KGTOP_CONFIG=none
 unset NO_COLOR KGTOP_BROKERS
 work=$(mktemp -d /tmp/kgtop-tmux-XXXXXX)
-after='echo "kgtop exited $?"; stty -a | tr " ;" "\n\n" | grep -xE -- "-?(icanon|echo)" | tr "\n" " "; echo; exec cat'
-
-"$BROKER" --port 0 --manual --scenario "$top_srcdir/tests/fixture/scenarios/join-coop.json" \
-	--stats "$work/stats.json" --log "$work/requests.log" >"$work/ready" 2>"$work/broker.err" &
-bpid=$!
-cleanup_all() { kill "$bpid" 2>/dev/null; wait "$bpid" 2>/dev/null; tcleanup; rm -rf "$work"; }
-trap cleanup_all EXIT INT TERM
-deadline=$(($(date +%s) + 10))
-until grep -q '^ready ' "$work/ready" 2>/dev/null; do
-	[ "$(date +%s)" -ge "$deadline" ] && { echo "not ok 1 - fixture broker ready"; cat "$work/broker.err"; echo "1..1"; exit 1; }
-	sleep 0.05 # poll interval, bounded by the deadline above
-done
-bootstrap=$(sed -n 's/^ready //p' "$work/ready")
+tbroker join-coop.json --log "$work/requests.log"
 port=$("$HTTPLOAD" port)
 url="http://127.0.0.1:$port"
 
@@ -53,11 +41,11 @@ swait() {
 skeys() { n=$1; shift; tmx send-keys -t "$n" "$@"; }
 
 tmx has-session -t keep >/dev/null 2>&1 || tmx new-session -d -s keep 'exec cat'
-sstart c "$KGTOP -b $bootstrap -i 0.3 --serve 127.0.0.1:$port; $after"
+sstart c "$KGTOP -b $bootstrap -i 0.3 --serve 127.0.0.1:$port; $T_AFTER"
 check "the collector's dashboard shows the group" swait c "g-coop" 15
 check "and serves: the sources overlay lists serve" swait c "serve" 5
 for v in v1 v2 v3; do
-	sstart "$v" "$KGTOP --attach $url; $after"
+	sstart "$v" "$KGTOP --attach $url; $T_AFTER"
 done
 for v in v1 v2 v3; do
 	check "$v: attached to 127.0.0.1:$port, N s behind" swait "$v" "attached to 127.0.0.1:$port, " 15
