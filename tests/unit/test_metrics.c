@@ -21,27 +21,25 @@
 #include "model/intern.h"
 #include "model/snapshot.h"
 #include "report/metrics.h"
+#include "two_groups.h"
 #include "util/util.h"
 
 #define CL "cluster=\"b1:9092,\\\"b2\\\":9092\""
 
 /*
- * Two groups: g-busy (Stable, range, coordinator 2, members a and z, lag on
- * three of four partitions, a heartbeat age for a) and g-lost (rebalancing
- * cooperatively, no offsets); sources kafka (ok), log:b1 (stale) and the
- * server's own health (an output: not a source of data).
+ * The shared two groups (two_groups.h: g-busy Stable with lag on three of
+ * four partitions, g-lost rebalancing cooperatively) with a cluster label
+ * that needs escaping, sources kafka (ok), log:b1 (stale) and the
+ * server's own health (an output: not a source of data), and what the
+ * tracker would annotate: a rebalance open in g-lost, a last duration and
+ * a heartbeat age in g-busy.
  */
 static kg_snapshot *
 two_groups(void)
 {
-	kg_builder *b = builder_new(1700000000123456LL);
-	int32_t t = intern_topic("orders");
-	kg_tp asg[2] = { { t, 0 }, { t, 1 } };
+	kg_builder *b = two_groups_builder(1700000000123456LL);
 	kg_source_health h;
-	kg_bgroup *g;
-	kg_bmember *m;
 	kg_snapshot *s;
-	int p;
 	builder_cluster(b, "b1:9092,\"b2\":9092");
 	memset(&h, 0, sizeof h);
 	h.name = "kafka";
@@ -58,28 +56,7 @@ two_groups(void)
 	h.status = KG_SRC_OK;
 	h.role = KG_ROLE_RECORDER;
 	builder_source(b, &h);
-	builder_broker(b, 2, "broker-2", 9092);
-	builder_topic(b, t, 4);
-	for (p = 0; p < 4; p++)
-		builder_partition(b, (kg_tp){ t, p }, 2, 100);
-	g = builder_group(b, intern_group("g-busy"));
-	bgroup_state(g, KG_STATE_STABLE);
-	bgroup_protocol(g, "consumer", "range");
-	bgroup_coordinator(g, 2);
-	bgroup_committed(g, (kg_tp){ t, 0 }, 90);
-	bgroup_committed(g, (kg_tp){ t, 1 }, 100);
-	bgroup_committed(g, (kg_tp){ t, 2 }, 40);
-	m = bgroup_member(g, "a-1");
-	bmember_ids(m, "a", "/10.0.0.1", NULL);
-	bmember_assignment(m, asg, 2);
-	m = bgroup_member(g, "z-1");
-	bmember_ids(m, "z", "/10.0.0.2", NULL);
-	g = builder_group(b, intern_group("g-lost"));
-	bgroup_state(g, KG_STATE_PREPARING_REBALANCE);
-	bgroup_protocol(g, "consumer", "");
-	bgroup_proto(g, KG_PROTO_COOPERATIVE);
 	s = builder_finish(b);
-	/* what the tracker would annotate: a rebalance open in g-lost, a heartbeat age for a-1 */
 	s->groups[1].sum.in_episode = true;
 	s->groups[0].sum.last_episode_us = 2500000;
 	s->groups[0].members[0].health.hb_age_us = 1500000;
