@@ -582,16 +582,20 @@ keep_prev(kg_recorder *r, const kg_snapshot *snap)
  * when viewers join, the header and a keyframe of the same tick for them
  * (they go on with the lines after it).  Only the first line is a
  * keyframe: a stream has no rotation, and each viewer starts with one.
+ * While nobody reads the lines they are not encoded (the snapshot a
+ * line would be a delta against is kept all the same).
  */
 static void
 sink_tick(kg_recorder *r, const kg_snapshot *snap, const kg_evlist *events)
 {
-	bool key = r->prev == NULL;
+	bool key = r->prev == NULL, lines = r->sink.want_line(r->sink.arg);
 	if (r->ticks == 0)
 		r->start_us = snap->time_us;
 	sbuf_reset(&r->line);
-	encode_tick(r, &r->line, snap, events, key);
-	r->sink.line(r->sink.arg, r->seq, r->line.s, r->line.len);
+	if (lines || key)
+		encode_tick(r, &r->line, snap, events, key);
+	if (lines)
+		r->sink.line(r->sink.arg, r->seq, r->line.s, r->line.len);
 	if (r->sink.want_key(r->sink.arg)) {
 		size_t hlen;
 		sbuf_reset(&r->key);

@@ -31,6 +31,8 @@ typedef struct kg_recorder kg_recorder;
  */
 typedef struct kg_record_sink {
 	void *arg;
+	/* false while nobody reads the lines: the tick's line is not encoded (a keyframe still can be) */
+	bool (*want_line)(void *arg);
 	/* tick n's line, a delta against line n-1 (line 0 is a keyframe), with its newline */
 	void (*line)(void *arg, int64_t n, const char *line, size_t len);
 	/* true when viewers wait to join: key() follows with this tick */

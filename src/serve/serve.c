@@ -578,6 +578,7 @@ serve_open(const kg_serve_config *cfg, kg_server **out, char *err, size_t errsz)
 	s->counts = metrics_new();
 	memset(&sink, 0, sizeof sink);
 	sink.arg = s;
+	sink.want_line = stream_want_line;
 	sink.line = stream_line;
 	sink.want_key = stream_want_key;
 	sink.key = stream_key;

@@ -94,6 +94,8 @@ struct kg_server {
 
 /* ------------------------------------------------------ serve_stream.c */
 
+/* Sink: true while a viewer reads the lines. */
+bool stream_want_line(void *arg);
 /* Sink: tick n's line into the ring; cut off the viewers it leaves behind. */
 void stream_line(void *arg, int64_t n, const char *line, size_t len);
 /* Sink: true while viewers wait for a keyframe. */

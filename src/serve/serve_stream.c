@@ -154,6 +154,20 @@ stream_line(void *arg, int64_t n, const char *line, size_t len)
 	pthread_cond_broadcast(&s->more);
 }
 
+/* Sink: true while a viewer reads the lines (one still waiting for its keyframe starts after this tick). */
+bool
+stream_want_line(void *arg)
+{
+	kg_server *s = arg;
+	sclient *c;
+	bool want = false;
+	pthread_mutex_lock(&s->lock);
+	for (c = s->viewers; c != NULL && !want; c = c->next)
+		want = c->joined && !c->cut;
+	pthread_mutex_unlock(&s->lock);
+	return want;
+}
+
 /* Sink: true while viewers wait for a keyframe. */
 bool
 stream_want_key(void *arg)
