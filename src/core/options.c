@@ -338,7 +338,7 @@ static const opt_def table[] = {
 	{ "export-trace", 0, required_argument, "FILE", "write the demo's consumer events as JSON lines (another kgtop reads them with --trace jsonl:file://FILE, plus --trace-from-start for a finished file)", STRING(export_trace), CLI_ONLY },
 	{ "trace", 0, required_argument, "KIND:URL", "read a trace stream: log, jolokia, jsonl, rdstats over http(s):// or file:// (repeatable)", CUSTOM(a_trace) },
 	{ "trace-from-start", 0, no_argument, NULL, "read line streams (log, jsonl, rdstats) from their start instead of their end", FLAG(trace_from_start) },
-	{ "trace-insecure", 0, no_argument, NULL, "do not verify TLS certificates of https:// trace streams (shown in the header)", FLAG(trace_insecure) },
+	{ "trace-insecure", 0, no_argument, NULL, "do not verify TLS certificates of https:// trace streams and --attach URLs (shown in the header)", FLAG(trace_insecure) },
 	{ "trace-headers", 0, required_argument, "FILE", "extra HTTP headers for trace streams (\"Name: value\" lines; never shown)", STRING(trace_headers) },
 	{ "record", 0, required_argument, "FILE", "record what kgtop sees to FILE (JSON lines)", STRING(record), CLI_ONLY },
 	{ "record-max", 0, required_argument, "SIZE", "rotate the recording into FILE.1 beyond SIZE (e.g. 100M)",
