@@ -94,14 +94,17 @@ curses_attrs(unsigned a)
 	return r;
 }
 
-/* Turn the theme into attributes, allocating colour pairs in element order. */
+/*
+ * Turn the theme into attributes: the palette of the terminal's depth
+ * (none without colour), colour pairs allocated in element order.
+ */
 void
 render_theme_apply(ui_screen *s)
 {
 	bool colour = s->colour && has_colors();
 	int ncol = colour ? COLORS : 0, npairs = 0, i, k;
 	short pfg[UI_EL_COUNT], pbg[UI_EL_COUNT];
-	const ui_style *st = colour ? s->theme.st : s->theme.mono;
+	const ui_style *st = s->theme.st[theme_depth(ncol)];
 	for (i = 0; i < UI_EL_COUNT; i++) {
 		int fg = theme_colour_index(st[i].fg, ncol), bg = theme_colour_index(st[i].bg, ncol), pair = 0;
 		s->attr[i] = curses_attrs(st[i].attrs);
