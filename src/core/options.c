@@ -331,6 +331,7 @@ static const opt_def table[] = {
 	{ "theme", 0, required_argument, "NAME", "colour theme: default, light, mono, high-contrast, or a file's name", STRING(theme) },
 	{ "no-color", 0, no_argument, NULL, "no colours (also when $NO_COLOR is set)", FLAG(no_color) },
 	{ "ascii", 0, no_argument, NULL, "ASCII glyphs only (automatic when the locale is not UTF-8)", FLAG(ascii) },
+	{ "no-mouse", 0, no_argument, NULL, "leave the mouse to the terminal (to select text); else a click selects, the wheel scrolls", FLAG(no_mouse) },
 	{ "select", 0, required_argument, "GROUP", "select this group at start", STRING(select_group) },
 	{ "demo", 0, optional_argument, "SCENARIO", "run the embedded demo (--demo=list lists scenarios); with -b, on that cluster", CUSTOM(a_demo), CLI_ONLY },
 	{ "demo-partitions", 0, required_argument, "N", "partitions of the demo topic (default " KG_STR(KG_DEFAULT_DEMO_PARTITIONS_N) ")",

@@ -50,6 +50,7 @@ typedef struct kg_options {
 	char *theme;              /* --theme NAME */
 	bool no_color;            /* --no-color, $NO_COLOR */
 	bool ascii;               /* --ascii (also when the locale is not UTF-8) */
+	bool no_mouse;            /* --no-mouse: the terminal keeps the mouse (to select text) */
 	char *select_group;       /* --group NAME: select it at start */
 	/* demo */
 	bool demo;                /* --demo, or no brokers at all */

@@ -91,6 +91,30 @@ text_put(ui_screen *s, int y, int x, int maxw, attr_t a, const char *str, unsign
 	return cols;
 }
 
+/* text_put() with the first match of needle in the match attribute. */
+int
+text_put_match(ui_screen *s, int y, int x, int maxw, attr_t a, const char *str, const char *needle, unsigned flags)
+{
+	int cols = text_put(s, y, x, maxw, a, str, flags), at, mw, shown;
+	const char *m = screen_match(str, needle);
+	char *pre, *hit;
+	if (m == NULL)
+		return cols;
+	pre = xstrdup(str);
+	pre[m - str] = '\0';
+	hit = xstrdup(m);
+	hit[strlen(needle)] = '\0';
+	at = text_width(s, pre);
+	mw = text_width(s, hit);
+	/* only what the line shows: a match cut off stays cut off, the ellipsis stays */
+	shown = (flags & TEXT_ELLIPSIS) && text_width(s, str) > cols ? cols - 1 : cols;
+	if (at < shown)
+		text_put(s, y, x + at, KG_MIN(mw, shown - at), s->attr[UI_EL_MATCH], hit, 0);
+	free(pre);
+	free(hit);
+	return cols;
+}
+
 /* Formatted text_put. */
 int
 text_putf(ui_screen *s, int y, int x, int maxw, attr_t a, const char *fmt, ...)

@@ -9,6 +9,8 @@
  * render_frame() + wnoutrefresh() + doupdate() sends what changed.  With
  * --duration the loop also ends by itself when that time is up.
  *
+ * The mouse (a click selects, the wheel scrolls) is on unless --no-mouse.
+ *
  * Terminal safety: SIGINT, SIGTERM and SIGHUP only set a flag and write to
  * the self-pipe.  Fatal signals (SIGSEGV, SIGBUS, SIGFPE, SIGABRT, SIGILL)
  * write the terminfo strings that end the full-screen mode, restore the
@@ -187,7 +189,7 @@ ui_draw(ui_screen *s)
 	if (s->status[0] != '\0' && s->status_until > 0 && util_mono_us() > s->status_until)
 		s->status[0] = '\0';
 	render_frame(s);
-	if (s->filter_edit)
+	if (s->filter_edit || s->search_edit)
 		curs_set(1);
 	else
 		curs_set(0);
@@ -223,7 +225,7 @@ ui_pipe_open(char *err, size_t errsz)
  * for the fatal-signal handler, and the input modes.  NULL with err.
  */
 static SCREEN *
-ui_term_open(char *err, size_t errsz)
+ui_term_open(bool mouse, char *err, size_t errsz)
 {
 	SCREEN *scr = newterm(NULL, stdout, stdin);
 	const char *cup, *term = getenv("TERM") ? getenv("TERM") : "";
@@ -247,6 +249,14 @@ ui_term_open(char *err, size_t errsz)
 	ui_add_cap("cnorm");
 	ui_add_cap("rmkx");
 	ui_add_cap("rmcup");
+	if (mouse && mousemask(BUTTON1_PRESSED | BUTTON4_PRESSED | BUTTON5_PRESSED, NULL) != 0) {
+		static const char off[] = "\033[?1006l\033[?1000l"; /* mouse reports off, for the fatal-signal path */
+		mouseinterval(0);
+		if (ui_restore_len + sizeof off - 1 < sizeof ui_restore) {
+			memcpy(ui_restore + ui_restore_len, off, sizeof off - 1);
+			ui_restore_len += sizeof off - 1;
+		}
+	}
 	ui_curses_up = 1;
 	cbreak();
 	noecho();
@@ -355,7 +365,7 @@ ui_run(kg_collector *c, const kg_options *o, const kg_ui_info *info, char *err, 
 		return -1;
 	ui_signal = 0;
 	ui_have_tio = tcgetattr(STDIN_FILENO, &ui_saved_tio) == 0;
-	if ((scr = ui_term_open(err, errsz)) == NULL) {
+	if ((scr = ui_term_open(o == NULL || !o->no_mouse, err, errsz)) == NULL) {
 		ui_pipe_close();
 		return -1;
 	}

@@ -10,3 +10,7 @@ EXTRA_DIST += tests/tmux/lib.sh tests/tmux/ui.sh tests/tmux/kgtop.sh
 EXTRA_DIST += screenshots/make.sh screenshots/ansi2html.py screenshots/README.md
 screenshots: tests/tmux/ui_driver kgtop tests/fixture-broker
 	top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' sh $(top_srcdir)/screenshots/make.sh
+# sgr: the colours at some text in a capture-pane -e (tests/tmux/colours.sh)
+check_PROGRAMS += tests/tools/sgr
+tests_tools_sgr_SOURCES = tests/tools/sgr.c
+tests_tools_sgr_CFLAGS = $(AM_CFLAGS)
