@@ -1808,6 +1808,126 @@ test_timeline_clipped_episode(void **state)
 	s.view = UI_VIEW_GRID;
 }
 
+/*
+ * With 2,000 groups the paging keys move the group list, which has the
+ * keys (not the view under it); shown alone, the view pages.  The mouse:
+ * a click selects a group or a view's tab, the wheel moves what it is on.
+ */
+static void
+test_keys_paging_mouse(void **state)
+{
+	kg_tracker *tr = tracker_new(NULL);
+	kg_snapshot *snap = scene_many_groups(tr, 2000, 2, SEC);
+	ui_screen t;
+	ui_action a;
+	int sel, y;
+	(void)state;
+	screen_init(&t, &opts, &info, tracker_history(tr));
+	screen_set_snapshot(&t, snap);
+	t.now_us = snap->time_us;
+	render_theme_apply(&t);
+	t.view = UI_VIEW_GRID;
+	render_frame(&t);
+	assert_int_equal(t.sel, 0);
+	keys_handle(&t, KEY_NPAGE, &a);
+	assert_int_equal(t.sel, t.lay.list.h - 2);
+	assert_int_equal(t.scroll, 0);
+	keys_handle(&t, KEY_END, &a);
+	assert_string_equal(screen_group(&t)->name, "group-1999");
+	keys_handle(&t, KEY_PPAGE, &a);
+	assert_int_equal(t.sel, 1999 - (t.lay.list.h - 2));
+	keys_handle(&t, KEY_HOME, &a);
+	assert_int_equal(t.sel, 0);
+	/* the view alone has the keys: PgDn pages it, the selection stays */
+	keys_handle(&t, '4', &a);
+	keys_handle(&t, '\n', &a);
+	render_frame(&t);
+	t.view_rows = 100;
+	keys_handle(&t, KEY_NPAGE, &a);
+	assert_int_equal(t.sel, 0);
+	assert_int_equal(t.scroll, t.lay.view.h - 2);
+	keys_handle(&t, KEY_HOME, &a);
+	assert_int_equal(t.scroll, 0);
+	/* the wheel over the view scrolls it */
+	keys_mouse(&t, t.lay.view.y + 2, 10, BUTTON5_PRESSED, &a);
+	assert_int_equal(t.scroll, 3);
+	keys_mouse(&t, t.lay.view.y + 2, 10, BUTTON4_PRESSED, &a);
+	assert_int_equal(t.scroll, 0);
+	keys_handle(&t, 27, &a);
+	assert_false(t.maximized);
+	/* a click on a group selects it; on a view's tab shows that view */
+	render_frame(&t);
+	keys_mouse(&t, t.lay.list.y + 3, 5, BUTTON1_PRESSED, &a);
+	assert_int_equal(t.sel, t.list_top + 2);
+	render_frame(&t);
+	keys_mouse(&t, t.lay.tabs.y, t.tab_x[UI_VIEW_HEALTH] + 1, BUTTON1_PRESSED, &a);
+	assert_int_equal(t.view, UI_VIEW_HEALTH);
+	/* the wheel over the list moves the selection */
+	sel = t.sel;
+	keys_mouse(&t, t.lay.list.y + 1, 5, BUTTON5_PRESSED, &a);
+	assert_int_equal(t.sel, sel + 3);
+	/* under 80x24, one pane at a time: a click on the selected group, Tab or Enter shows its view, Esc the list */
+	resize_term(20, 60);
+	render_frame(&t);
+	assert_true(t.lay.narrow);
+	y = t.lay.list.y + 1 + (t.sel - t.list_top);
+	keys_mouse(&t, y, 5, BUTTON1_PRESSED, &a);
+	assert_true(t.maximized);
+	keys_handle(&t, 27, &a);
+	assert_false(t.maximized);
+	keys_handle(&t, '\t', &a);
+	assert_true(t.maximized);
+	assert_int_equal(t.view, UI_VIEW_HEALTH); /* Tab first shows the view it was on */
+	keys_handle(&t, '\t', &a);
+	assert_int_equal(t.view, UI_VIEW_EVENTS);
+	keys_handle(&t, 27, &a);
+	keys_handle(&t, '\n', &a);
+	assert_true(t.maximized);
+	keys_handle(&t, 27, &a);
+	resize_term(24, 80);
+	screen_free(&t);
+	snapshot_unref(snap);
+	tracker_free(tr);
+}
+
+/* Names sort as people sort them (consumer-2 before consumer-10), S reverses, the mark says which way. */
+static void
+test_natural_sort(void **state)
+{
+	static const char *const names[] = { "consumer-10", "consumer-2", "consumer-1", "consumer-02b" };
+	kg_builder *b = builder_new(SCENE_T0);
+	kg_snapshot *snap;
+	kg_tracker *tr = tracker_new(NULL);
+	ui_screen t;
+	ui_action a;
+	size_t i;
+	(void)state;
+	for (i = 0; i < KG_ARRAY_LEN(names); i++)
+		bgroup_state(builder_group(b, intern_group(names[i])), KG_STATE_EMPTY);
+	snap = builder_finish(b);
+	screen_init(&t, &opts, &info, tracker_history(tr));
+	screen_set_snapshot(&t, snap);
+	assert_string_equal(snap->groups[t.order[0]].name, "consumer-1");
+	assert_string_equal(snap->groups[t.order[1]].name, "consumer-2");
+	assert_string_equal(snap->groups[t.order[2]].name, "consumer-02b");
+	assert_string_equal(snap->groups[t.order[3]].name, "consumer-10");
+	keys_handle(&t, 'S', &a);
+	assert_true(t.sort_reverse);
+	assert_string_equal(snap->groups[t.order[0]].name, "consumer-10");
+	render_theme_apply(&t);
+	render_frame(&t);
+	assert_true(screen_has("\u25b4GROUP"));
+	assert_true(screen_has("sorted by name, reversed"));
+	assert_true(util_natcmp("a9", "a10") < 0);
+	assert_true(util_natcmp("a10", "a9") > 0);
+	assert_true(util_natcmp("b", "a10") > 0);
+	assert_true(util_natcmp("a01", "a1") != 0);
+	assert_int_equal(util_natcmp("x", "x"), 0);
+	screen_free(&t);
+	snapshot_unref(snap);
+	tracker_free(tr);
+}
+
 /* Run. */
 int
 main(void)
@@ -1836,6 +1956,8 @@ main(void)
 		cmocka_unit_test(test_timeline_partitions_by_topic),
 		cmocka_unit_test(test_timeline_no_lanes),
 		cmocka_unit_test(test_timeline_clipped_episode),
+		cmocka_unit_test(test_keys_paging_mouse),
+		cmocka_unit_test(test_natural_sort),
 	};
 	setenv("TZ", "UTC", 1);
 	if (setlocale(LC_ALL, "C.UTF-8") == NULL)
