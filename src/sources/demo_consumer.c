@@ -42,7 +42,7 @@
 #define POLL_PUB_US (250LL * 1000)       /* at most this often a POLL observation */
 #define CHECK_US (2LL * 1000000)         /* rd_kafka_assignment() cross-check */
 #define LEAVE_CLOSE_US (10LL * 1000000)  /* a graceful leave may take this long */
-#define STOP_CLOSE_MOCK_US (1500LL * 1000) /* at exit on the mock: a JoinGroup in flight waits 3 s there */
+#define STOP_CLOSE_MOCK_US (250LL * 1000) /* at exit on the mock (which goes too): a JoinGroup in flight would wait 3 s */
 #define STOP_CLOSE_REAL_US (5LL * 1000000)  /* at exit on a real cluster: the groups must be empty to go */
 #define EVICT_SLACK_US (250LL * 1000)
 #define EVICT_FALLBACK_US (6LL * 1000000)

@@ -347,6 +347,36 @@ ui_read_keys(kg_collector *c, ui_screen *s, char *theme_err, size_t errsz)
 	return false;
 }
 
+/* The curses library's version. */
+const char *
+ui_curses_version(void)
+{
+	return curses_version();
+}
+
+/* Check that a theme loads; a missing one is named with the themes there are. */
+int
+ui_theme_check(const char *name, char *err, size_t errsz)
+{
+	ui_theme t;
+	char names[32][64];
+	int n, i;
+	size_t len;
+	if (theme_load(&t, name, err, errsz) == 0)
+		return 0;
+	if (strstr(err, ".theme:") != NULL)
+		return -1; /* a file that does not parse: its line says why */
+	n = theme_list(names, 32);
+	len = strlen(err);
+	for (i = 0; i < n && len + 2 < errsz; i++) {
+		snprintf(err + len, errsz - len, "%s%s", i == 0 ? " (themes: " : ", ", names[i]);
+		len = strlen(err);
+	}
+	if (n > 0 && len + 1 < errsz)
+		snprintf(err + len, errsz - len, ")");
+	return -1;
+}
+
 /* Run the dashboard. */
 int
 ui_run(kg_collector *c, const kg_options *o, const kg_ui_info *info, char *err, size_t errsz)
@@ -374,7 +404,7 @@ ui_run(kg_collector *c, const kg_options *o, const kg_ui_info *info, char *err, 
 	ui_screen_open(&s, c, o, info, theme_err, sizeof theme_err);
 	ui_draw(&s); /* "connecting to ..." at once, before the first refresh */
 	if (o != NULL && o->duration_us > 0)
-		end_mono = util_mono_us() + o->duration_us;
+		end_mono = (o->start_mono_us > 0 ? o->start_mono_us : util_mono_us()) + o->duration_us;
 
 	for (;;) {
 		struct pollfd pfd[3];

@@ -49,3 +49,10 @@ bench: bench-replay
 bench-replay: tests/bench/bench_replay
 	tests/bench/bench_replay
 .PHONY: bench-replay
+
+# issue 12: how long after --duration kgtop ends (the demo's teardown included): make bench-duration
+EXTRA_DIST += tests/bench/duration.sh
+bench: bench-duration
+bench-duration: kgtop
+	top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' sh $(top_srcdir)/tests/bench/duration.sh
+.PHONY: bench-duration
