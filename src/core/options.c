@@ -782,6 +782,116 @@ use_cluster(kg_options *o, size_t nfile, bool brokers_cli, char *err, size_t err
 	return 0;
 }
 
+/* The config file: -c FILE (or $KGTOP_CONFIG; "none" reads none), else the default one if it is there. */
+static int
+read_config_files(kg_options *o, const char *config, char *err, size_t errsz)
+{
+	char path[4096];
+	if (config == NULL)
+		config = getenv("KGTOP_CONFIG");
+	if (config != NULL && strcmp(config, "none") != 0)
+		return read_config(o, config, true, err, errsz);
+	if (config == NULL) {
+		const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
+		path[0] = '\0';
+		if (xdg != NULL && *xdg)
+			snprintf(path, sizeof path, "%s/kgtop/config", xdg);
+		else if (home != NULL && *home)
+			snprintf(path, sizeof path, "%s/.config/kgtop/config", home);
+		if (path[0] && read_config(o, path, false, err, errsz) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* What the command line said that the consistency rules need. */
+typedef struct cli_seen {
+	bool brokers; /* -b */
+	bool cluster; /* -C */
+} cli_seen;
+
+/* The command line's options, in order (after the file and the environment). */
+static int
+read_command_line(kg_options *o, int argc, char **argv, const char *shorts, const struct option *lopts, cli_seen *seen,
+		  char *err, size_t errsz)
+{
+	int c, idx;
+	size_t i;
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, shorts, lopts, &idx)) != -1) {
+		const opt_def *d = NULL;
+		if (c == '?' || c == ':') {
+			if (optopt && optopt < 256)
+				return util_err(err, errsz, "-%c: %s", optopt,
+						strchr(shorts, optopt) ? "needs a value" : "unknown option");
+			return util_err(err, errsz, "%s: unknown option or missing value", argv[optind - 1]);
+		}
+		if (c == 'h' || c == 'V')
+			continue;
+		if (c >= 1000)
+			d = &table[c - 1000];
+		for (i = 0; c < 1000 && i < KG_ARRAY_LEN(table); i++) {
+			if (table[i].letter == c)
+				d = &table[i];
+		}
+		if (d == NULL)
+			return util_err(err, errsz, "unknown option");
+		if (optarg != NULL && d->arg == required_argument && optarg == argv[optind - 1] &&
+		    looks_like_option(optarg, shorts)) {
+			char what[64];
+			return util_err(err, errsz, "%s needs a value, and '%s' is an option (a value that starts with '-': --%s=VALUE)",
+					opt_what(d, what, sizeof what), optarg, d->name);
+		}
+		seen->brokers = seen->brokers || d->letter == 'b';
+		seen->cluster = seen->cluster || d->letter == 'C';
+		if (opt_set(d, o, optarg ? optarg : "", err, errsz) < 0)
+			return -1;
+	}
+	if (optind < argc)
+		return util_err(err, errsz, "unexpected argument '%s' (options start with -)", argv[optind]);
+	return 0;
+}
+
+/* The rules between options; 0, 1 when done (-C list printed), or -1 with err. */
+static int
+options_check(kg_options *o, size_t nfile, const cli_seen *seen, bool brokers_env, char *err, size_t errsz)
+{
+	if (o->cluster != NULL && strcmp(o->cluster, "list") == 0) {
+		list_clusters(o);
+		return 1;
+	}
+	if (o->cluster != NULL && !seen->cluster && (seen->brokers || brokers_env)) {
+		/* -b or $KGTOP_BROKERS beat the file's "cluster = NAME" */
+		free(o->cluster);
+		o->cluster = NULL;
+	}
+	if (o->cluster != NULL && use_cluster(o, nfile, seen->brokers, err, errsz) < 0)
+		return -1;
+	if (o->once && o->mode == KG_MODE_UI)
+		o->mode = KG_MODE_ONCE;
+	/* a report of the demo's mock data would pass for a cluster's: only the dashboard starts it by itself */
+	if (o->mode != KG_MODE_UI && o->replay == NULL && o->brokers == NULL && o->traces.n == 0 && !o->demo)
+		return util_err(err, errsz, "%s reports on a cluster: give -b BROKERS, $KGTOP_BROKERS or -C NAME (or --demo for the embedded demo)",
+				o->mode == KG_MODE_JSON ? "--json" : "--once");
+	if (o->at != NULL && (o->replay == NULL || !o->once))
+		return util_err(err, errsz, "--at needs --replay FILE and --once");
+	if (o->replay != NULL && (o->demo || o->record != NULL))
+		return util_err(err, errsz, "--replay cannot be combined with --demo or --record");
+	if (o->replay != NULL && o->brokers != NULL && getenv("KGTOP_BROKERS") == NULL)
+		return util_err(err, errsz, "--replay reads a recording: drop -b");
+	/* nothing to watch at all: the embedded demo (trace streams alone are enough to watch) */
+	if (o->replay == NULL && o->brokers == NULL && o->traces.n == 0)
+		o->demo = true;
+	if (o->demo_scenario != NULL && *o->demo_scenario == '\0') {
+		free(o->demo_scenario);
+		o->demo_scenario = NULL;
+	}
+	if (o->export_trace != NULL && !o->demo)
+		return util_err(err, errsz, "--export-trace writes the demo's consumer events: use it with --demo");
+	return 0;
+}
+
 /* Parse everything. */
 int
 options_parse(kg_options *o, int argc, char **argv, char *err, size_t errsz)
@@ -790,10 +900,9 @@ options_parse(kg_options *o, int argc, char **argv, char *err, size_t errsz)
 	char shorts[128];
 	size_t i, ns = 0, nfile;
 	const char *config = NULL;
-	bool brokers_cli = false, cluster_cli = false; /* -b, -C given on the command line */
+	cli_seen seen = { false, false };
 	bool brokers_env = getenv("KGTOP_BROKERS") != NULL && *getenv("KGTOP_BROKERS");
 	int c, idx;
-	char path[4096];
 
 	/* long and short option tables from the rows */
 	for (i = 0; i < KG_ARRAY_LEN(table); i++) {
@@ -829,100 +938,15 @@ options_parse(kg_options *o, int argc, char **argv, char *err, size_t errsz)
 		if (c == 'c' || (c >= 1000 && strcmp(table[c - 1000].name, "config") == 0))
 			config = optarg;
 	}
-
-	/* the config file */
-	if (config == NULL)
-		config = getenv("KGTOP_CONFIG");
-	if (config != NULL && strcmp(config, "none") != 0) {
-		if (read_config(o, config, true, err, errsz) < 0)
-			return -1;
-	} else if (config == NULL) {
-		const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
-		path[0] = '\0';
-		if (xdg != NULL && *xdg)
-			snprintf(path, sizeof path, "%s/kgtop/config", xdg);
-		else if (home != NULL && *home)
-			snprintf(path, sizeof path, "%s/.config/kgtop/config", home);
-		if (path[0] && read_config(o, path, false, err, errsz) < 0)
-			return -1;
-	}
-
+	if (read_config_files(o, config, err, errsz) < 0)
+		return -1;
 	nfile = o->nrdkafka;
 	/* the environment */
-	if (getenv("KGTOP_BROKERS") != NULL && *getenv("KGTOP_BROKERS"))
+	if (brokers_env)
 		set_string(&o->brokers, getenv("KGTOP_BROKERS"));
 	if (getenv("NO_COLOR") != NULL && *getenv("NO_COLOR"))
 		o->no_color = true;
-
-	/* the command line */
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, shorts, lopts, &idx)) != -1) {
-		const opt_def *d = NULL;
-		if (c == '?' || c == ':') {
-			if (optopt && optopt < 256)
-				return util_err(err, errsz, "-%c: %s", optopt,
-						strchr(shorts, optopt) ? "needs a value" : "unknown option");
-			return util_err(err, errsz, "%s: unknown option or missing value", argv[optind - 1]);
-		}
-		if (c == 'h' || c == 'V')
-			continue;
-		if (c >= 1000)
-			d = &table[c - 1000];
-		else {
-			for (i = 0; i < KG_ARRAY_LEN(table); i++) {
-				if (table[i].letter == c)
-					d = &table[i];
-			}
-		}
-		if (d == NULL)
-			return util_err(err, errsz, "unknown option");
-		if (optarg != NULL && d->arg == required_argument && optarg == argv[optind - 1] &&
-		    looks_like_option(optarg, shorts)) {
-			char what[64];
-			return util_err(err, errsz, "%s needs a value, and '%s' is an option (a value that starts with '-': --%s=VALUE)",
-					opt_what(d, what, sizeof what), optarg, d->name);
-		}
-		brokers_cli = brokers_cli || d->letter == 'b';
-		cluster_cli = cluster_cli || d->letter == 'C';
-		if (opt_set(d, o, optarg ? optarg : "", err, errsz) < 0)
-			return -1;
-	}
-	if (optind < argc)
-		return util_err(err, errsz, "unexpected argument '%s' (options start with -)", argv[optind]);
-
-	/* consistency */
-	if (o->cluster != NULL && strcmp(o->cluster, "list") == 0) {
-		list_clusters(o);
-		return 1;
-	}
-	if (o->cluster != NULL && !cluster_cli && (brokers_cli || brokers_env)) {
-		/* -b or $KGTOP_BROKERS beat the file's "cluster = NAME" */
-		free(o->cluster);
-		o->cluster = NULL;
-	}
-	if (o->cluster != NULL && use_cluster(o, nfile, brokers_cli, err, errsz) < 0)
+	if (read_command_line(o, argc, argv, shorts, lopts, &seen, err, errsz) < 0)
 		return -1;
-	if (o->once && o->mode == KG_MODE_UI)
-		o->mode = KG_MODE_ONCE;
-	/* a report of the demo's mock data would pass for a cluster's: only the dashboard starts it by itself */
-	if (o->mode != KG_MODE_UI && o->replay == NULL && o->brokers == NULL && o->traces.n == 0 && !o->demo)
-		return util_err(err, errsz, "%s reports on a cluster: give -b BROKERS, $KGTOP_BROKERS or -C NAME (or --demo for the embedded demo)",
-				o->mode == KG_MODE_JSON ? "--json" : "--once");
-	if (o->at != NULL && (o->replay == NULL || !o->once))
-		return util_err(err, errsz, "--at needs --replay FILE and --once");
-	if (o->replay != NULL && (o->demo || o->record != NULL))
-		return util_err(err, errsz, "--replay cannot be combined with --demo or --record");
-	if (o->replay != NULL && o->brokers != NULL && getenv("KGTOP_BROKERS") == NULL)
-		return util_err(err, errsz, "--replay reads a recording: drop -b");
-	/* nothing to watch at all: the embedded demo (trace streams alone are enough to watch) */
-	if (o->replay == NULL && o->brokers == NULL && o->traces.n == 0)
-		o->demo = true;
-	if (o->demo_scenario != NULL && *o->demo_scenario == '\0') {
-		free(o->demo_scenario);
-		o->demo_scenario = NULL;
-	}
-	if (o->export_trace != NULL && !o->demo)
-		return util_err(err, errsz, "--export-trace writes the demo's consumer events: use it with --demo");
-	return 0;
+	return options_check(o, nfile, &seen, brokers_env, err, errsz);
 }
