@@ -4,8 +4,8 @@ check_PROGRAMS += tests/tmux/ui_driver
 tests_tmux_ui_driver_SOURCES = tests/tmux/ui_driver.c $(UI_TEST_SCENE)
 tests_tmux_ui_driver_CFLAGS = $(TEST_CFLAGS) -I$(top_srcdir)/tests/unit
 tests_tmux_ui_driver_LDADD = $(KG_LIBS)
-TESTS += tests/tmux/ui.sh tests/tmux/kgtop.sh
-EXTRA_DIST += tests/tmux/lib.sh tests/tmux/ui.sh tests/tmux/kgtop.sh
+TESTS += tests/tmux/ui.sh tests/tmux/kgtop.sh tests/tmux/colours.sh
+EXTRA_DIST += tests/tmux/lib.sh tests/tmux/ui.sh tests/tmux/kgtop.sh tests/tmux/colours.sh
 # make screenshots: regenerate screenshots/ (not run by CI; PNGs need chromium)
 EXTRA_DIST += screenshots/make.sh screenshots/ansi2html.py screenshots/README.md
 screenshots: tests/tmux/ui_driver kgtop tests/fixture-broker

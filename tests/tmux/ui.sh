@@ -123,6 +123,35 @@ check "terminal restored: canonical mode, echo" twait "icanon echo" 5
 check "terminal restored: main screen" test "$(tfmt '#{alternate_on}')" = 0
 check "terminal restored: cursor visible" test "$(tfmt '#{cursor_flag}')" = 1
 
+# the mouse (xterm's SGR reports): a click selects a group, a click on a tab shows that view, the wheel moves
+# click BUTTON X Y: a press and (for buttons, not the wheel) its release, 1-based cells
+click() {
+	tkeys -l "$(printf '\033[<%d;%d;%dM' "$1" "$2" "$3")"
+	[ "$1" -lt 64 ] && tkeys -l "$(printf '\033[<%d;%d;%dm' "$1" "$2" "$3")"
+}
+tab_col() { tmx capture-pane -p -t t | grep -m1 " $1 " | awk -v t=" $1 " '{ print index($0, t) + 1 }'; }
+tstart 120 40 "TERM=xterm-256color $DRIVER --speed 4; $after"
+if twait "weird" 10; then
+	tkeys Home 1
+	click 0 5 6; check "mouse: a click selects demo-range" twait "demo-range Stable range (eager)" 5
+	click 0 "$(tab_col "3 health")" 10; check "mouse: a click on a tab shows that view" twait "heartbeat" 5
+	click 65 5 4; check "mouse: the wheel over the list moves the selection three groups" twait "日本 Stable range (eager)" 5
+	tkeys q; twait "driver exited 0" 5
+else
+	not_ok "start for the mouse"
+fi
+tstart 120 40 "TERM=xterm-256color $DRIVER --speed 4 --no-mouse; $after"
+if twait "weird" 10; then
+	tkeys Home 1
+	click 0 5 6
+	tkeys 3 # keys come in order: once the health view shows, the click has been read
+	twait "heartbeats and poll gaps" 5
+	check "--no-mouse: the mouse is the terminal's (a click selects nothing)" twait "audit-archiver Empty" 2
+	tkeys q; twait "driver exited 0" 5
+else
+	not_ok "start with --no-mouse"
+fi
+
 # a demo without a script refuses P: the footer does not change
 tstart 120 40 "$DRIVER --no-script; $after"
 if twait "demo-coop" 5; then
