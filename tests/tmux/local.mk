@@ -8,7 +8,7 @@ TESTS += tests/tmux/ui.sh tests/tmux/kgtop.sh tests/tmux/colours.sh
 EXTRA_DIST += tests/tmux/lib.sh tests/tmux/ui.sh tests/tmux/kgtop.sh tests/tmux/colours.sh
 # make screenshots: regenerate screenshots/ (not run by CI; PNGs need chromium)
 EXTRA_DIST += screenshots/make.sh screenshots/ansi2html.py screenshots/README.md
-screenshots: tests/tmux/ui_driver kgtop tests/fixture-broker
+screenshots: kgtop
 	top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' sh $(top_srcdir)/screenshots/make.sh
 # sgr: the colours at some text in a capture-pane -e (tests/tmux/colours.sh)
 check_PROGRAMS += tests/tools/sgr
