@@ -9,17 +9,6 @@
 export KGTOP_CONFIG=none HOME=/nonexistent KGTOP_THEMES="$top_srcdir/themes"
 unset KGTOP_BROKERS NO_COLOR
 
-# t_lacks FILE TEXT DESCRIPTION
-t_lacks() {
-	if grep -qF -- "$2" "$1"; then
-		t_ok 1 "$3"
-		echo "#   '$2' in $1:"
-		head -20 "$1" | sed 's/^/#   /'
-	else
-		t_ok 0 "$3"
-	fi
-}
-
 # --once and --json without a cluster: a usage error, never a report of the demo's mock data
 for mode in --once --json "--once --json"; do
 	"$KGTOP" $mode >"$T_TMP/nob" 2>&1
