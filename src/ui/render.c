@@ -313,24 +313,40 @@ header_shows(const kg_source_health *h)
 	return !(h->status == KG_SRC_OK && h->role == KG_ROLE_REPLAY);
 }
 
-/* The columns the whole header needs at a level of detail. */
-static int
-header_need(ui_screen *s, unsigned lv)
+/*
+ * The columns the whole header needs at each level of detail, into need[]
+ * (one per level): each piece is measured once, in the forms the levels
+ * use (the right part brief or not, the cluster short or not, the demo's
+ * word in three forms), so a frame does not format the header five times.
+ */
+static void
+header_needs(ui_screen *s, const unsigned *levels, int nlevels, int *need)
 {
+	static const unsigned src_forms[3] = { 0, HDR_DEMO_BRIEF, HDR_DEMO_BRIEF | HDR_NO_PHASE };
 	char buf[512];
-	int w, i;
-	header_where(s, lv, buf, sizeof buf);
-	w = 7 + text_width(s, buf) + 1;
-	header_cluster(s, lv, buf, sizeof buf);
-	w += text_width(s, buf);
+	int where_w[2], clus_w[2], src_w[3] = { 0, 0, 0 }, i, f, l;
+	for (f = 0; f < 2; f++) {
+		header_where(s, f ? HDR_BRIEF_RIGHT : 0, buf, sizeof buf);
+		where_w[f] = text_width(s, buf);
+		header_cluster(s, f ? HDR_SHORT_CLUSTER : 0, buf, sizeof buf);
+		clus_w[f] = text_width(s, buf);
+	}
 	for (i = 0; s->snap != NULL && i < s->snap->nsources; i++) {
 		const kg_source_health *h = &s->snap->sources[i];
 		if (!header_shows(h))
 			continue;
-		header_source_word(s->snap, h, lv, buf, sizeof buf);
-		w += 3 + text_width(s, h->name) + text_width(s, buf) + (h->insecure ? 11 : 0);
+		for (f = 0; f < 3; f++) {
+			/* only the demo's word changes with the level */
+			if (f == 0 || h->role == KG_ROLE_DEMO)
+				header_source_word(s->snap, h, src_forms[f], buf, sizeof buf);
+			src_w[f] += 3 + text_width(s, h->name) + text_width(s, buf) + (h->insecure ? 11 : 0);
+		}
 	}
-	return w;
+	for (l = 0; l < nlevels; l++) {
+		unsigned lv = levels[l];
+		f = (lv & HDR_NO_PHASE) ? 2 : (lv & HDR_DEMO_BRIEF) ? 1 : 0;
+		need[l] = 7 + 1 + where_w[!!(lv & HDR_BRIEF_RIGHT)] + clus_w[!!(lv & HDR_SHORT_CLUSTER)] + src_w[f];
+	}
 }
 
 /* Columns the sources drawn after the k-th of draw_header's two passes need at least: a name and a short word each. */
@@ -372,9 +388,11 @@ draw_header(ui_screen *s)
 	int x = 0, rw, i, k;
 	unsigned lv = levels[KG_ARRAY_LEN(levels) - 1];
 	char cluster[256];
+	int need[KG_ARRAY_LEN(levels)];
 	size_t l;
+	header_needs(s, levels, (int)KG_ARRAY_LEN(levels), need);
 	for (l = 0; l < KG_ARRAY_LEN(levels); l++) {
-		if (header_need(s, levels[l]) <= r.w) {
+		if (need[l] <= r.w) {
 			lv = levels[l];
 			break;
 		}

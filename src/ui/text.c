@@ -62,8 +62,17 @@ text_put(ui_screen *s, int y, int x, int maxw, attr_t a, const char *str, unsign
 	while (n > 0) {
 		long cp;
 		wchar_t wc;
-		size_t used = util_utf8_decode((const char *)p, n, &cp);
-		int w = show(s->ascii, cp, &wc);
+		size_t used;
+		int w;
+		if (*p >= 0x20 && *p < 0x7f) {
+			/* printable ASCII, most of what is drawn: no decoding */
+			wc = (wchar_t)*p;
+			w = 1;
+			used = 1;
+		} else {
+			used = util_utf8_decode((const char *)p, n, &cp);
+			w = show(s->ascii, cp, &wc);
+		}
 		p += used;
 		n -= used;
 		if (w == 0)
@@ -169,7 +178,15 @@ text_width(const ui_screen *s, const char *str)
 	while (n > 0) {
 		long cp;
 		wchar_t wc;
-		size_t used = util_utf8_decode((const char *)p, n, &cp);
+		size_t used;
+		if (*p >= 0x20 && *p < 0x7f) {
+			/* printable ASCII: a column each, no decoding */
+			cols++;
+			p++;
+			n--;
+			continue;
+		}
+		used = util_utf8_decode((const char *)p, n, &cp);
 		cols += show(s->ascii, cp, &wc);
 		p += used;
 		n -= used;

@@ -17,6 +17,7 @@
  * Rendering goes to a curses screen on a temporary file (TERM
  * xterm-256color), so byte counts are what a real terminal would receive.
  *   bench_ui [path/to/ui_driver]
+ *   bench_ui --sizes      (5 alone, e.g. under a profiler)
  */
 #include "config.h"
 
@@ -402,6 +403,10 @@ main(int argc, char **argv)
 		setlocale(LC_ALL, "C.utf8");
 	unsetenv("KGTOP_THEMES");
 	printf("kgtop UI benchmarks (figures, not assertions)\n");
+	if (argc > 1 && strcmp(argv[1], "--sizes") == 0) {
+		bench_sizes();
+		return 0;
+	}
 	bench_cpu();
 	bench_bytes();
 	bench_idle(argc > 1 ? argv[1] : NULL);
