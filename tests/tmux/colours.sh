@@ -48,7 +48,7 @@ start() {
 	tstart 120 40 "TERM=$1 ${2:+NO_COLOR=1} $DRIVER --speed 4"
 	twait "weird" 10 || return 1
 	tkeys Home j j 2
-	twait "joined, got [4] in round 2" 15 && twait "demo-coop Stable cooperative" 5
+	twait "got [4] in round 2" 15 && twait "demo-coop Stable cooperative" 5
 }
 
 for term in xterm-256color xterm-16color xterm screen linux vt100 NO_COLOR; do
