@@ -130,14 +130,25 @@ render_theme_apply(ui_screen *s)
 	}
 }
 
-/* Write the local time of t (us) as HH:MM:SS, or with the date when with_date is set. */
+/*
+ * Write the local time of t (us) as HH:MM:SS, or with the date when
+ * with_date is set.  The header asks for the same second several times a
+ * frame: the last one is kept (the UI runs on one thread).
+ */
 static void
 fmt_clock(char *buf, size_t n, int64_t t_us, bool with_date)
 {
+	static time_t last = -1;
+	static char forms[2][40];
 	time_t t = (time_t)(t_us / 1000000);
-	struct tm tm;
-	localtime_r(&t, &tm);
-	strftime(buf, n, with_date ? "%Y-%m-%d %H:%M:%S" : "%H:%M:%S", &tm);
+	if (t != last) {
+		struct tm tm;
+		localtime_r(&t, &tm);
+		strftime(forms[0], sizeof forms[0], "%H:%M:%S", &tm);
+		strftime(forms[1], sizeof forms[1], "%Y-%m-%d %H:%M:%S", &tm);
+		last = t;
+	}
+	util_strlcpy(buf, forms[with_date], n);
 }
 
 /* A span of time as the header says it: "16s" (no ".0"), "1.5s", "1m05s", "500ms". */
@@ -529,6 +540,17 @@ tabs_segs(ui_screen *s, const kg_group *g, unsigned drop, tab_seg *seg)
 	return n;
 }
 
+/* The tabs line's pieces at a level (into seg, *n of them) and the columns they take. */
+static int
+tabs_width(ui_screen *s, const kg_group *g, unsigned drop, tab_seg *seg, int *n)
+{
+	int i, w = 0;
+	*n = tabs_segs(s, g, drop, seg);
+	for (i = 0; i < *n; i++)
+		w += text_width(s, seg[i].text);
+	return w;
+}
+
 /*
  * The tabs line: view names, then the selected group's summary.  When it
  * does not fit, it drops the least useful first (lag, assignor name, the
@@ -552,19 +574,38 @@ draw_tabs(ui_screen *s, const kg_group *g)
 	};
 	ui_rect r = s->lay.tabs;
 	tab_seg seg[16];
-	int n = 0, x = r.x, i, w = 0, over = 0;
-	size_t lv;
+	int n = 0, x = r.x, i, w = 0, over = 0, lv, built, last = (int)KG_ARRAY_LEN(levels) - 1;
 	memset(s->tab_w, 0, sizeof s->tab_w);
 	if (r.h <= 0)
 		return;
 	text_blank(r.y, r.x, r.w, s->attr[UI_EL_NORMAL]);
-	for (lv = 0; lv < KG_ARRAY_LEN(levels); lv++) {
-		n = tabs_segs(s, g, levels[lv], seg);
-		for (i = 0, w = 0; i < n; i++)
-			w += text_width(s, seg[i].text);
-		if (w <= r.w)
-			break;
+	/*
+	 * The first level that fits, looked for from the last frame's (the
+	 * widths only shrink level after level): a steady screen builds the
+	 * line twice, not once per level.
+	 */
+	lv = built = KG_MAX(0, KG_MIN(s->tabs_lv, last));
+	w = tabs_width(s, g, levels[lv], seg, &n);
+	if (w <= r.w) {
+		while (lv > 0) {
+			int w2 = tabs_width(s, g, levels[lv - 1], seg, &n);
+			built = lv - 1;
+			if (w2 > r.w)
+				break;
+			lv--;
+			w = w2;
+		}
+	} else {
+		while (lv < last) {
+			w = tabs_width(s, g, levels[lv + 1], seg, &n);
+			built = ++lv;
+			if (w <= r.w)
+				break;
+		}
 	}
+	if (built != lv)
+		w = tabs_width(s, g, levels[lv], seg, &n);
+	s->tabs_lv = lv;
 	over = w - r.w;
 	for (i = 0; i < n && x < r.x + r.w; i++) {
 		int sw = text_width(s, seg[i].text);

@@ -164,6 +164,7 @@ typedef struct ui_screen {
 	int sel;                /* index into order, -1 none */
 	int view_rows;          /* rows the last drawn view needed (for scrolling) */
 	int tl_label_w;         /* the timeline's label width in this frame (view_timeline.c) */
+	int tabs_lv;            /* the tabs line's level of detail in the last frame (render.c) */
 } ui_screen;
 
 /* A group as the history saw it at the view time (scrubbed back). */
