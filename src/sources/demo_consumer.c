@@ -841,13 +841,14 @@ close_now(dcons *c)
 		end_incarnation(c);
 	}
 	pthread_mutex_unlock(&d->lock);
+	/* said before the destroy, which librdkafka may hold past kgtop's end on the mock (then it is left behind) */
+	log_msg(KG_LOG_INFO, "demo: %s/%s: %s", c->g->name, c->client_id,
+		closed ? "closed" : "close timed out: destroyed without waiting for it");
 	if (closed)
 		rd_kafka_destroy(c->rk);
 	else
 		rd_kafka_destroy_flags(c->rk, RD_KAFKA_DESTROY_F_NO_CONSUMER_CLOSE);
 	c->rk = NULL;
-	log_msg(KG_LOG_INFO, "demo: %s/%s: %s", c->g->name, c->client_id,
-		closed ? "closed" : "close timed out: destroyed without waiting for it");
 	pthread_mutex_lock(&d->lock);
 	c->join_out = c->sync_out = false;
 	pthread_mutex_unlock(&d->lock);
