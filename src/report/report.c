@@ -228,12 +228,46 @@ json_member(sbuf *o, const kg_member *m)
 		  (long long)(h->max_poll_us / 1000), limit_src_name(h->max_poll_src));
 	if (m->last_leave != KG_REASON_NONE)
 		sbuf_addf(o, ",\"last_leave\":\"%s\"", reason_key(m->last_leave));
+	if (m->status == KG_MEMBER_SILENT && m->silent_since_us > 0) {
+		sbuf_adds(o, ",\"silent_since\":");
+		json_put_time(o, m->silent_since_us);
+		sbuf_adds(o, ",\"silent_why\":");
+		json_put_str(o, m->silent_why);
+	}
+	sbuf_addc(o, '}');
+}
+
+/* The last closed rebalance of a group: duration within bounds (duration_ms only when measured), rounds, cost. */
+static void
+json_last_rebalance(sbuf *o, const kg_group_summary *m)
+{
+	int64_t lo = m->last_episode_min_us, hi = m->last_episode_max_us;
+	if (m->last_episode_us < 0)
+		return;
+	if (lo < 0)
+		lo = hi = m->last_episode_us;
+	sbuf_adds(o, ",\"last_rebalance\":{");
+	if (lo == hi)
+		sbuf_addf(o, "\"duration_ms\":%.1f,", (double)lo / 1000.0);
+	sbuf_adds(o, "\"duration_min_ms\":");
+	json_put_ms(o, lo);
+	sbuf_adds(o, ",\"duration_max_ms\":");
+	json_put_ms(o, hi);
+	sbuf_addf(o, ",\"rounds\":%d,\"rounds_at_least\":%s,\"members_stopped\":%d,\"stopped_member_ms_min\":",
+		  m->last_rounds, m->last_rounds_min ? "true" : "false", m->last_nstopped);
+	json_put_ms(o, m->last_stopped_min_us);
+	sbuf_adds(o, ",\"stopped_member_ms_max\":");
+	json_put_ms(o, m->last_stopped_max_us);
+	sbuf_addf(o, ",\"partitions_unconsumed\":%d,\"unconsumed_partition_ms_min\":", m->last_nunconsumed);
+	json_put_ms(o, m->last_unconsumed_min_us);
+	sbuf_adds(o, ",\"unconsumed_partition_ms_max\":");
+	json_put_ms(o, m->last_unconsumed_max_us);
 	sbuf_addc(o, '}');
 }
 
 /* One group. */
 static void
-json_group(sbuf *o, const kg_group *g)
+json_group(sbuf *o, const kg_group *g, const kg_snapshot *s)
 {
 	int i, nflight;
 	sbuf_adds(o, "{\"id\":");
@@ -244,6 +278,8 @@ json_group(sbuf *o, const kg_group *g)
 	json_put_str(o, g->assignor);
 	sbuf_addf(o, ",\"protocol\":\"%s\",\"coordinator\":", proto_name(g->proto));
 	jnum(o, g->coordinator);
+	sbuf_adds(o, ",\"offsets_partition\":");
+	jnum(o, group_offsets_partition(g->name, s->offsets_partitions));
 	if (g->error) {
 		sbuf_adds(o, ",\"error\":");
 		json_put_str(o, g->error);
@@ -281,6 +317,11 @@ json_group(sbuf *o, const kg_group *g)
 		  g->sum.in_episode ? "true" : "false");
 	if (g->sum.generation >= 0)
 		sbuf_addf(o, ",\"generation\":%d", (int)g->sum.generation);
+	json_last_rebalance(o, &g->sum);
+	if (g->commit_policy != NULL) {
+		sbuf_addf(o, ",\"reprocessed\":%lld,\"commit_policy\":", (long long)g->reprocessed);
+		json_put_str(o, g->commit_policy);
+	}
 	sbuf_addc(o, '}');
 }
 
@@ -315,7 +356,7 @@ report_json(sbuf *o, const kg_snapshot *s, kg_event *const *events, size_t neven
 	for (i = 0; i < s->ngroups; i++) {
 		if (i)
 			sbuf_addc(o, ',');
-		json_group(o, &s->groups[i]);
+		json_group(o, &s->groups[i], s);
 	}
 	sbuf_adds(o, "],\"events\":[");
 	for (k = 0; k < nevents; k++) {

@@ -230,6 +230,7 @@ request(demo *d, dgroup *g, int which, demo_action act, bool quick_return)
 			c->req_leave = true;
 		} else if (act == DEMO_ACT_CRASH) {
 			c->req_crash = true;
+			c->crash_asked = util_mono_us();
 		} else if (act == DEMO_ACT_RESTART) {
 			c->restart = true;
 			c->req_leave = true;
@@ -613,6 +614,9 @@ demo_free(demo *d)
 		for (i = 0; i < d->groups[gi].nc; i++)
 			dcons_free(d->groups[gi].c[i]);
 		free(d->groups[gi].c);
+		free(d->groups[gi].hi);
+		free(d->groups[gi].dup_run);
+		free(d->groups[gi].dup_from);
 	}
 	demo_view_free(d);
 	obsq_clear(&d->q);
@@ -770,12 +774,27 @@ demo_source_new(const kg_demo_config *cfg, kg_source **out, const char **bootstr
 		g->gid = intern_group(g->name);
 		g->start_members = sc->groups[gi].members;
 		g->static_members = sc->groups[gi].static_members;
+		g->commit = sc->groups[gi].commit;
+		if (g->commit != DEMO_COMMIT_DEMO) {
+			int p;
+			g->hi = xcalloc((size_t)d->npart, sizeof *g->hi);
+			g->dup_run = xcalloc((size_t)d->npart, sizeof *g->dup_run);
+			g->dup_from = xcalloc((size_t)d->npart, sizeof *g->dup_from);
+			for (p = 0; p < d->npart; p++)
+				g->hi[p] = -1;
+		}
 		d->view[gi].proto = KG_PROTO_UNKNOWN;
 		d->view[gi].state = KG_STATE_EMPTY;
 		util_strlcpy(d->view[gi].assignor, g->assignor, sizeof d->view[gi].assignor);
 	}
+	demo_cluster_coordinators(d);
 	demo_script_init(&d->script, sc, d->real ? 90LL * 1000000 : 45LL * 1000000);
 	d->kafka = cfg->kafka;
+	d->cleanup = d->real;
+	d->leftovers = cfg->leftovers;
+	d->leftovers_size = cfg->leftovers_size;
+	if (d->leftovers != NULL && d->leftovers_size > 0)
+		d->leftovers[0] = '\0';
 	demo_producer_start(d);
 	d->src = source_new(&demo_ops, DEMO_SOURCE_NAME, d);
 	*out = d->src;

@@ -115,8 +115,20 @@ tgview_update(kg_tgview *v, const kg_obs *o)
 		return;
 	/* a coordinator log says what state a group is in */
 	if (o->kind == KG_OBS_PREPARING || o->kind == KG_OBS_STABILIZED || o->kind == KG_OBS_SYNCED ||
-	    o->kind == KG_OBS_EPOCH) {
+	    o->kind == KG_OBS_EPOCH || o->kind == KG_OBS_STATIC_REPLACED) {
+		bool known = false;
+		size_t i;
+		for (i = 0; i < v->ng && !known; i++)
+			known = v->g[i].id == o->group;
 		g = tv_group_get(v, o->group);
+		/* a static member replaced in a group seen first so: the group runs, a member came back (Stable) */
+		if (o->kind == KG_OBS_STATIC_REPLACED) {
+			if (!known) {
+				g->from_log = true;
+				g->state = KG_STATE_STABLE;
+			}
+			return;
+		}
 		g->from_log = true;
 		g->state = o->kind == KG_OBS_PREPARING ? KG_STATE_PREPARING_REBALANCE : KG_STATE_STABLE;
 		if (o->kind == KG_OBS_EPOCH)

@@ -97,13 +97,16 @@ jump_episode(ui_screen *s, int dir)
 	if (g == NULL || s->snap == NULL)
 		return false;
 	view = screen_view_time(s);
+	/* a little after its start: ten timeline columns, at least a second */
+	lead = KG_MAX(screen_scale_us(s) * 10, 1000000);
 	ref = s->jump_start_us != 0 && s->jump_group == g->id && s->jump_view_us == view ? s->jump_start_us : view;
 	t = history_next_episode(s->hist, g->id, ref, dir);
 	if (t == 0)
 		return false;
-	/* a little after its start: ten timeline columns, at least a second */
-	lead = KG_MAX(screen_scale_us(s) * 10, 1000000);
 	s->paused = true;
+	/* back never shows a later moment: an episode begun less than lead before the view is shown at the view */
+	if (dir < 0 && t + lead > view)
+		lead = view - t;
 	s->offset_us = s->snap->time_us - (t + lead);
 	if (s->offset_us < 0)
 		s->offset_us = 0;
@@ -111,9 +114,11 @@ jump_episode(ui_screen *s, int dir)
 	s->jump_start_us = t;
 	s->jump_view_us = screen_view_time(s);
 	{
-		char d[32];
+		/* the same moments as the header's PAUSED -offset: both from the snapshot's time */
+		char d[32], v[32];
 		util_fmt_duration(d, sizeof d, s->snap->time_us - t);
-		screen_status(s, false, "rebalance of %s %s ago ([ ] walk, p resumes %s)", g->name, d,
+		util_fmt_duration(v, sizeof v, s->offset_us);
+		screen_status(s, false, "rebalance of %s began -%s, shown at -%s ([ ] walk, p resumes %s)", g->name, d, v,
 			      is_replay(s) ? "the replay" : "live");
 	}
 	return true;

@@ -493,6 +493,7 @@ enum {
 	TABS_NO_STORM = 0x20,     /* the list's FLAGS column has it */
 	TABS_NO_COUNTS = 0x40,    /* no member count (narrow: the view shows the members) */
 	TABS_NO_PROTO = 0x80,     /* no protocol (narrow: the list has it) */
+	TABS_NO_COORD = 0x100,    /* the coordinator and its __consumer_offsets partition (health and --once have them) */
 };
 
 /* One piece of the tabs line. */
@@ -559,6 +560,11 @@ tabs_segs(ui_screen *s, const kg_group *g, unsigned drop, tab_seg *seg)
 			seg[n].a = s->attr[UI_EL_NORMAL];
 			seg[n++].name = false;
 		}
+		if (!(drop & TABS_NO_COORD) && s->snap != NULL) {
+			group_coordinator_text(seg[n].text, sizeof seg[n].text, g, s->snap->offsets_partitions);
+			seg[n].a = s->attr[UI_EL_DIM];
+			seg[n++].name = false;
+		}
 	}
 	return n;
 }
@@ -576,7 +582,7 @@ tabs_width(ui_screen *s, const kg_group *g, unsigned drop, tab_seg *seg, int *n)
 
 /*
  * The tabs line: view names, then the selected group's summary.  When it
- * does not fit, it drops the least useful first (lag, assignor name, the
+ * does not fit, it drops the least useful first (the coordinator, lag, assignor name, the
  * partition count, the other views' names, the long state name, the storm
  * flag, the member count, the protocol), then cuts the name.
  */
@@ -585,14 +591,15 @@ draw_tabs(ui_screen *s, const kg_group *g)
 {
 	static const unsigned levels[] = {
 		0,
-		TABS_NO_LAG,
-		TABS_NO_LAG | TABS_NO_ASSIGNOR,
-		TABS_NO_LAG | TABS_NO_ASSIGNOR | TABS_SHORT_COUNTS,
-		TABS_NO_LAG | TABS_NO_ASSIGNOR | TABS_SHORT_COUNTS | TABS_COMPACT,
-		TABS_NO_LAG | TABS_NO_ASSIGNOR | TABS_COMPACT | TABS_SHORT_COUNTS | TABS_SHORT_STATE,
-		TABS_NO_LAG | TABS_NO_ASSIGNOR | TABS_COMPACT | TABS_SHORT_COUNTS | TABS_SHORT_STATE | TABS_NO_STORM,
-		TABS_NO_LAG | TABS_NO_ASSIGNOR | TABS_COMPACT | TABS_SHORT_STATE | TABS_NO_STORM | TABS_NO_COUNTS,
-		TABS_NO_LAG | TABS_NO_ASSIGNOR | TABS_COMPACT | TABS_SHORT_STATE | TABS_NO_STORM | TABS_NO_COUNTS |
+		TABS_NO_COORD,
+		TABS_NO_COORD | TABS_NO_LAG,
+		TABS_NO_COORD | TABS_NO_LAG | TABS_NO_ASSIGNOR,
+		TABS_NO_COORD | TABS_NO_LAG | TABS_NO_ASSIGNOR | TABS_SHORT_COUNTS,
+		TABS_NO_COORD | TABS_NO_LAG | TABS_NO_ASSIGNOR | TABS_SHORT_COUNTS | TABS_COMPACT,
+		TABS_NO_COORD | TABS_NO_LAG | TABS_NO_ASSIGNOR | TABS_COMPACT | TABS_SHORT_COUNTS | TABS_SHORT_STATE,
+		TABS_NO_COORD | TABS_NO_LAG | TABS_NO_ASSIGNOR | TABS_COMPACT | TABS_SHORT_COUNTS | TABS_SHORT_STATE | TABS_NO_STORM,
+		TABS_NO_COORD | TABS_NO_LAG | TABS_NO_ASSIGNOR | TABS_COMPACT | TABS_SHORT_STATE | TABS_NO_STORM | TABS_NO_COUNTS,
+		TABS_NO_COORD | TABS_NO_LAG | TABS_NO_ASSIGNOR | TABS_COMPACT | TABS_SHORT_STATE | TABS_NO_STORM | TABS_NO_COUNTS |
 			TABS_NO_PROTO,
 	};
 	ui_rect r = s->lay.tabs;
@@ -644,6 +651,7 @@ draw_tabs(ui_screen *s, const kg_group *g)
 }
 
 #define COMPARE_MIN_ROWS 8 /* a timeline in half the view needs this many rows to say anything */
+/* (the compare view's last row says what the last rebalance of each group cost) */
 
 /*
  * Collect the footer's keys for the current state; returns the count.
@@ -755,14 +763,22 @@ draw_compare(ui_screen *s, const kg_group *g)
 	tab_seg seg[16];
 	int n, i, x, scroll, rows;
 	if (!s->compare || s->view != UI_VIEW_TIMELINE || s->by_partition || (o = next_group(s, g)) == NULL ||
-	    r.h < 2 * COMPARE_MIN_ROWS + 1)
+	    r.h < 2 * COMPARE_MIN_ROWS + 2)
 		return false;
 	top = r;
-	top.h = (r.h - 1) / 2;
+	top.h = (r.h - 2) / 2;
 	bottom = r;
 	bottom.y = r.y + top.h + 1;
-	bottom.h = r.h - top.h - 1;
+	bottom.h = r.h - top.h - 2;
 	panes[UI_VIEW_TIMELINE]->draw(s, g, top);
+	{
+		/* the last row: what the last rebalance of each cost, side by side */
+		sbuf cost = { 0 };
+		timeline_compare_cost(s, g, o, r.w - 2, &cost);
+		text_blank(r.y + r.h - 1, r.x, r.w, s->attr[UI_EL_NORMAL]);
+		text_put(s, r.y + r.h - 1, r.x + 1, r.w - 2, s->attr[UI_EL_TITLE], sbuf_str(&cost), TEXT_ELLIPSIS);
+		sbuf_free(&cost);
+	}
 	/* the selected group's pane scrolls; the other one always shows its first lanes */
 	scroll = s->scroll;
 	rows = s->view_rows;

@@ -328,6 +328,13 @@ typedef struct ui_lane_facts {
  */
 void timeline_member_note(const ui_screen *s, const kg_episode *e, const kg_episode_member *m, const ui_lane_facts *f,
 			  bool sf, int width, sbuf *b);
+/*
+ * The compare view's cost line: what the last rebalance of a and of b
+ * cost, side by side ("eager: 3 members stopped 7.8 member-s, ... |
+ * cooperative: no member stopped, 1 partition unconsumed 3.0s"), in at
+ * most width columns when it can.
+ */
+void timeline_compare_cost(const ui_screen *s, const kg_group *a, const kg_group *b, int width, sbuf *out);
 
 /* view_health.c */
 /* Blocks of a gauge of bar cells for value against limit (0 at 0). */

@@ -2,8 +2,10 @@
  * view_events.c: the group's events, newest first by their own time, in the seeds' words
  * (event_format_line), coloured by kind.  Times count from kgtop's first
  * snapshot, or wall-clock with w.  While scrubbing, events after the
- * scrubbed time are hidden.  Shown alone (Enter), it can be searched (/,
- * n, N): the match is marked in its line.
+ * scrubbed time are hidden.  Durations and costs keep their precision as
+ * the model wrote them ("≤1.0s", "≥2 rounds"; "<=", ">=" in ASCII).
+ * Shown alone (Enter), it can be searched (/, n, N): the match is marked
+ * in its line.
  */
 #include "config.h"
 
@@ -37,6 +39,7 @@ event_el(const kg_event *e)
 	case KG_EV_REBALANCE_END:
 		return UI_EL_EV_REBAL;
 	case KG_EV_LOST:
+	case KG_EV_MEMBER_SILENT:
 	case KG_EV_ORPHANED:
 	case KG_EV_STORM_BEGIN:
 	case KG_EV_SOURCE:
@@ -60,6 +63,23 @@ sort_newest_first(kg_event **ev, int n)
 		for (j = i; j > 0 && ev[j - 1]->time_us < e->time_us; j--)
 			ev[j] = ev[j - 1];
 		ev[j] = e;
+	}
+}
+
+/* In ASCII, the model's bound signs as two characters ("≤" is "<=", "≥" is ">="). */
+static void
+ascii_bounds(sbuf *b)
+{
+	static const char *const from[2] = { "\u2264", "\u2265" }, *const to[2] = { "<=", ">=" };
+	char *p;
+	int k;
+	for (k = 0; k < 2; k++) {
+		/* both are three bytes in UTF-8 and two in ASCII: replace in place */
+		while ((p = strstr(b->s, from[k])) != NULL) {
+			memcpy(p, to[k], 2);
+			memmove(p + 2, p + 3, strlen(p + 3) + 1);
+			b->len--;
+		}
 	}
 }
 
@@ -94,6 +114,8 @@ view_events_search(ui_screen *s, const kg_group *g, const char *needle, int from
 	for (i = KG_MAX(0, KG_MIN(from, n - 1)); n > 0 && i >= 0 && i < n && hit < 0; i += dir > 0 ? 1 : -1) {
 		sbuf_reset(&b);
 		event_format(ev[i], &b);
+		if (s->ascii && b.s != NULL)
+			ascii_bounds(&b); /* the line as shown */
 		if (screen_match(sbuf_str(&b), needle) != NULL)
 			hit = i;
 	}
@@ -140,6 +162,8 @@ view_events_draw(ui_screen *s, const kg_group *g, ui_rect r)
 		x += text_put(s, y, x, r.w - 2, s->attr[UI_EL_EV_TIME], sbuf_str(&b), 0);
 		sbuf_reset(&b);
 		event_format(e, &b);
+		if (s->ascii && b.s != NULL)
+			ascii_bounds(&b);
 		text_put_match(s, y, x, r.x + r.w - x - 1, s->attr[event_el(e)], sbuf_str(&b), mark, TEXT_ELLIPSIS);
 	}
 	if (shown == 0 && (y = screen_line(&lc)) >= 0)

@@ -24,6 +24,10 @@ tests_integration_test_demo_commands_SOURCES = tests/integration/test_demo_comma
 tests_integration_test_demo_commands_CFLAGS = $(TEST_CFLAGS)
 tests_integration_test_demo_commands_LDADD = $(TEST_LIBS)
 EXTRA_DIST += tests/integration/scenarios/hostile.json
+# the demo's cleanup of a real cluster (the fixture broker refuses it: every leftover is named)
+TESTS += tests/integration/test_demo_cleanup.sh tests/integration/test_topic_filter.sh
+EXTRA_DIST += tests/integration/test_demo_cleanup.sh tests/integration/scenarios/demo-cleanup.json \
+	tests/integration/test_topic_filter.sh
 EXTRA_DIST += tests/integration/scenarios/old-broker.json
 # --serve and --attach with the real binary: /metrics linted by promtool, /stream, authentication, TLS,
 # viewers deriving the collector's events, reconnection, a viewer that stops reading

@@ -29,10 +29,10 @@ check "the demo opens on the timeline" twait "/column" 5
 
 tkeys j j; check "j selects the next groups" twait "demo-coop Stable" 5
 tkeys 2; check "2: timeline" twait "/column" 5
-check "cooperative episode: two rounds" twait "cooperative  2 rounds" 10
+check "cooperative episode: two rounds (its line says what it cost)" twait "2 rounds  508ms" 10
 check "a partly stopped lane (incremental revoke)" twait "▒" 5
 tkeys j; check "j: demo-range timeline" twait "eager  1 round" 5
-check "eager: every member stopped" twait "3 of 3 stopped" 5
+check "eager: every member stopped, and what it cost" twait "3 of 3 stopped 7.5 member-s" 5
 tkeys 4; check "4: events in the seeds' words" twait "consumer-a revoked [0 1] (all: stop-the-world)" 5
 tkeys k; check "k: back to demo-coop's events" twait "consumer-a revoked [4] of [0 4] (incremental)" 5
 tkeys 3; check "3: health says the demo's consumers report heartbeats" twait "heartbeats and poll gaps: none yet" 5
@@ -74,7 +74,7 @@ check "and says so: never HISTORY" tgone "HISTORY" 5
 tkeys p; tgone "PAUSED" 5
 
 # [ walks back through billing-events' three rebalances one by one, ] forward
-walk_msg() { printf '%s\n' "$T_LAST" | grep -o 'rebalance of billing-events [^ ]* ago' | head -1; }
+walk_msg() { printf '%s\n' "$T_LAST" | grep -o 'rebalance of billing-events began -[^,]*' | head -1; }
 walk_new() { m=$(walk_msg); [ -n "$m" ] && [ "$m" != "${1-}" ] && [ "$m" != "${2-}" ] && [ "$m" != "${3-}" ]; }
 tkeys Home j; check "billing-events selected" twait "billing-events Stable" 5
 tkeys p; twait "PAUSED" 5

@@ -58,7 +58,7 @@ test_text_facts(void **state)
 	assert_string_equal(busy, "GROUP g-busy\n"
 				  "  state        Stable\n"
 				  "  assignor     range (eager)\n"
-				  "  coordinator  2 (broker-2:9092)\n"
+				  "  coordinator  2 (broker-2:9092), __consumer_offsets partition unknown\n"
 				  "  members      2   partitions 4   lag 70   orphaned 2   idle members 1\n");
 	assert_string_equal(lost, "GROUP g-lost\n"
 				  "  state        PreparingRebalance\n"
@@ -121,8 +121,12 @@ test_cell_forms(void **state)
 	assert_string_equal(cell_of("FLAGS", s, "g-busy", 11, &c), "");
 	/* COORD: the id in the list's five columns, with its broker in the report, "-" when unknown */
 	assert_string_equal(cell_of("COORD", s, "g-busy", 5, &c), "2");
-	assert_string_equal(cell_of("COORD", s, "g-busy", 0, &c), "2 (broker-2:9092)");
+	assert_string_equal(cell_of("COORD", s, "g-busy", 0, &c), "2 (broker-2:9092), __consumer_offsets partition unknown");
 	assert_string_equal(cell_of("COORD", s, "g-lost", 5, &c), "-");
+	/* with the partition count of __consumer_offsets from metadata: the partition that holds the group */
+	s->offsets_partitions = 50;
+	assert_string_equal(cell_of("COORD", s, "g-busy", 0, &c), "2 (broker-2:9092), __consumer_offsets-7");
+	assert_string_equal(cell_of("COORD", s, "g-busy", 5, &c), "2");
 	snapshot_unref(s);
 }
 

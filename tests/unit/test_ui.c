@@ -631,6 +631,40 @@ test_keys_pause(void **state)
 	keys_handle(&s, 'p', &a);
 }
 
+/*
+ * Issue 11, finding 8: paused just after an episode began, [ (the
+ * previous rebalance) never moves the view forward; the status line's
+ * times are the header's (from the same snapshot time, "-12s").
+ */
+static void
+test_keys_back_never_forward(void **state)
+{
+	kg_episode *ep;
+	int nep;
+	int64_t before;
+	ui_action a;
+	(void)state;
+	util_strlcpy(s.selected, "billing-events", sizeof s.selected);
+	screen_order(&s);
+	nep = history_episodes(s.hist, screen_group(&s)->id, &ep);
+	assert_true(nep >= 1);
+	s.info = &info;
+	s.paused = true;
+	s.jump_start_us = 0;
+	/* the view half a second after the last episode began: less than the jump's lead */
+	s.offset_us = s.snap->time_us - (ep[nep - 1].start_us + 500000);
+	before = screen_view_time(&s);
+	keys_handle(&s, '[', &a);
+	assert_int_equal(s.jump_start_us, ep[nep - 1].start_us);
+	assert_true(screen_view_time(&s) <= before);
+	assert_non_null(strstr(s.status, "began -"));
+	assert_non_null(strstr(s.status, "shown at -"));
+	episodes_free(ep, nep);
+	s.offset_us = 0;
+	s.paused = false;
+	s.jump_start_us = 0;
+}
+
 /* Repeated [ walks back episode by episode, ] forward again, paused and in a replay. */
 static void
 test_keys_walk(void **state)
@@ -1719,13 +1753,71 @@ grace_check(bool coop, const char *want_event, const char *want_line)
 	resize_term(24, 80);
 }
 
-/* The episode line's stopped count is the model's "N of M members stopped". */
+/*
+ * Issue 11, finding 8: g-c leaves (max.poll.interval) in one episode and
+ * joins again in the next, a few seconds later.  The second episode's
+ * note on g-c's lane says what that episode did (it joined, got its
+ * partitions), not the leave the first episode already told.
+ */
+static void
+test_timeline_note_not_carried(void **state)
+{
+	static const int before[] = { 0, 1, 2 }, after[] = { 0, 1, 0 };
+	static const int p0[] = { 0 }, p1[] = { 1 }, p2[] = { 2 }, p02[] = { 0, 2 };
+	kg_tracker_config cfg;
+	kg_tracker *tr;
+	kg_obsq q = { 0 };
+	kg_evlist ev = { 0 };
+	kg_snapshot *snap = NULL;
+	ui_screen t;
+	int64_t t0 = SCENE_T0 + 9000 * SEC;
+	char row[1024];
+	int i, y;
+	(void)state;
+	tracker_config_defaults(&cfg);
+	tr = tracker_new(&cfg);
+	for (i = 0; i < 12; i++) {
+		const int *own = i < 4 || i >= 9 ? before : after;
+		if (i == 3)
+			grace_obs(&q, KG_OBS_LEFT, t0 + 3200 * 1000, false, 2, NULL, 0, KG_REASON_MAX_POLL);
+		if (i == 9) {
+			/* g-c back: its callbacks time the episode, which ends before a refresh lists it */
+			grace_obs(&q, KG_OBS_JOINED, t0 + 8200 * 1000, false, 2, NULL, 0, KG_REASON_JOINED);
+			grace_obs(&q, KG_OBS_REVOKED, t0 + 8200 * 1000, false, 0, p02, 2, KG_REASON_NONE);
+			grace_obs(&q, KG_OBS_REVOKED, t0 + 8200 * 1000, false, 1, p1, 1, KG_REASON_NONE);
+			grace_obs(&q, KG_OBS_ASSIGNED, t0 + 8500 * 1000, false, 0, p0, 1, KG_REASON_NONE);
+			grace_obs(&q, KG_OBS_ASSIGNED, t0 + 8500 * 1000, false, 1, p1, 1, KG_REASON_NONE);
+			grace_obs(&q, KG_OBS_ASSIGNED, t0 + 8500 * 1000, false, 2, p2, 1, KG_REASON_NONE);
+		}
+		snapshot_unref(snap);
+		snap = grace_snap(t0 + i * SEC, false, KG_STATE_STABLE, own, i < 4 || i >= 9 ? 3 : 2);
+		tracker_apply(tr, &q, snap, &ev);
+	}
+	resize_term(40, 120);
+	timeline_screen(&t, tr, snap, "grace-eager", false);
+	render_frame(&t);
+	y = row_starting(t.lay.view.y, " C g-c");
+	assert_true(y > 0);
+	row_text(y, row, sizeof row);
+	assert_null(strstr(row, "max.poll"));
+	assert_non_null(strstr(row, "joined"));
+	screen_free(&t);
+	snapshot_unref(snap);
+	evlist_clear(&ev);
+	free(ev.v);
+	obsq_clear(&q);
+	free(q.v);
+	tracker_free(tr);
+	resize_term(24, 80);
+}
+
+/* The episode line's stopped count is the model's "N of M members stopped", with the members' cost. */
 static void
 test_timeline_stopped_count(void **state)
 {
 	(void)state;
 	grace_check(true, "0 of 2 members stopped", "  0 of 2 stopped");
-	grace_check(false, "2 of 2 members stopped", "  2 of 2 stopped");
+	grace_check(false, "2 of 2 members stopped", "  2 of 2 stopped 2.4 member-s"); /* and what it cost */
 }
 
 /* Per partition, every partition of the group's topics, grouped under each topic's heading as in the grid. */
@@ -1958,6 +2050,9 @@ main(void)
 		cmocka_unit_test(test_timeline_clipped_episode),
 		cmocka_unit_test(test_keys_paging_mouse),
 		cmocka_unit_test(test_natural_sort),
+		/* issue 11 */
+		cmocka_unit_test(test_keys_back_never_forward),
+		cmocka_unit_test(test_timeline_note_not_carried),
 	};
 	setenv("TZ", "UTC", 1);
 	if (setlocale(LC_ALL, "C.UTF-8") == NULL)
