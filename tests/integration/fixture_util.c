@@ -38,9 +38,9 @@ srcdir(void)
 	return s && *s ? s : ".";
 }
 
-/* Start the broker. */
-int
-fixture_start(fixture *f, const char *scenario, bool manual)
+/* Start the broker (with a request log unless quiet). */
+static int
+start(fixture *f, const char *scenario, bool manual, bool quiet)
 {
 	int out[2];
 	char bin[512], scen[512], line[1024];
@@ -66,7 +66,9 @@ fixture_start(fixture *f, const char *scenario, bool manual)
 		dup2(out[1], 1);
 		close(out[0]);
 		close(out[1]);
-		if (manual)
+		if (quiet)
+			execl(bin, bin, "--port", "0", "--scenario", scen, "--stats", f->stats, (char *)NULL);
+		else if (manual)
 			execl(bin, bin, "--port", "0", "--scenario", scen, "--stats", f->stats, "--manual", "--log", logp,
 			      (char *)NULL);
 		else
@@ -95,6 +97,20 @@ fixture_start(fixture *f, const char *scenario, bool manual)
 	line[strcspn(line, "\r\n")] = '\0';
 	util_strlcpy(f->bootstrap, line + 6, sizeof f->bootstrap);
 	return 0;
+}
+
+/* Start the broker with a scenario (manual steps), logging every request. */
+int
+fixture_start(fixture *f, const char *scenario, bool manual)
+{
+	return start(f, scenario, manual, false);
+}
+
+/* Start the broker without a request log, steps on their own time (benchmarks). */
+int
+fixture_start_quiet(fixture *f, const char *scenario)
+{
+	return start(f, scenario, false, true);
 }
 
 /* Read the stats file. */
@@ -160,6 +176,22 @@ fixture_stop(fixture *f)
 			/* leave it */
 		}
 	}
+}
+
+/* Requests of one API the broker counted so far ("DescribeGroups", ...); -1 unknown. */
+int
+fixture_requests(fixture *f, const char *api)
+{
+	cJSON *j = read_stats(f), *r, *n;
+	int v = -1;
+	if (j == NULL)
+		return -1;
+	r = cJSON_GetObjectItem(j, "requests");
+	n = r ? cJSON_GetObjectItem(r, api) : NULL;
+	if (cJSON_IsNumber(n))
+		v = n->valueint;
+	cJSON_Delete(j);
+	return v;
 }
 
 /* Rejected writes. */

@@ -20,6 +20,10 @@ typedef struct fixture {
 
 /* Start tests/fixture-broker with a scenario (manual steps); 0 or -1. */
 int fixture_start(fixture *f, const char *scenario, bool manual);
+/* Start it without a request log, its steps on their own time (benchmarks); 0 or -1. */
+int fixture_start_quiet(fixture *f, const char *scenario);
+/* Requests of one API the broker counted so far ("DescribeGroups", ...); -1 unknown. */
+int fixture_requests(fixture *f, const char *api);
 /* Apply the next scenario step (SIGUSR1) and wait until the broker counted it. */
 int fixture_step(fixture *f);
 /* Stop the broker (SIGTERM, wait). */
