@@ -29,6 +29,21 @@
 #define KG_DEFAULT_TIMEOUT_S 10
 #define KG_DEFAULT_TIMEOUT_US (KG_DEFAULT_TIMEOUT_S * KG_SEC_US)
 
+/* --full-refresh: every group's description and offsets are asked at least this often */
+#define KG_DEFAULT_FULL_REFRESH_S 30
+#define KG_DEFAULT_FULL_REFRESH_US (KG_DEFAULT_FULL_REFRESH_S * KG_SEC_US)
+
+/*
+ * --max-requests: requests per second the kafka source may send (10,000
+ * groups cost about that with the default --full-refresh); and the bounds
+ * of its work: admin requests in flight at once, groups per describe call,
+ * partitions per log-end call (librdkafka 2.0.2 costs the square of each)
+ */
+#define KG_DEFAULT_MAX_REQUESTS 1000
+#define KG_KAFKA_WINDOW 500
+#define KG_KAFKA_DESCRIBE_CHUNK 50
+#define KG_KAFKA_LOG_END_CHUNK 1000
+
 /* --history: what is kept per group, and its floor */
 #define KG_DEFAULT_HISTORY_H 1
 #define KG_DEFAULT_HISTORY_US (KG_DEFAULT_HISTORY_H * 3600 * KG_SEC_US)
