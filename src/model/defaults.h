@@ -36,13 +36,16 @@
 /*
  * --max-requests: requests per second the kafka source may send (10,000
  * groups cost about that with the default --full-refresh); and the bounds
- * of its work: admin requests in flight at once, groups per describe call,
- * partitions per log-end call (librdkafka 2.0.2 costs the square of each)
+ * of its work, since librdkafka 2.0.2 costs the square of each: admin
+ * requests in flight at once (for --once, which asks everything at once;
+ * and live, where a refresh asks a few hundred), groups per describe call,
+ * partitions per log-end call
  */
 #define KG_DEFAULT_MAX_REQUESTS 1000
 #define KG_KAFKA_WINDOW 500
+#define KG_KAFKA_WINDOW_LIVE 100
 #define KG_KAFKA_DESCRIBE_CHUNK 50
-#define KG_KAFKA_LOG_END_CHUNK 1000
+#define KG_KAFKA_LOG_END_CHUNK 500
 
 /* --history: what is kept per group, and its floor */
 #define KG_DEFAULT_HISTORY_H 1

@@ -202,6 +202,10 @@ json_group(sbuf *o, const kg_group *g)
 	int i, nflight;
 	sbuf_adds(o, "{\"id\":");
 	json_put_str(o, g->name);
+	if (g->data_time_us > 0) {
+		sbuf_adds(o, ",\"data_time\":");
+		json_put_time(o, g->data_time_us);
+	}
 	sbuf_addf(o, ",\"state\":\"%s\",\"protocol_type\":", state_name(g->state));
 	json_put_str(o, g->protocol_type);
 	sbuf_adds(o, ",\"assignor\":");
@@ -256,7 +260,16 @@ report_json(sbuf *o, const kg_snapshot *s, kg_event *const *events, size_t neven
 	size_t k;
 	sbuf_addf(o, "{\"version\":%d,\"time\":", KG_JSON_VERSION);
 	json_put_time(o, s->time_us);
-	sbuf_addf(o, ",\"time_us\":%lld,\"cluster\":", (long long)s->time_us);
+	sbuf_addf(o, ",\"time_us\":%lld", (long long)s->time_us);
+	if (s->refresh > 0) {
+		/* which of the cluster's refreshes this line carries, and when its newest data was asked */
+		sbuf_addf(o, ",\"refresh\":%llu,\"data_time\":", (unsigned long long)s->refresh);
+		if (s->data_time_us > 0)
+			json_put_time(o, s->data_time_us);
+		else
+			sbuf_adds(o, "null");
+	}
+	sbuf_adds(o, ",\"cluster\":");
 	json_put_str(o, s->cluster);
 	sbuf_adds(o, ",\"source\":{");
 	for (i = 0; i < s->nsources; i++) {

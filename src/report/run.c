@@ -3,10 +3,14 @@
  *
  * --once drives the collector in this thread until every source has
  * answered once (a replay always completes: it has no timeout), then
- * prints the text report or one JSON object.  --json starts the collector
- * thread and prints a line per frame it publishes; a replay's lines come
- * from stepping the collector here, one recorded tick at a time, so none is
- * skipped.  Times in JSON lines count from the first line's snapshot.
+ * prints the text report or one JSON object; the kafka source makes
+ * exactly one refresh for it.  --json starts the collector thread and
+ * prints a line per refresh of the cluster (failed ones too: the line says
+ * the source is stale and carries the data's own time), with the events of
+ * the frames in between; without a cluster source (trace streams alone) a
+ * line per frame.  A replay's lines come from stepping the collector here,
+ * one recorded tick at a time, so none is skipped.  Times in JSON lines
+ * count from the first line's snapshot.
  */
 #include "config.h"
 
@@ -16,6 +20,7 @@
 #include <poll.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "report/report.h"
 #include "util/util.h"
@@ -30,16 +35,28 @@ emit_line(sbuf *b)
 	return true;
 }
 
-/* Print a frame as one JSON line (times from t0); false when stdout is gone. */
+/* Print a snapshot and events as one JSON line (times from t0); false when stdout is gone. */
 static bool
-emit_json(const kg_frame *f, int64_t t0)
+emit_json(const kg_snapshot *snap, const kg_evlist *ev, int64_t t0)
 {
 	sbuf b = { 0 };
 	bool ok;
-	report_json(&b, f->snap, f->events.v, f->events.n, t0);
+	report_json(&b, snap, ev->v, ev->n, t0);
 	ok = emit_line(&b);
 	sbuf_free(&b);
 	return ok;
+}
+
+/* True when a cluster source numbers its refreshes in this snapshot: a line per refresh. */
+static bool
+has_cluster(const kg_snapshot *s)
+{
+	int i;
+	for (i = 0; i < s->nsources; i++) {
+		if (s->sources[i].role == KG_ROLE_CLUSTER)
+			return true;
+	}
+	return false;
 }
 
 /* The first source in error or still connecting in this snapshot, NULL when none. */
@@ -123,12 +140,34 @@ run_once(kg_collector *c, const kg_options *o, const kg_run_stop *stop)
 	return rc;
 }
 
-/* --json: a line per published snapshot until a signal or --duration. */
+/*
+ * The line a frame makes, if any: one per refresh of the cluster (the
+ * events of the frames between two refreshes wait in pend and go with the
+ * next line), or one per frame without a cluster source.
+ */
+static bool
+json_frame(kg_frame *f, uint64_t *last, kg_evlist *pend, int64_t *t0)
+{
+	bool ok = true;
+	evlist_move(pend, &f->events);
+	if (f->snap == NULL || (has_cluster(f->snap) && f->snap->refresh == *last))
+		return true;
+	*last = f->snap->refresh;
+	if (*t0 == 0)
+		*t0 = f->snap->time_us;
+	ok = emit_json(f->snap, pend, *t0);
+	evlist_clear(pend);
+	return ok;
+}
+
+/* --json: a line per refresh until a signal or --duration. */
 static int
 run_json(kg_collector *c, const kg_options *o, const kg_run_stop *stop)
 {
 	int64_t end = o->duration_us > 0 ? util_mono_us() + o->duration_us : 0;
 	int64_t t0 = 0;
+	uint64_t last = 0;
+	kg_evlist pend = { 0 };
 	char err[256];
 	if (collector_start(c, err, sizeof err) < 0) {
 		fprintf(stderr, "kgtop: %s\n", err);
@@ -148,15 +187,14 @@ run_json(kg_collector *c, const kg_options *o, const kg_run_stop *stop)
 		if (poll(pfd, 2, timeout) < 0 && errno != EINTR)
 			break;
 		f = collector_take(c);
-		if (f != NULL && f->snap != NULL) {
-			if (t0 == 0)
-				t0 = f->snap->time_us;
-			ok = emit_json(f, t0);
-		}
+		if (f != NULL)
+			ok = json_frame(f, &last, &pend, &t0);
 		frame_free(f);
 		if (!ok)
 			break;
 	}
+	evlist_clear(&pend);
+	free(pend.v);
 	return 0;
 }
 
@@ -176,7 +214,7 @@ run_replay_json(kg_collector *c, const kg_run_stop *stop)
 		if (f->snap != NULL) {
 			if (t0 == 0)
 				t0 = f->snap->time_us;
-			if (!emit_json(f, t0))
+			if (!emit_json(f->snap, &f->events, t0))
 				done = true;
 		}
 		frame_free(f);

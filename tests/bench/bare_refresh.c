@@ -3,7 +3,8 @@
  *
  * A bare C program making the calls kgtop's kafka source makes for one full
  * refresh, with the same bounds and nothing else: metadata of every topic,
- * ListConsumerGroups, DescribeConsumerGroups in calls of -d groups,
+ * ListConsumerGroups, DescribeConsumerGroups in calls of -d groups (not of
+ * the groups the listing says are Empty: the listing says it all),
  * ListConsumerGroupOffsets one group per call (librdkafka 2.0.2 takes one),
  * at most -w requests in flight, then the log-end offsets of the partitions
  * the groups use, per leader, in calls of at most -p partitions
@@ -40,6 +41,8 @@ typedef struct state {
 	int nt;
 	char **groups;
 	size_t ng;
+	char **live;       /* the groups not listed Empty: the ones to describe */
+	size_t nlive;
 	long members, committed, partitions;
 } state;
 
@@ -146,12 +149,18 @@ list(state *s)
 	for (i = 0; i < s->ng; i++)
 		free(s->groups[i]);
 	free(s->groups);
+	free(s->live);
 	rd_kafka_ListConsumerGroups(s->rk, NULL, s->q);
 	ev = next_event(s, RD_KAFKA_EVENT_LISTCONSUMERGROUPS_RESULT);
 	v = rd_kafka_ListConsumerGroups_result_valid(rd_kafka_event_ListConsumerGroups_result(ev), &n);
 	s->groups = calloc(n + 1, sizeof *s->groups);
-	for (i = 0; i < n; i++)
+	s->live = calloc(n + 1, sizeof *s->live);
+	s->nlive = 0;
+	for (i = 0; i < n; i++) {
 		s->groups[i] = strdup(rd_kafka_ConsumerGroupListing_group_id(v[i]));
+		if (rd_kafka_ConsumerGroupListing_state(v[i]) != RD_KAFKA_CONSUMER_GROUP_STATE_EMPTY)
+			s->live[s->nlive++] = s->groups[i];
+	}
 	s->ng = n;
 	rd_kafka_event_destroy(ev);
 }
@@ -161,13 +170,13 @@ static void
 describe(state *s)
 {
 	size_t next = 0, inflight = 0;
-	while (next < s->ng || inflight > 0) {
+	while (next < s->nlive || inflight > 0) {
 		rd_kafka_event_t *ev;
 		const rd_kafka_ConsumerGroupDescription_t **d;
 		size_t nd, i, j;
-		while (next < s->ng && inflight < (size_t)s->window) {
-			size_t k = s->ng - next < (size_t)s->dchunk ? s->ng - next : (size_t)s->dchunk;
-			rd_kafka_DescribeConsumerGroups(s->rk, (const char **)s->groups + next, k, NULL, s->q);
+		while (next < s->nlive && inflight < (size_t)s->window) {
+			size_t k = s->nlive - next < (size_t)s->dchunk ? s->nlive - next : (size_t)s->dchunk;
+			rd_kafka_DescribeConsumerGroups(s->rk, (const char **)s->live + next, k, NULL, s->q);
 			next += k;
 			inflight += k;
 		}
@@ -282,7 +291,7 @@ main(int argc, char **argv)
 	memset(&s, 0, sizeof s);
 	s.window = 500;
 	s.dchunk = 50;
-	s.pchunk = 1000;
+	s.pchunk = 500;
 	while ((opt = getopt(argc, argv, "n:w:d:p:")) != -1) {
 		int v = atoi(optarg);
 		if (v <= 0)
