@@ -132,7 +132,7 @@ typedef struct btopic {
 struct kg_builder {
 	int64_t time_us;
 	uint64_t refresh;
-	int64_t data_time_us;
+	int64_t data_time_us, interval_us;
 	char *cluster;
 	kg_source_health *sources;
 	size_t nsources, csources;
@@ -238,10 +238,11 @@ builder_cluster(kg_builder *b, const char *label)
 
 /* The cluster source's refresh. */
 void
-builder_refresh(kg_builder *b, uint64_t refresh, int64_t data_time_us)
+builder_refresh(kg_builder *b, uint64_t refresh, int64_t data_time_us, int64_t interval_us)
 {
 	b->refresh = refresh;
 	b->data_time_us = data_time_us;
+	b->interval_us = interval_us;
 }
 
 /* Add or replace a source's health. */
@@ -826,6 +827,7 @@ builder_finish(kg_builder *b)
 	s->time_us = b->time_us;
 	s->refresh = b->refresh;
 	s->data_time_us = b->data_time_us;
+	s->interval_us = b->interval_us;
 	s->cluster = arena_strdup(a, b->cluster ? b->cluster : "");
 
 	s->nsources = (int)b->nsources;

@@ -215,6 +215,7 @@ typedef struct kg_snapshot {
 	int64_t time_us;         /* wall clock of the observation */
 	uint64_t refresh;        /* the cluster source's refreshes ended so far (failed ones too), 0 none counted */
 	int64_t data_time_us;    /* when the cluster source's newest data was asked, 0 unknown */
+	int64_t interval_us;     /* the cluster source's refresh interval, 0 unknown */
 	const char *cluster;     /* bootstrap label shown in the header */
 	kg_source_health *sources;
 	int nsources;
@@ -286,8 +287,8 @@ void builder_filter(kg_builder *b, const kg_filter *f);
 int64_t builder_time(const kg_builder *b);
 /* Set the cluster label (bootstrap servers). */
 void builder_cluster(kg_builder *b, const char *label);
-/* Say which of the cluster source's refreshes this is and when its newest data was asked. */
-void builder_refresh(kg_builder *b, uint64_t refresh, int64_t data_time_us);
+/* Say which of the cluster source's refreshes this is, when its newest data was asked and how often it refreshes. */
+void builder_refresh(kg_builder *b, uint64_t refresh, int64_t data_time_us, int64_t interval_us);
 /* Add or replace the health of a source (without a role: the one builder_source_role() set). */
 void builder_source(kg_builder *b, const kg_source_health *h);
 /* The role of health added next without one: the contributing source's (the collector sets it). */

@@ -418,7 +418,7 @@ kafka_contribute(kg_source *s, kg_builder *b)
 	h.name = s->name;
 	kafka_health(k, &h, builder_time(b), msg, sizeof msg);
 	builder_source(b, &h);
-	builder_refresh(b, k->refreshes, r != NULL ? r->time_us : 0);
+	builder_refresh(b, k->refreshes, r != NULL ? r->time_us : 0, k->cfg.interval_us);
 	if (r == NULL) {
 		pthread_mutex_unlock(&k->lock);
 		return;

@@ -143,6 +143,24 @@ header_marker(ui_screen *s, int rw, ui_element el, const char *m)
 }
 
 /*
+ * The refresh cadence the header states: the interval asked, or the real
+ * one when the cluster's refreshes take longer ("every 3.5s (1.0s asked)").
+ */
+static void
+header_cadence(ui_screen *s, char *buf, size_t n)
+{
+	const kg_source_health *cl = s->snap != NULL ? screen_source(s, KG_ROLE_CLUSTER) : NULL;
+	char iv[32], real[32];
+	util_fmt_duration(iv, sizeof iv, s->interval_us);
+	if (cl != NULL && cl->cadence_us > s->interval_us + s->interval_us / 2) {
+		util_fmt_duration(real, sizeof real, cl->cadence_us);
+		snprintf(buf, n, "every %s (%s asked)", real, iv);
+	} else {
+		snprintf(buf, n, "every %s", iv);
+	}
+}
+
+/*
  * The header's right part: refresh interval and clock, the REPLAY marker
  * (the replay's speed, whether it plays, the recorded time) and the
  * PAUSED / HISTORY marker.  Returns the columns it takes.
@@ -151,11 +169,11 @@ static int
 header_right(ui_screen *s)
 {
 	ui_rect r = s->lay.header;
-	char clock[40], right[160], iv[32], m[128];
+	char clock[40], right[160], iv[80], m[128];
 	int rw;
 	fmt_clock(clock, sizeof clock, s->now_us, false);
-	util_fmt_duration(iv, sizeof iv, s->interval_us);
-	snprintf(right, sizeof right, "every %s  %s ", iv, clock);
+	header_cadence(s, iv, sizeof iv);
+	snprintf(right, sizeof right, "%s  %s ", iv, clock);
 	rw = text_width(s, right);
 	text_put(s, r.y, r.w - rw, rw, s->attr[UI_EL_HEADER], right, 0);
 	if (s->info != NULL && s->info->replay && s->snap != NULL) {

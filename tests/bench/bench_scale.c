@@ -19,7 +19,8 @@
  * Environment: top_builddir, top_srcdir; KGTOP (the binary to measure,
  * default $top_builddir/kgtop, so a "before" binary can be measured with the
  * same program); KG_BENCH_RUNS (once10k pairs, default 5); KG_BENCH_SECONDS
- * (live10k length, default 45).
+ * (live10k length, default 45); KG_BENCH_IDLE_SECONDS (idle100's measured
+ * span, default 30) and KG_BENCH_TERM (its terminal, default 160x48).
  */
 #include "config.h"
 
@@ -385,13 +386,16 @@ bench_idle100(void)
 {
 	fixture f;
 	struct winsize ws = { 48, 160, 0, 0 };
-	int fd, warm_s = 10, secs = 30;
+	int fd, warm_s = 10, secs = env_int("KG_BENCH_IDLE_SECONDS", 30);
 	pid_t pid;
 	long bytes = 0, r1;
 	double c1 = 0, c2;
 	int64_t t0, t1 = 0, end;
 	bool measuring = false;
-	printf("idle100: the dashboard at -i 1 on an idle cluster of 100 groups, 160x48 pty, %d s after %d s\n", secs, warm_s);
+	if (getenv("KG_BENCH_TERM") != NULL && sscanf(getenv("KG_BENCH_TERM"), "%hux%hu", &ws.ws_col, &ws.ws_row) != 2)
+		ws = (struct winsize){ 48, 160, 0, 0 };
+	printf("idle100: the dashboard at -i 1 on an idle cluster of 100 groups, %ux%u pty, %d s after %d s\n", ws.ws_col,
+	       ws.ws_row, secs, warm_s);
 	if (fixture_start_quiet(&f, "idle-100.json") < 0) {
 		printf("  skipped: the fixture broker did not start\n");
 		return;

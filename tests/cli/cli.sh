@@ -88,6 +88,29 @@ t_contains "$T_TMP/once-rec" "GROUP g-multi" "and prints the report"
 t_contains "$T_TMP/once.kgrec" '"kgtop_record":1' "and writes the recording"
 fixture_stop
 
+# --once makes exactly one refresh, even when it takes longer than the interval: one ListGroups per broker (3)
+fixture_start "$top_srcdir/tests/integration/scenarios/slow-describe.json" || exit 1
+"$KGTOP" -c none -b "$BOOTSTRAP" -i 0.1 --once --json >"$T_TMP/one.json" 2>&1
+t_is "$?" 0 "--once -i 0.1 exits 0"
+t_is "$("$JSONQ" .refresh <"$T_TMP/one.json")" 1 "its JSON says refresh 1"
+fixture_stop
+t_is "$(awk -F'"ListGroups":' '/requests/{split($2,a,","); print a[1]}' "$FIXTURE_STATS")" 3 "--once listed the groups once (one ListGroups per broker)"
+
+# --json writes a line per refresh, numbered, each group with the time of its data
+fixture_start stable.json --manual || exit 1
+"$KGTOP" -c none -b "$BOOTSTRAP" -i 0.2 --json --duration 2 >"$T_TMP/lines.json" 2>&1
+t_is "$?" 0 "--json --duration exits 0"
+"$JSONQ" -l .refresh <"$T_TMP/lines.json" >"$T_TMP/lines.refresh"
+t_is "$(awk 'NR > 1 && $1 <= p { bad++ } { p = $1 } END { print (NR >= 3 && !bad) ? "increasing" : "not: " NR " lines, " bad " repeats" }' "$T_TMP/lines.refresh")" increasing "each --json line carries a new refresh number"
+t_is "$("$JSONQ" -l '.groups[0].data_time' <"$T_TMP/lines.json" | grep -c '^20')" "$(wc -l <"$T_TMP/lines.json" | tr -d ' ')" "each line's groups say when their data was asked"
+"$KGTOP" -c none -b "$BOOTSTRAP" --max-requests 5 --once >"$T_TMP/out" 2>&1
+t_is "$?" 2 "--max-requests below 10 is a usage error"
+"$KGTOP" -c none -b "$BOOTSTRAP" --full-refresh 0.5 --once >"$T_TMP/out" 2>&1
+t_is "$?" 2 "--full-refresh below a second is a usage error"
+"$KGTOP" -c none -b "$BOOTSTRAP" --max-requests 50 --full-refresh 10 --once >"$T_TMP/out" 2>&1
+t_is "$?" 0 "--max-requests and --full-refresh are accepted"
+fixture_stop
+
 # names from the cluster never reach the terminal raw (escape sequences)
 fixture_stop
 fixture_start "$top_srcdir/tests/integration/scenarios/hostile.json" --manual || exit 1

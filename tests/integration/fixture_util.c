@@ -194,6 +194,24 @@ fixture_requests(fixture *f, const char *api)
 	return v;
 }
 
+/* Lines of the broker's request log that hold both strings (NULL: any); -1 without a log. */
+int
+fixture_log_count(fixture *f, const char *a, const char *b)
+{
+	char path[256], line[1024];
+	FILE *fp;
+	int n = 0;
+	snprintf(path, sizeof path, "%s/broker.log", f->dir);
+	if ((fp = fopen(path, "r")) == NULL)
+		return -1;
+	while (fgets(line, sizeof line, fp) != NULL) {
+		if ((a == NULL || strstr(line, a) != NULL) && (b == NULL || strstr(line, b) != NULL))
+			n++;
+	}
+	fclose(fp);
+	return n;
+}
+
 /* Rejected writes. */
 int
 fixture_rejected_writes(fixture *f)
@@ -219,6 +237,13 @@ fixture_rejected_writes(fixture *f)
 int
 live_open(live *l, const char *bootstrap, int interval_ms)
 {
+	return live_open_tiers(l, bootstrap, interval_ms, 0, 0);
+}
+
+/* Build a live collector whose kafka source has its own --full-refresh and --max-requests (0: defaults). */
+int
+live_open_tiers(live *l, const char *bootstrap, int interval_ms, int64_t full_refresh_us, double max_requests)
+{
 	kg_kafka_config kc;
 	kg_collector_config cc;
 	kg_source *k;
@@ -233,6 +258,8 @@ live_open(live *l, const char *bootstrap, int interval_ms)
 	kc.brokers = bootstrap;
 	kc.interval_us = (int64_t)interval_ms * 1000;
 	kc.timeout_us = 5LL * 1000000;
+	kc.full_refresh_us = full_refresh_us;
+	kc.max_requests = max_requests;
 	if (kafka_source_new(&kc, &k, err, sizeof err) < 0) {
 		fprintf(stderr, "# kafka_source_new: %s\n", err);
 		return -1;

@@ -24,4 +24,5 @@ tests_integration_test_demo_commands_SOURCES = tests/integration/test_demo_comma
 tests_integration_test_demo_commands_CFLAGS = $(TEST_CFLAGS)
 tests_integration_test_demo_commands_LDADD = $(TEST_LIBS)
 EXTRA_DIST += tests/integration/scenarios/hostile.json
-EXTRA_DIST += tests/integration/scenarios/old-broker.json
+EXTRA_DIST += tests/integration/scenarios/old-broker.json tests/integration/scenarios/slow-describe.json \
+	tests/integration/scenarios/tiered.json
