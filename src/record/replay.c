@@ -182,6 +182,8 @@ replay_contribute(kg_source *s, kg_builder *b)
 	int k, j;
 	for (k = 0; k < r->nsrc; k++)
 		builder_source(b, &r->src[k]);
+	if (r->refresh > 0)
+		builder_refresh(b, r->refresh, r->data_time, r->interval);
 	memset(&h, 0, sizeof h);
 	h.name = "replay";
 	h.status = r->end == END_DAMAGE && !r->has_next ? KG_SRC_ERROR : KG_SRC_OK;
@@ -217,6 +219,7 @@ replay_contribute(kg_source *s, kg_builder *b)
 		bgroup_exact(bg, g->exact);
 		if (g->error != NULL)
 			bgroup_error(bg, g->error);
+		bgroup_data_time(bg, g->data_time);
 		for (k = 0; k < g->nm; k++) {
 			const rmember *m = &g->m[k];
 			kg_bmember *bm = bgroup_member(bg, m->id);

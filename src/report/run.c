@@ -21,6 +21,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "report/report.h"
 #include "util/util.h"
@@ -140,24 +141,47 @@ run_once(kg_collector *c, const kg_options *o, const kg_run_stop *stop)
 	return rc;
 }
 
+/* What --json carries between frames. */
+typedef struct json_run_state {
+	uint64_t last;     /* the refresh of the last line */
+	kg_evlist pend;    /* events of frames no line carried yet */
+	kg_snapshot *snap; /* the newest snapshot (one reference) */
+	int64_t t0;        /* the first line's time */
+} json_run_state;
+
 /*
  * The line a frame makes, if any: one per refresh of the cluster (the
- * events of the frames between two refreshes wait in pend and go with the
- * next line), or one per frame without a cluster source.
+ * events of the frames between two refreshes wait and go with the next
+ * line), or one per frame without a cluster source.
  */
 static bool
-json_frame(kg_frame *f, uint64_t *last, kg_evlist *pend, int64_t *t0)
+json_frame(kg_frame *f, json_run_state *st)
 {
-	bool ok = true;
-	evlist_move(pend, &f->events);
-	if (f->snap == NULL || (has_cluster(f->snap) && f->snap->refresh == *last))
+	bool ok;
+	evlist_move(&st->pend, &f->events);
+	if (f->snap == NULL)
 		return true;
-	*last = f->snap->refresh;
-	if (*t0 == 0)
-		*t0 = f->snap->time_us;
-	ok = emit_json(f->snap, pend, *t0);
-	evlist_clear(pend);
+	snapshot_unref(st->snap);
+	st->snap = snapshot_ref(f->snap);
+	if (has_cluster(f->snap) && f->snap->refresh == st->last)
+		return true;
+	st->last = f->snap->refresh;
+	if (st->t0 == 0)
+		st->t0 = f->snap->time_us;
+	ok = emit_json(f->snap, &st->pend, st->t0);
+	evlist_clear(&st->pend);
 	return ok;
+}
+
+/* At the end: events no line carried yet go out with the newest snapshot, on a line of their own. */
+static void
+json_end(json_run_state *st)
+{
+	if (st->pend.n > 0 && st->snap != NULL)
+		emit_json(st->snap, &st->pend, st->t0 ? st->t0 : st->snap->time_us);
+	evlist_clear(&st->pend);
+	free(st->pend.v);
+	snapshot_unref(st->snap);
 }
 
 /* --json: a line per refresh until a signal or --duration. */
@@ -165,10 +189,9 @@ static int
 run_json(kg_collector *c, const kg_options *o, const kg_run_stop *stop)
 {
 	int64_t end = o->duration_us > 0 ? util_mono_us() + o->duration_us : 0;
-	int64_t t0 = 0;
-	uint64_t last = 0;
-	kg_evlist pend = { 0 };
+	json_run_state st;
 	char err[256];
+	memset(&st, 0, sizeof st);
 	if (collector_start(c, err, sizeof err) < 0) {
 		fprintf(stderr, "kgtop: %s\n", err);
 		return 1;
@@ -188,13 +211,12 @@ run_json(kg_collector *c, const kg_options *o, const kg_run_stop *stop)
 			break;
 		f = collector_take(c);
 		if (f != NULL)
-			ok = json_frame(f, &last, &pend, &t0);
+			ok = json_frame(f, &st);
 		frame_free(f);
 		if (!ok)
 			break;
 	}
-	evlist_clear(&pend);
-	free(pend.v);
+	json_end(&st);
 	return 0;
 }
 

@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "model/defaults.h"
 #include "model/intern.h"
@@ -462,6 +463,15 @@ refresh_log_end(ksrc *k, kresult *r, char **err, char **note)
 	return 0;
 }
 
+/* CPU time of the whole process so far (every thread), for the debug log. */
+static int64_t
+process_cpu_us(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
 /* One refresh: what the plan asks, and the log-end offsets of every topic in use. */
 kresult *
 kafka_refresh(ksrc *k, char **err)
@@ -469,7 +479,7 @@ kafka_refresh(ksrc *k, char **err)
 	kresult *r = xcalloc(1, sizeof *r);
 	bool unsupported = false;
 	char *note = NULL;
-	int64_t t0 = util_mono_us(), t1, t2, t3;
+	int64_t t0 = util_mono_us(), t1, t2, t3, c0 = process_cpu_us();
 
 	r->time_us = util_now_us();
 	/* librdkafka's error callbacks since the last answer (a success forgets them) */
@@ -494,10 +504,11 @@ kafka_refresh(ksrc *k, char **err)
 	r->log_end_note = note;
 	log_msg(KG_LOG_DEBUG,
 		"kafka: refresh of %d groups (%d described, %d offsets), %d topics, about %d requests in %.1f ms "
-		"(metadata %.1f, list %.1f, groups %.1f, log-end %.1f)",
+		"(metadata %.1f, list %.1f, groups %.1f, log-end %.1f), process CPU %.1f ms",
 		r->ngroups, r->plan.describe, r->plan.offsets, r->ntopics, r->requests,
 		(double)(util_mono_us() - t0) / 1000.0, (double)(t1 - t0) / 1000.0, (double)(t2 - t1) / 1000.0,
-		(double)(t3 - t2) / 1000.0, (double)(util_mono_us() - t3) / 1000.0);
+		(double)(t3 - t2) / 1000.0, (double)(util_mono_us() - t3) / 1000.0,
+		(double)(process_cpu_us() - c0) / 1000.0);
 	return r;
 fail:
 	free(note);
