@@ -10,7 +10,9 @@
  * the frames in between; without a cluster source (trace streams alone) a
  * line per frame.  A replay's lines come from stepping the collector here,
  * one recorded tick at a time, so none is skipped.  Times in JSON lines
- * count from the first line's snapshot.
+ * count from the first line's snapshot.  Headless (--serve without a
+ * terminal) is --json without the lines: the collector runs and the server
+ * answers until a signal or --duration.
  */
 #include "config.h"
 
@@ -184,9 +186,9 @@ json_end(json_run_state *st)
 	snapshot_unref(st->snap);
 }
 
-/* --json: a line per refresh until a signal or --duration. */
+/* --json: a line per refresh until a signal or --duration; headless (print false): no line. */
 static int
-run_json(kg_collector *c, const kg_options *o, const kg_run_stop *stop)
+run_json(kg_collector *c, const kg_options *o, const kg_run_stop *stop, bool print)
 {
 	int64_t end = o->duration_us > 0 ? util_mono_us() + o->duration_us : 0;
 	json_run_state st;
@@ -210,7 +212,7 @@ run_json(kg_collector *c, const kg_options *o, const kg_run_stop *stop)
 		if (poll(pfd, 2, timeout) < 0 && errno != EINTR)
 			break;
 		f = collector_take(c);
-		if (f != NULL)
+		if (print && f != NULL)
 			ok = json_frame(f, &st);
 		frame_free(f);
 		if (!ok)
@@ -250,5 +252,7 @@ run_report(kg_collector *c, const kg_options *o, bool replay, const kg_run_stop 
 {
 	if (o->mode == KG_MODE_ONCE || o->once)
 		return run_once(c, o, stop);
-	return replay ? run_replay_json(c, stop) : run_json(c, o, stop);
+	if (o->mode == KG_MODE_SERVE)
+		return run_json(c, o, stop, false);
+	return replay ? run_replay_json(c, stop) : run_json(c, o, stop, true);
 }

@@ -68,6 +68,7 @@ typedef struct kg_trace_config {
 	int64_t backoff_max_us;     /* 60 s */
 	size_t max_line;            /* 64 KiB (rdstats: 16 MiB) */
 	size_t chunk;               /* bytes asked per ranged request: 1 MiB */
+	int rcvbuf;                 /* the socket's receive buffer (0: the system's, which grows to many MiB) */
 } kg_trace_config;
 
 /* Counters of one trace source (tests, benchmarks, the health message). */

@@ -33,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -897,6 +898,21 @@ trace_transport_refresh(kg_trace_transport *t)
 		t->next_at = util_mono_us();
 }
 
+/* Abort the request in flight (outside curl's callbacks) and count it failed: the next waits for the backoff. */
+void
+trace_transport_fail(kg_trace_transport *t, const char *why)
+{
+	if (t->active) {
+		curl_multi_remove_handle(t->multi, t->easy);
+		t->active = false;
+	}
+	/* a stream that ran longer than the longest backoff starts the count over */
+	if (util_mono_us() - t->req_mono > t->cfg.backoff_max_us)
+		t->failures = 0;
+	set_err(t, "%s", why);
+	answer_failed(t);
+}
+
 /* Its health. */
 void
 trace_transport_link(const kg_trace_transport *t, kg_trace_link *out)
@@ -923,6 +939,16 @@ trace_transport_stats(const kg_trace_transport *t, kg_trace_stats *st)
 }
 
 /* ------------------------------------------------------------- creation */
+
+/* Socket option callback: a bounded receive buffer, when the config asks for one. */
+static int
+on_sockopt(void *arg, curl_socket_t fd, curlsocktype purpose)
+{
+	const kg_trace_transport *t = arg;
+	if (purpose == CURLSOCKTYPE_IPCXN && t->cfg.rcvbuf > 0)
+		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &t->cfg.rcvbuf, sizeof t->cfg.rcvbuf);
+	return CURL_SOCKOPT_OK;
+}
 
 /* Build the curl handles. */
 static void
@@ -965,6 +991,10 @@ setup_curl(kg_trace_transport *t, const struct curl_slist *extra)
 	curl_easy_setopt(t->easy, CURLOPT_FOLLOWLOCATION, 0L);
 	curl_easy_setopt(t->easy, CURLOPT_NETRC, (long)CURL_NETRC_OPTIONAL);
 	curl_easy_setopt(t->easy, CURLOPT_USERAGENT, PACKAGE_NAME "/" PACKAGE_VERSION);
+	if (t->cfg.rcvbuf > 0) {
+		curl_easy_setopt(t->easy, CURLOPT_SOCKOPTFUNCTION, on_sockopt);
+		curl_easy_setopt(t->easy, CURLOPT_SOCKOPTDATA, t);
+	}
 	if (t->headers != NULL)
 		curl_easy_setopt(t->easy, CURLOPT_HTTPHEADER, t->headers);
 #if LIBCURL_VERSION_NUM >= 0x075500
