@@ -137,8 +137,8 @@ kafka_table_free(ktable *t)
 /* ------------------------------------------------------------- answers */
 
 /* Map librdkafka's group state. */
-static kg_group_state
-map_state(rd_kafka_consumer_group_state_t st)
+kg_group_state
+kafka_map_state(rd_kafka_consumer_group_state_t st)
 {
 	switch (st) {
 	case RD_KAFKA_CONSUMER_GROUP_STATE_PREPARING_REBALANCE: return KG_STATE_PREPARING_REBALANCE;
@@ -203,7 +203,7 @@ desc_new(ksrc *k, const rd_kafka_ConsumerGroupDescription_t *d, int64_t now)
 	tcache tc = { .id = -1 };
 	x->refs = 1;
 	x->time_us = now;
-	x->state = map_state(rd_kafka_ConsumerGroupDescription_state(d));
+	x->state = kafka_map_state(rd_kafka_ConsumerGroupDescription_state(d));
 	x->simple = rd_kafka_ConsumerGroupDescription_is_simple_consumer_group(d);
 	x->assignor = xstrdup(rd_kafka_ConsumerGroupDescription_partition_assignor(d));
 	x->coordinator = coord ? rd_kafka_Node_id(coord) : -1;

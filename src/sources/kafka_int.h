@@ -204,6 +204,8 @@ int kafka_groups_ask(ksrc *k, kresult *r, char **err);
 void kafka_groups_publish(ksrc *k, kresult *r, int64_t now_us);
 /* Drop a result group's references. */
 void kafka_group_clear(kgroup *g);
+/* librdkafka's group state in the model's words. */
+kg_group_state kafka_map_state(rd_kafka_consumer_group_state_t st);
 
 /* kafka.c */
 

@@ -157,20 +157,6 @@ refresh_metadata(ksrc *k, kresult *r, char **err)
 	return 0;
 }
 
-/* Map librdkafka's group state. */
-static kg_group_state
-listed_state(rd_kafka_consumer_group_state_t st)
-{
-	switch (st) {
-	case RD_KAFKA_CONSUMER_GROUP_STATE_PREPARING_REBALANCE: return KG_STATE_PREPARING_REBALANCE;
-	case RD_KAFKA_CONSUMER_GROUP_STATE_COMPLETING_REBALANCE: return KG_STATE_COMPLETING_REBALANCE;
-	case RD_KAFKA_CONSUMER_GROUP_STATE_STABLE: return KG_STATE_STABLE;
-	case RD_KAFKA_CONSUMER_GROUP_STATE_DEAD: return KG_STATE_DEAD;
-	case RD_KAFKA_CONSUMER_GROUP_STATE_EMPTY: return KG_STATE_EMPTY;
-	default: return KG_STATE_UNKNOWN;
-	}
-}
-
 /* Put what the listing says into the table: which groups exist, and their states where the broker says. */
 static void
 list_take(ksrc *k, const rd_kafka_ConsumerGroupListing_t **valid, size_t nvalid, bool partial)
@@ -185,7 +171,7 @@ list_take(ksrc *k, const rd_kafka_ConsumerGroupListing_t **valid, size_t nvalid,
 			continue;
 		e = kafka_table_add(&k->tab, intern_group(id));
 		e->listed_now = true;
-		e->s.listed = listed_state(rd_kafka_ConsumerGroupListing_state(valid[i]));
+		e->s.listed = kafka_map_state(rd_kafka_ConsumerGroupListing_state(valid[i]));
 		e->simple = rd_kafka_ConsumerGroupListing_is_simple_consumer_group(valid[i]);
 	}
 	kafka_table_prune(&k->tab);
