@@ -6,9 +6,9 @@
  * prints the text report or one JSON object; the kafka source makes
  * exactly one refresh for it.  --json starts the collector thread and
  * prints a line per refresh of the cluster (failed ones too: the line says
- * the source is stale and carries the data's own time), with the events of
- * the frames in between; without a cluster source (trace streams alone) a
- * line per frame.  A replay's lines come from stepping the collector here,
+ * the source is stale and carries the data's own time) and when a source's
+ * health changes, with the events of the frames in between; without a
+ * cluster source (trace streams alone) a line per frame.  A replay's lines come from stepping the collector here,
  * one recorded tick at a time, so none is skipped.  Times in JSON lines
  * count from the first line's snapshot.  Headless (--serve without a
  * terminal) is --json without the lines: the collector runs and the server
@@ -145,16 +145,43 @@ run_once(kg_collector *c, const kg_options *o, const kg_run_stop *stop)
 
 /* What --json carries between frames. */
 typedef struct json_run_state {
-	uint64_t last;     /* the refresh of the last line */
-	kg_evlist pend;    /* events of frames no line carried yet */
-	kg_snapshot *snap; /* the newest snapshot (one reference) */
-	int64_t t0;        /* the first line's time */
+	uint64_t last;        /* the refresh of the last line */
+	kg_evlist pend;       /* events of frames no line carried yet */
+	kg_snapshot *snap;    /* the newest snapshot (one reference) */
+	kg_snapshot *printed; /* the last line's (one reference) */
+	int64_t t0;           /* the first line's time */
 } json_run_state;
 
 /*
- * The line a frame makes, if any: one per refresh of the cluster (the
- * events of the frames between two refreshes wait and go with the next
- * line), or one per frame without a cluster source.
+ * True when a source's status differs between the last line's snapshot a
+ * and b (one came, went, or changed); before the first line, when a source
+ * is in trouble already (no broker reachable): that is news, "connecting"
+ * is not.
+ */
+static bool
+health_changed(const kg_snapshot *a, const kg_snapshot *b)
+{
+	int i;
+	for (i = 0; a == NULL && i < b->nsources; i++) {
+		if (b->sources[i].status == KG_SRC_ERROR || b->sources[i].status == KG_SRC_STALE)
+			return true;
+	}
+	if (a == NULL)
+		return false;
+	if (a->nsources != b->nsources)
+		return true;
+	for (i = 0; i < a->nsources; i++) {
+		if (a->sources[i].status != b->sources[i].status || strcmp(a->sources[i].name, b->sources[i].name) != 0)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The line a frame makes, if any: one per refresh of the cluster, and one
+ * when a source's health changes (the cluster gone says so at once, not at
+ * its next refresh); the events of the frames in between wait and go with
+ * the next line.  Without a cluster source, one per frame.
  */
 static bool
 json_frame(kg_frame *f, json_run_state *st)
@@ -165,9 +192,11 @@ json_frame(kg_frame *f, json_run_state *st)
 		return true;
 	snapshot_unref(st->snap);
 	st->snap = snapshot_ref(f->snap);
-	if (has_cluster(f->snap) && f->snap->refresh == st->last)
+	if (has_cluster(f->snap) && f->snap->refresh == st->last && !health_changed(st->printed, f->snap))
 		return true;
 	st->last = f->snap->refresh;
+	snapshot_unref(st->printed);
+	st->printed = snapshot_ref(f->snap);
 	if (st->t0 == 0)
 		st->t0 = f->snap->time_us;
 	ok = emit_json(f->snap, &st->pend, st->t0);
@@ -184,6 +213,7 @@ json_end(json_run_state *st)
 	evlist_clear(&st->pend);
 	free(st->pend.v);
 	snapshot_unref(st->snap);
+	snapshot_unref(st->printed);
 }
 
 /* --json: a line per refresh until a signal or --duration; headless (print false): no line. */

@@ -160,6 +160,9 @@ if grep -q "no answer within" "$T_TMP/down"; then
 else
 	t_ok 0 "without waiting for the timeout (librdkafka said so)"
 fi
+"$KGTOP" -c none -b 127.0.0.1:1 --json --duration 3 >"$T_TMP/down.json" 2>&1
+t_is "$(head -1 "$T_TMP/down.json" | "$JSONQ" .source.kafka.status)" error "--json says at once that the cluster cannot be reached"
+t_contains "$T_TMP/down.json" "Connection refused" "in librdkafka's words"
 "$KGTOP" -c none -b nosuchhost.invalid:9092 --once >"$T_TMP/resolve" 2>&1
 t_contains "$T_TMP/resolve" "Failed to resolve 'nosuchhost.invalid:9092': Name or service not known" "an unknown host is named as such, in librdkafka's words"
 t_is "$(grep -o 'nosuchhost' "$T_TMP/resolve" | wc -l)" 1 "once"
