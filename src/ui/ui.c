@@ -357,8 +357,13 @@ ui_tell_focus(kg_collector *c, const ui_screen *s, ui_focus *last)
 	int i, rows = s->lay.list.h - 1;
 	const kg_group *sel = s->snap != NULL && s->sel >= 0 && s->sel < s->norder ? &s->snap->groups[s->order[s->sel]]
 										 : NULL;
-	if (s->snap == NULL)
+	if (s->snap == NULL) {
+		/* a screen, before anything to show: the kafka source keeps to its pace from the first refresh */
+		if (!last->told)
+			collector_set_focus(c, NULL, 0, -1);
+		last->told = true;
 		return;
+	}
 	memset(&now, 0, sizeof now);
 	for (i = s->list_top; i < s->norder && i < s->list_top + rows && now.nshown < KG_ARRAY_LEN(now.shown); i++)
 		now.shown[now.nshown++] = s->snap->groups[s->order[i]].id;
@@ -398,6 +403,7 @@ ui_run(kg_collector *c, const kg_options *o, const kg_ui_info *info, char *err, 
 	ui_signals_install(old_stop, old_fatal);
 	ui_screen_open(&s, c, o, info, theme_err, sizeof theme_err);
 	ui_draw(&s); /* "connecting to ..." at once, before the first refresh */
+	ui_tell_focus(c, &s, &focus);
 	if (o != NULL && o->duration_us > 0)
 		end_mono = util_mono_us() + o->duration_us;
 
