@@ -2,7 +2,9 @@
  * test_kafka_sched.c: the kafka source's scheduler (which groups a refresh
  * asks about): priorities, the Empty rule, the request budget, the paced
  * rotation of a dashboard and the greedy one of --json, every group within
- * --full-refresh, and --once asking everything.
+ * --full-refresh, and --once asking everything; and the focus channel that
+ * feeds it (collector_set_focus() and the groups observations spoke of, to
+ * the sources' focus op).
  */
 #include "config.h"
 
@@ -14,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/collector.h"
+#include "model/intern.h"
 #include "sources/kafka_sched.h"
 #include "util/util.h"
 
@@ -274,6 +278,89 @@ test_slow_refreshes(void **state)
 	free(g);
 }
 
+/* A source that speaks of a group once (an observation), and remembers what the collector told it. */
+typedef struct fake {
+	bool spoke;
+	kg_focus got;
+	int32_t shown[8], hot[8];
+	int calls;
+} fake;
+
+/* poll: news until it spoke. */
+static int
+fake_poll(kg_source *s, int64_t now)
+{
+	fake *f = s->impl;
+	(void)now;
+	return f->spoke ? 0 : KG_SRC_NEWS;
+}
+
+/* drain: one observation of g-hot. */
+static void
+fake_drain(kg_source *s, kg_obsq *q)
+{
+	fake *f = s->impl;
+	if (!f->spoke)
+		obsq_push(q, obs_new(KG_OBS_HEARTBEAT, util_now_us(), intern_group("g-hot"), "fake"));
+	f->spoke = true;
+}
+
+/* focus: keep a copy. */
+static void
+fake_focus(kg_source *s, const kg_focus *x)
+{
+	fake *f = s->impl;
+	f->got = *x;
+	f->got.nshown = x->nshown < 8 ? x->nshown : 8;
+	f->got.nhot = x->nhot < 8 ? x->nhot : 8;
+	memcpy(f->shown, x->shown, f->got.nshown * sizeof *f->shown);
+	memcpy(f->hot, x->hot, f->got.nhot * sizeof *f->hot);
+	f->calls++;
+}
+
+/* close: nothing owned. */
+static void
+fake_close(kg_source *s)
+{
+	(void)s;
+}
+
+static const kg_source_ops fake_ops = {
+	.kind = "fake", .poll = fake_poll, .drain = fake_drain, .focus = fake_focus, .close = fake_close,
+};
+
+/* The collector tells sources the groups on screen, the selected one, and those observations spoke of. */
+static void
+test_focus_channel(void **state)
+{
+	fake f;
+	kg_tracker *t = tracker_new(NULL);
+	kg_collector *c = collector_new(NULL, t);
+	int32_t shown[2] = { intern_group("g-a"), intern_group("g-b") };
+	int i;
+	(void)state;
+	memset(&f, 0, sizeof f);
+	collector_add_source(c, source_new(&fake_ops, "fake", &f));
+	for (i = 0; i < 3; i++)
+		collector_step(c, 0);
+	assert_int_equal(f.calls, 1); /* the observation's group, told once */
+	assert_int_equal(f.got.nhot, 1);
+	assert_int_equal(f.hot[0], intern_group("g-hot"));
+	assert_false(f.got.screen);
+	collector_set_focus(c, shown, 2, shown[1]);
+	collector_step(c, 0);
+	assert_int_equal(f.calls, 2);
+	assert_true(f.got.screen);
+	assert_int_equal(f.got.nshown, 2);
+	assert_int_equal(f.shown[0], shown[0]);
+	assert_int_equal(f.got.selected, shown[1]);
+	assert_int_equal(f.got.nhot, 0);
+	collector_step(c, 0);
+	assert_int_equal(f.calls, 2); /* nothing new: not told again */
+	collector_free(c);
+	tracker_free(t);
+}
+
 /* Run. */
 int
 main(void)
@@ -288,6 +375,7 @@ main(void)
 		cmocka_unit_test(test_greedy_10k),
 		cmocka_unit_test(test_budget_wins),
 		cmocka_unit_test(test_slow_refreshes),
+		cmocka_unit_test(test_focus_channel),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
