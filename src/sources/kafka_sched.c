@@ -123,12 +123,19 @@ rotation_cmp(const void *a, const void *b, void *arg)
 	return x->id < y->id ? -1 : x->id > y->id;
 }
 
-/* The rotation: the oldest first, at the pace or within the budget. */
+/*
+ * The rotation: the oldest first, just fast enough that each group is asked
+ * again within --full-refresh of its last answer (a cycle one refresh
+ * shorter), faster for the groups already that old, within the budget.
+ * Without a screen, when the budget covers every group, all of them.
+ */
 static void
 plan_rotation(ksched *s, ksched_group *g, size_t n, int64_t now_us, int64_t dt_us, ksched_plan *p)
 {
 	size_t *idx = xmalloc((n ? n : 1) * sizeof *idx), nidx = 0, i;
 	double total = 0, quota;
+	int64_t period = s->cfg.full_refresh_us - dt_us > dt_us ? s->cfg.full_refresh_us - dt_us : s->cfg.full_refresh_us;
+	bool all;
 	for (i = 0; i < n; i++) {
 		if (!g[i].offsets) {
 			idx[nidx++] = i;
@@ -136,13 +143,14 @@ plan_rotation(ksched *s, ksched_group *g, size_t n, int64_t now_us, int64_t dt_u
 		}
 	}
 	qsort_r(idx, nidx, sizeof *idx, rotation_cmp, g);
-	quota = s->carry + total * (double)dt_us / (double)s->cfg.full_refresh_us;
+	all = !s->paced && total <= s->tokens;
+	quota = s->carry + total * (double)dt_us / (double)period;
 	for (i = 0; i < nidx; i++) {
 		ksched_group *x = &g[idx[i]];
 		int64_t key = age_key(x);
-		bool overdue = key == 0 || now_us - key >= s->cfg.full_refresh_us;
+		bool overdue = key == 0 || now_us - key >= period;
 		int c = cost(x);
-		if (s->paced && !overdue && quota < c)
+		if (!all && !overdue && quota < c)
 			break;
 		if (s->tokens < c)
 			break;

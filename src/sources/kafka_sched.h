@@ -12,10 +12,10 @@
  *      that are rebalancing (listed, or last described, so);
  *   3. groups a trace stream just spoke of;
  *   4. the groups on screen;
- *   5. groups never asked, then the rotation: the oldest data first.  With a
- *      screen (paced) the rotation goes just fast enough to ask every group
- *      within --full-refresh, and faster only for groups already that old;
- *      without one (--json) it takes what the budget leaves.
+ *   5. groups never asked, then the rotation: the oldest data first, just
+ *      fast enough to ask every group again within --full-refresh, faster
+ *      only for groups already that old; without a screen (--json), when
+ *      the budget covers every group, all of them every refresh.
  * A group listed Empty is never described (the listing says all a
  * description would: no members) unless it is selected or its last
  * description said otherwise; its committed offsets are still asked on the
@@ -59,7 +59,7 @@ typedef struct ksched_config {
 
 typedef struct ksched {
 	ksched_config cfg;
-	bool paced;      /* a screen said what it shows: the rotation keeps the --full-refresh pace */
+	bool paced;      /* a screen said what it shows: never more than the --full-refresh pace */
 	double tokens;   /* requests the budget still allows */
 	double carry;    /* the paced rotation's share not yet spent (requests) */
 	int64_t last_us; /* the previous plan, 0 none */
@@ -75,7 +75,7 @@ typedef struct ksched_plan {
 
 /* Start a scheduler. */
 void kafka_sched_init(ksched *s, const ksched_config *cfg);
-/* Say whether a screen tells what it shows (paced rotation) or not (as fast as the budget allows). */
+/* Say whether a screen tells what it shows (the rotation at its pace) or not (all groups when the budget covers them). */
 void kafka_sched_paced(ksched *s, bool paced);
 /* True when a group needs describing at all (not when listed Empty and last described Empty, or never). */
 bool kafka_sched_needs_describe(const ksched_group *g);
