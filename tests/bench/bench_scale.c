@@ -105,18 +105,48 @@ spawn(char *const argv[], const char *out_path)
 	return pid;
 }
 
-/* Wait for a child and say what it cost. */
+/* The peak RSS of a live process so far (MB; /proc's VmHWM, which counts from its exec), -1 when gone. */
+static double
+proc_hwm_mb(pid_t pid)
+{
+	char path[64], line[256];
+	double v = -1;
+	FILE *f;
+	snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
+	if ((f = fopen(path, "r")) == NULL)
+		return -1;
+	while (fgets(line, sizeof line, f) != NULL) {
+		if (strncmp(line, "VmHWM:", 6) == 0)
+			v = atof(line + 6) / 1024.0;
+	}
+	fclose(f);
+	return v;
+}
+
+/*
+ * Wait for a child and say what it cost.  Its peak memory comes from
+ * /proc while it runs (every 10 ms): rusage's maxrss would count this
+ * program's memory, which the child had before its exec.
+ */
 static cost
 reap(pid_t pid, int64_t started)
 {
 	struct rusage ru;
 	cost c;
 	memset(&c, 0, sizeof c);
-	if (wait4(pid, &c.status, 0, &ru) < 0)
-		return c;
+	for (;;) {
+		double hwm = proc_hwm_mb(pid);
+		pid_t w = wait4(pid, &c.status, WNOHANG, &ru);
+		if (w == pid)
+			break;
+		if (w < 0)
+			return c;
+		if (hwm > c.rss_mb)
+			c.rss_mb = hwm;
+		poll(NULL, 0, 10);
+	}
 	c.wall_s = (double)(util_mono_us() - started) / 1e6;
 	c.cpu_s = (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) + (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
-	c.rss_mb = (double)ru.ru_maxrss / 1024.0;
 	return c;
 }
 
