@@ -62,6 +62,7 @@ typedef struct app {
 	kg_recorder *recorder;
 	kg_server *server;
 	kg_ui_info info;
+	char cluster_label[512];       /* "prod (kafka1:9092,...)" for a named cluster */
 	bool log_opened, global_init;
 	char err[1024];
 } app;
@@ -104,7 +105,18 @@ fail(int status, const char *what, const char *err)
 	return status;
 }
 
-/* Options (--demo=list, the scenario), the log, the libraries' global state, signals. */
+/* -V: kgtop's version and the libraries', as kcat -V says them. */
+static void
+print_versions(void)
+{
+	printf("kgtop %s\n", PACKAGE_VERSION);
+	printf("librdkafka %s\n", sources_rdkafka_version());
+	printf("libcurl %s\n", sources_curl_version());
+	printf("%s\n", ui_curses_version());
+	printf("cJSON %s\n", sources_cjson_version());
+}
+
+/* Options (--demo=list, the scenario, the theme), the log, the libraries' global state, signals. */
 static int
 app_setup(app *a, int argc, char **argv)
 {
@@ -115,8 +127,13 @@ app_setup(app *a, int argc, char **argv)
 	if (rc != 0) {
 		if (rc < 0)
 			fprintf(stderr, "kgtop: %s\nTry 'kgtop --help'.\n", a->err);
+		else if (o->show_version)
+			print_versions();
 		return rc < 0 ? 2 : 0;
 	}
+	/* a theme that is not there is a mistake whatever the mode (--once included) */
+	if (o->theme != NULL && ui_theme_check(o->theme, a->err, sizeof a->err) < 0)
+		return fail(2, NULL, a->err);
 	if (o->demo && o->demo_scenario != NULL && strcmp(o->demo_scenario, "list") == 0) {
 		demo_list_scenarios();
 		return 0;
@@ -253,6 +270,11 @@ open_collector(app *a)
 		     : a->bootstrap != NULL	   ? a->bootstrap
 		     : o->replay != NULL	   ? NULL
 						   : "trace streams only";
+	if (o->cluster != NULL && a->bootstrap != NULL) {
+		/* a named cluster: its name first, so a narrow header keeps it ("prod") */
+		snprintf(a->cluster_label, sizeof a->cluster_label, "%s (%s)", o->cluster, a->bootstrap);
+		cc.cluster = a->cluster_label;
+	}
 	if (a->replay != NULL) {
 		cc.cluster = replay_cluster(a->replay);
 		a->info.replay = true;

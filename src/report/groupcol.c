@@ -82,7 +82,7 @@ state_cmp(const kg_group *a, const kg_group *b)
 	return d != 0 ? d : (int)b->sum.storm - (int)a->sum.storm;
 }
 
-/* PROTO: "cooperative-sticky (cooperative)", "cooperative" or "coop", as wide as fits. */
+/* PROTOCOL: "cooperative-sticky (cooperative)", or the protocol's one word where that does not fit. */
 static void
 proto_cell(const groupcol_facts *f, int width, groupcol_cell *c)
 {
@@ -90,11 +90,8 @@ proto_cell(const groupcol_facts *f, int width, groupcol_cell *c)
 	char full[GROUPCOL_TEXT];
 	const char *name = proto_name(g->proto);
 	snprintf(full, sizeof full, "%s (%s)", *g->assignor ? g->assignor : "-", name);
-	if (!fits(full, width))
-		snprintf(full, sizeof full, "%s", fits(name, width)                ? name
-						  : g->proto == KG_PROTO_EAGER       ? "eager"
-						  : g->proto == KG_PROTO_COOPERATIVE ? "coop"
-										     : "?");
+	if (!fits(full, width) || (width > 0 && !*g->assignor))
+		snprintf(full, sizeof full, "%s", name);
 	cell_text(c, groupcol_proto_style(g->proto), "%s", full);
 }
 
@@ -235,7 +232,7 @@ error_cell(const groupcol_facts *f, int width, groupcol_cell *c)
 const groupcol groupcol_table[] = {
 	{ .title = "STATE", .width = 6, .align = GROUPCOL_FILL, .label = "state", .sort = 2, .sort_name = "state",
 	  .cmp = state_cmp, .cell = state_cell },
-	{ .title = "PROTO", .width = 5, .align = GROUPCOL_LEFT, .label = "assignor", .cell = proto_cell },
+	{ .title = "PROTOCOL", .width = 11, .align = GROUPCOL_LEFT, .label = "assignor", .cell = proto_cell },
 	{ .title = "COORD", .width = 5, .align = GROUPCOL_RIGHT, .optional = true, .label = "coordinator",
 	  .cell = coord_cell },
 	{ .title = "MEMB", .width = 4, .align = GROUPCOL_RIGHT, .label = "members", .cell = members_cell },
@@ -303,5 +300,5 @@ groupcol_compare(int sort, const kg_group *a, const kg_group *b)
 {
 	const groupcol *c = sort_col(sort);
 	int d = c != NULL ? c->cmp(a, b) : 0;
-	return d != 0 ? d : strcmp(a->name, b->name);
+	return d != 0 ? d : util_natcmp(a->name, b->name);
 }

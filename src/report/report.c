@@ -5,6 +5,7 @@
 
 #include "report/report.h"
 
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -106,11 +107,36 @@ text_part_row(sbuf *o, const kg_group *g, const kg_gpart *p)
 	sbuf_addc(o, '\n');
 }
 
-/* One group in the text report. */
+/* The members of the group being sorted (qsort has no context: the report runs on one thread at a time). */
+static const kg_group *sort_group;
+
+/* Members as people sort them: by client id (consumer-2 before consumer-10), then member id. */
+static int
+member_natcmp(const void *a, const void *b)
+{
+	const kg_member *x = &sort_group->members[*(const int *)a], *y = &sort_group->members[*(const int *)b];
+	int c = util_natcmp(x->client_id, y->client_id);
+	return c != 0 ? c : util_natcmp(x->member_id, y->member_id);
+}
+
+/* Groups as people sort names. */
+static int
+group_natcmp(const void *a, const void *b)
+{
+	return util_natcmp((*(const kg_group *const *)a)->name, (*(const kg_group *const *)b)->name);
+}
+
+/* One group in the text report: members in natural order, lettered in that order. */
 static void
 text_group(sbuf *o, const kg_group *g, const kg_snapshot *s)
 {
-	int i;
+	int i, *order = xcalloc((size_t)g->nmembers + 1, sizeof *order), *rank = xcalloc((size_t)g->nmembers + 1, sizeof *rank);
+	for (i = 0; i < g->nmembers; i++)
+		order[i] = i;
+	sort_group = g;
+	qsort(order, (size_t)g->nmembers, sizeof *order, member_natcmp);
+	for (i = 0; i < g->nmembers; i++)
+		rank[order[i]] = i;
 	sbuf_addf(o, "GROUP %s\n", g->name);
 	text_facts(o, g, s);
 	if (g->nmembers > 0) {
@@ -125,7 +151,7 @@ text_group(sbuf *o, const kg_group *g, const kg_snapshot *s)
 		sbuf_addf(o, "\n  %-3s %-*s  %-*s  %-*s  %-*s  %s\n", "", wid, "MEMBER-ID", wc, "CLIENT-ID", wh, "HOST", wi,
 			  "INSTANCE-ID", "#PARTITIONS");
 		for (i = 0; i < g->nmembers; i++) {
-			const kg_member *m = &g->members[i];
+			const kg_member *m = &g->members[order[i]];
 			sbuf_addf(o, "  %c   %-*s  %-*s  %-*s  %-*s  %d\n", member_letter(i), wid, m->member_id, wc, m->client_id,
 				  wh, m->host, wi, m->instance_id ? m->instance_id : "-", m->nassigned);
 		}
@@ -142,7 +168,7 @@ text_group(sbuf *o, const kg_group *g, const kg_snapshot *s)
 				topic = p->tp.topic;
 				sbuf_addf(o, "  %-24s ", intern_topic_name(topic));
 			}
-			sbuf_addc(o, p->owner >= 0 ? member_letter(p->owner) : p->orphaned ? '!' : p->in_flight ? '~' : '.');
+			sbuf_addc(o, p->owner >= 0 ? member_letter(rank[p->owner]) : p->orphaned ? '!' : p->in_flight ? '~' : '.');
 		}
 		sbuf_addc(o, '\n');
 		sbuf_addf(o, "\n  %-24s %9s %14s %14s %10s  %s\n", "TOPIC", "PARTITION", "CURRENT-OFFSET", "LOG-END-OFFSET",
@@ -151,6 +177,8 @@ text_group(sbuf *o, const kg_group *g, const kg_snapshot *s)
 			text_part_row(o, g, &g->parts[i]);
 	}
 	sbuf_addc(o, '\n');
+	free(order);
+	free(rank);
 }
 
 /*
@@ -198,8 +226,16 @@ report_text(sbuf *o, const kg_snapshot *s)
 			  h->message ? h->message : "");
 	}
 	sbuf_addc(o, '\n');
-	for (i = 0; i < s->ngroups; i++)
-		text_group(o, &s->groups[i], s);
+	{
+		/* groups as people sort names (the snapshot's order is strcmp's, for its lookups) */
+		const kg_group **gs = xcalloc((size_t)s->ngroups + 1, sizeof *gs);
+		for (i = 0; i < s->ngroups; i++)
+			gs[i] = &s->groups[i];
+		qsort(gs, (size_t)s->ngroups, sizeof *gs, group_natcmp);
+		for (i = 0; i < s->ngroups; i++)
+			text_group(o, gs[i], s);
+		free(gs);
+	}
 	sanitize_lines(o, from);
 }
 

@@ -220,7 +220,7 @@ json_end(json_run_state *st)
 static int
 run_json(kg_collector *c, const kg_options *o, const kg_run_stop *stop, bool print)
 {
-	int64_t end = o->duration_us > 0 ? util_mono_us() + o->duration_us : 0;
+	int64_t end = o->duration_us > 0 ? (o->start_mono_us > 0 ? o->start_mono_us : util_mono_us()) + o->duration_us : 0;
 	json_run_state st;
 	char err[256];
 	memset(&st, 0, sizeof st);

@@ -42,7 +42,7 @@
 #define POLL_PUB_US (250LL * 1000)       /* at most this often a POLL observation */
 #define CHECK_US (2LL * 1000000)         /* rd_kafka_assignment() cross-check */
 #define LEAVE_CLOSE_US (10LL * 1000000)  /* a graceful leave may take this long */
-#define STOP_CLOSE_MOCK_US (1500LL * 1000) /* at exit on the mock: a JoinGroup in flight waits 3 s there */
+#define STOP_CLOSE_MOCK_US (250LL * 1000) /* at exit on the mock (which goes too): a JoinGroup in flight would wait 3 s */
 #define STOP_CLOSE_REAL_US (5LL * 1000000)  /* at exit on a real cluster: the groups must be empty to go */
 #define EVICT_SLACK_US (250LL * 1000)
 #define EVICT_FALLBACK_US (6LL * 1000000)
@@ -841,13 +841,14 @@ close_now(dcons *c)
 		end_incarnation(c);
 	}
 	pthread_mutex_unlock(&d->lock);
+	/* said before the destroy, which librdkafka may hold past kgtop's end on the mock (then it is left behind) */
+	log_msg(KG_LOG_INFO, "demo: %s/%s: %s", c->g->name, c->client_id,
+		closed ? "closed" : "close timed out: destroyed without waiting for it");
 	if (closed)
 		rd_kafka_destroy(c->rk);
 	else
 		rd_kafka_destroy_flags(c->rk, RD_KAFKA_DESTROY_F_NO_CONSUMER_CLOSE);
 	c->rk = NULL;
-	log_msg(KG_LOG_INFO, "demo: %s/%s: %s", c->g->name, c->client_id,
-		closed ? "closed" : "close timed out: destroyed without waiting for it");
 	pthread_mutex_lock(&d->lock);
 	c->join_out = c->sync_out = false;
 	pthread_mutex_unlock(&d->lock);

@@ -61,7 +61,7 @@ static const demo_scenario scenarios[] = {
 	  BENCH_STEPS,
 	  .loop_from = 1 },
 	{ .name = "join",
-	  .help = "only the seeds' bench: a fourth member joins and leaves, eager next to cooperative",
+	  .help = "the join alone: a fourth member joins and leaves, eager next to cooperative",
 	  EAGER_AND_COOP,
 	  STEPS({ DEMO_ACT_NONE, 0, false, false, 4000, "three members settle" },
 		{ DEMO_ACT_ADD, 0, false, false, 6000, "a fourth member joins" },

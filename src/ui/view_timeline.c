@@ -41,8 +41,11 @@
 #include "model/intern.h"
 #include "util/util.h"
 
-#define LABEL_W 14
-#define NOTE_W 32   /* notes' width in a pane under 100 columns */
+/* the lanes' labels: as wide as the longest client id needs (this frame's, s->tl_label_w), from 14 to a third of the pane */
+#define LABEL_MIN 14
+#define LABEL_W (s->tl_label_w)
+#define NOTE_NARROW 20 /* notes' width in a pane under 90 columns (80: a short note each) */
+#define NOTE_W 32   /* under 100 columns */
 #define NOTE_MAX 48 /* and at most, in wider ones (a third of the pane) */
 #define MAX_EPLINES 3
 /* a leave this long before an episode began is what it is about (the tracker's TRIGGER_WINDOW) */
@@ -207,8 +210,10 @@ episode_stopped(const kg_hview *v, const kg_episode *e, int64_t now, int *member
 
 /*
  * One line describing an episode, in width columns if it can: in full;
- * else "coop" and "2/3 stopped"; else without the members that gave some
- * and with the generation last; else its fields that fit and an ellipsis.
+ * else without the members that gave some; else without its start (the
+ * marker row shows it) and with the generation last; else its fields that
+ * fit and an ellipsis.  Its words are the same in every form
+ * ("cooperative", "2 of 3 stopped").
  */
 static void
 episode_line(const ui_screen *s, const kg_hview *v, const kg_episode *e, int64_t now, int width, char *buf, size_t n)
@@ -225,16 +230,15 @@ episode_line(const ui_screen *s, const kg_hview *v, const kg_episode *e, int64_t
 	for (form = 0; form < 3; form++) {
 		sbuf b = { 0 };
 		bool fits;
-		sbuf_addf(&b, "%d %s  %s  %d round%s  %s%s  ", e->number, st,
-			  form > 0 && e->proto == KG_PROTO_COOPERATIVE ? "coop" : proto_name(e->proto), e->rounds,
-			  e->rounds == 1 ? "" : "s", e->end_us ? "" : "open ", dur);
+		sbuf_addf(&b, "%d%s%s  %s  %d round%s  %s%s  ", e->number, form < 2 ? " " : "", form < 2 ? st : "",
+			  proto_name(e->proto), e->rounds, e->rounds == 1 ? "" : "s", e->end_us ? "" : "open ", dur);
 		if (form < 2 && gen[0] != '\0')
 			sbuf_addf(&b, "%s  ", gen);
 		sbuf_adds(&b, e->trigger_text && *e->trigger_text ? e->trigger_text : reason_name(e->trigger));
 		/* no member records: an episode told by a coordinator's log alone, which saw no members */
 		if (members > 0)
-			sbuf_addf(&b, form > 0 ? "  %d/%d stopped" : "  %d of %d stopped", stopped, members);
-		if (form < 2 && e->nincremental > 0)
+			sbuf_addf(&b, "  %d of %d stopped", stopped, members);
+		if (form < 1 && e->nincremental > 0)
 			sbuf_addf(&b, "  %d gave some", e->nincremental);
 		if (e->moved > 0)
 			sbuf_addf(&b, "  %d moved", e->moved);
@@ -782,25 +786,49 @@ draw_member_row(ui_screen *s, const kg_hview *v, const tl_row *row, int y, ui_re
 	draw_member_strip(s, v, row->lane, y, r.x + LABEL_W, ncols, t0, scale);
 }
 
+/* The labels' width: a lane's letter, a blank, the longest client id and a blank, within LABEL_MIN and a third of r. */
+static int
+timeline_label_w(const ui_screen *s, const kg_hview *v, ui_rect r)
+{
+	int k, w = 0;
+	for (k = 0; !s->by_partition && k < v->nlanes; k++)
+		w = KG_MAX(w, text_width(s, v->lanes[k].client_id) + 4);
+	return KG_MAX(LABEL_MIN, KG_MIN(w, r.w / 3));
+}
+
+/*
+ * The lanes over the widest window the pane could show, with the labels
+ * as wide as their names need (s->tl_label_w); *ncols: the strip's
+ * columns beside the labels and the notes (notes_w, 0 none).
+ */
+static kg_hview *
+timeline_window(ui_screen *s, const kg_group *g, ui_rect r, int notes_w, int64_t scale, int64_t t1, int *ncols)
+{
+	kg_hview *v;
+	s->tl_label_w = LABEL_MIN;
+	*ncols = KG_MAX(10, r.w - LABEL_W - 1 - notes_w);
+	v = history_view(s->hist, g->id, t1 - scale * *ncols, t1);
+	s->tl_label_w = timeline_label_w(s, v, r);
+	*ncols = KG_MAX(10, r.w - LABEL_W - 1 - notes_w);
+	return v;
+}
+
 /* Draw the timeline. */
 static void
 view_timeline_draw(ui_screen *s, const kg_group *g, ui_rect r)
 {
 	int64_t scale = screen_scale_us(s), t1 = screen_view_time(s), t0, lend = 0;
-	bool notes = r.w >= 90 && !s->by_partition, sf = group_single_topic(g), sticky;
-	int note_w = r.w < 100 ? NOTE_W : KG_MIN(NOTE_MAX, r.w / 3);
-	int sw = r.w - LABEL_W - 1 - (notes ? note_w + 1 : 0), ncols, y, i, nep, neplines, legend, region, nrows, nparts = 0;
+	bool notes = r.w >= 70 && !s->by_partition, sf = group_single_topic(g), sticky;
+	int note_w = r.w < 90 ? NOTE_NARROW : r.w < 100 ? NOTE_W : KG_MIN(NOTE_MAX, r.w / 3);
+	int ncols, y, i, nep, neplines, legend, region, nrows, nparts = 0;
 	int maxtop, top, page, step, npages, bottom = r.y + r.h, y0, shown, first = 0, last_ord = 0;
 	kg_hview *v;
 	tl_row *rows;
 	char buf[512];
 	const kg_episode *last = NULL;
 	kg_reason *why = NULL;
-	if (sw < 10)
-		sw = 10;
-	ncols = sw;
+	v = timeline_window(s, g, r, notes ? note_w + 1 : 0, scale, t1, &ncols);
 	t0 = t1 - scale * ncols;
-	v = history_view(s->hist, g->id, t0, t1);
 	rows = s->by_partition ? partition_rows(g, v, &nrows, &nparts) : member_rows(v, &nrows);
 	if (v->nepisodes > 0)
 		last = &v->episodes[v->nepisodes - 1];

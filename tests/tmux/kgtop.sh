@@ -43,10 +43,12 @@ check "health: the traces that report them are named" twait "--trace jolokia:URL
 check "health: no word of the demo on a real cluster" tgone "demo" 5
 
 tkeys p; check "pause" twait "PAUSED" 5
-tkeys Left; check "scrub" twait "PAUSED -5.0s" 5
+tkeys Left; check "scrub" twait "PAUSED -5s" 5
 tkeys p; check "resume" tgone "PAUSED" 5
 tmx resize-window -t t -x 60 -y 20
-check "resize to 60x20" twait "terminal too small" 5
+check "resize to 60x20: the group list alone" twait "Enter view" 5
+tmx resize-window -t t -x 30 -y 10
+check "resize to 30x10: terminal too small" twait "terminal too small" 5
 tmx resize-window -t t -x 120 -y 40
 check "and back" twait "g-coop" 5
 tkeys T; check "theme switch" twait "theme mono" 5
