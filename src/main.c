@@ -369,6 +369,10 @@ add_kafka_and_demo(app *a)
 		kc.topics = &o->topics;
 		kc.interval_us = o->interval_us;
 		kc.timeout_us = o->timeout_us;
+		kc.full_refresh_us = o->full_refresh_us;
+		kc.max_requests = o->max_requests;
+		/* --once refreshes everything once; --json and the dashboard keep to the budget */
+		kc.once = o->mode == KG_MODE_ONCE || o->once;
 		if (kafka_source_new(&kc, &a->kafka, a->err, sizeof a->err) < 0)
 			return fail(2, NULL, a->err);
 		collector_add_source(a->c, a->kafka);

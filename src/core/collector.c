@@ -18,6 +18,7 @@
 #include "model/defaults.h"
 #include "model/intern.h"
 #include "util/filter.h"
+#include "util/log.h"
 #include "util/util.h"
 
 #define MAX_SOURCES 64
@@ -37,6 +38,7 @@ struct kg_collector {
 	int nsrc;
 	int complete[MAX_SOURCES];
 	bool failed[MAX_SOURCES]; /* the source's last poll said it cannot answer */
+	bool ticked;              /* a snapshot was built since a source last completed a refresh */
 	kg_tap taps[MAX_TAPS]; /* the recorder, the server, tests: called in order */
 	int ntaps;
 	pthread_t thread;
@@ -55,6 +57,14 @@ struct kg_collector {
 	volatile sig_atomic_t *stop_flag; /* set by a signal: give up waiting */
 	const kg_filter *filter;          /* -g / -G, NULL: every group */
 	const kg_filter *topics;          /* -t: a group none of whose topics passes is not listed */
+	/* what the screen shows (under lock, set by collector_set_focus) */
+	int32_t *shown;
+	size_t nshown;
+	int32_t selected;
+	bool screen, focus_dirty;
+	/* groups observations spoke of since the sources were last told (collector thread) */
+	int32_t *hot;
+	size_t nhot, chot;
 };
 
 /* Make a descriptor non-blocking and close-on-exec. */
@@ -100,6 +110,7 @@ collector_new(const kg_collector_config *cfg, kg_tracker *tracker)
 	set_nonblock(c->ready[1]);
 	pthread_mutex_init(&c->lock, NULL);
 	c->cmds_tail = &c->cmds;
+	c->selected = -1;
 	return c;
 }
 
@@ -169,6 +180,58 @@ publish(kg_collector *c, kg_snapshot *snap, kg_evlist *ev, char *message)
 	}
 }
 
+/* Remember the groups observations spoke of, for the sources that pick what to ask (focus). */
+static void
+note_hot(kg_collector *c, const kg_obsq *q)
+{
+	size_t k, j;
+	for (k = 0; k < q->n; k++) {
+		int32_t g = q->v[k]->group;
+		if (g < 0)
+			continue;
+		for (j = 0; j < c->nhot && c->hot[j] != g; j++)
+			;
+		if (j == c->nhot && c->nhot < 4096) {
+			util_grow(&c->hot, &c->chot, c->nhot + 1, sizeof *c->hot);
+			c->hot[c->nhot++] = g;
+		}
+	}
+}
+
+/* Tell the sources that want it what is looked at, when it changed or observations spoke of groups. */
+static void
+tell_focus(kg_collector *c)
+{
+	kg_focus f;
+	int32_t *shown = NULL;
+	int i;
+	bool dirty;
+	pthread_mutex_lock(&c->lock);
+	dirty = c->focus_dirty;
+	c->focus_dirty = false;
+	memset(&f, 0, sizeof f);
+	if (dirty || c->nhot > 0) {
+		shown = xmalloc((c->nshown ? c->nshown : 1) * sizeof *shown);
+		if (c->nshown > 0)
+			memcpy(shown, c->shown, c->nshown * sizeof *shown);
+		f.shown = shown;
+		f.nshown = c->nshown;
+		f.selected = c->selected;
+		f.screen = c->screen;
+	}
+	pthread_mutex_unlock(&c->lock);
+	if (!dirty && c->nhot == 0)
+		return;
+	f.hot = c->hot;
+	f.nhot = c->nhot;
+	for (i = 0; i < c->nsrc; i++) {
+		if (c->src[i]->ops->focus != NULL)
+			c->src[i]->ops->focus(c->src[i], &f);
+	}
+	c->nhot = 0;
+	free(shown);
+}
+
 /* Build, derive and publish one snapshot. */
 static void
 tick(kg_collector *c, int64_t now)
@@ -178,6 +241,7 @@ tick(kg_collector *c, int64_t now)
 	kg_builder *b;
 	kg_snapshot *snap;
 	int i;
+	int64_t t0 = util_mono_us(), t1, t2;
 	for (i = 0; i < c->nsrc; i++) {
 		if (c->src[i]->ops->drain != NULL)
 			c->src[i]->ops->drain(c->src[i], &q);
@@ -193,6 +257,7 @@ tick(kg_collector *c, int64_t now)
 		}
 		q.n = w;
 	}
+	note_hot(c, &q);
 	b = builder_new(now);
 	builder_filter(b, c->filter);
 	builder_topic_filter(b, c->topics);
@@ -203,11 +268,16 @@ tick(kg_collector *c, int64_t now)
 			c->src[i]->ops->contribute(c->src[i], b);
 	}
 	snap = builder_finish(b);
+	t1 = util_mono_us();
 	for (i = 0; i < c->ntaps; i++) {
 		if (c->taps[i].before != NULL)
 			c->taps[i].before(c->taps[i].arg, &q, snap);
 	}
 	tracker_apply(c->tracker, &q, snap, &ev);
+	t2 = util_mono_us();
+	log_msg(KG_LOG_DEBUG, "collector: snapshot %llu of %d groups built in %.1f ms, derived in %.1f ms (%zu events)",
+		(unsigned long long)c->seq + 1, snap->ngroups, (double)(t1 - t0) / 1000.0, (double)(t2 - t1) / 1000.0,
+		ev.n);
 	for (i = 0; i < c->ntaps; i++) {
 		if (c->taps[i].after != NULL)
 			c->taps[i].after(c->taps[i].arg, snap, &ev);
@@ -215,6 +285,7 @@ tick(kg_collector *c, int64_t now)
 	free(q.v);
 	publish(c, snap, &ev, NULL);
 	free(ev.v);
+	c->ticked = true;
 }
 
 /* Run queued commands. */
@@ -251,6 +322,19 @@ run_commands(kg_collector *c)
 	}
 }
 
+/*
+ * How long after the last snapshot the next is due: the interval, with a
+ * moment's grace when a source brings news every interval (the cluster's
+ * refresh), so its news and the interval make one snapshot, not two: at
+ * 10,000 groups each costs tens of milliseconds.
+ */
+static int64_t
+interval_due(const kg_collector *c, int64_t mono)
+{
+	int64_t iv = atomic_load(&c->interval_us);
+	return iv + (mono - c->last_news < 2 * iv ? c->cfg.min_publish_us : 0);
+}
+
 /* One loop iteration: wait, poll sources, maybe tick. */
 void
 collector_step(kg_collector *c, int64_t wait_us)
@@ -259,7 +343,7 @@ collector_step(kg_collector *c, int64_t wait_us)
 	int npfd = 0, i, flags = 0, timeout_ms;
 	bool master_news = false;
 	/* scheduling runs on the monotonic clock: a wall-clock step (NTP) must not stop the ticks */
-	int64_t now = util_mono_us(), wall_now = util_now_us(), deadline = c->last_publish + atomic_load(&c->interval_us);
+	int64_t now = util_mono_us(), wall_now = util_now_us(), deadline = c->last_publish + interval_due(c, now);
 	char buf[256];
 
 	/* a time master (replay) decides when to tick: only its own wishes set the deadline */
@@ -294,6 +378,7 @@ collector_step(kg_collector *c, int64_t wait_us)
 	while (read(c->wake[0], buf, sizeof buf) > 0)
 		;
 	run_commands(c);
+	tell_focus(c);
 	if (atomic_exchange(&c->refresh, false)) {
 		for (i = 0; i < c->nsrc; i++) {
 			if (c->src[i]->ops->command != NULL)
@@ -303,8 +388,10 @@ collector_step(kg_collector *c, int64_t wait_us)
 	now = collector_now(c);
 	for (i = 0; i < c->nsrc; i++) {
 		int f = c->src[i]->ops->poll ? c->src[i]->ops->poll(c->src[i], now) : 0;
-		if (f & KG_SRC_COMPLETE)
+		if (f & KG_SRC_COMPLETE) {
 			c->complete[i]++;
+			c->ticked = false;
+		}
 		c->failed[i] = (f & KG_SRC_FAILED) != 0;
 		if ((f & KG_SRC_NEWS) && c->src[i]->ops->clock != NULL)
 			master_news = true;
@@ -314,7 +401,7 @@ collector_step(kg_collector *c, int64_t wait_us)
 		c->last_news = util_mono_us();
 	{
 		int64_t mono = util_mono_us();
-		bool due = mono - c->last_publish >= atomic_load(&c->interval_us);
+		bool due = mono - c->last_publish >= interval_due(c, mono);
 		bool news = c->last_news > c->last_publish && mono - c->last_publish >= c->cfg.min_publish_us;
 		/*
 		 * A time master (replay) hands over one recorded refresh per poll:
@@ -415,6 +502,22 @@ collector_command(kg_collector *c, const char *role, const char *cmd)
 	collector_wake(c);
 }
 
+/* What the screen shows. */
+void
+collector_set_focus(kg_collector *c, const int32_t *shown, size_t n, int32_t selected)
+{
+	pthread_mutex_lock(&c->lock);
+	c->shown = xreallocarray(c->shown, n ? n : 1, sizeof *c->shown);
+	if (n > 0)
+		memcpy(c->shown, shown, n * sizeof *shown);
+	c->nshown = n;
+	c->selected = selected;
+	c->screen = true;
+	c->focus_dirty = true;
+	pthread_mutex_unlock(&c->lock);
+	collector_wake(c);
+}
+
 /* Refresh now. */
 void
 collector_refresh(kg_collector *c)
@@ -462,6 +565,8 @@ collector_free(kg_collector *c)
 	close(c->ready[1]);
 	pthread_mutex_destroy(&c->lock);
 	free((char *)c->cfg.cluster);
+	free(c->shown);
+	free(c->hot);
 	free(c);
 }
 
@@ -480,7 +585,9 @@ collector_run_until_complete(kg_collector *c, int64_t timeout_us, char *err, siz
 			}
 		}
 		if (missing == 0) {
-			tick(c, collector_now(c));
+			/* the snapshot of the last completion is published already: building it again costs at 10,000 groups */
+			if (!c->ticked)
+				tick(c, collector_now(c));
 			return 0;
 		}
 		if (failed == missing) {

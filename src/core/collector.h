@@ -59,6 +59,14 @@ kg_frame *collector_take(kg_collector *c);
 void frame_free(kg_frame *f);
 /* Queue a command for the sources of a role (src_role_name(): "demo", "replay"; "*" all); thread-safe. */
 void collector_command(kg_collector *c, const char *role, const char *cmd);
+/*
+ * Say what the screen shows (thread-safe): the groups on it (interned ids)
+ * and the selected one (-1 none).  The dashboard calls it when the list
+ * scrolls, the filter or the selection changes; sources that cannot ask
+ * about every group every time (the kafka source) ask about these first.
+ * Until it is called, nobody watches a screen (--json, --once).
+ */
+void collector_set_focus(kg_collector *c, const int32_t *shown, size_t n, int32_t selected);
 /* Ask every source to refresh now (thread-safe). */
 void collector_refresh(kg_collector *c);
 /* Stop the thread and close every source. */

@@ -340,6 +340,12 @@ static const opt_def table[] = {
 	{ "interval", 'i', required_argument, "SECONDS", "refresh interval (default " KG_STR(KG_DEFAULT_INTERVAL_S) ")",
 	  DURATION(interval_us, SEC, KG_MIN_INTERVAL_US, "refresh at most ten times a second (0.1 or more)") },
 	{ "timeout", 0, required_argument, "SECONDS", "how long --once waits for the cluster (default " KG_STR(KG_DEFAULT_TIMEOUT_S) ")", DURATION(timeout_us, SEC, 0, NULL) },
+	{ "full-refresh", 0, required_argument, "SECONDS",
+	  "ask every group's members and offsets at least this often; the selected, shown, changed and rebalancing ones every refresh (default " KG_STR(KG_DEFAULT_FULL_REFRESH_S) ")",
+	  DURATION(full_refresh_us, SEC, KG_SEC_US, "ask every group at most once a second (1 or more)") },
+	{ "max-requests", 0, required_argument, "N",
+	  "requests per second kgtop may send the cluster (default " KG_STR(KG_DEFAULT_MAX_REQUESTS) ")",
+	  INT(max_requests, 10, 1000000) },
 	{ "once", 0, no_argument, NULL, "print one report and exit", FLAG(once), CLI_ONLY },
 	{ "json", 0, no_argument, NULL, "print JSON lines, one object per refresh (with --once: one object)", CUSTOM(a_json), CLI_ONLY },
 	{ "duration", 0, required_argument, "SECONDS", "exit after this long", DURATION(duration_us, SEC, 0, NULL), CLI_ONLY },
@@ -466,6 +472,8 @@ options_defaults(kg_options *o)
 	memset(o, 0, sizeof *o);
 	o->interval_us = KG_DEFAULT_INTERVAL_US;
 	o->timeout_us = KG_DEFAULT_TIMEOUT_US;
+	o->full_refresh_us = KG_DEFAULT_FULL_REFRESH_US;
+	o->max_requests = KG_DEFAULT_MAX_REQUESTS;
 	o->history_us = KG_DEFAULT_HISTORY_US;
 	o->demo_partitions = KG_DEFAULT_DEMO_PARTITIONS_N;
 	o->speed = KG_DEFAULT_SPEED;

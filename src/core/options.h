@@ -52,6 +52,8 @@ typedef struct kg_options {
 	kg_strlist topics;        /* -t REGEX */
 	int64_t interval_us;      /* -i SECONDS (model/defaults.h has every default) */
 	int64_t timeout_us;       /* --timeout: how long --once waits */
+	int64_t full_refresh_us;  /* --full-refresh: every group asked at least this often */
+	int max_requests;         /* --max-requests: requests per second to the cluster */
 	/* output */
 	kg_mode mode;
 	bool once;                /* --once (with --json: a single object) */

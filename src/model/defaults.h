@@ -29,6 +29,25 @@
 #define KG_DEFAULT_TIMEOUT_S 10
 #define KG_DEFAULT_TIMEOUT_US (KG_DEFAULT_TIMEOUT_S * KG_SEC_US)
 
+/* --full-refresh: every group's description and offsets are asked at least this often */
+#define KG_DEFAULT_FULL_REFRESH_S 30
+#define KG_DEFAULT_FULL_REFRESH_US (KG_DEFAULT_FULL_REFRESH_S * KG_SEC_US)
+
+/*
+ * --max-requests: requests per second the kafka source may send (10,000
+ * groups, half of them Empty, cost about 1,000 with the default
+ * --full-refresh; 10,000 Stable ones about 1,340); and the bounds
+ * of its work, since librdkafka 2.0.2 costs the square of each: admin
+ * requests in flight at once (for --once, which asks everything at once;
+ * and live, where a refresh asks a few hundred), groups per describe call,
+ * partitions per log-end call
+ */
+#define KG_DEFAULT_MAX_REQUESTS 1500
+#define KG_KAFKA_WINDOW 500
+#define KG_KAFKA_WINDOW_LIVE 100
+#define KG_KAFKA_DESCRIBE_CHUNK 50
+#define KG_KAFKA_LOG_END_CHUNK 500
+
 /* --history: what is kept per group, and its floor */
 #define KG_DEFAULT_HISTORY_H 1
 #define KG_DEFAULT_HISTORY_US (KG_DEFAULT_HISTORY_H * 3600 * KG_SEC_US)

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /* A new event with one reference. */
 kg_event *
@@ -505,6 +506,20 @@ static fmt_fn *const fmt_kind[KG_EV_COUNT] = {
 	[KG_EV_REPROCESSED] = fmt_reprocessed,
 };
 
+/* " (between 03:12:04 and 03:12:31)": a change seen after a gap in the group's data. */
+static void
+fmt_between(const kg_event *e, sbuf *out)
+{
+	char a[16], b[16];
+	time_t ta = (time_t)(e->after_us / 1000000), tb = (time_t)(e->time_us / 1000000);
+	struct tm tm;
+	localtime_r(&ta, &tm);
+	strftime(a, sizeof a, "%H:%M:%S", &tm);
+	localtime_r(&tb, &tm);
+	strftime(b, sizeof b, "%H:%M:%S", &tm);
+	sbuf_addf(out, " (between %s and %s)", a, b);
+}
+
 /* The message of an event. */
 void
 event_format(const kg_event *e, sbuf *out)
@@ -514,6 +529,8 @@ event_format(const kg_event *e, sbuf *out)
 		fn(e, out);
 	else
 		sbuf_adds(out, "?");
+	if (e->after_us > 0)
+		fmt_between(e, out);
 }
 
 /* "[12.121s] message". */

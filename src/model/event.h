@@ -63,6 +63,7 @@ typedef struct kg_event {
 	_Atomic int refs;     /* event_ref / event_unref */
 	uint64_t seq;         /* increasing per tracker */
 	int64_t time_us;
+	int64_t after_us;     /* polled after a gap in the group's data: it happened after this; 0 otherwise */
 	kg_event_kind kind;
 	int32_t group;        /* interned, -1 for cluster-wide (source) events */
 	char *member_id;

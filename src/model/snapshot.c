@@ -116,6 +116,7 @@ struct kg_bgroup {
 	char *error;
 	int64_t reprocessed;
 	char *commit_policy;
+	int64_t data_time_us;
 	kg_bmember **members;
 	size_t nmembers, cmembers;
 	bcommit *commits;
@@ -132,6 +133,8 @@ typedef struct btopic {
 
 struct kg_builder {
 	int64_t time_us;
+	uint64_t refresh;
+	int64_t data_time_us, interval_us;
 	char *cluster;
 	kg_source_health *sources;
 	size_t nsources, csources;
@@ -243,6 +246,15 @@ builder_cluster(kg_builder *b, const char *label)
 {
 	free(b->cluster);
 	b->cluster = xstrdup(label);
+}
+
+/* The cluster source's refresh. */
+void
+builder_refresh(kg_builder *b, uint64_t refresh, int64_t data_time_us, int64_t interval_us)
+{
+	b->refresh = refresh;
+	b->data_time_us = data_time_us;
+	b->interval_us = interval_us;
 }
 
 /* Add or replace a source's health. */
@@ -490,6 +502,14 @@ bgroup_error(kg_bgroup *g, const char *msg)
 {
 	free(g->error);
 	g->error = xstrdup(msg);
+}
+
+/* When the group's data was asked: the oldest contribution. */
+void
+bgroup_data_time(kg_bgroup *g, int64_t t_us)
+{
+	if (t_us > 0 && (g->data_time_us == 0 || t_us < g->data_time_us))
+		g->data_time_us = t_us;
 }
 
 /* Set a committed offset. */
@@ -818,6 +838,7 @@ finish_group(kg_builder *b, kg_snapshot *s, kg_bgroup *bg, kg_group *g)
 	g->error = arena_strdup(a, bg->error);
 	g->reprocessed = bg->commit_policy != NULL ? bg->reprocessed : -1;
 	g->commit_policy = arena_strdup(a, bg->commit_policy);
+	g->data_time_us = bg->data_time_us;
 	g->sum.generation = -1;
 	g->sum.last_episode_us = -1;
 	g->sum.last_episode_min_us = g->sum.last_episode_max_us = -1;
@@ -839,6 +860,9 @@ builder_finish(kg_builder *b)
 	s->arena = a;
 	atomic_init(&s->refs, 1);
 	s->time_us = b->time_us;
+	s->refresh = b->refresh;
+	s->data_time_us = b->data_time_us;
+	s->interval_us = b->interval_us;
 	s->cluster = arena_strdup(a, b->cluster ? b->cluster : "");
 	s->offsets_partitions = b->offsets_partitions > 0 ? b->offsets_partitions : -1;
 

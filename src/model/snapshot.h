@@ -101,6 +101,7 @@ typedef struct kg_source_health {
 	int64_t since_us;    /* stale/error since, or ok since */
 	int64_t last_ok_us;  /* last good data, 0 when never */
 	const char *message; /* why (stale/error), or a detail; NULL when none */
+	int64_t cadence_us;  /* time between its last two refreshes, 0 unknown (the cluster's: what the header says) */
 	bool insecure;       /* TLS verification disabled for this source */
 	kg_src_role role;    /* what it is (the collector fills in its source's when NONE) */
 } kg_source_health;
@@ -194,6 +195,7 @@ typedef struct kg_group {
 	bool exact;               /* a source reports callbacks for every member */
 	bool traced;              /* known only from a coordinator log: the state is inferred */
 	const char *error;        /* describe error, NULL when none */
+	int64_t data_time_us;     /* when its data was asked (the oldest part), 0: as of the snapshot's time */
 	kg_member *members;       /* sorted by member id */
 	int nmembers;
 	kg_gpart *parts;          /* sorted by topic, partition */
@@ -229,6 +231,9 @@ typedef struct kg_snapshot {
 	_Atomic int refs;        /* snapshot_ref / snapshot_unref */
 	uint64_t seq;
 	int64_t time_us;         /* wall clock of the observation */
+	uint64_t refresh;        /* the cluster source's refreshes ended so far (failed ones too), 0 none counted */
+	int64_t data_time_us;    /* when the cluster source's newest data was asked, 0 unknown */
+	int64_t interval_us;     /* the cluster source's refresh interval, 0 unknown */
 	const char *cluster;     /* bootstrap label shown in the header */
 	kg_source_health *sources;
 	int nsources;
@@ -319,6 +324,8 @@ void builder_topic_filter(kg_builder *b, const kg_filter *f);
 int64_t builder_time(const kg_builder *b);
 /* Set the cluster label (bootstrap servers). */
 void builder_cluster(kg_builder *b, const char *label);
+/* Say which of the cluster source's refreshes this is, when its newest data was asked and how often it refreshes. */
+void builder_refresh(kg_builder *b, uint64_t refresh, int64_t data_time_us, int64_t interval_us);
 /* Add or replace the health of a source (without a role: the one builder_source_role() set). */
 void builder_source(kg_builder *b, const kg_source_health *h);
 /* The role of health added next without one: the contributing source's (the collector sets it). */
@@ -351,6 +358,8 @@ void bgroup_exact(kg_bgroup *g, bool exact);
 void bgroup_reprocessed(kg_bgroup *g, int64_t records, const char *policy);
 /* Mark a group known only from a coordinator log (its state inferred from the log's lines). */
 void bgroup_traced(kg_bgroup *g, bool traced);
+/* When a source asked the group's data (the oldest contribution wins). */
+void bgroup_data_time(kg_bgroup *g, int64_t t_us);
 /* Record a describe error for the group (NULL clears). */
 void bgroup_error(kg_bgroup *g, const char *msg);
 /* Set a committed offset (-1: none). */

@@ -32,6 +32,22 @@
 
 typedef struct kg_source kg_source;
 
+/*
+ * What is looked at, for a source that cannot afford to ask about
+ * everything every time (the kafka source at thousands of groups): the
+ * groups on screen and the selected one, from the dashboard, and the groups
+ * observations spoke of since the last call, from the collector.  Without a
+ * screen (--json, --once) shown is empty and screen false.
+ */
+typedef struct kg_focus {
+	const int32_t *shown; /* interned group ids on screen */
+	size_t nshown;
+	int32_t selected;     /* the selected group, -1 none */
+	const int32_t *hot;   /* groups observations spoke of since the last call */
+	size_t nhot;
+	bool screen;          /* a screen tells what it shows */
+} kg_focus;
+
 /* What the collector gives a source. */
 typedef struct kg_source_ctx {
 	void (*wake)(void *arg); /* thread-safe: ask the collector to poll soon */
@@ -53,6 +69,8 @@ typedef struct kg_source_ops {
 	int (*fds)(kg_source *s, struct pollfd *pfd, int max);
 	/* Optional: a command from the UI ("add-member", "refresh", ...); 0 or -1 with err. */
 	int (*command)(kg_source *s, const char *cmd, char *err, size_t errsz);
+	/* Optional: what is looked at (see kg_focus); called on the collector thread when it changes. */
+	void (*focus)(kg_source *s, const kg_focus *f);
 	/* Optional: a time master (replay) gives the clock; others leave it NULL. */
 	int64_t (*clock)(kg_source *s);
 	/* Stop threads, close handles, free. */

@@ -369,6 +369,7 @@ tracker_apply(kg_tracker *t, kg_obsq *obs, kg_snapshot *snap, kg_evlist *out)
 	history_lock(t->h);
 	t->out = out;
 	t->desc_time = description_time(snap);
+	t->interval_us = snap->interval_us;
 	if (obs != NULL) {
 		obsq_sort(obs);
 		tk_obs_new_members(t, obs);

@@ -179,6 +179,7 @@ typedef struct tgroup {
 	int64_t session_us;
 	int64_t max_poll_us;
 	int64_t first_seen;
+	int64_t data_at;        /* when the group's last description was asked (its source says), 0 unknown */
 } tgroup;
 
 struct kg_tracker {
@@ -196,6 +197,7 @@ struct kg_tracker {
 	kg_source_health *src; /* sources of the previous snapshot */
 	int nsrc;
 	kg_evlist *out;        /* where tk_emit() appends during an apply */
+	int64_t interval_us;   /* the cluster's refresh interval (the snapshot's), 0 unknown */
 	int32_t *logonly;      /* groups with an open episode known from logs only */
 	size_t nlogonly, clogonly;
 };

@@ -75,8 +75,9 @@ static void
 poll_times(poll_ctx *c)
 {
 	tgroup *g = c->g;
-	/* a source that reports every member's callbacks describes the group as of now */
-	int64_t D = c->G->exact ? c->T : c->t->desc_time;
+	/* a source that reports every member's callbacks describes the group as of now; a group asked in
+	 * turn (not every refresh) as of when it was asked */
+	int64_t D = c->G->exact ? c->T : c->G->data_time_us > 0 ? c->G->data_time_us : c->t->desc_time;
 	if (D > c->T || D <= 0)
 		D = c->T;
 	if (D != g->desc_at) {
@@ -593,17 +594,40 @@ poll_close(poll_ctx *c)
 	}
 }
 
+/*
+ * A group's data asked after a gap (a source asks it in turn, not every
+ * refresh): the polled changes it shows happened after its data before,
+ * which the events say ("between 03:12:04 and 03:12:31").
+ */
+static void
+poll_gap(kg_tracker *t, const kg_group *G, int64_t before, size_t first)
+{
+	size_t i;
+	if (before <= 0 || t->out == NULL || t->interval_us <= 0 || G->data_time_us - before <= 2 * t->interval_us)
+		return;
+	for (i = first; i < t->out->n; i++) {
+		kg_event *e = t->out->v[i];
+		if (e->group == G->id && e->evidence != KG_EVID_EXACT && e->after_us == 0)
+			e->after_us = before;
+	}
+}
+
 /* Fold the polled picture of one group. */
 void
 tk_apply_group(kg_tracker *t, kg_group *G, int64_t T)
 {
 	poll_ctx c;
+	size_t first = t->out != NULL ? t->out->n : 0;
+	int64_t before;
 	memset(&c, 0, sizeof c);
 	c.t = t;
 	c.g = tk_group_get(t, G->id);
 	c.G = G;
 	c.T = T;
 	c.first = !c.g->seen;
+	before = c.g->data_at;
+	if (G->data_time_us > 0)
+		c.g->data_at = G->data_time_us;
 	if (poll_no_news(c.g, G, c.first))
 		return;
 	poll_times(&c);
@@ -616,6 +640,7 @@ tk_apply_group(kg_tracker *t, kg_group *G, int64_t T)
 	poll_truth(&c);
 	poll_orphans(&c);
 	poll_close(&c);
+	poll_gap(t, G, before, first);
 	if (G->lag >= 0) {
 		history_add_lag(t->h, c.g->id, T, G->lag);
 		if (c.g->ep != NULL && G->lag > c.g->ep->lag_peak)

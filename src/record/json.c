@@ -143,6 +143,11 @@ json_put_event(sbuf *o, const kg_event *e, int64_t t0_us)
 	sbuf msg = { 0 };
 	sbuf_addf(o, "{\"seq\":%llu,\"time\":", (unsigned long long)e->seq);
 	json_put_time(o, e->time_us);
+	if (e->after_us > 0) {
+		/* seen after a gap in the group's data: it happened between after and time */
+		sbuf_adds(o, ",\"after\":");
+		json_put_time(o, e->after_us);
+	}
 	sbuf_addf(o, ",\"t\":%.3f,\"kind\":\"%s\",\"group\":", (double)(e->time_us - t0_us) / 1e6, event_kind_key(e->kind));
 	json_put_str(o, e->group >= 0 ? intern_group_name(e->group) : NULL);
 	sbuf_adds(o, ",\"member_id\":");

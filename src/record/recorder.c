@@ -104,7 +104,8 @@ sources_equal(const kg_snapshot *a, const kg_snapshot *b)
 		{
 			const kg_source_health *x = &a->sources[i++], *y = &b->sources[j++];
 			if (strcmp(x->name, y->name) != 0 || x->status != y->status || x->since_us != y->since_us ||
-			    x->last_ok_us != y->last_ok_us || !str_eq(x->message, y->message) || x->insecure != y->insecure)
+			    x->last_ok_us != y->last_ok_us || !str_eq(x->message, y->message) || x->insecure != y->insecure ||
+			    x->cadence_us != y->cadence_us)
 				return false;
 		}
 	}
@@ -129,6 +130,8 @@ put_sources(sbuf *o, const kg_snapshot *s)
 		json_put_str(o, h->message);
 		if (h->insecure)
 			sbuf_adds(o, ",\"insecure\":true");
+		if (h->cadence_us > 0)
+			put_int(o, "cadence", h->cadence_us);
 		sbuf_addc(o, '}');
 	}
 	sbuf_addc(o, ']');
@@ -377,6 +380,10 @@ put_group(sbuf *o, const kg_group *p, const kg_group *g, int *ngroups)
 		sbuf_adds(&body, "\"error\":");
 		json_put_str(&body, g->error);
 	}
+	if ((full && g->data_time_us > 0) || (!full && p->data_time_us != g->data_time_us)) {
+		group_field(&body, &n);
+		sbuf_addf(&body, "\"data_time\":%lld", (long long)g->data_time_us);
+	}
 	{
 		bool same = !full && p->nmembers == g->nmembers;
 		for (i = 0; same && i < g->nmembers; i++)
@@ -451,6 +458,9 @@ encode_tick(kg_recorder *r, sbuf *o, const kg_snapshot *s, const kg_evlist *ev, 
 		sbuf_adds(o, ",\"key\":true");
 	sbuf_adds(o, ",\"time\":");
 	json_put_time(o, s->time_us);
+	if (s->refresh > 0 && (prev == NULL || prev->refresh != s->refresh || prev->interval_us != s->interval_us))
+		sbuf_addf(o, ",\"refresh\":{\"n\":%llu,\"data_time\":%lld,\"interval\":%lld}",
+			  (unsigned long long)s->refresh, (long long)s->data_time_us, (long long)s->interval_us);
 	if (prev == NULL || !sources_equal(prev, s))
 		put_sources(o, s);
 	if (prev == NULL || !brokers_equal(prev, s))

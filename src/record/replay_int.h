@@ -65,6 +65,7 @@ typedef struct rgroup {
 	bool simple;
 	bool exact;
 	char *error;
+	int64_t data_time; /* when the cluster asked its data, 0 unknown */
 	rmember *m;
 	int nm;
 	rpart *p; /* sorted by tp_cmp */
@@ -106,6 +107,9 @@ typedef struct rline {
 	int ngroups;
 	size_t cgroups;
 	kg_obsq obs;
+	bool has_refresh;    /* "refresh": the cluster's refresh number, data time and interval */
+	uint64_t refresh;
+	int64_t data_time, interval;
 } rline;
 
 typedef enum end_reason {
@@ -149,6 +153,8 @@ typedef struct kg_replay {
 	int64_t handed;      /* lines handed over */
 	int64_t cur_line;
 	int64_t last_n;      /* "n" of the last tick staged, -1 none (older recordings have none) */
+	uint64_t refresh;    /* the cluster's refresh as recorded, 0 none */
+	int64_t data_time, interval;
 	/* the next line */
 	bool has_next;
 	rline next;

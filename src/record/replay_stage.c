@@ -332,6 +332,9 @@ stage_group(kg_replay *r, rline *L, const cJSON *o, bool key, char *err, size_t 
 		} else if (strcmp(k, "coordinator") == 0) {
 			if (!json_get_i32(f, &g->coordinator))
 				return util_err(err, errsz, "group \"%s\": bad coordinator", name);
+		} else if (strcmp(k, "data_time") == 0) {
+			if (!json_get_i64(f, &g->data_time))
+				return util_err(err, errsz, "group \"%s\": bad data_time", name);
 		} else if (strcmp(k, "simple") == 0 || strcmp(k, "exact") == 0) {
 			if (!cJSON_IsBool(f))
 				return util_err(err, errsz, "group \"%s\": bad %s", name, k);
@@ -465,7 +468,24 @@ stage_sources(rline *L, const cJSON *a, char *err, size_t errsz)
 		h->status = (kg_src_status)status;
 		h->message = msg;
 		h->insecure = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(e, "insecure"));
+		if (cJSON_GetObjectItemCaseSensitive(e, "cadence") != NULL &&
+		    !json_get_i64(cJSON_GetObjectItemCaseSensitive(e, "cadence"), &h->cadence_us))
+			return util_err(err, errsz, "sources: \"%s\": bad cadence", h->name);
 	}
+	return 0;
+}
+
+/* Stage "refresh":{"n":N,"data_time":T,"interval":I}. */
+static int
+stage_refresh(rline *L, const cJSON *o, char *err, size_t errsz)
+{
+	int64_t n;
+	if (!json_get_i64(cJSON_GetObjectItemCaseSensitive(o, "n"), &n) || n < 0 ||
+	    !json_get_i64(cJSON_GetObjectItemCaseSensitive(o, "data_time"), &L->data_time) ||
+	    !json_get_i64(cJSON_GetObjectItemCaseSensitive(o, "interval"), &L->interval))
+		return util_err(err, errsz, "refresh: bad n, data_time or interval");
+	L->refresh = (uint64_t)n;
+	L->has_refresh = true;
 	return 0;
 }
 
@@ -500,6 +520,8 @@ replay_stage_line(kg_replay *r, rline *L, const cJSON *root, char *err, size_t e
 {
 	const cJSON *f, *e;
 	L->key = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(root, "key"));
+	if ((f = cJSON_GetObjectItemCaseSensitive(root, "refresh")) != NULL && stage_refresh(L, f, err, errsz) < 0)
+		return -1;
 	if ((f = cJSON_GetObjectItemCaseSensitive(root, "sources")) != NULL && stage_sources(L, f, err, errsz) < 0)
 		return -1;
 	if ((f = cJSON_GetObjectItemCaseSensitive(root, "brokers")) != NULL && stage_brokers(L, f, err, errsz) < 0)
@@ -587,6 +609,11 @@ replay_stage_commit(kg_replay *r, rline *L)
 			r->topics[k] = NULL;
 		}
 	}
+	if (L->has_refresh) {
+		r->refresh = L->refresh;
+		r->data_time = L->data_time;
+		r->interval = L->interval;
+	}
 	if (L->has_sources) {
 		health_free(r->src, r->nsrc);
 		r->src = L->src;
@@ -657,6 +684,8 @@ replay_stage_contribute(kg_replay *r, kg_builder *b)
 	int k, j;
 	for (k = 0; k < r->nsrc; k++)
 		builder_source(b, &r->src[k]);
+	if (r->refresh > 0)
+		builder_refresh(b, r->refresh, r->data_time, r->interval);
 	for (k = 0; k < r->nbrk; k++)
 		builder_broker(b, r->brk[k].id, r->brk[k].host, r->brk[k].port);
 	for (i = 0; i < r->ctopics; i++) {
@@ -684,6 +713,7 @@ replay_stage_contribute(kg_replay *r, kg_builder *b)
 		bgroup_exact(bg, g->exact);
 		if (g->error != NULL)
 			bgroup_error(bg, g->error);
+		bgroup_data_time(bg, g->data_time);
 		for (k = 0; k < g->nm; k++) {
 			const rmember *m = &g->m[k];
 			kg_bmember *bm = bgroup_member(bg, m->id);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "model/event.h"
+#include "model/defaults.h"
 #include "util/util.h"
 
 /* True when text fits width columns (width <= 0: any). */
@@ -204,7 +205,22 @@ reb_cmp(const kg_group *a, const kg_group *b)
 	return b->sum.rebalances_1h - a->sum.rebalances_1h;
 }
 
-/* FLAGS: STORM (now only: the history does not keep it), rebal while a rebalance is open. */
+/* The age of a row's data when it is older than two refresh intervals ("25s old"), now only. */
+static void
+age_flag(const groupcol_facts *f, groupcol_cell *c)
+{
+	int64_t age = f->snap != NULL && f->g->data_time_us > 0 ? f->snap->time_us - f->g->data_time_us : 0;
+	char d[32];
+	if (f->past || f->snap->interval_us <= 0 || age <= 2 * f->snap->interval_us)
+		return;
+	if (age < 60 * KG_SEC_US)
+		snprintf(d, sizeof d, "%llds", (long long)(age / KG_SEC_US));
+	else
+		util_fmt_duration(d, sizeof d, age - age % KG_SEC_US);
+	cell_text(c, GROUPCOL_DIM, "%s old", d);
+}
+
+/* FLAGS: STORM (now only: the history does not keep it), rebal while a rebalance is open, the data's age when old. */
 static void
 flags_cell(const groupcol_facts *f, int width, groupcol_cell *c)
 {
@@ -213,6 +229,8 @@ flags_cell(const groupcol_facts *f, int width, groupcol_cell *c)
 		cell_text(c, GROUPCOL_STORM, "STORM");
 	if (f->in_episode)
 		cell_text(c, GROUPCOL_REBALANCING, "rebal");
+	if (c->nspans < GROUPCOL_SPANS)
+		age_flag(f, c);
 }
 
 /*

@@ -3,12 +3,16 @@
  *
  * --once drives the collector in this thread until every source has
  * answered once (a replay always completes: it has no timeout), then
- * prints the text report or one JSON object.  --json starts the collector
- * thread and prints a line per frame it publishes; a replay's lines come
- * from stepping the collector here, one recorded tick at a time, so none is
- * skipped.  Times in JSON lines count from the first line's snapshot.
- * Headless (--serve without a terminal) is --json without the lines: the
- * collector runs and the server answers until a signal or --duration.
+ * prints the text report or one JSON object; the kafka source makes
+ * exactly one refresh for it.  --json starts the collector thread and
+ * prints a line per refresh of the cluster (failed ones too: the line says
+ * the source is stale and carries the data's own time) and when a source's
+ * health changes, with the events of the frames in between; without a
+ * cluster source (trace streams alone) a line per frame.  A replay's lines come from stepping the collector here,
+ * one recorded tick at a time, so none is skipped.  Times in JSON lines
+ * count from the first line's snapshot.  Headless (--serve without a
+ * terminal) is --json without the lines: the collector runs and the server
+ * answers until a signal or --duration.
  */
 #include "config.h"
 
@@ -18,6 +22,8 @@
 #include <poll.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "report/report.h"
 #include "util/util.h"
@@ -32,16 +38,28 @@ emit_line(sbuf *b)
 	return true;
 }
 
-/* Print a frame as one JSON line (times from t0); false when stdout is gone. */
+/* Print a snapshot and events as one JSON line (times from t0); false when stdout is gone. */
 static bool
-emit_json(const kg_frame *f, int64_t t0)
+emit_json(const kg_snapshot *snap, const kg_evlist *ev, int64_t t0)
 {
 	sbuf b = { 0 };
 	bool ok;
-	report_json(&b, f->snap, f->events.v, f->events.n, t0);
+	report_json(&b, snap, ev->v, ev->n, t0);
 	ok = emit_line(&b);
 	sbuf_free(&b);
 	return ok;
+}
+
+/* True when a cluster source numbers its refreshes in this snapshot: a line per refresh. */
+static bool
+has_cluster(const kg_snapshot *s)
+{
+	int i;
+	for (i = 0; i < s->nsources; i++) {
+		if (s->sources[i].role == KG_ROLE_CLUSTER)
+			return true;
+	}
+	return false;
 }
 
 /* The first source in error or still connecting in this snapshot, NULL when none. */
@@ -125,13 +143,87 @@ run_once(kg_collector *c, const kg_options *o, const kg_run_stop *stop)
 	return rc;
 }
 
-/* --json: a line per published snapshot until a signal or --duration; headless (print false): no line. */
+/* What --json carries between frames. */
+typedef struct json_run_state {
+	uint64_t last;        /* the refresh of the last line */
+	kg_evlist pend;       /* events of frames no line carried yet */
+	kg_snapshot *snap;    /* the newest snapshot (one reference) */
+	kg_snapshot *printed; /* the last line's (one reference) */
+	int64_t t0;           /* the first line's time */
+} json_run_state;
+
+/*
+ * True when a source's status differs between the last line's snapshot a
+ * and b (one came, went, or changed); before the first line, when a source
+ * is in trouble already (no broker reachable): that is news, "connecting"
+ * is not.
+ */
+static bool
+health_changed(const kg_snapshot *a, const kg_snapshot *b)
+{
+	int i;
+	for (i = 0; a == NULL && i < b->nsources; i++) {
+		if (b->sources[i].status == KG_SRC_ERROR || b->sources[i].status == KG_SRC_STALE)
+			return true;
+	}
+	if (a == NULL)
+		return false;
+	if (a->nsources != b->nsources)
+		return true;
+	for (i = 0; i < a->nsources; i++) {
+		if (a->sources[i].status != b->sources[i].status || strcmp(a->sources[i].name, b->sources[i].name) != 0)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The line a frame makes, if any: one per refresh of the cluster, and one
+ * when a source's health changes (the cluster gone says so at once, not at
+ * its next refresh); the events of the frames in between wait and go with
+ * the next line.  Without a cluster source, one per frame.
+ */
+static bool
+json_frame(kg_frame *f, json_run_state *st)
+{
+	bool ok;
+	evlist_move(&st->pend, &f->events);
+	if (f->snap == NULL)
+		return true;
+	snapshot_unref(st->snap);
+	st->snap = snapshot_ref(f->snap);
+	if (has_cluster(f->snap) && f->snap->refresh == st->last && !health_changed(st->printed, f->snap))
+		return true;
+	st->last = f->snap->refresh;
+	snapshot_unref(st->printed);
+	st->printed = snapshot_ref(f->snap);
+	if (st->t0 == 0)
+		st->t0 = f->snap->time_us;
+	ok = emit_json(f->snap, &st->pend, st->t0);
+	evlist_clear(&st->pend);
+	return ok;
+}
+
+/* At the end: events no line carried yet go out with the newest snapshot, on a line of their own. */
+static void
+json_end(json_run_state *st)
+{
+	if (st->pend.n > 0 && st->snap != NULL)
+		emit_json(st->snap, &st->pend, st->t0 ? st->t0 : st->snap->time_us);
+	evlist_clear(&st->pend);
+	free(st->pend.v);
+	snapshot_unref(st->snap);
+	snapshot_unref(st->printed);
+}
+
+/* --json: a line per refresh until a signal or --duration; headless (print false): no line. */
 static int
 run_json(kg_collector *c, const kg_options *o, const kg_run_stop *stop, bool print)
 {
 	int64_t end = o->duration_us > 0 ? (o->start_mono_us > 0 ? o->start_mono_us : util_mono_us()) + o->duration_us : 0;
-	int64_t t0 = 0;
+	json_run_state st;
 	char err[256];
+	memset(&st, 0, sizeof st);
 	if (collector_start(c, err, sizeof err) < 0) {
 		fprintf(stderr, "kgtop: %s\n", err);
 		return 1;
@@ -150,15 +242,13 @@ run_json(kg_collector *c, const kg_options *o, const kg_run_stop *stop, bool pri
 		if (poll(pfd, 2, timeout) < 0 && errno != EINTR)
 			break;
 		f = collector_take(c);
-		if (print && f != NULL && f->snap != NULL) {
-			if (t0 == 0)
-				t0 = f->snap->time_us;
-			ok = emit_json(f, t0);
-		}
+		if (print && f != NULL)
+			ok = json_frame(f, &st);
 		frame_free(f);
 		if (!ok)
 			break;
 	}
+	json_end(&st);
 	return 0;
 }
 
@@ -178,7 +268,7 @@ run_replay_json(kg_collector *c, const kg_run_stop *stop)
 		if (f->snap != NULL) {
 			if (t0 == 0)
 				t0 = f->snap->time_us;
-			if (!emit_json(f, t0))
+			if (!emit_json(f->snap, &f->events, t0))
 				done = true;
 		}
 		frame_free(f);

@@ -83,22 +83,109 @@ kafka_describe_error(rd_kafka_resp_err_t err, const char *detail)
 
 /* ------------------------------------------------------------- callbacks */
 
-/* librdkafka's error callback: remember cluster-wide trouble. */
+/*
+ * librdkafka's words for an error: its reason without the broker-name
+ * prefix ("127.0.0.1:1/bootstrap: ") and the timing suffix (" (after 0ms
+ * in state CONNECT...)"), the broker's address put back in front when the
+ * words do not name it: "Connect to ipv4#127.0.0.1:1 failed: Connection
+ * refused", "Failed to resolve 'nosuch:9092': Name or service not known",
+ * "127.0.0.1:9093: SSL handshake failed: ...".
+ */
+static char *
+reason_words(const char *reason)
+{
+	const char *colon = strstr(reason, ": "), *slash = NULL, *after, *p;
+	char *broker = NULL, *rest, *out;
+	for (p = reason; colon != NULL && p < colon; p++) {
+		if (*p == '/' && p[1] != '/' && (p == reason || p[-1] != '/'))
+			slash = p; /* the last lone '/': "ssl://host:port/bootstrap" */
+	}
+	if (slash != NULL && memchr(reason, ' ', (size_t)(colon - reason)) == NULL) {
+		const char *host = strstr(reason, "://");
+		host = host != NULL && host < slash ? host + 3 : reason;
+		broker = xstrndup(host, (size_t)(slash - host));
+		reason = colon + 2;
+	}
+	rest = xstrdup(reason);
+	if ((after = strstr(rest, " (after ")) != NULL)
+		rest[after - rest] = '\0';
+	if (broker != NULL && strstr(rest, broker) == NULL)
+		out = xasprintf("%s: %s", broker, rest);
+	else
+		out = xstrdup(rest);
+	free(broker);
+	free(rest);
+	return out;
+}
+
+/*
+ * librdkafka's error callback (any of its threads, and ours when they poll):
+ * remember cluster-wide trouble in librdkafka's words.  The specific cause
+ * (refused, cannot resolve, TLS, SASL) is kept over the "all brokers down"
+ * that follows it.
+ */
 static void
 on_error(rd_kafka_t *rk, int err, const char *reason, void *opaque)
 {
 	ksrc *k = opaque;
-	int prev = atomic_load(&k->cluster_err);
+	int prev;
 	(void)rk;
-	/*
-	 * Keep the specific cause (cannot resolve, authentication, TLS) over "all brokers down";
-	 * both threads serve callbacks (the collector's poll, the worker's refresh): compare and swap.
-	 */
-	do {
-		if (err == RD_KAFKA_RESP_ERR__ALL_BROKERS_DOWN && prev != 0 && kafka_err_unreachable(prev))
-			break;
-	} while (!atomic_compare_exchange_weak(&k->cluster_err, &prev, err));
 	log_msg(KG_LOG_INFO, "kafka: %s: %s", rd_kafka_err2name((rd_kafka_resp_err_t)err), reason);
+	if (!kafka_err_unreachable(err) && err != RD_KAFKA_RESP_ERR__TRANSPORT)
+		return;
+	pthread_mutex_lock(&k->err_lock);
+	prev = atomic_load(&k->cluster_err);
+	if (err == RD_KAFKA_RESP_ERR__TRANSPORT) {
+		/* one connection failed: only the words of an "all brokers down" that may follow */
+		if (prev == 0 || prev == RD_KAFKA_RESP_ERR__ALL_BROKERS_DOWN) {
+			free(k->cluster_reason);
+			k->cluster_reason = reason_words(reason ? reason : "connection failed");
+		}
+	} else if (err == RD_KAFKA_RESP_ERR__ALL_BROKERS_DOWN) {
+		/* a cause that explains it (cannot resolve, TLS, authentication) stays */
+		if (prev == 0)
+			atomic_store(&k->cluster_err, err);
+		if (k->cluster_reason == NULL)
+			k->cluster_reason = reason_words(reason ? reason : "all brokers down");
+	} else {
+		atomic_store(&k->cluster_err, err);
+		free(k->cluster_reason);
+		k->cluster_reason = reason_words(reason ? reason : rd_kafka_err2str((rd_kafka_resp_err_t)err));
+	}
+	if (prev == 0 && atomic_load(&k->cluster_err) != 0)
+		k->cluster_err_us = util_now_us();
+	pthread_mutex_unlock(&k->err_lock);
+	atomic_fetch_add(&k->err_gen, 1);
+}
+
+/* True when librdkafka said, since err_gen was gen, that no broker can be reached. */
+bool
+kafka_cluster_gone(ksrc *k, unsigned gen)
+{
+	return atomic_load(&k->err_gen) != gen && atomic_load(&k->cluster_err) != 0;
+}
+
+/* librdkafka's words for the last cluster-wide error, NULL when none. */
+char *
+kafka_cluster_reason(ksrc *k)
+{
+	char *r = NULL;
+	pthread_mutex_lock(&k->err_lock);
+	if (k->cluster_reason != NULL)
+		r = xstrdup(k->cluster_reason);
+	pthread_mutex_unlock(&k->err_lock);
+	return r;
+}
+
+/* Forget librdkafka's complaints: an answer came. */
+void
+kafka_cluster_answered(ksrc *k)
+{
+	pthread_mutex_lock(&k->err_lock);
+	atomic_store(&k->cluster_err, 0);
+	free(k->cluster_reason);
+	k->cluster_reason = NULL;
+	pthread_mutex_unlock(&k->err_lock);
 }
 
 /* librdkafka's log callback: into our log, never the terminal. */
@@ -111,7 +198,67 @@ on_log(const rd_kafka_t *rk, int level, const char *fac, const char *buf)
 
 /* -------------------------------------------------------------- worker */
 
-/* The worker: refresh every interval (or when asked), publish, wake the collector. */
+/* Publish a refresh's outcome (under the lock): its result, or why there is none. */
+static void
+publish(ksrc *k, kresult *r, char *err)
+{
+	int64_t mono = util_mono_us();
+	if (r != NULL) {
+		/* ok since the first answer after trouble, not since the refresh began */
+		if (k->result == NULL || k->err_msg != NULL)
+			k->ok_since_us = r->answer_us;
+		kafka_result_free(k->result);
+		k->result = r;
+		k->last_ok_us = r->answer_us;
+		free(k->err_msg);
+		k->err_msg = NULL;
+		k->err_since_us = 0;
+		free(k->note);
+		k->note = r->no_group_apis ? xstrdup("the cluster cannot list or describe groups (a mock cluster?): "
+						     "following watched groups by their offsets")
+		                           : r->log_end_note ? xstrdup(r->log_end_note) : NULL;
+		k->completes++;
+	} else if (!atomic_load(&k->stop)) {
+		if (k->err_msg == NULL)
+			k->err_since_us = util_now_us();
+		free(k->err_msg);
+		k->err_msg = err;
+		err = NULL;
+		log_msg(KG_LOG_INFO, "kafka: refresh failed: %s", k->err_msg);
+	}
+	free(err);
+	k->refreshes++;
+	k->cadence_us = k->last_end_us > 0 ? mono - k->last_end_us : 0;
+	k->last_end_us = mono;
+	k->fresh = true;
+	/* a close that let this thread go has taken self away */
+	if (k->self != NULL && k->self->ctx.wake != NULL)
+		k->self->ctx.wake(k->self->ctx.wake_arg);
+}
+
+/* Wait until next (monotonic), a refresh asked for, or stop; under the lock. */
+static void
+wait_until(ksrc *k, int64_t next)
+{
+	while (!atomic_load(&k->stop) && !k->refresh_now && util_mono_us() < next) {
+		struct timespec ts;
+		int64_t left = next - util_mono_us();
+		clock_gettime(CLOCK_REALTIME, &ts);
+		if (left > 200000)
+			left = 200000;
+		ts.tv_nsec += (long)(left % 1000000) * 1000;
+		ts.tv_sec += (time_t)(left / 1000000) + ts.tv_nsec / 1000000000;
+		ts.tv_nsec %= 1000000000;
+		pthread_cond_timedwait(&k->cond, &k->lock, &ts);
+	}
+	k->refresh_now = false;
+}
+
+/*
+ * The worker: refresh every interval (or when asked), publish, wake the
+ * collector.  With cfg.once it refreshes once and waits to be closed:
+ * --once makes exactly one refresh, however long it took.
+ */
 static void *
 worker(void *arg)
 {
@@ -120,53 +267,18 @@ worker(void *arg)
 		char *err = NULL;
 		int64_t started = util_mono_us();
 		kresult *r = kafka_refresh(k, &err);
-		int64_t next;
 		pthread_mutex_lock(&k->lock);
-		if (r != NULL) {
-			if (k->result == NULL || k->err_msg != NULL)
-				k->ok_since_us = r->time_us;
-			atomic_store(&k->cluster_err, 0);
-			kafka_result_free(k->result);
-			k->result = r;
-			k->last_ok_us = r->time_us;
-			free(k->err_msg);
-			k->err_msg = NULL;
-			k->err_since_us = 0;
-			free(k->note);
-			k->note = r->no_group_apis
-					  ? xstrdup("the cluster cannot list or describe groups (a mock cluster?): "
-						    "following watched groups by their offsets")
-					  : NULL;
-		} else if (!atomic_load(&k->stop)) {
-			if (k->err_msg == NULL)
-				k->err_since_us = util_now_us();
-			free(k->err_msg);
-			k->err_msg = err;
-			err = NULL;
-			log_msg(KG_LOG_INFO, "kafka: refresh failed: %s", k->err_msg);
+		publish(k, r, err);
+		if (k->cfg.once && r != NULL) {
+			/* only a newly watched group (the demo's) asks again */
+			while (!atomic_load(&k->stop) && !k->refresh_now)
+				pthread_cond_wait(&k->cond, &k->lock);
+			k->refresh_now = false;
+			pthread_mutex_unlock(&k->lock);
+			continue;
 		}
-		k->fresh = true;
-		k->completes += r != NULL;
-		free(err);
-		/* under the lock: a close that let this thread go has taken self away */
-		if (k->self != NULL && k->self->ctx.wake != NULL)
-			k->self->ctx.wake(k->self->ctx.wake_arg);
-		pthread_mutex_unlock(&k->lock);
-		/* wait for the next refresh (sooner after a failure, to recover quickly) */
-		next = started + (r != NULL ? k->cfg.interval_us : KG_MIN(k->cfg.interval_us, 2000000));
-		pthread_mutex_lock(&k->lock);
-		while (!atomic_load(&k->stop) && !k->refresh_now && util_mono_us() < next) {
-			struct timespec ts;
-			int64_t left = next - util_mono_us();
-			clock_gettime(CLOCK_REALTIME, &ts);
-			if (left > 200000)
-				left = 200000;
-			ts.tv_nsec += (long)(left % 1000000) * 1000;
-			ts.tv_sec += (time_t)(left / 1000000) + ts.tv_nsec / 1000000000;
-			ts.tv_nsec %= 1000000000;
-			pthread_cond_timedwait(&k->cond, &k->lock, &ts);
-		}
-		k->refresh_now = false;
+		/* the next refresh an interval after this one began (sooner after a failure, to recover quickly) */
+		wait_until(k, started + (r != NULL ? k->cfg.interval_us : KG_MIN(k->cfg.interval_us, 1000000)));
 		pthread_mutex_unlock(&k->lock);
 	}
 	return NULL;
@@ -182,31 +294,112 @@ kafka_start(ksrc *k)
 		k->started = true;
 }
 
-/* Report news when the worker published. */
+/* Report news when the worker published, or when librdkafka said the cluster is gone. */
 static int
 kafka_poll(kg_source *s, int64_t now_us)
 {
 	ksrc *k = s->impl;
-	int flags = 0;
-	rd_kafka_resp_err_t ce;
+	int flags = 0, ce;
 	(void)now_us;
 	kafka_start(k);
 	/* librdkafka's error callbacks (no broker reachable, TLS, SASL) are served here, while a
 	   refresh may still be blocked waiting for an answer that cannot come */
 	if (k->rk != NULL)
 		rd_kafka_poll(k->rk, 0);
-	ce = (rd_kafka_resp_err_t)atomic_load(&k->cluster_err);
+	ce = atomic_load(&k->cluster_err);
 	pthread_mutex_lock(&k->lock);
 	if (k->fresh)
 		flags |= KG_SRC_NEWS;
+	/* the cluster gone (or back): the health changes now, not when the refresh gives up */
+	if ((ce != 0) != k->told_cluster_err) {
+		k->told_cluster_err = ce != 0;
+		flags |= KG_SRC_NEWS;
+	}
 	if (k->completes > 0)
 		flags |= KG_SRC_COMPLETE;
-	if (k->result == NULL && ce != 0 && kafka_err_unreachable(ce))
+	if (k->result == NULL && ce != 0)
 		flags |= KG_SRC_FAILED;
 	k->fresh = false;
 	k->completes = 0;
 	pthread_mutex_unlock(&k->lock);
 	return flags;
+}
+
+/* The health (under the lock); msg holds what it says when it is composed here. */
+static void
+kafka_health(ksrc *k, kg_source_health *h, int64_t now, char *msg, size_t msgsz)
+{
+	int ce = atomic_load(&k->cluster_err);
+	char *why = kafka_cluster_reason(k);
+	bool said = why != NULL;
+	h->last_ok_us = k->last_ok_us;
+	h->cadence_us = k->cadence_us;
+	if (said)
+		util_strlcpy(msg, why, msgsz);
+	free(why);
+	if (k->err_msg != NULL && k->result == NULL) {
+		h->status = KG_SRC_ERROR;
+		h->since_us = k->err_since_us;
+		h->message = k->err_msg;
+	} else if (k->result == NULL) {
+		/* no answer yet: a cause librdkafka already reported, else still connecting */
+		h->status = ce != 0 ? KG_SRC_ERROR : KG_SRC_CONNECTING;
+		if (ce == 0 && !said)
+			snprintf(msg, msgsz, "connecting to %s", k->brokers);
+		h->message = msg;
+	} else if (ce != 0) {
+		/* librdkafka says no broker answers: stale now, whatever the refresh under way still waits for */
+		h->status = KG_SRC_STALE;
+		h->since_us = k->last_ok_us;
+		h->message = msg;
+	} else if (k->err_msg != NULL) {
+		h->status = KG_SRC_STALE;
+		h->since_us = k->last_ok_us;
+		h->message = k->err_msg;
+	} else if (now - k->last_ok_us > 3 * k->cfg.interval_us + k->cfg.timeout_us) {
+		h->status = KG_SRC_STALE;
+		h->since_us = k->last_ok_us;
+		h->message = "no answer from the cluster";
+	} else {
+		h->status = KG_SRC_OK;
+		h->since_us = k->ok_since_us;
+		h->message = k->note;
+	}
+}
+
+/* Add one group of a result to the builder. */
+static void
+contribute_group(kg_builder *b, const kgroup *g)
+{
+	kg_bgroup *bg = builder_group(b, g->id);
+	const kdesc *d = g->desc;
+	int j, q;
+	bgroup_data_time(bg, g->data_time_us);
+	if (g->watch_topic >= 0)
+		bgroup_topic(bg, g->watch_topic);
+	if (g->error != NULL)
+		bgroup_error(bg, g->error);
+	for (q = 0; g->offs != NULL && q < g->offs->nc; q++)
+		bgroup_committed(bg, g->offs->c[q].tp, g->offs->c[q].offset);
+	if (d == NULL) {
+		/* known from the listing alone: an Empty group has nothing more to say */
+		if (g->listed == KG_STATE_EMPTY) {
+			bgroup_state(bg, KG_STATE_EMPTY);
+			bgroup_protocol(bg, g->simple ? "" : "consumer", "");
+			bgroup_simple(bg, g->simple);
+		}
+		return;
+	}
+	bgroup_state(bg, d->state);
+	bgroup_protocol(bg, d->simple ? "" : "consumer", d->assignor ? d->assignor : "");
+	bgroup_simple(bg, d->simple);
+	bgroup_coordinator(bg, d->coordinator);
+	for (j = 0; j < d->nm; j++) {
+		const kmember *m = &d->m[j];
+		kg_bmember *bm = bgroup_member(bg, m->member_id);
+		bmember_ids(bm, m->client_id, m->host, m->instance_id);
+		bmember_assignment(bm, m->asg, m->nasg);
+	}
 }
 
 /* Add the newest result and the health. */
@@ -216,44 +409,16 @@ kafka_contribute(kg_source *s, kg_builder *b)
 	ksrc *k = s->impl;
 	kg_source_health h;
 	kresult *r;
-	int i, j, q;
-	int64_t now = builder_time(b);
+	int i, j;
 	char msg[512];
 
 	pthread_mutex_lock(&k->lock);
 	r = k->result;
 	memset(&h, 0, sizeof h);
 	h.name = s->name;
-	h.last_ok_us = k->last_ok_us;
-	if (k->err_msg != NULL && r == NULL) {
-		h.status = KG_SRC_ERROR;
-		h.since_us = k->err_since_us;
-		h.message = k->err_msg;
-	} else if (k->err_msg != NULL) {
-		h.status = KG_SRC_STALE;
-		h.since_us = k->last_ok_us;
-		h.message = k->err_msg;
-	} else if (r == NULL) {
-		rd_kafka_resp_err_t ce = (rd_kafka_resp_err_t)atomic_load(&k->cluster_err);
-		/* no answer yet: a cause librdkafka already reported, else still connecting */
-		h.status = ce != 0 ? KG_SRC_ERROR : KG_SRC_CONNECTING;
-		if (ce != 0) {
-			snprintf(msg, sizeof msg, "%s: %s", k->brokers,
-				 kafka_err_reason(ce) ? kafka_err_reason(ce) : rd_kafka_err2str(ce));
-		} else {
-			snprintf(msg, sizeof msg, "connecting to %s", k->brokers);
-		}
-		h.message = msg;
-	} else if (now - k->last_ok_us > 3 * k->cfg.interval_us + k->cfg.timeout_us) {
-		h.status = KG_SRC_STALE;
-		h.since_us = k->last_ok_us;
-		h.message = "no answer from the cluster";
-	} else {
-		h.status = KG_SRC_OK;
-		h.since_us = k->ok_since_us;
-		h.message = k->note;
-	}
+	kafka_health(k, &h, builder_time(b), msg, sizeof msg);
 	builder_source(b, &h);
+	builder_refresh(b, k->refreshes, r != NULL ? r->time_us : 0, k->cfg.interval_us);
 	if (r == NULL) {
 		pthread_mutex_unlock(&k->lock);
 		return;
@@ -266,27 +431,28 @@ kafka_contribute(kg_source *s, kg_builder *b)
 		for (j = 0; j < t->np; j++)
 			builder_partition(b, (kg_tp){ t->id, j }, t->leader[j], t->log_end[j]);
 	}
-	for (i = 0; i < r->ngroups; i++) {
-		kgroup *g = &r->groups[i];
-		kg_bgroup *bg = builder_group(b, g->id);
-		if (g->watch_topic >= 0)
-			bgroup_topic(bg, g->watch_topic);
-		if (g->error != NULL)
-			bgroup_error(bg, g->error);
-		for (q = 0; q < g->nc; q++)
-			bgroup_committed(bg, g->c[q].tp, g->c[q].offset);
-		if (!g->described)
-			continue;
-		bgroup_state(bg, g->state);
-		bgroup_protocol(bg, g->simple ? "" : "consumer", g->assignor ? g->assignor : "");
-		bgroup_simple(bg, g->simple);
-		bgroup_coordinator(bg, g->coordinator);
-		for (j = 0; j < g->nm; j++) {
-			kmember *m = &g->m[j];
-			kg_bmember *bm = bgroup_member(bg, m->member_id);
-			bmember_ids(bm, m->client_id, m->host, m->instance_id);
-			bmember_assignment(bm, m->asg, m->nasg);
-		}
+	for (i = 0; i < r->ngroups; i++)
+		contribute_group(b, &r->groups[i]);
+	pthread_mutex_unlock(&k->lock);
+}
+
+/* What is looked at: kept for the worker's next plan (hot groups add up until it takes them). */
+static void
+kafka_focus(kg_source *s, const kg_focus *f)
+{
+	ksrc *k = s->impl;
+	kfocus *x = &k->focus;
+	size_t i;
+	pthread_mutex_lock(&k->lock);
+	x->shown = xreallocarray(x->shown, f->nshown ? f->nshown : 1, sizeof *x->shown);
+	if (f->nshown > 0)
+		memcpy(x->shown, f->shown, f->nshown * sizeof *x->shown);
+	x->nshown = f->nshown;
+	x->selected = f->selected;
+	x->screen = f->screen;
+	for (i = 0; i < f->nhot && x->nhot < 4096; i++) {
+		util_grow(&x->hot, &x->chot, x->nhot + 1, sizeof *x->hot);
+		x->hot[x->nhot++] = f->hot[i];
 	}
 	pthread_mutex_unlock(&k->lock);
 }
@@ -351,6 +517,10 @@ kafka_close(kg_source *s)
 	if (k->rk != NULL)
 		rd_kafka_destroy_flags(k->rk, RD_KAFKA_DESTROY_F_NO_CONSUMER_CLOSE);
 	kafka_result_free(k->result);
+	kafka_table_free(&k->tab);
+	free(k->focus.shown);
+	free(k->focus.hot);
+	free(k->cluster_reason);
 	filter_free(k->groups);
 	filter_free(k->topics);
 	for (i = 0; i < k->nwatches; i++) {
@@ -367,6 +537,7 @@ kafka_close(kg_source *s)
 	free(k->err_msg);
 	free(k->note);
 	pthread_mutex_destroy(&k->lock);
+	pthread_mutex_destroy(&k->err_lock);
 	pthread_cond_destroy(&k->cond);
 	free(k);
 	s->impl = NULL;
@@ -380,6 +551,7 @@ static const kg_source_ops kafka_ops = {
 	.contribute = kafka_contribute,
 	.next_poll = kafka_next_poll,
 	.command = kafka_command,
+	.focus = kafka_focus,
 	.close = kafka_close,
 };
 
@@ -422,7 +594,15 @@ kafka_source_new(const kg_kafka_config *cfg, kg_source **out, char *err, size_t 
 	if (k->cfg.timeout_us <= 0)
 		k->cfg.timeout_us = KG_DEFAULT_TIMEOUT_US;
 	k->brokers = xstrdup(cfg->brokers ? cfg->brokers : "");
+	k->focus.selected = -1;
+	{
+		ksched_config sc = { .full_refresh_us = cfg->full_refresh_us,
+				     .max_requests = cfg->max_requests,
+				     .everything = cfg->once };
+		kafka_sched_init(&k->sched, &sc);
+	}
 	pthread_mutex_init(&k->lock, NULL);
+	pthread_mutex_init(&k->err_lock, NULL);
 	pthread_cond_init(&k->cond, NULL);
 #define LIST(l) (l) ? (const char *const *)(l)->v : NULL, (l) ? (l)->n : 0
 	if (filter_new(LIST(cfg->include), LIST(cfg->exclude), &k->groups, err, errsz) < 0 ||
@@ -430,6 +610,9 @@ kafka_source_new(const kg_kafka_config *cfg, kg_source **out, char *err, size_t 
 		goto fail;
 #undef LIST
 	k->props = xcalloc(cfg->nprops ? cfg->nprops : 1, sizeof *k->props);
+	/* back within a second of a broker's return (librdkafka waits up to 10 s by default); -X may say otherwise */
+	if (set_prop(conf, "reconnect.backoff.max.ms", "1000", err, errsz) < 0)
+		goto fail;
 	for (i = 0; i < cfg->nprops; i++) {
 		size_t f;
 		for (f = 0; f < KG_ARRAY_LEN(forbidden); f++) {

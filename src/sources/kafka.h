@@ -1,14 +1,18 @@
 /*
  * kafka.h: the Kafka admin source (librdkafka).
  *
- * Each refresh: ListConsumerGroups (filtered by the -g / -G regexes),
- * DescribeConsumerGroups for every selected group in one asynchronous
- * call, ListConsumerGroupOffsets for every group issued together (one
- * group per request: a librdkafka 2.0.2 limit), metadata for the topics in
- * use, and log-end offsets in one batched ListOffsets per leader
- * (rd_kafka_offsets_for_times with RD_KAFKA_OFFSET_END on a consumer
- * handle without group.id, isolation.level=read_uncommitted).  It never
- * joins a monitored group and never commits an offset.
+ * Each refresh: metadata, ListConsumerGroups (filtered by the -g / -G
+ * regexes; each group's state where the broker says it), then
+ * DescribeConsumerGroups and ListConsumerGroupOffsets (one group per
+ * request: a librdkafka 2.0.2 limit) for the groups the scheduler picks
+ * (kafka_sched.h: the selected and shown ones, changed and rebalancing
+ * ones, the rest on a rotation that asks each within --full-refresh, within
+ * --max-requests per second; --once asks everything once), at most
+ * KG_KAFKA_WINDOW requests in flight, and the log-end offsets of the
+ * topics in use, per leader in bounded calls (rd_kafka_offsets_for_times
+ * with RD_KAFKA_OFFSET_END on a consumer handle without group.id,
+ * isolation.level=read_uncommitted).  Each group carries the time of its
+ * data.  It never joins a monitored group and never commits an offset.
  *
  * Where ListConsumerGroups says the broker does not support group APIs
  * (librdkafka's mock cluster), DescribeConsumerGroups is never called (in
@@ -35,6 +39,9 @@ typedef struct kg_kafka_config {
 	const kg_strlist *topics;    /* topic regexes (NULL: all) */
 	int64_t interval_us;         /* refresh interval (0: KG_DEFAULT_INTERVAL_US) */
 	int64_t timeout_us;          /* per request round (0: KG_DEFAULT_TIMEOUT_US) */
+	int64_t full_refresh_us;     /* every group asked at least this often (0: KG_DEFAULT_FULL_REFRESH_US) */
+	double max_requests;         /* requests per second at most (0: KG_DEFAULT_MAX_REQUESTS) */
+	bool once;                   /* one refresh of everything, then none (--once) */
 } kg_kafka_config;
 
 /* Create the source (connects lazily); -1 with err on bad configuration. */

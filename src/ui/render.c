@@ -170,13 +170,22 @@ enum {
 	HDR_SHORT_CLUSTER = 0x08, /* "demo" for "demo (mock cluster)", "prod" for "prod (host:9092)" */
 };
 
-/* The refresh interval as the header says it: "every 1s". */
+/*
+ * The refresh interval as the header says it: "every 1s", or the real
+ * cadence when the cluster's refreshes take longer ("every 3.5s (1s asked)").
+ */
 static void
 header_interval(const ui_screen *s, char *buf, size_t n)
 {
-	char iv[32];
+	const kg_source_health *cl = s->snap != NULL ? screen_source(s, KG_ROLE_CLUSTER) : NULL;
+	char iv[32], real[32];
 	fmt_span(iv, sizeof iv, s->interval_us);
-	snprintf(buf, n, "every %s", iv);
+	if (cl != NULL && cl->cadence_us > s->interval_us + s->interval_us / 2) {
+		fmt_span(real, sizeof real, cl->cadence_us);
+		snprintf(buf, n, "every %.12s (%.12s asked)", real, iv);
+	} else {
+		snprintf(buf, n, "every %s", iv);
+	}
 }
 
 /*

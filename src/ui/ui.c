@@ -347,6 +347,45 @@ ui_read_keys(kg_collector *c, ui_screen *s, char *theme_err, size_t errsz)
 	return false;
 }
 
+/* What the collector was last told the screen shows. */
+typedef struct ui_focus {
+	int32_t shown[256];
+	size_t nshown;
+	int32_t selected;
+	bool told;
+} ui_focus;
+
+/*
+ * Tell the collector which groups the list shows and which one is selected,
+ * when that changed (scrolled, filtered, sorted, selected): the kafka
+ * source asks about those every refresh and about the others in turn.
+ */
+static void
+ui_tell_focus(kg_collector *c, const ui_screen *s, ui_focus *last)
+{
+	ui_focus now;
+	int i, rows = s->lay.list.h - 1;
+	const kg_group *sel = s->snap != NULL && s->sel >= 0 && s->sel < s->norder ? &s->snap->groups[s->order[s->sel]]
+										 : NULL;
+	if (s->snap == NULL) {
+		/* a screen, before anything to show: the kafka source keeps to its pace from the first refresh */
+		if (!last->told)
+			collector_set_focus(c, NULL, 0, -1);
+		last->told = true;
+		return;
+	}
+	memset(&now, 0, sizeof now);
+	for (i = s->list_top; i < s->norder && i < s->list_top + rows && now.nshown < KG_ARRAY_LEN(now.shown); i++)
+		now.shown[now.nshown++] = s->snap->groups[s->order[i]].id;
+	now.selected = sel != NULL ? sel->id : -1;
+	if (last->told && now.selected == last->selected && now.nshown == last->nshown &&
+	    memcmp(now.shown, last->shown, now.nshown * sizeof *now.shown) == 0)
+		return;
+	now.told = true;
+	*last = now;
+	collector_set_focus(c, now.shown, now.nshown, now.selected);
+}
+
 /* The curses library's version. */
 const char *
 ui_curses_version(void)
@@ -386,6 +425,7 @@ ui_run(kg_collector *c, const kg_options *o, const kg_ui_info *info, char *err, 
 	ui_screen s;
 	kg_snapshot *latest = NULL;
 	char theme_err[512] = "";
+	ui_focus focus = { .selected = -1 };
 	int rc = 0;
 	int64_t end_mono = 0; /* --duration: quit by itself at this monotonic time */
 
@@ -403,6 +443,7 @@ ui_run(kg_collector *c, const kg_options *o, const kg_ui_info *info, char *err, 
 	ui_signals_install(old_stop, old_fatal);
 	ui_screen_open(&s, c, o, info, theme_err, sizeof theme_err);
 	ui_draw(&s); /* "connecting to ..." at once, before the first refresh */
+	ui_tell_focus(c, &s, &focus);
 	if (o != NULL && o->duration_us > 0)
 		end_mono = (o->start_mono_us > 0 ? o->start_mono_us : util_mono_us()) + o->duration_us;
 
@@ -430,6 +471,7 @@ ui_run(kg_collector *c, const kg_options *o, const kg_ui_info *info, char *err, 
 		if (!s.paused && latest != NULL && latest != s.snap)
 			screen_set_snapshot(&s, latest);
 		ui_draw(&s);
+		ui_tell_focus(c, &s, &focus);
 	}
 	ui_term_close(scr);
 	util_set_oom_hook(NULL);

@@ -50,6 +50,22 @@ bench-replay: tests/bench/bench_replay
 	tests/bench/bench_replay
 .PHONY: bench-replay
 
+# scale (issue 15): the librdkafka floor of one full refresh, set against kgtop by bench_scale
+EXTRA_PROGRAMS += tests/bench/bare_refresh
+tests_bench_bare_refresh_SOURCES = tests/bench/bare_refresh.c
+tests_bench_bare_refresh_CFLAGS = $(AM_CFLAGS) $(RDKAFKA_CFLAGS)
+tests_bench_bare_refresh_LDADD = $(RDKAFKA_LIBS) $(LIBS)
+EXTRA_PROGRAMS += tests/bench/bench_scale
+tests_bench_bench_scale_SOURCES = tests/bench/bench_scale.c \
+	tests/integration/fixture_util.c tests/integration/fixture_util.h
+tests_bench_bench_scale_CFLAGS = $(TEST_CFLAGS)
+tests_bench_bench_scale_LDADD = $(TEST_LIBS)
+EXTRA_DIST += tests/fixture/scenarios/groups-10k.json tests/fixture/scenarios/idle-100.json \
+	tests/fixture/scenarios/partitions-100k.json
+bench: bench-scale
+bench-scale: tests/bench/bench_scale tests/bench/bare_refresh tests/fixture-broker kgtop
+	top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' tests/bench/bench_scale
+.PHONY: bench-scale
 # serve (issue 14): make bench-serve (a scrape at 2,000 groups; 50 /stream viewers against none)
 EXTRA_PROGRAMS += tests/bench/bench_serve
 tests_bench_bench_serve_SOURCES = tests/bench/bench_serve.c \

@@ -80,12 +80,35 @@ t_is "$(awk -F'"JoinGroup":' '/rejected_writes/{split($3,a,","); print a[1]}' "$
 # librdkafka's own diagnosis reaches the message: TLS spoken to a plaintext broker
 "$KGTOP" -c none -b "$BOOTSTRAP" -X security.protocol=SSL --once >"$T_TMP/tls" 2>&1
 t_is "$?" 1 "TLS against a plaintext listener exits 1"
-t_contains "$T_TMP/tls" "TLS handshake failed" "and says the TLS handshake failed"
+t_contains "$T_TMP/tls" "SSL handshake failed" "and says the TLS handshake failed, in librdkafka's words"
 # --once with --record answers (the recorder is no source to wait for) and writes a recording
 "$KGTOP" -c none -b "$BOOTSTRAP" --once --record "$T_TMP/once.kgrec" >"$T_TMP/once-rec" 2>&1
 t_is "$?" 0 "--once --record exits 0"
 t_contains "$T_TMP/once-rec" "GROUP g-multi" "and prints the report"
 t_contains "$T_TMP/once.kgrec" '"kgtop_record":1' "and writes the recording"
+fixture_stop
+
+# --once makes exactly one refresh, even when it takes longer than the interval: one ListGroups per broker (3)
+fixture_start "$top_srcdir/tests/integration/scenarios/slow-describe.json" || exit 1
+"$KGTOP" -c none -b "$BOOTSTRAP" -i 0.1 --once --json >"$T_TMP/one.json" 2>&1
+t_is "$?" 0 "--once -i 0.1 exits 0"
+t_is "$("$JSONQ" .refresh <"$T_TMP/one.json")" 1 "its JSON says refresh 1"
+fixture_stop
+t_is "$(awk -F'"ListGroups":' '/requests/{split($2,a,","); print a[1]}' "$FIXTURE_STATS")" 3 "--once listed the groups once (one ListGroups per broker)"
+
+# --json writes a line per refresh, numbered, each group with the time of its data
+fixture_start stable.json --manual || exit 1
+"$KGTOP" -c none -b "$BOOTSTRAP" -i 0.2 --json --duration 2 >"$T_TMP/lines.json" 2>&1
+t_is "$?" 0 "--json --duration exits 0"
+"$JSONQ" -l .refresh <"$T_TMP/lines.json" >"$T_TMP/lines.refresh"
+t_is "$(awk 'NR > 1 && $1 <= p { bad++ } { p = $1 } END { print (NR >= 3 && !bad) ? "increasing" : "not: " NR " lines, " bad " repeats" }' "$T_TMP/lines.refresh")" increasing "each --json line carries a new refresh number"
+t_is "$("$JSONQ" -l '.groups[0].data_time' <"$T_TMP/lines.json" | grep -c '^20')" "$(wc -l <"$T_TMP/lines.json" | tr -d ' ')" "each line's groups say when their data was asked"
+"$KGTOP" -c none -b "$BOOTSTRAP" --max-requests 5 --once >"$T_TMP/out" 2>&1
+t_is "$?" 2 "--max-requests below 10 is a usage error"
+"$KGTOP" -c none -b "$BOOTSTRAP" --full-refresh 0.5 --once >"$T_TMP/out" 2>&1
+t_is "$?" 2 "--full-refresh below a second is a usage error"
+"$KGTOP" -c none -b "$BOOTSTRAP" --max-requests 50 --full-refresh 10 --once >"$T_TMP/out" 2>&1
+t_is "$?" 0 "--max-requests and --full-refresh are accepted"
 fixture_stop
 
 # names from the cluster never reach the terminal raw (escape sequences)
@@ -130,14 +153,19 @@ t_contains "$T_TMP/no-trace.err" "no source could be read" "and says so on stder
 
 "$KGTOP" -c none -b 127.0.0.1:1 --once --timeout 30 >"$T_TMP/down" 2>&1
 t_is "$?" 1 "an unreachable cluster exits 1"
-t_contains "$T_TMP/down" "127.0.0.1:1: all brokers down" "saying all brokers are down"
+t_contains "$T_TMP/down" "Connect to ipv4#127.0.0.1:1 failed: Connection refused" "saying why, in librdkafka's words"
+t_is "$(grep -o '127\.0\.0\.1:1\b' "$T_TMP/down" | wc -l)" 1 "naming the broker once"
 if grep -q "no answer within" "$T_TMP/down"; then
 	t_ok 1 "without waiting for the timeout (librdkafka said so)"
 else
 	t_ok 0 "without waiting for the timeout (librdkafka said so)"
 fi
+"$KGTOP" -c none -b 127.0.0.1:1 --json --duration 3 >"$T_TMP/down.json" 2>&1
+t_is "$(head -1 "$T_TMP/down.json" | "$JSONQ" .source.kafka.status)" error "--json says at once that the cluster cannot be reached"
+t_contains "$T_TMP/down.json" "Connection refused" "in librdkafka's words"
 "$KGTOP" -c none -b nosuchhost.invalid:9092 --once >"$T_TMP/resolve" 2>&1
-t_contains "$T_TMP/resolve" "cannot resolve the bootstrap servers" "an unknown host is named as such"
+t_contains "$T_TMP/resolve" "Failed to resolve 'nosuchhost.invalid:9092': Name or service not known" "an unknown host is named as such, in librdkafka's words"
+t_is "$(grep -o 'nosuchhost' "$T_TMP/resolve" | wc -l)" 1 "once"
 
 # option errors: usage status, where the mistake is, never a secret
 "$KGTOP" -c none -b '' --once >"$T_TMP/empty-b" 2>&1

@@ -38,9 +38,9 @@ srcdir(void)
 	return s && *s ? s : ".";
 }
 
-/* Start the broker. */
-int
-fixture_start(fixture *f, const char *scenario, bool manual)
+/* Start the broker (with a request log unless quiet). */
+static int
+start(fixture *f, const char *scenario, bool manual, bool quiet)
 {
 	int out[2];
 	char bin[512], scen[512], line[1024];
@@ -66,7 +66,9 @@ fixture_start(fixture *f, const char *scenario, bool manual)
 		dup2(out[1], 1);
 		close(out[0]);
 		close(out[1]);
-		if (manual)
+		if (quiet)
+			execl(bin, bin, "--port", "0", "--scenario", scen, "--stats", f->stats, (char *)NULL);
+		else if (manual)
 			execl(bin, bin, "--port", "0", "--scenario", scen, "--stats", f->stats, "--manual", "--log", logp,
 			      (char *)NULL);
 		else
@@ -95,6 +97,20 @@ fixture_start(fixture *f, const char *scenario, bool manual)
 	line[strcspn(line, "\r\n")] = '\0';
 	util_strlcpy(f->bootstrap, line + 6, sizeof f->bootstrap);
 	return 0;
+}
+
+/* Start the broker with a scenario (manual steps), logging every request. */
+int
+fixture_start(fixture *f, const char *scenario, bool manual)
+{
+	return start(f, scenario, manual, false);
+}
+
+/* Start the broker without a request log, steps on their own time (benchmarks). */
+int
+fixture_start_quiet(fixture *f, const char *scenario)
+{
+	return start(f, scenario, false, true);
 }
 
 /* Read the stats file. */
@@ -162,6 +178,40 @@ fixture_stop(fixture *f)
 	}
 }
 
+/* Requests of one API the broker counted so far ("DescribeGroups", ...); -1 unknown. */
+int
+fixture_requests(fixture *f, const char *api)
+{
+	cJSON *j = read_stats(f), *r, *n;
+	int v = -1;
+	if (j == NULL)
+		return -1;
+	r = cJSON_GetObjectItem(j, "requests");
+	n = r ? cJSON_GetObjectItem(r, api) : NULL;
+	if (cJSON_IsNumber(n))
+		v = n->valueint;
+	cJSON_Delete(j);
+	return v;
+}
+
+/* Lines of the broker's request log that hold both strings (NULL: any); -1 without a log. */
+int
+fixture_log_count(fixture *f, const char *a, const char *b)
+{
+	char path[256], line[1024];
+	FILE *fp;
+	int n = 0;
+	snprintf(path, sizeof path, "%s/broker.log", f->dir);
+	if ((fp = fopen(path, "r")) == NULL)
+		return -1;
+	while (fgets(line, sizeof line, fp) != NULL) {
+		if ((a == NULL || strstr(line, a) != NULL) && (b == NULL || strstr(line, b) != NULL))
+			n++;
+	}
+	fclose(fp);
+	return n;
+}
+
 /* Rejected writes. */
 int
 fixture_rejected_writes(fixture *f)
@@ -187,6 +237,13 @@ fixture_rejected_writes(fixture *f)
 int
 live_open(live *l, const char *bootstrap, int interval_ms)
 {
+	return live_open_tiers(l, bootstrap, interval_ms, 0, 0);
+}
+
+/* Build a live collector whose kafka source has its own --full-refresh and --max-requests (0: defaults). */
+int
+live_open_tiers(live *l, const char *bootstrap, int interval_ms, int64_t full_refresh_us, double max_requests)
+{
 	kg_kafka_config kc;
 	kg_collector_config cc;
 	kg_source *k;
@@ -201,6 +258,8 @@ live_open(live *l, const char *bootstrap, int interval_ms)
 	kc.brokers = bootstrap;
 	kc.interval_us = (int64_t)interval_ms * 1000;
 	kc.timeout_us = 5LL * 1000000;
+	kc.full_refresh_us = full_refresh_us;
+	kc.max_requests = max_requests;
 	if (kafka_source_new(&kc, &k, err, sizeof err) < 0) {
 		fprintf(stderr, "# kafka_source_new: %s\n", err);
 		return -1;

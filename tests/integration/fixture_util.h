@@ -20,6 +20,12 @@ typedef struct fixture {
 
 /* Start tests/fixture-broker with a scenario (manual steps); 0 or -1. */
 int fixture_start(fixture *f, const char *scenario, bool manual);
+/* Start it without a request log, its steps on their own time (benchmarks); 0 or -1. */
+int fixture_start_quiet(fixture *f, const char *scenario);
+/* Lines of the broker's request log holding both strings (NULL: any), e.g. "DescribeGroups", "first=g-a "; -1 without a log. */
+int fixture_log_count(fixture *f, const char *a, const char *b);
+/* Requests of one API the broker counted so far ("DescribeGroups", ...); -1 unknown. */
+int fixture_requests(fixture *f, const char *api);
 /* Apply the next scenario step (SIGUSR1) and wait until the broker counted it. */
 int fixture_step(fixture *f);
 /* Stop the broker (SIGTERM, wait). */
@@ -37,6 +43,8 @@ typedef struct live {
 
 /* Build it (interval in ms). */
 int live_open(live *l, const char *bootstrap, int interval_ms);
+/* Build it with the kafka source's --full-refresh and --max-requests (0: defaults). */
+int live_open_tiers(live *l, const char *bootstrap, int interval_ms, int64_t full_refresh_us, double max_requests);
 /* Step the collector until pred(l, arg) or timeout_ms; true when it held. */
 bool live_wait(live *l, bool (*pred)(live *, const void *), const void *arg, int timeout_ms);
 /* Free it. */

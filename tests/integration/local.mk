@@ -28,7 +28,8 @@ EXTRA_DIST += tests/integration/scenarios/hostile.json
 TESTS += tests/integration/test_demo_cleanup.sh tests/integration/test_topic_filter.sh
 EXTRA_DIST += tests/integration/test_demo_cleanup.sh tests/integration/scenarios/demo-cleanup.json \
 	tests/integration/test_topic_filter.sh
-EXTRA_DIST += tests/integration/scenarios/old-broker.json
+EXTRA_DIST += tests/integration/scenarios/old-broker.json tests/integration/scenarios/slow-describe.json \
+	tests/integration/scenarios/tiered.json
 # --serve and --attach with the real binary: /metrics linted by promtool, /stream, authentication, TLS,
 # viewers deriving the collector's events, reconnection, a viewer that stops reading
 TESTS += tests/integration/test_serve.sh tests/integration/test_serve_safety.sh

@@ -2,9 +2,11 @@
  * test_kafka.c: the real kafka source, collector and tracker against the
  * fixture broker: a stable cluster, a fourth member joining under range
  * and under cooperative-sticky, a member leaving, faults (not authorized,
- * the whole cluster down and back, slow and failing answers).  Every test
- * also proves kgtop is read-only: the broker rejected no write because
- * kgtop sent none.
+ * the whole cluster down and back, slow and failing answers), the tiers of
+ * a refresh (the groups on screen every time, the others in turn, Empty
+ * ones never described, a changed state described at once) and the health
+ * when the cluster goes and comes back.  Every test also proves kgtop is
+ * read-only: the broker rejected no write because kgtop sent none.
  */
 #include "config.h"
 
@@ -73,6 +75,43 @@ pred_group_ok(live *l, const void *arg)
 {
 	const kg_group *g = live_group(l, arg);
 	return g != NULL && g->error == NULL && g->state == KG_STATE_STABLE;
+}
+
+/* Predicate: the cluster source's refreshes reached a number. */
+static bool
+pred_refresh(live *l, const void *arg)
+{
+	return l->snap != NULL && l->snap->refresh >= *(const uint64_t *)arg;
+}
+
+/* The kafka source's health in the newest snapshot. */
+static const kg_source_health *
+kafka_health(live *l)
+{
+	int i;
+	for (i = 0; l->snap != NULL && i < l->snap->nsources; i++) {
+		if (strcmp(l->snap->sources[i].name, "kafka") == 0)
+			return &l->snap->sources[i];
+	}
+	return NULL;
+}
+
+/* DescribeGroups requests the broker logged for a group. */
+static int
+describes(fixture *f, const char *group)
+{
+	char key[96];
+	snprintf(key, sizeof key, "first=%s\n", group);
+	return fixture_log_count(f, "DescribeGroups", key);
+}
+
+/* OffsetFetch requests the broker logged for a group. */
+static int
+fetches(fixture *f, const char *group)
+{
+	char key[96];
+	snprintf(key, sizeof key, "group=%s ", group);
+	return fixture_log_count(f, "OffsetFetch", key);
 }
 
 /* Step the fixture and wait for a state. */
@@ -266,7 +305,20 @@ test_faults(void **state)
 	fixture_stop(&f);
 }
 
-/* The broker stops for 8 s: the source goes stale with a reason, then ok by itself; groups stay. */
+/* Predicate: the wall clock reached a time (us). */
+static bool
+pred_wall(live *l, const void *arg)
+{
+	(void)l;
+	return util_now_us() >= *(const int64_t *)arg;
+}
+
+/*
+ * The broker stops for 8 s: the source goes stale with librdkafka's reason
+ * within the refresh under way (not when a request times out), the data
+ * keeps its own time while stale, then ok by itself within two refreshes
+ * of the return, "ok since" the first answer after it; groups stay.
+ */
 static void
 test_outage(void **state)
 {
@@ -274,22 +326,35 @@ test_outage(void **state)
 	live l;
 	want_members w = { "g-outage", KG_STATE_STABLE, 1 };
 	kg_src_status stale = KG_SRC_STALE, ok = KG_SRC_OK;
-	int i;
+	const kg_source_health *h;
+	uint64_t r0, r_back;
+	int64_t step_wall, back, data_before;
 	(void)state;
 	assert_int_equal(fixture_start(&f, "tests/integration/scenarios/outage.json", true), 0);
 	assert_int_equal(live_open(&l, f.bootstrap, 200), 0);
 	assert_true(live_wait(&l, pred_members, &w, 10000));
+	assert_true(live_wait(&l, pred_source, &ok, 5000));
+	r0 = l.snap->refresh;
+	step_wall = util_now_us();
 	assert_int_equal(fixture_step(&f), 0);
 	assert_true(live_wait(&l, pred_source, &stale, 15000));
-	for (i = 0; i < l.snap->nsources; i++) {
-		if (strcmp(l.snap->sources[i].name, "kafka") == 0) {
-			assert_non_null(l.snap->sources[i].message);
-			assert_true(l.snap->sources[i].since_us > 0);
-		}
-	}
-	/* the last known picture stays on screen while stale */
+	assert_true(l.snap->refresh <= r0 + 1);
+	h = kafka_health(&l);
+	assert_non_null(h->message);
+	assert_true(h->since_us > 0);
+	/* the last known picture stays on screen while stale, under the time it was asked */
 	assert_non_null(live_group(&l, "g-outage"));
+	data_before = l.snap->data_time_us;
+	assert_true(data_before > 0 && data_before <= step_wall);
+	assert_true(live_group(&l, "g-outage")->data_time_us <= step_wall);
+	back = step_wall + 8LL * 1000000;
+	assert_true(live_wait(&l, pred_wall, &back, 15000));
+	if (kafka_health(&l)->status == KG_SRC_STALE)
+		assert_int_equal(l.snap->data_time_us, data_before);
+	r_back = l.snap->refresh;
 	assert_true(live_wait(&l, pred_source, &ok, 30000));
+	assert_true(l.snap->refresh - r_back <= 2);
+	assert_true(kafka_health(&l)->since_us >= back - 100000);
 	assert_true(live_wait(&l, pred_members, &w, 10000));
 	assert_true(live_count(&l, NULL, KG_EV_SOURCE, NULL) >= 2); /* stale, then ok */
 	live_close(&l);
@@ -305,17 +370,72 @@ pred_lag(live *l, const void *arg)
 	return g != NULL && g->lag >= 0;
 }
 
-/* An old broker answers "all partitions" with nothing: the offsets are asked again, explicitly. */
+/*
+ * An old broker answers "all partitions" with nothing: the offsets are
+ * asked again, explicitly.  Its listing gives no states, so an Empty group
+ * is described like any other (the listing cannot say it is Empty).
+ */
 static void
 test_old_broker_offsets(void **state)
 {
 	fixture f;
 	live l;
+	want_members idle = { "g-old-idle", KG_STATE_EMPTY, 0 };
 	(void)state;
 	assert_int_equal(fixture_start(&f, "tests/integration/scenarios/old-broker.json", true), 0);
 	assert_int_equal(live_open(&l, f.bootstrap, 200), 0);
 	assert_true(live_wait(&l, pred_lag, "g-old", 10000));
 	assert_int_equal(live_group(&l, "g-old")->lag, 40);
+	assert_true(live_wait(&l, pred_members, &idle, 10000));
+	assert_true(describes(&f, "g-old-idle") >= 1);
+	live_close(&l);
+	assert_int_equal(fixture_rejected_writes(&f), 0);
+	fixture_stop(&f);
+}
+
+/*
+ * The tiers of a refresh, with a screen showing three groups: those are
+ * described and asked their offsets every refresh; the others once (their
+ * turn comes every --full-refresh, a minute here); Empty groups are never
+ * described (the listing says they are Empty); a group whose listed state
+ * changes is described in the next refresh, on screen or not.
+ */
+static void
+test_tiers(void **state)
+{
+	fixture f;
+	live l;
+	int32_t shown[3];
+	uint64_t want = 12, r0;
+	want_members wake = { "g-wake", KG_STATE_PREPARING_REBALANCE, 1 };
+	const kg_group *on, *off;
+	(void)state;
+	assert_int_equal(fixture_start(&f, "tests/integration/scenarios/tiered.json", true), 0);
+	assert_int_equal(live_open_tiers(&l, f.bootstrap, 200, 60LL * 1000000, 1000), 0);
+	shown[0] = intern_group("g-shown-1");
+	shown[1] = intern_group("g-shown-2");
+	shown[2] = intern_group("g-shown-3");
+	collector_set_focus(l.c, shown, 3, shown[0]);
+	assert_true(live_wait(&l, pred_refresh, &want, 20000));
+	assert_true(describes(&f, "g-shown-2") >= 10);
+	assert_true(fetches(&f, "g-shown-2") >= 10);
+	assert_int_equal(describes(&f, "g-off-1"), 1);
+	assert_int_equal(fetches(&f, "g-off-1"), 1);
+	assert_int_equal(describes(&f, "g-empty-1"), 0);
+	assert_int_equal(fetches(&f, "g-empty-1"), 1);
+	assert_int_equal(live_group(&l, "g-empty-1")->state, KG_STATE_EMPTY);
+	/* every row says how old its data is */
+	on = live_group(&l, "g-shown-2");
+	off = live_group(&l, "g-off-1");
+	assert_true(on->data_time_us > off->data_time_us);
+	assert_true(off->data_time_us > 0 && off->data_time_us <= l.snap->time_us);
+	/* g-wake, off screen, starts to rebalance: described in the next refresh (the one under way may not see it) */
+	r0 = l.snap->refresh;
+	assert_int_equal(describes(&f, "g-wake"), 0);
+	step_to(&f, &l, "g-wake", KG_STATE_PREPARING_REBALANCE, 1);
+	assert_true(live_wait(&l, pred_members, &wake, 1000));
+	assert_true(l.snap->refresh - r0 <= 2);
+	assert_true(describes(&f, "g-wake") >= 1);
 	live_close(&l);
 	assert_int_equal(fixture_rejected_writes(&f), 0);
 	fixture_stop(&f);
@@ -333,6 +453,7 @@ main(void)
 		cmocka_unit_test(test_faults),
 		cmocka_unit_test(test_outage),
 		cmocka_unit_test(test_old_broker_offsets),
+		cmocka_unit_test(test_tiers),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -6,6 +6,9 @@ tests_tmux_ui_driver_CFLAGS = $(TEST_CFLAGS) -I$(top_srcdir)/tests/unit
 tests_tmux_ui_driver_LDADD = $(KG_LIBS)
 TESTS += tests/tmux/ui.sh tests/tmux/kgtop.sh tests/tmux/colours.sh
 EXTRA_DIST += tests/tmux/lib.sh tests/tmux/ui.sh tests/tmux/kgtop.sh tests/tmux/colours.sh
+# scale (issue 15): the dashboard tells the kafka source what it shows
+TESTS += tests/tmux/tiers.sh
+EXTRA_DIST += tests/tmux/tiers.sh
 # serve (issue 14): three --attach viewers on one --serve collector, one set of broker requests
 TESTS += tests/tmux/attach.sh
 EXTRA_DIST += tests/tmux/attach.sh

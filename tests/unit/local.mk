@@ -93,6 +93,12 @@ UNIT_TESTS += tests/unit/test_demo
 tests_unit_test_demo_SOURCES = tests/unit/test_demo.c tests/unit/scenario.c tests/unit/scenario.h
 tests_unit_test_demo_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_demo_LDADD = $(TEST_LIBS)
+# the kafka source's scheduler (issue 15)
+check_PROGRAMS += tests/unit/test_kafka_sched
+UNIT_TESTS += tests/unit/test_kafka_sched
+tests_unit_test_kafka_sched_SOURCES = tests/unit/test_kafka_sched.c
+tests_unit_test_kafka_sched_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_kafka_sched_LDADD = $(TEST_LIBS)
 # every unit test above; `make check-unit` runs only these (CI's sanitizer build does)
 TESTS += $(UNIT_TESTS)
 check-unit:

@@ -16,6 +16,7 @@
 #include "model/intern.h"
 #include "model/snapshot.h"
 #include "model/tp.h"
+#include "model/tracker.h"
 #include "util/util.h"
 
 /* Parse "0 4" into a set of topic t. */
@@ -290,6 +291,67 @@ test_json_str(void **state)
 	sbuf_free(&s);
 }
 
+/* A snapshot at now of one group whose data was asked at data_time (a source that asks it in turn). */
+static kg_snapshot *
+gap_snap(int64_t now, int64_t data_time, kg_group_state st, const char *member)
+{
+	kg_builder *b = builder_new(now);
+	kg_bgroup *g;
+	builder_refresh(b, 1, now, 1000000);
+	g = builder_group(b, intern_group("gap-group"));
+	bgroup_state(g, st);
+	bgroup_protocol(g, "consumer", st == KG_STATE_STABLE ? "range" : "");
+	bgroup_data_time(g, data_time);
+	if (member != NULL)
+		bmember_ids(bgroup_member(g, member), member, "/10.0.0.1", NULL);
+	return builder_finish(b);
+}
+
+/* The tracker's events of a change seen after a gap in the group's data say between when; without a gap, not. */
+static void
+test_gap_between(void **state)
+{
+	kg_tracker *t = tracker_new(NULL);
+	kg_evlist ev = { 0 };
+	kg_snapshot *s;
+	const int64_t S = 1000000, t0 = 1700000000LL * S;
+	size_t i, found = 0;
+	(void)state;
+	s = gap_snap(t0, t0, KG_STATE_STABLE, "a");
+	tracker_apply(t, NULL, s, &ev);
+	snapshot_unref(s);
+	s = gap_snap(t0 + 1 * S, t0, KG_STATE_STABLE, "a"); /* the same data, a second older */
+	tracker_apply(t, NULL, s, &ev);
+	snapshot_unref(s);
+	evlist_clear(&ev);
+	/* asked again 30 s later: a member came and the group rebalances */
+	s = gap_snap(t0 + 31 * S, t0 + 30 * S, KG_STATE_PREPARING_REBALANCE, "b");
+	tracker_apply(t, NULL, s, &ev);
+	snapshot_unref(s);
+	for (i = 0; i < ev.n; i++) {
+		sbuf txt = { 0 };
+		if (ev.v[i]->group < 0)
+			continue;
+		assert_int_equal(ev.v[i]->after_us, t0);
+		event_format(ev.v[i], &txt);
+		assert_non_null(strstr(sbuf_str(&txt), " (between "));
+		sbuf_free(&txt);
+		found++;
+	}
+	assert_true(found > 0);
+	evlist_clear(&ev);
+	/* asked again a second later: no gap, no bound */
+	s = gap_snap(t0 + 32 * S, t0 + 31 * S, KG_STATE_STABLE, "b");
+	tracker_apply(t, NULL, s, &ev);
+	snapshot_unref(s);
+	assert_true(ev.n > 0);
+	for (i = 0; i < ev.n; i++)
+		assert_int_equal(ev.v[i]->after_us, 0);
+	evlist_clear(&ev);
+	free(ev.v);
+	tracker_free(t);
+}
+
 /* Run. */
 int
 main(void)
@@ -304,6 +366,7 @@ main(void)
 		cmocka_unit_test(test_event_text),
 		cmocka_unit_test(test_util),
 		cmocka_unit_test(test_json_str),
+		cmocka_unit_test(test_gap_between),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

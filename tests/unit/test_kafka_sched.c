@@ -1,0 +1,401 @@
+/*
+ * test_kafka_sched.c: the kafka source's scheduler (which groups a refresh
+ * asks about): priorities, the Empty rule, the request budget, the paced
+ * rotation of a dashboard and the greedy one of --json, every group within
+ * --full-refresh, and --once asking everything; and the focus channel that
+ * feeds it (collector_set_focus() and the groups observations spoke of, to
+ * the sources' focus op).
+ */
+#include "config.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/collector.h"
+#include "model/intern.h"
+#include "sources/kafka_sched.h"
+#include "util/util.h"
+
+#define SEC 1000000LL
+
+/* n groups listed in state st, described so at t0 (0: never asked). */
+static ksched_group *
+groups(size_t n, kg_group_state st, int64_t t0)
+{
+	ksched_group *g = xcalloc(n, sizeof *g);
+	size_t i;
+	for (i = 0; i < n; i++) {
+		g[i].id = (int32_t)i;
+		g[i].listed = st;
+		g[i].described = t0 > 0 ? st : KG_STATE_UNKNOWN;
+		g[i].desc_us = g[i].offs_us = t0;
+	}
+	return g;
+}
+
+/* What the source does with a plan: the asked groups' data is now. */
+static void
+apply(ksched_group *g, size_t n, int64_t now)
+{
+	size_t i;
+	for (i = 0; i < n; i++) {
+		if (g[i].describe) {
+			g[i].desc_us = now;
+			if (g[i].listed != KG_STATE_UNKNOWN)
+				g[i].described = g[i].listed;
+		}
+		if (g[i].offsets)
+			g[i].offs_us = now;
+	}
+}
+
+/* A scheduler. */
+static ksched
+sched(double max_requests, int64_t full_us, bool paced)
+{
+	ksched s;
+	ksched_config c = { .full_refresh_us = full_us, .max_requests = max_requests };
+	kafka_sched_init(&s, &c);
+	kafka_sched_paced(&s, paced);
+	return s;
+}
+
+/* --once: everything, whatever the budget; Empty groups only listed unless selected. */
+static void
+test_everything(void **state)
+{
+	ksched_config c = { .max_requests = 1, .everything = true };
+	ksched s;
+	ksched_group *g = groups(10, KG_STATE_STABLE, 0);
+	ksched_plan p;
+	(void)state;
+	kafka_sched_init(&s, &c);
+	g[3].listed = KG_STATE_EMPTY;
+	g[4].listed = KG_STATE_EMPTY;
+	g[4].flags = KSCHED_SELECTED;
+	p = kafka_sched_plan(&s, g, 10, 5 * SEC, 10);
+	assert_int_equal(p.offsets, 10);
+	assert_int_equal(p.describe, 9);
+	assert_false(g[3].describe);
+	assert_true(g[3].offsets);
+	assert_true(g[4].describe);
+	assert_int_equal(p.requests, 10 * KSCHED_COST_OFFSETS + 9 * KSCHED_COST_DESCRIBE);
+	free(g);
+}
+
+/* The Empty rule: never described while Empty, described once when it becomes Empty. */
+static void
+test_empty_rule(void **state)
+{
+	ksched_group g = { .listed = KG_STATE_EMPTY, .described = KG_STATE_UNKNOWN };
+	(void)state;
+	assert_false(kafka_sched_needs_describe(&g));
+	g.described = KG_STATE_EMPTY;
+	assert_false(kafka_sched_needs_describe(&g));
+	g.described = KG_STATE_STABLE;
+	assert_true(kafka_sched_needs_describe(&g));
+	g.listed = KG_STATE_STABLE;
+	g.described = KG_STATE_EMPTY;
+	assert_true(kafka_sched_needs_describe(&g));
+	g.flags = KSCHED_WATCHED;
+	assert_false(kafka_sched_needs_describe(&g));
+}
+
+/* The selected group always goes, even without budget; the others wait for it. */
+static void
+test_selected_in_debt(void **state)
+{
+	ksched s = sched(10, 30 * SEC, true);
+	ksched_group *g = groups(100, KG_STATE_STABLE, 1 * SEC);
+	ksched_plan p;
+	(void)state;
+	g[50].flags = KSCHED_SELECTED;
+	g[51].flags = KSCHED_FOCUS;
+	p = kafka_sched_plan(&s, g, 100, 2 * SEC, 50); /* the fixed cost alone is over the budget */
+	assert_true(g[50].describe && g[50].offsets);
+	assert_false(g[51].offsets);
+	assert_int_equal(p.offsets, 1);
+	free(g);
+}
+
+/* Priorities under a tight budget: changed and rebalancing, then traced, then on screen. */
+static void
+test_priorities(void **state)
+{
+	ksched s = sched(10, 30 * SEC, true); /* ten requests: two groups and a half */
+	ksched_group *g = groups(20, KG_STATE_STABLE, 1 * SEC);
+	(void)state;
+	g[2].flags = KSCHED_FOCUS;
+	g[3].flags = KSCHED_HOT;
+	g[4].listed = KG_STATE_PREPARING_REBALANCE;
+	g[5].listed = KG_STATE_COMPLETING_REBALANCE;
+	g[5].described = KG_STATE_PREPARING_REBALANCE;
+	kafka_sched_plan(&s, g, 20, 1 * SEC, 0);
+	assert_true(g[4].describe && g[5].describe);
+	assert_false(g[3].offsets);
+	assert_false(g[2].offsets);
+	/* a second later: ten more requests, the traced group's turn */
+	apply(g, 20, 2 * SEC);
+	g[4].listed = g[4].described = KG_STATE_STABLE;
+	g[5].listed = g[5].described = KG_STATE_STABLE;
+	kafka_sched_plan(&s, g, 20, 2 * SEC, 0);
+	assert_true(g[3].offsets);
+	assert_true(g[2].offsets);
+	assert_false(g[4].offsets);
+	free(g);
+}
+
+/* A listed state that differs from the description: described now; Empty to Empty: never. */
+static void
+test_state_change(void **state)
+{
+	ksched s = sched(1000, 30 * SEC, true);
+	ksched_group *g = groups(4, KG_STATE_STABLE, 1 * SEC);
+	(void)state;
+	g[0].listed = KG_STATE_EMPTY;        /* everybody left */
+	g[1].listed = KG_STATE_EMPTY;        /* still Empty */
+	g[1].described = KG_STATE_EMPTY;
+	g[2].listed = KG_STATE_UNKNOWN;      /* an older broker: the listing says nothing */
+	g[2].described = KG_STATE_PREPARING_REBALANCE;
+	kafka_sched_plan(&s, g, 4, 2 * SEC, 0);
+	assert_true(g[0].describe);
+	assert_false(g[1].describe);
+	assert_true(g[2].describe);
+	assert_false(g[3].offsets); /* Stable and fresh: its turn comes */
+	apply(g, 4, 2 * SEC);
+	kafka_sched_plan(&s, g, 4, 3 * SEC, 0);
+	assert_false(g[0].describe); /* Empty now, and described so */
+	free(g);
+}
+
+/* Run a scheduler over groups for secs seconds, a refresh every step; the most requests in one refresh. */
+static int
+simulate(ksched *s, ksched_group *g, size_t n, int64_t from, int secs, int64_t step, int64_t *max_age, long *total)
+{
+	int64_t now;
+	int most = 0;
+	size_t i;
+	*total = 0;
+	*max_age = 0;
+	for (now = from; now < from + secs * SEC; now += step) {
+		ksched_plan p = kafka_sched_plan(s, g, n, now, 0);
+		apply(g, n, now);
+		*total += p.requests;
+		most = p.requests > most ? p.requests : most;
+		for (i = 0; now > from + 35 * SEC && i < n; i++) {
+			int64_t age = now - (g[i].offs_us < g[i].desc_us || !kafka_sched_needs_describe(&g[i]) ? g[i].offs_us
+														 : g[i].desc_us);
+			*max_age = age > *max_age ? age : *max_age;
+		}
+	}
+	return most;
+}
+
+/* A dashboard over 100 idle groups, 10 on screen: those each second, the others at the pace of --full-refresh. */
+static void
+test_paced_idle(void **state)
+{
+	ksched s = sched(1000, 30 * SEC, true);
+	ksched_group *g = groups(100, KG_STATE_STABLE, 0);
+	int64_t max_age;
+	long total;
+	size_t i;
+	int most;
+	(void)state;
+	for (i = 0; i < 10; i++)
+		g[i].flags = KSCHED_FOCUS;
+	for (i = 50; i < 100; i++)
+		g[i].listed = KG_STATE_EMPTY;
+	/* the first refresh asks everything it never asked, within the budget */
+	kafka_sched_plan(&s, g, 100, 1 * SEC, 0);
+	for (i = 0; i < 100; i++)
+		assert_true(g[i].offsets);
+	apply(g, 100, 1 * SEC);
+	most = simulate(&s, g, 100, 2 * SEC, 120, SEC, &max_age, &total);
+	/* on screen: 10 x 4 = 40 a second; the rest: (40 x 4 + 50 x 2) / 30 s, about 9 a second */
+	assert_true(total / 120 <= 40 + 12);
+	assert_true(total / 120 >= 40 + 6);
+	assert_true(most <= 40 + 20);
+	assert_true(max_age <= 31 * SEC);
+	free(g);
+}
+
+/*
+ * --json over 10,000 groups at -i 1 (half Empty): every group asked again
+ * within 30 s, at about the pace that needs (30,000 requests a cycle, about
+ * 1,000 a second), well within 1,500 a second.
+ */
+static void
+test_json_10k(void **state)
+{
+	ksched s = sched(1500, 30 * SEC, false);
+	ksched_group *g = groups(10000, KG_STATE_STABLE, 0);
+	int64_t max_age;
+	long total;
+	size_t i;
+	int most;
+	(void)state;
+	for (i = 5000; i < 10000; i++)
+		g[i].listed = KG_STATE_EMPTY;
+	most = simulate(&s, g, 10000, 1 * SEC, 120, SEC, &max_age, &total);
+	assert_true(most <= 2 * 1500);          /* at most two seconds saved */
+	/* the first fill as fast as the budget allows (30,000 in 20 s), then the pace, not the whole budget */
+	assert_true(total <= 30000L + 1100L * 100);
+	assert_true(total >= 30000L + 950L * 95);
+	assert_true(max_age <= 30 * SEC);
+	free(g);
+}
+
+/* --json over a few groups: the budget covers them all, so every line is fresh. */
+static void
+test_json_small(void **state)
+{
+	ksched s = sched(1500, 30 * SEC, false);
+	ksched_group *g = groups(40, KG_STATE_STABLE, 0);
+	int64_t max_age;
+	long total;
+	(void)state;
+	simulate(&s, g, 40, 1 * SEC, 60, SEC, &max_age, &total);
+	assert_true(max_age == 0);              /* asked in every refresh */
+	assert_int_equal(total, 40L * 4 * 60);
+	free(g);
+}
+
+/* The budget below what --full-refresh needs: the data gets older, the requests stay within it. */
+static void
+test_budget_wins(void **state)
+{
+	ksched s = sched(100, 30 * SEC, true);
+	ksched_group *g = groups(3000, KG_STATE_STABLE, 0);
+	int64_t max_age;
+	long total;
+	(void)state;
+	simulate(&s, g, 3000, 1 * SEC, 200, SEC, &max_age, &total);
+	assert_true(total <= 100L * 201 + 4);
+	assert_true(max_age > 30 * SEC); /* 12,000 requests a cycle at 100 a second: 120 s */
+	assert_true(max_age <= 125 * SEC);
+	free(g);
+}
+
+/* A refresh slower than the interval (every 3.5 s): the pace follows the time, not the count of refreshes. */
+static void
+test_slow_refreshes(void **state)
+{
+	ksched s = sched(1000, 30 * SEC, true);
+	ksched_group *g = groups(2000, KG_STATE_STABLE, 0);
+	int64_t max_age;
+	long total;
+	(void)state;
+	simulate(&s, g, 2000, 1 * SEC, 200, 3500000, &max_age, &total);
+	assert_true(max_age <= 34 * SEC);
+	assert_true(total <= 1000L * 201);
+	free(g);
+}
+
+/* A source that speaks of a group once (an observation), and remembers what the collector told it. */
+typedef struct fake {
+	bool spoke;
+	kg_focus got;
+	int32_t shown[8], hot[8];
+	int calls;
+} fake;
+
+/* poll: news until it spoke. */
+static int
+fake_poll(kg_source *s, int64_t now)
+{
+	fake *f = s->impl;
+	(void)now;
+	return f->spoke ? 0 : KG_SRC_NEWS;
+}
+
+/* drain: one observation of g-hot. */
+static void
+fake_drain(kg_source *s, kg_obsq *q)
+{
+	fake *f = s->impl;
+	if (!f->spoke)
+		obsq_push(q, obs_new(KG_OBS_HEARTBEAT, util_now_us(), intern_group("g-hot"), "fake"));
+	f->spoke = true;
+}
+
+/* focus: keep a copy. */
+static void
+fake_focus(kg_source *s, const kg_focus *x)
+{
+	fake *f = s->impl;
+	f->got = *x;
+	f->got.nshown = x->nshown < 8 ? x->nshown : 8;
+	f->got.nhot = x->nhot < 8 ? x->nhot : 8;
+	memcpy(f->shown, x->shown, f->got.nshown * sizeof *f->shown);
+	memcpy(f->hot, x->hot, f->got.nhot * sizeof *f->hot);
+	f->calls++;
+}
+
+/* close: nothing owned. */
+static void
+fake_close(kg_source *s)
+{
+	(void)s;
+}
+
+static const kg_source_ops fake_ops = {
+	.kind = "fake", .poll = fake_poll, .drain = fake_drain, .focus = fake_focus, .close = fake_close,
+};
+
+/* The collector tells sources the groups on screen, the selected one, and those observations spoke of. */
+static void
+test_focus_channel(void **state)
+{
+	fake f;
+	kg_tracker *t = tracker_new(NULL);
+	kg_collector *c = collector_new(NULL, t);
+	int32_t shown[2] = { intern_group("g-a"), intern_group("g-b") };
+	int i;
+	(void)state;
+	memset(&f, 0, sizeof f);
+	collector_add_source(c, source_new(&fake_ops, "fake", &f));
+	for (i = 0; i < 3; i++)
+		collector_step(c, 0);
+	assert_int_equal(f.calls, 1); /* the observation's group, told once */
+	assert_int_equal(f.got.nhot, 1);
+	assert_int_equal(f.hot[0], intern_group("g-hot"));
+	assert_false(f.got.screen);
+	collector_set_focus(c, shown, 2, shown[1]);
+	collector_step(c, 0);
+	assert_int_equal(f.calls, 2);
+	assert_true(f.got.screen);
+	assert_int_equal(f.got.nshown, 2);
+	assert_int_equal(f.shown[0], shown[0]);
+	assert_int_equal(f.got.selected, shown[1]);
+	assert_int_equal(f.got.nhot, 0);
+	collector_step(c, 0);
+	assert_int_equal(f.calls, 2); /* nothing new: not told again */
+	collector_free(c);
+	tracker_free(t);
+}
+
+/* Run. */
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_everything),
+		cmocka_unit_test(test_empty_rule),
+		cmocka_unit_test(test_selected_in_debt),
+		cmocka_unit_test(test_priorities),
+		cmocka_unit_test(test_state_change),
+		cmocka_unit_test(test_paced_idle),
+		cmocka_unit_test(test_json_10k),
+		cmocka_unit_test(test_json_small),
+		cmocka_unit_test(test_budget_wins),
+		cmocka_unit_test(test_slow_refreshes),
+		cmocka_unit_test(test_focus_channel),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
