@@ -425,6 +425,8 @@ kafka_contribute(kg_source *s, kg_builder *b)
 	}
 	for (i = 0; i < r->nbrokers; i++)
 		builder_broker(b, r->brokers[i].id, r->brokers[i].host, r->brokers[i].port);
+	if (r->offsets_np > 0)
+		builder_offsets_partitions(b, r->offsets_np);
 	for (i = 0; i < r->ntopics; i++) {
 		ktopic *t = &r->topics[i];
 		builder_topic(b, t->id, t->np);

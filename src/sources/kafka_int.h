@@ -100,6 +100,7 @@ typedef struct kresult {
 	kgroup *groups;
 	int ngroups;
 	bool no_group_apis;
+	int32_t offsets_np;  /* partitions of __consumer_offsets (a group's coordinator partition), 0 unknown */
 	ksched_plan plan;  /* what it asked */
 	int requests;      /* requests it sent (about) */
 	char *log_end_note; /* leaders that did not answer the log-end query, NULL none */

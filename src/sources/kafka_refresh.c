@@ -138,6 +138,9 @@ refresh_metadata(ksrc *k, kresult *r, char **err)
 	for (i = 0; i < md->topic_cnt; i++) {
 		const struct rd_kafka_metadata_topic *t = &md->topics[i];
 		ktopic *kt;
+		/* the count of __consumer_offsets names each group's coordinator partition, listed or not */
+		if (t->err == RD_KAFKA_RESP_ERR_NO_ERROR && strcmp(t->topic, "__consumer_offsets") == 0)
+			r->offsets_np = t->partition_cnt;
 		if (t->err != RD_KAFKA_RESP_ERR_NO_ERROR || !kafka_topic_selected(k, t->topic))
 			continue;
 		kt = &r->topics[r->ntopics++];

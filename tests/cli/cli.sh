@@ -88,6 +88,15 @@ t_contains "$T_TMP/once-rec" "GROUP g-multi" "and prints the report"
 t_contains "$T_TMP/once.kgrec" '"kgtop_record":1' "and writes the recording"
 fixture_stop
 
+# a group's coordinator partition of __consumer_offsets, from the partition count in the metadata
+# (abs(Java hashCode(group id)) mod 50: g-coop 15, payments-ledger 47, as Kafka's partitionFor says)
+fixture_start offsets-topic.json || exit 1
+"$KGTOP" -c none -b "$BOOTSTRAP" --once --json >"$T_TMP/offsets.json" 2>&1
+t_is "$?" 0 "--once --json on a cluster listing __consumer_offsets exits 0"
+t_is "$("$JSONQ" '.groups[0].offsets_partition' <"$T_TMP/offsets.json")" 15 "g-coop's offsets live in __consumer_offsets-15"
+t_is "$("$JSONQ" '.groups[1].offsets_partition' <"$T_TMP/offsets.json")" 47 "payments-ledger's in __consumer_offsets-47"
+fixture_stop
+
 # --once makes exactly one refresh, even when it takes longer than the interval: one ListGroups per broker (3)
 fixture_start "$top_srcdir/tests/integration/scenarios/slow-describe.json" || exit 1
 "$KGTOP" -c none -b "$BOOTSTRAP" -i 0.1 --once --json >"$T_TMP/one.json" 2>&1
