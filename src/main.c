@@ -306,6 +306,7 @@ add_traces(app *a)
 	trc.insecure = o->trace_insecure;
 	trc.headers_file = o->trace_headers;
 	trc.interval_us = o->interval_us;
+	trc.history_us = o->history_us;
 	if (trace_sources_new(&trc, ts, &nts, a->err, sizeof a->err) < 0) {
 		free(ts);
 		/* the message names the option itself: "--trace log: ...", "--trace-headers FILE: ..." */

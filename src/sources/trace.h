@@ -68,6 +68,11 @@ typedef struct kg_trace_config {
 	int64_t backoff_max_us;     /* 60 s */
 	size_t max_line;            /* 64 KiB (rdstats: 16 MiB) */
 	size_t chunk;               /* bytes asked per ranged request: 1 MiB */
+	int64_t total_timeout_us;   /* 30 s: an answer that is not a live stream must be complete within it */
+	/* the budget of one refresh, per source: the rest waits for the next one (shown in the health) */
+	size_t obs_budget;          /* 5000 observations */
+	int64_t time_budget_us;     /* 50 ms of parsing */
+	int64_t history_us;         /* --history: members silent this long while their group goes on are forgotten */
 } kg_trace_config;
 
 /* Counters of one trace source (tests, benchmarks, the health message). */

@@ -6,7 +6,7 @@
 FUZZ_TARGETS = tests/fuzz/fuzz_log tests/fuzz/fuzz_jsonl tests/fuzz/fuzz_jolokia tests/fuzz/fuzz_rdstats
 FUZZ_DEPS = src/sources/parse_lines.c src/sources/parse_log.c src/record/jsonl.c src/record/obs_codec.c \
 	src/record/json.c src/sources/parse_jolokia.c src/sources/parse_rdstats.c src/model/event.c \
-	src/model/obs.c src/model/tp.c src/model/intern.c src/model/snapshot.c src/util/util.c src/util/filter.c
+	src/model/obs.c src/model/tp.c src/model/intern.c src/model/snapshot.c src/util/util.c src/util/filter.c src/util/hmap.c
 FUZZ_FLAGS = -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 	-I$(top_builddir) -I$(top_srcdir)/src $(CJSON_CFLAGS) -pthread
 FUZZ_LINK = $(CJSON_LIBS) -lm
