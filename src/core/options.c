@@ -31,6 +31,8 @@
 #include <strings.h>
 
 #include "model/defaults.h"
+#include "sources/rdprops.h"
+#include "util/secfile.h"
 #include "util/util.h"
 
 typedef int (*opt_apply)(kg_options *o, const char *arg, char *err, size_t errsz);
@@ -114,30 +116,63 @@ first_word(const char *s, char *buf, size_t n)
 	return buf;
 }
 
-/* Add a librdkafka property key=value, set at origin (NULL: -X). */
+/* Add a librdkafka property, set at origin ("FILE:LINE", judged by rdprops; NULL: -X, taken as typed). */
 static int
-add_property(kg_options *o, const char *kv, const char *origin, char *err, size_t errsz)
+add_property_kv(kg_options *o, const char *k, const char *v, const char *origin, char *err, size_t errsz)
 {
-	char *copy = xstrdup(kv), *eq = strchr(copy, '='), *k, *v, w[128];
-	if (eq == NULL) {
-		free(copy);
-		return util_err(err, errsz, "%s%s%s: expected key=value", origin ? origin : "-X ", origin ? ": " : "",
-				first_word(kv, w, sizeof w));
-	}
-	*eq = '\0';
-	k = trim(copy);
-	v = trim(eq + 1);
-	if (*k == '\0') {
-		free(copy);
+	if (*k == '\0')
 		return util_err(err, errsz, "%s: empty key before '='", origin ? origin : "-X");
-	}
+	if (origin != NULL && rdprops_check_file(k, v, origin, err, errsz) < 0)
+		return -1;
 	o->rdkafka = xreallocarray(o->rdkafka, o->nrdkafka + 1, sizeof *o->rdkafka);
 	o->rdkafka[o->nrdkafka].key = xstrdup(k);
 	o->rdkafka[o->nrdkafka].value = xstrdup(v);
 	o->rdkafka[o->nrdkafka].origin = origin ? xstrdup(origin) : NULL;
 	o->nrdkafka++;
-	free(copy);
 	return 0;
+}
+
+/* Add a librdkafka property key=value, set at origin (NULL: -X); a file's line is never repeated. */
+static int
+add_property(kg_options *o, const char *kv, const char *origin, char *err, size_t errsz)
+{
+	char *copy, *eq, w[128];
+	int rc;
+	if (strchr(kv, '=') == NULL) {
+		if (origin != NULL)
+			return util_err(err, errsz, "%s: expected key=value (the line is not shown)", origin);
+		return util_err(err, errsz, "-X %s: expected key=value", first_word(kv, w, sizeof w));
+	}
+	copy = xstrdup(kv);
+	eq = strchr(copy, '=');
+	*eq = '\0';
+	rc = add_property_kv(o, trim(copy), trim(eq + 1), origin, err, errsz);
+	free(copy);
+	return rc;
+}
+
+/* Read a file's lines, of any length, trimmed; each not empty nor a comment goes to fn with "FILE:N". */
+static int
+read_lines(FILE *f, const char *path, int (*fn)(kg_options *, char *, const char *, char *, size_t),
+	   kg_options *o, char *err, size_t errsz)
+{
+	char *buf = NULL, *where;
+	size_t cap = 0;
+	int lineno = 0, rc = 0;
+	while (rc == 0 && getline(&buf, &cap, f) >= 0) {
+		char *s = trim(buf);
+		lineno++;
+		if (*s == '\0' || *s == '#' || *s == '!')
+			continue;
+		where = xasprintf("%s:%d", path, lineno);
+		rc = fn(o, s, where, err, errsz);
+		free(where);
+	}
+	if (buf != NULL)
+		memset(buf, 0, cap); /* the lines may hold secrets */
+	free(buf);
+	fclose(f);
+	return rc;
 }
 
 /* Check that a regex compiles. */
@@ -190,28 +225,21 @@ parse_int(const char *what, const char *arg, int lo, int hi, int *out, char *err
 	return 0;
 }
 
-/* -F: a librdkafka properties file. */
+/* One line of a properties file. */
+static int
+properties_line(kg_options *o, char *s, const char *where, char *err, size_t errsz)
+{
+	return add_property(o, s, where, err, errsz);
+}
+
+/* -F: a librdkafka properties file (kept to the rules of secfile.h). */
 static int
 apply_properties_file(kg_options *o, const char *path, char *err, size_t errsz)
 {
-	FILE *f = util_fopen_regular(path);
-	char line[4096];
-	int lineno = 0;
+	FILE *f = secfile_open(path, "-F", err, errsz);
 	if (f == NULL)
-		return util_err(err, errsz, "-F %s: %s", path, strerror(errno));
-	while (fgets(line, sizeof line, f) != NULL) {
-		char *s = trim(line), where[600];
-		lineno++;
-		if (*s == '\0' || *s == '#')
-			continue;
-		snprintf(where, sizeof where, "%s:%d", path, lineno);
-		if (add_property(o, s, where, err, errsz) < 0) {
-			fclose(f);
-			return -1;
-		}
-	}
-	fclose(f);
-	return 0;
+		return -1;
+	return read_lines(f, path, properties_line, o, err, errsz);
 }
 
 /* Options with code of their own (the others are set through their row's type). */
@@ -471,92 +499,97 @@ find_opt(const char *name)
 	return NULL;
 }
 
-/* Read the config file: "name = value" lines, "X.key = value" librdkafka properties. */
+/* A name safe to repeat in a message: an option's shape (lower case, digits, '.', '_', '-'). */
+static bool
+name_shown(const char *k)
+{
+	size_t n = strlen(k);
+	return n > 0 && n <= 64 && strspn(k, "abcdefghijklmnopqrstuvwxyz0123456789._-") == n;
+}
+
+/*
+ * Set an option from the config file: a message never repeats the value.
+ * The rows' messages quote the value ('VALUE'): that is taken out, and a
+ * message that would still show some of it says only which option.
+ */
+static int
+file_opt_set(const opt_def *d, kg_options *o, const char *v, const char *where, char *err, size_t errsz)
+{
+	size_t n = strlen(v) * 2 + 1024;
+	char *msg = xmalloc(n), *q, *quoted = xasprintf("'%s'", v);
+	int rc = 0;
+	if (opt_set(d, o, v, msg, n) < 0) {
+		while (*v != '\0' && (q = strstr(msg, quoted)) != NULL) {
+			memmove(q + 7, q + strlen(quoted), strlen(q + strlen(quoted)) + 1);
+			memcpy(q, "(value)", 7); /* short: the message must fit its buffer */
+		}
+		/* -F names its file: the file is what the message is about */
+		if (d->apply == a_props_file || strlen(v) < 4 || strstr(msg, v) == NULL)
+			rc = util_err(err, errsz, "%s: %s", where, msg);
+		else
+			rc = util_err(err, errsz, "%s: %s: invalid value (not shown)", where, d->name);
+	}
+	free(quoted);
+	free(msg);
+	return rc;
+}
+
+/* One line of the config file: "name = value", "name" (a flag), "X.key = value". */
+static int
+config_line(kg_options *o, char *s, const char *where, char *err, size_t errsz)
+{
+	char *eq = strchr(s, '='), *k = s, *v = NULL;
+	const opt_def *d;
+	if (eq != NULL) {
+		*eq = '\0';
+		k = trim(s);
+		v = trim(eq + 1);
+	}
+	if (v == NULL && k[strcspn(k, " \t")] != '\0') {
+		/* "name value": the first word is shown when it names an option or a property */
+		k[strcspn(k, " \t")] = '\0';
+		if (find_opt(k) != NULL || (strncmp(k, "X.", 2) == 0 && rdprops_key_shown(k + 2)))
+			return util_err(err, errsz, "%s: %s: expected %s = value", where, k,
+					strncmp(k, "X.", 2) == 0 ? "X.key" : "name");
+		return util_err(err, errsz, "%s: not an option (the line is not shown)", where);
+	}
+	if (strncmp(k, "X.", 2) == 0) {
+		if (v == NULL)
+			return util_err(err, errsz, "%s: expected X.key = value (the line is not shown)", where);
+		return add_property_kv(o, k + 2, v, where, err, errsz);
+	}
+	d = find_opt(k);
+	if (d == NULL) {
+		/* a line that names no option may be a stray secret: repeat only a name before '=' */
+		if (v != NULL && name_shown(k))
+			return util_err(err, errsz, "%s: unknown option '%s'", where, k);
+		return util_err(err, errsz, "%s: not an option (the line is not shown)", where);
+	}
+	if (d->cli_only)
+		return util_err(err, errsz, "%s: %s is for the command line only, not the config file", where, k);
+	if (d->arg == no_argument) {
+		if (v == NULL || strcasecmp(v, "true") == 0 || strcasecmp(v, "yes") == 0 || strcmp(v, "1") == 0)
+			return opt_set(d, o, "", err, errsz);
+		if (strcasecmp(v, "false") == 0 || strcasecmp(v, "no") == 0 || strcmp(v, "0") == 0)
+			return 0;
+		return util_err(err, errsz, "%s: %s takes true or false", where, k);
+	}
+	if (v == NULL && d->arg == required_argument)
+		return util_err(err, errsz, "%s: %s needs a value", where, k);
+	if (d->apply == a_property)
+		return add_property(o, v ? v : "", where, err, errsz); /* from a file: judged as one */
+	return file_opt_set(d, o, v ? v : "", where, err, errsz);
+}
+
+/* Read the config file (kept to the rules of secfile.h): lines of any length. */
 static int
 read_config(kg_options *o, const char *path, bool must_exist, char *err, size_t errsz)
 {
-	FILE *f = util_fopen_regular(path);
-	char line[4096];
-	int lineno = 0;
-	if (f == NULL) {
-		if (!must_exist && errno == ENOENT)
-			return 0;
-		return util_err(err, errsz, "config %s: %s", path, strerror(errno));
-	}
+	FILE *f = secfile_open(path, "config", err, errsz);
+	if (f == NULL)
+		return !must_exist && errno == ENOENT ? 0 : -1;
 	set_string(&o->config_file, path);
-	while (fgets(line, sizeof line, f) != NULL) {
-		char *s = trim(line), *eq, *k, *v;
-		const opt_def *d;
-		char sub[4352]; /* a whole line fits: long values (PEM, JAAS) are not cut */
-		lineno++;
-		if (*s == '\0' || *s == '#')
-			continue;
-		eq = strchr(s, '=');
-		if (eq != NULL) {
-			*eq = '\0';
-			k = trim(s);
-			v = trim(eq + 1);
-		} else {
-			k = s;
-			v = NULL;
-		}
-		if (strncmp(k, "X.", 2) == 0) {
-			char where[600];
-			snprintf(where, sizeof where, "%s:%d", path, lineno);
-			if ((size_t)snprintf(sub, sizeof sub, "%s=%s", k + 2, v != NULL ? v : "") >= sizeof sub) {
-				fclose(f);
-				/* a long value (an inline PEM, a JAAS line) would be cut: say so, never show it */
-				return util_err(err, errsz, "%s: %s: value too long for the config file (use -F FILE)",
-						where, first_word(k, sub, sizeof sub));
-			}
-			if (v == NULL) {
-				fclose(f);
-				/* only the key: what follows it may be a secret */
-				return util_err(err, errsz, "%s: %s: expected X.key = value", where,
-						first_word(k, sub, sizeof sub));
-			}
-			if (add_property(o, sub, where, err, errsz) < 0) {
-				fclose(f);
-				return -1;
-			}
-			continue;
-		}
-		d = find_opt(k);
-		if (d == NULL) {
-			fclose(f);
-			return util_err(err, errsz, "%s:%d: unknown option '%s'", path, lineno,
-					first_word(k, sub, sizeof sub));
-		}
-		if (d->cli_only) {
-			fclose(f);
-			return util_err(err, errsz, "%s:%d: %s is for the command line only, not the config file", path,
-					lineno, k);
-		}
-		if (d->arg == no_argument) {
-			if (v != NULL && strcasecmp(v, "true") != 0 && strcasecmp(v, "yes") != 0 && strcmp(v, "1") != 0) {
-				if (strcasecmp(v, "false") == 0 || strcasecmp(v, "no") == 0 || strcmp(v, "0") == 0)
-					continue;
-				fclose(f);
-				return util_err(err, errsz, "%s:%d: %s takes true or false", path, lineno, k);
-			}
-			v = NULL;
-		} else if (v == NULL && d->arg == required_argument) {
-			fclose(f);
-			return util_err(err, errsz, "%s:%d: %s needs a value", path, lineno, k);
-		}
-		if (opt_set(d, o, v ? v : "", err, errsz) < 0)
-			goto bad;
-	}
-	fclose(f);
-	return 0;
-bad:
-	{
-		char inner[512];
-		util_strlcpy(inner, err, sizeof inner);
-		util_err(err, errsz, "%s:%d: %s", path, lineno, inner);
-	}
-	fclose(f);
-	return -1;
+	return read_lines(f, path, config_line, o, err, errsz);
 }
 
 /* One option in --help: the left column, then the help wrapped within 80 columns. */

@@ -32,6 +32,7 @@
 #include "record/format.h"
 #include "record/json.h"
 #include "record/obs_codec.h"
+#include "util/secfile.h"
 #include "util/util.h"
 
 #define KEYFRAME_US (60LL * 1000000)
@@ -541,7 +542,7 @@ recorder_rotate(kg_recorder *r)
 		recorder_fail(r, "cannot rotate", e);
 		return false;
 	}
-	r->f = fopen(r->path, "w");
+	r->f = secfile_create(r->path, "w");
 	if (r->f == NULL) {
 		recorder_fail(r, "cannot open after rotating", errno);
 		return false;
@@ -620,7 +621,7 @@ int
 recorder_open(const char *path, int64_t max_bytes, kg_recorder **out, char *err, size_t errsz)
 {
 	kg_recorder *r;
-	FILE *f = fopen(path, "w");
+	FILE *f = secfile_create(path, "w"); /* 0600, like every file kgtop writes */
 	if (f == NULL)
 		return util_err(err, errsz, "--record %s: %s", path, strerror(errno));
 	r = xcalloc(1, sizeof *r);

@@ -50,6 +50,17 @@ t_contains() {
 	fi
 }
 
+# t_lacks FILE TEXT DESCRIPTION
+t_lacks() {
+	if grep -qF -- "$2" "$1"; then
+		t_ok 1 "$3"
+		echo "#   '$2' in $1:"
+		head -20 "$1" | sed 's/^/#   /'
+	else
+		t_ok 0 "$3"
+	fi
+}
+
 # t_wait_for SECONDS COMMAND...: poll COMMAND until it succeeds or the deadline passes
 t_wait_for() {
 	t_deadline=$(($(date +%s) + $1))

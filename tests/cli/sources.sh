@@ -5,17 +5,6 @@
 
 SRC=$(cd "$top_srcdir" && pwd)
 
-# t_lacks FILE TEXT DESCRIPTION
-t_lacks() {
-	if grep -qF -- "$2" "$1"; then
-		t_ok 1 "$3"
-		echo "#   '$2' in $1:"
-		head -20 "$1" | sed 's/^/#   /'
-	else
-		t_ok 0 "$3"
-	fi
-}
-
 # messages name the option once
 "$KGTOP" --trace bogus:file:///x --once >"$T_TMP/kind" 2>&1
 t_is "$?" 2 "an unknown trace kind exits 2"
