@@ -893,6 +893,15 @@ resume(kg_trace_transport *t)
 	drive(t);
 }
 
+/* An open live stream is a healthy source, quiet, or paused because we are behind. */
+static void
+stream_alive(kg_trace_transport *t, int64_t mono)
+{
+	t->last_ok = util_now_us();
+	t->last_ok_mono = mono;
+	set_status(t, KG_SRC_OK);
+}
+
 /*
  * The deadlines of the request in flight.  A live stream is reopened
  * after idle_timeout of silence, and fails when it trickles (bytes arrive
@@ -920,10 +929,7 @@ check_deadlines(kg_trace_transport *t, int64_t mono)
 		set_err(t, "%s: no complete answer within %.1fs", t->u.shown, (double)age / 1e6);
 		request_abort(t, false);
 	} else if (stream) {
-		/* an open live stream is a healthy source, quiet or not */
-		t->last_ok = util_now_us();
-		t->last_ok_mono = mono;
-		set_status(t, KG_SRC_OK);
+		stream_alive(t, mono);
 	}
 }
 
@@ -940,6 +946,8 @@ trace_transport_poll(kg_trace_transport *t)
 	mono = util_mono_us();
 	if (t->active && !t->paused)
 		check_deadlines(t, mono);
+	else if (t->active && live_stream(t))
+		stream_alive(t, mono); /* paused: the wait is ours */
 	/* the next request waits until what the last one brought was parsed */
 	if (!t->active && mono >= t->next_at && trace_backlog_size(&t->backlog) == 0) {
 		request_start(t);

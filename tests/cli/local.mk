@@ -9,3 +9,7 @@ EXTRA_DIST += tests/data/trace/seed-coop.jsonl
 # the shape of src/: layers, file and function sizes (doc/DESIGN.md)
 TESTS += tests/tools/layout.sh
 EXTRA_DIST += tests/tools/layout.sh
+# the test HTTP server as a program (tests/cli/harden.sh, the fault table)
+check_PROGRAMS += tests/http-serve
+tests_http_serve_SOURCES = tests/http/serve.c tests/http/httpd.c tests/http/httpd.h
+tests_http_serve_CFLAGS = $(AM_CFLAGS) -I$(top_srcdir)/tests/http
