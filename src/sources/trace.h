@@ -87,6 +87,7 @@ typedef struct kg_trace_stats {
 	uint64_t truncations;  /* file shorter than the offset: read again from its start */
 	uint64_t streams;      /* answers read as live streams */
 	int64_t offset;        /* next byte of the file to read; -1 when unknown or streaming */
+	uint64_t backlog;      /* bytes received and not parsed yet (the refresh's budget ran out) */
 	int64_t bytes_first_line; /* bytes received before the first line was parsed; -1 none yet */
 	int64_t first_line_us; /* monotonic time of that first line; 0 none yet */
 } kg_trace_stats;

@@ -1047,6 +1047,7 @@ trace_transport_stats(const kg_trace_transport *t, kg_trace_stats *st)
 {
 	st->counts.oversize = t->lines.oversize;
 	st->offset = t->started && !t->streaming ? t->offset : -1;
+	st->backlog = trace_backlog_size(&t->backlog);
 }
 
 /* ------------------------------------------------------------- creation */

@@ -413,19 +413,33 @@ serve_chunked(kg_httpd *h, int sock, const req *r, const char *name)
 	return send_all(h, sock, "0\r\n\r\n", 5);
 }
 
-/* A live stream that trickles: one byte that is no newline every trickle_ms, until the client leaves. */
+/*
+ * A trickle, one byte every every_ms until the client leaves: a live
+ * stream of bytes that are no newline (name NULL), or the file name with
+ * its length, one byte of it at a time.
+ */
 static int
-serve_trickle(kg_httpd *h, int sock, long every_ms)
+serve_trickle(kg_httpd *h, int sock, const char *name, long every_ms)
 {
-	if (sendf(h, sock, "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nTransfer-Encoding: chunked\r\n\r\n") < 0)
-		return -1;
-	while (!atomic_load(&h->stop)) {
-		if (send_all(h, sock, "1\r\nx\r\n", 6) < 0)
-			return -1;
+	off_t size = 0, at = 0;
+	int fd = -1, rc = -1;
+	if (name != NULL && (fd = open_file(h, name, &size)) < 0)
+		return status(h, sock, 404, "Not Found", false);
+	if (fd >= 0)
+		rc = sendf(h, sock, "HTTP/1.1 200 OK\r\nContent-Length: %lld\r\n\r\n", (long long)size);
+	else
+		rc = sendf(h, sock, "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n");
+	while (rc == 0 && !atomic_load(&h->stop) && (fd < 0 || at < size)) {
+		char b = 'x';
+		if (fd >= 0 && pread(fd, &b, 1, at++) != 1)
+			break;
+		rc = fd >= 0 ? send_all(h, sock, &b, 1) : send_all(h, sock, "1\r\nx\r\n", 6);
 		count_body(h, 1);
-		if (wait_fd(h, sock, POLLIN, (int)every_ms) != 0)
-			return -1; /* the client left */
+		if (rc == 0 && wait_fd(h, sock, POLLIN, (int)every_ms) != 0)
+			rc = -1; /* the client left */
 	}
+	if (fd >= 0)
+		close(fd);
 	return -1;
 }
 
@@ -524,7 +538,9 @@ dispatch(kg_httpd *h, int sock, const req *r)
 	if (fail500 > 0 && (strncmp(p, "/f/", 3) == 0 || strncmp(p, "/chunked/", 9) == 0))
 		return status(h, sock, 500, "Internal Server Error", head);
 	if (trickle_ms > 0 && strncmp(p, "/chunked/", 9) == 0)
-		return serve_trickle(h, sock, trickle_ms);
+		return serve_trickle(h, sock, NULL, trickle_ms);
+	if (trickle_ms > 0 && strncmp(p, "/f/", 3) == 0)
+		return serve_trickle(h, sock, p + 3, trickle_ms);
 	if (strcmp(p, "/flood") == 0)
 		return serve_flood(h, sock);
 	if (strncmp(p, "/f/", 3) == 0)

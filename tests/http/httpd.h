@@ -22,6 +22,7 @@
  *                   group g-flood-end, then silence
  * Knobs make faults: "fail500" answers 500 for /f/ and /chunked/, and
  * "trickle_ms" makes /chunked/ a stream of one byte (never a newline) per
+ * that many milliseconds, and /f/ the file with its length, one byte per
  * that many milliseconds.
  *   POST /jolokia   answers with the file "jolokia.json" of the directory
  * A TLS handshake gets a plain "400 Bad Request" (so https:// clients fail fast).
