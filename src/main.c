@@ -89,6 +89,7 @@ install_signals(void)
 	sigaction(SIGHUP, &sa, NULL);
 	sa.sa_handler = SIG_IGN;
 	sigaction(SIGPIPE, &sa, NULL);
+	sigaction(SIGXFSZ, &sa, NULL); /* past a file size limit (ulimit -f) a write fails (EFBIG), like a full disk */
 }
 
 /* Say an error and give the exit status. */
