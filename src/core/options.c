@@ -21,6 +21,7 @@
 
 #include "core/options.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <regex.h>
@@ -175,12 +176,57 @@ read_lines(FILE *f, const char *path, int (*fn)(kg_options *, char *, const char
 	return rc;
 }
 
-/* Check that a regex compiles. */
+/*
+ * Whether glibc's regcomp() would need a great deal of memory for re: it
+ * copies what a repetition applies to, so repetition bounds multiply
+ * (a{100}{100} is ten thousand copies of a) and stacked repetitions
+ * double (a++++...): their product is kept to 1000, a repetition may not
+ * follow another, and the pattern is at most 4 KiB.
+ */
+static bool
+regex_too_big(const char *re)
+{
+	double product = 1;
+	const char *p;
+	bool after_rep = false;
+	for (p = re; *p != '\0'; p++) {
+		char *e;
+		long lo, hi;
+		bool rep = *p == '*' || *p == '+' || *p == '?' || (*p == '{' && isdigit((unsigned char)p[1]));
+		if (rep && after_rep)
+			return true;
+		after_rep = rep;
+		if (*p == '\\' && p[1] != '\0') {
+			p++;
+			continue;
+		}
+		if (*p != '{' || !isdigit((unsigned char)p[1]))
+			continue;
+		lo = hi = strtol(p + 1, &e, 10);
+		if (*e == ',' && isdigit((unsigned char)e[1]))
+			hi = strtol(e + 1, &e, 10);
+		else if (*e == ',')
+			e++;
+		if (*e == '}') {
+			product *= (double)KG_MAX(KG_MAX(lo, hi), 1);
+			p = e; /* the next character follows the bounds */
+		}
+	}
+	return product > 1000 || strlen(re) > 4096;
+}
+
+/* Check that a regex compiles, and is not too big. */
 static int
 check_regex(const char *what, const char *re, char *err, size_t errsz)
 {
 	regex_t r;
-	int rc = regcomp(&r, re, REG_EXTENDED | REG_NOSUB);
+	int rc;
+	if (regex_too_big(re))
+		return util_err(err, errsz,
+				"%s '%s': pattern too large (over 4 KiB, repetition bounds past 1000, or a repetition of a "
+				"repetition)",
+				what, re);
+	rc = regcomp(&r, re, REG_EXTENDED | REG_NOSUB);
 	if (rc != 0) {
 		char msg[128];
 		regerror(rc, &r, msg, sizeof msg);
@@ -397,7 +443,7 @@ parse_factor(const char *what, const char *arg, double lo, double hi, double *ou
 {
 	char *end;
 	double v = strtod(arg, &end);
-	if (end == arg || (*end != '\0' && strcmp(end, "x") != 0) || v < lo || v > hi)
+	if (end == arg || (*end != '\0' && strcmp(end, "x") != 0) || !(v >= lo && v <= hi)) /* NaN too */
 		return util_err(err, errsz, "%s '%s': expected a factor from %g to %g", what, arg, lo, hi);
 	*out = v;
 	return 0;
@@ -657,6 +703,22 @@ options_usage(void)
 	       "Exit status: 0 ok, 1 cluster or runtime error, 2 usage error.\n");
 }
 
+/*
+ * Start getopt_long() over.  glibc keeps the place inside a cluster of
+ * short options ("-vT") across calls and forgets it only when optind is 0:
+ * with 1, a parse that stopped early (an error) would leave the next one
+ * reading the old, maybe freed, arguments.
+ */
+static void
+getopt_restart(void)
+{
+#ifdef __GLIBC__
+	optind = 0;
+#else
+	optind = 1;
+#endif
+}
+
 /* Parse everything. */
 int
 options_parse(kg_options *o, int argc, char **argv, char *err, size_t errsz)
@@ -689,7 +751,7 @@ options_parse(kg_options *o, int argc, char **argv, char *err, size_t errsz)
 
 	/* first pass: --help, --version, --config */
 	opterr = 0;
-	optind = 1;
+	getopt_restart();
 	while ((c = getopt_long(argc, argv, shorts, lopts, &idx)) != -1) {
 		if (c == 'h') {
 			options_usage();
@@ -728,7 +790,7 @@ options_parse(kg_options *o, int argc, char **argv, char *err, size_t errsz)
 
 	/* the command line */
 	opterr = 0;
-	optind = 1;
+	getopt_restart();
 	while ((c = getopt_long(argc, argv, shorts, lopts, &idx)) != -1) {
 		const opt_def *d = NULL;
 		if (c == '?' || c == ':') {

@@ -55,27 +55,47 @@ plain_word(const char *v)
 	return strspn(v, ok) == strlen(v);
 }
 
-/* librdkafka's message with every copy of the value taken out; false when some of it would still show. */
+/* Whether msg holds six bytes in a row of value (or value is too long to tell). */
 static bool
-mask_value(char *msg, const char *value)
+shares_piece(const char *msg, const char *value)
 {
-	size_t vn = strlen(value);
-	char *q = msg;
-	static const char hidden[] = "(value not shown)";
-	if (vn == 0)
+	size_t vn = strlen(value), mn = strlen(msg), i;
+	if (vn > 4096)
 		return true;
-	/* librdkafka quotes a bad value: Invalid value "VALUE" for configuration property "KEY" */
-	while ((q = strchr(q, '"')) != NULL) {
-		if (strncmp(q + 1, value, vn) == 0 && q[1 + vn] == '"') {
-			size_t tail = strlen(q + vn + 2);
-			memmove(q + sizeof hidden - 1, q + vn + 2, tail + 1);
-			memcpy(q, hidden, sizeof hidden - 1);
-			q += sizeof hidden - 1;
-		} else {
-			q++;
-		}
+	for (i = 0; i + 6 <= vn; i++) {
+		if (memmem(msg, mn, value + i, 6) != NULL)
+			return true;
 	}
-	return vn < 4 || strstr(msg, value) == NULL;
+	return false; /* a shorter value is only taken out where it is quoted */
+}
+
+/*
+ * librdkafka's message with the value taken out: it quotes what it refuses
+ * (Invalid value "VALUE" for configuration property "KEY"; of a list, the
+ * one bad item), so every quoted piece of the value goes.  False when some
+ * of the value would still show.
+ */
+static bool
+mask_value(char *msg, size_t cap, const char *key, const char *value)
+{
+	static const char hidden[] = "(value not shown)";
+	char *q = msg, *end;
+	while ((q = strchr(q, '"')) != NULL && (end = strchr(q + 1, '"')) != NULL) {
+		size_t n = (size_t)(end - q - 1), tail = strlen(end + 1);
+		char save = *end;
+		bool part;
+		*end = '\0';
+		part = n > 0 && strcmp(q + 1, key) != 0 && strstr(value, q + 1) != NULL;
+		*end = save;
+		if (!part || (q - msg) + sizeof hidden + tail >= cap) {
+			q = end + 1;
+			continue;
+		}
+		memmove(q + sizeof hidden - 1, end + 1, tail + 1);
+		memcpy(q, hidden, sizeof hidden - 1);
+		q += sizeof hidden - 1;
+	}
+	return !shares_piece(msg, value);
 }
 
 /* Judge one property from a file. */
@@ -106,7 +126,7 @@ rdprops_check_file(const char *key, const char *value, const char *where, char *
 	msg[0] = '\0';
 	conf = rd_kafka_conf_new();
 	if (rd_kafka_conf_set(conf, key, value, msg, n) != RD_KAFKA_CONF_OK) {
-		if (mask_value(msg, value))
+		if (mask_value(msg, n, key, value))
 			rc = util_err(err, errsz, "%s: %s: %s", where, key, msg);
 		else
 			rc = util_err(err, errsz, "%s: %s: librdkafka refuses the value (not shown)", where, key);

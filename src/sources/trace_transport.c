@@ -103,6 +103,9 @@ struct kg_trace_transport {
 
 	/* a line stream */
 	bool started;         /* offset known */
+	bool ino_known;       /* file://: the identity of the file read so far */
+	dev_t dev;
+	ino_t ino;
 	bool streaming;       /* the server sends a live stream without length */
 	int64_t offset;
 	unsigned char tail[TAIL];
@@ -544,6 +547,21 @@ file_problem(const kg_trace_transport *t, char *why, size_t n)
 	return false;
 }
 
+/* file://: whether the path now names another file than the one read so far (renamed away, a new one made). */
+static bool
+file_replaced(kg_trace_transport *t)
+{
+	struct stat sb;
+	bool replaced;
+	if (!t->u.is_file || t->u.path == NULL || stat(t->u.path, &sb) < 0)
+		return false;
+	replaced = t->ino_known && (sb.st_ino != t->ino || sb.st_dev != t->dev);
+	t->dev = sb.st_dev;
+	t->ino = sb.st_ino;
+	t->ino_known = true;
+	return replaced;
+}
+
 /* Set the range of the next request from the stream's state. */
 static void
 request_range(kg_trace_transport *t)
@@ -586,6 +604,8 @@ request_log(const kg_trace_transport *t)
 		     t->want_end);
 }
 
+static void restart_from_zero(kg_trace_transport *t);
+
 /* Start the next request. */
 static void
 request_start(kg_trace_transport *t)
@@ -596,6 +616,11 @@ request_start(kg_trace_transport *t)
 		t->completed = true; /* failed: as complete as it gets (for --once) */
 		answer_failed(t);
 		return;
+	}
+	if (t->wire.mode == KG_TRACE_STREAM && file_replaced(t) && t->started && !t->streaming) {
+		t->st->rotations++; /* a rotation, even when the new file is already longer than what was read */
+		t->replaced = true;  /* for the log's words; reset below */
+		restart_from_zero(t);
 	}
 	t->prime = false;
 	t->from = t->want_end = -1;

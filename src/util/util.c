@@ -375,7 +375,7 @@ util_parse_duration_us(const char *s)
 		mult = 86400e6;
 	else
 		return -1;
-	if (v * mult > 9e18)
+	if (!(v * mult <= 9e18)) /* past int64_t (or NaN) */
 		return -1;
 	return (int64_t)(v * mult + 0.5);
 }
@@ -402,7 +402,7 @@ util_parse_size(const char *s)
 	}
 	if (*end == 'B' || *end == 'b' || (*end == 'i' && (end[1] == 'B' || end[1] == 'b')))
 		end += (*end == 'i') ? 2 : 1;
-	if (*end != '\0')
+	if (*end != '\0' || !(v * mult < 9e18)) /* past int64_t (or NaN): converting would be undefined */
 		return -1;
 	return (int64_t)(v * mult);
 }

@@ -42,8 +42,15 @@ srcdir(void)
 int
 fixture_start(fixture *f, const char *scenario, bool manual)
 {
+	return fixture_start_at(f, scenario, manual, 0);
+}
+
+/* Start the broker with its first broker on port (0: any free ports). */
+int
+fixture_start_at(fixture *f, const char *scenario, bool manual, int port)
+{
 	int out[2];
-	char bin[512], scen[512], line[1024];
+	char bin[512], scen[512], line[1024], ports[16];
 	size_t n = 0;
 	int64_t deadline = util_mono_us() + 10LL * 1000000;
 	memset(f, 0, sizeof *f);
@@ -52,7 +59,10 @@ fixture_start(fixture *f, const char *scenario, bool manual)
 		return -1;
 	snprintf(f->stats, sizeof f->stats, "%s/stats.json", f->dir);
 	snprintf(bin, sizeof bin, "%s/tests/fixture-broker", builddir());
-	if (strchr(scenario, '/') != NULL)
+	snprintf(ports, sizeof ports, "%d", port);
+	if (scenario[0] == '/')
+		util_strlcpy(scen, scenario, sizeof scen);
+	else if (strchr(scenario, '/') != NULL)
 		snprintf(scen, sizeof scen, "%s/%s", srcdir(), scenario);
 	else
 		snprintf(scen, sizeof scen, "%s/tests/fixture/scenarios/%s", srcdir(), scenario);
@@ -67,10 +77,10 @@ fixture_start(fixture *f, const char *scenario, bool manual)
 		close(out[0]);
 		close(out[1]);
 		if (manual)
-			execl(bin, bin, "--port", "0", "--scenario", scen, "--stats", f->stats, "--manual", "--log", logp,
+			execl(bin, bin, "--port", ports, "--scenario", scen, "--stats", f->stats, "--manual", "--log", logp,
 			      (char *)NULL);
 		else
-			execl(bin, bin, "--port", "0", "--scenario", scen, "--stats", f->stats, "--log", logp, (char *)NULL);
+			execl(bin, bin, "--port", ports, "--scenario", scen, "--stats", f->stats, "--log", logp, (char *)NULL);
 		_exit(127);
 	}
 	close(out[1]);

@@ -20,6 +20,8 @@ typedef struct fixture {
 
 /* Start tests/fixture-broker with a scenario (manual steps); 0 or -1. */
 int fixture_start(fixture *f, const char *scenario, bool manual);
+/* The same with the first broker on port (0: any); an absolute scenario path is taken as it is. */
+int fixture_start_at(fixture *f, const char *scenario, bool manual, int port);
 /* Apply the next scenario step (SIGUSR1) and wait until the broker counted it. */
 int fixture_step(fixture *f);
 /* Stop the broker (SIGTERM, wait). */

@@ -25,3 +25,10 @@ tests_integration_test_demo_commands_CFLAGS = $(TEST_CFLAGS)
 tests_integration_test_demo_commands_LDADD = $(TEST_LIBS)
 EXTRA_DIST += tests/integration/scenarios/hostile.json
 EXTRA_DIST += tests/integration/scenarios/old-broker.json
+# The fault table (issue 13): each fault against the real binary, time to detect and to recover (about 2 min).
+check_PROGRAMS += tests/integration/test_faults
+TESTS += tests/integration/test_faults
+tests_integration_test_faults_SOURCES = tests/integration/test_faults.c \
+	tests/integration/fixture_util.c tests/integration/fixture_util.h tests/http/httpd.c tests/http/httpd.h
+tests_integration_test_faults_CFLAGS = $(TEST_CFLAGS)
+tests_integration_test_faults_LDADD = $(TEST_LIBS)
