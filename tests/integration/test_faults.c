@@ -544,6 +544,7 @@ static void
 row_http(row *out, const char *route, const char *knob, long value, const char *shows, int hold_ms)
 {
 	char spec[600], path[600];
+	long base;
 	const char *args[] = { "--trace", spec, NULL };
 	kgrun r;
 	tstate t = { 0 };
@@ -557,13 +558,15 @@ row_http(row *out, const char *route, const char *knob, long value, const char *
 		snprintf(out->note, sizeof out->note, "never read before the fault");
 		goto done;
 	}
+	base = atol(src_field(r.line, t.source, "message"));
 	httpd_set(srv, knob, value);
 	out->detect_ms = trace_wait(&r, &t, "error", shows, 0, DETECT_MS);
 	util_strlcpy(out->shown, t.shown, sizeof out->shown);
 	run_until(&r, never, NULL, hold_ms);
 	httpd_set(srv, knob, 0);
 	append_member(path, "m-after");
-	out->recover_ms = trace_wait(&r, &t, "ok", "", 1, RECOVER_MS);
+	/* recovered: lines read after the fault's end, not what was read before it */
+	out->recover_ms = trace_wait(&r, &t, "ok", "", base + 1, RECOVER_MS);
 done:
 	run_stop(&r);
 }
@@ -612,6 +615,11 @@ row_flood(row *out)
 		out->recover_ms += KG_MAX(out->detect_ms, 0);
 	snprintf(out->note, sizeof out->note, "from the first line; longest wait for a line %.1f s",
 		 (double)r.gap_max_ms / 1e3);
+	/* a kgtop that stops answering for twenty refreshes has not weathered the flood */
+	if (r.gap_max_ms > 10000) {
+		out->recover_ms = -1;
+		snprintf(out->note + strlen(out->note), sizeof out->note - strlen(out->note), " (over 10 s: frozen)");
+	}
 	run_stop(&r);
 	httpd_set(srv, "flood_lines", 0);
 }
