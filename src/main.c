@@ -4,11 +4,13 @@
  * returns errors.
  *
  * The steps, each a function returning GO_ON or the exit status: set up
- * (options, log, global state, signals), the replay if any (its settings
- * feed the tracker), the tracker, the demo if any (the cluster it starts
- * is the kafka source's), the collector, then its sources in the order the
- * header lists them (replay, recorder, kafka, demo, traces), then run, then
- * finish (everything freed, the recorder's last error said).
+ * (options, log, global state, signals), the replay or the attached
+ * stream if any (their settings feed the tracker), the tracker, the demo if
+ * any (the cluster it starts is the kafka source's), the collector, then
+ * its sources in the order the header lists them (replay or attach,
+ * recorder, server, kafka, demo, traces), then run, then finish
+ * (everything freed, the server after the collector, the recorder's last
+ * error said).  --serve without a terminal runs headless.
  *
  * Exit status: 0 ok, 1 cluster or runtime error (with a message), 2 usage.
  */
@@ -34,6 +36,8 @@
 #include "sources/demo_script.h"
 #include "sources/kafka.h"
 #include "record/replay.h"
+#include "serve/serve.h"
+#include "sources/attach.h"
 #include "sources/sources.h"
 #include "sources/trace.h"
 #include "ui/ui.h"
@@ -51,11 +55,12 @@ typedef struct app {
 	kg_tracker_config tc;
 	kg_tracker *tracker;
 	kg_collector *c;
-	kg_source *kafka, *demo, *replay;
-	bool demo_added, replay_added; /* handed to the collector, which closes them */
+	kg_source *kafka, *demo, *replay, *attach;
+	bool demo_added, replay_added, attach_added; /* handed to the collector, which closes them */
 	const char *bootstrap;         /* the cluster the kafka source polls (the demo's own, or -b) */
 	kg_filter *groups;
 	kg_recorder *recorder;
+	kg_server *server;
 	kg_ui_info info;
 	bool log_opened, global_init;
 	char err[1024];
@@ -122,6 +127,9 @@ app_setup(app *a, int argc, char **argv)
 			demo_scenario_why_not(o->demo_scenario, o->brokers != NULL));
 		return 2;
 	}
+	/* --serve without a terminal (a service): serve until a signal */
+	if (o->serve != NULL && o->mode == KG_MODE_UI && !isatty(STDOUT_FILENO))
+		o->mode = KG_MODE_SERVE;
 	if (log_open(o->log_file, o->verbose, a->err, sizeof a->err) < 0)
 		return fail(2, NULL, a->err);
 	a->log_opened = true;
@@ -156,6 +164,24 @@ open_replay(app *a)
 	return GO_ON;
 }
 
+/* --attach: another kgtop's stream as the only source (its header read now: the tracker needs its settings). */
+static int
+open_attach(app *a)
+{
+	kg_attach_config ac;
+	int rc;
+	if (a->o.attach == NULL)
+		return GO_ON;
+	memset(&ac, 0, sizeof ac);
+	ac.url = a->o.attach;
+	ac.insecure = a->o.trace_insecure;
+	ac.timeout_us = a->o.timeout_us;
+	rc = attach_source_new(&ac, &a->attach, a->err, sizeof a->err);
+	if (rc < 0)
+		return fail(rc == -2 ? 2 : 1, NULL, a->err);
+	return GO_ON;
+}
+
 /* The tracker: its defaults, a recording's settings, then the options (the demo judges storms its way). */
 static void
 open_tracker(app *a)
@@ -165,6 +191,8 @@ open_tracker(app *a)
 	tracker_config_defaults(tc);
 	if (a->replay != NULL)
 		replay_model(a->replay, tc); /* the recording's model settings, unless given below */
+	if (a->attach != NULL)
+		attach_model(a->attach, tc); /* the serving kgtop's, likewise */
 	tc->window_us = o->history_us;
 	if (o->demo && o->storm_window_us == 0 && o->storm_rebalances == 0) {
 		tc->storm_window_us = KG_DEMO_STORM_WINDOW_US;
@@ -230,6 +258,8 @@ open_collector(app *a)
 		cc.cluster = replay_cluster(a->replay);
 		a->info.replay = true;
 	}
+	if (a->attach != NULL)
+		cc.cluster = attach_cluster(a->attach);
 	a->info.cluster = cc.cluster;
 	a->c = collector_new(&cc, a->tracker);
 	collector_set_stop_flag(a->c, &stop_signal);
@@ -240,6 +270,10 @@ open_collector(app *a)
 	if (a->replay != NULL) {
 		collector_add_source(a->c, a->replay);
 		a->replay_added = true;
+	}
+	if (a->attach != NULL) {
+		collector_add_source(a->c, a->attach);
+		a->attach_added = true;
 	}
 	return GO_ON;
 }
@@ -255,8 +289,38 @@ add_recorder(app *a)
 		return fail(1, NULL, a->err);
 	recorder_settings(a->recorder, &a->tc);
 	recorder_tap(a->recorder, &tap);
-	collector_set_tap(a->c, &tap);
+	collector_add_tap(a->c, &tap);
 	collector_add_source(a->c, recorder_source(a->recorder));
+	return GO_ON;
+}
+
+/* --serve: the server taps the collector (and reports as a source); listening now, so a busy port fails at once. */
+static int
+add_server(app *a)
+{
+	const kg_options *o = &a->o;
+	kg_serve_config sc;
+	kg_tap tap;
+	int rc;
+	if (o->serve == NULL)
+		return GO_ON;
+	memset(&sc, 0, sizeof sc);
+	sc.listen = o->serve;
+	sc.auth_file = o->serve_auth;
+	sc.cert_file = o->serve_cert;
+	sc.key_file = o->serve_key;
+	sc.max_clients = o->serve_clients;
+	sc.buffer_bytes = o->serve_buffer;
+	sc.partitions = o->metrics_partitions;
+	sc.model = &a->tc;
+	rc = serve_open(&sc, &a->server, a->err, sizeof a->err);
+	if (rc < 0)
+		return fail(rc == -2 ? 2 : 1, NULL, a->err);
+	serve_tap(a->server, &tap);
+	collector_add_tap(a->c, &tap);
+	collector_add_source(a->c, serve_source(a->server));
+	if (o->mode != KG_MODE_UI)
+		fprintf(stderr, "kgtop: serving %s (/metrics, /stream, /healthz, /ready)\n", serve_url(a->server));
 	return GO_ON;
 }
 
@@ -347,7 +411,10 @@ app_finish(app *a, int rc)
 		source_free(a->demo);
 	if (!a->replay_added)
 		source_free(a->replay);
+	if (!a->attach_added)
+		source_free(a->attach);
 	collector_free(a->c);
+	serve_close(a->server); /* after the collector: its tap runs no more */
 	if (a->recorder != NULL && recorder_error(a->recorder) != NULL) {
 		fprintf(stderr, "kgtop: record: %s\n", recorder_error(a->recorder));
 		rc = rc ? rc : 1;
@@ -377,6 +444,8 @@ main(int argc, char **argv)
 	rc = app_setup(&a, argc, argv);
 	if (rc == GO_ON)
 		rc = open_replay(&a);
+	if (rc == GO_ON)
+		rc = open_attach(&a);
 	if (rc == GO_ON) {
 		open_tracker(&a);
 		rc = open_demo(&a);
@@ -385,6 +454,8 @@ main(int argc, char **argv)
 		rc = open_collector(&a);
 	if (rc == GO_ON)
 		rc = add_recorder(&a);
+	if (rc == GO_ON)
+		rc = add_server(&a);
 	if (rc == GO_ON)
 		rc = add_kafka_and_demo(&a);
 	if (rc == GO_ON)

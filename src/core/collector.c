@@ -22,6 +22,7 @@
 
 #define MAX_SOURCES 64
 #define MAX_FDS 256
+#define MAX_TAPS 8
 
 typedef struct command {
 	char *role; /* src_role_name() of the sources it is for, or "*" */
@@ -36,8 +37,8 @@ struct kg_collector {
 	int nsrc;
 	int complete[MAX_SOURCES];
 	bool failed[MAX_SOURCES]; /* the source's last poll said it cannot answer */
-	kg_tap tap;
-	bool has_tap;
+	kg_tap taps[MAX_TAPS]; /* the recorder, the server, tests: called in order */
+	int ntaps;
 	pthread_t thread;
 	bool started;
 	atomic_bool stop;
@@ -114,12 +115,12 @@ collector_add_source(kg_collector *c, kg_source *s)
 	c->src[c->nsrc++] = s;
 }
 
-/* Install a tap. */
+/* Add a tap (before start). */
 void
-collector_set_tap(kg_collector *c, const kg_tap *tap)
+collector_add_tap(kg_collector *c, const kg_tap *tap)
 {
-	c->tap = *tap;
-	c->has_tap = true;
+	if (c->ntaps < MAX_TAPS)
+		c->taps[c->ntaps++] = *tap;
 }
 
 /* The clock: a time master's, else the wall clock. */
@@ -200,11 +201,15 @@ tick(kg_collector *c, int64_t now)
 			c->src[i]->ops->contribute(c->src[i], b);
 	}
 	snap = builder_finish(b);
-	if (c->has_tap && c->tap.before != NULL)
-		c->tap.before(c->tap.arg, &q, snap);
+	for (i = 0; i < c->ntaps; i++) {
+		if (c->taps[i].before != NULL)
+			c->taps[i].before(c->taps[i].arg, &q, snap);
+	}
 	tracker_apply(c->tracker, &q, snap, &ev);
-	if (c->has_tap && c->tap.after != NULL)
-		c->tap.after(c->tap.arg, snap, &ev);
+	for (i = 0; i < c->ntaps; i++) {
+		if (c->taps[i].after != NULL)
+			c->taps[i].after(c->taps[i].arg, snap, &ev);
+	}
 	free(q.v);
 	publish(c, snap, &ev, NULL);
 	free(ev.v);

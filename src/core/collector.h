@@ -47,8 +47,8 @@ typedef struct kg_collector kg_collector;
 kg_collector *collector_new(const kg_collector_config *cfg, kg_tracker *tracker);
 /* Add a source (before start); the collector closes it at stop. */
 void collector_add_source(kg_collector *c, kg_source *s);
-/* Install a tap (before start). */
-void collector_set_tap(kg_collector *c, const kg_tap *tap);
+/* Add a tap (before start): each tick calls every tap in the order added. */
+void collector_add_tap(kg_collector *c, const kg_tap *tap);
 /* Start the thread. */
 int collector_start(kg_collector *c, char *err, size_t errsz);
 /* A descriptor that becomes readable when a frame is ready. */

@@ -412,7 +412,7 @@ static const opt_def table[] = {
 	{ "export-trace", 0, required_argument, "FILE", "write the demo's consumer events as JSON lines (another kgtop reads them with --trace jsonl:file://FILE, plus --trace-from-start for a finished file)", STRING(export_trace), CLI_ONLY },
 	{ "trace", 0, required_argument, "KIND:URL", "read a trace stream: log, jolokia, jsonl, rdstats over http(s):// or file:// (repeatable)", CUSTOM(a_trace) },
 	{ "trace-from-start", 0, no_argument, NULL, "read line streams (log, jsonl, rdstats) from their start instead of their end", FLAG(trace_from_start) },
-	{ "trace-insecure", 0, no_argument, NULL, "do not verify TLS certificates of https:// trace streams (shown in the header)", FLAG(trace_insecure) },
+	{ "trace-insecure", 0, no_argument, NULL, "do not verify TLS certificates of https:// trace streams and --attach URLs (shown in the header)", FLAG(trace_insecure) },
 	{ "trace-headers", 0, required_argument, "FILE", "extra HTTP headers for trace streams (\"Name: value\" lines; never shown)", STRING(trace_headers) },
 	{ "record", 0, required_argument, "FILE", "record what kgtop sees to FILE (JSON lines)", STRING(record), CLI_ONLY },
 	{ "record-max", 0, required_argument, "SIZE", "rotate the recording into FILE.1 beyond SIZE (e.g. 100M)",
@@ -421,6 +421,16 @@ static const opt_def table[] = {
 	{ "speed", 0, required_argument, "X", "replay speed, " KG_STR(KG_MIN_SPEED) " to " KG_STR(KG_MAX_SPEED) " (default " KG_STR(KG_DEFAULT_SPEED) ")",
 	  FACTOR(speed, KG_MIN_SPEED, KG_MAX_SPEED) },
 	{ "at", 0, required_argument, "TIME", "with --replay --once: the moment to report (HH:MM:SS, ISO time, or +SECONDS)", STRING(at), CLI_ONLY },
+	{ "serve", 0, required_argument, "[ADDR:]PORT", "serve /metrics (Prometheus), /stream (for --attach), /healthz and /ready over HTTP on ADDR (default 127.0.0.1); without a terminal kgtop serves until SIGTERM", STRING(serve) },
+	{ "serve-auth", 0, required_argument, "FILE", "ask --serve's clients for a user and password (\"user:password\" lines of FILE; never shown)", STRING(serve_auth) },
+	{ "serve-cert", 0, required_argument, "FILE", "serve HTTPS with this certificate (PEM, with --serve-key)", STRING(serve_cert) },
+	{ "serve-key", 0, required_argument, "FILE", "the private key of --serve-cert (PEM)", STRING(serve_key) },
+	{ "serve-clients", 0, required_argument, "N", "connections --serve answers at once (default " KG_STR(KG_DEFAULT_SERVE_CLIENTS_N) ")",
+	  INT(serve_clients, 2, 4096) },
+	{ "serve-buffer", 0, required_argument, "SIZE", "stream an --attach viewer may fall behind before it is cut off (default " KG_STR(KG_DEFAULT_SERVE_BUFFER_MIB) "M)",
+	  SIZE(serve_buffer, 65536, "expected a size of at least 64K (e.g. 8M)") },
+	{ "metrics-partitions", 0, no_argument, NULL, "/metrics: lag per partition too (a series per group and partition)", FLAG(metrics_partitions) },
+	{ "attach", 0, required_argument, "URL", "watch what another kgtop serves (its --serve address; http://user:password@host:port with --serve-auth)", STRING(attach), CLI_ONLY },
 	{ "verbose", 'v', no_argument, NULL, "log more (to --log FILE; repeatable)", COUNT(verbose) },
 	{ "log", 0, required_argument, "FILE", "write a debug log to FILE", STRING(log_file) },
 	{ "config", 'c', required_argument, "FILE", "config file (default $KGTOP_CONFIG or ~/.config/kgtop/config; 'none' reads none)", CUSTOM(a_config), CLI_ONLY },
@@ -506,6 +516,8 @@ options_defaults(kg_options *o)
 	o->history_us = KG_DEFAULT_HISTORY_US;
 	o->demo_partitions = KG_DEFAULT_DEMO_PARTITIONS_N;
 	o->speed = KG_DEFAULT_SPEED;
+	o->serve_clients = KG_DEFAULT_SERVE_CLIENTS_N;
+	o->serve_buffer = KG_DEFAULT_SERVE_BUFFER;
 	o->mode = KG_MODE_UI;
 }
 
@@ -830,8 +842,11 @@ options_parse(kg_options *o, int argc, char **argv, char *err, size_t errsz)
 		return util_err(err, errsz, "--replay cannot be combined with --demo or --record");
 	if (o->replay != NULL && o->brokers != NULL && getenv("KGTOP_BROKERS") == NULL)
 		return util_err(err, errsz, "--replay reads a recording: drop -b");
+	if (o->attach != NULL && (o->demo || o->replay != NULL || o->traces.n > 0 ||
+				  (o->brokers != NULL && getenv("KGTOP_BROKERS") == NULL)))
+		return util_err(err, errsz, "--attach watches another kgtop: drop -b, --demo, --replay and --trace");
 	/* nothing to watch at all: the embedded demo (trace streams alone are enough to watch) */
-	if (o->replay == NULL && o->brokers == NULL && o->traces.n == 0)
+	if (o->replay == NULL && o->attach == NULL && o->brokers == NULL && o->traces.n == 0)
 		o->demo = true;
 	if (o->demo_scenario != NULL && *o->demo_scenario == '\0') {
 		free(o->demo_scenario);

@@ -22,6 +22,7 @@ typedef enum kg_mode {
 	KG_MODE_UI,    /* the curses dashboard (default) */
 	KG_MODE_ONCE,  /* --once: one text report */
 	KG_MODE_JSON,  /* --json: JSON lines (with --once, one object) */
+	KG_MODE_SERVE, /* --serve without a terminal: serve until a signal (main decides) */
 } kg_mode;
 
 typedef struct kg_options {
@@ -67,6 +68,15 @@ typedef struct kg_options {
 	char *replay;             /* --replay FILE */
 	double speed;             /* --speed X (replay) */
 	char *at;                 /* --at TIME (replay --once) */
+	/* serve and attach */
+	char *serve;              /* --serve [ADDR:]PORT */
+	char *serve_auth;         /* --serve-auth FILE: "user:password" lines */
+	char *serve_cert;         /* --serve-cert FILE (PEM) */
+	char *serve_key;          /* --serve-key FILE (PEM) */
+	int serve_clients;        /* --serve-clients N */
+	int64_t serve_buffer;     /* --serve-buffer SIZE */
+	bool metrics_partitions;  /* --metrics-partitions */
+	char *attach;             /* --attach URL: another kgtop's --serve */
 	/* where settings came from, for --help and messages */
 	char *config_file;        /* the file read, NULL when none */
 } kg_options;

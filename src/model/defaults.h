@@ -62,4 +62,9 @@
 #define KG_MIN_SPEED 0.25
 #define KG_MAX_SPEED 32
 
+/* --serve-clients, --serve-buffer: connections the server answers at once; stream a viewer may fall behind */
+#define KG_DEFAULT_SERVE_CLIENTS_N 64
+#define KG_DEFAULT_SERVE_BUFFER_MIB 8
+#define KG_DEFAULT_SERVE_BUFFER (KG_DEFAULT_SERVE_BUFFER_MIB * 1024LL * 1024)
+
 #endif

@@ -1085,6 +1085,7 @@ src_role_name(kg_src_role r)
 	static const char *const names[KG_ROLE_COUNT] = {
 		[KG_ROLE_NONE] = "none",     [KG_ROLE_CLUSTER] = "cluster", [KG_ROLE_DEMO] = "demo",
 		[KG_ROLE_TRACE] = "trace",   [KG_ROLE_REPLAY] = "replay",   [KG_ROLE_RECORDER] = "recorder",
+		[KG_ROLE_ATTACH] = "attach",
 	};
 	return (unsigned)r < KG_ROLE_COUNT ? names[r] : "none";
 }

@@ -55,7 +55,8 @@ typedef enum kg_src_role {
 	KG_ROLE_DEMO,     /* the embedded demo: its script and consumers; takes demo commands */
 	KG_ROLE_TRACE,    /* a trace stream: broker logs, JMX, client events */
 	KG_ROLE_REPLAY,   /* a recording played back: the time master; takes replay commands */
-	KG_ROLE_RECORDER, /* writes what kgtop sees to a recording */
+	KG_ROLE_RECORDER, /* an output of kgtop: the recorder, the server (--serve); never recorded */
+	KG_ROLE_ATTACH,   /* another kgtop's stream (--attach): the time master, like a replay */
 	KG_ROLE_COUNT
 } kg_src_role;
 
@@ -252,7 +253,7 @@ const char *proto_name(kg_proto p);
 kg_proto proto_from_assignor(const char *assignor, const char *protocol_type);
 /* "ok", "stale", "error", "connecting" */
 const char *src_status_name(kg_src_status st);
-/* "none", "cluster", "demo", "trace", "replay", "recorder": how commands address a role */
+/* "none", "cluster", "demo", "trace", "replay", "recorder", "attach": how commands address a role */
 const char *src_role_name(kg_src_role r);
 /* "default", "config", "trace" */
 const char *limit_src_name(kg_limit_src s);

@@ -4,9 +4,12 @@
  * The collector calls before() with a tick's observations and the
  * snapshot they go with, just before the tracker consumes them, and
  * after() with the published snapshot and the events derived from it.
- * The recorder is the tap kgtop installs (--record); tests install their
- * own.  Kept in the model, below the collector that calls it and the
- * recorder that implements it.
+ * The collector keeps a list and calls every tap in the order added: the
+ * recorder (--record) and the server (--serve: /stream and /metrics)
+ * are the taps kgtop installs; tests install their own.  Taps run on the
+ * collector thread within the tick: they must not block.  Kept in the
+ * model, below the collector that calls it and the recorder and server
+ * that implement it.
  */
 #ifndef KGTOP_MODEL_TAP_H
 #define KGTOP_MODEL_TAP_H

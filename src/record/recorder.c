@@ -64,6 +64,8 @@ struct kg_recorder {
 	int64_t lost;          /* ticks not recorded while paused, in all */
 	int64_t resumed;       /* times the recording went on after a write error */
 	int errnum;            /* the last write error */
+	kg_record_sink sink;   /* a stream instead of a file: every line goes there */
+	sbuf key;              /* the sink's header and keyframe for viewers joining */
 };
 
 /* ------------------------------------------------------------ encoding */
@@ -91,11 +93,11 @@ str_eq(const char *a, const char *b)
 	return strcmp(a, b) == 0;
 }
 
-/* True when the source is recorded (the recorder's own health is not). */
+/* True when the source is recorded (kgtop's outputs, the recorder and the server, are not). */
 static bool
 source_recorded(const kg_source_health *h)
 {
-	return strcmp(h->name, RECORD_SOURCE) != 0;
+	return h->role != KG_ROLE_RECORDER && strcmp(h->name, RECORD_SOURCE) != 0;
 }
 
 /* True when the recorded sources' health is the same in both snapshots. */
@@ -449,14 +451,12 @@ put_groups(sbuf *o, const kg_snapshot *prev, const kg_snapshot *s)
 	section_end(o, ngone, ']');
 }
 
-/* Encode the tick line into r->line: the snapshot (a delta unless key), observations, events. */
+/* Append the tick line to o: the snapshot (a delta unless key), observations, events. */
 static void
-encode_tick(kg_recorder *r, const kg_snapshot *s, const kg_evlist *ev, bool key)
+encode_tick(kg_recorder *r, sbuf *o, const kg_snapshot *s, const kg_evlist *ev, bool key)
 {
-	sbuf *o = &r->line;
 	const kg_snapshot *prev = key ? NULL : r->prev;
 	size_t k;
-	sbuf_reset(o);
 	sbuf_addf(o, "{\"t\":%lld,\"n\":%lld", (long long)s->time_us, (long long)r->seq);
 	if (key)
 		sbuf_adds(o, ",\"key\":true");
@@ -485,15 +485,15 @@ encode_tick(kg_recorder *r, const kg_snapshot *s, const kg_evlist *ev, bool key)
 	sbuf_adds(o, "}\n");
 }
 
-/* The header line of a file that starts with the tick at start_us. */
+/* The header line of a file (or a stream) that starts with the tick at start_us. */
 static void
-encode_header(kg_recorder *r, sbuf *o, const kg_snapshot *s)
+encode_header(kg_recorder *r, sbuf *o, int64_t start_us, const char *cluster)
 {
 	sbuf_addf(o, "{\"kgtop_record\":%d,\"kgtop\":\"%s\",\"start\":", KG_RECORD_VERSION, PACKAGE_VERSION);
-	json_put_time(o, s->time_us);
-	put_int(o, "start_us", s->time_us);
+	json_put_time(o, start_us);
+	put_int(o, "start_us", start_us);
 	put_key(o, "cluster");
-	json_put_str(o, s->cluster);
+	json_put_str(o, cluster);
 	sbuf_addf(o, ",\"rotation\":%d", r->rotations);
 	if (r->has_tcfg) {
 		const kg_tracker_config *c = &r->tcfg;
@@ -603,7 +603,7 @@ tap_before(void *arg, const kg_obsq *obs, const kg_snapshot *snap)
 	size_t i;
 	(void)snap;
 	sbuf_reset(&r->obs);
-	if (r->f == NULL || obs == NULL)
+	if ((r->f == NULL && r->sink.line == NULL) || obs == NULL)
 		return;
 	for (i = 0; i < obs->n; i++) {
 		if (i)
@@ -612,12 +612,59 @@ tap_before(void *arg, const kg_obsq *obs, const kg_snapshot *snap)
 	}
 }
 
+/* Keep snap (published and immutable from here on) as what the next line is a delta against. */
+static void
+keep_prev(kg_recorder *r, const kg_snapshot *snap)
+{
+	snapshot_unref(r->prev);
+	r->prev = snapshot_ref((kg_snapshot *)snap);
+}
+
+/*
+ * A stream's tick: the line against the previous one to the sink, and
+ * when viewers join, the header and a keyframe of the same tick for them
+ * (they go on with the lines after it).  Only the first line is a
+ * keyframe: a stream has no rotation, and each viewer starts with one.
+ * While nobody reads the lines they are not encoded (the snapshot a
+ * line would be a delta against is kept all the same).
+ */
+static void
+sink_tick(kg_recorder *r, const kg_snapshot *snap, const kg_evlist *events)
+{
+	bool key = r->prev == NULL, lines = r->sink.want_line(r->sink.arg);
+	if (r->ticks == 0)
+		r->start_us = snap->time_us;
+	sbuf_reset(&r->line);
+	if (lines || key)
+		encode_tick(r, &r->line, snap, events, key);
+	if (lines)
+		r->sink.line(r->sink.arg, r->seq, r->line.s, r->line.len);
+	if (r->sink.want_key(r->sink.arg)) {
+		size_t hlen;
+		sbuf_reset(&r->key);
+		encode_header(r, &r->key, r->start_us, snap->cluster);
+		hlen = r->key.len;
+		if (key)
+			sbuf_addn(&r->key, r->line.s, r->line.len);
+		else
+			encode_tick(r, &r->key, snap, events, true);
+		r->sink.key(r->sink.arg, r->seq, r->key.s, hlen, r->key.len);
+	}
+	r->ticks++;
+	r->seq++;
+	keep_prev(r, snap);
+}
+
 /* Tap: write the tick (header first in a new file), rotating when the line would cross the limit. */
 static void
 tap_after(void *arg, const kg_snapshot *snap, const kg_evlist *events)
 {
 	kg_recorder *r = arg;
 	bool key;
+	if (r->sink.line != NULL) {
+		sink_tick(r, snap, events);
+		return;
+	}
 	if (r->paused && !recorder_resume(r)) {
 		r->seq++; /* this tick is lost: its number is skipped */
 		r->lost++;
@@ -629,18 +676,20 @@ tap_after(void *arg, const kg_snapshot *snap, const kg_evlist *events)
 	      snap->time_us < r->last_key_us;
 	if (r->ticks == 0)
 		r->start_us = snap->time_us;
-	encode_tick(r, snap, events, key);
+	sbuf_reset(&r->line);
+	encode_tick(r, &r->line, snap, events, key);
 	if (r->max_bytes > 0 && r->ticks > 0 && r->size + (int64_t)r->line.len > r->max_bytes) {
 		if (!recorder_rotate(r))
 			return;
 		r->start_us = snap->time_us;
 		key = true;
-		encode_tick(r, snap, events, key);
+		sbuf_reset(&r->line);
+		encode_tick(r, &r->line, snap, events, key);
 	}
 	if (r->ticks == 0) {
 		sbuf h = { 0 };
 		bool ok;
-		encode_header(r, &h, snap);
+		encode_header(r, &h, snap->time_us, snap->cluster);
 		ok = recorder_write(r, h.s, h.len);
 		sbuf_free(&h);
 		if (!ok)
@@ -664,9 +713,7 @@ tap_after(void *arg, const kg_snapshot *snap, const kg_evlist *events)
 	r->seq++;
 	if (key)
 		r->last_key_us = snap->time_us;
-	snapshot_unref(r->prev);
-	/* the snapshot is published and immutable from here on: keeping a reference is safe */
-	r->prev = snapshot_ref((kg_snapshot *)snap);
+	keep_prev(r, snap);
 }
 
 /* ------------------------------------------------------------- public */
@@ -685,6 +732,16 @@ recorder_open(const char *path, int64_t max_bytes, kg_recorder **out, char *err,
 	r->f = f;
 	*out = r;
 	return 0;
+}
+
+/* A recorder writing to a sink instead of a file. */
+void
+recorder_open_sink(const kg_record_sink *sink, kg_recorder **out)
+{
+	kg_recorder *r = xcalloc(1, sizeof *r);
+	r->path = xstrdup("(stream)");
+	r->sink = *sink;
+	*out = r;
 }
 
 /* Remember the model's settings for the header. */
@@ -722,6 +779,7 @@ recorder_close(kg_recorder *r)
 	snapshot_unref(r->prev);
 	sbuf_free(&r->obs);
 	sbuf_free(&r->line);
+	sbuf_free(&r->key);
 	free(r->error);
 	free(r->path);
 	free(r);

@@ -178,10 +178,7 @@ replay_contribute(kg_source *s, kg_builder *b)
 	kg_replay *r = s->impl;
 	kg_source_health h;
 	char msg[512];
-	size_t i;
-	int k, j;
-	for (k = 0; k < r->nsrc; k++)
-		builder_source(b, &r->src[k]);
+	replay_stage_contribute(r, b);
 	memset(&h, 0, sizeof h);
 	h.name = "replay";
 	h.status = r->end == END_DAMAGE && !r->has_next ? KG_SRC_ERROR : KG_SRC_OK;
@@ -190,44 +187,6 @@ replay_contribute(kg_source *s, kg_builder *b)
 	health_message(r, msg, sizeof msg);
 	h.message = msg;
 	builder_source(b, &h);
-	for (k = 0; k < r->nbrk; k++)
-		builder_broker(b, r->brk[k].id, r->brk[k].host, r->brk[k].port);
-	for (i = 0; i < r->ctopics; i++) {
-		const rtopic *t = r->topics[i];
-		if (t == NULL)
-			continue;
-		builder_topic(b, (int32_t)i, t->n);
-		for (k = 0; k < t->n; k++) {
-			kg_tp tp = { (int32_t)i, k };
-			if (t->leader[k] >= 0 || t->log_end[k] >= 0)
-				builder_partition(b, tp, t->leader[k], t->log_end[k]);
-		}
-	}
-	for (i = 0; i < r->cgroups; i++) {
-		const rgroup *g = r->groups[i];
-		kg_bgroup *bg;
-		if (g == NULL)
-			continue;
-		bg = builder_group(b, (int32_t)i);
-		bgroup_state(bg, g->state);
-		bgroup_protocol(bg, g->protocol_type ? g->protocol_type : "", g->assignor ? g->assignor : "");
-		bgroup_proto(bg, g->proto);
-		bgroup_coordinator(bg, g->coordinator);
-		bgroup_simple(bg, g->simple);
-		bgroup_exact(bg, g->exact);
-		if (g->error != NULL)
-			bgroup_error(bg, g->error);
-		for (k = 0; k < g->nm; k++) {
-			const rmember *m = &g->m[k];
-			kg_bmember *bm = bgroup_member(bg, m->id);
-			bmember_ids(bm, m->client_id, m->host, m->instance_id);
-			bmember_assignment(bm, m->a, m->na);
-			if (m->flags != 0)
-				bmember_flags(bm, m->flags);
-		}
-		for (j = 0; j < g->np; j++)
-			bgroup_committed(bg, g->p[j].tp, g->p[j].committed);
-	}
 }
 
 /* Source op: when the next line is due (wall time), 0 when nothing is. */

@@ -126,6 +126,91 @@ set_damage(kg_replay *r, int64_t line, const char *why)
 }
 
 /*
+ * Take the line in r->buf (n bytes; has_newline: it ended with one): a
+ * header (the first gives the version, start, cluster and model; later
+ * ones, where recordings were concatenated, are checked and skipped) or
+ * an empty line (or the end line of a saved /stream) is LINE_SKIP; a tick is staged into r->next (LINE_STAGED);
+ * a tick past --at or a damaged line sets r->end (LINE_END).
+ */
+int
+replay_file_take(kg_replay *r, size_t n, bool has_newline)
+{
+	char err[256];
+	cJSON *root;
+	const cJSON *t;
+	int64_t tv, nv;
+	if (n == 0 || (n == 1 && has_newline))
+		return LINE_SKIP; /* an empty line */
+	root = replay_file_parse_line(r, n, has_newline, err, sizeof err);
+	if (root == NULL) {
+		set_damage(r, r->lineno, err);
+		return LINE_END;
+	}
+	if (cJSON_GetObjectItemCaseSensitive(root, "kgtop_record") != NULL) {
+		/* a header: recordings concatenated (cat FILE.1 FILE); a rotation continues "n" */
+		int rc = replay_file_header(r, root, r->version == 0, err, sizeof err);
+		cJSON_Delete(root);
+		if (rc < 0) {
+			set_damage(r, r->lineno, err);
+			return LINE_END;
+		}
+		return LINE_SKIP;
+	}
+	if (cJSON_GetObjectItemCaseSensitive(root, "kgtop_stream_end") != NULL) {
+		/* the last line of a saved /stream: why the server ended it, not a tick */
+		cJSON_Delete(root);
+		return LINE_SKIP;
+	}
+	t = cJSON_GetObjectItemCaseSensitive(root, "t");
+	if (!json_get_i64(t, &tv)) {
+		cJSON_Delete(root);
+		set_damage(r, r->lineno, "no tick time (\"t\")");
+		return LINE_END;
+	}
+	if (r->handed > 0 && tv < r->cur_t) {
+		char d[32];
+		cJSON_Delete(root);
+		util_fmt_duration(d, sizeof d, r->cur_t - tv);
+		snprintf(err, sizeof err, "time goes back %s", d);
+		set_damage(r, r->lineno, err);
+		return LINE_END;
+	}
+	if (json_get_i64(cJSON_GetObjectItemCaseSensitive(root, "n"), &nv)) {
+		/* ticks are numbered from the first of the recording: a gap is a lost line */
+		if (r->last_n >= 0 && nv > 0 && nv - 1 != r->last_n) {
+			cJSON_Delete(root);
+			if (nv > r->last_n + 1)
+				snprintf(err, sizeof err, "tick %lld follows tick %lld: %lld line%s missing", (long long)nv,
+					 (long long)r->last_n, (long long)(nv - r->last_n - 1),
+					 nv - r->last_n - 1 == 1 ? " is" : "s are");
+			else
+				snprintf(err, sizeof err, "tick %lld follows tick %lld: out of order", (long long)nv,
+					 (long long)r->last_n);
+			set_damage(r, r->lineno, err);
+			return LINE_END;
+		}
+		r->last_n = nv;
+	}
+	if (r->has_at && tv > r->at_us && r->handed > 0) {
+		cJSON_Delete(root);
+		r->end = END_AT;
+		return LINE_END;
+	}
+	memset(&r->next, 0, sizeof r->next);
+	r->next.t = tv;
+	r->next.lineno = r->lineno;
+	if (replay_stage_line(r, &r->next, root, err, sizeof err) < 0) {
+		cJSON_Delete(root);
+		replay_stage_clear(&r->next);
+		set_damage(r, r->lineno, err);
+		return LINE_END;
+	}
+	cJSON_Delete(root);
+	r->has_next = true;
+	return LINE_STAGED;
+}
+
+/*
  * Stage the next tick line into r->next (has_next), or set r->end: end of
  * file, a line after --at, or damage.  Headers of concatenated files are
  * read and skipped.
@@ -133,81 +218,15 @@ set_damage(kg_replay *r, int64_t line, const char *why)
 void
 replay_file_next(kg_replay *r)
 {
-	char err[256];
 	for (;;) {
 		bool nl;
 		ssize_t n = replay_file_read_line(r, &nl);
-		cJSON *root;
-		const cJSON *t;
-		int64_t tv, nv;
 		if (n < 0) {
 			r->end = END_EOF;
 			return;
 		}
-		if (n == 0 || (n == 1 && nl))
-			continue; /* an empty line */
-		root = replay_file_parse_line(r, (size_t)n, nl, err, sizeof err);
-		if (root == NULL) {
-			set_damage(r, r->lineno, err);
+		if (replay_file_take(r, (size_t)n, nl) != LINE_SKIP)
 			return;
-		}
-		if (cJSON_GetObjectItemCaseSensitive(root, "kgtop_record") != NULL) {
-			/* a header: recordings concatenated (cat FILE.1 FILE); a rotation continues "n" */
-			int rc = replay_file_header(r, root, false, err, sizeof err);
-			cJSON_Delete(root);
-			if (rc < 0) {
-				set_damage(r, r->lineno, err);
-				return;
-			}
-			continue;
-		}
-		t = cJSON_GetObjectItemCaseSensitive(root, "t");
-		if (!json_get_i64(t, &tv)) {
-			cJSON_Delete(root);
-			set_damage(r, r->lineno, "no tick time (\"t\")");
-			return;
-		}
-		if (r->handed > 0 && tv < r->cur_t) {
-			char d[32];
-			cJSON_Delete(root);
-			util_fmt_duration(d, sizeof d, r->cur_t - tv);
-			snprintf(err, sizeof err, "time goes back %s", d);
-			set_damage(r, r->lineno, err);
-			return;
-		}
-		if (json_get_i64(cJSON_GetObjectItemCaseSensitive(root, "n"), &nv)) {
-			/* ticks are numbered from the first of the recording: a gap is a lost line */
-			if (r->last_n >= 0 && nv > 0 && nv - 1 != r->last_n) {
-				cJSON_Delete(root);
-				if (nv > r->last_n + 1)
-					snprintf(err, sizeof err, "tick %lld follows tick %lld: %lld line%s missing",
-						 (long long)nv, (long long)r->last_n, (long long)(nv - r->last_n - 1),
-						 nv - r->last_n - 1 == 1 ? " is" : "s are");
-				else
-					snprintf(err, sizeof err, "tick %lld follows tick %lld: out of order",
-						 (long long)nv, (long long)r->last_n);
-				set_damage(r, r->lineno, err);
-				return;
-			}
-			r->last_n = nv;
-		}
-		if (r->has_at && tv > r->at_us && r->handed > 0) {
-			cJSON_Delete(root);
-			r->end = END_AT;
-			return;
-		}
-		memset(&r->next, 0, sizeof r->next);
-		r->next.t = tv;
-		r->next.lineno = r->lineno;
-		if (replay_stage_line(r, &r->next, root, err, sizeof err) < 0) {
-			cJSON_Delete(root);
-			replay_stage_clear(&r->next);
-			set_damage(r, r->lineno, err);
-			return;
-		}
-		cJSON_Delete(root);
-		r->has_next = true;
-		return;
 	}
 }
 

@@ -4,7 +4,10 @@
  *   replay.c        the source: opening, playing in real time or as fast
  *                   as possible, commands, --at, handing lines over
  *   replay_file.c   reading the file: lines, headers, damage, the index
- *   replay_stage.c  a tick line checked against the state, then applied
+ *   replay_stage.c  a tick line checked against the state, then applied,
+ *                   and the state handed to the builder
+ *   replay_feed.c   the same state fed line by line as a stream brings
+ *                   them (--attach), instead of read from a file
  *
  * The source keeps the state the recording describes (sources' health,
  * brokers, topics, groups: exactly the builder's inputs) and one line
@@ -177,6 +180,8 @@ void replay_stage_commit(kg_replay *r, rline *L);
 void replay_stage_clear(rline *L);
 /* Free the state: groups, topics, sources' health, brokers, the next line. */
 void replay_stage_free(kg_replay *r);
+/* Add the state of the line handed over to b: the recorded sources' health, brokers, topics, groups. */
+void replay_stage_contribute(kg_replay *r, kg_builder *b);
 
 /* ------------------------------------------------------- replay_file.c */
 
@@ -186,6 +191,10 @@ ssize_t replay_file_read_line(kg_replay *r, bool *has_newline);
 cJSON *replay_file_parse_line(kg_replay *r, size_t n, bool has_newline, char *err, size_t errsz);
 /* Read a header's fields (the version; with first, also start, cluster, model); -1 with err for a newer version. */
 int replay_file_header(kg_replay *r, const cJSON *root, bool first, char *err, size_t errsz);
+/* What a line was (replay_file_take()). */
+enum { LINE_SKIP, LINE_STAGED, LINE_END };
+/* Take the line in r->buf: a header or an empty line (SKIP), a tick staged into r->next (STAGED), or r->end set (END). */
+int replay_file_take(kg_replay *r, size_t n, bool has_newline);
 /* Stage the next tick line into r->next (has_next), or set r->end: end of file, past --at, or damage. */
 void replay_file_next(kg_replay *r);
 /* Index the recorded rebalance starts and the end time (real time only). */

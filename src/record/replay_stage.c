@@ -648,3 +648,51 @@ replay_stage_free(kg_replay *r)
 	brokers_free(r->brk, r->nbrk);
 	free(r->gstamp);
 }
+
+/* Add the state of the line handed over to b. */
+void
+replay_stage_contribute(kg_replay *r, kg_builder *b)
+{
+	size_t i;
+	int k, j;
+	for (k = 0; k < r->nsrc; k++)
+		builder_source(b, &r->src[k]);
+	for (k = 0; k < r->nbrk; k++)
+		builder_broker(b, r->brk[k].id, r->brk[k].host, r->brk[k].port);
+	for (i = 0; i < r->ctopics; i++) {
+		const rtopic *t = r->topics[i];
+		if (t == NULL)
+			continue;
+		builder_topic(b, (int32_t)i, t->n);
+		for (k = 0; k < t->n; k++) {
+			kg_tp tp = { (int32_t)i, k };
+			if (t->leader[k] >= 0 || t->log_end[k] >= 0)
+				builder_partition(b, tp, t->leader[k], t->log_end[k]);
+		}
+	}
+	for (i = 0; i < r->cgroups; i++) {
+		const rgroup *g = r->groups[i];
+		kg_bgroup *bg;
+		if (g == NULL)
+			continue;
+		bg = builder_group(b, (int32_t)i);
+		bgroup_state(bg, g->state);
+		bgroup_protocol(bg, g->protocol_type ? g->protocol_type : "", g->assignor ? g->assignor : "");
+		bgroup_proto(bg, g->proto);
+		bgroup_coordinator(bg, g->coordinator);
+		bgroup_simple(bg, g->simple);
+		bgroup_exact(bg, g->exact);
+		if (g->error != NULL)
+			bgroup_error(bg, g->error);
+		for (k = 0; k < g->nm; k++) {
+			const rmember *m = &g->m[k];
+			kg_bmember *bm = bgroup_member(bg, m->id);
+			bmember_ids(bm, m->client_id, m->host, m->instance_id);
+			bmember_assignment(bm, m->a, m->na);
+			if (m->flags != 0)
+				bmember_flags(bm, m->flags);
+		}
+		for (j = 0; j < g->np; j++)
+			bgroup_committed(bg, g->p[j].tp, g->p[j].committed);
+	}
+}

@@ -7,6 +7,8 @@
  * thread and prints a line per frame it publishes; a replay's lines come
  * from stepping the collector here, one recorded tick at a time, so none is
  * skipped.  Times in JSON lines count from the first line's snapshot.
+ * Headless (--serve without a terminal) is --json without the lines: the
+ * collector runs and the server answers until a signal or --duration.
  */
 #include "config.h"
 
@@ -123,9 +125,9 @@ run_once(kg_collector *c, const kg_options *o, const kg_run_stop *stop)
 	return rc;
 }
 
-/* --json: a line per published snapshot until a signal or --duration. */
+/* --json: a line per published snapshot until a signal or --duration; headless (print false): no line. */
 static int
-run_json(kg_collector *c, const kg_options *o, const kg_run_stop *stop)
+run_json(kg_collector *c, const kg_options *o, const kg_run_stop *stop, bool print)
 {
 	int64_t end = o->duration_us > 0 ? util_mono_us() + o->duration_us : 0;
 	int64_t t0 = 0;
@@ -148,7 +150,7 @@ run_json(kg_collector *c, const kg_options *o, const kg_run_stop *stop)
 		if (poll(pfd, 2, timeout) < 0 && errno != EINTR)
 			break;
 		f = collector_take(c);
-		if (f != NULL && f->snap != NULL) {
+		if (print && f != NULL && f->snap != NULL) {
 			if (t0 == 0)
 				t0 = f->snap->time_us;
 			ok = emit_json(f, t0);
@@ -190,5 +192,7 @@ run_report(kg_collector *c, const kg_options *o, bool replay, const kg_run_stop 
 {
 	if (o->mode == KG_MODE_ONCE || o->once)
 		return run_once(c, o, stop);
-	return replay ? run_replay_json(c, stop) : run_json(c, o, stop);
+	if (o->mode == KG_MODE_SERVE)
+		return run_json(c, o, stop, false);
+	return replay ? run_replay_json(c, stop) : run_json(c, o, stop, true);
 }

@@ -1,8 +1,9 @@
 /*
  * run.h: the runners without a terminal, on a wired collector: --once (one
  * report when every source has answered), --json (a line per published
- * snapshot until a signal or --duration), and --replay with --json (a line
- * per recorded tick, in the caller's thread, as fast as the file reads).
+ * snapshot until a signal or --duration), --replay with --json (a line
+ * per recorded tick, in the caller's thread, as fast as the file reads),
+ * and headless serving (KG_MODE_SERVE: the collector runs until a signal).
  *
  * main.c wires options, sources and the collector, then hands them to
  * run_report() or to the dashboard (ui_run()).
@@ -23,7 +24,7 @@ typedef struct kg_run_stop {
 } kg_run_stop;
 
 /*
- * Run o->mode (KG_MODE_ONCE or KG_MODE_JSON) on c; replay says whether the
+ * Run o->mode (KG_MODE_ONCE, KG_MODE_JSON or KG_MODE_SERVE) on c; replay says whether the
  * collector's source is a recording.  Returns the exit status: 0, or 1
  * with the cause on stderr (no answer in time, no source readable, stdout
  * gone).

@@ -20,3 +20,5 @@ libkgtop_a_SOURCES += src/sources/demo.c src/sources/demo.h \
 	src/sources/demo_consumer.c src/sources/demo_int.h \
 	src/sources/demo_script.c src/sources/demo_script.h \
 	src/sources/demo_cluster.c src/sources/demo_view.c
+# --attach: another kgtop's /stream, through the trace transport and the replay feed
+libkgtop_a_SOURCES += src/sources/attach.c src/sources/attach.h

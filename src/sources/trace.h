@@ -73,6 +73,7 @@ typedef struct kg_trace_config {
 	size_t obs_budget;          /* 5000 observations */
 	int64_t time_budget_us;     /* 50 ms of parsing */
 	int64_t history_us;         /* --history: members silent this long while their group goes on are forgotten */
+	int rcvbuf;                 /* the socket's receive buffer (0: the system's, which grows to many MiB) */
 } kg_trace_config;
 
 /* Counters of one trace source (tests, benchmarks, the health message). */

@@ -33,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -103,9 +104,7 @@ struct kg_trace_transport {
 
 	/* a line stream */
 	bool started;         /* offset known */
-	bool ino_known;       /* file://: the identity of the file read so far */
-	dev_t dev;
-	ino_t ino;
+	kg_file_id fid;       /* file://: the identity of the file read so far */
 	bool streaming;       /* the server sends a live stream without length */
 	int64_t offset;
 	unsigned char tail[TAIL];
@@ -507,61 +506,6 @@ answer_failed(kg_trace_transport *t)
 	     (double)backoff(t, t->failures) / 1e6, t->failures);
 }
 
-/*
- * What stops a file:// path from being read, with the OS's words (curl
- * only says "Couldn't open file"): missing, unreadable, or no regular file
- * (a directory reads as empty, and a pipe or a terminal would block the
- * collector inside curl: file:// is read synchronously).  Fills why; false
- * when the file can be read.
- */
-static bool
-file_problem(const kg_trace_transport *t, char *why, size_t n)
-{
-	struct stat sb;
-	int fd;
-	if (!t->u.is_file || t->u.path == NULL)
-		return false;
-	if (stat(t->u.path, &sb) < 0) {
-		snprintf(why, n, "%s", strerror(errno));
-		return true;
-	}
-	if (S_ISDIR(sb.st_mode)) {
-		snprintf(why, n, "a directory, not a file");
-		return true;
-	}
-	if (S_ISFIFO(sb.st_mode) || S_ISSOCK(sb.st_mode)) {
-		snprintf(why, n, "a pipe, not a file: kgtop reads files by their offsets (give the file itself, or "
-				 "serve it over http://)");
-		return true;
-	}
-	if (!S_ISREG(sb.st_mode)) {
-		snprintf(why, n, "not a regular file: kgtop reads files by their offsets");
-		return true;
-	}
-	fd = open(t->u.path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	if (fd < 0) {
-		snprintf(why, n, "%s", strerror(errno));
-		return true;
-	}
-	close(fd);
-	return false;
-}
-
-/* file://: whether the path now names another file than the one read so far (renamed away, a new one made). */
-static bool
-file_replaced(kg_trace_transport *t)
-{
-	struct stat sb;
-	bool replaced;
-	if (!t->u.is_file || t->u.path == NULL || stat(t->u.path, &sb) < 0)
-		return false;
-	replaced = t->ino_known && (sb.st_ino != t->ino || sb.st_dev != t->dev);
-	t->dev = sb.st_dev;
-	t->ino = sb.st_ino;
-	t->ino_known = true;
-	return replaced;
-}
-
 /* Set the range of the next request from the stream's state. */
 static void
 request_range(kg_trace_transport *t)
@@ -611,13 +555,14 @@ static void
 request_start(kg_trace_transport *t)
 {
 	char why[160];
-	if (file_problem(t, why, sizeof why)) {
+	if (trace_url_file_problem(&t->u, why, sizeof why)) {
 		set_err(t, "%s: %s", t->u.shown, why);
 		t->completed = true; /* failed: as complete as it gets (for --once) */
 		answer_failed(t);
 		return;
 	}
-	if (t->wire.mode == KG_TRACE_STREAM && file_replaced(t) && t->started && !t->streaming) {
+	if (t->wire.mode == KG_TRACE_STREAM && trace_url_file_replaced(&t->u, &t->fid) && t->started &&
+	    !t->streaming) {
 		t->st->rotations++; /* a rotation, even when the new file is already longer than what was read */
 		t->replaced = true;  /* for the log's words; reset below */
 		restart_from_zero(t);
@@ -1046,6 +991,21 @@ trace_transport_refresh(kg_trace_transport *t)
 		t->next_at = util_mono_us();
 }
 
+/* Abort the request in flight (outside curl's callbacks) and count it failed: the next waits for the backoff. */
+void
+trace_transport_fail(kg_trace_transport *t, const char *why)
+{
+	if (t->active) {
+		curl_multi_remove_handle(t->multi, t->easy);
+		t->active = false;
+	}
+	/* a stream that ran longer than the longest backoff starts the count over */
+	if (util_mono_us() - t->req_mono > t->cfg.backoff_max_us)
+		t->failures = 0;
+	set_err(t, "%s", why);
+	answer_failed(t);
+}
+
 /* Its health. */
 void
 trace_transport_link(const kg_trace_transport *t, kg_trace_link *out)
@@ -1076,6 +1036,16 @@ trace_transport_stats(const kg_trace_transport *t, kg_trace_stats *st)
 }
 
 /* ------------------------------------------------------------- creation */
+
+/* Socket option callback: a bounded receive buffer, when the config asks for one. */
+static int
+on_sockopt(void *arg, curl_socket_t fd, curlsocktype purpose)
+{
+	const kg_trace_transport *t = arg;
+	if (purpose == CURLSOCKTYPE_IPCXN && t->cfg.rcvbuf > 0)
+		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &t->cfg.rcvbuf, sizeof t->cfg.rcvbuf);
+	return CURL_SOCKOPT_OK;
+}
 
 /* Build the curl handles. */
 static void
@@ -1118,6 +1088,10 @@ setup_curl(kg_trace_transport *t, const struct curl_slist *extra)
 	curl_easy_setopt(t->easy, CURLOPT_FOLLOWLOCATION, 0L);
 	curl_easy_setopt(t->easy, CURLOPT_NETRC, (long)CURL_NETRC_OPTIONAL);
 	curl_easy_setopt(t->easy, CURLOPT_USERAGENT, PACKAGE_NAME "/" PACKAGE_VERSION);
+	if (t->cfg.rcvbuf > 0) {
+		curl_easy_setopt(t->easy, CURLOPT_SOCKOPTFUNCTION, on_sockopt);
+		curl_easy_setopt(t->easy, CURLOPT_SOCKOPTDATA, t);
+	}
 	if (t->headers != NULL)
 		curl_easy_setopt(t->easy, CURLOPT_HTTPHEADER, t->headers);
 #if LIBCURL_VERSION_NUM >= 0x075500

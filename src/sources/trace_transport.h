@@ -111,6 +111,8 @@ int64_t trace_transport_next_poll(const kg_trace_transport *tt);
 int trace_transport_fds(const kg_trace_transport *tt, struct pollfd *pfd, int max);
 /* Ask again now (unless a request runs). */
 void trace_transport_refresh(kg_trace_transport *tt);
+/* Abort the request in flight and count it failed with why (never from the sink's callbacks): retried after the backoff. */
+void trace_transport_fail(kg_trace_transport *tt, const char *why);
 /* Its health. */
 void trace_transport_link(const kg_trace_transport *tt, kg_trace_link *out);
 /* Complete a copy of the counters: lines dropped for length, the offset reached. */

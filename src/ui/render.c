@@ -143,9 +143,26 @@ header_marker(ui_screen *s, int rw, ui_element el, const char *m)
 }
 
 /*
+ * The marker of a viewer (--attach): the attach source's own words while
+ * it reads the stream, "attached to HOST, N s behind"; when it does not,
+ * the sources on the left say why.  Returns rw with it.
+ */
+static int
+header_attach(ui_screen *s, int rw)
+{
+	const kg_source_health *h = screen_source(s, KG_ROLE_ATTACH);
+	char m[192];
+	if (h == NULL || h->status != KG_SRC_OK || h->message == NULL)
+		return rw;
+	snprintf(m, sizeof m, " %s ", h->message);
+	return header_marker(s, rw, UI_EL_SRC_OK, m);
+}
+
+/*
  * The header's right part: refresh interval and clock, the REPLAY marker
  * (the replay's speed, whether it plays, the recorded time) and the
- * PAUSED / HISTORY marker.  Returns the columns it takes.
+ * attached marker (header_attach()), the PAUSED / HISTORY marker.
+ * Returns the columns it takes.
  */
 static int
 header_right(ui_screen *s)
@@ -155,7 +172,10 @@ header_right(ui_screen *s)
 	int rw;
 	fmt_clock(clock, sizeof clock, s->now_us, false);
 	util_fmt_duration(iv, sizeof iv, s->interval_us);
-	snprintf(right, sizeof right, "every %s  %s ", iv, clock);
+	if (screen_source(s, KG_ROLE_ATTACH) != NULL)
+		snprintf(right, sizeof right, "%s ", clock); /* a viewer refreshes when the serving kgtop does */
+	else
+		snprintf(right, sizeof right, "every %s  %s ", iv, clock);
 	rw = text_width(s, right);
 	text_put(s, r.y, r.w - rw, rw, s->attr[UI_EL_HEADER], right, 0);
 	if (s->info != NULL && s->info->replay && s->snap != NULL) {
@@ -174,6 +194,7 @@ header_right(ui_screen *s)
 		snprintf(m, sizeof m, " REPLAY %s%s ", how, rec);
 		rw = header_marker(s, rw, UI_EL_REPLAY, m);
 	}
+	rw = header_attach(s, rw);
 	if (s->paused || screen_scrubbed(s)) {
 		char d[32];
 		/* scrolled back without pausing: the list and the views show the past too */
@@ -261,8 +282,8 @@ draw_header(ui_screen *s)
 		el = header_source_word(sn, h, st, sizeof st);
 		if (avail < 4)
 			break;
-		if (h->status == KG_SRC_OK && h->role == KG_ROLE_REPLAY)
-			continue; /* the REPLAY marker says it */
+		if (h->status == KG_SRC_OK && (h->role == KG_ROLE_REPLAY || h->role == KG_ROLE_ATTACH))
+			continue; /* the REPLAY and attached markers say it */
 		x += 2;
 		x += text_put(s, r.y, x, avail, s->attr[UI_EL_HEADER], h->name, TEXT_ELLIPSIS);
 		if (x < r.w - rw - 2) {

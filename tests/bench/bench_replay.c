@@ -231,7 +231,7 @@ main(void)
 		return 1;
 	}
 	recorder_tap(r, &tap);
-	collector_set_tap(c, &tap);
+	collector_add_tap(c, &tap);
 	collector_add_source(c, rf_source_new(&sc));
 	start = util_mono_us();
 	ticks = rf_run(c, nticks * 2);

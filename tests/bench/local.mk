@@ -49,3 +49,14 @@ bench: bench-replay
 bench-replay: tests/bench/bench_replay
 	tests/bench/bench_replay
 .PHONY: bench-replay
+
+# serve (issue 14): make bench-serve (a scrape at 2,000 groups; 50 /stream viewers against none)
+EXTRA_PROGRAMS += tests/bench/bench_serve
+tests_bench_bench_serve_SOURCES = tests/bench/bench_serve.c \
+	tests/integration/fixture_util.c tests/integration/fixture_util.h
+tests_bench_bench_serve_CFLAGS = $(TEST_CFLAGS)
+tests_bench_bench_serve_LDADD = $(TEST_LIBS)
+bench: bench-serve
+bench-serve: tests/bench/bench_serve tests/fixture-broker kgtop
+	top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' tests/bench/bench_serve
+.PHONY: bench-serve

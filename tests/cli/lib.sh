@@ -83,13 +83,15 @@ fixture_start() {
 	shift
 	case "$scen" in */*) ;; *) scen="$top_srcdir/tests/fixture/scenarios/$scen" ;; esac
 	FIXTURE_STATS="$T_TMP/stats.$$.json"
+	# a broker started before left its ready line here: gone before this one starts, or it would be read
+	rm -f "$T_TMP/fixture.out" "$FIXTURE_STATS"
 	"$FIXTURE" --port 0 --scenario "$scen" --stats "$FIXTURE_STATS" "$@" >"$T_TMP/fixture.out" 2>"$T_TMP/fixture.err" &
 	FIXTURE_PID=$!
 	T_PIDS="$T_PIDS $FIXTURE_PID"
 	BOOTSTRAP=""
 	t_deadline=$(($(date +%s) + 10))
 	while [ "$(date +%s)" -lt "$t_deadline" ]; do
-		BOOTSTRAP=$(awk '/^ready /{print $2}' "$T_TMP/fixture.out")
+		BOOTSTRAP=$(awk '/^ready /{print $2}' "$T_TMP/fixture.out" 2>/dev/null)
 		[ -n "$BOOTSTRAP" ] && return 0
 		sleep 0.05 # poll the ready line until the deadline
 	done

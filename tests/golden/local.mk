@@ -4,6 +4,7 @@ EXTRA_DIST += tests/golden/list.sh \
 	tests/golden/ascii-grid-coop-160x48.golden \
 	tests/golden/ascii-mid-rebalance-range-80x24.golden \
 	tests/golden/ascii-timeline-range-80x24.golden \
+	tests/golden/attached-events-coop-80x24.golden \
 	tests/golden/big-1000-map-160x48.golden \
 	tests/golden/big-1000-matrix-80x24.golden \
 	tests/golden/compare-coop-range-160x48.golden \

@@ -32,3 +32,16 @@ tests_integration_test_faults_SOURCES = tests/integration/test_faults.c \
 	tests/integration/fixture_util.c tests/integration/fixture_util.h tests/http/httpd.c tests/http/httpd.h
 tests_integration_test_faults_CFLAGS = $(TEST_CFLAGS)
 tests_integration_test_faults_LDADD = $(TEST_LIBS)
+# --serve and --attach with the real binary: /metrics linted by promtool, /stream, authentication, TLS,
+# viewers deriving the collector's events, reconnection, a viewer that stops reading
+TESTS += tests/integration/test_serve.sh tests/integration/test_serve_safety.sh
+EXTRA_DIST += tests/integration/test_serve.sh tests/integration/test_serve_safety.sh tests/integration/scenarios/churn.json \
+	tests/data/tls/cert.pem tests/data/tls/key.pem
+check_PROGRAMS += tests/tools/httpload
+tests_tools_httpload_SOURCES = tests/tools/httpload.c
+tests_tools_httpload_CFLAGS = $(AM_CFLAGS)
+AM_TESTS_ENVIRONMENT += PROMTOOL='$(PROMTOOL)'; PROMETHEUS='$(PROMETHEUS)'; export PROMTOOL PROMETHEUS;
+# a real Prometheus scrapes kgtop through an eager and a cooperative rebalance (queried through its HTTP API)
+TESTS += tests/integration/test_prometheus.sh
+EXTRA_DIST += tests/integration/test_prometheus.sh tests/integration/scenarios/range-then-coop.json
+EXTRA_DIST += tests/integration/alerts-test.yml

@@ -460,7 +460,7 @@ main(void)
 	tap.before = tap_before;
 	tap.after = NULL;
 	tap.arg = &r;
-	collector_set_tap(c, &tap);
+	collector_add_tap(c, &tap);
 	if (collector_start(c, err, sizeof err) < 0) {
 		printf("not ok 1 - collector_start: %s\n1..1\n", err);
 		return 1;

@@ -181,7 +181,7 @@ main(void)
 	r.t0 = util_now_us();
 	{
 		kg_tap tap = { tap_before, NULL, &r };
-		collector_set_tap(r.c, &tap);
+		collector_add_tap(r.c, &tap);
 	}
 	if (collector_start(r.c, err, sizeof err) < 0) {
 		printf("not ok 1 - collector_start: %s\n1..1\n", err);

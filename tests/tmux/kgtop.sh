@@ -16,23 +16,11 @@ command -v tmux >/dev/null || { echo "1..0 # SKIP tmux not installed"; exit 77; 
 export KGTOP_THEMES="$top_srcdir/themes" LANG=C.UTF-8 LC_ALL=C.UTF-8 HOME=/nonexistent KGTOP_CONFIG=none
 unset NO_COLOR KGTOP_BROKERS
 work=$(mktemp -d /tmp/kgtop-tmux-XXXXXX)
-after='echo "kgtop exited $?"; stty -a | tr " ;" "\n\n" | grep -xE -- "-?(icanon|echo)" | tr "\n" " "; echo; exec cat'
-
-"$BROKER" --port 0 --manual --scenario "$top_srcdir/tests/fixture/scenarios/join-coop.json" \
-	--stats "$work/stats.json" > "$work/ready" 2> "$work/broker.err" &
-bpid=$!
-cleanup_all() { kill "$bpid" 2>/dev/null; wait "$bpid" 2>/dev/null; tcleanup; rm -rf "$work"; }
-trap cleanup_all EXIT INT TERM
-deadline=$(( $(date +%s) + 10 ))
-until grep -q '^ready ' "$work/ready" 2>/dev/null; do
-	[ "$(date +%s)" -ge "$deadline" ] && { echo "not ok 1 - fixture broker ready"; cat "$work/broker.err"; echo "1..1"; exit 1; }
-	sleep 0.05 # poll interval, bounded by the deadline above
-done
-bootstrap=$(sed -n 's/^ready //p' "$work/ready")
+tbroker join-coop.json
 ok "fixture broker ready at $bootstrap"
 
 # without $KGTOP_THEMES and nothing installed: the themes are found beside the binary (or in the source tree)
-tstart 120 40 "env -u KGTOP_THEMES $KGTOP -b $bootstrap -i 0.3; $after"
+tstart 120 40 "env -u KGTOP_THEMES $KGTOP -b $bootstrap -i 0.3; $T_AFTER"
 check "first frame: header with the cluster" twait "kgtop ${bootstrap%%,*}" 5
 check "the group appears" twait "g-coop" 15
 check "the kafka source is healthy" twait "kafka ok" 15
@@ -69,7 +57,7 @@ tkeys q; check "q quits with status 0" twait "kgtop exited 0" 5
 check "terminal restored" twait "icanon echo" 5
 check "main screen back" test "$(tfmt '#{alternate_on}')" = 0
 # --duration: the dashboard quits by itself, status 0, terminal restored
-tstart 100 30 "$KGTOP -b $bootstrap -i 0.3 --duration 2; $after"
+tstart 100 30 "$KGTOP -b $bootstrap -i 0.3 --duration 2; $T_AFTER"
 check "--duration 2: the dashboard draws" twait "g-coop" 10
 check "--duration 2: quits by itself with status 0" twait "kgtop exited 0" 10
 check "--duration: terminal restored" twait "icanon echo" 5

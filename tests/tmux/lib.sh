@@ -7,6 +7,8 @@
 #   tpoll SECONDS CMD...   poll until CMD succeeds (it reads the screen in T_LAST)
 #   tkeys KEY...        send-keys
 #   ok / not_ok / finish   TAP-ish output; finish exits non-zero on failure
+#   tbroker SCENARIO [ARGS...]   the fixture broker (--manual) in $work: sets bpid, bootstrap
+#   T_AFTER   what a session runs after kgtop: its exit status, the terminal's modes
 set -u
 T_SOCK="kgtop-test-$$"
 T_N=0
@@ -63,6 +65,27 @@ tpoll() {
 }
 
 tkeys() { tmx send-keys -t t "$@"; }
+
+# After kgtop in a session: "kgtop exited N" and whether the terminal is back in icanon and echo.
+T_AFTER='echo "kgtop exited $?"; stty -a | tr " ;" "\n\n" | grep -xE -- "-?(icanon|echo)" | tr "\n" " "; echo; exec cat'
+
+# Start the fixture broker ($BROKER) on scenario (in tests/fixture/scenarios) with --manual and the
+# stats in $work (a fresh directory); sets bpid and bootstrap.  On exit the broker, the tmux server
+# and $work go.  A broker that is not ready within 10 s fails the test.
+tbroker() {
+	scen=$1
+	shift
+	"$BROKER" --port 0 --manual --scenario "$top_srcdir/tests/fixture/scenarios/$scen" \
+		--stats "$work/stats.json" "$@" >"$work/ready" 2>"$work/broker.err" &
+	bpid=$!
+	trap 'kill "$bpid" 2>/dev/null; wait "$bpid" 2>/dev/null; tcleanup; rm -rf "$work"' EXIT INT TERM
+	deadline=$(($(date +%s) + 10))
+	until grep -q '^ready ' "$work/ready" 2>/dev/null; do
+		[ "$(date +%s)" -ge "$deadline" ] && { echo "not ok 1 - fixture broker ready"; cat "$work/broker.err"; echo "1..1"; exit 1; }
+		sleep 0.05 # poll interval, bounded by the deadline above
+	done
+	bootstrap=$(sed -n 's/^ready //p' "$work/ready")
+}
 tfmt() { tmx display-message -p -t t "$1"; }
 
 ok() { T_N=$((T_N + 1)); echo "ok $T_N - $1"; }

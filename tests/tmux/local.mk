@@ -6,6 +6,9 @@ tests_tmux_ui_driver_CFLAGS = $(TEST_CFLAGS) -I$(top_srcdir)/tests/unit
 tests_tmux_ui_driver_LDADD = $(KG_LIBS)
 TESTS += tests/tmux/ui.sh tests/tmux/kgtop.sh
 EXTRA_DIST += tests/tmux/lib.sh tests/tmux/ui.sh tests/tmux/kgtop.sh
+# serve (issue 14): three --attach viewers on one --serve collector, one set of broker requests
+TESTS += tests/tmux/attach.sh
+EXTRA_DIST += tests/tmux/attach.sh
 # make screenshots: regenerate screenshots/ (not run by CI; PNGs need chromium)
 EXTRA_DIST += screenshots/make.sh screenshots/ansi2html.py screenshots/README.md
 screenshots: tests/tmux/ui_driver kgtop tests/fixture-broker

@@ -3,12 +3,14 @@
 #
 #  1. layers: a file includes headers of its own folder or of folders below
 #     it, in this order:
-#        util < model < record < sources < core < report < ui < main
+#        util < model < record < sources < core < report < serve < ui < main
 #     (main is src/main.c).  An include that points up names the file,
 #     the line and the rule it breaks.
 #  2. no .c file in src/ over 1,200 lines;
 #  3. no function in src/ over 120 lines (from its opening brace at column
-#     0 to its closing brace at column 0, the house style).
+#     0 to its closing brace at column 0, the house style);
+#  4. the libraries of the outside world stay in their folders: only
+#     src/sources includes rdkafka.h or curl.h, only src/serve microhttpd.h.
 : "${top_srcdir:=.}"
 src="$top_srcdir/src"
 MAX_FILE=1200
@@ -17,7 +19,7 @@ MAX_FUNC=120
 rank() {
 	case "$1" in
 	util) echo 0 ;; model) echo 1 ;; record) echo 2 ;; sources) echo 3 ;;
-	core) echo 4 ;; report) echo 5 ;; ui) echo 6 ;; main) echo 7 ;; *) echo 99 ;;
+	core) echo 4 ;; report) echo 5 ;; serve) echo 6 ;; ui) echo 7 ;; main) echo 8 ;; *) echo 99 ;;
 	esac
 }
 
@@ -34,7 +36,7 @@ result() { # STATUS DESCRIPTION DETAILS
 	fi
 }
 
-echo "1..3"
+echo "1..4"
 
 # 1. layers
 bad=""
@@ -55,7 +57,7 @@ for f in $(cd "$src" && find . -name '*.[ch]' | sed 's|^\./||' | LC_ALL=C sort);
 $hits
 HITS
 done
-result 0 "layers: util < model < record < sources < core < report < ui < main" "$(printf '%s' "$bad" | sed '/^$/d')"
+result 0 "layers: util < model < record < sources < core < report < serve < ui < main" "$(printf '%s' "$bad" | sed '/^$/d')"
 
 # 2. file sizes
 big=$(find "$src" -name '*.c' -exec wc -l {} + | awk -v max=$MAX_FILE -v s="$src/" \
@@ -77,5 +79,13 @@ inf && /^\}/ {
 }
 !inf && $0 !~ /^[ \t]*$/ { prev = $0 }')
 result 0 "no function in src/ over $MAX_FUNC lines" "$long"
+
+# 4. where the outside world's libraries are included
+stray=$(cd "$src" && grep -n '^[[:space:]]*#[[:space:]]*include[[:space:]]*<\(librdkafka/rdkafka\|curl/curl\|microhttpd\)\.h>' \
+	$(find . -name '*.[ch]' | sed 's|^\./||' | LC_ALL=C sort) | awk -F: '
+	{ dir = $1; sub(/\/.*/, "", dir); if ($1 !~ /\//) dir = "main" }
+	$3 ~ /microhttpd/ && dir != "serve" { print "src/" $1 ":" $2 ": microhttpd.h outside src/serve" }
+	$3 ~ /rdkafka|curl/ && dir != "sources" { print "src/" $1 ":" $2 ": " ($3 ~ /curl/ ? "curl.h" : "rdkafka.h") " outside src/sources" }')
+result 0 "only src/sources includes rdkafka.h or curl.h, only src/serve microhttpd.h" "$stray"
 
 [ "$failed" -eq 0 ]

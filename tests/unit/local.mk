@@ -30,7 +30,7 @@ tests_unit_test_theme_LDADD = $(TEST_LIBS)
 # the group table and the --once text report
 check_PROGRAMS += tests/unit/test_report
 UNIT_TESTS += tests/unit/test_report
-tests_unit_test_report_SOURCES = tests/unit/test_report.c
+tests_unit_test_report_SOURCES = tests/unit/test_report.c tests/unit/two_groups.c tests/unit/two_groups.h
 tests_unit_test_report_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_report_LDADD = $(TEST_LIBS)
 include tests/golden/local.mk
@@ -92,3 +92,10 @@ TESTS += $(UNIT_TESTS)
 check-unit:
 	$(MAKE) $(AM_MAKEFLAGS) check TESTS="$(UNIT_TESTS)"
 .PHONY: check-unit
+# --serve's /metrics: the exposition of fixed snapshots and events
+check_PROGRAMS += tests/unit/test_metrics
+UNIT_TESTS += tests/unit/test_metrics
+tests_unit_test_metrics_SOURCES = tests/unit/test_metrics.c tests/unit/two_groups.c tests/unit/two_groups.h
+tests_unit_test_metrics_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_metrics_LDADD = $(TEST_LIBS)
+EXTRA_DIST += tests/data/metrics/two-groups.prom

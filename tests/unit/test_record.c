@@ -405,7 +405,7 @@ run_live(const char *path, int64_t max_bytes, rf_capture *cap)
 		recorder_tap(r, &rt);
 	}
 	rf_capture_tap(cap, path != NULL ? &rt : NULL, &tap);
-	collector_set_tap(c, &tap);
+	collector_add_tap(c, &tap);
 	collector_add_source(c, rf_source_new(&sc));
 	assert_int_equal(rf_run(c, 1000), NSTEPS);
 	collector_free(c);
@@ -441,7 +441,7 @@ run_replay(const char *path, const char *at, rf_capture *cap, char *damage, size
 	c = collector_new(&cc, t);
 	cap->keep_snaps = true;
 	rf_capture_tap(cap, NULL, &tap);
-	collector_set_tap(c, &tap);
+	collector_add_tap(c, &tap);
 	collector_add_source(c, src);
 	frames = rf_run(c, 100000);
 	d = replay_damage(src);
@@ -948,7 +948,7 @@ test_realtime(void **state)
 	c = collector_new(&cc, t);
 	rep.keep_snaps = true;
 	rf_capture_tap(&rep, NULL, &tap);
-	collector_set_tap(c, &tap);
+	collector_add_tap(c, &tap);
 	collector_add_source(c, src);
 
 	/* 32x: the first three ticks (2 s recorded) arrive within a deadline */

@@ -16,44 +16,14 @@
 #include "model/snapshot.h"
 #include "report/groupcol.h"
 #include "report/report.h"
+#include "two_groups.h"
 #include "util/util.h"
 
-/*
- * Two groups: g-busy (Stable, range, coordinator 2, two members of which
- * one idle, two of four partitions orphaned) and g-lost (rebalancing
- * cooperatively, no coordinator known, a describe error).
- */
+/* The shared two groups (two_groups.h), finished. */
 static kg_snapshot *
 two_groups(void)
 {
-	kg_builder *b = builder_new(1000);
-	int32_t t = intern_topic("orders");
-	kg_tp asg[2] = { { t, 0 }, { t, 1 } };
-	kg_bgroup *g;
-	kg_bmember *m;
-	int p;
-	builder_broker(b, 2, "broker-2", 9092);
-	builder_topic(b, t, 4);
-	for (p = 0; p < 4; p++)
-		builder_partition(b, (kg_tp){ t, p }, 2, 100);
-	g = builder_group(b, intern_group("g-busy"));
-	bgroup_state(g, KG_STATE_STABLE);
-	bgroup_protocol(g, "consumer", "range");
-	bgroup_coordinator(g, 2);
-	bgroup_committed(g, (kg_tp){ t, 0 }, 90);
-	bgroup_committed(g, (kg_tp){ t, 1 }, 100);
-	bgroup_committed(g, (kg_tp){ t, 2 }, 40);
-	m = bgroup_member(g, "a-1");
-	bmember_ids(m, "a", "/10.0.0.1", NULL);
-	bmember_assignment(m, asg, 2);
-	m = bgroup_member(g, "z-1");
-	bmember_ids(m, "z", "/10.0.0.2", NULL);
-	g = builder_group(b, intern_group("g-lost"));
-	bgroup_state(g, KG_STATE_PREPARING_REBALANCE);
-	bgroup_protocol(g, "consumer", "");
-	bgroup_proto(g, KG_PROTO_COOPERATIVE);
-	bgroup_error(g, "coordinator load in progress");
-	return builder_finish(b);
+	return builder_finish(two_groups_builder(1000));
 }
 
 /* The text of one group's block in the report, up to the blank line after its facts. */

@@ -59,6 +59,7 @@ typedef struct gcase {
 	const char *status;     /* a message in the status line */
 	bool wall_clock;        /* w: clock times */
 	bool compare;           /* v: the selected group's timeline above the next one's */
+	bool attached;          /* a viewer of another kgtop (--attach) */
 } gcase;
 
 static const gcase cases[] = {
@@ -107,12 +108,15 @@ static const gcase cases[] = {
 	/* PreparingRebalance at 80 columns: the protocol and the counts stay */
 	{ .name = "prep-ledger-grid-80x24", .rows = 24, .cols = 80, .group = "payments-ledger", .view = UI_VIEW_GRID, .until_ms = 15000 },
 	{ .name = "ascii-mid-rebalance-range-80x24", .rows = 24, .cols = 80, .group = "demo-range", .view = UI_VIEW_GRID, .ascii = true, .until_ms = 4000 },
+	/* --attach: the header says whose stream this is and how far behind */
+	{ .name = "attached-events-coop-80x24", .rows = 24, .cols = 80, .group = "demo-coop", .view = UI_VIEW_EVENTS, .attached = true },
 	{ .name = "status-wrap-120x40", .rows = 40, .cols = 120, .group = "demo-range", .view = UI_VIEW_TIMELINE,
 	  .status = "refused: demo-range uses another assignor, and the mock cluster aborts when a group mixes them (empty the group first, or run the demo on a real cluster with -b)" },
 };
 
 static kg_ui_info info_demo = { .demo = true, .cluster = "localhost:9092" };
 static kg_ui_info info_replay = { .replay = true, .cluster = "recording.jsonl" };
+static kg_ui_info info_attach = { .cluster = "localhost:9092" };
 
 /* Read a file; NULL when missing. */
 static char *
@@ -184,7 +188,7 @@ render_case(const gcase *c)
 	o.ascii = c->ascii;
 	o.no_color = c->mono;
 	scene_init(&sc);
-	screen_init(&s, &o, c->replay ? &info_replay : &info_demo, tracker_history(sc.tracker));
+	screen_init(&s, &o, c->replay ? &info_replay : c->attached ? &info_attach : &info_demo, tracker_history(sc.tracker));
 	if (c->big) {
 		kg_snapshot *snap;
 		big = tracker_new(NULL);
@@ -205,6 +209,8 @@ render_case(const gcase *c)
 	} else if (!c->no_snapshot) {
 		if (c->kafka_stale)
 			scene_kafka(KG_SRC_STALE, "all brokers down", 71 * SEC);
+		if (c->attached)
+			scene_attach("attached to 10.1.2.3:9464, 0.4 s behind");
 		scene_run_until(&sc, SCENE_T0 + (c->until_ms ? c->until_ms : 20000) * 1000);
 		screen_set_snapshot(&s, sc.snap);
 	}

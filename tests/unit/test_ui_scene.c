@@ -63,6 +63,15 @@ scene_kafka(kg_src_status st, const char *msg, int64_t last_ok_ago_us)
 	kafka_ago = last_ok_ago_us;
 }
 
+static const char *attach_msg; /* NULL: no attach source */
+
+/* An "attach" source (a viewer of another kgtop) saying msg from now on. */
+void
+scene_attach(const char *msg)
+{
+	attach_msg = msg;
+}
+
 /* Set a member's assignment from a list of partitions of topic 0 (or topic index tp). */
 static void
 set_parts(smember *m, int tp, const int *v, int n)
@@ -188,6 +197,11 @@ scene_contribute(kg_builder *b)
 		kg_source_health hk = { .name = "kafka", .role = KG_ROLE_CLUSTER, .status = kafka_st, .since_us = t - kafka_ago,
 					.last_ok_us = t - kafka_ago, .message = kafka_msg };
 		builder_source(b, &hk);
+	}
+	if (attach_msg != NULL) {
+		kg_source_health ha = { .name = "attach", .role = KG_ROLE_ATTACH, .status = KG_SRC_OK, .since_us = SCENE_T0,
+					.last_ok_us = t, .message = attach_msg };
+		builder_source(b, &ha);
 	}
 	builder_source(b, &h);
 	builder_source(b, &h2);
@@ -403,6 +417,7 @@ scene_init(ui_scene *sc)
 	sc->tracker = tracker_new(&cfg);
 	script_reset();
 	kafka_st = KG_SRC_COUNT;
+	attach_msg = NULL;
 	obsq_clear(&pending);
 }
 

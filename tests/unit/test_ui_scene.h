@@ -50,6 +50,8 @@ void scene_drain(kg_obsq *q);
  * stale or failing cluster); KG_SRC_COUNT removes it again.
  */
 void scene_kafka(kg_src_status st, const char *msg, int64_t last_ok_ago_us);
+/* An "attach" source (--attach: a viewer of another kgtop) saying msg from now on. */
+void scene_attach(const char *msg);
 /* Free the scene. */
 void scene_free(ui_scene *sc);
 /* A single group of nmembers x nparts partitions, stable, with history (bench, large grids). */

@@ -1,0 +1,724 @@
+/*
+ * metrics.c: the Prometheus exposition of what kgtop sees (see metrics.h).
+ *
+ * The counters live in an array indexed by interned group id: per group
+ * and rebalance protocol, rebalances by trigger and a histogram of their
+ * durations.  They are counted from KG_EV_REBALANCE_END, which carries the
+ * episode's protocol, trigger (the cause learnt by its end) and duration;
+ * a rebalance still open is not counted yet (kgtop_group_rebalancing says
+ * it is open).  Series appear with a group's first rebalance.
+ *
+ * Rendering walks the family table in order; each family writes its
+ * samples.  The labels every sample of a group starts with (cluster and
+ * group, escaped) are written once per render into one buffer and copied
+ * from there, which keeps a scrape of thousands of groups to a few
+ * milliseconds.  Values are exact decimals (microseconds printed as
+ * seconds), never a locale's.
+ */
+#include "config.h"
+
+#include "report/metrics.h"
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/intern.h"
+#include "record/format.h"
+
+/* The label values of the trigger: what started a rebalance, in the words alert rules use. */
+typedef enum mtrigger {
+	TRIG_JOIN,
+	TRIG_LEAVE,
+	TRIG_SESSION_TIMEOUT,
+	TRIG_POLL_TIMEOUT,
+	TRIG_STATIC_REPLACEMENT,
+	TRIG_FENCED,
+	TRIG_LEADER_REJOIN,
+	TRIG_METADATA,
+	TRIG_UNKNOWN,
+	TRIG_COUNT
+} mtrigger;
+
+static const char *const trigger_names[TRIG_COUNT] = {
+	[TRIG_JOIN] = "join",
+	[TRIG_LEAVE] = "leave",
+	[TRIG_SESSION_TIMEOUT] = "session_timeout",
+	[TRIG_POLL_TIMEOUT] = "poll_timeout",
+	[TRIG_STATIC_REPLACEMENT] = "static_replacement",
+	[TRIG_FENCED] = "fenced",
+	[TRIG_LEADER_REJOIN] = "leader_rejoin",
+	[TRIG_METADATA] = "metadata",
+	[TRIG_UNKNOWN] = "unknown",
+};
+
+/* Upper bounds of the duration buckets, in microseconds, and as their le labels say them (+Inf follows). */
+static const int64_t bucket_us[] = {
+	100000, 500000, 1000000, 2500000, 5000000, 10000000, 30000000, 60000000, 120000000, 300000000, 600000000,
+};
+static const char *const bucket_le[] = { "0.1", "0.5", "1", "2.5", "5", "10", "30", "60", "120", "300", "600" };
+#define NBUCKETS ((int)KG_ARRAY_LEN(bucket_us))
+
+/* One group's counters under one rebalance protocol. */
+typedef struct mproto {
+	uint64_t by_trigger[TRIG_COUNT];
+	uint64_t bucket[NBUCKETS]; /* not cumulative: the render sums them */
+	uint64_t count;
+	int64_t sum_us;
+} mproto;
+
+typedef struct mgroup {
+	bool seen;
+	mproto p[KG_PROTO_COUNT];
+} mgroup;
+
+struct kg_metrics {
+	_Atomic int refs;
+	mgroup *g; /* by interned group id */
+	size_t cap;
+};
+
+/* ------------------------------------------------------------ counting */
+
+/* The trigger label of a reason. */
+static mtrigger
+trigger_of(kg_reason r)
+{
+	switch (r) {
+	case KG_REASON_JOINED:
+		return TRIG_JOIN;
+	case KG_REASON_GRACEFUL:
+		return TRIG_LEAVE;
+	case KG_REASON_SESSION_TIMEOUT:
+		return TRIG_SESSION_TIMEOUT;
+	case KG_REASON_MAX_POLL:
+		return TRIG_POLL_TIMEOUT;
+	case KG_REASON_REPLACED:
+		return TRIG_STATIC_REPLACEMENT;
+	case KG_REASON_FENCED:
+		return TRIG_FENCED;
+	case KG_REASON_LEADER_REJOIN:
+		return TRIG_LEADER_REJOIN;
+	case KG_REASON_METADATA:
+		return TRIG_METADATA;
+	default:
+		return TRIG_UNKNOWN;
+	}
+}
+
+/* Empty counters. */
+kg_metrics *
+metrics_new(void)
+{
+	kg_metrics *m = xcalloc(1, sizeof *m);
+	atomic_init(&m->refs, 1);
+	return m;
+}
+
+/* Take a reference. */
+kg_metrics *
+metrics_ref(kg_metrics *m)
+{
+	if (m != NULL)
+		atomic_fetch_add(&m->refs, 1);
+	return m;
+}
+
+/* Drop a reference. */
+void
+metrics_unref(kg_metrics *m)
+{
+	if (m == NULL || atomic_fetch_sub(&m->refs, 1) != 1)
+		return;
+	free(m->g);
+	free(m);
+}
+
+/* Count one ended rebalance. */
+static void
+count_episode(kg_metrics *m, const kg_event *e)
+{
+	mproto *p;
+	int b;
+	int64_t d = e->duration_us > 0 ? e->duration_us : 0;
+	if (e->group < 0)
+		return;
+	if ((size_t)e->group >= m->cap) {
+		size_t old = m->cap, n = old ? old : 64;
+		while (n <= (size_t)e->group)
+			n *= 2;
+		m->g = xreallocarray(m->g, n, sizeof *m->g);
+		memset(m->g + old, 0, (n - old) * sizeof *m->g);
+		m->cap = n;
+	}
+	m->g[e->group].seen = true;
+	p = &m->g[e->group].p[(unsigned)e->proto < KG_PROTO_COUNT ? e->proto : KG_PROTO_UNKNOWN];
+	p->by_trigger[trigger_of(e->reason)]++;
+	for (b = 0; b < NBUCKETS && d > bucket_us[b]; b++)
+		;
+	if (b < NBUCKETS)
+		p->bucket[b]++;
+	p->count++;
+	p->sum_us += d;
+}
+
+/* Count the rebalances that ended. */
+bool
+metrics_count(kg_metrics *m, const kg_evlist *events)
+{
+	size_t i;
+	bool changed = false;
+	for (i = 0; events != NULL && i < events->n; i++) {
+		if (events->v[i]->kind == KG_EV_REBALANCE_END) {
+			count_episode(m, events->v[i]);
+			changed = true;
+		}
+	}
+	return changed;
+}
+
+/* A copy with one reference. */
+kg_metrics *
+metrics_copy(const kg_metrics *m)
+{
+	kg_metrics *c = metrics_new();
+	if (m->cap > 0) {
+		c->g = xreallocarray(NULL, m->cap, sizeof *c->g);
+		memcpy(c->g, m->g, m->cap * sizeof *c->g);
+		c->cap = m->cap;
+	}
+	return c;
+}
+
+/* ------------------------------------------------------------ rendering */
+
+/* What the families of one render share. */
+typedef struct fam_ctx {
+	sbuf *o;
+	const kg_snapshot *s;           /* NULL: no snapshot yet */
+	const kg_metrics *m;            /* NULL: no counters */
+	const kg_metrics_ctx *ctx;
+	sbuf pfx;                       /* label prefixes: the cluster's, then each group's */
+	size_t cl_len;                  /* cluster="..." is pfx[0, cl_len) */
+	size_t *g_off, *g_len;          /* by index in s->groups: cluster="...",group="..." */
+	int32_t *counted;               /* group ids with counters, by name */
+	int ncounted;
+} fam_ctx;
+
+typedef struct family {
+	const char *name;
+	const char *type;
+	const char *help;
+	void (*emit)(fam_ctx *f, const struct family *fam);
+} family;
+
+/* A label value, escaped (backslash, quote, newline) and valid UTF-8 (bad bytes become U+FFFD). */
+static void
+put_label_value(sbuf *o, const char *s)
+{
+	size_t n = s != NULL ? strlen(s) : 0, i = 0;
+	while (i < n) {
+		long cp;
+		size_t k = util_utf8_decode(s + i, n - i, &cp);
+		if (cp < 0)
+			sbuf_adds(o, "\xef\xbf\xbd");
+		else if (s[i] == '\\')
+			sbuf_adds(o, "\\\\");
+		else if (s[i] == '"')
+			sbuf_adds(o, "\\\"");
+		else if (s[i] == '\n')
+			sbuf_adds(o, "\\n");
+		else
+			sbuf_addn(o, s + i, k);
+		i += k;
+	}
+}
+
+/* ,name="value" (name="value" when first). */
+static void
+put_label(sbuf *o, const char *name, const char *value, bool first)
+{
+	sbuf_addf(o, "%s%s=\"", first ? "" : ",", name);
+	put_label_value(o, value);
+	sbuf_addc(o, '"');
+}
+
+/* Microseconds as seconds, exactly: 1.500000. */
+static void
+put_seconds(sbuf *o, int64_t us)
+{
+	if (us < 0) {
+		sbuf_addc(o, '-');
+		us = -us;
+	}
+	sbuf_addf(o, "%lld.%06lld", (long long)(us / 1000000), (long long)(us % 1000000));
+}
+
+/* name{cluster="...",group="..." for group index gi (-1: the cluster's labels only). */
+static void
+sample_open(fam_ctx *f, const char *name, const char *suffix, int gi)
+{
+	sbuf_adds(f->o, name);
+	sbuf_adds(f->o, suffix);
+	sbuf_addc(f->o, '{');
+	if (gi < 0)
+		sbuf_addn(f->o, f->pfx.s, f->cl_len);
+	else
+		sbuf_addn(f->o, f->pfx.s + f->g_off[gi], f->g_len[gi]);
+}
+
+/* } value\n with an integer value. */
+static void
+sample_int(fam_ctx *f, int64_t v)
+{
+	sbuf_addf(f->o, "} %lld\n", (long long)v);
+}
+
+/* } value\n with microseconds as seconds. */
+static void
+sample_seconds(fam_ctx *f, int64_t us)
+{
+	sbuf_adds(f->o, "} ");
+	put_seconds(f->o, us);
+	sbuf_addc(f->o, '\n');
+}
+
+/* A per-group gauge: one sample per group whose value() is known (returns false when not). */
+static void
+per_group(fam_ctx *f, const family *fam, bool (*value)(const kg_group *g, int64_t *v), bool seconds)
+{
+	int i;
+	for (i = 0; f->s != NULL && i < f->s->ngroups; i++) {
+		int64_t v;
+		if (!value(&f->s->groups[i], &v))
+			continue;
+		sample_open(f, fam->name, "", i);
+		if (seconds)
+			sample_seconds(f, v);
+		else
+			sample_int(f, v);
+	}
+}
+
+/* kgtop_build_info */
+static void
+emit_build_info(fam_ctx *f, const family *fam)
+{
+	sbuf_addf(f->o, "%s{version=\"%s\",record_format=\"%d\"} 1\n", fam->name, PACKAGE_VERSION, KG_RECORD_VERSION);
+}
+
+/* kgtop_snapshot_timestamp_seconds */
+static void
+emit_snapshot_time(fam_ctx *f, const family *fam)
+{
+	if (f->s == NULL)
+		return;
+	sample_open(f, fam->name, "", -1);
+	sample_seconds(f, f->s->time_us);
+}
+
+/* True for the sources that are kgtop's own outputs (the recorder, the server), not inputs. */
+static bool
+source_is_output(const kg_source_health *h)
+{
+	return h->role == KG_ROLE_RECORDER;
+}
+
+/* kgtop_source_up */
+static void
+emit_source_up(fam_ctx *f, const family *fam)
+{
+	int i;
+	for (i = 0; f->s != NULL && i < f->s->nsources; i++) {
+		const kg_source_health *h = &f->s->sources[i];
+		if (source_is_output(h))
+			continue;
+		sample_open(f, fam->name, "", -1);
+		put_label(f->o, "source", h->name, false);
+		put_label(f->o, "role", src_role_name(h->role), false);
+		sample_int(f, h->status == KG_SRC_OK);
+	}
+}
+
+/* kgtop_source_last_success_timestamp_seconds */
+static void
+emit_source_last_ok(fam_ctx *f, const family *fam)
+{
+	int i;
+	for (i = 0; f->s != NULL && i < f->s->nsources; i++) {
+		const kg_source_health *h = &f->s->sources[i];
+		if (source_is_output(h) || h->last_ok_us <= 0)
+			continue;
+		sample_open(f, fam->name, "", -1);
+		put_label(f->o, "source", h->name, false);
+		sample_seconds(f, h->last_ok_us);
+	}
+}
+
+/* kgtop_group_info: protocol and assignor as labels. */
+static void
+emit_group_info(fam_ctx *f, const family *fam)
+{
+	int i;
+	for (i = 0; f->s != NULL && i < f->s->ngroups; i++) {
+		const kg_group *g = &f->s->groups[i];
+		sample_open(f, fam->name, "", i);
+		put_label(f->o, "protocol", proto_name(g->proto), false);
+		put_label(f->o, "assignor", g->assignor, false);
+		sbuf_addf(f->o, ",coordinator=\"%d\"", (int)g->coordinator);
+		sample_int(f, 1);
+	}
+}
+
+/* kgtop_group_state: one sample per state, 1 for the group's. */
+static void
+emit_group_state(fam_ctx *f, const family *fam)
+{
+	int i, st;
+	for (i = 0; f->s != NULL && i < f->s->ngroups; i++) {
+		for (st = 0; st < KG_STATE_COUNT; st++) {
+			sample_open(f, fam->name, "", i);
+			sbuf_addf(f->o, ",state=\"%s\"", state_name((kg_group_state)st));
+			sample_int(f, f->s->groups[i].state == (kg_group_state)st);
+		}
+	}
+}
+
+/* Members of a group. */
+static bool
+v_members(const kg_group *g, int64_t *v)
+{
+	*v = g->nmembers;
+	return true;
+}
+
+/* Partitions a group consumes. */
+static bool
+v_partitions(const kg_group *g, int64_t *v)
+{
+	*v = g->nparts;
+	return true;
+}
+
+/* A group's lag, when known. */
+static bool
+v_lag(const kg_group *g, int64_t *v)
+{
+	*v = g->lag;
+	return g->lag >= 0;
+}
+
+/* Partitions nobody consumes while the group should. */
+static bool
+v_orphaned(const kg_group *g, int64_t *v)
+{
+	*v = g->norphaned;
+	return true;
+}
+
+/* 1 while a rebalance is open. */
+static bool
+v_rebalancing(const kg_group *g, int64_t *v)
+{
+	*v = g->sum.in_episode;
+	return true;
+}
+
+/* 1 during a storm. */
+static bool
+v_storm(const kg_group *g, int64_t *v)
+{
+	*v = g->sum.storm;
+	return true;
+}
+
+/* Duration of the last closed rebalance, when there was one. */
+static bool
+v_last_rebalance(const kg_group *g, int64_t *v)
+{
+	*v = g->sum.last_episode_us;
+	return g->sum.last_episode_us >= 0;
+}
+
+/* Per-group gauges, each with its value function. */
+static void
+emit_members(fam_ctx *f, const family *fam)
+{
+	per_group(f, fam, v_members, false);
+}
+
+/* kgtop_group_partitions */
+static void
+emit_partitions(fam_ctx *f, const family *fam)
+{
+	per_group(f, fam, v_partitions, false);
+}
+
+/* kgtop_group_lag_messages */
+static void
+emit_lag(fam_ctx *f, const family *fam)
+{
+	per_group(f, fam, v_lag, false);
+}
+
+/* kgtop_group_unconsumed_partitions */
+static void
+emit_orphaned(fam_ctx *f, const family *fam)
+{
+	per_group(f, fam, v_orphaned, false);
+}
+
+/* kgtop_group_rebalancing */
+static void
+emit_rebalancing(fam_ctx *f, const family *fam)
+{
+	per_group(f, fam, v_rebalancing, false);
+}
+
+/* kgtop_group_storm */
+static void
+emit_storm(fam_ctx *f, const family *fam)
+{
+	per_group(f, fam, v_storm, false);
+}
+
+/* kgtop_group_last_rebalance_duration_seconds */
+static void
+emit_last_rebalance(fam_ctx *f, const family *fam)
+{
+	per_group(f, fam, v_last_rebalance, true);
+}
+
+/* name{cluster=...,group=... for a counted group (its labels are not in the snapshot's prefixes when gone). */
+static void
+counted_open(fam_ctx *f, const char *name, const char *suffix, int32_t gid, int proto)
+{
+	sbuf_adds(f->o, name);
+	sbuf_adds(f->o, suffix);
+	sbuf_addc(f->o, '{');
+	sbuf_addn(f->o, f->pfx.s, f->cl_len);
+	put_label(f->o, "group", intern_group_name(gid), false);
+	sbuf_addf(f->o, ",protocol=\"%s\"", proto_name((kg_proto)proto));
+}
+
+/* kgtop_rebalances_total */
+static void
+emit_rebalances(fam_ctx *f, const family *fam)
+{
+	int i, p, t;
+	for (i = 0; i < f->ncounted; i++) {
+		const mgroup *g = &f->m->g[f->counted[i]];
+		for (p = 0; p < KG_PROTO_COUNT; p++) {
+			for (t = 0; t < TRIG_COUNT; t++) {
+				if (g->p[p].by_trigger[t] == 0)
+					continue;
+				counted_open(f, fam->name, "", f->counted[i], p);
+				sbuf_addf(f->o, ",trigger=\"%s\"} %llu\n", trigger_names[t],
+					  (unsigned long long)g->p[p].by_trigger[t]);
+			}
+		}
+	}
+}
+
+/* kgtop_rebalance_duration_seconds (histogram) */
+static void
+emit_durations(fam_ctx *f, const family *fam)
+{
+	int i, p, b;
+	for (i = 0; i < f->ncounted; i++) {
+		const mgroup *g = &f->m->g[f->counted[i]];
+		for (p = 0; p < KG_PROTO_COUNT; p++) {
+			const mproto *mp = &g->p[p];
+			uint64_t cum = 0;
+			if (mp->count == 0)
+				continue;
+			for (b = 0; b < NBUCKETS; b++) {
+				cum += mp->bucket[b];
+				counted_open(f, fam->name, "_bucket", f->counted[i], p);
+				sbuf_addf(f->o, ",le=\"%s\"} %llu\n", bucket_le[b], (unsigned long long)cum);
+			}
+			counted_open(f, fam->name, "_bucket", f->counted[i], p);
+			sbuf_addf(f->o, ",le=\"+Inf\"} %llu\n", (unsigned long long)mp->count);
+			counted_open(f, fam->name, "_sum", f->counted[i], p);
+			sbuf_adds(f->o, "} ");
+			put_seconds(f->o, mp->sum_us);
+			sbuf_addc(f->o, '\n');
+			counted_open(f, fam->name, "_count", f->counted[i], p);
+			sbuf_addf(f->o, "} %llu\n", (unsigned long long)mp->count);
+		}
+	}
+}
+
+/* Per-member gauges of a health field (microseconds, -1 unknown). */
+static void
+per_member(fam_ctx *f, const family *fam, size_t off)
+{
+	int i, k;
+	for (i = 0; f->s != NULL && i < f->s->ngroups; i++) {
+		const kg_group *g = &f->s->groups[i];
+		for (k = 0; k < g->nmembers; k++) {
+			const kg_member *mb = &g->members[k];
+			int64_t v = *(const int64_t *)((const char *)&mb->health + off);
+			if (v < 0)
+				continue;
+			sample_open(f, fam->name, "", i);
+			put_label(f->o, "client_id", mb->client_id, false);
+			put_label(f->o, "member_id", mb->member_id, false);
+			sample_seconds(f, v);
+		}
+	}
+}
+
+/* kgtop_member_heartbeat_age_seconds */
+static void
+emit_heartbeat_age(fam_ctx *f, const family *fam)
+{
+	per_member(f, fam, offsetof(kg_member_health, hb_age_us));
+}
+
+/* kgtop_member_poll_gap_seconds */
+static void
+emit_poll_gap(fam_ctx *f, const family *fam)
+{
+	per_member(f, fam, offsetof(kg_member_health, poll_gap_us));
+}
+
+/* kgtop_partition_lag_messages (--metrics-partitions) */
+static void
+emit_partition_lag(fam_ctx *f, const family *fam)
+{
+	int i, k;
+	if (!f->ctx->partitions)
+		return;
+	for (i = 0; f->s != NULL && i < f->s->ngroups; i++) {
+		const kg_group *g = &f->s->groups[i];
+		for (k = 0; k < g->nparts; k++) {
+			const kg_gpart *p = &g->parts[k];
+			if (p->lag < 0)
+				continue;
+			sample_open(f, fam->name, "", i);
+			put_label(f->o, "topic", intern_topic_name(p->tp.topic), false);
+			sbuf_addf(f->o, ",partition=\"%d\"", (int)p->tp.partition);
+			sample_int(f, p->lag);
+		}
+	}
+}
+
+/* kgtop_stream_viewers */
+static void
+emit_viewers(fam_ctx *f, const family *fam)
+{
+	if (!f->ctx->serving)
+		return;
+	sample_open(f, fam->name, "", -1);
+	sample_int(f, f->ctx->viewers);
+}
+
+/* kgtop_stream_viewers_dropped_total */
+static void
+emit_dropped(fam_ctx *f, const family *fam)
+{
+	if (!f->ctx->serving)
+		return;
+	sample_open(f, fam->name, "", -1);
+	sample_int(f, (int64_t)f->ctx->viewers_dropped);
+}
+
+/* The families, in the order a scrape lists them (doc/kgtop.1 lists them too). */
+static const family families[] = {
+	{ "kgtop_build_info", "gauge", "kgtop's version and recording format (always 1).", emit_build_info },
+	{ "kgtop_snapshot_timestamp_seconds", "gauge", "Time of the newest snapshot, seconds since the epoch.",
+	  emit_snapshot_time },
+	{ "kgtop_source_up", "gauge", "1 when the source answers as expected, 0 while it is connecting, stale or in error.",
+	  emit_source_up },
+	{ "kgtop_source_last_success_timestamp_seconds", "gauge", "Time of the source's last good answer.",
+	  emit_source_last_ok },
+	{ "kgtop_group_info", "gauge", "A consumer group's rebalance protocol (eager, cooperative), assignor and coordinator.",
+	  emit_group_info },
+	{ "kgtop_group_state", "gauge", "1 for the group's state, 0 for the others.", emit_group_state },
+	{ "kgtop_group_members", "gauge", "Members of the group.", emit_members },
+	{ "kgtop_group_partitions", "gauge", "Partitions the group consumes or has offsets for.", emit_partitions },
+	{ "kgtop_group_lag_messages", "gauge", "Log-end offset minus committed offset, summed over the group's partitions.",
+	  emit_lag },
+	{ "kgtop_group_unconsumed_partitions", "gauge", "Partitions nobody owns while the group is stable (orphaned).",
+	  emit_orphaned },
+	{ "kgtop_group_rebalancing", "gauge", "1 while a rebalance of the group is open.", emit_rebalancing },
+	{ "kgtop_group_storm", "gauge", "1 while the group is in a rebalance storm.", emit_storm },
+	{ "kgtop_group_last_rebalance_duration_seconds", "gauge", "Duration of the group's last finished rebalance.",
+	  emit_last_rebalance },
+	{ "kgtop_rebalances_total", "counter", "Rebalances finished since kgtop started, by protocol and trigger.",
+	  emit_rebalances },
+	{ "kgtop_rebalance_duration_seconds", "histogram", "Durations of the finished rebalances, by protocol.",
+	  emit_durations },
+	{ "kgtop_member_heartbeat_age_seconds", "gauge", "Time since the member's last heartbeat (where a trace reports it).",
+	  emit_heartbeat_age },
+	{ "kgtop_member_poll_gap_seconds", "gauge", "Time since the member's last poll (where a trace reports it).",
+	  emit_poll_gap },
+	{ "kgtop_partition_lag_messages", "gauge", "Log-end offset minus committed offset of one partition (--metrics-partitions).",
+	  emit_partition_lag },
+	{ "kgtop_stream_viewers", "gauge", "Viewers attached to /stream now.", emit_viewers },
+	{ "kgtop_stream_viewers_dropped_total", "counter", "Viewers of /stream cut off for falling behind.", emit_dropped },
+};
+
+/* Order group ids by name. */
+static int
+gid_cmp(const void *a, const void *b)
+{
+	return strcmp(intern_group_name(*(const int32_t *)a), intern_group_name(*(const int32_t *)b));
+}
+
+/* Write the label prefixes and list the counted groups by name. */
+static void
+render_prepare(fam_ctx *f)
+{
+	const kg_snapshot *s = f->s;
+	size_t i;
+	put_label(&f->pfx, "cluster", s != NULL ? s->cluster : "", true);
+	f->cl_len = f->pfx.len;
+	if (s != NULL && s->ngroups > 0) {
+		char *cl = xstrndup(f->pfx.s, f->cl_len); /* the buffer moves as it grows */
+		int k;
+		f->g_off = xcalloc((size_t)s->ngroups, sizeof *f->g_off);
+		f->g_len = xcalloc((size_t)s->ngroups, sizeof *f->g_len);
+		for (k = 0; k < s->ngroups; k++) {
+			f->g_off[k] = f->pfx.len;
+			sbuf_addn(&f->pfx, cl, f->cl_len);
+			put_label(&f->pfx, "group", s->groups[k].name, false);
+			f->g_len[k] = f->pfx.len - f->g_off[k];
+		}
+		free(cl);
+	}
+	for (i = 0; f->m != NULL && i < f->m->cap; i++) {
+		if (!f->m->g[i].seen)
+			continue;
+		f->counted = xreallocarray(f->counted, (size_t)f->ncounted + 1, sizeof *f->counted);
+		f->counted[f->ncounted++] = (int32_t)i;
+	}
+	if (f->ncounted > 1)
+		qsort(f->counted, (size_t)f->ncounted, sizeof *f->counted, gid_cmp);
+}
+
+/* Render everything. */
+void
+metrics_render(const kg_metrics *m, const kg_snapshot *snap, const kg_metrics_ctx *ctx, sbuf *out)
+{
+	static const kg_metrics_ctx none = { 0 };
+	fam_ctx f;
+	size_t i;
+	memset(&f, 0, sizeof f);
+	f.o = out;
+	f.s = snap;
+	f.m = m;
+	f.ctx = ctx != NULL ? ctx : &none;
+	render_prepare(&f);
+	for (i = 0; i < KG_ARRAY_LEN(families); i++) {
+		const family *fam = &families[i];
+		sbuf_addf(out, "# HELP %s %s\n# TYPE %s %s\n", fam->name, fam->help, fam->name, fam->type);
+		fam->emit(&f, fam);
+	}
+	sbuf_free(&f.pfx);
+	free(f.g_off);
+	free(f.g_len);
+	free(f.counted);
+}

@@ -1,0 +1,341 @@
+/*
+ * test_metrics.c: the Prometheus exposition of fixed snapshots and events
+ * (report/metrics.h): the whole text of one snapshot against a file, the
+ * gauges' values, counters and the duration histogram from ended
+ * rebalances, frozen copies, escaping, and the per-partition series only
+ * when asked for.  (make check also lints kgtop's real /metrics with
+ * promtool: tests/integration/test_serve.sh.)
+ */
+#include "config.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/event.h"
+#include "model/intern.h"
+#include "model/snapshot.h"
+#include "report/metrics.h"
+#include "two_groups.h"
+#include "util/util.h"
+
+#define CL "cluster=\"b1:9092,\\\"b2\\\":9092\""
+
+/*
+ * The shared two groups (two_groups.h: g-busy Stable with lag on three of
+ * four partitions, g-lost rebalancing cooperatively) with a cluster label
+ * that needs escaping, sources kafka (ok), log:b1 (stale) and the
+ * server's own health (an output: not a source of data), and what the
+ * tracker would annotate: a rebalance open in g-lost, a last duration and
+ * a heartbeat age in g-busy.
+ */
+static kg_snapshot *
+two_groups(void)
+{
+	kg_builder *b = two_groups_builder(1700000000123456LL);
+	kg_source_health h;
+	kg_snapshot *s;
+	builder_cluster(b, "b1:9092,\"b2\":9092");
+	memset(&h, 0, sizeof h);
+	h.name = "kafka";
+	h.status = KG_SRC_OK;
+	h.role = KG_ROLE_CLUSTER;
+	h.last_ok_us = 1700000000100000LL;
+	builder_source(b, &h);
+	h.name = "log:b1";
+	h.status = KG_SRC_STALE;
+	h.role = KG_ROLE_TRACE;
+	h.last_ok_us = 0;
+	builder_source(b, &h);
+	h.name = "serve";
+	h.status = KG_SRC_OK;
+	h.role = KG_ROLE_RECORDER;
+	builder_source(b, &h);
+	s = builder_finish(b);
+	s->groups[1].sum.in_episode = true;
+	s->groups[0].sum.last_episode_us = 2500000;
+	s->groups[0].members[0].health.hb_age_us = 1500000;
+	s->groups[0].members[0].health.poll_gap_us = -1;
+	s->groups[0].members[1].health.hb_age_us = -1;
+	s->groups[0].members[1].health.poll_gap_us = -1;
+	return s;
+}
+
+/* Render into a string the caller frees. */
+static char *
+render(const kg_metrics *m, const kg_snapshot *s, bool partitions)
+{
+	kg_metrics_ctx ctx;
+	sbuf b = { 0 };
+	char *r;
+	memset(&ctx, 0, sizeof ctx);
+	ctx.partitions = partitions;
+	metrics_render(m, s, &ctx, &b);
+	r = xstrdup(sbuf_str(&b));
+	sbuf_free(&b);
+	return r;
+}
+
+/* True when text holds line as a whole line. */
+static bool
+has_line(const char *text, const char *line)
+{
+	size_t n = strlen(line);
+	const char *p = text;
+	while ((p = strstr(p, line)) != NULL) {
+		if ((p == text || p[-1] == '\n') && (p[n] == '\n' || p[n] == '\0'))
+			return true;
+		p += n;
+	}
+	return false;
+}
+
+/* Assert a whole line, printing the text when it is missing. */
+#define LINE(text, line)                                                       \
+	do {                                                                   \
+		if (!has_line((text), (line)))                                 \
+			print_error("missing line:\n%s\nin:\n%s\n", (line), (text)); \
+		assert_true(has_line((text), (line)));                         \
+	} while (0)
+
+/* Count the occurrences of needle. */
+static int
+count(const char *text, const char *needle)
+{
+	int n = 0;
+	const char *p = text;
+	while ((p = strstr(p, needle)) != NULL) {
+		n++;
+		p += strlen(needle);
+	}
+	return n;
+}
+
+/* The whole exposition of the fixed snapshot, as tests/data/metrics/two-groups.prom has it (KGTOP_BLESS=1 rewrites it). */
+static void
+test_whole_text(void **state)
+{
+	kg_snapshot *s = two_groups();
+	char *got = render(NULL, s, false), *v;
+	char path[4096];
+	FILE *f;
+	sbuf want = { 0 };
+	char buf[4096];
+	size_t n;
+	(void)state;
+	/* the file says @VERSION@ where the version goes */
+	v = strstr(got, "version=\"" PACKAGE_VERSION "\"");
+	assert_non_null(v);
+	{
+		sbuf g = { 0 };
+		sbuf_addn(&g, got, (size_t)(v - got));
+		sbuf_adds(&g, "version=\"@VERSION@\"");
+		sbuf_adds(&g, v + strlen("version=\"" PACKAGE_VERSION "\""));
+		free(got);
+		got = xstrdup(sbuf_str(&g));
+		sbuf_free(&g);
+	}
+	snprintf(path, sizeof path, "%s/tests/data/metrics/two-groups.prom", getenv("top_srcdir") ? getenv("top_srcdir") : ".");
+	f = fopen(path, "r");
+	assert_non_null(f);
+	while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+		sbuf_addn(&want, buf, n);
+	fclose(f);
+	if (getenv("KGTOP_BLESS") != NULL && strcmp(sbuf_str(&want), got) != 0 && (f = fopen(path, "w")) != NULL) {
+		fputs(got, f);
+		fclose(f);
+		sbuf_reset(&want);
+		sbuf_adds(&want, got);
+	}
+	if (strcmp(sbuf_str(&want), got) != 0) {
+		FILE *o = fopen("two-groups.prom.actual", "w");
+		if (o != NULL) {
+			fputs(got, o);
+			fclose(o);
+		}
+		print_error("the exposition differs from %s (see two-groups.prom.actual)\n", path);
+	}
+	assert_string_equal(sbuf_str(&want), got);
+	sbuf_free(&want);
+	free(got);
+	snapshot_unref(s);
+}
+
+/* The gauges: states, counts, lag where known, sources but kgtop's own outputs, health where known. */
+static void
+test_gauges(void **state)
+{
+	kg_snapshot *s = two_groups();
+	char *t = render(NULL, s, false);
+	(void)state;
+	LINE(t, "kgtop_group_state{" CL ",group=\"g-busy\",state=\"Stable\"} 1");
+	LINE(t, "kgtop_group_state{" CL ",group=\"g-busy\",state=\"PreparingRebalance\"} 0");
+	LINE(t, "kgtop_group_state{" CL ",group=\"g-lost\",state=\"PreparingRebalance\"} 1");
+	assert_int_equal(count(t, "kgtop_group_state{"), 2 * KG_STATE_COUNT);
+	LINE(t, "kgtop_group_members{" CL ",group=\"g-busy\"} 2");
+	LINE(t, "kgtop_group_lag_messages{" CL ",group=\"g-busy\"} 70");
+	assert_int_equal(count(t, "kgtop_group_lag_messages{"), 1); /* g-lost: no offsets, no lag */
+	LINE(t, "kgtop_group_rebalancing{" CL ",group=\"g-lost\"} 1");
+	LINE(t, "kgtop_group_rebalancing{" CL ",group=\"g-busy\"} 0");
+	LINE(t, "kgtop_group_last_rebalance_duration_seconds{" CL ",group=\"g-busy\"} 2.500000");
+	LINE(t, "kgtop_group_info{" CL ",group=\"g-lost\",protocol=\"cooperative\",assignor=\"\",coordinator=\"-1\"} 1");
+	LINE(t, "kgtop_source_up{" CL ",source=\"kafka\",role=\"cluster\"} 1");
+	LINE(t, "kgtop_source_up{" CL ",source=\"log:b1\",role=\"trace\"} 0");
+	assert_int_equal(count(t, "source=\"serve\""), 0);
+	LINE(t, "kgtop_source_last_success_timestamp_seconds{" CL ",source=\"kafka\"} 1700000000.100000");
+	LINE(t, "kgtop_snapshot_timestamp_seconds{" CL "} 1700000000.123456");
+	LINE(t, "kgtop_member_heartbeat_age_seconds{" CL ",group=\"g-busy\",client_id=\"a\",member_id=\"a-1\"} 1.500000");
+	assert_int_equal(count(t, "kgtop_member_heartbeat_age_seconds{"), 1);
+	assert_int_equal(count(t, "kgtop_member_poll_gap_seconds{"), 0);
+	/* every family says what it is once, even without samples */
+	assert_int_equal(count(t, "# TYPE kgtop_rebalances_total counter\n"), 1);
+	assert_int_equal(count(t, "# TYPE kgtop_rebalance_duration_seconds histogram\n"), 1);
+	assert_int_equal(count(t, "kgtop_rebalances_total{"), 0);
+	/* the server's families only from the server */
+	assert_int_equal(count(t, "kgtop_stream_viewers{"), 0);
+	free(t);
+	snapshot_unref(s);
+}
+
+/* --metrics-partitions: a lag series per partition with a known lag, never without it. */
+static void
+test_partitions(void **state)
+{
+	kg_snapshot *s = two_groups();
+	char *off = render(NULL, s, false), *on = render(NULL, s, true);
+	(void)state;
+	assert_int_equal(count(off, "kgtop_partition_lag_messages{"), 0);
+	LINE(on, "kgtop_partition_lag_messages{" CL ",group=\"g-busy\",topic=\"orders\",partition=\"0\"} 10");
+	LINE(on, "kgtop_partition_lag_messages{" CL ",group=\"g-busy\",topic=\"orders\",partition=\"2\"} 60");
+	assert_int_equal(count(on, "kgtop_partition_lag_messages{"), 3);
+	free(off);
+	free(on);
+	snapshot_unref(s);
+}
+
+/* An ended rebalance of a group. */
+static kg_event *
+ended(const char *group, kg_proto proto, kg_reason why, int64_t duration_us)
+{
+	kg_event *e = event_new(KG_EV_REBALANCE_END, 1000, intern_group(group));
+	e->proto = proto;
+	e->reason = why;
+	e->duration_us = duration_us;
+	return e;
+}
+
+/*
+ * Counters: only ended rebalances count, by protocol and trigger (a cause
+ * not known is "unknown"); the histogram's buckets are cumulative, with
+ * the sum and count; a group gone from the snapshot keeps its series; a
+ * frozen copy does not change as the original counts on.
+ */
+static void
+test_counters(void **state)
+{
+	kg_metrics *m = metrics_new(), *frozen;
+	kg_snapshot *s = two_groups();
+	kg_evlist ev = { 0 };
+	char *t, *t2;
+	(void)state;
+	evlist_push(&ev, event_new(KG_EV_REBALANCE_START, 900, intern_group("g-busy")));
+	assert_false(metrics_count(m, &ev));
+	evlist_push(&ev, ended("g-busy", KG_PROTO_EAGER, KG_REASON_JOINED, 1930226));
+	evlist_push(&ev, ended("g-busy", KG_PROTO_EAGER, KG_REASON_JOINED, 700000));
+	evlist_push(&ev, ended("g-busy", KG_PROTO_EAGER, KG_REASON_NONE, 45000000));
+	evlist_push(&ev, ended("g-gone", KG_PROTO_COOPERATIVE, KG_REASON_MAX_POLL, 5000000));
+	evlist_push(&ev, ended("g-busy", KG_PROTO_COOPERATIVE, KG_REASON_REPLACED, 100000));
+	assert_true(metrics_count(m, &ev));
+	frozen = metrics_copy(m);
+	t = render(frozen, s, false);
+	LINE(t, "kgtop_rebalances_total{" CL ",group=\"g-busy\",protocol=\"eager\",trigger=\"join\"} 2");
+	LINE(t, "kgtop_rebalances_total{" CL ",group=\"g-busy\",protocol=\"eager\",trigger=\"unknown\"} 1");
+	LINE(t, "kgtop_rebalances_total{" CL ",group=\"g-busy\",protocol=\"cooperative\",trigger=\"static_replacement\"} 1");
+	LINE(t, "kgtop_rebalances_total{" CL ",group=\"g-gone\",protocol=\"cooperative\",trigger=\"poll_timeout\"} 1");
+	assert_int_equal(count(t, "kgtop_rebalances_total{"), 4);
+	LINE(t, "kgtop_rebalance_duration_seconds_bucket{" CL ",group=\"g-busy\",protocol=\"eager\",le=\"0.5\"} 0");
+	LINE(t, "kgtop_rebalance_duration_seconds_bucket{" CL ",group=\"g-busy\",protocol=\"eager\",le=\"1\"} 1");
+	LINE(t, "kgtop_rebalance_duration_seconds_bucket{" CL ",group=\"g-busy\",protocol=\"eager\",le=\"2.5\"} 2");
+	LINE(t, "kgtop_rebalance_duration_seconds_bucket{" CL ",group=\"g-busy\",protocol=\"eager\",le=\"30\"} 2");
+	LINE(t, "kgtop_rebalance_duration_seconds_bucket{" CL ",group=\"g-busy\",protocol=\"eager\",le=\"60\"} 3");
+	LINE(t, "kgtop_rebalance_duration_seconds_bucket{" CL ",group=\"g-busy\",protocol=\"eager\",le=\"+Inf\"} 3");
+	LINE(t, "kgtop_rebalance_duration_seconds_sum{" CL ",group=\"g-busy\",protocol=\"eager\"} 47.630226");
+	LINE(t, "kgtop_rebalance_duration_seconds_count{" CL ",group=\"g-busy\",protocol=\"eager\"} 3");
+	LINE(t, "kgtop_rebalance_duration_seconds_bucket{" CL ",group=\"g-busy\",protocol=\"cooperative\",le=\"0.1\"} 1");
+	LINE(t, "kgtop_rebalance_duration_seconds_count{" CL ",group=\"g-gone\",protocol=\"cooperative\"} 1");
+	/* groups in name order */
+	assert_true(strstr(t, "group=\"g-busy\",protocol=\"eager\",trigger") < strstr(t, "group=\"g-gone\""));
+	/* the original counts on; the copy stays */
+	evlist_clear(&ev);
+	evlist_push(&ev, ended("g-busy", KG_PROTO_EAGER, KG_REASON_JOINED, 1000000));
+	assert_true(metrics_count(m, &ev));
+	t2 = render(frozen, s, false);
+	assert_string_equal(t, t2);
+	free(t2);
+	t2 = render(m, s, false);
+	LINE(t2, "kgtop_rebalances_total{" CL ",group=\"g-busy\",protocol=\"eager\",trigger=\"join\"} 3");
+	free(t);
+	free(t2);
+	evlist_clear(&ev);
+	free(ev.v);
+	metrics_unref(frozen);
+	metrics_unref(m);
+	snapshot_unref(s);
+}
+
+/* Label values are escaped (backslash, quote, newline) and valid UTF-8; no snapshot yet renders the families. */
+static void
+test_escaping(void **state)
+{
+	kg_builder *b = builder_new(1000000);
+	kg_snapshot *s;
+	char *t;
+	(void)state;
+	builder_cluster(b, "c");
+	bgroup_state(builder_group(b, intern_group("we\"ird\\g\nx\xff")), KG_STATE_EMPTY);
+	s = builder_finish(b);
+	t = render(NULL, s, false);
+	LINE(t, "kgtop_group_members{cluster=\"c\",group=\"we\\\"ird\\\\g\\nx\xef\xbf\xbd\"} 0");
+	free(t);
+	snapshot_unref(s);
+	t = render(NULL, NULL, false);
+	LINE(t, "# TYPE kgtop_group_members gauge");
+	assert_int_equal(count(t, "kgtop_group_members{"), 0);
+	LINE(t, "kgtop_build_info{version=\"" PACKAGE_VERSION "\",record_format=\"1\"} 1");
+	free(t);
+}
+
+/* The server's families: viewers now and cut off since start. */
+static void
+test_serving(void **state)
+{
+	kg_metrics_ctx ctx;
+	sbuf b = { 0 };
+	kg_snapshot *s = two_groups();
+	(void)state;
+	memset(&ctx, 0, sizeof ctx);
+	ctx.serving = true;
+	ctx.viewers = 3;
+	ctx.viewers_dropped = 2;
+	metrics_render(NULL, s, &ctx, &b);
+	LINE(sbuf_str(&b), "kgtop_stream_viewers{" CL "} 3");
+	LINE(sbuf_str(&b), "kgtop_stream_viewers_dropped_total{" CL "} 2");
+	sbuf_free(&b);
+	snapshot_unref(s);
+}
+
+/* Run. */
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_whole_text), cmocka_unit_test(test_gauges),   cmocka_unit_test(test_partitions),
+		cmocka_unit_test(test_counters),   cmocka_unit_test(test_escaping), cmocka_unit_test(test_serving),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
