@@ -5,7 +5,8 @@ set -e
 cd "$(dirname "$0")"
 
 DEPS="build-essential autoconf automake pkg-config libncurses-dev librdkafka-dev \
-libcurl4-openssl-dev libcjson-dev libcmocka-dev tmux"
+libcurl4-openssl-dev libcjson-dev libmicrohttpd-dev libcmocka-dev tmux ncurses-term clang valgrind \
+prometheus curl"
 
 if [ "${1:-}" = "--deps" ]; then
 	shift

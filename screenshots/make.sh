@@ -1,15 +1,16 @@
 #!/bin/sh
 # screenshots/make.sh: regenerate screenshots/ from real runs (make screenshots).
-# The dashboard runs in a private tmux server: tests/tmux/ui_driver (ui_run
-# over the real collector, the seeds' scene), and the real kgtop against the
-# fixture broker.  Each shot is saved as NAME.txt (capture-pane -p), NAME.ansi
-# (capture-pane -e, colours) and NAME.png: the ANSI capture rendered to HTML
-# by screenshots/ansi2html.py and photographed by headless Chromium
-# (apt-get install -y chromium; without it the PNGs are skipped).
+# Every shot is the real kgtop on its embedded demo (./kgtop with no cluster:
+# librdkafka's mock cluster and real consumers), in a private tmux server,
+# as a user sees it; nothing from the test suite's fixtures.  Each shot is
+# saved as NAME.txt (capture-pane -p), NAME.ansi (capture-pane -e, colours)
+# and NAME.png: the ANSI capture rendered to HTML by screenshots/ansi2html.py
+# and photographed by headless Chromium (apt-get install -y chromium; without
+# it the PNGs are skipped).  The captions are in screenshots/README.md.
 : "${top_srcdir:=$(cd "$(dirname "$0")/.." && pwd)}"
 : "${top_builddir:=$top_srcdir}"
-OUT="$top_srcdir/screenshots"
-DRIVER="$top_builddir/tests/tmux/ui_driver"
+: "${OUT:=$top_srcdir/screenshots}" # OUT=DIR writes the shots elsewhere (a trial run)
+KGTOP="$top_builddir/kgtop"
 . "$top_srcdir/tests/tmux/lib.sh"
 export KGTOP_THEMES="$top_srcdir/themes" LANG=C.UTF-8 LC_ALL=C.UTF-8 TZ=UTC KGTOP_CONFIG=none
 unset NO_COLOR
@@ -44,78 +45,54 @@ shot() {
 	fi
 }
 
-# the seeds' scene, wide
-# (once worker-3 has left the ledger, p freezes the screen: shots are deterministic)
-tstart 160 48 "$DRIVER --speed 2"
-twait "weird" 10 && twait "eager    2     6" 20
-tkeys p j j j 2; twait "eager  1 round" 10; shot timeline-eager-160x48 160 48
-tkeys k; twait "cooperative  2 rounds" 10; shot timeline-cooperative-160x48 160 48
-tkeys m; twait "p4" 5; shot timeline-cooperative-partitions-160x48 160 48
-tkeys m 1; twait "member" 5; shot grid-cooperative-160x48 160 48
-tkeys 4; twait "incremental" 5; shot events-cooperative-160x48 160 48
-tkeys j j 3; twait "left: max.poll.interval" 5; shot health-160x48 160 48
+# demo COLS ROWS ENV [ARGS]: the demo in a session of that size (ENV: variables for kgtop, ARGS: its
+# options), on the timeline once consumer-d's join is over in both groups (the demo compares them
+# from the start); then p freezes the screen
+demo() {
+	tstart "$1" "$2" "cd $top_builddir && env $3 $KGTOP ${4:-}"
+	twait "kgtop-demo-eager" 20 || return 1
+	tkeys 2
+	[ "$1" -lt 80 ] || [ "$2" -lt 24 ] && tkeys Enter # one pane at a time: the view
+	twait "joined: consumer-d" 90 && twait_closed 30 && tkeys p && twait "PAUSED" 5
+}
+
+[ -x "$KGTOP" ] || { echo "screenshots: build kgtop first"; exit 1; }
+
+# the headline and each view, wide
+if demo 160 45 TERM=xterm-256color; then
+	shot demo-compare-timeline-160x45 160 45
+	tkeys v; twait "kgtop-demo-coop Stable" 5
+	shot demo-coop-timeline-160x45 160 45
+	tkeys m; twait "p0" 5; shot demo-coop-partitions-160x45 160 45
+	tkeys m 1; twait "member" 5; shot demo-coop-grid-160x45 160 45
+	tkeys 4; twait "incremental" 5; shot demo-coop-events-160x45 160 45
+	tkeys j 2; twait "eager" 5; shot demo-eager-timeline-160x45 160 45
+	tkeys 4; twait "stop-the-world" 5; shot demo-eager-events-160x45 160 45
+	tkeys 3; twait "heartbeat" 5; shot demo-health-160x45 160 45
+fi
 tkeys q
 
-# narrow
-tstart 80 24 "$DRIVER --speed 2"
-twait "weird" 10 && twait "eager    2     6" 20
-tkeys p j j j 2; twait "eager  1 round" 10; shot timeline-eager-80x24 80 24
-tkeys k 4; twait "incremental" 10; shot events-cooperative-80x24 80 24
-tkeys 1 '?'; twait "kgtop keys" 5; shot help-80x24 80 24
-tkeys Escape q
+# 80x24: the script step in the header, a note per member, the demo's keys in the footer; the help
+if demo 80 24 TERM=xterm-256color; then
+	shot demo-80x24 80 24
+	tkeys '?'; twait "kgtop keys" 5; shot demo-help-80x24 80 24
+fi
+tkeys q
 
-# themes and modes
+# a half-split (60x20): one pane at a time, the group list, then Enter: the view
+if demo 60 20 TERM=xterm-256color; then
+	tkeys Escape; twait "Enter view" 5; shot demo-narrow-list-60x20 60 20
+	tkeys Enter; twait "Esc groups" 5; shot demo-narrow-timeline-60x20 60 20
+fi
+tkeys q
+
+# the themes, 8 colours (TERM=xterm), ASCII (a C locale)
 for theme in light high-contrast mono; do
-	tstart 120 40 "$DRIVER --speed 2 --theme $theme"
-	twait "weird" 10; twait "eager    2     6" 20; tkeys p j j 2; twait "cooperative  2 rounds" 10; shot "theme-$theme-120x40" 120 40; tkeys q
+	if demo 120 40 TERM=xterm-256color "--theme $theme"; then shot "demo-theme-$theme-120x40" 120 40; fi
+	tkeys q
 done
-tstart 120 40 "LANG=C LC_ALL=C $DRIVER --speed 2"
-twait "weird" 10; twait "eager    2     6" 20; tkeys p j j j 2; twait "eager  1 round" 10; shot ascii-timeline-eager-120x40 120 40; tkeys q
-
-# the embedded demo: kgtop with no arguments, real librdkafka consumers on the mock cluster
-if [ -x "$top_builddir/kgtop" ]; then
-	tstart 160 45 "cd $top_builddir && ./kgtop"
-	twait "kgtop-demo-eager" 20
-	tkeys 2
-	# both groups (the demo compares them from the start): wait until consumer-d's join is over in
-	# the cooperative group (its moves are counted then) and in the eager one
-	if twait "joined: consumer-d  0" 90 && twait "joined: consumer-d  3" 30 && twait_closed 30; then
-		tkeys p
-		shot demo-compare-timeline-160x45 160 45
-		tkeys v; twait "joined: consumer-d  0" 5
-		shot demo-coop-timeline-160x45 160 45
-		tkeys m; twait "p0" 5; shot demo-coop-partitions-160x45 160 45
-		tkeys m 1; twait "member" 5; shot demo-coop-grid-160x45 160 45
-		tkeys 4; twait "incremental" 5; shot demo-coop-events-160x45 160 45
-		tkeys j 2; twait "joined: consumer-d  3" 5; shot demo-eager-timeline-160x45 160 45
-		tkeys 4; twait "stop-the-world" 5; shot demo-eager-events-160x45 160 45
-		tkeys 3; twait "heartbeat" 5; shot demo-health-160x45 160 45
-	fi
-	tkeys q
-	tstart 80 24 "cd $top_builddir && ./kgtop"
-	twait "kgtop-demo-eager" 20
-	tkeys 2
-	twait "joined: consumer-d  0" 90 && twait "joined: consumer-d  3" 30 && twait_closed 30 && { tkeys p; shot demo-80x24 80 24; }
-	tkeys q
-fi
-
-# the real kgtop against the fixture broker
-BROKER="$top_builddir/tests/fixture-broker"
-if [ -x "$BROKER" ] && [ -x "$top_builddir/kgtop" ]; then
-	"$BROKER" --port 0 --manual --scenario "$top_srcdir/tests/fixture/scenarios/join-range.json" > "$profile/ready" 2>/dev/null &
-	bpid=$!
-	deadline=$(( $(date +%s) + 10 ))
-	until grep -q '^ready ' "$profile/ready" 2>/dev/null || [ "$(date +%s)" -ge "$deadline" ]; do
-		sleep 0.05 # poll interval, bounded by the deadline
-	done
-	tstart 120 40 "$top_builddir/kgtop -b $(sed -n 's/^ready //p' "$profile/ready") -i 0.5"
-	twait "kafka ok" 15; tkeys 2
-	for st in PreparingRebalance CompletingRebalance "Stable range"; do
-		kill -USR1 "$bpid"; twait "g-range $st" 10
-	done
-	twait "1 round" 10
-	shot kgtop-fixture-range-120x40 120 40
-	tkeys q
-	kill "$bpid" 2>/dev/null
-fi
+if demo 120 40 TERM=xterm; then shot demo-xterm-8-colours-120x40 120 40; fi
+tkeys q
+if demo 120 40 "TERM=xterm-256color LANG=C LC_ALL=C"; then shot demo-ascii-120x40 120 40; fi
+tkeys q
 rm -rf "$profile"

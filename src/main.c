@@ -59,11 +59,14 @@ typedef struct app {
 	bool demo_added, replay_added, attach_added; /* handed to the collector, which closes them */
 	const char *bootstrap;         /* the cluster the kafka source polls (the demo's own, or -b) */
 	kg_filter *groups;
+	kg_filter *topics;             /* -t: the groups listed are those using one of these topics */
 	kg_recorder *recorder;
 	kg_server *server;
 	kg_ui_info info;
+	char cluster_label[512];       /* "prod (kafka1:9092,...)" for a named cluster */
 	bool log_opened, global_init;
 	char err[1024];
+	char leftovers[2048];          /* what the demo could not remove from a real cluster, said at the end */
 } app;
 
 /* Record the signal and wake the main loop (async-signal-safe). */
@@ -105,7 +108,18 @@ fail(int status, const char *what, const char *err)
 	return status;
 }
 
-/* Options (--demo=list, the scenario), the log, the libraries' global state, signals. */
+/* -V: kgtop's version and the libraries', as kcat -V says them. */
+static void
+print_versions(void)
+{
+	printf("kgtop %s\n", PACKAGE_VERSION);
+	printf("librdkafka %s\n", sources_rdkafka_version());
+	printf("libcurl %s\n", sources_curl_version());
+	printf("%s\n", ui_curses_version());
+	printf("cJSON %s\n", sources_cjson_version());
+}
+
+/* Options (--demo=list, the scenario, the theme), the log, the libraries' global state, signals. */
 static int
 app_setup(app *a, int argc, char **argv)
 {
@@ -116,8 +130,13 @@ app_setup(app *a, int argc, char **argv)
 	if (rc != 0) {
 		if (rc < 0)
 			fprintf(stderr, "kgtop: %s\nTry 'kgtop --help'.\n", a->err);
+		else if (o->show_version)
+			print_versions();
 		return rc < 0 ? 2 : 0;
 	}
+	/* a theme that is not there is a mistake whatever the mode (--once included) */
+	if (o->theme != NULL && ui_theme_check(o->theme, a->err, sizeof a->err) < 0)
+		return fail(2, NULL, a->err);
 	if (o->demo && o->demo_scenario != NULL && strcmp(o->demo_scenario, "list") == 0) {
 		demo_list_scenarios();
 		return 0;
@@ -231,6 +250,8 @@ open_demo(app *a)
 	dc.nprops = o->nrdkafka;
 	dc.partitions = o->demo_partitions;
 	dc.export_trace = o->export_trace;
+	dc.leftovers = a->leftovers;
+	dc.leftovers_size = sizeof a->leftovers;
 	/* a real cluster answers within --timeout, and always before --duration ends */
 	dc.timeout_us = o->duration_us > 0 && o->duration_us < o->timeout_us ? o->duration_us : o->timeout_us;
 	if (demo_source_new(&dc, &a->demo, &a->bootstrap, a->err, sizeof a->err) < 0)
@@ -254,6 +275,11 @@ open_collector(app *a)
 		     : a->bootstrap != NULL	   ? a->bootstrap
 		     : o->replay != NULL	   ? NULL
 						   : "trace streams only";
+	if (o->cluster != NULL && a->bootstrap != NULL) {
+		/* a named cluster: its name first, so a narrow header keeps it ("prod") */
+		snprintf(a->cluster_label, sizeof a->cluster_label, "%s (%s)", o->cluster, a->bootstrap);
+		cc.cluster = a->cluster_label;
+	}
 	if (a->replay != NULL) {
 		cc.cluster = replay_cluster(a->replay);
 		a->info.replay = true;
@@ -267,6 +293,9 @@ open_collector(app *a)
 		       o->exclude.n, &a->groups, a->err, sizeof a->err) < 0)
 		return fail(2, NULL, a->err);
 	collector_set_filter(a->c, a->groups);
+	if (filter_new((const char *const *)o->topics.v, o->topics.n, NULL, 0, &a->topics, a->err, sizeof a->err) < 0)
+		return fail(2, NULL, a->err);
+	collector_set_topic_filter(a->c, a->topics); /* a group with none of -t's topics is not listed */
 	if (a->replay != NULL) {
 		collector_add_source(a->c, a->replay);
 		a->replay_added = true;
@@ -415,12 +444,15 @@ app_finish(app *a, int rc)
 		source_free(a->attach);
 	collector_free(a->c);
 	serve_close(a->server); /* after the collector: its tap runs no more */
+	if (a->leftovers[0] != '\0')
+		fputs(a->leftovers, stderr); /* the demo's cleanup of a real cluster, once the terminal is back */
 	if (a->recorder != NULL && recorder_error(a->recorder) != NULL) {
 		fprintf(stderr, "kgtop: record: %s\n", recorder_error(a->recorder));
 		rc = rc ? rc : 1;
 	}
 	recorder_close(a->recorder);
 	filter_free(a->groups);
+	filter_free(a->topics);
 	tracker_free(a->tracker);
 	if (a->global_init)
 		sources_global_cleanup();

@@ -54,6 +54,7 @@ struct kg_collector {
 	int64_t last_news;      /* monotonic */
 	volatile sig_atomic_t *stop_flag; /* set by a signal: give up waiting */
 	const kg_filter *filter;          /* -g / -G, NULL: every group */
+	const kg_filter *topics;          /* -t: a group none of whose topics passes is not listed */
 };
 
 /* Make a descriptor non-blocking and close-on-exec. */
@@ -194,6 +195,7 @@ tick(kg_collector *c, int64_t now)
 	}
 	b = builder_new(now);
 	builder_filter(b, c->filter);
+	builder_topic_filter(b, c->topics);
 	builder_cluster(b, c->cfg.cluster);
 	for (i = 0; i < c->nsrc; i++) {
 		builder_source_role(b, c->src[i]->ops->role); /* its health carries its role */
@@ -526,6 +528,13 @@ void
 collector_set_filter(kg_collector *c, const kg_filter *f)
 {
 	c->filter = f;
+}
+
+/* Set the topic filter (-t): groups that consume none of its topics are left out. */
+void
+collector_set_topic_filter(kg_collector *c, const kg_filter *f)
+{
+	c->topics = f;
 }
 
 /* A flag a signal handler sets to stop collector_run_until_complete(). */

@@ -74,6 +74,8 @@ void collector_free(kg_collector *c);
 int collector_run_until_complete(kg_collector *c, int64_t timeout_us, char *err, size_t errsz);
 /* Keep only the groups that pass f (-g / -G), for every source (before start). */
 void collector_set_filter(kg_collector *c, const kg_filter *f);
+/* Set the topic filter (-t, may be NULL): a group with no partition of a topic that passes is not listed. */
+void collector_set_topic_filter(kg_collector *c, const kg_filter *f);
 /* A flag a signal handler sets to make collector_run_until_complete() give up. */
 void collector_set_stop_flag(kg_collector *c, volatile sig_atomic_t *flag);
 /* One iteration in the caller's thread, waiting at most wait_us (tests). */

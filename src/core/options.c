@@ -16,6 +16,11 @@
  * A new option: a member in kg_options (options.h), a row here, the man
  * page (doc/kgtop.1); a default other than zero goes in model/defaults.h
  * and options_defaults().
+ *
+ * A value is never taken from the next word when that word is one of the
+ * options ("-b --once" is refused; "--brokers=--x" is a value), and the
+ * reports (--once, --json) never fall back to the embedded demo: they
+ * need -b, $KGTOP_BROKERS, -C NAME, a trace, a replay or --demo.
  */
 #include "config.h"
 
@@ -117,25 +122,33 @@ first_word(const char *s, char *buf, size_t n)
 	return buf;
 }
 
-/* Add a librdkafka property, set at origin ("FILE:LINE", judged by rdprops; NULL: -X, taken as typed). */
+/* A name safe to repeat in a message: an option's shape (lower case, digits, '.', '_', '-'). */
+static bool
+name_shown(const char *k)
+{
+	size_t n = strlen(k);
+	return n > 0 && n <= 64 && strspn(k, "abcdefghijklmnopqrstuvwxyz0123456789._-") == n;
+}
+
+/* Add a librdkafka property to a list (the options', or a named cluster's), set at origin ("FILE:LINE", judged by rdprops; NULL: -X, taken as typed). */
 static int
-add_property_kv(kg_options *o, const char *k, const char *v, const char *origin, char *err, size_t errsz)
+add_kv_pair(kg_kv **list, size_t *n, const char *k, const char *v, const char *origin, char *err, size_t errsz)
 {
 	if (*k == '\0')
 		return util_err(err, errsz, "%s: empty key before '='", origin ? origin : "-X");
 	if (origin != NULL && rdprops_check_file(k, v, origin, err, errsz) < 0)
 		return -1;
-	o->rdkafka = xreallocarray(o->rdkafka, o->nrdkafka + 1, sizeof *o->rdkafka);
-	o->rdkafka[o->nrdkafka].key = xstrdup(k);
-	o->rdkafka[o->nrdkafka].value = xstrdup(v);
-	o->rdkafka[o->nrdkafka].origin = origin ? xstrdup(origin) : NULL;
-	o->nrdkafka++;
+	*list = xreallocarray(*list, *n + 1, sizeof **list);
+	(*list)[*n].key = xstrdup(k);
+	(*list)[*n].value = xstrdup(v);
+	(*list)[*n].origin = origin ? xstrdup(origin) : NULL;
+	(*n)++;
 	return 0;
 }
 
-/* Add a librdkafka property key=value, set at origin (NULL: -X); a file's line is never repeated. */
+/* Add key=value to a list, set at origin (NULL: -X); a file's line is never repeated. */
 static int
-add_property(kg_options *o, const char *kv, const char *origin, char *err, size_t errsz)
+add_kv(kg_kv **list, size_t *n, const char *kv, const char *origin, char *err, size_t errsz)
 {
 	char *copy, *eq, w[128];
 	int rc;
@@ -147,15 +160,15 @@ add_property(kg_options *o, const char *kv, const char *origin, char *err, size_
 	copy = xstrdup(kv);
 	eq = strchr(copy, '=');
 	*eq = '\0';
-	rc = add_property_kv(o, trim(copy), trim(eq + 1), origin, err, errsz);
+	rc = add_kv_pair(list, n, trim(copy), trim(eq + 1), origin, err, errsz);
 	free(copy);
 	return rc;
 }
 
 /* Read a file's lines, of any length, trimmed; each not empty nor a comment goes to fn with "FILE:N". */
 static int
-read_lines(FILE *f, const char *path, int (*fn)(kg_options *, char *, const char *, char *, size_t),
-	   kg_options *o, char *err, size_t errsz)
+read_lines(FILE *f, const char *path, int (*fn)(void *, char *, const char *, char *, size_t), void *ctx,
+	   char *err, size_t errsz)
 {
 	char *buf = NULL, *where;
 	size_t cap = 0;
@@ -166,7 +179,7 @@ read_lines(FILE *f, const char *path, int (*fn)(kg_options *, char *, const char
 		if (*s == '\0' || *s == '#' || *s == '!')
 			continue;
 		where = xasprintf("%s:%d", path, lineno);
-		rc = fn(o, s, where, err, errsz);
+		rc = fn(ctx, s, where, err, errsz);
 		free(where);
 	}
 	if (buf != NULL)
@@ -174,6 +187,26 @@ read_lines(FILE *f, const char *path, int (*fn)(kg_options *, char *, const char
 	free(buf);
 	fclose(f);
 	return rc;
+}
+
+/* Add a librdkafka property key=value to the options, set at origin (NULL: -X). */
+static int
+add_property(kg_options *o, const char *kv, const char *origin, char *err, size_t errsz)
+{
+	return add_kv(&o->rdkafka, &o->nrdkafka, kv, origin, err, errsz);
+}
+
+/* Free a list of properties. */
+static void
+kv_free(kg_kv *v, size_t n)
+{
+	size_t i;
+	for (i = 0; i < n; i++) {
+		free(v[i].key);
+		free(v[i].value);
+		free(v[i].origin);
+	}
+	free(v);
 }
 
 /*
@@ -273,9 +306,9 @@ parse_int(const char *what, const char *arg, int lo, int hi, int *out, char *err
 
 /* One line of a properties file. */
 static int
-properties_line(kg_options *o, char *s, const char *where, char *err, size_t errsz)
+properties_line(void *ctx, char *s, const char *where, char *err, size_t errsz)
 {
-	return add_property(o, s, where, err, errsz);
+	return add_property(ctx, s, where, err, errsz);
 }
 
 /* -F: a librdkafka properties file (kept to the rules of secfile.h). */
@@ -379,12 +412,13 @@ a_config(kg_options *o, const char *a, char *e, size_t n)
 #define MSEC 1000
 
 static const opt_def table[] = {
-	{ "brokers", 'b', required_argument, "LIST", "bootstrap servers (host:port,...); default $KGTOP_BROKERS; none: the embedded demo", CUSTOM(a_brokers) },
+	{ "brokers", 'b', required_argument, "LIST", "bootstrap servers (host:port,...); default $KGTOP_BROKERS; none: the embedded demo (the dashboard only)", CUSTOM(a_brokers) },
+	{ "cluster", 'C', required_argument, "NAME", "a named cluster of the config file (a [cluster NAME] section: brokers and X. properties); -C list lists them", STRING(cluster) },
 	{ "property", 'X', required_argument, "KEY=VALUE", "librdkafka property (repeatable), e.g. -X security.protocol=SASL_SSL", CUSTOM(a_property) },
 	{ "properties", 'F', required_argument, "FILE", "file of librdkafka properties (key=value lines)", CUSTOM(a_props_file) },
 	{ "include", 'g', required_argument, "REGEX", "show only groups matching REGEX (repeatable)", REGEXES(include) },
 	{ "exclude", 'G', required_argument, "REGEX", "hide groups matching REGEX (repeatable)", REGEXES(exclude) },
-	{ "topic", 't', required_argument, "REGEX", "only these topics' partitions (repeatable)", REGEXES(topics) },
+	{ "topic", 't', required_argument, "REGEX", "only these topics' partitions, and the groups that use them (repeatable)", REGEXES(topics) },
 	{ "interval", 'i', required_argument, "SECONDS", "refresh interval (default " KG_STR(KG_DEFAULT_INTERVAL_S) ")",
 	  DURATION(interval_us, SEC, KG_MIN_INTERVAL_US, "refresh at most ten times a second (0.1 or more)") },
 	{ "timeout", 0, required_argument, "SECONDS", "how long --once waits for the cluster (default " KG_STR(KG_DEFAULT_TIMEOUT_S) ")", DURATION(timeout_us, SEC, 0, NULL) },
@@ -405,8 +439,9 @@ static const opt_def table[] = {
 	{ "theme", 0, required_argument, "NAME", "colour theme: default, light, mono, high-contrast, or a file's name", STRING(theme) },
 	{ "no-color", 0, no_argument, NULL, "no colours (also when $NO_COLOR is set)", FLAG(no_color) },
 	{ "ascii", 0, no_argument, NULL, "ASCII glyphs only (automatic when the locale is not UTF-8)", FLAG(ascii) },
+	{ "no-mouse", 0, no_argument, NULL, "leave the mouse to the terminal (to select text); else a click selects, the wheel scrolls", FLAG(no_mouse) },
 	{ "select", 0, required_argument, "GROUP", "select this group at start", STRING(select_group) },
-	{ "demo", 0, optional_argument, "SCENARIO", "run the embedded demo (--demo=list lists scenarios); with -b, on that cluster", CUSTOM(a_demo), CLI_ONLY },
+	{ "demo", 0, optional_argument, "SCENARIO", "run the embedded demo (--demo=list lists scenarios); with -b, on that cluster, deleting its groups and topic at exit (what stays is named with the command that removes it)", CUSTOM(a_demo), CLI_ONLY },
 	{ "demo-partitions", 0, required_argument, "N", "partitions of the demo topic (default " KG_STR(KG_DEFAULT_DEMO_PARTITIONS_N) ")",
 	  INT(demo_partitions, 1, KG_MAX_DEMO_PARTITIONS_N) },
 	{ "export-trace", 0, required_argument, "FILE", "write the demo's consumer events as JSON lines (another kgtop reads them with --trace jsonl:file://FILE, plus --trace-from-start for a finished file)", STRING(export_trace), CLI_ONLY },
@@ -519,6 +554,7 @@ options_defaults(kg_options *o)
 	o->serve_clients = KG_DEFAULT_SERVE_CLIENTS_N;
 	o->serve_buffer = KG_DEFAULT_SERVE_BUFFER;
 	o->mode = KG_MODE_UI;
+	o->start_mono_us = util_mono_us(); /* --duration counts from kgtop's start, not from its first frame */
 }
 
 /* Free: the rows' strings and lists, then what the custom options and the parser keep. */
@@ -533,12 +569,13 @@ options_free(kg_options *o)
 			list_free((kg_strlist *)((char *)o + table[i].off));
 	}
 	free(o->brokers);
-	for (i = 0; i < o->nrdkafka; i++) {
-		free(o->rdkafka[i].key);
-		free(o->rdkafka[i].value);
-		free(o->rdkafka[i].origin);
+	kv_free(o->rdkafka, o->nrdkafka);
+	for (i = 0; i < o->nclusters; i++) {
+		free(o->clusters[i].name);
+		free(o->clusters[i].brokers);
+		kv_free(o->clusters[i].props, o->clusters[i].nprops);
 	}
-	free(o->rdkafka);
+	free(o->clusters);
 	list_free(&o->traces);
 	free(o->demo_scenario);
 	free(o->config_file);
@@ -557,12 +594,48 @@ find_opt(const char *name)
 	return NULL;
 }
 
-/* A name safe to repeat in a message: an option's shape (lower case, digits, '.', '_', '-'). */
-static bool
-name_shown(const char *k)
+/*
+ * A line of the config file that is about named clusters: "[cluster
+ * NAME]" opens a section (*sec: the new cluster); in a section, "brokers
+ * = LIST" sets its brokers.  Returns 1 when the line was one of these, 0
+ * when it is for read_config() (an option before any section, an X.
+ * property anywhere), -1 with err.
+ */
+static int
+config_cluster_line(kg_options *o, kg_cluster **sec, char *line, const char *where, char *err, size_t errsz)
 {
-	size_t n = strlen(k);
-	return n > 0 && n <= 64 && strspn(k, "abcdefghijklmnopqrstuvwxyz0123456789._-") == n;
+	char *eq, *k, name[128];
+	size_t i, n;
+	if (*line == '[') {
+		n = strlen(line);
+		if (strncmp(line, "[cluster ", 9) != 0 || line[n - 1] != ']' || n - 10 == 0 || n - 10 >= sizeof name ||
+		    strspn(line + 9, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") != n - 10)
+			return util_err(err, errsz, "%s: expected [cluster NAME] (letters, digits, . _ -)", where);
+		snprintf(name, sizeof name, "%.*s", (int)(n - 10), line + 9);
+		for (i = 0; i < o->nclusters; i++) {
+			if (strcmp(o->clusters[i].name, name) == 0)
+				return util_err(err, errsz, "%s: [cluster %s] again", where, name);
+		}
+		o->clusters = xreallocarray(o->clusters, o->nclusters + 1, sizeof *o->clusters);
+		memset(&o->clusters[o->nclusters], 0, sizeof *o->clusters);
+		o->clusters[o->nclusters].name = xstrdup(name);
+		*sec = &o->clusters[o->nclusters++];
+		return 1;
+	}
+	if (*sec == NULL || strncmp(line, "X.", 2) == 0)
+		return 0;
+	eq = strchr(line, '=');
+	if (eq != NULL)
+		*eq = '\0';
+	k = trim(line);
+	if (strcmp(k, "brokers") != 0 || eq == NULL)
+		return util_err(err, errsz, "%s: %s: a [cluster] section holds brokers = LIST and X.key = value lines", where,
+				eq != NULL && name_shown(k) ? k : "(the line is not shown)");
+	k = trim(eq + 1);
+	if (k[strspn(k, " \t,")] == '\0')
+		return util_err(err, errsz, "%s: brokers: expected host:port[,host:port...]", where);
+	set_string(&(*sec)->brokers, k);
+	return 1;
 }
 
 /*
@@ -592,12 +665,24 @@ file_opt_set(const opt_def *d, kg_options *o, const char *v, const char *where, 
 	return rc;
 }
 
-/* One line of the config file: "name = value", "name" (a flag), "X.key = value". */
+/* Where the config file's lines go: the options, or the [cluster NAME] section they are in. */
+typedef struct config_ctx {
+	kg_options *o;
+	kg_cluster *sec; /* NULL before any section */
+} config_ctx;
+
+/* One line of the config file: "name = value", "name" (a flag), "X.key = value", [cluster NAME] sections. */
 static int
-config_line(kg_options *o, char *s, const char *where, char *err, size_t errsz)
+config_line(void *arg, char *s, const char *where, char *err, size_t errsz)
 {
-	char *eq = strchr(s, '='), *k = s, *v = NULL;
+	config_ctx *cx = arg;
+	kg_options *o = cx->o;
+	char *eq, *k = s, *v = NULL;
 	const opt_def *d;
+	int cl = config_cluster_line(o, &cx->sec, s, where, err, errsz);
+	if (cl != 0)
+		return cl < 0 ? -1 : 0;
+	eq = strchr(s, '=');
 	if (eq != NULL) {
 		*eq = '\0';
 		k = trim(s);
@@ -614,7 +699,8 @@ config_line(kg_options *o, char *s, const char *where, char *err, size_t errsz)
 	if (strncmp(k, "X.", 2) == 0) {
 		if (v == NULL)
 			return util_err(err, errsz, "%s: expected X.key = value (the line is not shown)", where);
-		return add_property_kv(o, k + 2, v, where, err, errsz);
+		return add_kv_pair(cx->sec ? &cx->sec->props : &o->rdkafka, cx->sec ? &cx->sec->nprops : &o->nrdkafka, k + 2,
+				   v, where, err, errsz);
 	}
 	d = find_opt(k);
 	if (d == NULL) {
@@ -639,15 +725,16 @@ config_line(kg_options *o, char *s, const char *where, char *err, size_t errsz)
 	return file_opt_set(d, o, v ? v : "", where, err, errsz);
 }
 
-/* Read the config file (kept to the rules of secfile.h): lines of any length. */
+/* Read the config file (kept to the rules of secfile.h): lines of any length, [cluster NAME] sections. */
 static int
 read_config(kg_options *o, const char *path, bool must_exist, char *err, size_t errsz)
 {
 	FILE *f = secfile_open(path, "config", err, errsz);
+	config_ctx cx = { o, NULL };
 	if (f == NULL)
 		return !must_exist && errno == ENOENT ? 0 : -1;
 	set_string(&o->config_file, path);
-	return read_lines(f, path, config_line, o, err, errsz);
+	return read_lines(f, path, config_line, &cx, err, errsz);
 }
 
 /* One option in --help: the left column, then the help wrapped within 80 columns. */
@@ -685,8 +772,9 @@ options_usage(void)
 	size_t i;
 	printf("Usage: kgtop [OPTION]...\n"
 	       "top for Kafka consumer groups: who owns which partition, every rebalance\n"
-	       "(eager or cooperative), member health and lag, live.  With no brokers it\n"
-	       "starts an embedded demo.\n\n"
+	       "(eager or cooperative), member health and lag, live.  With no cluster\n"
+	       "the dashboard starts an embedded demo (--once and --json need -b, -C or\n"
+	       "--demo).\n\n"
 	       "Options:\n");
 	for (i = 0; i < KG_ARRAY_LEN(table); i++) {
 		const opt_def *d = &table[i];
@@ -701,21 +789,24 @@ options_usage(void)
 				 d->metavar && d->arg == optional_argument ? "]" : "");
 		print_wrapped(left, d->help);
 	}
-	print_wrapped("-V, --version", "print the version and exit");
+	print_wrapped("-V, --version", "print the versions of kgtop and of its libraries and exit");
 	print_wrapped("-h, --help", "print this help and exit");
 	printf("\nSettings come from defaults, then the config file (\"name = value\" lines\n"
 	       "with the long option names; \"X.key = value\" for librdkafka properties),\n"
 	       "then the environment ($KGTOP_BROKERS, $KGTOP_CONFIG, $NO_COLOR), then the\n"
-	       "command line: later wins.  The config file and -F files must be writable by\n"
-	       "their owner only (else kgtop says which chmod fixes them); librdkafka\n"
-	       "properties that load code or run commands (plugin.library.paths,\n"
-	       "sasl.kerberos.kinit.cmd, ssl.engine.*, ssl.providers) come only from -X.\n"
-	       "Files kgtop writes are created 0600.  kgtop is read-only: it never joins a\n"
-	       "group and never commits an offset.  It needs Describe on the cluster, on the\n"
-	       "groups and on the topics it shows.\n\n"
-	       "Keys: arrows/jk move, Enter/Tab views, 1-4 grid/timeline/health/events,\n"
-	       "/ filter, s sort, p pause, left/right scrub, ? help, q quit.  See kgtop(1),\n"
-	       "kgtop-trace(5), kgtop-record(5).\n"
+	       "command line: later wins.  Named clusters are [cluster NAME] sections of\n"
+	       "the config file (brokers = LIST and X.key = value lines), chosen with\n"
+	       "-C NAME.  The config file and -F files must be writable by their owner\n"
+	       "only (else kgtop says which chmod fixes them); librdkafka properties that\n"
+	       "load code or run commands (plugin.library.paths, sasl.kerberos.kinit.cmd,\n"
+	       "ssl.engine.*, ssl.providers) come only from -X.  Files kgtop writes are\n"
+	       "created 0600.  kgtop is read-only: it never joins a group and never\n"
+	       "commits an offset.  It needs Describe on the cluster, on the groups and\n"
+	       "on the topics it shows.\n\n"
+	       "Keys (htop's, less's, k9s's): F1 or ? help, F10 or q quit, up/down select,\n"
+	       "Enter a group's view alone and Esc back, Tab or 1-4 views, F3 or / search\n"
+	       "(n N), F4 or \\ filter, F6 or s sort (S reverses), p pause, left/right\n"
+	       "scrub.  See kgtop(1), kgtop-trace(5), kgtop-record(5).\n"
 	       "Exit status: 0 ok, 1 cluster or runtime error, 2 usage error.\n");
 }
 
@@ -735,16 +826,202 @@ getopt_restart(void)
 #endif
 }
 
+/*
+ * True when a value taken from the next word of the command line is one
+ * of the options ("-b --once", "-g -v"): the option before it lacks its
+ * value.
+ */
+static bool
+looks_like_option(const char *arg, const char *shorts)
+{
+	size_t n, i;
+	if (arg[0] != '-' || arg[1] == '\0')
+		return false;
+	if (arg[1] != '-')
+		return arg[1] != ':' && strchr(shorts, arg[1]) != NULL;
+	n = strcspn(arg + 2, "=");
+	if (n == 0)
+		return true; /* "--" ends the options */
+	if ((n == 7 && strncmp(arg + 2, "version", 7) == 0) || (n == 4 && strncmp(arg + 2, "help", 4) == 0))
+		return true;
+	for (i = 0; i < KG_ARRAY_LEN(table); i++) {
+		if (strlen(table[i].name) == n && strncmp(arg + 2, table[i].name, n) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* -C list: the config file's named clusters, one a line with its brokers. */
+static void
+list_clusters(const kg_options *o)
+{
+	size_t i;
+	if (o->nclusters == 0) {
+		printf("no named cluster: a [cluster NAME] section of %s holds one\n",
+		       o->config_file ? o->config_file : "the config file (~/.config/kgtop/config)");
+		return;
+	}
+	for (i = 0; i < o->nclusters; i++)
+		printf("%-20s %s\n", o->clusters[i].name, o->clusters[i].brokers ? o->clusters[i].brokers : "(no brokers)");
+}
+
+/*
+ * -C NAME: the named cluster's brokers, and its properties before those
+ * of the command line (nfile: how many the files gave), so -X still wins.
+ */
+static int
+use_cluster(kg_options *o, size_t nfile, bool brokers_cli, char *err, size_t errsz)
+{
+	const kg_cluster *c = NULL;
+	size_t i, k;
+	for (i = 0; i < o->nclusters; i++) {
+		if (strcmp(o->clusters[i].name, o->cluster) == 0)
+			c = &o->clusters[i];
+	}
+	if (c == NULL)
+		return util_err(err, errsz, "-C %s: no [cluster %s] section in %s (-C list lists them)", o->cluster,
+				o->cluster, o->config_file ? o->config_file : "the config file");
+	if (brokers_cli)
+		return util_err(err, errsz, "-C %s and -b both name the cluster: give one", o->cluster);
+	if (c->brokers == NULL)
+		return util_err(err, errsz, "[cluster %s] has no brokers = LIST line", c->name);
+	set_string(&o->brokers, c->brokers);
+	o->rdkafka = xreallocarray(o->rdkafka, o->nrdkafka + c->nprops + 1, sizeof *o->rdkafka);
+	memmove(o->rdkafka + nfile + c->nprops, o->rdkafka + nfile, (o->nrdkafka - nfile) * sizeof *o->rdkafka);
+	for (k = 0; k < c->nprops; k++) {
+		o->rdkafka[nfile + k].key = xstrdup(c->props[k].key);
+		o->rdkafka[nfile + k].value = xstrdup(c->props[k].value);
+		o->rdkafka[nfile + k].origin = c->props[k].origin ? xstrdup(c->props[k].origin) : NULL;
+	}
+	o->nrdkafka += c->nprops;
+	return 0;
+}
+
+/* The config file: -c FILE (or $KGTOP_CONFIG; "none" reads none), else the default one if it is there. */
+static int
+read_config_files(kg_options *o, const char *config, char *err, size_t errsz)
+{
+	char path[4096];
+	if (config == NULL)
+		config = getenv("KGTOP_CONFIG");
+	if (config != NULL && strcmp(config, "none") != 0)
+		return read_config(o, config, true, err, errsz);
+	if (config == NULL) {
+		const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
+		path[0] = '\0';
+		if (xdg != NULL && *xdg)
+			snprintf(path, sizeof path, "%s/kgtop/config", xdg);
+		else if (home != NULL && *home)
+			snprintf(path, sizeof path, "%s/.config/kgtop/config", home);
+		if (path[0] && read_config(o, path, false, err, errsz) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* What the command line said that the consistency rules need. */
+typedef struct cli_seen {
+	bool brokers; /* -b */
+	bool cluster; /* -C */
+} cli_seen;
+
+/* The command line's options, in order (after the file and the environment). */
+static int
+read_command_line(kg_options *o, int argc, char **argv, const char *shorts, const struct option *lopts, cli_seen *seen,
+		  char *err, size_t errsz)
+{
+	int c, idx;
+	size_t i;
+	opterr = 0;
+	getopt_restart();
+	while ((c = getopt_long(argc, argv, shorts, lopts, &idx)) != -1) {
+		const opt_def *d = NULL;
+		if (c == '?' || c == ':') {
+			if (optopt && optopt < 256)
+				return util_err(err, errsz, "-%c: %s", optopt,
+						strchr(shorts, optopt) ? "needs a value" : "unknown option");
+			return util_err(err, errsz, "%s: unknown option or missing value", argv[optind - 1]);
+		}
+		if (c == 'h' || c == 'V')
+			continue;
+		if (c >= 1000)
+			d = &table[c - 1000];
+		for (i = 0; c < 1000 && i < KG_ARRAY_LEN(table); i++) {
+			if (table[i].letter == c)
+				d = &table[i];
+		}
+		if (d == NULL)
+			return util_err(err, errsz, "unknown option");
+		if (optarg != NULL && d->arg == required_argument && optarg == argv[optind - 1] &&
+		    looks_like_option(optarg, shorts)) {
+			char what[64];
+			return util_err(err, errsz, "%s needs a value, and '%s' is an option (a value that starts with '-': --%s=VALUE)",
+					opt_what(d, what, sizeof what), optarg, d->name);
+		}
+		seen->brokers = seen->brokers || d->letter == 'b';
+		seen->cluster = seen->cluster || d->letter == 'C';
+		if (opt_set(d, o, optarg ? optarg : "", err, errsz) < 0)
+			return -1;
+	}
+	if (optind < argc)
+		return util_err(err, errsz, "unexpected argument '%s' (options start with -)", argv[optind]);
+	return 0;
+}
+
+/* The rules between options; 0, 1 when done (-C list printed), or -1 with err. */
+static int
+options_check(kg_options *o, size_t nfile, const cli_seen *seen, bool brokers_env, char *err, size_t errsz)
+{
+	if (o->cluster != NULL && strcmp(o->cluster, "list") == 0) {
+		list_clusters(o);
+		return 1;
+	}
+	if (o->cluster != NULL && !seen->cluster && (seen->brokers || brokers_env)) {
+		/* -b or $KGTOP_BROKERS beat the file's "cluster = NAME" */
+		free(o->cluster);
+		o->cluster = NULL;
+	}
+	if (o->cluster != NULL && use_cluster(o, nfile, seen->brokers, err, errsz) < 0)
+		return -1;
+	if (o->once && o->mode == KG_MODE_UI)
+		o->mode = KG_MODE_ONCE;
+	/* a report of the demo's mock data would pass for a cluster's: only the dashboard starts it by itself */
+	if (o->mode != KG_MODE_UI && o->replay == NULL && o->attach == NULL && o->brokers == NULL && o->traces.n == 0 &&
+	    !o->demo)
+		return util_err(err, errsz, "%s reports on a cluster: give -b BROKERS, $KGTOP_BROKERS or -C NAME (or --demo for the embedded demo)",
+				o->mode == KG_MODE_JSON ? "--json" : "--once");
+	if (o->at != NULL && (o->replay == NULL || !o->once))
+		return util_err(err, errsz, "--at needs --replay FILE and --once");
+	if (o->replay != NULL && (o->demo || o->record != NULL))
+		return util_err(err, errsz, "--replay cannot be combined with --demo or --record");
+	if (o->replay != NULL && o->brokers != NULL && getenv("KGTOP_BROKERS") == NULL)
+		return util_err(err, errsz, "--replay reads a recording: drop -b");
+	if (o->attach != NULL && (o->demo || o->replay != NULL || o->traces.n > 0 ||
+				  (o->brokers != NULL && getenv("KGTOP_BROKERS") == NULL)))
+		return util_err(err, errsz, "--attach watches another kgtop: drop -b, --demo, --replay and --trace");
+	/* nothing to watch at all: the embedded demo (trace streams alone are enough to watch) */
+	if (o->replay == NULL && o->attach == NULL && o->brokers == NULL && o->traces.n == 0)
+		o->demo = true;
+	if (o->demo_scenario != NULL && *o->demo_scenario == '\0') {
+		free(o->demo_scenario);
+		o->demo_scenario = NULL;
+	}
+	if (o->export_trace != NULL && !o->demo)
+		return util_err(err, errsz, "--export-trace writes the demo's consumer events: use it with --demo");
+	return 0;
+}
+
 /* Parse everything. */
 int
 options_parse(kg_options *o, int argc, char **argv, char *err, size_t errsz)
 {
 	struct option lopts[KG_ARRAY_LEN(table) + 3];
 	char shorts[128];
-	size_t i, ns = 0;
+	size_t i, ns = 0, nfile;
 	const char *config = NULL;
+	cli_seen seen = { false, false };
+	bool brokers_env = getenv("KGTOP_BROKERS") != NULL && *getenv("KGTOP_BROKERS");
 	int c, idx;
-	char path[4096];
 
 	/* long and short option tables from the rows */
 	for (i = 0; i < KG_ARRAY_LEN(table); i++) {
@@ -774,85 +1051,21 @@ options_parse(kg_options *o, int argc, char **argv, char *err, size_t errsz)
 			return 1;
 		}
 		if (c == 'V') {
-			printf("kgtop %s (librdkafka, ncursesw, libcurl, cJSON)\n", PACKAGE_VERSION);
+			o->show_version = true; /* main prints the libraries' versions too */
 			return 1;
 		}
 		if (c == 'c' || (c >= 1000 && strcmp(table[c - 1000].name, "config") == 0))
 			config = optarg;
 	}
-
-	/* the config file */
-	if (config == NULL)
-		config = getenv("KGTOP_CONFIG");
-	if (config != NULL && strcmp(config, "none") != 0) {
-		if (read_config(o, config, true, err, errsz) < 0)
-			return -1;
-	} else if (config == NULL) {
-		const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
-		path[0] = '\0';
-		if (xdg != NULL && *xdg)
-			snprintf(path, sizeof path, "%s/kgtop/config", xdg);
-		else if (home != NULL && *home)
-			snprintf(path, sizeof path, "%s/.config/kgtop/config", home);
-		if (path[0] && read_config(o, path, false, err, errsz) < 0)
-			return -1;
-	}
-
+	if (read_config_files(o, config, err, errsz) < 0)
+		return -1;
+	nfile = o->nrdkafka;
 	/* the environment */
-	if (getenv("KGTOP_BROKERS") != NULL && *getenv("KGTOP_BROKERS"))
+	if (brokers_env)
 		set_string(&o->brokers, getenv("KGTOP_BROKERS"));
 	if (getenv("NO_COLOR") != NULL && *getenv("NO_COLOR"))
 		o->no_color = true;
-
-	/* the command line */
-	opterr = 0;
-	getopt_restart();
-	while ((c = getopt_long(argc, argv, shorts, lopts, &idx)) != -1) {
-		const opt_def *d = NULL;
-		if (c == '?' || c == ':') {
-			if (optopt && optopt < 256)
-				return util_err(err, errsz, "-%c: %s", optopt,
-						strchr(shorts, optopt) ? "needs a value" : "unknown option");
-			return util_err(err, errsz, "%s: unknown option or missing value", argv[optind - 1]);
-		}
-		if (c == 'h' || c == 'V')
-			continue;
-		if (c >= 1000)
-			d = &table[c - 1000];
-		else {
-			for (i = 0; i < KG_ARRAY_LEN(table); i++) {
-				if (table[i].letter == c)
-					d = &table[i];
-			}
-		}
-		if (d == NULL)
-			return util_err(err, errsz, "unknown option");
-		if (opt_set(d, o, optarg ? optarg : "", err, errsz) < 0)
-			return -1;
-	}
-	if (optind < argc)
-		return util_err(err, errsz, "unexpected argument '%s' (options start with -)", argv[optind]);
-
-	/* consistency */
-	if (o->once && o->mode == KG_MODE_UI)
-		o->mode = KG_MODE_ONCE;
-	if (o->at != NULL && (o->replay == NULL || !o->once))
-		return util_err(err, errsz, "--at needs --replay FILE and --once");
-	if (o->replay != NULL && (o->demo || o->record != NULL))
-		return util_err(err, errsz, "--replay cannot be combined with --demo or --record");
-	if (o->replay != NULL && o->brokers != NULL && getenv("KGTOP_BROKERS") == NULL)
-		return util_err(err, errsz, "--replay reads a recording: drop -b");
-	if (o->attach != NULL && (o->demo || o->replay != NULL || o->traces.n > 0 ||
-				  (o->brokers != NULL && getenv("KGTOP_BROKERS") == NULL)))
-		return util_err(err, errsz, "--attach watches another kgtop: drop -b, --demo, --replay and --trace");
-	/* nothing to watch at all: the embedded demo (trace streams alone are enough to watch) */
-	if (o->replay == NULL && o->attach == NULL && o->brokers == NULL && o->traces.n == 0)
-		o->demo = true;
-	if (o->demo_scenario != NULL && *o->demo_scenario == '\0') {
-		free(o->demo_scenario);
-		o->demo_scenario = NULL;
-	}
-	if (o->export_trace != NULL && !o->demo)
-		return util_err(err, errsz, "--export-trace writes the demo's consumer events: use it with --demo");
-	return 0;
+	if (read_command_line(o, argc, argv, shorts, lopts, &seen, err, errsz) < 0)
+		return -1;
+	return options_check(o, nfile, &seen, brokers_env, err, errsz);
 }

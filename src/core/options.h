@@ -7,7 +7,13 @@
  * (~/.config/kgtop/config, or $KGTOP_CONFIG, or -c FILE) holds lines
  * "option = value" with the long option names (e.g. "interval = 2",
  * "theme = light", "trace = log:file:///var/log/kafka/server.log"); lines
- * of the form "X.key = value" are librdkafka properties.
+ * of the form "X.key = value" are librdkafka properties.  Named clusters,
+ * as kcat and k9s users keep them, are sections
+ *   [cluster prod]
+ *   brokers = kafka1:9092,kafka2:9092
+ *   X.security.protocol = SASL_SSL
+ * chosen with -C prod (or "cluster = prod" before any section); -C list
+ * lists them.
  */
 #ifndef KGTOP_CORE_OPTIONS_H
 #define KGTOP_CORE_OPTIONS_H
@@ -25,9 +31,20 @@ typedef enum kg_mode {
 	KG_MODE_SERVE, /* --serve without a terminal: serve until a signal (main decides) */
 } kg_mode;
 
+/* A named cluster of the config file: [cluster NAME] with its brokers and librdkafka properties. */
+typedef struct kg_cluster {
+	char *name;
+	char *brokers;
+	kg_kv *props;
+	size_t nprops;
+} kg_cluster;
+
 typedef struct kg_options {
 	/* cluster */
-	char *brokers;            /* -b, $KGTOP_BROKERS; NULL: demo */
+	char *brokers;            /* -b, $KGTOP_BROKERS, or the named cluster's; NULL: demo */
+	char *cluster;            /* -C NAME (or "cluster = NAME"): a named cluster of the config file */
+	kg_cluster *clusters;     /* the config file's [cluster NAME] sections */
+	size_t nclusters;
 	kg_kv *rdkafka;           /* -X key=value and -F file, in order */
 	size_t nrdkafka;
 	kg_strlist include;       /* -g REGEX */
@@ -41,6 +58,7 @@ typedef struct kg_options {
 	int verbose;              /* -v (repeatable): log to --log file */
 	char *log_file;           /* --log FILE */
 	int64_t duration_us;      /* --duration: exit after this long (0: never) */
+	int64_t start_mono_us;    /* when the options were parsed (monotonic): --duration counts from it */
 	/* model */
 	int64_t history_us;       /* --history */
 	int64_t session_timeout_us; /* --session-timeout (0: trace or Kafka default) */
@@ -51,6 +69,7 @@ typedef struct kg_options {
 	char *theme;              /* --theme NAME */
 	bool no_color;            /* --no-color, $NO_COLOR */
 	bool ascii;               /* --ascii (also when the locale is not UTF-8) */
+	bool no_mouse;            /* --no-mouse: the terminal keeps the mouse (to select text) */
 	char *select_group;       /* --group NAME: select it at start */
 	/* demo */
 	bool demo;                /* --demo, or no brokers at all */
@@ -79,14 +98,16 @@ typedef struct kg_options {
 	char *attach;             /* --attach URL: another kgtop's --serve */
 	/* where settings came from, for --help and messages */
 	char *config_file;        /* the file read, NULL when none */
+	bool show_version;        /* -V: options_parse() returned 1, main prints the versions */
 } kg_options;
 
 /* Fill defaults. */
 void options_defaults(kg_options *o);
 /*
  * Parse: defaults, then the config file, then the environment, then argv.
- * Returns 0, 1 when the program should exit 0 (--help, --version,
- * --demo=list printed), or -1 with err (usage error, exit 2).
+ * Returns 0, 1 when the program should exit 0 (--help or -C list printed;
+ * --version: show_version set, for main to print the libraries'), or -1
+ * with err (usage error, exit 2).
  */
 int options_parse(kg_options *o, int argc, char **argv, char *err, size_t errsz);
 /* Free what options own. */

@@ -6,6 +6,7 @@
 #include "model/event.h"
 
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,6 +22,7 @@ event_new(kg_event_kind kind, int64_t time_us, int32_t group)
 	e->lane = -1;
 	e->generation = -1;
 	e->duration_us = -1;
+	e->duration.min = e->duration.max = -1;
 	return e;
 }
 
@@ -90,6 +92,8 @@ static const char *const kind_keys[KG_EV_COUNT] = {
 	[KG_EV_STORM_END] = "storm_end",
 	[KG_EV_SOURCE] = "source",
 	[KG_EV_RETIMED] = "retimed",
+	[KG_EV_MEMBER_SILENT] = "member_silent",
+	[KG_EV_REPROCESSED] = "reprocessed",
 };
 
 /* Machine name of a kind. */
@@ -197,16 +201,23 @@ fmt_member_joined(const kg_event *e, sbuf *out)
 	add_evidence(e, out);
 }
 
+/* Append " holding [4 5]" when the event names partitions. */
+static void
+add_holding(const kg_event *e, sbuf *out)
+{
+	if (e->nparts > 0) {
+		sbuf_adds(out, " holding ");
+		tp_format(out, e->parts, e->nparts, e->single_topic);
+	}
+}
+
 /* "worker-3 left (max.poll.interval) holding [4 5]". */
 static void
 fmt_member_left(const kg_event *e, sbuf *out)
 {
 	sbuf_addf(out, "%s left", event_who(e));
 	add_reason(e, out);
-	if (e->nparts > 0) {
-		sbuf_adds(out, " holding ");
-		tp_format(out, e->parts, e->nparts, e->single_topic);
-	}
+	add_holding(e, out);
 }
 
 /* A static member closed without leaving. */
@@ -217,10 +228,17 @@ fmt_member_away(const kg_event *e, sbuf *out)
 		  event_who(e), e->instance_id ? e->instance_id : "");
 }
 
-/* A static member back in time. */
+/* A static member back in time (from a coordinator's log: the instance, and the member id it replaces). */
 static void
 fmt_member_back(const kg_event *e, sbuf *out)
 {
+	if (e->member_id == NULL && e->instance_id != NULL) {
+		/* a coordinator's log: the instance back under a member id it does not give, replacing text */
+		sbuf_addf(out, "static member %s back under a new member id", e->instance_id);
+		if (e->text != NULL)
+			sbuf_addf(out, " (replacing %s)", e->text);
+		return; /* a rebalance follows only when its metadata changed: the log says so if it does */
+	}
 	sbuf_addf(out, "%s back (static member %s) with its partitions: no rebalance", event_who(e),
 		  e->instance_id ? e->instance_id : "");
 }
@@ -246,13 +264,98 @@ fmt_round(const kg_event *e, sbuf *out)
 		sbuf_addf(out, " (generation %d)", (int)e->generation);
 }
 
-/* "rebalance ended after 2.5 s, 1 round, generation 13; ...; cost 75 messages of lag". */
+/* A duration in one unit: "19ms", "2.6s" (a number only with bare: the unit follows once). */
+static void
+span_part(char *buf, size_t n, int64_t us, bool ms, bool bare)
+{
+	if (ms)
+		snprintf(buf, n, "%lld%s", (long long)(us / 1000), bare ? "" : "ms");
+	else
+		snprintf(buf, n, "%.1f%s", (double)us / 1e6, bare ? "" : "s");
+}
+
+/* A span of time: measured, "≤1.0s", "0.4-1.2s", "≥3.0s". */
+void
+event_fmt_span(char *buf, size_t n, kg_span d, bool ascii)
+{
+	char a[32], b[32];
+	bool ms;
+	if (d.min < 0) {
+		snprintf(buf, n, "-");
+		return;
+	}
+	if (d.max == d.min) {
+		util_fmt_duration(buf, n, d.min);
+		return;
+	}
+	if (d.max < 0) {
+		util_fmt_duration(a, sizeof a, d.min);
+		snprintf(buf, n, "%s%s", ascii ? ">=" : "\u2265", a);
+		return;
+	}
+	ms = d.max < 1000000;
+	span_part(b, sizeof b, d.max, ms, false);
+	/* from nothing (a rebalance between two refreshes) is "at most"; within 50 ms of it too */
+	if (d.min < 50000) {
+		snprintf(buf, n, "%s%s", ascii ? "<=" : "\u2264", b);
+		return;
+	}
+	span_part(a, sizeof a, d.min, ms, true);
+	snprintf(buf, n, "%s-%s", a, b);
+}
+
+/* An amount of n units times microseconds: "3.0s" for one, "7.8 member-s" for more, within bounds. */
+void
+event_fmt_amount(sbuf *out, kg_span v, int n, const char *unit, bool ascii)
+{
+	if (v.max == v.min)
+		sbuf_addf(out, "%.1f", (double)v.min / 1e6);
+	else if (v.max < 0)
+		sbuf_addf(out, "%s%.1f", ascii ? ">=" : "\u2265", (double)v.min / 1e6);
+	else if (v.min < 50000)
+		sbuf_addf(out, "%s%.1f", ascii ? "<=" : "\u2264", (double)v.max / 1e6);
+	else
+		sbuf_addf(out, "%.1f-%.1f", (double)v.min / 1e6, (double)v.max / 1e6);
+	if (n == 1)
+		sbuf_addc(out, 's');
+	else
+		sbuf_addf(out, " %s-s", unit);
+}
+
+/* What an episode cost, in words. */
+void
+event_fmt_cost(sbuf *out, int nstopped, kg_span stopped_us, int nunconsumed, kg_span unconsumed_us, bool ascii)
+{
+	if (nstopped > 0) {
+		sbuf_addf(out, "%d member%s stopped ", nstopped, nstopped == 1 ? "" : "s");
+		event_fmt_amount(out, stopped_us, nstopped, "member", ascii);
+	} else {
+		sbuf_adds(out, "no member stopped");
+	}
+	if (nunconsumed > 0) {
+		sbuf_addf(out, ", %d partition%s unconsumed ", nunconsumed, nunconsumed == 1 ? "" : "s");
+		event_fmt_amount(out, unconsumed_us, nunconsumed, "partition", ascii);
+	}
+}
+
+/* An episode's length: measured, or within the bounds polling allows. */
+static void
+episode_span(const kg_event *e, char *buf, size_t n)
+{
+	kg_span d = e->duration;
+	if (d.min < 0) /* an event from before bounds were kept: its one figure */
+		d.min = d.max = e->duration_us;
+	event_fmt_span(buf, n, d, false);
+}
+
+/* "rebalance ended after 2.5s, 1 round, generation 13; ...; cost 75 messages of lag". */
 static void
 fmt_rebalance_end(const kg_event *e, sbuf *out)
 {
-	char d[32];
-	util_fmt_duration(d, sizeof d, e->duration_us);
-	sbuf_addf(out, "rebalance ended after %s, %d round%s", d, e->round, e->round == 1 ? "" : "s");
+	char d[48];
+	episode_span(e, d, sizeof d);
+	sbuf_addf(out, "rebalance ended after %s, %s%d round%s", d, e->rounds_min ? "\u2265" : "", e->round,
+		  e->round == 1 ? "" : "s");
 	if (e->generation >= 0)
 		sbuf_addf(out, ", generation %d", (int)e->generation);
 	if (e->text && *e->text)
@@ -345,12 +448,37 @@ fmt_source(const kg_event *e, sbuf *out)
 static void
 fmt_retimed(const kg_event *e, sbuf *out)
 {
-	char d[32];
-	util_fmt_duration(d, sizeof d, e->duration_us);
+	char d[48];
+	episode_span(e, d, sizeof d);
 	sbuf_addf(out, "the coordinator's log times that rebalance: %s", d);
 	if (e->generation >= 0)
 		sbuf_addf(out, ", generation %d", (int)e->generation);
 	if (e->text && *e->text)
+		sbuf_addf(out, " (%s)", e->text);
+}
+
+/* "consumer-c silent: not consuming until the coordinator decides (crashed) holding [4 5]" (its time is since). */
+static void
+fmt_member_silent(const kg_event *e, sbuf *out)
+{
+	sbuf_addf(out, "%s silent: not consuming until the coordinator decides", event_who(e));
+	add_reason(e, out);
+	add_holding(e, out);
+	add_evidence(e, out);
+}
+
+/* "consumer-d processed 47 records of [2] twice (resumed from the committed offset 1203; 1249 had been processed)". */
+static void
+fmt_reprocessed(const kg_event *e, sbuf *out)
+{
+	sbuf_addf(out, "%s processed %lld record%s ", event_who(e), (long long)e->records, e->records == 1 ? "" : "s");
+	if (e->nparts > 0) {
+		sbuf_adds(out, "of ");
+		tp_format(out, e->parts, e->nparts, e->single_topic);
+		sbuf_addc(out, ' ');
+	}
+	sbuf_adds(out, "twice");
+	if (e->text != NULL && *e->text)
 		sbuf_addf(out, " (%s)", e->text);
 }
 
@@ -373,6 +501,8 @@ static fmt_fn *const fmt_kind[KG_EV_COUNT] = {
 	[KG_EV_STORM_END] = fmt_storm,
 	[KG_EV_SOURCE] = fmt_source,
 	[KG_EV_RETIMED] = fmt_retimed,
+	[KG_EV_MEMBER_SILENT] = fmt_member_silent,
+	[KG_EV_REPROCESSED] = fmt_reprocessed,
 };
 
 /* The message of an event. */

@@ -17,6 +17,16 @@
 #include "model/tp.h"
 #include "util/util.h"
 
+/*
+ * A time or an amount known within bounds: measured when min == max
+ * (callbacks, a coordinator's log), bounded by two refreshes when polled.
+ * max < 0: no upper bound known.
+ */
+typedef struct kg_span {
+	int64_t min;
+	int64_t max;
+} kg_span;
+
 typedef enum kg_event_kind {
 	KG_EV_GROUP_APPEARED,
 	KG_EV_GROUP_GONE,
@@ -36,6 +46,8 @@ typedef enum kg_event_kind {
 	KG_EV_STORM_END,
 	KG_EV_SOURCE,           /* a source's health changed: text */
 	KG_EV_RETIMED,          /* a coordinator log gave an episode already told its real timing */
+	KG_EV_MEMBER_SILENT,    /* a member stopped consuming (crash, stall, no heartbeat) before the coordinator decided */
+	KG_EV_REPROCESSED,      /* a member processed records twice: resumed from a committed offset behind them */
 	KG_EV_COUNT
 } kg_event_kind;
 
@@ -67,8 +79,15 @@ typedef struct kg_event {
 	int64_t episode;      /* id of the episode it belongs to, 0 none */
 	int round;            /* 0 none */
 	int32_t generation;   /* -1 unknown */
-	int64_t duration_us;  /* episodes: length; -1 none */
+	int64_t duration_us;  /* episodes: length (best estimate); -1 none */
+	kg_span duration;     /* episodes: the length within bounds (min == max: measured) */
+	bool rounds_min;      /* episodes: round is a lower bound (polling may have missed a generation) */
+	int nstopped;         /* episode ends: members stopped, and their member-microseconds */
+	kg_span stopped_us;
+	int nunconsumed;      /* episode ends: partitions unconsumed, and their partition-microseconds */
+	kg_span unconsumed_us;
 	int64_t lag_cost;     /* episodes: lag at end minus lag at start; 0 none */
+	int64_t records;      /* reprocessed: records processed twice */
 	kg_reason reason;
 	char *text;           /* trigger, reason text, source message */
 	kg_group_state from;
@@ -94,6 +113,23 @@ int event_kind_parse(const char *s);
 const char *evidence_name(kg_evidence ev);
 /* The message without time, e.g. "consumer-a revoked [4] of [0 4] (incremental)". */
 void event_format(const kg_event *e, sbuf *out);
+/*
+ * A span of time: "2.5s" when measured (min == max), "≤1.0s" from 0,
+ * "0.4-1.2s" within bounds, "≥3.0s" with no upper bound ("<=", ">="
+ * with ascii); "-" when not known (min < 0).
+ */
+void event_fmt_span(char *buf, size_t n, kg_span d, bool ascii);
+/*
+ * An amount of n units (members, partitions) times microseconds, as
+ * seconds: "3.0s" for one, "7.8 member-s" for more; within bounds
+ * ("<=2.0", "1.5-2.0", ">=1.0") when not measured.
+ */
+void event_fmt_amount(sbuf *out, kg_span v, int n, const char *unit, bool ascii);
+/*
+ * What an episode cost, in words: "3 members stopped 7.8 member-s, 6
+ * partitions unconsumed 15.6 partition-s"; "no member stopped" when none.
+ */
+void event_fmt_cost(sbuf *out, int nstopped, kg_span stopped_us, int nunconsumed, kg_span unconsumed_us, bool ascii);
 /* "[12.121s] " relative to t0_us, then event_format(). */
 void event_format_line(const kg_event *e, int64_t t0_us, sbuf *out);
 

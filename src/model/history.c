@@ -315,6 +315,7 @@ episode_clear(kg_episode *e)
 	int i;
 	for (i = 0; i < e->nmembers; i++) {
 		kg_episode_member *m = &e->members[i];
+		free(m->member_id);
 		free(m->client_id);
 		free(m->before);
 		free(m->revoked);
@@ -339,6 +340,7 @@ episode_copy(kg_episode *dst, const kg_episode *src)
 			const kg_episode_member *s = &src->members[i];
 			kg_episode_member *d = &dst->members[i];
 			*d = *s;
+			d->member_id = xstrdup(s->member_id);
 			d->client_id = xstrdup(s->client_id);
 			d->before = tp_dup(s->before, s->nbefore);
 			d->revoked = tp_dup(s->revoked, s->nrevoked);
@@ -347,16 +349,49 @@ episode_copy(kg_episode *dst, const kg_episode *src)
 	}
 }
 
-/* The record of a lane in an episode. */
+/*
+ * The record of a lane in an episode: a lane is a consumer, and a
+ * consumer may have had two incarnations in one episode (a static member
+ * back under a new member id, a member that left and joined again): the
+ * one that stayed tells what the episode did to the lane, else the last.
+ */
 const kg_episode_member *
 episode_member(const kg_episode *e, int lane)
 {
+	const kg_episode_member *last = NULL, *stayed = NULL;
 	int i;
 	for (i = 0; i < e->nmembers; i++) {
-		if (e->members[i].lane == lane)
-			return &e->members[i];
+		if (e->members[i].lane != lane)
+			continue;
+		last = &e->members[i];
+		if (!last->left)
+			stayed = last;
 	}
-	return NULL;
+	return stayed != NULL ? stayed : last;
+}
+
+/*
+ * An episode's duration within bounds: at least from the latest it can
+ * have begun to the earliest it can have ended, at most from the earliest
+ * to the latest; max -1 when its start is not known (in progress when
+ * kgtop first saw the group).
+ */
+kg_span
+episode_duration(const kg_episode *e, int64_t now_us)
+{
+	kg_span d;
+	int64_t end = e->end_us ? e->end_us : now_us, end_lo = e->end_us ? e->end_lo_us : now_us;
+	if (end_lo <= 0 || end_lo > end)
+		end_lo = end;
+	d.min = end_lo - e->start_us;
+	if (d.min < 0)
+		d.min = 0;
+	d.max = e->start_lo_us > 0 && e->start_lo_us <= e->start_us ? end - e->start_lo_us : -1;
+	if (e->start_lo_us == e->start_us)
+		d.max = end - e->start_us;
+	if (d.max >= 0 && d.max < d.min)
+		d.max = d.min;
+	return d;
 }
 
 /* Store a new episode. */

@@ -65,6 +65,7 @@ typedef struct kg_sample {
 
 typedef struct kg_episode_member {
 	int lane;
+	char *member_id;        /* the incarnation this record is about (a lane may have several) */
 	char *client_id;
 	kg_tp *before;          /* assignment when the episode began */
 	int nbefore;
@@ -75,7 +76,8 @@ typedef struct kg_episode_member {
 	kg_revoke_class cls;    /* strongest revoke: FULL beats INCREMENTAL beats NONE */
 	int round_revoked;      /* round of its first non-empty revoke, 0 none */
 	int round_assigned;     /* round of its last non-empty assignment, 0 none */
-	int64_t stopped_us;     /* time it owned nothing */
+	int64_t stopped_us;     /* time it owned nothing (best estimate) */
+	kg_span stopped;        /* and within what bounds */
 	int64_t partial_us;     /* time it owned part of what it had */
 	bool joined;            /* joined during the episode */
 	bool left;              /* left during the episode */
@@ -85,9 +87,12 @@ typedef struct kg_episode {
 	int64_t id;             /* unique per tracker, increasing */
 	int number;             /* 1, 2, 3... per group since kgtop started (stable as the window slides) */
 	int32_t group;
-	int64_t start_us;
+	int64_t start_us;       /* when it began (polled: when a refresh first saw it) */
+	int64_t start_lo_us;    /* the earliest it can have begun (== start_us when measured; 0 unknown) */
 	int64_t end_us;         /* 0 while open */
-	int rounds;
+	int64_t end_lo_us;      /* the earliest it can have ended (== end_us when measured) */
+	int rounds;             /* completed generations (SyncGroup rounds) */
+	bool rounds_min;        /* rounds is a lower bound: polling alone may have missed a generation */
 	int32_t gen_start;      /* -1 unknown */
 	int32_t gen_end;
 	kg_proto proto;
@@ -102,6 +107,11 @@ typedef struct kg_episode {
 	int64_t lag_end;
 	int64_t lag_peak;
 	kg_evidence evidence;   /* EXACT when callbacks or logs timed it */
+	/* what it cost (episode_cost_text() says it in words) */
+	int nstopped;           /* members that were consuming, stayed, and stopped */
+	kg_span stopped_us;     /* their member-microseconds owning nothing */
+	int nunconsumed;        /* partitions that had no consuming owner at some time */
+	kg_span unconsumed_us;  /* partition-microseconds without a consuming owner */
 	kg_episode_member *members;
 	int nmembers;
 } kg_episode;
@@ -158,8 +168,10 @@ size_t history_bytes(kg_history *h);
 
 /* Free what an episode owns (not the struct itself). */
 void episode_clear(kg_episode *e);
-/* The member record of lane in e, NULL when none. */
+/* The member record of lane in e (its incarnation that stayed, else the last), NULL when none. */
 const kg_episode_member *episode_member(const kg_episode *e, int lane);
+/* An episode's duration within bounds (max -1: no upper bound; an open one counts up to now_us). */
+kg_span episode_duration(const kg_episode *e, int64_t now_us);
 
 /*
  * Writer side, for the tracker (and tests).  Callers hold the lock

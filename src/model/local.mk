@@ -2,7 +2,7 @@
 libkgtop_a_SOURCES += \
 	src/model/intern.c src/model/intern.h \
 	src/model/tp.c src/model/tp.h \
-	src/model/snapshot.c src/model/snapshot.h \
+	src/model/snapshot.c src/model/snapshot.h src/model/group.c src/model/lint.c src/model/lint.h \
 	src/model/obs.c src/model/obs.h \
 	src/model/event.c src/model/event.h \
 	src/model/history.c src/model/history.h \

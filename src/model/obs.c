@@ -112,6 +112,8 @@ static const char *const kind_names[KG_OBS_COUNT] = {
 	[KG_OBS_EPOCH] = "epoch",
 	[KG_OBS_METRICS] = "metrics",
 	[KG_OBS_CLIENT_STATE] = "client_state",
+	[KG_OBS_SILENT] = "silent",
+	[KG_OBS_REPROCESSED] = "reprocessed",
 };
 
 /* Name of a kind. */

@@ -33,6 +33,8 @@ typedef enum kg_obs_kind {
 	KG_OBS_EPOCH,         /* KIP-848 group epoch bumped to generation */
 	KG_OBS_METRICS,       /* a client metrics sample (heartbeat age, poll gap, ...) */
 	KG_OBS_CLIENT_STATE,  /* a client's own group state (librdkafka statistics) */
+	KG_OBS_SILENT,        /* a member stopped consuming at time (crashed, stopped polling); reason, text say how */
+	KG_OBS_REPROCESSED,   /* a member processed value records of parts twice: it resumed from a committed offset behind them */
 	KG_OBS_COUNT
 } kg_obs_kind;
 

@@ -115,6 +115,8 @@ struct kg_bgroup {
 	bool exact;
 	bool traced;
 	char *error;
+	int64_t reprocessed;
+	char *commit_policy;
 	kg_bmember **members;
 	size_t nmembers, cmembers;
 	hmap member_index; /* member id -> member */
@@ -145,7 +147,9 @@ struct kg_builder {
 	int32_t *group_order; /* ids in creation order */
 	size_t ngroups, cgorder;
 	const kg_filter *filter; /* -g / -G: groups that do not pass go to discard */
+	const kg_filter *topic_filter; /* -t: groups with no partition of a topic that passes are left out */
 	kg_bgroup *discard;
+	int32_t offsets_partitions; /* of __consumer_offsets, 0 unknown */
 };
 
 /* Start a builder. */
@@ -183,6 +187,7 @@ bgroup_free(kg_bgroup *g)
 	free(g->protocol_type);
 	free(g->assignor);
 	free(g->error);
+	free(g->commit_policy);
 	free(g);
 }
 
@@ -191,6 +196,13 @@ void
 builder_filter(kg_builder *b, const kg_filter *f)
 {
 	b->filter = f;
+}
+
+/* Keep only the groups that use a topic passing f (-t). */
+void
+builder_topic_filter(kg_builder *b, const kg_filter *f)
+{
+	b->topic_filter = f;
 }
 
 /* Discard a builder. */
@@ -266,6 +278,14 @@ void
 builder_source_role(kg_builder *b, kg_src_role role)
 {
 	b->role = role;
+}
+
+/* The partition count of __consumer_offsets (the largest contribution wins). */
+void
+builder_offsets_partitions(kg_builder *b, int32_t n)
+{
+	if (n > b->offsets_partitions)
+		b->offsets_partitions = n;
 }
 
 /* Add a broker (replacing one with the same id). */
@@ -446,6 +466,18 @@ void
 bgroup_exact(kg_bgroup *g, bool exact)
 {
 	g->exact = exact;
+}
+
+/* Records processed twice and the commit policy (-1 leaves the count unchanged). */
+void
+bgroup_reprocessed(kg_bgroup *g, int64_t records, const char *policy)
+{
+	if (records >= 0)
+		g->reprocessed = records;
+	if (policy != NULL) {
+		free(g->commit_policy);
+		g->commit_policy = xstrdup(policy);
+	}
 }
 
 /* Mark a group known from a log only. */
@@ -786,8 +818,11 @@ finish_group(kg_builder *b, kg_snapshot *s, kg_bgroup *bg, kg_group *g)
 	g->exact = bg->exact;
 	g->traced = bg->traced;
 	g->error = arena_strdup(a, bg->error);
+	g->reprocessed = bg->commit_policy != NULL ? bg->reprocessed : -1;
+	g->commit_policy = arena_strdup(a, bg->commit_policy);
 	g->sum.generation = -1;
 	g->sum.last_episode_us = -1;
+	g->sum.last_episode_min_us = g->sum.last_episode_max_us = -1;
 
 	finish_members(a, bg, g);
 	finish_parts(b, a, bg, g);
@@ -807,6 +842,7 @@ builder_finish(kg_builder *b)
 	atomic_init(&s->refs, 1);
 	s->time_us = b->time_us;
 	s->cluster = arena_strdup(a, b->cluster ? b->cluster : "");
+	s->offsets_partitions = b->offsets_partitions > 0 ? b->offsets_partitions : -1;
 
 	s->nsources = (int)b->nsources;
 	s->sources = arena_alloc(a, b->nsources * sizeof *s->sources);
@@ -843,10 +879,15 @@ builder_finish(kg_builder *b)
 	}
 	qsort(s->topics, (size_t)s->ntopics, sizeof *s->topics, topic_name_cmp);
 
-	s->ngroups = (int)b->ngroups;
 	s->groups = arena_alloc(a, b->ngroups * sizeof *s->groups);
-	for (i = 0; i < b->ngroups; i++)
-		finish_group(b, s, b->groups[b->group_order[i]], &s->groups[i]);
+	for (i = 0; i < b->ngroups; i++) {
+		kg_group *g = &s->groups[s->ngroups];
+		finish_group(b, s, b->groups[b->group_order[i]], g);
+		/* -t: a group with no partition of a matching topic (its others are filtered out) is not listed */
+		if (!filter_empty(b->topic_filter) && g->nparts == 0)
+			continue;
+		s->ngroups++;
+	}
 	qsort(s->groups, (size_t)s->ngroups, sizeof *s->groups, group_name_cmp);
 
 	builder_free(b);
@@ -908,54 +949,6 @@ snapshot_group(const kg_snapshot *s, int32_t id)
 	if (s == NULL || id < 0)
 		return NULL;
 	return snapshot_group_by_name(s, intern_group_name(id));
-}
-
-/* Find a member by id. */
-int
-group_member_index(const kg_group *g, const char *member_id)
-{
-	int lo = 0, hi = g->nmembers - 1;
-	while (lo <= hi) {
-		int mid = lo + (hi - lo) / 2;
-		int c = strcmp(g->members[mid].member_id, member_id);
-		if (c == 0)
-			return mid;
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid - 1;
-	}
-	return -1;
-}
-
-/* Find a partition. */
-int
-group_part_index(const kg_group *g, kg_tp tp)
-{
-	int lo = 0, hi = g->nparts - 1;
-	while (lo <= hi) {
-		int mid = lo + (hi - lo) / 2;
-		int c = tp_cmp(&g->parts[mid].tp, &tp);
-		if (c == 0)
-			return mid;
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid - 1;
-	}
-	return -1;
-}
-
-/* True when the group uses one topic. */
-bool
-group_single_topic(const kg_group *g)
-{
-	int i;
-	for (i = 1; i < g->nparts; i++) {
-		if (g->parts[i].tp.topic != g->parts[0].tp.topic)
-			return false;
-	}
-	return true;
 }
 
 /* ---------------------------------------------------------------- names */
@@ -1111,6 +1104,7 @@ member_status_name(kg_member_status st)
 	case KG_MEMBER_STOPPED: return "stopped";
 	case KG_MEMBER_IDLE: return "idle";
 	case KG_MEMBER_AWAY: return "away";
+	case KG_MEMBER_SILENT: return "silent";
 	default: return "?";
 	}
 }

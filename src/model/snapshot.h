@@ -13,6 +13,7 @@
 #define KGTOP_MODEL_SNAPSHOT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "model/tp.h"
@@ -75,6 +76,7 @@ typedef enum kg_member_status {
 	KG_MEMBER_STOPPED,   /* owns nothing during an open rebalance */
 	KG_MEMBER_IDLE,      /* owns nothing while the group is stable */
 	KG_MEMBER_AWAY,      /* static member gone, still within session.timeout.ms */
+	KG_MEMBER_SILENT,    /* stopped consuming (crashed, stalled, no heartbeat): the coordinator has not decided yet */
 	KG_MEMBER_STATUS_COUNT
 } kg_member_status;
 
@@ -112,6 +114,7 @@ typedef struct kg_member_health {
 	int64_t poll_gap_max_us;  /* largest gap seen recently */
 	int64_t max_poll_us;      /* max.poll.interval.ms */
 	kg_limit_src max_poll_src;
+	int64_t hb_interval_us;   /* heartbeat interval as observed (traced heartbeats, heartbeat-rate), -1 unknown */
 	double hb_rate;           /* heartbeats per second, < 0 unknown */
 	int64_t rebalance_latency_avg_us;
 	int64_t rebalance_latency_max_us;
@@ -136,6 +139,8 @@ typedef struct kg_member {
 	int64_t first_seen_us;
 	kg_member_health health;
 	kg_reason last_leave;    /* why this lane's previous member left, if it did */
+	int64_t silent_since_us; /* not consuming since (status SILENT), 0 when it is */
+	const char *silent_why;  /* what said so: "crashed", "stopped polling", "no heartbeat for 3.1s" */
 } kg_member;
 
 /* One partition of a topic the group uses. */
@@ -158,7 +163,16 @@ typedef struct kg_group_summary {
 	bool in_episode;          /* a rebalance is open */
 	int64_t episode_start_us; /* of the open or the last episode, 0 none */
 	int64_t last_episode_us;  /* duration of the last closed episode, -1 none */
+	int64_t last_episode_min_us; /* and its bounds (== when measured; max -1: no upper bound) */
+	int64_t last_episode_max_us;
 	int rounds;               /* rounds of the open (or last) episode */
+	bool rounds_min;          /* rounds is a lower bound (polled: a generation may have gone unseen) */
+	int last_rounds;          /* of the last closed episode, and what it cost (bounds as its duration's) */
+	bool last_rounds_min;
+	int last_nstopped;
+	int64_t last_stopped_min_us, last_stopped_max_us;
+	int last_nunconsumed;
+	int64_t last_unconsumed_min_us, last_unconsumed_max_us;
 	int32_t generation;       /* last known generation, -1 unknown */
 	int64_t lag_delta_1m;     /* lag now minus lag a minute ago (10 s in the first minute), 0 unknown */
 	double rebalancing_ratio; /* share of the storm window spent rebalancing */
@@ -187,6 +201,9 @@ typedef struct kg_group {
 	int64_t lag;              /* sum of known lags, -1 when none known */
 	int norphaned;
 	int nidle;
+	/* commit semantics, where a source counts them (the demo): -1 unknown */
+	int64_t reprocessed;      /* records processed twice: handed to a new owner from a committed offset behind them */
+	const char *commit_policy; /* "auto-commit every 5s", "commit after processing"; NULL unknown */
 	kg_group_summary sum;
 } kg_group;
 
@@ -221,6 +238,7 @@ typedef struct kg_snapshot {
 	int ntopics;
 	kg_group *groups;        /* sorted by name */
 	int ngroups;
+	int32_t offsets_partitions; /* partitions of __consumer_offsets from metadata, -1 unknown */
 	struct kg_arena *arena;
 } kg_snapshot;
 
@@ -238,6 +256,19 @@ int group_member_index(const kg_group *g, const char *member_id);
 int group_part_index(const kg_group *g, kg_tp tp);
 /* True when every partition the group uses is of one topic. */
 bool group_single_topic(const kg_group *g);
+/*
+ * The __consumer_offsets partition that holds a group and whose leader is
+ * its coordinator: Kafka's abs(group.id.hashCode()) % partitions, with
+ * Java's String.hashCode over UTF-16 and Kafka's Utils.abs (MIN_VALUE is
+ * 0); -1 when partitions is not known (<= 0).
+ */
+int32_t group_offsets_partition(const char *group_id, int32_t partitions);
+/*
+ * "  coordinator 2, __consumer_offsets-17" (partitions: of
+ * __consumer_offsets, -1 unknown: "partition unknown"); "" when neither
+ * the coordinator nor the partition is known.
+ */
+void group_coordinator_text(char *buf, size_t n, const kg_group *g, int32_t partitions);
 
 /* "Stable", "PreparingRebalance", ... */
 const char *state_name(kg_group_state st);
@@ -279,6 +310,11 @@ typedef struct kg_bmember kg_bmember;
 kg_builder *builder_new(int64_t now_us);
 /* Keep only the groups whose names pass f (-g / -G); the others are taken and dropped. */
 void builder_filter(kg_builder *b, const kg_filter *f);
+/*
+ * Keep only the groups with a partition of a topic that passes f (-t); an
+ * empty or NULL filter keeps every group.
+ */
+void builder_topic_filter(kg_builder *b, const kg_filter *f);
 /* The builder's time. */
 int64_t builder_time(const kg_builder *b);
 /* Set the cluster label (bootstrap servers). */
@@ -287,6 +323,8 @@ void builder_cluster(kg_builder *b, const char *label);
 void builder_source(kg_builder *b, const kg_source_health *h);
 /* The role of health added next without one: the contributing source's (the collector sets it). */
 void builder_source_role(kg_builder *b, kg_src_role role);
+/* The number of partitions of __consumer_offsets, from metadata (the coordinator's partition of a group). */
+void builder_offsets_partitions(kg_builder *b, int32_t n);
 /* Add a broker. */
 void builder_broker(kg_builder *b, int32_t id, const char *host, int port);
 /* Declare a topic with npartitions partitions (growing it if needed). */
@@ -309,6 +347,8 @@ void bgroup_coordinator(kg_bgroup *g, int32_t broker);
 void bgroup_simple(kg_bgroup *g, bool simple);
 /* Mark that a source reports every member's callbacks exactly. */
 void bgroup_exact(kg_bgroup *g, bool exact);
+/* Records processed twice in the group and the commit policy that allowed it (a source that counts them). */
+void bgroup_reprocessed(kg_bgroup *g, int64_t records, const char *policy);
 /* Mark a group known only from a coordinator log (its state inferred from the log's lines). */
 void bgroup_traced(kg_bgroup *g, bool traced);
 /* Record a describe error for the group (NULL clears). */

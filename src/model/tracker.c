@@ -95,6 +95,7 @@ tmember_free(tmember *m)
 	free(m->stable);
 	free(m->leave_text);
 	free(m->gone_asg);
+	free(m->silent_why);
 	free(m);
 }
 
@@ -106,6 +107,11 @@ tgroup_free(tgroup *g)
 	for (i = 0; i < g->nm; i++)
 		tmember_free(g->m[i]);
 	free(g->m);
+	hmap_free(&g->by_id);
+	free(g->unc);
+	free(g->unc_since);
+	free(g->unc_lo);
+	free(g->unc_seen);
 	free(g->orphans_reported);
 	free(g->assignor);
 	free(g->trig_text);
@@ -283,12 +289,20 @@ prune_members(kg_tracker *t, int64_t T)
 			continue;
 		for (i = 0, w = 0; i < g->nm; i++) {
 			tmember *m = g->m[i];
-			if (!m->present && m->last_seen < T - t->cfg.window_us && (m->gone_time == 0 || m->gone_time < T - t->cfg.window_us))
+			if (!m->present && m->last_seen < T - t->cfg.window_us && (m->gone_time == 0 || m->gone_time < T - t->cfg.window_us)) {
+				if (hmap_get(&g->by_id, m->member_id) == m)
+					hmap_del(&g->by_id, m->member_id);
 				tmember_free(m);
-			else
+			} else {
 				g->m[w++] = m;
+			}
 		}
 		g->nm = w;
+		/* an id whose newest member went: the newest of the others with it takes the index */
+		for (i = g->nm; i > 0; i--) {
+			if (hmap_get(&g->by_id, g->m[i - 1]->member_id) == NULL)
+				hmap_put(&g->by_id, g->m[i - 1]->member_id, g->m[i - 1]);
+		}
 	}
 }
 
@@ -304,7 +318,7 @@ group_tick_end(kg_tracker *t, tgroup *g, int64_t T, bool absent)
 	if (g->present && absent) {
 		tk_emit(t, g, event_new(KG_EV_GROUP_GONE, T, g->id));
 		if (g->ep != NULL)
-			tk_close_episode(t, g, T, "group gone");
+			tk_close_episode(t, g, T, g->poll_lo, "group gone");
 		for (q = 0; q < g->nm; q++) {
 			if (g->m[q]->present)
 				tk_member_gone(t, g, g->m[q], T);
@@ -313,6 +327,8 @@ group_tick_end(kg_tracker *t, tgroup *g, int64_t T, bool absent)
 	}
 	if (g->ep != NULL && !g->seen)
 		tk_close_log_settled(t, g, T);
+	if (g->present)
+		tk_heartbeat_silence(t, g, T);
 	for (q = 0; q < g->nm; q++) {
 		tmember *m = g->m[q];
 		int64_t limit = m->session_us > 0 ? m->session_us
@@ -321,6 +337,24 @@ group_tick_end(kg_tracker *t, tgroup *g, int64_t T, bool absent)
 			tk_announce_leave(t, g, m, T, KG_REASON_SESSION_TIMEOUT, "static member did not come back",
 					  KG_EVID_EXACT);
 	}
+}
+
+/*
+ * When the cluster's data of this snapshot was taken: the refresh of the
+ * source that describes groups (its last good answer), else the
+ * snapshot's own time.  A change a description shows happened after the
+ * description before it was taken.
+ */
+static int64_t
+description_time(const kg_snapshot *s)
+{
+	int i;
+	for (i = 0; i < s->nsources; i++) {
+		const kg_source_health *h = &s->sources[i];
+		if (h->role == KG_ROLE_CLUSTER && h->last_ok_us > 0 && h->last_ok_us <= s->time_us)
+			return h->last_ok_us;
+	}
+	return s->time_us;
 }
 
 /* Fold observations and a snapshot. */
@@ -334,6 +368,7 @@ tracker_apply(kg_tracker *t, kg_obsq *obs, kg_snapshot *snap, kg_evlist *out)
 
 	history_lock(t->h);
 	t->out = out;
+	t->desc_time = description_time(snap);
 	if (obs != NULL) {
 		obsq_sort(obs);
 		tk_obs_new_members(t, obs);

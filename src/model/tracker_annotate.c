@@ -8,6 +8,11 @@
  * the in-flight and moved partitions, the group's summary (episodes,
  * storm, lag trend).  The same picture goes to the history as a sample.
  * Storms are decided here too, from the history's episodes in the window.
+ *
+ * Liveness lives here as well: a member stops "consuming" at the first
+ * evidence (tk_member_silent: a trace says it crashed or stopped polling,
+ * its heartbeats stop coming) and is "silent since T" until the
+ * coordinator decides (it leaves) or it shows life again.
  */
 #include "config.h"
 
@@ -43,12 +48,93 @@ effective(const tgroup *g, const tmember *m, const kg_group *G, int *n)
 	return mm->assignment;
 }
 
+/* The member status input: m stopped consuming at since, for why. */
+void
+tk_member_silent(kg_tracker *t, tgroup *g, tmember *m, int64_t since, int kind, const char *why, kg_evidence evid)
+{
+	kg_event *ev;
+	const kg_tp *h;
+	int nh;
+	if (!m->present || (m->silent_since > 0 && m->silent_since <= since))
+		return;
+	m->silent_since = since;
+	m->silent_kind = kind;
+	tk_set_str(&m->silent_why, why);
+	h = tk_held(m, &nh);
+	ev = tk_member_event(KG_EV_MEMBER_SILENT, since, g, m);
+	ev->parts = tp_dup(h, nh);
+	ev->nparts = ev->parts ? nh : 0;
+	ev->evidence = evid;
+	event_text(ev, why);
+	tk_emit(t, g, ev);
+	if (g->ep != NULL) {
+		/* in an open rebalance: what it holds is not consumed from now */
+		tk_parts_stop(g, h, nh, since, since);
+		if (nh > 0)
+			tk_member_stop(m, since, since);
+	}
+}
+
+/* m showed life at time: a silence that kind of life ends is over. */
+void
+tk_member_alive(tmember *m, int64_t time, int life)
+{
+	bool ends;
+	if (m->silent_since == 0 || time <= m->silent_since)
+		return;
+	switch (m->silent_kind) {
+	case SILENT_CRASH: ends = true; break;
+	case SILENT_STALL: ends = life != LIFE_HEARTBEAT; break;     /* heartbeats go on in their own thread */
+	case SILENT_HEARTBEAT: ends = life != LIFE_POLL; break;      /* polls do not send heartbeats */
+	default: ends = false; break;
+	}
+	if (ends) {
+		m->silent_since = 0;
+		m->silent_kind = SILENT_NONE;
+	}
+}
+
+/*
+ * Members whose heartbeats stop coming: traced heartbeats (the interval
+ * as observed between the last two), or a metrics sample's heartbeat age
+ * and rate.  Silent from the last heartbeat once 2.5 intervals (and at
+ * least HB_SILENT_MIN) passed without one.
+ */
+void
+tk_heartbeat_silence(kg_tracker *t, tgroup *g, int64_t T)
+{
+	size_t i;
+	for (i = 0; i < g->nm; i++) {
+		tmember *m = g->m[i];
+		int64_t last = 0, interval = 0;
+		char why[96], d[32];
+		/* in a rebalance members talk JoinGroup and SyncGroup, not heartbeats: no rule then */
+		if (!m->present || m->silent_since > 0 || m->away_since > 0 || g->ep != NULL || m->join_sent_at > m->hb_last)
+			continue;
+		if (m->hb_last > 0 && m->hb_gap > 0) {
+			last = m->hb_last;
+			interval = m->hb_gap;
+		} else if (m->m_time > 0 && m->m_hb_age >= 0 && m->m_hb_rate > 0) {
+			last = m->m_time - m->m_hb_age;
+			interval = (int64_t)(1e6 / m->m_hb_rate);
+		}
+		if (last <= 0 || last <= m->silent_hb || T - last <= KG_MAX(interval * 5 / 2, HB_SILENT_MIN))
+			continue;
+		m->silent_hb = last; /* said once for that heartbeat */
+		util_fmt_duration(d, sizeof d, interval);
+		snprintf(why, sizeof why, "no heartbeat since (one every %s before)", d);
+		tk_member_silent(t, g, m, last, SILENT_HEARTBEAT, why, m->hb_last > 0 ? KG_EVID_EXACT : KG_EVID_POLLED);
+	}
+}
+
 /* What a member is doing now. */
 static kg_member_status
 member_status(const tgroup *g, const tmember *m, int neff)
 {
 	if (m->away_since > 0)
 		return KG_MEMBER_AWAY;
+	if (m->silent_since > 0)
+		return KG_MEMBER_SILENT;
 	if (g->ep != NULL) {
 		if (neff == 0)
 			return KG_MEMBER_STOPPED;
@@ -92,6 +178,7 @@ member_health(const kg_tracker *t, const tgroup *g, const tmember *m, int64_t T,
 	else if (m->m_time > 0 && m->m_poll_gap >= 0)
 		h->poll_gap_us = m->m_poll_gap + (T > m->m_time ? T - m->m_time : 0);
 	h->poll_gap_max_us = KG_MAX(m->poll_gap_max > 0 ? m->poll_gap_max : -1, m->m_poll_gap_max);
+	h->hb_interval_us = m->hb_gap > 0 ? m->hb_gap : m->m_hb_rate > 0 ? (int64_t)(1e6 / m->m_hb_rate) : -1;
 	if (h->poll_gap_us > h->poll_gap_max_us && m->poll_last > 0)
 		h->poll_gap_max_us = h->poll_gap_us;
 	h->hb_rate = m->m_hb_rate;
@@ -131,7 +218,8 @@ sample_init(kg_sample *smp, const tgroup *g, const kg_group *G, int64_t T, int n
  * entry of it (lane, status, health, last leave).
  */
 static void
-annotate_member(kg_tracker *t, const tgroup *g, const tmember *m, kg_group *G, int64_t T, kg_sample *smp)
+annotate_member(kg_tracker *t, kg_snapshot *s, const tgroup *g, const tmember *m, kg_group *G, int64_t T,
+		kg_sample *smp)
 {
 	int neff, j, mi = group_member_index(G, m->member_id);
 	const kg_tp *eff = effective(g, m, G, &neff);
@@ -163,6 +251,8 @@ annotate_member(kg_tracker *t, const tgroup *g, const tmember *m, kg_group *G, i
 		sm->first_seen_us = m->first_seen;
 		member_health(t, g, m, T, &sm->health);
 		sm->health.health_source = m->health_src;
+		sm->silent_since_us = m->silent_since;
+		sm->silent_why = m->silent_since > 0 && m->silent_why != NULL ? snapshot_strdup(s, m->silent_why) : NULL;
 		sm->last_leave = l ? l->last_leave : KG_REASON_NONE;
 		if (m->exact)
 			sm->flags |= KG_MEMBER_EXACT;
@@ -187,7 +277,10 @@ sample_pstat(kg_sample *smp, const tgroup *g, const kg_group *G)
 			end++;
 		}
 		for (k = start; k < end; k++) {
-			if (smp->owner[k] >= 0)
+			int o = smp->owner[k];
+			if (o >= 0 && o < smp->nlanes && smp->lane_status[o] == KG_MEMBER_SILENT)
+				smp->pstat[k] = KG_PSTAT_STOPPED; /* owned by a member that does not consume */
+			else if (o >= 0)
 				smp->pstat[k] = KG_PSTAT_CONSUMING;
 			else if (g->ep != NULL)
 				smp->pstat[k] = KG_PSTAT_STOPPED;
@@ -215,14 +308,28 @@ annotate_summary(kg_tracker *t, const tgroup *g, kg_group *G, int64_t T)
 	if (g->ep != NULL) {
 		G->sum.episode_start_us = g->ep->start_us;
 		G->sum.rounds = g->ep->rounds;
+		G->sum.rounds_min = !g->exact_group && !g->ep_stabilized && !g->ep_logonly && !g->ep_callbacks;
 	} else if (last != NULL) {
 		G->sum.episode_start_us = last->start_us;
 		G->sum.rounds = last->rounds;
+		G->sum.rounds_min = last->rounds_min;
 	}
 	if (last != NULL) {
 		kg_episode *closed = last->end_us != 0 ? last : history_episode(t->h, g->id, g->last_ep);
-		if (closed != NULL && closed->end_us != 0)
+		if (closed != NULL && closed->end_us != 0) {
+			kg_span d = episode_duration(closed, closed->end_us);
 			G->sum.last_episode_us = closed->end_us - closed->start_us;
+			G->sum.last_episode_min_us = d.min;
+			G->sum.last_episode_max_us = d.max;
+			G->sum.last_rounds = closed->rounds;
+			G->sum.last_rounds_min = closed->rounds_min;
+			G->sum.last_nstopped = closed->nstopped;
+			G->sum.last_stopped_min_us = closed->stopped_us.min;
+			G->sum.last_stopped_max_us = closed->stopped_us.max;
+			G->sum.last_nunconsumed = closed->nunconsumed;
+			G->sum.last_unconsumed_min_us = closed->unconsumed_us.min;
+			G->sum.last_unconsumed_max_us = closed->unconsumed_us.max;
+		}
 	}
 	G->sum.generation = g->generation;
 	lag_then = history_lag_at(t->h, g->id, T - 60LL * 1000000);
@@ -274,7 +381,7 @@ tk_annotate_group(kg_tracker *t, kg_snapshot *s, kg_group *G, int64_t T)
 	for (i = 0; i < g->nm; i++) {
 		const tmember *m = g->m[i];
 		if (m->present && m->lane >= 0 && m->lane < nl)
-			annotate_member(t, g, m, G, T, &smp);
+			annotate_member(t, s, g, m, G, T, &smp);
 	}
 	sample_pstat(&smp, g, G);
 	history_add_sample(t->h, g->id, &smp);

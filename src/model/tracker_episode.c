@@ -6,13 +6,23 @@
  * else "cause unknown: <first sign>" until the cause is learnt), records
  * per member what was revoked and assigned in which round (tk_revoke,
  * tk_assign), and closes with the moves it made and what it cost
- * (tk_close_episode).  Rounds: a round ends with a sync (tk_round_synced:
- * a member's assignment, a coordinator's "stabilized", a Stable
- * description); the next begins with a join signal after it
- * (tk_next_round, tk_round_join_sent); a late callback belongs to the round
- * of the JoinGroup it answers (tk_round_answered, tk_round_at).  The
- * observation and polling handlers decide what is a signal; what a round
- * is lives here.
+ * (tk_close_episode).  A round is a generation that completed: it ends
+ * with a sync (tk_round_synced_at: a member's assignment, a coordinator's
+ * "stabilized", a Stable description); the next begins with a join signal
+ * after it (tk_next_round, tk_round_join_sent).  A JoinGroup retried
+ * before any answer (the first one of a new member is answered
+ * MEMBER_ID_REQUIRED by current brokers) is the same round; a member's
+ * second JoinGroup in a round that is no retry means a generation formed
+ * whose sync has not been seen yet: it begins the next round as soon as
+ * that sync is.  A late callback belongs to the round of the JoinGroup it
+ * answers (tk_round_answered, tk_round_at).  The observation and polling
+ * handlers decide what is a signal; what a round is lives here.
+ *
+ * Time is kept with its precision: a fact seen by polling happened
+ * between the description that showed it and the one before (tk_lo), so
+ * an episode keeps the earliest its start and end can have been, and what
+ * it cost (members' stopped time, partitions without a consuming owner:
+ * tk_member_stop, tk_parts_stop, tk_parts_resume) is summed within bounds.
  */
 #include "config.h"
 
@@ -167,22 +177,125 @@ tk_trigger_joined(tgroup *g, int64_t time, const char *who)
 	sbuf_free(&s);
 }
 
-/* The episode record of a member, created on demand. */
+/*
+ * The episode record of a member incarnation (its member id on its lane),
+ * created on demand: a static member back under a new id, or a member
+ * that left and joined again, is two records on one lane.
+ */
 kg_episode_member *
 tk_ep_member(kg_episode *e, const tmember *m)
 {
 	int i;
 	kg_episode_member *em;
 	for (i = 0; i < e->nmembers; i++) {
-		if (e->members[i].lane == m->lane)
+		if (e->members[i].lane == m->lane && e->members[i].member_id != NULL &&
+		    strcmp(e->members[i].member_id, m->member_id) == 0)
 			return &e->members[i];
 	}
 	e->members = xreallocarray(e->members, (size_t)e->nmembers + 1, sizeof *e->members);
 	em = &e->members[e->nmembers++];
 	memset(em, 0, sizeof *em);
 	em->lane = m->lane;
+	em->member_id = xstrdup(m->member_id);
 	em->client_id = xstrdup(m->client_id);
 	return em;
+}
+
+/* The earliest a fact of this evidence at time can have happened: polled, the description before. */
+int64_t
+tk_lo(const tgroup *g, int64_t time, kg_evidence evid)
+{
+	if (evid == KG_EVID_EXACT)
+		return time;
+	if (g->ep != NULL && time == g->ep->start_us)
+		return g->ep->start_lo_us;
+	return g->poll_lo > 0 && g->poll_lo <= time ? g->poll_lo : 0;
+}
+
+/* Add a span (an unknown upper bound stays unknown). */
+static void
+span_add(kg_span *sum, int64_t min, int64_t max)
+{
+	sum->min += min > 0 ? min : 0;
+	sum->max = sum->max < 0 || max < 0 ? -1 : sum->max + max;
+}
+
+/* The time from [lo, since] to [lo_end, end]: at least lo_end - since, at most end - lo (unknown lo: no bound). */
+static void
+span_between(kg_span *sum, int64_t since, int64_t since_lo, int64_t end, int64_t end_lo)
+{
+	int64_t min = (end_lo > 0 ? end_lo : end) - since;
+	span_add(sum, min, since_lo > 0 ? end - since_lo : -1);
+}
+
+/* A member stops consuming at time (at the earliest lo). */
+void
+tk_member_stop(tmember *m, int64_t time, int64_t lo)
+{
+	if (m->stop_since != 0)
+		return;
+	m->stop_since = time;
+	m->stop_since_lo = lo;
+}
+
+/* Index of a partition in a set of n, -1 when absent. */
+static int
+tp_index(const kg_tp *v, int n, kg_tp tp)
+{
+	int i;
+	for (i = 0; i < n; i++) {
+		if (v[i].topic == tp.topic && v[i].partition == tp.partition)
+			return i;
+	}
+	return -1;
+}
+
+/* Partitions lose their consuming owner at time (lo at the earliest), in the open episode. */
+void
+tk_parts_stop(tgroup *g, const kg_tp *v, int n, int64_t time, int64_t lo)
+{
+	int k;
+	if (g->ep == NULL)
+		return;
+	for (k = 0; k < n; k++) {
+		if (tp_index(g->unc, g->nunc, v[k]) >= 0)
+			continue; /* already without one: since the earlier time */
+		g->unc = xreallocarray(g->unc, (size_t)g->nunc + 1, sizeof *g->unc);
+		g->unc_since = xreallocarray(g->unc_since, (size_t)g->nunc + 1, sizeof *g->unc_since);
+		g->unc_lo = xreallocarray(g->unc_lo, (size_t)g->nunc + 1, sizeof *g->unc_lo);
+		g->unc[g->nunc] = v[k];
+		g->unc_since[g->nunc] = time;
+		g->unc_lo[g->nunc] = lo;
+		g->nunc++;
+		if (tp_index(g->unc_seen, g->nunc_seen, v[k]) < 0) {
+			g->unc_seen = xreallocarray(g->unc_seen, (size_t)g->nunc_seen + 1, sizeof *g->unc_seen);
+			g->unc_seen[g->nunc_seen++] = v[k];
+		}
+	}
+}
+
+/* Partition i of the unconsumed list is consumed again at time: its time goes to the episode's cost. */
+static void
+part_resume_at(tgroup *g, int i, int64_t time, int64_t lo)
+{
+	span_between(&g->ep->unconsumed_us, g->unc_since[i], g->unc_lo[i], time, lo);
+	g->nunc--;
+	g->unc[i] = g->unc[g->nunc];
+	g->unc_since[i] = g->unc_since[g->nunc];
+	g->unc_lo[i] = g->unc_lo[g->nunc];
+}
+
+/* Partitions have a consuming owner again at time. */
+void
+tk_parts_resume(tgroup *g, const kg_tp *v, int n, int64_t time, int64_t lo)
+{
+	int k, i;
+	if (g->ep == NULL)
+		return;
+	for (k = 0; k < n; k++) {
+		if ((i = tp_index(g->unc, g->nunc, v[k])) >= 0)
+			part_resume_at(g, i, time, lo);
+	}
 }
 
 /* Remember who owned parts when the open episode began (to tell moves later). */
@@ -205,7 +318,7 @@ ep_owned(tgroup *g, const kg_tp *parts, int n, int lane)
  * A member that left, or joined, just before is what the rebalance is about.
  */
 static void
-ep_start_members(tgroup *g, int64_t time)
+ep_start_members(kg_tracker *t, tgroup *g, int64_t time)
 {
 	size_t i;
 	free(g->ep_parts);
@@ -213,19 +326,28 @@ ep_start_members(tgroup *g, int64_t time)
 	g->ep_parts = NULL;
 	g->ep_owner = NULL;
 	g->nep_parts = 0;
+	g->nunc = 0;
+	g->nunc_seen = 0;
 	for (i = 0; i < g->nm; i++) {
 		tmember *m = g->m[i];
 		kg_episode_member *em;
 		const kg_tp *h;
 		int nh;
 		if (!m->present) {
-			/* a member that left just before is what this rebalance is about */
+			/*
+			 * A member that left just before is what this rebalance is
+			 * about, unless its consumer is back already (a static
+			 * member's restart is no leave): its partitions had no
+			 * consumer from then, or from when it fell silent.
+			 */
 			if (m->gone_time > 0 && time >= m->gone_time && time - m->gone_time <= TRIGGER_WINDOW &&
-			    m->gone_time >= g->last_ep_end && m->gone_time >= g->emptied_at) {
+			    m->gone_time >= g->last_ep_end && m->gone_time >= g->emptied_at && !tk_identity_back(t, g, m)) {
+				int64_t since = m->silent_since > 0 && m->silent_since < m->gone_time ? m->silent_since : m->gone_time;
 				em = tk_ep_member(g->ep, m);
 				em->left = true;
 				tk_set_tp(&em->before, &em->nbefore, m->gone_asg, m->ngone_asg);
 				ep_owned(g, m->gone_asg, m->ngone_asg, m->lane);
+				tk_parts_stop(g, m->gone_asg, m->ngone_asg, since, since < m->gone_time ? since : m->gone_lo);
 			}
 			continue;
 		}
@@ -240,6 +362,9 @@ ep_start_members(tgroup *g, int64_t time)
 		m->partial = false;
 		m->partial_since = 0;
 		m->stop_since = nh == 0 ? time : 0;
+		m->stop_since_lo = nh == 0 ? g->ep->start_lo_us : 0;
+		if (m->silent_since > 0 && nh > 0)
+			tk_parts_stop(g, h, nh, m->silent_since, m->silent_since); /* held, not consumed */
 		m->join_round = 1;
 		m->join_seen = false;
 		m->join_answered = false;
@@ -255,8 +380,12 @@ tk_ensure_episode(kg_tracker *t, tgroup *g, int64_t time, const char *why, kg_ev
 	kg_episode e;
 	kg_event *ev;
 	if (g->ep != NULL) {
-		if (time < g->ep->start_us)
+		if (time < g->ep->start_us) {
 			g->ep->start_us = g->round_t[0] = time;
+			g->ep->start_lo_us = evid == KG_EVID_EXACT ? time : tk_lo(g, time, evid);
+		} else if (evid == KG_EVID_EXACT && time < g->ep->start_us + 1 && g->ep->start_lo_us < time) {
+			g->ep->start_lo_us = time; /* a callback timed the start polling saw */
+		}
 		return g->ep;
 	}
 	memset(&e, 0, sizeof e);
@@ -264,6 +393,7 @@ tk_ensure_episode(kg_tracker *t, tgroup *g, int64_t time, const char *why, kg_ev
 	e.number = ++g->episodes_seen;
 	e.group = g->id;
 	e.start_us = time;
+	e.start_lo_us = evid == KG_EVID_EXACT ? time : (g->poll_lo > 0 && g->poll_lo <= time ? g->poll_lo : 0);
 	e.rounds = 1;
 	e.gen_start = g->generation;
 	e.gen_end = -1;
@@ -293,13 +423,15 @@ tk_ensure_episode(kg_tracker *t, tgroup *g, int64_t time, const char *why, kg_ev
 	g->ep_polled = false;
 	g->ep_logonly = !g->seen;
 	g->ep_callbacks = false;
+	g->ep_stabilized = false;
+	g->next_pending = false;
 	g->last_rebal_obs = time;
 	if (g->ep_logonly) {
 		util_grow(&t->logonly, &t->clogonly, t->nlogonly + 1, sizeof *t->logonly);
 		t->logonly[t->nlogonly++] = g->id;
 	}
 
-	ep_start_members(g, time);
+	ep_start_members(t, g, time);
 
 	ev = event_new(KG_EV_REBALANCE_START, time, g->id);
 	ev->episode = g->ep->id;
@@ -320,6 +452,7 @@ tk_next_round(kg_tracker *t, tgroup *g, int64_t time, kg_evidence evid)
 	kg_event *ev;
 	if (g->ep == NULL || g->phase != PHASE_SYNCED)
 		return;
+	g->next_pending = false;
 	g->ep->rounds++;
 	g->phase = PHASE_JOINING;
 	g->round_start = time;
@@ -355,45 +488,66 @@ tk_round_answered(const tgroup *g, const tmember *m)
 }
 
 /*
- * A member sent a JoinGroup at time: a join after a sync starts the next
- * round; so does a member's second JoinGroup sent in a round (its first was
- * answered, whatever order the other members' callbacks of that round come
- * in).  Opens the episode if none is; returns the JoinGroup's round.
+ * A member sent a JoinGroup at time.  After a sync it starts the next
+ * round.  In a round not synced yet: the member's first JoinGroup of the
+ * round joins it; a retry of its unanswered JoinGroup (soon after, no
+ * sync between: MEMBER_ID_REQUIRED, a failed sync) is the same round; any
+ * other second JoinGroup means a generation formed whose sync has not
+ * been seen yet (the other members' callbacks run on other threads): it
+ * is the next round's, begun when that sync is.  Opens the episode if
+ * none is; returns the JoinGroup's round.
  */
 int
 tk_round_join_sent(kg_tracker *t, tgroup *g, const tmember *m, int64_t time)
 {
-	if (g->ep != NULL && m->sent_round >= g->ep->rounds)
-		g->phase = PHASE_SYNCED;
-	if (time >= g->last_sync)
+	bool retry = m->join_seen && !m->join_answered && m->join_sent_at > 0 && time - m->join_sent_at <= JOIN_RETRY &&
+		     g->last_sync <= m->join_sent_at;
+	if (g->ep != NULL && g->phase == PHASE_JOINING && m->sent_round >= g->ep->rounds && !retry) {
+		g->next_pending = true;
+		return g->ep->rounds + 1;
+	}
+	if (!retry && time >= g->last_sync)
 		tk_next_round(t, g, time, KG_EVID_EXACT);
 	tk_ensure_episode(t, g, time, "member rejoined", KG_EVID_EXACT);
 	return tk_round_at(g, time);
 }
 
-/* The current round synced at time (exact: a client or a coordinator log said when). */
+/* The current round synced at time (exact: a client or a coordinator log said when); a pending next round begins. */
 void
-tk_round_synced(tgroup *g, int64_t time, bool exact)
+tk_round_synced_at(kg_tracker *t, tgroup *g, int64_t time, bool exact)
 {
 	g->phase = PHASE_SYNCED;
 	g->last_sync = time;
 	if (exact)
 		g->exact_sync = time;
+	if (g->next_pending)
+		tk_next_round(t, g, time, KG_EVID_EXACT);
 }
 
-/* Account stopped / partial time of a member up to time. */
+/* A member that owned nothing since stop_since consumes again at time (lo at the earliest). */
+static void
+member_resume(tmember *m, kg_episode_member *em, int64_t time, int64_t lo)
+{
+	if (m->stop_since > 0 && time >= m->stop_since) {
+		/* polled, both ends may be one moment: its bounds still say how long it can have been */
+		em->stopped_us += time - m->stop_since;
+		span_between(&em->stopped, m->stop_since, m->stop_since_lo, time, lo);
+	}
+	m->stop_since = 0;
+	m->stop_since_lo = 0;
+}
+
+/* Account stopped / partial time of a member up to time (lo at the earliest). */
 void
-tk_settle_member_time(tgroup *g, tmember *m, int64_t time)
+tk_settle_member_time(tgroup *g, tmember *m, int64_t time, int64_t lo)
 {
 	kg_episode_member *em;
 	if (g->ep == NULL)
 		return;
 	em = tk_ep_member(g->ep, m);
-	if (m->stop_since > 0 && time > m->stop_since)
-		em->stopped_us += time - m->stop_since;
+	member_resume(m, em, time, lo);
 	if (m->partial_since > 0 && time > m->partial_since)
 		em->partial_us += time - m->partial_since;
-	m->stop_since = 0;
 	m->partial_since = 0;
 }
 
@@ -434,9 +588,9 @@ tk_revoke(kg_tracker *t, tgroup *g, tmember *m, int64_t time, const kg_tp *parts
 	if (evid == KG_EVID_EXACT)
 		g->ep->evidence = KG_EVID_EXACT;
 	m->revoked_round = g->ep->rounds;
+	tk_parts_stop(g, parts, nparts, time, tk_lo(g, time, evid));
 	if (cls == KG_CLASS_FULL) {
-		if (m->stop_since == 0)
-			m->stop_since = time;
+		tk_member_stop(m, time, tk_lo(g, time, evid));
 		if (m->partial_since > 0) {
 			em->partial_us += time - m->partial_since;
 			m->partial_since = 0;
@@ -466,10 +620,8 @@ tk_assign(kg_tracker *t, tgroup *g, tmember *m, int64_t time, const kg_tp *parts
 		tk_emit(t, g, ev);
 		tk_tp_union(&em->assigned, &em->nassigned, parts, nparts);
 		em->round_assigned = round;
-		if (m->stop_since > 0) {
-			em->stopped_us += time - m->stop_since;
-			m->stop_since = 0;
-		}
+		member_resume(m, em, time, tk_lo(g, time, evid));
+		tk_parts_resume(g, parts, nparts, time, tk_lo(g, time, evid));
 	}
 	m->synced = true;
 }
@@ -517,61 +669,144 @@ compute_moves(kg_tracker *t, tgroup *g)
 		g->ep->moved = nmoved;
 }
 
-/* Close the open episode at end. */
+/* True when every member of the open episode reported its callbacks (its rounds are the syncs they saw). */
+static bool
+all_reported(const tgroup *g)
+{
+	size_t i;
+	if (!g->ep_callbacks)
+		return false;
+	for (i = 0; i < g->nm; i++) {
+		if (g->m[i]->present && !g->m[i]->exact)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Rounds a polled episode had at least: a cooperative member that stayed
+ * and gave partitions up gave them in one generation and their new owner
+ * got them in a later one.
+ */
+static int
+rounds_at_least(const kg_episode *e)
+{
+	int k;
+	if (e->proto != KG_PROTO_COOPERATIVE || e->moved == 0)
+		return 1;
+	for (k = 0; k < e->nmembers; k++) {
+		if (!e->members[k].left && e->members[k].nrevoked > 0)
+			return 2;
+	}
+	return 1;
+}
+
+/*
+ * The cost of a closing episode: members that were consuming when it
+ * began, stayed, and stopped (their stopped time), and partitions without
+ * a consuming owner (those still without one at the end count to it).
+ */
+static void
+close_costs(tgroup *g, kg_episode *e, int64_t end, int64_t end_lo, int *members)
+{
+	int k;
+	*members = 0;
+	e->nstopped = 0;
+	e->stopped_us.min = e->stopped_us.max = 0;
+	for (k = 0; k < e->nmembers; k++) {
+		const kg_episode_member *em = &e->members[k];
+		if (em->nbefore == 0 || em->left)
+			continue;
+		(*members)++;
+		if (em->stopped_us > 0 || em->cls == KG_CLASS_FULL) {
+			e->nstopped++;
+			span_add(&e->stopped_us, em->stopped.min, em->stopped.max);
+		}
+	}
+	while (g->nunc > 0)
+		part_resume_at(g, g->nunc - 1, end, end_lo);
+	e->nunconsumed = g->nunc_seen;
+	g->nunc_seen = 0;
+}
+
+/* The words of an episode's end: its trigger, who stopped, what moved, what it cost. */
+static void
+close_text(const tgroup *g, const kg_episode *e, int members, const char *note, sbuf *txt)
+{
+	/* the trigger may have been learnt after the start event went out: say it again here */
+	if (e->trigger_text != NULL && e->trigger_text[0] != '\0' && !cause_unknown(e->trigger_text))
+		sbuf_addf(txt, "%s; ", e->trigger_text);
+	if (g->ep_logonly && !g->ep_callbacks && e->evidence == KG_EVID_EXACT && e->nfull + e->nincremental == 0 &&
+	    e->moved == 0) {
+		sbuf_adds(txt, "from the coordinator's log: members and partitions not seen");
+	} else if (members == 0 && e->members_after > 0) {
+		/* nobody was consuming before: the group formed (or formed again after it emptied) */
+		sbuf_addf(txt, "group formed with %d member%s", e->members_after, e->members_after == 1 ? "" : "s");
+	} else {
+		sbuf_addf(txt, "%d of %d member%s stopped", e->nstopped, members, members == 1 ? "" : "s");
+		if (e->nstopped > 0) {
+			sbuf_addc(txt, ' ');
+			event_fmt_amount(txt, e->stopped_us, e->nstopped, "member", false);
+		}
+		if (e->nunconsumed > 0) {
+			sbuf_addf(txt, ", %d partition%s unconsumed ", e->nunconsumed, e->nunconsumed == 1 ? "" : "s");
+			event_fmt_amount(txt, e->unconsumed_us, e->nunconsumed, "partition", false);
+		}
+		sbuf_addf(txt, ", %d partition%s moved", e->moved, e->moved == 1 ? "" : "s");
+	}
+	if (note != NULL)
+		sbuf_addf(txt, "; %s", note);
+}
+
+/* Close the open episode at end (end_lo at the earliest). */
 void
-tk_close_episode(kg_tracker *t, tgroup *g, int64_t end, const char *note)
+tk_close_episode(kg_tracker *t, tgroup *g, int64_t end, int64_t end_lo, const char *note)
 {
 	kg_episode *e = g->ep;
 	kg_event *ev;
 	size_t i;
-	int stopped = 0, members = 0, k;
+	int members = 0;
 	sbuf txt = { 0 };
 	if (e == NULL)
 		return;
 	if (end < e->start_us)
 		end = e->start_us;
+	if (end_lo <= 0 || end_lo > end)
+		end_lo = end;
+	if (end_lo < e->start_lo_us)
+		end_lo = e->start_lo_us;
 	for (i = 0; i < g->nm; i++) {
 		tmember *m = g->m[i];
 		if (!m->present)
 			continue;
-		tk_settle_member_time(g, m, end);
+		tk_settle_member_time(g, m, end, end_lo);
 		m->partial = false;
 	}
 	compute_moves(t, g);
 	e->end_us = end;
+	e->end_lo_us = end_lo;
 	e->gen_end = g->generation;
 	e->members_after = tk_present_count(g);
 	e->lag_end = g->lag;
 	e->proto = g->proto != KG_PROTO_UNKNOWN ? g->proto : e->proto;
-	/* of the members that were consuming when it began and stayed, how many stopped */
-	for (k = 0; k < e->nmembers; k++) {
-		const kg_episode_member *em = &e->members[k];
-		if (em->nbefore == 0 || em->left)
-			continue;
-		members++;
-		if (em->stopped_us > 0 || em->cls == KG_CLASS_FULL)
-			stopped++;
-	}
-	/* the trigger may have been learnt after the start event went out: say it again here */
-	if (e->trigger_text != NULL && e->trigger_text[0] != '\0' && !cause_unknown(e->trigger_text))
-		sbuf_addf(&txt, "%s; ", e->trigger_text);
-	if (g->ep_logonly && !g->ep_callbacks && e->evidence == KG_EVID_EXACT && e->nfull + e->nincremental == 0 &&
-	    e->moved == 0)
-		sbuf_adds(&txt, "from the coordinator's log: members and partitions not seen");
-	else if (members == 0 && e->members_after > 0)
-		/* nobody was consuming before: the group formed (or formed again after it emptied) */
-		sbuf_addf(&txt, "group formed with %d member%s", e->members_after, e->members_after == 1 ? "" : "s");
-	else
-		sbuf_addf(&txt, "%d of %d member%s stopped, %d partition%s moved", stopped, members,
-			  members == 1 ? "" : "s", e->moved, e->moved == 1 ? "" : "s");
-	if (note != NULL)
-		sbuf_addf(&txt, "; %s", note);
+	/* generations counted from every member's callbacks or a coordinator's own lines are exact; polling may miss one */
+	e->rounds_min = !(g->exact_group || g->ep_stabilized || g->ep_logonly || all_reported(g));
+	if (e->rounds_min && e->rounds < rounds_at_least(e))
+		e->rounds = rounds_at_least(e);
+	close_costs(g, e, end, end_lo, &members);
+	close_text(g, e, members, note, &txt);
 	ev = event_new(KG_EV_REBALANCE_END, end, g->id);
 	ev->episode = e->id;
 	ev->evidence = e->evidence;
 	ev->round = e->rounds;
+	ev->rounds_min = e->rounds_min;
 	ev->generation = g->generation;
 	ev->duration_us = end - e->start_us;
+	ev->duration = episode_duration(e, end);
+	ev->nstopped = e->nstopped;
+	ev->stopped_us = e->stopped_us;
+	ev->nunconsumed = e->nunconsumed;
+	ev->unconsumed_us = e->unconsumed_us;
 	ev->proto = e->proto;
 	ev->reason = e->trigger;
 	if (e->lag_start >= 0 && e->lag_end >= 0)
@@ -583,6 +818,7 @@ tk_close_episode(kg_tracker *t, tgroup *g, int64_t end, const char *note)
 	g->last_ep_end = end;
 	g->ep = NULL;
 	g->phase = PHASE_SYNCED;
+	g->next_pending = false;
 	free(g->trig_text);
 	g->trig_text = NULL;
 }
@@ -593,6 +829,7 @@ tk_close_log_settled(kg_tracker *t, tgroup *g, int64_t time)
 {
 	if (g->phase != PHASE_SYNCED || time - g->last_rebal_obs < LOG_SETTLE)
 		return false;
-	tk_close_episode(t, g, g->last_sync > 0 ? g->last_sync : g->last_rebal_obs, NULL);
+	int64_t end = g->last_sync > 0 ? g->last_sync : g->last_rebal_obs;
+	tk_close_episode(t, g, end, end, NULL);
 	return true;
 }

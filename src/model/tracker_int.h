@@ -23,6 +23,7 @@
 #include <stdint.h>
 
 #include "model/tracker.h"
+#include "util/hmap.h"
 
 #define ORPHAN_REPORT_DELAY (5LL * 1000000) /* outside a rebalance, orphans this old are reported */
 #define EXACT_SETTLE (1000LL * 1000)   /* quiet spell before an exact episode closes */
@@ -34,11 +35,23 @@
 #define STORM_MIN_OBSERVED (60LL * 1000000)
 #define LANE_LETTERS 62 /* A-Z a-z 0-9 */
 #define MAX_ROUND_T 32
+#define JOIN_RETRY (1000LL * 1000) /* a member's JoinGroup this soon after its unanswered one is a retry (MEMBER_ID_REQUIRED) */
+#define STALE_DESCRIPTION (1000LL * 1000) /* a description begun this soon after a traced leave may predate it */
+#define HB_SILENT_MIN (1500LL * 1000) /* no heartbeat for 2.5 intervals, and at least this long: silent */
+
+/* What made a member silent (not consuming) before the coordinator decided; what brings it back. */
+enum {
+	SILENT_NONE,
+	SILENT_CRASH,     /* no heartbeats, no polls (a trace said it crashed): any sign of life clears it */
+	SILENT_STALL,     /* stopped polling (heartbeats go on in their thread): a poll clears it */
+	SILENT_HEARTBEAT, /* heartbeats stopped coming: a heartbeat clears it */
+	SILENT_EXTERNAL,  /* another input (frozen commits, with the progress work): cleared by its caller */
+};
 
 enum { PHASE_JOINING, PHASE_SYNCED };
 
 typedef struct tmember {
-	char *member_id;
+	char *member_id;     /* immutable: the key of its group's by_id index */
 	char *client_id;
 	char *host;
 	char *instance_id;
@@ -47,11 +60,14 @@ typedef struct tmember {
 	bool exact;          /* callbacks reported for it */
 	bool announced;      /* a joined event was emitted (or it was there at start) */
 	bool left_reported;  /* a left event was emitted */
+	bool left_exact;     /* a trace said it left: an older description cannot bring it back */
 	int64_t join_time;   /* when its joined event was emitted, 0 never */
 	int64_t revived_at;  /* seen back under its old id (the mock reuses ids), 0 never */
 	int sent_round;      /* the episode's round of its last JoinGroup sent (JOIN_SENT), 0 none */
+	int64_t join_sent_at; /* when it sent its last JoinGroup, 0 never */
 	int synced_round;    /* polled: the round whose assignment it got */
 	int64_t gone_time;   /* when it left, 0 never */
+	int64_t gone_lo;     /* at the earliest (polled: the description before), 0 unknown */
 	kg_tp *gone_asg;     /* what it held when it left */
 	int ngone_asg;
 	kg_tp *asg;          /* current assignment as best known */
@@ -60,6 +76,7 @@ typedef struct tmember {
 	int nstable;
 	int64_t first_seen;
 	int64_t last_seen;
+	int64_t traced_at;   /* the last time a trace showed it in the group (its callback, its join), 0 never */
 	/* the open episode */
 	bool synced;         /* got its assignment in the current round */
 	int revoked_round;   /* last round it revoked in (protocol revokes) */
@@ -69,12 +86,18 @@ typedef struct tmember {
 	bool static_back;    /* a static instance back under a new member id: its next assignment is its old one */
 	bool partial;        /* revoked part of its assignment in this episode */
 	int64_t stop_since;  /* owns nothing since, 0 when it owns something */
+	int64_t stop_since_lo; /* at the earliest (polled: the refresh before), 0 unknown */
 	int64_t partial_since;
 	/* leaving */
 	kg_reason leave_reason;
 	char *leave_text;
 	int64_t away_since;  /* static member closed without LeaveGroup */
 	/* liveness */
+	int64_t silent_since; /* not consuming since (SILENT status), 0 when it is */
+	int silent_kind;     /* SILENT_* */
+	char *silent_why;
+	int64_t hb_gap;      /* the last gap between two heartbeats (the interval as observed), 0 unknown */
+	int64_t silent_hb;   /* the last heartbeat after which it was said silent (once each) */
 	int64_t hb_last;
 	int64_t poll_last;
 	int64_t poll_gap_max;
@@ -89,6 +112,7 @@ typedef struct tmember {
 
 typedef struct tgroup {
 	int32_t id;
+	hmap by_id;          /* member id -> the newest member with it (ids are reused by the mock: see tk_find_member_of) */
 	bool seen;           /* in some snapshot */
 	bool present;        /* in the last snapshot */
 	bool single_topic;
@@ -103,6 +127,20 @@ typedef struct tgroup {
 	int64_t round_t[MAX_ROUND_T]; /* start of each round of the open episode (round r at [r - 1]) */
 	int64_t exact_sync;     /* last sync time reported by a log or a client */
 	int64_t round_start;    /* when the current round began */
+	bool next_pending;      /* a JoinGroup of the next generation came before the current round's sync was seen */
+	bool ep_stabilized;     /* a coordinator said when the open episode's generations stabilized */
+	bool exact_group;       /* a source reports every member's callbacks (the snapshot said so) */
+	/* descriptions: when the last two were taken (a change polling sees happened between them) */
+	int64_t desc_at;
+	int64_t desc_prev;
+	int64_t poll_lo;        /* the earliest a change seen in this description can have happened, 0 unknown */
+	/* partitions without a consuming owner in the open episode, since when (and at the earliest) */
+	kg_tp *unc;
+	int64_t *unc_since;
+	int64_t *unc_lo;
+	int nunc;
+	kg_tp *unc_seen;        /* every partition that went unconsumed in the open episode */
+	int nunc_seen;
 	bool await_log_sync;    /* a coordinator log said a round began; its end not seen yet */
 	bool ep_changed;        /* polling saw a round happen in this episode */
 	int64_t last_rebal_obs; /* last rebalance observation time */
@@ -154,6 +192,7 @@ struct kg_tracker {
 	bool seen_groups;      /* an earlier snapshot had groups: new ones appear */
 	bool seen_groups_now;
 	int64_t now;
+	int64_t desc_time;     /* when the cluster's data in this snapshot was taken (its refresh), else its time */
 	kg_source_health *src; /* sources of the previous snapshot */
 	int nsrc;
 	kg_evlist *out;        /* where tk_emit() appends during an apply */
@@ -188,6 +227,8 @@ tmember *tk_find_by_client(tgroup *g, const char *client_id);
 int tk_present_count(const tgroup *g);
 /* The assignment a member is known to hold for episode bookkeeping. */
 const kg_tp *tk_held(const tmember *m, int *n);
+/* True when a present member other than m holds m's lane and identity (a static member back, a revived id). */
+bool tk_identity_back(kg_tracker *t, tgroup *g, const tmember *m);
 /* True when lane belongs to the same consumer as m. */
 bool tk_same_identity(kg_tracker *t, tgroup *g, int lane, const tmember *m);
 /* Lane l is m's (again) from now. */
@@ -197,6 +238,8 @@ void tk_lane_set_leave(kg_lane *l, kg_reason reason, const char *text);
 /* Create a member record on its lane. */
 tmember *tk_add_member(kg_tracker *t, tgroup *g, const char *member_id, const char *client_id, const char *host,
 		       const char *instance_id, int64_t now);
+/* A member present again (it reports, or a description lists it after it left): its leave and silence are over. */
+void tk_member_revive(tmember *m);
 /* Mark a member gone from its lane. */
 void tk_member_gone(kg_tracker *t, tgroup *g, tmember *m, int64_t now);
 /* Announce a member that joined (once). */
@@ -224,18 +267,42 @@ int tk_round_at(const tgroup *g, int64_t time);
 int tk_round_answered(const tgroup *g, const tmember *m);
 /* A member's JoinGroup sent at time: the join signal of its round (opens the episode); returns that round. */
 int tk_round_join_sent(kg_tracker *t, tgroup *g, const tmember *m, int64_t time);
-/* The current round synced at time (exact: a client or a coordinator log said when). */
-void tk_round_synced(tgroup *g, int64_t time, bool exact);
-/* Account stopped / partial time of a member up to time. */
-void tk_settle_member_time(tgroup *g, tmember *m, int64_t time);
+/* Account stopped / partial time of a member up to time (lo at the earliest). */
+void tk_settle_member_time(tgroup *g, tmember *m, int64_t time, int64_t lo);
 /* Record a revoke: event, episode, member state. */
 void tk_revoke(kg_tracker *t, tgroup *g, tmember *m, int64_t time, const kg_tp *parts, int nparts,
 	       const kg_tp *before, int nbefore, kg_evidence evid, kg_proto proto, kg_reason reason, int round);
+/* The current round synced at time; a JoinGroup of the next generation seen before begins it. */
+void tk_round_synced_at(kg_tracker *t, tgroup *g, int64_t time, bool exact);
 /* Record an assignment: event, episode, member state. */
 void tk_assign(kg_tracker *t, tgroup *g, tmember *m, int64_t time, const kg_tp *parts, int nparts,
 	       kg_evidence evid, int round);
-/* Close the open episode at end. */
-void tk_close_episode(kg_tracker *t, tgroup *g, int64_t end, const char *note);
+/* The earliest a fact of this evidence at time can have happened (exact: time; polled: the refresh before). */
+int64_t tk_lo(const tgroup *g, int64_t time, kg_evidence evid);
+/* A member stops consuming at time (at the earliest lo): its stopped time starts. */
+void tk_member_stop(tmember *m, int64_t time, int64_t lo);
+/* Partitions lose their consuming owner at time (lo at the earliest), in the open episode. */
+void tk_parts_stop(tgroup *g, const kg_tp *v, int n, int64_t time, int64_t lo);
+/* Partitions have a consuming owner again at time. */
+void tk_parts_resume(tgroup *g, const kg_tp *v, int n, int64_t time, int64_t lo);
+/*
+ * The member status input: m stopped consuming at since (lo at the
+ * earliest) for why; shown "silent" until the coordinator decides (it
+ * leaves) or it shows life again (kind says what clears it).  The demo
+ * and traces call it through KG_OBS_SILENT, missing heartbeats through
+ * the tick; frozen commits (the progress work) will call it with
+ * SILENT_EXTERNAL and clear it with tk_member_alive().
+ */
+void tk_member_silent(kg_tracker *t, tgroup *g, tmember *m, int64_t since, int kind, const char *why,
+		      kg_evidence evid);
+/* What shows a member alive, for tk_member_alive(). */
+enum { LIFE_HEARTBEAT, LIFE_POLL, LIFE_CALLBACK };
+/* m showed life (LIFE_*) at time: a silence that kind of life ends is over. */
+void tk_member_alive(tmember *m, int64_t time, int life);
+/* Members whose traced heartbeats (or heartbeat metrics) stopped coming are silent from their last one. */
+void tk_heartbeat_silence(kg_tracker *t, tgroup *g, int64_t T);
+/* Close the open episode at end (end_lo at the earliest: the refresh before when polling saw it end). */
+void tk_close_episode(kg_tracker *t, tgroup *g, int64_t end, int64_t end_lo, const char *note);
 /* Close a log-only episode whose last round ended LOG_SETTLE before time; true when closed. */
 bool tk_close_log_settled(kg_tracker *t, tgroup *g, int64_t time);
 

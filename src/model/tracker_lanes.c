@@ -6,8 +6,10 @@
  * when static, else its client id and host.  A member that comes back
  * under a new id takes its old lane again when that is free.  Member ids
  * are not identities: the mock cluster reuses them, so a lookup by id
- * also checks the client.  Joins and leaves are announced here once each,
- * and a leave's reason learnt late amends what was told.
+ * also checks the client.  Lookups by id go through the group's index
+ * (by_id: the newest member with each id); only an id reused by another
+ * client falls back to a scan.  Joins and leaves are announced here once
+ * each, and a leave's reason learnt late amends what was told.
  */
 #include "config.h"
 
@@ -36,18 +38,13 @@ tk_client_of(const char *member_id, char *buf, size_t n)
 	return buf;
 }
 
-/* Find a member by member id. */
+/* Find a member by member id (the newest with it). */
 tmember *
 tk_find_member(tgroup *g, const char *member_id)
 {
-	size_t i;
 	if (member_id == NULL)
 		return NULL;
-	for (i = g->nm; i > 0; i--) {
-		if (strcmp(g->m[i - 1]->member_id, member_id) == 0)
-			return g->m[i - 1];
-	}
-	return NULL;
+	return hmap_get(&g->by_id, member_id);
 }
 
 /*
@@ -60,8 +57,15 @@ tmember *
 tk_find_member_of(tgroup *g, const char *member_id, const char *client_id)
 {
 	size_t i;
+	tmember *newest;
 	if (member_id == NULL || client_id == NULL || *client_id == '\0')
 		return tk_find_member(g, member_id);
+	newest = tk_find_member(g, member_id);
+	if (newest == NULL)
+		return NULL;
+	if (newest->client_id == NULL || *newest->client_id == '\0' || strcmp(newest->client_id, client_id) == 0)
+		return newest;
+	/* the id is another client's now: an older member of this client may still have it */
 	for (i = g->nm; i > 0; i--) {
 		tmember *m = g->m[i - 1];
 		if (strcmp(m->member_id, member_id) == 0 &&
@@ -210,7 +214,32 @@ tk_add_member(kg_tracker *t, tgroup *g, const char *member_id, const char *clien
 	m->lane = assign_lane(t, g, m, now);
 	util_grow(&g->m, &g->cm, g->nm + 1, sizeof *g->m);
 	g->m[g->nm++] = m;
+	hmap_put(&g->by_id, m->member_id, m);
 	return m;
+}
+
+/* True when a present member other than m holds m's lane and identity (a static member back, a revived id). */
+bool
+tk_identity_back(kg_tracker *t, tgroup *g, const tmember *m)
+{
+	size_t k;
+	for (k = 0; k < g->nm; k++) {
+		const tmember *x = g->m[k];
+		if (x != m && x->present && x->lane == m->lane && tk_same_identity(t, g, x->lane, m))
+			return true;
+	}
+	return false;
+}
+
+/* A member present again: its leave and silence are over. */
+void
+tk_member_revive(tmember *m)
+{
+	m->present = true;
+	m->left_reported = false;
+	m->left_exact = false;
+	m->silent_since = 0;
+	m->silent_kind = SILENT_NONE;
 }
 
 /* Mark a member gone from its lane. */
@@ -224,6 +253,7 @@ tk_member_gone(kg_tracker *t, tgroup *g, tmember *m, int64_t now)
 	h = tk_held(m, &nh);
 	tk_set_tp(&m->gone_asg, &m->ngone_asg, h, nh);
 	m->gone_time = now;
+	m->gone_lo = now;
 	m->present = false;
 	m->away_since = 0;
 	if (l != NULL && l->member_id != NULL && strcmp(l->member_id, m->member_id) == 0) {
@@ -327,8 +357,14 @@ tk_announce_leave(kg_tracker *t, tgroup *g, tmember *m, int64_t time, kg_reason 
 	sbuf_addf(&s, "left: %s (%s)", member_name(m), reason_name(ev->reason));
 	tk_set_trigger(g, time, ev->reason, sbuf_str(&s));
 	sbuf_free(&s);
-	if (g->ep != NULL)
+	if (g->ep != NULL) {
+		/* its partitions have no consumer from now, or from when it fell silent */
+		int64_t since = m->silent_since > 0 && m->silent_since < time ? m->silent_since : time;
 		tk_ep_member(g->ep, m)->left = true;
-	tk_settle_member_time(g, m, time);
+		tk_parts_stop(g, h, nh, since, since < time ? since : tk_lo(g, time, evid));
+	}
+	tk_settle_member_time(g, m, time, tk_lo(g, time, evid));
 	tk_member_gone(t, g, m, time);
+	m->gone_lo = tk_lo(g, time, evid);
+	m->left_exact = evid == KG_EVID_EXACT;
 }

@@ -110,14 +110,15 @@ obs_proto(const tgroup *g, const kg_obs *o)
 	return o->proto != KG_PROTO_UNKNOWN ? o->proto : g->proto;
 }
 
-/* A member that reports (again) is present (again). */
+/* A member that reports (again) is present (again), and alive. */
 static void
-obs_present(tmember *m)
+obs_present(tmember *m, int64_t time)
 {
-	if (!m->present) {
-		m->present = true;
-		m->left_reported = false;
-	}
+	if (!m->present)
+		tk_member_revive(m);
+	tk_member_alive(m, time, LIFE_CALLBACK);
+	if (time > m->traced_at)
+		m->traced_at = time;
 }
 
 /*
@@ -133,6 +134,7 @@ emit_retimed(kg_tracker *t, tgroup *g, const kg_episode *e, int64_t time)
 	ev->episode = e->id;
 	ev->evidence = KG_EVID_EXACT;
 	ev->duration_us = e->end_us - e->start_us;
+	ev->duration = episode_duration(e, e->end_us);
 	ev->generation = e->gen_end >= 0 ? e->gen_end : e->gen_start;
 	ev->proto = e->proto;
 	snprintf(when, sizeof when, "from generation %d", (int)e->gen_start);
@@ -148,7 +150,7 @@ obs_revoked(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 	kg_proto proto = obs_proto(g, o);
 	kg_tp *before;
 	int nbefore, round;
-	obs_present(m);
+	obs_present(m, time);
 	/* eager: a revoke after a completed round starts the next round */
 	if (proto != KG_PROTO_COOPERATIVE && o->nparts > 0)
 		tk_next_round(t, g, time, KG_EVID_EXACT);
@@ -164,8 +166,8 @@ obs_revoked(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 	round = proto == KG_PROTO_COOPERATIVE ? tk_round_answered(g, m) : g->ep->rounds;
 	tk_revoke(t, g, m, time, o->parts, o->nparts, before, nbefore, KG_EVID_EXACT, proto, o->reason, round);
 	tp_remove_from(&m->asg, &m->nasg, o->parts, o->nparts);
-	if (m->nasg == 0 && nbefore > 0 && m->stop_since == 0)
-		m->stop_since = time;
+	if (m->nasg == 0 && nbefore > 0)
+		tk_member_stop(m, time, time);
 	m->synced = false;
 	free(before);
 }
@@ -185,7 +187,7 @@ obs_assigned(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 			return;
 		}
 	}
-	obs_present(m);
+	obs_present(m, time);
 	if (m->away_since > 0) {
 		tk_emit(t, g, tk_member_event(KG_EV_MEMBER_BACK, time, g, m));
 		m->away_since = 0;
@@ -212,7 +214,7 @@ obs_assigned(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 		m->synced = false;
 		return;
 	}
-	tk_round_synced(g, time, true);
+	tk_round_synced_at(t, g, time, true);
 }
 
 /* A member lost its assignment without a revoke (it was kicked out). */
@@ -239,13 +241,20 @@ obs_lost(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 	event_text(ev, o->text);
 	em = tk_ep_member(g->ep, m);
 	tk_tp_union(&em->revoked, &em->nrevoked, ev->parts, ev->nparts);
+	if (m->present && m->nasg > 0) {
+		/* what it still held stops being consumed; a departed incarnation's are others' by now */
+		kg_tp *held = xmalloc((size_t)m->nasg * sizeof *held);
+		int k = tp_intersect(m->asg, m->nasg, ev->parts, ev->nparts, held);
+		tk_parts_stop(g, held, k, time, time);
+		free(held);
+	}
 	tk_emit(t, g, ev);
 	if (o->nparts > 0)
 		tp_remove_from(&m->asg, &m->nasg, o->parts, o->nparts);
 	else
 		tk_set_tp(&m->asg, &m->nasg, NULL, 0);
-	if (m->nasg == 0 && m->stop_since == 0)
-		m->stop_since = time;
+	if (m->nasg == 0)
+		tk_member_stop(m, time, time);
 	m->synced = false;
 }
 
@@ -255,13 +264,14 @@ obs_join_sent(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 {
 	int64_t time = o->time_us;
 	int round;
-	obs_present(m);
+	obs_present(m, time);
 	round = tk_round_join_sent(t, g, m, time);
 	g->last_rebal_obs = time;
 	m->synced = false;
 	m->join_round = m->sent_round = round;
 	m->join_seen = true;
 	m->join_answered = false;
+	m->join_sent_at = time;
 }
 
 /*
@@ -286,10 +296,12 @@ obs_static_return(kg_tracker *t, tgroup *g, const kg_obs *o)
 		return false;
 	pred->left_reported = true;
 	tk_member_gone(t, g, pred, time);
+	pred->left_exact = true; /* its old id in an older description is no member */
 	m = tk_add_member(t, g, o->member_id, o->client_id, o->host, o->instance_id, time);
 	m->announced = true;
 	m->exact = true;
 	m->static_back = true;
+	m->traced_at = time;
 	m->first_seen = pred->first_seen;
 	tk_set_tp(&m->asg, &m->nasg, pred->asg, pred->nasg);
 	tk_set_tp(&m->stable, &m->nstable, pred->stable, pred->nstable);
@@ -308,10 +320,11 @@ obs_joined(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 	if (m == NULL)
 		return; /* neither a member id nor a client id: nobody to announce */
 	if (!m->present) {
-		m->present = true;
-		m->left_reported = false;
+		tk_member_revive(m);
 		m->announced = false;
 	}
+	if (time > m->traced_at)
+		m->traced_at = time;
 	if (m->away_since > 0) {
 		tk_emit(t, g, tk_member_event(KG_EV_MEMBER_BACK, time, g, m));
 		m->away_since = 0;
@@ -363,10 +376,23 @@ obs_left(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 static void
 obs_static_replaced(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 {
-	(void)t;
-	(void)g;
-	if (m == NULL)
+	if (m == NULL) {
+		/*
+		 * A group known from its coordinator's log, which names no
+		 * members before: the instance is back under a new member id
+		 * (a rebalance follows only when its metadata changed, and the
+		 * log says so then).
+		 */
+		kg_event *ev;
+		if (o->instance_id == NULL)
+			return;
+		ev = event_new(KG_EV_MEMBER_BACK, o->time_us, g->id);
+		event_member(ev, NULL, NULL, o->instance_id, -1);
+		event_text(ev, o->member_id); /* the member id it replaces */
+		ev->evidence = KG_EVID_EXACT;
+		tk_emit(t, g, ev);
 		return;
+	}
 	if (m->present && m->away_since == 0)
 		m->away_since = o->time_us;
 	/* why this member id went: its lane says "replaced" once the new id is seen */
@@ -391,6 +417,7 @@ obs_retime_start(kg_tracker *t, tgroup *g, const kg_obs *o)
 		return false;
 	if (time < last->start_us)
 		last->start_us = time;
+	last->start_lo_us = last->start_us; /* the coordinator's own time */
 	if (last->gen_start < 0)
 		last->gen_start = o->generation;
 	last->evidence = KG_EVID_EXACT;
@@ -426,7 +453,7 @@ obs_retime_end(kg_tracker *t, tgroup *g, int64_t time)
 {
 	kg_episode *last = history_episode(t->h, g->id, g->last_ep);
 	if (last != NULL && last->end_us != 0 && time >= last->start_us && time <= last->end_us) {
-		last->end_us = time;
+		last->end_us = last->end_lo_us = time;
 		last->gen_end = g->generation;
 		last->evidence = KG_EVID_EXACT;
 		emit_retimed(t, g, last, time);
@@ -442,7 +469,7 @@ obs_stabilized(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 		/* a client got its SyncGroup answer */
 		m->synced = true;
 		if (g->ep != NULL) {
-			tk_round_synced(g, time, true);
+			tk_round_synced_at(t, g, time, true);
 			g->last_rebal_obs = time;
 		}
 		return;
@@ -452,7 +479,8 @@ obs_stabilized(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 		return;
 	}
 	g->ep->gen_end = g->generation;
-	tk_round_synced(g, time, true);
+	g->ep_stabilized = true; /* the coordinator counts the generations */
+	tk_round_synced_at(t, g, time, true);
 	g->last_rebal_obs = time;
 	g->await_log_sync = false;
 }
@@ -466,8 +494,9 @@ obs_epoch(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 	tk_next_round(t, g, time, KG_EVID_EXACT);
 	tk_ensure_episode(t, g, time, o->text ? o->text : "group epoch bumped", KG_EVID_EXACT);
 	g->ep->evidence = KG_EVID_EXACT;
+	g->ep_stabilized = true;
 	g->last_rebal_obs = time;
-	tk_round_synced(g, time, true);
+	tk_round_synced_at(t, g, time, true);
 }
 
 /* A heartbeat answered. */
@@ -477,8 +506,11 @@ obs_heartbeat(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 	(void)t;
 	(void)g;
 	if (m != NULL && o->time_us > m->hb_last) {
+		if (m->hb_last > 0)
+			m->hb_gap = o->time_us - m->hb_last; /* the interval as it runs */
 		m->hb_last = o->time_us;
 		m->health_src = o->source;
+		tk_member_alive(m, o->time_us, LIFE_HEARTBEAT);
 	}
 }
 
@@ -494,6 +526,7 @@ obs_poll(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 			m->poll_gap_max = time - m->poll_last;
 		m->poll_last = time;
 		m->health_src = o->source;
+		tk_member_alive(m, time, LIFE_POLL);
 	}
 }
 
@@ -507,8 +540,10 @@ obs_metrics(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 		return;
 	m->m_time = o->time_us;
 	m->health_src = o->source;
-	if (o->hb_age_us >= 0)
+	if (o->hb_age_us >= 0) {
 		m->m_hb_age = o->hb_age_us;
+		tk_member_alive(m, o->time_us - o->hb_age_us, LIFE_HEARTBEAT);
+	}
 	if (o->poll_gap_us >= 0)
 		m->m_poll_gap = o->poll_gap_us;
 	if (o->poll_gap_max_us >= 0)
@@ -521,6 +556,33 @@ obs_metrics(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 		m->m_failed = o->failed_rebalances;
 	if (o->hb_rate >= 0)
 		m->m_hb_rate = o->hb_rate;
+}
+
+/* A member stopped consuming (a trace says it crashed or stopped polling): silent until the coordinator decides. */
+static void
+obs_silent(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
+{
+	if (m == NULL || !m->present)
+		return;
+	tk_member_silent(t, g, m, o->time_us, o->reason == KG_REASON_MAX_POLL ? SILENT_STALL : SILENT_CRASH,
+			 o->text != NULL ? o->text : o->reason == KG_REASON_MAX_POLL ? "stopped polling" : "crashed",
+			 KG_EVID_EXACT);
+}
+
+/* A member processed records twice (the commit policy let a crash hand them over again): an event. */
+static void
+obs_reprocessed(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
+{
+	kg_event *ev;
+	if (m == NULL || o->value <= 0)
+		return;
+	ev = tk_member_event(KG_EV_REPROCESSED, o->time_us, g, m);
+	ev->parts = tp_dup(o->parts, o->nparts);
+	ev->nparts = ev->parts ? o->nparts : 0;
+	ev->records = o->value;
+	ev->evidence = KG_EVID_EXACT;
+	event_text(ev, o->text);
+	tk_emit(t, g, ev);
 }
 
 #define OBS_REPORT (OBS_OWN | OBS_CALLBACK) /* a consumer's callback or JoinGroup */
@@ -542,6 +604,8 @@ static const obs_rule obs_rules[KG_OBS_COUNT] = {
 	[KG_OBS_EPOCH] = { obs_epoch, MEMBER_NONE, OBS_GENERATION },
 	[KG_OBS_METRICS] = { obs_metrics, MEMBER_FIND, OBS_BY_CLIENT },
 	[KG_OBS_CLIENT_STATE] = { obs_metrics, MEMBER_FIND, OBS_BY_CLIENT },
+	[KG_OBS_SILENT] = { obs_silent, MEMBER_FIND, OBS_BY_CLIENT },
+	[KG_OBS_REPROCESSED] = { obs_reprocessed, MEMBER_FIND, 0 },
 };
 
 /* The row of a kind (an unknown kind has none: only the shared part applies). */

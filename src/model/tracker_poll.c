@@ -10,6 +10,12 @@
  * description minus what they hold now (evidence POLLED).  A group an exact
  * source describes (the demo) gets its rounds from its callbacks; its
  * description only says when everybody has its answer.
+ *
+ * A description is a picture taken at some moment: what it shows changed
+ * after the one before was taken (poll_times: tgroup.poll_lo), so polled
+ * facts carry that bound.  A member a trace said left is no member of a
+ * description begun before the trace's news can have reached the broker
+ * (drop_stale): an older refresh cannot bring it back.
  */
 #include "config.h"
 
@@ -62,6 +68,60 @@ static_predecessor(const kg_member *mm, tmember **gone, size_t ngone)
 			return gone[i];
 	}
 	return NULL;
+}
+
+/* When this description was taken, and the one before: polled facts happened in between. */
+static void
+poll_times(poll_ctx *c)
+{
+	tgroup *g = c->g;
+	/* a source that reports every member's callbacks describes the group as of now */
+	int64_t D = c->G->exact ? c->T : c->t->desc_time;
+	if (D > c->T || D <= 0)
+		D = c->T;
+	if (D != g->desc_at) {
+		g->desc_prev = g->desc_at;
+		g->desc_at = D;
+	}
+	/* a source that reports every member's callbacks says what it knows now: its changes are of now */
+	g->poll_lo = c->G->exact ? c->T : g->desc_prev;
+	g->exact_group = c->G->exact;
+}
+
+/*
+ * Members a trace said left, in a description begun before (or just
+ * after) that leave: the broker's answer predates it.  They are taken
+ * out of the snapshot, so that no older refresh brings a member back (a
+ * "joined" then "left" that never happened); the partitions they held
+ * have no owner in it.
+ */
+static void
+drop_stale(poll_ctx *c, kg_group *G)
+{
+	int k, w = 0, *map;
+	if (G->nmembers == 0)
+		return;
+	map = xmalloc((size_t)G->nmembers * sizeof *map);
+	for (k = 0; k < G->nmembers; k++) {
+		const kg_member *mm = &G->members[k];
+		tmember *m = tk_find_member_of(c->g, mm->member_id, mm->client_id);
+		if (m != NULL && !m->present && m->left_exact && c->g->desc_at < m->gone_time + STALE_DESCRIPTION) {
+			map[k] = -1;
+			continue;
+		}
+		map[k] = w;
+		if (w != k)
+			G->members[w] = G->members[k];
+		w++;
+	}
+	if (w < G->nmembers) {
+		for (k = 0; k < G->nparts; k++) {
+			if (G->parts[k].owner >= 0)
+				G->parts[k].owner = map[G->parts[k].owner];
+		}
+		G->nmembers = w;
+	}
+	free(map);
 }
 
 /* Report orphans outside an episode when the orphaned set changes. */
@@ -203,8 +263,7 @@ static void
 poll_revived(poll_ctx *c, tmember *m)
 {
 	kg_lane *l = history_lane(c->t->h, c->g->id, m->lane);
-	m->present = true;
-	m->left_reported = false;
+	tk_member_revive(m);
 	m->announced = false;
 	m->revived_at = c->T;
 	m->leave_reason = KG_REASON_NONE;
@@ -226,6 +285,9 @@ poll_membership(poll_ctx *c)
 
 	for (i = 0; i < g->nm; i++) {
 		tmember *m = g->m[i];
+		/* a member a trace showed in the group after this description was begun is not gone from it */
+		if (m->traced_at > 0 && g->desc_at < m->traced_at + STALE_DESCRIPTION)
+			continue;
 		if (m->present && tk_snap_member(G, m) == NULL) {
 			gone = xreallocarray(gone, ngone + 1, sizeof *gone);
 			gone[ngone++] = m;
@@ -293,7 +355,7 @@ poll_evidence(poll_ctx *c)
 		g->trig_text = NULL;
 		g->emptied_at = c->T;
 		if (g->ep != NULL)
-			tk_close_episode(c->t, g, c->T, "the group is empty");
+			tk_close_episode(c->t, g, c->T, g->poll_lo, "the group is empty");
 	}
 	if (g->ep == NULL && evidence) {
 		const char *why = c->ev_state ? "in progress when polled"
@@ -323,8 +385,6 @@ poll_eager_revokes(poll_ctx *c)
 			continue;
 		tk_revoke(c->t, g, m, when, m->stable, m->nstable, m->stable, m->nstable, KG_EVID_PROTOCOL,
 			  KG_PROTO_EAGER, KG_REASON_NONE, g->ep->rounds);
-		if (m->stop_since == 0)
-			m->stop_since = when;
 	}
 }
 
@@ -349,8 +409,8 @@ poll_sync_member(poll_ctx *c, tmember *m, const kg_member *mm, int64_t sync_time
 		if (nr > 0) {
 			tk_revoke(c->t, g, m, sync_time, rv, nr, m->stable, m->nstable, KG_EVID_POLLED, g->proto,
 				  KG_REASON_NONE, g->ep->rounds);
-			if (nr == m->nstable && m->stop_since == 0)
-				m->stop_since = sync_time;
+			if (nr == m->nstable)
+				tk_member_stop(m, sync_time, tk_lo(g, sync_time, KG_EVID_POLLED));
 		}
 		tk_assign(c->t, g, m, sync_time, as, na, KG_EVID_POLLED, g->ep->rounds);
 		free(rv);
@@ -389,7 +449,30 @@ poll_sync(poll_ctx *c)
 		if (m->nasg > 0 && tp_equal(mm->assignment, mm->nassigned, m->asg, m->nasg))
 			m->synced = true;
 	}
-	tk_round_synced(g, sync_time, false);
+	tk_round_synced_at(c->t, g, sync_time, false);
+}
+
+/*
+ * A Stable description after a Stable one in the same episode, with
+ * assignments that changed: a generation completed between two refreshes
+ * without a rebalancing state in either (polling saw its result only).
+ */
+static bool
+poll_missed_generation(poll_ctx *c)
+{
+	tgroup *g = c->g;
+	size_t i;
+	if (c->ev_state || c->G->state != KG_STATE_STABLE || g->phase != PHASE_SYNCED)
+		return false;
+	for (i = 0; i < g->nm; i++) {
+		tmember *m = g->m[i];
+		const kg_member *mm;
+		if (!m->present || m->exact || m->synced_round < g->ep->rounds || (mm = tk_snap_member(c->G, m)) == NULL)
+			continue;
+		if (!tp_equal(mm->assignment, mm->nassigned, m->stable, m->nstable))
+			return true;
+	}
+	return false;
 }
 
 /* The rounds of an open episode of a polled group: a rebalancing state is a join signal, Stable a sync. */
@@ -399,7 +482,7 @@ poll_rounds(poll_ctx *c)
 	tgroup *g = c->g;
 	g->ep_polled = true;
 	g->ep_logonly = false;
-	if (c->ev_state)
+	if (c->ev_state || poll_missed_generation(c))
 		tk_next_round(c->t, g, c->T, KG_EVID_POLLED);
 	if (g->proto == KG_PROTO_EAGER)
 		poll_eager_revokes(c);
@@ -476,11 +559,13 @@ poll_try_close(poll_ctx *c)
 		synced = true;
 	if (G->norphaned == 0 && synced && log_ok && (!G->exact || T - g->last_rebal_obs >= EXACT_SETTLE)) {
 		int64_t end = g->last_sync >= g->ep->start_us && g->last_sync > 0 && g->last_sync <= T ? g->last_sync : T;
-		tk_close_episode(c->t, g, end, g->ep->start_us == T ? "between two refreshes" : NULL);
+		/* a sync a client or a coordinator timed is measured; one a description showed happened since the one before */
+		int64_t end_lo = end == g->exact_sync ? end : g->poll_lo;
+		tk_close_episode(c->t, g, end, end_lo, g->ep->start_us == T ? "between two refreshes" : NULL);
 	} else if (G->norphaned > 0 && g->orphan_since > 0 && T - g->orphan_since >= c->t->cfg.orphan_grace_us) {
 		char note[96];
 		snprintf(note, sizeof note, "%d partition%s left orphaned", G->norphaned, G->norphaned == 1 ? "" : "s");
-		tk_close_episode(c->t, g, T, note);
+		tk_close_episode(c->t, g, T, T, note);
 		report_orphans(c->t, g, G, T, "still unowned after the rebalance");
 	}
 }
@@ -521,6 +606,8 @@ tk_apply_group(kg_tracker *t, kg_group *G, int64_t T)
 	c.first = !c.g->seen;
 	if (poll_no_news(c.g, G, c.first))
 		return;
+	poll_times(&c);
+	drop_stale(&c, G);
 	poll_group_facts(&c);
 	poll_membership(&c);
 	poll_evidence(&c);

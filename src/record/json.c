@@ -88,6 +88,54 @@ json_put_time(sbuf *o, int64_t us)
 	sbuf_addf(o, "\"%s.%03dZ\"", buf, (int)((us / 1000) % 1000));
 }
 
+/* Milliseconds of a time in microseconds (one decimal), or null when negative (not known). */
+void
+json_put_ms(sbuf *o, int64_t us)
+{
+	if (us < 0)
+		sbuf_adds(o, "null");
+	else
+		sbuf_addf(o, "%.1f", (double)us / 1000.0);
+}
+
+/*
+ * An episode's duration: duration_min_ms and duration_max_ms always (max
+ * null when the start is not known), duration_ms only when they are equal
+ * (measured by callbacks or a coordinator's log), as version 1 readers
+ * took it; an event from before bounds were kept has its one figure.
+ */
+static void
+json_put_duration(sbuf *o, const kg_event *e)
+{
+	if (e->duration.min < 0) {
+		if (e->duration_us >= 0)
+			sbuf_addf(o, ",\"duration_ms\":%.1f", (double)e->duration_us / 1000.0);
+		return;
+	}
+	if (e->duration.max == e->duration.min)
+		sbuf_addf(o, ",\"duration_ms\":%.1f", (double)e->duration.min / 1000.0);
+	sbuf_adds(o, ",\"duration_min_ms\":");
+	json_put_ms(o, e->duration.min);
+	sbuf_adds(o, ",\"duration_max_ms\":");
+	json_put_ms(o, e->duration.max);
+}
+
+/* An episode's end: whether its rounds are a lower bound, its lag and what it cost (bounds as durations). */
+static void
+json_put_cost(sbuf *o, const kg_event *e)
+{
+	sbuf_addf(o, ",\"rounds_at_least\":%s,\"lag_cost\":%lld", e->rounds_min ? "true" : "false", (long long)e->lag_cost);
+	sbuf_addf(o, ",\"cost\":{\"members_stopped\":%d,\"stopped_member_ms_min\":", e->nstopped);
+	json_put_ms(o, e->stopped_us.min);
+	sbuf_adds(o, ",\"stopped_member_ms_max\":");
+	json_put_ms(o, e->stopped_us.max);
+	sbuf_addf(o, ",\"partitions_unconsumed\":%d,\"unconsumed_partition_ms_min\":", e->nunconsumed);
+	json_put_ms(o, e->unconsumed_us.min);
+	sbuf_adds(o, ",\"unconsumed_partition_ms_max\":");
+	json_put_ms(o, e->unconsumed_us.max);
+	sbuf_addc(o, '}');
+}
+
 /* One event. */
 void
 json_put_event(sbuf *o, const kg_event *e, int64_t t0_us)
@@ -106,7 +154,8 @@ json_put_event(sbuf *o, const kg_event *e, int64_t t0_us)
 		json_put_str(o, e->instance_id);
 	}
 	if (e->kind == KG_EV_REVOKED || e->kind == KG_EV_ASSIGNED || e->kind == KG_EV_LOST ||
-	    e->kind == KG_EV_ORPHANED || e->kind == KG_EV_MEMBER_LEFT) {
+	    e->kind == KG_EV_ORPHANED || e->kind == KG_EV_MEMBER_LEFT || e->kind == KG_EV_MEMBER_SILENT ||
+	    e->kind == KG_EV_REPROCESSED) {
 		sbuf_adds(o, ",\"partitions\":");
 		json_put_list(o, e->parts, e->nparts);
 	}
@@ -120,10 +169,11 @@ json_put_event(sbuf *o, const kg_event *e, int64_t t0_us)
 		sbuf_addf(o, ",\"episode\":%lld,\"round\":%d", (long long)e->episode, e->round);
 	if (e->generation >= 0)
 		sbuf_addf(o, ",\"generation\":%d", (int)e->generation);
-	if (e->duration_us >= 0)
-		sbuf_addf(o, ",\"duration_ms\":%.1f", (double)e->duration_us / 1000.0);
+	json_put_duration(o, e);
 	if (e->kind == KG_EV_REBALANCE_END)
-		sbuf_addf(o, ",\"lag_cost\":%lld", (long long)e->lag_cost);
+		json_put_cost(o, e);
+	if (e->kind == KG_EV_REPROCESSED)
+		sbuf_addf(o, ",\"records\":%lld", (long long)e->records);
 	if (e->kind == KG_EV_STATE)
 		sbuf_addf(o, ",\"from\":\"%s\",\"to\":\"%s\"", state_name(e->from), state_name(e->to));
 	if (e->reason != KG_REASON_NONE)

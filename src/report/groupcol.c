@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "model/event.h"
 #include "util/util.h"
 
 /* True when text fits width columns (width <= 0: any). */
@@ -81,7 +82,7 @@ state_cmp(const kg_group *a, const kg_group *b)
 	return d != 0 ? d : (int)b->sum.storm - (int)a->sum.storm;
 }
 
-/* PROTO: "cooperative-sticky (cooperative)", "cooperative" or "coop", as wide as fits. */
+/* PROTOCOL: "cooperative-sticky (cooperative)", or the protocol's one word where that does not fit. */
 static void
 proto_cell(const groupcol_facts *f, int width, groupcol_cell *c)
 {
@@ -89,15 +90,17 @@ proto_cell(const groupcol_facts *f, int width, groupcol_cell *c)
 	char full[GROUPCOL_TEXT];
 	const char *name = proto_name(g->proto);
 	snprintf(full, sizeof full, "%s (%s)", *g->assignor ? g->assignor : "-", name);
-	if (!fits(full, width))
-		snprintf(full, sizeof full, "%s", fits(name, width)                ? name
-						  : g->proto == KG_PROTO_EAGER       ? "eager"
-						  : g->proto == KG_PROTO_COOPERATIVE ? "coop"
-										     : "?");
+	if (!fits(full, width) || (width > 0 && !*g->assignor))
+		snprintf(full, sizeof full, "%s", name);
 	cell_text(c, groupcol_proto_style(g->proto), "%s", full);
 }
 
-/* COORD: the coordinator, "2 (broker-2:9092)", or its id where that does not fit; "-" when unknown. */
+/*
+ * COORD: the coordinator, "2 (broker-2:9092)", or its id where that does
+ * not fit; "-" when unknown.  The report (no width) adds the
+ * __consumer_offsets partition that holds the group, or that it is not
+ * known (no partition count from metadata).
+ */
 static void
 coord_cell(const groupcol_facts *f, int width, groupcol_cell *c)
 {
@@ -116,6 +119,14 @@ coord_cell(const groupcol_facts *f, int width, groupcol_cell *c)
 		}
 	}
 	snprintf(full, sizeof full, "%d (%s:%d)", (int)g->coordinator, host, port);
+	if (width <= 0 && f->snap != NULL) {
+		int32_t p = group_offsets_partition(g->name, f->snap->offsets_partitions);
+		size_t k = strlen(full);
+		if (p >= 0)
+			snprintf(full + k, sizeof full - k, ", __consumer_offsets-%d", (int)p);
+		else
+			snprintf(full + k, sizeof full - k, ", __consumer_offsets partition unknown");
+	}
 	if (fits(full, width))
 		cell_text(c, GROUPCOL_NORMAL, "%s", full);
 	else
@@ -204,6 +215,45 @@ flags_cell(const groupcol_facts *f, int width, groupcol_cell *c)
 		cell_text(c, GROUPCOL_REBALANCING, "rebal");
 }
 
+/*
+ * The last rebalance (report only): its duration as measured or within
+ * the bounds two refreshes allow, its rounds (at least, when polled), and
+ * what it cost.
+ */
+static void
+last_rebalance_cell(const groupcol_facts *f, int width, groupcol_cell *c)
+{
+	const kg_group_summary *m = &f->g->sum;
+	kg_span d = { m->last_episode_min_us, m->last_episode_max_us }, st, un;
+	char dur[48];
+	sbuf b = { 0 };
+	(void)width;
+	if (m->last_episode_us < 0 || f->past)
+		return;
+	if (d.min < 0)
+		d.min = d.max = m->last_episode_us;
+	event_fmt_span(dur, sizeof dur, d, false);
+	st.min = m->last_stopped_min_us;
+	st.max = m->last_stopped_max_us;
+	un.min = m->last_unconsumed_min_us;
+	un.max = m->last_unconsumed_max_us;
+	sbuf_addf(&b, "%s, %s%d round%s; ", dur, m->last_rounds_min ? "\u2265" : "", m->last_rounds,
+		  m->last_rounds == 1 ? "" : "s");
+	event_fmt_cost(&b, m->last_nstopped, st, m->last_nunconsumed, un, false);
+	cell_text(c, GROUPCOL_NORMAL, "%s", sbuf_str(&b));
+	sbuf_free(&b);
+}
+
+/* Records processed twice, where a source counts them (the demo's commit scenario). */
+static void
+reprocessed_cell(const groupcol_facts *f, int width, groupcol_cell *c)
+{
+	(void)width;
+	if (f->g->commit_policy != NULL && !f->past)
+		cell_text(c, GROUPCOL_NORMAL, "%lld record%s (%s)", (long long)f->g->reprocessed,
+			  f->g->reprocessed == 1 ? "" : "s", f->g->commit_policy);
+}
+
 /* The describe error, when there is one. */
 static void
 error_cell(const groupcol_facts *f, int width, groupcol_cell *c)
@@ -217,7 +267,7 @@ error_cell(const groupcol_facts *f, int width, groupcol_cell *c)
 const groupcol groupcol_table[] = {
 	{ .title = "STATE", .width = 6, .align = GROUPCOL_FILL, .label = "state", .sort = 2, .sort_name = "state",
 	  .cmp = state_cmp, .cell = state_cell },
-	{ .title = "PROTO", .width = 5, .align = GROUPCOL_LEFT, .label = "assignor", .cell = proto_cell },
+	{ .title = "PROTOCOL", .width = 11, .align = GROUPCOL_LEFT, .label = "assignor", .cell = proto_cell },
 	{ .title = "COORD", .width = 5, .align = GROUPCOL_RIGHT, .optional = true, .label = "coordinator",
 	  .cell = coord_cell },
 	{ .title = "MEMB", .width = 4, .align = GROUPCOL_RIGHT, .label = "members", .cell = members_cell },
@@ -230,6 +280,8 @@ const groupcol groupcol_table[] = {
 	{ .title = "REB", .width = 4, .align = GROUPCOL_RIGHT, .sort = 3, .sort_name = "rebalances", .cmp = reb_cmp,
 	  .cell = reb_cell },
 	{ .title = "FLAGS", .width = 11, .align = GROUPCOL_LEFT, .cell = flags_cell },
+	{ .label = "last episode", .cell = last_rebalance_cell },
+	{ .label = "reprocessed", .cell = reprocessed_cell },
 	{ .label = "error", .cell = error_cell },
 };
 const int groupcol_count = (int)KG_ARRAY_LEN(groupcol_table);
@@ -285,5 +337,5 @@ groupcol_compare(int sort, const kg_group *a, const kg_group *b)
 {
 	const groupcol *c = sort_col(sort);
 	int d = c != NULL ? c->cmp(a, b) : 0;
-	return d != 0 ? d : strcmp(a->name, b->name);
+	return d != 0 ? d : util_natcmp(a->name, b->name);
 }

@@ -66,6 +66,8 @@ typedef struct mproto {
 	uint64_t bucket[NBUCKETS]; /* not cumulative: the render sums them */
 	uint64_t count;
 	int64_t sum_us;
+	int64_t stopped_us;    /* member-microseconds stopped by these rebalances */
+	int64_t unconsumed_us; /* partition-microseconds no member consumed */
 } mproto;
 
 typedef struct mgroup {
@@ -135,13 +137,26 @@ metrics_unref(kg_metrics *m)
 	free(m);
 }
 
+/*
+ * The one figure a counter can take of a span: the measured value, or for
+ * a span only bounded (a rebalance seen between two refreshes) its upper
+ * bound, or with no upper bound its lower one; 0 when not known.
+ */
+static int64_t
+span_value(kg_span v)
+{
+	if (v.max >= 0)
+		return v.max;
+	return v.min > 0 ? v.min : 0;
+}
+
 /* Count one ended rebalance. */
 static void
 count_episode(kg_metrics *m, const kg_event *e)
 {
 	mproto *p;
 	int b;
-	int64_t d = e->duration_us > 0 ? e->duration_us : 0;
+	int64_t d = e->duration.min >= 0 ? span_value(e->duration) : e->duration_us > 0 ? e->duration_us : 0;
 	if (e->group < 0)
 		return;
 	if ((size_t)e->group >= m->cap) {
@@ -161,6 +176,8 @@ count_episode(kg_metrics *m, const kg_event *e)
 		p->bucket[b]++;
 	p->count++;
 	p->sum_us += d;
+	p->stopped_us += span_value(e->stopped_us);
+	p->unconsumed_us += span_value(e->unconsumed_us);
 }
 
 /* Count the rebalances that ended. */
@@ -442,8 +459,11 @@ v_storm(const kg_group *g, int64_t *v)
 static bool
 v_last_rebalance(const kg_group *g, int64_t *v)
 {
-	*v = g->sum.last_episode_us;
-	return g->sum.last_episode_us >= 0;
+	kg_span d = { g->sum.last_episode_min_us, g->sum.last_episode_max_us };
+	if (g->sum.last_episode_us < 0)
+		return false;
+	*v = d.min >= 0 ? span_value(d) : g->sum.last_episode_us;
+	return true;
 }
 
 /* Per-group gauges, each with its value function. */
@@ -555,6 +575,38 @@ emit_durations(fam_ctx *f, const family *fam)
 	}
 }
 
+/* A counter of seconds per group and protocol, from one field of the counters. */
+static void
+per_protocol_seconds(fam_ctx *f, const family *fam, size_t off)
+{
+	int i, p;
+	for (i = 0; i < f->ncounted; i++) {
+		const mgroup *g = &f->m->g[f->counted[i]];
+		for (p = 0; p < KG_PROTO_COUNT; p++) {
+			if (g->p[p].count == 0)
+				continue;
+			counted_open(f, fam->name, "", f->counted[i], p);
+			sbuf_adds(f->o, "} ");
+			put_seconds(f->o, *(const int64_t *)((const char *)&g->p[p] + off));
+			sbuf_addc(f->o, '\n');
+		}
+	}
+}
+
+/* kgtop_rebalance_stopped_member_seconds_total */
+static void
+emit_stopped(fam_ctx *f, const family *fam)
+{
+	per_protocol_seconds(f, fam, offsetof(mproto, stopped_us));
+}
+
+/* kgtop_rebalance_unconsumed_partition_seconds_total */
+static void
+emit_unconsumed(fam_ctx *f, const family *fam)
+{
+	per_protocol_seconds(f, fam, offsetof(mproto, unconsumed_us));
+}
+
 /* Per-member gauges of a health field (microseconds, -1 unknown). */
 static void
 per_member(fam_ctx *f, const family *fam, size_t off)
@@ -656,6 +708,12 @@ static const family families[] = {
 	  emit_rebalances },
 	{ "kgtop_rebalance_duration_seconds", "histogram", "Durations of the finished rebalances, by protocol.",
 	  emit_durations },
+	{ "kgtop_rebalance_stopped_member_seconds_total", "counter",
+	  "What the finished rebalances cost in stopped members: the seconds each member consumed nothing, summed.",
+	  emit_stopped },
+	{ "kgtop_rebalance_unconsumed_partition_seconds_total", "counter",
+	  "What the finished rebalances cost in partitions: the seconds each revoked partition had no consuming owner, summed.",
+	  emit_unconsumed },
 	{ "kgtop_member_heartbeat_age_seconds", "gauge", "Time since the member's last heartbeat (where a trace reports it).",
 	  emit_heartbeat_age },
 	{ "kgtop_member_poll_gap_seconds", "gauge", "Time since the member's last poll (where a trace reports it).",

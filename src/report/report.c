@@ -5,6 +5,7 @@
 
 #include "report/report.h"
 
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -55,11 +56,36 @@ text_facts(sbuf *o, const kg_group *g, const kg_snapshot *s)
 		sbuf_addc(o, '\n');
 }
 
-/* One group in the text report. */
+/* The members of the group being sorted (qsort has no context: the report runs on one thread at a time). */
+static const kg_group *sort_group;
+
+/* Members as people sort them: by client id (consumer-2 before consumer-10), then member id. */
+static int
+member_natcmp(const void *a, const void *b)
+{
+	const kg_member *x = &sort_group->members[*(const int *)a], *y = &sort_group->members[*(const int *)b];
+	int c = util_natcmp(x->client_id, y->client_id);
+	return c != 0 ? c : util_natcmp(x->member_id, y->member_id);
+}
+
+/* Groups as people sort names. */
+static int
+group_natcmp(const void *a, const void *b)
+{
+	return util_natcmp((*(const kg_group *const *)a)->name, (*(const kg_group *const *)b)->name);
+}
+
+/* One group in the text report: members in natural order, lettered in that order. */
 static void
 text_group(sbuf *o, const kg_group *g, const kg_snapshot *s)
 {
-	int i;
+	int i, *order = xcalloc((size_t)g->nmembers + 1, sizeof *order), *rank = xcalloc((size_t)g->nmembers + 1, sizeof *rank);
+	for (i = 0; i < g->nmembers; i++)
+		order[i] = i;
+	sort_group = g;
+	qsort(order, (size_t)g->nmembers, sizeof *order, member_natcmp);
+	for (i = 0; i < g->nmembers; i++)
+		rank[order[i]] = i;
 	sbuf_addf(o, "GROUP %s\n", g->name);
 	text_facts(o, g, s);
 	if (g->nmembers > 0) {
@@ -74,7 +100,7 @@ text_group(sbuf *o, const kg_group *g, const kg_snapshot *s)
 		sbuf_addf(o, "\n  %-3s %-*s  %-*s  %-*s  %-*s  %s\n", "", wid, "MEMBER-ID", wc, "CLIENT-ID", wh, "HOST", wi,
 			  "INSTANCE-ID", "#PARTITIONS");
 		for (i = 0; i < g->nmembers; i++) {
-			const kg_member *m = &g->members[i];
+			const kg_member *m = &g->members[order[i]];
 			sbuf_addf(o, "  %c   %-*s  %-*s  %-*s  %-*s  %d\n", member_letter(i), wid, m->member_id, wc, m->client_id,
 				  wh, m->host, wi, m->instance_id ? m->instance_id : "-", m->nassigned);
 		}
@@ -91,7 +117,7 @@ text_group(sbuf *o, const kg_group *g, const kg_snapshot *s)
 				topic = p->tp.topic;
 				sbuf_addf(o, "  %-24s ", intern_topic_name(topic));
 			}
-			sbuf_addc(o, p->owner >= 0 ? member_letter(p->owner) : p->orphaned ? '!' : p->in_flight ? '~' : '.');
+			sbuf_addc(o, p->owner >= 0 ? member_letter(rank[p->owner]) : p->orphaned ? '!' : p->in_flight ? '~' : '.');
 		}
 		sbuf_addc(o, '\n');
 		sbuf_addf(o, "\n  %-24s %9s %14s %14s %10s  %s\n", "TOPIC", "PARTITION", "CURRENT-OFFSET", "LOG-END-OFFSET",
@@ -108,6 +134,8 @@ text_group(sbuf *o, const kg_group *g, const kg_snapshot *s)
 		}
 	}
 	sbuf_addc(o, '\n');
+	free(order);
+	free(rank);
 }
 
 /*
@@ -149,8 +177,16 @@ report_text(sbuf *o, const kg_snapshot *s)
 			  h->message ? h->message : "");
 	}
 	sbuf_addc(o, '\n');
-	for (i = 0; i < s->ngroups; i++)
-		text_group(o, &s->groups[i], s);
+	{
+		/* groups as people sort names (the snapshot's order is strcmp's, for its lookups) */
+		const kg_group **gs = xcalloc((size_t)s->ngroups + 1, sizeof *gs);
+		for (i = 0; i < s->ngroups; i++)
+			gs[i] = &s->groups[i];
+		qsort(gs, (size_t)s->ngroups, sizeof *gs, group_natcmp);
+		for (i = 0; i < s->ngroups; i++)
+			text_group(o, gs[i], s);
+		free(gs);
+	}
 	sanitize_lines(o, from);
 }
 
@@ -192,12 +228,46 @@ json_member(sbuf *o, const kg_member *m)
 		  (long long)(h->max_poll_us / 1000), limit_src_name(h->max_poll_src));
 	if (m->last_leave != KG_REASON_NONE)
 		sbuf_addf(o, ",\"last_leave\":\"%s\"", reason_key(m->last_leave));
+	if (m->status == KG_MEMBER_SILENT && m->silent_since_us > 0) {
+		sbuf_adds(o, ",\"silent_since\":");
+		json_put_time(o, m->silent_since_us);
+		sbuf_adds(o, ",\"silent_why\":");
+		json_put_str(o, m->silent_why);
+	}
+	sbuf_addc(o, '}');
+}
+
+/* The last closed rebalance of a group: duration within bounds (duration_ms only when measured), rounds, cost. */
+static void
+json_last_rebalance(sbuf *o, const kg_group_summary *m)
+{
+	int64_t lo = m->last_episode_min_us, hi = m->last_episode_max_us;
+	if (m->last_episode_us < 0)
+		return;
+	if (lo < 0)
+		lo = hi = m->last_episode_us;
+	sbuf_adds(o, ",\"last_rebalance\":{");
+	if (lo == hi)
+		sbuf_addf(o, "\"duration_ms\":%.1f,", (double)lo / 1000.0);
+	sbuf_adds(o, "\"duration_min_ms\":");
+	json_put_ms(o, lo);
+	sbuf_adds(o, ",\"duration_max_ms\":");
+	json_put_ms(o, hi);
+	sbuf_addf(o, ",\"rounds\":%d,\"rounds_at_least\":%s,\"members_stopped\":%d,\"stopped_member_ms_min\":",
+		  m->last_rounds, m->last_rounds_min ? "true" : "false", m->last_nstopped);
+	json_put_ms(o, m->last_stopped_min_us);
+	sbuf_adds(o, ",\"stopped_member_ms_max\":");
+	json_put_ms(o, m->last_stopped_max_us);
+	sbuf_addf(o, ",\"partitions_unconsumed\":%d,\"unconsumed_partition_ms_min\":", m->last_nunconsumed);
+	json_put_ms(o, m->last_unconsumed_min_us);
+	sbuf_adds(o, ",\"unconsumed_partition_ms_max\":");
+	json_put_ms(o, m->last_unconsumed_max_us);
 	sbuf_addc(o, '}');
 }
 
 /* One group. */
 static void
-json_group(sbuf *o, const kg_group *g)
+json_group(sbuf *o, const kg_group *g, const kg_snapshot *s)
 {
 	int i, nflight;
 	sbuf_adds(o, "{\"id\":");
@@ -208,6 +278,8 @@ json_group(sbuf *o, const kg_group *g)
 	json_put_str(o, g->assignor);
 	sbuf_addf(o, ",\"protocol\":\"%s\",\"coordinator\":", proto_name(g->proto));
 	jnum(o, g->coordinator);
+	sbuf_adds(o, ",\"offsets_partition\":");
+	jnum(o, group_offsets_partition(g->name, s->offsets_partitions));
 	if (g->error) {
 		sbuf_adds(o, ",\"error\":");
 		json_put_str(o, g->error);
@@ -245,6 +317,11 @@ json_group(sbuf *o, const kg_group *g)
 		  g->sum.in_episode ? "true" : "false");
 	if (g->sum.generation >= 0)
 		sbuf_addf(o, ",\"generation\":%d", (int)g->sum.generation);
+	json_last_rebalance(o, &g->sum);
+	if (g->commit_policy != NULL) {
+		sbuf_addf(o, ",\"reprocessed\":%lld,\"commit_policy\":", (long long)g->reprocessed);
+		json_put_str(o, g->commit_policy);
+	}
 	sbuf_addc(o, '}');
 }
 
@@ -279,7 +356,7 @@ report_json(sbuf *o, const kg_snapshot *s, kg_event *const *events, size_t neven
 	for (i = 0; i < s->ngroups; i++) {
 		if (i)
 			sbuf_addc(o, ',');
-		json_group(o, &s->groups[i]);
+		json_group(o, &s->groups[i], s);
 	}
 	sbuf_adds(o, "],\"events\":[");
 	for (k = 0; k < nevents; k++) {

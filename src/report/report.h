@@ -16,7 +16,7 @@
 #include "model/snapshot.h"
 #include "util/util.h"
 
-#define KG_JSON_VERSION 1
+#define KG_JSON_VERSION 2
 
 /* Append the text report of snapshot s to out (t0_us: time origin for events). */
 void report_text(sbuf *out, const kg_snapshot *s);

@@ -129,7 +129,7 @@ run_once(kg_collector *c, const kg_options *o, const kg_run_stop *stop)
 static int
 run_json(kg_collector *c, const kg_options *o, const kg_run_stop *stop, bool print)
 {
-	int64_t end = o->duration_us > 0 ? util_mono_us() + o->duration_us : 0;
+	int64_t end = o->duration_us > 0 ? (o->start_mono_us > 0 ? o->start_mono_us : util_mono_us()) + o->duration_us : 0;
 	int64_t t0 = 0;
 	char err[256];
 	if (collector_start(c, err, sizeof err) < 0) {

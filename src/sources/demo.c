@@ -40,7 +40,13 @@
 #define RESUME_AFTER_SETTLE_US (2LL * 1000000)
 #define QUICK_RETURN_US (1LL * 1000000)
 #define STALL_CAP_US (20LL * 1000000)     /* a stall ends at the latest this long past the limit */
-#define CLOSE_WAIT_MOCK_US (4LL * 1000000) /* close(): consumers get this long to leave (then they are left behind) */
+/*
+ * close(): consumers get this long to leave, then they are left behind.  On
+ * the mock cluster, which goes with kgtop, a short while: kgtop ends within
+ * half a second of --duration (a consumer in the middle of a JoinGroup
+ * would hold librdkafka's destroy for seconds).
+ */
+#define CLOSE_WAIT_MOCK_US (300LL * 1000)
 #define CLOSE_WAIT_REAL_US (8LL * 1000000)
 #define MAX_CONSUMERS 32
 #define MAX_PER_GROUP 12
@@ -225,6 +231,7 @@ request(demo *d, dgroup *g, int which, demo_action act, bool quick_return)
 			c->req_leave = true;
 		} else if (act == DEMO_ACT_CRASH) {
 			c->req_crash = true;
+			c->crash_asked = util_mono_us();
 		} else if (act == DEMO_ACT_RESTART) {
 			c->restart = true;
 			c->req_leave = true;
@@ -608,6 +615,9 @@ demo_free(demo *d)
 		for (i = 0; i < d->groups[gi].nc; i++)
 			dcons_free(d->groups[gi].c[i]);
 		free(d->groups[gi].c);
+		free(d->groups[gi].hi);
+		free(d->groups[gi].dup_run);
+		free(d->groups[gi].dup_from);
 	}
 	demo_view_free(d);
 	obsq_clear(&d->q);
@@ -765,12 +775,27 @@ demo_source_new(const kg_demo_config *cfg, kg_source **out, const char **bootstr
 		g->gid = intern_group(g->name);
 		g->start_members = sc->groups[gi].members;
 		g->static_members = sc->groups[gi].static_members;
+		g->commit = sc->groups[gi].commit;
+		if (g->commit != DEMO_COMMIT_DEMO) {
+			int p;
+			g->hi = xcalloc((size_t)d->npart, sizeof *g->hi);
+			g->dup_run = xcalloc((size_t)d->npart, sizeof *g->dup_run);
+			g->dup_from = xcalloc((size_t)d->npart, sizeof *g->dup_from);
+			for (p = 0; p < d->npart; p++)
+				g->hi[p] = -1;
+		}
 		d->view[gi].proto = KG_PROTO_UNKNOWN;
 		d->view[gi].state = KG_STATE_EMPTY;
 		util_strlcpy(d->view[gi].assignor, g->assignor, sizeof d->view[gi].assignor);
 	}
+	demo_cluster_coordinators(d);
 	demo_script_init(&d->script, sc, d->real ? 90LL * 1000000 : 45LL * 1000000);
 	d->kafka = cfg->kafka;
+	d->cleanup = d->real;
+	d->leftovers = cfg->leftovers;
+	d->leftovers_size = cfg->leftovers_size;
+	if (d->leftovers != NULL && d->leftovers_size > 0)
+		d->leftovers[0] = '\0';
 	demo_producer_start(d);
 	d->src = source_new(&demo_ops, DEMO_SOURCE_NAME, d);
 	*out = d->src;

@@ -11,8 +11,12 @@
  * groups (kafka_source_watch) from its first poll on the collector thread.
  *
  * On a real cluster (cfg->brokers set) the topic is kgtop-demo-groups
- * (created if missing), every group is named kgtop-demo-*, and the groups
- * are deleted at exit; nothing else is touched.
+ * (created if missing), every group is named kgtop-demo-*, and at exit
+ * the groups and the topic are deleted and the answers checked (a static
+ * member's group once its session ended); nothing else is touched.  What
+ * could not be removed is written to cfg->leftovers, one line each with
+ * the command that removes it, for the caller to print once the terminal
+ * is restored.
  */
 #ifndef KGTOP_SOURCES_DEMO_H
 #define KGTOP_SOURCES_DEMO_H
@@ -32,6 +36,8 @@ typedef struct kg_demo_config {
 	const char *export_trace;  /* write every observation as jsonl here, NULL none */
 	int64_t timeout_us;        /* a real cluster's metadata and topic creation wait at most this (0: 15 s) */
 	kg_source *kafka;          /* the kafka source to register demo groups with (watch) */
+	char *leftovers;           /* a real cluster: what the demo could not remove at exit ("" when all went) */
+	size_t leftovers_size;
 } kg_demo_config;
 
 /* Print the scenario names and one line each to stdout. */

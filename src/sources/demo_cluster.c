@@ -14,6 +14,13 @@
  * The channel: the observation queue (demo_push), the collector's wake-up
  * (demo_wake) and the condition variable the consumer, producer and close
  * wait on (demo_timed_wait), all under demo.lock (see demo_int.h).
+ *
+ * The mock cluster's coordinator says what it does (debug=mock on its
+ * handle): a group going to Joining is a coordinator's "preparing to
+ * rebalance", a leader elected gives the generation, all members synced
+ * is "stabilized generation N".  The demo hands those over as a broker's
+ * log would (mock_line), so its episodes count rounds as the coordinator
+ * ran them: completed SyncGroup generations, never a retried JoinGroup.
  */
 #include "config.h"
 
@@ -21,6 +28,8 @@
 
 #include <librdkafka/rdkafka.h>
 #include <librdkafka/rdkafka_mock.h>
+#include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -94,6 +103,80 @@ producer_error(rd_kafka_t *rk, int err, const char *reason, void *opaque)
 		d->prod_err_code = err;
 	}
 	pthread_mutex_unlock(&d->lock);
+}
+
+/* The index of a demo group by name, -1 when none (locked). */
+static int
+group_index(const demo *d, const char *name)
+{
+	int i;
+	for (i = 0; i < d->ngroups; i++) {
+		if (strcmp(d->groups[i].name, name) == 0)
+			return i;
+	}
+	return -1;
+}
+
+/* A coordinator observation about group gi at now (locked). */
+static void
+mock_obs(demo *d, int gi, kg_obs_kind kind, int32_t generation, int nmembers, int64_t now)
+{
+	kg_obs *o = obs_new(kind, now, d->groups[gi].gid, DEMO_SOURCE_NAME);
+	o->generation = generation;
+	o->nmembers = nmembers;
+	demo_push(d, o);
+}
+
+/*
+ * One line of the mock's coordinator (debug=mock): "... is rebalancing:
+ * elected leader is L, generation id N", "Mock consumer group G with K
+ * member(s) changing state A -> B: reason".  A group that goes to Joining
+ * prepares a rebalance (from its last stable generation); Syncing -> Up
+ * ("all members synced") stabilizes the elected generation; a sync that
+ * times out is no generation.
+ */
+static void
+mock_line(demo *d, const char *line)
+{
+	char group[160], from[16], to[16];
+	int members = 0, gen = -1, gi;
+	const char *p;
+	int64_t now = util_now_us();
+	pthread_mutex_lock(&d->lock);
+	if ((p = strstr(line, "Consumer group ")) != NULL && strstr(p, " is rebalancing: ") != NULL &&
+	    sscanf(p, "Consumer group %159s with %d", group, &members) == 2 &&
+	    (p = strstr(p, ", generation id ")) != NULL && sscanf(p, ", generation id %d", &gen) == 1 &&
+	    (gi = group_index(d, group)) >= 0) {
+		d->groups[gi].mock_gen = gen;
+	} else if ((p = strstr(line, "Mock consumer group ")) != NULL &&
+		   sscanf(p, "Mock consumer group %159s with %d member(s) changing state %15s -> %15s", group, &members,
+			  from, to) == 4 &&
+		   (gi = group_index(d, group)) >= 0) {
+		char *colon = strchr(to, ':'); /* "Joining: member join" */
+		if (colon != NULL)
+			*colon = '\0';
+		if (strcmp(to, "Joining") == 0 && strcmp(from, "Joining") != 0)
+			mock_obs(d, gi, KG_OBS_PREPARING, d->groups[gi].mock_stable, members, now);
+		else if (strcmp(from, "Syncing") == 0 && strcmp(to, "Up") == 0) {
+			d->groups[gi].mock_stable = d->groups[gi].mock_gen;
+			mock_obs(d, gi, KG_OBS_STABILIZED, d->groups[gi].mock_gen, members, now);
+		}
+	}
+	pthread_mutex_unlock(&d->lock);
+}
+
+/* The mock cluster's log: its coordinator's lines (MOCK) are a trace, all of it goes to the debug log. */
+static void
+mock_log(const rd_kafka_t *rk, int level, const char *fac, const char *buf)
+{
+	demo *d = rk != NULL ? rd_kafka_opaque(rk) : NULL;
+	if (fac != NULL && strcmp(fac, "MOCK") == 0) {
+		if (d != NULL && buf != NULL)
+			mock_line(d, buf);
+		log_msg(KG_LOG_DEBUG, "demo: mock: %s", buf ? buf : "");
+		return;
+	}
+	quiet_log(rk, level, fac, buf);
 }
 
 /* ------------------------------------------------------------- producer */
@@ -184,7 +267,11 @@ mock_start(demo *d, char *err, size_t errsz)
 	rd_kafka_mock_cluster_t *mc;
 	rd_kafka_resp_err_t e;
 	char es[512];
-	rd_kafka_conf_set_log_cb(conf, quiet_log);
+	rd_kafka_conf_set_log_cb(conf, mock_log);
+	rd_kafka_conf_set_opaque(conf, d);
+	/* the coordinator's account of its groups (mock_line); nothing else is asked of the mock's handle */
+	if (rd_kafka_conf_set(conf, "debug", "mock", es, sizeof es) != RD_KAFKA_CONF_OK)
+		log_msg(KG_LOG_INFO, "demo: the mock's coordinator lines are not available: %s", es);
 	d->mock_owner = rd_kafka_new(RD_KAFKA_PRODUCER, conf, es, sizeof es);
 	if (d->mock_owner == NULL) {
 		rd_kafka_conf_destroy(conf);
@@ -284,6 +371,9 @@ real_topic(demo *d, char *err, size_t errsz)
 			d->npart = md->topics[i].partition_cnt;
 			found = true;
 		}
+		/* the coordinator of a group leads the partition of __consumer_offsets its id hashes to */
+		if (strcmp(md->topics[i].topic, "__consumer_offsets") == 0)
+			d->offsets_partitions = md->topics[i].partition_cnt;
 	}
 	rd_kafka_metadata_destroy(md);
 	if (found)
@@ -320,28 +410,164 @@ real_topic(demo *d, char *err, size_t errsz)
 	return found ? 0 : -1;
 }
 
-/* On a real cluster, at exit: delete the demo's own groups (bounded). */
-static void
-real_delete_groups(demo *d)
+/*
+ * DeleteGroups for the groups not yet gone (gone[i] false); each one's
+ * answer: deleted or not there is gone, NON_EMPTY_GROUP (members still
+ * in their session) is asked again, anything else is final (why[i]).
+ * Returns how many are still to ask again.
+ */
+static int
+delete_groups_once(demo *d, bool *gone, char why[][96], int ms)
 {
 	rd_kafka_DeleteGroup_t *dg[DEMO_MAX_GROUPS];
 	rd_kafka_AdminOptions_t *opt;
 	rd_kafka_queue_t *q;
 	rd_kafka_event_t *ev;
 	char es[256];
-	int i;
-	for (i = 0; i < d->ngroups; i++)
-		dg[i] = rd_kafka_DeleteGroup_new(d->groups[i].name);
+	int i, n = 0, again = 0;
+	for (i = 0; i < d->ngroups; i++) {
+		if (!gone[i] && why[i][0] == '\0')
+			dg[n++] = rd_kafka_DeleteGroup_new(d->groups[i].name);
+	}
+	if (n == 0)
+		return 0;
 	opt = rd_kafka_AdminOptions_new(d->producer, RD_KAFKA_ADMIN_OP_DELETEGROUPS);
-	rd_kafka_AdminOptions_set_request_timeout(opt, 4000, es, sizeof es);
+	rd_kafka_AdminOptions_set_request_timeout(opt, ms, es, sizeof es);
 	q = rd_kafka_queue_new(d->producer);
-	rd_kafka_DeleteGroups(d->producer, dg, (size_t)d->ngroups, opt, q);
-	ev = admin_wait(q, RD_KAFKA_EVENT_DELETEGROUPS_RESULT, 5000);
+	rd_kafka_DeleteGroups(d->producer, dg, (size_t)n, opt, q);
+	ev = admin_wait(q, RD_KAFKA_EVENT_DELETEGROUPS_RESULT, ms + 1000);
+	for (i = 0; i < d->ngroups; i++) {
+		const rd_kafka_group_result_t **gr;
+		size_t k, ng = 0;
+		const rd_kafka_error_t *e = NULL;
+		bool found = false;
+		if (gone[i] || why[i][0] != '\0')
+			continue;
+		if (ev == NULL || rd_kafka_event_error(ev) != RD_KAFKA_RESP_ERR_NO_ERROR) {
+			snprintf(why[i], sizeof why[i], "%s", ev == NULL ? "no answer to DeleteGroups" : rd_kafka_event_error_string(ev));
+			continue;
+		}
+		gr = rd_kafka_DeleteGroups_result_groups(rd_kafka_event_DeleteGroups_result(ev), &ng);
+		for (k = 0; k < ng && !found; k++) {
+			if (strcmp(rd_kafka_group_result_name(gr[k]), d->groups[i].name) == 0) {
+				found = true;
+				e = rd_kafka_group_result_error(gr[k]);
+			}
+		}
+		if (!found)
+			snprintf(why[i], sizeof why[i], "no answer for it");
+		else if (e == NULL || rd_kafka_error_code(e) == RD_KAFKA_RESP_ERR_GROUP_ID_NOT_FOUND)
+			gone[i] = true;
+		else if (rd_kafka_error_code(e) == RD_KAFKA_RESP_ERR_NON_EMPTY_GROUP ||
+			 rd_kafka_error_code(e) == RD_KAFKA_RESP_ERR_COORDINATOR_LOAD_IN_PROGRESS ||
+			 rd_kafka_error_code(e) == RD_KAFKA_RESP_ERR_COORDINATOR_NOT_AVAILABLE ||
+			 rd_kafka_error_code(e) == RD_KAFKA_RESP_ERR_NOT_COORDINATOR)
+			again++;
+		else
+			snprintf(why[i], sizeof why[i], "%s", rd_kafka_error_string(e));
+	}
 	if (ev != NULL)
 		rd_kafka_event_destroy(ev);
 	rd_kafka_queue_destroy(q);
 	rd_kafka_AdminOptions_destroy(opt);
-	rd_kafka_DeleteGroup_destroy_array(dg, (size_t)d->ngroups);
+	rd_kafka_DeleteGroup_destroy_array(dg, (size_t)n);
+	return again;
+}
+
+/* DeleteTopics for the demo's topic: NULL when it is gone (or was not there), else why not (into buf). */
+static const char *
+delete_topic(demo *d, char *buf, size_t n)
+{
+	rd_kafka_DeleteTopic_t *dt = rd_kafka_DeleteTopic_new(d->topic);
+	rd_kafka_AdminOptions_t *opt = rd_kafka_AdminOptions_new(d->producer, RD_KAFKA_ADMIN_OP_DELETETOPICS);
+	rd_kafka_queue_t *q = rd_kafka_queue_new(d->producer);
+	rd_kafka_event_t *ev;
+	char es[256];
+	const char *why = NULL;
+	rd_kafka_AdminOptions_set_request_timeout(opt, 5000, es, sizeof es);
+	rd_kafka_DeleteTopics(d->producer, &dt, 1, opt, q);
+	ev = admin_wait(q, RD_KAFKA_EVENT_DELETETOPICS_RESULT, 6000);
+	if (ev == NULL) {
+		why = "no answer to DeleteTopics";
+	} else if (rd_kafka_event_error(ev) != RD_KAFKA_RESP_ERR_NO_ERROR) {
+		snprintf(buf, n, "%s", rd_kafka_event_error_string(ev));
+		why = buf;
+	} else {
+		size_t k = 0;
+		const rd_kafka_topic_result_t **tr =
+			rd_kafka_DeleteTopics_result_topics(rd_kafka_event_DeleteTopics_result(ev), &k);
+		rd_kafka_resp_err_t e = k > 0 ? rd_kafka_topic_result_error(tr[0]) : RD_KAFKA_RESP_ERR_NO_ERROR;
+		if (e != RD_KAFKA_RESP_ERR_NO_ERROR && e != RD_KAFKA_RESP_ERR_UNKNOWN_TOPIC_OR_PART) {
+			snprintf(buf, n, "%s", rd_kafka_topic_result_error_string(tr[0]));
+			why = buf;
+		}
+	}
+	if (ev != NULL)
+		rd_kafka_event_destroy(ev);
+	rd_kafka_queue_destroy(q);
+	rd_kafka_AdminOptions_destroy(opt);
+	rd_kafka_DeleteTopic_destroy(dt);
+	return why;
+}
+
+/*
+ * On a real cluster, at exit: delete the demo's groups, then its topic,
+ * and check each answer.  Static members send no LeaveGroup and
+ * librdkafka 2.0.2 cannot remove them: their group is deleted once the
+ * coordinator drops them, session.timeout.ms after they closed (asked
+ * again until then); dynamic members left with LeaveGroup.  Whatever is
+ * still there is named in d->leftovers with the command that removes it
+ * (the caller prints it once the terminal is restored).
+ */
+static void
+real_cleanup(demo *d, bool consumers_closed)
+{
+	bool gone[DEMO_MAX_GROUPS] = { false }, statics = false;
+	char why[DEMO_MAX_GROUPS][96] = { { 0 } }, tw[200];
+	const char *twhy;
+	int64_t deadline;
+	sbuf b = { 0 };
+	int i;
+	for (i = 0; i < d->ngroups; i++) {
+		statics = statics || d->groups[i].static_members;
+		if (!consumers_closed)
+			snprintf(why[i], sizeof why[i], "its consumers did not close in time");
+	}
+	deadline = util_mono_us() + (statics ? (int64_t)d->session_ms * 1000 + 3000000 : 4000000);
+	while (delete_groups_once(d, gone, why, 4000) > 0) {
+		if (util_mono_us() >= deadline) {
+			for (i = 0; i < d->ngroups; i++) {
+				if (!gone[i] && why[i][0] == '\0')
+					snprintf(why[i], sizeof why[i], "still not empty%s",
+						 d->groups[i].static_members ? " (static members stay until their session ends)" : "");
+			}
+			break;
+		}
+		pthread_mutex_lock(&d->lock);
+		demo_timed_wait(d, 1000000); /* the coordinator drops static members session.timeout.ms after they went */
+		pthread_mutex_unlock(&d->lock);
+	}
+	twhy = delete_topic(d, tw, sizeof tw);
+	for (i = 0; i < d->ngroups; i++) {
+		if (gone[i]) {
+			log_msg(KG_LOG_INFO, "demo: deleted group %s", d->groups[i].name);
+			continue;
+		}
+		sbuf_addf(&b, "demo: group %s was not deleted (%s); remove it with:\n  kafka-consumer-groups.sh "
+			  "--bootstrap-server %s --delete --group %s\n", d->groups[i].name, why[i], d->bootstrap,
+			  d->groups[i].name);
+	}
+	if (twhy != NULL)
+		sbuf_addf(&b, "demo: topic %s was not deleted (%s); remove it with:\n  kafka-topics.sh --bootstrap-server %s "
+			  "--delete --topic %s\n", d->topic, twhy, d->bootstrap, d->topic);
+	else
+		log_msg(KG_LOG_INFO, "demo: deleted topic %s", d->topic);
+	if (b.len > 0) {
+		log_msg(KG_LOG_INFO, "%s", sbuf_str(&b)); /* the caller prints it once the run is over */
+		if (d->leftovers != NULL && d->leftovers_size > 0)
+			util_strlcpy(d->leftovers, sbuf_str(&b), d->leftovers_size);
+	}
+	sbuf_free(&b);
 }
 
 /* ---------------------------------------------------------- start, stop */
@@ -359,6 +585,27 @@ demo_cluster_start(demo *d, char *err, size_t errsz)
 	return 0;
 }
 
+/*
+ * On the mock, pin each demo group's coordinator (one broker each, in
+ * turn), so that the header names it; a real cluster's coordinators are
+ * its own (the kafka source describes them).
+ */
+void
+demo_cluster_coordinators(demo *d)
+{
+	int gi;
+	for (gi = 0; gi < d->ngroups; gi++) {
+		dgroup *g = &d->groups[gi];
+		g->coordinator = -1;
+		g->mock_gen = g->mock_stable = -1;
+		if (d->mock == NULL)
+			continue;
+		g->coordinator = 1 + gi % MOCK_BROKERS;
+		if (rd_kafka_mock_coordinator_set(d->mock, "group", g->name, g->coordinator) != RD_KAFKA_RESP_ERR_NO_ERROR)
+			g->coordinator = -1;
+	}
+}
+
 /* Start the producer thread at a steady rate over every partition. */
 void
 demo_producer_start(demo *d)
@@ -370,22 +617,90 @@ demo_producer_start(demo *d)
 		util_strlcpy(d->prod_error, "producer: cannot start its thread", sizeof d->prod_error);
 }
 
-/* Join the producer thread (prod_stop set), delete the demo's groups (a real cluster), destroy the cluster side. */
+/*
+ * The mock cluster's end, bounded.  librdkafka 2.0.2 sometimes misses the
+ * wakeup of the mock's thread once a client has been connected, and
+ * rd_kafka_mock_cluster_destroy() then waits for its poll to time out (a
+ * second, measured: 0 or 1 s at random).  A thread of its own destroys it
+ * and is waited for MOCK_STOP_WAIT_US; past that it, the mock and its
+ * owner handle are left to the process's end, which comes next (the demo
+ * stops when kgtop does), so that --duration is kept within half a
+ * second.
+ */
+#define MOCK_STOP_WAIT_US (150LL * 1000)
+
+typedef struct mock_stop {
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	void *mock;
+	bool done;
+} mock_stop;
+
+/* The thread that destroys the mock cluster. */
+static void *
+mock_stop_main(void *arg)
+{
+	mock_stop *m = arg;
+	rd_kafka_mock_cluster_destroy(m->mock);
+	pthread_mutex_lock(&m->lock);
+	m->done = true;
+	pthread_cond_signal(&m->cond);
+	pthread_mutex_unlock(&m->lock);
+	return NULL;
+}
+
+/* Destroy the mock cluster, waiting at most MOCK_STOP_WAIT_US; false when it is left to the process's end. */
+static bool
+mock_stop_bounded(void *mock)
+{
+	static mock_stop m = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, NULL, false };
+	pthread_t th;
+	struct timespec until;
+	bool done;
+	m.mock = mock;
+	m.done = false;
+	if (pthread_create(&th, NULL, mock_stop_main, &m) != 0) {
+		rd_kafka_mock_cluster_destroy(mock);
+		return true;
+	}
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_nsec += (long)(MOCK_STOP_WAIT_US * 1000);
+	until.tv_sec += until.tv_nsec / 1000000000L;
+	until.tv_nsec %= 1000000000L;
+	pthread_mutex_lock(&m.lock);
+	while (!m.done && pthread_cond_timedwait(&m.cond, &m.lock, &until) == 0)
+		;
+	done = m.done;
+	pthread_mutex_unlock(&m.lock);
+	if (done)
+		pthread_join(th, NULL);
+	else
+		pthread_detach(th);
+	return done;
+}
+
+/*
+ * Join the producer thread (prod_stop set), clean up a real cluster (its
+ * groups and topic deleted, what stays named: consumers_closed false says
+ * the groups cannot go), destroy the cluster side.
+ */
 void
-demo_cluster_stop(demo *d, bool delete_groups)
+demo_cluster_stop(demo *d, bool consumers_closed)
 {
 	if (d->prod_started)
 		pthread_join(d->prod_thread, NULL);
 	d->prod_started = false;
-	if (d->real && d->producer != NULL && delete_groups)
-		real_delete_groups(d);
+	if (d->real && d->producer != NULL && d->cleanup)
+		real_cleanup(d, consumers_closed);
 	if (d->producer != NULL) {
 		rd_kafka_purge(d->producer, RD_KAFKA_PURGE_F_QUEUE | RD_KAFKA_PURGE_F_INFLIGHT);
 		rd_kafka_destroy(d->producer);
 		d->producer = NULL;
 	}
-	if (d->mock != NULL)
-		rd_kafka_mock_cluster_destroy(d->mock);
+	if (d->mock != NULL && !mock_stop_bounded(d->mock)) {
+		log_msg(KG_LOG_INFO, "demo: the mock cluster takes its time to stop: left to the process's end");
+		d->mock_owner = NULL; /* it still serves the mock being destroyed */
+	}
 	d->mock = NULL;
 	if (d->mock_owner != NULL)
 		rd_kafka_destroy(d->mock_owner);

@@ -25,6 +25,8 @@
  *    logs MAXPOLL and sends LeaveGroup (LEFT max.poll at that moment); when
  *    it polls again it reports the lost assignment and rejoins with a new
  *    member id (a new incarnation: JOINED again).
+ * A crash or a stall is reported at once (SILENT, at the last poll): the
+ * member consumes nothing from then, long before the coordinator decides.
  */
 #include "config.h"
 
@@ -42,7 +44,7 @@
 #define POLL_PUB_US (250LL * 1000)       /* at most this often a POLL observation */
 #define CHECK_US (2LL * 1000000)         /* rd_kafka_assignment() cross-check */
 #define LEAVE_CLOSE_US (10LL * 1000000)  /* a graceful leave may take this long */
-#define STOP_CLOSE_MOCK_US (1500LL * 1000) /* at exit on the mock: a JoinGroup in flight waits 3 s there */
+#define STOP_CLOSE_MOCK_US (250LL * 1000) /* at exit on the mock (which goes too): a JoinGroup in flight would wait 3 s */
 #define STOP_CLOSE_REAL_US (5LL * 1000000)  /* at exit on a real cluster: the groups must be empty to go */
 #define EVICT_SLACK_US (250LL * 1000)
 #define EVICT_FALLBACK_US (6LL * 1000000)
@@ -594,8 +596,93 @@ dcons_rebalance(rd_kafka_t *rk, rd_kafka_resp_err_t err, rd_kafka_topic_partitio
 		note_error(c, "rebalance", rd_kafka_err2str(err));
 	pthread_mutex_unlock(&d->lock);
 	demo_wake(d);
+	/*
+	 * Committing after processing: what was processed is committed before
+	 * it is given up (seed 001: the revoke is the last chance).  A
+	 * cooperative revoke comes after a completed round, when the
+	 * coordinator takes commits.
+	 */
+	if (err == RD_KAFKA_RESP_ERR__REVOKE_PARTITIONS && !lost && !closing && proto == KG_PROTO_COOPERATIVE &&
+	    c->g->commit == DEMO_COMMIT_AFTER && n > 0) {
+		rd_kafka_commit(rk, NULL, 0);
+		pthread_mutex_lock(&d->lock);
+		c->uncommitted = 0;
+		pthread_mutex_unlock(&d->lock);
+	}
 	rebalance_apply(c, rk, err, parts, proto == KG_PROTO_COOPERATIVE);
 	free(v);
+}
+
+/* ------------------------------------------------------- commit semantics */
+
+/*
+ * Process one record (the demo's processing is counting it).  A record at
+ * or below the highest offset any member of the group processed on its
+ * partition is processed twice: the member resumed from a committed
+ * offset behind what its predecessor had processed.  When the member
+ * passes that point, the run is told (REPROCESSED).  With
+ * DEMO_COMMIT_AFTER, a batch is committed once processed.
+ */
+static void
+process_record(dcons *c, const rd_kafka_message_t *m)
+{
+	demo *d = c->d;
+	dgroup *g = c->g;
+	int p = m->partition;
+	bool commit = false;
+	if (g->commit == DEMO_COMMIT_DEMO || p < 0 || p >= d->npart || m->offset < 0)
+		return;
+	pthread_mutex_lock(&d->lock);
+	if (g->hi[p] >= 0 && m->offset <= g->hi[p]) {
+		if (g->dup_run[p] == 0)
+			g->dup_from[p] = m->offset;
+		g->dup_run[p]++;
+		g->reprocessed++;
+	} else {
+		if (g->dup_run[p] > 0) {
+			kg_obs *o = cobs(c, KG_OBS_REPROCESSED, util_now_us());
+			kg_tp tp = { d->topic_id, p };
+			char text[200];
+			snprintf(text, sizeof text, "resumed from the committed offset %lld; %lld had been processed (%s)",
+				 (long long)g->dup_from[p], (long long)g->hi[p], demo_commit_policy(g->commit));
+			o->value = g->dup_run[p];
+			obs_parts(o, &tp, 1);
+			obs_text(o, text);
+			emit_member(c, o);
+			g->dup_run[p] = 0;
+		}
+		g->hi[p] = m->offset;
+	}
+	/*
+	 * Not while this member rejoins or syncs: the coordinator refuses
+	 * commits then (REBALANCE_IN_PROGRESS), and librdkafka answers a
+	 * refused commit by rejoining, one more round (librdkafka's own
+	 * auto-commit waits for the same): the batch is committed after.
+	 */
+	if (g->commit == DEMO_COMMIT_AFTER && ++c->uncommitted >= DEMO_COMMIT_BATCH && !c->join_out && !c->sync_out &&
+	    c->synced) {
+		c->uncommitted = 0;
+		commit = true;
+	}
+	pthread_mutex_unlock(&d->lock);
+	/*
+	 * After processing: what was processed.  Asynchronous, so that a
+	 * commit the coordinator refuses during a rebalance never holds the
+	 * consumer's thread (the next batch's commit carries those offsets).
+	 */
+	if (commit)
+		rd_kafka_commit(c->rk, NULL, 1);
+}
+
+/*
+ * A crash is carried out now, or (committing after processing) once a
+ * batch is under way: processed, not committed yet, the case the
+ * scenario shows; bounded, in case no record comes (locked).
+ */
+static bool
+crash_due(const dcons *c)
+{
+	return c->g->commit != DEMO_COMMIT_AFTER || c->uncommitted > 0 || util_mono_us() - c->crash_asked > 3000000;
 }
 
 /* ------------------------------------------------------------ the thread */
@@ -747,12 +834,26 @@ leak(dcons *c)
 	pthread_mutex_unlock(&c->d->lock);
 }
 
+/* The member stops consuming from its last poll: a crash or a stall, told at once (locked). */
+static void
+silent(dcons *c, kg_reason reason, const char *text)
+{
+	kg_obs *o;
+	if (!c->listed)
+		return;
+	o = cobs(c, KG_OBS_SILENT, c->last_poll > 0 ? c->last_poll : util_now_us());
+	o->reason = reason;
+	obs_text(o, text);
+	emit_member(c, o);
+}
+
 /* Crash: destroy without close, so no LeaveGroup and no more heartbeats. */
 static void
 crash_now(dcons *c)
 {
 	demo *d = c->d;
 	pthread_mutex_lock(&d->lock);
+	silent(c, KG_REASON_NONE, "crashed: no more polls, no more heartbeats");
 	c->phase = DC_CRASHED;
 	c->closing = true;
 	c->crash_time = util_now_us();
@@ -841,13 +942,14 @@ close_now(dcons *c)
 		end_incarnation(c);
 	}
 	pthread_mutex_unlock(&d->lock);
+	/* said before the destroy, which librdkafka may hold past kgtop's end on the mock (then it is left behind) */
+	log_msg(KG_LOG_INFO, "demo: %s/%s: %s", c->g->name, c->client_id,
+		closed ? "closed" : "close timed out: destroyed without waiting for it");
 	if (closed)
 		rd_kafka_destroy(c->rk);
 	else
 		rd_kafka_destroy_flags(c->rk, RD_KAFKA_DESTROY_F_NO_CONSUMER_CLOSE);
 	c->rk = NULL;
-	log_msg(KG_LOG_INFO, "demo: %s/%s: %s", c->g->name, c->client_id,
-		closed ? "closed" : "close timed out: destroyed without waiting for it");
 	pthread_mutex_lock(&d->lock);
 	c->join_out = c->sync_out = false;
 	pthread_mutex_unlock(&d->lock);
@@ -863,7 +965,7 @@ dcons_main(void *arg)
 	for (;;) {
 		rd_kafka_message_t *m;
 		pthread_mutex_lock(&d->lock);
-		if (c->req_crash) {
+		if (c->req_crash && crash_due(c)) {
 			crash = true;
 			pthread_mutex_unlock(&d->lock);
 			break;
@@ -894,6 +996,7 @@ dcons_main(void *arg)
 					emit_member(c, cobs(c, KG_OBS_POLL, c->last_poll));
 					c->last_poll_pub = c->last_poll;
 				}
+				silent(c, KG_REASON_MAX_POLL, "stopped polling (heartbeats go on)");
 			}
 			if (c->listed && util_now_us() - c->stall_check >= STALL_CHECK_US) {
 				/* not a poll: the group may drop us without a LeaveGroup (a missed rebalance) */
@@ -914,6 +1017,8 @@ dcons_main(void *arg)
 				pthread_mutex_lock(&d->lock);
 				note_error(c, "poll", rd_kafka_err2str(m->err));
 				pthread_mutex_unlock(&d->lock);
+			} else if (m->err == RD_KAFKA_RESP_ERR_NO_ERROR) {
+				process_record(c, m);
 			}
 			rd_kafka_message_destroy(m);
 		}
@@ -1003,10 +1108,11 @@ dcons_start(demo *d, dgroup *g, int idx, const char *assignor, char *err, size_t
 	snprintf(num, sizeof num, "%d", d->max_poll_ms);
 	if (rc == 0)
 		rc = conf_set(conf, "max.poll.interval.ms", num, err, errsz);
+	/* commit semantics: the demo's own every second, Kafka's default every 5 s, or after processing (no auto) */
 	if (rc == 0)
-		rc = conf_set(conf, "enable.auto.commit", "true", err, errsz);
+		rc = conf_set(conf, "enable.auto.commit", g->commit == DEMO_COMMIT_AFTER ? "false" : "true", err, errsz);
 	if (rc == 0)
-		rc = conf_set(conf, "auto.commit.interval.ms", "1000", err, errsz);
+		rc = conf_set(conf, "auto.commit.interval.ms", g->commit == DEMO_COMMIT_AUTO ? "5000" : "1000", err, errsz);
 	if (rc == 0)
 		rc = conf_set(conf, "auto.offset.reset", "latest", err, errsz);
 	if (rc == 0)

@@ -99,6 +99,8 @@ struct dcons {
 	int last_resp_err[API_N];
 	kg_proto proto;          /* last rd_kafka_rebalance_protocol() */
 	int64_t last_poll, last_poll_pub, prev_poll;
+	int uncommitted;         /* records processed since its last commit (DEMO_COMMIT_AFTER) */
+	int64_t crash_asked;     /* monotonic: when a crash was asked (it waits for a batch in progress) */
 	int64_t stall_start;
 	int64_t stall_check;     /* last member id check during the stall */
 	bool kicked;             /* left by max.poll.interval.ms during this stall */
@@ -129,6 +131,15 @@ struct dgroup {
 	dcons *target;           /* the member the current script step acts on (collector thread) */
 	bool target_failed;
 	bool watched;
+	int32_t coordinator;     /* the broker the mock coordinates it on, -1 unknown (a real cluster: the kafka source knows) */
+	/* commit semantics (demo_commit): records processed twice, counted exactly (locked) */
+	demo_commit commit;
+	int64_t *hi;             /* per partition: the highest offset any member processed, -1 none */
+	int64_t *dup_run;        /* per partition: records processed twice since the owner resumed behind hi */
+	int64_t *dup_from;       /* per partition: the offset that run began at (the committed offset) */
+	int64_t reprocessed;     /* records processed twice since the demo began */
+	int32_t mock_gen;        /* locked: the generation the mock's coordinator last elected a leader for, -1 none */
+	int32_t mock_stable;     /* locked: the last generation it said all members synced, -1 none */
 };
 
 /* The published picture of one member (collector thread, folded from drained observations). */
@@ -165,6 +176,7 @@ struct demo {
 	char topic[128];
 	int32_t topic_id;
 	int npart;
+	int32_t offsets_partitions; /* of __consumer_offsets from the real cluster's metadata, 0 unknown (the mock has none) */
 	int session_ms, heartbeat_ms, max_poll_ms;
 	int rate;                /* messages per second */
 	/* cluster */
@@ -180,6 +192,9 @@ struct demo {
 	int prod_err_code;       /* locked: the last error callback's code */
 	char prod_err_reason[200]; /* locked: and its reason */
 	int64_t setup_timeout_us; /* a real cluster must answer within this (--timeout, --duration) */
+	bool cleanup;            /* the demo ran on a real cluster: delete its groups and topic at exit */
+	char *leftovers;         /* what the cleanup left, with the commands that remove it (the caller's buffer) */
+	size_t leftovers_size;
 	int64_t setup_deadline;  /* monotonic: the end of it */
 	/* groups */
 	dgroup groups[DEMO_MAX_GROUPS];
@@ -230,8 +245,14 @@ void demo_timed_wait(demo *d, int64_t us);
 int demo_cluster_start(demo *d, char *err, size_t errsz);
 /* Start the producer thread (a failure is said in the health line). */
 void demo_producer_start(demo *d);
-/* Join the producer thread (prod_stop set), delete the demo's groups if asked (a real cluster), destroy the rest. */
-void demo_cluster_stop(demo *d, bool delete_groups);
+/*
+ * Join the producer thread (prod_stop set); on a real cluster the demo
+ * was running on (cleanup), delete its groups and topic and name what
+ * stays with the command that removes it (d->leftovers); destroy the rest.
+ */
+void demo_cluster_stop(demo *d, bool consumers_closed);
+/* Pin each group's coordinator on the mock (so the header can name it); nothing on a real cluster. */
+void demo_cluster_coordinators(demo *d);
 
 /* demo_view.c */
 

@@ -61,7 +61,7 @@ static const demo_scenario scenarios[] = {
 	  BENCH_STEPS,
 	  .loop_from = 1 },
 	{ .name = "join",
-	  .help = "only the seeds' bench: a fourth member joins and leaves, eager next to cooperative",
+	  .help = "the join alone: a fourth member joins and leaves, eager next to cooperative",
 	  EAGER_AND_COOP,
 	  STEPS({ DEMO_ACT_NONE, 0, false, false, 4000, "three members settle" },
 		{ DEMO_ACT_ADD, 0, false, false, 6000, "a fourth member joins" },
@@ -78,6 +78,17 @@ static const demo_scenario scenarios[] = {
 		{ DEMO_ACT_STALL, 0, true, true, 4000, "another member stalls" },
 		{ DEMO_ACT_LOOP, 0, false, false, 0, "and again" }),
 	  .loop_from = 1 },
+	{ .name = "commits",
+	  .help = "a member crashes with records processed but not committed: auto-commit every 5s against commit after "
+		  "processing (records processed twice, counted)",
+	  .ngroups = 2,
+	  .groups = { { "kgtop-demo-autocommit", "cooperative-sticky", 3, false, DEMO_COMMIT_AUTO },
+		      { "kgtop-demo-aftercommit", "cooperative-sticky", 3, false, DEMO_COMMIT_AFTER } },
+	  STEPS({ DEMO_ACT_NONE, 0, false, false, 7000, "three members consume and commit" },
+		{ DEMO_ACT_CRASH, 0, false, false, 6000, "a member crashes: records processed, not committed" },
+		{ DEMO_ACT_REFILL, 0, false, false, 6000, "back to three members" },
+		{ DEMO_ACT_LOOP, 0, false, false, 0, "again" }),
+	  .loop_from = 1 },
 	{ .name = "manual",
 	  .help = "three members per group and no script: drive it with the demo keys",
 	  EAGER_AND_COOP },
@@ -91,6 +102,17 @@ static const demo_scenario scenarios[] = {
 		{ DEMO_ACT_LOOP, 0, false, false, 0, "again" }),
 	  .loop_from = 1 },
 };
+
+/* How a commit policy reads. */
+const char *
+demo_commit_policy(demo_commit c)
+{
+	switch (c) {
+	case DEMO_COMMIT_AUTO: return "auto-commit every 5s";
+	case DEMO_COMMIT_AFTER: return "commit after processing, batches of 10";
+	default: return NULL;
+	}
+}
 
 /* Number of scenarios. */
 int

@@ -42,11 +42,22 @@ typedef struct demo_step {
 	const char *label; /* shown in the demo's health line */
 } demo_step;
 
+/* How a group's members commit what they processed (seeds 000 and 001). */
+typedef enum demo_commit {
+	DEMO_COMMIT_DEMO,  /* the demo's usual: auto-commit every second, nothing counted */
+	DEMO_COMMIT_AUTO,  /* enable.auto.commit every 5 s (Kafka's default auto.commit.interval.ms) */
+	DEMO_COMMIT_AFTER, /* commit (synchronously) after processing each batch of records */
+	DEMO_COMMIT_COUNT
+} demo_commit;
+
+#define DEMO_COMMIT_BATCH 10 /* records per batch when committing after processing */
+
 typedef struct demo_group_def {
 	const char *name;      /* always starts with "kgtop-demo-" */
 	const char *assignor;  /* partition.assignment.strategy */
 	int members;           /* members at the start (and after REFILL) */
 	bool static_members;   /* group.instance.id per member (real clusters only) */
+	demo_commit commit;    /* how members commit; other than DEMO_COMMIT_DEMO: records processed twice are counted */
 } demo_group_def;
 
 #define DEMO_MAX_GROUPS 4
@@ -162,6 +173,8 @@ int demo_cmd_parse(const char *line, demo_cmd *out, char *err, size_t errsz);
 bool demo_assignor_valid(const char *name);
 /* The rebalance protocol an assignor implies. */
 kg_proto demo_assignor_proto(const char *name);
+/* How a commit policy reads: "auto-commit every 5s", "commit after processing (batches of 10)"; NULL for the demo's own. */
+const char *demo_commit_policy(demo_commit c);
 /* Client id of member number idx: consumer-a ... consumer-z, consumer-aa, ... */
 void demo_client_id(int idx, char *buf, size_t n);
 /* Match a group name as typed (full name, or without the kgtop-demo- prefix). */

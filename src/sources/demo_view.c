@@ -286,6 +286,15 @@ demo_view_contribute(kg_source *s, kg_builder *b)
 		bgroup_protocol(bg, "consumer", vg->assignor);
 		bgroup_state(bg, vg->state);
 		bgroup_topic(bg, d->topic_id);
+		if (g->coordinator >= 0)
+			bgroup_coordinator(bg, g->coordinator);
+		if (g->commit != DEMO_COMMIT_DEMO) {
+			int64_t twice;
+			pthread_mutex_lock(&d->lock);
+			twice = g->reprocessed;
+			pthread_mutex_unlock(&d->lock);
+			bgroup_reprocessed(bg, twice, demo_commit_policy(g->commit));
+		}
 		for (k = 0; k < vg->nm; k++) {
 			const vmember *m = &vg->m[k];
 			kg_bmember *bm = bgroup_member(bg, m->id);
@@ -295,6 +304,8 @@ demo_view_contribute(kg_source *s, kg_builder *b)
 		}
 	}
 	builder_topic(b, d->topic_id, d->npart);
+	if (d->offsets_partitions > 0)
+		builder_offsets_partitions(b, d->offsets_partitions);
 	health_message(d, msg, sizeof msg);
 	memset(&h, 0, sizeof h);
 	h.name = DEMO_SOURCE_NAME;

@@ -1,5 +1,6 @@
 /*
- * sources.h: process-wide setup of the libraries sources use.
+ * sources.h: process-wide setup of the libraries sources use, and their
+ * versions.
  */
 #ifndef KGTOP_SOURCES_SOURCES_H
 #define KGTOP_SOURCES_SOURCES_H
@@ -12,5 +13,9 @@ int sources_global_init(char *err, size_t errsz);
 void sources_global_cleanup(void);
 /* librdkafka's version string. */
 const char *sources_rdkafka_version(void);
+/* libcurl's version, with its TLS library. */
+const char *sources_curl_version(void);
+/* cJSON's version. */
+const char *sources_cjson_version(void);
 
 #endif

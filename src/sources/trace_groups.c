@@ -206,10 +206,20 @@ static bool
 tv_log_state(kg_tgview *v, const kg_obs *o)
 {
 	tv_group *g;
+	bool known;
 	if (o->kind != KG_OBS_PREPARING && o->kind != KG_OBS_STABILIZED && o->kind != KG_OBS_SYNCED &&
-	    o->kind != KG_OBS_EPOCH)
+	    o->kind != KG_OBS_EPOCH && o->kind != KG_OBS_STATIC_REPLACED)
 		return false;
+	known = hmap_get(&v->by_name, intern_group_name(o->group)) != NULL;
 	g = tv_group_get(v, o->group);
+	/* a static member replaced in a group seen first so: the group runs, a member came back (Stable) */
+	if (o->kind == KG_OBS_STATIC_REPLACED) {
+		if (!known) {
+			g->from_log = true;
+			g->state = KG_STATE_STABLE;
+		}
+		return true;
+	}
 	g->from_log = true;
 	g->state = o->kind == KG_OBS_PREPARING ? KG_STATE_PREPARING_REBALANCE : KG_STATE_STABLE;
 	if (o->kind == KG_OBS_EPOCH)

@@ -6,7 +6,8 @@
  * consuming '#', partly stopped '+', stopped '.', in flight '~', idle '_',
  * away ':', absent and a grid cell of another member ' ', the time axis '-'.
  * The grid's unconsumed partition ('-', ASCII '_') is not its cell of
- * another member ('\u00b7', ASCII ' ').
+ * another member ('\u00b7', ASCII ' ').  A steady lag has an arrow in
+ * UTF-8 and no mark in ASCII ("41", not "41=", which reads as a sum).
  */
 #ifndef KGTOP_UI_GLYPH_H
 #define KGTOP_UI_GLYPH_H
@@ -25,7 +26,7 @@
 	X(G_REVOKED, "\u00d7", "x") \
 	X(G_UP, "\u2191", "^") \
 	X(G_DOWN, "\u2193", "v") \
-	X(G_FLAT, "\u2192", "=") \
+	X(G_FLAT, "\u2192", " ") \
 	X(G_EPISODE, "\u25b2", "^") \
 	X(G_HLINE, "\u2500", "-") \
 	X(G_VLINE, "\u2502", "|") \

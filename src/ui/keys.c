@@ -1,27 +1,36 @@
 /*
- * keys.c: what each key does, and the help overlay listing them.
+ * keys.c: what each key and mouse click does, and the help overlay
+ * listing them.
  *
- * Keys follow top/less/vim habits.  A key only changes the screen's state
- * and fills a ui_action for what the loop must do with the outside world
- * (quit, refresh, reload the theme, send a command to the sources), so
- * the whole keyboard is testable without a terminal or a collector.
+ * Keys follow the habits of htop, less and k9s: F1 or ? help, F10 or q
+ * quit, F3 or / search as you type (n N next, previous), F4 or \ filter
+ * as you type, F6 or s sort (S reverses it), Enter into a group's view
+ * and Esc back, PgUp PgDn Home End on whatever has the keys (the group
+ * list, or the view shown alone), a click selects a group or a view, the
+ * wheel scrolls.  A key only changes the screen's state and fills a
+ * ui_action for what the loop must do with the outside world (quit,
+ * refresh, reload the theme, send a command to the sources), so the
+ * whole keyboard is testable without a terminal or a collector.
  *
  * One table holds the keys that are not a view's: each row the keys it
  * takes, what they do and its line of the help overlay, in the help's
  * order.  The views' keys are their panes' (see UI_VIEWS in screen.h):
  * a view's digit and letter show it, and its own keys are asked in any
- * view.  A new key is a row here, or in its view's pane.
+ * view.  A new key is a row here, or in its view's pane.  While a search
+ * or a filter is typed, or the help is open, the keys are theirs.
  */
 #include "config.h"
 
 #include "ui/screen.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "util/util.h"
 
 #define KEY_ESC 27
+#define WHEEL_STEP 3 /* rows a turn of the wheel moves */
 
 /* librdkafka 2.0.2 has no eager "sticky" assignor */
 static const char *const assignors[] = { "range", "roundrobin", "cooperative-sticky" };
@@ -43,17 +52,28 @@ scrub_step(const ui_screen *s, bool big)
 	return big ? st * 10 : st;
 }
 
-/* Move the view time back (dir < 0) or forward, within the history. */
+/* True when the screen shows a replay. */
+static bool
+is_replay(const ui_screen *s)
+{
+	return s->info != NULL && s->info->replay;
+}
+
+/* True when the embedded demo runs. */
+static bool
+is_demo(const ui_screen *s)
+{
+	return s->info != NULL && s->info->demo;
+}
+
+/* Move the view time back (dir < 0) or forward, within the history: the screen pauses, as less stops following. */
 static void
 scrub(ui_screen *s, int dir, bool big)
 {
 	int64_t max = 0;
 	if (s->snap == NULL)
 		return;
-	if (!s->paused && render_pane(s->view)->scroll_step == NULL) {
-		screen_status(s, false, "p pauses the screen; then left/right scrub through the history");
-		return;
-	}
+	s->paused = true;
 	max = history_window(s->hist);
 	s->offset_us += dir < 0 ? scrub_step(s, big) : -scrub_step(s, big);
 	if (s->offset_us < 0)
@@ -77,13 +97,16 @@ jump_episode(ui_screen *s, int dir)
 	if (g == NULL || s->snap == NULL)
 		return false;
 	view = screen_view_time(s);
+	/* a little after its start: ten timeline columns, at least a second */
+	lead = KG_MAX(screen_scale_us(s) * 10, 1000000);
 	ref = s->jump_start_us != 0 && s->jump_group == g->id && s->jump_view_us == view ? s->jump_start_us : view;
 	t = history_next_episode(s->hist, g->id, ref, dir);
 	if (t == 0)
 		return false;
-	/* a little after its start: ten timeline columns, at least a second */
-	lead = KG_MAX(screen_scale_us(s) * 10, 1000000);
 	s->paused = true;
+	/* back never shows a later moment: an episode begun less than lead before the view is shown at the view */
+	if (dir < 0 && t + lead > view)
+		lead = view - t;
 	s->offset_us = s->snap->time_us - (t + lead);
 	if (s->offset_us < 0)
 		s->offset_us = 0;
@@ -91,73 +114,215 @@ jump_episode(ui_screen *s, int dir)
 	s->jump_start_us = t;
 	s->jump_view_us = screen_view_time(s);
 	{
-		char d[32];
+		/* the same moments as the header's PAUSED -offset: both from the snapshot's time */
+		char d[32], v[32];
 		util_fmt_duration(d, sizeof d, s->snap->time_us - t);
-		screen_status(s, false, "rebalance of %s %s ago ([ ] walk, p resumes live)", g->name, d);
+		util_fmt_duration(v, sizeof v, s->offset_us);
+		screen_status(s, false, "rebalance of %s began -%s, shown at -%s ([ ] walk, p resumes %s)", g->name, d, v,
+			      is_replay(s) ? "the replay" : "live");
 	}
 	return true;
 }
 
-/* Keys while typing a filter: Enter applies (empty: clears), Esc cancels and keeps the filter. */
+/* Edit a line being typed: backspace, or a printable character added; false for any other key. */
+static bool
+edit_line(char *buf, size_t size, int key)
+{
+	size_t n = strlen(buf);
+	if (key == KEY_BACKSPACE || key == 127 || key == 8) {
+		if (n > 0)
+			buf[n - 1] = '\0';
+		return true;
+	}
+	if (key >= 0x20 && key < 0x7f) {
+		if (n + 1 < size) {
+			buf[n] = (char)key;
+			buf[n + 1] = '\0';
+		}
+		return true;
+	}
+	return false;
+}
+
+/*
+ * Keys while typing a filter (\ or F4): it applies as it is typed (a
+ * pattern that is no regex yet shows every group until it is one), Enter
+ * keeps it (empty: no filter), Esc puts back the one before.
+ */
 static void
 filter_key(ui_screen *s, int key, ui_action *a)
 {
-	size_t n = strlen(s->filter_buf);
 	a->redraw = true;
 	if (key == KEY_ESC) {
 		s->filter_edit = false;
-		s->filter_buf[0] = '\0';
+		util_strlcpy(s->filter_buf, s->filter_prev, sizeof s->filter_buf);
+		screen_set_filter(s, s->filter_buf);
+		s->status[0] = '\0';
 	} else if (key == '\n' || key == '\r' || key == KEY_ENTER) {
 		s->filter_edit = false;
 		if (screen_set_filter(s, s->filter_buf) == 0) {
 			if (s->filter_buf[0] != '\0')
-				screen_status(s, false, "filter /%s/: %d group%s", s->filter, s->norder,
-					      s->norder == 1 ? "" : "s");
+				screen_status(s, false, "filter %s: %d group%s", s->filter, s->norder, s->norder == 1 ? "" : "s");
 			else
 				screen_status(s, false, "no filter");
 		}
-	} else if (key == KEY_BACKSPACE || key == 127 || key == 8) {
-		if (n > 0)
-			s->filter_buf[n - 1] = '\0';
-	} else if (key >= 0x20 && key < 0x7f && n + 1 < sizeof s->filter_buf) {
-		s->filter_buf[n] = (char)key;
-		s->filter_buf[n + 1] = '\0';
+	} else if (edit_line(s->filter_buf, sizeof s->filter_buf, key)) {
+		regex_t r;
+		/* as typed: a pattern that compiles applies; the prompt says when it does not yet */
+		if (s->filter_buf[0] != '\0' && regcomp(&r, s->filter_buf, REG_EXTENDED | REG_ICASE | REG_NOSUB) == 0) {
+			regfree(&r);
+			screen_set_filter(s, s->filter_buf);
+		} else {
+			screen_set_filter(s, NULL);
+		}
 	}
 }
 
-/* True when the screen shows a replay. */
-static bool
-is_replay(const ui_screen *s)
+/* The search's target pane when the view has the keys and can search, else NULL (the group list). */
+static const ui_pane *
+search_pane(const ui_screen *s)
 {
-	return s->info != NULL && s->info->replay;
+	const ui_pane *p = render_pane(s->view);
+	return screen_view_focus(s) && p->search != NULL ? p : NULL;
 }
 
-/* True when the embedded demo runs. */
-static bool
-is_demo(const ui_screen *s)
+/* Scroll the view so that its line shows, a third of the way down. */
+static void
+search_show(ui_screen *s, int line)
 {
-	return s->info != NULL && s->info->demo;
+	s->search_hit = line;
+	s->scroll = KG_MAX(0, line - KG_MAX(0, s->lay.view.h / 3));
 }
 
-/* Up/down, j/k, Home/End: select a group. */
+/*
+ * Find the search from a place: the group list from index from, or the
+ * view's line from, in dir (wrapping); select or scroll there.  False
+ * when nothing holds it.
+ */
+static bool
+search_find(ui_screen *s, int from, int dir)
+{
+	const kg_group *g = screen_group(s);
+	int hit;
+	if (s->search[0] == '\0')
+		return false;
+	if (!s->search_in_view) {
+		hit = screen_find_group(s, s->search, from, dir);
+		if (hit >= 0)
+			screen_select(s, hit);
+		return hit >= 0;
+	}
+	if (g == NULL)
+		return false;
+	hit = render_pane(s->view)->search(s, g, s->search, from, dir);
+	if (hit < 0)
+		hit = render_pane(s->view)->search(s, g, s->search, dir > 0 ? 0 : INT_MAX, dir); /* wrap */
+	if (hit < 0) {
+		s->search_hit = -1;
+		return false;
+	}
+	search_show(s, hit);
+	return true;
+}
+
+/* Where a search that began at the selection (or at the view's top line) looks first. */
+static int
+search_origin(const ui_screen *s)
+{
+	int i;
+	if (s->search_in_view)
+		return s->search_scroll;
+	for (i = 0; s->snap != NULL && i < s->norder; i++) {
+		if (strcmp(s->snap->groups[s->order[i]].name, s->search_from) == 0)
+			return i;
+	}
+	return 0;
+}
+
+/* Put back the selection and the scroll of before the search. */
+static void
+search_restore(ui_screen *s)
+{
+	util_strlcpy(s->selected, s->search_from, sizeof s->selected);
+	screen_order(s);
+	s->scroll = s->search_scroll;
+}
+
+/*
+ * Keys while typing a search (/ or F3): each key finds the first match
+ * from where the search began (a group's name in the list, a line of the
+ * view that has the keys); Enter keeps it for n and N, Esc cancels and
+ * goes back.
+ */
+static void
+search_key(ui_screen *s, int key, ui_action *a)
+{
+	a->redraw = true;
+	if (key == KEY_ESC) {
+		s->search_edit = false;
+		s->search[0] = '\0';
+		s->search_hit = -1;
+		search_restore(s);
+	} else if (key == '\n' || key == '\r' || key == KEY_ENTER) {
+		s->search_edit = false;
+		if (s->search[0] != '\0')
+			screen_status(s, false, "n N: the next, the previous that holds \"%s\"", s->search);
+	} else if (edit_line(s->search, sizeof s->search, key)) {
+		search_restore(s);
+		s->search_hit = -1;
+		search_find(s, search_origin(s), 1);
+	}
+}
+
+/* Up/down, j/k: select the previous or next group (whatever has the keys). */
 static void
 key_select(ui_screen *s, int key, ui_action *a)
 {
-	int sel = s->sel;
 	(void)a;
-	if (s->norder <= 0)
-		return;
-	if (key == 'j' || key == KEY_DOWN)
-		sel++;
-	else if (key == 'k' || key == KEY_UP)
-		sel--;
-	else
-		sel = key == KEY_HOME ? 0 : s->norder - 1;
-	sel = KG_MAX(0, KG_MIN(sel, s->norder - 1));
-	if (sel != s->sel)
+	screen_select(s, s->sel + (key == 'j' || key == KEY_DOWN ? 1 : -1));
+}
+
+/* Scroll the view by n lines (down when positive), within what it drew last. */
+static void
+view_scroll(ui_screen *s, int n)
+{
+	s->scroll += n;
+	if (s->scroll > s->view_rows - s->lay.view.h)
+		s->scroll = KG_MAX(0, s->view_rows - s->lay.view.h);
+	if (s->scroll < 0)
 		s->scroll = 0;
-	s->sel = sel;
-	util_strlcpy(s->selected, s->snap->groups[s->order[sel]].name, sizeof s->selected);
+}
+
+/*
+ * PgUp, PgDn, space, Home, End: page, or go to the end of, what has the
+ * keys: the group list, or the view shown alone (space plays or pauses a
+ * replay).
+ */
+static void
+key_page(ui_screen *s, int key, ui_action *a)
+{
+	int page;
+	if (key == ' ' && is_replay(s)) {
+		command(a, KG_ROLE_REPLAY, "%s", "toggle");
+		return;
+	}
+	if (screen_view_focus(s)) {
+		page = KG_MAX(1, s->lay.view.h - 2);
+		if (key == KEY_HOME)
+			s->scroll = 0;
+		else if (key == KEY_END)
+			s->scroll = KG_MAX(0, s->view_rows - s->lay.view.h);
+		else
+			view_scroll(s, key == KEY_PPAGE ? -page : page);
+		return;
+	}
+	page = KG_MAX(1, s->lay.list.h - 2);
+	if (key == KEY_HOME)
+		screen_select(s, 0);
+	else if (key == KEY_END)
+		screen_select(s, s->norder - 1);
+	else
+		screen_select(s, s->sel + (key == KEY_PPAGE ? -page : page));
 }
 
 /* Tab, S-Tab: the next or previous view. */
@@ -165,11 +330,15 @@ static void
 key_cycle_view(ui_screen *s, int key, ui_action *a)
 {
 	(void)a;
+	if (s->lay.narrow && !s->maximized) {
+		s->maximized = true; /* one pane at a time: Tab first shows the view */
+		return;
+	}
 	s->view = (ui_view_id)((s->view + (key == '\t' ? 1 : UI_VIEW_COUNT - 1)) % UI_VIEW_COUNT);
 	s->scroll = 0;
 }
 
-/* Enter: the group view on the whole screen, or back. */
+/* Enter: the group view on the whole screen, with the keys (under 80x24: instead of the list), or back. */
 static void
 key_maximize(ui_screen *s, int key, ui_action *a)
 {
@@ -178,49 +347,77 @@ key_maximize(ui_screen *s, int key, ui_action *a)
 	s->maximized = !s->maximized;
 }
 
-/* PgUp, PgDn, space: scroll the group view (space plays or pauses a replay). */
-static void
-key_page(ui_screen *s, int key, ui_action *a)
-{
-	if (key == ' ' && is_replay(s)) {
-		command(a, KG_ROLE_REPLAY, "%s", "toggle");
-	} else if (key == KEY_PPAGE) {
-		s->scroll = KG_MAX(0, s->scroll - KG_MAX(1, s->lay.view.h - 2));
-	} else {
-		s->scroll += KG_MAX(1, s->lay.view.h - 2);
-		if (s->scroll > s->view_rows - s->lay.view.h)
-			s->scroll = KG_MAX(0, s->view_rows - s->lay.view.h);
-	}
-}
-
-/* /: type a filter, like less and htop: a new pattern from scratch (the footer shows the one in force). */
+/* \ or F4: type a filter (a regex on the names, applied as it is typed), from the one in force. */
 static void
 key_filter(ui_screen *s, int key, ui_action *a)
 {
 	(void)key;
 	(void)a;
 	s->filter_edit = true;
-	s->filter_buf[0] = '\0';
+	util_strlcpy(s->filter_prev, s->filter, sizeof s->filter_prev);
+	util_strlcpy(s->filter_buf, s->filter, sizeof s->filter_buf);
 }
 
-/* Esc: clear the filter and the message. */
+/* / or F3: search as you type: the group list, or the view that has the keys when it can search. */
+static void
+key_search(ui_screen *s, int key, ui_action *a)
+{
+	(void)key;
+	(void)a;
+	s->search_edit = true;
+	s->search[0] = '\0';
+	s->search_hit = -1;
+	s->search_in_view = search_pane(s) != NULL;
+	util_strlcpy(s->search_from, s->selected, sizeof s->search_from);
+	s->search_scroll = s->scroll;
+}
+
+/* n N: the next or previous place that holds the search. */
+static void
+key_next(ui_screen *s, int key, ui_action *a)
+{
+	int dir = key == 'n' ? 1 : -1;
+	(void)a;
+	if (s->search[0] == '\0') {
+		screen_status(s, false, "/ searches first; then n and N find the next and the previous");
+		return;
+	}
+	if (s->search_in_view && search_pane(s) == NULL) {
+		s->search_in_view = false; /* the view that was searched is gone: the list */
+		s->search_hit = -1;
+	}
+	if (!search_find(s, s->search_in_view ? s->search_hit + dir : s->sel + dir, dir))
+		screen_status(s, false, "nothing holds \"%s\"", s->search);
+}
+
+/* Esc: out of the view shown alone, else the search, else the filter, else the message. */
 static void
 key_clear(ui_screen *s, int key, ui_action *a)
 {
 	(void)key;
 	(void)a;
-	if (s->re_ok)
+	if (s->maximized) {
+		s->maximized = false;
+		return;
+	}
+	if (s->search[0] != '\0') {
+		s->search[0] = '\0';
+		s->search_hit = -1;
+	} else if (s->re_ok) {
 		screen_set_filter(s, NULL);
+	}
 	s->status[0] = '\0';
 }
 
-/* s: the next sort order. */
+/* s or F6: the next sort order; S: the same order reversed. */
 static void
 key_sort(ui_screen *s, int key, ui_action *a)
 {
-	(void)key;
 	(void)a;
-	s->sort = (ui_sort)(((int)s->sort + 1) % groupcol_nsorts());
+	if (key == 'S')
+		s->sort_reverse = !s->sort_reverse;
+	else
+		s->sort = (ui_sort)(((int)s->sort + 1) % groupcol_nsorts());
 	screen_order(s);
 }
 
@@ -250,7 +447,7 @@ key_pause(ui_screen *s, int key, ui_action *a)
 		s->offset_us = 0;
 }
 
-/* Left, right (shifted: ten times as far): scrub through the history. */
+/* Left, right (shifted: ten times as far): pause and scrub through the history. */
 static void
 key_scrub(ui_screen *s, int key, ui_action *a)
 {
@@ -288,7 +485,7 @@ key_walk(ui_screen *s, int key, ui_action *a)
 	}
 }
 
-/* r: refresh now (a replay has nothing to refresh). */
+/* r, F5: refresh now (a replay has nothing to refresh). */
 static void
 key_refresh(ui_screen *s, int key, ui_action *a)
 {
@@ -316,7 +513,7 @@ key_theme(ui_screen *s, int key, ui_action *a)
 	a->theme = true;
 }
 
-/* ?, i: the help, or the sources' health. */
+/* ?, F1, i: the help, or the sources' health. */
 static void
 key_overlay(ui_screen *s, int key, ui_action *a)
 {
@@ -326,7 +523,7 @@ key_overlay(ui_screen *s, int key, ui_action *a)
 	s->help_top = 0;
 }
 
-/* q: quit. */
+/* q, F10: quit. */
 static void
 key_quit(ui_screen *s, int key, ui_action *a)
 {
@@ -397,28 +594,32 @@ typedef struct key_row {
 
 /* The keys that are not a view's, in the help's order. */
 static const key_row key_table[] = {
-	{ { 'j', KEY_DOWN, 'k', KEY_UP, KEY_HOME, KEY_END }, key_select, "up/down j/k",
-	  "select a group (Home/End: first/last)", KW_ALWAYS },
+	{ { 'j', KEY_DOWN, 'k', KEY_UP }, key_select, "up down j k", "select a group", KW_ALWAYS },
+	{ { KEY_NPAGE, KEY_PPAGE, KEY_HOME, KEY_END, ' ' }, key_page, "PgUp PgDn", 
+	  "page the groups, or the view alone (space: down)", KW_LIVE },
+	{ { 0 }, NULL, "PgUp PgDn", "page the groups, or the view alone", KW_REPLAY },
+	{ { 0 }, NULL, "Home End", "the first, the last of them", KW_ALWAYS },
 	{ { 0 }, NULL, NULL, NULL, KW_VIEWS },
 	{ { '\t', KEY_BTAB }, key_cycle_view, "Tab S-Tab", "next / previous view", KW_ALWAYS },
-	{ { '\n', '\r', KEY_ENTER }, key_maximize, "Enter", "group view on the whole screen, or back", KW_ALWAYS },
-	{ { KEY_NPAGE, KEY_PPAGE, ' ' }, key_page, "PgUp PgDn", "scroll the group view (space: down)", KW_LIVE },
-	{ { 0 }, NULL, "PgUp PgDn", "scroll the group view", KW_REPLAY },
-	{ { '/' }, key_filter, "/", "filter groups by regex (an empty one clears)", KW_ALWAYS },
-	{ { KEY_ESC }, key_clear, "Esc", "clear the filter and the message", KW_ALWAYS },
-	{ { 's' }, key_sort, "s", NULL, KW_SORTS },
-	{ { 'p' }, key_pause, "p", "pause the screen (collection continues)", KW_ALWAYS },
+	{ { '\n', '\r', KEY_ENTER }, key_maximize, "Enter", "the group's view alone, with the keys, or back", KW_ALWAYS },
+	{ { KEY_ESC }, key_clear, "Esc", "back to the groups, or clear search and filter", KW_ALWAYS },
+	{ { '/', KEY_F(3) }, key_search, "/ F3", "search as you type (groups, or the view alone)", KW_ALWAYS },
+	{ { 'n', 'N' }, key_next, "n N", "the next / previous match", KW_ALWAYS },
+	{ { '\\', KEY_F(4) }, key_filter, "\\ F4", "filter the groups by a regex, as you type", KW_ALWAYS },
+	{ { 's', KEY_F(6) }, key_sort, "s F6", NULL, KW_SORTS },
+	{ { 'S' }, key_sort, "S", "reverse the sort order", KW_ALWAYS },
+	{ { 'p' }, key_pause, "p", "pause or resume the screen (collection goes on)", KW_ALWAYS },
 	{ { KEY_LEFT, KEY_RIGHT, KEY_SLEFT, KEY_SRIGHT }, key_scrub, "left right",
-	  "scrub history while paused; scroll the timeline", KW_ALWAYS },
-	{ { 0 }, NULL, "S-left/right", "scrub ten times as far", KW_ALWAYS },
+	  "pause, scrub the history (shifted: 10x as far)", KW_ALWAYS },
 	{ { '0' }, key_now, "0", "back to now", KW_ALWAYS },
 	{ { '[', ']' }, key_walk, "[ ]", "previous / next rebalance (pauses there)", KW_ALWAYS },
 	{ { 0 }, NULL, NULL, NULL, KW_VIEW_KEYS },
-	{ { 'r' }, key_refresh, "r", "refresh now", KW_LIVE },
+	{ { 'r', KEY_F(5) }, key_refresh, "r F5", "refresh now", KW_LIVE },
 	{ { 'T' }, key_theme, "T", "next theme", KW_ALWAYS },
-	{ { 'i' }, key_overlay, "i", "sources: the health of each, with the whole message", KW_ALWAYS },
-	{ { '?' }, key_overlay, "?", "this help", KW_ALWAYS },
-	{ { 'q' }, key_quit, "q", "quit", KW_ALWAYS },
+	{ { 'i' }, key_overlay, "i", "sources: each one's health and whole message", KW_ALWAYS },
+	{ { '?', KEY_F(1) }, key_overlay, "? F1", "this help", KW_ALWAYS },
+	{ { 'q', KEY_F(10) }, key_quit, "q F10", "quit", KW_ALWAYS },
+	{ { 0 }, NULL, "mouse", "click a group or a view's tab; the wheel scrolls", KW_ALWAYS },
 	{ { 'a' }, key_demo_member, "a", "demo: add a member to the selected group", KW_DEMO },
 	{ { 'l' }, key_demo_member, "l", "demo: a member leaves gracefully", KW_DEMO },
 	{ { 'c' }, key_demo_member, "c", "demo: a member crashes (session timeout)", KW_DEMO },
@@ -460,16 +661,25 @@ key_view(ui_screen *s, int key)
 	return false;
 }
 
-/* Keys while the help or the sources' overlay is open: j/k scroll it, q quits, any other closes it. */
+/*
+ * Keys while the help or the sources' overlay is open, as in less: j k
+ * a line, PgDn space and PgUp b a page, Home End; Esc, q, ? (F1), i close
+ * it; F10 quits kgtop.  Other keys do nothing.
+ */
 static void
 overlay_key(ui_screen *s, int key, ui_action *a)
 {
+	int page = KG_MAX(1, s->lay.rows - 7);
 	switch (key) {
 	case 'j': case KEY_DOWN: s->help_top++; break;
 	case 'k': case KEY_UP: s->help_top--; break;
-	case 'q': a->quit = true; break;
-	case KEY_RESIZE: break;
-	default: s->help = false; break;
+	case ' ': case 'f': case KEY_NPAGE: s->help_top += page; break;
+	case 'b': case KEY_PPAGE: s->help_top = KG_MAX(0, s->help_top - page); break;
+	case 'g': case KEY_HOME: s->help_top = 0; break;
+	case 'G': case KEY_END: s->help_top = INT_MAX / 2; break;
+	case KEY_ESC: case 'q': case '?': case 'i': case KEY_F(1): s->help = false; break;
+	case KEY_F(10): a->quit = true; break;
+	default: break;
 	}
 }
 
@@ -481,6 +691,16 @@ keys_handle(ui_screen *s, int key, ui_action *a)
 	int v;
 	memset(a, 0, sizeof *a);
 	a->redraw = true;
+	if (key == KEY_MOUSE) {
+		MEVENT ev;
+		if (getmouse(&ev) == OK)
+			keys_mouse(s, ev.y, ev.x, (unsigned long)ev.bstate, a);
+		return;
+	}
+	if (s->search_edit) {
+		search_key(s, key, a);
+		return;
+	}
 	if (s->filter_edit) {
 		filter_key(s, key, a);
 		return;
@@ -503,6 +723,58 @@ keys_handle(ui_screen *s, int key, ui_action *a)
 			return;
 	}
 	a->redraw = key == KEY_RESIZE;
+}
+
+/* True when (y, x) is in r. */
+static bool
+in_rect(ui_rect r, int y, int x)
+{
+	return r.h > 0 && y >= r.y && y < r.y + r.h && x >= r.x && x < r.x + r.w;
+}
+
+/*
+ * A mouse event: the wheel scrolls the help, the view under it (a step of
+ * lines) or the group list (the selection); a click on a group selects it
+ * (on the selected one, under 80x24, shows its view), a click on a view's
+ * tab shows that view.
+ */
+void
+keys_mouse(ui_screen *s, int y, int x, unsigned long bstate, ui_action *a)
+{
+	const ui_layout *l = &s->lay;
+	int dir = (bstate & BUTTON4_PRESSED) ? -1 : (bstate & BUTTON5_PRESSED) ? 1 : 0, v;
+	memset(a, 0, sizeof *a);
+	a->redraw = true;
+	if (s->help) {
+		s->help_top = KG_MAX(0, s->help_top + dir * WHEEL_STEP);
+		return;
+	}
+	if (dir != 0) {
+		if (in_rect(l->view, y, x))
+			view_scroll(s, dir * WHEEL_STEP);
+		else if (in_rect(l->list, y, x))
+			screen_select(s, s->sel + dir * WHEEL_STEP);
+		return;
+	}
+	if (!(bstate & (BUTTON1_PRESSED | BUTTON1_CLICKED)))
+		return;
+	if (in_rect(l->list, y, x) && y > l->list.y) {
+		int i = s->list_top + (y - l->list.y - 1);
+		if (i < 0 || i >= s->norder)
+			return;
+		if (i == s->sel && l->narrow)
+			s->maximized = true;
+		screen_select(s, i);
+		return;
+	}
+	if (y == l->tabs.y && l->tabs.h > 0) {
+		for (v = 0; v < UI_VIEW_COUNT; v++) {
+			if (s->tab_w[v] > 0 && x >= s->tab_x[v] && x < s->tab_x[v] + s->tab_w[v]) {
+				s->view = (ui_view_id)v;
+				s->scroll = 0;
+			}
+		}
+	}
 }
 
 /* True when a help line of this kind shows now. */

@@ -5,7 +5,12 @@
  * The columns are the table's rows that have a title, in its order, each
  * as wide as the table says and one blank apart; an optional column shows
  * only when the names keep the room they need and at least LIST_NAME_ROOM
- * columns (what an 80-column terminal gives them).  Cells come from the
+ * columns (what an 80-column terminal gives them).  A list under 80
+ * columns (a narrow terminal, or beside the view on a wide one) gives up
+ * columns, least telling first (partitions, protocol,
+ * rebalances, members, flags, lag), until the names fit: a name is cut
+ * only when even the state alone leaves it too little room.  A search's
+ * match is marked in the names.  Cells come from the
  * table's formatters as text and a style hint; the hints become theme
  * elements here, and the selected row draws them all in its own colours
  * but a storm's.  Scrubbed back, the row shows the group as the history
@@ -62,23 +67,46 @@ list_name_need(const ui_screen *s, int minw)
 	return KG_MAX(8, w);
 }
 
+/* Under 80 columns, the columns the list gives up, first to last (the state stays). */
+static const char *const give_up[] = { "PARTS", "PROTOCOL", "REB", "MEMB", "FLAGS", "LAG" };
+
+/* True when a narrow list (dropped of them) leaves column c out. */
+static bool
+list_dropped(const groupcol *c, int dropped)
+{
+	int k;
+	for (k = 0; k < dropped && k < (int)KG_ARRAY_LEN(give_up); k++) {
+		if (strcmp(c->title, give_up[k]) == 0)
+			return true;
+	}
+	return false;
+}
+
 /*
  * Choose the columns (at most max) for a list w wide whose names need
  * need columns: their table indexes and offsets after the name.  Returns
- * how many, and the columns they take in *fixed.
+ * how many, and the columns they take in *fixed.  Narrow, it gives
+ * columns up (give_up[]) until the names have what they need.
  */
 static int
-list_columns(int w, int need, int *idx, int *off, int max, int *fixed)
+list_columns(int w, int need, bool narrow, int *idx, int *off, int max, int *fixed)
 {
-	int i, n = 0, total = 0, spare;
-	for (i = 0; i < groupcol_count; i++) {
-		if (groupcol_table[i].title != NULL && !groupcol_table[i].optional)
-			total += col_span(&groupcol_table[i]);
+	int i, n = 0, total = 0, spare, dropped = 0;
+	for (;;) {
+		total = 0;
+		for (i = 0; i < groupcol_count; i++) {
+			const groupcol *c = &groupcol_table[i];
+			if (c->title != NULL && !c->optional && !list_dropped(c, dropped))
+				total += col_span(c);
+		}
+		if (!narrow || total + need <= w || dropped >= (int)KG_ARRAY_LEN(give_up))
+			break;
+		dropped++;
 	}
 	spare = w - total - KG_MAX(need, LIST_NAME_ROOM);
 	for (i = 0; i < groupcol_count; i++) {
 		const groupcol *c = &groupcol_table[i];
-		if (c->title == NULL || n == max)
+		if (c->title == NULL || n == max || list_dropped(c, dropped))
 			continue;
 		if (c->optional) {
 			if (spare < col_span(c))
@@ -120,11 +148,12 @@ list_note(ui_screen *s, char *buf, size_t n, ui_element *el)
 	}
 }
 
-/* The sort marker before a title at x. */
+/* The sort marker before a title at x: down, or up when S reversed it. */
 static void
 sort_mark(ui_screen *s, int y, int x)
 {
-	text_put(s, y, x, 1, s->attr[UI_EL_COLUMN] | A_BOLD, s->ascii ? "v" : "\u25be", 0);
+	const char *m = s->sort_reverse ? (s->ascii ? "^" : "\u25b4") : (s->ascii ? "v" : "\u25be");
+	text_put(s, y, x, 1, s->attr[UI_EL_COLUMN] | A_BOLD, m, 0);
 }
 
 /* The titles: the group count and the note on the data, each column's title, the sort marker. */
@@ -246,7 +275,7 @@ list_draw(ui_screen *s)
 	snprintf(title, sizeof title, "GROUP (%d%s)", s->norder, s->re_ok ? " filtered" : "");
 	list_note(s, note, sizeof note, &note_el);
 	namew = list_name_need(s, text_width(s, title) + 3 + (note[0] ? text_width(s, note) + 3 : 0));
-	n = list_columns(r.w, namew, idx, off, (int)KG_ARRAY_LEN(idx), &fixed);
+	n = list_columns(r.w, namew, r.w < UI_FULL_COLS, idx, off, (int)KG_ARRAY_LEN(idx), &fixed);
 	namew = KG_MAX(8, KG_MIN(namew, r.w - fixed));
 	list_titles(s, namew, idx, off, n, title, note, note_el);
 	list_scroll(s, r.h - 1);
@@ -261,7 +290,7 @@ list_draw(ui_screen *s)
 		if (sel)
 			text_blank(y, r.x, r.w, base);
 		text_put(s, y, r.x, 1, base, sel ? glyph_get(G_SELECT, s->ascii) : " ", 0);
-		text_put(s, y, r.x + 2, namew - 2, base, g->name, TEXT_ELLIPSIS);
+		text_put_match(s, y, r.x + 2, namew - 2, base, g->name, s->search_in_view ? NULL : s->search, TEXT_ELLIPSIS);
 		for (c = 0; c < n; c++) {
 			const groupcol *gc = &groupcol_table[idx[c]];
 			groupcol_cell cell;

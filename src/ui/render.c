@@ -47,8 +47,14 @@ render_layout(ui_layout *l, int rows, int cols, bool maximized, int ngroups, int
 	l->footer = (ui_rect){ rows - 1, 0, 1, cols };
 	l->status = (ui_rect){ rows - 1 - status_h, 0, status_h, cols };
 	body_h = rows - 2 - status_h;
-	l->wide = cols >= 150 && rows >= 30 && !maximized;
-	if (maximized) {
+	l->narrow = rows < UI_FULL_ROWS || cols < UI_FULL_COLS;
+	l->wide = !l->narrow && cols >= 150 && rows >= 30 && !maximized;
+	if (l->narrow && !maximized) {
+		/* one pane at a time: the list, Enter shows the view */
+		l->list = (ui_rect){ body_y, 0, body_h, cols };
+		l->tabs = (ui_rect){ body_y, 0, 0, cols };
+		l->view = (ui_rect){ body_y, 0, 0, cols };
+	} else if (maximized) {
 		l->list = (ui_rect){ body_y, 0, 0, cols };
 		l->tabs = (ui_rect){ body_y, 0, 1, cols };
 		l->view = (ui_rect){ body_y + 1, 0, body_h - 1, cols };
@@ -94,14 +100,17 @@ curses_attrs(unsigned a)
 	return r;
 }
 
-/* Turn the theme into attributes, allocating colour pairs in element order. */
+/*
+ * Turn the theme into attributes: the palette of the terminal's depth
+ * (none without colour), colour pairs allocated in element order.
+ */
 void
 render_theme_apply(ui_screen *s)
 {
 	bool colour = s->colour && has_colors();
 	int ncol = colour ? COLORS : 0, npairs = 0, i, k;
 	short pfg[UI_EL_COUNT], pbg[UI_EL_COUNT];
-	const ui_style *st = colour ? s->theme.st : s->theme.mono;
+	const ui_style *st = s->theme.st[theme_depth(ncol)];
 	for (i = 0; i < UI_EL_COUNT; i++) {
 		int fg = theme_colour_index(st[i].fg, ncol), bg = theme_colour_index(st[i].bg, ncol), pair = 0;
 		s->attr[i] = curses_attrs(st[i].attrs);
@@ -121,102 +130,171 @@ render_theme_apply(ui_screen *s)
 	}
 }
 
-/* Write the local time of t (us) as HH:MM:SS, or with the date when long is set. */
+/*
+ * Write the local time of t (us) as HH:MM:SS, or with the date when
+ * with_date is set.  The header asks for the same second several times a
+ * frame: the last one is kept (the UI runs on one thread).
+ */
 static void
 fmt_clock(char *buf, size_t n, int64_t t_us, bool with_date)
 {
+	static time_t last = -1;
+	static char forms[2][40];
 	time_t t = (time_t)(t_us / 1000000);
-	struct tm tm;
-	localtime_r(&t, &tm);
-	strftime(buf, n, with_date ? "%Y-%m-%d %H:%M:%S" : "%H:%M:%S", &tm);
+	if (t != last) {
+		struct tm tm;
+		localtime_r(&t, &tm);
+		strftime(forms[0], sizeof forms[0], "%H:%M:%S", &tm);
+		strftime(forms[1], sizeof forms[1], "%Y-%m-%d %H:%M:%S", &tm);
+		last = t;
+	}
+	util_strlcpy(buf, forms[with_date], n);
 }
 
-/* Draw a marker ending rw columns from the header's right edge; returns rw with it and a blank. */
-static int
-header_marker(ui_screen *s, int rw, ui_element el, const char *m)
+/* A span of time as the header says it: "16s" (no ".0"), "1.5s", "1m05s", "500ms". */
+static void
+fmt_span(char *buf, size_t n, int64_t us)
 {
-	ui_rect r = s->lay.header;
-	int w = text_width(s, m);
-	rw += w + 1;
-	text_put(s, r.y, r.w - rw, w, s->attr[el], m, 0);
-	return rw;
+	size_t len;
+	util_fmt_duration(buf, n, us);
+	len = strlen(buf);
+	if (len > 3 && strcmp(buf + len - 3, ".0s") == 0)
+		snprintf(buf + len - 3, n - (len - 3), "s");
+}
+
+/* What the header leaves out to fit, in the order it gives things up. */
+enum {
+	HDR_BRIEF_RIGHT = 0x01,   /* the refresh interval (live), the date (replay) */
+	HDR_DEMO_BRIEF = 0x02,    /* the demo's word is its script step alone, no "ok: default: " */
+	HDR_NO_PHASE = 0x04,      /* and without "(holding)" */
+	HDR_SHORT_CLUSTER = 0x08, /* "demo" for "demo (mock cluster)", "prod" for "prod (host:9092)" */
+};
+
+/* The refresh interval as the header says it: "every 1s". */
+static void
+header_interval(const ui_screen *s, char *buf, size_t n)
+{
+	char iv[32];
+	fmt_span(iv, sizeof iv, s->interval_us);
+	snprintf(buf, n, "every %s", iv);
 }
 
 /*
- * The marker of a viewer (--attach): the attach source's own words while
- * it reads the stream, "attached to HOST, N s behind"; when it does not,
- * the sources on the left say why.  Returns rw with it.
+ * The header's right part: one clock for where the screen is.  Live, the
+ * refresh interval and the clock; paused or scrolled back, PAUSED and how
+ * far back; in a replay, the recorded time shown, how it plays (x4,
+ * paused, ended) and how far back the screen is, and no interval.  Into
+ * m; returns the element to draw it in.
+ */
+static ui_element
+header_where(ui_screen *s, unsigned lv, char *m, size_t n)
+{
+	char clock[40], d[32], how[40] = "", back[40] = "", iv[40];
+	if (s->offset_us > 0) {
+		fmt_span(d, sizeof d, s->offset_us);
+		snprintf(back, sizeof back, " -%s", d);
+	}
+	if (s->info != NULL && s->info->replay && s->snap != NULL) {
+		const kg_source_health *rp = screen_source(s, KG_ROLE_REPLAY);
+		const char *msg = rp != NULL && rp->message != NULL ? rp->message : "";
+		if (s->paused) {
+			snprintf(how, sizeof how, " paused");
+		} else if (strncmp(msg, "playing ", 8) == 0) {
+			/* "playing 4x at ...": x4 */
+			int len = (int)strcspn(msg + 8, " ");
+			if (len > 1 && msg[8 + len - 1] == 'x')
+				snprintf(how, sizeof how, " x%.*s", len - 1, msg + 8);
+		} else if (strncmp(msg, "paused", 6) == 0 || strncmp(msg, "ended", 5) == 0) {
+			snprintf(how, sizeof how, " %.*s", (int)strcspn(msg, ", "), msg);
+		}
+		fmt_clock(clock, sizeof clock, screen_view_time(s), !(lv & HDR_BRIEF_RIGHT));
+		snprintf(m, n, " REPLAY %s%s%s ", clock, how, back);
+		return UI_EL_REPLAY;
+	}
+	if (s->paused || screen_scrubbed(s)) {
+		snprintf(m, n, " PAUSED%s ", back);
+		return UI_EL_PAUSED;
+	}
+	fmt_clock(clock, sizeof clock, s->now_us, false);
+	header_interval(s, iv, sizeof iv);
+	/* a viewer (--attach) refreshes when the serving kgtop does: no interval of its own */
+	if ((lv & HDR_BRIEF_RIGHT) || screen_source(s, KG_ROLE_ATTACH) != NULL)
+		snprintf(m, n, "%s ", clock);
+	else
+		snprintf(m, n, "%s  %s ", iv, clock);
+	return UI_EL_HEADER;
+}
+
+/*
+ * The marker of a viewer (--attach) left of the right part rw columns
+ * wide: the attach source's own words while it reads the stream,
+ * "attached to HOST, N s behind"; when it does not, the sources on the
+ * left say why.  Returns rw with it.
  */
 static int
 header_attach(ui_screen *s, int rw)
 {
 	const kg_source_health *h = screen_source(s, KG_ROLE_ATTACH);
+	ui_rect r = s->lay.header;
 	char m[192];
+	int w;
 	if (h == NULL || h->status != KG_SRC_OK || h->message == NULL)
 		return rw;
 	snprintf(m, sizeof m, " %s ", h->message);
-	return header_marker(s, rw, UI_EL_SRC_OK, m);
-}
-
-/*
- * The header's right part: refresh interval and clock, the REPLAY marker
- * (the replay's speed, whether it plays, the recorded time) and the
- * attached marker (header_attach()), the PAUSED / HISTORY marker.
- * Returns the columns it takes.
- */
-static int
-header_right(ui_screen *s)
-{
-	ui_rect r = s->lay.header;
-	char clock[40], right[160], iv[32], m[128];
-	int rw;
-	fmt_clock(clock, sizeof clock, s->now_us, false);
-	util_fmt_duration(iv, sizeof iv, s->interval_us);
-	if (screen_source(s, KG_ROLE_ATTACH) != NULL)
-		snprintf(right, sizeof right, "%s ", clock); /* a viewer refreshes when the serving kgtop does */
-	else
-		snprintf(right, sizeof right, "every %s  %s ", iv, clock);
-	rw = text_width(s, right);
-	text_put(s, r.y, r.w - rw, rw, s->attr[UI_EL_HEADER], right, 0);
-	if (s->info != NULL && s->info->replay && s->snap != NULL) {
-		const kg_source_health *rp = screen_source(s, KG_ROLE_REPLAY);
-		const char *msg = rp != NULL ? rp->message : NULL;
-		char rec[64], how[48] = "";
-		/* "playing 4x at ..." or "paused, 4x at ...": the speed and whether it plays */
-		if (msg != NULL && (strncmp(msg, "playing ", 8) == 0 || strncmp(msg, "paused, ", 8) == 0)) {
-			const char *sp = msg + 8, *end = strchr(sp, ' ');
-			snprintf(how, sizeof how, "%.*s%s ", (int)(end ? end - sp : 8), sp,
-				 msg[1] == 'a' ? " paused" : "");
-		} else if (msg != NULL && strncmp(msg, "ended", 5) == 0) {
-			snprintf(how, sizeof how, "ended ");
-		}
-		fmt_clock(rec, sizeof rec, screen_view_time(s), true);
-		snprintf(m, sizeof m, " REPLAY %s%s ", how, rec);
-		rw = header_marker(s, rw, UI_EL_REPLAY, m);
-	}
-	rw = header_attach(s, rw);
-	if (s->paused || screen_scrubbed(s)) {
-		char d[32];
-		/* scrolled back without pausing: the list and the views show the past too */
-		const char *what = s->paused ? "PAUSED" : "HISTORY";
-		if (s->offset_us > 0) {
-			util_fmt_duration(d, sizeof d, s->offset_us);
-			snprintf(m, sizeof m, " %s -%s ", what, d);
-		} else {
-			snprintf(m, sizeof m, " %s ", what);
-		}
-		rw = header_marker(s, rw, UI_EL_PAUSED, m);
-	}
+	w = text_width(s, m);
+	rw += w + 1;
+	text_put(s, r.y, r.w - rw, w, s->attr[UI_EL_SRC_OK], m, 0);
 	return rw;
 }
 
+/* The right part drawn at the header's right edge (and a viewer's marker); returns its width. */
+static int
+header_right(ui_screen *s, unsigned lv)
+{
+	ui_rect r = s->lay.header;
+	char m[160];
+	ui_element el = header_where(s, lv, m, sizeof m);
+	int w = text_width(s, m);
+	text_put(s, r.y, r.w - w, w, s->attr[el], m, 0);
+	return header_attach(s, w);
+}
+
 /*
- * A source's word in the header, into st: "ok" (the demo's script step
- * with it; "ok, 761 malformed" for a stream that reads mostly garbage),
- * "stale 12s: why", "error: why" or "connecting".  Returns its element.
+ * The demo's script step from its message ("default: 3/9 consumer-d joins
+ * (holding); 6 consumers, ..."), into st: "ok: default: 3/9 consumer-d
+ * joins (holding)", or briefly "3/9 consumer-d joins (holding)", or
+ * without the phase (a paused script keeps its "(paused)").
+ */
+static void
+header_demo_word(const char *msg, unsigned lv, char *st, size_t n)
+{
+	static const char *const phases[] = { " (starting)", " (settling)", " (holding)" };
+	size_t len = strstr(msg, "; ") ? (size_t)(strstr(msg, "; ") - msg) : strlen(msg), i;
+	const char *colon = strstr(msg, ": ");
+	if (!(lv & HDR_DEMO_BRIEF)) {
+		snprintf(st, n, "ok: %.*s", (int)len, msg);
+		return;
+	}
+	if (colon != NULL && (size_t)(colon - msg) < len) {
+		len -= (size_t)(colon + 2 - msg);
+		msg = colon + 2;
+	}
+	for (i = 0; (lv & HDR_NO_PHASE) && i < KG_ARRAY_LEN(phases); i++) {
+		size_t pl = strlen(phases[i]);
+		if (len > pl && strncmp(msg + len - pl, phases[i], pl) == 0)
+			len -= pl;
+	}
+	snprintf(st, n, "%.*s", (int)len, msg);
+}
+
+/*
+ * A source's word in the header, into st: "ok" (the demo's script step,
+ * see header_demo_word; "ok, 761 malformed" for a stream that reads
+ * mostly garbage), "stale 12s: why", "error: why" or "connecting".
+ * Returns its element.
  */
 static ui_element
-header_source_word(const kg_snapshot *sn, const kg_source_health *h, char *st, size_t n)
+header_source_word(const kg_snapshot *sn, const kg_source_health *h, unsigned lv, char *st, size_t n)
 {
 	char d[32];
 	switch (h->status) {
@@ -230,18 +308,15 @@ header_source_word(const kg_snapshot *sn, const kg_source_health *h, char *st, s
 			snprintf(st, n, "ok, %.*s malformed", (int)(bad - num), num);
 			return UI_EL_SRC_STALE;
 		}
-		if (h->role == KG_ROLE_DEMO && h->message != NULL && *h->message) {
-			/* the demo's script step (its message up to the first "; "), for the audience */
-			const char *end = strstr(h->message, "; ");
-			snprintf(st, n, "ok: %.*s", end ? (int)(end - h->message) : (int)strlen(h->message), h->message);
-		} else {
+		if (h->role == KG_ROLE_DEMO && h->message != NULL && *h->message)
+			header_demo_word(h->message, lv, st, n); /* the script step, for the audience */
+		else
 			snprintf(st, n, "ok");
-		}
 		return UI_EL_SRC_OK;
 	}
 	case KG_SRC_STALE:
 		/* for how long, and why */
-		util_fmt_duration(d, sizeof d, h->last_ok_us > 0 && sn->time_us > h->last_ok_us ? sn->time_us - h->last_ok_us : 0);
+		fmt_span(d, sizeof d, h->last_ok_us > 0 && sn->time_us > h->last_ok_us ? sn->time_us - h->last_ok_us : 0);
 		snprintf(st, n, "stale %s%s%s", d, h->message && *h->message ? ": " : "", h->message ? h->message : "");
 		return UI_EL_SRC_STALE;
 	case KG_SRC_ERROR:
@@ -253,37 +328,133 @@ header_source_word(const kg_snapshot *sn, const kg_source_health *h, char *st, s
 	}
 }
 
-/* The header: cluster, sources and their health, markers, refresh interval, clock. */
+/* The cluster's label: as given, or its name alone ("demo", "prod") when short. */
+static void
+header_cluster(const ui_screen *s, unsigned lv, char *buf, size_t n)
+{
+	const char *cl = s->info && s->info->cluster ? s->info->cluster : s->snap ? s->snap->cluster : "";
+	const char *paren = strstr(cl, " (");
+	if ((lv & HDR_SHORT_CLUSTER) && paren != NULL)
+		snprintf(buf, n, "%.*s", (int)(paren - cl), cl);
+	else
+		snprintf(buf, n, "%s", cl ? cl : "");
+}
+
+/* True when a source has a word in the header (a replay that plays well has its REPLAY marker). */
+static bool
+header_shows(const kg_source_health *h)
+{
+	return !(h->status == KG_SRC_OK && h->role == KG_ROLE_REPLAY);
+}
+
+/*
+ * The columns the whole header needs at each level of detail, into need[]
+ * (one per level): each piece is measured once, in the forms the levels
+ * use (the right part brief or not, the cluster short or not, the demo's
+ * word in three forms), so a frame does not format the header five times.
+ */
+static void
+header_needs(ui_screen *s, const unsigned *levels, int nlevels, int *need)
+{
+	static const unsigned src_forms[3] = { 0, HDR_DEMO_BRIEF, HDR_DEMO_BRIEF | HDR_NO_PHASE };
+	char buf[512];
+	int where_w[2], clus_w[2], src_w[3] = { 0, 0, 0 }, i, f, l;
+	for (f = 0; f < 2; f++) {
+		header_where(s, f ? HDR_BRIEF_RIGHT : 0, buf, sizeof buf);
+		where_w[f] = text_width(s, buf);
+		header_cluster(s, f ? HDR_SHORT_CLUSTER : 0, buf, sizeof buf);
+		clus_w[f] = text_width(s, buf);
+	}
+	for (i = 0; s->snap != NULL && i < s->snap->nsources; i++) {
+		const kg_source_health *h = &s->snap->sources[i];
+		if (!header_shows(h))
+			continue;
+		for (f = 0; f < 3; f++) {
+			/* only the demo's word changes with the level */
+			if (f == 0 || h->role == KG_ROLE_DEMO)
+				header_source_word(s->snap, h, src_forms[f], buf, sizeof buf);
+			src_w[f] += 3 + text_width(s, h->name) + text_width(s, buf) + (h->insecure ? 11 : 0);
+		}
+	}
+	for (l = 0; l < nlevels; l++) {
+		unsigned lv = levels[l];
+		f = (lv & HDR_NO_PHASE) ? 2 : (lv & HDR_DEMO_BRIEF) ? 1 : 0;
+		need[l] = 7 + 1 + where_w[!!(lv & HDR_BRIEF_RIGHT)] + clus_w[!!(lv & HDR_SHORT_CLUSTER)] + src_w[f];
+	}
+}
+
+/* Columns the sources drawn after the k-th of draw_header's two passes need at least: a name and a short word each. */
+static int
+header_after(ui_screen *s, int k, unsigned lv)
+{
+	const kg_snapshot *sn = s->snap;
+	char st[512];
+	int j, w = 0;
+	for (j = k + 1; j < 2 * sn->nsources; j++) {
+		const kg_source_health *h = &sn->sources[j % sn->nsources];
+		if ((j < sn->nsources) != (h->status != KG_SRC_OK) || !header_shows(h))
+			continue;
+		header_source_word(sn, h, lv, st, sizeof st);
+		w += 3 + text_width(s, h->name) + KG_MIN(text_width(s, st), 10);
+	}
+	return w;
+}
+
+/*
+ * The header: kgtop and the cluster, each source and its health (the
+ * troubled ones first), where the screen is in time.  It gives up, in
+ * order, the refresh interval, the demo's "ok: default: ", the script's
+ * phase and the cluster's address before it cuts any word, so the demo's
+ * step shows at 80 columns.
+ */
 static void
 draw_header(ui_screen *s)
 {
+	static const unsigned levels[] = {
+		0,
+		HDR_BRIEF_RIGHT,
+		HDR_BRIEF_RIGHT | HDR_DEMO_BRIEF,
+		HDR_BRIEF_RIGHT | HDR_DEMO_BRIEF | HDR_NO_PHASE,
+		HDR_BRIEF_RIGHT | HDR_DEMO_BRIEF | HDR_NO_PHASE | HDR_SHORT_CLUSTER,
+	};
 	ui_rect r = s->lay.header;
 	const kg_snapshot *sn = s->snap;
 	int x = 0, rw, i, k;
-	const char *cluster = s->info && s->info->cluster ? s->info->cluster : sn ? sn->cluster : "";
+	unsigned lv = levels[KG_ARRAY_LEN(levels) - 1];
+	char cluster[256];
+	int need[KG_ARRAY_LEN(levels)];
+	size_t l;
+	header_needs(s, levels, (int)KG_ARRAY_LEN(levels), need);
+	for (l = 0; l < KG_ARRAY_LEN(levels); l++) {
+		if (need[l] <= r.w) {
+			lv = levels[l];
+			break;
+		}
+	}
 	text_blank(r.y, r.x, r.w, s->attr[UI_EL_HEADER]);
 	x += text_put(s, r.y, x, r.w, s->attr[UI_EL_HEADER_TITLE], " kgtop ", 0);
 	/* right part first, so sources yield to it */
-	rw = header_right(s);
+	rw = header_right(s, lv);
 	/* the cluster label yields to the sources: at most a quarter of the width */
-	x += text_put(s, r.y, x, KG_MIN(r.w - rw - x - 1, KG_MAX(16, r.w / 4)), s->attr[UI_EL_HEADER_TITLE],
-		      cluster, TEXT_ELLIPSIS);
+	header_cluster(s, lv, cluster, sizeof cluster);
+	x += text_put(s, r.y, x, KG_MIN(r.w - rw - x - 1, KG_MAX(16, r.w / 4)), s->attr[UI_EL_HEADER_TITLE], cluster,
+		      TEXT_ELLIPSIS);
 	if (sn == NULL)
 		return;
 	/* sources in trouble first, so a narrow header still shows them (i lists them all) */
 	for (k = 0; k < 2 * sn->nsources && x < r.w - rw - 2; k++) {
 		const kg_source_health *h = &sn->sources[k % sn->nsources];
-		char st[160];
+		char st[512];
 		ui_element el;
 		int avail = r.w - rw - x - 3;
 		i = k % sn->nsources;
 		if ((k < sn->nsources) != (h->status != KG_SRC_OK))
 			continue; /* first pass: the troubled ones; second: the rest */
-		el = header_source_word(sn, h, st, sizeof st);
+		el = header_source_word(sn, h, lv, st, sizeof st);
 		if (avail < 4)
 			break;
-		if (h->status == KG_SRC_OK && (h->role == KG_ROLE_REPLAY || h->role == KG_ROLE_ATTACH))
-			continue; /* the REPLAY and attached markers say it */
+		if (!header_shows(h))
+			continue;
 		x += 2;
 		x += text_put(s, r.y, x, avail, s->attr[UI_EL_HEADER], h->name, TEXT_ELLIPSIS);
 		if (x < r.w - rw - 2) {
@@ -292,6 +463,8 @@ draw_header(ui_screen *s)
 			char *colon = h->status == KG_SRC_STALE ? strstr(st, ": ") : NULL;
 			if (i + 1 < sn->nsources && sw > 48)
 				sw = KG_MAX(48, sw - 16 * (sn->nsources - i - 1));
+			/* and the sources after it their names and a short word */
+			sw = KG_MAX(KG_MIN(sw, 10), sw - header_after(s, k, lv));
 			/* "stale 12s: why" keeps the why only where a few words of it fit */
 			if (colon != NULL && text_width(s, st) > sw && (int)(colon - st) + 10 > sw)
 				*colon = '\0';
@@ -314,10 +487,13 @@ state_attr(const ui_screen *s, kg_group_state st)
 enum {
 	TABS_NO_LAG = 0x01,       /* the lag (the list has it) */
 	TABS_NO_ASSIGNOR = 0x02,  /* the assignor's name: "eager" / "cooperative" stay */
-	TABS_SHORT_COUNTS = 0x04, /* "4 memb  6 parts" */
+	TABS_SHORT_COUNTS = 0x04, /* "4 members" alone (the partitions are the grid's) */
 	TABS_COMPACT = 0x08,      /* only the shown view's name, the others by number */
 	TABS_SHORT_STATE = 0x10,  /* "Prep" for PreparingRebalance */
 	TABS_NO_STORM = 0x20,     /* the list's FLAGS column has it */
+	TABS_NO_COUNTS = 0x40,    /* no member count (narrow: the view shows the members) */
+	TABS_NO_PROTO = 0x80,     /* no protocol (narrow: the list has it) */
+	TABS_NO_COORD = 0x100,    /* the coordinator and its __consumer_offsets partition (health and --once have them) */
 };
 
 /* One piece of the tabs line. */
@@ -357,11 +533,13 @@ tabs_segs(ui_screen *s, const kg_group *g, unsigned drop, tab_seg *seg)
 		if (!(drop & TABS_NO_ASSIGNOR) && *g->assignor)
 			snprintf(seg[n].text, sizeof seg[n].text, " %s (%s)", g->assignor, proto_name(g->proto));
 		else
-			snprintf(seg[n].text, sizeof seg[n].text, " %s", proto_name(g->proto));
+			snprintf(seg[n].text, sizeof seg[n].text, " %s", (drop & TABS_NO_PROTO) ? "" : proto_name(g->proto));
 		seg[n].a = pa;
 		seg[n++].name = false;
-		if (drop & TABS_SHORT_COUNTS)
-			snprintf(seg[n].text, sizeof seg[n].text, "  %d memb  %d part%s", nm, np, np == 1 ? "" : "s");
+		if (drop & TABS_NO_COUNTS)
+			seg[n].text[0] = '\0';
+		else if (drop & TABS_SHORT_COUNTS)
+			snprintf(seg[n].text, sizeof seg[n].text, "  %d member%s", nm, nm == 1 ? "" : "s");
 		else
 			snprintf(seg[n].text, sizeof seg[n].text, "  %d member%s  %d partition%s", nm, nm == 1 ? "" : "s", np,
 				 np == 1 ? "" : "s");
@@ -382,91 +560,182 @@ tabs_segs(ui_screen *s, const kg_group *g, unsigned drop, tab_seg *seg)
 			seg[n].a = s->attr[UI_EL_NORMAL];
 			seg[n++].name = false;
 		}
+		if (!(drop & TABS_NO_COORD) && s->snap != NULL) {
+			group_coordinator_text(seg[n].text, sizeof seg[n].text, g, s->snap->offsets_partitions);
+			seg[n].a = s->attr[UI_EL_DIM];
+			seg[n++].name = false;
+		}
 	}
 	return n;
 }
 
+/* The tabs line's pieces at a level (into seg, *n of them) and the columns they take. */
+static int
+tabs_width(ui_screen *s, const kg_group *g, unsigned drop, tab_seg *seg, int *n)
+{
+	int i, w = 0;
+	*n = tabs_segs(s, g, drop, seg);
+	for (i = 0; i < *n; i++)
+		w += text_width(s, seg[i].text);
+	return w;
+}
+
 /*
  * The tabs line: view names, then the selected group's summary.  When it
- * does not fit, it drops the least useful first (lag, assignor name, long
- * words for the counts, the other views' names, the long state name, the
- * storm flag), then cuts the name.
+ * does not fit, it drops the least useful first (the coordinator, lag, assignor name, the
+ * partition count, the other views' names, the long state name, the storm
+ * flag, the member count, the protocol), then cuts the name.
  */
 static void
 draw_tabs(ui_screen *s, const kg_group *g)
 {
 	static const unsigned levels[] = {
 		0,
-		TABS_NO_LAG,
-		TABS_NO_LAG | TABS_NO_ASSIGNOR,
-		TABS_NO_LAG | TABS_NO_ASSIGNOR | TABS_SHORT_COUNTS,
-		TABS_NO_LAG | TABS_NO_ASSIGNOR | TABS_SHORT_COUNTS | TABS_COMPACT,
-		TABS_NO_LAG | TABS_NO_ASSIGNOR | TABS_COMPACT | TABS_SHORT_COUNTS | TABS_SHORT_STATE,
-		TABS_NO_LAG | TABS_NO_ASSIGNOR | TABS_COMPACT | TABS_SHORT_COUNTS | TABS_SHORT_STATE | TABS_NO_STORM,
+		TABS_NO_COORD,
+		TABS_NO_COORD | TABS_NO_LAG,
+		TABS_NO_COORD | TABS_NO_LAG | TABS_NO_ASSIGNOR,
+		TABS_NO_COORD | TABS_NO_LAG | TABS_NO_ASSIGNOR | TABS_SHORT_COUNTS,
+		TABS_NO_COORD | TABS_NO_LAG | TABS_NO_ASSIGNOR | TABS_SHORT_COUNTS | TABS_COMPACT,
+		TABS_NO_COORD | TABS_NO_LAG | TABS_NO_ASSIGNOR | TABS_COMPACT | TABS_SHORT_COUNTS | TABS_SHORT_STATE,
+		TABS_NO_COORD | TABS_NO_LAG | TABS_NO_ASSIGNOR | TABS_COMPACT | TABS_SHORT_COUNTS | TABS_SHORT_STATE | TABS_NO_STORM,
+		TABS_NO_COORD | TABS_NO_LAG | TABS_NO_ASSIGNOR | TABS_COMPACT | TABS_SHORT_STATE | TABS_NO_STORM | TABS_NO_COUNTS,
+		TABS_NO_COORD | TABS_NO_LAG | TABS_NO_ASSIGNOR | TABS_COMPACT | TABS_SHORT_STATE | TABS_NO_STORM | TABS_NO_COUNTS |
+			TABS_NO_PROTO,
 	};
 	ui_rect r = s->lay.tabs;
 	tab_seg seg[16];
-	int n = 0, x = r.x, i, w = 0, over = 0;
-	size_t lv;
+	int n = 0, x = r.x, i, w = 0, over = 0, lv, built, last = (int)KG_ARRAY_LEN(levels) - 1;
+	memset(s->tab_w, 0, sizeof s->tab_w);
+	if (r.h <= 0)
+		return;
 	text_blank(r.y, r.x, r.w, s->attr[UI_EL_NORMAL]);
-	for (lv = 0; lv < KG_ARRAY_LEN(levels); lv++) {
-		n = tabs_segs(s, g, levels[lv], seg);
-		for (i = 0, w = 0; i < n; i++)
-			w += text_width(s, seg[i].text);
-		if (w <= r.w)
-			break;
+	/*
+	 * The first level that fits, looked for from the last frame's (the
+	 * widths only shrink level after level): a steady screen builds the
+	 * line twice, not once per level.
+	 */
+	lv = built = KG_MAX(0, KG_MIN(s->tabs_lv, last));
+	w = tabs_width(s, g, levels[lv], seg, &n);
+	if (w <= r.w) {
+		while (lv > 0) {
+			int w2 = tabs_width(s, g, levels[lv - 1], seg, &n);
+			built = lv - 1;
+			if (w2 > r.w)
+				break;
+			lv--;
+			w = w2;
+		}
+	} else {
+		while (lv < last) {
+			w = tabs_width(s, g, levels[lv + 1], seg, &n);
+			built = ++lv;
+			if (w <= r.w)
+				break;
+		}
 	}
+	if (built != lv)
+		w = tabs_width(s, g, levels[lv], seg, &n);
+	s->tabs_lv = lv;
 	over = w - r.w;
 	for (i = 0; i < n && x < r.x + r.w; i++) {
 		int sw = text_width(s, seg[i].text);
 		if (seg[i].name && over > 0)
 			sw = KG_MAX(4, sw - over);
+		if (i < UI_VIEW_COUNT) {
+			/* where each view's tab is, for a click */
+			s->tab_x[i] = x;
+			s->tab_w[i] = KG_MIN(sw, r.x + r.w - x);
+		}
 		x += text_put(s, r.y, x, KG_MIN(sw, r.x + r.w - x), seg[i].a, seg[i].text, TEXT_ELLIPSIS);
 	}
 }
 
 #define COMPARE_MIN_ROWS 8 /* a timeline in half the view needs this many rows to say anything */
+/* (the compare view's last row says what the last rebalance of each group cost) */
 
 /*
- * Collect the footer's keys for the current state; returns the count.  The
- * current view's own hints come right after help and quit in priority, so a
- * narrow terminal or the demo's many keys never push them off the line.
+ * Collect the footer's keys for the current state; returns the count.
+ * Priorities (lower stays longer): help and quit; the demo's member keys
+ * and the shown view's own keys (the view's give way first); Enter or
+ * Esc, search, pause, the demo's script and assignor keys; the rest.  At
+ * 80 columns the demo's a l c x stay beside the view's main keys.
  */
 static int
 footer_keys(const ui_screen *s, ui_hint *k, int max)
 {
 	int n = 0;
 	const ui_pane *p = panes[s->view];
+	bool replay = s->info != NULL && s->info->replay, list_only = s->lay.narrow && !s->maximized;
 #define ADD(a, b, pr) (n = screen_hint(k, n, max, a, b, pr))
 	ADD("?", "help", 0);
 	ADD("q", "quit", 0);
+	if (s->lay.narrow) /* one pane at a time: how to get to the other */
+		ADD(s->maximized ? "Esc" : "Enter", s->maximized ? "groups" : "view", 0);
 	if (s->info != NULL && s->info->demo) {
-		ADD("a", "add", 3);
-		ADD("l", "leave", 3);
-		ADD("c", "crash", 3);
-		ADD("x", "stall", 3);
-		ADD("A", "assignor", 5);
-		if (!s->info->demo_no_script)
-			ADD("P", s->demo_paused ? "resume" : "pause script", 5);
+		/* the demo's member keys beside the view's: the view's give way first (the later of equals) */
+		ADD("a", "add", 1);
+		ADD("l", "leave", 1);
+		ADD("c", "crash", 1);
+		ADD("x", "stall", 1);
 	}
-	if (s->info != NULL && s->info->replay) {
-		ADD("spc", "play", 1);
-		ADD("<>", "speed", 2);
-		ADD("[]", "rebalance", 2);
-	}
+	if (!list_only && p->hints != NULL)
+		n += p->hints(s, k + n, max - n);
 	if (s->paused)
 		ADD(s->ascii ? "<-->" : "\u2190\u2192", "scrub", 1);
-	if (p->hints != NULL)
-		n += p->hints(s, k + n, max - n);
-	ADD("tab", "view", 2);
-	ADD("/", "filter", 4);
-	ADD("s", "sort", 4);
-	ADD("p", s->paused ? "resume" : "pause", 2);
-	if (!(s->info != NULL && s->info->replay))
+	if (s->info != NULL && s->info->demo) {
+		if (!s->info->demo_no_script)
+			ADD("P", s->demo_paused ? "resume script" : "pause script", 3);
+		ADD("A", "assignor", 5);
+	}
+	if (replay) {
+		ADD("spc", "play", 1);
+		ADD("<>", "speed", 2);
+		ADD("[]", "rebalance", 3);
+	}
+	if (!s->lay.narrow)
+		ADD("tab", "view", 3);
+	ADD("/", "search", 3);
+	ADD("p", s->paused ? "resume" : "pause", 3);
+	ADD("s", "sort", 5);
+	ADD("\\", "filter", 5);
+	if (!replay)
 		ADD("r", "refresh", 6); /* a replay has nothing to refresh */
 	ADD("T", "theme", 6);
 #undef ADD
 	return n;
+}
+
+/* True when two keys differ only by case (p and P): the footer never shows them side by side. */
+static bool
+footer_twins(const char *a, const char *b)
+{
+	return strlen(a) == 1 && strlen(b) == 1 && a[0] != b[0] && (a[0] | 0x20) == (b[0] | 0x20) &&
+	       ((a[0] | 0x20) >= 'a' && (a[0] | 0x20) <= 'z');
+}
+
+/*
+ * Order the shown hints (prio >= 0) so that no two twins are neighbours:
+ * the second of a pair moves after the next hint that is no twin of it.
+ */
+static void
+footer_apart(ui_hint *k, int n)
+{
+	int i, j, prev = -1;
+	for (i = 0; i < n; i++) {
+		if (k[i].prio < 0)
+			continue;
+		if (prev >= 0 && footer_twins(k[prev].key, k[i].key)) {
+			for (j = i + 1; j < n; j++) {
+				if (k[j].prio >= 0 && !footer_twins(k[j].key, k[i].key)) {
+					ui_hint t = k[i];
+					memmove(&k[i], &k[i + 1], (size_t)(j - i) * sizeof *k);
+					k[j] = t;
+					break;
+				}
+			}
+		}
+		prev = i;
+	}
 }
 
 /* The group after g in the list's order (wrapping), NULL when g is alone. */
@@ -494,14 +763,22 @@ draw_compare(ui_screen *s, const kg_group *g)
 	tab_seg seg[16];
 	int n, i, x, scroll, rows;
 	if (!s->compare || s->view != UI_VIEW_TIMELINE || s->by_partition || (o = next_group(s, g)) == NULL ||
-	    r.h < 2 * COMPARE_MIN_ROWS + 1)
+	    r.h < 2 * COMPARE_MIN_ROWS + 2)
 		return false;
 	top = r;
-	top.h = (r.h - 1) / 2;
+	top.h = (r.h - 2) / 2;
 	bottom = r;
 	bottom.y = r.y + top.h + 1;
-	bottom.h = r.h - top.h - 1;
+	bottom.h = r.h - top.h - 2;
 	panes[UI_VIEW_TIMELINE]->draw(s, g, top);
+	{
+		/* the last row: what the last rebalance of each cost, side by side */
+		sbuf cost = { 0 };
+		timeline_compare_cost(s, g, o, r.w - 2, &cost);
+		text_blank(r.y + r.h - 1, r.x, r.w, s->attr[UI_EL_NORMAL]);
+		text_put(s, r.y + r.h - 1, r.x + 1, r.w - 2, s->attr[UI_EL_TITLE], sbuf_str(&cost), TEXT_ELLIPSIS);
+		sbuf_free(&cost);
+	}
 	/* the selected group's pane scrolls; the other one always shows its first lanes */
 	scroll = s->scroll;
 	rows = s->view_rows;
@@ -520,22 +797,49 @@ draw_compare(ui_screen *s, const kg_group *g)
 	return true;
 }
 
-/* The footer: key hints (the least needed give way first), or the filter being typed. */
+/* The footer while a search or a filter is typed: the prompt, what is typed, the cursor after it. */
+static void
+draw_prompt(ui_screen *s)
+{
+	ui_rect r = s->lay.footer;
+	int x = r.x;
+	char tail[64] = "";
+	if (s->search_edit) {
+		int n = 0, i;
+		for (i = 0; !s->search_in_view && s->search[0] && i < s->norder; i++)
+			n += screen_match(s->snap->groups[s->order[i]].name, s->search) != NULL;
+		if (s->search[0] && !s->search_in_view)
+			snprintf(tail, sizeof tail, "  %d group%s", n, n == 1 ? "" : "s");
+		else if (s->search[0] && s->search_hit < 0)
+			snprintf(tail, sizeof tail, "  not found");
+		x += text_put(s, r.y, x, r.w, s->attr[UI_EL_FOOTER_KEY],
+			      s->search_in_view ? " search this view (Enter keeps, Esc cancels): /"
+						: " search groups (Enter keeps, Esc cancels): /",
+			      0);
+		x += text_put(s, r.y, x, r.w - x - 1, s->attr[UI_EL_FOOTER], s->search, 0);
+	} else {
+		if (!s->re_ok && s->filter_buf[0])
+			snprintf(tail, sizeof tail, "  (not a regex yet)");
+		x += text_put(s, r.y, x, r.w, s->attr[UI_EL_FOOTER_KEY], " filter (regex; Enter keeps, Esc cancels): ", 0);
+		x += text_put(s, r.y, x, r.w - x - 1, s->attr[UI_EL_FOOTER], s->filter_buf, 0);
+	}
+	text_put(s, r.y, x + 1, r.w - x - 1, s->attr[UI_EL_FOOTER], tail, 0);
+	move(r.y, KG_MIN(x, r.w - 1));
+}
+
+/* The footer: key hints (the least needed give way first, twins apart), or what is being typed. */
 static void
 draw_footer(ui_screen *s)
 {
 	ui_rect r = s->lay.footer;
-	ui_hint k[32];
+	ui_hint k[40];
 	int n, i, x = r.x, total = 0, drop;
 	text_blank(r.y, r.x, r.w, s->attr[UI_EL_FOOTER]);
-	if (s->filter_edit) {
-		x += text_put(s, r.y, x, r.w, s->attr[UI_EL_FOOTER_KEY],
-			      " filter (regex; Enter applies, empty clears, Esc cancels): /", 0);
-		x += text_put(s, r.y, x, r.w - x - 1, s->attr[UI_EL_FOOTER], s->filter_buf, 0);
-		move(r.y, x);
+	if (s->filter_edit || s->search_edit) {
+		draw_prompt(s);
 		return;
 	}
-	n = footer_keys(s, k, 32);
+	n = footer_keys(s, k, 40);
 	for (i = 0; i < n; i++)
 		total += text_width(s, k[i].key) + text_width(s, k[i].label) + 2;
 	/* drop keys, least needed first (the later of equals first), until the rest fits */
@@ -547,6 +851,7 @@ draw_footer(ui_screen *s)
 			}
 		}
 	}
+	footer_apart(k, n);
 	for (i = 0; i < n; i++) {
 		int need = text_width(s, k[i].key) + text_width(s, k[i].label) + 2;
 		if (k[i].prio < 0)
@@ -602,17 +907,25 @@ draw_status(ui_screen *s)
 		}
 		return;
 	}
-	if (s->paused) {
-		text_put(s, r.y, r.x + 1, r.w - 2, s->attr[UI_EL_DIM],
-			 "paused: collection continues; left/right scrub history, [ ] rebalances, p resumes live",
-			 TEXT_ELLIPSIS);
+	if (s->paused || screen_scrubbed(s)) {
+		/* what the keys do here: a replay goes on playing under a paused screen */
+		const char *m = s->info != NULL && s->info->replay
+					? "paused, the replay plays on: left/right scrub, [ ] rebalances, p resumes it"
+					: "paused, collecting: left/right scrub, [ ] rebalances, p resumes live";
+		text_put(s, r.y, r.x + 1, r.w - 2, s->attr[UI_EL_DIM], m, TEXT_ELLIPSIS);
 		return;
 	}
-	if (s->re_ok || s->sort != UI_SORT_NAME) {
-		char m[200];
-		snprintf(m, sizeof m, "sorted by %s%s%s%s", groupcol_sort_name((int)s->sort), s->re_ok ? "; filter /" : "",
-			 s->re_ok ? s->filter : "", s->re_ok ? "/ (Esc clears)" : "");
-		text_put(s, r.y, r.x + 1, r.w - 2, s->attr[UI_EL_DIM], m, TEXT_ELLIPSIS);
+	if (s->re_ok || s->sort != UI_SORT_NAME || s->sort_reverse || s->search[0]) {
+		/* what shapes the list, and the search n and N go on with */
+		sbuf b = { 0 };
+		if (s->sort != UI_SORT_NAME || s->sort_reverse)
+			sbuf_addf(&b, "sorted by %s%s", groupcol_sort_name((int)s->sort), s->sort_reverse ? ", reversed" : "");
+		if (s->re_ok)
+			sbuf_addf(&b, "%sfilter %s (Esc clears)", b.len ? "; " : "", s->filter);
+		if (s->search[0])
+			sbuf_addf(&b, "%sn N: the next, the previous \"%s\"", b.len ? "; " : "", s->search);
+		text_put(s, r.y, r.x + 1, r.w - 2, s->attr[UI_EL_DIM], sbuf_str(&b), TEXT_ELLIPSIS);
+		sbuf_free(&b);
 	}
 }
 
@@ -695,18 +1008,15 @@ draw_sources(ui_screen *s)
 	sbuf_free(&b);
 }
 
-/* The help overlay. */
+/* The help overlay: a page of keys; PgDn/space and PgUp page it, Esc, q or ? close it. */
 static void
 draw_help(ui_screen *s)
 {
 	const char *lines[96][2];
-	int n = keys_help(s, lines, 96), w = 64, h, y0, x0, i, rows;
-	if (w > s->lay.cols - 4)
-		w = s->lay.cols - 4;
-	h = n + 4;
-	if (h > s->lay.rows - 2)
-		h = s->lay.rows - 2;
+	int n = keys_help(s, lines, 96), w = KG_MIN(64, s->lay.cols - 4), h, y0, x0, i, rows, kw;
+	h = KG_MIN(n + 4, s->lay.rows - 2);
 	rows = h - 4;
+	kw = w >= 50 ? 13 : 10;
 	if (s->help_top > n - rows)
 		s->help_top = n - rows;
 	if (s->help_top < 0)
@@ -716,15 +1026,15 @@ draw_help(ui_screen *s)
 	for (i = 0; i < h; i++)
 		text_blank(y0 + i, x0, w, s->attr[UI_EL_HELP]);
 	text_put(s, y0 + 1, x0 + 2, w - 4, s->attr[UI_EL_HELP_KEY] | A_BOLD, "kgtop keys", 0);
-	text_put(s, y0 + 1, x0 + w - 22, 20, s->attr[UI_EL_HELP], "? or Esc closes", 0);
+	text_put(s, y0 + 1, x0 + w - 17, 15, s->attr[UI_EL_HELP], "Esc q ? close", 0);
 	for (i = 0; i < rows && s->help_top + i < n; i++) {
 		const char **l = lines[s->help_top + i];
-		text_put(s, y0 + 2 + i, x0 + 2, 12, s->attr[UI_EL_HELP_KEY], l[0], 0);
-		text_put(s, y0 + 2 + i, x0 + 15, w - 17, s->attr[UI_EL_HELP], l[1], TEXT_ELLIPSIS);
+		text_put(s, y0 + 2 + i, x0 + 2, kw - 1, s->attr[UI_EL_HELP_KEY], l[0], TEXT_ELLIPSIS);
+		text_put(s, y0 + 2 + i, x0 + 2 + kw, w - 4 - kw, s->attr[UI_EL_HELP], l[1], TEXT_ELLIPSIS);
 	}
 	if (n > rows)
-		text_putf(s, y0 + h - 1, x0 + 2, w - 4, s->attr[UI_EL_HELP], "j/k scroll (%d-%d of %d)", s->help_top + 1,
-			  s->help_top + rows, n);
+		text_putf(s, y0 + h - 1, x0 + 2, w - 4, s->attr[UI_EL_HELP], "PgDn PgUp space: page (%d-%d of %d)",
+			  s->help_top + 1, s->help_top + rows, n);
 }
 
 /* The "terminal too small" screen. */
@@ -762,10 +1072,10 @@ render_frame(ui_screen *s)
 			text_put(s, y, s->lay.list.w, 1, s->attr[UI_EL_BORDER], glyph_get(G_VLINE, s->ascii), 0);
 	}
 	draw_tabs(s, g);
-	if (g != NULL) {
+	if (g != NULL && s->lay.view.h > 0) {
 		if (!draw_compare(s, g))
 			panes[s->view]->draw(s, g, s->lay.view);
-	} else if (s->snap != NULL) {
+	} else if (s->snap != NULL && s->lay.view.h > 0) {
 		text_put(s, s->lay.view.y + 1, s->lay.view.x + 2, s->lay.view.w - 4, s->attr[UI_EL_DIM],
 			 "no group selected", 0);
 	}

@@ -1,6 +1,8 @@
 /*
- * screen.c: the dashboard's state: shown snapshot, selection, filter and
- * sort (see screen.h).
+ * screen.c: the dashboard's state: shown snapshot, selection, filter,
+ * search and sort (see screen.h).  Names sort as people sort them
+ * (util_natcmp: consumer-2 before consumer-10); S turns the order upside
+ * down.
  */
 #include "config.h"
 
@@ -10,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "model/defaults.h"
 #include "util/util.h"
@@ -33,6 +36,7 @@ screen_init(ui_screen *s, const kg_options *o, const kg_ui_info *info, kg_histor
 	s->colour = !(o != NULL && o->no_color);
 	s->zoom = DEFAULT_SCALE;
 	s->sel = -1;
+	s->search_hit = -1;
 	s->jump_group = -1;
 	/* the demo's story is told by the timeline */
 	if (info != NULL && info->demo) {
@@ -75,12 +79,14 @@ screen_set_snapshot(ui_screen *s, kg_snapshot *snap)
 
 static const kg_snapshot *sort_snap;
 static int sort_key;
+static bool sort_reverse;
 
-/* Compare two group indexes for the current sort (ties by name). */
+/* Compare two group indexes for the current sort (ties by name), reversed with S. */
 static int
 order_cmp(const void *pa, const void *pb)
 {
-	return groupcol_compare(sort_key, &sort_snap->groups[*(const int *)pa], &sort_snap->groups[*(const int *)pb]);
+	int c = groupcol_compare(sort_key, &sort_snap->groups[*(const int *)pa], &sort_snap->groups[*(const int *)pb]);
+	return sort_reverse ? -c : c;
 }
 
 /* Filter and sort the groups; keep the selection by name. */
@@ -105,6 +111,7 @@ screen_order(ui_screen *s)
 	/* qsort with a file-scope key: the UI is single-threaded */
 	sort_snap = sn;
 	sort_key = (int)s->sort;
+	sort_reverse = s->sort_reverse;
 	if (s->norder > 1)
 		qsort(s->order, (size_t)s->norder, sizeof *s->order, order_cmp);
 	for (i = 0; i < s->norder; i++) {
@@ -282,4 +289,54 @@ screen_hint(ui_hint *h, int n, int max, const char *key, const char *label, int 
 	if (n < max)
 		h[n++] = (ui_hint){ key, label, prio };
 	return n;
+}
+
+/* True when the view has the moving keys. */
+bool
+screen_view_focus(const ui_screen *s)
+{
+	return s->maximized;
+}
+
+/* Where needle is in text, case aside. */
+const char *
+screen_match(const char *text, const char *needle)
+{
+	size_t n = needle != NULL ? strlen(needle) : 0;
+	const char *p;
+	if (n == 0 || text == NULL)
+		return NULL;
+	for (p = text; *p; p++) {
+		if (strncasecmp(p, needle, n) == 0)
+			return p;
+	}
+	return NULL;
+}
+
+/* The next or previous group whose name holds needle, wrapping. */
+int
+screen_find_group(const ui_screen *s, const char *needle, int from, int dir)
+{
+	int k, i;
+	if (s->snap == NULL || s->norder == 0 || needle == NULL || *needle == '\0')
+		return -1;
+	for (k = 0; k < s->norder; k++) {
+		i = ((from + (dir < 0 ? -k : k)) % s->norder + s->norder) % s->norder;
+		if (screen_match(s->snap->groups[s->order[i]].name, needle) != NULL)
+			return i;
+	}
+	return -1;
+}
+
+/* Select a group of the shown order. */
+void
+screen_select(ui_screen *s, int i)
+{
+	if (s->snap == NULL || s->norder <= 0)
+		return;
+	i = KG_MAX(0, KG_MIN(i, s->norder - 1));
+	if (i != s->sel)
+		s->scroll = 0;
+	s->sel = i;
+	util_strlcpy(s->selected, s->snap->groups[s->order[i]].name, sizeof s->selected);
 }

@@ -10,7 +10,12 @@
  * and the golden tests' /dev/null screen.  Keys change the state and say
  * what the loop must do (keys_handle()).  Layout is computed in one place
  * (render_layout), from the terminal size, the number of groups and the
- * height of the status line.
+ * height of the status line.  From 80x24 up the group list and the
+ * selected group's view share the screen; from 40x12 to there, one of
+ * them at a time (Enter, Tab or a click shows the view, Esc the list).
+ * Focus: the keys that move (up/down, PgUp/PgDn, Home/End, the wheel, n/N)
+ * move the group list, or the view when it has the screen to itself
+ * (maximized, or the only pane shown).
  */
 #ifndef KGTOP_UI_SCREEN_H
 #define KGTOP_UI_SCREEN_H
@@ -32,8 +37,10 @@
 #include "ui/ui.h"
 #include "util/util.h"
 
-#define UI_MIN_ROWS 24
-#define UI_MIN_COLS 80
+#define UI_MIN_ROWS 12  /* smaller: "terminal too small" */
+#define UI_MIN_COLS 40
+#define UI_FULL_ROWS 24 /* smaller: one pane at a time */
+#define UI_FULL_COLS 80
 
 /*
  * The group views in tab order, X(ID, pane): a view's digit is its place
@@ -72,11 +79,12 @@ typedef struct ui_rect {
 typedef struct ui_layout {
 	int rows, cols;
 	bool too_small;
+	bool narrow;     /* under 80x24: the list or the view, one at a time */
 	bool wide;       /* list on the left, view on the right */
 	ui_rect header;  /* 1 or 2 lines */
-	ui_rect list;    /* group list including its column titles */
-	ui_rect tabs;    /* the view names line */
-	ui_rect view;    /* the group view's body */
+	ui_rect list;    /* group list including its column titles (h 0: not shown) */
+	ui_rect tabs;    /* the view names line (h 0: not shown) */
+	ui_rect view;    /* the group view's body (h 0: not shown) */
 	ui_rect status;  /* one line above the footer */
 	ui_rect footer;
 } ui_layout;
@@ -115,15 +123,26 @@ typedef struct ui_screen {
 	int help_top;
 	bool sources;   /* the overlay is the sources' health (i), not the keys (?) */
 	bool compare;   /* timeline: the selected group and the next one, stacked (v; on in the demo) */
-	bool maximized;         /* Enter: the group view takes the whole body */
+	bool maximized;         /* Enter: the group view takes the whole body, and the keys (Esc: back) */
 	int scroll;             /* first row of the group view body */
 	char selected[256];     /* selected group's name */
 	int list_top;
+	bool sort_reverse;      /* S: the sort order upside down */
 	char filter[128];
-	bool filter_edit;
+	bool filter_edit;       /* typing a filter (\ or F4): it applies as it is typed */
 	char filter_buf[128];
+	char filter_prev[128];  /* the filter before the typing, which Esc puts back */
 	regex_t re;
 	bool re_ok;
+	/* search (/ or F3): as it is typed, in the group list or the view that has the keys; n N */
+	bool search_edit;
+	bool search_in_view;    /* the search is the view's (its pane's search()), not the list's */
+	char search[128];
+	int search_hit;         /* the view's line that matched, -1 none */
+	char search_from[256];  /* the group selected when the search began, which Esc selects again */
+	int search_scroll;      /* and the view's scroll */
+	/* where the last frame drew the view tabs, for the mouse */
+	int tab_x[UI_VIEW_COUNT], tab_w[UI_VIEW_COUNT];
 	bool demo_paused;       /* the demo's script is paused (as its last reply said) */
 	int assignor;           /* demo: index of the assignor for new members */
 	/* [ ]: the episode the last jump showed, so that the next one walks on from it */
@@ -144,6 +163,8 @@ typedef struct ui_screen {
 	int norder, corder;
 	int sel;                /* index into order, -1 none */
 	int view_rows;          /* rows the last drawn view needed (for scrolling) */
+	int tl_label_w;         /* the timeline's label width in this frame (view_timeline.c) */
+	int tabs_lv;            /* the tabs line's level of detail in the last frame (render.c) */
 } ui_screen;
 
 /* A group as the history saw it at the view time (scrubbed back). */
@@ -189,8 +210,14 @@ typedef struct ui_pane {
 	bool (*key_fn)(ui_screen *s, int key, ui_action *a);
 	/* Optional: its footer hints while shown; returns the count. */
 	int (*hints)(const ui_screen *s, ui_hint *h, int max);
-	/* Optional: left/right scroll it through time without pausing, a step of this many microseconds. */
+	/* Optional: how far left/right move its time (they pause the screen), in microseconds. */
 	int64_t (*scroll_step)(const ui_screen *s);
+	/*
+	 * Optional: the first line at or after from (dir > 0), at or before
+	 * it (dir < 0), that holds needle (case aside), as the view draws its
+	 * lines for g; -1 when none.  The view scrolls there and marks it.
+	 */
+	int (*search)(ui_screen *s, const kg_group *g, const char *needle, int from, int dir);
 	const ui_help *help; /* its keys' lines in the help overlay, ending with { NULL, NULL }; NULL none */
 } ui_pane;
 
@@ -233,12 +260,22 @@ int screen_line(ui_lines *c);
 ui_element screen_owner_el(int lane);
 /* Put a footer hint at h[n] when n < max; returns the new count. */
 int screen_hint(ui_hint *h, int n, int max, const char *key, const char *label, int prio);
+/* True when the view has the keys that move (maximized, or the only pane shown). */
+bool screen_view_focus(const ui_screen *s);
+/* The next group (dir 1) or previous (-1) after index from whose name holds needle, wrapping; -1 none. */
+int screen_find_group(const ui_screen *s, const char *needle, int from, int dir);
+/* Select the group at index i of the shown order. */
+void screen_select(ui_screen *s, int i);
+/* Where needle is in text (case aside), NULL when it is not. */
+const char *screen_match(const char *text, const char *needle);
 
 /* text.c: sanitized, width-aware drawing; returns the columns used. */
 #define TEXT_ELLIPSIS 0x1 /* mark cut text with an ellipsis */
 int text_put(ui_screen *s, int y, int x, int maxw, attr_t a, const char *str, unsigned flags);
 /* Formatted text_put. */
 int text_putf(ui_screen *s, int y, int x, int maxw, attr_t a, const char *fmt, ...) KG_PRINTF(6, 7);
+/* text_put() with the first match of needle drawn in the match attribute (no needle: as text_put). */
+int text_put_match(ui_screen *s, int y, int x, int maxw, attr_t a, const char *str, const char *needle, unsigned flags);
 /* Draw a glyph n times; returns columns used. */
 int text_fill(ui_screen *s, int y, int x, int n, attr_t a, ui_glyph g);
 /* Columns a string takes once sanitized. */
@@ -291,6 +328,13 @@ typedef struct ui_lane_facts {
  */
 void timeline_member_note(const ui_screen *s, const kg_episode *e, const kg_episode_member *m, const ui_lane_facts *f,
 			  bool sf, int width, sbuf *b);
+/*
+ * The compare view's cost line: what the last rebalance of a and of b
+ * cost, side by side ("eager: 3 members stopped 7.8 member-s, ... |
+ * cooperative: no member stopped, 1 partition unconsumed 3.0s"), in at
+ * most width columns when it can.
+ */
+void timeline_compare_cost(const ui_screen *s, const kg_group *a, const kg_group *b, int width, sbuf *out);
 
 /* view_health.c */
 /* Blocks of a gauge of bar cells for value against limit (0 at 0). */
@@ -299,6 +343,8 @@ int health_gauge_fill(int64_t value, int64_t limit, int bar);
 /* keys.c */
 /* Apply a key; fills what the loop must do. */
 void keys_handle(ui_screen *s, int key, ui_action *a);
+/* Apply a mouse event at a cell (bstate: curses button bits); fills what the loop must do. */
+void keys_mouse(ui_screen *s, int y, int x, unsigned long bstate, ui_action *a);
 /* The help overlay's lines: key and what it does (NULL-terminated pairs). */
 int keys_help(const ui_screen *s, const char *lines[][2], int max);
 

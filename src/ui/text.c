@@ -63,8 +63,17 @@ text_put(ui_screen *s, int y, int x, int maxw, attr_t a, const char *str, unsign
 	while (n > 0) {
 		long cp;
 		wchar_t wc;
-		size_t used = util_utf8_decode((const char *)p, n, &cp);
-		int w = show(s->ascii, cp, &wc);
+		size_t used;
+		int w;
+		if (*p >= 0x20 && *p < 0x7f) {
+			/* printable ASCII, most of what is drawn: no decoding */
+			wc = (wchar_t)*p;
+			w = 1;
+			used = 1;
+		} else {
+			used = util_utf8_decode((const char *)p, n, &cp);
+			w = show(s->ascii, cp, &wc);
+		}
 		p += used;
 		n -= used;
 		if (w == 0)
@@ -89,6 +98,30 @@ text_put(ui_screen *s, int y, int x, int maxw, attr_t a, const char *str, unsign
 	buf[nbuf] = 0;
 	wattrset(stdscr, a);
 	mvaddnwstr(y, x, buf, nbuf);
+	return cols;
+}
+
+/* text_put() with the first match of needle in the match attribute. */
+int
+text_put_match(ui_screen *s, int y, int x, int maxw, attr_t a, const char *str, const char *needle, unsigned flags)
+{
+	int cols = text_put(s, y, x, maxw, a, str, flags), at, mw, shown;
+	const char *m = screen_match(str, needle);
+	char *pre, *hit;
+	if (m == NULL)
+		return cols;
+	pre = xstrdup(str);
+	pre[m - str] = '\0';
+	hit = xstrdup(m);
+	hit[strlen(needle)] = '\0';
+	at = text_width(s, pre);
+	mw = text_width(s, hit);
+	/* only what the line shows: a match cut off stays cut off, the ellipsis stays */
+	shown = (flags & TEXT_ELLIPSIS) && text_width(s, str) > cols ? cols - 1 : cols;
+	if (at < shown)
+		text_put(s, y, x + at, KG_MIN(mw, shown - at), s->attr[UI_EL_MATCH], hit, 0);
+	free(pre);
+	free(hit);
 	return cols;
 }
 
@@ -146,7 +179,15 @@ text_width(const ui_screen *s, const char *str)
 	while (n > 0) {
 		long cp;
 		wchar_t wc;
-		size_t used = util_utf8_decode((const char *)p, n, &cp);
+		size_t used;
+		if (*p >= 0x20 && *p < 0x7f) {
+			/* printable ASCII: a column each, no decoding */
+			cols++;
+			p++;
+			n--;
+			continue;
+		}
+		used = util_utf8_decode((const char *)p, n, &cp);
 		cols += show(s->ascii, cp, &wc);
 		p += used;
 		n -= used;

@@ -1,10 +1,13 @@
 /*
  * theme.c: element table, theme files, colour matching (see theme.h).
  *
- * Colour matching follows xterm's palette: indexes 0-15 are the ANSI
- * colours, 16-231 a 6x6x6 cube, 232-255 a grey ramp.  An RGB colour or an
- * index the terminal lacks becomes the nearest colour (squared distance in
- * RGB) among those it has.
+ * Each depth's palette is stated, by the element table for the built-in
+ * theme and by a file's sections for the others; a file's line before
+ * any section goes to every depth whose palette has its colours.  The
+ * only matching left is #rrggbb to xterm's 256 colours (indexes 0-15 are
+ * the ANSI colours, whose RGB varies by terminal, 16-231 a 6x6x6 cube,
+ * 232-255 a grey ramp: the nearest by squared RGB distance among 16-255),
+ * and a safety net for a palette used on a terminal of fewer colours.
  */
 #include "config.h"
 
@@ -25,18 +28,17 @@
 #define KG_DATADIR "/usr/local/share/kgtop"
 #endif
 
-#define UI_EL_NAME_(id, name, def, mono, help) name,
+#define UI_EL_NAME_(id, name, c256, c16, c8, mono, help) name,
 static const char *const el_names[UI_EL_COUNT] = { UI_ELEMENTS(UI_EL_NAME_) };
 #undef UI_EL_NAME_
-#define UI_EL_DEF_(id, name, def, mono, help) def,
-static const char *const el_defaults[UI_EL_COUNT] = { UI_ELEMENTS(UI_EL_DEF_) };
-#undef UI_EL_DEF_
-#define UI_EL_MONO_(id, name, def, mono, help) mono,
-static const char *const el_mono[UI_EL_COUNT] = { UI_ELEMENTS(UI_EL_MONO_) };
-#undef UI_EL_MONO_
-#define UI_EL_HELP_(id, name, def, mono, help) help,
+#define UI_EL_STYLES_(id, name, c256, c16, c8, mono, help) { c256, c16, c8, mono },
+static const char *const el_styles[UI_EL_COUNT][UI_DEPTH_COUNT] = { UI_ELEMENTS(UI_EL_STYLES_) };
+#undef UI_EL_STYLES_
+#define UI_EL_HELP_(id, name, c256, c16, c8, mono, help) help,
 static const char *const el_help[UI_EL_COUNT] = { UI_ELEMENTS(UI_EL_HELP_) };
 #undef UI_EL_HELP_
+
+static const char *const depth_names[UI_DEPTH_COUNT] = { "256", "16", "8", "mono" };
 
 static const struct {
 	const char *name;
@@ -87,6 +89,32 @@ theme_element_find(const char *name)
 			return i;
 	}
 	return -1;
+}
+
+/* The depth of a terminal. */
+ui_depth
+theme_depth(int ncolours)
+{
+	return ncolours >= 256 ? UI_DEPTH_256 : ncolours >= 16 ? UI_DEPTH_16 : ncolours >= 8 ? UI_DEPTH_8 : UI_DEPTH_MONO;
+}
+
+/* The name of a depth. */
+const char *
+theme_depth_name(ui_depth d)
+{
+	return (unsigned)d < UI_DEPTH_COUNT ? depth_names[d] : "?";
+}
+
+/* True when a depth's palette has colour c. */
+static bool
+depth_has(ui_depth d, ui_colour c)
+{
+	switch (d) {
+	case UI_DEPTH_256: return true;
+	case UI_DEPTH_16: return c.kind == UI_COLOUR_DEFAULT || (c.kind == UI_COLOUR_INDEX && c.v < 16);
+	case UI_DEPTH_8: return c.kind == UI_COLOUR_DEFAULT || (c.kind == UI_COLOUR_INDEX && c.v < 8);
+	default: return c.kind == UI_COLOUR_DEFAULT;
+	}
 }
 
 /* The RGB of an xterm-256 index. */
@@ -265,15 +293,15 @@ theme_parse_style(const char *s, ui_style *st, char *err, size_t errsz)
 	return rc;
 }
 
-/* Fill from one column of the element table. */
+/* Fill a depth's palette from a column of the element table. */
 static void
-theme_fill(ui_style *dst, const char *const *src)
+theme_fill(ui_style *dst, ui_depth col)
 {
 	int i;
 	char err[128];
 	for (i = 0; i < UI_EL_COUNT; i++) {
 		memset(&dst[i], 0, sizeof dst[i]);
-		if (theme_parse_style(src[i], &dst[i], err, sizeof err) < 0)
+		if (theme_parse_style(el_styles[i][col], &dst[i], err, sizeof err) < 0)
 			abort(); /* the built-in table is checked by the unit tests */
 	}
 }
@@ -282,19 +310,49 @@ theme_fill(ui_style *dst, const char *const *src)
 void
 theme_default(ui_theme *t)
 {
+	int d;
 	memset(t, 0, sizeof *t);
 	util_strlcpy(t->name, "default", sizeof t->name);
-	theme_fill(t->st, el_defaults);
-	theme_fill(t->mono, el_mono);
+	for (d = 0; d < UI_DEPTH_COUNT; d++)
+		theme_fill(t->st[d], (ui_depth)d);
 }
 
-/* The built-in mono theme. */
+/* The built-in mono theme: the table's mono column at every depth. */
 void
 theme_mono(ui_theme *t)
 {
+	int d;
 	theme_default(t);
 	util_strlcpy(t->name, "mono", sizeof t->name);
-	memcpy(t->st, t->mono, sizeof t->st);
+	for (d = 0; d < UI_DEPTH_COUNT; d++)
+		memcpy(t->st[d], t->st[UI_DEPTH_MONO], sizeof t->st[d]);
+}
+
+/* Parse a style for a depth's palette. */
+int
+theme_parse_style_at(const char *s, ui_depth d, ui_style *st, char *err, size_t errsz)
+{
+	if (theme_parse_style(s, st, err, errsz) < 0)
+		return -1;
+	if (!depth_has(d, st->fg) || !depth_has(d, st->bg))
+		return util_err(err, errsz, "%s", d == UI_DEPTH_MONO ? "[mono] takes attributes only, no colour"
+					       : d == UI_DEPTH_8 ? "[8] takes the 8 colours black to white, default or colour0-7"
+								 : "[16] takes the 16 colours, default or colour0-15");
+	return 0;
+}
+
+/* A section line "[256]", "[16]", "[8]", "[mono]": its depth, or -1 when it names none. */
+static int
+section_depth(const char *line)
+{
+	int d;
+	for (d = 0; d < UI_DEPTH_COUNT; d++) {
+		char want[16];
+		snprintf(want, sizeof want, "[%s]", depth_names[d]);
+		if (strcmp(line, want) == 0)
+			return d;
+	}
+	return -1;
 }
 
 /* Parse theme text. */
@@ -302,7 +360,7 @@ int
 theme_parse(ui_theme *t, const char *text, const char *fname, char *err, size_t errsz)
 {
 	char *copy = xstrdup(text), *line = copy, *next;
-	int lineno = 0, rc = 0;
+	int lineno = 0, rc = 0, section = -1, d;
 	for (; line != NULL; line = next) {
 		char *eq, *key, *val, msg[256];
 		int el;
@@ -316,6 +374,14 @@ theme_parse(ui_theme *t, const char *text, const char *fname, char *err, size_t 
 		line = trim(line);
 		if (*line == '\0')
 			continue;
+		if (*line == '[') {
+			if ((section = section_depth(line)) < 0) {
+				rc = util_err(err, errsz, "%s:%d: unknown section '%s' ([256], [16], [8] or [mono])", fname,
+					      lineno, line);
+				break;
+			}
+			continue;
+		}
 		eq = strchr(line, '=');
 		if (eq == NULL) {
 			rc = util_err(err, errsz, "%s:%d: expected 'element = style'", fname, lineno);
@@ -330,11 +396,15 @@ theme_parse(ui_theme *t, const char *text, const char *fname, char *err, size_t 
 			break;
 		}
 		memset(&st, 0, sizeof st);
-		if (theme_parse_style(val, &st, msg, sizeof msg) < 0) {
+		if (theme_parse_style_at(val, section < 0 ? UI_DEPTH_256 : (ui_depth)section, &st, msg, sizeof msg) < 0) {
 			rc = util_err(err, errsz, "%s:%d: %s", fname, lineno, msg);
 			break;
 		}
-		t->st[el] = st;
+		/* before any section: every depth whose palette has the line's colours */
+		for (d = 0; d < UI_DEPTH_COUNT; d++) {
+			if (section == d || (section < 0 && depth_has((ui_depth)d, st.fg) && depth_has((ui_depth)d, st.bg)))
+				t->st[d][el] = st;
+		}
 	}
 	free(copy);
 	return rc;

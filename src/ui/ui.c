@@ -9,6 +9,8 @@
  * render_frame() + wnoutrefresh() + doupdate() sends what changed.  With
  * --duration the loop also ends by itself when that time is up.
  *
+ * The mouse (a click selects, the wheel scrolls) is on unless --no-mouse.
+ *
  * Terminal safety: SIGINT, SIGTERM and SIGHUP only set a flag and write to
  * the self-pipe.  Fatal signals (SIGSEGV, SIGBUS, SIGFPE, SIGABRT, SIGILL)
  * write the terminfo strings that end the full-screen mode, restore the
@@ -187,7 +189,7 @@ ui_draw(ui_screen *s)
 	if (s->status[0] != '\0' && s->status_until > 0 && util_mono_us() > s->status_until)
 		s->status[0] = '\0';
 	render_frame(s);
-	if (s->filter_edit)
+	if (s->filter_edit || s->search_edit)
 		curs_set(1);
 	else
 		curs_set(0);
@@ -223,7 +225,7 @@ ui_pipe_open(char *err, size_t errsz)
  * for the fatal-signal handler, and the input modes.  NULL with err.
  */
 static SCREEN *
-ui_term_open(char *err, size_t errsz)
+ui_term_open(bool mouse, char *err, size_t errsz)
 {
 	SCREEN *scr = newterm(NULL, stdout, stdin);
 	const char *cup, *term = getenv("TERM") ? getenv("TERM") : "";
@@ -247,6 +249,14 @@ ui_term_open(char *err, size_t errsz)
 	ui_add_cap("cnorm");
 	ui_add_cap("rmkx");
 	ui_add_cap("rmcup");
+	if (mouse && mousemask(BUTTON1_PRESSED | BUTTON4_PRESSED | BUTTON5_PRESSED, NULL) != 0) {
+		static const char off[] = "\033[?1006l\033[?1000l"; /* mouse reports off, for the fatal-signal path */
+		mouseinterval(0);
+		if (ui_restore_len + sizeof off - 1 < sizeof ui_restore) {
+			memcpy(ui_restore + ui_restore_len, off, sizeof off - 1);
+			ui_restore_len += sizeof off - 1;
+		}
+	}
 	ui_curses_up = 1;
 	cbreak();
 	noecho();
@@ -337,6 +347,36 @@ ui_read_keys(kg_collector *c, ui_screen *s, char *theme_err, size_t errsz)
 	return false;
 }
 
+/* The curses library's version. */
+const char *
+ui_curses_version(void)
+{
+	return curses_version();
+}
+
+/* Check that a theme loads; a missing one is named with the themes there are. */
+int
+ui_theme_check(const char *name, char *err, size_t errsz)
+{
+	ui_theme t;
+	char names[32][64];
+	int n, i;
+	size_t len;
+	if (theme_load(&t, name, err, errsz) == 0)
+		return 0;
+	if (strstr(err, ".theme:") != NULL)
+		return -1; /* a file that does not parse: its line says why */
+	n = theme_list(names, 32);
+	len = strlen(err);
+	for (i = 0; i < n && len + 2 < errsz; i++) {
+		snprintf(err + len, errsz - len, "%s%s", i == 0 ? " (themes: " : ", ", names[i]);
+		len = strlen(err);
+	}
+	if (n > 0 && len + 1 < errsz)
+		snprintf(err + len, errsz - len, ")");
+	return -1;
+}
+
 /* Run the dashboard. */
 int
 ui_run(kg_collector *c, const kg_options *o, const kg_ui_info *info, char *err, size_t errsz)
@@ -355,7 +395,7 @@ ui_run(kg_collector *c, const kg_options *o, const kg_ui_info *info, char *err, 
 		return -1;
 	ui_signal = 0;
 	ui_have_tio = tcgetattr(STDIN_FILENO, &ui_saved_tio) == 0;
-	if ((scr = ui_term_open(err, errsz)) == NULL) {
+	if ((scr = ui_term_open(o == NULL || !o->no_mouse, err, errsz)) == NULL) {
 		ui_pipe_close();
 		return -1;
 	}
@@ -364,7 +404,7 @@ ui_run(kg_collector *c, const kg_options *o, const kg_ui_info *info, char *err, 
 	ui_screen_open(&s, c, o, info, theme_err, sizeof theme_err);
 	ui_draw(&s); /* "connecting to ..." at once, before the first refresh */
 	if (o != NULL && o->duration_us > 0)
-		end_mono = util_mono_us() + o->duration_us;
+		end_mono = (o->start_mono_us > 0 ? o->start_mono_us : util_mono_us()) + o->duration_us;
 
 	for (;;) {
 		struct pollfd pfd[3];

@@ -30,6 +30,13 @@ typedef struct kg_ui_info {
 	const char *cluster;   /* bootstrap label */
 } kg_ui_info;
 
+/* The curses library's version ("ncurses 6.4.20221231"), for --version. */
+const char *ui_curses_version(void);
+/*
+ * Check that a theme loads (a file that is not there or does not parse is
+ * an error wherever the theme is named); 0, or -1 with err.
+ */
+int ui_theme_check(const char *name, char *err, size_t errsz);
 /* Run the dashboard until the user quits (0) or a signal asks to stop (SIGTERM, SIGHUP: that signal; -1 with err on failure). */
 int ui_run(struct kg_collector *c, const kg_options *o, const kg_ui_info *info, char *err, size_t errsz);
 

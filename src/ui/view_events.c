@@ -2,7 +2,10 @@
  * view_events.c: the group's events, newest first by their own time, in the seeds' words
  * (event_format_line), coloured by kind.  Times count from kgtop's first
  * snapshot, or wall-clock with w.  While scrubbing, events after the
- * scrubbed time are hidden.
+ * scrubbed time are hidden.  Durations and costs keep their precision as
+ * the model wrote them ("≤1.0s", "≥2 rounds"; "<=", ">=" in ASCII).
+ * Shown alone (Enter), it can be searched (/, n, N): the match is marked
+ * in its line.
  */
 #include "config.h"
 
@@ -36,6 +39,7 @@ event_el(const kg_event *e)
 	case KG_EV_REBALANCE_END:
 		return UI_EL_EV_REBAL;
 	case KG_EV_LOST:
+	case KG_EV_MEMBER_SILENT:
 	case KG_EV_ORPHANED:
 	case KG_EV_STORM_BEGIN:
 	case KG_EV_SOURCE:
@@ -62,26 +66,82 @@ sort_newest_first(kg_event **ev, int n)
 	}
 }
 
+/* In ASCII, the model's bound signs as two characters ("≤" is "<=", "≥" is ">="). */
+static void
+ascii_bounds(sbuf *b)
+{
+	static const char *const from[2] = { "\u2264", "\u2265" }, *const to[2] = { "<=", ">=" };
+	char *p;
+	int k;
+	for (k = 0; k < 2; k++) {
+		/* both are three bytes in UTF-8 and two in ASCII: replace in place */
+		while ((p = strstr(b->s, from[k])) != NULL) {
+			memcpy(p, to[k], 2);
+			memmove(p + 2, p + 3, strlen(p + 3) + 1);
+			b->len--;
+		}
+	}
+}
+
+/*
+ * The group's events as the view lists them, newest first, up to want
+ * (references the caller drops), none after the scrubbed time; returns
+ * how many, and in *fetched how many the history gave.
+ */
+static int
+events_list(ui_screen *s, const kg_group *g, kg_event **ev, int want, int *fetched)
+{
+	int64_t limit = s->offset_us > 0 ? screen_view_time(s) : INT64_MAX;
+	int n = history_events(s->hist, g->id, 0, ev, want), i, k = 0;
+	sort_newest_first(ev, n);
+	*fetched = n;
+	for (i = 0; i < n; i++) {
+		if (ev[i]->time_us > limit)
+			event_unref(ev[i]);
+		else
+			ev[k++] = ev[i];
+	}
+	return k;
+}
+
+/* The first line at or after from (dir > 0), at or before it (dir < 0), whose event holds needle. */
+static int
+view_events_search(ui_screen *s, const kg_group *g, const char *needle, int from, int dir)
+{
+	static kg_event *ev[MAX_EVENTS];
+	int fetched, n = events_list(s, g, ev, MAX_EVENTS, &fetched), i, hit = -1;
+	sbuf b = { 0 };
+	for (i = KG_MAX(0, KG_MIN(from, n - 1)); n > 0 && i >= 0 && i < n && hit < 0; i += dir > 0 ? 1 : -1) {
+		sbuf_reset(&b);
+		event_format(ev[i], &b);
+		if (s->ascii && b.s != NULL)
+			ascii_bounds(&b); /* the line as shown */
+		if (screen_match(sbuf_str(&b), needle) != NULL)
+			hit = i;
+	}
+	for (i = 0; i < n; i++)
+		event_unref(ev[i]);
+	sbuf_free(&b);
+	return hit;
+}
+
 /* Draw the events view. */
 static void
 view_events_draw(ui_screen *s, const kg_group *g, ui_rect r)
 {
 	kg_event *ev[MAX_EVENTS];
-	int want = s->scroll + r.h + 1, n, i, shown = 0, y;
-	int64_t limit = s->offset_us > 0 ? screen_view_time(s) : INT64_MAX;
+	int want = s->scroll + r.h + 1, n, i, shown = 0, y, fetched;
 	ui_lines lc = { s, r, 0 };
 	sbuf b = { 0 };
+	const char *mark = s->search_in_view ? s->search : NULL;
 	/* a few more than fit: an event learnt late (a join known once its member id is) sorts lower */
 	want += LATE_SLACK;
 	if (want > MAX_EVENTS)
 		want = MAX_EVENTS;
-	n = history_events(s->hist, g->id, 0, ev, want);
-	sort_newest_first(ev, n);
+	n = events_list(s, g, ev, want, &fetched);
 	for (i = 0; i < n; i++) {
 		const kg_event *e = ev[i];
 		int x;
-		if (e->time_us > limit)
-			continue;
 		shown++;
 		if ((y = screen_line(&lc)) < 0)
 			continue;
@@ -102,11 +162,13 @@ view_events_draw(ui_screen *s, const kg_group *g, ui_rect r)
 		x += text_put(s, y, x, r.w - 2, s->attr[UI_EL_EV_TIME], sbuf_str(&b), 0);
 		sbuf_reset(&b);
 		event_format(e, &b);
-		text_put(s, y, x, r.x + r.w - x - 1, s->attr[event_el(e)], sbuf_str(&b), TEXT_ELLIPSIS);
+		if (s->ascii && b.s != NULL)
+			ascii_bounds(&b);
+		text_put_match(s, y, x, r.x + r.w - x - 1, s->attr[event_el(e)], sbuf_str(&b), mark, TEXT_ELLIPSIS);
 	}
 	if (shown == 0 && (y = screen_line(&lc)) >= 0)
 		text_put(s, y, r.x + 1, r.w - 2, s->attr[UI_EL_DIM], "no events for this group yet", 0);
-	s->view_rows = lc.line + (n == want ? r.h : 0);
+	s->view_rows = lc.line + (fetched == want ? r.h : 0);
 	for (i = 0; i < n; i++)
 		event_unref(ev[i]);
 	sbuf_free(&b);
@@ -124,4 +186,5 @@ const ui_pane view_events_pane = {
 	.key = 'e',
 	.draw = view_events_draw,
 	.hints = view_events_hints,
+	.search = view_events_search,
 };

@@ -148,6 +148,16 @@ draw_label(ui_screen *s, int y, int x, int w, const grow *m)
 
 #define TAG_W 5 /* "idle" or "away" and a blank, beside the label of a matrix row */
 
+/* A label's width (letter, blank, client id, blank, static mark): the longest client id's, from min to a third of r. */
+static int
+label_w(const ui_screen *s, const grow *rows, int n, ui_rect r, int min)
+{
+	int i, w = 0;
+	for (i = 0; i < n; i++)
+		w = KG_MAX(w, text_width(s, rows[i].client_id ? rows[i].client_id : "?") + 4);
+	return KG_MAX(min, KG_MIN(w, r.w / 3));
+}
+
 /* The word beside an idle or away member's matrix row (it owns nothing, or may return); NULL for others. */
 static const char *
 row_tag(const grow *m, ui_element *el)
@@ -281,6 +291,7 @@ draw_legend(ui_screen *s, ui_lines *lc, const grow *rows, int n, const gmarks *m
 {
 	int i, y;
 	ui_rect r = lc->r;
+	int lw = label_w(s, rows, n, r, 24);
 	draw_key(s, lc, mk);
 	for (i = 0; i < n; i++) {
 		const grow *m = &rows[i];
@@ -290,8 +301,8 @@ draw_legend(ui_screen *s, ui_lines *lc, const grow *rows, int n, const gmarks *m
 		if ((y = screen_line(lc)) < 0)
 			continue;
 		x = r.x + 1;
-		draw_label(s, y, x, 24, m);
-		x += 26;
+		draw_label(s, y, x, lw, m);
+		x += lw + 2;
 		x += text_putf(s, y, x, r.x + r.w - x, s->attr[m->nowned ? UI_EL_NORMAL : UI_EL_IDLE], "%3d part%s",
 			       m->nowned, m->nowned == 1 ? " " : "s") + 2;
 		if (m->nin > 0)
@@ -326,7 +337,7 @@ static void
 draw_matrix(ui_screen *s, ui_lines *lc, const gcell *c, int nc, const grow *rows, int nr, const gmarks *mk)
 {
 	ui_rect r = lc->r;
-	int maxp = 0, i, cw, lw = 16 + (mk->tags ? TAG_W : 0), per, band, y;
+	int namew = label_w(s, rows, nr, r, 14), maxp = 0, i, cw, lw = namew + 2 + (mk->tags ? TAG_W : 0), per, band, y;
 	bool orphans = false;
 	for (i = 0; i < nc; i++) {
 		if (c[i].tp.partition > maxp)
@@ -368,9 +379,9 @@ draw_matrix(ui_screen *s, ui_lines *lc, const gcell *c, int nc, const grow *rows
 			if (m != NULL) {
 				ui_element el;
 				const char *tag = row_tag(m, &el);
-				draw_label(s, y, r.x + 1, 14, m);
+				draw_label(s, y, r.x + 1, namew, m);
 				if (tag != NULL)
-					text_put(s, y, r.x + 16, TAG_W - 1, s->attr[el], tag, 0);
+					text_put(s, y, r.x + namew + 2, TAG_W - 1, s->attr[el], tag, 0);
 			} else
 				text_put(s, y, r.x + 1, lw - 2, s->attr[UI_EL_DIM], "(no owner)", 0);
 			for (i = from, x = r.x + lw; i < to; i++, x += cw) {

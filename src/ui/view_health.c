@@ -17,6 +17,13 @@
  * the view time (the history's sample then, and the leave events before
  * it); the gauges, which the history does not keep, say so instead of
  * showing the live values as if they were then.
+ *
+ * A member that stopped consuming before the coordinator decided (a trace
+ * said it crashed or stopped polling, its heartbeats stopped coming) is
+ * "silent", and says since when and why.  Under the limits, where the
+ * settings are known, the lints (model/lint.h): heartbeat interval against
+ * session.timeout.ms, session.timeout.ms against the broker's bounds, poll
+ * gaps approaching max.poll.interval.ms.
  */
 #include "config.h"
 
@@ -27,6 +34,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "model/lint.h"
 #include "util/util.h"
 
 /* Blocks of a gauge of bar cells for value against limit. */
@@ -120,7 +128,7 @@ status_word(kg_member_status st)
 static ui_element
 status_el(kg_member_status st)
 {
-	return st == KG_MEMBER_STOPPED ? UI_EL_STOPPED
+	return st == KG_MEMBER_STOPPED || st == KG_MEMBER_SILENT ? UI_EL_STOPPED
 	     : st == KG_MEMBER_PARTIAL ? UI_EL_PARTIAL
 	     : st == KG_MEMBER_CONSUMING ? UI_EL_NORMAL : UI_EL_IDLE;
 }
@@ -146,6 +154,7 @@ enum {
 	KEY_PARTIAL = 1 << 3,
 	KEY_IDLE = 1 << 4,
 	KEY_AWAY = 1 << 5,
+	KEY_SILENT = 1 << 6,
 };
 
 /* The key bit of a status shown (0: "consuming" needs none). */
@@ -159,6 +168,7 @@ key_bit(const char *late, kg_member_status st)
 	case KG_MEMBER_PARTIAL: return KEY_PARTIAL;
 	case KG_MEMBER_IDLE: return KEY_IDLE;
 	case KG_MEMBER_AWAY: return KEY_AWAY;
+	case KG_MEMBER_SILENT: return KEY_SILENT;
 	default: return 0;
 	}
 }
@@ -192,12 +202,15 @@ fit_words(const ui_screen *s, char *text, size_t size, int maxw)
  * its own at x2 (under the gauges), cut with an ellipsis only there.
  */
 static void
-member_extra(ui_screen *s, ui_lines *lc, int y, int x, int x2, const char *inst, kg_reason why, const char *text)
+member_extra(ui_screen *s, ui_lines *lc, int y, int x, int x2, const char *inst, kg_reason why, const char *text,
+	     const char *silent)
 {
 	ui_rect r = lc->r;
 	char st[256] = "", left[512] = "";
 	int end = r.x + r.w - 1, w;
-	if (inst != NULL)
+	if (silent != NULL)
+		snprintf(st, sizeof st, "%s%s%s", silent, inst != NULL ? "  static:" : "", inst != NULL ? inst : "");
+	else if (inst != NULL)
 		snprintf(st, sizeof st, "static:%s", inst);
 	if (why != KG_REASON_NONE)
 		snprintf(left, sizeof left, "last left: %s%s%s%s", reason_name(why), text != NULL ? " (" : "",
@@ -244,8 +257,19 @@ member_row(ui_screen *s, const kg_hview *v, const kg_member *m, ui_lines *lc, co
 		text_put(s, y, c->status, r.x + r.w - 1 - c->status,
 			 s->attr[late != NULL ? UI_EL_GAUGE_CRIT : status_el(m->status)], word, TEXT_ELLIPSIS);
 	}
-	member_extra(s, lc, y, c->status + sw + 2, c->hb, m->instance_id, m->last_leave,
-		     l != NULL && m->last_leave != KG_REASON_NONE ? l->leave_text : NULL);
+	if (m->status == KG_MEMBER_SILENT && m->silent_since_us > 0) {
+		/* since when, and what said so: "since 3.2s ago (crashed)" */
+		char d[32], sil[160];
+		util_fmt_duration(d, sizeof d, s->snap != NULL && s->snap->time_us > m->silent_since_us
+							? s->snap->time_us - m->silent_since_us : 0);
+		snprintf(sil, sizeof sil, "since %s ago%s%s%s", d, m->silent_why ? " (" : "", m->silent_why ? m->silent_why : "",
+			 m->silent_why ? ")" : "");
+		member_extra(s, lc, y, c->status + sw + 2, c->hb, m->instance_id, m->last_leave,
+			     l != NULL && m->last_leave != KG_REASON_NONE ? l->leave_text : NULL, sil);
+	} else {
+		member_extra(s, lc, y, c->status + sw + 2, c->hb, m->instance_id, m->last_leave,
+			     l != NULL && m->last_leave != KG_REASON_NONE ? l->leave_text : NULL, NULL);
+	}
 	return key_bit(late, m->status);
 }
 
@@ -298,7 +322,7 @@ past_rows(ui_screen *s, const kg_group *g, const kg_hview *v, const kg_sample *s
 			text_put(s, y, c->status, r.x + r.w - 1 - c->status, s->attr[status_el(st)], status_word(st),
 				 TEXT_ELLIPSIS);
 		}
-		member_extra(s, lc, y, x + 2, c->hb, l->instance_id, KG_REASON_NONE, NULL);
+		member_extra(s, lc, y, x + 2, c->hb, l->instance_id, KG_REASON_NONE, NULL, NULL);
 	}
 	/* the leave events before the view time, newest first, say why each lane had gone */
 	nev = history_events(s->hist, g->id, 0, ev, PAST_EVENTS);
@@ -334,6 +358,8 @@ draw_key(ui_screen *s, ui_lines *lc, unsigned keys)
 		{ KEY_PARTIAL, UI_EL_PARTIAL, "partly stopped", "gave up some partitions to the rebalance, consumes the rest" },
 		{ KEY_IDLE, UI_EL_IDLE, "idle", "owns no partitions though the group is stable" },
 		{ KEY_AWAY, UI_EL_IDLE, "away", "static member gone; keeps its partitions if back in session.timeout.ms" },
+		{ KEY_SILENT, UI_EL_STOPPED, "silent",
+		  "stopped consuming (crashed, stalled, no heartbeat); its partitions wait until the coordinator decides" },
 	};
 	ui_rect r = lc->r;
 	size_t i;
@@ -436,6 +462,37 @@ draw_limits(ui_screen *s, const kg_group *g, ui_lines *lc)
 	}
 }
 
+/* The lints of the group's settings, one line each (none when nothing is known). */
+static void
+draw_lints(ui_screen *s, const kg_group *g, ui_lines *lc)
+{
+	static const ui_element el[KG_LINT_LEVEL_COUNT] = { UI_EL_DIM, UI_EL_GAUGE_WARN, UI_EL_GAUGE_CRIT };
+	static const char *const word[KG_LINT_LEVEL_COUNT] = { "ok", "check", "bad" };
+	kg_lint lint[8];
+	ui_rect r = lc->r;
+	int n = group_lints(g, lint, 8), i, y, w;
+	for (i = 0; i < n; i++) {
+		if ((y = screen_line(lc)) < 0)
+			continue;
+		w = text_putf(s, y, r.x + 1, r.w - 2, s->attr[el[lint[i].level]], "%s: ", word[lint[i].level]);
+		text_put(s, y, r.x + 1 + w, r.w - 2 - w, s->attr[lint[i].level == KG_LINT_OK ? UI_EL_DIM : UI_EL_NORMAL],
+			 lint[i].text, TEXT_ELLIPSIS);
+	}
+}
+
+/* Commit semantics, where a source counts them (the demo's commits scenario): records processed twice. */
+static void
+draw_reprocessed(ui_screen *s, const kg_group *g, ui_lines *lc)
+{
+	ui_rect r = lc->r;
+	int y;
+	if (g->commit_policy == NULL || (y = screen_line(lc)) < 0)
+		return;
+	text_putf(s, y, r.x + 1, r.w - 2, s->attr[g->reprocessed > 0 ? UI_EL_GAUGE_WARN : UI_EL_DIM],
+		  "processed twice: %lld record%s (%s): a new owner resumes from the last committed offset",
+		  (long long)g->reprocessed, g->reprocessed == 1 ? "" : "s", g->commit_policy);
+}
+
 /* Draw the health view. */
 static void
 view_health_draw(ui_screen *s, const kg_group *g, ui_rect r)
@@ -454,6 +511,10 @@ view_health_draw(ui_screen *s, const kg_group *g, ui_rect r)
 		nthen += smp->lane_status[i] != KG_LANE_ABSENT;
 
 	draw_limits(s, g, &lc);
+	if (!screen_scrubbed(s)) {
+		draw_reprocessed(s, g, &lc);
+		draw_lints(s, g, &lc);
+	}
 	if (screen_scrubbed(s) && (y = screen_line(&lc)) >= 0) {
 		char d[32];
 		util_fmt_duration(d, sizeof d, s->offset_us);

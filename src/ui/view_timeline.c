@@ -11,9 +11,14 @@
  * ownership changes so the picture reads without colour.
  *
  * Layout, top to bottom: the time axis, one line per episode in the
- * window (start, protocol, rounds, duration, generation, trigger, and the
- * model's "N of M stopped": members that were consuming when it began,
- * stayed and stopped), a marker row, the lanes, the legend.  The axis, the
+ * window (start, protocol, rounds (exact, or "≥" when polling may have
+ * missed a generation), duration (measured, or bounded by two refreshes),
+ * generation, trigger, the model's "N of M stopped": members that were
+ * consuming when it began, stayed and stopped, and what it cost: their
+ * member-seconds, and the partition-seconds of partitions without a
+ * consuming owner), a marker row, the lanes, the legend.  A silent
+ * member (crashed, stalled: the coordinator has not decided yet) is drawn
+ * stopped.  The axis, the
  * episode lines, the marker row and the legend stay put; only the lanes
  * scroll (PgUp / PgDn), clipped to the rows between, and the legend says
  * which of them show.  Per partition, every partition of the group's
@@ -41,8 +46,11 @@
 #include "model/intern.h"
 #include "util/util.h"
 
-#define LABEL_W 14
-#define NOTE_W 32   /* notes' width in a pane under 100 columns */
+/* the lanes' labels: as wide as the longest client id needs (this frame's, s->tl_label_w), from 14 to a third of the pane */
+#define LABEL_MIN 14
+#define LABEL_W (s->tl_label_w)
+#define NOTE_NARROW 20 /* notes' width in a pane under 90 columns (80: a short note each) */
+#define NOTE_W 32   /* under 100 columns */
 #define NOTE_MAX 48 /* and at most, in wider ones (a third of the pane) */
 #define MAX_EPLINES 3
 /* a leave this long before an episode began is what it is about (the tracker's TRIGGER_WINDOW) */
@@ -63,6 +71,7 @@ lane_rank(int st)
 {
 	switch (st) {
 	case KG_MEMBER_STOPPED: return 6;
+	case KG_MEMBER_SILENT: return 6; /* not consuming: stopped, before the coordinator says so */
 	case KG_MEMBER_PARTIAL: return 5;
 	case KG_MEMBER_AWAY: return 4;
 	case KG_MEMBER_CONSUMING: return 3;
@@ -131,6 +140,7 @@ lane_look(const ui_screen *s, int lane, int st, ui_glyph *g, attr_t *a)
 		*a = s->attr[UI_EL_PARTIAL];
 		break;
 	case KG_MEMBER_STOPPED:
+	case KG_MEMBER_SILENT:
 		*g = G_STOPPED;
 		*a = s->attr[UI_EL_STOPPED];
 		break;
@@ -206,39 +216,67 @@ episode_stopped(const kg_hview *v, const kg_episode *e, int64_t now, int *member
 }
 
 /*
+ * The members that stopped and the partitions left without a consumer,
+ * with what it cost once the episode closed: "  2 of 2 stopped 2.4
+ * member-s  3 parts unconsumed 3.9 partition-s"; without the partitions
+ * (parts false), without the members' time (member_cost false).
+ */
+static void
+episode_cost(const ui_screen *s, const kg_episode *e, int stopped, int members, bool member_cost, bool parts, sbuf *b)
+{
+	bool closed = e->end_us != 0;
+	/* no member records: an episode told by a coordinator's log alone, which saw no members */
+	if (members > 0) {
+		sbuf_addf(b, "  %d of %d stopped", stopped, members);
+		if (closed && e->nstopped > 0 && member_cost) {
+			sbuf_addc(b, ' ');
+			event_fmt_amount(b, e->stopped_us, e->nstopped, "member", s->ascii);
+		}
+	}
+	if (closed && e->nunconsumed > 0 && parts) {
+		sbuf_addf(b, "  %d part%s unconsumed ", e->nunconsumed, e->nunconsumed == 1 ? "" : "s");
+		event_fmt_amount(b, e->unconsumed_us, e->nunconsumed, "partition", s->ascii);
+	}
+}
+
+/*
  * One line describing an episode, in width columns if it can: in full;
- * else "coop" and "2/3 stopped"; else without the members that gave some
- * and with the generation last; else its fields that fit and an ellipsis.
+ * else without the members that gave some; else without its start (the
+ * marker row shows it) and with the generation last; else without the
+ * partitions' cost; else without the members' cost; else its fields that
+ * fit and an ellipsis.  Its words are the same in every form
+ * ("cooperative", "2 of 3 stopped").  Its duration is measured ("2.5s")
+ * or bounded by refreshes ("≤1.0s"), its rounds exact or at least ("≥2
+ * rounds"), and a closed one says what it cost: members' stopped time,
+ * partitions' time without a consumer.
  */
 static void
 episode_line(const ui_screen *s, const kg_hview *v, const kg_episode *e, int64_t now, int width, char *buf, size_t n)
 {
-	char st[48], dur[32], gen[64] = "";
+	char st[48], dur[48], gen[64] = "";
 	size_t cut;
 	int members, stopped = episode_stopped(v, e, now, &members), form;
 	fmt_start(s, st, sizeof st, e->start_us);
-	util_fmt_duration(dur, sizeof dur, (e->end_us ? e->end_us : now) - e->start_us);
+	event_fmt_span(dur, sizeof dur, episode_duration(e, now), s->ascii);
 	if (e->gen_start >= 0 && e->gen_end >= 0 && e->gen_end != e->gen_start)
 		snprintf(gen, sizeof gen, "gen %d%s%d", (int)e->gen_start, s->ascii ? "->" : "\u2192", (int)e->gen_end);
 	else if (e->gen_end >= 0 || e->gen_start >= 0)
 		snprintf(gen, sizeof gen, "gen %d", (int)(e->gen_end >= 0 ? e->gen_end : e->gen_start));
-	for (form = 0; form < 3; form++) {
+	for (form = 0; form < 5; form++) {
 		sbuf b = { 0 };
 		bool fits;
-		sbuf_addf(&b, "%d %s  %s  %d round%s  %s%s  ", e->number, st,
-			  form > 0 && e->proto == KG_PROTO_COOPERATIVE ? "coop" : proto_name(e->proto), e->rounds,
+		sbuf_addf(&b, "%d%s%s  %s  %s%d round%s  %s%s  ", e->number, form < 2 ? " " : "", form < 2 ? st : "",
+			  proto_name(e->proto), e->rounds_min ? (s->ascii ? ">=" : "\u2265") : "", e->rounds,
 			  e->rounds == 1 ? "" : "s", e->end_us ? "" : "open ", dur);
 		if (form < 2 && gen[0] != '\0')
 			sbuf_addf(&b, "%s  ", gen);
 		sbuf_adds(&b, e->trigger_text && *e->trigger_text ? e->trigger_text : reason_name(e->trigger));
-		/* no member records: an episode told by a coordinator's log alone, which saw no members */
-		if (members > 0)
-			sbuf_addf(&b, form > 0 ? "  %d/%d stopped" : "  %d of %d stopped", stopped, members);
-		if (form < 2 && e->nincremental > 0)
+		episode_cost(s, e, stopped, members, form < 4, form < 3, &b);
+		if (form < 1 && e->nincremental > 0)
 			sbuf_addf(&b, "  %d gave some", e->nincremental);
 		if (e->moved > 0)
 			sbuf_addf(&b, "  %d moved", e->moved);
-		if (form == 2 && gen[0] != '\0')
+		if (form >= 2 && gen[0] != '\0')
 			sbuf_addf(&b, "  %s", gen);
 		util_strlcpy(buf, sbuf_str(&b), n);
 		fits = text_width(s, sbuf_str(&b)) <= width;
@@ -770,6 +808,25 @@ draw_legend(ui_screen *s, int y, ui_rect r, int first, int last, int total)
 	sbuf_free(&b);
 }
 
+/*
+ * Why each lane left in the last episode of v: from its start (and a
+ * leave just before, unless the episode before it covered that leave) to
+ * its end (*lend; now, t1, while it is open).  The caller frees it.
+ */
+static kg_reason *
+note_reasons(ui_screen *s, const kg_hview *v, int64_t t1, int64_t *lend)
+{
+	const kg_episode *last = &v->episodes[v->nepisodes - 1];
+	const kg_episode *prev = v->nepisodes > 1 ? &v->episodes[v->nepisodes - 2] : NULL;
+	int64_t from = last->start_us - LEAVE_BEFORE_US;
+	kg_reason *why = xcalloc((size_t)v->nlanes + 1, sizeof *why);
+	if (prev != NULL && prev->end_us != 0 && prev->end_us > from)
+		from = prev->end_us;
+	*lend = last->end_us ? last->end_us : t1;
+	leave_reasons(s, v, from, *lend, why);
+	return why;
+}
+
 /* A member's lane: letter, client id, strip. */
 static void
 draw_member_row(ui_screen *s, const kg_hview *v, const tl_row *row, int y, ui_rect r, int ncols, int64_t t0,
@@ -782,25 +839,49 @@ draw_member_row(ui_screen *s, const kg_hview *v, const tl_row *row, int y, ui_re
 	draw_member_strip(s, v, row->lane, y, r.x + LABEL_W, ncols, t0, scale);
 }
 
+/* The labels' width: a lane's letter, a blank, the longest client id and a blank, within LABEL_MIN and a third of r. */
+static int
+timeline_label_w(const ui_screen *s, const kg_hview *v, ui_rect r)
+{
+	int k, w = 0;
+	for (k = 0; !s->by_partition && k < v->nlanes; k++)
+		w = KG_MAX(w, text_width(s, v->lanes[k].client_id) + 4);
+	return KG_MAX(LABEL_MIN, KG_MIN(w, r.w / 3));
+}
+
+/*
+ * The lanes over the widest window the pane could show, with the labels
+ * as wide as their names need (s->tl_label_w); *ncols: the strip's
+ * columns beside the labels and the notes (notes_w, 0 none).
+ */
+static kg_hview *
+timeline_window(ui_screen *s, const kg_group *g, ui_rect r, int notes_w, int64_t scale, int64_t t1, int *ncols)
+{
+	kg_hview *v;
+	s->tl_label_w = LABEL_MIN;
+	*ncols = KG_MAX(10, r.w - LABEL_W - 1 - notes_w);
+	v = history_view(s->hist, g->id, t1 - scale * *ncols, t1);
+	s->tl_label_w = timeline_label_w(s, v, r);
+	*ncols = KG_MAX(10, r.w - LABEL_W - 1 - notes_w);
+	return v;
+}
+
 /* Draw the timeline. */
 static void
 view_timeline_draw(ui_screen *s, const kg_group *g, ui_rect r)
 {
 	int64_t scale = screen_scale_us(s), t1 = screen_view_time(s), t0, lend = 0;
-	bool notes = r.w >= 90 && !s->by_partition, sf = group_single_topic(g), sticky;
-	int note_w = r.w < 100 ? NOTE_W : KG_MIN(NOTE_MAX, r.w / 3);
-	int sw = r.w - LABEL_W - 1 - (notes ? note_w + 1 : 0), ncols, y, i, nep, neplines, legend, region, nrows, nparts = 0;
+	bool notes = r.w >= 70 && !s->by_partition, sf = group_single_topic(g), sticky;
+	int note_w = r.w < 90 ? NOTE_NARROW : r.w < 100 ? NOTE_W : KG_MIN(NOTE_MAX, r.w / 3);
+	int ncols, y, i, nep, neplines, legend, region, nrows, nparts = 0;
 	int maxtop, top, page, step, npages, bottom = r.y + r.h, y0, shown, first = 0, last_ord = 0;
 	kg_hview *v;
 	tl_row *rows;
 	char buf[512];
 	const kg_episode *last = NULL;
 	kg_reason *why = NULL;
-	if (sw < 10)
-		sw = 10;
-	ncols = sw;
+	v = timeline_window(s, g, r, notes ? note_w + 1 : 0, scale, t1, &ncols);
 	t0 = t1 - scale * ncols;
-	v = history_view(s->hist, g->id, t0, t1);
 	rows = s->by_partition ? partition_rows(g, v, &nrows, &nparts) : member_rows(v, &nrows);
 	if (v->nepisodes > 0)
 		last = &v->episodes[v->nepisodes - 1];
@@ -858,12 +939,9 @@ view_timeline_draw(ui_screen *s, const kg_group *g, ui_rect r)
 			text_putf(s, y0 - 1, r.x + LABEL_W + ncols + 2, note_w, s->attr[UI_EL_DIM], "episode %d:", last->number);
 	}
 
-	/* what the last episode did to each member, from its start (and a leave just before) to its end */
-	if (notes && last != NULL) {
-		lend = last->end_us ? last->end_us : t1;
-		why = xcalloc((size_t)v->nlanes + 1, sizeof *why);
-		leave_reasons(s, v, last->start_us - LEAVE_BEFORE_US, lend, why);
-	}
+	/* what the last episode did to each member, from its start to its end */
+	if (notes && last != NULL)
+		why = note_reasons(s, v, t1, &lend);
 	for (i = 0, shown = 0; i < region && top + i < nrows; i++, shown++) {
 		const tl_row *row = &rows[top + i];
 		y = y0 + i;
@@ -904,6 +982,54 @@ view_timeline_draw(ui_screen *s, const kg_group *g, ui_rect r)
 	free(why);
 	free(rows);
 	hview_free(v);
+}
+
+/* One group's side of the compare line: its protocol (or name) and what its last rebalance cost. */
+static void
+compare_side(const ui_screen *s, const kg_group *g, bool by_name, bool shortly, sbuf *b)
+{
+	const kg_group_summary *m = &g->sum;
+	kg_span st = { m->last_stopped_min_us, m->last_stopped_max_us }, un = { m->last_unconsumed_min_us,
+										   m->last_unconsumed_max_us };
+	sbuf_addf(b, "%s: ", by_name ? g->name : shortly && g->proto == KG_PROTO_COOPERATIVE ? "coop" : proto_name(g->proto));
+	if (g->commit_policy != NULL) /* the commits scenario: what the commit policy cost */
+		sbuf_addf(b, "%lld processed twice, ", (long long)g->reprocessed);
+	if (m->last_episode_us < 0) {
+		sbuf_adds(b, "no rebalance yet");
+		return;
+	}
+	if (shortly) {
+		/* "3 stopped 7.8 member-s, 6 parts 15.6 partition-s" */
+		sbuf_addf(b, "%d stopped", m->last_nstopped);
+		if (m->last_nstopped > 0) {
+			sbuf_addc(b, ' ');
+			event_fmt_amount(b, st, m->last_nstopped, "member", s->ascii);
+		}
+		if (m->last_nunconsumed > 0) {
+			sbuf_addf(b, ", %d part%s ", m->last_nunconsumed, m->last_nunconsumed == 1 ? "" : "s");
+			event_fmt_amount(b, un, m->last_nunconsumed, "partition", s->ascii);
+		}
+		return;
+	}
+	event_fmt_cost(b, m->last_nstopped, st, m->last_nunconsumed, un, s->ascii);
+}
+
+/* The compare view's cost line, as long as fits width. */
+void
+timeline_compare_cost(const ui_screen *s, const kg_group *a, const kg_group *b, int width, sbuf *out)
+{
+	bool by_name = a->proto == b->proto;
+	int form;
+	for (form = 0; form < 2; form++) {
+		sbuf_reset(out);
+		if (form == 0)
+			sbuf_adds(out, "last rebalance cost ");
+		compare_side(s, a, by_name, form > 0, out);
+		sbuf_adds(out, " | ");
+		compare_side(s, b, by_name, form > 0, out);
+		if (width <= 0 || text_width(s, sbuf_str(out)) <= width)
+			return;
+	}
 }
 
 /* Keys of the timeline: + - zoom, v compare, w clock or relative times (the events' too). */

@@ -452,6 +452,43 @@ util_fmt_duration(char *buf, size_t n, int64_t us)
 	}
 }
 
+/* Compare names naturally (see util.h). */
+int
+util_natcmp(const char *a, const char *b)
+{
+	const unsigned char *p = (const unsigned char *)a, *q = (const unsigned char *)b;
+	while (*p && *q) {
+		if (*p >= '0' && *p <= '9' && *q >= '0' && *q <= '9') {
+			const unsigned char *pe, *qe;
+			size_t lp, lq;
+			while (*p == '0' && p[1] >= '0' && p[1] <= '9')
+				p++;
+			while (*q == '0' && q[1] >= '0' && q[1] <= '9')
+				q++;
+			for (pe = p; *pe >= '0' && *pe <= '9'; pe++)
+				;
+			for (qe = q; *qe >= '0' && *qe <= '9'; qe++)
+				;
+			lp = (size_t)(pe - p);
+			lq = (size_t)(qe - q);
+			if (lp != lq)
+				return lp < lq ? -1 : 1;
+			for (; p < pe; p++, q++) {
+				if (*p != *q)
+					return *p < *q ? -1 : 1;
+			}
+			continue;
+		}
+		if (*p != *q)
+			return *p < *q ? -1 : 1;
+		p++;
+		q++;
+	}
+	if (*p != *q)
+		return *p ? 1 : -1;
+	return strcmp(a, b);
+}
+
 /* Decode one UTF-8 sequence (see util.h). */
 size_t
 util_utf8_decode(const char *str, size_t n, long *cp)

@@ -59,6 +59,12 @@ int util_err(char *err, size_t errsz, const char *fmt, ...) KG_PRINTF(3, 4);
 
 /* Copy src into dst of size n, always NUL-terminated; returns strlen(src). */
 size_t util_strlcpy(char *dst, const char *src, size_t n);
+/*
+ * Compare names as people sort them: runs of digits by their value
+ * ("consumer-2" before "consumer-10"), the rest byte by byte; names equal
+ * that way fall back to strcmp(), so the order is total.
+ */
+int util_natcmp(const char *a, const char *b);
 
 /* A growable string buffer. */
 typedef struct sbuf {

@@ -9,11 +9,15 @@
  *  3. idle CPU of the real loop (ui_run over the collector, tests/tmux/
  *     ui_driver in a pseudo-terminal) at a 1 s refresh (target <= 0.5%),
  *     and its bytes per second;
- *  4. RSS and history bytes with 2,000 groups and one hour of history.
+ *  4. RSS and history bytes with 2,000 groups and one hour of history;
+ *  5. at 80x24 and 200x60 (issue 12: unchanged or better), the seeds'
+ *     scene as the demo shows it: CPU per frame and bytes per idle
+ *     refresh, per view, and the narrow sizes 40x12 and 60x20.
  *
  * Rendering goes to a curses screen on a temporary file (TERM
  * xterm-256color), so byte counts are what a real terminal would receive.
  *   bench_ui [path/to/ui_driver]
+ *   bench_ui --sizes      (5 alone, e.g. under a profiler)
  */
 #include "config.h"
 
@@ -338,6 +342,58 @@ bench_rss(void)
 	tracker_free(tr);
 }
 
+/* 5: one size, per view: CPU per frame and bytes per refresh when only the clock changed. */
+static void
+bench_size(int rows, int cols)
+{
+	ui_scene sc;
+	kg_options o;
+	kg_ui_info info = { .demo = true, .cluster = "localhost:9092" };
+	ui_screen s;
+	int v, i, n = 200;
+	memset(&o, 0, sizeof o);
+	o.interval_us = SEC;
+	term_open(rows, cols);
+	scene_init(&sc);
+	scene_run_until(&sc, SCENE_T0 + 20 * SEC);
+	screen_init(&s, &o, &info, tracker_history(sc.tracker));
+	screen_set_snapshot(&s, sc.snap);
+	s.t0_us = SCENE_T0;
+	render_theme_apply(&s);
+	util_strlcpy(s.selected, "demo-coop", sizeof s.selected);
+	screen_order(&s);
+	for (v = 0; v < UI_VIEW_COUNT; v++) {
+		int64_t t;
+		long total = 0;
+		double ms;
+		s.view = (ui_view_id)v;
+		s.now_us = sc.snap->time_us;
+		frame(&s);
+		t = cpu_us();
+		for (i = 1; i <= n; i++) {
+			s.now_us = sc.snap->time_us + i * SEC;
+			total += frame(&s);
+		}
+		ms = (double)(cpu_us() - t) / n / 1000.0;
+		printf("   %3dx%-3d %-9s %6.3f ms/frame  %6.1f bytes/idle refresh\n", cols, rows, render_pane(s.view)->name, ms,
+		       (double)total / n);
+	}
+	screen_free(&s);
+	scene_free(&sc);
+	term_close();
+}
+
+/* 5: the sizes of issue 12. */
+static void
+bench_sizes(void)
+{
+	static const int sizes[][2] = { { 24, 80 }, { 60, 200 }, { 12, 40 }, { 20, 60 } };
+	size_t i;
+	printf("5. the seeds' scene as the demo shows it (demo-coop selected), 200 frames a view, the clock ticking\n");
+	for (i = 0; i < KG_ARRAY_LEN(sizes); i++)
+		bench_size(sizes[i][0], sizes[i][1]);
+}
+
 /* Run every benchmark. */
 int
 main(int argc, char **argv)
@@ -347,9 +403,14 @@ main(int argc, char **argv)
 		setlocale(LC_ALL, "C.utf8");
 	unsetenv("KGTOP_THEMES");
 	printf("kgtop UI benchmarks (figures, not assertions)\n");
+	if (argc > 1 && strcmp(argv[1], "--sizes") == 0) {
+		bench_sizes();
+		return 0;
+	}
 	bench_cpu();
 	bench_bytes();
 	bench_idle(argc > 1 ? argv[1] : NULL);
 	bench_rss();
+	bench_sizes();
 	return 0;
 }

@@ -60,3 +60,9 @@ bench: bench-serve
 bench-serve: tests/bench/bench_serve tests/fixture-broker kgtop
 	top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' tests/bench/bench_serve
 .PHONY: bench-serve
+# issue 12: how long after --duration kgtop ends (the demo's teardown included): make bench-duration
+EXTRA_DIST += tests/bench/duration.sh
+bench: bench-duration
+bench-duration: kgtop
+	top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' sh $(top_srcdir)/tests/bench/duration.sh
+.PHONY: bench-duration

@@ -10,12 +10,16 @@ EXTRA_DIST += tests/golden/list.sh \
 	tests/golden/compare-coop-range-160x48.golden \
 	tests/golden/compare-coop-range-80x24.golden \
 	tests/golden/connecting-80x24.golden \
+	tests/golden/demo-step-120x40.golden \
+	tests/golden/demo-step-200x60.golden \
+	tests/golden/demo-step-80x24.golden \
 	tests/golden/empty-cluster-80x24.golden \
 	tests/golden/events-coop-160x48.golden \
 	tests/golden/events-coop-80x24.golden \
 	tests/golden/events-range-80x24.golden \
 	tests/golden/grid-coop-160x48.golden \
 	tests/golden/grid-ledger-160x48.golden \
+	tests/golden/grid-ledger-200x60.golden \
 	tests/golden/grid-range-80x24.golden \
 	tests/golden/health-ledger-160x48.golden \
 	tests/golden/health-ledger-80x24.golden \
@@ -28,10 +32,16 @@ EXTRA_DIST += tests/golden/list.sh \
 	tests/golden/mono-ascii-events-range-80x24.golden \
 	tests/golden/mono-grid-coop-80x24.golden \
 	tests/golden/mono-timeline-coop-80x24.golden \
+	tests/golden/narrow-events-60x20.golden \
+	tests/golden/narrow-grid-60x20.golden \
+	tests/golden/narrow-list-40x12.golden \
+	tests/golden/narrow-list-60x20.golden \
+	tests/golden/narrow-timeline-40x12.golden \
 	tests/golden/paused-scrub-grid-range-80x24.golden \
 	tests/golden/prep-ledger-grid-80x24.golden \
 	tests/golden/replay-paused-events-coop-80x24.golden \
 	tests/golden/sanitize-weird-80x24.golden \
+	tests/golden/search-events-coop-80x24.golden \
 	tests/golden/sort-lag-filter-80x24.golden \
 	tests/golden/stale-kafka-grid-coop-120x40.golden \
 	tests/golden/status-wrap-120x40.golden \
@@ -43,4 +53,6 @@ EXTRA_DIST += tests/golden/list.sh \
 	tests/golden/timeline-range-160x48.golden \
 	tests/golden/timeline-range-80x24.golden \
 	tests/golden/timeline-storm-zoomed-80x24.golden \
-	tests/golden/too-small-60x20.golden
+	tests/golden/too-small-39x12.golden \
+	tests/golden/xterm-16-timeline-coop-80x24.golden \
+	tests/golden/xterm-8-timeline-coop-80x24.golden

@@ -24,6 +24,10 @@ tests_integration_test_demo_commands_SOURCES = tests/integration/test_demo_comma
 tests_integration_test_demo_commands_CFLAGS = $(TEST_CFLAGS)
 tests_integration_test_demo_commands_LDADD = $(TEST_LIBS)
 EXTRA_DIST += tests/integration/scenarios/hostile.json
+# the demo's cleanup of a real cluster (the fixture broker refuses it: every leftover is named)
+TESTS += tests/integration/test_demo_cleanup.sh tests/integration/test_topic_filter.sh
+EXTRA_DIST += tests/integration/test_demo_cleanup.sh tests/integration/scenarios/demo-cleanup.json \
+	tests/integration/test_topic_filter.sh
 EXTRA_DIST += tests/integration/scenarios/old-broker.json
 # The fault table (issue 13): each fault against the real binary, time to detect and to recover (about 2 min).
 check_PROGRAMS += tests/integration/test_faults

@@ -5,14 +5,26 @@
  * the kafka source following its groups, the collector and the tracker
  * run as kgtop runs them; this program reads the frames and asserts from
  * the derived events (never from the demo's internals) that:
+ *  - every episode has as many rounds as the coordinator (the mock's own
+ *    "all members synced" lines, which the demo hands over as a
+ *    coordinator's log) completed generations in it: rounds are
+ *    generations, never a retried JoinGroup;
+ *  - when the fourth member joins and the coordinator ran the protocol's
+ *    minimum (the mock sometimes adds a generation when SyncGroups race),
+ *    the eager group takes 1 round and the cooperative group 2; the eager
+ *    group stops its three members for the whole round and leaves all six
+ *    partitions unconsumed, the cooperative group stops nobody and leaves
+ *    one partition unconsumed between its rounds (member- and
+ *    partition-seconds, measured);
  *  - when the fourth member joins, every old member of the eager group
  *    revokes its whole assignment, while the cooperative group has no full
  *    revoke: the moving partition is revoked (incremental) in one round
  *    and assigned to the new member in the next;
  *  - a graceful leave stops every other eager member but no other
  *    cooperative one;
- *  - the crashed member leaves for session timeout, no sooner than
- *    session.timeout.ms after its last heartbeat answer;
+ *  - the crashed member is silent (not consuming) from its last poll, and
+ *    leaves for session timeout, no sooner than session.timeout.ms after
+ *    its last heartbeat answer;
  *  - the stalled member leaves for max.poll.interval.ms, no sooner than
  *    that after its last poll, and comes back;
  *  - the kafka source sees committed offsets (lag is real), and the demo
@@ -41,7 +53,7 @@
 
 #define EAGER "kgtop-demo-eager"
 #define COOP "kgtop-demo-coop"
-#define RUN_LIMIT_US (170LL * 1000000)
+#define RUN_LIMIT_US (260LL * 1000000) /* a clean join in both groups: the mock may take an extra generation under load */
 #define CLOSE_LIMIT_US (5LL * 1000000)
 
 typedef struct mhealth {
@@ -55,9 +67,17 @@ typedef struct mhealth {
 	bool left;            /* frozen at its first leave: a rejoin under the same id must not move it */
 } mhealth;
 
+/* A generation the coordinator said all members synced (the truth rounds are checked against). */
+typedef struct stable {
+	int32_t group;
+	int64_t time;
+} stable;
+
 typedef struct run {
 	kg_event **ev;
 	size_t nev, cev;
+	stable *st;
+	size_t nst, cst;
 	mhealth *mh;
 	size_t nmh, cmh;
 	int64_t t0;
@@ -97,6 +117,11 @@ tap_before(void *arg, const kg_obsq *q, const kg_snapshot *snap)
 		sbuf s = { 0 };
 		if (o->kind == KG_OBS_HEARTBEAT || o->kind == KG_OBS_POLL)
 			continue;
+		if (o->kind == KG_OBS_STABILIZED) {
+			util_grow(&r->st, &r->cst, r->nst + 1, sizeof *r->st);
+			r->st[r->nst].group = o->group;
+			r->st[r->nst++].time = o->time_us;
+		}
 		tp_format(&s, o->parts, o->nparts, true);
 		printf("# obs %8.3f %-18s %-10s %-9s %-14s %s proto=%s reason=%s %s\n", (double)(o->time_us - r->t0) / 1e6,
 		       intern_group_name(o->group), o->client_id ? o->client_id : "-", obs_kind_name(o->kind),
@@ -239,6 +264,42 @@ stall_done(const run *r, const char *group)
 	return e >= 0;
 }
 
+/* The generations the coordinator completed in group within [t0, t1]. */
+static int
+generations(const run *r, const char *group, int64_t t0, int64_t t1)
+{
+	size_t i;
+	int n = 0;
+	for (i = 0; i < r->nst; i++)
+		n += r->st[i].group == intern_group(group) && r->st[i].time >= t0 && r->st[i].time <= t1;
+	return n;
+}
+
+/* True when an episode's end says a member joined a group of three that were consuming. */
+static bool
+join_of_three(const kg_event *e)
+{
+	return e->kind == KG_EV_REBALANCE_END && e->text != NULL && strncmp(e->text, "joined: ", 8) == 0 &&
+	       strstr(e->text, " of 3 members stopped") != NULL;
+}
+
+/*
+ * The end of the first join into three members for which the coordinator
+ * ran the protocol's minimum (want generations), NULL when none yet.
+ */
+static const kg_event *
+clean_join(const run *r, const char *group, int want)
+{
+	size_t i;
+	for (i = 0; i < r->nev; i++) {
+		const kg_event *e = r->ev[i];
+		if (is(e, group, KG_EV_REBALANCE_END, NULL) && join_of_three(e) &&
+		    generations(r, group, e->time_us - e->duration_us, e->time_us) == want)
+			return e;
+	}
+	return NULL;
+}
+
 /* Everything the checks need has happened in both groups. */
 static bool
 complete(const run *r)
@@ -246,6 +307,8 @@ complete(const run *r)
 	const char *groups[2] = { EAGER, COOP };
 	int g;
 	for (g = 0; g < 2; g++) {
+		if (clean_join(r, groups[g], g == 0 ? 1 : 2) == NULL)
+			return false;
 		if (!episode_ended(r, groups[g], join_episode(r, groups[g])) ||
 		    find_left(r, groups[g], KG_REASON_GRACEFUL) < 0 || find_left(r, groups[g], KG_REASON_SESSION_TIMEOUT) < 0 ||
 		    !stall_done(r, groups[g]))
@@ -326,6 +389,75 @@ check_join(run *r)
 			rounds = r->ev[i]->round;
 	}
 	check(r, rounds >= 2, "cooperative: the join is one episode of %d rounds (at least two)", rounds);
+}
+
+/*
+ * Rounds are generations: every episode has as many rounds as the
+ * coordinator completed in it.  A join the coordinator ran in the
+ * protocol's minimum takes 1 round eager and 2 cooperative, and costs what
+ * the seeds say: all three eager members stopped for the round and all six
+ * partitions unconsumed; no cooperative member stopped, one partition
+ * unconsumed between the rounds.
+ */
+static void
+check_rounds(run *r)
+{
+	const char *groups[2] = { EAGER, COOP };
+	size_t i;
+	int g, bad = 0, n = 0;
+	for (i = 0; i < r->nev; i++) {
+		const kg_event *e = r->ev[i];
+		int want;
+		if (e->kind != KG_EV_REBALANCE_END || e->duration_us < 0)
+			continue;
+		want = generations(r, intern_group_name(e->group), e->time_us - e->duration_us, e->time_us);
+		n++;
+		if (want != e->round || e->rounds_min) {
+			bad++;
+			printf("# episode %lld of %s: %d round%s, the coordinator completed %d generation%s\n",
+			       (long long)e->episode, intern_group_name(e->group), e->round, e->round == 1 ? "" : "s", want,
+			       want == 1 ? "" : "s");
+		}
+	}
+	check(r, n > 0 && bad == 0, "every episode's rounds are the coordinator's generations (%d episodes, %d off)", n,
+	      bad);
+	for (g = 0; g < 2; g++) {
+		const kg_event *e = clean_join(r, groups[g], g == 0 ? 1 : 2);
+		double d = e != NULL ? (double)e->duration_us / 1e6 : 0;
+		check(r, e != NULL && e->round == (g == 0 ? 1 : 2) && !e->rounds_min && e->duration.min == e->duration.max,
+		      "%s: a fourth member joins in %d round%s, measured (%.1fs)", groups[g], e ? e->round : 0,
+		      e && e->round == 1 ? "" : "s", d);
+		if (e == NULL)
+			continue;
+		printf("# %s join: %s\n", groups[g], e->text);
+		if (g == 0)
+			check(r, e->nstopped == 3 && e->stopped_us.min == e->stopped_us.max &&
+				 e->stopped_us.min >= 3 * 1500000 && e->stopped_us.min <= 3 * 4000000 && e->nunconsumed == 6 &&
+				 e->unconsumed_us.min >= 6 * 1500000 && e->unconsumed_us.min <= 6 * 4000000,
+			      "eager: the join stops 3 members (%.1f member-s) and leaves 6 partitions unconsumed (%.1f "
+			      "partition-s)",
+			      (double)e->stopped_us.min / 1e6, (double)e->unconsumed_us.min / 1e6);
+		else
+			check(r, e->nstopped == 0 && e->nunconsumed == 1 && e->unconsumed_us.min == e->unconsumed_us.max &&
+				 e->unconsumed_us.min >= 1500000 && e->unconsumed_us.min <= 4000000,
+			      "cooperative: the join stops no member and leaves 1 partition unconsumed (%.1fs)",
+			      (double)e->unconsumed_us.min / 1e6);
+	}
+}
+
+/* A crashed member is silent from its last poll, seconds before the coordinator drops it. */
+static void
+check_silent(run *r)
+{
+	const char *groups[2] = { EAGER, COOP };
+	int g;
+	for (g = 0; g < 2; g++) {
+		long l = find_left(r, groups[g], KG_REASON_SESSION_TIMEOUT);
+		long s = l >= 0 ? find(r, 0, groups[g], KG_EV_MEMBER_SILENT, r->ev[l]->client_id) : -1;
+		double ahead = s >= 0 ? (double)(r->ev[l]->time_us - r->ev[s]->time_us) / 1e6 : 0;
+		check(r, s >= 0 && ahead >= 3.0 && ahead <= 10.0 && r->ev[s]->text != NULL && strstr(r->ev[s]->text, "crashed"),
+		      "%s: the crashed member is silent %.1fs before the coordinator drops it", groups[g], ahead);
+	}
 }
 
 /* A graceful leave: the others stop in the eager group, not in the cooperative one. */
@@ -482,9 +614,11 @@ main(void)
 	printf("# the scenario ran %.1fs\n", (double)(util_now_us() - r.t0) / 1e6);
 	check(&r, complete(&r), "join, leave, crash and stall all happened within %llds",
 	      (long long)(RUN_LIMIT_US / 1000000));
+	check_rounds(&r);
 	check_join(&r);
 	check_leave(&r);
 	check_liveness(&r);
+	check_silent(&r);
 	check(&r, r.max_lag >= 0, "the kafka source reports lag for the demo groups (largest %lld)", (long long)r.max_lag);
 
 	t_stop = util_mono_us();
@@ -496,6 +630,7 @@ main(void)
 	for (i = 0; i < r.nev; i++)
 		event_unref(r.ev[i]);
 	free(r.ev);
+	free(r.st);
 	for (i = 0; i < r.nmh; i++) {
 		free(r.mh[i].member_id);
 		free(r.mh[i].client_id);

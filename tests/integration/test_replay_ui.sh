@@ -16,7 +16,9 @@ start_s=$(( $(head -1 "$REC" | sed 's/.*"start_us":\([0-9]*\).*/\1/') / 1000000 
 day=$(date -u -d "@$start_s" +%Y-%m-%d)
 
 tstart 160 40 "$KGTOP --replay $REC --speed 2; $after"
-check "the REPLAY marker with the speed and the recorded day" twait "REPLAY 2x $day" 10
+check "the REPLAY marker with the recorded day" twait "REPLAY $day " 10
+check "and the speed" twait " x2" 10
+check "one clock: no refresh interval in a replay" tgone "every " 5
 check "the recording's groups" twait "g-range" 10
 tkeys ' '
 check "space pauses the replay" twait "replay: paused at" 5

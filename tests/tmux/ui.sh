@@ -29,10 +29,10 @@ check "the demo opens on the timeline" twait "/column" 5
 
 tkeys j j; check "j selects the next groups" twait "demo-coop Stable" 5
 tkeys 2; check "2: timeline" twait "/column" 5
-check "cooperative episode: two rounds" twait "cooperative  2 rounds" 10
+check "cooperative episode: two rounds (its line says what it cost)" twait "2 rounds  508ms" 10
 check "a partly stopped lane (incremental revoke)" twait "▒" 5
 tkeys j; check "j: demo-range timeline" twait "eager  1 round" 5
-check "eager: every member stopped" twait "3 of 3 stopped" 5
+check "eager: every member stopped, and what it cost" twait "3 of 3 stopped 7.5 member-s" 5
 tkeys 4; check "4: events in the seeds' words" twait "consumer-a revoked [0 1] (all: stop-the-world)" 5
 tkeys k; check "k: back to demo-coop's events" twait "consumer-a revoked [4] of [0 4] (incremental)" 5
 tkeys 3; check "3: health says the demo's consumers report heartbeats" twait "heartbeats and poll gaps: none yet" 5
@@ -42,25 +42,39 @@ tkeys Tab; check "Tab cycles to the timeline" twait "/column" 5
 tkeys m; check "m: one strip per partition" twait "p4" 5
 tkeys m g
 
-tkeys /; check "/ opens the filter" twait "filter (regex" 5
-tkeys c o o p Enter; check "filter applied" twait "GROUP (1 filtered)" 5
-tkeys / r a n g e Enter; check "/ starts empty: a new pattern, not the old one plus more" twait "filter /range/: 1 group" 5
-tkeys / x; check "the pattern typed shows in the prompt" twait "cancels): /x" 5
-tkeys Escape; check "Esc while typing cancels" tgone "cancels): /x" 5
-check "and keeps the filter in force" twait "GROUP (1 filtered)" 5
-tkeys / Enter; check "an empty pattern clears the filter" twait "GROUP (7)" 5
-tkeys / c o o p Enter; twait "GROUP (1 filtered)" 5
+tkeys '\'; check "\\ opens the filter" twait "filter (regex" 5
+tkeys c o o; check "the filter applies as it is typed" twait "GROUP (1 filtered)" 5
+tkeys p Enter; check "Enter keeps it" twait "filter coop: 1 group" 5
+tkeys F4 BSpace BSpace BSpace BSpace r a n g e Enter; check "F4 edits the filter in force" twait "filter range: 1 group" 5
+tkeys '\' x; check "the pattern typed shows in the prompt" twait "cancels): rangex" 5
+tkeys Escape; check "Esc while typing puts the filter back" tgone "cancels): rangex" 5
+check "the filter of before in force" twait "GROUP (1 filtered)" 5
+tkeys '\' BSpace BSpace BSpace BSpace BSpace Enter; check "an empty pattern clears the filter" twait "GROUP (7)" 5
+tkeys '\' c o o p Enter; twait "GROUP (1 filtered)" 5
 tkeys Escape; check "Esc clears the filter" twait "GROUP (7)" 5
 tkeys s; check "s sorts by lag" twait "sorted by lag" 5
-tkeys s s s; check "back to name order" tgone "sorted by" 5
+tkeys S; check "S reverses it" twait "sorted by lag, reversed" 5
+tkeys S s s s; check "back to name order" tgone "sorted by" 5
+
+tkeys Home /; check "/ opens the search" twait "search groups" 5
+tkeys d e; check "the search selects as it is typed" twait "demo-coop Stable" 5
+tkeys m o '-' r; check "each key searches again" twait "demo-range Stable" 5
+tkeys BSpace BSpace Enter; tkeys n; check "n finds the next" twait "demo-range Stable" 5
+tkeys n; check "n wraps" twait "demo-coop Stable" 5
+tkeys N; check "N the previous" twait "demo-range Stable" 5
+tkeys Escape
 
 tkeys p; check "p pauses" twait "PAUSED" 5
-tkeys Left Left; check "left scrubs back" twait "PAUSED -10.0s" 5
-tkeys Right; check "right scrubs forward" twait "PAUSED -5.0s" 5
+check "paused: no live clock, no interval" tgone "every 1s" 5
+tkeys Left Left; check "left scrubs back" twait "PAUSED -10s" 5
+tkeys Right; check "right scrubs forward" twait "PAUSED -5s" 5
 tkeys p; check "p resumes" tgone "PAUSED" 5
+tkeys 1 Left; check "left pauses by itself (less stops following)" twait "PAUSED -5s" 5
+check "and says so: never HISTORY" tgone "HISTORY" 5
+tkeys p; tgone "PAUSED" 5
 
 # [ walks back through billing-events' three rebalances one by one, ] forward
-walk_msg() { printf '%s\n' "$T_LAST" | grep -o 'rebalance of billing-events [^ ]* ago' | head -1; }
+walk_msg() { printf '%s\n' "$T_LAST" | grep -o 'rebalance of billing-events began -[^,]*' | head -1; }
 walk_new() { m=$(walk_msg); [ -n "$m" ] && [ "$m" != "${1-}" ] && [ "$m" != "${2-}" ] && [ "$m" != "${3-}" ]; }
 tkeys Home j; check "billing-events selected" twait "billing-events Stable" 5
 tkeys p; twait "PAUSED" 5
@@ -72,29 +86,71 @@ tkeys ']'; check "] walks forward again: $w2" twait "$w2" 5
 tkeys p; check "p resumes live" tgone "PAUSED" 5
 tkeys Home j j; twait "demo-coop Stable" 5
 
-tmx resize-window -t t -x 60 -y 20 2>/dev/null || tmx resize-pane -t t -x 60 -y 20
-check "60x20: terminal too small" twait "terminal too small: 60x20" 5
+tmx resize-window -t t -x 79 -y 40 2>/dev/null || tmx resize-pane -t t -x 79 -y 40
+check "79x40 (a half-split): the group list alone, no refusal" twait "Enter view" 5
+check "79x40: not too small" tgone "too small" 5
+tkeys Enter; check "Enter: the selected group's view alone" twait "Esc groups" 5
+check "the view alone has no list" tgone "GROUP (7)" 5
+tkeys Tab; check "Tab: the next view" twait "/column" 5
+tkeys Escape; check "Esc: back to the groups" twait "GROUP (7)" 5
+tmx resize-window -t t -x 40 -y 12 2>/dev/null
+check "40x12: still a screen" twait "Enter view" 5
+tmx resize-window -t t -x 39 -y 12 2>/dev/null
+check "39x12: terminal too small" twait "terminal too small: 39x12" 5
 tmx resize-window -t t -x 120 -y 40 2>/dev/null || tmx resize-pane -t t -x 120 -y 40
 check "back to 120x40" twait "GROUP (7)" 5
 tmx resize-window -t t -x 80 -y 24 2>/dev/null
-check "80x24: the detail line keeps the protocol and the counts" twait "demo-coop Stable cooperative  4 memb  6 parts" 5
+check "80x24: the detail line keeps the protocol and the members" twait "demo-coop Stable cooperative  4 members" 5
+check "80x24: the timeline keeps a note per member" twait "untouched" 5
 tmx resize-window -t t -x 120 -y 40 2>/dev/null
 
 tkeys T; check "T: next theme" twait "theme mono" 5
 tkeys T; check "T: and the next" twait "theme high-contrast" 5
 tkeys a; check "a: a demo command reaches the source" twait "driver: add-member demo-coop" 5
-tkeys P; check "P: the demo pauses its script, the footer offers to resume" twait "P resume" 5
+tkeys P; check "P: the demo pauses its script, the footer offers to resume" twait "P resume script" 5
 tkeys P; check "P again: resumed" twait "P pause script" 5
 tkeys A; check "A: the assignor of new members" twait "members added next use roundrobin" 5
 tkeys a; check "a refused: the reason from its start" twait "demo-coop uses another assignor" 5
 check "a refused: to its end, on a second line" twait "or use a real cluster)" 5
 tkeys '?'; check "? opens the help" twait "kgtop keys" 5
-tkeys Escape; check "any key closes it" tgone "kgtop keys" 5
+tkeys z; check "another key leaves it open" twait "kgtop keys" 5
+tkeys q; check "q closes it without quitting" tgone "kgtop keys" 5
+tkeys F1; check "F1 opens the help" twait "kgtop keys" 5
+tkeys Escape; check "Esc closes it" tgone "kgtop keys" 5
 check "the alternate screen is on" test "$(tfmt '#{alternate_on}')" = 1
-tkeys q; check "q quits with status 0" twait "driver exited 0" 5
+tkeys F10; check "F10 quits with status 0" twait "driver exited 0" 5
 check "terminal restored: canonical mode, echo" twait "icanon echo" 5
 check "terminal restored: main screen" test "$(tfmt '#{alternate_on}')" = 0
 check "terminal restored: cursor visible" test "$(tfmt '#{cursor_flag}')" = 1
+
+# the mouse (xterm's SGR reports): a click selects a group, a click on a tab shows that view, the wheel moves
+# click BUTTON X Y: a press and (for buttons, not the wheel) its release, 1-based cells
+click() {
+	tkeys -l "$(printf '\033[<%d;%d;%dM' "$1" "$2" "$3")"
+	[ "$1" -lt 64 ] && tkeys -l "$(printf '\033[<%d;%d;%dm' "$1" "$2" "$3")"
+}
+tab_col() { tmx capture-pane -p -t t | grep -m1 " $1 " | awk -v t=" $1 " '{ print index($0, t) + 1 }'; }
+tstart 120 40 "TERM=xterm-256color $DRIVER --speed 4; $after"
+if twait "weird" 10; then
+	tkeys Home 1
+	click 0 5 6; check "mouse: a click selects demo-range" twait "demo-range Stable range (eager)" 5
+	click 0 "$(tab_col "3 health")" 10; check "mouse: a click on a tab shows that view" twait "heartbeat" 5
+	click 65 5 4; check "mouse: the wheel over the list moves the selection three groups" twait "日本 Stable range (eager)" 5
+	tkeys q; twait "driver exited 0" 5
+else
+	not_ok "start for the mouse"
+fi
+tstart 120 40 "TERM=xterm-256color $DRIVER --speed 4 --no-mouse; $after"
+if twait "weird" 10; then
+	tkeys Home 1
+	click 0 5 6
+	tkeys 3 # keys come in order: once the health view shows, the click has been read
+	twait "heartbeats and poll gaps" 5
+	check "--no-mouse: the mouse is the terminal's (a click selects nothing)" twait "audit-archiver Empty" 2
+	tkeys q; twait "driver exited 0" 5
+else
+	not_ok "start with --no-mouse"
+fi
 
 # a demo without a script refuses P: the footer does not change
 tstart 120 40 "$DRIVER --no-script; $after"

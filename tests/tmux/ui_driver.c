@@ -14,7 +14,7 @@
  *
  *   ui_driver [--speed X] [--interval S] [--ascii] [--no-color]
  *             [--theme NAME] [--start S] [--replay] [--duration S]
- *             [--no-script]
+ *             [--no-script] [--no-mouse]
  */
 #include "config.h"
 
@@ -173,9 +173,11 @@ main(int argc, char **argv)
 			o.duration_us = (int64_t)(atof(argv[++i]) * 1e6);
 		else if (strcmp(argv[i], "--no-script") == 0)
 			d->no_script = info.demo_no_script = true;
+		else if (strcmp(argv[i], "--no-mouse") == 0)
+			o.no_mouse = true;
 		else {
 			fprintf(stderr, "usage: %s [--speed X] [--interval S] [--start S] [--ascii] [--no-color] [--theme NAME] "
-					"[--replay] [--duration S] [--no-script]\n",
+					"[--replay] [--duration S] [--no-script] [--no-mouse]\n",
 				argv[0]);
 			free(d);
 			return 2;

@@ -7,6 +7,12 @@ tests_unit_test_model_LDADD = $(TEST_LIBS)
 tests_unit_test_tracker_SOURCES = tests/unit/test_tracker.c tests/unit/scenario.c tests/unit/scenario.h
 tests_unit_test_tracker_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_tracker_LDADD = $(TEST_LIBS)
+# episodes exactly as the protocol ran them (issue 11): its findings, pinned
+check_PROGRAMS += tests/unit/test_episodes
+UNIT_TESTS += tests/unit/test_episodes
+tests_unit_test_episodes_SOURCES = tests/unit/test_episodes.c tests/unit/scenario.c tests/unit/scenario.h
+tests_unit_test_episodes_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_episodes_LDADD = $(TEST_LIBS)
 # util: the hash index
 check_PROGRAMS += tests/unit/test_util
 UNIT_TESTS += tests/unit/test_util

@@ -150,6 +150,21 @@ sc_obs(sc *s, kg_obs_kind kind, int64_t ms, const char *group, const char *clien
 	obsq_push(&s->q, o);
 }
 
+/* Queue an observation about a member with its own member id and instance id. */
+kg_obs *
+sc_obs_id(sc *s, kg_obs_kind kind, int64_t ms, const char *group, const char *client, const char *member_id,
+	  const char *instance_id, kg_proto proto, const char *parts)
+{
+	kg_obs *o = obs_new(kind, sc_us(s, ms), intern_group(group), "test");
+	kg_tp tp[256];
+	int n = sc_parts(parts, tp, 256);
+	obs_member(o, member_id, client, instance_id, "/127.0.0.1");
+	o->proto = proto;
+	obs_parts(o, tp, n);
+	obsq_push(&s->q, o);
+	return o;
+}
+
 /* Queue an observation. */
 void
 sc_obs_push(sc *s, kg_obs *o)
@@ -184,7 +199,7 @@ sc_tick(sc *s, int64_t ms)
 				bgroup_committed(bg, tp, g->committed);
 		}
 		for (tok = strtok_r(spec, ";", &save); tok; tok = strtok_r(NULL, ";", &save)) {
-			char *eq = strchr(tok, '=');
+			char *eq = strchr(tok, '='), *id, *inst = NULL;
 			char mid[128];
 			kg_bmember *m;
 			kg_tp tp[256];
@@ -193,9 +208,17 @@ sc_tick(sc *s, int64_t ms)
 				*eq = '\0';
 				n = sc_parts(eq + 1, tp, 256);
 			}
-			snprintf(mid, sizeof mid, "%s-m", tok);
+			/* "client/member-id/instance-id": the member id defaults to client-m */
+			if ((id = strchr(tok, '/')) != NULL) {
+				*id++ = '\0';
+				if ((inst = strchr(id, '/')) != NULL)
+					*inst++ = '\0';
+			}
+			snprintf(mid, sizeof mid, "%s", id != NULL && *id ? id : tok);
+			if (id == NULL || *id == '\0')
+				snprintf(mid, sizeof mid, "%s-m", tok);
 			m = bgroup_member(bg, mid);
-			bmember_ids(m, tok, "/127.0.0.1", NULL);
+			bmember_ids(m, tok, "/127.0.0.1", inst);
 			/* a non-Stable classic group is described without assignments */
 			if (g->state == KG_STATE_STABLE || g->exact)
 				bmember_assignment(m, tp, n);

@@ -20,7 +20,7 @@ typedef struct sc_group {
 	char *id;
 	kg_group_state state;
 	char *assignor;
-	char *members; /* "client=p p p;client=p" (member id = client + "-m") */
+	char *members; /* "client=p p p;client=p" (member id = client + "-m"), or "client/member-id/instance-id=p" */
 	bool exact;
 	int64_t committed; /* per partition, -1 none */
 	int64_t log_end;
@@ -52,6 +52,9 @@ void sc_group_drop(sc *s, const char *id);
 /* Queue a callback-like observation: kind revoked/assigned/lost/join_sent at ms. */
 void sc_obs(sc *s, kg_obs_kind kind, int64_t ms, const char *group, const char *client, kg_proto proto,
 	    const char *parts);
+/* Queue an observation with its own member and instance ids (returned, to set more fields). */
+kg_obs *sc_obs_id(sc *s, kg_obs_kind kind, int64_t ms, const char *group, const char *client, const char *member_id,
+		  const char *instance_id, kg_proto proto, const char *parts);
 /* Queue any observation (taken over). */
 void sc_obs_push(sc *s, kg_obs *o);
 /* Build the snapshot at ms, apply, keep events; returns the snapshot (owned by s). */

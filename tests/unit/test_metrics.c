@@ -288,6 +288,54 @@ test_counters(void **state)
 	snapshot_unref(s);
 }
 
+/*
+ * What a rebalance cost, and durations kgtop only bounds: a polled episode
+ * (between two refreshes, 0 to 1 s) counts at its upper bound in the
+ * histogram, a measured one as measured; the stopped member-seconds and
+ * unconsumed partition-seconds add up per protocol, bounded ones at their
+ * upper bound, and the families pass as counters.
+ */
+static void
+test_costs_and_bounds(void **state)
+{
+	kg_metrics *m = metrics_new();
+	kg_snapshot *s = two_groups();
+	kg_evlist ev = { 0 };
+	kg_event *e;
+	char *t;
+	(void)state;
+	e = ended("g-busy", KG_PROTO_EAGER, KG_REASON_JOINED, 400000); /* best estimate 0.4 s ... */
+	e->duration = (kg_span){ 0, 1000000 };                         /* ... only known to be at most 1 s */
+	e->stopped_us = (kg_span){ 3000000, 9000000 };
+	e->unconsumed_us = (kg_span){ 6000000, 18000000 };
+	evlist_push(&ev, e);
+	e = ended("g-busy", KG_PROTO_EAGER, KG_REASON_JOINED, 3000000);
+	e->duration = (kg_span){ 3000000, 3000000 }; /* measured from callbacks */
+	e->stopped_us = (kg_span){ 9000000, 9000000 };
+	e->unconsumed_us = (kg_span){ 18000000, 18000000 };
+	evlist_push(&ev, e);
+	e = ended("g-busy", KG_PROTO_COOPERATIVE, KG_REASON_JOINED, 6000000);
+	e->duration = (kg_span){ 6000000, 6000000 };
+	e->unconsumed_us = (kg_span){ 3000000, 3000000 }; /* one partition idle 3 s, nobody stopped */
+	evlist_push(&ev, e);
+	assert_true(metrics_count(m, &ev));
+	t = render(m, s, false);
+	LINE(t, "kgtop_rebalance_duration_seconds_bucket{" CL ",group=\"g-busy\",protocol=\"eager\",le=\"0.5\"} 0");
+	LINE(t, "kgtop_rebalance_duration_seconds_bucket{" CL ",group=\"g-busy\",protocol=\"eager\",le=\"1\"} 1");
+	LINE(t, "kgtop_rebalance_duration_seconds_sum{" CL ",group=\"g-busy\",protocol=\"eager\"} 4.000000");
+	assert_int_equal(count(t, "# TYPE kgtop_rebalance_stopped_member_seconds_total counter\n"), 1);
+	assert_int_equal(count(t, "# TYPE kgtop_rebalance_unconsumed_partition_seconds_total counter\n"), 1);
+	LINE(t, "kgtop_rebalance_stopped_member_seconds_total{" CL ",group=\"g-busy\",protocol=\"eager\"} 18.000000");
+	LINE(t, "kgtop_rebalance_stopped_member_seconds_total{" CL ",group=\"g-busy\",protocol=\"cooperative\"} 0.000000");
+	LINE(t, "kgtop_rebalance_unconsumed_partition_seconds_total{" CL ",group=\"g-busy\",protocol=\"eager\"} 36.000000");
+	LINE(t, "kgtop_rebalance_unconsumed_partition_seconds_total{" CL ",group=\"g-busy\",protocol=\"cooperative\"} 3.000000");
+	free(t);
+	evlist_clear(&ev);
+	free(ev.v);
+	metrics_unref(m);
+	snapshot_unref(s);
+}
+
 /* Label values are escaped (backslash, quote, newline) and valid UTF-8; no snapshot yet renders the families. */
 static void
 test_escaping(void **state)
@@ -335,7 +383,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_whole_text), cmocka_unit_test(test_gauges),   cmocka_unit_test(test_partitions),
-		cmocka_unit_test(test_counters),   cmocka_unit_test(test_escaping), cmocka_unit_test(test_serving),
+		cmocka_unit_test(test_counters),   cmocka_unit_test(test_costs_and_bounds), cmocka_unit_test(test_escaping), cmocka_unit_test(test_serving),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

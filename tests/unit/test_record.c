@@ -144,12 +144,14 @@ script_state(void *arg, int step, kg_builder *b)
 
 	memset(&h, 0, sizeof h);
 	h.name = "kafka";
+	h.role = KG_ROLE_CLUSTER; /* as the kafka source's health carries it (a replay gives it by name) */
 	h.status = step == 4 || step == 5 ? KG_SRC_STALE : KG_SRC_OK;
 	h.since_us = step == 4 || step == 5 ? script_time(arg, 4) : T0;
 	h.last_ok_us = step == 4 || step == 5 ? script_time(arg, 3) : t;
 	h.message = step == 4 || step == 5 ? "no answer for 2s" : NULL;
 	builder_source(b, &h);
 	h.name = "log:broker-1";
+	h.role = KG_ROLE_TRACE;
 	h.status = step == 7 ? KG_SRC_ERROR : KG_SRC_OK;
 	h.since_us = T0;
 	h.last_ok_us = t;

@@ -58,7 +58,7 @@ test_text_facts(void **state)
 	assert_string_equal(busy, "GROUP g-busy\n"
 				  "  state        Stable\n"
 				  "  assignor     range (eager)\n"
-				  "  coordinator  2 (broker-2:9092)\n"
+				  "  coordinator  2 (broker-2:9092), __consumer_offsets partition unknown\n"
 				  "  members      2   partitions 4   lag 70   orphaned 2   idle members 1\n");
 	assert_string_equal(lost, "GROUP g-lost\n"
 				  "  state        PreparingRebalance\n"
@@ -108,11 +108,12 @@ test_cell_forms(void **state)
 	assert_int_equal(c.span[0].style, GROUPCOL_REBALANCING);
 	assert_string_equal(cell_of("STATE", s, "g-lost", 0, &c), "PreparingRebalance");
 	assert_string_equal(cell_of("STATE", s, "g-busy", 6, &c), "Stable");
-	assert_string_equal(cell_of("PROTO", s, "g-lost", 5, &c), "coop");
+	/* one word for cooperative, never "coop": where it does not fit, the list cuts it */
+	assert_string_equal(cell_of("PROTOCOL", s, "g-lost", 5, &c), "cooperative");
 	assert_int_equal(c.span[0].style, GROUPCOL_COOPERATIVE);
-	assert_string_equal(cell_of("PROTO", s, "g-lost", 11, &c), "cooperative");
-	assert_string_equal(cell_of("PROTO", s, "g-busy", 5, &c), "eager");
-	assert_string_equal(cell_of("PROTO", s, "g-busy", 0, &c), "range (eager)");
+	assert_string_equal(cell_of("PROTOCOL", s, "g-lost", 11, &c), "cooperative");
+	assert_string_equal(cell_of("PROTOCOL", s, "g-busy", 11, &c), "eager");
+	assert_string_equal(cell_of("PROTOCOL", s, "g-busy", 0, &c), "range (eager)");
 	assert_string_equal(cell_of("LAG", s, "g-busy", 7, &c), "70");
 	assert_int_equal(c.sign, GROUPCOL_SIGN_FLAT);
 	assert_string_equal(cell_of("LAG", s, "g-lost", 7, &c), "-");
@@ -120,8 +121,12 @@ test_cell_forms(void **state)
 	assert_string_equal(cell_of("FLAGS", s, "g-busy", 11, &c), "");
 	/* COORD: the id in the list's five columns, with its broker in the report, "-" when unknown */
 	assert_string_equal(cell_of("COORD", s, "g-busy", 5, &c), "2");
-	assert_string_equal(cell_of("COORD", s, "g-busy", 0, &c), "2 (broker-2:9092)");
+	assert_string_equal(cell_of("COORD", s, "g-busy", 0, &c), "2 (broker-2:9092), __consumer_offsets partition unknown");
 	assert_string_equal(cell_of("COORD", s, "g-lost", 5, &c), "-");
+	/* with the partition count of __consumer_offsets from metadata: the partition that holds the group */
+	s->offsets_partitions = 50;
+	assert_string_equal(cell_of("COORD", s, "g-busy", 0, &c), "2 (broker-2:9092), __consumer_offsets-7");
+	assert_string_equal(cell_of("COORD", s, "g-busy", 5, &c), "2");
 	snapshot_unref(s);
 }
 
@@ -146,6 +151,50 @@ test_sorts(void **state)
 		assert_int_equal(groupcol_compare(i, busy, busy), 0);
 	snapshot_unref(s);
 }
+/* The text report sorts names as people do: groups g-2 before g-10, members consumer-2 before consumer-10, lettered so. */
+static void
+test_natural_order(void **state)
+{
+	kg_builder *b = builder_new(1000);
+	int32_t t = intern_topic("nat");
+	kg_tp p0 = { t, 0 }, p1 = { t, 1 };
+	kg_bgroup *g;
+	kg_bmember *m;
+	kg_snapshot *s;
+	sbuf o = { 0 };
+	const char *txt, *g2, *g10, *c2, *c10;
+	(void)state;
+	builder_topic(b, t, 2);
+	bgroup_state(builder_group(b, intern_group("g-10")), KG_STATE_EMPTY);
+	g = builder_group(b, intern_group("g-2"));
+	bgroup_state(g, KG_STATE_STABLE);
+	m = bgroup_member(g, "m-10");
+	bmember_ids(m, "consumer-10", "/h", NULL);
+	bmember_assignment(m, &p1, 1);
+	m = bgroup_member(g, "m-2");
+	bmember_ids(m, "consumer-2", "/h", NULL);
+	bmember_assignment(m, &p0, 1);
+	s = builder_finish(b);
+	report_text(&o, s);
+	txt = sbuf_str(&o);
+	g2 = strstr(txt, "GROUP g-2\n");
+	g10 = strstr(txt, "GROUP g-10\n");
+	assert_non_null(g2);
+	assert_non_null(g10);
+	assert_true(g2 < g10);
+	c2 = strstr(txt, "consumer-2 ");
+	c10 = strstr(txt, "consumer-10 ");
+	assert_non_null(c2);
+	assert_non_null(c10);
+	assert_true(c2 < c10);
+	/* consumer-2 is A and owns partition 0, consumer-10 B and partition 1 */
+	assert_non_null(strstr(txt, "  A   m-2 "));
+	assert_non_null(strstr(txt, "  B   m-10"));
+	assert_non_null(strstr(txt, " AB\n"));
+	sbuf_free(&o);
+	snapshot_unref(s);
+}
+
 
 int
 main(void)
@@ -154,6 +203,7 @@ main(void)
 		cmocka_unit_test(test_text_facts),
 		cmocka_unit_test(test_cell_forms),
 		cmocka_unit_test(test_sorts),
+		cmocka_unit_test(test_natural_order),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

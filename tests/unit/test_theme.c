@@ -46,9 +46,15 @@ test_table(void **state)
 		assert_int_equal(theme_element_find(theme_element_name((ui_element)i)), i);
 		for (j = 0; j < i; j++)
 			assert_string_not_equal(theme_element_name((ui_element)i), theme_element_name((ui_element)j));
-		/* mono styles carry no colour */
-		assert_int_equal(t.mono[i].fg.kind, UI_COLOUR_DEFAULT);
-		assert_int_equal(t.mono[i].bg.kind, UI_COLOUR_DEFAULT);
+		/* mono styles carry no colour, and each palette has only its depth's colours */
+		assert_int_equal(t.st[UI_DEPTH_MONO][i].fg.kind, UI_COLOUR_DEFAULT);
+		assert_int_equal(t.st[UI_DEPTH_MONO][i].bg.kind, UI_COLOUR_DEFAULT);
+		for (j = UI_DEPTH_16; j <= UI_DEPTH_8; j++) {
+			unsigned lim = j == UI_DEPTH_16 ? 16 : 8;
+			const ui_style *st = &t.st[j][i];
+			assert_true(st->fg.kind == UI_COLOUR_DEFAULT || (st->fg.kind == UI_COLOUR_INDEX && st->fg.v < lim));
+			assert_true(st->bg.kind == UI_COLOUR_DEFAULT || (st->bg.kind == UI_COLOUR_INDEX && st->bg.v < lim));
+		}
 	}
 	assert_int_equal(theme_element_find("no-such-element"), -1);
 }
@@ -136,8 +142,9 @@ test_parse_errors(void **state)
 	assert_int_equal(theme_parse(&t, "# comment\nheader = fg=red\n\nselected = fg=blue # trailing\n", "x.theme", err,
 				     sizeof err),
 			 0);
-	assert_int_equal(t.st[UI_EL_HEADER].fg.v, 1);
-	assert_int_equal(t.st[UI_EL_SELECTED].fg.v, 4);
+	assert_int_equal(t.st[UI_DEPTH_256][UI_EL_HEADER].fg.v, 1);
+	assert_int_equal(t.st[UI_DEPTH_8][UI_EL_HEADER].fg.v, 1);
+	assert_int_equal(t.st[UI_DEPTH_256][UI_EL_SELECTED].fg.v, 4);
 	assert_int_equal(theme_parse(&t, "header = fg=red\nbogus = bold\n", "x.theme", err, sizeof err), -1);
 	assert_string_equal(err, "x.theme:2: unknown element 'bogus'");
 	assert_int_equal(theme_parse(&t, "\n\nheader fg red\n", "y.theme", err, sizeof err), -1);
@@ -166,8 +173,8 @@ test_shipped(void **state)
 	theme_mono(&ref);
 	assert_memory_equal(t.st, ref.st, sizeof t.st);
 	for (i = 0; i < UI_EL_COUNT; i++) {
-		assert_int_equal(t.st[i].fg.kind, UI_COLOUR_DEFAULT);
-		assert_int_equal(t.st[i].bg.kind, UI_COLOUR_DEFAULT);
+		assert_int_equal(t.st[UI_DEPTH_256][i].fg.kind, UI_COLOUR_DEFAULT);
+		assert_int_equal(t.st[UI_DEPTH_8][i].bg.kind, UI_COLOUR_DEFAULT);
 	}
 }
 
@@ -275,6 +282,159 @@ test_build_tree(void **state)
 	setup(NULL);
 }
 
+/* Sections: each sets its depth; a line before any sets the depths that have its colours; bad colours are named. */
+static void
+test_sections(void **state)
+{
+	ui_theme t, ref;
+	char err[256];
+	(void)state;
+	theme_default(&t);
+	theme_default(&ref);
+	assert_int_equal(theme_parse(&t, "dim = fg=colour240\ntitle = underline\nstorm = fg=green\n[8]\nstale = fg=red\n[mono]\n"
+					 "stale = reverse\n[16]\nstale = fg=brightred\n",
+				     "s.theme", err, sizeof err),
+			 0);
+	/* colour240: only [256] has it */
+	assert_int_equal(t.st[UI_DEPTH_256][UI_EL_DIM].fg.v, 240);
+	assert_memory_equal(&t.st[UI_DEPTH_16][UI_EL_DIM], &ref.st[UI_DEPTH_16][UI_EL_DIM], sizeof(ui_style));
+	assert_memory_equal(&t.st[UI_DEPTH_8][UI_EL_DIM], &ref.st[UI_DEPTH_8][UI_EL_DIM], sizeof(ui_style));
+	/* no colour at all: every depth, mono too */
+	assert_int_equal(t.st[UI_DEPTH_MONO][UI_EL_TITLE].attrs, UI_ATTR_UNDERLINE);
+	assert_int_equal(t.st[UI_DEPTH_8][UI_EL_TITLE].attrs, UI_ATTR_UNDERLINE);
+	/* green: three depths, not mono */
+	assert_int_equal(t.st[UI_DEPTH_8][UI_EL_STORM].fg.v, 2);
+	assert_int_equal(t.st[UI_DEPTH_16][UI_EL_STORM].fg.v, 2);
+	assert_memory_equal(&t.st[UI_DEPTH_MONO][UI_EL_STORM], &ref.st[UI_DEPTH_MONO][UI_EL_STORM], sizeof(ui_style));
+	assert_int_equal(t.st[UI_DEPTH_8][UI_EL_STALE].fg.v, 1);
+	assert_int_equal(t.st[UI_DEPTH_16][UI_EL_STALE].fg.v, 9);
+	assert_int_equal(t.st[UI_DEPTH_MONO][UI_EL_STALE].attrs, UI_ATTR_REVERSE);
+	assert_memory_equal(&t.st[UI_DEPTH_256][UI_EL_STALE], &ref.st[UI_DEPTH_256][UI_EL_STALE], sizeof(ui_style));
+	assert_int_equal(theme_parse(&t, "[8]\ndim = fg=brightblack\n", "a.theme", err, sizeof err), -1);
+	assert_string_equal(err, "a.theme:2: [8] takes the 8 colours black to white, default or colour0-7");
+	assert_int_equal(theme_parse(&t, "[16]\ndim = fg=colour244\n", "b.theme", err, sizeof err), -1);
+	assert_string_equal(err, "b.theme:2: [16] takes the 16 colours, default or colour0-15");
+	assert_int_equal(theme_parse(&t, "[16]\ndim = fg=#808080\n", "b.theme", err, sizeof err), -1);
+	assert_int_equal(theme_parse(&t, "[mono]\ndim = fg=red\n", "c.theme", err, sizeof err), -1);
+	assert_string_equal(err, "c.theme:2: [mono] takes attributes only, no colour");
+	assert_int_equal(theme_parse(&t, "[88]\n", "d.theme", err, sizeof err), -1);
+	assert_string_equal(err, "d.theme:1: unknown section '[88]' ([256], [16], [8] or [mono])");
+	assert_int_equal(theme_depth(256), UI_DEPTH_256);
+	assert_int_equal(theme_depth(88), UI_DEPTH_16);
+	assert_int_equal(theme_depth(16), UI_DEPTH_16);
+	assert_int_equal(theme_depth(8), UI_DEPTH_8);
+	assert_int_equal(theme_depth(0), UI_DEPTH_MONO);
+	assert_string_equal(theme_depth_name(UI_DEPTH_8), "8");
+}
+
+/* The colour a style signals with: its background when that is not the page's (a chip), else its foreground. */
+static int
+signal_colour(const ui_style *st, const ui_style *page)
+{
+	bool chip = st->bg.kind != UI_COLOUR_DEFAULT && (st->bg.kind != page->bg.kind || st->bg.v != page->bg.v);
+	const ui_colour *c = chip ? &st->bg : &st->fg;
+	if (c->kind == UI_COLOUR_DEFAULT)
+		return -1;
+	return theme_colour_index(*c, 256);
+}
+
+/* Distance in RGB of two colours of the 256 (0 when one is the default). */
+static double
+colour_dist(int a, int b)
+{
+	uint32_t x = theme_index_rgb(a), y = theme_index_rgb(b);
+	double dr = (double)((x >> 16) & 0xff) - (double)((y >> 16) & 0xff);
+	double dg = (double)((x >> 8) & 0xff) - (double)((y >> 8) & 0xff);
+	double db = (double)(x & 0xff) - (double)(y & 0xff);
+	if (a < 0 || b < 0)
+		return 0;
+	return dr * dr + dg * dg + db * db;
+}
+
+/* True when two colours of a depth are the same, or at 256 nearly (less than 60 apart in RGB). */
+static bool
+collide(ui_depth d, int a, int b)
+{
+	if (a < 0 || b < 0)
+		return false;
+	if (a == b)
+		return true;
+	return d == UI_DEPTH_256 && a >= 16 && b >= 16 && colour_dist(a, b) < 60 * 60;
+}
+
+/*
+ * Roles hold on every terminal: in each shipped theme's 256, 16 and 8
+ * colour palettes, warnings and errors keep their colours to themselves
+ * (no quiet role - secondary text, the time axis, Stable, member colours
+ * - takes them), no text is the background's colour, and member colours
+ * differ from each other (at 8 colours by colour and bold together).
+ */
+static void
+test_roles(void **state)
+{
+	static const ui_element warn[] = { UI_EL_PARTIAL, UI_EL_GAUGE_WARN, UI_EL_STATE_REBAL, UI_EL_EPISODE, UI_EL_STALE };
+	static const ui_element error[] = { UI_EL_STOPPED, UI_EL_GAUGE_CRIT, UI_EL_LAG_UP, UI_EL_REVOKED, UI_EL_EV_ALERT };
+	static const ui_element quiet[] = {
+		UI_EL_NORMAL, UI_EL_DIM, UI_EL_BORDER, UI_EL_NOW, UI_EL_EV_TIME, UI_EL_IDLE, UI_EL_GAUGE_EMPTY,
+		UI_EL_STATE_EMPTY, UI_EL_STATE_STABLE, UI_EL_TAB, UI_EL_COLUMN, UI_EL_LAG_DOWN, UI_EL_GAUGE_OK,
+		UI_EL_EV_ASSIGN, UI_EL_COOP, UI_EL_EAGER, UI_EL_EV_FULL, UI_EL_STATIC, UI_EL_EV_MEMBER, UI_EL_EV_INCR,
+		UI_EL_TITLE, UI_EL_OWNER1, UI_EL_OWNER2, UI_EL_OWNER3, UI_EL_OWNER4, UI_EL_OWNER5, UI_EL_OWNER6,
+		UI_EL_OWNER7, UI_EL_OWNER8,
+	};
+	static const struct {
+		const char *name;
+		bool light;
+	} themes[] = { { "default", false }, { "high-contrast", false }, { "light", true } };
+	size_t ti, i, k;
+	int d;
+	(void)state;
+	for (ti = 0; ti < KG_ARRAY_LEN(themes); ti++) {
+		ui_theme t;
+		char err[512];
+		assert_int_equal(theme_load(&t, themes[ti].name, err, sizeof err), 0);
+		for (d = UI_DEPTH_256; d <= UI_DEPTH_8; d++) {
+			const ui_style *p = t.st[d];
+			int ncol = d == UI_DEPTH_256 ? 256 : d == UI_DEPTH_16 ? 16 : 8;
+			for (i = 0; i < KG_ARRAY_LEN(quiet); i++) {
+				int q = signal_colour(&p[quiet[i]], &p[UI_EL_NORMAL]);
+				for (k = 0; k < KG_ARRAY_LEN(warn); k++) {
+					if (collide((ui_depth)d, q, signal_colour(&p[warn[k]], &p[UI_EL_NORMAL])))
+						fail_msg("%s [%s]: %s takes the warning colour of %s", themes[ti].name,
+							 theme_depth_name((ui_depth)d), theme_element_name(quiet[i]),
+							 theme_element_name(warn[k]));
+				}
+				for (k = 0; k < KG_ARRAY_LEN(error); k++) {
+					if (collide((ui_depth)d, q, signal_colour(&p[error[k]], &p[UI_EL_NORMAL])))
+						fail_msg("%s [%s]: %s takes the error colour of %s", themes[ti].name,
+							 theme_depth_name((ui_depth)d), theme_element_name(quiet[i]),
+							 theme_element_name(error[k]));
+				}
+			}
+			for (i = 0; i < UI_EL_COUNT; i++) {
+				int fg = theme_colour_index(p[i].fg, ncol), bg = theme_colour_index(p[i].bg, ncol);
+				/* the terminal's background: black for a dark theme, white (or yellow) for the light one */
+				bool on_bg = bg < 0 && fg >= 0 &&
+					     (themes[ti].light ? (fg == 7 || fg == 15 || fg == 231 || fg == 255 || fg == 3 || fg == 11)
+							       : (fg == 0 || fg == 16 || (fg >= 232 && fg <= 235)));
+				if ((fg >= 0 && fg == bg) || on_bg)
+					fail_msg("%s [%s]: %s is drawn in its background's colour", themes[ti].name,
+						 theme_depth_name((ui_depth)d), theme_element_name((ui_element)i));
+			}
+			for (i = 0; i < UI_OWNER_COLOURS; i++) {
+				for (k = 0; k < i; k++) {
+					const ui_style *a = &p[UI_EL_OWNER1 + i], *b = &p[UI_EL_OWNER1 + k];
+					bool same = collide((ui_depth)d, signal_colour(a, &p[UI_EL_NORMAL]), signal_colour(b, &p[UI_EL_NORMAL]));
+					if (d == UI_DEPTH_8)
+						same = same && (a->attrs & UI_ATTR_BOLD) == (b->attrs & UI_ATTR_BOLD);
+					if (same)
+						fail_msg("%s [%s]: owner-%zu and owner-%zu look the same", themes[ti].name,
+							 theme_depth_name((ui_depth)d), i + 1, k + 1);
+				}
+			}
+		}
+	}
+}
+
 /* Run. */
 int
 main(void)
@@ -283,6 +443,7 @@ main(void)
 		cmocka_unit_test(test_table),     cmocka_unit_test(test_colours),  cmocka_unit_test(test_mapping),
 		cmocka_unit_test(test_style),     cmocka_unit_test(test_parse_errors), cmocka_unit_test(test_shipped),
 		cmocka_unit_test(test_documented), cmocka_unit_test(test_fallback), cmocka_unit_test(test_build_tree),
+		cmocka_unit_test(test_sections),  cmocka_unit_test(test_roles),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
 }

@@ -60,7 +60,14 @@ typedef struct gcase {
 	bool wall_clock;        /* w: clock times */
 	bool compare;           /* v: the selected group's timeline above the next one's */
 	bool attached;          /* a viewer of another kgtop (--attach) */
+	const char *term;       /* the terminal type (default xterm-256color): its colours pick the palette */
+	const char *demo_msg;   /* the demo's message (its script step), as the real demo says it */
+	bool no_trace;          /* no log trace source: the sources of a plain demo */
+	const char *cluster;    /* the header's cluster label (default localhost:9092) */
+	const char *search;     /* a search typed (/) and kept */
 } gcase;
+
+#define DEMO_MSG "default: 2/7 a fourth member joins (holding); 6 consumers, 30 msg/s, mock cluster (3 brokers)"
 
 static const gcase cases[] = {
 	{ .name = "grid-range-80x24", .rows = 24, .cols = 80, .group = "demo-range", .view = UI_VIEW_GRID },
@@ -87,7 +94,8 @@ static const gcase cases[] = {
 	{ .name = "paused-scrub-grid-range-80x24", .rows = 24, .cols = 80, .group = "demo-range", .view = UI_VIEW_GRID, .paused = true, .offset_us = 16 * SEC },
 	{ .name = "help-80x24", .rows = 24, .cols = 80, .group = "demo-range", .view = UI_VIEW_GRID, .help = true },
 	{ .name = "connecting-80x24", .rows = 24, .cols = 80, .group = NULL, .view = UI_VIEW_GRID, .no_snapshot = true },
-	{ .name = "too-small-60x20", .rows = 20, .cols = 60, .group = "demo-range", .view = UI_VIEW_GRID },
+	{ .name = "narrow-list-60x20", .rows = 20, .cols = 60, .group = "demo-range", .view = UI_VIEW_GRID },
+	{ .name = "too-small-39x12", .rows = 12, .cols = 39, .group = "demo-range", .view = UI_VIEW_GRID },
 	{ .name = "sort-lag-filter-80x24", .rows = 24, .cols = 80, .group = NULL, .view = UI_VIEW_GRID, .sort = UI_SORT_LAG, .filter = "demo|ledger|audit" },
 	{ .name = "sanitize-weird-80x24", .rows = 24, .cols = 80, .group = "weird", .view = UI_VIEW_EVENTS },
 	{ .name = "big-1000-map-160x48", .rows = 48, .cols = 160, .group = "big", .view = UI_VIEW_GRID, .big = true, .by_partition = true },
@@ -110,6 +118,29 @@ static const gcase cases[] = {
 	{ .name = "ascii-mid-rebalance-range-80x24", .rows = 24, .cols = 80, .group = "demo-range", .view = UI_VIEW_GRID, .ascii = true, .until_ms = 4000 },
 	/* --attach: the header says whose stream this is and how far behind */
 	{ .name = "attached-events-coop-80x24", .rows = 24, .cols = 80, .group = "demo-coop", .view = UI_VIEW_EVENTS, .attached = true },
+	/* issue 12: every size from 40x12; one pane at a time below 80x24 (Enter: the view) */
+	{ .name = "narrow-list-40x12", .rows = 12, .cols = 40, .group = "demo-coop", .view = UI_VIEW_TIMELINE, .compare = true,
+	  .demo_msg = DEMO_MSG, .no_trace = true, .cluster = "demo (mock cluster)" },
+	{ .name = "narrow-timeline-40x12", .rows = 12, .cols = 40, .group = "demo-coop", .view = UI_VIEW_TIMELINE, .compare = true,
+	  .maximized = true, .demo_msg = DEMO_MSG, .no_trace = true, .cluster = "demo (mock cluster)" },
+	{ .name = "narrow-events-60x20", .rows = 20, .cols = 60, .group = "demo-range", .view = UI_VIEW_EVENTS, .maximized = true },
+	{ .name = "narrow-grid-60x20", .rows = 20, .cols = 60, .group = "demo-coop", .view = UI_VIEW_GRID, .maximized = true },
+	/* 80x24, the demo: the header keeps the script step, the timeline a note per member, the footer the demo keys */
+	{ .name = "demo-step-80x24", .rows = 24, .cols = 80, .group = "demo-coop", .view = UI_VIEW_TIMELINE, .compare = true,
+	  .demo_msg = DEMO_MSG, .no_trace = true, .cluster = "demo (mock cluster)" },
+	{ .name = "demo-step-120x40", .rows = 40, .cols = 120, .group = "demo-coop", .view = UI_VIEW_TIMELINE, .compare = true,
+	  .demo_msg = DEMO_MSG, .no_trace = true, .cluster = "demo (mock cluster)" },
+	{ .name = "demo-step-200x60", .rows = 60, .cols = 200, .group = "demo-coop", .view = UI_VIEW_TIMELINE, .compare = true,
+	  .demo_msg = DEMO_MSG, .no_trace = true, .cluster = "demo (mock cluster)" },
+	{ .name = "grid-ledger-200x60", .rows = 60, .cols = 200, .group = "payments-ledger", .view = UI_VIEW_GRID },
+	/* the palettes of 8 and 16 colours: grey is no warning yellow, the axis is no black on black */
+	{ .name = "xterm-8-timeline-coop-80x24", .rows = 24, .cols = 80, .group = "demo-coop", .view = UI_VIEW_TIMELINE,
+	  .term = "xterm" },
+	{ .name = "xterm-16-timeline-coop-80x24", .rows = 24, .cols = 80, .group = "demo-coop", .view = UI_VIEW_TIMELINE,
+	  .term = "xterm-16color" },
+	/* search in the events shown alone: the match marked */
+	{ .name = "search-events-coop-80x24", .rows = 24, .cols = 80, .group = "demo-coop", .view = UI_VIEW_EVENTS,
+	  .maximized = true, .search = "incremental" },
 	{ .name = "status-wrap-120x40", .rows = 40, .cols = 120, .group = "demo-range", .view = UI_VIEW_TIMELINE,
 	  .status = "refused: demo-range uses another assignor, and the mock cluster aborts when a group mixes them (empty the group first, or run the demo on a real cluster with -b)" },
 };
@@ -170,12 +201,13 @@ render_case(const gcase *c)
 	kg_options o;
 	ui_scene sc;
 	kg_tracker *big = NULL;
+	kg_ui_info info;
 	char *text, *attrs, *all;
 	sbuf b = { 0 };
 
 	assert_non_null(out);
 	assert_non_null(in);
-	scr = newterm("xterm-256color", out, in);
+	scr = newterm(c->term ? c->term : "xterm-256color", out, in);
 	assert_non_null(scr);
 	set_term(scr);
 	resize_term(c->rows, c->cols);
@@ -188,7 +220,11 @@ render_case(const gcase *c)
 	o.ascii = c->ascii;
 	o.no_color = c->mono;
 	scene_init(&sc);
-	screen_init(&s, &o, c->replay ? &info_replay : c->attached ? &info_attach : &info_demo, tracker_history(sc.tracker));
+	scene_sources(c->demo_msg, !c->no_trace);
+	info = c->replay ? info_replay : c->attached ? info_attach : info_demo;
+	if (c->cluster != NULL)
+		info.cluster = c->cluster;
+	screen_init(&s, &o, &info, tracker_history(sc.tracker));
 	if (c->big) {
 		kg_snapshot *snap;
 		big = tracker_new(NULL);
@@ -237,9 +273,20 @@ render_case(const gcase *c)
 		screen_order(&s);
 	render_theme_apply(&s);
 	render_frame(&s);
+	if (c->search != NULL) {
+		/* as typed: / opens the search of the view shown alone, each key finds, Enter keeps it */
+		ui_action a;
+		const char *p;
+		keys_handle(&s, '/', &a);
+		for (p = c->search; *p; p++)
+			keys_handle(&s, *p, &a);
+		keys_handle(&s, '\n', &a);
+		s.status[0] = '\0';
+		render_frame(&s);
+	}
 	dump_screen(stdscr, &text, &attrs);
 	sbuf_addf(&b, "# kgtop golden %s: %dx%d %s %s\n--- text\n", c->name, c->cols, c->rows, c->ascii ? "ascii" : "utf-8",
-		  c->mono ? "mono" : "256 colours");
+		  c->mono ? "mono" : c->term ? c->term : "256 colours");
 	sbuf_adds(&b, text);
 	sbuf_adds(&b, "--- attributes\n");
 	sbuf_adds(&b, attrs);
@@ -247,6 +294,7 @@ render_case(const gcase *c)
 	free(attrs);
 	screen_free(&s);
 	scene_free(&sc);
+	scene_sources(NULL, true);
 	tracker_free(big);
 	endwin();
 	delscreen(scr);

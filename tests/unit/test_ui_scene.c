@@ -53,6 +53,16 @@ static kg_obsq pending;
 static kg_src_status kafka_st = KG_SRC_COUNT; /* KG_SRC_COUNT: no kafka source */
 static const char *kafka_msg;
 static int64_t kafka_ago;
+static const char *demo_msg;  /* the demo source's message (its script step), NULL none */
+static bool no_trace;         /* no log trace source */
+
+/* The demo's message and whether the log trace reports, from now on. */
+void
+scene_sources(const char *msg, bool trace)
+{
+	demo_msg = msg;
+	no_trace = !trace;
+}
 
 /* A "kafka" source of this health from now on. */
 void
@@ -187,7 +197,8 @@ void
 scene_contribute(kg_builder *b)
 {
 	int64_t t = builder_time(b);
-	kg_source_health h = { .name = "demo", .role = KG_ROLE_DEMO, .status = KG_SRC_OK, .since_us = SCENE_T0, .last_ok_us = t };
+	kg_source_health h = { .name = "demo", .role = KG_ROLE_DEMO, .status = KG_SRC_OK, .since_us = SCENE_T0, .last_ok_us = t,
+			       .message = demo_msg };
 	kg_source_health h2 = { .name = "log:broker-1", .role = KG_ROLE_TRACE, .status = KG_SRC_STALE, .since_us = t - 12 * SEC,
 				.last_ok_us = t - 12 * SEC, .message = "no line for 12s" };
 	int gi, k, j, tp;
@@ -204,7 +215,8 @@ scene_contribute(kg_builder *b)
 		builder_source(b, &ha);
 	}
 	builder_source(b, &h);
-	builder_source(b, &h2);
+	if (!no_trace)
+		builder_source(b, &h2);
 	builder_broker(b, 1, "localhost", 9092);
 	for (gi = 0; gi < NG; gi++) {
 		sgroup *g = &cl[gi];

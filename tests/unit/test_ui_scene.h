@@ -15,6 +15,7 @@
 #ifndef KGTOP_TEST_UI_SCENE_H
 #define KGTOP_TEST_UI_SCENE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "model/event.h"
@@ -52,6 +53,12 @@ void scene_drain(kg_obsq *q);
 void scene_kafka(kg_src_status st, const char *msg, int64_t last_ok_ago_us);
 /* An "attach" source (--attach: a viewer of another kgtop) saying msg from now on. */
 void scene_attach(const char *msg);
+/*
+ * From now on, scene_contribute() gives the demo source the message msg
+ * (its script step, as the demo says it; NULL none), and reports the log
+ * trace only when trace is set (the default).
+ */
+void scene_sources(const char *msg, bool trace);
 /* Free the scene. */
 void scene_free(ui_scene *sc);
 /* A single group of nmembers x nparts partitions, stable, with history (bench, large grids). */

@@ -1,0 +1,122 @@
+/*
+ * group.c: what a finished group answers: its members and partitions by
+ * key, whether it uses one topic, and which partition of
+ * __consumer_offsets holds it (group_offsets_partition).
+ *
+ * A classic group's coordinator is the leader of one partition of
+ * __consumer_offsets: the group's offsets and membership live there.  The
+ * partition is a pure function of the group id and the topic's partition
+ * count (50 by default; metadata says), so kgtop computes it the way the
+ * broker does and the header can name it beside the coordinator's id.
+ */
+#include "config.h"
+
+#include "model/snapshot.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "util/util.h"
+
+/* Find a member by id. */
+int
+group_member_index(const kg_group *g, const char *member_id)
+{
+	int lo = 0, hi = g->nmembers - 1;
+	while (lo <= hi) {
+		int mid = lo + (hi - lo) / 2;
+		int c = strcmp(g->members[mid].member_id, member_id);
+		if (c == 0)
+			return mid;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid - 1;
+	}
+	return -1;
+}
+
+/* Find a partition. */
+int
+group_part_index(const kg_group *g, kg_tp tp)
+{
+	int lo = 0, hi = g->nparts - 1;
+	while (lo <= hi) {
+		int mid = lo + (hi - lo) / 2;
+		int c = tp_cmp(&g->parts[mid].tp, &tp);
+		if (c == 0)
+			return mid;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid - 1;
+	}
+	return -1;
+}
+
+/* True when the group uses one topic. */
+bool
+group_single_topic(const kg_group *g)
+{
+	int i;
+	for (i = 1; i < g->nparts; i++) {
+		if (g->parts[i].tp.topic != g->parts[0].tp.topic)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * The __consumer_offsets partition of a group, as the broker computes it
+ * (GroupMetadataManager.partitionFor): Java's String.hashCode of the id
+ * (over UTF-16 code units, 32-bit wrap-around), Kafka's Utils.abs (which
+ * maps Integer.MIN_VALUE to 0), modulo the partition count.  Invalid UTF-8
+ * counts as U+FFFD, as Java's decoder would read it.
+ */
+int32_t
+group_offsets_partition(const char *group_id, int32_t partitions)
+{
+	uint32_t h = 0;
+	size_t i = 0, n;
+	int32_t v;
+	if (group_id == NULL || partitions <= 0)
+		return -1;
+	n = strlen(group_id);
+	while (i < n) {
+		long cp;
+		size_t k = util_utf8_decode(group_id + i, n - i, &cp);
+		if (k == 0)
+			k = 1;
+		if (cp < 0)
+			cp = 0xfffd;
+		i += k;
+		if (cp >= 0x10000) {
+			/* a surrogate pair: two UTF-16 code units */
+			cp -= 0x10000;
+			h = h * 31u + (uint32_t)(0xd800 + (cp >> 10));
+			h = h * 31u + (uint32_t)(0xdc00 + (cp & 0x3ff));
+		} else {
+			h = h * 31u + (uint32_t)cp;
+		}
+	}
+	v = h == 0x80000000u ? 0 : (int32_t)(h > 0x7fffffffu ? (~h + 1u) : h);
+	return v % partitions;
+}
+
+/* How the header names a group's coordinator and its __consumer_offsets partition. */
+void
+group_coordinator_text(char *buf, size_t n, const kg_group *g, int32_t partitions)
+{
+	int32_t p = group_offsets_partition(g->name, partitions);
+	char part[64];
+	if (p >= 0)
+		snprintf(part, sizeof part, "__consumer_offsets-%d", (int)p);
+	else
+		snprintf(part, sizeof part, "partition unknown");
+	if (g->coordinator >= 0)
+		snprintf(buf, n, "  coordinator %d, %s", (int)g->coordinator, part);
+	else if (p >= 0)
+		snprintf(buf, n, "  coordinator unknown, %s", part);
+	else
+		snprintf(buf, n, "%s", "");
+}
