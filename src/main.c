@@ -97,6 +97,7 @@ install_signals(void)
 	sigaction(SIGHUP, &sa, NULL);
 	sa.sa_handler = SIG_IGN;
 	sigaction(SIGPIPE, &sa, NULL);
+	sigaction(SIGXFSZ, &sa, NULL); /* past a file size limit (ulimit -f) a write fails (EFBIG), like a full disk */
 }
 
 /* Say an error and give the exit status. */
@@ -403,6 +404,7 @@ add_traces(app *a)
 	trc.insecure = o->trace_insecure;
 	trc.headers_file = o->trace_headers;
 	trc.interval_us = o->interval_us;
+	trc.history_us = o->history_us;
 	if (trace_sources_new(&trc, ts, &nts, a->err, sizeof a->err) < 0) {
 		free(ts);
 		/* the message names the option itself: "--trace log: ...", "--trace-headers FILE: ..." */

@@ -335,6 +335,13 @@ interval_due(const kg_collector *c, int64_t mono)
 	return iv + (mono - c->last_news < 2 * iv ? c->cfg.min_publish_us : 0);
 }
 
+/* A stop was asked (collector_stop(), or the signal flag): a step ends at the next source. */
+static bool
+collector_stopping(const kg_collector *c)
+{
+	return atomic_load(&c->stop) || (c->stop_flag != NULL && *c->stop_flag);
+}
+
 /* One loop iteration: wait, poll sources, maybe tick. */
 void
 collector_step(kg_collector *c, int64_t wait_us)
@@ -377,6 +384,8 @@ collector_step(kg_collector *c, int64_t wait_us)
 		timeout_ms = 0;
 	while (read(c->wake[0], buf, sizeof buf) > 0)
 		;
+	if (collector_stopping(c))
+		return;
 	run_commands(c);
 	tell_focus(c);
 	if (atomic_exchange(&c->refresh, false)) {
@@ -387,7 +396,10 @@ collector_step(kg_collector *c, int64_t wait_us)
 	}
 	now = collector_now(c);
 	for (i = 0; i < c->nsrc; i++) {
-		int f = c->src[i]->ops->poll ? c->src[i]->ops->poll(c->src[i], now) : 0;
+		int f;
+		if (collector_stopping(c))
+			return; /* each source's poll is bounded (its budget): the stop is seen within one */
+		f = c->src[i]->ops->poll ? c->src[i]->ops->poll(c->src[i], now) : 0;
 		if (f & KG_SRC_COMPLETE) {
 			c->complete[i]++;
 			c->ticked = false;

@@ -26,6 +26,7 @@
 
 #include "core/options.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <regex.h>
@@ -36,6 +37,8 @@
 #include <strings.h>
 
 #include "model/defaults.h"
+#include "sources/rdprops.h"
+#include "util/secfile.h"
 #include "util/util.h"
 
 typedef int (*opt_apply)(kg_options *o, const char *arg, char *err, size_t errsz);
@@ -119,30 +122,71 @@ first_word(const char *s, char *buf, size_t n)
 	return buf;
 }
 
-/* Add a librdkafka property key=value to a list (the options', or a named cluster's), set at origin (NULL: -X). */
-static int
-add_kv(kg_kv **list, size_t *n, const char *kv, const char *origin, char *err, size_t errsz)
+/* A name safe to repeat in a message: an option's shape (lower case, digits, '.', '_', '-'). */
+static bool
+name_shown(const char *k)
 {
-	char *copy = xstrdup(kv), *eq = strchr(copy, '='), *k, *v, w[128];
-	if (eq == NULL) {
-		free(copy);
-		return util_err(err, errsz, "%s%s%s: expected key=value", origin ? origin : "-X ", origin ? ": " : "",
-				first_word(kv, w, sizeof w));
-	}
-	*eq = '\0';
-	k = trim(copy);
-	v = trim(eq + 1);
-	if (*k == '\0') {
-		free(copy);
+	size_t n = strlen(k);
+	return n > 0 && n <= 64 && strspn(k, "abcdefghijklmnopqrstuvwxyz0123456789._-") == n;
+}
+
+/* Add a librdkafka property to a list (the options', or a named cluster's), set at origin ("FILE:LINE", judged by rdprops; NULL: -X, taken as typed). */
+static int
+add_kv_pair(kg_kv **list, size_t *n, const char *k, const char *v, const char *origin, char *err, size_t errsz)
+{
+	if (*k == '\0')
 		return util_err(err, errsz, "%s: empty key before '='", origin ? origin : "-X");
-	}
+	if (origin != NULL && rdprops_check_file(k, v, origin, err, errsz) < 0)
+		return -1;
 	*list = xreallocarray(*list, *n + 1, sizeof **list);
 	(*list)[*n].key = xstrdup(k);
 	(*list)[*n].value = xstrdup(v);
 	(*list)[*n].origin = origin ? xstrdup(origin) : NULL;
 	(*n)++;
-	free(copy);
 	return 0;
+}
+
+/* Add key=value to a list, set at origin (NULL: -X); a file's line is never repeated. */
+static int
+add_kv(kg_kv **list, size_t *n, const char *kv, const char *origin, char *err, size_t errsz)
+{
+	char *copy, *eq, w[128];
+	int rc;
+	if (strchr(kv, '=') == NULL) {
+		if (origin != NULL)
+			return util_err(err, errsz, "%s: expected key=value (the line is not shown)", origin);
+		return util_err(err, errsz, "-X %s: expected key=value", first_word(kv, w, sizeof w));
+	}
+	copy = xstrdup(kv);
+	eq = strchr(copy, '=');
+	*eq = '\0';
+	rc = add_kv_pair(list, n, trim(copy), trim(eq + 1), origin, err, errsz);
+	free(copy);
+	return rc;
+}
+
+/* Read a file's lines, of any length, trimmed; each not empty nor a comment goes to fn with "FILE:N". */
+static int
+read_lines(FILE *f, const char *path, int (*fn)(void *, char *, const char *, char *, size_t), void *ctx,
+	   char *err, size_t errsz)
+{
+	char *buf = NULL, *where;
+	size_t cap = 0;
+	int lineno = 0, rc = 0;
+	while (rc == 0 && getline(&buf, &cap, f) >= 0) {
+		char *s = trim(buf);
+		lineno++;
+		if (*s == '\0' || *s == '#' || *s == '!')
+			continue;
+		where = xasprintf("%s:%d", path, lineno);
+		rc = fn(ctx, s, where, err, errsz);
+		free(where);
+	}
+	if (buf != NULL)
+		memset(buf, 0, cap); /* the lines may hold secrets */
+	free(buf);
+	fclose(f);
+	return rc;
 }
 
 /* Add a librdkafka property key=value to the options, set at origin (NULL: -X). */
@@ -165,12 +209,57 @@ kv_free(kg_kv *v, size_t n)
 	free(v);
 }
 
-/* Check that a regex compiles. */
+/*
+ * Whether glibc's regcomp() would need a great deal of memory for re: it
+ * copies what a repetition applies to, so repetition bounds multiply
+ * (a{100}{100} is ten thousand copies of a) and stacked repetitions
+ * double (a++++...): their product is kept to 1000, a repetition may not
+ * follow another, and the pattern is at most 4 KiB.
+ */
+static bool
+regex_too_big(const char *re)
+{
+	double product = 1;
+	const char *p;
+	bool after_rep = false;
+	for (p = re; *p != '\0'; p++) {
+		char *e;
+		long lo, hi;
+		bool rep = *p == '*' || *p == '+' || *p == '?' || (*p == '{' && isdigit((unsigned char)p[1]));
+		if (rep && after_rep)
+			return true;
+		after_rep = rep;
+		if (*p == '\\' && p[1] != '\0') {
+			p++;
+			continue;
+		}
+		if (*p != '{' || !isdigit((unsigned char)p[1]))
+			continue;
+		lo = hi = strtol(p + 1, &e, 10);
+		if (*e == ',' && isdigit((unsigned char)e[1]))
+			hi = strtol(e + 1, &e, 10);
+		else if (*e == ',')
+			e++;
+		if (*e == '}') {
+			product *= (double)KG_MAX(KG_MAX(lo, hi), 1);
+			p = e; /* the next character follows the bounds */
+		}
+	}
+	return product > 1000 || strlen(re) > 4096;
+}
+
+/* Check that a regex compiles, and is not too big. */
 static int
 check_regex(const char *what, const char *re, char *err, size_t errsz)
 {
 	regex_t r;
-	int rc = regcomp(&r, re, REG_EXTENDED | REG_NOSUB);
+	int rc;
+	if (regex_too_big(re))
+		return util_err(err, errsz,
+				"%s '%s': pattern too large (over 4 KiB, repetition bounds past 1000, or a repetition of a "
+				"repetition)",
+				what, re);
+	rc = regcomp(&r, re, REG_EXTENDED | REG_NOSUB);
 	if (rc != 0) {
 		char msg[128];
 		regerror(rc, &r, msg, sizeof msg);
@@ -215,28 +304,21 @@ parse_int(const char *what, const char *arg, int lo, int hi, int *out, char *err
 	return 0;
 }
 
-/* -F: a librdkafka properties file. */
+/* One line of a properties file. */
+static int
+properties_line(void *ctx, char *s, const char *where, char *err, size_t errsz)
+{
+	return add_property(ctx, s, where, err, errsz);
+}
+
+/* -F: a librdkafka properties file (kept to the rules of secfile.h). */
 static int
 apply_properties_file(kg_options *o, const char *path, char *err, size_t errsz)
 {
-	FILE *f = util_fopen_regular(path);
-	char line[4096];
-	int lineno = 0;
+	FILE *f = secfile_open(path, "-F", err, errsz);
 	if (f == NULL)
-		return util_err(err, errsz, "-F %s: %s", path, strerror(errno));
-	while (fgets(line, sizeof line, f) != NULL) {
-		char *s = trim(line), where[600];
-		lineno++;
-		if (*s == '\0' || *s == '#')
-			continue;
-		snprintf(where, sizeof where, "%s:%d", path, lineno);
-		if (add_property(o, s, where, err, errsz) < 0) {
-			fclose(f);
-			return -1;
-		}
-	}
-	fclose(f);
-	return 0;
+		return -1;
+	return read_lines(f, path, properties_line, o, err, errsz);
 }
 
 /* Options with code of their own (the others are set through their row's type). */
@@ -412,7 +494,7 @@ parse_factor(const char *what, const char *arg, double lo, double hi, double *ou
 {
 	char *end;
 	double v = strtod(arg, &end);
-	if (end == arg || (*end != '\0' && strcmp(end, "x") != 0) || v < lo || v > hi)
+	if (end == arg || (*end != '\0' && strcmp(end, "x") != 0) || !(v >= lo && v <= hi)) /* NaN too */
 		return util_err(err, errsz, "%s '%s': expected a factor from %g to %g", what, arg, lo, hi);
 	*out = v;
 	return 0;
@@ -556,7 +638,7 @@ config_cluster_line(kg_options *o, kg_cluster **sec, char *line, const char *whe
 	k = trim(line);
 	if (strcmp(k, "brokers") != 0 || eq == NULL)
 		return util_err(err, errsz, "%s: %s: a [cluster] section holds brokers = LIST and X.key = value lines", where,
-				first_word(k, name, sizeof name));
+				eq != NULL && name_shown(k) ? k : "(the line is not shown)");
 	k = trim(eq + 1);
 	if (k[strspn(k, " \t,")] == '\0')
 		return util_err(err, errsz, "%s: brokers: expected host:port[,host:port...]", where);
@@ -564,102 +646,103 @@ config_cluster_line(kg_options *o, kg_cluster **sec, char *line, const char *whe
 	return 1;
 }
 
-/* Read the config file: "name = value" lines, "X.key = value" librdkafka properties, [cluster NAME] sections. */
+/*
+ * Set an option from the config file: a message never repeats the value.
+ * The rows' messages quote the value ('VALUE'): that is taken out, and a
+ * message that would still show some of it says only which option.
+ */
+static int
+file_opt_set(const opt_def *d, kg_options *o, const char *v, const char *where, char *err, size_t errsz)
+{
+	size_t n = strlen(v) * 2 + 1024;
+	char *msg = xmalloc(n), *q, *quoted = xasprintf("'%s'", v);
+	int rc = 0;
+	if (opt_set(d, o, v, msg, n) < 0) {
+		while (*v != '\0' && (q = strstr(msg, quoted)) != NULL) {
+			memmove(q + 7, q + strlen(quoted), strlen(q + strlen(quoted)) + 1);
+			memcpy(q, "(value)", 7); /* short: the message must fit its buffer */
+		}
+		/* -F names its file: the file is what the message is about */
+		if (d->apply == a_props_file || strlen(v) < 4 || strstr(msg, v) == NULL)
+			rc = util_err(err, errsz, "%s: %s", where, msg);
+		else
+			rc = util_err(err, errsz, "%s: %s: invalid value (not shown)", where, d->name);
+	}
+	free(quoted);
+	free(msg);
+	return rc;
+}
+
+/* Where the config file's lines go: the options, or the [cluster NAME] section they are in. */
+typedef struct config_ctx {
+	kg_options *o;
+	kg_cluster *sec; /* NULL before any section */
+} config_ctx;
+
+/* One line of the config file: "name = value", "name" (a flag), "X.key = value", [cluster NAME] sections. */
+static int
+config_line(void *arg, char *s, const char *where, char *err, size_t errsz)
+{
+	config_ctx *cx = arg;
+	kg_options *o = cx->o;
+	char *eq, *k = s, *v = NULL;
+	const opt_def *d;
+	int cl = config_cluster_line(o, &cx->sec, s, where, err, errsz);
+	if (cl != 0)
+		return cl < 0 ? -1 : 0;
+	eq = strchr(s, '=');
+	if (eq != NULL) {
+		*eq = '\0';
+		k = trim(s);
+		v = trim(eq + 1);
+	}
+	if (v == NULL && k[strcspn(k, " \t")] != '\0') {
+		/* "name value": the first word is shown when it names an option or a property */
+		k[strcspn(k, " \t")] = '\0';
+		if (find_opt(k) != NULL || (strncmp(k, "X.", 2) == 0 && rdprops_key_shown(k + 2)))
+			return util_err(err, errsz, "%s: %s: expected %s = value", where, k,
+					strncmp(k, "X.", 2) == 0 ? "X.key" : "name");
+		return util_err(err, errsz, "%s: not an option (the line is not shown)", where);
+	}
+	if (strncmp(k, "X.", 2) == 0) {
+		if (v == NULL)
+			return util_err(err, errsz, "%s: expected X.key = value (the line is not shown)", where);
+		return add_kv_pair(cx->sec ? &cx->sec->props : &o->rdkafka, cx->sec ? &cx->sec->nprops : &o->nrdkafka, k + 2,
+				   v, where, err, errsz);
+	}
+	d = find_opt(k);
+	if (d == NULL) {
+		/* a line that names no option may be a stray secret: repeat only a name before '=' */
+		if (v != NULL && name_shown(k))
+			return util_err(err, errsz, "%s: unknown option '%s'", where, k);
+		return util_err(err, errsz, "%s: not an option (the line is not shown)", where);
+	}
+	if (d->cli_only)
+		return util_err(err, errsz, "%s: %s is for the command line only, not the config file", where, k);
+	if (d->arg == no_argument) {
+		if (v == NULL || strcasecmp(v, "true") == 0 || strcasecmp(v, "yes") == 0 || strcmp(v, "1") == 0)
+			return opt_set(d, o, "", err, errsz);
+		if (strcasecmp(v, "false") == 0 || strcasecmp(v, "no") == 0 || strcmp(v, "0") == 0)
+			return 0;
+		return util_err(err, errsz, "%s: %s takes true or false", where, k);
+	}
+	if (v == NULL && d->arg == required_argument)
+		return util_err(err, errsz, "%s: %s needs a value", where, k);
+	if (d->apply == a_property)
+		return add_property(o, v ? v : "", where, err, errsz); /* from a file: judged as one */
+	return file_opt_set(d, o, v ? v : "", where, err, errsz);
+}
+
+/* Read the config file (kept to the rules of secfile.h): lines of any length, [cluster NAME] sections. */
 static int
 read_config(kg_options *o, const char *path, bool must_exist, char *err, size_t errsz)
 {
-	FILE *f = util_fopen_regular(path);
-	char line[4096];
-	int lineno = 0;
-	kg_cluster *sec = NULL; /* the [cluster NAME] section the lines are in, NULL before any */
-	if (f == NULL) {
-		if (!must_exist && errno == ENOENT)
-			return 0;
-		return util_err(err, errsz, "config %s: %s", path, strerror(errno));
-	}
+	FILE *f = secfile_open(path, "config", err, errsz);
+	config_ctx cx = { o, NULL };
+	if (f == NULL)
+		return !must_exist && errno == ENOENT ? 0 : -1;
 	set_string(&o->config_file, path);
-	while (fgets(line, sizeof line, f) != NULL) {
-		char *s = trim(line), *eq, *k, *v;
-		const opt_def *d;
-		char sub[4352]; /* a whole line fits: long values (PEM, JAAS) are not cut */
-		int cl;
-		lineno++;
-		if (*s == '\0' || *s == '#')
-			continue;
-		snprintf(sub, sizeof sub, "%s:%d", path, lineno);
-		if ((cl = config_cluster_line(o, &sec, s, sub, err, errsz)) != 0) {
-			if (cl < 0) {
-				fclose(f);
-				return -1;
-			}
-			continue;
-		}
-		eq = strchr(s, '=');
-		if (eq != NULL) {
-			*eq = '\0';
-			k = trim(s);
-			v = trim(eq + 1);
-		} else {
-			k = s;
-			v = NULL;
-		}
-		if (strncmp(k, "X.", 2) == 0) {
-			char where[600];
-			snprintf(where, sizeof where, "%s:%d", path, lineno);
-			if ((size_t)snprintf(sub, sizeof sub, "%s=%s", k + 2, v != NULL ? v : "") >= sizeof sub) {
-				fclose(f);
-				/* a long value (an inline PEM, a JAAS line) would be cut: say so, never show it */
-				return util_err(err, errsz, "%s: %s: value too long for the config file (use -F FILE)",
-						where, first_word(k, sub, sizeof sub));
-			}
-			if (v == NULL) {
-				fclose(f);
-				/* only the key: what follows it may be a secret */
-				return util_err(err, errsz, "%s: %s: expected X.key = value", where,
-						first_word(k, sub, sizeof sub));
-			}
-			if (add_kv(sec ? &sec->props : &o->rdkafka, sec ? &sec->nprops : &o->nrdkafka, sub, where, err, errsz) < 0) {
-				fclose(f);
-				return -1;
-			}
-			continue;
-		}
-		d = find_opt(k);
-		if (d == NULL) {
-			fclose(f);
-			return util_err(err, errsz, "%s:%d: unknown option '%s'", path, lineno,
-					first_word(k, sub, sizeof sub));
-		}
-		if (d->cli_only) {
-			fclose(f);
-			return util_err(err, errsz, "%s:%d: %s is for the command line only, not the config file", path,
-					lineno, k);
-		}
-		if (d->arg == no_argument) {
-			if (v != NULL && strcasecmp(v, "true") != 0 && strcasecmp(v, "yes") != 0 && strcmp(v, "1") != 0) {
-				if (strcasecmp(v, "false") == 0 || strcasecmp(v, "no") == 0 || strcmp(v, "0") == 0)
-					continue;
-				fclose(f);
-				return util_err(err, errsz, "%s:%d: %s takes true or false", path, lineno, k);
-			}
-			v = NULL;
-		} else if (v == NULL && d->arg == required_argument) {
-			fclose(f);
-			return util_err(err, errsz, "%s:%d: %s needs a value", path, lineno, k);
-		}
-		if (opt_set(d, o, v ? v : "", err, errsz) < 0)
-			goto bad;
-	}
-	fclose(f);
-	return 0;
-bad:
-	{
-		char inner[512];
-		util_strlcpy(inner, err, sizeof inner);
-		util_err(err, errsz, "%s:%d: %s", path, lineno, inner);
-	}
-	fclose(f);
-	return -1;
+	return read_lines(f, path, config_line, &cx, err, errsz);
 }
 
 /* One option in --help: the left column, then the help wrapped within 80 columns. */
@@ -721,14 +804,34 @@ options_usage(void)
 	       "then the environment ($KGTOP_BROKERS, $KGTOP_CONFIG, $NO_COLOR), then the\n"
 	       "command line: later wins.  Named clusters are [cluster NAME] sections of\n"
 	       "the config file (brokers = LIST and X.key = value lines), chosen with\n"
-	       "-C NAME.  kgtop is read-only: it never joins a group and\n"
-	       "never commits an offset.  It needs Describe on the cluster, on the groups\n"
-	       "and on the topics it shows.\n\n"
+	       "-C NAME.  The config file and -F files must be writable by their owner\n"
+	       "only (else kgtop says which chmod fixes them); librdkafka properties that\n"
+	       "load code or run commands (plugin.library.paths, sasl.kerberos.kinit.cmd,\n"
+	       "ssl.engine.*, ssl.providers) come only from -X.  Files kgtop writes are\n"
+	       "created 0600.  kgtop is read-only: it never joins a group and never\n"
+	       "commits an offset.  It needs Describe on the cluster, on the groups and\n"
+	       "on the topics it shows.\n\n"
 	       "Keys (htop's, less's, k9s's): F1 or ? help, F10 or q quit, up/down select,\n"
 	       "Enter a group's view alone and Esc back, Tab or 1-4 views, F3 or / search\n"
 	       "(n N), F4 or \\ filter, F6 or s sort (S reverses), p pause, left/right\n"
 	       "scrub.  See kgtop(1), kgtop-trace(5), kgtop-record(5).\n"
 	       "Exit status: 0 ok, 1 cluster or runtime error, 2 usage error.\n");
+}
+
+/*
+ * Start getopt_long() over.  glibc keeps the place inside a cluster of
+ * short options ("-vT") across calls and forgets it only when optind is 0:
+ * with 1, a parse that stopped early (an error) would leave the next one
+ * reading the old, maybe freed, arguments.
+ */
+static void
+getopt_restart(void)
+{
+#ifdef __GLIBC__
+	optind = 0;
+#else
+	optind = 1;
+#endif
 }
 
 /*
@@ -838,7 +941,7 @@ read_command_line(kg_options *o, int argc, char **argv, const char *shorts, cons
 	int c, idx;
 	size_t i;
 	opterr = 0;
-	optind = 1;
+	getopt_restart();
 	while ((c = getopt_long(argc, argv, shorts, lopts, &idx)) != -1) {
 		const opt_def *d = NULL;
 		if (c == '?' || c == ':') {
@@ -949,7 +1052,7 @@ options_parse(kg_options *o, int argc, char **argv, char *err, size_t errsz)
 
 	/* first pass: --help, --version, --config */
 	opterr = 0;
-	optind = 1;
+	getopt_restart();
 	while ((c = getopt_long(argc, argv, shorts, lopts, &idx)) != -1) {
 		if (c == 'h') {
 			options_usage();

@@ -20,6 +20,7 @@
 
 #include "model/intern.h"
 #include "util/filter.h"
+#include "util/hmap.h"
 
 /* ------------------------------------------------------------------ arena */
 
@@ -119,6 +120,7 @@ struct kg_bgroup {
 	int64_t data_time_us;
 	kg_bmember **members;
 	size_t nmembers, cmembers;
+	hmap member_index; /* member id -> member */
 	bcommit *commits;
 	size_t ncommits, ccommits;
 	int32_t *topics;
@@ -182,6 +184,7 @@ bgroup_free(kg_bgroup *g)
 	for (i = 0; i < g->nmembers; i++)
 		bmember_free(g->members[i]);
 	free(g->members);
+	hmap_free(&g->member_index);
 	free(g->commits);
 	free(g->topics);
 	free(g->protocol_type);
@@ -539,18 +542,17 @@ bgroup_topic(kg_bgroup *g, int32_t topic)
 kg_bmember *
 bgroup_member(kg_bgroup *g, const char *member_id)
 {
-	size_t i;
 	kg_bmember *m;
 	if (member_id == NULL)
 		member_id = "";
-	for (i = g->nmembers; i > 0; i--) {
-		if (strcmp(g->members[i - 1]->member_id, member_id) == 0)
-			return g->members[i - 1];
-	}
+	m = hmap_get(&g->member_index, member_id);
+	if (m != NULL)
+		return m;
 	m = xcalloc(1, sizeof *m);
 	m->member_id = xstrdup(member_id);
 	util_grow(&g->members, &g->cmembers, g->nmembers + 1, sizeof *g->members);
 	g->members[g->nmembers++] = m;
+	hmap_put(&g->member_index, m->member_id, m);
 	return m;
 }
 

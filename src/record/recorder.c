@@ -14,8 +14,11 @@
  * keyframe (every object in full) starts each file and comes every
  * KEYFRAME_US; with a size limit the file rotates into FILE.1 before a
  * line that would cross it, and the new file starts with a header and a
- * keyframe.  A write error stops the recording and is kept for the
- * recorder's health source ("record"), which the header shows.
+ * keyframe.  A write error (a full disk) pauses the recording: the file
+ * is cut back to its last whole line, the ticks meanwhile are counted as
+ * lost (their numbers "n" are skipped, so a replay sees the gap), and each
+ * later tick tries again, from a keyframe; the health source ("record"),
+ * which the header shows, says so.  An error rotating stops it.
  * Observations are written by the observation table (obs_codec.h, the
  * recording schema), events as --json writes them (json.h).
  */
@@ -24,14 +27,17 @@
 #include "record/recorder.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "model/intern.h"
 #include "record/format.h"
 #include "record/json.h"
 #include "record/obs_codec.h"
+#include "util/secfile.h"
 #include "util/util.h"
 
 #define KEYFRAME_US (60LL * 1000000)
@@ -53,6 +59,11 @@ struct kg_recorder {
 	sbuf obs;              /* this tick's observations, encoded by before() */
 	sbuf line;
 	char *error;
+	bool paused;           /* a write failed: each tick tries again */
+	int64_t good;          /* bytes of the current file up to its last whole line */
+	int64_t lost;          /* ticks not recorded while paused, in all */
+	int64_t resumed;       /* times the recording went on after a write error */
+	int errnum;            /* the last write error */
 	kg_record_sink sink;   /* a stream instead of a file: every line goes there */
 	sbuf key;              /* the sink's header and keyframe for viewers joining */
 };
@@ -519,16 +530,48 @@ recorder_fail(kg_recorder *r, const char *what, int errnum)
 	if (r->f != NULL)
 		fclose(r->f);
 	r->f = NULL;
+	r->paused = false;
 }
 
-/* Write bytes to the current file; false (and the recording stops) on error. */
+/* A write failed (a full disk): pause; the next ticks try again. */
+static void
+recorder_pause(kg_recorder *r, int errnum)
+{
+	free(r->error);
+	r->error = xasprintf("%s: write failed: %s (recording paused, trying again each refresh)", r->path,
+			     strerror(errnum));
+	r->errnum = errnum;
+	if (r->f != NULL)
+		fclose(r->f); /* what is still buffered fails too: the file is cut back when it goes on */
+	r->f = NULL;
+	r->paused = true;
+}
+
+/* Try to go on after a write error: the file cut back to its last whole line, a keyframe next. */
+static bool
+recorder_resume(kg_recorder *r)
+{
+	int fd = open(r->path, O_WRONLY | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0 || ftruncate(fd, r->good) != 0 || lseek(fd, 0, SEEK_END) < 0 || (r->f = fdopen(fd, "a")) == NULL) {
+		if (fd >= 0)
+			close(fd);
+		return false;
+	}
+	r->size = r->good;
+	snapshot_unref(r->prev);
+	r->prev = NULL; /* the line before the gap is not the one before the next */
+	r->paused = false;
+	return true;
+}
+
+/* Write bytes to the current file; false (and the recording pauses) on error. */
 static bool
 recorder_write(kg_recorder *r, const char *s, size_t n)
 {
 	if (r->f == NULL)
 		return false;
 	if (fwrite(s, 1, n, r->f) != n) {
-		recorder_fail(r, "write failed", errno ? errno : EIO);
+		recorder_pause(r, errno ? errno : EIO);
 		return false;
 	}
 	r->size += (int64_t)n;
@@ -551,13 +594,13 @@ recorder_rotate(kg_recorder *r)
 		recorder_fail(r, "cannot rotate", e);
 		return false;
 	}
-	r->f = fopen(r->path, "w");
+	r->f = secfile_create(r->path, "w");
 	if (r->f == NULL) {
 		recorder_fail(r, "cannot open after rotating", errno);
 		return false;
 	}
 	r->rotations++;
-	r->size = 0;
+	r->size = r->good = 0;
 	r->ticks = 0;
 	return true;
 }
@@ -632,6 +675,11 @@ tap_after(void *arg, const kg_snapshot *snap, const kg_evlist *events)
 		sink_tick(r, snap, events);
 		return;
 	}
+	if (r->paused && !recorder_resume(r)) {
+		r->seq++; /* this tick is lost: its number is skipped */
+		r->lost++;
+		return;
+	}
 	if (r->f == NULL)
 		return;
 	key = r->prev == NULL || r->ticks == 0 || snap->time_us - r->last_key_us >= KEYFRAME_US ||
@@ -657,12 +705,20 @@ tap_after(void *arg, const kg_snapshot *snap, const kg_evlist *events)
 		if (!ok)
 			return;
 	}
-	if (!recorder_write(r, r->line.s, r->line.len))
-		return;
-	if (fflush(r->f) != 0) {
-		recorder_fail(r, "write failed", errno ? errno : EIO);
+	if (!recorder_write(r, r->line.s, r->line.len) || fflush(r->f) != 0) {
+		if (r->f != NULL)
+			recorder_pause(r, errno ? errno : EIO);
+		r->seq++;
+		r->lost++;
 		return;
 	}
+	if (r->error != NULL) {
+		/* going on after a write error */
+		free(r->error);
+		r->error = NULL;
+		r->resumed++;
+	}
+	r->good = r->size;
 	r->ticks++;
 	r->seq++;
 	if (key)
@@ -677,7 +733,7 @@ int
 recorder_open(const char *path, int64_t max_bytes, kg_recorder **out, char *err, size_t errsz)
 {
 	kg_recorder *r;
-	FILE *f = fopen(path, "w");
+	FILE *f = secfile_create(path, "w"); /* 0600, like every file kgtop writes */
 	if (f == NULL)
 		return util_err(err, errsz, "--record %s: %s", path, strerror(errno));
 	r = xcalloc(1, sizeof *r);
@@ -754,7 +810,10 @@ recsrc_contribute(kg_source *s, kg_builder *b)
 	h.since_us = r->start_us;
 	h.last_ok_us = r->prev != NULL ? r->prev->time_us : 0;
 	if (r->error != NULL)
-		msg = xstrdup(r->error);
+		msg = xasprintf("%s; %lld tick%s not recorded", r->error, (long long)r->lost, r->lost == 1 ? "" : "s");
+	else if (r->resumed > 0)
+		msg = xasprintf("to %s, going on after a write error (%s); %lld tick%s not recorded", r->path,
+				strerror(r->errnum), (long long)r->lost, r->lost == 1 ? "" : "s");
 	else if (r->rotations > 0)
 		msg = xasprintf("to %s (rotated %d time%s)", r->path, r->rotations, r->rotations == 1 ? "" : "s");
 	else

@@ -230,7 +230,10 @@ typedef struct family {
 	void (*emit)(fam_ctx *f, const struct family *fam);
 } family;
 
-/* A label value, escaped (backslash, quote, newline) and valid UTF-8 (bad bytes become U+FFFD). */
+/*
+ * A label value, escaped (backslash, quote, newline), valid UTF-8 (bad
+ * bytes become U+FFFD), other controls and bidi overrides '?' (util_char_unsafe).
+ */
 static void
 put_label_value(sbuf *o, const char *s)
 {
@@ -246,6 +249,8 @@ put_label_value(sbuf *o, const char *s)
 			sbuf_adds(o, "\\\"");
 		else if (s[i] == '\n')
 			sbuf_adds(o, "\\n");
+		else if (util_char_unsafe(cp))
+			sbuf_addc(o, '?'); /* the one output rule: no controls nor bidi overrides, as in text */
 		else
 			sbuf_addn(o, s + i, k);
 		i += k;

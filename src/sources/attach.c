@@ -204,6 +204,7 @@ attach_drain(kg_source *s, kg_obsq *q)
 {
 	attach *a = s->impl;
 	replay_feed_drain(a->feed, q);
+	trace_transport_budget_reset(a->tt); /* the next refresh's parsing budget */
 }
 
 /* Source op: the serving kgtop's state and sources, and this viewer's health. */
@@ -347,6 +348,7 @@ wait_header(attach *a, const char *shown, int64_t timeout_us, char *err, size_t 
 		struct pollfd pfd[8];
 		int n, ms;
 		trace_transport_poll(a->tt);
+		trace_transport_budget_reset(a->tt); /* no refreshes yet: each try has its budget */
 		if (take_header(a, err, errsz))
 			return 0;
 		trace_transport_link(a->tt, &link);

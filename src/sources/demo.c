@@ -33,6 +33,7 @@
 #include "model/intern.h"
 #include "sources/demo_int.h"
 #include "sources/kafka.h"
+#include "util/secfile.h"
 #include "util/util.h"
 
 #define SETTLE_QUIET_US (1500LL * 1000)   /* no rebalance activity for this long: settled */
@@ -753,7 +754,7 @@ demo_source_new(const kg_demo_config *cfg, kg_source **out, const char **bootstr
 		d->max_poll_ms = 6000;
 	}
 	if (cfg->export_trace != NULL) {
-		d->export_f = fopen(cfg->export_trace, "w");
+		d->export_f = secfile_create(cfg->export_trace, "w"); /* 0600 */
 		if (d->export_f == NULL) {
 			util_err(err, errsz, "--export-trace %s: %s", cfg->export_trace, strerror(errno));
 			demo_free(d);

@@ -13,7 +13,9 @@ libkgtop_a_SOURCES += src/sources/trace.c src/sources/trace.h \
 	src/sources/trace_kinds.c src/sources/trace_kinds.h \
 	src/sources/trace_transport.c src/sources/trace_transport.h \
 	src/sources/trace_url.c src/sources/trace_url.h \
-	src/sources/trace_groups.c src/sources/trace_groups.h
+	src/sources/trace_groups.c src/sources/trace_groups.h \
+	src/sources/trace_backlog.c src/sources/trace_backlog.h \
+	src/sources/rdprops.c src/sources/rdprops.h
 # the embedded demo (mock cluster, producer, consumer fleets, scenarios)
 libkgtop_a_SOURCES += src/sources/demo.c src/sources/demo.h \
 	src/sources/demo_consumer.c src/sources/demo_int.h \

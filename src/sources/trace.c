@@ -31,6 +31,8 @@ typedef struct trace {
 	void *state;          /* the kind's parser state, NULL when it has none */
 	kg_trace_transport *tt;
 	int64_t interval_us;  /* request interval: stale after three */
+	size_t obs_budget;    /* observations one refresh takes */
+	int64_t time_budget_us; /* and its time of parsing */
 	int64_t now;          /* wall time of the current poll() */
 	char detail[256];     /* POLL: what the last good document said */
 	kg_obsq q;
@@ -115,6 +117,14 @@ on_line(void *arg, const char *line, size_t len)
 	t->st.obs += t->q.n - before;
 }
 
+/* Whether this refresh's budget of observations has room for another line. */
+static bool
+budget_more(void *arg)
+{
+	const trace *t = arg;
+	return t->q.n < t->obs_budget;
+}
+
 /* One whole document to the kind's parser; -1 with err when the answer is a failure. */
 static int
 on_document(void *arg, const char *body, size_t len, char *err, size_t errsz)
@@ -136,10 +146,13 @@ static int
 trace_poll(kg_source *s, int64_t now_us)
 {
 	trace *t = s->impl;
+	kg_trace_link l;
 	int flags;
 	t->now = now_us;
 	flags = trace_transport_poll(t->tt);
-	if (t->q.n > 0)
+	trace_transport_link(t->tt, &l);
+	/* observations to hand over, or lines waiting for the next refresh's budget */
+	if (t->q.n > 0 || l.budget_hit)
 		flags |= KG_SRC_NEWS;
 	return flags;
 }
@@ -158,6 +171,7 @@ trace_drain(kg_source *s, kg_obsq *q)
 		obsq_move(q, &t->q);
 	else
 		obsq_clear(&t->q);
+	trace_transport_budget_reset(t->tt);
 }
 
 /* Counters of a trace source, complete. */
@@ -166,6 +180,16 @@ stats_of(const trace *t, kg_trace_stats *st)
 {
 	*st = t->st;
 	trace_transport_stats(t->tt, st);
+}
+
+/* The backlog: bytes waiting for a refresh's budget, and the budget. */
+static void
+backlog_detail(const trace *t, const kg_trace_link *l, sbuf *b)
+{
+	char size[32];
+	util_fmt_count(size, sizeof size, (int64_t)l->backlog + l->behind);
+	sbuf_addf(b, "; %sB behind (at most %zu events and %.0f ms of parsing a refresh)", size, t->obs_budget,
+		  (double)t->time_budget_us / 1e3);
 }
 
 /* The health message of a working source: what it read and skipped. */
@@ -193,6 +217,10 @@ health_detail(const trace *t, const kg_trace_link *l, sbuf *b)
 		sbuf_addf(b, "; rotated %" PRIu64 "x", st.rotations);
 	if (st.truncations > 0)
 		sbuf_addf(b, "; truncated %" PRIu64 "x", st.truncations);
+	if (l->budget_hit || l->backlog > 0)
+		backlog_detail(t, l, b);
+	if (t->groups != NULL && tgview_forgotten(t->groups) > 0)
+		sbuf_addf(b, "; %" PRIu64 " silent members forgotten", tgview_forgotten(t->groups));
 	if (l->streaming)
 		sbuf_adds(b, "; live stream");
 	if (l->plain_creds)
@@ -338,7 +366,7 @@ trace_new(spec *sp, const char *name, const kg_trace_config *cfg, const struct c
 	kg_trace_wire w = { 0 };
 	kg_trace_sink sink = { 0 };
 	t->kind = k;
-	t->groups = k->describes_groups ? tgview_new() : NULL;
+	t->groups = k->describes_groups ? tgview_new(cfg->history_us) : NULL;
 	t->state = k->state_new != NULL ? k->state_new() : NULL;
 	t->st.offset = -1;
 	t->st.bytes_first_line = -1;
@@ -349,6 +377,8 @@ trace_new(spec *sp, const char *name, const kg_trace_config *cfg, const struct c
 	c.nspecs = 0;
 	c.headers_file = NULL;
 	t->interval_us = c.interval_us;
+	t->obs_budget = c.obs_budget;
+	t->time_budget_us = c.time_budget_us;
 	w.mode = k->mode;
 	w.post = k->post != NULL ? k->post() : NULL;
 	w.content_type = k->content_type;
@@ -358,6 +388,7 @@ trace_new(spec *sp, const char *name, const kg_trace_config *cfg, const struct c
 	sink.arg = t;
 	sink.line = on_line;
 	sink.document = on_document;
+	sink.more = budget_more;
 	sink.stats = &t->st;
 	t->src = source_new(&trace_ops, name, t);
 	t->tt = trace_transport_new(t->src->name, &sp->u, &c, &w, extra, &sink);

@@ -68,6 +68,11 @@ typedef struct kg_trace_config {
 	int64_t backoff_max_us;     /* 60 s */
 	size_t max_line;            /* 64 KiB (rdstats: 16 MiB) */
 	size_t chunk;               /* bytes asked per ranged request: 1 MiB */
+	int64_t total_timeout_us;   /* 30 s: an answer that is not a live stream must be complete within it */
+	/* the budget of one refresh, per source: the rest waits for the next one (shown in the health) */
+	size_t obs_budget;          /* 5000 observations */
+	int64_t time_budget_us;     /* 50 ms of parsing */
+	int64_t history_us;         /* --history: members silent this long while their group goes on are forgotten */
 	int rcvbuf;                 /* the socket's receive buffer (0: the system's, which grows to many MiB) */
 } kg_trace_config;
 
@@ -83,6 +88,7 @@ typedef struct kg_trace_stats {
 	uint64_t truncations;  /* file shorter than the offset: read again from its start */
 	uint64_t streams;      /* answers read as live streams */
 	int64_t offset;        /* next byte of the file to read; -1 when unknown or streaming */
+	uint64_t backlog;      /* bytes received and not parsed yet (the refresh's budget ran out) */
 	int64_t bytes_first_line; /* bytes received before the first line was parsed; -1 none yet */
 	int64_t first_line_us; /* monotonic time of that first line; 0 none yet */
 } kg_trace_stats;

@@ -41,6 +41,7 @@
 #include "util/log.h"
 #include "util/util.h"
 #include "sources/parse_lines.h"
+#include "sources/trace_backlog.h"
 
 #define TAIL 512 /* bytes compared before the offset */
 #define MAX_SOCKS 8
@@ -51,6 +52,9 @@
 #define DEF_BACKOFF_MIN (1000LL * 1000)
 #define DEF_BACKOFF_MAX (60LL * 1000000)
 #define DEF_CHUNK (1u << 20)
+#define DEF_TOTAL (30LL * 1000000)
+#define DEF_TIME_BUDGET (50LL * 1000)
+#define DEF_OBS_BUDGET 5000
 
 typedef struct tsock {
 	curl_socket_t fd;
@@ -93,14 +97,23 @@ struct kg_trace_transport {
 	bool bad_answer;      /* an error status: the body is discarded */
 	bool too_big;
 	sbuf body;            /* a document */
+	bool paused;          /* a live stream's transfer is paused: the backlog holds a chunk */
+	int64_t paused_since; /* monotonic */
+	int64_t paused_for;   /* time this request spent paused (not counted against its deadlines) */
+	int64_t nl_mono;      /* a live stream: when its last newline (or its answer) arrived */
 
 	/* a line stream */
 	bool started;         /* offset known */
+	kg_file_id fid;       /* file://: the identity of the file read so far */
 	bool streaming;       /* the server sends a live stream without length */
 	int64_t offset;
 	unsigned char tail[TAIL];
 	size_t ntail;
 	kg_lines lines;
+	kg_backlog backlog;   /* received, not yet parsed: the refresh's budget ran out */
+	int64_t spent_us;     /* parsing time since the source last drained */
+	int64_t feed_start;   /* monotonic start of the feeding in progress */
+	bool budget_hit;      /* the budget ran out with bytes waiting */
 
 	/* schedule and health */
 	int64_t next_at;      /* monotonic time of the next request */
@@ -137,6 +150,12 @@ trace_transport_defaults(kg_trace_config *c)
 		c->backoff_max_us = c->backoff_min_us;
 	if (c->chunk == 0)
 		c->chunk = DEF_CHUNK;
+	if (c->total_timeout_us <= 0)
+		c->total_timeout_us = DEF_TOTAL;
+	if (c->time_budget_us <= 0)
+		c->time_budget_us = DEF_TIME_BUDGET;
+	if (c->obs_budget == 0)
+		c->obs_budget = DEF_OBS_BUDGET;
 }
 
 /* ------------------------------------------------------------- messages */
@@ -339,6 +358,7 @@ answer_begin(kg_trace_transport *t)
 		return;
 	}
 	if (t->base < 0) {
+		t->nl_mono = util_mono_us();
 		t->completed = true; /* a live stream never ends: being open is as complete as it gets */
 		if (!t->streaming) {
 			t->streaming = true;
@@ -389,7 +409,7 @@ on_ranged(kg_trace_transport *t, const char *p, size_t n)
 	}
 	if (n > 0) {
 		if (!t->prime)
-			parse_lines_feed(&t->lines, p, n, on_line, t);
+			trace_backlog_add(&t->backlog, p, n);
 		tail_push(t, p, n);
 		t->offset += (int64_t)n;
 		t->new_bytes += (int64_t)n;
@@ -403,12 +423,16 @@ on_body(char *p, size_t size, size_t nmemb, void *arg)
 {
 	kg_trace_transport *t = arg;
 	size_t n = size * nmemb;
-	t->last_byte = util_mono_us();
+	int64_t mono = util_mono_us();
 	answer_begin(t);
-	t->st->bytes += n;
-	if (t->bad_answer)
+	if (t->bad_answer) {
+		t->last_byte = mono;
+		t->st->bytes += n;
 		return n; /* an error page: drop it */
+	}
 	if (t->wire.mode == KG_TRACE_POLL) {
+		t->last_byte = mono;
+		t->st->bytes += n;
 		if (t->body.len + n > t->wire.max_document) {
 			t->too_big = true;
 			return 0;
@@ -416,8 +440,18 @@ on_body(char *p, size_t size, size_t nmemb, void *arg)
 		sbuf_addn(&t->body, p, n);
 		return n;
 	}
+	if (!t->u.is_file && trace_backlog_size(&t->backlog) >= t->cfg.chunk) {
+		/* a chunk waits unparsed: leave the rest in the socket (curl keeps this piece) */
+		t->paused = true;
+		t->paused_since = mono;
+		return CURL_WRITEFUNC_PAUSE;
+	}
+	t->last_byte = mono;
+	t->st->bytes += n;
 	if (t->base < 0) {
-		parse_lines_feed(&t->lines, p, n, on_line, t);
+		if (memchr(p, '\n', n) != NULL)
+			t->nl_mono = mono;
+		trace_backlog_add(&t->backlog, p, n);
 		t->got += (int64_t)n;
 		return n;
 	}
@@ -472,46 +506,6 @@ answer_failed(kg_trace_transport *t)
 	     (double)backoff(t, t->failures) / 1e6, t->failures);
 }
 
-/*
- * What stops a file:// path from being read, with the OS's words (curl
- * only says "Couldn't open file"): missing, unreadable, or no regular file
- * (a directory reads as empty, and a pipe or a terminal would block the
- * collector inside curl: file:// is read synchronously).  Fills why; false
- * when the file can be read.
- */
-static bool
-file_problem(const kg_trace_transport *t, char *why, size_t n)
-{
-	struct stat sb;
-	int fd;
-	if (!t->u.is_file || t->u.path == NULL)
-		return false;
-	if (stat(t->u.path, &sb) < 0) {
-		snprintf(why, n, "%s", strerror(errno));
-		return true;
-	}
-	if (S_ISDIR(sb.st_mode)) {
-		snprintf(why, n, "a directory, not a file");
-		return true;
-	}
-	if (S_ISFIFO(sb.st_mode) || S_ISSOCK(sb.st_mode)) {
-		snprintf(why, n, "a pipe, not a file: kgtop reads files by their offsets (give the file itself, or "
-				 "serve it over http://)");
-		return true;
-	}
-	if (!S_ISREG(sb.st_mode)) {
-		snprintf(why, n, "not a regular file: kgtop reads files by their offsets");
-		return true;
-	}
-	fd = open(t->u.path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	if (fd < 0) {
-		snprintf(why, n, "%s", strerror(errno));
-		return true;
-	}
-	close(fd);
-	return false;
-}
-
 /* Set the range of the next request from the stream's state. */
 static void
 request_range(kg_trace_transport *t)
@@ -554,21 +548,30 @@ request_log(const kg_trace_transport *t)
 		     t->want_end);
 }
 
+static void restart_from_zero(kg_trace_transport *t);
+
 /* Start the next request. */
 static void
 request_start(kg_trace_transport *t)
 {
 	char why[160];
-	if (file_problem(t, why, sizeof why)) {
+	if (trace_url_file_problem(&t->u, why, sizeof why)) {
 		set_err(t, "%s: %s", t->u.shown, why);
 		t->completed = true; /* failed: as complete as it gets (for --once) */
 		answer_failed(t);
 		return;
 	}
+	if (t->wire.mode == KG_TRACE_STREAM && trace_url_file_replaced(&t->u, &t->fid) && t->started &&
+	    !t->streaming) {
+		t->st->rotations++; /* a rotation, even when the new file is already longer than what was read */
+		t->replaced = true;  /* for the log's words; reset below */
+		restart_from_zero(t);
+	}
 	t->prime = false;
 	t->from = t->want_end = -1;
 	t->overlap_need = t->overlap_seen = t->new_bytes = 0;
-	t->began = t->replaced = t->bad_answer = t->too_big = false;
+	t->began = t->replaced = t->bad_answer = t->too_big = t->paused = false;
+	t->paused_for = 0;
 	t->code = 0;
 	t->cr_start = t->cr_total = t->clen = -1;
 	t->base = -1;
@@ -823,6 +826,83 @@ live_stream(const kg_trace_transport *t)
 
 /* -------------------------------------------------------------- driving */
 
+/* Whether the refresh's budget has room for another line: its time here, its observations in the sink. */
+static bool
+feed_more(void *arg)
+{
+	kg_trace_transport *t = arg;
+	if (t->spent_us + util_mono_us() - t->feed_start >= t->cfg.time_budget_us)
+		return false;
+	return t->sink.more == NULL || t->sink.more(t->sink.arg);
+}
+
+/* Parse the waiting lines while the refresh's budget lasts. */
+static void
+feed(kg_trace_transport *t)
+{
+	if (trace_backlog_size(&t->backlog) == 0)
+		return;
+	t->feed_start = util_mono_us();
+	trace_backlog_feed(&t->backlog, &t->lines, on_line, t, feed_more, t);
+	t->spent_us += util_mono_us() - t->feed_start;
+	t->budget_hit = trace_backlog_size(&t->backlog) > 0;
+}
+
+/* A paused live stream goes on once half of its chunk was parsed (curl may hand over its piece at once). */
+static void
+resume(kg_trace_transport *t)
+{
+	int64_t mono;
+	if (!t->paused || !t->active || trace_backlog_size(&t->backlog) > t->cfg.chunk / 2)
+		return;
+	mono = util_mono_us();
+	t->paused = false;
+	t->paused_for += mono - t->paused_since;
+	t->last_byte = t->nl_mono = mono; /* the wait was ours, not the server's */
+	curl_easy_pause(t->easy, CURLPAUSE_CONT);
+	drive(t);
+}
+
+/* An open live stream is a healthy source, quiet, or paused because we are behind. */
+static void
+stream_alive(kg_trace_transport *t, int64_t mono)
+{
+	t->last_ok = util_now_us();
+	t->last_ok_mono = mono;
+	set_status(t, KG_SRC_OK);
+}
+
+/*
+ * The deadlines of the request in flight.  A live stream is reopened
+ * after idle_timeout of silence, and fails when it trickles (bytes arrive
+ * but no line completes within read_timeout: the minimum rate).  Any
+ * other answer fails after read_timeout without a byte, or when it is not
+ * complete within total_timeout (an answer sent a byte at a time).
+ */
+static void
+check_deadlines(kg_trace_transport *t, int64_t mono)
+{
+	int64_t idle = mono - t->last_byte;
+	int64_t age = mono - t->req_mono - t->paused_for;
+	bool stream = live_stream(t);
+	if (stream && idle >= t->cfg.idle_timeout_us) {
+		request_abort(t, true);
+	} else if (stream && t->last_byte > t->nl_mono && mono - t->nl_mono >= t->cfg.read_timeout_us) {
+		set_err(t, "%s: the live stream trickles (no complete line in %.1fs)", t->u.shown,
+			(double)(mono - t->nl_mono) / 1e6);
+		request_abort(t, false);
+	} else if (!stream && idle >= t->cfg.read_timeout_us) {
+		set_err(t, "%s: %s (%.1fs without data)", t->u.shown, t->began ? "read timeout" : "no answer",
+			(double)idle / 1e6);
+		request_abort(t, false);
+	} else if (!stream && age >= t->cfg.total_timeout_us) {
+		set_err(t, "%s: no complete answer within %.1fs", t->u.shown, (double)age / 1e6);
+		request_abort(t, false);
+	} else if (stream) {
+		stream_alive(t, mono);
+	}
+}
+
 /* Make progress without blocking. */
 int
 trace_transport_poll(kg_trace_transport *t)
@@ -831,36 +911,42 @@ trace_transport_poll(kg_trace_transport *t)
 	int flags = 0;
 	if (t->active)
 		drive(t);
+	feed(t);
+	resume(t);
 	mono = util_mono_us();
-	if (t->active) {
-		int64_t idle = mono - t->last_byte;
-		bool stream = live_stream(t);
-		if (stream && idle >= t->cfg.idle_timeout_us) {
-			request_abort(t, true);
-		} else if (!stream && idle >= t->cfg.read_timeout_us) {
-			set_err(t, "%s: %s (%.1fs without data)", t->u.shown, t->began ? "read timeout" : "no answer",
-				(double)idle / 1e6);
-			request_abort(t, false);
-		} else if (stream) {
-			/* an open live stream is a healthy source, quiet or not */
-			t->last_ok = util_now_us();
-			t->last_ok_mono = mono;
-			set_status(t, KG_SRC_OK);
-		}
-	}
-	if (!t->active && mono >= t->next_at) {
+	if (t->active && !t->paused)
+		check_deadlines(t, mono);
+	else if (t->active && live_stream(t))
+		stream_alive(t, mono); /* paused: the wait is ours */
+	/* the next request waits until what the last one brought was parsed */
+	if (!t->active && mono >= t->next_at && trace_backlog_size(&t->backlog) == 0) {
 		request_start(t);
 		if (t->active)
 			drive(t);
+		feed(t);
 	}
 	if (t->news)
 		flags |= KG_SRC_NEWS;
 	t->news = false;
-	if (t->completed && !t->complete_told) {
+	if (t->completed && !t->complete_told && trace_backlog_size(&t->backlog) == 0) {
 		t->complete_told = true;
 		flags |= KG_SRC_COMPLETE;
 	}
 	return flags;
+}
+
+/* The refresh took what was parsed: a new budget. */
+void
+trace_transport_budget_reset(kg_trace_transport *t)
+{
+	t->spent_us = 0;
+}
+
+/* Whether the budget has room now (between polls). */
+static bool
+feed_more_now(const kg_trace_transport *t)
+{
+	return t->spent_us < t->cfg.time_budget_us && (t->sink.more == NULL || t->sink.more(t->sink.arg));
 }
 
 /* When poll() should run next (wall clock). */
@@ -868,10 +954,17 @@ int64_t
 trace_transport_next_poll(const kg_trace_transport *t)
 {
 	int64_t mono = util_mono_us(), at;
-	if (t->active) {
-		int64_t limit = t->began && t->base < 0 && t->wire.mode != KG_TRACE_POLL ? t->cfg.idle_timeout_us
-											    : t->cfg.read_timeout_us;
-		at = t->last_byte + limit;
+	bool stream = live_stream(t);
+	if (trace_backlog_size(&t->backlog) > 0 && feed_more_now(t))
+		return util_now_us(); /* lines wait and the budget has room */
+	if (t->active && t->paused) {
+		at = mono + t->cfg.interval_us; /* goes on when the backlog shrinks */
+	} else if (t->active) {
+		at = t->last_byte + (stream ? t->cfg.idle_timeout_us : t->cfg.read_timeout_us);
+		if (stream && t->last_byte > t->nl_mono)
+			at = KG_MIN(at, t->nl_mono + t->cfg.read_timeout_us);
+		if (!stream)
+			at = KG_MIN(at, t->req_mono + t->paused_for + t->cfg.total_timeout_us);
 		/* live streams refresh their health each interval */
 		if (t->began && t->base < 0)
 			at = KG_MIN(at, mono + t->cfg.interval_us);
@@ -926,6 +1019,9 @@ trace_transport_link(const kg_trace_transport *t, kg_trace_link *out)
 	out->err = t->err;
 	out->shown = t->u.shown;
 	out->streaming = t->streaming;
+	out->backlog = trace_backlog_size(&t->backlog);
+	out->behind = !t->streaming && t->started && t->cr_total >= 0 ? KG_MAX(t->cr_total - t->offset, 0) : 0;
+	out->budget_hit = t->budget_hit;
 	out->plain_creds = t->plain_creds;
 	out->insecure = t->cfg.insecure && t->u.is_https;
 }
@@ -936,6 +1032,7 @@ trace_transport_stats(const kg_trace_transport *t, kg_trace_stats *st)
 {
 	st->counts.oversize = t->lines.oversize;
 	st->offset = t->started && !t->streaming ? t->offset : -1;
+	st->backlog = trace_backlog_size(&t->backlog);
 }
 
 /* ------------------------------------------------------------- creation */
@@ -1052,6 +1149,7 @@ trace_transport_free(kg_trace_transport *t)
 	curl_slist_free_all(t->headers);
 	sbuf_free(&t->body);
 	parse_lines_free(&t->lines);
+	trace_backlog_free(&t->backlog);
 	trace_url_free(&t->u);
 	free(t->name);
 	free(t);

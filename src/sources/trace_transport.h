@@ -13,7 +13,10 @@
  *  - KG_TRACE_POLL: one whole document per interval (GET, or POST of a
  *    fixed body), handed to the sink's document callback, which may call
  *    the answer a failure.
- * It owns what every stream shares: the connect, read and idle timeouts,
+ * It owns what every stream shares: the connect, read, idle and total
+ * timeouts, the minimum rate of a live stream (a line within the read
+ * timeout), the budget of parsing per refresh with its backlog
+ * (trace_backlog.h),
  * retries with exponential backoff, TLS verification (--trace-insecure),
  * credentials (~/.netrc, URL userinfo, the --trace-headers lines, see
  * trace_url.h) scrubbed from every message and log line, and the health
@@ -57,6 +60,8 @@ typedef struct kg_trace_sink {
 	void (*line)(void *arg, const char *line, size_t len);
 	/* POLL: one whole answer; 0, or -1 with err to count the answer as failed */
 	int (*document)(void *arg, const char *body, size_t len, char *err, size_t errsz);
+	/* whether the refresh's budget of observations has room for another line (NULL: always) */
+	bool (*more)(void *arg);
 	/* counters: the transport keeps requests, bytes, lines, rotations...; the sink its verdicts */
 	kg_trace_stats *stats;
 } kg_trace_sink;
@@ -71,6 +76,9 @@ typedef struct kg_trace_link {
 	const char *err;        /* the last error, "" when none */
 	const char *shown;      /* the URL without userinfo */
 	bool streaming;         /* reading a live stream (an answer without length) */
+	size_t backlog;         /* bytes received and not parsed yet (the budget ran out) */
+	int64_t behind;         /* bytes of the file past what was asked for, as its last answer said */
+	bool budget_hit;        /* the last parsing stopped at the budget */
 	bool plain_creds;       /* credentials go over plain http:// */
 	bool insecure;          /* https:// without certificate verification */
 } kg_trace_link;
@@ -88,8 +96,15 @@ kg_trace_transport *trace_transport_new(const char *name, kg_trace_url *u, const
 					const kg_trace_wire *w, const struct curl_slist *extra, const kg_trace_sink *sink);
 /* Abort what runs and free. */
 void trace_transport_free(kg_trace_transport *tt);
-/* Make progress without blocking; KG_SRC_NEWS when the health changed, KG_SRC_COMPLETE once caught up. */
+/*
+ * Make progress without blocking, parsing at most the refresh's budget:
+ * cfg->time_budget_us of parsing, and lines while the sink's more() says
+ * so; the rest waits in a backlog.  KG_SRC_NEWS when the health changed,
+ * KG_SRC_COMPLETE once caught up (the backlog parsed too).
+ */
 int trace_transport_poll(kg_trace_transport *tt);
+/* The source handed its observations over: the next refresh's budget starts. */
+void trace_transport_budget_reset(kg_trace_transport *tt);
 /* Wall time at which poll() should run next. */
 int64_t trace_transport_next_poll(const kg_trace_transport *tt);
 /* The sockets curl waits on; returns the count. */

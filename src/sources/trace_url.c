@@ -7,11 +7,14 @@
 
 #include <curl/curl.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "util/util.h"
 
@@ -202,4 +205,59 @@ trace_url_scrub(const kg_trace_url *u, char *s, size_t cap)
 {
 	scrub_one(s, cap, u->user);
 	scrub_one(s, cap, u->pass);
+}
+
+/*
+ * What stops a file:// path from being read, with the OS's words (curl
+ * only says "Couldn't open file"): missing, unreadable, or no regular file
+ * (a directory reads as empty, and a pipe or a terminal would block the
+ * collector inside curl: file:// is read synchronously).  Fills why; false
+ * when the file can be read.
+ */
+bool
+trace_url_file_problem(const kg_trace_url *u, char *why, size_t n)
+{
+	struct stat sb;
+	int fd;
+	if (!u->is_file || u->path == NULL)
+		return false;
+	if (stat(u->path, &sb) < 0) {
+		snprintf(why, n, "%s", strerror(errno));
+		return true;
+	}
+	if (S_ISDIR(sb.st_mode)) {
+		snprintf(why, n, "a directory, not a file");
+		return true;
+	}
+	if (S_ISFIFO(sb.st_mode) || S_ISSOCK(sb.st_mode)) {
+		snprintf(why, n, "a pipe, not a file: kgtop reads files by their offsets (give the file itself, or "
+				 "serve it over http://)");
+		return true;
+	}
+	if (!S_ISREG(sb.st_mode)) {
+		snprintf(why, n, "not a regular file: kgtop reads files by their offsets");
+		return true;
+	}
+	fd = open(u->path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(why, n, "%s", strerror(errno));
+		return true;
+	}
+	close(fd);
+	return false;
+}
+
+/* file://: whether the path now names another file than *id (renamed away, a new one made); id follows it. */
+bool
+trace_url_file_replaced(const kg_trace_url *u, kg_file_id *id)
+{
+	struct stat sb;
+	bool replaced;
+	if (!u->is_file || u->path == NULL || stat(u->path, &sb) < 0)
+		return false;
+	replaced = id->known && (sb.st_ino != id->ino || sb.st_dev != id->dev);
+	id->dev = sb.st_dev;
+	id->ino = sb.st_ino;
+	id->known = true;
+	return replaced;
 }

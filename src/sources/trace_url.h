@@ -8,13 +8,16 @@
  * names, messages and the log does not, and the decoded user and password
  * are kept only to scrub them from messages (curl's errors may repeat
  * them).  The --trace-headers file ("Header: value" lines) is read here
- * too; its values never reach a message.
+ * too; its values never reach a message.  What a file:// URL names is
+ * checked here as well: that it can be read as a file, and whether it is
+ * still the file read so far (a rotation by rename).
  */
 #ifndef KGTOP_SOURCES_TRACE_URL_H
 #define KGTOP_SOURCES_TRACE_URL_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 struct curl_slist;
 
@@ -46,5 +49,21 @@ void trace_url_scrub(const kg_trace_url *u, char *s, size_t cap);
 int trace_url_headers(const char *path, struct curl_slist **out, char *err, size_t errsz);
 /* Free a headers list. */
 void trace_url_headers_free(struct curl_slist *h);
+
+/* The identity of a file (device and inode), to tell a rotation by rename from growth. */
+typedef struct kg_file_id {
+	bool known;
+	dev_t dev;
+	ino_t ino;
+} kg_file_id;
+
+/*
+ * What stops a file:// URL's path from being read, with the OS's words:
+ * missing, unreadable, or no regular file (a directory, a pipe or a
+ * terminal).  Fills why; false when it can be read (and for other URLs).
+ */
+bool trace_url_file_problem(const kg_trace_url *u, char *why, size_t n);
+/* file://: whether the path now names another file than *id; *id then follows the path. */
+bool trace_url_file_replaced(const kg_trace_url *u, kg_file_id *id);
 
 #endif

@@ -2,9 +2,10 @@
  * text.c: drawing strings that come from the cluster.
  *
  * Every string is decoded here, whatever its origin, with util's one
- * UTF-8 decoder (util_utf8_decode()): invalid UTF-8, control characters
- * (C0, DEL, C1) and characters the terminal cannot show become '?',
- * zero-width characters (combining marks, bidi overrides) are dropped,
+ * UTF-8 decoder (util_utf8_decode()): invalid UTF-8, the characters of
+ * util's one output rule (util_char_unsafe(): C0, DEL, C1, bidirectional
+ * formatting) and characters the terminal cannot show become '?', other
+ * zero-width characters (combining marks) are dropped,
  * and in ASCII mode anything outside ASCII is a '?'.  Widths come from wcwidth(), so double-width names are cut at a
  * column boundary and nothing is drawn past maxw.
  */
@@ -27,7 +28,7 @@ static int
 show(bool ascii, long cp, wchar_t *out)
 {
 	int w;
-	if (cp < 0 || cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp < 0xa0) || (ascii && cp >= 0x80)) {
+	if (cp < 0 || util_char_unsafe(cp) || (ascii && cp >= 0x80)) {
 		*out = L'?';
 		return 1;
 	}

@@ -13,6 +13,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "util/secfile.h"
+
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static FILE *log_file;
 static int level_max = KG_LOG_WARN;
@@ -27,7 +29,7 @@ log_open(const char *path, int verbose, char *err, size_t errsz)
 	pthread_mutex_lock(&lock);
 	level_max = verbose <= 0 ? KG_LOG_WARN : verbose == 1 ? KG_LOG_INFO : KG_LOG_DEBUG;
 	if (path != NULL) {
-		FILE *f = fopen(path, "a");
+		FILE *f = secfile_create(path, "a"); /* 0600: it may name hosts and groups */
 		if (f == NULL) {
 			pthread_mutex_unlock(&lock);
 			return util_err(err, errsz, "--log %s: %s", path, strerror(errno));

@@ -220,37 +220,32 @@ sbuf_addf(sbuf *b, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* Append a JSON string literal. */
+/* Append a JSON string literal: unsafe characters (util_char_unsafe) as \uXXXX, invalid UTF-8 as \ufffd. */
 void
 sbuf_add_json_str(sbuf *b, const char *s)
 {
-	const unsigned char *p = (const unsigned char *)(s ? s : "");
-	const unsigned char *stop = p + strlen((const char *)p);
+	const char *p = s ? s : "";
+	size_t n = strlen(p);
 	sbuf_addc(b, '"');
-	while (*p) {
-		size_t ok = util_utf8_valid_prefix((const char *)p, (size_t)(stop - p));
-		const unsigned char *end = p + ok;
-		while (p < end) {
-			unsigned char c = *p;
-			if (c == '"' || c == '\\') {
-				sbuf_addc(b, '\\');
-				sbuf_addc(b, (char)c);
-			} else if (c < 0x20) {
-				switch (c) {
-				case '\n': sbuf_adds(b, "\\n"); break;
-				case '\t': sbuf_adds(b, "\\t"); break;
-				case '\r': sbuf_adds(b, "\\r"); break;
-				default: sbuf_addf(b, "\\u%04x", c); break;
-				}
-			} else {
-				sbuf_addc(b, (char)c);
-			}
-			p++;
-		}
-		if (*p) {
+	while (n > 0) {
+		long cp;
+		size_t used = util_utf8_decode(p, n, &cp);
+		if (cp < 0)
 			sbuf_adds(b, "\\ufffd");
-			p++;
-		}
+		else if (cp == '"' || cp == '\\')
+			sbuf_addf(b, "\\%c", (char)cp);
+		else if (cp == '\n')
+			sbuf_adds(b, "\\n");
+		else if (cp == '\t')
+			sbuf_adds(b, "\\t");
+		else if (cp == '\r')
+			sbuf_adds(b, "\\r");
+		else if (util_char_unsafe(cp))
+			sbuf_addf(b, "\\u%04lx", cp);
+		else
+			sbuf_addn(b, p, used);
+		p += used;
+		n -= used;
 	}
 	sbuf_addc(b, '"');
 }
@@ -380,7 +375,7 @@ util_parse_duration_us(const char *s)
 		mult = 86400e6;
 	else
 		return -1;
-	if (v * mult > 9e18)
+	if (!(v * mult <= 9e18)) /* past int64_t (or NaN) */
 		return -1;
 	return (int64_t)(v * mult + 0.5);
 }
@@ -407,7 +402,7 @@ util_parse_size(const char *s)
 	}
 	if (*end == 'B' || *end == 'b' || (*end == 'i' && (end[1] == 'B' || end[1] == 'b')))
 		end += (*end == 'i') ? 2 : 1;
-	if (*end != '\0')
+	if (*end != '\0' || !(v * mult < 9e18)) /* past int64_t (or NaN): converting would be undefined */
 		return -1;
 	return (int64_t)(v * mult);
 }
@@ -554,29 +549,34 @@ util_utf8_valid_prefix(const char *str, size_t n)
 	return i;
 }
 
-/* Replace invalid UTF-8 and control characters (C0, DEL and C1: U+0080-U+009F, e.g. CSI) with '?'. */
+/*
+ * The one rule of every output (the screen, --once, --json, recordings,
+ * the log): C0 and C1 controls and DEL (a C1 CSI starts an escape sequence
+ * on some terminals), and the bidirectional formatting characters (marks,
+ * embeddings, overrides, isolates: U+202E shows text backwards).
+ */
+bool
+util_char_unsafe(long cp)
+{
+	return cp < 0x20 || (cp >= 0x7f && cp < 0xa0) || cp == 0x061c || cp == 0x200e || cp == 0x200f ||
+	       (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069);
+}
+
+/* Replace invalid UTF-8 and unsafe characters (util_char_unsafe) with one '?' each, in place. */
 void
 util_sanitize_text(char *s)
 {
-	size_t n = strlen(s), i = 0;
-	while (i < n) {
-		size_t ok = util_utf8_valid_prefix(s + i, n - i);
-		size_t j;
-		for (j = i; j < i + ok; j++) {
-			unsigned char c = (unsigned char)s[j];
-			if (c < 0x20 || c == 0x7f)
-				s[j] = '?';
-			else if (c == 0xC2 && j + 1 < i + ok && (unsigned char)s[j + 1] >= 0x80 &&
-				 (unsigned char)s[j + 1] <= 0x9F) {
-				s[j] = '?';
-				s[j + 1] = '?';
-				j++;
-			}
+	size_t n = strlen(s), r = 0, w = 0;
+	while (r < n) {
+		long cp;
+		size_t used = util_utf8_decode(s + r, n - r, &cp);
+		if (cp < 0 || util_char_unsafe(cp)) {
+			s[w++] = '?';
+		} else {
+			memmove(s + w, s + r, used);
+			w += used;
 		}
-		i += ok;
-		if (i < n) {
-			s[i] = '?';
-			i++;
-		}
+		r += used;
 	}
+	s[w] = '\0';
 }

@@ -81,7 +81,7 @@ void sbuf_adds(sbuf *b, const char *s);
 void sbuf_addc(sbuf *b, char c);
 /* Append formatted text. */
 void sbuf_addf(sbuf *b, const char *fmt, ...) KG_PRINTF(2, 3);
-/* Append s as a JSON string literal (quoted, escaped, invalid UTF-8 replaced). */
+/* Append s as a JSON string literal (quoted; unsafe characters as \uXXXX, invalid UTF-8 as \ufffd). */
 void sbuf_add_json_str(sbuf *b, const char *s);
 /* Empty the buffer, keeping its memory. */
 void sbuf_reset(sbuf *b);
@@ -120,7 +120,14 @@ void util_fmt_duration(char *buf, size_t n, int64_t us);
 size_t util_utf8_decode(const char *s, size_t n, long *cp);
 /* Length of the valid UTF-8 prefix of s (up to n bytes). */
 size_t util_utf8_valid_prefix(const char *s, size_t n);
-/* Replace invalid UTF-8 and control characters in s (in place) with '?'. */
+/*
+ * The one output rule: true for the characters that never reach an output
+ * as they are (C0 and C1 controls, DEL, bidirectional formatting).  Text
+ * (the screen, --once, the log) shows each as '?'; JSON (--json,
+ * recordings) writes it as \uXXXX.
+ */
+bool util_char_unsafe(long cp);
+/* Replace invalid UTF-8 and unsafe characters in s (in place, it may shrink) with '?'. */
 void util_sanitize_text(char *s);
 
 #endif

@@ -3,9 +3,14 @@ check_PROGRAMS += tests/tools/jsonq
 tests_tools_jsonq_SOURCES = tests/tools/jsonq.c
 tests_tools_jsonq_CFLAGS = $(AM_CFLAGS) $(CJSON_CFLAGS)
 tests_tools_jsonq_LDADD = $(CJSON_LIBS) -lm
-TESTS += tests/cli/cli.sh tests/cli/sources.sh tests/cli/cmdline.sh
-EXTRA_DIST += tests/cli/cli.sh tests/cli/sources.sh tests/cli/cmdline.sh tests/cli/lib.sh
+TESTS += tests/cli/cli.sh tests/cli/sources.sh tests/cli/cmdline.sh tests/cli/harden.sh
+EXTRA_DIST += tests/cli/cli.sh tests/cli/sources.sh tests/cli/cmdline.sh tests/cli/lib.sh tests/cli/harden.sh \
+	tests/cli/harden-names.json
 EXTRA_DIST += tests/data/trace/seed-coop.jsonl
 # the shape of src/: layers, file and function sizes (doc/DESIGN.md)
 TESTS += tests/tools/layout.sh
 EXTRA_DIST += tests/tools/layout.sh
+# the test HTTP server as a program (tests/cli/harden.sh, the fault table)
+check_PROGRAMS += tests/http-serve
+tests_http_serve_SOURCES = tests/http/serve.c tests/http/httpd.c tests/http/httpd.h
+tests_http_serve_CFLAGS = $(AM_CFLAGS) -I$(top_srcdir)/tests/http

@@ -3,11 +3,22 @@
 # with the model and util code they use, never curses, curl or librdkafka.
 # "make check" runs each for a few seconds (tests/fuzz/smoke.sh); "make
 # fuzz" runs each for FUZZ_TIME seconds (default 60).
-FUZZ_TARGETS = tests/fuzz/fuzz_log tests/fuzz/fuzz_jsonl tests/fuzz/fuzz_jolokia tests/fuzz/fuzz_rdstats
+FUZZ_TARGETS = tests/fuzz/fuzz_log tests/fuzz/fuzz_jsonl tests/fuzz/fuzz_jolokia tests/fuzz/fuzz_rdstats \
+	tests/fuzz/fuzz_config tests/fuzz/fuzz_props tests/fuzz/fuzz_cmdline tests/fuzz/fuzz_replay
 FUZZ_DEPS = src/sources/parse_lines.c src/sources/parse_log.c src/record/jsonl.c src/record/obs_codec.c \
 	src/record/json.c src/sources/parse_jolokia.c src/sources/parse_rdstats.c src/model/event.c \
 	src/model/obs.c src/model/tp.c src/model/intern.c src/model/snapshot.c src/model/group.c src/util/util.c \
-	src/util/filter.c
+	src/util/filter.c src/util/hmap.c
+# the config file, the properties file and the command line: the option
+# parser, which tries file properties on librdkafka (linked, not fuzzed)
+FUZZ_OPTIONS_DEPS = src/core/options.c src/sources/rdprops.c src/util/util.c src/util/secfile.c
+# the recording reader, replayed through the collector and the tracker, each frame as --json
+FUZZ_REPLAY_DEPS = src/record/replay.c src/record/replay_file.c src/record/replay_stage.c src/record/obs_codec.c \
+	src/record/json.c src/record/jsonl.c src/core/collector.c src/report/report.c src/report/groupcol.c \
+	src/model/event.c src/model/history.c src/model/intern.c src/model/obs.c src/model/snapshot.c \
+	src/model/source.c src/model/tp.c src/model/tracker.c src/model/tracker_annotate.c src/model/tracker_episode.c \
+	src/model/tracker_lanes.c src/model/tracker_obs.c src/model/tracker_poll.c src/model/group.c src/model/lint.c \
+	src/util/util.c src/util/filter.c src/util/hmap.c src/util/log.c src/util/secfile.c
 FUZZ_FLAGS = -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 	-I$(top_builddir) -I$(top_srcdir)/src $(CJSON_CFLAGS) -pthread
 FUZZ_LINK = $(CJSON_LIBS) -lm
@@ -25,6 +36,18 @@ tests/fuzz/fuzz_jolokia: tests/fuzz/fuzz_jolokia.c $(FUZZ_DEPS)
 tests/fuzz/fuzz_rdstats: tests/fuzz/fuzz_rdstats.c $(FUZZ_DEPS)
 	@$(MKDIR_P) tests/fuzz
 	$(AM_V_CCLD)$(CLANG) $(FUZZ_FLAGS) -o $@ $^ $(FUZZ_LINK)
+tests/fuzz/fuzz_config: tests/fuzz/fuzz_config.c $(FUZZ_OPTIONS_DEPS)
+	@$(MKDIR_P) tests/fuzz
+	$(AM_V_CCLD)$(CLANG) $(FUZZ_FLAGS) $(RDKAFKA_CFLAGS) -o $@ $^ $(RDKAFKA_LIBS) $(FUZZ_LINK)
+tests/fuzz/fuzz_props: tests/fuzz/fuzz_config.c $(FUZZ_OPTIONS_DEPS)
+	@$(MKDIR_P) tests/fuzz
+	$(AM_V_CCLD)$(CLANG) $(FUZZ_FLAGS) -DFUZZ_PROPERTIES $(RDKAFKA_CFLAGS) -o $@ $^ $(RDKAFKA_LIBS) $(FUZZ_LINK)
+tests/fuzz/fuzz_cmdline: tests/fuzz/fuzz_cmdline.c $(FUZZ_OPTIONS_DEPS)
+	@$(MKDIR_P) tests/fuzz
+	$(AM_V_CCLD)$(CLANG) $(FUZZ_FLAGS) $(RDKAFKA_CFLAGS) -o $@ $^ $(RDKAFKA_LIBS) $(FUZZ_LINK)
+tests/fuzz/fuzz_replay: tests/fuzz/fuzz_replay.c $(FUZZ_REPLAY_DEPS)
+	@$(MKDIR_P) tests/fuzz
+	$(AM_V_CCLD)$(CLANG) $(FUZZ_FLAGS) -o $@ $^ $(FUZZ_LINK)
 
 if HAVE_CLANG
 check_SCRIPTS += $(FUZZ_TARGETS)
@@ -38,6 +61,11 @@ fuzz-trace: $(FUZZ_TARGETS)
 .PHONY: fuzz-trace
 
 EXTRA_DIST += tests/fuzz/fuzz_log.c tests/fuzz/fuzz_jsonl.c tests/fuzz/fuzz_jolokia.c tests/fuzz/fuzz_rdstats.c \
+	tests/fuzz/fuzz_config.c tests/fuzz/fuzz_cmdline.c tests/fuzz/fuzz_replay.c \
+	tests/fuzz/config.dict tests/fuzz/props.dict tests/fuzz/cmdline.dict \
+	tests/fuzz/corpus/config/basic tests/fuzz/corpus/config/properties tests/fuzz/corpus/props/sasl \
+	tests/fuzz/corpus/props/ssl tests/fuzz/corpus/cmdline/json tests/fuzz/corpus/cmdline/trace \
+	tests/fuzz/corpus/replay/fixture-demo \
 	tests/fuzz/smoke.sh tests/fuzz/log.dict tests/fuzz/jsonl.dict \
 	tests/fuzz/corpus/log/preparing-2x tests/fuzz/corpus/log/stabilized-2x tests/fuzz/corpus/log/failed-2x \
 	tests/fuzz/corpus/log/left-bracket-2x tests/fuzz/corpus/log/static-replaced tests/fuzz/corpus/log/now-empty \

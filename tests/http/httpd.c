@@ -43,6 +43,10 @@ struct kg_httpd {
 	kg_httpd_stats st;
 	long drops;
 	long stream_ms;
+	long fail500;     /* > 0: files and streams answer 500 */
+	long trickle_ms;  /* > 0: live streams send one byte (never a newline) per trickle_ms */
+	long flood_lines; /* /flood: lines before the marker line (0: endless) */
+	uint64_t flood_n; /* /flood: members named so far, across connections */
 };
 
 typedef struct conn {
@@ -66,6 +70,15 @@ now_ms(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Wall-clock milliseconds since the epoch. */
+static int64_t
+now_wall_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
@@ -400,6 +413,80 @@ serve_chunked(kg_httpd *h, int sock, const req *r, const char *name)
 	return send_all(h, sock, "0\r\n\r\n", 5);
 }
 
+/*
+ * A trickle, one byte every every_ms until the client leaves: a live
+ * stream of bytes that are no newline (name NULL), or the file name with
+ * its length, one byte of it at a time.
+ */
+static int
+serve_trickle(kg_httpd *h, int sock, const char *name, long every_ms)
+{
+	off_t size = 0, at = 0;
+	int fd = -1, rc = -1;
+	if (name != NULL && (fd = open_file(h, name, &size)) < 0)
+		return status(h, sock, 404, "Not Found", false);
+	if (fd >= 0)
+		rc = sendf(h, sock, "HTTP/1.1 200 OK\r\nContent-Length: %lld\r\n\r\n", (long long)size);
+	else
+		rc = sendf(h, sock, "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n");
+	while (rc == 0 && !atomic_load(&h->stop) && (fd < 0 || at < size)) {
+		char b = 'x';
+		if (fd >= 0 && pread(fd, &b, 1, at++) != 1)
+			break;
+		rc = fd >= 0 ? send_all(h, sock, &b, 1) : send_all(h, sock, "1\r\nx\r\n", 6);
+		count_body(h, 1);
+		if (rc == 0 && wait_fd(h, sock, POLLIN, (int)every_ms) != 0)
+			rc = -1; /* the client left */
+	}
+	if (fd >= 0)
+		close(fd);
+	return -1;
+}
+
+/*
+ * A flood of jsonl lines, each naming a new member of g-flood, as fast as
+ * the client reads; after flood_lines of them (0: never) one line of the
+ * group g-flood-end, then silence until the client leaves.
+ */
+static int
+serve_flood(kg_httpd *h, int sock)
+{
+	char buf[65536];
+	long limit, sent = 0;
+	pthread_mutex_lock(&h->lock);
+	limit = h->flood_lines;
+	pthread_mutex_unlock(&h->lock);
+	if (sendf(h, sock, "HTTP/1.1 200 OK\r\nContent-Type: application/x-ndjson\r\nTransfer-Encoding: chunked\r\n\r\n") < 0)
+		return -1;
+	while (!atomic_load(&h->stop) && (limit == 0 || sent < limit)) {
+		size_t n = 0;
+		while (n < sizeof buf - 512 && (limit == 0 || sent < limit)) {
+			uint64_t id;
+			pthread_mutex_lock(&h->lock);
+			id = ++h->flood_n;
+			pthread_mutex_unlock(&h->lock);
+			n += (size_t)snprintf(buf + n, sizeof buf - n,
+					      "{\"v\":1,\"ts\":%lld,\"kind\":\"assigned\",\"group\":\"g-flood\",\"member\":"
+					      "\"consumer-%llu-5f1c2a9e-7d3b-4c61-9a0e-%012llu\",\"partitions\":{\"orders\":[0]}}\n",
+					      (long long)now_wall_ms(), (unsigned long long)id, (unsigned long long)id);
+			sent++;
+		}
+		if (sendf(h, sock, "%zx\r\n", n) < 0 || send_all(h, sock, buf, n) < 0 || send_all(h, sock, "\r\n", 2) < 0)
+			return -1;
+		count_body(h, n);
+	}
+	if (limit > 0) {
+		int n = snprintf(buf, sizeof buf, "{\"v\":1,\"ts\":%lld,\"kind\":\"assigned\",\"group\":\"g-flood-end\","
+						  "\"member\":\"marker\",\"partitions\":{\"orders\":[1]}}\n",
+				 (long long)now_wall_ms());
+		if (sendf(h, sock, "%x\r\n", n) < 0 || send_all(h, sock, buf, (size_t)n) < 0 || send_all(h, sock, "\r\n", 2) < 0)
+			return -1;
+	}
+	while (!atomic_load(&h->stop) && wait_fd(h, sock, POLLIN, 50) == 0)
+		;
+	return -1;
+}
+
 /* Headers and a few bytes, then nothing until the client gives up. */
 static int
 serve_slow(kg_httpd *h, int sock)
@@ -442,7 +529,20 @@ dispatch(kg_httpd *h, int sock, const req *r)
 {
 	const char *p = r->path;
 	bool head = strcmp(r->method, "HEAD") == 0;
+	long fail500, trickle_ms;
 	record(h, r);
+	pthread_mutex_lock(&h->lock);
+	fail500 = h->fail500;
+	trickle_ms = h->trickle_ms;
+	pthread_mutex_unlock(&h->lock);
+	if (fail500 > 0 && (strncmp(p, "/f/", 3) == 0 || strncmp(p, "/chunked/", 9) == 0))
+		return status(h, sock, 500, "Internal Server Error", head);
+	if (trickle_ms > 0 && strncmp(p, "/chunked/", 9) == 0)
+		return serve_trickle(h, sock, NULL, trickle_ms);
+	if (trickle_ms > 0 && strncmp(p, "/f/", 3) == 0)
+		return serve_trickle(h, sock, p + 3, trickle_ms);
+	if (strcmp(p, "/flood") == 0)
+		return serve_flood(h, sock);
 	if (strncmp(p, "/f/", 3) == 0)
 		return serve_file(h, sock, r, p + 3, true, false);
 	if (strncmp(p, "/norange/", 9) == 0)
@@ -612,6 +712,12 @@ httpd_set(kg_httpd *h, const char *knob, long value)
 		h->drops = value;
 	else if (strcmp(knob, "stream_ms") == 0)
 		h->stream_ms = value;
+	else if (strcmp(knob, "fail500") == 0)
+		h->fail500 = value;
+	else if (strcmp(knob, "trickle_ms") == 0)
+		h->trickle_ms = value;
+	else if (strcmp(knob, "flood_lines") == 0)
+		h->flood_lines = value;
 	pthread_mutex_unlock(&h->lock);
 }
 

@@ -16,6 +16,14 @@
  *   /status/CODE    that status with a short body (404, 500, ...)
  *   /redirect/NAME  302 to /f/NAME
  *   /junk           bytes that are not HTTP, then close
+ *   /flood          a live stream of jsonl lines, each naming a new member
+ *                   of g-flood, as fast as the client reads; with the
+ *                   "flood_lines" knob, that many and then one line of
+ *                   group g-flood-end, then silence
+ * Knobs make faults: "fail500" answers 500 for /f/ and /chunked/, and
+ * "trickle_ms" makes /chunked/ a stream of one byte (never a newline) per
+ * that many milliseconds, and /f/ the file with its length, one byte per
+ * that many milliseconds.
  *   POST /jolokia   answers with the file "jolokia.json" of the directory
  * A TLS handshake gets a plain "400 Bad Request" (so https:// clients fail fast).
  * Each connection has its own thread; requests are counted and the last
@@ -46,7 +54,10 @@ kg_httpd *httpd_start(const char *root, char *err, size_t errsz);
 int httpd_port(const kg_httpd *h);
 /* A copy of the counters. */
 void httpd_stats(kg_httpd *h, kg_httpd_stats *st);
-/* Set a knob: "drops" (answers to cut short), "stream_ms" (live stream length, default 3000). */
+/*
+ * Set a knob: "drops" (answers to cut short), "stream_ms" (live stream
+ * length, default 3000), "fail500", "trickle_ms", "flood_lines" (above).
+ */
 void httpd_set(kg_httpd *h, const char *knob, long value);
 /* Stop: close the listener, end every connection, free. */
 void httpd_stop(kg_httpd *h);

@@ -38,12 +38,12 @@ srcdir(void)
 	return s && *s ? s : ".";
 }
 
-/* Start the broker (with a request log unless quiet). */
+/* Start the broker with its first broker on port (0: any free ports), with a request log unless quiet. */
 static int
-start(fixture *f, const char *scenario, bool manual, bool quiet)
+start(fixture *f, const char *scenario, bool manual, bool quiet, int port)
 {
 	int out[2];
-	char bin[512], scen[512], line[1024];
+	char bin[512], scen[512], line[1024], ports[16];
 	size_t n = 0;
 	int64_t deadline = util_mono_us() + 10LL * 1000000;
 	memset(f, 0, sizeof *f);
@@ -52,7 +52,10 @@ start(fixture *f, const char *scenario, bool manual, bool quiet)
 		return -1;
 	snprintf(f->stats, sizeof f->stats, "%s/stats.json", f->dir);
 	snprintf(bin, sizeof bin, "%s/tests/fixture-broker", builddir());
-	if (strchr(scenario, '/') != NULL)
+	snprintf(ports, sizeof ports, "%d", port);
+	if (scenario[0] == '/')
+		util_strlcpy(scen, scenario, sizeof scen);
+	else if (strchr(scenario, '/') != NULL)
 		snprintf(scen, sizeof scen, "%s/%s", srcdir(), scenario);
 	else
 		snprintf(scen, sizeof scen, "%s/tests/fixture/scenarios/%s", srcdir(), scenario);
@@ -67,12 +70,12 @@ start(fixture *f, const char *scenario, bool manual, bool quiet)
 		close(out[0]);
 		close(out[1]);
 		if (quiet)
-			execl(bin, bin, "--port", "0", "--scenario", scen, "--stats", f->stats, (char *)NULL);
+			execl(bin, bin, "--port", ports, "--scenario", scen, "--stats", f->stats, (char *)NULL);
 		else if (manual)
-			execl(bin, bin, "--port", "0", "--scenario", scen, "--stats", f->stats, "--manual", "--log", logp,
+			execl(bin, bin, "--port", ports, "--scenario", scen, "--stats", f->stats, "--manual", "--log", logp,
 			      (char *)NULL);
 		else
-			execl(bin, bin, "--port", "0", "--scenario", scen, "--stats", f->stats, "--log", logp, (char *)NULL);
+			execl(bin, bin, "--port", ports, "--scenario", scen, "--stats", f->stats, "--log", logp, (char *)NULL);
 		_exit(127);
 	}
 	close(out[1]);
@@ -103,14 +106,21 @@ start(fixture *f, const char *scenario, bool manual, bool quiet)
 int
 fixture_start(fixture *f, const char *scenario, bool manual)
 {
-	return start(f, scenario, manual, false);
+	return start(f, scenario, manual, false, 0);
+}
+
+/* The same with the first broker on port (0: any); an absolute scenario path is taken as it is. */
+int
+fixture_start_at(fixture *f, const char *scenario, bool manual, int port)
+{
+	return start(f, scenario, manual, false, port);
 }
 
 /* Start the broker without a request log, steps on their own time (benchmarks). */
 int
 fixture_start_quiet(fixture *f, const char *scenario)
 {
-	return start(f, scenario, false, true);
+	return start(f, scenario, false, true, 0);
 }
 
 /* Read the stats file. */

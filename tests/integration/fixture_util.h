@@ -26,6 +26,8 @@ int fixture_start_quiet(fixture *f, const char *scenario);
 int fixture_log_count(fixture *f, const char *a, const char *b);
 /* Requests of one API the broker counted so far ("DescribeGroups", ...); -1 unknown. */
 int fixture_requests(fixture *f, const char *api);
+/* The same with the first broker on port (0: any); an absolute scenario path is taken as it is. */
+int fixture_start_at(fixture *f, const char *scenario, bool manual, int port);
 /* Apply the next scenario step (SIGUSR1) and wait until the broker counted it. */
 int fixture_step(fixture *f);
 /* Stop the broker (SIGTERM, wait). */

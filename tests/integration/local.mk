@@ -30,6 +30,13 @@ EXTRA_DIST += tests/integration/test_demo_cleanup.sh tests/integration/scenarios
 	tests/integration/test_topic_filter.sh
 EXTRA_DIST += tests/integration/scenarios/old-broker.json tests/integration/scenarios/slow-describe.json \
 	tests/integration/scenarios/tiered.json
+# The fault table (issue 13): each fault against the real binary, time to detect and to recover (about 2 min).
+check_PROGRAMS += tests/integration/test_faults
+TESTS += tests/integration/test_faults
+tests_integration_test_faults_SOURCES = tests/integration/test_faults.c \
+	tests/integration/fixture_util.c tests/integration/fixture_util.h tests/http/httpd.c tests/http/httpd.h
+tests_integration_test_faults_CFLAGS = $(TEST_CFLAGS)
+tests_integration_test_faults_LDADD = $(TEST_LIBS)
 # --serve and --attach with the real binary: /metrics linted by promtool, /stream, authentication, TLS,
 # viewers deriving the collector's events, reconnection, a viewer that stops reading
 TESTS += tests/integration/test_serve.sh tests/integration/test_serve_safety.sh

@@ -558,7 +558,7 @@ test_finding8_static_line_only(void **state)
 				   "groupInstanceId. (kafka.coordinator.group.GroupCoordinator)";
 	kg_log_parser p;
 	kg_obsq q = { 0 };
-	kg_tgview *v = tgview_new();
+	kg_tgview *v = tgview_new(0); /* no expiry */
 	kg_tracker *t = tracker_new(NULL);
 	kg_evlist ev = { 0 };
 	kg_builder *b;

@@ -717,6 +717,108 @@ test_http_jsonl_rdstats(void **state)
 	rig_close(&r);
 }
 
+/* A live stream that trickles (bytes, never a line) fails by the minimum rate; read again once it streams. */
+static void
+test_http_trickle(void **state)
+{
+	rig r;
+	kg_trace_config c = test_cfg(NULL, 0);
+	(void)state;
+	c.read_timeout_us = 1000 * 1000;
+	write_log("tr.log", "g-tr", 2);
+	httpd_set(srv, "trickle_ms", 100);
+	rig_open(&r, &c, http_url("log", "chunked", "tr.log"));
+	wait_status(&r, KG_SRC_ERROR, "the live stream trickles (no complete line in");
+	httpd_set(srv, "trickle_ms", 0);
+	c.from_start = true;
+	wait_status(&r, KG_SRC_OK, "live stream");
+	rig_close(&r);
+	/* an answer with a length that comes a byte at a time fails by the total deadline */
+	c.total_timeout_us = 1500 * 1000;
+	httpd_set(srv, "trickle_ms", 50);
+	rig_open(&r, &c, http_url("log", "f", "tr.log"));
+	wait_status(&r, KG_SRC_ERROR, "no complete answer within");
+	httpd_set(srv, "trickle_ms", 0);
+	rig_close(&r);
+}
+
+/* Append n jsonl lines, each naming a new member of group g, to root/name. */
+static void
+write_members(const char *name, const char *g, int from, int n)
+{
+	char path[1024];
+	sbuf b = { 0 };
+	int i;
+	snprintf(path, sizeof path, "%s/%s", root, name);
+	for (i = from; i < from + n; i++)
+		sbuf_addf(&b, "{\"v\":1,\"ts\":%d,\"kind\":\"assigned\",\"group\":\"%s\",\"member\":\"m-%d\","
+			  "\"partitions\":{\"t\":[0]}}\n",
+			  1000 + i, g, i);
+	assert_int_equal(tu_append_file(path, b.s, b.len), 0);
+	sbuf_free(&b);
+}
+
+/* Step until n observations were drained, none of the drains above the budget; the most in one. */
+static size_t
+drain_budgeted(rig *r, size_t n, size_t budget, uint64_t max_backlog)
+{
+	size_t most = 0;
+	int64_t end = util_mono_us() + 4 * DEADLINE;
+	while (r->q.n < n && util_mono_us() < end) {
+		size_t before = r->q.n;
+		kg_trace_stats st;
+		rig_step(r);
+		trace_source_stats(r->s, &st);
+		if (r->q.n - before > budget)
+			fail_msg("%zu observations in one refresh, budget %zu", r->q.n - before, budget);
+		if (st.backlog > max_backlog)
+			fail_msg("a backlog of %llu bytes, bound %llu", (unsigned long long)st.backlog,
+				 (unsigned long long)max_backlog);
+		most = KG_MAX(most, r->q.n - before);
+	}
+	if (r->q.n < n)
+		fail_msg("%zu observations after the deadline, want %zu (%s)", r->q.n, n, r->msg);
+	return most;
+}
+
+/* A refresh takes at most the budget; the rest waits, shown as a backlog, and --once completes after it. */
+static void
+test_budget(void **state)
+{
+	rig r;
+	kg_trace_config c = test_cfg(NULL, 0);
+	char path[1024];
+	bool behind = false;
+	(void)state;
+	snprintf(path, sizeof path, "%s/flood.jsonl", root);
+	assert_int_equal(tu_write_file(path, "", 0), 0);
+	write_members("flood.jsonl", "g-budget", 0, 20000);
+	c.from_start = true;
+	c.obs_budget = 700;
+	rig_open(&r, &c, file_url("jsonl", "flood.jsonl"));
+	while (r.q.n < 20000) {
+		drain_budgeted(&r, r.q.n + 1, 700, 2u << 20);
+		behind |= strstr(r.msg, "B behind (at most 700 events") != NULL;
+		assert_true(r.complete_obs < 0 || r.q.n == 20000);
+	}
+	assert_true(behind);
+	wait_status(&r, KG_SRC_OK, "20000 events from 20000 lines");
+	assert_null(strstr(r.msg, "behind"));
+	assert_int_equal(r.complete_obs, 20000);
+	rig_close(&r);
+	/* an endless HTTP stream: the budget holds, and the backlog stays within two chunks */
+	c.from_start = false;
+	c.obs_budget = 2000;
+	c.chunk = 256 * 1024;
+	httpd_set(srv, "flood_lines", 60000);
+	snprintf(url, sizeof url, "jsonl:http://127.0.0.1:%d/flood", httpd_port(srv));
+	rig_open(&r, &c, url);
+	assert_true(drain_budgeted(&r, 60001, 2000, 2 * c.chunk) > 0);
+	assert_int_equal(r.q.v[60000]->group, intern_group("g-flood-end"));
+	httpd_set(srv, "flood_lines", 0);
+	rig_close(&r);
+}
+
 /* file://: start at the end, growth, truncation, rotation by rename and create. */
 static void
 test_file_tail(void **state)
@@ -971,6 +1073,8 @@ main(void)
 		cmocka_unit_test(test_http_refused),
 		cmocka_unit_test(test_http_jolokia),
 		cmocka_unit_test(test_http_jsonl_rdstats),
+		cmocka_unit_test(test_http_trickle),
+		cmocka_unit_test(test_budget),
 		cmocka_unit_test(test_file_tail),
 		cmocka_unit_test(test_file_not_regular),
 		cmocka_unit_test(test_log),

@@ -6,7 +6,10 @@
  * log is the only witness); the events and episodes it derives are
  * compared with golden lists.  A second test polls a group before and
  * after a rebalance that happened between the two polls: the episode must
- * carry the log's start, end, duration and generations.
+ * carry the log's start, end, duration and generations.  Then the groups a
+ * jsonl trace describes (trace_groups.h): lines of every kind without a
+ * member or client id are ignored (one used to crash the tracker), and
+ * members silent past the history while their group goes on are forgotten.
  */
 #include "config.h"
 
@@ -24,7 +27,9 @@
 #include "model/history.h"
 #include "model/intern.h"
 #include "model/tracker.h"
+#include "record/jsonl.h"
 #include "sources/parse_log.h"
+#include "sources/trace_groups.h"
 #include "trace_util.h"
 
 /* Append every event of the list to out, relative to t0. */
@@ -265,6 +270,126 @@ test_between_polls(void **state)
 	tracker_free(t);
 }
 
+/* Feed jsonl lines to a view and the tracker, one refresh at time t; the view's snapshot. */
+static kg_snapshot *
+view_refresh(kg_tgview *v, kg_tracker *t, const char *const *lines, size_t n, int64_t now, kg_evlist *ev)
+{
+	kg_obsq q = { 0 };
+	kg_builder *b = builder_new(now);
+	kg_snapshot *s;
+	size_t i;
+	for (i = 0; i < n; i++)
+		jsonl_parse_line(lines[i], strlen(lines[i]), &q);
+	for (i = 0; i < q.n; i++)
+		tgview_update(v, q.v[i]);
+	tgview_contribute(v, b);
+	s = builder_finish(b);
+	tracker_apply(t, &q, s, ev);
+	obsq_clear(&q);
+	free(q.v);
+	return s;
+}
+
+/* A jsonl line of any kind naming a group but no member nor client is ignored, and crashes nothing. */
+static void
+test_jsonl_no_member(void **state)
+{
+	kg_tgview *v = tgview_new(0);
+	kg_tracker *t = tracker_new(NULL);
+	kg_evlist ev = { 0 };
+	int k;
+	(void)state;
+	for (k = 0; k < KG_OBS_COUNT; k++) {
+		char line[256], line2[256];
+		const char *lines[2] = { line, line2 };
+		const kg_group *g;
+		kg_snapshot *s;
+		snprintf(line, sizeof line, "{\"v\":1,\"ts\":%d,\"kind\":\"%s\",\"group\":\"g-nomember\"}", k + 1,
+			 obs_kind_name((kg_obs_kind)k));
+		snprintf(line2, sizeof line2,
+			 "{\"v\":1,\"ts\":%d,\"kind\":\"%s\",\"group\":\"g-nomember\",\"partitions\":{\"t\":[0]}}",
+			 k + 1, obs_kind_name((kg_obs_kind)k));
+		s = view_refresh(v, t, lines, 2, (int64_t)(k + 1) * 1000000, &ev);
+		g = snapshot_group_by_name(s, "g-nomember");
+		if (g != NULL && g->nmembers != 0)
+			fail_msg("kind %s without a member made %d members", obs_kind_name((kg_obs_kind)k), g->nmembers);
+		snapshot_unref(s);
+	}
+	evlist_clear(&ev);
+	free(ev.v);
+	tracker_free(t);
+	tgview_free(v);
+}
+
+/* Parse a member line of group g at time ts (seconds after 1000 s) into q. */
+static void
+member_line(kg_obsq *q, const char *g, const char *m, int ts)
+{
+	char buf[512];
+	snprintf(buf, sizeof buf,
+		 "{\"v\":1,\"ts\":%lld,\"kind\":\"assigned\",\"group\":\"%s\",\"member\":\"%s\","
+		 "\"partitions\":{\"t\":[0]}}",
+		 (long long)(1000 + ts) * 1000000, g, m);
+	assert_int_equal(jsonl_parse_line(buf, strlen(buf), q), KG_PARSE_OBS);
+}
+
+/* The number of members the view describes in group g. */
+static int
+view_members(kg_tgview *v, const char *g)
+{
+	kg_builder *b = builder_new(0);
+	kg_snapshot *s;
+	const kg_group *gr;
+	int n;
+	tgview_contribute(v, b);
+	s = builder_finish(b);
+	gr = snapshot_group_by_name(s, g);
+	n = gr ? gr->nmembers : 0;
+	snapshot_unref(s);
+	return n;
+}
+
+/* What a view keeps is bounded by the history and a cap, not by what a stream names. */
+static void
+test_view_bounded(void **state)
+{
+	kg_tgview *v = tgview_new(60LL * 1000000);
+	kg_obsq q = { 0 };
+	char id[64];
+	int i;
+	size_t k;
+	(void)state;
+	/* a busy group and a quiet one, both seen at t=0 */
+	member_line(&q, "g-busy", "old-1", 0);
+	member_line(&q, "g-busy", "old-2", 0);
+	member_line(&q, "g-quiet", "stable-1", 0);
+	/* the busy group goes on for two minutes with a new member every second */
+	for (i = 1; i <= 120; i++) {
+		snprintf(id, sizeof id, "new-%d", i);
+		member_line(&q, "g-busy", id, i);
+	}
+	for (k = 0; k < q.n; k++)
+		tgview_update(v, q.v[k]);
+	obsq_clear(&q);
+	/* old-1, old-2 and the first new ones are more than a minute behind their group: forgotten */
+	assert_true(view_members(v, "g-busy") <= 66); /* the sweep runs every sixteenth of the window */
+	assert_true(view_members(v, "g-busy") >= 60);
+	assert_true(tgview_forgotten(v) >= 55);
+	/* the quiet group's member is silent, but so is its group: still there */
+	assert_int_equal(view_members(v, "g-quiet"), 1);
+	/* a flood within the window: never more than the cap */
+	for (i = 0; i < TGVIEW_MAX_MEMBERS + 5000; i++) {
+		snprintf(id, sizeof id, "flood-%d", i);
+		member_line(&q, "g-flood", id, 200);
+		tgview_update(v, q.v[0]);
+		obsq_clear(&q);
+	}
+	assert_true(view_members(v, "g-flood") <= TGVIEW_MAX_MEMBERS);
+	assert_true(view_members(v, "g-flood") >= TGVIEW_MAX_MEMBERS * 8 / 10);
+	free(q.v);
+	tgview_free(v);
+}
+
 /* Run the tests. */
 int
 main(void)
@@ -275,6 +400,8 @@ main(void)
 		cmocka_unit_test(test_tracker_kafka40_classic),
 		cmocka_unit_test(test_tracker_kafka40_consumer),
 		cmocka_unit_test(test_between_polls),
+		cmocka_unit_test(test_jsonl_no_member),
+		cmocka_unit_test(test_view_bounded),
 	};
 	return cmocka_run_group_tests_name("trace_tracker", tests, NULL, NULL);
 }
