@@ -53,6 +53,17 @@
 #define KG_DEFAULT_HISTORY_US (KG_DEFAULT_HISTORY_H * 3600 * KG_SEC_US)
 #define KG_MIN_HISTORY_US (60 * KG_SEC_US)
 
+/*
+ * --lag-window: the window progress verdicts judge over (a stall shows
+ * after a tenth of it); the demo's is shorter, so its stalled member's
+ * partitions turn STALLED before max.poll.interval.ms takes it out
+ */
+#define KG_DEFAULT_LAG_WINDOW_MIN 5
+#define KG_DEFAULT_LAG_WINDOW_US (KG_DEFAULT_LAG_WINDOW_MIN * 60 * KG_SEC_US)
+#define KG_DEMO_LAG_WINDOW_S 20
+#define KG_DEMO_LAG_WINDOW_US (KG_DEMO_LAG_WINDOW_S * KG_SEC_US)
+#define KG_MIN_LAG_WINDOW_US (10 * KG_SEC_US)
+
 /* --session-timeout, --max-poll-interval: Kafka's client defaults (session.timeout.ms 45 s since Kafka 3.0) */
 #define KG_DEFAULT_SESSION_TIMEOUT_MS 45000
 #define KG_DEFAULT_SESSION_TIMEOUT_US (KG_DEFAULT_SESSION_TIMEOUT_MS * 1000LL)

@@ -95,6 +95,7 @@ static const char *const kind_keys[KG_EV_COUNT] = {
 	[KG_EV_RETIMED] = "retimed",
 	[KG_EV_MEMBER_SILENT] = "member_silent",
 	[KG_EV_REPROCESSED] = "reprocessed",
+	[KG_EV_VERDICT] = "verdict",
 };
 
 /* Machine name of a kind. */
@@ -483,6 +484,23 @@ fmt_reprocessed(const kg_event *e, sbuf *out)
 		sbuf_addf(out, " (%s)", e->text);
 }
 
+/*
+ * "[2 3] STALLED: committed offset frozen 3.0s while the log grows (lag
+ * 60)", "[0] OK again (was STALLED)": the partitions, the verdict and what
+ * shows it (the tracker's text).
+ */
+static void
+fmt_verdict(const kg_event *e, sbuf *out)
+{
+	tp_format(out, e->parts, e->nparts, e->single_topic);
+	if (e->verdict == KG_VERDICT_OK && e->verdict_from > KG_VERDICT_OK)
+		sbuf_addf(out, " OK again (was %s)", verdict_name((kg_verdict)e->verdict_from));
+	else
+		sbuf_addf(out, " %s", verdict_name((kg_verdict)e->verdict));
+	if (e->text != NULL && *e->text)
+		sbuf_addf(out, ": %s", e->text);
+}
+
 static fmt_fn *const fmt_kind[KG_EV_COUNT] = {
 	[KG_EV_GROUP_APPEARED] = fmt_group_appeared,
 	[KG_EV_GROUP_GONE] = fmt_group_gone,
@@ -504,6 +522,7 @@ static fmt_fn *const fmt_kind[KG_EV_COUNT] = {
 	[KG_EV_RETIMED] = fmt_retimed,
 	[KG_EV_MEMBER_SILENT] = fmt_member_silent,
 	[KG_EV_REPROCESSED] = fmt_reprocessed,
+	[KG_EV_VERDICT] = fmt_verdict,
 };
 
 /* " (between 03:12:04 and 03:12:31)": a change seen after a gap in the group's data. */

@@ -48,6 +48,7 @@ typedef enum kg_event_kind {
 	KG_EV_RETIMED,          /* a coordinator log gave an episode already told its real timing */
 	KG_EV_MEMBER_SILENT,    /* a member stopped consuming (crash, stall, no heartbeat) before the coordinator decided */
 	KG_EV_REPROCESSED,      /* a member processed records twice: resumed from a committed offset behind them */
+	KG_EV_VERDICT,          /* partitions' progress verdict changed: from -> verdict, text says what shows it */
 	KG_EV_COUNT
 } kg_event_kind;
 
@@ -88,7 +89,10 @@ typedef struct kg_event {
 	int nunconsumed;      /* episode ends: partitions unconsumed, and their partition-microseconds */
 	kg_span unconsumed_us;
 	int64_t lag_cost;     /* episodes: lag at end minus lag at start; 0 none */
-	int64_t records;      /* reprocessed: records processed twice */
+	int64_t records;      /* reprocessed: records processed twice; verdict: the lag of its partitions (LOST: records lost) */
+	uint8_t verdict;      /* verdict: the new one (kg_verdict) */
+	uint8_t verdict_from; /* and the one before */
+	int64_t since_us;     /* verdict: since when it holds (frozen since, rewound at), 0 none */
 	kg_reason reason;
 	char *text;           /* trigger, reason text, source message */
 	kg_group_state from;

@@ -2,13 +2,14 @@
 libkgtop_a_SOURCES += \
 	src/model/intern.c src/model/intern.h \
 	src/model/tp.c src/model/tp.h \
-	src/model/snapshot.c src/model/snapshot.h src/model/group.c src/model/lint.c src/model/lint.h \
+	src/model/snapshot.c src/model/snapshot.h src/model/names.c src/model/group.c src/model/lint.c src/model/lint.h \
 	src/model/obs.c src/model/obs.h \
 	src/model/event.c src/model/event.h \
 	src/model/history.c src/model/history.h \
 	src/model/tracker.c src/model/tracker.h src/model/tracker_int.h \
 	src/model/tracker_lanes.c src/model/tracker_episode.c src/model/tracker_obs.c \
 	src/model/tracker_poll.c src/model/tracker_annotate.c \
+	src/model/progress.c src/model/progress.h src/model/tracker_progress.c \
 	src/model/source.c src/model/source.h
 libkgtop_a_SOURCES += src/model/defaults.h
 # hooks on the collector (the recorder), the verdicts of trace line parsers

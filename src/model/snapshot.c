@@ -1,5 +1,6 @@
 /*
- * snapshot.c: the builder, the finished snapshot and the names of enums.
+ * snapshot.c: the builder and the finished snapshot (the names of the
+ * model's enums are in names.c).
  *
  * The builder indexes topics and groups by their interned ids (dense small
  * integers), so contributions are O(1) lookups; members are found by a
@@ -346,8 +347,11 @@ btopic_grow(btopic *t, int n)
 		return;
 	t->partitions = xreallocarray(t->partitions, (size_t)n, sizeof *t->partitions);
 	for (i = t->npartitions; i < n; i++) {
+		memset(&t->partitions[i], 0, sizeof t->partitions[i]);
 		t->partitions[i].leader = -1;
 		t->partitions[i].log_end = -1;
+		t->partitions[i].log_start = -1;
+		t->partitions[i].stamp.offset = t->partitions[i].stamp.record = t->partitions[i].stamp.ts_ms = -1;
 	}
 	t->npartitions = n;
 }
@@ -376,6 +380,36 @@ builder_partition(kg_builder *b, kg_tp tp, int32_t leader, int64_t log_end)
 		t->partitions[tp.partition].leader = leader;
 	if (log_end >= 0)
 		t->partitions[tp.partition].log_end = log_end;
+}
+
+/* The partition of a topic, grown to hold it; NULL for a bad one. */
+static kg_partition *
+builder_bpart(kg_builder *b, kg_tp tp)
+{
+	btopic *t = builder_btopic(b, tp.topic);
+	if (t == NULL || tp.partition < 0)
+		return NULL;
+	t->declared = true;
+	btopic_grow(t, tp.partition + 1);
+	return &t->partitions[tp.partition];
+}
+
+/* Set a partition's log-start offset. */
+void
+builder_partition_start(kg_builder *b, kg_tp tp, int64_t log_start)
+{
+	kg_partition *p = builder_bpart(b, tp);
+	if (p != NULL && log_start >= 0)
+		p->log_start = log_start;
+}
+
+/* Set the record read at a partition's committed offset. */
+void
+builder_partition_stamp(kg_builder *b, kg_tp tp, const kg_stamp *st)
+{
+	kg_partition *p = builder_bpart(b, tp);
+	if (p != NULL && st->offset >= 0)
+		p->stamp = *st;
 }
 
 /* Find or create a group. */
@@ -740,9 +774,12 @@ finish_parts(kg_builder *b, kg_arena *a, const kg_bgroup *bg, kg_group *g)
 		p->tp = parts[j].tp;
 		p->committed = -1;
 		p->log_end = (t && p->tp.partition < t->npartitions) ? t->partitions[p->tp.partition].log_end : -1;
+		p->log_start = (t && p->tp.partition < t->npartitions) ? t->partitions[p->tp.partition].log_start : -1;
 		p->lag = -1;
 		p->owner = -1;
 		p->moved_from = -1;
+		p->time_lag_us = -1;
+		p->consume_rate = p->produce_rate = -1;
 	}
 	free(parts);
 	free(topics);
@@ -781,6 +818,7 @@ finish_offsets(kg_bgroup *bg, kg_group *g)
 		}
 	}
 	g->lag = lagknown ? lagsum : -1;
+	g->time_lag_us = -1;
 }
 
 /* True when some member of g is assigned a partition of topic. */
@@ -973,213 +1011,4 @@ snapshot_group(const kg_snapshot *s, int32_t id)
 	if (s == NULL || id < 0)
 		return NULL;
 	return snapshot_group_by_name(s, intern_group_name(id));
-}
-
-/* ---------------------------------------------------------------- names */
-
-static const char *const state_names[KG_STATE_COUNT] = {
-	[KG_STATE_UNKNOWN] = "Unknown",
-	[KG_STATE_PREPARING_REBALANCE] = "PreparingRebalance",
-	[KG_STATE_COMPLETING_REBALANCE] = "CompletingRebalance",
-	[KG_STATE_STABLE] = "Stable",
-	[KG_STATE_DEAD] = "Dead",
-	[KG_STATE_EMPTY] = "Empty",
-	[KG_STATE_ASSIGNING] = "Assigning",
-	[KG_STATE_RECONCILING] = "Reconciling",
-};
-
-static const char *const state_shorts[KG_STATE_COUNT] = {
-	[KG_STATE_UNKNOWN] = "?",
-	[KG_STATE_PREPARING_REBALANCE] = "Prep",
-	[KG_STATE_COMPLETING_REBALANCE] = "Compl",
-	[KG_STATE_STABLE] = "Stable",
-	[KG_STATE_DEAD] = "Dead",
-	[KG_STATE_EMPTY] = "Empty",
-	[KG_STATE_ASSIGNING] = "Assign",
-	[KG_STATE_RECONCILING] = "Recon",
-};
-
-/* Long state name. */
-const char *
-state_name(kg_group_state st)
-{
-	return (unsigned)st < KG_STATE_COUNT ? state_names[st] : "Unknown";
-}
-
-/* Short state name. */
-const char *
-state_short(kg_group_state st)
-{
-	return (unsigned)st < KG_STATE_COUNT ? state_shorts[st] : "?";
-}
-
-/* Parse a state name, ignoring case, spaces and underscores. */
-kg_group_state
-state_parse(const char *s)
-{
-	char buf[64];
-	size_t n = 0;
-	int i;
-	if (s == NULL)
-		return KG_STATE_UNKNOWN;
-	for (; *s && n < sizeof buf - 1; s++) {
-		if (*s != ' ' && *s != '_' && *s != '-')
-			buf[n++] = (char)tolower((unsigned char)*s);
-	}
-	buf[n] = '\0';
-	for (i = 0; i < KG_STATE_COUNT; i++) {
-		char want[64];
-		size_t m = 0;
-		const char *p;
-		for (p = state_names[i]; *p; p++)
-			want[m++] = (char)tolower((unsigned char)*p);
-		want[m] = '\0';
-		if (strcmp(buf, want) == 0)
-			return (kg_group_state)i;
-	}
-	return KG_STATE_UNKNOWN;
-}
-
-/* True while a rebalance is in progress. */
-bool
-state_rebalancing(kg_group_state st)
-{
-	return st == KG_STATE_PREPARING_REBALANCE || st == KG_STATE_COMPLETING_REBALANCE ||
-	       st == KG_STATE_ASSIGNING || st == KG_STATE_RECONCILING;
-}
-
-/* Protocol name. */
-const char *
-proto_name(kg_proto p)
-{
-	switch (p) {
-	case KG_PROTO_EAGER: return "eager";
-	case KG_PROTO_COOPERATIVE: return "cooperative";
-	default: return "unknown";
-	}
-}
-
-/*
- * The protocol implied by an assignor.  Classic assignors are eager unless
- * they say cooperative (cooperative-sticky, or a Java class name such as
- * CooperativeStickyAssignor); the KIP-848 server-side "uniform" assignor is
- * incremental by design (sources that see KIP-848 groups set the protocol
- * explicitly, since "range" exists there too).
- */
-kg_proto
-proto_from_assignor(const char *assignor, const char *protocol_type)
-{
-	const char *p;
-	if (protocol_type != NULL && *protocol_type != '\0' && strcmp(protocol_type, "consumer") != 0)
-		return KG_PROTO_UNKNOWN; /* connect, or another embedded protocol */
-	if (assignor == NULL || *assignor == '\0')
-		return KG_PROTO_UNKNOWN;
-	if (strcasecmp(assignor, "uniform") == 0)
-		return KG_PROTO_COOPERATIVE;
-	for (p = assignor; *p; p++) {
-		if (strncasecmp(p, "cooperative", 11) == 0)
-			return KG_PROTO_COOPERATIVE;
-	}
-	return KG_PROTO_EAGER;
-}
-
-/* Source status name. */
-const char *
-src_status_name(kg_src_status st)
-{
-	switch (st) {
-	case KG_SRC_OK: return "ok";
-	case KG_SRC_STALE: return "stale";
-	case KG_SRC_ERROR: return "error";
-	default: return "connecting";
-	}
-}
-
-/* Source role name. */
-const char *
-src_role_name(kg_src_role r)
-{
-	static const char *const names[KG_ROLE_COUNT] = {
-		[KG_ROLE_NONE] = "none",     [KG_ROLE_CLUSTER] = "cluster", [KG_ROLE_DEMO] = "demo",
-		[KG_ROLE_TRACE] = "trace",   [KG_ROLE_REPLAY] = "replay",   [KG_ROLE_RECORDER] = "recorder",
-		[KG_ROLE_ATTACH] = "attach",
-	};
-	return (unsigned)r < KG_ROLE_COUNT ? names[r] : "none";
-}
-
-/* Limit source name. */
-const char *
-limit_src_name(kg_limit_src s)
-{
-	switch (s) {
-	case KG_LIMIT_CONFIG: return "config";
-	case KG_LIMIT_TRACE: return "trace";
-	default: return "default";
-	}
-}
-
-/* Member status name. */
-const char *
-member_status_name(kg_member_status st)
-{
-	switch (st) {
-	case KG_MEMBER_CONSUMING: return "consuming";
-	case KG_MEMBER_PARTIAL: return "partial";
-	case KG_MEMBER_STOPPED: return "stopped";
-	case KG_MEMBER_IDLE: return "idle";
-	case KG_MEMBER_AWAY: return "away";
-	case KG_MEMBER_SILENT: return "silent";
-	default: return "?";
-	}
-}
-
-static const char *const reason_names[KG_REASON_COUNT] = {
-	[KG_REASON_NONE] = "",
-	[KG_REASON_JOINED] = "joined",
-	[KG_REASON_GRACEFUL] = "graceful",
-	[KG_REASON_SESSION_TIMEOUT] = "session timeout",
-	[KG_REASON_MAX_POLL] = "max.poll.interval",
-	[KG_REASON_REPLACED] = "replaced",
-	[KG_REASON_FENCED] = "fenced",
-	[KG_REASON_LEADER_REJOIN] = "leader rejoin",
-	[KG_REASON_METADATA] = "metadata change",
-	[KG_REASON_UNKNOWN] = "unknown",
-};
-
-static const char *const reason_keys[KG_REASON_COUNT] = {
-	[KG_REASON_NONE] = "none",
-	[KG_REASON_JOINED] = "joined",
-	[KG_REASON_GRACEFUL] = "graceful",
-	[KG_REASON_SESSION_TIMEOUT] = "session_timeout",
-	[KG_REASON_MAX_POLL] = "max_poll",
-	[KG_REASON_REPLACED] = "replaced",
-	[KG_REASON_FENCED] = "fenced",
-	[KG_REASON_LEADER_REJOIN] = "leader_rejoin",
-	[KG_REASON_METADATA] = "metadata",
-	[KG_REASON_UNKNOWN] = "unknown",
-};
-
-/* Human reason. */
-const char *
-reason_name(kg_reason r)
-{
-	return (unsigned)r < KG_REASON_COUNT ? reason_names[r] : "unknown";
-}
-
-/* Machine reason. */
-const char *
-reason_key(kg_reason r)
-{
-	return (unsigned)r < KG_REASON_COUNT ? reason_keys[r] : "unknown";
-}
-
-/* Parse a machine reason. */
-kg_reason
-reason_parse(const char *s)
-{
-	int i;
-	if (s == NULL)
-		return KG_REASON_NONE;
-	i = util_name_index(reason_keys, KG_REASON_COUNT, s);
-	return i < 0 ? KG_REASON_UNKNOWN : (kg_reason)i;
 }

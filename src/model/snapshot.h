@@ -94,6 +94,59 @@ typedef enum kg_reason {
 	KG_REASON_COUNT
 } kg_reason;
 
+/*
+ * Is a partition making progress: a group's verdict on it over
+ * --lag-window (progress.h states the rules).  In the order of severity:
+ * worst-first sorting and roll-ups (a member's, a group's: the worst of
+ * its partitions') follow it.
+ */
+typedef enum kg_verdict {
+	KG_VERDICT_NONE,    /* not judged: no committed offset or log-end */
+	KG_VERDICT_OK,      /* caught up at some time, or commits keep up */
+	KG_VERDICT_SLOW,    /* commits move, but the lag grew at every commit seen over the window */
+	KG_VERDICT_REWIND,  /* the committed offset went back within the window */
+	KG_VERDICT_STALLED, /* committed offset frozen while lag > 0 */
+	KG_VERDICT_STOPPED, /* no commit for longer than the window while lag > 0 */
+	KG_VERDICT_LOST,    /* committed offset below the log start: records deleted before they were consumed */
+	KG_VERDICT_COUNT
+} kg_verdict;
+
+/* How a partition's time lag (how old the next record to consume is) is known. */
+typedef enum kg_tlag_kind {
+	KG_TLAG_NONE,     /* not known: the reason says why */
+	KG_TLAG_EXACT,    /* from the record's own timestamp */
+	KG_TLAG_ESTIMATE, /* interpolated in kgtop's samples of the log-end ("~") */
+	KG_TLAG_ATLEAST,  /* older than the oldest sample: at least this ("> AGE") */
+	KG_TLAG_KIND_COUNT
+} kg_tlag_kind;
+
+/* Why a time lag is not known, or what qualifies one. */
+typedef enum kg_tlag_why {
+	KG_TLAG_WHY_NONE,
+	KG_TLAG_NO_OFFSETS,   /* committed offset or log-end unknown */
+	KG_TLAG_NO_SAMPLES,   /* not one earlier sample of the log-end yet */
+	KG_TLAG_NO_RECORDS,   /* no record at or after the committed offset (an empty partition) */
+	KG_TLAG_GAP,          /* compacted: the record at the committed offset is gone, the next is later */
+	KG_TLAG_NO_TIMESTAMP, /* the record has no timestamp */
+	KG_TLAG_NO_ANSWER,    /* the broker did not answer the read */
+	KG_TLAG_SKEW,         /* the record's time is ahead of kgtop's clock: clamped at zero */
+	KG_TLAG_DELETED,      /* below the log start: the record is gone */
+	KG_TLAG_WHY_COUNT
+} kg_tlag_why;
+
+/*
+ * The record at a committed offset, as the cluster source read it for the
+ * exact time lag (offset -1: none read).
+ */
+typedef struct kg_stamp {
+	int64_t offset;  /* the offset asked */
+	int64_t record;  /* the offset of the record answered (more when compacted away), -1 none */
+	int64_t ts_ms;   /* its timestamp (ms since the epoch), -1 none */
+	uint8_t why;     /* kg_tlag_why: NONE read, NO_TIMESTAMP, NO_ANSWER, NO_RECORDS */
+} kg_stamp;
+
+#define KG_SPARK 16 /* a partition's lag over --lag-window, in this many steps */
+
 /* The health of one source, as the header shows it. */
 typedef struct kg_source_health {
 	const char *name;    /* "kafka", "demo", "log:broker-1", ... */
@@ -142,6 +195,7 @@ typedef struct kg_member {
 	kg_reason last_leave;    /* why this lane's previous member left, if it did */
 	int64_t silent_since_us; /* not consuming since (status SILENT), 0 when it is */
 	const char *silent_why;  /* what said so: "crashed", "stopped polling", "no heartbeat for 3.1s" */
+	uint8_t verdict;         /* kg_verdict: the worst of the partitions it consumes (the tracker) */
 } kg_member;
 
 /* One partition of a topic the group uses. */
@@ -155,6 +209,19 @@ typedef struct kg_gpart {
 	bool in_flight;    /* no owner between the rounds of an open rebalance (tracker) */
 	bool moved;        /* changed owner in the last rebalance (tracker) */
 	int moved_from;    /* lane it was revoked from in that rebalance, -1 none (tracker) */
+	int64_t log_start; /* -1: unknown */
+	/* progress (the tracker, progress.h) */
+	uint8_t verdict;   /* kg_verdict */
+	uint8_t tlag_kind; /* kg_tlag_kind */
+	uint8_t tlag_why;  /* kg_tlag_why */
+	int64_t time_lag_us;  /* how old the next record to consume is, -1 unknown */
+	int64_t verdict_since_us; /* since when (frozen since, rewound at, slow since), 0 unknown */
+	int64_t moved_us;  /* when kgtop saw the committed offset move last, 0 never */
+	int64_t moved_lo_us; /* at the earliest (the observation before), 0 unknown */
+	int64_t lost;      /* records deleted before they were consumed (log start - committed), 0 none */
+	float consume_rate; /* records per second over the window, < 0 unknown */
+	float produce_rate;
+	uint8_t spark[KG_SPARK]; /* lag levels over the window, oldest first (0 no data, 1 no lag, 2.. log2 of the lag) */
 } kg_gpart;
 
 /* Per-group facts derived across snapshots (filled by the tracker). */
@@ -174,6 +241,8 @@ typedef struct kg_group_summary {
 	int64_t last_stopped_min_us, last_stopped_max_us;
 	int last_nunconsumed;
 	int64_t last_unconsumed_min_us, last_unconsumed_max_us;
+	int64_t last_lag_added;   /* lag at its end minus lag at its start, 0 none or unknown */
+	int64_t last_resumed_min_us, last_resumed_max_us; /* moved partitions: longest wait for a commit of their new owner, min -1 not yet */
 	int32_t generation;       /* last known generation, -1 unknown */
 	int64_t lag_delta_1m;     /* lag now minus lag a minute ago (10 s in the first minute), 0 unknown */
 	double rebalancing_ratio; /* share of the storm window spent rebalancing */
@@ -207,11 +276,20 @@ typedef struct kg_group {
 	int64_t reprocessed;      /* records processed twice: handed to a new owner from a committed offset behind them */
 	const char *commit_policy; /* "auto-commit every 5s", "commit after processing"; NULL unknown */
 	kg_group_summary sum;
+	/* progress (the tracker): the worst partition's verdict, the oldest time lag, how many of each */
+	uint8_t verdict;          /* kg_verdict */
+	uint8_t tlag_kind;        /* of time_lag_us */
+	int64_t time_lag_us;      /* the largest known, -1 none */
+	int64_t verdict_since_us; /* of the worst partition */
+	int64_t lost;             /* records lost in all */
+	int nverdict[KG_VERDICT_COUNT];
 } kg_group;
 
 typedef struct kg_partition {
-	int32_t leader;  /* broker id, -1 unknown */
-	int64_t log_end; /* -1 unknown */
+	int32_t leader;    /* broker id, -1 unknown */
+	int64_t log_end;   /* -1 unknown */
+	int64_t log_start; /* -1 unknown */
+	kg_stamp stamp;    /* the record read at a committed offset (offset -1: none) */
 } kg_partition;
 
 typedef struct kg_topic {
@@ -295,6 +373,18 @@ const char *src_role_name(kg_src_role r);
 const char *limit_src_name(kg_limit_src s);
 /* "consuming", "partial", "stopped", "idle", "away" */
 const char *member_status_name(kg_member_status st);
+/* "OK", "SLOW", "REWIND", "STALLED", "STOPPED", "LOST"; "-" for NONE */
+const char *verdict_name(kg_verdict v);
+/* Parse verdict_name() back (any case); NONE when not known. */
+kg_verdict verdict_parse(const char *s);
+/* Machine names of time lag kinds: "none", "exact", "estimate", "at_least". */
+const char *tlag_kind_key(kg_tlag_kind k);
+/* Machine names of reasons: "", "no_offsets", "no_samples", "no_records", "gap", "no_timestamp", "no_answer", "clock_skew", "deleted". */
+const char *tlag_why_key(kg_tlag_why w);
+/* Parse tlag_why_key() back; NONE when not known. */
+kg_tlag_why tlag_why_parse(const char *s);
+/* The reason in words: "no records", "compacted gap", "no timestamp", "broker did not answer", "clock skew (clamped at 0)", ... */
+const char *tlag_why_text(kg_tlag_why w);
 /* Short words for reasons: "graceful", "session timeout", "max.poll.interval", ... */
 const char *reason_name(kg_reason r);
 /* Machine names for reasons: "graceful", "session_timeout", "max_poll", ... */
@@ -338,6 +428,10 @@ void builder_broker(kg_builder *b, int32_t id, const char *host, int port);
 void builder_topic(kg_builder *b, int32_t topic, int npartitions);
 /* Set a partition's leader and log-end offset (-1 leaves a value unchanged). */
 void builder_partition(kg_builder *b, kg_tp tp, int32_t leader, int64_t log_end);
+/* Set a partition's log-start offset (-1 leaves it unchanged). */
+void builder_partition_start(kg_builder *b, kg_tp tp, int64_t log_start);
+/* Set the record read at a partition's committed offset (exact time lag). */
+void builder_partition_stamp(kg_builder *b, kg_tp tp, const kg_stamp *st);
 /* Find or create a group. */
 kg_bgroup *builder_group(kg_builder *b, int32_t group);
 /* True when some source already added this group. */

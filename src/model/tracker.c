@@ -51,6 +51,7 @@ tracker_config_defaults(kg_tracker_config *cfg)
 	cfg->session_timeout_us = KG_DEFAULT_SESSION_TIMEOUT_US;
 	cfg->max_poll_us = KG_DEFAULT_MAX_POLL_US;
 	cfg->orphan_grace_us = DEFAULT_ORPHAN_GRACE;
+	cfg->lag_window_us = KG_DEFAULT_LAG_WINDOW_US;
 }
 
 /* Create a tracker. */
@@ -78,8 +79,11 @@ tracker_new(const kg_tracker_config *cfg)
 		}
 		if (cfg->orphan_grace_us > 0)
 			t->cfg.orphan_grace_us = cfg->orphan_grace_us;
+		if (cfg->lag_window_us > 0)
+			t->cfg.lag_window_us = cfg->lag_window_us;
 	}
 	t->h = history_new(t->cfg.window_us);
+	t->prog = progress_new(t->cfg.lag_window_us, t->cfg.window_us);
 	return t;
 }
 
@@ -119,6 +123,8 @@ tgroup_free(tgroup *g)
 	free(g->moved_from);
 	free(g->ep_parts);
 	free(g->ep_owner);
+	free(g->res_tp);
+	free(g->res_done);
 	free(g);
 }
 
@@ -140,6 +146,8 @@ tracker_free(kg_tracker *t)
 	}
 	free(t->src);
 	free(t->logonly);
+	progress_free(t->prog);
+	free(t->vch);
 	history_free(t->h);
 	free(t);
 }
@@ -324,6 +332,7 @@ group_tick_end(kg_tracker *t, tgroup *g, int64_t T, bool absent)
 				tk_member_gone(t, g, g->m[q], T);
 		}
 		g->present = false;
+		progress_forget(t->prog, g->id);
 	}
 	if (g->ep != NULL && !g->seen)
 		tk_close_log_settled(t, g, T);
@@ -394,6 +403,7 @@ tracker_apply(kg_tracker *t, kg_obsq *obs, kg_snapshot *snap, kg_evlist *out)
 	}
 	free(in_snap);
 
+	tk_progress(t, snap, T);
 	for (k = 0; k < snap->ngroups; k++) {
 		kg_group *G = &snap->groups[k];
 		tk_eval_storm(t, tk_group_get(t, G->id), T, G);

@@ -47,6 +47,7 @@ typedef struct kg_tracker_config {
 	kg_limit_src max_poll_src;
 	int64_t orphan_grace_us;     /* how long a Stable group may leave partitions unowned
 	                                before the episode closes with them orphaned; 0: 30 s */
+	int64_t lag_window_us;       /* progress verdicts' window (--lag-window); 0: five minutes */
 } kg_tracker_config;
 
 typedef struct kg_tracker kg_tracker;

@@ -83,9 +83,10 @@ tk_member_alive(tmember *m, int64_t time, int life)
 	if (m->silent_since == 0 || time <= m->silent_since)
 		return;
 	switch (m->silent_kind) {
-	case SILENT_CRASH: ends = true; break;
-	case SILENT_STALL: ends = life != LIFE_HEARTBEAT; break;     /* heartbeats go on in their own thread */
-	case SILENT_HEARTBEAT: ends = life != LIFE_POLL; break;      /* polls do not send heartbeats */
+	case SILENT_CRASH: ends = life != LIFE_PROGRESS; break;
+	case SILENT_STALL: ends = life != LIFE_HEARTBEAT && life != LIFE_PROGRESS; break; /* heartbeats go on in their own thread */
+	case SILENT_HEARTBEAT: ends = life != LIFE_POLL && life != LIFE_PROGRESS; break; /* polls do not send heartbeats */
+	case SILENT_EXTERNAL: ends = life == LIFE_PROGRESS; break;   /* frozen commits end when one moves */
 	default: ends = false; break;
 	}
 	if (ends) {
@@ -329,6 +330,9 @@ annotate_summary(kg_tracker *t, const tgroup *g, kg_group *G, int64_t T)
 			G->sum.last_nunconsumed = closed->nunconsumed;
 			G->sum.last_unconsumed_min_us = closed->unconsumed_us.min;
 			G->sum.last_unconsumed_max_us = closed->unconsumed_us.max;
+			G->sum.last_lag_added = closed->lag_start >= 0 && closed->lag_end >= 0 ? closed->lag_end - closed->lag_start : 0;
+			G->sum.last_resumed_min_us = closed->nresumed > 0 ? closed->resumed_us.min : -1;
+			G->sum.last_resumed_max_us = closed->nresumed > 0 ? closed->resumed_us.max : -1;
 		}
 	}
 	G->sum.generation = g->generation;
@@ -385,6 +389,7 @@ tk_annotate_group(kg_tracker *t, kg_snapshot *s, kg_group *G, int64_t T)
 	}
 	sample_pstat(&smp, g, G);
 	history_add_sample(t->h, g->id, &smp);
+	tk_member_verdicts(G);
 
 	/* moved marks of the last rebalance */
 	for (k = 0; k < g->nmoved; k++) {

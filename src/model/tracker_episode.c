@@ -400,6 +400,7 @@ tk_ensure_episode(kg_tracker *t, tgroup *g, int64_t time, const char *why, kg_ev
 	e.proto = g->proto;
 	e.lag_start = e.lag_peak = g->lag;
 	e.lag_end = -1;
+	e.resumed_us.min = e.resumed_us.max = -1;
 	e.evidence = evid;
 	/* a membership change explains it if it is recent and not older than the last episode's end */
 	if (g->trig_text != NULL && time - g->trig_time <= TRIGGER_WINDOW && time >= g->trig_time - TRIGGER_WINDOW &&

@@ -1,7 +1,7 @@
 /*
  * tracker_int.h: what the tracker's files share, private to src/model.
  *
- * The tracker (tracker.h) is one module in six files:
+ * The tracker (tracker.h) is one module in seven files:
  *   tracker.c           the public API, configuration, lifecycle, the apply
  *                       loop, source health, pruning, and the small helpers
  *                       every part uses (emit, owned sets and strings);
@@ -12,7 +12,10 @@
  *   tracker_obs.c       observations, one handler per kind;
  *   tracker_poll.c      the polled picture of a group against what was known;
  *   tracker_annotate.c  the snapshot's annotations (status, health,
- *                       summaries), history samples and storms.
+ *                       summaries), history samples and storms;
+ *   tracker_progress.c  progress (progress.h): verdict events, frozen
+ *                       commits as silence, how long moved partitions
+ *                       waited for their new owner.
  * Functions shared between the files are prefixed tk_; the rest are static.
  */
 #ifndef KGTOP_MODEL_TRACKER_INT_H
@@ -22,6 +25,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "model/progress.h"
 #include "model/tracker.h"
 #include "util/hmap.h"
 
@@ -45,7 +49,7 @@ enum {
 	SILENT_CRASH,     /* no heartbeats, no polls (a trace said it crashed): any sign of life clears it */
 	SILENT_STALL,     /* stopped polling (heartbeats go on in their thread): a poll clears it */
 	SILENT_HEARTBEAT, /* heartbeats stopped coming: a heartbeat clears it */
-	SILENT_EXTERNAL,  /* another input (frozen commits, with the progress work): cleared by its caller */
+	SILENT_EXTERNAL,  /* its partitions' commits froze (tracker_progress.c): cleared when one moves */
 };
 
 enum { PHASE_JOINING, PHASE_SYNCED };
@@ -180,6 +184,13 @@ typedef struct tgroup {
 	int64_t max_poll_us;
 	int64_t first_seen;
 	int64_t data_at;        /* when the group's last description was asked (its source says), 0 unknown */
+	/* the moved partitions of the last closed episode, until their new owner commits (tracker_progress.c) */
+	int64_t res_ep;         /* that episode's id, 0 none */
+	kg_tp *res_tp;
+	bool *res_done;
+	int nres, res_left;
+	kg_span res_span;       /* the longest wait so far, within bounds */
+	bool res_open;          /* still watching */
 } tgroup;
 
 struct kg_tracker {
@@ -200,6 +211,9 @@ struct kg_tracker {
 	int64_t interval_us;   /* the cluster's refresh interval (the snapshot's), 0 unknown */
 	int32_t *logonly;      /* groups with an open episode known from logs only */
 	size_t nlogonly, clogonly;
+	kg_progress *prog;     /* progress: verdicts, time lag (tracker_progress.c) */
+	kg_vchange *vch;       /* a group's verdict changes, reused */
+	size_t cvch;
 };
 
 /* tracker.c: shared helpers */
@@ -292,13 +306,13 @@ void tk_parts_resume(tgroup *g, const kg_tp *v, int n, int64_t time, int64_t lo)
  * earliest) for why; shown "silent" until the coordinator decides (it
  * leaves) or it shows life again (kind says what clears it).  The demo
  * and traces call it through KG_OBS_SILENT, missing heartbeats through
- * the tick; frozen commits (the progress work) will call it with
- * SILENT_EXTERNAL and clear it with tk_member_alive().
+ * the tick; frozen commits (tracker_progress.c) call it with
+ * SILENT_EXTERNAL and clear it with tk_member_alive(LIFE_PROGRESS).
  */
 void tk_member_silent(kg_tracker *t, tgroup *g, tmember *m, int64_t since, int kind, const char *why,
 		      kg_evidence evid);
-/* What shows a member alive, for tk_member_alive(). */
-enum { LIFE_HEARTBEAT, LIFE_POLL, LIFE_CALLBACK };
+/* What shows a member alive, for tk_member_alive(); LIFE_PROGRESS (its commits move) ends only frozen commits' silence. */
+enum { LIFE_HEARTBEAT, LIFE_POLL, LIFE_CALLBACK, LIFE_PROGRESS };
 /* m showed life (LIFE_*) at time: a silence that kind of life ends is over. */
 void tk_member_alive(tmember *m, int64_t time, int life);
 /* Members whose traced heartbeats (or heartbeat metrics) stopped coming are silent from their last one. */
@@ -325,5 +339,11 @@ void tk_apply_group(kg_tracker *t, kg_group *G, int64_t T);
 void tk_eval_storm(kg_tracker *t, tgroup *g, int64_t T, kg_group *G);
 /* Annotate one group of the snapshot and store a history sample. */
 void tk_annotate_group(kg_tracker *t, kg_snapshot *s, kg_group *G, int64_t T);
+
+/* tracker_progress.c: progress */
+/* Judge every group of the snapshot: verdict events, members silent by frozen commits, moved partitions' wait. */
+void tk_progress(kg_tracker *t, kg_snapshot *snap, int64_t T);
+/* Each member's verdict: the worst of the partitions it consumes (owners known). */
+void tk_member_verdicts(kg_group *G);
 
 #endif

@@ -160,7 +160,7 @@ json_put_event(sbuf *o, const kg_event *e, int64_t t0_us)
 	}
 	if (e->kind == KG_EV_REVOKED || e->kind == KG_EV_ASSIGNED || e->kind == KG_EV_LOST ||
 	    e->kind == KG_EV_ORPHANED || e->kind == KG_EV_MEMBER_LEFT || e->kind == KG_EV_MEMBER_SILENT ||
-	    e->kind == KG_EV_REPROCESSED) {
+	    e->kind == KG_EV_REPROCESSED || e->kind == KG_EV_VERDICT) {
 		sbuf_adds(o, ",\"partitions\":");
 		json_put_list(o, e->parts, e->nparts);
 	}
@@ -179,6 +179,14 @@ json_put_event(sbuf *o, const kg_event *e, int64_t t0_us)
 		json_put_cost(o, e);
 	if (e->kind == KG_EV_REPROCESSED)
 		sbuf_addf(o, ",\"records\":%lld", (long long)e->records);
+	if (e->kind == KG_EV_VERDICT) {
+		sbuf_addf(o, ",\"verdict\":\"%s\",\"verdict_from\":\"%s\",\"since\":", verdict_name((kg_verdict)e->verdict),
+			  verdict_name((kg_verdict)e->verdict_from));
+		if (e->since_us > 0)
+			json_put_time(o, e->since_us);
+		else
+			sbuf_adds(o, "null");
+	}
 	if (e->kind == KG_EV_STATE)
 		sbuf_addf(o, ",\"from\":\"%s\",\"to\":\"%s\"", state_name(e->from), state_name(e->to));
 	if (e->reason != KG_REASON_NONE)

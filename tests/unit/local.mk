@@ -111,3 +111,9 @@ tests_unit_test_metrics_SOURCES = tests/unit/test_metrics.c tests/unit/two_group
 tests_unit_test_metrics_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_metrics_LDADD = $(TEST_LIBS)
 EXTRA_DIST += tests/data/metrics/two-groups.prom
+# progress (issue 10): verdicts, time lag, rates, rule by rule
+check_PROGRAMS += tests/unit/test_progress
+UNIT_TESTS += tests/unit/test_progress
+tests_unit_test_progress_SOURCES = tests/unit/test_progress.c
+tests_unit_test_progress_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_progress_LDADD = $(TEST_LIBS)

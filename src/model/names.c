@@ -1,0 +1,296 @@
+/*
+ * names.c: the model's enums in words: group states, protocols, source
+ * statuses and roles, limits' origins, member statuses, leave reasons,
+ * verdicts and time lags (machine names for --json and recordings, words
+ * for the screen and the report).
+ */
+#include "config.h"
+
+#include "model/snapshot.h"
+
+#include <ctype.h>
+#include <string.h>
+#include <strings.h>
+
+static const char *const state_names[KG_STATE_COUNT] = {
+	[KG_STATE_UNKNOWN] = "Unknown",
+	[KG_STATE_PREPARING_REBALANCE] = "PreparingRebalance",
+	[KG_STATE_COMPLETING_REBALANCE] = "CompletingRebalance",
+	[KG_STATE_STABLE] = "Stable",
+	[KG_STATE_DEAD] = "Dead",
+	[KG_STATE_EMPTY] = "Empty",
+	[KG_STATE_ASSIGNING] = "Assigning",
+	[KG_STATE_RECONCILING] = "Reconciling",
+};
+
+static const char *const state_shorts[KG_STATE_COUNT] = {
+	[KG_STATE_UNKNOWN] = "?",
+	[KG_STATE_PREPARING_REBALANCE] = "Prep",
+	[KG_STATE_COMPLETING_REBALANCE] = "Compl",
+	[KG_STATE_STABLE] = "Stable",
+	[KG_STATE_DEAD] = "Dead",
+	[KG_STATE_EMPTY] = "Empty",
+	[KG_STATE_ASSIGNING] = "Assign",
+	[KG_STATE_RECONCILING] = "Recon",
+};
+
+/* Long state name. */
+const char *
+state_name(kg_group_state st)
+{
+	return (unsigned)st < KG_STATE_COUNT ? state_names[st] : "Unknown";
+}
+
+/* Short state name. */
+const char *
+state_short(kg_group_state st)
+{
+	return (unsigned)st < KG_STATE_COUNT ? state_shorts[st] : "?";
+}
+
+/* Parse a state name, ignoring case, spaces and underscores. */
+kg_group_state
+state_parse(const char *s)
+{
+	char buf[64];
+	size_t n = 0;
+	int i;
+	if (s == NULL)
+		return KG_STATE_UNKNOWN;
+	for (; *s && n < sizeof buf - 1; s++) {
+		if (*s != ' ' && *s != '_' && *s != '-')
+			buf[n++] = (char)tolower((unsigned char)*s);
+	}
+	buf[n] = '\0';
+	for (i = 0; i < KG_STATE_COUNT; i++) {
+		char want[64];
+		size_t m = 0;
+		const char *p;
+		for (p = state_names[i]; *p; p++)
+			want[m++] = (char)tolower((unsigned char)*p);
+		want[m] = '\0';
+		if (strcmp(buf, want) == 0)
+			return (kg_group_state)i;
+	}
+	return KG_STATE_UNKNOWN;
+}
+
+/* True while a rebalance is in progress. */
+bool
+state_rebalancing(kg_group_state st)
+{
+	return st == KG_STATE_PREPARING_REBALANCE || st == KG_STATE_COMPLETING_REBALANCE ||
+	       st == KG_STATE_ASSIGNING || st == KG_STATE_RECONCILING;
+}
+
+/* Protocol name. */
+const char *
+proto_name(kg_proto p)
+{
+	switch (p) {
+	case KG_PROTO_EAGER: return "eager";
+	case KG_PROTO_COOPERATIVE: return "cooperative";
+	default: return "unknown";
+	}
+}
+
+/*
+ * The protocol implied by an assignor.  Classic assignors are eager unless
+ * they say cooperative (cooperative-sticky, or a Java class name such as
+ * CooperativeStickyAssignor); the KIP-848 server-side "uniform" assignor is
+ * incremental by design (sources that see KIP-848 groups set the protocol
+ * explicitly, since "range" exists there too).
+ */
+kg_proto
+proto_from_assignor(const char *assignor, const char *protocol_type)
+{
+	const char *p;
+	if (protocol_type != NULL && *protocol_type != '\0' && strcmp(protocol_type, "consumer") != 0)
+		return KG_PROTO_UNKNOWN; /* connect, or another embedded protocol */
+	if (assignor == NULL || *assignor == '\0')
+		return KG_PROTO_UNKNOWN;
+	if (strcasecmp(assignor, "uniform") == 0)
+		return KG_PROTO_COOPERATIVE;
+	for (p = assignor; *p; p++) {
+		if (strncasecmp(p, "cooperative", 11) == 0)
+			return KG_PROTO_COOPERATIVE;
+	}
+	return KG_PROTO_EAGER;
+}
+
+/* Source status name. */
+const char *
+src_status_name(kg_src_status st)
+{
+	switch (st) {
+	case KG_SRC_OK: return "ok";
+	case KG_SRC_STALE: return "stale";
+	case KG_SRC_ERROR: return "error";
+	default: return "connecting";
+	}
+}
+
+/* Source role name. */
+const char *
+src_role_name(kg_src_role r)
+{
+	static const char *const names[KG_ROLE_COUNT] = {
+		[KG_ROLE_NONE] = "none",     [KG_ROLE_CLUSTER] = "cluster", [KG_ROLE_DEMO] = "demo",
+		[KG_ROLE_TRACE] = "trace",   [KG_ROLE_REPLAY] = "replay",   [KG_ROLE_RECORDER] = "recorder",
+		[KG_ROLE_ATTACH] = "attach",
+	};
+	return (unsigned)r < KG_ROLE_COUNT ? names[r] : "none";
+}
+
+/* Limit source name. */
+const char *
+limit_src_name(kg_limit_src s)
+{
+	switch (s) {
+	case KG_LIMIT_CONFIG: return "config";
+	case KG_LIMIT_TRACE: return "trace";
+	default: return "default";
+	}
+}
+
+/* Member status name. */
+const char *
+member_status_name(kg_member_status st)
+{
+	switch (st) {
+	case KG_MEMBER_CONSUMING: return "consuming";
+	case KG_MEMBER_PARTIAL: return "partial";
+	case KG_MEMBER_STOPPED: return "stopped";
+	case KG_MEMBER_IDLE: return "idle";
+	case KG_MEMBER_AWAY: return "away";
+	case KG_MEMBER_SILENT: return "silent";
+	default: return "?";
+	}
+}
+
+static const char *const reason_names[KG_REASON_COUNT] = {
+	[KG_REASON_NONE] = "",
+	[KG_REASON_JOINED] = "joined",
+	[KG_REASON_GRACEFUL] = "graceful",
+	[KG_REASON_SESSION_TIMEOUT] = "session timeout",
+	[KG_REASON_MAX_POLL] = "max.poll.interval",
+	[KG_REASON_REPLACED] = "replaced",
+	[KG_REASON_FENCED] = "fenced",
+	[KG_REASON_LEADER_REJOIN] = "leader rejoin",
+	[KG_REASON_METADATA] = "metadata change",
+	[KG_REASON_UNKNOWN] = "unknown",
+};
+
+static const char *const reason_keys[KG_REASON_COUNT] = {
+	[KG_REASON_NONE] = "none",
+	[KG_REASON_JOINED] = "joined",
+	[KG_REASON_GRACEFUL] = "graceful",
+	[KG_REASON_SESSION_TIMEOUT] = "session_timeout",
+	[KG_REASON_MAX_POLL] = "max_poll",
+	[KG_REASON_REPLACED] = "replaced",
+	[KG_REASON_FENCED] = "fenced",
+	[KG_REASON_LEADER_REJOIN] = "leader_rejoin",
+	[KG_REASON_METADATA] = "metadata",
+	[KG_REASON_UNKNOWN] = "unknown",
+};
+
+/* Human reason. */
+const char *
+reason_name(kg_reason r)
+{
+	return (unsigned)r < KG_REASON_COUNT ? reason_names[r] : "unknown";
+}
+
+/* Machine reason. */
+const char *
+reason_key(kg_reason r)
+{
+	return (unsigned)r < KG_REASON_COUNT ? reason_keys[r] : "unknown";
+}
+
+/* Parse a machine reason. */
+kg_reason
+reason_parse(const char *s)
+{
+	int i;
+	if (s == NULL)
+		return KG_REASON_NONE;
+	i = util_name_index(reason_keys, KG_REASON_COUNT, s);
+	return i < 0 ? KG_REASON_UNKNOWN : (kg_reason)i;
+}
+
+static const char *const verdict_names[KG_VERDICT_COUNT] = {
+	[KG_VERDICT_NONE] = "-",          [KG_VERDICT_OK] = "OK",           [KG_VERDICT_SLOW] = "SLOW",
+	[KG_VERDICT_REWIND] = "REWIND",   [KG_VERDICT_STALLED] = "STALLED", [KG_VERDICT_STOPPED] = "STOPPED",
+	[KG_VERDICT_LOST] = "LOST",
+};
+
+/* A verdict's name. */
+const char *
+verdict_name(kg_verdict v)
+{
+	return (unsigned)v < KG_VERDICT_COUNT ? verdict_names[v] : "-";
+}
+
+/* Parse a verdict's name (any case). */
+kg_verdict
+verdict_parse(const char *s)
+{
+	int i;
+	for (i = KG_VERDICT_OK; s != NULL && i < KG_VERDICT_COUNT; i++) {
+		if (strcasecmp(s, verdict_names[i]) == 0)
+			return (kg_verdict)i;
+	}
+	return KG_VERDICT_NONE;
+}
+
+/* Machine name of a time lag's kind. */
+const char *
+tlag_kind_key(kg_tlag_kind k)
+{
+	static const char *const keys[KG_TLAG_KIND_COUNT] = { "none", "exact", "estimate", "at_least" };
+	return (unsigned)k < KG_TLAG_KIND_COUNT ? keys[k] : "none";
+}
+
+static const char *const tlag_why_keys[KG_TLAG_WHY_COUNT] = {
+	[KG_TLAG_WHY_NONE] = "",           [KG_TLAG_NO_OFFSETS] = "no_offsets", [KG_TLAG_NO_SAMPLES] = "no_samples",
+	[KG_TLAG_NO_RECORDS] = "no_records", [KG_TLAG_GAP] = "gap",            [KG_TLAG_NO_TIMESTAMP] = "no_timestamp",
+	[KG_TLAG_NO_ANSWER] = "no_answer", [KG_TLAG_SKEW] = "clock_skew",      [KG_TLAG_DELETED] = "deleted",
+};
+
+/* Machine name of a time lag's reason. */
+const char *
+tlag_why_key(kg_tlag_why w)
+{
+	return (unsigned)w < KG_TLAG_WHY_COUNT ? tlag_why_keys[w] : "";
+}
+
+/* Parse tlag_why_key() back. */
+kg_tlag_why
+tlag_why_parse(const char *s)
+{
+	int i;
+	for (i = 1; s != NULL && i < KG_TLAG_WHY_COUNT; i++) {
+		if (strcmp(s, tlag_why_keys[i]) == 0)
+			return (kg_tlag_why)i;
+	}
+	return KG_TLAG_WHY_NONE;
+}
+
+/* A time lag's reason in words. */
+const char *
+tlag_why_text(kg_tlag_why w)
+{
+	static const char *const text[KG_TLAG_WHY_COUNT] = {
+		[KG_TLAG_WHY_NONE] = "",
+		[KG_TLAG_NO_OFFSETS] = "offsets unknown",
+		[KG_TLAG_NO_SAMPLES] = "one sample of the log-end so far",
+		[KG_TLAG_NO_RECORDS] = "no records",
+		[KG_TLAG_GAP] = "compacted gap",
+		[KG_TLAG_NO_TIMESTAMP] = "no timestamp",
+		[KG_TLAG_NO_ANSWER] = "broker did not answer",
+		[KG_TLAG_SKEW] = "clock skew (clamped at 0)",
+		[KG_TLAG_DELETED] = "record deleted",
+	};
+	return (unsigned)w < KG_TLAG_WHY_COUNT ? text[w] : "";
+}

@@ -1,0 +1,603 @@
+/*
+ * progress.c: verdicts, time lag and rates (see progress.h for the rules).
+ *
+ * The state: per topic id an array of log-end samples by partition; per
+ * group id the partitions it had at its last judgement (sorted like a
+ * snapshot's) with one kg_pstate each, walked in step with the snapshot's
+ * partitions, so a judgement costs a few comparisons per partition.
+ */
+#include "config.h"
+
+#include "model/progress.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/defaults.h"
+#include "util/util.h"
+
+#define KEEP_DEFAULT_US (3600LL * 1000000)
+
+/* ---------------------------------------------------------------- rules */
+
+/* Reset a partition's state. */
+void
+progress_state_init(kg_pstate *st)
+{
+	memset(st, 0, sizeof *st);
+	st->committed = -1;
+}
+
+/* A commit sample at t with lag: a run of growing lag goes on or ends. */
+static void
+slow_sample(kg_pstate *st, int64_t t, int64_t lag, int64_t window_us)
+{
+	if (st->sample_us > 0 && t - st->sample_us < window_us / KG_SLOW_SAMPLES)
+		return; /* one sample per step of the window */
+	if (st->sample_us > 0 && lag > st->sample_lag) {
+		if (st->slow_us == 0) {
+			st->slow_us = st->sample_us;
+			st->slow_n = 1;
+		}
+		st->slow_n++;
+	} else {
+		st->slow_us = 0;
+		st->slow_n = 0;
+	}
+	st->sample_us = t;
+	st->sample_lag = lag;
+}
+
+/* One observation at data time t. */
+void
+progress_observe(kg_pstate *st, int64_t t, int64_t committed, int64_t log_end, int64_t window_us)
+{
+	int64_t lag;
+	if (committed < 0 || log_end < 0 || t <= st->seen_us)
+		return;
+	lag = log_end > committed ? log_end - committed : 0;
+	if (st->seen_us == 0) {
+		st->first_us = t;
+		st->anchor_us = st->anchor2_us = t;
+		st->anchor_c = st->anchor2_c = committed;
+	} else if (committed != st->committed) {
+		/* a move after a long stop says little of the usual pace: a gap counts up to a quarter window */
+		int64_t gap = KG_MIN(t - (st->move_us > 0 ? st->move_us : st->first_us), window_us / 4);
+		st->gap_us = st->gap_us == 0 ? gap : (3 * st->gap_us + gap) / 4;
+		st->move_us = t;
+		st->move_lo_us = st->seen_us;
+		if (committed < st->committed) {
+			/* back: the consumer reads again what it read; the rates and runs start over */
+			st->rewind_us = t;
+			st->rewind_by = st->committed - committed;
+			st->slow_us = st->sample_us = 0;
+			st->slow_n = 0;
+			st->anchor_us = st->anchor2_us = t;
+			st->anchor_c = st->anchor2_c = committed;
+		} else {
+			slow_sample(st, t, lag, window_us);
+		}
+	}
+	if (lag == 0) {
+		st->zero_us = t;
+		st->slow_us = 0;
+		st->slow_n = 0;
+	}
+	if (t - st->anchor2_us >= window_us / 2 && committed >= st->anchor2_c) {
+		st->anchor_us = st->anchor2_us;
+		st->anchor_c = st->anchor2_c;
+		st->anchor2_us = t;
+		st->anchor2_c = committed;
+	}
+	st->committed = committed;
+	st->seen_us = t;
+}
+
+/* The stall threshold: a tenth of the window, at least two refresh intervals. */
+int64_t
+progress_stall_us(int64_t window_us, int64_t interval_us)
+{
+	int64_t floor_us = 2 * (interval_us > 0 ? interval_us : KG_SEC_US);
+	return KG_MAX(window_us / 10, floor_us);
+}
+
+/* The verdict at data time t. */
+kg_verdict
+progress_verdict(const kg_pstate *st, int64_t t, int64_t committed, int64_t log_end, int64_t log_start,
+		 int64_t window_us, int64_t stall_us, int64_t *since)
+{
+	int64_t frozen;
+	*since = 0;
+	if (committed < 0 || log_end < 0 || st->seen_us == 0)
+		return KG_VERDICT_NONE;
+	if (log_start >= 0 && committed < log_start)
+		return KG_VERDICT_LOST;
+	if (log_end <= committed)
+		return KG_VERDICT_OK;
+	/* frozen with lag: since its last move, the first sight, or the last time it had caught up */
+	frozen = KG_MAX(st->move_us > 0 ? st->move_us : st->first_us, st->zero_us);
+	if (t - frozen >= window_us) {
+		*since = frozen;
+		return KG_VERDICT_STOPPED;
+	}
+	if (t - frozen >= KG_MAX(stall_us, 2 * st->gap_us)) {
+		*since = frozen;
+		return KG_VERDICT_STALLED;
+	}
+	if (st->rewind_us > 0 && t - st->rewind_us < window_us) {
+		*since = st->rewind_us;
+		return KG_VERDICT_REWIND;
+	}
+	if (st->slow_us > 0 && st->slow_n >= 3 && t - st->slow_us >= window_us / 2 &&
+	    (st->zero_us == 0 || st->zero_us < t - window_us)) {
+		*since = st->slow_us;
+		return KG_VERDICT_SLOW;
+	}
+	return KG_VERDICT_OK;
+}
+
+/* Records per second the committed offset moved since the older anchor. */
+double
+progress_consume_rate(const kg_pstate *st)
+{
+	if (st->seen_us <= st->anchor_us || st->committed < st->anchor_c)
+		return -1;
+	return (double)(st->committed - st->anchor_c) * 1e6 / (double)(st->seen_us - st->anchor_us);
+}
+
+/* A lag as a sparkline level. */
+uint8_t
+progress_spark_level(int64_t lag)
+{
+	double l;
+	if (lag <= 0)
+		return 1;
+	l = 2.0 + 4.0 * log2((double)lag + 1.0);
+	return (uint8_t)(l > 255 ? 255 : l);
+}
+
+/* Add the lag at t to the sparkline: a step per window / KG_SPARK, the largest lag of the step. */
+void
+progress_spark(kg_pstate *st, int64_t t, int64_t lag, int64_t window_us)
+{
+	int64_t step = KG_MAX(window_us / KG_SPARK, 1), at = t / step, d;
+	uint8_t lv;
+	if (lag < 0)
+		return;
+	if (at > st->spark_at) {
+		d = at - st->spark_at;
+		if (d >= KG_SPARK || st->spark_at == 0) {
+			memset(st->spark, 0, sizeof st->spark);
+		} else {
+			memmove(st->spark, st->spark + d, (size_t)(KG_SPARK - d));
+			memset(st->spark + KG_SPARK - d, 0, (size_t)d);
+		}
+		st->spark_at = at;
+	} else if (at < st->spark_at) {
+		return;
+	}
+	lv = progress_spark_level(lag);
+	if (lv > st->spark[KG_SPARK - 1])
+		st->spark[KG_SPARK - 1] = lv;
+}
+
+/* Remove sample i. */
+static void
+le_remove(kg_lesamples *s, int i)
+{
+	memmove(s->t + i, s->t + i + 1, (size_t)(s->n - i - 1) * sizeof *s->t);
+	memmove(s->le + i, s->le + i + 1, (size_t)(s->n - i - 1) * sizeof *s->le);
+	s->n--;
+}
+
+/* A log-end sample at t. */
+void
+progress_le_add(kg_lesamples *s, int64_t t, int64_t log_end, int64_t keep_us)
+{
+	int i, best = -1;
+	double cost = 0;
+	if (log_end < 0 || (s->n > 0 && t <= s->t[s->n - 1]))
+		return;
+	if (s->n > 0 && log_end < s->le[s->n - 1])
+		s->n = 0; /* the log went back (the topic made again): nothing before says anything now */
+	/* samples past what is kept go, but one stays for "at least its age" */
+	while (s->n > 1 && s->t[1] < t - keep_us)
+		le_remove(s, 0);
+	if (s->n > 0 && log_end == s->le[s->n - 1]) {
+		/* the same log-end: its first sample already says when it got there */
+		return;
+	}
+	if (s->n == KG_LE_SAMPLES) {
+		/* drop the sample whose neighbours are closest for its age: recent ones stay dense */
+		for (i = 1; i < s->n - 1; i++) {
+			double c = (double)(s->t[i + 1] - s->t[i - 1]) / (double)KG_MAX(t - s->t[i], 1);
+			if (best < 0 || c < cost) {
+				best = i;
+				cost = c;
+			}
+		}
+		le_remove(s, best);
+	}
+	s->t[s->n] = t;
+	s->le[s->n] = log_end;
+	s->n++;
+}
+
+/* Records per second the log-end grew over the window before now. */
+double
+progress_produce_rate(const kg_lesamples *s, int64_t now_us, int64_t window_us)
+{
+	int j;
+	if (s == NULL || s->n < 2)
+		return -1;
+	for (j = 0; j < s->n - 2 && s->t[j] < now_us - window_us; j++)
+		;
+	if (s->t[s->n - 1] <= s->t[j])
+		return -1;
+	/* the last sample may be older than now: a log-end that has not moved since */
+	return (double)(s->le[s->n - 1] - s->le[j]) * 1e6 / (double)(KG_MAX(now_us, s->t[s->n - 1]) - s->t[j]);
+}
+
+/* The estimate: when the log-end passed committed. */
+kg_tlag_kind
+progress_interpolate(const kg_lesamples *s, int64_t committed, int64_t now_us, int64_t *lag_us, kg_tlag_why *why)
+{
+	int i;
+	double f, at;
+	*lag_us = -1;
+	*why = KG_TLAG_NO_SAMPLES;
+	if (s == NULL || s->n == 0)
+		return KG_TLAG_NONE;
+	for (i = 0; i < s->n && s->le[i] <= committed; i++)
+		;
+	if (i == s->n)
+		return KG_TLAG_NONE;
+	if (i == 0) {
+		if (now_us <= s->t[0])
+			return KG_TLAG_NONE;
+		*why = KG_TLAG_WHY_NONE;
+		*lag_us = now_us - s->t[0];
+		return KG_TLAG_ATLEAST;
+	}
+	/* the record at committed was written when the log-end went past it */
+	f = (double)(committed + 1 - s->le[i - 1]) / (double)(s->le[i] - s->le[i - 1]);
+	f = f < 0 ? 0 : f > 1 ? 1 : f;
+	at = (double)s->t[i - 1] + f * (double)(s->t[i] - s->t[i - 1]);
+	*lag_us = (double)now_us > at ? (int64_t)((double)now_us - at) : 0;
+	*why = KG_TLAG_WHY_NONE;
+	return KG_TLAG_ESTIMATE;
+}
+
+/* The time lag at now of a committed offset. */
+kg_tlag_kind
+progress_time_lag(const kg_lesamples *s, const kg_stamp *stamp, int64_t committed, int64_t log_end, int64_t log_start,
+		  int64_t now_us, int64_t *lag_us, kg_tlag_why *why)
+{
+	kg_tlag_why read_why = KG_TLAG_WHY_NONE;
+	kg_tlag_kind k;
+	*lag_us = -1;
+	*why = KG_TLAG_WHY_NONE;
+	if (committed < 0 || log_end < 0) {
+		*why = KG_TLAG_NO_OFFSETS;
+		return KG_TLAG_NONE;
+	}
+	if (log_start >= 0 && committed < log_start) {
+		*why = KG_TLAG_DELETED;
+		return KG_TLAG_NONE;
+	}
+	if (committed >= log_end) {
+		*lag_us = 0; /* nothing to consume: no record waits */
+		return KG_TLAG_EXACT;
+	}
+	if (stamp != NULL && stamp->offset == committed) {
+		if (stamp->why == KG_TLAG_WHY_NONE && stamp->record == committed && stamp->ts_ms >= 0) {
+			*lag_us = now_us - stamp->ts_ms * 1000;
+			if (*lag_us < 0) {
+				*lag_us = 0;
+				*why = KG_TLAG_SKEW;
+			}
+			return KG_TLAG_EXACT;
+		}
+		read_why = stamp->why != KG_TLAG_WHY_NONE ? (kg_tlag_why)stamp->why
+			   : stamp->record != committed   ? KG_TLAG_GAP
+							  : KG_TLAG_NO_TIMESTAMP;
+	}
+	k = progress_interpolate(s, committed, now_us, lag_us, why);
+	if (read_why != KG_TLAG_WHY_NONE)
+		*why = read_why;
+	return k;
+}
+
+/* ---------------------------------------------------------- the state */
+
+/* One topic's samples by partition. */
+typedef struct ptopic {
+	kg_lesamples *s;
+	int n;
+	int64_t at;               /* the data time of the last samples taken */
+	const kg_topic *cur;      /* the snapshot's topic in this apply, NULL when it has none */
+} ptopic;
+
+/* One group's partitions and their states, sorted like a snapshot's. */
+typedef struct pgroup {
+	kg_tp *tp;
+	kg_pstate *st;
+	int n;
+	int64_t data_us;          /* the data time of its last observation */
+} pgroup;
+
+struct kg_progress {
+	int64_t window_us;
+	int64_t keep_us;
+	ptopic *topics;           /* by topic id */
+	size_t ntopics;
+	pgroup **groups;          /* by group id */
+	size_t ngroups;
+	uint64_t applied;         /* progress_topics() calls: a topic whose cur is from another is not in this snapshot */
+	size_t nlesamples;        /* topic partitions held */
+};
+
+/* Create the state. */
+kg_progress *
+progress_new(int64_t window_us, int64_t keep_us)
+{
+	kg_progress *p = xcalloc(1, sizeof *p);
+	p->window_us = window_us > 0 ? window_us : KG_DEFAULT_LAG_WINDOW_US;
+	p->keep_us = keep_us > 0 ? keep_us : KEEP_DEFAULT_US;
+	return p;
+}
+
+/* Free a group's state. */
+static void
+pgroup_free(pgroup *g)
+{
+	if (g == NULL)
+		return;
+	free(g->tp);
+	free(g->st);
+	free(g);
+}
+
+/* Free the state. */
+void
+progress_free(kg_progress *p)
+{
+	size_t i;
+	if (p == NULL)
+		return;
+	for (i = 0; i < p->ntopics; i++)
+		free(p->topics[i].s);
+	free(p->topics);
+	for (i = 0; i < p->ngroups; i++)
+		pgroup_free(p->groups[i]);
+	free(p->groups);
+	free(p);
+}
+
+/* The window. */
+int64_t
+progress_window(const kg_progress *p)
+{
+	return p->window_us;
+}
+
+/* The samples of a topic id, made on demand. */
+static ptopic *
+topic_get(kg_progress *p, int32_t id)
+{
+	if (id < 0)
+		return NULL;
+	if ((size_t)id >= p->ntopics) {
+		size_t old = p->ntopics, n = old ? old : 64;
+		while (n <= (size_t)id)
+			n *= 2;
+		p->topics = xreallocarray(p->topics, n, sizeof *p->topics);
+		memset(p->topics + old, 0, (n - old) * sizeof *p->topics);
+		p->ntopics = n;
+	}
+	return &p->topics[id];
+}
+
+/* Take the snapshot's log-end samples. */
+void
+progress_topics(kg_progress *p, const kg_snapshot *s)
+{
+	int64_t at = s->data_time_us > 0 ? s->data_time_us : s->time_us;
+	size_t i;
+	int j, k;
+	for (i = 0; i < p->ntopics; i++)
+		p->topics[i].cur = NULL;
+	for (j = 0; j < s->ntopics; j++) {
+		const kg_topic *t = &s->topics[j];
+		ptopic *pt = topic_get(p, t->id);
+		if (pt == NULL)
+			continue;
+		pt->cur = t;
+		if (t->npartitions > pt->n) {
+			pt->s = xreallocarray(pt->s, (size_t)t->npartitions, sizeof *pt->s);
+			memset(pt->s + pt->n, 0, (size_t)(t->npartitions - pt->n) * sizeof *pt->s);
+			p->nlesamples += (size_t)(t->npartitions - pt->n);
+			pt->n = t->npartitions;
+		}
+		if (at <= pt->at)
+			continue;
+		pt->at = at;
+		for (k = 0; k < t->npartitions; k++)
+			progress_le_add(&pt->s[k], at, t->partitions[k].log_end, p->keep_us);
+	}
+	p->applied++;
+}
+
+/* The group's state, made on demand. */
+static pgroup *
+group_get(kg_progress *p, int32_t id)
+{
+	if ((size_t)id >= p->ngroups) {
+		size_t old = p->ngroups, n = old ? old : 64;
+		while (n <= (size_t)id)
+			n *= 2;
+		p->groups = xreallocarray(p->groups, n, sizeof *p->groups);
+		memset(p->groups + old, 0, (n - old) * sizeof *p->groups);
+		p->ngroups = n;
+	}
+	if (p->groups[id] == NULL)
+		p->groups[id] = xcalloc(1, sizeof *p->groups[id]);
+	return p->groups[id];
+}
+
+/* Make g's partitions those of G, keeping the states of the ones it had (both sorted). */
+static void
+group_align(pgroup *g, const kg_group *G)
+{
+	kg_tp *tp;
+	kg_pstate *st;
+	int i = 0, k;
+	bool same = g->n == G->nparts;
+	for (k = 0; same && k < G->nparts; k++)
+		same = tp_cmp(&g->tp[k], &G->parts[k].tp) == 0;
+	if (same)
+		return;
+	tp = xmalloc((size_t)(G->nparts ? G->nparts : 1) * sizeof *tp);
+	st = xmalloc((size_t)(G->nparts ? G->nparts : 1) * sizeof *st);
+	for (k = 0; k < G->nparts; k++) {
+		while (i < g->n && tp_cmp(&g->tp[i], &G->parts[k].tp) < 0)
+			i++;
+		tp[k] = G->parts[k].tp;
+		if (i < g->n && tp_cmp(&g->tp[i], &tp[k]) == 0)
+			st[k] = g->st[i];
+		else
+			progress_state_init(&st[k]);
+	}
+	free(g->tp);
+	free(g->st);
+	g->tp = tp;
+	g->st = st;
+	g->n = G->nparts;
+}
+
+/* Add a change of verdict. */
+static void
+change_add(kg_vchange **ch, size_t *cap, int *n, int part, uint8_t from, uint8_t to, int64_t since)
+{
+	util_grow(ch, cap, (size_t)*n + 1, sizeof **ch);
+	(*ch)[*n].part = part;
+	(*ch)[*n].from = from;
+	(*ch)[*n].to = to;
+	(*ch)[*n].since = since;
+	(*n)++;
+}
+
+/* A partition's time lag and produce rate from its topic's samples and the record read. */
+static void
+part_time_lag(kg_progress *p, kg_gpart *gp, int64_t now)
+{
+	ptopic *pt = (size_t)gp->tp.topic < p->ntopics ? &p->topics[gp->tp.topic] : NULL;
+	const kg_lesamples *s = pt != NULL && gp->tp.partition < pt->n ? &pt->s[gp->tp.partition] : NULL;
+	const kg_stamp *stamp = NULL;
+	kg_tlag_why why;
+	if (pt != NULL && pt->cur != NULL && gp->tp.partition < pt->cur->npartitions)
+		stamp = &pt->cur->partitions[gp->tp.partition].stamp;
+	gp->tlag_kind = (uint8_t)progress_time_lag(s, stamp, gp->committed, gp->log_end, gp->log_start, now,
+						   &gp->time_lag_us, &why);
+	gp->tlag_why = (uint8_t)why;
+	gp->produce_rate = (float)progress_produce_rate(s, now, p->window_us);
+}
+
+/* The group's roll-ups from its partitions: the worst verdict, the oldest time lag, the counts. */
+static void
+group_rollup(kg_group *G)
+{
+	int k;
+	G->verdict = KG_VERDICT_NONE;
+	G->time_lag_us = -1;
+	G->tlag_kind = KG_TLAG_NONE;
+	G->verdict_since_us = 0;
+	G->lost = 0;
+	memset(G->nverdict, 0, sizeof G->nverdict);
+	for (k = 0; k < G->nparts; k++) {
+		const kg_gpart *gp = &G->parts[k];
+		G->nverdict[gp->verdict]++;
+		G->lost += gp->lost;
+		if (gp->verdict > G->verdict ||
+		    (gp->verdict == G->verdict && gp->verdict_since_us > 0 &&
+		     (G->verdict_since_us == 0 || gp->verdict_since_us < G->verdict_since_us))) {
+			G->verdict = gp->verdict;
+			G->verdict_since_us = gp->verdict_since_us;
+		}
+		if (gp->tlag_kind != KG_TLAG_NONE && gp->time_lag_us > G->time_lag_us) {
+			G->time_lag_us = gp->time_lag_us;
+			G->tlag_kind = gp->tlag_kind;
+		}
+	}
+}
+
+/* Judge one group. */
+int
+progress_group(kg_progress *p, kg_group *G, int64_t now_us, int64_t interval_us, kg_vchange **ch, size_t *cap)
+{
+	pgroup *g = group_get(p, G->id);
+	int64_t data_t = G->data_time_us > 0 ? G->data_time_us : now_us;
+	int64_t stall = progress_stall_us(p->window_us, interval_us);
+	bool fresh = data_t > g->data_us;
+	int k, n = 0;
+	group_align(g, G);
+	for (k = 0; k < G->nparts; k++) {
+		kg_gpart *gp = &G->parts[k];
+		kg_pstate *st = &g->st[k];
+		kg_verdict v;
+		int64_t since;
+		if (fresh)
+			progress_observe(st, data_t, gp->committed, gp->log_end, p->window_us);
+		progress_spark(st, now_us, gp->lag, p->window_us);
+		v = progress_verdict(st, KG_MAX(data_t, st->seen_us), gp->committed, gp->log_end, gp->log_start,
+				     p->window_us, stall, &since);
+		gp->verdict = (uint8_t)v;
+		gp->verdict_since_us = since;
+		gp->moved_us = st->move_us;
+		gp->moved_lo_us = st->move_lo_us;
+		gp->lost = v == KG_VERDICT_LOST ? gp->log_start - gp->committed : 0;
+		gp->consume_rate = (float)progress_consume_rate(st);
+		memcpy(gp->spark, st->spark, sizeof gp->spark);
+		part_time_lag(p, gp, now_us);
+		if (v != st->verdict)
+			change_add(ch, cap, &n, k, st->verdict, (uint8_t)v, since);
+		st->verdict = (uint8_t)v;
+	}
+	if (fresh)
+		g->data_us = data_t;
+	group_rollup(G);
+	return n;
+}
+
+/* Forget a group. */
+void
+progress_forget(kg_progress *p, int32_t group)
+{
+	if (group >= 0 && (size_t)group < p->ngroups) {
+		pgroup_free(p->groups[group]);
+		p->groups[group] = NULL;
+	}
+}
+
+/* Group partitions and topic partitions held. */
+void
+progress_counts(const kg_progress *p, size_t *gparts, size_t *tparts)
+{
+	size_t i;
+	*gparts = 0;
+	for (i = 0; i < p->ngroups; i++)
+		*gparts += p->groups[i] != NULL ? (size_t)p->groups[i]->n : 0;
+	*tparts = p->nlesamples;
+}
+
+/* Bytes held. */
+size_t
+progress_bytes(const kg_progress *p)
+{
+	size_t gparts, tparts, i, b = sizeof *p + p->ntopics * sizeof *p->topics + p->ngroups * sizeof *p->groups;
+	progress_counts(p, &gparts, &tparts);
+	for (i = 0; i < p->ngroups; i++)
+		b += p->groups[i] != NULL ? sizeof *p->groups[i] : 0;
+	return b + gparts * (sizeof(kg_tp) + sizeof(kg_pstate)) + tparts * sizeof(kg_lesamples);
+}

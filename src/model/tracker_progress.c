@@ -1,0 +1,266 @@
+/*
+ * tracker_progress.c: what the tracker does with progress (progress.h).
+ *
+ * Each apply, after the groups' descriptions are folded: the snapshot's
+ * log-end samples go to the progress state and every group is judged.
+ * Verdict changes become events, one per group and new verdict, naming the
+ * partitions and what shows it.  Frozen commits are the tracker's evidence
+ * that a member stopped consuming: a member whose partitions with lag are
+ * all STALLED or STOPPED is silent from the time they froze (outside a
+ * rebalance), until one of them moves again.  After a rebalance, the
+ * partitions that changed owner are watched until their new owner's
+ * commits move: the longest wait is the episode's "resumed" measure,
+ * within the bounds two observations give.  Last, each member's verdict is
+ * the worst of the partitions it consumes.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/progress.h"
+#include "model/tracker_int.h"
+
+/* The partitions of changes ch[0..n) whose new verdict is v (from above OK when again), in parts; their lag and since. */
+static int
+changes_of(const kg_group *G, const kg_vchange *ch, int n, uint8_t v, kg_tp *parts, int64_t *lag, int64_t *since,
+	   uint8_t *from)
+{
+	int i, np = 0;
+	*lag = 0;
+	*since = 0;
+	*from = KG_VERDICT_NONE;
+	for (i = 0; i < n; i++) {
+		const kg_gpart *gp = &G->parts[ch[i].part];
+		if (ch[i].to != v)
+			continue;
+		parts[np++] = gp->tp;
+		*lag += v == KG_VERDICT_LOST ? gp->lost : gp->lag > 0 ? gp->lag : 0;
+		if (ch[i].since > 0 && (*since == 0 || ch[i].since < *since))
+			*since = ch[i].since;
+		if (ch[i].from > *from)
+			*from = ch[i].from;
+	}
+	return np;
+}
+
+/* What shows a verdict, in words. */
+static void
+verdict_text(sbuf *b, uint8_t v, uint8_t from, int64_t lag, int64_t since, int64_t at)
+{
+	char n[32], d[32];
+	util_fmt_count(n, sizeof n, lag);
+	util_fmt_duration(d, sizeof d, since > 0 && at > since ? at - since : 0);
+	switch (v) {
+	case KG_VERDICT_STALLED:
+		sbuf_addf(b, "committed offset frozen %s while the log grows (lag %s)", d, n);
+		break;
+	case KG_VERDICT_STOPPED:
+		sbuf_addf(b, "no commit for %s, longer than the lag window (lag %s)", d, n);
+		break;
+	case KG_VERDICT_LOST:
+		sbuf_addf(b, "%s records deleted by retention before they were consumed", n);
+		break;
+	case KG_VERDICT_REWIND:
+		sbuf_adds(b, "committed offset went back: records will be processed again");
+		break;
+	case KG_VERDICT_SLOW:
+		sbuf_addf(b, "commits move but the lag grew at every commit for %s (lag %s)", d, n);
+		break;
+	case KG_VERDICT_OK:
+		sbuf_adds(b, from > KG_VERDICT_OK ? (lag == 0 ? "caught up" : "commits move") : "");
+		break;
+	default:
+		break;
+	}
+}
+
+/* One event per new verdict among the changes (none for a first judgement of OK, none for "not judged"). */
+static void
+verdict_events(kg_tracker *t, tgroup *g, const kg_group *G, const kg_vchange *ch, int n, int64_t T)
+{
+	kg_tp *parts;
+	int v;
+	if (n == 0)
+		return;
+	parts = xmalloc((size_t)n * sizeof *parts);
+	for (v = KG_VERDICT_OK; v < KG_VERDICT_COUNT; v++) {
+		int64_t lag, since;
+		uint8_t from;
+		int np = changes_of(G, ch, n, (uint8_t)v, parts, &lag, &since, &from);
+		kg_event *ev;
+		sbuf b = { 0 };
+		if (np == 0 || (v == KG_VERDICT_OK && from <= KG_VERDICT_OK))
+			continue;
+		ev = event_new(KG_EV_VERDICT, T, g->id);
+		ev->parts = tp_dup(parts, np);
+		ev->nparts = np;
+		ev->verdict = (uint8_t)v;
+		ev->verdict_from = from;
+		ev->since_us = since;
+		ev->records = lag;
+		ev->evidence = KG_EVID_POLLED;
+		verdict_text(&b, (uint8_t)v, from, lag, since, G->data_time_us > 0 ? G->data_time_us : T);
+		event_text(ev, sbuf_str(&b));
+		sbuf_free(&b);
+		tk_emit(t, g, ev);
+	}
+	free(parts);
+}
+
+/*
+ * Frozen commits: a present member whose partitions with lag are all
+ * STALLED or STOPPED stopped consuming when they froze; one that moves
+ * again ends that silence.
+ */
+static void
+members_frozen(kg_tracker *t, tgroup *g, const kg_group *G, int64_t T)
+{
+	size_t i;
+	for (i = 0; i < g->nm; i++) {
+		tmember *m = g->m[i];
+		const kg_tp *h;
+		int nh, k, nlag = 0, nfrozen = 0, nfz = 0;
+		int64_t since = 0;
+		kg_tp *frozen;
+		if (!m->present)
+			continue;
+		h = tk_held(m, &nh);
+		frozen = xmalloc((size_t)(nh ? nh : 1) * sizeof *frozen);
+		for (k = 0; k < nh; k++) {
+			int idx = group_part_index(G, h[k]);
+			const kg_gpart *gp = idx >= 0 ? &G->parts[idx] : NULL;
+			if (gp == NULL || gp->verdict == KG_VERDICT_NONE || gp->lag <= 0)
+				continue;
+			nlag++;
+			if (gp->verdict == KG_VERDICT_STALLED || gp->verdict == KG_VERDICT_STOPPED) {
+				nfrozen++;
+				frozen[nfz++] = h[k];
+				if (since == 0 || gp->verdict_since_us < since)
+					since = gp->verdict_since_us;
+			}
+		}
+		if (nlag > 0 && nfrozen == nlag && g->ep == NULL && since > 0) {
+			sbuf b = { 0 };
+			sbuf_adds(&b, "commits frozen on ");
+			tp_format(&b, frozen, nfz, g->single_topic);
+			tk_member_silent(t, g, m, since, SILENT_EXTERNAL, sbuf_str(&b), KG_EVID_POLLED);
+			sbuf_free(&b);
+		} else {
+			tk_member_alive(m, T, LIFE_PROGRESS);
+		}
+		free(frozen);
+	}
+}
+
+/* Start watching the partitions the last closed episode moved (once per episode). */
+static void
+resume_start(tgroup *g)
+{
+	int k, n = 0;
+	free(g->res_tp);
+	free(g->res_done);
+	g->res_tp = xmalloc((size_t)(g->nmoved ? g->nmoved : 1) * sizeof *g->res_tp);
+	g->res_done = xcalloc((size_t)(g->nmoved ? g->nmoved : 1), sizeof *g->res_done);
+	for (k = 0; k < g->nmoved; k++) {
+		if (g->moved_from[k] >= 0)
+			g->res_tp[n++] = g->moved[k];
+	}
+	g->nres = n;
+	g->res_ep = g->last_ep;
+	g->res_left = n;
+	g->res_span.min = g->res_span.max = 0;
+	g->res_open = n > 0;
+}
+
+/* Write what is known of the wait into the stored episode. */
+static void
+resume_store(kg_tracker *t, tgroup *g, bool final)
+{
+	kg_episode *e = history_episode(t->h, g->id, g->res_ep);
+	if (e == NULL)
+		return;
+	e->nresumed = g->nres - g->res_left;
+	e->resumed_us = g->res_span;
+	if (g->res_left > 0 && final)
+		e->resumed_us.max = -1; /* some never resumed while watched: at least this long */
+}
+
+/*
+ * After a rebalance, how long the moved partitions waited for their new
+ * owner's commits: from the episode's start (its bounds) to the first move
+ * seen after its end (the observation before, and that one); one with
+ * nothing to consume counts at the end.
+ */
+static void
+resume_watch(kg_tracker *t, tgroup *g, const kg_group *G, int64_t T)
+{
+	kg_episode *e;
+	int k;
+	if (g->last_ep != 0 && g->last_ep != g->res_ep)
+		resume_start(g);
+	if (!g->res_open || (e = history_episode(t->h, g->id, g->res_ep)) == NULL) {
+		g->res_open = false;
+		return;
+	}
+	for (k = 0; k < g->nres; k++) {
+		int idx = g->res_done[k] ? -1 : group_part_index(G, g->res_tp[k]);
+		const kg_gpart *gp = idx >= 0 ? &G->parts[idx] : NULL;
+		int64_t lo, hi, lo_at, hi_at;
+		if (gp == NULL)
+			continue;
+		if (gp->moved_us > 0 && gp->moved_lo_us >= e->end_lo_us) {
+			lo_at = gp->moved_lo_us;
+			hi_at = gp->moved_us;
+		} else if (gp->lag == 0) {
+			lo_at = hi_at = e->end_us;
+		} else {
+			continue;
+		}
+		lo = lo_at - e->start_us;
+		hi = hi_at - (e->start_lo_us > 0 ? e->start_lo_us : e->start_us);
+		g->res_span.min = KG_MAX(g->res_span.min, lo);
+		g->res_span.max = KG_MAX(g->res_span.max, hi);
+		g->res_done[k] = true;
+		g->res_left--;
+	}
+	if (g->res_left == 0 || T - e->end_us > 2 * progress_window(t->prog)) {
+		resume_store(t, g, true);
+		g->res_open = false;
+	} else if (g->res_left < g->nres) {
+		resume_store(t, g, false);
+	}
+}
+
+/* Judge every group of the snapshot: events, silent members, the episodes' resumed measure. */
+void
+tk_progress(kg_tracker *t, kg_snapshot *snap, int64_t T)
+{
+	int k;
+	progress_topics(t->prog, snap);
+	for (k = 0; k < snap->ngroups; k++) {
+		kg_group *G = &snap->groups[k];
+		tgroup *g = tk_group_get(t, G->id);
+		int n = progress_group(t->prog, G, T, snap->interval_us, &t->vch, &t->cvch);
+		if (g == NULL || G->traced)
+			continue;
+		verdict_events(t, g, G, t->vch, n, T);
+		members_frozen(t, g, G, T);
+		resume_watch(t, g, G, T);
+	}
+}
+
+/* Each member's verdict: the worst of the partitions it consumes now (after the owners are known). */
+void
+tk_member_verdicts(kg_group *G)
+{
+	int k;
+	for (k = 0; k < G->nmembers; k++)
+		G->members[k].verdict = KG_VERDICT_NONE;
+	for (k = 0; k < G->nparts; k++) {
+		const kg_gpart *gp = &G->parts[k];
+		if (gp->owner >= 0 && gp->owner < G->nmembers && gp->verdict > G->members[gp->owner].verdict)
+			G->members[gp->owner].verdict = gp->verdict;
+	}
+}

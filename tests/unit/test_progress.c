@@ -1,0 +1,582 @@
+/*
+ * test_progress.c: the progress rules one by one (progress.h): each
+ * verdict, its since, the stall threshold and the commit pace, time lag by
+ * interpolation and from a record's timestamp with every reason it can be
+ * unknown, the log-end samples' thinning, rates, the sparkline, and a
+ * group judged through snapshots with its changes and roll-ups.
+ */
+#include "config.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/defaults.h"
+#include "model/intern.h"
+#include "model/progress.h"
+#include "model/snapshot.h"
+#include "model/tracker.h"
+#include "util/util.h"
+
+#define S(x) ((int64_t)((x) * 1e6)) /* seconds */
+#define W S(300)                    /* the default window */
+#define STALL S(30)                 /* its stall threshold at 1 s refreshes */
+
+/* The verdict now, and its since. */
+static kg_verdict
+judge(const kg_pstate *st, int64_t t, int64_t c, int64_t le, int64_t ls, int64_t *since)
+{
+	return progress_verdict(st, t, c, le, ls, W, STALL, since);
+}
+
+/* Feed one observation a second from t0 for n seconds, committed c0 + rate * i, log-end le0 + prate * i. */
+static void
+feed(kg_pstate *st, int64_t t0, int n, int64_t c0, int64_t rate, int64_t le0, int64_t prate)
+{
+	int i;
+	for (i = 0; i < n; i++)
+		progress_observe(st, t0 + S(i), c0 + rate * i, le0 + prate * i, W);
+}
+
+/* Rule 1: nothing to judge without a committed offset, a log-end or an observation. */
+static void
+test_none(void **state)
+{
+	kg_pstate st;
+	int64_t since;
+	(void)state;
+	progress_state_init(&st);
+	assert_int_equal(judge(&st, S(1), 10, 20, -1, &since), KG_VERDICT_NONE); /* never observed */
+	progress_observe(&st, S(1), 10, 20, W);
+	assert_int_equal(judge(&st, S(1), -1, 20, -1, &since), KG_VERDICT_NONE);
+	assert_int_equal(judge(&st, S(1), 10, -1, -1, &since), KG_VERDICT_NONE);
+	assert_int_equal(judge(&st, S(1), 10, 20, -1, &since), KG_VERDICT_OK);
+	assert_true(since == 0);
+}
+
+/* Rule 2: below the log start is LOST, whatever else holds (even a frozen offset). */
+static void
+test_lost(void **state)
+{
+	kg_pstate st;
+	int64_t since, lag;
+	kg_tlag_why why;
+	(void)state;
+	progress_state_init(&st);
+	feed(&st, S(1), 400, 1500, 0, 3000, 5); /* frozen for 400 s: STOPPED, but ... */
+	assert_int_equal(judge(&st, S(400), 1500, 5000, 1000, &since), KG_VERDICT_STOPPED);
+	assert_int_equal(judge(&st, S(400), 1500, 5000, 2800, &since), KG_VERDICT_LOST);
+	assert_int_equal(judge(&st, S(400), 2800, 5000, 2800, &since), KG_VERDICT_STOPPED); /* at the start: not lost */
+	assert_int_equal(progress_time_lag(NULL, NULL, 1500, 5000, 2800, S(400), &lag, &why), KG_TLAG_NONE);
+	assert_int_equal(why, KG_TLAG_DELETED);
+}
+
+/* Rule 3: no lag now is OK, even after a long stop. */
+static void
+test_ok_caught_up(void **state)
+{
+	kg_pstate st;
+	int64_t since;
+	(void)state;
+	progress_state_init(&st);
+	feed(&st, S(1), 400, 1000, 0, 1000, 0); /* idle topic, nothing to consume */
+	assert_int_equal(judge(&st, S(400), 1000, 1000, 0, &since), KG_VERDICT_OK);
+}
+
+/* Rule 4: frozen while lag grows turns STALLED at the threshold, since the last move. */
+static void
+test_stalled(void **state)
+{
+	kg_pstate st;
+	int64_t since;
+	(void)state;
+	progress_state_init(&st);
+	feed(&st, S(1), 60, 1000, 10, 1005, 10); /* moving, a little lag */
+	/* the last move seen at 60; frozen from then on while the log grows */
+	feed(&st, S(61), 29, 1590, 0, 1605, 10);
+	assert_int_equal(judge(&st, S(89), 1590, 1885, -1, &since), KG_VERDICT_OK); /* 29 s: not yet */
+	progress_observe(&st, S(90), 1590, 1895, W);
+	assert_int_equal(judge(&st, S(90), 1590, 1895, -1, &since), KG_VERDICT_STALLED);
+	assert_true(since == S(60));
+	/* moving again: OK at once */
+	progress_observe(&st, S(91), 1700, 1905, W);
+	assert_int_equal(judge(&st, S(91), 1700, 1905, -1, &since), KG_VERDICT_OK);
+}
+
+/* Rule 4: a consumer that had caught up and then stopped is frozen from its last time without lag. */
+static void
+test_stalled_after_catch_up(void **state)
+{
+	kg_pstate st;
+	int64_t since;
+	(void)state;
+	progress_state_init(&st);
+	progress_observe(&st, S(1), 1000, 1000, W);
+	progress_observe(&st, S(2), 1000, 1000, W); /* nothing produced: no lag, nothing to move */
+	progress_observe(&st, S(100), 1000, 1000, W);
+	feed(&st, S(101), 31, 1000, 0, 1010, 10); /* the producer starts, the consumer does not */
+	assert_int_equal(judge(&st, S(131), 1000, 1310, -1, &since), KG_VERDICT_STALLED);
+	assert_true(since == S(100));
+}
+
+/* Rule 4: the threshold follows the partition's own pace: a commit every 20 s is no stall at 30 s. */
+static void
+test_stall_usual_pace(void **state)
+{
+	kg_pstate st;
+	int64_t since, t;
+	(void)state;
+	progress_state_init(&st);
+	for (t = 0; t <= 200; t++)
+		progress_observe(&st, S(1 + t), 1000 + (t / 20) * 200, 1100 + t * 10, W);
+	/* the last move at 201; at 231 it is 30 s frozen but its usual gap is 20 s: wait for twice that */
+	for (t = 201; t <= 240; t++)
+		progress_observe(&st, S(1 + t), 3000, 1100 + t * 10, W);
+	assert_int_equal(judge(&st, S(231), 3000, 3400, -1, &since), KG_VERDICT_OK);
+	assert_int_equal(judge(&st, S(241), 3000, 3500, -1, &since), KG_VERDICT_STALLED);
+	assert_true(since == S(201));
+}
+
+/* Rule 4: frozen for the whole window with lag is STOPPED; first seen frozen counts from the first sight. */
+static void
+test_stopped(void **state)
+{
+	kg_pstate st;
+	int64_t since;
+	(void)state;
+	progress_state_init(&st);
+	feed(&st, S(1), 10, 1000, 10, 1050, 10);
+	feed(&st, S(11), 300, 1090, 0, 1150, 10);
+	assert_int_equal(judge(&st, S(309), 1090, 4130, -1, &since), KG_VERDICT_STALLED);
+	assert_int_equal(judge(&st, S(310), 1090, 4140, -1, &since), KG_VERDICT_STOPPED);
+	assert_true(since == S(10));
+	progress_state_init(&st);
+	feed(&st, S(1), 301, 500, 0, 600, 1); /* never moved since kgtop began */
+	assert_int_equal(judge(&st, S(301), 500, 900, -1, &since), KG_VERDICT_STOPPED);
+	assert_true(since == S(1));
+}
+
+/* Rule 5: a committed offset that went back is REWIND for a window, then judged by the others. */
+static void
+test_rewind(void **state)
+{
+	kg_pstate st;
+	int64_t since;
+	(void)state;
+	progress_state_init(&st);
+	feed(&st, S(1), 10, 5000, 10, 5005, 10);
+	progress_observe(&st, S(11), 3000, 5105, W); /* back 2,090 records */
+	assert_int_equal(judge(&st, S(11), 3000, 5105, -1, &since), KG_VERDICT_REWIND);
+	assert_true(since == S(11));
+	assert_int_equal(st.rewind_by, 5090 - 3000);
+	feed(&st, S(12), 300, 3010, 11, 5115, 10); /* reads it all again, a little faster than it is written */
+	assert_int_equal(judge(&st, S(310), 3010 + 298 * 11, 5115 + 2980, -1, &since), KG_VERDICT_REWIND);
+	assert_int_equal(judge(&st, S(311), 3010 + 299 * 11, 5115 + 2990, -1, &since), KG_VERDICT_OK);
+}
+
+/* Rule 6: commits that move while the lag grows at every sample for half the window are SLOW. */
+static void
+test_slow(void **state)
+{
+	kg_pstate st;
+	int64_t since;
+	(void)state;
+	progress_state_init(&st);
+	feed(&st, S(1), 149, 1000, 4, 1100, 10); /* 4/s against 10/s: lag grows 6/s */
+	assert_int_equal(judge(&st, S(149), 1000 + 148 * 4, 1100 + 1480, -1, &since), KG_VERDICT_OK); /* under half */
+	feed(&st, S(150), 100, 1000 + 149 * 4, 4, 1100 + 1490, 10);
+	assert_int_equal(judge(&st, S(249), 1000 + 248 * 4, 1100 + 2480, -1, &since), KG_VERDICT_SLOW);
+	assert_true(since > 0 && since <= S(249) - W / 2);
+	/* it catches up once: the run is over */
+	progress_observe(&st, S(250), 1100 + 2490, 1100 + 2490, W);
+	assert_int_equal(judge(&st, S(250), 3590, 3590, -1, &since), KG_VERDICT_OK);
+	feed(&st, S(251), 200, 3590, 4, 3600, 10);
+	/* lag grew at every sample for 200 s, but the window saw it without lag */
+	assert_int_equal(judge(&st, S(450), 3590 + 199 * 4, 3600 + 1990, -1, &since), KG_VERDICT_OK);
+}
+
+/* Rule 7: commits that keep up with a steady lag are OK. */
+static void
+test_ok_steady(void **state)
+{
+	kg_pstate st;
+	int64_t since;
+	(void)state;
+	progress_state_init(&st);
+	feed(&st, S(1), 600, 1000, 10, 1050, 10);
+	assert_int_equal(judge(&st, S(600), 1000 + 599 * 10, 1050 + 5990, -1, &since), KG_VERDICT_OK);
+	assert_true(progress_consume_rate(&st) > 9.9 && progress_consume_rate(&st) < 10.1);
+}
+
+/* The stall threshold: a tenth of the window, at least two refreshes. */
+static void
+test_stall_threshold(void **state)
+{
+	(void)state;
+	assert_true(progress_stall_us(W, S(1)) == S(30));
+	assert_true(progress_stall_us(S(20), S(1)) == S(2));
+	assert_true(progress_stall_us(S(20), S(5)) == S(10));
+	assert_true(progress_stall_us(S(20), 0) == S(2));
+}
+
+/* Interpolation: between the samples around the offset, at least the oldest's age before them, none with one. */
+static void
+test_interpolate(void **state)
+{
+	kg_lesamples s = { .n = 0 };
+	int64_t lag;
+	kg_tlag_why why;
+	(void)state;
+	progress_le_add(&s, S(100), 1000, S(3600));
+	assert_int_equal(progress_interpolate(&s, 950, S(100), &lag, &why), KG_TLAG_NONE);
+	assert_int_equal(why, KG_TLAG_NO_SAMPLES);
+	progress_le_add(&s, S(110), 2000, S(3600));
+	progress_le_add(&s, S(120), 3000, S(3600));
+	/* the record at 1499 was written when the log-end passed it: 5 s after 100 */
+	assert_int_equal(progress_interpolate(&s, 1499, S(130), &lag, &why), KG_TLAG_ESTIMATE);
+	assert_true(lag == S(25));
+	assert_int_equal(progress_interpolate(&s, 2999, S(120), &lag, &why), KG_TLAG_ESTIMATE);
+	assert_true(lag == 0);
+	/* older than the oldest sample: at least its age */
+	assert_int_equal(progress_interpolate(&s, 500, S(130), &lag, &why), KG_TLAG_ATLEAST);
+	assert_true(lag == S(30));
+	/* caught up: exact zero, whatever the samples */
+	assert_int_equal(progress_time_lag(&s, NULL, 3000, 3000, -1, S(130), &lag, &why), KG_TLAG_EXACT);
+	assert_true(lag == 0);
+	assert_int_equal(progress_time_lag(&s, NULL, -1, 3000, -1, S(130), &lag, &why), KG_TLAG_NONE);
+	assert_int_equal(why, KG_TLAG_NO_OFFSETS);
+}
+
+/* The record's timestamp: exact; ahead of the clock clamped and said; a failed read says why, or gives way to the estimate. */
+static void
+test_time_lag_exact(void **state)
+{
+	kg_lesamples s = { .n = 0 };
+	kg_stamp st = { .offset = 1499, .record = 1499, .ts_ms = 95000, .why = KG_TLAG_WHY_NONE };
+	int64_t lag;
+	kg_tlag_why why;
+	(void)state;
+	assert_int_equal(progress_time_lag(NULL, &st, 1499, 3000, -1, S(130), &lag, &why), KG_TLAG_EXACT);
+	assert_true(lag == S(35));
+	assert_int_equal(why, KG_TLAG_WHY_NONE);
+	st.ts_ms = 140000; /* ten seconds ahead of us */
+	assert_int_equal(progress_time_lag(NULL, &st, 1499, 3000, -1, S(130), &lag, &why), KG_TLAG_EXACT);
+	assert_true(lag == 0);
+	assert_int_equal(why, KG_TLAG_SKEW);
+	/* a stamp of another offset says nothing */
+	assert_int_equal(progress_time_lag(NULL, &st, 1600, 3000, -1, S(130), &lag, &why), KG_TLAG_NONE);
+	assert_int_equal(why, KG_TLAG_NO_SAMPLES);
+	st.ts_ms = -1;
+	assert_int_equal(progress_time_lag(NULL, &st, 1499, 3000, -1, S(130), &lag, &why), KG_TLAG_NONE);
+	assert_int_equal(why, KG_TLAG_NO_TIMESTAMP);
+	st.ts_ms = 95000;
+	st.record = 1500; /* compacted away: the next record is later */
+	assert_int_equal(progress_time_lag(NULL, &st, 1499, 3000, -1, S(130), &lag, &why), KG_TLAG_NONE);
+	assert_int_equal(why, KG_TLAG_GAP);
+	st.record = -1;
+	st.why = KG_TLAG_NO_ANSWER;
+	assert_int_equal(progress_time_lag(NULL, &st, 1499, 3000, -1, S(130), &lag, &why), KG_TLAG_NONE);
+	assert_int_equal(why, KG_TLAG_NO_ANSWER);
+	st.why = KG_TLAG_NO_RECORDS;
+	assert_int_equal(progress_time_lag(NULL, &st, 1499, 3000, -1, S(130), &lag, &why), KG_TLAG_NONE);
+	assert_int_equal(why, KG_TLAG_NO_RECORDS);
+	/* with samples, the estimate stands in and the read's failure stays said */
+	progress_le_add(&s, S(100), 1000, S(3600));
+	progress_le_add(&s, S(110), 2000, S(3600));
+	st.why = KG_TLAG_NO_ANSWER;
+	assert_int_equal(progress_time_lag(&s, &st, 1499, 3000, -1, S(130), &lag, &why), KG_TLAG_ESTIMATE);
+	assert_true(lag == S(25));
+	assert_int_equal(why, KG_TLAG_NO_ANSWER);
+}
+
+/* The log-end samples: bounded, the oldest and newest kept, recent ones dense, equal ones once, a log that went back forgotten. */
+static void
+test_le_samples(void **state)
+{
+	kg_lesamples s = { .n = 0 };
+	int64_t i;
+	(void)state;
+	for (i = 0; i < 600; i++)
+		progress_le_add(&s, S(i), 1000 + i * 10, S(3600));
+	assert_int_equal(s.n, KG_LE_SAMPLES);
+	assert_true(s.t[0] == 0 && s.t[s.n - 1] == S(599));
+	assert_true(s.t[s.n - 1] - s.t[s.n - 2] < s.t[1] - s.t[0]); /* denser near now */
+	progress_le_add(&s, S(600), 1000 + 599 * 10, S(3600)); /* the same log-end: nothing new */
+	assert_true(s.t[s.n - 1] == S(599));
+	/* older than kept: goes, but one stays for "at least" */
+	progress_le_add(&s, S(5000), 100000, S(3600));
+	assert_true(s.n >= 2 && s.t[1] >= S(5000) - S(3600));
+	progress_le_add(&s, S(5001), 10, S(3600)); /* made again: starts over */
+	assert_int_equal(s.n, 1);
+	assert_true(progress_produce_rate(&s, S(5001), W) < 0);
+}
+
+/* Rates: produced over the window by the samples, consumed by the commits. */
+static void
+test_rates(void **state)
+{
+	kg_lesamples s = { .n = 0 };
+	int64_t i;
+	double r;
+	(void)state;
+	for (i = 0; i < 400; i++)
+		progress_le_add(&s, S(i), 1000 + i * 20, S(3600));
+	r = progress_produce_rate(&s, S(399), W);
+	assert_true(r > 19.5 && r < 20.5);
+}
+
+/* The sparkline: a cell per step of the window, the largest lag of the step, older cells shift out. */
+static void
+test_spark(void **state)
+{
+	kg_pstate st;
+	(void)state;
+	progress_state_init(&st);
+	assert_int_equal(progress_spark_level(0), 1);
+	assert_true(progress_spark_level(1000) > progress_spark_level(10));
+	progress_spark(&st, S(1000), 0, S(160)); /* a step of 10 s */
+	progress_spark(&st, S(1001), 100, S(160));
+	progress_spark(&st, S(1002), 10, S(160));
+	assert_int_equal(st.spark[KG_SPARK - 1], progress_spark_level(100));
+	progress_spark(&st, S(1030), 5, S(160));
+	assert_int_equal(st.spark[KG_SPARK - 4], progress_spark_level(100));
+	assert_int_equal(st.spark[KG_SPARK - 2], 0); /* no data in that step */
+	assert_int_equal(st.spark[KG_SPARK - 1], progress_spark_level(5));
+}
+
+/* One group through snapshots: verdicts, changes, roll-ups, stamps. */
+static kg_snapshot *
+snap(int64_t t, const int64_t *committed, const int64_t *log_end, int64_t log_start, const kg_stamp *stamp)
+{
+	kg_builder *b = builder_new(t);
+	int32_t topic = intern_topic("prog-topic");
+	kg_bgroup *g = builder_group(b, intern_group("prog-group"));
+	int p;
+	builder_topic(b, topic, 3);
+	for (p = 0; p < 3; p++) {
+		builder_partition(b, (kg_tp){ topic, p }, 1, log_end[p]);
+		builder_partition_start(b, (kg_tp){ topic, p }, log_start);
+		bgroup_committed(g, (kg_tp){ topic, p }, committed[p]);
+	}
+	if (stamp != NULL)
+		builder_partition_stamp(b, (kg_tp){ topic, 0 }, stamp);
+	bgroup_state(g, KG_STATE_EMPTY);
+	return builder_finish(b);
+}
+
+/* A group judged refresh by refresh. */
+static void
+test_group(void **state)
+{
+	kg_progress *p = progress_new(S(20), S(3600));
+	kg_vchange *ch = NULL;
+	size_t cap = 0;
+	int64_t c[3] = { 100, 100, 100 }, le[3] = { 100, 150, 200 };
+	int i, n = 0;
+	kg_snapshot *s = NULL;
+	kg_stamp st = { .offset = 100, .record = 100, .ts_ms = 1000, .why = 0 };
+	(void)state;
+	for (i = 0; i < 5; i++) {
+		snapshot_unref(s);
+		c[0] = 100 + i * 10; /* 0 moves and keeps up; 1 and 2 frozen with lag */
+		le[0] = c[0];
+		le[1] = 150 + i * 10;
+		le[2] = 200 + i * 10;
+		s = snap(S(10 + i), c, le, 0, NULL);
+		progress_topics(p, s);
+		n = progress_group(p, &s->groups[0], s->time_us, S(1), &ch, &cap);
+		if (i == 0)
+			assert_int_equal(n, 3); /* none to OK */
+	}
+	/* 4 s frozen with a stall threshold of 2 s */
+	assert_int_equal(s->groups[0].parts[0].verdict, KG_VERDICT_OK);
+	assert_int_equal(s->groups[0].parts[1].verdict, KG_VERDICT_STALLED);
+	assert_int_equal(s->groups[0].verdict, KG_VERDICT_STALLED);
+	assert_int_equal(s->groups[0].nverdict[KG_VERDICT_STALLED], 2);
+	assert_true(s->groups[0].verdict_since_us == S(10));
+	/* written before kgtop's first sample of the log-end: at least that old */
+	assert_int_equal(s->groups[0].parts[1].tlag_kind, KG_TLAG_ATLEAST);
+	assert_true(s->groups[0].parts[1].time_lag_us == S(4));
+	assert_true(s->groups[0].time_lag_us >= s->groups[0].parts[1].time_lag_us);
+	snapshot_unref(s);
+	/* retention passes partition 2; a record read at partition 0's offset */
+	c[0] = 190;
+	le[0] = 200;
+	st.offset = 190;
+	st.record = 190;
+	st.ts_ms = 12000;
+	s = snap(S(15), c, le, 180, &st);
+	progress_topics(p, s);
+	n = progress_group(p, &s->groups[0], s->time_us, S(1), &ch, &cap);
+	assert_int_equal(n, 2); /* partitions 1 and 2 became LOST */
+	assert_int_equal(s->groups[0].parts[2].verdict, KG_VERDICT_LOST);
+	assert_true(s->groups[0].parts[2].lost == 180 - 100);
+	assert_true(s->groups[0].lost == 160);
+	assert_int_equal(s->groups[0].parts[0].tlag_kind, KG_TLAG_EXACT);
+	assert_true(s->groups[0].parts[0].time_lag_us == S(3));
+	assert_true(progress_bytes(p) > 0);
+	snapshot_unref(s);
+	free(ch);
+	progress_free(p);
+}
+
+/* A Stable group of members (each with partitions [from, to) of the topic), committed and log-end per partition. */
+static kg_snapshot *
+stable(int64_t t, kg_group_state st, int nm, const int *from, const int *to, const int64_t *c, const int64_t *le)
+{
+	kg_builder *b = builder_new(t);
+	int32_t topic = intern_topic("prog-topic");
+	kg_bgroup *g = builder_group(b, intern_group("prog-live"));
+	int p, m;
+	builder_topic(b, topic, 4);
+	for (p = 0; p < 4; p++) {
+		builder_partition(b, (kg_tp){ topic, p }, 1, le[p]);
+		bgroup_committed(g, (kg_tp){ topic, p }, c[p]);
+	}
+	bgroup_state(g, st);
+	bgroup_protocol(g, "consumer", st == KG_STATE_STABLE ? "range" : "");
+	for (m = 0; m < nm; m++) {
+		char id[32], cid[32];
+		kg_tp asg[4];
+		int n = 0;
+		kg_bmember *bm;
+		snprintf(cid, sizeof cid, "worker-%d", m + 1);
+		snprintf(id, sizeof id, "worker-%d-0000", m + 1);
+		bm = bgroup_member(g, id);
+		bmember_ids(bm, cid, "/10.0.0.1", NULL);
+		for (p = from[m]; p < to[m] && st == KG_STATE_STABLE; p++)
+			asg[n++] = (kg_tp){ topic, p };
+		bmember_assignment(bm, asg, n);
+	}
+	return builder_finish(b);
+}
+
+/* The first event of a kind with a verdict in l (any verdict: 0), NULL none. */
+static const kg_event *
+find_verdict(const kg_evlist *l, kg_verdict v)
+{
+	size_t i;
+	for (i = 0; i < l->n; i++) {
+		if (l->v[i]->kind == KG_EV_VERDICT && (v == 0 || l->v[i]->verdict == v))
+			return l->v[i];
+	}
+	return NULL;
+}
+
+/* Through the tracker: a member whose commits froze goes silent, the event says STALLED, and moving again ends both. */
+static void
+test_tracker_frozen(void **state)
+{
+	kg_tracker_config cfg;
+	kg_tracker *t;
+	kg_evlist ev = { 0 };
+	int from[2] = { 0, 2 }, to[2] = { 2, 4 }, i;
+	int64_t c[4] = { 1000, 1000, 1000, 1000 }, le[4] = { 1000, 1000, 1000, 1000 };
+	const kg_event *e;
+	kg_snapshot *s = NULL;
+	char why[128] = "";
+	bool stalled_seen = false;
+	(void)state;
+	tracker_config_defaults(&cfg);
+	cfg.lag_window_us = S(20); /* the stall threshold: 2 s */
+	t = tracker_new(&cfg);
+	for (i = 0; i < 8; i++) {
+		int p;
+		for (p = 0; p < 4; p++)
+			le[p] = 1000 + i * 10;
+		c[0] = c[1] = le[0] - 2; /* worker-1 keeps up; worker-2's commits froze at 1000 */
+		s = stable(S(100 + i), KG_STATE_STABLE, 2, from, to, c, le);
+		tracker_apply(t, NULL, s, &ev);
+		if (s->groups[0].members[1].status == KG_MEMBER_SILENT && !stalled_seen) {
+			stalled_seen = true;
+			snprintf(why, sizeof why, "%s", s->groups[0].members[1].silent_why);
+		}
+		if (i < 7)
+			snapshot_unref(s);
+	}
+	assert_true(stalled_seen);
+	assert_non_null(strstr(why, "commits frozen on [2 3]"));
+	assert_int_equal(s->groups[0].members[0].status, KG_MEMBER_CONSUMING);
+	assert_int_equal(s->groups[0].members[0].verdict, KG_VERDICT_OK);
+	assert_int_equal(s->groups[0].members[1].verdict, KG_VERDICT_STALLED);
+	assert_int_equal(s->groups[0].verdict, KG_VERDICT_STALLED);
+	e = find_verdict(&ev, KG_VERDICT_STALLED);
+	assert_non_null(e);
+	assert_int_equal(e->nparts, 2);
+	assert_true(e->since_us == S(100)); /* the last observation without lag */
+	snapshot_unref(s);
+	evlist_clear(&ev);
+	/* worker-2 commits again: consuming, and the verdict is OK again */
+	c[2] = c[3] = le[2];
+	s = stable(S(108), KG_STATE_STABLE, 2, from, to, c, le);
+	tracker_apply(t, NULL, s, &ev);
+	assert_int_equal(s->groups[0].members[1].status, KG_MEMBER_CONSUMING);
+	e = find_verdict(&ev, KG_VERDICT_OK);
+	assert_non_null(e);
+	assert_int_equal(e->verdict_from, KG_VERDICT_STALLED);
+	snapshot_unref(s);
+	evlist_clear(&ev);
+	free(ev.v);
+	tracker_free(t);
+}
+
+/* Through the tracker: a rebalance's lag added, and how long its moved partitions waited for their new owner. */
+static void
+test_tracker_resumed(void **state)
+{
+	kg_tracker_config cfg;
+	kg_tracker *t;
+	kg_evlist ev = { 0 };
+	int from2[2] = { 0, 2 }, to2[2] = { 2, 4 }, from1[1] = { 0 }, to1[1] = { 4 }, i, p;
+	int64_t c[4], le[4];
+	kg_snapshot *s = NULL;
+	(void)state;
+	tracker_config_defaults(&cfg);
+	cfg.lag_window_us = S(20);
+	t = tracker_new(&cfg);
+	for (i = 0; i < 12; i++) {
+		kg_group_state st = i >= 3 && i < 5 ? KG_STATE_PREPARING_REBALANCE : KG_STATE_STABLE;
+		for (p = 0; p < 4; p++) {
+			le[p] = 1000 + i * 10;
+			/* commits stop in the rebalance; worker-2's partitions wait for worker-1 until 8 */
+			c[p] = i < 3 ? le[p] : p < 2 ? (i < 5 ? 1020 : le[p]) : (i < 8 ? 1020 : le[p]);
+		}
+		s = stable(S(200 + i), st, i < 3 ? 2 : 1, i < 3 ? from2 : from1, i < 3 ? to2 : to1, c, le);
+		tracker_apply(t, NULL, s, &ev);
+		if (i < 11)
+			snapshot_unref(s);
+	}
+	/* the episode began at 203 (seen; 202 at the earliest), ended at 205; [2 3] moved at 208 (207 at the earliest) */
+	assert_true(s->groups[0].sum.last_episode_us > 0);
+	assert_true(s->groups[0].sum.last_lag_added > 0);
+	assert_true(s->groups[0].sum.last_resumed_min_us == S(4));
+	assert_true(s->groups[0].sum.last_resumed_max_us == S(6));
+	snapshot_unref(s);
+	evlist_clear(&ev);
+	free(ev.v);
+	tracker_free(t);
+}
+
+/* Run. */
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_none),           cmocka_unit_test(test_lost),
+		cmocka_unit_test(test_ok_caught_up),   cmocka_unit_test(test_stalled),
+		cmocka_unit_test(test_stalled_after_catch_up), cmocka_unit_test(test_stall_usual_pace),
+		cmocka_unit_test(test_stopped),        cmocka_unit_test(test_rewind),
+		cmocka_unit_test(test_slow),           cmocka_unit_test(test_ok_steady),
+		cmocka_unit_test(test_stall_threshold), cmocka_unit_test(test_interpolate),
+		cmocka_unit_test(test_time_lag_exact), cmocka_unit_test(test_le_samples),
+		cmocka_unit_test(test_rates),          cmocka_unit_test(test_spark),
+		cmocka_unit_test(test_group),          cmocka_unit_test(test_tracker_frozen),
+		cmocka_unit_test(test_tracker_resumed),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
