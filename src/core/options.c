@@ -358,6 +358,17 @@ a_json(kg_options *o, const char *a, char *e, size_t n)
 	return 0;
 }
 
+/* Apply --check. */
+static int
+a_check(kg_options *o, const char *a, char *e, size_t n)
+{
+	(void)a;
+	(void)e;
+	(void)n;
+	o->mode = KG_MODE_CHECK;
+	return 0;
+}
+
 /* Apply --demo. */
 static int
 a_demo(kg_options *o, const char *a, char *e, size_t n)
@@ -442,6 +453,18 @@ static const opt_def table[] = {
 	{ "storm-rebalances", 0, required_argument, "N",
 	  "rebalances within the window that make a storm (default " KG_STR(KG_DEFAULT_STORM_REBALANCES_N) "; the demo " KG_STR(KG_DEMO_STORM_REBALANCES_N) ")",
 	  INT(storm_rebalances, 2, 1000) },
+	{ "lag-window", 0, required_argument, "DURATION",
+	  "window of the progress verdicts: OK, SLOW, REWIND, STALLED (committed offset frozen with lag for a tenth of it), STOPPED (no commit for all of it), LOST (default " KG_STR(KG_DEFAULT_LAG_WINDOW_MIN) "m; the demo " KG_STR(KG_DEMO_LAG_WINDOW_S) "s, so a stall shows before max.poll.interval.ms)",
+	  DURATION(lag_window_us, SEC, KG_MIN_LAG_WINDOW_US, "judge over at least ten seconds") },
+	{ "check", 0, no_argument, NULL,
+	  "monitoring-plugin check: one line \"KGTOP STATUS - text | perfdata\", exit 0 OK, 1 WARNING, 2 CRITICAL (STALLED, STOPPED, LOST; or a threshold), 3 UNKNOWN (no cluster, no group); one refresh, or --duration's to judge commits",
+	  CUSTOM(a_check), CLI_ONLY },
+	{ "warn-lag", 0, required_argument, "N", "--check: WARNING from this lag of a group (records)", INT(warn_lag, 1, 2000000000), CLI_ONLY },
+	{ "crit-lag", 0, required_argument, "N", "--check: CRITICAL from this lag of a group", INT(crit_lag, 1, 2000000000), CLI_ONLY },
+	{ "warn-time-lag", 0, required_argument, "DURATION", "--check: WARNING from this time lag (how old the oldest record waiting is)",
+	  DURATION(warn_time_lag_us, SEC, 0, NULL), CLI_ONLY },
+	{ "crit-time-lag", 0, required_argument, "DURATION", "--check: CRITICAL from this time lag", DURATION(crit_time_lag_us, SEC, 0, NULL),
+	  CLI_ONLY },
 	{ "theme", 0, required_argument, "NAME", "colour theme: default, light, mono, high-contrast, or a file's name", STRING(theme) },
 	{ "no-color", 0, no_argument, NULL, "no colours (also when $NO_COLOR is set)", FLAG(no_color) },
 	{ "ascii", 0, no_argument, NULL, "ASCII glyphs only (automatic when the locale is not UTF-8)", FLAG(ascii) },
@@ -815,7 +838,8 @@ options_usage(void)
 	       "Enter a group's view alone and Esc back, Tab or 1-4 views, F3 or / search\n"
 	       "(n N), F4 or \\ filter, F6 or s sort (S reverses), p pause, left/right\n"
 	       "scrub.  See kgtop(1), kgtop-trace(5), kgtop-record(5).\n"
-	       "Exit status: 0 ok, 1 cluster or runtime error, 2 usage error.\n");
+	       "Exit status: 0 ok, 1 cluster or runtime error, 2 usage error; --check: 0 OK,\n"
+	       "1 WARNING, 2 CRITICAL, 3 UNKNOWN (a usage error too).\n");
 }
 
 /*
@@ -997,9 +1021,16 @@ options_check(kg_options *o, size_t nfile, const cli_seen *seen, bool brokers_en
 	if (o->mode != KG_MODE_UI && o->replay == NULL && o->attach == NULL && o->brokers == NULL && o->traces.n == 0 &&
 	    !o->demo)
 		return util_err(err, errsz, "%s reports on a cluster: give -b BROKERS, $KGTOP_BROKERS or -C NAME (or --demo for the embedded demo)",
-				o->mode == KG_MODE_JSON ? "--json" : "--once");
-	if (o->at != NULL && (o->replay == NULL || !o->once))
-		return util_err(err, errsz, "--at needs --replay FILE and --once");
+				o->mode == KG_MODE_JSON ? "--json" : o->mode == KG_MODE_CHECK ? "--check" : "--once");
+	if (o->mode == KG_MODE_CHECK && (o->demo || o->attach != NULL || o->serve != NULL || o->record != NULL))
+		return util_err(err, errsz, "--check judges a cluster or a recording: drop --demo, --attach, --serve and --record");
+	if (o->mode != KG_MODE_CHECK && (o->warn_lag || o->crit_lag || o->warn_time_lag_us || o->crit_time_lag_us))
+		return util_err(err, errsz, "--warn-lag, --crit-lag, --warn-time-lag and --crit-time-lag are thresholds of --check");
+	if ((o->warn_lag && o->crit_lag && o->warn_lag > o->crit_lag) ||
+	    (o->warn_time_lag_us && o->crit_time_lag_us && o->warn_time_lag_us > o->crit_time_lag_us))
+		return util_err(err, errsz, "a warning threshold above its critical one: warnings come first");
+	if (o->at != NULL && (o->replay == NULL || (!o->once && o->mode != KG_MODE_CHECK)))
+		return util_err(err, errsz, "--at needs --replay FILE and --once or --check");
 	if (o->replay != NULL && (o->demo || o->record != NULL))
 		return util_err(err, errsz, "--replay cannot be combined with --demo or --record");
 	if (o->replay != NULL && o->brokers != NULL && getenv("KGTOP_BROKERS") == NULL)

@@ -29,6 +29,7 @@ typedef enum kg_mode {
 	KG_MODE_ONCE,  /* --once: one text report */
 	KG_MODE_JSON,  /* --json: JSON lines (with --once, one object) */
 	KG_MODE_SERVE, /* --serve without a terminal: serve until a signal (main decides) */
+	KG_MODE_CHECK, /* --check: one status line, the monitoring-plugin exit status */
 } kg_mode;
 
 /* A named cluster of the config file: [cluster NAME] with its brokers and librdkafka properties. */
@@ -67,6 +68,11 @@ typedef struct kg_options {
 	int64_t max_poll_us;      /* --max-poll-interval */
 	int64_t storm_window_us;  /* --storm-window */
 	int storm_rebalances;     /* --storm-rebalances */
+	int64_t lag_window_us;    /* --lag-window: the progress verdicts' window (0: the default, the demo's shorter) */
+	/* --check's thresholds (0: not given) */
+	int warn_lag, crit_lag;   /* --warn-lag, --crit-lag: a group's lag, records */
+	int64_t warn_time_lag_us; /* --warn-time-lag, --crit-time-lag */
+	int64_t crit_time_lag_us;
 	/* ui */
 	char *theme;              /* --theme NAME */
 	bool no_color;            /* --no-color, $NO_COLOR */

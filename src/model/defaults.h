@@ -47,6 +47,8 @@
 #define KG_KAFKA_WINDOW_LIVE 100
 #define KG_KAFKA_DESCRIBE_CHUNK 50
 #define KG_KAFKA_LOG_END_CHUNK 500
+/* records read at committed offsets per refresh, at most (the selected group's; every group's for --once) */
+#define KG_STAMP_READS 1000
 
 /* --history: what is kept per group, and its floor */
 #define KG_DEFAULT_HISTORY_H 1

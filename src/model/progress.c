@@ -117,6 +117,8 @@ progress_verdict(const kg_pstate *st, int64_t t, int64_t committed, int64_t log_
 		return KG_VERDICT_OK;
 	/* frozen with lag: since its last move, the first sight, or the last time it had caught up */
 	frozen = KG_MAX(st->move_us > 0 ? st->move_us : st->first_us, st->zero_us);
+	if (st->move_us == 0 && t - frozen < stall_us)
+		return KG_VERDICT_NONE; /* with lag, never seen moving, not watched long enough to say */
 	if (t - frozen >= window_us) {
 		*since = frozen;
 		return KG_VERDICT_STOPPED;
@@ -254,8 +256,8 @@ progress_interpolate(const kg_lesamples *s, int64_t committed, int64_t now_us, i
 	if (i == s->n)
 		return KG_TLAG_NONE;
 	if (i == 0) {
-		if (now_us <= s->t[0])
-			return KG_TLAG_NONE;
+		if (s->n < 2 || now_us <= s->t[0])
+			return KG_TLAG_NONE; /* "older than kgtop's first look" says nothing yet */
 		*why = KG_TLAG_WHY_NONE;
 		*lag_us = now_us - s->t[0];
 		return KG_TLAG_ATLEAST;

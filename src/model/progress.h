@@ -6,7 +6,10 @@
  *
  * The verdict of a group on a partition over the window W (--lag-window),
  * judged at the time of the group's data, first rule that holds:
- *   1. no committed offset or no log-end: none ("-");
+ *   1. no committed offset or no log-end, or lag while the committed
+ *      offset was never seen moving and kgtop has not watched it for the
+ *      stall threshold yet (one refresh tells nothing of progress): none
+ *      ("-", not judged);
  *   2. LOST: the committed offset is below the log start (retention deleted
  *      log-start - committed records before the group consumed them);
  *   3. OK: no lag now;

@@ -177,7 +177,7 @@ put_brokers(sbuf *o, const kg_snapshot *s)
 	sbuf_addc(o, ']');
 }
 
-/* "name":{"leaders":[...],"log_end":[...]} */
+/* "name":{"leaders":[...],"log_end":[...],"log_start":[...]} */
 static void
 put_topic_full(sbuf *o, const kg_topic *t)
 {
@@ -189,6 +189,9 @@ put_topic_full(sbuf *o, const kg_topic *t)
 	sbuf_adds(o, "],\"log_end\":[");
 	for (i = 0; i < t->npartitions; i++)
 		sbuf_addf(o, "%s%lld", i ? "," : "", (long long)t->partitions[i].log_end);
+	sbuf_adds(o, "],\"log_start\":[");
+	for (i = 0; i < t->npartitions; i++)
+		sbuf_addf(o, "%s%lld", i ? "," : "", (long long)t->partitions[i].log_start);
 	sbuf_adds(o, "]}");
 }
 
@@ -208,6 +211,86 @@ section_end(sbuf *o, int n, char close)
 {
 	if (n > 0)
 		sbuf_addc(o, close);
+}
+
+/* Log-start differences of the topics written as differences (same shape as before), in a section of their own. */
+static void
+put_log_start(sbuf *o, const kg_snapshot *prev, const kg_snapshot *s)
+{
+	int i = 0, j, k, n = 0;
+	for (j = 0; prev != NULL && j < s->ntopics; j++) {
+		const kg_topic *t = &s->topics[j], *p;
+		bool changed = false, same_shape;
+		while (i < prev->ntopics && strcmp(prev->topics[i].name, t->name) < 0)
+			i++;
+		if (i >= prev->ntopics || strcmp(prev->topics[i].name, t->name) != 0)
+			continue;
+		p = &prev->topics[i];
+		same_shape = p->npartitions == t->npartitions;
+		for (k = 0; same_shape && k < t->npartitions; k++)
+			same_shape = p->partitions[k].leader == t->partitions[k].leader;
+		for (k = 0; same_shape && k < t->npartitions && !changed; k++)
+			changed = p->partitions[k].log_start != t->partitions[k].log_start;
+		if (!changed)
+			continue; /* unchanged, or written in full */
+		section_item(o, "log_start", &n);
+		sbuf_add_json_str(o, t->name);
+		sbuf_addc(o, ':');
+		for (k = 0; k < t->npartitions; k++)
+			sbuf_addf(o, "%c%lld", k ? ',' : '[',
+				  (long long)(t->partitions[k].log_start - p->partitions[k].log_start));
+		sbuf_addc(o, ']');
+	}
+	section_end(o, n, '}');
+}
+
+/* True when two stamps are the same. */
+static bool
+stamp_equal(const kg_stamp *a, const kg_stamp *b)
+{
+	return a->offset == b->offset && a->record == b->record && a->ts_ms == b->ts_ms && a->why == b->why;
+}
+
+/*
+ * The records read at committed offsets (exact time lag), per topic whose
+ * reads changed since prev (NULL: every topic that has any):
+ * "stamps":{"name":[[partition,offset,record,timestamp_ms,"why"],...]},
+ * an empty list when a topic's are gone.
+ */
+static void
+put_stamps(sbuf *o, const kg_snapshot *prev, const kg_snapshot *s)
+{
+	int i = 0, j, k, n = 0;
+	for (j = 0; j < s->ntopics; j++) {
+		const kg_topic *t = &s->topics[j], *p;
+		bool changed = false, any = false;
+		int m = 0;
+		while (prev != NULL && i < prev->ntopics && strcmp(prev->topics[i].name, t->name) < 0)
+			i++;
+		p = prev != NULL && i < prev->ntopics && strcmp(prev->topics[i].name, t->name) == 0 ? &prev->topics[i] : NULL;
+		for (k = 0; k < t->npartitions; k++) {
+			const kg_stamp *a = &t->partitions[k].stamp;
+			any |= a->offset >= 0;
+			if (p == NULL ? a->offset >= 0 : k >= p->npartitions ? a->offset >= 0 : !stamp_equal(a, &p->partitions[k].stamp))
+				changed = true;
+		}
+		for (k = t->npartitions; p != NULL && k < p->npartitions; k++)
+			changed |= p->partitions[k].stamp.offset >= 0;
+		if (!changed || (p == NULL && !any))
+			continue;
+		section_item(o, "stamps", &n);
+		sbuf_add_json_str(o, t->name);
+		sbuf_adds(o, ":[");
+		for (k = 0; k < t->npartitions; k++) {
+			const kg_stamp *a = &t->partitions[k].stamp;
+			if (a->offset < 0)
+				continue;
+			sbuf_addf(o, "%s[%d,%lld,%lld,%lld,\"%s\"]", m++ ? "," : "", k, (long long)a->offset, (long long)a->record,
+				  (long long)a->ts_ms, tlag_why_key((kg_tlag_why)a->why));
+		}
+		sbuf_addc(o, ']');
+	}
+	section_end(o, n, '}');
 }
 
 /* The topics of s against prev (NULL: all in full). */
@@ -257,6 +340,7 @@ put_topics(sbuf *o, const kg_snapshot *prev, const kg_snapshot *s)
 		sbuf_addc(o, ']');
 	}
 	section_end(o, ndiff, '}');
+	put_log_start(o, prev, s);
 	for (i = 0, j = 0; prev != NULL && i < prev->ntopics; i++) {
 		while (j < s->ntopics && strcmp(s->topics[j].name, prev->topics[i].name) < 0)
 			j++;
@@ -477,6 +561,7 @@ encode_tick(kg_recorder *r, sbuf *o, const kg_snapshot *s, const kg_evlist *ev, 
 	if (prev == NULL || !brokers_equal(prev, s))
 		put_brokers(o, s);
 	put_topics(o, prev, s);
+	put_stamps(o, prev, s);
 	put_groups(o, prev, s);
 	if (r->obs.len > 0) {
 		sbuf_adds(o, ",\"obs\":[");
@@ -515,8 +600,8 @@ encode_header(kg_recorder *r, sbuf *o, int64_t start_us, const char *cluster)
 		sbuf_addf(o, ",\"storm_window_us\":%lld,\"storm_episodes\":%d,\"storm_ratio\":",
 			  (long long)c->storm_window_us, c->storm_episodes);
 		json_put_double(o, c->storm_ratio);
-		sbuf_addf(o, ",\"orphan_grace_us\":%lld,\"window_us\":%lld}", (long long)c->orphan_grace_us,
-			  (long long)c->window_us);
+		sbuf_addf(o, ",\"orphan_grace_us\":%lld,\"window_us\":%lld,\"lag_window_us\":%lld}",
+			  (long long)c->orphan_grace_us, (long long)c->window_us, (long long)c->lag_window_us);
 	}
 	sbuf_adds(o, "}\n");
 }

@@ -100,6 +100,7 @@ replay_file_header(kg_replay *r, const cJSON *root, bool first, char *err, size_
 		I64("storm_window_us", storm_window_us)
 		I64("orphan_grace_us", orphan_grace_us)
 		I64("window_us", window_us)
+		I64("lag_window_us", lag_window_us) /* a recording older than verdicts: the default */
 #undef I64
 		if (json_get_i64(cJSON_GetObjectItemCaseSensitive(f, "storm_episodes"), &n) && n > 0 && n < INT32_MAX)
 			c->storm_episodes = (int)n;

@@ -77,6 +77,8 @@ typedef struct rtopic {
 	int n;
 	int32_t *leader;
 	int64_t *log_end;
+	int64_t *log_start; /* -1 each in a recording older than them */
+	kg_stamp *stamp;    /* the records read at committed offsets (offset -1: none) */
 } rtopic;
 
 typedef struct staged_group {

@@ -72,7 +72,41 @@ rtopic_free(rtopic *t)
 		return;
 	free(t->leader);
 	free(t->log_end);
+	free(t->log_start);
+	free(t->stamp);
 	free(t);
+}
+
+/* A topic of n partitions, log starts unknown and nothing read. */
+static rtopic *
+rtopic_new(int n)
+{
+	rtopic *t = xcalloc(1, sizeof *t);
+	int i;
+	t->n = n;
+	t->leader = xcalloc((size_t)(n ? n : 1), sizeof *t->leader);
+	t->log_end = xcalloc((size_t)(n ? n : 1), sizeof *t->log_end);
+	t->log_start = xmalloc((size_t)(n ? n : 1) * sizeof *t->log_start);
+	t->stamp = xmalloc((size_t)(n ? n : 1) * sizeof *t->stamp);
+	for (i = 0; i < n; i++) {
+		t->log_start[i] = -1;
+		t->stamp[i] = (kg_stamp){ .offset = -1, .record = -1, .ts_ms = -1 };
+	}
+	return t;
+}
+
+/* A copy of a topic, to change in a line. */
+static rtopic *
+rtopic_dup(const rtopic *old)
+{
+	rtopic *t = rtopic_new(old->n);
+	if (t->n > 0) {
+		memcpy(t->leader, old->leader, (size_t)t->n * sizeof *t->leader);
+		memcpy(t->log_end, old->log_end, (size_t)t->n * sizeof *t->log_end);
+		memcpy(t->log_start, old->log_start, (size_t)t->n * sizeof *t->log_start);
+		memcpy(t->stamp, old->stamp, (size_t)t->n * sizeof *t->stamp);
+	}
+	return t;
 }
 
 /* Free an array of source health records. */
@@ -369,25 +403,26 @@ stage_group(kg_replay *r, rline *L, const cJSON *o, bool key, char *err, size_t 
 	return 0;
 }
 
-/* Stage one full topic {"leaders":[...],"log_end":[...]}. */
+/* Stage one full topic {"leaders":[...],"log_end":[...],"log_start":[...]} (log_start since verdicts: optional). */
 static int
 stage_topic_full(rline *L, const cJSON *o, char *err, size_t errsz)
 {
 	const cJSON *ld = cJSON_GetObjectItemCaseSensitive(o, "leaders");
 	const cJSON *le = cJSON_GetObjectItemCaseSensitive(o, "log_end");
-	rtopic *t = xcalloc(1, sizeof *t);
+	const cJSON *ls = cJSON_GetObjectItemCaseSensitive(o, "log_start");
 	int n = cJSON_IsArray(ld) ? cJSON_GetArraySize(ld) : -1, i;
+	rtopic *t = rtopic_new(n > 0 ? n : 0);
 	util_grow(&L->topics, &L->ctopics, (size_t)L->ntopics + 1, sizeof *L->topics);
 	L->topics[L->ntopics].id = intern_topic(o->string);
 	L->topics[L->ntopics].t = t;
 	L->ntopics++;
 	if (n < 0 || !cJSON_IsArray(le) || cJSON_GetArraySize(le) != n)
 		return util_err(err, errsz, "topic \"%s\": leaders and log_end must be arrays of one length", o->string);
-	t->n = n;
-	t->leader = xcalloc((size_t)(n ? n : 1), sizeof *t->leader);
-	t->log_end = xcalloc((size_t)(n ? n : 1), sizeof *t->log_end);
+	if (ls != NULL && (!cJSON_IsArray(ls) || cJSON_GetArraySize(ls) != n))
+		return util_err(err, errsz, "topic \"%s\": log_start must be an array as long as leaders", o->string);
 	for (i = 0; i < n; i++) {
-		if (!json_get_i32(cJSON_GetArrayItem(ld, i), &t->leader[i]) || !json_get_i64(cJSON_GetArrayItem(le, i), &t->log_end[i]))
+		if (!json_get_i32(cJSON_GetArrayItem(ld, i), &t->leader[i]) || !json_get_i64(cJSON_GetArrayItem(le, i), &t->log_end[i]) ||
+		    (ls != NULL && !json_get_i64(cJSON_GetArrayItem(ls, i), &t->log_start[i])))
 			return util_err(err, errsz, "topic \"%s\": partition %d: not integers", o->string, i);
 	}
 	return 0;
@@ -405,34 +440,69 @@ line_topic(kg_replay *r, rline *L, int32_t id, bool key)
 	return key ? NULL : state_topic(r, id);
 }
 
-/* Stage log-end differences for one topic. */
+/* A copy of the topic as this line leaves it so far, staged to be changed; NULL when it has none. */
+static rtopic *
+stage_topic_copy(kg_replay *r, rline *L, int32_t id, bool key)
+{
+	const rtopic *old = line_topic(r, L, id, key);
+	rtopic *t;
+	if (old == NULL)
+		return NULL;
+	t = rtopic_dup(old);
+	util_grow(&L->topics, &L->ctopics, (size_t)L->ntopics + 1, sizeof *L->topics);
+	L->topics[L->ntopics].id = id;
+	L->topics[L->ntopics].t = t;
+	L->ntopics++;
+	return t;
+}
+
+/* Stage log-end (what "log_end") or log-start differences for one topic. */
 static int
-stage_topic_diff(kg_replay *r, rline *L, const cJSON *o, bool key, char *err, size_t errsz)
+stage_topic_diff(kg_replay *r, rline *L, const cJSON *o, bool key, const char *what, char *err, size_t errsz)
 {
 	int32_t id = intern_topic(o->string);
 	const rtopic *old = line_topic(r, L, id, key);
 	rtopic *t;
 	int i;
 	if (old == NULL || !cJSON_IsArray(o) || cJSON_GetArraySize(o) != old->n)
-		return util_err(err, errsz, "log_end differences for topic \"%s\": %d for %d partitions", o->string,
+		return util_err(err, errsz, "%s differences for topic \"%s\": %d for %d partitions", what, o->string,
 				cJSON_IsArray(o) ? cJSON_GetArraySize(o) : -1, old ? old->n : 0);
-	t = xcalloc(1, sizeof *t);
-	t->n = old->n;
-	t->leader = xmalloc((size_t)(t->n ? t->n : 1) * sizeof *t->leader);
-	t->log_end = xmalloc((size_t)(t->n ? t->n : 1) * sizeof *t->log_end);
-	if (t->n > 0) {
-		memcpy(t->leader, old->leader, (size_t)t->n * sizeof *t->leader);
-		memcpy(t->log_end, old->log_end, (size_t)t->n * sizeof *t->log_end);
-	}
-	util_grow(&L->topics, &L->ctopics, (size_t)L->ntopics + 1, sizeof *L->topics);
-	L->topics[L->ntopics].id = id;
-	L->topics[L->ntopics].t = t;
-	L->ntopics++;
+	t = stage_topic_copy(r, L, id, key);
 	for (i = 0; i < t->n; i++) {
 		int64_t d;
 		if (!json_get_i64(cJSON_GetArrayItem(o, i), &d))
-			return util_err(err, errsz, "log_end differences for topic \"%s\": not integers", o->string);
-		t->log_end[i] += d;
+			return util_err(err, errsz, "%s differences for topic \"%s\": not integers", what, o->string);
+		if (strcmp(what, "log_end") == 0)
+			t->log_end[i] += d;
+		else
+			t->log_start[i] += d;
+	}
+	return 0;
+}
+
+/* Stage the records read of one topic: [[partition,offset,record,timestamp_ms,"why"],...], all of them. */
+static int
+stage_stamps(kg_replay *r, rline *L, const cJSON *o, bool key, char *err, size_t errsz)
+{
+	rtopic *t = stage_topic_copy(r, L, intern_topic(o->string), key);
+	const cJSON *e;
+	int i;
+	if (t == NULL || !cJSON_IsArray(o))
+		return util_err(err, errsz, "stamps of topic \"%s\": no such topic, or not an array", o->string);
+	for (i = 0; i < t->n; i++)
+		t->stamp[i] = (kg_stamp){ .offset = -1, .record = -1, .ts_ms = -1 };
+	cJSON_ArrayForEach(e, o)
+	{
+		int32_t p;
+		kg_stamp s = { 0 };
+		const cJSON *why = cJSON_GetArrayItem(e, 4);
+		if (!cJSON_IsArray(e) || !json_get_i32(cJSON_GetArrayItem(e, 0), &p) || p < 0 || p >= t->n ||
+		    !json_get_i64(cJSON_GetArrayItem(e, 1), &s.offset) || !json_get_i64(cJSON_GetArrayItem(e, 2), &s.record) ||
+		    !json_get_i64(cJSON_GetArrayItem(e, 3), &s.ts_ms) || !cJSON_IsString(why))
+			return util_err(err, errsz, "stamps of topic \"%s\": [partition, offset, record, timestamp, why] expected",
+					o->string);
+		s.why = (uint8_t)tlag_why_parse(why->valuestring);
+		t->stamp[p] = s;
 	}
 	return 0;
 }
@@ -540,7 +610,25 @@ replay_stage_line(kg_replay *r, rline *L, const cJSON *root, char *err, size_t e
 			return util_err(err, errsz, "log_end: not an object");
 		cJSON_ArrayForEach(e, f)
 		{
-			if (stage_topic_diff(r, L, e, L->key, err, errsz) < 0)
+			if (stage_topic_diff(r, L, e, L->key, "log_end", err, errsz) < 0)
+				return -1;
+		}
+	}
+	if ((f = cJSON_GetObjectItemCaseSensitive(root, "log_start")) != NULL) {
+		if (!cJSON_IsObject(f))
+			return util_err(err, errsz, "log_start: not an object");
+		cJSON_ArrayForEach(e, f)
+		{
+			if (stage_topic_diff(r, L, e, L->key, "log_start", err, errsz) < 0)
+				return -1;
+		}
+	}
+	if ((f = cJSON_GetObjectItemCaseSensitive(root, "stamps")) != NULL) {
+		if (!cJSON_IsObject(f))
+			return util_err(err, errsz, "stamps: not an object");
+		cJSON_ArrayForEach(e, f)
+		{
+			if (stage_stamps(r, L, e, L->key, err, errsz) < 0)
 				return -1;
 		}
 	}
@@ -697,6 +785,10 @@ replay_stage_contribute(kg_replay *r, kg_builder *b)
 			kg_tp tp = { (int32_t)i, k };
 			if (t->leader[k] >= 0 || t->log_end[k] >= 0)
 				builder_partition(b, tp, t->leader[k], t->log_end[k]);
+			if (t->log_start[k] >= 0)
+				builder_partition_start(b, tp, t->log_start[k]);
+			if (t->stamp[k].offset >= 0)
+				builder_partition_stamp(b, tp, &t->stamp[k]);
 		}
 	}
 	for (i = 0; i < r->cgroups; i++) {

@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "model/event.h"
 #include "model/defaults.h"
@@ -52,6 +53,40 @@ groupcol_style
 groupcol_proto_style(kg_proto p)
 {
 	return p == KG_PROTO_EAGER ? GROUPCOL_EAGER : p == KG_PROTO_COOPERATIVE ? GROUPCOL_COOPERATIVE : GROUPCOL_DIM;
+}
+
+/* The style of a verdict. */
+groupcol_style
+groupcol_verdict_style(kg_verdict v)
+{
+	switch (v) {
+	case KG_VERDICT_OK: return GROUPCOL_VERDICT_OK;
+	case KG_VERDICT_SLOW:
+	case KG_VERDICT_REWIND: return GROUPCOL_VERDICT_WARN;
+	case KG_VERDICT_NONE:
+	case KG_VERDICT_COUNT: return GROUPCOL_DIM;
+	default: return GROUPCOL_VERDICT_BAD;
+	}
+}
+
+/* A time lag, short, with its kind's sign. */
+void
+groupcol_fmt_tlag(char *buf, size_t n, int64_t us, kg_tlag_kind kind)
+{
+	const char *sign = kind == KG_TLAG_ESTIMATE ? "~" : kind == KG_TLAG_ATLEAST ? ">" : "";
+	long long s = us / KG_SEC_US;
+	if (kind == KG_TLAG_NONE || us < 0)
+		snprintf(buf, n, "-");
+	else if (us < 10 * KG_SEC_US)
+		snprintf(buf, n, "%s%.1fs", sign, (double)us / 1e6);
+	else if (s < 60)
+		snprintf(buf, n, "%s%llds", sign, s);
+	else if (s < 3600)
+		snprintf(buf, n, "%s%lldm%02llds", sign, s / 60, s % 60);
+	else if (s < 86400)
+		snprintf(buf, n, "%s%lldh%02lldm", sign, s / 3600, s / 60 % 60);
+	else
+		snprintf(buf, n, "%s%lldd%02lldh", sign, s / 86400, s / 3600 % 24);
 }
 
 /* STATE: "PreparingRebalance", or "Prep" where that does not fit. */
@@ -172,6 +207,80 @@ lag_cmp(const kg_group *a, const kg_group *b)
 	return a->lag < b->lag ? 1 : a->lag > b->lag ? -1 : 0;
 }
 
+/* TIME-LAG: the oldest next record any partition waits with ("~" estimated, ">" at least), now only. */
+static void
+tlag_cell(const groupcol_facts *f, int width, groupcol_cell *c)
+{
+	char t[32];
+	(void)width;
+	if (f->past) {
+		cell_text(c, GROUPCOL_DIM, "-"); /* the history keeps no time lag */
+		return;
+	}
+	if (width <= 0 && f->g->tlag_kind == KG_TLAG_NONE)
+		return; /* the report leaves out what is not known */
+	groupcol_fmt_tlag(t, sizeof t, f->g->time_lag_us, (kg_tlag_kind)f->g->tlag_kind);
+	cell_text(c, f->g->tlag_kind == KG_TLAG_NONE ? GROUPCOL_DIM : GROUPCOL_NORMAL, "%s", t);
+}
+
+/* By time lag, the oldest first (not known last). */
+static int
+tlag_cmp(const kg_group *a, const kg_group *b)
+{
+	int64_t x = a->tlag_kind != KG_TLAG_NONE ? a->time_lag_us : -1, y = b->tlag_kind != KG_TLAG_NONE ? b->time_lag_us : -1;
+	return x < y ? 1 : x > y ? -1 : 0;
+}
+
+/*
+ * VERDICT: the worst of the partitions' ("STALLED"), now only; the report
+ * says since when, how many partitions of each verdict, and the records
+ * lost.
+ */
+static void
+verdict_cell(const groupcol_facts *f, int width, groupcol_cell *c)
+{
+	const kg_group *g = f->g;
+	char since[32] = "";
+	sbuf b = { 0 };
+	int v, n = 0;
+	if (f->past) {
+		cell_text(c, GROUPCOL_DIM, "-");
+		return;
+	}
+	if (width <= 0 && g->verdict == KG_VERDICT_NONE)
+		return; /* nothing judged: the report leaves it out */
+	if (width > 0 || g->verdict == KG_VERDICT_NONE) {
+		cell_text(c, groupcol_verdict_style((kg_verdict)g->verdict), "%s", verdict_name((kg_verdict)g->verdict));
+		return;
+	}
+	sbuf_adds(&b, verdict_name((kg_verdict)g->verdict));
+	if (g->verdict_since_us > 0) {
+		time_t t = (time_t)(g->verdict_since_us / KG_SEC_US);
+		struct tm tm;
+		localtime_r(&t, &tm);
+		strftime(since, sizeof since, "%H:%M:%S", &tm);
+		sbuf_addf(&b, " since %s", since);
+	}
+	sbuf_adds(&b, " (");
+	for (v = KG_VERDICT_COUNT - 1; v >= KG_VERDICT_NONE; v--) {
+		if (g->nverdict[v] > 0)
+			sbuf_addf(&b, "%s%d %s", n++ ? ", " : "", g->nverdict[v], v == KG_VERDICT_NONE ? "not judged" : verdict_name((kg_verdict)v));
+	}
+	sbuf_adds(&b, ")");
+	if (g->lost > 0)
+		sbuf_addf(&b, "; %lld records lost", (long long)g->lost);
+	cell_text(c, groupcol_verdict_style((kg_verdict)g->verdict), "%s", sbuf_str(&b));
+	sbuf_free(&b);
+}
+
+/* By verdict, the worst first; then by time lag. */
+static int
+verdict_cmp(const kg_group *a, const kg_group *b)
+{
+	int d = (int)b->verdict - (int)a->verdict;
+	return d != 0 ? d : tlag_cmp(a, b);
+}
+
 /* Orphaned partitions, when there are. */
 static void
 orphaned_cell(const groupcol_facts *f, int width, groupcol_cell *c)
@@ -258,6 +367,18 @@ last_rebalance_cell(const groupcol_facts *f, int width, groupcol_cell *c)
 	sbuf_addf(&b, "%s, %s%d round%s; ", dur, m->last_rounds_min ? "\u2265" : "", m->last_rounds,
 		  m->last_rounds == 1 ? "" : "s");
 	event_fmt_cost(&b, m->last_nstopped, st, m->last_nunconsumed, un, false);
+	if (m->last_lag_added > 0) {
+		char n[32];
+		util_fmt_count(n, sizeof n, m->last_lag_added);
+		sbuf_addf(&b, "; lag +%s", n);
+	}
+	if (m->last_resumed_min_us >= 0) {
+		/* how long the moved partitions waited for their new owner's first commit */
+		kg_span r = { m->last_resumed_min_us, m->last_resumed_max_us };
+		char w[48];
+		event_fmt_span(w, sizeof w, r, false);
+		sbuf_addf(&b, "; moved partitions consumed again after %s", w);
+	}
 	cell_text(c, GROUPCOL_NORMAL, "%s", sbuf_str(&b));
 	sbuf_free(&b);
 }
@@ -293,8 +414,12 @@ const groupcol groupcol_table[] = {
 	  .cell = parts_cell },
 	{ .title = "LAG", .width = 7, .align = GROUPCOL_RIGHT, .sign = true, .label = "lag", .joins = true, .sort = 1,
 	  .sort_name = "lag", .cmp = lag_cmp, .cell = lag_cell },
+	{ .title = "TIME-LAG", .width = 8, .align = GROUPCOL_RIGHT, .label = "time lag", .joins = true, .sort = 4,
+	  .sort_name = "time lag", .cmp = tlag_cmp, .cell = tlag_cell },
 	{ .label = "orphaned", .joins = true, .cell = orphaned_cell },
 	{ .label = "idle members", .joins = true, .cell = idle_cell },
+	{ .title = "VERDICT", .width = 7, .align = GROUPCOL_LEFT, .label = "progress", .sort = 5, .sort_name = "verdict",
+	  .cmp = verdict_cmp, .cell = verdict_cell },
 	{ .title = "REB", .width = 4, .align = GROUPCOL_RIGHT, .sort = 3, .sort_name = "rebalances", .cmp = reb_cmp,
 	  .cell = reb_cell },
 	{ .title = "FLAGS", .width = 11, .align = GROUPCOL_LEFT, .cell = flags_cell },

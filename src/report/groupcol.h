@@ -33,6 +33,9 @@ typedef enum groupcol_style {
 	GROUPCOL_STORM,       /* a storm: stays loud on the selected row */
 	GROUPCOL_LAG_UP,
 	GROUPCOL_LAG_DOWN,
+	GROUPCOL_VERDICT_OK,   /* verdict OK */
+	GROUPCOL_VERDICT_WARN, /* SLOW, REWIND */
+	GROUPCOL_VERDICT_BAD,  /* STALLED, STOPPED, LOST */
 	GROUPCOL_STYLE_COUNT
 } groupcol_style;
 
@@ -112,5 +115,13 @@ int groupcol_compare(int sort, const kg_group *a, const kg_group *b);
 groupcol_style groupcol_state_style(kg_group_state st);
 /* The style of a protocol: eager, cooperative, or dim when unknown. */
 groupcol_style groupcol_proto_style(kg_proto p);
+/* The style of a verdict: OK, a warning (SLOW, REWIND), bad (STALLED, STOPPED, LOST), dim when none. */
+groupcol_style groupcol_verdict_style(kg_verdict v);
+/*
+ * A time lag, short: "1.2s", "42s", "1m03s", "2h05m", "3d04h"; "~" before
+ * an estimate, ">" before a lower bound ("> AGE": older than kgtop's oldest
+ * sample); "-" when not known.
+ */
+void groupcol_fmt_tlag(char *buf, size_t n, int64_t us, kg_tlag_kind kind);
 
 #endif

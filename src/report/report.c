@@ -66,9 +66,56 @@ put_left(sbuf *o, const char *s, int width)
 		sbuf_addc(o, ' ');
 }
 
-/* Append blanks, then v, to width columns; "-" when v is negative (unknown). */
+/* The widths of the partition table's columns (at least their titles'). */
+typedef struct part_widths {
+	int group, topic, part, cur, end, lag, consumer, host, client, tlag;
+} part_widths;
+
+/* A member's field of a partition's owner, "-" when it has none. */
+static const char *
+owner_field(const kg_group *g, const kg_gpart *p, int which)
+{
+	const kg_member *m;
+	if (p->owner < 0 || p->owner >= g->nmembers)
+		return "-";
+	m = &g->members[p->owner];
+	return which == 0 ? m->member_id : which == 1 ? (m->host ? m->host : "-") : (m->client_id ? m->client_id : "-");
+}
+
+/* Digits of v, 1 for "-". */
+static int
+digits(int64_t v)
+{
+	int n = 1;
+	for (; v >= 10; v /= 10)
+		n++;
+	return n;
+}
+
+/* The columns' widths for g's rows. */
 static void
-put_right(sbuf *o, int64_t v, int width)
+part_widths_of(const kg_group *g, part_widths *w, char (*tl)[24])
+{
+	int i;
+	*w = (part_widths){ 5, 5, 9, 14, 14, 3, 11, 4, 9, 8 };
+	w->group = KG_MAX(w->group, (int)strlen(g->name));
+	for (i = 0; i < g->nparts; i++) {
+		const kg_gpart *p = &g->parts[i];
+		w->topic = KG_MAX(w->topic, (int)strlen(intern_topic_name(p->tp.topic)));
+		w->cur = KG_MAX(w->cur, digits(p->committed));
+		w->end = KG_MAX(w->end, digits(p->log_end));
+		w->lag = KG_MAX(w->lag, digits(p->lag));
+		w->consumer = KG_MAX(w->consumer, (int)strlen(owner_field(g, p, 0)));
+		w->host = KG_MAX(w->host, (int)strlen(owner_field(g, p, 1)));
+		w->client = KG_MAX(w->client, (int)strlen(owner_field(g, p, 2)));
+		groupcol_fmt_tlag(tl[i], sizeof tl[i], p->time_lag_us, (kg_tlag_kind)p->tlag_kind);
+		w->tlag = KG_MAX(w->tlag, (int)strlen(tl[i]));
+	}
+}
+
+/* Append v left-aligned to width columns ("-" when negative), then a blank. */
+static void
+put_num(sbuf *o, int64_t v, int width)
 {
 	char d[24];
 	int n = sizeof d;
@@ -80,31 +127,50 @@ put_right(sbuf *o, int64_t v, int width)
 			v /= 10;
 		} while (v > 0);
 	}
-	for (width -= (int)sizeof d - n; width > 0; width--)
-		sbuf_addc(o, ' ');
 	sbuf_addn(o, d + n, sizeof d - (size_t)n);
+	for (width -= (int)sizeof d - n; width >= 0; width--)
+		sbuf_addc(o, ' ');
 }
 
 /*
- * One partition's row under kafka-consumer-groups.sh's columns (written
- * without printf: 100,000 of them at 10,000 groups).
+ * The partition table: kafka-consumer-groups.sh --describe's columns, in
+ * its order, "-" where unknown, then TIME-LAG and STATUS (the verdict);
+ * written without printf (100,000 rows at 10,000 groups).
  */
 static void
-text_part_row(sbuf *o, const kg_group *g, const kg_gpart *p)
+text_parts(sbuf *o, const kg_group *g)
 {
-	sbuf_addn(o, "  ", 2);
-	put_left(o, intern_topic_name(p->tp.topic), 24);
-	sbuf_addc(o, ' ');
-	put_right(o, p->tp.partition, 9);
-	sbuf_addc(o, ' ');
-	put_right(o, p->committed, 14);
-	sbuf_addc(o, ' ');
-	put_right(o, p->log_end, 14);
-	sbuf_addc(o, ' ');
-	put_right(o, p->lag, 10);
-	sbuf_addn(o, "  ", 2);
-	sbuf_adds(o, p->owner >= 0 ? g->members[p->owner].member_id : "-");
-	sbuf_addc(o, '\n');
+	part_widths w;
+	char (*tl)[24] = xcalloc((size_t)g->nparts + 1, sizeof *tl);
+	int i;
+	part_widths_of(g, &w, tl);
+	put_left(o, "GROUP", w.group + 1);
+	put_left(o, "TOPIC", w.topic + 1);
+	put_left(o, "PARTITION", w.part + 1);
+	put_left(o, "CURRENT-OFFSET", w.cur + 1);
+	put_left(o, "LOG-END-OFFSET", w.end + 1);
+	put_left(o, "LAG", w.lag + 1);
+	put_left(o, "CONSUMER-ID", w.consumer + 1);
+	put_left(o, "HOST", w.host + 1);
+	put_left(o, "CLIENT-ID", w.client + 1);
+	put_left(o, "TIME-LAG", w.tlag + 1);
+	sbuf_adds(o, "STATUS\n");
+	for (i = 0; i < g->nparts; i++) {
+		const kg_gpart *p = &g->parts[i];
+		put_left(o, g->name, w.group + 1);
+		put_left(o, intern_topic_name(p->tp.topic), w.topic + 1);
+		put_num(o, p->tp.partition, w.part);
+		put_num(o, p->committed, w.cur);
+		put_num(o, p->log_end, w.end);
+		put_num(o, p->lag, w.lag);
+		put_left(o, owner_field(g, p, 0), w.consumer + 1);
+		put_left(o, owner_field(g, p, 1), w.host + 1);
+		put_left(o, owner_field(g, p, 2), w.client + 1);
+		put_left(o, tl[i], w.tlag + 1);
+		sbuf_adds(o, verdict_name((kg_verdict)p->verdict));
+		sbuf_addc(o, '\n');
+	}
+	free(tl);
 }
 
 /* The members of the group being sorted (qsort has no context: the report runs on one thread at a time). */
@@ -157,24 +223,8 @@ text_group(sbuf *o, const kg_group *g, const kg_snapshot *s)
 		}
 	}
 	if (g->nparts > 0) {
-		/* the text ownership grid: one row per topic, a cell per partition */
-		int32_t topic = -1;
-		sbuf_adds(o, "\n  ownership (member letter per partition; . no owner, ! orphaned, ~ in flight between rounds)\n");
-		for (i = 0; i < g->nparts; i++) {
-			const kg_gpart *p = &g->parts[i];
-			if (p->tp.topic != topic) {
-				if (topic != -1)
-					sbuf_addc(o, '\n');
-				topic = p->tp.topic;
-				sbuf_addf(o, "  %-24s ", intern_topic_name(topic));
-			}
-			sbuf_addc(o, p->owner >= 0 ? member_letter(rank[p->owner]) : p->orphaned ? '!' : p->in_flight ? '~' : '.');
-		}
 		sbuf_addc(o, '\n');
-		sbuf_addf(o, "\n  %-24s %9s %14s %14s %10s  %s\n", "TOPIC", "PARTITION", "CURRENT-OFFSET", "LOG-END-OFFSET",
-			  "LAG", "CONSUMER-ID");
-		for (i = 0; i < g->nparts; i++)
-			text_part_row(o, g, &g->parts[i]);
+		text_parts(o, g);
 	}
 	sbuf_addc(o, '\n');
 	free(order);
@@ -277,6 +327,8 @@ json_member(sbuf *o, const kg_member *m)
 		  (long long)(h->max_poll_us / 1000), limit_src_name(h->max_poll_src));
 	if (m->last_leave != KG_REASON_NONE)
 		sbuf_addf(o, ",\"last_leave\":\"%s\"", reason_key(m->last_leave));
+	if (m->verdict != KG_VERDICT_NONE)
+		sbuf_addf(o, ",\"verdict\":\"%s\"", verdict_name((kg_verdict)m->verdict));
 	if (m->status == KG_MEMBER_SILENT && m->silent_since_us > 0) {
 		sbuf_adds(o, ",\"silent_since\":");
 		json_put_time(o, m->silent_since_us);
@@ -311,7 +363,94 @@ json_last_rebalance(sbuf *o, const kg_group_summary *m)
 	json_put_ms(o, m->last_unconsumed_min_us);
 	sbuf_adds(o, ",\"unconsumed_partition_ms_max\":");
 	json_put_ms(o, m->last_unconsumed_max_us);
+	sbuf_addf(o, ",\"lag_added\":%lld", (long long)m->last_lag_added);
+	if (m->last_resumed_min_us >= 0) {
+		sbuf_adds(o, ",\"moved_resumed_ms_min\":");
+		json_put_ms(o, m->last_resumed_min_us);
+		sbuf_adds(o, ",\"moved_resumed_ms_max\":");
+		json_put_ms(o, m->last_resumed_max_us);
+	}
 	sbuf_addc(o, '}');
+}
+
+/* A time or null when not known (0). */
+static void
+jtime(sbuf *o, int64_t us)
+{
+	if (us > 0)
+		json_put_time(o, us);
+	else
+		sbuf_adds(o, "null");
+}
+
+/* A rate (records per second) or null when not known. */
+static void
+jrate(sbuf *o, double r)
+{
+	if (r < 0)
+		sbuf_adds(o, "null");
+	else
+		sbuf_addf(o, "%.2f", r);
+}
+
+/* A verdict's name or null when not judged. */
+static void
+jverdict(sbuf *o, uint8_t v)
+{
+	if (v == KG_VERDICT_NONE)
+		sbuf_adds(o, "null");
+	else
+		sbuf_addf(o, "\"%s\"", verdict_name((kg_verdict)v));
+}
+
+/* A partition's progress: log start, time lag (how known, or why not), verdict, its last move, rates, records lost. */
+static void
+json_part_progress(sbuf *o, const kg_gpart *p)
+{
+	sbuf_adds(o, ",\"log_start\":");
+	jnum(o, p->log_start);
+	sbuf_adds(o, ",\"time_lag_ms\":");
+	if (p->tlag_kind != KG_TLAG_NONE)
+		json_put_ms(o, p->time_lag_us);
+	else
+		sbuf_adds(o, "null");
+	sbuf_addf(o, ",\"time_lag_kind\":\"%s\"", tlag_kind_key((kg_tlag_kind)p->tlag_kind));
+	if (p->tlag_why != KG_TLAG_WHY_NONE)
+		sbuf_addf(o, ",\"time_lag_reason\":\"%s\"", tlag_why_key((kg_tlag_why)p->tlag_why));
+	sbuf_adds(o, ",\"verdict\":");
+	jverdict(o, p->verdict);
+	sbuf_adds(o, ",\"verdict_since\":");
+	jtime(o, p->verdict_since_us);
+	sbuf_adds(o, ",\"committed_moved\":");
+	jtime(o, p->moved_us);
+	sbuf_adds(o, ",\"committed_moved_after\":");
+	jtime(o, p->moved_lo_us);
+	sbuf_adds(o, ",\"consume_rate\":");
+	jrate(o, p->consume_rate);
+	sbuf_adds(o, ",\"produce_rate\":");
+	jrate(o, p->produce_rate);
+	sbuf_addf(o, ",\"lost\":%lld", (long long)p->lost);
+}
+
+/* A group's progress: the worst verdict and since when, the oldest time lag, records lost, partitions per verdict. */
+static void
+json_group_progress(sbuf *o, const kg_group *g)
+{
+	int v;
+	sbuf_adds(o, ",\"verdict\":");
+	jverdict(o, g->verdict);
+	sbuf_adds(o, ",\"verdict_since\":");
+	jtime(o, g->verdict_since_us);
+	sbuf_adds(o, ",\"time_lag_ms\":");
+	if (g->tlag_kind != KG_TLAG_NONE)
+		json_put_ms(o, g->time_lag_us);
+	else
+		sbuf_adds(o, "null");
+	sbuf_addf(o, ",\"time_lag_kind\":\"%s\",\"lost\":%lld,\"verdicts\":{", tlag_kind_key((kg_tlag_kind)g->tlag_kind),
+		  (long long)g->lost);
+	for (v = KG_VERDICT_OK; v < KG_VERDICT_COUNT; v++)
+		sbuf_addf(o, "%s\"%s\":%d", v > KG_VERDICT_OK ? "," : "", verdict_name((kg_verdict)v), g->nverdict[v]);
+	sbuf_addf(o, ",\"none\":%d}", g->nverdict[KG_VERDICT_NONE]);
 }
 
 /* One group. */
@@ -358,8 +497,10 @@ json_group(sbuf *o, const kg_group *g, const kg_snapshot *s)
 		jnum(o, p->lag);
 		sbuf_adds(o, ",\"owner\":");
 		json_put_str(o, p->owner >= 0 ? g->members[p->owner].member_id : NULL);
-		sbuf_addf(o, ",\"orphaned\":%s,\"in_flight\":%s}", p->orphaned ? "true" : "false",
+		sbuf_addf(o, ",\"orphaned\":%s,\"in_flight\":%s", p->orphaned ? "true" : "false",
 			  p->in_flight ? "true" : "false");
+		json_part_progress(o, p);
+		sbuf_addc(o, '}');
 	}
 	sbuf_adds(o, "],\"lag\":");
 	jnum(o, g->lag);
@@ -370,6 +511,7 @@ json_group(sbuf *o, const kg_group *g, const kg_snapshot *s)
 		  g->sum.in_episode ? "true" : "false");
 	if (g->sum.generation >= 0)
 		sbuf_addf(o, ",\"generation\":%d", (int)g->sum.generation);
+	json_group_progress(o, g);
 	json_last_rebalance(o, &g->sum);
 	if (g->commit_policy != NULL) {
 		sbuf_addf(o, ",\"reprocessed\":%lld,\"commit_policy\":", (long long)g->reprocessed);

@@ -430,8 +430,12 @@ kafka_contribute(kg_source *s, kg_builder *b)
 	for (i = 0; i < r->ntopics; i++) {
 		ktopic *t = &r->topics[i];
 		builder_topic(b, t->id, t->np);
-		for (j = 0; j < t->np; j++)
+		for (j = 0; j < t->np; j++) {
 			builder_partition(b, (kg_tp){ t->id, j }, t->leader[j], t->log_end[j]);
+			builder_partition_start(b, (kg_tp){ t->id, j }, t->log_start[j]);
+			if (t->stamp != NULL && t->stamp[j].offset >= 0)
+				builder_partition_stamp(b, (kg_tp){ t->id, j }, &t->stamp[j]);
+		}
 	}
 	for (i = 0; i < r->ngroups; i++)
 		contribute_group(b, &r->groups[i]);
@@ -514,6 +518,7 @@ kafka_close(kg_source *s)
 			return;
 		}
 	}
+	kafka_stamps_free(k); /* its topic handles go before the handle */
 	if (k->q != NULL)
 		rd_kafka_queue_destroy(k->q);
 	if (k->rk != NULL)
@@ -614,6 +619,10 @@ kafka_source_new(const kg_kafka_config *cfg, kg_source **out, char *err, size_t 
 	k->props = xcalloc(cfg->nprops ? cfg->nprops : 1, sizeof *k->props);
 	/* back within a second of a broker's return (librdkafka waits up to 10 s by default); -X may say otherwise */
 	if (set_prop(conf, "reconnect.backoff.max.ms", "1000", err, errsz) < 0)
+		goto fail;
+	/* reading one record at a committed offset (kafka_stamp.c): small fetches, nothing queued ahead */
+	if (set_prop(conf, "fetch.message.max.bytes", "65536", err, errsz) < 0 ||
+	    set_prop(conf, "queued.min.messages", "1", err, errsz) < 0)
 		goto fail;
 	for (i = 0; i < cfg->nprops; i++) {
 		size_t f;

@@ -87,6 +87,8 @@ typedef struct ktopic {
 	int np;
 	int32_t *leader;
 	int64_t *log_end;
+	int64_t *log_start;
+	kg_stamp *stamp;   /* the records read at committed offsets (kafka_stamp.c), NULL none */
 } ktopic;
 
 /* One finished refresh: immutable once published. */
@@ -103,6 +105,8 @@ typedef struct kresult {
 	int32_t offsets_np;  /* partitions of __consumer_offsets (a group's coordinator partition), 0 unknown */
 	ksched_plan plan;  /* what it asked */
 	int requests;      /* requests it sent (about) */
+	int log_start_calls; /* of them, the log-start query's (one per leader and chunk) */
+	int stamp_reads;   /* partitions whose record at the committed offset it read */
 	char *log_end_note; /* leaders that did not answer the log-end query, NULL none */
 } kresult;
 
@@ -147,7 +151,8 @@ typedef struct ksrc {
 	/* the worker's own */
 	ktable tab;
 	ksched sched;
-	int log_end_calls;    /* of the last refresh */
+	int log_end_calls;    /* of the last refresh (log-end and log-start) */
+	struct kstamps *stamps; /* records read at committed offsets, cached per partition and offset (kafka_stamp.c) */
 	/* shared with the collector thread, under lock */
 	kresult *result;      /* newest */
 	bool fresh;           /* not yet reported by poll() */
@@ -207,6 +212,18 @@ void kafka_groups_publish(ksrc *k, kresult *r, int64_t now_us);
 void kafka_group_clear(kgroup *g);
 /* librdkafka's group state in the model's words. */
 kg_group_state kafka_map_state(rd_kafka_consumer_group_state_t st);
+
+/* kafka_stamp.c */
+
+/*
+ * Read the record at the committed offset of the partitions that need it
+ * (the selected group's, every group's under --once, at most
+ * KG_STAMP_READS): those with lag, not below the log start, whose offset
+ * has no read yet; then give the result every read kept.
+ */
+void kafka_stamps_read(ksrc *k, kresult *r);
+/* Free the cache. */
+void kafka_stamps_free(ksrc *k);
 
 /* kafka.c */
 

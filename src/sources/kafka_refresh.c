@@ -46,6 +46,8 @@ kafka_result_free(kresult *r)
 	for (i = 0; i < r->ntopics; i++) {
 		free(r->topics[i].leader);
 		free(r->topics[i].log_end);
+		free(r->topics[i].log_start);
+		free(r->topics[i].stamp);
 	}
 	free(r->topics);
 	for (i = 0; i < r->ngroups; i++)
@@ -148,11 +150,13 @@ refresh_metadata(ksrc *k, kresult *r, char **err)
 		kt->np = t->partition_cnt;
 		kt->leader = xcalloc((size_t)(t->partition_cnt ? t->partition_cnt : 1), sizeof *kt->leader);
 		kt->log_end = xcalloc((size_t)(t->partition_cnt ? t->partition_cnt : 1), sizeof *kt->log_end);
+		kt->log_start = xcalloc((size_t)(t->partition_cnt ? t->partition_cnt : 1), sizeof *kt->log_start);
 		for (j = 0; j < t->partition_cnt; j++) {
 			int p = t->partitions[j].id;
 			if (p >= 0 && p < t->partition_cnt) {
 				kt->leader[p] = t->partitions[j].leader;
 				kt->log_end[p] = -1;
+				kt->log_start[p] = -1;
 			}
 		}
 	}
@@ -279,13 +283,19 @@ refresh_plan(ksrc *k, kresult *r, int fixed_cost)
 	free(g);
 }
 
-/* One leader's share of the log-end query, in calls of at most KG_KAFKA_LOG_END_CHUNK partitions. */
+/*
+ * One leader's share of the log-end and log-start queries, in calls of at
+ * most KG_KAFKA_LOG_END_CHUNK partitions, each call one of the two (a
+ * ListOffsets request may not name a partition twice).
+ */
 typedef struct leader_job {
 	ksrc *k;
 	int32_t leader;
 	rd_kafka_topic_partition_list_t **chunk;
+	bool *start;     /* chunk i asks the log start (RD_KAFKA_OFFSET_BEGINNING), else the log end */
 	int nchunk;
-	size_t cchunk;
+	size_t cchunk, cstart;
+	int cur[2];      /* the chunk being filled of each kind (end, start), -1 none */
 	rd_kafka_resp_err_t err;
 	int failed;      /* calls that failed */
 	int timeout_ms;
@@ -309,13 +319,13 @@ leader_query(void *arg)
 	return NULL;
 }
 
-/* Add a partition to its leader's job. */
+/* Add a partition to its leader's job: its log end, or (start) its log start. */
 static void
-job_add(leader_job **jobs, int *njobs, size_t *cap, ksrc *k, int32_t leader, const char *topic, int p, int timeout)
+job_add(leader_job **jobs, int *njobs, size_t *cap, ksrc *k, int32_t leader, const char *topic, int p, int timeout,
+	bool start)
 {
 	leader_job *job = NULL;
-	rd_kafka_topic_partition_list_t *c;
-	int b;
+	int b, *cur;
 	for (b = 0; b < *njobs && job == NULL; b++) {
 		if ((*jobs)[b].leader == leader)
 			job = &(*jobs)[b];
@@ -327,13 +337,18 @@ job_add(leader_job **jobs, int *njobs, size_t *cap, ksrc *k, int32_t leader, con
 		job->k = k;
 		job->leader = leader;
 		job->timeout_ms = timeout;
+		job->cur[0] = job->cur[1] = -1;
 	}
-	if (job->nchunk == 0 || job->chunk[job->nchunk - 1]->cnt >= KG_KAFKA_LOG_END_CHUNK) {
+	cur = &job->cur[start ? 1 : 0];
+	if (*cur < 0 || job->chunk[*cur]->cnt >= KG_KAFKA_LOG_END_CHUNK) {
 		util_grow(&job->chunk, &job->cchunk, (size_t)job->nchunk + 1, sizeof *job->chunk);
-		job->chunk[job->nchunk++] = rd_kafka_topic_partition_list_new(KG_KAFKA_LOG_END_CHUNK);
+		util_grow(&job->start, &job->cstart, (size_t)job->nchunk + 1, sizeof *job->start);
+		job->start[job->nchunk] = start;
+		job->chunk[job->nchunk] = rd_kafka_topic_partition_list_new(KG_KAFKA_LOG_END_CHUNK);
+		*cur = job->nchunk++;
 	}
-	c = job->chunk[job->nchunk - 1];
-	rd_kafka_topic_partition_list_add(c, topic, p)->offset = RD_KAFKA_OFFSET_END;
+	rd_kafka_topic_partition_list_add(job->chunk[*cur], topic, p)->offset =
+		start ? RD_KAFKA_OFFSET_BEGINNING : RD_KAFKA_OFFSET_END;
 }
 
 /* Mark the topics the known groups use (their offsets, their members' assignments, watched topics). */
@@ -373,22 +388,29 @@ log_end_take(kresult *r, leader_job *jobs, int njobs, const int32_t *tid, size_t
 			for (q = 0; q < l->cnt; q++) {
 				int32_t t = intern_topic(l->elems[q].topic);
 				int x = (size_t)t < ntid ? tid[t] : -1, p = l->elems[q].partition;
-				if (x >= 0 && p >= 0 && p < r->topics[x].np && l->elems[q].err == RD_KAFKA_RESP_ERR_NO_ERROR)
+				if (x < 0 || p < 0 || p >= r->topics[x].np || l->elems[q].err != RD_KAFKA_RESP_ERR_NO_ERROR)
+					continue;
+				if (jobs[i].start[c])
+					r->topics[x].log_start[p] = l->elems[q].offset;
+				else
 					r->topics[x].log_end[p] = l->elems[q].offset;
 			}
 			rd_kafka_topic_partition_list_destroy(l);
 			calls++;
+			r->log_start_calls += jobs[i].start[c];
 		}
 		free(jobs[i].chunk);
+		free(jobs[i].start);
 	}
 	return calls;
 }
 
 /*
- * Log-end offsets of every partition of the topics in use: per leader, in
- * calls of at most KG_KAFKA_LOG_END_CHUNK partitions (one ListOffsets
- * each), the leaders asked concurrently.  A leader that does not answer
- * leaves its partitions' log-end unknown (said in *note); when none
+ * Log-end and log-start offsets of every partition of the topics in use:
+ * per leader, in calls of at most KG_KAFKA_LOG_END_CHUNK partitions (one
+ * ListOffsets each, LATEST or EARLIEST), the leaders asked concurrently,
+ * each leader's calls one after the other.  A leader that does not answer
+ * leaves its partitions' offsets unknown (said in *note); when none
  * answers the refresh fails.
  */
 static int
@@ -417,9 +439,12 @@ refresh_log_end(ksrc *k, kresult *r, char **err, char **note)
 	used = used_topics(k, r, tid, ntid);
 	for (j = 0; j < r->ntopics; j++) {
 		for (q = 0; used[j] && q < r->topics[j].np; q++) {
-			if (r->topics[j].leader[q] >= 0)
-				job_add(&jobs, &njobs, &cap, k, r->topics[j].leader[q], intern_topic_name(r->topics[j].id), q,
-					timeout);
+			if (r->topics[j].leader[q] < 0)
+				continue;
+			job_add(&jobs, &njobs, &cap, k, r->topics[j].leader[q], intern_topic_name(r->topics[j].id), q,
+				timeout, false);
+			job_add(&jobs, &njobs, &cap, k, r->topics[j].leader[q], intern_topic_name(r->topics[j].id), q,
+				timeout, true);
 		}
 	}
 	free(used);
@@ -490,11 +515,13 @@ kafka_refresh(ksrc *k, char **err)
 	if (refresh_log_end(k, r, err, &note) < 0)
 		goto fail;
 	kafka_groups_publish(k, r, r->time_us);
+	kafka_stamps_read(k, r);
 	r->log_end_note = note;
 	log_msg(KG_LOG_DEBUG,
-		"kafka: refresh of %d groups (%d described, %d offsets), %d topics, about %d requests in %.1f ms "
-		"(metadata %.1f, list %.1f, groups %.1f, log-end %.1f), process CPU %.1f ms",
-		r->ngroups, r->plan.describe, r->plan.offsets, r->ntopics, r->requests,
+		"kafka: refresh of %d groups (%d described, %d offsets), %d topics, about %d requests (%d log-start, "
+		"%d records read) in %.1f ms (metadata %.1f, list %.1f, groups %.1f, log-end, log-start and reads %.1f), "
+		"process CPU %.1f ms",
+		r->ngroups, r->plan.describe, r->plan.offsets, r->ntopics, r->requests, r->log_start_calls, r->stamp_reads,
 		(double)(util_mono_us() - t0) / 1000.0, (double)(t1 - t0) / 1000.0, (double)(t2 - t1) / 1000.0,
 		(double)(t3 - t2) / 1000.0, (double)(util_mono_us() - t3) / 1000.0,
 		(double)(process_cpu_us() - c0) / 1000.0);

@@ -1,7 +1,7 @@
 # src/sources: file lists (see Makefile.am)
 libkgtop_a_SOURCES += src/sources/kafka.c src/sources/kafka.h \
 	src/sources/kafka_refresh.c src/sources/kafka_int.h \
-	src/sources/kafka_sched.c src/sources/kafka_sched.h src/sources/kafka_groups.c
+	src/sources/kafka_sched.c src/sources/kafka_sched.h src/sources/kafka_groups.c src/sources/kafka_stamp.c
 libkgtop_a_SOURCES += src/sources/sources.c src/sources/sources.h
 # trace streams (libcurl + cJSON) and their pure parsers
 libkgtop_a_SOURCES += \

@@ -66,9 +66,11 @@ test_text_facts(void **state)
 				  "  coordinator  -\n"
 				  "  members      0   partitions 0   lag -\n"
 				  "  error        coordinator load in progress\n");
-	/* kafka-consumer-groups.sh's columns, "-" where unknown */
-	assert_non_null(strstr(sbuf_str(&o), "\n  orders                           0             90            100         10  a-1\n"));
-	assert_non_null(strstr(sbuf_str(&o), "\n  orders                           3              -            100          -  -\n"));
+	/* kafka-consumer-groups.sh's columns in its order, "-" where unknown, then TIME-LAG and STATUS */
+	assert_non_null(strstr(sbuf_str(&o), "\nGROUP  TOPIC  PARTITION CURRENT-OFFSET LOG-END-OFFSET LAG CONSUMER-ID HOST      "
+					     "CLIENT-ID TIME-LAG STATUS\n"));
+	assert_non_null(strstr(sbuf_str(&o), "\ng-busy orders 0         90             100            10  a-1         /10.0.0.1 a         -        -\n"));
+	assert_non_null(strstr(sbuf_str(&o), "\ng-busy orders 3         -              100            -   -           -         -         -        -\n"));
 	free(busy);
 	free(lost);
 	sbuf_free(&o);
@@ -141,15 +143,18 @@ test_sorts(void **state)
 	const kg_group *busy = snapshot_group_by_name(s, "g-busy"), *lost = snapshot_group_by_name(s, "g-lost");
 	int i, n = groupcol_nsorts();
 	(void)state;
-	assert_int_equal(n, 4);
+	assert_int_equal(n, 6);
 	assert_string_equal(groupcol_sort_name(0), "name");
 	assert_string_equal(groupcol_sort_name(1), "lag");
 	assert_string_equal(groupcol_sort_name(2), "state");
 	assert_string_equal(groupcol_sort_name(3), "rebalances");
+	assert_string_equal(groupcol_sort_name(4), "time lag");
+	assert_string_equal(groupcol_sort_name(5), "verdict");
 	assert_true(groupcol_compare(0, busy, lost) < 0);
 	assert_true(groupcol_compare(1, busy, lost) < 0); /* lag 70 before none */
 	assert_true(groupcol_compare(2, lost, busy) < 0); /* rebalancing before stable */
 	assert_true(groupcol_compare(3, busy, lost) < 0); /* no rebalance in either: by name */
+	assert_true(groupcol_compare(4, busy, lost) < 0); /* no time lag in either: by name */
 	for (i = 0; i < n; i++)
 		assert_int_equal(groupcol_compare(i, busy, busy), 0);
 	snapshot_unref(s);
@@ -193,7 +198,8 @@ test_natural_order(void **state)
 	/* consumer-2 is A and owns partition 0, consumer-10 B and partition 1 */
 	assert_non_null(strstr(txt, "  A   m-2 "));
 	assert_non_null(strstr(txt, "  B   m-10"));
-	assert_non_null(strstr(txt, " AB\n"));
+	assert_non_null(strstr(txt, "\ng-2   nat   0         -              -              -   m-2         /h   consumer-2  -        -\n"));
+	assert_non_null(strstr(txt, "\ng-2   nat   1         -              -              -   m-10        /h   consumer-10 -        -\n"));
 	sbuf_free(&o);
 	snapshot_unref(s);
 }

@@ -1,0 +1,327 @@
+/*
+ * check.c: --check (see check.h): the status of each group, the line, and
+ * the runner.
+ */
+#include "config.h"
+
+#include "report/check.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "report/groupcol.h"
+
+#define CHECK_GROUPS_SAID 4 /* the text names this many groups, then "and N more" */
+
+static const char *const status_names[KG_CHECK_STATUS_COUNT] = { "OK", "WARNING", "CRITICAL", "UNKNOWN" };
+
+/* A status's name. */
+const char *
+check_status_name(kg_check_status st)
+{
+	return (unsigned)st < KG_CHECK_STATUS_COUNT ? status_names[st] : "UNKNOWN";
+}
+
+/* How bad a status is: CRITICAL, then WARNING, then UNKNOWN, then OK. */
+static int
+severity(kg_check_status st)
+{
+	static const int rank[KG_CHECK_STATUS_COUNT] = { 0, 2, 3, 1 };
+	return rank[st];
+}
+
+/* The worse of two statuses. */
+static kg_check_status
+worse(kg_check_status a, kg_check_status b)
+{
+	return severity(b) > severity(a) ? b : a;
+}
+
+/* A value against its thresholds (0: not given). */
+static kg_check_status
+against(int64_t v, int64_t warn, int64_t crit)
+{
+	if (crit > 0 && v >= crit)
+		return KG_CHECK_CRITICAL;
+	if (warn > 0 && v >= warn)
+		return KG_CHECK_WARNING;
+	return KG_CHECK_OK;
+}
+
+/* The time lag against its thresholds: an estimate counts; a lower bound only when it passes one. */
+static kg_check_status
+tlag_status(const kg_group *g, const kg_check_limits *l)
+{
+	kg_check_status st;
+	if (l->warn_tlag_us <= 0 && l->crit_tlag_us <= 0)
+		return KG_CHECK_OK;
+	if (g->tlag_kind == KG_TLAG_NONE)
+		return g->lag == 0 ? KG_CHECK_OK : KG_CHECK_UNKNOWN;
+	st = against(g->time_lag_us, l->warn_tlag_us, l->crit_tlag_us);
+	/* "older than kgtop's oldest sample": a threshold it passes is passed; below them, who knows */
+	if (g->tlag_kind == KG_TLAG_ATLEAST && st == KG_CHECK_OK)
+		return KG_CHECK_UNKNOWN;
+	return st;
+}
+
+/* One group's status, and what makes it so in words (appended to why). */
+static kg_check_status
+group_status(const kg_group *g, const kg_check_limits *l, sbuf *why)
+{
+	kg_check_status st = KG_CHECK_OK, t;
+	char n[32], d[32], since[16] = "";
+	int v, bad = 0;
+	for (v = KG_VERDICT_COUNT - 1; v > KG_VERDICT_OK; v--) {
+		if (g->nverdict[v] == 0)
+			continue;
+		st = worse(st, v >= KG_VERDICT_STALLED ? KG_CHECK_CRITICAL : KG_CHECK_WARNING);
+		sbuf_addf(why, "%s%d partition%s %s", bad++ ? ", " : "", g->nverdict[v], g->nverdict[v] == 1 ? "" : "s",
+			  verdict_name((kg_verdict)v));
+		if (v == g->verdict && g->verdict_since_us > 0) {
+			time_t tt = (time_t)(g->verdict_since_us / 1000000);
+			struct tm tm;
+			localtime_r(&tt, &tm);
+			strftime(since, sizeof since, "%H:%M:%S", &tm);
+			sbuf_addf(why, " since %s", since);
+		}
+	}
+	if (g->lost > 0)
+		sbuf_addf(why, "%s%lld records lost", bad++ ? ", " : "", (long long)g->lost);
+	if (g->lag < 0) {
+		t = l->warn_lag > 0 || l->crit_lag > 0 ? KG_CHECK_UNKNOWN : KG_CHECK_OK;
+		sbuf_addf(why, "%slag not known", bad++ ? ", " : "");
+	} else {
+		t = against(g->lag, l->warn_lag, l->crit_lag);
+		util_fmt_count(n, sizeof n, g->lag);
+		sbuf_addf(why, "%slag %s", bad++ ? ", " : "", n);
+	}
+	st = worse(st, t);
+	t = tlag_status(g, l);
+	st = worse(st, t);
+	if (g->tlag_kind != KG_TLAG_NONE) {
+		groupcol_fmt_tlag(d, sizeof d, g->time_lag_us, (kg_tlag_kind)g->tlag_kind);
+		sbuf_addf(why, ", time lag %s", d);
+	} else if (t == KG_CHECK_UNKNOWN) {
+		sbuf_adds(why, ", time lag not known");
+	}
+	if (g->nverdict[KG_VERDICT_NONE] > 0 && g->lag > 0)
+		sbuf_addf(why, ", %d partition%s not judged yet (one refresh: --duration 30 judges commits)",
+			  g->nverdict[KG_VERDICT_NONE], g->nverdict[KG_VERDICT_NONE] == 1 ? "" : "s");
+	return st;
+}
+
+/* A performance data label: quoted, without quotes or '=' of its own. */
+static void
+perf_label(sbuf *o, const char *group, const char *what)
+{
+	const char *p;
+	sbuf_addc(o, '\'');
+	for (p = group; *p; p++)
+		sbuf_addc(o, *p == '\'' || *p == '=' ? '_' : *p);
+	sbuf_addf(o, " %s'=", what);
+}
+
+/* A threshold in performance data ("" when not given). */
+static void
+perf_limit(sbuf *o, int64_t v, double scale)
+{
+	if (v > 0) {
+		if (scale == 1)
+			sbuf_addf(o, "%lld", (long long)v);
+		else
+			sbuf_addf(o, "%.3f", (double)v / scale);
+	}
+}
+
+/* One group's performance data. */
+static void
+perf_group(sbuf *o, const kg_group *g, const kg_check_limits *l)
+{
+	static const kg_verdict counted[] = { KG_VERDICT_STALLED, KG_VERDICT_STOPPED, KG_VERDICT_LOST, KG_VERDICT_SLOW,
+					      KG_VERDICT_REWIND };
+	size_t i;
+	sbuf_addc(o, ' ');
+	perf_label(o, g->name, "lag");
+	if (g->lag >= 0)
+		sbuf_addf(o, "%lld", (long long)g->lag);
+	else
+		sbuf_addc(o, 'U');
+	sbuf_addc(o, ';');
+	perf_limit(o, l->warn_lag, 1);
+	sbuf_addc(o, ';');
+	perf_limit(o, l->crit_lag, 1);
+	sbuf_adds(o, ";0; ");
+	perf_label(o, g->name, "time_lag");
+	if (g->tlag_kind != KG_TLAG_NONE)
+		sbuf_addf(o, "%.3fs;", (double)g->time_lag_us / 1e6);
+	else
+		sbuf_adds(o, "U;");
+	perf_limit(o, l->warn_tlag_us, 1e6);
+	sbuf_addc(o, ';');
+	perf_limit(o, l->crit_tlag_us, 1e6);
+	sbuf_adds(o, ";0;");
+	for (i = 0; i < KG_ARRAY_LEN(counted); i++) {
+		char what[16];
+		size_t k;
+		snprintf(what, sizeof what, "%s", verdict_name(counted[i]));
+		for (k = 0; what[k]; k++)
+			what[k] = (char)(what[k] >= 'A' && what[k] <= 'Z' ? what[k] - 'A' + 'a' : what[k]);
+		sbuf_addc(o, ' ');
+		perf_label(o, g->name, what);
+		sbuf_addf(o, "%d;;;0;", g->nverdict[counted[i]]);
+	}
+}
+
+/* "KGTOP UNKNOWN - why". */
+void
+check_unknown(sbuf *out, const char *why)
+{
+	sbuf_addf(out, "KGTOP UNKNOWN - %s", why);
+}
+
+/* The cluster source's trouble, NULL when it answered. */
+static const kg_source_health *
+cluster_trouble(const kg_snapshot *s)
+{
+	int i;
+	for (i = 0; i < s->nsources; i++) {
+		const kg_source_health *h = &s->sources[i];
+		if ((h->role == KG_ROLE_CLUSTER || h->role == KG_ROLE_REPLAY) &&
+		    (h->status == KG_SRC_ERROR || h->status == KG_SRC_CONNECTING))
+			return h;
+	}
+	return NULL;
+}
+
+/* Judge a snapshot. */
+kg_check_status
+check_snapshot(const kg_snapshot *s, const kg_check_limits *l, const char *filter, sbuf *out)
+{
+	const kg_source_health *bad = cluster_trouble(s);
+	kg_check_status st = KG_CHECK_OK;
+	sbuf text = { 0 }, perf = { 0 };
+	int i, said = 0, nok = 0, more = 0;
+	if (bad != NULL) {
+		char why[600];
+		snprintf(why, sizeof why, "%s: %s", bad->name, bad->message ? bad->message : src_status_name(bad->status));
+		check_unknown(out, why);
+		return KG_CHECK_UNKNOWN;
+	}
+	if (s->ngroups == 0) {
+		char why[300];
+		snprintf(why, sizeof why, filter != NULL ? "no consumer group matches %s" : "no consumer group%s",
+			 filter != NULL ? filter : "");
+		check_unknown(out, why);
+		return KG_CHECK_UNKNOWN;
+	}
+	for (i = 0; i < s->ngroups; i++) {
+		const kg_group *g = &s->groups[i];
+		sbuf why = { 0 };
+		kg_check_status gs = group_status(g, l, &why);
+		st = worse(st, gs);
+		perf_group(&perf, g, l);
+		if (gs == KG_CHECK_OK && s->ngroups > 1) {
+			nok++;
+		} else if (said < CHECK_GROUPS_SAID) {
+			sbuf_addf(&text, "%s%s %s: %s", said++ ? "; " : "", g->name, check_status_name(gs), sbuf_str(&why));
+		} else {
+			more++;
+		}
+		sbuf_free(&why);
+	}
+	if (more > 0)
+		sbuf_addf(&text, "; and %d more", more);
+	if (nok > 0)
+		sbuf_addf(&text, "%s%d group%s OK", said ? "; " : "", nok, nok == 1 ? "" : "s");
+	sbuf_addf(out, "KGTOP %s - %s |%s", check_status_name(st), sbuf_str(&text), sbuf_str(&perf));
+	util_sanitize_text(out->s); /* names come from the cluster: one line, no controls */
+	out->len = strlen(out->s);
+	sbuf_free(&text);
+	sbuf_free(&perf);
+	return st;
+}
+
+/* Print a line on stdout; the status. */
+static int
+check_print(sbuf *b, int status)
+{
+	sbuf_addc(b, '\n');
+	if (fwrite(b->s, 1, b->len, stdout) != b->len || fflush(stdout) != 0)
+		status = KG_CHECK_UNKNOWN;
+	sbuf_free(b);
+	return status;
+}
+
+/* --duration: refreshes for that long (commits judged over them); the last frame, NULL when none came. */
+static kg_frame *
+check_watch(kg_collector *c, const kg_options *o, const kg_run_stop *stop, char *err, size_t errsz)
+{
+	int64_t end = util_mono_us() + o->duration_us;
+	kg_frame *last = NULL;
+	if (collector_start(c, err, errsz) < 0)
+		return NULL;
+	while (!*stop->flag) {
+		struct pollfd pfd[2] = { { collector_fd(c), POLLIN, 0 }, { stop->fd, POLLIN, 0 } };
+		int64_t left = end - util_mono_us();
+		kg_frame *f;
+		if (left <= 0)
+			break;
+		if (poll(pfd, 2, (int)(left / 1000) + 1) < 0 && errno != EINTR)
+			break;
+		f = collector_take(c);
+		if (f != NULL && f->snap != NULL) {
+			frame_free(last);
+			last = f;
+		} else {
+			frame_free(f);
+		}
+	}
+	if (last == NULL)
+		snprintf(err, errsz, "no answer within --duration");
+	return last;
+}
+
+/* --check: judge, print the line, return the exit status. */
+int
+check_run(kg_collector *c, const kg_options *o, const kg_run_stop *stop)
+{
+	kg_check_limits l = { o->warn_lag, o->crit_lag, o->warn_time_lag_us, o->crit_time_lag_us };
+	char err[512], filter[300] = "";
+	kg_frame *f = NULL;
+	sbuf b = { 0 };
+	int status;
+	size_t i;
+	for (i = 0; i < o->include.n; i++)
+		snprintf(filter + strlen(filter), sizeof filter - strlen(filter), "%s-g %s", i ? " or " : "", o->include.v[i]);
+	if (o->duration_us > 0 && o->replay == NULL) {
+		f = check_watch(c, o, stop, err, sizeof err);
+	} else if (collector_run_until_complete(c, o->replay != NULL ? INT64_MAX / 4 : o->timeout_us, err, sizeof err) >= 0) {
+		f = collector_take(c);
+	} else {
+		/* no complete answer: the cluster's own words when it gave some */
+		f = collector_take(c);
+		if (f != NULL && f->snap != NULL && cluster_trouble(f->snap) != NULL) {
+			status = (int)check_snapshot(f->snap, &l, NULL, &b);
+			frame_free(f);
+			return check_print(&b, status);
+		}
+		frame_free(f);
+		f = NULL;
+	}
+	if (*stop->flag) {
+		frame_free(f);
+		check_unknown(&b, "interrupted");
+		return check_print(&b, KG_CHECK_UNKNOWN);
+	}
+	if (f == NULL || f->snap == NULL) {
+		frame_free(f);
+		check_unknown(&b, err[0] ? err : "no data");
+		return check_print(&b, KG_CHECK_UNKNOWN);
+	}
+	status = (int)check_snapshot(f->snap, &l, filter[0] ? filter : NULL, &b);
+	frame_free(f);
+	return check_print(&b, status);
+}
