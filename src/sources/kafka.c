@@ -220,8 +220,8 @@ publish(ksrc *k, kresult *r, char *err)
 		k->err_msg = NULL;
 		k->err_since_us = 0;
 		free(k->note);
-		k->note = r->no_group_apis ? xstrdup("the cluster cannot list or describe groups (a mock cluster?): "
-						     "following watched groups by their offsets")
+		k->note = r->no_group_apis ? xstrdup("the cluster answers no ListGroups or DescribeGroups "
+						     "(librdkafka's mock cluster does not): groups followed by their offsets")
 		                           : r->log_end_note ? xstrdup(r->log_end_note) : NULL;
 		k->completes++;
 	} else if (!atomic_load(&k->stop)) {
