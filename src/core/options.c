@@ -902,7 +902,7 @@ list_clusters(const kg_options *o)
  * of the command line (nfile: how many the files gave), so -X still wins.
  */
 static int
-use_cluster(kg_options *o, size_t nfile, bool brokers_cli, char *err, size_t errsz)
+use_cluster(kg_options *o, size_t nfile, bool brokers_cli, bool named_cli, char *err, size_t errsz)
 {
 	const kg_cluster *c = NULL;
 	size_t i, k;
@@ -910,6 +910,10 @@ use_cluster(kg_options *o, size_t nfile, bool brokers_cli, char *err, size_t err
 		if (strcmp(o->clusters[i].name, o->cluster) == 0)
 			c = &o->clusters[i];
 	}
+	/* a name the file gave is a value of the file: never shown (-C NAME is the user's own words) */
+	if (c == NULL && !named_cli)
+		return util_err(err, errsz, "the cluster the config file names (cluster = ...) has no [cluster] section in %s "
+				"(-C list lists them)", o->config_file ? o->config_file : "the config file");
 	if (c == NULL)
 		return util_err(err, errsz, "-C %s: no [cluster %s] section in %s (-C list lists them)", o->cluster,
 				o->cluster, o->config_file ? o->config_file : "the config file");
@@ -1013,7 +1017,7 @@ options_check(kg_options *o, size_t nfile, const cli_seen *seen, bool brokers_en
 		free(o->cluster);
 		o->cluster = NULL;
 	}
-	if (o->cluster != NULL && use_cluster(o, nfile, seen->brokers, err, errsz) < 0)
+	if (o->cluster != NULL && use_cluster(o, nfile, seen->brokers, seen->cluster, err, errsz) < 0)
 		return -1;
 	if (o->once && o->mode == KG_MODE_UI)
 		o->mode = KG_MODE_ONCE;

@@ -242,7 +242,9 @@ producer_new(demo *d, char *err, size_t errsz)
 	}
 	if (rd_kafka_conf_set(conf, "bootstrap.servers", d->bootstrap, e, sizeof e) != RD_KAFKA_CONF_OK ||
 	    rd_kafka_conf_set(conf, "client.id", "kgtop-demo-producer", e, sizeof e) != RD_KAFKA_CONF_OK ||
-	    rd_kafka_conf_set(conf, "linger.ms", "5", e, sizeof e) != RD_KAFKA_CONF_OK) {
+	    /* a batch a second per partition: librdkafka's mock cluster keeps every batch it is sent
+	       and scans them for each fetch, so a demo that runs all day must not send hundreds a second */
+	    rd_kafka_conf_set(conf, "linger.ms", "1000", e, sizeof e) != RD_KAFKA_CONF_OK) {
 		rd_kafka_conf_destroy(conf);
 		return util_err(err, errsz, "producer: %s", e);
 	}

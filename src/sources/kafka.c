@@ -2,9 +2,15 @@
  * kafka.c: the Kafka admin source (see kafka.h for what one refresh asks,
  * kafka_refresh.c for how).
  *
- * One librdkafka consumer handle without group.id serves both the admin
- * API and the log-end query: it never subscribes, never joins a group and
- * never commits (enable.auto.commit=false as well).  Its refresh runs on a
+ * One librdkafka consumer handle serves both the admin API and the
+ * log-end query: it never subscribes, never joins a group and never
+ * commits (enable.auto.commit=false as well).  It carries a group id of its
+ * own, kgtop.never-joins, only so that librdkafka 2.0.2 has a group object
+ * to tell when a broker answers an offset fetch with NOT_COORDINATOR: a
+ * handle without one dereferences NULL there and the process dies, which
+ * a coordinator moving (a broker restarted) would do to kgtop.  Without a
+ * subscription that object only ever asks where its coordinator is.
+ * Its refresh runs on a
  * worker thread of this source, because metadata and offsets_for_times
  * only exist as blocking calls in librdkafka 2.0.2: a slow cluster then
  * makes this source's data older without delaying the demo or the trace
@@ -214,8 +220,8 @@ publish(ksrc *k, kresult *r, char *err)
 		k->err_msg = NULL;
 		k->err_since_us = 0;
 		free(k->note);
-		k->note = r->no_group_apis ? xstrdup("the cluster cannot list or describe groups (a mock cluster?): "
-						     "following watched groups by their offsets")
+		k->note = r->no_group_apis ? xstrdup("the cluster answers no ListGroups or DescribeGroups "
+						     "(librdkafka's mock cluster does not): groups followed by their offsets")
 		                           : r->log_end_note ? xstrdup(r->log_end_note) : NULL;
 		k->completes++;
 	} else if (!atomic_load(&k->stop)) {
@@ -267,6 +273,7 @@ worker(void *arg)
 		char *err = NULL;
 		int64_t started = util_mono_us();
 		kresult *r = kafka_refresh(k, &err);
+		kafka_coordinators_check(k);
 		pthread_mutex_lock(&k->lock);
 		publish(k, r, err);
 		if (k->cfg.once && r != NULL) {
@@ -282,6 +289,45 @@ worker(void *arg)
 		pthread_mutex_unlock(&k->lock);
 	}
 	return NULL;
+}
+
+/*
+ * librdkafka 2.0.2's admin requests take a group's coordinator from a
+ * cache that only expires unused: when the coordinator moves (a broker
+ * restarted, leadership of its __consumer_offsets partition moved), every
+ * describe keeps going to the old broker and gets NOT_COORDINATOR, refresh
+ * after refresh.  Nothing in its API drops that cache but a new handle: so
+ * after two refreshes in a row with such answers, the worker makes one
+ * (at most every 10 s), swaps it in under rk_lock (the collector thread
+ * polls the handle for error callbacks) and destroys the old one.
+ */
+void
+kafka_coordinators_check(ksrc *k)
+{
+	rd_kafka_t *rk, *old;
+	rd_kafka_queue_t *oldq;
+	char e[512];
+	int64_t now = util_mono_us();
+	k->coord_streak = k->coord_moved > 0 ? k->coord_streak + 1 : 0;
+	k->coord_moved = 0;
+	if (k->coord_streak < 2 || k->conf == NULL || (k->renewed_us > 0 && now - k->renewed_us < 10 * KG_SEC_US))
+		return;
+	rk = rd_kafka_new(RD_KAFKA_CONSUMER, rd_kafka_conf_dup(k->conf), e, sizeof e);
+	if (rk == NULL) {
+		log_msg(KG_LOG_INFO, "kafka: a group's coordinator moved, and a new client handle failed: %s", e);
+		return;
+	}
+	log_msg(KG_LOG_INFO, "kafka: groups answer NOT_COORDINATOR: a new client handle asks for their coordinators again");
+	pthread_mutex_lock(&k->rk_lock);
+	old = k->rk;
+	oldq = k->q;
+	k->rk = rk;
+	k->q = rd_kafka_queue_new(rk);
+	pthread_mutex_unlock(&k->rk_lock);
+	rd_kafka_queue_destroy(oldq);
+	rd_kafka_destroy_flags(old, RD_KAFKA_DESTROY_F_NO_CONSUMER_CLOSE);
+	k->renewed_us = now;
+	k->coord_streak = 0;
 }
 
 /* ------------------------------------------------------------ source ops */
@@ -304,8 +350,10 @@ kafka_poll(kg_source *s, int64_t now_us)
 	kafka_start(k);
 	/* librdkafka's error callbacks (no broker reachable, TLS, SASL) are served here, while a
 	   refresh may still be blocked waiting for an answer that cannot come */
+	pthread_mutex_lock(&k->rk_lock);
 	if (k->rk != NULL)
 		rd_kafka_poll(k->rk, 0);
+	pthread_mutex_unlock(&k->rk_lock);
 	ce = atomic_load(&k->cluster_err);
 	pthread_mutex_lock(&k->lock);
 	if (k->fresh)
@@ -523,6 +571,8 @@ kafka_close(kg_source *s)
 		rd_kafka_queue_destroy(k->q);
 	if (k->rk != NULL)
 		rd_kafka_destroy_flags(k->rk, RD_KAFKA_DESTROY_F_NO_CONSUMER_CLOSE);
+	if (k->conf != NULL)
+		rd_kafka_conf_destroy(k->conf);
 	kafka_result_free(k->result);
 	kafka_table_free(&k->tab);
 	free(k->focus.shown);
@@ -545,6 +595,7 @@ kafka_close(kg_source *s)
 	free(k->note);
 	pthread_mutex_destroy(&k->lock);
 	pthread_mutex_destroy(&k->err_lock);
+	pthread_mutex_destroy(&k->rk_lock);
 	pthread_cond_destroy(&k->cond);
 	free(k);
 	s->impl = NULL;
@@ -610,6 +661,7 @@ kafka_source_new(const kg_kafka_config *cfg, kg_source **out, char *err, size_t 
 	}
 	pthread_mutex_init(&k->lock, NULL);
 	pthread_mutex_init(&k->err_lock, NULL);
+	pthread_mutex_init(&k->rk_lock, NULL);
 	pthread_cond_init(&k->cond, NULL);
 #define LIST(l) (l) ? (const char *const *)(l)->v : NULL, (l) ? (l)->n : 0
 	if (filter_new(LIST(cfg->include), LIST(cfg->exclude), &k->groups, err, errsz) < 0 ||
@@ -646,11 +698,13 @@ kafka_source_new(const kg_kafka_config *cfg, kg_source **out, char *err, size_t 
 	if (set_prop(conf, "bootstrap.servers", k->brokers, err, errsz) < 0 ||
 	    set_prop(conf, "enable.auto.commit", "false", err, errsz) < 0 ||
 	    set_prop(conf, "isolation.level", "read_uncommitted", err, errsz) < 0 ||
-	    set_prop(conf, "client.id", "kgtop", err, errsz) < 0)
+	    set_prop(conf, "client.id", "kgtop", err, errsz) < 0 ||
+	    set_prop(conf, "group.id", "kgtop.never-joins", err, errsz) < 0)
 		goto fail;
 	rd_kafka_conf_set_error_cb(conf, on_error);
 	rd_kafka_conf_set_log_cb(conf, on_log);
 	rd_kafka_conf_set_opaque(conf, k);
+	k->conf = rd_kafka_conf_dup(conf);
 	k->rk = rd_kafka_new(RD_KAFKA_CONSUMER, conf, e, sizeof e);
 	if (k->rk == NULL) {
 		util_err(err, errsz, "librdkafka: %s", e);

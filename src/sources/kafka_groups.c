@@ -221,6 +221,14 @@ desc_new(ksrc *k, const rd_kafka_ConsumerGroupDescription_t *d, int64_t now)
 	return x;
 }
 
+/* Count an answer that says the group's coordinator is elsewhere now (kafka_coordinators_check). */
+static void
+coordinator_moved(ksrc *k, rd_kafka_resp_err_t code)
+{
+	if (code == RD_KAFKA_RESP_ERR_NOT_COORDINATOR || code == RD_KAFKA_RESP_ERR_COORDINATOR_NOT_AVAILABLE)
+		k->coord_moved++;
+}
+
 /* Take one DescribeConsumerGroups answer. */
 static void
 take_descriptions(ksrc *k, rd_kafka_event_t *ev, int64_t now)
@@ -241,6 +249,7 @@ take_descriptions(ksrc *k, rd_kafka_event_t *ev, int64_t now)
 		e->desc_err = NULL;
 		if (ge != NULL) {
 			e->desc_err = kafka_describe_error(rd_kafka_error_code(ge), rd_kafka_error_string(ge));
+			coordinator_moved(k, rd_kafka_error_code(ge));
 			continue;
 		}
 		kdesc_unref(e->desc);
@@ -273,6 +282,7 @@ take_offsets(ksrc *k, rd_kafka_event_t *ev, int64_t now)
 		e->offs_err = NULL;
 		if (ge != NULL) {
 			e->offs_err = kafka_describe_error(rd_kafka_error_code(ge), rd_kafka_error_string(ge));
+			coordinator_moved(k, rd_kafka_error_code(ge));
 			continue;
 		}
 		o = xcalloc(1, sizeof *o);

@@ -140,8 +140,13 @@ typedef struct ksrc {
 	size_t nprops;
 	kg_filter *groups;    /* -g / -G */
 	kg_filter *topics;    /* -t */
-	rd_kafka_t *rk;
+	rd_kafka_t *rk;       /* swapped only by the worker (kafka_renew_handle), under rk_lock */
 	rd_kafka_queue_t *q;
+	rd_kafka_conf_t *conf; /* what rk was made from, to make another */
+	pthread_mutex_t rk_lock; /* the collector thread's rd_kafka_poll() against the worker's swap */
+	int coord_moved;      /* groups answered NOT_COORDINATOR in the refresh under way (worker) */
+	int coord_streak;     /* refreshes in a row with such answers */
+	int64_t renewed_us;   /* when the handle was last made anew (monotonic), 0 never */
 	pthread_t thread;
 	bool started;
 	pthread_mutex_t lock;
@@ -178,6 +183,15 @@ typedef struct ksrc {
 	bool told_cluster_err;    /* poll() reported it (collector thread) */
 	kg_source *self;
 } ksrc;
+
+/* kafka.c */
+
+/*
+ * After a refresh: when groups kept answering NOT_COORDINATOR, make the
+ * client handle anew (librdkafka 2.0.2's admin requests keep asking a
+ * cached coordinator that moved).
+ */
+void kafka_coordinators_check(ksrc *k);
 
 /* kafka_refresh.c */
 

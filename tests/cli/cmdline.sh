@@ -89,6 +89,13 @@ t_contains "$T_TMP/stage" "127.0.0.1:2" "stage's brokers, not prod's"
 "$KGTOP" -c "$T_TMP/clusters" -C nosuch --once >"$T_TMP/nosuch" 2>&1
 t_is "$?" 2 "-C nosuch is a usage error"
 t_contains "$T_TMP/nosuch" "no [cluster nosuch] section" "naming the cluster"
+# a name the file gives is the file's value: the message does not repeat it (found by fuzz_config)
+printf 'cluster = hunter2-typo\n[cluster prod]\nbrokers = 127.0.0.1:1\n' >"$T_TMP/fileclus"
+chmod 600 "$T_TMP/fileclus"
+"$KGTOP" -c "$T_TMP/fileclus" --once >"$T_TMP/fileclus.out" 2>&1
+t_is "$?" 2 "a config file naming no section is a usage error"
+t_contains "$T_TMP/fileclus.out" "has no [cluster] section" "which it says"
+t_lacks "$T_TMP/fileclus.out" "hunter2" "without repeating the file's value"
 "$KGTOP" -c "$T_TMP/clusters" -C prod -b x:1 --once >"$T_TMP/both" 2>&1
 t_is "$?" 2 "-C and -b together are a usage error"
 printf '[cluster prod]\ninterval = 3\n' >"$T_TMP/badsec"

@@ -64,7 +64,8 @@ fuzz-trace: $(FUZZ_TARGETS)
 EXTRA_DIST += tests/fuzz/fuzz_log.c tests/fuzz/fuzz_jsonl.c tests/fuzz/fuzz_jolokia.c tests/fuzz/fuzz_rdstats.c \
 	tests/fuzz/fuzz_config.c tests/fuzz/fuzz_cmdline.c tests/fuzz/fuzz_replay.c \
 	tests/fuzz/config.dict tests/fuzz/props.dict tests/fuzz/cmdline.dict \
-	tests/fuzz/corpus/config/basic tests/fuzz/corpus/config/properties tests/fuzz/corpus/props/sasl \
+	tests/fuzz/corpus/config/basic tests/fuzz/corpus/config/properties \
+	tests/fuzz/corpus/config/cluster-name-from-file tests/fuzz/corpus/props/sasl \
 	tests/fuzz/corpus/props/ssl tests/fuzz/corpus/cmdline/json tests/fuzz/corpus/cmdline/trace \
 	tests/fuzz/corpus/replay/fixture-demo \
 	tests/fuzz/smoke.sh tests/fuzz/log.dict tests/fuzz/jsonl.dict \

@@ -317,8 +317,7 @@ static const kfault kfaults[] = {
 	{ "broker killed, started again on its port", 1, NULL, 4000, false, 0, NULL },
 	{ "one broker of three down (g-b's coordinator)", 3, "{\"fault\":{\"kind\":\"down\",\"broker\":2,\"for\":6}}", 6000,
 	  true, 0, NULL },
-	{ "coordinator moving (NOT_COORDINATOR)", 3, "{\"groups\":[{\"id\":\"g-a\",\"coordinator\":3}]}", 0, true, 3,
-	  "kafka source: librdkafka 2.0.2 keeps the old coordinator cached while kgtop polls" },
+	{ "coordinator moving (NOT_COORDINATOR)", 3, "{\"groups\":[{\"id\":\"g-a\",\"coordinator\":3}]}", 0, true, 3, NULL },
 	{ "COORDINATOR_LOAD_IN_PROGRESS", 3,
 	  "{\"faults\":[{\"kind\":\"error\",\"api\":\"DescribeGroups\",\"code\":\"COORDINATOR_LOAD_IN_PROGRESS\"},"
 	  "{\"kind\":\"error\",\"api\":\"OffsetFetch\",\"code\":\"COORDINATOR_LOAD_IN_PROGRESS\"}]}",
