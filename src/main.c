@@ -229,6 +229,11 @@ open_tracker(app *a)
 		tc->max_poll_us = o->max_poll_us;
 		tc->max_poll_src = KG_LIMIT_CONFIG;
 	}
+	/* the demo's window is short, so that a stall is judged before max.poll.interval.ms */
+	if (o->lag_window_us > 0)
+		tc->lag_window_us = o->lag_window_us;
+	else if (o->demo)
+		tc->lag_window_us = KG_DEMO_LAG_WINDOW_US;
 	a->tracker = tracker_new(tc);
 }
 

@@ -5,11 +5,12 @@
  * The columns are the table's rows that have a title, in its order, each
  * as wide as the table says and one blank apart; an optional column shows
  * only when the names keep the room they need and at least LIST_NAME_ROOM
- * columns (what an 80-column terminal gives them).  A list under 80
- * columns (a narrow terminal, or beside the view on a wide one) gives up
- * columns, least telling first (partitions, protocol,
- * rebalances, members, flags, lag), until the names fit: a name is cut
- * only when even the state alone leaves it too little room.  A search's
+ * columns (what an 80-column terminal gives them).  A list too narrow
+ * for every column gives up columns, least telling first (partitions,
+ * protocol, members (the view's title says them), rebalances, time lag,
+ * flags, lag, verdict), until
+ * the names fit (from 80 columns, until they have LIST_NAME_ROOM): a name
+ * is cut only when even the state alone leaves it too little room.  A search's
  * match is marked in the names.  Cells come from the
  * table's formatters as text and a style hint; the hints become theme
  * elements here, and the selected row draws them all in its own colours
@@ -68,7 +69,7 @@ list_name_need(const ui_screen *s, int minw)
 }
 
 /* Under 80 columns, the columns the list gives up, first to last (the state stays). */
-static const char *const give_up[] = { "PARTS", "PROTOCOL", "REB", "MEMB", "FLAGS", "LAG" };
+static const char *const give_up[] = { "PARTS", "PROTOCOL", "MEMB", "REB", "TIME-LAG", "FLAGS", "LAG", "VERDICT" };
 
 /* True when a narrow list (dropped of them) leaves column c out. */
 static bool
@@ -89,7 +90,7 @@ list_dropped(const groupcol *c, int dropped)
  * columns up (give_up[]) until the names have what they need.
  */
 static int
-list_columns(int w, int need, bool narrow, int *idx, int *off, int max, int *fixed)
+list_columns(int w, int need, int *idx, int *off, int max, int *fixed)
 {
 	int i, n = 0, total = 0, spare, dropped = 0;
 	for (;;) {
@@ -99,7 +100,7 @@ list_columns(int w, int need, bool narrow, int *idx, int *off, int max, int *fix
 			if (c->title != NULL && !c->optional && !list_dropped(c, dropped))
 				total += col_span(c);
 		}
-		if (!narrow || total + need <= w || dropped >= (int)KG_ARRAY_LEN(give_up))
+		if (total + need <= w || dropped >= (int)KG_ARRAY_LEN(give_up))
 			break;
 		dropped++;
 	}
@@ -275,7 +276,9 @@ list_draw(ui_screen *s)
 	snprintf(title, sizeof title, "GROUP (%d%s)", s->norder, s->re_ok ? " filtered" : "");
 	list_note(s, note, sizeof note, &note_el);
 	namew = list_name_need(s, text_width(s, title) + 3 + (note[0] ? text_width(s, note) + 3 : 0));
-	n = list_columns(r.w, namew, r.w < UI_FULL_COLS, idx, off, (int)KG_ARRAY_LEN(idx), &fixed);
+	/* from 80 columns the names give way past LIST_NAME_ROOM; under them, only to the state */
+	n = list_columns(r.w, r.w < UI_FULL_COLS ? namew : KG_MIN(namew, LIST_NAME_ROOM), idx, off,
+			 (int)KG_ARRAY_LEN(idx), &fixed);
 	namew = KG_MAX(8, KG_MIN(namew, r.w - fixed));
 	list_titles(s, namew, idx, off, n, title, note, note_el);
 	list_scroll(s, r.h - 1);

@@ -68,6 +68,8 @@ typedef enum ui_sort {
 	UI_SORT_LAG,
 	UI_SORT_STATE,
 	UI_SORT_REBALANCES,
+	UI_SORT_TIME_LAG,
+	UI_SORT_VERDICT,
 	UI_SORT_COUNT
 } ui_sort;
 
