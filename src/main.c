@@ -234,6 +234,7 @@ open_tracker(app *a)
 		tc->lag_window_us = o->lag_window_us;
 	else if (o->demo)
 		tc->lag_window_us = KG_DEMO_LAG_WINDOW_US;
+	a->info.lag_window_us = tc->lag_window_us;
 	a->tracker = tracker_new(tc);
 }
 

@@ -8,6 +8,8 @@
  * The grid's unconsumed partition ('-', ASCII '_') is not its cell of
  * another member ('\u00b7', ASCII ' ').  A steady lag has an arrow in
  * UTF-8 and no mark in ASCII ("41", not "41=", which reads as a sum).
+ * The lag view's sparkline climbs eight steps: blocks in UTF-8, in ASCII
+ * "_.:-=+*#" (no lag is the lowest step; no data a blank).
  */
 #ifndef KGTOP_UI_GLYPH_H
 #define KGTOP_UI_GLYPH_H
@@ -41,7 +43,15 @@
 	X(G_SELECT, "\u25b6", ">") \
 	X(G_DASH, "\u2014", "--") \
 	X(G_ARROW, "\u2192", "->") \
-	X(G_AXIS, "\u2508", "-")
+	X(G_AXIS, "\u2508", "-") \
+	X(G_SPARK0, "\u2581", "_") \
+	X(G_SPARK1, "\u2582", ".") \
+	X(G_SPARK2, "\u2583", ":") \
+	X(G_SPARK3, "\u2584", "-") \
+	X(G_SPARK4, "\u2585", "=") \
+	X(G_SPARK5, "\u2586", "+") \
+	X(G_SPARK6, "\u2587", "*") \
+	X(G_SPARK7, "\u2588", "#")
 
 #define UI_GLYPH_ENUM_(id, u, a) id,
 typedef enum ui_glyph {

@@ -12,4 +12,5 @@ libkgtop_a_SOURCES += \
 	src/ui/view_grid.c \
 	src/ui/view_timeline.c \
 	src/ui/view_health.c \
-	src/ui/view_events.c
+	src/ui/view_events.c \
+	src/ui/view_lag.c

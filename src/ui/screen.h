@@ -52,7 +52,8 @@
 	X(UI_VIEW_GRID, view_grid_pane)         \
 	X(UI_VIEW_TIMELINE, view_timeline_pane) \
 	X(UI_VIEW_HEALTH, view_health_pane)     \
-	X(UI_VIEW_EVENTS, view_events_pane)
+	X(UI_VIEW_EVENTS, view_events_pane)     \
+	X(UI_VIEW_LAG, view_lag_pane)
 
 #define UI_VIEW_ID(id, pane) id,
 typedef enum ui_view_id { UI_VIEWS(UI_VIEW_ID) UI_VIEW_COUNT } ui_view_id;

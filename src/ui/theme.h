@@ -48,6 +48,9 @@
 	X(UI_EL_COOP, "cooperative", "fg=colour117", "fg=brightcyan", "fg=cyan", "", "cooperative groups: only moving partitions stop") \
 	X(UI_EL_LAG_UP, "lag-up", "fg=colour210,bold", "fg=brightred,bold", "fg=red,bold", "bold", "lag that grew over the last minute") \
 	X(UI_EL_LAG_DOWN, "lag-down", "fg=colour114", "fg=brightgreen", "fg=green", "", "lag that shrank over the last minute") \
+	X(UI_EL_VERDICT_OK, "verdict-ok", "fg=colour114", "fg=brightgreen", "fg=green", "", "a partition or group making progress (verdict OK)") \
+	X(UI_EL_VERDICT_WARN, "verdict-warn", "fg=colour221,bold", "fg=brightyellow,bold", "fg=yellow,bold", "bold", "progress in doubt: verdicts SLOW and REWIND") \
+	X(UI_EL_VERDICT_BAD, "verdict-bad", "fg=colour210,bold", "fg=brightred,bold", "fg=red,bold", "reverse,bold", "no progress: verdicts STALLED, STOPPED and LOST") \
 	X(UI_EL_STORM, "storm", "fg=colour231,bg=colour160,bold", "fg=brightwhite,bg=red,bold", "fg=white,bg=red,bold", "reverse,bold", "the rebalance storm flag") \
 	X(UI_EL_TAB, "tab", "fg=colour250", "fg=white", "fg=default", "", "names of the views not shown") \
 	X(UI_EL_TAB_ACTIVE, "tab-active", "fg=colour16,bg=colour250,bold", "fg=black,bg=white,bold", "fg=black,bg=white", "reverse,bold", "the name of the view shown") \

@@ -17,6 +17,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "core/options.h"
 
@@ -28,6 +29,7 @@ typedef struct kg_ui_info {
 	bool demo_no_script;   /* a demo scenario without a script (manual): no P in the footer */
 	bool replay;           /* a recording drives the model: REPLAY marker and controls */
 	const char *cluster;   /* bootstrap label */
+	int64_t lag_window_us; /* the progress verdicts' window (the lag view says it), 0 unknown */
 } kg_ui_info;
 
 /* The curses library's version ("ncurses 6.4.20221231"), for --version. */
