@@ -33,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 #include "model/lint.h"
 #include "util/util.h"
@@ -155,14 +156,65 @@ enum {
 	KEY_IDLE = 1 << 4,
 	KEY_AWAY = 1 << 5,
 	KEY_SILENT = 1 << 6,
+	KEY_FROZEN = 1 << 7,
 };
 
-/* The key bit of a status shown (0: "consuming" needs none). */
-static unsigned
-key_bit(const char *late, kg_member_status st)
+/*
+ * A member said to consume (or silent only because its commits froze)
+ * whose partitions do not progress: STALLED or STOPPED (the worst of its
+ * partitions' verdicts), NULL when it is not.
+ */
+static const char *
+frozen_word(const kg_member *m)
 {
-	if (late != NULL)
-		return strcmp(late, "poll late") == 0 ? KEY_POLL_LATE : KEY_HB_LATE;
+	/* the tracker's own silence from frozen commits: the verdict says it better */
+	bool frozen_silent = m->status == KG_MEMBER_SILENT && m->silent_why != NULL &&
+			     strncmp(m->silent_why, "commits frozen", 14) == 0;
+	if (m->status != KG_MEMBER_CONSUMING && m->status != KG_MEMBER_PARTIAL && !frozen_silent)
+		return NULL;
+	return m->verdict == KG_VERDICT_STALLED || m->verdict == KG_VERDICT_STOPPED ? verdict_name((kg_verdict)m->verdict)
+										      : NULL;
+}
+
+/*
+ * The member's progress in words, when its partitions do not all keep
+ * up: "STALLED since 22:13:26 on [0 3]" (the earliest since of its worst
+ * partitions), "SLOW on [2]"; "" when they do.
+ */
+static void
+progress_text(const kg_group *g, const kg_member *m, char *buf, size_t n)
+{
+	sbuf b = { 0 };
+	int64_t since = 0;
+	int i, np = 0;
+	buf[0] = '\0';
+	if (m->verdict < KG_VERDICT_SLOW || m->verdict >= KG_VERDICT_COUNT)
+		return;
+	for (i = 0; i < g->nparts; i++) {
+		const kg_gpart *p = &g->parts[i];
+		if (p->owner < 0 || &g->members[p->owner] != m || p->verdict != m->verdict)
+			continue;
+		if (p->verdict_since_us > 0 && (since == 0 || p->verdict_since_us < since))
+			since = p->verdict_since_us;
+		sbuf_addf(&b, "%s%d", np++ ? " " : "", (int)p->tp.partition);
+	}
+	if (since > 0 && (m->verdict == KG_VERDICT_STALLED || m->verdict == KG_VERDICT_STOPPED)) {
+		time_t t = (time_t)(since / 1000000);
+		struct tm tm;
+		char c[16];
+		localtime_r(&t, &tm);
+		strftime(c, sizeof c, "%H:%M:%S", &tm);
+		snprintf(buf, n, "%s since %s on [%s]", verdict_name((kg_verdict)m->verdict), c, sbuf_str(&b));
+	} else {
+		snprintf(buf, n, "%s on [%s]", verdict_name((kg_verdict)m->verdict), sbuf_str(&b));
+	}
+	sbuf_free(&b);
+}
+
+/* The key bit of a status word (0: "consuming" needs none). */
+static unsigned
+status_bit(kg_member_status st)
+{
 	switch (st) {
 	case KG_MEMBER_STOPPED: return KEY_STOPPED;
 	case KG_MEMBER_PARTIAL: return KEY_PARTIAL;
@@ -171,6 +223,15 @@ key_bit(const char *late, kg_member_status st)
 	case KG_MEMBER_SILENT: return KEY_SILENT;
 	default: return 0;
 	}
+}
+
+/* The key bit of a member's status shown: late, frozen, or its status word's. */
+static unsigned
+key_bit(const char *late, const kg_member *m)
+{
+	if (late != NULL)
+		return strcmp(late, "poll late") == 0 ? KEY_POLL_LATE : KEY_HB_LATE;
+	return frozen_word(m) != NULL ? KEY_FROZEN : status_bit(m->status);
 }
 
 /*
@@ -234,13 +295,14 @@ member_extra(ui_screen *s, ui_lines *lc, int y, int x, int x2, const char *inst,
 
 /* One member present now: letter, client id, the two gauges, the longest poll gap, status, the rest. */
 static unsigned
-member_row(ui_screen *s, const kg_hview *v, const kg_member *m, ui_lines *lc, const hcols *c)
+member_row(ui_screen *s, const kg_group *g, const kg_hview *v, const kg_member *m, ui_lines *lc, const hcols *c)
 {
 	ui_rect r = lc->r;
 	const kg_lane *l = hview_lane(v, m->lane);
-	const char *late = health_late(&m->health);
-	const char *word = late != NULL ? late : status_word(m->status);
-	char letter[2] = { l ? l->letter : '?', 0 };
+	const char *late = health_late(&m->health), *frozen = frozen_word(m);
+	const char *word = late != NULL ? late : frozen != NULL ? frozen : status_word(m->status);
+	ui_element wel = late != NULL ? UI_EL_GAUGE_CRIT : frozen != NULL ? UI_EL_VERDICT_BAD : status_el(m->status);
+	char letter[2] = { l ? l->letter : '?', 0 }, prog[192];
 	int y = screen_line(lc), sw = KG_MIN(text_width(s, word), r.x + r.w - 1 - c->status);
 	if (y >= 0) {
 		text_put(s, y, r.x + 1, 1, s->attr[screen_owner_el(m->lane)], letter, 0);
@@ -254,23 +316,26 @@ member_row(ui_screen *s, const kg_hview *v, const kg_member *m, ui_lines *lc, co
 			text_put(s, y, c->gap, 16, s->attr[m->health.poll_gap_max_us > 0 ? UI_EL_NORMAL : UI_EL_DIM],
 				 m->health.poll_gap_max_us > 0 ? mx : "n/a", 0);
 		}
-		text_put(s, y, c->status, r.x + r.w - 1 - c->status,
-			 s->attr[late != NULL ? UI_EL_GAUGE_CRIT : status_el(m->status)], word, TEXT_ELLIPSIS);
+		text_put(s, y, c->status, r.x + r.w - 1 - c->status, s->attr[wel], word, TEXT_ELLIPSIS);
 	}
-	if (m->status == KG_MEMBER_SILENT && m->silent_since_us > 0) {
+	/* its partitions' progress: "STALLED since 22:13:26 on [0 3]" */
+	progress_text(g, m, prog, sizeof prog);
+	if (frozen != NULL && strncmp(prog, frozen, strlen(frozen)) == 0)
+		memmove(prog, prog + strlen(frozen) + 1, strlen(prog + strlen(frozen) + 1) + 1); /* the word says it */
+	if (m->status == KG_MEMBER_SILENT && m->silent_since_us > 0 && frozen == NULL) {
 		/* since when, and what said so: "since 3.2s ago (crashed)" */
-		char d[32], sil[160];
+		char d[32], sil[384];
 		util_fmt_duration(d, sizeof d, s->snap != NULL && s->snap->time_us > m->silent_since_us
 							? s->snap->time_us - m->silent_since_us : 0);
-		snprintf(sil, sizeof sil, "since %s ago%s%s%s", d, m->silent_why ? " (" : "", m->silent_why ? m->silent_why : "",
-			 m->silent_why ? ")" : "");
+		snprintf(sil, sizeof sil, "since %s ago%s%s%s%s%s", d, m->silent_why ? " (" : "", m->silent_why ? m->silent_why : "",
+			 m->silent_why ? ")" : "", prog[0] ? "; " : "", prog);
 		member_extra(s, lc, y, c->status + sw + 2, c->hb, m->instance_id, m->last_leave,
 			     l != NULL && m->last_leave != KG_REASON_NONE ? l->leave_text : NULL, sil);
 	} else {
 		member_extra(s, lc, y, c->status + sw + 2, c->hb, m->instance_id, m->last_leave,
-			     l != NULL && m->last_leave != KG_REASON_NONE ? l->leave_text : NULL, NULL);
+			     l != NULL && m->last_leave != KG_REASON_NONE ? l->leave_text : NULL, prog[0] ? prog : NULL);
 	}
-	return key_bit(late, m->status);
+	return key_bit(late, m);
 }
 
 /* A lane that left: letter, client id, "left: reason (text)". */
@@ -311,7 +376,7 @@ past_rows(ui_screen *s, const kg_group *g, const kg_hview *v, const kg_sample *s
 		int x = c->status + KG_MIN(text_width(s, status_word(st)), r.x + r.w - 1 - c->status);
 		if (smp->lane_status[i] == KG_LANE_ABSENT)
 			continue;
-		keys |= key_bit(NULL, st);
+		keys |= status_bit(st);
 		if ((y = screen_line(lc)) >= 0) {
 			text_put(s, y, r.x + 1, 1, s->attr[screen_owner_el(i)], letter, 0);
 			text_put(s, y, r.x + 3, 15, s->attr[UI_EL_NORMAL], l->client_id, TEXT_ELLIPSIS);
@@ -360,6 +425,8 @@ draw_key(ui_screen *s, ui_lines *lc, unsigned keys)
 		{ KEY_AWAY, UI_EL_IDLE, "away", "static member gone; keeps its partitions if back in session.timeout.ms" },
 		{ KEY_SILENT, UI_EL_STOPPED, "silent",
 		  "stopped consuming (crashed, stalled, no heartbeat); its partitions wait until the coordinator decides" },
+		{ KEY_FROZEN, UI_EL_VERDICT_BAD, "STALLED, STOPPED",
+		  "its partitions' committed offsets froze with lag (for a tenth of --lag-window; STOPPED: all of it)" },
 	};
 	ui_rect r = lc->r;
 	size_t i;
@@ -547,7 +614,7 @@ view_health_draw(ui_screen *s, const kg_group *g, ui_rect r)
 			order[k] = i;
 		}
 		for (i = 0; i < g->nmembers; i++)
-			keys |= member_row(s, v, &g->members[order[i]], &lc, &c);
+			keys |= member_row(s, g, v, &g->members[order[i]], &lc, &c);
 		free(order);
 		/* lanes that left */
 		for (i = 0; i < v->nlanes; i++) {

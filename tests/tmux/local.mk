@@ -20,3 +20,6 @@ screenshots: kgtop
 check_PROGRAMS += tests/tools/sgr
 tests_tools_sgr_SOURCES = tests/tools/sgr.c
 tests_tools_sgr_CFLAGS = $(AM_CFLAGS)
+# progress (issue 10): TIME-LAG and VERDICT in the list, the lag view, a stall STALLED before the kick, on the demo
+TESTS += tests/tmux/lag.sh
+EXTRA_DIST += tests/tmux/lag.sh
