@@ -121,6 +121,7 @@ typedef struct ui_screen {
 	int64_t offset_us;      /* scrub / scroll back from the snapshot's time */
 	int zoom;               /* index into the timeline's scales */
 	bool by_partition;      /* m: timeline and grid by partition */
+	bool grid_lag;          /* #: the grid's cells show each partition's lag */
 	bool wall_clock;        /* events: wall-clock times */
 	bool help;
 	int help_top;

@@ -11,7 +11,11 @@
  * the word beside its name, so that a row of dots never passes for a
  * member at work.  By partition (m): a compact map, one cell per partition
  * holding its owner's letter (underlined when new), ten to a group, for
- * topics of up to thousands of partitions.  The key under the grid lists
+ * topics of up to thousands of partitions.  Progress: beside an owner's
+ * letter, "=" marks a partition whose commits froze (STALLED, STOPPED),
+ * "*" one that LOST records, "?" one SLOW or REWIND (in the map, the
+ * letter takes the verdict's colours); # shows each partition's lag in
+ * its cell instead of the letter.  The key under the grid lists
  * only the marks drawn, in the words of the layout shown, and the member
  * list says in words what each member does.  Live, the grid is the
  * snapshot; while scrubbing, it is the history sample in effect at the
@@ -28,6 +32,8 @@
 #include "model/intern.h"
 #include "util/util.h"
 
+#define GRID_LAG_W 6 /* the columns of a cell that shows a lag: a blank, a mark, "1.2k" */
+
 /* One partition as the grid draws it. */
 typedef struct gcell {
 	kg_tp tp;
@@ -35,6 +41,8 @@ typedef struct gcell {
 	kg_pstat st;
 	bool moved;
 	int from;      /* lane revoked from, -1 none */
+	uint8_t verdict; /* kg_verdict (live only: the history keeps none) */
+	int64_t lag;   /* -1 unknown */
 } gcell;
 
 /* What the grid draws, for the key: only the marks present are explained. */
@@ -45,6 +53,7 @@ typedef struct gmarks {
 	bool orphan, inflight, unconsumed;
 	bool statik;
 	bool tags;       /* an idle or away member: its rows carry the word */
+	bool frozen, lost, doubt; /* verdict marks: STALLED or STOPPED, LOST, SLOW or REWIND */
 	int nconsumed;   /* partitions of the topics some member owns a partition of */
 } gmarks;
 
@@ -81,6 +90,7 @@ grid_collect(ui_screen *s, const kg_group *g, const kg_hview *v, gcell *c, grow 
 			c[i].st = (kg_pstat)smp->pstat[i];
 			c[i].moved = false;
 			c[i].from = -1;
+			c[i].lag = -1;
 		}
 		for (i = 0; i < smp->nlanes && i < v->nlanes; i++) {
 			const kg_lane *l = &v->lanes[i];
@@ -100,6 +110,8 @@ grid_collect(ui_screen *s, const kg_group *g, const kg_hview *v, gcell *c, grow 
 				: p->orphaned ? KG_PSTAT_ORPHANED : KG_PSTAT_IDLE;
 			c[i].moved = p->moved;
 			c[i].from = p->moved ? p->moved_from : -1;
+			c[i].verdict = p->verdict;
+			c[i].lag = p->lag;
 		}
 		for (i = 0; i < g->nmembers; i++) {
 			const kg_member *m = &g->members[i];
@@ -197,6 +209,11 @@ grid_marks(const gcell *c, int nc, const grow *rows, int nr, bool by_partition, 
 		}
 		if (!by_partition && nr - (own >= 0) - cross > 0)
 			mk->others = true;
+		if (own >= 0) {
+			mk->frozen |= c[i].verdict == KG_VERDICT_STALLED || c[i].verdict == KG_VERDICT_STOPPED;
+			mk->lost |= c[i].verdict == KG_VERDICT_LOST;
+			mk->doubt |= c[i].verdict == KG_VERDICT_SLOW || c[i].verdict == KG_VERDICT_REWIND;
+		}
 	}
 	/* the cells come in topic order: count the runs of topics with an owner somewhere */
 	for (i = 0; i < nc; i = k) {
@@ -215,6 +232,25 @@ grid_marks(const gcell *c, int nc, const grow *rows, int nr, bool by_partition, 
 	}
 }
 
+/*
+ * The mark of a partition's verdict beside its owner's letter ("="
+ * frozen: STALLED or STOPPED; "*" LOST; "?" SLOW or REWIND), NULL none;
+ * its element in *el.
+ */
+static const char *
+verdict_mark(uint8_t v, ui_element *el)
+{
+	*el = v == KG_VERDICT_SLOW || v == KG_VERDICT_REWIND ? UI_EL_VERDICT_WARN : UI_EL_VERDICT_BAD;
+	switch (v) {
+	case KG_VERDICT_STALLED:
+	case KG_VERDICT_STOPPED: return "=";
+	case KG_VERDICT_LOST: return "*";
+	case KG_VERDICT_SLOW:
+	case KG_VERDICT_REWIND: return "?";
+	default: return NULL;
+	}
+}
+
 /* One item of the key: a mark drawn as the grid draws it, and what it means. */
 typedef struct gkey {
 	const char *mark;
@@ -226,7 +262,7 @@ typedef struct gkey {
 static void
 draw_key(ui_screen *s, ui_lines *lc, const gmarks *mk)
 {
-	gkey k[8];
+	gkey k[12];
 	int n = 0, i, x, y = -1;
 	ui_rect r = lc->r;
 	bool map = s->by_partition;
@@ -247,6 +283,17 @@ draw_key(ui_screen *s, ui_lines *lc, const gmarks *mk)
 		k[n++] = (gkey){ glyph_get(G_UNCONSUMED, s->ascii), s->attr[UI_EL_IDLE], "unconsumed" };
 	if (mk->statik)
 		k[n++] = (gkey){ "s", s->attr[UI_EL_STATIC], "static member" };
+	/* verdicts: a mark beside the letter in the matrix, the letter in the verdict's colours in the map */
+	if (mk->frozen)
+		k[n++] = (gkey){ map ? "A" : "=", s->attr[UI_EL_VERDICT_BAD],
+				 map ? "so: STALLED or STOPPED (commits frozen with lag)" : "STALLED or STOPPED: commits frozen with lag" };
+	if (mk->lost)
+		k[n++] = (gkey){ map ? "A" : "*", s->attr[UI_EL_VERDICT_BAD],
+				 map ? "so: LOST (records deleted unconsumed)" : "LOST: records deleted before consumed" };
+	if (mk->doubt)
+		k[n++] = (gkey){ map ? "A" : "?", s->attr[UI_EL_VERDICT_WARN], map ? "so: SLOW or REWIND" : "SLOW or REWIND" };
+	if (!map && s->grid_lag)
+		k[n++] = (gkey){ "123", s->attr[UI_EL_NORMAL], "the partition's lag (# for letters)" };
 	x = r.x + r.w; /* the first item starts a line */
 	for (i = 0; i < n; i++) {
 		int mw = text_width(s, k[i].mark), w = mw + 1 + text_width(s, k[i].text);
@@ -332,6 +379,32 @@ digits(int v)
 	return d;
 }
 
+/*
+ * A member's own cell, cw wide at x: its letter (underlined when new),
+ * or its lag with #; before it the verdict's mark, else the arrow of a
+ * partition that came in the last rebalance.
+ */
+static void
+owned_cell(ui_screen *s, int y, int x, int cw, const gcell *p, const grow *m)
+{
+	char l[32] = { m->letter, 0 };
+	attr_t a = s->attr[screen_owner_el(m->lane)];
+	ui_element vel;
+	const char *vm = verdict_mark(p->verdict, &vel);
+	int w = 1;
+	if (p->moved)
+		a |= A_UNDERLINE;
+	if (s->grid_lag) {
+		util_fmt_count(l, sizeof l, p->lag);
+		w = KG_MIN((int)strlen(l), cw - 2);
+	}
+	if (vm != NULL)
+		text_put(s, y, x + cw - 1 - w, 1, s->attr[vel], vm, 0);
+	else if (p->moved)
+		text_put(s, y, x + cw - 1 - w, 1, s->attr[UI_EL_MOVED], glyph_get(G_MOVED_IN, s->ascii), 0);
+	text_put(s, y, x + cw - w, w, a, l, 0);
+}
+
 /* The matrix: members x partitions, wrapped into bands; idle and away rows say so beside the name. */
 static void
 draw_matrix(ui_screen *s, ui_lines *lc, const gcell *c, int nc, const grow *rows, int nr, const gmarks *mk)
@@ -348,6 +421,8 @@ draw_matrix(ui_screen *s, ui_lines *lc, const gcell *c, int nc, const grow *rows
 	cw = digits(maxp) + 1;
 	if (cw < 3)
 		cw = 3;
+	if (s->grid_lag && cw < GRID_LAG_W)
+		cw = GRID_LAG_W; /* a mark and "1.2k" */
 	per = (r.w - lw - 1) / cw;
 	if (per < 1)
 		per = 1;
@@ -387,13 +462,7 @@ draw_matrix(ui_screen *s, ui_lines *lc, const gcell *c, int nc, const grow *rows
 			for (i = from, x = r.x + lw; i < to; i++, x += cw) {
 				const gcell *p = &c[i];
 				if (m != NULL && p->owner == m->lane) {
-					char l[2] = { m->letter, 0 };
-					attr_t a = s->attr[screen_owner_el(m->lane)];
-					if (p->moved) {
-						text_put(s, y, x + cw - 2, 1, s->attr[UI_EL_MOVED], glyph_get(G_MOVED_IN, s->ascii), 0);
-						a |= A_UNDERLINE;
-					}
-					text_put(s, y, x + cw - 1, 1, a, l, 0);
+					owned_cell(s, y, x, cw, p, m);
 				} else if (m != NULL && p->from == m->lane && p->from != p->owner) {
 					text_put(s, y, x + cw - 1, 1, s->attr[UI_EL_REVOKED], glyph_get(G_REVOKED, s->ascii), 0);
 				} else if (m == NULL && p->owner < 0) {
@@ -441,7 +510,10 @@ draw_map(ui_screen *s, ui_lines *lc, const gcell *c, int nc, const grow *rows, i
 					x++;
 				if (p->owner >= 0) {
 					char l[2] = { row >= 0 ? rows[row].letter : '?', 0 };
+					ui_element vel;
 					attr_t a = s->attr[screen_owner_el(p->owner)];
+					if (verdict_mark(p->verdict, &vel) != NULL)
+						a = s->attr[vel]; /* no room for a mark: the verdict's colours */
 					if (p->moved)
 						a |= A_UNDERLINE; /* no room for an arrow: underline it */
 					text_put(s, y, x, 1, a, l, 0);
@@ -505,11 +577,15 @@ view_grid_draw(ui_screen *s, const kg_group *g, ui_rect r)
 	hview_free(v);
 }
 
-/* m: the grid and the timeline by member or by partition. */
+/* m: the grid and the timeline by member or by partition; #: lag numbers in the grid's cells. */
 static bool
 view_grid_key(ui_screen *s, int key, ui_action *a)
 {
 	(void)a;
+	if (key == '#') {
+		s->grid_lag = !s->grid_lag;
+		return true;
+	}
 	if (key != 'm')
 		return false;
 	s->by_partition = !s->by_partition;
@@ -517,15 +593,19 @@ view_grid_key(ui_screen *s, int key, ui_action *a)
 	return true;
 }
 
-/* The grid's footer hint. */
+/* The grid's footer hints. */
 static int
 view_grid_hints(const ui_screen *s, ui_hint *h, int max)
 {
-	return screen_hint(h, 0, max, "m", s->by_partition ? "by member" : "by partition", 1);
+	int n = screen_hint(h, 0, max, "m", s->by_partition ? "by member" : "by partition", 1);
+	if (!s->by_partition)
+		n = screen_hint(h, n, max, "#", s->grid_lag ? "letters" : "lag", 3);
+	return n;
 }
 
 static const ui_help view_grid_help[] = {
 	{ "m", "grid and timeline: by member / by partition" },
+	{ "#", "grid by member: each partition's lag in its cell, or its owner's letter" },
 	{ NULL, NULL },
 };
 
