@@ -44,6 +44,10 @@ event_el(const kg_event *e)
 	case KG_EV_STORM_BEGIN:
 	case KG_EV_SOURCE:
 		return UI_EL_EV_ALERT;
+	case KG_EV_VERDICT:
+		return e->verdict == KG_VERDICT_OK ? UI_EL_VERDICT_OK
+		     : e->verdict == KG_VERDICT_SLOW || e->verdict == KG_VERDICT_REWIND ? UI_EL_VERDICT_WARN
+		     : UI_EL_VERDICT_BAD;
 	default:
 		return UI_EL_NORMAL;
 	}

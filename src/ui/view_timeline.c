@@ -16,7 +16,9 @@
  * generation, trigger, the model's "N of M stopped": members that were
  * consuming when it began, stayed and stopped, and what it cost: their
  * member-seconds, and the partition-seconds of partitions without a
- * consuming owner), a marker row, the lanes, the legend.  A silent
+ * consuming owner), a marker row (episodes, and the partitions' verdict
+ * changes where they happened: "=" STALLED or STOPPED, "*" LOST, "?" SLOW
+ * or REWIND, "+" progress again), the lanes, the legend.  A silent
  * member (crashed, stalled: the coordinator has not decided yet) is drawn
  * stopped.  The axis, the
  * episode lines, the marker row and the legend stay put; only the lanes
@@ -53,6 +55,7 @@
 #define NOTE_W 32   /* under 100 columns */
 #define NOTE_MAX 48 /* and at most, in wider ones (a third of the pane) */
 #define MAX_EPLINES 3
+#define TL_VERDICT_EVENTS 512 /* the newest events searched for verdict changes */
 /* a leave this long before an episode began is what it is about (the tracker's TRIGGER_WINDOW) */
 #define LEAVE_BEFORE_US (10LL * 1000000)
 
@@ -783,18 +786,77 @@ draw_markers(ui_screen *s, const kg_hview *v, int y, ui_rect r, int ncols, int64
 	free(mc0);
 }
 
-/* The legend, and which lanes show when they scroll (first and last place of total). */
+/* The marks of verdict changes on the marker row, by severity (the worst of a column shows). */
+static const struct {
+	const char *mark, *words;
+} vmarks[] = {
+	{ "+", "progress again" }, { "?", "SLOW or REWIND" }, { "=", "STALLED or STOPPED" }, { "*", "LOST" },
+};
+
+/* The vmarks[] row of a verdict, -1 none. */
+static int
+vmark_of(uint8_t v)
+{
+	switch (v) {
+	case KG_VERDICT_OK: return 0;
+	case KG_VERDICT_SLOW:
+	case KG_VERDICT_REWIND: return 1;
+	case KG_VERDICT_STALLED:
+	case KG_VERDICT_STOPPED: return 2;
+	case KG_VERDICT_LOST: return 3;
+	default: return -1;
+	}
+}
+
+/*
+ * Verdict changes on the marker row, at the columns they happened (the
+ * episodes' marks drawn after them win): where progress went wrong before
+ * a rebalance shows before it.  Returns the marks drawn, a bit each.
+ */
+static unsigned
+draw_verdicts(ui_screen *s, const kg_group *g, int y, ui_rect r, int ncols, int64_t t0, int64_t scale)
+{
+	kg_event *ev[TL_VERDICT_EVENTS];
+	int n = history_events(s->hist, g->id, 0, ev, TL_VERDICT_EVENTS), i;
+	signed char *best = xcalloc((size_t)ncols + 1, 1);
+	unsigned drawn = 0;
+	memset(best, -1, (size_t)ncols + 1);
+	for (i = 0; i < n; i++) {
+		int64_t c = (ev[i]->time_us - t0) / scale;
+		int k = vmark_of(ev[i]->verdict);
+		if (ev[i]->kind == KG_EV_VERDICT && ev[i]->time_us >= t0 && c < ncols && k > best[c])
+			best[c] = (signed char)k;
+		event_unref(ev[i]);
+	}
+	for (i = 0; i < ncols; i++) {
+		if (best[i] < 0)
+			continue;
+		text_put(s, y, r.x + LABEL_W + i, 1,
+			 s->attr[best[i] == 0 ? UI_EL_VERDICT_OK : best[i] == 1 ? UI_EL_VERDICT_WARN : UI_EL_VERDICT_BAD],
+			 vmarks[(int)best[i]].mark, 0);
+		drawn |= 1u << best[i];
+	}
+	free(best);
+	return drawn;
+}
+
+/* The legend, and which lanes show when they scroll (first and last place of total); marks: verdict marks drawn. */
 static void
-draw_legend(ui_screen *s, int y, ui_rect r, int first, int last, int total)
+draw_legend(ui_screen *s, int y, ui_rect r, int first, int last, int total, unsigned marks)
 {
 	sbuf b = { 0 };
 	char pos[96] = "";
 	int pw = 0;
+	size_t k;
 	sbuf_addf(&b, "%s consuming  %s partly stopped  %s stopped  %s idle  (blank) absent",
 		  glyph_get(G_CONSUMING, s->ascii), glyph_get(G_PARTIAL, s->ascii), glyph_get(G_STOPPED, s->ascii),
 		  glyph_get(G_IDLE, s->ascii));
 	if (s->by_partition)
 		sbuf_adds(&b, "  ! orphaned  letter: new owner");
+	for (k = KG_ARRAY_LEN(vmarks); k-- > 0;) {
+		if (marks & (1u << k))
+			sbuf_addf(&b, "  %s %s", vmarks[k].mark, vmarks[k].words);
+	}
 	if (first > 0) {
 		snprintf(pos, sizeof pos, "%s %d-%d of %d (PgUp PgDn)", s->by_partition ? "partitions" : "members", first,
 			 last, total);
@@ -875,6 +937,7 @@ view_timeline_draw(ui_screen *s, const kg_group *g, ui_rect r)
 	int note_w = r.w < 90 ? NOTE_NARROW : r.w < 100 ? NOTE_W : KG_MIN(NOTE_MAX, r.w / 3);
 	int ncols, y, i, nep, neplines, legend, region, nrows, nparts = 0;
 	int maxtop, top, page, step, npages, bottom = r.y + r.h, y0, shown, first = 0, last_ord = 0;
+	unsigned marks = 0;
 	kg_hview *v;
 	tl_row *rows;
 	char buf[512];
@@ -934,6 +997,7 @@ view_timeline_draw(ui_screen *s, const kg_group *g, ui_rect r)
 		text_put(s, r.y + 1, r.x + 3, r.w - 4, s->attr[UI_EL_DIM],
 			 "no rebalance in this window (- zooms out, left scrolls back)", TEXT_ELLIPSIS);
 	if (y0 - 1 < bottom) {
+		marks = draw_verdicts(s, g, y0 - 1, r, ncols, t0, scale);
 		draw_markers(s, v, y0 - 1, r, ncols, t0, t1, scale);
 		if (notes && last != NULL)
 			text_putf(s, y0 - 1, r.x + LABEL_W + ncols + 2, note_w, s->attr[UI_EL_DIM], "episode %d:", last->number);
@@ -978,7 +1042,7 @@ view_timeline_draw(ui_screen *s, const kg_group *g, ui_rect r)
 		shown = 1;
 	}
 	if (legend && y0 + shown < bottom)
-		draw_legend(s, y0 + shown, r, maxtop > 0 ? first : 0, last_ord, s->by_partition ? nparts : nrows);
+		draw_legend(s, y0 + shown, r, maxtop > 0 ? first : 0, last_ord, s->by_partition ? nparts : nrows, marks);
 	free(why);
 	free(rows);
 	hview_free(v);
