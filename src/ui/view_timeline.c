@@ -243,6 +243,28 @@ episode_cost(const ui_screen *s, const kg_episode *e, int stopped, int members, 
 }
 
 /*
+ * What a closed episode cost in progress, after its moved partitions' count:
+ * how long they waited for their new owner's first commit, from its
+ * start (" unconsumed 3.1s", bounded by two refreshes, "≥4.0s" when one
+ * never resumed while watched), and the lag it added ("  lag +1.2k").
+ */
+static void
+episode_progress(const ui_screen *s, const kg_episode *e, sbuf *b)
+{
+	char d[48];
+	if (e->end_us == 0)
+		return;
+	if (e->moved > 0 && e->resumed_us.min >= 0) {
+		event_fmt_span(d, sizeof d, e->resumed_us, s->ascii);
+		sbuf_addf(b, " unconsumed %s", d);
+	}
+	if (e->lag_start >= 0 && e->lag_end > e->lag_start) {
+		util_fmt_count(d, sizeof d, e->lag_end - e->lag_start);
+		sbuf_addf(b, "  lag +%s", d);
+	}
+}
+
+/*
  * One line describing an episode, in width columns if it can: in full;
  * else without the members that gave some; else without its start (the
  * marker row shows it) and with the generation last; else without the
@@ -279,6 +301,7 @@ episode_line(const ui_screen *s, const kg_hview *v, const kg_episode *e, int64_t
 			sbuf_addf(&b, "  %d gave some", e->nincremental);
 		if (e->moved > 0)
 			sbuf_addf(&b, "  %d moved", e->moved);
+		episode_progress(s, e, &b);
 		if (form >= 2 && gen[0] != '\0')
 			sbuf_addf(&b, "  %s", gen);
 		util_strlcpy(buf, sbuf_str(&b), n);
