@@ -7,7 +7,7 @@
  * only when the names keep the room they need and at least LIST_NAME_ROOM
  * columns (what an 80-column terminal gives them).  A list too narrow
  * for every column gives up columns, least telling first (partitions,
- * protocol, members (the view's title says them), rebalances, time lag,
+ * protocol, members (the view's title says them), time lag, rebalances,
  * flags, lag, verdict), until
  * the names fit (from 80 columns, until they have LIST_NAME_ROOM): a name
  * is cut only when even the state alone leaves it too little room.  A search's
@@ -71,7 +71,7 @@ list_name_need(const ui_screen *s, int minw)
 }
 
 /* Under 80 columns, the columns the list gives up, first to last (the state stays). */
-static const char *const give_up[] = { "PARTS", "PROTOCOL", "MEMB", "REB", "TIME-LAG", "FLAGS", "LAG", "VERDICT" };
+static const char *const give_up[] = { "PARTS", "PROTOCOL", "MEMB", "TIME-LAG", "REB", "FLAGS", "LAG", "VERDICT" };
 
 /* True when a narrow list (dropped of them) leaves column c out. */
 static bool
@@ -112,7 +112,7 @@ list_columns(int w, int need, int *idx, int *off, int max, int *fixed)
 		if (c->title == NULL || n == max || list_dropped(c, dropped))
 			continue;
 		if (c->optional) {
-			if (spare < col_span(c))
+			if (spare < col_span(c) || dropped > 0) /* none while a column is given up */
 				continue;
 			spare -= col_span(c);
 			total += col_span(c);

@@ -268,8 +268,8 @@ episode_progress(const ui_screen *s, const kg_episode *e, sbuf *b)
  * One line describing an episode, in width columns if it can: in full;
  * else without the members that gave some; else without its start (the
  * marker row shows it) and with the generation last; else without the
- * partitions' cost; else without the members' cost; else its fields that
- * fit and an ellipsis.  Its words are the same in every form
+ * partitions' cost; else without the members' cost; else without the
+ * progress it cost; else its fields that fit and an ellipsis.  Its words are the same in every form
  * ("cooperative", "2 of 3 stopped").  Its duration is measured ("2.5s")
  * or bounded by refreshes ("≤1.0s"), its rounds exact or at least ("≥2
  * rounds"), and a closed one says what it cost: members' stopped time,
@@ -287,7 +287,7 @@ episode_line(const ui_screen *s, const kg_hview *v, const kg_episode *e, int64_t
 		snprintf(gen, sizeof gen, "gen %d%s%d", (int)e->gen_start, s->ascii ? "->" : "\u2192", (int)e->gen_end);
 	else if (e->gen_end >= 0 || e->gen_start >= 0)
 		snprintf(gen, sizeof gen, "gen %d", (int)(e->gen_end >= 0 ? e->gen_end : e->gen_start));
-	for (form = 0; form < 5; form++) {
+	for (form = 0; form < 6; form++) {
 		sbuf b = { 0 };
 		bool fits;
 		sbuf_addf(&b, "%d%s%s  %s  %s%d round%s  %s%s  ", e->number, form < 2 ? " " : "", form < 2 ? st : "",
@@ -301,7 +301,8 @@ episode_line(const ui_screen *s, const kg_hview *v, const kg_episode *e, int64_t
 			sbuf_addf(&b, "  %d gave some", e->nincremental);
 		if (e->moved > 0)
 			sbuf_addf(&b, "  %d moved", e->moved);
-		episode_progress(s, e, &b);
+		if (form < 5)
+			episode_progress(s, e, &b);
 		if (form >= 2 && gen[0] != '\0')
 			sbuf_addf(&b, "  %s", gen);
 		util_strlcpy(buf, sbuf_str(&b), n);

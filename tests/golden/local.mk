@@ -18,6 +18,7 @@ EXTRA_DIST += tests/golden/list.sh \
 	tests/golden/events-coop-80x24.golden \
 	tests/golden/events-range-80x24.golden \
 	tests/golden/grid-coop-160x48.golden \
+	tests/golden/grid-lag-ledger-120x40.golden \
 	tests/golden/grid-ledger-160x48.golden \
 	tests/golden/grid-ledger-200x60.golden \
 	tests/golden/grid-range-80x24.golden \
@@ -25,15 +26,21 @@ EXTRA_DIST += tests/golden/list.sh \
 	tests/golden/health-ledger-80x24.golden \
 	tests/golden/health-none-80x24.golden \
 	tests/golden/health-scrubbed-ledger-120x40.golden \
+	tests/golden/health-stalled-ledger-120x40.golden \
 	tests/golden/help-80x24.golden \
+	tests/golden/lag-big-160x48.golden \
+	tests/golden/lag-ledger-120x40.golden \
+	tests/golden/lag-ledger-80x24.golden \
 	tests/golden/maximized-timeline-range-80x24.golden \
 	tests/golden/mid-rebalance-range-80x24.golden \
 	tests/golden/mid-round2-coop-grid-80x24.golden \
 	tests/golden/mono-ascii-events-range-80x24.golden \
+	tests/golden/mono-ascii-lag-ledger-80x24.golden \
 	tests/golden/mono-grid-coop-80x24.golden \
 	tests/golden/mono-timeline-coop-80x24.golden \
 	tests/golden/narrow-events-60x20.golden \
 	tests/golden/narrow-grid-60x20.golden \
+	tests/golden/narrow-lag-ledger-60x20.golden \
 	tests/golden/narrow-list-40x12.golden \
 	tests/golden/narrow-list-60x20.golden \
 	tests/golden/narrow-timeline-40x12.golden \
@@ -55,4 +62,5 @@ EXTRA_DIST += tests/golden/list.sh \
 	tests/golden/timeline-storm-zoomed-80x24.golden \
 	tests/golden/too-small-39x12.golden \
 	tests/golden/xterm-16-timeline-coop-80x24.golden \
+	tests/golden/xterm-8-lag-ledger-80x24.golden \
 	tests/golden/xterm-8-timeline-coop-80x24.golden

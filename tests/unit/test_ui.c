@@ -369,8 +369,16 @@ test_keys_views(void **state)
 	keys_handle(&s, 'e', &a);
 	assert_int_equal(s.view, UI_VIEW_EVENTS);
 	keys_handle(&s, '\t', &a);
+	assert_int_equal(s.view, UI_VIEW_LAG);
+	keys_handle(&s, '\t', &a);
 	assert_int_equal(s.view, UI_VIEW_GRID);
 	keys_handle(&s, KEY_BTAB, &a);
+	assert_int_equal(s.view, UI_VIEW_LAG);
+	keys_handle(&s, 'L', &a);
+	assert_int_equal(s.view, UI_VIEW_LAG);
+	keys_handle(&s, '5', &a);
+	assert_int_equal(s.view, UI_VIEW_LAG);
+	keys_handle(&s, 'e', &a);
 	assert_int_equal(s.view, UI_VIEW_EVENTS);
 	keys_handle(&s, 'h', &a);
 	assert_int_equal(s.view, UI_VIEW_HEALTH);
@@ -1262,6 +1270,63 @@ test_grid_status_words(void **state)
 	g->members[a].status = was;
 }
 
+/*
+ * The lag view (issue 10): payments-ledger's partitions worst first (LOST,
+ * then STALLED with since, then by time lag), the time lag's kinds and
+ * the reason of an unknown one in the key; shown alone it is searched
+ * row by row (n goes on, wrapping), and a list longer than the screen
+ * scrolls to its last row.
+ */
+static void
+test_lag_view(void **state)
+{
+	ui_action a;
+	int y1, y2, i;
+	kg_group *g;
+	(void)state;
+	pick_group("payments-ledger");
+	keys_handle(&s, 'L', &a);
+	assert_int_equal(s.view, UI_VIEW_LAG);
+	render_frame(&s);
+	assert_true(screen_has("6 partitions  1 LOST  1 STALLED  4 OK"));
+	y1 = find_row(" ledger ", "LOST 500");
+	y2 = find_row(" payments ", "STALLED since 22:13:25");
+	assert_true(y1 >= 0 && y2 == y1 + 1); /* the worst first */
+	assert_true(find_row(" payments ", " 2.5s ") == y2 + 1); /* the exact time lag, then the estimates */
+	assert_true(find_row(" payments ", "~1.9s") > y2);
+	assert_true(screen_has("- no time lag: 1 record deleted"));
+	/* alone, searched: the STALLED row, then n wraps round to it again */
+	keys_handle(&s, '\n', &a);
+	assert_true(s.maximized);
+	keys_handle(&s, '/', &a);
+	assert_true(s.search_in_view);
+	type("STALLED");
+	keys_handle(&s, '\n', &a);
+	assert_int_equal(s.search_hit, 1);
+	keys_handle(&s, 'n', &a);
+	assert_int_equal(s.search_hit, 1);
+	type("N");
+	assert_int_equal(s.search_hit, 1);
+	keys_handle(&s, 27, &a); /* Esc: the search, then the view alone */
+	keys_handle(&s, 27, &a);
+	/* more partitions than rows: End shows the last one */
+	g = pick_group("payments-ledger");
+	resize_term(12, 60);
+	keys_handle(&s, '\n', &a);
+	render_frame(&s);
+	keys_handle(&s, KEY_END, &a);
+	render_frame(&s);
+	assert_true(s.scroll > 0);
+	assert_true(find_row(" ledger ", "~1.9s") >= 0); /* the last row: ledger-0, the least lag */
+	for (i = 0; i < g->nparts; i++)
+		assert_true(g->parts[i].verdict < KG_VERDICT_COUNT);
+	keys_handle(&s, 27, &a);
+	resize_term(24, 80);
+	s.view = UI_VIEW_GRID;
+	s.scroll = 0;
+	s.maximized = false;
+}
+
 /* A heartbeat past session.timeout.ms or a poll gap past max.poll.interval.ms shows in words, with a key. */
 static void
 test_health_late(void **state)
@@ -1275,12 +1340,16 @@ test_health_late(void **state)
 	w = member_index(g, "worker-1");
 	was = g->members[w].health;
 	render_frame(&s);
-	assert_true(find_row("A worker-1", "consuming") >= 0);
+	/* its payments-0 froze at 5 s in the scene: not "consuming", but STALLED since then (issue 10) */
+	assert_true(find_row("A worker-1", "STALLED") >= 0);
+	assert_int_equal(find_row("A worker-1", "consuming"), -1);
+	assert_true(screen_has("since 22:13:25 on [0]"));
+	assert_true(screen_has("STALLED, STOPPED: its partitions' committed offsets froze"));
 	assert_false(screen_has("late"));
 	g->members[w].health.hb_age_us = g->members[w].health.session_timeout_us + SEC;
 	render_frame(&s);
 	assert_true(find_row("A worker-1", "heartbeat late") >= 0);
-	assert_int_equal(find_row("A worker-1", "consuming"), -1);
+	assert_int_equal(find_row("A worker-1", "STALLED"), -1);
 	assert_true(screen_has("heartbeat late: none within session.timeout.ms"));
 	g->members[w].health = was;
 	g->members[w].health.poll_gap_us = g->members[w].health.max_poll_us + SEC;
@@ -2052,7 +2121,7 @@ main(void)
 		/* grid and health views */
 		cmocka_unit_test(test_list_coord),
 		cmocka_unit_test(test_grid_idle_member), cmocka_unit_test(test_grid_key),
-		cmocka_unit_test(test_grid_status_words), cmocka_unit_test(test_health_late),
+		cmocka_unit_test(test_grid_status_words), cmocka_unit_test(test_lag_view), cmocka_unit_test(test_health_late),
 		cmocka_unit_test(test_health_last_left), cmocka_unit_test(test_health_hint),
 		/* timeline */
 		cmocka_unit_test(test_timeline_scroll_fixed),

@@ -65,6 +65,7 @@ typedef struct gcase {
 	bool no_trace;          /* no log trace source: the sources of a plain demo */
 	const char *cluster;    /* the header's cluster label (default localhost:9092) */
 	const char *search;     /* a search typed (/) and kept */
+	bool grid_lag;          /* #: lag numbers in the grid's cells */
 } gcase;
 
 #define DEMO_MSG "default: 2/7 a fourth member joins (holding); 6 consumers, 30 msg/s, mock cluster (3 brokers)"
@@ -141,6 +142,21 @@ static const gcase cases[] = {
 	/* search in the events shown alone: the match marked */
 	{ .name = "search-events-coop-80x24", .rows = 24, .cols = 80, .group = "demo-coop", .view = UI_VIEW_EVENTS,
 	  .maximized = true, .search = "incremental" },
+	/* issue 10: the lag view, worst first (STALLED since, LOST, an exact time lag, estimates), at 120x40 and 80x24,
+	 * in ASCII without colour, on 8 colours, and alone at 60x20 */
+	{ .name = "lag-ledger-120x40", .rows = 40, .cols = 120, .group = "payments-ledger", .view = UI_VIEW_LAG },
+	{ .name = "lag-ledger-80x24", .rows = 24, .cols = 80, .group = "payments-ledger", .view = UI_VIEW_LAG },
+	{ .name = "mono-ascii-lag-ledger-80x24", .rows = 24, .cols = 80, .group = "payments-ledger", .view = UI_VIEW_LAG,
+	  .mono = true, .ascii = true },
+	{ .name = "xterm-8-lag-ledger-80x24", .rows = 24, .cols = 80, .group = "payments-ledger", .view = UI_VIEW_LAG,
+	  .term = "xterm" },
+	{ .name = "narrow-lag-ledger-60x20", .rows = 20, .cols = 60, .group = "payments-ledger", .view = UI_VIEW_LAG,
+	  .maximized = true },
+	{ .name = "lag-big-160x48", .rows = 48, .cols = 160, .group = "big", .view = UI_VIEW_LAG, .big = true },
+	/* the grid's verdict marks and lag numbers (#), the health's STALLED member, the timeline's verdict marks */
+	{ .name = "grid-lag-ledger-120x40", .rows = 40, .cols = 120, .group = "payments-ledger", .view = UI_VIEW_GRID,
+	  .grid_lag = true },
+	{ .name = "health-stalled-ledger-120x40", .rows = 40, .cols = 120, .group = "payments-ledger", .view = UI_VIEW_HEALTH },
 	{ .name = "status-wrap-120x40", .rows = 40, .cols = 120, .group = "demo-range", .view = UI_VIEW_TIMELINE,
 	  .status = "refused: demo-range uses another assignor, and the mock cluster aborts when a group mixes them (empty the group first, or run the demo on a real cluster with -b)" },
 };
@@ -224,6 +240,7 @@ render_case(const gcase *c)
 	info = c->replay ? info_replay : c->attached ? info_attach : info_demo;
 	if (c->cluster != NULL)
 		info.cluster = c->cluster;
+	info.lag_window_us = 60 * SEC; /* the scene's, as main() tells the dashboard */
 	screen_init(&s, &o, &info, tracker_history(sc.tracker));
 	if (c->big) {
 		kg_snapshot *snap;
@@ -263,6 +280,7 @@ render_case(const gcase *c)
 	if (c->zoom > 0)
 		s.zoom = c->zoom - 1;
 	s.wall_clock = c->wall_clock;
+	s.grid_lag = c->grid_lag;
 	if (c->status != NULL)
 		screen_reply(&s, c->status);
 	if (c->filter)

@@ -192,6 +192,29 @@ obs(kg_obs_kind k, int64_t t, sgroup *g, smember *m, const int *parts, int n)
 	return o;
 }
 
+/*
+ * payments-ledger's progress (issue 10), over the scene's lag window of a
+ * minute: payments-0's commits freeze at 5 s (STALLED since then, its lag
+ * growing), retention moves ledger-1's log start 500 records past its
+ * committed offset at 8 s (LOST), and payments-1's record at the committed
+ * offset is read, written 2.5 s before (an exact time lag).
+ */
+static void
+ledger_progress(kg_builder *b, kg_bgroup *bg, kg_tp tp, int topic, int64_t t, int64_t committed)
+{
+	sgroup *g = &cl[G_LEDGER];
+	if (topic == 0 && tp.partition == 0 && t > SCENE_T0 + 5 * SEC) {
+		/* the committed offset as it was at 5 s */
+		int64_t end5 = 100000 + 5 * g->rate, lag5 = g->lagb + 5 * 9;
+		bgroup_committed(bg, tp, end5 - lag5);
+	} else if (topic == 1 && tp.partition == 1 && t >= SCENE_T0 + 8 * SEC) {
+		builder_partition_start(b, tp, committed + 500);
+	} else if (topic == 0 && tp.partition == 1) {
+		kg_stamp st = { .offset = committed, .record = committed, .ts_ms = (t - 2500000) / 1000, .why = KG_TLAG_WHY_NONE };
+		builder_partition_stamp(b, tp, &st);
+	}
+}
+
 /* Add the scripted cluster to a builder (what a source contributes). */
 void
 scene_contribute(kg_builder *b)
@@ -240,6 +263,8 @@ scene_contribute(kg_builder *b)
 				int64_t lag = g->lagb + (gi == G_LEDGER ? (int64_t)(secs * 9) : 0) + j;
 				builder_partition(b, (kg_tp){ tid, j }, 1, end);
 				bgroup_committed(bg, (kg_tp){ tid, j }, end - lag);
+				if (gi == G_LEDGER)
+					ledger_progress(b, bg, (kg_tp){ tid, j }, tp, t, end - lag);
 			}
 		}
 		for (k = 0; k < g->nm; k++) {
@@ -426,6 +451,7 @@ scene_init(ui_scene *sc)
 	memset(sc, 0, sizeof *sc);
 	tracker_config_defaults(&cfg);
 	cfg.storm_episodes = 3;
+	cfg.lag_window_us = 60 * SEC; /* a stall shows within the scene's 20 s */
 	sc->tracker = tracker_new(&cfg);
 	script_reset();
 	kafka_st = KG_SRC_COUNT;
