@@ -28,6 +28,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "model/defaults.h"
 #include "model/intern.h"
 #include "test_ui_scene.h"
 #include "ui/screen.h"
@@ -240,7 +241,8 @@ render_case(const gcase *c)
 	info = c->replay ? info_replay : c->attached ? info_attach : info_demo;
 	if (c->cluster != NULL)
 		info.cluster = c->cluster;
-	info.lag_window_us = 60 * SEC; /* the scene's, as main() tells the dashboard */
+	/* the tracker's window, as main() tells the dashboard: the scene's minute, the big group's default */
+	info.lag_window_us = c->big ? KG_DEFAULT_LAG_WINDOW_US : 60 * SEC;
 	screen_init(&s, &o, &info, tracker_history(sc.tracker));
 	if (c->big) {
 		kg_snapshot *snap;
