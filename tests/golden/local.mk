@@ -61,6 +61,7 @@ EXTRA_DIST += tests/golden/list.sh \
 	tests/golden/timeline-range-80x24.golden \
 	tests/golden/timeline-storm-zoomed-80x24.golden \
 	tests/golden/too-small-39x12.golden \
+	tests/golden/xterm-16-lag-ledger-80x24.golden \
 	tests/golden/xterm-16-timeline-coop-80x24.golden \
 	tests/golden/xterm-8-lag-ledger-80x24.golden \
 	tests/golden/xterm-8-timeline-coop-80x24.golden

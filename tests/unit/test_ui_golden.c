@@ -151,6 +151,8 @@ static const gcase cases[] = {
 	  .mono = true, .ascii = true },
 	{ .name = "xterm-8-lag-ledger-80x24", .rows = 24, .cols = 80, .group = "payments-ledger", .view = UI_VIEW_LAG,
 	  .term = "xterm" },
+	{ .name = "xterm-16-lag-ledger-80x24", .rows = 24, .cols = 80, .group = "payments-ledger", .view = UI_VIEW_LAG,
+	  .term = "xterm-16color" },
 	{ .name = "narrow-lag-ledger-60x20", .rows = 20, .cols = 60, .group = "payments-ledger", .view = UI_VIEW_LAG,
 	  .maximized = true },
 	{ .name = "lag-big-160x48", .rows = 48, .cols = 160, .group = "big", .view = UI_VIEW_LAG, .big = true },
