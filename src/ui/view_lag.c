@@ -16,7 +16,8 @@
  * current, rate, half the sparkline, owner, the sparkline, "since");
  * wide, a NOTE column says the reason of each unknown time lag.  It
  * scrolls (a thousand partitions are a thousand rows) and, shown alone,
- * can be searched (/ n N) in each row's cells.
+ * can be searched (/ n N) in each row's cells.  Scrubbed back, it says
+ * that its rows are live (the history keeps no partition's offsets).
  */
 #include "config.h"
 
@@ -241,7 +242,9 @@ lag_row_text(const kg_group *g, const kg_gpart *p, const lag_layout *L, lag_row 
 	lag_num(row->c[LC_LOGEND], LAG_CELL, p->log_end, lag_cols[LC_LOGEND].width);
 	lag_num(row->c[LC_LAG], LAG_CELL, p->lag, lag_cols[LC_LAG].width);
 	groupcol_fmt_tlag(row->c[LC_TLAG], LAG_CELL, p->time_lag_us, (kg_tlag_kind)p->tlag_kind);
-	if (p->consume_rate >= 0) {
+	if (p->consume_rate >= 0 && p->consume_rate < 9.95f) {
+		snprintf(row->c[LC_RATE], LAG_CELL, "%.1f/s", (double)p->consume_rate);
+	} else if (p->consume_rate >= 0) {
 		util_fmt_count(n, sizeof n, (int64_t)(p->consume_rate + 0.5f));
 		snprintf(row->c[LC_RATE], LAG_CELL, "%s/s", n);
 	} else {
@@ -341,6 +344,8 @@ lag_summary(ui_screen *s, const kg_group *g, int y, ui_rect r)
 	char n[32];
 	int v, x = r.x + 1;
 	int64_t win = s->info != NULL && s->info->lag_window_us > 0 ? s->info->lag_window_us : 0;
+	if (screen_scrubbed(s)) /* the history keeps no partition's offsets: say what this is */
+		x += text_put(s, y, x, r.x + r.w - x, s->attr[UI_EL_PAUSED], "live, not then:", 0) + 1;
 	sbuf_addf(&b, "%d partition%s", g->nparts, g->nparts == 1 ? "" : "s");
 	x += text_put(s, y, x, r.x + r.w - x, s->attr[UI_EL_TITLE], sbuf_str(&b), 0);
 	for (v = KG_VERDICT_COUNT - 1; v > KG_VERDICT_NONE; v--) {
