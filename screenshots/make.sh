@@ -69,6 +69,7 @@ if demo 160 45 TERM=xterm-256color; then
 	tkeys j 2; twait "eager" 5; shot demo-eager-timeline-160x45 160 45
 	tkeys 4; twait "stop-the-world" 5; shot demo-eager-events-160x45 160 45
 	tkeys 3; twait "heartbeat" 5; shot demo-health-160x45 160 45
+	tkeys 5; twait "PARTITION OWNER" 5; shot demo-lag-160x45 160 45
 fi
 tkeys q
 
