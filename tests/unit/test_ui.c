@@ -1327,6 +1327,42 @@ test_lag_view(void **state)
 	s.maximized = false;
 }
 
+/*
+ * Progress on the other views (issue 10): the timeline's marker row has
+ * payments-ledger's verdict changes (LOST, STALLED) where they happened
+ * and the legend explains them; the grid marks the frozen and the lost
+ * partitions beside their owners' letters, and # shows their lag.
+ */
+static void
+test_verdict_marks(void **state)
+{
+	ui_action a;
+	char row[1024];
+	int y;
+	(void)state;
+	pick_group("payments-ledger");
+	keys_handle(&s, 't', &a);
+	resize_term(40, 120);
+	render_frame(&s);
+	y = find_row(" episodes ", "=");
+	assert_true(y >= 0);
+	row_text(y, row, sizeof row);
+	assert_non_null(strchr(row, '*'));
+	assert_true(screen_has("* LOST  = STALLED or STOPPED"));
+	keys_handle(&s, 'g', &a);
+	render_frame(&s);
+	assert_true(find_row("A worker-1", "=A") >= 0);
+	assert_true(find_row("B worker-2", "*B") >= 0);
+	assert_true(screen_has("= STALLED or STOPPED: commits frozen with lag"));
+	keys_handle(&s, '#', &a);
+	render_frame(&s);
+	assert_true(find_row("A worker-1", "=4.9k") >= 0);
+	assert_true(screen_has("the partition's lag (# for letters)"));
+	keys_handle(&s, '#', &a);
+	assert_false(s.grid_lag);
+	resize_term(24, 80);
+}
+
 /* A heartbeat past session.timeout.ms or a poll gap past max.poll.interval.ms shows in words, with a key. */
 static void
 test_health_late(void **state)
@@ -2121,7 +2157,7 @@ main(void)
 		/* grid and health views */
 		cmocka_unit_test(test_list_coord),
 		cmocka_unit_test(test_grid_idle_member), cmocka_unit_test(test_grid_key),
-		cmocka_unit_test(test_grid_status_words), cmocka_unit_test(test_lag_view), cmocka_unit_test(test_health_late),
+		cmocka_unit_test(test_grid_status_words), cmocka_unit_test(test_lag_view), cmocka_unit_test(test_verdict_marks), cmocka_unit_test(test_health_late),
 		cmocka_unit_test(test_health_last_left), cmocka_unit_test(test_health_hint),
 		/* timeline */
 		cmocka_unit_test(test_timeline_scroll_fixed),
