@@ -1022,10 +1022,11 @@ options_check(kg_options *o, size_t nfile, const cli_seen *seen, bool brokers_en
 	if (o->once && o->mode == KG_MODE_UI)
 		o->mode = KG_MODE_ONCE;
 	/* a report of the demo's mock data would pass for a cluster's: only the dashboard starts it by itself */
-	if (o->mode != KG_MODE_UI && o->replay == NULL && o->attach == NULL && o->brokers == NULL && o->traces.n == 0 &&
-	    !o->demo)
-		return util_err(err, errsz, "%s reports on a cluster: give -b BROKERS, $KGTOP_BROKERS or -C NAME (or --demo for the embedded demo)",
-				o->mode == KG_MODE_JSON ? "--json" : o->mode == KG_MODE_CHECK ? "--check" : "--once");
+	if (o->mode != KG_MODE_UI && o->replay == NULL && o->attach == NULL && o->brokers == NULL &&
+	    ((o->traces.n == 0 && !o->demo) || o->mode == KG_MODE_CHECK))
+		return util_err(err, errsz, "%s reports on a cluster: give -b BROKERS, $KGTOP_BROKERS or -C NAME%s",
+				o->mode == KG_MODE_JSON ? "--json" : o->mode == KG_MODE_CHECK ? "--check" : "--once",
+				o->mode == KG_MODE_CHECK ? " (or --replay FILE)" : " (or --demo for the embedded demo)");
 	if (o->mode == KG_MODE_CHECK && (o->demo || o->attach != NULL || o->serve != NULL || o->record != NULL))
 		return util_err(err, errsz, "--check judges a cluster or a recording: drop --demo, --attach, --serve and --record");
 	if (o->mode != KG_MODE_CHECK && (o->warn_lag || o->crit_lag || o->warn_time_lag_us || o->crit_time_lag_us))
