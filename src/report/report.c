@@ -173,6 +173,33 @@ text_parts(sbuf *o, const kg_group *g)
 	free(tl);
 }
 
+/*
+ * Why time lags are not known or qualified, one line per reason above the
+ * partition table (the table's TIME-LAG says "-"; scripts parse the table,
+ * so the words go here): "  time lag     no timestamp: legacy 0, legacy 1".
+ */
+static void
+text_tlag_notes(sbuf *o, const kg_group *g)
+{
+	int w, i, n, said;
+	for (w = KG_TLAG_NO_SAMPLES; w < KG_TLAG_WHY_COUNT; w++) {
+		for (n = 0, i = 0; i < g->nparts; i++)
+			n += g->parts[i].tlag_why == w;
+		if (n == 0)
+			continue;
+		sbuf_addf(o, "  %-12s %s:", "time lag", tlag_why_text((kg_tlag_why)w));
+		for (said = 0, i = 0; i < g->nparts && said < 8; i++) {
+			if (g->parts[i].tlag_why != w)
+				continue;
+			sbuf_addf(o, "%s %s %d", said++ ? "," : "", intern_topic_name(g->parts[i].tp.topic),
+				  (int)g->parts[i].tp.partition);
+		}
+		if (n > said)
+			sbuf_addf(o, " and %d more", n - said);
+		sbuf_addc(o, '\n');
+	}
+}
+
 /* The members of the group being sorted (qsort has no context: the report runs on one thread at a time). */
 static const kg_group *sort_group;
 
@@ -205,6 +232,7 @@ text_group(sbuf *o, const kg_group *g, const kg_snapshot *s)
 		rank[order[i]] = i;
 	sbuf_addf(o, "GROUP %s\n", g->name);
 	text_facts(o, g, s);
+	text_tlag_notes(o, g);
 	if (g->nmembers > 0) {
 		int wid = 9, wc = 9, wh = 4, wi = 11;
 		for (i = 0; i < g->nmembers; i++) {
