@@ -275,6 +275,7 @@ worker(void *arg)
 		kresult *r = kafka_refresh(k, &err);
 		kafka_coordinators_check(k);
 		pthread_mutex_lock(&k->lock);
+		k->refresh_us = util_mono_us() - started;
 		publish(k, r, err);
 		if (k->cfg.once && r != NULL) {
 			/* only a newly watched group (the demo's) asks again */
@@ -382,6 +383,7 @@ kafka_health(ksrc *k, kg_source_health *h, int64_t now, char *msg, size_t msgsz)
 	bool said = why != NULL;
 	h->last_ok_us = k->last_ok_us;
 	h->cadence_us = k->cadence_us;
+	h->refresh_us = k->refresh_us;
 	if (said)
 		util_strlcpy(msg, why, msgsz);
 	free(why);

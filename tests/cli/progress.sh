@@ -49,7 +49,7 @@ t_is "$("$JSONQ" .groups[1].partitions[2].time_lag_kind <"$T_TMP/json")" exact "
 t_is "$("$JSONQ" .groups[0].partitions[0].time_lag_reason <"$T_TMP/json")" no_timestamp "a record without a timestamp: the reason"
 t_is "$("$JSONQ" .groups[0].partitions[1].time_lag_reason <"$T_TMP/json")" gap "a compacted gap: the reason"
 t_is "$("$JSONQ" .groups[1].verdicts.none <"$T_TMP/json")" 4 "one refresh judges no partition with lag"
-t_is "$(grep -o '"rejected_writes":{[^}]*}' "$FIXTURE_STATS" | grep -o ':[0-9]*' | sort -u)" ":0" \
+t_is "$(grep -o '"rejected_writes":{[^}]*}' "$FIXTURE_STATS" | grep -o ':[0-9][0-9]*' | sort -u)" ":0" \
 	"reading records never joined, committed, left a group or produced"
 
 # ---------------------------------------------------------------- --check: OK, WARNING, UNKNOWN
@@ -88,6 +88,30 @@ t_contains "$T_TMP/stall" "'g-stall stalled'=2;" "perfdata counts them"
 check_until 60 1 "$T_TMP/slow" -g '^g-slow$' -i 0.3 --lag-window 10 --duration 7
 t_is $? 0 "a slow consumer: --check exits 1"
 t_contains "$T_TMP/slow" "g-slow WARNING: 2 partitions SLOW" "its partitions are SLOW"
+
+# ---------------------------------------------------------------- /metrics: verdicts and time lag
+"$KGTOP" -b "$B" -g '^g-(stall|odd)$' -i 0.3 --lag-window 10 --serve 127.0.0.1:0 --metrics-partitions \
+	>"$T_TMP/serve.out" 2>"$T_TMP/serve.err" &
+SPID=$!
+T_PIDS="$T_PIDS $SPID"
+t_wait_for 10 grep -q '^kgtop: serving ' "$T_TMP/serve.err"
+URL=$(sed -n 's/^kgtop: serving \([^ ]*\) .*/\1/p' "$T_TMP/serve.err")
+metrics_has() { curl -s "$URL/metrics" >"$T_TMP/metrics" 2>/dev/null && grep -q "$1" "$T_TMP/metrics"; }
+t_wait_for 30 metrics_has 'kgtop_group_verdict{[^}]*group="g-stall",verdict="stalled"} 1'
+t_is $? 0 "/metrics: g-stall's verdict is stalled"
+t_wait_for 10 metrics_has 'kgtop_group_verdict_partitions{[^}]*group="g-stall",verdict="stalled"} 2'
+t_is $? 0 "/metrics: two of its partitions stalled"
+t_wait_for 10 metrics_has 'kgtop_partition_verdict{[^}]*group="g-stall",topic="events",partition="2",verdict="stalled"} 1'
+t_is $? 0 "/metrics --metrics-partitions: the partition's verdict"
+t_contains "$T_TMP/metrics" 'kgtop_group_time_lag_seconds{' "/metrics: the group's time lag"
+t_contains "$T_TMP/metrics" 'kgtop_partition_time_lag_seconds{' "/metrics: a partition's time lag"
+t_contains "$T_TMP/metrics" 'kgtop_source_refresh_duration_seconds{' "/metrics: the refresh's duration"
+if command -v promtool >/dev/null 2>&1; then
+	promtool check metrics <"$T_TMP/metrics" >"$T_TMP/promtool" 2>&1
+	t_is $? 0 "promtool check metrics passes"
+fi
+kill "$SPID" 2>/dev/null
+wait "$SPID" 2>/dev/null
 
 # ---------------------------------------------------------------- a rewind: REWIND (step 1)
 "$KGTOP" -b "$B" -g '^g-rewind$' -i 0.3 --lag-window 10 --json --duration 30 >"$T_TMP/rewind" 2>"$T_TMP/rewind.err" &
