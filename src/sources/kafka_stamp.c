@@ -33,7 +33,7 @@
 #include "util/util.h"
 
 #define STAMP_RETRY_US (30LL * 1000000) /* a read without an answer is tried again after this */
-#define STAMP_WAIT_MAX_MS 3000          /* the reads of a refresh wait at most this long (and --timeout) */
+#define STAMP_WAIT_MAX_MS 3000          /* the reads of a refresh wait at most this long (and a third of --timeout) */
 
 /* The reads kept of one topic, by partition. */
 typedef struct kstamp_topic {
@@ -186,7 +186,8 @@ static void
 stamps_fetch(ksrc *k, kwant *w, int n)
 {
 	rd_kafka_queue_t *q = rd_kafka_queue_new(k->rk);
-	int64_t wait_ms = KG_MIN(k->cfg.timeout_us / 1000, STAMP_WAIT_MAX_MS);
+	/* a third of --timeout at most: --once waits --timeout for the whole refresh, reads included */
+	int64_t wait_ms = KG_MIN(k->cfg.timeout_us / 3000, STAMP_WAIT_MAX_MS);
 	int64_t deadline = util_mono_us() + wait_ms * 1000;
 	int j, left = 0;
 	rd_kafka_message_t *m;

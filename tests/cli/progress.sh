@@ -145,6 +145,16 @@ t_is $? 2 "--check: LOST is CRITICAL by default"
 t_contains "$T_TMP/lost.check" "2 partitions LOST" "the line says LOST"
 t_contains "$T_TMP/lost.check" "records lost" "and how many records"
 
+# ---------------------------------------------------------------- the record read gets no answer (step 3)
+kill -USR1 "$FIXTURE_PID"
+t_wait_for 10 grep -q '"step":3' "$FIXTURE_STATS"
+t_is $? 0 "Fetch answers late from now"
+"$KGTOP" -b "$B" -g '^g-slow$' --once --json --timeout 4 >"$T_TMP/noans.json" 2>"$T_TMP/noans.err"
+t_is $? 0 "--once still answers when the record read does not"
+t_is "$("$JSONQ" .groups[0].partitions[0].time_lag_reason <"$T_TMP/noans.json")" no_answer \
+	"the partition has no time lag: the broker did not answer"
+t_is "$("$JSONQ" .groups[0].partitions[0].lag <"$T_TMP/noans.json" | awk '{print ($1 > 0)}')" 1 "and keeps its lag"
+
 # ---------------------------------------------------------------- a recording judged again: --replay --check --at
 "$KGTOP" -b "$B" -g '^g-stall$' -i 0.3 --lag-window 10 --json --duration 4 --record "$T_TMP/rec.jsonl" >/dev/null 2>&1
 t_is $? 0 "a recording of g-stall"
@@ -154,6 +164,10 @@ t_contains "$T_TMP/rp.check" "partitions STALLED" "its frozen commits STALLED, a
 "$KGTOP" --replay "$T_TMP/rec.jsonl" --check --at +0.5s >"$T_TMP/rp.at" 2>&1
 t_is $? 0 "--at its first moments: not judged yet, exit 0"
 t_is "$(grep -c '"log_start":\[' "$T_TMP/rec.jsonl" | awk '{print ($1 > 0)}')" 1 "the recording carries log-start offsets"
+"$KGTOP" -b "$B" -g '^g-(stall|odd)$' --once --record "$T_TMP/once.jsonl" >"$T_TMP/live.txt" 2>&1
+"$KGTOP" --replay "$T_TMP/once.jsonl" --once >"$T_TMP/replayed.txt" 2>&1
+t_is "$(awk '/^GROUP  *TOPIC/{t=1} t' "$T_TMP/replayed.txt")" "$(awk '/^GROUP  *TOPIC/{t=1} t' "$T_TMP/live.txt")" \
+	"a replay of --once --record prints the same partition tables (time lags read, reasons and all)"
 
 fixture_stop
 t_done
