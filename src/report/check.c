@@ -113,14 +113,14 @@ group_status(const kg_group *g, const kg_check_limits *l, sbuf *why)
 	return st;
 }
 
-/* A performance data label: quoted, without quotes or '=' of its own. */
+/* A performance data label: quoted, without quotes, '=' or '|' of its own. */
 static void
 perf_label(sbuf *o, const char *group, const char *what)
 {
 	const char *p;
 	sbuf_addc(o, '\'');
 	for (p = group; *p; p++)
-		sbuf_addc(o, *p == '\'' || *p == '=' ? '_' : *p);
+		sbuf_addc(o, *p == '\'' || *p == '=' || *p == '|' ? '_' : *p);
 	sbuf_addf(o, " %s'=", what);
 }
 
@@ -236,6 +236,10 @@ check_snapshot(const kg_snapshot *s, const kg_check_limits *l, const char *filte
 		sbuf_addf(&text, "; and %d more", more);
 	if (nok > 0)
 		sbuf_addf(&text, "%s%d group%s OK", said ? "; " : "", nok, nok == 1 ? "" : "s");
+	for (i = 0; (size_t)i < text.len; i++) {
+		if (text.s[i] == '|')
+			text.s[i] = '_'; /* a '|' of a group's name would start the performance data */
+	}
 	sbuf_addf(out, "KGTOP %s - %s |%s", check_status_name(st), sbuf_str(&text), sbuf_str(&perf));
 	util_sanitize_text(out->s); /* names come from the cluster: one line, no controls */
 	out->len = strlen(out->s);
