@@ -50,6 +50,7 @@ t_is "$("$JSONQ" .groups[1].partitions[2].time_lag_kind <"$T_TMP/json")" exact "
 t_is "$("$JSONQ" .groups[0].partitions[0].time_lag_reason <"$T_TMP/json")" no_timestamp "a record without a timestamp: the reason"
 t_is "$("$JSONQ" .groups[0].partitions[1].time_lag_reason <"$T_TMP/json")" gap "a compacted gap: the reason"
 t_is "$("$JSONQ" .groups[1].verdicts.none <"$T_TMP/json")" 4 "one refresh judges no partition with lag"
+t_wait_for 5 grep -q '"rejected_writes":{' "$FIXTURE_STATS" || { echo "# stats: $(ls -la "$T_TMP")"; cat "$FIXTURE_STATS"; }
 t_is "$(grep -o '"rejected_writes":{[^}]*}' "$FIXTURE_STATS" | grep -o ':[0-9][0-9]*' | sort -u)" ":0" \
 	"reading records never joined, committed, left a group or produced"
 
