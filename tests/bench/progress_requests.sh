@@ -31,9 +31,9 @@ start() {
 	exit 1
 }
 stop() { kill "$FPID" 2>/dev/null; wait "$FPID" 2>/dev/null; FPID=""; }
-# refreshes LOG: one line per refresh: requests, log-start calls, records read, milliseconds
+# refreshes LOG: one line per refresh: requests, log-start calls, records read, milliseconds, of them the offsets and reads
 refreshes() {
-	sed -n 's/.*kafka: refresh of .*about \([0-9]*\) requests (\([0-9]*\) log-start, \([0-9]*\) records read) in \([0-9.]*\) ms.*/\1 \2 \3 \4/p' "$1"
+	sed -n 's/.*kafka: refresh of .*about \([0-9]*\) requests (\([0-9]*\) log-start, \([0-9]*\) records read) in \([0-9.]*\) ms.*log-start and reads \([0-9.]*\)).*/\1 \2 \3 \4 \5/p' "$1"
 }
 
 echo "broker requests of progress, per refresh (fixture broker, 3 brokers):"
@@ -41,14 +41,14 @@ start progress-20k.json
 "$KGTOP" -b "$B" --json -i 2 --duration 9 --timeout 30 -vv --log "$TMP/json.log" >/dev/null 2>&1
 refreshes "$TMP/json.log" | awk '
 	NR == 1 { next } # the first refresh asks every group: the others keep to the budget
-	{ n++; req += $1; ls += $2; rd += $3 }
-	END { if (n) printf "  2,000 groups / 20,000 partitions, --json (no group selected), %d refreshes: %.0f requests each, of them %.0f log-start (ListOffsets, one per leader and chunk of 500: 3 leaders x ceil(6,667 / 500) = 42), %.0f records read\n", n, req / n, ls / n, rd / n }'
+	{ n++; req += $1; ls += $2; rd += $3; off += $5 }
+	END { if (n) printf "  2,000 groups / 20,000 partitions, --json (no group selected), %d refreshes: %.0f requests each, of them %.0f log-start (ListOffsets, one per leader and chunk of 500: 3 leaders x ceil(6,667 / 500) = 42), %.0f records read; log-end and log-start %.0f ms\n", n, req / n, ls / n, rd / n, off / n }'
 "$KGTOP" -b "$B" --once --timeout 60 -vv --log "$TMP/once.log" >/dev/null 2>&1
-refreshes "$TMP/once.log" | awk '{ printf "  the same, --once: %d requests, %d log-start, %d records read (the lagging committed offsets, at most 1,000), %.0f ms\n", $1, $2, $3, $4 }'
+refreshes "$TMP/once.log" | awk '{ printf "  the same, --once: %d requests, %d log-start, %d records read (the lagging committed offsets, at most 1,000); the refresh %.0f ms, of it log-end, log-start and reads %.0f ms\n", $1, $2, $3, $4, $5 }'
 stop
 start progress.json
 "$KGTOP" -b "$B" -g '^g-stall$' --check -i 1 --lag-window 10 --duration 6 -vv --log "$TMP/check.log" >/dev/null 2>&1
 refreshes "$TMP/check.log" | awk '
-	{ printf "%s%d", NR == 1 ? "  progress.json, g-stall (4 lagging partitions, 2 committing), --check: records read per refresh: " : ", ", $3 }
-	END { print " (the first refresh reads all four, then only the two whose committed offset moved)" }'
+	{ printf "%s%d", NR == 1 ? "  progress.json, g-stall (4 lagging partitions, 2 committing), --check: records read per refresh: " : ", ", $3; ms = ms (NR == 1 ? "" : ", ") $4 }
+	END { print " (the first refresh reads all four, then only the two whose committed offset moved); refreshes of " ms " ms" }'
 stop
