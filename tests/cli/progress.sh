@@ -86,6 +86,20 @@ t_is $? 0 "frozen commits while the log grows: --check exits 2"
 t_contains "$T_TMP/stall" "g-stall CRITICAL: 2 partitions STALLED since" "two partitions STALLED, since when"
 t_contains "$T_TMP/stall" "'g-stall stalled'=2;" "perfdata counts them"
 
+# the member whose commits froze is not "consuming" any more; the one that commits is
+"$KGTOP" -b "$B" -g '^g-stall$' -i 0.3 --lag-window 10 --json --duration 6 >"$T_TMP/frozen.jsonl" 2>"$T_TMP/frozen.err"
+t_is $? 0 "--json --duration on g-stall exits 0"
+tail -1 "$T_TMP/frozen.jsonl" >"$T_TMP/frozen.json"
+t_is "$("$JSONQ" .groups[0].members[1].client_id <"$T_TMP/frozen.json") $("$JSONQ" .groups[0].members[1].status <"$T_TMP/frozen.json")" \
+	"worker-2 silent" "worker-2, whose commits froze, is silent"
+t_contains "$T_TMP/frozen.json" "commits frozen" "and says why: its commits froze"
+t_is "$("$JSONQ" .groups[0].members[0].client_id <"$T_TMP/frozen.json") $("$JSONQ" .groups[0].members[0].status <"$T_TMP/frozen.json")" \
+	"worker-1 consuming" "worker-1, whose commits move, is consuming"
+t_is "$("$JSONQ" .groups[0].partitions[2].verdict <"$T_TMP/frozen.json") $("$JSONQ" .groups[0].partitions[0].verdict <"$T_TMP/frozen.json")" \
+	"STALLED OK" "--json: its partitions STALLED, worker-1's OK"
+grep -q '"verdict":"STALLED","verdict_from":' "$T_TMP/frozen.jsonl"
+t_ok $? "--json carries the verdict change as an event"
+
 # ---------------------------------------------------------------- a slow consumer: SLOW
 check_until 60 1 "$T_TMP/slow" -g '^g-slow$' -i 0.3 --lag-window 10 --duration 7
 t_is $? 0 "a slow consumer: --check exits 1"
