@@ -91,7 +91,7 @@ static void
 test_thresholds(void **state)
 {
 	kg_snapshot *s = two_groups(KG_SRC_OK);
-	kg_check_limits l = { 50, 100, 0, 0 };
+	kg_check_limits l = { 50, 100, 0, 0, 0 };
 	kg_check_status st;
 	char *line;
 	(void)state;
@@ -104,7 +104,7 @@ test_thresholds(void **state)
 	line = judge(s, &l, &st);
 	assert_int_equal(st, KG_CHECK_CRITICAL);
 	free(line);
-	l = (kg_check_limits){ 0, 0, 60000000, 120000000 };
+	l = (kg_check_limits){ 0, 0, 60000000, 120000000, 0 };
 	line = judge(s, &l, &st);
 	assert_int_equal(st, KG_CHECK_WARNING);
 	assert_non_null(strstr(line, "'g-busy time_lag'=90.000s;60.000;120.000;0;"));
@@ -124,6 +124,14 @@ test_thresholds(void **state)
 	line = judge(s, &l, &st);
 	assert_int_equal(st, KG_CHECK_UNKNOWN);
 	assert_non_null(strstr(line, "'g-busy time_lag'=U;"));
+	free(line);
+	/* a partition not judged yet: the line says how long a check would have to watch */
+	s->groups[0].tlag_kind = KG_TLAG_EXACT;
+	s->groups[0].nverdict[KG_VERDICT_NONE] = 1;
+	l = (kg_check_limits){ 50, 0, 0, 0, 32 };
+	line = judge(s, &l, &st);
+	assert_int_equal(st, KG_CHECK_WARNING);
+	assert_non_null(strstr(line, ", 1 partition not judged yet (--duration 32 judges commits)"));
 	free(line);
 	snapshot_unref(s);
 }
