@@ -40,6 +40,14 @@ t_contains "$T_TMP/once" "time lag     compacted gap: profiles 0" "a compacted g
 t_is "$(awk '$1=="g-odd" && $2=="legacy" {print ($10 == "-" || $10 ~ /^>/)}' "$T_TMP/once")" 1 \
 	"and its TIME-LAG is no measurement: '-' or a lower bound ('>')"
 
+# records stamped an hour ahead of kgtop's clock: the time lag is clamped at zero, and says so
+"$KGTOP" -b "$B" -g '^g-skew$' --once >"$T_TMP/skew" 2>&1
+t_contains "$T_TMP/skew" "time lag     clock skew (clamped at 0): ahead 0" "a record stamped ahead of the clock says clock skew"
+t_is "$(awk '$1=="g-skew" && $2=="ahead" {print $10}' "$T_TMP/skew")" "0.0s" "and its time lag is clamped at zero"
+"$KGTOP" -b "$B" -g '^g-skew$' --once --json >"$T_TMP/skew.json" 2>&1
+t_is "$("$JSONQ" .groups[0].partitions[0].time_lag_ms <"$T_TMP/skew.json") $("$JSONQ" .groups[0].partitions[0].time_lag_reason <"$T_TMP/skew.json")" \
+	"0 clock_skew" "--json: time_lag_ms 0, time_lag_reason clock_skew"
+
 # ---------------------------------------------------------------- --json
 "$KGTOP" -b "$B" -g '^g-(stall|odd)$' --once --json >"$T_TMP/json" 2>"$T_TMP/json.err"
 t_is $? 0 "--once --json exits 0"
