@@ -431,18 +431,25 @@ jverdict(sbuf *o, uint8_t v)
 		sbuf_addf(o, "\"%s\"", verdict_name((kg_verdict)v));
 }
 
+/* ,"time_lag_ms":N|null,"time_lag_kind":"..." */
+static void
+jtlag(sbuf *o, uint8_t kind, int64_t us)
+{
+	sbuf_adds(o, ",\"time_lag_ms\":");
+	if (kind != KG_TLAG_NONE)
+		json_put_ms(o, us);
+	else
+		sbuf_adds(o, "null");
+	sbuf_addf(o, ",\"time_lag_kind\":\"%s\"", tlag_kind_key((kg_tlag_kind)kind));
+}
+
 /* A partition's progress: log start, time lag (how known, or why not), verdict, its last move, rates, records lost. */
 static void
 json_part_progress(sbuf *o, const kg_gpart *p)
 {
 	sbuf_adds(o, ",\"log_start\":");
 	jnum(o, p->log_start);
-	sbuf_adds(o, ",\"time_lag_ms\":");
-	if (p->tlag_kind != KG_TLAG_NONE)
-		json_put_ms(o, p->time_lag_us);
-	else
-		sbuf_adds(o, "null");
-	sbuf_addf(o, ",\"time_lag_kind\":\"%s\"", tlag_kind_key((kg_tlag_kind)p->tlag_kind));
+	jtlag(o, p->tlag_kind, p->time_lag_us);
 	if (p->tlag_why != KG_TLAG_WHY_NONE)
 		sbuf_addf(o, ",\"time_lag_reason\":\"%s\"", tlag_why_key((kg_tlag_why)p->tlag_why));
 	sbuf_adds(o, ",\"verdict\":");
@@ -469,13 +476,8 @@ json_group_progress(sbuf *o, const kg_group *g)
 	jverdict(o, g->verdict);
 	sbuf_adds(o, ",\"verdict_since\":");
 	jtime(o, g->verdict_since_us);
-	sbuf_adds(o, ",\"time_lag_ms\":");
-	if (g->tlag_kind != KG_TLAG_NONE)
-		json_put_ms(o, g->time_lag_us);
-	else
-		sbuf_adds(o, "null");
-	sbuf_addf(o, ",\"time_lag_kind\":\"%s\",\"lost\":%lld,\"verdicts\":{", tlag_kind_key((kg_tlag_kind)g->tlag_kind),
-		  (long long)g->lost);
+	jtlag(o, g->tlag_kind, g->time_lag_us);
+	sbuf_addf(o, ",\"lost\":%lld,\"verdicts\":{", (long long)g->lost);
 	for (v = KG_VERDICT_OK; v < KG_VERDICT_COUNT; v++)
 		sbuf_addf(o, "%s\"%s\":%d", v > KG_VERDICT_OK ? "," : "", verdict_name((kg_verdict)v), g->nverdict[v]);
 	sbuf_addf(o, ",\"none\":%d}", g->nverdict[KG_VERDICT_NONE]);
