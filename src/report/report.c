@@ -447,6 +447,7 @@ jtlag(sbuf *o, uint8_t kind, int64_t us)
 static void
 json_part_progress(sbuf *o, const kg_gpart *p)
 {
+	int k;
 	sbuf_adds(o, ",\"log_start\":");
 	jnum(o, p->log_start);
 	jtlag(o, p->tlag_kind, p->time_lag_us);
@@ -464,7 +465,10 @@ json_part_progress(sbuf *o, const kg_gpart *p)
 	jrate(o, p->consume_rate);
 	sbuf_adds(o, ",\"produce_rate\":");
 	jrate(o, p->produce_rate);
-	sbuf_addf(o, ",\"lost\":%lld", (long long)p->lost);
+	sbuf_addf(o, ",\"lost\":%lld,\"lag_spark\":[", (long long)p->lost);
+	for (k = 0; k < KG_SPARK; k++)
+		sbuf_addf(o, "%s%d", k ? "," : "", (int)p->spark[k]);
+	sbuf_addc(o, ']');
 }
 
 /* A group's progress: the worst verdict and since when, the oldest time lag, records lost, partitions per verdict. */
