@@ -132,6 +132,11 @@ app_setup(app *a, int argc, char **argv)
 			fprintf(stderr, "kgtop: %s\nTry 'kgtop --help'.\n", a->err);
 		else if (o->show_version)
 			print_versions();
+		if (rc < 0 && o->mode == KG_MODE_CHECK) {
+			/* the monitoring-plugin convention: a usage error is UNKNOWN, said on the one line */
+			printf("KGTOP UNKNOWN - usage: %s\n", a->err);
+			return 3;
+		}
 		return rc < 0 ? 2 : 0;
 	}
 	/* a theme that is not there is a mistake whatever the mode (--once included) */
@@ -379,7 +384,8 @@ add_kafka_and_demo(app *a)
 		kc.full_refresh_us = o->full_refresh_us;
 		kc.max_requests = o->max_requests;
 		/* --once refreshes everything once; --json and the dashboard keep to the budget */
-		kc.once = o->mode == KG_MODE_ONCE || o->once;
+		kc.once = o->mode == KG_MODE_ONCE || o->once || (o->mode == KG_MODE_CHECK && o->duration_us == 0);
+		kc.stamps_all = o->mode == KG_MODE_CHECK; /* no screen selects a group: --check judges them all */
 		if (kafka_source_new(&kc, &a->kafka, a->err, sizeof a->err) < 0)
 			return fail(2, NULL, a->err);
 		collector_add_source(a->c, a->kafka);

@@ -439,7 +439,7 @@ static const opt_def table[] = {
 	{ "max-requests", 0, required_argument, "N",
 	  "requests per second kgtop may send the cluster (default " KG_STR(KG_DEFAULT_MAX_REQUESTS) ")",
 	  INT(max_requests, 10, 1000000) },
-	{ "once", 0, no_argument, NULL, "print one report and exit", FLAG(once), CLI_ONLY },
+	{ "once", 0, no_argument, NULL, "print one report and exit: each group's facts and members, then kafka-consumer-groups.sh --describe's columns and TIME-LAG and STATUS (the verdict)", FLAG(once), CLI_ONLY },
 	{ "json", 0, no_argument, NULL, "print JSON lines, one object per refresh (with --once: one object)", CUSTOM(a_json), CLI_ONLY },
 	{ "duration", 0, required_argument, "SECONDS", "exit after this long", DURATION(duration_us, SEC, 0, NULL), CLI_ONLY },
 	{ "history", 0, required_argument, "DURATION", "history kept per group (default " KG_STR(KG_DEFAULT_HISTORY_H) "h)",
@@ -484,7 +484,7 @@ static const opt_def table[] = {
 	{ "replay", 0, required_argument, "FILE", "replay a recording instead of reading a cluster", STRING(replay), CLI_ONLY },
 	{ "speed", 0, required_argument, "X", "replay speed, " KG_STR(KG_MIN_SPEED) " to " KG_STR(KG_MAX_SPEED) " (default " KG_STR(KG_DEFAULT_SPEED) ")",
 	  FACTOR(speed, KG_MIN_SPEED, KG_MAX_SPEED) },
-	{ "at", 0, required_argument, "TIME", "with --replay --once: the moment to report (HH:MM:SS, ISO time, or +SECONDS)", STRING(at), CLI_ONLY },
+	{ "at", 0, required_argument, "TIME", "with --replay --once or --check: the moment to report (HH:MM:SS, ISO time, or +SECONDS)", STRING(at), CLI_ONLY },
 	{ "serve", 0, required_argument, "[ADDR:]PORT", "serve /metrics (Prometheus), /stream (for --attach), /healthz and /ready over HTTP on ADDR (default 127.0.0.1); without a terminal kgtop serves until SIGTERM", STRING(serve) },
 	{ "serve-auth", 0, required_argument, "FILE", "ask --serve's clients for a user and password (\"user:password\" lines of FILE; never shown)", STRING(serve_auth) },
 	{ "serve-cert", 0, required_argument, "FILE", "serve HTTPS with this certificate (PEM, with --serve-key)", STRING(serve_cert) },
@@ -493,7 +493,7 @@ static const opt_def table[] = {
 	  INT(serve_clients, 2, 4096) },
 	{ "serve-buffer", 0, required_argument, "SIZE", "stream an --attach viewer may fall behind before it is cut off (default " KG_STR(KG_DEFAULT_SERVE_BUFFER_MIB) "M)",
 	  SIZE(serve_buffer, 65536, "expected a size of at least 64K (e.g. 8M)") },
-	{ "metrics-partitions", 0, no_argument, NULL, "/metrics: lag per partition too (a series per group and partition)", FLAG(metrics_partitions) },
+	{ "metrics-partitions", 0, no_argument, NULL, "/metrics: lag, time lag and verdict per partition too (series per group and partition)", FLAG(metrics_partitions) },
 	{ "attach", 0, required_argument, "URL", "watch what another kgtop serves (its --serve address; http://user:password@host:port with --serve-auth)", STRING(attach), CLI_ONLY },
 	{ "verbose", 'v', no_argument, NULL, "log more (to --log FILE; repeatable)", COUNT(verbose) },
 	{ "log", 0, required_argument, "FILE", "write a debug log to FILE", STRING(log_file) },
@@ -803,9 +803,10 @@ options_usage(void)
 	size_t i;
 	printf("Usage: kgtop [OPTION]...\n"
 	       "top for Kafka consumer groups: who owns which partition, every rebalance\n"
-	       "(eager or cooperative), member health and lag, live.  With no cluster\n"
+	       "(eager or cooperative), member health, lag, time lag and whether each\n"
+	       "partition makes progress, live.  With no cluster\n"
 	       "the dashboard starts an embedded demo (--once and --json need -b, -C or\n"
-	       "--demo).\n\n"
+	       "--demo; --check needs -b, -C or --replay).\n\n"
 	       "Options:\n");
 	for (i = 0; i < KG_ARRAY_LEN(table); i++) {
 		const opt_def *d = &table[i];
@@ -1022,10 +1023,11 @@ options_check(kg_options *o, size_t nfile, const cli_seen *seen, bool brokers_en
 	if (o->once && o->mode == KG_MODE_UI)
 		o->mode = KG_MODE_ONCE;
 	/* a report of the demo's mock data would pass for a cluster's: only the dashboard starts it by itself */
-	if (o->mode != KG_MODE_UI && o->replay == NULL && o->attach == NULL && o->brokers == NULL && o->traces.n == 0 &&
-	    !o->demo)
-		return util_err(err, errsz, "%s reports on a cluster: give -b BROKERS, $KGTOP_BROKERS or -C NAME (or --demo for the embedded demo)",
-				o->mode == KG_MODE_JSON ? "--json" : o->mode == KG_MODE_CHECK ? "--check" : "--once");
+	if (o->mode != KG_MODE_UI && o->replay == NULL && o->attach == NULL && o->brokers == NULL &&
+	    ((o->traces.n == 0 && !o->demo) || o->mode == KG_MODE_CHECK))
+		return util_err(err, errsz, "%s reports on a cluster: give -b BROKERS, $KGTOP_BROKERS or -C NAME%s",
+				o->mode == KG_MODE_JSON ? "--json" : o->mode == KG_MODE_CHECK ? "--check" : "--once",
+				o->mode == KG_MODE_CHECK ? " (or --replay FILE)" : " (or --demo for the embedded demo)");
 	if (o->mode == KG_MODE_CHECK && (o->demo || o->attach != NULL || o->serve != NULL || o->record != NULL))
 		return util_err(err, errsz, "--check judges a cluster or a recording: drop --demo, --attach, --serve and --record");
 	if (o->mode != KG_MODE_CHECK && (o->warn_lag || o->crit_lag || o->warn_time_lag_us || o->crit_time_lag_us))

@@ -34,8 +34,9 @@
  *    ahead of kgtop's clock gives 0, said as clock skew;
  *  - estimate ("~"): when the log-end passed the committed offset, by
  *    interpolation between kgtop's own samples of the log-end around it;
- *    older than the oldest sample: "at least" its age;
- *  - none, with the reason: offsets unknown, one sample only, the record
+ *    older than the oldest sample: "at least" its age (also with one
+ *    sample: a log-end standing still keeps only its first);
+ *  - none, with the reason: offsets unknown, nothing sampled before now, the record
  *    deleted (LOST), no records, a compacted gap, no timestamp, or no
  *    answer (the last four from the read, when no estimate stands in).
  *

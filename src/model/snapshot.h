@@ -155,6 +155,7 @@ typedef struct kg_source_health {
 	int64_t last_ok_us;  /* last good data, 0 when never */
 	const char *message; /* why (stale/error), or a detail; NULL when none */
 	int64_t cadence_us;  /* time between its last two refreshes, 0 unknown (the cluster's: what the header says) */
+	int64_t refresh_us;  /* how long its last refresh took, 0 unknown (the cluster's; /metrics) */
 	bool insecure;       /* TLS verification disabled for this source */
 	kg_src_role role;    /* what it is (the collector fills in its source's when NONE) */
 } kg_source_health;

@@ -79,11 +79,12 @@ tracker_new(const kg_tracker_config *cfg)
 		}
 		if (cfg->orphan_grace_us > 0)
 			t->cfg.orphan_grace_us = cfg->orphan_grace_us;
-		if (cfg->lag_window_us > 0)
+		if (cfg->lag_window_us != 0)
 			t->cfg.lag_window_us = cfg->lag_window_us;
 	}
 	t->h = history_new(t->cfg.window_us);
-	t->prog = progress_new(t->cfg.lag_window_us, t->cfg.window_us);
+	/* no progress state at all for a replay of a recording made before verdicts: it derives what its kgtop did */
+	t->prog = t->cfg.lag_window_us > 0 ? progress_new(t->cfg.lag_window_us, t->cfg.window_us) : NULL;
 	return t;
 }
 
@@ -332,7 +333,8 @@ group_tick_end(kg_tracker *t, tgroup *g, int64_t T, bool absent)
 				tk_member_gone(t, g, g->m[q], T);
 		}
 		g->present = false;
-		progress_forget(t->prog, g->id);
+		if (t->prog != NULL)
+			progress_forget(t->prog, g->id);
 	}
 	if (g->ep != NULL && !g->seen)
 		tk_close_log_settled(t, g, T);

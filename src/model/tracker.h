@@ -47,7 +47,7 @@ typedef struct kg_tracker_config {
 	kg_limit_src max_poll_src;
 	int64_t orphan_grace_us;     /* how long a Stable group may leave partitions unowned
 	                                before the episode closes with them orphaned; 0: 30 s */
-	int64_t lag_window_us;       /* progress verdicts' window (--lag-window); 0: five minutes */
+	int64_t lag_window_us;       /* progress verdicts' window (--lag-window); 0: five minutes; < 0: no verdicts (a recording older than them) */
 } kg_tracker_config;
 
 typedef struct kg_tracker kg_tracker;

@@ -238,6 +238,8 @@ void
 tk_progress(kg_tracker *t, kg_snapshot *snap, int64_t T)
 {
 	int k;
+	if (t->prog == NULL)
+		return; /* no verdicts (a replay of a recording older than them) */
 	progress_topics(t->prog, snap);
 	for (k = 0; k < snap->ngroups; k++) {
 		kg_group *G = &snap->groups[k];

@@ -91,6 +91,8 @@ replay_file_header(kg_replay *r, const cJSON *root, bool first, char *err, size_
 		int64_t n;
 		int k;
 		tracker_config_defaults(c);
+		/* a recording older than verdicts: replayed without them (its kgtop derived none); --lag-window asks */
+		c->lag_window_us = -1;
 		r->has_model = true;
 #define I64(key, field)                                                         \
 	if (json_get_i64(cJSON_GetObjectItemCaseSensitive(f, key), &n) && n > 0) \
@@ -100,7 +102,7 @@ replay_file_header(kg_replay *r, const cJSON *root, bool first, char *err, size_
 		I64("storm_window_us", storm_window_us)
 		I64("orphan_grace_us", orphan_grace_us)
 		I64("window_us", window_us)
-		I64("lag_window_us", lag_window_us) /* a recording older than verdicts: the default */
+		I64("lag_window_us", lag_window_us)
 #undef I64
 		if (json_get_i64(cJSON_GetObjectItemCaseSensitive(f, "storm_episodes"), &n) && n > 0 && n < INT32_MAX)
 			c->storm_episodes = (int)n;

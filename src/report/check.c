@@ -12,6 +12,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "model/defaults.h"
+#include "model/progress.h"
 #include "report/groupcol.h"
 
 #define CHECK_GROUPS_SAID 4 /* the text names this many groups, then "and N more" */
@@ -107,20 +109,23 @@ group_status(const kg_group *g, const kg_check_limits *l, sbuf *why)
 	} else if (t == KG_CHECK_UNKNOWN) {
 		sbuf_adds(why, ", time lag not known");
 	}
-	if (g->nverdict[KG_VERDICT_NONE] > 0 && g->lag > 0)
-		sbuf_addf(why, ", %d partition%s not judged yet (one refresh: --duration 30 judges commits)",
-			  g->nverdict[KG_VERDICT_NONE], g->nverdict[KG_VERDICT_NONE] == 1 ? "" : "s");
+	if (g->nverdict[KG_VERDICT_NONE] > 0 && g->lag > 0 && l->judge_s > 0)
+		sbuf_addf(why, ", %d partition%s not judged yet (--duration %d judges commits)",
+			  g->nverdict[KG_VERDICT_NONE], g->nverdict[KG_VERDICT_NONE] == 1 ? "" : "s", l->judge_s);
+	else if (g->nverdict[KG_VERDICT_NONE] > 0 && g->lag > 0)
+		sbuf_addf(why, ", %d partition%s not judged yet", g->nverdict[KG_VERDICT_NONE],
+			  g->nverdict[KG_VERDICT_NONE] == 1 ? "" : "s");
 	return st;
 }
 
-/* A performance data label: quoted, without quotes or '=' of its own. */
+/* A performance data label: quoted, without quotes, '=' or '|' of its own. */
 static void
 perf_label(sbuf *o, const char *group, const char *what)
 {
 	const char *p;
 	sbuf_addc(o, '\'');
 	for (p = group; *p; p++)
-		sbuf_addc(o, *p == '\'' || *p == '=' ? '_' : *p);
+		sbuf_addc(o, *p == '\'' || *p == '=' || *p == '|' ? '_' : *p);
 	sbuf_addf(o, " %s'=", what);
 }
 
@@ -236,6 +241,10 @@ check_snapshot(const kg_snapshot *s, const kg_check_limits *l, const char *filte
 		sbuf_addf(&text, "; and %d more", more);
 	if (nok > 0)
 		sbuf_addf(&text, "%s%d group%s OK", said ? "; " : "", nok, nok == 1 ? "" : "s");
+	for (i = 0; (size_t)i < text.len; i++) {
+		if (text.s[i] == '|')
+			text.s[i] = '_'; /* a '|' of a group's name would start the performance data */
+	}
 	sbuf_addf(out, "KGTOP %s - %s |%s", check_status_name(st), sbuf_str(&text), sbuf_str(&perf));
 	util_sanitize_text(out->s); /* names come from the cluster: one line, no controls */
 	out->len = strlen(out->s);
@@ -288,12 +297,18 @@ check_watch(kg_collector *c, const kg_options *o, const kg_run_stop *stop, char 
 int
 check_run(kg_collector *c, const kg_options *o, const kg_run_stop *stop)
 {
-	kg_check_limits l = { o->warn_lag, o->crit_lag, o->warn_time_lag_us, o->crit_time_lag_us };
+	kg_check_limits l = { o->warn_lag, o->crit_lag, o->warn_time_lag_us, o->crit_time_lag_us, 0 };
 	char err[512], filter[300] = "";
 	kg_frame *f = NULL;
 	sbuf b = { 0 };
 	int status;
 	size_t i;
+	if (o->replay == NULL) {
+		/* long enough to see a commit frozen for the stall threshold, and two refreshes more */
+		int64_t w = o->lag_window_us > 0 ? o->lag_window_us : KG_DEFAULT_LAG_WINDOW_US;
+		int64_t iv = o->interval_us > 0 ? o->interval_us : KG_DEFAULT_INTERVAL_US;
+		l.judge_s = (int)((progress_stall_us(w, iv) + 2 * iv + KG_SEC_US - 1) / KG_SEC_US);
+	}
 	for (i = 0; i < o->include.n; i++)
 		snprintf(filter + strlen(filter), sizeof filter - strlen(filter), "%s-g %s", i ? " or " : "", o->include.v[i]);
 	if (o->duration_us > 0 && o->replay == NULL) {

@@ -40,6 +40,7 @@ typedef enum kg_check_status {
 typedef struct kg_check_limits {
 	int64_t warn_lag, crit_lag;         /* records */
 	int64_t warn_tlag_us, crit_tlag_us; /* time lag */
+	int judge_s;                        /* partitions not judged: "--duration N judges commits" (0: not said) */
 } kg_check_limits;
 
 /* "OK", "WARNING", "CRITICAL", "UNKNOWN". */

@@ -641,6 +641,15 @@ emit_poll_gap(fam_ctx *f, const family *fam)
 	per_member(f, fam, offsetof(kg_member_health, poll_gap_us));
 }
 
+/* A partition's labels after the group's: topic and partition. */
+static void
+partition_open(fam_ctx *f, const family *fam, int gi, const kg_gpart *p)
+{
+	sample_open(f, fam->name, "", gi);
+	put_label(f->o, "topic", intern_topic_name(p->tp.topic), false);
+	sbuf_addf(f->o, ",partition=\"%d\"", (int)p->tp.partition);
+}
+
 /* kgtop_partition_lag_messages (--metrics-partitions) */
 static void
 emit_partition_lag(fam_ctx *f, const family *fam)
@@ -654,10 +663,136 @@ emit_partition_lag(fam_ctx *f, const family *fam)
 			const kg_gpart *p = &g->parts[k];
 			if (p->lag < 0)
 				continue;
-			sample_open(f, fam->name, "", i);
-			put_label(f->o, "topic", intern_topic_name(p->tp.topic), false);
-			sbuf_addf(f->o, ",partition=\"%d\"", (int)p->tp.partition);
+			partition_open(f, fam, i, p);
 			sample_int(f, p->lag);
+		}
+	}
+}
+
+/* kgtop_source_refresh_duration_seconds: how long the source's last refresh took (the cluster's). */
+static void
+emit_source_refresh(fam_ctx *f, const family *fam)
+{
+	int i;
+	for (i = 0; f->s != NULL && i < f->s->nsources; i++) {
+		const kg_source_health *h = &f->s->sources[i];
+		if (source_is_output(h) || h->refresh_us <= 0)
+			continue;
+		sample_open(f, fam->name, "", -1);
+		put_label(f->o, "source", h->name, false);
+		sample_seconds(f, h->refresh_us);
+	}
+}
+
+/* A verdict as a label value: "none", "ok", "slow", "rewind", "stalled", "stopped", "lost". */
+static const char *
+verdict_label(int v)
+{
+	static const char *const names[KG_VERDICT_COUNT] = { "none", "ok", "slow", "rewind", "stalled", "stopped", "lost" };
+	return (unsigned)v < KG_VERDICT_COUNT ? names[v] : "none";
+}
+
+/* The oldest known time lag of a group (exact, estimated, or a lower bound). */
+static bool
+v_time_lag(const kg_group *g, int64_t *v)
+{
+	*v = g->time_lag_us;
+	return g->tlag_kind != KG_TLAG_NONE && g->time_lag_us >= 0;
+}
+
+/* Records deleted before the group consumed them. */
+static bool
+v_lost(const kg_group *g, int64_t *v)
+{
+	*v = g->lost;
+	return true;
+}
+
+/* kgtop_group_time_lag_seconds */
+static void
+emit_time_lag(fam_ctx *f, const family *fam)
+{
+	per_group(f, fam, v_time_lag, true);
+}
+
+/* kgtop_group_lost_messages */
+static void
+emit_lost(fam_ctx *f, const family *fam)
+{
+	per_group(f, fam, v_lost, false);
+}
+
+/* One sample per verdict and group, value(group, verdict). */
+static void
+per_verdict(fam_ctx *f, const family *fam, int (*value)(const kg_group *g, int v))
+{
+	int i, v;
+	for (i = 0; f->s != NULL && i < f->s->ngroups; i++) {
+		for (v = 0; v < KG_VERDICT_COUNT; v++) {
+			sample_open(f, fam->name, "", i);
+			sbuf_addf(f->o, ",verdict=\"%s\"", verdict_label(v));
+			sample_int(f, value(&f->s->groups[i], v));
+		}
+	}
+}
+
+/* 1 for the group's verdict. */
+static int
+is_verdict(const kg_group *g, int v)
+{
+	return g->verdict == v;
+}
+
+/* The group's partitions with verdict v. */
+static int
+parts_verdict(const kg_group *g, int v)
+{
+	return g->nverdict[v];
+}
+
+/* kgtop_group_verdict: one sample per verdict, 1 for the group's (its worst partition's). */
+static void
+emit_group_verdict(fam_ctx *f, const family *fam)
+{
+	per_verdict(f, fam, is_verdict);
+}
+
+/* kgtop_group_verdict_partitions: the group's partitions per verdict. */
+static void
+emit_verdict_partitions(fam_ctx *f, const family *fam)
+{
+	per_verdict(f, fam, parts_verdict);
+}
+
+/* kgtop_partition_time_lag_seconds (--metrics-partitions) */
+static void
+emit_partition_time_lag(fam_ctx *f, const family *fam)
+{
+	int i, k;
+	for (i = 0; f->ctx->partitions && f->s != NULL && i < f->s->ngroups; i++) {
+		const kg_group *g = &f->s->groups[i];
+		for (k = 0; k < g->nparts; k++) {
+			if (g->parts[k].tlag_kind == KG_TLAG_NONE || g->parts[k].time_lag_us < 0)
+				continue;
+			partition_open(f, fam, i, &g->parts[k]);
+			sample_seconds(f, g->parts[k].time_lag_us);
+		}
+	}
+}
+
+/* kgtop_partition_verdict (--metrics-partitions): one sample per judged partition, its verdict as the label. */
+static void
+emit_partition_verdict(fam_ctx *f, const family *fam)
+{
+	int i, k;
+	for (i = 0; f->ctx->partitions && f->s != NULL && i < f->s->ngroups; i++) {
+		const kg_group *g = &f->s->groups[i];
+		for (k = 0; k < g->nparts; k++) {
+			if (g->parts[k].verdict == KG_VERDICT_NONE)
+				continue;
+			partition_open(f, fam, i, &g->parts[k]);
+			sbuf_addf(f->o, ",verdict=\"%s\"", verdict_label(g->parts[k].verdict));
+			sample_int(f, 1);
 		}
 	}
 }
@@ -691,6 +826,8 @@ static const family families[] = {
 	  emit_source_up },
 	{ "kgtop_source_last_success_timestamp_seconds", "gauge", "Time of the source's last good answer.",
 	  emit_source_last_ok },
+	{ "kgtop_source_refresh_duration_seconds", "gauge", "How long the source's last refresh of the cluster took.",
+	  emit_source_refresh },
 	{ "kgtop_group_info", "gauge", "A consumer group's rebalance protocol (eager, cooperative), assignor and coordinator.",
 	  emit_group_info },
 	{ "kgtop_group_state", "gauge", "1 for the group's state, 0 for the others.", emit_group_state },
@@ -698,6 +835,15 @@ static const family families[] = {
 	{ "kgtop_group_partitions", "gauge", "Partitions the group consumes or has offsets for.", emit_partitions },
 	{ "kgtop_group_lag_messages", "gauge", "Log-end offset minus committed offset, summed over the group's partitions.",
 	  emit_lag },
+	{ "kgtop_group_time_lag_seconds", "gauge",
+	  "Age of the oldest record the group has yet to consume: exact where the record was read, else interpolated in kgtop's log-end samples (a lower bound beyond the oldest).",
+	  emit_time_lag },
+	{ "kgtop_group_verdict", "gauge",
+	  "1 for the group's progress verdict over --lag-window (its worst partition's; none: not judged), 0 for the others.",
+	  emit_group_verdict },
+	{ "kgtop_group_verdict_partitions", "gauge", "The group's partitions per progress verdict.", emit_verdict_partitions },
+	{ "kgtop_group_lost_messages", "gauge",
+	  "Records deleted by retention before the group consumed them (log start minus committed offset, summed).", emit_lost },
 	{ "kgtop_group_unconsumed_partitions", "gauge", "Partitions nobody owns while the group is stable (orphaned).",
 	  emit_orphaned },
 	{ "kgtop_group_rebalancing", "gauge", "1 while a rebalance of the group is open.", emit_rebalancing },
@@ -720,6 +866,12 @@ static const family families[] = {
 	  emit_poll_gap },
 	{ "kgtop_partition_lag_messages", "gauge", "Log-end offset minus committed offset of one partition (--metrics-partitions).",
 	  emit_partition_lag },
+	{ "kgtop_partition_time_lag_seconds", "gauge",
+	  "Age of the next record to consume of one partition (--metrics-partitions), exact or interpolated.",
+	  emit_partition_time_lag },
+	{ "kgtop_partition_verdict", "gauge",
+	  "1 with the partition's progress verdict as a label, for the judged partitions (--metrics-partitions).",
+	  emit_partition_verdict },
 	{ "kgtop_stream_viewers", "gauge", "Viewers attached to /stream now.", emit_viewers },
 	{ "kgtop_stream_viewers_dropped_total", "counter", "Viewers of /stream cut off for falling behind.", emit_dropped },
 };

@@ -173,6 +173,33 @@ text_parts(sbuf *o, const kg_group *g)
 	free(tl);
 }
 
+/*
+ * Why time lags are not known or qualified, one line per reason above the
+ * partition table (the table's TIME-LAG says "-"; scripts parse the table,
+ * so the words go here): "  time lag     no timestamp: legacy 0, legacy 1".
+ */
+static void
+text_tlag_notes(sbuf *o, const kg_group *g)
+{
+	int w, i, n, said;
+	for (w = KG_TLAG_NO_SAMPLES; w < KG_TLAG_WHY_COUNT; w++) {
+		for (n = 0, i = 0; i < g->nparts; i++)
+			n += g->parts[i].tlag_why == w;
+		if (n == 0)
+			continue;
+		sbuf_addf(o, "  %-12s %s:", "time lag", tlag_why_text((kg_tlag_why)w));
+		for (said = 0, i = 0; i < g->nparts && said < 8; i++) {
+			if (g->parts[i].tlag_why != w)
+				continue;
+			sbuf_addf(o, "%s %s %d", said++ ? "," : "", intern_topic_name(g->parts[i].tp.topic),
+				  (int)g->parts[i].tp.partition);
+		}
+		if (n > said)
+			sbuf_addf(o, " and %d more", n - said);
+		sbuf_addc(o, '\n');
+	}
+}
+
 /* The members of the group being sorted (qsort has no context: the report runs on one thread at a time). */
 static const kg_group *sort_group;
 
@@ -205,6 +232,7 @@ text_group(sbuf *o, const kg_group *g, const kg_snapshot *s)
 		rank[order[i]] = i;
 	sbuf_addf(o, "GROUP %s\n", g->name);
 	text_facts(o, g, s);
+	text_tlag_notes(o, g);
 	if (g->nmembers > 0) {
 		int wid = 9, wc = 9, wh = 4, wi = 11;
 		for (i = 0; i < g->nmembers; i++) {
@@ -403,18 +431,26 @@ jverdict(sbuf *o, uint8_t v)
 		sbuf_addf(o, "\"%s\"", verdict_name((kg_verdict)v));
 }
 
+/* ,"time_lag_ms":N|null,"time_lag_kind":"..." */
+static void
+jtlag(sbuf *o, uint8_t kind, int64_t us)
+{
+	sbuf_adds(o, ",\"time_lag_ms\":");
+	if (kind != KG_TLAG_NONE)
+		json_put_ms(o, us);
+	else
+		sbuf_adds(o, "null");
+	sbuf_addf(o, ",\"time_lag_kind\":\"%s\"", tlag_kind_key((kg_tlag_kind)kind));
+}
+
 /* A partition's progress: log start, time lag (how known, or why not), verdict, its last move, rates, records lost. */
 static void
 json_part_progress(sbuf *o, const kg_gpart *p)
 {
+	int k;
 	sbuf_adds(o, ",\"log_start\":");
 	jnum(o, p->log_start);
-	sbuf_adds(o, ",\"time_lag_ms\":");
-	if (p->tlag_kind != KG_TLAG_NONE)
-		json_put_ms(o, p->time_lag_us);
-	else
-		sbuf_adds(o, "null");
-	sbuf_addf(o, ",\"time_lag_kind\":\"%s\"", tlag_kind_key((kg_tlag_kind)p->tlag_kind));
+	jtlag(o, p->tlag_kind, p->time_lag_us);
 	if (p->tlag_why != KG_TLAG_WHY_NONE)
 		sbuf_addf(o, ",\"time_lag_reason\":\"%s\"", tlag_why_key((kg_tlag_why)p->tlag_why));
 	sbuf_adds(o, ",\"verdict\":");
@@ -429,7 +465,10 @@ json_part_progress(sbuf *o, const kg_gpart *p)
 	jrate(o, p->consume_rate);
 	sbuf_adds(o, ",\"produce_rate\":");
 	jrate(o, p->produce_rate);
-	sbuf_addf(o, ",\"lost\":%lld", (long long)p->lost);
+	sbuf_addf(o, ",\"lost\":%lld,\"lag_spark\":[", (long long)p->lost);
+	for (k = 0; k < KG_SPARK; k++)
+		sbuf_addf(o, "%s%d", k ? "," : "", (int)p->spark[k]);
+	sbuf_addc(o, ']');
 }
 
 /* A group's progress: the worst verdict and since when, the oldest time lag, records lost, partitions per verdict. */
@@ -441,13 +480,8 @@ json_group_progress(sbuf *o, const kg_group *g)
 	jverdict(o, g->verdict);
 	sbuf_adds(o, ",\"verdict_since\":");
 	jtime(o, g->verdict_since_us);
-	sbuf_adds(o, ",\"time_lag_ms\":");
-	if (g->tlag_kind != KG_TLAG_NONE)
-		json_put_ms(o, g->time_lag_us);
-	else
-		sbuf_adds(o, "null");
-	sbuf_addf(o, ",\"time_lag_kind\":\"%s\",\"lost\":%lld,\"verdicts\":{", tlag_kind_key((kg_tlag_kind)g->tlag_kind),
-		  (long long)g->lost);
+	jtlag(o, g->tlag_kind, g->time_lag_us);
+	sbuf_addf(o, ",\"lost\":%lld,\"verdicts\":{", (long long)g->lost);
 	for (v = KG_VERDICT_OK; v < KG_VERDICT_COUNT; v++)
 		sbuf_addf(o, "%s\"%s\":%d", v > KG_VERDICT_OK ? "," : "", verdict_name((kg_verdict)v), g->nverdict[v]);
 	sbuf_addf(o, ",\"none\":%d}", g->nverdict[KG_VERDICT_NONE]);

@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/check.h"
 #include "report/report.h"
 #include "util/util.h"
 
@@ -276,10 +277,12 @@ run_replay_json(kg_collector *c, const kg_run_stop *stop)
 	return 0;
 }
 
-/* Run --once or --json. */
+/* Run --once, --json or --check. */
 int
 run_report(kg_collector *c, const kg_options *o, bool replay, const kg_run_stop *stop)
 {
+	if (o->mode == KG_MODE_CHECK)
+		return check_run(c, o, stop);
 	if (o->mode == KG_MODE_ONCE || o->once)
 		return run_once(c, o, stop);
 	if (o->mode == KG_MODE_SERVE)

@@ -275,6 +275,7 @@ worker(void *arg)
 		kresult *r = kafka_refresh(k, &err);
 		kafka_coordinators_check(k);
 		pthread_mutex_lock(&k->lock);
+		k->refresh_us = util_mono_us() - started;
 		publish(k, r, err);
 		if (k->cfg.once && r != NULL) {
 			/* only a newly watched group (the demo's) asks again */
@@ -382,6 +383,7 @@ kafka_health(ksrc *k, kg_source_health *h, int64_t now, char *msg, size_t msgsz)
 	bool said = why != NULL;
 	h->last_ok_us = k->last_ok_us;
 	h->cadence_us = k->cadence_us;
+	h->refresh_us = k->refresh_us;
 	if (said)
 		util_strlcpy(msg, why, msgsz);
 	free(why);
@@ -672,9 +674,16 @@ kafka_source_new(const kg_kafka_config *cfg, kg_source **out, char *err, size_t 
 	/* back within a second of a broker's return (librdkafka waits up to 10 s by default); -X may say otherwise */
 	if (set_prop(conf, "reconnect.backoff.max.ms", "1000", err, errsz) < 0)
 		goto fail;
-	/* reading one record at a committed offset (kafka_stamp.c): small fetches, nothing queued ahead */
+	/*
+	 * reading one record at a committed offset (kafka_stamp.c): fetches
+	 * of at most 64 KiB a partition, no more once 1 KiB waits.  Not
+	 * queued.min.messages=1: librdkafka 2.0.2 then takes a partition off
+	 * its fetch list as soon as one message waits, and puts it back (a
+	 * read restarted at the next refresh) only at its broker thread's
+	 * next wakeup, a second later: every read cost a second.
+	 */
 	if (set_prop(conf, "fetch.message.max.bytes", "65536", err, errsz) < 0 ||
-	    set_prop(conf, "queued.min.messages", "1", err, errsz) < 0)
+	    set_prop(conf, "queued.max.messages.kbytes", "1", err, errsz) < 0)
 		goto fail;
 	for (i = 0; i < cfg->nprops; i++) {
 		size_t f;

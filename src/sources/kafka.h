@@ -42,6 +42,7 @@ typedef struct kg_kafka_config {
 	int64_t full_refresh_us;     /* every group asked at least this often (0: KG_DEFAULT_FULL_REFRESH_US) */
 	double max_requests;         /* requests per second at most (0: KG_DEFAULT_MAX_REQUESTS) */
 	bool once;                   /* one refresh of everything, then none (--once) */
+	bool stamps_all;             /* exact time lag for every group (--once, --check: no screen selects one) */
 } kg_kafka_config;
 
 /* Create the source (connects lazily); -1 with err on bad configuration. */

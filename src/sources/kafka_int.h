@@ -164,6 +164,7 @@ typedef struct ksrc {
 	int completes;        /* refreshes finished since the last poll() */
 	uint64_t refreshes;   /* refreshes ended so far, failed ones too */
 	int64_t cadence_us;   /* time between the last two refresh ends */
+	int64_t refresh_us;   /* how long the last refresh took */
 	int64_t last_end_us;  /* when the last refresh ended (monotonic) */
 	watch *watches;
 	size_t nwatches;

@@ -4,7 +4,8 @@
  *
  * On the kafka source's worker, after the log-end and log-start query:
  * the partitions to read are the selected group's (every group's under
- * --once, which makes one refresh) whose committed offset has lag, is not
+ * --once, which makes one refresh, and --check, which has no screen to
+ * select one) whose committed offset has lag, is not
  * below the log start, and has no read yet: a read is cached per
  * partition and offset, so a partition is read again only when its
  * committed offset moved, at most once per refresh, at most
@@ -32,7 +33,7 @@
 #include "util/util.h"
 
 #define STAMP_RETRY_US (30LL * 1000000) /* a read without an answer is tried again after this */
-#define STAMP_WAIT_MAX_MS 3000          /* the reads of a refresh wait at most this long (and --timeout) */
+#define STAMP_WAIT_MAX_MS 3000          /* the reads of a refresh wait at most this long (and a third of --timeout) */
 
 /* The reads kept of one topic, by partition. */
 typedef struct kstamp_topic {
@@ -102,7 +103,7 @@ stamp_wanted(ksrc *k, const ktopic *t, int p, int64_t offset, int64_t now)
 	return c->s[p].why == KG_TLAG_NO_ANSWER && now - c->read_us[p] >= STAMP_RETRY_US;
 }
 
-/* The partitions to read: the selected group's (every group's for --once) that need it, each once. */
+/* The partitions to read: the selected group's (every group's for --once and --check) that need it, each once. */
 static int
 stamps_plan(ksrc *k, kresult *r, kwant **w, size_t *cap, int64_t now)
 {
@@ -110,7 +111,7 @@ stamps_plan(ksrc *k, kresult *r, kwant **w, size_t *cap, int64_t now)
 	int n = 0, q, j;
 	for (i = 0; i < k->tab.n && n < KG_STAMP_READS; i++) {
 		const kentry *e = &k->tab.e[i];
-		if ((!k->cfg.once && !(e->s.flags & KSCHED_SELECTED)) || e->offs == NULL)
+		if ((!k->cfg.once && !k->cfg.stamps_all && !(e->s.flags & KSCHED_SELECTED)) || e->offs == NULL)
 			continue;
 		for (q = 0; q < e->offs->nc && n < KG_STAMP_READS; q++) {
 			const kcommit *c = &e->offs->c[q];
@@ -158,11 +159,16 @@ stamp_take(kwant *w, int n, rd_kafka_message_t *m)
 		kwant *x = &w[j];
 		if (x->done || x->topic != topic || x->partition != m->partition)
 			continue;
+		if (m->err == RD_KAFKA_RESP_ERR_NO_ERROR && m->offset < x->offset)
+			return; /* fetched before an earlier read stopped: not the record asked */
 		x->done = true;
 		if (m->err == RD_KAFKA_RESP_ERR_NO_ERROR) {
 			x->got.record = m->offset;
 			x->got.ts_ms = rd_kafka_message_timestamp(m, NULL);
 			x->got.why = x->got.ts_ms >= 0 ? KG_TLAG_WHY_NONE : KG_TLAG_NO_TIMESTAMP;
+			log_msg(KG_LOG_DEBUG, "kafka: read %s [%d] at %lld: record %lld, timestamp %lld",
+				intern_topic_name(topic), (int)m->partition, (long long)x->offset, (long long)m->offset,
+				(long long)x->got.ts_ms);
 		} else if (m->err == RD_KAFKA_RESP_ERR_OFFSET_OUT_OF_RANGE || m->err == RD_KAFKA_RESP_ERR__AUTO_OFFSET_RESET ||
 			   m->err == RD_KAFKA_RESP_ERR__PARTITION_EOF) {
 			x->got.why = KG_TLAG_NO_RECORDS; /* the log has no record there (any more) */
@@ -180,7 +186,8 @@ static void
 stamps_fetch(ksrc *k, kwant *w, int n)
 {
 	rd_kafka_queue_t *q = rd_kafka_queue_new(k->rk);
-	int64_t wait_ms = KG_MIN(k->cfg.timeout_us / 1000, STAMP_WAIT_MAX_MS);
+	/* a third of --timeout at most: --once waits --timeout for the whole refresh, reads included */
+	int64_t wait_ms = KG_MIN(k->cfg.timeout_us / 3000, STAMP_WAIT_MAX_MS);
 	int64_t deadline = util_mono_us() + wait_ms * 1000;
 	int j, left = 0;
 	rd_kafka_message_t *m;

@@ -82,3 +82,15 @@ bench: bench-duration
 bench-duration: kgtop
 	top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' sh $(top_srcdir)/tests/bench/duration.sh
 .PHONY: bench-duration
+# progress (issue 10): make bench-progress (verdicts and time lag at 2,000 groups / 20,000 partitions;
+# the broker requests they add, against the fixture broker)
+EXTRA_PROGRAMS += tests/bench/bench_progress
+tests_bench_bench_progress_SOURCES = tests/bench/bench_progress.c
+tests_bench_bench_progress_CFLAGS = $(TEST_CFLAGS)
+tests_bench_bench_progress_LDADD = $(TEST_LIBS)
+EXTRA_DIST += tests/bench/progress_requests.sh tests/fixture/scenarios/progress-20k.json
+bench: bench-progress
+bench-progress: tests/bench/bench_progress tests/fixture-broker kgtop
+	tests/bench/bench_progress
+	top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' sh $(top_srcdir)/tests/bench/progress_requests.sh
+.PHONY: bench-progress

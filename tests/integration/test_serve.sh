@@ -70,7 +70,7 @@ RULES="$top_srcdir/doc/kgtop-alerts.yml"
 t_ok $? "promtool check rules passes on doc/kgtop-alerts.yml"
 sed "s|@RULES@|$RULES|" "$top_srcdir/tests/integration/alerts-test.yml" >"$T_TMP/alerts-test.yml"
 "$PROMTOOL" test rules "$T_TMP/alerts-test.yml" >"$T_TMP/rules.out" 2>&1
-t_ok $? "promtool test rules: storm, stopped group, slow and frequent rebalances, source down fire on kgtop-shaped series"
+t_ok $? "promtool test rules: storm, stopped group, slow and frequent rebalances, no progress, data lost, time lag, source down fire on kgtop-shaped series"
 grep -q SUCCESS "$T_TMP/rules.out" || sed "s/^/#   /" "$T_TMP/rules.out"
 sed -n '/^<!-- doc\/kgtop-alerts.yml -->$/,/^```$/p' "$top_srcdir/README.md" | sed '1,2d;$d' >"$T_TMP/readme.rules"
 cmp -s "$RULES" "$T_TMP/readme.rules"

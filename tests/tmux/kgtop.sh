@@ -64,7 +64,7 @@ check "--duration 2: the dashboard draws" twait "g-coop" 10
 check "--duration 2: quits by itself with status 0" twait "kgtop exited 0" 10
 check "--duration: terminal restored" twait "icanon echo" 5
 check "--duration: main screen back" test "$(tfmt '#{alternate_on}')" = 0
-if grep -qE '"rejected_writes":\{"JoinGroup":0,"SyncGroup":0,"Heartbeat":0,"OffsetCommit":0,"LeaveGroup":0(,"Produce":0)?\}' "$work/stats.json"; then
+if grep -q '"rejected_writes":{"JoinGroup":0,"SyncGroup":0,"Heartbeat":0,"OffsetCommit":0,"LeaveGroup":0,"Produce":0}' "$work/stats.json"; then
 	ok "kgtop wrote nothing to the group"
 else
 	T_LAST=$(cat "$work/stats.json"); not_ok "kgtop wrote nothing to the group"

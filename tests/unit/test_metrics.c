@@ -46,7 +46,9 @@ two_groups(void)
 	h.status = KG_SRC_OK;
 	h.role = KG_ROLE_CLUSTER;
 	h.last_ok_us = 1700000000100000LL;
+	h.refresh_us = 42000;
 	builder_source(b, &h);
+	h.refresh_us = 0;
 	h.name = "log:b1";
 	h.status = KG_SRC_STALE;
 	h.role = KG_ROLE_TRACE;
@@ -63,6 +65,20 @@ two_groups(void)
 	s->groups[0].members[0].health.poll_gap_us = -1;
 	s->groups[0].members[1].health.hb_age_us = -1;
 	s->groups[0].members[1].health.poll_gap_us = -1;
+	/* progress, as the tracker would judge it: g-busy's partition 2 STALLED, 0 OK, the others not judged */
+	s->groups[0].verdict = KG_VERDICT_STALLED;
+	s->groups[0].nverdict[KG_VERDICT_STALLED] = 1;
+	s->groups[0].nverdict[KG_VERDICT_OK] = 1;
+	s->groups[0].nverdict[KG_VERDICT_NONE] = 2;
+	s->groups[0].tlag_kind = KG_TLAG_EXACT;
+	s->groups[0].time_lag_us = 93500000;
+	s->groups[0].parts[0].verdict = KG_VERDICT_OK;
+	s->groups[0].parts[0].tlag_kind = KG_TLAG_ESTIMATE;
+	s->groups[0].parts[0].time_lag_us = 1200000;
+	s->groups[0].parts[2].verdict = KG_VERDICT_STALLED;
+	s->groups[0].parts[2].tlag_kind = KG_TLAG_EXACT;
+	s->groups[0].parts[2].time_lag_us = 93500000;
+	s->groups[1].nverdict[KG_VERDICT_NONE] = s->groups[1].nparts;
 	return s;
 }
 
@@ -213,6 +229,41 @@ test_partitions(void **state)
 	LINE(on, "kgtop_partition_lag_messages{" CL ",group=\"g-busy\",topic=\"orders\",partition=\"0\"} 10");
 	LINE(on, "kgtop_partition_lag_messages{" CL ",group=\"g-busy\",topic=\"orders\",partition=\"2\"} 60");
 	assert_int_equal(count(on, "kgtop_partition_lag_messages{"), 3);
+	free(off);
+	free(on);
+	snapshot_unref(s);
+}
+
+/*
+ * Progress: the group's verdict as a state set, partitions per verdict,
+ * the oldest time lag where known, records lost, the cluster source's
+ * refresh duration; per partition (--metrics-partitions) the time lag
+ * where known and the verdict where judged.
+ */
+static void
+test_progress(void **state)
+{
+	kg_snapshot *s = two_groups();
+	char *off = render(NULL, s, false), *on = render(NULL, s, true);
+	(void)state;
+	LINE(off, "kgtop_group_verdict{" CL ",group=\"g-busy\",verdict=\"stalled\"} 1");
+	LINE(off, "kgtop_group_verdict{" CL ",group=\"g-busy\",verdict=\"ok\"} 0");
+	LINE(off, "kgtop_group_verdict{" CL ",group=\"g-lost\",verdict=\"none\"} 1");
+	assert_int_equal(count(off, "kgtop_group_verdict{"), 2 * KG_VERDICT_COUNT);
+	LINE(off, "kgtop_group_verdict_partitions{" CL ",group=\"g-busy\",verdict=\"stalled\"} 1");
+	LINE(off, "kgtop_group_verdict_partitions{" CL ",group=\"g-busy\",verdict=\"none\"} 2");
+	LINE(off, "kgtop_group_time_lag_seconds{" CL ",group=\"g-busy\"} 93.500000");
+	assert_int_equal(count(off, "kgtop_group_time_lag_seconds{"), 1); /* g-lost: not known, no sample */
+	LINE(off, "kgtop_group_lost_messages{" CL ",group=\"g-busy\"} 0");
+	LINE(off, "kgtop_source_refresh_duration_seconds{" CL ",source=\"kafka\"} 0.042000");
+	assert_int_equal(count(off, "kgtop_source_refresh_duration_seconds{"), 1);
+	assert_int_equal(count(off, "kgtop_partition_time_lag_seconds{"), 0);
+	assert_int_equal(count(off, "kgtop_partition_verdict{"), 0);
+	LINE(on, "kgtop_partition_time_lag_seconds{" CL ",group=\"g-busy\",topic=\"orders\",partition=\"2\"} 93.500000");
+	LINE(on, "kgtop_partition_time_lag_seconds{" CL ",group=\"g-busy\",topic=\"orders\",partition=\"0\"} 1.200000");
+	assert_int_equal(count(on, "kgtop_partition_time_lag_seconds{"), 2);
+	LINE(on, "kgtop_partition_verdict{" CL ",group=\"g-busy\",topic=\"orders\",partition=\"2\",verdict=\"stalled\"} 1");
+	assert_int_equal(count(on, "kgtop_partition_verdict{"), 2);
 	free(off);
 	free(on);
 	snapshot_unref(s);
@@ -382,7 +433,7 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_whole_text), cmocka_unit_test(test_gauges),   cmocka_unit_test(test_partitions),
+		cmocka_unit_test(test_whole_text), cmocka_unit_test(test_gauges),   cmocka_unit_test(test_partitions), cmocka_unit_test(test_progress),
 		cmocka_unit_test(test_counters),   cmocka_unit_test(test_costs_and_bounds), cmocka_unit_test(test_escaping), cmocka_unit_test(test_serving),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

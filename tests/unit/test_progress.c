@@ -228,7 +228,7 @@ test_stall_threshold(void **state)
 	assert_true(progress_stall_us(S(20), 0) == S(2));
 }
 
-/* Interpolation: between the samples around the offset, at least the oldest's age before them, none with one. */
+/* Interpolation: between the samples around the offset, at least the oldest's age before them, none at the first look. */
 static void
 test_interpolate(void **state)
 {
@@ -239,7 +239,14 @@ test_interpolate(void **state)
 	progress_le_add(&s, S(100), 1000, S(3600));
 	assert_int_equal(progress_interpolate(&s, 950, S(100), &lag, &why), KG_TLAG_NONE);
 	assert_int_equal(why, KG_TLAG_NO_SAMPLES);
-	assert_int_equal(progress_interpolate(&s, 950, S(105), &lag, &why), KG_TLAG_NONE); /* one sample: no bound worth saying */
+	/* one sample (a log-end standing still keeps only its first): at least its age */
+	assert_int_equal(progress_interpolate(&s, 950, S(105), &lag, &why), KG_TLAG_ATLEAST);
+	assert_true(lag == S(5));
+	assert_int_equal(why, KG_TLAG_WHY_NONE);
+	progress_le_add(&s, S(108), 1000, S(3600)); /* the same log-end: no new sample, the bound grows */
+	assert_int_equal(s.n, 1);
+	assert_int_equal(progress_interpolate(&s, 950, S(108), &lag, &why), KG_TLAG_ATLEAST);
+	assert_true(lag == S(8));
 	progress_le_add(&s, S(110), 2000, S(3600));
 	progress_le_add(&s, S(120), 3000, S(3600));
 	/* the record at 1499 was written when the log-end passed it: 5 s after 100 */

@@ -77,6 +77,43 @@ test_text_facts(void **state)
 	snapshot_unref(s);
 }
 
+/*
+ * Progress in the --once table: TIME-LAG exact, "~" estimated, ">" a lower
+ * bound, "-" not known (the reason above the table, one line per reason),
+ * STATUS the verdict.
+ */
+static void
+test_text_progress(void **state)
+{
+	kg_snapshot *s = two_groups();
+	kg_group *g = &s->groups[0];
+	sbuf o = { 0 };
+	char *busy;
+	(void)state;
+	g->parts[0].verdict = KG_VERDICT_OK;
+	g->parts[0].tlag_kind = KG_TLAG_ESTIMATE;
+	g->parts[0].time_lag_us = 1500000;
+	g->parts[1].verdict = KG_VERDICT_STALLED;
+	g->parts[1].tlag_kind = KG_TLAG_EXACT;
+	g->parts[1].time_lag_us = 95000000;
+	g->parts[2].verdict = KG_VERDICT_LOST;
+	g->parts[2].tlag_why = KG_TLAG_DELETED;
+	g->parts[3].tlag_kind = KG_TLAG_ATLEAST;
+	g->parts[3].time_lag_us = 300000000;
+	report_text(&o, s);
+	busy = group_block(sbuf_str(&o), "g-busy");
+	assert_non_null(strstr(busy, "\n  time lag     record deleted: orders 2\n"));
+	assert_null(strstr(busy, "no timestamp"));
+	assert_non_null(strstr(sbuf_str(&o), "\ng-busy orders 0         90             100            10  a-1         /10.0.0.1 a         ~1.5s    OK\n"));
+	assert_non_null(strstr(sbuf_str(&o), " 1m35s    STALLED\n"));
+	assert_non_null(strstr(sbuf_str(&o), "\ng-busy orders 2 "));
+	assert_non_null(strstr(sbuf_str(&o), " -        LOST\n"));
+	assert_non_null(strstr(sbuf_str(&o), " >5m00s   -\n"));
+	free(busy);
+	sbuf_free(&o);
+	snapshot_unref(s);
+}
+
 /* The row of the table titled title, NULL when none. */
 static const groupcol *
 column(const char *title)
@@ -210,6 +247,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_text_facts),
+		cmocka_unit_test(test_text_progress),
 		cmocka_unit_test(test_cell_forms),
 		cmocka_unit_test(test_sorts),
 		cmocka_unit_test(test_natural_order),
