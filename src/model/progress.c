@@ -107,7 +107,16 @@ kg_verdict
 progress_verdict(const kg_pstate *st, int64_t t, int64_t committed, int64_t log_end, int64_t log_start,
 		 int64_t window_us, int64_t stall_us, int64_t *since)
 {
-	int64_t frozen;
+	return progress_verdict_reb(st, t, committed, log_end, log_start, window_us, stall_us, 0, 0, since);
+}
+
+/* The verdict, knowing the group's last rebalance [reb_start, reb_end] (reb_end 0 while open; reb_start 0 none). */
+kg_verdict
+progress_verdict_reb(const kg_pstate *st, int64_t t, int64_t committed, int64_t log_end, int64_t log_start,
+		     int64_t window_us, int64_t stall_us, int64_t reb_start, int64_t reb_end, int64_t *since)
+{
+	int64_t frozen, from, thr;
+	bool judge = true;
 	*since = 0;
 	if (committed < 0 || log_end < 0 || st->seen_us == 0)
 		return KG_VERDICT_NONE;
@@ -119,11 +128,21 @@ progress_verdict(const kg_pstate *st, int64_t t, int64_t committed, int64_t log_
 	frozen = KG_MAX(st->move_us > 0 ? st->move_us : st->first_us, st->zero_us);
 	if (st->move_us == 0 && t - frozen < stall_us)
 		return KG_VERDICT_NONE; /* with lag, never seen moving, not watched long enough to say */
-	if (t - frozen >= window_us) {
+	thr = KG_MAX(stall_us, 2 * st->gap_us);
+	from = frozen;
+	/* a freeze not yet overdue when a rebalance began counts from the rebalance's end: commits
+	 * pause while a group rebalances (refused, or held by the clients) whether or not it consumes */
+	if (reb_start > 0 && reb_start - frozen < thr) {
+		if (reb_end < reb_start)
+			judge = false;
+		else
+			from = KG_MAX(frozen, reb_end);
+	}
+	if (judge && t - from >= window_us) {
 		*since = frozen;
 		return KG_VERDICT_STOPPED;
 	}
-	if (t - frozen >= KG_MAX(stall_us, 2 * st->gap_us)) {
+	if (judge && t - from >= thr) {
 		*since = frozen;
 		return KG_VERDICT_STALLED;
 	}
@@ -328,6 +347,7 @@ typedef struct pgroup {
 	kg_pstate *st;
 	int n;
 	int64_t data_us;          /* the data time of its last observation */
+	int64_t reb_start, reb_end; /* its last rebalance (progress_rebalance) */
 } pgroup;
 
 struct kg_progress {
@@ -553,8 +573,8 @@ progress_group(kg_progress *p, kg_group *G, int64_t now_us, int64_t interval_us,
 		if (fresh)
 			progress_observe(st, data_t, gp->committed, gp->log_end, p->window_us);
 		progress_spark(st, now_us, gp->lag, p->window_us);
-		v = progress_verdict(st, KG_MAX(data_t, st->seen_us), gp->committed, gp->log_end, gp->log_start,
-				     p->window_us, stall, &since);
+		v = progress_verdict_reb(st, KG_MAX(data_t, st->seen_us), gp->committed, gp->log_end, gp->log_start,
+					 p->window_us, stall, g->reb_start, g->reb_end, &since);
 		gp->verdict = (uint8_t)v;
 		gp->verdict_since_us = since;
 		gp->moved_us = st->move_us;
@@ -571,6 +591,18 @@ progress_group(kg_progress *p, kg_group *G, int64_t now_us, int64_t interval_us,
 		g->data_us = data_t;
 	group_rollup(G);
 	return n;
+}
+
+/* The group's last rebalance, before it is judged: start (0 none) and end (0 while open). */
+void
+progress_rebalance(kg_progress *p, int32_t group, int64_t start_us, int64_t end_us)
+{
+	pgroup *g;
+	if (group < 0)
+		return;
+	g = group_get(p, group);
+	g->reb_start = start_us;
+	g->reb_end = end_us;
 }
 
 /* Forget a group. */

@@ -19,7 +19,12 @@
  *      commit for longer than the window), STALLED when it is the stall
  *      threshold or more ago (W / 10, at least two refresh intervals and
  *      twice the partition's usual time between commits, so a consumer
- *      that commits every 5 s is not stalled at 4 s); both "since F";
+ *      that commits every 5 s is not stalled at 4 s); both "since F".
+ *      A freeze not yet past that threshold when the group's last
+ *      rebalance began is not judged while the rebalance is open, and
+ *      counts from its end once it closed: commits pause in a rebalance
+ *      (the coordinator refuses them, clients hold them) whether or not
+ *      the members consume, and the episode already shows the stop;
  *   5. REWIND: the committed offset went back within the window;
  *   6. SLOW: commits move, but the lag grew at every commit sample (one
  *      per W / 8 at most) for half the window or more (three samples at
@@ -106,6 +111,10 @@ int64_t progress_stall_us(int64_t window_us, int64_t interval_us);
  */
 kg_verdict progress_verdict(const kg_pstate *st, int64_t t, int64_t committed, int64_t log_end, int64_t log_start,
 			    int64_t window_us, int64_t stall_us, int64_t *since);
+/* The same, knowing the group's last rebalance (reb_end 0 while open, reb_start 0 none): a freeze not yet
+ * overdue when it began is not judged while it is open, and counts from its end after. */
+kg_verdict progress_verdict_reb(const kg_pstate *st, int64_t t, int64_t committed, int64_t log_end, int64_t log_start,
+				int64_t window_us, int64_t stall_us, int64_t reb_start, int64_t reb_end, int64_t *since);
 /* Records per second the committed offset moved over the window, < 0 unknown. */
 double progress_consume_rate(const kg_pstate *st);
 /* Add the lag at time t to the sparkline (its step is window / KG_SPARK). */
@@ -147,6 +156,8 @@ void progress_free(kg_progress *p);
 int64_t progress_window(const kg_progress *p);
 /* Take the snapshot's log-end samples (once per refresh of the cluster's data); s stays read for this apply. */
 void progress_topics(kg_progress *p, const kg_snapshot *s);
+/* The group's last rebalance, told before progress_group: its start (0 none) and end (0 while open). */
+void progress_rebalance(kg_progress *p, int32_t group, int64_t start_us, int64_t end_us);
 /*
  * Judge one group of the snapshot given to progress_topics(): fill its
  * partitions' verdicts, time lags, rates and sparklines and its roll-ups

@@ -112,6 +112,37 @@ test_stalled(void **state)
 	assert_int_equal(judge(&st, S(91), 1700, 1905, -1, &since), KG_VERDICT_OK);
 }
 
+/* Rule 4 and rebalances: commits pause while a group rebalances, so a freeze that began in one is judged from its end. */
+static void
+test_stalled_rebalance(void **state)
+{
+	kg_pstate st;
+	int64_t since;
+	(void)state;
+	progress_state_init(&st);
+	feed(&st, S(1), 60, 1000, 10, 1005, 10); /* moving until 60 */
+	feed(&st, S(61), 40, 1590, 0, 1605, 10); /* frozen from 60 while the log grows */
+	/* without a rebalance: STALLED at 90; a rebalance open since 70 (the freeze not yet overdue): not judged */
+	assert_int_equal(progress_verdict_reb(&st, S(100), 1590, 1995, -1, W, STALL, 0, 0, &since), KG_VERDICT_STALLED);
+	assert_int_equal(progress_verdict_reb(&st, S(100), 1590, 1995, -1, W, STALL, S(70), 0, &since), KG_VERDICT_OK);
+	assert_true(since == 0);
+	/* closed at 80: counted from 80, STALLED at 110 (not 90), since the freeze itself (60) */
+	assert_int_equal(progress_verdict_reb(&st, S(100), 1590, 1995, -1, W, STALL, S(70), S(80), &since), KG_VERDICT_OK);
+	feed(&st, S(101), 10, 1590, 0, 2005, 10);
+	assert_int_equal(progress_verdict_reb(&st, S(110), 1590, 2095, -1, W, STALL, S(70), S(80), &since),
+			 KG_VERDICT_STALLED);
+	assert_true(since == S(60));
+	/* a freeze already overdue when the rebalance began (at 95) stays STALLED through it */
+	assert_int_equal(progress_verdict_reb(&st, S(110), 1590, 2095, -1, W, STALL, S(95), 0, &since),
+			 KG_VERDICT_STALLED);
+	assert_true(since == S(60));
+	/* and STOPPED counts from the end too: frozen 300 s, but the rebalance ended 100 s ago */
+	feed(&st, S(111), 300, 1590, 0, 2105, 10);
+	assert_int_equal(progress_verdict_reb(&st, S(400), 1590, 5000, -1, W, STALL, 0, 0, &since), KG_VERDICT_STOPPED);
+	assert_int_equal(progress_verdict_reb(&st, S(400), 1590, 5000, -1, W, STALL, S(70), S(300), &since),
+			 KG_VERDICT_STALLED);
+}
+
 /* Rule 4: a consumer that had caught up and then stopped is frozen from its last time without lag. */
 static void
 test_stalled_after_catch_up(void **state)
@@ -581,7 +612,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_none),           cmocka_unit_test(test_lost),
 		cmocka_unit_test(test_ok_caught_up),   cmocka_unit_test(test_stalled),
-		cmocka_unit_test(test_stalled_after_catch_up), cmocka_unit_test(test_stall_usual_pace),
+		cmocka_unit_test(test_stalled_after_catch_up), cmocka_unit_test(test_stalled_rebalance), cmocka_unit_test(test_stall_usual_pace),
 		cmocka_unit_test(test_stopped),        cmocka_unit_test(test_rewind),
 		cmocka_unit_test(test_slow),           cmocka_unit_test(test_ok_steady),
 		cmocka_unit_test(test_stall_threshold), cmocka_unit_test(test_interpolate),
