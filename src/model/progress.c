@@ -276,8 +276,8 @@ progress_interpolate(const kg_lesamples *s, int64_t committed, int64_t now_us, i
 		return KG_TLAG_NONE;
 	if (i == 0) {
 		/* past committed at the oldest sample (one stays while the log-end stands still): older than that */
-		if (now_us <= s->t[0])
-			return KG_TLAG_NONE; /* "older than kgtop's first look" says nothing yet */
+		if (now_us - s->t[0] < 1000000)
+			return KG_TLAG_NONE; /* "older than kgtop's first look", under a second ago, says nothing yet */
 		*why = KG_TLAG_WHY_NONE;
 		*lag_us = now_us - s->t[0];
 		return KG_TLAG_ATLEAST;

@@ -270,6 +270,9 @@ test_interpolate(void **state)
 	progress_le_add(&s, S(100), 1000, S(3600));
 	assert_int_equal(progress_interpolate(&s, 950, S(100), &lag, &why), KG_TLAG_NONE);
 	assert_int_equal(why, KG_TLAG_NO_SAMPLES);
+	/* a bound under a second (one --once refresh: ">0.0s") says nothing: none */
+	assert_int_equal(progress_interpolate(&s, 950, S(100.5), &lag, &why), KG_TLAG_NONE);
+	assert_int_equal(why, KG_TLAG_NO_SAMPLES);
 	/* one sample (a log-end standing still keeps only its first): at least its age */
 	assert_int_equal(progress_interpolate(&s, 950, S(105), &lag, &why), KG_TLAG_ATLEAST);
 	assert_true(lag == S(5));
