@@ -58,8 +58,22 @@ demo() {
 
 [ -x "$KGTOP" ] || { echo "screenshots: build kgtop first"; exit 1; }
 
+# minimal: true when consumer-d's join ran in the protocol's minimum in both groups (eager 1
+# round, cooperative 2). librdkafka's mock sometimes runs extra generations (a follower's late
+# SyncGroup); kgtop shows them as the coordinator ran them ("3 rounds, gen 2->5"), true but not the
+# comparison the captions describe, so the headline is taken again (test_demo waits the same way)
+minimal() {
+	tcap | grep -q "▲ 2  cooperative  2 rounds" && tcap | grep -q "▲ 2  eager  1 round "
+}
+
 # the headline and each view, wide
-if demo 160 45 TERM=xterm-256color; then
+tries=0 ok=
+while demo 160 45 TERM=xterm-256color && ok=1 && ! minimal && [ "$tries" -lt 4 ]; do
+	tries=$((tries + 1))
+	echo "screenshots: the mock ran extra generations in the join; again ($tries)" # tstart ends the old one
+done
+minimal || echo "screenshots: WARNING: the headline's join is not the protocol's minimum: read the captions against it"
+if [ -n "$ok" ]; then
 	shot demo-compare-timeline-160x45 160 45
 	tkeys v; twait "kgtop-demo-coop Stable" 5
 	shot demo-coop-timeline-160x45 160 45
