@@ -157,8 +157,8 @@ stamp_take(kwant *w, int n, rd_kafka_message_t *m)
 	int j;
 	for (j = 0; j < n; j++) {
 		kwant *x = &w[j];
-		if (x->done || x->topic != topic || x->partition != m->partition)
-			continue;
+		if (x->done || !x->started || x->topic != topic || x->partition != m->partition)
+			continue; /* a partition two groups want at two offsets is started once a refresh */
 		if (m->err == RD_KAFKA_RESP_ERR_NO_ERROR && m->offset < x->offset)
 			return; /* fetched before an earlier read stopped: not the record asked */
 		x->done = true;
@@ -206,6 +206,9 @@ stamps_fetch(ksrc *k, kwant *w, int n)
 			left += w[j].started && !w[j].done;
 	}
 	for (j = 0; j < n; j++) {
+		if (w[j].started && !w[j].done)
+			log_msg(KG_LOG_DEBUG, "kafka: read %s [%d] at %lld: no answer within %lld ms",
+				intern_topic_name(w[j].topic), (int)w[j].partition, (long long)w[j].offset, (long long)wait_ms);
 		if (w[j].started)
 			rd_kafka_consume_stop(stamp_rkt(k, w[j].topic), w[j].partition);
 	}
