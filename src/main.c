@@ -265,6 +265,8 @@ open_demo(app *a)
 	dc.leftovers_size = sizeof a->leftovers;
 	/* a real cluster answers within --timeout, and always before --duration ends */
 	dc.timeout_us = o->duration_us > 0 && o->duration_us < o->timeout_us ? o->duration_us : o->timeout_us;
+	if (o->brokers == NULL && o->duration_us <= 0) /* the mock in this process: no network, only a loaded machine */
+		dc.timeout_us = KG_MAX(dc.timeout_us, KG_DEMO_ONCE_TIMEOUT_US);
 	if (demo_source_new(&dc, &a->demo, &a->bootstrap, a->err, sizeof a->err) < 0)
 		return fail(1, "demo", a->err);
 	a->info.demo = true;

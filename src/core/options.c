@@ -432,7 +432,7 @@ static const opt_def table[] = {
 	{ "topic", 't', required_argument, "REGEX", "only these topics' partitions, and the groups that use them (repeatable)", REGEXES(topics) },
 	{ "interval", 'i', required_argument, "SECONDS", "refresh interval (default " KG_STR(KG_DEFAULT_INTERVAL_S) ")",
 	  DURATION(interval_us, SEC, KG_MIN_INTERVAL_US, "refresh at most ten times a second (0.1 or more)") },
-	{ "timeout", 0, required_argument, "SECONDS", "how long --once waits for the cluster (default " KG_STR(KG_DEFAULT_TIMEOUT_S) ")", DURATION(timeout_us, SEC, 0, NULL) },
+	{ "timeout", 0, required_argument, "SECONDS", "how long --once waits for the cluster (default " KG_STR(KG_DEFAULT_TIMEOUT_S) "; the embedded demo at least 60)", DURATION(timeout_us, SEC, 0, NULL) },
 	{ "full-refresh", 0, required_argument, "SECONDS",
 	  "ask every group's members and offsets at least this often; the selected, shown, changed and rebalancing ones every refresh (default " KG_STR(KG_DEFAULT_FULL_REFRESH_S) ")",
 	  DURATION(full_refresh_us, SEC, KG_SEC_US, "ask every group at most once a second (1 or more)") },

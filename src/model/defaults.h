@@ -64,6 +64,8 @@
 #define KG_DEFAULT_LAG_WINDOW_US (KG_DEFAULT_LAG_WINDOW_MIN * 60 * KG_SEC_US)
 #define KG_DEMO_LAG_WINDOW_S 20
 #define KG_DEMO_LAG_WINDOW_US (KG_DEMO_LAG_WINDOW_S * KG_SEC_US)
+/* --once on the embedded demo waits for the demo's own groups to form, not a cluster: at least this long */
+#define KG_DEMO_ONCE_TIMEOUT_US (60LL * 1000000)
 #define KG_MIN_LAG_WINDOW_US (10 * KG_SEC_US)
 
 /* --session-timeout, --max-poll-interval: Kafka's client defaults (session.timeout.ms 45 s since Kafka 3.0) */

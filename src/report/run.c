@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/defaults.h"
 #include "report/check.h"
 #include "report/report.h"
 #include "util/util.h"
@@ -77,7 +78,7 @@ source_problem(const kg_snapshot *s)
 
 /* --once without a complete answer: say why (a source's own words first); the exit status. */
 static int
-once_failed(kg_collector *c, const kg_options *o, int rc, const char *err, const kg_run_stop *stop)
+once_failed(kg_collector *c, int rc, const char *err, int64_t timeout_us, const kg_run_stop *stop)
 {
 	kg_frame *f;
 	const kg_source_health *bad;
@@ -91,7 +92,7 @@ once_failed(kg_collector *c, const kg_options *o, int rc, const char *err, const
 		fprintf(stderr, "kgtop: %s: %s\n", bad->name, bad->message);
 	else if (bad != NULL && bad->message != NULL)
 		fprintf(stderr, "kgtop: %s: %s (no answer within %.1fs)\n", bad->name, bad->message,
-			(double)o->timeout_us / 1e6);
+			(double)timeout_us / 1e6);
 	else
 		fprintf(stderr, "kgtop: %s\n", err);
 	frame_free(f);
@@ -120,10 +121,13 @@ run_once(kg_collector *c, const kg_options *o, const kg_run_stop *stop)
 	kg_frame *f;
 	sbuf b = { 0 };
 	int rc;
-	/* a replay as fast as possible always completes: no timeout */
+	/* a replay as fast as possible always completes: no timeout; the embedded demo (librdkafka's
+	 * mock cluster in this process) waits for its own consumers, slower on a loaded machine */
 	int64_t timeout = o->replay != NULL ? INT64_MAX / 4 : o->timeout_us;
+	if (o->demo && o->brokers == NULL)
+		timeout = KG_MAX(timeout, KG_DEMO_ONCE_TIMEOUT_US);
 	if ((rc = collector_run_until_complete(c, timeout, err, sizeof err)) < 0)
-		return once_failed(c, o, rc, err, stop);
+		return once_failed(c, rc, err, timeout, stop);
 	f = collector_take(c);
 	if (f == NULL || f->snap == NULL) {
 		fprintf(stderr, "kgtop: no data\n");
