@@ -156,12 +156,20 @@ run_until(kgrun *r, bool (*pred)(const cJSON *, void *), void *arg, int timeout_
 static void
 run_stop(kgrun *r)
 {
-	int st;
+	int st, i;
 	if (r->pid > 0) {
 		kill(r->pid, SIGTERM);
-		waitpid(r->pid, &st, 0);
+		/* close the pipe first: a kgtop blocked writing a long line to it must not wait for a reader */
+		close(r->fd);
+		for (i = 0; i < 200 && waitpid(r->pid, &st, WNOHANG) == 0; i++)
+			poll(NULL, 0, 50); /* a bounded wait for the exit (10 s), then SIGKILL */
+		if (i == 200) {
+			kill(r->pid, SIGKILL);
+			waitpid(r->pid, &st, 0);
+		}
+	} else {
+		close(r->fd);
 	}
-	close(r->fd);
 	cJSON_Delete(r->line);
 	free(r->buf);
 	memset(r, 0, sizeof *r);
