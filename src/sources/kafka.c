@@ -709,6 +709,7 @@ kafka_source_new(const kg_kafka_config *cfg, kg_source **out, char *err, size_t 
 	k->cfg.brokers = k->brokers;
 	if (set_prop(conf, "bootstrap.servers", k->brokers, err, errsz) < 0 ||
 	    set_prop(conf, "enable.auto.commit", "false", err, errsz) < 0 ||
+	    set_prop(conf, "enable.auto.offset.store", "false", err, errsz) < 0 ||
 	    set_prop(conf, "isolation.level", "read_uncommitted", err, errsz) < 0 ||
 	    set_prop(conf, "client.id", "kgtop", err, errsz) < 0 ||
 	    set_prop(conf, "group.id", "kgtop.never-joins", err, errsz) < 0)

@@ -144,6 +144,10 @@ stamp_rkt(ksrc *k, int32_t topic)
 		rd_kafka_topic_conf_t *tc = rd_kafka_topic_conf_new();
 		char e[256];
 		rd_kafka_topic_conf_set(tc, "auto.offset.reset", "error", e, sizeof e);
+		/* the simple consumer's own commit (a topic property, default true: every 60 s to the
+		 * handle's group kgtop.never-joins) stays off: kgtop never commits an offset */
+		if (rd_kafka_topic_conf_set(tc, "auto.commit.enable", "false", e, sizeof e) != RD_KAFKA_CONF_OK)
+			log_msg(KG_LOG_WARN, "kafka: cannot turn the reads' auto.commit.enable off: %s", e);
 		t->rkt = rd_kafka_topic_new(k->rk, intern_topic_name(topic), tc);
 	}
 	return t->rkt;
