@@ -67,6 +67,8 @@
 /* --once on the embedded demo waits for the demo's own groups to form, not a cluster: at least this long */
 #define KG_DEMO_ONCE_TIMEOUT_US (60LL * 1000000)
 #define KG_MIN_LAG_WINDOW_US (10 * KG_SEC_US)
+/* after a stop signal, what is left of a report line gets this long to be written, then kgtop exits */
+#define KG_STOP_WRITE_US (2 * KG_SEC_US)
 
 /* --session-timeout, --max-poll-interval: Kafka's client defaults (session.timeout.ms 45 s since Kafka 3.0) */
 #define KG_DEFAULT_SESSION_TIMEOUT_MS 45000

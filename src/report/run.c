@@ -19,35 +19,70 @@
 #include "report/run.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <poll.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "model/defaults.h"
 #include "report/check.h"
 #include "report/report.h"
 #include "util/util.h"
 
-/* Write a buffer and a newline to stdout; false when stdout is gone. */
+/*
+ * Write a buffer and a newline to stdout; false when stdout is gone.  A
+ * signal must get through a write to a reader that stopped reading (a
+ * long --json line into a full pipe): the write is our own loop, which a
+ * signal interrupts (no SA_RESTART), not stdio's, which would go on
+ * writing the rest.  Once stop is set, what is left gets at most
+ * KG_STOP_WRITE_US, in pieces a pipe with room takes without blocking.
+ */
 static bool
-emit_line(sbuf *b)
+emit_line(sbuf *b, const volatile sig_atomic_t *stop)
 {
+	const char *p;
+	size_t left;
+	int fd = fileno(stdout);
+	int64_t deadline = 0;
 	sbuf_addc(b, '\n');
-	if (fwrite(b->s, 1, b->len, stdout) != b->len || fflush(stdout) != 0)
+	if (fflush(stdout) != 0)
 		return false;
+	for (p = b->s, left = b->len; left > 0;) {
+		size_t piece = left;
+		ssize_t n;
+		if (stop != NULL && *stop) {
+			struct pollfd pfd = { fd, POLLOUT, 0 };
+			int64_t now = util_mono_us();
+			if (deadline == 0)
+				deadline = now + KG_STOP_WRITE_US;
+			if (now >= deadline || poll(&pfd, 1, (int)((deadline - now) / 1000) + 1) <= 0 ||
+			    (pfd.revents & POLLOUT) == 0)
+				return false;
+			piece = KG_MIN(left, (size_t)PIPE_BUF);
+		}
+		n = write(fd, p, piece);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return false;
+		}
+		p += n;
+		left -= (size_t)n;
+	}
 	return true;
 }
 
 /* Print a snapshot and events as one JSON line (times from t0); false when stdout is gone. */
 static bool
-emit_json(const kg_snapshot *snap, const kg_evlist *ev, int64_t t0)
+emit_json(const kg_snapshot *snap, const kg_evlist *ev, int64_t t0, const volatile sig_atomic_t *stop)
 {
 	sbuf b = { 0 };
 	bool ok;
 	report_json(&b, snap, ev->v, ev->n, t0);
-	ok = emit_line(&b);
+	ok = emit_line(&b, stop);
 	sbuf_free(&b);
 	return ok;
 }
@@ -138,7 +173,7 @@ run_once(kg_collector *c, const kg_options *o, const kg_run_stop *stop)
 		report_json(&b, f->snap, f->events.v, f->events.n, f->snap->time_us);
 	else
 		report_text(&b, f->snap);
-	if (!emit_line(&b))
+	if (!emit_line(&b, stop->flag))
 		rc = 1;
 	/* every source failed: the report says why, the status too */
 	if (all_sources_failed(f->snap))
@@ -155,6 +190,7 @@ typedef struct json_run_state {
 	kg_snapshot *snap;    /* the newest snapshot (one reference) */
 	kg_snapshot *printed; /* the last line's (one reference) */
 	int64_t t0;           /* the first line's time */
+	const volatile sig_atomic_t *stop; /* set by a stop signal */
 } json_run_state;
 
 /*
@@ -204,7 +240,7 @@ json_frame(kg_frame *f, json_run_state *st)
 	st->printed = snapshot_ref(f->snap);
 	if (st->t0 == 0)
 		st->t0 = f->snap->time_us;
-	ok = emit_json(f->snap, &st->pend, st->t0);
+	ok = emit_json(f->snap, &st->pend, st->t0, st->stop);
 	evlist_clear(&st->pend);
 	return ok;
 }
@@ -214,7 +250,7 @@ static void
 json_end(json_run_state *st)
 {
 	if (st->pend.n > 0 && st->snap != NULL)
-		emit_json(st->snap, &st->pend, st->t0 ? st->t0 : st->snap->time_us);
+		emit_json(st->snap, &st->pend, st->t0 ? st->t0 : st->snap->time_us, st->stop);
 	evlist_clear(&st->pend);
 	free(st->pend.v);
 	snapshot_unref(st->snap);
@@ -229,6 +265,7 @@ run_json(kg_collector *c, const kg_options *o, const kg_run_stop *stop, bool pri
 	json_run_state st;
 	char err[256];
 	memset(&st, 0, sizeof st);
+	st.stop = stop->flag;
 	if (collector_start(c, err, sizeof err) < 0) {
 		fprintf(stderr, "kgtop: %s\n", err);
 		return 1;
@@ -273,7 +310,7 @@ run_replay_json(kg_collector *c, const kg_run_stop *stop)
 		if (f->snap != NULL) {
 			if (t0 == 0)
 				t0 = f->snap->time_us;
-			if (!emit_json(f->snap, &f->events, t0))
+			if (!emit_json(f->snap, &f->events, t0, stop->flag))
 				done = true;
 		}
 		frame_free(f);

@@ -176,4 +176,23 @@ kill "$dog" 2>/dev/null
 [ "$rc" -ne 137 ]
 t_ok $? "SIGTERM in the middle of the flood ends kgtop by itself ($ms ms, exit $rc)"
 
+# a reader that stopped reading: kgtop blocked writing a long line into a full pipe still hears SIGTERM
+mkfifo "$T_TMP/full"
+exec 3<>"$T_TMP/full" # held open, never read
+"$KGTOP" -c none --trace "$FLOOD" --json >"$T_TMP/full" 2>"$T_TMP/full.err" &
+pid=$!
+t_wait_for 30 grep -q 'pipe_write' "/proc/$pid/wchan"
+t_ok $? "a --json run whose reader stopped reading blocks in a write to the full pipe"
+t0=$(date +%s%N)
+kill -TERM "$pid"
+(sleep 10 && kill -KILL "$pid" 2>/dev/null) &
+dog=$!
+wait "$pid"
+rc=$?
+ms=$((($(date +%s%N) - t0) / 1000000))
+kill "$dog" 2>/dev/null
+exec 3<&-
+[ "$rc" -ne 137 ]
+t_ok $? "SIGTERM gets through that write: kgtop ends by itself ($ms ms, exit $rc)"
+
 t_done
