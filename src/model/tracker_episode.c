@@ -333,6 +333,17 @@ ep_start_members(kg_tracker *t, tgroup *g, int64_t time)
 		kg_episode_member *em;
 		const kg_tp *h;
 		int nh;
+		/*
+		 * Round state counts from this episode, for a member that is gone
+		 * too: one that comes back during it (its own "lost" callback can
+		 * open the episode) must not bring the JoinGroup round of an
+		 * earlier episode, which would make its next JoinGroup a round of
+		 * its own.  Absent: join_round 0, its round set when it joins.
+		 */
+		m->join_round = m->present ? 1 : 0;
+		m->join_seen = false;
+		m->join_answered = false;
+		m->sent_round = 0;
 		if (!m->present) {
 			/*
 			 * A member that left just before is what this rebalance is
@@ -365,10 +376,6 @@ ep_start_members(kg_tracker *t, tgroup *g, int64_t time)
 		m->stop_since_lo = nh == 0 ? g->ep->start_lo_us : 0;
 		if (m->silent_since > 0 && nh > 0)
 			tk_parts_stop(g, h, nh, m->silent_since, m->silent_since); /* held, not consumed */
-		m->join_round = 1;
-		m->join_seen = false;
-		m->join_answered = false;
-		m->sent_round = 0;
 		ep_owned(g, h, nh, m->lane);
 	}
 }

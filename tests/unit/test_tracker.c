@@ -531,6 +531,81 @@ test_coop_second_join_is_next_round(void **state)
 }
 
 /*
+ * A member that left comes back during the next episode: its JoinGroups
+ * count from that episode, not from the one it last joined in.  The demo's
+ * order: a's own "lost" callback opens the episode while a is gone, d's
+ * JoinGroup is seen before a's, and after the first sync both rejoin.  Two
+ * rounds, as the coordinator ran two generations (a stale round count of
+ * a's made its second JoinGroup a third round).
+ */
+static void
+test_coop_rejoin_after_leave_rounds(void **state)
+{
+	sc *s = sc_new(6, NULL);
+	kg_episode *ep;
+	kg_obs *o;
+	const kg_event *as;
+	int n;
+	(void)state;
+	sc_group_set(s, "back", KG_STATE_STABLE, "cooperative-sticky", "consumer-a=3 4 5;consumer-d=0 1 2");
+	sc_group_exact(s, "back", true);
+	sc_tick(s, 0);
+	/* an episode both join in: a's JoinGroup of round one */
+	sc_obs(s, KG_OBS_JOIN_SENT, 1000, "back", "consumer-a", C, "");
+	sc_obs(s, KG_OBS_JOIN_SENT, 1000, "back", "consumer-d", C, "");
+	sc_group_set(s, "back", KG_STATE_PREPARING_REBALANCE, "cooperative-sticky", "consumer-a=3 4 5;consumer-d=0 1 2");
+	sc_tick(s, 1100);
+	sc_obs(s, KG_OBS_ASSIGNED, 2000, "back", "consumer-a", C, "");
+	sc_obs(s, KG_OBS_ASSIGNED, 2000, "back", "consumer-d", C, "");
+	sc_group_set(s, "back", KG_STATE_STABLE, "cooperative-sticky", "consumer-a=3 4 5;consumer-d=0 1 2");
+	sc_tick(s, 2100);
+	sc_tick(s, 5000);
+	/* a is taken out (max.poll.interval.ms); d gets everything */
+	o = obs_new(KG_OBS_LEFT, sc_us(s, 10000), intern_group("back"), "log");
+	obs_member(o, "consumer-a-m", "consumer-a", NULL, NULL);
+	o->reason = KG_REASON_MAX_POLL;
+	sc_obs_push(s, o);
+	sc_obs(s, KG_OBS_JOIN_SENT, 10001, "back", "consumer-d", C, "");
+	sc_group_set(s, "back", KG_STATE_PREPARING_REBALANCE, "cooperative-sticky", "consumer-d=0 1 2");
+	sc_tick(s, 10100);
+	sc_obs(s, KG_OBS_ASSIGNED, 13000, "back", "consumer-d", C, "3 4 5");
+	sc_group_set(s, "back", KG_STATE_STABLE, "cooperative-sticky", "consumer-d=0 1 2 3 4 5");
+	sc_tick(s, 13100);
+	sc_tick(s, 20000);
+	/* a polls again: its own "lost" opens the episode; d's JoinGroup is seen before a's */
+	o = obs_new(KG_OBS_LOST, sc_us(s, 25000), intern_group("back"), "test");
+	obs_member(o, "consumer-a-m", "consumer-a", NULL, "/127.0.0.1");
+	o->proto = C;
+	o->reason = KG_REASON_MAX_POLL;
+	sc_obs_push(s, o);
+	sc_obs(s, KG_OBS_JOIN_SENT, 25300, "back", "consumer-d", C, "");
+	sc_obs(s, KG_OBS_JOINED, 25002, "back", "consumer-a", C, "");
+	sc_obs(s, KG_OBS_JOIN_SENT, 25002, "back", "consumer-a", C, "");
+	sc_group_set(s, "back", KG_STATE_PREPARING_REBALANCE, "cooperative-sticky", "consumer-d=0 1 2 3 4 5;consumer-a");
+	sc_tick(s, 25400);
+	/* round one synced: d gives up 0 1 2; both rejoin for round two */
+	sc_obs(s, KG_OBS_REVOKED, 28000, "back", "consumer-d", C, "0 1 2");
+	sc_obs(s, KG_OBS_ASSIGNED, 28000, "back", "consumer-d", C, "");
+	sc_obs(s, KG_OBS_JOIN_SENT, 28000, "back", "consumer-d", C, "");
+	sc_obs(s, KG_OBS_JOIN_SENT, 28001, "back", "consumer-a", C, "");
+	sc_tick(s, 28100);
+	sc_obs(s, KG_OBS_ASSIGNED, 31000, "back", "consumer-d", C, "");
+	sc_obs(s, KG_OBS_ASSIGNED, 31000, "back", "consumer-a", C, "0 1 2");
+	sc_group_set(s, "back", KG_STATE_STABLE, "cooperative-sticky", "consumer-d=3 4 5;consumer-a=0 1 2");
+	sc_tick(s, 31100);
+	sc_tick(s, 35000);
+	n = episodes(s, "back", &ep);
+	sc_dump(s);
+	assert_true(n >= 3);
+	assert_int_equal(ep[n - 1].rounds, 2);
+	episodes_free(ep, n);
+	as = sc_find(s, KG_EV_ASSIGNED, "consumer-a", sc_count(s, KG_EV_ASSIGNED, "consumer-a") - 1);
+	assert_non_null(as);
+	assert_int_equal(as->round, 2);
+	sc_free(s);
+}
+
+/*
  * Polling a broker, cooperative: round one ends Stable with the moving
  * partition owned by nobody; round two assigns it.  One episode, two
  * rounds, an incremental revoke, no full one.
@@ -1424,6 +1499,7 @@ main(void)
 		cmocka_unit_test(test_lane_order),
 		cmocka_unit_test(test_lane_reused_id),
 		cmocka_unit_test(test_coop_second_join_is_next_round),
+		cmocka_unit_test(test_coop_rejoin_after_leave_rounds),
 		cmocka_unit_test(test_empties_and_skewed_leave),
 		cmocka_unit_test(test_lag_trend_early),
 	};
