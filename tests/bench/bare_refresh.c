@@ -6,12 +6,34 @@
  * ListConsumerGroups, DescribeConsumerGroups in calls of -d groups (not of
  * the groups the listing says are Empty: the listing says it all),
  * ListConsumerGroupOffsets one group per call (librdkafka 2.0.2 takes one),
- * at most -w requests in flight, then the log-end offsets of the partitions
- * the groups use, per leader, in calls of at most -p partitions
- * (rd_kafka_offsets_for_times on a handle without group.id).  It keeps no
- * model, builds no snapshot and prints one line per refresh:
- *   refresh N: groups G members M committed C partitions P wall_ms W cpu_ms U
- * so bench_scale can set kgtop's CPU against it in the same run.
+ * at most -w requests in flight, then the log-end and log-start offsets of
+ * the partitions the groups use, per leader, in calls of at most -p
+ * partitions, a log-end call then a log-start call
+ * (rd_kafka_offsets_for_times, LATEST then EARLIEST), then the record reads
+ * of kgtop's --once (src/sources/kafka_stamp.c).
+ *
+ * The reads: the groups in the listing's order, each group's committed
+ * partitions in the order its answer gave them; a partition is read when
+ * its committed offset is behind its log end and not below its log start,
+ * once (the first group that wants it gives the offset), at most
+ * KG_STAMP_READS of them.  Every refresh reads as kgtop's first refresh
+ * does: kgtop keeps what it read and reads a partition again only when
+ * its offset moved, this program keeps nothing.  Each read is the simple
+ * consumer on the one handle: rd_kafka_consume_start_queue() at the
+ * committed offset onto one queue shared by the reads, the first message
+ * of the partition at or past that offset (or an error saying the log has
+ * no record there) answers it, READ_WAIT_MS at most for all of them, then
+ * rd_kafka_consume_stop() for each read started.  The topic handles say
+ * auto.offset.reset=error and auto.commit.enable=false, and the handle
+ * carries kgtop's settings for these reads (fetch.message.max.bytes 64 KiB,
+ * queued.max.messages.kbytes 64, a group.id it never joins,
+ * enable.auto.commit and enable.auto.offset.store off).
+ *
+ * It keeps no model, builds no snapshot and prints one line per refresh:
+ *   refresh N: groups G members M committed C partitions P wall_ms W cpu_ms U reads R answered A timestamps T
+ * (R reads started, A of them answered before the deadline, T of the
+ * answers a record with a timestamp), so bench_scale can set kgtop's CPU
+ * against it in the same run.
  *   bare_refresh BOOTSTRAP [-n REFRESHES] [-w WINDOW] [-d GROUPS] [-p PARTITIONS]
  */
 #include "config.h"
@@ -26,12 +48,35 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "model/defaults.h" /* KG_STAMP_READS */
+
+/* kgtop's deadline for the reads of a refresh: a third of --timeout, at most 3 s (bench_scale runs --timeout 120) */
+#define READ_WAIT_MS 3000
+
 typedef struct topic {
 	char *name;
 	int np;
 	int32_t *leader;
+	int64_t *end, *start;  /* log end, log start by partition (-1 unknown) */
+	int *read;             /* the read of each partition this refresh, -1 none */
+	rd_kafka_topic_t *rkt; /* the simple consumer's topic handle, made by the first read */
 	int used;
 } topic;
+
+/* A committed offset: topic (index in state.t), partition, offset. */
+typedef struct commit {
+	int topic;
+	int32_t partition;
+	int64_t offset;
+} commit;
+
+/* A record read at a committed offset. */
+typedef struct rread {
+	int topic;
+	int32_t partition;
+	int64_t offset;
+	int started, done;
+} rread;
 
 typedef struct state {
 	rd_kafka_t *rk;
@@ -43,10 +88,13 @@ typedef struct state {
 	size_t ng;
 	char **live;       /* the groups not listed Empty: the ones to describe */
 	size_t nlive;
-	long members, committed, partitions;
+	commit **gc;       /* each listed group's committed offsets, in the listing's order */
+	int *ngc;
+	long members, committed, partitions, reads, answered, stamped;
 } state;
 
 typedef struct leader_job {
+	state *s;
 	rd_kafka_t *rk;
 	int32_t leader;
 	rd_kafka_topic_partition_list_t *l;
@@ -87,14 +135,23 @@ topic_cmp(const void *a, const void *b)
 	return strcmp(((const topic *)a)->name, ((const topic *)b)->name);
 }
 
-/* Mark a topic used. */
-static void
-use_topic(state *s, const char *name)
+/* A topic by name, NULL when the metadata has none. */
+static topic *
+find_topic(state *s, const char *name)
 {
 	topic key = { .name = (char *)name };
-	topic *t = bsearch(&key, s->t, (size_t)s->nt, sizeof *s->t, topic_cmp);
-	if (t != NULL)
-		t->used = 1;
+	return bsearch(&key, s->t, (size_t)s->nt, sizeof *s->t, topic_cmp);
+}
+
+/* Mark a topic used; its index, -1 when unknown. */
+static int
+use_topic(state *s, const char *name)
+{
+	topic *t = find_topic(s, name);
+	if (t == NULL)
+		return -1;
+	t->used = 1;
+	return (int)(t - s->t);
 }
 
 /* Metadata of every topic. */
@@ -108,6 +165,9 @@ metadata(state *s)
 	for (i = 0; i < s->nt; i++) {
 		free(s->t[i].name);
 		free(s->t[i].leader);
+		free(s->t[i].end);
+		free(s->t[i].start);
+		free(s->t[i].read);
 	}
 	free(s->t);
 	s->t = calloc((size_t)md->topic_cnt + 1, sizeof *s->t);
@@ -116,6 +176,13 @@ metadata(state *s)
 		s->t[i].name = strdup(md->topics[i].topic);
 		s->t[i].np = md->topics[i].partition_cnt;
 		s->t[i].leader = calloc((size_t)s->t[i].np + 1, sizeof *s->t[i].leader);
+		s->t[i].end = malloc(((size_t)s->t[i].np + 1) * sizeof *s->t[i].end);
+		s->t[i].start = malloc(((size_t)s->t[i].np + 1) * sizeof *s->t[i].start);
+		s->t[i].read = malloc(((size_t)s->t[i].np + 1) * sizeof *s->t[i].read);
+		for (j = 0; j < s->t[i].np; j++) {
+			s->t[i].end[j] = s->t[i].start[j] = -1;
+			s->t[i].read[j] = -1;
+		}
 		for (j = 0; j < md->topics[i].partition_cnt; j++) {
 			if (md->topics[i].partitions[j].id < s->t[i].np)
 				s->t[i].leader[md->topics[i].partitions[j].id] = md->topics[i].partitions[j].leader;
@@ -146,15 +213,21 @@ list(state *s)
 	rd_kafka_event_t *ev;
 	const rd_kafka_ConsumerGroupListing_t **v;
 	size_t n, i;
-	for (i = 0; i < s->ng; i++)
+	for (i = 0; i < s->ng; i++) {
 		free(s->groups[i]);
+		free(s->gc[i]);
+	}
 	free(s->groups);
 	free(s->live);
+	free(s->gc);
+	free(s->ngc);
 	rd_kafka_ListConsumerGroups(s->rk, NULL, s->q);
 	ev = next_event(s, RD_KAFKA_EVENT_LISTCONSUMERGROUPS_RESULT);
 	v = rd_kafka_ListConsumerGroups_result_valid(rd_kafka_event_ListConsumerGroups_result(ev), &n);
 	s->groups = calloc(n + 1, sizeof *s->groups);
 	s->live = calloc(n + 1, sizeof *s->live);
+	s->gc = calloc(n + 1, sizeof *s->gc);
+	s->ngc = calloc(n + 1, sizeof *s->ngc);
 	s->nlive = 0;
 	for (i = 0; i < n; i++) {
 		s->groups[i] = strdup(rd_kafka_ConsumerGroupListing_group_id(v[i]));
@@ -199,7 +272,11 @@ describe(state *s)
 	}
 }
 
-/* ListConsumerGroupOffsets one group per call, at most window in flight. */
+/*
+ * ListConsumerGroupOffsets one group per call, at most window in flight;
+ * each group's committed offsets kept for the reads (the call's opaque
+ * says which group it asked).
+ */
 static void
 offsets(state *s)
 {
@@ -207,23 +284,32 @@ offsets(state *s)
 	while (next < s->ng || inflight > 0) {
 		rd_kafka_event_t *ev;
 		const rd_kafka_group_result_t **gr;
-		size_t ngr, i;
+		size_t ngr, i, g;
 		while (next < s->ng && inflight < (size_t)s->window) {
-			rd_kafka_ListConsumerGroupOffsets_t *req = rd_kafka_ListConsumerGroupOffsets_new(s->groups[next++], NULL);
-			rd_kafka_ListConsumerGroupOffsets(s->rk, &req, 1, NULL, s->q);
+			rd_kafka_ListConsumerGroupOffsets_t *req = rd_kafka_ListConsumerGroupOffsets_new(s->groups[next], NULL);
+			rd_kafka_AdminOptions_t *o = rd_kafka_AdminOptions_new(s->rk, RD_KAFKA_ADMIN_OP_LISTCONSUMERGROUPOFFSETS);
+			rd_kafka_AdminOptions_set_opaque(o, (void *)(uintptr_t)next);
+			rd_kafka_ListConsumerGroupOffsets(s->rk, &req, 1, o, s->q);
+			rd_kafka_AdminOptions_destroy(o);
 			rd_kafka_ListConsumerGroupOffsets_destroy(req);
+			next++;
 			inflight++;
 		}
 		ev = next_event(s, RD_KAFKA_EVENT_LISTCONSUMERGROUPOFFSETS_RESULT);
 		inflight--;
+		g = (size_t)(uintptr_t)rd_kafka_event_opaque(ev);
 		gr = rd_kafka_ListConsumerGroupOffsets_result_groups(rd_kafka_event_ListConsumerGroupOffsets_result(ev), &ngr);
-		for (i = 0; i < ngr; i++) {
+		for (i = 0; i < ngr && g < s->ng; i++) {
 			const rd_kafka_topic_partition_list_t *l = rd_kafka_group_result_partitions(gr[i]);
 			int p;
+			if (l != NULL && l->cnt > 0 && s->gc[g] == NULL)
+				s->gc[g] = malloc((size_t)l->cnt * sizeof *s->gc[g]);
 			for (p = 0; l != NULL && p < l->cnt; p++) {
 				if (l->elems[p].offset >= 0) {
+					int t = use_topic(s, l->elems[p].topic);
 					s->committed++;
-					use_topic(s, l->elems[p].topic);
+					if (t >= 0 && l->elems[p].err == RD_KAFKA_RESP_ERR_NO_ERROR && s->gc[g] != NULL)
+						s->gc[g][s->ngc[g]++] = (commit){ t, l->elems[p].partition, l->elems[p].offset };
 				}
 			}
 		}
@@ -231,25 +317,33 @@ offsets(state *s)
 	}
 }
 
-/* One leader's partitions, pchunk at a time (runs on its own thread). */
+/* One leader's partitions, pchunk at a time, log end then log start (runs on its own thread). */
 static void *
 leader_run(void *arg)
 {
 	leader_job *j = arg;
-	int at;
+	int at, k;
 	for (at = 0; at < j->l->cnt; at += j->pchunk) {
 		int n = j->l->cnt - at < j->pchunk ? j->l->cnt - at : j->pchunk, i;
-		rd_kafka_topic_partition_list_t *c = rd_kafka_topic_partition_list_new(n);
-		for (i = 0; i < n; i++)
-			rd_kafka_topic_partition_list_add(c, j->l->elems[at + i].topic, j->l->elems[at + i].partition)->offset =
-				RD_KAFKA_OFFSET_END;
-		rd_kafka_offsets_for_times(j->rk, c, 5000);
-		rd_kafka_topic_partition_list_destroy(c);
+		for (k = 0; k < 2; k++) {
+			rd_kafka_topic_partition_list_t *c = rd_kafka_topic_partition_list_new(n);
+			for (i = 0; i < n; i++)
+				rd_kafka_topic_partition_list_add(c, j->l->elems[at + i].topic, j->l->elems[at + i].partition)
+					->offset = k == 0 ? RD_KAFKA_OFFSET_END : RD_KAFKA_OFFSET_BEGINNING;
+			rd_kafka_offsets_for_times(j->rk, c, 5000);
+			for (i = 0; i < c->cnt; i++) {
+				topic *t = find_topic(j->s, c->elems[i].topic);
+				int p = c->elems[i].partition;
+				if (t != NULL && p >= 0 && p < t->np && c->elems[i].err == RD_KAFKA_RESP_ERR_NO_ERROR)
+					*(k == 0 ? &t->end[p] : &t->start[p]) = c->elems[i].offset;
+			}
+			rd_kafka_topic_partition_list_destroy(c);
+		}
 	}
 	return NULL;
 }
 
-/* Log-end offsets of the partitions in use, per leader, pchunk partitions per call. */
+/* Log-end and log-start offsets of the partitions in use, per leader, pchunk partitions per call. */
 static void
 log_end(state *s)
 {
@@ -257,10 +351,13 @@ log_end(state *s)
 	int nj = 0, i, p, b;
 	for (i = 0; i < s->nt; i++) {
 		for (p = 0; s->t[i].used && p < s->t[i].np; p++) {
+			if (s->t[i].leader[p] < 0)
+				continue;
 			for (b = 0; b < nj && jobs[b].leader != s->t[i].leader[p]; b++)
 				;
 			if (b == nj) {
 				jobs = realloc(jobs, (size_t)(nj + 1) * sizeof *jobs);
+				jobs[nj].s = s;
 				jobs[nj].rk = s->rk;
 				jobs[nj].leader = s->t[i].leader[p];
 				jobs[nj].pchunk = s->pchunk;
@@ -278,6 +375,96 @@ log_end(state *s)
 		rd_kafka_topic_partition_list_destroy(jobs[b].l);
 	}
 	free(jobs);
+}
+
+/* The simple consumer's handle of a topic, made on first use (auto.offset.reset=error, no auto commit). */
+static rd_kafka_topic_t *
+read_rkt(state *s, topic *t)
+{
+	if (t->rkt == NULL) {
+		rd_kafka_topic_conf_t *tc = rd_kafka_topic_conf_new();
+		char e[256];
+		if (rd_kafka_topic_conf_set(tc, "auto.offset.reset", "error", e, sizeof e) != RD_KAFKA_CONF_OK ||
+		    rd_kafka_topic_conf_set(tc, "auto.commit.enable", "false", e, sizeof e) != RD_KAFKA_CONF_OK)
+			die(e);
+		t->rkt = rd_kafka_topic_new(s->rk, t->name, tc);
+	}
+	return t->rkt;
+}
+
+/*
+ * The record at each committed offset that kgtop's --once reads: choose
+ * them, start them all on one queue, take a message for each until they
+ * are answered or READ_WAIT_MS passed, stop them.
+ */
+static void
+reads(state *s)
+{
+	rread *w = calloc(KG_STAMP_READS, sizeof *w);
+	rd_kafka_queue_t *q;
+	rd_kafka_message_t *m;
+	int64_t deadline;
+	size_t g;
+	int n = 0, left = 0, c, j;
+	for (g = 0; g < s->ng && n < KG_STAMP_READS; g++) {
+		for (c = 0; c < s->ngc[g] && n < KG_STAMP_READS; c++) {
+			const commit *x = &s->gc[g][c];
+			topic *t = &s->t[x->topic];
+			int p = x->partition;
+			if (p < 0 || p >= t->np || t->end[p] <= x->offset || (t->start[p] >= 0 && x->offset < t->start[p]) ||
+			    t->read[p] >= 0)
+				continue; /* no lag, below the log start, or read already */
+			t->read[p] = n;
+			w[n++] = (rread){ x->topic, p, x->offset, 0, 0 };
+		}
+	}
+	if (n == 0) {
+		free(w);
+		return;
+	}
+	q = rd_kafka_queue_new(s->rk);
+	deadline = mono_us() + READ_WAIT_MS * 1000LL;
+	for (j = 0; j < n; j++) {
+		rd_kafka_topic_t *rkt = read_rkt(s, &s->t[w[j].topic]);
+		w[j].started = rkt != NULL && rd_kafka_consume_start_queue(rkt, w[j].partition, w[j].offset, q) == 0;
+		left += w[j].started;
+	}
+	s->reads = left;
+	while (left > 0 && mono_us() < deadline) {
+		topic *t;
+		rread *x = NULL;
+		if ((m = rd_kafka_consume_queue(q, 100)) == NULL)
+			continue;
+		t = m->rkt != NULL ? find_topic(s, rd_kafka_topic_name(m->rkt)) : NULL;
+		if (t != NULL && m->partition >= 0 && m->partition < t->np && t->read[m->partition] >= 0)
+			x = &w[t->read[m->partition]];
+		if (x != NULL && x->started && !x->done) {
+			if (m->err == RD_KAFKA_RESP_ERR_NO_ERROR && m->offset >= x->offset) {
+				x->done = 1;
+				s->stamped += rd_kafka_message_timestamp(m, NULL) >= 0;
+			} else if (m->err == RD_KAFKA_RESP_ERR_OFFSET_OUT_OF_RANGE ||
+				   m->err == RD_KAFKA_RESP_ERR__AUTO_OFFSET_RESET || m->err == RD_KAFKA_RESP_ERR__PARTITION_EOF) {
+				x->done = 1; /* the log has no record there */
+			}
+			/* another error: the fetcher tries again until the deadline */
+			left -= x->done;
+			s->answered += x->done;
+		}
+		rd_kafka_message_destroy(m);
+	}
+	for (j = 0; j < n; j++) {
+		if (w[j].started)
+			rd_kafka_consume_stop(s->t[w[j].topic].rkt, w[j].partition);
+	}
+	while ((m = rd_kafka_consume_queue(q, 0)) != NULL)
+		rd_kafka_message_destroy(m);
+	rd_kafka_queue_destroy(q);
+	for (j = 0; j < s->nt; j++) {
+		if (s->t[j].rkt != NULL)
+			rd_kafka_topic_destroy(s->t[j].rkt);
+		s->t[j].rkt = NULL;
+	}
+	free(w);
 }
 
 /* Parse the command line, refresh n times, print a line per refresh. */
@@ -310,9 +497,14 @@ main(int argc, char **argv)
 	if (optind >= argc)
 		die("usage: bare_refresh BOOTSTRAP [-n REFRESHES] [-w WINDOW] [-d GROUPS] [-p PARTITIONS]");
 	if (rd_kafka_conf_set(conf, "bootstrap.servers", argv[optind], e, sizeof e) != RD_KAFKA_CONF_OK ||
+	    rd_kafka_conf_set(conf, "reconnect.backoff.max.ms", "1000", e, sizeof e) != RD_KAFKA_CONF_OK ||
+	    rd_kafka_conf_set(conf, "fetch.message.max.bytes", "65536", e, sizeof e) != RD_KAFKA_CONF_OK ||
+	    rd_kafka_conf_set(conf, "queued.max.messages.kbytes", "64", e, sizeof e) != RD_KAFKA_CONF_OK ||
 	    rd_kafka_conf_set(conf, "enable.auto.commit", "false", e, sizeof e) != RD_KAFKA_CONF_OK ||
+	    rd_kafka_conf_set(conf, "enable.auto.offset.store", "false", e, sizeof e) != RD_KAFKA_CONF_OK ||
 	    rd_kafka_conf_set(conf, "isolation.level", "read_uncommitted", e, sizeof e) != RD_KAFKA_CONF_OK ||
-	    rd_kafka_conf_set(conf, "client.id", "kgtop-bare", e, sizeof e) != RD_KAFKA_CONF_OK)
+	    rd_kafka_conf_set(conf, "client.id", "kgtop-bare", e, sizeof e) != RD_KAFKA_CONF_OK ||
+	    rd_kafka_conf_set(conf, "group.id", "kgtop-bare.never-joins", e, sizeof e) != RD_KAFKA_CONF_OK)
 		die(e);
 	s.rk = rd_kafka_new(RD_KAFKA_CONSUMER, conf, e, sizeof e);
 	if (s.rk == NULL)
@@ -320,15 +512,17 @@ main(int argc, char **argv)
 	s.q = rd_kafka_queue_new(s.rk);
 	for (i = 1; i <= n; i++) {
 		int64_t t0 = mono_us(), c0 = cpu_us();
-		s.members = s.committed = s.partitions = 0;
+		s.members = s.committed = s.partitions = s.reads = s.answered = s.stamped = 0;
 		metadata(&s);
 		list(&s);
 		describe(&s);
 		offsets(&s);
 		log_end(&s);
-		printf("refresh %d: groups %zu members %ld committed %ld partitions %ld wall_ms %.1f cpu_ms %.1f\n", i, s.ng,
-		       s.members, s.committed, s.partitions, (double)(mono_us() - t0) / 1000.0,
-		       (double)(cpu_us() - c0) / 1000.0);
+		reads(&s);
+		printf("refresh %d: groups %zu members %ld committed %ld partitions %ld wall_ms %.1f cpu_ms %.1f reads %ld "
+		       "answered %ld timestamps %ld\n",
+		       i, s.ng, s.members, s.committed, s.partitions, (double)(mono_us() - t0) / 1000.0,
+		       (double)(cpu_us() - c0) / 1000.0, s.reads, s.answered, s.stamped);
 		fflush(stdout);
 	}
 	rd_kafka_queue_destroy(s.q);

@@ -194,6 +194,14 @@ requests_total(fixture *f)
 	return n;
 }
 
+/* The Fetch requests the broker counted so far (the record reads), after requests_total's wait. */
+static long
+fetches_total(fixture *f)
+{
+	int v = fixture_requests(f, "Fetch");
+	return v > 0 ? v : 0;
+}
+
 /* The 1-minute load average, to say how busy the machine was. */
 static double
 loadavg(void)
@@ -227,6 +235,21 @@ file_number(const char *path, const char *key)
 	return v;
 }
 
+/* The lines of a file that hold key, -1 without the file. */
+static int
+file_count(const char *path, const char *key)
+{
+	FILE *f = fopen(path, "r");
+	char line[2048];
+	int n = 0;
+	if (f == NULL)
+		return -1;
+	while (fgets(line, sizeof line, f) != NULL)
+		n += strstr(line, key) != NULL;
+	fclose(f);
+	return n;
+}
+
 /* --once at 10,000 groups against the bare program, in turn. */
 static void
 bench_once10k(void)
@@ -236,7 +259,9 @@ bench_once10k(void)
 	double kc[32], bc[32], kw[32], bw[32], ratio[32], rss = 0, kr[32], br[32], rratio[32];
 	const char *klog = "/tmp/kgtop-bench-once10k.log", *bout = "/tmp/kgtop-bench-once10k.bare";
 	char bare[512];
-	long req_before, req_kgtop = 0, req_bare = 0;
+	long req_before, req_kgtop = 0, req_bare = 0, fetch_before, fetch_kgtop = 0, fetch_bare = 0;
+	double kreads = -1, breads = -1, banswered = -1;
+	int kanswered = -1;
 	const char *b = getenv("top_builddir");
 	if (runs > 32)
 		runs = 32;
@@ -255,10 +280,14 @@ bench_once10k(void)
 		double kref, bref;
 		unlink(klog);
 		req_before = requests_total(&f);
+		fetch_before = fetches_total(&f);
 		k = run(ka, NULL);
-		if (i == 0)
+		if (i == 0) {
 			req_kgtop = requests_total(&f) - req_before;
+			fetch_kgtop = fetches_total(&f) - fetch_before;
+		}
 		req_before = requests_total(&f);
+		fetch_before = fetches_total(&f);
 		c = run(ba, bout);
 		/* the refresh alone: kgtop's debug log and the bare program's line say its CPU */
 		kref = file_number(klog, "process CPU ");
@@ -268,8 +297,15 @@ bench_once10k(void)
 			br[nr] = bref;
 			rratio[nr++] = kref / bref;
 		}
-		if (i == 0)
+		if (i == 0) {
 			req_bare = requests_total(&f) - req_before;
+			fetch_bare = fetches_total(&f) - fetch_before;
+			/* the record reads: kgtop's debug log ("N records read", a line per record), the bare program's line */
+			kreads = file_number(klog, "log-start, ");
+			kanswered = file_count(klog, ": record ");
+			breads = file_number(bout, " reads ");
+			banswered = file_number(bout, " answered ");
+		}
 		if (i < 0)
 			continue; /* warm-up */
 		if (k.status != 0 || c.status != 0)
@@ -283,10 +319,12 @@ bench_once10k(void)
 			rss = k.rss_mb;
 		nk++;
 	}
-	printf("  kgtop --once: CPU %.2f s, wall %.2f s (medians of %d), peak RSS %.0f MB, %ld requests\n", median(kc, nk),
-	       median(kw, nk), nk, rss, req_kgtop);
-	printf("  bare librdkafka program, same calls: CPU %.2f s, wall %.2f s, %ld requests\n", median(bc, nk),
-	       median(bw, nk), req_bare);
+	printf("  kgtop --once: CPU %.2f s, wall %.2f s (medians of %d), peak RSS %.0f MB, %ld requests and %ld Fetch\n",
+	       median(kc, nk), median(kw, nk), nk, rss, req_kgtop, fetch_kgtop);
+	printf("  bare librdkafka program, same calls: CPU %.2f s, wall %.2f s, %ld requests and %ld Fetch\n", median(bc, nk),
+	       median(bw, nk), req_bare, fetch_bare);
+	printf("  records read at committed offsets (first run): kgtop %.0f, %d answered with a record; bare %.0f, %.0f answered\n",
+	       kreads, kanswered, breads, banswered);
 	printf("  kgtop / bare CPU: %.2fx (median of pairs; target <= 1.2x: %.2f of it)\n", median(ratio, nk),
 	       median(ratio, nk) / 1.2);
 	if (nr > 0)
