@@ -60,10 +60,10 @@ text_facts(sbuf *o, const kg_group *g, const kg_snapshot *s)
 static void
 put_left(sbuf *o, const char *s, int width)
 {
-	int n = (int)strlen(s);
-	sbuf_addn(o, s, (size_t)n);
-	for (; n < width; n++)
-		sbuf_addc(o, ' ');
+	size_t n = strlen(s);
+	sbuf_addn(o, s, n);
+	if ((int)n < width)
+		sbuf_pad(o, ' ', (size_t)width - n);
 }
 
 /* The widths of the partition table's columns (at least their titles'). */
@@ -128,8 +128,8 @@ put_num(sbuf *o, int64_t v, int width)
 		} while (v > 0);
 	}
 	sbuf_addn(o, d + n, sizeof d - (size_t)n);
-	for (width -= (int)sizeof d - n; width >= 0; width--)
-		sbuf_addc(o, ' ');
+	width -= (int)sizeof d - n;
+	sbuf_pad(o, ' ', width >= 0 ? (size_t)width + 1 : 0);
 }
 
 /*
@@ -285,15 +285,17 @@ sanitize_lines(sbuf *o, size_t from)
 	}
 }
 
-/* The --once report. */
-void
-report_text(sbuf *o, const kg_snapshot *s)
+/* The --once report, in pieces of about KG_REPORT_PIECE bytes when flush is given. */
+bool
+report_text_each(sbuf *o, const kg_snapshot *s, bool (*flush)(sbuf *out, void *ctx), void *ctx)
 {
 	int i;
 	size_t from = o->len;
 	char when[64];
 	time_t t = (time_t)(s->time_us / 1000000);
 	struct tm tm;
+	const kg_group **gs;
+	bool ok = true;
 	localtime_r(&t, &tm);
 	strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S %Z", &tm);
 	sbuf_addf(o, "kgtop %s: %s at %s, %d group%s\n", PACKAGE_VERSION, s->cluster, when, s->ngroups,
@@ -304,17 +306,29 @@ report_text(sbuf *o, const kg_snapshot *s)
 			  h->message ? h->message : "");
 	}
 	sbuf_addc(o, '\n');
-	{
-		/* groups as people sort names (the snapshot's order is strcmp's, for its lookups) */
-		const kg_group **gs = xcalloc((size_t)s->ngroups + 1, sizeof *gs);
-		for (i = 0; i < s->ngroups; i++)
-			gs[i] = &s->groups[i];
-		qsort(gs, (size_t)s->ngroups, sizeof *gs, group_natcmp);
-		for (i = 0; i < s->ngroups; i++)
-			text_group(o, gs[i], s);
-		free(gs);
+	/* groups as people sort names (the snapshot's order is strcmp's, for its lookups) */
+	gs = xcalloc((size_t)s->ngroups + 1, sizeof *gs);
+	for (i = 0; i < s->ngroups; i++)
+		gs[i] = &s->groups[i];
+	qsort(gs, (size_t)s->ngroups, sizeof *gs, group_natcmp);
+	for (i = 0; i < s->ngroups && ok; i++) {
+		text_group(o, gs[i], s);
+		if (flush != NULL && o->len - from > KG_REPORT_PIECE) {
+			sanitize_lines(o, from);
+			ok = flush(o, ctx);
+			from = o->len;
+		}
 	}
+	free(gs);
 	sanitize_lines(o, from);
+	return ok;
+}
+
+/* The --once report. */
+void
+report_text(sbuf *o, const kg_snapshot *s)
+{
+	report_text_each(o, s, NULL, NULL);
 }
 
 /* An int64 or null when negative. */

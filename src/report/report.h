@@ -10,6 +10,7 @@
 #ifndef KGTOP_REPORT_REPORT_H
 #define KGTOP_REPORT_REPORT_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "model/event.h"
@@ -18,8 +19,16 @@
 
 #define KG_JSON_VERSION 2
 
-/* Append the text report of snapshot s to out (t0_us: time origin for events). */
+/* Append the text report of snapshot s to out. */
 void report_text(sbuf *out, const kg_snapshot *s);
+/*
+ * The same report in pieces (10,000 groups make 17 MB of text): whenever
+ * out holds more than KG_REPORT_PIECE bytes after a group, flush(out, ctx)
+ * writes and empties it; false from flush stops the report (returns
+ * false).  What is left when it ends stays in out.
+ */
+#define KG_REPORT_PIECE (64 * 1024)
+bool report_text_each(sbuf *out, const kg_snapshot *s, bool (*flush)(sbuf *out, void *ctx), void *ctx);
 /* Append one JSON object (no newline) for s and the events since the last one. */
 void report_json(sbuf *out, const kg_snapshot *s, kg_event *const *events, size_t nevents, int64_t t0_us);
 

@@ -194,19 +194,38 @@ sbuf_addc(sbuf *b, char c)
 	sbuf_addn(b, &c, 1);
 }
 
+/* Append n copies of a character. */
+void
+sbuf_pad(sbuf *b, char c, size_t n)
+{
+	util_grow(&b->s, &b->cap, b->len + n + 1, 1);
+	memset(b->s + b->len, c, n);
+	b->len += n;
+	b->s[b->len] = '\0';
+}
+
 /* Append formatted text from a va_list. */
 static void
 sbuf_vaddf(sbuf *b, const char *fmt, va_list ap)
 {
 	va_list aq;
 	int n;
+	size_t room;
+	/* formatted once into the room there is; a second time only when it did not fit */
+	if (b->cap < b->len + 64)
+		util_grow(&b->s, &b->cap, b->len + 64, 1);
+	room = b->cap - b->len;
 	va_copy(aq, ap);
-	n = vsnprintf(NULL, 0, fmt, aq);
+	n = vsnprintf(b->s + b->len, room, fmt, aq);
 	va_end(aq);
-	if (n < 0)
+	if (n < 0) {
+		b->s[b->len] = '\0';
 		return;
-	util_grow(&b->s, &b->cap, b->len + (size_t)n + 1, 1);
-	vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
+	}
+	if ((size_t)n >= room) {
+		util_grow(&b->s, &b->cap, b->len + (size_t)n + 1, 1);
+		vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
+	}
 	b->len += (size_t)n;
 }
 

@@ -79,6 +79,8 @@ void sbuf_addn(sbuf *b, const char *s, size_t len);
 void sbuf_adds(sbuf *b, const char *s);
 /* Append one character. */
 void sbuf_addc(sbuf *b, char c);
+/* Append n copies of c (padding). */
+void sbuf_pad(sbuf *b, char c, size_t n);
 /* Append formatted text. */
 void sbuf_addf(sbuf *b, const char *fmt, ...) KG_PRINTF(2, 3);
 /* Append s as a JSON string literal (quoted; unsafe characters as \uXXXX, invalid UTF-8 as \ufffd). */

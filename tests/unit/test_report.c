@@ -242,6 +242,77 @@ test_natural_order(void **state)
 }
 
 
+/* report_text_each's flush: keep what it is given, empty the buffer. */
+static bool
+keep_piece(sbuf *out, void *ctx)
+{
+	sbuf *all = ctx;
+	assert_true(out->len > KG_REPORT_PIECE);
+	assert_int_equal(out->s[out->len - 1], '\n'); /* whole lines: a piece ends with a group */
+	sbuf_addn(all, out->s, out->len);
+	out->len = 0;
+	return true;
+}
+
+/* A flush that fails (stdout gone). */
+static bool
+fail_piece(sbuf *out, void *ctx)
+{
+	int *calls = ctx;
+	(*calls)++;
+	out->len = 0;
+	return false;
+}
+
+/*
+ * The report written in pieces (run_once writes them as they come) is the
+ * report, byte for byte, with a control character in a name made safe in
+ * every piece; a flush that fails stops it.
+ */
+static void
+test_text_pieces(void **state)
+{
+	kg_builder *b = builder_new(1000);
+	int32_t t = intern_topic("pieces");
+	kg_snapshot *s;
+	sbuf whole = { 0 }, all = { 0 }, rest = { 0 };
+	int i, p, calls = 0;
+	(void)state;
+	builder_topic(b, t, 8);
+	for (i = 0; i < 400; i++) {
+		char name[32], mid[32];
+		kg_bgroup *g;
+		kg_bmember *m;
+		snprintf(name, sizeof name, i == 399 ? "grp-%d\x1b[2J" : "grp-%d", i);
+		g = builder_group(b, intern_group(name));
+		bgroup_state(g, KG_STATE_STABLE);
+		snprintf(mid, sizeof mid, "member-%d", i);
+		m = bgroup_member(g, mid);
+		bmember_ids(m, "consumer-1", "/10.0.0.1", NULL);
+		for (p = 0; p < 8; p++) {
+			kg_tp tp = { t, p };
+			bmember_assignment(m, &tp, 1);
+			bgroup_committed(g, tp, 1000 + p);
+		}
+	}
+	s = builder_finish(b);
+	report_text(&whole, s);
+	assert_true(whole.len > 3 * KG_REPORT_PIECE);
+	assert_null(strchr(sbuf_str(&whole), '\x1b'));
+	assert_true(report_text_each(&rest, s, keep_piece, &all));
+	sbuf_addn(&all, rest.s, rest.len);
+	assert_int_equal(all.len, whole.len);
+	assert_memory_equal(all.s, whole.s, whole.len);
+	rest.len = 0;
+	assert_false(report_text_each(&rest, s, fail_piece, &calls));
+	assert_int_equal(calls, 1);
+	sbuf_free(&whole);
+	sbuf_free(&all);
+	sbuf_free(&rest);
+	snapshot_unref(s);
+}
+
+
 int
 main(void)
 {
@@ -251,6 +322,7 @@ main(void)
 		cmocka_unit_test(test_cell_forms),
 		cmocka_unit_test(test_sorts),
 		cmocka_unit_test(test_natural_order),
+		cmocka_unit_test(test_text_pieces),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
