@@ -502,14 +502,16 @@ tk_round_answered(const tgroup *g, const tmember *m)
  * sync between: MEMBER_ID_REQUIRED, a failed sync) is the same round; any
  * other second JoinGroup means a generation formed whose sync has not
  * been seen yet (the other members' callbacks run on other threads): it
- * is the next round's, begun when that sync is.  Opens the episode if
- * none is; returns the JoinGroup's round.
+ * is the next round's, begun when that sync is; and a JoinGroup after the
+ * member's own of this episode is never of an earlier round than its
+ * next.  Opens the episode if none is; returns the JoinGroup's round.
  */
 int
 tk_round_join_sent(kg_tracker *t, tgroup *g, const tmember *m, int64_t time)
 {
 	bool retry = m->join_seen && !m->join_answered && m->join_sent_at > 0 && time - m->join_sent_at <= JOIN_RETRY &&
 		     g->last_sync <= m->join_sent_at;
+	int round;
 	if (g->ep != NULL && g->phase == PHASE_JOINING && m->sent_round >= g->ep->rounds && !retry) {
 		g->next_pending = true;
 		return g->ep->rounds + 1;
@@ -517,7 +519,16 @@ tk_round_join_sent(kg_tracker *t, tgroup *g, const tmember *m, int64_t time)
 	if (!retry && time >= g->last_sync)
 		tk_next_round(t, g, time, KG_EVID_EXACT);
 	tk_ensure_episode(t, g, time, "member rejoined", KG_EVID_EXACT);
-	return tk_round_at(g, time);
+	round = tk_round_at(g, time);
+	/*
+	 * A JoinGroup that is no retry answers a later round than the
+	 * member's previous one of this episode, even when another thread
+	 * stamped that round's start a moment after it (a newcomer's round-two
+	 * JoinGroup reported after the coordinator's "preparing").
+	 */
+	if (!retry && m->sent_round > 0 && round <= m->sent_round)
+		round = KG_MIN(m->sent_round + 1, g->ep->rounds);
+	return round;
 }
 
 /* The current round synced at time (exact: a client or a coordinator log said when); a pending next round begins. */

@@ -530,6 +530,78 @@ test_coop_second_join_is_next_round(void **state)
 	sc_free(s);
 }
 
+/* A coordinator's line (the demo's mock cluster) about a group. */
+static void
+coord_obs(sc *s, kg_obs_kind kind, int64_t ms, const char *group, int generation)
+{
+	kg_obs *o = obs_new(kind, sc_us(s, ms), intern_group(group), "mock");
+	o->generation = generation;
+	sc_obs_push(s, o);
+}
+
+/*
+ * The newcomer's round-two JoinGroup stamped a moment before the
+ * coordinator's "preparing" that began round two (two threads' clocks):
+ * its second JoinGroup of the episode is still round two's, so the moving
+ * partition is assigned in round two.  The demo's order, seen in a loaded
+ * run: d's first JoinGroup reported after round two began.
+ */
+static void
+test_coop_second_join_stamped_early(void **state)
+{
+	sc *s = sc_new(6, NULL);
+	const kg_event *as;
+	kg_episode *ep;
+	int n;
+	(void)state;
+	sc_group_set(s, "r2e", KG_STATE_STABLE, "cooperative-sticky", "consumer-a=1 4;consumer-b=0 3;consumer-c=2 5");
+	sc_group_exact(s, "r2e", true);
+	settle_exact(s, "r2e", C, 0, "1 4", "0 3", "2 5");
+	sc_tick(s, 100);
+	sc_tick(s, 2000);
+	sc_group_set(s, "r2e", KG_STATE_PREPARING_REBALANCE, "cooperative-sticky", "consumer-a=1 4;consumer-b=0 3;consumer-c=2 5");
+	sc_tick(s, 8728); /* polling opens the episode; d is not described yet */
+	coord_obs(s, KG_OBS_PREPARING, 8635, "r2e", 2);
+	sc_obs(s, KG_OBS_JOIN_SENT, 9033, "r2e", "consumer-b", C, "");
+	sc_obs(s, KG_OBS_JOIN_SENT, 9034, "r2e", "consumer-c", C, "");
+	sc_obs(s, KG_OBS_JOIN_SENT, 9034, "r2e", "consumer-a", C, "");
+	coord_obs(s, KG_OBS_STABILIZED, 11637, "r2e", 3);
+	sc_obs(s, KG_OBS_ASSIGNED, 11638, "r2e", "consumer-b", C, "");
+	sc_obs(s, KG_OBS_REVOKED, 11638, "r2e", "consumer-c", C, "2");
+	sc_obs(s, KG_OBS_ASSIGNED, 11638, "r2e", "consumer-a", C, "");
+	coord_obs(s, KG_OBS_PREPARING, 11639, "r2e", 3);
+	sc_obs(s, KG_OBS_ASSIGNED, 11639, "r2e", "consumer-c", C, "");
+	sc_obs(s, KG_OBS_JOIN_SENT, 11639, "r2e", "consumer-c", C, "");
+	sc_tick(s, 11700);
+	/* d's two JoinGroups reported late, in the next batch; the second stamped before round two's start */
+	sc_obs(s, KG_OBS_JOINED, 8635, "r2e", "consumer-d", C, "");
+	sc_obs(s, KG_OBS_JOIN_SENT, 8635, "r2e", "consumer-d", C, "");
+	sc_obs(s, KG_OBS_JOIN_SENT, 11638, "r2e", "consumer-d", C, "");
+	sc_group_set(s, "r2e", KG_STATE_PREPARING_REBALANCE, "cooperative-sticky",
+		     "consumer-a=1 4;consumer-b=0 3;consumer-c=5;consumer-d");
+	sc_tick(s, 11800);
+	sc_obs(s, KG_OBS_JOIN_SENT, 12639, "r2e", "consumer-b", C, "");
+	sc_obs(s, KG_OBS_JOIN_SENT, 12640, "r2e", "consumer-a", C, "");
+	sc_tick(s, 12700);
+	coord_obs(s, KG_OBS_STABILIZED, 14647, "r2e", 4);
+	sc_obs(s, KG_OBS_ASSIGNED, 14647, "r2e", "consumer-d", C, "2");
+	sc_obs(s, KG_OBS_ASSIGNED, 14648, "r2e", "consumer-a", C, "");
+	sc_obs(s, KG_OBS_ASSIGNED, 14648, "r2e", "consumer-c", C, "");
+	sc_obs(s, KG_OBS_ASSIGNED, 14648, "r2e", "consumer-b", C, "");
+	sc_group_set(s, "r2e", KG_STATE_STABLE, "cooperative-sticky",
+		     "consumer-a=1 4;consumer-b=0 3;consumer-c=5;consumer-d=2");
+	sc_tick(s, 14740);
+	sc_tick(s, 17000);
+	sc_dump(s);
+	as = sc_find(s, KG_EV_ASSIGNED, "consumer-d", 0);
+	assert_non_null(as);
+	assert_int_equal(as->round, 2);
+	n = episodes(s, "r2e", &ep);
+	assert_int_equal(ep[n - 1].rounds, 2);
+	episodes_free(ep, n);
+	sc_free(s);
+}
+
 /*
  * A member that left comes back during the next episode: its JoinGroups
  * count from that episode, not from the one it last joined in.  The demo's
@@ -1500,6 +1572,7 @@ main(void)
 		cmocka_unit_test(test_lane_reused_id),
 		cmocka_unit_test(test_coop_second_join_is_next_round),
 		cmocka_unit_test(test_coop_rejoin_after_leave_rounds),
+		cmocka_unit_test(test_coop_second_join_stamped_early),
 		cmocka_unit_test(test_empties_and_skewed_leave),
 		cmocka_unit_test(test_lag_trend_early),
 	};
