@@ -153,18 +153,21 @@ stamp_rkt(ksrc *k, int32_t topic)
 	return t->rkt;
 }
 
-/* Take one message for the read it answers. */
-static void
+/* Take one message for the read it answers; true when it answered one. */
+static bool
 stamp_take(kwant *w, int n, rd_kafka_message_t *m)
 {
-	int32_t topic = intern_topic(rd_kafka_topic_name(m->rkt));
+	int32_t topic;
 	int j;
+	if (m->rkt == NULL)
+		return false; /* an error of no partition (the handle's own): no read's answer */
+	topic = intern_topic(rd_kafka_topic_name(m->rkt));
 	for (j = 0; j < n; j++) {
 		kwant *x = &w[j];
 		if (x->done || !x->started || x->topic != topic || x->partition != m->partition)
 			continue; /* a partition two groups want at two offsets is started once a refresh */
 		if (m->err == RD_KAFKA_RESP_ERR_NO_ERROR && m->offset < x->offset)
-			return; /* fetched before an earlier read stopped: not the record asked */
+			return false; /* fetched before an earlier read stopped: not the record asked */
 		x->done = true;
 		if (m->err == RD_KAFKA_RESP_ERR_NO_ERROR) {
 			x->got.record = m->offset;
@@ -181,8 +184,9 @@ stamp_take(kwant *w, int n, rd_kafka_message_t *m)
 				(long long)x->offset, rd_kafka_err2str(m->err));
 			x->done = false; /* a transient error: the fetcher tries again until the deadline */
 		}
-		return;
+		return x->done;
 	}
+	return false;
 }
 
 /* Read every wanted record: start them all on one queue, take one message each until the deadline, stop them. */
@@ -204,10 +208,9 @@ stamps_fetch(ksrc *k, kwant *w, int n)
 		m = rd_kafka_consume_queue(q, 100);
 		if (m == NULL)
 			continue;
-		stamp_take(w, n, m);
+		if (stamp_take(w, n, m))
+			left--;
 		rd_kafka_message_destroy(m);
-		for (left = 0, j = 0; j < n; j++)
-			left += w[j].started && !w[j].done;
 	}
 	for (j = 0; j < n; j++) {
 		if (w[j].started && !w[j].done)
