@@ -676,17 +676,20 @@ kafka_source_new(const kg_kafka_config *cfg, kg_source **out, char *err, size_t 
 		goto fail;
 	/*
 	 * reading one record at a committed offset (kafka_stamp.c): fetches
-	 * of at most 64 KiB a partition, no more once 64 KiB wait (the reads
+	 * of at most 64 KiB a partition, no more once 1 MiB waits (the reads
 	 * share one queue; with 1 KiB, 36 of the 1,000 reads of --once at
 	 * 10,000 groups got no fetch before the deadline and held the refresh
-	 * 3 s; with 64 KiB every read is answered).  Not
+	 * 3 s; with 64 KiB every read was answered, but in 5 of 6 runs 100 to
+	 * 571 of them a second late, at the broker thread's next wakeup: the
+	 * refresh took 1.5-1.9 s; with 1 MiB none was late in 12 runs, the
+	 * refresh took 0.55-1.1 s, for about 16 MB more at the peak).  Not
 	 * queued.min.messages=1: librdkafka 2.0.2 then takes a partition off
 	 * its fetch list as soon as one message waits, and puts it back (a
 	 * read restarted at the next refresh) only at its broker thread's
 	 * next wakeup, a second later: every read cost a second.
 	 */
 	if (set_prop(conf, "fetch.message.max.bytes", "65536", err, errsz) < 0 ||
-	    set_prop(conf, "queued.max.messages.kbytes", "64", err, errsz) < 0)
+	    set_prop(conf, "queued.max.messages.kbytes", "1024", err, errsz) < 0)
 		goto fail;
 	for (i = 0; i < cfg->nprops; i++) {
 		size_t f;

@@ -26,7 +26,7 @@
  * rd_kafka_consume_stop() for each read started.  The topic handles say
  * auto.offset.reset=error and auto.commit.enable=false, and the handle
  * carries kgtop's settings for these reads (fetch.message.max.bytes 64 KiB,
- * queued.max.messages.kbytes 64, a group.id it never joins,
+ * queued.max.messages.kbytes 1024, a group.id it never joins,
  * enable.auto.commit and enable.auto.offset.store off).
  *
  * It keeps no model, builds no snapshot and prints one line per refresh:
@@ -499,7 +499,7 @@ main(int argc, char **argv)
 	if (rd_kafka_conf_set(conf, "bootstrap.servers", argv[optind], e, sizeof e) != RD_KAFKA_CONF_OK ||
 	    rd_kafka_conf_set(conf, "reconnect.backoff.max.ms", "1000", e, sizeof e) != RD_KAFKA_CONF_OK ||
 	    rd_kafka_conf_set(conf, "fetch.message.max.bytes", "65536", e, sizeof e) != RD_KAFKA_CONF_OK ||
-	    rd_kafka_conf_set(conf, "queued.max.messages.kbytes", "64", e, sizeof e) != RD_KAFKA_CONF_OK ||
+	    rd_kafka_conf_set(conf, "queued.max.messages.kbytes", "1024", e, sizeof e) != RD_KAFKA_CONF_OK ||
 	    rd_kafka_conf_set(conf, "enable.auto.commit", "false", e, sizeof e) != RD_KAFKA_CONF_OK ||
 	    rd_kafka_conf_set(conf, "enable.auto.offset.store", "false", e, sizeof e) != RD_KAFKA_CONF_OK ||
 	    rd_kafka_conf_set(conf, "isolation.level", "read_uncommitted", e, sizeof e) != RD_KAFKA_CONF_OK ||
