@@ -139,6 +139,18 @@ for f in r.kgrec k.log e.jsonl; do
 done
 
 # ------------------------------------------------------------------ floods
+# term_wait PID: SIGTERM, then wait for it (a watchdog SIGKILLs it after 10 s: rc 137); sets rc and ms
+term_wait() {
+	t0=$(date +%s%N)
+	kill -TERM "$1"
+	(sleep 10 && kill -KILL "$1" 2>/dev/null) &
+	dog=$!
+	wait "$1"
+	rc=$?
+	ms=$((($(date +%s%N) - t0) / 1000000))
+	kill "$dog" 2>/dev/null
+}
+
 # an endless HTTP stream of jsonl lines, each naming a new member
 mkdir -p "$T_TMP/www"
 "$top_builddir/tests/http-serve" "$T_TMP/www" >"$T_TMP/serve.out" 2>&1 &
@@ -165,14 +177,7 @@ t_contains "$T_TMP/flood.msgs" "B behind (at most 5000 events and 50 ms of parsi
 pid=$!
 t_wait_for 30 grep -q 'B behind' "$T_TMP/term.out"
 t_ok $? "a --json run on the flood says it is behind"
-t0=$(date +%s%N)
-kill -TERM "$pid"
-(sleep 10 && kill -KILL "$pid" 2>/dev/null) &
-dog=$!
-wait "$pid"
-rc=$?
-ms=$((($(date +%s%N) - t0) / 1000000))
-kill "$dog" 2>/dev/null
+term_wait "$pid"
 [ "$rc" -ne 137 ]
 t_ok $? "SIGTERM in the middle of the flood ends kgtop by itself ($ms ms, exit $rc)"
 
@@ -183,14 +188,7 @@ exec 3<>"$T_TMP/full" # held open, never read
 pid=$!
 t_wait_for 30 grep -q 'pipe_write' "/proc/$pid/wchan"
 t_ok $? "a --json run whose reader stopped reading blocks in a write to the full pipe"
-t0=$(date +%s%N)
-kill -TERM "$pid"
-(sleep 10 && kill -KILL "$pid" 2>/dev/null) &
-dog=$!
-wait "$pid"
-rc=$?
-ms=$((($(date +%s%N) - t0) / 1000000))
-kill "$dog" 2>/dev/null
+term_wait "$pid"
 exec 3<&-
 [ "$rc" -ne 137 ]
 t_ok $? "SIGTERM gets through that write: kgtop ends by itself ($ms ms, exit $rc)"
