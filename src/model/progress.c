@@ -102,18 +102,10 @@ progress_stall_us(int64_t window_us, int64_t interval_us)
 	return KG_MAX(window_us / 10, floor_us);
 }
 
-/* The verdict at data time t. */
+/* The verdict at data time t, knowing the group's last rebalance [reb_start, reb_end] (reb_end 0 while open; reb_start 0 none). */
 kg_verdict
 progress_verdict(const kg_pstate *st, int64_t t, int64_t committed, int64_t log_end, int64_t log_start,
-		 int64_t window_us, int64_t stall_us, int64_t *since)
-{
-	return progress_verdict_reb(st, t, committed, log_end, log_start, window_us, stall_us, 0, 0, since);
-}
-
-/* The verdict, knowing the group's last rebalance [reb_start, reb_end] (reb_end 0 while open; reb_start 0 none). */
-kg_verdict
-progress_verdict_reb(const kg_pstate *st, int64_t t, int64_t committed, int64_t log_end, int64_t log_start,
-		     int64_t window_us, int64_t stall_us, int64_t reb_start, int64_t reb_end, int64_t *since)
+		 int64_t window_us, int64_t stall_us, int64_t reb_start, int64_t reb_end, int64_t *since)
 {
 	int64_t frozen, from, thr;
 	bool judge = true;
@@ -347,7 +339,6 @@ typedef struct pgroup {
 	kg_pstate *st;
 	int n;
 	int64_t data_us;          /* the data time of its last observation */
-	int64_t reb_start, reb_end; /* its last rebalance (progress_rebalance) */
 } pgroup;
 
 struct kg_progress {
@@ -557,7 +548,8 @@ group_rollup(kg_group *G)
 
 /* Judge one group. */
 int
-progress_group(kg_progress *p, kg_group *G, int64_t now_us, int64_t interval_us, kg_vchange **ch, size_t *cap)
+progress_group(kg_progress *p, kg_group *G, int64_t now_us, int64_t interval_us, int64_t reb_start, int64_t reb_end,
+	       kg_vchange **ch, size_t *cap)
 {
 	pgroup *g = group_get(p, G->id);
 	int64_t data_t = G->data_time_us > 0 ? G->data_time_us : now_us;
@@ -573,8 +565,8 @@ progress_group(kg_progress *p, kg_group *G, int64_t now_us, int64_t interval_us,
 		if (fresh)
 			progress_observe(st, data_t, gp->committed, gp->log_end, p->window_us);
 		progress_spark(st, now_us, gp->lag, p->window_us);
-		v = progress_verdict_reb(st, KG_MAX(data_t, st->seen_us), gp->committed, gp->log_end, gp->log_start,
-					 p->window_us, stall, g->reb_start, g->reb_end, &since);
+		v = progress_verdict(st, KG_MAX(data_t, st->seen_us), gp->committed, gp->log_end, gp->log_start,
+				     p->window_us, stall, reb_start, reb_end, &since);
 		gp->verdict = (uint8_t)v;
 		gp->verdict_since_us = since;
 		gp->moved_us = st->move_us;
@@ -591,18 +583,6 @@ progress_group(kg_progress *p, kg_group *G, int64_t now_us, int64_t interval_us,
 		g->data_us = data_t;
 	group_rollup(G);
 	return n;
-}
-
-/* The group's last rebalance, before it is judged: start (0 none) and end (0 while open). */
-void
-progress_rebalance(kg_progress *p, int32_t group, int64_t start_us, int64_t end_us)
-{
-	pgroup *g;
-	if (group < 0)
-		return;
-	g = group_get(p, group);
-	g->reb_start = start_us;
-	g->reb_end = end_us;
 }
 
 /* Forget a group. */

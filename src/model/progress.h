@@ -107,14 +107,13 @@ void progress_observe(kg_pstate *st, int64_t t, int64_t committed, int64_t log_e
 int64_t progress_stall_us(int64_t window_us, int64_t interval_us);
 /*
  * The verdict at data time t (the rules above), with its since in *since
- * (0 none); log_start -1 when unknown.
+ * (0 none); log_start -1 when unknown; the group's last rebalance
+ * [reb_start, reb_end] (reb_end 0 while open, reb_start 0 none): a freeze
+ * not yet overdue when it began is not judged while it is open, and counts
+ * from its end after.
  */
 kg_verdict progress_verdict(const kg_pstate *st, int64_t t, int64_t committed, int64_t log_end, int64_t log_start,
-			    int64_t window_us, int64_t stall_us, int64_t *since);
-/* The same, knowing the group's last rebalance (reb_end 0 while open, reb_start 0 none): a freeze not yet
- * overdue when it began is not judged while it is open, and counts from its end after. */
-kg_verdict progress_verdict_reb(const kg_pstate *st, int64_t t, int64_t committed, int64_t log_end, int64_t log_start,
-				int64_t window_us, int64_t stall_us, int64_t reb_start, int64_t reb_end, int64_t *since);
+			    int64_t window_us, int64_t stall_us, int64_t reb_start, int64_t reb_end, int64_t *since);
 /* Records per second the committed offset moved over the window, < 0 unknown. */
 double progress_consume_rate(const kg_pstate *st);
 /* Add the lag at time t to the sparkline (its step is window / KG_SPARK). */
@@ -156,15 +155,15 @@ void progress_free(kg_progress *p);
 int64_t progress_window(const kg_progress *p);
 /* Take the snapshot's log-end samples (once per refresh of the cluster's data); s stays read for this apply. */
 void progress_topics(kg_progress *p, const kg_snapshot *s);
-/* The group's last rebalance, told before progress_group: its start (0 none) and end (0 while open). */
-void progress_rebalance(kg_progress *p, int32_t group, int64_t start_us, int64_t end_us);
 /*
- * Judge one group of the snapshot given to progress_topics(): fill its
+ * Judge one group of the snapshot given to progress_topics(), whose last
+ * rebalance is [reb_start, reb_end] (as progress_verdict): fill its
  * partitions' verdicts, time lags, rates and sparklines and its roll-ups
  * (not the members': they need owners); the verdict changes go to *ch
  * (grown as needed), their count returned.
  */
-int progress_group(kg_progress *p, kg_group *G, int64_t now_us, int64_t interval_us, kg_vchange **ch, size_t *cap);
+int progress_group(kg_progress *p, kg_group *G, int64_t now_us, int64_t interval_us, int64_t reb_start, int64_t reb_end,
+		   kg_vchange **ch, size_t *cap);
 /* Forget a group that went away. */
 void progress_forget(kg_progress *p, int32_t group);
 /* Bytes held (the note's bytes per partition). */

@@ -233,17 +233,15 @@ resume_watch(kg_tracker *t, tgroup *g, const kg_group *G, int64_t T)
 	}
 }
 
-/* Tell the progress rules the group's open rebalance, or its last one (at the earliest it can have begun). */
+/* The group's open rebalance, or its last one, for the progress rules: *start at the earliest it can have begun (0 none). */
 static void
-reb_tell(kg_tracker *t, const tgroup *g, const kg_group *G)
+reb_span(kg_tracker *t, const tgroup *g, const kg_group *G, int64_t *start, int64_t *end)
 {
 	const kg_episode *e = NULL;
 	if (g != NULL)
 		e = g->ep != NULL ? g->ep : g->last_ep != 0 ? history_episode(t->h, G->id, g->last_ep) : NULL;
-	if (e == NULL)
-		progress_rebalance(t->prog, G->id, 0, 0);
-	else
-		progress_rebalance(t->prog, G->id, e->start_lo_us > 0 ? e->start_lo_us : e->start_us, e->end_us);
+	*start = e == NULL ? 0 : e->start_lo_us > 0 ? e->start_lo_us : e->start_us;
+	*end = e == NULL ? 0 : e->end_us;
 }
 
 /* Judge every group of the snapshot: events, silent members, the episodes' resumed measure. */
@@ -257,9 +255,10 @@ tk_progress(kg_tracker *t, kg_snapshot *snap, int64_t T)
 	for (k = 0; k < snap->ngroups; k++) {
 		kg_group *G = &snap->groups[k];
 		tgroup *g = tk_group_get(t, G->id);
+		int64_t reb_start, reb_end;
 		int n;
-		reb_tell(t, g, G);
-		n = progress_group(t->prog, G, T, snap->interval_us, &t->vch, &t->cvch);
+		reb_span(t, g, G, &reb_start, &reb_end);
+		n = progress_group(t->prog, G, T, snap->interval_us, reb_start, reb_end, &t->vch, &t->cvch);
 		if (g == NULL || G->traced)
 			continue;
 		verdict_events(t, g, G, t->vch, n, T);

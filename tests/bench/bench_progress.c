@@ -97,7 +97,7 @@ main(int argc, char **argv)
 		t0 = util_mono_us();
 		progress_topics(pg, s2);
 		for (k = 0; k < s2->ngroups; k++)
-			changes += progress_group(pg, &s2->groups[k], s2->time_us, 1000000, &ch, &cap);
+			changes += progress_group(pg, &s2->groups[k], s2->time_us, 1000000, 0, 0, &ch, &cap);
 		d = util_mono_us() - t0;
 		if (i > 0) {
 			sum_prog += d;

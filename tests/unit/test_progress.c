@@ -31,7 +31,7 @@
 static kg_verdict
 judge(const kg_pstate *st, int64_t t, int64_t c, int64_t le, int64_t ls, int64_t *since)
 {
-	return progress_verdict(st, t, c, le, ls, W, STALL, since);
+	return progress_verdict(st, t, c, le, ls, W, STALL, 0, 0, since);
 }
 
 /* Feed one observation a second from t0 for n seconds, committed c0 + rate * i, log-end le0 + prate * i. */
@@ -123,23 +123,23 @@ test_stalled_rebalance(void **state)
 	feed(&st, S(1), 60, 1000, 10, 1005, 10); /* moving until 60 */
 	feed(&st, S(61), 40, 1590, 0, 1605, 10); /* frozen from 60 while the log grows */
 	/* without a rebalance: STALLED at 90; a rebalance open since 70 (the freeze not yet overdue): not judged */
-	assert_int_equal(progress_verdict_reb(&st, S(100), 1590, 1995, -1, W, STALL, 0, 0, &since), KG_VERDICT_STALLED);
-	assert_int_equal(progress_verdict_reb(&st, S(100), 1590, 1995, -1, W, STALL, S(70), 0, &since), KG_VERDICT_OK);
+	assert_int_equal(progress_verdict(&st, S(100), 1590, 1995, -1, W, STALL, 0, 0, &since), KG_VERDICT_STALLED);
+	assert_int_equal(progress_verdict(&st, S(100), 1590, 1995, -1, W, STALL, S(70), 0, &since), KG_VERDICT_OK);
 	assert_true(since == 0);
 	/* closed at 80: counted from 80, STALLED at 110 (not 90), since the freeze itself (60) */
-	assert_int_equal(progress_verdict_reb(&st, S(100), 1590, 1995, -1, W, STALL, S(70), S(80), &since), KG_VERDICT_OK);
+	assert_int_equal(progress_verdict(&st, S(100), 1590, 1995, -1, W, STALL, S(70), S(80), &since), KG_VERDICT_OK);
 	feed(&st, S(101), 10, 1590, 0, 2005, 10);
-	assert_int_equal(progress_verdict_reb(&st, S(110), 1590, 2095, -1, W, STALL, S(70), S(80), &since),
+	assert_int_equal(progress_verdict(&st, S(110), 1590, 2095, -1, W, STALL, S(70), S(80), &since),
 			 KG_VERDICT_STALLED);
 	assert_true(since == S(60));
 	/* a freeze already overdue when the rebalance began (at 95) stays STALLED through it */
-	assert_int_equal(progress_verdict_reb(&st, S(110), 1590, 2095, -1, W, STALL, S(95), 0, &since),
+	assert_int_equal(progress_verdict(&st, S(110), 1590, 2095, -1, W, STALL, S(95), 0, &since),
 			 KG_VERDICT_STALLED);
 	assert_true(since == S(60));
 	/* and STOPPED counts from the end too: frozen 300 s, but the rebalance ended 100 s ago */
 	feed(&st, S(111), 300, 1590, 0, 2105, 10);
-	assert_int_equal(progress_verdict_reb(&st, S(400), 1590, 5000, -1, W, STALL, 0, 0, &since), KG_VERDICT_STOPPED);
-	assert_int_equal(progress_verdict_reb(&st, S(400), 1590, 5000, -1, W, STALL, S(70), S(300), &since),
+	assert_int_equal(progress_verdict(&st, S(400), 1590, 5000, -1, W, STALL, 0, 0, &since), KG_VERDICT_STOPPED);
+	assert_int_equal(progress_verdict(&st, S(400), 1590, 5000, -1, W, STALL, S(70), S(300), &since),
 			 KG_VERDICT_STALLED);
 }
 
@@ -435,7 +435,7 @@ test_group(void **state)
 		le[2] = 200 + i * 10;
 		s = snap(S(10 + i), c, le, 0, NULL);
 		progress_topics(p, s);
-		n = progress_group(p, &s->groups[0], s->time_us, S(1), &ch, &cap);
+		n = progress_group(p, &s->groups[0], s->time_us, S(1), 0, 0, &ch, &cap);
 		if (i == 0)
 			assert_int_equal(n, 1); /* none to OK (no lag); the others not judged yet */
 	}
@@ -458,7 +458,7 @@ test_group(void **state)
 	st.ts_ms = 12000;
 	s = snap(S(15), c, le, 180, &st);
 	progress_topics(p, s);
-	n = progress_group(p, &s->groups[0], s->time_us, S(1), &ch, &cap);
+	n = progress_group(p, &s->groups[0], s->time_us, S(1), 0, 0, &ch, &cap);
 	assert_int_equal(n, 2); /* partitions 1 and 2 became LOST */
 	assert_int_equal(s->groups[0].parts[2].verdict, KG_VERDICT_LOST);
 	assert_true(s->groups[0].parts[2].lost == 180 - 100);
