@@ -232,6 +232,19 @@ verdict_name(kg_verdict v)
 	return (unsigned)v < KG_VERDICT_COUNT ? verdict_names[v] : "-";
 }
 
+static const char *const verdict_keys[KG_VERDICT_COUNT] = {
+	[KG_VERDICT_NONE] = "none",       [KG_VERDICT_OK] = "ok",           [KG_VERDICT_SLOW] = "slow",
+	[KG_VERDICT_REWIND] = "rewind",   [KG_VERDICT_STALLED] = "stalled", [KG_VERDICT_STOPPED] = "stopped",
+	[KG_VERDICT_LOST] = "lost",
+};
+
+/* A verdict's machine name. */
+const char *
+verdict_key(kg_verdict v)
+{
+	return (unsigned)v < KG_VERDICT_COUNT ? verdict_keys[v] : "none";
+}
+
 /* Parse a verdict's name (any case). */
 kg_verdict
 verdict_parse(const char *s)

@@ -376,6 +376,8 @@ const char *limit_src_name(kg_limit_src s);
 const char *member_status_name(kg_member_status st);
 /* "OK", "SLOW", "REWIND", "STALLED", "STOPPED", "LOST"; "-" for NONE */
 const char *verdict_name(kg_verdict v);
+/* Machine names (label values): "none", "ok", "slow", "rewind", "stalled", "stopped", "lost". */
+const char *verdict_key(kg_verdict v);
 /* Parse verdict_name() back (any case); NONE when not known. */
 kg_verdict verdict_parse(const char *s);
 /* Machine names of time lag kinds: "none", "exact", "estimate", "at_least". */

@@ -684,14 +684,6 @@ emit_source_refresh(fam_ctx *f, const family *fam)
 	}
 }
 
-/* A verdict as a label value: "none", "ok", "slow", "rewind", "stalled", "stopped", "lost". */
-static const char *
-verdict_label(int v)
-{
-	static const char *const names[KG_VERDICT_COUNT] = { "none", "ok", "slow", "rewind", "stalled", "stopped", "lost" };
-	return (unsigned)v < KG_VERDICT_COUNT ? names[v] : "none";
-}
-
 /* The oldest known time lag of a group (exact, estimated, or a lower bound). */
 static bool
 v_time_lag(const kg_group *g, int64_t *v)
@@ -730,7 +722,7 @@ per_verdict(fam_ctx *f, const family *fam, int (*value)(const kg_group *g, int v
 	for (i = 0; f->s != NULL && i < f->s->ngroups; i++) {
 		for (v = 0; v < KG_VERDICT_COUNT; v++) {
 			sample_open(f, fam->name, "", i);
-			sbuf_addf(f->o, ",verdict=\"%s\"", verdict_label(v));
+			sbuf_addf(f->o, ",verdict=\"%s\"", verdict_key((kg_verdict)v));
 			sample_int(f, value(&f->s->groups[i], v));
 		}
 	}
@@ -791,7 +783,7 @@ emit_partition_verdict(fam_ctx *f, const family *fam)
 			if (g->parts[k].verdict == KG_VERDICT_NONE)
 				continue;
 			partition_open(f, fam, i, &g->parts[k]);
-			sbuf_addf(f->o, ",verdict=\"%s\"", verdict_label(g->parts[k].verdict));
+			sbuf_addf(f->o, ",verdict=\"%s\"", verdict_key((kg_verdict)g->parts[k].verdict));
 			sample_int(f, 1);
 		}
 	}
