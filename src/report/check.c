@@ -109,12 +109,12 @@ group_status(const kg_group *g, const kg_check_limits *l, sbuf *why)
 	} else if (t == KG_CHECK_UNKNOWN) {
 		sbuf_adds(why, ", time lag not known");
 	}
-	if (g->nverdict[KG_VERDICT_NONE] > 0 && g->lag > 0 && l->judge_s > 0)
-		sbuf_addf(why, ", %d partition%s not judged yet (--duration %d judges commits)",
-			  g->nverdict[KG_VERDICT_NONE], g->nverdict[KG_VERDICT_NONE] == 1 ? "" : "s", l->judge_s);
-	else if (g->nverdict[KG_VERDICT_NONE] > 0 && g->lag > 0)
+	if (g->nverdict[KG_VERDICT_NONE] > 0 && g->lag > 0) {
 		sbuf_addf(why, ", %d partition%s not judged yet", g->nverdict[KG_VERDICT_NONE],
 			  g->nverdict[KG_VERDICT_NONE] == 1 ? "" : "s");
+		if (l->judge_s > 0)
+			sbuf_addf(why, " (--duration %d judges commits)", l->judge_s);
+	}
 	return st;
 }
 
