@@ -139,16 +139,21 @@ for f in r.kgrec k.log e.jsonl; do
 done
 
 # ------------------------------------------------------------------ floods
-# term_wait PID: SIGTERM, then wait for it (a watchdog SIGKILLs it after 10 s: rc 137); sets rc and ms
-term_wait() {
-	t0=$(date +%s%N)
-	kill -TERM "$1"
-	(sleep 10 && kill -KILL "$1" 2>/dev/null) &
+# wait_dog PID SECONDS: wait for it, a watchdog SIGKILLs it after SECONDS (rc 137); sets rc, and ms since t0
+wait_dog() {
+	(sleep "$2" && kill -KILL "$1" 2>/dev/null) &
 	dog=$!
 	wait "$1"
 	rc=$?
 	ms=$((($(date +%s%N) - t0) / 1000000))
 	kill "$dog" 2>/dev/null
+}
+
+# term_wait PID: SIGTERM, then wait_dog 10 s; sets rc and ms
+term_wait() {
+	t0=$(date +%s%N)
+	kill -TERM "$1"
+	wait_dog "$1" 10
 }
 
 # an endless HTTP stream of jsonl lines, each naming a new member
@@ -159,13 +164,7 @@ t_wait_for 10 grep -q '^ready ' "$T_TMP/serve.out"
 FLOOD="jsonl:http://127.0.0.1:$(awk '/^ready /{print $2}' "$T_TMP/serve.out")/flood"
 t0=$(date +%s%N)
 "$KGTOP" -c none --trace "$FLOOD" --json --duration 2 >"$T_TMP/flood.out" 2>&1 &
-pid=$!
-(sleep 30 && kill -KILL "$pid" 2>/dev/null) &
-dog=$!
-wait "$pid"
-rc=$?
-ms=$((($(date +%s%N) - t0) / 1000000))
-kill "$dog" 2>/dev/null
+wait_dog $! 30
 t_is "$rc" 0 "--json --duration 2 on an endless flood of new member ids exits 0"
 [ "$ms" -le 12000 ]
 t_ok $? "and ends on time ($ms ms)"
