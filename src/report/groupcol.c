@@ -402,27 +402,48 @@ error_cell(const groupcol_facts *f, int width, groupcol_cell *c)
 		cell_text(c, GROUPCOL_NORMAL, "%s", f->g->error);
 }
 
-/* The facts, in the order of the list's columns and of the report's lines. */
+/* By name, as people sort them (consumer-2 before consumer-10). */
+static int
+name_cmp(const kg_group *a, const kg_group *b)
+{
+	return util_natcmp(a->name, b->name);
+}
+
+/*
+ * The facts, in the order of the list's columns and of the report's lines
+ * (the sort orders in this order too; the first row is no column: the
+ * list's names, drawn by the list itself).  drop: under 80 columns the
+ * list gives columns up in this order, 1 first, until the names fit.
+ */
 const groupcol groupcol_table[] = {
-	{ .title = "STATE", .width = 6, .align = GROUPCOL_FILL, .label = "state", .sort = 2, .sort_name = "state",
-	  .cmp = state_cmp, .cell = state_cell },
-	{ .title = "PROTOCOL", .width = 11, .align = GROUPCOL_LEFT, .label = "assignor", .cell = proto_cell },
+	{ .sort_name = "name", .cmp = name_cmp, .sort_default = true,
+	  .help = "the group's name (GROUP), as people sort them: consumer-2 before consumer-10" },
+	{ .title = "STATE", .width = 6, .align = GROUPCOL_FILL, .label = "state", .sort_name = "state",
+	  .cmp = state_cmp, .cell = state_cell,
+	  .help = "the group's state: rebalancing first, then Stable, Empty, Dead; storms first among equals" },
+	{ .title = "PROTOCOL", .width = 11, .align = GROUPCOL_LEFT, .drop = 2, .label = "assignor", .cell = proto_cell,
+	  .help = "the assignor, and whether its rebalances are eager or cooperative" },
 	{ .title = "COORD", .width = 5, .align = GROUPCOL_RIGHT, .optional = true, .label = "coordinator",
-	  .cell = coord_cell },
-	{ .title = "MEMB", .width = 4, .align = GROUPCOL_RIGHT, .label = "members", .cell = members_cell },
-	{ .title = "PARTS", .width = 5, .align = GROUPCOL_RIGHT, .label = "partitions", .joins = true,
-	  .cell = parts_cell },
-	{ .title = "LAG", .width = 7, .align = GROUPCOL_RIGHT, .sign = true, .label = "lag", .joins = true, .sort = 1,
-	  .sort_name = "lag", .cmp = lag_cmp, .cell = lag_cell },
-	{ .title = "TIME-LAG", .width = 8, .align = GROUPCOL_RIGHT, .label = "time lag", .joins = true, .sort = 4,
-	  .sort_name = "time lag", .cmp = tlag_cmp, .cell = tlag_cell },
+	  .cell = coord_cell, .help = "the broker that coordinates the group (where the list has room)" },
+	{ .title = "MEMB", .width = 4, .align = GROUPCOL_RIGHT, .drop = 3, .label = "members", .cell = members_cell,
+	  .help = "members of the group" },
+	{ .title = "PARTS", .width = 5, .align = GROUPCOL_RIGHT, .drop = 1, .label = "partitions", .joins = true,
+	  .cell = parts_cell, .help = "partitions the group has committed offsets for or is assigned" },
+	{ .title = "LAG", .width = 7, .align = GROUPCOL_RIGHT, .sign = true, .drop = 7, .label = "lag", .joins = true,
+	  .sort_name = "lag", .cmp = lag_cmp, .cell = lag_cell,
+	  .help = "records not yet consumed (log end minus committed offset), and its trend over a minute" },
+	{ .title = "TIME-LAG", .width = 8, .align = GROUPCOL_RIGHT, .drop = 4, .label = "time lag", .joins = true,
+	  .sort_name = "time lag", .cmp = tlag_cmp, .cell = tlag_cell,
+	  .help = "how old the oldest record waiting is (~ estimated, > at least)" },
 	{ .label = "orphaned", .joins = true, .cell = orphaned_cell },
 	{ .label = "idle members", .joins = true, .cell = idle_cell },
-	{ .title = "VERDICT", .width = 7, .align = GROUPCOL_LEFT, .label = "progress", .sort = 5, .sort_name = "verdict",
-	  .cmp = verdict_cmp, .cell = verdict_cell },
-	{ .title = "REB", .width = 4, .align = GROUPCOL_RIGHT, .sort = 3, .sort_name = "rebalances", .cmp = reb_cmp,
-	  .cell = reb_cell },
-	{ .title = "FLAGS", .width = 11, .align = GROUPCOL_LEFT, .cell = flags_cell },
+	{ .title = "VERDICT", .width = 7, .align = GROUPCOL_LEFT, .drop = 8, .label = "progress",
+	  .sort_name = "verdict", .cmp = verdict_cmp, .cell = verdict_cell,
+	  .help = "the worst partition's progress: LOST, STOPPED, STALLED, REWIND, SLOW, OK; then by time lag" },
+	{ .title = "REB", .width = 4, .align = GROUPCOL_RIGHT, .drop = 5, .sort_name = "rebalances", .cmp = reb_cmp,
+	  .cell = reb_cell, .help = "rebalances in the last hour" },
+	{ .title = "FLAGS", .width = 11, .align = GROUPCOL_LEFT, .drop = 6, .cell = flags_cell,
+	  .help = "STORM, rebal while a rebalance is open, the data's age when it is old" },
 	{ .label = "last episode", .cell = last_rebalance_cell },
 	{ .label = "reprocessed", .cell = reprocessed_cell },
 	{ .label = "error", .cell = error_cell },
@@ -444,41 +465,61 @@ groupcol_facts_now(groupcol_facts *f, const kg_snapshot *s, const kg_group *g)
 	f->rebalances_1h = g->sum.rebalances_1h;
 }
 
-/* The row of a sort place, NULL for 0 (by name) or none. */
-static const groupcol *
-sort_col(int sort)
+/* True when row i is a sort order. */
+static bool
+is_sort(int i)
 {
-	int i;
-	for (i = 0; sort > 0 && i < groupcol_count; i++) {
-		if (groupcol_table[i].sort == sort)
-			return &groupcol_table[i];
-	}
-	return NULL;
+	return i >= 0 && i < groupcol_count && groupcol_table[i].cmp != NULL;
 }
 
-/* Places in the sort cycle. */
+/* The sort order the list starts with. */
 int
-groupcol_nsorts(void)
+groupcol_sort_default(void)
 {
-	int n = 1;
-	while (sort_col(n) != NULL)
-		n++;
-	return n;
+	int i;
+	for (i = 0; i < groupcol_count; i++) {
+		if (is_sort(i) && groupcol_table[i].sort_default)
+			return i;
+	}
+	return groupcol_sort_next(-1);
+}
+
+/* The sort order after row (wrapping), in the table's order; -1: the first. */
+int
+groupcol_sort_next(int row)
+{
+	int k, i;
+	for (k = 1; k <= groupcol_count; k++) {
+		i = ((row < 0 ? -1 : row) + k) % groupcol_count;
+		if (is_sort(i))
+			return i;
+	}
+	return -1;
+}
+
+/* The sort order named name ("lag"), -1 when none is. */
+int
+groupcol_sort_find(const char *name)
+{
+	int i;
+	for (i = 0; name != NULL && i < groupcol_count; i++) {
+		if (is_sort(i) && strcmp(groupcol_table[i].sort_name, name) == 0)
+			return i;
+	}
+	return -1;
 }
 
 /* A sort order's name. */
 const char *
-groupcol_sort_name(int sort)
+groupcol_sort_name(int row)
 {
-	const groupcol *c = sort_col(sort);
-	return c != NULL ? c->sort_name : "name";
+	return is_sort(row) ? groupcol_table[row].sort_name : "name";
 }
 
 /* Compare for a sort order. */
 int
-groupcol_compare(int sort, const kg_group *a, const kg_group *b)
+groupcol_compare(int row, const kg_group *a, const kg_group *b)
 {
-	const groupcol *c = sort_col(sort);
-	int d = c != NULL ? c->cmp(a, b) : 0;
+	int d = is_sort(row) ? groupcol_table[row].cmp(a, b) : 0;
 	return d != 0 ? d : util_natcmp(a->name, b->name);
 }

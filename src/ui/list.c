@@ -6,11 +6,11 @@
  * as wide as the table says and one blank apart; an optional column shows
  * only when the names keep the room they need and at least LIST_NAME_ROOM
  * columns (what an 80-column terminal gives them).  A list too narrow
- * for every column gives up columns, least telling first (partitions,
- * protocol, members (the view's title says them), time lag, rebalances,
- * flags, lag, verdict), until
- * the names fit (from 80 columns, until they have LIST_NAME_ROOM): a name
- * is cut only when even the state alone leaves it too little room.  A search's
+ * for every column gives up columns, least telling first (each row's drop
+ * rank: partitions, protocol, members (the view's title says them), time
+ * lag, rebalances, flags, lag, verdict), until the names fit (from 80
+ * columns, until they have LIST_NAME_ROOM): a name is cut only when even
+ * the state alone leaves it too little room.  A search's
  * match is marked in the names.  Cells come from the
  * table's formatters as text and a style hint; the hints become theme
  * elements here, and the selected row draws them all in its own colours
@@ -70,31 +70,33 @@ list_name_need(const ui_screen *s, int minw)
 	return KG_MAX(8, w);
 }
 
-/* Under 80 columns, the columns the list gives up, first to last (the state stays). */
-static const char *const give_up[] = { "PARTS", "PROTOCOL", "MEMB", "TIME-LAG", "REB", "FLAGS", "LAG", "VERDICT" };
-
-/* True when a narrow list (dropped of them) leaves column c out. */
+/* True when a narrow list that gave up dropped columns leaves column c out (the rows' drop ranks). */
 static bool
 list_dropped(const groupcol *c, int dropped)
 {
-	int k;
-	for (k = 0; k < dropped && k < (int)KG_ARRAY_LEN(give_up); k++) {
-		if (strcmp(c->title, give_up[k]) == 0)
-			return true;
-	}
-	return false;
+	return c->drop > 0 && c->drop <= dropped;
+}
+
+/* The highest drop rank: how many columns a list can give up. */
+static int
+list_max_drop(void)
+{
+	int i, m = 0;
+	for (i = 0; i < groupcol_count; i++)
+		m = KG_MAX(m, groupcol_table[i].title != NULL ? groupcol_table[i].drop : 0);
+	return m;
 }
 
 /*
  * Choose the columns (at most max) for a list w wide whose names need
  * need columns: their table indexes and offsets after the name.  Returns
  * how many, and the columns they take in *fixed.  Narrow, it gives
- * columns up (give_up[]) until the names have what they need.
+ * columns up (their drop ranks) until the names have what they need.
  */
 static int
 list_columns(int w, int need, int *idx, int *off, int max, int *fixed)
 {
-	int i, n = 0, total = 0, spare, dropped = 0;
+	int i, n = 0, total = 0, spare, dropped = 0, most = list_max_drop();
 	for (;;) {
 		total = 0;
 		for (i = 0; i < groupcol_count; i++) {
@@ -102,7 +104,7 @@ list_columns(int w, int need, int *idx, int *off, int max, int *fixed)
 			if (c->title != NULL && !c->optional && !list_dropped(c, dropped))
 				total += col_span(c);
 		}
-		if (total + need <= w || dropped >= (int)KG_ARRAY_LEN(give_up))
+		if (total + need <= w || dropped >= most)
 			break;
 		dropped++;
 	}
@@ -175,11 +177,11 @@ list_titles(ui_screen *s, int namew, const int *idx, const int *off, int n, cons
 		if (gc->align == GROUPCOL_RIGHT)
 			x += gc->width - (int)strlen(gc->title);
 		text_put(s, r.y, x, r.x + r.w - x, col, gc->title, 0);
-		if (gc->sort != 0 && gc->sort == (int)s->sort)
+		if (idx[c] == s->sort)
 			sort_mark(s, r.y, x - 1);
 	}
-	if (s->sort == UI_SORT_NAME)
-		sort_mark(s, r.y, r.x + 1);
+	if (s->sort >= 0 && s->sort < groupcol_count && groupcol_table[s->sort].title == NULL)
+		sort_mark(s, r.y, r.x + 1); /* by name: the names have no row of their own */
 	if (note[0] != '\0')
 		text_putf(s, r.y, tx + 1, r.x + namew - tx - 1, s->attr[note_el], " %s ", note);
 }

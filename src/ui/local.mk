@@ -10,7 +10,8 @@ libkgtop_a_SOURCES += \
 	src/ui/theme.c src/ui/theme.h \
 	src/ui/glyph.c src/ui/glyph.h \
 	src/ui/view_grid.c \
-	src/ui/view_timeline.c \
+	src/ui/view_timeline.c src/ui/view_timeline.h \
+	src/ui/view_compare.c \
 	src/ui/view_health.c \
 	src/ui/view_events.c \
 	src/ui/view_lag.c

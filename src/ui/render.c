@@ -659,9 +659,6 @@ draw_tabs(ui_screen *s, const kg_group *g)
 	}
 }
 
-#define COMPARE_MIN_ROWS 8 /* a timeline in half the view needs this many rows to say anything */
-/* (the compare view's last row says what the last rebalance of each group cost) */
-
 /*
  * Collect the footer's keys for the current state; returns the count.
  * Priorities (lower stays longer): help and quit; the demo's member keys
@@ -688,7 +685,7 @@ footer_keys(const ui_screen *s, ui_hint *k, int max)
 		ADD("x", "stall", 1);
 	}
 	if (!list_only && p->hints != NULL)
-		n += p->hints(s, k + n, max - n);
+		n += p->hints(s, s->pane_state[s->view], k + n, max - n);
 	if (s->paused)
 		ADD(s->ascii ? "<-->" : "\u2190\u2192", "scrub", 1);
 	if (s->info != NULL && s->info->demo) {
@@ -747,63 +744,14 @@ footer_apart(ui_hint *k, int n)
 	}
 }
 
-/* The group after g in the list's order (wrapping), NULL when g is alone. */
-static const kg_group *
-next_group(const ui_screen *s, const kg_group *g)
+/* A group's title as the tabs line has it, without the lag: name, state, protocol, members. */
+void
+render_group_title(ui_screen *s, const kg_group *g, int y, int x0, int w)
 {
-	int i;
-	for (i = 0; i < s->norder; i++) {
-		if (&s->snap->groups[s->order[i]] == g)
-			return s->norder > 1 ? &s->snap->groups[s->order[(i + 1) % s->norder]] : NULL;
-	}
-	return NULL;
-}
-
-/*
- * Compare (v, on in the demo): the timeline of the selected group above
- * the next one's, each with its title, so eager and cooperative are seen
- * at once.  False when it does not apply or there is no room for two.
- */
-static bool
-draw_compare(ui_screen *s, const kg_group *g)
-{
-	ui_rect r = s->lay.view, top, bottom;
-	const kg_group *o;
 	tab_seg seg[16];
-	int n, i, x, scroll, rows;
-	if (!s->compare || s->view != UI_VIEW_TIMELINE || s->by_partition || (o = next_group(s, g)) == NULL ||
-	    r.h < 2 * COMPARE_MIN_ROWS + 2)
-		return false;
-	top = r;
-	top.h = (r.h - 2) / 2;
-	bottom = r;
-	bottom.y = r.y + top.h + 1;
-	bottom.h = r.h - top.h - 2;
-	panes[UI_VIEW_TIMELINE]->draw(s, g, top);
-	{
-		/* the last row: what the last rebalance of each cost, side by side */
-		sbuf cost = { 0 };
-		timeline_compare_cost(s, g, o, r.w - 2, &cost);
-		text_blank(r.y + r.h - 1, r.x, r.w, s->attr[UI_EL_NORMAL]);
-		text_put(s, r.y + r.h - 1, r.x + 1, r.w - 2, s->attr[UI_EL_TITLE], sbuf_str(&cost), TEXT_ELLIPSIS);
-		sbuf_free(&cost);
-	}
-	/* the selected group's pane scrolls; the other one always shows its first lanes */
-	scroll = s->scroll;
-	rows = s->view_rows;
-	s->scroll = 0;
-	/* the second group's title: its name, state, protocol and counts, as the tabs line has them */
-	text_blank(bottom.y - 1, r.x, r.w, s->attr[UI_EL_NORMAL]);
-	n = tabs_segs(s, o, TABS_NO_LAG | TABS_SHORT_COUNTS, seg);
-	for (i = 0, x = r.x; i < n && x < r.x + r.w; i++) {
-		if (i < UI_VIEW_COUNT)
-			continue; /* the view tabs are on the line above already */
-		x += text_put(s, bottom.y - 1, x, r.x + r.w - x, seg[i].a, seg[i].text, TEXT_ELLIPSIS);
-	}
-	panes[UI_VIEW_TIMELINE]->draw(s, o, bottom);
-	s->scroll = scroll;
-	s->view_rows = rows;
-	return true;
+	int n = tabs_segs(s, g, TABS_NO_LAG | TABS_SHORT_COUNTS, seg), i, x;
+	for (i = UI_VIEW_COUNT, x = x0; i < n && x < x0 + w; i++)
+		x += text_put(s, y, x, x0 + w - x, seg[i].a, seg[i].text, TEXT_ELLIPSIS);
 }
 
 /* The footer while a search or a filter is typed: the prompt, what is typed, the cursor after it. */
@@ -924,11 +872,11 @@ draw_status(ui_screen *s)
 		text_put(s, r.y, r.x + 1, r.w - 2, s->attr[UI_EL_DIM], m, TEXT_ELLIPSIS);
 		return;
 	}
-	if (s->re_ok || s->sort != UI_SORT_NAME || s->sort_reverse || s->search[0]) {
+	if (s->re_ok || s->sort != groupcol_sort_default() || s->sort_reverse || s->search[0]) {
 		/* what shapes the list, and the search n and N go on with */
 		sbuf b = { 0 };
-		if (s->sort != UI_SORT_NAME || s->sort_reverse)
-			sbuf_addf(&b, "sorted by %s%s", groupcol_sort_name((int)s->sort), s->sort_reverse ? ", reversed" : "");
+		if (s->sort != groupcol_sort_default() || s->sort_reverse)
+			sbuf_addf(&b, "sorted by %s%s", groupcol_sort_name(s->sort), s->sort_reverse ? ", reversed" : "");
 		if (s->re_ok)
 			sbuf_addf(&b, "%sfilter %s (Esc clears)", b.len ? "; " : "", s->filter);
 		if (s->search[0])
@@ -1082,8 +1030,7 @@ render_frame(ui_screen *s)
 	}
 	draw_tabs(s, g);
 	if (g != NULL && s->lay.view.h > 0) {
-		if (!draw_compare(s, g))
-			panes[s->view]->draw(s, g, s->lay.view);
+		panes[s->view]->draw(s, s->pane_state[s->view], g, s->lay.view);
 	} else if (s->snap != NULL && s->lay.view.h > 0) {
 		text_put(s, s->lay.view.y + 1, s->lay.view.x + 2, s->lay.view.w - 4, s->attr[UI_EL_DIM],
 			 "no group selected", 0);

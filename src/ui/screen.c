@@ -17,16 +17,11 @@
 #include "model/defaults.h"
 #include "util/util.h"
 
-/* Timeline scales, microseconds per column. */
-static const int64_t scales[] = {
-	100000, 250000, 500000, 1000000, 2000000, 5000000, 10000000, 30000000, 60000000, 300000000,
-};
-#define DEFAULT_SCALE 2
-
-/* Defaults. */
+/* Defaults; each view's state from its pane. */
 void
 screen_init(ui_screen *s, const kg_options *o, const kg_ui_info *info, kg_history *h)
 {
+	int v;
 	memset(s, 0, sizeof *s);
 	s->opts = o;
 	s->info = info;
@@ -34,25 +29,34 @@ screen_init(ui_screen *s, const kg_options *o, const kg_ui_info *info, kg_histor
 	s->interval_us = o != NULL && o->interval_us > 0 ? o->interval_us : KG_DEFAULT_INTERVAL_US;
 	s->ascii = o != NULL && o->ascii;
 	s->colour = !(o != NULL && o->no_color);
-	s->zoom = DEFAULT_SCALE;
+	s->sort = groupcol_sort_default();
 	s->sel = -1;
 	s->search_hit = -1;
 	s->jump_group = -1;
-	/* the demo's story is told by the timeline */
-	if (info != NULL && info->demo) {
+	/* the demo's story is told by the timeline (which compares its groups) */
+	if (info != NULL && info->demo)
 		s->view = UI_VIEW_TIMELINE;
-		s->compare = true; /* eager and cooperative, one above the other */
-	}
 	util_strlcpy(s->theme_name, o != NULL && o->theme != NULL ? o->theme : "default", sizeof s->theme_name);
 	if (o != NULL && o->select_group != NULL)
 		util_strlcpy(s->selected, o->select_group, sizeof s->selected);
 	theme_default(&s->theme);
+	for (v = 0; v < UI_VIEW_COUNT; v++) {
+		const ui_pane *p = render_pane((ui_view_id)v);
+		s->pane_state[v] = p->init != NULL ? p->init(s) : NULL;
+	}
 }
 
 /* Release. */
 void
 screen_free(ui_screen *s)
 {
+	int v;
+	for (v = 0; v < UI_VIEW_COUNT; v++) {
+		const ui_pane *p = render_pane((ui_view_id)v);
+		if (p->free != NULL && s->pane_state[v] != NULL)
+			p->free(s->pane_state[v]);
+		s->pane_state[v] = NULL;
+	}
 	snapshot_unref(s->snap);
 	s->snap = NULL;
 	free(s->order);
@@ -110,7 +114,7 @@ screen_order(ui_screen *s)
 	}
 	/* qsort with a file-scope key: the UI is single-threaded */
 	sort_snap = sn;
-	sort_key = (int)s->sort;
+	sort_key = s->sort;
 	sort_reverse = s->sort_reverse;
 	if (s->norder > 1)
 		qsort(s->order, (size_t)s->norder, sizeof *s->order, order_cmp);
@@ -245,25 +249,6 @@ screen_view_time(const ui_screen *s)
 	return s->snap->time_us - s->offset_us;
 }
 
-/* Microseconds per timeline column. */
-int64_t
-screen_scale_us(const ui_screen *s)
-{
-	int z = s->zoom;
-	if (z < 0)
-		z = 0;
-	if (z >= (int)KG_ARRAY_LEN(scales))
-		z = (int)KG_ARRAY_LEN(scales) - 1;
-	return scales[z];
-}
-
-/* Zoom levels. */
-int
-screen_nscales(void)
-{
-	return (int)KG_ARRAY_LEN(scales);
-}
-
 /* Colour element of a lane. */
 ui_element
 screen_owner_el(int lane)
@@ -296,6 +281,32 @@ bool
 screen_view_focus(const ui_screen *s)
 {
 	return s->maximized;
+}
+
+/* True when the group view is on the screen. */
+bool
+screen_view_shown(const ui_screen *s)
+{
+	return !(s->lay.narrow && !s->maximized);
+}
+
+/* A view's state. */
+void *
+screen_pane_state(const ui_screen *s, ui_view_id v)
+{
+	return (unsigned)v < UI_VIEW_COUNT ? s->pane_state[v] : NULL;
+}
+
+/* The group after g in the list's order. */
+const kg_group *
+screen_next_group(const ui_screen *s, const kg_group *g)
+{
+	int i;
+	for (i = 0; i < s->norder; i++) {
+		if (&s->snap->groups[s->order[i]] == g)
+			return s->norder > 1 ? &s->snap->groups[s->order[(i + 1) % s->norder]] : NULL;
+	}
+	return NULL;
 }
 
 /* Where needle is in text, case aside. */

@@ -38,7 +38,7 @@
  */
 #include "config.h"
 
-#include "ui/screen.h"
+#include "ui/view_timeline.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,9 +48,9 @@
 #include "model/intern.h"
 #include "util/util.h"
 
-/* the lanes' labels: as wide as the longest client id needs (this frame's, s->tl_label_w), from 14 to a third of the pane */
+/* the lanes' labels: as wide as the longest client id needs (this frame's, tl->label_w), from 14 to a third of the pane */
 #define LABEL_MIN 14
-#define LABEL_W (s->tl_label_w)
+#define LABEL_W (tl->label_w)
 #define NOTE_NARROW 20 /* notes' width in a pane under 90 columns (80: a short note each) */
 #define NOTE_W 32   /* under 100 columns */
 #define NOTE_MAX 48 /* and at most, in wider ones (a third of the pane) */
@@ -164,10 +164,10 @@ lane_look(const ui_screen *s, int lane, int st, ui_glyph *g, attr_t *a)
 
 /* Start time of an episode: "+12.118s" since kgtop's first snapshot ("-1m05s" before it), or the clock with w. */
 static void
-fmt_start(const ui_screen *s, char *buf, size_t n, int64_t t)
+fmt_start(const ui_screen *s, const ui_timeline *tl, char *buf, size_t n, int64_t t)
 {
 	int64_t d = t - s->t0_us;
-	if (s->wall_clock) {
+	if (tl->wall_clock) {
 		time_t tt = (time_t)(t / 1000000);
 		struct tm tm;
 		char c[16];
@@ -276,12 +276,12 @@ episode_progress(const ui_screen *s, const kg_episode *e, sbuf *b)
  * partitions' time without a consumer.
  */
 static void
-episode_line(const ui_screen *s, const kg_hview *v, const kg_episode *e, int64_t now, int width, char *buf, size_t n)
+episode_line(const ui_screen *s, const ui_timeline *tl, const kg_hview *v, const kg_episode *e, int64_t now, int width, char *buf, size_t n)
 {
 	char st[48], dur[48], gen[64] = "";
 	size_t cut;
 	int members, stopped = episode_stopped(v, e, now, &members), form;
-	fmt_start(s, st, sizeof st, e->start_us);
+	fmt_start(s, tl, st, sizeof st, e->start_us);
 	event_fmt_span(dur, sizeof dur, episode_duration(e, now), s->ascii);
 	if (e->gen_start >= 0 && e->gen_end >= 0 && e->gen_end != e->gen_start)
 		snprintf(gen, sizeof gen, "gen %d%s%d", (int)e->gen_start, s->ascii ? "->" : "\u2192", (int)e->gen_end);
@@ -761,7 +761,7 @@ draw_heading(ui_screen *s, const tl_row *row, int y, ui_rect r)
 
 /* The axis: scale, the window's start, a rule, its end (now, or how far back). */
 static void
-draw_axis(ui_screen *s, ui_rect r, int ncols, int64_t scale)
+draw_axis(ui_screen *s, const ui_timeline *tl, ui_rect r, int ncols, int64_t scale)
 {
 	char a0[48], a1[48], sc[32], right[64];
 	int rw, y = r.y;
@@ -779,7 +779,7 @@ draw_axis(ui_screen *s, ui_rect r, int ncols, int64_t scale)
 
 /* The marker row: the span of each episode from its start's mark, its number where it fits before the next marker. */
 static void
-draw_markers(ui_screen *s, const kg_hview *v, int y, ui_rect r, int ncols, int64_t t0, int64_t t1, int64_t scale)
+draw_markers(ui_screen *s, const ui_timeline *tl, const kg_hview *v, int y, ui_rect r, int ncols, int64_t t0, int64_t t1, int64_t scale)
 {
 	int *mc0 = xcalloc((size_t)v->nepisodes + 1, sizeof *mc0), i;
 	for (i = 0; i < v->nepisodes; i++) {
@@ -838,7 +838,7 @@ vmark_of(uint8_t v)
  * a rebalance shows before it.  Returns the marks drawn, a bit each.
  */
 static unsigned
-draw_verdicts(ui_screen *s, const kg_group *g, int y, ui_rect r, int ncols, int64_t t0, int64_t scale)
+draw_verdicts(ui_screen *s, const ui_timeline *tl, const kg_group *g, int y, ui_rect r, int ncols, int64_t t0, int64_t scale)
 {
 	kg_event *ev[TL_VERDICT_EVENTS];
 	int n = history_events(s->hist, g->id, 0, ev, TL_VERDICT_EVENTS), i;
@@ -866,7 +866,7 @@ draw_verdicts(ui_screen *s, const kg_group *g, int y, ui_rect r, int ncols, int6
 
 /* The legend, and which lanes show when they scroll (first and last place of total); marks: verdict marks drawn. */
 static void
-draw_legend(ui_screen *s, int y, ui_rect r, int first, int last, int total, unsigned marks)
+draw_legend(ui_screen *s, const ui_timeline *tl, int y, ui_rect r, int first, int last, int total, unsigned marks)
 {
 	sbuf b = { 0 };
 	char pos[96] = "";
@@ -875,14 +875,14 @@ draw_legend(ui_screen *s, int y, ui_rect r, int first, int last, int total, unsi
 	sbuf_addf(&b, "%s consuming  %s partly stopped  %s stopped  %s idle  (blank) absent",
 		  glyph_get(G_CONSUMING, s->ascii), glyph_get(G_PARTIAL, s->ascii), glyph_get(G_STOPPED, s->ascii),
 		  glyph_get(G_IDLE, s->ascii));
-	if (s->by_partition)
+	if (tl->by_partition)
 		sbuf_adds(&b, "  ! orphaned  letter: new owner");
 	for (k = KG_ARRAY_LEN(vmarks); k-- > 0;) {
 		if (marks & (1u << k))
 			sbuf_addf(&b, "  %s %s", vmarks[k].mark, vmarks[k].words);
 	}
 	if (first > 0) {
-		snprintf(pos, sizeof pos, "%s %d-%d of %d (PgUp PgDn)", s->by_partition ? "partitions" : "members", first,
+		snprintf(pos, sizeof pos, "%s %d-%d of %d (PgUp PgDn)", tl->by_partition ? "partitions" : "members", first,
 			 last, total);
 		pw = text_width(s, pos);
 		if (pw > r.w - 2)
@@ -915,7 +915,7 @@ note_reasons(ui_screen *s, const kg_hview *v, int64_t t1, int64_t *lend)
 
 /* A member's lane: letter, client id, strip. */
 static void
-draw_member_row(ui_screen *s, const kg_hview *v, const tl_row *row, int y, ui_rect r, int ncols, int64_t t0,
+draw_member_row(ui_screen *s, const ui_timeline *tl, const kg_hview *v, const tl_row *row, int y, ui_rect r, int ncols, int64_t t0,
 		int64_t scale)
 {
 	const kg_lane *l = &v->lanes[row->lane];
@@ -927,37 +927,37 @@ draw_member_row(ui_screen *s, const kg_hview *v, const tl_row *row, int y, ui_re
 
 /* The labels' width: a lane's letter, a blank, the longest client id and a blank, within LABEL_MIN and a third of r. */
 static int
-timeline_label_w(const ui_screen *s, const kg_hview *v, ui_rect r)
+timeline_label_w(const ui_screen *s, const ui_timeline *tl, const kg_hview *v, ui_rect r)
 {
 	int k, w = 0;
-	for (k = 0; !s->by_partition && k < v->nlanes; k++)
+	for (k = 0; !tl->by_partition && k < v->nlanes; k++)
 		w = KG_MAX(w, text_width(s, v->lanes[k].client_id) + 4);
 	return KG_MAX(LABEL_MIN, KG_MIN(w, r.w / 3));
 }
 
 /*
  * The lanes over the widest window the pane could show, with the labels
- * as wide as their names need (s->tl_label_w); *ncols: the strip's
+ * as wide as their names need (tl->label_w); *ncols: the strip's
  * columns beside the labels and the notes (notes_w, 0 none).
  */
 static kg_hview *
-timeline_window(ui_screen *s, const kg_group *g, ui_rect r, int notes_w, int64_t scale, int64_t t1, int *ncols)
+timeline_window(ui_screen *s, ui_timeline *tl, const kg_group *g, ui_rect r, int notes_w, int64_t scale, int64_t t1, int *ncols)
 {
 	kg_hview *v;
-	s->tl_label_w = LABEL_MIN;
+	tl->label_w = LABEL_MIN;
 	*ncols = KG_MAX(10, r.w - LABEL_W - 1 - notes_w);
 	v = history_view(s->hist, g->id, t1 - scale * *ncols, t1);
-	s->tl_label_w = timeline_label_w(s, v, r);
+	tl->label_w = timeline_label_w(s, tl, v, r);
 	*ncols = KG_MAX(10, r.w - LABEL_W - 1 - notes_w);
 	return v;
 }
 
-/* Draw the timeline. */
-static void
-view_timeline_draw(ui_screen *s, const kg_group *g, ui_rect r)
+/* Draw one group's timeline. */
+void
+timeline_draw_group(ui_screen *s, ui_timeline *tl, const kg_group *g, ui_rect r)
 {
-	int64_t scale = screen_scale_us(s), t1 = screen_view_time(s), t0, lend = 0;
-	bool notes = r.w >= 70 && !s->by_partition, sf = group_single_topic(g), sticky;
+	int64_t scale = timeline_scale_us(s), t1 = screen_view_time(s), t0, lend = 0;
+	bool notes = r.w >= 70 && !tl->by_partition, sf = group_single_topic(g), sticky;
 	int note_w = r.w < 90 ? NOTE_NARROW : r.w < 100 ? NOTE_W : KG_MIN(NOTE_MAX, r.w / 3);
 	int ncols, y, i, nep, neplines, legend, region, nrows, nparts = 0;
 	int maxtop, top, page, step, npages, bottom = r.y + r.h, y0, shown, first = 0, last_ord = 0;
@@ -967,9 +967,9 @@ view_timeline_draw(ui_screen *s, const kg_group *g, ui_rect r)
 	char buf[512];
 	const kg_episode *last = NULL;
 	kg_reason *why = NULL;
-	v = timeline_window(s, g, r, notes ? note_w + 1 : 0, scale, t1, &ncols);
+	v = timeline_window(s, tl, g, r, notes ? note_w + 1 : 0, scale, t1, &ncols);
 	t0 = t1 - scale * ncols;
-	rows = s->by_partition ? partition_rows(g, v, &nrows, &nparts) : member_rows(v, &nrows);
+	rows = tl->by_partition ? partition_rows(g, v, &nrows, &nparts) : member_rows(v, &nrows);
 	if (v->nepisodes > 0)
 		last = &v->episodes[v->nepisodes - 1];
 
@@ -989,7 +989,7 @@ view_timeline_draw(ui_screen *s, const kg_group *g, ui_rect r)
 	 * less 2 (keys.c); here a page is the lanes' rows less one, so a page
 	 * turns to the next with one row in common and no lane is skipped.
 	 */
-	sticky = s->by_partition && region >= 3;
+	sticky = tl->by_partition && region >= 3;
 	maxtop = KG_MAX(0, nrows - region);
 	page = KG_MAX(1, r.h - 2);
 	step = KG_MAX(1, region - 1);
@@ -1006,13 +1006,13 @@ view_timeline_draw(ui_screen *s, const kg_group *g, ui_rect r)
 		hview_free(v);
 		return;
 	}
-	draw_axis(s, r, ncols, scale);
+	draw_axis(s, tl, r, ncols, scale);
 
 	/* episodes in the window, newest first */
 	for (i = v->nepisodes - 1, nep = 0; i >= 0 && nep < neplines; i--, nep++) {
 		if ((y = r.y + 1 + nep) >= bottom)
 			break;
-		episode_line(s, v, &v->episodes[i], t1, r.w - 4, buf, sizeof buf);
+		episode_line(s, tl, v, &v->episodes[i], t1, r.w - 4, buf, sizeof buf);
 		text_put(s, y, r.x + 1, 1, s->attr[UI_EL_EPISODE], glyph_get(G_EPISODE, s->ascii), 0);
 		text_put(s, y, r.x + 3, r.w - 4,
 			 s->attr[v->episodes[i].proto == KG_PROTO_EAGER ? UI_EL_EAGER : UI_EL_COOP], buf, TEXT_ELLIPSIS);
@@ -1021,8 +1021,8 @@ view_timeline_draw(ui_screen *s, const kg_group *g, ui_rect r)
 		text_put(s, r.y + 1, r.x + 3, r.w - 4, s->attr[UI_EL_DIM],
 			 "no rebalance in this window (- zooms out, left scrolls back)", TEXT_ELLIPSIS);
 	if (y0 - 1 < bottom) {
-		marks = draw_verdicts(s, g, y0 - 1, r, ncols, t0, scale);
-		draw_markers(s, v, y0 - 1, r, ncols, t0, t1, scale);
+		marks = draw_verdicts(s, tl, g, y0 - 1, r, ncols, t0, scale);
+		draw_markers(s, tl, v, y0 - 1, r, ncols, t0, t1, scale);
 		if (notes && last != NULL)
 			text_putf(s, y0 - 1, r.x + LABEL_W + ncols + 2, note_w, s->attr[UI_EL_DIM], "episode %d:", last->number);
 	}
@@ -1043,11 +1043,11 @@ view_timeline_draw(ui_screen *s, const kg_group *g, ui_rect r)
 		}
 		if (row->heading > 0) {
 			draw_heading(s, row, y, r);
-		} else if (s->by_partition) {
+		} else if (tl->by_partition) {
 			text_putf(s, y, r.x + 1, LABEL_W - 2, s->attr[UI_EL_NORMAL], "p%d", (int)row->tp.partition);
 			draw_partition_strip(s, v, row->tp, y, r.x + LABEL_W, ncols, t0, scale);
 		} else {
-			draw_member_row(s, v, row, y, r, ncols, t0, scale);
+			draw_member_row(s, tl, v, row, y, r, ncols, t0, scale);
 			if (why != NULL) {
 				ui_lane_facts f;
 				sbuf b = { 0 };
@@ -1062,124 +1062,131 @@ view_timeline_draw(ui_screen *s, const kg_group *g, ui_rect r)
 	if (nrows == 0 && region > 0) {
 		/* an empty strip area would read as a drawing fault */
 		text_put(s, y0, r.x + 3, r.w - 4, s->attr[UI_EL_DIM],
-			 s->by_partition ? "no partitions known for this group" : "no members in this window", 0);
+			 tl->by_partition ? "no partitions known for this group" : "no members in this window", 0);
 		shown = 1;
 	}
 	if (legend && y0 + shown < bottom)
-		draw_legend(s, y0 + shown, r, maxtop > 0 ? first : 0, last_ord, s->by_partition ? nparts : nrows, marks);
+		draw_legend(s, tl, y0 + shown, r, maxtop > 0 ? first : 0, last_ord, tl->by_partition ? nparts : nrows, marks);
 	free(why);
 	free(rows);
 	hview_free(v);
 }
 
-/* One group's side of the compare line: its protocol (or name) and what its last rebalance cost. */
-static void
-compare_side(const ui_screen *s, const kg_group *g, bool by_name, bool shortly, sbuf *b)
+/* Timeline scales, microseconds per column. */
+static const int64_t scales[] = {
+	100000, 250000, 500000, 1000000, 2000000, 5000000, 10000000, 30000000, 60000000, 300000000,
+};
+#define DEFAULT_SCALE 2
+
+/* The timeline's state: relative times, by member, the demo comparing its groups (eager and cooperative). */
+static void *
+view_timeline_init(const ui_screen *s)
 {
-	const kg_group_summary *m = &g->sum;
-	kg_span st = { m->last_stopped_min_us, m->last_stopped_max_us }, un = { m->last_unconsumed_min_us,
-										   m->last_unconsumed_max_us };
-	sbuf_addf(b, "%s: ", by_name ? g->name : shortly && g->proto == KG_PROTO_COOPERATIVE ? "coop" : proto_name(g->proto));
-	if (g->commit_policy != NULL) /* the commits scenario: what the commit policy cost */
-		sbuf_addf(b, "%lld processed twice, ", (long long)g->reprocessed);
-	if (m->last_episode_us < 0) {
-		sbuf_adds(b, "no rebalance yet");
-		return;
-	}
-	if (shortly) {
-		/* "3 stopped 7.8 member-s, 6 parts 15.6 partition-s" */
-		sbuf_addf(b, "%d stopped", m->last_nstopped);
-		if (m->last_nstopped > 0) {
-			sbuf_addc(b, ' ');
-			event_fmt_amount(b, st, m->last_nstopped, "member", s->ascii);
-		}
-		if (m->last_nunconsumed > 0) {
-			sbuf_addf(b, ", %d part%s ", m->last_nunconsumed, m->last_nunconsumed == 1 ? "" : "s");
-			event_fmt_amount(b, un, m->last_nunconsumed, "partition", s->ascii);
-		}
-		return;
-	}
-	event_fmt_cost(b, m->last_nstopped, st, m->last_nunconsumed, un, s->ascii);
+	ui_timeline *tl = xcalloc(1, sizeof *tl);
+	tl->zoom = DEFAULT_SCALE;
+	tl->label_w = LABEL_MIN;
+	tl->compare = s->info != NULL && s->info->demo;
+	return tl;
 }
 
-/* The compare view's cost line, as long as fits width. */
+/* Microseconds per timeline column. */
+int64_t
+timeline_scale_us(const ui_screen *s)
+{
+	const ui_timeline *tl = screen_pane_state(s, UI_VIEW_TIMELINE);
+	int z = tl != NULL ? tl->zoom : DEFAULT_SCALE;
+	return scales[KG_MAX(0, KG_MIN(z, (int)KG_ARRAY_LEN(scales) - 1))];
+}
+
+/* v: the timeline comparing the selected group with the next one, from any view; again: one group. */
 void
-timeline_compare_cost(const ui_screen *s, const kg_group *a, const kg_group *b, int width, sbuf *out)
+timeline_compare_toggle(ui_screen *s)
 {
-	bool by_name = a->proto == b->proto;
-	int form;
-	for (form = 0; form < 2; form++) {
-		sbuf_reset(out);
-		if (form == 0)
-			sbuf_adds(out, "last rebalance cost ");
-		compare_side(s, a, by_name, form > 0, out);
-		sbuf_adds(out, " | ");
-		compare_side(s, b, by_name, form > 0, out);
-		if (width <= 0 || text_width(s, sbuf_str(out)) <= width)
-			return;
-	}
+	ui_timeline *tl = screen_pane_state(s, UI_VIEW_TIMELINE);
+	tl->compare = s->view != UI_VIEW_TIMELINE || !tl->compare;
+	s->view = UI_VIEW_TIMELINE;
+	s->scroll = 0;
 }
 
-/* Keys of the timeline: + - zoom, v compare, w clock or relative times (the events' too). */
-static bool
-view_timeline_key(ui_screen *s, int key, ui_action *a)
+/* Draw the timeline: the compare form when it is on and applies, else the selected group's. */
+static void
+view_timeline_draw(ui_screen *s, void *st, const kg_group *g, ui_rect r)
 {
+	ui_timeline *tl = st;
+	if (!compare_draw(s, tl, g, r))
+		timeline_draw_group(s, tl, g, r);
+}
+
+/* + -: zoom in, out. */
+static void
+timeline_zoom(ui_screen *s, void *st, int key, ui_action *a)
+{
+	ui_timeline *tl = st;
+	(void)s;
 	(void)a;
-	switch (key) {
-	case '+': case '=':
-		if (s->zoom > 0)
-			s->zoom--;
-		return true;
-	case '-': case '_':
-		if (s->zoom < screen_nscales() - 1)
-			s->zoom++;
-		return true;
-	case 'v':
-		/* compare: the timeline of the selected group above the next one's */
-		s->compare = s->view != UI_VIEW_TIMELINE || !s->compare;
-		s->view = UI_VIEW_TIMELINE;
-		s->scroll = 0;
-		return true;
-	case 'w':
-		s->wall_clock = !s->wall_clock;
-		return true;
-	default:
-		return false;
-	}
+	if ((key == '+' || key == '=') && tl->zoom > 0)
+		tl->zoom--;
+	else if ((key == '-' || key == '_') && tl->zoom < (int)KG_ARRAY_LEN(scales) - 1)
+		tl->zoom++;
+}
+
+/* m: a lane per member or per partition. */
+static void
+timeline_mode(ui_screen *s, void *st, int key, ui_action *a)
+{
+	ui_timeline *tl = st;
+	(void)key;
+	(void)a;
+	tl->by_partition = !tl->by_partition;
+	s->scroll = 0;
+}
+
+/* w: episodes' start as clock times, or since kgtop's start. */
+static void
+timeline_clock(ui_screen *s, void *st, int key, ui_action *a)
+{
+	ui_timeline *tl = st;
+	(void)s;
+	(void)key;
+	(void)a;
+	tl->wall_clock = !tl->wall_clock;
 }
 
 /* The timeline's footer hints. */
 static int
-view_timeline_hints(const ui_screen *s, ui_hint *h, int max)
+view_timeline_hints(const ui_screen *s, const void *st, ui_hint *h, int max)
 {
-	int n = screen_hint(h, 0, max, "m", s->by_partition ? "per member" : "per partition", 1);
-	n = screen_hint(h, n, max, "v", s->compare ? "one group" : "compare", 4);
+	const ui_timeline *tl = st;
+	int n = screen_hint(h, 0, max, "m", tl->by_partition ? "per member" : "per partition", 1);
+	n = screen_hint(h, n, max, "v", tl->compare ? "one group" : "compare", 4);
 	n = screen_hint(h, n, max, "+-", "zoom", 1);
 	if (!s->paused)
 		n = screen_hint(h, n, max, s->ascii ? "<-->" : "\u2190\u2192", "scroll", 1);
-	return screen_hint(h, n, max, "w", s->wall_clock ? "relative" : "clock", 2);
+	return screen_hint(h, n, max, "w", tl->wall_clock ? "relative" : "clock", 2);
 }
 
 /* Left/right scroll the timeline without pausing, eight columns a step. */
 static int64_t
-view_timeline_scroll_step(const ui_screen *s)
+view_timeline_scroll_step(const ui_screen *s, const void *st)
 {
-	return screen_scale_us(s) * 8;
+	(void)st;
+	return timeline_scale_us(s) * 8;
 }
 
-static const ui_help view_timeline_help[] = {
-	{ "+ -", "timeline: zoom in / out" },
-	{ "v", "timeline: compare with the next group" },
-	{ "w", "timeline and events: clock / relative times" },
-	{ NULL, NULL },
+static const ui_pane_key view_timeline_keys[] = {
+	{ { '+', '=', '-', '_' }, timeline_zoom, "+ -", "timeline: zoom in / out" },
+	{ { 'm' }, timeline_mode, "m", "timeline: per member / per partition" },
+	{ { 'w' }, timeline_clock, "w", "timeline: clock / relative times" },
+	{ { 0 }, NULL, NULL, NULL },
 };
 
 const ui_pane view_timeline_pane = {
 	.name = "timeline",
 	.key = 't',
+	.init = view_timeline_init,
+	.free = free,
 	.draw = view_timeline_draw,
-	.key_fn = view_timeline_key,
+	.keys = view_timeline_keys,
 	.hints = view_timeline_hints,
 	.scroll_step = view_timeline_scroll_step,
-	.help = view_timeline_help,
 };

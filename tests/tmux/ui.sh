@@ -52,9 +52,10 @@ check "the filter of before in force" twait "GROUP (1 filtered)" 5
 tkeys '\' BSpace BSpace BSpace BSpace BSpace Enter; check "an empty pattern clears the filter" twait "GROUP (7)" 5
 tkeys '\' c o o p Enter; twait "GROUP (1 filtered)" 5
 tkeys Escape; check "Esc clears the filter" twait "GROUP (7)" 5
-tkeys s; check "s sorts by lag" twait "sorted by lag" 5
+tkeys s; check "s sorts by state (the columns' order)" twait "sorted by state" 5
+tkeys s; check "s again: by lag" twait "sorted by lag" 5
 tkeys S; check "S reverses it" twait "sorted by lag, reversed" 5
-tkeys S s s s s s; check "back to name order" tgone "sorted by" 5
+tkeys S s s s s; check "back to name order" tgone "sorted by" 5
 
 tkeys Home /; check "/ opens the search" twait "search groups" 5
 tkeys d e; check "the search selects as it is typed" twait "demo-coop Stable" 5

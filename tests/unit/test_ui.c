@@ -20,6 +20,7 @@
 #include "model/intern.h"
 #include "test_ui_scene.h"
 #include "ui/screen.h"
+#include "ui/view_timeline.h"
 #include "util/util.h"
 
 #define SEC 1000000LL
@@ -66,6 +67,25 @@ teardown(void **state)
 	fclose(devout);
 	fclose(devin);
 	return 0;
+}
+
+/* The timeline's own state (its pane's), for the tests that set it as its keys would. */
+static ui_timeline *
+timeline_of(ui_screen *t)
+{
+	return screen_pane_state(t, UI_VIEW_TIMELINE);
+}
+
+/* Keys to view v, as typed while it is shown (its own keys reach only it); the shown view stays. */
+static void
+view_keys(ui_screen *t, ui_view_id v, const char *keys)
+{
+	ui_action a;
+	ui_view_id was = t->view;
+	t->view = v;
+	for (; *keys; keys++)
+		keys_handle(t, *keys, &a);
+	t->view = was;
 }
 
 /* The text of row y of stdscr (trailing blanks kept). */
@@ -225,7 +245,7 @@ test_view_table(void **state)
 	for (v = 0; v < UI_VIEW_COUNT; v++) {
 		const ui_pane *p = render_pane((ui_view_id)v);
 		ui_hint h[8];
-		int k, nh = p->hints != NULL ? p->hints(&s, h, 8) : 0;
+		int k, nh = p->hints != NULL ? p->hints(&s, s.pane_state[v], h, 8) : 0;
 		char tab[64], hint[64];
 		keys_handle(&s, p->key, &a);
 		assert_int_equal(s.view, v);
@@ -250,6 +270,49 @@ test_view_table(void **state)
 	render_frame(&s);
 }
 
+/*
+ * Keys are unique: no key is claimed twice by the key table and the
+ * views' digits and letters, and no view's own key is one of those (it
+ * would never reach the view); two views may share an own key (m, w),
+ * since only the view shown takes its own.  And the own keys reach only
+ * the view shown: w in the events view leaves the timeline's clock.
+ */
+static void
+test_keys_unique(void **state)
+{
+	ui_key_claim c[256];
+	int n = keys_claims(c, 256), i, j;
+	ui_action a;
+	(void)state;
+	assert_true(n > 40 && n <= 256);
+	for (i = 0; i < n; i++) {
+		for (j = i + 1; j < n; j++) {
+			if (c[i].key != c[j].key || (c[i].view >= 0 && c[j].view >= 0 && c[i].view != c[j].view))
+				continue;
+			fail_msg("key %d (%c) claimed by \"%s\" (view %d) and \"%s\" (view %d)", c[i].key,
+				 c[i].key > 32 && c[i].key < 127 ? c[i].key : '?', c[i].what, c[i].view, c[j].what, c[j].view);
+		}
+	}
+	/* w in the events view: the events' clock (its footer hint turns), not the timeline's */
+	s.view = UI_VIEW_EVENTS;
+	render_frame(&s);
+	assert_true(screen_has("w clock"));
+	keys_handle(&s, 'w', &a);
+	assert_false(timeline_of(&s)->wall_clock);
+	render_frame(&s);
+	assert_true(screen_has("w relative"));
+	keys_handle(&s, 'w', &a);
+	/* and a view not on the screen (the list alone, under 80x24) takes none */
+	resize_term(20, 60);
+	render_frame(&s);
+	s.view = UI_VIEW_TIMELINE;
+	keys_handle(&s, 'm', &a);
+	assert_false(timeline_of(&s)->by_partition);
+	resize_term(24, 80);
+	s.view = UI_VIEW_GRID;
+	render_frame(&s);
+}
+
 /* v: compare timelines; from another view it opens the timeline comparing, again shows one group. */
 static void
 test_compare_key(void **state)
@@ -259,17 +322,17 @@ test_compare_key(void **state)
 	(void)state;
 	/* the demo starts comparing; a cluster does not */
 	screen_init(&t, &opts, &info, s.hist);
-	assert_true(t.compare);
+	assert_true(timeline_of(&t)->compare);
 	screen_free(&t);
 	s.view = UI_VIEW_GRID;
-	s.compare = false;
+	timeline_of(&s)->compare = false;
 	keys_handle(&s, 'v', &a);
 	assert_int_equal(s.view, UI_VIEW_TIMELINE);
-	assert_true(s.compare);
+	assert_true(timeline_of(&s)->compare);
 	keys_handle(&s, 'v', &a);
-	assert_false(s.compare);
+	assert_false(timeline_of(&s)->compare);
 	keys_handle(&s, 'v', &a);
-	assert_true(s.compare);
+	assert_true(timeline_of(&s)->compare);
 }
 
 /* A joiner first seen in a sample after its episode ended did not leave: it got what it got. */
@@ -384,33 +447,37 @@ test_keys_views(void **state)
 	assert_int_equal(s.view, UI_VIEW_HEALTH);
 	keys_handle(&s, 'g', &a);
 	assert_int_equal(s.view, UI_VIEW_GRID);
+	/* s: the sort orders in the group table's order, the columns' from left to right, then round */
+	s.sort = groupcol_sort_find("name");
 	keys_handle(&s, 's', &a);
-	assert_int_equal(s.sort, UI_SORT_LAG);
-	/* by lag: the Empty group with the most lag comes first */
-	assert_string_equal(s.snap->groups[s.order[0]].name, "audit-archiver");
+	assert_int_equal(s.sort, groupcol_sort_find("state"));
 	/* the sort mark stands right before the sorted column's title */
 	render_frame(&s);
-	assert_true(screen_has("\u25beLAG"));
-	keys_handle(&s, 's', &a);
-	render_frame(&s);
 	assert_true(screen_has("\u25beSTATE"));
+	keys_handle(&s, 's', &a);
+	assert_int_equal(s.sort, groupcol_sort_find("lag"));
+	/* by lag: the Empty group with the most lag comes first */
+	assert_string_equal(s.snap->groups[s.order[0]].name, "audit-archiver");
+	render_frame(&s);
+	assert_true(screen_has("\u25beLAG"));
+	/* by time lag, then by verdict, the worst first (issue 10) */
+	keys_handle(&s, 's', &a);
+	assert_int_equal(s.sort, groupcol_sort_find("time lag"));
+	render_frame(&s);
+	assert_true(screen_has("\u25beTIME-LAG"));
+	keys_handle(&s, 's', &a);
+	assert_int_equal(s.sort, groupcol_sort_find("verdict"));
+	render_frame(&s);
+	assert_true(screen_has("\u25beVERDICT"));
 	keys_handle(&s, 's', &a);
 	render_frame(&s);
 	assert_true(screen_has("\u25beREB"));
 	assert_true(screen_has("REB FLAGS"));
-	/* by time lag, then by verdict, the worst first (issue 10) */
 	keys_handle(&s, 's', &a);
-	assert_int_equal(s.sort, UI_SORT_TIME_LAG);
-	render_frame(&s);
-	assert_true(screen_has("\u25beTIME-LAG"));
-	keys_handle(&s, 's', &a);
-	assert_int_equal(s.sort, UI_SORT_VERDICT);
-	render_frame(&s);
-	assert_true(screen_has("\u25beVERDICT"));
-	keys_handle(&s, 's', &a);
-	assert_int_equal(s.sort, UI_SORT_NAME);
+	assert_int_equal(s.sort, groupcol_sort_find("name"));
 	render_frame(&s);
 	assert_true(screen_has("\u25beGROUP"));
+	s.sort = groupcol_sort_default();
 	keys_handle(&s, 'q', &a);
 	assert_true(a.quit);
 }
@@ -433,9 +500,9 @@ test_keys_select(void **state)
 	util_strlcpy(name, g->name, sizeof name);
 	keys_handle(&s, 's', &a); /* resort: the same group stays selected */
 	assert_string_equal(screen_group(&s)->name, name);
-	for (i = 1; i < UI_SORT_COUNT; i++) /* round the cycle, back to by name */
+	for (i = 0; i < groupcol_count && s.sort != groupcol_sort_default(); i++) /* round the cycle, back */
 		keys_handle(&s, 's', &a);
-	assert_int_equal(s.sort, UI_SORT_NAME);
+	assert_int_equal(s.sort, groupcol_sort_default());
 	keys_handle(&s, KEY_END, &a);
 	assert_int_equal(s.sel, s.norder - 1);
 	keys_handle(&s, 'j', &a);
@@ -633,7 +700,7 @@ test_keys_pause(void **state)
 	s.view = UI_VIEW_TIMELINE;
 	keys_handle(&s, KEY_LEFT, &a);
 	assert_true(s.paused);
-	assert_int_equal(s.offset_us, screen_scale_us(&s) * 8);
+	assert_int_equal(s.offset_us, timeline_scale_us(&s) * 8);
 	keys_handle(&s, '0', &a);
 	assert_int_equal(s.offset_us, 0);
 	keys_handle(&s, 'p', &a);
@@ -920,13 +987,18 @@ test_footer_help(void **state)
 	s.help = false;
 	keys_handle(&s, KEY_F(10), &a);
 	assert_true(a.quit);
+	/* the timeline's zoom, from 100 ms to 5 min a column; in another view + and - are not its */
+	s.view = UI_VIEW_TIMELINE;
 	for (i = 0; i < 20; i++)
 		keys_handle(&s, '+', &a);
-	assert_int_equal(s.zoom, 0);
+	assert_int_equal(timeline_scale_us(&s), SEC / 10);
 	for (i = 0; i < 20; i++)
 		keys_handle(&s, '-', &a);
-	assert_int_equal(s.zoom, screen_nscales() - 1);
-	s.zoom = 2;
+	assert_int_equal(timeline_scale_us(&s), 300 * SEC);
+	s.view = UI_VIEW_GRID;
+	keys_handle(&s, '+', &a);
+	assert_int_equal(timeline_scale_us(&s), 300 * SEC);
+	timeline_of(&s)->zoom = 2;
 }
 
 /* Cluster strings never reach the terminal raw. */
@@ -980,7 +1052,8 @@ test_ascii_everywhere(void **state)
 			for (m = 0; m < 2; m++) {
 				char *text, *attrs, *p;
 				s.view = (ui_view_id)v;
-				s.by_partition = m;
+				if (m)
+					view_keys(&s, s.view, "m"); /* by partition, where the view has it */
 				s.help = m && v == 0;
 				render_frame(&s);
 				dump_screen(stdscr, &text, &attrs);
@@ -990,12 +1063,13 @@ test_ascii_everywhere(void **state)
 				}
 				free(text);
 				free(attrs);
+				if (m)
+					view_keys(&s, s.view, "m"); /* and back */
 			}
 		}
 	}
 	keys_handle(&s, 'z', &a);
 	s.help = false;
-	s.by_partition = false;
 	s.ascii = false;
 }
 
@@ -1167,7 +1241,6 @@ test_grid_idle_member(void **state)
 	kg_member_status was;
 	(void)state;
 	s.view = UI_VIEW_GRID;
-	s.by_partition = false;
 	g = pick_group("demo-range");
 	d = member_index(g, "consumer-d");
 	c = member_index(g, "consumer-c");
@@ -1215,7 +1288,6 @@ test_grid_key(void **state)
 {
 	(void)state;
 	s.view = UI_VIEW_GRID;
-	s.by_partition = false;
 	pick_group("demo-range");
 	render_frame(&s);
 	/* in the matrix a dot is another member's partition, not an unconsumed one */
@@ -1235,13 +1307,13 @@ test_grid_key(void **state)
 	assert_true(find_row("(no owner)", "-  -  -") >= 0);
 	assert_false(screen_has("(no owner)       \xc2\xb7"));
 	/* the map: no arrows or crosses there, new partitions are underlined */
-	s.by_partition = true;
+	view_keys(&s, UI_VIEW_GRID, "m");
 	pick_group("demo-range");
 	render_frame(&s);
 	assert_true(screen_has("underlined new: got it in the last rebalance"));
 	assert_false(screen_has("\xc3\x97 lost"));
 	assert_false(screen_has("not this member's"));
-	s.by_partition = false;
+	view_keys(&s, UI_VIEW_GRID, "m");
 	/* in ASCII the blank cell says so */
 	s.ascii = true;
 	render_frame(&s);
@@ -1359,7 +1431,8 @@ test_verdict_marks(void **state)
 	assert_true(find_row("A worker-1", "=4.9k") >= 0);
 	assert_true(screen_has("the partition's lag (# for letters)"));
 	keys_handle(&s, '#', &a);
-	assert_false(s.grid_lag);
+	render_frame(&s);
+	assert_false(screen_has("the partition's lag (# for letters)"));
 	resize_term(24, 80);
 }
 
@@ -1410,7 +1483,7 @@ test_list_coord(void **state)
 	int y, x;
 	(void)state;
 	s.view = UI_VIEW_GRID;
-	s.sort = UI_SORT_LAG; /* the sort marker (not ASCII) after COORD, so that bytes are columns before it */
+	s.sort = groupcol_sort_find("lag"); /* the sort marker (not ASCII) after COORD, so that bytes are columns before it */
 	screen_order(&s);
 	resize_term(40, 120);
 	render_frame(&s);
@@ -1422,7 +1495,7 @@ test_list_coord(void **state)
 	y = find_row("demo-range", "Stable");
 	assert_true(y >= 0);
 	assert_int_equal(find_col(y, " 1 ") + 1, x);
-	s.sort = UI_SORT_NAME;
+	s.sort = groupcol_sort_default();
 	screen_order(&s);
 	resize_term(24, 80);
 	render_frame(&s);
@@ -1597,7 +1670,7 @@ timeline_screen(ui_screen *t, kg_tracker *tr, kg_snapshot *snap, const char *gro
 	t->now_us = snap->time_us;
 	render_theme_apply(t);
 	t->view = UI_VIEW_TIMELINE;
-	t->by_partition = by_partition;
+	timeline_of(t)->by_partition = by_partition;
 	util_strlcpy(t->selected, group, sizeof t->selected);
 	screen_order(t);
 }
@@ -1942,11 +2015,12 @@ test_timeline_stopped_count(void **state)
 static void
 test_timeline_partitions_by_topic(void **state)
 {
+	ui_action a;
 	int y;
 	(void)state;
 	resize_term(40, 120);
 	s.view = UI_VIEW_TIMELINE;
-	s.by_partition = true;
+	keys_handle(&s, 'm', &a);
 	/* an Empty group: all three partitions, under their topic */
 	util_strlcpy(s.selected, "audit-archiver", sizeof s.selected);
 	screen_order(&s);
@@ -1967,7 +2041,7 @@ test_timeline_partitions_by_topic(void **state)
 	assert_int_equal(row_starting(s.lay.view.y, " payments (4 partitions)"), y + 3);
 	assert_true(row_has(y + 7, " p3 "));
 	assert_true(row_has(y + 8, "consuming"));
-	s.by_partition = false;
+	keys_handle(&s, 'm', &a);
 	s.view = UI_VIEW_GRID;
 	resize_term(24, 80);
 }
@@ -1994,13 +2068,13 @@ static void
 test_timeline_clipped_episode(void **state)
 {
 	char row[1024];
-	int y, zoom = s.zoom;
+	int y, zoom = timeline_of(&s)->zoom;
 	(void)state;
 	s.view = UI_VIEW_TIMELINE;
 	util_strlcpy(s.selected, "demo-range", sizeof s.selected);
 	screen_order(&s);
 	/* 100 ms a column, the window ending 8 s after the scene began: the episode (3.2 s to 5.7 s) began before it */
-	s.zoom = 0;
+	timeline_of(&s)->zoom = 0;
 	s.offset_us = s.snap->time_us - (SCENE_T0 + 8 * SEC);
 	render_frame(&s);
 	y = row_starting(s.lay.view.y, " episodes");
@@ -2014,7 +2088,7 @@ test_timeline_clipped_episode(void **state)
 	row_text(y, row, sizeof row);
 	assert_non_null(strstr(row, "\u25b21"));
 	s.offset_us = 0;
-	s.zoom = zoom;
+	timeline_of(&s)->zoom = zoom;
 	s.view = UI_VIEW_GRID;
 }
 
@@ -2152,6 +2226,7 @@ main(void)
 		cmocka_unit_test(test_sources_overlay),
 		cmocka_unit_test(test_source_roles),
 		cmocka_unit_test(test_view_table),
+		cmocka_unit_test(test_keys_unique),
 		cmocka_unit_test(test_compare_key),
 		cmocka_unit_test(test_timeline_note_late_sample),
 		/* grid and health views */

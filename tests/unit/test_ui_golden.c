@@ -50,7 +50,7 @@ typedef struct gcase {
 	bool no_snapshot;      /* before the first frame: "connecting to" */
 	bool big;              /* a 1,000-partition group instead of the seeds */
 	int64_t until_ms;      /* run the scene up to this time (default 20 s) */
-	ui_sort sort;
+	const char *sort;       /* a sort order by name (default: the list's first) */
 	const char *filter;
 	bool maximized;
 	bool replay;            /* a recording drives the model */
@@ -98,7 +98,7 @@ static const gcase cases[] = {
 	{ .name = "connecting-80x24", .rows = 24, .cols = 80, .group = NULL, .view = UI_VIEW_GRID, .no_snapshot = true },
 	{ .name = "narrow-list-60x20", .rows = 20, .cols = 60, .group = "demo-range", .view = UI_VIEW_GRID },
 	{ .name = "too-small-39x12", .rows = 12, .cols = 39, .group = "demo-range", .view = UI_VIEW_GRID },
-	{ .name = "sort-lag-filter-80x24", .rows = 24, .cols = 80, .group = NULL, .view = UI_VIEW_GRID, .sort = UI_SORT_LAG, .filter = "demo|ledger|audit" },
+	{ .name = "sort-lag-filter-80x24", .rows = 24, .cols = 80, .group = NULL, .view = UI_VIEW_GRID, .sort = "lag", .filter = "demo|ledger|audit" },
 	{ .name = "sanitize-weird-80x24", .rows = 24, .cols = 80, .group = "weird", .view = UI_VIEW_EVENTS },
 	{ .name = "big-1000-map-160x48", .rows = 48, .cols = 160, .group = "big", .view = UI_VIEW_GRID, .big = true, .by_partition = true },
 	{ .name = "big-1000-matrix-80x24", .rows = 24, .cols = 80, .group = "big", .view = UI_VIEW_GRID, .big = true },
@@ -210,6 +210,18 @@ select_prefix(ui_screen *s, const char *prefix)
 	screen_order(s);
 }
 
+/* Keys to view v as the user types them: the view's own state is its pane's, set by its keys. */
+static void
+view_keys(ui_screen *s, ui_view_id v, const char *keys)
+{
+	ui_action a;
+	ui_view_id was = s->view;
+	s->view = v;
+	for (; *keys; keys++)
+		keys_handle(s, *keys, &a);
+	s->view = was;
+}
+
 /* Render one case into text. */
 static char *
 render_case(const gcase *c)
@@ -274,17 +286,23 @@ render_case(const gcase *c)
 	s.t0_us = SCENE_T0;
 	s.now_us = (s.snap ? s.snap->time_us : SCENE_T0) + 400000;
 	s.view = c->view;
-	s.by_partition = c->by_partition;
-	s.compare = c->compare; /* the scene is a demo, where compare starts on: each golden says */
+	/* the scene is a demo, where the timeline starts comparing: each golden says (v toggles it there) */
+	if (c->view == UI_VIEW_TIMELINE && c->compare != info.demo)
+		view_keys(&s, UI_VIEW_TIMELINE, "v");
+	if (c->by_partition)
+		view_keys(&s, c->view, "m");
+	for (int z = 2; c->zoom > 0 && z < c->zoom - 1; z++) /* from the default scale (2) */
+		view_keys(&s, UI_VIEW_TIMELINE, "-");
+	if (c->wall_clock)
+		view_keys(&s, c->view, "w");
+	if (c->grid_lag)
+		view_keys(&s, UI_VIEW_GRID, "#");
 	s.help = c->help;
 	s.paused = c->paused;
 	s.offset_us = c->offset_us;
 	s.maximized = c->maximized;
-	s.sort = c->sort;
-	if (c->zoom > 0)
-		s.zoom = c->zoom - 1;
-	s.wall_clock = c->wall_clock;
-	s.grid_lag = c->grid_lag;
+	if (c->sort != NULL)
+		s.sort = groupcol_sort_find(c->sort);
 	if (c->status != NULL)
 		screen_reply(&s, c->status);
 	if (c->filter)
