@@ -69,6 +69,11 @@ typedef struct groupcol_facts {
 	int nparts;
 	int64_t lag;             /* -1 unknown */
 	int rebalances_1h;
+	bool progress;           /* the verdict is known (past: the history had it then) */
+	uint8_t verdict;         /* kg_verdict */
+	uint8_t tlag_kind;       /* kg_tlag_kind (past: none, the history keeps no time lag) */
+	int64_t time_lag_us;
+	int64_t extra_age_us;    /* how much older than its time the snapshot is (a viewer whose stream stopped) */
 } groupcol_facts;
 
 #define GROUPCOL_SPANS 2

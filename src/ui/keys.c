@@ -413,7 +413,7 @@ key_clear(ui_screen *s, int key, ui_action *a)
 	s->status[0] = '\0';
 }
 
-/* s or F6: the next sort order (the group table's, in its order); S: the same order reversed. */
+/* s: the next sort order (the group table's, in its order); S: the same order reversed. */
 static void
 key_sort(ui_screen *s, int key, ui_action *a)
 {
@@ -425,14 +425,64 @@ key_sort(ui_screen *s, int key, ui_action *a)
 	screen_order(s);
 }
 
-/* The help line of s: "sort by name, state, lag, ...", from the group table. */
+/* F6: the sort menu, as htop's, its cursor on the order in force. */
+static void
+key_sort_menu(ui_screen *s, int key, ui_action *a)
+{
+	(void)key;
+	(void)a;
+	s->sort_menu = true;
+	s->sort_menu_row = s->sort;
+}
+
+/* The sort order before row (wrapping). */
+static int
+sort_prev(int row)
+{
+	int i = groupcol_sort_next(-1), prev = -1, first = i;
+	do {
+		if (i == row && prev >= 0)
+			return prev;
+		prev = i;
+		i = groupcol_sort_next(i);
+	} while (i != first);
+	return prev; /* row is the first: the last */
+}
+
+/*
+ * Keys while the sort menu is open: up down j k move, Home End g G the
+ * first and the last, Enter or space sorts by the order under the cursor,
+ * S reverses, Esc q F6 close it as it was; F10 quits.
+ */
+static void
+sort_menu_key(ui_screen *s, int key, ui_action *a)
+{
+	int first = groupcol_sort_next(-1);
+	switch (key) {
+	case 'j': case KEY_DOWN: s->sort_menu_row = groupcol_sort_next(s->sort_menu_row); break;
+	case 'k': case KEY_UP: s->sort_menu_row = sort_prev(s->sort_menu_row); break;
+	case 'g': case KEY_HOME: s->sort_menu_row = first; break;
+	case 'G': case KEY_END: s->sort_menu_row = sort_prev(first); break;
+	case 'S': s->sort_reverse = !s->sort_reverse; screen_order(s); break;
+	case '\n': case '\r': case KEY_ENTER: case ' ':
+		s->sort = s->sort_menu_row;
+		s->sort_menu = false;
+		screen_order(s);
+		break;
+	case KEY_ESC: case 'q': case KEY_F(6): s->sort_menu = false; break;
+	case KEY_F(10): a->quit = true; break;
+	default: break;
+	}
+}
+
+/* The help line of s: "the next sort order: name, state, lag, ...", from the group table. */
 static const char *
 sort_help(void)
 {
 	static char line[160];
 	int i = groupcol_sort_next(-1), first = i;
 	size_t len;
-	snprintf(line, sizeof line, "sort by");
+	snprintf(line, sizeof line, "the next sort order:");
 	while (i >= 0) {
 		len = strlen(line);
 		snprintf(line + len, sizeof line - len, "%s%s", i != first ? ", " : " ", groupcol_sort_name(i));
@@ -621,7 +671,8 @@ static const key_row key_table[] = {
 	{ { '/', KEY_F(3) }, key_search, "/ F3", "search as you type (groups, or the view alone)", KW_ALWAYS },
 	{ { 'n', 'N' }, key_next, "n N", "the next / previous match", KW_ALWAYS },
 	{ { '\\', KEY_F(4) }, key_filter, "\\ F4", "filter the groups by a regex, as you type", KW_ALWAYS },
-	{ { 's', KEY_F(6) }, key_sort, "s F6", NULL, KW_SORTS },
+	{ { 's' }, key_sort, "s", NULL, KW_SORTS },
+	{ { KEY_F(6) }, key_sort_menu, "F6", "sort menu: choose the order (Enter), as in htop", KW_ALWAYS },
 	{ { 'S' }, key_sort, "S", "reverse the sort order", KW_ALWAYS },
 	{ { 'p' }, key_pause, "p", "pause or resume the screen (collection goes on)", KW_ALWAYS },
 	{ { KEY_LEFT, KEY_RIGHT, KEY_SLEFT, KEY_SRIGHT }, key_scrub, "left right",
@@ -744,12 +795,19 @@ keys_handle(ui_screen *s, int key, ui_action *a)
 		overlay_key(s, key, a);
 		return;
 	}
+	if (s->sort_menu) {
+		sort_menu_key(s, key, a);
+		return;
+	}
 	if (s->status_err && key != KEY_RESIZE)
 		s->status[0] = '\0';
 	if (key_view(s, key))
 		return;
 	if ((row = key_find(key)) != NULL) {
+		int64_t was = s->offset_us;
 		row->run(s, key, a);
+		if (s->offset_us != was)
+			screen_order(s); /* the list's order is the one of the time shown */
 		return;
 	}
 	if (key_pane(s, key, a))

@@ -153,11 +153,15 @@ list_note(ui_screen *s, char *buf, size_t n, ui_element *el)
 	}
 }
 
-/* The sort marker before a title at x: down, or up when S reversed it. */
+/*
+ * The sort marker before a title at x: down, or up when S reversed it; in
+ * ASCII a '*' either way ('^' and 'v' are the lag's trend there; the
+ * status line says "reversed").
+ */
 static void
 sort_mark(ui_screen *s, int y, int x)
 {
-	const char *m = s->sort_reverse ? (s->ascii ? "^" : "\u25b4") : (s->ascii ? "v" : "\u25be");
+	const char *m = s->ascii ? "*" : s->sort_reverse ? "\u25b4" : "\u25be";
 	text_put(s, y, x, 1, s->attr[UI_EL_COLUMN] | A_BOLD, m, 0);
 }
 
@@ -251,6 +255,7 @@ list_facts(ui_screen *s, const kg_group *g, groupcol_facts *f)
 	ui_past p;
 	groupcol_facts_now(f, s->snap, g);
 	f->past = screen_scrubbed(s);
+	f->progress = !f->past;
 	if (f->past && screen_past(s, g, &p)) {
 		f->state = p.state;
 		f->in_episode = p.in_episode;
@@ -258,6 +263,10 @@ list_facts(ui_screen *s, const kg_group *g, groupcol_facts *f)
 		f->nparts = p.nparts;
 		f->lag = p.lag;
 		f->rebalances_1h = p.rebalances_1h;
+		/* the verdict it had then, as the history kept it (no time lag: the history keeps none) */
+		f->progress = p.progress;
+		f->verdict = p.vp.verdict;
+		f->tlag_kind = KG_TLAG_NONE;
 	}
 }
 

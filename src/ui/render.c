@@ -994,6 +994,41 @@ draw_help(ui_screen *s)
 			  s->help_top + 1, s->help_top + rows, n);
 }
 
+/*
+ * The sort menu (F6), as htop's: at the group list's place, a line per
+ * sort order of the group table, its name and what it means; the cursor
+ * on one, the order in force marked.
+ */
+static void
+draw_sort_menu(ui_screen *s)
+{
+	int w = KG_MIN(s->lay.cols, 96), x0 = 0, y0 = 1, i, y, n = 0, first = groupcol_sort_next(-1);
+	for (i = first; i >= 0;) {
+		n++;
+		if ((i = groupcol_sort_next(i)) == first)
+			break;
+	}
+	y0 = KG_MAX(1, KG_MIN(s->lay.list.h > 0 ? s->lay.list.y : 1, s->lay.rows - n - 4));
+	for (y = y0; y < y0 + n + 3 && y < s->lay.rows - 1; y++)
+		text_blank(y, x0, w, s->attr[UI_EL_HELP]);
+	text_put(s, y0, x0 + 1, w - 2, s->attr[UI_EL_HELP_KEY] | A_BOLD,
+		 w >= 50 ? "sort by  (Enter chooses, S reverses, Esc cancels)" : "sort by (Enter, Esc)", TEXT_ELLIPSIS);
+	for (i = first, y = y0 + 2; i >= 0 && y < s->lay.rows - 1; y++) {
+		const groupcol *c = &groupcol_table[i];
+		bool cur = i == s->sort_menu_row;
+		attr_t a = cur ? s->attr[UI_EL_SELECTED] : s->attr[UI_EL_HELP];
+		int x = x0 + 1;
+		if (cur)
+			text_blank(y, x0, w, a);
+		x += text_put(s, y, x, 2, a, i == s->sort ? (s->ascii ? "*" : s->sort_reverse ? "\u25b4" : "\u25be") : " ", 0);
+		x += text_put(s, y, x, 12, cur ? a : s->attr[UI_EL_HELP_KEY], c->sort_name, 0);
+		if (w >= 56) /* narrower: the names alone */
+			text_put(s, y, x0 + 15, w - 16, a, c->help, TEXT_ELLIPSIS);
+		if ((i = groupcol_sort_next(i)) == first)
+			break;
+	}
+}
+
 /* The "terminal too small" screen. */
 static void
 draw_too_small(ui_screen *s)
@@ -1041,4 +1076,6 @@ render_frame(ui_screen *s)
 		draw_sources(s);
 	else if (s->help)
 		draw_help(s);
+	else if (s->sort_menu)
+		draw_sort_menu(s);
 }

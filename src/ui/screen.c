@@ -81,7 +81,7 @@ screen_set_snapshot(ui_screen *s, kg_snapshot *snap)
 	screen_order(s);
 }
 
-static const kg_snapshot *sort_snap;
+static const kg_group *sort_groups;
 static int sort_key;
 static bool sort_reverse;
 
@@ -89,15 +89,48 @@ static bool sort_reverse;
 static int
 order_cmp(const void *pa, const void *pb)
 {
-	int c = groupcol_compare(sort_key, &sort_snap->groups[*(const int *)pa], &sort_snap->groups[*(const int *)pb]);
+	int c = groupcol_compare(sort_key, &sort_groups[*(const int *)pa], &sort_groups[*(const int *)pb]);
 	return sort_reverse ? -c : c;
 }
 
-/* Filter and sort the groups; keep the selection by name. */
+/*
+ * Scrubbed back: shallow copies of the shown groups with what the history
+ * says of them at the view time (state, counts, lag, rebalances,
+ * verdict), so that the order is the one of the rows shown.  NULL
+ * when live.
+ */
+static kg_group *
+past_groups(ui_screen *s)
+{
+	const kg_snapshot *sn = s->snap;
+	kg_group *v;
+	int k;
+	if (!screen_scrubbed(s))
+		return NULL;
+	v = xcalloc((size_t)sn->ngroups + 1, sizeof *v);
+	for (k = 0; k < s->norder; k++) {
+		int i = s->order[k];
+		ui_past p;
+		v[i] = sn->groups[i];
+		if (!screen_past(s, &sn->groups[i], &p))
+			continue;
+		v[i].state = p.state;
+		v[i].nmembers = p.nmembers;
+		v[i].nparts = p.nparts;
+		v[i].lag = p.lag;
+		v[i].sum.rebalances_1h = p.rebalances_1h;
+		v[i].verdict = p.progress ? p.vp.verdict : KG_VERDICT_NONE;
+		v[i].tlag_kind = KG_TLAG_NONE; /* the history keeps no time lag */
+	}
+	return v;
+}
+
+/* Filter and sort the groups (scrubbed back: by what they were then); keep the selection by name. */
 void
 screen_order(ui_screen *s)
 {
 	const kg_snapshot *sn = s->snap;
+	kg_group *past;
 	int i;
 	s->norder = 0;
 	s->sel = -1;
@@ -113,11 +146,13 @@ screen_order(ui_screen *s)
 		s->order[s->norder++] = i;
 	}
 	/* qsort with a file-scope key: the UI is single-threaded */
-	sort_snap = sn;
+	past = past_groups(s);
+	sort_groups = past != NULL ? past : sn->groups;
 	sort_key = s->sort;
 	sort_reverse = s->sort_reverse;
 	if (s->norder > 1)
 		qsort(s->order, (size_t)s->norder, sizeof *s->order, order_cmp);
+	free(past);
 	for (i = 0; i < s->norder; i++) {
 		if (strcmp(sn->groups[s->order[i]].name, s->selected) == 0)
 			s->sel = i;
@@ -223,8 +258,10 @@ screen_past(ui_screen *s, const kg_group *g, ui_past *p)
 			p->nmembers += smp->lane_status[i] != KG_LANE_ABSENT;
 	}
 	hview_free(v);
-	if (ok)
+	if (ok) {
 		p->rebalances_1h = history_episodes_started(s->hist, g->id, t - 3600LL * 1000000, t + 1);
+		p->progress = history_verdict_at(s->hist, g->id, t, &p->vp);
+	}
 	return ok;
 }
 

@@ -114,6 +114,8 @@ typedef struct ui_screen {
 	char selected[256];     /* selected group's name */
 	int list_top;
 	bool sort_reverse;      /* S: the sort order upside down */
+	bool sort_menu;         /* F6: the sort menu is open (as htop's), its cursor on a row of the group table */
+	int sort_menu_row;
 	char filter[128];
 	bool filter_edit;       /* typing a filter (\ or F4): it applies as it is typed */
 	char filter_buf[128];
@@ -160,6 +162,8 @@ typedef struct ui_past {
 	int nparts;
 	int64_t lag;            /* -1 unknown */
 	int rebalances_1h;      /* episodes started in the hour before */
+	bool progress;          /* the history had its verdict then */
+	kg_verdict_point vp;    /* and it */
 } ui_past;
 
 /* A scrolling line cursor over a view's rect (s->scroll lines skipped). */

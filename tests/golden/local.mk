@@ -50,6 +50,8 @@ EXTRA_DIST += tests/golden/list.sh \
 	tests/golden/sanitize-weird-80x24.golden \
 	tests/golden/search-events-coop-80x24.golden \
 	tests/golden/sort-lag-filter-80x24.golden \
+	tests/golden/sort-menu-40x12.golden \
+	tests/golden/sort-menu-80x24.golden \
 	tests/golden/stale-kafka-grid-coop-120x40.golden \
 	tests/golden/status-wrap-120x40.golden \
 	tests/golden/timeline-clock-coop-80x24.golden \

@@ -24,6 +24,13 @@ else
 	not_ok "first frame"
 fi
 check "groups listed" twait "demo-coop" 5
+check "worst first: sorted by verdict from the start" twait "▾VERDICT" 5
+# F6: htop's sort menu; g, the first order (by name), Enter chooses it: the steps below walk the names' order
+tkeys F6; check "F6 opens the sort menu" twait "sort by  (Enter chooses" 5
+check "the menu lists the orders with what they mean" twait "worst first (LOST STOPPED" 5
+tkeys g Enter; check "Enter: sorted by the name chosen" twait "▾GROUP" 5
+check "the menu closed" tgone "sort by  (Enter" 5
+tkeys Home
 check "first group selected" twait "audit-archiver Empty" 5
 check "the demo opens on the timeline" twait "/column" 5
 
@@ -55,7 +62,7 @@ tkeys Escape; check "Esc clears the filter" twait "GROUP (7)" 5
 tkeys s; check "s sorts by state (the columns' order)" twait "sorted by state" 5
 tkeys s; check "s again: by lag" twait "sorted by lag" 5
 tkeys S; check "S reverses it" twait "sorted by lag, reversed" 5
-tkeys S s s s s; check "back to name order" tgone "sorted by" 5
+tkeys S s s s s; check "back to name order" twait "sorted by name" 5
 
 tkeys Home /; check "/ opens the search" twait "search groups" 5
 tkeys d e; check "the search selects as it is typed" twait "demo-coop Stable" 5
@@ -133,7 +140,7 @@ click() {
 tab_col() { tmx capture-pane -p -t t | grep -m1 " $1 " | awk -v t=" $1 " '{ print index($0, t) + 1 }'; }
 tstart 120 40 "TERM=xterm-256color $DRIVER --speed 4; $after"
 if twait "weird" 10; then
-	tkeys Home 1
+	tkeys F6 g Enter Home 1 # by name: the rows below are the names' order
 	click 0 5 6; check "mouse: a click selects demo-range" twait "demo-range Stable range (eager)" 5
 	click 0 "$(tab_col "3 health")" 10; check "mouse: a click on a tab shows that view" twait "heartbeat" 5
 	click 65 5 4; check "mouse: the wheel over the list moves the selection three groups" twait "日本 Stable range (eager)" 5
@@ -143,7 +150,7 @@ else
 fi
 tstart 120 40 "TERM=xterm-256color $DRIVER --speed 4 --no-mouse; $after"
 if twait "weird" 10; then
-	tkeys Home 1
+	tkeys F6 g Enter k k k k k k k 1 # by name, the first selected (k: Home is no key in this TERM)
 	click 0 5 6
 	tkeys 3 # keys come in order: once the health view shows, the click has been read
 	twait "heartbeats and poll gaps" 5

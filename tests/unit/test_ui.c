@@ -49,6 +49,7 @@ setup(void **state)
 	scene_init(&sc);
 	scene_run_until(&sc, SCENE_T0 + 20 * SEC);
 	screen_init(&s, &opts, &info, tracker_history(sc.tracker));
+	s.sort = groupcol_sort_find("name"); /* the tests below were written for the names' order */
 	screen_set_snapshot(&s, sc.snap);
 	s.now_us = sc.snap->time_us;
 	render_theme_apply(&s);
@@ -477,7 +478,7 @@ test_keys_views(void **state)
 	assert_int_equal(s.sort, groupcol_sort_find("name"));
 	render_frame(&s);
 	assert_true(screen_has("\u25beGROUP"));
-	s.sort = groupcol_sort_default();
+	s.sort = groupcol_sort_find("name");
 	keys_handle(&s, 'q', &a);
 	assert_true(a.quit);
 }
@@ -500,9 +501,9 @@ test_keys_select(void **state)
 	util_strlcpy(name, g->name, sizeof name);
 	keys_handle(&s, 's', &a); /* resort: the same group stays selected */
 	assert_string_equal(screen_group(&s)->name, name);
-	for (i = 0; i < groupcol_count && s.sort != groupcol_sort_default(); i++) /* round the cycle, back */
+	for (i = 0; i < groupcol_count && s.sort != groupcol_sort_find("name"); i++) /* round the cycle, back */
 		keys_handle(&s, 's', &a);
-	assert_int_equal(s.sort, groupcol_sort_default());
+	assert_int_equal(s.sort, groupcol_sort_find("name"));
 	keys_handle(&s, KEY_END, &a);
 	assert_int_equal(s.sel, s.norder - 1);
 	keys_handle(&s, 'j', &a);
@@ -1436,6 +1437,69 @@ test_verdict_marks(void **state)
 	resize_term(24, 80);
 }
 
+/*
+ * Worst first, also in the past (issue 26): scrubbed back to a moment,
+ * every row of the list shows the verdict its group had then, as the same
+ * scene run only up to that moment says it (ground truth: its snapshot),
+ * and the rows are in that moment's worst-first order; a moment before
+ * the history knew a verdict shows none (not "-", which means "not
+ * judged").
+ */
+static void
+test_scrub_verdicts(void **state)
+{
+	ui_scene then;
+	int64_t t1 = SCENE_T0 + 7 * SEC; /* payments-ledger OK then, LOST from 8 s */
+	int i, differ = 0, y;
+	char want[64], row[1024];
+	(void)state;
+	scene_init(&then);
+	scene_run_until(&then, t1);
+	resize_term(40, 120); /* every group's row */
+	s.view = UI_VIEW_GRID;
+	s.sort = groupcol_sort_default();
+	s.paused = true;
+	s.offset_us = s.snap->time_us - then.snap->time_us;
+	screen_order(&s);
+	render_frame(&s);
+	assert_true(screen_has("at -"));
+	for (i = 0; i < then.snap->ngroups; i++) {
+		const kg_group *g = &then.snap->groups[i], *now = snapshot_group_by_name(s.snap, g->name);
+		if (strncmp(g->name, "weird", 5) == 0)
+			continue; /* its name is sanitized on screen */
+		differ += now != NULL && now->verdict != g->verdict;
+		snprintf(want, sizeof want, " - %-7s ", verdict_name((kg_verdict)g->verdict)); /* no time lag kept */
+		y = find_row(g->name, NULL);
+		assert_true(y > 0);
+		row_text(y, row, sizeof row);
+		if (strstr(row, want) == NULL)
+			fail_msg("%s at -%llds: want \"%s\", the row reads \"%s\"", g->name,
+				 (long long)(s.offset_us / SEC), want, row);
+	}
+	assert_true(differ > 0); /* the moment chosen says something else than now */
+	/* worst first then: each row's verdict no better than the next one's */
+	for (i = 0; i + 1 < s.norder; i++) {
+		const kg_group *a = snapshot_group_by_name(then.snap, s.snap->groups[s.order[i]].name);
+		const kg_group *b = snapshot_group_by_name(then.snap, s.snap->groups[s.order[i + 1]].name);
+		if (a != NULL && b != NULL)
+			assert_true(a->verdict >= b->verdict);
+	}
+	/* before the scene began: the history had no verdict; the cells say nothing */
+	s.offset_us = s.snap->time_us - SCENE_T0 + SEC;
+	screen_order(&s);
+	render_frame(&s);
+	y = find_row("payments-ledger", NULL);
+	row_text(y, row, sizeof row);
+	assert_null(strstr(row, " LOST"));
+	assert_null(strstr(row, " - "));
+	s.offset_us = 0;
+	s.paused = false;
+	s.sort = groupcol_sort_find("name");
+	screen_order(&s);
+	scene_free(&then);
+	resize_term(24, 80);
+}
+
 /* A heartbeat past session.timeout.ms or a poll gap past max.poll.interval.ms shows in words, with a key. */
 static void
 test_health_late(void **state)
@@ -1495,7 +1559,7 @@ test_list_coord(void **state)
 	y = find_row("demo-range", "Stable");
 	assert_true(y >= 0);
 	assert_int_equal(find_col(y, " 1 ") + 1, x);
-	s.sort = groupcol_sort_default();
+	s.sort = groupcol_sort_find("name");
 	screen_order(&s);
 	resize_term(24, 80);
 	render_frame(&s);
@@ -2190,7 +2254,12 @@ test_natural_sort(void **state)
 		bgroup_state(builder_group(b, intern_group(names[i])), KG_STATE_EMPTY);
 	snap = builder_finish(b);
 	screen_init(&t, &opts, &info, tracker_history(tr));
+	/* none judged: worst first is by name too */
 	screen_set_snapshot(&t, snap);
+	assert_string_equal(snap->groups[t.order[0]].name, "consumer-1");
+	assert_string_equal(snap->groups[t.order[3]].name, "consumer-10");
+	t.sort = groupcol_sort_find("name");
+	screen_order(&t);
 	assert_string_equal(snap->groups[t.order[0]].name, "consumer-1");
 	assert_string_equal(snap->groups[t.order[1]].name, "consumer-2");
 	assert_string_equal(snap->groups[t.order[2]].name, "consumer-02b");
@@ -2227,6 +2296,7 @@ main(void)
 		cmocka_unit_test(test_source_roles),
 		cmocka_unit_test(test_view_table),
 		cmocka_unit_test(test_keys_unique),
+		cmocka_unit_test(test_scrub_verdicts),
 		cmocka_unit_test(test_compare_key),
 		cmocka_unit_test(test_timeline_note_late_sample),
 		/* grid and health views */

@@ -67,6 +67,7 @@ typedef struct gcase {
 	const char *cluster;    /* the header's cluster label (default localhost:9092) */
 	const char *search;     /* a search typed (/) and kept */
 	bool grid_lag;          /* #: lag numbers in the grid's cells */
+	bool sort_menu;         /* F6: the sort menu open, its cursor one down */
 } gcase;
 
 #define DEMO_MSG "default: 2/7 a fourth member joins (holding); 6 consumers, 30 msg/s, mock cluster (3 brokers)"
@@ -162,6 +163,9 @@ static const gcase cases[] = {
 	{ .name = "health-stalled-ledger-120x40", .rows = 40, .cols = 120, .group = "payments-ledger", .view = UI_VIEW_HEALTH },
 	{ .name = "status-wrap-120x40", .rows = 40, .cols = 120, .group = "demo-range", .view = UI_VIEW_TIMELINE,
 	  .status = "refused: demo-range uses another assignor, and the mock cluster aborts when a group mixes them (empty the group first, or run the demo on a real cluster with -b)" },
+	/* issue 26: worst first by default; F6 opens the sort menu, as htop's */
+	{ .name = "sort-menu-80x24", .rows = 24, .cols = 80, .group = "demo-range", .view = UI_VIEW_GRID, .sort_menu = true },
+	{ .name = "sort-menu-40x12", .rows = 12, .cols = 40, .group = "demo-range", .view = UI_VIEW_GRID, .sort_menu = true },
 };
 
 static kg_ui_info info_demo = { .demo = true, .cluster = "localhost:9092" };
@@ -313,6 +317,12 @@ render_case(const gcase *c)
 		screen_order(&s);
 	render_theme_apply(&s);
 	render_frame(&s);
+	if (c->sort_menu) {
+		ui_action a;
+		keys_handle(&s, KEY_F(6), &a);
+		keys_handle(&s, 'j', &a);
+		render_frame(&s);
+	}
 	if (c->search != NULL) {
 		/* as typed: / opens the search of the view shown alone, each key finds, Enter keeps it */
 		ui_action a;

@@ -302,6 +302,7 @@ tick(ui_scene *sc, int64_t t)
 	scene_contribute(b);
 	snap = builder_finish(b);
 	tracker_apply(sc->tracker, &pending, snap, &sc->events);
+	history_add_verdicts(tracker_history(sc->tracker), snap); /* as the collector does */
 	snapshot_unref(sc->snap);
 	sc->snap = snap;
 }
@@ -532,6 +533,7 @@ scene_big_group(kg_tracker *tr, const char *name, int nmembers, int nparts, int 
 		snapshot_unref(snap);
 		snap = builder_finish(b);
 		tracker_apply(tr, NULL, snap, &ev);
+		history_add_verdicts(tracker_history(tr), snap); /* as the collector does */
 		evlist_clear(&ev);
 	}
 	free(ev.v);
@@ -583,6 +585,7 @@ scene_many_groups(kg_tracker *tr, int ngroups, int ticks, int64_t step_us)
 		snapshot_unref(snap);
 		snap = builder_finish(b);
 		tracker_apply(tr, NULL, snap, &ev);
+		history_add_verdicts(tracker_history(tr), snap); /* as the collector does */
 		evlist_clear(&ev);
 	}
 	free(ev.v);
