@@ -136,18 +136,24 @@ static void
 list_note(ui_screen *s, char *buf, size_t n, ui_element *el)
 {
 	const kg_source_health *k = screen_source(s, KG_ROLE_CLUSTER);
+	int64_t stream = screen_stream_age(s); /* a viewer whose stream broke: its data is that much older */
 	char d[32];
 	buf[0] = '\0';
 	if (screen_scrubbed(s)) {
 		util_fmt_duration(d, sizeof d, s->offset_us);
 		snprintf(buf, n, "at -%s", d);
 		*el = UI_EL_PAUSED;
-	} else if (k != NULL && (k->status == KG_SRC_STALE || k->status == KG_SRC_ERROR)) {
-		if (k->last_ok_us > 0 && s->snap->time_us >= k->last_ok_us) {
-			util_fmt_duration(d, sizeof d, s->snap->time_us - k->last_ok_us);
-			snprintf(buf, n, "as of %s ago", d);
-		} else {
+	} else if ((k != NULL && (k->status == KG_SRC_STALE || k->status == KG_SRC_ERROR)) || stream > 0) {
+		bool stale = k != NULL && k->status != KG_SRC_OK;
+		if (stale && (k->last_ok_us <= 0 || s->snap->time_us < k->last_ok_us)) {
 			snprintf(buf, n, "no data yet");
+		} else {
+			int64_t age = (stale ? s->snap->time_us - k->last_ok_us : 0) + stream;
+			if (stream > 0 && age < 60000000) /* a viewer's: whole seconds, as the header says them */
+				snprintf(d, sizeof d, "%llds", (long long)(age / 1000000));
+			else
+				util_fmt_duration(d, sizeof d, stream > 0 ? age / 1000000 * 1000000 : age);
+			snprintf(buf, n, "as of %s ago", d);
 		}
 		*el = UI_EL_STALE;
 	}
@@ -254,6 +260,7 @@ list_facts(ui_screen *s, const kg_group *g, groupcol_facts *f)
 {
 	ui_past p;
 	groupcol_facts_now(f, s->snap, g);
+	f->extra_age_us = screen_stream_age(s);
 	f->past = screen_scrubbed(s);
 	f->progress = !f->past;
 	if (f->past && screen_past(s, g, &p)) {

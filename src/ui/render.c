@@ -162,12 +162,15 @@ fmt_span(char *buf, size_t n, int64_t us)
 		snprintf(buf + len - 3, n - (len - 3), "s");
 }
 
+#define HDR_MIN_LABEL 24 /* the cluster's label is cut to this for the clock, never for another source */
+
 /* What the header leaves out to fit, in the order it gives things up. */
 enum {
 	HDR_BRIEF_RIGHT = 0x01,   /* the refresh interval (live), the date (replay) */
 	HDR_DEMO_BRIEF = 0x02,    /* the demo's word is its script step alone, no "ok: default: " */
 	HDR_NO_PHASE = 0x04,      /* and without "(holding)" */
 	HDR_SHORT_CLUSTER = 0x08, /* "demo" for "demo (mock cluster)", "prod" for "prod (host:9092)" */
+	HDR_TINY_RIGHT = 0x10,    /* the right part's word alone: REPLAY, PAUSED; live, no clock */
 };
 
 /*
@@ -202,6 +205,18 @@ header_where(ui_screen *s, unsigned lv, char *m, size_t n)
 	if (s->offset_us > 0) {
 		fmt_span(d, sizeof d, s->offset_us);
 		snprintf(back, sizeof back, " -%s", d);
+	}
+	if ((lv & HDR_TINY_RIGHT) && s->info != NULL && s->info->replay && s->snap != NULL) {
+		snprintf(m, n, " REPLAY ");
+		return UI_EL_REPLAY;
+	}
+	if ((lv & HDR_TINY_RIGHT) && (s->paused || screen_scrubbed(s))) {
+		snprintf(m, n, " PAUSED ");
+		return UI_EL_PAUSED;
+	}
+	if (lv & HDR_TINY_RIGHT) {
+		m[0] = '\0';
+		return UI_EL_HEADER;
 	}
 	if (s->info != NULL && s->info->replay && s->snap != NULL) {
 		const kg_source_health *rp = screen_source(s, KG_ROLE_REPLAY);
@@ -256,6 +271,22 @@ header_attach(ui_screen *s, int rw)
 	return rw;
 }
 
+/* The columns the right part (and a viewer's marker) take. */
+static int
+header_right_need(ui_screen *s, unsigned lv)
+{
+	const kg_source_health *h = screen_source(s, KG_ROLE_ATTACH);
+	char m[192];
+	int w;
+	header_where(s, lv, m, sizeof m);
+	w = text_width(s, m);
+	if (h != NULL && h->status == KG_SRC_OK && h->message != NULL) {
+		snprintf(m, sizeof m, " %s ", h->message);
+		w += text_width(s, m) + 1;
+	}
+	return w;
+}
+
 /* The right part drawn at the header's right edge (and a viewer's marker); returns its width. */
 static int
 header_right(ui_screen *s, unsigned lv)
@@ -297,16 +328,30 @@ header_demo_word(const char *msg, unsigned lv, char *st, size_t n)
 }
 
 /*
+ * A source's status as the screen has it: a viewer's (--attach) recorded
+ * sources are stale while its stream is broken (their data is as old as
+ * its last tick), whatever they said then.
+ */
+static kg_src_status
+header_status(const ui_screen *s, const kg_source_health *h, int64_t *extra)
+{
+	*extra = h->role != KG_ROLE_ATTACH ? screen_stream_age(s) : 0;
+	return *extra > 0 && h->status == KG_SRC_OK ? KG_SRC_STALE : h->status;
+}
+
+/*
  * A source's word in the header, into st: "ok" (the demo's script step,
  * see header_demo_word; "ok, 761 malformed" for a stream that reads
  * mostly garbage), "stale 12s: why", "error: why" or "connecting".
  * Returns its element.
  */
 static ui_element
-header_source_word(const kg_snapshot *sn, const kg_source_health *h, unsigned lv, char *st, size_t n)
+header_source_word(const ui_screen *s, const kg_source_health *h, unsigned lv, char *st, size_t n)
 {
+	const kg_snapshot *sn = s->snap;
 	char d[32];
-	switch (h->status) {
+	int64_t extra, age;
+	switch (header_status(s, h, &extra)) {
 	case KG_SRC_OK: {
 		const char *bad = h->message ? strstr(h->message, " malformed") : NULL;
 		if (bad != NULL) {
@@ -324,9 +369,14 @@ header_source_word(const kg_snapshot *sn, const kg_source_health *h, unsigned lv
 		return UI_EL_SRC_OK;
 	}
 	case KG_SRC_STALE:
-		/* for how long, and why */
-		fmt_span(d, sizeof d, h->last_ok_us > 0 && sn->time_us > h->last_ok_us ? sn->time_us - h->last_ok_us : 0);
-		snprintf(st, n, "stale %s%s%s", d, h->message && *h->message ? ": " : "", h->message ? h->message : "");
+		/* for how long (a broken stream's age added), and why */
+		age = h->status == KG_SRC_STALE && h->last_ok_us > 0 && sn->time_us > h->last_ok_us ? sn->time_us - h->last_ok_us
+												  : 0;
+		fmt_span(d, sizeof d, extra > 0 ? (age + extra) / 1000000 * 1000000 : age); /* a viewer's: whole seconds */
+		if (h->status == KG_SRC_STALE)
+			snprintf(st, n, "stale %s%s%s", d, h->message && *h->message ? ": " : "", h->message ? h->message : "");
+		else
+			snprintf(st, n, "stale %s", d);
 		return UI_EL_SRC_STALE;
 	case KG_SRC_ERROR:
 		snprintf(st, n, "error: %s", h->message ? h->message : "?");
@@ -381,7 +431,7 @@ header_needs(ui_screen *s, const unsigned *levels, int nlevels, int *need)
 		for (f = 0; f < 3; f++) {
 			/* only the demo's word changes with the level */
 			if (f == 0 || h->role == KG_ROLE_DEMO)
-				header_source_word(s->snap, h, src_forms[f], buf, sizeof buf);
+				header_source_word(s, h, src_forms[f], buf, sizeof buf);
 			src_w[f] += 3 + text_width(s, h->name) + text_width(s, buf) + (h->insecure ? 11 : 0);
 		}
 	}
@@ -392,29 +442,80 @@ header_needs(ui_screen *s, const unsigned *levels, int nlevels, int *need)
 	}
 }
 
-/* Columns the sources drawn after the k-th of draw_header's two passes need at least: a name and a short word each. */
+/* The order the header names the sources in: the cluster's first, then the troubled ones, then the rest. */
 static int
-header_after(ui_screen *s, int k, unsigned lv)
+header_rank(const ui_screen *s, const kg_source_health *h, const kg_source_health *cluster)
+{
+	int64_t extra;
+	return h == cluster ? 0 : header_status(s, h, &extra) != KG_SRC_OK ? 1 : 2;
+}
+
+/* Columns the sources named after the one at position k of the header's order need at least: a name and a short word each. */
+static int
+header_after(ui_screen *s, const kg_source_health *cluster, int rank, int i, unsigned lv)
 {
 	const kg_snapshot *sn = s->snap;
 	char st[512];
 	int j, w = 0;
-	for (j = k + 1; j < 2 * sn->nsources; j++) {
-		const kg_source_health *h = &sn->sources[j % sn->nsources];
-		if ((j < sn->nsources) != (h->status != KG_SRC_OK) || !header_shows(h))
+	for (j = 0; j < sn->nsources; j++) {
+		const kg_source_health *h = &sn->sources[j];
+		int rj = header_rank(s, h, cluster);
+		if (rj < rank || (rj == rank && j <= i) || !header_shows(h))
 			continue;
-		header_source_word(sn, h, lv, st, sizeof st);
+		header_source_word(s, h, lv, st, sizeof st);
 		w += 3 + text_width(s, h->name) + KG_MIN(text_width(s, st), 10);
 	}
 	return w;
 }
 
 /*
- * The header: kgtop and the cluster, each source and its health (the
- * troubled ones first), where the screen is in time.  It gives up, in
- * order, the refresh interval, the demo's "ok: default: ", the script's
- * phase and the cluster's address before it cuts any word, so the demo's
- * step shows at 80 columns.
+ * One source's name and word at x, within the header's room up to end
+ * (a long reason leaves room for the sources after it; "stale 12s: why"
+ * keeps the why only where a few words of it fit); returns the new x.
+ */
+static int
+header_put_source(ui_screen *s, const kg_source_health *h, int x, int end, int after, unsigned lv)
+{
+	ui_rect r = s->lay.header;
+	char st[512];
+	ui_element el = header_source_word(s, h, lv, st, sizeof st);
+	x += 2;
+	x += text_put(s, r.y, x, end - x - 1, s->attr[UI_EL_HEADER], h->name, TEXT_ELLIPSIS);
+	if (x < end - 2) {
+		int sw = end - x - 2; /* after the blank */
+		char *colon = h->status == KG_SRC_STALE ? strstr(st, ": ") : NULL;
+		sw = KG_MAX(KG_MIN(sw, 10), sw - after);
+		if (colon != NULL && text_width(s, st) > sw && (int)(colon - st) + 10 > sw)
+			*colon = '\0';
+		x += 1;
+		x += text_put(s, r.y, x, sw, s->attr[el], st, TEXT_ELLIPSIS);
+	}
+	if (h->insecure && x < end - 12)
+		x += text_put(s, r.y, x, 12, s->attr[UI_EL_SRC_STALE], " (insecure)", 0);
+	return x;
+}
+
+/* The columns the cluster source's name and short word take ("  kafka stale 12s"), 0 without one. */
+static int
+header_cluster_health_w(ui_screen *s, const kg_source_health *cl, unsigned lv)
+{
+	char st[512], *colon;
+	if (cl == NULL || !header_shows(cl))
+		return 0;
+	header_source_word(s, cl, lv, st, sizeof st);
+	if ((colon = strstr(st, ": ")) != NULL)
+		*colon = '\0'; /* the reason may give way; the word stays */
+	return 3 + text_width(s, cl->name) + KG_MIN(text_width(s, st), 24);
+}
+
+/*
+ * The header: kgtop and the cluster, the cluster's health, where the
+ * screen is in time, then each other source and its health (the troubled
+ * ones first).  It gives up, in order, the refresh interval, the demo's
+ * "ok: default: ", the script's phase and the cluster's address before it
+ * cuts any word, so the demo's step shows at 80 columns; the cluster's
+ * name (or address) and its health keep their place at every width, the
+ * other sources and even the clock give way to them.
  */
 static void
 draw_header(ui_screen *s)
@@ -428,7 +529,8 @@ draw_header(ui_screen *s)
 	};
 	ui_rect r = s->lay.header;
 	const kg_snapshot *sn = s->snap;
-	int x = 0, rw, i, k;
+	const kg_source_health *cl = sn != NULL ? screen_source(s, KG_ROLE_CLUSTER) : NULL;
+	int x = 0, rw = 0, i, rank, hw, cw, end;
 	unsigned lv = levels[KG_ARRAY_LEN(levels) - 1];
 	char cluster[256];
 	int need[KG_ARRAY_LEN(levels)];
@@ -442,46 +544,28 @@ draw_header(ui_screen *s)
 	}
 	text_blank(r.y, r.x, r.w, s->attr[UI_EL_HEADER]);
 	x += text_put(s, r.y, x, r.w, s->attr[UI_EL_HEADER_TITLE], " kgtop ", 0);
-	/* right part first, so sources yield to it */
-	rw = header_right(s, lv);
-	/* the cluster label yields to the sources: at most a quarter of the width */
 	header_cluster(s, lv, cluster, sizeof cluster);
-	x += text_put(s, r.y, x, KG_MIN(r.w - rw - x - 1, KG_MAX(16, r.w / 4)), s->attr[UI_EL_HEADER_TITLE], cluster,
-		      TEXT_ELLIPSIS);
+	cw = text_width(s, cluster);
+	hw = header_cluster_health_w(s, cl, lv);
+	/* the right part where it fits beside the cluster (cut to HDR_MIN_LABEL at most) and its health, else its word alone */
+	if (x + KG_MIN(cw, HDR_MIN_LABEL) + hw + header_right_need(s, lv) + 1 > r.w)
+		lv |= HDR_TINY_RIGHT; /* and the label may be cut to 12 for its word: a replay or a pause must show */
+	if (x + KG_MIN(cw, (lv & HDR_TINY_RIGHT) ? 12 : HDR_MIN_LABEL) + hw + header_right_need(s, lv) + 1 <= r.w)
+		rw = header_right(s, lv);
+	/* the cluster's label, cut only where it leaves its health no room */
+	x += text_put(s, r.y, x, KG_MAX(8, r.w - rw - x - hw - 1), s->attr[UI_EL_HEADER_TITLE], cluster, TEXT_ELLIPSIS);
 	if (sn == NULL)
 		return;
-	/* sources in trouble first, so a narrow header still shows them (i lists them all) */
-	for (k = 0; k < 2 * sn->nsources && x < r.w - rw - 2; k++) {
-		const kg_source_health *h = &sn->sources[k % sn->nsources];
-		char st[512];
-		ui_element el;
-		int avail = r.w - rw - x - 3;
-		i = k % sn->nsources;
-		if ((k < sn->nsources) != (h->status != KG_SRC_OK))
-			continue; /* first pass: the troubled ones; second: the rest */
-		el = header_source_word(sn, h, lv, st, sizeof st);
-		if (avail < 4)
-			break;
-		if (!header_shows(h))
-			continue;
-		x += 2;
-		x += text_put(s, r.y, x, avail, s->attr[UI_EL_HEADER], h->name, TEXT_ELLIPSIS);
-		if (x < r.w - rw - 2) {
-			/* a long reason leaves room for the sources after it */
-			int sw = r.w - rw - x - 2; /* after the blank */
-			char *colon = h->status == KG_SRC_STALE ? strstr(st, ": ") : NULL;
-			if (i + 1 < sn->nsources && sw > 48)
-				sw = KG_MAX(48, sw - 16 * (sn->nsources - i - 1));
-			/* and the sources after it their names and a short word */
-			sw = KG_MAX(KG_MIN(sw, 10), sw - header_after(s, k, lv));
-			/* "stale 12s: why" keeps the why only where a few words of it fit */
-			if (colon != NULL && text_width(s, st) > sw && (int)(colon - st) + 10 > sw)
-				*colon = '\0';
-			x += 1;
-			x += text_put(s, r.y, x, sw, s->attr[el], st, TEXT_ELLIPSIS);
+	end = r.w - rw;
+	for (rank = 0; rank < 3; rank++) {
+		for (i = 0; i < sn->nsources && x < end - 2; i++) {
+			const kg_source_health *h = &sn->sources[i];
+			if (header_rank(s, h, cl) != rank || !header_shows(h))
+				continue;
+			if (end - x - 3 < 4)
+				break;
+			x = header_put_source(s, h, x, end, header_after(s, cl, rank, i, lv), lv);
 		}
-		if (h->insecure && x < r.w - rw - 12)
-			x += text_put(s, r.y, x, 12, s->attr[UI_EL_SRC_STALE], " (insecure)", 0);
 	}
 }
 

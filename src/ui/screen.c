@@ -277,6 +277,16 @@ screen_source(const ui_screen *s, kg_src_role role)
 	return NULL;
 }
 
+/* A viewer whose stream broke: how long ago its last good data came. */
+int64_t
+screen_stream_age(const ui_screen *s)
+{
+	const kg_source_health *h = screen_source(s, KG_ROLE_ATTACH);
+	if (h == NULL || h->status == KG_SRC_OK || h->last_ok_us <= 0 || s->now_us <= h->last_ok_us)
+		return 0;
+	return s->now_us - h->last_ok_us;
+}
+
 /* The time the views show. */
 int64_t
 screen_view_time(const ui_screen *s)

@@ -247,6 +247,13 @@ bool screen_scrubbed(const ui_screen *s);
 bool screen_past(ui_screen *s, const kg_group *g, ui_past *p);
 /* The health of the first source of a role in the shown snapshot, NULL when none. */
 const kg_source_health *screen_source(const ui_screen *s, kg_src_role role);
+/*
+ * A viewer (--attach) whose stream broke (the serving kgtop went away, or
+ * the network): how long ago its last good data came, by this screen's
+ * clock; 0 when live (or no viewer).  Its recorded sources are that much
+ * older than they say: the header calls them stale, the list says its age.
+ */
+int64_t screen_stream_age(const ui_screen *s);
 /* The time the views show: the snapshot's time minus the scrub offset. */
 int64_t screen_view_time(const ui_screen *s);
 /* Screen row of the cursor's next line, -1 when scrolled out of its rect. */

@@ -4,6 +4,7 @@ EXTRA_DIST += tests/golden/list.sh \
 	tests/golden/ascii-grid-coop-160x48.golden \
 	tests/golden/ascii-mid-rebalance-range-80x24.golden \
 	tests/golden/ascii-timeline-range-80x24.golden \
+	tests/golden/attached-down-grid-coop-80x24.golden \
 	tests/golden/attached-events-coop-80x24.golden \
 	tests/golden/big-1000-map-160x48.golden \
 	tests/golden/big-1000-matrix-80x24.golden \
@@ -22,6 +23,10 @@ EXTRA_DIST += tests/golden/list.sh \
 	tests/golden/grid-ledger-160x48.golden \
 	tests/golden/grid-ledger-200x60.golden \
 	tests/golden/grid-range-80x24.golden \
+	tests/golden/header-address-160x48.golden \
+	tests/golden/header-address-80x24.golden \
+	tests/golden/header-demo-40x12.golden \
+	tests/golden/header-replay-40x12.golden \
 	tests/golden/health-ledger-160x48.golden \
 	tests/golden/health-ledger-80x24.golden \
 	tests/golden/health-none-80x24.golden \

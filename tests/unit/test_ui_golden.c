@@ -68,7 +68,11 @@ typedef struct gcase {
 	const char *search;     /* a search typed (/) and kept */
 	bool grid_lag;          /* #: lag numbers in the grid's cells */
 	bool sort_menu;         /* F6: the sort menu open, its cursor one down */
+	bool kafka_ok;          /* a kafka source (the cluster's) that is well */
+	bool attach_down;       /* a viewer whose stream broke 17 s ago (its collector died) */
 } gcase;
+
+#define LONG_CLUSTER "broker-1.payments.prod.example.com:9092,broker-2.payments.prod.example.com:9092"
 
 #define DEMO_MSG "default: 2/7 a fourth member joins (holding); 6 consumers, 30 msg/s, mock cluster (3 brokers)"
 
@@ -166,6 +170,18 @@ static const gcase cases[] = {
 	/* issue 26: worst first by default; F6 opens the sort menu, as htop's */
 	{ .name = "sort-menu-80x24", .rows = 24, .cols = 80, .group = "demo-range", .view = UI_VIEW_GRID, .sort_menu = true },
 	{ .name = "sort-menu-40x12", .rows = 12, .cols = 40, .group = "demo-range", .view = UI_VIEW_GRID, .sort_menu = true },
+	/* issue 26: the cluster's name or address and its health first in the header, at every width */
+	{ .name = "header-demo-40x12", .rows = 12, .cols = 40, .group = "demo-coop", .view = UI_VIEW_TIMELINE, .compare = true,
+	  .demo_msg = DEMO_MSG, .no_trace = true, .cluster = "demo (mock cluster)", .kafka_ok = true },
+	{ .name = "header-address-160x48", .rows = 48, .cols = 160, .group = "demo-coop", .view = UI_VIEW_GRID,
+	  .cluster = LONG_CLUSTER, .kafka_ok = true },
+	{ .name = "header-address-80x24", .rows = 24, .cols = 80, .group = "demo-coop", .view = UI_VIEW_GRID,
+	  .cluster = LONG_CLUSTER, .kafka_ok = true },
+	/* issue 26: a viewer whose collector died says how old its data is, as a stale cluster does */
+	{ .name = "attached-down-grid-coop-80x24", .rows = 24, .cols = 80, .group = "demo-coop", .view = UI_VIEW_GRID,
+	  .attached = true, .attach_down = true, .kafka_ok = true, .no_trace = true },
+	{ .name = "header-replay-40x12", .rows = 12, .cols = 40, .group = "demo-coop", .view = UI_VIEW_GRID,
+	  .replay = true, .paused = true, .offset_us = 7500000, .kafka_ok = true, .no_trace = true },
 };
 
 static kg_ui_info info_demo = { .demo = true, .cluster = "localhost:9092" };
@@ -282,7 +298,11 @@ render_case(const gcase *c)
 	} else if (!c->no_snapshot) {
 		if (c->kafka_stale)
 			scene_kafka(KG_SRC_STALE, "all brokers down", 71 * SEC);
-		if (c->attached)
+		if (c->kafka_ok)
+			scene_kafka(KG_SRC_OK, NULL, 0);
+		if (c->attached && c->attach_down)
+			scene_attach_down("http://10.1.2.3:9464/stream: Connection refused; reconnecting in 12.0s", 17 * SEC);
+		else if (c->attached)
 			scene_attach("attached to 10.1.2.3:9464, 0.4 s behind");
 		scene_run_until(&sc, SCENE_T0 + (c->until_ms ? c->until_ms : 20000) * 1000);
 		screen_set_snapshot(&s, sc.snap);

@@ -53,6 +53,8 @@ void scene_drain(kg_obsq *q);
 void scene_kafka(kg_src_status st, const char *msg, int64_t last_ok_ago_us);
 /* An "attach" source (--attach: a viewer of another kgtop) saying msg from now on. */
 void scene_attach(const char *msg);
+/* An "attach" source whose stream broke ago_us ago (the serving kgtop went away), saying msg. */
+void scene_attach_down(const char *msg, int64_t ago_us);
 /*
  * From now on, scene_contribute() gives the demo source the message msg
  * (its script step, as the demo says it; NULL none), and reports the log
