@@ -1,7 +1,8 @@
 /*
  * view_events.c: the group's events, newest first by their own time, in the seeds' words
- * (event_format_line), coloured by kind.  Times count from kgtop's first
- * snapshot, or wall-clock with w.  While scrubbing, events after the
+ * (event_format_line), coloured by kind.  Times are the clock's, as in
+ * logs and alerts (the demo's count from kgtop's first snapshot); w turns
+ * them the other way.  While scrubbing, events after the
  * scrubbed time are hidden.  Durations and costs keep their precision as
  * the model wrote them ("≤1.0s", "≥2 rounds"; "<=", ">=" in ASCII).
  * Shown alone (Enter), it can be searched (/, n, N): the match is marked
@@ -186,12 +187,13 @@ view_events_draw(ui_screen *s, void *st, const kg_group *g, ui_rect r)
 	sbuf_free(&b);
 }
 
-/* The events' state: times since kgtop's start. */
+/* The events' state: clock times, as logs and alerts have them; the demo's since kgtop's start. */
 static void *
 view_events_init(const ui_screen *s)
 {
-	(void)s;
-	return xcalloc(1, sizeof(ui_events));
+	ui_events *ev = xcalloc(1, sizeof *ev);
+	ev->wall_clock = !(s->info != NULL && s->info->demo);
+	return ev;
 }
 
 /* w: clock times, or since kgtop's start. */

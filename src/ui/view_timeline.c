@@ -33,8 +33,8 @@
  * Episodes carry the number the model gave them (1, 2, 3... per group
  * since kgtop started), so a number stays with its episode as the window
  * slides and as old ones are trimmed; a marker's number is drawn only
- * where it fits before the next marker.  Start times count from kgtop's
- * start ("+2m57s"), or are clock times with w.
+ * where it fits before the next marker.  Start times are clock times (in
+ * the demo they count from kgtop's start, "+2m57s"); w turns them.
  */
 #include "config.h"
 
@@ -1078,14 +1078,20 @@ static const int64_t scales[] = {
 };
 #define DEFAULT_SCALE 2
 
-/* The timeline's state: relative times, by member, the demo comparing its groups (eager and cooperative). */
+/*
+ * The timeline's state: by member; episodes start at clock times as the
+ * events do (the demo's since kgtop's start, and it compares its groups,
+ * eager and cooperative).
+ */
 static void *
 view_timeline_init(const ui_screen *s)
 {
 	ui_timeline *tl = xcalloc(1, sizeof *tl);
+	bool demo = s->info != NULL && s->info->demo;
 	tl->zoom = DEFAULT_SCALE;
 	tl->label_w = LABEL_MIN;
-	tl->compare = s->info != NULL && s->info->demo;
+	tl->compare = demo;
+	tl->wall_clock = !demo;
 	return tl;
 }
 

@@ -35,6 +35,13 @@ tkeys k k Enter; check "up and Enter: sorted by lag" twait "sorted by lag" 5
 check "the menu closed" tgone "sort by  (Enter" 5
 tkeys S; check "S reverses it" twait "sorted by lag, reversed" 5
 tkeys S F6 j j Enter; check "back to worst first" tgone "sorted by" 5
+# the events view: clock times, as logs and alerts have them; w: since kgtop's start
+clock_times() { printf '%s\n' "$T_LAST" | grep -qE '^ \[[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{3}\] '; }
+relative_times() { printf '%s\n' "$T_LAST" | grep -qE '^ \[[0-9]+\.[0-9]{3}s\] '; }
+tkeys 4; check "events: clock times on a cluster" tpoll 10 clock_times
+check "events: the footer offers relative times" twait "w relative" 5
+tkeys w; check "w: times since kgtop's start" tpoll 5 relative_times
+tkeys w 1
 # the header: the whole address and its health at 80 columns (it was cut to 20 there)
 check "80x24: the cluster's whole address, then kafka ok" tpoll 5 header_has "kgtop $bootstrap  kafka ok"
 tmx resize-window -t t -x 40 -y 12
