@@ -414,10 +414,10 @@ name_cmp(const kg_group *a, const kg_group *b)
  */
 const groupcol groupcol_table[] = {
 	{ .sort_name = "name", .cmp = name_cmp,
-	  .help = "the group's name, as people sort: consumer-2 before consumer-10" },
+	  .help = "the group's name (as people sort: consumer-2 before consumer-10)" },
 	{ .title = "STATE", .width = 6, .align = GROUPCOL_FILL, .label = "state", .sort_name = "state",
 	  .cmp = state_cmp, .cell = state_cell,
-	  .help = "rebalancing first, then Stable, Empty, Dead; storms first" },
+	  .help = "the group's state (sorts rebalancing first, storms first)" },
 	{ .title = "PROTOCOL", .width = 11, .align = GROUPCOL_LEFT, .drop = 2, .label = "assignor", .cell = proto_cell,
 	  .help = "the assignor, and whether it rebalances eager or cooperative" },
 	{ .title = "COORD", .width = 5, .align = GROUPCOL_RIGHT, .optional = true, .label = "coordinator",
@@ -436,7 +436,7 @@ const groupcol groupcol_table[] = {
 	{ .label = "idle members", .joins = true, .cell = idle_cell },
 	{ .title = "VERDICT", .width = 7, .align = GROUPCOL_LEFT, .drop = 8, .label = "progress",
 	  .sort_name = "verdict", .cmp = verdict_cmp, .sort_default = true, .cell = verdict_cell,
-	  .help = "worst first (LOST STOPPED STALLED REWIND SLOW), then time lag" },
+	  .help = "the worst partition's progress (worst first, then time lag)" },
 	{ .title = "REB", .width = 4, .align = GROUPCOL_RIGHT, .drop = 5, .sort_name = "rebalances", .cmp = reb_cmp,
 	  .cell = reb_cell, .help = "rebalances in the last hour" },
 	{ .title = "FLAGS", .width = 11, .align = GROUPCOL_LEFT, .drop = 6, .cell = flags_cell,

@@ -298,9 +298,9 @@ view_scroll(ui_screen *s, int n)
 }
 
 /*
- * PgUp, PgDn, space, Home, End: page, or go to the end of, what has the
- * keys: the group list, or the view shown alone (space plays or pauses a
- * replay).
+ * PgUp, PgDn, space, Home End (g G, as in less and k9s): page, or go to
+ * the end of, what has the keys: the group list, or the view shown alone
+ * (space plays or pauses a replay).
  */
 static void
 key_page(ui_screen *s, int key, ui_action *a)
@@ -310,20 +310,25 @@ key_page(ui_screen *s, int key, ui_action *a)
 		command(a, KG_ROLE_REPLAY, "%s", "toggle");
 		return;
 	}
+	if (key == 'g' && !s->told_g) {
+		/* g was the grid's letter: say it once */
+		screen_status(s, false, "g: the top (as in less); the grid view is o (or 1)");
+		s->told_g = true;
+	}
 	if (screen_view_focus(s)) {
 		page = KG_MAX(1, s->lay.view.h - 2);
-		if (key == KEY_HOME)
+		if (key == KEY_HOME || key == 'g')
 			s->scroll = 0;
-		else if (key == KEY_END)
+		else if (key == KEY_END || key == 'G')
 			s->scroll = KG_MAX(0, s->view_rows - s->lay.view.h);
 		else
 			view_scroll(s, key == KEY_PPAGE ? -page : page);
 		return;
 	}
 	page = KG_MAX(1, s->lay.list.h - 2);
-	if (key == KEY_HOME)
+	if (key == KEY_HOME || key == 'g')
 		screen_select(s, 0);
-	else if (key == KEY_END)
+	else if (key == KEY_END || key == 'G')
 		screen_select(s, s->norder - 1);
 	else
 		screen_select(s, s->sel + (key == KEY_PPAGE ? -page : page));
@@ -660,10 +665,10 @@ typedef struct key_row {
 /* The keys that are not a view's, in the help's order. */
 static const key_row key_table[] = {
 	{ { 'j', KEY_DOWN, 'k', KEY_UP }, key_select, "up down j k", "select a group", KW_ALWAYS },
-	{ { KEY_NPAGE, KEY_PPAGE, KEY_HOME, KEY_END, ' ' }, key_page, "PgUp PgDn", 
+	{ { KEY_NPAGE, KEY_PPAGE, KEY_HOME, KEY_END, 'g', 'G', ' ' }, key_page, "PgUp PgDn",
 	  "page the groups, or the view alone (space: down)", KW_LIVE },
 	{ { 0 }, NULL, "PgUp PgDn", "page the groups, or the view alone", KW_REPLAY },
-	{ { 0 }, NULL, "Home End", "the first, the last of them", KW_ALWAYS },
+	{ { 0 }, NULL, "Home End g G", "the first, the last of them (as in less)", KW_ALWAYS },
 	{ { 0 }, NULL, NULL, NULL, KW_VIEWS },
 	{ { '\t', KEY_BTAB }, key_cycle_view, "Tab S-Tab", "next / previous view", KW_ALWAYS },
 	{ { '\n', '\r', KEY_ENTER }, key_maximize, "Enter", "the group's view alone, with the keys, or back", KW_ALWAYS },
@@ -736,7 +741,7 @@ key_view(ui_screen *s, int key)
 static void
 overlay_key(ui_screen *s, int key, ui_action *a)
 {
-	int page = KG_MAX(1, s->lay.rows - 7);
+	int page = KG_MAX(1, s->lay.rows - 5); /* the help's rows (render.c's draw_help), less one in common */
 	switch (key) {
 	case 'j': case KEY_DOWN: s->help_top++; break;
 	case 'k': case KEY_UP: s->help_top--; break;
@@ -950,6 +955,13 @@ keys_help(const ui_screen *s, const char *lines[][2], int max)
 		} else if (key_shown(s, r->when)) {
 			H(r->label, r->when == KW_SORTS ? sort_help() : r->help);
 		}
+	}
+	/* then what the group list's columns say, from the group table */
+	H("columns", "what the group list's columns say:");
+	H("GROUP", groupcol_table[groupcol_sort_find("name")].help);
+	for (v = 0; v < groupcol_count; v++) {
+		if (groupcol_table[v].title != NULL)
+			H(groupcol_table[v].title, groupcol_table[v].help);
 	}
 #undef H
 	return n;

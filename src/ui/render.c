@@ -770,6 +770,8 @@ footer_keys(const ui_screen *s, ui_hint *k, int max)
 	}
 	if (!list_only && p->hints != NULL)
 		n += p->hints(s, s->pane_state[s->view], k + n, max - n);
+	if (s->view != UI_VIEW_GRID)
+		ADD("o", "grid", 2); /* its letter is o: g goes to the top */
 	if (s->paused)
 		ADD(s->ascii ? "<-->" : "\u2190\u2192", "scrub", 1);
 	if (s->info != NULL && s->info->demo) {
@@ -1049,33 +1051,80 @@ draw_sources(ui_screen *s)
 	sbuf_free(&b);
 }
 
-/* The help overlay: a page of keys; PgDn/space and PgUp page it, Esc, q or ? close it. */
+/* A row of the help overlay: a key's line, or the next part of its words wrapped under them. */
+typedef struct help_row {
+	const char *key; /* NULL on a continued line */
+	const char *text;
+	size_t len;      /* bytes of text on this row */
+} help_row;
+
+/* The help's lines wrapped at blanks into rows tw columns wide (up to max); returns the count. */
+static int
+help_rows(const ui_screen *s, const char *lines[][2], int n, int tw, help_row *out, int max)
+{
+	int i, k = 0;
+	for (i = 0; i < n; i++) {
+		const char *t = lines[i][1];
+		bool first = true;
+		do {
+			size_t len = strlen(t), cut = len;
+			if (text_width(s, t) > tw && (cut = text_cut_at(s, t, " ", tw)) == 0)
+				cut = len; /* one long word: cut with an ellipsis */
+			if (k < max)
+				out[k] = (help_row){ first ? lines[i][0] : NULL, t, cut };
+			k++;
+			first = false;
+			t += cut;
+			while (*t == ' ')
+				t++;
+		} while (*t);
+	}
+	return KG_MIN(k, max);
+}
+
+/*
+ * The help overlay: a page of keys, their words wrapped under them so that
+ * no line is cut, as wide as the screen allows (up to 80 columns); PgDn/space and PgUp page it, Esc, q or ? close
+ * it, and the page counter says where it is in the words that fit.
+ */
 static void
 draw_help(ui_screen *s)
 {
-	const char *lines[96][2];
-	int n = keys_help(s, lines, 96), w = KG_MIN(64, s->lay.cols - 4), h, y0, x0, i, rows, kw;
-	h = KG_MIN(n + 4, s->lay.rows - 2);
-	rows = h - 4;
-	kw = w >= 50 ? 13 : 10;
-	if (s->help_top > n - rows)
-		s->help_top = n - rows;
+	const char *lines[128][2];
+	help_row rows_v[256];
+	int n = keys_help(s, lines, 128), narrow = s->lay.cols < 50;
+	int w = narrow ? s->lay.cols : KG_MIN(80, s->lay.cols), kw = narrow ? 13 : 14, h, y0, x0, i, rows, nr;
+	char counter[64];
+	nr = help_rows(s, lines, n, w - 2 - kw - 1, rows_v, (int)KG_ARRAY_LEN(rows_v));
+	h = KG_MIN(nr + 2, s->lay.rows - 2);
+	rows = h - 2;
+	if (s->help_top > nr - rows)
+		s->help_top = nr - rows;
 	if (s->help_top < 0)
 		s->help_top = 0;
-	y0 = (s->lay.rows - h) / 2;
+	y0 = 1 + (s->lay.rows - 2 - h) / 2;
 	x0 = (s->lay.cols - w) / 2;
 	for (i = 0; i < h; i++)
 		text_blank(y0 + i, x0, w, s->attr[UI_EL_HELP]);
-	text_put(s, y0 + 1, x0 + 2, w - 4, s->attr[UI_EL_HELP_KEY] | A_BOLD, "kgtop keys", 0);
-	text_put(s, y0 + 1, x0 + w - 17, 15, s->attr[UI_EL_HELP], "Esc q ? close", 0);
-	for (i = 0; i < rows && s->help_top + i < n; i++) {
-		const char **l = lines[s->help_top + i];
-		text_put(s, y0 + 2 + i, x0 + 2, kw - 1, s->attr[UI_EL_HELP_KEY], l[0], TEXT_ELLIPSIS);
-		text_put(s, y0 + 2 + i, x0 + 2 + kw, w - 4 - kw, s->attr[UI_EL_HELP], l[1], TEXT_ELLIPSIS);
+	text_put(s, y0, x0 + 1, w - 2, s->attr[UI_EL_HELP_KEY] | A_BOLD, "kgtop keys", 0);
+	text_put(s, y0, x0 + w - 15, 14, s->attr[UI_EL_HELP], "Esc q ? close", 0);
+	for (i = 0; i < rows && s->help_top + i < nr; i++) {
+		const help_row *r = &rows_v[s->help_top + i];
+		char part[512];
+		util_strlcpy(part, r->text, KG_MIN(sizeof part, r->len + 1));
+		if (r->key != NULL)
+			text_put(s, y0 + 1 + i, x0 + 1, kw - 1, s->attr[UI_EL_HELP_KEY], r->key, TEXT_ELLIPSIS);
+		text_put(s, y0 + 1 + i, x0 + 1 + kw, w - 2 - kw, s->attr[UI_EL_HELP], part, TEXT_ELLIPSIS);
 	}
-	if (n > rows)
-		text_putf(s, y0 + h - 1, x0 + 2, w - 4, s->attr[UI_EL_HELP], "PgDn PgUp space: page (%d-%d of %d)",
-			  s->help_top + 1, s->help_top + rows, n);
+	if (nr > rows) {
+		/* where it is, as long as fits */
+		snprintf(counter, sizeof counter, "PgDn PgUp space: page (%d-%d of %d)", s->help_top + 1,
+			 KG_MIN(s->help_top + rows, nr), nr);
+		if (text_width(s, counter) > w - 2)
+			snprintf(counter, sizeof counter, "PgDn PgUp: %d-%d of %d", s->help_top + 1,
+				 KG_MIN(s->help_top + rows, nr), nr);
+		text_put(s, y0 + h - 1, x0 + 1, w - 2, s->attr[UI_EL_HELP], counter, TEXT_ELLIPSIS);
+	}
 }
 
 /*

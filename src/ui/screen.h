@@ -132,6 +132,7 @@ typedef struct ui_screen {
 	/* where the last frame drew the view tabs, for the mouse */
 	int tab_x[UI_VIEW_COUNT], tab_w[UI_VIEW_COUNT];
 	bool demo_paused;       /* the demo's script is paused (as its last reply said) */
+	bool told_g;            /* the status line said once that g is the top now, the grid o */
 	int assignor;           /* demo: index of the assignor for new members */
 	/* [ ]: the episode the last jump showed, so that the next one walks on from it */
 	int32_t jump_group;

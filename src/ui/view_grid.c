@@ -639,7 +639,7 @@ static const ui_pane_key view_grid_keys[] = {
 
 const ui_pane view_grid_pane = {
 	.name = "grid",
-	.key = 'g',
+	.key = 'o', /* ownership (g is the top, as in less) */
 	.init = view_grid_init,
 	.free = free,
 	.draw = view_grid_draw,

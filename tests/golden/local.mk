@@ -32,6 +32,7 @@ EXTRA_DIST += tests/golden/list.sh \
 	tests/golden/health-none-80x24.golden \
 	tests/golden/health-scrubbed-ledger-120x40.golden \
 	tests/golden/health-stalled-ledger-120x40.golden \
+	tests/golden/help-40x12.golden \
 	tests/golden/help-80x24.golden \
 	tests/golden/lag-big-160x48.golden \
 	tests/golden/lag-ledger-120x40.golden \

@@ -42,6 +42,19 @@ tkeys 4; check "events: clock times on a cluster" tpoll 10 clock_times
 check "events: the footer offers relative times" twait "w relative" 5
 tkeys w; check "w: times since kgtop's start" tpoll 5 relative_times
 tkeys w 1
+# g and G: the first and the last group, as in less and k9s; the grid's letter is o now, said in the footer
+rows_list() { printf '%s\n' "$T_LAST" | awk '/GROUP \(/ { on = 1; next } / 1 grid / { on = 0 } on && NF > 1 { print }'; }
+sel_is_last() { rows_list | tail -n 1 | grep -q '^▶'; }
+sel_is_first() { rows_list | head -n 1 | grep -q '^▶'; }
+tkeys G; check "G: the last group" tpoll 5 sel_is_last
+tkeys g; check "g: the first group" tpoll 5 sel_is_first
+check "g says once where the grid went" twait "the grid view is o" 5
+tkeys t; check "t: the timeline" twait "/column" 5
+tmx resize-window -t t -x 160 -y 40
+check "the footer says o shows the grid" twait "o grid" 5
+tkeys o; check "o: the grid" twait "member" 5
+check "the grid shown, the footer no longer offers it" tgone "o grid" 5
+tmx resize-window -t t -x 80 -y 24
 # the header: the whole address and its health at 80 columns (it was cut to 20 there)
 check "80x24: the cluster's whole address, then kafka ok" tpoll 5 header_has "kgtop $bootstrap  kafka ok"
 tmx resize-window -t t -x 40 -y 12

@@ -27,7 +27,7 @@ check "groups listed" twait "demo-coop" 5
 check "worst first: sorted by verdict from the start" twait "▾VERDICT" 5
 # F6: htop's sort menu; g, the first order (by name), Enter chooses it: the steps below walk the names' order
 tkeys F6; check "F6 opens the sort menu" twait "sort by  (Enter chooses" 5
-check "the menu lists the orders with what they mean" twait "worst first (LOST STOPPED" 5
+check "the menu lists the orders with what they mean" twait "the worst partition's progress" 5
 tkeys g Enter; check "Enter: sorted by the name chosen" twait "▾GROUP" 5
 check "the menu closed" tgone "sort by  (Enter" 5
 tkeys Home
@@ -47,7 +47,7 @@ check "3: and nothing about --trace in the demo" tgone "--trace" 5
 tkeys 1; check "1: grid" twait "member" 5
 tkeys Tab; check "Tab cycles to the timeline" twait "/column" 5
 tkeys m; check "m: one strip per partition" twait "p4" 5
-tkeys m g
+tkeys m o
 
 tkeys '\'; check "\\ opens the filter" twait "filter (regex" 5
 tkeys c o o; check "the filter applies as it is typed" twait "GROUP (1 filtered)" 5
@@ -150,7 +150,7 @@ else
 fi
 tstart 120 40 "TERM=xterm-256color $DRIVER --speed 4 --no-mouse; $after"
 if twait "weird" 10; then
-	tkeys F6 g Enter k k k k k k k 1 # by name, the first selected (k: Home is no key in this TERM)
+	tkeys F6 g Enter g 1 # by name, the first selected (g: the top)
 	click 0 5 6
 	tkeys 3 # keys come in order: once the health view shows, the click has been read
 	twait "heartbeats and poll gaps" 5

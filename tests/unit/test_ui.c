@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "model/intern.h"
 #include "test_ui_scene.h"
@@ -314,6 +315,100 @@ test_keys_unique(void **state)
 	render_frame(&s);
 }
 
+/*
+ * The help fits (issue 26): at 80x24 and at 40x12 no line of it is cut
+ * (its words wrap under the line's), the page counter shows whole, and
+ * paging reaches its last line (the columns' help, the group table's).
+ */
+static void
+test_help_fits(void **state)
+{
+	static const int sizes[][2] = { { 24, 80 }, { 12, 40 } };
+	const char *lines[128][2];
+	size_t k;
+	int n, page, y;
+	ui_action a;
+	char row[1024], last[64];
+	(void)state;
+	for (k = 0; k < KG_ARRAY_LEN(sizes); k++) {
+		bool seen_last = false;
+		resize_term(sizes[k][0], sizes[k][1]);
+		s.view = UI_VIEW_GRID;
+		render_frame(&s);
+		n = keys_help(&s, lines, 128);
+		/* the last word of the last line */
+		util_strlcpy(last, strrchr(lines[n - 1][1], ' ') != NULL ? strrchr(lines[n - 1][1], ' ') : lines[n - 1][1],
+			     sizeof last);
+		keys_handle(&s, KEY_F(1), &a);
+		for (page = 0; page < 40 && !seen_last; page++) {
+			render_frame(&s);
+			for (y = 1; y < LINES - 1; y++) {
+				row_text(y, row, sizeof row);
+				if (strstr(row, "\u2026") != NULL)
+					fail_msg("%dx%d, page %d: a cut line: \"%s\"", COLS, LINES, page + 1, row);
+				seen_last |= strstr(row, last) != NULL;
+			}
+			assert_true(screen_has("PgDn PgUp"));
+			assert_true(screen_has(" of "));
+			keys_handle(&s, KEY_NPAGE, &a);
+		}
+		assert_true(seen_last);
+		keys_handle(&s, 27, &a);
+	}
+	resize_term(24, 80);
+	render_frame(&s);
+}
+
+/*
+ * --help names the views as the dashboard has them: "1-N" for the number
+ * of views and each view's letter and name (it said 1-4 where there were
+ * five).
+ */
+static void
+test_usage_views(void **state)
+{
+	kg_options o;
+	char err[256], *argv[] = { "kgtop", "--help", NULL }, path[] = "/tmp/kgtop-usage-XXXXXX", want[64], *text;
+	int fd = mkstemp(path), saved, v;
+	FILE *f;
+	sbuf b = { 0 };
+	char buf[4096];
+	size_t n;
+	(void)state;
+	assert_true(fd >= 0);
+	fflush(stdout);
+	saved = dup(STDOUT_FILENO);
+	dup2(fd, STDOUT_FILENO);
+	memset(&o, 0, sizeof o);
+	assert_int_equal(options_parse(&o, 2, argv, err, sizeof err), 1);
+	fflush(stdout);
+	dup2(saved, STDOUT_FILENO);
+	close(saved);
+	close(fd);
+	options_free(&o);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+		sbuf_addn(&b, buf, n);
+	fclose(f);
+	unlink(path);
+	text = xstrdup(sbuf_str(&b));
+	sbuf_free(&b);
+	/* the lines are wrapped: compare with blanks for newlines */
+	for (char *p = text; *p; p++)
+		if (*p == '\n')
+			*p = ' ';
+	snprintf(want, sizeof want, "1-%d the views", UI_VIEW_COUNT);
+	assert_non_null(strstr(text, want));
+	for (v = 0; v < UI_VIEW_COUNT; v++) {
+		const ui_pane *p = render_pane((ui_view_id)v);
+		snprintf(want, sizeof want, "%c %s", p->key, p->name);
+		if (strstr(text, want) == NULL)
+			fail_msg("--help does not say \"%s\"", want);
+	}
+	free(text);
+}
+
 /* v: compare timelines; from another view it opens the timeline comparing, again shows one group. */
 static void
 test_compare_key(void **state)
@@ -446,7 +541,7 @@ test_keys_views(void **state)
 	assert_int_equal(s.view, UI_VIEW_EVENTS);
 	keys_handle(&s, 'h', &a);
 	assert_int_equal(s.view, UI_VIEW_HEALTH);
-	keys_handle(&s, 'g', &a);
+	keys_handle(&s, 'o', &a);
 	assert_int_equal(s.view, UI_VIEW_GRID);
 	/* s: the sort orders in the group table's order, the columns' from left to right, then round */
 	s.sort = groupcol_sort_find("name");
@@ -1422,7 +1517,7 @@ test_verdict_marks(void **state)
 	row_text(y, row, sizeof row);
 	assert_non_null(strchr(row, '*'));
 	assert_true(screen_has("* LOST  = STALLED or STOPPED"));
-	keys_handle(&s, 'g', &a);
+	keys_handle(&s, 'o', &a);
 	render_frame(&s);
 	assert_true(find_row("A worker-1", "=A") >= 0);
 	assert_true(find_row("B worker-2", "*B") >= 0);
@@ -2297,6 +2392,8 @@ main(void)
 		cmocka_unit_test(test_view_table),
 		cmocka_unit_test(test_keys_unique),
 		cmocka_unit_test(test_scrub_verdicts),
+		cmocka_unit_test(test_usage_views),
+		cmocka_unit_test(test_help_fits),
 		cmocka_unit_test(test_compare_key),
 		cmocka_unit_test(test_timeline_note_late_sample),
 		/* grid and health views */

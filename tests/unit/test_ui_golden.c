@@ -180,6 +180,8 @@ static const gcase cases[] = {
 	/* issue 26: a viewer whose collector died says how old its data is, as a stale cluster does */
 	{ .name = "attached-down-grid-coop-80x24", .rows = 24, .cols = 80, .group = "demo-coop", .view = UI_VIEW_GRID,
 	  .attached = true, .attach_down = true, .kafka_ok = true, .no_trace = true },
+	/* issue 26: the help, no line cut, at 80x24 (help-80x24) and 40x12 */
+	{ .name = "help-40x12", .rows = 12, .cols = 40, .group = "demo-range", .view = UI_VIEW_GRID, .help = true },
 	{ .name = "header-replay-40x12", .rows = 12, .cols = 40, .group = "demo-coop", .view = UI_VIEW_GRID,
 	  .replay = true, .paused = true, .offset_us = 7500000, .kafka_ok = true, .no_trace = true },
 };
