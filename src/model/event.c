@@ -306,7 +306,7 @@ event_fmt_span(char *buf, size_t n, kg_span d, bool ascii)
 	snprintf(buf, n, "%s-%s", a, b);
 }
 
-/* An amount of n units times microseconds: "3.0s" for one, "7.8 member-s" for more, within bounds. */
+/* An amount of n units times microseconds, within bounds, in its unit however many: "3.0 partition-s", "7.8 member-s". */
 void
 event_fmt_amount(sbuf *out, kg_span v, int n, const char *unit, bool ascii)
 {
@@ -318,10 +318,8 @@ event_fmt_amount(sbuf *out, kg_span v, int n, const char *unit, bool ascii)
 		sbuf_addf(out, "%s%.1f", ascii ? "<=" : "\u2264", (double)v.max / 1e6);
 	else
 		sbuf_addf(out, "%.1f-%.1f", (double)v.min / 1e6, (double)v.max / 1e6);
-	if (n == 1)
-		sbuf_addc(out, 's');
-	else
-		sbuf_addf(out, " %s-s", unit);
+	(void)n; /* one unit for one idea: a partition's 3.0 s are 3.0 partition-s beside another group's */
+	sbuf_addf(out, " %s-s", unit);
 }
 
 /* What an episode cost, in words. */

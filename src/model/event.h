@@ -125,9 +125,10 @@ void event_format(const kg_event *e, sbuf *out);
  */
 void event_fmt_span(char *buf, size_t n, kg_span d, bool ascii);
 /*
- * An amount of n units (members, partitions) times microseconds, as
- * seconds: "3.0s" for one, "7.8 member-s" for more; within bounds
- * ("<=2.0", "1.5-2.0", ">=1.0") when not measured.
+ * An amount of n units (members, partitions) times microseconds, in that
+ * unit however many there are ("3.0 partition-s" for one too, so two
+ * groups' figures read alike); within bounds ("<=2.0", "1.5-2.0", ">=1.0")
+ * when not measured.
  */
 void event_fmt_amount(sbuf *out, kg_span v, int n, const char *unit, bool ascii);
 /*

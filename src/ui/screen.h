@@ -308,9 +308,10 @@ attr_t list_style(const ui_screen *s, groupcol_style st);
 /*
  * Compute the layout for a terminal size: the group list sized to ngroups
  * (its title and a row each, up to 30% of the body; -1 for the cap) and a
- * status line of status_h lines (1 or 2).
+ * status line of status_h lines (1 or 2); full_width: the view takes the
+ * whole width even where the list would be beside it (the compare form).
  */
-void render_layout(ui_layout *l, int rows, int cols, bool maximized, int ngroups, int status_h);
+void render_layout(ui_layout *l, int rows, int cols, bool maximized, bool full_width, int ngroups, int status_h);
 /* Turn the theme into curses attributes (after start_color when colour). */
 void render_theme_apply(ui_screen *s);
 /* Draw everything into stdscr (werase first; the caller refreshes). */
@@ -346,16 +347,26 @@ void timeline_compare_toggle(ui_screen *s);
 
 /* view_compare.c */
 /*
- * The compare view's cost line: what the last rebalance of a and of b
- * cost, side by side ("eager: 3 members stopped 7.8 member-s, ... |
- * cooperative: no member stopped, 1 partition unconsumed 3.0s"), in at
- * most width columns when it can.
+ * The compare view's cost line: what the last rebalance of each of n
+ * groups cost, side by side ("cooperative: no member stopped, 1 partition
+ * unconsumed 3.0 partition-s | eager: 3 members stopped 7.8 member-s,
+ * ..."), the longest form that fits width columns (<= 0: the longest).
  */
-void timeline_compare_cost(const ui_screen *s, const kg_group *a, const kg_group *b, int width, sbuf *out);
+void timeline_compare_cost(const ui_screen *s, const kg_group *const *grp, int n, int width, sbuf *out);
+/* True when the timeline shows its compare form (the view then takes the screen's whole width). */
+bool timeline_comparing(const ui_screen *s);
 
 /* view_health.c */
 /* Blocks of a gauge of bar cells for value against limit (0 at 0). */
 int health_gauge_fill(int64_t value, int64_t limit, int bar);
+
+/* overlay.c */
+/* The sources overlay (i): every source's status, since when, its last good data and its whole message. */
+void overlay_sources(ui_screen *s);
+/* The help overlay (?, F1): a page of the keys and of what the list's columns say. */
+void overlay_help(ui_screen *s);
+/* The sort menu (F6): a line per sort order with what it means, the cursor on one. */
+void overlay_sort_menu(ui_screen *s);
 
 /* keys.c */
 /* Apply a key; fills what the loop must do. */

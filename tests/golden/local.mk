@@ -10,6 +10,8 @@ EXTRA_DIST += tests/golden/list.sh \
 	tests/golden/big-1000-matrix-80x24.golden \
 	tests/golden/compare-coop-range-160x48.golden \
 	tests/golden/compare-coop-range-80x24.golden \
+	tests/golden/compare-demo-200x60.golden \
+	tests/golden/compare-demo-80x24.golden \
 	tests/golden/connecting-80x24.golden \
 	tests/golden/demo-step-120x40.golden \
 	tests/golden/demo-step-200x60.golden \

@@ -65,6 +65,21 @@ tkeys p
 tmx resize-window -t t -x 80 -y 24
 tkeys q; check "q quits" twait "kgtop exited 0" 5
 
+# the demo at 80x24: the compare form shows both groups' lanes and the cost line (it showed one group)
+compare_both() {
+	printf '%s\n' "$T_LAST" | grep -qE '^  kgtop-demo-(eager|coop) Stable' &&
+		[ "$(printf '%s\n' "$T_LAST" | grep -cE '^ [A-D] consumer-[a-d] ')" -ge 6 ] &&
+		printf '%s\n' "$T_LAST" | grep -qE '(partition-s|no rebalance yet).* \| '
+}
+tstart 80 24 "$KGTOP; $T_AFTER"
+check "demo at 80x24: both groups' lanes and the cost line" tpoll 60 compare_both
+# wide: the compare form takes the whole width, the list above it (no list beside it)
+tmx resize-window -t t -x 160 -y 45
+full_width() { printf '%s\n' "$T_LAST" | grep -q '^ 1 ' && ! printf '%s\n' "$T_LAST" | grep -q '│'; }
+check "demo at 160x45: the compare form is as wide as the screen" tpoll 10 full_width
+check "demo at 160x45: both groups, the cost line" tpoll 10 compare_both
+tkeys q; check "the demo quits" twait "kgtop exited 0" 10
+
 # a viewer whose collector dies: its data ages in the header and the list, as a stale cluster's does
 port=$("$HTTPLOAD" port)
 tmx new-session -d -s c -x 120 -y 30 "$KGTOP -b $bootstrap -i 0.5 --serve 127.0.0.1:$port"

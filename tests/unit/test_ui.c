@@ -51,7 +51,10 @@ setup(void **state)
 	scene_run_until(&sc, SCENE_T0 + 20 * SEC);
 	screen_init(&s, &opts, &info, tracker_history(sc.tracker));
 	s.sort = groupcol_sort_find("name"); /* the tests below were written for the names' order */
+	/* and for one group's timeline (the demo compares from the start) */
+	((ui_timeline *)screen_pane_state(&s, UI_VIEW_TIMELINE))->compare = false;
 	screen_set_snapshot(&s, sc.snap);
+	s.t0_us = SCENE_T0; /* kgtop watched the scene from its start */
 	s.now_us = sc.snap->time_us;
 	render_theme_apply(&s);
 	return 0;
@@ -429,6 +432,8 @@ test_compare_key(void **state)
 	assert_false(timeline_of(&s)->compare);
 	keys_handle(&s, 'v', &a);
 	assert_true(timeline_of(&s)->compare);
+	timeline_of(&s)->compare = false;
+	s.view = UI_VIEW_GRID;
 }
 
 /* A joiner first seen in a sample after its episode ended did not leave: it got what it got. */
@@ -466,7 +471,7 @@ test_layout(void **state)
 {
 	ui_layout l;
 	(void)state;
-	render_layout(&l, 24, 80, false, 7, 1);
+	render_layout(&l, 24, 80, false, false, 7, 1);
 	assert_false(l.too_small);
 	assert_false(l.wide);
 	assert_int_equal(l.header.y, 0);
@@ -475,43 +480,43 @@ test_layout(void **state)
 	assert_true(l.list.h >= 5);
 	assert_int_equal(l.tabs.y, l.list.y + l.list.h);
 	assert_int_equal(l.view.y + l.view.h, 22);
-	render_layout(&l, 48, 160, false, 7, 1);
+	render_layout(&l, 48, 160, false, false, 7, 1);
 	assert_true(l.wide);
 	assert_int_equal(l.view.x, l.list.w + 1);
 	assert_int_equal(l.view.x + l.view.w, 160);
 	assert_false(l.narrow);
 	/* under 80x24: one pane at a time, the list or (maximized) the view */
-	render_layout(&l, 23, 80, false, 7, 1);
+	render_layout(&l, 23, 80, false, false, 7, 1);
 	assert_false(l.too_small);
 	assert_true(l.narrow);
 	assert_int_equal(l.list.h, 23 - 3);
 	assert_int_equal(l.view.h, 0);
 	assert_int_equal(l.tabs.h, 0);
-	render_layout(&l, 24, 79, true, 7, 1);
+	render_layout(&l, 24, 79, true, false, 7, 1);
 	assert_true(l.narrow);
 	assert_int_equal(l.list.h, 0);
 	assert_int_equal(l.tabs.y, 1);
 	assert_int_equal(l.view.h, 24 - 4);
-	render_layout(&l, 12, 40, false, 7, 1);
+	render_layout(&l, 12, 40, false, false, 7, 1);
 	assert_false(l.too_small);
 	assert_int_equal(l.list.h, 9);
-	render_layout(&l, 11, 40, false, 7, 1);
+	render_layout(&l, 11, 40, false, false, 7, 1);
 	assert_true(l.too_small);
-	render_layout(&l, 12, 39, false, 7, 1);
+	render_layout(&l, 12, 39, false, false, 7, 1);
 	assert_true(l.too_small);
-	render_layout(&l, 24, 80, true, 7, 1);
+	render_layout(&l, 24, 80, true, false, 7, 1);
 	assert_int_equal(l.list.h, 0);
 	assert_int_equal(l.tabs.y, 1);
 	/* 120x40 with two groups: title and two rows, the rest is the group's */
-	render_layout(&l, 40, 120, false, 2, 1);
+	render_layout(&l, 40, 120, false, false, 2, 1);
 	assert_false(l.wide);
 	assert_int_equal(l.list.h, 3);
 	assert_int_equal(l.view.h, 40 - 3 - 3 - 1);
 	/* many groups: at most 30% of the body */
-	render_layout(&l, 40, 120, false, 500, 1);
+	render_layout(&l, 40, 120, false, false, 500, 1);
 	assert_int_equal(l.list.h, (40 - 3) * 3 / 10);
 	/* a long message takes two status lines, from the view */
-	render_layout(&l, 24, 80, false, 7, 2);
+	render_layout(&l, 24, 80, false, false, 7, 2);
 	assert_int_equal(l.status.y, 21);
 	assert_int_equal(l.status.h, 2);
 	assert_int_equal(l.view.y + l.view.h, 21);
@@ -1095,6 +1100,7 @@ test_footer_help(void **state)
 	keys_handle(&s, '+', &a);
 	assert_int_equal(timeline_scale_us(&s), 300 * SEC);
 	timeline_of(&s)->zoom = 2;
+	timeline_of(&s)->auto_zoom = true; /* as it starts: the scale fits the history */
 }
 
 /* Cluster strings never reach the terminal raw. */
@@ -2145,6 +2151,7 @@ test_timeline_note_not_carried(void **state)
 	}
 	resize_term(40, 120);
 	timeline_screen(&t, tr, snap, "grace-eager", false);
+	t.t0_us = t0; /* the screen watched from the start: the scale fits both episodes */
 	render_frame(&t);
 	y = row_starting(t.lay.view.y, " C g-c");
 	assert_true(y > 0);
@@ -2234,6 +2241,7 @@ test_timeline_clipped_episode(void **state)
 	screen_order(&s);
 	/* 100 ms a column, the window ending 8 s after the scene began: the episode (3.2 s to 5.7 s) began before it */
 	timeline_of(&s)->zoom = 0;
+	timeline_of(&s)->auto_zoom = false;
 	s.offset_us = s.snap->time_us - (SCENE_T0 + 8 * SEC);
 	render_frame(&s);
 	y = row_starting(s.lay.view.y, " episodes");
@@ -2248,6 +2256,7 @@ test_timeline_clipped_episode(void **state)
 	assert_non_null(strstr(row, "\u25b21"));
 	s.offset_us = 0;
 	timeline_of(&s)->zoom = zoom;
+	timeline_of(&s)->auto_zoom = true;
 	s.view = UI_VIEW_GRID;
 }
 

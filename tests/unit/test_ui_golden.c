@@ -88,8 +88,8 @@ static const gcase cases[] = {
 	{ .name = "grid-ledger-160x48", .rows = 48, .cols = 160, .group = "payments-ledger", .view = UI_VIEW_GRID },
 	{ .name = "timeline-range-160x48", .rows = 48, .cols = 160, .group = "demo-range", .view = UI_VIEW_TIMELINE },
 	{ .name = "timeline-coop-160x48", .rows = 48, .cols = 160, .group = "demo-coop", .view = UI_VIEW_TIMELINE },
-	{ .name = "compare-coop-range-160x48", .rows = 48, .cols = 160, .group = "demo-coop", .view = UI_VIEW_TIMELINE, .compare = true },
-	{ .name = "compare-coop-range-80x24", .rows = 24, .cols = 80, .group = "demo-coop", .view = UI_VIEW_TIMELINE, .compare = true },
+	{ .name = "compare-coop-range-160x48", .rows = 48, .cols = 160, .group = "demo-coop", .view = UI_VIEW_TIMELINE, .compare = true, .sort = "name" },
+	{ .name = "compare-coop-range-80x24", .rows = 24, .cols = 80, .group = "demo-coop", .view = UI_VIEW_TIMELINE, .compare = true, .sort = "name" },
 	{ .name = "timeline-coop-partitions-160x48", .rows = 48, .cols = 160, .group = "demo-coop", .view = UI_VIEW_TIMELINE, .by_partition = true },
 	{ .name = "health-ledger-160x48", .rows = 48, .cols = 160, .group = "payments-ledger", .view = UI_VIEW_HEALTH },
 	{ .name = "events-coop-160x48", .rows = 48, .cols = 160, .group = "demo-coop", .view = UI_VIEW_EVENTS },
@@ -180,6 +180,13 @@ static const gcase cases[] = {
 	/* issue 26: a viewer whose collector died says how old its data is, as a stale cluster does */
 	{ .name = "attached-down-grid-coop-80x24", .rows = 24, .cols = 80, .group = "demo-coop", .view = UI_VIEW_GRID,
 	  .attached = true, .attach_down = true, .kafka_ok = true, .no_trace = true },
+	/* issue 26: at 80x24 the demo's two groups (the filter leaves the scene's two) compare in the short form */
+	{ .name = "compare-demo-80x24", .rows = 24, .cols = 80, .group = "demo-coop", .view = UI_VIEW_TIMELINE, .compare = true,
+	  .demo_msg = DEMO_MSG, .no_trace = true, .cluster = "demo (mock cluster)", .kafka_ok = true, .filter = "^demo-" },
+	/* and wide, the width for the lanes (the list above them) */
+	{ .name = "compare-demo-200x60", .rows = 60, .cols = 200, .group = "demo-coop", .view = UI_VIEW_TIMELINE,
+	  .compare = true, .demo_msg = DEMO_MSG, .no_trace = true, .cluster = "demo (mock cluster)", .kafka_ok = true,
+	  .filter = "^demo-" },
 	/* issue 26: the help, no line cut, at 80x24 (help-80x24) and 40x12 */
 	{ .name = "help-40x12", .rows = 12, .cols = 40, .group = "demo-range", .view = UI_VIEW_GRID, .help = true },
 	{ .name = "header-replay-40x12", .rows = 12, .cols = 40, .group = "demo-coop", .view = UI_VIEW_GRID,
