@@ -87,7 +87,7 @@ static const char *const kind_keys[KG_EV_COUNT] = {
 	[KG_EV_REBALANCE_END] = "rebalance_end",
 	[KG_EV_REVOKED] = "revoked",
 	[KG_EV_ASSIGNED] = "assigned",
-	[KG_EV_LOST] = "lost",
+	[KG_EV_LOST] = "taken",
 	[KG_EV_ORPHANED] = "orphaned",
 	[KG_EV_STORM_BEGIN] = "storm_begin",
 	[KG_EV_STORM_END] = "storm_end",
@@ -408,12 +408,13 @@ fmt_assigned(const kg_event *e, sbuf *out)
 	add_evidence(e, out);
 }
 
-/* "consumer-b lost [2 3] (...)". */
+/* "consumer-b had [2 3] taken (...)": taken in a rebalance without its revoke ("lost" is only the verdict's). */
 static void
 fmt_lost(const kg_event *e, sbuf *out)
 {
-	sbuf_addf(out, "%s lost ", event_who(e));
+	sbuf_addf(out, "%s had ", event_who(e));
 	tp_format(out, e->parts, e->nparts, e->single_topic);
+	sbuf_adds(out, " taken");
 	add_reason(e, out);
 }
 

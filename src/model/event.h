@@ -40,7 +40,7 @@ typedef enum kg_event_kind {
 	KG_EV_REBALANCE_END,    /* duration, rounds, generation, lag cost */
 	KG_EV_REVOKED,          /* parts of before; cls says full or incremental */
 	KG_EV_ASSIGNED,
-	KG_EV_LOST,             /* assignment lost without a revoke (kicked out) */
+	KG_EV_LOST,             /* partitions taken without a revoke (kicked out; librdkafka's lost assignment): "taken" */
 	KG_EV_ORPHANED,         /* parts have no owner in a stable group */
 	KG_EV_STORM_BEGIN,
 	KG_EV_STORM_END,

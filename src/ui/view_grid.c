@@ -285,7 +285,7 @@ draw_key(ui_screen *s, ui_lines *lc, const gmarks *mk)
 	else if (mk->moved)
 		k[n++] = (gkey){ glyph_get(G_MOVED_IN, s->ascii), s->attr[UI_EL_MOVED], "new: got it in the last rebalance" };
 	if (mk->revoked)
-		k[n++] = (gkey){ glyph_get(G_REVOKED, s->ascii), s->attr[UI_EL_REVOKED], "lost it in the last rebalance" };
+		k[n++] = (gkey){ glyph_get(G_REVOKED, s->ascii), s->attr[UI_EL_REVOKED], "revoked from it in the last rebalance" };
 	if (mk->orphan)
 		k[n++] = (gkey){ "!", s->attr[UI_EL_ORPHAN], "orphaned: nobody owns it" };
 	if (mk->inflight)

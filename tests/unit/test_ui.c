@@ -1396,7 +1396,7 @@ test_grid_key(void **state)
 	assert_true(screen_has("\xc2\xb7 not this member's"));
 	assert_false(screen_has("unconsumed"));
 	assert_true(screen_has("\xe2\x86\x90 new: got it in the last rebalance"));
-	assert_true(screen_has("\xc3\x97 lost it in the last rebalance"));
+	assert_true(screen_has("\xc3\x97 revoked from it in the last rebalance"));
 	/* no orphan, nothing in flight, no static member here: not explained */
 	assert_false(screen_has("orphaned"));
 	assert_false(screen_has("static"));
@@ -1413,7 +1413,7 @@ test_grid_key(void **state)
 	pick_group("demo-range");
 	render_frame(&s);
 	assert_true(screen_has("underlined new: got it in the last rebalance"));
-	assert_false(screen_has("\xc3\x97 lost"));
+	assert_false(screen_has("\xc3\x97 revoked"));
 	assert_false(screen_has("not this member's"));
 	view_keys(&s, UI_VIEW_GRID, "m");
 	/* in ASCII the blank cell says so */
