@@ -465,7 +465,7 @@ static const opt_def table[] = {
 	  DURATION(warn_time_lag_us, SEC, 0, NULL), CLI_ONLY },
 	{ "crit-time-lag", 0, required_argument, "DURATION", "--check: CRITICAL from this time lag", DURATION(crit_time_lag_us, SEC, 0, NULL),
 	  CLI_ONLY },
-	{ "theme", 0, required_argument, "NAME", "colour theme: default, light, mono, high-contrast, or a file's name", STRING(theme) },
+	{ "theme", 0, required_argument, "NAME", "colour theme: default, light, mono, high-contrast, a theme's name, or a theme file's path (with a /)", STRING(theme) },
 	{ "no-color", 0, no_argument, NULL, "no colours (also when $NO_COLOR is set)", FLAG(no_color) },
 	{ "ascii", 0, no_argument, NULL, "ASCII glyphs only (automatic when the locale is not UTF-8)", FLAG(ascii) },
 	{ "no-mouse", 0, no_argument, NULL, "leave the mouse to the terminal (to select text); else a click selects, the wheel scrolls", FLAG(no_mouse) },

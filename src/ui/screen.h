@@ -143,7 +143,7 @@ typedef struct ui_screen {
 	bool status_err;
 	int64_t status_until;   /* monotonic; 0 = until replaced */
 	/* theme */
-	char theme_name[64];
+	char theme_name[512];   /* a theme's name, or a theme file's path (with a '/') */
 	ui_theme theme;
 	attr_t attr[UI_EL_COUNT];
 	/* derived per frame */
