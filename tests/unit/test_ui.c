@@ -81,17 +81,7 @@ timeline_of(ui_screen *t)
 	return screen_pane_state(t, UI_VIEW_TIMELINE);
 }
 
-/* Keys to view v, as typed while it is shown (its own keys reach only it); the shown view stays. */
-static void
-view_keys(ui_screen *t, ui_view_id v, const char *keys)
-{
-	ui_action a;
-	ui_view_id was = t->view;
-	t->view = v;
-	for (; *keys; keys++)
-		keys_handle(t, *keys, &a);
-	t->view = was;
-}
+#define view_keys(t, v, keys) scene_view_keys((t), (v), (keys))
 
 /* The text of row y of stdscr (trailing blanks kept). */
 static void

@@ -241,17 +241,7 @@ select_prefix(ui_screen *s, const char *prefix)
 	screen_order(s);
 }
 
-/* Keys to view v as the user types them: the view's own state is its pane's, set by its keys. */
-static void
-view_keys(ui_screen *s, ui_view_id v, const char *keys)
-{
-	ui_action a;
-	ui_view_id was = s->view;
-	s->view = v;
-	for (; *keys; keys++)
-		keys_handle(s, *keys, &a);
-	s->view = was;
-}
+#define view_keys(s, v, keys) scene_view_keys((s), (v), (keys))
 
 /* Render one case into text. */
 static char *

@@ -63,6 +63,21 @@ void scene_attach_down(const char *msg, int64_t ago_us);
 void scene_sources(const char *msg, bool trace);
 /* Free the scene. */
 void scene_free(ui_scene *sc);
+/*
+ * Keys to a screen's view v as the user types them while it is shown (a
+ * view's own state is its pane's, set by its keys); the shown view stays.
+ * A macro, so that this header needs no UI type.
+ */
+#define scene_view_keys(s, v, keys)                       \
+	do {                                              \
+		ui_action a_;                             \
+		const char *k_ = (keys);                  \
+		ui_view_id was_ = (s)->view;              \
+		(s)->view = (v);                          \
+		for (; *k_; k_++)                         \
+			keys_handle((s), *k_, &a_);       \
+		(s)->view = was_;                         \
+	} while (0)
 /* A single group of nmembers x nparts partitions, stable, with history (bench, large grids). */
 kg_snapshot *scene_big_group(kg_tracker *tr, const char *name, int nmembers, int nparts, int ticks, int64_t t0);
 /* A snapshot of ngroups groups, fed ticks times (RSS bench). */
