@@ -141,8 +141,8 @@ compare_draw(ui_screen *s, ui_timeline *tl, const kg_group *g, ui_rect r)
  * protocol (or its name, when the groups share one) and what its last
  * rebalance cost, in the episode line's words and units: members stopped
  * (member-s), partitions unconsumed (partition-s), these units always;
- * the shortest form says the partition-s alone (the line's head names
- * the unit) and the members stopped in parentheses.
+ * the short forms say the partition-s alone (the line's head names the
+ * unit), with the members stopped in parentheses, then without.
  */
 static void
 compare_side(const ui_screen *s, const kg_group *g, bool by_name, int form, sbuf *b)
@@ -151,6 +151,15 @@ compare_side(const ui_screen *s, const kg_group *g, bool by_name, int form, sbuf
 	kg_span st = { m->last_stopped_min_us, m->last_stopped_max_us };
 	kg_span un = { m->last_unconsumed_min_us, m->last_unconsumed_max_us };
 	sbuf_addf(b, form < 3 ? "%s: " : "%s ", by_name ? g->name : proto_name(g->proto));
+	if (form == 4 && m->last_episode_us >= 0) { /* the partition-s alone (60 columns) */
+		sbuf n = { 0 };
+		if (m->last_nunconsumed > 0)
+			event_fmt_amount(&n, un, m->last_nunconsumed, "partition", s->ascii);
+		sbuf_addf(b, "%.*s", m->last_nunconsumed > 0 ? (int)strcspn(sbuf_str(&n), " ") : 1,
+			  m->last_nunconsumed > 0 ? sbuf_str(&n) : "0");
+		sbuf_free(&n);
+		return;
+	}
 	if (g->commit_policy != NULL) /* the commits scenario: what the commit policy cost */
 		sbuf_addf(b, "%lld processed twice, ", (long long)g->reprocessed);
 	if (m->last_episode_us < 0) {
@@ -191,9 +200,9 @@ timeline_compare_cost(const ui_screen *s, const kg_group *const *grp, int n, int
 	int form, i;
 	for (i = 1; i < n; i++)
 		by_name = by_name && grp[i]->proto == grp[0]->proto;
-	for (form = 0; form < 4; form++) {
+	for (form = 0; form < 5; form++) {
 		sbuf_reset(out);
-		sbuf_adds(out, form == 0 ? "last rebalance cost  " : form == 3 ? "unconsumed partition-s: " : "");
+		sbuf_adds(out, form == 0 ? "last rebalance cost  " : form >= 3 ? "unconsumed partition-s: " : "");
 		for (i = 0; i < n; i++) {
 			if (i > 0)
 				sbuf_adds(out, " | ");
