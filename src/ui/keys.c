@@ -741,7 +741,7 @@ key_view(ui_screen *s, int key)
 static void
 overlay_key(ui_screen *s, int key, ui_action *a)
 {
-	int page = KG_MAX(1, s->lay.rows - 5); /* the help's rows (render.c's draw_help), less one in common */
+	int page = KG_MAX(1, s->lay.rows - 5); /* the help's rows (overlay.c's overlay_help), less one in common */
 	switch (key) {
 	case 'j': case KEY_DOWN: s->help_top++; break;
 	case 'k': case KEY_UP: s->help_top--; break;
@@ -842,6 +842,10 @@ keys_mouse(ui_screen *s, int y, int x, unsigned long bstate, ui_action *a)
 	a->redraw = true;
 	if (s->help) {
 		s->help_top = KG_MAX(0, s->help_top + dir * WHEEL_STEP);
+		return;
+	}
+	if (s->sort_menu) {
+		s->sort_menu = false; /* a click or the wheel elsewhere: the menu closes, the order as it was */
 		return;
 	}
 	if (dir != 0) {

@@ -451,7 +451,7 @@ header_rank(const ui_screen *s, const kg_source_health *h, const kg_source_healt
 	return h == cluster ? 0 : header_status(s, h, &extra) != KG_SRC_OK ? 1 : 2;
 }
 
-/* Columns the sources named after the one at position k of the header's order need at least: a name and a short word each. */
+/* Columns the sources named after source i (of that rank) need at least: a name and a short word each. */
 static int
 header_after(ui_screen *s, const kg_source_health *cluster, int rank, int i, unsigned lv)
 {
