@@ -63,7 +63,8 @@ demo() {
 # SyncGroup); kgtop shows them as the coordinator ran them ("3 rounds, gen 2->5"), true but not the
 # comparison the captions describe, so the headline is taken again (test_demo waits the same way)
 minimal() {
-	tcap | grep -q "▲ 2  cooperative  2 rounds" && tcap | grep -q "▲ 2  eager  1 round "
+	# (where the line has room, the episode's start follows its number: "▲ 2 +8.765s  cooperative")
+	tcap | grep -qE "▲ 2 (\+[0-9.ms]+ )? cooperative  2 rounds" && tcap | grep -qE "▲ 2 (\+[0-9.ms]+ )? eager  1 round "
 }
 
 # the headline and each view, wide
