@@ -201,17 +201,6 @@ tk_ep_member(kg_episode *e, const tmember *m)
 	return em;
 }
 
-/* The earliest a fact of this evidence at time can have happened: polled, the description before. */
-int64_t
-tk_lo(const tgroup *g, int64_t time, kg_evidence evid)
-{
-	if (evid == KG_EVID_EXACT)
-		return time;
-	if (g->ep != NULL && time == g->ep->start_us)
-		return g->ep->start_lo_us;
-	return g->poll_lo > 0 && g->poll_lo <= time ? g->poll_lo : 0;
-}
-
 /* Add a span (an unknown upper bound stays unknown). */
 static void
 span_add(kg_span *sum, int64_t min, int64_t max)

@@ -216,7 +216,7 @@ struct kg_tracker {
 	size_t cvch;
 };
 
-/* tracker.c: shared helpers */
+/* tracker_base.c: the record's helpers and the questions every part asks of it */
 /* The group record, created on demand; NULL for a negative id. */
 tgroup *tk_group_get(kg_tracker *t, int32_t id);
 /* Record and publish an event: sequence, history, the apply's list. */
@@ -229,24 +229,30 @@ void tk_set_tp(kg_tp **dst, int *n, const kg_tp *v, int nv);
 void tk_set_str(char **dst, const char *s);
 /* Add v to an owned set. */
 void tk_tp_union(kg_tp **set, int *n, const kg_tp *v, int nv);
-
-/* tracker_lanes.c: members and lanes */
 /* The client id inside a Java-style member id "<client-id>-<uuid>" (copied into buf). */
 const char *tk_client_of(const char *member_id, char *buf, size_t n);
+/* Number of present members. */
+int tk_present_count(const tgroup *g);
+/* The assignment a member is known to hold for episode bookkeeping. */
+const kg_tp *tk_held(const tmember *m, int *n);
+/* True when lane l is the same consumer as m: its instance id, else its client id and host. */
+bool tk_lane_is(const kg_lane *l, const tmember *m);
+/* True when lane belongs to the same consumer as m. */
+bool tk_same_identity(kg_tracker *t, tgroup *g, int lane, const tmember *m);
+/* True when a present member other than m holds m's lane and identity (a static member back, a revived id). */
+bool tk_identity_back(kg_tracker *t, tgroup *g, const tmember *m);
+/* The snapshot's entry of a member, NULL when absent (or its id is another client's now). */
+const kg_member *tk_snap_member(const kg_group *G, const tmember *m);
+/* The earliest a fact of this evidence at time can have happened (exact: time; polled: the refresh before). */
+int64_t tk_lo(const tgroup *g, int64_t time, kg_evidence evid);
+
+/* tracker_lanes.c: members and lanes */
 /* Find a member by member id (the newest), NULL when none. */
 tmember *tk_find_member(tgroup *g, const char *member_id);
 /* Find a member by member id for a client (member ids are reused across clients). */
 tmember *tk_find_member_of(tgroup *g, const char *member_id, const char *client_id);
 /* Find a member by client id, a present one first. */
 tmember *tk_find_by_client(tgroup *g, const char *client_id);
-/* Number of present members. */
-int tk_present_count(const tgroup *g);
-/* The assignment a member is known to hold for episode bookkeeping. */
-const kg_tp *tk_held(const tmember *m, int *n);
-/* True when a present member other than m holds m's lane and identity (a static member back, a revived id). */
-bool tk_identity_back(kg_tracker *t, tgroup *g, const tmember *m);
-/* True when lane belongs to the same consumer as m. */
-bool tk_same_identity(kg_tracker *t, tgroup *g, int lane, const tmember *m);
 /* Lane l is m's (again) from now. */
 void tk_lane_claim(kg_lane *l, const tmember *m, int64_t now);
 /* A lane's last leave and why. */
@@ -293,8 +299,6 @@ void tk_round_synced_at(kg_tracker *t, tgroup *g, int64_t time, bool exact);
 /* Record an assignment: event, episode, member state. */
 void tk_assign(kg_tracker *t, tgroup *g, tmember *m, int64_t time, const kg_tp *parts, int nparts,
 	       kg_evidence evid, int round);
-/* The earliest a fact of this evidence at time can have happened (exact: time; polled: the refresh before). */
-int64_t tk_lo(const tgroup *g, int64_t time, kg_evidence evid);
 /* A member stops consuming at time (at the earliest lo): its stopped time starts. */
 void tk_member_stop(tmember *m, int64_t time, int64_t lo);
 /* Partitions lose their consuming owner at time (lo at the earliest), in the open episode. */
@@ -329,8 +333,6 @@ void tk_obs_new_members(kg_tracker *t, const kg_obsq *obs);
 void tk_apply_obs(kg_tracker *t, kg_obs *o);
 
 /* tracker_poll.c: polled groups */
-/* The snapshot's entry of a member, NULL when absent (or its id is another client's now). */
-const kg_member *tk_snap_member(const kg_group *G, const tmember *m);
 /* Fold the polled picture of one group. */
 void tk_apply_group(kg_tracker *t, kg_group *G, int64_t T);
 

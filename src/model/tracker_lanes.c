@@ -19,25 +19,6 @@
 
 #include "model/tracker_int.h"
 
-/* The client id inside a Java-style member id "<client-id>-<uuid>" (copied into buf). */
-const char *
-tk_client_of(const char *member_id, char *buf, size_t n)
-{
-	size_t len = strlen(member_id), i;
-	util_strlcpy(buf, member_id, n);
-	if (len > 37 && len - 37 < n && member_id[len - 37] == '-') {
-		const char *u = member_id + len - 36;
-		bool uuid = true;
-		for (i = 0; i < 36 && uuid; i++) {
-			bool dash = i == 8 || i == 13 || i == 18 || i == 23;
-			uuid = dash ? u[i] == '-' : ((u[i] >= '0' && u[i] <= '9') || (u[i] >= 'a' && u[i] <= 'f'));
-		}
-		if (uuid)
-			buf[len - 37] = '\0';
-	}
-	return buf;
-}
-
 /* Find a member by member id (the newest with it). */
 tmember *
 tk_find_member(tgroup *g, const char *member_id)
@@ -95,38 +76,6 @@ tk_find_by_client(tgroup *g, const char *client_id)
 	return best;
 }
 
-/* Number of present members. */
-int
-tk_present_count(const tgroup *g)
-{
-	size_t i;
-	int n = 0;
-	for (i = 0; i < g->nm; i++)
-		n += g->m[i]->present;
-	return n;
-}
-
-/* The assignment a member is known to hold for episode bookkeeping. */
-const kg_tp *
-tk_held(const tmember *m, int *n)
-{
-	if (m->exact) {
-		*n = m->nasg;
-		return m->asg;
-	}
-	*n = m->nstable;
-	return m->stable;
-}
-
-/* True when lane l is the same consumer as m: its instance id, else its client id and host. */
-static bool
-lane_is(const kg_lane *l, const tmember *m)
-{
-	if (m->instance_id != NULL || l->instance_id != NULL)
-		return m->instance_id != NULL && l->instance_id != NULL && strcmp(m->instance_id, l->instance_id) == 0;
-	return strcmp(l->client_id, m->client_id ? m->client_id : "") == 0 && strcmp(l->host, m->host ? m->host : "") == 0;
-}
-
 /* True when a present member other than m is on lane. */
 static bool
 lane_taken(const tgroup *g, int lane, const tmember *m)
@@ -158,14 +107,6 @@ tk_lane_set_leave(kg_lane *l, kg_reason reason, const char *text)
 	l->leave_text = text != NULL ? xstrdup(text) : NULL;
 }
 
-/* True when lane belongs to the same consumer as m (instance id, or client id and host). */
-bool
-tk_same_identity(kg_tracker *t, tgroup *g, int lane, const tmember *m)
-{
-	const kg_lane *l = lane >= 0 ? history_lane(t->h, g->id, lane) : NULL;
-	return l != NULL && lane_is(l, m);
-}
-
 /* Pick the lane for a new member: a free lane of the same identity, else a new one. */
 static int
 assign_lane(kg_tracker *t, tgroup *g, tmember *m, int64_t now)
@@ -177,7 +118,7 @@ assign_lane(kg_tracker *t, tgroup *g, tmember *m, int64_t now)
 			continue;
 		if (oldest < 0 || l->last_seen_us < history_lane(t->h, g->id, oldest)->last_seen_us)
 			oldest = i;
-		if (!lane_is(l, m) || lane_taken(g, i, m))
+		if (!tk_lane_is(l, m) || lane_taken(g, i, m))
 			continue;
 		tk_lane_claim(l, m, now);
 		return i;
@@ -216,19 +157,6 @@ tk_add_member(kg_tracker *t, tgroup *g, const char *member_id, const char *clien
 	g->m[g->nm++] = m;
 	hmap_put(&g->by_id, m->member_id, m);
 	return m;
-}
-
-/* True when a present member other than m holds m's lane and identity (a static member back, a revived id). */
-bool
-tk_identity_back(kg_tracker *t, tgroup *g, const tmember *m)
-{
-	size_t k;
-	for (k = 0; k < g->nm; k++) {
-		const tmember *x = g->m[k];
-		if (x != m && x->present && x->lane == m->lane && tk_same_identity(t, g, x->lane, m))
-			return true;
-	}
-	return false;
 }
 
 /* A member present again: its leave and silence are over. */

@@ -25,22 +25,6 @@
 
 #include "model/tracker_int.h"
 
-/*
- * The snapshot's entry of a member, NULL when absent.  A member id the
- * snapshot gives to another client (the mock cluster reuses ids) is not
- * this member's.
- */
-const kg_member *
-tk_snap_member(const kg_group *G, const tmember *m)
-{
-	int i = group_member_index(G, m->member_id);
-	const kg_member *mm = i >= 0 ? &G->members[i] : NULL;
-	if (mm != NULL && m->client_id != NULL && *m->client_id != '\0' && *mm->client_id != '\0' &&
-	    strcmp(m->client_id, mm->client_id) != 0)
-		return NULL;
-	return mm;
-}
-
 /* One group's description being folded, and what it told so far. */
 typedef struct poll_ctx {
 	kg_tracker *t;
