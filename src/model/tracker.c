@@ -36,6 +36,7 @@
 
 #include "model/defaults.h"
 #include "model/tracker_int.h"
+#include "model/tracker_live.h"
 
 #define DEFAULT_ORPHAN_GRACE (30LL * 1000000)
 
@@ -100,7 +101,7 @@ tmember_free(tmember *m)
 	free(m->stable);
 	free(m->leave_text);
 	free(m->gone_asg);
-	free(m->silent_why);
+	tk_live_free(m->live);
 	free(m);
 }
 
@@ -260,9 +261,7 @@ group_tick_end(kg_tracker *t, tgroup *g, int64_t T, bool absent)
 		tk_heartbeat_silence(t, g, T);
 	for (q = 0; q < g->nm; q++) {
 		tmember *m = g->m[q];
-		int64_t limit = m->session_us > 0 ? m->session_us
-			      : g->session_us > 0 ? g->session_us : t->cfg.session_timeout_us;
-		if (m->present && m->away_since > 0 && T - m->away_since > limit)
+		if (m->present && m->away_since > 0 && T - m->away_since > tk_live_session_us(t, g, m))
 			tk_announce_leave(t, g, m, T, KG_REASON_SESSION_TIMEOUT, "static member did not come back",
 					  KG_EVID_EXACT);
 	}

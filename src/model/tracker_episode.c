@@ -31,6 +31,7 @@
 #include <string.h>
 
 #include "model/tracker_int.h"
+#include "model/tracker_live.h"
 
 /* The word after "member " (or "Leader ") in a coordinator's reason, into buf; NULL when none. */
 static const char *
@@ -342,7 +343,8 @@ ep_start_members(kg_tracker *t, tgroup *g, int64_t time)
 			 */
 			if (m->gone_time > 0 && time >= m->gone_time && time - m->gone_time <= TRIGGER_WINDOW &&
 			    m->gone_time >= g->last_ep_end && m->gone_time >= g->emptied_at && !tk_identity_back(t, g, m)) {
-				int64_t since = m->silent_since > 0 && m->silent_since < m->gone_time ? m->silent_since : m->gone_time;
+				int64_t silent = tk_live_silent_since(m);
+				int64_t since = silent > 0 && silent < m->gone_time ? silent : m->gone_time;
 				em = tk_ep_member(g->ep, m);
 				em->left = true;
 				tk_set_tp(&em->before, &em->nbefore, m->gone_asg, m->ngone_asg);
@@ -363,8 +365,8 @@ ep_start_members(kg_tracker *t, tgroup *g, int64_t time)
 		m->partial_since = 0;
 		m->stop_since = nh == 0 ? time : 0;
 		m->stop_since_lo = nh == 0 ? g->ep->start_lo_us : 0;
-		if (m->silent_since > 0 && nh > 0)
-			tk_parts_stop(g, h, nh, m->silent_since, m->silent_since); /* held, not consumed */
+		if (tk_live_silent_since(m) > 0 && nh > 0)
+			tk_parts_stop(g, h, nh, tk_live_silent_since(m), tk_live_silent_since(m)); /* held, not consumed */
 		ep_owned(g, h, nh, m->lane);
 	}
 }

@@ -41,16 +41,9 @@
 #define MAX_ROUND_T 32
 #define JOIN_RETRY (1000LL * 1000) /* a member's JoinGroup this soon after its unanswered one is a retry (MEMBER_ID_REQUIRED) */
 #define STALE_DESCRIPTION (1000LL * 1000) /* a description begun this soon after a traced leave may predate it */
-#define HB_SILENT_MIN (1500LL * 1000) /* no heartbeat for 2.5 intervals, and at least this long: silent */
 
-/* What made a member silent (not consuming) before the coordinator decided; what brings it back. */
-enum {
-	SILENT_NONE,
-	SILENT_CRASH,     /* no heartbeats, no polls (a trace said it crashed): any sign of life clears it */
-	SILENT_STALL,     /* stopped polling (heartbeats go on in their thread): a poll clears it */
-	SILENT_HEARTBEAT, /* heartbeats stopped coming: a heartbeat clears it */
-	SILENT_EXTERNAL,  /* its partitions' commits froze (tracker_progress.c): cleared when one moves */
-};
+/* A member's liveness, private to tracker_live.c (tracker_live.h). */
+typedef struct tk_live tk_live;
 
 enum { PHASE_JOINING, PHASE_SYNCED };
 
@@ -96,22 +89,7 @@ typedef struct tmember {
 	kg_reason leave_reason;
 	char *leave_text;
 	int64_t away_since;  /* static member closed without LeaveGroup */
-	/* liveness */
-	int64_t silent_since; /* not consuming since (SILENT status), 0 when it is */
-	int silent_kind;     /* SILENT_* */
-	char *silent_why;
-	int64_t hb_gap;      /* the last gap between two heartbeats (the interval as observed), 0 unknown */
-	int64_t silent_hb;   /* the last heartbeat after which it was said silent (once each) */
-	int64_t hb_last;
-	int64_t poll_last;
-	int64_t poll_gap_max;
-	int64_t m_time;      /* time of the last metrics sample */
-	int64_t m_hb_age, m_poll_gap, m_poll_gap_max;
-	int64_t m_rb_avg, m_rb_max, m_failed;
-	double m_hb_rate;
-	const char *health_src;
-	int64_t session_us;  /* from traces, 0 unknown */
-	int64_t max_poll_us;
+	tk_live *live;       /* its signs of life (tracker_live.c) */
 } tmember;
 
 typedef struct tgroup {
@@ -305,22 +283,6 @@ void tk_member_stop(tmember *m, int64_t time, int64_t lo);
 void tk_parts_stop(tgroup *g, const kg_tp *v, int n, int64_t time, int64_t lo);
 /* Partitions have a consuming owner again at time. */
 void tk_parts_resume(tgroup *g, const kg_tp *v, int n, int64_t time, int64_t lo);
-/*
- * The member status input: m stopped consuming at since (lo at the
- * earliest) for why; shown "silent" until the coordinator decides (it
- * leaves) or it shows life again (kind says what clears it).  The demo
- * and traces call it through KG_OBS_SILENT, missing heartbeats through
- * the tick; frozen commits (tracker_progress.c) call it with
- * SILENT_EXTERNAL and clear it with tk_member_alive(LIFE_PROGRESS).
- */
-void tk_member_silent(kg_tracker *t, tgroup *g, tmember *m, int64_t since, int kind, const char *why,
-		      kg_evidence evid);
-/* What shows a member alive, for tk_member_alive(); LIFE_PROGRESS (its commits move) ends only frozen commits' silence. */
-enum { LIFE_HEARTBEAT, LIFE_POLL, LIFE_CALLBACK, LIFE_PROGRESS };
-/* m showed life (LIFE_*) at time: a silence that kind of life ends is over. */
-void tk_member_alive(tmember *m, int64_t time, int life);
-/* Members whose traced heartbeats (or heartbeat metrics) stopped coming are silent from their last one. */
-void tk_heartbeat_silence(kg_tracker *t, tgroup *g, int64_t T);
 /* Close the open episode at end (end_lo at the earliest: the refresh before when polling saw it end). */
 void tk_close_episode(kg_tracker *t, tgroup *g, int64_t end, int64_t end_lo, const char *note);
 /* Close a log-only episode whose last round ended LOG_SETTLE before time; true when closed. */

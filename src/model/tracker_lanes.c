@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "model/tracker_int.h"
+#include "model/tracker_live.h"
 
 /* Find a member by member id (the newest with it). */
 tmember *
@@ -149,9 +150,7 @@ tk_add_member(kg_tracker *t, tgroup *g, const char *member_id, const char *clien
 	m->instance_id = instance_id && *instance_id ? xstrdup(instance_id) : NULL;
 	m->first_seen = m->last_seen = now;
 	m->present = true;
-	m->m_hb_age = m->m_poll_gap = m->m_poll_gap_max = -1; /* no metrics yet: unknown, not 0 */
-	m->m_rb_avg = m->m_rb_max = m->m_failed = -1;
-	m->m_hb_rate = -1;
+	m->live = tk_live_new();
 	m->lane = assign_lane(t, g, m, now);
 	util_grow(&g->m, &g->cm, g->nm + 1, sizeof *g->m);
 	g->m[g->nm++] = m;
@@ -166,8 +165,7 @@ tk_member_revive(tmember *m)
 	m->present = true;
 	m->left_reported = false;
 	m->left_exact = false;
-	m->silent_since = 0;
-	m->silent_kind = SILENT_NONE;
+	tk_live_revive(m);
 }
 
 /* Mark a member gone from its lane. */
@@ -287,7 +285,8 @@ tk_announce_leave(kg_tracker *t, tgroup *g, tmember *m, int64_t time, kg_reason 
 	sbuf_free(&s);
 	if (g->ep != NULL) {
 		/* its partitions have no consumer from now, or from when it fell silent */
-		int64_t since = m->silent_since > 0 && m->silent_since < time ? m->silent_since : time;
+		int64_t silent = tk_live_silent_since(m);
+		int64_t since = silent > 0 && silent < time ? silent : time;
 		tk_ep_member(g->ep, m)->left = true;
 		tk_parts_stop(g, h, nh, since, since < time ? since : tk_lo(g, time, evid));
 	}

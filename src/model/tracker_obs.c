@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "model/tracker_int.h"
+#include "model/tracker_live.h"
 
 /* How a handler's member is found before it runs. */
 enum {
@@ -95,10 +96,7 @@ obs_tmember(kg_tracker *t, tgroup *g, const kg_obs *o, bool create)
 		tk_set_str(&m->client_id, o->client_id);
 		tk_set_str(&m->host, o->host);
 		tk_set_str(&m->instance_id, o->instance_id);
-		if (o->session_timeout_ms > 0)
-			m->session_us = o->session_timeout_ms * 1000;
-		if (o->max_poll_ms > 0)
-			m->max_poll_us = o->max_poll_ms * 1000;
+		tk_live_limits(m, o);
 	}
 	return m;
 }
@@ -505,68 +503,47 @@ obs_heartbeat(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 {
 	(void)t;
 	(void)g;
-	if (m != NULL && o->time_us > m->hb_last) {
-		if (m->hb_last > 0)
-			m->hb_gap = o->time_us - m->hb_last; /* the interval as it runs */
-		m->hb_last = o->time_us;
-		m->health_src = o->source;
-		tk_member_alive(m, o->time_us, LIFE_HEARTBEAT);
-	}
+	if (m != NULL)
+		tk_live_heartbeat(m, o);
 }
 
-/* The application polled: the longest gap between polls so far. */
+/* The application polled. */
 static void
 obs_poll(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 {
-	int64_t time = o->time_us;
 	(void)t;
 	(void)g;
-	if (m != NULL && time > m->poll_last) {
-		if (m->poll_last > 0 && time - m->poll_last > m->poll_gap_max)
-			m->poll_gap_max = time - m->poll_last;
-		m->poll_last = time;
-		m->health_src = o->source;
-		tk_member_alive(m, time, LIFE_POLL);
-	}
+	if (m != NULL)
+		tk_live_poll(m, o);
 }
 
-/* A client's metrics sample, or its own view of its group state: what it knows (-1: not this time). */
+/* A client's metrics sample, or its own view of its group state. */
 static void
 obs_metrics(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 {
 	(void)t;
 	(void)g;
-	if (m == NULL)
-		return;
-	m->m_time = o->time_us;
-	m->health_src = o->source;
-	if (o->hb_age_us >= 0) {
-		m->m_hb_age = o->hb_age_us;
-		tk_member_alive(m, o->time_us - o->hb_age_us, LIFE_HEARTBEAT);
-	}
-	if (o->poll_gap_us >= 0)
-		m->m_poll_gap = o->poll_gap_us;
-	if (o->poll_gap_max_us >= 0)
-		m->m_poll_gap_max = o->poll_gap_max_us;
-	if (o->rebalance_latency_avg_us >= 0)
-		m->m_rb_avg = o->rebalance_latency_avg_us;
-	if (o->rebalance_latency_max_us >= 0)
-		m->m_rb_max = o->rebalance_latency_max_us;
-	if (o->failed_rebalances >= 0)
-		m->m_failed = o->failed_rebalances;
-	if (o->hb_rate >= 0)
-		m->m_hb_rate = o->hb_rate;
+	if (m != NULL)
+		tk_live_metrics(m, o);
 }
 
 /* A member stopped consuming (a trace says it crashed or stopped polling): silent until the coordinator decides. */
 static void
 obs_silent(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 {
+	int64_t since = o->time_us;
 	if (m == NULL || !m->present)
 		return;
-	tk_member_silent(t, g, m, o->time_us, o->reason == KG_REASON_MAX_POLL ? SILENT_STALL : SILENT_CRASH,
-			 o->text != NULL ? o->text : o->reason == KG_REASON_MAX_POLL ? "stopped polling" : "crashed",
-			 KG_EVID_EXACT);
+	if (tk_member_silent(t, g, m, since, o->reason == KG_REASON_MAX_POLL ? SILENT_STALL : SILENT_CRASH,
+			     o->text != NULL ? o->text : o->reason == KG_REASON_MAX_POLL ? "stopped polling" : "crashed",
+			     KG_EVID_EXACT) && g->ep != NULL) {
+		/* in an open rebalance: what it holds is not consumed from now */
+		int nh;
+		const kg_tp *h = tk_held(m, &nh);
+		tk_parts_stop(g, h, nh, since, since);
+		if (nh > 0)
+			tk_member_stop(m, since, since);
+	}
 }
 
 /* A member processed records twice (the commit policy let a crash hand them over again): an event. */

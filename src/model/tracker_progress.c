@@ -21,6 +21,7 @@
 
 #include "model/progress.h"
 #include "model/tracker_int.h"
+#include "model/tracker_live.h"
 
 /* The partitions of changes ch[0..n) whose new verdict is v (from above OK when again), in parts; their lag and since. */
 static int
