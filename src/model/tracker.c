@@ -35,7 +35,9 @@
 #include <string.h>
 
 #include "model/defaults.h"
+#include "model/tracker_episode.h"
 #include "model/tracker_int.h"
+#include "model/tracker_lanes.h"
 #include "model/tracker_live.h"
 
 #define DEFAULT_ORPHAN_GRACE (30LL * 1000000)
@@ -84,25 +86,10 @@ tracker_new(const kg_tracker_config *cfg)
 			t->cfg.lag_window_us = cfg->lag_window_us;
 	}
 	t->h = history_new(t->cfg.window_us);
+	t->eb = tk_epbook_new();
 	/* no progress state at all for a replay of a recording made before verdicts: it derives what its kgtop did */
 	t->prog = t->cfg.lag_window_us > 0 ? progress_new(t->cfg.lag_window_us, t->cfg.window_us) : NULL;
 	return t;
-}
-
-/* Free a member. */
-static void
-tmember_free(tmember *m)
-{
-	free(m->member_id);
-	free(m->client_id);
-	free(m->host);
-	free(m->instance_id);
-	free(m->asg);
-	free(m->stable);
-	free(m->leave_text);
-	free(m->gone_asg);
-	tk_live_free(m->live);
-	free(m);
 }
 
 /* Free a group. */
@@ -111,23 +98,43 @@ tgroup_free(tgroup *g)
 {
 	size_t i;
 	for (i = 0; i < g->nm; i++)
-		tmember_free(g->m[i]);
+		tk_member_free(g->m[i]);
 	free(g->m);
 	hmap_free(&g->by_id);
-	free(g->unc);
-	free(g->unc_since);
-	free(g->unc_lo);
-	free(g->unc_seen);
+	tk_epgroup_free(g->eps);
 	free(g->orphans_reported);
 	free(g->assignor);
-	free(g->trig_text);
-	free(g->moved);
-	free(g->moved_from);
-	free(g->ep_parts);
-	free(g->ep_owner);
 	free(g->res_tp);
 	free(g->res_done);
 	free(g);
+}
+
+/* The group record, created on demand with each part's state; NULL for a negative id. */
+static tgroup *
+group_get(kg_tracker *t, int32_t id)
+{
+	tgroup *g;
+	if (id < 0)
+		return NULL;
+	if ((size_t)id >= t->cg) {
+		size_t old = t->cg, n = old ? old : 64;
+		while (n <= (size_t)id)
+			n *= 2;
+		t->g = xreallocarray(t->g, n, sizeof *t->g);
+		memset(t->g + old, 0, (n - old) * sizeof *t->g);
+		t->cg = n;
+	}
+	g = t->g[id];
+	if (g == NULL) {
+		g = xcalloc(1, sizeof *g);
+		g->id = id;
+		g->generation = -1;
+		g->lag = -1;
+		g->single_topic = true;
+		g->eps = tk_epgroup_new();
+		t->g[id] = g;
+	}
+	return g;
 }
 
 /* Free the tracker. */
@@ -147,7 +154,7 @@ tracker_free(kg_tracker *t)
 		free((char *)t->src[i].message);
 	}
 	free(t->src);
-	free(t->logonly);
+	tk_epbook_free(t->eb);
 	progress_free(t->prog);
 	free(t->vch);
 	history_free(t->h);
@@ -220,7 +227,7 @@ prune_members(kg_tracker *t, int64_t T)
 			if (!m->present && m->last_seen < T - t->cfg.window_us && (m->gone_time == 0 || m->gone_time < T - t->cfg.window_us)) {
 				if (hmap_get(&g->by_id, m->member_id) == m)
 					hmap_del(&g->by_id, m->member_id);
-				tmember_free(m);
+				tk_member_free(m);
 			} else {
 				g->m[w++] = m;
 			}
@@ -300,6 +307,8 @@ tracker_apply(kg_tracker *t, kg_obsq *obs, kg_snapshot *snap, kg_evlist *out)
 	t->interval_us = snap->interval_us;
 	if (obs != NULL) {
 		obsq_sort(obs);
+		for (i = 0; i < obs->n; i++)
+			group_get(t, obs->v[i]->group); /* the record of every group named (by client id: one known already) */
 		tk_obs_new_members(t, obs);
 		for (i = 0; i < obs->n; i++) {
 			if (obs->v[i]->time_us > T)
@@ -311,7 +320,7 @@ tracker_apply(kg_tracker *t, kg_obsq *obs, kg_snapshot *snap, kg_evlist *out)
 	track_sources(t, snap);
 
 	for (k = 0; k < snap->ngroups; k++)
-		tk_apply_group(t, &snap->groups[k], T);
+		tk_apply_group(t, group_get(t, snap->groups[k].id), &snap->groups[k], T);
 	in_snap = xcalloc(t->cg ? t->cg : 1, sizeof *in_snap);
 	for (k = 0; k < snap->ngroups; k++)
 		in_snap[snap->groups[k].id] = true;
@@ -325,7 +334,7 @@ tracker_apply(kg_tracker *t, kg_obsq *obs, kg_snapshot *snap, kg_evlist *out)
 	tk_progress(t, snap, T);
 	for (k = 0; k < snap->ngroups; k++) {
 		kg_group *G = &snap->groups[k];
-		tk_eval_storm(t, tk_group_get(t, G->id), T, G);
+		tk_eval_storm(t, group_get(t, G->id), T, G);
 		tk_annotate_group(t, snap, G, T);
 	}
 	if (T - t->now >= 10LL * 1000000 || t->now == 0) {

@@ -16,8 +16,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/tracker_episode.h"
 #include "model/tracker_int.h"
 #include "model/tracker_live.h"
+
+#define STORM_MIN_OBSERVED (60LL * 1000000) /* a share of time rebalancing is judged after this long watched */
 
 /* The assignment a member effectively consumes now. */
 static const kg_tp *
@@ -56,7 +59,7 @@ member_status(const tgroup *g, const tmember *m, int neff)
 	if (g->ep != NULL) {
 		if (neff == 0)
 			return KG_MEMBER_STOPPED;
-		if (m->partial)
+		if (tk_ep_partial(m))
 			return KG_MEMBER_PARTIAL;
 		return KG_MEMBER_CONSUMING;
 	}
@@ -179,14 +182,14 @@ annotate_summary(kg_tracker *t, const tgroup *g, kg_group *G, int64_t T)
 	if (g->ep != NULL) {
 		G->sum.episode_start_us = g->ep->start_us;
 		G->sum.rounds = g->ep->rounds;
-		G->sum.rounds_min = !g->exact_group && !g->ep_stabilized && !g->ep_logonly && !g->ep_callbacks;
+		G->sum.rounds_min = tk_ep_rounds_min(g);
 	} else if (last != NULL) {
 		G->sum.episode_start_us = last->start_us;
 		G->sum.rounds = last->rounds;
 		G->sum.rounds_min = last->rounds_min;
 	}
 	if (last != NULL) {
-		kg_episode *closed = last->end_us != 0 ? last : history_episode(t->h, g->id, g->last_ep);
+		kg_episode *closed = last->end_us != 0 ? last : history_episode(t->h, g->id, tk_ep_last(g));
 		if (closed != NULL && closed->end_us != 0) {
 			kg_span d = episode_duration(closed, closed->end_us);
 			G->sum.last_episode_us = closed->end_us - closed->start_us;
@@ -223,9 +226,11 @@ annotate_summary(kg_tracker *t, const tgroup *g, kg_group *G, int64_t T)
 void
 tk_annotate_group(kg_tracker *t, kg_snapshot *s, kg_group *G, int64_t T)
 {
-	tgroup *g = tk_group_get(t, G->id);
+	tgroup *g = tk_group_find(t, G->id);
 	kg_sample smp;
-	int nl = history_nlanes(t->h, g->id), k;
+	int nl = history_nlanes(t->h, g->id), k, nmoved;
+	const kg_tp *moved;
+	const int *moved_from;
 	size_t i;
 
 	if (g->no_news || G->traced) {
@@ -260,11 +265,12 @@ tk_annotate_group(kg_tracker *t, kg_snapshot *s, kg_group *G, int64_t T)
 	tk_member_verdicts(G);
 
 	/* moved marks of the last rebalance */
-	for (k = 0; k < g->nmoved; k++) {
-		int idx = group_part_index(G, g->moved[k]);
+	nmoved = tk_ep_moved(g, &moved, &moved_from);
+	for (k = 0; k < nmoved; k++) {
+		int idx = group_part_index(G, moved[k]);
 		if (idx >= 0) {
 			G->parts[idx].moved = true;
-			G->parts[idx].moved_from = g->moved_from[k];
+			G->parts[idx].moved_from = moved_from[k];
 		}
 	}
 	annotate_summary(t, g, G, T);

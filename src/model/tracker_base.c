@@ -12,31 +12,11 @@
 
 #include "model/tracker_int.h"
 
-/* The group record, created on demand. */
+/* The group record of id, NULL when none (the fold makes them). */
 tgroup *
-tk_group_get(kg_tracker *t, int32_t id)
+tk_group_find(kg_tracker *t, int32_t id)
 {
-	tgroup *g;
-	if (id < 0)
-		return NULL;
-	if ((size_t)id >= t->cg) {
-		size_t old = t->cg, n = old ? old : 64;
-		while (n <= (size_t)id)
-			n *= 2;
-		t->g = xreallocarray(t->g, n, sizeof *t->g);
-		memset(t->g + old, 0, (n - old) * sizeof *t->g);
-		t->cg = n;
-	}
-	g = t->g[id];
-	if (g == NULL) {
-		g = xcalloc(1, sizeof *g);
-		g->id = id;
-		g->generation = -1;
-		g->lag = -1;
-		g->single_topic = true;
-		t->g[id] = g;
-	}
-	return g;
+	return id >= 0 && (size_t)id < t->cg ? t->g[id] : NULL;
 }
 
 /* Replace an owned set. */

@@ -17,8 +17,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/tracker_episode.h"
 #include "model/tracker_int.h"
+#include "model/tracker_lanes.h"
 #include "model/tracker_live.h"
+
+#define LANE_LETTERS 62 /* A-Z a-z 0-9: the timeline's rows */
 
 /* Find a member by member id (the newest with it). */
 tmember *
@@ -138,6 +142,23 @@ assign_lane(kg_tracker *t, tgroup *g, tmember *m, int64_t now)
 	return history_lane_add(t->h, g->id, m->client_id, m->member_id, m->instance_id, m->host, now);
 }
 
+/* Free a member record and its parts' state. */
+void
+tk_member_free(tmember *m)
+{
+	free(m->member_id);
+	free(m->client_id);
+	free(m->host);
+	free(m->instance_id);
+	free(m->asg);
+	free(m->stable);
+	free(m->leave_text);
+	free(m->gone_asg);
+	tk_live_free(m->live);
+	tk_epmember_free(m->eps);
+	free(m);
+}
+
 /* Create a member record. */
 tmember *
 tk_add_member(kg_tracker *t, tgroup *g, const char *member_id, const char *client_id, const char *host,
@@ -151,6 +172,7 @@ tk_add_member(kg_tracker *t, tgroup *g, const char *member_id, const char *clien
 	m->first_seen = m->last_seen = now;
 	m->present = true;
 	m->live = tk_live_new();
+	m->eps = tk_epmember_new();
 	m->lane = assign_lane(t, g, m, now);
 	util_grow(&g->m, &g->cm, g->nm + 1, sizeof *g->m);
 	g->m[g->nm++] = m;
@@ -222,10 +244,7 @@ static void
 amend_leave(kg_tracker *t, tgroup *g, tmember *m, int64_t time, kg_reason reason, const char *text)
 {
 	kg_lane *l;
-	kg_episode *e;
 	kg_event *ev;
-	char *old_trigger, *new_trigger;
-	const char *who = member_name(m);
 	if (reason == KG_REASON_NONE || reason == KG_REASON_UNKNOWN ||
 	    (m->leave_reason != KG_REASON_NONE && m->leave_reason != KG_REASON_UNKNOWN))
 		return;
@@ -235,18 +254,7 @@ amend_leave(kg_tracker *t, tgroup *g, tmember *m, int64_t time, kg_reason reason
 	l = history_lane(t->h, g->id, m->lane);
 	if (l != NULL && !l->present)
 		tk_lane_set_leave(l, reason, m->leave_text);
-	old_trigger = xasprintf("left: %s (%s)", who, reason_name(KG_REASON_UNKNOWN));
-	new_trigger = xasprintf("left: %s (%s)", who, reason_name(reason));
-	e = g->ep != NULL ? g->ep : history_episode(t->h, g->id, g->last_ep);
-	if (e != NULL && e->trigger_text != NULL && strcmp(e->trigger_text, old_trigger) == 0) {
-		free(e->trigger_text);
-		e->trigger_text = xstrdup(new_trigger);
-		e->trigger = reason;
-	}
-	if (g->trig_text != NULL && strcmp(g->trig_text, old_trigger) == 0)
-		tk_set_trigger(g, g->trig_time, reason, new_trigger);
-	free(old_trigger);
-	free(new_trigger);
+	tk_trigger_amend(t, g, member_name(m), reason);
 	ev = tk_member_event(KG_EV_MEMBER_LEFT, time, g, m);
 	ev->reason = reason;
 	ev->evidence = KG_EVID_EXACT;

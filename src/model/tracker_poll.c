@@ -23,7 +23,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/tracker_episode.h"
 #include "model/tracker_int.h"
+#include "model/tracker_lanes.h"
+
+#define ORPHAN_REPORT_DELAY (5LL * 1000000) /* outside a rebalance, orphans this old are reported */
+#define EXACT_SETTLE (1000LL * 1000)        /* quiet spell before an exact episode closes */
+#define EXACT_QUIET (10LL * 1000000)        /* after this long without callbacks, unsynced members no longer count */
+#define STALE_DESCRIPTION (1000LL * 1000)   /* a description begun this soon after a traced leave may predate it */
 
 /* One group's description being folded, and what it told so far. */
 typedef struct poll_ctx {
@@ -335,12 +342,7 @@ poll_evidence(poll_ctx *c)
 	/* everybody left: the group is empty, nothing to rebalance */
 	if ((G->state == KG_STATE_EMPTY || G->state == KG_STATE_DEAD) && G->nmembers == 0) {
 		evidence = false;
-		/* the leaves that emptied it explain no later rebalance: the next members start afresh */
-		free(g->trig_text);
-		g->trig_text = NULL;
-		g->emptied_at = c->T;
-		if (g->ep != NULL)
-			tk_close_episode(c->t, g, c->T, g->poll_lo, "the group is empty");
+		tk_group_emptied(c->t, g, c->T);
 	}
 	if (g->ep == NULL && evidence) {
 		const char *why = c->ev_state ? "in progress when polled"
@@ -351,7 +353,7 @@ poll_evidence(poll_ctx *c)
 			g->ep->lag_start = c->prev_lag; /* the lag just before it began */
 	}
 	if (g->ep != NULL && (c->ev_state || changed))
-		g->ep_changed = true;
+		g->eps->ep_changed = true;
 }
 
 /* Eager: every polled member revokes everything it held at the start of each round. */
@@ -365,8 +367,8 @@ poll_eager_revokes(poll_ctx *c)
 		return;
 	for (i = 0; i < g->nm; i++) {
 		tmember *m = g->m[i];
-		if (!m->present || m->exact || m->revoked_round >= g->ep->rounds || m->nstable == 0 ||
-		    m->synced_round >= g->ep->rounds)
+		if (!m->present || m->exact || m->eps->revoked_round >= g->ep->rounds || m->nstable == 0 ||
+		    m->eps->synced_round >= g->ep->rounds)
 			continue;
 		tk_revoke(c->t, g, m, when, m->stable, m->nstable, m->stable, m->nstable, KG_EVID_PROTOCOL,
 			  KG_PROTO_EAGER, KG_REASON_NONE, g->ep->rounds);
@@ -384,7 +386,7 @@ poll_sync_member(poll_ctx *c, tmember *m, const kg_member *mm, int64_t sync_time
 {
 	tgroup *g = c->g;
 	if (g->proto == KG_PROTO_EAGER) {
-		if (m->synced_round < g->ep->rounds)
+		if (m->eps->synced_round < g->ep->rounds)
 			tk_assign(c->t, g, m, sync_time, mm->assignment, mm->nassigned, KG_EVID_POLLED, g->ep->rounds);
 	} else {
 		kg_tp *rv = xmalloc(((size_t)m->nstable + 1) * sizeof *rv);
@@ -403,7 +405,7 @@ poll_sync_member(poll_ctx *c, tmember *m, const kg_member *mm, int64_t sync_time
 	}
 	tk_set_tp(&m->stable, &m->nstable, mm->assignment, mm->nassigned);
 	tk_set_tp(&m->asg, &m->nasg, mm->assignment, mm->nassigned);
-	m->synced_round = g->ep->rounds;
+	m->eps->synced_round = g->ep->rounds;
 }
 
 /* A Stable description ends the round: at the exact sync time when one was reported in it, else now. */
@@ -412,7 +414,7 @@ poll_sync(poll_ctx *c)
 {
 	tgroup *g = c->g;
 	int64_t T = c->T;
-	int64_t sync_time = g->exact_sync >= g->round_start && g->exact_sync > 0 && g->exact_sync <= T ? g->exact_sync : T;
+	int64_t sync_time = g->eps->exact_sync >= g->eps->round_start && g->eps->exact_sync > 0 && g->eps->exact_sync <= T ? g->eps->exact_sync : T;
 	size_t i;
 	for (i = 0; i < g->nm; i++) {
 		tmember *m = g->m[i];
@@ -432,7 +434,7 @@ poll_sync(poll_ctx *c)
 		if (!m->present || !m->exact || (mm = tk_snap_member(c->G, m)) == NULL)
 			continue;
 		if (m->nasg > 0 && tp_equal(mm->assignment, mm->nassigned, m->asg, m->nasg))
-			m->synced = true;
+			m->eps->synced = true;
 	}
 	tk_round_synced_at(c->t, g, sync_time, false);
 }
@@ -447,12 +449,12 @@ poll_missed_generation(poll_ctx *c)
 {
 	tgroup *g = c->g;
 	size_t i;
-	if (c->ev_state || c->G->state != KG_STATE_STABLE || g->phase != PHASE_SYNCED)
+	if (c->ev_state || c->G->state != KG_STATE_STABLE || g->eps->phase != PHASE_SYNCED)
 		return false;
 	for (i = 0; i < g->nm; i++) {
 		tmember *m = g->m[i];
 		const kg_member *mm;
-		if (!m->present || m->exact || m->synced_round < g->ep->rounds || (mm = tk_snap_member(c->G, m)) == NULL)
+		if (!m->present || m->exact || m->eps->synced_round < g->ep->rounds || (mm = tk_snap_member(c->G, m)) == NULL)
 			continue;
 		if (!tp_equal(mm->assignment, mm->nassigned, m->stable, m->nstable))
 			return true;
@@ -465,13 +467,13 @@ static void
 poll_rounds(poll_ctx *c)
 {
 	tgroup *g = c->g;
-	g->ep_polled = true;
-	g->ep_logonly = false;
+	g->eps->ep_polled = true;
+	g->eps->ep_logonly = false;
 	if (c->ev_state || poll_missed_generation(c))
 		tk_next_round(c->t, g, c->T, KG_EVID_POLLED);
 	if (g->proto == KG_PROTO_EAGER)
 		poll_eager_revokes(c);
-	if (c->G->state == KG_STATE_STABLE && !(g->await_log_sync && !g->ep_changed))
+	if (c->G->state == KG_STATE_STABLE && !(g->eps->await_log_sync && !g->eps->ep_changed))
 		poll_sync(c);
 }
 
@@ -530,7 +532,7 @@ poll_try_close(poll_ctx *c)
 	bool synced = true, log_ok;
 	size_t i;
 	for (i = 0; i < g->nm; i++) {
-		if (g->m[i]->present && g->m[i]->exact && !g->m[i]->synced)
+		if (g->m[i]->present && g->m[i]->exact && !g->m[i]->eps->synced)
 			synced = false;
 	}
 	/*
@@ -538,14 +540,14 @@ poll_try_close(poll_ctx *c)
 	 * proves nothing until the log's end of round, or polling saw the
 	 * round itself (the description may predate the log line).
 	 */
-	log_ok = !g->await_log_sync || g->ep_changed || T - g->ep->start_us >= 30LL * 1000000;
+	log_ok = !g->eps->await_log_sync || g->eps->ep_changed || T - g->ep->start_us >= 30LL * 1000000;
 	/* a member whose last sync no callback reported must not hold the episode open for ever */
-	if (!synced && T - g->last_rebal_obs >= EXACT_QUIET)
+	if (!synced && T - g->eps->last_rebal_obs >= EXACT_QUIET)
 		synced = true;
-	if (G->norphaned == 0 && synced && log_ok && (!G->exact || T - g->last_rebal_obs >= EXACT_SETTLE)) {
-		int64_t end = g->last_sync >= g->ep->start_us && g->last_sync > 0 && g->last_sync <= T ? g->last_sync : T;
+	if (G->norphaned == 0 && synced && log_ok && (!G->exact || T - g->eps->last_rebal_obs >= EXACT_SETTLE)) {
+		int64_t end = g->eps->last_sync >= g->ep->start_us && g->eps->last_sync > 0 && g->eps->last_sync <= T ? g->eps->last_sync : T;
 		/* a sync a client or a coordinator timed is measured; one a description showed happened since the one before */
-		int64_t end_lo = end == g->exact_sync ? end : g->poll_lo;
+		int64_t end_lo = end == g->eps->exact_sync ? end : g->poll_lo;
 		tk_close_episode(c->t, g, end, end_lo, g->ep->start_us == T ? "between two refreshes" : NULL);
 	} else if (G->norphaned > 0 && g->orphan_since > 0 && T - g->orphan_since >= c->t->cfg.orphan_grace_us) {
 		char note[96];
@@ -565,7 +567,7 @@ poll_close(poll_ctx *c)
 	if (g->ep != NULL && G->exact && G->state == KG_STATE_STABLE) {
 		/* the source saw no JoinGroup or SyncGroup outstanding: everyone has its answer */
 		for (i = 0; i < g->nm; i++)
-			g->m[i]->synced = true;
+			g->m[i]->eps->synced = true;
 	}
 	if (g->ep != NULL && c->stable_now) {
 		poll_try_close(c);
@@ -596,16 +598,16 @@ poll_gap(kg_tracker *t, const kg_group *G, int64_t before, size_t first)
 	}
 }
 
-/* Fold the polled picture of one group. */
+/* Fold the polled picture of one group (g its record). */
 void
-tk_apply_group(kg_tracker *t, kg_group *G, int64_t T)
+tk_apply_group(kg_tracker *t, tgroup *g, kg_group *G, int64_t T)
 {
 	poll_ctx c;
 	size_t first = t->out != NULL ? t->out->n : 0;
 	int64_t before;
 	memset(&c, 0, sizeof c);
 	c.t = t;
-	c.g = tk_group_get(t, G->id);
+	c.g = g;
 	c.G = G;
 	c.T = T;
 	c.first = !c.g->seen;

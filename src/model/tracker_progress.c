@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "model/progress.h"
+#include "model/tracker_episode.h"
 #include "model/tracker_int.h"
 #include "model/tracker_live.h"
 
@@ -160,16 +161,19 @@ static void
 resume_start(tgroup *g)
 {
 	int k, n = 0;
+	const kg_tp *moved;
+	const int *from;
+	int nmoved = tk_ep_moved(g, &moved, &from);
 	free(g->res_tp);
 	free(g->res_done);
-	g->res_tp = xmalloc((size_t)(g->nmoved ? g->nmoved : 1) * sizeof *g->res_tp);
-	g->res_done = xcalloc((size_t)(g->nmoved ? g->nmoved : 1), sizeof *g->res_done);
-	for (k = 0; k < g->nmoved; k++) {
-		if (g->moved_from[k] >= 0)
-			g->res_tp[n++] = g->moved[k];
+	g->res_tp = xmalloc((size_t)(nmoved ? nmoved : 1) * sizeof *g->res_tp);
+	g->res_done = xcalloc((size_t)(nmoved ? nmoved : 1), sizeof *g->res_done);
+	for (k = 0; k < nmoved; k++) {
+		if (from[k] >= 0)
+			g->res_tp[n++] = moved[k];
 	}
 	g->nres = n;
-	g->res_ep = g->last_ep;
+	g->res_ep = tk_ep_last(g);
 	g->res_left = n;
 	g->res_span.min = g->res_span.max = 0;
 	g->res_open = n > 0;
@@ -199,7 +203,7 @@ resume_watch(kg_tracker *t, tgroup *g, const kg_group *G, int64_t T)
 {
 	kg_episode *e;
 	int k;
-	if (g->last_ep != 0 && g->last_ep != g->res_ep)
+	if (tk_ep_last(g) != 0 && tk_ep_last(g) != g->res_ep)
 		resume_start(g);
 	if (!g->res_open || (e = history_episode(t->h, g->id, g->res_ep)) == NULL) {
 		g->res_open = false;
@@ -240,7 +244,7 @@ reb_span(kg_tracker *t, const tgroup *g, const kg_group *G, int64_t *start, int6
 {
 	const kg_episode *e = NULL;
 	if (g != NULL)
-		e = g->ep != NULL ? g->ep : g->last_ep != 0 ? history_episode(t->h, G->id, g->last_ep) : NULL;
+		e = g->ep != NULL ? g->ep : tk_ep_last(g) != 0 ? history_episode(t->h, G->id, tk_ep_last(g)) : NULL;
 	*start = e == NULL ? 0 : e->start_lo_us > 0 ? e->start_lo_us : e->start_us;
 	*end = e == NULL ? 0 : e->end_us;
 }
@@ -255,7 +259,7 @@ tk_progress(kg_tracker *t, kg_snapshot *snap, int64_t T)
 	progress_topics(t->prog, snap);
 	for (k = 0; k < snap->ngroups; k++) {
 		kg_group *G = &snap->groups[k];
-		tgroup *g = tk_group_get(t, G->id);
+		tgroup *g = tk_group_find(t, G->id);
 		int64_t reb_start, reb_end;
 		int n;
 		reb_span(t, g, G, &reb_start, &reb_end);
