@@ -11,7 +11,8 @@ libkgtop_a_SOURCES += \
 	src/model/event.c src/model/event.h \
 	src/model/history.c src/model/history.h \
 	src/model/tracker.h src/model/tracker_int.h src/model/tracker_live.h \
-	src/model/tracker_lanes.h src/model/tracker_episode.h $(KG_TRACKER_C) \
+	src/model/tracker_lanes.h src/model/tracker_episode.h src/model/tracker_progress.h \
+	src/model/tracker_annotate.h src/model/tracker_fold.h $(KG_TRACKER_C) \
 	src/model/progress.c src/model/progress.h \
 	src/model/source.c src/model/source.h
 libkgtop_a_SOURCES += src/model/defaults.h

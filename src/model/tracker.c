@@ -23,9 +23,11 @@
  * join signal (a non-Stable state, a JoinGroup, a coordinator's
  * "preparing") follows a sync.
  *
- * This file holds the public API, the configuration, the apply loop and
- * what every part shares; tracker_int.h lists the other parts (lanes,
- * episodes, observations, polling, annotation) and the state they share.
+ * This file is the fold: the public API, the configuration, the apply
+ * loop, which calls the observation handlers (tracker_obs.c), the polled
+ * diff (tracker_poll.c) and then each part in turn, the group records,
+ * source health and pruning.  tracker_int.h draws the map of the parts and
+ * the record they share.
  */
 #include "config.h"
 
@@ -35,10 +37,13 @@
 #include <string.h>
 
 #include "model/defaults.h"
+#include "model/tracker_annotate.h"
 #include "model/tracker_episode.h"
+#include "model/tracker_fold.h"
 #include "model/tracker_int.h"
 #include "model/tracker_lanes.h"
 #include "model/tracker_live.h"
+#include "model/tracker_progress.h"
 
 #define DEFAULT_ORPHAN_GRACE (30LL * 1000000)
 
@@ -88,7 +93,7 @@ tracker_new(const kg_tracker_config *cfg)
 	t->h = history_new(t->cfg.window_us);
 	t->eb = tk_epbook_new();
 	/* no progress state at all for a replay of a recording made before verdicts: it derives what its kgtop did */
-	t->prog = t->cfg.lag_window_us > 0 ? progress_new(t->cfg.lag_window_us, t->cfg.window_us) : NULL;
+	t->pg = tk_prog_new(&t->cfg);
 	return t;
 }
 
@@ -102,10 +107,9 @@ tgroup_free(tgroup *g)
 	free(g->m);
 	hmap_free(&g->by_id);
 	tk_epgroup_free(g->eps);
-	free(g->orphans_reported);
+	tk_polled_free(g->pl);
+	tk_resume_free(g->res);
 	free(g->assignor);
-	free(g->res_tp);
-	free(g->res_done);
 	free(g);
 }
 
@@ -155,8 +159,7 @@ tracker_free(kg_tracker *t)
 	}
 	free(t->src);
 	tk_epbook_free(t->eb);
-	progress_free(t->prog);
-	free(t->vch);
+	tk_prog_free(t->pg);
 	history_free(t->h);
 	free(t);
 }
@@ -259,8 +262,7 @@ group_tick_end(kg_tracker *t, tgroup *g, int64_t T, bool absent)
 				tk_member_gone(t, g, g->m[q], T);
 		}
 		g->present = false;
-		if (t->prog != NULL)
-			progress_forget(t->prog, g->id);
+		tk_progress_forget(t, g->id);
 	}
 	if (g->ep != NULL && !g->seen)
 		tk_close_log_settled(t, g, T);
@@ -334,8 +336,9 @@ tracker_apply(kg_tracker *t, kg_obsq *obs, kg_snapshot *snap, kg_evlist *out)
 	tk_progress(t, snap, T);
 	for (k = 0; k < snap->ngroups; k++) {
 		kg_group *G = &snap->groups[k];
-		tk_eval_storm(t, group_get(t, G->id), T, G);
-		tk_annotate_group(t, snap, G, T);
+		tgroup *g = group_get(t, G->id);
+		tk_eval_storm(t, g, T, G);
+		tk_annotate_group(t, snap, g, G, T);
 	}
 	if (T - t->now >= 10LL * 1000000 || t->now == 0) {
 		history_trim(t->h, T);

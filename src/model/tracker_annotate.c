@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/tracker_annotate.h"
 #include "model/tracker_episode.h"
 #include "model/tracker_int.h"
 #include "model/tracker_live.h"
@@ -168,6 +169,20 @@ sample_pstat(kg_sample *smp, const tgroup *g, const kg_group *G)
 	}
 }
 
+/* Each member's verdict: the worst of the partitions it consumes now (after the owners are known). */
+static void
+member_verdicts(kg_group *G)
+{
+	int k;
+	for (k = 0; k < G->nmembers; k++)
+		G->members[k].verdict = KG_VERDICT_NONE;
+	for (k = 0; k < G->nparts; k++) {
+		const kg_gpart *gp = &G->parts[k];
+		if (gp->owner >= 0 && gp->owner < G->nmembers && gp->verdict > G->members[gp->owner].verdict)
+			G->members[gp->owner].verdict = gp->verdict;
+	}
+}
+
 /* The group's summary: rebalances, storm, the open or last episode, generation, lag trend, limits. */
 static void
 annotate_summary(kg_tracker *t, const tgroup *g, kg_group *G, int64_t T)
@@ -222,11 +237,10 @@ annotate_summary(kg_tracker *t, const tgroup *g, kg_group *G, int64_t T)
 	G->sum.max_poll_src = gh.max_poll_src;
 }
 
-/* Annotate one group of the snapshot and store a history sample. */
+/* Annotate group G (g its record) of the snapshot and store a history sample. */
 void
-tk_annotate_group(kg_tracker *t, kg_snapshot *s, kg_group *G, int64_t T)
+tk_annotate_group(kg_tracker *t, kg_snapshot *s, tgroup *g, kg_group *G, int64_t T)
 {
-	tgroup *g = tk_group_find(t, G->id);
 	kg_sample smp;
 	int nl = history_nlanes(t->h, g->id), k, nmoved;
 	const kg_tp *moved;
@@ -262,7 +276,7 @@ tk_annotate_group(kg_tracker *t, kg_snapshot *s, kg_group *G, int64_t T)
 	}
 	sample_pstat(&smp, g, G);
 	history_add_sample(t->h, g->id, &smp);
-	tk_member_verdicts(G);
+	member_verdicts(G);
 
 	/* moved marks of the last rebalance */
 	nmoved = tk_ep_moved(g, &moved, &moved_from);

@@ -5,8 +5,8 @@
  * The tracker (tracker.h) is one fold over parts that each own their state:
  *
  *   the fold      tracker.c        the public API, lifecycle, the apply loop
- *                                  (the only place that creates a group's
- *                                  record and every part's state in it)
+ *                                  (the one place that makes a group's
+ *                                  record), source health, pruning
  *                 tracker_obs.c    one handler per observation kind
  *                 tracker_poll.c   the polled picture of a group against
  *                                  what was known
@@ -22,9 +22,17 @@
  *                                  client metrics, health
  *   the ground    tracker_base.c   this record's helpers and queries
  *
- * Calls go down only: the fold calls any part; lanes calls episode and
- * live; episode, progress and annotate call live; every part stands on
- * tracker_base.c, which calls none.  No part calls the fold.
+ * Calls go down only: the fold calls any part; lanes tells episodes and
+ * liveness of joins and leaves; lanes, progress and annotate ask episodes;
+ * all of them ask liveness; everything stands on tracker_base.c, which
+ * calls none.  No part calls the fold, and parts on one floor (lanes,
+ * progress, annotate) do not call each other:
+ *
+ *      fold:  tracker.c -> tracker_obs.c, tracker_poll.c
+ *      lanes   progress   annotate
+ *          episodes
+ *          liveness
+ *      base
  *
  * What is here is what more than one part reads: who the members are and
  * what they hold, the group's facts from its descriptions, the open
@@ -39,7 +47,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "model/progress.h"
 #include "model/tracker.h"
 #include "util/hmap.h"
 
@@ -48,6 +55,9 @@ typedef struct tk_live tk_live;           /* a member's liveness (tracker_live.c
 typedef struct tk_epmember tk_epmember;   /* a member's part in the open episode (tracker_episode.h) */
 typedef struct tk_epgroup tk_epgroup;     /* a group's episodes and rounds (tracker_episode.h) */
 typedef struct tk_epbook tk_epbook;       /* episode numbers, log-only groups (tracker_episode.c) */
+typedef struct tk_prog tk_prog;           /* the progress rules' state (tracker_progress.c) */
+typedef struct tk_resume tk_resume;       /* a group's moved partitions, watched (tracker_progress.c) */
+typedef struct tk_polled tk_polled;       /* what the polled picture keeps of a group (tracker_poll.c) */
 
 /* One member id as the tracker saw it. */
 typedef struct tmember {
@@ -106,20 +116,8 @@ typedef struct tgroup {
 	int64_t max_poll_us;
 	kg_episode *ep;      /* the open episode (stored in history, opened and closed by tracker_episode.c), NULL when none */
 	tk_epgroup *eps;     /* its episodes and rounds (tracker_episode.c) */
-	/* descriptions: when the last two were taken (a change polling sees happened between them) */
-	int64_t desc_at;
-	int64_t desc_prev;
-	int64_t data_at;        /* when the group's last description was asked (its source says), 0 unknown */
-	int64_t orphan_since;
-	kg_tp *orphans_reported;
-	int norphans_reported;
-	/* the moved partitions of the last closed episode, until their new owner commits (tracker_progress.c) */
-	int64_t res_ep;         /* that episode's id, 0 none */
-	kg_tp *res_tp;
-	bool *res_done;
-	int nres, res_left;
-	kg_span res_span;       /* the longest wait so far, within bounds */
-	bool res_open;          /* still watching */
+	tk_resume *res;      /* its moved partitions watched until their new owner commits (tracker_progress.c), NULL before */
+	tk_polled *pl;       /* what its descriptions left (tracker_poll.c), NULL before the first */
 } tgroup;
 
 struct kg_tracker {
@@ -138,9 +136,7 @@ struct kg_tracker {
 	kg_evlist *out;        /* where tk_emit() appends during an apply */
 	int64_t interval_us;   /* the cluster's refresh interval (the snapshot's), 0 unknown */
 	tk_epbook *eb;         /* episode numbers, log-only groups (tracker_episode.c) */
-	kg_progress *prog;     /* progress: verdicts, time lag (tracker_progress.c) */
-	kg_vchange *vch;       /* a group's verdict changes, reused */
-	size_t cvch;
+	tk_prog *pg;           /* progress: verdicts, time lag (tracker_progress.c); NULL: no verdicts */
 };
 
 /* tracker_base.c: the record's helpers and the questions every part asks of it */
@@ -172,27 +168,5 @@ bool tk_identity_back(kg_tracker *t, tgroup *g, const tmember *m);
 const kg_member *tk_snap_member(const kg_group *G, const tmember *m);
 /* The earliest a fact of this evidence at time can have happened (exact: time; polled: the refresh before). */
 int64_t tk_lo(const tgroup *g, int64_t time, kg_evidence evid);
-
-/* tracker_obs.c: observations */
-/* Give consumers first reported in one batch their lanes in client id order. */
-void tk_obs_new_members(kg_tracker *t, const kg_obsq *obs);
-/* Fold one observation. */
-void tk_apply_obs(kg_tracker *t, kg_obs *o);
-
-/* tracker_poll.c: polled groups */
-/* Fold the polled picture of one group (g its record). */
-void tk_apply_group(kg_tracker *t, tgroup *g, kg_group *G, int64_t T);
-
-/* tracker_annotate.c: the snapshot's annotations */
-/* Decide storms for a group. */
-void tk_eval_storm(kg_tracker *t, tgroup *g, int64_t T, kg_group *G);
-/* Annotate one group of the snapshot and store a history sample. */
-void tk_annotate_group(kg_tracker *t, kg_snapshot *s, kg_group *G, int64_t T);
-
-/* tracker_progress.c: progress */
-/* Judge every group of the snapshot: verdict events, members silent by frozen commits, moved partitions' wait. */
-void tk_progress(kg_tracker *t, kg_snapshot *snap, int64_t T);
-/* Each member's verdict: the worst of the partitions it consumes (owners known). */
-void tk_member_verdicts(kg_group *G);
 
 #endif

@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "model/tracker_episode.h"
+#include "model/tracker_fold.h"
 #include "model/tracker_int.h"
 #include "model/tracker_lanes.h"
 #include "model/tracker_live.h"

@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "model/tracker_episode.h"
+#include "model/tracker_fold.h"
 #include "model/tracker_int.h"
 #include "model/tracker_lanes.h"
 
@@ -31,6 +32,26 @@
 #define EXACT_SETTLE (1000LL * 1000)        /* quiet spell before an exact episode closes */
 #define EXACT_QUIET (10LL * 1000000)        /* after this long without callbacks, unsynced members no longer count */
 #define STALE_DESCRIPTION (1000LL * 1000)   /* a description begun this soon after a traced leave may predate it */
+
+/* What the polled picture keeps of a group between descriptions (g->pl). */
+struct tk_polled {
+	int64_t desc_at;        /* when the last description was taken, */
+	int64_t desc_prev;      /* and the one before (a change polling sees happened between them) */
+	int64_t data_at;        /* when the group's last description was asked (its source says), 0 unknown */
+	int64_t orphan_since;   /* a Stable group's partitions unowned since, 0 none */
+	kg_tp *orphans_reported;
+	int norphans_reported;
+};
+
+/* Free what the polled picture keeps of a group. */
+void
+tk_polled_free(tk_polled *p)
+{
+	if (p == NULL)
+		return;
+	free(p->orphans_reported);
+	free(p);
+}
 
 /* One group's description being folded, and what it told so far. */
 typedef struct poll_ctx {
@@ -71,12 +92,12 @@ poll_times(poll_ctx *c)
 	int64_t D = c->G->exact ? c->T : c->G->data_time_us > 0 ? c->G->data_time_us : c->t->desc_time;
 	if (D > c->T || D <= 0)
 		D = c->T;
-	if (D != g->desc_at) {
-		g->desc_prev = g->desc_at;
-		g->desc_at = D;
+	if (D != g->pl->desc_at) {
+		g->pl->desc_prev = g->pl->desc_at;
+		g->pl->desc_at = D;
 	}
 	/* a source that reports every member's callbacks says what it knows now: its changes are of now */
-	g->poll_lo = c->G->exact ? c->T : g->desc_prev;
+	g->poll_lo = c->G->exact ? c->T : g->pl->desc_prev;
 	g->exact_group = c->G->exact;
 }
 
@@ -97,7 +118,7 @@ drop_stale(poll_ctx *c, kg_group *G)
 	for (k = 0; k < G->nmembers; k++) {
 		const kg_member *mm = &G->members[k];
 		tmember *m = tk_find_member_of(c->g, mm->member_id, mm->client_id);
-		if (m != NULL && !m->present && m->left_exact && c->g->desc_at < m->gone_time + STALE_DESCRIPTION) {
+		if (m != NULL && !m->present && m->left_exact && c->g->pl->desc_at < m->gone_time + STALE_DESCRIPTION) {
 			map[k] = -1;
 			continue;
 		}
@@ -129,13 +150,13 @@ report_orphans(kg_tracker *t, tgroup *g, const kg_group *G, int64_t T, const cha
 			v[n++] = G->parts[i].tp;
 		}
 	}
-	if (tp_equal(v, n, g->orphans_reported, g->norphans_reported)) {
+	if (tp_equal(v, n, g->pl->orphans_reported, g->pl->norphans_reported)) {
 		free(v);
 		return;
 	}
-	free(g->orphans_reported);
-	g->orphans_reported = v;
-	g->norphans_reported = n;
+	free(g->pl->orphans_reported);
+	g->pl->orphans_reported = v;
+	g->pl->norphans_reported = n;
 	if (n == 0)
 		return;
 	ev = event_new(KG_EV_ORPHANED, T, g->id);
@@ -278,7 +299,7 @@ poll_membership(poll_ctx *c)
 	for (i = 0; i < g->nm; i++) {
 		tmember *m = g->m[i];
 		/* a member a trace showed in the group after this description was begun is not gone from it */
-		if (m->traced_at > 0 && g->desc_at < m->traced_at + STALE_DESCRIPTION)
+		if (m->traced_at > 0 && g->pl->desc_at < m->traced_at + STALE_DESCRIPTION)
 			continue;
 		if (m->present && tk_snap_member(G, m) == NULL) {
 			gone = xreallocarray(gone, ngone + 1, sizeof *gone);
@@ -506,14 +527,14 @@ poll_orphans(poll_ctx *c)
 {
 	tgroup *g = c->g;
 	if (c->stable_now && c->G->norphaned > 0) {
-		if (g->orphan_since == 0)
-			g->orphan_since = c->T;
+		if (g->pl->orphan_since == 0)
+			g->pl->orphan_since = c->T;
 	} else {
-		g->orphan_since = 0;
-		if (c->G->norphaned == 0 && g->norphans_reported > 0) {
-			free(g->orphans_reported);
-			g->orphans_reported = NULL;
-			g->norphans_reported = 0;
+		g->pl->orphan_since = 0;
+		if (c->G->norphaned == 0 && g->pl->norphans_reported > 0) {
+			free(g->pl->orphans_reported);
+			g->pl->orphans_reported = NULL;
+			g->pl->norphans_reported = 0;
 		}
 	}
 }
@@ -549,7 +570,7 @@ poll_try_close(poll_ctx *c)
 		/* a sync a client or a coordinator timed is measured; one a description showed happened since the one before */
 		int64_t end_lo = end == g->eps->exact_sync ? end : g->poll_lo;
 		tk_close_episode(c->t, g, end, end_lo, g->ep->start_us == T ? "between two refreshes" : NULL);
-	} else if (G->norphaned > 0 && g->orphan_since > 0 && T - g->orphan_since >= c->t->cfg.orphan_grace_us) {
+	} else if (G->norphaned > 0 && g->pl->orphan_since > 0 && T - g->pl->orphan_since >= c->t->cfg.orphan_grace_us) {
 		char note[96];
 		snprintf(note, sizeof note, "%d partition%s left orphaned", G->norphaned, G->norphaned == 1 ? "" : "s");
 		tk_close_episode(c->t, g, T, T, note);
@@ -572,7 +593,7 @@ poll_close(poll_ctx *c)
 	if (g->ep != NULL && c->stable_now) {
 		poll_try_close(c);
 	} else if (g->ep == NULL && c->stable_now && G->norphaned > 0 && !c->first &&
-		   c->T - g->orphan_since >= ORPHAN_REPORT_DELAY) {
+		   c->T - g->pl->orphan_since >= ORPHAN_REPORT_DELAY) {
 		/* not the instant between a member leaving and the rebalance it causes */
 		report_orphans(c->t, g, G, c->T, NULL);
 	} else if (g->ep == NULL && c->first && G->norphaned > 0) {
@@ -606,14 +627,16 @@ tk_apply_group(kg_tracker *t, tgroup *g, kg_group *G, int64_t T)
 	size_t first = t->out != NULL ? t->out->n : 0;
 	int64_t before;
 	memset(&c, 0, sizeof c);
+	if (g->pl == NULL)
+		g->pl = xcalloc(1, sizeof *g->pl);
 	c.t = t;
 	c.g = g;
 	c.G = G;
 	c.T = T;
 	c.first = !c.g->seen;
-	before = c.g->data_at;
+	before = c.g->pl->data_at;
 	if (G->data_time_us > 0)
-		c.g->data_at = G->data_time_us;
+		c.g->pl->data_at = G->data_time_us;
 	if (poll_no_news(c.g, G, c.first))
 		return;
 	poll_times(&c);
