@@ -2,10 +2,13 @@
 # concept; sources.c (the libraries' process-wide setup) serves them all.
 libkgtop_a_SOURCES += src/sources/sources.c src/sources/sources.h
 # kafka/: the Kafka admin source (librdkafka) and librdkafka properties from files
-libkgtop_a_SOURCES += src/sources/kafka/kafka.c src/sources/kafka/kafka.h \
-	src/sources/kafka/kafka_refresh.c src/sources/kafka/kafka_int.h \
+libkgtop_a_SOURCES += src/sources/kafka/kafka.c src/sources/kafka/kafka.h src/sources/kafka/kafka_int.h \
+	src/sources/kafka/kafka_refresh.c \
+	src/sources/kafka/kafka_requests.c src/sources/kafka/kafka_requests.h \
+	src/sources/kafka/kafka_stamp.c src/sources/kafka/kafka_stamp.h \
+	src/sources/kafka/kafka_table.c src/sources/kafka/kafka_table.h \
 	src/sources/kafka/kafka_sched.c src/sources/kafka/kafka_sched.h \
-	src/sources/kafka/kafka_groups.c src/sources/kafka/kafka_stamp.c \
+	src/sources/kafka/kafka_errors.c src/sources/kafka/kafka_errors.h \
 	src/sources/kafka/rdprops.c src/sources/kafka/rdprops.h
 # trace/: trace streams (libcurl + cJSON), their transport and their pure parsers
 libkgtop_a_SOURCES += \

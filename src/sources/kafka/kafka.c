@@ -1,6 +1,6 @@
 /*
  * kafka.c: the Kafka admin source (see kafka.h for what one refresh asks,
- * kafka_refresh.c for how).
+ * kafka_refresh.c for how, kafka_int.h for its rooms, threads and locks).
  *
  * One librdkafka consumer handle serves both the admin API and the
  * log-end query: it never subscribes, never joins a group and never
@@ -30,168 +30,24 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util/log.h"
 #include "model/defaults.h"
+#include "sources/kafka/kafka_errors.h"
 #include "sources/kafka/kafka_int.h"
+#include "sources/kafka/kafka_stamp.h"
+#include "sources/kafka/kafka_table.h"
 #include "util/filter.h"
+#include "util/log.h"
 #include "util/util.h"
-
-/* ------------------------------------------------------- errors in words */
-
-/* A readable reason for an error code, NULL for others. */
-const char *
-kafka_err_reason(int err)
-{
-	switch ((rd_kafka_resp_err_t)err) {
-	case RD_KAFKA_RESP_ERR__ALL_BROKERS_DOWN:
-		return "all brokers down";
-	case RD_KAFKA_RESP_ERR__TRANSPORT:
-		return "connection to a broker lost";
-	case RD_KAFKA_RESP_ERR__SSL:
-		return "TLS handshake failed";
-	case RD_KAFKA_RESP_ERR__AUTHENTICATION:
-	case RD_KAFKA_RESP_ERR_SASL_AUTHENTICATION_FAILED:
-		return "authentication failed";
-	case RD_KAFKA_RESP_ERR_GROUP_AUTHORIZATION_FAILED:
-	case RD_KAFKA_RESP_ERR_CLUSTER_AUTHORIZATION_FAILED:
-	case RD_KAFKA_RESP_ERR_TOPIC_AUTHORIZATION_FAILED:
-		return "not authorized (kgtop needs Describe on the cluster, groups and topics)";
-	case RD_KAFKA_RESP_ERR__TIMED_OUT:
-	case RD_KAFKA_RESP_ERR_REQUEST_TIMED_OUT:
-		return "timeout";
-	case RD_KAFKA_RESP_ERR__RESOLVE:
-		return "cannot resolve the bootstrap servers";
-	default:
-		return NULL;
-	}
-}
-
-/* True for a cluster-wide cause that waiting will not cure (no broker reachable, bad credentials). */
-bool
-kafka_err_unreachable(int err)
-{
-	return err == RD_KAFKA_RESP_ERR__ALL_BROKERS_DOWN || err == RD_KAFKA_RESP_ERR__RESOLVE ||
-	       err == RD_KAFKA_RESP_ERR__AUTHENTICATION || err == RD_KAFKA_RESP_ERR__SSL ||
-	       err == RD_KAFKA_RESP_ERR_SASL_AUTHENTICATION_FAILED;
-}
-
-/* Compose "reason (detail)" into a new string. */
-char *
-kafka_describe_error(rd_kafka_resp_err_t err, const char *detail)
-{
-	const char *r = kafka_err_reason(err);
-	if (r != NULL && detail != NULL && *detail)
-		return xasprintf("%s (%s)", r, detail);
-	if (r != NULL)
-		return xstrdup(r);
-	return xstrdup(detail && *detail ? detail : rd_kafka_err2str(err));
-}
 
 /* ------------------------------------------------------------- callbacks */
 
-/*
- * librdkafka's words for an error: its reason without the broker-name
- * prefix ("127.0.0.1:1/bootstrap: ") and the timing suffix (" (after 0ms
- * in state CONNECT...)"), the broker's address put back in front when the
- * words do not name it: "Connect to ipv4#127.0.0.1:1 failed: Connection
- * refused", "Failed to resolve 'nosuch:9092': Name or service not known",
- * "127.0.0.1:9093: SSL handshake failed: ...".
- */
-static char *
-reason_words(const char *reason)
-{
-	const char *colon = strstr(reason, ": "), *slash = NULL, *after, *p;
-	char *broker = NULL, *rest, *out;
-	for (p = reason; colon != NULL && p < colon; p++) {
-		if (*p == '/' && p[1] != '/' && (p == reason || p[-1] != '/'))
-			slash = p; /* the last lone '/': "ssl://host:port/bootstrap" */
-	}
-	if (slash != NULL && memchr(reason, ' ', (size_t)(colon - reason)) == NULL) {
-		const char *host = strstr(reason, "://");
-		host = host != NULL && host < slash ? host + 3 : reason;
-		broker = xstrndup(host, (size_t)(slash - host));
-		reason = colon + 2;
-	}
-	rest = xstrdup(reason);
-	if ((after = strstr(rest, " (after ")) != NULL)
-		rest[after - rest] = '\0';
-	if (broker != NULL && strstr(rest, broker) == NULL)
-		out = xasprintf("%s: %s", broker, rest);
-	else
-		out = xstrdup(rest);
-	free(broker);
-	free(rest);
-	return out;
-}
-
-/*
- * librdkafka's error callback (any of its threads, and ours when they poll):
- * remember cluster-wide trouble in librdkafka's words.  The specific cause
- * (refused, cannot resolve, TLS, SASL) is kept over the "all brokers down"
- * that follows it.
- */
+/* librdkafka's error callback (any of its threads, and ours when they poll): kept by kafka_errors.c. */
 static void
 on_error(rd_kafka_t *rk, int err, const char *reason, void *opaque)
 {
 	ksrc *k = opaque;
-	int prev;
 	(void)rk;
-	log_msg(KG_LOG_INFO, "kafka: %s: %s", rd_kafka_err2name((rd_kafka_resp_err_t)err), reason);
-	if (!kafka_err_unreachable(err) && err != RD_KAFKA_RESP_ERR__TRANSPORT)
-		return;
-	pthread_mutex_lock(&k->err_lock);
-	prev = atomic_load(&k->cluster_err);
-	if (err == RD_KAFKA_RESP_ERR__TRANSPORT) {
-		/* one connection failed: only the words of an "all brokers down" that may follow */
-		if (prev == 0 || prev == RD_KAFKA_RESP_ERR__ALL_BROKERS_DOWN) {
-			free(k->cluster_reason);
-			k->cluster_reason = reason_words(reason ? reason : "connection failed");
-		}
-	} else if (err == RD_KAFKA_RESP_ERR__ALL_BROKERS_DOWN) {
-		/* a cause that explains it (cannot resolve, TLS, authentication) stays */
-		if (prev == 0)
-			atomic_store(&k->cluster_err, err);
-		if (k->cluster_reason == NULL)
-			k->cluster_reason = reason_words(reason ? reason : "all brokers down");
-	} else {
-		atomic_store(&k->cluster_err, err);
-		free(k->cluster_reason);
-		k->cluster_reason = reason_words(reason ? reason : rd_kafka_err2str((rd_kafka_resp_err_t)err));
-	}
-	if (prev == 0 && atomic_load(&k->cluster_err) != 0)
-		k->cluster_err_us = util_now_us();
-	pthread_mutex_unlock(&k->err_lock);
-	atomic_fetch_add(&k->err_gen, 1);
-}
-
-/* True when librdkafka said, since err_gen was gen, that no broker can be reached. */
-bool
-kafka_cluster_gone(ksrc *k, unsigned gen)
-{
-	return atomic_load(&k->err_gen) != gen && atomic_load(&k->cluster_err) != 0;
-}
-
-/* librdkafka's words for the last cluster-wide error, NULL when none. */
-char *
-kafka_cluster_reason(ksrc *k)
-{
-	char *r = NULL;
-	pthread_mutex_lock(&k->err_lock);
-	if (k->cluster_reason != NULL)
-		r = xstrdup(k->cluster_reason);
-	pthread_mutex_unlock(&k->err_lock);
-	return r;
-}
-
-/* Forget librdkafka's complaints: an answer came. */
-void
-kafka_cluster_answered(ksrc *k)
-{
-	pthread_mutex_lock(&k->err_lock);
-	atomic_store(&k->cluster_err, 0);
-	free(k->cluster_reason);
-	k->cluster_reason = NULL;
-	pthread_mutex_unlock(&k->err_lock);
+	kafka_errors_take(&k->errs, err, reason);
 }
 
 /* librdkafka's log callback: into our log, never the terminal. */
@@ -261,38 +117,6 @@ wait_until(ksrc *k, int64_t next)
 }
 
 /*
- * The worker: refresh every interval (or when asked), publish, wake the
- * collector.  With cfg.once it refreshes once and waits to be closed:
- * --once makes exactly one refresh, however long it took.
- */
-static void *
-worker(void *arg)
-{
-	ksrc *k = arg;
-	while (!atomic_load(&k->stop)) {
-		char *err = NULL;
-		int64_t started = util_mono_us();
-		kresult *r = kafka_refresh(k, &err);
-		kafka_coordinators_check(k);
-		pthread_mutex_lock(&k->lock);
-		k->refresh_us = util_mono_us() - started;
-		publish(k, r, err);
-		if (k->cfg.once && r != NULL) {
-			/* only a newly watched group (the demo's) asks again */
-			while (!atomic_load(&k->stop) && !k->refresh_now)
-				pthread_cond_wait(&k->cond, &k->lock);
-			k->refresh_now = false;
-			pthread_mutex_unlock(&k->lock);
-			continue;
-		}
-		/* the next refresh an interval after this one began (sooner after a failure, to recover quickly) */
-		wait_until(k, started + (r != NULL ? k->cfg.interval_us : KG_MIN(k->cfg.interval_us, 1000000)));
-		pthread_mutex_unlock(&k->lock);
-	}
-	return NULL;
-}
-
-/*
  * librdkafka 2.0.2's admin requests take a group's coordinator from a
  * cache that only expires unused: when the coordinator moves (a broker
  * restarted, leadership of its __consumer_offsets partition moved), every
@@ -302,8 +126,8 @@ worker(void *arg)
  * (at most every 10 s), swaps it in under rk_lock (the collector thread
  * polls the handle for error callbacks) and destroys the old one.
  */
-void
-kafka_coordinators_check(ksrc *k)
+static void
+coordinators_check(ksrc *k)
 {
 	rd_kafka_t *rk, *old;
 	rd_kafka_queue_t *oldq;
@@ -331,6 +155,38 @@ kafka_coordinators_check(ksrc *k)
 	k->coord_streak = 0;
 }
 
+/*
+ * The worker: refresh every interval (or when asked), publish, wake the
+ * collector.  With cfg.once it refreshes once and waits to be closed:
+ * --once makes exactly one refresh, however long it took.
+ */
+static void *
+worker(void *arg)
+{
+	ksrc *k = arg;
+	while (!atomic_load(&k->stop)) {
+		char *err = NULL;
+		int64_t started = util_mono_us();
+		kresult *r = kafka_refresh(k, &err);
+		coordinators_check(k);
+		pthread_mutex_lock(&k->lock);
+		k->refresh_us = util_mono_us() - started;
+		publish(k, r, err);
+		if (k->cfg.once && r != NULL) {
+			/* only a newly watched group (the demo's) asks again */
+			while (!atomic_load(&k->stop) && !k->refresh_now)
+				pthread_cond_wait(&k->cond, &k->lock);
+			k->refresh_now = false;
+			pthread_mutex_unlock(&k->lock);
+			continue;
+		}
+		/* the next refresh an interval after this one began (sooner after a failure, to recover quickly) */
+		wait_until(k, started + (r != NULL ? k->cfg.interval_us : KG_MIN(k->cfg.interval_us, 1000000)));
+		pthread_mutex_unlock(&k->lock);
+	}
+	return NULL;
+}
+
 /* ------------------------------------------------------------ source ops */
 
 /* Start the worker (on the collector thread, once the collector wired our wake-up). */
@@ -355,7 +211,7 @@ kafka_poll(kg_source *s, int64_t now_us)
 	if (k->rk != NULL)
 		rd_kafka_poll(k->rk, 0);
 	pthread_mutex_unlock(&k->rk_lock);
-	ce = atomic_load(&k->cluster_err);
+	ce = kafka_cluster_err(&k->errs);
 	pthread_mutex_lock(&k->lock);
 	if (k->fresh)
 		flags |= KG_SRC_NEWS;
@@ -378,8 +234,8 @@ kafka_poll(kg_source *s, int64_t now_us)
 static void
 kafka_health(ksrc *k, kg_source_health *h, int64_t now, char *msg, size_t msgsz)
 {
-	int ce = atomic_load(&k->cluster_err);
-	char *why = kafka_cluster_reason(k);
+	int ce = kafka_cluster_err(&k->errs);
+	char *why = kafka_cluster_reason(&k->errs);
 	bool said = why != NULL;
 	h->last_ok_us = k->last_ok_us;
 	h->cadence_us = k->cadence_us;
@@ -579,7 +435,6 @@ kafka_close(kg_source *s)
 	kafka_table_free(&k->tab);
 	free(k->focus.shown);
 	free(k->focus.hot);
-	free(k->cluster_reason);
 	filter_free(k->groups);
 	filter_free(k->topics);
 	for (i = 0; i < k->nwatches; i++) {
@@ -596,7 +451,7 @@ kafka_close(kg_source *s)
 	free(k->err_msg);
 	free(k->note);
 	pthread_mutex_destroy(&k->lock);
-	pthread_mutex_destroy(&k->err_lock);
+	kafka_errors_destroy(&k->errs);
 	pthread_mutex_destroy(&k->rk_lock);
 	pthread_cond_destroy(&k->cond);
 	free(k);
@@ -662,7 +517,7 @@ kafka_source_new(const kg_kafka_config *cfg, kg_source **out, char *err, size_t 
 		kafka_sched_init(&k->sched, &sc);
 	}
 	pthread_mutex_init(&k->lock, NULL);
-	pthread_mutex_init(&k->err_lock, NULL);
+	kafka_errors_init(&k->errs);
 	pthread_mutex_init(&k->rk_lock, NULL);
 	pthread_cond_init(&k->cond, NULL);
 #define LIST(l) (l) ? (const char *const *)(l)->v : NULL, (l) ? (l)->n : 0

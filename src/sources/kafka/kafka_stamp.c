@@ -22,13 +22,14 @@
  */
 #include "config.h"
 
-#include "sources/kafka/kafka_int.h"
+#include "sources/kafka/kafka_stamp.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "model/defaults.h"
 #include "model/intern.h"
+#include "sources/kafka/kafka_table.h"
 #include "util/log.h"
 #include "util/util.h"
 
