@@ -37,7 +37,7 @@
 #include <strings.h>
 
 #include "model/defaults.h"
-#include "sources/rdprops.h"
+#include "sources/kafka/rdprops.h"
 #include "util/secfile.h"
 #include "util/util.h"
 

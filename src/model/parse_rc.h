@@ -3,7 +3,7 @@
  *
  * Shared by every line parser (broker logs and librdkafka statistics in
  * src/sources, the JSON-lines trace reader in src/record) and counted per
- * stream; parse_rc_name() (sources/parse_lines.h) names them.
+ * stream; parse_rc_name() (sources/trace/parse_lines.h) names them.
  */
 #ifndef KGTOP_MODEL_PARSE_RC_H
 #define KGTOP_MODEL_PARSE_RC_H

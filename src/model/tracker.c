@@ -23,9 +23,11 @@
  * join signal (a non-Stable state, a JoinGroup, a coordinator's
  * "preparing") follows a sync.
  *
- * This file holds the public API, the configuration, the apply loop and
- * what every part shares; tracker_int.h lists the other parts (lanes,
- * episodes, observations, polling, annotation) and the state they share.
+ * This file is the fold: the public API, the configuration, the apply
+ * loop, which calls the observation handlers (tracker_obs.c), the polled
+ * diff (tracker_poll.c) and then each part in turn, the group records,
+ * source health and pruning.  tracker_int.h draws the map of the parts and
+ * the record they share.
  */
 #include "config.h"
 
@@ -35,7 +37,13 @@
 #include <string.h>
 
 #include "model/defaults.h"
+#include "model/tracker_annotate.h"
+#include "model/tracker_episode.h"
+#include "model/tracker_fold.h"
 #include "model/tracker_int.h"
+#include "model/tracker_lanes.h"
+#include "model/tracker_live.h"
+#include "model/tracker_progress.h"
 
 #define DEFAULT_ORPHAN_GRACE (30LL * 1000000)
 
@@ -83,25 +91,10 @@ tracker_new(const kg_tracker_config *cfg)
 			t->cfg.lag_window_us = cfg->lag_window_us;
 	}
 	t->h = history_new(t->cfg.window_us);
+	t->eb = tk_epbook_new();
 	/* no progress state at all for a replay of a recording made before verdicts: it derives what its kgtop did */
-	t->prog = t->cfg.lag_window_us > 0 ? progress_new(t->cfg.lag_window_us, t->cfg.window_us) : NULL;
+	t->pg = tk_prog_new(&t->cfg);
 	return t;
-}
-
-/* Free a member. */
-static void
-tmember_free(tmember *m)
-{
-	free(m->member_id);
-	free(m->client_id);
-	free(m->host);
-	free(m->instance_id);
-	free(m->asg);
-	free(m->stable);
-	free(m->leave_text);
-	free(m->gone_asg);
-	free(m->silent_why);
-	free(m);
 }
 
 /* Free a group. */
@@ -110,59 +103,19 @@ tgroup_free(tgroup *g)
 {
 	size_t i;
 	for (i = 0; i < g->nm; i++)
-		tmember_free(g->m[i]);
+		tk_member_free(g->m[i]);
 	free(g->m);
 	hmap_free(&g->by_id);
-	free(g->unc);
-	free(g->unc_since);
-	free(g->unc_lo);
-	free(g->unc_seen);
-	free(g->orphans_reported);
+	tk_epgroup_free(g->eps);
+	tk_polled_free(g->pl);
+	tk_resume_free(g->res);
 	free(g->assignor);
-	free(g->trig_text);
-	free(g->moved);
-	free(g->moved_from);
-	free(g->ep_parts);
-	free(g->ep_owner);
-	free(g->res_tp);
-	free(g->res_done);
 	free(g);
 }
 
-/* Free the tracker. */
-void
-tracker_free(kg_tracker *t)
-{
-	size_t i;
-	if (t == NULL)
-		return;
-	for (i = 0; i < t->cg; i++) {
-		if (t->g[i] != NULL)
-			tgroup_free(t->g[i]);
-	}
-	free(t->g);
-	for (i = 0; i < (size_t)t->nsrc; i++) {
-		free((char *)t->src[i].name);
-		free((char *)t->src[i].message);
-	}
-	free(t->src);
-	free(t->logonly);
-	progress_free(t->prog);
-	free(t->vch);
-	history_free(t->h);
-	free(t);
-}
-
-/* The history. */
-kg_history *
-tracker_history(kg_tracker *t)
-{
-	return t->h;
-}
-
-/* The group record, created on demand. */
-tgroup *
-tk_group_get(kg_tracker *t, int32_t id)
+/* The group record, created on demand with each part's state; NULL for a negative id. */
+static tgroup *
+group_get(kg_tracker *t, int32_t id)
 {
 	tgroup *g;
 	if (id < 0)
@@ -182,64 +135,40 @@ tk_group_get(kg_tracker *t, int32_t id)
 		g->generation = -1;
 		g->lag = -1;
 		g->single_topic = true;
+		g->eps = tk_epgroup_new();
 		t->g[id] = g;
 	}
 	return g;
 }
 
-/* Replace an owned set. */
+/* Free the tracker. */
 void
-tk_set_tp(kg_tp **dst, int *n, const kg_tp *v, int nv)
+tracker_free(kg_tracker *t)
 {
-	free(*dst);
-	*dst = tp_dup(v, nv);
-	*n = *dst ? nv : 0;
-}
-
-/* Replace an owned string unless s is NULL or empty. */
-void
-tk_set_str(char **dst, const char *s)
-{
-	if (s == NULL || *s == '\0')
+	size_t i;
+	if (t == NULL)
 		return;
-	if (*dst != NULL && strcmp(*dst, s) == 0)
-		return;
-	free(*dst);
-	*dst = xstrdup(s);
+	for (i = 0; i < t->cg; i++) {
+		if (t->g[i] != NULL)
+			tgroup_free(t->g[i]);
+	}
+	free(t->g);
+	for (i = 0; i < (size_t)t->nsrc; i++) {
+		free((char *)t->src[i].name);
+		free((char *)t->src[i].message);
+	}
+	free(t->src);
+	tk_epbook_free(t->eb);
+	tk_prog_free(t->pg);
+	history_free(t->h);
+	free(t);
 }
 
-/* Add v to an owned set. */
-void
-tk_tp_union(kg_tp **set, int *n, const kg_tp *v, int nv)
+/* The history. */
+kg_history *
+tracker_history(kg_tracker *t)
 {
-	if (nv <= 0)
-		return;
-	*set = xreallocarray(*set, (size_t)(*n + nv), sizeof **set);
-	memcpy(*set + *n, v, (size_t)nv * sizeof *v);
-	*n = tp_sort_unique(*set, *n + nv);
-}
-
-/* Record and publish an event: sequence, history, the caller's list. */
-void
-tk_emit(kg_tracker *t, tgroup *g, kg_event *e)
-{
-	e->seq = ++t->seq;
-	if (g != NULL)
-		e->single_topic = g->single_topic;
-	history_add_event(t->h, e);
-	if (t->out != NULL)
-		evlist_push(t->out, e);
-	else
-		event_unref(e);
-}
-
-/* A member event with identity filled. */
-kg_event *
-tk_member_event(kg_event_kind kind, int64_t time, tgroup *g, const tmember *m)
-{
-	kg_event *e = event_new(kind, time, g->id);
-	event_member(e, m->member_id, m->client_id, m->instance_id, m->lane);
-	return e;
+	return t->h;
 }
 
 /* Emit events for source health changes. */
@@ -301,7 +230,7 @@ prune_members(kg_tracker *t, int64_t T)
 			if (!m->present && m->last_seen < T - t->cfg.window_us && (m->gone_time == 0 || m->gone_time < T - t->cfg.window_us)) {
 				if (hmap_get(&g->by_id, m->member_id) == m)
 					hmap_del(&g->by_id, m->member_id);
-				tmember_free(m);
+				tk_member_free(m);
 			} else {
 				g->m[w++] = m;
 			}
@@ -333,8 +262,7 @@ group_tick_end(kg_tracker *t, tgroup *g, int64_t T, bool absent)
 				tk_member_gone(t, g, g->m[q], T);
 		}
 		g->present = false;
-		if (t->prog != NULL)
-			progress_forget(t->prog, g->id);
+		tk_progress_forget(t, g->id);
 	}
 	if (g->ep != NULL && !g->seen)
 		tk_close_log_settled(t, g, T);
@@ -342,9 +270,7 @@ group_tick_end(kg_tracker *t, tgroup *g, int64_t T, bool absent)
 		tk_heartbeat_silence(t, g, T);
 	for (q = 0; q < g->nm; q++) {
 		tmember *m = g->m[q];
-		int64_t limit = m->session_us > 0 ? m->session_us
-			      : g->session_us > 0 ? g->session_us : t->cfg.session_timeout_us;
-		if (m->present && m->away_since > 0 && T - m->away_since > limit)
+		if (m->present && m->away_since > 0 && T - m->away_since > tk_live_session_us(t, g, m))
 			tk_announce_leave(t, g, m, T, KG_REASON_SESSION_TIMEOUT, "static member did not come back",
 					  KG_EVID_EXACT);
 	}
@@ -383,6 +309,8 @@ tracker_apply(kg_tracker *t, kg_obsq *obs, kg_snapshot *snap, kg_evlist *out)
 	t->interval_us = snap->interval_us;
 	if (obs != NULL) {
 		obsq_sort(obs);
+		for (i = 0; i < obs->n; i++)
+			group_get(t, obs->v[i]->group); /* the record of every group named (by client id: one known already) */
 		tk_obs_new_members(t, obs);
 		for (i = 0; i < obs->n; i++) {
 			if (obs->v[i]->time_us > T)
@@ -394,7 +322,7 @@ tracker_apply(kg_tracker *t, kg_obsq *obs, kg_snapshot *snap, kg_evlist *out)
 	track_sources(t, snap);
 
 	for (k = 0; k < snap->ngroups; k++)
-		tk_apply_group(t, &snap->groups[k], T);
+		tk_apply_group(t, group_get(t, snap->groups[k].id), &snap->groups[k], T);
 	in_snap = xcalloc(t->cg ? t->cg : 1, sizeof *in_snap);
 	for (k = 0; k < snap->ngroups; k++)
 		in_snap[snap->groups[k].id] = true;
@@ -408,8 +336,9 @@ tracker_apply(kg_tracker *t, kg_obsq *obs, kg_snapshot *snap, kg_evlist *out)
 	tk_progress(t, snap, T);
 	for (k = 0; k < snap->ngroups; k++) {
 		kg_group *G = &snap->groups[k];
-		tk_eval_storm(t, tk_group_get(t, G->id), T, G);
-		tk_annotate_group(t, snap, G, T);
+		tgroup *g = group_get(t, G->id);
+		tk_eval_storm(t, g, T, G);
+		tk_annotate_group(t, snap, g, G, T);
 	}
 	if (T - t->now >= 10LL * 1000000 || t->now == 0) {
 		history_trim(t->h, T);

@@ -8,11 +8,7 @@
  * the in-flight and moved partitions, the group's summary (episodes,
  * storm, lag trend).  The same picture goes to the history as a sample.
  * Storms are decided here too, from the history's episodes in the window.
- *
- * Liveness lives here as well: a member stops "consuming" at the first
- * evidence (tk_member_silent: a trace says it crashed or stopped polling,
- * its heartbeats stop coming) and is "silent since T" until the
- * coordinator decides (it leaves) or it shows life again.
+ * A member's silence and health are tracker_live.c's to tell.
  */
 #include "config.h"
 
@@ -20,7 +16,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/tracker_annotate.h"
+#include "model/tracker_episode.h"
 #include "model/tracker_int.h"
+#include "model/tracker_live.h"
+
+#define STORM_MIN_OBSERVED (60LL * 1000000) /* a share of time rebalancing is judged after this long watched */
 
 /* The assignment a member effectively consumes now. */
 static const kg_tp *
@@ -48,145 +49,22 @@ effective(const tgroup *g, const tmember *m, const kg_group *G, int *n)
 	return mm->assignment;
 }
 
-/* The member status input: m stopped consuming at since, for why. */
-void
-tk_member_silent(kg_tracker *t, tgroup *g, tmember *m, int64_t since, int kind, const char *why, kg_evidence evid)
-{
-	kg_event *ev;
-	const kg_tp *h;
-	int nh;
-	if (!m->present || (m->silent_since > 0 && m->silent_since <= since))
-		return;
-	m->silent_since = since;
-	m->silent_kind = kind;
-	tk_set_str(&m->silent_why, why);
-	h = tk_held(m, &nh);
-	ev = tk_member_event(KG_EV_MEMBER_SILENT, since, g, m);
-	ev->parts = tp_dup(h, nh);
-	ev->nparts = ev->parts ? nh : 0;
-	ev->evidence = evid;
-	event_text(ev, why);
-	tk_emit(t, g, ev);
-	if (g->ep != NULL) {
-		/* in an open rebalance: what it holds is not consumed from now */
-		tk_parts_stop(g, h, nh, since, since);
-		if (nh > 0)
-			tk_member_stop(m, since, since);
-	}
-}
-
-/* m showed life at time: a silence that kind of life ends is over. */
-void
-tk_member_alive(tmember *m, int64_t time, int life)
-{
-	bool ends;
-	if (m->silent_since == 0 || time <= m->silent_since)
-		return;
-	switch (m->silent_kind) {
-	case SILENT_CRASH: ends = life != LIFE_PROGRESS; break;
-	case SILENT_STALL: ends = life != LIFE_HEARTBEAT && life != LIFE_PROGRESS; break; /* heartbeats go on in their own thread */
-	case SILENT_HEARTBEAT: ends = life != LIFE_POLL && life != LIFE_PROGRESS; break; /* polls do not send heartbeats */
-	case SILENT_EXTERNAL: ends = life == LIFE_PROGRESS; break;   /* frozen commits end when one moves */
-	default: ends = false; break;
-	}
-	if (ends) {
-		m->silent_since = 0;
-		m->silent_kind = SILENT_NONE;
-	}
-}
-
-/*
- * Members whose heartbeats stop coming: traced heartbeats (the interval
- * as observed between the last two), or a metrics sample's heartbeat age
- * and rate.  Silent from the last heartbeat once 2.5 intervals (and at
- * least HB_SILENT_MIN) passed without one.
- */
-void
-tk_heartbeat_silence(kg_tracker *t, tgroup *g, int64_t T)
-{
-	size_t i;
-	for (i = 0; i < g->nm; i++) {
-		tmember *m = g->m[i];
-		int64_t last = 0, interval = 0;
-		char why[96], d[32];
-		/* in a rebalance members talk JoinGroup and SyncGroup, not heartbeats: no rule then */
-		if (!m->present || m->silent_since > 0 || m->away_since > 0 || g->ep != NULL || m->join_sent_at > m->hb_last)
-			continue;
-		if (m->hb_last > 0 && m->hb_gap > 0) {
-			last = m->hb_last;
-			interval = m->hb_gap;
-		} else if (m->m_time > 0 && m->m_hb_age >= 0 && m->m_hb_rate > 0) {
-			last = m->m_time - m->m_hb_age;
-			interval = (int64_t)(1e6 / m->m_hb_rate);
-		}
-		if (last <= 0 || last <= m->silent_hb || T - last <= KG_MAX(interval * 5 / 2, HB_SILENT_MIN))
-			continue;
-		m->silent_hb = last; /* said once for that heartbeat */
-		util_fmt_duration(d, sizeof d, interval);
-		snprintf(why, sizeof why, "no heartbeat since (one every %s before)", d);
-		tk_member_silent(t, g, m, last, SILENT_HEARTBEAT, why, m->hb_last > 0 ? KG_EVID_EXACT : KG_EVID_POLLED);
-	}
-}
-
 /* What a member is doing now. */
 static kg_member_status
 member_status(const tgroup *g, const tmember *m, int neff)
 {
 	if (m->away_since > 0)
 		return KG_MEMBER_AWAY;
-	if (m->silent_since > 0)
+	if (tk_live_silent_since(m) > 0)
 		return KG_MEMBER_SILENT;
 	if (g->ep != NULL) {
 		if (neff == 0)
 			return KG_MEMBER_STOPPED;
-		if (m->partial)
+		if (tk_ep_partial(m))
 			return KG_MEMBER_PARTIAL;
 		return KG_MEMBER_CONSUMING;
 	}
 	return neff == 0 ? KG_MEMBER_IDLE : KG_MEMBER_CONSUMING;
-}
-
-/* A limit: the member's from a trace, else its group's from a trace, else the configured one. */
-static void
-pick_limit(int64_t member_us, int64_t group_us, int64_t cfg_us, kg_limit_src cfg_src, int64_t *us, kg_limit_src *src)
-{
-	if (member_us > 0) {
-		*us = member_us;
-		*src = KG_LIMIT_TRACE;
-	} else if (group_us > 0) {
-		*us = group_us;
-		*src = KG_LIMIT_TRACE;
-	} else {
-		*us = cfg_us;
-		*src = cfg_src;
-	}
-}
-
-/* Health of a member against its limits. */
-static void
-member_health(const kg_tracker *t, const tgroup *g, const tmember *m, int64_t T, kg_member_health *h)
-{
-	pick_limit(m->session_us, g->session_us, t->cfg.session_timeout_us, t->cfg.session_src, &h->session_timeout_us,
-		   &h->session_src);
-	pick_limit(m->max_poll_us, g->max_poll_us, t->cfg.max_poll_us, t->cfg.max_poll_src, &h->max_poll_us,
-		   &h->max_poll_src);
-	if (m->hb_last > 0)
-		h->hb_age_us = T > m->hb_last ? T - m->hb_last : 0;
-	else if (m->m_time > 0 && m->m_hb_age >= 0)
-		h->hb_age_us = m->m_hb_age + (T > m->m_time ? T - m->m_time : 0);
-	if (m->poll_last > 0)
-		h->poll_gap_us = T > m->poll_last ? T - m->poll_last : 0;
-	else if (m->m_time > 0 && m->m_poll_gap >= 0)
-		h->poll_gap_us = m->m_poll_gap + (T > m->m_time ? T - m->m_time : 0);
-	h->poll_gap_max_us = KG_MAX(m->poll_gap_max > 0 ? m->poll_gap_max : -1, m->m_poll_gap_max);
-	h->hb_interval_us = m->hb_gap > 0 ? m->hb_gap : m->m_hb_rate > 0 ? (int64_t)(1e6 / m->m_hb_rate) : -1;
-	if (h->poll_gap_us > h->poll_gap_max_us && m->poll_last > 0)
-		h->poll_gap_max_us = h->poll_gap_us;
-	h->hb_rate = m->m_hb_rate;
-	h->rebalance_latency_avg_us = m->m_rb_avg;
-	h->rebalance_latency_max_us = m->m_rb_max;
-	h->failed_rebalances = m->m_failed;
-	h->health_source = m->health_src;
 }
 
 /* A history sample of the group at T, every lane absent and every partition unowned until told. */
@@ -250,10 +128,7 @@ annotate_member(kg_tracker *t, kg_snapshot *s, const tgroup *g, const tmember *m
 		sm->lane = m->lane;
 		sm->status = st;
 		sm->first_seen_us = m->first_seen;
-		member_health(t, g, m, T, &sm->health);
-		sm->health.health_source = m->health_src;
-		sm->silent_since_us = m->silent_since;
-		sm->silent_why = m->silent_since > 0 && m->silent_why != NULL ? snapshot_strdup(s, m->silent_why) : NULL;
+		tk_live_annotate(t, s, g, m, T, sm);
 		sm->last_leave = l ? l->last_leave : KG_REASON_NONE;
 		if (m->exact)
 			sm->flags |= KG_MEMBER_EXACT;
@@ -294,13 +169,26 @@ sample_pstat(kg_sample *smp, const tgroup *g, const kg_group *G)
 	}
 }
 
+/* Each member's verdict: the worst of the partitions it consumes now (after the owners are known). */
+static void
+member_verdicts(kg_group *G)
+{
+	int k;
+	for (k = 0; k < G->nmembers; k++)
+		G->members[k].verdict = KG_VERDICT_NONE;
+	for (k = 0; k < G->nparts; k++) {
+		const kg_gpart *gp = &G->parts[k];
+		if (gp->owner >= 0 && gp->owner < G->nmembers && gp->verdict > G->members[gp->owner].verdict)
+			G->members[gp->owner].verdict = gp->verdict;
+	}
+}
+
 /* The group's summary: rebalances, storm, the open or last episode, generation, lag trend, limits. */
 static void
 annotate_summary(kg_tracker *t, const tgroup *g, kg_group *G, int64_t T)
 {
 	kg_episode *last = history_last_episode(t->h, g->id);
 	kg_member_health gh;
-	tmember dummy;
 	int64_t lag_then;
 
 	G->sum.rebalances_1h = history_count_episodes(t->h, g->id, T - 3600LL * 1000000);
@@ -309,14 +197,14 @@ annotate_summary(kg_tracker *t, const tgroup *g, kg_group *G, int64_t T)
 	if (g->ep != NULL) {
 		G->sum.episode_start_us = g->ep->start_us;
 		G->sum.rounds = g->ep->rounds;
-		G->sum.rounds_min = !g->exact_group && !g->ep_stabilized && !g->ep_logonly && !g->ep_callbacks;
+		G->sum.rounds_min = tk_ep_rounds_min(g);
 	} else if (last != NULL) {
 		G->sum.episode_start_us = last->start_us;
 		G->sum.rounds = last->rounds;
 		G->sum.rounds_min = last->rounds_min;
 	}
 	if (last != NULL) {
-		kg_episode *closed = last->end_us != 0 ? last : history_episode(t->h, g->id, g->last_ep);
+		kg_episode *closed = last->end_us != 0 ? last : history_episode(t->h, g->id, tk_ep_last(g));
 		if (closed != NULL && closed->end_us != 0) {
 			kg_span d = episode_duration(closed, closed->end_us);
 			G->sum.last_episode_us = closed->end_us - closed->start_us;
@@ -342,22 +230,21 @@ annotate_summary(kg_tracker *t, const tgroup *g, kg_group *G, int64_t T)
 	if (lag_then >= 0 && G->lag >= 0)
 		G->sum.lag_delta_1m = G->lag - lag_then;
 	/* the group's limits: what a member that says nothing of its own is judged by */
-	memset(&dummy, 0, sizeof dummy);
-	memset(&gh, 0, sizeof gh);
-	member_health(t, g, &dummy, T, &gh);
+	tk_live_group_limits(t, g, T, &gh);
 	G->sum.session_timeout_us = gh.session_timeout_us;
 	G->sum.session_src = gh.session_src;
 	G->sum.max_poll_us = gh.max_poll_us;
 	G->sum.max_poll_src = gh.max_poll_src;
 }
 
-/* Annotate one group of the snapshot and store a history sample. */
+/* Annotate group G (g its record) of the snapshot and store a history sample. */
 void
-tk_annotate_group(kg_tracker *t, kg_snapshot *s, kg_group *G, int64_t T)
+tk_annotate_group(kg_tracker *t, kg_snapshot *s, tgroup *g, kg_group *G, int64_t T)
 {
-	tgroup *g = tk_group_get(t, G->id);
 	kg_sample smp;
-	int nl = history_nlanes(t->h, g->id), k;
+	int nl = history_nlanes(t->h, g->id), k, nmoved;
+	const kg_tp *moved;
+	const int *moved_from;
 	size_t i;
 
 	if (g->no_news || G->traced) {
@@ -389,14 +276,15 @@ tk_annotate_group(kg_tracker *t, kg_snapshot *s, kg_group *G, int64_t T)
 	}
 	sample_pstat(&smp, g, G);
 	history_add_sample(t->h, g->id, &smp);
-	tk_member_verdicts(G);
+	member_verdicts(G);
 
 	/* moved marks of the last rebalance */
-	for (k = 0; k < g->nmoved; k++) {
-		int idx = group_part_index(G, g->moved[k]);
+	nmoved = tk_ep_moved(g, &moved, &moved_from);
+	for (k = 0; k < nmoved; k++) {
+		int idx = group_part_index(G, moved[k]);
 		if (idx >= 0) {
 			G->parts[idx].moved = true;
-			G->parts[idx].moved_from = g->moved_from[k];
+			G->parts[idx].moved_from = moved_from[k];
 		}
 	}
 	annotate_summary(t, g, G, T);

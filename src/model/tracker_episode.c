@@ -30,7 +30,77 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/tracker_episode.h"
 #include "model/tracker_int.h"
+#include "model/tracker_live.h"
+
+#define LOG_SETTLE (3000LL * 1000) /* quiet spell before a log-only episode closes */
+#define JOIN_RETRY (1000LL * 1000) /* a member's JoinGroup this soon after its unanswered one is a retry (MEMBER_ID_REQUIRED) */
+#define JOINERS_NAMED 3            /* a trigger names this many joiners, then "and N more" */
+#define UNKNOWN_TRIGGER "cause unknown: " /* an episode's trigger text until the cause is learnt, + first sign */
+
+/* The tracker's episode numbering and the groups whose open episode is known from logs only. */
+struct tk_epbook {
+	int64_t next_episode;
+	int32_t *logonly;
+	size_t nlogonly, clogonly;
+};
+
+/* The tracker's book of episodes, empty. */
+tk_epbook *
+tk_epbook_new(void)
+{
+	return xcalloc(1, sizeof(tk_epbook));
+}
+
+/* Free the tracker's book of episodes. */
+void
+tk_epbook_free(tk_epbook *b)
+{
+	if (b == NULL)
+		return;
+	free(b->logonly);
+	free(b);
+}
+
+/* A group's episodes and rounds, none yet. */
+tk_epgroup *
+tk_epgroup_new(void)
+{
+	return xcalloc(1, sizeof(tk_epgroup));
+}
+
+/* Free a group's episodes and rounds (NULL is fine). */
+void
+tk_epgroup_free(tk_epgroup *e)
+{
+	if (e == NULL)
+		return;
+	free(e->unc);
+	free(e->unc_since);
+	free(e->unc_lo);
+	free(e->unc_seen);
+	free(e->trig_text);
+	free(e->moved);
+	free(e->moved_from);
+	free(e->ep_parts);
+	free(e->ep_owner);
+	free(e);
+}
+
+/* A member's part in episodes, none yet. */
+tk_epmember *
+tk_epmember_new(void)
+{
+	return xcalloc(1, sizeof(tk_epmember));
+}
+
+/* Free a member's part in episodes. */
+void
+tk_epmember_free(tk_epmember *e)
+{
+	free(e);
+}
 
 /* The word after "member " (or "Leader ") in a coordinator's reason, into buf; NULL when none. */
 static const char *
@@ -117,12 +187,12 @@ static void
 set_trigger_ext(tgroup *g, int64_t time, kg_reason reason, const char *text, const char *extends)
 {
 	bool adopt;
-	g->trig_time = time;
-	g->trig_reason = reason;
-	free(g->trig_text);
-	g->trig_text = xstrdup(text);
-	g->trig_joiners = 0;
-	g->trig_more = 0;
+	g->eps->trig_time = time;
+	g->eps->trig_reason = reason;
+	free(g->eps->trig_text);
+	g->eps->trig_text = xstrdup(text);
+	g->eps->trig_joiners = 0;
+	g->eps->trig_more = 0;
 	if (g->ep == NULL || time < g->ep->start_us - TRIGGER_WINDOW || time > g->ep->start_us + TRIGGER_WINDOW)
 		return;
 	/* a cause not yet known is replaced; a list of joiners the episode took grows */
@@ -153,28 +223,51 @@ tk_trigger_joined(tgroup *g, int64_t time, const char *who)
 	sbuf s = { 0 };
 	int joiners = 1, more = 0;
 	char *prev = NULL;
-	if (g->trig_text != NULL && g->trig_reason == KG_REASON_JOINED && g->trig_joiners > 0 &&
-	    time >= g->trig_time - TRIGGER_WINDOW && time - g->trig_time <= TRIGGER_WINDOW) {
-		prev = xstrdup(g->trig_text);
-		joiners = g->trig_joiners;
-		more = g->trig_more;
+	if (g->eps->trig_text != NULL && g->eps->trig_reason == KG_REASON_JOINED && g->eps->trig_joiners > 0 &&
+	    time >= g->eps->trig_time - TRIGGER_WINDOW && time - g->eps->trig_time <= TRIGGER_WINDOW) {
+		prev = xstrdup(g->eps->trig_text);
+		joiners = g->eps->trig_joiners;
+		more = g->eps->trig_more;
 		if (joiners < JOINERS_NAMED) {
-			sbuf_addf(&s, "%s, %s", g->trig_text, who);
+			sbuf_addf(&s, "%s, %s", g->eps->trig_text, who);
 			joiners++;
 		} else {
-			char *tail = strstr(g->trig_text, " and ");
+			char *tail = strstr(g->eps->trig_text, " and ");
 			more++;
-			sbuf_addf(&s, "%.*s and %d more", tail != NULL ? (int)(tail - g->trig_text) : (int)strlen(g->trig_text),
-				  g->trig_text, more);
+			sbuf_addf(&s, "%.*s and %d more", tail != NULL ? (int)(tail - g->eps->trig_text) : (int)strlen(g->eps->trig_text),
+				  g->eps->trig_text, more);
 		}
 	} else {
 		sbuf_addf(&s, "joined: %s", who);
 	}
 	set_trigger_ext(g, time, KG_REASON_JOINED, sbuf_str(&s), prev);
-	g->trig_joiners = joiners;
-	g->trig_more = more;
+	g->eps->trig_joiners = joiners;
+	g->eps->trig_more = more;
 	free(prev);
 	sbuf_free(&s);
+}
+
+/*
+ * A reason for a leave already reported without one (polling saw the
+ * member gone before the coordinator's log line said why): the episode it
+ * triggered (open, or the last) and the trigger kept for the next one
+ * learn it.
+ */
+void
+tk_trigger_amend(kg_tracker *t, tgroup *g, const char *who, kg_reason reason)
+{
+	char *old_trigger = xasprintf("left: %s (%s)", who, reason_name(KG_REASON_UNKNOWN));
+	char *new_trigger = xasprintf("left: %s (%s)", who, reason_name(reason));
+	kg_episode *e = g->ep != NULL ? g->ep : history_episode(t->h, g->id, g->eps->last_ep);
+	if (e != NULL && e->trigger_text != NULL && strcmp(e->trigger_text, old_trigger) == 0) {
+		free(e->trigger_text);
+		e->trigger_text = xstrdup(new_trigger);
+		e->trigger = reason;
+	}
+	if (g->eps->trig_text != NULL && strcmp(g->eps->trig_text, old_trigger) == 0)
+		tk_set_trigger(g, g->eps->trig_time, reason, new_trigger);
+	free(old_trigger);
+	free(new_trigger);
 }
 
 /*
@@ -201,17 +294,6 @@ tk_ep_member(kg_episode *e, const tmember *m)
 	return em;
 }
 
-/* The earliest a fact of this evidence at time can have happened: polled, the description before. */
-int64_t
-tk_lo(const tgroup *g, int64_t time, kg_evidence evid)
-{
-	if (evid == KG_EVID_EXACT)
-		return time;
-	if (g->ep != NULL && time == g->ep->start_us)
-		return g->ep->start_lo_us;
-	return g->poll_lo > 0 && g->poll_lo <= time ? g->poll_lo : 0;
-}
-
 /* Add a span (an unknown upper bound stays unknown). */
 static void
 span_add(kg_span *sum, int64_t min, int64_t max)
@@ -232,10 +314,10 @@ span_between(kg_span *sum, int64_t since, int64_t since_lo, int64_t end, int64_t
 void
 tk_member_stop(tmember *m, int64_t time, int64_t lo)
 {
-	if (m->stop_since != 0)
+	if (m->eps->stop_since != 0)
 		return;
-	m->stop_since = time;
-	m->stop_since_lo = lo;
+	m->eps->stop_since = time;
+	m->eps->stop_since_lo = lo;
 }
 
 /* Index of a partition in a set of n, -1 when absent. */
@@ -258,18 +340,18 @@ tk_parts_stop(tgroup *g, const kg_tp *v, int n, int64_t time, int64_t lo)
 	if (g->ep == NULL)
 		return;
 	for (k = 0; k < n; k++) {
-		if (tp_index(g->unc, g->nunc, v[k]) >= 0)
+		if (tp_index(g->eps->unc, g->eps->nunc, v[k]) >= 0)
 			continue; /* already without one: since the earlier time */
-		g->unc = xreallocarray(g->unc, (size_t)g->nunc + 1, sizeof *g->unc);
-		g->unc_since = xreallocarray(g->unc_since, (size_t)g->nunc + 1, sizeof *g->unc_since);
-		g->unc_lo = xreallocarray(g->unc_lo, (size_t)g->nunc + 1, sizeof *g->unc_lo);
-		g->unc[g->nunc] = v[k];
-		g->unc_since[g->nunc] = time;
-		g->unc_lo[g->nunc] = lo;
-		g->nunc++;
-		if (tp_index(g->unc_seen, g->nunc_seen, v[k]) < 0) {
-			g->unc_seen = xreallocarray(g->unc_seen, (size_t)g->nunc_seen + 1, sizeof *g->unc_seen);
-			g->unc_seen[g->nunc_seen++] = v[k];
+		g->eps->unc = xreallocarray(g->eps->unc, (size_t)g->eps->nunc + 1, sizeof *g->eps->unc);
+		g->eps->unc_since = xreallocarray(g->eps->unc_since, (size_t)g->eps->nunc + 1, sizeof *g->eps->unc_since);
+		g->eps->unc_lo = xreallocarray(g->eps->unc_lo, (size_t)g->eps->nunc + 1, sizeof *g->eps->unc_lo);
+		g->eps->unc[g->eps->nunc] = v[k];
+		g->eps->unc_since[g->eps->nunc] = time;
+		g->eps->unc_lo[g->eps->nunc] = lo;
+		g->eps->nunc++;
+		if (tp_index(g->eps->unc_seen, g->eps->nunc_seen, v[k]) < 0) {
+			g->eps->unc_seen = xreallocarray(g->eps->unc_seen, (size_t)g->eps->nunc_seen + 1, sizeof *g->eps->unc_seen);
+			g->eps->unc_seen[g->eps->nunc_seen++] = v[k];
 		}
 	}
 }
@@ -278,11 +360,11 @@ tk_parts_stop(tgroup *g, const kg_tp *v, int n, int64_t time, int64_t lo)
 static void
 part_resume_at(tgroup *g, int i, int64_t time, int64_t lo)
 {
-	span_between(&g->ep->unconsumed_us, g->unc_since[i], g->unc_lo[i], time, lo);
-	g->nunc--;
-	g->unc[i] = g->unc[g->nunc];
-	g->unc_since[i] = g->unc_since[g->nunc];
-	g->unc_lo[i] = g->unc_lo[g->nunc];
+	span_between(&g->ep->unconsumed_us, g->eps->unc_since[i], g->eps->unc_lo[i], time, lo);
+	g->eps->nunc--;
+	g->eps->unc[i] = g->eps->unc[g->eps->nunc];
+	g->eps->unc_since[i] = g->eps->unc_since[g->eps->nunc];
+	g->eps->unc_lo[i] = g->eps->unc_lo[g->eps->nunc];
 }
 
 /* Partitions have a consuming owner again at time. */
@@ -293,7 +375,7 @@ tk_parts_resume(tgroup *g, const kg_tp *v, int n, int64_t time, int64_t lo)
 	if (g->ep == NULL)
 		return;
 	for (k = 0; k < n; k++) {
-		if ((i = tp_index(g->unc, g->nunc, v[k])) >= 0)
+		if ((i = tp_index(g->eps->unc, g->eps->nunc, v[k])) >= 0)
 			part_resume_at(g, i, time, lo);
 	}
 }
@@ -304,11 +386,11 @@ ep_owned(tgroup *g, const kg_tp *parts, int n, int lane)
 {
 	int k;
 	for (k = 0; k < n; k++) {
-		g->ep_parts = xreallocarray(g->ep_parts, (size_t)g->nep_parts + 1, sizeof *g->ep_parts);
-		g->ep_owner = xreallocarray(g->ep_owner, (size_t)g->nep_parts + 1, sizeof *g->ep_owner);
-		g->ep_parts[g->nep_parts] = parts[k];
-		g->ep_owner[g->nep_parts] = lane;
-		g->nep_parts++;
+		g->eps->ep_parts = xreallocarray(g->eps->ep_parts, (size_t)g->eps->nep_parts + 1, sizeof *g->eps->ep_parts);
+		g->eps->ep_owner = xreallocarray(g->eps->ep_owner, (size_t)g->eps->nep_parts + 1, sizeof *g->eps->ep_owner);
+		g->eps->ep_parts[g->eps->nep_parts] = parts[k];
+		g->eps->ep_owner[g->eps->nep_parts] = lane;
+		g->eps->nep_parts++;
 	}
 }
 
@@ -321,13 +403,13 @@ static void
 ep_start_members(kg_tracker *t, tgroup *g, int64_t time)
 {
 	size_t i;
-	free(g->ep_parts);
-	free(g->ep_owner);
-	g->ep_parts = NULL;
-	g->ep_owner = NULL;
-	g->nep_parts = 0;
-	g->nunc = 0;
-	g->nunc_seen = 0;
+	free(g->eps->ep_parts);
+	free(g->eps->ep_owner);
+	g->eps->ep_parts = NULL;
+	g->eps->ep_owner = NULL;
+	g->eps->nep_parts = 0;
+	g->eps->nunc = 0;
+	g->eps->nunc_seen = 0;
 	for (i = 0; i < g->nm; i++) {
 		tmember *m = g->m[i];
 		kg_episode_member *em;
@@ -340,10 +422,10 @@ ep_start_members(kg_tracker *t, tgroup *g, int64_t time)
 		 * earlier episode, which would make its next JoinGroup a round of
 		 * its own.  Absent: join_round 0, its round set when it joins.
 		 */
-		m->join_round = m->present ? 1 : 0;
-		m->join_seen = false;
-		m->join_answered = false;
-		m->sent_round = 0;
+		m->eps->join_round = m->present ? 1 : 0;
+		m->eps->join_seen = false;
+		m->eps->join_answered = false;
+		m->eps->sent_round = 0;
 		if (!m->present) {
 			/*
 			 * A member that left just before is what this rebalance is
@@ -352,8 +434,9 @@ ep_start_members(kg_tracker *t, tgroup *g, int64_t time)
 			 * consumer from then, or from when it fell silent.
 			 */
 			if (m->gone_time > 0 && time >= m->gone_time && time - m->gone_time <= TRIGGER_WINDOW &&
-			    m->gone_time >= g->last_ep_end && m->gone_time >= g->emptied_at && !tk_identity_back(t, g, m)) {
-				int64_t since = m->silent_since > 0 && m->silent_since < m->gone_time ? m->silent_since : m->gone_time;
+			    m->gone_time >= g->eps->last_ep_end && m->gone_time >= g->eps->emptied_at && !tk_identity_back(t, g, m)) {
+				int64_t silent = tk_live_silent_since(m);
+				int64_t since = silent > 0 && silent < m->gone_time ? silent : m->gone_time;
 				em = tk_ep_member(g->ep, m);
 				em->left = true;
 				tk_set_tp(&em->before, &em->nbefore, m->gone_asg, m->ngone_asg);
@@ -367,15 +450,15 @@ ep_start_members(kg_tracker *t, tgroup *g, int64_t time)
 		tk_set_tp(&em->before, &em->nbefore, h, nh);
 		/* a member that joined just before (and after the last rebalance ended) is what this one is about */
 		em->joined = m->join_time > 0 && time - m->join_time <= TRIGGER_WINDOW && time >= m->join_time &&
-			     m->join_time >= g->last_ep_end;
-		m->revoked_round = 0;
-		m->synced_round = 0;
-		m->partial = false;
-		m->partial_since = 0;
-		m->stop_since = nh == 0 ? time : 0;
-		m->stop_since_lo = nh == 0 ? g->ep->start_lo_us : 0;
-		if (m->silent_since > 0 && nh > 0)
-			tk_parts_stop(g, h, nh, m->silent_since, m->silent_since); /* held, not consumed */
+			     m->join_time >= g->eps->last_ep_end;
+		m->eps->revoked_round = 0;
+		m->eps->synced_round = 0;
+		m->eps->partial = false;
+		m->eps->partial_since = 0;
+		m->eps->stop_since = nh == 0 ? time : 0;
+		m->eps->stop_since_lo = nh == 0 ? g->ep->start_lo_us : 0;
+		if (tk_live_silent_since(m) > 0 && nh > 0)
+			tk_parts_stop(g, h, nh, tk_live_silent_since(m), tk_live_silent_since(m)); /* held, not consumed */
 		ep_owned(g, h, nh, m->lane);
 	}
 }
@@ -388,7 +471,7 @@ tk_ensure_episode(kg_tracker *t, tgroup *g, int64_t time, const char *why, kg_ev
 	kg_event *ev;
 	if (g->ep != NULL) {
 		if (time < g->ep->start_us) {
-			g->ep->start_us = g->round_t[0] = time;
+			g->ep->start_us = g->eps->round_t[0] = time;
 			g->ep->start_lo_us = evid == KG_EVID_EXACT ? time : tk_lo(g, time, evid);
 		} else if (evid == KG_EVID_EXACT && time < g->ep->start_us + 1 && g->ep->start_lo_us < time) {
 			g->ep->start_lo_us = time; /* a callback timed the start polling saw */
@@ -396,8 +479,8 @@ tk_ensure_episode(kg_tracker *t, tgroup *g, int64_t time, const char *why, kg_ev
 		return g->ep;
 	}
 	memset(&e, 0, sizeof e);
-	e.id = ++t->next_episode;
-	e.number = ++g->episodes_seen;
+	e.id = ++t->eb->next_episode;
+	e.number = ++g->eps->episodes_seen;
 	e.group = g->id;
 	e.start_us = time;
 	e.start_lo_us = evid == KG_EVID_EXACT ? time : (g->poll_lo > 0 && g->poll_lo <= time ? g->poll_lo : 0);
@@ -410,10 +493,10 @@ tk_ensure_episode(kg_tracker *t, tgroup *g, int64_t time, const char *why, kg_ev
 	e.resumed_us.min = e.resumed_us.max = -1;
 	e.evidence = evid;
 	/* a membership change explains it if it is recent and not older than the last episode's end */
-	if (g->trig_text != NULL && time - g->trig_time <= TRIGGER_WINDOW && time >= g->trig_time - TRIGGER_WINDOW &&
-	    g->trig_time >= g->last_ep_end) {
-		e.trigger = g->trig_reason;
-		e.trigger_text = xstrdup(g->trig_text);
+	if (g->eps->trig_text != NULL && time - g->eps->trig_time <= TRIGGER_WINDOW && time >= g->eps->trig_time - TRIGGER_WINDOW &&
+	    g->eps->trig_time >= g->eps->last_ep_end) {
+		e.trigger = g->eps->trig_reason;
+		e.trigger_text = xstrdup(g->eps->trig_text);
 	} else {
 		/* what was seen first, until the cause is learnt (a join is known once it has its id) */
 		e.trigger = KG_REASON_UNKNOWN;
@@ -421,22 +504,22 @@ tk_ensure_episode(kg_tracker *t, tgroup *g, int64_t time, const char *why, kg_ev
 	}
 	e.members_before = tk_present_count(g);
 	g->ep = history_add_episode(t->h, &e);
-	g->round_t[0] = time;
+	g->eps->round_t[0] = time;
 	episode_clear(&e);
-	g->phase = PHASE_JOINING;
-	g->last_sync = 0;
-	g->round_start = time;
-	g->await_log_sync = false;
-	g->ep_changed = false;
-	g->ep_polled = false;
-	g->ep_logonly = !g->seen;
-	g->ep_callbacks = false;
-	g->ep_stabilized = false;
-	g->next_pending = false;
-	g->last_rebal_obs = time;
-	if (g->ep_logonly) {
-		util_grow(&t->logonly, &t->clogonly, t->nlogonly + 1, sizeof *t->logonly);
-		t->logonly[t->nlogonly++] = g->id;
+	g->eps->phase = PHASE_JOINING;
+	g->eps->last_sync = 0;
+	g->eps->round_start = time;
+	g->eps->await_log_sync = false;
+	g->eps->ep_changed = false;
+	g->eps->ep_polled = false;
+	g->eps->ep_logonly = !g->seen;
+	g->eps->ep_callbacks = false;
+	g->eps->ep_stabilized = false;
+	g->eps->next_pending = false;
+	g->eps->last_rebal_obs = time;
+	if (g->eps->ep_logonly) {
+		util_grow(&t->eb->logonly, &t->eb->clogonly, t->eb->nlogonly + 1, sizeof *t->eb->logonly);
+		t->eb->logonly[t->eb->nlogonly++] = g->id;
 	}
 
 	ep_start_members(t, g, time);
@@ -458,14 +541,14 @@ void
 tk_next_round(kg_tracker *t, tgroup *g, int64_t time, kg_evidence evid)
 {
 	kg_event *ev;
-	if (g->ep == NULL || g->phase != PHASE_SYNCED)
+	if (g->ep == NULL || g->eps->phase != PHASE_SYNCED)
 		return;
-	g->next_pending = false;
+	g->eps->next_pending = false;
 	g->ep->rounds++;
-	g->phase = PHASE_JOINING;
-	g->round_start = time;
+	g->eps->phase = PHASE_JOINING;
+	g->eps->round_start = time;
 	if (g->ep->rounds <= MAX_ROUND_T)
-		g->round_t[g->ep->rounds - 1] = time;
+		g->eps->round_t[g->ep->rounds - 1] = time;
 	ev = event_new(KG_EV_ROUND, time, g->id);
 	ev->episode = g->ep->id;
 	ev->evidence = evid;
@@ -480,7 +563,7 @@ int
 tk_round_at(const tgroup *g, int64_t time)
 {
 	int r = g->ep->rounds < MAX_ROUND_T ? g->ep->rounds : MAX_ROUND_T;
-	while (r > 1 && g->round_t[r - 1] > time)
+	while (r > 1 && g->eps->round_t[r - 1] > time)
 		r--;
 	return r;
 }
@@ -490,8 +573,8 @@ int
 tk_round_answered(const tgroup *g, const tmember *m)
 {
 	int round = g->ep->rounds;
-	if (m->join_seen && !m->join_answered && m->join_round > 0 && m->join_round < round)
-		round = m->join_round;
+	if (m->eps->join_seen && !m->eps->join_answered && m->eps->join_round > 0 && m->eps->join_round < round)
+		round = m->eps->join_round;
 	return round;
 }
 
@@ -509,14 +592,14 @@ tk_round_answered(const tgroup *g, const tmember *m)
 int
 tk_round_join_sent(kg_tracker *t, tgroup *g, const tmember *m, int64_t time)
 {
-	bool retry = m->join_seen && !m->join_answered && m->join_sent_at > 0 && time - m->join_sent_at <= JOIN_RETRY &&
-		     g->last_sync <= m->join_sent_at;
+	bool retry = m->eps->join_seen && !m->eps->join_answered && m->join_sent_at > 0 && time - m->join_sent_at <= JOIN_RETRY &&
+		     g->eps->last_sync <= m->join_sent_at;
 	int round;
-	if (g->ep != NULL && g->phase == PHASE_JOINING && m->sent_round >= g->ep->rounds && !retry) {
-		g->next_pending = true;
+	if (g->ep != NULL && g->eps->phase == PHASE_JOINING && m->eps->sent_round >= g->ep->rounds && !retry) {
+		g->eps->next_pending = true;
 		return g->ep->rounds + 1;
 	}
-	if (!retry && time >= g->last_sync)
+	if (!retry && time >= g->eps->last_sync)
 		tk_next_round(t, g, time, KG_EVID_EXACT);
 	tk_ensure_episode(t, g, time, "member rejoined", KG_EVID_EXACT);
 	round = tk_round_at(g, time);
@@ -526,8 +609,8 @@ tk_round_join_sent(kg_tracker *t, tgroup *g, const tmember *m, int64_t time)
 	 * stamped that round's start a moment after it (a newcomer's round-two
 	 * JoinGroup reported after the coordinator's "preparing").
 	 */
-	if (!retry && m->sent_round > 0 && round <= m->sent_round)
-		round = KG_MIN(m->sent_round + 1, g->ep->rounds);
+	if (!retry && m->eps->sent_round > 0 && round <= m->eps->sent_round)
+		round = KG_MIN(m->eps->sent_round + 1, g->ep->rounds);
 	return round;
 }
 
@@ -535,11 +618,11 @@ tk_round_join_sent(kg_tracker *t, tgroup *g, const tmember *m, int64_t time)
 void
 tk_round_synced_at(kg_tracker *t, tgroup *g, int64_t time, bool exact)
 {
-	g->phase = PHASE_SYNCED;
-	g->last_sync = time;
+	g->eps->phase = PHASE_SYNCED;
+	g->eps->last_sync = time;
 	if (exact)
-		g->exact_sync = time;
-	if (g->next_pending)
+		g->eps->exact_sync = time;
+	if (g->eps->next_pending)
 		tk_next_round(t, g, time, KG_EVID_EXACT);
 }
 
@@ -547,13 +630,13 @@ tk_round_synced_at(kg_tracker *t, tgroup *g, int64_t time, bool exact)
 static void
 member_resume(tmember *m, kg_episode_member *em, int64_t time, int64_t lo)
 {
-	if (m->stop_since > 0 && time >= m->stop_since) {
+	if (m->eps->stop_since > 0 && time >= m->eps->stop_since) {
 		/* polled, both ends may be one moment: its bounds still say how long it can have been */
-		em->stopped_us += time - m->stop_since;
-		span_between(&em->stopped, m->stop_since, m->stop_since_lo, time, lo);
+		em->stopped_us += time - m->eps->stop_since;
+		span_between(&em->stopped, m->eps->stop_since, m->eps->stop_since_lo, time, lo);
 	}
-	m->stop_since = 0;
-	m->stop_since_lo = 0;
+	m->eps->stop_since = 0;
+	m->eps->stop_since_lo = 0;
 }
 
 /* Account stopped / partial time of a member up to time (lo at the earliest). */
@@ -565,9 +648,9 @@ tk_settle_member_time(tgroup *g, tmember *m, int64_t time, int64_t lo)
 		return;
 	em = tk_ep_member(g->ep, m);
 	member_resume(m, em, time, lo);
-	if (m->partial_since > 0 && time > m->partial_since)
-		em->partial_us += time - m->partial_since;
-	m->partial_since = 0;
+	if (m->eps->partial_since > 0 && time > m->eps->partial_since)
+		em->partial_us += time - m->eps->partial_since;
+	m->eps->partial_since = 0;
 }
 
 /* Record a revoke: event, episode, member state. */
@@ -606,18 +689,18 @@ tk_revoke(kg_tracker *t, tgroup *g, tmember *m, int64_t time, const kg_tp *parts
 		em->round_revoked = round;
 	if (evid == KG_EVID_EXACT)
 		g->ep->evidence = KG_EVID_EXACT;
-	m->revoked_round = g->ep->rounds;
+	m->eps->revoked_round = g->ep->rounds;
 	tk_parts_stop(g, parts, nparts, time, tk_lo(g, time, evid));
 	if (cls == KG_CLASS_FULL) {
 		tk_member_stop(m, time, tk_lo(g, time, evid));
-		if (m->partial_since > 0) {
-			em->partial_us += time - m->partial_since;
-			m->partial_since = 0;
+		if (m->eps->partial_since > 0) {
+			em->partial_us += time - m->eps->partial_since;
+			m->eps->partial_since = 0;
 		}
 	} else if (cls == KG_CLASS_INCREMENTAL) {
-		m->partial = true;
-		if (m->partial_since == 0)
-			m->partial_since = time;
+		m->eps->partial = true;
+		if (m->eps->partial_since == 0)
+			m->eps->partial_since = time;
 	}
 }
 
@@ -642,7 +725,7 @@ tk_assign(kg_tracker *t, tgroup *g, tmember *m, int64_t time, const kg_tp *parts
 		member_resume(m, em, time, tk_lo(g, time, evid));
 		tk_parts_resume(g, parts, nparts, time, tk_lo(g, time, evid));
 	}
-	m->synced = true;
+	m->eps->synced = true;
 }
 
 /* Count moves and set the moved marks from the episode's start owners. */
@@ -651,11 +734,11 @@ compute_moves(kg_tracker *t, tgroup *g)
 {
 	size_t i;
 	int k, nmoved = 0, nmarks = 0;
-	free(g->moved);
-	free(g->moved_from);
-	g->moved = NULL;
-	g->moved_from = NULL;
-	g->nmoved = 0;
+	free(g->eps->moved);
+	free(g->eps->moved_from);
+	g->eps->moved = NULL;
+	g->eps->moved_from = NULL;
+	g->eps->nmoved = 0;
 	for (i = 0; i < g->nm; i++) {
 		tmember *m = g->m[i];
 		const kg_tp *h;
@@ -665,25 +748,25 @@ compute_moves(kg_tracker *t, tgroup *g)
 		h = tk_held(m, &nh);
 		for (k = 0; k < nh; k++) {
 			int j, from = -1;
-			for (j = 0; j < g->nep_parts; j++) {
-				if (g->ep_parts[j].topic == h[k].topic && g->ep_parts[j].partition == h[k].partition) {
-					from = g->ep_owner[j];
+			for (j = 0; j < g->eps->nep_parts; j++) {
+				if (g->eps->ep_parts[j].topic == h[k].topic && g->eps->ep_parts[j].partition == h[k].partition) {
+					from = g->eps->ep_owner[j];
 					break;
 				}
 			}
 			if (from == m->lane || tk_same_identity(t, g, from, m))
 				continue; /* back with the consumer that had it (a new incarnation of it) */
-			g->moved = xreallocarray(g->moved, (size_t)nmarks + 1, sizeof *g->moved);
-			g->moved_from = xreallocarray(g->moved_from, (size_t)nmarks + 1, sizeof *g->moved_from);
-			g->moved[nmarks] = h[k];
-			g->moved_from[nmarks] = from;
+			g->eps->moved = xreallocarray(g->eps->moved, (size_t)nmarks + 1, sizeof *g->eps->moved);
+			g->eps->moved_from = xreallocarray(g->eps->moved_from, (size_t)nmarks + 1, sizeof *g->eps->moved_from);
+			g->eps->moved[nmarks] = h[k];
+			g->eps->moved_from[nmarks] = from;
 			nmarks++;
 			/* a partition nobody had is newly assigned, not moved */
 			if (from >= 0)
 				nmoved++;
 		}
 	}
-	g->nmoved = nmarks;
+	g->eps->nmoved = nmarks;
 	if (g->ep != NULL)
 		g->ep->moved = nmoved;
 }
@@ -693,7 +776,7 @@ static bool
 all_reported(const tgroup *g)
 {
 	size_t i;
-	if (!g->ep_callbacks)
+	if (!g->eps->ep_callbacks)
 		return false;
 	for (i = 0; i < g->nm; i++) {
 		if (g->m[i]->present && !g->m[i]->exact)
@@ -742,10 +825,10 @@ close_costs(tgroup *g, kg_episode *e, int64_t end, int64_t end_lo, int *members)
 			span_add(&e->stopped_us, em->stopped.min, em->stopped.max);
 		}
 	}
-	while (g->nunc > 0)
-		part_resume_at(g, g->nunc - 1, end, end_lo);
-	e->nunconsumed = g->nunc_seen;
-	g->nunc_seen = 0;
+	while (g->eps->nunc > 0)
+		part_resume_at(g, g->eps->nunc - 1, end, end_lo);
+	e->nunconsumed = g->eps->nunc_seen;
+	g->eps->nunc_seen = 0;
 }
 
 /* The words of an episode's end: its trigger, who stopped, what moved, what it cost. */
@@ -755,7 +838,7 @@ close_text(const tgroup *g, const kg_episode *e, int members, const char *note, 
 	/* the trigger may have been learnt after the start event went out: say it again here */
 	if (e->trigger_text != NULL && e->trigger_text[0] != '\0' && !cause_unknown(e->trigger_text))
 		sbuf_addf(txt, "%s; ", e->trigger_text);
-	if (g->ep_logonly && !g->ep_callbacks && e->evidence == KG_EVID_EXACT && e->nfull + e->nincremental == 0 &&
+	if (g->eps->ep_logonly && !g->eps->ep_callbacks && e->evidence == KG_EVID_EXACT && e->nfull + e->nincremental == 0 &&
 	    e->moved == 0) {
 		sbuf_adds(txt, "from the coordinator's log: members and partitions not seen");
 	} else if (members == 0 && e->members_after > 0) {
@@ -799,7 +882,7 @@ tk_close_episode(kg_tracker *t, tgroup *g, int64_t end, int64_t end_lo, const ch
 		if (!m->present)
 			continue;
 		tk_settle_member_time(g, m, end, end_lo);
-		m->partial = false;
+		m->eps->partial = false;
 	}
 	compute_moves(t, g);
 	e->end_us = end;
@@ -809,7 +892,7 @@ tk_close_episode(kg_tracker *t, tgroup *g, int64_t end, int64_t end_lo, const ch
 	e->lag_end = g->lag;
 	e->proto = g->proto != KG_PROTO_UNKNOWN ? g->proto : e->proto;
 	/* generations counted from every member's callbacks or a coordinator's own lines are exact; polling may miss one */
-	e->rounds_min = !(g->exact_group || g->ep_stabilized || g->ep_logonly || all_reported(g));
+	e->rounds_min = !(g->exact_group || g->eps->ep_stabilized || g->eps->ep_logonly || all_reported(g));
 	if (e->rounds_min && e->rounds < rounds_at_least(e))
 		e->rounds = rounds_at_least(e);
 	close_costs(g, e, end, end_lo, &members);
@@ -833,22 +916,82 @@ tk_close_episode(kg_tracker *t, tgroup *g, int64_t end, int64_t end_lo, const ch
 	event_text(ev, sbuf_str(&txt));
 	sbuf_free(&txt);
 	tk_emit(t, g, ev);
-	g->last_ep = e->id;
-	g->last_ep_end = end;
+	g->eps->last_ep = e->id;
+	g->eps->last_ep_end = end;
 	g->ep = NULL;
-	g->phase = PHASE_SYNCED;
-	g->next_pending = false;
-	free(g->trig_text);
-	g->trig_text = NULL;
+	g->eps->phase = PHASE_SYNCED;
+	g->eps->next_pending = false;
+	free(g->eps->trig_text);
+	g->eps->trig_text = NULL;
 }
 
 /* Close a log-only episode whose last round ended LOG_SETTLE before time; true when it closed. */
 bool
 tk_close_log_settled(kg_tracker *t, tgroup *g, int64_t time)
 {
-	if (g->phase != PHASE_SYNCED || time - g->last_rebal_obs < LOG_SETTLE)
+	if (g->eps->phase != PHASE_SYNCED || time - g->eps->last_rebal_obs < LOG_SETTLE)
 		return false;
-	int64_t end = g->last_sync > 0 ? g->last_sync : g->last_rebal_obs;
+	int64_t end = g->eps->last_sync > 0 ? g->eps->last_sync : g->eps->last_rebal_obs;
 	tk_close_episode(t, g, end, end, NULL);
 	return true;
+}
+
+/*
+ * Close the log-only episodes (groups known from coordinator logs alone)
+ * whose last round ended a while before time, so that a log read in one
+ * batch gives its episodes in order.
+ */
+void
+tk_close_logonly(kg_tracker *t, int64_t time)
+{
+	size_t i = 0;
+	while (i < t->eb->nlogonly) {
+		tgroup *g = tk_group_find(t, t->eb->logonly[i]);
+		if (g == NULL || g->ep == NULL || g->seen || tk_close_log_settled(t, g, time))
+			t->eb->logonly[i] = t->eb->logonly[--t->eb->nlogonly];
+		else
+			i++;
+	}
+}
+
+/* A description said the group is empty: its open episode ends; the leaves that emptied it explain no later rebalance. */
+void
+tk_group_emptied(kg_tracker *t, tgroup *g, int64_t T)
+{
+	/* the next members start afresh */
+	free(g->eps->trig_text);
+	g->eps->trig_text = NULL;
+	g->eps->emptied_at = T;
+	if (g->ep != NULL)
+		tk_close_episode(t, g, T, g->poll_lo, "the group is empty");
+}
+
+/* The id of the group's last closed episode, 0 none. */
+int64_t
+tk_ep_last(const tgroup *g)
+{
+	return g->eps->last_ep;
+}
+
+/* The partitions the last closed episode gave a new owner, and the lanes they came from (-1 none). */
+int
+tk_ep_moved(const tgroup *g, const kg_tp **moved, const int **from)
+{
+	*moved = g->eps->moved;
+	*from = g->eps->moved_from;
+	return g->eps->nmoved;
+}
+
+/* True when the open episode's rounds are a lower bound: no source counted its generations. */
+bool
+tk_ep_rounds_min(const tgroup *g)
+{
+	return !g->exact_group && !g->eps->ep_stabilized && !g->eps->ep_logonly && !g->eps->ep_callbacks;
+}
+
+/* True when m revoked part of its assignment in the open episode. */
+bool
+tk_ep_partial(const tmember *m)
+{
+	return m->eps->partial;
 }

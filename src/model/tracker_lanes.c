@@ -17,26 +17,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/tracker_episode.h"
 #include "model/tracker_int.h"
+#include "model/tracker_lanes.h"
+#include "model/tracker_live.h"
 
-/* The client id inside a Java-style member id "<client-id>-<uuid>" (copied into buf). */
-const char *
-tk_client_of(const char *member_id, char *buf, size_t n)
-{
-	size_t len = strlen(member_id), i;
-	util_strlcpy(buf, member_id, n);
-	if (len > 37 && len - 37 < n && member_id[len - 37] == '-') {
-		const char *u = member_id + len - 36;
-		bool uuid = true;
-		for (i = 0; i < 36 && uuid; i++) {
-			bool dash = i == 8 || i == 13 || i == 18 || i == 23;
-			uuid = dash ? u[i] == '-' : ((u[i] >= '0' && u[i] <= '9') || (u[i] >= 'a' && u[i] <= 'f'));
-		}
-		if (uuid)
-			buf[len - 37] = '\0';
-	}
-	return buf;
-}
+#define LANE_LETTERS 62 /* A-Z a-z 0-9: the timeline's rows */
 
 /* Find a member by member id (the newest with it). */
 tmember *
@@ -95,38 +81,6 @@ tk_find_by_client(tgroup *g, const char *client_id)
 	return best;
 }
 
-/* Number of present members. */
-int
-tk_present_count(const tgroup *g)
-{
-	size_t i;
-	int n = 0;
-	for (i = 0; i < g->nm; i++)
-		n += g->m[i]->present;
-	return n;
-}
-
-/* The assignment a member is known to hold for episode bookkeeping. */
-const kg_tp *
-tk_held(const tmember *m, int *n)
-{
-	if (m->exact) {
-		*n = m->nasg;
-		return m->asg;
-	}
-	*n = m->nstable;
-	return m->stable;
-}
-
-/* True when lane l is the same consumer as m: its instance id, else its client id and host. */
-static bool
-lane_is(const kg_lane *l, const tmember *m)
-{
-	if (m->instance_id != NULL || l->instance_id != NULL)
-		return m->instance_id != NULL && l->instance_id != NULL && strcmp(m->instance_id, l->instance_id) == 0;
-	return strcmp(l->client_id, m->client_id ? m->client_id : "") == 0 && strcmp(l->host, m->host ? m->host : "") == 0;
-}
-
 /* True when a present member other than m is on lane. */
 static bool
 lane_taken(const tgroup *g, int lane, const tmember *m)
@@ -158,14 +112,6 @@ tk_lane_set_leave(kg_lane *l, kg_reason reason, const char *text)
 	l->leave_text = text != NULL ? xstrdup(text) : NULL;
 }
 
-/* True when lane belongs to the same consumer as m (instance id, or client id and host). */
-bool
-tk_same_identity(kg_tracker *t, tgroup *g, int lane, const tmember *m)
-{
-	const kg_lane *l = lane >= 0 ? history_lane(t->h, g->id, lane) : NULL;
-	return l != NULL && lane_is(l, m);
-}
-
 /* Pick the lane for a new member: a free lane of the same identity, else a new one. */
 static int
 assign_lane(kg_tracker *t, tgroup *g, tmember *m, int64_t now)
@@ -177,7 +123,7 @@ assign_lane(kg_tracker *t, tgroup *g, tmember *m, int64_t now)
 			continue;
 		if (oldest < 0 || l->last_seen_us < history_lane(t->h, g->id, oldest)->last_seen_us)
 			oldest = i;
-		if (!lane_is(l, m) || lane_taken(g, i, m))
+		if (!tk_lane_is(l, m) || lane_taken(g, i, m))
 			continue;
 		tk_lane_claim(l, m, now);
 		return i;
@@ -196,6 +142,23 @@ assign_lane(kg_tracker *t, tgroup *g, tmember *m, int64_t now)
 	return history_lane_add(t->h, g->id, m->client_id, m->member_id, m->instance_id, m->host, now);
 }
 
+/* Free a member record and its parts' state. */
+void
+tk_member_free(tmember *m)
+{
+	free(m->member_id);
+	free(m->client_id);
+	free(m->host);
+	free(m->instance_id);
+	free(m->asg);
+	free(m->stable);
+	free(m->leave_text);
+	free(m->gone_asg);
+	tk_live_free(m->live);
+	tk_epmember_free(m->eps);
+	free(m);
+}
+
 /* Create a member record. */
 tmember *
 tk_add_member(kg_tracker *t, tgroup *g, const char *member_id, const char *client_id, const char *host,
@@ -208,27 +171,13 @@ tk_add_member(kg_tracker *t, tgroup *g, const char *member_id, const char *clien
 	m->instance_id = instance_id && *instance_id ? xstrdup(instance_id) : NULL;
 	m->first_seen = m->last_seen = now;
 	m->present = true;
-	m->m_hb_age = m->m_poll_gap = m->m_poll_gap_max = -1; /* no metrics yet: unknown, not 0 */
-	m->m_rb_avg = m->m_rb_max = m->m_failed = -1;
-	m->m_hb_rate = -1;
+	m->live = tk_live_new();
+	m->eps = tk_epmember_new();
 	m->lane = assign_lane(t, g, m, now);
 	util_grow(&g->m, &g->cm, g->nm + 1, sizeof *g->m);
 	g->m[g->nm++] = m;
 	hmap_put(&g->by_id, m->member_id, m);
 	return m;
-}
-
-/* True when a present member other than m holds m's lane and identity (a static member back, a revived id). */
-bool
-tk_identity_back(kg_tracker *t, tgroup *g, const tmember *m)
-{
-	size_t k;
-	for (k = 0; k < g->nm; k++) {
-		const tmember *x = g->m[k];
-		if (x != m && x->present && x->lane == m->lane && tk_same_identity(t, g, x->lane, m))
-			return true;
-	}
-	return false;
 }
 
 /* A member present again: its leave and silence are over. */
@@ -238,8 +187,7 @@ tk_member_revive(tmember *m)
 	m->present = true;
 	m->left_reported = false;
 	m->left_exact = false;
-	m->silent_since = 0;
-	m->silent_kind = SILENT_NONE;
+	tk_live_revive(m);
 }
 
 /* Mark a member gone from its lane. */
@@ -296,10 +244,7 @@ static void
 amend_leave(kg_tracker *t, tgroup *g, tmember *m, int64_t time, kg_reason reason, const char *text)
 {
 	kg_lane *l;
-	kg_episode *e;
 	kg_event *ev;
-	char *old_trigger, *new_trigger;
-	const char *who = member_name(m);
 	if (reason == KG_REASON_NONE || reason == KG_REASON_UNKNOWN ||
 	    (m->leave_reason != KG_REASON_NONE && m->leave_reason != KG_REASON_UNKNOWN))
 		return;
@@ -309,18 +254,7 @@ amend_leave(kg_tracker *t, tgroup *g, tmember *m, int64_t time, kg_reason reason
 	l = history_lane(t->h, g->id, m->lane);
 	if (l != NULL && !l->present)
 		tk_lane_set_leave(l, reason, m->leave_text);
-	old_trigger = xasprintf("left: %s (%s)", who, reason_name(KG_REASON_UNKNOWN));
-	new_trigger = xasprintf("left: %s (%s)", who, reason_name(reason));
-	e = g->ep != NULL ? g->ep : history_episode(t->h, g->id, g->last_ep);
-	if (e != NULL && e->trigger_text != NULL && strcmp(e->trigger_text, old_trigger) == 0) {
-		free(e->trigger_text);
-		e->trigger_text = xstrdup(new_trigger);
-		e->trigger = reason;
-	}
-	if (g->trig_text != NULL && strcmp(g->trig_text, old_trigger) == 0)
-		tk_set_trigger(g, g->trig_time, reason, new_trigger);
-	free(old_trigger);
-	free(new_trigger);
+	tk_trigger_amend(t, g, member_name(m), reason);
 	ev = tk_member_event(KG_EV_MEMBER_LEFT, time, g, m);
 	ev->reason = reason;
 	ev->evidence = KG_EVID_EXACT;
@@ -359,7 +293,8 @@ tk_announce_leave(kg_tracker *t, tgroup *g, tmember *m, int64_t time, kg_reason 
 	sbuf_free(&s);
 	if (g->ep != NULL) {
 		/* its partitions have no consumer from now, or from when it fell silent */
-		int64_t since = m->silent_since > 0 && m->silent_since < time ? m->silent_since : time;
+		int64_t silent = tk_live_silent_since(m);
+		int64_t since = silent > 0 && silent < time ? silent : time;
 		tk_ep_member(g->ep, m)->left = true;
 		tk_parts_stop(g, h, nh, since, since < time ? since : tk_lo(g, time, evid));
 	}

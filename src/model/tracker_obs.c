@@ -23,7 +23,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/tracker_episode.h"
+#include "model/tracker_fold.h"
 #include "model/tracker_int.h"
+#include "model/tracker_lanes.h"
+#include "model/tracker_live.h"
 
 /* How a handler's member is found before it runs. */
 enum {
@@ -95,10 +99,7 @@ obs_tmember(kg_tracker *t, tgroup *g, const kg_obs *o, bool create)
 		tk_set_str(&m->client_id, o->client_id);
 		tk_set_str(&m->host, o->host);
 		tk_set_str(&m->instance_id, o->instance_id);
-		if (o->session_timeout_ms > 0)
-			m->session_us = o->session_timeout_ms * 1000;
-		if (o->max_poll_ms > 0)
-			m->max_poll_us = o->max_poll_ms * 1000;
+		tk_live_limits(m, o);
 	}
 	return m;
 }
@@ -155,7 +156,7 @@ obs_revoked(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 	if (proto != KG_PROTO_COOPERATIVE && o->nparts > 0)
 		tk_next_round(t, g, time, KG_EVID_EXACT);
 	tk_ensure_episode(t, g, time, "revoke callback", KG_EVID_EXACT);
-	g->last_rebal_obs = time;
+	g->eps->last_rebal_obs = time;
 	before = tp_dup(m->asg, m->nasg);
 	nbefore = m->nasg;
 	/*
@@ -168,7 +169,7 @@ obs_revoked(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 	tp_remove_from(&m->asg, &m->nasg, o->parts, o->nparts);
 	if (m->nasg == 0 && nbefore > 0)
 		tk_member_stop(m, time, time);
-	m->synced = false;
+	m->eps->synced = false;
 	free(before);
 }
 
@@ -183,7 +184,7 @@ obs_assigned(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 		m->static_back = false;
 		if (g->ep == NULL) {
 			tk_set_tp(&m->asg, &m->nasg, o->parts, o->nparts);
-			m->synced = true;
+			m->eps->synced = true;
 			return;
 		}
 	}
@@ -193,7 +194,7 @@ obs_assigned(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 		m->away_since = 0;
 	}
 	tk_ensure_episode(t, g, time, "assign callback", KG_EVID_EXACT);
-	g->last_rebal_obs = time;
+	g->eps->last_rebal_obs = time;
 	if (obs_proto(g, o) == KG_PROTO_EAGER) /* eager assign hands the whole new assignment */
 		tk_set_tp(&m->asg, &m->nasg, NULL, 0);
 	tk_tp_union(&m->asg, &m->nasg, o->parts, o->nparts);
@@ -207,11 +208,11 @@ obs_assigned(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 	 * current one.
 	 */
 	round = tk_round_answered(g, m);
-	m->join_answered = true;
+	m->eps->join_answered = true;
 	tk_assign(t, g, m, time, o->parts, o->nparts, KG_EVID_EXACT, round);
 	g->ep->evidence = KG_EVID_EXACT;
 	if (round < g->ep->rounds) {
-		m->synced = false;
+		m->eps->synced = false;
 		return;
 	}
 	tk_round_synced_at(t, g, time, true);
@@ -225,7 +226,7 @@ obs_lost(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 	kg_episode_member *em;
 	kg_event *ev;
 	tk_ensure_episode(t, g, time, "partitions taken", KG_EVID_EXACT);
-	g->last_rebal_obs = time;
+	g->eps->last_rebal_obs = time;
 	ev = tk_member_event(KG_EV_LOST, time, g, m);
 	if (o->nparts > 0) {
 		ev->parts = tp_dup(o->parts, o->nparts);
@@ -255,7 +256,7 @@ obs_lost(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 		tk_set_tp(&m->asg, &m->nasg, NULL, 0);
 	if (m->nasg == 0)
 		tk_member_stop(m, time, time);
-	m->synced = false;
+	m->eps->synced = false;
 }
 
 /* A member sent a JoinGroup: the join signal of a round. */
@@ -266,11 +267,11 @@ obs_join_sent(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 	int round;
 	obs_present(m, time);
 	round = tk_round_join_sent(t, g, m, time);
-	g->last_rebal_obs = time;
-	m->synced = false;
-	m->join_round = m->sent_round = round;
-	m->join_seen = true;
-	m->join_answered = false;
+	g->eps->last_rebal_obs = time;
+	m->eps->synced = false;
+	m->eps->join_round = m->eps->sent_round = round;
+	m->eps->join_seen = true;
+	m->eps->join_answered = false;
 	m->join_sent_at = time;
 }
 
@@ -330,10 +331,10 @@ obs_joined(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 		m->away_since = 0;
 		m->announced = true;
 	}
-	if (g->ep != NULL && m->join_round == 0) {
-		m->join_round = tk_round_at(g, time); /* joined during the episode: its JoinGroup's round */
-		m->join_seen = true;
-		m->join_answered = false;
+	if (g->ep != NULL && m->eps->join_round == 0) {
+		m->eps->join_round = tk_round_at(g, time); /* joined during the episode: its JoinGroup's round */
+		m->eps->join_seen = true;
+		m->eps->join_answered = false;
 	}
 	tk_announce_join(t, g, m, time, KG_EVID_EXACT);
 }
@@ -412,7 +413,7 @@ obs_retime_start(kg_tracker *t, tgroup *g, const kg_obs *o)
 	kg_episode *last;
 	if (g->ep != NULL)
 		return false;
-	last = history_episode(t->h, g->id, g->last_ep);
+	last = history_episode(t->h, g->id, g->eps->last_ep);
 	if (last == NULL || last->end_us == 0 || time > last->end_us || time < last->start_us - TRIGGER_WINDOW)
 		return false;
 	if (time < last->start_us)
@@ -434,7 +435,7 @@ obs_preparing(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 	if (obs_retime_start(t, g, o))
 		return;
 	tk_next_round(t, g, time, KG_EVID_EXACT);
-	if (g->ep == NULL && o->text != NULL && (g->trig_text == NULL || time - g->trig_time > TRIGGER_WINDOW)) {
+	if (g->ep == NULL && o->text != NULL && (g->eps->trig_text == NULL || time - g->eps->trig_time > TRIGGER_WINDOW)) {
 		char *st = tk_short_trigger(o->reason, o->text);
 		tk_set_trigger(g, time, o->reason != KG_REASON_NONE ? o->reason : KG_REASON_UNKNOWN, st);
 		free(st);
@@ -443,15 +444,15 @@ obs_preparing(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 	if (g->ep->gen_start < 0)
 		g->ep->gen_start = o->generation;
 	g->ep->evidence = KG_EVID_EXACT;
-	g->last_rebal_obs = time;
-	g->await_log_sync = true;
+	g->eps->last_rebal_obs = time;
+	g->eps->await_log_sync = true;
 }
 
 /* The polled picture closed the episode before the coordinator's end arrived: give it that end. */
 static void
 obs_retime_end(kg_tracker *t, tgroup *g, int64_t time)
 {
-	kg_episode *last = history_episode(t->h, g->id, g->last_ep);
+	kg_episode *last = history_episode(t->h, g->id, g->eps->last_ep);
 	if (last != NULL && last->end_us != 0 && time >= last->start_us && time <= last->end_us) {
 		last->end_us = last->end_lo_us = time;
 		last->gen_end = g->generation;
@@ -467,10 +468,10 @@ obs_stabilized(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 	int64_t time = o->time_us;
 	if (o->member_id != NULL && (m = tk_find_member(g, o->member_id)) != NULL) {
 		/* a client got its SyncGroup answer */
-		m->synced = true;
+		m->eps->synced = true;
 		if (g->ep != NULL) {
 			tk_round_synced_at(t, g, time, true);
-			g->last_rebal_obs = time;
+			g->eps->last_rebal_obs = time;
 		}
 		return;
 	}
@@ -479,10 +480,10 @@ obs_stabilized(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 		return;
 	}
 	g->ep->gen_end = g->generation;
-	g->ep_stabilized = true; /* the coordinator counts the generations */
+	g->eps->ep_stabilized = true; /* the coordinator counts the generations */
 	tk_round_synced_at(t, g, time, true);
-	g->last_rebal_obs = time;
-	g->await_log_sync = false;
+	g->eps->last_rebal_obs = time;
+	g->eps->await_log_sync = false;
 }
 
 /* KIP-848: the group epoch was bumped, a round begun and ended in one step. */
@@ -494,8 +495,8 @@ obs_epoch(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 	tk_next_round(t, g, time, KG_EVID_EXACT);
 	tk_ensure_episode(t, g, time, o->text ? o->text : "group epoch bumped", KG_EVID_EXACT);
 	g->ep->evidence = KG_EVID_EXACT;
-	g->ep_stabilized = true;
-	g->last_rebal_obs = time;
+	g->eps->ep_stabilized = true;
+	g->eps->last_rebal_obs = time;
 	tk_round_synced_at(t, g, time, true);
 }
 
@@ -505,68 +506,47 @@ obs_heartbeat(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 {
 	(void)t;
 	(void)g;
-	if (m != NULL && o->time_us > m->hb_last) {
-		if (m->hb_last > 0)
-			m->hb_gap = o->time_us - m->hb_last; /* the interval as it runs */
-		m->hb_last = o->time_us;
-		m->health_src = o->source;
-		tk_member_alive(m, o->time_us, LIFE_HEARTBEAT);
-	}
+	if (m != NULL)
+		tk_live_heartbeat(m, o);
 }
 
-/* The application polled: the longest gap between polls so far. */
+/* The application polled. */
 static void
 obs_poll(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 {
-	int64_t time = o->time_us;
 	(void)t;
 	(void)g;
-	if (m != NULL && time > m->poll_last) {
-		if (m->poll_last > 0 && time - m->poll_last > m->poll_gap_max)
-			m->poll_gap_max = time - m->poll_last;
-		m->poll_last = time;
-		m->health_src = o->source;
-		tk_member_alive(m, time, LIFE_POLL);
-	}
+	if (m != NULL)
+		tk_live_poll(m, o);
 }
 
-/* A client's metrics sample, or its own view of its group state: what it knows (-1: not this time). */
+/* A client's metrics sample, or its own view of its group state. */
 static void
 obs_metrics(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 {
 	(void)t;
 	(void)g;
-	if (m == NULL)
-		return;
-	m->m_time = o->time_us;
-	m->health_src = o->source;
-	if (o->hb_age_us >= 0) {
-		m->m_hb_age = o->hb_age_us;
-		tk_member_alive(m, o->time_us - o->hb_age_us, LIFE_HEARTBEAT);
-	}
-	if (o->poll_gap_us >= 0)
-		m->m_poll_gap = o->poll_gap_us;
-	if (o->poll_gap_max_us >= 0)
-		m->m_poll_gap_max = o->poll_gap_max_us;
-	if (o->rebalance_latency_avg_us >= 0)
-		m->m_rb_avg = o->rebalance_latency_avg_us;
-	if (o->rebalance_latency_max_us >= 0)
-		m->m_rb_max = o->rebalance_latency_max_us;
-	if (o->failed_rebalances >= 0)
-		m->m_failed = o->failed_rebalances;
-	if (o->hb_rate >= 0)
-		m->m_hb_rate = o->hb_rate;
+	if (m != NULL)
+		tk_live_metrics(m, o);
 }
 
 /* A member stopped consuming (a trace says it crashed or stopped polling): silent until the coordinator decides. */
 static void
 obs_silent(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 {
+	int64_t since = o->time_us;
 	if (m == NULL || !m->present)
 		return;
-	tk_member_silent(t, g, m, o->time_us, o->reason == KG_REASON_MAX_POLL ? SILENT_STALL : SILENT_CRASH,
-			 o->text != NULL ? o->text : o->reason == KG_REASON_MAX_POLL ? "stopped polling" : "crashed",
-			 KG_EVID_EXACT);
+	if (tk_member_silent(t, g, m, since, o->reason == KG_REASON_MAX_POLL ? SILENT_STALL : SILENT_CRASH,
+			     o->text != NULL ? o->text : o->reason == KG_REASON_MAX_POLL ? "stopped polling" : "crashed",
+			     KG_EVID_EXACT) && g->ep != NULL) {
+		/* in an open rebalance: what it holds is not consumed from now */
+		int nh;
+		const kg_tp *h = tk_held(m, &nh);
+		tk_parts_stop(g, h, nh, since, since);
+		if (nh > 0)
+			tk_member_stop(m, since, since);
+	}
 }
 
 /* A member processed records twice (the commit policy let a crash hand them over again): an event. */
@@ -635,24 +615,6 @@ group_of_client(kg_tracker *t, const char *client_id)
 	return -1;
 }
 
-/*
- * Close the log-only episodes (groups known from coordinator logs alone)
- * whose last round ended a while before time, so that a log read in one
- * batch gives its episodes in order.
- */
-static void
-close_logonly(kg_tracker *t, int64_t time)
-{
-	size_t i = 0;
-	while (i < t->nlogonly) {
-		tgroup *g = tk_group_get(t, t->logonly[i]);
-		if (g->ep == NULL || g->seen || tk_close_log_settled(t, g, time))
-			t->logonly[i] = t->logonly[--t->nlogonly];
-		else
-			i++;
-	}
-}
-
 /* What an observation tells of its group: the protocol its members run, the limits, the generation. */
 static void
 obs_group_facts(tgroup *g, const kg_obs *o, unsigned flags)
@@ -694,10 +656,10 @@ tk_apply_obs(kg_tracker *t, kg_obs *o)
 	tmember *m = NULL;
 	if (o->group < 0 && (r->flags & OBS_BY_CLIENT))
 		o->group = group_of_client(t, o->client_id);
-	g = tk_group_get(t, o->group);
+	g = tk_group_find(t, o->group);
 	if (g == NULL)
 		return;
-	close_logonly(t, o->time_us);
+	tk_close_logonly(t, o->time_us);
 	obs_group_facts(g, o, r->flags);
 	if ((r->flags & OBS_OWN) && obs_stale(g, o))
 		return;
@@ -712,7 +674,7 @@ tk_apply_obs(kg_tracker *t, kg_obs *o)
 	if (r->fn != NULL)
 		r->fn(t, g, m, o);
 	if (g->ep != NULL && (r->flags & OBS_CALLBACK))
-		g->ep_callbacks = true;
+		g->eps->ep_callbacks = true;
 }
 
 /* qsort: observations by group, then client id. */
@@ -740,7 +702,7 @@ tk_obs_new_members(kg_tracker *t, const kg_obsq *obs)
 		tgroup *g;
 		if (o->group < 0 || o->client_id == NULL || !(obs_rule_of(o->kind)->flags & OBS_OWN))
 			continue;
-		g = tk_group_get(t, o->group);
+		g = tk_group_find(t, o->group);
 		/* only consumers never seen in the group: static members and returning ones have their own rules */
 		if (g == NULL || o->instance_id != NULL || tk_find_member_of(g, o->member_id, o->client_id) != NULL ||
 		    tk_find_by_client(g, o->client_id) != NULL)
@@ -751,7 +713,7 @@ tk_obs_new_members(kg_tracker *t, const kg_obsq *obs)
 	if (n > 1) {
 		qsort(fresh, n, sizeof *fresh, obs_cmp_client);
 		for (i = 0; i < n; i++)
-			obs_tmember(t, tk_group_get(t, fresh[i]->group), fresh[i], true);
+			obs_tmember(t, tk_group_find(t, fresh[i]->group), fresh[i], true);
 	}
 	free(fresh);
 }

@@ -23,22 +23,34 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/tracker_episode.h"
+#include "model/tracker_fold.h"
 #include "model/tracker_int.h"
+#include "model/tracker_lanes.h"
 
-/*
- * The snapshot's entry of a member, NULL when absent.  A member id the
- * snapshot gives to another client (the mock cluster reuses ids) is not
- * this member's.
- */
-const kg_member *
-tk_snap_member(const kg_group *G, const tmember *m)
+#define ORPHAN_REPORT_DELAY (5LL * 1000000) /* outside a rebalance, orphans this old are reported */
+#define EXACT_SETTLE (1000LL * 1000)        /* quiet spell before an exact episode closes */
+#define EXACT_QUIET (10LL * 1000000)        /* after this long without callbacks, unsynced members no longer count */
+#define STALE_DESCRIPTION (1000LL * 1000)   /* a description begun this soon after a traced leave may predate it */
+
+/* What the polled picture keeps of a group between descriptions (g->pl). */
+struct tk_polled {
+	int64_t desc_at;        /* when the last description was taken, */
+	int64_t desc_prev;      /* and the one before (a change polling sees happened between them) */
+	int64_t data_at;        /* when the group's last description was asked (its source says), 0 unknown */
+	int64_t orphan_since;   /* a Stable group's partitions unowned since, 0 none */
+	kg_tp *orphans_reported;
+	int norphans_reported;
+};
+
+/* Free what the polled picture keeps of a group. */
+void
+tk_polled_free(tk_polled *p)
 {
-	int i = group_member_index(G, m->member_id);
-	const kg_member *mm = i >= 0 ? &G->members[i] : NULL;
-	if (mm != NULL && m->client_id != NULL && *m->client_id != '\0' && *mm->client_id != '\0' &&
-	    strcmp(m->client_id, mm->client_id) != 0)
-		return NULL;
-	return mm;
+	if (p == NULL)
+		return;
+	free(p->orphans_reported);
+	free(p);
 }
 
 /* One group's description being folded, and what it told so far. */
@@ -80,12 +92,12 @@ poll_times(poll_ctx *c)
 	int64_t D = c->G->exact ? c->T : c->G->data_time_us > 0 ? c->G->data_time_us : c->t->desc_time;
 	if (D > c->T || D <= 0)
 		D = c->T;
-	if (D != g->desc_at) {
-		g->desc_prev = g->desc_at;
-		g->desc_at = D;
+	if (D != g->pl->desc_at) {
+		g->pl->desc_prev = g->pl->desc_at;
+		g->pl->desc_at = D;
 	}
 	/* a source that reports every member's callbacks says what it knows now: its changes are of now */
-	g->poll_lo = c->G->exact ? c->T : g->desc_prev;
+	g->poll_lo = c->G->exact ? c->T : g->pl->desc_prev;
 	g->exact_group = c->G->exact;
 }
 
@@ -106,7 +118,7 @@ drop_stale(poll_ctx *c, kg_group *G)
 	for (k = 0; k < G->nmembers; k++) {
 		const kg_member *mm = &G->members[k];
 		tmember *m = tk_find_member_of(c->g, mm->member_id, mm->client_id);
-		if (m != NULL && !m->present && m->left_exact && c->g->desc_at < m->gone_time + STALE_DESCRIPTION) {
+		if (m != NULL && !m->present && m->left_exact && c->g->pl->desc_at < m->gone_time + STALE_DESCRIPTION) {
 			map[k] = -1;
 			continue;
 		}
@@ -138,13 +150,13 @@ report_orphans(kg_tracker *t, tgroup *g, const kg_group *G, int64_t T, const cha
 			v[n++] = G->parts[i].tp;
 		}
 	}
-	if (tp_equal(v, n, g->orphans_reported, g->norphans_reported)) {
+	if (tp_equal(v, n, g->pl->orphans_reported, g->pl->norphans_reported)) {
 		free(v);
 		return;
 	}
-	free(g->orphans_reported);
-	g->orphans_reported = v;
-	g->norphans_reported = n;
+	free(g->pl->orphans_reported);
+	g->pl->orphans_reported = v;
+	g->pl->norphans_reported = n;
 	if (n == 0)
 		return;
 	ev = event_new(KG_EV_ORPHANED, T, g->id);
@@ -287,7 +299,7 @@ poll_membership(poll_ctx *c)
 	for (i = 0; i < g->nm; i++) {
 		tmember *m = g->m[i];
 		/* a member a trace showed in the group after this description was begun is not gone from it */
-		if (m->traced_at > 0 && g->desc_at < m->traced_at + STALE_DESCRIPTION)
+		if (m->traced_at > 0 && g->pl->desc_at < m->traced_at + STALE_DESCRIPTION)
 			continue;
 		if (m->present && tk_snap_member(G, m) == NULL) {
 			gone = xreallocarray(gone, ngone + 1, sizeof *gone);
@@ -351,12 +363,7 @@ poll_evidence(poll_ctx *c)
 	/* everybody left: the group is empty, nothing to rebalance */
 	if ((G->state == KG_STATE_EMPTY || G->state == KG_STATE_DEAD) && G->nmembers == 0) {
 		evidence = false;
-		/* the leaves that emptied it explain no later rebalance: the next members start afresh */
-		free(g->trig_text);
-		g->trig_text = NULL;
-		g->emptied_at = c->T;
-		if (g->ep != NULL)
-			tk_close_episode(c->t, g, c->T, g->poll_lo, "the group is empty");
+		tk_group_emptied(c->t, g, c->T);
 	}
 	if (g->ep == NULL && evidence) {
 		const char *why = c->ev_state ? "in progress when polled"
@@ -367,7 +374,7 @@ poll_evidence(poll_ctx *c)
 			g->ep->lag_start = c->prev_lag; /* the lag just before it began */
 	}
 	if (g->ep != NULL && (c->ev_state || changed))
-		g->ep_changed = true;
+		g->eps->ep_changed = true;
 }
 
 /* Eager: every polled member revokes everything it held at the start of each round. */
@@ -381,8 +388,8 @@ poll_eager_revokes(poll_ctx *c)
 		return;
 	for (i = 0; i < g->nm; i++) {
 		tmember *m = g->m[i];
-		if (!m->present || m->exact || m->revoked_round >= g->ep->rounds || m->nstable == 0 ||
-		    m->synced_round >= g->ep->rounds)
+		if (!m->present || m->exact || m->eps->revoked_round >= g->ep->rounds || m->nstable == 0 ||
+		    m->eps->synced_round >= g->ep->rounds)
 			continue;
 		tk_revoke(c->t, g, m, when, m->stable, m->nstable, m->stable, m->nstable, KG_EVID_PROTOCOL,
 			  KG_PROTO_EAGER, KG_REASON_NONE, g->ep->rounds);
@@ -400,7 +407,7 @@ poll_sync_member(poll_ctx *c, tmember *m, const kg_member *mm, int64_t sync_time
 {
 	tgroup *g = c->g;
 	if (g->proto == KG_PROTO_EAGER) {
-		if (m->synced_round < g->ep->rounds)
+		if (m->eps->synced_round < g->ep->rounds)
 			tk_assign(c->t, g, m, sync_time, mm->assignment, mm->nassigned, KG_EVID_POLLED, g->ep->rounds);
 	} else {
 		kg_tp *rv = xmalloc(((size_t)m->nstable + 1) * sizeof *rv);
@@ -419,7 +426,7 @@ poll_sync_member(poll_ctx *c, tmember *m, const kg_member *mm, int64_t sync_time
 	}
 	tk_set_tp(&m->stable, &m->nstable, mm->assignment, mm->nassigned);
 	tk_set_tp(&m->asg, &m->nasg, mm->assignment, mm->nassigned);
-	m->synced_round = g->ep->rounds;
+	m->eps->synced_round = g->ep->rounds;
 }
 
 /* A Stable description ends the round: at the exact sync time when one was reported in it, else now. */
@@ -428,7 +435,7 @@ poll_sync(poll_ctx *c)
 {
 	tgroup *g = c->g;
 	int64_t T = c->T;
-	int64_t sync_time = g->exact_sync >= g->round_start && g->exact_sync > 0 && g->exact_sync <= T ? g->exact_sync : T;
+	int64_t sync_time = g->eps->exact_sync >= g->eps->round_start && g->eps->exact_sync > 0 && g->eps->exact_sync <= T ? g->eps->exact_sync : T;
 	size_t i;
 	for (i = 0; i < g->nm; i++) {
 		tmember *m = g->m[i];
@@ -448,7 +455,7 @@ poll_sync(poll_ctx *c)
 		if (!m->present || !m->exact || (mm = tk_snap_member(c->G, m)) == NULL)
 			continue;
 		if (m->nasg > 0 && tp_equal(mm->assignment, mm->nassigned, m->asg, m->nasg))
-			m->synced = true;
+			m->eps->synced = true;
 	}
 	tk_round_synced_at(c->t, g, sync_time, false);
 }
@@ -463,12 +470,12 @@ poll_missed_generation(poll_ctx *c)
 {
 	tgroup *g = c->g;
 	size_t i;
-	if (c->ev_state || c->G->state != KG_STATE_STABLE || g->phase != PHASE_SYNCED)
+	if (c->ev_state || c->G->state != KG_STATE_STABLE || g->eps->phase != PHASE_SYNCED)
 		return false;
 	for (i = 0; i < g->nm; i++) {
 		tmember *m = g->m[i];
 		const kg_member *mm;
-		if (!m->present || m->exact || m->synced_round < g->ep->rounds || (mm = tk_snap_member(c->G, m)) == NULL)
+		if (!m->present || m->exact || m->eps->synced_round < g->ep->rounds || (mm = tk_snap_member(c->G, m)) == NULL)
 			continue;
 		if (!tp_equal(mm->assignment, mm->nassigned, m->stable, m->nstable))
 			return true;
@@ -481,13 +488,13 @@ static void
 poll_rounds(poll_ctx *c)
 {
 	tgroup *g = c->g;
-	g->ep_polled = true;
-	g->ep_logonly = false;
+	g->eps->ep_polled = true;
+	g->eps->ep_logonly = false;
 	if (c->ev_state || poll_missed_generation(c))
 		tk_next_round(c->t, g, c->T, KG_EVID_POLLED);
 	if (g->proto == KG_PROTO_EAGER)
 		poll_eager_revokes(c);
-	if (c->G->state == KG_STATE_STABLE && !(g->await_log_sync && !g->ep_changed))
+	if (c->G->state == KG_STATE_STABLE && !(g->eps->await_log_sync && !g->eps->ep_changed))
 		poll_sync(c);
 }
 
@@ -520,14 +527,14 @@ poll_orphans(poll_ctx *c)
 {
 	tgroup *g = c->g;
 	if (c->stable_now && c->G->norphaned > 0) {
-		if (g->orphan_since == 0)
-			g->orphan_since = c->T;
+		if (g->pl->orphan_since == 0)
+			g->pl->orphan_since = c->T;
 	} else {
-		g->orphan_since = 0;
-		if (c->G->norphaned == 0 && g->norphans_reported > 0) {
-			free(g->orphans_reported);
-			g->orphans_reported = NULL;
-			g->norphans_reported = 0;
+		g->pl->orphan_since = 0;
+		if (c->G->norphaned == 0 && g->pl->norphans_reported > 0) {
+			free(g->pl->orphans_reported);
+			g->pl->orphans_reported = NULL;
+			g->pl->norphans_reported = 0;
 		}
 	}
 }
@@ -546,7 +553,7 @@ poll_try_close(poll_ctx *c)
 	bool synced = true, log_ok;
 	size_t i;
 	for (i = 0; i < g->nm; i++) {
-		if (g->m[i]->present && g->m[i]->exact && !g->m[i]->synced)
+		if (g->m[i]->present && g->m[i]->exact && !g->m[i]->eps->synced)
 			synced = false;
 	}
 	/*
@@ -554,16 +561,16 @@ poll_try_close(poll_ctx *c)
 	 * proves nothing until the log's end of round, or polling saw the
 	 * round itself (the description may predate the log line).
 	 */
-	log_ok = !g->await_log_sync || g->ep_changed || T - g->ep->start_us >= 30LL * 1000000;
+	log_ok = !g->eps->await_log_sync || g->eps->ep_changed || T - g->ep->start_us >= 30LL * 1000000;
 	/* a member whose last sync no callback reported must not hold the episode open for ever */
-	if (!synced && T - g->last_rebal_obs >= EXACT_QUIET)
+	if (!synced && T - g->eps->last_rebal_obs >= EXACT_QUIET)
 		synced = true;
-	if (G->norphaned == 0 && synced && log_ok && (!G->exact || T - g->last_rebal_obs >= EXACT_SETTLE)) {
-		int64_t end = g->last_sync >= g->ep->start_us && g->last_sync > 0 && g->last_sync <= T ? g->last_sync : T;
+	if (G->norphaned == 0 && synced && log_ok && (!G->exact || T - g->eps->last_rebal_obs >= EXACT_SETTLE)) {
+		int64_t end = g->eps->last_sync >= g->ep->start_us && g->eps->last_sync > 0 && g->eps->last_sync <= T ? g->eps->last_sync : T;
 		/* a sync a client or a coordinator timed is measured; one a description showed happened since the one before */
-		int64_t end_lo = end == g->exact_sync ? end : g->poll_lo;
+		int64_t end_lo = end == g->eps->exact_sync ? end : g->poll_lo;
 		tk_close_episode(c->t, g, end, end_lo, g->ep->start_us == T ? "between two refreshes" : NULL);
-	} else if (G->norphaned > 0 && g->orphan_since > 0 && T - g->orphan_since >= c->t->cfg.orphan_grace_us) {
+	} else if (G->norphaned > 0 && g->pl->orphan_since > 0 && T - g->pl->orphan_since >= c->t->cfg.orphan_grace_us) {
 		char note[96];
 		snprintf(note, sizeof note, "%d partition%s left orphaned", G->norphaned, G->norphaned == 1 ? "" : "s");
 		tk_close_episode(c->t, g, T, T, note);
@@ -581,12 +588,12 @@ poll_close(poll_ctx *c)
 	if (g->ep != NULL && G->exact && G->state == KG_STATE_STABLE) {
 		/* the source saw no JoinGroup or SyncGroup outstanding: everyone has its answer */
 		for (i = 0; i < g->nm; i++)
-			g->m[i]->synced = true;
+			g->m[i]->eps->synced = true;
 	}
 	if (g->ep != NULL && c->stable_now) {
 		poll_try_close(c);
 	} else if (g->ep == NULL && c->stable_now && G->norphaned > 0 && !c->first &&
-		   c->T - g->orphan_since >= ORPHAN_REPORT_DELAY) {
+		   c->T - g->pl->orphan_since >= ORPHAN_REPORT_DELAY) {
 		/* not the instant between a member leaving and the rebalance it causes */
 		report_orphans(c->t, g, G, c->T, NULL);
 	} else if (g->ep == NULL && c->first && G->norphaned > 0) {
@@ -612,22 +619,24 @@ poll_gap(kg_tracker *t, const kg_group *G, int64_t before, size_t first)
 	}
 }
 
-/* Fold the polled picture of one group. */
+/* Fold the polled picture of one group (g its record). */
 void
-tk_apply_group(kg_tracker *t, kg_group *G, int64_t T)
+tk_apply_group(kg_tracker *t, tgroup *g, kg_group *G, int64_t T)
 {
 	poll_ctx c;
 	size_t first = t->out != NULL ? t->out->n : 0;
 	int64_t before;
 	memset(&c, 0, sizeof c);
+	if (g->pl == NULL)
+		g->pl = xcalloc(1, sizeof *g->pl);
 	c.t = t;
-	c.g = tk_group_get(t, G->id);
+	c.g = g;
 	c.G = G;
 	c.T = T;
 	c.first = !c.g->seen;
-	before = c.g->data_at;
+	before = c.g->pl->data_at;
 	if (G->data_time_us > 0)
-		c.g->data_at = G->data_time_us;
+		c.g->pl->data_at = G->data_time_us;
 	if (poll_no_news(c.g, G, c.first))
 		return;
 	poll_times(&c);

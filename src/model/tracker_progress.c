@@ -20,7 +20,69 @@
 #include <string.h>
 
 #include "model/progress.h"
+#include "model/tracker_episode.h"
 #include "model/tracker_int.h"
+#include "model/tracker_live.h"
+#include "model/tracker_progress.h"
+
+/* The tracker's progress: the rules' state, and a group's verdict changes (reused). */
+struct tk_prog {
+	kg_progress *prog;
+	kg_vchange *vch;
+	size_t cvch;
+};
+
+/* A group's moved partitions of its last closed episode, watched until their new owner commits. */
+struct tk_resume {
+	int64_t ep;    /* that episode's id, 0 none */
+	kg_tp *tp;
+	bool *done;
+	int n, left;
+	kg_span span;  /* the longest wait so far, within bounds */
+	bool open;     /* still watching */
+};
+
+/* The tracker's progress state; NULL when cfg asks for no verdicts (a replay of a recording older than them). */
+tk_prog *
+tk_prog_new(const kg_tracker_config *cfg)
+{
+	tk_prog *p;
+	if (cfg->lag_window_us <= 0)
+		return NULL;
+	p = xcalloc(1, sizeof *p);
+	p->prog = progress_new(cfg->lag_window_us, cfg->window_us);
+	return p;
+}
+
+/* Free the tracker's progress state (NULL is fine). */
+void
+tk_prog_free(tk_prog *p)
+{
+	if (p == NULL)
+		return;
+	progress_free(p->prog);
+	free(p->vch);
+	free(p);
+}
+
+/* A group went away: its partitions' progress is forgotten. */
+void
+tk_progress_forget(kg_tracker *t, int32_t group)
+{
+	if (t->pg != NULL)
+		progress_forget(t->pg->prog, group);
+}
+
+/* Free a group's watch of its moved partitions (NULL is fine). */
+void
+tk_resume_free(tk_resume *r)
+{
+	if (r == NULL)
+		return;
+	free(r->tp);
+	free(r->done);
+	free(r);
+}
 
 /* The partitions of changes ch[0..n) whose new verdict is v (from above OK when again), in parts; their lag and since. */
 static int
@@ -159,31 +221,34 @@ static void
 resume_start(tgroup *g)
 {
 	int k, n = 0;
-	free(g->res_tp);
-	free(g->res_done);
-	g->res_tp = xmalloc((size_t)(g->nmoved ? g->nmoved : 1) * sizeof *g->res_tp);
-	g->res_done = xcalloc((size_t)(g->nmoved ? g->nmoved : 1), sizeof *g->res_done);
-	for (k = 0; k < g->nmoved; k++) {
-		if (g->moved_from[k] >= 0)
-			g->res_tp[n++] = g->moved[k];
+	const kg_tp *moved;
+	const int *from;
+	int nmoved = tk_ep_moved(g, &moved, &from);
+	free(g->res->tp);
+	free(g->res->done);
+	g->res->tp = xmalloc((size_t)(nmoved ? nmoved : 1) * sizeof *g->res->tp);
+	g->res->done = xcalloc((size_t)(nmoved ? nmoved : 1), sizeof *g->res->done);
+	for (k = 0; k < nmoved; k++) {
+		if (from[k] >= 0)
+			g->res->tp[n++] = moved[k];
 	}
-	g->nres = n;
-	g->res_ep = g->last_ep;
-	g->res_left = n;
-	g->res_span.min = g->res_span.max = 0;
-	g->res_open = n > 0;
+	g->res->n = n;
+	g->res->ep = tk_ep_last(g);
+	g->res->left = n;
+	g->res->span.min = g->res->span.max = 0;
+	g->res->open = n > 0;
 }
 
 /* Write what is known of the wait into the stored episode. */
 static void
 resume_store(kg_tracker *t, tgroup *g, bool final)
 {
-	kg_episode *e = history_episode(t->h, g->id, g->res_ep);
+	kg_episode *e = history_episode(t->h, g->id, g->res->ep);
 	if (e == NULL)
 		return;
-	e->nresumed = g->nres - g->res_left;
-	e->resumed_us = g->res_span;
-	if (g->res_left > 0 && final)
+	e->nresumed = g->res->n - g->res->left;
+	e->resumed_us = g->res->span;
+	if (g->res->left > 0 && final)
 		e->resumed_us.max = -1; /* some never resumed while watched: at least this long */
 }
 
@@ -198,14 +263,16 @@ resume_watch(kg_tracker *t, tgroup *g, const kg_group *G, int64_t T)
 {
 	kg_episode *e;
 	int k;
-	if (g->last_ep != 0 && g->last_ep != g->res_ep)
+	if (g->res == NULL)
+		g->res = xcalloc(1, sizeof *g->res);
+	if (tk_ep_last(g) != 0 && tk_ep_last(g) != g->res->ep)
 		resume_start(g);
-	if (!g->res_open || (e = history_episode(t->h, g->id, g->res_ep)) == NULL) {
-		g->res_open = false;
+	if (!g->res->open || (e = history_episode(t->h, g->id, g->res->ep)) == NULL) {
+		g->res->open = false;
 		return;
 	}
-	for (k = 0; k < g->nres; k++) {
-		int idx = g->res_done[k] ? -1 : group_part_index(G, g->res_tp[k]);
+	for (k = 0; k < g->res->n; k++) {
+		int idx = g->res->done[k] ? -1 : group_part_index(G, g->res->tp[k]);
 		const kg_gpart *gp = idx >= 0 ? &G->parts[idx] : NULL;
 		int64_t lo, hi, lo_at, hi_at;
 		if (gp == NULL)
@@ -220,15 +287,15 @@ resume_watch(kg_tracker *t, tgroup *g, const kg_group *G, int64_t T)
 		}
 		lo = lo_at - e->start_us;
 		hi = hi_at - (e->start_lo_us > 0 ? e->start_lo_us : e->start_us);
-		g->res_span.min = KG_MAX(g->res_span.min, lo);
-		g->res_span.max = KG_MAX(g->res_span.max, hi);
-		g->res_done[k] = true;
-		g->res_left--;
+		g->res->span.min = KG_MAX(g->res->span.min, lo);
+		g->res->span.max = KG_MAX(g->res->span.max, hi);
+		g->res->done[k] = true;
+		g->res->left--;
 	}
-	if (g->res_left == 0 || T - e->end_us > 2 * progress_window(t->prog)) {
+	if (g->res->left == 0 || T - e->end_us > 2 * progress_window(t->pg->prog)) {
 		resume_store(t, g, true);
-		g->res_open = false;
-	} else if (g->res_left < g->nres) {
+		g->res->open = false;
+	} else if (g->res->left < g->res->n) {
 		resume_store(t, g, false);
 	}
 }
@@ -239,7 +306,7 @@ reb_span(kg_tracker *t, const tgroup *g, const kg_group *G, int64_t *start, int6
 {
 	const kg_episode *e = NULL;
 	if (g != NULL)
-		e = g->ep != NULL ? g->ep : g->last_ep != 0 ? history_episode(t->h, G->id, g->last_ep) : NULL;
+		e = g->ep != NULL ? g->ep : tk_ep_last(g) != 0 ? history_episode(t->h, G->id, tk_ep_last(g)) : NULL;
 	*start = e == NULL ? 0 : e->start_lo_us > 0 ? e->start_lo_us : e->start_us;
 	*end = e == NULL ? 0 : e->end_us;
 }
@@ -249,34 +316,20 @@ void
 tk_progress(kg_tracker *t, kg_snapshot *snap, int64_t T)
 {
 	int k;
-	if (t->prog == NULL)
+	if (t->pg == NULL)
 		return; /* no verdicts (a replay of a recording older than them) */
-	progress_topics(t->prog, snap);
+	progress_topics(t->pg->prog, snap);
 	for (k = 0; k < snap->ngroups; k++) {
 		kg_group *G = &snap->groups[k];
-		tgroup *g = tk_group_get(t, G->id);
+		tgroup *g = tk_group_find(t, G->id);
 		int64_t reb_start, reb_end;
 		int n;
 		reb_span(t, g, G, &reb_start, &reb_end);
-		n = progress_group(t->prog, G, T, snap->interval_us, reb_start, reb_end, &t->vch, &t->cvch);
+		n = progress_group(t->pg->prog, G, T, snap->interval_us, reb_start, reb_end, &t->pg->vch, &t->pg->cvch);
 		if (g == NULL || G->traced)
 			continue;
-		verdict_events(t, g, G, t->vch, n, T);
+		verdict_events(t, g, G, t->pg->vch, n, T);
 		members_frozen(t, g, G, T);
 		resume_watch(t, g, G, T);
-	}
-}
-
-/* Each member's verdict: the worst of the partitions it consumes now (after the owners are known). */
-void
-tk_member_verdicts(kg_group *G)
-{
-	int k;
-	for (k = 0; k < G->nmembers; k++)
-		G->members[k].verdict = KG_VERDICT_NONE;
-	for (k = 0; k < G->nparts; k++) {
-		const kg_gpart *gp = &G->parts[k];
-		if (gp->owner >= 0 && gp->owner < G->nmembers && gp->verdict > G->members[gp->owner].verdict)
-			G->members[gp->owner].verdict = gp->verdict;
 	}
 }

@@ -1,25 +1,31 @@
-# src/sources: file lists (see Makefile.am)
-libkgtop_a_SOURCES += src/sources/kafka.c src/sources/kafka.h \
-	src/sources/kafka_refresh.c src/sources/kafka_int.h \
-	src/sources/kafka_sched.c src/sources/kafka_sched.h src/sources/kafka_groups.c src/sources/kafka_stamp.c
+# src/sources: file lists (see Makefile.am).  One sub-folder per source
+# concept; sources.c (the libraries' process-wide setup) serves them all.
 libkgtop_a_SOURCES += src/sources/sources.c src/sources/sources.h
-# trace streams (libcurl + cJSON) and their pure parsers
+# kafka/: the Kafka admin source (librdkafka) and librdkafka properties from files
+libkgtop_a_SOURCES += src/sources/kafka/kafka.c src/sources/kafka/kafka.h src/sources/kafka/kafka_int.h \
+	src/sources/kafka/kafka_refresh.c \
+	src/sources/kafka/kafka_requests.c src/sources/kafka/kafka_requests.h \
+	src/sources/kafka/kafka_stamp.c src/sources/kafka/kafka_stamp.h \
+	src/sources/kafka/kafka_table.c src/sources/kafka/kafka_table.h \
+	src/sources/kafka/kafka_sched.c src/sources/kafka/kafka_sched.h \
+	src/sources/kafka/kafka_errors.c src/sources/kafka/kafka_errors.h \
+	src/sources/kafka/rdprops.c src/sources/kafka/rdprops.h
+# trace/: trace streams (libcurl + cJSON), their transport and their pure parsers
 libkgtop_a_SOURCES += \
-	src/sources/parse_lines.c src/sources/parse_lines.h \
-	src/sources/parse_log.c src/sources/parse_log.h \
-	src/sources/parse_jolokia.c src/sources/parse_jolokia.h \
-	src/sources/parse_rdstats.c src/sources/parse_rdstats.h
-libkgtop_a_SOURCES += src/sources/trace.c src/sources/trace.h \
-	src/sources/trace_kinds.c src/sources/trace_kinds.h \
-	src/sources/trace_transport.c src/sources/trace_transport.h \
-	src/sources/trace_url.c src/sources/trace_url.h \
-	src/sources/trace_groups.c src/sources/trace_groups.h \
-	src/sources/trace_backlog.c src/sources/trace_backlog.h \
-	src/sources/rdprops.c src/sources/rdprops.h
-# the embedded demo (mock cluster, producer, consumer fleets, scenarios)
-libkgtop_a_SOURCES += src/sources/demo.c src/sources/demo.h \
-	src/sources/demo_consumer.c src/sources/demo_int.h \
-	src/sources/demo_script.c src/sources/demo_script.h \
-	src/sources/demo_cluster.c src/sources/demo_view.c
-# --attach: another kgtop's /stream, through the trace transport and the replay feed
-libkgtop_a_SOURCES += src/sources/attach.c src/sources/attach.h
+	src/sources/trace/parse_lines.c src/sources/trace/parse_lines.h \
+	src/sources/trace/parse_log.c src/sources/trace/parse_log.h \
+	src/sources/trace/parse_jolokia.c src/sources/trace/parse_jolokia.h \
+	src/sources/trace/parse_rdstats.c src/sources/trace/parse_rdstats.h
+libkgtop_a_SOURCES += src/sources/trace/trace.c src/sources/trace/trace.h \
+	src/sources/trace/trace_kinds.c src/sources/trace/trace_kinds.h \
+	src/sources/trace/trace_transport.c src/sources/trace/trace_transport.h \
+	src/sources/trace/trace_url.c src/sources/trace/trace_url.h \
+	src/sources/trace/trace_groups.c src/sources/trace/trace_groups.h \
+	src/sources/trace/trace_backlog.c src/sources/trace/trace_backlog.h
+# demo/: the embedded demo (mock cluster, producer, consumer fleets, scenarios)
+libkgtop_a_SOURCES += src/sources/demo/demo.c src/sources/demo/demo.h \
+	src/sources/demo/demo_consumer.c src/sources/demo/demo_int.h \
+	src/sources/demo/demo_script.c src/sources/demo/demo_script.h \
+	src/sources/demo/demo_cluster.c src/sources/demo/demo_view.c
+# attach/: --attach, another kgtop's /stream, through trace/'s transport and the replay feed
+libkgtop_a_SOURCES += src/sources/attach/attach.c src/sources/attach/attach.h

@@ -10,7 +10,7 @@
  * the partitions the groups use, per leader, in calls of at most -p
  * partitions, a log-end call then a log-start call
  * (rd_kafka_offsets_for_times, LATEST then EARLIEST), then the record reads
- * of kgtop's --once (src/sources/kafka_stamp.c).
+ * of kgtop's --once (src/sources/kafka/kafka_stamp.c).
  *
  * The reads: the groups in the listing's order, each group's committed
  * partitions in the order its answer gave them; a partition is read when

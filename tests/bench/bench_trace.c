@@ -23,9 +23,9 @@
 
 #include "../http/httpd.h"
 #include "model/obs.h"
-#include "sources/parse_lines.h"
-#include "sources/parse_log.h"
-#include "sources/trace.h"
+#include "sources/trace/parse_lines.h"
+#include "sources/trace/parse_log.h"
+#include "sources/trace/trace.h"
 #include "util/util.h"
 
 #define TARGET_LINES_PER_S 200000.0

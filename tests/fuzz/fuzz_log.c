@@ -12,8 +12,8 @@
 #include <string.h>
 
 #include "model/obs.h"
-#include "sources/parse_lines.h"
-#include "sources/parse_log.h"
+#include "sources/trace/parse_lines.h"
+#include "sources/trace/parse_log.h"
 #include "util/util.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

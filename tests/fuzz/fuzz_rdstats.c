@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "model/obs.h"
-#include "sources/parse_rdstats.h"
+#include "sources/trace/parse_rdstats.h"
 #include "util/util.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -5,20 +5,19 @@
 # fuzz" runs each for FUZZ_TIME seconds (default 60).
 FUZZ_TARGETS = tests/fuzz/fuzz_log tests/fuzz/fuzz_jsonl tests/fuzz/fuzz_jolokia tests/fuzz/fuzz_rdstats \
 	tests/fuzz/fuzz_config tests/fuzz/fuzz_props tests/fuzz/fuzz_cmdline tests/fuzz/fuzz_replay
-FUZZ_DEPS = src/sources/parse_lines.c src/sources/parse_log.c src/record/jsonl.c src/record/obs_codec.c \
-	src/record/json.c src/sources/parse_jolokia.c src/sources/parse_rdstats.c src/model/event.c \
+FUZZ_DEPS = src/sources/trace/parse_lines.c src/sources/trace/parse_log.c src/record/jsonl.c src/record/obs_codec.c \
+	src/record/json.c src/sources/trace/parse_jolokia.c src/sources/trace/parse_rdstats.c src/model/event.c \
 	src/model/obs.c src/model/tp.c src/model/intern.c src/model/snapshot.c src/model/names.c src/model/group.c \
 	src/util/util.c src/util/filter.c src/util/hmap.c
 # the config file, the properties file and the command line: the option
 # parser, which tries file properties on librdkafka (linked, not fuzzed)
-FUZZ_OPTIONS_DEPS = src/core/options.c src/sources/rdprops.c src/util/util.c src/util/secfile.c
+FUZZ_OPTIONS_DEPS = src/core/options.c src/sources/kafka/rdprops.c src/util/util.c src/util/secfile.c
 # the recording reader, replayed through the collector and the tracker, each frame as --json
 FUZZ_REPLAY_DEPS = src/record/replay.c src/record/replay_file.c src/record/replay_stage.c src/record/obs_codec.c \
 	src/record/json.c src/record/jsonl.c src/core/collector.c src/report/report.c src/report/groupcol.c \
 	src/model/event.c src/model/history.c src/model/intern.c src/model/obs.c src/model/snapshot.c \
-	src/model/names.c src/model/progress.c src/model/tracker_progress.c \
-	src/model/source.c src/model/tp.c src/model/tracker.c src/model/tracker_annotate.c src/model/tracker_episode.c \
-	src/model/tracker_lanes.c src/model/tracker_obs.c src/model/tracker_poll.c src/model/group.c src/model/lint.c \
+	src/model/names.c src/model/progress.c $(KG_TRACKER_C) \
+	src/model/source.c src/model/tp.c src/model/group.c src/model/lint.c \
 	src/util/util.c src/util/filter.c src/util/hmap.c src/util/log.c src/util/secfile.c
 FUZZ_FLAGS = -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 	-I$(top_builddir) -I$(top_srcdir)/src $(CJSON_CFLAGS) -pthread

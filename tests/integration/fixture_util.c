@@ -19,7 +19,7 @@
 #include <unistd.h>
 
 #include "model/intern.h"
-#include "sources/kafka.h"
+#include "sources/kafka/kafka.h"
 #include "util/util.h"
 
 /* The build tree (set by the test harness) or ".". */

@@ -47,8 +47,8 @@
 #include "core/collector.h"
 #include "model/intern.h"
 #include "model/tracker.h"
-#include "sources/demo.h"
-#include "sources/kafka.h"
+#include "sources/demo/demo.h"
+#include "sources/kafka/kafka.h"
 #include "util/util.h"
 
 #define EAGER "kgtop-demo-eager"

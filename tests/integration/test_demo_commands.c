@@ -28,7 +28,7 @@
 #include "core/collector.h"
 #include "model/intern.h"
 #include "model/tracker.h"
-#include "sources/demo.h"
+#include "sources/demo/demo.h"
 #include "util/util.h"
 
 #define EAGER "kgtop-demo-eager"

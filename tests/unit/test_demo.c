@@ -23,8 +23,8 @@
 
 #include "model/intern.h"
 #include "scenario.h"
-#include "sources/demo.h"
-#include "sources/demo_script.h"
+#include "sources/demo/demo.h"
+#include "sources/demo/demo_script.h"
 #include "util/util.h"
 
 #define S (1000000LL)

@@ -33,8 +33,8 @@
 #include "model/intern.h"
 #include "record/json.h"
 #include "scenario.h"
-#include "sources/parse_log.h"
-#include "sources/trace_groups.h"
+#include "sources/trace/parse_log.h"
+#include "sources/trace/trace_groups.h"
 #include "util/util.h"
 
 #define E KG_PROTO_EAGER

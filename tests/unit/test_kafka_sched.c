@@ -18,7 +18,7 @@
 
 #include "core/collector.h"
 #include "model/intern.h"
-#include "sources/kafka_sched.h"
+#include "sources/kafka/kafka_sched.h"
 #include "util/util.h"
 
 #define SEC 1000000LL

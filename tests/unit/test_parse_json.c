@@ -18,11 +18,11 @@
 
 #include "model/intern.h"
 #include "model/snapshot.h"
-#include "sources/parse_jolokia.h"
+#include "sources/trace/parse_jolokia.h"
 #include "record/json.h"
 #include "record/jsonl.h"
 #include "record/obs_codec.h"
-#include "sources/parse_rdstats.h"
+#include "sources/trace/parse_rdstats.h"
 #include "trace_util.h"
 
 /* Parse one jsonl line expecting rc; returns the observation or NULL. */

@@ -18,8 +18,8 @@
 
 #include "model/intern.h"
 #include "record/jsonl.h"
-#include "sources/parse_lines.h"
-#include "sources/parse_log.h"
+#include "sources/trace/parse_lines.h"
+#include "sources/trace/parse_log.h"
 #include "trace_util.h"
 
 typedef struct feed_ctx {

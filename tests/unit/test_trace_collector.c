@@ -24,7 +24,7 @@
 #include "model/history.h"
 #include "model/intern.h"
 #include "model/tracker.h"
-#include "sources/trace.h"
+#include "sources/trace/trace.h"
 #include "trace_util.h"
 
 typedef struct ctx {

@@ -27,7 +27,7 @@
 #include "util/log.h"
 #include "model/intern.h"
 #include "model/snapshot.h"
-#include "sources/trace.h"
+#include "sources/trace/trace.h"
 #include "trace_util.h"
 
 #define DEADLINE (8LL * 1000000)

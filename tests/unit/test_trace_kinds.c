@@ -19,8 +19,8 @@
 #include <cmocka.h>
 
 #include "model/obs.h"
-#include "sources/trace.h"
-#include "sources/trace_kinds.h"
+#include "sources/trace/trace.h"
+#include "sources/trace/trace_kinds.h"
 #include "util/util.h"
 
 /* Each row is complete for its mode. */

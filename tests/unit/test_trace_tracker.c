@@ -28,8 +28,8 @@
 #include "model/intern.h"
 #include "model/tracker.h"
 #include "record/jsonl.h"
-#include "sources/parse_log.h"
-#include "sources/trace_groups.h"
+#include "sources/trace/parse_log.h"
+#include "sources/trace/trace_groups.h"
 #include "trace_util.h"
 
 /* Append every event of the list to out, relative to t0. */

@@ -1,0 +1,157 @@
+/*
+ * tracker_episode.h: the tracker's episodes-and-rounds part
+ * (tracker_episode.c): a rebalance from its first evidence to its close,
+ * its rounds, its trigger, what each member revoked and was assigned, what
+ * it cost (stopped members, partitions without a consuming owner) and what
+ * moved.
+ *
+ * Its state: tk_epgroup per group (g->eps), tk_epmember per member
+ * (m->eps), and the tracker's episode numbering and log-only groups
+ * (private to tracker_episode.c).  The fold (tracker.c, tracker_obs.c,
+ * tracker_poll.c) reads and sets the round signals below (a sync seen, a
+ * coordinator's word awaited); other parts ask through the functions at the
+ * end.  It stands on tracker_base.c and asks tracker_live.c whether a
+ * member was silent.
+ */
+#ifndef KGTOP_MODEL_TRACKER_EPISODE_H
+#define KGTOP_MODEL_TRACKER_EPISODE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "model/tracker_int.h"
+
+#define TRIGGER_WINDOW (10LL * 1000000) /* a membership change this recent explains a rebalance */
+#define MAX_ROUND_T 32                  /* rounds whose start is kept */
+
+/* Where the open episode's current round is. */
+enum { PHASE_JOINING, PHASE_SYNCED };
+
+/* A member's part in the open episode (m->eps). */
+struct tk_epmember {
+	int sent_round;        /* the episode's round of its last JoinGroup sent (JOIN_SENT), 0 none */
+	int synced_round;      /* polled: the round whose assignment it got */
+	bool synced;           /* got its assignment in the current round */
+	int revoked_round;     /* last round it revoked in (protocol revokes) */
+	int join_round;        /* exact: round of its last JoinGroup in the open episode, 0 unknown */
+	bool join_seen;        /* that JoinGroup was observed (not assumed at the episode's start) */
+	bool join_answered;    /* and its assignment came */
+	bool partial;          /* revoked part of its assignment in this episode */
+	int64_t stop_since;    /* owns nothing since, 0 when it owns something */
+	int64_t stop_since_lo; /* at the earliest (polled: the refresh before), 0 unknown */
+	int64_t partial_since;
+};
+
+/* A group's episodes and rounds (g->eps); the open episode itself is g->ep. */
+struct tk_epgroup {
+	int phase;                    /* PHASE_* */
+	int64_t last_sync;            /* last sync evidence time in the open episode */
+	int64_t round_t[MAX_ROUND_T]; /* start of each round of the open episode (round r at [r - 1]) */
+	int64_t exact_sync;           /* last sync time reported by a log or a client */
+	int64_t round_start;          /* when the current round began */
+	bool next_pending;            /* a JoinGroup of the next generation came before the current round's sync was seen */
+	bool ep_stabilized;           /* a coordinator said when the open episode's generations stabilized */
+	bool await_log_sync;          /* a coordinator log said a round began; its end not seen yet */
+	bool ep_changed;              /* polling saw a round happen in this episode */
+	int64_t last_rebal_obs;       /* last rebalance observation time */
+	bool ep_polled;               /* the episode saw polled evidence */
+	bool ep_logonly;              /* opened by a coordinator log, group never polled */
+	bool ep_callbacks;            /* consumers' callbacks reported on the open episode */
+	int64_t emptied_at;           /* when a description last said Empty with no member */
+	int episodes_seen;            /* episodes opened since kgtop started (their numbers) */
+	int64_t last_ep;              /* id of the last closed episode */
+	int64_t last_ep_end;          /* and its end */
+	/* partitions without a consuming owner in the open episode, since when (and at the earliest) */
+	kg_tp *unc;
+	int64_t *unc_since;
+	int64_t *unc_lo;
+	int nunc;
+	kg_tp *unc_seen;              /* every partition that went unconsumed in the open episode */
+	int nunc_seen;
+	/* the last membership change, to explain the next rebalance */
+	int64_t trig_time;
+	kg_reason trig_reason;
+	char *trig_text;
+	int trig_joiners;             /* members named in a "joined: ..." trigger, to add the next ones */
+	int trig_more;                /* and those beyond the ones named, counted */
+	/* owners at the start of the open episode, to count moves */
+	kg_tp *ep_parts;
+	int *ep_owner;
+	int nep_parts;
+	/* moved marks of the last closed episode */
+	kg_tp *moved;
+	int *moved_from;
+	int nmoved;
+};
+
+/* The part's state: the tracker's (episode numbers, log-only groups), a group's, a member's. */
+tk_epbook *tk_epbook_new(void);
+void tk_epbook_free(tk_epbook *b);
+tk_epgroup *tk_epgroup_new(void);
+void tk_epgroup_free(tk_epgroup *e);
+tk_epmember *tk_epmember_new(void);
+void tk_epmember_free(tk_epmember *e);
+
+/* Triggers */
+/* A short trigger for a coordinator's "preparing to rebalance" reason. */
+char *tk_short_trigger(kg_reason r, const char *text);
+/* Remember a membership change as the likely trigger of the next rebalance. */
+void tk_set_trigger(tgroup *g, int64_t time, kg_reason reason, const char *text);
+/* A member joined: name it in the trigger, or add it to the joiners just named. */
+void tk_trigger_joined(tgroup *g, int64_t time, const char *who);
+/* A leave told without a reason ("left: WHO (unknown)") learnt it: the trigger that names it says it. */
+void tk_trigger_amend(kg_tracker *t, tgroup *g, const char *who, kg_reason reason);
+
+/* Opening, rounds */
+/* The episode record of a member, created on demand. */
+kg_episode_member *tk_ep_member(kg_episode *e, const tmember *m);
+/* Open an episode at time if none is open; returns it. */
+kg_episode *tk_ensure_episode(kg_tracker *t, tgroup *g, int64_t time, const char *why, kg_evidence evid);
+/* A join signal: the next round of the open episode begins if the current one synced. */
+void tk_next_round(kg_tracker *t, tgroup *g, int64_t time, kg_evidence evid);
+/* The round of the open episode that time falls in (1 when before them all). */
+int tk_round_at(const tgroup *g, int64_t time);
+/* The round a member's callback answers: its unanswered JoinGroup's, else the current one. */
+int tk_round_answered(const tgroup *g, const tmember *m);
+/* A member's JoinGroup sent at time: the join signal of its round (opens the episode); returns that round. */
+int tk_round_join_sent(kg_tracker *t, tgroup *g, const tmember *m, int64_t time);
+/* The current round synced at time; a JoinGroup of the next generation seen before begins it. */
+void tk_round_synced_at(kg_tracker *t, tgroup *g, int64_t time, bool exact);
+
+/* What the rebalance does to members and partitions, and what it costs */
+/* Record a revoke: event, episode, member state. */
+void tk_revoke(kg_tracker *t, tgroup *g, tmember *m, int64_t time, const kg_tp *parts, int nparts,
+	       const kg_tp *before, int nbefore, kg_evidence evid, kg_proto proto, kg_reason reason, int round);
+/* Record an assignment: event, episode, member state. */
+void tk_assign(kg_tracker *t, tgroup *g, tmember *m, int64_t time, const kg_tp *parts, int nparts,
+	       kg_evidence evid, int round);
+/* Account stopped / partial time of a member up to time (lo at the earliest). */
+void tk_settle_member_time(tgroup *g, tmember *m, int64_t time, int64_t lo);
+/* A member stops consuming at time (at the earliest lo): its stopped time starts. */
+void tk_member_stop(tmember *m, int64_t time, int64_t lo);
+/* Partitions lose their consuming owner at time (lo at the earliest), in the open episode. */
+void tk_parts_stop(tgroup *g, const kg_tp *v, int n, int64_t time, int64_t lo);
+/* Partitions have a consuming owner again at time. */
+void tk_parts_resume(tgroup *g, const kg_tp *v, int n, int64_t time, int64_t lo);
+
+/* Closing */
+/* Close the open episode at end (end_lo at the earliest: the refresh before when polling saw it end). */
+void tk_close_episode(kg_tracker *t, tgroup *g, int64_t end, int64_t end_lo, const char *note);
+/* Close a log-only episode whose last round ended a quiet spell before time; true when closed. */
+bool tk_close_log_settled(kg_tracker *t, tgroup *g, int64_t time);
+/* Close the log-only episodes (groups known from coordinator logs alone) settled by time. */
+void tk_close_logonly(kg_tracker *t, int64_t time);
+/* A description said the group is empty: its open episode ends, the leaves that emptied it explain nothing later. */
+void tk_group_emptied(kg_tracker *t, tgroup *g, int64_t T);
+
+/* What others may ask */
+/* The id of the group's last closed episode, 0 none. */
+int64_t tk_ep_last(const tgroup *g);
+/* The partitions the last closed episode gave a new owner (*from: the lane they came from, -1 none); their number. */
+int tk_ep_moved(const tgroup *g, const kg_tp **moved, const int **from);
+/* True when the open episode's rounds are a lower bound (nobody counted its generations). */
+bool tk_ep_rounds_min(const tgroup *g);
+/* True when m revoked part of its assignment in the open episode. */
+bool tk_ep_partial(const tmember *m);
+
+#endif

@@ -1,0 +1,190 @@
+/*
+ * kafka_refresh.c: one refresh of the kafka source, on its worker thread
+ * (see kafka.h for what it asks, kafka.c for the thread).
+ *
+ * The order of a refresh: metadata (brokers, topics, leaders; -t applies),
+ * the listing into the group table (kafka_requests.c), the flags the
+ * scheduler decides on (watched groups, and what the collector said the
+ * screen shows), the scheduler's plan (kafka_sched.h: which groups to
+ * describe and whose committed offsets to ask this time), the plan's
+ * requests, the log-end and log-start offsets of the topics in use, the
+ * table published into the result (kafka_table.h), and the records read
+ * at committed offsets (kafka_stamp.c).  The result is new and whole, or
+ * there is none and *err says why.
+ */
+#include "config.h"
+
+#include "sources/kafka/kafka_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "model/defaults.h"
+#include "model/intern.h"
+#include "sources/kafka/kafka_errors.h"
+#include "sources/kafka/kafka_requests.h"
+#include "sources/kafka/kafka_stamp.h"
+#include "sources/kafka/kafka_table.h"
+#include "util/log.h"
+#include "util/util.h"
+
+/* Metadata: brokers and every topic's partitions and leaders. */
+static int
+refresh_metadata(ksrc *k, kresult *r, char **err)
+{
+	const struct rd_kafka_metadata *md = NULL;
+	int timeout = (int)(k->cfg.timeout_us / 1000);
+	rd_kafka_resp_err_t e;
+	int i, j;
+	if (timeout > 5000)
+		timeout = 5000;
+	e = rd_kafka_metadata(k->rk, 1, NULL, &md, timeout);
+	if (e != RD_KAFKA_RESP_ERR_NO_ERROR) {
+		/* librdkafka's own words for why (refused, cannot resolve, TLS, SASL) say more than a timeout */
+		*err = kafka_cluster_reason(&k->errs);
+		if (*err == NULL)
+			*err = kafka_describe_error(e, rd_kafka_err2str(e));
+		return -1;
+	}
+	r->answer_us = util_now_us();
+	kafka_cluster_answered(&k->errs);
+	r->nbrokers = md->broker_cnt;
+	r->brokers = xcalloc((size_t)(md->broker_cnt ? md->broker_cnt : 1), sizeof *r->brokers);
+	for (i = 0; i < md->broker_cnt; i++) {
+		r->brokers[i].id = md->brokers[i].id;
+		r->brokers[i].host = xstrdup(md->brokers[i].host);
+		r->brokers[i].port = md->brokers[i].port;
+	}
+	r->topics = xcalloc((size_t)(md->topic_cnt ? md->topic_cnt : 1), sizeof *r->topics);
+	for (i = 0; i < md->topic_cnt; i++) {
+		const struct rd_kafka_metadata_topic *t = &md->topics[i];
+		ktopic *kt;
+		/* the count of __consumer_offsets names each group's coordinator partition, listed or not */
+		if (t->err == RD_KAFKA_RESP_ERR_NO_ERROR && strcmp(t->topic, "__consumer_offsets") == 0)
+			r->offsets_np = t->partition_cnt;
+		if (t->err != RD_KAFKA_RESP_ERR_NO_ERROR || !kafka_topic_selected(k, t->topic))
+			continue;
+		kt = &r->topics[r->ntopics++];
+		kt->id = intern_topic(t->topic);
+		kt->np = t->partition_cnt;
+		kt->leader = xcalloc((size_t)(t->partition_cnt ? t->partition_cnt : 1), sizeof *kt->leader);
+		kt->log_end = xcalloc((size_t)(t->partition_cnt ? t->partition_cnt : 1), sizeof *kt->log_end);
+		kt->log_start = xcalloc((size_t)(t->partition_cnt ? t->partition_cnt : 1), sizeof *kt->log_start);
+		for (j = 0; j < t->partition_cnt; j++) {
+			int p = t->partitions[j].id;
+			if (p >= 0 && p < t->partition_cnt) {
+				kt->leader[p] = t->partitions[j].leader;
+				kt->log_end[p] = -1;
+				kt->log_start[p] = -1;
+			}
+		}
+	}
+	rd_kafka_metadata_destroy(md);
+	return 0;
+}
+
+/* The watched groups and what the collector said about the screen, as the scheduler's flags. */
+static void
+refresh_flags(ksrc *k)
+{
+	size_t i;
+	for (i = 0; i < k->tab.n; i++)
+		k->tab.e[i].s.flags = 0;
+	pthread_mutex_lock(&k->lock);
+	for (i = 0; i < k->nwatches; i++) {
+		kentry *e = kafka_table_add(&k->tab, intern_group(k->watches[i].group));
+		e->watch_topic = intern_topic(k->watches[i].topic);
+		e->s.flags |= KSCHED_WATCHED;
+	}
+	for (i = 0; i < k->focus.nshown; i++) {
+		kentry *e = kafka_table_get(&k->tab, k->focus.shown[i]);
+		if (e != NULL)
+			e->s.flags |= KSCHED_FOCUS;
+	}
+	for (i = 0; i < k->focus.nhot; i++) {
+		kentry *e = kafka_table_get(&k->tab, k->focus.hot[i]);
+		if (e != NULL)
+			e->s.flags |= KSCHED_HOT;
+	}
+	k->focus.nhot = 0;
+	if (k->focus.selected >= 0) {
+		kentry *e = kafka_table_get(&k->tab, k->focus.selected);
+		if (e != NULL)
+			e->s.flags |= KSCHED_SELECTED;
+	}
+	kafka_sched_paced(&k->sched, k->focus.screen);
+	pthread_mutex_unlock(&k->lock);
+}
+
+/* The scheduler's plan for this refresh, marked on the table. */
+static void
+refresh_plan(ksrc *k, kresult *r, int fixed_cost)
+{
+	ksched_group *g = xmalloc((k->tab.n ? k->tab.n : 1) * sizeof *g);
+	size_t i;
+	for (i = 0; i < k->tab.n; i++)
+		g[i] = k->tab.e[i].s;
+	r->plan = kafka_sched_plan(&k->sched, g, k->tab.n, r->time_us, fixed_cost);
+	for (i = 0; i < k->tab.n; i++) {
+		k->tab.e[i].s.describe = g[i].describe;
+		k->tab.e[i].s.offsets = g[i].offsets;
+	}
+	free(g);
+}
+
+/* CPU time of the whole process so far (every thread), for the debug log. */
+static int64_t
+process_cpu_us(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+/* One refresh: what the plan asks, and the log-end offsets of every topic in use. */
+kresult *
+kafka_refresh(ksrc *k, char **err)
+{
+	kresult *r = xcalloc(1, sizeof *r);
+	bool unsupported = false;
+	char *note = NULL;
+	int64_t t0 = util_mono_us(), t1, t2, t3, c0 = process_cpu_us();
+
+	r->time_us = util_now_us();
+	/* librdkafka's error callbacks since the last answer (a success forgets them) */
+	rd_kafka_poll(k->rk, 0);
+	if (refresh_metadata(k, r, err) < 0)
+		goto fail;
+	r->requests = 1;
+	t1 = util_mono_us();
+	if (kafka_list_groups(k, &unsupported, err) < 0)
+		goto fail;
+	r->requests += r->nbrokers;
+	r->no_group_apis = unsupported;
+	refresh_flags(k);
+	refresh_plan(k, r, 1 + r->nbrokers + k->log_end_calls);
+	t2 = util_mono_us();
+	if (kafka_groups_ask(k, r, err) < 0)
+		goto fail;
+	t3 = util_mono_us();
+	if (kafka_log_end(k, r, err, &note) < 0)
+		goto fail;
+	kafka_table_publish(&k->tab, r, r->time_us);
+	kafka_stamps_read(k, r);
+	r->log_end_note = note;
+	log_msg(KG_LOG_DEBUG,
+		"kafka: refresh of %d groups (%d described, %d offsets), %d topics, about %d requests (%d log-start, "
+		"%d records read) in %.1f ms (metadata %.1f, list %.1f, groups %.1f, log-end, log-start and reads %.1f), "
+		"process CPU %.1f ms",
+		r->ngroups, r->plan.describe, r->plan.offsets, r->ntopics, r->requests, r->log_start_calls, r->stamp_reads,
+		(double)(util_mono_us() - t0) / 1000.0, (double)(t1 - t0) / 1000.0, (double)(t2 - t1) / 1000.0,
+		(double)(t3 - t2) / 1000.0, (double)(util_mono_us() - t3) / 1000.0,
+		(double)(process_cpu_us() - c0) / 1000.0);
+	return r;
+fail:
+	free(note);
+	kafka_result_free(r);
+	return NULL;
+}

@@ -1,0 +1,776 @@
+/*
+ * kafka_requests.c: what the kafka source asks the cluster about groups,
+ * on its worker thread (see kafka_requests.h, and kafka_refresh.c for the
+ * order of a refresh).
+ *
+ * ListConsumerGroups fills the table with the groups that exist (-g / -G
+ * apply) and their states.  The plan's groups are then described and
+ * their committed offsets asked: DescribeConsumerGroups in calls of
+ * KG_KAFKA_DESCRIBE_CHUNK groups and ListConsumerGroupOffsets one group per
+ * call (librdkafka 2.0.2 takes one), with never more than KG_KAFKA_WINDOW
+ * requests in flight for --once, KG_KAFKA_WINDOW_LIVE else: librdkafka
+ * inserts each request's timeout timer by walking the pending ones, so
+ * thousands at once cost the square of their number.  A describe that
+ * fails keeps the last good description (its members did not leave),
+ * marked with the error.  Last, the log-end and log-start offsets of every
+ * partition of the topics in use, per leader in calls of at most
+ * KG_KAFKA_LOG_END_CHUNK partitions (librdkafka 2.0.2 looks every answer
+ * up in the whole request list, so one call costs the square of its size),
+ * the leaders asked concurrently.  Every admin answer is waited for in
+ * slices that honour the source's stop flag.
+ */
+#include "config.h"
+
+#include "sources/kafka/kafka_requests.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/defaults.h"
+#include "model/intern.h"
+#include "sources/kafka/kafka_errors.h"
+#include "sources/kafka/kafka_table.h"
+#include "util/filter.h"
+#include "util/log.h"
+#include "util/util.h"
+
+#define SLICE_MS 100
+
+/* -------------------------------------------------------------- common */
+
+/* True when the topic passes -t. */
+bool
+kafka_topic_selected(ksrc *k, const char *name)
+{
+	if (strncmp(name, "__", 2) == 0 && filter_empty(k->topics))
+		return strcmp(name, "__consumer_offsets") != 0 && strcmp(name, "__transaction_state") != 0;
+	return filter_match(k->topics, name);
+}
+
+/* Wait for one admin result of type want (0: any), in slices that honour stop. */
+static rd_kafka_event_t *
+wait_event(ksrc *k, rd_kafka_event_type_t want, int64_t deadline_us)
+{
+	while (!atomic_load(&k->stop)) {
+		int64_t left = (deadline_us - util_mono_us()) / 1000;
+		rd_kafka_event_t *ev;
+		if (left <= 0)
+			return NULL;
+		ev = rd_kafka_queue_poll(k->q, (int)(left < SLICE_MS ? left : SLICE_MS));
+		if (ev == NULL)
+			continue;
+		if (want == 0 || rd_kafka_event_type(ev) == want)
+			return ev;
+		rd_kafka_event_destroy(ev); /* a late answer of an earlier refresh */
+	}
+	return NULL;
+}
+
+/* Admin options with the request timeout. */
+static rd_kafka_AdminOptions_t *
+admin_opts(ksrc *k, rd_kafka_admin_op_t op)
+{
+	rd_kafka_AdminOptions_t *o = rd_kafka_AdminOptions_new(k->rk, op);
+	char e[256];
+	rd_kafka_AdminOptions_set_request_timeout(o, (int)(k->cfg.timeout_us / 1000), e, sizeof e);
+	return o;
+}
+
+/* Map librdkafka's group state. */
+static kg_group_state
+map_state(rd_kafka_consumer_group_state_t st)
+{
+	switch (st) {
+	case RD_KAFKA_CONSUMER_GROUP_STATE_PREPARING_REBALANCE: return KG_STATE_PREPARING_REBALANCE;
+	case RD_KAFKA_CONSUMER_GROUP_STATE_COMPLETING_REBALANCE: return KG_STATE_COMPLETING_REBALANCE;
+	case RD_KAFKA_CONSUMER_GROUP_STATE_STABLE: return KG_STATE_STABLE;
+	case RD_KAFKA_CONSUMER_GROUP_STATE_DEAD: return KG_STATE_DEAD;
+	case RD_KAFKA_CONSUMER_GROUP_STATE_EMPTY: return KG_STATE_EMPTY;
+	default: return KG_STATE_UNKNOWN;
+	}
+}
+
+/* The last topic looked up: a list names the same topic partition after partition. */
+typedef struct tcache {
+	char name[256];
+	int32_t id;
+	bool selected;
+} tcache;
+
+/* A topic's interned id, -1 when -t leaves it out. */
+static int32_t
+topic_id(ksrc *k, tcache *c, const char *name)
+{
+	if (strcmp(c->name, name) != 0) {
+		util_strlcpy(c->name, name, sizeof c->name);
+		c->selected = kafka_topic_selected(k, name);
+		c->id = c->selected ? intern_topic(name) : -1;
+		if (strlen(name) >= sizeof c->name)
+			c->name[0] = '\0'; /* too long to remember: looked up each time */
+	}
+	return c->id;
+}
+
+/* Copy a partition list into a sorted set (filtered by -t). */
+static kg_tp *
+copy_parts(ksrc *k, tcache *tc, const rd_kafka_topic_partition_list_t *l, int *n)
+{
+	kg_tp *v;
+	int i;
+	*n = 0;
+	if (l == NULL || l->cnt == 0)
+		return NULL;
+	v = xmalloc((size_t)l->cnt * sizeof *v);
+	for (i = 0; i < l->cnt; i++) {
+		int32_t t = topic_id(k, tc, l->elems[i].topic);
+		if (t < 0)
+			continue;
+		v[*n].topic = t;
+		v[*n].partition = l->elems[i].partition;
+		(*n)++;
+	}
+	*n = tp_sort_unique(v, *n);
+	return v;
+}
+
+/* Count an answer that says the group's coordinator is elsewhere now (kafka.c makes a new handle after a streak). */
+static void
+coordinator_moved(ksrc *k, rd_kafka_resp_err_t code)
+{
+	if (code == RD_KAFKA_RESP_ERR_NOT_COORDINATOR || code == RD_KAFKA_RESP_ERR_COORDINATOR_NOT_AVAILABLE)
+		k->coord_moved++;
+}
+
+/* --------------------------------------------------------- the listing */
+
+/* Put what the listing says into the table: which groups exist, and their states where the broker says. */
+static void
+list_take(ksrc *k, const rd_kafka_ConsumerGroupListing_t **valid, size_t nvalid, bool partial)
+{
+	size_t i;
+	for (i = 0; i < k->tab.n; i++)
+		k->tab.e[i].listed_now = partial; /* a broker that did not answer: its groups stay */
+	for (i = 0; i < nvalid; i++) {
+		const char *id = rd_kafka_ConsumerGroupListing_group_id(valid[i]);
+		kentry *e;
+		if (!filter_match(k->groups, id))
+			continue;
+		e = kafka_table_add(&k->tab, intern_group(id));
+		e->listed_now = true;
+		e->s.listed = map_state(rd_kafka_ConsumerGroupListing_state(valid[i]));
+		e->simple = rd_kafka_ConsumerGroupListing_is_simple_consumer_group(valid[i]);
+	}
+	kafka_table_prune(&k->tab);
+}
+
+/* ListConsumerGroups into the table, or sets *unsupported. */
+int
+kafka_list_groups(ksrc *k, bool *unsupported, char **err)
+{
+	rd_kafka_AdminOptions_t *o = admin_opts(k, RD_KAFKA_ADMIN_OP_LISTCONSUMERGROUPS);
+	rd_kafka_event_t *ev;
+	const rd_kafka_ListConsumerGroups_result_t *res;
+	const rd_kafka_ConsumerGroupListing_t **valid;
+	const rd_kafka_error_t **errs;
+	size_t nvalid = 0, nerrs = 0, i, unsup = 0;
+	rd_kafka_ListConsumerGroups(k->rk, o, k->q);
+	rd_kafka_AdminOptions_destroy(o);
+	ev = wait_event(k, RD_KAFKA_EVENT_LISTCONSUMERGROUPS_RESULT, util_mono_us() + k->cfg.timeout_us + 1000000);
+	if (ev == NULL) {
+		*err = kafka_cluster_reason(&k->errs);
+		if (*err == NULL)
+			*err = xstrdup("timeout listing groups");
+		return -1;
+	}
+	if (rd_kafka_event_error(ev)) {
+		*err = kafka_describe_error(rd_kafka_event_error(ev), rd_kafka_event_error_string(ev));
+		rd_kafka_event_destroy(ev);
+		return -1;
+	}
+	res = rd_kafka_event_ListConsumerGroups_result(ev);
+	valid = rd_kafka_ListConsumerGroups_result_valid(res, &nvalid);
+	errs = rd_kafka_ListConsumerGroups_result_errors(res, &nerrs);
+	for (i = 0; i < nerrs; i++) {
+		if (rd_kafka_error_code(errs[i]) == RD_KAFKA_RESP_ERR__UNSUPPORTED_FEATURE)
+			unsup++;
+	}
+	if (nvalid == 0 && nerrs > 0 && unsup == nerrs) {
+		*unsupported = true;
+		list_take(k, NULL, 0, false);
+		rd_kafka_event_destroy(ev);
+		return 0;
+	}
+	if (nvalid == 0 && nerrs > 0) {
+		*err = kafka_describe_error(rd_kafka_error_code(errs[0]), rd_kafka_error_string(errs[0]));
+		rd_kafka_event_destroy(ev);
+		return -1;
+	}
+	if (nerrs > 0)
+		log_msg(KG_LOG_INFO, "kafka: listing groups: %zu broker(s) answered with an error: %s", nerrs,
+			rd_kafka_error_string(errs[0]));
+	list_take(k, valid, nvalid, nerrs > 0);
+	rd_kafka_event_destroy(ev);
+	return 0;
+}
+
+/* ---------------------------------------- descriptions and offsets, windowed */
+
+/* A description from librdkafka's answer. */
+static kdesc *
+desc_new(ksrc *k, const rd_kafka_ConsumerGroupDescription_t *d, int64_t now)
+{
+	kdesc *x = xcalloc(1, sizeof *x);
+	const rd_kafka_Node_t *coord = rd_kafka_ConsumerGroupDescription_coordinator(d);
+	int j, nm = (int)rd_kafka_ConsumerGroupDescription_member_count(d);
+	tcache tc = { .id = -1 };
+	x->refs = 1;
+	x->time_us = now;
+	x->state = map_state(rd_kafka_ConsumerGroupDescription_state(d));
+	x->simple = rd_kafka_ConsumerGroupDescription_is_simple_consumer_group(d);
+	x->assignor = xstrdup(rd_kafka_ConsumerGroupDescription_partition_assignor(d));
+	x->coordinator = coord ? rd_kafka_Node_id(coord) : -1;
+	x->m = xcalloc((size_t)(nm ? nm : 1), sizeof *x->m);
+	for (j = 0; j < nm; j++) {
+		const rd_kafka_MemberDescription_t *md = rd_kafka_ConsumerGroupDescription_member(d, (size_t)j);
+		const rd_kafka_MemberAssignment_t *ma = rd_kafka_MemberDescription_assignment(md);
+		kmember *m = &x->m[x->nm++];
+		m->member_id = xstrdup(rd_kafka_MemberDescription_consumer_id(md));
+		m->client_id = xstrdup(rd_kafka_MemberDescription_client_id(md));
+		m->host = xstrdup(rd_kafka_MemberDescription_host(md));
+		m->instance_id = xstrdup(rd_kafka_MemberDescription_group_instance_id(md));
+		m->asg = copy_parts(k, &tc, ma ? rd_kafka_MemberAssignment_partitions(ma) : NULL, &m->nasg);
+	}
+	return x;
+}
+
+/* Take one DescribeConsumerGroups answer. */
+static void
+take_descriptions(ksrc *k, rd_kafka_event_t *ev, int64_t now)
+{
+	const rd_kafka_ConsumerGroupDescription_t **d;
+	size_t nd = 0, i;
+	if (rd_kafka_event_error(ev)) {
+		log_msg(KG_LOG_INFO, "kafka: describing groups: %s", rd_kafka_event_error_string(ev));
+		return;
+	}
+	d = rd_kafka_DescribeConsumerGroups_result_groups(rd_kafka_event_DescribeConsumerGroups_result(ev), &nd);
+	for (i = 0; i < nd; i++) {
+		const rd_kafka_error_t *ge = rd_kafka_ConsumerGroupDescription_error(d[i]);
+		kentry *e = kafka_table_get(&k->tab, intern_group_find(rd_kafka_ConsumerGroupDescription_group_id(d[i])));
+		if (e == NULL)
+			continue;
+		free(e->desc_err);
+		e->desc_err = NULL;
+		if (ge != NULL) {
+			e->desc_err = kafka_describe_error(rd_kafka_error_code(ge), rd_kafka_error_string(ge));
+			coordinator_moved(k, rd_kafka_error_code(ge));
+			continue;
+		}
+		kafka_desc_unref(e->desc);
+		e->desc = desc_new(k, d[i], now);
+		e->s.described = e->desc->state;
+	}
+}
+
+/*
+ * The ways of describing groups, a row each: the admin call that sends a
+ * chunk of group names, the event its answer comes as, and what reads the
+ * answer into the table.  path_of() picks a group's row.
+ *
+ * librdkafka 2.0.2 has one way, DescribeConsumerGroups, which sends the
+ * classic DescribeGroups request; a KIP-848 "consumer" group answers that
+ * with GROUP_ID_NOT_FOUND, state Dead, no members.  ConsumerGroupDescribe
+ * (its epochs, target assignments) goes in a row of its own, picked by the
+ * group type the listing gives (ListGroups v5: list_take() keeps it in the
+ * table entry), its answer read into the same kdesc: the window, the
+ * tokens and the retries below serve every row alike.
+ */
+typedef struct describe_path {
+	rd_kafka_admin_op_t op;                 /* its admin options' kind */
+	rd_kafka_event_type_t answer;           /* the event its answers come as */
+	void (*send)(ksrc *k, const char **names, size_t n, rd_kafka_AdminOptions_t *o);
+	void (*take)(ksrc *k, rd_kafka_event_t *ev, int64_t now);
+} describe_path;
+
+/* Send DescribeConsumerGroups for n groups. */
+static void
+send_describe(ksrc *k, const char **names, size_t n, rd_kafka_AdminOptions_t *o)
+{
+	rd_kafka_DescribeConsumerGroups(k->rk, names, n, o, k->q);
+}
+
+enum { DESCRIBE_CLASSIC, DESCRIBE_PATHS };
+
+static const describe_path describe_paths[DESCRIBE_PATHS] = {
+	[DESCRIBE_CLASSIC] = { RD_KAFKA_ADMIN_OP_DESCRIBECONSUMERGROUPS, RD_KAFKA_EVENT_DESCRIBECONSUMERGROUPS_RESULT,
+			       send_describe, take_descriptions },
+};
+
+/* The row of describe_paths[] that describes e: the classic one for every group until the listing tells types apart. */
+static int
+path_of(const kentry *e)
+{
+	(void)e;
+	return DESCRIBE_CLASSIC;
+}
+
+/* Take one ListConsumerGroupOffsets answer. */
+static void
+take_offsets(ksrc *k, rd_kafka_event_t *ev, int64_t now)
+{
+	const rd_kafka_group_result_t **gr;
+	size_t ngr = 0, j;
+	tcache tc = { .id = -1 };
+	if (rd_kafka_event_error(ev)) {
+		log_msg(KG_LOG_INFO, "kafka: offsets: %s", rd_kafka_event_error_string(ev));
+		return;
+	}
+	gr = rd_kafka_ListConsumerGroupOffsets_result_groups(rd_kafka_event_ListConsumerGroupOffsets_result(ev), &ngr);
+	for (j = 0; j < ngr; j++) {
+		const rd_kafka_error_t *ge = rd_kafka_group_result_error(gr[j]);
+		const rd_kafka_topic_partition_list_t *l = rd_kafka_group_result_partitions(gr[j]);
+		kentry *e = kafka_table_get(&k->tab, intern_group_find(rd_kafka_group_result_name(gr[j])));
+		koffs *o;
+		int q;
+		if (e == NULL)
+			continue;
+		free(e->offs_err);
+		e->offs_err = NULL;
+		if (ge != NULL) {
+			e->offs_err = kafka_describe_error(rd_kafka_error_code(ge), rd_kafka_error_string(ge));
+			coordinator_moved(k, rd_kafka_error_code(ge));
+			continue;
+		}
+		o = xcalloc(1, sizeof *o);
+		o->refs = 1;
+		o->time_us = now;
+		o->c = xcalloc((size_t)(l && l->cnt ? l->cnt : 1), sizeof *o->c);
+		for (q = 0; l != NULL && q < l->cnt; q++) {
+			int32_t t;
+			if (l->elems[q].err != RD_KAFKA_RESP_ERR_NO_ERROR || l->elems[q].offset < 0 ||
+			    (t = topic_id(k, &tc, l->elems[q].topic)) < 0)
+				continue;
+			o->c[o->nc].tp.topic = t;
+			o->c[o->nc].tp.partition = l->elems[q].partition;
+			o->c[o->nc].offset = l->elems[q].offset;
+			o->nc++;
+		}
+		kafka_offs_unref(e->offs);
+		e->offs = o;
+	}
+}
+
+/* The explicit partitions to ask a group's offsets for, NULL for "all" (the usual form). */
+static rd_kafka_topic_partition_list_t *
+offsets_request(kresult *r, const kentry *e, bool retry)
+{
+	rd_kafka_topic_partition_list_t *parts;
+	int32_t *seen = NULL;
+	size_t nseen = 0, cseen = 0, q;
+	int i, a, p;
+	if (e->watch_topic >= 0) {
+		/* the mock answers nothing for "all partitions": ask for them explicitly */
+		ktopic *t = kafka_result_topic(r, e->watch_topic);
+		if (t == NULL)
+			return NULL;
+		parts = rd_kafka_topic_partition_list_new(t->np);
+		for (p = 0; p < t->np; p++)
+			rd_kafka_topic_partition_list_add(parts, intern_topic_name(t->id), p);
+		return parts;
+	}
+	if (!retry || e->desc == NULL)
+		return NULL;
+	/* every partition of every topic its members are assigned */
+	parts = rd_kafka_topic_partition_list_new(16);
+	for (i = 0; i < e->desc->nm; i++) {
+		for (a = 0; a < e->desc->m[i].nasg; a++) {
+			int32_t tid = e->desc->m[i].asg[a].topic;
+			ktopic *t;
+			for (q = 0; q < nseen && seen[q] != tid; q++)
+				;
+			if (q < nseen || (t = kafka_result_topic(r, tid)) == NULL)
+				continue;
+			util_grow(&seen, &cseen, nseen + 1, sizeof *seen);
+			seen[nseen++] = tid;
+			for (p = 0; p < t->np; p++)
+				rd_kafka_topic_partition_list_add(parts, intern_topic_name(tid), p);
+		}
+	}
+	free(seen);
+	return parts;
+}
+
+/*
+ * True when a group's "all partitions" answer came back empty although its
+ * members hold partitions: against brokers older than 2.4, librdkafka 2.0.2
+ * sends "all" as an empty list and gets nothing back.
+ */
+static bool
+offsets_need_retry(const kentry *e, int64_t now)
+{
+	int i;
+	if (!e->asked_all || e->offs == NULL || e->offs->time_us != now || e->offs->nc > 0 || e->desc == NULL)
+		return false;
+	for (i = 0; i < e->desc->nm; i++) {
+		if (e->desc->m[i].nasg > 0)
+			return true;
+	}
+	return false;
+}
+
+/* One window of work: what to ask, what is in flight. */
+typedef struct askq {
+	ksrc *k;
+	kresult *r;
+	int64_t now;
+	uintptr_t token;  /* this refresh's requests carry it (with their group count): a late answer of an earlier one is told apart */
+	struct {
+		const char **names;
+		size_t n, i;  /* groups to describe this way, issued so far */
+	} dq[DESCRIBE_PATHS];
+	kentry **offs;
+	size_t no, oi;    /* groups to ask offsets of, issued so far */
+	bool retry;       /* explicit partitions (the retry pass) */
+	size_t inflight;  /* requests out (a describe call counts its groups) */
+	int sent;
+} askq;
+
+/* Issue what the window allows. */
+static void
+ask_issue(askq *a)
+{
+	ksrc *k = a->k;
+	size_t window = k->cfg.once ? KG_KAFKA_WINDOW : KG_KAFKA_WINDOW_LIVE;
+	int p;
+	for (p = 0; p < DESCRIBE_PATHS; p++) {
+		const describe_path *dp = &describe_paths[p];
+		while (a->inflight < window && a->dq[p].i < a->dq[p].n) {
+			size_t n = a->dq[p].n - a->dq[p].i;
+			rd_kafka_AdminOptions_t *o = admin_opts(k, dp->op);
+			if (n > KG_KAFKA_DESCRIBE_CHUNK)
+				n = KG_KAFKA_DESCRIBE_CHUNK;
+			rd_kafka_AdminOptions_set_opaque(o, (void *)(a->token << 16 | n));
+			dp->send(k, a->dq[p].names + a->dq[p].i, n, o);
+			rd_kafka_AdminOptions_destroy(o);
+			a->dq[p].i += n;
+			a->inflight += n;
+			a->sent += (int)n * KSCHED_COST_DESCRIBE;
+		}
+	}
+	while (a->inflight < window && a->oi < a->no) {
+		kentry *e = a->offs[a->oi++];
+		rd_kafka_topic_partition_list_t *parts = offsets_request(a->r, e, a->retry);
+		rd_kafka_ListConsumerGroupOffsets_t *req;
+		rd_kafka_AdminOptions_t *o;
+		if ((e->watch_topic >= 0 || a->retry) && (parts == NULL || parts->cnt == 0)) {
+			if (parts != NULL)
+				rd_kafka_topic_partition_list_destroy(parts);
+			continue;
+		}
+		e->asked_all = parts == NULL;
+		req = rd_kafka_ListConsumerGroupOffsets_new(intern_group_name(e->s.id), parts);
+		o = admin_opts(k, RD_KAFKA_ADMIN_OP_LISTCONSUMERGROUPOFFSETS);
+		rd_kafka_AdminOptions_set_opaque(o, (void *)(a->token << 16 | 1));
+		rd_kafka_ListConsumerGroupOffsets(k->rk, &req, 1, o, k->q);
+		rd_kafka_AdminOptions_destroy(o);
+		rd_kafka_ListConsumerGroupOffsets_destroy(req);
+		if (parts != NULL)
+			rd_kafka_topic_partition_list_destroy(parts);
+		a->inflight++;
+		a->sent += KSCHED_COST_OFFSETS;
+	}
+}
+
+/* Run a window of work to its end; -1 with *err when the cluster stops answering. */
+static int
+ask_run(askq *a, unsigned gen, char **err)
+{
+	ksrc *k = a->k;
+	ask_issue(a);
+	while (a->inflight > 0) {
+		/* no answer for a request's timeout (and some): the cluster is not answering */
+		rd_kafka_event_t *ev = wait_event(k, 0, util_mono_us() + k->cfg.timeout_us + 2000000);
+		rd_kafka_event_type_t type;
+		uintptr_t tag;
+		size_t n;
+		int p;
+		if (ev == NULL || kafka_cluster_gone(&k->errs, gen)) {
+			char *why = kafka_cluster_reason(&k->errs);
+			size_t asked = a->no;
+			for (p = 0; p < DESCRIBE_PATHS; p++)
+				asked += a->dq[p].n;
+			*err = why != NULL ? why
+					   : xasprintf("timeout asking about groups (%zu of %zu answers missing)", a->inflight,
+						       asked);
+			if (ev != NULL)
+				rd_kafka_event_destroy(ev);
+			return -1;
+		}
+		type = rd_kafka_event_type(ev);
+		tag = (uintptr_t)rd_kafka_event_opaque(ev);
+		if (tag >> 16 != a->token) {
+			rd_kafka_event_destroy(ev); /* a late answer of an earlier refresh */
+			continue;
+		}
+		n = tag & 0xffff; /* the groups of the call: its answer (or its error) is theirs */
+		for (p = 0; p < DESCRIBE_PATHS && describe_paths[p].answer != type; p++)
+			;
+		if (p < DESCRIBE_PATHS)
+			describe_paths[p].take(k, ev, a->now);
+		else if (type == RD_KAFKA_EVENT_LISTCONSUMERGROUPOFFSETS_RESULT)
+			take_offsets(k, ev, a->now);
+		a->inflight -= n < a->inflight ? n : a->inflight;
+		rd_kafka_event_destroy(ev);
+		ask_issue(a);
+	}
+	return 0;
+}
+
+/* Describe and fetch the offsets of what the plan marked, within the window. */
+int
+kafka_groups_ask(ksrc *k, kresult *r, char **err)
+{
+	static atomic_uint tokens; /* several sources may refresh at once */
+	askq a;
+	size_t i, cap;
+	unsigned gen = kafka_errors_gen(&k->errs);
+	int rc, p;
+	memset(&a, 0, sizeof a);
+	a.k = k;
+	a.r = r;
+	a.now = r->time_us;
+	a.token = (uintptr_t)(atomic_fetch_add(&tokens, 1) % 0xffff + 1);
+	cap = k->tab.n ? k->tab.n : 1;
+	for (p = 0; p < DESCRIBE_PATHS; p++)
+		a.dq[p].names = xmalloc(cap * sizeof *a.dq[p].names);
+	a.offs = xmalloc(cap * sizeof *a.offs);
+	for (i = 0; i < k->tab.n; i++) {
+		kentry *e = &k->tab.e[i];
+		/* never DescribeConsumerGroups where listing is unsupported: it hangs 2.0.2's admin handle */
+		if (e->s.describe && !r->no_group_apis) {
+			p = path_of(e);
+			a.dq[p].names[a.dq[p].n++] = intern_group_name(e->s.id);
+			e->s.desc_us = a.now;
+		}
+		if (e->s.offsets) {
+			a.offs[a.no++] = e;
+			e->s.offs_us = a.now;
+		}
+	}
+	rc = ask_run(&a, gen, err);
+	if (rc == 0) {
+		/* again, explicitly, for the "all partitions" answers that came back empty */
+		for (p = 0; p < DESCRIBE_PATHS; p++)
+			a.dq[p].n = a.dq[p].i = 0;
+		a.no = a.oi = 0;
+		a.retry = true;
+		for (i = 0; i < k->tab.n; i++) {
+			if (offsets_need_retry(&k->tab.e[i], a.now))
+				a.offs[a.no++] = &k->tab.e[i];
+		}
+		rc = ask_run(&a, gen, err);
+	}
+	r->requests += a.sent;
+	for (p = 0; p < DESCRIBE_PATHS; p++)
+		free(a.dq[p].names);
+	free(a.offs);
+	return rc;
+}
+
+/* ---------------------------------------------------- log-end and log-start */
+
+/*
+ * One leader's share of the log-end and log-start queries, in calls of at
+ * most KG_KAFKA_LOG_END_CHUNK partitions, each call one of the two (a
+ * ListOffsets request may not name a partition twice).
+ */
+typedef struct leader_job {
+	ksrc *k;
+	int32_t leader;
+	rd_kafka_topic_partition_list_t **chunk;
+	bool *start;     /* chunk i asks the log start (RD_KAFKA_OFFSET_BEGINNING), else the log end */
+	int nchunk;
+	size_t cchunk, cstart;
+	int cur[2];      /* the chunk being filled of each kind (end, start), -1 none */
+	rd_kafka_resp_err_t err;
+	int failed;      /* calls that failed */
+	int timeout_ms;
+	pthread_t thread;
+	bool started;
+} leader_job;
+/* Query one leader's partitions, a chunk per call (runs on its own thread). */
+static void *
+leader_query(void *arg)
+{
+	leader_job *j = arg;
+	int i;
+	for (i = 0; i < j->nchunk && !atomic_load(&j->k->stop); i++) {
+		rd_kafka_resp_err_t e = rd_kafka_offsets_for_times(j->k->rk, j->chunk[i], j->timeout_ms);
+		if (e != RD_KAFKA_RESP_ERR_NO_ERROR) {
+			j->err = e;
+			j->failed++;
+		}
+	}
+	return NULL;
+}
+
+/* Add a partition to its leader's job: its log end, or (start) its log start. */
+static void
+job_add(leader_job **jobs, int *njobs, size_t *cap, ksrc *k, int32_t leader, const char *topic, int p, int timeout,
+	bool start)
+{
+	leader_job *job = NULL;
+	int b, *cur;
+	for (b = 0; b < *njobs && job == NULL; b++) {
+		if ((*jobs)[b].leader == leader)
+			job = &(*jobs)[b];
+	}
+	if (job == NULL) {
+		util_grow(jobs, cap, (size_t)*njobs + 1, sizeof **jobs);
+		job = &(*jobs)[(*njobs)++];
+		memset(job, 0, sizeof *job);
+		job->k = k;
+		job->leader = leader;
+		job->timeout_ms = timeout;
+		job->cur[0] = job->cur[1] = -1;
+	}
+	cur = &job->cur[start ? 1 : 0];
+	if (*cur < 0 || job->chunk[*cur]->cnt >= KG_KAFKA_LOG_END_CHUNK) {
+		util_grow(&job->chunk, &job->cchunk, (size_t)job->nchunk + 1, sizeof *job->chunk);
+		util_grow(&job->start, &job->cstart, (size_t)job->nchunk + 1, sizeof *job->start);
+		job->start[job->nchunk] = start;
+		job->chunk[job->nchunk] = rd_kafka_topic_partition_list_new(KG_KAFKA_LOG_END_CHUNK);
+		*cur = job->nchunk++;
+	}
+	rd_kafka_topic_partition_list_add(job->chunk[*cur], topic, p)->offset =
+		start ? RD_KAFKA_OFFSET_BEGINNING : RD_KAFKA_OFFSET_END;
+}
+
+/* Mark the topics the known groups use (their offsets, their members' assignments, watched topics). */
+static bool *
+used_topics(ksrc *k, kresult *r, const int32_t *tid, size_t ntid)
+{
+	bool *used = xcalloc((size_t)(r->ntopics ? r->ntopics : 1), sizeof *used);
+	size_t i;
+	int q, a;
+#define MARK(t)                                                      \
+	do {                                                         \
+		if ((t) >= 0 && (size_t)(t) < ntid && tid[(t)] >= 0) \
+			used[tid[(t)]] = true;                       \
+	} while (0)
+	for (i = 0; i < k->tab.n; i++) {
+		const kentry *e = &k->tab.e[i];
+		MARK(e->watch_topic);
+		for (q = 0; e->offs != NULL && q < e->offs->nc; q++)
+			MARK(e->offs->c[q].tp.topic);
+		for (q = 0; e->desc != NULL && q < e->desc->nm; q++) {
+			for (a = 0; a < e->desc->m[q].nasg; a++)
+				MARK(e->desc->m[q].asg[a].topic);
+		}
+	}
+#undef MARK
+	return used;
+}
+
+/* Put each job's answers into the result's topics; the calls made. */
+static int
+log_end_take(kresult *r, leader_job *jobs, int njobs, const int32_t *tid, size_t ntid)
+{
+	int i, c, q, calls = 0;
+	for (i = 0; i < njobs; i++) {
+		for (c = 0; c < jobs[i].nchunk; c++) {
+			rd_kafka_topic_partition_list_t *l = jobs[i].chunk[c];
+			for (q = 0; q < l->cnt; q++) {
+				int32_t t = intern_topic(l->elems[q].topic);
+				int x = (size_t)t < ntid ? tid[t] : -1, p = l->elems[q].partition;
+				if (x < 0 || p < 0 || p >= r->topics[x].np || l->elems[q].err != RD_KAFKA_RESP_ERR_NO_ERROR)
+					continue;
+				if (jobs[i].start[c])
+					r->topics[x].log_start[p] = l->elems[q].offset;
+				else
+					r->topics[x].log_end[p] = l->elems[q].offset;
+			}
+			rd_kafka_topic_partition_list_destroy(l);
+			calls++;
+			r->log_start_calls += jobs[i].start[c];
+		}
+		free(jobs[i].chunk);
+		free(jobs[i].start);
+	}
+	return calls;
+}
+
+/*
+ * Log-end and log-start offsets of every partition of the topics in use:
+ * per leader, in calls of at most KG_KAFKA_LOG_END_CHUNK partitions (one
+ * ListOffsets each, LATEST or EARLIEST), the leaders asked concurrently,
+ * each leader's calls one after the other.  A leader that does not answer
+ * leaves its partitions' offsets unknown (said in *note); when none
+ * answers the refresh fails.
+ */
+int
+kafka_log_end(ksrc *k, kresult *r, char **err, char **note)
+{
+	leader_job *jobs = NULL;
+	int njobs = 0, i, j, q, timeout = (int)(k->cfg.timeout_us / 1000), nfailed = 0;
+	size_t cap = 0, ntid = 0;
+	int32_t *tid = NULL; /* topic id -> index in r->topics */
+	bool *used;
+	rd_kafka_resp_err_t e = RD_KAFKA_RESP_ERR_NO_ERROR;
+	if (timeout > 5000)
+		timeout = 5000;
+	for (j = 0; j < r->ntopics; j++) {
+		if ((size_t)r->topics[j].id >= ntid) {
+			size_t n = ntid ? ntid : 64, old = ntid;
+			while (n <= (size_t)r->topics[j].id)
+				n *= 2;
+			tid = xreallocarray(tid, n, sizeof *tid);
+			for (; old < n; old++)
+				tid[old] = -1;
+			ntid = n;
+		}
+		tid[r->topics[j].id] = j;
+	}
+	used = used_topics(k, r, tid, ntid);
+	for (j = 0; j < r->ntopics; j++) {
+		for (q = 0; used[j] && q < r->topics[j].np; q++) {
+			if (r->topics[j].leader[q] < 0)
+				continue;
+			job_add(&jobs, &njobs, &cap, k, r->topics[j].leader[q], intern_topic_name(r->topics[j].id), q,
+				timeout, false);
+			job_add(&jobs, &njobs, &cap, k, r->topics[j].leader[q], intern_topic_name(r->topics[j].id), q,
+				timeout, true);
+		}
+	}
+	free(used);
+	for (i = 0; i < njobs; i++) {
+		if (njobs > 1 && i < 16 && pthread_create(&jobs[i].thread, NULL, leader_query, &jobs[i]) == 0)
+			jobs[i].started = true;
+		else
+			leader_query(&jobs[i]);
+	}
+	for (i = 0; i < njobs; i++) {
+		if (jobs[i].started)
+			pthread_join(jobs[i].thread, NULL);
+		if (jobs[i].failed > 0) {
+			nfailed++;
+			e = jobs[i].err;
+		}
+	}
+	k->log_end_calls = log_end_take(r, jobs, njobs, tid, ntid);
+	r->requests += k->log_end_calls;
+	free(jobs);
+	free(tid);
+	if (nfailed > 0 && nfailed == njobs) {
+		*err = kafka_cluster_reason(&k->errs);
+		if (*err == NULL)
+			*err = kafka_describe_error(e, "log-end offsets");
+		return -1;
+	}
+	if (nfailed > 0)
+		*note = xasprintf("log-end offsets unknown on %d of %d leaders: %s", nfailed, njobs, rd_kafka_err2str(e));
+	return 0;
+}

@@ -1,0 +1,26 @@
+/*
+ * kafka_requests.h: what the kafka source asks the cluster about groups and
+ * partitions, on its worker thread (kafka_requests.c): the listing, the
+ * plan's descriptions and committed offsets in a window of requests, and
+ * the log-end and log-start offsets of the topics in use.  Answers go into
+ * the group table and the refresh's result (kafka_table.h); a request the
+ * cluster does not answer ends in librdkafka's words when it gave some
+ * (kafka_errors.h).
+ */
+#ifndef KGTOP_SOURCES_KAFKA_KAFKA_REQUESTS_H
+#define KGTOP_SOURCES_KAFKA_KAFKA_REQUESTS_H
+
+#include <stdbool.h>
+
+#include "sources/kafka/kafka_int.h"
+
+/* True when the topic passes -t (internal topics only when -t names them). */
+bool kafka_topic_selected(ksrc *k, const char *name);
+/* ListConsumerGroups into the table (-g / -G apply), or *unsupported (the mock cluster); -1 with *err. */
+int kafka_list_groups(ksrc *k, bool *unsupported, char **err);
+/* Describe and fetch the offsets of what the plan marked, a window of requests in flight; -1 with *err. */
+int kafka_groups_ask(ksrc *k, kresult *r, char **err);
+/* The log-end and log-start offsets of every partition of the topics in use into r; -1 with *err, *note when some leaders did not answer. */
+int kafka_log_end(ksrc *k, kresult *r, char **err, char **note);
+
+#endif

@@ -1,0 +1,201 @@
+/*
+ * kafka_sched.c: which groups a refresh asks about (see kafka_sched.h).
+ *
+ * A plan walks the groups by priority, spending a token bucket of requests;
+ * the rotation sorts what is left by the age of its data.  Everything is a
+ * function of the groups handed in and the time given: no clock, no I/O.
+ */
+#include "config.h"
+
+#include "sources/kafka/kafka_sched.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/defaults.h"
+#include "util/util.h"
+
+#define PRIO_ROTATION 4
+
+/* Start a scheduler. */
+void
+kafka_sched_init(ksched *s, const ksched_config *cfg)
+{
+	memset(s, 0, sizeof *s);
+	if (cfg != NULL)
+		s->cfg = *cfg;
+	if (s->cfg.full_refresh_us <= 0)
+		s->cfg.full_refresh_us = KG_DEFAULT_FULL_REFRESH_US;
+	if (s->cfg.max_requests <= 0)
+		s->cfg.max_requests = KG_DEFAULT_MAX_REQUESTS;
+	s->tokens = s->cfg.max_requests;
+}
+
+/* Paced (a screen) or as fast as the budget allows. */
+void
+kafka_sched_paced(ksched *s, bool paced)
+{
+	s->paced = paced;
+}
+
+/* True when a description can tell more than the listing. */
+bool
+kafka_sched_needs_describe(const ksched_group *g)
+{
+	if (g->flags & KSCHED_WATCHED)
+		return false;
+	if (g->listed == KG_STATE_EMPTY)
+		return g->described != KG_STATE_EMPTY && g->described != KG_STATE_UNKNOWN;
+	return true;
+}
+
+/* Describe this group if it is asked about at all. */
+static bool
+wants_describe(const ksched_group *g)
+{
+	if (g->flags & KSCHED_WATCHED)
+		return false;
+	return kafka_sched_needs_describe(g) || (g->flags & KSCHED_SELECTED);
+}
+
+/* Requests asking about g costs. */
+static int
+cost(const ksched_group *g)
+{
+	return KSCHED_COST_OFFSETS + (wants_describe(g) ? KSCHED_COST_DESCRIBE : 0);
+}
+
+/* The listed state moved away from the last description, or a rebalance is under way. */
+static bool
+changed(const ksched_group *g)
+{
+	if (g->listed != KG_STATE_UNKNOWN && g->described != KG_STATE_UNKNOWN && g->listed != g->described)
+		return true;
+	if (state_rebalancing(g->listed))
+		return true;
+	return g->listed == KG_STATE_UNKNOWN && state_rebalancing(g->described);
+}
+
+/* 0 (always) to PRIO_ROTATION (when its turn comes). */
+static int
+priority(const ksched_group *g)
+{
+	if (g->flags & (KSCHED_SELECTED | KSCHED_WATCHED))
+		return 0;
+	if (changed(g))
+		return 1;
+	if (g->flags & KSCHED_HOT)
+		return 2;
+	if (g->flags & KSCHED_FOCUS)
+		return 3;
+	return PRIO_ROTATION;
+}
+
+/* The time of a group's oldest data (0: never asked). */
+static int64_t
+age_key(const ksched_group *g)
+{
+	if (kafka_sched_needs_describe(g) && g->desc_us < g->offs_us)
+		return g->desc_us;
+	return g->offs_us;
+}
+
+/* Ask about g in this refresh. */
+static void
+take(ksched_plan *p, ksched_group *g)
+{
+	g->offsets = true;
+	g->describe = wants_describe(g);
+	p->offsets++;
+	p->describe += g->describe;
+	p->requests += cost(g);
+}
+
+/* Rotation order: oldest data first, then by id. */
+static int
+rotation_cmp(const void *a, const void *b, void *arg)
+{
+	const ksched_group *g = arg;
+	const ksched_group *x = &g[*(const size_t *)a], *y = &g[*(const size_t *)b];
+	int64_t kx = age_key(x), ky = age_key(y);
+	if (kx != ky)
+		return kx < ky ? -1 : 1;
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/*
+ * The rotation: the oldest first, just fast enough that each group is asked
+ * again within --full-refresh of its last answer (a cycle one refresh
+ * shorter), faster for the groups already that old, within the budget.
+ * Without a screen, when the budget covers every group, all of them.
+ */
+static void
+plan_rotation(ksched *s, ksched_group *g, size_t n, int64_t now_us, int64_t dt_us, ksched_plan *p)
+{
+	size_t *idx = xmalloc((n ? n : 1) * sizeof *idx), nidx = 0, i;
+	double total = 0, quota;
+	int64_t period = s->cfg.full_refresh_us - dt_us > dt_us ? s->cfg.full_refresh_us - dt_us : s->cfg.full_refresh_us;
+	bool all;
+	for (i = 0; i < n; i++) {
+		if (!g[i].offsets) {
+			idx[nidx++] = i;
+			total += cost(&g[i]);
+		}
+	}
+	qsort_r(idx, nidx, sizeof *idx, rotation_cmp, g);
+	all = !s->paced && total <= s->tokens;
+	quota = s->carry + total * (double)dt_us / (double)period;
+	for (i = 0; i < nidx; i++) {
+		ksched_group *x = &g[idx[i]];
+		int64_t key = age_key(x);
+		bool overdue = key == 0 || now_us - key >= period;
+		int c = cost(x);
+		if (!all && !overdue && quota < c)
+			break;
+		if (s->tokens < c)
+			break;
+		take(p, x);
+		s->tokens -= c;
+		quota -= c;
+	}
+	for (; i < nidx; i++) {
+		int64_t key = age_key(&g[idx[i]]);
+		if (key > 0 && (p->oldest_us == 0 || key < p->oldest_us))
+			p->oldest_us = key;
+	}
+	s->carry = quota < 0 ? 0 : quota > total ? total : quota;
+	free(idx);
+}
+
+/* Plan one refresh. */
+ksched_plan
+kafka_sched_plan(ksched *s, ksched_group *g, size_t n, int64_t now_us, int fixed_cost)
+{
+	ksched_plan p;
+	int64_t dt = s->last_us > 0 && now_us > s->last_us ? now_us - s->last_us : 0;
+	size_t i;
+	int prio;
+	memset(&p, 0, sizeof p);
+	for (i = 0; i < n; i++)
+		g[i].describe = g[i].offsets = false;
+	s->last_us = now_us;
+	if (s->cfg.everything) {
+		for (i = 0; i < n; i++)
+			take(&p, &g[i]);
+		return p;
+	}
+	s->tokens += s->cfg.max_requests * (double)dt / 1e6;
+	if (s->tokens > 2 * s->cfg.max_requests)
+		s->tokens = 2 * s->cfg.max_requests;
+	s->tokens -= fixed_cost;
+	for (prio = 0; prio < PRIO_ROTATION; prio++) {
+		for (i = 0; i < n; i++) {
+			if (priority(&g[i]) != prio || (prio > 0 && s->tokens < cost(&g[i])))
+				continue;
+			take(&p, &g[i]);
+			s->tokens -= cost(&g[i]);
+		}
+	}
+	plan_rotation(s, g, n, now_us, dt, &p);
+	return p;
+}

@@ -1,0 +1,89 @@
+/*
+ * kafka_sched.h: which groups the kafka source asks about in a refresh
+ * (pure code: no librdkafka, no clock of its own; tested alone).
+ *
+ * librdkafka 2.0.2 sends one DescribeGroups and one OffsetFetch per group,
+ * each after its own FindCoordinator: about 4 requests per group.  A
+ * refresh therefore asks only what can have changed or what somebody looks
+ * at, in this order, while a request budget (--max-requests per second,
+ * saved up for at most two seconds) lasts:
+ *   1. the selected group and the watched ones (always, even in debt);
+ *   2. groups whose listed state changed since their last description, or
+ *      that are rebalancing (listed, or last described, so);
+ *   3. groups a trace stream just spoke of;
+ *   4. the groups on screen;
+ *   5. groups never asked, then the rotation: the oldest data first, just
+ *      fast enough to ask every group again within --full-refresh, faster
+ *      only for groups already that old; without a screen (--json), when
+ *      the budget covers every group, all of them every refresh.
+ * A group listed Empty is never described (the listing says all a
+ * description would: no members) unless it is selected or its last
+ * description said otherwise; its committed offsets are still asked on the
+ * rotation (an offset reset needs an Empty group).  With `everything`
+ * (--once, --check) every group is asked and the budget is ignored.
+ */
+#ifndef KGTOP_SOURCES_KAFKA_KAFKA_SCHED_H
+#define KGTOP_SOURCES_KAFKA_KAFKA_SCHED_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/snapshot.h"
+
+#define KSCHED_SELECTED 0x1u /* the dashboard's selected group */
+#define KSCHED_FOCUS 0x2u    /* on screen */
+#define KSCHED_HOT 0x4u      /* a trace stream spoke of it since the last refresh */
+#define KSCHED_WATCHED 0x8u  /* followed by its offsets only (kafka_source_watch) */
+
+#define KSCHED_COST_DESCRIBE 2 /* FindCoordinator + DescribeGroups */
+#define KSCHED_COST_OFFSETS 2  /* FindCoordinator + OffsetFetch */
+
+/* One group as the scheduler sees it; describe and offsets are its answer. */
+typedef struct ksched_group {
+	int32_t id;                   /* interned group id (breaks ties) */
+	kg_group_state listed;        /* in this refresh's listing; UNKNOWN when the broker does not say */
+	kg_group_state described;     /* in its last description; UNKNOWN when never described */
+	int64_t desc_us;              /* when it was last described, 0 never */
+	int64_t offs_us;              /* when its committed offsets were last asked, 0 never */
+	unsigned flags;               /* KSCHED_* */
+	bool describe;                /* out: describe it now */
+	bool offsets;                 /* out: ask its committed offsets now */
+} ksched_group;
+
+typedef struct ksched_config {
+	int64_t full_refresh_us; /* every group asked at least this often (0: KG_DEFAULT_FULL_REFRESH_US) */
+	double max_requests;     /* per second (0: KG_DEFAULT_MAX_REQUESTS) */
+	bool everything;         /* --once / --check: every group, no budget */
+} ksched_config;
+
+typedef struct ksched {
+	ksched_config cfg;
+	bool paced;      /* a screen said what it shows: never more than the --full-refresh pace */
+	double tokens;   /* requests the budget still allows */
+	double carry;    /* the paced rotation's share not yet spent (requests) */
+	int64_t last_us; /* the previous plan, 0 none */
+} ksched;
+
+/* What a plan asks. */
+typedef struct ksched_plan {
+	int describe;      /* groups to describe */
+	int offsets;       /* groups whose offsets to ask */
+	int requests;      /* the requests that makes (KSCHED_COST_*) */
+	int64_t oldest_us; /* the oldest data left unasked (min of its times), 0 none */
+} ksched_plan;
+
+/* Start a scheduler. */
+void kafka_sched_init(ksched *s, const ksched_config *cfg);
+/* Say whether a screen tells what it shows (the rotation at its pace) or not (all groups when the budget covers them). */
+void kafka_sched_paced(ksched *s, bool paced);
+/* True when a group needs describing at all (not when listed Empty and last described Empty, or never). */
+bool kafka_sched_needs_describe(const ksched_group *g);
+/*
+ * Plan the refresh at now_us over n groups (fills each describe and
+ * offsets); fixed_cost is what the refresh asks anyway (metadata, listing,
+ * log-end offsets), taken from the budget first.
+ */
+ksched_plan kafka_sched_plan(ksched *s, ksched_group *g, size_t n, int64_t now_us, int fixed_cost);
+
+#endif

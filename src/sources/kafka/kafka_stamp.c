@@ -1,0 +1,292 @@
+/*
+ * kafka_stamp.c: the record at a committed offset, for the exact time lag
+ * (the model's progress.h takes now minus its timestamp).
+ *
+ * On the kafka source's worker, after the log-end and log-start query:
+ * the partitions to read are the selected group's (every group's under
+ * --once, which makes one refresh, and --check, which has no screen to
+ * select one) whose committed offset has lag, is not
+ * below the log start, and has no read yet: a read is cached per
+ * partition and offset, so a partition is read again only when its
+ * committed offset moved, at most once per refresh, at most
+ * KG_STAMP_READS per refresh.  A read that got no answer is tried again
+ * after STAMP_RETRY_US.
+ *
+ * The reads use librdkafka's simple consumer on the source's own handle,
+ * which has no group.id: rd_kafka_consume_start_queue() at the offset,
+ * one message, rd_kafka_consume_stop().  It never subscribes, never joins
+ * a group and never commits (rd_kafka_assign() needs a group: librdkafka
+ * 2.0.2 answers "Unknown group" on a handle without one).  The topic
+ * handles say auto.offset.reset=error, so an offset the log no longer has
+ * is said, not replaced by another.
+ */
+#include "config.h"
+
+#include "sources/kafka/kafka_stamp.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/defaults.h"
+#include "model/intern.h"
+#include "sources/kafka/kafka_table.h"
+#include "util/log.h"
+#include "util/util.h"
+
+#define STAMP_RETRY_US (30LL * 1000000) /* a read without an answer is tried again after this */
+#define STAMP_WAIT_MAX_MS 3000          /* the reads of a refresh wait at most this long (and a third of --timeout) */
+
+/* The reads kept of one topic, by partition. */
+typedef struct kstamp_topic {
+	int n;
+	kg_stamp *s;           /* offset -1: none */
+	int64_t *read_us;      /* when each was read */
+	rd_kafka_topic_t *rkt; /* the simple consumer's handle, made on first use */
+} kstamp_topic;
+
+struct kstamps {
+	kstamp_topic *t; /* by topic id */
+	size_t n;
+};
+
+/* A partition to read this refresh. */
+typedef struct kwant {
+	int32_t topic;
+	int32_t partition;
+	int64_t offset;
+	bool started, done;
+	kg_stamp got;
+} kwant;
+
+/* The reads of a topic id, grown to hold partition p. */
+static kstamp_topic *
+stamp_topic(ksrc *k, int32_t id, int p)
+{
+	struct kstamps *c;
+	kstamp_topic *t;
+	int i;
+	if (k->stamps == NULL)
+		k->stamps = xcalloc(1, sizeof *k->stamps);
+	c = k->stamps;
+	if ((size_t)id >= c->n) {
+		size_t old = c->n, n = old ? old : 64;
+		while (n <= (size_t)id)
+			n *= 2;
+		c->t = xreallocarray(c->t, n, sizeof *c->t);
+		memset(c->t + old, 0, (n - old) * sizeof *c->t);
+		c->n = n;
+	}
+	t = &c->t[id];
+	if (p >= t->n) {
+		t->s = xreallocarray(t->s, (size_t)p + 1, sizeof *t->s);
+		t->read_us = xreallocarray(t->read_us, (size_t)p + 1, sizeof *t->read_us);
+		for (i = t->n; i <= p; i++) {
+			t->s[i] = (kg_stamp){ .offset = -1, .record = -1, .ts_ms = -1 };
+			t->read_us[i] = 0;
+		}
+		t->n = p + 1;
+	}
+	return t;
+}
+
+/* True when partition p of topic t at offset has to be read now. */
+static bool
+stamp_wanted(ksrc *k, const ktopic *t, int p, int64_t offset, int64_t now)
+{
+	const kstamp_topic *c;
+	if (offset < 0 || p < 0 || p >= t->np || t->log_end[p] <= offset || (t->log_start[p] >= 0 && offset < t->log_start[p]))
+		return false; /* no lag (nothing waits), or below the log start (LOST: nothing to read) */
+	if (k->stamps == NULL || (size_t)t->id >= k->stamps->n || p >= k->stamps->t[t->id].n)
+		return true;
+	c = &k->stamps->t[t->id];
+	if (c->s[p].offset != offset)
+		return true;
+	return c->s[p].why == KG_TLAG_NO_ANSWER && now - c->read_us[p] >= STAMP_RETRY_US;
+}
+
+/* The partitions to read: the selected group's (every group's for --once and --check) that need it, each once. */
+static int
+stamps_plan(ksrc *k, kresult *r, kwant **w, size_t *cap, int64_t now)
+{
+	size_t i;
+	int n = 0, q, j;
+	for (i = 0; i < k->tab.n && n < KG_STAMP_READS; i++) {
+		const kentry *e = &k->tab.e[i];
+		if ((!k->cfg.once && !k->cfg.stamps_all && !(e->s.flags & KSCHED_SELECTED)) || e->offs == NULL)
+			continue;
+		for (q = 0; q < e->offs->nc && n < KG_STAMP_READS; q++) {
+			const kcommit *c = &e->offs->c[q];
+			const ktopic *t = kafka_result_topic(r, c->tp.topic);
+			bool dup = false;
+			if (t == NULL || !stamp_wanted(k, t, c->tp.partition, c->offset, now))
+				continue;
+			for (j = 0; j < n && !dup; j++)
+				dup = (*w)[j].topic == c->tp.topic && (*w)[j].partition == c->tp.partition;
+			if (dup)
+				continue; /* one read per partition per refresh */
+			util_grow(w, cap, (size_t)n + 1, sizeof **w);
+			memset(&(*w)[n], 0, sizeof **w);
+			(*w)[n].topic = c->tp.topic;
+			(*w)[n].partition = c->tp.partition;
+			(*w)[n].offset = c->offset;
+			(*w)[n].got = (kg_stamp){ .offset = c->offset, .record = -1, .ts_ms = -1, .why = KG_TLAG_NO_ANSWER };
+			n++;
+		}
+	}
+	return n;
+}
+
+/* The simple consumer's handle of a topic (auto.offset.reset=error). */
+static rd_kafka_topic_t *
+stamp_rkt(ksrc *k, int32_t topic)
+{
+	kstamp_topic *t = stamp_topic(k, topic, 0);
+	if (t->rkt == NULL) {
+		rd_kafka_topic_conf_t *tc = rd_kafka_topic_conf_new();
+		char e[256];
+		rd_kafka_topic_conf_set(tc, "auto.offset.reset", "error", e, sizeof e);
+		/* the simple consumer's own commit (a topic property, default true: every 60 s to the
+		 * handle's group kgtop.never-joins) stays off: kgtop never commits an offset */
+		if (rd_kafka_topic_conf_set(tc, "auto.commit.enable", "false", e, sizeof e) != RD_KAFKA_CONF_OK)
+			log_msg(KG_LOG_WARN, "kafka: cannot turn the reads' auto.commit.enable off: %s", e);
+		t->rkt = rd_kafka_topic_new(k->rk, intern_topic_name(topic), tc);
+	}
+	return t->rkt;
+}
+
+/* Take one message for the read it answers; true when it answered one. */
+static bool
+stamp_take(kwant *w, int n, rd_kafka_message_t *m)
+{
+	int32_t topic;
+	int j;
+	if (m->rkt == NULL)
+		return false; /* an error of no partition (the handle's own): no read's answer */
+	topic = intern_topic(rd_kafka_topic_name(m->rkt));
+	for (j = 0; j < n; j++) {
+		kwant *x = &w[j];
+		if (x->done || !x->started || x->topic != topic || x->partition != m->partition)
+			continue; /* a partition two groups want at two offsets is started once a refresh */
+		if (m->err == RD_KAFKA_RESP_ERR_NO_ERROR && m->offset < x->offset)
+			return false; /* fetched before an earlier read stopped: not the record asked */
+		x->done = true;
+		if (m->err == RD_KAFKA_RESP_ERR_NO_ERROR) {
+			x->got.record = m->offset;
+			x->got.ts_ms = rd_kafka_message_timestamp(m, NULL);
+			x->got.why = x->got.ts_ms >= 0 ? KG_TLAG_WHY_NONE : KG_TLAG_NO_TIMESTAMP;
+			log_msg(KG_LOG_DEBUG, "kafka: read %s [%d] at %lld: record %lld, timestamp %lld",
+				intern_topic_name(topic), (int)m->partition, (long long)x->offset, (long long)m->offset,
+				(long long)x->got.ts_ms);
+		} else if (m->err == RD_KAFKA_RESP_ERR_OFFSET_OUT_OF_RANGE || m->err == RD_KAFKA_RESP_ERR__AUTO_OFFSET_RESET ||
+			   m->err == RD_KAFKA_RESP_ERR__PARTITION_EOF) {
+			x->got.why = KG_TLAG_NO_RECORDS; /* the log has no record there (any more) */
+		} else {
+			log_msg(KG_LOG_DEBUG, "kafka: reading %s [%d] at %lld: %s", intern_topic_name(topic), (int)m->partition,
+				(long long)x->offset, rd_kafka_err2str(m->err));
+			x->done = false; /* a transient error: the fetcher tries again until the deadline */
+		}
+		return x->done;
+	}
+	return false;
+}
+
+/* Read every wanted record: start them all on one queue, take one message each until the deadline, stop them. */
+static void
+stamps_fetch(ksrc *k, kwant *w, int n)
+{
+	rd_kafka_queue_t *q = rd_kafka_queue_new(k->rk);
+	/* a third of --timeout at most: --once waits --timeout for the whole refresh, reads included */
+	int64_t wait_ms = KG_MIN(k->cfg.timeout_us / 3000, STAMP_WAIT_MAX_MS);
+	int64_t deadline = util_mono_us() + wait_ms * 1000;
+	int j, left = 0;
+	rd_kafka_message_t *m;
+	for (j = 0; j < n; j++) {
+		rd_kafka_topic_t *rkt = stamp_rkt(k, w[j].topic);
+		w[j].started = rkt != NULL && rd_kafka_consume_start_queue(rkt, w[j].partition, w[j].offset, q) == 0;
+		left += w[j].started;
+	}
+	while (left > 0 && !atomic_load(&k->stop) && util_mono_us() < deadline) {
+		m = rd_kafka_consume_queue(q, 100);
+		if (m == NULL)
+			continue;
+		if (stamp_take(w, n, m))
+			left--;
+		rd_kafka_message_destroy(m);
+	}
+	for (j = 0; j < n; j++) {
+		if (w[j].started && !w[j].done)
+			log_msg(KG_LOG_DEBUG, "kafka: read %s [%d] at %lld: no answer within %lld ms",
+				intern_topic_name(w[j].topic), (int)w[j].partition, (long long)w[j].offset, (long long)wait_ms);
+		if (w[j].started)
+			rd_kafka_consume_stop(stamp_rkt(k, w[j].topic), w[j].partition);
+	}
+	while ((m = rd_kafka_consume_queue(q, 0)) != NULL)
+		rd_kafka_message_destroy(m);
+	rd_kafka_queue_destroy(q);
+}
+
+/* The result's topics get every read kept of them. */
+static void
+stamps_publish(ksrc *k, kresult *r)
+{
+	int i, p;
+	for (i = 0; k->stamps != NULL && i < r->ntopics; i++) {
+		ktopic *t = &r->topics[i];
+		const kstamp_topic *c = (size_t)t->id < k->stamps->n ? &k->stamps->t[t->id] : NULL;
+		if (c == NULL || c->n == 0)
+			continue;
+		t->stamp = xmalloc((size_t)(t->np ? t->np : 1) * sizeof *t->stamp);
+		for (p = 0; p < t->np; p++)
+			t->stamp[p] = p < c->n ? c->s[p] : (kg_stamp){ .offset = -1, .record = -1, .ts_ms = -1 };
+	}
+}
+
+/* Read what needs reading, keep it, give the result every read kept. */
+void
+kafka_stamps_read(ksrc *k, kresult *r)
+{
+	kwant *w = NULL;
+	size_t cap = 0;
+	int64_t now = util_now_us();
+	int n = stamps_plan(k, r, &w, &cap, now), j, leaders = 0;
+	if (n > 0) {
+		stamps_fetch(k, w, n);
+		for (j = 0; j < n; j++) {
+			kstamp_topic *t = stamp_topic(k, w[j].topic, w[j].partition);
+			const ktopic *rt = kafka_result_topic(r, w[j].topic);
+			int i;
+			bool seen = false;
+			t->s[w[j].partition] = w[j].got;
+			t->read_us[w[j].partition] = now;
+			/* about one Fetch per leader the reads went to */
+			for (i = 0; i < j && !seen && rt != NULL; i++) {
+				const ktopic *ot = kafka_result_topic(r, w[i].topic);
+				seen = ot != NULL && ot->leader[w[i].partition] == rt->leader[w[j].partition];
+			}
+			leaders += !seen;
+		}
+		r->stamp_reads = n;
+		r->requests += leaders;
+	}
+	stamps_publish(k, r);
+	free(w);
+}
+
+/* Free the cache. */
+void
+kafka_stamps_free(ksrc *k)
+{
+	size_t i;
+	if (k->stamps == NULL)
+		return;
+	for (i = 0; i < k->stamps->n; i++) {
+		kstamp_topic *t = &k->stamps->t[i];
+		if (t->rkt != NULL)
+			rd_kafka_topic_destroy(t->rkt);
+		free(t->s);
+		free(t->read_us);
+	}
+	free(k->stamps->t);
+	free(k->stamps);
+	k->stamps = NULL;
+}

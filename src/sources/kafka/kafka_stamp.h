@@ -1,0 +1,22 @@
+/*
+ * kafka_stamp.h: the record at a committed offset, read for the exact time
+ * lag (kafka_stamp.c), on the kafka source's worker after the log-end and
+ * log-start query.  Its cache (struct kstamps, hung off ksrc.stamps) is
+ * the worker's alone.
+ */
+#ifndef KGTOP_SOURCES_KAFKA_KAFKA_STAMP_H
+#define KGTOP_SOURCES_KAFKA_KAFKA_STAMP_H
+
+#include "sources/kafka/kafka_int.h"
+
+/*
+ * Read the record at the committed offset of the partitions that need it
+ * (the selected group's, every group's under --once, at most
+ * KG_STAMP_READS): those with lag, not below the log start, whose offset
+ * has no read yet; then give the result every read kept.
+ */
+void kafka_stamps_read(ksrc *k, kresult *r);
+/* Free the cache (its topic handles go before the client handle). */
+void kafka_stamps_free(ksrc *k);
+
+#endif

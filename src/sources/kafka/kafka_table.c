@@ -1,0 +1,201 @@
+/*
+ * kafka_table.c: what the kafka source's worker knows across refreshes
+ * (the group table) and what it publishes (results); see kafka_table.h.
+ * Pure data: no librdkafka, no lock (the worker alone touches the table;
+ * a published result is never changed).
+ */
+#include "config.h"
+
+#include "sources/kafka/kafka_table.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/util.h"
+
+/* ---------------------------------------------------------------- table */
+
+/* Drop a reference to a description. */
+void
+kafka_desc_unref(kdesc *d)
+{
+	int i;
+	if (d == NULL || --d->refs > 0)
+		return;
+	for (i = 0; i < d->nm; i++) {
+		free(d->m[i].member_id);
+		free(d->m[i].client_id);
+		free(d->m[i].host);
+		free(d->m[i].instance_id);
+		free(d->m[i].asg);
+	}
+	free(d->m);
+	free(d->assignor);
+	free(d);
+}
+
+/* Drop a reference to committed offsets. */
+void
+kafka_offs_unref(koffs *o)
+{
+	if (o == NULL || --o->refs > 0)
+		return;
+	free(o->c);
+	free(o);
+}
+
+/* The entry of a group id. */
+kentry *
+kafka_table_get(ktable *t, int32_t id)
+{
+	if (id < 0 || (size_t)id >= t->nidx || t->idx[id] < 0)
+		return NULL;
+	return &t->e[t->idx[id]];
+}
+
+/* The entry of a group id, made when new. */
+kentry *
+kafka_table_add(ktable *t, int32_t id)
+{
+	kentry *e = kafka_table_get(t, id);
+	if (e != NULL)
+		return e;
+	if ((size_t)id >= t->nidx) {
+		size_t n = t->nidx ? t->nidx : 64, old = t->nidx;
+		while (n <= (size_t)id)
+			n *= 2;
+		t->idx = xreallocarray(t->idx, n, sizeof *t->idx);
+		for (; old < n; old++)
+			t->idx[old] = -1;
+		t->nidx = n;
+	}
+	util_grow(&t->e, &t->cap, t->n + 1, sizeof *t->e);
+	e = &t->e[t->n];
+	memset(e, 0, sizeof *e);
+	e->s.id = id;
+	e->s.listed = e->s.described = KG_STATE_UNKNOWN;
+	e->watch_topic = -1;
+	t->idx[id] = (int)t->n++;
+	return e;
+}
+
+/* Free an entry's contents. */
+static void
+entry_clear(kentry *e)
+{
+	kafka_desc_unref(e->desc);
+	kafka_offs_unref(e->offs);
+	free(e->desc_err);
+	free(e->offs_err);
+}
+
+/* Drop the entries not listed now and not watched. */
+void
+kafka_table_prune(ktable *t)
+{
+	size_t i = 0;
+	while (i < t->n) {
+		kentry *e = &t->e[i];
+		if (e->listed_now || e->watch_topic >= 0) {
+			i++;
+			continue;
+		}
+		t->idx[e->s.id] = -1;
+		entry_clear(e);
+		if (i != t->n - 1) {
+			*e = t->e[t->n - 1];
+			t->idx[e->s.id] = (int)i;
+		}
+		t->n--;
+	}
+}
+
+/* Free the table. */
+void
+kafka_table_free(ktable *t)
+{
+	size_t i;
+	for (i = 0; i < t->n; i++)
+		entry_clear(&t->e[i]);
+	free(t->e);
+	free(t->idx);
+	memset(t, 0, sizeof *t);
+}
+
+/* --------------------------------------------------------------- results */
+
+/* Drop a result group's references. */
+static void
+group_clear(kgroup *g)
+{
+	kafka_desc_unref(g->desc);
+	kafka_offs_unref(g->offs);
+	free(g->error);
+}
+
+/* The result's groups: every entry, sharing descriptions and offsets. */
+void
+kafka_table_publish(ktable *t, kresult *r, int64_t now_us)
+{
+	size_t i;
+	r->groups = xcalloc(t->n ? t->n : 1, sizeof *r->groups);
+	for (i = 0; i < t->n; i++) {
+		kentry *e = &t->e[i];
+		kgroup *g = &r->groups[r->ngroups++];
+		int64_t when = now_us;
+		g->id = e->s.id;
+		g->listed = e->s.listed;
+		g->simple = e->simple;
+		g->watch_topic = e->watch_topic;
+		if ((g->desc = e->desc) != NULL) {
+			g->desc->refs++;
+			/* an Empty group listed Empty again: the listing is as good as a description */
+			if (!(e->s.listed == KG_STATE_EMPTY && e->desc->state == KG_STATE_EMPTY))
+				when = e->desc->time_us;
+		}
+		if ((g->offs = e->offs) != NULL) {
+			g->offs->refs++;
+			if (g->offs->time_us < when)
+				when = g->offs->time_us;
+		}
+		g->data_time_us = when;
+		if (e->desc_err != NULL || e->offs_err != NULL)
+			g->error = xstrdup(e->desc_err != NULL ? e->desc_err : e->offs_err);
+	}
+}
+
+/* Free a result. */
+void
+kafka_result_free(kresult *r)
+{
+	int i;
+	if (r == NULL)
+		return;
+	for (i = 0; i < r->nbrokers; i++)
+		free((char *)r->brokers[i].host);
+	free(r->brokers);
+	for (i = 0; i < r->ntopics; i++) {
+		free(r->topics[i].leader);
+		free(r->topics[i].log_end);
+		free(r->topics[i].log_start);
+		free(r->topics[i].stamp);
+	}
+	free(r->topics);
+	for (i = 0; i < r->ngroups; i++)
+		group_clear(&r->groups[i]);
+	free(r->groups);
+	free(r->log_end_note);
+	free(r);
+}
+
+/* Find a topic of a result. */
+ktopic *
+kafka_result_topic(kresult *r, int32_t id)
+{
+	int i;
+	for (i = 0; i < r->ntopics; i++) {
+		if (r->topics[i].id == id)
+			return &r->topics[i];
+	}
+	return NULL;
+}
