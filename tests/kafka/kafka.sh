@@ -22,6 +22,9 @@ KAFKA_PIDS=""
 FLEET_PID=""
 FLEET_N=0
 KAFKA_HEAP="${KAFKA_HEAP:--Xmx384m}"
+# the brokers' log times, date(1) and kgtop read the same zone
+TZ=UTC
+export TZ
 # C1 only and the serial collector: these JVMs start faster and take less of 2 cores
 JAVA_OPTS_K="-Xms64m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Djava.awt.headless=true"
 
@@ -301,4 +304,105 @@ kgtop_rows() {
 # kcg_rows FILE: kafka-consumer-groups.sh --describe's rows
 kcg_rows() {
 	awk 'NF >= 9 && $1 != "GROUP" && $3 ~ /^[0-9]+$/ { print $1, $2, $3, $4, $5, $6, $7, $8, $9 }' "$1" | sort
+}
+
+# fleet_tsv: the fleet's callbacks as "t ev client group gen parts owned" lines (parts and owned
+# t1-0,t1-1 or -), in the order they were written
+fleet_tsv() {
+	sed -n 's/^{"t":\([0-9]*\),"ev":"\(assigned\|revoked\|lost\)","c":"\([^"]*\)","group":"\([^"]*\)","gen":\(-*[0-9]*\),"member":"[^"]*","parts":\[\([^]]*\)\],"owned":\[\([^]]*\)\].*/\1 \2 \3 \4 \5 P\6 O\7/p' "$FLEET" |
+		tr -d '"' | sed 's/ P$/ -/; s/ P / - /; s/ P/ /; s/ O$/ -/; s/ O/ /'
+}
+
+# truth_cost GROUP SINCE-MS [UNTIL-MS]: from the fleet's callbacks from SINCE to UNTIL, what an episode cost:
+# "members_stopped stopped_member_ms partitions_unconsumed unconsumed_partition_ms" (a member is
+# stopped from a revoke that leaves it nothing to its next assignment; a partition is unconsumed
+# from its revoke to its next owner's assignment)
+truth_cost() {
+	fleet_tsv | awk -v g="$1" -v since="$2" -v until="${3:-99999999999999}" '
+	$4 != g || $1 < since || $1 > until { next }
+	$2 == "revoked" && $6 != "-" {
+		n = split($6, ps, ",")
+		for (i = 1; i <= n; i++) if (!(ps[i] in rev)) rev[ps[i]] = $1
+		if ($7 == "-" && !($3 in stop)) stop[$3] = $1
+	}
+	$2 == "assigned" {
+		if (($3 in stop) && !($3 in back)) { back[$3] = 1; sms += $1 - stop[$3]; ms++ }
+		if ($6 != "-") {
+			n = split($6, ps, ",")
+			for (i = 1; i <= n; i++) if ((ps[i] in rev) && !(ps[i] in done)) { done[ps[i]] = 1; pms += $1 - rev[ps[i]]; pn++ }
+		}
+	}
+	END { printf "%d %d %d %d\n", ms, sms, pn, pms }'
+}
+
+# fleet_t ERE: the time (ms) of the first fleet line matching ERE
+fleet_t() {
+	grep -E -- "$1" "$FLEET" | head -1 | sed 's/^{"t":\([0-9]*\).*/\1/'
+}
+
+# log_ms FILE ERE [last]: the epoch milliseconds of the first (or last) log line matching ERE
+log_ms() {
+	l=$(grep -E -- "$2" "$1" | if [ "${3:-}" = last ]; then tail -1; else head -1; fi)
+	[ -n "$l" ] || { echo ""; return; }
+	d=$(echo "$l" | sed 's/^\[\([0-9-]* [0-9:]*\),\([0-9]*\)\].*/\1.\2/')
+	date -u -d "$d" +%s%3N
+}
+
+# kg_events JSONFILE [FROM [TO]]: the events of kgtop's complete --json lines (those after line
+# FROM up to line TO), one compact object a line
+kg_events() {
+	_n=$(wc -l <"$1")
+	_to=${3:-$_n}
+	[ "$_to" -le "$_n" ] || _to=$_n
+	[ "$_to" -gt "${2:-0}" ] || return 0
+	sed -n "$((${2:-0} + 1)),${_to}p" "$1" | "$JSONQ" -l '.events[]' | grep '^{'
+}
+
+# kg_lines JSONFILE: how many complete lines kgtop has written (a phase's boundary for kg_events)
+kg_lines() {
+	wc -l <"$1"
+}
+
+# kg_group JSONLINE-FILE GROUP: the group's object in the last --json line of the file
+kg_group() {
+	_n=$(wc -l <"$1")
+	[ "$_n" -gt 0 ] || return 1
+	sed -n "${_n}p" "$1" | "$JSONQ" '.groups[]' | grep "^{\"id\":\"$2\""
+}
+
+# jnum KEY: the first number of "KEY": in standard input (compact JSON)
+jnum() {
+	grep -o "\"$1\":[-0-9.]*" | head -1 | cut -d: -f2
+}
+
+# jstr KEY: the first string of "KEY": in standard input
+jstr() {
+	grep -o "\"$1\":\"[^\"]*\"" | head -1 | cut -d'"' -f4
+}
+
+# kg_parts: an event's "partitions" as t1-0,t1-1 (standard input: one event)
+kg_parts() {
+	sed 's/.*"partitions":\[\([^]]*\)\].*/\1/' | grep -o '"topic":"[^"]*","partition":[0-9]*' |
+		sed 's/"topic":"\([^"]*\)","partition":\([0-9]*\)/\1-\2/' | sort -t- -k2n | paste -sd, -
+}
+
+# le A B: A <= B for decimal numbers
+le() {
+	awk -v a="$1" -v b="$2" 'BEGIN { exit !(a != "" && b != "" && a + 0 <= b + 0) }'
+}
+
+# kgtop_bg OUT ARGS...: kgtop in the background (KG_PID), killed at exit
+kgtop_bg() {
+	_o=$1
+	shift
+	"$KGTOP" "$@" >"$_o" 2>"$_o.err" &
+	KG_PID=$!
+	T_PIDS="$T_PIDS $KG_PID"
+}
+
+# kgtop_stop PID: SIGTERM, and wait for it (at most 10 s, then SIGKILL)
+kgtop_stop() {
+	kill "$1" 2>/dev/null
+	t_wait_for 10 sh -c "! kill -0 $1 2>/dev/null" || kill -9 "$1" 2>/dev/null
+	wait "$1" 2>/dev/null
 }
