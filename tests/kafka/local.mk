@@ -24,5 +24,5 @@ EXTRA_DIST += $(KAFKA_SRCFILES) tests/kafka/kafka.sh tests/kafka/log4j2-broker.p
 	tests/kafka/log4j2-tools.properties tests/kafka/DISAGREEMENTS.md
 TESTS += tests/kafka/t_describe.sh
 EXTRA_DIST += tests/kafka/t_describe.sh
-TESTS += tests/kafka/t_rebalance.sh tests/kafka/t_progress.sh
-EXTRA_DIST += tests/kafka/t_rebalance.sh tests/kafka/t_progress.sh
+TESTS += tests/kafka/t_rebalance.sh tests/kafka/t_progress.sh tests/kafka/t_demo.sh
+EXTRA_DIST += tests/kafka/t_rebalance.sh tests/kafka/t_progress.sh tests/kafka/t_demo.sh

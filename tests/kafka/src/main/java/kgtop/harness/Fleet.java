@@ -61,6 +61,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  *   delete-records TOPIC PARTITION OFFSET
  *   describe GROUP  the Java admin client's DescribeConsumerGroups (ConsumerGroupDescribe, or DescribeGroups)
  *   list            the Java admin client's ListGroups
+ *   topics          the topics' names (ListTopics)
  *   quit
  * </pre>
  * Every command is answered by {"ev":"ack",...} (or "error") once done. Lines carry "t", the wall
@@ -170,6 +171,14 @@ public final class Fleet {
                             .str("protocol", g.protocol()).str("state", String.valueOf(g.groupState().orElse(null))).done());
                 }
                 emit(j.raw("groups", "[" + String.join(",", gs) + "]"));
+                break;
+            }
+            case "topics": {
+                List<String> ts = new ArrayList<>();
+                for (String t : new TreeSet<>(admin.listTopics().names().get(30, TimeUnit.SECONDS))) {
+                    ts.add(Json.quote(t));
+                }
+                emit(ev("topics").raw("topics", "[" + String.join(",", ts) + "]"));
                 break;
             }
             case "freeze":
