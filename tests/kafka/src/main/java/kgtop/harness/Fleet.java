@@ -52,7 +52,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  *   topic NAME PARTITIONS
  *   produce TOPIC COUNT [ts=EPOCH_MS] [step=MS] [partition=P]   COUNT records per partition, timestamps ts + i*step
  *   join NAME group=G topic=T [protocol=classic|consumer] [assignor=range|roundrobin|sticky|cooperative-sticky|uniform]
- *        [instance=ID] [session=MS] [heartbeat=MS] [poll=MS] [commit=sync|auto|none]
+ *        [instance=ID] [session=MS] [heartbeat=MS] [poll=MS] [commit=sync|auto|none] [jvm=child]
  *   leave NAME      close(): LeaveGroup, as an application that stops
  *   crash NAME      the consumer dies: its thread ends without LeaveGroup, no callback, no commit, no heartbeat
  *   stall NAME      stop calling poll() (the heartbeat goes on until max.poll.interval.ms); resume NAME
@@ -65,13 +65,20 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  *   quit
  * </pre>
  * Every command is answered by {"ev":"ack",...} (or "error") once done. Lines carry "t", the wall
- * clock in milliseconds. A crash uses close() with REMAIN_IN_GROUP (KIP-1092): the client's sockets
- * close, no LeaveGroup is sent and no callback runs, so the coordinator learns of it only when the
- * session times out, as with a process killed by the kernel.
+ * clock in milliseconds.
+ *
+ * <p>A crash must send nothing: no LeaveGroup, no leaving heartbeat, no commit, and its heartbeats
+ * must stop. In this JVM a classic consumer is closed with REMAIN_IN_GROUP (KIP-1092): its sockets
+ * close and the classic coordinator learns of it only when the session times out (checked against
+ * Kafka 4.3.1's log: "has failed"). A KIP-848 consumer closed that way still sends a leaving
+ * heartbeat (the broker logged "left the consumer group" at once), so such a member is started
+ * with jvm=child, in a JVM of its own that the fleet kills (SIGKILL) to crash it; its lines are
+ * copied to this one's output.
  */
 public final class Fleet {
     static final Object OUT = new Object();
     static final Map<String, Member> MEMBERS = new ConcurrentHashMap<>();
+    static final Map<String, Child> CHILDREN = new ConcurrentHashMap<>();
     static String bootstrap;
     static Admin admin;
     static KafkaProducer<byte[], byte[]> producer;
@@ -146,6 +153,11 @@ public final class Fleet {
                 produce(pos.get(0), Integer.parseInt(pos.get(1)), o);
                 break;
             case "join": {
+                if ("child".equals(o.get("jvm"))) {
+                    Child ch = new Child(pos.get(0), String.join(" ", w).replace(" jvm=child", ""));
+                    CHILDREN.put(ch.name, ch);
+                    break;
+                }
                 Member m = new Member(pos.get(0), o);
                 if (MEMBERS.putIfAbsent(m.name, m) != null) {
                     throw new IllegalArgumentException("member " + m.name + " exists");
@@ -183,6 +195,14 @@ public final class Fleet {
             }
             case "freeze":
             case "thaw":
+                for (Child ch : CHILDREN.values()) {
+                    if (pos.get(0).equals("all") || pos.get(0).equals(ch.name)) {
+                        ch.send(w[0] + " " + ch.name);
+                    }
+                }
+                if (CHILDREN.containsKey(pos.get(0))) {
+                    break;
+                }
                 for (Member m : targets(pos.get(0))) {
                     m.frozen = w[0].equals("freeze");
                     emit(ev(w[0]).str("c", m.name).str("group", m.group).raw("committed", m.committedJson()));
@@ -193,7 +213,14 @@ public final class Fleet {
             case "stall":
             case "resume":
             case "restart":
+                if (CHILDREN.containsKey(pos.get(0))) {
+                    CHILDREN.get(pos.get(0)).order(w[0]);
+                    break;
+                }
                 for (Member m : targets(pos.get(0))) {
+                    if (w[0].equals("crash") && m.opts.getOrDefault("protocol", "classic").equals("consumer")) {
+                        throw new IllegalArgumentException("crash of a group.protocol=consumer member needs jvm=child");
+                    }
                     m.order(w[0]);
                 }
                 break;
@@ -497,6 +524,67 @@ public final class Fleet {
                     j.num(e.getKey().toString(), e.getValue().offset());
                 }
                 emit(meta(tagged("commit")).raw("offsets", j.done()));
+            }
+        }
+    }
+
+    /** A member in a JVM of its own (a fleet of one), so that a crash can be a SIGKILL. */
+    static final class Child {
+        final String name;
+        final Process proc;
+        final java.io.PrintStream in;
+
+        Child(String name, String joinLine) throws Exception {
+            this.name = name;
+            List<String> cmd = new ArrayList<>();
+            cmd.add(System.getProperty("java.home") + "/bin/java");
+            for (String a : java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments()) {
+                if (!a.startsWith("-Xmx") && !a.startsWith("-agentlib") && !a.startsWith("-javaagent")) {
+                    cmd.add(a);
+                }
+            }
+            cmd.add("-Xmx96m");
+            cmd.add("-cp");
+            cmd.add(System.getProperty("java.class.path"));
+            cmd.add(Fleet.class.getName());
+            cmd.add(bootstrap);
+            ProcessBuilder pb = new ProcessBuilder(cmd);
+            pb.redirectError(ProcessBuilder.Redirect.INHERIT);
+            proc = pb.start();
+            in = new java.io.PrintStream(proc.getOutputStream(), true, StandardCharsets.UTF_8);
+            Thread copy = new Thread(() -> {
+                try (BufferedReader r = new BufferedReader(new InputStreamReader(proc.getInputStream(), StandardCharsets.UTF_8))) {
+                    String l;
+                    while ((l = r.readLine()) != null) {
+                        // its own acks and lifecycle lines are its business; the callbacks are the truth
+                        if (!l.matches("^\\{\"t\":[0-9]+,\"ev\":\"(ack|ready|bye)\".*")) {
+                            synchronized (OUT) {
+                                System.out.println(l);
+                                System.out.flush();
+                            }
+                        }
+                    }
+                } catch (java.io.IOException e) {
+                    // the child is gone
+                }
+            }, "child-" + name);
+            copy.setDaemon(true);
+            copy.start();
+            send(joinLine);
+        }
+
+        void send(String line) {
+            in.println(line);
+        }
+
+        void order(String what) throws Exception {
+            if (what.equals("crash")) {
+                emit(ev("crashed").str("c", name).str("how", "SIGKILL of its JVM").num("pid", proc.pid()));
+                proc.destroyForcibly();
+                proc.waitFor(10, TimeUnit.SECONDS);
+                CHILDREN.remove(name);
+            } else {
+                send(what + " " + name);
             }
         }
     }
