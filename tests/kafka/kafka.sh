@@ -406,3 +406,9 @@ kgtop_stop() {
 	t_wait_for 10 sh -c "! kill -0 $1 2>/dev/null" || kill -9 "$1" 2>/dev/null
 	wait "$1" 2>/dev/null
 }
+
+# kg_dump JSONFILE [FROM]: kgtop's events (kind, group, client, reason, message) as TAP comments
+kg_dump() {
+	kg_events "$1" "${2:-0}" | grep -v '"kind":"\(source\|group_appeared\)"' |
+		sed 's/.*"t":\([0-9.]*\),"kind":"\([a-z_]*\)","group":"\([^"]*\)".*"message":"\([^"]*\)".*/#   \1 \2 \3: \4/' | tail -n 30
+}
