@@ -91,6 +91,33 @@ t_is "$bad/$checked" "0/8" "--json: the 8 classic members' assignments equal the
 t_is "$("$JSONQ" '.groups[]' <"$T_TMP/once.json" | grep -c '"instance_id":"s1-inst"')" 1 "--json: the static member's group.instance.id"
 t_lacks "$T_TMP/once.err" "rror" "kgtop said no error (librdkafka 2.0.2's ApiVersions, ListGroups, DescribeGroups, OffsetFetch accepted by Kafka 4.x)"
 
+# the same groups on the fixture broker (tests/fixture): a scenario made from the Java admin
+# client's answers; kgtop must report both alike (member ids aside: the fixture makes its own)
+fleet scenario "$T_TMP/fx.json" g-range g-coop g-rr g-static g-empty g-848
+t_ok $? "a fixture scenario of the six groups, from the Java admin client's answers"
+# heads FILE: each group's state, assignor and member count lines of kgtop --once
+heads() { awk '/^GROUP [^ ]+$/ { g = $2 } g != "" && /^  (state|assignor|members) / { print g, $1, $2 } g != "" && /^  coordinator / { print g, "offsets", $NF }' "$1"; }
+# rows FILE: the partition rows without the consumer id
+rows() { kgtop_rows "$1" | cut -d' ' -f1-6,8-9; }
+fx_once() {
+	fixture_start "$1" || return 1
+	"$KGTOP" -b "$BOOTSTRAP" --once --timeout 30 >"$2" 2>&1
+	fixture_stop
+}
+fx_once "$T_TMP/fx.json" "$T_TMP/fx-once.txt"
+t_ok $? "kgtop --once on the fixture broker"
+t_is "$(heads "$T_TMP/fx-once.txt")" "$(heads "$T_TMP/once.txt")" "fixture and Kafka: kgtop gives each group the same state, assignor, member count and __consumer_offsets partition"
+t_is "$(rows "$T_TMP/fx-once.txt")" "$(rows "$T_TMP/once.txt")" "fixture and Kafka: the same partition rows (offsets, log ends, lag, host, client id)"
+t_is "$(heads "$T_TMP/fx-once.txt" | grep '^g-848 ')" "g-848 state Dead
+g-848 assignor -
+g-848 offsets $(heads "$T_TMP/once.txt" | awk '$1 == "g-848" && $2 == "offsets" { print $3 }')
+g-848 members 0" "fixture: the KIP-848 group described Dead without members, as Kafka 4.3.1 answers librdkafka 2.0.2"
+# the fixture as it was (a KIP-848 group described as a classic one) answered unlike Kafka
+sed 's/"group_protocol":"consumer"/"group_protocol":"classic"/' "$T_TMP/fx.json" >"$T_TMP/fx-old.json"
+fx_once "$T_TMP/fx-old.json" "$T_TMP/fx-old.txt"
+[ "$(heads "$T_TMP/fx-old.txt" | grep '^g-848 ')" != "$(heads "$T_TMP/once.txt" | grep '^g-848 ')" ]
+t_ok $? "without group_protocol consumer the fixture would describe g-848 unlike Kafka ($(heads "$T_TMP/fx-old.txt" | grep '^g-848 state'))"
+
 kafka_stop
 t_ok "$(kafka_no_jvm_left; echo $?)" "no JVM of this test is left (pgrep -f $KRUN)"
 t_done

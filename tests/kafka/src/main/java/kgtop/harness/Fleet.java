@@ -62,6 +62,8 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  *   describe GROUP  the Java admin client's DescribeConsumerGroups (ConsumerGroupDescribe, or DescribeGroups)
  *   list            the Java admin client's ListGroups
  *   topics          the topics' names (ListTopics)
+ *   scenario FILE GROUP...  the groups and their topics as a fixture broker scenario (tests/fixture/SCENARIO.md),
+ *                   from the Java admin client's answers: the same state for kgtop on both brokers
  *   quit
  * </pre>
  * Every command is answered by {"ev":"ack",...} (or "error") once done. Lines carry "t", the wall
@@ -193,6 +195,9 @@ public final class Fleet {
                 emit(ev("topics").raw("topics", "[" + String.join(",", ts) + "]"));
                 break;
             }
+            case "scenario":
+                scenario(pos.get(0), pos.subList(1, pos.size()));
+                break;
             case "freeze":
             case "thaw":
                 for (Child ch : CHILDREN.values()) {
@@ -293,6 +298,78 @@ public final class Fleet {
                     .str("coordinator", g.coordinator() == null ? null : Integer.toString(g.coordinator().id()))
                     .raw("members", "[" + String.join(",", ms) + "]"));
         }
+    }
+
+    /** GROUPS as a fixture scenario: states, assignors, members, assignments, committed offsets, log ends. */
+    static void scenario(String file, List<String> groups) throws Exception {
+        Map<String, ConsumerGroupDescription> d = admin.describeConsumerGroups(groups).all().get(30, TimeUnit.SECONDS);
+        TreeMap<String, TreeMap<Integer, Long>> ends = new TreeMap<>();
+        List<String> gs = new ArrayList<>();
+        for (String id : groups) {
+            ConsumerGroupDescription g = d.get(id);
+            Map<TopicPartition, OffsetAndMetadata> offs = admin.listConsumerGroupOffsets(id).partitionsToOffsetAndMetadata()
+                    .get(30, TimeUnit.SECONDS);
+            TreeMap<String, TreeMap<Integer, Long>> com = new TreeMap<>();
+            for (Map.Entry<TopicPartition, OffsetAndMetadata> e : offs.entrySet()) {
+                com.computeIfAbsent(e.getKey().topic(), k -> new TreeMap<>()).put(e.getKey().partition(), e.getValue().offset());
+                ends.computeIfAbsent(e.getKey().topic(), k -> new TreeMap<>());
+            }
+            List<String> ms = new ArrayList<>();
+            for (MemberDescription m : g.members()) {
+                TreeMap<String, List<Integer>> a = new TreeMap<>();
+                for (TopicPartition tp : m.assignment().topicPartitions()) {
+                    a.computeIfAbsent(tp.topic(), k -> new ArrayList<>()).add(tp.partition());
+                }
+                List<String> at = new ArrayList<>();
+                for (Map.Entry<String, List<Integer>> e : a.entrySet()) {
+                    java.util.Collections.sort(e.getValue());
+                    at.add(Json.quote(e.getKey()) + ":" + e.getValue().toString().replace(" ", ""));
+                }
+                Json mj = new Json().str("client_id", m.clientId()).str("host", m.host());
+                if (m.groupInstanceId().isPresent()) {
+                    mj.str("instance_id", m.groupInstanceId().get());
+                }
+                ms.add(mj.raw("assignment", "{" + String.join(",", at) + "}").done());
+            }
+            List<String> ct = new ArrayList<>();
+            for (Map.Entry<String, TreeMap<Integer, Long>> e : com.entrySet()) {
+                Json pj = new Json();
+                for (Map.Entry<Integer, Long> q : e.getValue().entrySet()) {
+                    pj.num(Integer.toString(q.getKey()), q.getValue());
+                }
+                ct.add(Json.quote(e.getKey()) + ":" + pj.done());
+            }
+            boolean consumer = String.valueOf(g.type()).equalsIgnoreCase("consumer");
+            Json gj = new Json().str("id", id).str("state", String.valueOf(g.groupState()))
+                    .str("group_protocol", consumer ? "consumer" : "classic");
+            if (!g.partitionAssignor().isEmpty()) {
+                gj.str("assignor", g.partitionAssignor());
+            }
+            if (!g.members().isEmpty()) {
+                gj.raw("members", "[" + String.join(",", ms) + "]");
+            }
+            gs.add(gj.raw("committed", "{" + String.join(",", ct) + "}").done());
+        }
+        List<String> ts = new ArrayList<>();
+        ends.put("__consumer_offsets", new TreeMap<>());
+        for (String t : ends.keySet()) {
+            int n = admin.describeTopics(List.of(t)).allTopicNames().get(30, TimeUnit.SECONDS).get(t).partitions().size();
+            Map<TopicPartition, org.apache.kafka.clients.admin.OffsetSpec> q = new HashMap<>();
+            for (int p = 0; p < n; p++) {
+                q.put(new TopicPartition(t, p), org.apache.kafka.clients.admin.OffsetSpec.latest());
+            }
+            List<Long> le = new ArrayList<>();
+            var r = admin.listOffsets(q).all().get(30, TimeUnit.SECONDS);
+            for (int p = 0; p < n; p++) {
+                le.add(r.get(new TopicPartition(t, p)).offset());
+            }
+            Json tj = new Json().str("name", t).num("partitions", n).raw("log_end", le.toString().replace(" ", ""));
+            ts.add((t.startsWith("__") ? tj.raw("internal", "true") : tj).done());
+        }
+        String json = "{\"comment\": \"made by the fleet (tests/kafka) from a Kafka broker's answers\",\n \"topics\": ["
+                + String.join(",\n  ", ts) + "],\n \"groups\": [" + String.join(",\n  ", gs) + "]}\n";
+        java.nio.file.Files.writeString(java.nio.file.Path.of(file), json);
+        emit(ev("scenario").str("file", file).num("groups", gs.size()));
     }
 
     static String tpsJson(Collection<TopicPartition> tps) {
