@@ -8,7 +8,7 @@
 #   kafka_start [N]        N=1: one combined broker+controller; N=3: three of them (a quorum of 3)
 #                          sets KAFKA_BOOT (host:port,...), KAFKA_LOG1.. (each broker's log)
 #   kafka_kill I           SIGKILL broker I (coordinator movement)
-#   fleet_start            the consumer fleet; fleet CMD... sends a command and waits for its ack
+#   fleet_start [JVM-OPT]  the consumer fleet; fleet CMD... sends a command and waits for its ack
 #   fleet_wait SECONDS ERE waits for a fleet output line matching ERE (grep -E)
 #   kcg ARGS...            kafka-consumer-groups.sh (ConsumerGroupCommand) against the cluster
 #   kafka_stop             stops everything (also done at exit)
@@ -210,12 +210,12 @@ kafka_kill() {
 	wait "$pid" 2>/dev/null
 }
 
-# fleet_start: the consumer fleet on the cluster, fed through a FIFO held open on fd 7
+# fleet_start [JVM-OPTION...]: the consumer fleet on the cluster, fed through a FIFO held open on fd 7
 fleet_start() {
 	rm -f "$KRUN/fleet.in"
 	mkfifo "$KRUN/fleet.in" || return 1
 	kjava_bg "$KRUN/fleet.in" "$KRUN/fleet.out" "$KRUN/fleet.err" -Xmx256m log4j2-tools.properties \
-		kgtop.harness.Fleet "$KAFKA_BOOT"
+		"$@" kgtop.harness.Fleet "$KAFKA_BOOT"
 	FLEET_PID=$KJ_PID
 	exec 7>"$KRUN/fleet.in"
 	FLEET=$KRUN/fleet.out
