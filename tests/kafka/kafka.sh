@@ -136,7 +136,8 @@ kafka_try() {
 		eval "voters=\"\${voters:+\$voters,}$i@127.0.0.1:\$KCPORT$i\""
 		i=$((i + 1))
 	done
-	cid=$(head -c 16 /dev/urandom | base64 | tr '+/' '-_' | cut -c1-22)
+	# a cluster id: 16 random bytes in base64url, none of '-' or '_' (a leading '-' reads as an option)
+	cid=$(head -c 16 /dev/urandom | base64 | tr '+/' 'AB' | cut -c1-22)
 	KAFKA_BOOT=""
 	i=1
 	while [ "$i" -le "$n" ]; do

