@@ -12,8 +12,8 @@
 #   fleet_wait SECONDS ERE waits for a fleet output line matching ERE (grep -E)
 #   kcg ARGS...            kafka-consumer-groups.sh (ConsumerGroupCommand) against the cluster
 #   kafka_stop             stops everything (also done at exit)
-# Environment: KAFKA_START_TIMEOUT (seconds, default 120), KGTOP_KEEP_TEST_FILES=1 keeps the run
-# directory (logs, data) under tests/kafka/run/.
+# Environment: KAFKA_START_TIMEOUT (seconds, default 120), KAFKA_START_TRIES (default 3),
+# KGTOP_KEEP_TEST_FILES=1 keeps the run directory (logs, data) under tests/kafka/run/.
 
 KAFKA_DIR="$top_builddir/tests/kafka/target"
 KAFKA_SRC="$top_srcdir/tests/kafka"
@@ -118,10 +118,13 @@ background.threads=2
 EOF
 }
 
-# kafka_tail I: the end of broker I's log and of its standard error, as TAP comments
+# kafka_tail I: broker I's errors, the end of its log and of its standard error, as TAP comments
 kafka_tail() {
-	echo "# --- the last lines of broker $1's log ($KRUN/node$1/server.log)"
-	tail -n 25 "$KRUN/node$1/server.log" 2>/dev/null | sed 's/^/#   /'
+	echo "# --- broker $1's errors ($KRUN/node$1/server.log)"
+	grep -E '^\[[^]]*\] (ERROR|FATAL) |^(Caused by: )?[a-zA-Z0-9_.$]+(Exception|Error)(: |$)' "$KRUN/node$1/server.log" 2>/dev/null |
+		tail -n 10 | cut -c1-400 | sed 's/^/#   /'
+	echo "# --- the last lines of broker $1's log"
+	tail -n 15 "$KRUN/node$1/server.log" 2>/dev/null | cut -c1-400 | sed 's/^/#   /'
 	tail -n 10 "$KRUN/node$1/stderr" 2>/dev/null | sed 's/^/#   stderr: /'
 }
 
@@ -131,7 +134,7 @@ kafka_try() {
 	voters=""
 	i=1
 	while [ "$i" -le "$n" ]; do
-		eval "KPORT$i=$(kafka_free_port)"
+		eval "KPORT$i=\${KAFKA_PORT$i:-$(kafka_free_port)}" # KAFKA_PORTi: a port of the caller's (t_harness.sh)
 		eval "KCPORT$i=$(kafka_free_port)"
 		eval "voters=\"\${voters:+\$voters,}$i@127.0.0.1:\$KCPORT$i\""
 		i=$((i + 1))
@@ -197,7 +200,8 @@ kafka_start() {
 		for p in $KAFKA_PIDS; do kill -9 "$p" 2>/dev/null; wait "$p" 2>/dev/null; done
 		KAFKA_PIDS=""
 		tries=$((tries + 1))
-		if [ "$rc" -ne 2 ] || [ "$tries" -ge 3 ] || ! grep -q 'Address already in use' "$KRUN"/node*/server.log "$KRUN"/node*/stderr 2>/dev/null; then
+		if [ "$rc" -ne 2 ] || [ "$tries" -ge "${KAFKA_START_TRIES:-3}" ] ||
+			! grep -q 'Address already in use' "$KRUN"/node*/server.log "$KRUN"/node*/stderr 2>/dev/null; then
 			return 1
 		fi
 		echo "# a port was taken: again on other ports"
