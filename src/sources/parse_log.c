@@ -395,6 +395,24 @@ fence_reason(const char *why)
 	return has(why, "session expired") ? KG_REASON_SESSION_TIMEOUT : KG_REASON_FENCED;
 }
 
+/* KIP-848: member M (instance I, or NULL) "joins the consumer group" ("using the P protocol" in rest). */
+static kg_parse_rc
+consumer_join(int64_t t, const char *gx, char *m, const char *inst, char *rest, kg_obsq *out)
+{
+	kg_obs *o = mk(KG_OBS_JOINED, t, gx);
+	obs_member(o, trim(m), NULL, inst, NULL);
+	rest = strstr(rest, "using the ");
+	if (rest != NULL) {
+		sbuf s = { 0 };
+		cut(rest, " protocol");
+		sbuf_addf(&s, "joined using the %s protocol", trim(rest + strlen("using the ")));
+		obs_text(o, sbuf_str(&s));
+		sbuf_free(&s);
+	}
+	obsq_push(out, o);
+	return KG_PARSE_OBS;
+}
+
 /* Messages of a member, with the group from a "[Group G]" / "[GroupId G]" prefix or inline. */
 static kg_parse_rc
 member_line(kg_log_parser *p, int64_t t, const char *gx, char *body, kg_obsq *out)
@@ -427,20 +445,8 @@ member_line(kg_log_parser *p, int64_t t, const char *gx, char *body, kg_obsq *ou
 			obsq_push(out, o);
 			return KG_PARSE_OBS;
 		}
-		if ((rest = cut(m, " joins the consumer group")) != NULL) {
-			o = mk(KG_OBS_JOINED, t, gx);
-			obs_member(o, trim(m), NULL, NULL, NULL);
-			rest = strstr(rest, "using the ");
-			if (rest != NULL) {
-				sbuf s = { 0 };
-				cut(rest, " protocol");
-				sbuf_addf(&s, "joined using the %s protocol", trim(rest + strlen("using the ")));
-				obs_text(o, sbuf_str(&s));
-				sbuf_free(&s);
-			}
-			obsq_push(out, o);
-			return KG_PARSE_OBS;
-		}
+		if ((rest = cut(m, " joins the consumer group")) != NULL)
+			return consumer_join(t, gx, m, NULL, rest, out);
 		if (cut(m, " left the consumer group") != NULL) {
 			/*
 			 * A leaving heartbeat: Kafka 4.3 logs a consumer's close and its
@@ -503,26 +509,14 @@ member_bracket_left(kg_log_parser *p, int64_t t, char *body, kg_obsq *out)
  * (Kafka 4.3 writes "member" there and in "temporarily left").
  */
 static kg_parse_rc
-static_member_left(kg_log_parser *p, int64_t t, const char *gx, char *body, kg_obsq *out)
+static_member_line(kg_log_parser *p, int64_t t, const char *gx, char *body, kg_obsq *out)
 {
 	char *m = body + strlen("Static Member "), *inst = cut(m, " with instance id "), *rest;
 	kg_obs *o;
 	if (inst == NULL || gx == NULL)
 		return KG_PARSE_UNPARSED;
-	if ((rest = cut(inst, " joins the consumer group")) != NULL) {
-		sbuf s = { 0 };
-		o = mk(KG_OBS_JOINED, t, gx);
-		obs_member(o, trim(m), NULL, instance_of(inst), NULL);
-		rest = strstr(rest, "using the ");
-		if (rest != NULL) {
-			cut(rest, " protocol");
-			sbuf_addf(&s, "joined using the %s protocol", trim(rest + strlen("using the ")));
-			obs_text(o, sbuf_str(&s));
-			sbuf_free(&s);
-		}
-		obsq_push(out, o);
-		return KG_PARSE_OBS;
-	}
+	if ((rest = cut(inst, " joins the consumer group")) != NULL)
+		return consumer_join(t, gx, m, instance_of(inst), rest, out);
 	if ((rest = cut(inst, " has left group through explicit")) != NULL) {
 		char *r = strstr(rest, "client reason: ");
 		o = left_obs(p, t, gx, trim(m), instance_of(inst), r ? r + strlen("client reason: ") : NULL);
@@ -713,13 +707,13 @@ message(kg_log_parser *p, int64_t t, char *msg, kg_obsq *out)
 	if (starts(body, "Member "))
 		return member_line(p, t, gx, body, out);
 	if (starts(body, "Static Member "))
-		return static_member_left(p, t, gx, body, out);
+		return static_member_line(p, t, gx, body, out);
 	if (starts(body, "Static member with groupInstanceId="))
 		return static_replaced_classic(t, body, out);
 	if (starts(body, "Static member with instance id "))
 		return static_rejoin(t, gx, body, out);
 	if (starts(body, "Static member "))
-		return static_member_left(p, t, gx, body, out); /* Kafka 4.3's KIP-848 wording; same length as "Static Member " */
+		return static_member_line(p, t, gx, body, out); /* Kafka 4.3's KIP-848 wording; same length as "Static Member " */
 	if (starts(body, "Bumped group epoch to ") && gx != NULL) {
 		int64_t ep = num(body + strlen("Bumped group epoch to "));
 		kg_obs *o;

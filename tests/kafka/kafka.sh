@@ -215,6 +215,25 @@ kafka_kill() {
 	wait "$pid" 2>/dev/null
 }
 
+# kafka_up [N [FLEET-JVM-OPTION...]]: N brokers (default 1) and the fleet, each a test point; the
+# test ends (failed) when either does not start
+kafka_up() {
+	_n=${1:-1}
+	[ $# -gt 0 ] && shift
+	if ! kafka_start "$_n"; then
+		t_ok 1 "$_n Kafka broker(s) start"
+		t_done
+		exit 1
+	fi
+	t_ok 0 "$_n Kafka broker(s) start ($KAFKA_BOOT)"
+	if ! fleet_start "$@"; then
+		t_ok 1 "the fleet starts"
+		t_done
+		exit 1
+	fi
+	t_ok 0 "the fleet starts${1:+ ($*)}"
+}
+
 # fleet_start [JVM-OPTION...]: the consumer fleet on the cluster, fed through a FIFO held open on fd 7
 fleet_start() {
 	rm -f "$KRUN/fleet.in"

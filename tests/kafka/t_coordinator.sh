@@ -5,9 +5,7 @@
 . "${top_srcdir:-.}/tests/cli/lib.sh"
 . "$top_srcdir/tests/kafka/kafka.sh"
 
-kafka_start 3 || { t_ok 1 "three Kafka brokers start"; t_done; exit 1; }
-t_ok 0 "three Kafka brokers start ($KAFKA_BOOT)"
-fleet_start || { t_ok 1 "the fleet starts"; t_done; exit 1; }
+kafka_up 3
 fleet topic t1 6 && fleet produce t1 30
 owns() { o=$(fleet_owned "$1"); [ -n "$o" ] && [ "$o" != "[]" ]; }
 fleet join m1 group=g-move topic=t1 session=10000 && fleet join m2 group=g-move topic=t1 session=10000

@@ -5,9 +5,7 @@
 . "${top_srcdir:-.}/tests/cli/lib.sh"
 . "$top_srcdir/tests/kafka/kafka.sh"
 
-kafka_start 1 || { t_ok 1 "a Kafka broker starts"; t_done; exit 1; }
-t_ok 0 "a Kafka broker starts ($KAFKA_BOOT)"
-fleet_start || { t_ok 1 "the fleet starts"; t_done; exit 1; }
+kafka_up 1
 "$KGTOP" --demo -b "$KAFKA_BOOT" --json --duration 25 --timeout 30 >"$T_TMP/demo.json" 2>"$T_TMP/demo.err"
 t_is "$?" 0 "kgtop --demo -b on Kafka 4.x runs 25 s and exits 0"
 for g in kgtop-demo-eager kgtop-demo-coop; do

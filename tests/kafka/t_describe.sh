@@ -7,9 +7,7 @@
 . "${top_srcdir:-.}/tests/cli/lib.sh"
 . "$top_srcdir/tests/kafka/kafka.sh"
 
-kafka_start 1 || { t_ok 1 "a Kafka broker starts"; t_done; exit 1; }
-t_ok 0 "a Kafka broker starts ($KAFKA_BOOT)"
-fleet_start || { t_ok 1 "the fleet starts"; t_done; exit 1; }
+kafka_up 1
 fleet topic t1 6 && fleet topic t2 3 && fleet produce t1 50 && fleet produce t2 50
 t_ok $? "topics t1 (6 partitions) and t2 (3) with 50 records each"
 

@@ -7,12 +7,8 @@
 . "$top_srcdir/tests/kafka/kafka.sh"
 
 [ -s "$KAFKA_DIR/jolokia-agent.jar" ] || { echo "Bail out! no $KAFKA_DIR/jolokia-agent.jar: make kafka-deps"; exit 1; }
-kafka_start 1 || { t_ok 1 "a Kafka broker starts"; t_done; exit 1; }
-t_ok 0 "a Kafka broker starts ($KAFKA_BOOT)"
 JP=$(kafka_free_port)
-fleet_start "-javaagent:$(cd "$KAFKA_DIR" && pwd)/jolokia-agent.jar=host=127.0.0.1,port=$JP" ||
-	{ t_ok 1 "the fleet starts with the Jolokia agent"; t_done; exit 1; }
-t_ok 0 "the fleet starts with the Jolokia agent on 127.0.0.1:$JP"
+kafka_up 1 "-javaagent:$(cd "$KAFKA_DIR" && pwd)/jolokia-agent.jar=host=127.0.0.1,port=$JP"
 curl -s "http://127.0.0.1:$JP/jolokia/version" >"$T_TMP/version.json"
 t_contains "$T_TMP/version.json" '"agent":"' "Jolokia answers ($(grep -o '"agent":"[^"]*"' "$T_TMP/version.json"))"
 fleet topic t1 4 && fleet produce t1 30

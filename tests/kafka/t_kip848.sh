@@ -8,9 +8,7 @@
 . "$top_srcdir/tests/kafka/kafka.sh"
 PROBE="$top_builddir/tests/kafka/rdprobe"
 
-kafka_start 1 || { t_ok 1 "a Kafka broker starts"; t_done; exit 1; }
-t_ok 0 "a Kafka broker starts ($KAFKA_BOOT)"
-fleet_start || { t_ok 1 "the fleet starts"; t_done; exit 1; }
+kafka_up 1
 fleet topic t1 6 && fleet produce t1 30
 owns() { o=$(fleet_owned "$1"); [ -n "$o" ] && [ "$o" != "[]" ]; }
 fleet join k1 group=g-kip topic=t1 protocol=consumer poll=8000

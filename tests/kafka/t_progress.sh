@@ -10,9 +10,7 @@
 . "${top_srcdir:-.}/tests/cli/lib.sh"
 . "$top_srcdir/tests/kafka/kafka.sh"
 
-kafka_start 1 || { t_ok 1 "a Kafka broker starts"; t_done; exit 1; }
-t_ok 0 "a Kafka broker starts ($KAFKA_BOOT)"
-fleet_start || { t_ok 1 "the fleet starts"; t_done; exit 1; }
+kafka_up 1
 now=$(date +%s%3N)
 ts0=$((now - 3600000))
 fleet topic p1 3 && fleet topic p2 2 && fleet produce p1 100 ts=$ts0 step=1000 && fleet produce p2 10

@@ -10,9 +10,7 @@
 . "${top_srcdir:-.}/tests/cli/lib.sh"
 . "$top_srcdir/tests/kafka/kafka.sh"
 
-kafka_start 1 || { t_ok 1 "a Kafka broker starts"; t_done; exit 1; }
-t_ok 0 "a Kafka broker starts ($KAFKA_BOOT)"
-fleet_start || { t_ok 1 "the fleet starts"; t_done; exit 1; }
+kafka_up 1
 fleet topic t1 6 && fleet produce t1 30
 for c in r1 r2 r3; do fleet join $c group=g-range topic=t1 assignor=range session=6000; done
 for c in c1 c2 c3; do fleet join $c group=g-coop topic=t1 assignor=cooperative-sticky session=6000 poll=8000; done

@@ -6,9 +6,7 @@
 . "${top_srcdir:-.}/tests/cli/lib.sh"
 . "$top_srcdir/tests/kafka/kafka.sh"
 
-kafka_start 1 || { t_ok 1 "a Kafka broker starts"; t_done; exit 1; }
-t_ok 0 "a Kafka broker starts ($KAFKA_BOOT)"
-fleet_start || { t_ok 1 "the fleet starts"; t_done; exit 1; }
+kafka_up 1
 fleet topic t1 4 && fleet produce t1 30
 owns() { o=$(fleet_owned "$1"); [ -n "$o" ] && [ "$o" != "[]" ]; }
 fleet join s1 group=g-static topic=t1 instance=i1 session=8000
