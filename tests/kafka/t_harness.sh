@@ -26,8 +26,6 @@ rc=$?
 t_is "$rc" 1 "a broker that is not up within KAFKA_START_TIMEOUT=1 fails its start"
 t_contains "$T_TMP/slow.out" "did not start within 1 s" "it says so"
 t_contains "$T_TMP/slow.out" "the last lines of broker 1's log" "with the tail of the broker's log"
-grep -q '^#   \[' "$T_TMP/slow.out"
-t_ok $? "which has lines"
 le "$(($(date +%s) - t0))" 30
 t_ok $? "within $(($(date +%s) - t0)) s (the storage format included)"
 kafka_stop
