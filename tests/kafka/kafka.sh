@@ -277,8 +277,15 @@ kcg() {
 		--bootstrap-server "$KAFKA_BOOT" "$@"
 }
 
-# kafka_no_jvm_left: 0 when no process of this run directory is alive
+# kafka_none_left: 0 when no JVM of this run is alive (pgrep leaves itself out)
+kafka_none_left() {
+	! pgrep -f -- "-Dkgtop.run=$KRUN" >/dev/null
+}
+
+# kafka_no_jvm_left: 0 when no process of this run directory is alive (naming those that are)
 kafka_no_jvm_left() {
+	# a child JVM of the fleet (jvm=child) ends on its own once the fleet's pipe closes: 10 s for that
+	t_wait_for 10 kafka_none_left
 	left=$(pgrep -f -- "-Dkgtop.run=$KRUN")
 	[ -z "$left" ] && return 0
 	for p in $left; do echo "# left: $(tr '\0' ' ' </proc/$p/cmdline | cut -c1-200)"; done
