@@ -18,7 +18,10 @@
 #   independent of the caller's CFLAGS (the plain, sanitizer and Debian builds share one build).
 #   mklove's --enable-static is not used: it folds static copies of OpenSSL, Cyrus SASL, curl... into
 #   librdkafka-static.a. librdkafka itself is static; its dependencies stay the distribution's shared
-#   libraries (security updates reach them, and a package's Depends list them).
+#   libraries (security updates reach them, and a package's Depends list them). Its vendored copy of
+#   cJSON is taken out of librdkafka.a and libcjson required instead (as Debian's own package builds
+#   it, --enable-cjson-ext): linked statically, that copy's cJSON_* symbols would also serve kgtop's
+#   calls, so kgtop would run librdkafka's cJSON against the system's headers and lose libcjson1.
 # - Cache: $KGTOP_CACHE_DIR, else $XDG_CACHE_HOME/kgtop, else ~/.cache/kgtop (or --cache DIR):
 #   librdkafka-VERSION-KEY/ where KEY hashes the version, the tarball's sha256, the recipe and the
 #   compiler (its version and target); src/ keeps the checked tarball, so a new recipe needs no
@@ -39,7 +42,7 @@ VERSION=2.14.2
 TARBALL=librdkafka_$VERSION.orig.tar.gz
 SHA256=4d53568c13717b167d12c7b2a0fe12aeb5d6bfe02de53df5b68f86d870a81b33
 # Bump RECIPE_REV when the build steps change in a way the options below do not show.
-RECIPE_REV=2
+RECIPE_REV=3
 FEATURES="--no-download --enable-ssl --enable-gssapi --enable-zlib --enable-zstd --enable-lz4-ext \
 --enable-curl --enable-c11threads --enable-regex-ext"
 RECIPE_CFLAGS="-fPIC -fstack-protector-strong -D_FORTIFY_SOURCE=2"
@@ -223,8 +226,14 @@ build_install() {
 	make -C src -j"$jobs" librdkafka.a rdkafka-static.pc || return 1
 	cp src/rdkafka.h src/rdkafka_mock.h "$dir.tmp/include/librdkafka/" &&
 		cp src/librdkafka.a "$dir.tmp/lib/" &&
-		cp src/rdkafka-static.pc "$dir.tmp/lib/pkgconfig/" &&
-		cp LICENSES.txt "$dir.tmp/share/doc/librdkafka-LICENSES.txt"
+		cp LICENSES.txt "$dir.tmp/share/doc/librdkafka-LICENSES.txt" || return 1
+	# the system's cJSON, not the vendored copy (see above)
+	ar d "$dir.tmp/lib/librdkafka.a" cJSON.o || return 1
+	if nm -g --defined-only "$dir.tmp/lib/librdkafka.a" 2>/dev/null | grep -q ' T cJSON_'; then
+		echo "librdkafka.a still defines cJSON_ symbols"
+		return 1
+	fi
+	sed 's/^Requires: .*/& libcjson/' src/rdkafka-static.pc >"$dir.tmp/lib/pkgconfig/rdkafka-static.pc"
 }
 
 if ! (build_install) >>"$log" 2>&1; then

@@ -11,6 +11,8 @@ $(KG_RDKAFKA_PREFIX)/lib/librdkafka.a:
 	@d=`CC='$(CC)' $(SHELL) $(srcdir)/deps/librdkafka.sh --cache '$(patsubst %/,%,$(dir $(KG_RDKAFKA_PREFIX)))' \
 		$(KG_RDKAFKA_TARBALL:%=--tarball %)` && test "$$d" = '$(KG_RDKAFKA_PREFIX)' || \
 		{ echo "make: the bundled librdkafka is now built in $$d, not $(KG_RDKAFKA_PREFIX): run ./configure again"; exit 1; }
+# kgtop is linked again when the bundled library changes (a new pin, recipe or compiler: a new directory)
+EXTRA_kgtop_DEPENDENCIES = $(KG_RDKAFKA_PREFIX)/lib/librdkafka.a
 # the binary carries librdkafka: its licence notices (BSD-2-Clause, and the code it vendors) go with it
 rdkafkadocdir = $(docdir)
 rdkafkadoc_DATA = $(KG_RDKAFKA_PREFIX)/share/doc/librdkafka-LICENSES.txt

@@ -77,6 +77,8 @@ rdk=$(sed -n 's/^KG_RDKAFKA_VERSION = //p' "$top_builddir/Makefile")
 if ldd "$KGTOP" | grep -q 'librdkafka\.so'; then how="system shared library"; else how="bundled, linked statically"; fi
 t_is "$(grep '^librdkafka ' "$T_TMP/version")" "librdkafka $rdk ($how)" \
 	"--version says which librdkafka runs ($rdk) and how it is linked ($how)"
+# one cJSON, the system's: the binary imports it (a static librdkafka's vendored copy would define it)
+t_ok "$(nm -D "$KGTOP" | grep -q ' U cJSON_Parse$'; echo $?)" "cJSON comes from the system's libcjson, not from a copy linked in"
 
 # named clusters: [cluster NAME] sections, -C NAME, -C list
 cat >"$T_TMP/clusters" <<EOF
