@@ -12,7 +12,8 @@
 #   lists and caches are neither read nor changed). apt checks the Release file's signature
 #   (debian-archive-keyring) and the hashes of what it fetched; the upstream tarball is then checked
 #   against the sha256 pinned below, whichever Debian revision of the version carried it. Debian's
-#   own patches (external cJSON and nanopb) are not applied: upstream's vendored copies are used.
+#   own patches (options for an external cJSON and nanopb) are not applied: upstream's vendored
+#   nanopb is used, and its cJSON is replaced by the system's after the build (below).
 # - Build: the C library only (librdkafka.a) with a fixed recipe that names every feature, so that
 #   a missing -dev package fails here instead of silently building a weaker library, and that is
 #   independent of the caller's CFLAGS (the plain, sanitizer and Debian builds share one build).
