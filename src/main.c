@@ -108,12 +108,12 @@ fail(int status, const char *what, const char *err)
 	return status;
 }
 
-/* -V: kgtop's version and the libraries', as kcat -V says them. */
+/* -V: kgtop's version and the libraries', as kcat -V says them (librdkafka: bundled or the system's). */
 static void
 print_versions(void)
 {
 	printf("kgtop %s\n", PACKAGE_VERSION);
-	printf("librdkafka %s\n", sources_rdkafka_version());
+	printf("librdkafka %s (%s)\n", sources_rdkafka_version(), KG_RDKAFKA_LINKAGE);
 	printf("libcurl %s\n", sources_curl_version());
 	printf("%s\n", ui_curses_version());
 	printf("cJSON %s\n", sources_cjson_version());
