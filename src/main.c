@@ -30,6 +30,7 @@
 #include "model/defaults.h"
 #include "model/tracker.h"
 #include "record/recorder.h"
+#include "report/check.h"
 #include "report/report.h"
 #include "report/run.h"
 #include "sources/demo.h"
@@ -104,7 +105,7 @@ install_signals(void)
 static int
 fail(int status, const char *what, const char *err)
 {
-	fprintf(stderr, "kgtop: %s%s%s\n", what ? what : "", what ? ": " : "", err);
+	log_say("%s%s%s", what ? what : "", what ? ": " : "", err);
 	return status;
 }
 
@@ -129,12 +130,19 @@ app_setup(app *a, int argc, char **argv)
 	rc = options_parse(o, argc, argv, a->err, sizeof a->err);
 	if (rc != 0) {
 		if (rc < 0)
-			fprintf(stderr, "kgtop: %s\nTry 'kgtop --help'.\n", a->err);
+			{
+			log_say("%s", a->err);
+			log_say_lines("Try 'kgtop --help'.\n");
+		}
 		else if (o->show_version)
 			print_versions();
 		if (rc < 0 && o->mode == KG_MODE_CHECK) {
 			/* the monitoring-plugin convention: a usage error is UNKNOWN, said on the one line */
-			printf("KGTOP UNKNOWN - usage: %s\n", a->err);
+			sbuf line = { 0 };
+			sbuf_addf(&line, "KGTOP UNKNOWN - usage: %s", a->err);
+			check_guard(&line); /* the line's one guard: it may quote what was typed */
+			printf("%s\n", sbuf_str(&line));
+			sbuf_free(&line);
 			return 3;
 		}
 		return rc < 0 ? 2 : 0;
@@ -147,7 +155,7 @@ app_setup(app *a, int argc, char **argv)
 		return 0;
 	}
 	if (o->demo && !demo_scenario_known(o->demo_scenario, o->brokers != NULL)) {
-		fprintf(stderr, "kgtop: demo scenario '%s': %s\n", o->demo_scenario,
+		log_say("demo scenario '%s': %s", o->demo_scenario,
 			demo_scenario_why_not(o->demo_scenario, o->brokers != NULL));
 		return 2;
 	}
@@ -362,7 +370,7 @@ add_server(app *a)
 	collector_add_tap(a->c, &tap);
 	collector_add_source(a->c, serve_source(a->server));
 	if (o->mode != KG_MODE_UI)
-		fprintf(stderr, "kgtop: serving %s (/metrics, /stream, /healthz, /ready)\n", serve_url(a->server));
+		log_say("serving %s (/metrics, /stream, /healthz, /ready)", serve_url(a->server));
 	return GO_ON;
 }
 
@@ -444,7 +452,7 @@ run_dashboard(app *a)
 		return 128 + rc; /* stopped by SIGTERM or SIGHUP, the terminal restored */
 	if (a->replay != NULL && replay_damage(a->replay) != NULL) {
 		/* the screen said it; after the screen is gone, say it again and fail */
-		fprintf(stderr, "kgtop: replay: %s: stopped at %s\n", a->o.replay, replay_damage(a->replay));
+		log_say("replay: %s: stopped at %s", a->o.replay, replay_damage(a->replay));
 		return 1;
 	}
 	return 0;
@@ -463,9 +471,9 @@ app_finish(app *a, int rc)
 	collector_free(a->c);
 	serve_close(a->server); /* after the collector: its tap runs no more */
 	if (a->leftovers[0] != '\0')
-		fputs(a->leftovers, stderr); /* the demo's cleanup of a real cluster, once the terminal is back */
+		log_say_lines("%s", a->leftovers); /* the demo's cleanup of a real cluster, once the terminal is back */
 	if (a->recorder != NULL && recorder_error(a->recorder) != NULL) {
-		fprintf(stderr, "kgtop: record: %s\n", recorder_error(a->recorder));
+		log_say("record: %s", recorder_error(a->recorder));
 		rc = rc ? rc : 1;
 	}
 	recorder_close(a->recorder);

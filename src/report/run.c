@@ -30,6 +30,7 @@
 #include "model/defaults.h"
 #include "report/check.h"
 #include "report/report.h"
+#include "util/log.h"
 #include "util/util.h"
 
 /*
@@ -132,18 +133,18 @@ once_failed(kg_collector *c, int rc, const char *err, int64_t timeout_us, const 
 	kg_frame *f;
 	const kg_source_health *bad;
 	if (*stop->flag) {
-		fprintf(stderr, "kgtop: interrupted\n");
+		log_say("interrupted");
 		return 1;
 	}
 	f = collector_take(c);
 	bad = f ? source_problem(f->snap) : NULL;
 	if (bad != NULL && bad->message != NULL && rc == -2)
-		fprintf(stderr, "kgtop: %s: %s\n", bad->name, bad->message);
+		log_say("%s: %s", bad->name, bad->message);
 	else if (bad != NULL && bad->message != NULL)
-		fprintf(stderr, "kgtop: %s: %s (no answer within %.1fs)\n", bad->name, bad->message,
+		log_say("%s: %s (no answer within %.1fs)", bad->name, bad->message,
 			(double)timeout_us / 1e6);
 	else
-		fprintf(stderr, "kgtop: %s\n", err);
+		log_say("%s", err);
 	frame_free(f);
 	return 1;
 }
@@ -157,7 +158,7 @@ all_sources_failed(const kg_snapshot *s)
 		failed += s->sources[i].status == KG_SRC_ERROR;
 	if (s->nsources == 0 || failed < s->nsources)
 		return false;
-	fprintf(stderr, "kgtop: no source could be read (%s: %s)\n", s->sources[0].name,
+	log_say("no source could be read (%s: %s)", s->sources[0].name,
 		s->sources[0].message ? s->sources[0].message : "error");
 	return true;
 }
@@ -179,7 +180,7 @@ run_once(kg_collector *c, const kg_options *o, const kg_run_stop *stop)
 		return once_failed(c, rc, err, timeout, stop);
 	f = collector_take(c);
 	if (f == NULL || f->snap == NULL) {
-		fprintf(stderr, "kgtop: no data\n");
+		log_say("no data");
 		frame_free(f);
 		return 1;
 	}
@@ -282,7 +283,7 @@ run_json(kg_collector *c, const kg_options *o, const kg_run_stop *stop, bool pri
 	memset(&st, 0, sizeof st);
 	st.stop = stop->flag;
 	if (collector_start(c, err, sizeof err) < 0) {
-		fprintf(stderr, "kgtop: %s\n", err);
+		log_say("%s", err);
 		return 1;
 	}
 	while (!*stop->flag) {

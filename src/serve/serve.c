@@ -268,7 +268,7 @@ answer_ready(kg_server *s, struct MHD_Connection *conn)
 	bool ready = false;
 	pthread_mutex_lock(&s->lock);
 	if (s->snap == NULL) {
-		snprintf(why, sizeof why, "not ready: no refresh yet\n");
+		snprintf(why, sizeof why, "not ready: no refresh yet");
 	} else {
 		ready = true;
 		for (i = 0; ready && i < s->snap->nsources; i++) {
@@ -276,11 +276,14 @@ answer_ready(kg_server *s, struct MHD_Connection *conn)
 			if (h->role == KG_ROLE_RECORDER || h->status == KG_SRC_OK)
 				continue;
 			ready = false;
-			snprintf(why, sizeof why, "not ready: %s %s%s%s\n", h->name, src_status_name(h->status),
+			snprintf(why, sizeof why, "not ready: %s %s%s%s", h->name, src_status_name(h->status),
 				 h->message != NULL ? ": " : "", h->message != NULL ? h->message : "");
 		}
 	}
 	pthread_mutex_unlock(&s->lock);
+	/* the one guard of this text answer: a source's message may quote the cluster */
+	why[util_sanitize_span(why, strnlen(why, sizeof why - 2), false)] = '\0';
+	strcat(why, "\n");
 	return ready ? answer_text(conn, MHD_HTTP_OK, "ready\n") : answer_text(conn, MHD_HTTP_SERVICE_UNAVAILABLE, why);
 }
 
