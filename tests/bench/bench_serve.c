@@ -72,7 +72,8 @@ kgtop_start(const char *bootstrap, int port, const char *interval)
 		dup2(null, 0);
 		dup2(null, 1); /* not a terminal: headless */
 		setenv("KGTOP_CONFIG", "none", 1);
-		execl(bin, bin, "-b", bootstrap, "-i", interval, "--serve", listen, (char *)NULL);
+		/* 50 viewers from one address: room for them (one address holds an eighth of --serve-clients) */
+		execl(bin, bin, "-b", bootstrap, "-i", interval, "--serve", listen, "--serve-clients", "512", (char *)NULL);
 		_exit(127);
 	}
 	return pid;
