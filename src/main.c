@@ -109,6 +109,29 @@ fail(int status, const char *what, const char *err)
 	return status;
 }
 
+/*
+ * Hide the passwords of URLs on the command line from ps: the options
+ * hold copies, so the password of "http://user:password@host" in argv is
+ * overwritten with '*' once read (/proc/PID/cmdline shows argv's memory).
+ * ~/.netrc keeps it out of the command line altogether (kgtop(1)).
+ */
+static void
+hide_url_passwords(int argc, char **argv)
+{
+	int i;
+	for (i = 1; i < argc; i++) {
+		char *p = strstr(argv[i], "://"), *at, *colon, *end;
+		if (p == NULL)
+			continue;
+		p += 3;
+		end = p + strcspn(p, "/?#");
+		at = memchr(p, '@', (size_t)(end - p));
+		colon = at != NULL ? memchr(p, ':', (size_t)(at - p)) : NULL;
+		if (colon != NULL)
+			memset(colon + 1, '*', (size_t)(at - colon - 1));
+	}
+}
+
 /* -V: kgtop's version and the libraries', as kcat -V says them. */
 static void
 print_versions(void)
@@ -128,6 +151,7 @@ app_setup(app *a, int argc, char **argv)
 	int rc;
 	options_defaults(o);
 	rc = options_parse(o, argc, argv, a->err, sizeof a->err);
+	hide_url_passwords(argc, argv);
 	if (rc != 0) {
 		if (rc < 0)
 			{

@@ -37,6 +37,7 @@
 #include "model/defaults.h"
 #include "serve/serve_int.h"
 #include "util/log.h"
+#include "util/secfile.h"
 #include "util/util.h"
 
 #define DEF_CLIENTS KG_DEFAULT_SERVE_CLIENTS_N
@@ -121,16 +122,21 @@ make_url(const struct sockaddr_storage *ss, int port, bool tls)
 
 /* ------------------------------------------------------------ files */
 
-/* Read a whole small file (a PEM, the password file) into a string; -1 with err naming what. */
+/*
+ * Read a whole small file (a PEM, the password file) into a string; -1
+ * with err naming what.  A secret (the passwords, the key) must be
+ * readable by its owner only, any of them writable by nobody else, in
+ * directories nobody else may change (util/secfile.h).
+ */
 static int
-read_small(const char *what, const char *path, char **out, char *err, size_t errsz)
+read_small(const char *what, const char *path, bool secret, char **out, char *err, size_t errsz)
 {
-	FILE *f = util_fopen_regular(path);
+	FILE *f = secret ? secfile_open_secret(path, what, err, errsz) : secfile_open(path, what, err, errsz);
 	sbuf b = { 0 };
 	char chunk[4096];
 	size_t n;
 	if (f == NULL)
-		return util_err(err, errsz, "%s %s: %s", what, path, strerror(errno));
+		return -1;
 	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) {
 		if (b.len + n > MAX_PEM) {
 			fclose(f);
@@ -154,11 +160,8 @@ load_auth(kg_server *s, const char *path, char *err, size_t errsz)
 {
 	char *text = NULL, *line, *save = NULL;
 	int lineno = 0;
-	struct stat st;
-	if (read_small("--serve-auth", path, &text, err, errsz) < 0)
+	if (read_small("--serve-auth", path, true, &text, err, errsz) < 0)
 		return -2;
-	if (stat(path, &st) == 0 && (st.st_mode & 077) != 0)
-		log_msg(KG_LOG_WARN, "--serve-auth %s: readable by other users (chmod 600 it)", path);
 	for (line = strtok_r(text, "\n", &save); line != NULL; line = strtok_r(NULL, "\n", &save)) {
 		char *colon;
 		size_t len = strlen(line);
@@ -612,7 +615,7 @@ server_free(kg_server *s)
 	free(s);
 }
 
-/* Read the certificate and key (both or neither); -2 for a usage error, -1 when unreadable. */
+/* Read the certificate and key (both or neither); -2 for a usage error (a file missing or refused). */
 static int
 load_tls(kg_server *s, char *err, size_t errsz)
 {
@@ -623,9 +626,9 @@ load_tls(kg_server *s, char *err, size_t errsz)
 		return 0;
 	if (MHD_is_feature_supported(MHD_FEATURE_TLS) != MHD_YES)
 		return util_err(err, errsz, "--serve-cert: this libmicrohttpd was built without TLS");
-	if (read_small("--serve-cert", c->cert_file, &s->cert_pem, err, errsz) < 0 ||
-	    read_small("--serve-key", c->key_file, &s->key_pem, err, errsz) < 0)
-		return -1;
+	if (read_small("--serve-cert", c->cert_file, false, &s->cert_pem, err, errsz) < 0 ||
+	    read_small("--serve-key", c->key_file, true, &s->key_pem, err, errsz) < 0)
+		return -2; /* a usage error: the file is refused or missing */
 	s->tls = true;
 	return 0;
 }

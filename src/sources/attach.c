@@ -357,7 +357,9 @@ wait_header(attach *a, const char *shown, int64_t timeout_us, char *err, size_t 
 		if (link.status == KG_SRC_ERROR) {
 			bool auth = strstr(link.err, "HTTP 401") != NULL;
 			return util_err(err, errsz, "--attach: %s%s", link.err,
-					auth ? " (it asks for a password: http://user:password@host:port)" : "");
+					auth ? " (it asks for a password: a line \"machine HOST login USER password PASSWORD\" in "
+					       "~/.netrc, or http://user:password@host:port)"
+					     : "");
 		}
 		if (util_mono_us() >= end)
 			return util_err(err, errsz, "--attach %s: no stream within %.1fs", shown, (double)timeout_us / 1e6);

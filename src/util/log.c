@@ -29,10 +29,10 @@ log_open(const char *path, int verbose, char *err, size_t errsz)
 	pthread_mutex_lock(&lock);
 	level_max = verbose <= 0 ? KG_LOG_WARN : verbose == 1 ? KG_LOG_INFO : KG_LOG_DEBUG;
 	if (path != NULL) {
-		FILE *f = secfile_create(path, "a"); /* 0600: it may name hosts and groups */
+		FILE *f = secfile_create(path, "a", "--log", err, errsz); /* 0600: it may name hosts and groups */
 		if (f == NULL) {
 			pthread_mutex_unlock(&lock);
-			return util_err(err, errsz, "--log %s: %s", path, strerror(errno));
+			return -1;
 		}
 		setvbuf(f, NULL, _IOLBF, 0);
 		log_file = f;

@@ -22,9 +22,11 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -1049,18 +1051,27 @@ test_record_errors(void **state)
 	(void)state;
 	assert_int_equal(recorder_open("/nonexistent-dir/x.kgrec", 0, &r, err, sizeof err), -1);
 	assert_non_null(strstr(err, "/nonexistent-dir/x.kgrec"));
-	if (access("/dev/full", W_OK) == 0) {
+	{
+		/* a full disk, as a file size limit makes it (writes past it fail, SIGXFSZ ignored) */
 		kg_tap tap;
 		kg_evlist ev = { 0 };
 		kg_obsq q = { 0 };
-		assert_int_equal(recorder_open("/dev/full", 0, &r, err, sizeof err), 0);
+		struct rlimit old, small = { 64, 64 };
+		char *path = tmp_path("full.kgrec");
+		void (*was)(int) = signal(SIGXFSZ, SIG_IGN);
+		assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
+		small.rlim_max = old.rlim_max;
+		assert_int_equal(recorder_open(path, 0, &r, err, sizeof err), 0);
+		assert_int_equal(setrlimit(RLIMIT_FSIZE, &small), 0);
 		recorder_tap(r, &tap);
 		b = builder_new(T0);
 		snap = builder_finish(b);
 		tap.before(tap.arg, &q, snap);
 		tap.after(tap.arg, snap, &ev);
+		assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
+		signal(SIGXFSZ, was);
 		assert_non_null(recorder_error(r));
-		assert_non_null(strstr(recorder_error(r), "No space left on device"));
+		assert_non_null(strstr(recorder_error(r), "write failed: File too large"));
 		s = recorder_source(r);
 		b = builder_new(T0 + 1);
 		s->ops->contribute(s, b);
@@ -1072,6 +1083,21 @@ test_record_errors(void **state)
 		snapshot_unref(snap);
 		source_free(s);
 		recorder_close(r);
+		free(path);
+	}
+	{
+		/* a file that exists is not written over; nor is one through a link */
+		char *path = tmp_path("exists.kgrec"), *link = tmp_path("link.kgrec");
+		FILE *f = fopen(path, "w");
+		assert_non_null(f);
+		fclose(f);
+		assert_int_equal(recorder_open(path, 0, &r, err, sizeof err), -1);
+		assert_non_null(strstr(err, "the file exists"));
+		assert_int_equal(symlink(path, link), 0);
+		assert_int_equal(recorder_open(link, 0, &r, err, sizeof err), -1);
+		assert_non_null(strstr(err, "a symbolic link"));
+		free(path);
+		free(link);
 	}
 }
 
