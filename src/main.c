@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <termios.h>
 #include <unistd.h>
 
 #include "core/collector.h"
@@ -220,19 +221,64 @@ open_replay(app *a)
 	return GO_ON;
 }
 
-/* --attach: another kgtop's stream as the only source (its header read now: the tracker needs its settings). */
+/* run_report's question: did the --attach source give up on a damaged stream? */
+static bool
+attach_gave_up_run(void *arg, char *why, size_t n)
+{
+	return attach_gave_up(arg, why, n);
+}
+
+/* attach_source_new's word while it waits: what for, and how to stop waiting. */
+static void
+say_waiting(void *arg, const char *url, int64_t left_us)
+{
+	const bool *keys = arg;
+	log_say("waiting for the stream of %s (%.1f s more at most; %s)", url, (double)left_us / 1e6,
+		*keys ? "q or Ctrl-C quits" : "Ctrl-C quits");
+}
+
+/*
+ * --attach: another kgtop's stream as the only source (its header read
+ * now: the tracker needs its settings).  The wait says so when it lasts,
+ * and a stop signal or, on the dashboard's terminal, 'q' or Ctrl-C ends it
+ * at once: the terminal is in non-canonical mode without echo meanwhile
+ * (Ctrl-C still signals), and back as it was after.
+ */
 static int
 open_attach(app *a)
 {
 	kg_attach_config ac;
+	struct termios saved, raw;
+	bool keys;
 	int rc;
 	if (a->o.attach == NULL)
 		return GO_ON;
+	keys = a->o.mode == KG_MODE_UI && isatty(STDIN_FILENO) && tcgetattr(STDIN_FILENO, &saved) == 0;
 	memset(&ac, 0, sizeof ac);
 	ac.url = a->o.attach;
 	ac.insecure = a->o.trace_insecure;
 	ac.timeout_us = a->o.timeout_us;
+	ac.give_up = a->o.mode != KG_MODE_UI && a->o.mode != KG_MODE_SERVE; /* a script learns of a damaged stream */
+	ac.stop = &stop_signal;
+	ac.wake_fd = signal_pipe[0];
+	ac.key_fd = -1;
+	ac.waiting = say_waiting;
+	ac.waiting_arg = &keys;
+	if (keys) {
+		raw = saved;
+		raw.c_lflag &= ~(tcflag_t)(ICANON | ECHO);
+		raw.c_cc[VMIN] = 0;
+		raw.c_cc[VTIME] = 0;
+		if (tcsetattr(STDIN_FILENO, TCSANOW, &raw) == 0)
+			ac.key_fd = STDIN_FILENO;
+	}
 	rc = attach_source_new(&ac, &a->attach, a->err, sizeof a->err);
+	if (ac.key_fd >= 0)
+		tcsetattr(STDIN_FILENO, TCSANOW, &saved);
+	if (rc == -3 && stop_signal != 0 && a->o.mode == KG_MODE_UI)
+		return 128 + stop_signal; /* as the dashboard ends on a signal */
+	if (rc == -3 && stop_signal == 0)
+		return 0; /* q: what quitting the dashboard is */
 	if (rc < 0)
 		return fail(rc == -2 ? 2 : 1, NULL, a->err);
 	return GO_ON;
@@ -517,7 +563,7 @@ int
 main(int argc, char **argv)
 {
 	static app a;
-	kg_run_stop stop = { &stop_signal, -1 };
+	kg_run_stop stop = { &stop_signal, -1, NULL, NULL };
 	int rc;
 
 	setlocale(LC_ALL, "");
@@ -546,6 +592,10 @@ main(int argc, char **argv)
 		rc = run_dashboard(&a);
 	} else if (rc == GO_ON) {
 		stop.fd = signal_pipe[0];
+		if (a.attach != NULL) {
+			stop.gave_up = attach_gave_up_run;
+			stop.gave_up_arg = a.attach;
+		}
 		rc = run_report(a.c, &a.o, a.replay != NULL, &stop);
 		if (a.replay != NULL && replay_damage(a.replay) != NULL)
 			rc = 1; /* the output covers the recording up to the damage, stderr said where */

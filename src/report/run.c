@@ -273,10 +273,22 @@ json_end(json_run_state *st)
 	snapshot_unref(st->printed);
 }
 
-/* --json: a line per refresh until a signal or --duration; headless (print false): no line. */
+/* True (said on stderr) when the source gave up: the stream it reads is damaged. */
+static bool
+gave_up(const kg_run_stop *stop)
+{
+	char why[512];
+	if (stop->gave_up == NULL || !stop->gave_up(stop->gave_up_arg, why, sizeof why))
+		return false;
+	log_say("%s", why);
+	return true;
+}
+
+/* --json: a line per refresh until a signal or --duration (or the source gave up: 1); headless (print false): no line. */
 static int
 run_json(kg_collector *c, const kg_options *o, const kg_run_stop *stop, bool print)
 {
+	int rc = 0;
 	int64_t end = o->duration_us > 0 ? (o->start_mono_us > 0 ? o->start_mono_us : util_mono_us()) + o->duration_us : 0;
 	json_run_state st;
 	char err[256];
@@ -305,9 +317,18 @@ run_json(kg_collector *c, const kg_options *o, const kg_run_stop *stop, bool pri
 		frame_free(f);
 		if (!ok)
 			break;
+		if (gave_up(stop)) {
+			/* what came before the damage is printed: its last frame was published before the source gave up */
+			f = collector_take(c);
+			if (print && f != NULL)
+				json_frame(f, &st);
+			frame_free(f);
+			rc = 1;
+			break;
+		}
 	}
 	json_end(&st);
-	return 0;
+	return rc;
 }
 
 /* --replay with --json: a line per recorded tick, in this thread, until the recording ends. */
