@@ -719,14 +719,39 @@ test_damage(void **state)
 	assert_non_null(strstr(damage, "line 19"));
 	rf_capture_free(&rep);
 
-	/* a lost line (line 11, tick 9, cut out): ticks 0-8 replay, then it stops and says so */
+	/*
+	 * A lost line (line 11, tick 9, cut out): ticks 0-8 replay, the deltas
+	 * after the gap (ticks 10-12) cannot and are skipped, and the replay
+	 * carries on from the next keyframe (tick 13, 70 s: a keyframe a
+	 * minute) to the end, saying it crossed a gap of 4 ticks.
+	 */
 	{
 		size_t a = line_start(buf, 11), b = line_start(buf, 12);
+		const kg_snapshot *last;
+		int i;
 		memcpy(copy, buf, a);
 		memcpy(copy + a, buf + b, len - b);
 		frames = replay_damaged("gap.kgrec", copy, len - (b - a), &rep, damage, sizeof damage);
-		assert_int_equal(frames, 9);
-		assert_non_null(strstr(damage, "line 11: tick 10 follows tick 8: 1 line is missing"));
+		assert_int_equal(frames, 9 + 5);
+		assert_string_equal(damage, "");
+		last = rep.snaps[rep.nsnaps - 1];
+		assert_int_equal(last->time_us, T0 + step_ms[NSTEPS - 1] * 1000);
+		for (i = 0; i < last->nsources && strcmp(last->sources[i].name, "replay") != 0; i++)
+			;
+		assert_true(i < last->nsources);
+		assert_non_null(strstr(last->sources[i].message, "1 gap crossed (4 ticks missing)"));
+		rf_capture_free(&rep);
+	}
+	/* the keyframe after the gap lost too (line 18, tick 16): ticks 0-15 replay, then it stops and says why */
+	{
+		size_t a = line_start(buf, 18), b = line_start(buf, 19);
+		memcpy(copy, buf, a);
+		memcpy(copy + a, buf + b, len - b);
+		frames = replay_damaged("gap2.kgrec", copy, len - (b - a), &rep, damage, sizeof damage);
+		assert_int_equal(frames, 16);
+		if (strstr(damage, "line 18: tick 17 follows tick 15: 1 line is missing, and no keyframe after it") == NULL)
+			print_error("damage: %s\n", damage);
+		assert_non_null(strstr(damage, "line 18: tick 17 follows tick 15: 1 line is missing, and no keyframe after it"));
 		rf_capture_free(&rep);
 	}
 
