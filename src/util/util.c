@@ -451,6 +451,33 @@ util_fmt_count(char *buf, size_t n, int64_t v)
 		snprintf(buf, n, "%.0f%c", d, sfx[i]);
 }
 
+/*
+ * Format a count compactly in at most width characters: as many decimals
+ * as fit, two at most ("1.95M", "19.5k"), else none ("20k", rounded to
+ * the nearest, as util_fmt_count does past 9.95 of a unit).
+ */
+void
+util_fmt_count_fit(char *buf, size_t n, int64_t v, int width)
+{
+	const char *sfx = "kMGTP";
+	double d = (double)v;
+	int i = -1, dec;
+	if (v < 1000 || width <= 0) {
+		util_fmt_count(buf, n, v);
+		return;
+	}
+	while (d >= 999.5 && i < 4) {
+		d /= 1000.0;
+		i++;
+	}
+	for (dec = 2; dec > 0; dec--) {
+		snprintf(buf, n, "%.*f%c", dec, d, sfx[i]);
+		if ((int)strlen(buf) <= width)
+			return;
+	}
+	snprintf(buf, n, "%.0f%c", d, sfx[i]);
+}
+
 /* Format a duration compactly. */
 void
 util_fmt_duration(char *buf, size_t n, int64_t us)

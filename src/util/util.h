@@ -113,6 +113,8 @@ int64_t util_parse_duration_us(const char *s);
 int64_t util_parse_size(const char *s);
 /* Format a count compactly: 999, 1.2k, 34k, 1.2M, 5.6G. */
 void util_fmt_count(char *buf, size_t n, int64_t v);
+/* Format a count in at most width characters: "1.95M", "19.5k" as they fit, else "20k" (width 0: util_fmt_count). */
+void util_fmt_count_fit(char *buf, size_t n, int64_t v, int width);
 /* Format a duration compactly: 850ms, 2.4s, 1m05s, 3h12m. */
 void util_fmt_duration(char *buf, size_t n, int64_t us);
 /*
