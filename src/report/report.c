@@ -585,6 +585,13 @@ json_group(sbuf *o, const kg_group *g, const kg_snapshot *s)
 void
 report_json(sbuf *o, const kg_snapshot *s, kg_event *const *events, size_t nevents, int64_t t0_us)
 {
+	report_json_stale(o, s, events, nevents, t0_us, false);
+}
+
+/* One JSON line; stale: no refresh of the cluster came in time, the line repeats the last one's data and says so. */
+void
+report_json_stale(sbuf *o, const kg_snapshot *s, kg_event *const *events, size_t nevents, int64_t t0_us, bool stale)
+{
 	int i;
 	size_t k;
 	sbuf_addf(o, "{\"version\":%d,\"time\":", KG_JSON_VERSION);
@@ -598,6 +605,8 @@ report_json(sbuf *o, const kg_snapshot *s, kg_event *const *events, size_t neven
 		else
 			sbuf_adds(o, "null");
 	}
+	if (stale)
+		sbuf_adds(o, ",\"stale\":true");
 	sbuf_adds(o, ",\"cluster\":");
 	json_put_str(o, s->cluster);
 	sbuf_adds(o, ",\"source\":{");
