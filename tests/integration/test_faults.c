@@ -39,9 +39,6 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
 #include "../http/httpd.h"
@@ -813,23 +810,6 @@ row_replay_gap(row *out)
 	run_stop(&r);
 }
 
-/* A free TCP port on 127.0.0.1; -1 when none. */
-static int
-free_port(void)
-{
-	struct sockaddr_in a;
-	socklen_t len = sizeof a;
-	int fd = socket(AF_INET, SOCK_STREAM, 0), port = -1;
-	memset(&a, 0, sizeof a);
-	a.sin_family = AF_INET;
-	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	if (fd >= 0 && bind(fd, (struct sockaddr *)&a, sizeof a) == 0 && getsockname(fd, (struct sockaddr *)&a, &len) == 0)
-		port = ntohs(a.sin_port);
-	if (fd >= 0)
-		close(fd);
-	return port;
-}
-
 /* tests/tools/httpload with args from address from, its output into out; its pid. */
 static pid_t
 httpload(const char *from, const char *out, const char *const *args)
@@ -887,7 +867,7 @@ row_slowloris(row *out)
 		snprintf(out->note, sizeof out->note, "the fixture broker did not start");
 		return;
 	}
-	snprintf(port_s, sizeof port_s, "%d", free_port());
+	snprintf(port_s, sizeof port_s, "%d", fixture_free_port());
 	snprintf(hp, sizeof hp, "127.0.0.1:%s", port_s);
 	args[1] = f.bootstrap;
 	t.source = "serve";

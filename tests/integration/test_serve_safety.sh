@@ -51,14 +51,20 @@ attack() {
 # kept_pace: at least half the ticks the interval asks for, and no gap of a second
 kept_pace() { [ "$TICKS" -ge $((MS / 400)) ] && awk -v g="$GAP" 'BEGIN { exit !(g < 1.0) }'; }
 
+# collector ARGS...: kgtop -b the fixture -i 0.2 --json --serve 127.0.0.1:0 ARGS in the background, its lines in
+# coll.out; sets KPID, URL, HP once it serves and answers /metrics (the status of that wait)
+collector() {
+	"$KGTOP" -b "$BOOTSTRAP" -i 0.2 --json --serve 127.0.0.1:0 "$@" >"$T_TMP/coll.out" 2>"$T_TMP/coll.err" &
+	KPID=$!
+	T_PIDS="$T_PIDS $KPID"
+	t_wait_for 10 grep -q '^kgtop: serving ' "$T_TMP/coll.err" || { cat "$T_TMP/coll.err"; exit 1; }
+	URL=$(sed -n 's/^kgtop: serving \([^ ]*\) .*/\1/p' "$T_TMP/coll.err")
+	HP=${URL#http://}
+	t_wait_for 10 metrics_ok
+}
+
 fixture_start join-range.json --manual || exit 1
-"$KGTOP" -b "$BOOTSTRAP" -i 0.2 --json --serve 127.0.0.1:0 --serve-clients 16 >"$T_TMP/coll.out" 2>"$T_TMP/coll.err" &
-KPID=$!
-T_PIDS="$T_PIDS $KPID"
-t_wait_for 10 grep -q '^kgtop: serving ' "$T_TMP/coll.err" || { cat "$T_TMP/coll.err"; exit 1; }
-URL=$(sed -n 's/^kgtop: serving \([^ ]*\) .*/\1/p' "$T_TMP/coll.err")
-HP=${URL#http://}
-t_wait_for 10 metrics_ok
+collector --serve-clients 16
 t_ok $? "the server answers"
 
 attack slowloris "$HTTPLOAD" slowloris "$HP" 40 12
@@ -90,13 +96,7 @@ wait "$KPID"
 t_ok $? "kgtop ends on SIGTERM with status 0 after all that"
 
 # ------------------------------------------ slowloris from two addresses
-"$KGTOP" -b "$BOOTSTRAP" -i 0.2 --json --serve 127.0.0.1:0 >"$T_TMP/coll.out" 2>"$T_TMP/coll.err" &
-KPID=$!
-T_PIDS="$T_PIDS $KPID"
-t_wait_for 10 grep -q '^kgtop: serving ' "$T_TMP/coll.err" || { cat "$T_TMP/coll.err"; exit 1; }
-URL=$(sed -n 's/^kgtop: serving \([^ ]*\) .*/\1/p' "$T_TMP/coll.err")
-HP=${URL#http://}
-t_wait_for 10 metrics_ok
+collector
 HTTPLOAD_FROM=127.0.0.2 "$HTTPLOAD" trickle "$HP" 40 24 8000 >"$T_TMP/loris2" &
 L2=$!
 HTTPLOAD_FROM=127.0.0.3 "$HTTPLOAD" trickle "$HP" 40 24 8000 >"$T_TMP/loris3" &
