@@ -154,13 +154,12 @@ app_setup(app *a, int argc, char **argv)
 	rc = options_parse(o, argc, argv, a->err, sizeof a->err);
 	hide_url_passwords(argc, argv);
 	if (rc != 0) {
-		if (rc < 0)
-			{
+		if (rc < 0) {
 			log_say("%s", a->err);
 			log_say_lines("Try 'kgtop --help'.\n");
-		}
-		else if (o->show_version)
+		} else if (o->show_version) {
 			print_versions();
+		}
 		if (rc < 0 && o->mode == KG_MODE_CHECK) {
 			/* the monitoring-plugin convention: a usage error is UNKNOWN, said on the one line */
 			sbuf line = { 0 };

@@ -49,8 +49,8 @@
 #define REALM "kgtop"
 /*
  * GnuTLS priorities: TLS 1.3 and 1.2 only; no key exchange without
- * forward secrecy (static RSA) nor finite-field DHE (its parameters are
- * the client's guess); AEAD ciphers only (no CBC, no SHA-1 MAC)
+ * forward secrecy (static RSA), nor finite-field DHE (groups a client
+ * cannot judge): ECDHE; AEAD ciphers only (no CBC, no SHA-1 MAC)
  */
 #define TLS_PRIORITIES                                                                                       \
 	"NORMAL:-VERS-ALL:+VERS-TLS1.3:+VERS-TLS1.2:-RSA:-DHE-RSA:-DHE-DSS:-CIPHER-ALL:+AES-256-GCM:+AES-128-GCM:" \
