@@ -180,8 +180,8 @@ perf_group(sbuf *o, const kg_group *g, const kg_check_limits *l)
 	}
 }
 
-/* "KGTOP UNKNOWN - why". */
-void
+/* Append "KGTOP UNKNOWN - why" (without newline). */
+static void
 check_unknown(sbuf *out, const char *why)
 {
 	sbuf_addf(out, "KGTOP UNKNOWN - %s", why);

@@ -51,8 +51,6 @@ const char *check_status_name(kg_check_status st);
  * for "no group matches".
  */
 kg_check_status check_snapshot(const kg_snapshot *s, const kg_check_limits *l, const char *filter, sbuf *out);
-/* Append "KGTOP UNKNOWN - why" (without newline). */
-void check_unknown(sbuf *out, const char *why);
 /*
  * --check: one refresh (or, with --duration, refreshes for that long so
  * commits can be judged; a replay up to --at), then the line on stdout;
