@@ -206,41 +206,16 @@ open_attach(app *a)
 	return GO_ON;
 }
 
-/* The tracker: its defaults, a recording's settings, then the options (the demo judges storms its way). */
+/* The tracker: the options' settings, a recording's (or the serving kgtop's) where the user gave none. */
 static void
 open_tracker(app *a)
 {
-	const kg_options *o = &a->o;
-	kg_tracker_config *tc = &a->tc;
-	tracker_config_defaults(tc);
-	if (a->replay != NULL)
-		replay_model(a->replay, tc); /* the recording's model settings, unless given below */
-	if (a->attach != NULL)
-		attach_model(a->attach, tc); /* the serving kgtop's, likewise */
-	tc->window_us = o->history_us;
-	if (o->demo && o->storm_window_us == 0 && o->storm_rebalances == 0) {
-		tc->storm_window_us = KG_DEMO_STORM_WINDOW_US;
-		tc->storm_episodes = KG_DEMO_STORM_REBALANCES_N;
-	}
-	if (o->storm_window_us > 0)
-		tc->storm_window_us = o->storm_window_us;
-	if (o->storm_rebalances > 0)
-		tc->storm_episodes = o->storm_rebalances;
-	if (o->session_timeout_us > 0) {
-		tc->session_timeout_us = o->session_timeout_us;
-		tc->session_src = KG_LIMIT_CONFIG;
-	}
-	if (o->max_poll_us > 0) {
-		tc->max_poll_us = o->max_poll_us;
-		tc->max_poll_src = KG_LIMIT_CONFIG;
-	}
-	/* the demo's window is short, so that a stall is judged before max.poll.interval.ms */
-	if (o->lag_window_us > 0)
-		tc->lag_window_us = o->lag_window_us;
-	else if (o->demo)
-		tc->lag_window_us = KG_DEMO_LAG_WINDOW_US;
-	a->info.lag_window_us = tc->lag_window_us;
-	a->tracker = tracker_new(tc);
+	kg_tracker_config rec;
+	bool recorded = (a->replay != NULL && replay_model(a->replay, &rec)) ||
+			(a->attach != NULL && attach_model(a->attach, &rec));
+	options_model(&a->o, recorded ? &rec : NULL, &a->tc);
+	a->info.lag_window_us = a->tc.lag_window_us;
+	a->tracker = tracker_new(&a->tc);
 }
 
 /* The demo (its mock cluster, or its consumers on -b); else the cluster is -b's. */

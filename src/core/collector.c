@@ -15,7 +15,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "model/defaults.h"
 #include "model/intern.h"
 #include "util/filter.h"
 #include "util/log.h"
@@ -24,6 +23,7 @@
 #define MAX_SOURCES 64
 #define MAX_FDS 256
 #define MAX_TAPS 8
+#define MIN_PUBLISH_US 100000 /* snapshots at most ten times a second, unless the config says otherwise */
 
 typedef struct command {
 	char *role; /* src_role_name() of the sources it is for, or "*" */
@@ -45,7 +45,6 @@ struct kg_collector {
 	bool started;
 	atomic_bool stop;
 	atomic_bool refresh;
-	_Atomic int64_t interval_us;
 	int wake[2];  /* sources -> collector */
 	int ready[2]; /* collector -> reader */
 	pthread_mutex_t lock;
@@ -93,14 +92,10 @@ kg_collector *
 collector_new(const kg_collector_config *cfg, kg_tracker *tracker)
 {
 	kg_collector *c = xcalloc(1, sizeof *c);
-	if (cfg != NULL)
-		c->cfg = *cfg;
-	if (c->cfg.interval_us <= 0)
-		c->cfg.interval_us = KG_DEFAULT_INTERVAL_US;
+	c->cfg = *cfg;
 	if (c->cfg.min_publish_us <= 0)
-		c->cfg.min_publish_us = 100000;
+		c->cfg.min_publish_us = MIN_PUBLISH_US;
 	c->cfg.cluster = xstrdup(c->cfg.cluster ? c->cfg.cluster : "");
-	atomic_store(&c->interval_us, c->cfg.interval_us);
 	c->tracker = tracker;
 	if (pipe(c->wake) < 0 || pipe(c->ready) < 0)
 		util_oom();
@@ -331,7 +326,7 @@ run_commands(kg_collector *c)
 static int64_t
 interval_due(const kg_collector *c, int64_t mono)
 {
-	int64_t iv = atomic_load(&c->interval_us);
+	int64_t iv = c->cfg.interval_us;
 	return iv + (mono - c->last_news < 2 * iv ? c->cfg.min_publish_us : 0);
 }
 

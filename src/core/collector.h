@@ -36,8 +36,8 @@ typedef struct kg_frame {
 } kg_frame;
 
 typedef struct kg_collector_config {
-	int64_t interval_us;    /* publish at least this often (0: KG_DEFAULT_INTERVAL_US) */
-	int64_t min_publish_us; /* and at most this often (default 100 ms) */
+	int64_t interval_us;    /* publish at least this often: the refresh interval (-i), required */
+	int64_t min_publish_us; /* and at most this often (0: 100 ms) */
 	const char *cluster;    /* label for the header */
 } kg_collector_config;
 

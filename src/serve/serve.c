@@ -35,8 +35,6 @@
 #include "util/log.h"
 #include "util/util.h"
 
-#define DEF_CLIENTS KG_DEFAULT_SERVE_CLIENTS_N
-#define DEF_BUFFER KG_DEFAULT_SERVE_BUFFER
 #define CONN_TIMEOUT_S 10
 #define CONN_MEMORY 32768
 #define THREAD_STACK (512 * 1024)
@@ -559,17 +557,18 @@ start_daemon(kg_server *s, const struct sockaddr_storage *ss, char *err, size_t 
 int
 serve_open(const kg_serve_config *cfg, kg_server **out, char *err, size_t errsz)
 {
-	kg_server *s = xcalloc(1, sizeof *s);
+	kg_server *s;
 	struct sockaddr_storage ss;
 	pthread_condattr_t ca;
 	kg_record_sink sink;
 	int rc;
+	if (cfg->max_clients <= 0 || cfg->buffer_bytes <= 0)
+		return util_err(err, errsz, "--serve: no --serve-clients or --serve-buffer given");
+	s = xcalloc(1, sizeof *s);
 	s->cfg = *cfg;
 	s->listen = xstrdup(cfg->listen);
 	s->cfg.listen = s->listen;
-	if (s->cfg.max_clients <= 0)
-		s->cfg.max_clients = DEF_CLIENTS;
-	s->ring.max_bytes = (size_t)(cfg->buffer_bytes > 0 ? cfg->buffer_bytes : DEF_BUFFER);
+	s->ring.max_bytes = (size_t)cfg->buffer_bytes;
 	pthread_mutex_init(&s->lock, NULL);
 	pthread_condattr_init(&ca);
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);

@@ -23,6 +23,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/options.h"
 #include "core/collector.h"
 #include "model/intern.h"
 #include "model/tracker.h"
@@ -129,9 +130,11 @@ replay(const char *path, bool as_fast, double speed, int *ticks, size_t *events)
 {
 	kg_replay_config rc = { path, speed, as_fast, NULL };
 	kg_source *src = NULL;
-	kg_tracker *t = tracker_new(NULL);
-	kg_collector_config cc = { 0, 0, "bench" };
-	kg_collector *c = collector_new(&cc, t);
+	kg_tracker_config mc = options_model_defaults();
+	kg_tracker *t = tracker_new(&mc);
+	kg_collector_config cc = { 1000000, 0, "bench" };
+	kg_collector *c;
+	c = collector_new(&cc, t);
 	char err[512];
 	int64_t start;
 	bool done = false;
@@ -190,7 +193,7 @@ main(void)
 	char dir[] = "/tmp/kgtop-bench-replay-XXXXXX", path[128];
 	rf_script sc = { 0, bench_time, bench_state, NULL, NULL };
 	kg_tracker *t;
-	kg_collector_config cc = { 0, 0, "bench" };
+	kg_collector_config cc = { 1000000, 0, "bench" };
 	kg_collector *c;
 	kg_recorder *r;
 	kg_tap tap;
@@ -224,7 +227,8 @@ main(void)
 	sc.nsteps = nticks;
 
 	/* record */
-	t = tracker_new(NULL);
+	kg_tracker_config mc2 = options_model_defaults();
+	t = tracker_new(&mc2);
 	c = collector_new(&cc, t);
 	if (recorder_open(path, 0, &r, err, sizeof err) < 0) {
 		fprintf(stderr, "bench-replay: %s\n", err);

@@ -183,7 +183,7 @@ main(int argc, char **argv)
 			return 2;
 		}
 	}
-	tracker_config_defaults(&tc);
+	tc = options_model_defaults();
 	tc.storm_episodes = 3;
 	tr = tracker_new(&tc);
 	memset(&cc, 0, sizeof cc);

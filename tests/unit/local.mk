@@ -122,3 +122,9 @@ UNIT_TESTS += tests/unit/test_check
 tests_unit_test_check_SOURCES = tests/unit/test_check.c tests/unit/two_groups.c tests/unit/two_groups.h
 tests_unit_test_check_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_check_LDADD = $(TEST_LIBS)
+# the options: every default is its row's, as --help states it; the tracker's settings' precedence
+check_PROGRAMS += tests/unit/test_options
+UNIT_TESTS += tests/unit/test_options
+tests_unit_test_options_SOURCES = tests/unit/test_options.c
+tests_unit_test_options_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_options_LDADD = $(TEST_LIBS)

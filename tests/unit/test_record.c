@@ -29,6 +29,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/options.h"
 #include "core/collector.h"
 #include "model/intern.h"
 #include "model/tracker.h"
@@ -392,9 +393,11 @@ static void
 run_live(const char *path, int64_t max_bytes, rf_capture *cap)
 {
 	rf_script sc = { NSTEPS, script_time, script_state, script_obs, NULL };
-	kg_tracker *t = tracker_new(NULL);
-	kg_collector_config cc = { 0, 0, "kafka-1.example:9092" };
-	kg_collector *c = collector_new(&cc, t);
+	kg_tracker_config mc = options_model_defaults();
+	kg_tracker *t = tracker_new(&mc);
+	kg_collector_config cc = { 1000000, 0, "kafka-1.example:9092" };
+	kg_collector *c;
+	c = collector_new(&cc, t);
 	kg_recorder *r = NULL;
 	kg_tap rt, tap;
 	char err[256];
@@ -402,7 +405,7 @@ run_live(const char *path, int64_t max_bytes, rf_capture *cap)
 	if (path != NULL) {
 		kg_tracker_config tc;
 		assert_int_equal(recorder_open(path, max_bytes, &r, err, sizeof err), 0);
-		tracker_config_defaults(&tc);
+		tc = options_model_defaults();
 		recorder_settings(r, &tc);
 		recorder_tap(r, &rt);
 	}
@@ -426,7 +429,7 @@ run_replay(const char *path, const char *at, rf_capture *cap, char *damage, size
 	kg_source *src = NULL;
 	kg_tracker_config tc;
 	kg_tracker *t;
-	kg_collector_config cc = { 0, 0, NULL };
+	kg_collector_config cc = { 1000000, 0, NULL };
 	kg_collector *c;
 	kg_tap tap;
 	char err[512];
@@ -436,8 +439,14 @@ run_replay(const char *path, const char *at, rf_capture *cap, char *damage, size
 		snprintf(damage, n, "%s", err);
 		return -1;
 	}
-	tracker_config_defaults(&tc);
-	replay_model(src, &tc);
+	{
+		/* as main does: the recording's settings where the options are at their defaults */
+		kg_options o;
+		kg_tracker_config rec;
+		options_defaults(&o);
+		options_model(&o, replay_model(src, &rec) ? &rec : NULL, &tc);
+		options_free(&o);
+	}
 	t = tracker_new(&tc);
 	cc.cluster = replay_cluster(src);
 	c = collector_new(&cc, t);
@@ -937,7 +946,7 @@ test_realtime(void **state)
 	kg_replay_config rc = { path, 32.0, false, NULL };
 	kg_source *src = NULL;
 	kg_tracker *t;
-	kg_collector_config cc = { 0, 0, NULL };
+	kg_collector_config cc = { 1000000, 0, NULL };
 	kg_collector *c;
 	kg_tap tap;
 	size_t n;
@@ -945,7 +954,8 @@ test_realtime(void **state)
 	(void)state;
 	run_live(path, 0, &live);
 	assert_int_equal(replay_source_new(&rc, &src, err, sizeof err), 0);
-	t = tracker_new(NULL);
+	kg_tracker_config mc2 = options_model_defaults();
+	t = tracker_new(&mc2);
 	cc.cluster = replay_cluster(src);
 	c = collector_new(&cc, t);
 	rep.keep_snaps = true;

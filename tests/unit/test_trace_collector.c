@@ -20,6 +20,7 @@
 
 #include <cmocka.h>
 
+#include "core/options.h"
 #include "core/collector.h"
 #include "model/history.h"
 #include "model/intern.h"
@@ -106,7 +107,8 @@ test_collector_episode(void **state)
 	const char *specs[2];
 	kg_trace_config tc;
 	kg_collector_config cc;
-	kg_tracker *tr = tracker_new(NULL);
+	kg_tracker_config mc = options_model_defaults();
+	kg_tracker *tr = tracker_new(&mc);
 	kg_source *src[2];
 	size_t n, i;
 	ctx x;
