@@ -137,7 +137,7 @@ once_failed(kg_collector *c, int rc, const char *err, int64_t timeout_us, const 
 	}
 	f = collector_take(c);
 	bad = f ? source_problem(f->snap) : NULL;
-	if (bad != NULL && bad->message != NULL && rc == -2)
+	if (bad != NULL && bad->message != NULL && rc == COLLECTOR_UNANSWERABLE)
 		fprintf(stderr, "kgtop: %s: %s\n", bad->name, bad->message);
 	else if (bad != NULL && bad->message != NULL)
 		fprintf(stderr, "kgtop: %s: %s (no answer within %.1fs)\n", bad->name, bad->message,

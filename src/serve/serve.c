@@ -134,7 +134,7 @@ read_small(const char *what, const char *path, char **out, char *err, size_t err
 	return 0;
 }
 
-/* Read --serve-auth: "user:password" lines ('#' comments); -2 with err (nothing of a line is repeated). */
+/* Read --serve-auth: "user:password" lines ('#' comments); KG_ERR_USAGE with err (nothing of a line is repeated). */
 static int
 load_auth(kg_server *s, const char *path, char *err, size_t errsz)
 {
@@ -142,7 +142,7 @@ load_auth(kg_server *s, const char *path, char *err, size_t errsz)
 	int lineno = 0;
 	struct stat st;
 	if (read_small("--serve-auth", path, &text, err, errsz) < 0)
-		return -2;
+		return KG_ERR_USAGE;
 	if (stat(path, &st) == 0 && (st.st_mode & 077) != 0)
 		log_msg(KG_LOG_WARN, "--serve-auth %s: readable by other users (chmod 600 it)", path);
 	for (line = strtok_r(text, "\n", &save); line != NULL; line = strtok_r(NULL, "\n", &save)) {
@@ -157,7 +157,7 @@ load_auth(kg_server *s, const char *path, char *err, size_t errsz)
 		if (colon == NULL || colon == line || colon[1] == '\0') {
 			memset(text, 0, strlen(text));
 			free(text);
-			return util_err(err, errsz, "--serve-auth %s: line %d: expected user:password", path, lineno) * 2;
+			return util_usage_err(err, errsz, "--serve-auth %s: line %d: expected user:password", path, lineno);
 		}
 		*colon = '\0';
 		s->users = xreallocarray(s->users, (size_t)s->nusers + 1, sizeof *s->users);
@@ -169,7 +169,7 @@ load_auth(kg_server *s, const char *path, char *err, size_t errsz)
 	}
 	free(text);
 	if (s->nusers == 0)
-		return util_err(err, errsz, "--serve-auth %s: no user:password line", path) * 2;
+		return util_usage_err(err, errsz, "--serve-auth %s: no user:password line", path);
 	return 0;
 }
 
@@ -497,13 +497,13 @@ server_free(kg_server *s)
 	free(s);
 }
 
-/* Read the certificate and key (both or neither); -2 for a usage error, -1 when unreadable. */
+/* Read the certificate and key (both or neither); KG_ERR_USAGE for a usage error, KG_ERR when unreadable. */
 static int
 load_tls(kg_server *s, char *err, size_t errsz)
 {
 	const kg_serve_config *c = &s->cfg;
 	if ((c->cert_file == NULL) != (c->key_file == NULL))
-		return util_err(err, errsz, "--serve-cert and --serve-key go together (HTTPS needs both)") * 2;
+		return util_usage_err(err, errsz, "--serve-cert and --serve-key go together (HTTPS needs both)");
 	if (c->cert_file == NULL)
 		return 0;
 	if (MHD_is_feature_supported(MHD_FEATURE_TLS) != MHD_YES)

@@ -51,7 +51,7 @@ typedef struct kg_server kg_server;
 
 /*
  * Listen and start answering; 0, or -1 with err (a bad address, a port in
- * use, an unreadable file, TLS unavailable), or -2 for a usage error.
+ * use, an unreadable file, TLS unavailable), or KG_ERR_USAGE for a usage error.
  */
 int serve_open(const kg_serve_config *cfg, kg_server **out, char *err, size_t errsz);
 /* The tap to add to the collector. */

@@ -134,7 +134,8 @@ replay(const char *path, bool as_fast, double speed, int *ticks, size_t *events)
 	kg_tracker *t = tracker_new(&mc);
 	kg_collector_config cc = { 1000000, 0, "bench" };
 	kg_collector *c;
-	c = collector_new(&cc, t);
+	if (collector_new(&cc, t, &c, NULL, 0) < 0)
+		abort(); /* no pipe */
 	char err[512];
 	int64_t start;
 	bool done = false;
@@ -144,7 +145,7 @@ replay(const char *path, bool as_fast, double speed, int *ticks, size_t *events)
 		fprintf(stderr, "bench-replay: %s\n", err);
 		exit(1);
 	}
-	collector_add_source(c, src);
+	collector_add_source(c, src, NULL, 0);
 	start = util_mono_us();
 	if (as_fast) {
 		while (!done) {
@@ -229,14 +230,15 @@ main(void)
 	/* record */
 	kg_tracker_config mc2 = options_model_defaults();
 	t = tracker_new(&mc2);
-	c = collector_new(&cc, t);
+	if (collector_new(&cc, t, &c, NULL, 0) < 0)
+		abort(); /* no pipe */
 	if (recorder_open(path, 0, &r, err, sizeof err) < 0) {
 		fprintf(stderr, "bench-replay: %s\n", err);
 		return 1;
 	}
 	recorder_tap(r, &tap);
-	collector_add_tap(c, &tap);
-	collector_add_source(c, rf_source_new(&sc));
+	collector_add_tap(c, &tap, NULL, 0);
+	collector_add_source(c, rf_source_new(&sc), NULL, 0);
 	start = util_mono_us();
 	ticks = rf_run(c, nticks * 2);
 	rec_s = (double)(util_mono_us() - start) / 1e6;

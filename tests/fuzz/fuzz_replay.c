@@ -60,8 +60,9 @@ replay(kg_source *src)
 	memset(&cc, 0, sizeof cc);
 	cc.interval_us = 1000000;
 	cc.cluster = replay_cluster(src);
-	c = collector_new(&cc, t);
-	collector_add_source(c, src);
+	if (collector_new(&cc, t, &c, NULL, 0) < 0)
+		abort(); /* no pipe */
+	collector_add_source(c, src, NULL, 0);
 	for (step = 0; step < 500 && !done; step++) {
 		kg_frame *f;
 		collector_step(c, 0);

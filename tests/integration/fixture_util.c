@@ -267,7 +267,8 @@ live_open_tiers(live *l, const char *bootstrap, int interval_ms, int64_t full_re
 	memset(&cc, 0, sizeof cc);
 	cc.interval_us = (int64_t)interval_ms * 1000;
 	cc.cluster = bootstrap;
-	l->c = collector_new(&cc, l->tracker);
+	if (collector_new(&cc, l->tracker, &l->c, NULL, 0) < 0)
+		abort(); /* no pipe */
 	memset(&kc, 0, sizeof kc);
 	kc.brokers = bootstrap;
 	kc.interval_us = (int64_t)interval_ms * 1000;
@@ -279,7 +280,7 @@ live_open_tiers(live *l, const char *bootstrap, int interval_ms, int64_t full_re
 		fprintf(stderr, "# kafka_source_new: %s\n", err);
 		return -1;
 	}
-	collector_add_source(l->c, k);
+	collector_add_source(l->c, k, NULL, 0);
 	return 0;
 }
 

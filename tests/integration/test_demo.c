@@ -593,14 +593,15 @@ main(void)
 	memset(&cc, 0, sizeof cc);
 	cc.interval_us = 1000000;
 	cc.cluster = "demo (mock cluster)";
-	c = collector_new(&cc, t);
-	collector_add_source(c, kafka);
-	collector_add_source(c, demo);
+	if (collector_new(&cc, t, &c, NULL, 0) < 0)
+		abort(); /* no pipe */
+	collector_add_source(c, kafka, NULL, 0);
+	collector_add_source(c, demo, NULL, 0);
 	r.t0 = util_now_us();
 	tap.before = tap_before;
 	tap.after = NULL;
 	tap.arg = &r;
-	collector_add_tap(c, &tap);
+	collector_add_tap(c, &tap, NULL, 0);
 	if (collector_start(c, err, sizeof err) < 0) {
 		printf("not ok 1 - collector_start: %s\n1..1\n", err);
 		return 1;

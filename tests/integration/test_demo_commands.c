@@ -182,12 +182,13 @@ main(void)
 	t = tracker_new(&mc);
 	memset(&cc, 0, sizeof cc);
 	cc.interval_us = 500000;
-	r.c = collector_new(&cc, t);
-	collector_add_source(r.c, demo);
+	if (collector_new(&cc, t, &r.c, NULL, 0) < 0)
+		abort(); /* no pipe */
+	collector_add_source(r.c, demo, NULL, 0);
 	r.t0 = util_now_us();
 	{
 		kg_tap tap = { tap_before, NULL, &r };
-		collector_add_tap(r.c, &tap);
+		collector_add_tap(r.c, &tap, NULL, 0);
 	}
 	if (collector_start(r.c, err, sizeof err) < 0) {
 		printf("not ok 1 - collector_start: %s\n1..1\n", err);

@@ -358,12 +358,13 @@ test_focus_channel(void **state)
 	kg_tracker *t = tracker_new(&mc);
 	kg_collector_config cc = { 1000000, 0, NULL };
 	kg_collector *c;
-	c = collector_new(&cc, t);
+	if (collector_new(&cc, t, &c, NULL, 0) < 0)
+		abort(); /* no pipe */
 	int32_t shown[2] = { intern_group("g-a"), intern_group("g-b") };
 	int i;
 	(void)state;
 	memset(&f, 0, sizeof f);
-	collector_add_source(c, source_new(&fake_ops, "fake", &f));
+	collector_add_source(c, source_new(&fake_ops, "fake", &f), NULL, 0);
 	for (i = 0; i < 3; i++)
 		collector_step(c, 0);
 	assert_int_equal(f.calls, 1); /* the observation's group, told once */

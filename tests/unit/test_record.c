@@ -397,7 +397,8 @@ run_live(const char *path, int64_t max_bytes, rf_capture *cap)
 	kg_tracker *t = tracker_new(&mc);
 	kg_collector_config cc = { 1000000, 0, "kafka-1.example:9092" };
 	kg_collector *c;
-	c = collector_new(&cc, t);
+	if (collector_new(&cc, t, &c, NULL, 0) < 0)
+		abort(); /* no pipe */
 	kg_recorder *r = NULL;
 	kg_tap rt, tap;
 	char err[256];
@@ -410,8 +411,8 @@ run_live(const char *path, int64_t max_bytes, rf_capture *cap)
 		recorder_tap(r, &rt);
 	}
 	rf_capture_tap(cap, path != NULL ? &rt : NULL, &tap);
-	collector_add_tap(c, &tap);
-	collector_add_source(c, rf_source_new(&sc));
+	collector_add_tap(c, &tap, NULL, 0);
+	collector_add_source(c, rf_source_new(&sc), NULL, 0);
 	assert_int_equal(rf_run(c, 1000), NSTEPS);
 	collector_free(c);
 	tracker_free(t);
@@ -449,11 +450,12 @@ run_replay(const char *path, const char *at, rf_capture *cap, char *damage, size
 	}
 	t = tracker_new(&tc);
 	cc.cluster = replay_cluster(src);
-	c = collector_new(&cc, t);
+	if (collector_new(&cc, t, &c, NULL, 0) < 0)
+		abort(); /* no pipe */
 	cap->keep_snaps = true;
 	rf_capture_tap(cap, NULL, &tap);
-	collector_add_tap(c, &tap);
-	collector_add_source(c, src);
+	collector_add_tap(c, &tap, NULL, 0);
+	collector_add_source(c, src, NULL, 0);
 	frames = rf_run(c, 100000);
 	d = replay_damage(src);
 	snprintf(damage, n, "%s", d ? d : "");
@@ -957,11 +959,12 @@ test_realtime(void **state)
 	kg_tracker_config mc2 = options_model_defaults();
 	t = tracker_new(&mc2);
 	cc.cluster = replay_cluster(src);
-	c = collector_new(&cc, t);
+	if (collector_new(&cc, t, &c, NULL, 0) < 0)
+		abort(); /* no pipe */
 	rep.keep_snaps = true;
 	rf_capture_tap(&rep, NULL, &tap);
-	collector_add_tap(c, &tap);
-	collector_add_source(c, src);
+	collector_add_tap(c, &tap, NULL, 0);
+	collector_add_source(c, src, NULL, 0);
 
 	/* 32x: the first three ticks (2 s recorded) arrive within a deadline */
 	t0 = util_mono_us();

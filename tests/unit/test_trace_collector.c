@@ -136,9 +136,10 @@ test_collector_episode(void **state)
 	cc.min_publish_us = 50000;
 	cc.cluster = "test";
 	memset(&x, 0, sizeof x);
-	x.c = collector_new(&cc, tr);
+	if (collector_new(&cc, tr, &x.c, NULL, 0) < 0)
+		abort(); /* no pipe */
 	for (i = 0; i < n; i++)
-		collector_add_source(x.c, src[i]);
+		collector_add_source(x.c, src[i], NULL, 0);
 	assert_true(tu_wait(healths_known, step, &x, 8000000));
 
 	/* the coordinator's lines of a rebalance, written in one go */

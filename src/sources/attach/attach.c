@@ -385,7 +385,7 @@ attach_source_new(const kg_attach_config *cfg, kg_source **out, char *err, size_
 		snprintf(msg, sizeof msg, "--attach: %s", why != NULL ? why + 2 : err);
 		util_strlcpy(err, msg, errsz);
 		free(url);
-		return -2;
+		return KG_ERR_USAGE;
 	}
 	free(url);
 	a = xcalloc(1, sizeof *a);

@@ -36,7 +36,7 @@ typedef struct kg_attach_config {
 /*
  * Connect and read the stream's header, within the timeout (call before
  * the collector starts); 0, or -1 with err (unreachable, refused, a
- * password wanted, not a kgtop stream), -2 for a malformed URL.
+ * password wanted, not a kgtop stream), KG_ERR_USAGE for a malformed URL.
  */
 int attach_source_new(const kg_attach_config *cfg, kg_source **out, char *err, size_t errsz);
 /* The serving kgtop's cluster label (its header's). */
