@@ -7,6 +7,8 @@ cd "$(dirname "$0")"
 DEPS="build-essential autoconf automake pkg-config libncurses-dev librdkafka-dev \
 libcurl4-openssl-dev libcjson-dev libmicrohttpd-dev libcmocka-dev tmux ncurses-term clang valgrind \
 prometheus curl"
+# tests/kafka: make check runs Apache Kafka (its jars from Maven Central) with a JDK and Maven
+DEPS="$DEPS default-jdk-headless maven"
 
 if [ "${1:-}" = "--deps" ]; then
 	shift

@@ -670,6 +670,7 @@ test_http_jolokia(void **state)
 	assert_true(b->poll_gap_us == 1500000);  /* last-poll missing: the average gap */
 	httpd_stats(srv, &hs);
 	assert_string_equal(hs.last_method, "POST");
+	assert_string_equal(hs.last_path, "/jolokia/"); /* Jolokia 2's agent: 404 for /jolokia (tests/kafka/t_jolokia.sh) */
 	assert_non_null(strstr(hs.last_body, "consumer-coordinator-metrics,client-id=*"));
 	assert_non_null(strstr(hs.last_body, "type=consumer-metrics,client-id=*"));
 	wait_status(&r, KG_SRC_OK, "2 clients");
