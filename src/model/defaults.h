@@ -42,4 +42,14 @@
 /* after a stop signal, what is left of a report line gets this long to be written, then kgtop exits */
 #define KG_STOP_WRITE_US (2 * KG_SEC_US)
 
+/*
+ * The server's deadlines: a request answered within KG_SERVE_REQUEST_S of
+ * its connection's start (or of the previous request's end), an answer
+ * other than /stream sent within KG_SERVE_ANSWER_S; a /stream viewer that
+ * accepts nothing for KG_SERVE_STALL_S while stream waits is cut off
+ */
+#define KG_SERVE_REQUEST_S 10
+#define KG_SERVE_ANSWER_S 60
+#define KG_SERVE_STALL_S 15
+
 #endif

@@ -246,17 +246,24 @@ check_snapshot(const kg_snapshot *s, const kg_check_limits *l, const char *filte
 			text.s[i] = '_'; /* a '|' of a group's name would start the performance data */
 	}
 	sbuf_addf(out, "KGTOP %s - %s |%s", check_status_name(st), sbuf_str(&text), sbuf_str(&perf));
-	util_sanitize_text(out->s); /* names come from the cluster: one line, no controls */
-	out->len = strlen(out->s);
+
 	sbuf_free(&text);
 	sbuf_free(&perf);
 	return st;
+}
+
+/* The line's one guard: names and messages come from the cluster; one line, no controls. */
+void
+check_guard(sbuf *line)
+{
+	sbuf_sanitize(line, 0, false);
 }
 
 /* Print a line on stdout; the status. */
 static int
 check_print(sbuf *b, int status)
 {
+	check_guard(b);
 	sbuf_addc(b, '\n');
 	if (fwrite(b->s, 1, b->len, stdout) != b->len || fflush(stdout) != 0)
 		status = KG_CHECK_UNKNOWN;

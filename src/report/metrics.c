@@ -798,7 +798,7 @@ static const family families[] = {
 	  "1 with the partition's progress verdict as a label, for the judged partitions (--metrics-partitions).",
 	  EMIT(emit_partition_verdict) },
 	{ "kgtop_stream_viewers", "gauge", "Viewers attached to /stream now.", EMIT(emit_viewers) },
-	{ "kgtop_stream_viewers_dropped_total", "counter", "Viewers of /stream cut off for falling behind.", EMIT(emit_dropped) },
+	{ "kgtop_stream_viewers_dropped_total", "counter", "Viewers of /stream cut off for falling behind or not reading.", EMIT(emit_dropped) },
 };
 
 /* Write a family's samples as its row says. */

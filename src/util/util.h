@@ -57,9 +57,11 @@ int64_t util_mono_us(void);
 /*
  * What a function that fails returns, with err saying why: KG_ERR for
  * what went wrong at run time (main exits 1), KG_ERR_USAGE for what the
- * user typed (main exits 2).  Success is 0.
+ * user typed (main exits 2), KG_ERR_STOPPED when a stop signal or the
+ * user ended a wait (nothing went wrong: main ends as asked).  Success is
+ * 0.
  */
-enum { KG_ERR = -1, KG_ERR_USAGE = -2 };
+enum { KG_ERR = -1, KG_ERR_USAGE = -2, KG_ERR_STOPPED = -3 };
 /* snprintf into err/errsz (if err is non-NULL); always returns KG_ERR (-1). */
 int util_err(char *err, size_t errsz, const char *fmt, ...) KG_PRINTF(3, 4);
 /* Likewise for a usage error: returns KG_ERR_USAGE (-2). */
@@ -89,6 +91,8 @@ void sbuf_adds(sbuf *b, const char *s);
 void sbuf_addc(sbuf *b, char c);
 /* Append n copies of c (padding). */
 void sbuf_pad(sbuf *b, char c, size_t n);
+/* Append formatted text (a va_list). */
+void sbuf_vaddf(sbuf *b, const char *fmt, va_list ap) KG_PRINTF(2, 0);
 /* Append formatted text. */
 void sbuf_addf(sbuf *b, const char *fmt, ...) KG_PRINTF(2, 3);
 /* Append s as a JSON string literal (quoted; unsafe characters as \uXXXX, invalid UTF-8 as \ufffd). */
@@ -119,6 +123,8 @@ int64_t util_parse_duration_us(const char *s);
 int64_t util_parse_size(const char *s);
 /* Format a count compactly: 999, 1.2k, 34k, 1.2M, 5.6G. */
 void util_fmt_count(char *buf, size_t n, int64_t v);
+/* Format a count in at most width characters: "1.95M", "19.5k" as they fit, else "20k" (width 0: util_fmt_count). */
+void util_fmt_count_fit(char *buf, size_t n, int64_t v, int width);
 /* Format a duration compactly: 850ms, 2.4s, 1m05s, 3h12m. */
 void util_fmt_duration(char *buf, size_t n, int64_t us);
 /*
@@ -137,7 +143,16 @@ size_t util_utf8_valid_prefix(const char *s, size_t n);
  * recordings) writes it as \uXXXX.
  */
 bool util_char_unsafe(long cp);
+/*
+ * Replace invalid UTF-8 and unsafe characters in the n bytes at s with one
+ * '?' each, in place (a NUL is unsafe too); '\n' stays when keep_newlines.
+ * Returns the new length: the text may shrink, and what follows it up to
+ * n is left as it was, so a writer writes the length returned.
+ */
+size_t util_sanitize_span(char *s, size_t n, bool keep_newlines);
 /* Replace invalid UTF-8 and unsafe characters in s (in place, it may shrink) with '?'. */
 void util_sanitize_text(char *s);
+/* Text output's guard: sanitize b from byte from to its end (util_sanitize_span), b->len follows. */
+void sbuf_sanitize(sbuf *b, size_t from, bool keep_newlines);
 
 #endif

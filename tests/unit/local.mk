@@ -125,6 +125,12 @@ UNIT_TESTS += tests/unit/test_check
 tests_unit_test_check_SOURCES = tests/unit/test_check.c tests/unit/two_groups.c tests/unit/two_groups.h
 tests_unit_test_check_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_check_LDADD = $(TEST_LIBS)
+# the one output rule (issue 25): every unsafe character class at every position of every field, through every output
+check_PROGRAMS += tests/unit/test_outputs
+UNIT_TESTS += tests/unit/test_outputs
+tests_unit_test_outputs_SOURCES = tests/unit/test_outputs.c
+tests_unit_test_outputs_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_outputs_LDADD = $(TEST_LIBS)
 # the options: every default is its row's, as --help states it; the tracker's settings' precedence
 check_PROGRAMS += tests/unit/test_options
 UNIT_TESTS += tests/unit/test_options
