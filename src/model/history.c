@@ -15,7 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/defaults.h"
 #include "model/intern.h"
 
 #define GROUP_EVENTS 4096
@@ -61,7 +60,7 @@ history_new(int64_t window_us)
 {
 	kg_history *h = xcalloc(1, sizeof *h);
 	pthread_mutex_init(&h->lock, NULL);
-	h->window = window_us > 0 ? window_us : KG_DEFAULT_HISTORY_US;
+	h->window = window_us;
 	return h;
 }
 

@@ -145,7 +145,7 @@ typedef struct kg_hview {
 
 typedef struct kg_history kg_history;
 
-/* Create a history keeping window_us of the past (0: one hour). */
+/* Create a history keeping window_us of the past (--history). */
 kg_history *history_new(int64_t window_us);
 /* Free it (only when no one else uses it). */
 void history_free(kg_history *h);

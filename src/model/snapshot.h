@@ -378,8 +378,6 @@ const char *member_status_name(kg_member_status st);
 const char *verdict_name(kg_verdict v);
 /* Machine names (label values): "none", "ok", "slow", "rewind", "stalled", "stopped", "lost". */
 const char *verdict_key(kg_verdict v);
-/* Parse verdict_name() back (any case); NONE when not known. */
-kg_verdict verdict_parse(const char *s);
 /* Machine names of time lag kinds: "none", "exact", "estimate", "at_least". */
 const char *tlag_kind_key(kg_tlag_kind k);
 /* Machine names of reasons: "", "no_offsets", "no_samples", "no_records", "gap", "no_timestamp", "no_answer", "clock_skew", "deleted". */

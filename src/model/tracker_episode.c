@@ -368,7 +368,7 @@ part_resume_at(tgroup *g, int i, int64_t time, int64_t lo)
 }
 
 /* Partitions have a consuming owner again at time. */
-void
+static void
 tk_parts_resume(tgroup *g, const kg_tp *v, int n, int64_t time, int64_t lo)
 {
 	int k, i;

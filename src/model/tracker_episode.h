@@ -131,8 +131,6 @@ void tk_settle_member_time(tgroup *g, tmember *m, int64_t time, int64_t lo);
 void tk_member_stop(tmember *m, int64_t time, int64_t lo);
 /* Partitions lose their consuming owner at time (lo at the earliest), in the open episode. */
 void tk_parts_stop(tgroup *g, const kg_tp *v, int n, int64_t time, int64_t lo);
-/* Partitions have a consuming owner again at time. */
-void tk_parts_resume(tgroup *g, const kg_tp *v, int n, int64_t time, int64_t lo);
 
 /* Closing */
 /* Close the open episode at end (end_lo at the earliest: the refresh before when polling saw it end). */

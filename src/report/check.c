@@ -180,8 +180,8 @@ perf_group(sbuf *o, const kg_group *g, const kg_check_limits *l)
 	}
 }
 
-/* "KGTOP UNKNOWN - why". */
-void
+/* Append "KGTOP UNKNOWN - why" (without newline). */
+static void
 check_unknown(sbuf *out, const char *why)
 {
 	sbuf_addf(out, "KGTOP UNKNOWN - %s", why);
@@ -312,9 +312,8 @@ check_run(kg_collector *c, const kg_options *o, const kg_run_stop *stop)
 	size_t i;
 	if (o->replay == NULL) {
 		/* long enough to see a commit frozen for the stall threshold, and two refreshes more */
-		int64_t w = o->lag_window_us > 0 ? o->lag_window_us : KG_DEFAULT_LAG_WINDOW_US;
-		int64_t iv = o->interval_us > 0 ? o->interval_us : KG_DEFAULT_INTERVAL_US;
-		l.judge_s = (int)((progress_stall_us(w, iv) + 2 * iv + KG_SEC_US - 1) / KG_SEC_US);
+		int64_t iv = o->interval_us;
+		l.judge_s = (int)((progress_stall_us(o->lag_window_us, iv) + 2 * iv + KG_SEC_US - 1) / KG_SEC_US);
 	}
 	for (i = 0; i < o->include.n; i++)
 		snprintf(filter + strlen(filter), sizeof filter - strlen(filter), "%s-g %s", i ? " or " : "", o->include.v[i]);

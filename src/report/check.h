@@ -56,8 +56,6 @@ kg_check_status check_snapshot(const kg_snapshot *s, const kg_check_limits *l, c
  * no line break): what check_run prints goes through it, just before.
  */
 void check_guard(sbuf *line);
-/* Append "KGTOP UNKNOWN - why" (without newline). */
-void check_unknown(sbuf *out, const char *why);
 /*
  * --check: one refresh (or, with --duration, refreshes for that long so
  * commits can be judged; a replay up to --at), then the line on stdout;

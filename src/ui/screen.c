@@ -26,7 +26,7 @@ screen_init(ui_screen *s, const kg_options *o, const kg_ui_info *info, kg_histor
 	s->opts = o;
 	s->info = info;
 	s->hist = h;
-	s->interval_us = o != NULL && o->interval_us > 0 ? o->interval_us : KG_DEFAULT_INTERVAL_US;
+	s->interval_us = o != NULL ? o->interval_us : 0;
 	s->ascii = o != NULL && o->ascii;
 	s->colour = !(o != NULL && o->no_color);
 	s->sort = groupcol_sort_default();

@@ -134,17 +134,7 @@ sample_at(const kg_hview *v, int from, int64_t t)
 static int
 sample_part(const kg_sample *smp, kg_tp tp)
 {
-	int lo = 0, hi = smp->nparts - 1;
-	while (lo <= hi) {
-		int mid = lo + (hi - lo) / 2, c = tp_cmp(&smp->parts[mid], &tp);
-		if (c == 0)
-			return mid;
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid - 1;
-	}
-	return -1;
+	return tp_find(smp->parts, smp->nparts, sizeof *smp->parts, tp);
 }
 
 /* True when lane k is a member in a sample. */

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/options.h"
 #include "model/defaults.h"
 #include "model/intern.h"
 #include "model/progress.h"
@@ -528,7 +529,7 @@ test_tracker_frozen(void **state)
 	char why[128] = "";
 	bool stalled_seen = false;
 	(void)state;
-	tracker_config_defaults(&cfg);
+	cfg = options_model_defaults();
 	cfg.lag_window_us = S(20); /* the stall threshold: 2 s */
 	t = tracker_new(&cfg);
 	for (i = 0; i < 8; i++) {
@@ -582,7 +583,7 @@ test_tracker_resumed(void **state)
 	int64_t c[4], le[4];
 	kg_snapshot *s = NULL;
 	(void)state;
-	tracker_config_defaults(&cfg);
+	cfg = options_model_defaults();
 	cfg.lag_window_us = S(20);
 	t = tracker_new(&cfg);
 	for (i = 0; i < 12; i++) {

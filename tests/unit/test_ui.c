@@ -18,6 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/options.h"
 #include "model/intern.h"
 #include "test_ui_scene.h"
 #include "ui/screen.h"
@@ -1846,7 +1847,7 @@ test_timeline_scroll_fixed(void **state)
 	ui_screen t;
 	ui_action a;
 	(void)state;
-	tracker_config_defaults(&cfg);
+	cfg = options_model_defaults();
 	tr = tracker_new(&cfg);
 	snap = scene_big_group(tr, "big", 3, 1000, 10, SCENE_T0);
 	resize_term(40, 120);
@@ -2053,7 +2054,7 @@ grace_check(bool coop, const char *want_event, const char *want_line)
 	size_t j;
 	int i;
 	bool found = false;
-	tracker_config_defaults(&cfg);
+	cfg = options_model_defaults();
 	tr = tracker_new(&cfg);
 	for (i = 0; i < 3; i++) {
 		snapshot_unref(snap);
@@ -2120,7 +2121,7 @@ test_timeline_note_not_carried(void **state)
 	char row[1024];
 	int i, y;
 	(void)state;
-	tracker_config_defaults(&cfg);
+	cfg = options_model_defaults();
 	tr = tracker_new(&cfg);
 	for (i = 0; i < 12; i++) {
 		const int *own = i < 4 || i >= 9 ? before : after;
@@ -2258,7 +2259,8 @@ test_timeline_clipped_episode(void **state)
 static void
 test_keys_paging_mouse(void **state)
 {
-	kg_tracker *tr = tracker_new(NULL);
+	kg_tracker_config mc = options_model_defaults();
+	kg_tracker *tr = tracker_new(&mc);
 	kg_snapshot *snap = scene_many_groups(tr, 2000, 2, SEC);
 	ui_screen t;
 	ui_action a;
@@ -2339,7 +2341,8 @@ test_natural_sort(void **state)
 	static const char *const names[] = { "consumer-10", "consumer-2", "consumer-1", "consumer-02b" };
 	kg_builder *b = builder_new(SCENE_T0);
 	kg_snapshot *snap;
-	kg_tracker *tr = tracker_new(NULL);
+	kg_tracker_config mc2 = options_model_defaults();
+	kg_tracker *tr = tracker_new(&mc2);
 	ui_screen t;
 	ui_action a;
 	size_t i;
