@@ -216,6 +216,7 @@ typedef struct kg_gpart {
 	uint8_t tlag_kind; /* kg_tlag_kind */
 	uint8_t tlag_why;  /* kg_tlag_why */
 	int64_t time_lag_us;  /* how old the next record to consume is, -1 unknown */
+	int64_t time_lag_from_us; /* the wall time it counts from (time_lag_us = the snapshot's time - this), 0: it does not grow with the clock */
 	int64_t verdict_since_us; /* since when (frozen since, rewound at, slow since), 0 unknown */
 	int64_t moved_us;  /* when kgtop saw the committed offset move last, 0 never */
 	int64_t moved_lo_us; /* at the earliest (the observation before), 0 unknown */
@@ -281,6 +282,7 @@ typedef struct kg_group {
 	uint8_t verdict;          /* kg_verdict */
 	uint8_t tlag_kind;        /* of time_lag_us */
 	int64_t time_lag_us;      /* the largest known, -1 none */
+	int64_t time_lag_from_us; /* its partition's time_lag_from_us */
 	int64_t verdict_since_us; /* of the worst partition */
 	int64_t lost;             /* records lost in all */
 	int nverdict[KG_VERDICT_COUNT];
