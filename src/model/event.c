@@ -493,7 +493,7 @@ static void
 fmt_verdict(const kg_event *e, sbuf *out)
 {
 	tp_format(out, e->parts, e->nparts, e->single_topic);
-	if (e->verdict == KG_VERDICT_OK && e->verdict_from > KG_VERDICT_OK)
+	if (e->verdict == KG_VERDICT_OK && e->verdict_from > KG_VERDICT_PENDING)
 		sbuf_addf(out, " OK again (was %s)", verdict_name((kg_verdict)e->verdict_from));
 	else
 		sbuf_addf(out, " %s", verdict_name((kg_verdict)e->verdict));

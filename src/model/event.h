@@ -92,7 +92,9 @@ typedef struct kg_event {
 	int64_t records;      /* reprocessed: records processed twice; verdict: the lag of its partitions (LOST: records lost) */
 	uint8_t verdict;      /* verdict: the new one (kg_verdict) */
 	uint8_t verdict_from; /* and the one before */
-	int64_t since_us;     /* verdict: since when it holds (frozen since, rewound at), 0 none */
+	int64_t since_us;     /* verdict: since when it holds (frozen since, rewound at), at the latest, 0 none */
+	int64_t since_lo_us;  /* verdict: and at the earliest, 0 not known */
+	uint8_t since_kind;   /* verdict: what bounds it (kg_since_kind) */
 	kg_reason reason;
 	char *text;           /* trigger, reason text, source message */
 	kg_group_state from;

@@ -84,14 +84,14 @@ tk_resume_free(tk_resume *r)
 	free(r);
 }
 
-/* The partitions of changes ch[0..n) whose new verdict is v (from above OK when again), in parts; their lag and since. */
+/* The partitions of changes ch[0..n) whose new verdict is v, in parts; their lag, the earliest since (*first) and the worst verdict before. */
 static int
-changes_of(const kg_group *G, const kg_vchange *ch, int n, uint8_t v, kg_tp *parts, int64_t *lag, int64_t *since,
+changes_of(const kg_group *G, const kg_vchange *ch, int n, uint8_t v, kg_tp *parts, int64_t *lag, kg_vchange *first,
 	   uint8_t *from)
 {
 	int i, np = 0;
 	*lag = 0;
-	*since = 0;
+	memset(first, 0, sizeof *first);
 	*from = KG_VERDICT_NONE;
 	for (i = 0; i < n; i++) {
 		const kg_gpart *gp = &G->parts[ch[i].part];
@@ -99,27 +99,31 @@ changes_of(const kg_group *G, const kg_vchange *ch, int n, uint8_t v, kg_tp *par
 			continue;
 		parts[np++] = gp->tp;
 		*lag += v == KG_VERDICT_LOST ? gp->lost : gp->lag > 0 ? gp->lag : 0;
-		if (ch[i].since > 0 && (*since == 0 || ch[i].since < *since))
-			*since = ch[i].since;
+		if (ch[i].since > 0 && (first->since == 0 || ch[i].since < first->since))
+			*first = ch[i];
 		if (ch[i].from > *from)
 			*from = ch[i].from;
 	}
 	return np;
 }
 
-/* What shows a verdict, in words. */
+/* What shows a verdict, in words: how long it holds is a span (at least since its latest start, at most since its earliest). */
 static void
-verdict_text(sbuf *b, uint8_t v, uint8_t from, int64_t lag, int64_t since, int64_t at)
+verdict_text(sbuf *b, uint8_t v, uint8_t from, int64_t lag, const kg_vchange *c, int64_t at)
 {
-	char n[32], d[32];
+	char n[32], d[48], since[96];
+	kg_span held = { c->since > 0 && at > c->since ? at - c->since : 0, -1 };
+	if (c->since_lo > 0 && c->kind != KG_SINCE_BEFORE)
+		held.max = at > c->since_lo ? at - c->since_lo : 0;
 	util_fmt_count(n, sizeof n, lag);
-	util_fmt_duration(d, sizeof d, since > 0 && at > since ? at - since : 0);
+	event_fmt_span(d, sizeof d, held, false);
+	since_fmt(since, sizeof since, (kg_since_kind)c->kind, c->since_lo, c->since, true);
 	switch (v) {
 	case KG_VERDICT_STALLED:
-		sbuf_addf(b, "committed offset frozen %s while the log grows (lag %s)", d, n);
+		sbuf_addf(b, "committed offset frozen %s while the log grows (lag %s), since %s", d, n, since);
 		break;
 	case KG_VERDICT_STOPPED:
-		sbuf_addf(b, "no commit for %s, longer than the lag window (lag %s)", d, n);
+		sbuf_addf(b, "no commit for %s, longer than the lag window (lag %s), since %s", d, n, since);
 		break;
 	case KG_VERDICT_LOST:
 		sbuf_addf(b, "%s records deleted by retention before they were consumed", n);
@@ -131,14 +135,17 @@ verdict_text(sbuf *b, uint8_t v, uint8_t from, int64_t lag, int64_t since, int64
 		sbuf_addf(b, "commits move but the lag grew at every commit for %s (lag %s)", d, n);
 		break;
 	case KG_VERDICT_OK:
-		sbuf_adds(b, from > KG_VERDICT_OK ? (lag == 0 ? "caught up" : "commits move") : "");
+		sbuf_adds(b, from > KG_VERDICT_PENDING ? (lag == 0 ? "caught up" : "commits move") : "");
 		break;
 	default:
 		break;
 	}
 }
 
-/* One event per new verdict among the changes (none for a first judgement of OK, none for "not judged"). */
+/*
+ * One event per new verdict among the changes: none for a first judgement
+ * (OK after none or "not judged yet"), none for "not judged yet" itself.
+ */
 static void
 verdict_events(kg_tracker *t, tgroup *g, const kg_group *G, const kg_vchange *ch, int n, int64_t T)
 {
@@ -148,22 +155,25 @@ verdict_events(kg_tracker *t, tgroup *g, const kg_group *G, const kg_vchange *ch
 		return;
 	parts = xmalloc((size_t)n * sizeof *parts);
 	for (v = KG_VERDICT_OK; v < KG_VERDICT_COUNT; v++) {
-		int64_t lag, since;
+		int64_t lag;
+		kg_vchange first;
 		uint8_t from;
-		int np = changes_of(G, ch, n, (uint8_t)v, parts, &lag, &since, &from);
+		int np = changes_of(G, ch, n, (uint8_t)v, parts, &lag, &first, &from);
 		kg_event *ev;
 		sbuf b = { 0 };
-		if (np == 0 || (v == KG_VERDICT_OK && from <= KG_VERDICT_OK))
+		if (np == 0 || v == KG_VERDICT_PENDING || (v == KG_VERDICT_OK && from <= KG_VERDICT_PENDING))
 			continue;
 		ev = event_new(KG_EV_VERDICT, T, g->id);
 		ev->parts = tp_dup(parts, np);
 		ev->nparts = np;
 		ev->verdict = (uint8_t)v;
 		ev->verdict_from = from;
-		ev->since_us = since;
+		ev->since_us = first.since;
+		ev->since_lo_us = first.since_lo;
+		ev->since_kind = first.kind;
 		ev->records = lag;
 		ev->evidence = KG_EVID_POLLED;
-		verdict_text(&b, (uint8_t)v, from, lag, since, G->data_time_us > 0 ? G->data_time_us : T);
+		verdict_text(&b, (uint8_t)v, from, lag, &first, G->data_time_us > 0 ? G->data_time_us : T);
 		event_text(ev, sbuf_str(&b));
 		sbuf_free(&b);
 		tk_emit(t, g, ev);

@@ -43,7 +43,7 @@ feed(kg_pstate *st, int64_t t0, int n, int64_t c0, int64_t rate, int64_t le0, in
 		progress_observe(st, t0 + S(i), c0 + rate * i, le0 + prate * i, W);
 }
 
-/* Rule 1: nothing to judge without a committed offset, a log-end or an observation. */
+/* Rule 1: nothing to judge without a committed offset, a log-end or an observation; rule 5: not judged yet. */
 static void
 test_none(void **state)
 {
@@ -55,8 +55,8 @@ test_none(void **state)
 	progress_observe(&st, S(1), 10, 20, W);
 	assert_int_equal(judge(&st, S(1), -1, 20, -1, &since), KG_VERDICT_NONE);
 	assert_int_equal(judge(&st, S(1), 10, -1, -1, &since), KG_VERDICT_NONE);
-	/* one look at a partition with lag says nothing of progress; without lag it is OK */
-	assert_int_equal(judge(&st, S(1), 10, 20, -1, &since), KG_VERDICT_NONE);
+	/* one look at a partition with lag says nothing of progress: not judged yet (never OK); without lag it is OK */
+	assert_int_equal(judge(&st, S(1), 10, 20, -1, &since), KG_VERDICT_PENDING);
 	assert_int_equal(judge(&st, S(1), 20, 20, -1, &since), KG_VERDICT_OK);
 	progress_observe(&st, S(2), 12, 22, W); /* it moved: judged */
 	assert_int_equal(judge(&st, S(2), 12, 22, -1, &since), KG_VERDICT_OK);
@@ -155,8 +155,10 @@ test_stalled_after_catch_up(void **state)
 	progress_observe(&st, S(2), 1000, 1000, W); /* nothing produced: no lag, nothing to move */
 	progress_observe(&st, S(100), 1000, 1000, W);
 	feed(&st, S(101), 31, 1000, 0, 1010, 10); /* the producer starts, the consumer does not */
+	/* the lag began after 100 (no lag then), at 101 at the latest: frozen with lag from then */
+	assert_int_equal(judge(&st, S(130), 1000, 1300, -1, &since), KG_VERDICT_PENDING); /* 29 s: not yet, never moved */
 	assert_int_equal(judge(&st, S(131), 1000, 1310, -1, &since), KG_VERDICT_STALLED);
-	assert_true(since == S(100));
+	assert_true(since == S(101));
 }
 
 /* Rule 4: the threshold follows the partition's own pace: a commit every 20 s is no stall at 30 s. */
@@ -196,7 +198,107 @@ test_stopped(void **state)
 	assert_true(since == S(1));
 }
 
-/* Rule 5: a committed offset that went back is REWIND for a window, then judged by the others. */
+/* A judgement with a record read at the committed offset, written at record (0: none). */
+static void
+judge_rec(const kg_pstate *st, int64_t t, int64_t c, int64_t le, int64_t record, kg_judgement *j)
+{
+	kg_judge_in in = { t, c, le, -1, W, STALL, 0, 0, record };
+	progress_judge(st, &in, j);
+}
+
+/*
+ * Since within bounds, named by its evidence: never seen moving is
+ * "before kgtop's first look" (no earliest); the record waiting at the
+ * committed offset bounds it from below (the stall cannot be older than
+ * the record); a move kgtop saw puts it between two refreshes.
+ */
+static void
+test_since_bounds(void **state)
+{
+	kg_pstate st;
+	kg_judgement j;
+	(void)state;
+	progress_state_init(&st);
+	feed(&st, S(100), 31, 500, 0, 600, 1); /* frozen with lag from kgtop's first look */
+	judge_rec(&st, S(130), 500, 630, 0, &j);
+	assert_int_equal(j.verdict, KG_VERDICT_STALLED);
+	assert_int_equal(j.kind, KG_SINCE_BEFORE);
+	assert_true(j.since_hi == S(100) && j.since_lo == 0);
+	/* the record at 500 was written at 40: the freeze began after it (the lag cannot be older) */
+	judge_rec(&st, S(130), 500, 630, S(40), &j);
+	assert_int_equal(j.verdict, KG_VERDICT_STALLED);
+	assert_int_equal(j.kind, KG_SINCE_RECORD);
+	assert_true(j.since_lo == S(40) && j.since_hi == S(100));
+	/* but a record's age alone judges nothing: one look at an old record is not a stall */
+	progress_state_init(&st);
+	progress_observe(&st, S(100), 500, 600, W);
+	judge_rec(&st, S(100), 500, 600, S(10), &j);
+	assert_int_equal(j.verdict, KG_VERDICT_PENDING);
+	assert_int_equal(j.kind, KG_SINCE_NONE);
+	/* a move kgtop saw: between the observation before and that one */
+	progress_state_init(&st);
+	feed(&st, S(100), 5, 500, 10, 560, 10);
+	feed(&st, S(105), 31, 550, 0, 610, 10);
+	judge_rec(&st, S(135), 550, 910, 0, &j);
+	assert_int_equal(j.verdict, KG_VERDICT_STALLED);
+	assert_int_equal(j.kind, KG_SINCE_WATCHED);
+	assert_true(j.since_lo == S(104) && j.since_hi == S(105));
+	assert_true(j.frozen_hi == S(105));
+}
+
+/*
+ * Commits a source told (issue 23's __consumer_offsets reader): a commit
+ * that moved the offset gives its exact time; an old one with a record
+ * waiting longer than the threshold judges at once (one refresh), exactly.
+ */
+static void
+test_commit_told(void **state)
+{
+	kg_pstate st;
+	kg_judgement j;
+	(void)state;
+	progress_state_init(&st);
+	progress_commit(&st, S(10), 400);
+	progress_commit(&st, S(20), 500); /* moved to 500 at 20 exactly */
+	progress_commit(&st, S(25), 500); /* a commit of the same offset: still since 20 */
+	progress_commit(&st, S(15), 450); /* out of the log's order: ignored */
+	progress_observe(&st, S(100), 500, 600, W);
+	/* commits told, and the record at 500 written at 15 (before the commit): frozen with lag since 20 */
+	judge_rec(&st, S(100), 500, 600, S(15), &j);
+	assert_int_equal(j.verdict, KG_VERDICT_STALLED);
+	assert_int_equal(j.kind, KG_SINCE_COMMIT);
+	assert_true(j.since_lo == S(20) && j.since_hi == S(20));
+	/* the record written at 60 (after the commit): the lag, so the stall, began then */
+	judge_rec(&st, S(100), 500, 600, S(60), &j);
+	assert_int_equal(j.verdict, KG_VERDICT_STALLED);
+	assert_int_equal(j.kind, KG_SINCE_RECORD);
+	assert_true(j.since_lo == S(60) && j.since_hi == S(60));
+	/* a record written 20 s ago: frozen with lag for less than the threshold, and the offset moved (told): OK */
+	judge_rec(&st, S(100), 500, 600, S(80), &j);
+	assert_int_equal(j.verdict, KG_VERDICT_OK);
+	/* no record read: when the lag began is not known, so nothing is proven at once */
+	judge_rec(&st, S(100), 500, 600, 0, &j);
+	assert_int_equal(j.verdict, KG_VERDICT_OK);
+	/* a first commit told without the one before: at or before its time, no earliest */
+	progress_state_init(&st);
+	progress_commit(&st, S(20), 500);
+	progress_observe(&st, S(100), 500, 600, W);
+	judge_rec(&st, S(100), 500, 600, 0, &j);
+	assert_int_equal(j.verdict, KG_VERDICT_PENDING);
+	judge_rec(&st, S(100), 500, 600, S(15), &j);
+	assert_int_equal(j.verdict, KG_VERDICT_STALLED);
+	assert_int_equal(j.kind, KG_SINCE_RECORD);
+	assert_true(j.since_lo == S(15) && j.since_hi == S(20));
+	/* a commit told at another offset than the one polled is not this freeze's */
+	progress_state_init(&st);
+	progress_commit(&st, S(10), 400);
+	progress_commit(&st, S(20), 450);
+	progress_observe(&st, S(100), 500, 600, W);
+	judge_rec(&st, S(100), 500, 600, S(15), &j);
+	assert_int_equal(j.verdict, KG_VERDICT_PENDING);
+}
+
+/* Rule 6: a committed offset that went back is REWIND for a window, then judged by the others. */
 static void
 test_rewind(void **state)
 {
@@ -214,7 +316,7 @@ test_rewind(void **state)
 	assert_int_equal(judge(&st, S(311), 3010 + 299 * 11, 5115 + 2990, -1, &since), KG_VERDICT_OK);
 }
 
-/* Rule 6: commits that move while the lag grows at every sample for half the window are SLOW. */
+/* Rule 7: commits that move while the lag grows at every sample for half the window are SLOW. */
 static void
 test_slow(void **state)
 {
@@ -235,7 +337,7 @@ test_slow(void **state)
 	assert_int_equal(judge(&st, S(450), 3590 + 199 * 4, 3600 + 1990, -1, &since), KG_VERDICT_OK);
 }
 
-/* Rule 7: commits that keep up with a steady lag are OK. */
+/* Rule 8: commits that keep up with a steady lag are OK. */
 static void
 test_ok_steady(void **state)
 {
@@ -436,8 +538,16 @@ test_group(void **state)
 		s = snap(S(10 + i), c, le, 0, NULL);
 		progress_topics(p, s);
 		n = progress_group(p, &s->groups[0], s->time_us, S(1), 0, 0, &ch, &cap);
-		if (i == 0)
-			assert_int_equal(n, 1); /* none to OK (no lag); the others not judged yet */
+		if (i == 0) {
+			/* none to OK (no lag); the others not judged yet, and so is the group: never OK before judged */
+			assert_int_equal(n, 3);
+			assert_int_equal(s->groups[0].parts[0].verdict, KG_VERDICT_OK);
+			assert_int_equal(s->groups[0].parts[1].verdict, KG_VERDICT_PENDING);
+			assert_int_equal(s->groups[0].verdict, KG_VERDICT_PENDING);
+			assert_int_equal(s->groups[0].nverdict[KG_VERDICT_PENDING], 2);
+			/* their time lags are not known yet: the group's is not either (not the 0 of partition 0) */
+			assert_int_equal(s->groups[0].tlag_kind, KG_TLAG_NONE);
+		}
 	}
 	/* 4 s frozen with a stall threshold of 2 s */
 	assert_int_equal(s->groups[0].parts[0].verdict, KG_VERDICT_OK);
@@ -445,7 +555,7 @@ test_group(void **state)
 	assert_int_equal(s->groups[0].verdict, KG_VERDICT_STALLED);
 	assert_int_equal(s->groups[0].nverdict[KG_VERDICT_STALLED], 2);
 	assert_true(s->groups[0].verdict_since_us == S(10));
-	/* written before kgtop's first sample of the log-end: at least that old */
+	assert_int_equal(s->groups[0].since_kind, KG_SINCE_BEFORE); /* frozen since before kgtop's first look */
 	assert_int_equal(s->groups[0].parts[1].tlag_kind, KG_TLAG_ATLEAST);
 	assert_true(s->groups[0].parts[1].time_lag_us == S(4));
 	assert_true(s->groups[0].time_lag_us >= s->groups[0].parts[1].time_lag_us);
@@ -554,7 +664,9 @@ test_tracker_frozen(void **state)
 	e = find_verdict(&ev, KG_VERDICT_STALLED);
 	assert_non_null(e);
 	assert_int_equal(e->nparts, 2);
-	assert_true(e->since_us == S(100)); /* the last observation without lag */
+	assert_true(e->since_us == S(101));    /* the first observation with lag, at the latest */
+	assert_true(e->since_lo_us == S(100)); /* after the last one without */
+	assert_int_equal(e->since_kind, KG_SINCE_WATCHED);
 	snapshot_unref(s);
 	evlist_clear(&ev);
 	/* worker-2 commits again: consuming, and the verdict is OK again */
@@ -617,6 +729,7 @@ main(void)
 		cmocka_unit_test(test_ok_caught_up),   cmocka_unit_test(test_stalled),
 		cmocka_unit_test(test_stalled_after_catch_up), cmocka_unit_test(test_stalled_rebalance), cmocka_unit_test(test_stall_usual_pace),
 		cmocka_unit_test(test_stopped),        cmocka_unit_test(test_rewind),
+		cmocka_unit_test(test_since_bounds),   cmocka_unit_test(test_commit_told),
 		cmocka_unit_test(test_slow),           cmocka_unit_test(test_ok_steady),
 		cmocka_unit_test(test_stall_threshold), cmocka_unit_test(test_interpolate),
 		cmocka_unit_test(test_time_lag_exact), cmocka_unit_test(test_le_samples),
