@@ -28,6 +28,7 @@
 #include "model/tracker_int.h"
 #include "model/tracker_lanes.h"
 #include "model/tracker_live.h"
+#include "model/tracker_progress.h"
 
 /* How a handler's member is found before it runs. */
 enum {
@@ -565,6 +566,14 @@ obs_reprocessed(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 	tk_emit(t, g, ev);
 }
 
+/* A commit a source told (a __consumer_offsets record): the progress part learns its exact time. */
+static void
+obs_commit(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
+{
+	(void)m;
+	tk_progress_commit(t, g, o);
+}
+
 #define OBS_REPORT (OBS_OWN | OBS_CALLBACK) /* a consumer's callback or JoinGroup */
 
 static const obs_rule obs_rules[KG_OBS_COUNT] = {
@@ -586,6 +595,7 @@ static const obs_rule obs_rules[KG_OBS_COUNT] = {
 	[KG_OBS_CLIENT_STATE] = { obs_metrics, MEMBER_FIND, OBS_BY_CLIENT },
 	[KG_OBS_SILENT] = { obs_silent, MEMBER_FIND, OBS_BY_CLIENT },
 	[KG_OBS_REPROCESSED] = { obs_reprocessed, MEMBER_FIND, 0 },
+	[KG_OBS_COMMIT] = { obs_commit, MEMBER_NONE, OBS_GENERATION },
 };
 
 /* The row of a kind (an unknown kind has none: only the shared part applies). */

@@ -73,6 +73,17 @@ tk_progress_forget(kg_tracker *t, int32_t group)
 		progress_forget(t->pg->prog, group);
 }
 
+/* A commit a source told (KG_OBS_COMMIT): the progress rules learn its exact time (progress_commit). */
+void
+tk_progress_commit(kg_tracker *t, tgroup *g, const kg_obs *o)
+{
+	int i;
+	if (t->pg == NULL || o->value < 0)
+		return;
+	for (i = 0; i < o->nparts; i++)
+		progress_group_commit(t->pg->prog, g->id, o->parts[i], o->time_us, o->value);
+}
+
 /* Free a group's watch of its moved partitions (NULL is fine). */
 void
 tk_resume_free(tk_resume *r)

@@ -18,6 +18,7 @@
 
 #include "model/defaults.h"
 #include "model/intern.h"
+#include "model/obs.h"
 #include "model/progress.h"
 #include "model/snapshot.h"
 #include "model/tracker.h"
@@ -683,6 +684,59 @@ test_tracker_frozen(void **state)
 	tracker_free(t);
 }
 
+/*
+ * Through the tracker, with commits a source tells (issue 23's
+ * __consumer_offsets reader: KG_OBS_COMMIT, one partition, offset in
+ * value, the broker's time): one refresh that reads the record waiting at
+ * the committed offset judges a stall at once, since the commit's exact
+ * time; without the source the same refresh is not judged yet.
+ */
+static void
+test_tracker_commit_told(void **state)
+{
+	kg_tracker_config cfg;
+	kg_tracker *t;
+	kg_evlist ev = { 0 };
+	kg_obsq q = { 0 };
+	int64_t c[3] = { 500, 700, 700 }, le[3] = { 600, 700, 700 };
+	int32_t topic = intern_topic("prog-topic"), group = intern_group("prog-group");
+	kg_stamp st = { .offset = 500, .record = 500, .ts_ms = 940000, .why = 0 }; /* written at 940 s */
+	kg_obs *o;
+	kg_snapshot *s;
+	int k;
+	(void)state;
+	tracker_config_defaults(&cfg);
+	t = tracker_new(&cfg);
+	/* the source tells partition 0's commits: 400 at 900 s, 500 at 950 s (moved: exact), 500 again at 960 s */
+	for (k = 0; k < 3; k++) {
+		o = obs_new(KG_OBS_COMMIT, S(900 + (k > 0 ? 50 + (k - 1) * 10 : 0)), group, "offsets");
+		obs_parts(o, &(kg_tp){ topic, 0 }, 1);
+		o->value = k == 0 ? 400 : 500;
+		obsq_push(&q, o);
+	}
+	s = snap(S(1000), c, le, 0, &st);
+	tracker_apply(t, &q, s, &ev);
+	/* frozen at 500 since the commit at 950; the lag since the record at 940 (before): 50 s, past the 30 s threshold */
+	assert_int_equal(s->groups[0].parts[0].verdict, KG_VERDICT_STALLED);
+	assert_int_equal(s->groups[0].parts[0].since_kind, KG_SINCE_COMMIT);
+	assert_true(s->groups[0].parts[0].verdict_since_us == S(950) && s->groups[0].parts[0].verdict_since_lo_us == S(950));
+	assert_int_equal(s->groups[0].verdict, KG_VERDICT_STALLED);
+	snapshot_unref(s);
+	evlist_clear(&ev);
+	tracker_free(t);
+	/* the same refresh without the commits told: not judged yet */
+	t = tracker_new(&cfg);
+	s = snap(S(1000), c, le, 0, &st);
+	tracker_apply(t, NULL, s, &ev);
+	assert_int_equal(s->groups[0].parts[0].verdict, KG_VERDICT_PENDING);
+	assert_int_equal(s->groups[0].verdict, KG_VERDICT_PENDING);
+	snapshot_unref(s);
+	evlist_clear(&ev);
+	free(ev.v);
+	free(q.v);
+	tracker_free(t);
+}
+
 /* Through the tracker: a rebalance's lag added, and how long its moved partitions waited for their new owner. */
 static void
 test_tracker_resumed(void **state)
@@ -735,7 +789,7 @@ main(void)
 		cmocka_unit_test(test_time_lag_exact), cmocka_unit_test(test_le_samples),
 		cmocka_unit_test(test_rates),          cmocka_unit_test(test_spark),
 		cmocka_unit_test(test_group),          cmocka_unit_test(test_tracker_frozen),
-		cmocka_unit_test(test_tracker_resumed),
+		cmocka_unit_test(test_tracker_resumed), cmocka_unit_test(test_tracker_commit_told),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
