@@ -181,7 +181,7 @@ static const char *const reason_names[KG_REASON_COUNT] = {
 	[KG_REASON_LEADER_REJOIN] = "leader rejoin",
 	[KG_REASON_METADATA] = "metadata change",
 	[KG_REASON_UNKNOWN] = "unknown",
-	[KG_REASON_LEFT] = "left",
+	[KG_REASON_LEFT] = "cause not seen",
 };
 
 static const char *const reason_keys[KG_REASON_COUNT] = {

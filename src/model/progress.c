@@ -757,6 +757,35 @@ progress_group_commit(kg_progress *p, int32_t group, kg_tp tp, int64_t t, int64_
 	progress_commit(&g->st[lo], t, offset);
 }
 
+/*
+ * A partition's log-end at t as kgtop's samples bound it (the log-end only
+ * grows): at least the last sample at or before t, at most the first at
+ * or after it (the newest when none is: it has not moved since).  False
+ * when no sample is at or before t (*lo not known) or none at all.
+ */
+bool
+progress_le_bounds(const kg_progress *p, kg_tp tp, int64_t t, int64_t *lo, int64_t *hi)
+{
+	const ptopic *pt = tp.topic >= 0 && (size_t)tp.topic < p->ntopics ? &p->topics[tp.topic] : NULL;
+	const kg_lesamples *s = pt != NULL && tp.partition < pt->n ? &pt->s[tp.partition] : NULL;
+	int i;
+	*lo = *hi = -1;
+	if (s == NULL || s->n == 0)
+		return false;
+	for (i = 0; i < s->n && s->t[i] <= t; i++)
+		*lo = s->le[i];
+	*hi = i < s->n ? s->le[i] : s->le[s->n - 1];
+	return *lo >= 0;
+}
+
+/* How long a partition with lag may go without a commit before it is overdue (see progress.h). */
+int64_t
+progress_overdue_us(int64_t gap_us, int64_t stall_us, int64_t interval_us)
+{
+	int64_t floor_us = 2 * (interval_us > 0 ? interval_us : KG_SEC_US);
+	return gap_us > 0 ? KG_MAX(KG_OVERDUE_GAPS * gap_us, floor_us) : stall_us;
+}
+
 /* Forget a group. */
 void
 progress_forget(kg_progress *p, int32_t group)

@@ -89,6 +89,7 @@
 
 #define KG_LE_SAMPLES 12 /* log-end samples kept per topic partition */
 #define KG_SLOW_SAMPLES 8 /* commit samples per window, for SLOW */
+#define KG_OVERDUE_GAPS 3 /* commits overdue after this many of a partition's usual gaps between them */
 
 /* What the rules remember of one group's partition between observations. */
 typedef struct kg_pstate {
@@ -213,6 +214,19 @@ int progress_group(kg_progress *p, kg_group *G, int64_t now_us, int64_t interval
 		   kg_vchange **ch, size_t *cap);
 /* A commit a source told (progress_commit) of a group's partition. */
 void progress_group_commit(kg_progress *p, int32_t group, kg_tp tp, int64_t t, int64_t offset);
+/*
+ * A partition's log-end at t as kgtop's samples bound it (it only grows):
+ * within [*lo, *hi]; false when *lo is not known (no sample that early).
+ */
+bool progress_le_bounds(const kg_progress *p, kg_tp tp, int64_t t, int64_t *lo, int64_t *hi);
+/*
+ * Commits overdue: how long a partition with lag may go without its
+ * committed offset moving before its consumer is taken to have stopped:
+ * KG_OVERDUE_GAPS of its own usual time between commits (auto-commit every
+ * 5 s: 15 s; a commit per batch polled every second: 3 s), at least two
+ * refresh intervals; the stall threshold while its pace is not known.
+ */
+int64_t progress_overdue_us(int64_t gap_us, int64_t stall_us, int64_t interval_us);
 /* Forget a group that went away. */
 void progress_forget(kg_progress *p, int32_t group);
 /* Bytes held (the note's bytes per partition). */

@@ -263,6 +263,7 @@ typedef struct kg_group_summary {
 	int last_nunconsumed;
 	int64_t last_unconsumed_min_us, last_unconsumed_max_us;
 	int64_t last_lag_added;   /* lag at its end minus lag at its start, 0 none or unknown */
+	int64_t last_backlog_min, last_backlog_max; /* records produced while its partitions had no consuming owner (max -1: no upper bound) */
 	int64_t last_resumed_min_us, last_resumed_max_us; /* moved partitions: longest wait for a commit of their new owner, min -1 not yet */
 	int32_t generation;       /* last known generation, -1 unknown */
 	int64_t lag_delta_1m;     /* lag now minus lag a minute ago (10 s in the first minute), 0 unknown */

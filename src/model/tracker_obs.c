@@ -169,7 +169,7 @@ obs_revoked(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 	tk_revoke(t, g, m, time, o->parts, o->nparts, before, nbefore, KG_EVID_EXACT, proto, o->reason, round);
 	tp_remove_from(&m->asg, &m->nasg, o->parts, o->nparts);
 	if (m->nasg == 0 && nbefore > 0)
-		tk_member_stop(m, time, time);
+		tk_member_stop(m, time, time, time);
 	m->eps->synced = false;
 	free(before);
 }
@@ -256,7 +256,7 @@ obs_lost(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 	else
 		tk_set_tp(&m->asg, &m->nasg, NULL, 0);
 	if (m->nasg == 0)
-		tk_member_stop(m, time, time);
+		tk_member_stop(m, time, time, time);
 	m->eps->synced = false;
 }
 
@@ -354,7 +354,7 @@ obs_left(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 		 */
 		kg_lane *l = history_lane(t->h, g->id, m->lane);
 		if (l != NULL && o->reason != KG_REASON_NONE &&
-		    (l->last_leave == KG_REASON_UNKNOWN || l->last_leave == KG_REASON_NONE))
+		    (l->last_leave == KG_REASON_UNKNOWN || l->last_leave == KG_REASON_NONE || l->last_leave == KG_REASON_LEFT))
 			tk_lane_set_leave(l, o->reason, o->text);
 		return;
 	}
@@ -546,7 +546,7 @@ obs_silent(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 		const kg_tp *h = tk_held(m, &nh);
 		tk_parts_stop(g, h, nh, since, since);
 		if (nh > 0)
-			tk_member_stop(m, since, since);
+			tk_member_stop(m, since, since, since);
 	}
 }
 

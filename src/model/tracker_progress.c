@@ -192,48 +192,130 @@ verdict_events(kg_tracker *t, tgroup *g, const kg_group *G, const kg_vchange *ch
 	free(parts);
 }
 
+/* True when partition gp's committed offset moved at this refresh of its group's data. */
+static bool
+moved_now(const kg_group *G, const kg_gpart *gp, int64_t T)
+{
+	return gp->moved_us > 0 && gp->moved_us == (G->data_time_us > 0 ? G->data_time_us : T);
+}
+
 /*
- * Frozen commits: a present member whose partitions with lag are all
- * STALLED or STOPPED stopped consuming when they froze; one that moves
- * again ends that silence.
+ * Commits as evidence: a partition whose committed offset moved was
+ * consumed then, so a stretch without a consuming owner the open episode
+ * had proven from before is not proven (tk_ep_part_moved), and its owner,
+ * if it held it already, was consuming after the observation before.
+ */
+static void
+commits_seen(tgroup *g, const kg_group *G, int64_t T)
+{
+	int k;
+	for (k = 0; k < G->nparts; k++) {
+		const kg_gpart *gp = &G->parts[k];
+		if (moved_now(G, gp, T))
+			tk_ep_part_moved(g, gp->tp, gp->moved_lo_us, gp->moved_us);
+	}
+}
+
+/*
+ * Crashes seen by progress: a present member whose partitions with lag
+ * all went without a commit for longer than their own pace allows
+ * (progress_overdue_us: a few of their usual gaps between commits, counted
+ * from when it got them, so the members that take over a dead one's
+ * partitions are not called silent for its freeze) stopped consuming: it
+ * is silent since the latest of those freezes, until one of them moves.
+ * Outside a rebalance only (commits pause in one).  (A move is no proof
+ * of its own life, for the bounds: a generation polling did not see may
+ * have handed the partition to a member that committed it meanwhile.)
  */
 static void
 members_frozen(kg_tracker *t, tgroup *g, const kg_group *G, int64_t T)
 {
+	int64_t stall = progress_stall_us(progress_window(t->pg->prog), t->interval_us);
 	size_t i;
 	for (i = 0; i < g->nm; i++) {
 		tmember *m = g->m[i];
 		const kg_tp *h;
-		int nh, k, nlag = 0, nfrozen = 0, nfz = 0;
-		int64_t since = 0;
-		kg_tp *frozen;
+		int nh, k, nlag = 0, nover = 0, nfz = 0;
+		int64_t since = 0, held;
+		kg_tp *over;
 		if (!m->present)
 			continue;
+		held = tk_ep_held_since(m);
 		h = tk_held(m, &nh);
-		frozen = xmalloc((size_t)(nh ? nh : 1) * sizeof *frozen);
+		over = xmalloc((size_t)(nh ? nh : 1) * sizeof *over);
 		for (k = 0; k < nh; k++) {
 			int idx = group_part_index(G, h[k]);
 			const kg_gpart *gp = idx >= 0 ? &G->parts[idx] : NULL;
-			if (gp == NULL || gp->verdict == KG_VERDICT_NONE || gp->lag <= 0)
+			int64_t quiet;
+			if (gp == NULL)
+				continue;
+			if (gp->verdict == KG_VERDICT_NONE || gp->lag <= 0 || gp->frozen_us <= 0)
 				continue;
 			nlag++;
-			if (gp->verdict == KG_VERDICT_STALLED || gp->verdict == KG_VERDICT_STOPPED) {
-				nfrozen++;
-				frozen[nfz++] = h[k];
-				if (since == 0 || gp->verdict_since_us < since)
-					since = gp->verdict_since_us;
+			quiet = KG_MAX(gp->frozen_us, held); /* no commit owed before it had them */
+			if (T - quiet >= progress_overdue_us(gp->commit_gap_us, stall, t->interval_us)) {
+				nover++;
+				over[nfz++] = h[k];
+				since = KG_MAX(since, quiet);
 			}
 		}
-		if (nlag > 0 && nfrozen == nlag && g->ep == NULL && since > 0) {
+		if (nlag > 0 && nover == nlag && g->ep == NULL && since > 0) {
 			sbuf b = { 0 };
-			sbuf_adds(&b, "commits frozen on ");
-			tp_format(&b, frozen, nfz, g->single_topic);
+			sbuf_adds(&b, "commits overdue on ");
+			tp_format(&b, over, nfz, g->single_topic);
 			tk_member_silent(t, g, m, since, SILENT_EXTERNAL, sbuf_str(&b), KG_EVID_POLLED);
 			sbuf_free(&b);
 		} else {
 			tk_member_alive(m, T, LIFE_PROGRESS);
 		}
-		free(frozen);
+		free(over);
+	}
+}
+
+/*
+ * The backlog an episode let pile up: the records produced to each
+ * partition while it had no consuming owner, within the bounds kgtop's
+ * log-end samples give (the log-end only grows): at least from the latest
+ * the stretch is proven to have begun to the earliest it ended, at most
+ * from the earliest it can have begun to the latest it ended (no upper
+ * bound when that beginning is older than the samples, or not known).
+ */
+static kg_span
+backlog_of(const kg_progress *p, const tk_uncdone *v, int n)
+{
+	kg_span b = { 0, 0 };
+	int i;
+	for (i = 0; i < n; i++) {
+		int64_t a_lo, a_hi, e_lo, e_hi;
+		if (v[i].hi > 0 && v[i].end_lo > v[i].hi && progress_le_bounds(p, v[i].tp, v[i].end_lo, &e_lo, &e_hi)) {
+			progress_le_bounds(p, v[i].tp, v[i].hi, &a_lo, &a_hi);
+			b.min += KG_MAX(0, e_lo - a_hi);
+		}
+		if (b.max >= 0 && v[i].lo > 0 && progress_le_bounds(p, v[i].tp, v[i].lo, &a_lo, &a_hi)) {
+			progress_le_bounds(p, v[i].tp, v[i].end, &e_lo, &e_hi);
+			b.max += KG_MAX(0, e_hi - a_lo);
+		} else {
+			b.max = -1;
+		}
+	}
+	return b;
+}
+
+/* The episode that closed in this apply learns its backlog, and so does its end event (not published yet). */
+static void
+backlog_store(kg_tracker *t, tgroup *g)
+{
+	const tk_uncdone *v;
+	int n = tk_ep_unconsumed(g, &v);
+	kg_episode *e = history_episode(t->h, g->id, tk_ep_last(g));
+	size_t i;
+	if (e == NULL)
+		return;
+	e->backlog = backlog_of(t->pg->prog, v, n);
+	for (i = 0; t->out != NULL && i < t->out->n; i++) {
+		kg_event *ev = t->out->v[i];
+		if (ev->kind == KG_EV_REBALANCE_END && ev->group == g->id && ev->episode == e->id)
+			ev->backlog = e->backlog;
 	}
 }
 
@@ -286,8 +368,10 @@ resume_watch(kg_tracker *t, tgroup *g, const kg_group *G, int64_t T)
 	int k;
 	if (g->res == NULL)
 		g->res = xcalloc(1, sizeof *g->res);
-	if (tk_ep_last(g) != 0 && tk_ep_last(g) != g->res->ep)
+	if (tk_ep_last(g) != 0 && tk_ep_last(g) != g->res->ep) {
+		backlog_store(t, g);
 		resume_start(g);
+	}
 	if (!g->res->open || (e = history_episode(t->h, g->id, g->res->ep)) == NULL) {
 		g->res->open = false;
 		return;
@@ -350,6 +434,7 @@ tk_progress(kg_tracker *t, kg_snapshot *snap, int64_t T)
 		if (g == NULL || G->traced)
 			continue;
 		verdict_events(t, g, G, t->pg->vch, n, T);
+		commits_seen(g, G, T);
 		members_frozen(t, g, G, T);
 		resume_watch(t, g, G, T);
 	}

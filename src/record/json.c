@@ -133,6 +133,11 @@ json_put_cost(sbuf *o, const kg_event *e)
 	json_put_ms(o, e->unconsumed_us.min);
 	sbuf_adds(o, ",\"unconsumed_partition_ms_max\":");
 	json_put_ms(o, e->unconsumed_us.max);
+	sbuf_addf(o, ",\"backlog_min\":%lld,\"backlog_max\":", (long long)e->backlog.min);
+	if (e->backlog.max >= 0)
+		sbuf_addf(o, "%lld", (long long)e->backlog.max);
+	else
+		sbuf_adds(o, "null");
 	sbuf_addc(o, '}');
 }
 

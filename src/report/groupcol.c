@@ -366,10 +366,10 @@ last_rebalance_cell(const groupcol_facts *f, int width, groupcol_cell *c)
 	sbuf_addf(&b, "%s, %s%d round%s; ", dur, m->last_rounds_min ? "\u2265" : "", m->last_rounds,
 		  m->last_rounds == 1 ? "" : "s");
 	event_fmt_cost(&b, m->last_nstopped, st, m->last_nunconsumed, un, false);
-	if (m->last_lag_added > 0) {
-		char n[32];
-		util_fmt_count(n, sizeof n, m->last_lag_added);
-		sbuf_addf(&b, "; lag +%s", n);
+	if (m->last_backlog_max > 0 || m->last_backlog_min > 0) {
+		kg_span bl = { m->last_backlog_min, m->last_backlog_max };
+		sbuf_adds(&b, "; backlog ");
+		event_fmt_records(&b, bl, false);
 	}
 	if (m->last_resumed_min_us >= 0) {
 		/* how long the moved partitions waited for their new owner's first commit */

@@ -405,7 +405,9 @@ json_last_rebalance(sbuf *o, const kg_group_summary *m)
 	json_put_ms(o, m->last_unconsumed_min_us);
 	sbuf_adds(o, ",\"unconsumed_partition_ms_max\":");
 	json_put_ms(o, m->last_unconsumed_max_us);
-	sbuf_addf(o, ",\"lag_added\":%lld", (long long)m->last_lag_added);
+	sbuf_addf(o, ",\"lag_added\":%lld,\"backlog_min\":%lld,\"backlog_max\":", (long long)m->last_lag_added,
+		  (long long)m->last_backlog_min);
+	jnum(o, m->last_backlog_max);
 	if (m->last_resumed_min_us >= 0) {
 		sbuf_adds(o, ",\"moved_resumed_ms_min\":");
 		json_put_ms(o, m->last_resumed_min_us);

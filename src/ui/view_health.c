@@ -169,7 +169,7 @@ frozen_word(const kg_member *m)
 {
 	/* the tracker's own silence from frozen commits: the verdict says it better */
 	bool frozen_silent = m->status == KG_MEMBER_SILENT && m->silent_why != NULL &&
-			     strncmp(m->silent_why, "commits frozen", 14) == 0;
+			     strncmp(m->silent_why, "commits overdue", 15) == 0;
 	if (m->status != KG_MEMBER_CONSUMING && m->status != KG_MEMBER_PARTIAL && !frozen_silent)
 		return NULL;
 	return m->verdict == KG_VERDICT_STALLED || m->verdict == KG_VERDICT_STOPPED ? verdict_name((kg_verdict)m->verdict)

@@ -108,7 +108,7 @@ t_is $? 0 "--json --duration on g-stall exits 0"
 tail -1 "$T_TMP/frozen.jsonl" >"$T_TMP/frozen.json"
 t_is "$("$JSONQ" .groups[0].members[1].client_id <"$T_TMP/frozen.json") $("$JSONQ" .groups[0].members[1].status <"$T_TMP/frozen.json")" \
 	"worker-2 silent" "worker-2, whose commits froze, is silent"
-t_contains "$T_TMP/frozen.json" "commits frozen" "and says why: its commits froze"
+t_contains "$T_TMP/frozen.json" "commits overdue" "and says why: its commits are overdue"
 t_is "$("$JSONQ" .groups[0].members[0].client_id <"$T_TMP/frozen.json") $("$JSONQ" .groups[0].members[0].status <"$T_TMP/frozen.json")" \
 	"worker-1 consuming" "worker-1, whose commits move, is consuming"
 t_is "$("$JSONQ" .groups[0].partitions[2].verdict <"$T_TMP/frozen.json") $("$JSONQ" .groups[0].partitions[0].verdict <"$T_TMP/frozen.json")" \

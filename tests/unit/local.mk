@@ -122,3 +122,9 @@ UNIT_TESTS += tests/unit/test_check
 tests_unit_test_check_SOURCES = tests/unit/test_check.c tests/unit/two_groups.c tests/unit/two_groups.h
 tests_unit_test_check_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_check_LDADD = $(TEST_LIBS)
+# issue 22: every bound kgtop reports contains the truth of a simulated group it polls (10,000 random schedules)
+check_PROGRAMS += tests/unit/test_bounds
+UNIT_TESTS += tests/unit/test_bounds
+tests_unit_test_bounds_SOURCES = tests/unit/test_bounds.c tests/unit/sim.c tests/unit/sim.h
+tests_unit_test_bounds_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_bounds_LDADD = $(TEST_LIBS)

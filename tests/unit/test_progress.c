@@ -657,7 +657,7 @@ test_tracker_frozen(void **state)
 			snapshot_unref(s);
 	}
 	assert_true(stalled_seen);
-	assert_non_null(strstr(why, "commits frozen on [2 3]"));
+	assert_non_null(strstr(why, "commits overdue on [2 3]"));
 	assert_int_equal(s->groups[0].members[0].status, KG_MEMBER_CONSUMING);
 	assert_int_equal(s->groups[0].members[0].verdict, KG_VERDICT_OK);
 	assert_int_equal(s->groups[0].members[1].verdict, KG_VERDICT_STALLED);
@@ -737,6 +737,123 @@ test_tracker_commit_told(void **state)
 	tracker_free(t);
 }
 
+/* The first event of kind about client (NULL any), NULL none. */
+static const kg_event *
+find_kind(const kg_evlist *l, kg_event_kind kind, const char *client)
+{
+	size_t i;
+	for (i = 0; i < l->n; i++) {
+		if (l->v[i]->kind == kind && (client == NULL || (l->v[i]->client_id != NULL && strcmp(l->v[i]->client_id, client) == 0)))
+			return l->v[i];
+	}
+	return NULL;
+}
+
+/*
+ * Crashes seen by progress (issue 22): three members commit every second
+ * (one of them two partitions); worker-3 crashes at 110 s and the
+ * coordinator removes it 10 s later.  Its commits are overdue after three
+ * of their own gaps (not after the 30 s stall threshold of the default
+ * window): silent at 113, since its last commit; its removal is the
+ * session timeout, inferred; the members that take its partitions over
+ * are never called silent (no silence backdated to before they had
+ * them); the episode's unconsumed time is within bounds that contain the
+ * truth (partitions [2 3] not consumed from the crash to their new
+ * owners: about 19 partition-s), from the last commit seen before it.
+ */
+static void
+test_tracker_crash_cadence(void **state)
+{
+	kg_tracker_config cfg;
+	kg_tracker *t;
+	kg_evlist ev = { 0 }, all = { 0 };
+	int from3[3] = { 0, 1, 2 }, to3[3] = { 1, 2, 4 }, from2[2] = { 0, 1 }, to2[2] = { 1, 2 }, i, p;
+	int64_t c[4] = { 0 }, le[4];
+	int64_t silent_at = 0;
+	const kg_event *e;
+	kg_snapshot *s = NULL;
+	(void)state;
+	tracker_config_defaults(&cfg);
+	t = tracker_new(&cfg);
+	for (i = 0; i <= 30; i++) {
+		bool before = i < 20; /* three members until the coordinator removes worker-3 */
+		for (p = 0; p < 4; p++) {
+			le[p] = 1000 + i * 10;
+			/* commits every second; worker-3's ([2 3]) stop at its crash (110 s), its new owners' go on from 120 s */
+			if (p < 2 || i <= 10 || i >= 21)
+				c[p] = le[p] - 5;
+		}
+		if (before) {
+			s = stable(S(100 + i), KG_STATE_STABLE, 3, from3, to3, c, le);
+		} else {
+			/* w1 [0 2], w2 [1 3]: the stable() helper gives ranges, so build the taken-over assignment by hand */
+			kg_builder *b = builder_new(S(100 + i));
+			int32_t topic = intern_topic("prog-topic");
+			kg_bgroup *g = builder_group(b, intern_group("prog-live"));
+			kg_tp a1[2] = { { topic, 0 }, { topic, 2 } }, a2[2] = { { topic, 1 }, { topic, 3 } };
+			kg_bmember *bm;
+			(void)from2;
+			(void)to2;
+			builder_topic(b, topic, 4);
+			for (p = 0; p < 4; p++) {
+				builder_partition(b, (kg_tp){ topic, p }, 1, le[p]);
+				bgroup_committed(g, (kg_tp){ topic, p }, c[p]);
+			}
+			bgroup_state(g, KG_STATE_STABLE);
+			bgroup_protocol(g, "consumer", "range");
+			bm = bgroup_member(g, "worker-1-0000");
+			bmember_ids(bm, "worker-1", "/10.0.0.1", NULL);
+			bmember_assignment(bm, a1, 2);
+			bm = bgroup_member(g, "worker-2-0000");
+			bmember_ids(bm, "worker-2", "/10.0.0.1", NULL);
+			bmember_assignment(bm, a2, 2);
+			s = builder_finish(b);
+		}
+		tracker_apply(t, NULL, s, &ev);
+		if (before && silent_at == 0 && s->groups[0].members[2].status == KG_MEMBER_SILENT)
+			silent_at = s->time_us;
+		snapshot_unref(s);
+		for (p = 0; p < (int)ev.n; p++)
+			evlist_push(&all, event_ref(ev.v[p]));
+		evlist_clear(&ev);
+	}
+	/* overdue after three of its one-second gaps: silent by 113 s, since its last commit seen (110 s) */
+	assert_true(silent_at > 0 && silent_at <= S(113));
+	e = find_kind(&all, KG_EV_MEMBER_SILENT, "worker-3");
+	assert_non_null(e);
+	assert_true(e->time_us == S(110));
+	assert_non_null(strstr(e->text, "commits overdue on [2 3]"));
+	/* the removal after that silence: the session timeout, inferred; the rebalance's trigger says so */
+	e = find_kind(&all, KG_EV_MEMBER_LEFT, "worker-3");
+	assert_non_null(e);
+	assert_int_equal(e->reason, KG_REASON_SESSION_TIMEOUT);
+	assert_int_equal(e->evidence, KG_EVID_POLLED);
+	{
+		sbuf b = { 0 };
+		event_format(e, &b);
+		assert_non_null(strstr(sbuf_str(&b), "worker-3 left (session timeout, inferred: silent since "));
+		sbuf_free(&b);
+	}
+	e = find_kind(&all, KG_EV_REBALANCE_START, NULL);
+	assert_non_null(e);
+	assert_string_equal(e->text, "left: worker-3 (session timeout, inferred)");
+	/* the takers are never silent */
+	assert_null(find_kind(&all, KG_EV_MEMBER_SILENT, "worker-1"));
+	assert_null(find_kind(&all, KG_EV_MEMBER_SILENT, "worker-2"));
+	/* unconsumed [2 3] from the crash (110.x) to the new owners (119.x): the bounds hold it */
+	e = find_kind(&all, KG_EV_REBALANCE_END, NULL);
+	assert_non_null(e);
+	assert_true(e->unconsumed_us.min <= S(2 * 9) && (e->unconsumed_us.max < 0 || e->unconsumed_us.max >= S(2 * 10)));
+	/* at most: [2 3] from the last commit seen before (after 109 s), [0 1] from theirs (118 s), to 120 s: a
+	 * generation polling did not see may have taken any partition */
+	assert_true(e->unconsumed_us.max == S(2 * 11 + 2 * 2));
+	assert_true(e->unconsumed_us.min == 0); /* polling proves no stretch */
+	evlist_clear(&all);
+	free(all.v);
+	free(ev.v);
+	tracker_free(t);
+}
+
 /* Through the tracker: a rebalance's lag added, and how long its moved partitions waited for their new owner. */
 static void
 test_tracker_resumed(void **state)
@@ -790,6 +907,7 @@ main(void)
 		cmocka_unit_test(test_rates),          cmocka_unit_test(test_spark),
 		cmocka_unit_test(test_group),          cmocka_unit_test(test_tracker_frozen),
 		cmocka_unit_test(test_tracker_resumed), cmocka_unit_test(test_tracker_commit_told),
+		cmocka_unit_test(test_tracker_crash_cadence),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
