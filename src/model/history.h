@@ -112,6 +112,7 @@ typedef struct kg_episode {
 	kg_span stopped_us;     /* their member-microseconds owning nothing */
 	int nunconsumed;        /* partitions that had no consuming owner at some time */
 	kg_span unconsumed_us;  /* partition-microseconds without a consuming owner */
+	kg_span backlog;        /* records produced to those partitions meanwhile (tracker_progress.c; max -1: no upper bound) */
 	int nresumed;           /* moved partitions whose new owner's commits moved since (tracker_progress.c) */
 	kg_span resumed_us;     /* the longest of their waits from the start, within bounds (max -1: one never resumed) */
 	kg_episode_member *members;

@@ -114,6 +114,7 @@ static const char *const kind_names[KG_OBS_COUNT] = {
 	[KG_OBS_CLIENT_STATE] = "client_state",
 	[KG_OBS_SILENT] = "silent",
 	[KG_OBS_REPROCESSED] = "reprocessed",
+	[KG_OBS_COMMIT] = "commit",
 };
 
 /* Name of a kind. */

@@ -35,6 +35,8 @@ typedef enum kg_obs_kind {
 	KG_OBS_CLIENT_STATE,  /* a client's own group state (librdkafka statistics) */
 	KG_OBS_SILENT,        /* a member stopped consuming at time (crashed, stopped polling); reason, text say how */
 	KG_OBS_REPROCESSED,   /* a member processed value records of parts twice: it resumed from a committed offset behind them */
+	KG_OBS_COMMIT,        /* the group committed offset value for parts (one partition, usually) at time, the broker's
+	                         (a __consumer_offsets record: exact commit times; generation when it carries one) */
 	KG_OBS_COUNT
 } kg_obs_kind;
 

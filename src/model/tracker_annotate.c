@@ -219,6 +219,8 @@ annotate_summary(kg_tracker *t, const tgroup *g, kg_group *G, int64_t T)
 			G->sum.last_unconsumed_min_us = closed->unconsumed_us.min;
 			G->sum.last_unconsumed_max_us = closed->unconsumed_us.max;
 			G->sum.last_lag_added = closed->lag_start >= 0 && closed->lag_end >= 0 ? closed->lag_end - closed->lag_start : 0;
+			G->sum.last_backlog_min = closed->backlog.min;
+			G->sum.last_backlog_max = closed->backlog.max;
 			G->sum.last_resumed_min_us = closed->nresumed > 0 ? closed->resumed_us.min : -1;
 			G->sum.last_resumed_max_us = closed->nresumed > 0 ? closed->resumed_us.max : -1;
 		}

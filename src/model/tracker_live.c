@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "model/tracker_int.h"
 #include "model/tracker_live.h"
@@ -24,6 +25,8 @@
 /* A member's liveness. */
 struct tk_live {
 	int64_t silent_since; /* not consuming since (SILENT status), 0 when it is */
+	int64_t life_lo;      /* the latest moment it is known to have been consuming (a stop is not before), 0 unknown */
+	bool silent_exact;    /* a trace said when it stopped (silent_since is the time), not an inference */
 	int silent_kind;      /* SILENT_* */
 	char *silent_why;
 	int64_t silent_hb;    /* the last heartbeat after which it was said silent (once each) */
@@ -76,6 +79,36 @@ tk_live_silent_since(const tmember *m)
 	return m->live->silent_since;
 }
 
+/* Evidence that m was consuming (alive, in a generation, committing) at t: its stops are not before. */
+void
+tk_live_life(tmember *m, int64_t t)
+{
+	if (t > m->live->life_lo)
+		m->live->life_lo = t;
+}
+
+/*
+ * When m's partitions stopped being consumed, m gone at time (evid, why):
+ * within [*lo, *hi] (*hi 0: not proven by any moment before time, *lo 0:
+ * not known how early).  A trace's word of a crash or stall, or of a
+ * LeaveGroup, says when; polling only knows it was gone by time and alive
+ * at its last sign of life: a member that crashed with nothing to commit
+ * gives none, however long before its removal it died.
+ */
+void
+tk_live_stop_bounds(const tmember *m, int64_t time, kg_evidence evid, kg_reason why, int64_t *hi, int64_t *lo)
+{
+	const tk_live *v = m->live;
+	if (v->silent_since > 0 && v->silent_since <= time && v->silent_exact) {
+		*hi = *lo = v->silent_since;
+	} else if (evid == KG_EVID_EXACT && why == KG_REASON_GRACEFUL) {
+		*hi = *lo = time; /* its revoke, then LeaveGroup */
+	} else {
+		*hi = evid == KG_EVID_EXACT ? time : 0; /* polled: a generation not seen may have handed them on */
+		*lo = KG_MIN(v->life_lo, time);
+	}
+}
+
 /* The limits a trace told of the member (KG_OBS_* with session.timeout.ms, max.poll.interval.ms). */
 void
 tk_live_limits(tmember *m, const kg_obs *o)
@@ -92,6 +125,32 @@ tk_live_session_us(const kg_tracker *t, const tgroup *g, const tmember *m)
 {
 	return m->live->session_us > 0 ? m->live->session_us
 	       : g->session_us > 0 ? g->session_us : t->cfg.session_timeout_us;
+}
+
+/*
+ * Why a member a description no longer has left, as polling can tell: a
+ * removal after a silence (its commits overdue, its heartbeats stopped, a
+ * trace's crash) is the coordinator's session timeout, inferred (a stall
+ * a trace told: max.poll.interval.ms); without a silence before, a leave
+ * (LEFT: a LeaveGroup, or a crash that left nothing to see).  text says
+ * what shows it ("" none).
+ */
+kg_reason
+tk_live_gone_reason(const tmember *m, int64_t time, char *text, size_t n)
+{
+	const tk_live *v = m->live;
+	char when[16];
+	time_t tt;
+	struct tm tm;
+	text[0] = '\0';
+	if (v->silent_since <= 0 || v->silent_since > time)
+		return KG_REASON_LEFT;
+	tt = (time_t)(v->silent_since / 1000000);
+	localtime_r(&tt, &tm);
+	strftime(when, sizeof when, "%H:%M:%S", &tm);
+	snprintf(text, n, "silent since %s%s%s, then removed", when, v->silent_why != NULL ? ": " : "",
+		 v->silent_why != NULL ? v->silent_why : "");
+	return v->silent_kind == SILENT_STALL ? KG_REASON_MAX_POLL : KG_REASON_SESSION_TIMEOUT;
 }
 
 /* A heartbeat answered (KG_OBS_HEARTBEAT): the interval as it runs. */
@@ -165,6 +224,7 @@ tk_member_silent(kg_tracker *t, tgroup *g, tmember *m, int64_t since, int kind, 
 	if (!m->present || (v->silent_since > 0 && v->silent_since <= since))
 		return false;
 	v->silent_since = since;
+	v->silent_exact = evid == KG_EVID_EXACT;
 	v->silent_kind = kind;
 	tk_set_str(&v->silent_why, why);
 	h = tk_held(m, &nh);
@@ -183,6 +243,8 @@ tk_member_alive(tmember *m, int64_t time, int life)
 {
 	tk_live *v = m->live;
 	bool ends;
+	if (life == LIFE_POLL || life == LIFE_CALLBACK)
+		tk_live_life(m, time); /* it polled: it consumed then (heartbeats go on in a stalled member's own thread) */
 	if (v->silent_since == 0 || time <= v->silent_since)
 		return;
 	switch (v->silent_kind) {

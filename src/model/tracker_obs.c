@@ -28,6 +28,7 @@
 #include "model/tracker_int.h"
 #include "model/tracker_lanes.h"
 #include "model/tracker_live.h"
+#include "model/tracker_progress.h"
 
 /* How a handler's member is found before it runs. */
 enum {
@@ -168,7 +169,7 @@ obs_revoked(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 	tk_revoke(t, g, m, time, o->parts, o->nparts, before, nbefore, KG_EVID_EXACT, proto, o->reason, round);
 	tp_remove_from(&m->asg, &m->nasg, o->parts, o->nparts);
 	if (m->nasg == 0 && nbefore > 0)
-		tk_member_stop(m, time, time);
+		tk_member_stop(m, time, time, time);
 	m->eps->synced = false;
 	free(before);
 }
@@ -255,7 +256,7 @@ obs_lost(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 	else
 		tk_set_tp(&m->asg, &m->nasg, NULL, 0);
 	if (m->nasg == 0)
-		tk_member_stop(m, time, time);
+		tk_member_stop(m, time, time, time);
 	m->eps->synced = false;
 }
 
@@ -353,7 +354,7 @@ obs_left(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 		 */
 		kg_lane *l = history_lane(t->h, g->id, m->lane);
 		if (l != NULL && o->reason != KG_REASON_NONE &&
-		    (l->last_leave == KG_REASON_UNKNOWN || l->last_leave == KG_REASON_NONE))
+		    (l->last_leave == KG_REASON_UNKNOWN || l->last_leave == KG_REASON_NONE || l->last_leave == KG_REASON_LEFT))
 			tk_lane_set_leave(l, o->reason, o->text);
 		return;
 	}
@@ -545,7 +546,7 @@ obs_silent(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 		const kg_tp *h = tk_held(m, &nh);
 		tk_parts_stop(g, h, nh, since, since);
 		if (nh > 0)
-			tk_member_stop(m, since, since);
+			tk_member_stop(m, since, since, since);
 	}
 }
 
@@ -563,6 +564,14 @@ obs_reprocessed(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 	ev->evidence = KG_EVID_EXACT;
 	event_text(ev, o->text);
 	tk_emit(t, g, ev);
+}
+
+/* A commit a source told (a __consumer_offsets record): the progress part learns its exact time. */
+static void
+obs_commit(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
+{
+	(void)m;
+	tk_progress_commit(t, g, o);
 }
 
 #define OBS_REPORT (OBS_OWN | OBS_CALLBACK) /* a consumer's callback or JoinGroup */
@@ -586,6 +595,7 @@ static const obs_rule obs_rules[KG_OBS_COUNT] = {
 	[KG_OBS_CLIENT_STATE] = { obs_metrics, MEMBER_FIND, OBS_BY_CLIENT },
 	[KG_OBS_SILENT] = { obs_silent, MEMBER_FIND, OBS_BY_CLIENT },
 	[KG_OBS_REPROCESSED] = { obs_reprocessed, MEMBER_FIND, 0 },
+	[KG_OBS_COMMIT] = { obs_commit, MEMBER_NONE, OBS_GENERATION },
 };
 
 /* The row of a kind (an unknown kind has none: only the shared part applies). */

@@ -27,6 +27,7 @@
 #include "model/tracker_fold.h"
 #include "model/tracker_int.h"
 #include "model/tracker_lanes.h"
+#include "model/tracker_live.h"
 
 #define ORPHAN_REPORT_DELAY (5LL * 1000000) /* outside a rebalance, orphans this old are reported */
 #define EXACT_SETTLE (1000LL * 1000)        /* quiet spell before an exact episode closes */
@@ -262,7 +263,11 @@ poll_new_member(poll_ctx *c, const kg_member *mm, tmember **gone, size_t ngone, 
 		m->announced = true;
 		tk_set_tp(&m->stable, &m->nstable, pred->stable, pred->nstable);
 		tk_set_tp(&m->asg, &m->nasg, pred->stable, pred->nstable);
-		tk_emit(c->t, g, tk_member_event(KG_EV_MEMBER_BACK, c->T, g, m));
+		{
+			kg_event *ev = tk_member_event(KG_EV_MEMBER_BACK, c->T, g, m);
+			ev->evidence = KG_EVID_POLLED; /* a description: no rebalance seen, not none */
+			tk_emit(c->t, g, ev);
+		}
 	} else if (c->first) {
 		m->announced = true;
 	} else {
@@ -335,12 +340,16 @@ poll_membership(poll_ctx *c)
 		if (m == NULL)
 			continue;
 		c->nleft++;
-		if (!m->left_reported)
-			tk_announce_leave(c->t, g, m, c->T,
-					  m->leave_reason != KG_REASON_NONE ? m->leave_reason : KG_REASON_UNKNOWN, NULL,
-					  KG_EVID_POLLED);
-		else
+		if (m->left_reported) {
 			tk_member_gone(c->t, g, m, c->T);
+		} else if (m->leave_reason != KG_REASON_NONE) {
+			tk_announce_leave(c->t, g, m, c->T, m->leave_reason, NULL, KG_EVID_POLLED);
+		} else {
+			/* polling alone: removed after a silence is the session timeout, inferred; else it left */
+			char why[160];
+			kg_reason r = tk_live_gone_reason(m, c->T, why, sizeof why);
+			tk_announce_leave(c->t, g, m, c->T, r, why[0] ? why : NULL, KG_EVID_POLLED);
+		}
 	}
 	for (i = 0; i < nj; i++)
 		tk_announce_join(c->t, g, joined[i], c->T, KG_EVID_POLLED);
@@ -370,6 +379,9 @@ poll_evidence(poll_ctx *c)
 				  : c->nj > 0 ? "member joined"
 				  : c->nleft > 0 ? "member left" : "assignment changed";
 		tk_ensure_episode(c->t, g, c->T, why, KG_EVID_POLLED);
+		/* the description before left partitions without an owner: it may have been between two rounds already */
+		if (g->pl->orphan_since > 0)
+			g->ep->start_lo_us = 0;
 		if (c->prev_lag >= 0)
 			g->ep->lag_start = c->prev_lag; /* the lag just before it began */
 	}
@@ -418,7 +430,7 @@ poll_sync_member(poll_ctx *c, tmember *m, const kg_member *mm, int64_t sync_time
 			tk_revoke(c->t, g, m, sync_time, rv, nr, m->stable, m->nstable, KG_EVID_POLLED, g->proto,
 				  KG_REASON_NONE, g->ep->rounds);
 			if (nr == m->nstable)
-				tk_member_stop(m, sync_time, tk_lo(g, sync_time, KG_EVID_POLLED));
+				tk_member_stop(m, sync_time, sync_time, tk_lo(g, sync_time, KG_EVID_POLLED));
 		}
 		tk_assign(c->t, g, m, sync_time, as, na, KG_EVID_POLLED, g->ep->rounds);
 		free(rv);
@@ -526,7 +538,7 @@ static void
 poll_orphans(poll_ctx *c)
 {
 	tgroup *g = c->g;
-	if (c->stable_now && c->G->norphaned > 0) {
+	if (c->stable_now && c->G->norphaned + tk_ep_unowned(c->g, c->G) > 0) {
 		if (g->pl->orphan_since == 0)
 			g->pl->orphan_since = c->T;
 	} else {
@@ -565,14 +577,16 @@ poll_try_close(poll_ctx *c)
 	/* a member whose last sync no callback reported must not hold the episode open for ever */
 	if (!synced && T - g->eps->last_rebal_obs >= EXACT_QUIET)
 		synced = true;
-	if (G->norphaned == 0 && synced && log_ok && (!G->exact || T - g->eps->last_rebal_obs >= EXACT_SETTLE)) {
+	/* what its start owners had and nobody owns now is between the rounds of a cooperative rebalance */
+	int unowned = G->norphaned + tk_ep_unowned(g, G);
+	if (unowned == 0 && synced && log_ok && (!G->exact || T - g->eps->last_rebal_obs >= EXACT_SETTLE)) {
 		int64_t end = g->eps->last_sync >= g->ep->start_us && g->eps->last_sync > 0 && g->eps->last_sync <= T ? g->eps->last_sync : T;
 		/* a sync a client or a coordinator timed is measured; one a description showed happened since the one before */
 		int64_t end_lo = end == g->eps->exact_sync ? end : g->poll_lo;
 		tk_close_episode(c->t, g, end, end_lo, g->ep->start_us == T ? "between two refreshes" : NULL);
-	} else if (G->norphaned > 0 && g->pl->orphan_since > 0 && T - g->pl->orphan_since >= c->t->cfg.orphan_grace_us) {
+	} else if (unowned > 0 && g->pl->orphan_since > 0 && T - g->pl->orphan_since >= c->t->cfg.orphan_grace_us) {
 		char note[96];
-		snprintf(note, sizeof note, "%d partition%s left orphaned", G->norphaned, G->norphaned == 1 ? "" : "s");
+		snprintf(note, sizeof note, "%d partition%s left orphaned", unowned, unowned == 1 ? "" : "s");
 		tk_close_episode(c->t, g, T, T, note);
 		report_orphans(c->t, g, G, T, "still unowned after the rebalance");
 	}
@@ -640,6 +654,7 @@ tk_apply_group(kg_tracker *t, tgroup *g, kg_group *G, int64_t T)
 	if (poll_no_news(c.g, G, c.first))
 		return;
 	poll_times(&c);
+	tk_ep_group_parts(c.g, G);
 	drop_stale(&c, G);
 	poll_group_facts(&c);
 	poll_membership(&c);

@@ -370,7 +370,7 @@ leave_reasons(ui_screen *s, const kg_hview *v, int64_t a, int64_t b, kg_reason *
 			newer |= e->time_us >= a - 2 * LEAVE_BEFORE_US;
 			if (e->kind == KG_EV_MEMBER_LEFT && k >= 0 && k < v->nlanes && e->time_us >= a &&
 			    e->time_us <= b && e->reason != KG_REASON_NONE &&
-			    (why[k] == KG_REASON_NONE || why[k] == KG_REASON_UNKNOWN))
+			    (why[k] == KG_REASON_NONE || why[k] == KG_REASON_UNKNOWN || why[k] == KG_REASON_LEFT))
 				why[k] = e->reason;
 			before = e->seq;
 			event_unref(ev[i]);
@@ -381,7 +381,7 @@ leave_reasons(ui_screen *s, const kg_hview *v, int64_t a, int64_t b, kg_reason *
 	}
 	for (k = 0; k < v->nlanes; k++) {
 		const kg_lane *l = &v->lanes[k];
-		if ((why[k] == KG_REASON_NONE || why[k] == KG_REASON_UNKNOWN) && !l->present &&
+		if ((why[k] == KG_REASON_NONE || why[k] == KG_REASON_UNKNOWN || why[k] == KG_REASON_LEFT) && !l->present &&
 		    l->last_leave != KG_REASON_NONE && l->last_seen_us >= a && l->last_seen_us <= b)
 			why[k] = l->last_leave;
 	}
@@ -463,7 +463,7 @@ static void
 clause_fmt(const nclause *c, nform form, bool sf, sbuf *b)
 {
 	sbuf_adds(b, c->word);
-	if (c->why != KG_REASON_NONE && c->why != KG_REASON_UNKNOWN)
+	if (c->why != KG_REASON_NONE && c->why != KG_REASON_UNKNOWN && c->why != KG_REASON_LEFT)
 		sbuf_addf(b, " (%s)", form >= NOTE_SHORT_WHY ? short_reason(c->why) : reason_name(c->why));
 	if (c->nset >= 0) {
 		sbuf_addc(b, ' ');
@@ -1019,7 +1019,7 @@ view_timeline_draw(ui_screen *s, const kg_group *g, ui_rect r)
 	}
 	if (v->nepisodes == 0 && r.y + 1 < bottom)
 		text_put(s, r.y + 1, r.x + 3, r.w - 4, s->attr[UI_EL_DIM],
-			 "no rebalance in this window (- zooms out, left scrolls back)", TEXT_ELLIPSIS);
+			 "no rebalance seen in this window (- zooms out, left scrolls back)", TEXT_ELLIPSIS);
 	if (y0 - 1 < bottom) {
 		marks = draw_verdicts(s, g, y0 - 1, r, ncols, t0, scale);
 		draw_markers(s, v, y0 - 1, r, ncols, t0, t1, scale);
@@ -1083,7 +1083,7 @@ compare_side(const ui_screen *s, const kg_group *g, bool by_name, bool shortly, 
 	if (g->commit_policy != NULL) /* the commits scenario: what the commit policy cost */
 		sbuf_addf(b, "%lld processed twice, ", (long long)g->reprocessed);
 	if (m->last_episode_us < 0) {
-		sbuf_adds(b, "no rebalance yet");
+		sbuf_adds(b, "no rebalance seen yet");
 		return;
 	}
 	if (shortly) {

@@ -9,7 +9,8 @@ EXTRA_DIST += tests/integration/scenarios/outage.json
 # record and replay with the real binary: scripted questions, damage, a live recording, rotation, the dashboard.
 TESTS += tests/integration/test_replay.sh tests/integration/test_replay_ui.sh
 EXTRA_DIST += tests/integration/test_replay.sh tests/integration/test_replay_ui.sh \
-	tests/data/recordings/fixture-demo.kgrec tests/data/recordings/fixture-demo.json \
+	tests/data/recordings/fixture-demo.kgrec tests/data/recordings/fixture-demo-v1.kgrec \
+	tests/data/recordings/fixture-demo.json \
 	tests/data/recordings/make-fixture-demo.sh
 # The default demo scenario, headless: demo + kafka source + collector + tracker (about 80 s).
 check_PROGRAMS += tests/integration/test_demo

@@ -132,3 +132,9 @@ tests_unit_test_offsets_record_SOURCES = tests/unit/test_offsets_record.c $(TRAC
 tests_unit_test_offsets_record_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_offsets_record_LDADD = $(TEST_LIBS)
 EXTRA_DIST += tests/data/offsets/kafka-4.3.jsonl tests/kafka/capture-offsets.sh
+# issue 22: every bound kgtop reports contains the truth of a simulated group it polls (10,000 random schedules)
+check_PROGRAMS += tests/unit/test_bounds
+UNIT_TESTS += tests/unit/test_bounds
+tests_unit_test_bounds_SOURCES = tests/unit/test_bounds.c tests/unit/sim.c tests/unit/sim.h
+tests_unit_test_bounds_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_bounds_LDADD = $(TEST_LIBS)

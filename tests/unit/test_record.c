@@ -320,6 +320,12 @@ script_obs(void *arg, int step, kg_obsq *q)
 		o = obs_new(KG_OBS_STATIC_REPLACED, T0 + 6600000, intern_group("g-static"), "log");
 		obs_member(o, "s1-bbbb", "s1", "pod-1", "/10.0.0.8");
 		obsq_push(q, o);
+		/* a commit a source told (format 2): the offset in value, the partition, the broker's time */
+		o = obs_new(KG_OBS_COMMIT, T0 + 6700000, intern_group("g-polled"), "offsets");
+		obs_parts(o, &(kg_tp){ intern_topic("orders"), 2 }, 1);
+		o->value = 4242;
+		o->generation = 7;
+		obsq_push(q, o);
 		break;
 	case 9: /* client metrics keyed by client id, every field set */
 		o = obs_new(KG_OBS_METRICS, T0 + 8700000, -1, "jolokia");
@@ -633,7 +639,7 @@ test_format(void **state)
 	(void)state;
 	run_live(path, 0, &live);
 	buf = slurp(path, &len);
-	assert_true(strncmp(buf, "{\"kgtop_record\":1,\"kgtop\":\"" PACKAGE_VERSION "\"", 27 + strlen(PACKAGE_VERSION)) == 0);
+	assert_true(strncmp(buf, "{\"kgtop_record\":2,\"kgtop\":\"" PACKAGE_VERSION "\"", 27 + strlen(PACKAGE_VERSION)) == 0);
 	assert_non_null(strstr(buf, "\"cluster\":\"kafka-1.example:9092\""));
 	assert_non_null(strstr(buf, "\"model\":{\"session_timeout_us\":45000000,"));
 	for (p = buf; (p = strchr(p, '\n')) != NULL; p++)
@@ -765,10 +771,10 @@ test_damage(void **state)
 
 	/* a newer format version is refused, with a clear message */
 	{
-		char *v2 = xasprintf("{\"kgtop_record\":2,\"kgtop\":\"9.0\",\"start_us\":1}\n%s", buf + line_start(buf, 2));
-		frames = replay_damaged("v2.kgrec", v2, strlen(v2), &rep, damage, sizeof damage);
+		char *v2 = xasprintf("{\"kgtop_record\":3,\"kgtop\":\"9.0\",\"start_us\":1}\n%s", buf + line_start(buf, 2));
+		frames = replay_damaged("v3.kgrec", v2, strlen(v2), &rep, damage, sizeof damage);
 		assert_int_equal(frames, -1);
-		assert_non_null(strstr(damage, "recording format 2 (written by kgtop 9.0) is newer"));
+		assert_non_null(strstr(damage, "recording format 3 (written by kgtop 9.0) is newer"));
 		rf_capture_free(&rep);
 		free(v2);
 	}
@@ -852,7 +858,7 @@ test_rotation(void **state)
 	(void)state;
 	run_live(path, 6000, &live);
 	buf = slurp(path, &len);
-	assert_true(strncmp(buf, "{\"kgtop_record\":1,", 18) == 0);
+	assert_true(strncmp(buf, "{\"kgtop_record\":2,", 18) == 0);
 	assert_non_null(strstr(buf, "\"rotation\":"));
 	assert_null(strstr(buf, "\"rotation\":0"));
 	assert_true(strncmp(buf + line_start(buf, 2), "{\"t\":", 5) == 0);
@@ -864,7 +870,7 @@ test_rotation(void **state)
 	/* both files stay within the limit (no single line is larger than it here) */
 	assert_true(len <= 6000);
 	assert_true(len1 <= 6000);
-	assert_true(strncmp(buf, "{\"kgtop_record\":1,", 18) == 0);
+	assert_true(strncmp(buf, "{\"kgtop_record\":2,", 18) == 0);
 	frames = run_replay(path, NULL, &rep, damage, sizeof damage);
 	assert_true(frames > 0);
 	assert_string_equal(damage, "");

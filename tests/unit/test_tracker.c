@@ -774,7 +774,7 @@ test_status(void **state)
 	sc_free(s);
 }
 
-/* A member that leaves between two refreshes: one short episode, the reason unknown to polling. */
+/* A member that leaves between two refreshes: one short episode; no silence before: it "left", no cause claimed. */
 static void
 test_polled_leave(void **state)
 {
@@ -786,7 +786,10 @@ test_polled_leave(void **state)
 	sc_group_set(s, "lv", KG_STATE_STABLE, "range", "consumer-a=0 1 2;consumer-b=3 4 5");
 	sc_tick(s, 1000);
 	e = sc_find(s, KG_EV_MEMBER_LEFT, "consumer-c", 0);
-	assert_text(e, "consumer-c left (unknown) holding [4 5]");
+	assert_text(e, "consumer-c left holding [4 5]");
+	assert_int_equal(e->reason, KG_REASON_LEFT);
+	e = sc_find(s, KG_EV_REBALANCE_START, NULL, 0);
+	assert_string_equal(e->text, "left: consumer-c");
 	assert_int_equal(sc_count(s, KG_EV_REBALANCE_START, NULL), 1);
 	assert_int_equal(sc_count(s, KG_EV_REBALANCE_END, NULL), 1);
 	assert_int_equal(sc_count_revokes(s, "lv", NULL, KG_CLASS_FULL), 2);

@@ -1290,7 +1290,7 @@ test_lag_view(void **state)
 	render_frame(&s);
 	assert_true(screen_has("6 partitions  1 LOST  1 STALLED  4 OK"));
 	y1 = find_row(" ledger ", "LOST 500");
-	y2 = find_row(" payments ", "STALLED since 22:13:25");
+	y2 = find_row(" payments ", "STALLED 22:13:24-25"); /* between two refreshes */
 	assert_true(y1 >= 0 && y2 == y1 + 1); /* the worst first */
 	assert_true(find_row(" payments ", " 2.5s ") == y2 + 1); /* the exact time lag, then the estimates */
 	assert_true(find_row(" payments ", "~1.9s") > y2);
@@ -1379,7 +1379,7 @@ test_health_late(void **state)
 	/* its payments-0 froze at 5 s in the scene: not "consuming", but STALLED since then (issue 10) */
 	assert_true(find_row("A worker-1", "STALLED") >= 0);
 	assert_int_equal(find_row("A worker-1", "consuming"), -1);
-	assert_true(screen_has("since 22:13:25 on [0]"));
+	assert_true(screen_has("since 22:13:24-25 on [0]"));
 	assert_true(screen_has("STALLED, STOPPED: its partitions' committed offsets froze"));
 	assert_false(screen_has("late"));
 	g->members[w].health.hb_age_us = g->members[w].health.session_timeout_us + SEC;
