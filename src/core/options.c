@@ -380,13 +380,29 @@ a_demo(kg_options *o, const char *a, char *e, size_t n)
 	return 0;
 }
 
-/* Apply --trace. */
+/* A trace spec: KIND:URL, or "offsets" (the cluster's own __consumer_offsets); 0, or -1 with err. */
+static int
+trace_spec_check(const char *a, char *e, size_t n)
+{
+	const char *colon = strchr(a, ':');
+	if (strcmp(a, "offsets") == 0)
+		return 0;
+	if (colon == NULL || colon == a || colon[1] == '\0')
+		return util_err(e, n, "--trace '%s': expected KIND:URL (log, jolokia, jsonl, rdstats) or offsets", a);
+	return 0;
+}
+
+/* Apply --trace (once per spec: offsets twice is one reader). */
 static int
 a_trace(kg_options *o, const char *a, char *e, size_t n)
 {
-	const char *colon = strchr(a, ':');
-	if (colon == NULL || colon == a || colon[1] == '\0')
-		return util_err(e, n, "--trace '%s': expected KIND:URL (log, jolokia, jsonl, rdstats)", a);
+	size_t i;
+	if (trace_spec_check(a, e, n) < 0)
+		return -1;
+	for (i = 0; i < o->traces.n; i++) {
+		if (strcmp(o->traces.v[i], "offsets") == 0 && strcmp(a, "offsets") == 0)
+			return 0;
+	}
 	list_add(&o->traces, a);
 	return 0;
 }
@@ -474,7 +490,7 @@ static const opt_def table[] = {
 	{ "demo-partitions", 0, required_argument, "N", "partitions of the demo topic (default " KG_STR(KG_DEFAULT_DEMO_PARTITIONS_N) ")",
 	  INT(demo_partitions, 1, KG_MAX_DEMO_PARTITIONS_N) },
 	{ "export-trace", 0, required_argument, "FILE", "write the demo's consumer events as JSON lines (another kgtop reads them with --trace jsonl:file://FILE, plus --trace-from-start for a finished file)", STRING(export_trace), CLI_ONLY },
-	{ "trace", 0, required_argument, "KIND:URL", "read a trace stream: log, jolokia, jsonl, rdstats over http(s):// or file:// (repeatable)", CUSTOM(a_trace) },
+	{ "trace", 0, required_argument, "KIND:URL", "read a trace stream: log, jolokia, jsonl, rdstats over http(s):// or file:// (repeatable); offsets: the cluster's own " "__consumer_offsets (exact generations and commit times; needs Describe and Read on it)", CUSTOM(a_trace) },
 	{ "trace-from-start", 0, no_argument, NULL, "read line streams (log, jsonl, rdstats) from their start instead of their end", FLAG(trace_from_start) },
 	{ "trace-insecure", 0, no_argument, NULL, "do not verify TLS certificates of https:// trace streams and --attach URLs (shown in the header)", FLAG(trace_insecure) },
 	{ "trace-headers", 0, required_argument, "FILE", "extra HTTP headers for trace streams (\"Name: value\" lines; never shown)", STRING(trace_headers) },
@@ -605,6 +621,7 @@ options_free(kg_options *o)
 		free(o->clusters[i].name);
 		free(o->clusters[i].brokers);
 		kv_free(o->clusters[i].props, o->clusters[i].nprops);
+		list_free(&o->clusters[i].traces);
 	}
 	free(o->clusters);
 	list_free(&o->traces);
@@ -659,9 +676,17 @@ config_cluster_line(kg_options *o, kg_cluster **sec, char *line, const char *whe
 	if (eq != NULL)
 		*eq = '\0';
 	k = trim(line);
+	if (eq != NULL && strcmp(k, "trace") == 0) {
+		/* a trace of this cluster (its broker logs, offsets): read when the cluster is chosen */
+		char *v = trim(eq + 1), e[256];
+		if (trace_spec_check(v, e, sizeof e) < 0)
+			return util_err(err, errsz, "%s: trace: expected KIND:URL or offsets (the value is not shown)", where);
+		list_add(&(*sec)->traces, v);
+		return 1;
+	}
 	if (strcmp(k, "brokers") != 0 || eq == NULL)
-		return util_err(err, errsz, "%s: %s: a [cluster] section holds brokers = LIST and X.key = value lines", where,
-				eq != NULL && name_shown(k) ? k : "(the line is not shown)");
+		return util_err(err, errsz, "%s: %s: a [cluster] section holds brokers = LIST, trace = SPEC and X.key = value lines",
+				where, eq != NULL && name_shown(k) ? k : "(the line is not shown)");
 	k = trim(eq + 1);
 	if (k[strspn(k, " \t,")] == '\0')
 		return util_err(err, errsz, "%s: brokers: expected host:port[,host:port...]", where);
@@ -923,6 +948,10 @@ use_cluster(kg_options *o, size_t nfile, bool brokers_cli, bool named_cli, char 
 	if (c->brokers == NULL)
 		return util_err(err, errsz, "[cluster %s] has no brokers = LIST line", c->name);
 	set_string(&o->brokers, c->brokers);
+	for (k = 0; k < c->traces.n; k++) {
+		if (a_trace(o, c->traces.v[k], err, errsz) < 0)
+			return -1;
+	}
 	o->rdkafka = xreallocarray(o->rdkafka, o->nrdkafka + c->nprops + 1, sizeof *o->rdkafka);
 	memmove(o->rdkafka + nfile + c->nprops, o->rdkafka + nfile, (o->nrdkafka - nfile) * sizeof *o->rdkafka);
 	for (k = 0; k < c->nprops; k++) {
@@ -1041,6 +1070,9 @@ options_check(kg_options *o, size_t nfile, const cli_seen *seen, bool brokers_en
 		return util_err(err, errsz, "--replay cannot be combined with --demo or --record");
 	if (o->replay != NULL && o->brokers != NULL && getenv("KGTOP_BROKERS") == NULL)
 		return util_err(err, errsz, "--replay reads a recording: drop -b");
+	if (options_offsets(o) && o->replay == NULL && o->attach == NULL && o->brokers == NULL)
+		return util_err(err, errsz, "--trace offsets reads the cluster's own __consumer_offsets: give -b BROKERS, "
+				"$KGTOP_BROKERS or -C NAME");
 	if (o->attach != NULL && (o->demo || o->replay != NULL || o->traces.n > 0 ||
 				  (o->brokers != NULL && getenv("KGTOP_BROKERS") == NULL)))
 		return util_err(err, errsz, "--attach watches another kgtop: drop -b, --demo, --replay and --trace");
@@ -1054,6 +1086,18 @@ options_check(kg_options *o, size_t nfile, const cli_seen *seen, bool brokers_en
 	if (o->export_trace != NULL && !o->demo)
 		return util_err(err, errsz, "--export-trace writes the demo's consumer events: use it with --demo");
 	return 0;
+}
+
+/* True when --trace offsets was asked. */
+bool
+options_offsets(const kg_options *o)
+{
+	size_t i;
+	for (i = 0; i < o->traces.n; i++) {
+		if (strcmp(o->traces.v[i], "offsets") == 0)
+			return true;
+	}
+	return false;
 }
 
 /* Parse everything. */

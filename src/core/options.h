@@ -12,6 +12,7 @@
  *   [cluster prod]
  *   brokers = kafka1:9092,kafka2:9092
  *   X.security.protocol = SASL_SSL
+ *   trace = offsets
  * chosen with -C prod (or "cluster = prod" before any section); -C list
  * lists them.
  */
@@ -38,6 +39,7 @@ typedef struct kg_cluster {
 	char *brokers;
 	kg_kv *props;
 	size_t nprops;
+	kg_strlist traces;        /* its trace = SPEC lines */
 } kg_cluster;
 
 typedef struct kg_options {
@@ -85,7 +87,7 @@ typedef struct kg_options {
 	int demo_partitions;      /* --demo-partitions N */
 	char *export_trace;       /* --export-trace FILE (jsonl) */
 	/* traces */
-	kg_strlist traces;        /* --trace KIND:URL */
+	kg_strlist traces;        /* --trace KIND:URL, or "offsets" (once) */
 	bool trace_from_start;
 	bool trace_insecure;
 	char *trace_headers;      /* --trace-headers FILE: extra HTTP headers (secrets) */
@@ -120,5 +122,7 @@ void options_defaults(kg_options *o);
 int options_parse(kg_options *o, int argc, char **argv, char *err, size_t errsz);
 /* Free what options own. */
 void options_free(kg_options *o);
+/* True when --trace offsets was asked (the cluster's own __consumer_offsets). */
+bool options_offsets(const kg_options *o);
 
 #endif

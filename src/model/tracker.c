@@ -108,6 +108,7 @@ tgroup_free(tgroup *g)
 	hmap_free(&g->by_id);
 	tk_epgroup_free(g->eps);
 	tk_polled_free(g->pl);
+	tk_records_free(g->rec);
 	tk_resume_free(g->res);
 	free(g->assignor);
 	free(g);

@@ -860,6 +860,67 @@ tk_group_emptied(kg_tracker *t, tgroup *g, int64_t T)
 		tk_close_episode(t, g, T, g->poll_lo, "the group is empty");
 }
 
+/*
+ * A rebalance that ended before kgtop watched the group, told by the
+ * coordinator's records read from the topic's history: stored closed,
+ * its start and end events at their own times (so counts and storms
+ * include it).  Its start is only bounded: after start_lo (the generation
+ * before's sync, 0 unknown), by start (its join phase's end).
+ */
+kg_episode *
+tk_past_episode(kg_tracker *t, tgroup *g, const kg_past *p)
+{
+	kg_episode e, *stored;
+	kg_event *ev;
+	memset(&e, 0, sizeof e);
+	e.id = ++t->eb->next_episode;
+	e.number = ++g->eps->episodes_seen;
+	e.group = g->id;
+	e.start_us = p->start;
+	e.start_lo_us = p->start_lo > 0 && p->start_lo <= p->start ? p->start_lo : 0;
+	e.end_us = e.end_lo_us = p->end;
+	e.rounds = 1;
+	e.rounds_min = p->rounds_min;
+	e.gen_start = p->gen_start;
+	e.gen_end = p->gen_end;
+	e.proto = p->proto;
+	e.trigger = KG_REASON_UNKNOWN;
+	e.trigger_text = xasprintf("before kgtop watched: the coordinator's record of generation %d", (int)p->gen_end);
+	e.members_before = -1;
+	e.members_after = p->members_after;
+	e.lag_start = e.lag_end = e.lag_peak = -1;
+	e.resumed_us.min = e.resumed_us.max = -1;
+	e.evidence = KG_EVID_EXACT;
+	stored = history_add_episode(t->h, &e);
+	episode_clear(&e);
+	ev = event_new(KG_EV_REBALANCE_START, stored->start_us, g->id);
+	ev->episode = stored->id;
+	ev->evidence = KG_EVID_POLLED; /* its start is a bound */
+	ev->round = 1;
+	ev->proto = stored->proto;
+	ev->generation = p->gen_start;
+	ev->reason = KG_REASON_UNKNOWN;
+	event_text(ev, stored->trigger_text);
+	tk_emit(t, g, ev);
+	ev = event_new(KG_EV_REBALANCE_END, stored->end_us, g->id);
+	ev->episode = stored->id;
+	ev->evidence = KG_EVID_EXACT;
+	ev->round = stored->rounds;
+	ev->rounds_min = stored->rounds_min;
+	ev->generation = p->gen_end;
+	ev->duration_us = stored->end_us - stored->start_us;
+	ev->duration = episode_duration(stored, stored->end_us);
+	ev->proto = stored->proto;
+	ev->reason = KG_REASON_UNKNOWN;
+	event_text(ev, p->members_after == 0 ? "before kgtop watched; the group emptied" : "before kgtop watched");
+	tk_emit(t, g, ev);
+	if (stored->end_us >= g->eps->last_ep_end) {
+		g->eps->last_ep = stored->id;
+		g->eps->last_ep_end = stored->end_us;
+	}
+	return stored;
+}
+
 /* The id of the group's last closed episode, 0 none. */
 int64_t
 tk_ep_last(const tgroup *g)

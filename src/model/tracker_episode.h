@@ -173,6 +173,19 @@ void tk_close_logonly(kg_tracker *t, int64_t time);
 /* A description said the group is empty: its open episode ends, the leaves that emptied it explain nothing later. */
 void tk_group_emptied(kg_tracker *t, tgroup *g, int64_t T);
 
+/* A rebalance that ended before kgtop watched (the coordinator's records of its history). */
+typedef struct kg_past {
+	int64_t start_lo;   /* it began after this (the generation before's sync), 0 unknown */
+	int64_t start;      /* and by this (its join phase's end) */
+	int64_t end;        /* its generation's sync */
+	int32_t gen_start, gen_end;
+	kg_proto proto;
+	int members_after;
+	bool rounds_min;    /* a generation between may be missing (compacted) */
+} kg_past;
+/* Store a rebalance that ended before kgtop watched the group, closed, with its start and end events; returns it. */
+kg_episode *tk_past_episode(kg_tracker *t, tgroup *g, const kg_past *p);
+
 /* What others may ask */
 /* Partitions owned when the open episode began that nobody owns in G (not counted as orphaned there): between rounds. */
 int tk_ep_unowned(const tgroup *g, const kg_group *G);

@@ -10,6 +10,9 @@
  *                 tracker_obs.c    one handler per observation kind
  *                 tracker_poll.c   the polled picture of a group against
  *                                  what was known
+ *                 tracker_records.c the coordinator's own records
+ *                                  (__consumer_offsets): generations,
+ *                                  static restarts, KIP-848 epochs
  *   the parts     tracker_lanes.c  members and lanes: lookups, joins,
  *                                  leaves, a lane per consumer
  *                 tracker_episode.c  episodes and rounds: triggers, rounds,
@@ -29,7 +32,7 @@
  * calls none.  No part calls the fold, and parts on one floor (lanes,
  * progress, annotate) do not call each other:
  *
- *      fold:  tracker.c -> tracker_obs.c, tracker_poll.c
+ *      fold:  tracker.c -> tracker_obs.c, tracker_poll.c, tracker_records.c
  *      lanes   progress   annotate
  *          episodes
  *          liveness
@@ -59,6 +62,7 @@ typedef struct tk_epbook tk_epbook;       /* episode numbers, log-only groups (t
 typedef struct tk_prog tk_prog;           /* the progress rules' state (tracker_progress.c) */
 typedef struct tk_resume tk_resume;       /* a group's moved partitions, watched (tracker_progress.c) */
 typedef struct tk_polled tk_polled;       /* what the polled picture keeps of a group (tracker_poll.c) */
+typedef struct tk_records tk_records;     /* what the coordinator's records told of a group (tracker_records.c) */
 
 /* One member id as the tracker saw it. */
 typedef struct tmember {
@@ -121,6 +125,7 @@ typedef struct tgroup {
 	tk_epgroup *eps;     /* its episodes and rounds (tracker_episode.c) */
 	tk_resume *res;      /* its moved partitions watched until their new owner commits (tracker_progress.c), NULL before */
 	tk_polled *pl;       /* what its descriptions left (tracker_poll.c), NULL before the first */
+	tk_records *rec;     /* what its coordinator's records told (tracker_records.c), NULL before the first */
 } tgroup;
 
 struct kg_tracker {

@@ -128,8 +128,8 @@ obs_present(tmember *m, int64_t time)
  * coordinator log line read later: the timeline is right already (the
  * episode is retimed in place); the event list says so too.
  */
-static void
-emit_retimed(kg_tracker *t, tgroup *g, const kg_episode *e, int64_t time)
+void
+tk_emit_retimed(kg_tracker *t, tgroup *g, const kg_episode *e, int64_t time)
 {
 	kg_event *ev = event_new(KG_EV_RETIMED, time, g->id);
 	char when[64];
@@ -423,7 +423,7 @@ obs_retime_start(kg_tracker *t, tgroup *g, const kg_obs *o)
 	if (last->gen_start < 0)
 		last->gen_start = o->generation;
 	last->evidence = KG_EVID_EXACT;
-	emit_retimed(t, g, last, time);
+	tk_emit_retimed(t, g, last, time);
 	return true;
 }
 
@@ -458,7 +458,7 @@ obs_retime_end(kg_tracker *t, tgroup *g, int64_t time)
 		last->end_us = last->end_lo_us = time;
 		last->gen_end = g->generation;
 		last->evidence = KG_EVID_EXACT;
-		emit_retimed(t, g, last, time);
+		tk_emit_retimed(t, g, last, time);
 	}
 }
 
@@ -596,6 +596,13 @@ static const obs_rule obs_rules[KG_OBS_COUNT] = {
 	[KG_OBS_SILENT] = { obs_silent, MEMBER_FIND, OBS_BY_CLIENT },
 	[KG_OBS_REPROCESSED] = { obs_reprocessed, MEMBER_FIND, 0 },
 	[KG_OBS_COMMIT] = { obs_commit, MEMBER_NONE, OBS_GENERATION },
+	/* the coordinator's own records (tracker_records.c) */
+	[KG_OBS_GENERATION] = { tk_obs_generation, MEMBER_NONE, OBS_GENERATION | OBS_SETS_PROTO },
+	[KG_OBS_GROUP_EPOCH] = { tk_obs_group_epoch, MEMBER_NONE, OBS_GENERATION },
+	[KG_OBS_TARGET_EPOCH] = { tk_obs_target, MEMBER_NONE, 0 },
+	[KG_OBS_TARGET_MEMBER] = { tk_obs_target, MEMBER_NONE, 0 },
+	[KG_OBS_MEMBER_EPOCH] = { tk_obs_member_epoch, MEMBER_NONE, 0 },
+	[KG_OBS_MEMBER_META] = { tk_obs_member_meta, MEMBER_NONE, 0 },
 };
 
 /* The row of a kind (an unknown kind has none: only the shared part applies). */

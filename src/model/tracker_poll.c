@@ -38,6 +38,7 @@
 struct tk_polled {
 	int64_t desc_at;        /* when the last description was taken, */
 	int64_t desc_prev;      /* and the one before (a change polling sees happened between them) */
+	int64_t stable_at;      /* when the last description that said Stable was taken, 0 none */
 	int64_t data_at;        /* when the group's last description was asked (its source says), 0 unknown */
 	int64_t orphan_since;   /* a Stable group's partitions unowned since, 0 none */
 	kg_tp *orphans_reported;
@@ -230,6 +231,8 @@ poll_group_facts(poll_ctx *c)
 	}
 	if (G->state != KG_STATE_UNKNOWN)
 		g->state = G->state;
+	if (G->state == KG_STATE_STABLE)
+		g->pl->stable_at = g->pl->desc_at;
 	c->stable_now = G->state == KG_STATE_STABLE || (G->exact && G->state == KG_STATE_UNKNOWN);
 	c->ev_state = state_rebalancing(G->state);
 }
@@ -358,6 +361,25 @@ poll_membership(poll_ctx *c)
 	free(gone);
 }
 
+/*
+ * What this description shows can be the outcome of the last episode, told
+ * exactly and closed already (a coordinator's record or log line ended it
+ * before the description was read): a rebalancing state in a description
+ * taken before that end, or a change that can have happened before it.
+ * It is that episode's, never a new one.
+ */
+static bool
+poll_late_outcome(poll_ctx *c)
+{
+	tgroup *g = c->g;
+	const kg_episode *e = history_episode(c->t->h, g->id, tk_ep_last(g));
+	if (e == NULL || e->end_us == 0 || e->evidence != KG_EVID_EXACT || e->end_lo_us != e->end_us)
+		return false;
+	if (c->ev_state)
+		return g->pl->desc_at <= e->end_us;
+	return g->poll_lo > 0 && g->poll_lo <= e->end_us;
+}
+
 /* Is a rebalance going on?  Its first polled evidence opens the episode; an emptied group closes it. */
 static void
 poll_evidence(poll_ctx *c)
@@ -369,8 +391,14 @@ poll_evidence(poll_ctx *c)
 	evidence = c->ev_state || (!G->exact && changed);
 	if (c->first && !c->ev_state)
 		evidence = false;
-	/* everybody left: the group is empty, nothing to rebalance */
-	if ((G->state == KG_STATE_EMPTY || G->state == KG_STATE_DEAD) && G->nmembers == 0) {
+	if (g->ep == NULL && evidence && poll_late_outcome(c))
+		evidence = false;
+	/*
+	 * everybody left: the group is empty, nothing to rebalance (a KIP-848
+	 * group whose records list members is not: librdkafka 2.0.2 describes
+	 * such a group Dead with no member)
+	 */
+	if ((G->state == KG_STATE_EMPTY || G->state == KG_STATE_DEAD) && G->nmembers == 0 && tk_records_members(g) == 0) {
 		evidence = false;
 		tk_group_emptied(c->t, g, c->T);
 	}
@@ -502,7 +530,8 @@ poll_rounds(poll_ctx *c)
 	tgroup *g = c->g;
 	g->eps->ep_polled = true;
 	g->eps->ep_logonly = false;
-	if (c->ev_state || poll_missed_generation(c))
+	/* the coordinator's records count this group's generations: polling's guesses add none */
+	if (!tk_records_told(g) && (c->ev_state || poll_missed_generation(c)))
 		tk_next_round(c->t, g, c->T, KG_EVID_POLLED);
 	if (g->proto == KG_PROTO_EAGER)
 		poll_eager_revokes(c);
@@ -631,6 +660,13 @@ poll_gap(kg_tracker *t, const kg_group *G, int64_t before, size_t first)
 		if (e->group == G->id && e->evidence != KG_EVID_EXACT && e->after_us == 0)
 			e->after_us = before;
 	}
+}
+
+/* When the last description that showed the group Stable was taken, 0 none. */
+int64_t
+tk_poll_stable_at(const tgroup *g)
+{
+	return g->pl != NULL ? g->pl->stable_at : 0;
 }
 
 /* Fold the polled picture of one group (g its record). */
