@@ -388,10 +388,18 @@ check_snapshot(const kg_snapshot *s, const kg_check_limits *l, const char *filte
 	return st;
 }
 
+/* The line's one guard: names and messages come from the cluster; one line, no controls. */
+void
+check_guard(sbuf *line)
+{
+	sbuf_sanitize(line, 0, false);
+}
+
 /* Print a line on stdout; the status. */
 static int
 check_print(sbuf *b, int status)
 {
+	check_guard(b);
 	sbuf_addc(b, '\n');
 	if (fwrite(b->s, 1, b->len, stdout) != b->len || fflush(stdout) != 0)
 		status = KG_CHECK_UNKNOWN;

@@ -138,3 +138,9 @@ UNIT_TESTS += tests/unit/test_bounds
 tests_unit_test_bounds_SOURCES = tests/unit/test_bounds.c tests/unit/sim.c tests/unit/sim.h
 tests_unit_test_bounds_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_bounds_LDADD = $(TEST_LIBS)
+# the one output rule (issue 25): every unsafe character class at every position of every field, through every output
+check_PROGRAMS += tests/unit/test_outputs
+UNIT_TESTS += tests/unit/test_outputs
+tests_unit_test_outputs_SOURCES = tests/unit/test_outputs.c
+tests_unit_test_outputs_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_outputs_LDADD = $(TEST_LIBS)

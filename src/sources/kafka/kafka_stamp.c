@@ -104,7 +104,11 @@ stamp_wanted(ksrc *k, const ktopic *t, int p, int64_t offset, int64_t now)
 	return c->s[p].why == KG_TLAG_NO_ANSWER && now - c->read_us[p] >= STAMP_RETRY_US;
 }
 
-/* The partitions to read: the selected group's (every group's for --once and --check) that need it, each once. */
+/*
+ * The partitions to read: the selected group's (every group's for --once and --check) that need it,
+ * each once. Two groups that want one partition at two offsets: the offset further behind is read
+ * (its time lag matters more), whatever order the groups were listed in.
+ */
 static int
 stamps_plan(ksrc *k, kresult *r, kwant **w, size_t *cap, int64_t now)
 {
@@ -117,13 +121,17 @@ stamps_plan(ksrc *k, kresult *r, kwant **w, size_t *cap, int64_t now)
 		for (q = 0; q < e->offs->nc && n < KG_STAMP_READS; q++) {
 			const kcommit *c = &e->offs->c[q];
 			const ktopic *t = kafka_result_topic(r, c->tp.topic);
-			bool dup = false;
+			kwant *dup = NULL;
 			if (t == NULL || !stamp_wanted(k, t, c->tp.partition, c->offset, now))
 				continue;
-			for (j = 0; j < n && !dup; j++)
-				dup = (*w)[j].topic == c->tp.topic && (*w)[j].partition == c->tp.partition;
-			if (dup)
-				continue; /* one read per partition per refresh */
+			for (j = 0; j < n && dup == NULL; j++)
+				if ((*w)[j].topic == c->tp.topic && (*w)[j].partition == c->tp.partition)
+					dup = &(*w)[j];
+			if (dup != NULL) { /* one read per partition per refresh: the offset further behind */
+				if (c->offset < dup->offset)
+					dup->offset = dup->got.offset = c->offset;
+				continue;
+			}
 			util_grow(w, cap, (size_t)n + 1, sizeof **w);
 			memset(&(*w)[n], 0, sizeof **w);
 			(*w)[n].topic = c->tp.topic;
