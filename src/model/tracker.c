@@ -318,6 +318,7 @@ tracker_apply(kg_tracker *t, kg_obsq *obs, kg_snapshot *snap, kg_evlist *out)
 				obs->v[i]->time_us = T; /* a clock ahead of ours: keep the order */
 			tk_apply_obs(t, obs->v[i]);
 		}
+		tk_flush_retimed(t);
 		obsq_clear(obs);
 	}
 	track_sources(t, snap);

@@ -812,6 +812,7 @@ tk_close_episode(kg_tracker *t, tgroup *g, int64_t end, int64_t end_lo, const ch
 	tk_emit(t, g, ev);
 	g->eps->last_ep = e->id;
 	g->eps->last_ep_end = end;
+	g->eps->closed_at = end;
 	g->ep = NULL;
 	g->eps->phase = PHASE_SYNCED;
 	g->eps->next_pending = false;

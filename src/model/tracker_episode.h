@@ -69,6 +69,14 @@ struct tk_epgroup {
 	int episodes_seen;            /* episodes opened since kgtop started (their numbers) */
 	int64_t last_ep;              /* id of the last closed episode */
 	int64_t last_ep_end;          /* and its end */
+	int64_t closed_at;            /* when it was closed (polling: the refresh that saw it over), 0 unknown */
+	/* late exact evidence of the last closed episode (the fold's: tracker_obs.c, tracker_records.c) */
+	int64_t late_ep;              /* the episode the late lines counted rounds of, */
+	int late_rounds;              /* how many, */
+	int32_t late_gen;             /* and the last generation counted */
+	bool late_open;               /* a late round began and its sync is not read yet */
+	int64_t retime_ep;            /* an episode retimed this tick, its event not told yet (0 none) */
+	int64_t retime_at;
 	/* partitions without a consuming owner in the open episode, since when: proven by unc_since (0 not
 	 * proven), not before unc_lo (0 not known) */
 	kg_tp *unc;

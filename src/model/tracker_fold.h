@@ -12,8 +12,10 @@
 #include "model/tracker_int.h"
 
 /* tracker_obs.c */
-/* Tell that a stored episode got its real timing from late exact evidence (a retimed event). */
+/* A stored episode got its real timing from late exact evidence: its retimed event is told at the tick's end. */
 void tk_emit_retimed(kg_tracker *t, tgroup *g, const kg_episode *e, int64_t time);
+/* Tell the retimed events of the tick's observations (once each episode's late rounds are read). */
+void tk_flush_retimed(kg_tracker *t);
 /* Give consumers first reported in one batch their lanes in client id order (their groups' records exist). */
 void tk_obs_new_members(kg_tracker *t, const kg_obsq *obs);
 /* Fold one observation (its group's record exists, or it is keyed by a client id). */
@@ -35,6 +37,8 @@ void tk_obs_member_epoch(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o);
 void tk_obs_target(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o);
 /* True when the group's generations are told by its coordinator's records (polling's round signals add none). */
 bool tk_records_told(const tgroup *g);
+/* When the coordinator's last record of the group's open episode was written, 0 none. */
+int64_t tk_records_at(const tgroup *g);
 /* Members the KIP-848 records list now, 0 none. */
 int tk_records_members(const tgroup *g);
 /* Free what the records told of a group (NULL is fine). */

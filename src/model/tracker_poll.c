@@ -603,6 +603,9 @@ poll_try_close(poll_ctx *c)
 	 * round itself (the description may predate the log line).
 	 */
 	log_ok = !g->eps->await_log_sync || g->eps->ep_changed || T - g->ep->start_us >= 30LL * 1000000;
+	/* a description taken before the coordinator's latest record of the episode cannot say it is over */
+	if (!G->exact && g->pl->desc_at < tk_records_at(g))
+		log_ok = false;
 	/* a member whose last sync no callback reported must not hold the episode open for ever */
 	if (!synced && T - g->eps->last_rebal_obs >= EXACT_QUIET)
 		synced = true;
@@ -613,6 +616,7 @@ poll_try_close(poll_ctx *c)
 		/* a sync a client or a coordinator timed is measured; one a description showed happened since the one before */
 		int64_t end_lo = end == g->eps->exact_sync ? end : g->poll_lo;
 		tk_close_episode(c->t, g, end, end_lo, g->ep->start_us == T ? "between two refreshes" : NULL);
+		g->eps->closed_at = T; /* late evidence before this moment is of this episode */
 	} else if (unowned > 0 && g->pl->orphan_since > 0 && T - g->pl->orphan_since >= c->t->cfg.orphan_grace_us) {
 		char note[96];
 		snprintf(note, sizeof note, "%d partition%s left orphaned", unowned, unowned == 1 ? "" : "s");

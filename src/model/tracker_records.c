@@ -70,6 +70,7 @@ struct tk_records {
 	int ep_gens;
 	int64_t amend_id;   /* the closed episode late records amend, and how many they counted */
 	int amend_gens;
+	int64_t at;         /* the last record told of the open episode (a description older says nothing of its end) */
 	int64_t past_id;    /* the last rebalance before kgtop watched, and its end */
 	int64_t past_end;
 	/* KIP-848 */
@@ -133,6 +134,13 @@ bool
 tk_records_told(const tgroup *g)
 {
 	return g->rec != NULL && (g->rec->told || g->rec->kip848);
+}
+
+/* When the coordinator's last record of the group's open episode was written, 0 none. */
+int64_t
+tk_records_at(const tgroup *g)
+{
+	return g->rec != NULL && g->ep != NULL ? g->rec->at : 0;
 }
 
 /* Members the records list now (KIP-848: the member records), 0 none or not told. */
@@ -228,6 +236,7 @@ gen_in_open(kg_tracker *t, tgroup *g, tk_records *r, const kg_obs *o, int64_t be
 		r->ep_gens = 0;
 	}
 	r->ep_gens++;
+	r->at = KG_MAX(r->at, o->time_us);
 	if (g->ep->gen_start < 0)
 		g->ep->gen_start = r->gen;
 	/* the records count the rounds: a generation more than the episode has begins one */
@@ -239,8 +248,10 @@ gen_in_open(kg_tracker *t, tgroup *g, tk_records *r, const kg_obs *o, int64_t be
 	g->ep->evidence = KG_EVID_EXACT;
 	g->eps->ep_stabilized = true; /* the coordinator counted the generations */
 	g->eps->await_log_sync = false;
-	g->eps->last_rebal_obs = o->time_us;
-	tk_round_synced_at(t, g, o->time_us, true);
+	g->eps->last_rebal_obs = KG_MAX(g->eps->last_rebal_obs, o->time_us);
+	/* the sync of the round under way (a late one of an earlier round is counted, nothing more) */
+	if (o->time_us >= g->eps->round_start && o->time_us >= g->eps->last_sync)
+		tk_round_synced_at(t, g, o->time_us, true);
 	if (o->nmembers == 0)
 		tk_close_episode(t, g, o->time_us, o->time_us, "the group is empty");
 }
@@ -336,7 +347,7 @@ bounding_closed(kg_tracker *t, tgroup *g, int64_t T, int64_t begun)
 	if (e == NULL || e->end_us == 0 || e->id == (g->rec ? g->rec->past_id : 0))
 		return NULL;
 	from = e->start_lo_us > 0 ? e->start_lo_us : e->start_us - 2 * (t->interval_us > 0 ? t->interval_us : KG_SEC_US);
-	return T >= from && begun <= e->end_us + GEN_SETTLE ? e : NULL;
+	return T >= from && begun <= KG_MAX(e->end_us + GEN_SETTLE, g->eps->closed_at) ? e : NULL;
 }
 
 /* KG_OBS_GENERATION: a classic group's generation completed (or the group was deleted). */

@@ -373,7 +373,13 @@ read_loop(osrc *o)
 			nap(o, 50000);
 			continue;
 		}
-		n = rd_kafka_consume_batch_queue(o->rq, 200, msgs, BATCH);
+		/* the first message as soon as it comes, then what else is there now (a batch call waits to fill) */
+		msgs[0] = rd_kafka_consume_queue(o->rq, 200);
+		n = msgs[0] != NULL ? 1 : 0;
+		if (n == 1) {
+			ssize_t more = rd_kafka_consume_batch_queue(o->rq, 0, msgs + 1, BATCH - 1);
+			n += more > 0 ? more : 0;
+		}
 		for (k = 0; k < n; k++) {
 			read += take(o, msgs[k], &q);
 			rd_kafka_message_destroy(msgs[k]);
