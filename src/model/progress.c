@@ -713,6 +713,14 @@ progress_group(kg_progress *p, kg_group *G, int64_t now_us, int64_t interval_us,
 		gp->commit_gap_us = st->gap_us;
 		gp->moved_us = st->move_us;
 		gp->moved_lo_us = st->move_lo_us;
+		if (st->cmt_off >= 0 && st->cmt_off == gp->committed && st->cmt_at > 0) {
+			/* a source told the commit: it got there then (exactly when that commit moved it) */
+			gp->moved_us = gp->moved_us > 0 ? KG_MIN(gp->moved_us, st->cmt_at) : st->cmt_at;
+			if (st->cmt_moved)
+				gp->moved_lo_us = gp->moved_us = st->cmt_at;
+			else if (gp->moved_lo_us > gp->moved_us)
+				gp->moved_lo_us = 0;
+		}
 		gp->lost = j.verdict == KG_VERDICT_LOST ? gp->log_start - gp->committed : 0;
 		gp->consume_rate = (float)progress_consume_rate(st);
 		memcpy(gp->spark, st->spark, sizeof gp->spark);

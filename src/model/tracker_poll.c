@@ -530,8 +530,13 @@ poll_rounds(poll_ctx *c)
 	tgroup *g = c->g;
 	g->eps->ep_polled = true;
 	g->eps->ep_logonly = false;
-	/* the coordinator's records count this group's generations: polling's guesses add none */
-	if (!tk_records_told(g) && (c->ev_state || poll_missed_generation(c)))
+	/*
+	 * The coordinator's records count this group's generations: polling's
+	 * guesses add none.  A description taken before the last sync a
+	 * client or a coordinator timed shows that round, not the next.
+	 */
+	if (!tk_records_told(g) && !(g->eps->exact_sync > 0 && g->pl->desc_at <= g->eps->exact_sync) &&
+	    (c->ev_state || poll_missed_generation(c)))
 		tk_next_round(c->t, g, c->T, KG_EVID_POLLED);
 	if (g->proto == KG_PROTO_EAGER)
 		poll_eager_revokes(c);

@@ -438,6 +438,7 @@ kip848_settled(kg_tracker *t, tgroup *g, tk_records *r, int64_t time)
 	g->eps->ep_stabilized = true;
 	tk_round_synced_at(t, g, time, true);
 	tk_close_episode(t, g, time, time, r->nk == 0 ? "the group is empty" : NULL);
+	g->eps->closed_at = time;
 }
 
 /* KG_OBS_GROUP_EPOCH: the group epoch was bumped: a rebalance begins (a round, when one is open). */
@@ -462,8 +463,11 @@ tk_obs_group_epoch(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 		tk_next_round(t, g, o->time_us, KG_EVID_EXACT);
 	tk_ensure_episode(t, g, o->time_us, why, KG_EVID_EXACT);
 	g->ep->evidence = KG_EVID_EXACT;
+	if (g->ep->gen_start < 0)
+		g->ep->gen_start = o->generation - 1;
 	g->eps->ep_stabilized = true;
 	g->eps->last_rebal_obs = o->time_us;
+	r->at = KG_MAX(r->at, o->time_us);
 	kip848_settled(t, g, r, o->time_us);
 }
 
@@ -500,8 +504,10 @@ tk_obs_member_epoch(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 	k->epoch = o->generation;
 	k->state = o->member_state;
 	k->npending = o->npending;
-	if (g->ep != NULL)
+	if (g->ep != NULL) {
 		g->eps->last_rebal_obs = o->time_us;
+		r->at = KG_MAX(r->at, o->time_us);
+	}
 	kip848_settled(t, g, r, o->time_us);
 }
 

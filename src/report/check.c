@@ -95,6 +95,23 @@ verdict_parts(sbuf *why, const kg_group *g, int v)
 	}
 }
 
+/* The latest commit that moved a partition of verdict v, when every such partition's is known exactly; 0 else. */
+static int64_t
+last_commit(const kg_group *g, int v)
+{
+	int64_t lc = 0;
+	int k;
+	for (k = 0; k < g->nparts; k++) {
+		const kg_gpart *p = &g->parts[k];
+		if (p->verdict != v)
+			continue;
+		if (p->moved_us <= 0 || p->moved_lo_us != p->moved_us)
+			return 0;
+		lc = KG_MAX(lc, p->moved_us);
+	}
+	return lc;
+}
+
 /* One group's status, and what makes it so in words (appended to why). */
 static kg_check_status
 group_status(const kg_group *g, const kg_check_limits *l, sbuf *why)
@@ -110,9 +127,15 @@ group_status(const kg_group *g, const kg_check_limits *l, sbuf *why)
 			  verdict_name((kg_verdict)v));
 		verdict_parts(why, g, v);
 		if (v == g->verdict && g->verdict_since_us > 0) {
+			int64_t lc = last_commit(g, v);
 			since_fmt(since, sizeof since, (kg_since_kind)g->since_kind, g->verdict_since_lo_us,
 				  g->verdict_since_us, true);
 			sbuf_addf(why, " since %s", since);
+			if (lc > 0) {
+				/* when commits stopped, as the coordinator's own record of them says (--trace offsets) */
+				since_fmt(since, sizeof since, KG_SINCE_COMMIT, lc, lc, false);
+				sbuf_addf(why, ", last commit %s", since);
+			}
 		}
 	}
 	if (g->nverdict[KG_VERDICT_PENDING] > 0) {
