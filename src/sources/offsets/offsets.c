@@ -171,17 +171,35 @@ denied_words(const osrc *o)
 
 /* ------------------------------------------------------------ the start */
 
+/*
+ * The topic's handle: an offset the log no longer has is said
+ * (auto.offset.reset=error), never silently replaced by its end; the
+ * simple consumer's own commit (a topic property, default true) is off:
+ * kgtop never commits.
+ */
+static rd_kafka_topic_t *
+topic_handle(osrc *o)
+{
+	rd_kafka_topic_conf_t *tc = rd_kafka_topic_conf_new();
+	char e[256];
+	if (rd_kafka_topic_conf_set(tc, "auto.offset.reset", "error", e, sizeof e) != RD_KAFKA_CONF_OK ||
+	    rd_kafka_topic_conf_set(tc, "auto.commit.enable", "false", e, sizeof e) != RD_KAFKA_CONF_OK)
+		log_msg(KG_LOG_WARN, "offsets: a topic property: %s", e);
+	return rd_kafka_topic_new(o->rk, OFFSETS_TOPIC, tc);
+}
+
 /* The topic's partitions and their log start and end; 0, or -1 with the reason said (set_error). */
 static int
 open_topic(osrc *o)
 {
 	const struct rd_kafka_metadata *md = NULL;
-	rd_kafka_topic_t *rkt = rd_kafka_topic_new(o->rk, OFFSETS_TOPIC, NULL);
 	rd_kafka_resp_err_t err;
 	int timeout_ms = (int)(o->cfg.timeout_us / 1000), i, np;
 	char *why;
-	err = rd_kafka_metadata(o->rk, 0, rkt, &md, timeout_ms);
-	rd_kafka_topic_destroy(rkt);
+	/* the handle the reads use, made first: librdkafka keeps a topic's first configuration for good */
+	if (o->rkt == NULL)
+		o->rkt = topic_handle(o);
+	err = rd_kafka_metadata(o->rk, 0, o->rkt, &md, timeout_ms);
 	if (err == RD_KAFKA_RESP_ERR_NO_ERROR && md->topic_cnt == 1)
 		err = md->topics[0].err;
 	if (err == RD_KAFKA_RESP_ERR_TOPIC_AUTHORIZATION_FAILED) {
@@ -226,15 +244,8 @@ open_topic(osrc *o)
 static void
 start_partitions(osrc *o)
 {
-	rd_kafka_topic_conf_t *tc = rd_kafka_topic_conf_new();
-	char e[256];
 	int64_t goal = 0;
 	int i;
-	rd_kafka_topic_conf_set(tc, "auto.offset.reset", "error", e, sizeof e);
-	/* the simple consumer's own commit (a topic property, default true) stays off: kgtop never commits */
-	if (rd_kafka_topic_conf_set(tc, "auto.commit.enable", "false", e, sizeof e) != RD_KAFKA_CONF_OK)
-		log_msg(KG_LOG_WARN, "offsets: cannot turn auto.commit.enable off: %s", e);
-	o->rkt = rd_kafka_topic_new(o->rk, OFFSETS_TOPIC, tc);
 	o->rq = rd_kafka_queue_new(o->rk);
 	for (i = 0; i < o->np; i++) {
 		o->p[i].next = o->p[i].lo;
@@ -407,10 +418,7 @@ close_topic(osrc *o)
 	}
 	if (o->rq != NULL)
 		rd_kafka_queue_destroy(o->rq);
-	if (o->rkt != NULL)
-		rd_kafka_topic_destroy(o->rkt);
-	o->rq = NULL;
-	o->rkt = NULL;
+	o->rq = NULL; /* the topic's handle stays: librdkafka would keep its first configuration anyway */
 	free(o->p);
 	o->p = NULL;
 	o->np = 0;
@@ -510,7 +518,7 @@ counts_words(const osrc *o, sbuf *b)
 		sbuf_addf(b, "; %lld unknown and %lld unreadable skipped (the last: %s)", (long long)c->unknown,
 			  (long long)c->errors, c->last_error);
 	if (c->unresolved > 0)
-		sbuf_addf(b, "; %lld partitions of unknown topic ids left out", (long long)c->unresolved);
+		sbuf_addf(b, "; %lld partitions of topic ids not yet named left out", (long long)c->unresolved);
 	if (o->queue_backlog > 0)
 		sbuf_addf(b, "; %zu waiting (at most %d a refresh)", o->queue_backlog, OFFSETS_DRAIN_MAX);
 }
@@ -602,6 +610,8 @@ offsets_close(kg_source *s)
 	if (o->started)
 		pthread_join(o->thread, NULL);
 	close_topic(o);
+	if (o->rkt != NULL)
+		rd_kafka_topic_destroy(o->rkt);
 	if (o->rk != NULL)
 		rd_kafka_destroy_flags(o->rk, RD_KAFKA_DESTROY_F_NO_CONSUMER_CLOSE);
 	offsets_state_free(o->st);

@@ -75,6 +75,10 @@ struct kg_costate {
 	hmap topic_ids;   /* a topic id in Kafka's form -> its interned topic id + 1 */
 	char **id_keys;   /* the keys of topic_ids */
 	size_t nid, cid;
+	int32_t *ph;      /* by interned topic id: 1 + the index in ph_keys of a placeholder, 0 a real topic */
+	size_t nph;
+	char **ph_keys;   /* the topic id each placeholder stands for */
+	size_t nphk, cphk;
 	kg_co_record rec;
 	kg_costats st;
 };
@@ -148,6 +152,10 @@ offsets_state_free(kg_costate *s)
 	for (i = 0; i < s->nid; i++)
 		free(s->id_keys[i]);
 	free(s->id_keys);
+	for (i = 0; i < s->nphk; i++)
+		free(s->ph_keys[i]);
+	free(s->ph_keys);
+	free(s->ph);
 	offsets_record_free(&s->rec);
 	free(s);
 }
@@ -198,16 +206,74 @@ topic_id_learn(kg_costate *s, const uint8_t id[16], const char *topic)
 	s->nid++;
 }
 
-/* The interned topic of an id, -1 when its name is not known. */
+/*
+ * The interned topic of an id.  An id whose name is not known yet (its
+ * group's commits, which name it, may come later in the log) gets a
+ * placeholder topic, resolved when the observation is told
+ * (resolve_parts).
+ */
 static int32_t
-topic_of_id(const kg_costate *s, const uint8_t id[16])
+topic_of_id(kg_costate *s, const uint8_t id[16])
 {
-	char key[32];
+	char key[32], name[48];
+	int32_t t;
 	offsets_record_uuid(id, key, sizeof key);
-	return (int32_t)(intptr_t)hmap_get(&s->topic_ids, key) - 1;
+	t = (int32_t)(intptr_t)hmap_get(&s->topic_ids, key) - 1;
+	if (t >= 0)
+		return t;
+	snprintf(name, sizeof name, "<topic id %s>", key);
+	t = intern_topic(name);
+	if ((size_t)t >= s->nph) {
+		size_t n = (size_t)t + 64;
+		s->ph = xreallocarray(s->ph, n, sizeof *s->ph);
+		memset(s->ph + s->nph, 0, (n - s->nph) * sizeof *s->ph);
+		s->nph = n;
+	}
+	if (s->ph[t] == 0) {
+		util_grow(&s->ph_keys, &s->cphk, s->nphk + 1, sizeof *s->ph_keys);
+		s->ph_keys[s->nphk++] = xstrdup(key);
+		s->ph[t] = (int32_t)s->nphk;
+	}
+	return t;
 }
 
-/* Decoded partitions as a partition set (malloc'd, unsorted); topics by id need a known name. */
+/* Placeholders replaced by the topics their ids name now; those still unnamed left out (counted). */
+static void
+resolve_parts(kg_costate *s, kg_tp *v, int *n)
+{
+	int i, w = 0;
+	for (i = 0; i < *n; i++) {
+		kg_tp x = v[i];
+		if (x.topic >= 0 && (size_t)x.topic < s->nph && s->ph[x.topic] > 0) {
+			x.topic = (int32_t)(intptr_t)hmap_get(&s->topic_ids, s->ph_keys[s->ph[x.topic] - 1]) - 1;
+			if (x.topic < 0) {
+				s->st.unresolved++;
+				continue;
+			}
+		}
+		v[w++] = x;
+	}
+	if (w < *n)
+		*n = tp_sort_unique(v, w);
+	else
+		*n = w;
+}
+
+/* An observation's partitions (and those pending) with their placeholders resolved. */
+static void
+resolve_obs(kg_costate *s, kg_obs *o)
+{
+	if (o->parts != NULL) {
+		resolve_parts(s, o->parts, &o->nparts);
+		o->nparts = tp_sort_unique(o->parts, o->nparts);
+	}
+	if (o->pending != NULL) {
+		resolve_parts(s, o->pending, &o->npending);
+		o->npending = tp_sort_unique(o->pending, o->npending);
+	}
+}
+
+/* Decoded partitions as a partition set (malloc'd, unsorted); a topic by id not named yet as its placeholder. */
 static kg_tp *
 parts_of(kg_costate *s, const kg_co_parts *p, int *n)
 {
@@ -222,10 +288,6 @@ parts_of(kg_costate *s, const kg_co_parts *p, int *n)
 	for (i = 0; i < p->n; i++) {
 		const kg_co_topic *t = &p->t[i];
 		int32_t topic = t->name != NULL ? intern_topic(t->name) : topic_of_id(s, t->id);
-		if (topic < 0) {
-			s->st.unresolved += t->nparts;
-			continue;
-		}
 		for (k = 0; k < t->nparts; k++) {
 			if (t->parts[k] < 0)
 				continue;
@@ -533,8 +595,11 @@ fold_kip848(kg_costate *s, const kg_co_record *r, int32_t part, int64_t ts_ms, b
 		return;
 	}
 	o = kip848_obs(s, g, r, ts_ms);
-	if (live)
-		obsq_push(q, obs_dup(o));
+	if (live) {
+		kg_obs *c = obs_dup(o);
+		resolve_obs(s, c);
+		obsq_push(q, c);
+	}
 	if (r->type == KG_CO_EPOCH) {
 		if (r->tombstone) {
 			obs_free(o);
@@ -598,21 +663,22 @@ offsets_state_read(kg_costate *s, int32_t part, const void *key, size_t klen, co
 	return KG_CO_OK;
 }
 
-/* A loaded copy of a kept observation. */
+/* A loaded copy of a kept observation, its topic ids named as they are known now. */
 static void
-push_loaded(kg_obsq *q, const kg_obs *o)
+push_loaded(kg_costate *s, kg_obsq *q, const kg_obs *o)
 {
 	kg_obs *c;
 	if (o == NULL)
 		return;
 	c = obs_dup(o);
 	c->loaded = true;
+	resolve_obs(s, c);
 	obsq_push(q, c);
 }
 
 /* A group's loaded state as observations. */
 static void
-group_loaded(const cgroup *g, int64_t now_us, int64_t window_us, kg_obsq *q)
+group_loaded(kg_costate *s, const cgroup *g, int64_t now_us, int64_t window_us, kg_obsq *q)
 {
 	int i;
 	/* the generations of the window, each bare but the last (whole: its members and their assignments) */
@@ -633,7 +699,7 @@ group_loaded(const cgroup *g, int64_t now_us, int64_t window_us, kg_obsq *q)
 		}
 		obsq_push(q, o);
 	}
-	push_loaded(q, g->last_gen);
+	push_loaded(s, q, g->last_gen);
 	/* each partition's offset before the last (so the last is known to have moved it) and the last */
 	for (i = 0; i < g->nc; i++) {
 		const ccommit *c = &g->c[i];
@@ -641,12 +707,12 @@ group_loaded(const cgroup *g, int64_t now_us, int64_t window_us, kg_obsq *q)
 			obsq_push(q, commit_obs(g, c->tp, c->prev_offset, c->prev_at_us, true));
 		obsq_push(q, commit_obs(g, c->tp, c->offset, c->at_us, true));
 	}
-	push_loaded(q, g->epoch);
-	push_loaded(q, g->target_epoch);
+	push_loaded(s, q, g->epoch);
+	push_loaded(s, q, g->target_epoch);
 	for (i = 0; i < g->nm; i++) {
-		push_loaded(q, g->m[i]->meta);
-		push_loaded(q, g->m[i]->target);
-		push_loaded(q, g->m[i]->epoch);
+		push_loaded(s, q, g->m[i]->meta);
+		push_loaded(s, q, g->m[i]->target);
+		push_loaded(s, q, g->m[i]->epoch);
 	}
 }
 
@@ -659,7 +725,7 @@ offsets_state_loaded(kg_costate *s, int32_t part, int64_t now_us, int64_t window
 	if (part < 0 || (size_t)part >= s->npart)
 		return 0;
 	for (g = s->part[part]; g != NULL; g = g->next)
-		group_loaded(g, now_us, window_us, q);
+		group_loaded(s, g, now_us, window_us, q);
 	s->st.observations += (int64_t)(q->n - before);
 	return q->n - before;
 }

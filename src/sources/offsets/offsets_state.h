@@ -21,8 +21,10 @@
  * Tombstones are applied: a deleted group's records and a deleted
  * member's go, a deleted offset goes.  KIP-848 records name topics by id;
  * the ids are learnt from commits (which carry both since Kafka 4.0's
- * value version 4) and from type 4 records, and a partition of a topic
- * whose name is not known yet is left out and counted.
+ * value version 4) and from type 4 records.  A record read before its
+ * topic's name keeps the id until its observation is told (the loaded
+ * ones at the partition's end, when every commit of the load is read); a
+ * partition whose topic is still not named then is left out and counted.
  */
 #ifndef KGTOP_SOURCES_OFFSETS_OFFSETS_STATE_H
 #define KGTOP_SOURCES_OFFSETS_OFFSETS_STATE_H
@@ -45,7 +47,7 @@ typedef struct kg_costats {
 	int64_t unknown;                    /* types or versions this kgtop does not know: skipped */
 	int64_t errors;                     /* bytes that do not parse: skipped */
 	int64_t embedded_errors;            /* classic members whose consumer-protocol bytes did not parse */
-	int64_t unresolved;                 /* KIP-848 partitions of a topic id whose name is not known */
+	int64_t unresolved;                 /* KIP-848 partitions told while their topic id had no name yet: left out */
 	int64_t generations;                /* classic generation records (not the group's creation) */
 	int64_t observations;               /* observations made */
 	int64_t groups;                     /* groups known now */
