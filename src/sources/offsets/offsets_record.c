@@ -629,6 +629,8 @@ key_fields(kg_co_record *r, cur *c)
 	case KG_CO_COMMIT:
 		r->topic = rd_str(r, c, false, false);
 		r->partition = rd_i32(c);
+		if (r->partition < 0)
+			cur_fail(c, "negative partition");
 		break;
 	case KG_CO_MEMBER:
 	case KG_CO_TARGET:

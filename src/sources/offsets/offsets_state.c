@@ -188,6 +188,13 @@ group_get(kg_costate *s, const char *name, int32_t part)
 	return g;
 }
 
+/* A time in milliseconds as microseconds; -1 for one no clock gives (before 1970, after 2286). */
+static int64_t
+ms_us(int64_t ms)
+{
+	return ms > 0 && ms < 10000000000000LL ? ms * 1000 : -1;
+}
+
 /* ------------------------------------------------------------- topics */
 
 /* Remember that a topic id names topic. */
@@ -358,7 +365,7 @@ fold_commit(kg_costate *s, const kg_co_record *r, int32_t part, int64_t ts_ms, b
 {
 	cgroup *g = group_get(s, r->group, part);
 	kg_tp tp = { intern_topic(r->topic), r->partition };
-	int64_t at = (r->commit_ms > 0 ? r->commit_ms : ts_ms) * 1000;
+	int64_t at = ms_us(r->commit_ms) > 0 ? ms_us(r->commit_ms) : ms_us(ts_ms);
 	bool found;
 	int i = commit_find(g, tp, &found);
 	ccommit *c;
@@ -401,11 +408,11 @@ fold_commit(kg_costate *s, const kg_co_record *r, int32_t part, int64_t ts_ms, b
 static kg_obs *
 generation_obs(kg_costate *s, const cgroup *g, const kg_co_record *r, int64_t ts_ms)
 {
-	kg_obs *o = obs_new(KG_OBS_GENERATION, ts_ms * 1000, g->id, OFFSETS_SOURCE);
+	kg_obs *o = obs_new(KG_OBS_GENERATION, ms_us(ts_ms), g->id, OFFSETS_SOURCE);
 	int i;
 	o->generation = r->generation;
 	o->nmembers = r->nmembers;
-	o->value = r->state_ms >= 0 ? r->state_ms * 1000 : -1;
+	o->value = ms_us(r->state_ms);
 	if (r->protocol != NULL && r->protocol[0] != '\0') {
 		obs_text(o, r->protocol);
 		util_sanitize_text(o->text);
@@ -443,8 +450,8 @@ gens_keep(cgroup *g, const kg_co_record *r, int64_t ts_ms)
 	x = &g->gens[(g->head + g->ngens) % OFFSETS_GEN_KEEP];
 	x->generation = r->generation;
 	x->nmembers = r->nmembers;
-	x->t_us = ts_ms * 1000;
-	x->begun_us = r->state_ms >= 0 ? r->state_ms * 1000 : -1;
+	x->t_us = ms_us(ts_ms);
+	x->begun_us = ms_us(r->state_ms);
 	x->assignor = r->protocol != NULL && r->protocol[0] != '\0' ? xstrdup(r->protocol) : NULL;
 	g->ngens++;
 }
@@ -458,7 +465,7 @@ fold_group(kg_costate *s, const kg_co_record *r, int32_t part, int64_t ts_ms, bo
 	if (r->tombstone) {
 		gens_clear(g);
 		if (live) {
-			o = obs_new(KG_OBS_GENERATION, ts_ms * 1000, g->id, OFFSETS_SOURCE);
+			o = obs_new(KG_OBS_GENERATION, ms_us(ts_ms), g->id, OFFSETS_SOURCE);
 			o->gone = true;
 			obsq_push(q, o);
 		}
@@ -523,7 +530,7 @@ kip848_obs(kg_costate *s, const cgroup *g, const kg_co_record *r, int64_t ts_ms)
 		[KG_CO_TARGET_EPOCH] = KG_OBS_TARGET_EPOCH, [KG_CO_TARGET] = KG_OBS_TARGET_MEMBER,
 		[KG_CO_ASSIGNMENT] = KG_OBS_MEMBER_EPOCH,
 	};
-	kg_obs *o = obs_new(kinds[r->type], ts_ms * 1000, g->id, OFFSETS_SOURCE);
+	kg_obs *o = obs_new(kinds[r->type], ms_us(ts_ms), g->id, OFFSETS_SOURCE);
 	char *id = clean(r->member_id);
 	o->gone = r->tombstone;
 	obs_member(o, id, NULL, NULL, NULL);
@@ -536,7 +543,7 @@ kip848_obs(kg_costate *s, const cgroup *g, const kg_co_record *r, int64_t ts_ms)
 		break;
 	case KG_CO_TARGET_EPOCH:
 		o->generation = r->epoch;
-		o->value = r->assignment_ms > 0 ? r->assignment_ms * 1000 : -1;
+		o->value = ms_us(r->assignment_ms);
 		break;
 	case KG_CO_TARGET:
 		obs_set_parts(s, o, &r->assigned, false);
@@ -630,6 +637,8 @@ offsets_state_read(kg_costate *s, int32_t part, const void *key, size_t klen, co
 	size_t before = q != NULL ? q->n : 0;
 	kg_co_rc rc;
 	s->st.records++;
+	if (ms_us(ts_ms) < 0)
+		ts_ms = util_now_us() / 1000; /* a record without a time: when it was read */
 	rc = offsets_record_decode(r, key, klen, value, vlen, err, errsz);
 	if (rc != KG_CO_OK) {
 		if (rc == KG_CO_UNKNOWN)
