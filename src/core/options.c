@@ -451,7 +451,8 @@ static const opt_def table[] = {
 	  "window in which rebalances count towards a storm (default " KG_STR(KG_DEFAULT_STORM_WINDOW_MIN) "m; the demo " KG_STR(KG_DEMO_STORM_WINDOW_MIN) "m)",
 	  DURATION(storm_window_us, SEC, 0, NULL) },
 	{ "storm-rebalances", 0, required_argument, "N",
-	  "rebalances within the window that make a storm (default " KG_STR(KG_DEFAULT_STORM_REBALANCES_N) "; the demo " KG_STR(KG_DEMO_STORM_REBALANCES_N) ")",
+	  "a storm: the same member joins or leaves in N rebalances within the window, or N rebalances nothing "
+	  "explains (default " KG_STR(KG_DEFAULT_STORM_REBALANCES_N) "; the demo " KG_STR(KG_DEMO_STORM_REBALANCES_N) "); a group forming or restarted member by member is none",
 	  INT(storm_rebalances, 2, 1000) },
 	{ "lag-window", 0, required_argument, "DURATION",
 	  "window of the progress verdicts: OK, SLOW, REWIND, STALLED (committed offset frozen with lag for a tenth of it), STOPPED (no commit for all of it), LOST (default " KG_STR(KG_DEFAULT_LAG_WINDOW_MIN) "m; the demo " KG_STR(KG_DEMO_LAG_WINDOW_S) "s, so a stall shows before max.poll.interval.ms)",

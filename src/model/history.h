@@ -217,6 +217,8 @@ int64_t history_lag_at(kg_history *h, int32_t group, int64_t t_us);
  */
 int64_t history_rebalancing_time(kg_history *h, int32_t group, int64_t since_us, int64_t now_us, int *count,
 				 int *rounds);
+/* The episodes of a group that started at or after since_us, oldest first, the newest max of them (lock held); their number. */
+int history_episodes_since(kg_history *h, int32_t group, int64_t since_us, const kg_episode **out, int max);
 /* The last episode of a group (lock held), NULL when none. */
 kg_episode *history_last_episode(kg_history *h, int32_t group);
 
