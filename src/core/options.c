@@ -354,7 +354,9 @@ a_json(kg_options *o, const char *a, char *e, size_t n)
 	(void)a;
 	(void)e;
 	(void)n;
-	o->mode = KG_MODE_JSON;
+	o->json = true;
+	if (o->mode != KG_MODE_CHECK)
+		o->mode = KG_MODE_JSON; /* with --check: refused, as --check (options_check) */
 	return 0;
 }
 
@@ -470,7 +472,7 @@ static const opt_def table[] = {
 	{ "no-color", 0, no_argument, NULL, "no colours (also when $NO_COLOR is set)", FLAG(no_color) },
 	{ "ascii", 0, no_argument, NULL, "ASCII glyphs only (automatic when the locale is not UTF-8)", FLAG(ascii) },
 	{ "no-mouse", 0, no_argument, NULL, "leave the mouse to the terminal (to select text); else a click selects, the wheel scrolls", FLAG(no_mouse) },
-	{ "select", 0, required_argument, "GROUP", "select this group at start", STRING(select_group) },
+	{ "select", 0, required_argument, "GROUP", "select this group at start (or when it appears)", STRING(select_group) },
 	{ "demo", 0, optional_argument, "SCENARIO", "run the embedded demo (--demo=list lists scenarios); with -b, on that cluster, deleting its groups and topic at exit (what stays is named with the command that removes it)", CUSTOM(a_demo), CLI_ONLY },
 	{ "demo-partitions", 0, required_argument, "N", "partitions of the demo topic (default " KG_STR(KG_DEFAULT_DEMO_PARTITIONS_N) ")",
 	  INT(demo_partitions, 1, KG_MAX_DEMO_PARTITIONS_N) },
@@ -1029,6 +1031,9 @@ options_check(kg_options *o, size_t nfile, const cli_seen *seen, bool brokers_en
 		return util_err(err, errsz, "%s reports on a cluster: give -b BROKERS, $KGTOP_BROKERS or -C NAME%s",
 				o->mode == KG_MODE_JSON ? "--json" : o->mode == KG_MODE_CHECK ? "--check" : "--once",
 				o->mode == KG_MODE_CHECK ? " (or --replay FILE)" : " (or --demo for the embedded demo)");
+	if (o->mode == KG_MODE_CHECK && (o->json || o->once))
+		return util_err(err, errsz, "--check prints one status line: drop %s", o->json && o->once ? "--json and --once"
+										      : o->json ? "--json" : "--once");
 	if (o->mode == KG_MODE_CHECK && (o->demo || o->attach != NULL || o->serve != NULL || o->record != NULL))
 		return util_err(err, errsz, "--check judges a cluster or a recording: drop --demo, --attach, --serve and --record");
 	if (o->mode != KG_MODE_CHECK && (o->warn_lag || o->crit_lag || o->warn_time_lag_us || o->crit_time_lag_us))

@@ -58,6 +58,7 @@ typedef struct kg_options {
 	/* output */
 	kg_mode mode;
 	bool once;                /* --once (with --json: a single object) */
+	bool json;                /* --json was given (--check with it is refused) */
 	int verbose;              /* -v (repeatable): log to --log file */
 	char *log_file;           /* --log FILE */
 	int64_t duration_us;      /* --duration: exit after this long (0: never) */

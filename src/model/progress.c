@@ -608,8 +608,11 @@ static const kg_stamp *
 part_stamp(kg_progress *p, const kg_gpart *gp)
 {
 	ptopic *pt = (size_t)gp->tp.topic < p->ntopics ? &p->topics[gp->tp.topic] : NULL;
-	if (pt != NULL && pt->cur != NULL && gp->tp.partition < pt->cur->npartitions)
-		return &pt->cur->partitions[gp->tp.partition].stamp;
+	if (pt != NULL && pt->cur != NULL && gp->tp.partition < pt->cur->npartitions) {
+		const kg_partition *p0 = &pt->cur->partitions[gp->tp.partition];
+		const kg_stamp *s = partition_stamp(p0, gp->committed);
+		return s != NULL ? s : &p0->stamp; /* not at its offset: the read's failure still says why */
+	}
 	return NULL;
 }
 

@@ -162,6 +162,7 @@ typedef struct kg_stamp {
 } kg_stamp;
 
 #define KG_SPARK 16 /* a partition's lag over --lag-window, in this many steps */
+#define KG_PART_STAMPS 4 /* records read kept per partition: one per committed offset groups are at */
 
 /* The health of one source, as the header shows it. */
 typedef struct kg_source_health {
@@ -314,6 +315,8 @@ typedef struct kg_partition {
 	int64_t log_end;   /* -1 unknown */
 	int64_t log_start; /* -1 unknown */
 	kg_stamp stamp;    /* the record read at a committed offset (offset -1: none) */
+	kg_stamp *more;    /* the records read at other committed offsets (groups at other offsets), nmore of them */
+	int nmore;
 } kg_partition;
 
 typedef struct kg_topic {
@@ -467,8 +470,10 @@ void builder_topic(kg_builder *b, int32_t topic, int npartitions);
 void builder_partition(kg_builder *b, kg_tp tp, int32_t leader, int64_t log_end);
 /* Set a partition's log-start offset (-1 leaves it unchanged). */
 void builder_partition_start(kg_builder *b, kg_tp tp, int64_t log_start);
-/* Set the record read at a partition's committed offset (exact time lag). */
+/* Add the record read at one of a partition's committed offsets (exact time lag; one per offset, the last wins). */
 void builder_partition_stamp(kg_builder *b, kg_tp tp, const kg_stamp *st);
+/* The record read at offset of a partition, NULL none. */
+const kg_stamp *partition_stamp(const kg_partition *p, int64_t offset);
 /* Find or create a group. */
 kg_bgroup *builder_group(kg_builder *b, int32_t group);
 /* True when some source already added this group. */

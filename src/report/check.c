@@ -331,7 +331,8 @@ check_output(sbuf *out, const judged *j, int n, const int *nst, kg_check_status 
 			text_add(&lng, j[i].g->name);
 			sbuf_addf(&lng, " %s: ", check_status_name(j[i].st));
 			text_add(&lng, j[i].why);
-			if (text.len + perf.len + lng.len + 64 > CHECK_OUTPUT_MAX) {
+			/* room kept for the status, the last lines ("and N more", "performance data for") and the newline */
+			if (text.len + perf.len + lng.len + 200 > CHECK_OUTPUT_MAX) {
 				lng.len = before;
 				lng.s[before] = '\0';
 				break;

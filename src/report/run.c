@@ -260,16 +260,31 @@ json_frame(kg_frame *f, json_run_state *st)
 	return ok;
 }
 
-/* At the end: events no line carried yet go out with the newest snapshot, on a line of their own. */
-static void
+/*
+ * At the end: events no line carried yet go out with the newest snapshot,
+ * on a line of their own.  The exit status: 1 (said on stderr) when the
+ * cluster never answered in the whole run, or ends in error (a script must
+ * not take the lines of an unreachable cluster for a quiet one), else 0.
+ */
+static int
 json_end(json_run_state *st)
 {
+	int rc = 0, i;
 	if (st->pend.n > 0 && st->snap != NULL)
 		emit_json(st->snap, &st->pend, st->t0 ? st->t0 : st->snap->time_us, st->stop);
+	for (i = 0; st->snap != NULL && i < st->snap->nsources; i++) {
+		const kg_source_health *h = &st->snap->sources[i];
+		if (h->role == KG_ROLE_CLUSTER && (h->last_ok_us <= 0 || h->status == KG_SRC_ERROR)) {
+			fprintf(stderr, "kgtop: %s: %s%s\n", h->name, h->last_ok_us <= 0 ? "never answered: " : "",
+				h->message != NULL ? h->message : src_status_name(h->status));
+			rc = 1;
+		}
+	}
 	evlist_clear(&st->pend);
 	free(st->pend.v);
 	snapshot_unref(st->snap);
 	snapshot_unref(st->printed);
+	return rc;
 }
 
 /* --json: a line per refresh until a signal or --duration; headless (print false): no line. */
@@ -305,8 +320,7 @@ run_json(kg_collector *c, const kg_options *o, const kg_run_stop *stop, bool pri
 		if (!ok)
 			break;
 	}
-	json_end(&st);
-	return 0;
+	return json_end(&st) != 0 && print ? 1 : 0;
 }
 
 /* --replay with --json: a line per recorded tick, in this thread, until the recording ends. */

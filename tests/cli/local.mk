@@ -3,8 +3,8 @@ check_PROGRAMS += tests/tools/jsonq
 tests_tools_jsonq_SOURCES = tests/tools/jsonq.c
 tests_tools_jsonq_CFLAGS = $(AM_CFLAGS) $(CJSON_CFLAGS)
 tests_tools_jsonq_LDADD = $(CJSON_LIBS) -lm
-TESTS += tests/cli/cli.sh tests/cli/sources.sh tests/cli/cmdline.sh tests/cli/harden.sh tests/cli/progress.sh
-EXTRA_DIST += tests/cli/progress.sh tests/cli/cli.sh tests/cli/sources.sh tests/cli/cmdline.sh tests/cli/lib.sh tests/cli/harden.sh \
+TESTS += tests/cli/cli.sh tests/cli/sources.sh tests/cli/cmdline.sh tests/cli/harden.sh tests/cli/progress.sh tests/cli/honest.sh
+EXTRA_DIST += tests/cli/honest.sh tests/cli/progress.sh tests/cli/cli.sh tests/cli/sources.sh tests/cli/cmdline.sh tests/cli/lib.sh tests/cli/harden.sh \
 	tests/cli/harden-names.json
 EXTRA_DIST += tests/data/trace/seed-coop.jsonl
 # the shape of src/: layers, file and function sizes (doc/DESIGN.md)

@@ -582,6 +582,49 @@ test_group(void **state)
 	progress_free(p);
 }
 
+/*
+ * Two groups on one partition at two committed offsets: each gets the
+ * record read at its own offset (a partition keeps a read per offset), so
+ * both time lags are exact (issue 22: the list's TIME-LAG for every row).
+ */
+static void
+test_two_offsets_one_partition(void **state)
+{
+	kg_progress *p = progress_new(S(20), S(3600));
+	kg_vchange *ch = NULL;
+	size_t cap = 0;
+	kg_builder *b = builder_new(S(50));
+	int32_t topic = intern_topic("shared-topic");
+	kg_bgroup *ga = builder_group(b, intern_group("shared-a")), *gb = builder_group(b, intern_group("shared-b"));
+	kg_stamp sa = { .offset = 100, .record = 100, .ts_ms = 40000, .why = 0 };
+	kg_stamp sb = { .offset = 120, .record = 120, .ts_ms = 45000, .why = 0 };
+	kg_snapshot *s;
+	const kg_group *a, *bb;
+	(void)state;
+	builder_topic(b, topic, 1);
+	builder_partition(b, (kg_tp){ topic, 0 }, 1, 200);
+	builder_partition_stamp(b, (kg_tp){ topic, 0 }, &sa);
+	builder_partition_stamp(b, (kg_tp){ topic, 0 }, &sb);
+	bgroup_committed(ga, (kg_tp){ topic, 0 }, 100);
+	bgroup_committed(gb, (kg_tp){ topic, 0 }, 120);
+	s = builder_finish(b);
+	assert_non_null(partition_stamp(&s->topics[0].partitions[0], 100));
+	assert_non_null(partition_stamp(&s->topics[0].partitions[0], 120));
+	assert_null(partition_stamp(&s->topics[0].partitions[0], 110));
+	progress_topics(p, s);
+	a = snapshot_group_by_name(s, "shared-a");
+	bb = snapshot_group_by_name(s, "shared-b");
+	progress_group(p, (kg_group *)a, s->time_us, S(1), 0, 0, &ch, &cap);
+	progress_group(p, (kg_group *)bb, s->time_us, S(1), 0, 0, &ch, &cap);
+	assert_int_equal(a->parts[0].tlag_kind, KG_TLAG_EXACT);
+	assert_true(a->parts[0].time_lag_us == S(10));
+	assert_int_equal(bb->parts[0].tlag_kind, KG_TLAG_EXACT);
+	assert_true(bb->parts[0].time_lag_us == S(5));
+	snapshot_unref(s);
+	free(ch);
+	progress_free(p);
+}
+
 /* A Stable group of members (each with partitions [from, to) of the topic), committed and log-end per partition. */
 static kg_snapshot *
 stable(int64_t t, kg_group_state st, int nm, const int *from, const int *to, const int64_t *c, const int64_t *le)
@@ -843,6 +886,7 @@ test_tracker_crash_cadence(void **state)
 	/* unconsumed [2 3] from the crash (110.x) to the new owners (119.x): the bounds hold it */
 	e = find_kind(&all, KG_EV_REBALANCE_END, NULL);
 	assert_non_null(e);
+	assert_int_equal(e->reason, KG_REASON_SESSION_TIMEOUT); /* /metrics: trigger="session_timeout", not "unknown" */
 	assert_true(e->unconsumed_us.min <= S(2 * 9) && (e->unconsumed_us.max < 0 || e->unconsumed_us.max >= S(2 * 10)));
 	/* at most: [2 3] from the last commit seen before (after 109 s), [0 1] from theirs (118 s), to 120 s: a
 	 * generation polling did not see may have taken any partition */
@@ -907,7 +951,7 @@ main(void)
 		cmocka_unit_test(test_rates),          cmocka_unit_test(test_spark),
 		cmocka_unit_test(test_group),          cmocka_unit_test(test_tracker_frozen),
 		cmocka_unit_test(test_tracker_resumed), cmocka_unit_test(test_tracker_commit_told),
-		cmocka_unit_test(test_tracker_crash_cadence),
+		cmocka_unit_test(test_tracker_crash_cadence), cmocka_unit_test(test_two_offsets_one_partition),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

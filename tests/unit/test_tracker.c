@@ -795,6 +795,7 @@ test_polled_leave(void **state)
 	assert_int_equal(sc_count_revokes(s, "lv", NULL, KG_CLASS_FULL), 2);
 	e = sc_find(s, KG_EV_REBALANCE_END, NULL, 0);
 	assert_non_null(strstr(e->text, "between two refreshes"));
+	assert_int_equal(e->reason, KG_REASON_LEFT); /* /metrics: trigger="leave", not "unknown" */
 	sc_free(s);
 }
 

@@ -250,6 +250,45 @@ test_view_table(void **state)
 	render_frame(&s);
 }
 
+/*
+ * --select for a group that appears after start (issue 22: it was ignored):
+ * the first group is selected meanwhile, and the named one as soon as a
+ * snapshot has it; a key that moves the selection before then ends the
+ * wait.
+ */
+static void
+test_select_later(void **state)
+{
+	ui_screen t;
+	kg_options o = opts;
+	kg_builder *b;
+	kg_snapshot *before, *after;
+	(void)state;
+	o.select_group = (char *)"g-later";
+	b = builder_new(sc.snap->time_us);
+	bgroup_state(builder_group(b, intern_group("g-first")), KG_STATE_EMPTY);
+	before = builder_finish(b);
+	b = builder_new(sc.snap->time_us + SEC);
+	bgroup_state(builder_group(b, intern_group("g-first")), KG_STATE_EMPTY);
+	bgroup_state(builder_group(b, intern_group("g-later")), KG_STATE_EMPTY);
+	after = builder_finish(b);
+	screen_init(&t, &o, &info, s.hist);
+	screen_set_snapshot(&t, before);
+	assert_string_equal(screen_group(&t)->name, "g-first");
+	screen_set_snapshot(&t, after);
+	assert_string_equal(screen_group(&t)->name, "g-later");
+	screen_free(&t);
+	/* moved by a key before it came: the user's choice stays */
+	screen_init(&t, &o, &info, s.hist);
+	screen_set_snapshot(&t, before);
+	screen_select(&t, 0);
+	screen_set_snapshot(&t, after);
+	assert_string_equal(screen_group(&t)->name, "g-first");
+	screen_free(&t);
+	snapshot_unref(before);
+	snapshot_unref(after);
+}
+
 /* v: compare timelines; from another view it opens the timeline comparing, again shows one group. */
 static void
 test_compare_key(void **state)
@@ -2153,6 +2192,7 @@ main(void)
 		cmocka_unit_test(test_source_roles),
 		cmocka_unit_test(test_view_table),
 		cmocka_unit_test(test_compare_key),
+		cmocka_unit_test(test_select_later),
 		cmocka_unit_test(test_timeline_note_late_sample),
 		/* grid and health views */
 		cmocka_unit_test(test_list_coord),

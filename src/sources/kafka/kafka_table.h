@@ -88,7 +88,7 @@ typedef struct ktopic {
 	int32_t *leader;
 	int64_t *log_end;
 	int64_t *log_start;
-	kg_stamp *stamp;   /* the records read at committed offsets (kafka_stamp.c), NULL none */
+	kg_stamp *stamp;   /* the records read at committed offsets (kafka_stamp.c), KG_PART_STAMPS a partition, NULL none */
 } ktopic;
 
 /* One finished refresh: immutable once published. */
