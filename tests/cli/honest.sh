@@ -32,6 +32,11 @@ t_is "$("$JSONQ" .groups[0].time_lag_kind <"$T_TMP/six.json")" exact \
 "$KGTOP" -b "$BOOTSTRAP" --once >"$T_TMP/six.txt" 2>&1
 t_is "$(awk '$1=="g-stall" && NF==11 {print $11}' "$T_TMP/six.txt" | sort -u | tr '\n' ' ')" "PENDING " \
 	"--once: the STATUS of g-stall's lagging partitions is PENDING (it was -)"
+"$KGTOP" -b "$BOOTSTRAP" --once --json >"$T_TMP/all.json" 2>&1
+t_is "$(for g in 0 1 2 3 4 5; do "$JSONQ" ".groups[$g].partitions[]" <"$T_TMP/all.json"; done | grep -c '"time_lag_kind":"exact"')" 13 \
+	"--once --json of the six groups: 13 exact time lags, every lagging partition's record read (it was 9)"
+t_is "$(grep -c '"time_lag_reason":"no_samples"' "$T_TMP/all.json")" 0 \
+	"no partition left without its read because another group reads the same partition at another offset"
 fixture_stop
 
 # ---------------------------------------------------------------- 2,000 groups: --check within 8 KB, --once in report order

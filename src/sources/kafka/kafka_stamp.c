@@ -8,8 +8,10 @@
  * and --check, which has no screen; in the report's order, so two runs
  * read the same ones), whose committed offset has lag, is not
  * below the log start, and has no read yet: a read is cached per
- * partition and offset, so a partition is read again only when its
- * committed offset moved, at most once per refresh, at most
+ * partition and offset (KG_PART_STAMPS offsets a partition), so a
+ * partition is read again only when its committed offset moved, started
+ * once a pass (one pass a refresh in the dashboard; without a screen, a
+ * pass more for a partition wanted at another offset), at most
  * KG_STAMP_READS per refresh.  A read that got no answer is tried again
  * after STAMP_RETRY_US.
  *
@@ -150,17 +152,19 @@ commit_cmp(const void *a, const void *b)
 	return c != 0 ? c : x->tp.partition - y->tp.partition;
 }
 
-/* Want partition c of a group read this refresh (once per partition), within the budget; the count. */
+/* Want partition c of a group read in this pass (once per partition: *later when one waits), within the budget; the count. */
 static int
-want_add(ksrc *k, kresult *r, const kcommit *c, kwant **w, size_t *cap, int n, int64_t now)
+want_add(ksrc *k, kresult *r, const kcommit *c, kwant **w, size_t *cap, int n, int64_t now, bool *later)
 {
 	const ktopic *t = kafka_result_topic(r, c->tp.topic);
 	int j;
 	if (t == NULL || !stamp_wanted(k, t, c->tp.partition, c->offset, now))
 		return n;
 	for (j = 0; j < n; j++) {
-		if ((*w)[j].topic == c->tp.topic && (*w)[j].partition == c->tp.partition)
-			return n; /* one read per partition per refresh */
+		if ((*w)[j].topic == c->tp.topic && (*w)[j].partition == c->tp.partition) {
+			*later = *later || (*w)[j].offset != c->offset;
+			return n; /* a partition is started once a pass: another offset waits for the next */
+		}
 	}
 	util_grow(w, cap, (size_t)n + 1, sizeof **w);
 	memset(&(*w)[n], 0, sizeof **w);
@@ -172,15 +176,15 @@ want_add(ksrc *k, kresult *r, const kcommit *c, kwant **w, size_t *cap, int n, i
 }
 
 /*
- * The partitions to read, within KG_STAMP_READS a refresh: the selected
+ * The partitions to read in one pass, at most budget: the selected
  * group's, then every group's on screen (so the list's TIME-LAG is exact
  * for every row shown, not only the selected one), then under --once and
  * --check every group's; each in the report's order of groups and
  * partitions, so two runs read the same partitions when the budget falls
- * short.
+ * short.  *later: a partition is wanted at a second offset too.
  */
 static int
-stamps_plan(ksrc *k, kresult *r, kwant **w, size_t *cap, int64_t now)
+stamps_plan(ksrc *k, kresult *r, kwant **w, size_t *cap, int budget, int64_t now, bool *later)
 {
 	kpick *p = xmalloc((k->tab.n ? k->tab.n : 1) * sizeof *p);
 	const kcommit **cs = NULL;
@@ -195,14 +199,15 @@ stamps_plan(ksrc *k, kresult *r, kwant **w, size_t *cap, int64_t now)
 		p[np++].rank = rank;
 	}
 	qsort(p, np, sizeof *p, pick_cmp);
-	for (i = 0; i < np && n < KG_STAMP_READS; i++) {
+	*later = false;
+	for (i = 0; i < np && n < budget; i++) {
 		const koffs *o = p[i].e->offs;
 		util_grow(&cs, &ccap, (size_t)(o->nc ? o->nc : 1), sizeof *cs);
 		for (q = 0; q < o->nc; q++)
 			cs[q] = &o->c[q];
 		qsort(cs, (size_t)o->nc, sizeof *cs, commit_cmp);
-		for (q = 0; q < o->nc && n < KG_STAMP_READS; q++)
-			n = want_add(k, r, cs[q], w, cap, n, now);
+		for (q = 0; q < o->nc && n < budget; q++)
+			n = want_add(k, r, cs[q], w, cap, n, now, later);
 	}
 	free(cs);
 	free(p);
@@ -314,15 +319,27 @@ stamps_publish(ksrc *k, kresult *r)
 	}
 }
 
-/* Read what needs reading, keep it, give the result every read kept. */
+/*
+ * Read what needs reading, keep it, give the result every read kept.  A
+ * partition is started once a pass; without a screen (--once, --check:
+ * what this refresh reads is all the report gets) a partition two groups
+ * are at at two offsets gets a pass more, up to KG_PART_STAMPS, within
+ * KG_STAMP_READS in all.
+ */
 void
 kafka_stamps_read(ksrc *k, kresult *r)
 {
 	kwant *w = NULL;
 	size_t cap = 0;
 	int64_t now = util_now_us();
-	int n = stamps_plan(k, r, &w, &cap, now), j, leaders = 0;
-	if (n > 0) {
+	int n, j, leaders = 0, pass = 0;
+	bool later = true;
+	for (; later && pass < KG_PART_STAMPS && r->stamp_reads < KG_STAMP_READS; pass++) {
+		if (pass > 0 && !k->cfg.once && !k->cfg.stamps_all)
+			break; /* the dashboard reads the other offset next refresh */
+		n = stamps_plan(k, r, &w, &cap, KG_STAMP_READS - r->stamp_reads, now, &later);
+		if (n == 0)
+			break;
 		stamps_fetch(k, w, n);
 		for (j = 0; j < n; j++) {
 			kstamp_topic *t = stamp_topic(k, w[j].topic, w[j].partition);
@@ -338,9 +355,9 @@ kafka_stamps_read(ksrc *k, kresult *r)
 			}
 			leaders += !seen;
 		}
-		r->stamp_reads = n;
-		r->requests += leaders;
+		r->stamp_reads += n;
 	}
+	r->requests += leaders;
 	stamps_publish(k, r);
 	free(w);
 }
