@@ -37,6 +37,21 @@ t_is "$(for g in 0 1 2 3 4 5; do "$JSONQ" ".groups[$g].partitions[]" <"$T_TMP/al
 	"--once --json of the six groups: 13 exact time lags, every lagging partition's record read (it was 9)"
 t_is "$(grep -c '"time_lag_reason":"no_samples"' "$T_TMP/all.json")" 0 \
 	"no partition left without its read because another group reads the same partition at another offset"
+# /metrics before anything is judged: g-stall is pending, not ok
+KPORT=$("$top_builddir/tests/tools/httpload" port)
+KGTOP_CONFIG=none "$KGTOP" -b "$BOOTSTRAP" -i 0.5 --serve "127.0.0.1:$KPORT" >/dev/null 2>"$T_TMP/serve.err" &
+KPID=$!
+T_PIDS="$T_PIDS $KPID"
+# metrics_has LINE: true when /metrics has that line
+metrics_has() {
+	curl -s --max-time 2 "http://127.0.0.1:$KPORT/metrics" >"$T_TMP/metrics" 2>/dev/null && grep -qF "$1" "$T_TMP/metrics"
+}
+t_wait_for 15 metrics_has 'group="g-stall",verdict="pending"} 1'
+t_ok $? "/metrics: g-stall's verdict is pending before kgtop could judge it (it said verdict=\"ok\")"
+t_is "$(grep '^kgtop_group_verdict{' "$T_TMP/metrics" | grep -F 'group="g-stall",verdict="ok"}' | awk '{print $2}')" 0 \
+	"and its ok series is 0"
+kill "$KPID"
+wait "$KPID" 2>/dev/null
 fixture_stop
 
 # ---------------------------------------------------------------- 2,000 groups: --check within 8 KB, --once in report order
