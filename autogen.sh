@@ -1,12 +1,20 @@
 #!/bin/sh
 # Bootstrap the autotools build.  With --deps, install the Debian build
 # dependencies first (as root) or print the apt-get command (otherwise).
+# ./configure then fetches and builds the bundled librdkafka once (deps/librdkafka.sh).
 set -e
 cd "$(dirname "$0")"
 
 DEPS="build-essential autoconf automake pkg-config libncurses-dev librdkafka-dev \
 libcurl4-openssl-dev libcjson-dev libmicrohttpd-dev libcmocka-dev tmux ncurses-term clang valgrind \
 prometheus curl"
+# tests/kafka: make check runs Apache Kafka (its jars from Maven Central) with a JDK and Maven
+DEPS="$DEPS default-jdk-headless maven"
+
+# The bundled librdkafka (deps/librdkafka.sh, run by ./configure): apt-get fetches its source
+# (the archive's keyring checks it), and its features need these (GSSAPI: libsasl2-dev).
+RDKAFKA_DEPS="debian-archive-keyring libssl-dev libsasl2-dev zlib1g-dev libzstd-dev liblz4-dev"
+DEPS="$DEPS $RDKAFKA_DEPS"
 
 if [ "${1:-}" = "--deps" ]; then
 	shift

@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <termios.h>
 #include <unistd.h>
 
 #include "core/collector.h"
@@ -30,6 +31,7 @@
 #include "model/defaults.h"
 #include "model/tracker.h"
 #include "record/recorder.h"
+#include "report/check.h"
 #include "report/report.h"
 #include "report/run.h"
 #include "sources/demo/demo.h"
@@ -104,16 +106,39 @@ install_signals(void)
 static int
 fail(int status, const char *what, const char *err)
 {
-	fprintf(stderr, "kgtop: %s%s%s\n", what ? what : "", what ? ": " : "", err);
+	log_say("%s%s%s", what ? what : "", what ? ": " : "", err);
 	return status;
 }
 
-/* -V: kgtop's version and the libraries', as kcat -V says them. */
+/*
+ * Hide the passwords of URLs on the command line from ps: the options
+ * hold copies, so the password of "http://user:password@host" in argv is
+ * overwritten with '*' once read (/proc/PID/cmdline shows argv's memory).
+ * ~/.netrc keeps it out of the command line altogether (kgtop(1)).
+ */
+static void
+hide_url_passwords(int argc, char **argv)
+{
+	int i;
+	for (i = 1; i < argc; i++) {
+		char *p = strstr(argv[i], "://"), *at, *colon, *end;
+		if (p == NULL)
+			continue;
+		p += 3;
+		end = p + strcspn(p, "/?#");
+		at = memchr(p, '@', (size_t)(end - p));
+		colon = at != NULL ? memchr(p, ':', (size_t)(at - p)) : NULL;
+		if (colon != NULL)
+			memset(colon + 1, '*', (size_t)(at - colon - 1));
+	}
+}
+
+/* -V: kgtop's version and the libraries', as kcat -V says them (librdkafka: bundled or the system's). */
 static void
 print_versions(void)
 {
 	printf("kgtop %s\n", PACKAGE_VERSION);
-	printf("librdkafka %s\n", sources_rdkafka_version());
+	printf("librdkafka %s (%s)\n", sources_rdkafka_version(), KG_RDKAFKA_LINKAGE);
 	printf("libcurl %s\n", sources_curl_version());
 	printf("%s\n", ui_curses_version());
 	printf("cJSON %s\n", sources_cjson_version());
@@ -127,14 +152,21 @@ app_setup(app *a, int argc, char **argv)
 	int rc;
 	options_defaults(o);
 	rc = options_parse(o, argc, argv, a->err, sizeof a->err);
+	hide_url_passwords(argc, argv);
 	if (rc != 0) {
-		if (rc < 0)
-			fprintf(stderr, "kgtop: %s\nTry 'kgtop --help'.\n", a->err);
-		else if (o->show_version)
+		if (rc < 0) {
+			log_say("%s", a->err);
+			log_say_lines("Try 'kgtop --help'.\n");
+		} else if (o->show_version) {
 			print_versions();
+		}
 		if (rc < 0 && o->mode == KG_MODE_CHECK) {
 			/* the monitoring-plugin convention: a usage error is UNKNOWN, said on the one line */
-			printf("KGTOP UNKNOWN - usage: %s\n", a->err);
+			sbuf line = { 0 };
+			sbuf_addf(&line, "KGTOP UNKNOWN - usage: %s", a->err);
+			check_guard(&line); /* the line's one guard: it may quote what was typed */
+			printf("%s\n", sbuf_str(&line));
+			sbuf_free(&line);
 			return 3;
 		}
 		return rc < 0 ? 2 : 0;
@@ -147,7 +179,7 @@ app_setup(app *a, int argc, char **argv)
 		return 0;
 	}
 	if (o->demo && !demo_scenario_known(o->demo_scenario, o->brokers != NULL)) {
-		fprintf(stderr, "kgtop: demo scenario '%s': %s\n", o->demo_scenario,
+		log_say("demo scenario '%s': %s", o->demo_scenario,
 			demo_scenario_why_not(o->demo_scenario, o->brokers != NULL));
 		return 2;
 	}
@@ -188,19 +220,64 @@ open_replay(app *a)
 	return GO_ON;
 }
 
-/* --attach: another kgtop's stream as the only source (its header read now: the tracker needs its settings). */
+/* run_report's question: did the --attach source give up on a damaged stream? */
+static bool
+attach_gave_up_run(void *arg, char *why, size_t n)
+{
+	return attach_gave_up(arg, why, n);
+}
+
+/* attach_source_new's word while it waits: what for, and how to stop waiting. */
+static void
+say_waiting(void *arg, const char *url, int64_t left_us)
+{
+	const bool *keys = arg;
+	log_say("waiting for the stream of %s (%.1f s more at most; %s)", url, (double)left_us / 1e6,
+		*keys ? "q or Ctrl-C quits" : "Ctrl-C quits");
+}
+
+/*
+ * --attach: another kgtop's stream as the only source (its header read
+ * now: the tracker needs its settings).  The wait says so when it lasts,
+ * and a stop signal or, on the dashboard's terminal, 'q' or Ctrl-C ends it
+ * at once: the terminal is in non-canonical mode without echo meanwhile
+ * (Ctrl-C still signals), and back as it was after.
+ */
 static int
 open_attach(app *a)
 {
 	kg_attach_config ac;
+	struct termios saved, raw;
+	bool keys;
 	int rc;
 	if (a->o.attach == NULL)
 		return GO_ON;
+	keys = a->o.mode == KG_MODE_UI && isatty(STDIN_FILENO) && tcgetattr(STDIN_FILENO, &saved) == 0;
 	memset(&ac, 0, sizeof ac);
 	ac.url = a->o.attach;
 	ac.insecure = a->o.trace_insecure;
 	ac.timeout_us = a->o.timeout_us;
+	ac.give_up = a->o.mode != KG_MODE_UI && a->o.mode != KG_MODE_SERVE; /* a script learns of a damaged stream */
+	ac.stop = &stop_signal;
+	ac.wake_fd = signal_pipe[0];
+	ac.key_fd = -1;
+	ac.waiting = say_waiting;
+	ac.waiting_arg = &keys;
+	if (keys) {
+		raw = saved;
+		raw.c_lflag &= ~(tcflag_t)(ICANON | ECHO);
+		raw.c_cc[VMIN] = 0;
+		raw.c_cc[VTIME] = 0;
+		if (tcsetattr(STDIN_FILENO, TCSANOW, &raw) == 0)
+			ac.key_fd = STDIN_FILENO;
+	}
 	rc = attach_source_new(&ac, &a->attach, a->err, sizeof a->err);
+	if (ac.key_fd >= 0)
+		tcsetattr(STDIN_FILENO, TCSANOW, &saved);
+	if (rc == -3 && stop_signal != 0 && a->o.mode == KG_MODE_UI)
+		return 128 + stop_signal; /* as the dashboard ends on a signal */
+	if (rc == -3 && stop_signal == 0)
+		return 0; /* q: what quitting the dashboard is */
 	if (rc < 0)
 		return fail(rc == -2 ? 2 : 1, NULL, a->err);
 	return GO_ON;
@@ -362,7 +439,7 @@ add_server(app *a)
 	collector_add_tap(a->c, &tap);
 	collector_add_source(a->c, serve_source(a->server));
 	if (o->mode != KG_MODE_UI)
-		fprintf(stderr, "kgtop: serving %s (/metrics, /stream, /healthz, /ready)\n", serve_url(a->server));
+		log_say("serving %s (/metrics, /stream, /healthz, /ready)", serve_url(a->server));
 	return GO_ON;
 }
 
@@ -444,7 +521,7 @@ run_dashboard(app *a)
 		return 128 + rc; /* stopped by SIGTERM or SIGHUP, the terminal restored */
 	if (a->replay != NULL && replay_damage(a->replay) != NULL) {
 		/* the screen said it; after the screen is gone, say it again and fail */
-		fprintf(stderr, "kgtop: replay: %s: stopped at %s\n", a->o.replay, replay_damage(a->replay));
+		log_say("replay: %s: stopped at %s", a->o.replay, replay_damage(a->replay));
 		return 1;
 	}
 	return 0;
@@ -463,9 +540,9 @@ app_finish(app *a, int rc)
 	collector_free(a->c);
 	serve_close(a->server); /* after the collector: its tap runs no more */
 	if (a->leftovers[0] != '\0')
-		fputs(a->leftovers, stderr); /* the demo's cleanup of a real cluster, once the terminal is back */
+		log_say_lines("%s", a->leftovers); /* the demo's cleanup of a real cluster, once the terminal is back */
 	if (a->recorder != NULL && recorder_error(a->recorder) != NULL) {
-		fprintf(stderr, "kgtop: record: %s\n", recorder_error(a->recorder));
+		log_say("record: %s", recorder_error(a->recorder));
 		rc = rc ? rc : 1;
 	}
 	recorder_close(a->recorder);
@@ -485,7 +562,7 @@ int
 main(int argc, char **argv)
 {
 	static app a;
-	kg_run_stop stop = { &stop_signal, -1 };
+	kg_run_stop stop = { &stop_signal, -1, NULL, NULL };
 	int rc;
 
 	setlocale(LC_ALL, "");
@@ -514,6 +591,10 @@ main(int argc, char **argv)
 		rc = run_dashboard(&a);
 	} else if (rc == GO_ON) {
 		stop.fd = signal_pipe[0];
+		if (a.attach != NULL) {
+			stop.gave_up = attach_gave_up_run;
+			stop.gave_up_arg = a.attach;
+		}
 		rc = run_report(a.c, &a.o, a.replay != NULL, &stop);
 		if (a.replay != NULL && replay_damage(a.replay) != NULL)
 			rc = 1; /* the output covers the recording up to the damage, stderr said where */

@@ -497,7 +497,7 @@ static const opt_def table[] = {
 	{ "serve-buffer", 0, required_argument, "SIZE", "stream an --attach viewer may fall behind before it is cut off (default " KG_STR(KG_DEFAULT_SERVE_BUFFER_MIB) "M)",
 	  SIZE(serve_buffer, 65536, "expected a size of at least 64K (e.g. 8M)") },
 	{ "metrics-partitions", 0, no_argument, NULL, "/metrics: lag, time lag and verdict per partition too (series per group and partition)", FLAG(metrics_partitions) },
-	{ "attach", 0, required_argument, "URL", "watch what another kgtop serves (its --serve address; http://user:password@host:port with --serve-auth)", STRING(attach), CLI_ONLY },
+	{ "attach", 0, required_argument, "URL", "watch what another kgtop serves (its --serve address, http://host:port; with --serve-auth a ~/.netrc line \"machine HOST login USER password PASSWORD\", or http://user:password@host:port, hidden from ps once read)", STRING(attach), CLI_ONLY },
 	{ "verbose", 'v', no_argument, NULL, "log more (to --log FILE; repeatable)", COUNT(verbose) },
 	{ "log", 0, required_argument, "FILE", "write a debug log to FILE", STRING(log_file) },
 	{ "config", 'c', required_argument, "FILE", "config file (default $KGTOP_CONFIG or ~/.config/kgtop/config; 'none' reads none)", CUSTOM(a_config), CLI_ONLY },

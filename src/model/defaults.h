@@ -102,5 +102,14 @@
 #define KG_DEFAULT_SERVE_CLIENTS_N 64
 #define KG_DEFAULT_SERVE_BUFFER_MIB 8
 #define KG_DEFAULT_SERVE_BUFFER (KG_DEFAULT_SERVE_BUFFER_MIB * 1024LL * 1024)
+/*
+ * The server's deadlines: a request answered within KG_SERVE_REQUEST_S of
+ * its connection's start (or of the previous request's end), an answer
+ * other than /stream sent within KG_SERVE_ANSWER_S; a /stream viewer that
+ * accepts nothing for KG_SERVE_STALL_S while stream waits is cut off
+ */
+#define KG_SERVE_REQUEST_S 10
+#define KG_SERVE_ANSWER_S 60
+#define KG_SERVE_STALL_S 15
 
 #endif

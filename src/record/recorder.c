@@ -660,7 +660,7 @@ recorder_pause(kg_recorder *r, int errnum)
 static bool
 recorder_resume(kg_recorder *r)
 {
-	int fd = open(r->path, O_WRONLY | O_CLOEXEC | O_NOCTTY);
+	int fd = open(r->path, O_WRONLY | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW); /* its own file: no link put there meanwhile */
 	if (fd < 0 || ftruncate(fd, r->good) != 0 || lseek(fd, 0, SEEK_END) < 0 || (r->f = fdopen(fd, "a")) == NULL) {
 		if (fd >= 0)
 			close(fd);
@@ -703,7 +703,7 @@ recorder_rotate(kg_recorder *r)
 		recorder_fail(r, "cannot rotate", e);
 		return false;
 	}
-	r->f = secfile_create(r->path, "w");
+	r->f = secfile_create(r->path, "w", "--record", NULL, 0); /* a new file: one put there meanwhile is refused */
 	if (r->f == NULL) {
 		recorder_fail(r, "cannot open after rotating", errno);
 		return false;
@@ -842,9 +842,9 @@ int
 recorder_open(const char *path, int64_t max_bytes, kg_recorder **out, char *err, size_t errsz)
 {
 	kg_recorder *r;
-	FILE *f = secfile_create(path, "w"); /* 0600, like every file kgtop writes */
+	FILE *f = secfile_create(path, "w", "--record", err, errsz); /* a new file, 0600, like every file kgtop writes */
 	if (f == NULL)
-		return util_err(err, errsz, "--record %s: %s", path, strerror(errno));
+		return -1;
 	r = xcalloc(1, sizeof *r);
 	r->path = xstrdup(path);
 	r->max_bytes = max_bytes > 0 ? max_bytes : 0;

@@ -135,6 +135,30 @@ replay_drain(kg_source *s, kg_obsq *q)
 	obsq_move(q, &r->pending);
 }
 
+/*
+ * The gaps crossed, after the message: on the keyframe after a gap, the
+ * gap (its ticks and times); later, how many there were.
+ */
+static void
+gap_message(const kg_replay *r, char *buf, size_t n)
+{
+	char from[16], to[16], d[32];
+	size_t l = strlen(buf);
+	if (r->gaps == 0 || l >= n)
+		return;
+	fmt_hms(from, sizeof from, r->gap_from);
+	fmt_hms(to, sizeof to, r->gap_to);
+	util_fmt_duration(d, sizeof d, r->gap_to - r->gap_from);
+	if (r->gap_now)
+		snprintf(buf + l, n - l,
+			 "; a gap in the recording: %lld tick%s missing from %s to %s (%s: the recorder could not write), "
+			 "carried on from the keyframe after it",
+			 (long long)r->gap_missing, r->gap_missing == 1 ? "" : "s", from, to, d);
+	else
+		snprintf(buf + l, n - l, "; %lld gap%s crossed (%lld ticks missing), the last from %s to %s", (long long)r->gaps,
+			 r->gaps == 1 ? "" : "s", (long long)r->gap_ticks, from, to);
+}
+
 /* The replay's own health message. */
 static void
 health_message(kg_replay *r, char *buf, size_t n)
@@ -169,6 +193,7 @@ health_message(kg_replay *r, char *buf, size_t n)
 		size_t l = strlen(buf);
 		snprintf(buf + l, n - l, "; the file has no header line");
 	}
+	gap_message(r, buf, n);
 }
 
 /* Source op: the state of the line handed over, and the replay's health. */
@@ -181,7 +206,8 @@ replay_contribute(kg_source *s, kg_builder *b)
 	replay_stage_contribute(r, b);
 	memset(&h, 0, sizeof h);
 	h.name = "replay";
-	h.status = r->end == END_DAMAGE && !r->has_next ? KG_SRC_ERROR : KG_SRC_OK;
+	/* the keyframe after a gap is stale news for a tick: an event says so, the next tick is ok again */
+	h.status = r->end == END_DAMAGE && !r->has_next ? KG_SRC_ERROR : r->gap_now ? KG_SRC_STALE : KG_SRC_OK;
 	h.since_us = r->start_us;
 	h.last_ok_us = r->cur_t;
 	health_message(r, msg, sizeof msg);

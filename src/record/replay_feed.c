@@ -18,11 +18,12 @@
 #include "record/replay_int.h"
 #include "util/util.h"
 
-/* An empty feed. */
+/* An empty feed, named for its messages (the URL it comes from). */
 kg_replay *
-replay_feed_new(void)
+replay_feed_new(const char *name)
 {
 	kg_replay *r = xcalloc(1, sizeof *r);
+	r->path = xstrdup(name != NULL ? name : "(a stream)");
 	r->last_n = -1;
 	r->speed = 1.0;
 	r->cluster = xstrdup("");
@@ -40,6 +41,7 @@ replay_feed_free(kg_replay *r)
 	free(r->pending.v);
 	free(r->buf);
 	free(r->cluster);
+	free(r->path);
 	free(r);
 }
 

@@ -25,8 +25,8 @@
 
 typedef struct kg_replay kg_replay;
 
-/* An empty feed. */
-kg_replay *replay_feed_new(void);
+/* An empty feed, named for its messages (the URL it reads). */
+kg_replay *replay_feed_new(const char *name);
 /* Free it. */
 void replay_feed_free(kg_replay *r);
 /*

@@ -141,7 +141,7 @@ replay_file_take(kg_replay *r, size_t n, bool has_newline)
 	char err[256];
 	cJSON *root;
 	const cJSON *t;
-	int64_t tv, nv;
+	int64_t tv, nv, gap;
 	if (n == 0 || (n == 1 && has_newline))
 		return LINE_SKIP; /* an empty line */
 	root = replay_file_parse_line(r, n, has_newline, err, sizeof err);
@@ -178,21 +178,39 @@ replay_file_take(kg_replay *r, size_t n, bool has_newline)
 		set_damage(r, r->lineno, err);
 		return LINE_END;
 	}
+	gap = 0;
 	if (json_get_i64(cJSON_GetObjectItemCaseSensitive(root, "n"), &nv)) {
-		/* ticks are numbered from the first of the recording: a gap is a lost line */
-		if (r->last_n >= 0 && nv > 0 && nv - 1 != r->last_n) {
+		/*
+		 * Ticks are numbered from the first of the recording: a tick
+		 * missing is a gap (the recorder could not write: a full disk,
+		 * then it goes on with a keyframe).  A keyframe after a gap
+		 * carries on; a delta cannot (it changes a state that is not
+		 * there), so deltas are skipped until a keyframe; a number that
+		 * goes back is damage.
+		 */
+		if (r->last_n >= 0 && nv > 0 && nv <= r->last_n) {
 			cJSON_Delete(root);
-			if (nv > r->last_n + 1)
-				snprintf(err, sizeof err, "tick %lld follows tick %lld: %lld line%s missing", (long long)nv,
-					 (long long)r->last_n, (long long)(nv - r->last_n - 1),
-					 nv - r->last_n - 1 == 1 ? " is" : "s are");
-			else
-				snprintf(err, sizeof err, "tick %lld follows tick %lld: out of order", (long long)nv,
-					 (long long)r->last_n);
+			snprintf(err, sizeof err, "tick %lld follows tick %lld: out of order", (long long)nv, (long long)r->last_n);
 			set_damage(r, r->lineno, err);
 			return LINE_END;
 		}
+		if (r->last_n >= 0 && nv > r->last_n + 1) {
+			if (!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(root, "key"))) {
+				cJSON_Delete(root);
+				if (r->skipped++ == 0) {
+					r->skip_line = r->lineno;
+					snprintf(r->skip_why, sizeof r->skip_why, "tick %lld follows tick %lld: %lld line%s missing",
+						 (long long)nv, (long long)r->last_n, (long long)(nv - r->last_n - 1),
+						 nv - r->last_n - 1 == 1 ? " is" : "s are");
+				}
+				return LINE_SKIP;
+			}
+			gap = nv - r->last_n - 1; /* the ticks skipped waiting for this keyframe among them */
+			log_msg(KG_LOG_INFO, "replay: %s: line %lld: a gap of %lld ticks before it; carrying on from its keyframe",
+				r->path, (long long)r->lineno, (long long)gap);
+		}
 		r->last_n = nv;
+		r->skipped = 0;
 	}
 	if (r->has_at && tv > r->at_us && r->handed > 0) {
 		cJSON_Delete(root);
@@ -202,6 +220,9 @@ replay_file_take(kg_replay *r, size_t n, bool has_newline)
 	memset(&r->next, 0, sizeof r->next);
 	r->next.t = tv;
 	r->next.lineno = r->lineno;
+	r->next.gap_missing = gap;
+	r->next.gap_from = r->last_t;
+	r->last_t = tv;
 	if (replay_stage_line(r, &r->next, root, err, sizeof err) < 0) {
 		cJSON_Delete(root);
 		replay_stage_clear(&r->next);
@@ -224,6 +245,14 @@ replay_file_next(kg_replay *r)
 	for (;;) {
 		bool nl;
 		ssize_t n = replay_file_read_line(r, &nl);
+		if (n < 0 && r->skipped > 0) {
+			/* a gap, and no keyframe after it to carry on from: where the replay stopped, and why */
+			char why[300];
+			snprintf(why, sizeof why, "%s, and no keyframe after it to carry on from (%lld tick%s skipped)",
+				 r->skip_why, (long long)r->skipped, r->skipped == 1 ? "" : "s");
+			set_damage(r, r->skip_line, why);
+			return;
+		}
 		if (n < 0) {
 			r->end = END_EOF;
 			return;

@@ -112,6 +112,8 @@ typedef struct rline {
 	bool has_refresh;    /* "refresh": the cluster's refresh number, data time and interval */
 	uint64_t refresh;
 	int64_t data_time, interval;
+	int64_t gap_missing; /* a keyframe after a gap: the ticks missing before it (0: none) */
+	int64_t gap_from;    /* and the time of the tick before the gap */
 } rline;
 
 typedef enum end_reason {
@@ -155,6 +157,14 @@ typedef struct kg_replay {
 	int64_t handed;      /* lines handed over */
 	int64_t cur_line;
 	int64_t last_n;      /* "n" of the last tick staged, -1 none (older recordings have none) */
+	int64_t last_t;      /* "t" of the last tick staged */
+	int64_t skipped;     /* ticks after a gap not staged, waiting for a keyframe to carry on from */
+	int64_t skip_line;   /* the line of the first of them */
+	char skip_why[160];  /* "tick A follows tick B: K lines are missing" */
+	/* gaps crossed: ticks the recorder could not write (a full disk), the replay carried on from the keyframe after */
+	int64_t gaps, gap_ticks; /* crossed so far, and the ticks they missed */
+	int64_t gap_missing, gap_from, gap_to; /* the last one (0 missing: none yet) */
+	bool gap_now;        /* the line handed over is the keyframe after one */
 	uint64_t refresh;    /* the cluster's refresh as recorded, 0 none */
 	int64_t data_time, interval;
 	/* the next line */

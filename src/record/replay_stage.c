@@ -744,6 +744,14 @@ replay_stage_commit(kg_replay *r, rline *L)
 	}
 	obsq_clear(&r->pending);
 	obsq_move(&r->pending, &L->obs);
+	r->gap_now = L->gap_missing > 0;
+	if (r->gap_now) {
+		r->gaps++;
+		r->gap_ticks += L->gap_missing;
+		r->gap_missing = L->gap_missing;
+		r->gap_from = L->gap_from;
+		r->gap_to = L->t;
+	}
 	r->cur_t = L->t;
 	r->cur_line = L->lineno;
 	r->handed++;

@@ -389,10 +389,22 @@ check_snapshot(const kg_snapshot *s, const kg_check_limits *l, const char *filte
 	return st;
 }
 
+/*
+ * The output's one guard: names and messages come from the cluster, no
+ * controls; line breaks stay (the long output's, which only kgtop writes:
+ * text_add() made every name and text one line before).
+ */
+void
+check_guard(sbuf *line)
+{
+	sbuf_sanitize(line, 0, true);
+}
+
 /* Print a line on stdout; the status. */
 static int
 check_print(sbuf *b, int status)
 {
+	check_guard(b);
 	sbuf_addc(b, '\n');
 	if (fwrite(b->s, 1, b->len, stdout) != b->len || fflush(stdout) != 0)
 		status = KG_CHECK_UNKNOWN;

@@ -170,20 +170,36 @@ coord_cell(const groupcol_facts *f, int width, groupcol_cell *c)
 		cell_text(c, GROUPCOL_NORMAL, "%d", (int)g->coordinator);
 }
 
+/*
+ * A count in a column of width: all its digits when they fit (always in
+ * the report), else the most precise compact form that fits ("19.5k",
+ * then "20k"): never digits cut off ("1954" for 19,541).
+ */
+static void
+count_cell(groupcol_cell *c, int64_t v, int width)
+{
+	char digits[32], compact[32];
+	snprintf(digits, sizeof digits, "%lld", (long long)v);
+	if (fits(digits, width)) {
+		cell_text(c, GROUPCOL_NORMAL, "%s", digits);
+		return;
+	}
+	util_fmt_count_fit(compact, sizeof compact, v, width);
+	cell_text(c, GROUPCOL_NORMAL, "%s", compact);
+}
+
 /* MEMB: members. */
 static void
 members_cell(const groupcol_facts *f, int width, groupcol_cell *c)
 {
-	(void)width;
-	cell_text(c, GROUPCOL_NORMAL, "%d", f->nmembers);
+	count_cell(c, f->nmembers, width);
 }
 
 /* PARTS: partitions. */
 static void
 parts_cell(const groupcol_facts *f, int width, groupcol_cell *c)
 {
-	(void)width;
-	cell_text(c, GROUPCOL_NORMAL, "%d", f->nparts);
+	count_cell(c, f->nparts, width);
 }
 
 /* LAG: "1.2k", and its trend over a minute (now only). */

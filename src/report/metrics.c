@@ -906,7 +906,7 @@ static const family families[] = {
 	  "1 with the partition's progress verdict as a label, for the judged partitions (--metrics-partitions).",
 	  emit_partition_verdict },
 	{ "kgtop_stream_viewers", "gauge", "Viewers attached to /stream now.", emit_viewers },
-	{ "kgtop_stream_viewers_dropped_total", "counter", "Viewers of /stream cut off for falling behind.", emit_dropped },
+	{ "kgtop_stream_viewers_dropped_total", "counter", "Viewers of /stream cut off for falling behind or not reading.", emit_dropped },
 };
 
 /* Order group ids by name. */

@@ -22,6 +22,21 @@ member_letter(int i)
 }
 
 /*
+ * Append text that came from outside (a name, a message): a line break or
+ * any other unsafe character in it becomes '?' here, so it cannot start a
+ * line of its own; the report's writer (sanitize_lines) keeps everything
+ * else of the rule.  Returns the bytes appended.
+ */
+static size_t
+put_text(sbuf *o, const char *s)
+{
+	size_t from = o->len;
+	sbuf_adds(o, s != NULL ? s : "");
+	sbuf_sanitize(o, from, false);
+	return o->len - from;
+}
+
+/*
  * A group's facts, the rows of the group table that have a label, each
  * in its longest form: "  state        Stable", and on one line
  * "  members      4   partitions 6   lag 300".  A fact with nothing to say
@@ -44,24 +59,25 @@ text_facts(sbuf *o, const kg_group *g, const kg_snapshot *s)
 		if (c.nspans == 0)
 			continue;
 		if (col->joins && open) {
-			sbuf_addf(o, "   %s %s", col->label, c.span[0].text);
+			sbuf_addf(o, "   %s ", col->label);
+			put_text(o, c.span[0].text);
 			continue;
 		}
 		if (open)
 			sbuf_addc(o, '\n');
-		sbuf_addf(o, "  %-12s %s", col->label, c.span[0].text);
+		sbuf_addf(o, "  %-12s ", col->label);
+		put_text(o, c.span[0].text);
 		open = true;
 	}
 	if (open)
 		sbuf_addc(o, '\n');
 }
 
-/* Append s, then blanks to width columns (a longer s as it is). */
+/* Append s (put_text), then blanks to width columns (a longer s as it is). */
 static void
 put_left(sbuf *o, const char *s, int width)
 {
-	size_t n = strlen(s);
-	sbuf_addn(o, s, n);
+	size_t n = put_text(o, s);
 	if ((int)n < width)
 		sbuf_pad(o, ' ', (size_t)width - n);
 }
@@ -191,8 +207,9 @@ text_tlag_notes(sbuf *o, const kg_group *g)
 		for (said = 0, i = 0; i < g->nparts && said < 8; i++) {
 			if (g->parts[i].tlag_why != w)
 				continue;
-			sbuf_addf(o, "%s %s %d", said++ ? "," : "", intern_topic_name(g->parts[i].tp.topic),
-				  (int)g->parts[i].tp.partition);
+			sbuf_adds(o, said++ ? ", " : " ");
+			put_text(o, intern_topic_name(g->parts[i].tp.topic));
+			sbuf_addf(o, " %d", (int)g->parts[i].tp.partition);
 		}
 		if (n > said)
 			sbuf_addf(o, " and %d more", n - said);
@@ -230,7 +247,9 @@ text_group(sbuf *o, const kg_group *g, const kg_snapshot *s)
 	qsort(order, (size_t)g->nmembers, sizeof *order, member_natcmp);
 	for (i = 0; i < g->nmembers; i++)
 		rank[order[i]] = i;
-	sbuf_addf(o, "GROUP %s\n", g->name);
+	sbuf_adds(o, "GROUP ");
+	put_text(o, g->name);
+	sbuf_addc(o, '\n');
 	text_facts(o, g, s);
 	text_tlag_notes(o, g);
 	if (g->nmembers > 0) {
@@ -246,8 +265,12 @@ text_group(sbuf *o, const kg_group *g, const kg_snapshot *s)
 			  "INSTANCE-ID", "#PARTITIONS");
 		for (i = 0; i < g->nmembers; i++) {
 			const kg_member *m = &g->members[order[i]];
-			sbuf_addf(o, "  %c   %-*s  %-*s  %-*s  %-*s  %d\n", member_letter(i), wid, m->member_id, wc, m->client_id,
-				  wh, m->host, wi, m->instance_id ? m->instance_id : "-", m->nassigned);
+			sbuf_addf(o, "  %c   ", member_letter(i));
+			put_left(o, m->member_id, wid + 2);
+			put_left(o, m->client_id, wc + 2);
+			put_left(o, m->host, wh + 2);
+			put_left(o, m->instance_id ? m->instance_id : "-", wi + 2);
+			sbuf_addf(o, "%d\n", m->nassigned);
 		}
 	}
 	if (g->nparts > 0) {
@@ -262,27 +285,13 @@ text_group(sbuf *o, const kg_group *g, const kg_snapshot *s)
 /*
  * Make a report safe for a terminal: names come from the cluster, so
  * control characters (escape sequences) and invalid UTF-8 in them become
- * '?'; the report's own line breaks stay.
+ * '?' (the report's own line breaks stay).  The one guard of the text
+ * report: every piece goes through it just before it is written.
  */
 static void
 sanitize_lines(sbuf *o, size_t from)
 {
-	size_t i = from;
-	/* printable ASCII and line breaks only (the usual report, 100,000 lines at 10,000 groups): nothing to do */
-	while (i < o->len && (((unsigned char)o->s[i] >= 0x20 && (unsigned char)o->s[i] < 0x7f) || o->s[i] == '\n'))
-		i++;
-	if (i == o->len)
-		return;
-	i = from;
-	while (i < o->len) {
-		char *nl = memchr(o->s + i, '\n', o->len - i);
-		size_t end = nl ? (size_t)(nl - o->s) : o->len;
-		char keep = o->s[end];
-		o->s[end] = '\0';
-		util_sanitize_text(o->s + i);
-		o->s[end] = keep;
-		i = end + 1;
-	}
+	sbuf_sanitize(o, from, true);
 }
 
 /* The --once report, in pieces of about KG_REPORT_PIECE bytes when flush is given. */
@@ -298,12 +307,16 @@ report_text_each(sbuf *o, const kg_snapshot *s, bool (*flush)(sbuf *out, void *c
 	bool ok = true;
 	localtime_r(&t, &tm);
 	strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S %Z", &tm);
-	sbuf_addf(o, "kgtop %s: %s at %s, %d group%s\n", PACKAGE_VERSION, s->cluster, when, s->ngroups,
-		  s->ngroups == 1 ? "" : "s");
+	sbuf_addf(o, "kgtop %s: ", PACKAGE_VERSION);
+	put_text(o, s->cluster);
+	sbuf_addf(o, " at %s, %d group%s\n", when, s->ngroups, s->ngroups == 1 ? "" : "s");
 	for (i = 0; i < s->nsources; i++) {
 		const kg_source_health *h = &s->sources[i];
-		sbuf_addf(o, "source %s: %s%s%s\n", h->name, src_status_name(h->status), h->message ? ": " : "",
-			  h->message ? h->message : "");
+		sbuf_adds(o, "source ");
+		put_text(o, h->name);
+		sbuf_addf(o, ": %s%s", src_status_name(h->status), h->message ? ": " : "");
+		put_text(o, h->message);
+		sbuf_addc(o, '\n');
 	}
 	sbuf_addc(o, '\n');
 	/* groups as people sort names (the snapshot's order is strcmp's, for its lookups) */
@@ -594,6 +607,13 @@ json_group(sbuf *o, const kg_group *g, const kg_snapshot *s)
 void
 report_json(sbuf *o, const kg_snapshot *s, kg_event *const *events, size_t nevents, int64_t t0_us)
 {
+	report_json_stale(o, s, events, nevents, t0_us, false);
+}
+
+/* One JSON line; stale: no refresh of the cluster came in time, the line repeats the last one's data and says so. */
+void
+report_json_stale(sbuf *o, const kg_snapshot *s, kg_event *const *events, size_t nevents, int64_t t0_us, bool stale)
+{
 	int i;
 	size_t k;
 	sbuf_addf(o, "{\"version\":%d,\"time\":", KG_JSON_VERSION);
@@ -607,6 +627,8 @@ report_json(sbuf *o, const kg_snapshot *s, kg_event *const *events, size_t neven
 		else
 			sbuf_adds(o, "null");
 	}
+	if (stale)
+		sbuf_adds(o, ",\"stale\":true");
 	sbuf_adds(o, ",\"cluster\":");
 	json_put_str(o, s->cluster);
 	sbuf_adds(o, ",\"source\":{");

@@ -31,5 +31,12 @@ void report_text(sbuf *out, const kg_snapshot *s);
 bool report_text_each(sbuf *out, const kg_snapshot *s, bool (*flush)(sbuf *out, void *ctx), void *ctx);
 /* Append one JSON object (no newline) for s and the events since the last one. */
 void report_json(sbuf *out, const kg_snapshot *s, kg_event *const *events, size_t nevents, int64_t t0_us);
+/*
+ * The same with "stale":true when stale: --json's line of an interval in
+ * which no refresh of the cluster came (a slow or silent broker), so its
+ * cadence holds and it says the data is the last refresh's.
+ */
+void report_json_stale(sbuf *out, const kg_snapshot *s, kg_event *const *events, size_t nevents, int64_t t0_us,
+		       bool stale);
 
 #endif

@@ -30,6 +30,7 @@
 #include "model/defaults.h"
 #include "report/check.h"
 #include "report/report.h"
+#include "util/log.h"
 #include "util/util.h"
 
 /*
@@ -89,13 +90,13 @@ emit_piece(sbuf *b, void *stop)
 	return ok;
 }
 
-/* Print a snapshot and events as one JSON line (times from t0); false when stdout is gone. */
+/* Print a snapshot and events as one JSON line (times from t0; stale: no refresh came in time); false when stdout is gone. */
 static bool
-emit_json(const kg_snapshot *snap, const kg_evlist *ev, int64_t t0, const volatile sig_atomic_t *stop)
+emit_json(const kg_snapshot *snap, const kg_evlist *ev, int64_t t0, bool stale, const volatile sig_atomic_t *stop)
 {
 	sbuf b = { 0 };
 	bool ok;
-	report_json(&b, snap, ev->v, ev->n, t0);
+	report_json_stale(&b, snap, ev->v, ev->n, t0, stale);
 	ok = emit_line(&b, stop);
 	sbuf_free(&b);
 	return ok;
@@ -132,18 +133,18 @@ once_failed(kg_collector *c, int rc, const char *err, int64_t timeout_us, const 
 	kg_frame *f;
 	const kg_source_health *bad;
 	if (*stop->flag) {
-		fprintf(stderr, "kgtop: interrupted\n");
+		log_say("interrupted");
 		return 1;
 	}
 	f = collector_take(c);
 	bad = f ? source_problem(f->snap) : NULL;
 	if (bad != NULL && bad->message != NULL && rc == -2)
-		fprintf(stderr, "kgtop: %s: %s\n", bad->name, bad->message);
+		log_say("%s: %s", bad->name, bad->message);
 	else if (bad != NULL && bad->message != NULL)
-		fprintf(stderr, "kgtop: %s: %s (no answer within %.1fs)\n", bad->name, bad->message,
+		log_say("%s: %s (no answer within %.1fs)", bad->name, bad->message,
 			(double)timeout_us / 1e6);
 	else
-		fprintf(stderr, "kgtop: %s\n", err);
+		log_say("%s", err);
 	frame_free(f);
 	return 1;
 }
@@ -157,7 +158,7 @@ all_sources_failed(const kg_snapshot *s)
 		failed += s->sources[i].status == KG_SRC_ERROR;
 	if (s->nsources == 0 || failed < s->nsources)
 		return false;
-	fprintf(stderr, "kgtop: no source could be read (%s: %s)\n", s->sources[0].name,
+	log_say("no source could be read (%s: %s)", s->sources[0].name,
 		s->sources[0].message ? s->sources[0].message : "error");
 	return true;
 }
@@ -179,7 +180,7 @@ run_once(kg_collector *c, const kg_options *o, const kg_run_stop *stop)
 		return once_failed(c, rc, err, timeout, stop);
 	f = collector_take(c);
 	if (f == NULL || f->snap == NULL) {
-		fprintf(stderr, "kgtop: no data\n");
+		log_say("no data");
 		frame_free(f);
 		return 1;
 	}
@@ -205,6 +206,9 @@ typedef struct json_run_state {
 	kg_snapshot *snap;    /* the newest snapshot (one reference) */
 	kg_snapshot *printed; /* the last line's (one reference) */
 	int64_t t0;           /* the first line's time */
+	int64_t interval;     /* the refresh interval: a line at least this often */
+	int64_t line_mono;    /* when the last line was written (monotonic) */
+	bool stale_run;       /* the last line was a stale one: the next is due an interval after it */
 	const volatile sig_atomic_t *stop; /* set by a stop signal */
 } json_run_state;
 
@@ -237,25 +241,34 @@ health_changed(const kg_snapshot *a, const kg_snapshot *b)
  * The line a frame makes, if any: one per refresh of the cluster, and one
  * when a source's health changes (the cluster gone says so at once, not at
  * its next refresh); the events of the frames in between wait and go with
- * the next line.  Without a cluster source, one per frame.
+ * the next line.  Without a cluster source, one per frame.  The cadence
+ * holds when the cluster is slow (a refresh waiting on a broker for
+ * seconds): once an interval and a half passed without a line, a frame
+ * without a new refresh makes one, marked stale, and so on each interval.
  */
 static bool
 json_frame(kg_frame *f, json_run_state *st)
 {
-	bool ok;
+	bool ok, stale = false;
+	int64_t now = util_mono_us();
 	evlist_move(&st->pend, &f->events);
 	if (f->snap == NULL)
 		return true;
 	snapshot_unref(st->snap);
 	st->snap = snapshot_ref(f->snap);
-	if (has_cluster(f->snap) && f->snap->refresh == st->last && !health_changed(st->printed, f->snap))
-		return true;
+	if (has_cluster(f->snap) && f->snap->refresh == st->last && !health_changed(st->printed, f->snap)) {
+		if (st->line_mono == 0 || now - st->line_mono < st->interval + (st->stale_run ? 0 : st->interval / 2))
+			return true;
+		stale = true;
+	}
+	st->stale_run = stale;
+	st->line_mono = now;
 	st->last = f->snap->refresh;
 	snapshot_unref(st->printed);
 	st->printed = snapshot_ref(f->snap);
 	if (st->t0 == 0)
 		st->t0 = f->snap->time_us;
-	ok = emit_json(f->snap, &st->pend, st->t0, st->stop);
+	ok = emit_json(f->snap, &st->pend, st->t0, stale, st->stop);
 	evlist_clear(&st->pend);
 	return ok;
 }
@@ -271,11 +284,11 @@ json_end(json_run_state *st)
 {
 	int rc = 0, i;
 	if (st->pend.n > 0 && st->snap != NULL)
-		emit_json(st->snap, &st->pend, st->t0 ? st->t0 : st->snap->time_us, st->stop);
+		emit_json(st->snap, &st->pend, st->t0 ? st->t0 : st->snap->time_us, false, st->stop);
 	for (i = 0; st->snap != NULL && i < st->snap->nsources; i++) {
 		const kg_source_health *h = &st->snap->sources[i];
 		if (h->role == KG_ROLE_CLUSTER && (h->last_ok_us <= 0 || h->status == KG_SRC_ERROR)) {
-			fprintf(stderr, "kgtop: %s: %s%s\n", h->name, h->last_ok_us <= 0 ? "never answered: " : "",
+			log_say("%s: %s%s", h->name, h->last_ok_us <= 0 ? "never answered: " : "",
 				h->message != NULL ? h->message : src_status_name(h->status));
 			rc = 1;
 		}
@@ -287,17 +300,30 @@ json_end(json_run_state *st)
 	return rc;
 }
 
-/* --json: a line per refresh until a signal or --duration; headless (print false): no line. */
+/* True (said on stderr) when the source gave up: the stream it reads is damaged. */
+static bool
+gave_up(const kg_run_stop *stop)
+{
+	char why[512];
+	if (stop->gave_up == NULL || !stop->gave_up(stop->gave_up_arg, why, sizeof why))
+		return false;
+	log_say("%s", why);
+	return true;
+}
+
+/* --json: a line per refresh until a signal or --duration (or the source gave up: 1); headless (print false): no line. */
 static int
 run_json(kg_collector *c, const kg_options *o, const kg_run_stop *stop, bool print)
 {
+	int rc = 0;
 	int64_t end = o->duration_us > 0 ? (o->start_mono_us > 0 ? o->start_mono_us : util_mono_us()) + o->duration_us : 0;
 	json_run_state st;
 	char err[256];
 	memset(&st, 0, sizeof st);
 	st.stop = stop->flag;
+	st.interval = o->interval_us > 0 ? o->interval_us : KG_DEFAULT_INTERVAL_US;
 	if (collector_start(c, err, sizeof err) < 0) {
-		fprintf(stderr, "kgtop: %s\n", err);
+		log_say("%s", err);
 		return 1;
 	}
 	while (!*stop->flag) {
@@ -319,8 +345,19 @@ run_json(kg_collector *c, const kg_options *o, const kg_run_stop *stop, bool pri
 		frame_free(f);
 		if (!ok)
 			break;
+		if (gave_up(stop)) {
+			/* what came before the damage is printed: its last frame was published before the source gave up */
+			f = collector_take(c);
+			if (print && f != NULL)
+				json_frame(f, &st);
+			frame_free(f);
+			rc = 1;
+			break;
+		}
 	}
-	return json_end(&st) != 0 && print ? 1 : 0;
+	if (json_end(&st) != 0 && print)
+		rc = 1;
+	return rc;
 }
 
 /* --replay with --json: a line per recorded tick, in this thread, until the recording ends. */
@@ -339,7 +376,7 @@ run_replay_json(kg_collector *c, const kg_run_stop *stop)
 		if (f->snap != NULL) {
 			if (t0 == 0)
 				t0 = f->snap->time_us;
-			if (!emit_json(f->snap, &f->events, t0, stop->flag))
+			if (!emit_json(f->snap, &f->events, t0, false, stop->flag))
 				done = true;
 		}
 		frame_free(f);

@@ -21,6 +21,13 @@
 typedef struct kg_run_stop {
 	volatile sig_atomic_t *flag; /* non-zero: stop (the signal's number) */
 	int fd;                      /* readable once a signal came; -1 when none */
+	/*
+	 * --json's source gave up (an --attach stream that is damaged): true
+	 * with why; the run prints what came, says why and ends with status 1
+	 * (NULL: never)
+	 */
+	bool (*gave_up)(void *arg, char *why, size_t n);
+	void *gave_up_arg;
 } kg_run_stop;
 
 /*

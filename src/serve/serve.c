@@ -3,10 +3,14 @@
  * serve_stream.c's).
  *
  * libmicrohttpd runs one listening thread and a thread per connection
- * (at most --serve-clients; an eighth of them stay out of reach of any
- * single client address), with a ten second timeout on connections that
- * neither send nor read and 32 KiB of memory each, which bounds a
- * request's headers (a larger one is refused by the library).  Requests
+ * (at most --serve-clients, of which one address holds an eighth at most),
+ * with a ten second timeout on connections that neither send nor read,
+ * deadlines for a whole request and its answer (serve_conn.c: a client
+ * that trickles its headers is closed at its deadline, not kept by each
+ * byte) and 32 KiB of memory each, which bounds a request's headers (a
+ * larger one is refused by the library).  Conflicting Content-Length
+ * headers are refused (400).  HTTPS offers TLS 1.2 and 1.3 with forward
+ * secrecy and AEAD ciphers only (TLS_PRIORITIES).  Requests
  * are answered from what the last tick left: the newest snapshot and a
  * frozen copy of the counters, taken by reference under the lock; the
  * exposition is formatted outside it, on the connection's thread.
@@ -33,6 +37,7 @@
 #include "model/defaults.h"
 #include "serve/serve_int.h"
 #include "util/log.h"
+#include "util/secfile.h"
 #include "util/util.h"
 
 #define DEF_CLIENTS KG_DEFAULT_SERVE_CLIENTS_N
@@ -42,6 +47,14 @@
 #define THREAD_STACK (512 * 1024)
 #define MAX_PEM (1024 * 1024)
 #define REALM "kgtop"
+/*
+ * GnuTLS priorities: TLS 1.3 and 1.2 only; no key exchange without
+ * forward secrecy (static RSA), nor finite-field DHE (groups a client
+ * cannot judge): ECDHE; AEAD ciphers only (no CBC, no SHA-1 MAC)
+ */
+#define TLS_PRIORITIES                                                                                       \
+	"NORMAL:-VERS-ALL:+VERS-TLS1.3:+VERS-TLS1.2:-RSA:-DHE-RSA:-DHE-DSS:-CIPHER-ALL:+AES-256-GCM:+AES-128-GCM:" \
+	"+CHACHA20-POLY1305:-MAC-ALL:+AEAD:%SERVER_PRECEDENCE"
 
 /* ------------------------------------------------------------ the address */
 
@@ -109,16 +122,21 @@ make_url(const struct sockaddr_storage *ss, int port, bool tls)
 
 /* ------------------------------------------------------------ files */
 
-/* Read a whole small file (a PEM, the password file) into a string; -1 with err naming what. */
+/*
+ * Read a whole small file (a PEM, the password file) into a string; -1
+ * with err naming what.  A secret (the passwords, the key) must be
+ * readable by its owner only, any of them writable by nobody else, in
+ * directories nobody else may change (util/secfile.h).
+ */
 static int
-read_small(const char *what, const char *path, char **out, char *err, size_t errsz)
+read_small(const char *what, const char *path, bool secret, char **out, char *err, size_t errsz)
 {
-	FILE *f = util_fopen_regular(path);
+	FILE *f = secret ? secfile_open_secret(path, what, err, errsz) : secfile_open(path, what, err, errsz);
 	sbuf b = { 0 };
 	char chunk[4096];
 	size_t n;
 	if (f == NULL)
-		return util_err(err, errsz, "%s %s: %s", what, path, strerror(errno));
+		return -1;
 	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) {
 		if (b.len + n > MAX_PEM) {
 			fclose(f);
@@ -142,11 +160,8 @@ load_auth(kg_server *s, const char *path, char *err, size_t errsz)
 {
 	char *text = NULL, *line, *save = NULL;
 	int lineno = 0;
-	struct stat st;
-	if (read_small("--serve-auth", path, &text, err, errsz) < 0)
+	if (read_small("--serve-auth", path, true, &text, err, errsz) < 0)
 		return -2;
-	if (stat(path, &st) == 0 && (st.st_mode & 077) != 0)
-		log_msg(KG_LOG_WARN, "--serve-auth %s: readable by other users (chmod 600 it)", path);
 	for (line = strtok_r(text, "\n", &save); line != NULL; line = strtok_r(NULL, "\n", &save)) {
 		char *colon;
 		size_t len = strlen(line);
@@ -175,35 +190,82 @@ load_auth(kg_server *s, const char *path, char *err, size_t errsz)
 	return 0;
 }
 
-/* Equal strings, in a time that does not depend on where they differ. */
+/* The la bytes at a equal the string b, in a time that does not depend on where they differ. */
 static bool
-secret_equal(const char *a, const char *b)
+secret_equal_n(const unsigned char *a, size_t la, const char *b)
 {
-	size_t la = strlen(a), lb = strlen(b), i, n = KG_MAX(la, lb);
+	size_t lb = strlen(b), i, n = KG_MAX(la, lb);
 	unsigned char d = la != lb;
 	for (i = 0; i < n; i++)
-		d |= (unsigned char)((i < la ? a[i] : 0) ^ (i < lb ? b[i] : 0));
+		d |= (unsigned char)((i < la ? a[i] : 0) ^ (i < lb ? (unsigned char)b[i] : 0));
 	return d == 0;
 }
 
-/* True when the request may go on: no --serve-auth, or a user and password of the file. */
+/* The value of a base64 character, -1 for none. */
+static int
+b64_value(char c)
+{
+	if (c >= 'A' && c <= 'Z')
+		return c - 'A';
+	if (c >= 'a' && c <= 'z')
+		return c - 'a' + 26;
+	if (c >= '0' && c <= '9')
+		return c - '0' + 52;
+	return c == '+' ? 62 : c == '/' ? 63 : -1;
+}
+
+/* Decode base64 (padding optional) into out (n bytes at most); its length, -1 when it is not base64. */
+static ssize_t
+b64_decode(const char *in, unsigned char *out, size_t n)
+{
+	size_t len = 0;
+	unsigned acc = 0;
+	int bits = 0;
+	for (; *in != '\0' && *in != '='; in++) {
+		int v = b64_value(*in);
+		if (v < 0)
+			return -1;
+		acc = (acc << 6) | (unsigned)v;
+		bits += 6;
+		if (bits >= 8) {
+			bits -= 8;
+			if (len >= n)
+				return -1;
+			out[len++] = (unsigned char)(acc >> bits);
+		}
+	}
+	while (*in == '=')
+		in++;
+	return *in == '\0' ? (ssize_t)len : -1;
+}
+
+/*
+ * True when the request may go on: no --serve-auth, or a user and password
+ * of the file.  The Authorization header is decoded here, with its length:
+ * "user:password" is all of it, so a password followed by a NUL and more
+ * is another password (libmicrohttpd 0.9.75 hands it over cut at the NUL).
+ */
 static bool
 authorized(kg_server *s, struct MHD_Connection *conn)
 {
-	char *pass = NULL, *user;
+	const char *h = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_AUTHORIZATION);
+	unsigned char raw[1024];
+	ssize_t n;
+	const unsigned char *colon;
 	bool ok = false;
 	int i;
 	if (s->nusers == 0)
 		return true;
-	user = MHD_basic_auth_get_username_password(conn, &pass);
-	for (i = 0; user != NULL && pass != NULL && i < s->nusers; i++)
-		ok |= secret_equal(user, s->users[i]) & secret_equal(pass, s->passwords[i]);
-	if (pass != NULL) {
-		memset(pass, 0, strlen(pass));
-		MHD_free(pass);
-	}
-	if (user != NULL)
-		MHD_free(user);
+	if (h == NULL || strncasecmp(h, "Basic ", 6) != 0)
+		return false;
+	for (h += 6; *h == ' '; h++)
+		;
+	n = b64_decode(h, raw, sizeof raw);
+	colon = n > 0 ? memchr(raw, ':', (size_t)n) : NULL;
+	for (i = 0; colon != NULL && i < s->nusers; i++)
+		ok |= secret_equal_n(raw, (size_t)(colon - raw), s->users[i]) &
+		      secret_equal_n(colon + 1, (size_t)(raw + n - colon - 1), s->passwords[i]);
+	memset(raw, 0, sizeof raw);
 	return ok;
 }
 
@@ -268,7 +330,7 @@ answer_ready(kg_server *s, struct MHD_Connection *conn)
 	bool ready = false;
 	pthread_mutex_lock(&s->lock);
 	if (s->snap == NULL) {
-		snprintf(why, sizeof why, "not ready: no refresh yet\n");
+		snprintf(why, sizeof why, "not ready: no refresh yet");
 	} else {
 		ready = true;
 		for (i = 0; ready && i < s->snap->nsources; i++) {
@@ -276,11 +338,14 @@ answer_ready(kg_server *s, struct MHD_Connection *conn)
 			if (h->role == KG_ROLE_RECORDER || h->status == KG_SRC_OK)
 				continue;
 			ready = false;
-			snprintf(why, sizeof why, "not ready: %s %s%s%s\n", h->name, src_status_name(h->status),
+			snprintf(why, sizeof why, "not ready: %s %s%s%s", h->name, src_status_name(h->status),
 				 h->message != NULL ? ": " : "", h->message != NULL ? h->message : "");
 		}
 	}
 	pthread_mutex_unlock(&s->lock);
+	/* the one guard of this text answer: a source's message may quote the cluster */
+	why[util_sanitize_span(why, strnlen(why, sizeof why - 2), false)] = '\0';
+	strcat(why, "\n");
 	return ready ? answer_text(conn, MHD_HTTP_OK, "ready\n") : answer_text(conn, MHD_HTTP_SERVICE_UNAVAILABLE, why);
 }
 
@@ -308,31 +373,33 @@ static const char index_text[] = "kgtop: top for Kafka consumer groups\n"
 				 "  /healthz  the process answers\n"
 				 "  /ready    every source answered\n";
 
-/* The access handler: read-only routes, authentication, answers. */
+/* Content-Length values of a request: the first, and whether another differs. */
+typedef struct clen {
+	const char *first;
+	bool conflict;
+} clen;
+
+/* Header iterator: collect the Content-Length values. */
 static enum MHD_Result
-on_request(void *cls, struct MHD_Connection *conn, const char *url, const char *method, const char *version,
-	   const char *upload, size_t *upload_size, void **con_cls)
+on_header(void *cls, enum MHD_ValueKind kind, const char *key, const char *value)
 {
-	static int seen; /* *con_cls of a request whose headers were taken */
-	kg_server *s = cls;
-	int r;
-	(void)version;
-	(void)upload;
-	if (*con_cls == NULL) {
-		/* the headers: refuse other methods at once (their body is not read); answer the rest when complete */
-		pthread_mutex_lock(&s->lock);
-		s->requests++;
-		pthread_mutex_unlock(&s->lock);
-		if (strcmp(method, MHD_HTTP_METHOD_GET) != 0 && strcmp(method, MHD_HTTP_METHOD_HEAD) != 0)
-			return answer_text(conn, MHD_HTTP_METHOD_NOT_ALLOWED, "kgtop serves read-only: GET or HEAD\n");
-		*con_cls = &seen;
+	clen *c = cls;
+	(void)kind;
+	if (strcasecmp(key, MHD_HTTP_HEADER_CONTENT_LENGTH) != 0 || value == NULL)
 		return MHD_YES;
-	}
-	if (*upload_size != 0) {
-		*upload_size = 0; /* a body sent with GET: ignored */
-		return MHD_YES;
-	}
-	r = util_name_index(route_paths, ROUTE_COUNT, url);
+	if (c->first == NULL)
+		c->first = value;
+	else if (strcmp(c->first, value) != 0)
+		c->conflict = true;
+	if (strchr(value, ',') != NULL)
+		c->conflict = true; /* "5, 6": two lengths in one header */
+	return MHD_YES;
+}
+
+/* The answer to a request whose headers (and body) came: route r (-1 none). */
+static enum MHD_Result
+answer_route(kg_server *s, struct MHD_Connection *conn, const char *url, int r)
+{
 	if (r < 0)
 		return answer_text(conn, MHD_HTTP_NOT_FOUND, "not found: try /metrics, /stream, /healthz or /ready\n");
 	if (r != ROUTE_HEALTHZ && !authorized(s, conn)) {
@@ -365,6 +432,49 @@ on_request(void *cls, struct MHD_Connection *conn, const char *url, const char *
 	default:
 		return answer_text(conn, MHD_HTTP_OK, index_text);
 	}
+}
+
+/*
+ * The access handler: read-only routes, framing, authentication, answers.
+ * Every answer marks its connection answered (serve_conn.c: its deadline
+ * moves from the request to the answer; none for a /stream viewer).
+ */
+static enum MHD_Result
+on_request(void *cls, struct MHD_Connection *conn, const char *url, const char *method, const char *version,
+	   const char *upload, size_t *upload_size, void **con_cls)
+{
+	static int seen; /* *con_cls of a request whose headers were taken */
+	kg_server *s = cls;
+	enum MHD_Result rc;
+	clen cl = { NULL, false };
+	int r;
+	(void)version;
+	(void)upload;
+	if (*con_cls == NULL) {
+		/* the headers: refuse other methods and bad framing at once (the body is not read); the rest when complete */
+		pthread_mutex_lock(&s->lock);
+		s->requests++;
+		pthread_mutex_unlock(&s->lock);
+		MHD_get_connection_values(conn, MHD_HEADER_KIND, on_header, &cl);
+		if (strcmp(method, MHD_HTTP_METHOD_GET) != 0 && strcmp(method, MHD_HTTP_METHOD_HEAD) != 0) {
+			rc = answer_text(conn, MHD_HTTP_METHOD_NOT_ALLOWED, "kgtop serves read-only: GET or HEAD\n");
+		} else if (cl.conflict) {
+			rc = answer_text(conn, MHD_HTTP_BAD_REQUEST, "conflicting Content-Length headers\n");
+		} else {
+			*con_cls = &seen;
+			return MHD_YES;
+		}
+		serve_conn_answered(s, conn, false);
+		return rc;
+	}
+	if (*upload_size != 0) {
+		*upload_size = 0; /* a body sent with GET: ignored */
+		return MHD_YES;
+	}
+	r = util_name_index(route_paths, ROUTE_COUNT, url);
+	rc = answer_route(s, conn, url, r);
+	serve_conn_answered(s, conn, r == ROUTE_STREAM && rc == MHD_YES);
+	return rc;
 }
 
 /* libmicrohttpd's messages go to the debug log. */
@@ -438,16 +548,21 @@ srvsrc_contribute(kg_source *src, kg_builder *b)
 	kg_source_health h;
 	char msg[512];
 	int viewers;
-	uint64_t dropped, requests;
+	uint64_t dropped, requests, refused, cut;
+	char limits[160] = "";
 	pthread_mutex_lock(&s->lock);
 	viewers = s->nviewers;
 	dropped = s->dropped;
 	requests = s->requests;
+	refused = s->refused;
+	cut = s->cut_slow;
 	pthread_mutex_unlock(&s->lock);
-	snprintf(msg, sizeof msg, "%s: %d viewer%s attached, %llu cut off for falling behind, %llu requests%s%s", s->url,
-		 viewers, viewers == 1 ? "" : "s", (unsigned long long)dropped, (unsigned long long)requests,
-		 s->nusers > 0 ? "; password required" : "",
-		 s->loopback || s->tls ? "" : "; not loopback and without TLS");
+	if (refused > 0 || cut > 0)
+		snprintf(limits, sizeof limits, ", %llu connections refused (%d per address at most), %llu closed at their deadline",
+			 (unsigned long long)refused, serve_per_address(s->cfg.max_clients), (unsigned long long)cut);
+	snprintf(msg, sizeof msg, "%s: %d viewer%s attached, %llu cut off for falling behind or not reading, %llu requests%s%s%s",
+		 s->url, viewers, viewers == 1 ? "" : "s", (unsigned long long)dropped, (unsigned long long)requests, limits,
+		 s->nusers > 0 ? "; password required" : "", s->loopback || s->tls ? "" : "; not loopback and without TLS");
 	memset(&h, 0, sizeof h);
 	h.name = "serve";
 	h.status = KG_SRC_OK;
@@ -494,12 +609,13 @@ server_free(kg_server *s)
 	stream_free(s);
 	pthread_mutex_destroy(&s->lock);
 	pthread_cond_destroy(&s->more);
+	pthread_cond_destroy(&s->watch);
 	free(s->listen);
 	free(s->url);
 	free(s);
 }
 
-/* Read the certificate and key (both or neither); -2 for a usage error, -1 when unreadable. */
+/* Read the certificate and key (both or neither); -2 for a usage error (a file missing or refused). */
 static int
 load_tls(kg_server *s, char *err, size_t errsz)
 {
@@ -510,9 +626,9 @@ load_tls(kg_server *s, char *err, size_t errsz)
 		return 0;
 	if (MHD_is_feature_supported(MHD_FEATURE_TLS) != MHD_YES)
 		return util_err(err, errsz, "--serve-cert: this libmicrohttpd was built without TLS");
-	if (read_small("--serve-cert", c->cert_file, &s->cert_pem, err, errsz) < 0 ||
-	    read_small("--serve-key", c->key_file, &s->key_pem, err, errsz) < 0)
-		return -1;
+	if (read_small("--serve-cert", c->cert_file, false, &s->cert_pem, err, errsz) < 0 ||
+	    read_small("--serve-key", c->key_file, true, &s->key_pem, err, errsz) < 0)
+		return -2; /* a usage error: the file is refused or missing */
 	s->tls = true;
 	return 0;
 }
@@ -531,22 +647,26 @@ start_daemon(kg_server *s, const struct sockaddr_storage *ss, char *err, size_t 
 	OPT(MHD_OPTION_EXTERNAL_LOGGER, on_mhd_log, s); /* first: the options after it log there */
 	OPT(MHD_OPTION_SOCK_ADDR, 0, ss);
 	OPT(MHD_OPTION_CONNECTION_LIMIT, clients, NULL);
-	/* an eighth of the connections stay out of reach of any one client address */
-	OPT(MHD_OPTION_PER_IP_CONNECTION_LIMIT, clients > 7 ? clients - clients / 8 : clients, NULL);
+	/* the limit per address (by prefix) and the deadlines are serve_conn.c's */
+	OPT(MHD_OPTION_NOTIFY_CONNECTION, serve_conn_notify, s);
+	OPT(MHD_OPTION_NOTIFY_COMPLETED, serve_conn_completed, s);
 	OPT(MHD_OPTION_CONNECTION_TIMEOUT, CONN_TIMEOUT_S, NULL);
 	OPT(MHD_OPTION_CONNECTION_MEMORY_LIMIT, CONN_MEMORY, NULL);
 	OPT(MHD_OPTION_THREAD_STACK_SIZE, THREAD_STACK, NULL);
 	if (s->tls) {
 		OPT(MHD_OPTION_HTTPS_MEM_CERT, 0, s->cert_pem);
 		OPT(MHD_OPTION_HTTPS_MEM_KEY, 0, s->key_pem);
+		OPT(MHD_OPTION_HTTPS_PRIORITIES, 0, TLS_PRIORITIES);
 		flags |= MHD_USE_TLS;
 	}
 	OPT(MHD_OPTION_END, 0, NULL);
 #undef OPT
 	if (ss->ss_family == AF_INET6)
 		flags |= MHD_USE_IPv6;
+	if (serve_conn_start(s, err, errsz) < 0)
+		return -1;
 	errno = 0;
-	s->d = MHD_start_daemon(flags, 0, NULL, NULL, on_request, s, MHD_OPTION_ARRAY, opt, MHD_OPTION_END);
+	s->d = MHD_start_daemon(flags, 0, serve_conn_accept, s, on_request, s, MHD_OPTION_ARRAY, opt, MHD_OPTION_END);
 	if (s->d == NULL)
 		return util_err(err, errsz, "--serve %s: cannot listen%s%s%s", s->listen, errno ? " (" : "",
 				errno ? strerror(errno) : "", errno ? ")" : "");
@@ -574,6 +694,7 @@ serve_open(const kg_serve_config *cfg, kg_server **out, char *err, size_t errsz)
 	pthread_condattr_init(&ca);
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
 	pthread_cond_init(&s->more, &ca);
+	pthread_cond_init(&s->watch, &ca);
 	pthread_condattr_destroy(&ca);
 	s->counts = metrics_new();
 	memset(&sink, 0, sizeof sink);
@@ -595,6 +716,7 @@ serve_open(const kg_serve_config *cfg, kg_server **out, char *err, size_t errsz)
 	if (rc == 0)
 		rc = start_daemon(s, &ss, err, errsz);
 	if (rc < 0) {
+		serve_conn_stop(s);
 		server_free(s);
 		return rc;
 	}
@@ -623,5 +745,6 @@ serve_close(kg_server *s)
 	stream_stop(s);
 	if (s->d != NULL)
 		MHD_stop_daemon(s->d);
+	serve_conn_stop(s);
 	server_free(s);
 }

@@ -6,7 +6,9 @@
  *                   health source
  *   serve_stream.c  /stream: the ring of tick lines every viewer reads
  *                   from, keyframes for viewers joining, cutting off the
- *                   ones that fall behind
+ *                   ones that fall behind or stop reading
+ *   serve_conn.c    every connection's deadline (a watchdog thread) and
+ *                   the limit per address
  *
  * One mutex (lock) guards everything the collector thread and the
  * connection threads share: the newest snapshot and counters, the ring,
@@ -81,6 +83,12 @@ struct kg_server {
 
 	pthread_mutex_t lock;
 	pthread_cond_t more;       /* a tick appended, a viewer joined, or stopping */
+	pthread_cond_t watch;      /* a connection began or answered, or stopping (the watchdog) */
+	pthread_t watchdog;
+	bool watch_started, watch_stop;
+	struct sconn *conns;       /* every connection, with its address and deadline */
+	uint64_t refused;          /* connections refused: their address held its share */
+	uint64_t cut_slow;         /* connections closed at their deadline */
 	kg_snapshot *snap;         /* newest, one reference */
 	kg_metrics *frozen;        /* a copy of counts, one reference */
 	sring ring;
@@ -91,6 +99,23 @@ struct kg_server {
 	uint64_t requests;
 	bool stopping;
 };
+
+/* -------------------------------------------------------- serve_conn.c */
+
+/* Connections one address may hold: an eighth of --serve-clients, at least two. */
+int serve_per_address(int max_clients);
+/* libmicrohttpd's accept policy: MHD_NO for an address that holds its share (cls the server). */
+enum MHD_Result serve_conn_accept(void *cls, const struct sockaddr *addr, socklen_t addrlen);
+/* libmicrohttpd's connection notice (MHD_OPTION_NOTIFY_CONNECTION, cls the server). */
+void serve_conn_notify(void *cls, struct MHD_Connection *conn, void **socket_context,
+		       enum MHD_ConnectionNotificationCode toe);
+/* libmicrohttpd's request notice (MHD_OPTION_NOTIFY_COMPLETED): the next request's deadline. */
+void serve_conn_completed(void *cls, struct MHD_Connection *conn, void **con_cls, enum MHD_RequestTerminationCode toe);
+/* A request was answered (stream: a /stream viewer, no deadline from now on). */
+void serve_conn_answered(struct kg_server *s, struct MHD_Connection *conn, bool stream);
+/* Start and stop the watchdog; start: -1 with err. */
+int serve_conn_start(struct kg_server *s, char *err, size_t errsz);
+void serve_conn_stop(struct kg_server *s);
 
 /* ------------------------------------------------------ serve_stream.c */
 

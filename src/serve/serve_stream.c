@@ -8,7 +8,13 @@
  * the ring keeps the newest lines up to --serve-buffer bytes, and a viewer
  * whose next line was dropped from the ring has fallen that far behind.
  * The collector then marks it cut off; its connection sends a last line,
- * {"kgtop_stream_end":"why"}, and ends.  A viewer joining waits for the
+ * {"kgtop_stream_end":"why"} (on a line of its own: after a newline when
+ * it was in the middle of one), and ends.  So does a viewer that accepts
+ * nothing for KG_SERVE_STALL_S while stream waits for it (a reader that
+ * stopped reading, before the ring leaves it behind): both are counted
+ * (kgtop_stream_viewers_dropped_total), and libmicrohttpd's idle timeout
+ * of a viewer's connection is twice that, so the notice is there for it
+ * to read when it reads again.  A viewer joining waits for the
  * next tick, which brings a header and a keyframe of that tick for every
  * viewer joining at it (one buffer, shared); it goes on with the ring
  * from the tick after.
@@ -30,6 +36,7 @@
 #include <sys/socket.h>
 #include <time.h>
 
+#include "model/defaults.h"
 #include "serve/serve_int.h"
 #include "util/log.h"
 #include "util/util.h"
@@ -110,28 +117,48 @@ key_unref(skey *k)
 	}
 }
 
-/* End a viewer's stream with a last line saying why (lock held); behind: it fell behind (counted). */
+/* Why a viewer's stream ends. */
+typedef enum cut_why {
+	CUT_BEHIND,  /* fell further behind than the ring holds (counted) */
+	CUT_STALLED, /* accepted nothing for KG_SERVE_STALL_S while stream waited (counted) */
+	CUT_STOP,    /* the collector stops */
+} cut_why;
+
+/* End a viewer's stream with a last line saying why, on a line of its own (lock held). */
 static void
-viewer_cut(kg_server *s, sclient *c, bool behind)
+viewer_cut(kg_server *s, sclient *c, cut_why w)
 {
 	char why[160], size[32];
+	bool midline = c->line_off > 0 || (c->key != NULL && c->key_off > 0);
 	if (c->cut)
 		return;
 	c->cut = true;
 	c->notice_off = 0;
 	key_unref(c->key);
 	c->key = NULL;
-	if (behind) {
+	if (w == CUT_BEHIND) {
 		fmt_size(size, sizeof size, s->ring.max_bytes);
 		snprintf(why, sizeof why,
 			 "cut off: this viewer fell more than %s of stream behind the collector (its --serve-buffer)",
 			 size);
-		s->dropped++;
-		log_msg(KG_LOG_INFO, "serve: /stream viewer %s %s", c->peer, why);
+	} else if (w == CUT_STALLED) {
+		snprintf(why, sizeof why, "cut off: this viewer read nothing for %d s while stream waited for it",
+			 KG_SERVE_STALL_S);
 	} else {
 		snprintf(why, sizeof why, "the collector stopped");
 	}
-	snprintf(c->notice, sizeof c->notice, "{\"kgtop_stream_end\":\"%s\"}\n", why);
+	if (w != CUT_STOP) {
+		s->dropped++;
+		log_msg(KG_LOG_INFO, "serve: /stream viewer %s %s", c->peer, why);
+	}
+	snprintf(c->notice, sizeof c->notice, "%s{\"kgtop_stream_end\":\"%s\"}\n", midline ? "\n" : "", why);
+}
+
+/* True when stream waits for the viewer (lock held): its keyframe, or ring lines it has not sent. */
+static bool
+viewer_pending(const kg_server *s, const sclient *c)
+{
+	return c->key != NULL || (c->joined && c->next_n < s->ring.first_n + (int64_t)s->ring.count);
 }
 
 /* ------------------------------------------------- the collector's side */
@@ -143,12 +170,17 @@ stream_line(void *arg, int64_t n, const char *line, size_t len)
 	kg_server *s = arg;
 	char *copy = xmalloc(len ? len : 1);
 	sclient *c;
+	int64_t now = util_mono_us();
 	memcpy(copy, line, len);
 	pthread_mutex_lock(&s->lock);
 	ring_push(&s->ring, n, copy, len);
 	for (c = s->viewers; c != NULL; c = c->next) {
-		if (c->joined && !c->cut && c->next_n < s->ring.first_n)
-			viewer_cut(s, c, true);
+		if (!c->joined || c->cut)
+			continue;
+		if (c->next_n < s->ring.first_n)
+			viewer_cut(s, c, CUT_BEHIND);
+		else if (viewer_pending(s, c) && now - c->last_send > KG_SERVE_STALL_S * KG_SEC_US)
+			viewer_cut(s, c, CUT_STALLED);
 	}
 	pthread_mutex_unlock(&s->lock);
 	pthread_cond_broadcast(&s->more);
@@ -229,7 +261,7 @@ viewer_fill(kg_server *s, sclient *c, char *buf, size_t max)
 	while (n < max && c->joined && c->key == NULL && !c->cut) {
 		sline *l;
 		if (c->next_n < s->ring.first_n) {
-			viewer_cut(s, c, true);
+			viewer_cut(s, c, CUT_BEHIND);
 			break;
 		}
 		if (c->next_n >= s->ring.first_n + (int64_t)s->ring.count)
@@ -268,7 +300,7 @@ viewer_read(void *cls, uint64_t pos, char *buf, size_t max)
 		int64_t now, until;
 		struct timespec ts;
 		if (s->stopping)
-			viewer_cut(s, c, false);
+			viewer_cut(s, c, CUT_STOP);
 		n = viewer_fill(s, c, buf, max);
 		now = util_mono_us();
 		if (n > 0) {
@@ -351,6 +383,8 @@ stream_answer(kg_server *s, struct MHD_Connection *conn)
 		int sz = SNDBUF;
 		setsockopt(ci->connect_fd, SOL_SOCKET, SO_SNDBUF, &sz, sizeof sz);
 	}
+	/* a viewer that stops reading is cut off by the collector first, and has as long again to read why */
+	MHD_set_connection_option(conn, MHD_CONNECTION_OPTION_TIMEOUT, (unsigned)(2 * KG_SERVE_STALL_S));
 	r = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, BLOCK, viewer_read, c, viewer_free);
 	if (r == NULL) {
 		free(c);

@@ -29,10 +29,10 @@ log_open(const char *path, int verbose, char *err, size_t errsz)
 	pthread_mutex_lock(&lock);
 	level_max = verbose <= 0 ? KG_LOG_WARN : verbose == 1 ? KG_LOG_INFO : KG_LOG_DEBUG;
 	if (path != NULL) {
-		FILE *f = secfile_create(path, "a"); /* 0600: it may name hosts and groups */
+		FILE *f = secfile_create(path, "a", "--log", err, errsz); /* 0600: it may name hosts and groups */
 		if (f == NULL) {
 			pthread_mutex_unlock(&lock);
-			return util_err(err, errsz, "--log %s: %s", path, strerror(errno));
+			return -1;
 		}
 		setvbuf(f, NULL, _IOLBF, 0);
 		log_file = f;
@@ -73,8 +73,51 @@ log_msg(kg_log_level level, const char *fmt, ...)
 		fprintf(log_file, "%s.%03ld %-5s %s\n", ts, now.tv_nsec / 1000000, names[level], msg);
 	}
 	if (to_stderr && level <= KG_LOG_WARN)
-		fprintf(stderr, "kgtop: %s\n", msg);
+		fprintf(stderr, "kgtop: %s\n", msg); /* msg is safe: sanitized above */
 	pthread_mutex_unlock(&lock);
+}
+
+/*
+ * Say something on stderr: "kgtop: " and the message, made safe (names and
+ * messages in it may come from the cluster, a stream or a file: controls
+ * and invalid UTF-8 become '?', a line break too unless the message is
+ * lines of kgtop's own, see log_say_lines), then a line break.  The one
+ * way kgtop writes to stderr.
+ */
+static void
+say(bool lines, const char *prefix, const char *fmt, va_list ap)
+{
+	sbuf b = { 0 };
+	sbuf_adds(&b, prefix);
+	sbuf_vaddf(&b, fmt, ap);
+	sbuf_sanitize(&b, 0, lines);
+	if (b.len == 0 || b.s[b.len - 1] != '\n')
+		sbuf_addc(&b, '\n');
+	pthread_mutex_lock(&lock);
+	fwrite(b.s, 1, b.len, stderr);
+	fflush(stderr);
+	pthread_mutex_unlock(&lock);
+	sbuf_free(&b);
+}
+
+/* Say one line on stderr, "kgtop: " first (see say()). */
+void
+log_say(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	say(false, "kgtop: ", fmt, ap);
+	va_end(ap);
+}
+
+/* Say text of several lines on stderr as it is (line breaks kept, the rest made safe). */
+void
+log_say_lines(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	say(true, "", fmt, ap);
+	va_end(ap);
 }
 
 /* Would a message of this level go anywhere? */

@@ -27,6 +27,10 @@ int log_open(const char *path, int verbose, char *err, size_t errsz);
 void log_set_stderr(bool on);
 /* Log a message. */
 void log_msg(kg_log_level level, const char *fmt, ...) KG_PRINTF(2, 3);
+/* Say one line on stderr, "kgtop: " first, made safe (controls, line breaks, invalid UTF-8 as '?'). */
+void log_say(const char *fmt, ...) KG_PRINTF(1, 2);
+/* Say lines on stderr as they are, line breaks kept and the rest made safe. */
+void log_say_lines(const char *fmt, ...) KG_PRINTF(1, 2);
 /* True when a message of this level would be written (to skip costly formatting). */
 bool log_enabled(kg_log_level level);
 /* Close the log file. */

@@ -103,9 +103,54 @@ file_check(int fd, const char *path, const char *what, char *err, size_t errsz)
 	return 0;
 }
 
+static FILE *secfile_open_as(const char *path, const char *what, bool secret, char *err, size_t errsz);
+
+/* Who besides the owner may read: "group", "others", "group and others". */
+static const char *
+readers(mode_t m)
+{
+	if ((m & S_IRGRP) && (m & S_IROTH))
+		return "group and others";
+	return (m & S_IRGRP) ? "group" : "others";
+}
+
+/* A secret: nobody but its owner may read or write it (as ssh wants a private key); -1 with err. */
+static int
+secret_check(int fd, const char *path, const char *what, char *err, size_t errsz)
+{
+	struct stat sb;
+	mode_t m;
+	if (fstat(fd, &sb) < 0)
+		return util_err(err, errsz, "%s %s: %s", what, path, strerror(errno));
+	m = sb.st_mode & 07777;
+	if (m & (S_IRGRP | S_IROTH))
+		return util_err(err, errsz,
+				"%s %s: mode %04o lets %s read it: a secret must be its owner's alone, so kgtop refuses "
+				"it (fix: chmod 600 %s)",
+				what, path, (unsigned)m, readers(m), path);
+	if (m & (S_IXUSR | S_IXGRP | S_IXOTH))
+		return util_err(err, errsz, "%s %s: mode %04o: a secret is no program, so kgtop refuses it (fix: chmod 600 %s)",
+				what, path, (unsigned)m, path);
+	return 0;
+}
+
 /* Open a file that may change what kgtop does. */
 FILE *
 secfile_open(const char *path, const char *what, char *err, size_t errsz)
+{
+	return secfile_open_as(path, what, false, err, errsz);
+}
+
+/* Open a secret (a password file, a private key): secfile_open's rules, and readable by its owner only. */
+FILE *
+secfile_open_secret(const char *path, const char *what, char *err, size_t errsz)
+{
+	return secfile_open_as(path, what, true, err, errsz);
+}
+
+/* Open a file by the rules; a secret also by secret_check's. */
+static FILE *
+secfile_open_as(const char *path, const char *what, bool secret, char *err, size_t errsz)
 {
 	char *real = realpath(path, NULL);
 	int fd, e;
@@ -124,7 +169,8 @@ secfile_open(const char *path, const char *what, char *err, size_t errsz)
 		errno = e;
 		return NULL;
 	}
-	if (file_check(fd, path, what, err, errsz) < 0 || dirs_check(real, path, what, err, errsz) < 0) {
+	if (file_check(fd, path, what, err, errsz) < 0 || (secret && secret_check(fd, path, what, err, errsz) < 0) ||
+	    dirs_check(real, path, what, err, errsz) < 0) {
 		close(fd);
 		free(real);
 		errno = EACCES;
@@ -141,21 +187,68 @@ secfile_open(const char *path, const char *what, char *err, size_t errsz)
 	return f;
 }
 
-/* Open a file for writing, created 0600. */
-FILE *
-secfile_create(const char *path, const char *mode)
+/* What kgtop writes to: a regular file of the user's that nobody else may read or write; -1 with err. */
+static int
+append_check(int fd, const char *path, const char *what, char *err, size_t errsz)
 {
-	int flags = O_WRONLY | O_CREAT | O_CLOEXEC | O_NOCTTY;
+	struct stat sb;
+	if (fstat(fd, &sb) < 0)
+		return util_err(err, errsz, "%s %s: %s", what, path, strerror(errno));
+	if (!S_ISREG(sb.st_mode))
+		return util_err(err, errsz, "%s %s: not a regular file", what, path);
+	if (!owner_ok(sb.st_uid))
+		return util_err(err, errsz, "%s %s: the file belongs to uid %ld, not to you: kgtop does not write to it",
+				what, path, (long)sb.st_uid);
+	if ((sb.st_mode & 077) != 0)
+		return util_err(err, errsz,
+				"%s %s: mode %04o lets others at what kgtop writes: kgtop refuses to add to it (fix: chmod "
+				"600 %s)",
+				what, path, (unsigned)(sb.st_mode & 07777), path);
+	return 0;
+}
+
+/*
+ * Open a file for writing: never through a symbolic link (O_NOFOLLOW);
+ * "w" creates it (0600) and refuses one that exists (O_EXCL); "a" appends
+ * to one that exists only when it is a regular file of the user that
+ * nobody else may read or write, else creates it (0600).
+ */
+FILE *
+secfile_create(const char *path, const char *mode, const char *what, char *err, size_t errsz)
+{
+	int flags = O_WRONLY | O_CREAT | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW;
 	int fd, e;
 	FILE *f;
-	flags |= mode[0] == 'a' ? O_APPEND : O_TRUNC;
+	flags |= mode[0] == 'a' ? O_APPEND : O_EXCL;
 	fd = open(path, flags, 0600);
-	if (fd < 0)
+	if (fd < 0) {
+		struct stat sb;
+		e = errno;
+		if (e == EEXIST && lstat(path, &sb) == 0 && S_ISLNK(sb.st_mode))
+			e = ELOOP; /* O_EXCL says a link exists, whatever it points to */
+		if (e == EEXIST && stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
+			util_err(err, errsz, "%s %s: %s", what, path, strerror(EISDIR));
+		else if (e == EEXIST)
+			util_err(err, errsz, "%s %s: the file exists: kgtop writes a new file, never over another (remove it, "
+					     "or name a new one)", what, path);
+		else if (e == ELOOP)
+			util_err(err, errsz, "%s %s: a symbolic link: kgtop does not write through links (name the file itself)",
+				 what, path);
+		else
+			util_err(err, errsz, "%s %s: %s", what, path, strerror(e));
+		errno = e;
 		return NULL;
+	}
+	if (append_check(fd, path, what, err, errsz) < 0) {
+		close(fd);
+		errno = EACCES;
+		return NULL;
+	}
 	f = fdopen(fd, mode);
 	if (f == NULL) {
 		e = errno;
 		close(fd);
+		util_err(err, errsz, "%s %s: %s", what, path, strerror(e));
 		errno = e;
 	}
 	return f;

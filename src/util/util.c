@@ -14,7 +14,6 @@
 #include <time.h>
 #include <unistd.h>
 
-static void sbuf_vaddf(sbuf *b, const char *fmt, va_list ap);
 
 static void (*oom_hook)(void);
 
@@ -205,7 +204,7 @@ sbuf_pad(sbuf *b, char c, size_t n)
 }
 
 /* Append formatted text from a va_list. */
-static void
+void
 sbuf_vaddf(sbuf *b, const char *fmt, va_list ap)
 {
 	va_list aq;
@@ -452,6 +451,33 @@ util_fmt_count(char *buf, size_t n, int64_t v)
 		snprintf(buf, n, "%.0f%c", d, sfx[i]);
 }
 
+/*
+ * Format a count compactly in at most width characters: as many decimals
+ * as fit, two at most ("1.95M", "19.5k"), else none ("20k", rounded to
+ * the nearest, as util_fmt_count does past 9.95 of a unit).
+ */
+void
+util_fmt_count_fit(char *buf, size_t n, int64_t v, int width)
+{
+	const char *sfx = "kMGTP";
+	double d = (double)v;
+	int i = -1, dec;
+	if (v < 1000 || width <= 0) {
+		util_fmt_count(buf, n, v);
+		return;
+	}
+	while (d >= 999.5 && i < 4) {
+		d /= 1000.0;
+		i++;
+	}
+	for (dec = 2; dec > 0; dec--) {
+		snprintf(buf, n, "%.*f%c", dec, d, sfx[i]);
+		if ((int)strlen(buf) <= width)
+			return;
+	}
+	snprintf(buf, n, "%.0f%c", d, sfx[i]);
+}
+
 /* Format a duration compactly. */
 void
 util_fmt_duration(char *buf, size_t n, int64_t us)
@@ -581,15 +607,26 @@ util_char_unsafe(long cp)
 	       (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069);
 }
 
-/* Replace invalid UTF-8 and unsafe characters (util_char_unsafe) with one '?' each, in place. */
-void
-util_sanitize_text(char *s)
+/*
+ * Replace invalid UTF-8 and unsafe characters (util_char_unsafe) in the n
+ * bytes at s with one '?' each, in place, moving what follows back over
+ * the bytes saved; '\n' stays when keep_newlines.  The new length.
+ */
+size_t
+util_sanitize_span(char *s, size_t n, bool keep_newlines)
 {
-	size_t n = strlen(s), r = 0, w = 0;
+	size_t r = 0, w = 0;
 	while (r < n) {
 		long cp;
-		size_t used = util_utf8_decode(s + r, n - r, &cp);
-		if (cp < 0 || util_char_unsafe(cp)) {
+		size_t used;
+		if ((unsigned char)s[r] >= 0x20 && (unsigned char)s[r] < 0x7f) {
+			s[w++] = s[r++]; /* printable ASCII, most of every output: no decoding */
+			continue;
+		}
+		used = util_utf8_decode(s + r, n - r, &cp);
+		if (cp == '\n' && keep_newlines) {
+			s[w++] = '\n';
+		} else if (cp < 0 || util_char_unsafe(cp)) {
 			s[w++] = '?';
 		} else {
 			memmove(s + w, s + r, used);
@@ -597,5 +634,22 @@ util_sanitize_text(char *s)
 		}
 		r += used;
 	}
-	s[w] = '\0';
+	return w;
+}
+
+/* Replace invalid UTF-8 and unsafe characters (util_char_unsafe) with one '?' each, in place. */
+void
+util_sanitize_text(char *s)
+{
+	s[util_sanitize_span(s, strlen(s), false)] = '\0';
+}
+
+/* The text of b from byte from on made safe (util_sanitize_span); its length follows. */
+void
+sbuf_sanitize(sbuf *b, size_t from, bool keep_newlines)
+{
+	if (b->s == NULL || from >= b->len)
+		return;
+	b->len = from + util_sanitize_span(b->s + from, b->len - from, keep_newlines);
+	b->s[b->len] = '\0';
 }

@@ -81,6 +81,8 @@ void sbuf_adds(sbuf *b, const char *s);
 void sbuf_addc(sbuf *b, char c);
 /* Append n copies of c (padding). */
 void sbuf_pad(sbuf *b, char c, size_t n);
+/* Append formatted text (a va_list). */
+void sbuf_vaddf(sbuf *b, const char *fmt, va_list ap) KG_PRINTF(2, 0);
 /* Append formatted text. */
 void sbuf_addf(sbuf *b, const char *fmt, ...) KG_PRINTF(2, 3);
 /* Append s as a JSON string literal (quoted; unsafe characters as \uXXXX, invalid UTF-8 as \ufffd). */
@@ -111,6 +113,8 @@ int64_t util_parse_duration_us(const char *s);
 int64_t util_parse_size(const char *s);
 /* Format a count compactly: 999, 1.2k, 34k, 1.2M, 5.6G. */
 void util_fmt_count(char *buf, size_t n, int64_t v);
+/* Format a count in at most width characters: "1.95M", "19.5k" as they fit, else "20k" (width 0: util_fmt_count). */
+void util_fmt_count_fit(char *buf, size_t n, int64_t v, int width);
 /* Format a duration compactly: 850ms, 2.4s, 1m05s, 3h12m. */
 void util_fmt_duration(char *buf, size_t n, int64_t us);
 /*
@@ -129,7 +133,16 @@ size_t util_utf8_valid_prefix(const char *s, size_t n);
  * recordings) writes it as \uXXXX.
  */
 bool util_char_unsafe(long cp);
+/*
+ * Replace invalid UTF-8 and unsafe characters in the n bytes at s with one
+ * '?' each, in place (a NUL is unsafe too); '\n' stays when keep_newlines.
+ * Returns the new length: the text may shrink, and what follows it up to
+ * n is left as it was, so a writer writes the length returned.
+ */
+size_t util_sanitize_span(char *s, size_t n, bool keep_newlines);
 /* Replace invalid UTF-8 and unsafe characters in s (in place, it may shrink) with '?'. */
 void util_sanitize_text(char *s);
+/* Text output's guard: sanitize b from byte from to its end (util_sanitize_span), b->len follows. */
+void sbuf_sanitize(sbuf *b, size_t from, bool keep_newlines);
 
 #endif

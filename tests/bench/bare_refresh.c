@@ -15,8 +15,8 @@
  * The reads: the groups in the listing's order, each group's committed
  * partitions in the order its answer gave them; a partition is read when
  * its committed offset is behind its log end and not below its log start,
- * once (the first group that wants it gives the offset), at most
- * KG_STAMP_READS of them.  Every refresh reads as kgtop's first refresh
+ * once (of two groups that want it at two offsets, the offset further
+ * behind), at most KG_STAMP_READS of them.  Every refresh reads as kgtop's first refresh
  * does: kgtop keeps what it read and reads a partition again only when
  * its offset moved, this program keeps nothing.  Each read is the simple
  * consumer on the one handle: rd_kafka_consume_start_queue() at the
@@ -31,10 +31,13 @@
  *
  * It keeps no model, builds no snapshot and prints one line per refresh:
  *   refresh N: groups G members M committed C partitions P wall_ms W cpu_ms U reads R answered A timestamps T
+ *     describe_wall_ms DW describe_cpu_ms DU
  * (R reads started, A of them answered before the deadline, T of the
- * answers a record with a timestamp), so bench_scale can set kgtop's CPU
- * against it in the same run.
- *   bare_refresh BOOTSTRAP [-n REFRESHES] [-w WINDOW] [-d GROUPS] [-p PARTITIONS]
+ * answers a record with a timestamp; DW and DU the describe phase alone),
+ * so bench_scale can set kgtop's CPU against it in the same run.
+ *   bare_refresh BOOTSTRAP [-n REFRESHES] [-w WINDOW] [-d GROUPS] [-p PARTITIONS] [-D]
+ * -D: the describe path only (metadata, the listing, the descriptions), for
+ * tests/bench/describe.sh.
  */
 #include "config.h"
 
@@ -411,9 +414,13 @@ reads(state *s)
 			const commit *x = &s->gc[g][c];
 			topic *t = &s->t[x->topic];
 			int p = x->partition;
-			if (p < 0 || p >= t->np || t->end[p] <= x->offset || (t->start[p] >= 0 && x->offset < t->start[p]) ||
-			    t->read[p] >= 0)
-				continue; /* no lag, below the log start, or read already */
+			if (p < 0 || p >= t->np || t->end[p] <= x->offset || (t->start[p] >= 0 && x->offset < t->start[p]))
+				continue; /* no lag, or below the log start */
+			if (t->read[p] >= 0) { /* read already: the offset further behind */
+				if (x->offset < w[t->read[p]].offset)
+					w[t->read[p]].offset = x->offset;
+				continue;
+			}
 			t->read[p] = n;
 			w[n++] = (rread){ x->topic, p, x->offset, 0, 0 };
 		}
@@ -474,13 +481,13 @@ main(int argc, char **argv)
 	state s;
 	rd_kafka_conf_t *conf = rd_kafka_conf_new();
 	char e[512];
-	int n = 1, i, opt;
+	int n = 1, i, opt, describe_only = 0;
 	memset(&s, 0, sizeof s);
 	s.window = 500;
 	s.dchunk = 50;
 	s.pchunk = 500;
-	while ((opt = getopt(argc, argv, "n:w:d:p:")) != -1) {
-		int v = atoi(optarg);
+	while ((opt = getopt(argc, argv, "n:w:d:p:D")) != -1) {
+		int v = opt == 'D' ? 1 : atoi(optarg);
 		if (v <= 0)
 			die("options take a positive number");
 		if (opt == 'n')
@@ -491,11 +498,13 @@ main(int argc, char **argv)
 			s.dchunk = v;
 		else if (opt == 'p')
 			s.pchunk = v;
+		else if (opt == 'D')
+			describe_only = 1;
 		else
-			die("usage: bare_refresh BOOTSTRAP [-n REFRESHES] [-w WINDOW] [-d GROUPS] [-p PARTITIONS]");
+			die("usage: bare_refresh BOOTSTRAP [-n REFRESHES] [-w WINDOW] [-d GROUPS] [-p PARTITIONS] [-D]");
 	}
 	if (optind >= argc)
-		die("usage: bare_refresh BOOTSTRAP [-n REFRESHES] [-w WINDOW] [-d GROUPS] [-p PARTITIONS]");
+		die("usage: bare_refresh BOOTSTRAP [-n REFRESHES] [-w WINDOW] [-d GROUPS] [-p PARTITIONS] [-D]");
 	if (rd_kafka_conf_set(conf, "bootstrap.servers", argv[optind], e, sizeof e) != RD_KAFKA_CONF_OK ||
 	    rd_kafka_conf_set(conf, "reconnect.backoff.max.ms", "1000", e, sizeof e) != RD_KAFKA_CONF_OK ||
 	    rd_kafka_conf_set(conf, "fetch.message.max.bytes", "65536", e, sizeof e) != RD_KAFKA_CONF_OK ||
@@ -511,18 +520,25 @@ main(int argc, char **argv)
 		die(e);
 	s.q = rd_kafka_queue_new(s.rk);
 	for (i = 1; i <= n; i++) {
-		int64_t t0 = mono_us(), c0 = cpu_us();
+		int64_t t0 = mono_us(), c0 = cpu_us(), dt0, dc0, dt, dc;
 		s.members = s.committed = s.partitions = s.reads = s.answered = s.stamped = 0;
 		metadata(&s);
 		list(&s);
+		dt0 = mono_us();
+		dc0 = cpu_us();
 		describe(&s);
-		offsets(&s);
-		log_end(&s);
-		reads(&s);
+		dt = mono_us() - dt0;
+		dc = cpu_us() - dc0;
+		if (!describe_only) {
+			offsets(&s);
+			log_end(&s);
+			reads(&s);
+		}
 		printf("refresh %d: groups %zu members %ld committed %ld partitions %ld wall_ms %.1f cpu_ms %.1f reads %ld "
-		       "answered %ld timestamps %ld\n",
+		       "answered %ld timestamps %ld describe_wall_ms %.1f describe_cpu_ms %.1f\n",
 		       i, s.ng, s.members, s.committed, s.partitions, (double)(mono_us() - t0) / 1000.0,
-		       (double)(cpu_us() - c0) / 1000.0, s.reads, s.answered, s.stamped);
+		       (double)(cpu_us() - c0) / 1000.0, s.reads, s.answered, s.stamped, (double)dt / 1000.0,
+		       (double)dc / 1000.0);
 		fflush(stdout);
 	}
 	rd_kafka_queue_destroy(s.q);

@@ -39,23 +39,6 @@
 #define WINDOW_S 10
 #define ROUNDS 3
 
-/* A free port on 127.0.0.1. */
-static int
-free_port(void)
-{
-	struct sockaddr_in a;
-	socklen_t len = sizeof a;
-	int fd = socket(AF_INET, SOCK_STREAM, 0), port = -1;
-	memset(&a, 0, sizeof a);
-	a.sin_family = AF_INET;
-	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	if (fd >= 0 && bind(fd, (struct sockaddr *)&a, sizeof a) == 0 && getsockname(fd, (struct sockaddr *)&a, &len) == 0)
-		port = ntohs(a.sin_port);
-	if (fd >= 0)
-		close(fd);
-	return port;
-}
-
 /* Start the real kgtop serving on port with interval seconds; its pid, -1 on failure. */
 static pid_t
 kgtop_start(const char *bootstrap, int port, const char *interval)
@@ -72,7 +55,8 @@ kgtop_start(const char *bootstrap, int port, const char *interval)
 		dup2(null, 0);
 		dup2(null, 1); /* not a terminal: headless */
 		setenv("KGTOP_CONFIG", "none", 1);
-		execl(bin, bin, "-b", bootstrap, "-i", interval, "--serve", listen, (char *)NULL);
+		/* 50 viewers from one address: room for them (one address holds an eighth of --serve-clients) */
+		execl(bin, bin, "-b", bootstrap, "-i", interval, "--serve", listen, "--serve-clients", "512", (char *)NULL);
 		_exit(127);
 	}
 	return pid;
@@ -194,7 +178,7 @@ cmp_i64(const void *a, const void *b)
 static void
 bench_scrape(fixture *f)
 {
-	int port = free_port();
+	int port = fixture_free_port();
 	pid_t pid = kgtop_start(f->bootstrap, port, "60");
 	int64_t t[SCRAPES];
 	long r0, r1;
@@ -294,7 +278,7 @@ window(pid_t pid, int *fds, int n, int secs, long long *bytes)
 static void
 bench_viewers(fixture *f)
 {
-	int port = free_port(), fds[VIEWERS], i, r, open_ = 0;
+	int port = fixture_free_port(), fds[VIEWERS], i, r, open_ = 0;
 	pid_t pid = kgtop_start(f->bootstrap, port, "1");
 	long long bytes, total = 0;
 	double none[ROUNDS + 1], with[ROUNDS], sn = 0, sw = 0;

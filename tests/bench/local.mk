@@ -94,3 +94,10 @@ bench-progress: tests/bench/bench_progress tests/fixture-broker kgtop
 	tests/bench/bench_progress
 	top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' sh $(top_srcdir)/tests/bench/progress_requests.sh
 .PHONY: bench-progress
+# librdkafka (issue 21): the describe path at 2,000 and 10,000 groups, against a broker before Kafka 3.7
+# and a Kafka 4 one, for this build's librdkafka: make bench-describe
+EXTRA_DIST += tests/bench/describe.sh
+bench: bench-describe
+bench-describe: tests/bench/bare_refresh tests/fixture-broker kgtop
+	top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' sh $(top_srcdir)/tests/bench/describe.sh
+.PHONY: bench-describe

@@ -80,7 +80,15 @@ t_is "$(awk -F'"JoinGroup":' '/rejected_writes/{split($3,a,","); print a[1]}' "$
 # librdkafka's own diagnosis reaches the message: TLS spoken to a plaintext broker
 "$KGTOP" -c none -b "$BOOTSTRAP" -X security.protocol=SSL --once >"$T_TMP/tls" 2>&1
 t_is "$?" 1 "TLS against a plaintext listener exits 1"
-t_contains "$T_TMP/tls" "SSL handshake failed" "and says the TLS handshake failed, in librdkafka's words"
+# (librdkafka 2.14.2 words it either way, by timing: "SSL handshake failed: Disconnected: SSL connection
+# closed by peer: connecting to a PLAINTEXT broker listener?" or "Disconnected: SSL connection closed by
+# peer (after 0ms in state SSL_HANDSHAKE)"; 2.0.2 "SSL handshake failed: ...unexpected eof...")
+if grep -q "SSL handshake failed\|(in state SSL_HANDSHAKE)" "$T_TMP/tls"; then
+	t_ok 0 "and says the TLS handshake failed, in librdkafka's words"
+else
+	t_ok 1 "and says the TLS handshake failed, in librdkafka's words"
+	sed 's/^/#   /' "$T_TMP/tls"
+fi
 # --once with --record answers (the recorder is no source to wait for) and writes a recording
 "$KGTOP" -c none -b "$BOOTSTRAP" --once --record "$T_TMP/once.kgrec" >"$T_TMP/once-rec" 2>&1
 t_is "$?" 0 "--once --record exits 0"

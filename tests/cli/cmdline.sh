@@ -71,6 +71,14 @@ for lib in "kgtop " "librdkafka " "libcurl " "ncurses " "cJSON "; do
 done
 "$KGTOP" -V >"$T_TMP/v" 2>&1
 t_is "$(cat "$T_TMP/v")" "$(cat "$T_TMP/version")" "-V says the same"
+# which librdkafka: the version configure built against (the bundled pin, or the system's), and how
+# it is linked as the binary's own needs show (no librdkafka.so: the bundled one, static)
+rdk=$(sed -n 's/^KG_RDKAFKA_VERSION = //p' "$top_builddir/Makefile")
+if ldd "$KGTOP" | grep -q 'librdkafka\.so'; then how="system shared library"; else how="bundled, linked statically"; fi
+t_is "$(grep '^librdkafka ' "$T_TMP/version")" "librdkafka $rdk ($how)" \
+	"--version says which librdkafka runs ($rdk) and how it is linked ($how)"
+# one cJSON, the system's: the binary imports it (a static librdkafka's vendored copy would define it)
+t_ok "$(nm -D "$KGTOP" | grep -q ' U cJSON_Parse$'; echo $?)" "cJSON comes from the system's libcjson, not from a copy linked in"
 
 # named clusters: [cluster NAME] sections, -C NAME, -C list
 cat >"$T_TMP/clusters" <<EOF

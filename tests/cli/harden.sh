@@ -138,6 +138,93 @@ for f in r.kgrec k.log e.jsonl; do
 	t_is "$(stat -c %a "$T_TMP/$f" 2>/dev/null)" 600 "$f is created 0600 (umask 022)"
 done
 
+# ------------------------------------------- secrets and written files (issue 25)
+fixture_start join-range.json --manual || exit 1
+mkdir -p "$T_TMP/sec"
+chmod 700 "$T_TMP/sec"
+printf 'alice:s3cret-pw\n' >"$T_TMP/sec/auth"
+for mode in 666 622 640 604; do
+	chmod "$mode" "$T_TMP/sec/auth"
+	"$KGTOP" -c none -b "$BOOTSTRAP" --serve 127.0.0.1:0 --serve-auth "$T_TMP/sec/auth" --duration 1 >/dev/null 2>"$T_TMP/sec.err"
+	rc=$?
+	if [ "$rc" -eq 2 ] && grep -q "auth: mode 0$mode lets .* so kgtop refuses it (fix: chmod" "$T_TMP/sec.err"; then
+		t_ok 0 "--serve-auth at $mode is refused with the chmod that fixes it"
+	else
+		t_ok 1 "--serve-auth at $mode is refused with the chmod that fixes it (exit $rc)"
+		sed 's/^/#   /' "$T_TMP/sec.err"
+	fi
+done
+chmod 600 "$T_TMP/sec/auth"
+chmod 777 "$T_TMP/sec"
+"$KGTOP" -c none -b "$BOOTSTRAP" --serve 127.0.0.1:0 --serve-auth "$T_TMP/sec/auth" --duration 1 >/dev/null 2>"$T_TMP/sec.err"
+t_is "$?" 2 "--serve-auth at 600 in a directory anyone can write is refused"
+t_contains "$T_TMP/sec.err" "directory $T_TMP/sec has mode 0777" "naming the directory"
+chmod 700 "$T_TMP/sec"
+"$KGTOP" -c none -b "$BOOTSTRAP" --serve 127.0.0.1:0 --serve-auth "$T_TMP/sec/auth" --duration 1 >/dev/null 2>"$T_TMP/sec.err"
+t_is "$?" 0 "--serve-auth at 600 in a directory of its own is taken"
+cp "$SRC/tests/data/tls/key.pem" "$T_TMP/sec/key.pem"
+chmod 644 "$T_TMP/sec/key.pem"
+"$KGTOP" -c none -b "$BOOTSTRAP" --serve 127.0.0.1:0 --serve-cert "$SRC/tests/data/tls/cert.pem" --serve-key "$T_TMP/sec/key.pem" \
+	--duration 1 >/dev/null 2>"$T_TMP/sec.err"
+t_is "$?" 2 "a TLS key at 644 is refused"
+t_contains "$T_TMP/sec.err" "--serve-key $T_TMP/sec/key.pem: mode 0644 lets group and others read it" "saying who may read it"
+printf 'X-Token: s3cret\n' >"$T_TMP/sec/headers"
+chmod 644 "$T_TMP/sec/headers"
+"$KGTOP" -c none --trace "log:file:///dev/null" --trace-headers "$T_TMP/sec/headers" --once >/dev/null 2>"$T_TMP/sec.err"
+t_is "$?" 2 "a --trace-headers file at 644 is refused"
+t_lacks "$T_TMP/sec.err" "s3cret" "without a word of it"
+
+# --attach's password without ps: ~/.netrc; a password in the URL is hidden from ps once read
+"$KGTOP" -c none -b "$BOOTSTRAP" -i 0.3 --serve 127.0.0.1:0 --serve-auth "$T_TMP/sec/auth" >/dev/null 2>"$T_TMP/srv.err" &
+spid=$!
+T_PIDS="$T_PIDS $spid"
+t_wait_for 10 grep -q '^kgtop: serving ' "$T_TMP/srv.err"
+HP=$(sed -n 's|^kgtop: serving http://\([^ ]*\) .*|\1|p' "$T_TMP/srv.err")
+mkdir -p "$T_TMP/home"
+printf 'machine %s login alice password s3cret-pw\n' "${HP%:*}" >"$T_TMP/home/.netrc"
+chmod 600 "$T_TMP/home/.netrc"
+HOME="$T_TMP/home" "$KGTOP" -c none --attach "http://$HP" --once >"$T_TMP/netrc.out" 2>&1
+t_is "$?" 0 "--attach reads its password from ~/.netrc"
+t_contains "$T_TMP/netrc.out" "GROUP g-range" "and reports the groups"
+HOME=/nonexistent "$KGTOP" -c none --attach "http://$HP" --once >"$T_TMP/nonetrc.out" 2>&1
+t_contains "$T_TMP/nonetrc.out" 'a line "machine HOST login USER password PASSWORD" in ~/.netrc' "without it, the 401 says where a password goes"
+HOME=/nonexistent "$KGTOP" -c none --attach "http://alice:s3cret-pw@$HP" --json >/dev/null 2>&1 &
+apid=$!
+t_wait_for 10 sh -c "tr '\\0' ' ' </proc/$apid/cmdline | grep -q 'alice:\*\**@'"
+t_ok $? "a password in the --attach URL is hidden from ps once read ($(tr '\0' ' ' </proc/$apid/cmdline 2>/dev/null | sed 's/^.*--attach //'))"
+kill "$apid"
+wait "$apid"
+kill "$spid"
+wait "$spid"
+fixture_stop
+
+# --record and --log never write through a link, never over a file that exists, never to one others may read
+printf 'precious\n' >"$T_TMP/target"
+ln -s "$T_TMP/target" "$T_TMP/link.kgrec"
+"$KGTOP" -c none --demo --once --record "$T_TMP/link.kgrec" >/dev/null 2>"$T_TMP/link.err"
+t_is "$?" 1 "--record through a planted symbolic link is refused"
+t_contains "$T_TMP/link.err" "a symbolic link: kgtop does not write through links" "saying why"
+t_is "$(cat "$T_TMP/target")" precious "and the link's target is untouched"
+ln -s "$T_TMP/target" "$T_TMP/link.log"
+"$KGTOP" -c none --demo --once --log "$T_TMP/link.log" >/dev/null 2>"$T_TMP/link.err"
+t_is "$?" 2 "--log through a planted symbolic link is refused"
+t_is "$(cat "$T_TMP/target")" precious "and the link's target is untouched"
+printf 'old\n' >"$T_TMP/old.kgrec"
+"$KGTOP" -c none --demo --once --record "$T_TMP/old.kgrec" >/dev/null 2>"$T_TMP/old.err"
+t_is "$?" 1 "--record onto a file that exists is refused"
+t_contains "$T_TMP/old.err" "the file exists: kgtop writes a new file" "saying why"
+t_is "$(cat "$T_TMP/old.kgrec")" old "and the file is untouched"
+printf 'old log\n' >"$T_TMP/open.log"
+chmod 644 "$T_TMP/open.log"
+"$KGTOP" -c none --demo --once --log "$T_TMP/open.log" >/dev/null 2>"$T_TMP/openlog.err"
+t_is "$?" 2 "--log onto a log others may read is refused"
+t_contains "$T_TMP/openlog.err" "mode 0644 lets others at what kgtop writes" "with its mode"
+chmod 600 "$T_TMP/open.log"
+"$KGTOP" -c none -vv --demo --once --log "$T_TMP/open.log" >/dev/null 2>&1
+t_is "$(head -1 "$T_TMP/open.log")" "old log" "a log of 0600 is added to"
+[ "$(wc -l <"$T_TMP/open.log")" -gt 1 ]
+t_ok $? "after what it held"
+
 # ------------------------------------------------------------------ floods
 # wait_dog PID SECONDS: wait for it, a watchdog SIGKILLs it after SECONDS (rc 137); sets rc, and ms since t0
 wait_dog() {

@@ -3,9 +3,14 @@ check_PROGRAMS += tests/tools/jsonq
 tests_tools_jsonq_SOURCES = tests/tools/jsonq.c
 tests_tools_jsonq_CFLAGS = $(AM_CFLAGS) $(CJSON_CFLAGS)
 tests_tools_jsonq_LDADD = $(CJSON_LIBS) -lm
-TESTS += tests/cli/cli.sh tests/cli/sources.sh tests/cli/cmdline.sh tests/cli/harden.sh tests/cli/progress.sh tests/cli/honest.sh
-EXTRA_DIST += tests/cli/honest.sh tests/cli/progress.sh tests/cli/cli.sh tests/cli/sources.sh tests/cli/cmdline.sh tests/cli/lib.sh tests/cli/harden.sh \
-	tests/cli/harden-names.json
+TESTS += tests/cli/cli.sh tests/cli/sources.sh tests/cli/cmdline.sh tests/cli/harden.sh tests/cli/progress.sh tests/cli/describe.sh tests/cli/outputs.sh \
+	tests/cli/honest.sh
+EXTRA_DIST += tests/cli/describe.sh tests/cli/progress.sh tests/cli/cli.sh tests/cli/sources.sh tests/cli/cmdline.sh tests/cli/lib.sh tests/cli/harden.sh \
+	tests/cli/harden-names.json tests/cli/outputs.sh tests/cli/hostile.sh tests/cli/honest.sh
+# the output rule's own checker (tests/cli/outputs.sh, tests/tmux/outputs.sh)
+check_PROGRAMS += tests/tools/safebytes
+tests_tools_safebytes_SOURCES = tests/tools/safebytes.c
+tests_tools_safebytes_CFLAGS = $(AM_CFLAGS)
 EXTRA_DIST += tests/data/trace/seed-coop.jsonl
 # the shape of src/: layers, file and function sizes (doc/DESIGN.md)
 TESTS += tests/tools/layout.sh

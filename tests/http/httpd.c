@@ -487,6 +487,83 @@ serve_flood(kg_httpd *h, int sock)
 	return -1;
 }
 
+/*
+ * Hostile answers to a viewer (issue 25), as fast as the client reads:
+ * "longline" a 200 without length whose body never has a newline;
+ * "clen" a Content-Length of 100 GB and such a body; "ticks" the file
+ * stream-head.kgrec (a recording header and its first tick, n 0), then
+ * an endless run of valid empty ticks, numbered on.  "silent": the
+ * request read, then nothing at all (no status line) until the client
+ * leaves.
+ */
+static int
+serve_hostile(kg_httpd *h, int sock, const char *what)
+{
+	char buf[65536];
+	long long n = 1;
+	int64_t t0 = now_wall_ms() * 1000;
+	if (strcmp(what, "silent") == 0) {
+		while (!atomic_load(&h->stop) && wait_fd(h, sock, POLLIN, 50) == 0)
+			;
+		return -1;
+	}
+	if (strcmp(what, "longline") == 0 || strcmp(what, "clen") == 0) {
+		bool chunked = strcmp(what, "longline") == 0;
+		memset(buf, 'A', sizeof buf);
+		if (sendf(h, sock, chunked ? "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"
+					   : "HTTP/1.1 200 OK\r\nContent-Length: 100000000000\r\n\r\n") < 0)
+			return -1;
+		while (!atomic_load(&h->stop)) {
+			if ((chunked && sendf(h, sock, "%zx\r\n", sizeof buf) < 0) || send_all(h, sock, buf, sizeof buf) < 0 ||
+			    (chunked && send_all(h, sock, "\r\n", 2) < 0))
+				return -1;
+			count_body(h, sizeof buf);
+		}
+		return -1;
+	}
+	if (strcmp(what, "ticks") == 0) {
+		off_t size;
+		int fd = open_file(h, "stream-head.kgrec", &size);
+		if (fd < 0)
+			return status(h, sock, 404, "Not Found", false);
+		if (sendf(h, sock, "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n") < 0 ||
+		    sendf(h, sock, "%llx\r\n", (long long)size) < 0 || send_file(h, sock, fd, 0, size) < 0 ||
+		    send_all(h, sock, "\r\n", 2) < 0) {
+			close(fd);
+			return -1;
+		}
+		close(fd);
+		while (!atomic_load(&h->stop)) {
+			size_t k = 0;
+			while (k < sizeof buf - 128) {
+				k += (size_t)snprintf(buf + k, sizeof buf - k, "{\"t\":%lld,\"n\":%lld,\"refresh\":{\"n\":%lld,\"data_time\":%lld,\"interval\":1000000}}\n",
+						      (long long)(t0 + n * 1000), n, n + 1000, (long long)(t0 + n * 1000));
+				n++;
+			}
+			if (sendf(h, sock, "%zx\r\n", k) < 0 || send_all(h, sock, buf, k) < 0 || send_all(h, sock, "\r\n", 2) < 0)
+				return -1;
+			count_body(h, k);
+		}
+		return -1;
+	}
+	return status(h, sock, 404, "Not Found", false);
+}
+
+/* The file in one chunk, then the connection closed without the last chunk: a stream that breaks. */
+static int
+serve_cut(kg_httpd *h, int sock, const char *name)
+{
+	off_t size;
+	int fd = open_file(h, name, &size);
+	if (fd < 0)
+		return status(h, sock, 404, "Not Found", false);
+	if (sendf(h, sock, "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n%llx\r\n", (long long)size) == 0 &&
+	    send_file(h, sock, fd, 0, size) == 0)
+		send_all(h, sock, "\r\n", 2);
+	close(fd);
+	return -1;
+}
+
 /* Headers and a few bytes, then nothing until the client gives up. */
 static int
 serve_slow(kg_httpd *h, int sock)
@@ -543,6 +620,12 @@ dispatch(kg_httpd *h, int sock, const req *r)
 		return serve_trickle(h, sock, p + 3, trickle_ms);
 	if (strcmp(p, "/flood") == 0)
 		return serve_flood(h, sock);
+	if (strncmp(p, "/hostile/", 9) == 0)
+		return serve_hostile(h, sock, p + 9);
+	if (strcmp(p, "/silent") == 0)
+		return serve_hostile(h, sock, "silent");
+	if (strncmp(p, "/cut/", 5) == 0)
+		return serve_cut(h, sock, p + 5);
 	if (strncmp(p, "/f/", 3) == 0)
 		return serve_file(h, sock, r, p + 3, true, false);
 	if (strncmp(p, "/norange/", 9) == 0)

@@ -16,6 +16,14 @@
  *   /status/CODE    that status with a short body (404, 500, ...)
  *   /redirect/NAME  302 to /f/NAME
  *   /junk           bytes that are not HTTP, then close
+ *   /silent         the request read, then not a byte (no status line)
+ *   /hostile/longline, /hostile/clen, /hostile/ticks   what a hostile
+ *                   server sends a viewer (--attach), as fast as it reads:
+ *                   a body without a newline, chunked or with a
+ *                   Content-Length of 100 GB; the file stream-head.kgrec
+ *                   then endless valid ticks
+ *   /cut/NAME       the file in one chunk, then the connection closed
+ *                   without the last chunk (a stream that breaks)
  *   /flood          a live stream of jsonl lines, each naming a new member
  *                   of g-flood, as fast as the client reads; with the
  *                   "flood_lines" knob, that many and then one line of

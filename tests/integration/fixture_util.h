@@ -30,6 +30,8 @@ int fixture_requests(fixture *f, const char *api);
 int fixture_start_at(fixture *f, const char *scenario, bool manual, int port);
 /* Apply the next scenario step (SIGUSR1) and wait until the broker counted it. */
 int fixture_step(fixture *f);
+/* A free TCP port on 127.0.0.1; -1 when none. */
+int fixture_free_port(void);
 /* Stop the broker (SIGTERM, wait). */
 void fixture_stop(fixture *f);
 /* Writes (JoinGroup, SyncGroup, Heartbeat, OffsetCommit, LeaveGroup) the broker rejected; -1 unknown. */

@@ -14,12 +14,21 @@
  * files; the full disk is a file size limit set on kgtop (prlimit), which
  * makes its writes fail the way a full disk does.  The Kafka rows and the
  * other rows run in two threads.
+ *
+ * Issue 25 added: --json's cadence through every Kafka fault (a line an
+ * interval by the lines' own times, marked stale while no refresh comes);
+ * slowloris on --serve from two addresses while a third is served; an
+ * --attach viewer of hostile /stream answers (a line without end, chunked
+ * or under a Content-Length of 100 GB, endless valid ticks, silence),
+ * whose peak memory (the kernel's) must stay within the viewer's bounds;
+ * and the replay of the full-disk row's recording, across its gap.
  */
 #include "config.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <malloc.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
@@ -38,6 +47,8 @@
 
 #define DETECT_MS 25000
 #define RECOVER_MS 30000
+#define CADENCE_MS 1500 /* three intervals of -i 0.5: --json never waits longer for a line */
+#define VIEWER_MAX_KB (128 * 1024) /* an --attach viewer's bounds: a 32 MiB line, 8 MiB waiting, its backlog, the process */
 
 /* One row of the table. */
 typedef struct row {
@@ -52,17 +63,38 @@ typedef struct row {
 /* A kgtop child and its --json lines. */
 typedef struct kgrun {
 	pid_t pid;
+	pid_t pid_was; /* the pid, kept after it ended (its stderr file is named after it) */
+	long fork_kb;  /* this process's resident memory when it forked kgtop (a floor of kgtop's ru_maxrss) */
 	int fd;
 	char *buf;
 	size_t len, cap;
 	cJSON *line; /* the last line read */
 	int64_t line_at;
 	int64_t gap_max_ms; /* the longest wait between two lines */
+	int64_t last_time_us; /* the last line's own time ("time_us") */
+	int64_t cadence_ms; /* the longest time between two lines by their own times (kgtop's cadence) */
 } kgrun;
 
 static char tmpdir[256];
 
 /* ---------------------------------------------------------- the child */
+
+/* This process's resident memory now (KiB). */
+static long
+self_rss_kb(void)
+{
+	char line[256];
+	long v = 0;
+	FILE *f = fopen("/proc/self/status", "r");
+	if (f == NULL)
+		return 0;
+	while (fgets(line, sizeof line, f) != NULL) {
+		if (strncmp(line, "VmRSS:", 6) == 0)
+			v = atol(line + 6);
+	}
+	fclose(f);
+	return v;
+}
 
 /* Start kgtop with args (NULL-terminated after the program's name); 0 or -1. */
 static int
@@ -85,6 +117,9 @@ run_start(kgrun *r, const char *const *args)
 	argv[n] = NULL;
 	if (pipe(p) < 0)
 		return -1;
+	/* the child's peak memory (wait4's ru_maxrss) counts from the fork: give back what this process need not hold */
+	malloc_trim(0);
+	r->fork_kb = self_rss_kb();
 	r->pid = fork();
 	if (r->pid == 0) {
 		char errp[512];
@@ -102,6 +137,7 @@ run_start(kgrun *r, const char *const *args)
 	}
 	close(p[1]);
 	r->fd = p[0];
+	r->pid_was = r->pid;
 	fcntl(r->fd, F_SETFL, O_NONBLOCK);
 	r->line_at = util_mono_us();
 	return r->pid > 0 ? 0 : -1;
@@ -125,8 +161,16 @@ run_next(kgrun *r, int64_t deadline)
 			memmove(r->buf, nl + 1, r->len);
 			r->gap_max_ms = KG_MAX(r->gap_max_ms, (now - r->line_at) / 1000);
 			r->line_at = now;
-			if (r->line != NULL)
+			if (r->line != NULL) {
+				const cJSON *t = cJSON_GetObjectItemCaseSensitive(r->line, "time_us");
+				if (cJSON_IsNumber(t)) {
+					int64_t tu = (int64_t)t->valuedouble;
+					if (r->last_time_us > 0)
+						r->cadence_ms = KG_MAX(r->cadence_ms, (tu - r->last_time_us) / 1000);
+					r->last_time_us = tu;
+				}
 				return true;
+			}
 			continue;
 		}
 		if (left <= 0 || poll(&pf, 1, (int)KG_MIN(left / 1000 + 1, 200)) < 0)
@@ -150,6 +194,51 @@ run_until(kgrun *r, bool (*pred)(const cJSON *, void *), void *arg, int timeout_
 			return (util_mono_us() - t0) / 1000;
 	}
 	return -1;
+}
+
+/* Wait for kgtop to end by itself within timeout_ms (reading its lines); ms taken, -1 when it did not (then stopped). */
+static int64_t
+run_exit(kgrun *r, int timeout_ms, int *status, long *maxrss_kb)
+{
+	int64_t t0 = util_mono_us(), end = t0 + (int64_t)timeout_ms * 1000;
+	struct rusage ru;
+	int st = 0;
+	while (run_next(r, end))
+		;
+	for (;;) {
+		pid_t w = wait4(r->pid, &st, WNOHANG, &ru);
+		if (w == r->pid)
+			break;
+		if (util_mono_us() >= end) {
+			kill(r->pid, SIGKILL);
+			wait4(r->pid, &st, 0, &ru);
+			*status = -1;
+			*maxrss_kb = ru.ru_maxrss;
+			r->pid = 0;
+			return -1;
+		}
+		poll(NULL, 0, 20); /* a bounded wait for the exit */
+	}
+	*status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	*maxrss_kb = ru.ru_maxrss;
+	r->pid = 0;
+	return (util_mono_us() - t0) / 1000;
+}
+
+/* True when kgtop's stderr (its file in tmpdir) holds text. */
+static bool
+run_err_has(pid_t pid, const char *text)
+{
+	char path[512], buf[8192];
+	FILE *f;
+	size_t n;
+	snprintf(path, sizeof path, "%s/kgtop.%d.err", tmpdir, (int)pid);
+	if ((f = fopen(path, "r")) == NULL)
+		return false;
+	n = fread(buf, 1, sizeof buf - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	return strstr(buf, text) != NULL;
 }
 
 /* Stop kgtop. */
@@ -298,6 +387,10 @@ kafka_problem(const cJSON *line, void *arg)
 	kstate *k = arg;
 	const char *st = src_field(line, "kafka", "status"), *e = group_error(line);
 	kafka_watch(line, k);
+	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(line, "stale"))) {
+		snprintf(k->shown, sizeof k->shown, "a line marked stale: no refresh within the interval");
+		return true;
+	}
 	if (strcmp(st, "ok") != 0) {
 		snprintf(k->shown, sizeof k->shown, "kafka %s: %s", st, src_field(line, "kafka", "message"));
 		return true;
@@ -425,6 +518,14 @@ done:
 	snprintf(out->note + strlen(out->note), sizeof out->note - strlen(out->note),
 		 "%slog-end offsets stood still up to %.1f s; longest wait for a line %.1f s", out->note[0] ? "; " : "",
 		 (double)k.frozen_ms / 1e3, (double)r.gap_max_ms / 1e3);
+	/* --json keeps its cadence through the fault (a line an interval, 0.5 s here; stale when no refresh came) */
+	snprintf(out->note + strlen(out->note), sizeof out->note - strlen(out->note), "; longest between two lines %.1f s",
+		 (double)r.cadence_ms / 1e3);
+	if (r.cadence_ms > CADENCE_MS) {
+		out->recover_ms = -1;
+		snprintf(out->note + strlen(out->note), sizeof out->note - strlen(out->note),
+			 " (over %.1f s: --json lost its cadence)", CADENCE_MS / 1e3);
+	}
 	if (r.pid > 0)
 		run_stop(&r);
 	fixture_stop(&f);
@@ -681,9 +782,208 @@ done:
 	fixture_stop(&f);
 }
 
+/* The disk row's recording replayed: across its gap (the ticks it could not write) to its last tick. */
+static void
+row_replay_gap(row *out)
+{
+	char rec[512];
+	const char *args[] = { "--replay", rec, NULL };
+	kgrun r;
+	tstate t = { 0 };
+	int st;
+	long rss;
+	out->name = "replaying the full disk's recording";
+	out->detect_ms = out->recover_ms = -1;
+	snprintf(rec, sizeof rec, "%s/disk.kgrec", tmpdir);
+	t.source = "replay";
+	if (run_start(&r, args) < 0) {
+		snprintf(out->note, sizeof out->note, "kgtop did not start");
+		return;
+	}
+	out->detect_ms = trace_wait(&r, &t, "stale", "a gap in the recording", 0, DETECT_MS);
+	util_strlcpy(out->shown, t.shown, sizeof out->shown);
+	if (out->detect_ms >= 0 && run_exit(&r, RECOVER_MS, &st, &rss) >= 0 && st == 0 &&
+	    strstr(src_field(r.line, "replay", "message"), "ended at") != NULL)
+		out->recover_ms = out->detect_ms;
+	snprintf(out->note, sizeof out->note, "the replay carried on from the keyframe after the gap and %s",
+		 out->recover_ms >= 0 ? "reached the end" : "did not reach the end");
+	run_stop(&r);
+}
+
+/* tests/tools/httpload with args from address from, its output into out; its pid. */
+static pid_t
+httpload(const char *from, const char *out, const char *const *args)
+{
+	char bin[512];
+	const char *argv[16];
+	const char *b = getenv("top_builddir");
+	int n = 0, i;
+	pid_t pid;
+	snprintf(bin, sizeof bin, "%s/tests/tools/httpload", b && *b ? b : ".");
+	argv[n++] = bin;
+	for (i = 0; args[i] != NULL && n < 15; i++)
+		argv[n++] = args[i];
+	argv[n] = NULL;
+	pid = fork();
+	if (pid == 0) {
+		int fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		prctl(PR_SET_PDEATHSIG, SIGTERM);
+		setenv("HTTPLOAD_FROM", from, 1);
+		if (fd >= 0)
+			dup2(fd, 1);
+		execv(bin, (char *const *)argv);
+		_exit(127);
+	}
+	return pid;
+}
+
+/*
+ * Slowloris on --serve: 40 connections each from 127.0.0.2 and 127.0.0.3
+ * sending their headers a byte every 8 s, reopened when closed, for 14 s;
+ * 127.0.0.4 asks /healthz every 0.5 s meanwhile.  Shown: the server's
+ * health counts refused and closed connections; recovered: the third
+ * address never waited 2 s for an answer.
+ */
+static void
+row_slowloris(row *out)
+{
+	char path[512], hp[64], res[3][512], port_s[16], *scen;
+	const char *args[] = { "-b", NULL, "--serve", hp, NULL };
+	const char *trickle[] = { "trickle", hp, "40", "14", "8000", NULL };
+	const char *probe[] = { "probe", hp, "/healthz", "12", "500", NULL };
+	fixture f;
+	kgrun r;
+	tstate t = { 0 };
+	pid_t p[3];
+	int i, st;
+	long waited = -1;
+	out->name = "slowloris on --serve from two addresses";
+	out->detect_ms = out->recover_ms = -1;
+	snprintf(path, sizeof path, "%s/loris.json", tmpdir);
+	scen = xasprintf(base_scenario, 1, 1, "{}");
+	write_text(path, scen, "w");
+	free(scen);
+	if (fixture_start_at(&f, path, true, 0) < 0) {
+		snprintf(out->note, sizeof out->note, "the fixture broker did not start");
+		return;
+	}
+	snprintf(port_s, sizeof port_s, "%d", fixture_free_port());
+	snprintf(hp, sizeof hp, "127.0.0.1:%s", port_s);
+	args[1] = f.bootstrap;
+	t.source = "serve";
+	if (run_start(&r, args) < 0 || trace_wait(&r, &t, "ok", "requests", 0, RECOVER_MS) < 0) {
+		snprintf(out->note, sizeof out->note, "kgtop never served before the attack");
+		goto done;
+	}
+	for (i = 0; i < 3; i++)
+		snprintf(res[i], sizeof res[i], "%s/loris.%d", tmpdir, i);
+	p[0] = httpload("127.0.0.2", res[0], trickle);
+	p[1] = httpload("127.0.0.3", res[1], trickle);
+	p[2] = httpload("127.0.0.4", res[2], probe);
+	out->detect_ms = trace_wait(&r, &t, "ok", "connections refused", 0, DETECT_MS);
+	util_strlcpy(out->shown, t.shown, sizeof out->shown);
+	for (i = 0; i < 3; i++) {
+		while (waitpid(p[i], &st, WNOHANG) == 0)
+			run_until(&r, never, NULL, 200); /* keep reading kgtop's lines meanwhile */
+	}
+	{
+		FILE *fp = fopen(res[2], "r");
+		char line[200] = "";
+		if (fp != NULL && fgets(line, sizeof line, fp) != NULL && strstr(line, "longest_wait ") != NULL)
+			waited = atol(strstr(line, "longest_wait ") + 13);
+		if (fp != NULL)
+			fclose(fp);
+		snprintf(out->note, sizeof out->note, "a third address: %.*s", (int)strcspn(line, "\n"), line);
+	}
+	if (waited >= 0 && waited < 2000)
+		out->recover_ms = waited;
+done:
+	run_stop(&r);
+	fixture_stop(&f);
+}
+
+/* An --attach viewer of a hostile /stream answer (route of the test server); it must end by itself saying shows. */
+static void
+row_stream(row *out, const char *name, const char *route, const char *shows, const char *timeout)
+{
+	char url[300];
+	const char *args[] = { "--attach", url, "--timeout", timeout, NULL };
+	kgrun r;
+	int st;
+	long rss = 0;
+	out->name = name;
+	out->detect_ms = out->recover_ms = -1;
+	snprintf(url, sizeof url, "http://127.0.0.1:%d/%s", httpd_port(srv), route);
+	if (run_start(&r, args) < 0) {
+		snprintf(out->note, sizeof out->note, "kgtop did not start");
+		return;
+	}
+	out->detect_ms = run_exit(&r, DETECT_MS, &st, &rss);
+	if (out->detect_ms >= 0 && st == 1 && run_err_has(r.pid_was, shows)) {
+		snprintf(out->shown, sizeof out->shown, "exit 1: %s", shows);
+		/* the viewer's bounds: a 32 MiB line, 8 MiB of lines waiting, a 1 MiB backlog, and the process */
+		out->recover_ms = rss < VIEWER_MAX_KB ? out->detect_ms : -1;
+	}
+	snprintf(out->note, sizeof out->note, "peak RSS %ld MB (the kernel's, from the fork: the table held %ld MB then; the bound %d MB)%s",
+		 rss / 1024, r.fork_kb / 1024, VIEWER_MAX_KB / 1024, st == 1 ? "" : ", not ended by itself");
+	run_stop(&r);
+}
+
+/* A line that never ends, chunked. */
+static void
+row_stream_longline(row *out)
+{
+	row_stream(out, "a /stream line without end (chunked)", "hostile/longline", "a line longer than 32 MiB", "10");
+}
+
+/* A Content-Length of 100 GB, and no newline. */
+static void
+row_stream_clen(row *out)
+{
+	row_stream(out, "a /stream of 100 GB without a newline", "hostile/clen", "a line longer than 32 MiB", "10");
+}
+
+/* A server that never answers. */
+static void
+row_stream_silent(row *out)
+{
+	row_stream(out, "a /stream server that never answers", "silent", "no stream within 3.0s", "3");
+}
+
+/* Endless valid ticks as fast as the viewer reads: it keeps up or holds the server back, within its bounds. */
+static void
+row_stream_ticks(row *out)
+{
+	char url[300];
+	const char *args[] = { "--attach", url, NULL };
+	kgrun r;
+	tstate t = { 0 };
+	int st;
+	long rss = 0;
+	out->name = "a /stream of endless ticks, as fast as read";
+	out->detect_ms = out->recover_ms = -1;
+	snprintf(url, sizeof url, "http://127.0.0.1:%d/hostile/ticks", httpd_port(srv));
+	t.source = "attach";
+	if (run_start(&r, args) < 0) {
+		snprintf(out->note, sizeof out->note, "kgtop did not start");
+		return;
+	}
+	out->detect_ms = trace_wait(&r, &t, "ok", "attached to", 0, DETECT_MS);
+	util_strlcpy(out->shown, t.shown, sizeof out->shown);
+	run_until(&r, never, NULL, 5000);
+	kill(r.pid, SIGTERM);
+	if (run_exit(&r, 10000, &st, &rss) >= 0 && out->detect_ms >= 0 && rss < VIEWER_MAX_KB)
+		out->recover_ms = out->detect_ms;
+	snprintf(out->note, sizeof out->note, "5 s of it: peak RSS %ld MB (the kernel's, from the fork: the table held %ld MB then; the bound %d MB)",
+		 rss / 1024, r.fork_kb / 1024, VIEWER_MAX_KB / 1024);
+	run_stop(&r);
+}
+
 /* ------------------------------------------------------------- the table */
 
-static void (*const other_rows[])(row *) = { row_rotate, row_truncate, row_500, row_trickle, row_flood, row_disk };
+static void (*const other_rows[])(row *) = { row_rotate,	  row_truncate,	   row_500,	      row_trickle,
+					     row_flood,		  row_disk,	   row_replay_gap,    row_slowloris,
+					     row_stream_longline, row_stream_clen, row_stream_silent, row_stream_ticks };
 static row krows[KG_ARRAY_LEN(kfaults)];
 static row orows[KG_ARRAY_LEN(other_rows)];
 
@@ -745,6 +1045,17 @@ main(void)
 		return 99;
 	snprintf(www, sizeof www, "%s/www", tmpdir);
 	mkdir(www, 0700);
+	{
+		/* what /hostile/ticks begins with: a header and a keyframe of nothing, a second ago */
+		char head[600], *text;
+		long long t = (long long)util_now_us() - 1000000;
+		snprintf(head, sizeof head, "%s/stream-head.kgrec", www);
+		text = xasprintf("{\"kgtop_record\":1,\"kgtop\":\"test\",\"start_us\":%lld,\"cluster\":\"hostile\"}\n"
+				 "{\"t\":%lld,\"n\":0,\"key\":true}\n",
+				 t, t);
+		write_text(head, text, "w");
+		free(text);
+	}
 	srv = httpd_start(www, err, sizeof err);
 	if (srv == NULL) {
 		printf("Bail out! %s\n", err);

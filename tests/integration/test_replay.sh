@@ -6,6 +6,8 @@
 #    events re-derived equal the events recorded;
 #  - damaged files: garbage, a cut last line, a missing header, a newer
 #    format, not a recording; exit codes and the line on stderr;
+#  - a recording with a gap (a full disk: the recorder went on with a
+#    keyframe) replays past it, saying so (issue 25);
 #  - a live recording against the fixture broker replays to the same
 #    events, and --record-max rotates into FILE.1.
 . "${top_srcdir:-.}/tests/cli/lib.sh"
@@ -116,7 +118,7 @@ t_is "$?" 2 "--replay with --record: exit 2"
 t_is "$?" 2 "--replay with --trace: exit 2"
 
 # a live recording against the fixture broker replays to the same events
-lines_at_least() { [ "$(wc -l <"$1")" -ge "$2" ]; }
+lines_at_least() { [ "$(wc -l 2>/dev/null <"$1")" -ge "$2" ] 2>/dev/null; }
 fixture_start join-coop.json --manual || exit 1
 "$KGTOP" -b "$BOOTSTRAP" -i 0.2 --json --duration 30 --record "$T_TMP/live.kgrec" >"$T_TMP/live.jsonl" 2>"$T_TMP/live.err" &
 kpid=$!
@@ -151,5 +153,46 @@ t_is "$(sed -n 2p "$T_TMP/rot.kgrec" | "$JSONQ" .key)" true "and a keyframe"
 t_ok "$(test "$(wc -c <"$T_TMP/rot.kgrec.1")" -le 4096; echo $?)" "FILE.1 is within the limit"
 "$KGTOP" --replay "$T_TMP/rot.kgrec" --once >/dev/null 2>&1
 t_ok $? "the rotated file replays on its own"
+
+# a full disk while recording (a file size limit: writes fail with EFBIG): the recording pauses, then goes on
+# with a keyframe; its replay crosses the gap, says so, and carries on to the end (issue 25; it stopped there)
+fixture_start stable.json --manual || exit 1
+mkfifo "$T_TMP/gap.pipe" # stdout through a pipe: a file size limit on a file would stop it too
+cat "$T_TMP/gap.pipe" >"$T_TMP/gap.jsonl" &
+"$KGTOP" -b "$BOOTSTRAP" -i 0.2 --json --record "$T_TMP/gap.kgrec" >"$T_TMP/gap.pipe" 2>"$T_TMP/gap.err" &
+kpid=$!
+T_PIDS="$T_PIDS $kpid"
+t_wait_for 10 lines_at_least "$T_TMP/gap.kgrec" 6
+prlimit --pid "$kpid" --fsize="$(wc -c <"$T_TMP/gap.kgrec")":unlimited # the soft limit only: the hard one stays
+recorder_says() { tail -n 1 "$T_TMP/gap.jsonl" | "$JSONQ" .source.record.message | grep -q "$1"; }
+t_wait_for 10 recorder_says "write failed"
+t_ok $? "the recorder says its writes fail"
+n=$(wc -l <"$T_TMP/gap.jsonl")
+t_wait_for 10 lines_at_least "$T_TMP/gap.jsonl" $((n + 8)) # ticks that cannot be written
+prlimit --pid "$kpid" --fsize=unlimited:unlimited
+t_wait_for 10 recorder_says "going on after a write error"
+t_ok $? "then goes on"
+n=$(wc -l <"$T_TMP/gap.kgrec")
+t_wait_for 10 lines_at_least "$T_TMP/gap.kgrec" $((n + 5)) # ticks after the gap
+kill -TERM "$kpid"
+wait "$kpid"
+fixture_stop
+last_n=$(tail -n 1 "$T_TMP/gap.kgrec" | "$JSONQ" .n)
+last_t=$(tail -n 1 "$T_TMP/gap.kgrec" | "$JSONQ" .t)
+# the gap in the file: two ticks numbered apart, the second a keyframe
+gap=$(awk -F'"n":' 'NR > 1 { split($2, a, ","); n = a[1] + 0; if (p != "" && n > p + 1) { print n - p - 1; exit } p = n }' "$T_TMP/gap.kgrec")
+t_ok "$([ "${gap:-0}" -ge 1 ]; echo $?)" "the recording has a gap of ${gap:-0} ticks"
+"$KGTOP" --replay "$T_TMP/gap.kgrec" --json >"$T_TMP/regap.jsonl" 2>"$T_TMP/regap.err"
+t_ok $? "its replay exits 0"
+"$JSONQ" -l .source.replay.message <"$T_TMP/regap.jsonl" >"$T_TMP/regap.msgs"
+t_contains "$T_TMP/regap.msgs" "a gap in the recording: $gap ticks missing from " "the replay says the gap and how many ticks it missed"
+t_contains "$T_TMP/regap.msgs" "carried on from the keyframe after it" "and that it carried on"
+"$JSONQ" -l '.events[]' <"$T_TMP/regap.jsonl" | grep -v '^null$' | "$JSONQ" -l .message >"$T_TMP/regap.events"
+t_contains "$T_TMP/regap.events" "source replay: stale: " "the events tell the gap"
+t_contains "$T_TMP/regap.events" "source replay: ok: " "and the replay going on"
+t_is "$(tail -n 1 "$T_TMP/regap.jsonl" | "$JSONQ" .time_us)" "$last_t" "it replays to the recording's last tick (n $last_n), past the gap"
+t_lacks "$T_TMP/regap.err" "stopped at" "and nothing says it stopped"
+"$KGTOP" --replay "$T_TMP/gap.kgrec" --once >"$T_TMP/regap.txt" 2>&1
+t_contains "$T_TMP/regap.txt" "1 gap crossed ($gap ticks missing)" "--once at the end says a gap was crossed"
 
 t_done

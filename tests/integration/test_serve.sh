@@ -15,7 +15,13 @@
 #    itself when the collector comes back;
 #  - a viewer that stops reading (SIGSTOP) is cut off while the collector
 #    keeps its pace (the gaps between its ticks are measured and printed),
-#    then reconnects and is attached again.
+#    then reconnects and is attached again; one that stops reading with the
+#    default --serve-buffer is cut off for not reading, counted, and reads
+#    the cut-off line, on a line of its own, when it reads again;
+#  - issue 25: two different Content-Length headers are refused (400); a
+#    password followed by a NUL and more is a wrong password; HTTPS refuses
+#    TLS 1.2 without forward secrecy (AES128-SHA) and CBC, takes ECDHE with
+#    AES-GCM and TLS 1.3.
 . "${top_srcdir:-.}/tests/cli/lib.sh"
 export KGTOP_CONFIG=none
 unset KGTOP_BROKERS
@@ -134,6 +140,12 @@ get /nope
 t_is "$(status)" 404 "an unknown path: 404"
 curl -s -I -o /dev/null -w '%{http_code}' "$URL/metrics" >"$T_TMP/status"
 t_is "$(status)" 200 "HEAD /metrics: 200"
+printf 'GET /metrics HTTP/1.1\r\nHost: kgtop\r\nContent-Length: 0\r\nContent-Length: 5\r\n\r\nhello' >"$T_TMP/cl2.req"
+t_is "$("$HTTPLOAD" raw "$HP" "$T_TMP/cl2.req")" 400 "two different Content-Length headers: 400"
+printf 'GET /metrics HTTP/1.1\r\nHost: kgtop\r\nContent-Length: 0, 5\r\n\r\n' >"$T_TMP/cl3.req"
+t_is "$("$HTTPLOAD" raw "$HP" "$T_TMP/cl3.req")" 400 "two lengths in one Content-Length header: 400"
+printf 'GET /metrics HTTP/1.1\r\nHost: kgtop\r\nContent-Length: 0\r\nContent-Length: 0\r\n\r\n' >"$T_TMP/cl4.req"
+t_is "$("$HTTPLOAD" raw "$HP" "$T_TMP/cl4.req")" 200 "the same Content-Length twice: 200"
 
 serve_start parts -b "$BOOTSTRAP" -i 0.2 --serve 127.0.0.1:0 --metrics-partitions || exit 1
 t_wait_for 10 metrics_has 'kgtop_partition_lag_messages{'
@@ -185,11 +197,20 @@ cat "$T_TMP/att-auth.txt" "$T_TMP/att-auth.jsonl" >>"$T_TMP/all-responses"
 "$KGTOP" --attach "http://$HP" --once >"$T_TMP/att-noauth.txt" 2>&1
 t_is "$?" 1 "--attach without the password: exit 1"
 t_contains "$T_TMP/att-noauth.txt" "it asks for a password" "and says what is missing"
+printf 'GET /metrics HTTP/1.1\r\nHost: kgtop\r\nAuthorization: Basic %s\r\nConnection: close\r\n\r\n' \
+	"$(printf 'alice:s3cret-pw\000junk' | base64)" >"$T_TMP/nul.req"
+t_is "$("$HTTPLOAD" raw "$HP" "$T_TMP/nul.req")" 401 "--serve-auth: the password followed by a NUL and junk: 401"
+printf 'GET /metrics HTTP/1.1\r\nHost: kgtop\r\nAuthorization: Basic %s\r\nConnection: close\r\n\r\n' \
+	"$(printf 'alice:s3cret-pw' | base64)" >"$T_TMP/good.req"
+t_is "$("$HTTPLOAD" raw "$HP" "$T_TMP/good.req")" 200 "--serve-auth: the same request without them: 200"
 if grep -q "s3cret" "$T_TMP/all-responses" "$T_TMP/auth.err"; then t_ok 1 "the password is in no response, output or message"; else t_ok 0 "the password is in no response, output or message"; fi
 kill -TERM "$KPID"
 wait "$KPID"
 
-serve_start tls -b "$BOOTSTRAP" -i 0.2 --serve 127.0.0.1:0 --serve-cert "$TLS/cert.pem" --serve-key "$TLS/key.pem" || exit 1
+# a key must be readable by its owner only (issue 25): a copy, 0600
+cp "$TLS/key.pem" "$T_TMP/key.pem"
+chmod 600 "$T_TMP/key.pem"
+serve_start tls -b "$BOOTSTRAP" -i 0.2 --serve 127.0.0.1:0 --serve-cert "$TLS/cert.pem" --serve-key "$T_TMP/key.pem" || exit 1
 case "$URL" in https://*) t_ok 0 "--serve-cert: an https:// URL" ;; *) t_ok 1 "--serve-cert: an https:// URL (got $URL)" ;; esac
 t_wait_for 10 get /metrics --cacert "$TLS/cert.pem"
 t_is "$(status)" 200 "HTTPS: /metrics with the certificate verified"
@@ -199,6 +220,18 @@ t_ok "$(test $? -ne 0; echo $?)" "HTTPS: plain http:// gets no answer"
 t_ok $? "--attach https:// (the test certificate is self-signed: --trace-insecure)"
 "$KGTOP" --attach "https://$HP" --once >"$T_TMP/att-tls2.txt" 2>&1
 t_is "$?" 1 "--attach https:// with an unknown certificate: exit 1"
+# tls_cipher ARGS...: the cipher openssl s_client agreed on with ARGS, "none" when the handshake failed
+tls_cipher() { openssl s_client -connect "$HP" "$@" </dev/null 2>/dev/null | sed -n 's/^ *Cipher *: *//p; s/.*, Cipher is //p' | grep -v '^(NONE)$\|^0000$' | head -1 | grep . || echo none; }
+if command -v openssl >/dev/null; then
+	t_is "$(tls_cipher -tls1_2 -cipher AES128-SHA)" none "HTTPS: TLS 1.2 without forward secrecy (AES128-SHA) refused"
+	t_is "$(tls_cipher -tls1_2 -cipher 'kRSA')" none "HTTPS: no static RSA key exchange at all"
+	t_is "$(tls_cipher -tls1_2 -cipher 'ECDHE-RSA-AES128-SHA256:ECDHE-RSA-AES256-SHA384')" none "HTTPS: nor CBC with ECDHE"
+	t_is "$(tls_cipher -tls1_2 -cipher ECDHE-RSA-AES128-GCM-SHA256)" ECDHE-RSA-AES128-GCM-SHA256 "HTTPS: TLS 1.2 with ECDHE and AES-GCM taken"
+	case "$(tls_cipher -tls1_3)" in TLS_*) t_ok 0 "HTTPS: TLS 1.3 taken" ;; *) t_ok 1 "HTTPS: TLS 1.3 taken" ;; esac
+else
+	echo "Bail out! openssl not found: the TLS tests need it (apt-get install -y openssl)"
+	exit 1
+fi
 kill -TERM "$KPID"
 wait "$KPID"
 fixture_stop
@@ -283,6 +316,22 @@ t_wait_for 30 sh -c "tail -n +$((n + 1)) '$T_TMP/slow.jsonl' | grep -q '\"attach
 t_ok $? "then reconnects by itself and is attached again"
 kill -TERM "$spid" "$KPID"
 wait "$spid"
+wait "$KPID"
+
+# the default --serve-buffer (8 MiB): a reader that stops reading is cut off for not reading, before it falls that far behind
+serve_start stall -b "$BOOTSTRAP" -i 0.1 --json --serve 127.0.0.1:0 || exit 1
+t_wait_for 10 grep -q '"group-0000"' "$T_TMP/stall.out"
+"$HTTPLOAD" pause "$HP" /stream 28 10 "$T_TMP/paused.jsonl" &
+ppid=$!
+t_wait_for 40 metrics_has 'kgtop_stream_viewers_dropped_total{[^}]*} 1'
+t_ok $? "a reader that stopped reading on the default --serve-buffer is cut off and counted (kgtop_stream_viewers_dropped_total 1)"
+wait "$ppid"
+last=$(tail -n 1 "$T_TMP/paused.jsonl")
+case "$last" in
+'{"kgtop_stream_end":"cut off: this viewer read nothing for 15 s while stream waited for it"}') t_ok 0 "when it reads again, its last line says it was cut off, and why" ;;
+*) t_ok 1 "when it reads again, its last line says it was cut off, and why"; echo "#   last line: $(printf '%.200s' "$last")" ;;
+esac
+kill -TERM "$KPID"
 wait "$KPID"
 fixture_stop
 

@@ -11,7 +11,18 @@
 #            what kgtop keeps must expire within the run;
 #   cluster: -b on the fixture broker, whose scenario moves a step every
 #            5 s (groups rebalancing, lag growing and shrinking, members
-#            coming and going), 120 steps that the broker loops through.
+#            coming and going), 120 steps that the broker loops through;
+#   serve:   --serve on a second fixture broker's 2,000 groups over 20,000
+#            partitions (tests/fixture/scenarios/big.json) with
+#            --history SOAK_SERVE_HISTORY (default a third of the run, at
+#            least a minute), /metrics scraped at every sample and one
+#            /stream viewer reading all along.  What it holds grows while
+#            its history window fills and must stop there: each group keeps
+#            600 lag points per window (one every window/600), 16 bytes
+#            each, in a vector that doubles, so at most groups x 1,024 x
+#            16 bytes (31 MiB at 2,000 groups, whatever --history), full
+#            once a window has passed; the script prints that bound and
+#            the growth it measured after the window.
 # Every 10 s the script samples each process's resident memory, CPU time
 # and open descriptors into soak.tsv and prints the row.  After a warm-up
 # (a fifth of the run, at least 60 s) it fails when a process grew: its
@@ -72,13 +83,17 @@ awk 'BEGIN {
 "$FIXTURE" --port 0 --brokers 3 --scenario "$scenario" --manual >"$out/fixture.out" 2>"$out/fixture.err" &
 fixture=$!
 pids="$pids $fixture"
+"$FIXTURE" --port 0 --scenario "$srcdir/tests/fixture/scenarios/big.json" >"$out/big.out" 2>"$out/big.err" &
+pids="$pids $!"
 i=0
-while ! grep -q '^ready ' "$out/fixture.out" 2>/dev/null; do
+while ! grep -q '^ready ' "$out/fixture.out" 2>/dev/null || ! grep -q '^ready ' "$out/big.out" 2>/dev/null; do
 	i=$((i + 1))
-	if [ $i -gt 100 ]; then echo "soak: the fixture broker did not start"; cat "$out/fixture.err"; exit 1; fi
+	if [ $i -gt 300 ]; then echo "soak: the fixture brokers did not start"; cat "$out/fixture.err" "$out/big.err"; exit 1; fi
 	sleep 0.1
 done
 brokers=$(sed -n 's/^ready //p' "$out/fixture.out")
+big=$(sed -n 's/^ready //p' "$out/big.out")
+serve_history=${SOAK_SERVE_HISTORY:-$((duration / 3 > 60 ? duration / 3 : 60))s}
 
 # The flood: batches every 0.25 s; member ids from a pool, the file truncated past 64 MB.
 flood="$out/flood.jsonl"
@@ -106,7 +121,19 @@ pids="$pids $writer"
 demo=$!
 "$KGTOP" -c none -b "$brokers" --json -i 1 --duration "$((duration + 30))" >/dev/null 2>"$out/cluster.err" &
 cluster=$!
-pids="$pids $demo $cluster"
+"$KGTOP" -c none -b "$big" --serve 127.0.0.1:0 --history "$serve_history" --duration "$((duration + 30))" \
+	</dev/null >/dev/null 2>"$out/serve.err" &
+serve=$!
+pids="$pids $demo $cluster $serve"
+i=0
+while ! grep -q '^kgtop: serving ' "$out/serve.err" 2>/dev/null; do
+	i=$((i + 1))
+	if [ $i -gt 300 ]; then echo "soak: kgtop --serve did not start"; cat "$out/serve.err"; exit 1; fi
+	sleep 0.1
+done
+url=$(sed -n 's/^kgtop: serving \([^ ]*\) .*/\1/p' "$out/serve.err")
+curl -sN "$url/stream" >/dev/null 2>&1 &
+pids="$pids $!"
 
 # One sample of a process: resident KiB, CPU ticks, descriptors.
 sample() {
@@ -117,11 +144,12 @@ sample() {
 }
 
 printf 't\tproc\trss_kb\tcpu_pct\tfds\n' >"$out/soak.tsv"
-echo "# soak: ${duration}s, samples every ${every}s, flood ${rate} lines/s over ${pool} member ids; files in $out"
+echo "# soak: ${duration}s, samples every ${every}s, flood ${rate} lines/s over ${pool} member ids; serve: 2,000 groups, --history $serve_history; files in $out"
 printf '#%6s %-8s %10s %8s %5s\n' t proc rss_kb cpu_% fds
 start=$(date +%s)
 last_cpu_demo=0
 last_cpu_cluster=0
+last_cpu_serve=0
 elapsed=0
 step_at=0
 while [ "$elapsed" -lt "$duration" ]; do
@@ -131,7 +159,7 @@ while [ "$elapsed" -lt "$duration" ]; do
 		kill -USR1 "$fixture" 2>/dev/null
 		step_at=$elapsed
 	fi
-	for p in $demo $cluster; do
+	for p in $demo $cluster $serve; do
 		if ! kill -0 "$p" 2>/dev/null; then
 			echo "not ok - soak: a kgtop process ended early"
 			tail -n 5 "$out/demo.err" "$out/cluster.err"
@@ -139,7 +167,8 @@ while [ "$elapsed" -lt "$duration" ]; do
 		fi
 	done
 	[ $((elapsed % every)) -eq 0 ] || continue
-	for name in demo cluster; do
+	curl -s "$url/metrics" >/dev/null 2>&1 # a scrape at every sample
+	for name in demo cluster serve; do
 		eval "p=\$$name; prev=\$last_cpu_$name"
 		set -- $(sample "$p")
 		pct=$(awk -v a="$2" -v b="$prev" -v tck="$tck" -v e="$every" 'BEGIN { printf "%.1f", (a - b) * 100 / tck / e }')
@@ -176,5 +205,16 @@ END {
 	exit bad
 }' "$out/soak.tsv"
 rc=$?
+# serve: the history's bound and what it grew once its window had passed (every group keeps 600 lag points
+# of 16 bytes a window, in a vector that doubles: 1,024 at most)
+win=$(awk -v h="$serve_history" 'BEGIN { n = h + 0; u = substr(h, length(n "") + 1); print n * (u == "h" ? 3600 : u == "m" ? 60 : 1) }')
+awk -F'\t' -v win="$win" -v dur="$duration" '
+$2 == "serve" && $1 <= win { at = $3 }
+$2 == "serve" && $1 > win { if ($3 > top) top = $3; last = $3; if (first == "") first = $3 }
+END {
+	bound = 2000 * 1024 * 16 / 1024
+	if (first == "") { printf "# serve: the run is shorter than its history window (%d s)\n", win; exit }
+	printf "# serve: history bound (2,000 groups x 1,024 lag points x 16 bytes) %d KiB; rss at the window (%d s) %d KiB, after it %d..%d KiB (grew %d KiB, %.1f%% of the bound), at the end %d KiB\n", bound, win, at, first, top, top - at, (top - at) * 100 / bound, last
+}' "$out/soak.tsv"
 echo "# the samples: $out/soak.tsv"
 exit $rc

@@ -9,7 +9,9 @@
 # accepted after the viewers started, every request of that time on the
 # collector's own connections.  A flood of 2,000 connections on the
 # server does not stop the collector's screen (its clock keeps moving).
-# The viewers quit with q, status 0, the terminal restored.
+# The viewers quit with q, status 0, the terminal restored.  A viewer of a
+# server that never answers says that it waits, and q or Ctrl-C ends it at
+# once.
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
 : "${top_builddir:=$top_srcdir}"
 KGTOP="$top_builddir/kgtop"
@@ -117,4 +119,24 @@ for v in v1 v2 v3; do
 done
 skeys c q
 check "the collector: q quits with status 0" swait c "kgtop exited 0" 5
+
+# a server that accepts and never answers (issue 25): the screen says the viewer waits, and q, or Ctrl-C,
+# ends it at once (it waited for --timeout on a blank screen before), the terminal restored
+mkdir -p "$work/www"
+"$top_builddir/tests/http-serve" "$work/www" >"$work/silent.out" 2>&1 &
+spid=$!
+trap 'kill "$bpid" "$spid" 2>/dev/null; wait "$bpid" "$spid" 2>/dev/null; tcleanup; rm -rf "$work"' EXIT INT TERM
+tpoll 10 grep -q '^ready ' "$work/silent.out"
+silent="http://127.0.0.1:$(awk '/^ready /{print $2}' "$work/silent.out")/silent"
+for key in q C-c; do
+	sstart s "$KGTOP --attach $silent --timeout 60; $T_AFTER"
+	check "a silent server ($key): the screen says the viewer waits and how to stop" swait s "waiting for the stream of $silent" 10
+	t0=$(date +%s%N)
+	skeys s "$key"
+	want=$([ "$key" = q ] && echo 0 || echo 130)
+	check "a silent server: $key ends the wait with status $want" swait s "kgtop exited $want" 5
+	ms=$((($(date +%s%N) - t0) / 1000000))
+	echo "# $key took $ms ms (the screen polled every 50 ms; --timeout was 60 s)"
+	check "a silent server ($key): terminal restored" swait s "icanon echo" 5
+done
 finish

@@ -23,3 +23,6 @@ tests_tools_sgr_CFLAGS = $(AM_CFLAGS)
 # progress (issue 10): TIME-LAG and VERDICT in the list, the lag view, a stall STALLED before the kick, on the demo
 TESTS += tests/tmux/lag.sh
 EXTRA_DIST += tests/tmux/lag.sh
+# the output rule (issue 25): hostile names on the dashboard, its bytes read by tests/tools/safebytes
+TESTS += tests/tmux/outputs.sh
+EXTRA_DIST += tests/tmux/outputs.sh

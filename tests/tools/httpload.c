@@ -11,7 +11,21 @@
  *   httpload bigheader HOST:PORT BYTES     a request with one header of BYTES: its status, or "closed"
  *   httpload stall HOST:PORT PATH SECS     GET and never read (a 4 KiB receive buffer)
  *   httpload readers HOST:PORT PATH N SECS N clients reading PATH: "bytes B open O"
+ *   httpload trickle HOST:PORT N SECS MS   N requests sending their headers a byte every MS ms, each
+ *                                          reopened as soon as the server closes it (slowloris as it
+ *                                          is played: "held H closed C opened O longest L" with L the
+ *                                          longest any connection lived, in ms)
+ *   httpload probe HOST:PORT PATH SECS MS  GET PATH every MS ms for SECS (each given 2 s): "answered A
+ *                                          of T longest_wait W" with W the longest time in ms from a
+ *                                          try that got no 200 to the next that got one
+ *   httpload scrapes HOST:PORT PATH N      N GETs at once, each read to its end: "ok K of N" (K answered 200)
+ *   httpload pause HOST:PORT PATH S R FILE GET PATH (HTTP/1.0: no chunks) with a 4 KiB receive buffer,
+ *                                          read nothing for S s, then read for R s at most: the body
+ *                                          into FILE
+ *   httpload raw HOST:PORT FILE            send FILE's bytes as a request: the status line's code
  *
+ * Connections come from $HTTPLOAD_FROM when it is set (bind(2) before
+ * connect: 127.0.0.2, 127.0.0.3... are other addresses of the loopback).
  * Exit status 0, or 1 with a message (bad arguments, cannot connect for get).
  */
 #include "config.h"
@@ -29,6 +43,8 @@
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
+
+#define KG_MIN_SZ(a, b) ((a) < (b) ? (a) : (b))
 
 /* Monotonic milliseconds. */
 static int64_t
@@ -60,8 +76,18 @@ static int
 dial(const struct sockaddr_in *a, bool blocking, int rcvbuf)
 {
 	int fd = socket(AF_INET, SOCK_STREAM, 0);
+	const char *from = getenv("HTTPLOAD_FROM");
 	if (fd < 0)
 		return -1;
+	if (from != NULL && *from != '\0') {
+		struct sockaddr_in b;
+		memset(&b, 0, sizeof b);
+		b.sin_family = AF_INET;
+		if (inet_pton(AF_INET, from, &b.sin_addr) != 1 || bind(fd, (struct sockaddr *)&b, sizeof b) < 0) {
+			close(fd);
+			return -1;
+		}
+	}
 	if (rcvbuf > 0)
 		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof rcvbuf);
 	if (!blocking)
@@ -315,6 +341,247 @@ cmd_readers(const struct sockaddr_in *a, const char *path, int n, int secs)
 	return 0;
 }
 
+/* One trickling connection. */
+typedef struct trickler {
+	int fd;
+	size_t sent;     /* bytes of the request sent */
+	int64_t opened;  /* ms */
+} trickler;
+
+/* trickle: slowloris as attackers play it, a byte every ms, a connection reopened when closed. */
+static int
+cmd_trickle(const struct sockaddr_in *a, int n, int secs, int ms)
+{
+	static const char req[] = "GET /metrics HTTP/1.1\r\nHost: kgtop\r\nX-a: bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"
+				  "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb";
+	trickler *t = calloc((size_t)n, sizeof *t);
+	int i, held = 0;
+	long closed = 0, opened = 0;
+	int64_t end = now_ms() + secs * 1000LL, next = 0, longest = 0;
+	for (i = 0; i < n; i++)
+		t[i].fd = -1;
+	while (now_ms() < end) {
+		int64_t now = now_ms();
+		for (i = 0; i < n; i++) {
+			if (t[i].fd >= 0 && closed_by_server(t[i].fd)) {
+				if (now - t[i].opened > longest)
+					longest = now - t[i].opened;
+				close(t[i].fd);
+				t[i].fd = -1;
+				closed++;
+			}
+			if (t[i].fd < 0) {
+				t[i].fd = dial(a, true, 0);
+				t[i].sent = 0;
+				t[i].opened = now;
+				if (t[i].fd >= 0)
+					opened++;
+			}
+		}
+		if (now >= next) {
+			for (i = 0; i < n; i++) {
+				if (t[i].fd < 0 || t[i].sent >= sizeof req - 1)
+					continue;
+				if (send(t[i].fd, req + t[i].sent, 1, MSG_NOSIGNAL | MSG_DONTWAIT) == 1)
+					t[i].sent++;
+			}
+			next = now + ms;
+		}
+		poll(NULL, 0, 20); /* the attack's pace, not a synchronisation */
+	}
+	for (i = 0; i < n; i++) {
+		if (t[i].fd < 0)
+			continue;
+		if (!closed_by_server(t[i].fd))
+			held++;
+		if (now_ms() - t[i].opened > longest)
+			longest = now_ms() - t[i].opened;
+		close(t[i].fd);
+	}
+	printf("held %d closed %ld opened %ld longest %lld\n", held, closed, opened, (long long)longest);
+	free(t);
+	return 0;
+}
+
+/* One GET within 2 s: its status, 0 when none came. */
+static int
+get_status(const struct sockaddr_in *a, const char *path)
+{
+	int fd = dial(a, true, 0), status = 0;
+	char req[512], buf[256];
+	struct timeval tv = { 2, 0 };
+	ssize_t k;
+	if (fd < 0)
+		return 0;
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
+	snprintf(req, sizeof req, "GET %s HTTP/1.1\r\nHost: kgtop\r\nConnection: close\r\n\r\n", path);
+	if (send_all(fd, req, strlen(req)) == 0 && (k = recv(fd, buf, sizeof buf - 1, 0)) > 12) {
+		buf[k] = '\0';
+		status = atoi(buf + 9);
+	}
+	close(fd);
+	return status;
+}
+
+/* probe: how long a client waits for an answer while something else goes on. */
+static int
+cmd_probe(const struct sockaddr_in *a, const char *path, int secs, int ms)
+{
+	int64_t end = now_ms() + secs * 1000LL, failing_since = -1, longest = 0;
+	int tries = 0, answered = 0;
+	while (now_ms() < end) {
+		int64_t t0 = now_ms();
+		tries++;
+		if (get_status(a, path) == 200) {
+			answered++;
+			if (failing_since >= 0 && now_ms() - failing_since > longest)
+				longest = now_ms() - failing_since;
+			failing_since = -1;
+		} else if (failing_since < 0) {
+			failing_since = t0;
+		}
+		if (now_ms() - t0 < ms)
+			poll(NULL, 0, (int)(ms - (now_ms() - t0))); /* the probe's pace */
+	}
+	if (failing_since >= 0 && now_ms() - failing_since > longest)
+		longest = now_ms() - failing_since;
+	printf("answered %d of %d longest_wait %lld\n", answered, tries, (long long)longest);
+	return 0;
+}
+
+/* scrapes: n GETs at once (connections opened first, then every request sent), each read to its end. */
+static int
+cmd_scrapes(const struct sockaddr_in *a, const char *path, int n)
+{
+	struct pollfd *p = calloc((size_t)n, sizeof *p);
+	int *status = calloc((size_t)n, sizeof *status), i, ok = 0, open = 0;
+	char req[512], buf[65536];
+	int64_t end = now_ms() + 20000;
+	snprintf(req, sizeof req, "GET %s HTTP/1.1\r\nHost: kgtop\r\nConnection: close\r\n\r\n", path);
+	for (i = 0; i < n; i++)
+		p[i].fd = dial(a, true, 0);
+	for (i = 0; i < n; i++) {
+		p[i].events = POLLIN;
+		if (p[i].fd >= 0 && send_all(p[i].fd, req, strlen(req)) < 0) {
+			close(p[i].fd);
+			p[i].fd = -1;
+		}
+		open += p[i].fd >= 0;
+	}
+	while (open > 0 && now_ms() < end) {
+		if (poll(p, (nfds_t)n, 200) <= 0)
+			continue;
+		for (i = 0; i < n; i++) {
+			ssize_t k;
+			if (p[i].fd < 0 || !(p[i].revents & (POLLIN | POLLHUP | POLLERR)))
+				continue;
+			k = recv(p[i].fd, buf, sizeof buf - 1, 0);
+			if (k > 12 && status[i] == 0) {
+				buf[k] = '\0';
+				status[i] = atoi(buf + 9);
+			}
+			if (k <= 0) {
+				close(p[i].fd);
+				p[i].fd = -1;
+				open--;
+				ok += status[i] == 200;
+			}
+		}
+	}
+	for (i = 0; i < n; i++) {
+		if (p[i].fd >= 0)
+			close(p[i].fd);
+	}
+	printf("ok %d of %d\n", ok, n);
+	free(p);
+	free(status);
+	return 0;
+}
+
+/* pause: a reader that stops reading for a while, then reads what is left (the body into a file). */
+static int
+cmd_pause(const struct sockaddr_in *a, const char *path, int stall_s, int read_s, const char *file)
+{
+	int fd = dial(a, true, 4096);
+	FILE *out = fopen(file, "wb");
+	char req[512], buf[65536];
+	struct timeval tv = { 1, 0 };
+	int64_t end;
+	bool head = true;
+	size_t hl = 0;
+	char hbuf[4096];
+	if (fd < 0 || out == NULL) {
+		fprintf(stderr, "httpload: cannot connect or write %s\n", file);
+		return 1;
+	}
+	snprintf(req, sizeof req, "GET %s HTTP/1.0\r\nHost: kgtop\r\n\r\n", path);
+	send_all(fd, req, strlen(req));
+	poll(NULL, 0, stall_s * 1000); /* not reading is the point */
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+	end = now_ms() + read_s * 1000LL;
+	while (now_ms() < end) {
+		ssize_t k = recv(fd, buf, sizeof buf, 0);
+		char *p = buf;
+		if (k == 0 || (k < 0 && errno != EAGAIN && errno != EWOULDBLOCK))
+			break;
+		if (k < 0)
+			continue;
+		if (head) {
+			/* the status line and headers end at the first empty line */
+			size_t take = KG_MIN_SZ((size_t)k, sizeof hbuf - 1 - hl);
+			char *e;
+			memcpy(hbuf + hl, buf, take);
+			hl += take;
+			hbuf[hl] = '\0';
+			if ((e = strstr(hbuf, "\r\n\r\n")) == NULL)
+				continue;
+			head = false;
+			p = buf + (size_t)(e + 4 - hbuf) - (hl - take);
+			k -= p - buf;
+		}
+		fwrite(p, 1, (size_t)k, out);
+	}
+	fclose(out);
+	close(fd);
+	return 0;
+}
+
+/* raw: a request as written in a file (bad framing, odd headers); the status answered, or "closed". */
+static int
+cmd_raw(const struct sockaddr_in *a, const char *file)
+{
+	FILE *f = fopen(file, "rb");
+	char req[16384], buf[512];
+	size_t n;
+	int fd, status = 0;
+	ssize_t k;
+	struct timeval tv = { 5, 0 };
+	if (f == NULL) {
+		fprintf(stderr, "httpload: %s: %s\n", file, strerror(errno));
+		return 1;
+	}
+	n = fread(req, 1, sizeof req, f);
+	fclose(f);
+	if ((fd = dial(a, true, 0)) < 0) {
+		fprintf(stderr, "httpload: cannot connect\n");
+		return 1;
+	}
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+	send_all(fd, req, n);
+	k = recv(fd, buf, sizeof buf - 1, 0);
+	if (k > 12) {
+		buf[k] = '\0';
+		status = atoi(buf + 9);
+	}
+	if (status > 0)
+		printf("%d\n", status);
+	else
+		printf("closed\n");
+	close(fd);
+	return 0;
+}
+
 /* Entry point. */
 int
 main(int argc, char **argv)
@@ -323,7 +590,7 @@ main(int argc, char **argv)
 	if (argc >= 2 && strcmp(argv[1], "port") == 0)
 		return cmd_port();
 	if (argc < 3 || parse_addr(argv[2], &a) < 0) {
-		fprintf(stderr, "usage: httpload port | get|slowloris|flood|bigheader|stall|readers HOST:PORT ...\n");
+		fprintf(stderr, "usage: httpload port | get|slowloris|flood|bigheader|stall|readers|trickle|probe|scrapes|pause|raw HOST:PORT ...\n");
 		return 1;
 	}
 	if (strcmp(argv[1], "get") == 0 && argc == 4)
@@ -336,6 +603,16 @@ main(int argc, char **argv)
 		return cmd_bigheader(&a, (size_t)atol(argv[3]));
 	if (strcmp(argv[1], "stall") == 0 && argc == 5)
 		return cmd_stall(&a, argv[3], atoi(argv[4]));
+	if (strcmp(argv[1], "trickle") == 0 && argc == 6)
+		return cmd_trickle(&a, atoi(argv[3]), atoi(argv[4]), atoi(argv[5]));
+	if (strcmp(argv[1], "probe") == 0 && argc == 6)
+		return cmd_probe(&a, argv[3], atoi(argv[4]), atoi(argv[5]));
+	if (strcmp(argv[1], "scrapes") == 0 && argc == 5)
+		return cmd_scrapes(&a, argv[3], atoi(argv[4]));
+	if (strcmp(argv[1], "pause") == 0 && argc == 7)
+		return cmd_pause(&a, argv[3], atoi(argv[4]), atoi(argv[5]), argv[6]);
+	if (strcmp(argv[1], "raw") == 0 && argc == 4)
+		return cmd_raw(&a, argv[3]);
 	if (strcmp(argv[1], "readers") == 0 && argc == 6)
 		return cmd_readers(&a, argv[3], atoi(argv[4]), atoi(argv[5]));
 	fprintf(stderr, "httpload: bad arguments\n");

@@ -80,7 +80,10 @@ EXTRA_DIST += tests/data/logs/kafka-2.8-classic.log tests/data/logs/kafka-3.7-cl
 	tests/data/trace/kafka-2.8-classic.obs tests/data/trace/kafka-3.7-classic.obs \
 	tests/data/trace/kafka-4.0-classic.obs tests/data/trace/kafka-4.0-consumer.obs \
 	tests/data/trace/kafka-2.8-classic.events tests/data/trace/kafka-3.7-classic.events \
-	tests/data/trace/kafka-4.0-classic.events tests/data/trace/kafka-4.0-consumer.events
+	tests/data/trace/kafka-4.0-classic.events tests/data/trace/kafka-4.0-consumer.events \
+	tests/data/logs/kafka-4.3-classic.log tests/data/logs/kafka-4.3-consumer.log \
+	tests/data/trace/kafka-4.3-classic.obs tests/data/trace/kafka-4.3-consumer.obs \
+	tests/data/trace/kafka-4.3-classic.events tests/data/trace/kafka-4.3-consumer.events
 # record and replay: the round trip through the real collector and tracker, damage, rotation, --at, real time.
 check_PROGRAMS += tests/unit/test_record
 UNIT_TESTS += tests/unit/test_record
@@ -128,3 +131,9 @@ UNIT_TESTS += tests/unit/test_bounds
 tests_unit_test_bounds_SOURCES = tests/unit/test_bounds.c tests/unit/sim.c tests/unit/sim.h
 tests_unit_test_bounds_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_bounds_LDADD = $(TEST_LIBS)
+# the one output rule (issue 25): every unsafe character class at every position of every field, through every output
+check_PROGRAMS += tests/unit/test_outputs
+UNIT_TESTS += tests/unit/test_outputs
+tests_unit_test_outputs_SOURCES = tests/unit/test_outputs.c
+tests_unit_test_outputs_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_outputs_LDADD = $(TEST_LIBS)

@@ -131,6 +131,22 @@ test_golden_kafka40_consumer(void **state)
 	golden_log("kafka-4.0-consumer");
 }
 
+/* Kafka 4.3.1, real lines captured by tests/kafka/capture-logs.sh: classic-protocol groups. */
+static void
+test_golden_kafka43_classic(void **state)
+{
+	(void)state;
+	golden_log("kafka-4.3-classic");
+}
+
+/* Kafka 4.3.1, real lines: KIP-848 consumer groups (a crash, a stall, static members). */
+static void
+test_golden_kafka43_consumer(void **state)
+{
+	(void)state;
+	golden_log("kafka-4.3-consumer");
+}
+
 /* Parse exactly one line and return its single observation (or NULL). */
 static kg_obs *
 one(kg_log_parser *p, const char *line, kg_parse_rc want, kg_obsq *q)
@@ -410,6 +426,8 @@ main(void)
 		cmocka_unit_test(test_golden_kafka37),
 		cmocka_unit_test(test_golden_kafka40_classic),
 		cmocka_unit_test(test_golden_kafka40_consumer),
+		cmocka_unit_test(test_golden_kafka43_classic),
+		cmocka_unit_test(test_golden_kafka43_consumer),
 		cmocka_unit_test(test_local_time),
 		cmocka_unit_test(test_reasons),
 		cmocka_unit_test(test_lenient),

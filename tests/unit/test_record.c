@@ -22,9 +22,11 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -723,14 +725,39 @@ test_damage(void **state)
 	assert_non_null(strstr(damage, "line 19"));
 	rf_capture_free(&rep);
 
-	/* a lost line (line 11, tick 9, cut out): ticks 0-8 replay, then it stops and says so */
+	/*
+	 * A lost line (line 11, tick 9, cut out): ticks 0-8 replay, the deltas
+	 * after the gap (ticks 10-12) cannot and are skipped, and the replay
+	 * carries on from the next keyframe (tick 13, 70 s: a keyframe a
+	 * minute) to the end, saying it crossed a gap of 4 ticks.
+	 */
 	{
 		size_t a = line_start(buf, 11), b = line_start(buf, 12);
+		const kg_snapshot *last;
+		int i;
 		memcpy(copy, buf, a);
 		memcpy(copy + a, buf + b, len - b);
 		frames = replay_damaged("gap.kgrec", copy, len - (b - a), &rep, damage, sizeof damage);
-		assert_int_equal(frames, 9);
-		assert_non_null(strstr(damage, "line 11: tick 10 follows tick 8: 1 line is missing"));
+		assert_int_equal(frames, 9 + 5);
+		assert_string_equal(damage, "");
+		last = rep.snaps[rep.nsnaps - 1];
+		assert_int_equal(last->time_us, T0 + step_ms[NSTEPS - 1] * 1000);
+		for (i = 0; i < last->nsources && strcmp(last->sources[i].name, "replay") != 0; i++)
+			;
+		assert_true(i < last->nsources);
+		assert_non_null(strstr(last->sources[i].message, "1 gap crossed (4 ticks missing)"));
+		rf_capture_free(&rep);
+	}
+	/* the keyframe after the gap lost too (line 18, tick 16): ticks 0-15 replay, then it stops and says why */
+	{
+		size_t a = line_start(buf, 18), b = line_start(buf, 19);
+		memcpy(copy, buf, a);
+		memcpy(copy + a, buf + b, len - b);
+		frames = replay_damaged("gap2.kgrec", copy, len - (b - a), &rep, damage, sizeof damage);
+		assert_int_equal(frames, 16);
+		if (strstr(damage, "line 18: tick 17 follows tick 15: 1 line is missing, and no keyframe after it") == NULL)
+			print_error("damage: %s\n", damage);
+		assert_non_null(strstr(damage, "line 18: tick 17 follows tick 15: 1 line is missing, and no keyframe after it"));
 		rf_capture_free(&rep);
 	}
 
@@ -1055,18 +1082,27 @@ test_record_errors(void **state)
 	(void)state;
 	assert_int_equal(recorder_open("/nonexistent-dir/x.kgrec", 0, &r, err, sizeof err), -1);
 	assert_non_null(strstr(err, "/nonexistent-dir/x.kgrec"));
-	if (access("/dev/full", W_OK) == 0) {
+	{
+		/* a full disk, as a file size limit makes it (writes past it fail, SIGXFSZ ignored) */
 		kg_tap tap;
 		kg_evlist ev = { 0 };
 		kg_obsq q = { 0 };
-		assert_int_equal(recorder_open("/dev/full", 0, &r, err, sizeof err), 0);
+		struct rlimit old, small = { 64, 64 };
+		char *path = tmp_path("full.kgrec");
+		void (*was)(int) = signal(SIGXFSZ, SIG_IGN);
+		assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
+		small.rlim_max = old.rlim_max;
+		assert_int_equal(recorder_open(path, 0, &r, err, sizeof err), 0);
+		assert_int_equal(setrlimit(RLIMIT_FSIZE, &small), 0);
 		recorder_tap(r, &tap);
 		b = builder_new(T0);
 		snap = builder_finish(b);
 		tap.before(tap.arg, &q, snap);
 		tap.after(tap.arg, snap, &ev);
+		assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
+		signal(SIGXFSZ, was);
 		assert_non_null(recorder_error(r));
-		assert_non_null(strstr(recorder_error(r), "No space left on device"));
+		assert_non_null(strstr(recorder_error(r), "write failed: File too large"));
 		s = recorder_source(r);
 		b = builder_new(T0 + 1);
 		s->ops->contribute(s, b);
@@ -1078,6 +1114,21 @@ test_record_errors(void **state)
 		snapshot_unref(snap);
 		source_free(s);
 		recorder_close(r);
+		free(path);
+	}
+	{
+		/* a file that exists is not written over; nor is one through a link */
+		char *path = tmp_path("exists.kgrec"), *link = tmp_path("link.kgrec");
+		FILE *f = fopen(path, "w");
+		assert_non_null(f);
+		fclose(f);
+		assert_int_equal(recorder_open(path, 0, &r, err, sizeof err), -1);
+		assert_non_null(strstr(err, "the file exists"));
+		assert_int_equal(symlink(path, link), 0);
+		assert_int_equal(recorder_open(link, 0, &r, err, sizeof err), -1);
+		assert_non_null(strstr(err, "a symbolic link"));
+		free(path);
+		free(link);
 	}
 }
 

@@ -172,6 +172,40 @@ test_cell_forms(void **state)
 	snapshot_unref(s);
 }
 
+/*
+ * Counts in a narrow column (issue 25: MEMB showed 19,541 as "1954"):
+ * their digits when they fit, else the most precise compact form that
+ * fits, never digits cut off; the report, without width, all of them.
+ */
+static void
+test_count_cells(void **state)
+{
+	static const struct {
+		int nmembers, nparts, width;
+		const char *memb, *parts;
+	} cases[] = {
+		{ 19541, 100000, 4, "20k", "100k" }, { 19541, 100000, 5, "19541", "100k" }, { 195410, 1954100, 5, "195k", "1.95M" }, { 19541, 100000, 0, "19541", "100000" },
+		{ 9999, 99999, 4, "9999", "100k" }, { 10000, 100600, 5, "10000", "101k" }, { 999999, 1234567, 4, "1.0M", "1.2M" },
+		{ 3, 12, 4, "3", "12" },
+	};
+	kg_snapshot *s = two_groups();
+	kg_group *g = (kg_group *)snapshot_group_by_name(s, "g-busy");
+	groupcol_cell c;
+	size_t i;
+	int nm = g->nmembers, np = g->nparts;
+	(void)state;
+	for (i = 0; i < KG_ARRAY_LEN(cases); i++) {
+		g->nmembers = cases[i].nmembers;
+		g->nparts = cases[i].nparts;
+		assert_string_equal(cell_of("MEMB", s, "g-busy", cases[i].width, &c), cases[i].memb);
+		assert_string_equal(cell_of("PARTS", s, "g-busy", cases[i].width, &c), cases[i].parts);
+		assert_true(cases[i].width == 0 || (int)strlen(c.span[0].text) <= cases[i].width);
+	}
+	g->nmembers = nm;
+	g->nparts = np;
+	snapshot_unref(s);
+}
+
 /* Sorting: by name, then each sort place of the table; ties by name. */
 static void
 test_sorts(void **state)
@@ -320,6 +354,7 @@ main(void)
 		cmocka_unit_test(test_text_facts),
 		cmocka_unit_test(test_text_progress),
 		cmocka_unit_test(test_cell_forms),
+		cmocka_unit_test(test_count_cells),
 		cmocka_unit_test(test_sorts),
 		cmocka_unit_test(test_natural_order),
 		cmocka_unit_test(test_text_pieces),

@@ -571,6 +571,7 @@ test_http_credentials(void **state)
 	rig_close(&r);
 	snprintf(hpath, sizeof hpath, "%s/headers", root);
 	assert_int_equal(tu_write_file(hpath, "# kgtop test\nX-Kgtop-Token: s3cret\n", 35), 0);
+	assert_int_equal(chmod(hpath, 0600), 0); /* a secret: its owner's alone */
 	c.headers_file = hpath;
 	c.from_start = true;
 	rig_open(&r, &c, http_url("log", "auth", "auth.log"));
@@ -593,6 +594,7 @@ test_http_credentials(void **state)
 	rig_close(&r);
 	/* a malformed headers file is refused without echoing its content */
 	assert_int_equal(tu_write_file(hpath, "X-Secret-Thing s3cret\n", 22), 0);
+	assert_int_equal(chmod(hpath, 0600), 0);
 	c.headers_file = hpath;
 	bad[0] = "log:http://127.0.0.1:1/x";
 	c.specs = bad;
@@ -670,6 +672,7 @@ test_http_jolokia(void **state)
 	assert_true(b->poll_gap_us == 1500000);  /* last-poll missing: the average gap */
 	httpd_stats(srv, &hs);
 	assert_string_equal(hs.last_method, "POST");
+	assert_string_equal(hs.last_path, "/jolokia/"); /* Jolokia 2's agent: 404 for /jolokia (tests/kafka/t_jolokia.sh) */
 	assert_non_null(strstr(hs.last_body, "consumer-coordinator-metrics,client-id=*"));
 	assert_non_null(strstr(hs.last_body, "type=consumer-metrics,client-id=*"));
 	wait_status(&r, KG_SRC_OK, "2 clients");
@@ -985,6 +988,7 @@ test_log(void **state)
 	write_log("auth.log", "g-auth", 1);
 	snprintf(hpath, sizeof hpath, "%s/headers", root);
 	assert_int_equal(tu_write_file(hpath, "X-Kgtop-Token: s3cret\n", 22), 0);
+	assert_int_equal(chmod(hpath, 0600), 0);
 	c.headers_file = hpath;
 	c.from_start = true;
 	rig_open(&r, &c, http_url("log", "auth", "auth.log"));

@@ -170,6 +170,22 @@ test_tracker_kafka40_consumer(void **state)
 	golden_tracker("kafka-4.0-consumer");
 }
 
+/* Kafka 4.3.1, real lines (tests/kafka/capture-logs.sh): classic-protocol groups. */
+static void
+test_tracker_kafka43_classic(void **state)
+{
+	(void)state;
+	golden_tracker("kafka-4.3-classic");
+}
+
+/* Kafka 4.3.1, real lines: KIP-848 consumer groups. */
+static void
+test_tracker_kafka43_consumer(void **state)
+{
+	(void)state;
+	golden_tracker("kafka-4.3-consumer");
+}
+
 /* A polled snapshot at t: group g Stable with members of ids[i] owning orders partition i. */
 static kg_snapshot *
 polled(int64_t t, int32_t g, const char *const *ids, int n)
@@ -399,6 +415,8 @@ main(void)
 		cmocka_unit_test(test_tracker_kafka37),
 		cmocka_unit_test(test_tracker_kafka40_classic),
 		cmocka_unit_test(test_tracker_kafka40_consumer),
+		cmocka_unit_test(test_tracker_kafka43_classic),
+		cmocka_unit_test(test_tracker_kafka43_consumer),
 		cmocka_unit_test(test_between_polls),
 		cmocka_unit_test(test_jsonl_no_member),
 		cmocka_unit_test(test_view_bounded),

@@ -15,14 +15,33 @@
  * handed over minus the tick's recorded time; the smallest delay of the
  * connection is taken as the two clocks' difference (plus the network's
  * least), so what is left is how far this viewer trails.
+ *
+ * What a stream can make a viewer hold is bounded, whatever the server
+ * sends: a line longer than MAX_LINE ends the connection (the longest a
+ * kgtop stream has is a keyframe: 5.6 MB at 10,000 groups, 2.9 MB at
+ * 100,000 partitions), and once MAX_QUEUED bytes of lines wait (what
+ * they hold counted with their bookkeeping) the transport takes no more
+ * (its sink's more() says no: its backlog fills, then curl pauses and
+ * the server's sends wait in the socket), however fast lines come.  The
+ * serving kgtop's last line, {"kgtop_stream_end":...}, goes through the
+ * queue like the lines before it (an END mark), so they are all handed
+ * over first, and a line it cut short (a viewer cut off mid-line) is no
+ * damage.
+ *
+ * Before the collector starts, attach_source_new() waits for the header
+ * (the tracker needs the serving kgtop's settings) for --timeout at most,
+ * and gives up at once on a stop signal or a 'q' (or Ctrl-C) typed on the
+ * terminal it is given, after saying, if the wait lasts, what it waits for.
  */
 #include "config.h"
 
 #include "sources/attach/attach.h"
 
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "record/replay_feed.h"
 #include "sources/trace/trace.h"
@@ -31,21 +50,24 @@
 #include "util/log.h"
 #include "util/util.h"
 
-#define MAX_LINE (256u << 20)       /* a keyframe of a large cluster is one line */
-#define MAX_QUEUED (256LL << 20)    /* lines received but not yet handed over */
+#define MAX_LINE (32u << 20)        /* a keyframe of a large cluster is one line (5.6 MB at 10,000 groups) */
+#define MAX_QUEUED (8LL << 20)      /* lines received but not yet handed over (the server's --serve-buffer) */
+#define LINE_COST (sizeof(aline) + 16) /* what a queued line holds besides its bytes (malloc's own included) */
+#define SAY_AFTER_US (300LL * 1000) /* a wait for the header this long is said */
 #define IDLE_US (20LL * 1000000)    /* the serving kgtop sends an empty line every 5 s at least */
 #define REOPEN_US (1000000LL)       /* after a stream ended normally */
 #define BACKOFF_MAX_US (30LL * 1000000)
 #define RCVBUF (128 * 1024)         /* a viewer that stops reading shows at the serving kgtop, not in this kernel */
 #define END_KEY "{\"kgtop_stream_end\":"
 
-/* A line received, or (len == RESTART) the mark of a new connection. */
+/* A line received, or (len == RESTART) the mark of a new connection, or (len == END) the stream's end line. */
 typedef struct aline {
 	struct aline *next;
 	size_t len;
 	char s[];
 } aline;
 #define RESTART ((size_t)-1)
+#define END ((size_t)-2)
 
 typedef struct attach {
 	kg_trace_transport *tt;
@@ -62,15 +84,27 @@ typedef struct attach {
 	int64_t min_delay;    /* the connection's smallest delay (clocks' difference) */
 	int64_t behind_us;
 	char ended[256];      /* why the serving kgtop ended the last stream, "" none */
+	uint64_t oversize;    /* lines the transport found too long so far */
+	bool give_up;         /* damage ends the source (cfg->give_up) */
+	char shown[512];      /* the URL without userinfo */
+	char broken_why[512]; /* why it gave up, written before broken is set */
+	atomic_bool broken;
 } attach;
 
 /* ------------------------------------------------------------ the queue */
 
-/* Append a line (or a restart mark). */
+/* The bytes a line is counted for (a mark: its text). */
+static size_t
+line_bytes(const aline *l, size_t len)
+{
+	return (len == RESTART ? 0 : len == END ? strlen(l->s) : len) + LINE_COST;
+}
+
+/* Append a line, a restart mark, or an end mark (s: why). */
 static void
 queue_push(attach *a, const char *s, size_t len)
 {
-	size_t n = len == RESTART ? 0 : len;
+	size_t n = len == RESTART ? 0 : len == END ? strlen(s) : len;
 	aline *l = xmalloc(sizeof *l + n + 1);
 	l->next = NULL;
 	l->len = len;
@@ -78,7 +112,7 @@ queue_push(attach *a, const char *s, size_t len)
 	l->s[n] = '\0';
 	*a->tail = l;
 	a->tail = &l->next;
-	a->queued += (int64_t)n;
+	a->queued += (int64_t)line_bytes(l, len);
 }
 
 /* Take the first line (NULL when none); the caller frees it. */
@@ -91,8 +125,7 @@ queue_pop(attach *a)
 	a->head = l->next;
 	if (a->head == NULL)
 		a->tail = &a->head;
-	if (l->len != RESTART)
-		a->queued -= (int64_t)l->len;
+	a->queued -= (int64_t)line_bytes(l, l->len);
 	return l;
 }
 
@@ -121,20 +154,49 @@ on_line(void *arg, const char *line, size_t len)
 		const char *p = line + sizeof END_KEY - 1, *q;
 		while (*p == ' ' || *p == '"')
 			p++;
+		char why[256];
 		q = memchr(p, '"', len - (size_t)(p - line));
-		snprintf(a->ended, sizeof a->ended, "%.*s", q != NULL ? (int)(q - p) : 0, p);
-		util_sanitize_text(a->ended);
-		snprintf(a->fail, sizeof a->fail, "%.120s ended the stream: %.170s", a->host, a->ended);
-		return;
-	}
-	if (a->queued + (int64_t)len > MAX_QUEUED) {
-		snprintf(a->fail, sizeof a->fail, "more than 256 MiB of stream waiting: this viewer cannot keep up");
+		snprintf(why, sizeof why, "%.*s", q != NULL ? (int)(q - p) : 0, p);
+		util_sanitize_text(why);
+		queue_push(a, why, END); /* said once the lines before it are handed over */
 		return;
 	}
 	queue_push(a, line, len);
 }
 
+/* Transport sink: room for another line (else the transport holds it back, and then pauses). */
+static bool
+room(void *arg)
+{
+	attach *a = arg;
+	return a->queued < MAX_QUEUED || a->head == NULL;
+}
+
 /* ------------------------------------------------------------ the source */
+
+/* With cfg->give_up, damage ends the source: say why (naming the URL), then set broken. */
+static void
+give_up(attach *a, const char *why)
+{
+	if (!a->give_up || atomic_load(&a->broken))
+		return;
+	snprintf(a->broken_why, sizeof a->broken_why, "--attach %.200s: %.280s", a->shown, why);
+	atomic_store(&a->broken, true);
+}
+
+/* A line too long for a kgtop stream (the transport dropped it) stops the connection. */
+static void
+check_oversize(attach *a)
+{
+	kg_trace_stats st;
+	trace_transport_stats(a->tt, &st);
+	if (st.counts.oversize > a->oversize && a->fail[0] == '\0') {
+		snprintf(a->fail, sizeof a->fail, "a line longer than %u MiB from %.100s: not a kgtop stream", MAX_LINE >> 20,
+			 a->host);
+		give_up(a, a->fail);
+	}
+	a->oversize = st.counts.oversize;
+}
 
 /* Hand over the next queued tick; true when one was. */
 static bool
@@ -151,11 +213,23 @@ feed_one(attach *a)
 			a->min_delay = INT64_MAX;
 			continue;
 		}
+		if (l->len == END) {
+			util_strlcpy(a->ended, l->s, sizeof a->ended);
+			snprintf(a->fail, sizeof a->fail, "%.120s ended the stream: %.170s", a->host, a->ended);
+			free(l);
+			queue_clear(a);
+			return false;
+		}
 		rc = replay_feed_line(a->feed, l->s, l->len, err, sizeof err);
+		if (rc < 0 && a->head != NULL && a->head->len == END) {
+			free(l); /* a line the serving kgtop cut short to say why it ended the stream: no damage */
+			continue;
+		}
 		free(l);
 		if (rc < 0) {
 			queue_clear(a);
 			snprintf(a->fail, sizeof a->fail, "the stream from %.100s is damaged (%.180s)", a->host, err);
+			give_up(a, a->fail);
 			return false;
 		}
 		if (rc == 1) {
@@ -177,8 +251,12 @@ static int
 attach_poll(kg_source *s, int64_t now_us)
 {
 	attach *a = s->impl;
-	int flags = trace_transport_poll(a->tt) & KG_SRC_NEWS;
+	int flags;
 	(void)now_us;
+	if (atomic_load(&a->broken))
+		return KG_SRC_FAILED; /* gave up: nothing more can come */
+	flags = trace_transport_poll(a->tt) & KG_SRC_NEWS;
+	check_oversize(a);
 	if (a->fail[0] != '\0') {
 		log_msg(KG_LOG_INFO, "attach: %s", a->fail);
 		trace_transport_fail(a->tt, a->fail);
@@ -235,6 +313,10 @@ attach_contribute(kg_source *s, kg_builder *b)
 		h.status = KG_SRC_OK;
 		snprintf(msg, sizeof msg, sec < 9.95 ? "attached to %s, %.1f s behind" : "attached to %s, %.0f s behind",
 			 a->host, sec);
+		if (a->queued >= MAX_QUEUED)
+			snprintf(msg + strlen(msg), sizeof msg - strlen(msg),
+				 "; %lld MiB of stream waiting: reading held back until this viewer catches up",
+				 (long long)(MAX_QUEUED >> 20));
 	}
 	h.message = msg;
 	builder_source(b, &h);
@@ -326,6 +408,10 @@ take_header(attach *a, char *err, size_t errsz)
 			free(queue_pop(a));
 			continue;
 		}
+		if (l->len == END) {
+			snprintf(a->fail, sizeof a->fail, "%.120s ended the stream: %.170s", a->host, l->s);
+			break;
+		}
 		if (strncmp(l->s, "{\"kgtop_record\":", 16) != 0 && l->len > 0) {
 			snprintf(a->fail, sizeof a->fail, "not a kgtop stream (its first line is no recording header)");
 			break;
@@ -338,17 +424,37 @@ take_header(attach *a, char *err, size_t errsz)
 	return replay_feed_has_header(a->feed);
 }
 
-/* Drive the transport until the header is read, an error says no, or the timeout. */
-static int
-wait_header(attach *a, const char *shown, int64_t timeout_us, char *err, size_t errsz)
+/* True when the terminal's bytes say quit: 'q' or Ctrl-C (the terminal is in non-canonical mode). */
+static bool
+typed_quit(int fd)
 {
-	int64_t end = util_mono_us() + timeout_us;
+	char b[32];
+	ssize_t k = read(fd, b, sizeof b), i;
+	for (i = 0; i < k; i++) {
+		if (b[i] == 'q' || b[i] == 'Q' || b[i] == 3)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Drive the transport until the header is read, an error says no, the
+ * timeout, a stop signal or a 'q' (-3, with err saying which); a wait
+ * longer than SAY_AFTER_US is said through cfg->waiting.
+ */
+static int
+wait_header(attach *a, const kg_attach_config *cfg, const char *shown, char *err, size_t errsz)
+{
+	int64_t timeout_us = cfg->timeout_us > 0 ? cfg->timeout_us : 10000000;
+	int64_t start = util_mono_us(), end = start + timeout_us;
 	kg_trace_link link;
+	bool said = false;
 	for (;;) {
-		struct pollfd pfd[8];
-		int n, ms;
+		struct pollfd pfd[10];
+		int n, ms, extra = 0;
 		trace_transport_poll(a->tt);
 		trace_transport_budget_reset(a->tt); /* no refreshes yet: each try has its budget */
+		check_oversize(a);
 		if (take_header(a, err, errsz))
 			return 0;
 		trace_transport_link(a->tt, &link);
@@ -357,13 +463,27 @@ wait_header(attach *a, const char *shown, int64_t timeout_us, char *err, size_t 
 		if (link.status == KG_SRC_ERROR) {
 			bool auth = strstr(link.err, "HTTP 401") != NULL;
 			return util_err(err, errsz, "--attach: %s%s", link.err,
-					auth ? " (it asks for a password: http://user:password@host:port)" : "");
+					auth ? " (it asks for a password: a line \"machine HOST login USER password PASSWORD\" in "
+					       "~/.netrc, or http://user:password@host:port)"
+					     : "");
 		}
 		if (util_mono_us() >= end)
 			return util_err(err, errsz, "--attach %s: no stream within %.1fs", shown, (double)timeout_us / 1e6);
+		if (cfg->stop != NULL && *cfg->stop)
+			return util_err(err, errsz, "--attach %s: interrupted while waiting for the stream", shown) * 3;
+		if (!said && cfg->waiting != NULL && util_mono_us() - start >= SAY_AFTER_US) {
+			cfg->waiting(cfg->waiting_arg, shown, end - util_mono_us());
+			said = true;
+		}
 		n = trace_transport_fds(a->tt, pfd, 8);
+		if (cfg->wake_fd >= 0)
+			pfd[n + extra++] = (struct pollfd){ cfg->wake_fd, POLLIN, 0 };
+		if (cfg->key_fd >= 0)
+			pfd[n + extra++] = (struct pollfd){ cfg->key_fd, POLLIN, 0 };
 		ms = (int)KG_MIN((trace_transport_next_poll(a->tt) - util_now_us()) / 1000 + 1, 100);
-		poll(pfd, (nfds_t)n, ms < 1 ? 1 : ms);
+		poll(pfd, (nfds_t)(n + extra), ms < 1 ? 1 : ms);
+		if (cfg->key_fd >= 0 && (pfd[n + extra - 1].revents & POLLIN) && typed_quit(cfg->key_fd))
+			return util_err(err, errsz, "--attach %s: quit while waiting for the stream", shown) * 3;
 	}
 }
 
@@ -377,6 +497,7 @@ attach_source_new(const kg_attach_config *cfg, kg_source **out, char *err, size_
 	kg_trace_wire w;
 	kg_trace_sink sink;
 	char *url = stream_url(cfg->url), shown[512];
+	int rc;
 	trace_url_init();
 	if (trace_url_parse("attach", url, false, &u, err, errsz) < 0) {
 		/* "--trace attach: why" said as "--attach URL: why" */
@@ -393,10 +514,12 @@ attach_source_new(const kg_attach_config *cfg, kg_source **out, char *err, size_
 	a->min_delay = INT64_MAX;
 	a->st.offset = -1;
 	a->st.bytes_first_line = -1;
-	a->feed = replay_feed_new();
+	a->feed = replay_feed_new(u.shown); /* its messages name the URL */
 	snprintf(a->host, sizeof a->host, "%s%s%s", u.host != NULL ? u.host : "?", u.port != NULL ? ":" : "",
 		 u.port != NULL ? u.port : "");
 	util_strlcpy(shown, u.shown, sizeof shown);
+	util_strlcpy(a->shown, u.shown, sizeof a->shown);
+	a->give_up = cfg->give_up;
 	memset(&c, 0, sizeof c);
 	c.from_start = true;
 	c.insecure = cfg->insecure;
@@ -411,15 +534,27 @@ attach_source_new(const kg_attach_config *cfg, kg_source **out, char *err, size_
 	memset(&sink, 0, sizeof sink);
 	sink.arg = a;
 	sink.line = on_line;
+	sink.more = room;
 	sink.stats = &a->st;
 	a->tt = trace_transport_new("attach", &u, &c, &w, NULL, &sink);
-	if (wait_header(a, shown, cfg->timeout_us > 0 ? cfg->timeout_us : 10000000, err, errsz) < 0) {
+	if ((rc = wait_header(a, cfg, shown, err, errsz)) < 0) {
 		attach_free(a);
-		return -1;
+		return rc == -3 ? -3 : -1;
 	}
 	log_msg(KG_LOG_INFO, "attach: reading %s (cluster %s)", shown, replay_feed_cluster(a->feed));
 	*out = source_new(&attach_ops, "attach", a);
 	return 0;
+}
+
+/* Whether the source gave up on a damaged stream, and why. */
+bool
+attach_gave_up(kg_source *s, char *why, size_t n)
+{
+	attach *a = s->impl;
+	if (!atomic_load(&a->broken))
+		return false;
+	util_strlcpy(why, a->broken_why, n);
+	return true;
 }
 
 /* The cluster label. */

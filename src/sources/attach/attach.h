@@ -22,6 +22,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <signal.h>
 #include <stdint.h>
 
 #include "model/source.h"
@@ -31,14 +32,28 @@ typedef struct kg_attach_config {
 	const char *url;      /* http(s)://[user:password@]host:port[/stream] */
 	bool insecure;        /* do not verify the TLS certificate (--trace-insecure) */
 	int64_t timeout_us;   /* how long to wait for the stream's header at start (--timeout) */
+	bool give_up;         /* a damaged stream ends the source (--json, --once) instead of a reconnection */
+	/* while waiting for the header: */
+	const volatile sig_atomic_t *stop; /* set by a stop signal: give up at once (NULL: none) */
+	int wake_fd;          /* readable when a signal came (the signal pipe), -1 none */
+	int key_fd;           /* a terminal in non-canonical mode: 'q' or Ctrl-C gives up, -1 none */
+	/* called once when the wait lasts (a third of a second): what it waits for, for how long at most */
+	void (*waiting)(void *arg, const char *url, int64_t left_us);
+	void *waiting_arg;
 } kg_attach_config;
 
 /*
  * Connect and read the stream's header, within the timeout (call before
  * the collector starts); 0, or -1 with err (unreachable, refused, a
- * password wanted, not a kgtop stream), -2 for a malformed URL.
+ * password wanted, not a kgtop stream), -2 for a malformed URL, -3 when a
+ * stop signal or a 'q' ended the wait.
  */
 int attach_source_new(const kg_attach_config *cfg, kg_source **out, char *err, size_t errsz);
+/*
+ * True, with why naming the URL, once the source gave up on a damaged
+ * stream (cfg->give_up); thread-safe (the collector's thread sets it).
+ */
+bool attach_gave_up(kg_source *s, char *why, size_t n);
 /* The serving kgtop's cluster label (its header's). */
 const char *attach_cluster(kg_source *s);
 /* The model's settings the serving kgtop derives with; false when its header had none. */

@@ -754,9 +754,8 @@ demo_source_new(const kg_demo_config *cfg, kg_source **out, const char **bootstr
 		d->max_poll_ms = 6000;
 	}
 	if (cfg->export_trace != NULL) {
-		d->export_f = secfile_create(cfg->export_trace, "w"); /* 0600 */
+		d->export_f = secfile_create(cfg->export_trace, "w", "--export-trace", err, errsz); /* a new file, 0600 */
 		if (d->export_f == NULL) {
-			util_err(err, errsz, "--export-trace %s: %s", cfg->export_trace, strerror(errno));
 			demo_free(d);
 			return -1;
 		}

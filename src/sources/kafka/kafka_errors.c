@@ -104,13 +104,16 @@ kafka_describe_error(rd_kafka_resp_err_t err, const char *detail)
  * in state CONNECT...)"), the broker's address put back in front when the
  * words do not name it: "Connect to ipv4#127.0.0.1:1 failed: Connection
  * refused", "Failed to resolve 'nosuch:9092': Name or service not known",
- * "127.0.0.1:9093: SSL handshake failed: ...".
+ * "127.0.0.1:9093: SSL handshake failed: ...".  The state is kept where it
+ * is the diagnosis: librdkafka 2.14.2 words a TLS handshake the peer cut
+ * either "SSL handshake failed: Disconnected: ..." or "Disconnected: SSL
+ * connection closed by peer (after 0ms in state SSL_HANDSHAKE)".
  */
 static char *
 reason_words(const char *reason)
 {
-	const char *colon = strstr(reason, ": "), *slash = NULL, *after, *p;
-	char *broker = NULL, *rest, *out;
+	const char *colon = strstr(reason, ": "), *slash = NULL, *after, *p, *state;
+	char *broker = NULL, *rest, *out, *tmp;
 	for (p = reason; colon != NULL && p < colon; p++) {
 		if (*p == '/' && p[1] != '/' && (p == reason || p[-1] != '/'))
 			slash = p; /* the last lone '/': "ssl://host:port/bootstrap" */
@@ -122,8 +125,15 @@ reason_words(const char *reason)
 		reason = colon + 2;
 	}
 	rest = xstrdup(reason);
-	if ((after = strstr(rest, " (after ")) != NULL)
+	if ((after = strstr(rest, " (after ")) != NULL) {
+		state = strstr(after, " in state ");
 		rest[after - rest] = '\0';
+		if (state != NULL && strncmp(state + 10, "SSL_HANDSHAKE", 13) == 0 && strstr(rest, "handshake") == NULL) {
+			tmp = xasprintf("%s (in state SSL_HANDSHAKE)", rest);
+			free(rest);
+			rest = tmp;
+		}
+	}
 	if (broker != NULL && strstr(rest, broker) == NULL)
 		out = xasprintf("%s: %s", broker, rest);
 	else
@@ -149,8 +159,12 @@ kafka_errors_take(kerrs *x, int err, const char *reason)
 	pthread_mutex_lock(&x->lock);
 	prev = atomic_load(&x->code);
 	if (err == RD_KAFKA_RESP_ERR__TRANSPORT) {
-		/* one connection failed: only the words of an "all brokers down" that may follow */
-		if (prev == 0 || prev == RD_KAFKA_RESP_ERR__ALL_BROKERS_DOWN) {
+		/* one connection failed: only the words of an "all brokers down" that may follow; a failed
+		 * TLS handshake (librdkafka >= 2.x calls one the peer cut a transport error: "connecting to a
+		 * PLAINTEXT broker listener?") is not replaced by the bare disconnect of a later attempt */
+		if ((prev == 0 || prev == RD_KAFKA_RESP_ERR__ALL_BROKERS_DOWN) &&
+		    !(x->reason != NULL && strstr(x->reason, "SSL handshake failed") != NULL &&
+		      (reason == NULL || strstr(reason, "SSL handshake failed") == NULL))) {
 			free(x->reason);
 			x->reason = reason_words(reason ? reason : "connection failed");
 		}

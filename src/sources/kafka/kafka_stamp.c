@@ -152,7 +152,12 @@ commit_cmp(const void *a, const void *b)
 	return c != 0 ? c : x->tp.partition - y->tp.partition;
 }
 
-/* Want partition c of a group read in this pass (once per partition: *later when one waits), within the budget; the count. */
+/*
+ * Want partition c of a group read in this pass, within the budget; the
+ * count.  A partition is started once a pass: wanted at two offsets, the
+ * one further behind is read first (its time lag matters more), whatever
+ * order the groups came in, and *later says the other waits.
+ */
 static int
 want_add(ksrc *k, kresult *r, const kcommit *c, kwant **w, size_t *cap, int n, int64_t now, bool *later)
 {
@@ -163,7 +168,9 @@ want_add(ksrc *k, kresult *r, const kcommit *c, kwant **w, size_t *cap, int n, i
 	for (j = 0; j < n; j++) {
 		if ((*w)[j].topic == c->tp.topic && (*w)[j].partition == c->tp.partition) {
 			*later = *later || (*w)[j].offset != c->offset;
-			return n; /* a partition is started once a pass: another offset waits for the next */
+			if (c->offset < (*w)[j].offset)
+				(*w)[j].offset = (*w)[j].got.offset = c->offset;
+			return n;
 		}
 	}
 	util_grow(w, cap, (size_t)n + 1, sizeof **w);

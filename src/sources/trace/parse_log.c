@@ -395,6 +395,24 @@ fence_reason(const char *why)
 	return has(why, "session expired") ? KG_REASON_SESSION_TIMEOUT : KG_REASON_FENCED;
 }
 
+/* KIP-848: member M (instance I, or NULL) "joins the consumer group" ("using the P protocol" in rest). */
+static kg_parse_rc
+consumer_join(int64_t t, const char *gx, char *m, const char *inst, char *rest, kg_obsq *out)
+{
+	kg_obs *o = mk(KG_OBS_JOINED, t, gx);
+	obs_member(o, trim(m), NULL, inst, NULL);
+	rest = strstr(rest, "using the ");
+	if (rest != NULL) {
+		sbuf s = { 0 };
+		cut(rest, " protocol");
+		sbuf_addf(&s, "joined using the %s protocol", trim(rest + strlen("using the ")));
+		obs_text(o, sbuf_str(&s));
+		sbuf_free(&s);
+	}
+	obsq_push(out, o);
+	return KG_PARSE_OBS;
+}
+
 /* Messages of a member, with the group from a "[Group G]" / "[GroupId G]" prefix or inline. */
 static kg_parse_rc
 member_line(kg_log_parser *p, int64_t t, const char *gx, char *body, kg_obsq *out)
@@ -427,25 +445,17 @@ member_line(kg_log_parser *p, int64_t t, const char *gx, char *body, kg_obsq *ou
 			obsq_push(out, o);
 			return KG_PARSE_OBS;
 		}
-		if ((rest = cut(m, " joins the consumer group")) != NULL) {
-			o = mk(KG_OBS_JOINED, t, gx);
-			obs_member(o, trim(m), NULL, NULL, NULL);
-			rest = strstr(rest, "using the ");
-			if (rest != NULL) {
-				sbuf s = { 0 };
-				cut(rest, " protocol");
-				sbuf_addf(&s, "joined using the %s protocol", trim(rest + strlen("using the ")));
-				obs_text(o, sbuf_str(&s));
-				sbuf_free(&s);
-			}
-			obsq_push(out, o);
-			return KG_PARSE_OBS;
-		}
+		if ((rest = cut(m, " joins the consumer group")) != NULL)
+			return consumer_join(t, gx, m, NULL, rest, out);
 		if (cut(m, " left the consumer group") != NULL) {
+			/*
+			 * A leaving heartbeat: Kafka 4.3 logs a consumer's close and its
+			 * max.poll.interval.ms expiry with these same words, so no reason.
+			 */
 			o = mk(KG_OBS_LEFT, t, gx);
 			obs_member(o, trim(m), NULL, NULL, NULL);
-			o->reason = KG_REASON_GRACEFUL;
-			obs_text(o, "left the consumer group");
+			o->reason = KG_REASON_UNKNOWN;
+			obs_text(o, "left the consumer group (closed, or past max.poll.interval.ms)");
 			remember_left(p, o);
 			obsq_push(out, o);
 			return KG_PARSE_OBS;
@@ -493,14 +503,20 @@ member_bracket_left(kg_log_parser *p, int64_t t, char *body, kg_obsq *out)
 	return KG_PARSE_OBS;
 }
 
-/* "Static Member M with instance id I has left group ... / temporarily left the consumer group". */
+/*
+ * "Static Member M with instance id I has left group ... / temporarily left the consumer group",
+ * and KIP-848's "Static member M with instance id I joins the consumer group using the P protocol"
+ * (Kafka 4.3 writes "member" there and in "temporarily left").
+ */
 static kg_parse_rc
-static_member_left(kg_log_parser *p, int64_t t, const char *gx, char *body, kg_obsq *out)
+static_member_line(kg_log_parser *p, int64_t t, const char *gx, char *body, kg_obsq *out)
 {
 	char *m = body + strlen("Static Member "), *inst = cut(m, " with instance id "), *rest;
 	kg_obs *o;
 	if (inst == NULL || gx == NULL)
 		return KG_PARSE_UNPARSED;
+	if ((rest = cut(inst, " joins the consumer group")) != NULL)
+		return consumer_join(t, gx, m, instance_of(inst), rest, out);
 	if ((rest = cut(inst, " has left group through explicit")) != NULL) {
 		char *r = strstr(rest, "client reason: ");
 		o = left_obs(p, t, gx, trim(m), instance_of(inst), r ? r + strlen("client reason: ") : NULL);
@@ -527,6 +543,19 @@ static_replaced_classic(int64_t t, char *body, kg_obsq *out)
 	char *inst = body + strlen("Static member with groupInstanceId="), *g, *m;
 	kg_obs *o;
 	g = cut(inst, " and unknown member id joins group ");
+	if (g != NULL && (m = strstr(g, "Created a new member id ")) != NULL) {
+		/* Kafka 4.3, a first join: "... in S state. Created a new member id M for this member and added to the group" */
+		m += strlen("Created a new member id ");
+		cut(m, " for this member");
+		cut(g, " in ");
+		g = trim(g);
+		if (*g == '\0' || *trim(m) == '\0')
+			return KG_PARSE_UNPARSED;
+		o = mk(KG_OBS_JOINED, t, g);
+		obs_member(o, trim(m), NULL, instance_of(inst), NULL);
+		obsq_push(out, o);
+		return KG_PARSE_OBS;
+	}
 	m = cut(g, "Replacing previously mapped member ");
 	if (m == NULL)
 		return KG_PARSE_UNPARSED;
@@ -678,11 +707,13 @@ message(kg_log_parser *p, int64_t t, char *msg, kg_obsq *out)
 	if (starts(body, "Member "))
 		return member_line(p, t, gx, body, out);
 	if (starts(body, "Static Member "))
-		return static_member_left(p, t, gx, body, out);
+		return static_member_line(p, t, gx, body, out);
 	if (starts(body, "Static member with groupInstanceId="))
 		return static_replaced_classic(t, body, out);
 	if (starts(body, "Static member with instance id "))
 		return static_rejoin(t, gx, body, out);
+	if (starts(body, "Static member "))
+		return static_member_line(p, t, gx, body, out); /* Kafka 4.3's KIP-848 wording; same length as "Static Member " */
 	if (starts(body, "Bumped group epoch to ") && gx != NULL) {
 		int64_t ep = num(body + strlen("Bumped group epoch to "));
 		kg_obs *o;

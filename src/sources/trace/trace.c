@@ -72,6 +72,22 @@ spec_name(const kg_trace_kind *k, const kg_trace_url *u)
 	return name;
 }
 
+/* A URL that names a directory ends in '/': one is added to a path without it (no query, no fragment). */
+static void
+dir_slash(kg_trace_url *u)
+{
+	size_t n = strlen(u->url);
+	char *url, *shown;
+	if (u->is_file || n == 0 || u->url[n - 1] == '/' || strpbrk(u->url, "?#") != NULL)
+		return;
+	url = xasprintf("%s/", u->url);
+	shown = xasprintf("%s/", u->shown);
+	free(u->url);
+	free(u->shown);
+	u->url = url;
+	u->shown = shown;
+}
+
 /* Parse and check a spec: a known kind, a URL it accepts; fills the name. */
 static int
 spec_parse(const char *in, spec *out, char *err, size_t errsz)
@@ -88,6 +104,8 @@ spec_parse(const char *in, spec *out, char *err, size_t errsz)
 				in, kinds);
 	if (trace_url_parse(out->kind->name, colon + 1, out->kind->file_ok, &out->u, err, errsz) < 0)
 		return -1;
+	if (out->kind->dir_url)
+		dir_slash(&out->u);
 	out->name = spec_name(out->kind, &out->u);
 	return 0;
 }

@@ -115,6 +115,7 @@ static const kg_trace_kind kinds[] = {
 		.name = "jolokia",
 		.mode = KG_TRACE_POLL,
 		.name_port = true,
+		.dir_url = true, /* Jolokia 2's JVM agent answers /jolokia/ and 404 to /jolokia */
 		.max_document = MAX_JOLOKIA,
 		.post = parse_jolokia_request,
 		.content_type = "application/json",

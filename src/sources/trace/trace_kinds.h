@@ -27,6 +27,7 @@ typedef struct kg_trace_kind {
 	kg_trace_mode mode;         /* STREAM (lines, tailed) or POLL (a document per interval) */
 	bool file_ok;               /* file:// URLs are accepted (else only http:// and https://) */
 	bool name_port;             /* a source's name keeps the URL's port: "jolokia:app-1:8778" */
+	bool dir_url;               /* its URL names a directory: a path without a final '/' gets one */
 	bool describes_groups;      /* its observations describe groups (trace_groups.h) */
 	size_t max_line;            /* STREAM: longest line kept, unless the config sets one (0: 64 KiB) */
 	size_t max_document;        /* POLL: largest answer kept */

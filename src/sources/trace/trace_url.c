@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "util/secfile.h"
 #include "util/util.h"
 
 /* Initialize libcurl once per process. */
@@ -136,12 +137,12 @@ done:
 int
 trace_url_headers(const char *path, struct curl_slist **out, char *err, size_t errsz)
 {
-	FILE *f = util_fopen_regular(path);
+	FILE *f = secfile_open_secret(path, "--trace-headers", err, errsz); /* it holds credentials */
 	char line[8192];
 	int n = 0;
 	*out = NULL;
 	if (f == NULL)
-		return util_err(err, errsz, "--trace-headers %s: %s", path, strerror(errno));
+		return -1;
 	while (fgets(line, sizeof line, f) != NULL) {
 		size_t len = strlen(line);
 		char *p = line, *c;

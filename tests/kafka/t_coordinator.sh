@@ -1,0 +1,63 @@
+#!/bin/sh
+# t_coordinator.sh: three Kafka 4.x brokers; the coordinator of a watched group is killed (SIGKILL):
+# the Java admin client finds the new coordinator (the truth), kgtop follows it, and says meanwhile
+# that its picture of the group is old (the source stale, the group's data time behind).
+. "${top_srcdir:-.}/tests/cli/lib.sh"
+. "$top_srcdir/tests/kafka/kafka.sh"
+
+kafka_up 3
+fleet topic t1 6 && fleet produce t1 30
+owns() { o=$(fleet_owned "$1"); [ -n "$o" ] && [ "$o" != "[]" ]; }
+fleet join m1 group=g-move topic=t1 session=10000 && fleet join m2 group=g-move topic=t1 session=10000
+t_wait_for 60 owns m1 && t_wait_for 60 owns m2
+t_ok $? "g-move formed on the 3-broker cluster"
+fleet describe g-move
+c1=$(grep '"described","group":"g-move"' "$FLEET" | tail -1 | sed 's/.*"coordinator":"\([0-9]*\)".*/\1/')
+kgtop_bg "$T_TMP/k.json" -b "$KAFKA_BOOT" --json -i 1
+KP=$KG_PID
+# kg_coord: the coordinator of g-move in kgtop's last line
+kg_coord() { kg_group "$T_TMP/k.json" g-move | jnum coordinator; }
+coord_is() { [ "$(kg_coord)" = "$1" ]; }
+t_wait_for 60 coord_is "$c1"
+t_ok $? "kgtop names the coordinator the Java admin client does (broker $c1)"
+
+tk=$(date +%s%3N)
+kafka_kill "$c1"
+# the truth: the Java admin client's next description (it retries until the group is served again)
+fleet describe g-move
+t2=$(grep '"described","group":"g-move"' "$FLEET" | tail -1 | sed 's/^{"t":\([0-9]*\).*/\1/')
+c2=$(grep '"described","group":"g-move"' "$FLEET" | tail -1 | sed 's/.*"coordinator":"\([0-9]*\)".*/\1/')
+[ -n "$c2" ] && [ "$c2" != "$c1" ]
+t_ok $? "truth: broker $c1 killed, broker $c2 coordinates g-move $((t2 - tk)) ms later (the Java admin client)"
+t_wait_for 90 coord_is "$c2"
+t_ok $? "kgtop follows the group to broker $c2"
+tf=$(date +%s%3N)
+echo "# kgtop named broker $c2 $((tf - tk)) ms after the kill"
+# what kgtop said meanwhile: each line's time, source status and the group's data time (ms)
+n=$(kg_lines "$T_TMP/k.json")
+sed -n "1,${n}p" "$T_TMP/k.json" | while read -r l; do
+	lt=$(echo "$l" | jnum time_us)
+	st=$(echo "$l" | "$JSONQ" .source.kafka.status)
+	g=$(echo "$l" | "$JSONQ" '.groups[]' | grep '^{"id":"g-move"')
+	dt=$(date -u -d "$(echo "$g" | jstr data_time)" +%s%3N 2>/dev/null)
+	echo "$((lt / 1000)) $st ${dt:-0} $(echo "$g" | jnum coordinator)"
+done >"$T_TMP/ages"
+awk -v tk="$tk" '$1 > tk { print "#   +" $1 - tk " ms: source " $2 ", data " $1 - $3 " ms old, coordinator " $4 }' "$T_TMP/ages" | head -12
+blind=$(awk -v tk="$tk" '$1 > tk && $1 - $3 > m { m = $1 - $3 } END { print m + 0 }' "$T_TMP/ages")
+le 2000 "$blind"
+t_ok $? "kgtop said its picture of g-move was old after the kill (at most $blind ms old; interval 1 s)"
+awk -v tk="$tk" '$1 > tk && $2 == "stale" { f = 1 } END { exit !f }' "$T_TMP/ages"
+t_ok $? "kgtop's kafka source turned stale meanwhile"
+le "$((t2 - tk - 2000))" "$blind"
+t_ok $? "kgtop's blind time ($blind ms) is not shorter than the truth's ($((t2 - tk)) ms, less 2 s of the Java client's own retries)"
+# after the move the cluster answers at once (the Java admin client), so should each refresh
+fleet describe g-move
+t_wait_for 30 sh -c "[ \$(wc -l <'$T_TMP/k.json') -ge $((n + 4)) ]"
+n2=$(kg_lines "$T_TMP/k.json")
+age=$(sed -n "${n2}p" "$T_TMP/k.json" | { read -r l; lt=$(echo "$l" | jnum time_us); g=$(echo "$l" | "$JSONQ" '.groups[]' | grep '^{"id":"g-move"'); echo $((lt / 1000 - $(date -u -d "$(echo "$g" | jstr data_time)" +%s%3N))); })
+kafka_pending dead-broker "a refresh's age once the group is served by broker $c2 (interval 1 s; a dead broker makes librdkafka 2.0.2 wait for it)" \
+	"$(le "$age" 2000 && echo "<= 2 s" || echo "$age ms")" "<= 2 s"
+kgtop_stop "$KP"
+kafka_stop
+t_ok "$(kafka_no_jvm_left; echo $?)" "no JVM of this test is left"
+t_done
