@@ -75,6 +75,14 @@
 #define KG_DEFAULT_SESSION_TIMEOUT_US (KG_DEFAULT_SESSION_TIMEOUT_MS * 1000LL)
 #define KG_DEFAULT_MAX_POLL_MS 300000
 #define KG_DEFAULT_MAX_POLL_US (KG_DEFAULT_MAX_POLL_MS * 1000LL)
+/*
+ * The shortest timeout kgtop assumes when it was told no limit: the
+ * brokers' group.min.session.timeout.ms default (a session cannot be
+ * shorter), taken for max.poll.interval.ms too (a shorter one is to be
+ * given: --max-poll-interval).  A member gone sooner than this after its
+ * last commit left (polled leave reasons, tracker_live.c).
+ */
+#define KG_TIMEOUT_MIN_US (6000LL * 1000)
 
 /* --storm-window, --storm-rebalances: rebalances within the window that make a storm */
 #define KG_DEFAULT_STORM_WINDOW_MIN 5

@@ -318,10 +318,18 @@ event_fmt_span(char *buf, size_t n, kg_span d, bool ascii)
 	snprintf(buf, n, "%s-%s", a, b);
 }
 
-/* An amount of n units times microseconds: "3.0s" for one, "7.8 member-s" for more, within bounds. */
+/*
+ * An amount of n units times microseconds: "3.0s" for one, "7.8 member-s"
+ * for more, within bounds; "for an unknown time" when there is neither a
+ * bound above nor one above nothing.
+ */
 void
 event_fmt_amount(sbuf *out, kg_span v, int n, const char *unit, bool ascii)
 {
+	if (v.max < 0 && v.min < 50000) {
+		sbuf_adds(out, "for an unknown time");
+		return;
+	}
 	if (v.max == v.min)
 		sbuf_addf(out, "%.1f", (double)v.min / 1e6);
 	else if (v.max < 0)

@@ -181,7 +181,8 @@ static const char *const reason_names[KG_REASON_COUNT] = {
 	[KG_REASON_LEADER_REJOIN] = "leader rejoin",
 	[KG_REASON_METADATA] = "metadata change",
 	[KG_REASON_UNKNOWN] = "unknown",
-	[KG_REASON_LEFT] = "cause not seen",
+	[KG_REASON_LEFT] = "a leave",
+	[KG_REASON_TIMEOUT] = "session or max.poll timeout",
 };
 
 static const char *const reason_keys[KG_REASON_COUNT] = {
@@ -196,6 +197,7 @@ static const char *const reason_keys[KG_REASON_COUNT] = {
 	[KG_REASON_METADATA] = "metadata",
 	[KG_REASON_UNKNOWN] = "unknown",
 	[KG_REASON_LEFT] = "left",
+	[KG_REASON_TIMEOUT] = "timeout",
 };
 
 /* Human reason. */

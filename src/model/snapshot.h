@@ -91,7 +91,8 @@ typedef enum kg_reason {
 	KG_REASON_LEADER_REJOIN,
 	KG_REASON_METADATA,        /* partitions or subscription changed */
 	KG_REASON_UNKNOWN,
-	KG_REASON_LEFT,            /* gone from a description without a silence before: a leave, how not known (polled) */
+	KG_REASON_LEFT,            /* gone from a description sooner after its last commit than any timeout fires: a leave (polled) */
+	KG_REASON_TIMEOUT,         /* removed after a silence polling saw: session.timeout.ms or max.poll.interval.ms, not known which */
 	KG_REASON_COUNT
 } kg_reason;
 

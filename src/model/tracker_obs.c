@@ -354,7 +354,8 @@ obs_left(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 		 */
 		kg_lane *l = history_lane(t->h, g->id, m->lane);
 		if (l != NULL && o->reason != KG_REASON_NONE &&
-		    (l->last_leave == KG_REASON_UNKNOWN || l->last_leave == KG_REASON_NONE || l->last_leave == KG_REASON_LEFT))
+		    (l->last_leave == KG_REASON_UNKNOWN || l->last_leave == KG_REASON_NONE || l->last_leave == KG_REASON_LEFT ||
+		     l->last_leave == KG_REASON_TIMEOUT))
 			tk_lane_set_leave(l, o->reason, o->text);
 		return;
 	}

@@ -37,6 +37,7 @@ typedef enum mtrigger {
 	TRIG_FENCED,
 	TRIG_LEADER_REJOIN,
 	TRIG_METADATA,
+	TRIG_TIMEOUT,
 	TRIG_UNKNOWN,
 	TRIG_COUNT
 } mtrigger;
@@ -50,6 +51,7 @@ static const char *const trigger_names[TRIG_COUNT] = {
 	[TRIG_FENCED] = "fenced",
 	[TRIG_LEADER_REJOIN] = "leader_rejoin",
 	[TRIG_METADATA] = "metadata",
+	[TRIG_TIMEOUT] = "timeout",
 	[TRIG_UNKNOWN] = "unknown",
 };
 
@@ -100,6 +102,8 @@ trigger_of(kg_reason r)
 		return TRIG_SESSION_TIMEOUT;
 	case KG_REASON_MAX_POLL:
 		return TRIG_POLL_TIMEOUT;
+	case KG_REASON_TIMEOUT:
+		return TRIG_TIMEOUT;
 	case KG_REASON_REPLACED:
 		return TRIG_STATIC_REPLACEMENT;
 	case KG_REASON_FENCED:
