@@ -394,8 +394,9 @@ fmt_rebalance_end(const kg_event *e, sbuf *out)
 {
 	char d[48];
 	episode_span(e, d, sizeof d);
-	sbuf_addf(out, "rebalance ended after %s, %s%d round%s", d, e->rounds_min ? "\u2265" : "", e->round,
-		  e->round == 1 ? "" : "s");
+	sbuf_addf(out, "rebalance ended after %s", d);
+	if (e->round > 0 || !e->rounds_min) /* "at least 0 rounds" says nothing */
+		sbuf_addf(out, ", %s%d round%s", e->rounds_min ? "\u2265" : "", e->round, e->round == 1 ? "" : "s");
 	if (e->generation >= 0)
 		sbuf_addf(out, ", generation %d", (int)e->generation);
 	if (e->text && *e->text)
