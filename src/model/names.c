@@ -253,18 +253,6 @@ verdict_key(kg_verdict v)
 	return (unsigned)v < KG_VERDICT_COUNT ? verdict_keys[v] : "none";
 }
 
-/* Parse a verdict's name (any case). */
-kg_verdict
-verdict_parse(const char *s)
-{
-	int i;
-	for (i = KG_VERDICT_OK; s != NULL && i < KG_VERDICT_COUNT; i++) {
-		if (strcasecmp(s, verdict_names[i]) == 0)
-			return (kg_verdict)i;
-	}
-	return KG_VERDICT_NONE;
-}
-
 /* Machine name of a since's kind. */
 const char *
 since_kind_key(kg_since_kind k)

@@ -1030,22 +1030,20 @@ snapshot_strdup(kg_snapshot *s, const char *str)
 	return arena_strdup(s->arena, str);
 }
 
-/* Find a group by name. */
+/* bsearch: a name against a group. */
+static int
+name_group_cmp(const void *key, const void *elem)
+{
+	return strcmp(key, ((const kg_group *)elem)->name);
+}
+
+/* Find a group by name (groups are sorted by it). */
 const kg_group *
 snapshot_group_by_name(const kg_snapshot *s, const char *name)
 {
-	int lo = 0, hi = s ? s->ngroups - 1 : -1;
-	while (lo <= hi) {
-		int mid = lo + (hi - lo) / 2;
-		int c = strcmp(s->groups[mid].name, name);
-		if (c == 0)
-			return &s->groups[mid];
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid - 1;
-	}
-	return NULL;
+	if (s == NULL || s->ngroups <= 0)
+		return NULL;
+	return bsearch(name, s->groups, (size_t)s->ngroups, sizeof *s->groups, name_group_cmp);
 }
 
 /* Find a group by id. */

@@ -416,8 +416,6 @@ const char *since_kind_key(kg_since_kind k);
  * 12:03:04 (kgtop's first look)".  "" when kind is NONE.
  */
 void since_fmt(char *buf, size_t n, kg_since_kind kind, int64_t lo, int64_t hi, bool long_form);
-/* Parse verdict_name() back (any case); NONE when not known. */
-kg_verdict verdict_parse(const char *s);
 /* Machine names of time lag kinds: "none", "exact", "estimate", "at_least". */
 const char *tlag_kind_key(kg_tlag_kind k);
 /* Machine names of reasons: "", "no_offsets", "no_samples", "no_records", "gap", "no_timestamp", "no_answer", "clock_skew", "deleted". */

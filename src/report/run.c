@@ -138,7 +138,7 @@ once_failed(kg_collector *c, int rc, const char *err, int64_t timeout_us, const 
 	}
 	f = collector_take(c);
 	bad = f ? source_problem(f->snap) : NULL;
-	if (bad != NULL && bad->message != NULL && rc == -2)
+	if (bad != NULL && bad->message != NULL && rc == COLLECTOR_UNANSWERABLE)
 		log_say("%s: %s", bad->name, bad->message);
 	else if (bad != NULL && bad->message != NULL)
 		log_say("%s: %s (no answer within %.1fs)", bad->name, bad->message,
@@ -321,7 +321,7 @@ run_json(kg_collector *c, const kg_options *o, const kg_run_stop *stop, bool pri
 	char err[256];
 	memset(&st, 0, sizeof st);
 	st.stop = stop->flag;
-	st.interval = o->interval_us > 0 ? o->interval_us : KG_DEFAULT_INTERVAL_US;
+	st.interval = o->interval_us;
 	if (collector_start(c, err, sizeof err) < 0) {
 		log_say("%s", err);
 		return 1;

@@ -259,7 +259,7 @@ write_output(output o, field f, const char *v, sbuf *out)
 	case O_CHECK: {
 		kg_check_limits l = { 0, 0, 0, 0, 0 };
 		check_snapshot(s, &l, NULL, out);
-		check_guard(out);
+		check_guard_lines(out);
 		break;
 	}
 	case O_METRICS: {

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/options.h"
 #include "model/defaults.h"
 #include "model/intern.h"
 #include "model/obs.h"
@@ -682,7 +683,7 @@ test_tracker_frozen(void **state)
 	char why[128] = "";
 	bool stalled_seen = false;
 	(void)state;
-	tracker_config_defaults(&cfg);
+	cfg = options_model_defaults();
 	cfg.lag_window_us = S(20); /* the stall threshold: 2 s */
 	t = tracker_new(&cfg);
 	for (i = 0; i < 8; i++) {
@@ -748,7 +749,7 @@ test_tracker_commit_told(void **state)
 	kg_snapshot *s;
 	int k;
 	(void)state;
-	tracker_config_defaults(&cfg);
+	cfg = options_model_defaults();
 	t = tracker_new(&cfg);
 	/* the source tells partition 0's commits: 400 at 900 s, 500 at 950 s (moved: exact), 500 again at 960 s */
 	for (k = 0; k < 3; k++) {
@@ -883,7 +884,7 @@ test_tracker_crash_cadence(void **state)
 	int64_t silent_at;
 	const kg_event *e;
 	(void)state;
-	tracker_config_defaults(&cfg);
+	cfg = options_model_defaults();
 	silent_at = crash_run(&cfg, 10, &all);
 	/* overdue after three of its one-second gaps: silent by 113 s, since its last commit seen (110 s) */
 	assert_true(silent_at > 0 && silent_at <= S(113));
@@ -930,7 +931,7 @@ test_tracker_leave_reasons(void **state)
 	kg_evlist all = { 0 };
 	const kg_event *e;
 	(void)state;
-	tracker_config_defaults(&cfg);
+	cfg = options_model_defaults();
 	cfg.max_poll_us = S(60);
 	cfg.max_poll_src = KG_LIMIT_CONFIG;
 	crash_run(&cfg, 10, &all);
@@ -951,7 +952,7 @@ test_tracker_leave_reasons(void **state)
 	assert_int_equal(e->reason, KG_REASON_MAX_POLL);
 	evlist_clear(&all);
 
-	tracker_config_defaults(&cfg);
+	cfg = options_model_defaults();
 	crash_run(&cfg, 19, &all); /* commits until 119 s, gone at 120 s */
 	assert_null(find_kind(&all, KG_EV_MEMBER_SILENT, "worker-3"));
 	e = find_kind(&all, KG_EV_MEMBER_LEFT, "worker-3");
@@ -977,7 +978,7 @@ test_tracker_resumed(void **state)
 	int64_t c[4], le[4];
 	kg_snapshot *s = NULL;
 	(void)state;
-	tracker_config_defaults(&cfg);
+	cfg = options_model_defaults();
 	cfg.lag_window_us = S(20);
 	t = tracker_new(&cfg);
 	for (i = 0; i < 12; i++) {

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/options.h"
 #include "model/intern.h"
 #include "scenario.h"
 #include "util/util.h"
@@ -873,7 +874,7 @@ test_orphans(void **state)
 	sc *s;
 	const kg_event *e;
 	(void)state;
-	tracker_config_defaults(&cfg);
+	cfg = options_model_defaults();
 	cfg.orphan_grace_us = 5000000;
 	s = sc_new(6, &cfg);
 	sc_group_set(s, "o", KG_STATE_STABLE, "cooperative-sticky", "consumer-a=0 1 2;consumer-b=3 4 5");
@@ -1121,7 +1122,8 @@ test_stuck_is_not_storm(void **state)
 static void
 test_describe_error_is_not_a_rebalance(void **state)
 {
-	kg_tracker *t = tracker_new(NULL);
+	kg_tracker_config mc = options_model_defaults();
+	kg_tracker *t = tracker_new(&mc);
 	kg_evlist ev = { 0 };
 	int32_t topic = intern_topic(SC_TOPIC), gid = intern_group("derr");
 	kg_tp a[2] = { { topic, 0 }, { topic, 1 } };
@@ -1234,7 +1236,8 @@ test_callback_gap_in_polled_group(void **state)
 static void
 test_static_replaced_in_log(void **state)
 {
-	kg_tracker *t = tracker_new(NULL);
+	kg_tracker_config mc2 = options_model_defaults();
+	kg_tracker *t = tracker_new(&mc2);
 	kg_evlist ev = { 0 };
 	kg_obsq q = { 0 };
 	int32_t topic = intern_topic(SC_TOPIC), gid = intern_group("static-log");
@@ -1353,7 +1356,8 @@ test_late_callback_no_revival(void **state)
 static void
 test_reused_member_id(void **state)
 {
-	kg_tracker *t = tracker_new(NULL);
+	kg_tracker_config mc3 = options_model_defaults();
+	kg_tracker *t = tracker_new(&mc3);
 	kg_evlist ev = { 0 };
 	int32_t topic = intern_topic(SC_TOPIC), gid = intern_group("reuse");
 	kg_tp a[1] = { { topic, 0 } };
@@ -1415,7 +1419,7 @@ test_lanes_bounded(void **state)
 	int i;
 	char spec[64];
 	(void)state;
-	tracker_config_defaults(&cfg);
+	cfg = options_model_defaults();
 	cfg.window_us = 600LL * 1000000;
 	s = sc_new(2, &cfg);
 	for (i = 0; i < 200; i++) {
@@ -1448,7 +1452,8 @@ test_static_restart(void **state)
 static void
 test_static_replaced(void **state)
 {
-	kg_tracker *t = tracker_new(NULL);
+	kg_tracker_config mc4 = options_model_defaults();
+	kg_tracker *t = tracker_new(&mc4);
 	kg_evlist ev = { 0 };
 	int32_t topic = intern_topic(SC_TOPIC), gid = intern_group("static-g");
 	kg_tp a[2] = { { topic, 0 }, { topic, 1 } }, b2[2] = { { topic, 2 }, { topic, 3 } };
@@ -1676,7 +1681,7 @@ test_history_window(void **state)
 	kg_hview *v;
 	int i;
 	(void)state;
-	tracker_config_defaults(&cfg);
+	cfg = options_model_defaults();
 	cfg.window_us = 60LL * 1000000;
 	s = sc_new(2, &cfg);
 	for (i = 0; i < 20; i++) {

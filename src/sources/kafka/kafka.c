@@ -496,8 +496,8 @@ set_prop(rd_kafka_conf_t *conf, const char *key, const char *value, char *err, s
 int
 kafka_source_new(const kg_kafka_config *cfg, kg_source **out, char *err, size_t errsz)
 {
-	ksrc *k = xcalloc(1, sizeof *k);
-	rd_kafka_conf_t *conf = rd_kafka_conf_new();
+	ksrc *k;
+	rd_kafka_conf_t *conf;
 	char e[512];
 	size_t i;
 	kg_source *s;
@@ -505,11 +505,11 @@ kafka_source_new(const kg_kafka_config *cfg, kg_source **out, char *err, size_t 
 						 "isolation.level" };
 
 	*out = NULL;
+	if (cfg->interval_us <= 0 || cfg->timeout_us <= 0 || cfg->full_refresh_us <= 0 || cfg->max_requests <= 0)
+		return util_err(err, errsz, "kafka source: no interval, timeout, full refresh or request budget given");
+	k = xcalloc(1, sizeof *k);
+	conf = rd_kafka_conf_new();
 	k->cfg = *cfg;
-	if (k->cfg.interval_us <= 0)
-		k->cfg.interval_us = KG_DEFAULT_INTERVAL_US;
-	if (k->cfg.timeout_us <= 0)
-		k->cfg.timeout_us = KG_DEFAULT_TIMEOUT_US;
 	k->brokers = xstrdup(cfg->brokers ? cfg->brokers : "");
 	k->focus.selected = -1;
 	{
