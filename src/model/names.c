@@ -181,7 +181,8 @@ static const char *const reason_names[KG_REASON_COUNT] = {
 	[KG_REASON_LEADER_REJOIN] = "leader rejoin",
 	[KG_REASON_METADATA] = "metadata change",
 	[KG_REASON_UNKNOWN] = "unknown",
-	[KG_REASON_LEFT] = "cause not seen",
+	[KG_REASON_LEFT] = "a leave",
+	[KG_REASON_TIMEOUT] = "session or max.poll timeout",
 };
 
 static const char *const reason_keys[KG_REASON_COUNT] = {
@@ -196,6 +197,7 @@ static const char *const reason_keys[KG_REASON_COUNT] = {
 	[KG_REASON_METADATA] = "metadata",
 	[KG_REASON_UNKNOWN] = "unknown",
 	[KG_REASON_LEFT] = "left",
+	[KG_REASON_TIMEOUT] = "timeout",
 };
 
 /* Human reason. */
@@ -249,18 +251,6 @@ const char *
 verdict_key(kg_verdict v)
 {
 	return (unsigned)v < KG_VERDICT_COUNT ? verdict_keys[v] : "none";
-}
-
-/* Parse a verdict's name (any case). */
-kg_verdict
-verdict_parse(const char *s)
-{
-	int i;
-	for (i = KG_VERDICT_OK; s != NULL && i < KG_VERDICT_COUNT; i++) {
-		if (strcasecmp(s, verdict_names[i]) == 0)
-			return (kg_verdict)i;
-	}
-	return KG_VERDICT_NONE;
 }
 
 /* Machine name of a since's kind. */

@@ -17,7 +17,7 @@
 #include "model/defaults.h"
 #include "util/util.h"
 
-#define KEEP_DEFAULT_US (3600LL * 1000000)
+#define UNKNOWN_INTERVAL_US KG_SEC_US /* the refresh interval of a snapshot that does not say it */
 
 /* ---------------------------------------------------------------- rules */
 
@@ -114,11 +114,16 @@ progress_observe(kg_pstate *st, int64_t t, int64_t committed, int64_t log_end, i
 	st->seen_us = t;
 }
 
-/* The stall threshold: a tenth of the window, at least two refresh intervals. */
+/*
+ * The stall threshold: a tenth of the window, at least two refresh
+ * intervals.  A snapshot that does not say its interval (no cluster
+ * source refreshed it: tests, a recording older than refresh numbers) is
+ * judged as if it were a second.
+ */
 int64_t
 progress_stall_us(int64_t window_us, int64_t interval_us)
 {
-	int64_t floor_us = 2 * (interval_us > 0 ? interval_us : KG_SEC_US);
+	int64_t floor_us = 2 * (interval_us > 0 ? interval_us : UNKNOWN_INTERVAL_US);
 	return KG_MAX(window_us / 10, floor_us);
 }
 
@@ -456,8 +461,8 @@ kg_progress *
 progress_new(int64_t window_us, int64_t keep_us)
 {
 	kg_progress *p = xcalloc(1, sizeof *p);
-	p->window_us = window_us > 0 ? window_us : KG_DEFAULT_LAG_WINDOW_US;
-	p->keep_us = keep_us > 0 ? keep_us : KEEP_DEFAULT_US;
+	p->window_us = window_us;
+	p->keep_us = keep_us;
 	return p;
 }
 
@@ -608,8 +613,11 @@ static const kg_stamp *
 part_stamp(kg_progress *p, const kg_gpart *gp)
 {
 	ptopic *pt = (size_t)gp->tp.topic < p->ntopics ? &p->topics[gp->tp.topic] : NULL;
-	if (pt != NULL && pt->cur != NULL && gp->tp.partition < pt->cur->npartitions)
-		return &pt->cur->partitions[gp->tp.partition].stamp;
+	if (pt != NULL && pt->cur != NULL && gp->tp.partition < pt->cur->npartitions) {
+		const kg_partition *p0 = &pt->cur->partitions[gp->tp.partition];
+		const kg_stamp *s = partition_stamp(p0, gp->committed);
+		return s != NULL ? s : &p0->stamp; /* not at its offset: the read's failure still says why */
+	}
 	return NULL;
 }
 

@@ -195,7 +195,7 @@ typedef struct kg_vchange {
 	int64_t since, since_lo;
 } kg_vchange;
 
-/* Keep state for a window (--lag-window, 0: the default) and log-end samples for keep_us (0: an hour). */
+/* Keep state for a window (--lag-window) and log-end samples for keep_us (--history). */
 kg_progress *progress_new(int64_t window_us, int64_t keep_us);
 /* Free it. */
 void progress_free(kg_progress *p);

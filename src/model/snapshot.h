@@ -91,7 +91,8 @@ typedef enum kg_reason {
 	KG_REASON_LEADER_REJOIN,
 	KG_REASON_METADATA,        /* partitions or subscription changed */
 	KG_REASON_UNKNOWN,
-	KG_REASON_LEFT,            /* gone from a description without a silence before: a leave, how not known (polled) */
+	KG_REASON_LEFT,            /* gone from a description sooner after its last commit than any timeout fires: a leave (polled) */
+	KG_REASON_TIMEOUT,         /* removed after a silence polling saw: session.timeout.ms or max.poll.interval.ms, not known which */
 	KG_REASON_COUNT
 } kg_reason;
 
@@ -162,6 +163,7 @@ typedef struct kg_stamp {
 } kg_stamp;
 
 #define KG_SPARK 16 /* a partition's lag over --lag-window, in this many steps */
+#define KG_PART_STAMPS 4 /* records read kept per partition: one per committed offset groups are at */
 
 /* The health of one source, as the header shows it. */
 typedef struct kg_source_health {
@@ -314,6 +316,8 @@ typedef struct kg_partition {
 	int64_t log_end;   /* -1 unknown */
 	int64_t log_start; /* -1 unknown */
 	kg_stamp stamp;    /* the record read at a committed offset (offset -1: none) */
+	kg_stamp *more;    /* the records read at other committed offsets (groups at other offsets), nmore of them */
+	int nmore;
 } kg_partition;
 
 typedef struct kg_topic {
@@ -412,8 +416,6 @@ const char *since_kind_key(kg_since_kind k);
  * 12:03:04 (kgtop's first look)".  "" when kind is NONE.
  */
 void since_fmt(char *buf, size_t n, kg_since_kind kind, int64_t lo, int64_t hi, bool long_form);
-/* Parse verdict_name() back (any case); NONE when not known. */
-kg_verdict verdict_parse(const char *s);
 /* Machine names of time lag kinds: "none", "exact", "estimate", "at_least". */
 const char *tlag_kind_key(kg_tlag_kind k);
 /* Machine names of reasons: "", "no_offsets", "no_samples", "no_records", "gap", "no_timestamp", "no_answer", "clock_skew", "deleted". */
@@ -467,8 +469,10 @@ void builder_topic(kg_builder *b, int32_t topic, int npartitions);
 void builder_partition(kg_builder *b, kg_tp tp, int32_t leader, int64_t log_end);
 /* Set a partition's log-start offset (-1 leaves it unchanged). */
 void builder_partition_start(kg_builder *b, kg_tp tp, int64_t log_start);
-/* Set the record read at a partition's committed offset (exact time lag). */
+/* Add the record read at one of a partition's committed offsets (exact time lag; one per offset, the last wins). */
 void builder_partition_stamp(kg_builder *b, kg_tp tp, const kg_stamp *st);
+/* The record read at offset of a partition, NULL none. */
+const kg_stamp *partition_stamp(const kg_partition *p, int64_t offset);
 /* Find or create a group. */
 kg_bgroup *builder_group(kg_builder *b, int32_t group);
 /* True when some source already added this group. */

@@ -387,7 +387,7 @@ ep_start_members(kg_tracker *t, tgroup *g, int64_t time)
 		tk_set_tp(&em->before, &em->nbefore, h, nh);
 		/* a member that joined just before (and after the last rebalance ended) is what this one is about */
 		em->joined = m->join_time > 0 && time - m->join_time <= TRIGGER_WINDOW && time >= m->join_time &&
-			     m->join_time >= g->eps->last_ep_end;
+			     m->join_time > g->eps->last_ep_end;
 		m->eps->revoked_round = 0;
 		m->eps->synced_round = 0;
 		m->eps->partial = false;

@@ -162,10 +162,10 @@ void tk_parts_stop(tgroup *g, const kg_tp *v, int n, int64_t hi, int64_t lo);
 void tk_ep_part_moved(tgroup *g, kg_tp tp, int64_t lo, int64_t hi);
 /* The group's partitions, as a description names them (for what an episode polling saw may have cost). */
 void tk_ep_group_parts(tgroup *g, const kg_group *G);
-/* Partitions have a consuming owner again at time. */
-void tk_parts_resume(tgroup *g, const kg_tp *v, int n, int64_t time, int64_t lo);
 
 /* Within the part (tracker_episode_cost.c for tracker_episode.c) */
+/* Partitions have a consuming owner again at time. */
+void tk_parts_resume(tgroup *g, const kg_tp *v, int n, int64_t time, int64_t lo);
 /* A member that owned nothing consumes again at time (lo at the earliest): its stopped time goes to its record. */
 void tk_member_resume(tmember *m, kg_episode_member *em, int64_t time, int64_t lo);
 /* A closing episode's cost: its members' stopped time, its partitions' stretches (those open end now), polling's most. */

@@ -247,7 +247,7 @@ amend_leave(kg_tracker *t, tgroup *g, tmember *m, int64_t time, kg_reason reason
 	kg_event *ev;
 	kg_reason was = m->leave_reason;
 	/* only a trace's reason amends one polling gave: none, LEFT, or one inferred from a silence */
-	if (reason == KG_REASON_NONE || reason == KG_REASON_UNKNOWN || reason == KG_REASON_LEFT ||
+	if (reason == KG_REASON_NONE || reason == KG_REASON_UNKNOWN || reason == KG_REASON_LEFT || reason == KG_REASON_TIMEOUT ||
 	    (was != KG_REASON_NONE && was != KG_REASON_UNKNOWN && was != KG_REASON_LEFT && !m->leave_inferred))
 		return;
 	m->leave_reason = reason;

@@ -58,12 +58,16 @@ void tk_member_alive(tmember *m, int64_t time, int life);
 /* Members whose traced heartbeats (or heartbeat metrics) stopped coming are silent from their last one. */
 void tk_heartbeat_silence(kg_tracker *t, tgroup *g, int64_t T);
 
+/* A commit moved on a partition m held since before lo: m was consuming after lo. */
+void tk_live_committed(tmember *m, int64_t lo);
 /*
- * Why a member a description no longer has left, as polling can tell: after
- * a silence, the coordinator's session timeout (max.poll.interval.ms for a
- * stall a trace told), inferred; else LEFT.  text says what shows it.
+ * Why a member a description no longer has left, as polling can tell:
+ * gone sooner after its last own commit than any timeout can fire, LEFT;
+ * after a silence, the timeout its kind and the limits allow (a trace's
+ * stall max.poll.interval.ms, its crash the session timeout, frozen
+ * commits either: TIMEOUT), inferred; else UNKNOWN.  text says what shows it.
  */
-kg_reason tk_live_gone_reason(const tmember *m, int64_t time, char *text, size_t n);
+kg_reason tk_live_gone_reason(const kg_tracker *t, const tgroup *g, const tmember *m, int64_t time, char *text, size_t n);
 /* The limits a trace told of the member (session.timeout.ms, max.poll.interval.ms). */
 void tk_live_limits(tmember *m, const kg_obs *o);
 /* The session timeout m is judged by: its own from a trace, else its group's, else the configured one. */

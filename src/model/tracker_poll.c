@@ -348,9 +348,9 @@ poll_membership(poll_ctx *c)
 		} else if (m->leave_reason != KG_REASON_NONE) {
 			tk_announce_leave(c->t, g, m, c->T, m->leave_reason, NULL, KG_EVID_POLLED);
 		} else {
-			/* polling alone: removed after a silence is the session timeout, inferred; else it left */
+			/* polling alone: a leave by its last commit's time, a timeout after a silence, inferred */
 			char why[160];
-			kg_reason r = tk_live_gone_reason(m, c->T, why, sizeof why);
+			kg_reason r = tk_live_gone_reason(c->t, g, m, c->T, why, sizeof why);
 			tk_announce_leave(c->t, g, m, c->T, r, why[0] ? why : NULL, KG_EVID_POLLED);
 		}
 	}
@@ -394,11 +394,17 @@ poll_evidence(poll_ctx *c)
 	if (g->ep == NULL && evidence && poll_late_outcome(c))
 		evidence = false;
 	/*
-	 * everybody left: the group is empty, nothing to rebalance (a KIP-848
-	 * group whose records list members is not: librdkafka 2.0.2 describes
-	 * such a group Dead with no member)
+	 * everybody left: the group is empty, nothing more to rebalance.  Its
+	 * members dropped between two refreshes (static members closing without
+	 * LeaveGroup, removed on their session timeout) were a rebalance too,
+	 * the coordinator's last generation: it opens and ends here, unless
+	 * exact evidence told it already.  (A KIP-848 group whose records list
+	 * members is not empty: librdkafka 2.0.2 describes such a group Dead
+	 * with no member.)
 	 */
 	if ((G->state == KG_STATE_EMPTY || G->state == KG_STATE_DEAD) && G->nmembers == 0 && tk_records_members(g) == 0) {
+		if (g->ep == NULL && c->nleft > 0 && !c->first && !G->exact && !poll_late_outcome(c))
+			tk_ensure_episode(c->t, g, c->T, "member left", KG_EVID_POLLED);
 		evidence = false;
 		tk_group_emptied(c->t, g, c->T);
 	}

@@ -223,6 +223,8 @@ commits_seen(tgroup *g, const kg_group *G, int64_t T)
  * from when it got them, so the members that take over a dead one's
  * partitions are not called silent for its freeze) stopped consuming: it
  * is silent since the latest of those freezes, until one of them moves.
+ * A commit that moved on a partition it held from before is its own: the
+ * time its leave reason is judged by (tk_live_gone_reason).
  * Outside a rebalance only (commits pause in one).  (A move is no proof
  * of its own life, for the bounds: a generation polling did not see may
  * have handed the partition to a member that committed it meanwhile.)
@@ -249,6 +251,8 @@ members_frozen(kg_tracker *t, tgroup *g, const kg_group *G, int64_t T)
 			int64_t quiet;
 			if (gp == NULL)
 				continue;
+			if (moved_now(G, gp, T) && gp->moved_lo_us >= held)
+				tk_live_committed(m, gp->moved_lo_us); /* its own commit: consuming after moved_lo (leave reasons) */
 			if (gp->verdict == KG_VERDICT_NONE || gp->lag <= 0 || gp->frozen_us <= 0)
 				continue;
 			nlag++;

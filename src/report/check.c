@@ -238,11 +238,23 @@ perf_group(sbuf *o, const kg_group *g, const kg_check_limits *l)
 	}
 }
 
-/* "KGTOP UNKNOWN - why". */
-void
+/* A name or a text for the output: the one output rule (names come from the cluster), no '|' (it starts the performance data). */
+static void
+text_add(sbuf *o, const char *s)
+{
+	char *c = xstrdup(s), *p;
+	util_sanitize_text(c);
+	for (p = c; *p; p++)
+		sbuf_addc(o, *p == '|' ? '_' : *p);
+	free(c);
+}
+
+/* Append "KGTOP UNKNOWN - why" (without newline; why one line). */
+static void
 check_unknown(sbuf *out, const char *why)
 {
-	sbuf_addf(out, "KGTOP UNKNOWN - %s", why);
+	sbuf_adds(out, "KGTOP UNKNOWN - ");
+	text_add(out, why);
 }
 
 /* The cluster source's trouble, NULL when it answered. */
@@ -275,16 +287,6 @@ judged_cmp(const void *a, const void *b)
 	return d != 0 ? d : strcmp(x->g->name, y->g->name);
 }
 
-/* A name or a text for the output: the one output rule (names come from the cluster), no '|' (it starts the performance data). */
-static void
-text_add(sbuf *o, const char *s)
-{
-	char *c = xstrdup(s), *p;
-	util_sanitize_text(c);
-	for (p = c; *p; p++)
-		sbuf_addc(o, *p == '|' ? '_' : *p);
-	free(c);
-}
 
 /*
  * The performance data within CHECK_PERF_MAX bytes: the groups' counts by
@@ -354,7 +356,8 @@ check_output(sbuf *out, const judged *j, int n, const int *nst, kg_check_status 
 			text_add(&lng, j[i].g->name);
 			sbuf_addf(&lng, " %s: ", check_status_name(j[i].st));
 			text_add(&lng, j[i].why);
-			if (text.len + perf.len + lng.len + 64 > CHECK_OUTPUT_MAX) {
+			/* room kept for the status, the last lines ("and N more", "performance data for") and the newline */
+			if (text.len + perf.len + lng.len + 200 > CHECK_OUTPUT_MAX) {
 				lng.len = before;
 				lng.s[before] = '\0';
 				break;
@@ -411,18 +414,29 @@ check_snapshot(const kg_snapshot *s, const kg_check_limits *l, const char *filte
 	return st;
 }
 
-/* The line's one guard: names and messages come from the cluster; one line, no controls. */
+/* A line's one guard: names and messages come from the cluster (or were typed); one line, no controls. */
 void
 check_guard(sbuf *line)
 {
 	sbuf_sanitize(line, 0, false);
 }
 
+/*
+ * The output's guard: no controls; its line breaks stay, the long
+ * output's, which only kgtop writes (every name, message and text went in
+ * one line each through text_add()).
+ */
+void
+check_guard_lines(sbuf *out)
+{
+	sbuf_sanitize(out, 0, true);
+}
+
 /* Print a line on stdout; the status. */
 static int
 check_print(sbuf *b, int status)
 {
-	check_guard(b);
+	check_guard_lines(b);
 	sbuf_addc(b, '\n');
 	if (fwrite(b->s, 1, b->len, stdout) != b->len || fflush(stdout) != 0)
 		status = KG_CHECK_UNKNOWN;
@@ -471,9 +485,8 @@ check_run(kg_collector *c, const kg_options *o, const kg_run_stop *stop)
 	size_t i;
 	if (o->replay == NULL) {
 		/* long enough to see a commit frozen for the stall threshold, and two refreshes more */
-		int64_t w = o->lag_window_us > 0 ? o->lag_window_us : KG_DEFAULT_LAG_WINDOW_US;
-		int64_t iv = o->interval_us > 0 ? o->interval_us : KG_DEFAULT_INTERVAL_US;
-		l.judge_s = (int)((progress_stall_us(w, iv) + 2 * iv + KG_SEC_US - 1) / KG_SEC_US);
+		int64_t iv = o->interval_us;
+		l.judge_s = (int)((progress_stall_us(o->lag_window_us, iv) + 2 * iv + KG_SEC_US - 1) / KG_SEC_US);
 	}
 	for (i = 0; i < o->include.n; i++)
 		snprintf(filter + strlen(filter), sizeof filter - strlen(filter), "%s-g %s", i ? " or " : "", o->include.v[i]);

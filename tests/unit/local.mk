@@ -144,3 +144,15 @@ UNIT_TESTS += tests/unit/test_outputs
 tests_unit_test_outputs_SOURCES = tests/unit/test_outputs.c
 tests_unit_test_outputs_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_outputs_LDADD = $(TEST_LIBS)
+# the options: every default is its row's, as --help states it; the tracker's settings' precedence
+check_PROGRAMS += tests/unit/test_options
+UNIT_TESTS += tests/unit/test_options
+tests_unit_test_options_SOURCES = tests/unit/test_options.c
+tests_unit_test_options_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_options_LDADD = $(TEST_LIBS)
+# the collector's promises: no event lost to a slow reader, the newest snapshot wins, a stop seen at once
+check_PROGRAMS += tests/unit/test_collector
+UNIT_TESTS += tests/unit/test_collector
+tests_unit_test_collector_SOURCES = tests/unit/test_collector.c
+tests_unit_test_collector_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_collector_LDADD = $(TEST_LIBS)

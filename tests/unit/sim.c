@@ -11,7 +11,8 @@
  * (CompletingRebalance) and the leader's SyncGroup makes it Stable with a
  * new assignment: range for eager, a sticky one for cooperative, which
  * withholds a partition that changes owner until its old owner revoked it
- * (a second generation, at once).  Consumers keep up: a commit writes the
+ * (a second generation, at once).  The last member out empties the group:
+ * a generation too, begun and ended at once (Kafka's "now empty").  Consumers keep up: a commit writes the
  * log-end of the moment, every commit interval, and at each revoke.  The
  * truth kept per episode is what kgtop's bounds are about.
  */
@@ -181,6 +182,13 @@ member_out(sim *s, int i)
 	for (k = 0; k < s->nm; k++)
 		left += s->m[k].in_group;
 	if (left == 0) {
+		/* the coordinator's last generation: begun and ended at once, the group Empty (a rebalance, none synced) */
+		if (!s->ep_open && s->nep < SIM_MAXEP) {
+			sim_episode *e = &s->ep[s->nep++];
+			memset(e, 0, sizeof *e);
+			e->start = s->now;
+			s->ep_open = true;
+		}
 		s->state = KG_STATE_EMPTY;
 		s->sync_at = s->rejoin_at = 0;
 		ep_close(s);

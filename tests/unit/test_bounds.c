@@ -29,6 +29,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/options.h"
 #include "model/intern.h"
 #include "model/tracker.h"
 #include "sim.h"
@@ -177,7 +178,7 @@ run(uint64_t seed, widths *w, sbuf *why)
 	s.trace = trace;
 	iv = (int64_t)(1 + sim_rand(&s, 4)) * 500000; /* 0.5 to 2 s */
 	next = (int64_t)sim_rand(&s, (uint64_t)(iv / SIM_STEP)) * SIM_STEP;
-	tracker_config_defaults(&cfg);
+	cfg = options_model_defaults();
 	t = tracker_new(&cfg);
 	while (s.now < s.horizon) {
 		sim_step(&s);

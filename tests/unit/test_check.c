@@ -49,7 +49,7 @@ judge(const kg_snapshot *s, const kg_check_limits *l, kg_check_status *st)
 	sbuf o = { 0 };
 	char *r;
 	*st = check_snapshot(s, l, NULL, &o);
-	check_guard(&o); /* as check_run prints it */
+	check_guard_lines(&o); /* as check_run prints it */
 	r = xstrdup(sbuf_str(&o));
 	sbuf_free(&o);
 	return r;

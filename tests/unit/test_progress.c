@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/options.h"
 #include "model/defaults.h"
 #include "model/intern.h"
 #include "model/obs.h"
@@ -582,6 +583,49 @@ test_group(void **state)
 	progress_free(p);
 }
 
+/*
+ * Two groups on one partition at two committed offsets: each gets the
+ * record read at its own offset (a partition keeps a read per offset), so
+ * both time lags are exact (issue 22: the list's TIME-LAG for every row).
+ */
+static void
+test_two_offsets_one_partition(void **state)
+{
+	kg_progress *p = progress_new(S(20), S(3600));
+	kg_vchange *ch = NULL;
+	size_t cap = 0;
+	kg_builder *b = builder_new(S(50));
+	int32_t topic = intern_topic("shared-topic");
+	kg_bgroup *ga = builder_group(b, intern_group("shared-a")), *gb = builder_group(b, intern_group("shared-b"));
+	kg_stamp sa = { .offset = 100, .record = 100, .ts_ms = 40000, .why = 0 };
+	kg_stamp sb = { .offset = 120, .record = 120, .ts_ms = 45000, .why = 0 };
+	kg_snapshot *s;
+	const kg_group *a, *bb;
+	(void)state;
+	builder_topic(b, topic, 1);
+	builder_partition(b, (kg_tp){ topic, 0 }, 1, 200);
+	builder_partition_stamp(b, (kg_tp){ topic, 0 }, &sa);
+	builder_partition_stamp(b, (kg_tp){ topic, 0 }, &sb);
+	bgroup_committed(ga, (kg_tp){ topic, 0 }, 100);
+	bgroup_committed(gb, (kg_tp){ topic, 0 }, 120);
+	s = builder_finish(b);
+	assert_non_null(partition_stamp(&s->topics[0].partitions[0], 100));
+	assert_non_null(partition_stamp(&s->topics[0].partitions[0], 120));
+	assert_null(partition_stamp(&s->topics[0].partitions[0], 110));
+	progress_topics(p, s);
+	a = snapshot_group_by_name(s, "shared-a");
+	bb = snapshot_group_by_name(s, "shared-b");
+	progress_group(p, (kg_group *)a, s->time_us, S(1), 0, 0, &ch, &cap);
+	progress_group(p, (kg_group *)bb, s->time_us, S(1), 0, 0, &ch, &cap);
+	assert_int_equal(a->parts[0].tlag_kind, KG_TLAG_EXACT);
+	assert_true(a->parts[0].time_lag_us == S(10));
+	assert_int_equal(bb->parts[0].tlag_kind, KG_TLAG_EXACT);
+	assert_true(bb->parts[0].time_lag_us == S(5));
+	snapshot_unref(s);
+	free(ch);
+	progress_free(p);
+}
+
 /* A Stable group of members (each with partitions [from, to) of the topic), committed and log-end per partition. */
 static kg_snapshot *
 stable(int64_t t, kg_group_state st, int nm, const int *from, const int *to, const int64_t *c, const int64_t *le)
@@ -639,7 +683,7 @@ test_tracker_frozen(void **state)
 	char why[128] = "";
 	bool stalled_seen = false;
 	(void)state;
-	tracker_config_defaults(&cfg);
+	cfg = options_model_defaults();
 	cfg.lag_window_us = S(20); /* the stall threshold: 2 s */
 	t = tracker_new(&cfg);
 	for (i = 0; i < 8; i++) {
@@ -705,7 +749,7 @@ test_tracker_commit_told(void **state)
 	kg_snapshot *s;
 	int k;
 	(void)state;
-	tracker_config_defaults(&cfg);
+	cfg = options_model_defaults();
 	t = tracker_new(&cfg);
 	/* the source tells partition 0's commits: 400 at 900 s, 500 at 950 s (moved: exact), 500 again at 960 s */
 	for (k = 0; k < 3; k++) {
@@ -750,37 +794,25 @@ find_kind(const kg_evlist *l, kg_event_kind kind, const char *client)
 }
 
 /*
- * Crashes seen by progress (issue 22): three members commit every second
- * (one of them two partitions); worker-3 crashes at 110 s and the
- * coordinator removes it 10 s later.  Its commits are overdue after three
- * of their own gaps (not after the 30 s stall threshold of the default
- * window): silent at 113, since its last commit; its removal is the
- * session timeout, inferred; the members that take its partitions over
- * are never called silent (no silence backdated to before they had
- * them); the episode's unconsumed time is within bounds that contain the
- * truth (partitions [2 3] not consumed from the crash to their new
- * owners: about 19 partition-s), from the last commit seen before it.
+ * Three members commit every second (worker-3 two partitions, [2 3])
+ * from 100 s; worker-3's commits stop after last (110: its crash) and the
+ * coordinator removes it at 120 s; worker-1 and worker-2 take [2 3] over
+ * and commit from 121 s.  The events of the run into all; the time
+ * worker-3 was first shown silent.
  */
-static void
-test_tracker_crash_cadence(void **state)
+static int64_t
+crash_run(const kg_tracker_config *cfg, int last, kg_evlist *all)
 {
-	kg_tracker_config cfg;
-	kg_tracker *t;
-	kg_evlist ev = { 0 }, all = { 0 };
-	int from3[3] = { 0, 1, 2 }, to3[3] = { 1, 2, 4 }, from2[2] = { 0, 1 }, to2[2] = { 1, 2 }, i, p;
-	int64_t c[4] = { 0 }, le[4];
-	int64_t silent_at = 0;
-	const kg_event *e;
+	kg_tracker *t = tracker_new(cfg);
+	kg_evlist ev = { 0 };
+	int from3[3] = { 0, 1, 2 }, to3[3] = { 1, 2, 4 }, i, p;
+	int64_t c[4] = { 0 }, le[4], silent_at = 0;
 	kg_snapshot *s = NULL;
-	(void)state;
-	tracker_config_defaults(&cfg);
-	t = tracker_new(&cfg);
 	for (i = 0; i <= 30; i++) {
 		bool before = i < 20; /* three members until the coordinator removes worker-3 */
 		for (p = 0; p < 4; p++) {
 			le[p] = 1000 + i * 10;
-			/* commits every second; worker-3's ([2 3]) stop at its crash (110 s), its new owners' go on from 120 s */
-			if (p < 2 || i <= 10 || i >= 21)
+			if (p < 2 || i <= last || i >= 21)
 				c[p] = le[p] - 5;
 		}
 		if (before) {
@@ -792,8 +824,6 @@ test_tracker_crash_cadence(void **state)
 			kg_bgroup *g = builder_group(b, intern_group("prog-live"));
 			kg_tp a1[2] = { { topic, 0 }, { topic, 2 } }, a2[2] = { { topic, 1 }, { topic, 3 } };
 			kg_bmember *bm;
-			(void)from2;
-			(void)to2;
 			builder_topic(b, topic, 4);
 			for (p = 0; p < 4; p++) {
 				builder_partition(b, (kg_tp){ topic, p }, 1, le[p]);
@@ -814,35 +844,70 @@ test_tracker_crash_cadence(void **state)
 			silent_at = s->time_us;
 		snapshot_unref(s);
 		for (p = 0; p < (int)ev.n; p++)
-			evlist_push(&all, event_ref(ev.v[p]));
+			evlist_push(all, event_ref(ev.v[p]));
 		evlist_clear(&ev);
 	}
+	free(ev.v);
+	tracker_free(t);
+	return silent_at;
+}
+
+/* True when event e's text has want. */
+static bool
+text_has(const kg_event *e, const char *want)
+{
+	sbuf b = { 0 };
+	bool r;
+	event_format(e, &b);
+	r = strstr(sbuf_str(&b), want) != NULL;
+	sbuf_free(&b);
+	return r;
+}
+
+/*
+ * Crashes seen by progress (issue 22): worker-3 crashes at 110 s
+ * (crash_run).  Its commits are overdue after three of their own gaps
+ * (not after the 30 s stall threshold of the default window): silent at
+ * 113, since its last commit; with the limits not told, its removal is a
+ * timeout, session or max.poll (frozen commits show a crash and a stuck
+ * poll loop alike), inferred; the members that take its partitions over
+ * are never called silent (no silence backdated to before they had
+ * them); the episode's unconsumed time is within bounds that contain the
+ * truth (partitions [2 3] not consumed from the crash to their new
+ * owners: about 19 partition-s), from the last commit seen before it.
+ */
+static void
+test_tracker_crash_cadence(void **state)
+{
+	kg_tracker_config cfg;
+	kg_evlist all = { 0 };
+	int64_t silent_at;
+	const kg_event *e;
+	(void)state;
+	cfg = options_model_defaults();
+	silent_at = crash_run(&cfg, 10, &all);
 	/* overdue after three of its one-second gaps: silent by 113 s, since its last commit seen (110 s) */
 	assert_true(silent_at > 0 && silent_at <= S(113));
 	e = find_kind(&all, KG_EV_MEMBER_SILENT, "worker-3");
 	assert_non_null(e);
 	assert_true(e->time_us == S(110));
 	assert_non_null(strstr(e->text, "commits overdue on [2 3]"));
-	/* the removal after that silence: the session timeout, inferred; the rebalance's trigger says so */
+	/* the removal after that silence: a timeout, inferred; the rebalance's trigger says so */
 	e = find_kind(&all, KG_EV_MEMBER_LEFT, "worker-3");
 	assert_non_null(e);
-	assert_int_equal(e->reason, KG_REASON_SESSION_TIMEOUT);
+	assert_int_equal(e->reason, KG_REASON_TIMEOUT);
 	assert_int_equal(e->evidence, KG_EVID_POLLED);
-	{
-		sbuf b = { 0 };
-		event_format(e, &b);
-		assert_non_null(strstr(sbuf_str(&b), "worker-3 left (session timeout, inferred: silent since "));
-		sbuf_free(&b);
-	}
+	assert_true(text_has(e, "worker-3 left (session or max.poll timeout, inferred: silent since "));
 	e = find_kind(&all, KG_EV_REBALANCE_START, NULL);
 	assert_non_null(e);
-	assert_string_equal(e->text, "left: worker-3 (session timeout, inferred)");
+	assert_string_equal(e->text, "left: worker-3 (session or max.poll timeout, inferred)");
 	/* the takers are never silent */
 	assert_null(find_kind(&all, KG_EV_MEMBER_SILENT, "worker-1"));
 	assert_null(find_kind(&all, KG_EV_MEMBER_SILENT, "worker-2"));
 	/* unconsumed [2 3] from the crash (110.x) to the new owners (119.x): the bounds hold it */
 	e = find_kind(&all, KG_EV_REBALANCE_END, NULL);
 	assert_non_null(e);
+	assert_int_equal(e->reason, KG_REASON_TIMEOUT); /* /metrics: trigger="timeout", not "unknown" */
 	assert_true(e->unconsumed_us.min <= S(2 * 9) && (e->unconsumed_us.max < 0 || e->unconsumed_us.max >= S(2 * 10)));
 	/* at most: [2 3] from the last commit seen before (after 109 s), [0 1] from theirs (118 s), to 120 s: a
 	 * generation polling did not see may have taken any partition */
@@ -850,8 +915,56 @@ test_tracker_crash_cadence(void **state)
 	assert_true(e->unconsumed_us.min == 0); /* polling proves no stretch */
 	evlist_clear(&all);
 	free(all.v);
-	free(ev.v);
-	tracker_free(t);
+}
+
+/*
+ * The same crash with max.poll.interval.ms told (--max-poll-interval 60s):
+ * removed 10 s after its last commit, sooner than a stuck poll loop is
+ * removed, so the session timeout (inferred).  And a member that commits
+ * until a second before it is gone left: no timeout fires that soon after
+ * its own commit (the brokers' shortest session is 6 s).
+ */
+static void
+test_tracker_leave_reasons(void **state)
+{
+	kg_tracker_config cfg;
+	kg_evlist all = { 0 };
+	const kg_event *e;
+	(void)state;
+	cfg = options_model_defaults();
+	cfg.max_poll_us = S(60);
+	cfg.max_poll_src = KG_LIMIT_CONFIG;
+	crash_run(&cfg, 10, &all);
+	e = find_kind(&all, KG_EV_MEMBER_LEFT, "worker-3");
+	assert_non_null(e);
+	assert_int_equal(e->reason, KG_REASON_SESSION_TIMEOUT);
+	assert_true(text_has(e, "worker-3 left (session timeout, inferred: silent since "));
+	e = find_kind(&all, KG_EV_REBALANCE_START, NULL);
+	assert_string_equal(e->text, "left: worker-3 (session timeout, inferred)");
+	evlist_clear(&all);
+
+	/* a stuck poll loop told removed after 10 s (max.poll.interval.ms 8 s, session 45 s told): max.poll */
+	cfg.session_timeout_us = S(45);
+	cfg.session_src = KG_LIMIT_CONFIG;
+	cfg.max_poll_us = S(8);
+	crash_run(&cfg, 10, &all);
+	e = find_kind(&all, KG_EV_MEMBER_LEFT, "worker-3");
+	assert_int_equal(e->reason, KG_REASON_MAX_POLL);
+	evlist_clear(&all);
+
+	cfg = options_model_defaults();
+	crash_run(&cfg, 19, &all); /* commits until 119 s, gone at 120 s */
+	assert_null(find_kind(&all, KG_EV_MEMBER_SILENT, "worker-3"));
+	e = find_kind(&all, KG_EV_MEMBER_LEFT, "worker-3");
+	assert_non_null(e);
+	assert_int_equal(e->reason, KG_REASON_LEFT);
+	assert_true(text_has(e, "worker-3 left holding"));
+	e = find_kind(&all, KG_EV_REBALANCE_START, NULL);
+	assert_string_equal(e->text, "left: worker-3");
+	e = find_kind(&all, KG_EV_REBALANCE_END, NULL);
+	assert_int_equal(e->reason, KG_REASON_LEFT); /* /metrics: trigger="leave" */
+	evlist_clear(&all);
+	free(all.v);
 }
 
 /* Through the tracker: a rebalance's lag added, and how long its moved partitions waited for their new owner. */
@@ -865,7 +978,7 @@ test_tracker_resumed(void **state)
 	int64_t c[4], le[4];
 	kg_snapshot *s = NULL;
 	(void)state;
-	tracker_config_defaults(&cfg);
+	cfg = options_model_defaults();
 	cfg.lag_window_us = S(20);
 	t = tracker_new(&cfg);
 	for (i = 0; i < 12; i++) {
@@ -908,6 +1021,7 @@ main(void)
 		cmocka_unit_test(test_group),          cmocka_unit_test(test_tracker_frozen),
 		cmocka_unit_test(test_tracker_resumed), cmocka_unit_test(test_tracker_commit_told),
 		cmocka_unit_test(test_tracker_crash_cadence),
+		cmocka_unit_test(test_tracker_leave_reasons), cmocka_unit_test(test_two_offsets_one_partition),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -31,6 +31,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/options.h"
 #include "core/collector.h"
 #include "model/intern.h"
 #include "model/tracker.h"
@@ -429,9 +430,12 @@ static void
 run_live(const char *path, int64_t max_bytes, rf_capture *cap)
 {
 	rf_script sc = { NSTEPS, script_time, script_state, script_obs, NULL };
-	kg_tracker *t = tracker_new(NULL);
-	kg_collector_config cc = { 0, 0, "kafka-1.example:9092" };
-	kg_collector *c = collector_new(&cc, t);
+	kg_tracker_config mc = options_model_defaults();
+	kg_tracker *t = tracker_new(&mc);
+	kg_collector_config cc = { 1000000, 0, "kafka-1.example:9092" };
+	kg_collector *c;
+	if (collector_new(&cc, t, &c, NULL, 0) < 0)
+		abort(); /* no pipe */
 	kg_recorder *r = NULL;
 	kg_tap rt, tap;
 	char err[256];
@@ -439,13 +443,13 @@ run_live(const char *path, int64_t max_bytes, rf_capture *cap)
 	if (path != NULL) {
 		kg_tracker_config tc;
 		assert_int_equal(recorder_open(path, max_bytes, &r, err, sizeof err), 0);
-		tracker_config_defaults(&tc);
+		tc = options_model_defaults();
 		recorder_settings(r, &tc);
 		recorder_tap(r, &rt);
 	}
 	rf_capture_tap(cap, path != NULL ? &rt : NULL, &tap);
-	collector_add_tap(c, &tap);
-	collector_add_source(c, rf_source_new(&sc));
+	collector_add_tap(c, &tap, NULL, 0);
+	collector_add_source(c, rf_source_new(&sc), NULL, 0);
 	assert_int_equal(rf_run(c, 1000), NSTEPS);
 	collector_free(c);
 	tracker_free(t);
@@ -463,7 +467,7 @@ run_replay(const char *path, const char *at, rf_capture *cap, char *damage, size
 	kg_source *src = NULL;
 	kg_tracker_config tc;
 	kg_tracker *t;
-	kg_collector_config cc = { 0, 0, NULL };
+	kg_collector_config cc = { 1000000, 0, NULL };
 	kg_collector *c;
 	kg_tap tap;
 	char err[512];
@@ -473,15 +477,22 @@ run_replay(const char *path, const char *at, rf_capture *cap, char *damage, size
 		snprintf(damage, n, "%s", err);
 		return -1;
 	}
-	tracker_config_defaults(&tc);
-	replay_model(src, &tc);
+	{
+		/* as main does: the recording's settings where the options are at their defaults */
+		kg_options o;
+		kg_tracker_config rec;
+		options_defaults(&o);
+		options_model(&o, replay_model(src, &rec) ? &rec : NULL, &tc);
+		options_free(&o);
+	}
 	t = tracker_new(&tc);
 	cc.cluster = replay_cluster(src);
-	c = collector_new(&cc, t);
+	if (collector_new(&cc, t, &c, NULL, 0) < 0)
+		abort(); /* no pipe */
 	cap->keep_snaps = true;
 	rf_capture_tap(cap, NULL, &tap);
-	collector_add_tap(c, &tap);
-	collector_add_source(c, src);
+	collector_add_tap(c, &tap, NULL, 0);
+	collector_add_source(c, src, NULL, 0);
 	frames = rf_run(c, 100000);
 	d = replay_damage(src);
 	snprintf(damage, n, "%s", d ? d : "");
@@ -999,7 +1010,7 @@ test_realtime(void **state)
 	kg_replay_config rc = { path, 32.0, false, NULL };
 	kg_source *src = NULL;
 	kg_tracker *t;
-	kg_collector_config cc = { 0, 0, NULL };
+	kg_collector_config cc = { 1000000, 0, NULL };
 	kg_collector *c;
 	kg_tap tap;
 	size_t n;
@@ -1007,13 +1018,15 @@ test_realtime(void **state)
 	(void)state;
 	run_live(path, 0, &live);
 	assert_int_equal(replay_source_new(&rc, &src, err, sizeof err), 0);
-	t = tracker_new(NULL);
+	kg_tracker_config mc2 = options_model_defaults();
+	t = tracker_new(&mc2);
 	cc.cluster = replay_cluster(src);
-	c = collector_new(&cc, t);
+	if (collector_new(&cc, t, &c, NULL, 0) < 0)
+		abort(); /* no pipe */
 	rep.keep_snaps = true;
 	rf_capture_tap(&rep, NULL, &tap);
-	collector_add_tap(c, &tap);
-	collector_add_source(c, src);
+	collector_add_tap(c, &tap, NULL, 0);
+	collector_add_source(c, src, NULL, 0);
 
 	/* 32x: the first three ticks (2 s recorded) arrive within a deadline */
 	t0 = util_mono_us();

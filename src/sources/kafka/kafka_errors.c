@@ -57,7 +57,7 @@ kafka_err_reason(int err)
 	case RD_KAFKA_RESP_ERR__ALL_BROKERS_DOWN:
 		return "all brokers down";
 	case RD_KAFKA_RESP_ERR__TRANSPORT:
-		return "connection to a broker lost";
+		return "connection to a broker dropped";
 	case RD_KAFKA_RESP_ERR__SSL:
 		return "TLS handshake failed";
 	case RD_KAFKA_RESP_ERR__AUTHENTICATION:
@@ -179,8 +179,6 @@ kafka_errors_take(kerrs *x, int err, const char *reason)
 		free(x->reason);
 		x->reason = reason_words(reason ? reason : rd_kafka_err2str((rd_kafka_resp_err_t)err));
 	}
-	if (prev == 0 && atomic_load(&x->code) != 0)
-		x->since_us = util_now_us();
 	pthread_mutex_unlock(&x->lock);
 	atomic_fetch_add(&x->gen, 1);
 }

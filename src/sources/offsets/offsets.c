@@ -703,9 +703,9 @@ offsets_source_new(const kg_offsets_config *cfg, kg_source **out, char *err, siz
 	*out = NULL;
 	o->cfg = *cfg;
 	if (o->cfg.history_us <= 0)
-		o->cfg.history_us = KG_DEFAULT_HISTORY_US;
+		o->cfg.history_us = OFFSETS_HISTORY_US;
 	if (o->cfg.timeout_us <= 0)
-		o->cfg.timeout_us = KG_DEFAULT_TIMEOUT_US;
+		o->cfg.timeout_us = OFFSETS_TIMEOUT_US;
 	o->brokers = xstrdup(cfg->brokers ? cfg->brokers : "");
 	o->cfg.brokers = o->brokers;
 	o->cfg.props = NULL;

@@ -41,6 +41,8 @@
 #define OFFSETS_QUEUE_MAX 50000           /* observations queued before the worker stops reading */
 #define OFFSETS_DRAIN_MAX 20000           /* observations one refresh takes */
 #define OFFSETS_RETRY_US (30LL * 1000000) /* a refused or missing topic is tried again after this */
+#define OFFSETS_HISTORY_US (3600LL * 1000000) /* the config's history_us when it gives none */
+#define OFFSETS_TIMEOUT_US (10LL * 1000000)   /* the config's timeout_us when it gives none */
 
 typedef struct kg_offsets_config {
 	const char *brokers;
