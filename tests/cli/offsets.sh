@@ -80,7 +80,7 @@ t_is "$?" 2 "--trace offsets without a cluster: usage error"
 t_contains "$T_TMP/nob.out" "--trace offsets reads the cluster's own __consumer_offsets: give -b BROKERS" "and says what it needs"
 "$KGTOP" -c none --trace offsetz --once -b 127.0.0.1:1 >"$T_TMP/bad.out" 2>&1
 t_is "$?" 2 "a kind without a URL that is not offsets: usage error"
-t_contains "$T_TMP/bad.out" "expected KIND:URL (log, jolokia, jsonl, rdstats) or offsets" "and lists the kinds"
+t_contains "$T_TMP/bad.out" "expected KIND:URL (log, jsonl, rdstats, jolokia) or offsets" "and lists the kinds"
 "$KGTOP" -c none --trace offsets -X group.id=mine -b 127.0.0.1:1 --once >"$T_TMP/gid.out" 2>&1
 t_is "$?" 2 "-X group.id with --trace offsets: refused"
 t_contains "$T_TMP/gid.out" "kgtop is read-only and sets this itself" "kgtop never joins or commits"
