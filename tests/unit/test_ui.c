@@ -199,15 +199,18 @@ test_source_roles(void **state)
 				.last_ok_us = keep->time_us, .message = "playing 4x at 12:00:00" };
 	kg_source_health dm = { .name = "show", .status = KG_SRC_OK, .since_us = keep->time_us,
 				.last_ok_us = keep->time_us, .message = "step 2: a member joins; more" };
+	kg_source_health ld = { .name = "offsets", .role = KG_ROLE_TRACE, .status = KG_SRC_CONNECTING,
+				.message = "loading 45% (450 of 1,000 records, 12 of 50 partitions at their end): ..." };
 	char row[512];
 	(void)state;
 	builder_source(b, &cl);
 	builder_source(b, &fake);
 	builder_source(b, &rp);
+	builder_source(b, &ld);
 	builder_source_role(b, KG_ROLE_DEMO); /* as the collector does for the demo's contribution */
 	builder_source(b, &dm);
 	snap = builder_finish(b);
-	assert_int_equal(snap->sources[3].role, KG_ROLE_DEMO);
+	assert_int_equal(snap->sources[4].role, KG_ROLE_DEMO);
 	s.info = &rec;
 	screen_set_snapshot(&s, snap);
 	resize_term(24, 160);
@@ -219,6 +222,8 @@ test_source_roles(void **state)
 	assert_null(strstr(row, "every"));
 	assert_null(strstr(row, "tape"));
 	assert_non_null(strstr(row, "show ok: step 2: a member joins"));
+	/* a source loading what came before it says how far it is (--trace offsets) */
+	assert_non_null(strstr(row, "offsets loading 45%"));
 	/* the list's age comes from the cluster's source, not from one named kafka */
 	assert_true(screen_has("as of 1m10s ago"));
 	resize_term(24, 80);
