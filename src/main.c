@@ -41,6 +41,7 @@
 #include "record/replay.h"
 #include "serve/serve.h"
 #include "sources/attach/attach.h"
+#include "sources/offsets/offsets.h"
 #include "sources/sources.h"
 #include "sources/trace/trace.h"
 #include "ui/ui.h"
@@ -499,21 +500,52 @@ add_kafka_and_demo(app *a)
 	return GO_ON;
 }
 
-/* --trace: one source per stream. */
+/* --trace offsets: the cluster's own __consumer_offsets, on the cluster's connection. */
+static int
+add_offsets(app *a)
+{
+	const kg_options *o = &a->o;
+	kg_offsets_config oc;
+	kg_source *s;
+	if (!options_offsets(o) || a->bootstrap == NULL)
+		return GO_ON;
+	if (o->demo && o->brokers == NULL)
+		return fail(2, NULL, "--trace offsets reads a cluster's __consumer_offsets: the demo's mock cluster has none "
+				     "(give --demo -b BROKERS)");
+	memset(&oc, 0, sizeof oc);
+	oc.brokers = a->bootstrap;
+	oc.props = o->rdkafka;
+	oc.nprops = o->nrdkafka;
+	oc.history_us = o->history_us;
+	oc.timeout_us = o->timeout_us;
+	if (offsets_source_new(&oc, &s, a->err, sizeof a->err) < 0)
+		return fail(2, NULL, a->err);
+	return add_source(a, s, NULL);
+}
+
+/* --trace: one source per stream (offsets is the cluster's own: add_offsets()). */
 static int
 add_traces(app *a)
 {
 	const kg_options *o = &a->o;
 	kg_trace_config trc;
 	kg_source **ts;
-	size_t nts = 0, i;
+	const char **specs;
+	size_t nts = 0, i, n = 0;
 	int rc = GO_ON;
-	if (o->traces.n == 0)
-		return GO_ON;
-	ts = xcalloc(o->traces.n, sizeof *ts);
+	specs = xcalloc(o->traces.n + 1, sizeof *specs);
+	for (i = 0; i < o->traces.n; i++) {
+		if (strcmp(o->traces.v[i], "offsets") != 0)
+			specs[n++] = o->traces.v[i];
+	}
+	if (n == 0) {
+		free(specs);
+		return add_offsets(a);
+	}
+	ts = xcalloc(n, sizeof *ts);
 	memset(&trc, 0, sizeof trc);
-	trc.specs = (const char *const *)o->traces.v;
-	trc.nspecs = o->traces.n;
+	trc.specs = specs;
+	trc.nspecs = n;
 	trc.from_start = o->trace_from_start;
 	trc.insecure = o->trace_insecure;
 	trc.headers_file = o->trace_headers;
@@ -521,6 +553,7 @@ add_traces(app *a)
 	trc.history_us = o->history_us;
 	if (trace_sources_new(&trc, ts, &nts, a->err, sizeof a->err) < 0) {
 		free(ts);
+		free(specs);
 		/* the message names the option itself: "--trace log: ...", "--trace-headers FILE: ..." */
 		return fail(2, NULL, a->err);
 	}
@@ -529,7 +562,8 @@ add_traces(app *a)
 	while (i < nts)
 		source_free(ts[i++]); /* after the one the collector had no room for */
 	free(ts);
-	return rc;
+	free(specs);
+	return rc == GO_ON ? add_offsets(a) : rc;
 }
 
 /* The dashboard until q or a signal; a replay's damage is said again once the screen is gone. */

@@ -202,7 +202,9 @@ a_json(kg_options *o, const char *a, char *e, size_t n)
 	(void)a;
 	(void)e;
 	(void)n;
-	o->mode = KG_MODE_JSON;
+	o->json = true;
+	if (o->mode != KG_MODE_CHECK)
+		o->mode = KG_MODE_JSON; /* with --check: refused, as --check (options_check) */
 	return 0;
 }
 
@@ -234,9 +236,16 @@ a_trace(kg_options *o, const char *a, char *e, size_t n)
 {
 	const char *colon = strchr(a, ':');
 	char kinds[128];
-	if (colon == NULL || colon == a || colon[1] == '\0') {
+	size_t i;
+	if (strcmp(a, "offsets") == 0) {
+		/* the cluster's own __consumer_offsets: one reader, however often it is asked for */
+		for (i = 0; i < o->traces.n; i++) {
+			if (strcmp(o->traces.v[i], "offsets") == 0)
+				return 0;
+		}
+	} else if (colon == NULL || colon == a || colon[1] == '\0') {
 		trace_kinds_list(kinds, sizeof kinds);
-		return util_err(e, n, "--trace '%s': expected KIND:URL (%s)", a, kinds);
+		return util_err(e, n, "--trace '%s': expected KIND:URL (%s) or offsets", a, kinds);
 	}
 	list_add(&o->traces, a);
 	return 0;
@@ -311,7 +320,8 @@ static const opt_def table[] = {
 	  "window in which rebalances count towards a storm",
 	  DURATION(storm_window_us, SEC, 0, NULL), DEFAULT("5m"), DEMO("1m") },
 	{ "storm-rebalances", 0, required_argument, "N",
-	  "rebalances within the window that make a storm",
+	  "a storm: the same member joins or leaves in N rebalances within the window, or N rebalances nothing "
+	  "explains; a group forming or restarted member by member is none",
 	  INT(storm_rebalances, 2, 1000), DEFAULT("3"), DEMO("8") },
 	{ "lag-window", 0, required_argument, "DURATION",
 	  "window of the progress verdicts: OK, SLOW, REWIND, STALLED (committed offset frozen with lag for a tenth of it), STOPPED (no commit for all of it), LOST",
@@ -330,12 +340,12 @@ static const opt_def table[] = {
 	{ "no-color", 0, no_argument, NULL, "no colours (also when $NO_COLOR is set)", FLAG(no_color) },
 	{ "ascii", 0, no_argument, NULL, "ASCII glyphs only (automatic when the locale is not UTF-8)", FLAG(ascii) },
 	{ "no-mouse", 0, no_argument, NULL, "leave the mouse to the terminal (to select text); else a click selects, the wheel scrolls", FLAG(no_mouse) },
-	{ "select", 0, required_argument, "GROUP", "select this group at start", STRING(select_group) },
+	{ "select", 0, required_argument, "GROUP", "select this group at start (or when it appears)", STRING(select_group) },
 	{ "demo", 0, optional_argument, "SCENARIO", "run the embedded demo (--demo=list lists scenarios); with -b, on that cluster, deleting its groups and topic at exit (what stays is named with the command that removes it)", CUSTOM(a_demo), CLI_ONLY },
 	{ "demo-partitions", 0, required_argument, "N", "partitions of the demo topic",
 	  INT(demo_partitions, 1, KG_MAX_DEMO_PARTITIONS_N), DEFAULT("6") },
 	{ "export-trace", 0, required_argument, "FILE", "write the demo's consumer events as JSON lines (another kgtop reads them with --trace jsonl:file://FILE, plus --trace-from-start for a finished file)", STRING(export_trace), CLI_ONLY },
-	{ "trace", 0, required_argument, "KIND:URL", "read a trace stream: {kinds} over http(s):// or file:// (repeatable)", CUSTOM(a_trace) },
+	{ "trace", 0, required_argument, "KIND:URL", "read a trace stream: {kinds} over http(s):// or file:// (repeatable); offsets: the cluster's own __consumer_offsets (exact generations and commit times; it needs Describe and Read on the topic)", CUSTOM(a_trace) },
 	{ "trace-from-start", 0, no_argument, NULL, "read line streams ({streams}) from their start instead of their end", FLAG(trace_from_start) },
 	{ "trace-insecure", 0, no_argument, NULL, "do not verify TLS certificates of https:// trace streams and --attach URLs (shown in the header)", FLAG(trace_insecure) },
 	{ "trace-headers", 0, required_argument, "FILE", "extra HTTP headers for trace streams (\"Name: value\" lines; never shown)", STRING(trace_headers) },
@@ -554,6 +564,7 @@ options_free(kg_options *o)
 		free(o->clusters[i].name);
 		free(o->clusters[i].brokers);
 		options_free_props(o->clusters[i].props, o->clusters[i].nprops);
+		list_free(&o->clusters[i].traces);
 	}
 	free(o->clusters);
 	list_free(&o->traces);
@@ -792,6 +803,9 @@ options_check(kg_options *o, size_t nfile, const cli_seen *seen, bool brokers_en
 		return util_err(err, errsz, "%s reports on a cluster: give -b BROKERS, $KGTOP_BROKERS or -C NAME%s",
 				o->mode == KG_MODE_JSON ? "--json" : o->mode == KG_MODE_CHECK ? "--check" : "--once",
 				o->mode == KG_MODE_CHECK ? " (or --replay FILE)" : " (or --demo for the embedded demo)");
+	if (o->mode == KG_MODE_CHECK && (o->json || o->once))
+		return util_err(err, errsz, "--check prints one status line: drop %s", o->json && o->once ? "--json and --once"
+										      : o->json ? "--json" : "--once");
 	if (o->mode == KG_MODE_CHECK && (o->demo || o->attach != NULL || o->serve != NULL || o->record != NULL))
 		return util_err(err, errsz, "--check judges a cluster or a recording: drop --demo, --attach, --serve and --record");
 	if (o->mode != KG_MODE_CHECK && (o->warn_lag || o->crit_lag || o->warn_time_lag_us || o->crit_time_lag_us))
@@ -805,6 +819,9 @@ options_check(kg_options *o, size_t nfile, const cli_seen *seen, bool brokers_en
 		return util_err(err, errsz, "--replay cannot be combined with --demo or --record");
 	if (o->replay != NULL && o->brokers != NULL && getenv("KGTOP_BROKERS") == NULL)
 		return util_err(err, errsz, "--replay reads a recording: drop -b");
+	if (options_offsets(o) && o->replay == NULL && o->attach == NULL && o->brokers == NULL)
+		return util_err(err, errsz, "--trace offsets reads the cluster's own __consumer_offsets: give -b BROKERS, "
+				"$KGTOP_BROKERS or -C NAME");
 	if (o->attach != NULL && (o->demo || o->replay != NULL || o->traces.n > 0 ||
 				  (o->brokers != NULL && getenv("KGTOP_BROKERS") == NULL)))
 		return util_err(err, errsz, "--attach watches another kgtop: drop -b, --demo, --replay and --trace");
@@ -820,6 +837,18 @@ options_check(kg_options *o, size_t nfile, const cli_seen *seen, bool brokers_en
 	if (o->demo)
 		demo_defaults(o);
 	return 0;
+}
+
+/* True when --trace offsets was asked. */
+bool
+options_offsets(const kg_options *o)
+{
+	size_t i;
+	for (i = 0; i < o->traces.n; i++) {
+		if (strcmp(o->traces.v[i], "offsets") == 0)
+			return true;
+	}
+	return false;
 }
 
 /* Parse everything. */

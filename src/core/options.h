@@ -12,6 +12,7 @@
  *   [cluster prod]
  *   brokers = kafka1:9092,kafka2:9092
  *   X.security.protocol = SASL_SSL
+ *   trace = offsets
  * chosen with -C prod (or "cluster = prod" before any section); -C list
  * lists them.
  */
@@ -39,6 +40,7 @@ typedef struct kg_cluster {
 	char *brokers;
 	kg_kv *props;
 	size_t nprops;
+	kg_strlist traces;        /* its trace = SPEC lines, asked for when it is chosen */
 } kg_cluster;
 
 typedef struct kg_options {
@@ -59,6 +61,7 @@ typedef struct kg_options {
 	/* output */
 	kg_mode mode;
 	bool once;                /* --once (with --json: a single object) */
+	bool json;                /* --json was given (--check with it is refused) */
 	bool json_full;           /* --full: every --json line carries every group */
 	int64_t keyframe_us;      /* --keyframe: a --json line with every group at least this often */
 	int verbose;              /* -v (repeatable): log to --log file */
@@ -88,7 +91,7 @@ typedef struct kg_options {
 	int demo_partitions;      /* --demo-partitions N */
 	char *export_trace;       /* --export-trace FILE (jsonl) */
 	/* traces */
-	kg_strlist traces;        /* --trace KIND:URL */
+	kg_strlist traces;        /* --trace KIND:URL, or "offsets" (once) */
 	bool trace_from_start;
 	bool trace_insecure;
 	char *trace_headers;      /* --trace-headers FILE: extra HTTP headers (secrets) */
@@ -124,6 +127,8 @@ void options_defaults(kg_options *o);
 int options_parse(kg_options *o, int argc, char **argv, char *err, size_t errsz);
 /* Free what options own. */
 void options_free(kg_options *o);
+/* True when --trace offsets was asked (the cluster's own __consumer_offsets). */
+bool options_offsets(const kg_options *o);
 /* Whether the config file or the command line set member (&o->lag_window_us), rather than its default. */
 bool options_given(const kg_options *o, const void *member);
 /*

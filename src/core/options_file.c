@@ -151,7 +151,7 @@ options_read_properties(kg_options *o, const char *path, char *err, size_t errsz
 /*
  * A line of the config file that is about named clusters: "[cluster
  * NAME]" opens a section (*sec: the new cluster); in a section, "brokers
- * = LIST" sets its brokers.  Returns 1 when the line was one of these, 0
+ * = LIST" sets its brokers and "trace = SPEC" adds one of its traces.  Returns 1 when the line was one of these, 0
  * when it is for read_config() (an option before any section, an X.
  * property anywhere), -1 with err.
  */
@@ -182,9 +182,19 @@ config_cluster_line(kg_options *o, kg_cluster **sec, char *line, const char *whe
 	if (eq != NULL)
 		*eq = '\0';
 	k = trim(line);
+	if (eq != NULL && strcmp(k, "trace") == 0) {
+		/* a trace of this cluster (its broker logs, offsets), asked for when the cluster is chosen */
+		char *v = trim(eq + 1), *colon = strchr(v, ':');
+		kg_strlist *l = &(*sec)->traces;
+		if (strcmp(v, "offsets") != 0 && (colon == NULL || colon == v || colon[1] == '\0'))
+			return util_err(err, errsz, "%s: trace: expected KIND:URL or offsets (the value is not shown)", where);
+		l->v = xreallocarray(l->v, l->n + 1, sizeof *l->v);
+		l->v[l->n++] = xstrdup(v);
+		return 1;
+	}
 	if (strcmp(k, "brokers") != 0 || eq == NULL)
-		return util_err(err, errsz, "%s: %s: a [cluster] section holds brokers = LIST and X.key = value lines", where,
-				eq != NULL && name_shown(k) ? k : "(the line is not shown)");
+		return util_err(err, errsz, "%s: %s: a [cluster] section holds brokers = LIST, trace = SPEC and X.key = value lines",
+				where, eq != NULL && name_shown(k) ? k : "(the line is not shown)");
 	k = trim(eq + 1);
 	if (k[strspn(k, " \t,")] == '\0')
 		return util_err(err, errsz, "%s: brokers: expected host:port[,host:port...]", where);
@@ -330,6 +340,10 @@ options_use_cluster(kg_options *o, size_t nfile, bool brokers_cli, bool named_cl
 	if (c->brokers == NULL)
 		return util_err(err, errsz, "[cluster %s] has no brokers = LIST line", c->name);
 	options_set_string(&o->brokers, c->brokers);
+	for (k = 0; k < c->traces.n; k++) {
+		if (options_row_set(options_row_find("trace"), o, c->traces.v[k], err, errsz) < 0)
+			return -1;
+	}
 	o->rdkafka = xreallocarray(o->rdkafka, o->nrdkafka + c->nprops + 1, sizeof *o->rdkafka);
 	memmove(o->rdkafka + nfile + c->nprops, o->rdkafka + nfile, (o->nrdkafka - nfile) * sizeof *o->rdkafka);
 	for (k = 0; k < c->nprops; k++) {

@@ -43,6 +43,14 @@
 #define KG_STOP_WRITE_US (2 * KG_SEC_US)
 
 /*
+ * The shortest timeout kgtop assumes when it was told no limit: the
+ * brokers' group.min.session.timeout.ms default (a session cannot be
+ * shorter), taken for max.poll.interval.ms too (a shorter one is to be
+ * given: --max-poll-interval).  A member gone sooner than this after its
+ * last commit left (polled leave reasons, tracker_live.c).
+ */
+#define KG_TIMEOUT_MIN_US (6000LL * 1000)
+/*
  * The server's deadlines: a request answered within KG_SERVE_REQUEST_S of
  * its connection's start (or of the previous request's end), an answer
  * other than /stream sent within KG_SERVE_ANSWER_S; a /stream viewer that

@@ -76,6 +76,7 @@ tgroup_free(tgroup *g)
 	hmap_free(&g->by_id);
 	tk_epgroup_free(g->eps);
 	tk_polled_free(g->pl);
+	tk_records_free(g->rec);
 	tk_resume_free(g->res);
 	free(g->assignor);
 	free(g);
@@ -285,6 +286,7 @@ tracker_apply(kg_tracker *t, kg_obsq *obs, kg_snapshot *snap, kg_evlist *out)
 				obs->v[i]->time_us = T; /* a clock ahead of ours: keep the order */
 			tk_apply_obs(t, obs->v[i]);
 		}
+		tk_flush_retimed(t);
 		obsq_clear(obs);
 	}
 	track_sources(t, snap);

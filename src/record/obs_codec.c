@@ -36,20 +36,25 @@ typedef enum obs_type {
 	T_I32,    /* int32, -1 unknown */
 	T_I64,    /* int64, -1 unknown */
 	T_RATE,   /* double per second, -1 unknown */
-	T_PARTS,  /* the partition set (parts, nparts) */
+	T_PARTS,  /* a partition set (its array at off, its count at off2) */
+	T_BOOL,   /* a flag, false unknown (left out) */
+	T_MEMBERS, /* a generation's members (mlist, nmlist): objects of strings, timeouts and partitions */
 	T_COUNT
 } obs_type;
 
 static const char *const type_names[T_COUNT] = {
 	[T_KIND] = "kind",       [T_TIME] = "time",       [T_GROUP] = "group",   [T_SOURCE] = "string",
 	[T_STR] = "string",      [T_REASON] = "reason",   [T_PROTO] = "protocol", [T_I32] = "integer",
-	[T_I64] = "integer",     [T_RATE] = "number",     [T_PARTS] = "partitions",
+	[T_I64] = "integer",     [T_RATE] = "number",     [T_PARTS] = "partitions", [T_BOOL] = "boolean",
+	[T_MEMBERS] = "members",
 };
 
 typedef enum obs_fid {
 	F_KIND, F_TIME, F_GROUP, F_SOURCE, F_MEMBER, F_CLIENT, F_INSTANCE, F_HOST, F_TEXT, F_REASON, F_PROTO,
 	F_GENERATION, F_NMEMBERS, F_SESSION, F_MAX_POLL, F_HB_AGE, F_POLL_GAP, F_POLL_GAP_MAX, F_LAT_AVG,
-	F_LAT_MAX, F_REB_TOTAL, F_FAILED, F_ASSIGNED, F_VALUE, F_HB_RATE, F_PARTS, F_COUNT
+	F_LAT_MAX, F_REB_TOTAL, F_FAILED, F_ASSIGNED, F_VALUE, F_HB_RATE, F_PARTS,
+	/* format 3: the group coordinator's own records (recordings only) */
+	F_PREV_EPOCH, F_MSTATE, F_PENDING, F_MLIST, F_LOADED, F_GONE, F_COUNT
 } obs_fid;
 
 typedef struct field {
@@ -57,6 +62,7 @@ typedef struct field {
 	obs_type type;
 	size_t off;                        /* where it lives in a kg_obs */
 	int64_t lo, hi;                    /* integers: the bounds of a trace's value */
+	size_t off2;                       /* T_PARTS, T_MEMBERS: where the count lives */
 } field;
 
 #define AT(m) offsetof(kg_obs, m)
@@ -92,7 +98,13 @@ static const field fields[F_COUNT] = {
 	[F_ASSIGNED] = { { "assigned_count", "assigned_count" }, T_I64, AT(assigned_count), -1, METRIC },
 	[F_VALUE] = { { "value", "value" }, T_I64, AT(value), -METRIC, METRIC },
 	[F_HB_RATE] = { { "hb_rate", "heartbeat_rate" }, T_RATE, AT(hb_rate), 0, 0 },
-	[F_PARTS] = { { "partitions", "partitions" }, T_PARTS, AT(parts), 0, 0 },
+	[F_PARTS] = { { "partitions", "partitions" }, T_PARTS, AT(parts), 0, 0, AT(nparts) },
+	[F_PREV_EPOCH] = { { "prev_epoch", NULL }, T_I32, AT(prev_epoch), 0, 0 },
+	[F_MSTATE] = { { "member_state", NULL }, T_I32, AT(member_state), 0, 0 },
+	[F_PENDING] = { { "pending", NULL }, T_PARTS, AT(pending), 0, 0, AT(npending) },
+	[F_MLIST] = { { "member_list", NULL }, T_MEMBERS, AT(mlist), 0, 0, AT(nmlist) },
+	[F_LOADED] = { { "loaded", NULL }, T_BOOL, AT(loaded), 0, 0 },
+	[F_GONE] = { { "gone", NULL }, T_BOOL, AT(gone), 0, 0 },
 };
 
 typedef struct schema {
@@ -109,8 +121,8 @@ static const schema schemas[OBS_SCHEMA_COUNT] = {
 			    { F_KIND, F_TIME, F_GROUP, F_SOURCE, F_MEMBER, F_CLIENT, F_INSTANCE, F_HOST, F_TEXT,
 			      F_REASON, F_PROTO, F_GENERATION, F_NMEMBERS, F_SESSION, F_MAX_POLL, F_HB_AGE, F_POLL_GAP,
 			      F_POLL_GAP_MAX, F_LAT_AVG, F_LAT_MAX, F_REB_TOTAL, F_FAILED, F_ASSIGNED, F_VALUE, F_HB_RATE,
-			      F_PARTS } },
-	[OBS_TRACE] = { "v", KG_JSONL_VERSION, false, true, F_COUNT - 1,
+			      F_PARTS, F_PREV_EPOCH, F_MSTATE, F_PENDING, F_MLIST, F_LOADED, F_GONE } },
+	[OBS_TRACE] = { "v", KG_JSONL_VERSION, false, true, F_PARTS,
 			{ F_TIME, F_KIND, F_GROUP, F_MEMBER, F_CLIENT, F_INSTANCE, F_HOST, F_PROTO, F_REASON, F_TEXT,
 			  F_GENERATION, F_NMEMBERS, F_PARTS, F_SESSION, F_MAX_POLL, F_HB_AGE, F_HB_RATE, F_POLL_GAP,
 			  F_POLL_GAP_MAX, F_LAT_AVG, F_LAT_MAX, F_REB_TOTAL, F_FAILED, F_ASSIGNED, F_VALUE } },
@@ -119,6 +131,8 @@ static const schema schemas[OBS_SCHEMA_COUNT] = {
 /* The member of o a field lives in. */
 #define FIELD(o, f, type) ((type *)(void *)((char *)(o) + (f)->off))
 #define CFIELD(o, f, type) ((const type *)(const void *)((const char *)(o) + (f)->off))
+#define FIELD2(o, f, type) ((type *)(void *)((char *)(o) + (f)->off2))
+#define CFIELD2(o, f, type) ((const type *)(const void *)((const char *)(o) + (f)->off2))
 
 /* ------------------------------------------------------------ writing */
 
@@ -166,10 +180,38 @@ known(const kg_obs *o, const field *f, const schema *s)
 		x = *CFIELD(o, f, double);
 		return s->foreign ? x >= 0 && x <= 9e12 : x != -1.0;
 	case T_PARTS:
-		return o->nparts > 0 && o->parts != NULL;
+		return *CFIELD2(o, f, int) > 0 && *CFIELD(o, f, kg_tp *) != NULL;
+	case T_MEMBERS:
+		return o->nmlist > 0;
+	case T_BOOL:
+		return *CFIELD(o, f, bool);
 	default:
 		return true;
 	}
+}
+
+/* A generation's members: each an object of its strings, timeouts and partitions. */
+static void
+put_members(sbuf *b, const kg_obs *o)
+{
+	int i;
+	sbuf_addc(b, '[');
+	for (i = 0; i < o->nmlist; i++) {
+		const kg_obs_member *m = &o->mlist[i];
+		sbuf_addf(b, "%s{\"member_id\":", i > 0 ? "," : "");
+		json_put_str(b, m->member_id);
+		sbuf_adds(b, ",\"client_id\":");
+		json_put_str(b, m->client_id);
+		sbuf_adds(b, ",\"instance_id\":");
+		json_put_str(b, m->instance_id);
+		sbuf_adds(b, ",\"host\":");
+		json_put_str(b, m->host);
+		sbuf_addf(b, ",\"session_timeout_ms\":%lld,\"rebalance_timeout_ms\":%lld,\"partitions\":",
+			  (long long)m->session_timeout_ms, (long long)m->rebalance_timeout_ms);
+		json_put_set(b, m->parts, m->nparts);
+		sbuf_addc(b, '}');
+	}
+	sbuf_addc(b, ']');
 }
 
 /* The value of a known field. */
@@ -208,7 +250,13 @@ put_value(sbuf *b, const kg_obs *o, const field *f, const schema *s)
 		put_rate(b, *CFIELD(o, f, double), !s->foreign);
 		break;
 	case T_PARTS:
-		json_put_set(b, o->parts, o->nparts);
+		json_put_set(b, *CFIELD(o, f, kg_tp *), *CFIELD2(o, f, int));
+		break;
+	case T_BOOL:
+		sbuf_adds(b, "true");
+		break;
+	case T_MEMBERS:
+		put_members(b, o);
 		break;
 	default:
 		break;
@@ -335,6 +383,55 @@ get_rate(const cJSON *v, bool foreign, double *out)
 	return true;
 }
 
+/* A member's string field (absent or null: NULL). */
+static char *
+member_str(const cJSON *m, const char *key, bool foreign)
+{
+	return get_text(cJSON_GetObjectItemCaseSensitive(m, key), foreign);
+}
+
+/* A member's integer field (absent: -1). */
+static int64_t
+member_int(const cJSON *m, const char *key)
+{
+	int64_t x;
+	return json_get_int(cJSON_GetObjectItemCaseSensitive(m, key), -1, SETTING, &x) ? x : -1;
+}
+
+/* A generation's members; 0, or -1 with err. */
+static int
+get_members(kg_obs *o, const cJSON *v, bool foreign, const char *what, char *err, size_t errsz)
+{
+	const cJSON *m;
+	if (!cJSON_IsArray(v))
+		return util_err(err, errsz, "%s: not an array", what);
+	cJSON_ArrayForEach(m, v)
+	{
+		kg_obs_member *x;
+		kg_tp *parts = NULL;
+		int nparts = 0;
+		char *id, *client, *inst, *host;
+		const cJSON *p = cJSON_GetObjectItemCaseSensitive(m, "partitions");
+		if (!cJSON_IsObject(m))
+			return util_err(err, errsz, "%s: a member is not an object", what);
+		if (p != NULL && !cJSON_IsNull(p) && json_get_set(p, foreign, &parts, &nparts, what, err, errsz) < 0)
+			return -1;
+		id = member_str(m, "member_id", foreign);
+		client = member_str(m, "client_id", foreign);
+		inst = member_str(m, "instance_id", foreign);
+		host = member_str(m, "host", foreign);
+		x = obs_add_member(o, id, client, inst, host, parts, nparts);
+		x->session_timeout_ms = member_int(m, "session_timeout_ms");
+		x->rebalance_timeout_ms = member_int(m, "rebalance_timeout_ms");
+		free(id);
+		free(client);
+		free(inst);
+		free(host);
+		free(parts);
+	}
+	return 0;
+}
+
 /* Decode the non-null value v into the field of o; 0, or -1 (err filled for partitions). */
 static int
 decode(kg_obs *o, const field *f, const cJSON *v, bool foreign, const char *what, char *err, size_t errsz)
@@ -374,10 +471,17 @@ decode(kg_obs *o, const field *f, const cJSON *v, bool foreign, const char *what
 	case T_RATE:
 		return get_rate(v, foreign, FIELD(o, f, double)) ? 0 : -1;
 	case T_PARTS:
-		free(o->parts);
-		o->parts = NULL;
-		o->nparts = 0;
-		return json_get_set(v, foreign, &o->parts, &o->nparts, what, err, errsz);
+		free(*FIELD(o, f, kg_tp *));
+		*FIELD(o, f, kg_tp *) = NULL;
+		*FIELD2(o, f, int) = 0;
+		return json_get_set(v, foreign, FIELD(o, f, kg_tp *), FIELD2(o, f, int), what, err, errsz);
+	case T_BOOL:
+		if (!cJSON_IsBool(v))
+			return -1;
+		*FIELD(o, f, bool) = cJSON_IsTrue(v);
+		return 0;
+	case T_MEMBERS:
+		return get_members(o, v, foreign, what, err, errsz);
 	default:
 		return -1;
 	}
@@ -409,7 +513,7 @@ read_field(const cJSON *j, kg_obs *o, const field *f, obs_schema sid, const char
 			return 0;
 		if (k == 0) {
 			bad = true;
-			if (f->type != T_PARTS) /* partitions say what is wrong themselves */
+			if (f->type != T_PARTS && f->type != T_MEMBERS) /* these say what is wrong themselves */
 				util_err(err, errsz, "obs %s: bad %s", kind, key);
 		}
 	}

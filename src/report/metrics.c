@@ -39,6 +39,7 @@ typedef enum mtrigger {
 	TRIG_FENCED,
 	TRIG_LEADER_REJOIN,
 	TRIG_METADATA,
+	TRIG_TIMEOUT,
 	TRIG_UNKNOWN,
 	TRIG_COUNT
 } mtrigger;
@@ -52,6 +53,7 @@ static const char *const trigger_names[TRIG_COUNT] = {
 	[TRIG_FENCED] = "fenced",
 	[TRIG_LEADER_REJOIN] = "leader_rejoin",
 	[TRIG_METADATA] = "metadata",
+	[TRIG_TIMEOUT] = "timeout",
 	[TRIG_UNKNOWN] = "unknown",
 };
 
@@ -68,8 +70,11 @@ typedef struct mproto {
 	uint64_t bucket[NBUCKETS]; /* not cumulative: the render sums them */
 	uint64_t count;
 	int64_t sum_us;
-	int64_t stopped_us;    /* member-microseconds stopped by these rebalances */
-	int64_t unconsumed_us; /* partition-microseconds no member consumed */
+	/* what these rebalances cost, within the bounds each told: the sums of the lower bounds and of the
+	 * upper ones (of those that had one: the others are counted in unbounded) */
+	int64_t stopped_min_us, stopped_max_us;       /* member-microseconds stopped */
+	int64_t unconsumed_min_us, unconsumed_max_us; /* partition-microseconds no member consumed */
+	uint64_t unbounded;                           /* rebalances whose cost had no upper bound */
 } mproto;
 
 typedef struct mgroup {
@@ -93,11 +98,14 @@ trigger_of(kg_reason r)
 	case KG_REASON_JOINED:
 		return TRIG_JOIN;
 	case KG_REASON_GRACEFUL:
+	case KG_REASON_LEFT:
 		return TRIG_LEAVE;
 	case KG_REASON_SESSION_TIMEOUT:
 		return TRIG_SESSION_TIMEOUT;
 	case KG_REASON_MAX_POLL:
 		return TRIG_POLL_TIMEOUT;
+	case KG_REASON_TIMEOUT:
+		return TRIG_TIMEOUT;
 	case KG_REASON_REPLACED:
 		return TRIG_STATIC_REPLACEMENT;
 	case KG_REASON_FENCED:
@@ -178,8 +186,14 @@ count_episode(kg_metrics *m, const kg_event *e)
 		p->bucket[b]++;
 	p->count++;
 	p->sum_us += d;
-	p->stopped_us += span_value(e->stopped_us);
-	p->unconsumed_us += span_value(e->unconsumed_us);
+	p->stopped_min_us += KG_MAX(e->stopped_us.min, 0);
+	p->unconsumed_min_us += KG_MAX(e->unconsumed_us.min, 0);
+	if (e->stopped_us.max < 0 || e->unconsumed_us.max < 0) {
+		p->unbounded++;
+	} else {
+		p->stopped_max_us += e->stopped_us.max;
+		p->unconsumed_max_us += e->unconsumed_us.max;
+	}
 }
 
 /* Count the rebalances that ended. */
@@ -541,9 +555,14 @@ emit_durations(fam_ctx *f, const family *fam)
 	}
 }
 
-/* A counter of seconds per group and protocol, from one field of the counters. */
+/*
+ * A counter of seconds per group and protocol, two series: bound="min",
+ * the sum of what each rebalance proved at least, and bound="max", the sum
+ * of the most each one can have cost (kgtop_rebalance_cost_unbounded_total
+ * counts those without a most).
+ */
 static void
-per_protocol_seconds(fam_ctx *f, const family *fam, size_t off)
+per_protocol_bounds(fam_ctx *f, const family *fam, size_t off_min, size_t off_max)
 {
 	int i, p;
 	for (i = 0; i < f->ncounted; i++) {
@@ -552,8 +571,12 @@ per_protocol_seconds(fam_ctx *f, const family *fam, size_t off)
 			if (g->p[p].count == 0)
 				continue;
 			counted_open(f, fam->name, "", f->counted[i], p);
-			sbuf_adds(f->o, "} ");
-			put_seconds(f->o, *(const int64_t *)((const char *)&g->p[p] + off));
+			sbuf_adds(f->o, ",bound=\"min\"} ");
+			put_seconds(f->o, *(const int64_t *)((const char *)&g->p[p] + off_min));
+			sbuf_addc(f->o, '\n');
+			counted_open(f, fam->name, "", f->counted[i], p);
+			sbuf_adds(f->o, ",bound=\"max\"} ");
+			put_seconds(f->o, *(const int64_t *)((const char *)&g->p[p] + off_max));
 			sbuf_addc(f->o, '\n');
 		}
 	}
@@ -563,14 +586,30 @@ per_protocol_seconds(fam_ctx *f, const family *fam, size_t off)
 static void
 emit_stopped(fam_ctx *f, const family *fam)
 {
-	per_protocol_seconds(f, fam, offsetof(mproto, stopped_us));
+	per_protocol_bounds(f, fam, offsetof(mproto, stopped_min_us), offsetof(mproto, stopped_max_us));
 }
 
 /* kgtop_rebalance_unconsumed_partition_seconds_total */
 static void
 emit_unconsumed(fam_ctx *f, const family *fam)
 {
-	per_protocol_seconds(f, fam, offsetof(mproto, unconsumed_us));
+	per_protocol_bounds(f, fam, offsetof(mproto, unconsumed_min_us), offsetof(mproto, unconsumed_max_us));
+}
+
+/* kgtop_rebalance_cost_unbounded_total */
+static void
+emit_unbounded(fam_ctx *f, const family *fam)
+{
+	int i, p;
+	for (i = 0; i < f->ncounted; i++) {
+		const mgroup *g = &f->m->g[f->counted[i]];
+		for (p = 0; p < KG_PROTO_COUNT; p++) {
+			if (g->p[p].count == 0)
+				continue;
+			counted_open(f, fam->name, "", f->counted[i], p);
+			sbuf_addf(f->o, "} %llu\n", (unsigned long long)g->p[p].unbounded);
+		}
+	}
 }
 
 /* Per-member gauges of a health field (the row's off; microseconds, -1 unknown). */
@@ -780,11 +819,17 @@ static const family families[] = {
 	{ "kgtop_rebalance_duration_seconds", "histogram", "Durations of the finished rebalances, by protocol.",
 	  EMIT(emit_durations) },
 	{ "kgtop_rebalance_stopped_member_seconds_total", "counter",
-	  "What the finished rebalances cost in stopped members: the seconds each member consumed nothing, summed.",
+	  "What the finished rebalances cost in stopped members: the seconds each member consumed nothing, summed within "
+	  "bounds (bound=min: at least, bound=max: at most, of those with an upper bound).",
 	  EMIT(emit_stopped) },
 	{ "kgtop_rebalance_unconsumed_partition_seconds_total", "counter",
-	  "What the finished rebalances cost in partitions: the seconds each revoked partition had no consuming owner, summed.",
+	  "What the finished rebalances cost in partitions: the seconds each partition had no consuming owner, summed within "
+	  "bounds (bound=min: at least, bound=max: at most, of those with an upper bound).",
 	  EMIT(emit_unconsumed) },
+	{ "kgtop_rebalance_cost_unbounded_total", "counter",
+	  "Finished rebalances whose cost has no upper bound (a partition's consumer may have stopped before kgtop saw it): "
+	  "in bound=min only.",
+	  EMIT(emit_unbounded) },
 	{ "kgtop_member_heartbeat_age_seconds", "gauge", "Time since the member's last heartbeat (where a trace reports it).",
 	  MEMBER_S(hb_age_us) },
 	{ "kgtop_member_poll_gap_seconds", "gauge", "Time since the member's last poll (where a trace reports it).",

@@ -454,6 +454,10 @@ json_last_rebalance(sbuf *o, const kg_group_summary *m)
 	json_put_ms(o, m->last_unconsumed_max_us);
 	sbuf_adds(o, ",\"lag_added\":");
 	sbuf_addi(o, m->last_lag_added);
+	sbuf_adds(o, ",\"backlog_min\":");
+	sbuf_addi(o, m->last_backlog_min);
+	sbuf_adds(o, ",\"backlog_max\":");
+	jnum(o, m->last_backlog_max);
 	if (m->last_resumed_min_us >= 0) {
 		sbuf_adds(o, ",\"moved_resumed_ms_min\":");
 		json_put_ms(o, m->last_resumed_min_us);
@@ -473,7 +477,7 @@ jtime(sbuf *o, int64_t us)
 		sbuf_adds(o, "null");
 }
 
-/* A verdict's name or null when not judged. */
+/* A verdict's name ("PENDING": not judged yet), or null when there is nothing to judge. */
 static void
 jverdict(sbuf *o, uint8_t v)
 {
@@ -481,6 +485,22 @@ jverdict(sbuf *o, uint8_t v)
 		sbuf_adds(o, "null");
 	else
 		jname(o, "", verdict_name((kg_verdict)v));
+}
+
+/*
+ * ,"verdict_since":T|null,"verdict_since_min":T|null,"verdict_since_max":T|null,"verdict_since_kind":"...":
+ * since when the verdict holds, within bounds (min null: not known how long before max; verdict_since is max).
+ */
+static void
+jsince(sbuf *o, int64_t lo, int64_t hi, uint8_t kind)
+{
+	sbuf_adds(o, ",\"verdict_since\":");
+	jtime(o, hi);
+	sbuf_adds(o, ",\"verdict_since_min\":");
+	jtime(o, kind != KG_SINCE_BEFORE ? lo : 0);
+	sbuf_adds(o, ",\"verdict_since_max\":");
+	jtime(o, hi);
+	jname(o, ",\"verdict_since_kind\":", since_kind_key((kg_since_kind)kind));
 }
 
 /*
@@ -517,8 +537,15 @@ json_part_progress(sbuf *o, const kg_gpart *p, int64_t line_us)
 		jname(o, ",\"time_lag_reason\":", tlag_why_key((kg_tlag_why)p->tlag_why));
 	sbuf_adds(o, ",\"verdict\":");
 	jverdict(o, p->verdict);
-	sbuf_adds(o, ",\"verdict_since\":");
-	jtime(o, p->verdict_since_us);
+	jsince(o, p->verdict_since_lo_us, p->verdict_since_us, p->since_kind);
+	if (p->frozen_us > 0) {
+		sbuf_adds(o, ",\"frozen_since_max\":");
+		json_put_time(o, p->frozen_us);
+	}
+	if (p->commit_gap_us > 0) {
+		sbuf_adds(o, ",\"commit_gap_ms\":");
+		json_put_ms(o, p->commit_gap_us);
+	}
 	sbuf_adds(o, ",\"committed_moved\":");
 	jtime(o, p->moved_us);
 	sbuf_adds(o, ",\"committed_moved_after\":");
@@ -545,8 +572,7 @@ json_group_progress(sbuf *o, const kg_group *g, int64_t line_us)
 	int v;
 	sbuf_adds(o, ",\"verdict\":");
 	jverdict(o, g->verdict);
-	sbuf_adds(o, ",\"verdict_since\":");
-	jtime(o, g->verdict_since_us);
+	jsince(o, g->verdict_since_lo_us, g->verdict_since_us, g->since_kind);
 	jtlag(o, g->tlag_kind, g->time_lag_us, g->time_lag_from_us, line_us);
 	sbuf_adds(o, ",\"lost\":");
 	sbuf_addi(o, g->lost);

@@ -317,17 +317,32 @@ json_frame(kg_frame *f, json_run_state *st)
 	return ok;
 }
 
-/* At the end: events no line carried yet go out with the newest snapshot, on a line of their own. */
-static void
+/*
+ * At the end: events no line carried yet go out with the newest snapshot,
+ * on a line of their own.  The exit status: 1 (said on stderr) when the
+ * cluster never answered in the whole run, or ends in error (a script must
+ * not take the lines of an unreachable cluster for a quiet one), else 0.
+ */
+static int
 json_end(json_run_state *st)
 {
+	int rc = 0, i;
 	if (st->pend.n > 0 && st->snap != NULL)
 		emit_json(&st->lines, st->snap, &st->pend, st->t0 ? st->t0 : st->snap->time_us, false, st->stop);
+	for (i = 0; st->snap != NULL && i < st->snap->nsources; i++) {
+		const kg_source_health *h = &st->snap->sources[i];
+		if (h->role == KG_ROLE_CLUSTER && (h->last_ok_us <= 0 || h->status == KG_SRC_ERROR)) {
+			log_say("%s: %s%s", h->name, h->last_ok_us <= 0 ? "never answered: " : "",
+				h->message != NULL ? h->message : src_status_name(h->status));
+			rc = 1;
+		}
+	}
 	evlist_clear(&st->pend);
 	json_lines_free(&st->lines);
 	free(st->pend.v);
 	snapshot_unref(st->snap);
 	snapshot_unref(st->printed);
+	return rc;
 }
 
 /* True (said on stderr) when the source gave up: the stream it reads is damaged. */
@@ -386,7 +401,8 @@ run_json(kg_collector *c, const kg_options *o, const kg_run_stop *stop, bool pri
 			break;
 		}
 	}
-	json_end(&st);
+	if (json_end(&st) != 0 && print)
+		rc = 1;
 	return rc;
 }
 

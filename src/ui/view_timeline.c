@@ -741,7 +741,7 @@ draw_episode_lines(ui_screen *s, const ui_timeline *tl, const tl_frame *fr, ui_r
 	}
 	if (v->nepisodes == 0 && r.y + fr->axis < r.y + r.h)
 		text_put(s, r.y + fr->axis, r.x + 3, r.w - 4, s->attr[UI_EL_DIM],
-			 "no rebalance in this window (- zooms out, left scrolls back)", TEXT_ELLIPSIS);
+			 "no rebalance seen in this window (- zooms out, left scrolls back)", TEXT_ELLIPSIS);
 }
 
 /* The lanes shown, each with its note (what the last episode did to it); returns how many rows they took. */

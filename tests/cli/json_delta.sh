@@ -1,5 +1,5 @@
 #!/bin/sh
-# json_delta.sh: --json lines carry what changed (schema 3), a keyframe first, each --keyframe and on
+# json_delta.sh: --json lines carry what changed (schema 4), a keyframe first, each --keyframe and on
 # SIGUSR1; a reader that applies the deltas as kgtop(1) says (tests/tools/json_rebuild) holds, after every
 # line, exactly the groups --full prints.  Both read one recording of the fixture broker's churn.json
 # (joins, leaves, rebalances, a group new and one gone, a rewind, retention, a stall, a topic that starts
@@ -22,7 +22,7 @@ t_ok $? "SIGUSR1 brings a keyframe"
 wait $LIVE
 t_is $? 0 "the live run ends at --duration"
 fixture_stop
-t_is "$(head -1 "$T_TMP/live" | grep -c '"version":3,"keyframe":true')" 1 "the first line is a version 3 keyframe"
+t_is "$(head -1 "$T_TMP/live" | grep -c '"version":4,"keyframe":true')" 1 "the first line is a version 4 keyframe"
 t_is "$(awk '/"keyframe":true/{k++} END{print (k >= 4)}' "$T_TMP/live")" 1 \
 	"keyframes come each --keyframe (4 s of a 16 s run) besides the first and the one asked"
 t_is "$(grep -c '"keyframe":false' "$T_TMP/live" | awk '{print ($1 > 40)}')" 1 "the lines between are deltas"

@@ -4,7 +4,7 @@
 # "make check" runs each for a few seconds (tests/fuzz/smoke.sh); "make
 # fuzz" runs each for FUZZ_TIME seconds (default 60).
 FUZZ_TARGETS = tests/fuzz/fuzz_log tests/fuzz/fuzz_jsonl tests/fuzz/fuzz_jolokia tests/fuzz/fuzz_rdstats \
-	tests/fuzz/fuzz_config tests/fuzz/fuzz_props tests/fuzz/fuzz_cmdline tests/fuzz/fuzz_replay
+	tests/fuzz/fuzz_config tests/fuzz/fuzz_props tests/fuzz/fuzz_cmdline tests/fuzz/fuzz_replay tests/fuzz/fuzz_offsets
 FUZZ_DEPS = src/sources/trace/parse_lines.c src/sources/trace/parse_log.c src/record/jsonl.c src/record/obs_codec.c \
 	src/record/json.c src/sources/trace/parse_jolokia.c src/sources/trace/parse_rdstats.c src/model/event.c \
 	src/model/obs.c src/model/tp.c src/model/intern.c src/model/snapshot.c src/model/names.c src/model/group.c \
@@ -51,6 +51,10 @@ tests/fuzz/fuzz_cmdline: tests/fuzz/fuzz_cmdline.c $(FUZZ_OPTIONS_DEPS)
 tests/fuzz/fuzz_replay: tests/fuzz/fuzz_replay.c $(FUZZ_REPLAY_DEPS)
 	@$(MKDIR_P) tests/fuzz
 	$(AM_V_CCLD)$(CLANG) $(FUZZ_FLAGS) $(RDKAFKA_CFLAGS) -o $@ $^ $(RDKAFKA_LIBS) $(FUZZ_LINK)
+# __consumer_offsets records: the decoder and the reader's folded state (no librdkafka), their observations recorded
+tests/fuzz/fuzz_offsets: tests/fuzz/fuzz_offsets.c src/sources/offsets/offsets_record.c src/sources/offsets/offsets_state.c $(FUZZ_DEPS)
+	@$(MKDIR_P) tests/fuzz
+	$(AM_V_CCLD)$(CLANG) $(FUZZ_FLAGS) -o $@ $^ $(FUZZ_LINK)
 
 if HAVE_CLANG
 check_SCRIPTS += $(FUZZ_TARGETS)

@@ -1,5 +1,5 @@
 /*
- * json_rebuild.c: a reader of kgtop's --json lines (schema 3) as kgtop(1)
+ * json_rebuild.c: a reader of kgtop's --json lines (schema 4) as kgtop(1)
  * tells one to read them, set against --full.
  *
  *   json_rebuild DELTAS FULL
@@ -169,8 +169,8 @@ main(int argc, char **argv)
 		n++;
 		dbytes += (long)strlen(ld);
 		fbytes += (long)strlen(lf);
-		if (jd == NULL || jf == NULL || cJSON_GetObjectItemCaseSensitive(jd, "version")->valueint != 3) {
-			printf("line %d: not a version 3 line\n", n);
+		if (jd == NULL || jf == NULL || cJSON_GetObjectItemCaseSensitive(jd, "version")->valueint < 4) {
+			printf("line %d: not a version 4 line\n", n);
 			return 2;
 		}
 		keys += cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(jd, "keyframe"));

@@ -323,6 +323,41 @@ script_obs(void *arg, int step, kg_obsq *q)
 		o = obs_new(KG_OBS_STATIC_REPLACED, T0 + 6600000, intern_group("g-static"), "log");
 		obs_member(o, "s1-bbbb", "s1", "pod-1", "/10.0.0.8");
 		obsq_push(q, o);
+		/* a commit a source told (format 2): the offset in value, the partition, the broker's time */
+		o = obs_new(KG_OBS_COMMIT, T0 + 6700000, intern_group("g-polled"), "offsets");
+		obs_parts(o, &(kg_tp){ intern_topic("orders"), 2 }, 1);
+		o->value = 4242;
+		o->generation = 7;
+		obsq_push(q, o);
+		/* the coordinator's own records (format 3): a generation with its members, a KIP-848 member's epoch */
+		{
+			kg_tp a[2] = { { intern_topic("orders"), 0 }, { intern_topic("orders"), 1 } };
+			kg_obs_member *x;
+			o = obs_new(KG_OBS_GENERATION, T0 + 6800000, intern_group("g-polled"), "offsets");
+			o->generation = 9;
+			o->nmembers = 2;
+			o->value = T0 + 6750000;
+			o->proto = KG_PROTO_EAGER;
+			obs_text(o, "range");
+			x = obs_add_member(o, "x-1", "x", NULL, "/10.0.0.1", a, 2);
+			x->session_timeout_ms = 6000;
+			x->rebalance_timeout_ms = 300000;
+			obs_add_member(o, "z-1", "z", "pod-z", "/10.0.0.2", NULL, 0);
+			o->loaded = true;
+			obsq_push(q, o);
+			o = obs_new(KG_OBS_MEMBER_EPOCH, T0 + 6900000, intern_group("g-848"), "offsets");
+			obs_member(o, "k-1", NULL, NULL, NULL);
+			o->generation = 5;
+			o->prev_epoch = 4;
+			o->member_state = 1;
+			obs_parts(o, a, 1);
+			obs_pending(o, a + 1, 1);
+			obsq_push(q, o);
+			o = obs_new(KG_OBS_MEMBER_META, T0 + 6950000, intern_group("g-848"), "offsets");
+			obs_member(o, "k-2", NULL, NULL, NULL);
+			o->gone = true;
+			obsq_push(q, o);
+		}
 		break;
 	case 9: /* client metrics keyed by client id, every field set */
 		o = obs_new(KG_OBS_METRICS, T0 + 8700000, -1, "jolokia");
@@ -646,7 +681,7 @@ test_format(void **state)
 	(void)state;
 	run_live(path, 0, &live);
 	buf = slurp(path, &len);
-	assert_true(strncmp(buf, "{\"kgtop_record\":1,\"kgtop\":\"" PACKAGE_VERSION "\"", 27 + strlen(PACKAGE_VERSION)) == 0);
+	assert_true(strncmp(buf, "{\"kgtop_record\":3,\"kgtop\":\"" PACKAGE_VERSION "\"", 27 + strlen(PACKAGE_VERSION)) == 0);
 	assert_non_null(strstr(buf, "\"cluster\":\"kafka-1.example:9092\""));
 	assert_non_null(strstr(buf, "\"model\":{\"session_timeout_us\":45000000,"));
 	for (p = buf; (p = strchr(p, '\n')) != NULL; p++)
@@ -803,10 +838,10 @@ test_damage(void **state)
 
 	/* a newer format version is refused, with a clear message */
 	{
-		char *v2 = xasprintf("{\"kgtop_record\":2,\"kgtop\":\"9.0\",\"start_us\":1}\n%s", buf + line_start(buf, 2));
-		frames = replay_damaged("v2.kgrec", v2, strlen(v2), &rep, damage, sizeof damage);
+		char *v2 = xasprintf("{\"kgtop_record\":4,\"kgtop\":\"9.0\",\"start_us\":1}\n%s", buf + line_start(buf, 2));
+		frames = replay_damaged("v3.kgrec", v2, strlen(v2), &rep, damage, sizeof damage);
 		assert_int_equal(frames, -1);
-		assert_non_null(strstr(damage, "recording format 2 (written by kgtop 9.0) is newer"));
+		assert_non_null(strstr(damage, "recording format 4 (written by kgtop 9.0) is newer"));
 		rf_capture_free(&rep);
 		free(v2);
 	}
@@ -890,7 +925,7 @@ test_rotation(void **state)
 	(void)state;
 	run_live(path, 6000, &live);
 	buf = slurp(path, &len);
-	assert_true(strncmp(buf, "{\"kgtop_record\":1,", 18) == 0);
+	assert_true(strncmp(buf, "{\"kgtop_record\":3,", 18) == 0);
 	assert_non_null(strstr(buf, "\"rotation\":"));
 	assert_null(strstr(buf, "\"rotation\":0"));
 	assert_true(strncmp(buf + line_start(buf, 2), "{\"t\":", 5) == 0);
@@ -902,7 +937,7 @@ test_rotation(void **state)
 	/* both files stay within the limit (no single line is larger than it here) */
 	assert_true(len <= 6000);
 	assert_true(len1 <= 6000);
-	assert_true(strncmp(buf, "{\"kgtop_record\":1,", 18) == 0);
+	assert_true(strncmp(buf, "{\"kgtop_record\":3,", 18) == 0);
 	frames = run_replay(path, NULL, &rep, damage, sizeof damage);
 	assert_true(frames > 0);
 	assert_string_equal(damage, "");

@@ -315,7 +315,7 @@ kafka_contribute(kg_source *s, kg_builder *b)
 	ksrc *k = s->impl;
 	kg_source_health h;
 	kresult *r;
-	int i, j;
+	int i, j, q;
 	char msg[512];
 
 	pthread_mutex_lock(&k->lock);
@@ -339,8 +339,10 @@ kafka_contribute(kg_source *s, kg_builder *b)
 		for (j = 0; j < t->np; j++) {
 			builder_partition(b, (kg_tp){ t->id, j }, t->leader[j], t->log_end[j]);
 			builder_partition_start(b, (kg_tp){ t->id, j }, t->log_start[j]);
-			if (t->stamp != NULL && t->stamp[j].offset >= 0)
-				builder_partition_stamp(b, (kg_tp){ t->id, j }, &t->stamp[j]);
+			for (q = 0; t->stamp != NULL && q < KG_PART_STAMPS; q++) {
+				if (t->stamp[j * KG_PART_STAMPS + q].offset >= 0)
+					builder_partition_stamp(b, (kg_tp){ t->id, j }, &t->stamp[j * KG_PART_STAMPS + q]);
+			}
 		}
 	}
 	for (i = 0; i < r->ngroups; i++)
