@@ -6,7 +6,7 @@
  * patch of each group whose printed object changed (a group new since
  * that line in full) and "gone" the ids of the groups no longer there.
  * A reader keeps the groups of the last keyframe by id and applies each
- * delta (kgtop(1) states the rules; tests/unit/test_json_delta rebuilds
+ * delta (kgtop(1) states the rules; tests/cli/json_delta.sh rebuilds
  * --full from them); an age that grows with the clock ("time_lag_ms" with
  * a "time_lag_from_us") is aged to each line's time by the reader, not
  * sent again.
