@@ -110,3 +110,9 @@ bench: bench-offsets
 bench-offsets: tests/bench/bench_offsets tests/fixture-broker kgtop
 	top_builddir='$(abs_top_builddir)' tests/bench/bench_offsets
 .PHONY: bench-offsets
+# a flood of new members (issue 25, item 3): make bench-flood
+bench: bench-flood
+bench-flood: kgtop
+	top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' sh $(top_srcdir)/tests/bench/flood.sh
+.PHONY: bench-flood
+EXTRA_DIST += tests/bench/flood.sh
