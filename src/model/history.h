@@ -200,7 +200,7 @@ int history_lane_add(kg_history *h, int32_t group, const char *client_id, const 
 /* Give lane (its row and letter) to another member identity, present from t_us. */
 void history_lane_reuse(kg_history *h, int32_t group, int lane, const char *client_id, const char *member_id,
 			const char *instance_id, const char *host, int64_t t_us);
-/* The stored lane (mutable by the writer), NULL when out of range. */
+/* The stored lane (mutable by the writer), NULL when out of range; a group's lanes are one array (lane 0 + i is lane i) until one is added. */
 kg_lane *history_lane(kg_history *h, int32_t group, int lane);
 /* Number of lanes of a group. */
 int history_nlanes(kg_history *h, int32_t group);

@@ -74,6 +74,8 @@ tgroup_free(tgroup *g)
 		tk_member_free(g->m[i]);
 	free(g->m);
 	hmap_free(&g->by_id);
+	hmap_free(&g->by_client);
+	free(g->lane_here);
 	tk_epgroup_free(g->eps);
 	tk_polled_free(g->pl);
 	tk_records_free(g->rec);
@@ -199,6 +201,8 @@ prune_members(kg_tracker *t, int64_t T)
 			if (!m->present && m->last_seen < T - t->cfg.window_us && (m->gone_time == 0 || m->gone_time < T - t->cfg.window_us)) {
 				if (hmap_get(&g->by_id, m->member_id) == m)
 					hmap_del(&g->by_id, m->member_id);
+				if (hmap_get(&g->by_client, m->client_id) == m)
+					hmap_del(&g->by_client, m->client_id);
 				tk_member_free(m);
 			} else {
 				g->m[w++] = m;
@@ -209,6 +213,11 @@ prune_members(kg_tracker *t, int64_t T)
 		for (i = g->nm; i > 0; i--) {
 			if (hmap_get(&g->by_id, g->m[i - 1]->member_id) == NULL)
 				hmap_put(&g->by_id, g->m[i - 1]->member_id, g->m[i - 1]);
+		}
+		/* a client whose oldest member went: the oldest of the others with it */
+		for (i = 0; i < g->nm; i++) {
+			if (hmap_get(&g->by_client, g->m[i]->client_id) == NULL)
+				hmap_put(&g->by_client, g->m[i]->client_id, g->m[i]);
 		}
 	}
 }

@@ -90,6 +90,7 @@ tk_epgroup_free(tk_epgroup *e)
 	free(e->moved_from);
 	free(e->ep_parts);
 	free(e->ep_owner);
+	hmap_free(&e->rec_index);
 	free(e);
 }
 
@@ -299,11 +300,31 @@ tk_trigger_amend(kg_tracker *t, tgroup *g, const char *who, kg_reason was, kg_re
  * that left and joined again, is two records on one lane.
  */
 kg_episode_member *
-tk_ep_member(kg_episode *e, const tmember *m)
+tk_ep_member(tgroup *g, const tmember *m)
 {
+	kg_episode *e = g->ep;
+	hmap *ix = &g->eps->rec_index;
+	intptr_t at;
 	int i;
 	kg_episode_member *em;
-	for (i = 0; i < e->nmembers; i++) {
+	/*
+	 * An index by member id (a scan per member made a 20,000-member
+	 * episode quadratic: seconds for a flood of joins), rebuilt when
+	 * another episode opens; an id on two lanes (reused by another
+	 * client) is found by a scan.
+	 */
+	if (g->eps->rec_ep != e->id) {
+		hmap_clear(ix);
+		for (i = 0; i < e->nmembers; i++) {
+			if (e->members[i].member_id != NULL && hmap_get(ix, e->members[i].member_id) == NULL)
+				hmap_put(ix, e->members[i].member_id, (void *)(intptr_t)(i + 1));
+		}
+		g->eps->rec_ep = e->id;
+	}
+	at = (intptr_t)hmap_get(ix, m->member_id);
+	if (at > 0 && e->members[at - 1].lane == m->lane)
+		return &e->members[at - 1];
+	for (i = 0; at > 0 && i < e->nmembers; i++) {
 		if (e->members[i].lane == m->lane && e->members[i].member_id != NULL &&
 		    strcmp(e->members[i].member_id, m->member_id) == 0)
 			return &e->members[i];
@@ -314,6 +335,8 @@ tk_ep_member(kg_episode *e, const tmember *m)
 	em->lane = m->lane;
 	em->member_id = xstrdup(m->member_id);
 	em->client_id = xstrdup(m->client_id);
+	if (at == 0)
+		hmap_put(ix, em->member_id, (void *)(intptr_t)e->nmembers);
 	return em;
 }
 
@@ -373,7 +396,7 @@ ep_start_members(kg_tracker *t, tgroup *g, int64_t time)
 			 */
 			if (m->gone_time > 0 && time >= m->gone_time && time - m->gone_time <= TRIGGER_WINDOW &&
 			    m->gone_time >= g->eps->last_ep_end && m->gone_time >= g->eps->emptied_at && !tk_identity_back(t, g, m)) {
-				em = tk_ep_member(g->ep, m);
+				em = tk_ep_member(g, m);
 				em->left = true;
 				tk_set_tp(&em->before, &em->nbefore, m->gone_asg, m->ngone_asg);
 				ep_owned(g, m->gone_asg, m->ngone_asg, m->lane);
@@ -383,7 +406,7 @@ ep_start_members(kg_tracker *t, tgroup *g, int64_t time)
 			continue;
 		}
 		h = tk_held(m, &nh);
-		em = tk_ep_member(g->ep, m);
+		em = tk_ep_member(g, m);
 		tk_set_tp(&em->before, &em->nbefore, h, nh);
 		/* a member that joined just before (and after the last rebalance ended) is what this one is about */
 		em->joined = m->join_time > 0 && time - m->join_time <= TRIGGER_WINDOW && time >= m->join_time &&
@@ -576,7 +599,7 @@ tk_revoke(kg_tracker *t, tgroup *g, tmember *m, int64_t time, const kg_tp *parts
 	  const kg_tp *before, int nbefore, kg_evidence evid, kg_proto proto, kg_reason reason, int round)
 {
 	kg_event *ev = tk_member_event(KG_EV_REVOKED, time, g, m);
-	kg_episode_member *em = tk_ep_member(g->ep, m);
+	kg_episode_member *em = tk_ep_member(g, m);
 	kg_revoke_class cls = tp_classify_revoke(parts, nparts, before, nbefore);
 	ev->parts = tp_dup(parts, nparts);
 	ev->nparts = ev->parts ? nparts : 0;
@@ -626,7 +649,7 @@ void
 tk_assign(kg_tracker *t, tgroup *g, tmember *m, int64_t time, const kg_tp *parts, int nparts,
 	  kg_evidence evid, int round)
 {
-	kg_episode_member *em = tk_ep_member(g->ep, m);
+	kg_episode_member *em = tk_ep_member(g, m);
 	if (nparts > 0) {
 		kg_event *ev = tk_member_event(KG_EV_ASSIGNED, time, g, m);
 		ev->parts = tp_dup(parts, nparts);

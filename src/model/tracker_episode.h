@@ -20,6 +20,7 @@
 #include <stdint.h>
 
 #include "model/tracker_int.h"
+#include "util/hmap.h"
 
 #define TRIGGER_WINDOW (10LL * 1000000) /* a membership change this recent explains a rebalance */
 #define MAX_ROUND_T 32                  /* rounds whose start is kept */
@@ -93,6 +94,8 @@ struct tk_epgroup {
 	int ncons;
 	kg_tp *unc_seen;              /* every partition that went unconsumed in the open episode */
 	int nunc_seen;
+	hmap rec_index;               /* the open episode's member records: member id -> index + 1 (tk_ep_member) */
+	int64_t rec_ep;               /* the episode it indexes (its id), 0 none */
 	/* the last membership change, to explain the next rebalance */
 	int64_t trig_time;
 	kg_reason trig_reason;
@@ -130,8 +133,8 @@ void tk_leave_trigger(sbuf *s, const char *who, kg_reason reason, kg_evidence ev
 void tk_trigger_amend(kg_tracker *t, tgroup *g, const char *who, kg_reason was, kg_reason reason);
 
 /* Opening, rounds */
-/* The episode record of a member, created on demand. */
-kg_episode_member *tk_ep_member(kg_episode *e, const tmember *m);
+/* The open episode's record of a member, created on demand. */
+kg_episode_member *tk_ep_member(tgroup *g, const tmember *m);
 /* Open an episode at time if none is open; returns it. */
 kg_episode *tk_ensure_episode(kg_tracker *t, tgroup *g, int64_t time, const char *why, kg_evidence evid);
 /* A join signal: the next round of the open episode begins if the current one synced. */

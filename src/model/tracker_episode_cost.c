@@ -211,7 +211,7 @@ tk_settle_member_time(tgroup *g, tmember *m, int64_t time, int64_t lo)
 	kg_episode_member *em;
 	if (g->ep == NULL)
 		return;
-	em = tk_ep_member(g->ep, m);
+	em = tk_ep_member(g, m);
 	tk_member_resume(m, em, time, lo);
 	if (m->eps->partial_since > 0 && time > m->eps->partial_since)
 		em->partial_us += time - m->eps->partial_since;

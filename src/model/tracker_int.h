@@ -72,6 +72,7 @@ typedef struct tmember {
 	char *instance_id;
 	int lane;
 	bool present;
+	bool counted;        /* in its lane's count of present members (tracker_lanes.c) */
 	bool exact;          /* callbacks reported for it */
 	bool announced;      /* a joined event was emitted (or it was there at start) */
 	bool left_reported;  /* a left event was emitted */
@@ -106,6 +107,9 @@ typedef struct tgroup {
 	tmember **m;         /* every member id seen, kept by tracker_lanes.c */
 	size_t nm, cm;
 	hmap by_id;          /* member id -> the newest member with it (ids are reused by the mock: see tk_find_member_of) */
+	int *lane_here;      /* present members per lane (tracker_lanes.c: a lane is taken without a scan) */
+	int nlane_here;
+	hmap by_client;      /* client id -> the oldest member with it (tk_find_by_client: a miss costs no scan) */
 	bool seen;           /* in some snapshot */
 	bool present;        /* in the last snapshot */
 	bool single_topic;

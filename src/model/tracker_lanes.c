@@ -66,9 +66,12 @@ tmember *
 tk_find_by_client(tgroup *g, const char *client_id)
 {
 	size_t i;
-	tmember *best = NULL;
+	tmember *best;
 	if (client_id == NULL)
 		return NULL;
+	best = hmap_get(&g->by_client, client_id);
+	if (best == NULL || best->present)
+		return best; /* no member has it; or the first in the list does, present */
 	for (i = 0; i < g->nm; i++) {
 		tmember *m = g->m[i];
 		if (m->client_id != NULL && strcmp(m->client_id, client_id) == 0) {
@@ -81,16 +84,27 @@ tk_find_by_client(tgroup *g, const char *client_id)
 	return best;
 }
 
-/* True when a present member other than m is on lane. */
+/* Count m in (d 1) or out of (d -1) its lane's present members. */
+static void
+lane_count(tgroup *g, const tmember *m, int d)
+{
+	if (m->lane < 0)
+		return;
+	if (m->lane >= g->nlane_here) {
+		int n = KG_MAX(m->lane + 1, 2 * g->nlane_here);
+		g->lane_here = xreallocarray(g->lane_here, (size_t)n, sizeof *g->lane_here);
+		memset(g->lane_here + g->nlane_here, 0, (size_t)(n - g->nlane_here) * sizeof *g->lane_here);
+		g->nlane_here = n;
+	}
+	g->lane_here[m->lane] += d;
+}
+
+/* True when a present member other than m is on lane (m counted when present: lane_count). */
 static bool
 lane_taken(const tgroup *g, int lane, const tmember *m)
 {
-	size_t k;
-	for (k = 0; k < g->nm; k++) {
-		if (g->m[k] != m && g->m[k]->present && g->m[k]->lane == lane)
-			return true;
-	}
-	return false;
+	int here = lane >= 0 && lane < g->nlane_here ? g->lane_here[lane] : 0;
+	return here - (m->present && m->counted && m->lane == lane ? 1 : 0) > 0;
 }
 
 /* Lane l is m's (again) from now. */
@@ -117,11 +131,12 @@ static int
 assign_lane(kg_tracker *t, tgroup *g, tmember *m, int64_t now)
 {
 	int i, n = history_nlanes(t->h, g->id), oldest = -1;
+	kg_lane *lanes = n > 0 ? history_lane(t->h, g->id, 0) : NULL; /* the group's lanes, one array */
 	for (i = 0; i < n; i++) {
-		kg_lane *l = history_lane(t->h, g->id, i);
+		kg_lane *l = &lanes[i];
 		if (l->present)
 			continue;
-		if (oldest < 0 || l->last_seen_us < history_lane(t->h, g->id, oldest)->last_seen_us)
+		if (oldest < 0 || l->last_seen_us < lanes[oldest].last_seen_us)
 			oldest = i;
 		if (!tk_lane_is(l, m) || lane_taken(g, i, m))
 			continue;
@@ -134,8 +149,7 @@ assign_lane(kg_tracker *t, tgroup *g, tmember *m, int64_t now)
 	 * (a pod that restarts with a new address every minute would grow
 	 * rows for ever otherwise).
 	 */
-	if (n >= LANE_LETTERS && oldest >= 0 &&
-	    history_lane(t->h, g->id, oldest)->last_seen_us < now - t->cfg.window_us) {
+	if (n >= LANE_LETTERS && oldest >= 0 && lanes[oldest].last_seen_us < now - t->cfg.window_us) {
 		history_lane_reuse(t->h, g->id, oldest, m->client_id, m->member_id, m->instance_id, m->host, now);
 		return oldest;
 	}
@@ -174,16 +188,22 @@ tk_add_member(kg_tracker *t, tgroup *g, const char *member_id, const char *clien
 	m->live = tk_live_new();
 	m->eps = tk_epmember_new();
 	m->lane = assign_lane(t, g, m, now);
+	lane_count(g, m, 1);
+	m->counted = true;
 	util_grow(&g->m, &g->cm, g->nm + 1, sizeof *g->m);
 	g->m[g->nm++] = m;
 	hmap_put(&g->by_id, m->member_id, m);
+	if (hmap_get(&g->by_client, m->client_id) == NULL)
+		hmap_put(&g->by_client, m->client_id, m);
 	return m;
 }
 
 /* A member present again: its leave and silence are over. */
 void
-tk_member_revive(tmember *m)
+tk_member_revive(tgroup *g, tmember *m)
 {
+	if (!m->present)
+		lane_count(g, m, 1);
 	m->present = true;
 	m->left_reported = false;
 	m->left_exact = false;
@@ -202,6 +222,8 @@ tk_member_gone(kg_tracker *t, tgroup *g, tmember *m, int64_t now)
 	tk_set_tp(&m->gone_asg, &m->ngone_asg, h, nh);
 	m->gone_time = now;
 	m->gone_lo = m->gone_hi = now;
+	if (m->present)
+		lane_count(g, m, -1);
 	m->present = false;
 	m->away_since = 0;
 	if (l != NULL && l->member_id != NULL && strcmp(l->member_id, m->member_id) == 0) {
@@ -232,7 +254,7 @@ tk_announce_join(kg_tracker *t, tgroup *g, tmember *m, int64_t time, kg_evidence
 	tk_emit(t, g, ev);
 	tk_trigger_joined(g, time, member_name(m));
 	if (g->ep != NULL)
-		tk_ep_member(g->ep, m)->joined = true;
+		tk_ep_member(g, m)->joined = true;
 }
 
 /*
@@ -299,7 +321,7 @@ tk_announce_leave(kg_tracker *t, tgroup *g, tmember *m, int64_t time, kg_reason 
 	/* its partitions had no consumer since it stopped: proven by its leave, not before its last sign of life */
 	tk_live_stop_bounds(m, time, evid, ev->reason, &hi, &lo);
 	if (g->ep != NULL) {
-		tk_ep_member(g->ep, m)->left = true;
+		tk_ep_member(g, m)->left = true;
 		tk_parts_stop(g, h, nh, hi, lo);
 	}
 	tk_settle_member_time(g, m, time, tk_lo(g, time, evid));

@@ -31,7 +31,7 @@ tmember *tk_add_member(kg_tracker *t, tgroup *g, const char *member_id, const ch
 /* Free a member record and its parts' state. */
 void tk_member_free(tmember *m);
 /* A member present again (it reports, or a description lists it after it left): its leave and silence are over. */
-void tk_member_revive(tmember *m);
+void tk_member_revive(tgroup *g, tmember *m);
 /* Mark a member gone from its lane. */
 void tk_member_gone(kg_tracker *t, tgroup *g, tmember *m, int64_t now);
 /* Announce a member that joined (once). */

@@ -114,10 +114,10 @@ obs_proto(const tgroup *g, const kg_obs *o)
 
 /* A member that reports (again) is present (again), and alive. */
 static void
-obs_present(tmember *m, int64_t time)
+obs_present(tgroup *g, tmember *m, int64_t time)
 {
 	if (!m->present)
-		tk_member_revive(m);
+		tk_member_revive(g, m);
 	tk_member_alive(m, time, LIFE_CALLBACK);
 	if (time > m->traced_at)
 		m->traced_at = time;
@@ -180,7 +180,7 @@ obs_revoked(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 	kg_proto proto = obs_proto(g, o);
 	kg_tp *before;
 	int nbefore, round;
-	obs_present(m, time);
+	obs_present(g, m, time);
 	/* eager: a revoke after a completed round starts the next round */
 	if (proto != KG_PROTO_COOPERATIVE && o->nparts > 0)
 		tk_next_round(t, g, time, KG_EVID_EXACT);
@@ -217,7 +217,7 @@ obs_assigned(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 			return;
 		}
 	}
-	obs_present(m, time);
+	obs_present(g, m, time);
 	if (m->away_since > 0) {
 		tk_emit(t, g, tk_member_event(KG_EV_MEMBER_BACK, time, g, m));
 		m->away_since = 0;
@@ -269,7 +269,7 @@ obs_lost(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 	ev->episode = g->ep->id;
 	ev->round = g->ep->rounds;
 	event_text(ev, o->text);
-	em = tk_ep_member(g->ep, m);
+	em = tk_ep_member(g, m);
 	tk_tp_union(&em->revoked, &em->nrevoked, ev->parts, ev->nparts);
 	if (m->present && m->nasg > 0) {
 		/* what it still held stops being consumed; a departed incarnation's are others' by now */
@@ -294,7 +294,7 @@ obs_join_sent(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 {
 	int64_t time = o->time_us;
 	int round;
-	obs_present(m, time);
+	obs_present(g, m, time);
 	round = tk_round_join_sent(t, g, m, time);
 	g->eps->last_rebal_obs = time;
 	m->eps->synced = false;
@@ -350,7 +350,7 @@ obs_joined(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 	if (m == NULL)
 		return; /* neither a member id nor a client id: nobody to announce */
 	if (!m->present) {
-		tk_member_revive(m);
+		tk_member_revive(g, m);
 		m->announced = false;
 	}
 	if (time > m->traced_at)

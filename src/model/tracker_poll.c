@@ -284,7 +284,7 @@ static void
 poll_revived(poll_ctx *c, tmember *m)
 {
 	kg_lane *l = history_lane(c->t->h, c->g->id, m->lane);
-	tk_member_revive(m);
+	tk_member_revive(c->g, m);
 	m->announced = false;
 	m->revived_at = c->T;
 	m->leave_reason = KG_REASON_NONE;

@@ -117,3 +117,9 @@ bench: bench-cost
 bench-cost: tests/fixture-broker kgtop
 	top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' KGTOP_BEFORE='$(KGTOP_BEFORE)' sh $(top_srcdir)/tests/bench/cost.sh
 .PHONY: bench-cost
+# a flood of new members (issue 25, item 3): make bench-flood
+bench: bench-flood
+bench-flood: kgtop
+	top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' sh $(top_srcdir)/tests/bench/flood.sh
+.PHONY: bench-flood
+EXTRA_DIST += tests/bench/flood.sh
