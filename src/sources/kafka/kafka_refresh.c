@@ -200,21 +200,26 @@ refresh_plan(ksrc *k, kresult *r, int fixed_cost)
 }
 
 /*
- * Groups whose coordinator (as last described) did not answer the
- * listing are not asked this time: librdkafka would hold each request
- * for them its whole timeout, and the refresh with it, until the
- * broker's controller fenced it.  Their data stays as old as it is
- * (its time says so) and their error says why; once the metadata names
- * another coordinator, refresh_coordinators() lets them be asked again.
+ * Groups whose coordinator (as last described, and still as the
+ * metadata says) did not answer the listing are not asked this time:
+ * librdkafka would hold each request for them its whole timeout, and the
+ * refresh with it, until the broker's controller fenced it.  Their data
+ * stays as old as it is (its time says so) and their error says why;
+ * once the metadata names another coordinator, refresh_coordinators()
+ * lets them be asked again.
  */
 static void
-refresh_skip_silent(ksrc *k, kresult *r)
+refresh_skip_silent(ksrc *k, kresult *r, const int32_t *coord)
 {
 	size_t i;
 	for (i = 0; i < k->tab.n && k->nsilent > 0; i++) {
 		kentry *e = &k->tab.e[i];
+		int32_t p;
 		if ((!e->s.describe && !e->s.offsets) || e->desc == NULL || !kafka_broker_silent(k, e->desc->coordinator))
 			continue;
+		p = group_offsets_partition(intern_group_name(e->s.id), r->offsets_np);
+		if (coord != NULL && p >= 0 && coord[p] >= 0 && coord[p] != e->desc->coordinator)
+			continue; /* moved: asked on the new handle */
 		r->plan.describe -= e->s.describe;
 		r->plan.offsets -= e->s.offsets;
 		e->s.describe = e->s.offsets = false;
@@ -234,7 +239,7 @@ refresh_note_silent(const ksrc *k, char *note)
 	sbuf_addf(&b, "no answer from broker%s", k->nsilent > 1 ? "s" : "");
 	for (i = 0; i < k->nsilent; i++)
 		sbuf_addf(&b, "%s %d", i > 0 ? "," : "", (int)k->silent[i]);
-	sbuf_addf(&b, " (its groups as last seen)%s%s", note != NULL ? "; " : "", note != NULL ? note : "");
+	sbuf_addf(&b, " (%s groups as last seen)%s%s", k->nsilent > 1 ? "their" : "its", note != NULL ? "; " : "", note != NULL ? note : "");
 	free(note);
 	return b.s;
 }
@@ -264,8 +269,6 @@ kafka_refresh(ksrc *k, char **err)
 	if (refresh_metadata(k, r, &coord, err) < 0)
 		goto fail;
 	refresh_coordinators(k, coord, r->offsets_np);
-	free(coord);
-	coord = NULL;
 	r->requests = 1;
 	t1 = util_mono_us();
 	if (kafka_list_groups(k, r, &unsupported, err) < 0)
@@ -274,7 +277,9 @@ kafka_refresh(ksrc *k, char **err)
 	r->no_group_apis = unsupported;
 	refresh_flags(k);
 	refresh_plan(k, r, 1 + r->nbrokers + k->log_end_calls);
-	refresh_skip_silent(k, r);
+	refresh_skip_silent(k, r, coord);
+	free(coord);
+	coord = NULL;
 	t2 = util_mono_us();
 	if (kafka_groups_ask(k, r, err) < 0)
 		goto fail;
