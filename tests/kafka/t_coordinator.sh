@@ -1,10 +1,51 @@
 #!/bin/sh
-# t_coordinator.sh: three Kafka 4.x brokers; the coordinator of a watched group is killed (SIGKILL):
+# t_coordinator.sh: first the fixture broker with a broker down (the others' groups stay fresh, the
+# silent one is named); then three Kafka 4.x brokers; the coordinator of a watched group is killed (SIGKILL):
 # the Java admin client finds the new coordinator (the truth), kgtop follows it, and says meanwhile
 # that its picture of the group is old (the group's data time behind, and the source stale or
 # naming the broker that does not answer).
 . "${top_srcdir:-.}/tests/cli/lib.sh"
 . "$top_srcdir/tests/kafka/kafka.sh"
+
+# first the fixture broker (tests/fixture): three brokers, a group coordinated by each; broker 2
+# goes down (it stops listening: the metadata still names it, as Kafka's does until the controller
+# fences a dead broker). The truth is the scenario's: g-two's coordinator is down from the step on.
+cat >"$T_TMP/down.json" <<'EOF'
+{"comment": "a group per coordinator; broker 2 goes down", "brokers": 3,
+ "topics": [{"name": "t1", "partitions": 3, "log_end": [100, 100, 100]}],
+ "groups": [
+  {"id": "g-one", "coordinator": 1, "state": "Stable", "assignor": "range",
+   "members": [{"client_id": "a", "assignment": {"t1": [0, 1, 2]}}], "committed": {"t1": {"all": 90}}},
+  {"id": "g-two", "coordinator": 2, "state": "Stable", "assignor": "range",
+   "members": [{"client_id": "b", "assignment": {"t1": [0, 1, 2]}}], "committed": {"t1": {"all": 80}}},
+  {"id": "g-three", "coordinator": 3, "state": "Stable", "assignor": "range",
+   "members": [{"client_id": "c", "assignment": {"t1": [0, 1, 2]}}], "committed": {"t1": {"all": 70}}}],
+ "steps": [{"comment": "broker 2 goes down", "faults": [{"kind": "down", "broker": 2, "for": 600}]}]}
+EOF
+fixture_start "$T_TMP/down.json" --manual
+kgtop_bg "$T_TMP/f.json" -b "$BOOTSTRAP" --json -i 1 --timeout 10
+FP=$KG_PID
+t_wait_for 30 grep -q '"id":"g-two"' "$T_TMP/f.json"
+kill -USR1 "$FIXTURE_PID"
+t_wait_for 10 grep -q '"step":1' "$FIXTURE_STATS"
+tdown=$(date +%s%3N)
+# data_ms GROUP: how long after broker 2 went down the group's data in kgtop's last line was asked (ms)
+data_ms() { echo $(($(date -u -d "$(kg_group "$T_TMP/f.json" "$1" | jstr data_time)" +%s%3N) - tdown)); }
+fresh() { [ "$(data_ms g-one)" -gt 1000 ] && [ "$(data_ms g-three)" -gt 1000 ]; }
+t_wait_for 30 fresh
+t_ok $? "fixture, broker 2 down: g-one's and g-three's data are asked again"
+line=$(tail -1 "$T_TMP/f.json")
+age=$(($(echo "$line" | jnum time_us) / 1000 - $(date -u -d "$(kg_group "$T_TMP/f.json" g-one | jstr data_time)" +%s%3N)))
+le "$age" 9999
+t_ok $? "fixture: g-one's data is $age ms old on kgtop's line, less than a request timeout (10 s), broker 2 silent"
+echo "$line" | "$JSONQ" .source.kafka.message | grep -q "no answer from broker 2"
+t_ok $? "fixture: the source says broker 2 does not answer"
+kg_group "$T_TMP/f.json" g-two | jstr error | grep -q "broker 2"
+t_ok $? "fixture: g-two's error names its coordinator, broker 2"
+le "$(data_ms g-two)" 0
+t_ok $? "fixture: g-two's data is from before broker 2 went down ($(data_ms g-two) ms after)"
+kgtop_stop "$FP"
+fixture_stop
 
 kafka_up 3
 fleet topic t1 6 && fleet produce t1 30
