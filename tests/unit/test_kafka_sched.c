@@ -4,7 +4,8 @@
  * rotation of a dashboard and the greedy one of --json, every group within
  * --full-refresh, and --once asking everything; and the focus channel that
  * feeds it (collector_set_focus() and the groups observations spoke of, to
- * the sources' focus op).
+ * the sources' focus op); and the table's test for coordinators that moved
+ * (which makes the source renew its client handle).
  */
 #include "config.h"
 
@@ -20,6 +21,7 @@
 #include "core/collector.h"
 #include "model/intern.h"
 #include "sources/kafka/kafka_sched.h"
+#include "sources/kafka/kafka_table.h"
 #include "util/util.h"
 
 #define SEC 1000000LL
@@ -385,6 +387,55 @@ test_focus_channel(void **state)
 	tracker_free(t);
 }
 
+/* A table entry for group name, described with coordinator coord (-2: never described). */
+static void
+table_group(ktable *t, const char *name, int32_t coord)
+{
+	kentry *e = kafka_table_add(t, intern_group(name));
+	if (coord == -2)
+		return;
+	e->desc = xcalloc(1, sizeof *e->desc);
+	e->desc->refs = 1;
+	e->desc->coordinator = coord;
+}
+
+/*
+ * The groups whose described coordinator is not the metadata's leader of
+ * their __consumer_offsets partition: a broker that died leaves its
+ * partitions to others (the leaders given here), a partition without a
+ * leader says nothing, an undescribed group nothing either.
+ */
+static void
+test_coordinators_moved(void **state)
+{
+	enum { NP = 50 };
+	int32_t leader[NP], first;
+	int p;
+	ktable t = { 0 };
+	(void)state;
+	for (p = 0; p < NP; p++)
+		leader[p] = 1 + p % 3;
+	table_group(&t, "g-stay", leader[group_offsets_partition("g-stay", NP)]);
+	table_group(&t, "g-new", -2);
+	table_group(&t, "g-unknown", -1);
+	assert_int_equal(kafka_table_coordinators_moved(&t, leader, NP, &first), 0);
+	assert_int_equal(first, -1);
+	assert_int_equal(kafka_table_coordinators_moved(&t, NULL, 0, &first), 0); /* no __consumer_offsets in the metadata */
+	/* g-move's coordinator died: the metadata names another leader of its partition */
+	p = group_offsets_partition("g-move", NP);
+	table_group(&t, "g-move", leader[p] % 3 + 1);
+	assert_int_equal(kafka_table_coordinators_moved(&t, leader, NP, &first), 1);
+	assert_int_equal(first, intern_group("g-move"));
+	/* before the controller moved it: no leader at all, nothing to follow yet */
+	leader[p] = -1;
+	assert_int_equal(kafka_table_coordinators_moved(&t, leader, NP, &first), 0);
+	/* a partition count that differs maps the groups elsewhere: still the leader of each one's own partition */
+	for (p = 0; p < NP; p++)
+		leader[p] = 7;
+	assert_int_equal(kafka_table_coordinators_moved(&t, leader, 10, &first), 2); /* g-stay and g-move, not 7 */
+	kafka_table_free(&t);
+}
+
 /* Run. */
 int
 main(void)
@@ -401,6 +452,7 @@ main(void)
 		cmocka_unit_test(test_budget_wins),
 		cmocka_unit_test(test_slow_refreshes),
 		cmocka_unit_test(test_focus_channel),
+		cmocka_unit_test(test_coordinators_moved),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

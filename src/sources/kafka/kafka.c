@@ -123,36 +123,16 @@ wait_until(ksrc *k, int64_t next)
  * describe keeps going to the old broker and gets NOT_COORDINATOR, refresh
  * after refresh.  Nothing in its API drops that cache but a new handle: so
  * after two refreshes in a row with such answers, the worker makes one
- * (at most every 10 s), swaps it in under rk_lock (the collector thread
- * polls the handle for error callbacks) and destroys the old one.
+ * (kafka_handle_renew(), at most every 10 s).  A coordinator that died is
+ * caught sooner, by the metadata (kafka_refresh.c).
  */
 static void
 coordinators_check(ksrc *k)
 {
-	rd_kafka_t *rk, *old;
-	rd_kafka_queue_t *oldq;
-	char e[512];
-	int64_t now = util_mono_us();
 	k->coord_streak = k->coord_moved > 0 ? k->coord_streak + 1 : 0;
 	k->coord_moved = 0;
-	if (k->coord_streak < 2 || k->conf == NULL || (k->renewed_us > 0 && now - k->renewed_us < 10 * KG_SEC_US))
-		return;
-	rk = rd_kafka_new(RD_KAFKA_CONSUMER, rd_kafka_conf_dup(k->conf), e, sizeof e);
-	if (rk == NULL) {
-		log_msg(KG_LOG_INFO, "kafka: a group's coordinator moved, and a new client handle failed: %s", e);
-		return;
-	}
-	log_msg(KG_LOG_INFO, "kafka: groups answer NOT_COORDINATOR: a new client handle asks for their coordinators again");
-	pthread_mutex_lock(&k->rk_lock);
-	old = k->rk;
-	oldq = k->q;
-	k->rk = rk;
-	k->q = rd_kafka_queue_new(rk);
-	pthread_mutex_unlock(&k->rk_lock);
-	rd_kafka_queue_destroy(oldq);
-	rd_kafka_destroy_flags(old, RD_KAFKA_DESTROY_F_NO_CONSUMER_CLOSE);
-	k->renewed_us = now;
-	k->coord_streak = 0;
+	if (k->coord_streak >= 2 && kafka_handle_renew(k, "groups answer NOT_COORDINATOR") == 0)
+		k->coord_streak = 0;
 }
 
 /*
@@ -435,6 +415,7 @@ kafka_close(kg_source *s)
 		rd_kafka_conf_destroy(k->conf);
 	kafka_result_free(k->result);
 	kafka_table_free(&k->tab);
+	free(k->silent);
 	free(k->focus.shown);
 	free(k->focus.hot);
 	filter_free(k->groups);

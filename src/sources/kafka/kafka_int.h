@@ -1,10 +1,10 @@
 /*
  * kafka_int.h: the kafka source's own record (ksrc), shared by its rooms:
  *
- *   kafka.c           the source: its ops, its worker thread, its health,
- *                     a new client handle when coordinators moved
+ *   kafka.c           the source: its ops, its worker thread, its health
  *   kafka_refresh.c   one refresh: the order of its steps, metadata, the
- *                     scheduler's flags and plan
+ *                     scheduler's flags and plan, a new client handle when
+ *                     librdkafka's idea of coordinators is out of date
  *   kafka_requests.c  the listing, the windowed describe and offsets
  *                     requests, the log-end and log-start offsets
  *   kafka_stamp.c     the record at a committed offset (exact time lag)
@@ -24,7 +24,7 @@
  * threads call the error and log callbacks.
  *
  * Locks, and what each guards (below, beside each declaration):
- *   rk_lock       rk and q, which the worker alone swaps (a new handle);
+ *   rk_lock       rk and q, which the worker alone swaps (kafka_handle_renew());
  *   lock + cond   what the worker and the collector thread share;
  *   errs.lock     the words of librdkafka's cluster-wide error (kafka_errors.h).
  * Lock order: rk_lock, then errs.lock (the collector's rd_kafka_poll() runs
@@ -82,7 +82,7 @@ typedef struct ksrc {
 
 	/*
 	 * rk_lock guards rk and q against the one writer, the worker's
-	 * coordinators_check() (kafka.c), which swaps in a new handle: the
+	 * kafka_handle_renew() (kafka_refresh.c), which swaps in a new handle: the
 	 * collector thread's rd_kafka_poll() in poll() holds it.  The worker
 	 * reads them without it (it is that writer).
 	 */
@@ -102,6 +102,8 @@ typedef struct ksrc {
 	int coord_moved;      /* groups answered NOT_COORDINATOR in the refresh under way */
 	int coord_streak;     /* refreshes in a row with such answers */
 	int64_t renewed_us;   /* when the handle was last made anew (monotonic), 0 never */
+	int32_t *silent;      /* brokers the last listing heard nothing from (kafka_requests.c) */
+	size_t nsilent, csilent;
 
 	/*
 	 * lock guards everything from here to errs, shared by the worker and
@@ -137,5 +139,7 @@ typedef struct ksrc {
 /* kafka_refresh.c */
 /* One refresh (metadata, listing, the plan's groups, log-end offsets); NULL with *err (malloc'd). */
 kresult *kafka_refresh(ksrc *k, char **err);
+/* A new client handle in place of the old (at most every 10 s), why logged; 0, or -1 when none was made. */
+int kafka_handle_renew(ksrc *k, const char *why);
 
 #endif

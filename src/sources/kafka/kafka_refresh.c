@@ -30,9 +30,9 @@
 #include "util/log.h"
 #include "util/util.h"
 
-/* Metadata: brokers and every topic's partitions and leaders. */
+/* Metadata: brokers and every topic's partitions and leaders; *coord the leaders of __consumer_offsets (malloc'd). */
 static int
-refresh_metadata(ksrc *k, kresult *r, char **err)
+refresh_metadata(ksrc *k, kresult *r, int32_t **coord, char **err)
 {
 	const struct rd_kafka_metadata *md = NULL;
 	int timeout = (int)(k->cfg.timeout_us / 1000);
@@ -62,8 +62,16 @@ refresh_metadata(ksrc *k, kresult *r, char **err)
 		const struct rd_kafka_metadata_topic *t = &md->topics[i];
 		ktopic *kt;
 		/* the count of __consumer_offsets names each group's coordinator partition, listed or not */
-		if (t->err == RD_KAFKA_RESP_ERR_NO_ERROR && strcmp(t->topic, "__consumer_offsets") == 0)
+		if (t->err == RD_KAFKA_RESP_ERR_NO_ERROR && strcmp(t->topic, "__consumer_offsets") == 0 && *coord == NULL) {
 			r->offsets_np = t->partition_cnt;
+			*coord = xmalloc((size_t)(t->partition_cnt ? t->partition_cnt : 1) * sizeof **coord);
+			for (j = 0; j < t->partition_cnt; j++)
+				(*coord)[j] = -1;
+			for (j = 0; j < t->partition_cnt; j++) {
+				if (t->partitions[j].id >= 0 && t->partitions[j].id < t->partition_cnt)
+					(*coord)[t->partitions[j].id] = t->partitions[j].leader;
+			}
+		}
 		if (t->err != RD_KAFKA_RESP_ERR_NO_ERROR || !kafka_topic_selected(k, t->topic))
 			continue;
 		kt = &r->topics[r->ntopics++];
@@ -83,6 +91,63 @@ refresh_metadata(ksrc *k, kresult *r, char **err)
 	}
 	rd_kafka_metadata_destroy(md);
 	return 0;
+}
+
+/* A new client handle in place of the old (kafka_int.h): swapped under rk_lock, the old one destroyed. */
+int
+kafka_handle_renew(ksrc *k, const char *why)
+{
+	rd_kafka_t *rk, *old;
+	rd_kafka_queue_t *oldq;
+	char e[512];
+	int64_t now = util_mono_us();
+	if (k->conf == NULL || (k->renewed_us > 0 && now - k->renewed_us < 10 * KG_SEC_US))
+		return -1;
+	rk = rd_kafka_new(RD_KAFKA_CONSUMER, rd_kafka_conf_dup(k->conf), e, sizeof e);
+	if (rk == NULL) {
+		log_msg(KG_LOG_INFO, "kafka: %s, and a new client handle failed: %s", why, e);
+		return -1;
+	}
+	log_msg(KG_LOG_INFO, "kafka: %s: a new client handle asks for the coordinators again", why);
+	kafka_stamps_unbind(k); /* the reads' topic objects belong to the old handle */
+	pthread_mutex_lock(&k->rk_lock);
+	old = k->rk;
+	oldq = k->q;
+	k->rk = rk;
+	k->q = rd_kafka_queue_new(rk);
+	pthread_mutex_unlock(&k->rk_lock);
+	rd_kafka_queue_destroy(oldq);
+	rd_kafka_destroy_flags(old, RD_KAFKA_DESTROY_F_NO_CONSUMER_CLOSE);
+	log_msg(KG_LOG_DEBUG, "kafka: the old client handle destroyed in %.1f ms", (double)(util_mono_us() - now) / 1000.0);
+	k->renewed_us = now;
+	return 0;
+}
+
+/*
+ * librdkafka 2.14's admin requests wait for a group's cached coordinator
+ * to come up when its connection is down, and only look the coordinator
+ * up again on a broker's change of state: a coordinator that died and
+ * left the metadata (its controller fenced it) changes state no more, so
+ * every describe and offsets request of its groups waited its whole
+ * timeout (10 s) and never found the new coordinator (measured in
+ * tests/kafka/t_coordinator.sh: 90 s and more).  The metadata says who
+ * leads each group's __consumer_offsets partition: when a group's last
+ * description names another coordinator, the handle is made anew before
+ * the groups are asked, and its requests look the coordinators up.
+ */
+static void
+refresh_coordinators(ksrc *k, const int32_t *coord, int32_t np)
+{
+	int32_t first;
+	int n = kafka_table_coordinators_moved(&k->tab, coord, np, &first);
+	kentry *e;
+	char why[512];
+	if (n == 0 || (e = kafka_table_get(&k->tab, first)) == NULL)
+		return;
+	snprintf(why, sizeof why, "%d group(s) moved: %s's coordinator was broker %d, the metadata says broker %d", n,
+		 intern_group_name(first), (int)e->desc->coordinator,
+		 (int)coord[group_offsets_partition(intern_group_name(first), np)]);
+	kafka_handle_renew(k, why);
 }
 
 /* The watched groups and what the collector said about the screen, as the scheduler's flags. */
@@ -134,6 +199,51 @@ refresh_plan(ksrc *k, kresult *r, int fixed_cost)
 	free(g);
 }
 
+/*
+ * Groups whose coordinator (as last described, and still as the
+ * metadata says) did not answer the listing are not asked this time:
+ * librdkafka would hold each request for them its whole timeout, and the
+ * refresh with it, until the broker's controller fenced it.  Their data
+ * stays as old as it is (its time says so) and their error says why;
+ * once the metadata names another coordinator, refresh_coordinators()
+ * lets them be asked again.
+ */
+static void
+refresh_skip_silent(ksrc *k, kresult *r, const int32_t *coord)
+{
+	size_t i;
+	for (i = 0; i < k->tab.n && k->nsilent > 0; i++) {
+		kentry *e = &k->tab.e[i];
+		int32_t p;
+		if ((!e->s.describe && !e->s.offsets) || e->desc == NULL || !kafka_broker_silent(k, e->desc->coordinator))
+			continue;
+		p = group_offsets_partition(intern_group_name(e->s.id), r->offsets_np);
+		if (coord != NULL && p >= 0 && coord[p] >= 0 && coord[p] != e->desc->coordinator)
+			continue; /* moved: asked on the new handle */
+		r->plan.describe -= e->s.describe;
+		r->plan.offsets -= e->s.offsets;
+		e->s.describe = e->s.offsets = false;
+		free(e->desc_err);
+		e->desc_err = xasprintf("its coordinator, broker %d, did not answer", (int)e->desc->coordinator);
+	}
+}
+
+/* The source's note (malloc'd, NULL none): the brokers the listing did not hear from, then the log-end's (taken). */
+static char *
+refresh_note_silent(const ksrc *k, char *note)
+{
+	sbuf b = { 0 };
+	size_t i;
+	if (k->nsilent == 0)
+		return note;
+	sbuf_addf(&b, "no answer from broker%s", k->nsilent > 1 ? "s" : "");
+	for (i = 0; i < k->nsilent; i++)
+		sbuf_addf(&b, "%s %d", i > 0 ? "," : "", (int)k->silent[i]);
+	sbuf_addf(&b, " (%s groups as last seen)%s%s", k->nsilent > 1 ? "their" : "its", note != NULL ? "; " : "", note != NULL ? note : "");
+	free(note);
+	return b.s;
+}
+
 /* CPU time of the whole process so far (every thread), for the debug log. */
 static int64_t
 process_cpu_us(void)
@@ -148,6 +258,7 @@ kresult *
 kafka_refresh(ksrc *k, char **err)
 {
 	kresult *r = xcalloc(1, sizeof *r);
+	int32_t *coord = NULL;
 	bool unsupported = false;
 	char *note = NULL;
 	int64_t t0 = util_mono_us(), t1, t2, t3, c0 = process_cpu_us();
@@ -155,16 +266,20 @@ kafka_refresh(ksrc *k, char **err)
 	r->time_us = util_now_us();
 	/* librdkafka's error callbacks since the last answer (a success forgets them) */
 	rd_kafka_poll(k->rk, 0);
-	if (refresh_metadata(k, r, err) < 0)
+	if (refresh_metadata(k, r, &coord, err) < 0)
 		goto fail;
+	refresh_coordinators(k, coord, r->offsets_np);
 	r->requests = 1;
 	t1 = util_mono_us();
-	if (kafka_list_groups(k, &unsupported, err) < 0)
+	if (kafka_list_groups(k, r, &unsupported, err) < 0)
 		goto fail;
 	r->requests += r->nbrokers;
 	r->no_group_apis = unsupported;
 	refresh_flags(k);
 	refresh_plan(k, r, 1 + r->nbrokers + k->log_end_calls);
+	refresh_skip_silent(k, r, coord);
+	free(coord);
+	coord = NULL;
 	t2 = util_mono_us();
 	if (kafka_groups_ask(k, r, err) < 0)
 		goto fail;
@@ -173,7 +288,7 @@ kafka_refresh(ksrc *k, char **err)
 		goto fail;
 	kafka_table_publish(&k->tab, r, r->time_us);
 	kafka_stamps_read(k, r);
-	r->log_end_note = note;
+	r->log_end_note = refresh_note_silent(k, note);
 	log_msg(KG_LOG_DEBUG,
 		"kafka: refresh of %d groups (%d described, %d offsets), %d topics, about %d requests (%d log-start, "
 		"%d records read) in %.1f ms (metadata %.1f, list %.1f, groups %.1f, log-end, log-start and reads %.1f), "
@@ -184,6 +299,7 @@ kafka_refresh(ksrc *k, char **err)
 		(double)(process_cpu_us() - c0) / 1000.0);
 	return r;
 fail:
+	free(coord);
 	free(note);
 	kafka_result_free(r);
 	return NULL;

@@ -166,54 +166,152 @@ list_take(ksrc *k, const rd_kafka_ConsumerGroupListing_t **valid, size_t nvalid,
 	kafka_table_prune(&k->tab);
 }
 
-/* ListConsumerGroups into the table, or sets *unsupported. */
-int
-kafka_list_groups(ksrc *k, bool *unsupported, char **err)
+/* A token for this refresh's requests (their opaque): a late answer of an earlier request is told apart. */
+static uintptr_t
+next_token(void)
+{
+	static atomic_uint tokens; /* several sources may refresh at once */
+	return (uintptr_t)(atomic_fetch_add(&tokens, 1) % 0xffff + 1);
+}
+
+/*
+ * How long the listing waits for a broker still silent after another
+ * answered: LIST_GRACE_US, or LIST_GRACE_TIMES the time that answer took
+ * when longer.  librdkafka holds a request for a broker whose connection
+ * is down until the request times out: one such broker made every refresh
+ * 10 s long (--timeout) until its controller fenced it.
+ */
+#define LIST_GRACE_US 1000000
+#define LIST_GRACE_TIMES 3
+
+/* The brokers' listings, one event each (NULL: none yet), and what is waited for. */
+typedef struct klisting {
+	rd_kafka_event_t **ev;
+	int asked, answered;
+	uintptr_t token;
+} klisting;
+
+/* Send one ListConsumerGroups per broker (broker -1: one for all, librdkafka's own fan-out). */
+static void
+list_send(ksrc *k, klisting *l, int32_t broker)
 {
 	rd_kafka_AdminOptions_t *o = admin_opts(k, RD_KAFKA_ADMIN_OP_LISTCONSUMERGROUPS);
-	rd_kafka_event_t *ev;
-	const rd_kafka_ListConsumerGroups_result_t *res;
-	const rd_kafka_ConsumerGroupListing_t **valid;
-	const rd_kafka_error_t **errs;
-	size_t nvalid = 0, nerrs = 0, i, unsup = 0;
+	char e[256];
+	if (broker >= 0 && rd_kafka_AdminOptions_set_broker(o, broker, e, sizeof e) != RD_KAFKA_RESP_ERR_NO_ERROR)
+		log_msg(KG_LOG_DEBUG, "kafka: listing groups: broker %d: %s", (int)broker, e);
+	rd_kafka_AdminOptions_set_opaque(o, (void *)(l->token << 16 | (uintptr_t)l->asked));
 	rd_kafka_ListConsumerGroups(k->rk, o, k->q);
 	rd_kafka_AdminOptions_destroy(o);
-	ev = wait_event(k, RD_KAFKA_EVENT_LISTCONSUMERGROUPS_RESULT, util_mono_us() + k->cfg.timeout_us + 1000000);
-	if (ev == NULL) {
+	l->asked++;
+}
+
+/* Wait for the brokers' listings: every one, the deadline, or the grace after the last answer. */
+static void
+list_wait(ksrc *k, klisting *l, int64_t t0, int64_t deadline)
+{
+	int64_t limit = deadline, now;
+	while (l->answered < l->asked && !atomic_load(&k->stop)) {
+		int64_t left = (limit - util_mono_us()) / 1000;
+		rd_kafka_event_t *ev;
+		uintptr_t tag;
+		if (left <= 0)
+			return;
+		ev = rd_kafka_queue_poll(k->q, (int)(left < SLICE_MS ? left : SLICE_MS));
+		if (ev == NULL)
+			continue;
+		tag = (uintptr_t)rd_kafka_event_opaque(ev);
+		if (rd_kafka_event_type(ev) != RD_KAFKA_EVENT_LISTCONSUMERGROUPS_RESULT || tag >> 16 != l->token ||
+		    (int)(tag & 0xffff) >= l->asked || l->ev[tag & 0xffff] != NULL) {
+			rd_kafka_event_destroy(ev); /* a late answer of an earlier refresh */
+			continue;
+		}
+		l->ev[tag & 0xffff] = ev;
+		l->answered++;
+		now = util_mono_us();
+		limit = KG_MIN(deadline, now + KG_MAX(LIST_GRACE_US, LIST_GRACE_TIMES * (now - t0)));
+	}
+}
+
+/* ListConsumerGroups into the table, or sets *unsupported: each broker of the metadata asked on its own. */
+int
+kafka_list_groups(ksrc *k, const kresult *r, bool *unsupported, char **err)
+{
+	klisting l = { .token = next_token() };
+	const rd_kafka_ConsumerGroupListing_t **valid = NULL;
+	const rd_kafka_error_t *first = NULL; /* the first broker's error in a result */
+	char *failed = NULL;                  /* the first request's own failure */
+	size_t nvalid = 0, cvalid = 0, nerrs = 0, unsup = 0, n, i;
+	int64_t t0 = util_mono_us();
+	int b, rc = 0;
+	l.ev = xcalloc((size_t)(r->nbrokers > 0 ? r->nbrokers : 1), sizeof *l.ev);
+	for (b = 0; b < r->nbrokers; b++)
+		list_send(k, &l, r->brokers[b].id);
+	if (r->nbrokers == 0)
+		list_send(k, &l, -1);
+	list_wait(k, &l, t0, t0 + k->cfg.timeout_us + 1000000);
+	for (b = 0; b < l.asked; b++) {
+		const rd_kafka_ListConsumerGroups_result_t *res;
+		const rd_kafka_ConsumerGroupListing_t **v;
+		const rd_kafka_error_t **errs;
+		if (l.ev[b] == NULL)
+			continue;
+		if (rd_kafka_event_error(l.ev[b])) {
+			nerrs++;
+			if (failed == NULL)
+				failed = kafka_describe_error(rd_kafka_event_error(l.ev[b]), rd_kafka_event_error_string(l.ev[b]));
+			continue;
+		}
+		res = rd_kafka_event_ListConsumerGroups_result(l.ev[b]);
+		v = rd_kafka_ListConsumerGroups_result_valid(res, &n);
+		util_grow(&valid, &cvalid, nvalid + n + 1, sizeof *valid);
+		for (i = 0; i < n; i++)
+			valid[nvalid++] = v[i];
+		errs = rd_kafka_ListConsumerGroups_result_errors(res, &n);
+		for (i = 0; i < n; i++) {
+			if (rd_kafka_error_code(errs[i]) == RD_KAFKA_RESP_ERR__UNSUPPORTED_FEATURE)
+				unsup++;
+			if (first == NULL)
+				first = errs[i];
+		}
+		nerrs += n;
+	}
+	if (l.answered == 0) {
 		*err = kafka_cluster_reason(&k->errs);
 		if (*err == NULL)
 			*err = xstrdup("timeout listing groups");
-		return -1;
-	}
-	if (rd_kafka_event_error(ev)) {
-		*err = kafka_describe_error(rd_kafka_event_error(ev), rd_kafka_event_error_string(ev));
-		rd_kafka_event_destroy(ev);
-		return -1;
-	}
-	res = rd_kafka_event_ListConsumerGroups_result(ev);
-	valid = rd_kafka_ListConsumerGroups_result_valid(res, &nvalid);
-	errs = rd_kafka_ListConsumerGroups_result_errors(res, &nerrs);
-	for (i = 0; i < nerrs; i++) {
-		if (rd_kafka_error_code(errs[i]) == RD_KAFKA_RESP_ERR__UNSUPPORTED_FEATURE)
-			unsup++;
-	}
-	if (nvalid == 0 && nerrs > 0 && unsup == nerrs) {
+		rc = -1;
+	} else if (nvalid == 0 && nerrs > 0 && unsup == nerrs && l.answered == l.asked) {
 		*unsupported = true;
 		list_take(k, NULL, 0, false);
-		rd_kafka_event_destroy(ev);
-		return 0;
+	} else if (nvalid == 0 && nerrs > 0) {
+		*err = first != NULL ? kafka_describe_error(rd_kafka_error_code(first), rd_kafka_error_string(first))
+				     : xstrdup(failed);
+		rc = -1;
+	} else {
+		if (nerrs > 0)
+			log_msg(KG_LOG_INFO, "kafka: listing groups: %zu broker(s) answered with an error: %s", nerrs,
+				first != NULL ? rd_kafka_error_string(first) : failed);
+		if (l.answered < l.asked)
+			log_msg(KG_LOG_INFO, "kafka: listing groups: %d of %d broker(s) silent %.1f ms after the first asking "
+				"(their groups stay as last listed)", l.asked - l.answered, l.asked,
+				(double)(util_mono_us() - t0) / 1000.0);
+		list_take(k, valid, nvalid, nerrs > 0 || l.answered < l.asked);
 	}
-	if (nvalid == 0 && nerrs > 0) {
-		*err = kafka_describe_error(rd_kafka_error_code(errs[0]), rd_kafka_error_string(errs[0]));
-		rd_kafka_event_destroy(ev);
-		return -1;
+	k->nsilent = 0;
+	for (b = 0; b < r->nbrokers && l.answered > 0; b++) {
+		if (l.ev[b] == NULL) {
+			util_grow(&k->silent, &k->csilent, k->nsilent + 1, sizeof *k->silent);
+			k->silent[k->nsilent++] = r->brokers[b].id;
+		}
 	}
-	if (nerrs > 0)
-		log_msg(KG_LOG_INFO, "kafka: listing groups: %zu broker(s) answered with an error: %s", nerrs,
-			rd_kafka_error_string(errs[0]));
-	list_take(k, valid, nvalid, nerrs > 0);
-	rd_kafka_event_destroy(ev);
-	return 0;
+	free(failed);
+	free(valid);
+	for (b = 0; b < l.asked; b++) {
+		if (l.ev[b] != NULL)
+			rd_kafka_event_destroy(l.ev[b]);
+	}
+	free(l.ev);
+	return rc;
 }
 
 /* ---------------------------------------- descriptions and offsets, windowed */
@@ -533,7 +631,6 @@ ask_run(askq *a, unsigned gen, char **err)
 int
 kafka_groups_ask(ksrc *k, kresult *r, char **err)
 {
-	static atomic_uint tokens; /* several sources may refresh at once */
 	askq a;
 	size_t i, cap;
 	unsigned gen = kafka_errors_gen(&k->errs);
@@ -542,7 +639,7 @@ kafka_groups_ask(ksrc *k, kresult *r, char **err)
 	a.k = k;
 	a.r = r;
 	a.now = r->time_us;
-	a.token = (uintptr_t)(atomic_fetch_add(&tokens, 1) % 0xffff + 1);
+	a.token = next_token();
 	cap = k->tab.n ? k->tab.n : 1;
 	for (p = 0; p < DESCRIBE_PATHS; p++)
 		a.dq[p].names = xmalloc(cap * sizeof *a.dq[p].names);
@@ -601,20 +698,53 @@ typedef struct leader_job {
 	pthread_t thread;
 	bool started;
 } leader_job;
-/* Query one leader's partitions, a chunk per call (runs on its own thread). */
+/* Mark a chunk's partitions unknown (err) where its call gave no answer of theirs. */
+static void
+chunk_unknown(rd_kafka_topic_partition_list_t *l, rd_kafka_resp_err_t err)
+{
+	int q;
+	for (q = 0; q < l->cnt; q++) {
+		if (l->elems[q].err == RD_KAFKA_RESP_ERR_NO_ERROR)
+			l->elems[q].err = err;
+	}
+}
+
+/*
+ * Query one leader's partitions, a chunk per call (runs on its own
+ * thread).  A call that timed out ends the leader's share: its other
+ * chunks are left unknown, not waited for again.
+ */
 static void *
 leader_query(void *arg)
 {
 	leader_job *j = arg;
+	rd_kafka_resp_err_t e = RD_KAFKA_RESP_ERR_NO_ERROR;
 	int i;
-	for (i = 0; i < j->nchunk && !atomic_load(&j->k->stop); i++) {
-		rd_kafka_resp_err_t e = rd_kafka_offsets_for_times(j->k->rk, j->chunk[i], j->timeout_ms);
+	for (i = 0; i < j->nchunk && !atomic_load(&j->k->stop) && e != RD_KAFKA_RESP_ERR__TIMED_OUT; i++) {
+		e = rd_kafka_offsets_for_times(j->k->rk, j->chunk[i], j->timeout_ms);
 		if (e != RD_KAFKA_RESP_ERR_NO_ERROR) {
 			j->err = e;
 			j->failed++;
+			chunk_unknown(j->chunk[i], e);
 		}
 	}
+	for (; i < j->nchunk; i++) {
+		chunk_unknown(j->chunk[i], RD_KAFKA_RESP_ERR__TIMED_OUT);
+		j->failed++;
+	}
 	return NULL;
+}
+
+/* True when the refresh's listing heard nothing from the broker. */
+bool
+kafka_broker_silent(const ksrc *k, int32_t id)
+{
+	size_t i;
+	for (i = 0; i < k->nsilent; i++) {
+		if (k->silent[i] == id)
+			return true;
+	}
+	return false;
 }
 
 /* Add a partition to its leader's job: its log end, or (start) its log start. */
@@ -634,7 +764,8 @@ job_add(leader_job **jobs, int *njobs, size_t *cap, ksrc *k, int32_t leader, con
 		memset(job, 0, sizeof *job);
 		job->k = k;
 		job->leader = leader;
-		job->timeout_ms = timeout;
+		/* a leader the listing did not hear from (its connection down, most likely) gets the listing's grace */
+		job->timeout_ms = kafka_broker_silent(k, leader) ? KG_MIN(timeout, LIST_GRACE_US / 1000) : timeout;
 		job->cur[0] = job->cur[1] = -1;
 	}
 	cur = &job->cur[start ? 1 : 0];

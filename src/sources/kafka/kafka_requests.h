@@ -16,8 +16,14 @@
 
 /* True when the topic passes -t (internal topics only when -t names them). */
 bool kafka_topic_selected(ksrc *k, const char *name);
-/* ListConsumerGroups into the table (-g / -G apply), or *unsupported (the mock cluster); -1 with *err. */
-int kafka_list_groups(ksrc *k, bool *unsupported, char **err);
+/*
+ * ListConsumerGroups into the table (-g / -G apply), each broker of r's
+ * metadata asked on its own (one silent is waited for only a grace after
+ * the others answered), or *unsupported (the mock cluster); -1 with *err.
+ */
+int kafka_list_groups(ksrc *k, const kresult *r, bool *unsupported, char **err);
+/* True when this refresh's listing heard nothing from the broker (its connection down, most likely). */
+bool kafka_broker_silent(const ksrc *k, int32_t id);
 /* Describe and fetch the offsets of what the plan marked, a window of requests in flight; -1 with *err. */
 int kafka_groups_ask(ksrc *k, kresult *r, char **err);
 /* The log-end and log-start offsets of every partition of the topics in use into r; -1 with *err, *note when some leaders did not answer. */

@@ -369,6 +369,18 @@ kafka_stamps_read(ksrc *k, kresult *r)
 	free(w);
 }
 
+/* Let go of the topic objects of the handle about to be replaced (stamp_rkt() makes new ones). */
+void
+kafka_stamps_unbind(ksrc *k)
+{
+	size_t i;
+	for (i = 0; k->stamps != NULL && i < k->stamps->n; i++) {
+		if (k->stamps->t[i].rkt != NULL)
+			rd_kafka_topic_destroy(k->stamps->t[i].rkt);
+		k->stamps->t[i].rkt = NULL;
+	}
+}
+
 /* Free the cache. */
 void
 kafka_stamps_free(ksrc *k)

@@ -19,5 +19,7 @@
 void kafka_stamps_read(ksrc *k, kresult *r);
 /* Free the cache (its topic handles go before the client handle). */
 void kafka_stamps_free(ksrc *k);
+/* Let go of the client handle's topic objects (before that handle is destroyed): the cache stays. */
+void kafka_stamps_unbind(ksrc *k);
 
 #endif

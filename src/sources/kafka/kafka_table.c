@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/intern.h"
 #include "util/util.h"
 
 /* ---------------------------------------------------------------- table */
@@ -108,6 +109,27 @@ kafka_table_prune(ktable *t)
 		}
 		t->n--;
 	}
+}
+
+/* The groups whose description's coordinator is not their partition's leader now (kafka_table.h). */
+int
+kafka_table_coordinators_moved(const ktable *t, const int32_t *leader, int32_t np, int32_t *first)
+{
+	size_t i;
+	int n = 0;
+	*first = -1;
+	for (i = 0; leader != NULL && i < t->n; i++) {
+		const kentry *e = &t->e[i];
+		int32_t p;
+		if (e->desc == NULL || e->desc->coordinator < 0)
+			continue;
+		p = group_offsets_partition(intern_group_name(e->s.id), np);
+		if (p < 0 || leader[p] < 0 || leader[p] == e->desc->coordinator)
+			continue;
+		if (n++ == 0)
+			*first = e->s.id;
+	}
+	return n;
 }
 
 /* Free the table. */

@@ -126,6 +126,14 @@ kentry *kafka_table_add(ktable *t, int32_t id);
 void kafka_table_prune(ktable *t);
 /* Free the table. */
 void kafka_table_free(ktable *t);
+/*
+ * The groups whose last description names a coordinator other than the
+ * leader metadata gives their __consumer_offsets partition (leader[p] of
+ * np partitions; a partition without a leader says nothing), and the first
+ * of them in *first (-1 none): librdkafka's cached coordinator for them is
+ * out of date.
+ */
+int kafka_table_coordinators_moved(const ktable *t, const int32_t *leader, int32_t np, int32_t *first);
 /* Drop a reference to a description (NULL is fine). */
 void kafka_desc_unref(kdesc *d);
 /* Drop a reference to committed offsets (NULL is fine). */
