@@ -49,6 +49,7 @@
 #include "util/util.h"
 
 static volatile sig_atomic_t stop_signal;
+static volatile sig_atomic_t keyframe_signal; /* SIGUSR1: --json's next line is a keyframe */
 static int signal_pipe[2] = { -1, -1 };
 
 enum { GO_ON = 256 }; /* a step went well: go on to the next (an exit status is 0 to 255) */
@@ -86,6 +87,14 @@ on_signal(int sig)
 	errno = saved;
 }
 
+/* SIGUSR1: ask --json for a keyframe (async-signal-safe: a flag the next line reads). */
+static void
+on_keyframe(int sig)
+{
+	(void)sig;
+	keyframe_signal = 1;
+}
+
 /* Install the stop signals for the reporters (the dashboard installs its own); -1 with err without a pipe. */
 static int
 install_signals(char *err, size_t errsz)
@@ -99,6 +108,8 @@ install_signals(char *err, size_t errsz)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+	sa.sa_handler = on_keyframe;
+	sigaction(SIGUSR1, &sa, NULL);
 	sa.sa_handler = SIG_IGN;
 	sigaction(SIGPIPE, &sa, NULL);
 	sigaction(SIGXFSZ, &sa, NULL); /* past a file size limit (ulimit -f) a write fails (EFBIG), like a full disk */
@@ -610,7 +621,7 @@ int
 main(int argc, char **argv)
 {
 	static app a;
-	kg_run_stop stop = { &stop_signal, -1, NULL, NULL };
+	kg_run_stop stop = { &stop_signal, -1, &keyframe_signal, NULL, NULL };
 	int rc;
 
 	setlocale(LC_ALL, "");

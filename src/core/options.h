@@ -62,6 +62,8 @@ typedef struct kg_options {
 	kg_mode mode;
 	bool once;                /* --once (with --json: a single object) */
 	bool json;                /* --json was given (--check with it is refused) */
+	bool json_full;           /* --full: every --json line carries every group */
+	int64_t keyframe_us;      /* --keyframe: a --json line with every group at least this often */
 	int verbose;              /* -v (repeatable): log to --log file */
 	char *log_file;           /* --log FILE */
 	int64_t duration_us;      /* --duration: exit after this long (0: never) */

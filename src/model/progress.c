@@ -641,6 +641,8 @@ part_time_lag(kg_progress *p, kg_gpart *gp, const kg_stamp *stamp, int64_t now)
 	gp->tlag_kind = (uint8_t)progress_time_lag(s, stamp, gp->committed, gp->log_end, gp->log_start, now,
 						   &gp->time_lag_us, &why);
 	gp->tlag_why = (uint8_t)why;
+	/* an age that grows with the clock: its origin, so a reader of --json deltas can age it (and a clamped 0 does not grow) */
+	gp->time_lag_from_us = gp->tlag_kind != KG_TLAG_NONE && gp->time_lag_us > 0 ? now - gp->time_lag_us : 0;
 	gp->produce_rate = (float)progress_produce_rate(s, now, p->window_us);
 }
 
@@ -657,6 +659,7 @@ group_rollup(kg_group *G)
 	bool unknown = false;
 	G->verdict = KG_VERDICT_NONE;
 	G->time_lag_us = -1;
+	G->time_lag_from_us = 0;
 	G->tlag_kind = KG_TLAG_NONE;
 	G->verdict_since_us = G->verdict_since_lo_us = 0;
 	G->since_kind = KG_SINCE_NONE;
@@ -678,6 +681,7 @@ group_rollup(kg_group *G)
 			unknown = true;
 		if (gp->tlag_kind != KG_TLAG_NONE && gp->time_lag_us > G->time_lag_us) {
 			G->time_lag_us = gp->time_lag_us;
+			G->time_lag_from_us = gp->time_lag_from_us;
 			G->tlag_kind = gp->tlag_kind;
 		}
 	}

@@ -234,6 +234,7 @@ typedef struct kg_gpart {
 	uint8_t tlag_kind; /* kg_tlag_kind */
 	uint8_t tlag_why;  /* kg_tlag_why */
 	int64_t time_lag_us;  /* how old the next record to consume is, -1 unknown */
+	int64_t time_lag_from_us; /* the wall time it counts from (time_lag_us = the snapshot's time - this), 0: it does not grow with the clock */
 	int64_t verdict_since_us; /* since when (frozen since, rewound at, slow since) at the latest, 0 unknown */
 	int64_t verdict_since_lo_us; /* and at the earliest, 0 unknown (since_kind says what bounds it) */
 	uint8_t since_kind; /* kg_since_kind */
@@ -304,6 +305,7 @@ typedef struct kg_group {
 	uint8_t verdict;          /* kg_verdict */
 	uint8_t tlag_kind;        /* of time_lag_us */
 	int64_t time_lag_us;      /* the largest known, -1 none */
+	int64_t time_lag_from_us; /* its partition's time_lag_from_us */
 	int64_t verdict_since_us; /* of the worst partition (at the latest) */
 	int64_t verdict_since_lo_us; /* and at the earliest, 0 unknown */
 	uint8_t since_kind;       /* kg_since_kind of that since */

@@ -57,7 +57,7 @@ json_put_set(sbuf *o, const kg_tp *v, int n)
 		} else {
 			sbuf_addc(o, ',');
 		}
-		sbuf_addf(o, "%d", (int)v[i].partition);
+		sbuf_addi(o, v[i].partition);
 	}
 	sbuf_adds(o, n > 0 ? "]}" : "}");
 }
@@ -71,31 +71,90 @@ json_put_list(sbuf *o, const kg_tp *v, int n)
 	for (i = 0; i < n; i++) {
 		sbuf_adds(o, i ? ",{\"topic\":" : "{\"topic\":");
 		sbuf_add_json_str(o, intern_topic_name(v[i].topic));
-		sbuf_addf(o, ",\"partition\":%d}", v[i].partition);
+		sbuf_adds(o, ",\"partition\":");
+		sbuf_addi(o, v[i].partition);
+		sbuf_addc(o, '}');
 	}
 	sbuf_addc(o, ']');
 }
 
-/* A JSON time. */
+/* A JSON time; the date and time of the last second written are kept (a line has many times of a few seconds). */
 void
 json_put_time(sbuf *o, int64_t us)
 {
-	time_t t = (time_t)(us / 1000000);
-	struct tm tm;
-	char buf[40];
-	gmtime_r(&t, &tm);
-	strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S", &tm);
-	sbuf_addf(o, "\"%s.%03dZ\"", buf, (int)((us / 1000) % 1000));
+	static _Thread_local int64_t last_s = INT64_MIN;
+	static _Thread_local char last[40];
+	int64_t sec = us / 1000000;
+	int ms = (int)((us / 1000) % 1000);
+	char frac[5];
+	if (sec != last_s) {
+		time_t t = (time_t)sec;
+		struct tm tm;
+		gmtime_r(&t, &tm);
+		strftime(last, sizeof last, "\"%Y-%m-%dT%H:%M:%S.", &tm);
+		last_s = sec;
+	}
+	sbuf_adds(o, last);
+	if (ms < 0) {
+		/* before 1970: as the old writer's %03d of a negative remainder said it */
+		sbuf_addf(o, "%03dZ\"", ms);
+		return;
+	}
+	frac[0] = (char)('0' + ms / 100);
+	frac[1] = (char)('0' + ms / 10 % 10);
+	frac[2] = (char)('0' + ms % 10);
+	frac[3] = 'Z';
+	frac[4] = '"';
+	sbuf_addn(o, frac, 5);
 }
 
 /* Milliseconds of a time in microseconds (one decimal), or null when negative (not known). */
 void
 json_put_ms(sbuf *o, int64_t us)
 {
-	if (us < 0)
+	int64_t tenths, rem;
+	if (us < 0) {
 		sbuf_adds(o, "null");
-	else
+		return;
+	}
+	/*
+	 * %.1f of us / 1000 without printf: rounding to the nearest tenth is
+	 * exact in integers but at a remainder of 50 (the double's binary
+	 * value decides there: printf's answer)
+	 */
+	tenths = us / 100;
+	rem = us % 100;
+	if (rem == 50) {
 		sbuf_addf(o, "%.1f", (double)us / 1000.0);
+		return;
+	}
+	tenths += rem > 50;
+	sbuf_addi(o, (long long)(tenths / 10));
+	sbuf_addc(o, '.');
+	sbuf_addc(o, (char)('0' + tenths % 10));
+}
+
+/* A number with two decimals, as %.2f; null when negative (not known). */
+void
+json_put_2f(sbuf *o, double x)
+{
+	double h;
+	long long n;
+	if (x < 0 || x != x) {
+		sbuf_adds(o, "null");
+		return;
+	}
+	h = x * 100.0;
+	n = (long long)(h + 0.5);
+	/* near a half (or too large for the integers) printf decides, as before */
+	if (h > 9e15 || fabs(h - (double)(long long)h - 0.5) < 1e-6) {
+		sbuf_addf(o, "%.2f", x);
+		return;
+	}
+	sbuf_addi(o, n / 100);
+	sbuf_addc(o, '.');
+	sbuf_addc(o, (char)('0' + n / 10 % 10));
+	sbuf_addc(o, (char)('0' + n % 10));
 }
 
 /*

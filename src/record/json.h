@@ -41,6 +41,8 @@ void json_put_list(sbuf *o, const kg_tp *v, int n);
 void json_put_time(sbuf *o, int64_t us);
 /* Milliseconds of a time in microseconds (one decimal), or null when negative (not known). */
 void json_put_ms(sbuf *o, int64_t us);
+/* A number with two decimals (%.2f without printf), or null when negative (not known). */
+void json_put_2f(sbuf *o, double x);
 /* One event as --json and recordings write it (t: seconds since t0_us). */
 void json_put_event(sbuf *o, const kg_event *e, int64_t t0_us);
 

@@ -303,7 +303,17 @@ put_seconds(sbuf *o, int64_t us)
 		sbuf_addc(o, '-');
 		us = -us;
 	}
-	sbuf_addf(o, "%lld.%06lld", (long long)(us / 1000000), (long long)(us % 1000000));
+	{
+		/* the six decimals without printf (a scrape writes one per sample) */
+		char frac[8];
+		int64_t r = us % 1000000;
+		int k;
+		sbuf_addi(o, (long long)(us / 1000000));
+		frac[0] = '.';
+		for (k = 6; k >= 1; k--, r /= 10)
+			frac[k] = (char)('0' + r % 10);
+		sbuf_addn(o, frac, 7);
+	}
 }
 
 /* name{cluster="...",group="..." for group index gi (-1: the cluster's labels only). */
@@ -323,7 +333,9 @@ sample_open(fam_ctx *f, const char *name, const char *suffix, int gi)
 static void
 sample_int(fam_ctx *f, int64_t v)
 {
-	sbuf_addf(f->o, "} %lld\n", (long long)v);
+	sbuf_addn(f->o, "} ", 2);
+	sbuf_addi(f->o, v);
+	sbuf_addc(f->o, '\n');
 }
 
 /* } value\n with microseconds as seconds. */
@@ -422,17 +434,21 @@ emit_group_info(fam_ctx *f, const family *fam)
 	}
 }
 
-/* kgtop_group_state: one sample per state, 1 for the group's. */
+/*
+ * kgtop_group_state: one sample per group, 1 with its state as the label
+ * (not a 0 for each other state: at 10,000 groups that was 60,000 series
+ * of zeros; kgtop_group_state{state="Empty"} == 1 selects as before).
+ */
 static void
 emit_group_state(fam_ctx *f, const family *fam)
 {
-	int i, st;
+	int i;
 	for (i = 0; f->s != NULL && i < f->s->ngroups; i++) {
-		for (st = 0; st < KG_STATE_COUNT; st++) {
-			sample_open(f, fam->name, "", i);
-			sbuf_addf(f->o, ",state=\"%s\"", state_name((kg_group_state)st));
-			sample_int(f, f->s->groups[i].state == (kg_group_state)st);
-		}
+		sample_open(f, fam->name, "", i);
+		sbuf_adds(f->o, ",state=\"");
+		sbuf_adds(f->o, state_name(f->s->groups[i].state));
+		sbuf_addc(f->o, '"');
+		sample_int(f, 1);
 	}
 }
 
@@ -691,16 +707,21 @@ v_lost(const kg_group *g, int64_t *v)
 	return true;
 }
 
-/* One sample per verdict and group, the row's verdict_value(group, verdict). */
+/* One sample per group and verdict whose verdict_value(group, verdict) is not 0 (the row's). */
 static void
 per_verdict(fam_ctx *f, const family *fam)
 {
 	int i, v;
 	for (i = 0; f->s != NULL && i < f->s->ngroups; i++) {
 		for (v = 0; v < KG_VERDICT_COUNT; v++) {
+			int n = fam->verdict_value(&f->s->groups[i], v);
+			if (n == 0)
+				continue; /* only the verdicts that hold: a series of zeros per verdict per group would be most of a scrape */
 			sample_open(f, fam->name, "", i);
-			sbuf_addf(f->o, ",verdict=\"%s\"", verdict_key((kg_verdict)v));
-			sample_int(f, fam->verdict_value(&f->s->groups[i], v));
+			sbuf_adds(f->o, ",verdict=\"");
+			sbuf_adds(f->o, verdict_key((kg_verdict)v));
+			sbuf_addc(f->o, '"');
+			sample_int(f, n);
 		}
 	}
 }
@@ -794,7 +815,7 @@ static const family families[] = {
 	  EMIT(emit_source_refresh) },
 	{ "kgtop_group_info", "gauge", "A consumer group's rebalance protocol (eager, cooperative), assignor and coordinator.",
 	  EMIT(emit_group_info) },
-	{ "kgtop_group_state", "gauge", "1 for the group's state, 0 for the others.", EMIT(emit_group_state) },
+	{ "kgtop_group_state", "gauge", "1 with the group's state as a label (one series per group).", EMIT(emit_group_state) },
 	{ "kgtop_group_members", "gauge", "Members of the group.", GROUP(v_members) },
 	{ "kgtop_group_partitions", "gauge", "Partitions the group consumes or has offsets for.", GROUP(v_partitions) },
 	{ "kgtop_group_lag_messages", "gauge", "Log-end offset minus committed offset, summed over the group's partitions.",
@@ -803,9 +824,9 @@ static const family families[] = {
 	  "Age of the oldest record the group has yet to consume: exact where the record was read, else interpolated in kgtop's log-end samples (a lower bound beyond the oldest).",
 	  GROUP_S(v_time_lag) },
 	{ "kgtop_group_verdict", "gauge",
-	  "1 for the group's progress verdict over --lag-window (its worst partition's; none: not judged), 0 for the others.",
+	  "1 with the group's progress verdict over --lag-window as a label (its worst partition's; none: nothing to judge; one series per group).",
 	  VERDICT(is_verdict) },
-	{ "kgtop_group_verdict_partitions", "gauge", "The group's partitions per progress verdict.", VERDICT(parts_verdict) },
+	{ "kgtop_group_verdict_partitions", "gauge", "The group's partitions per progress verdict, for the verdicts that have partitions.", VERDICT(parts_verdict) },
 	{ "kgtop_group_lost_messages", "gauge",
 	  "Records deleted by retention before the group consumed them (log start minus committed offset, summed).", GROUP(v_lost) },
 	{ "kgtop_group_unconsumed_partitions", "gauge", "Partitions nobody owns while the group is stable (orphaned).",

@@ -351,7 +351,24 @@ jnum(sbuf *o, int64_t v)
 	if (v < 0)
 		sbuf_adds(o, "null");
 	else
-		sbuf_addf(o, "%lld", (long long)v);
+		sbuf_addi(o, v);
+}
+
+/* true or false. */
+static void
+jbool(sbuf *o, bool v)
+{
+	sbuf_adds(o, v ? "true" : "false");
+}
+
+/* ,"key":"name" for a name that needs no escaping (enum names). */
+static void
+jname(sbuf *o, const char *key_colon, const char *name)
+{
+	sbuf_adds(o, key_colon);
+	sbuf_addc(o, '"');
+	sbuf_adds(o, name);
+	sbuf_addc(o, '"');
 }
 
 /* One member. */
@@ -369,21 +386,28 @@ json_member(sbuf *o, const kg_member *m)
 	json_put_str(o, m->instance_id);
 	sbuf_adds(o, ",\"assignment\":");
 	json_put_list(o, m->assignment, m->nassigned);
-	sbuf_addf(o, ",\"status\":\"%s\",\"lane\":%d,\"exact\":%s", member_status_name(m->status), m->lane,
-		  (m->flags & KG_MEMBER_EXACT) ? "true" : "false");
+	jname(o, ",\"status\":", member_status_name(m->status));
+	sbuf_adds(o, ",\"lane\":");
+	sbuf_addi(o, m->lane);
+	sbuf_adds(o, ",\"exact\":");
+	jbool(o, (m->flags & KG_MEMBER_EXACT) != 0);
 	sbuf_adds(o, ",\"health\":{\"heartbeat_age_ms\":");
 	jnum(o, h->hb_age_us >= 0 ? h->hb_age_us / 1000 : -1);
-	sbuf_addf(o, ",\"session_timeout_ms\":%lld,\"session_timeout_from\":\"%s\",\"poll_gap_ms\":",
-		  (long long)(h->session_timeout_us / 1000), limit_src_name(h->session_src));
+	sbuf_adds(o, ",\"session_timeout_ms\":");
+	sbuf_addi(o, h->session_timeout_us / 1000);
+	jname(o, ",\"session_timeout_from\":", limit_src_name(h->session_src));
+	sbuf_adds(o, ",\"poll_gap_ms\":");
 	jnum(o, h->poll_gap_us >= 0 ? h->poll_gap_us / 1000 : -1);
 	sbuf_adds(o, ",\"poll_gap_max_ms\":");
 	jnum(o, h->poll_gap_max_us >= 0 ? h->poll_gap_max_us / 1000 : -1);
-	sbuf_addf(o, ",\"max_poll_interval_ms\":%lld,\"max_poll_interval_from\":\"%s\"}",
-		  (long long)(h->max_poll_us / 1000), limit_src_name(h->max_poll_src));
+	sbuf_adds(o, ",\"max_poll_interval_ms\":");
+	sbuf_addi(o, h->max_poll_us / 1000);
+	jname(o, ",\"max_poll_interval_from\":", limit_src_name(h->max_poll_src));
+	sbuf_addc(o, '}');
 	if (m->last_leave != KG_REASON_NONE)
-		sbuf_addf(o, ",\"last_leave\":\"%s\"", reason_key(m->last_leave));
+		jname(o, ",\"last_leave\":", reason_key(m->last_leave));
 	if (m->verdict != KG_VERDICT_NONE)
-		sbuf_addf(o, ",\"verdict\":\"%s\"", verdict_name((kg_verdict)m->verdict));
+		jname(o, ",\"verdict\":", verdict_name((kg_verdict)m->verdict));
 	if (m->status == KG_MEMBER_SILENT && m->silent_since_us > 0) {
 		sbuf_adds(o, ",\"silent_since\":");
 		json_put_time(o, m->silent_since_us);
@@ -403,23 +427,36 @@ json_last_rebalance(sbuf *o, const kg_group_summary *m)
 	if (lo < 0)
 		lo = hi = m->last_episode_us;
 	sbuf_adds(o, ",\"last_rebalance\":{");
-	if (lo == hi)
-		sbuf_addf(o, "\"duration_ms\":%.1f,", (double)lo / 1000.0);
+	if (lo == hi) {
+		sbuf_adds(o, "\"duration_ms\":");
+		json_put_ms(o, lo);
+		sbuf_addc(o, ',');
+	}
 	sbuf_adds(o, "\"duration_min_ms\":");
 	json_put_ms(o, lo);
 	sbuf_adds(o, ",\"duration_max_ms\":");
 	json_put_ms(o, hi);
-	sbuf_addf(o, ",\"rounds\":%d,\"rounds_at_least\":%s,\"members_stopped\":%d,\"stopped_member_ms_min\":",
-		  m->last_rounds, m->last_rounds_min ? "true" : "false", m->last_nstopped);
+	sbuf_adds(o, ",\"rounds\":");
+	sbuf_addi(o, m->last_rounds);
+	sbuf_adds(o, ",\"rounds_at_least\":");
+	jbool(o, m->last_rounds_min);
+	sbuf_adds(o, ",\"members_stopped\":");
+	sbuf_addi(o, m->last_nstopped);
+	sbuf_adds(o, ",\"stopped_member_ms_min\":");
 	json_put_ms(o, m->last_stopped_min_us);
 	sbuf_adds(o, ",\"stopped_member_ms_max\":");
 	json_put_ms(o, m->last_stopped_max_us);
-	sbuf_addf(o, ",\"partitions_unconsumed\":%d,\"unconsumed_partition_ms_min\":", m->last_nunconsumed);
+	sbuf_adds(o, ",\"partitions_unconsumed\":");
+	sbuf_addi(o, m->last_nunconsumed);
+	sbuf_adds(o, ",\"unconsumed_partition_ms_min\":");
 	json_put_ms(o, m->last_unconsumed_min_us);
 	sbuf_adds(o, ",\"unconsumed_partition_ms_max\":");
 	json_put_ms(o, m->last_unconsumed_max_us);
-	sbuf_addf(o, ",\"lag_added\":%lld,\"backlog_min\":%lld,\"backlog_max\":", (long long)m->last_lag_added,
-		  (long long)m->last_backlog_min);
+	sbuf_adds(o, ",\"lag_added\":");
+	sbuf_addi(o, m->last_lag_added);
+	sbuf_adds(o, ",\"backlog_min\":");
+	sbuf_addi(o, m->last_backlog_min);
+	sbuf_adds(o, ",\"backlog_max\":");
 	jnum(o, m->last_backlog_max);
 	if (m->last_resumed_min_us >= 0) {
 		sbuf_adds(o, ",\"moved_resumed_ms_min\":");
@@ -440,16 +477,6 @@ jtime(sbuf *o, int64_t us)
 		sbuf_adds(o, "null");
 }
 
-/* A rate (records per second) or null when not known. */
-static void
-jrate(sbuf *o, double r)
-{
-	if (r < 0)
-		sbuf_adds(o, "null");
-	else
-		sbuf_addf(o, "%.2f", r);
-}
-
 /* A verdict's name ("PENDING": not judged yet), or null when there is nothing to judge. */
 static void
 jverdict(sbuf *o, uint8_t v)
@@ -457,7 +484,7 @@ jverdict(sbuf *o, uint8_t v)
 	if (v == KG_VERDICT_NONE)
 		sbuf_adds(o, "null");
 	else
-		sbuf_addf(o, "\"%s\"", verdict_name((kg_verdict)v));
+		jname(o, "", verdict_name((kg_verdict)v));
 }
 
 /*
@@ -473,31 +500,41 @@ jsince(sbuf *o, int64_t lo, int64_t hi, uint8_t kind)
 	jtime(o, kind != KG_SINCE_BEFORE ? lo : 0);
 	sbuf_adds(o, ",\"verdict_since_max\":");
 	jtime(o, hi);
-	sbuf_addf(o, ",\"verdict_since_kind\":\"%s\"", since_kind_key((kg_since_kind)kind));
+	jname(o, ",\"verdict_since_kind\":", since_kind_key((kg_since_kind)kind));
 }
 
-/* ,"time_lag_ms":N|null,"time_lag_kind":"..." */
+/*
+ * ,"time_lag_ms":N|null,"time_lag_from_us":T|null,"time_lag_kind":"..."
+ * An age that grows with the clock is written as of line_us (the line's
+ * time) from its origin, so a group printed for another line's time
+ * prints that line's age; a reader of deltas ages it the same way.
+ */
 static void
-jtlag(sbuf *o, uint8_t kind, int64_t us)
+jtlag(sbuf *o, uint8_t kind, int64_t us, int64_t from_us, int64_t line_us)
 {
 	sbuf_adds(o, ",\"time_lag_ms\":");
-	if (kind != KG_TLAG_NONE)
-		json_put_ms(o, us);
+	if (kind == KG_TLAG_NONE)
+		sbuf_adds(o, "null");
+	else
+		json_put_ms(o, from_us > 0 && line_us > 0 ? KG_MAX(line_us - from_us, 0) : us);
+	sbuf_adds(o, ",\"time_lag_from_us\":");
+	if (kind != KG_TLAG_NONE && from_us > 0)
+		sbuf_addi(o, from_us);
 	else
 		sbuf_adds(o, "null");
-	sbuf_addf(o, ",\"time_lag_kind\":\"%s\"", tlag_kind_key((kg_tlag_kind)kind));
+	jname(o, ",\"time_lag_kind\":", tlag_kind_key((kg_tlag_kind)kind));
 }
 
 /* A partition's progress: log start, time lag (how known, or why not), verdict, its last move, rates, records lost. */
 static void
-json_part_progress(sbuf *o, const kg_gpart *p)
+json_part_progress(sbuf *o, const kg_gpart *p, int64_t line_us)
 {
 	int k;
 	sbuf_adds(o, ",\"log_start\":");
 	jnum(o, p->log_start);
-	jtlag(o, p->tlag_kind, p->time_lag_us);
+	jtlag(o, p->tlag_kind, p->time_lag_us, p->time_lag_from_us, line_us);
 	if (p->tlag_why != KG_TLAG_WHY_NONE)
-		sbuf_addf(o, ",\"time_lag_reason\":\"%s\"", tlag_why_key((kg_tlag_why)p->tlag_why));
+		jname(o, ",\"time_lag_reason\":", tlag_why_key((kg_tlag_why)p->tlag_why));
 	sbuf_adds(o, ",\"verdict\":");
 	jverdict(o, p->verdict);
 	jsince(o, p->verdict_since_lo_us, p->verdict_since_us, p->since_kind);
@@ -505,40 +542,80 @@ json_part_progress(sbuf *o, const kg_gpart *p)
 		sbuf_adds(o, ",\"frozen_since_max\":");
 		json_put_time(o, p->frozen_us);
 	}
-	if (p->commit_gap_us > 0)
-		sbuf_addf(o, ",\"commit_gap_ms\":%.1f", (double)p->commit_gap_us / 1000.0);
+	if (p->commit_gap_us > 0) {
+		sbuf_adds(o, ",\"commit_gap_ms\":");
+		json_put_ms(o, p->commit_gap_us);
+	}
 	sbuf_adds(o, ",\"committed_moved\":");
 	jtime(o, p->moved_us);
 	sbuf_adds(o, ",\"committed_moved_after\":");
 	jtime(o, p->moved_lo_us);
 	sbuf_adds(o, ",\"consume_rate\":");
-	jrate(o, p->consume_rate);
+	json_put_2f(o, p->consume_rate);
 	sbuf_adds(o, ",\"produce_rate\":");
-	jrate(o, p->produce_rate);
-	sbuf_addf(o, ",\"lost\":%lld,\"lag_spark\":[", (long long)p->lost);
-	for (k = 0; k < KG_SPARK; k++)
-		sbuf_addf(o, "%s%d", k ? "," : "", (int)p->spark[k]);
+	json_put_2f(o, p->produce_rate);
+	sbuf_adds(o, ",\"lost\":");
+	sbuf_addi(o, p->lost);
+	sbuf_adds(o, ",\"lag_spark\":[");
+	for (k = 0; k < KG_SPARK; k++) {
+		if (k)
+			sbuf_addc(o, ',');
+		sbuf_addi(o, p->spark[k]);
+	}
 	sbuf_addc(o, ']');
 }
 
 /* A group's progress: the worst verdict and since when, the oldest time lag, records lost, partitions per verdict. */
 static void
-json_group_progress(sbuf *o, const kg_group *g)
+json_group_progress(sbuf *o, const kg_group *g, int64_t line_us)
 {
 	int v;
 	sbuf_adds(o, ",\"verdict\":");
 	jverdict(o, g->verdict);
 	jsince(o, g->verdict_since_lo_us, g->verdict_since_us, g->since_kind);
-	jtlag(o, g->tlag_kind, g->time_lag_us);
-	sbuf_addf(o, ",\"lost\":%lld,\"verdicts\":{", (long long)g->lost);
-	for (v = KG_VERDICT_OK; v < KG_VERDICT_COUNT; v++)
-		sbuf_addf(o, "%s\"%s\":%d", v > KG_VERDICT_OK ? "," : "", verdict_name((kg_verdict)v), g->nverdict[v]);
-	sbuf_addf(o, ",\"none\":%d}", g->nverdict[KG_VERDICT_NONE]);
+	jtlag(o, g->tlag_kind, g->time_lag_us, g->time_lag_from_us, line_us);
+	sbuf_adds(o, ",\"lost\":");
+	sbuf_addi(o, g->lost);
+	sbuf_adds(o, ",\"verdicts\":{");
+	for (v = KG_VERDICT_OK; v < KG_VERDICT_COUNT; v++) {
+		if (v > KG_VERDICT_OK)
+			sbuf_addc(o, ',');
+		jname(o, "", verdict_name((kg_verdict)v));
+		sbuf_addc(o, ':');
+		sbuf_addi(o, g->nverdict[v]);
+	}
+	sbuf_adds(o, ",\"none\":");
+	sbuf_addi(o, g->nverdict[KG_VERDICT_NONE]);
+	sbuf_addc(o, '}');
 }
 
-/* One group. */
+/* One partition of a group. */
 static void
-json_group(sbuf *o, const kg_group *g, const kg_snapshot *s)
+json_part(sbuf *o, const kg_group *g, const kg_gpart *p, int64_t line_us)
+{
+	sbuf_adds(o, "{\"topic\":");
+	json_put_str(o, intern_topic_name(p->tp.topic));
+	sbuf_adds(o, ",\"partition\":");
+	sbuf_addi(o, p->tp.partition);
+	sbuf_adds(o, ",\"committed\":");
+	jnum(o, p->committed);
+	sbuf_adds(o, ",\"log_end\":");
+	jnum(o, p->log_end);
+	sbuf_adds(o, ",\"lag\":");
+	jnum(o, p->lag);
+	sbuf_adds(o, ",\"owner\":");
+	json_put_str(o, p->owner >= 0 ? g->members[p->owner].member_id : NULL);
+	sbuf_adds(o, ",\"orphaned\":");
+	jbool(o, p->orphaned);
+	sbuf_adds(o, ",\"in_flight\":");
+	jbool(o, p->in_flight);
+	json_part_progress(o, p, line_us);
+	sbuf_addc(o, '}');
+}
+
+/* One group, its ages as of line_us (the line's time). */
+void
+report_json_group(sbuf *o, const kg_group *g, const kg_snapshot *s, int64_t line_us)
 {
 	int i, nflight;
 	sbuf_adds(o, "{\"id\":");
@@ -547,11 +624,13 @@ json_group(sbuf *o, const kg_group *g, const kg_snapshot *s)
 		sbuf_adds(o, ",\"data_time\":");
 		json_put_time(o, g->data_time_us);
 	}
-	sbuf_addf(o, ",\"state\":\"%s\",\"protocol_type\":", state_name(g->state));
+	jname(o, ",\"state\":", state_name(g->state));
+	sbuf_adds(o, ",\"protocol_type\":");
 	json_put_str(o, g->protocol_type);
 	sbuf_adds(o, ",\"assignor\":");
 	json_put_str(o, g->assignor);
-	sbuf_addf(o, ",\"protocol\":\"%s\",\"coordinator\":", proto_name(g->proto));
+	jname(o, ",\"protocol\":", proto_name(g->proto));
+	sbuf_adds(o, ",\"coordinator\":");
 	jnum(o, g->coordinator);
 	sbuf_adds(o, ",\"offsets_partition\":");
 	jnum(o, group_offsets_partition(g->name, s->offsets_partitions));
@@ -567,65 +646,60 @@ json_group(sbuf *o, const kg_group *g, const kg_snapshot *s)
 	}
 	sbuf_adds(o, "],\"partitions\":[");
 	for (i = 0; i < g->nparts; i++) {
-		const kg_gpart *p = &g->parts[i];
 		if (i)
 			sbuf_addc(o, ',');
-		sbuf_adds(o, "{\"topic\":");
-		json_put_str(o, intern_topic_name(p->tp.topic));
-		sbuf_addf(o, ",\"partition\":%d,\"committed\":", p->tp.partition);
-		jnum(o, p->committed);
-		sbuf_adds(o, ",\"log_end\":");
-		jnum(o, p->log_end);
-		sbuf_adds(o, ",\"lag\":");
-		jnum(o, p->lag);
-		sbuf_adds(o, ",\"owner\":");
-		json_put_str(o, p->owner >= 0 ? g->members[p->owner].member_id : NULL);
-		sbuf_addf(o, ",\"orphaned\":%s,\"in_flight\":%s", p->orphaned ? "true" : "false",
-			  p->in_flight ? "true" : "false");
-		json_part_progress(o, p);
-		sbuf_addc(o, '}');
+		json_part(o, g, &g->parts[i], line_us);
 	}
 	sbuf_adds(o, "],\"lag\":");
 	jnum(o, g->lag);
 	for (i = 0, nflight = 0; i < g->nparts; i++)
 		nflight += g->parts[i].in_flight;
-	sbuf_addf(o, ",\"orphaned\":%d,\"in_flight\":%d,\"idle_members\":%d,\"rebalances_1h\":%d,\"storm\":%s,\"in_rebalance\":%s",
-		  g->norphaned, nflight, g->nidle, g->sum.rebalances_1h, g->sum.storm ? "true" : "false",
-		  g->sum.in_episode ? "true" : "false");
-	if (g->sum.generation >= 0)
-		sbuf_addf(o, ",\"generation\":%d", (int)g->sum.generation);
-	json_group_progress(o, g);
+	sbuf_adds(o, ",\"orphaned\":");
+	sbuf_addi(o, g->norphaned);
+	sbuf_adds(o, ",\"in_flight\":");
+	sbuf_addi(o, nflight);
+	sbuf_adds(o, ",\"idle_members\":");
+	sbuf_addi(o, g->nidle);
+	sbuf_adds(o, ",\"rebalances_1h\":");
+	sbuf_addi(o, g->sum.rebalances_1h);
+	sbuf_adds(o, ",\"storm\":");
+	jbool(o, g->sum.storm);
+	sbuf_adds(o, ",\"in_rebalance\":");
+	jbool(o, g->sum.in_episode);
+	if (g->sum.generation >= 0) {
+		sbuf_adds(o, ",\"generation\":");
+		sbuf_addi(o, g->sum.generation);
+	}
+	json_group_progress(o, g, line_us);
 	json_last_rebalance(o, &g->sum);
 	if (g->commit_policy != NULL) {
-		sbuf_addf(o, ",\"reprocessed\":%lld,\"commit_policy\":", (long long)g->reprocessed);
+		sbuf_adds(o, ",\"reprocessed\":");
+		sbuf_addi(o, g->reprocessed);
+		sbuf_adds(o, ",\"commit_policy\":");
 		json_put_str(o, g->commit_policy);
 	}
 	sbuf_addc(o, '}');
 }
 
-/* One JSON line. */
+/* A JSON line's fields up to the groups' array, opened ("groups":[). */
 void
-report_json(sbuf *o, const kg_snapshot *s, kg_event *const *events, size_t nevents, int64_t t0_us)
-{
-	report_json_stale(o, s, events, nevents, t0_us, false);
-}
-
-/* One JSON line; stale: no refresh of the cluster came in time, the line repeats the last one's data and says so. */
-void
-report_json_stale(sbuf *o, const kg_snapshot *s, kg_event *const *events, size_t nevents, int64_t t0_us, bool stale)
+report_json_head(sbuf *o, const kg_snapshot *s, bool stale, bool keyframe)
 {
 	int i;
-	size_t k;
-	sbuf_addf(o, "{\"version\":%d,\"time\":", KG_JSON_VERSION);
+	sbuf_adds(o, "{\"version\":");
+	sbuf_addi(o, KG_JSON_VERSION);
+	sbuf_adds(o, ",\"keyframe\":");
+	jbool(o, keyframe);
+	sbuf_adds(o, ",\"time\":");
 	json_put_time(o, s->time_us);
-	sbuf_addf(o, ",\"time_us\":%lld", (long long)s->time_us);
+	sbuf_adds(o, ",\"time_us\":");
+	sbuf_addi(o, s->time_us);
 	if (s->refresh > 0) {
 		/* which of the cluster's refreshes this line carries, and when its newest data was asked */
-		sbuf_addf(o, ",\"refresh\":%llu,\"data_time\":", (unsigned long long)s->refresh);
-		if (s->data_time_us > 0)
-			json_put_time(o, s->data_time_us);
-		else
-			sbuf_adds(o, "null");
+		sbuf_adds(o, ",\"refresh\":");
+		sbuf_addi(o, (long long)s->refresh);
+		sbuf_adds(o, ",\"data_time\":");
+		jtime(o, s->data_time_us);
 	}
 	if (stale)
 		sbuf_adds(o, ",\"stale\":true");
@@ -637,11 +711,9 @@ report_json_stale(sbuf *o, const kg_snapshot *s, kg_event *const *events, size_t
 		if (i)
 			sbuf_addc(o, ',');
 		json_put_str(o, h->name);
-		sbuf_addf(o, ":{\"status\":\"%s\",\"since\":", src_status_name(h->status));
-		if (h->since_us > 0)
-			json_put_time(o, h->since_us);
-		else
-			sbuf_adds(o, "null");
+		jname(o, ":{\"status\":", src_status_name(h->status));
+		sbuf_adds(o, ",\"since\":");
+		jtime(o, h->since_us);
 		sbuf_adds(o, ",\"message\":");
 		json_put_str(o, h->message);
 		if (h->insecure)
@@ -649,11 +721,13 @@ report_json_stale(sbuf *o, const kg_snapshot *s, kg_event *const *events, size_t
 		sbuf_addc(o, '}');
 	}
 	sbuf_adds(o, "},\"groups\":[");
-	for (i = 0; i < s->ngroups; i++) {
-		if (i)
-			sbuf_addc(o, ',');
-		json_group(o, &s->groups[i], s);
-	}
+}
+
+/* The rest of a JSON line after the groups (a delta's "gone" included): the events, closed. */
+void
+report_json_tail(sbuf *o, kg_event *const *events, size_t nevents, int64_t t0_us)
+{
+	size_t k;
 	sbuf_adds(o, "],\"events\":[");
 	for (k = 0; k < nevents; k++) {
 		if (k)
@@ -661,4 +735,18 @@ report_json_stale(sbuf *o, const kg_snapshot *s, kg_event *const *events, size_t
 		json_put_event(o, events[k], t0_us);
 	}
 	sbuf_adds(o, "]}");
+}
+
+/* One JSON object with every group (--once --json). */
+void
+report_json(sbuf *o, const kg_snapshot *s, kg_event *const *events, size_t nevents, int64_t t0_us)
+{
+	int i;
+	report_json_head(o, s, false, true);
+	for (i = 0; i < s->ngroups; i++) {
+		if (i)
+			sbuf_addc(o, ',');
+		report_json_group(o, &s->groups[i], s, s->time_us);
+	}
+	report_json_tail(o, events, nevents, t0_us);
 }

@@ -17,7 +17,7 @@
 #include "model/snapshot.h"
 #include "util/util.h"
 
-#define KG_JSON_VERSION 3
+#define KG_JSON_VERSION 4
 
 /* Append the text report of snapshot s to out. */
 void report_text(sbuf *out, const kg_snapshot *s);
@@ -29,14 +29,19 @@ void report_text(sbuf *out, const kg_snapshot *s);
  */
 #define KG_REPORT_PIECE (64 * 1024)
 bool report_text_each(sbuf *out, const kg_snapshot *s, bool (*flush)(sbuf *out, void *ctx), void *ctx);
-/* Append one JSON object (no newline) for s and the events since the last one. */
+/* Append one JSON object (no newline) for s with every group (a keyframe) and the events since the last one. */
 void report_json(sbuf *out, const kg_snapshot *s, kg_event *const *events, size_t nevents, int64_t t0_us);
 /*
- * The same with "stale":true when stale: --json's line of an interval in
- * which no refresh of the cluster came (a slow or silent broker), so its
- * cadence holds and it says the data is the last refresh's.
+ * The pieces of a line (json_delta.c writes the groups between them):
+ * the fields before the groups, the array opened; "stale":true when stale
+ * (--json's line of an interval in which no refresh of the cluster came,
+ * repeating the last one's data); "keyframe" says whether every group
+ * follows.
  */
-void report_json_stale(sbuf *out, const kg_snapshot *s, kg_event *const *events, size_t nevents, int64_t t0_us,
-		       bool stale);
+void report_json_head(sbuf *out, const kg_snapshot *s, bool stale, bool keyframe);
+/* The events after the groups (and a delta's "gone"), the object closed. */
+void report_json_tail(sbuf *out, kg_event *const *events, size_t nevents, int64_t t0_us);
+/* One group's object, an age that grows with the clock as of line_us (the line's time). */
+void report_json_group(sbuf *out, const kg_group *g, const kg_snapshot *s, int64_t line_us);
 
 #endif

@@ -29,6 +29,7 @@
 
 #include "model/defaults.h"
 #include "report/check.h"
+#include "report/json_delta.h"
 #include "report/report.h"
 #include "util/log.h"
 #include "util/util.h"
@@ -90,16 +91,58 @@ emit_piece(sbuf *b, void *stop)
 	return ok;
 }
 
-/* Print a snapshot and events as one JSON line (times from t0; stale: no refresh came in time); false when stdout is gone. */
-static bool
-emit_json(const kg_snapshot *snap, const kg_evlist *ev, int64_t t0, bool stale, const volatile sig_atomic_t *stop)
+/* What --json lines carry from one to the next. */
+typedef struct json_lines {
+	kg_jdelta *jd;        /* the last line's groups, for the next delta */
+	sbuf buf;             /* the line, its memory reused */
+	bool full;            /* --full: every line a keyframe */
+	int64_t keyframe_us;  /* a keyframe at least this often (--keyframe) */
+	int64_t key_mono;     /* when the last keyframe was written (monotonic), 0 none */
+	const volatile sig_atomic_t *want_key; /* set by SIGUSR1: the next line is a keyframe */
+} json_lines;
+
+/* Start the lines of a run. */
+static void
+json_lines_init(json_lines *L, const kg_options *o, const kg_run_stop *stop)
 {
-	sbuf b = { 0 };
-	bool ok;
-	report_json_stale(&b, snap, ev->v, ev->n, t0, stale);
-	ok = emit_line(&b, stop);
-	sbuf_free(&b);
-	return ok;
+	memset(L, 0, sizeof *L);
+	L->jd = jdelta_new();
+	L->full = o->json_full;
+	L->keyframe_us = o->keyframe_us;
+	L->want_key = stop->keyframe;
+}
+
+/* Free them. */
+static void
+json_lines_free(json_lines *L)
+{
+	jdelta_free(L->jd);
+	sbuf_free(&L->buf);
+}
+
+/*
+ * Print a snapshot and events as one JSON line (times from t0; stale: no
+ * refresh came in time): a keyframe with --full, as the first line, each
+ * --keyframe and when asked (SIGUSR1), else what changed since the last
+ * line; false when stdout is gone.
+ */
+static bool
+emit_json(json_lines *L, kg_snapshot *snap, const kg_evlist *ev, int64_t t0, bool stale, const volatile sig_atomic_t *stop)
+{
+	int64_t now = util_mono_us();
+	bool key = L->full || L->key_mono == 0 || (L->keyframe_us > 0 && now - L->key_mono >= L->keyframe_us);
+	jdelta_counts n;
+	if (L->want_key != NULL && *L->want_key) {
+		*(volatile sig_atomic_t *)L->want_key = 0;
+		key = true;
+	}
+	sbuf_reset(&L->buf);
+	n = jdelta_line(L->jd, &L->buf, snap, ev->v, ev->n, t0, stale, key);
+	if (n.keyframe)
+		L->key_mono = now;
+	log_msg(KG_LOG_DEBUG, "json: %s line, %d groups whole, %d compared, %d patched, %d gone, %zu bytes", n.keyframe ? "keyframe" : "delta",
+		  n.whole, n.written, n.patched, n.gone, L->buf.len);
+	return emit_line(&L->buf, stop);
 }
 
 /* True when a cluster source numbers its refreshes in this snapshot: a line per refresh. */
@@ -210,6 +253,7 @@ typedef struct json_run_state {
 	int64_t line_mono;    /* when the last line was written (monotonic) */
 	bool stale_run;       /* the last line was a stale one: the next is due an interval after it */
 	const volatile sig_atomic_t *stop; /* set by a stop signal */
+	json_lines lines;     /* what the lines carry */
 } json_run_state;
 
 /*
@@ -268,7 +312,7 @@ json_frame(kg_frame *f, json_run_state *st)
 	st->printed = snapshot_ref(f->snap);
 	if (st->t0 == 0)
 		st->t0 = f->snap->time_us;
-	ok = emit_json(f->snap, &st->pend, st->t0, stale, st->stop);
+	ok = emit_json(&st->lines, f->snap, &st->pend, st->t0, stale, st->stop);
 	evlist_clear(&st->pend);
 	return ok;
 }
@@ -284,7 +328,7 @@ json_end(json_run_state *st)
 {
 	int rc = 0, i;
 	if (st->pend.n > 0 && st->snap != NULL)
-		emit_json(st->snap, &st->pend, st->t0 ? st->t0 : st->snap->time_us, false, st->stop);
+		emit_json(&st->lines, st->snap, &st->pend, st->t0 ? st->t0 : st->snap->time_us, false, st->stop);
 	for (i = 0; st->snap != NULL && i < st->snap->nsources; i++) {
 		const kg_source_health *h = &st->snap->sources[i];
 		if (h->role == KG_ROLE_CLUSTER && (h->last_ok_us <= 0 || h->status == KG_SRC_ERROR)) {
@@ -294,6 +338,7 @@ json_end(json_run_state *st)
 		}
 	}
 	evlist_clear(&st->pend);
+	json_lines_free(&st->lines);
 	free(st->pend.v);
 	snapshot_unref(st->snap);
 	snapshot_unref(st->printed);
@@ -322,6 +367,7 @@ run_json(kg_collector *c, const kg_options *o, const kg_run_stop *stop, bool pri
 	memset(&st, 0, sizeof st);
 	st.stop = stop->flag;
 	st.interval = o->interval_us;
+	json_lines_init(&st.lines, o, stop);
 	if (collector_start(c, err, sizeof err) < 0) {
 		log_say("%s", err);
 		return 1;
@@ -362,10 +408,12 @@ run_json(kg_collector *c, const kg_options *o, const kg_run_stop *stop, bool pri
 
 /* --replay with --json: a line per recorded tick, in this thread, until the recording ends. */
 static int
-run_replay_json(kg_collector *c, const kg_run_stop *stop)
+run_replay_json(kg_collector *c, const kg_options *o, const kg_run_stop *stop)
 {
 	int64_t t0 = 0;
 	bool done = false;
+	json_lines L;
+	json_lines_init(&L, o, stop);
 	while (!done && !*stop->flag) {
 		kg_frame *f;
 		collector_step(c, 0);
@@ -376,11 +424,12 @@ run_replay_json(kg_collector *c, const kg_run_stop *stop)
 		if (f->snap != NULL) {
 			if (t0 == 0)
 				t0 = f->snap->time_us;
-			if (!emit_json(f->snap, &f->events, t0, false, stop->flag))
+			if (!emit_json(&L, f->snap, &f->events, t0, false, stop->flag))
 				done = true;
 		}
 		frame_free(f);
 	}
+	json_lines_free(&L);
 	return 0;
 }
 
@@ -394,5 +443,5 @@ run_report(kg_collector *c, const kg_options *o, bool replay, const kg_run_stop 
 		return run_once(c, o, stop);
 	if (o->mode == KG_MODE_SERVE)
 		return run_json(c, o, stop, false);
-	return replay ? run_replay_json(c, stop) : run_json(c, o, stop, true);
+	return replay ? run_replay_json(c, o, stop) : run_json(c, o, stop, true);
 }

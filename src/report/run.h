@@ -21,6 +21,7 @@
 typedef struct kg_run_stop {
 	volatile sig_atomic_t *flag; /* non-zero: stop (the signal's number) */
 	int fd;                      /* readable once a signal came; -1 when none */
+	volatile sig_atomic_t *keyframe; /* set (SIGUSR1): --json's next line is a keyframe; NULL none */
 	/*
 	 * --json's source gave up (an --attach stream that is damaged): true
 	 * with why; the run prints what came, says why and ends with status 1

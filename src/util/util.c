@@ -258,6 +258,28 @@ sbuf_addf(sbuf *b, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* Append a decimal integer, without printf. */
+void
+sbuf_addi(sbuf *b, long long v)
+{
+	char buf[24], *p = buf + sizeof buf;
+	unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
+	do {
+		*--p = (char)('0' + u % 10);
+		u /= 10;
+	} while (u > 0);
+	if (v < 0)
+		*--p = '-';
+	sbuf_addn(b, p, (size_t)(buf + sizeof buf - p));
+}
+
+/* True for a byte a JSON string takes as it is (printable ASCII but the quote and the backslash). */
+static bool
+json_plain(unsigned char c)
+{
+	return c >= 0x20 && c < 0x7f && c != '"' && c != '\\';
+}
+
 /* Append a JSON string literal: unsafe characters (util_char_unsafe) as \uXXXX, invalid UTF-8 as \ufffd. */
 void
 sbuf_add_json_str(sbuf *b, const char *s)
@@ -267,7 +289,17 @@ sbuf_add_json_str(sbuf *b, const char *s)
 	sbuf_addc(b, '"');
 	while (n > 0) {
 		long cp;
-		size_t used = util_utf8_decode(p, n, &cp);
+		size_t used = 0;
+		/* a run of plain ASCII in one piece (names are) */
+		while (used < n && json_plain((unsigned char)p[used]))
+			used++;
+		if (used > 0) {
+			sbuf_addn(b, p, used);
+			p += used;
+			n -= used;
+			continue;
+		}
+		used = util_utf8_decode(p, n, &cp);
 		if (cp < 0)
 			sbuf_adds(b, "\\ufffd");
 		else if (cp == '"' || cp == '\\')

@@ -95,6 +95,8 @@ void sbuf_pad(sbuf *b, char c, size_t n);
 void sbuf_vaddf(sbuf *b, const char *fmt, va_list ap) KG_PRINTF(2, 0);
 /* Append formatted text. */
 void sbuf_addf(sbuf *b, const char *fmt, ...) KG_PRINTF(2, 3);
+/* Append a decimal integer (no printf: the JSON and /metrics writers' hot path). */
+void sbuf_addi(sbuf *b, long long v);
 /* Append s as a JSON string literal (quoted; unsafe characters as \uXXXX, invalid UTF-8 as \ufffd). */
 void sbuf_add_json_str(sbuf *b, const char *s);
 /* Empty the buffer, keeping its memory. */

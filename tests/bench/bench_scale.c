@@ -428,7 +428,7 @@ static void
 json_run(fixture *f, int secs, int warm_s, const char *out, double *cpu_share, double *req_s, double *refresh_s)
 {
 	char dur[16];
-	char *ka[] = { (char *)kgtop_bin(), "-c", "none", "-b", f->bootstrap, "--json", "-i", "1", "--duration", dur, NULL };
+	char *ka[] = { (char *)kgtop_bin(), "-c", "none", "-b", f->bootstrap, "--json", "--full", "-i", "1", "--duration", dur, NULL };
 	int64_t t0 = util_mono_us(), t1;
 	pid_t pid;
 	double c1, secs_m;

@@ -110,6 +110,13 @@ bench: bench-offsets
 bench-offsets: tests/bench/bench_offsets tests/fixture-broker kgtop
 	top_builddir='$(abs_top_builddir)' tests/bench/bench_offsets
 .PHONY: bench-offsets
+# cost of change (issue 24): --json's bytes a line and CPU against --full, /metrics' size and scrape time, at
+# 10,000 groups x 20 partitions on the fixture broker: make bench-cost [KGTOP_BEFORE=an/earlier/kgtop]
+EXTRA_DIST += tests/bench/cost.sh
+bench: bench-cost
+bench-cost: tests/fixture-broker kgtop
+	top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' KGTOP_BEFORE='$(KGTOP_BEFORE)' sh $(top_srcdir)/tests/bench/cost.sh
+.PHONY: bench-cost
 # a flood of new members (issue 25, item 3): make bench-flood
 bench: bench-flood
 bench-flood: kgtop

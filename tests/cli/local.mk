@@ -5,6 +5,13 @@ tests_tools_jsonq_CFLAGS = $(AM_CFLAGS) $(CJSON_CFLAGS)
 tests_tools_jsonq_LDADD = $(CJSON_LIBS) -lm
 TESTS += tests/cli/cli.sh tests/cli/sources.sh tests/cli/cmdline.sh tests/cli/harden.sh tests/cli/progress.sh tests/cli/describe.sh tests/cli/outputs.sh \
 	tests/cli/honest.sh tests/cli/offsets.sh
+# --json deltas against --full (issue 24): a reader of schema 4 as kgtop(1) tells
+check_PROGRAMS += tests/tools/json_rebuild
+tests_tools_json_rebuild_SOURCES = tests/tools/json_rebuild.c
+tests_tools_json_rebuild_CFLAGS = $(AM_CFLAGS) $(CJSON_CFLAGS)
+tests_tools_json_rebuild_LDADD = $(CJSON_LIBS)
+TESTS += tests/cli/json_delta.sh
+EXTRA_DIST += tests/cli/json_delta.sh tests/fixture/scenarios/churn.json tests/fixture/scenarios/cost-10k.json
 EXTRA_DIST += tests/cli/describe.sh tests/cli/progress.sh tests/cli/cli.sh tests/cli/sources.sh tests/cli/cmdline.sh tests/cli/lib.sh tests/cli/harden.sh \
 	tests/cli/harden-names.json tests/cli/outputs.sh tests/cli/hostile.sh tests/cli/honest.sh \
 	tests/cli/offsets.sh tests/fixture/scenarios/offsets-records.json

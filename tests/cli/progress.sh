@@ -51,7 +51,7 @@ t_is "$("$JSONQ" .groups[0].partitions[0].time_lag_ms <"$T_TMP/skew.json") $("$J
 # ---------------------------------------------------------------- --json
 "$KGTOP" -b "$B" -g '^g-(stall|odd)$' --once --json >"$T_TMP/json" 2>"$T_TMP/json.err"
 t_is $? 0 "--once --json exits 0"
-t_is "$("$JSONQ" .version <"$T_TMP/json")" 3 "the JSON is schema version 3"
+t_is "$("$JSONQ" .version <"$T_TMP/json")" 4 "the JSON is schema version 4"
 t_is "$("$JSONQ" .groups[1].partitions[2].committed <"$T_TMP/json") $("$JSONQ" .groups[1].partitions[2].log_start <"$T_TMP/json")" \
 	"4990 0" "a partition carries its committed offset and log start"
 t_is "$("$JSONQ" .groups[1].partitions[2].time_lag_kind <"$T_TMP/json")" exact "its time lag is exact (the record read)"
@@ -103,7 +103,7 @@ t_contains "$T_TMP/stall" " (the waiting record's time) and " "the since bounded
 t_contains "$T_TMP/stall" "'g-stall stalled'=2;" "perfdata counts them"
 
 # the member whose commits froze is not "consuming" any more; the one that commits is
-"$KGTOP" -b "$B" -g '^g-stall$' -i 0.3 --lag-window 10 --json --duration 6 >"$T_TMP/frozen.jsonl" 2>"$T_TMP/frozen.err"
+"$KGTOP" -b "$B" -g '^g-stall$' -i 0.3 --lag-window 10 --json --full --duration 6 >"$T_TMP/frozen.jsonl" 2>"$T_TMP/frozen.err"
 t_is $? 0 "--json --duration on g-stall exits 0"
 tail -1 "$T_TMP/frozen.jsonl" >"$T_TMP/frozen.json"
 t_is "$("$JSONQ" .groups[0].members[1].client_id <"$T_TMP/frozen.json") $("$JSONQ" .groups[0].members[1].status <"$T_TMP/frozen.json")" \

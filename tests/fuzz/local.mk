@@ -85,3 +85,5 @@ EXTRA_DIST += tests/fuzz/fuzz_log.c tests/fuzz/fuzz_jsonl.c tests/fuzz/fuzz_jolo
 	tests/fuzz/corpus/jsonl/revoked tests/fuzz/corpus/jsonl/metrics tests/fuzz/corpus/jsonl/assigned \
 	tests/fuzz/corpus/jolokia/bulk tests/fuzz/corpus/jolokia/single tests/fuzz/corpus/jolokia/refused \
 	tests/fuzz/corpus/rdstats/consumer tests/fuzz/corpus/rdstats/producer tests/fuzz/corpus/rdstats/maxpoll
+# the __consumer_offsets fuzzer and its corpus (make distcheck builds it)
+EXTRA_DIST += tests/fuzz/fuzz_offsets.c tests/fuzz/corpus/offsets/all tests/fuzz/corpus/offsets/p03 tests/fuzz/corpus/offsets/p08 tests/fuzz/corpus/offsets/p32 tests/fuzz/corpus/offsets/p43 tests/fuzz/corpus/offsets/p47

@@ -110,6 +110,7 @@ run_start(kgrun *r, const char *const *args)
 	argv[n++] = "-c";
 	argv[n++] = "none";
 	argv[n++] = "--json";
+	argv[n++] = "--full"; /* every group in every line: each line is judged alone */
 	argv[n++] = "-i";
 	argv[n++] = "0.5";
 	for (i = 0; args[i] != NULL && n < 31; i++)

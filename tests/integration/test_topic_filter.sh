@@ -12,7 +12,7 @@ t_is "$(grep -E '^GROUP [^ ]+$' "$T_TMP/once.txt" | tr '\n' ' ')" "GROUP g-coop 
 	"-t payments lists the groups that use payments, and only them"
 grep -q "2 groups" "$T_TMP/once.txt"
 t_ok $? "the report counts 2 groups"
-"$KGTOP" -b "$BOOTSTRAP" -t 'orders|clicks' --json --duration 1 >"$T_TMP/out.json" 2>/dev/null
+"$KGTOP" -b "$BOOTSTRAP" -t 'orders|clicks' --json --full --duration 1 >"$T_TMP/out.json" 2>/dev/null
 last=$(tail -1 "$T_TMP/out.json")
 t_is "$(echo "$last" | "$JSONQ" '.groups|length') $(echo "$last" | "$JSONQ" '.groups[0].id') $(echo "$last" | "$JSONQ" '.groups[1].id')" \
 	"2 g-multi g-range" "--json -t 'orders|clicks' lists g-multi and g-range"

@@ -433,6 +433,10 @@ within() {
 kgtop_bg() {
 	_o=$1
 	shift
+	# --json: every group every line (--full), since kg_group reads the last line's groups
+	case " $* " in
+	*" --json "*) set -- "$@" --full ;;
+	esac
 	"$KGTOP" "$@" >"$_o" 2>"$_o.err" &
 	KG_PID=$!
 	T_PIDS="$T_PIDS $KG_PID"

@@ -6,7 +6,7 @@
 . "$top_srcdir/tests/kafka/kafka.sh"
 
 kafka_up 1
-"$KGTOP" --demo -b "$KAFKA_BOOT" --json --duration 25 --timeout 30 >"$T_TMP/demo.json" 2>"$T_TMP/demo.err"
+"$KGTOP" --demo -b "$KAFKA_BOOT" --json --full --duration 25 --timeout 30 >"$T_TMP/demo.json" 2>"$T_TMP/demo.err"
 t_is "$?" 0 "kgtop --demo -b on Kafka 4.x runs 25 s and exits 0"
 for g in kgtop-demo-eager kgtop-demo-coop; do
 	m=$(kg_events "$T_TMP/demo.json" >/dev/null; sed -n "$(kg_lines "$T_TMP/demo.json")p" "$T_TMP/demo.json" |

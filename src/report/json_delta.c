@@ -1,0 +1,572 @@
+/*
+ * json_delta.c: --json lines that carry what changed (see json_delta.h).
+ *
+ * A line is a keyframe (every group, as --full prints every line) or a
+ * delta against the line before it: the groups whose printed object
+ * differs, each as a patch, and the ids of the groups gone.  What changed
+ * is decided on what is printed, never on a list of fields: both versions
+ * of a group are written by the one group writer (report_json_group, the
+ * older with this line's time so an age that only grew with the clock
+ * prints the same) and compared field by field; a new field of the writer
+ * is carried by the same rule.  Writing every group twice each line would
+ * cost what the deltas save, so a group whose record is the same in both
+ * snapshots (every byte but its pointers, whose strings and arrays are
+ * compared by content; an age that grows with the clock compared by its
+ * origin) is not written at all: the same record prints the same object.
+ * A pointer this file does not know differs between two snapshots (each
+ * has its own arena), which only sends that group to the written
+ * comparison.
+ *
+ * A patch: {"id":G, "KEY":value for each field whose value changed or is
+ * new, "KEY@":[{"i":N, ...the same for element N...}] for an array of
+ * objects of the same length whose elements changed (when that is
+ * shorter), "unset":["KEY",...] for fields no longer printed}.
+ */
+#include "config.h"
+
+#include "report/json_delta.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "record/json.h"
+#include "report/report.h"
+#include "util/util.h"
+
+/* One field of an object printed by kgtop's writers: its key (unquoted) and its value's text. */
+typedef struct jfield {
+	const char *key;
+	size_t klen;
+	const char *val;
+	size_t vlen;
+} jfield;
+
+/* A list of fields, its memory kept from line to line. */
+typedef struct jfields {
+	jfield *v;
+	size_t n, cap;
+} jfields;
+
+/*
+ * The facts of a topic partition that every group partition of it prints
+ * alike: a delta sends them once, in "topic_partitions", for the topic
+ * partitions where one changed, and a group's partition patch leaves them
+ * out (the reader sets them in each group partition of that topic
+ * partition).
+ */
+static const char *const tp_facts[] = { "log_end", "log_start", "produce_rate" };
+
+/* A topic partition of the line's table: where its entry starts in d->tps. */
+typedef struct tpslot {
+	int32_t topic, partition; /* interned topic id; -1 topic: empty */
+} tpslot;
+
+struct kg_jdelta {
+	kg_snapshot *prev;  /* the last line's snapshot (one reference), NULL: the next line is a keyframe */
+	sbuf tps;           /* this line's "topic_partitions" entries */
+	tpslot *seen;       /* the topic partitions in it (open addressing) */
+	size_t nseen, cap;
+	sbuf cur, old, el;  /* a group as it is now and as the last line printed it; an array's element patches */
+	jfields fc, fo;     /* their fields */
+	jfields ec, eo;     /* an element's fields, now and before */
+};
+
+/* ---------------------------------------------------------------- reading kgtop's own JSON */
+
+/* Bytes the scanner stops at: 1 in a string ('"', '\\', NUL), 2 in a container (also braces and brackets), 4 after a scalar. */
+static const unsigned char stops[256] = {
+	[0] = 7, ['"'] = 3, ['\\'] = 1, ['{'] = 2, ['}'] = 6, ['['] = 2, [']'] = 6, [','] = 4,
+};
+
+/* The end of the JSON string at p (its opening quote). */
+static const char *
+jstr_end(const char *p)
+{
+	for (p++;;) {
+		while (!(stops[(unsigned char)*p] & 1))
+			p++;
+		if (*p == '\\') {
+			p += 2;
+			continue;
+		}
+		return p + 1;
+	}
+}
+
+/* The end of the JSON value at p (well formed: kgtop wrote it). */
+static const char *
+jskip(const char *p)
+{
+	int depth = 0;
+	if (*p == '"')
+		return jstr_end(p);
+	if (*p != '{' && *p != '[') {
+		while (!(stops[(unsigned char)*p] & 4))
+			p++;
+		return p;
+	}
+	for (;;) {
+		switch (*p) {
+		case '"':
+			p = jstr_end(p);
+			break;
+		case '{':
+		case '[':
+			depth++;
+			p++;
+			break;
+		case '}':
+		case ']':
+			if (--depth == 0)
+				return p + 1;
+			p++;
+			break;
+		case '\0':
+			return p;
+		default:
+			p++;
+			break;
+		}
+		while (!(stops[(unsigned char)*p] & 2))
+			p++;
+	}
+}
+
+/* The fields of the object at obj into f. */
+static void
+jfields_of(const char *obj, jfields *f)
+{
+	const char *p = obj + 1;
+	f->n = 0;
+	while (*p == '"') {
+		jfield x;
+		const char *e = jskip(p);
+		x.key = p + 1;
+		x.klen = (size_t)(e - p - 2);
+		x.val = e + 1; /* past the colon */
+		e = jskip(x.val);
+		x.vlen = (size_t)(e - x.val);
+		util_grow(&f->v, &f->cap, f->n + 1, sizeof *f->v);
+		f->v[f->n++] = x;
+		p = *e == ',' ? e + 1 : e;
+	}
+}
+
+/* The field of f named like k, NULL when none; hint: where to look first (fields keep their order). */
+static const jfield *
+jfield_find(const jfields *f, const jfield *k, size_t hint)
+{
+	size_t i;
+	if (hint < f->n && f->v[hint].klen == k->klen && memcmp(f->v[hint].key, k->key, k->klen) == 0)
+		return &f->v[hint];
+	for (i = 0; i < f->n; i++) {
+		if (f->v[i].klen == k->klen && memcmp(f->v[i].key, k->key, k->klen) == 0)
+			return &f->v[i];
+	}
+	return NULL;
+}
+
+/* True when two values print the same. */
+static bool
+jsame(const jfield *a, const jfield *b)
+{
+	return a->vlen == b->vlen && memcmp(a->val, b->val, a->vlen) == 0;
+}
+
+/* ,"key":value */
+static void
+put_field(sbuf *o, const jfield *f, const char *suffix)
+{
+	sbuf_addn(o, ",\"", 2);
+	sbuf_addn(o, f->key, f->klen);
+	sbuf_adds(o, suffix);
+	sbuf_addn(o, "\":", 2);
+}
+
+/* ,"unset":[keys of old that cur has not]; nothing when none. */
+static void
+put_unset(sbuf *o, const jfields *cur, const jfields *old)
+{
+	size_t i;
+	bool any = false;
+	for (i = 0; i < old->n; i++) {
+		if (jfield_find(cur, &old->v[i], i) != NULL)
+			continue;
+		sbuf_adds(o, any ? ",\"" : ",\"unset\":[\"");
+		sbuf_addn(o, old->v[i].key, old->v[i].klen);
+		sbuf_addc(o, '"');
+		any = true;
+	}
+	if (any)
+		sbuf_addc(o, ']');
+}
+
+/* True when the field is one of tp_facts. */
+static bool
+is_tp_fact(const jfield *f)
+{
+	size_t i;
+	for (i = 0; i < KG_ARRAY_LEN(tp_facts); i++) {
+		if (f->klen == strlen(tp_facts[i]) && memcmp(f->key, tp_facts[i], f->klen) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* True (and noted) when the line's table holds the topic partition already. */
+static bool
+tp_seen(kg_jdelta *d, kg_tp tp)
+{
+	size_t i, h;
+	if (d->nseen * 2 >= d->cap) {
+		tpslot *old = d->seen;
+		size_t oc = d->cap;
+		d->cap = d->cap ? d->cap * 2 : 1024;
+		d->seen = xmalloc(d->cap * sizeof *d->seen);
+		for (i = 0; i < d->cap; i++)
+			d->seen[i].topic = -1;
+		d->nseen = 0;
+		for (i = 0; i < oc; i++) {
+			if (old[i].topic >= 0)
+				tp_seen(d, (kg_tp){ old[i].topic, old[i].partition });
+		}
+		free(old);
+	}
+	h = ((size_t)(uint32_t)tp.topic * 2654435761u ^ (size_t)(uint32_t)tp.partition * 40503u) & (d->cap - 1);
+	for (i = h; d->seen[i].topic >= 0; i = (i + 1) & (d->cap - 1)) {
+		if (d->seen[i].topic == tp.topic && d->seen[i].partition == tp.partition)
+			return true;
+	}
+	d->seen[i].topic = tp.topic;
+	d->seen[i].partition = tp.partition;
+	d->nseen++;
+	return false;
+}
+
+/* Note the facts of a group's partition p (printed: f) in the line's table, once per topic partition. */
+static void
+tp_note(kg_jdelta *d, kg_tp tp, const jfields *f)
+{
+	size_t i;
+	if (tp_seen(d, tp))
+		return;
+	sbuf_adds(&d->tps, d->tps.len ? ",{" : "{");
+	/* the identity: the element's "topic" and "partition", its first two fields */
+	sbuf_addn(&d->tps, f->v[0].key - 1, f->v[0].klen + 3 + f->v[0].vlen);
+	sbuf_addc(&d->tps, ',');
+	sbuf_addn(&d->tps, f->v[1].key - 1, f->v[1].klen + 3 + f->v[1].vlen);
+	for (i = 2; i < f->n; i++) {
+		if (is_tp_fact(&f->v[i])) {
+			put_field(&d->tps, &f->v[i], "");
+			sbuf_addn(&d->tps, f->v[i].val, f->v[i].vlen);
+		}
+	}
+	sbuf_addc(&d->tps, '}');
+}
+
+/*
+ * The changed fields of cur against old (from field first: the identity
+ * is written by the caller), but a topic partition's facts when tp (the
+ * line's table carries them); true when any.
+ */
+static bool
+put_changes(sbuf *o, const jfields *cur, const jfields *old, size_t first, bool tp)
+{
+	size_t i, start = o->len;
+	for (i = first; i < cur->n; i++) {
+		const jfield *was = jfield_find(old, &cur->v[i], i);
+		if (was != NULL && jsame(&cur->v[i], was))
+			continue;
+		if (tp && was != NULL && is_tp_fact(&cur->v[i]))
+			continue;
+		put_field(o, &cur->v[i], "");
+		sbuf_addn(o, cur->v[i].val, cur->v[i].vlen);
+	}
+	put_unset(o, cur, old);
+	return o->len > start;
+}
+
+/* True when a fact of the topic partition differs between the two prints of a group's partition. */
+static bool
+tp_changed(const jfields *cur, const jfields *old)
+{
+	size_t i;
+	for (i = 0; i < cur->n; i++) {
+		const jfield *was;
+		if (!is_tp_fact(&cur->v[i]))
+			continue;
+		was = jfield_find(old, &cur->v[i], i);
+		if (was == NULL || !jsame(&cur->v[i], was))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The element patches of two arrays of objects into d->el:
+ * {"i":N,changes} for each element that differs; false when they are not
+ * two arrays of as many objects.
+ */
+static bool
+element_patches(kg_jdelta *d, const kg_group *g, const jfield *cur, const jfield *old)
+{
+	const char *c = cur->val + 1, *o = old->val + 1;
+	int i = 0;
+	bool first = true, parts = g != NULL && cur->klen == 10 && memcmp(cur->key, "partitions", 10) == 0;
+	sbuf_reset(&d->el);
+	if (cur->val[0] != '[' || old->val[0] != '[')
+		return false;
+	while (*c == '{' && *o == '{') {
+		const char *ce = jskip(c), *oe = jskip(o);
+		if (ce - c != oe - o || memcmp(c, o, (size_t)(ce - c)) != 0) {
+			size_t at = d->el.len;
+			jfields_of(c, &d->ec);
+			jfields_of(o, &d->eo);
+			sbuf_adds(&d->el, first ? "{\"i\":" : ",{\"i\":");
+			sbuf_addi(&d->el, i);
+			if (parts && i < g->nparts && tp_changed(&d->ec, &d->eo))
+				tp_note(d, g->parts[i].tp, &d->ec);
+			if (put_changes(&d->el, &d->ec, &d->eo, 0, parts)) {
+				sbuf_addc(&d->el, '}');
+				first = false;
+			} else {
+				d->el.len = at;
+			}
+		}
+		c = *ce == ',' ? ce + 1 : ce;
+		o = *oe == ',' ? oe + 1 : oe;
+		i++;
+	}
+	return *c == ']' && *o == ']' && i > 0;
+}
+
+/* A group's patch (cur: now, old: the last line's, both written) into o; false when they print the same. */
+static bool
+put_patch(kg_jdelta *d, sbuf *o, const kg_group *g)
+{
+	size_t i, start = o->len;
+	jfields_of(d->cur.s, &d->fc);
+	jfields_of(d->old.s, &d->fo);
+	/* the identity, "id", is the first field */
+	sbuf_addc(o, '{');
+	sbuf_addn(o, d->fc.v[0].key - 1, d->fc.v[0].klen + 3 + d->fc.v[0].vlen);
+	for (i = 1; i < d->fc.n; i++) {
+		const jfield *f = &d->fc.v[i], *was = jfield_find(&d->fo, f, i);
+		if (was != NULL && jsame(f, was))
+			continue;
+		if (was != NULL && element_patches(d, g, f, was)) {
+			if (d->el.len + 4 < f->vlen) {
+				put_field(o, f, "@");
+				sbuf_addc(o, '[');
+				sbuf_addn(o, d->el.s, d->el.len);
+				sbuf_addc(o, ']');
+				continue;
+			}
+		}
+		put_field(o, f, "");
+		sbuf_addn(o, f->val, f->vlen);
+	}
+	put_unset(o, &d->fc, &d->fo);
+	if (o->len == start + 1 + d->fc.v[0].klen + 3 + d->fc.v[0].vlen) {
+		o->len = start;
+		o->s[o->len] = '\0';
+		return false;
+	}
+	sbuf_addc(o, '}');
+	return true;
+}
+
+/* ---------------------------------------------------------------- the same record */
+
+/* Two strings alike (NULL only like NULL). */
+static bool
+str_same(const char *a, const char *b)
+{
+	return a == b || (a != NULL && b != NULL && strcmp(a, b) == 0);
+}
+
+/* Two members alike, every byte but their pointers, whose strings and assignments are compared. */
+static bool
+member_same(const kg_member *a, const kg_member *b)
+{
+	kg_member x, y;
+	if (a->nassigned != b->nassigned || !str_same(a->member_id, b->member_id) || !str_same(a->client_id, b->client_id) ||
+	    !str_same(a->host, b->host) || !str_same(a->instance_id, b->instance_id) ||
+	    !str_same(a->silent_why, b->silent_why) || !str_same(a->health.health_source, b->health.health_source) ||
+	    (a->nassigned > 0 && memcmp(a->assignment, b->assignment, (size_t)a->nassigned * sizeof *a->assignment) != 0))
+		return false;
+	memcpy(&x, a, sizeof x);
+	memcpy(&y, b, sizeof y);
+	x.member_id = x.client_id = x.host = x.instance_id = x.silent_why = x.health.health_source = NULL;
+	y.member_id = y.client_id = y.host = y.instance_id = y.silent_why = y.health.health_source = NULL;
+	x.assignment = y.assignment = NULL;
+	return memcmp(&x, &y, sizeof x) == 0;
+}
+
+/* Two partitions alike; an age that grows with the clock by its origin. */
+static bool
+part_same(const kg_gpart *a, const kg_gpart *b)
+{
+	kg_gpart x, y;
+	memcpy(&x, a, sizeof x);
+	memcpy(&y, b, sizeof y);
+	if (x.time_lag_from_us > 0)
+		x.time_lag_us = 0;
+	if (y.time_lag_from_us > 0)
+		y.time_lag_us = 0;
+	return memcmp(&x, &y, sizeof x) == 0;
+}
+
+/* Two records of a group alike: then they print alike (the snapshots' shared facts compared by the caller). */
+static bool
+group_same(const kg_group *a, const kg_group *b)
+{
+	kg_group x, y;
+	int i;
+	if (a->nmembers != b->nmembers || a->nparts != b->nparts || !str_same(a->name, b->name) ||
+	    !str_same(a->protocol_type, b->protocol_type) || !str_same(a->assignor, b->assignor) ||
+	    !str_same(a->error, b->error) || !str_same(a->commit_policy, b->commit_policy))
+		return false;
+	for (i = 0; i < a->nparts; i++) {
+		if (!part_same(&a->parts[i], &b->parts[i]))
+			return false;
+	}
+	for (i = 0; i < a->nmembers; i++) {
+		if (!member_same(&a->members[i], &b->members[i]))
+			return false;
+	}
+	memcpy(&x, a, sizeof x);
+	memcpy(&y, b, sizeof y);
+	x.name = x.protocol_type = x.assignor = x.error = x.commit_policy = NULL;
+	y.name = y.protocol_type = y.assignor = y.error = y.commit_policy = NULL;
+	x.members = y.members = NULL;
+	x.parts = y.parts = NULL;
+	if (x.time_lag_from_us > 0)
+		x.time_lag_us = 0;
+	if (y.time_lag_from_us > 0)
+		y.time_lag_us = 0;
+	return memcmp(&x, &y, sizeof x) == 0;
+}
+
+/* ---------------------------------------------------------------- lines */
+
+/* Start the deltas of a run. */
+kg_jdelta *
+jdelta_new(void)
+{
+	return xcalloc(1, sizeof(kg_jdelta));
+}
+
+/* Free them. */
+void
+jdelta_free(kg_jdelta *d)
+{
+	if (d == NULL)
+		return;
+	snapshot_unref(d->prev);
+	sbuf_free(&d->cur);
+	sbuf_free(&d->old);
+	sbuf_free(&d->el);
+	sbuf_free(&d->tps);
+	free(d->seen);
+	free(d->fc.v);
+	free(d->fo.v);
+	free(d->ec.v);
+	free(d->eo.v);
+	free(d);
+}
+
+/* Make the next line a keyframe. */
+void
+jdelta_reset(kg_jdelta *d)
+{
+	snapshot_unref(d->prev);
+	d->prev = NULL;
+}
+
+/* The groups of s changed since prev, as patches; the ids gone after ",\"gone\":[". */
+static void
+put_delta(kg_jdelta *d, sbuf *o, const kg_snapshot *s, const kg_snapshot *prev, jdelta_counts *n)
+{
+	int i = 0, j = 0;
+	bool first = true, shared = s->offsets_partitions == prev->offsets_partitions;
+	sbuf gone = { 0 };
+	/* both are sorted by name: a merge */
+	while (i < s->ngroups || j < prev->ngroups) {
+		const kg_group *g = i < s->ngroups ? &s->groups[i] : NULL, *p = j < prev->ngroups ? &prev->groups[j] : NULL;
+		int c = g == NULL ? 1 : p == NULL ? -1 : g->id == p->id ? 0 : strcmp(g->name, p->name);
+		size_t at = o->len;
+		if (c > 0) {
+			sbuf_adds(&gone, gone.len ? "," : "");
+			json_put_str(&gone, p->name);
+			n->gone++;
+			j++;
+			continue;
+		}
+		if (!first)
+			sbuf_addc(o, ',');
+		if (c < 0) {
+			report_json_group(o, g, s, s->time_us);
+			n->whole++;
+			first = false;
+			i++;
+			continue;
+		}
+		i++;
+		j++;
+		if (shared && group_same(g, p)) {
+			o->len = at;
+			continue;
+		}
+		sbuf_reset(&d->cur);
+		sbuf_reset(&d->old);
+		report_json_group(&d->cur, g, s, s->time_us);
+		report_json_group(&d->old, p, prev, s->time_us);
+		n->written++;
+		if (put_patch(d, o, g)) {
+			n->patched++;
+			first = false;
+		} else {
+			o->len = at;
+		}
+	}
+	o->s[o->len] = '\0';
+	sbuf_adds(o, "],\"gone\":[");
+	sbuf_addn(o, gone.s ? gone.s : "", gone.len);
+	sbuf_adds(o, "],\"topic_partitions\":[");
+	sbuf_addn(o, d->tps.s ? d->tps.s : "", d->tps.len);
+	sbuf_free(&gone);
+}
+
+/* One line (see json_delta.h). */
+jdelta_counts
+jdelta_line(kg_jdelta *d, sbuf *o, kg_snapshot *s, kg_event *const *events, size_t nevents, int64_t t0_us, bool stale,
+	    bool keyframe)
+{
+	jdelta_counts n;
+	int i;
+	memset(&n, 0, sizeof n);
+	keyframe = keyframe || d->prev == NULL;
+	n.keyframe = keyframe;
+	report_json_head(o, s, stale, keyframe);
+	if (keyframe) {
+		for (i = 0; i < s->ngroups; i++) {
+			if (i)
+				sbuf_addc(o, ',');
+			report_json_group(o, &s->groups[i], s, s->time_us);
+		}
+		n.whole = s->ngroups;
+	} else {
+		sbuf_reset(&d->tps);
+		d->nseen = 0;
+		for (i = 0; (size_t)i < d->cap; i++)
+			d->seen[i].topic = -1;
+		put_delta(d, o, s, d->prev, &n);
+	}
+	report_json_tail(o, events, nevents, t0_us);
+	if (d->prev != s) {
+		snapshot_unref(d->prev);
+		d->prev = snapshot_ref(s);
+	}
+	return n;
+}

@@ -1,0 +1,46 @@
+#!/bin/sh
+# json_delta.sh: --json lines carry what changed (schema 4), a keyframe first, each --keyframe and on
+# SIGUSR1; a reader that applies the deltas as kgtop(1) says (tests/tools/json_rebuild) holds, after every
+# line, exactly the groups --full prints.  Both read one recording of the fixture broker's churn.json
+# (joins, leaves, rebalances, a group new and one gone, a rewind, retention, a stall, a topic that starts
+# moving, late record reads) replayed tick by tick.  Every wait polls with a deadline.
+. "${top_srcdir:-.}/tests/cli/lib.sh"
+REBUILD="$top_builddir/tests/tools/json_rebuild"
+
+fixture_start churn.json || { t_ok 1 "fixture broker starts"; t_done; exit 1; }
+"$KGTOP" -b "$BOOTSTRAP" --json -i 0.2 --duration 16 --lag-window 20s --keyframe 4 --record "$T_TMP/rec" \
+	>"$T_TMP/live" 2>"$T_TMP/live.err" &
+LIVE=$!
+T_PIDS="$T_PIDS $LIVE"
+# on request: SIGUSR1 makes the next line a keyframe (the first is one, --keyframe 4 makes more later)
+t_wait_for 20 sh -c "[ \$(grep -c . '$T_TMP/live') -ge 5 ]"
+t_ok $? "live --json writes lines"
+before=$(grep -c '"keyframe":true' "$T_TMP/live")
+kill -USR1 $LIVE
+t_wait_for 5 sh -c "[ \$(grep -c '\"keyframe\":true' '$T_TMP/live') -gt $before ]"
+t_ok $? "SIGUSR1 brings a keyframe"
+wait $LIVE
+t_is $? 0 "the live run ends at --duration"
+fixture_stop
+t_is "$(head -1 "$T_TMP/live" | grep -c '"version":4,"keyframe":true')" 1 "the first line is a version 4 keyframe"
+t_is "$(awk '/"keyframe":true/{k++} END{print (k >= 4)}' "$T_TMP/live")" 1 \
+	"keyframes come each --keyframe (4 s of a 16 s run) besides the first and the one asked"
+t_is "$(grep -c '"keyframe":false' "$T_TMP/live" | awk '{print ($1 > 40)}')" 1 "the lines between are deltas"
+
+"$KGTOP" --replay "$T_TMP/rec" --json >"$T_TMP/deltas" 2>"$T_TMP/d.err"
+t_is $? 0 "the recording replays with --json"
+"$KGTOP" --replay "$T_TMP/rec" --json --full >"$T_TMP/full" 2>"$T_TMP/f.err"
+t_is $? 0 "and with --json --full"
+t_is "$(grep -c . "$T_TMP/deltas")" "$(grep -c . "$T_TMP/full")" "a line per recorded tick either way"
+t_is "$(grep -c '"keyframe":false' "$T_TMP/full")" 0 "--full: every line a keyframe"
+"$REBUILD" "$T_TMP/deltas" "$T_TMP/full" >"$T_TMP/rebuild" 2>&1
+t_is $? 0 "keyframe + deltas rebuild exactly what --full prints, line by line"
+sed 's/^/#   /' "$T_TMP/rebuild"
+# the deltas are worth having: the replay's lines are a fraction of --full's
+t_is "$(awk -v d="$(wc -c <"$T_TMP/deltas")" -v f="$(wc -c <"$T_TMP/full")" 'BEGIN{print (d * 2 < f)}')" 1 \
+	"the deltas are less than half of --full"
+# each kind of patch occurred, or the rebuild proved less than it says
+for what in '"gone":["' '"unset":[' '"members@":[' '"partitions@":[' '"topic_partitions":[{'; do
+	t_is "$(grep -cF "$what" "$T_TMP/deltas" | awk '{print ($1 > 0)}')" 1 "the run has $what"
+done
+t_done

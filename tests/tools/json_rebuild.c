@@ -1,0 +1,190 @@
+/*
+ * json_rebuild.c: a reader of kgtop's --json lines (schema 4) as kgtop(1)
+ * tells one to read them, set against --full.
+ *
+ *   json_rebuild DELTAS FULL
+ *
+ * DELTAS holds the lines of a run (a keyframe, then what changed), FULL the
+ * lines of the same snapshots with --full (every group every line: the two
+ * runs replay one recording).  The reader keeps the groups of the last
+ * keyframe by id and applies each delta: the ids in "gone" go; an object
+ * in "groups" whose id it does not hold is a group in full, else a patch
+ * (each field replaces, "KEY@" patches element "i" of array KEY the same
+ * way, "unset" removes fields); "topic_partitions" sets its facts in every
+ * group partition of that topic partition; and every "time_lag_ms" with a
+ * "time_lag_from_us" is aged to the line's "time_us".  After each line the
+ * groups it holds must be exactly those of the same line of FULL.  Prints
+ * what it compared; exit 0 when every line matched, 1 on the first
+ * difference (said), 2 on bad input.
+ */
+#include <cjson/cJSON.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Read a line; NULL at the end. */
+static char *
+read_line(FILE *f)
+{
+	char *buf = NULL;
+	size_t cap = 0;
+	if (getline(&buf, &cap, f) < 0) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+/* Apply patch p to object t (kgtop(1): a field replaces, KEY@ patches elements, unset removes). */
+static void
+apply_patch(cJSON *t, const cJSON *p)
+{
+	const cJSON *f, *u;
+	cJSON_ArrayForEach(f, p) {
+		size_t n = strlen(f->string);
+		if (strcmp(f->string, "id") == 0 || strcmp(f->string, "i") == 0 || strcmp(f->string, "unset") == 0)
+			continue;
+		if (n > 1 && f->string[n - 1] == '@') {
+			char key[256];
+			const cJSON *e;
+			cJSON *arr;
+			snprintf(key, sizeof key, "%.*s", (int)(n - 1), f->string);
+			arr = cJSON_GetObjectItemCaseSensitive(t, key);
+			cJSON_ArrayForEach(e, f) {
+				cJSON *el = cJSON_GetArrayItem(arr, cJSON_GetObjectItemCaseSensitive(e, "i")->valueint);
+				if (el != NULL)
+					apply_patch(el, e);
+			}
+			continue;
+		}
+		cJSON_DeleteItemFromObjectCaseSensitive(t, f->string);
+		cJSON_AddItemToObject(t, f->string, cJSON_Duplicate(f, true));
+	}
+	cJSON_ArrayForEach(u, cJSON_GetObjectItemCaseSensitive(p, "unset"))
+		cJSON_DeleteItemFromObjectCaseSensitive(t, u->valuestring);
+}
+
+/* Age a time lag to the line's time: %.1f of the milliseconds, as kgtop prints it. */
+static void
+age(cJSON *o, double time_us)
+{
+	const cJSON *from = cJSON_GetObjectItemCaseSensitive(o, "time_lag_from_us");
+	char buf[64];
+	if (!cJSON_IsNumber(from))
+		return;
+	snprintf(buf, sizeof buf, "%.1f", (time_us - from->valuedouble) / 1000.0);
+	cJSON_ReplaceItemInObjectCaseSensitive(o, "time_lag_ms", cJSON_CreateNumber(strtod(buf, NULL)));
+}
+
+/* Set a topic partition's facts in every group partition of it, then age every time lag. */
+static void
+settle(cJSON *state, const cJSON *line)
+{
+	const cJSON *tps = cJSON_GetObjectItemCaseSensitive(line, "topic_partitions"), *tp;
+	double t = cJSON_GetObjectItemCaseSensitive(line, "time_us")->valuedouble;
+	cJSON *g, *p;
+	cJSON_ArrayForEach(g, state) {
+		cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(g, "partitions")) {
+			cJSON_ArrayForEach(tp, tps) {
+				const cJSON *f;
+				if (strcmp(cJSON_GetObjectItemCaseSensitive(tp, "topic")->valuestring,
+					   cJSON_GetObjectItemCaseSensitive(p, "topic")->valuestring) != 0 ||
+				    cJSON_GetObjectItemCaseSensitive(tp, "partition")->valueint !=
+					    cJSON_GetObjectItemCaseSensitive(p, "partition")->valueint)
+					continue;
+				cJSON_ArrayForEach(f, tp) {
+					if (strcmp(f->string, "topic") != 0 && strcmp(f->string, "partition") != 0)
+						cJSON_ReplaceItemInObjectCaseSensitive(p, f->string, cJSON_Duplicate(f, true));
+				}
+			}
+			age(p, t);
+		}
+		age(g, t);
+	}
+}
+
+/* Apply one line to the state (an object of groups by id). */
+static void
+apply_line(cJSON *state, const cJSON *line)
+{
+	const cJSON *g;
+	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(line, "keyframe"))) {
+		while (state->child != NULL)
+			cJSON_Delete(cJSON_DetachItemViaPointer(state, state->child));
+	}
+	cJSON_ArrayForEach(g, cJSON_GetObjectItemCaseSensitive(line, "gone"))
+		cJSON_DeleteItemFromObjectCaseSensitive(state, g->valuestring);
+	cJSON_ArrayForEach(g, cJSON_GetObjectItemCaseSensitive(line, "groups")) {
+		const char *id = cJSON_GetObjectItemCaseSensitive(g, "id")->valuestring;
+		cJSON *have = cJSON_GetObjectItemCaseSensitive(state, id);
+		if (have == NULL)
+			cJSON_AddItemToObject(state, id, cJSON_Duplicate(g, true));
+		else
+			apply_patch(have, g);
+	}
+	settle(state, line);
+}
+
+/* Compare the state with a --full line; false (said) at the first difference. */
+static bool
+same_as_full(const cJSON *state, const cJSON *full, int n)
+{
+	const cJSON *g;
+	int count = 0;
+	cJSON_ArrayForEach(g, cJSON_GetObjectItemCaseSensitive(full, "groups")) {
+		const char *id = cJSON_GetObjectItemCaseSensitive(g, "id")->valuestring;
+		const cJSON *have = cJSON_GetObjectItemCaseSensitive(state, id);
+		count++;
+		if (have == NULL || !cJSON_Compare(have, g, true)) {
+			char *a = have ? cJSON_PrintUnformatted(have) : NULL, *b = cJSON_PrintUnformatted(g);
+			printf("line %d: group %s differs\n  rebuilt: %s\n  --full:  %s\n", n, id, a ? a : "(none)", b);
+			free(a);
+			free(b);
+			return false;
+		}
+	}
+	if (count != cJSON_GetArraySize(state)) {
+		printf("line %d: %d groups rebuilt, --full has %d\n", n, cJSON_GetArraySize(state), count);
+		return false;
+	}
+	return true;
+}
+
+/* Read both files in step. */
+int
+main(int argc, char **argv)
+{
+	FILE *d, *f;
+	cJSON *state = cJSON_CreateObject();
+	char *ld, *lf;
+	int n = 0, keys = 0, groups = 0;
+	long dbytes = 0, fbytes = 0;
+	if (argc != 3 || (d = fopen(argv[1], "r")) == NULL || (f = fopen(argv[2], "r")) == NULL) {
+		fprintf(stderr, "usage: json_rebuild DELTAS FULL\n");
+		return 2;
+	}
+	while ((ld = read_line(d)) != NULL && (lf = read_line(f)) != NULL) {
+		cJSON *jd = cJSON_Parse(ld), *jf = cJSON_Parse(lf);
+		n++;
+		dbytes += (long)strlen(ld);
+		fbytes += (long)strlen(lf);
+		if (jd == NULL || jf == NULL || cJSON_GetObjectItemCaseSensitive(jd, "version")->valueint < 4) {
+			printf("line %d: not a version 4 line\n", n);
+			return 2;
+		}
+		keys += cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(jd, "keyframe"));
+		apply_line(state, jd);
+		if (!same_as_full(state, jf, n))
+			return 1;
+		groups += cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(jd, "groups"));
+		cJSON_Delete(jd);
+		cJSON_Delete(jf);
+		free(ld);
+		free(lf);
+	}
+	printf("%d lines (%d keyframes) rebuilt the same as --full: %d groups sent, %ld bytes against %ld\n", n, keys, groups,
+	       dbytes, fbytes);
+	cJSON_Delete(state);
+	return n > 1 ? 0 : 1;
+}
