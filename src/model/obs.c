@@ -19,6 +19,7 @@ obs_new(kg_obs_kind kind, int64_t time_us, int32_t group, const char *source)
 	o->group = group;
 	o->source = source ? source : "";
 	o->generation = -1;
+	o->prev_epoch = -1;
 	o->nmembers = -1;
 	o->session_timeout_ms = o->max_poll_ms = -1;
 	o->hb_age_us = o->poll_gap_us = o->poll_gap_max_us = -1;
@@ -41,6 +42,7 @@ obs_free(kg_obs *o)
 	free(o->host);
 	free(o->text);
 	free(o->parts);
+	free(o->pending);
 	free(o);
 }
 
@@ -56,6 +58,7 @@ obs_dup(const kg_obs *o)
 	c->host = xstrdup(o->host);
 	c->text = xstrdup(o->text);
 	c->parts = tp_dup(o->parts, o->nparts);
+	c->pending = tp_dup(o->pending, o->npending);
 	return c;
 }
 
@@ -96,6 +99,15 @@ obs_parts(kg_obs *o, const kg_tp *v, int n)
 	o->nparts = o->parts ? tp_sort_unique(o->parts, n) : 0;
 }
 
+/* Set the partitions pending revocation. */
+void
+obs_pending(kg_obs *o, const kg_tp *v, int n)
+{
+	free(o->pending);
+	o->pending = tp_dup(v, n);
+	o->npending = o->pending ? tp_sort_unique(o->pending, n) : 0;
+}
+
 static const char *const kind_names[KG_OBS_COUNT] = {
 	[KG_OBS_REVOKED] = "revoked",
 	[KG_OBS_ASSIGNED] = "assigned",
@@ -114,6 +126,9 @@ static const char *const kind_names[KG_OBS_COUNT] = {
 	[KG_OBS_CLIENT_STATE] = "client_state",
 	[KG_OBS_SILENT] = "silent",
 	[KG_OBS_REPROCESSED] = "reprocessed",
+	[KG_OBS_TARGET_EPOCH] = "target_epoch",
+	[KG_OBS_TARGET] = "target",
+	[KG_OBS_MEMBER_EPOCH] = "member_epoch",
 };
 
 /* Name of a kind. */

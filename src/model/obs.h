@@ -7,6 +7,12 @@
  * member failed or left and why), heartbeats and polls, client metrics.
  * Sources create them on any thread, hand them to the collector, and the
  * tracker folds them into episodes and events in time order.
+ *
+ * KIP-848 consumer groups: what no describing librdkafka says (epochs, a
+ * member's state and type) comes as observations, whichever source reads
+ * it (a coordinator's log, a __consumer_offsets record, the members
+ * themselves): doc/DESIGN.md, "KIP-848 groups", has the table of which
+ * observation fills which field of the snapshot.
  */
 #ifndef KGTOP_MODEL_OBS_H
 #define KGTOP_MODEL_OBS_H
@@ -35,6 +41,9 @@ typedef enum kg_obs_kind {
 	KG_OBS_CLIENT_STATE,  /* a client's own group state (librdkafka statistics) */
 	KG_OBS_SILENT,        /* a member stopped consuming at time (crashed, stopped polling); reason, text say how */
 	KG_OBS_REPROCESSED,   /* a member processed value records of parts twice: it resumed from a committed offset behind them */
+	KG_OBS_TARGET_EPOCH,  /* KIP-848: the coordinator computed the target assignment of epoch generation */
+	KG_OBS_TARGET,        /* KIP-848: member's target assignment is parts (generation: the target's epoch, -1 unknown) */
+	KG_OBS_MEMBER_EPOCH,  /* KIP-848: member holds parts at member epoch generation (prev_epoch, mstate, pending) */
 	KG_OBS_COUNT
 } kg_obs_kind;
 
@@ -50,10 +59,16 @@ typedef struct kg_obs {
 	char *text;           /* reason text, client state, ... */
 	kg_reason reason;
 	kg_proto proto;       /* the protocol the client reports, when it does */
-	int32_t generation;   /* -1 unknown */
+	uint8_t gtype;        /* kg_group_type the source knows the group is (UNKNOWN: not said) */
+	uint8_t mtype;        /* kg_mtype: the member's protocol in a consumer group (UNKNOWN: not said) */
+	uint8_t mstate;       /* kg_mstate (MEMBER_EPOCH; UNKNOWN: not said) */
+	int32_t generation;   /* -1 unknown (KIP-848 kinds: the epoch) */
+	int32_t prev_epoch;   /* MEMBER_EPOCH: the member's previous epoch, -1 unknown */
 	int32_t nmembers;     /* -1 unknown */
 	kg_tp *parts;         /* owned, sorted */
 	int nparts;
+	kg_tp *pending;       /* MEMBER_EPOCH: partitions pending revocation (owned, sorted) */
+	int npending;
 	/* settings a trace carried (-1 unknown) */
 	int64_t session_timeout_ms;
 	int64_t max_poll_ms;
@@ -83,6 +98,8 @@ void obs_member(kg_obs *o, const char *member_id, const char *client_id,
 void obs_text(kg_obs *o, const char *text);
 /* Set the partitions (copies, sorts). */
 void obs_parts(kg_obs *o, const kg_tp *v, int n);
+/* Set the partitions pending revocation (copies, sorts). */
+void obs_pending(kg_obs *o, const kg_tp *v, int n);
 /* Machine name of a kind: "revoked", "assigned", ... */
 const char *obs_kind_name(kg_obs_kind k);
 /* Parse obs_kind_name() back; -1 when unknown. */

@@ -12,6 +12,9 @@
  *                                  what was known
  *   the parts     tracker_lanes.c  members and lanes: lookups, joins,
  *                                  leaves, a lane per consumer
+ *                 tracker_kip.c    KIP-848 consumer groups: epochs,
+ *                                  members' epochs and targets, the
+ *                                  consumer protocol's episodes
  *                 tracker_episode.c  episodes and rounds: triggers, rounds,
  *                                  revokes and assignments, costs, moves
  *                 tracker_progress.c progress: verdict events, frozen
@@ -25,11 +28,11 @@
  * Calls go down only: the fold calls any part; lanes tells episodes and
  * liveness of joins and leaves; lanes, progress and annotate ask episodes;
  * all of them ask liveness; everything stands on tracker_base.c, which
- * calls none.  No part calls the fold, and parts on one floor (lanes,
+ * calls none.  No part calls the fold, and parts on one floor (lanes, kip,
  * progress, annotate) do not call each other:
  *
  *      fold:  tracker.c -> tracker_obs.c, tracker_poll.c
- *      lanes   progress   annotate
+ *      lanes   kip   progress   annotate
  *          episodes
  *          liveness
  *      base
@@ -58,6 +61,8 @@ typedef struct tk_epbook tk_epbook;       /* episode numbers, log-only groups (t
 typedef struct tk_prog tk_prog;           /* the progress rules' state (tracker_progress.c) */
 typedef struct tk_resume tk_resume;       /* a group's moved partitions, watched (tracker_progress.c) */
 typedef struct tk_polled tk_polled;       /* what the polled picture keeps of a group (tracker_poll.c) */
+typedef struct tk_kgroup tk_kgroup;       /* a consumer group's epochs (tracker_kip.c) */
+typedef struct tk_kmember tk_kmember;     /* a KIP-848 member's epoch, state, type, target (tracker_kip.c) */
 
 /* One member id as the tracker saw it. */
 typedef struct tmember {
@@ -91,6 +96,7 @@ typedef struct tmember {
 	int64_t away_since;  /* static member closed without LeaveGroup */
 	tk_epmember *eps;    /* its part in the open episode (tracker_episode.c) */
 	tk_live *live;       /* its signs of life (tracker_live.c) */
+	tk_kmember *km;      /* KIP-848: its epoch, state, type, target (tracker_kip.c) */
 } tmember;
 
 /* One group as the tracker knows it. */
@@ -118,6 +124,8 @@ typedef struct tgroup {
 	tk_epgroup *eps;     /* its episodes and rounds (tracker_episode.c) */
 	tk_resume *res;      /* its moved partitions watched until their new owner commits (tracker_progress.c), NULL before */
 	tk_polled *pl;       /* what its descriptions left (tracker_poll.c), NULL before the first */
+	tk_kgroup *kg;       /* KIP-848: its epochs (tracker_kip.c) */
+	int32_t step_epoch;  /* KIP-848: the member epoch of the step being recorded (its events carry it), -1 none */
 } tgroup;
 
 struct kg_tracker {

@@ -19,6 +19,7 @@
 
 #include "model/tracker_episode.h"
 #include "model/tracker_int.h"
+#include "model/tracker_kip.h"
 #include "model/tracker_lanes.h"
 #include "model/tracker_live.h"
 
@@ -156,6 +157,7 @@ tk_member_free(tmember *m)
 	free(m->gone_asg);
 	tk_live_free(m->live);
 	tk_epmember_free(m->eps);
+	tk_kmember_free(m->km);
 	free(m);
 }
 
@@ -173,6 +175,7 @@ tk_add_member(kg_tracker *t, tgroup *g, const char *member_id, const char *clien
 	m->present = true;
 	m->live = tk_live_new();
 	m->eps = tk_epmember_new();
+	m->km = tk_kmember_new();
 	m->lane = assign_lane(t, g, m, now);
 	util_grow(&g->m, &g->cm, g->nm + 1, sizeof *g->m);
 	g->m[g->nm++] = m;

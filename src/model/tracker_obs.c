@@ -26,6 +26,7 @@
 #include "model/tracker_episode.h"
 #include "model/tracker_fold.h"
 #include "model/tracker_int.h"
+#include "model/tracker_kip.h"
 #include "model/tracker_lanes.h"
 #include "model/tracker_live.h"
 
@@ -486,18 +487,36 @@ obs_stabilized(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 	g->eps->await_log_sync = false;
 }
 
-/* KIP-848: the group epoch was bumped, a round begun and ended in one step. */
+/* KIP-848: the group epoch was bumped (tracker_kip.c). */
 static void
 obs_epoch(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 {
-	int64_t time = o->time_us;
 	(void)m;
-	tk_next_round(t, g, time, KG_EVID_EXACT);
-	tk_ensure_episode(t, g, time, o->text ? o->text : "group epoch bumped", KG_EVID_EXACT);
-	g->ep->evidence = KG_EVID_EXACT;
-	g->eps->ep_stabilized = true;
-	g->eps->last_rebal_obs = time;
-	tk_round_synced_at(t, g, time, true);
+	tk_kip_group_epoch(t, g, o);
+}
+
+/* KIP-848: a target assignment computed for an epoch. */
+static void
+obs_target_epoch(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
+{
+	(void)m;
+	tk_kip_target_epoch(t, g, o);
+}
+
+/* KIP-848: a member's target assignment. */
+static void
+obs_target(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
+{
+	tk_kip_target(t, g, m, o);
+}
+
+/* KIP-848: a member's current assignment at its epoch. */
+static void
+obs_member_epoch(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
+{
+	if (m != NULL && !m->present && o->nparts > 0)
+		return; /* a record of a member that left: history */
+	tk_kip_member_epoch(t, g, m, o);
 }
 
 /* A heartbeat answered. */
@@ -586,6 +605,9 @@ static const obs_rule obs_rules[KG_OBS_COUNT] = {
 	[KG_OBS_CLIENT_STATE] = { obs_metrics, MEMBER_FIND, OBS_BY_CLIENT },
 	[KG_OBS_SILENT] = { obs_silent, MEMBER_FIND, OBS_BY_CLIENT },
 	[KG_OBS_REPROCESSED] = { obs_reprocessed, MEMBER_FIND, 0 },
+	[KG_OBS_TARGET_EPOCH] = { obs_target_epoch, MEMBER_NONE, 0 },
+	[KG_OBS_TARGET] = { obs_target, MEMBER_LOG, 0 },
+	[KG_OBS_MEMBER_EPOCH] = { obs_member_epoch, MEMBER_LOG, 0 },
 };
 
 /* The row of a kind (an unknown kind has none: only the shared part applies). */
@@ -671,6 +693,7 @@ tk_apply_obs(kg_tracker *t, kg_obs *o)
 	} else if (r->member != MEMBER_NONE) {
 		m = obs_tmember(t, g, o, r->member == MEMBER_LOG && !g->seen && o->member_id != NULL);
 	}
+	tk_kip_facts(g, m, o);
 	if (r->fn != NULL)
 		r->fn(t, g, m, o);
 	if (g->ep != NULL && (r->flags & OBS_CALLBACK))

@@ -26,6 +26,7 @@
 #include "model/tracker_episode.h"
 #include "model/tracker_fold.h"
 #include "model/tracker_int.h"
+#include "model/tracker_kip.h"
 #include "model/tracker_lanes.h"
 
 #define ORPHAN_REPORT_DELAY (5LL * 1000000) /* outside a rebalance, orphans this old are reported */
@@ -184,10 +185,13 @@ poll_no_news(tgroup *g, const kg_group *G, bool first)
 			g->lag = G->lag;
 		return true;
 	}
-	if (G->traced) {
+	if (G->traced || G->members_unknown) {
+		/* a consumer group an old librdkafka cannot describe is known to exist, its members are not */
 		g->present = true;
 		if (G->proto != KG_PROTO_UNKNOWN)
 			g->proto = G->proto;
+		if (G->lag >= 0)
+			g->lag = G->lag;
 		return true;
 	}
 	return false;
@@ -643,12 +647,17 @@ tk_apply_group(kg_tracker *t, tgroup *g, kg_group *G, int64_t T)
 	drop_stale(&c, G);
 	poll_group_facts(&c);
 	poll_membership(&c);
-	poll_evidence(&c);
-	if (c.g->ep != NULL && !G->exact)
-		poll_rounds(&c);
-	poll_truth(&c);
-	poll_orphans(&c);
-	poll_close(&c);
+	if (tk_kip_is_consumer(c.g, G) && !G->exact) {
+		/* KIP-848: no rounds, members reconcile to their targets (tracker_kip.c) */
+		tk_kip_poll(t, c.g, G, T, c.first, c.nj > 0 || c.nleft > 0);
+	} else {
+		poll_evidence(&c);
+		if (c.g->ep != NULL && !G->exact)
+			poll_rounds(&c);
+		poll_truth(&c);
+		poll_orphans(&c);
+		poll_close(&c);
+	}
 	poll_gap(t, G, before, first);
 	if (G->lag >= 0) {
 		history_add_lag(t->h, c.g->id, T, G->lag);

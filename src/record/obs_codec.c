@@ -36,28 +36,53 @@ typedef enum obs_type {
 	T_I32,    /* int32, -1 unknown */
 	T_I64,    /* int64, -1 unknown */
 	T_RATE,   /* double per second, -1 unknown */
-	T_PARTS,  /* the partition set (parts, nparts) */
+	T_PARTS,  /* a partition set: the kg_tp pointer at off, its count at noff */
+	T_ENUM,   /* a uint8_t enum by its machine name (the field's name()); 0 unknown */
 	T_COUNT
 } obs_type;
 
 static const char *const type_names[T_COUNT] = {
 	[T_KIND] = "kind",       [T_TIME] = "time",       [T_GROUP] = "group",   [T_SOURCE] = "string",
 	[T_STR] = "string",      [T_REASON] = "reason",   [T_PROTO] = "protocol", [T_I32] = "integer",
-	[T_I64] = "integer",     [T_RATE] = "number",     [T_PARTS] = "partitions",
+	[T_I64] = "integer",     [T_RATE] = "number",     [T_PARTS] = "partitions", [T_ENUM] = "name",
 };
 
 typedef enum obs_fid {
 	F_KIND, F_TIME, F_GROUP, F_SOURCE, F_MEMBER, F_CLIENT, F_INSTANCE, F_HOST, F_TEXT, F_REASON, F_PROTO,
 	F_GENERATION, F_NMEMBERS, F_SESSION, F_MAX_POLL, F_HB_AGE, F_POLL_GAP, F_POLL_GAP_MAX, F_LAT_AVG,
-	F_LAT_MAX, F_REB_TOTAL, F_FAILED, F_ASSIGNED, F_VALUE, F_HB_RATE, F_PARTS, F_COUNT
+	F_LAT_MAX, F_REB_TOTAL, F_FAILED, F_ASSIGNED, F_VALUE, F_HB_RATE, F_PARTS, F_GTYPE, F_MTYPE, F_MSTATE,
+	F_PREV_EPOCH, F_PENDING, F_COUNT
 } obs_fid;
 
 typedef struct field {
 	const char *key[OBS_SCHEMA_COUNT]; /* recording, trace (NULL: not in it) */
 	obs_type type;
 	size_t off;                        /* where it lives in a kg_obs */
-	int64_t lo, hi;                    /* integers: the bounds of a trace's value */
+	int64_t lo, hi;                    /* integers: the bounds of a trace's value; T_ENUM: hi its count */
+	size_t noff;                       /* T_PARTS: where its count lives */
+	const char *(*name)(int);          /* T_ENUM: its machine names */
 } field;
+
+/* The machine names of the enums observations carry, by index. */
+static const char *
+gtype_name_at(int i)
+{
+	return gtype_key((kg_group_type)i);
+}
+
+/* Member types by index. */
+static const char *
+mtype_name_at(int i)
+{
+	return mtype_key((kg_mtype)i);
+}
+
+/* Member states by index. */
+static const char *
+mstate_name_at(int i)
+{
+	return mstate_key((kg_mstate)i);
+}
 
 #define AT(m) offsetof(kg_obs, m)
 #define SETTING (INT64_C(1) << 40) /* milliseconds of a setting */
@@ -92,7 +117,12 @@ static const field fields[F_COUNT] = {
 	[F_ASSIGNED] = { { "assigned_count", "assigned_count" }, T_I64, AT(assigned_count), -1, METRIC },
 	[F_VALUE] = { { "value", "value" }, T_I64, AT(value), -METRIC, METRIC },
 	[F_HB_RATE] = { { "hb_rate", "heartbeat_rate" }, T_RATE, AT(hb_rate), 0, 0 },
-	[F_PARTS] = { { "partitions", "partitions" }, T_PARTS, AT(parts), 0, 0 },
+	[F_PARTS] = { { "partitions", "partitions" }, T_PARTS, AT(parts), 0, 0, AT(nparts), NULL },
+	[F_GTYPE] = { { "group_type", "group_type" }, T_ENUM, AT(gtype), 0, KG_GTYPE_COUNT, 0, gtype_name_at },
+	[F_MTYPE] = { { "member_type", "member_type" }, T_ENUM, AT(mtype), 0, KG_MTYPE_COUNT, 0, mtype_name_at },
+	[F_MSTATE] = { { "member_state", "member_state" }, T_ENUM, AT(mstate), 0, KG_MSTATE_COUNT, 0, mstate_name_at },
+	[F_PREV_EPOCH] = { { "prev_epoch", "previous_epoch" }, T_I32, AT(prev_epoch), -1, INT32_MAX, 0, NULL },
+	[F_PENDING] = { { "pending", "pending_revocation" }, T_PARTS, AT(pending), 0, 0, AT(npending), NULL },
 };
 
 typedef struct schema {
@@ -109,11 +139,12 @@ static const schema schemas[OBS_SCHEMA_COUNT] = {
 			    { F_KIND, F_TIME, F_GROUP, F_SOURCE, F_MEMBER, F_CLIENT, F_INSTANCE, F_HOST, F_TEXT,
 			      F_REASON, F_PROTO, F_GENERATION, F_NMEMBERS, F_SESSION, F_MAX_POLL, F_HB_AGE, F_POLL_GAP,
 			      F_POLL_GAP_MAX, F_LAT_AVG, F_LAT_MAX, F_REB_TOTAL, F_FAILED, F_ASSIGNED, F_VALUE, F_HB_RATE,
-			      F_PARTS } },
+			      F_PARTS, F_GTYPE, F_MTYPE, F_MSTATE, F_PREV_EPOCH, F_PENDING } },
 	[OBS_TRACE] = { "v", KG_JSONL_VERSION, false, true, F_COUNT - 1,
 			{ F_TIME, F_KIND, F_GROUP, F_MEMBER, F_CLIENT, F_INSTANCE, F_HOST, F_PROTO, F_REASON, F_TEXT,
 			  F_GENERATION, F_NMEMBERS, F_PARTS, F_SESSION, F_MAX_POLL, F_HB_AGE, F_HB_RATE, F_POLL_GAP,
-			  F_POLL_GAP_MAX, F_LAT_AVG, F_LAT_MAX, F_REB_TOTAL, F_FAILED, F_ASSIGNED, F_VALUE } },
+			  F_POLL_GAP_MAX, F_LAT_AVG, F_LAT_MAX, F_REB_TOTAL, F_FAILED, F_ASSIGNED, F_VALUE, F_GTYPE,
+			  F_MTYPE, F_MSTATE, F_PREV_EPOCH, F_PENDING } },
 };
 
 /* The member of o a field lives in. */
@@ -166,7 +197,9 @@ known(const kg_obs *o, const field *f, const schema *s)
 		x = *CFIELD(o, f, double);
 		return s->foreign ? x >= 0 && x <= 9e12 : x != -1.0;
 	case T_PARTS:
-		return o->nparts > 0 && o->parts != NULL;
+		return *CFIELD(o, f, kg_tp *) != NULL && *(const int *)(const void *)((const char *)o + f->noff) > 0;
+	case T_ENUM:
+		return *CFIELD(o, f, uint8_t) != 0;
 	default:
 		return true;
 	}
@@ -208,7 +241,10 @@ put_value(sbuf *b, const kg_obs *o, const field *f, const schema *s)
 		put_rate(b, *CFIELD(o, f, double), !s->foreign);
 		break;
 	case T_PARTS:
-		json_put_set(b, o->parts, o->nparts);
+		json_put_set(b, *CFIELD(o, f, kg_tp *), *(const int *)(const void *)((const char *)o + f->noff));
+		break;
+	case T_ENUM:
+		sbuf_add_json_str(b, f->name(*CFIELD(o, f, uint8_t)));
 		break;
 	default:
 		break;
@@ -373,11 +409,21 @@ decode(kg_obs *o, const field *f, const cJSON *v, bool foreign, const char *what
 		return 0;
 	case T_RATE:
 		return get_rate(v, foreign, FIELD(o, f, double)) ? 0 : -1;
-	case T_PARTS:
-		free(o->parts);
-		o->parts = NULL;
-		o->nparts = 0;
-		return json_get_set(v, foreign, &o->parts, &o->nparts, what, err, errsz);
+	case T_PARTS: {
+		kg_tp **set = FIELD(o, f, kg_tp *);
+		int *n = (int *)(void *)((char *)o + f->noff);
+		free(*set);
+		*set = NULL;
+		*n = 0;
+		return json_get_set(v, foreign, set, n, what, err, errsz);
+	}
+	case T_ENUM:
+		/* a name this kgtop does not know is unknown, not an error: newer writers may add names */
+		x = json_get_enum(v, (int)f->hi, f->name);
+		if (!cJSON_IsString(v))
+			return -1;
+		*FIELD(o, f, uint8_t) = (uint8_t)(x > 0 ? x : 0);
+		return 0;
 	default:
 		return -1;
 	}
