@@ -125,13 +125,15 @@ set_tp(kg_tp **dst, int *dn, const kg_tp *v, int n)
 void
 tk_kip_facts(tgroup *g, tmember *m, const kg_obs *o)
 {
+	bool kip_kind = o->kind == KG_OBS_EPOCH || o->kind == KG_OBS_TARGET_EPOCH || o->kind == KG_OBS_TARGET ||
+			o->kind == KG_OBS_MEMBER_EPOCH;
 	if (o->gtype != KG_GTYPE_UNKNOWN)
 		g->kg->gtype = o->gtype;
-	if (o->gtype == KG_GTYPE_CONSUMER || o->kind == KG_OBS_EPOCH || o->kind == KG_OBS_TARGET_EPOCH ||
-	    o->kind == KG_OBS_TARGET || o->kind == KG_OBS_MEMBER_EPOCH) {
+	/* an epoch of a group not said otherwise is a consumer group's (share and streams groups have epochs too) */
+	if (kip_kind && g->kg->gtype == KG_GTYPE_UNKNOWN)
 		g->kg->gtype = KG_GTYPE_CONSUMER;
+	if (g->kg->gtype == KG_GTYPE_CONSUMER && (o->gtype == KG_GTYPE_CONSUMER || kip_kind))
 		g->proto = KG_PROTO_CONSUMER;
-	}
 	if (m != NULL && o->mtype != KG_MTYPE_UNKNOWN)
 		m->km->mtype = o->mtype;
 }
@@ -170,6 +172,8 @@ tk_kip_group_epoch(kg_tracker *t, tgroup *g, const kg_obs *o)
 	epoch_set(&g->kg->group_epoch, o);
 	if (o->generation >= 0 && was >= 0 && o->generation <= was)
 		return; /* a record read again, or a slower stream's older line */
+	if (g->kg->gtype == KG_GTYPE_SHARE || g->kg->gtype == KG_GTYPE_STREAMS)
+		return; /* their epochs are told; what a rebalance of theirs costs is not this protocol's */
 	snprintf(why, sizeof why, "group epoch bumped");
 	kip_open(t, g, o->time_us, why, KG_EVID_EXACT);
 	if (!g->seen) {
@@ -193,7 +197,8 @@ tk_kip_target_epoch(kg_tracker *t, tgroup *g, const kg_obs *o)
 	epoch_set(&g->kg->assignment_epoch, o);
 	/* a target for an epoch whose bump was not seen: the bump's episode (a target of a seen bump is its episode's) */
 	if (g->ep == NULL && o->generation >= 0 && (was < 0 || o->generation > was) &&
-	    o->generation > g->kg->group_epoch.value) {
+	    o->generation > g->kg->group_epoch.value && g->kg->gtype != KG_GTYPE_SHARE &&
+	    g->kg->gtype != KG_GTYPE_STREAMS) {
 		char why[64];
 		snprintf(why, sizeof why, "target assignment epoch %d", (int)o->generation);
 		kip_open(t, g, o->time_us, why, KG_EVID_EXACT);

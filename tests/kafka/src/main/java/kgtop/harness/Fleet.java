@@ -53,6 +53,8 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  *   produce TOPIC COUNT [ts=EPOCH_MS] [step=MS] [partition=P]   COUNT records per partition, timestamps ts + i*step
  *   join NAME group=G topic=T [protocol=classic|consumer] [assignor=range|roundrobin|sticky|cooperative-sticky|uniform]
  *        [instance=ID] [session=MS] [heartbeat=MS] [poll=MS] [commit=sync|auto|none] [jvm=child]
+ *   join NAME group=G topic=T protocol=share|streams   a share group's consumer (KIP-932), a streams group's
+ *        application (KIP-1071): OtherMember.java; leave NAME closes it
  *   leave NAME      close(): LeaveGroup, as an application that stops
  *   crash NAME      the consumer dies: its thread ends without LeaveGroup, no callback, no commit, no heartbeat
  *   stall NAME      stop calling poll() (the heartbeat goes on until max.poll.interval.ms); resume NAME
@@ -155,6 +157,10 @@ public final class Fleet {
                 produce(pos.get(0), Integer.parseInt(pos.get(1)), o);
                 break;
             case "join": {
+                if (OtherMember.handles(o)) {
+                    OtherMember.start(pos.get(0), o);
+                    break;
+                }
                 if ("child".equals(o.get("jvm"))) {
                     Child ch = new Child(pos.get(0), String.join(" ", w).replace(" jvm=child", ""));
                     CHILDREN.put(ch.name, ch);
@@ -214,6 +220,10 @@ public final class Fleet {
                 }
                 break;
             case "leave":
+                if (OtherMember.stop(pos.get(0))) {
+                    break;
+                }
+                // fall through: a consumer of this JVM or a child's
             case "crash":
             case "stall":
             case "resume":
