@@ -203,10 +203,14 @@ count_cell(groupcol_cell *c, int64_t v, int width)
 	cell_text(c, GROUPCOL_NORMAL, "%s", compact);
 }
 
-/* MEMB: members. */
+/* MEMB: members; not known when the source cannot say (its note says why). */
 static void
 members_cell(const groupcol_facts *f, int width, groupcol_cell *c)
 {
+	if (f->g->members_unknown && !f->past && f->nmembers == 0) {
+		cell_text(c, GROUPCOL_DIM, "%s", width > 0 ? "?" : "not known");
+		return;
+	}
 	count_cell(c, f->nmembers, width);
 }
 
