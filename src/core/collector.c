@@ -274,6 +274,7 @@ tick(kg_collector *c, int64_t now)
 			c->taps[i].before(c->taps[i].arg, &q, snap);
 	}
 	tracker_apply(c->tracker, &q, snap, &ev);
+	history_add_verdicts(tracker_history(c->tracker), snap); /* so that scrubbing back shows them */
 	t2 = util_mono_us();
 	log_msg(KG_LOG_DEBUG, "collector: snapshot %llu of %d groups built in %.1f ms, derived in %.1f ms (%zu events)",
 		(unsigned long long)c->seq + 1, snap->ngroups, (double)(t1 - t0) / 1000.0, (double)(t2 - t1) / 1000.0,

@@ -465,7 +465,7 @@ static const opt_def table[] = {
 	  DURATION(warn_time_lag_us, SEC, 0, NULL), CLI_ONLY },
 	{ "crit-time-lag", 0, required_argument, "DURATION", "--check: CRITICAL from this time lag", DURATION(crit_time_lag_us, SEC, 0, NULL),
 	  CLI_ONLY },
-	{ "theme", 0, required_argument, "NAME", "colour theme: default, light, mono, high-contrast, or a file's name", STRING(theme) },
+	{ "theme", 0, required_argument, "NAME", "colour theme: default, light, mono, high-contrast, a theme's name, or a theme file's path (with a /)", STRING(theme) },
 	{ "no-color", 0, no_argument, NULL, "no colours (also when $NO_COLOR is set)", FLAG(no_color) },
 	{ "ascii", 0, no_argument, NULL, "ASCII glyphs only (automatic when the locale is not UTF-8)", FLAG(ascii) },
 	{ "no-mouse", 0, no_argument, NULL, "leave the mouse to the terminal (to select text); else a click selects, the wheel scrolls", FLAG(no_mouse) },
@@ -836,9 +836,10 @@ options_usage(void)
 	       "commits an offset.  It needs Describe on the cluster, on the groups and\n"
 	       "on the topics it shows.\n\n"
 	       "Keys (htop's, less's, k9s's): F1 or ? help, F10 or q quit, up/down select,\n"
-	       "Enter a group's view alone and Esc back, Tab or 1-4 views, F3 or / search\n"
-	       "(n N), F4 or \\ filter, F6 or s sort (S reverses), p pause, left/right\n"
-	       "scrub.  See kgtop(1), kgtop-trace(5), kgtop-record(5).\n"
+	       "g/G top/bottom, Enter a group's view alone and Esc back, Tab or 1-5 the\n"
+	       "views (o grid, t timeline, h health, e events, L lag), F3 or / search\n"
+	       "(n N), F4 or \\ filter, F6 sort menu, s next order (S reverses), p pause,\n"
+	       "left/right scrub.  See kgtop(1), kgtop-trace(5), kgtop-record(5).\n"
 	       "Exit status: 0 ok, 1 cluster or runtime error, 2 usage error; --check: 0 OK,\n"
 	       "1 WARNING, 2 CRITICAL, 3 UNKNOWN (a usage error too).\n");
 }

@@ -87,7 +87,7 @@ static const char *const kind_keys[KG_EV_COUNT] = {
 	[KG_EV_REBALANCE_END] = "rebalance_end",
 	[KG_EV_REVOKED] = "revoked",
 	[KG_EV_ASSIGNED] = "assigned",
-	[KG_EV_LOST] = "lost",
+	[KG_EV_LOST] = "taken",
 	[KG_EV_ORPHANED] = "orphaned",
 	[KG_EV_STORM_BEGIN] = "storm_begin",
 	[KG_EV_STORM_END] = "storm_end",
@@ -314,7 +314,7 @@ event_fmt_span(char *buf, size_t n, kg_span d, bool ascii)
 	snprintf(buf, n, "%s-%s", a, b);
 }
 
-/* An amount of n units times microseconds: "3.0s" for one, "7.8 member-s" for more, within bounds. */
+/* An amount of n units times microseconds, within bounds, in its unit however many: "3.0 partition-s", "7.8 member-s". */
 void
 event_fmt_amount(sbuf *out, kg_span v, int n, const char *unit, bool ascii)
 {
@@ -326,10 +326,8 @@ event_fmt_amount(sbuf *out, kg_span v, int n, const char *unit, bool ascii)
 		sbuf_addf(out, "%s%.1f", ascii ? "<=" : "\u2264", (double)v.max / 1e6);
 	else
 		sbuf_addf(out, "%.1f-%.1f", (double)v.min / 1e6, (double)v.max / 1e6);
-	if (n == 1)
-		sbuf_addc(out, 's');
-	else
-		sbuf_addf(out, " %s-s", unit);
+	(void)n; /* one unit for one idea: a partition's 3.0 s are 3.0 partition-s beside another group's */
+	sbuf_addf(out, " %s-s", unit);
 }
 
 /* What an episode cost, in words. */
@@ -425,12 +423,13 @@ fmt_assigned(const kg_event *e, sbuf *out)
 	add_evidence(e, out);
 }
 
-/* "consumer-b lost [2 3] (...)". */
+/* "consumer-b had [2 3] taken (...)": taken in a rebalance without its revoke ("lost" is only the verdict's). */
 static void
 fmt_lost(const kg_event *e, sbuf *out)
 {
-	sbuf_addf(out, "%s lost ", event_who(e));
+	sbuf_addf(out, "%s had ", event_who(e));
 	tp_format(out, e->parts, e->nparts, e->single_topic);
+	sbuf_adds(out, " taken");
 	add_reason(e, out);
 }
 

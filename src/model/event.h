@@ -40,7 +40,7 @@ typedef enum kg_event_kind {
 	KG_EV_REBALANCE_END,    /* duration, rounds, generation, lag cost */
 	KG_EV_REVOKED,          /* parts of before; cls says full or incremental */
 	KG_EV_ASSIGNED,
-	KG_EV_LOST,             /* assignment lost without a revoke (kicked out) */
+	KG_EV_LOST,             /* partitions taken without a revoke (kicked out; librdkafka's lost assignment): "taken" */
 	KG_EV_ORPHANED,         /* parts have no owner in a stable group */
 	KG_EV_STORM_BEGIN,
 	KG_EV_STORM_END,
@@ -125,9 +125,10 @@ void event_format(const kg_event *e, sbuf *out);
  */
 void event_fmt_span(char *buf, size_t n, kg_span d, bool ascii);
 /*
- * An amount of n units (members, partitions) times microseconds, as
- * seconds: "3.0s" for one, "7.8 member-s" for more; within bounds
- * ("<=2.0", "1.5-2.0", ">=1.0") when not measured.
+ * An amount of n units (members, partitions) times microseconds, in that
+ * unit however many there are ("3.0 partition-s" for one too, so two
+ * groups' figures read alike); within bounds ("<=2.0", "1.5-2.0", ">=1.0")
+ * when not measured.
  */
 void event_fmt_amount(sbuf *out, kg_span v, int n, const char *unit, bool ascii);
 /*

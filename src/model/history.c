@@ -2,7 +2,7 @@
  * history.c: per-group rings of lanes, samples, episodes, lag and events.
  *
  * Every group has one hgroup, indexed by its interned id.  Samples,
- * episodes and lag points are vectors ordered by time; trimming drops the
+ * episodes, lag points and verdict changes are vectors ordered by time; trimming drops the
  * front (compacted with memmove, amortised over many appends).  Events are
  * a bounded ring per group plus one cluster-wide ring.  The lock is held
  * by the tracker for a whole apply and by readers only while they copy.
@@ -40,6 +40,8 @@ typedef struct hgroup {
 	size_t nepisodes, cepisodes;
 	int64_t *lag_t, *lag_v;
 	size_t nlag, clag;
+	kg_verdict_point *vp;   /* the group's verdict, a point where it changed */
+	size_t nvp, cvp;
 	evring events;
 } hgroup;
 
@@ -123,6 +125,7 @@ history_free(kg_history *h)
 		free(g->episodes);
 		free(g->lag_t);
 		free(g->lag_v);
+		free(g->vp);
 		evring_free(&g->events);
 		free(g);
 	}
@@ -461,6 +464,56 @@ history_add_lag(kg_history *h, int32_t group, int64_t t_us, int64_t lag)
 	g->nlag++;
 }
 
+/* A group's verdict at t: a new point where it changed (every change is kept, so the past is exact). */
+static void
+verdict_add(hgroup *g, int64_t t_us, uint8_t verdict)
+{
+	if (g->nvp > 0 && g->vp[g->nvp - 1].verdict == verdict)
+		return;
+	if (g->nvp >= g->cvp)
+		util_grow(&g->vp, &g->cvp, g->nvp + 1, sizeof *g->vp);
+	g->vp[g->nvp++] = (kg_verdict_point){ t_us, verdict };
+}
+
+/* Note every group's verdict of a snapshot. */
+void
+history_add_verdicts(kg_history *h, const kg_snapshot *snap)
+{
+	int i;
+	history_lock(h);
+	for (i = 0; snap != NULL && i < snap->ngroups; i++) {
+		const kg_group *G = &snap->groups[i];
+		hgroup *g = hgroup_get(h, G->id, G->verdict != KG_VERDICT_NONE);
+		if (g != NULL)
+			verdict_add(g, snap->time_us, G->verdict);
+	}
+	history_unlock(h);
+}
+
+/* The verdict point in effect at t. */
+bool
+history_verdict_at(kg_history *h, int32_t group, int64_t t_us, kg_verdict_point *out)
+{
+	hgroup *g;
+	size_t lo = 0, hi;
+	bool found = false;
+	history_lock(h);
+	g = hgroup_get(h, group, false);
+	hi = g != NULL ? g->nvp : 0;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (g->vp[mid].time_us <= t_us) {
+			*out = g->vp[mid];
+			found = true;
+			lo = mid + 1;
+		} else {
+			hi = mid;
+		}
+	}
+	history_unlock(h);
+	return found;
+}
+
 /* -------------------------------------------------------------- events */
 
 /* Push onto a ring that grows up to max, then drops the oldest. */
@@ -568,6 +621,13 @@ history_trim(kg_history *h, int64_t now_us)
 			memmove(g->lag_t, g->lag_t + k, (g->nlag - k) * sizeof *g->lag_t);
 			memmove(g->lag_v, g->lag_v + k, (g->nlag - k) * sizeof *g->lag_v);
 			g->nlag -= k;
+		}
+		/* keep the last verdict point before the cutoff: it is in effect there */
+		for (k = 0; k + 1 < g->nvp && g->vp[k + 1].time_us <= cutoff; k++)
+			;
+		if (k > 0) {
+			memmove(g->vp, g->vp + k, (g->nvp - k) * sizeof *g->vp);
+			g->nvp -= k;
 		}
 		evring_trim(&g->events, cutoff);
 	}
@@ -761,7 +821,8 @@ history_bytes(kg_history *h)
 		if (g == NULL)
 			continue;
 		total += sizeof *g + g->clanes * sizeof *g->lanes + g->csamples * sizeof *g->samples +
-			 g->cepisodes * sizeof *g->episodes + g->clag * 16 + g->events.cap * sizeof *g->events.v;
+			 g->cepisodes * sizeof *g->episodes + g->clag * 16 + g->cvp * sizeof *g->vp +
+			 g->events.cap * sizeof *g->events.v;
 		for (k = 0; k < g->nsamples; k++) {
 			const kg_sample *s = &g->samples[k];
 			total += (size_t)s->nlanes * 3 + (size_t)s->nparts * (sizeof(kg_tp) + 3);

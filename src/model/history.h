@@ -12,6 +12,8 @@
  *    status and each partition's owner;
  *  - rebalance episodes, with per-member revoked / assigned sets;
  *  - lag points, thinned to at most ~600 per window;
+ *  - verdict points: the group's progress verdict, at each change, so
+ *    scrubbing back shows the verdict the group had then;
  *  - events.
  * Everything older than the window (default one hour) is dropped.
  */
@@ -119,6 +121,12 @@ typedef struct kg_episode {
 	int nmembers;
 } kg_episode;
 
+/* A group's progress verdict from a time on. */
+typedef struct kg_verdict_point {
+	int64_t time_us;
+	uint8_t verdict;        /* kg_verdict */
+} kg_verdict_point;
+
 /* A copy of one group's history over a window, owned by the caller. */
 typedef struct kg_hview {
 	int32_t group;
@@ -166,6 +174,8 @@ void episodes_free(kg_episode *v, int n);
 int64_t history_next_episode(kg_history *h, int32_t group, int64_t t_us, int dir);
 /* Number of episodes of a group that started in [from_us, to_us). */
 int history_episodes_started(kg_history *h, int32_t group, int64_t from_us, int64_t to_us);
+/* The verdict a group had at t (the point in effect then); false when the history has none. */
+bool history_verdict_at(kg_history *h, int32_t group, int64_t t_us, kg_verdict_point *out);
 /* Bytes held, for benchmarks and the debug view. */
 size_t history_bytes(kg_history *h);
 
@@ -200,6 +210,11 @@ bool history_add_sample(kg_history *h, int32_t group, kg_sample *s);
 kg_episode *history_add_episode(kg_history *h, const kg_episode *e);
 /* Find a stored episode by id, NULL when gone. */
 kg_episode *history_episode(kg_history *h, int32_t group, int64_t id);
+/*
+ * Note each group's verdict as a snapshot has it (the collector, after the
+ * tracker made it; takes the lock itself).
+ */
+void history_add_verdicts(kg_history *h, const kg_snapshot *snap);
 /* Add a lag point (thinned to the window / 600). */
 void history_add_lag(kg_history *h, int32_t group, int64_t t_us, int64_t lag);
 /* Append an event (takes a reference of its own). */

@@ -226,7 +226,7 @@ obs_lost(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 	int64_t time = o->time_us;
 	kg_episode_member *em;
 	kg_event *ev;
-	tk_ensure_episode(t, g, time, "assignment lost", KG_EVID_EXACT);
+	tk_ensure_episode(t, g, time, "partitions taken", KG_EVID_EXACT);
 	g->eps->last_rebal_obs = time;
 	ev = tk_member_event(KG_EV_LOST, time, g, m);
 	if (o->nparts > 0) {

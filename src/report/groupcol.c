@@ -243,20 +243,16 @@ lag_cmp(const kg_group *a, const kg_group *b)
 	return a->lag < b->lag ? 1 : a->lag > b->lag ? -1 : 0;
 }
 
-/* TIME-LAG: the oldest next record any partition waits with ("~" estimated, ">" at least), now only. */
+/* TIME-LAG: the oldest next record any partition waits with ("~" estimated, ">" at least); "-" then (not kept). */
 static void
 tlag_cell(const groupcol_facts *f, int width, groupcol_cell *c)
 {
 	char t[32];
 	(void)width;
-	if (f->past) {
-		cell_text(c, GROUPCOL_DIM, "-"); /* the history keeps no time lag */
-		return;
-	}
-	if (width <= 0 && f->g->tlag_kind == KG_TLAG_NONE)
+	if (width <= 0 && f->tlag_kind == KG_TLAG_NONE)
 		return; /* the report leaves out what is not known */
-	groupcol_fmt_tlag(t, sizeof t, f->g->time_lag_us, (kg_tlag_kind)f->g->tlag_kind);
-	cell_text(c, f->g->tlag_kind == KG_TLAG_NONE ? GROUPCOL_DIM : GROUPCOL_NORMAL, "%s", t);
+	groupcol_fmt_tlag(t, sizeof t, f->time_lag_us, (kg_tlag_kind)f->tlag_kind);
+	cell_text(c, f->tlag_kind == KG_TLAG_NONE ? GROUPCOL_DIM : GROUPCOL_NORMAL, "%s", t);
 }
 
 /* By time lag, the oldest first (not known last). */
@@ -268,9 +264,9 @@ tlag_cmp(const kg_group *a, const kg_group *b)
 }
 
 /*
- * VERDICT: the worst of the partitions' ("STALLED"), now only; the report
- * says since when, how many partitions of each verdict, and the records
- * lost.
+ * VERDICT: the worst of the partitions' ("STALLED"), now or then (the
+ * history's); the report says since when, how many partitions of each
+ * verdict, and the records lost.
  */
 static void
 verdict_cell(const groupcol_facts *f, int width, groupcol_cell *c)
@@ -279,14 +275,12 @@ verdict_cell(const groupcol_facts *f, int width, groupcol_cell *c)
 	char since[32] = "";
 	sbuf b = { 0 };
 	int v, n = 0;
-	if (f->past) {
-		cell_text(c, GROUPCOL_DIM, "-");
-		return;
-	}
-	if (width <= 0 && g->verdict == KG_VERDICT_NONE)
+	if (!f->progress)
+		return; /* scrubbed back before the history had it: nothing to say */
+	if (width <= 0 && f->verdict == KG_VERDICT_NONE)
 		return; /* nothing judged: the report leaves it out */
-	if (width > 0 || g->verdict == KG_VERDICT_NONE) {
-		cell_text(c, groupcol_verdict_style((kg_verdict)g->verdict), "%s", verdict_name((kg_verdict)g->verdict));
+	if (width > 0 || f->verdict == KG_VERDICT_NONE) {
+		cell_text(c, groupcol_verdict_style((kg_verdict)f->verdict), "%s", verdict_name((kg_verdict)f->verdict));
 		return;
 	}
 	sbuf_adds(&b, verdict_name((kg_verdict)g->verdict));
@@ -354,7 +348,9 @@ reb_cmp(const kg_group *a, const kg_group *b)
 static void
 age_flag(const groupcol_facts *f, groupcol_cell *c)
 {
-	int64_t age = f->snap != NULL && f->g->data_time_us > 0 ? f->snap->time_us - f->g->data_time_us : 0;
+	int64_t age = 0;
+	if (f->snap != NULL && f->g->data_time_us > 0)
+		age = f->snap->time_us - f->g->data_time_us + f->extra_age_us;
 	char d[32];
 	if (f->past || f->snap->interval_us <= 0 || age <= 2 * f->snap->interval_us)
 		return;
@@ -507,28 +503,50 @@ error_cell(const groupcol_facts *f, int width, groupcol_cell *c)
 		cell_text(c, GROUPCOL_NORMAL, "%s", f->g->error);
 }
 
-/* The facts, in the order of the list's columns and of the report's lines. */
+/* By name, as people sort them (consumer-2 before consumer-10). */
+static int
+name_cmp(const kg_group *a, const kg_group *b)
+{
+	return util_natcmp(a->name, b->name);
+}
+
+/*
+ * The facts, in the order of the list's columns and of the report's lines
+ * (the sort orders in this order too; the first row is no column: the
+ * list's names, drawn by the list itself).  The list starts worst first:
+ * by verdict, then time lag.  drop: under 80 columns the
+ * list gives columns up in this order, 1 first, until the names fit.
+ */
 const groupcol groupcol_table[] = {
-	{ .title = "STATE", .width = 6, .align = GROUPCOL_FILL, .label = "state", .sort = 2, .sort_name = "state",
-	  .cmp = state_cmp, .cell = state_cell },
+	{ .sort_name = "name", .cmp = name_cmp,
+	  .help = "the group's name (as people sort: consumer-2 before consumer-10)" },
+	{ .title = "STATE", .width = 6, .align = GROUPCOL_FILL, .label = "state", .sort_name = "state",
+	  .cmp = state_cmp, .cell = state_cell,
+	  .help = "the group's state (sorts rebalancing first, storms first)" },
 	{ .label = "type", .cell = type_cell },
-	{ .title = "PROTOCOL", .width = 11, .align = GROUPCOL_LEFT, .label = "assignor", .cell = proto_cell },
+	{ .title = "PROTOCOL", .width = 11, .align = GROUPCOL_LEFT, .drop = 2, .label = "assignor", .cell = proto_cell,
+	  .help = "assignor and protocol (eager, cooperative, consumer) or type" },
 	{ .title = "COORD", .width = 5, .align = GROUPCOL_RIGHT, .optional = true, .label = "coordinator",
-	  .cell = coord_cell },
-	{ .title = "MEMB", .width = 4, .align = GROUPCOL_RIGHT, .label = "members", .cell = members_cell },
-	{ .title = "PARTS", .width = 5, .align = GROUPCOL_RIGHT, .label = "partitions", .joins = true,
-	  .cell = parts_cell },
-	{ .title = "LAG", .width = 7, .align = GROUPCOL_RIGHT, .sign = true, .label = "lag", .joins = true, .sort = 1,
-	  .sort_name = "lag", .cmp = lag_cmp, .cell = lag_cell },
-	{ .title = "TIME-LAG", .width = 8, .align = GROUPCOL_RIGHT, .label = "time lag", .joins = true, .sort = 4,
-	  .sort_name = "time lag", .cmp = tlag_cmp, .cell = tlag_cell },
+	  .cell = coord_cell, .help = "the broker that coordinates the group (where there is room)" },
+	{ .title = "MEMB", .width = 4, .align = GROUPCOL_RIGHT, .drop = 3, .label = "members", .cell = members_cell,
+	  .help = "members of the group" },
+	{ .title = "PARTS", .width = 5, .align = GROUPCOL_RIGHT, .drop = 1, .label = "partitions", .joins = true,
+	  .cell = parts_cell, .help = "partitions the group consumes or has committed offsets for" },
+	{ .title = "LAG", .width = 7, .align = GROUPCOL_RIGHT, .sign = true, .drop = 7, .label = "lag", .joins = true,
+	  .sort_name = "lag", .cmp = lag_cmp, .cell = lag_cell,
+	  .help = "records not yet consumed (log end minus committed offset)" },
+	{ .title = "TIME-LAG", .width = 8, .align = GROUPCOL_RIGHT, .drop = 4, .label = "time lag", .joins = true,
+	  .sort_name = "time lag", .cmp = tlag_cmp, .cell = tlag_cell,
+	  .help = "how old the oldest record waiting is (~ estimated, > at least)" },
 	{ .label = "orphaned", .joins = true, .cell = orphaned_cell },
 	{ .label = "idle members", .joins = true, .cell = idle_cell },
-	{ .title = "VERDICT", .width = 7, .align = GROUPCOL_LEFT, .label = "progress", .sort = 5, .sort_name = "verdict",
-	  .cmp = verdict_cmp, .cell = verdict_cell },
-	{ .title = "REB", .width = 4, .align = GROUPCOL_RIGHT, .sort = 3, .sort_name = "rebalances", .cmp = reb_cmp,
-	  .cell = reb_cell },
-	{ .title = "FLAGS", .width = 11, .align = GROUPCOL_LEFT, .cell = flags_cell },
+	{ .title = "VERDICT", .width = 7, .align = GROUPCOL_LEFT, .drop = 8, .label = "progress",
+	  .sort_name = "verdict", .cmp = verdict_cmp, .sort_default = true, .cell = verdict_cell,
+	  .help = "the worst partition's progress (worst first, then time lag)" },
+	{ .title = "REB", .width = 4, .align = GROUPCOL_RIGHT, .drop = 5, .sort_name = "rebalances", .cmp = reb_cmp,
+	  .cell = reb_cell, .help = "rebalances in the last hour" },
+	{ .title = "FLAGS", .width = 11, .align = GROUPCOL_LEFT, .drop = 6, .cell = flags_cell,
+	  .help = "STORM; rebal while a rebalance is open; the data's age when old" },
 	{ .label = "epochs", .cell = epochs_cell },
 	{ .label = "reconciling", .cell = reconciling_cell },
 	{ .label = "last episode", .cell = last_rebalance_cell },
@@ -551,43 +569,67 @@ groupcol_facts_now(groupcol_facts *f, const kg_snapshot *s, const kg_group *g)
 	f->nparts = g->nparts;
 	f->lag = g->lag;
 	f->rebalances_1h = g->sum.rebalances_1h;
+	f->progress = true;
+	f->verdict = g->verdict;
+	f->tlag_kind = g->tlag_kind;
+	f->time_lag_us = g->time_lag_us;
 }
 
-/* The row of a sort place, NULL for 0 (by name) or none. */
-static const groupcol *
-sort_col(int sort)
+/* True when row i is a sort order. */
+static bool
+is_sort(int i)
+{
+	return i >= 0 && i < groupcol_count && groupcol_table[i].cmp != NULL;
+}
+
+/* The sort order the list starts with. */
+int
+groupcol_sort_default(void)
 {
 	int i;
-	for (i = 0; sort > 0 && i < groupcol_count; i++) {
-		if (groupcol_table[i].sort == sort)
-			return &groupcol_table[i];
+	for (i = 0; i < groupcol_count; i++) {
+		if (is_sort(i) && groupcol_table[i].sort_default)
+			return i;
 	}
-	return NULL;
+	return groupcol_sort_next(-1);
 }
 
-/* Places in the sort cycle. */
+/* The sort order after row (wrapping), in the table's order; -1: the first. */
 int
-groupcol_nsorts(void)
+groupcol_sort_next(int row)
 {
-	int n = 1;
-	while (sort_col(n) != NULL)
-		n++;
-	return n;
+	int k, i;
+	for (k = 1; k <= groupcol_count; k++) {
+		i = ((row < 0 ? -1 : row) + k) % groupcol_count;
+		if (is_sort(i))
+			return i;
+	}
+	return -1;
+}
+
+/* The sort order named name ("lag"), -1 when none is. */
+int
+groupcol_sort_find(const char *name)
+{
+	int i;
+	for (i = 0; name != NULL && i < groupcol_count; i++) {
+		if (is_sort(i) && strcmp(groupcol_table[i].sort_name, name) == 0)
+			return i;
+	}
+	return -1;
 }
 
 /* A sort order's name. */
 const char *
-groupcol_sort_name(int sort)
+groupcol_sort_name(int row)
 {
-	const groupcol *c = sort_col(sort);
-	return c != NULL ? c->sort_name : "name";
+	return is_sort(row) ? groupcol_table[row].sort_name : "name";
 }
 
 /* Compare for a sort order. */
 int
-groupcol_compare(int sort, const kg_group *a, const kg_group *b)
+groupcol_compare(int row, const kg_group *a, const kg_group *b)
 {
-	const groupcol *c = sort_col(sort);
-	int d = c != NULL ? c->cmp(a, b) : 0;
+	int d = is_sort(row) ? groupcol_table[row].cmp(a, b) : 0;
 	return d != 0 ? d : util_natcmp(a->name, b->name);
 }

@@ -10,8 +10,11 @@
  * hint, without curses.  A formatter writes the longest form of the fact
  * that fits the width it is given ("PreparingRebalance" in the report,
  * "Prep" in the list's six columns).  A row without a title is only in
- * the report, one without a label only in the list.  A new column is a
- * row of groupcol.c.
+ * the report, one without a label only in the list (one with neither is
+ * a sort order only: by name).  A row also says when its column gives
+ * way in a narrow list and, for the help, what it means.  The sort
+ * orders are the rows with a comparator, in the table's order.  A new
+ * column is a row of groupcol.c.
  */
 #ifndef KGTOP_REPORT_GROUPCOL_H
 #define KGTOP_REPORT_GROUPCOL_H
@@ -66,6 +69,11 @@ typedef struct groupcol_facts {
 	int nparts;
 	int64_t lag;             /* -1 unknown */
 	int rebalances_1h;
+	bool progress;           /* the verdict is known (past: the history had it then) */
+	uint8_t verdict;         /* kg_verdict */
+	uint8_t tlag_kind;       /* kg_tlag_kind (past: none, the history keeps no time lag) */
+	int64_t time_lag_us;
+	int64_t extra_age_us;    /* how much older than its time the snapshot is (a viewer whose stream stopped) */
 } groupcol_facts;
 
 #define GROUPCOL_SPANS 2
@@ -89,13 +97,15 @@ typedef struct groupcol {
 	groupcol_align align;
 	bool sign;                /* one more column after the text, for the sign */
 	bool optional;            /* only where the list has room to spare */
+	int drop;                 /* under 80 columns: its place in giving way, 1 first; 0: it stays */
 	/* in the --once report; NULL label: not there */
 	const char *label;
 	bool joins;               /* on the line of the label before it */
-	/* sorting (s); 0: not a sort order */
-	int sort;                 /* its place in the cycle after "by name": 1, 2, ... */
+	/* sorting (s, F6); NULL cmp: not a sort order */
 	const char *sort_name;    /* "lag": "sorted by lag" */
 	int (*cmp)(const kg_group *a, const kg_group *b); /* < 0 when a comes first */
+	bool sort_default;        /* the order the list starts with */
+	const char *help;         /* what it means, for the help and the sort menu */
 	/* Write the fact of f into c for width columns (<= 0: no limit, the longest form). */
 	void (*cell)(const groupcol_facts *f, int width, groupcol_cell *c);
 } groupcol;
@@ -105,12 +115,16 @@ extern const int groupcol_count;
 
 /* The facts of g as the snapshot s has them now. */
 void groupcol_facts_now(groupcol_facts *f, const kg_snapshot *s, const kg_group *g);
-/* Places in the sort cycle: by name (0), then each row with a sort place. */
-int groupcol_nsorts(void);
+/* The sort order the list starts with: its row. */
+int groupcol_sort_default(void);
+/* The sort order after row in the table's order, wrapping (-1: the first); -1 when there is none. */
+int groupcol_sort_next(int row);
+/* The sort order named name ("lag"), -1 when none is. */
+int groupcol_sort_find(const char *name);
 /* The name of a sort order: "name", "lag", ... */
-const char *groupcol_sort_name(int sort);
-/* Compare two groups for a sort order (ties, and order 0, by name). */
-int groupcol_compare(int sort, const kg_group *a, const kg_group *b);
+const char *groupcol_sort_name(int row);
+/* Compare two groups for a sort order, a row of the table (ties by name). */
+int groupcol_compare(int row, const kg_group *a, const kg_group *b);
 /* The style of a group state: Stable, rebalancing, or quiet. */
 groupcol_style groupcol_state_style(kg_group_state st);
 /* The style of a protocol: eager, cooperative, or dim when unknown. */

@@ -5,6 +5,8 @@
  * ASCII glyphs of things that can sit side by side stay distinct:
  * consuming '#', partly stopped '+', stopped '.', in flight '~', idle '_',
  * away ':', absent and a grid cell of another member ' ', the time axis '-'.
+ * '^' is only the lag rising ('v' falling): an episode's mark is '@' and the
+ * list's sort mark '*'.
  * The grid's unconsumed partition ('-', ASCII '_') is not its cell of
  * another member ('\u00b7', ASCII ' ').  A steady lag has an arrow in
  * UTF-8 and no mark in ASCII ("41", not "41=", which reads as a sum).
@@ -29,7 +31,7 @@
 	X(G_UP, "\u2191", "^") \
 	X(G_DOWN, "\u2193", "v") \
 	X(G_FLAT, "\u2192", " ") \
-	X(G_EPISODE, "\u25b2", "^") \
+	X(G_EPISODE, "\u25b2", "@") \
 	X(G_HLINE, "\u2500", "-") \
 	X(G_VLINE, "\u2502", "|") \
 	X(G_ELLIPSIS, "\u2026", "~") \

@@ -15,9 +15,13 @@
  * One table holds the keys that are not a view's: each row the keys it
  * takes, what they do and its line of the help overlay, in the help's
  * order.  The views' keys are their panes' (see UI_VIEWS in screen.h):
- * a view's digit and letter show it, and its own keys are asked in any
- * view.  A new key is a row here, or in its view's pane.  While a search
- * or a filter is typed, or the help is open, the keys are theirs.
+ * a view's digit and letter show it, and its own keys (its pane's key
+ * table) reach it only while it is shown: the pane that has the focus,
+ * as a tmux window mode has the keys while it is on.  No key is claimed
+ * twice among this table and the views' digits and letters, and no
+ * view's own key is one of them (test_ui checks it).  A new key is a
+ * row here, or in its view's pane.  While a search or a filter is typed,
+ * or the help is open, the keys are theirs.
  */
 #include "config.h"
 
@@ -48,7 +52,7 @@ static int64_t
 scrub_step(const ui_screen *s, bool big)
 {
 	const ui_pane *p = render_pane(s->view);
-	int64_t st = p->scroll_step != NULL ? p->scroll_step(s) : 5000000;
+	int64_t st = p->scroll_step != NULL ? p->scroll_step(s, s->pane_state[s->view]) : 5000000;
 	return big ? st * 10 : st;
 }
 
@@ -98,7 +102,7 @@ jump_episode(ui_screen *s, int dir)
 		return false;
 	view = screen_view_time(s);
 	/* a little after its start: ten timeline columns, at least a second */
-	lead = KG_MAX(screen_scale_us(s) * 10, 1000000);
+	lead = KG_MAX(timeline_scale_us(s) * 10, 1000000);
 	ref = s->jump_start_us != 0 && s->jump_group == g->id && s->jump_view_us == view ? s->jump_start_us : view;
 	t = history_next_episode(s->hist, g->id, ref, dir);
 	if (t == 0)
@@ -214,9 +218,9 @@ search_find(ui_screen *s, int from, int dir)
 	}
 	if (g == NULL)
 		return false;
-	hit = render_pane(s->view)->search(s, g, s->search, from, dir);
-	if (hit < 0)
-		hit = render_pane(s->view)->search(s, g, s->search, dir > 0 ? 0 : INT_MAX, dir); /* wrap */
+	hit = render_pane(s->view)->search(s, s->pane_state[s->view], g, s->search, from, dir);
+	if (hit < 0) /* wrap */
+		hit = render_pane(s->view)->search(s, s->pane_state[s->view], g, s->search, dir > 0 ? 0 : INT_MAX, dir);
 	if (hit < 0) {
 		s->search_hit = -1;
 		return false;
@@ -294,9 +298,9 @@ view_scroll(ui_screen *s, int n)
 }
 
 /*
- * PgUp, PgDn, space, Home, End: page, or go to the end of, what has the
- * keys: the group list, or the view shown alone (space plays or pauses a
- * replay).
+ * PgUp, PgDn, space, Home End (g G, as in less and k9s): page, or go to
+ * the end of, what has the keys: the group list, or the view shown alone
+ * (space plays or pauses a replay).
  */
 static void
 key_page(ui_screen *s, int key, ui_action *a)
@@ -306,20 +310,25 @@ key_page(ui_screen *s, int key, ui_action *a)
 		command(a, KG_ROLE_REPLAY, "%s", "toggle");
 		return;
 	}
+	if (key == 'g' && !s->told_g) {
+		/* g was the grid's letter: say it once */
+		screen_status(s, false, "g: the top (as in less); the grid view is o (or 1)");
+		s->told_g = true;
+	}
 	if (screen_view_focus(s)) {
 		page = KG_MAX(1, s->lay.view.h - 2);
-		if (key == KEY_HOME)
+		if (key == KEY_HOME || key == 'g')
 			s->scroll = 0;
-		else if (key == KEY_END)
+		else if (key == KEY_END || key == 'G')
 			s->scroll = KG_MAX(0, s->view_rows - s->lay.view.h);
 		else
 			view_scroll(s, key == KEY_PPAGE ? -page : page);
 		return;
 	}
 	page = KG_MAX(1, s->lay.list.h - 2);
-	if (key == KEY_HOME)
+	if (key == KEY_HOME || key == 'g')
 		screen_select(s, 0);
-	else if (key == KEY_END)
+	else if (key == KEY_END || key == 'G')
 		screen_select(s, s->norder - 1);
 	else
 		screen_select(s, s->sel + (key == KEY_PPAGE ? -page : page));
@@ -409,7 +418,7 @@ key_clear(ui_screen *s, int key, ui_action *a)
 	s->status[0] = '\0';
 }
 
-/* s or F6: the next sort order; S: the same order reversed. */
+/* s: the next sort order (the group table's, in its order); S: the same order reversed. */
 static void
 key_sort(ui_screen *s, int key, ui_action *a)
 {
@@ -417,23 +426,84 @@ key_sort(ui_screen *s, int key, ui_action *a)
 	if (key == 'S')
 		s->sort_reverse = !s->sort_reverse;
 	else
-		s->sort = (ui_sort)(((int)s->sort + 1) % groupcol_nsorts());
+		s->sort = groupcol_sort_next(s->sort);
 	screen_order(s);
 }
 
-/* The help line of s: "sort by name, lag, state, rebalances", from the group table. */
+/* F6: the sort menu, as htop's, its cursor on the order in force. */
+static void
+key_sort_menu(ui_screen *s, int key, ui_action *a)
+{
+	(void)key;
+	(void)a;
+	s->sort_menu = true;
+	s->sort_menu_row = s->sort;
+}
+
+/* The sort order before row (wrapping). */
+static int
+sort_prev(int row)
+{
+	int i = groupcol_sort_next(-1), prev = -1, first = i;
+	do {
+		if (i == row && prev >= 0)
+			return prev;
+		prev = i;
+		i = groupcol_sort_next(i);
+	} while (i != first);
+	return prev; /* row is the first: the last */
+}
+
+/*
+ * Keys while the sort menu is open: up down j k move, Home End g G the
+ * first and the last, Enter or space sorts by the order under the cursor,
+ * S reverses, Esc q F6 close it as it was; F10 quits.
+ */
+static void
+sort_menu_key(ui_screen *s, int key, ui_action *a)
+{
+	int first = groupcol_sort_next(-1);
+	switch (key) {
+	case 'j': case KEY_DOWN: s->sort_menu_row = groupcol_sort_next(s->sort_menu_row); break;
+	case 'k': case KEY_UP: s->sort_menu_row = sort_prev(s->sort_menu_row); break;
+	case 'g': case KEY_HOME: s->sort_menu_row = first; break;
+	case 'G': case KEY_END: s->sort_menu_row = sort_prev(first); break;
+	case 'S': s->sort_reverse = !s->sort_reverse; screen_order(s); break;
+	case '\n': case '\r': case KEY_ENTER: case ' ':
+		s->sort = s->sort_menu_row;
+		s->sort_menu = false;
+		screen_order(s);
+		break;
+	case KEY_ESC: case 'q': case KEY_F(6): s->sort_menu = false; break;
+	case KEY_F(10): a->quit = true; break;
+	default: break;
+	}
+}
+
+/* The help line of s: "the next sort order: name, state, lag, ...", from the group table. */
 static const char *
 sort_help(void)
 {
 	static char line[160];
-	int i, n = groupcol_nsorts();
+	int i = groupcol_sort_next(-1), first = i;
 	size_t len;
-	snprintf(line, sizeof line, "sort by");
-	for (i = 0; i < n; i++) {
+	snprintf(line, sizeof line, "the next sort order:");
+	while (i >= 0) {
 		len = strlen(line);
-		snprintf(line + len, sizeof line - len, "%s%s", i ? ", " : " ", groupcol_sort_name(i));
+		snprintf(line + len, sizeof line - len, "%s%s", i != first ? ", " : " ", groupcol_sort_name(i));
+		if ((i = groupcol_sort_next(i)) == first)
+			break;
 	}
 	return line;
+}
+
+/* v: the timeline comparing the selected group with the next one (from any view); again, one group. */
+static void
+key_compare(ui_screen *s, int key, ui_action *a)
+{
+	(void)key;
+	(void)a;
+	timeline_compare_toggle(s);
 }
 
 /* p: pause the screen, or resume live. */
@@ -595,10 +665,10 @@ typedef struct key_row {
 /* The keys that are not a view's, in the help's order. */
 static const key_row key_table[] = {
 	{ { 'j', KEY_DOWN, 'k', KEY_UP }, key_select, "up down j k", "select a group", KW_ALWAYS },
-	{ { KEY_NPAGE, KEY_PPAGE, KEY_HOME, KEY_END, ' ' }, key_page, "PgUp PgDn", 
+	{ { KEY_NPAGE, KEY_PPAGE, KEY_HOME, KEY_END, 'g', 'G', ' ' }, key_page, "PgUp PgDn",
 	  "page the groups, or the view alone (space: down)", KW_LIVE },
 	{ { 0 }, NULL, "PgUp PgDn", "page the groups, or the view alone", KW_REPLAY },
-	{ { 0 }, NULL, "Home End", "the first, the last of them", KW_ALWAYS },
+	{ { 0 }, NULL, "Home End g G", "the first, the last of them (as in less)", KW_ALWAYS },
 	{ { 0 }, NULL, NULL, NULL, KW_VIEWS },
 	{ { '\t', KEY_BTAB }, key_cycle_view, "Tab S-Tab", "next / previous view", KW_ALWAYS },
 	{ { '\n', '\r', KEY_ENTER }, key_maximize, "Enter", "the group's view alone, with the keys, or back", KW_ALWAYS },
@@ -606,13 +676,15 @@ static const key_row key_table[] = {
 	{ { '/', KEY_F(3) }, key_search, "/ F3", "search as you type (groups, or the view alone)", KW_ALWAYS },
 	{ { 'n', 'N' }, key_next, "n N", "the next / previous match", KW_ALWAYS },
 	{ { '\\', KEY_F(4) }, key_filter, "\\ F4", "filter the groups by a regex, as you type", KW_ALWAYS },
-	{ { 's', KEY_F(6) }, key_sort, "s F6", NULL, KW_SORTS },
+	{ { 's' }, key_sort, "s", NULL, KW_SORTS },
+	{ { KEY_F(6) }, key_sort_menu, "F6", "sort menu: choose the order (Enter), as in htop", KW_ALWAYS },
 	{ { 'S' }, key_sort, "S", "reverse the sort order", KW_ALWAYS },
 	{ { 'p' }, key_pause, "p", "pause or resume the screen (collection goes on)", KW_ALWAYS },
 	{ { KEY_LEFT, KEY_RIGHT, KEY_SLEFT, KEY_SRIGHT }, key_scrub, "left right",
 	  "pause, scrub the history (shifted: 10x as far)", KW_ALWAYS },
 	{ { '0' }, key_now, "0", "back to now", KW_ALWAYS },
 	{ { '[', ']' }, key_walk, "[ ]", "previous / next rebalance (pauses there)", KW_ALWAYS },
+	{ { 'v' }, key_compare, "v", "timeline: compare with the next group", KW_ALWAYS },
 	{ { 0 }, NULL, NULL, NULL, KW_VIEW_KEYS },
 	{ { 'r', KEY_F(5) }, key_refresh, "r F5", "refresh now", KW_LIVE },
 	{ { 'T' }, key_theme, "T", "next theme", KW_ALWAYS },
@@ -669,7 +741,7 @@ key_view(ui_screen *s, int key)
 static void
 overlay_key(ui_screen *s, int key, ui_action *a)
 {
-	int page = KG_MAX(1, s->lay.rows - 7);
+	int page = KG_MAX(1, s->lay.rows - 5); /* the help's rows (overlay.c's overlay_help), less one in common */
 	switch (key) {
 	case 'j': case KEY_DOWN: s->help_top++; break;
 	case 'k': case KEY_UP: s->help_top--; break;
@@ -683,12 +755,31 @@ overlay_key(ui_screen *s, int key, ui_action *a)
 	}
 }
 
+/* The shown view's own key: do it (true), or false when the view has no such key or is not on the screen. */
+static bool
+key_pane(ui_screen *s, int key, ui_action *a)
+{
+	const ui_pane *p = render_pane(s->view);
+	const ui_pane_key *k;
+	int i;
+	if (!screen_view_shown(s))
+		return false;
+	for (k = p->keys; k != NULL && k->run != NULL; k++) {
+		for (i = 0; i < (int)KG_ARRAY_LEN(k->keys) && k->keys[i] != 0; i++) {
+			if (k->keys[i] == key) {
+				k->run(s, s->pane_state[s->view], key, a);
+				return true;
+			}
+		}
+	}
+	return false;
+}
+
 /* Apply a key. */
 void
 keys_handle(ui_screen *s, int key, ui_action *a)
 {
 	const key_row *row;
-	int v;
 	memset(a, 0, sizeof *a);
 	a->redraw = true;
 	if (key == KEY_MOUSE) {
@@ -709,19 +800,23 @@ keys_handle(ui_screen *s, int key, ui_action *a)
 		overlay_key(s, key, a);
 		return;
 	}
+	if (s->sort_menu) {
+		sort_menu_key(s, key, a);
+		return;
+	}
 	if (s->status_err && key != KEY_RESIZE)
 		s->status[0] = '\0';
 	if (key_view(s, key))
 		return;
 	if ((row = key_find(key)) != NULL) {
+		int64_t was = s->offset_us;
 		row->run(s, key, a);
+		if (s->offset_us != was)
+			screen_order(s); /* the list's order is the one of the time shown */
 		return;
 	}
-	for (v = 0; v < UI_VIEW_COUNT; v++) {
-		const ui_pane *p = render_pane((ui_view_id)v);
-		if (p->key_fn != NULL && p->key_fn(s, key, a))
-			return;
-	}
+	if (key_pane(s, key, a))
+		return;
 	a->redraw = key == KEY_RESIZE;
 }
 
@@ -747,6 +842,10 @@ keys_mouse(ui_screen *s, int y, int x, unsigned long bstate, ui_action *a)
 	a->redraw = true;
 	if (s->help) {
 		s->help_top = KG_MAX(0, s->help_top + dir * WHEEL_STEP);
+		return;
+	}
+	if (s->sort_menu) {
+		s->sort_menu = false; /* a click or the wheel elsewhere: the menu closes, the order as it was */
 		return;
 	}
 	if (dir != 0) {
@@ -777,6 +876,38 @@ keys_mouse(ui_screen *s, int y, int x, unsigned long bstate, ui_action *a)
 	}
 }
 
+/* Put a claim at out[n] when n < max; returns n + 1. */
+static int
+claim(ui_key_claim *out, int n, int max, int key, int view, const char *what)
+{
+	if (n < max)
+		out[n] = (ui_key_claim){ .key = key, .view = view, .what = what };
+	return n + 1;
+}
+
+/* Every key claimed: the table's, the views' digits and letters, each view's own; returns the count. */
+int
+keys_claims(ui_key_claim *out, int max)
+{
+	int n = 0, v, k;
+	size_t i;
+	const ui_pane_key *pk;
+	for (i = 0; i < KG_ARRAY_LEN(key_table); i++) {
+		for (k = 0; k < (int)KG_ARRAY_LEN(key_table[i].keys) && key_table[i].keys[k] != 0; k++)
+			n = claim(out, n, max, key_table[i].keys[k], -1, key_table[i].label);
+	}
+	for (v = 0; v < UI_VIEW_COUNT; v++) {
+		const ui_pane *p = render_pane((ui_view_id)v);
+		n = claim(out, n, max, '1' + v, -1, p->name);
+		n = claim(out, n, max, p->key, -1, p->name);
+		for (pk = p->keys; pk != NULL && pk->run != NULL; pk++) {
+			for (k = 0; k < (int)KG_ARRAY_LEN(pk->keys) && pk->keys[k] != 0; k++)
+				n = claim(out, n, max, pk->keys[k], v, pk->help);
+		}
+	}
+	return n;
+}
+
 /* True when a help line of this kind shows now. */
 static bool
 key_shown(const ui_screen *s, key_when w)
@@ -798,7 +929,7 @@ keys_help(const ui_screen *s, const char *lines[][2], int max)
 	static char digits[2 * UI_VIEW_COUNT + 1], names[256], letters[2 * UI_VIEW_COUNT + 1];
 	int n = 0, v;
 	size_t i, len;
-	const ui_help *h;
+	const ui_pane_key *k;
 #define H(k, t)                          \
 	do {                             \
 		if (n < max) {           \
@@ -822,13 +953,19 @@ keys_help(const ui_screen *s, const char *lines[][2], int max)
 			H(digits, names);
 			H(letters, "the same views by initial");
 		} else if (r->when == KW_VIEW_KEYS) {
-			for (v = 0; v < UI_VIEW_COUNT; v++) {
-				for (h = render_pane((ui_view_id)v)->help; h != NULL && h->keys != NULL; h++)
-					H(h->keys, h->text);
-			}
+			/* the shown view's own: only it takes them */
+			for (k = render_pane(s->view)->keys; k != NULL && k->run != NULL; k++)
+				H(k->label, k->help);
 		} else if (key_shown(s, r->when)) {
 			H(r->label, r->when == KW_SORTS ? sort_help() : r->help);
 		}
+	}
+	/* then what the group list's columns say, from the group table */
+	H("columns", "what the group list's columns say:");
+	H("GROUP", groupcol_table[groupcol_sort_find("name")].help);
+	for (v = 0; v < groupcol_count; v++) {
+		if (groupcol_table[v].title != NULL)
+			H(groupcol_table[v].title, groupcol_table[v].help);
 	}
 #undef H
 	return n;

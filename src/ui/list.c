@@ -6,11 +6,11 @@
  * as wide as the table says and one blank apart; an optional column shows
  * only when the names keep the room they need and at least LIST_NAME_ROOM
  * columns (what an 80-column terminal gives them).  A list too narrow
- * for every column gives up columns, least telling first (partitions,
- * protocol, members (the view's title says them), time lag, rebalances,
- * flags, lag, verdict), until
- * the names fit (from 80 columns, until they have LIST_NAME_ROOM): a name
- * is cut only when even the state alone leaves it too little room.  A search's
+ * for every column gives up columns, least telling first (each row's drop
+ * rank: partitions, protocol, members (the view's title says them), time
+ * lag, rebalances, flags, lag, verdict), until the names fit (from 80
+ * columns, until they have LIST_NAME_ROOM): a name is cut only when even
+ * the state alone leaves it too little room.  A search's
  * match is marked in the names.  Cells come from the
  * table's formatters as text and a style hint; the hints become theme
  * elements here, and the selected row draws them all in its own colours
@@ -70,31 +70,33 @@ list_name_need(const ui_screen *s, int minw)
 	return KG_MAX(8, w);
 }
 
-/* Under 80 columns, the columns the list gives up, first to last (the state stays). */
-static const char *const give_up[] = { "PARTS", "PROTOCOL", "MEMB", "TIME-LAG", "REB", "FLAGS", "LAG", "VERDICT" };
-
-/* True when a narrow list (dropped of them) leaves column c out. */
+/* True when a narrow list that gave up dropped columns leaves column c out (the rows' drop ranks). */
 static bool
 list_dropped(const groupcol *c, int dropped)
 {
-	int k;
-	for (k = 0; k < dropped && k < (int)KG_ARRAY_LEN(give_up); k++) {
-		if (strcmp(c->title, give_up[k]) == 0)
-			return true;
-	}
-	return false;
+	return c->drop > 0 && c->drop <= dropped;
+}
+
+/* The highest drop rank: how many columns a list can give up. */
+static int
+list_max_drop(void)
+{
+	int i, m = 0;
+	for (i = 0; i < groupcol_count; i++)
+		m = KG_MAX(m, groupcol_table[i].title != NULL ? groupcol_table[i].drop : 0);
+	return m;
 }
 
 /*
  * Choose the columns (at most max) for a list w wide whose names need
  * need columns: their table indexes and offsets after the name.  Returns
  * how many, and the columns they take in *fixed.  Narrow, it gives
- * columns up (give_up[]) until the names have what they need.
+ * columns up (their drop ranks) until the names have what they need.
  */
 static int
 list_columns(int w, int need, int *idx, int *off, int max, int *fixed)
 {
-	int i, n = 0, total = 0, spare, dropped = 0;
+	int i, n = 0, total = 0, spare, dropped = 0, most = list_max_drop();
 	for (;;) {
 		total = 0;
 		for (i = 0; i < groupcol_count; i++) {
@@ -102,7 +104,7 @@ list_columns(int w, int need, int *idx, int *off, int max, int *fixed)
 			if (c->title != NULL && !c->optional && !list_dropped(c, dropped))
 				total += col_span(c);
 		}
-		if (total + need <= w || dropped >= (int)KG_ARRAY_LEN(give_up))
+		if (total + need <= w || dropped >= most)
 			break;
 		dropped++;
 	}
@@ -134,28 +136,38 @@ static void
 list_note(ui_screen *s, char *buf, size_t n, ui_element *el)
 {
 	const kg_source_health *k = screen_source(s, KG_ROLE_CLUSTER);
+	int64_t stream = screen_stream_age(s); /* a viewer whose stream broke: its data is that much older */
 	char d[32];
 	buf[0] = '\0';
 	if (screen_scrubbed(s)) {
 		util_fmt_duration(d, sizeof d, s->offset_us);
 		snprintf(buf, n, "at -%s", d);
 		*el = UI_EL_PAUSED;
-	} else if (k != NULL && (k->status == KG_SRC_STALE || k->status == KG_SRC_ERROR)) {
-		if (k->last_ok_us > 0 && s->snap->time_us >= k->last_ok_us) {
-			util_fmt_duration(d, sizeof d, s->snap->time_us - k->last_ok_us);
-			snprintf(buf, n, "as of %s ago", d);
-		} else {
+	} else if ((k != NULL && (k->status == KG_SRC_STALE || k->status == KG_SRC_ERROR)) || stream > 0) {
+		bool stale = k != NULL && k->status != KG_SRC_OK;
+		if (stale && (k->last_ok_us <= 0 || s->snap->time_us < k->last_ok_us)) {
 			snprintf(buf, n, "no data yet");
+		} else {
+			int64_t age = (stale ? s->snap->time_us - k->last_ok_us : 0) + stream;
+			if (stream > 0 && age < 60000000) /* a viewer's: whole seconds, as the header says them */
+				snprintf(d, sizeof d, "%llds", (long long)(age / 1000000));
+			else
+				util_fmt_duration(d, sizeof d, stream > 0 ? age / 1000000 * 1000000 : age);
+			snprintf(buf, n, "as of %s ago", d);
 		}
 		*el = UI_EL_STALE;
 	}
 }
 
-/* The sort marker before a title at x: down, or up when S reversed it. */
+/*
+ * The sort marker before a title at x: down, or up when S reversed it; in
+ * ASCII a '*' either way ('^' and 'v' are the lag's trend there; the
+ * status line says "reversed").
+ */
 static void
 sort_mark(ui_screen *s, int y, int x)
 {
-	const char *m = s->sort_reverse ? (s->ascii ? "^" : "\u25b4") : (s->ascii ? "v" : "\u25be");
+	const char *m = s->ascii ? "*" : s->sort_reverse ? "\u25b4" : "\u25be";
 	text_put(s, y, x, 1, s->attr[UI_EL_COLUMN] | A_BOLD, m, 0);
 }
 
@@ -175,11 +187,11 @@ list_titles(ui_screen *s, int namew, const int *idx, const int *off, int n, cons
 		if (gc->align == GROUPCOL_RIGHT)
 			x += gc->width - (int)strlen(gc->title);
 		text_put(s, r.y, x, r.x + r.w - x, col, gc->title, 0);
-		if (gc->sort != 0 && gc->sort == (int)s->sort)
+		if (idx[c] == s->sort)
 			sort_mark(s, r.y, x - 1);
 	}
-	if (s->sort == UI_SORT_NAME)
-		sort_mark(s, r.y, r.x + 1);
+	if (s->sort >= 0 && s->sort < groupcol_count && groupcol_table[s->sort].title == NULL)
+		sort_mark(s, r.y, r.x + 1); /* by name: the names have no row of their own */
 	if (note[0] != '\0')
 		text_putf(s, r.y, tx + 1, r.x + namew - tx - 1, s->attr[note_el], " %s ", note);
 }
@@ -248,7 +260,9 @@ list_facts(ui_screen *s, const kg_group *g, groupcol_facts *f)
 {
 	ui_past p;
 	groupcol_facts_now(f, s->snap, g);
+	f->extra_age_us = screen_stream_age(s);
 	f->past = screen_scrubbed(s);
+	f->progress = !f->past;
 	if (f->past && screen_past(s, g, &p)) {
 		f->state = p.state;
 		f->in_episode = p.in_episode;
@@ -256,6 +270,10 @@ list_facts(ui_screen *s, const kg_group *g, groupcol_facts *f)
 		f->nparts = p.nparts;
 		f->lag = p.lag;
 		f->rebalances_1h = p.rebalances_1h;
+		/* the verdict it had then, as the history kept it (no time lag: the history keeps none) */
+		f->progress = p.progress;
+		f->verdict = p.vp.verdict;
+		f->tlag_kind = KG_TLAG_NONE;
 	}
 }
 

@@ -1,7 +1,8 @@
 /*
  * render.c: layout and the frame around the group views: header, view
- * tabs, status line, footer, help and sources overlays, "too small"; the
- * group list is list.c's, each view its pane's (UI_VIEWS in screen.h).
+ * tabs, status line, footer, "too small"; the group list is list.c's, the
+ * overlays (help, sources, sort menu) overlay.c's, each view its pane's
+ * (UI_VIEWS in screen.h).
  *
  * render_frame() erases stdscr and redraws every pane from the state;
  * curses then sends only the cells that changed (no clear(), no
@@ -32,7 +33,7 @@ render_pane(ui_view_id v)
 
 /* Compute the layout. */
 void
-render_layout(ui_layout *l, int rows, int cols, bool maximized, int ngroups, int status_h)
+render_layout(ui_layout *l, int rows, int cols, bool maximized, bool full_width, int ngroups, int status_h)
 {
 	int body_y = 1, body_h;
 	memset(l, 0, sizeof *l);
@@ -48,7 +49,7 @@ render_layout(ui_layout *l, int rows, int cols, bool maximized, int ngroups, int
 	l->status = (ui_rect){ rows - 1 - status_h, 0, status_h, cols };
 	body_h = rows - 2 - status_h;
 	l->narrow = rows < UI_FULL_ROWS || cols < UI_FULL_COLS;
-	l->wide = !l->narrow && cols >= 150 && rows >= 30 && !maximized;
+	l->wide = !l->narrow && cols >= 150 && rows >= 30 && !maximized && !full_width;
 	if (l->narrow && !maximized) {
 		/* one pane at a time: the list, Enter shows the view */
 		l->list = (ui_rect){ body_y, 0, body_h, cols };
@@ -162,12 +163,15 @@ fmt_span(char *buf, size_t n, int64_t us)
 		snprintf(buf + len - 3, n - (len - 3), "s");
 }
 
+#define HDR_MIN_LABEL 24 /* the cluster's label is cut to this for the clock, never for another source */
+
 /* What the header leaves out to fit, in the order it gives things up. */
 enum {
 	HDR_BRIEF_RIGHT = 0x01,   /* the refresh interval (live), the date (replay) */
 	HDR_DEMO_BRIEF = 0x02,    /* the demo's word is its script step alone, no "ok: default: " */
 	HDR_NO_PHASE = 0x04,      /* and without "(holding)" */
 	HDR_SHORT_CLUSTER = 0x08, /* "demo" for "demo (mock cluster)", "prod" for "prod (host:9092)" */
+	HDR_TINY_RIGHT = 0x10,    /* the right part's word alone: REPLAY, PAUSED; live, no clock */
 };
 
 /*
@@ -202,6 +206,18 @@ header_where(ui_screen *s, unsigned lv, char *m, size_t n)
 	if (s->offset_us > 0) {
 		fmt_span(d, sizeof d, s->offset_us);
 		snprintf(back, sizeof back, " -%s", d);
+	}
+	if ((lv & HDR_TINY_RIGHT) && s->info != NULL && s->info->replay && s->snap != NULL) {
+		snprintf(m, n, " REPLAY ");
+		return UI_EL_REPLAY;
+	}
+	if ((lv & HDR_TINY_RIGHT) && (s->paused || screen_scrubbed(s))) {
+		snprintf(m, n, " PAUSED ");
+		return UI_EL_PAUSED;
+	}
+	if (lv & HDR_TINY_RIGHT) {
+		m[0] = '\0';
+		return UI_EL_HEADER;
 	}
 	if (s->info != NULL && s->info->replay && s->snap != NULL) {
 		const kg_source_health *rp = screen_source(s, KG_ROLE_REPLAY);
@@ -256,6 +272,22 @@ header_attach(ui_screen *s, int rw)
 	return rw;
 }
 
+/* The columns the right part (and a viewer's marker) take. */
+static int
+header_right_need(ui_screen *s, unsigned lv)
+{
+	const kg_source_health *h = screen_source(s, KG_ROLE_ATTACH);
+	char m[192];
+	int w;
+	header_where(s, lv, m, sizeof m);
+	w = text_width(s, m);
+	if (h != NULL && h->status == KG_SRC_OK && h->message != NULL) {
+		snprintf(m, sizeof m, " %s ", h->message);
+		w += text_width(s, m) + 1;
+	}
+	return w;
+}
+
 /* The right part drawn at the header's right edge (and a viewer's marker); returns its width. */
 static int
 header_right(ui_screen *s, unsigned lv)
@@ -297,16 +329,30 @@ header_demo_word(const char *msg, unsigned lv, char *st, size_t n)
 }
 
 /*
+ * A source's status as the screen has it: a viewer's (--attach) recorded
+ * sources are stale while its stream is broken (their data is as old as
+ * its last tick), whatever they said then.
+ */
+static kg_src_status
+header_status(const ui_screen *s, const kg_source_health *h, int64_t *extra)
+{
+	*extra = h->role != KG_ROLE_ATTACH ? screen_stream_age(s) : 0;
+	return *extra > 0 && h->status == KG_SRC_OK ? KG_SRC_STALE : h->status;
+}
+
+/*
  * A source's word in the header, into st: "ok" (the demo's script step,
  * see header_demo_word; "ok, 761 malformed" for a stream that reads
  * mostly garbage), "stale 12s: why", "error: why" or "connecting".
  * Returns its element.
  */
 static ui_element
-header_source_word(const kg_snapshot *sn, const kg_source_health *h, unsigned lv, char *st, size_t n)
+header_source_word(const ui_screen *s, const kg_source_health *h, unsigned lv, char *st, size_t n)
 {
+	const kg_snapshot *sn = s->snap;
 	char d[32];
-	switch (h->status) {
+	int64_t extra, age;
+	switch (header_status(s, h, &extra)) {
 	case KG_SRC_OK: {
 		const char *bad = h->message ? strstr(h->message, " malformed") : NULL;
 		if (bad != NULL) {
@@ -324,9 +370,14 @@ header_source_word(const kg_snapshot *sn, const kg_source_health *h, unsigned lv
 		return UI_EL_SRC_OK;
 	}
 	case KG_SRC_STALE:
-		/* for how long, and why */
-		fmt_span(d, sizeof d, h->last_ok_us > 0 && sn->time_us > h->last_ok_us ? sn->time_us - h->last_ok_us : 0);
-		snprintf(st, n, "stale %s%s%s", d, h->message && *h->message ? ": " : "", h->message ? h->message : "");
+		/* for how long (a broken stream's age added), and why */
+		age = h->status == KG_SRC_STALE && h->last_ok_us > 0 && sn->time_us > h->last_ok_us ? sn->time_us - h->last_ok_us
+												  : 0;
+		fmt_span(d, sizeof d, extra > 0 ? (age + extra) / 1000000 * 1000000 : age); /* a viewer's: whole seconds */
+		if (h->status == KG_SRC_STALE)
+			snprintf(st, n, "stale %s%s%s", d, h->message && *h->message ? ": " : "", h->message ? h->message : "");
+		else
+			snprintf(st, n, "stale %s", d);
 		return UI_EL_SRC_STALE;
 	case KG_SRC_ERROR:
 		snprintf(st, n, "error: %s", h->message ? h->message : "?");
@@ -381,7 +432,7 @@ header_needs(ui_screen *s, const unsigned *levels, int nlevels, int *need)
 		for (f = 0; f < 3; f++) {
 			/* only the demo's word changes with the level */
 			if (f == 0 || h->role == KG_ROLE_DEMO)
-				header_source_word(s->snap, h, src_forms[f], buf, sizeof buf);
+				header_source_word(s, h, src_forms[f], buf, sizeof buf);
 			src_w[f] += 3 + text_width(s, h->name) + text_width(s, buf) + (h->insecure ? 11 : 0);
 		}
 	}
@@ -392,29 +443,80 @@ header_needs(ui_screen *s, const unsigned *levels, int nlevels, int *need)
 	}
 }
 
-/* Columns the sources drawn after the k-th of draw_header's two passes need at least: a name and a short word each. */
+/* The order the header names the sources in: the cluster's first, then the troubled ones, then the rest. */
 static int
-header_after(ui_screen *s, int k, unsigned lv)
+header_rank(const ui_screen *s, const kg_source_health *h, const kg_source_health *cluster)
+{
+	int64_t extra;
+	return h == cluster ? 0 : header_status(s, h, &extra) != KG_SRC_OK ? 1 : 2;
+}
+
+/* Columns the sources named after source i (of that rank) need at least: a name and a short word each. */
+static int
+header_after(ui_screen *s, const kg_source_health *cluster, int rank, int i, unsigned lv)
 {
 	const kg_snapshot *sn = s->snap;
 	char st[512];
 	int j, w = 0;
-	for (j = k + 1; j < 2 * sn->nsources; j++) {
-		const kg_source_health *h = &sn->sources[j % sn->nsources];
-		if ((j < sn->nsources) != (h->status != KG_SRC_OK) || !header_shows(h))
+	for (j = 0; j < sn->nsources; j++) {
+		const kg_source_health *h = &sn->sources[j];
+		int rj = header_rank(s, h, cluster);
+		if (rj < rank || (rj == rank && j <= i) || !header_shows(h))
 			continue;
-		header_source_word(sn, h, lv, st, sizeof st);
+		header_source_word(s, h, lv, st, sizeof st);
 		w += 3 + text_width(s, h->name) + KG_MIN(text_width(s, st), 10);
 	}
 	return w;
 }
 
 /*
- * The header: kgtop and the cluster, each source and its health (the
- * troubled ones first), where the screen is in time.  It gives up, in
- * order, the refresh interval, the demo's "ok: default: ", the script's
- * phase and the cluster's address before it cuts any word, so the demo's
- * step shows at 80 columns.
+ * One source's name and word at x, within the header's room up to end
+ * (a long reason leaves room for the sources after it; "stale 12s: why"
+ * keeps the why only where a few words of it fit); returns the new x.
+ */
+static int
+header_put_source(ui_screen *s, const kg_source_health *h, int x, int end, int after, unsigned lv)
+{
+	ui_rect r = s->lay.header;
+	char st[512];
+	ui_element el = header_source_word(s, h, lv, st, sizeof st);
+	x += 2;
+	x += text_put(s, r.y, x, end - x - 1, s->attr[UI_EL_HEADER], h->name, TEXT_ELLIPSIS);
+	if (x < end - 2) {
+		int sw = end - x - 2; /* after the blank */
+		char *colon = h->status == KG_SRC_STALE ? strstr(st, ": ") : NULL;
+		sw = KG_MAX(KG_MIN(sw, 10), sw - after);
+		if (colon != NULL && text_width(s, st) > sw && (int)(colon - st) + 10 > sw)
+			*colon = '\0';
+		x += 1;
+		x += text_put(s, r.y, x, sw, s->attr[el], st, TEXT_ELLIPSIS);
+	}
+	if (h->insecure && x < end - 12)
+		x += text_put(s, r.y, x, 12, s->attr[UI_EL_SRC_STALE], " (insecure)", 0);
+	return x;
+}
+
+/* The columns the cluster source's name and short word take ("  kafka stale 12s"), 0 without one. */
+static int
+header_cluster_health_w(ui_screen *s, const kg_source_health *cl, unsigned lv)
+{
+	char st[512], *colon;
+	if (cl == NULL || !header_shows(cl))
+		return 0;
+	header_source_word(s, cl, lv, st, sizeof st);
+	if ((colon = strstr(st, ": ")) != NULL)
+		*colon = '\0'; /* the reason may give way; the word stays */
+	return 3 + text_width(s, cl->name) + KG_MIN(text_width(s, st), 24);
+}
+
+/*
+ * The header: kgtop and the cluster, the cluster's health, where the
+ * screen is in time, then each other source and its health (the troubled
+ * ones first).  It gives up, in order, the refresh interval, the demo's
+ * "ok: default: ", the script's phase and the cluster's address before it
+ * cuts any word, so the demo's step shows at 80 columns; the cluster's
+ * name (or address) and its health keep their place at every width, the
+ * other sources and even the clock give way to them.
  */
 static void
 draw_header(ui_screen *s)
@@ -428,7 +530,8 @@ draw_header(ui_screen *s)
 	};
 	ui_rect r = s->lay.header;
 	const kg_snapshot *sn = s->snap;
-	int x = 0, rw, i, k;
+	const kg_source_health *cl = sn != NULL ? screen_source(s, KG_ROLE_CLUSTER) : NULL;
+	int x = 0, rw = 0, i, rank, hw, cw, end;
 	unsigned lv = levels[KG_ARRAY_LEN(levels) - 1];
 	char cluster[256];
 	int need[KG_ARRAY_LEN(levels)];
@@ -442,46 +545,28 @@ draw_header(ui_screen *s)
 	}
 	text_blank(r.y, r.x, r.w, s->attr[UI_EL_HEADER]);
 	x += text_put(s, r.y, x, r.w, s->attr[UI_EL_HEADER_TITLE], " kgtop ", 0);
-	/* right part first, so sources yield to it */
-	rw = header_right(s, lv);
-	/* the cluster label yields to the sources: at most a quarter of the width */
 	header_cluster(s, lv, cluster, sizeof cluster);
-	x += text_put(s, r.y, x, KG_MIN(r.w - rw - x - 1, KG_MAX(16, r.w / 4)), s->attr[UI_EL_HEADER_TITLE], cluster,
-		      TEXT_ELLIPSIS);
+	cw = text_width(s, cluster);
+	hw = header_cluster_health_w(s, cl, lv);
+	/* the right part where it fits beside the cluster (cut to HDR_MIN_LABEL at most) and its health, else its word alone */
+	if (x + KG_MIN(cw, HDR_MIN_LABEL) + hw + header_right_need(s, lv) + 1 > r.w)
+		lv |= HDR_TINY_RIGHT; /* and the label may be cut to 12 for its word: a replay or a pause must show */
+	if (x + KG_MIN(cw, (lv & HDR_TINY_RIGHT) ? 12 : HDR_MIN_LABEL) + hw + header_right_need(s, lv) + 1 <= r.w)
+		rw = header_right(s, lv);
+	/* the cluster's label, cut only where it leaves its health no room */
+	x += text_put(s, r.y, x, KG_MAX(8, r.w - rw - x - hw - 1), s->attr[UI_EL_HEADER_TITLE], cluster, TEXT_ELLIPSIS);
 	if (sn == NULL)
 		return;
-	/* sources in trouble first, so a narrow header still shows them (i lists them all) */
-	for (k = 0; k < 2 * sn->nsources && x < r.w - rw - 2; k++) {
-		const kg_source_health *h = &sn->sources[k % sn->nsources];
-		char st[512];
-		ui_element el;
-		int avail = r.w - rw - x - 3;
-		i = k % sn->nsources;
-		if ((k < sn->nsources) != (h->status != KG_SRC_OK))
-			continue; /* first pass: the troubled ones; second: the rest */
-		el = header_source_word(sn, h, lv, st, sizeof st);
-		if (avail < 4)
-			break;
-		if (!header_shows(h))
-			continue;
-		x += 2;
-		x += text_put(s, r.y, x, avail, s->attr[UI_EL_HEADER], h->name, TEXT_ELLIPSIS);
-		if (x < r.w - rw - 2) {
-			/* a long reason leaves room for the sources after it */
-			int sw = r.w - rw - x - 2; /* after the blank */
-			char *colon = h->status == KG_SRC_STALE ? strstr(st, ": ") : NULL;
-			if (i + 1 < sn->nsources && sw > 48)
-				sw = KG_MAX(48, sw - 16 * (sn->nsources - i - 1));
-			/* and the sources after it their names and a short word */
-			sw = KG_MAX(KG_MIN(sw, 10), sw - header_after(s, k, lv));
-			/* "stale 12s: why" keeps the why only where a few words of it fit */
-			if (colon != NULL && text_width(s, st) > sw && (int)(colon - st) + 10 > sw)
-				*colon = '\0';
-			x += 1;
-			x += text_put(s, r.y, x, sw, s->attr[el], st, TEXT_ELLIPSIS);
+	end = r.w - rw;
+	for (rank = 0; rank < 3; rank++) {
+		for (i = 0; i < sn->nsources && x < end - 2; i++) {
+			const kg_source_health *h = &sn->sources[i];
+			if (header_rank(s, h, cl) != rank || !header_shows(h))
+				continue;
+			if (end - x - 3 < 4)
+				break;
+			x = header_put_source(s, h, x, end, header_after(s, cl, rank, i, lv), lv);
 		}
-		if (h->insecure && x < r.w - rw - 12)
-			x += text_put(s, r.y, x, 12, s->attr[UI_EL_SRC_STALE], " (insecure)", 0);
 	}
 }
 
@@ -659,9 +744,6 @@ draw_tabs(ui_screen *s, const kg_group *g)
 	}
 }
 
-#define COMPARE_MIN_ROWS 8 /* a timeline in half the view needs this many rows to say anything */
-/* (the compare view's last row says what the last rebalance of each group cost) */
-
 /*
  * Collect the footer's keys for the current state; returns the count.
  * Priorities (lower stays longer): help and quit; the demo's member keys
@@ -688,7 +770,9 @@ footer_keys(const ui_screen *s, ui_hint *k, int max)
 		ADD("x", "stall", 1);
 	}
 	if (!list_only && p->hints != NULL)
-		n += p->hints(s, k + n, max - n);
+		n += p->hints(s, s->pane_state[s->view], k + n, max - n);
+	if (s->view != UI_VIEW_GRID)
+		ADD("o", "grid", 2); /* its letter is o: g goes to the top */
 	if (s->paused)
 		ADD(s->ascii ? "<-->" : "\u2190\u2192", "scrub", 1);
 	if (s->info != NULL && s->info->demo) {
@@ -747,63 +831,14 @@ footer_apart(ui_hint *k, int n)
 	}
 }
 
-/* The group after g in the list's order (wrapping), NULL when g is alone. */
-static const kg_group *
-next_group(const ui_screen *s, const kg_group *g)
+/* A group's title as the tabs line has it, without the lag: name, state, protocol, members. */
+void
+render_group_title(ui_screen *s, const kg_group *g, int y, int x0, int w)
 {
-	int i;
-	for (i = 0; i < s->norder; i++) {
-		if (&s->snap->groups[s->order[i]] == g)
-			return s->norder > 1 ? &s->snap->groups[s->order[(i + 1) % s->norder]] : NULL;
-	}
-	return NULL;
-}
-
-/*
- * Compare (v, on in the demo): the timeline of the selected group above
- * the next one's, each with its title, so eager and cooperative are seen
- * at once.  False when it does not apply or there is no room for two.
- */
-static bool
-draw_compare(ui_screen *s, const kg_group *g)
-{
-	ui_rect r = s->lay.view, top, bottom;
-	const kg_group *o;
 	tab_seg seg[16];
-	int n, i, x, scroll, rows;
-	if (!s->compare || s->view != UI_VIEW_TIMELINE || s->by_partition || (o = next_group(s, g)) == NULL ||
-	    r.h < 2 * COMPARE_MIN_ROWS + 2)
-		return false;
-	top = r;
-	top.h = (r.h - 2) / 2;
-	bottom = r;
-	bottom.y = r.y + top.h + 1;
-	bottom.h = r.h - top.h - 2;
-	panes[UI_VIEW_TIMELINE]->draw(s, g, top);
-	{
-		/* the last row: what the last rebalance of each cost, side by side */
-		sbuf cost = { 0 };
-		timeline_compare_cost(s, g, o, r.w - 2, &cost);
-		text_blank(r.y + r.h - 1, r.x, r.w, s->attr[UI_EL_NORMAL]);
-		text_put(s, r.y + r.h - 1, r.x + 1, r.w - 2, s->attr[UI_EL_TITLE], sbuf_str(&cost), TEXT_ELLIPSIS);
-		sbuf_free(&cost);
-	}
-	/* the selected group's pane scrolls; the other one always shows its first lanes */
-	scroll = s->scroll;
-	rows = s->view_rows;
-	s->scroll = 0;
-	/* the second group's title: its name, state, protocol and counts, as the tabs line has them */
-	text_blank(bottom.y - 1, r.x, r.w, s->attr[UI_EL_NORMAL]);
-	n = tabs_segs(s, o, TABS_NO_LAG | TABS_SHORT_COUNTS, seg);
-	for (i = 0, x = r.x; i < n && x < r.x + r.w; i++) {
-		if (i < UI_VIEW_COUNT)
-			continue; /* the view tabs are on the line above already */
-		x += text_put(s, bottom.y - 1, x, r.x + r.w - x, seg[i].a, seg[i].text, TEXT_ELLIPSIS);
-	}
-	panes[UI_VIEW_TIMELINE]->draw(s, o, bottom);
-	s->scroll = scroll;
-	s->view_rows = rows;
-	return true;
+	int n = tabs_segs(s, g, TABS_NO_LAG | TABS_SHORT_COUNTS | TABS_NO_COORD, seg), i, x;
+	for (i = UI_VIEW_COUNT, x = x0; i < n && x < x0 + w; i++)
+		x += text_put(s, y, x, x0 + w - x, seg[i].a, seg[i].text, TEXT_ELLIPSIS);
 }
 
 /* The footer while a search or a filter is typed: the prompt, what is typed, the cursor after it. */
@@ -924,11 +959,11 @@ draw_status(ui_screen *s)
 		text_put(s, r.y, r.x + 1, r.w - 2, s->attr[UI_EL_DIM], m, TEXT_ELLIPSIS);
 		return;
 	}
-	if (s->re_ok || s->sort != UI_SORT_NAME || s->sort_reverse || s->search[0]) {
+	if (s->re_ok || s->sort != groupcol_sort_default() || s->sort_reverse || s->search[0]) {
 		/* what shapes the list, and the search n and N go on with */
 		sbuf b = { 0 };
-		if (s->sort != UI_SORT_NAME || s->sort_reverse)
-			sbuf_addf(&b, "sorted by %s%s", groupcol_sort_name((int)s->sort), s->sort_reverse ? ", reversed" : "");
+		if (s->sort != groupcol_sort_default() || s->sort_reverse)
+			sbuf_addf(&b, "sorted by %s%s", groupcol_sort_name(s->sort), s->sort_reverse ? ", reversed" : "");
 		if (s->re_ok)
 			sbuf_addf(&b, "%sfilter %s (Esc clears)", b.len ? "; " : "", s->filter);
 		if (s->search[0])
@@ -936,114 +971,6 @@ draw_status(ui_screen *s)
 		text_put(s, r.y, r.x + 1, r.w - 2, s->attr[UI_EL_DIM], sbuf_str(&b), TEXT_ELLIPSIS);
 		sbuf_free(&b);
 	}
-}
-
-/*
- * The sources overlay (i): every source with its status, since when, its
- * last good data and its whole message, wrapped; the header has room for a
- * word each, this has room for the reason.
- */
-static void
-draw_sources(ui_screen *s)
-{
-	const kg_snapshot *sn = s->snap;
-	int w = KG_MIN(s->lay.cols - 4, 100), h = s->lay.rows - 2, y0, x0, i, y, line = 0, rows;
-	sbuf b = { 0 };
-	if (w < 20 || h < 5)
-		return;
-	y0 = 1;
-	x0 = (s->lay.cols - w) / 2;
-	rows = h - 3;
-	for (i = 0; i < h; i++)
-		text_blank(y0 + i, x0, w, s->attr[UI_EL_HELP]);
-	text_put(s, y0, x0 + 2, w - 4, s->attr[UI_EL_HELP_KEY] | A_BOLD, "sources", 0);
-	if (w >= 30)
-		text_put(s, y0, x0 + w - 17, 15, s->attr[UI_EL_HELP], "i or Esc closes", 0);
-	if (s->help_top < 0)
-		s->help_top = 0;
-	y = y0 + 2;
-	for (i = 0; sn != NULL && i < sn->nsources; i++) {
-		const kg_source_health *hl = &sn->sources[i];
-		const char *msg;
-		char d[32];
-		ui_element el = hl->status == KG_SRC_OK      ? UI_EL_SRC_OK
-				: hl->status == KG_SRC_ERROR ? UI_EL_SRC_ERROR
-							     : UI_EL_SRC_STALE;
-		sbuf_reset(&b);
-		sbuf_adds(&b, src_status_name(hl->status));
-		if (hl->since_us > 0 && sn->time_us >= hl->since_us) {
-			util_fmt_duration(d, sizeof d, sn->time_us - hl->since_us);
-			sbuf_addf(&b, " for %s", d);
-		}
-		if (hl->status != KG_SRC_OK && hl->last_ok_us > 0 && sn->time_us >= hl->last_ok_us) {
-			util_fmt_duration(d, sizeof d, sn->time_us - hl->last_ok_us);
-			sbuf_addf(&b, ", last good data %s ago", d);
-		}
-		if (hl->insecure)
-			sbuf_adds(&b, ", TLS not verified");
-		if (line++ >= s->help_top && y < y0 + 2 + rows) {
-			int x = x0 + 2;
-			x += text_put(s, y, x, w - 4, s->attr[UI_EL_HELP_KEY], hl->name, TEXT_ELLIPSIS);
-			text_put(s, y, x + 2, x0 + w - x - 4, s->attr[el], sbuf_str(&b), TEXT_ELLIPSIS);
-			y++;
-		}
-		/* the message, wrapped at blanks under the name */
-		msg = hl->message;
-		while (msg != NULL && *msg) {
-			int lw = w - 8;
-			size_t len = strlen(msg), cut = len;
-			if (text_width(s, msg) > lw && (cut = text_cut_at(s, msg, " ", lw)) == 0)
-				cut = (size_t)lw < len ? (size_t)lw : len; /* one long word */
-			if (line++ >= s->help_top && y < y0 + 2 + rows) {
-				char part[512];
-				size_t m = KG_MIN(cut, sizeof part - 1);
-				memcpy(part, msg, m);
-				part[m] = '\0';
-				text_put(s, y, x0 + 6, lw, s->attr[UI_EL_HELP], part, TEXT_ELLIPSIS);
-				y++;
-			}
-			msg += cut;
-			while (*msg == ' ')
-				msg++;
-		}
-	}
-	if (sn == NULL || sn->nsources == 0)
-		text_put(s, y, x0 + 2, w - 4, s->attr[UI_EL_HELP], "no source has reported yet", 0);
-	if (line > rows)
-		text_putf(s, y0 + h - 1, x0 + 2, w - 4, s->attr[UI_EL_HELP], "j/k scroll (%d-%d of %d lines)",
-			  s->help_top + 1, KG_MIN(s->help_top + rows, line), line);
-	if (s->help_top > KG_MAX(0, line - rows))
-		s->help_top = KG_MAX(0, line - rows);
-	sbuf_free(&b);
-}
-
-/* The help overlay: a page of keys; PgDn/space and PgUp page it, Esc, q or ? close it. */
-static void
-draw_help(ui_screen *s)
-{
-	const char *lines[96][2];
-	int n = keys_help(s, lines, 96), w = KG_MIN(64, s->lay.cols - 4), h, y0, x0, i, rows, kw;
-	h = KG_MIN(n + 4, s->lay.rows - 2);
-	rows = h - 4;
-	kw = w >= 50 ? 13 : 10;
-	if (s->help_top > n - rows)
-		s->help_top = n - rows;
-	if (s->help_top < 0)
-		s->help_top = 0;
-	y0 = (s->lay.rows - h) / 2;
-	x0 = (s->lay.cols - w) / 2;
-	for (i = 0; i < h; i++)
-		text_blank(y0 + i, x0, w, s->attr[UI_EL_HELP]);
-	text_put(s, y0 + 1, x0 + 2, w - 4, s->attr[UI_EL_HELP_KEY] | A_BOLD, "kgtop keys", 0);
-	text_put(s, y0 + 1, x0 + w - 17, 15, s->attr[UI_EL_HELP], "Esc q ? close", 0);
-	for (i = 0; i < rows && s->help_top + i < n; i++) {
-		const char **l = lines[s->help_top + i];
-		text_put(s, y0 + 2 + i, x0 + 2, kw - 1, s->attr[UI_EL_HELP_KEY], l[0], TEXT_ELLIPSIS);
-		text_put(s, y0 + 2 + i, x0 + 2 + kw, w - 4 - kw, s->attr[UI_EL_HELP], l[1], TEXT_ELLIPSIS);
-	}
-	if (n > rows)
-		text_putf(s, y0 + h - 1, x0 + 2, w - 4, s->attr[UI_EL_HELP], "PgDn PgUp space: page (%d-%d of %d)",
-			  s->help_top + 1, s->help_top + rows, n);
 }
 
 /* The "terminal too small" screen. */
@@ -1065,7 +992,9 @@ void
 render_frame(ui_screen *s)
 {
 	const kg_group *g;
-	render_layout(&s->lay, LINES, COLS, s->maximized, s->snap != NULL ? s->norder : -1, status_lines(s, COLS));
+	/* the compare form takes the whole width: the list goes above it, as tall as its groups */
+	render_layout(&s->lay, LINES, COLS, s->maximized, s->view == UI_VIEW_TIMELINE && timeline_comparing(s),
+		      s->snap != NULL ? s->norder : -1, status_lines(s, COLS));
 	werase(stdscr);
 	leaveok(stdscr, TRUE);
 	if (s->lay.too_small) {
@@ -1082,8 +1011,7 @@ render_frame(ui_screen *s)
 	}
 	draw_tabs(s, g);
 	if (g != NULL && s->lay.view.h > 0) {
-		if (!draw_compare(s, g))
-			panes[s->view]->draw(s, g, s->lay.view);
+		panes[s->view]->draw(s, s->pane_state[s->view], g, s->lay.view);
 	} else if (s->snap != NULL && s->lay.view.h > 0) {
 		text_put(s, s->lay.view.y + 1, s->lay.view.x + 2, s->lay.view.w - 4, s->attr[UI_EL_DIM],
 			 "no group selected", 0);
@@ -1091,7 +1019,9 @@ render_frame(ui_screen *s)
 	draw_status(s);
 	draw_footer(s);
 	if (s->help && s->sources)
-		draw_sources(s);
+		overlay_sources(s);
 	else if (s->help)
-		draw_help(s);
+		overlay_help(s);
+	else if (s->sort_menu)
+		overlay_sort_menu(s);
 }

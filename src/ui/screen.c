@@ -17,16 +17,11 @@
 #include "model/defaults.h"
 #include "util/util.h"
 
-/* Timeline scales, microseconds per column. */
-static const int64_t scales[] = {
-	100000, 250000, 500000, 1000000, 2000000, 5000000, 10000000, 30000000, 60000000, 300000000,
-};
-#define DEFAULT_SCALE 2
-
-/* Defaults. */
+/* Defaults; each view's state from its pane. */
 void
 screen_init(ui_screen *s, const kg_options *o, const kg_ui_info *info, kg_history *h)
 {
+	int v;
 	memset(s, 0, sizeof *s);
 	s->opts = o;
 	s->info = info;
@@ -34,25 +29,34 @@ screen_init(ui_screen *s, const kg_options *o, const kg_ui_info *info, kg_histor
 	s->interval_us = o != NULL && o->interval_us > 0 ? o->interval_us : KG_DEFAULT_INTERVAL_US;
 	s->ascii = o != NULL && o->ascii;
 	s->colour = !(o != NULL && o->no_color);
-	s->zoom = DEFAULT_SCALE;
+	s->sort = groupcol_sort_default();
 	s->sel = -1;
 	s->search_hit = -1;
 	s->jump_group = -1;
-	/* the demo's story is told by the timeline */
-	if (info != NULL && info->demo) {
+	/* the demo's story is told by the timeline (which compares its groups) */
+	if (info != NULL && info->demo)
 		s->view = UI_VIEW_TIMELINE;
-		s->compare = true; /* eager and cooperative, one above the other */
-	}
 	util_strlcpy(s->theme_name, o != NULL && o->theme != NULL ? o->theme : "default", sizeof s->theme_name);
 	if (o != NULL && o->select_group != NULL)
 		util_strlcpy(s->selected, o->select_group, sizeof s->selected);
 	theme_default(&s->theme);
+	for (v = 0; v < UI_VIEW_COUNT; v++) {
+		const ui_pane *p = render_pane((ui_view_id)v);
+		s->pane_state[v] = p->init != NULL ? p->init(s) : NULL;
+	}
 }
 
 /* Release. */
 void
 screen_free(ui_screen *s)
 {
+	int v;
+	for (v = 0; v < UI_VIEW_COUNT; v++) {
+		const ui_pane *p = render_pane((ui_view_id)v);
+		if (p->free != NULL && s->pane_state[v] != NULL)
+			p->free(s->pane_state[v]);
+		s->pane_state[v] = NULL;
+	}
 	snapshot_unref(s->snap);
 	s->snap = NULL;
 	free(s->order);
@@ -77,7 +81,7 @@ screen_set_snapshot(ui_screen *s, kg_snapshot *snap)
 	screen_order(s);
 }
 
-static const kg_snapshot *sort_snap;
+static const kg_group *sort_groups;
 static int sort_key;
 static bool sort_reverse;
 
@@ -85,15 +89,48 @@ static bool sort_reverse;
 static int
 order_cmp(const void *pa, const void *pb)
 {
-	int c = groupcol_compare(sort_key, &sort_snap->groups[*(const int *)pa], &sort_snap->groups[*(const int *)pb]);
+	int c = groupcol_compare(sort_key, &sort_groups[*(const int *)pa], &sort_groups[*(const int *)pb]);
 	return sort_reverse ? -c : c;
 }
 
-/* Filter and sort the groups; keep the selection by name. */
+/*
+ * Scrubbed back: shallow copies of the shown groups with what the history
+ * says of them at the view time (state, counts, lag, rebalances,
+ * verdict), so that the order is the one of the rows shown.  NULL
+ * when live.
+ */
+static kg_group *
+past_groups(ui_screen *s)
+{
+	const kg_snapshot *sn = s->snap;
+	kg_group *v;
+	int k;
+	if (!screen_scrubbed(s))
+		return NULL;
+	v = xcalloc((size_t)sn->ngroups + 1, sizeof *v);
+	for (k = 0; k < s->norder; k++) {
+		int i = s->order[k];
+		ui_past p;
+		v[i] = sn->groups[i];
+		if (!screen_past(s, &sn->groups[i], &p))
+			continue;
+		v[i].state = p.state;
+		v[i].nmembers = p.nmembers;
+		v[i].nparts = p.nparts;
+		v[i].lag = p.lag;
+		v[i].sum.rebalances_1h = p.rebalances_1h;
+		v[i].verdict = p.progress ? p.vp.verdict : KG_VERDICT_NONE;
+		v[i].tlag_kind = KG_TLAG_NONE; /* the history keeps no time lag */
+	}
+	return v;
+}
+
+/* Filter and sort the groups (scrubbed back: by what they were then); keep the selection by name. */
 void
 screen_order(ui_screen *s)
 {
 	const kg_snapshot *sn = s->snap;
+	kg_group *past;
 	int i;
 	s->norder = 0;
 	s->sel = -1;
@@ -109,11 +146,13 @@ screen_order(ui_screen *s)
 		s->order[s->norder++] = i;
 	}
 	/* qsort with a file-scope key: the UI is single-threaded */
-	sort_snap = sn;
-	sort_key = (int)s->sort;
+	past = past_groups(s);
+	sort_groups = past != NULL ? past : sn->groups;
+	sort_key = s->sort;
 	sort_reverse = s->sort_reverse;
 	if (s->norder > 1)
 		qsort(s->order, (size_t)s->norder, sizeof *s->order, order_cmp);
+	free(past);
 	for (i = 0; i < s->norder; i++) {
 		if (strcmp(sn->groups[s->order[i]].name, s->selected) == 0)
 			s->sel = i;
@@ -219,8 +258,10 @@ screen_past(ui_screen *s, const kg_group *g, ui_past *p)
 			p->nmembers += smp->lane_status[i] != KG_LANE_ABSENT;
 	}
 	hview_free(v);
-	if (ok)
+	if (ok) {
 		p->rebalances_1h = history_episodes_started(s->hist, g->id, t - 3600LL * 1000000, t + 1);
+		p->progress = history_verdict_at(s->hist, g->id, t, &p->vp);
+	}
 	return ok;
 }
 
@@ -236,6 +277,16 @@ screen_source(const ui_screen *s, kg_src_role role)
 	return NULL;
 }
 
+/* A viewer whose stream broke: how long ago its last good data came. */
+int64_t
+screen_stream_age(const ui_screen *s)
+{
+	const kg_source_health *h = screen_source(s, KG_ROLE_ATTACH);
+	if (h == NULL || h->status == KG_SRC_OK || h->last_ok_us <= 0 || s->now_us <= h->last_ok_us)
+		return 0;
+	return s->now_us - h->last_ok_us;
+}
+
 /* The time the views show. */
 int64_t
 screen_view_time(const ui_screen *s)
@@ -243,25 +294,6 @@ screen_view_time(const ui_screen *s)
 	if (s->snap == NULL)
 		return s->now_us;
 	return s->snap->time_us - s->offset_us;
-}
-
-/* Microseconds per timeline column. */
-int64_t
-screen_scale_us(const ui_screen *s)
-{
-	int z = s->zoom;
-	if (z < 0)
-		z = 0;
-	if (z >= (int)KG_ARRAY_LEN(scales))
-		z = (int)KG_ARRAY_LEN(scales) - 1;
-	return scales[z];
-}
-
-/* Zoom levels. */
-int
-screen_nscales(void)
-{
-	return (int)KG_ARRAY_LEN(scales);
 }
 
 /* Colour element of a lane. */
@@ -296,6 +328,32 @@ bool
 screen_view_focus(const ui_screen *s)
 {
 	return s->maximized;
+}
+
+/* True when the group view is on the screen. */
+bool
+screen_view_shown(const ui_screen *s)
+{
+	return !(s->lay.narrow && !s->maximized);
+}
+
+/* A view's state. */
+void *
+screen_pane_state(const ui_screen *s, ui_view_id v)
+{
+	return (unsigned)v < UI_VIEW_COUNT ? s->pane_state[v] : NULL;
+}
+
+/* The group after g in the list's order. */
+const kg_group *
+screen_next_group(const ui_screen *s, const kg_group *g)
+{
+	int i;
+	for (i = 0; i < s->norder; i++) {
+		if (&s->snap->groups[s->order[i]] == g)
+			return s->norder > 1 ? &s->snap->groups[s->order[(i + 1) % s->norder]] : NULL;
+	}
+	return NULL;
 }
 
 /* Where needle is in text, case aside. */

@@ -3,9 +3,9 @@
  * to src/ui).
  *
  * A ui_screen holds what the user chose (view, sort, filter, pause,
- * scrub offset, zoom), what is shown (one snapshot reference, the
- * history, a fixed or live clock) and the curses attributes of the
- * theme.  Drawing is a pure function of it: render_frame() erases stdscr
+ * scrub offset; each view's own choices are in its pane's state), what
+ * is shown (one snapshot reference, the history, a fixed or live clock)
+ * and the curses attributes of the theme.  Drawing is a pure function of it: render_frame() erases stdscr
  * and draws every pane into it, so the same code draws the live terminal
  * and the golden tests' /dev/null screen.  Keys change the state and say
  * what the loop must do (keys_handle()).  Layout is computed in one place
@@ -15,7 +15,8 @@
  * them at a time (Enter, Tab or a click shows the view, Esc the list).
  * Focus: the keys that move (up/down, PgUp/PgDn, Home/End, the wheel, n/N)
  * move the group list, or the view when it has the screen to itself
- * (maximized, or the only pane shown).
+ * (maximized, or the only pane shown); a view's own keys reach it while
+ * it is on the screen.
  */
 #ifndef KGTOP_UI_SCREEN_H
 #define KGTOP_UI_SCREEN_H
@@ -59,21 +60,6 @@
 typedef enum ui_view_id { UI_VIEWS(UI_VIEW_ID) UI_VIEW_COUNT } ui_view_id;
 #undef UI_VIEW_ID
 
-/*
- * Sort orders: by name, then the group table's sort places (see
- * report/groupcol.c, which has as many as groupcol_nsorts() says; s
- * cycles through them); these name the ones it has now.
- */
-typedef enum ui_sort {
-	UI_SORT_NAME,
-	UI_SORT_LAG,
-	UI_SORT_STATE,
-	UI_SORT_REBALANCES,
-	UI_SORT_TIME_LAG,
-	UI_SORT_VERDICT,
-	UI_SORT_COUNT
-} ui_sort;
-
 typedef struct ui_rect {
 	int y, x, h, w;
 } ui_rect;
@@ -114,24 +100,22 @@ typedef struct ui_screen {
 	int complete;           /* sources that completed a refresh */
 	bool ascii;
 	bool colour;            /* the terminal shows the theme's colours */
-	/* user state */
+	/* user state (each view's own is its pane's, in pane_state) */
 	ui_view_id view;
-	ui_sort sort;
+	void *pane_state[UI_VIEW_COUNT]; /* each view's state, made by its pane's init (NULL: none) */
+	int sort;               /* the group table's row the list is sorted by (groupcol_table) */
 	bool paused;
 	int64_t offset_us;      /* scrub / scroll back from the snapshot's time */
-	int zoom;               /* index into the timeline's scales */
-	bool by_partition;      /* m: timeline and grid by partition */
-	bool grid_lag;          /* #: the grid's cells show each partition's lag */
-	bool wall_clock;        /* events: wall-clock times */
 	bool help;
 	int help_top;
 	bool sources;   /* the overlay is the sources' health (i), not the keys (?) */
-	bool compare;   /* timeline: the selected group and the next one, stacked (v; on in the demo) */
 	bool maximized;         /* Enter: the group view takes the whole body, and the keys (Esc: back) */
 	int scroll;             /* first row of the group view body */
 	char selected[256];     /* selected group's name */
 	int list_top;
 	bool sort_reverse;      /* S: the sort order upside down */
+	bool sort_menu;         /* F6: the sort menu is open (as htop's), its cursor on a row of the group table */
+	int sort_menu_row;
 	char filter[128];
 	bool filter_edit;       /* typing a filter (\ or F4): it applies as it is typed */
 	char filter_buf[128];
@@ -148,6 +132,7 @@ typedef struct ui_screen {
 	/* where the last frame drew the view tabs, for the mouse */
 	int tab_x[UI_VIEW_COUNT], tab_w[UI_VIEW_COUNT];
 	bool demo_paused;       /* the demo's script is paused (as its last reply said) */
+	bool told_g;            /* the status line said once that g is the top now, the grid o */
 	int assignor;           /* demo: index of the assignor for new members */
 	/* [ ]: the episode the last jump showed, so that the next one walks on from it */
 	int32_t jump_group;
@@ -158,7 +143,7 @@ typedef struct ui_screen {
 	bool status_err;
 	int64_t status_until;   /* monotonic; 0 = until replaced */
 	/* theme */
-	char theme_name[64];
+	char theme_name[512];   /* a theme's name, or a theme file's path (with a '/') */
 	ui_theme theme;
 	attr_t attr[UI_EL_COUNT];
 	/* derived per frame */
@@ -167,7 +152,6 @@ typedef struct ui_screen {
 	int norder, corder;
 	int sel;                /* index into order, -1 none */
 	int view_rows;          /* rows the last drawn view needed (for scrolling) */
-	int tl_label_w;         /* the timeline's label width in this frame (view_timeline.c) */
 	int tabs_lv;            /* the tabs line's level of detail in the last frame (render.c) */
 } ui_screen;
 
@@ -179,6 +163,8 @@ typedef struct ui_past {
 	int nparts;
 	int64_t lag;            /* -1 unknown */
 	int rebalances_1h;      /* episodes started in the hour before */
+	bool progress;          /* the history had its verdict then */
+	kg_verdict_point vp;    /* and it */
 } ui_past;
 
 /* A scrolling line cursor over a view's rect (s->scroll lines skipped). */
@@ -195,34 +181,44 @@ typedef struct ui_hint {
 	int prio; /* 0 always shown; higher numbers give way first when the line is short */
 } ui_hint;
 
-/* A line of the help overlay: the keys and what they do. */
-typedef struct ui_help {
-	const char *keys;
-	const char *text;
-} ui_help;
+/*
+ * A key of a view's own: it reaches the view only while the view is shown
+ * (the pane that has the focus), never another view.
+ */
+typedef struct ui_pane_key {
+	int keys[4];      /* the keys it takes, 0 ends */
+	/* Do it; st is the view's state. */
+	void (*run)(ui_screen *s, void *st, int key, ui_action *a);
+	const char *label; /* its line in the help overlay: "+ -" */
+	const char *help;  /* "zoom in / out" */
+} ui_pane_key;
 
-/* A group view: its row of UI_VIEWS points to one. */
+/*
+ * A group view, as tmux's window modes: its row of UI_VIEWS points to one.
+ * The view owns its state (made by init when the screen is, released by
+ * free, handed to each of its functions) and its keys; the screen keeps
+ * only what every view shares (the selection, the view time, the scroll).
+ */
 typedef struct ui_pane {
 	const char *name;  /* its tab and its word in the help: "grid" */
-	int key;           /* the letter that shows it ('g'), besides its digit */
+	int key;           /* the letter that shows it ('t'), besides its digit */
+	/* Optional: a new state for the view, its defaults from the screen's options and info. */
+	void *(*init)(const ui_screen *s);
+	/* Optional: release a state init made. */
+	void (*free)(void *st);
 	/* Draw the group into the view's rect. */
-	void (*draw)(ui_screen *s, const kg_group *g, ui_rect r);
-	/*
-	 * Optional: a key of its own; true when taken.  Asked in every view
-	 * (m, + -, w change what a view will show, v opens the timeline).
-	 */
-	bool (*key_fn)(ui_screen *s, int key, ui_action *a);
+	void (*draw)(ui_screen *s, void *st, const kg_group *g, ui_rect r);
+	const ui_pane_key *keys; /* its own keys, ending with a row whose run is NULL; NULL none */
 	/* Optional: its footer hints while shown; returns the count. */
-	int (*hints)(const ui_screen *s, ui_hint *h, int max);
+	int (*hints)(const ui_screen *s, const void *st, ui_hint *h, int max);
 	/* Optional: how far left/right move its time (they pause the screen), in microseconds. */
-	int64_t (*scroll_step)(const ui_screen *s);
+	int64_t (*scroll_step)(const ui_screen *s, const void *st);
 	/*
 	 * Optional: the first line at or after from (dir > 0), at or before
 	 * it (dir < 0), that holds needle (case aside), as the view draws its
 	 * lines for g; -1 when none.  The view scrolls there and marks it.
 	 */
-	int (*search)(ui_screen *s, const kg_group *g, const char *needle, int from, int dir);
-	const ui_help *help; /* its keys' lines in the help overlay, ending with { NULL, NULL }; NULL none */
+	int (*search)(ui_screen *s, void *st, const kg_group *g, const char *needle, int from, int dir);
 } ui_pane;
 
 #define UI_VIEW_PANE(id, pane) extern const ui_pane pane;
@@ -252,12 +248,15 @@ bool screen_scrubbed(const ui_screen *s);
 bool screen_past(ui_screen *s, const kg_group *g, ui_past *p);
 /* The health of the first source of a role in the shown snapshot, NULL when none. */
 const kg_source_health *screen_source(const ui_screen *s, kg_src_role role);
+/*
+ * A viewer (--attach) whose stream broke (the serving kgtop went away, or
+ * the network): how long ago its last good data came, by this screen's
+ * clock; 0 when live (or no viewer).  Its recorded sources are that much
+ * older than they say: the header calls them stale, the list says its age.
+ */
+int64_t screen_stream_age(const ui_screen *s);
 /* The time the views show: the snapshot's time minus the scrub offset. */
 int64_t screen_view_time(const ui_screen *s);
-/* Timeline scale in microseconds per column. */
-int64_t screen_scale_us(const ui_screen *s);
-/* Number of zoom levels. */
-int screen_nscales(void);
 /* Screen row of the cursor's next line, -1 when scrolled out of its rect. */
 int screen_line(ui_lines *c);
 /* Theme element of a lane's colour. */
@@ -266,6 +265,12 @@ ui_element screen_owner_el(int lane);
 int screen_hint(ui_hint *h, int n, int max, const char *key, const char *label, int prio);
 /* True when the view has the keys that move (maximized, or the only pane shown). */
 bool screen_view_focus(const ui_screen *s);
+/* True when the group view is on the screen (not the group list alone under 80x24): its own keys reach it. */
+bool screen_view_shown(const ui_screen *s);
+/* The state of a view (its pane's init made it), NULL when it has none. */
+void *screen_pane_state(const ui_screen *s, ui_view_id v);
+/* The group after g in the list's order (wrapping), NULL when g is alone. */
+const kg_group *screen_next_group(const ui_screen *s, const kg_group *g);
 /* The next group (dir 1) or previous (-1) after index from whose name holds needle, wrapping; -1 none. */
 int screen_find_group(const ui_screen *s, const char *needle, int from, int dir);
 /* Select the group at index i of the shown order. */
@@ -303,15 +308,18 @@ attr_t list_style(const ui_screen *s, groupcol_style st);
 /*
  * Compute the layout for a terminal size: the group list sized to ngroups
  * (its title and a row each, up to 30% of the body; -1 for the cap) and a
- * status line of status_h lines (1 or 2).
+ * status line of status_h lines (1 or 2); full_width: the view takes the
+ * whole width even where the list would be beside it (the compare form).
  */
-void render_layout(ui_layout *l, int rows, int cols, bool maximized, int ngroups, int status_h);
+void render_layout(ui_layout *l, int rows, int cols, bool maximized, bool full_width, int ngroups, int status_h);
 /* Turn the theme into curses attributes (after start_color when colour). */
 void render_theme_apply(ui_screen *s);
 /* Draw everything into stdscr (werase first; the caller refreshes). */
 void render_frame(ui_screen *s);
 /* The pane of a view. */
 const ui_pane *render_pane(ui_view_id v);
+/* A group's title line at (y, x0), w wide, as the tabs line has it (name, state, protocol, members). */
+void render_group_title(ui_screen *s, const kg_group *g, int y, int x0, int w);
 
 /* view_timeline.c */
 /* What the history saw of a lane over an episode, for its note. */
@@ -332,17 +340,33 @@ typedef struct ui_lane_facts {
  */
 void timeline_member_note(const ui_screen *s, const kg_episode *e, const kg_episode_member *m, const ui_lane_facts *f,
 			  bool sf, int width, sbuf *b);
+/* The timeline's scale in microseconds per column (its zoom). */
+int64_t timeline_scale_us(const ui_screen *s);
+/* v: show the timeline comparing the selected group with the next one (from any view), or, on it, one group. */
+void timeline_compare_toggle(ui_screen *s);
+
+/* view_compare.c */
 /*
- * The compare view's cost line: what the last rebalance of a and of b
- * cost, side by side ("eager: 3 members stopped 7.8 member-s, ... |
- * cooperative: no member stopped, 1 partition unconsumed 3.0s"), in at
- * most width columns when it can.
+ * The compare view's cost line: what the last rebalance of each of n
+ * groups cost, side by side ("cooperative: no member stopped, 1 partition
+ * unconsumed 3.0 partition-s | eager: 3 members stopped 7.8 member-s,
+ * ..."), the longest form that fits width columns (<= 0: the longest).
  */
-void timeline_compare_cost(const ui_screen *s, const kg_group *a, const kg_group *b, int width, sbuf *out);
+void timeline_compare_cost(const ui_screen *s, const kg_group *const *grp, int n, int width, sbuf *out);
+/* True when the timeline shows its compare form (the view then takes the screen's whole width). */
+bool timeline_comparing(const ui_screen *s);
 
 /* view_health.c */
 /* Blocks of a gauge of bar cells for value against limit (0 at 0). */
 int health_gauge_fill(int64_t value, int64_t limit, int bar);
+
+/* overlay.c */
+/* The sources overlay (i): every source's status, since when, its last good data and its whole message. */
+void overlay_sources(ui_screen *s);
+/* The help overlay (?, F1): a page of the keys and of what the list's columns say. */
+void overlay_help(ui_screen *s);
+/* The sort menu (F6): a line per sort order with what it means, the cursor on one. */
+void overlay_sort_menu(ui_screen *s);
 
 /* keys.c */
 /* Apply a key; fills what the loop must do. */
@@ -351,6 +375,19 @@ void keys_handle(ui_screen *s, int key, ui_action *a);
 void keys_mouse(ui_screen *s, int y, int x, unsigned long bstate, ui_action *a);
 /* The help overlay's lines: key and what it does (NULL-terminated pairs). */
 int keys_help(const ui_screen *s, const char *lines[][2], int max);
+/* A key and who claims it. */
+typedef struct ui_key_claim {
+	int key;
+	int view;         /* the view whose own key it is; -1: the screen's (the key table, a view's digit or letter) */
+	const char *what; /* its words in the help */
+} ui_key_claim;
+/*
+ * Every key claimed (up to max kept; returns how many there are): the key
+ * table's, each view's digit and letter, each view's own keys.  The same
+ * key may be two views' own (only the view shown takes it), never twice
+ * the screen's nor both the screen's and a view's.
+ */
+int keys_claims(ui_key_claim *out, int max);
 
 /* dump.c */
 /* Write the screen as text and an attribute map with its legend (goldens). */

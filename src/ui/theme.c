@@ -488,7 +488,27 @@ name_ok(const char *name)
 	return *name && strchr(name, '/') == NULL && strlen(name) < 60 && name[0] != '.';
 }
 
-/* Load a theme by name. */
+/* Load a theme file of the user's, named by its path ("./mine.theme"). */
+static int
+theme_load_path(ui_theme *t, const char *path, char *err, size_t errsz)
+{
+	char *text = read_file(path);
+	if (text == NULL) {
+		int e = errno;
+		theme_default(t);
+		return util_err(err, errsz, "theme '%s': %s", path, strerror(e));
+	}
+	if (theme_parse(t, text, path, err, errsz) < 0) {
+		free(text);
+		theme_default(t);
+		return -1;
+	}
+	free(text);
+	util_strlcpy(t->name, path, sizeof t->name);
+	return 0;
+}
+
+/* Load a theme by name, or a file by its path (a name with a '/'). */
 int
 theme_load(ui_theme *t, const char *name, char *err, size_t errsz)
 {
@@ -499,6 +519,10 @@ theme_load(ui_theme *t, const char *name, char *err, size_t errsz)
 		theme_mono(t);
 	else
 		theme_default(t);
+	if (strchr(name, '/') != NULL) {
+		theme_default(t);
+		return theme_load_path(t, name, err, errsz);
+	}
 	if (!name_ok(name)) {
 		theme_default(t);
 		return util_err(err, errsz, "theme '%s': not a theme name", name);

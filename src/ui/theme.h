@@ -138,7 +138,7 @@ typedef struct ui_style {
 } ui_style;
 
 typedef struct ui_theme {
-	char name[64];
+	char name[512];
 	ui_style st[UI_DEPTH_COUNT][UI_EL_COUNT]; /* each depth's palette */
 } ui_theme;
 

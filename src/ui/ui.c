@@ -403,8 +403,8 @@ ui_theme_check(const char *name, char *err, size_t errsz)
 	size_t len;
 	if (theme_load(&t, name, err, errsz) == 0)
 		return 0;
-	if (strstr(err, ".theme:") != NULL)
-		return -1; /* a file that does not parse: its line says why */
+	if (strstr(err, ".theme:") != NULL || strchr(name, '/') != NULL)
+		return -1; /* a file that does not parse (its line says why), or a path that cannot be read */
 	n = theme_list(names, 32);
 	len = strlen(err);
 	for (i = 0; i < n && len + 2 < errsz; i++) {

@@ -1,7 +1,8 @@
 /*
  * view_events.c: the group's events, newest first by their own time, in the seeds' words
- * (event_format_line), coloured by kind.  Times count from kgtop's first
- * snapshot, or wall-clock with w.  While scrubbing, events after the
+ * (event_format_line), coloured by kind.  Times are the clock's, as in
+ * logs and alerts (the demo's count from kgtop's first snapshot); w turns
+ * them the other way.  While scrubbing, events after the
  * scrubbed time are hidden.  Durations and costs keep their precision as
  * the model wrote them ("≤1.0s", "≥2 rounds"; "<=", ">=" in ASCII).
  * Shown alone (Enter), it can be searched (/, n, N): the match is marked
@@ -12,12 +13,18 @@
 #include "ui/screen.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "util/util.h"
 
 #define MAX_EVENTS 2000
+
+/* The events view's state (its pane's). */
+typedef struct ui_events {
+	bool wall_clock; /* w: clock times, not since kgtop's start */
+} ui_events;
 #define LATE_SLACK 64 /* events fetched beyond the screen, to place late ones by their time */
 
 /* Theme element of an event. */
@@ -110,11 +117,12 @@ events_list(ui_screen *s, const kg_group *g, kg_event **ev, int want, int *fetch
 
 /* The first line at or after from (dir > 0), at or before it (dir < 0), whose event holds needle. */
 static int
-view_events_search(ui_screen *s, const kg_group *g, const char *needle, int from, int dir)
+view_events_search(ui_screen *s, void *st, const kg_group *g, const char *needle, int from, int dir)
 {
 	static kg_event *ev[MAX_EVENTS];
 	int fetched, n = events_list(s, g, ev, MAX_EVENTS, &fetched), i, hit = -1;
 	sbuf b = { 0 };
+	(void)st;
 	for (i = KG_MAX(0, KG_MIN(from, n - 1)); n > 0 && i >= 0 && i < n && hit < 0; i += dir > 0 ? 1 : -1) {
 		sbuf_reset(&b);
 		event_format(ev[i], &b);
@@ -131,8 +139,9 @@ view_events_search(ui_screen *s, const kg_group *g, const char *needle, int from
 
 /* Draw the events view. */
 static void
-view_events_draw(ui_screen *s, const kg_group *g, ui_rect r)
+view_events_draw(ui_screen *s, void *st, const kg_group *g, ui_rect r)
 {
+	const ui_events *ev_st = st;
 	kg_event *ev[MAX_EVENTS];
 	int want = s->scroll + r.h + 1, n, i, shown = 0, y, fetched;
 	ui_lines lc = { s, r, 0 };
@@ -150,7 +159,7 @@ view_events_draw(ui_screen *s, const kg_group *g, ui_rect r)
 		if ((y = screen_line(&lc)) < 0)
 			continue;
 		sbuf_reset(&b);
-		if (s->wall_clock) {
+		if (ev_st->wall_clock) {
 			time_t t = (time_t)(e->time_us / 1000000);
 			struct tm tm;
 			char c[32];
@@ -178,17 +187,47 @@ view_events_draw(ui_screen *s, const kg_group *g, ui_rect r)
 	sbuf_free(&b);
 }
 
-/* The events' footer hint (w is the timeline's key, for both). */
-static int
-view_events_hints(const ui_screen *s, ui_hint *h, int max)
+/* The events' state: clock times, as logs and alerts have them; the demo's since kgtop's start. */
+static void *
+view_events_init(const ui_screen *s)
 {
-	return screen_hint(h, 0, max, "w", s->wall_clock ? "relative" : "clock", 2);
+	ui_events *ev = xcalloc(1, sizeof *ev);
+	ev->wall_clock = !(s->info != NULL && s->info->demo);
+	return ev;
 }
+
+/* w: clock times, or since kgtop's start. */
+static void
+events_clock(ui_screen *s, void *st, int key, ui_action *a)
+{
+	ui_events *ev = st;
+	(void)s;
+	(void)key;
+	(void)a;
+	ev->wall_clock = !ev->wall_clock;
+}
+
+/* The events' footer hint. */
+static int
+view_events_hints(const ui_screen *s, const void *st, ui_hint *h, int max)
+{
+	const ui_events *ev = st;
+	(void)s;
+	return screen_hint(h, 0, max, "w", ev->wall_clock ? "relative" : "clock", 2);
+}
+
+static const ui_pane_key view_events_keys[] = {
+	{ { 'w' }, events_clock, "w", "events: clock / relative times" },
+	{ { 0 }, NULL, NULL, NULL },
+};
 
 const ui_pane view_events_pane = {
 	.name = "events",
 	.key = 'e',
+	.init = view_events_init,
+	.free = free,
 	.draw = view_events_draw,
+	.keys = view_events_keys,
 	.hints = view_events_hints,
 	.search = view_events_search,
 };

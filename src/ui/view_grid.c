@@ -58,7 +58,15 @@ typedef struct gmarks {
 	bool frozen, lost, doubt; /* verdict marks: STALLED or STOPPED, LOST, SLOW or REWIND */
 	bool revoking, awaiting;  /* KIP-848: held, its target is another's; in its target, not held yet */
 	int nconsumed;   /* partitions of the topics some member owns a partition of */
+	bool map;        /* the layout: the map (by partition), else the matrix */
+	bool lag;        /* the matrix's cells show lag numbers */
 } gmarks;
+
+/* The grid's state (its pane's): the layout and what a cell shows. */
+typedef struct ui_grid {
+	bool by_partition; /* m: the map, one cell per partition */
+	bool lag;          /* #: each partition's lag in its cell, not its owner's letter */
+} ui_grid;
 
 /* One member row. */
 typedef struct grow {
@@ -192,12 +200,15 @@ row_tag(const grow *m, ui_element *el)
 	return NULL;
 }
 
-/* Find which marks the grid draws (by_partition: the map, else the matrix). */
+/* Find which marks the grid draws in the layout of gs (by_partition: the map, else the matrix). */
 static void
-grid_marks(const gcell *c, int nc, const grow *rows, int nr, bool by_partition, gmarks *mk)
+grid_marks(const gcell *c, int nc, const grow *rows, int nr, const ui_grid *gs, gmarks *mk)
 {
 	int i, k;
+	bool by_partition = gs->by_partition;
 	memset(mk, 0, sizeof *mk);
+	mk->map = gs->by_partition;
+	mk->lag = gs->lag;
 	for (i = 0; i < nc; i++) {
 		int own = c[i].owner >= 0 ? row_of(rows, nr, c[i].owner) : -1;
 		bool cross = !by_partition && c[i].from >= 0 && c[i].from != c[i].owner &&
@@ -276,7 +287,7 @@ draw_key(ui_screen *s, ui_lines *lc, const gmarks *mk)
 	gkey k[14];
 	int n = 0, i, x, y = -1;
 	ui_rect r = lc->r;
-	bool map = s->by_partition;
+	bool map = mk->map;
 	if (!map && mk->others)
 		k[n++] = (gkey){ s->ascii ? "(blank)" : glyph_get(G_EMPTY, false), s->attr[UI_EL_GAUGE_EMPTY],
 				 "not this member's" };
@@ -285,7 +296,7 @@ draw_key(ui_screen *s, ui_lines *lc, const gmarks *mk)
 	else if (mk->moved)
 		k[n++] = (gkey){ glyph_get(G_MOVED_IN, s->ascii), s->attr[UI_EL_MOVED], "new: got it in the last rebalance" };
 	if (mk->revoked)
-		k[n++] = (gkey){ glyph_get(G_REVOKED, s->ascii), s->attr[UI_EL_REVOKED], "lost it in the last rebalance" };
+		k[n++] = (gkey){ glyph_get(G_REVOKED, s->ascii), s->attr[UI_EL_REVOKED], "revoked from it in the last rebalance" };
 	if (mk->orphan)
 		k[n++] = (gkey){ "!", s->attr[UI_EL_ORPHAN], "orphaned: nobody owns it" };
 	if (mk->inflight)
@@ -308,7 +319,7 @@ draw_key(ui_screen *s, ui_lines *lc, const gmarks *mk)
 				 map ? "so: LOST (records deleted unconsumed)" : "LOST: records deleted before consumed" };
 	if (mk->doubt)
 		k[n++] = (gkey){ map ? "A" : "?", s->attr[UI_EL_VERDICT_WARN], map ? "so: SLOW or REWIND" : "SLOW or REWIND" };
-	if (!map && s->grid_lag)
+	if (!map && mk->lag)
 		k[n++] = (gkey){ "123", s->attr[UI_EL_NORMAL], "the partition's lag (# for letters)" };
 	x = r.x + r.w; /* the first item starts a line */
 	for (i = 0; i < n; i++) {
@@ -401,7 +412,7 @@ digits(int v)
  * partition that came in the last rebalance.
  */
 static void
-owned_cell(ui_screen *s, int y, int x, int cw, const gcell *p, const grow *m)
+owned_cell(ui_screen *s, int y, int x, int cw, const gcell *p, const grow *m, bool lag)
 {
 	char l[32] = { m->letter, 0 };
 	attr_t a = s->attr[screen_owner_el(m->lane)];
@@ -410,7 +421,7 @@ owned_cell(ui_screen *s, int y, int x, int cw, const gcell *p, const grow *m)
 	int w = 1;
 	if (p->moved)
 		a |= A_UNDERLINE;
-	if (s->grid_lag) {
+	if (lag) {
 		util_fmt_count(l, sizeof l, p->lag);
 		w = KG_MIN((int)strlen(l), cw - 2);
 	}
@@ -439,7 +450,7 @@ draw_matrix(ui_screen *s, ui_lines *lc, const gcell *c, int nc, const grow *rows
 	cw = digits(maxp) + 1;
 	if (cw < 3)
 		cw = 3;
-	if (s->grid_lag && cw < GRID_LAG_W)
+	if (mk->lag && cw < GRID_LAG_W)
 		cw = GRID_LAG_W; /* a mark and "1.2k" */
 	per = (r.w - lw - 1) / cw;
 	if (per < 1)
@@ -480,7 +491,7 @@ draw_matrix(ui_screen *s, ui_lines *lc, const gcell *c, int nc, const grow *rows
 			for (i = from, x = r.x + lw; i < to; i++, x += cw) {
 				const gcell *p = &c[i];
 				if (m != NULL && p->owner == m->lane) {
-					owned_cell(s, y, x, cw, p, m);
+					owned_cell(s, y, x, cw, p, m, mk->lag);
 				} else if (m != NULL && p->kip && p->target == m->lane) {
 					text_put(s, y, x + cw - 1, 1, s->attr[UI_EL_MOVED], "+", 0); /* awaited */
 				} else if (m != NULL && p->from == m->lane && p->from != p->owner) {
@@ -553,8 +564,9 @@ draw_map(ui_screen *s, ui_lines *lc, const gcell *c, int nc, const grow *rows, i
 
 /* Draw the ownership grid. */
 static void
-view_grid_draw(ui_screen *s, const kg_group *g, ui_rect r)
+view_grid_draw(ui_screen *s, void *st, const kg_group *g, ui_rect r)
 {
+	const ui_grid *gs = st;
 	int64_t t = screen_view_time(s);
 	kg_hview *v = history_view(s->hist, g->id, t, t);
 	int nc = g->nparts, nr, i, total;
@@ -578,12 +590,12 @@ view_grid_draw(ui_screen *s, const kg_group *g, ui_rect r)
 				rows[k].nin++;
 		}
 	}
-	grid_marks(c, nc, rows, nr, s->by_partition, &mk);
+	grid_marks(c, nc, rows, nr, gs, &mk);
 	if (nc == 0) {
 		int y = screen_line(&lc);
 		text_put(s, y, r.x + 1, r.w - 2, s->attr[UI_EL_DIM],
 			 g->nmembers == 0 ? "no members and no committed offsets" : "no partitions assigned", 0);
-	} else if (s->by_partition) {
+	} else if (gs->by_partition) {
 		draw_map(s, &lc, c, nc, rows, nr);
 	} else {
 		draw_matrix(s, &lc, c, nc, rows, nr, &mk);
@@ -599,43 +611,60 @@ view_grid_draw(ui_screen *s, const kg_group *g, ui_rect r)
 	hview_free(v);
 }
 
-/* m: the grid and the timeline by member or by partition; #: lag numbers in the grid's cells. */
-static bool
-view_grid_key(ui_screen *s, int key, ui_action *a)
+/* The grid's state: by member, letters in the cells. */
+static void *
+view_grid_init(const ui_screen *s)
 {
+	(void)s;
+	return xcalloc(1, sizeof(ui_grid));
+}
+
+/* #: lag numbers in the matrix's cells, or the owners' letters. */
+static void
+grid_lag_key(ui_screen *s, void *st, int key, ui_action *a)
+{
+	ui_grid *gs = st;
+	(void)s;
+	(void)key;
 	(void)a;
-	if (key == '#') {
-		s->grid_lag = !s->grid_lag;
-		return true;
-	}
-	if (key != 'm')
-		return false;
-	s->by_partition = !s->by_partition;
+	gs->lag = !gs->lag;
+}
+
+/* m: the map (by partition) or the matrix (by member). */
+static void
+grid_mode(ui_screen *s, void *st, int key, ui_action *a)
+{
+	ui_grid *gs = st;
+	(void)key;
+	(void)a;
+	gs->by_partition = !gs->by_partition;
 	s->scroll = 0;
-	return true;
 }
 
 /* The grid's footer hints. */
 static int
-view_grid_hints(const ui_screen *s, ui_hint *h, int max)
+view_grid_hints(const ui_screen *s, const void *st, ui_hint *h, int max)
 {
-	int n = screen_hint(h, 0, max, "m", s->by_partition ? "by member" : "by partition", 1);
-	if (!s->by_partition)
-		n = screen_hint(h, n, max, "#", s->grid_lag ? "letters" : "lag", 3);
+	const ui_grid *gs = st;
+	int n = screen_hint(h, 0, max, "m", gs->by_partition ? "by member" : "by partition", 1);
+	(void)s;
+	if (!gs->by_partition)
+		n = screen_hint(h, n, max, "#", gs->lag ? "letters" : "lag", 3);
 	return n;
 }
 
-static const ui_help view_grid_help[] = {
-	{ "m", "grid and timeline: by member / by partition" },
-	{ "#", "grid by member: each partition's lag in its cell, or its owner's letter" },
-	{ NULL, NULL },
+static const ui_pane_key view_grid_keys[] = {
+	{ { 'm' }, grid_mode, "m", "grid: by member / by partition" },
+	{ { '#' }, grid_lag_key, "#", "grid by member: each partition's lag in its cell, or its owner's letter" },
+	{ { 0 }, NULL, NULL, NULL },
 };
 
 const ui_pane view_grid_pane = {
 	.name = "grid",
-	.key = 'g',
+	.key = 'o', /* ownership (g is the top, as in less) */
+	.init = view_grid_init,
+	.free = free,
 	.draw = view_grid_draw,
-	.key_fn = view_grid_key,
+	.keys = view_grid_keys,
 	.hints = view_grid_hints,
-	.help = view_grid_help,
 };

@@ -576,7 +576,7 @@ draw_reprocessed(ui_screen *s, const kg_group *g, ui_lines *lc)
 
 /* Draw the health view. */
 static void
-view_health_draw(ui_screen *s, const kg_group *g, ui_rect r)
+view_health_draw(ui_screen *s, void *st, const kg_group *g, ui_rect r)
 {
 	ui_lines lc = { s, r, 0 };
 	int64_t t = screen_view_time(s);
@@ -587,6 +587,7 @@ view_health_draw(ui_screen *s, const kg_group *g, ui_rect r)
 	int y, i, nthen = 0;
 	unsigned keys = 0;
 
+	(void)st;
 	health_cols(r, &c);
 	for (i = 0; smp != NULL && i < smp->nlanes; i++)
 		nthen += smp->lane_status[i] != KG_LANE_ABSENT;

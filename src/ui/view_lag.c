@@ -320,11 +320,12 @@ lag_topic_width(const ui_screen *s, const kg_group *g)
 
 /* The first row at or after from (dir > 0), at or before it (dir < 0), whose cells hold needle. */
 static int
-view_lag_search(ui_screen *s, const kg_group *g, const char *needle, int from, int dir)
+view_lag_search(ui_screen *s, void *st, const kg_group *g, const char *needle, int from, int dir)
 {
 	lag_layout L;
 	lag_row row;
 	int *idx = lag_order(g), i, hit = -1;
+	(void)st;
 	lag_layout_for(&L, s->lay.view.w, lag_topic_width(s, g));
 	for (i = KG_MAX(0, KG_MIN(from, g->nparts - 1)); g->nparts > 0 && i >= 0 && i < g->nparts && hit < 0;
 	     i += dir > 0 ? 1 : -1) {
@@ -466,12 +467,13 @@ lag_row_draw(ui_screen *s, const kg_group *g, const kg_gpart *p, const lag_layou
 
 /* Draw the lag view. */
 static void
-view_lag_draw(ui_screen *s, const kg_group *g, ui_rect r)
+view_lag_draw(ui_screen *s, void *st, const kg_group *g, ui_rect r)
 {
 	lag_layout L;
 	ui_rect rows = r;
 	ui_lines lc;
 	int *idx, i, y, smax, keep = r.h >= 6 ? 1 : 0;
+	(void)st;
 	if (r.h < 3) {
 		s->view_rows = 0;
 		return;

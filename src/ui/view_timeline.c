@@ -33,12 +33,12 @@
  * Episodes carry the number the model gave them (1, 2, 3... per group
  * since kgtop started), so a number stays with its episode as the window
  * slides and as old ones are trimmed; a marker's number is drawn only
- * where it fits before the next marker.  Start times count from kgtop's
- * start ("+2m57s"), or are clock times with w.
+ * where it fits before the next marker.  Start times are clock times (in
+ * the demo they count from kgtop's start, "+2m57s"); w turns them.
  */
 #include "config.h"
 
-#include "ui/screen.h"
+#include "ui/view_timeline.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,16 +48,41 @@
 #include "model/intern.h"
 #include "util/util.h"
 
-/* the lanes' labels: as wide as the longest client id needs (this frame's, s->tl_label_w), from 14 to a third of the pane */
+/* the lanes' labels: as wide as the longest client id needs (this frame's, tl->label_w), from 14 to a third of the pane */
 #define LABEL_MIN 14
-#define LABEL_W (s->tl_label_w)
+#define LABEL_W (tl->label_w)
 #define NOTE_NARROW 20 /* notes' width in a pane under 90 columns (80: a short note each) */
 #define NOTE_W 32   /* under 100 columns */
 #define NOTE_MAX 48 /* and at most, in wider ones (a third of the pane) */
 #define MAX_EPLINES 3
 #define TL_VERDICT_EVENTS 512 /* the newest events searched for verdict changes */
-/* a leave this long before an episode began is what it is about (the tracker's TRIGGER_WINDOW) */
-#define LEAVE_BEFORE_US (10LL * 1000000)
+
+/* Timeline scales, microseconds per column. */
+static const int64_t scales[] = {
+	100000, 250000, 500000, 1000000, 2000000, 5000000, 10000000, 30000000, 60000000, 300000000,
+};
+#define DEFAULT_SCALE 2 /* the coarsest the history is fitted to: 500 ms a column */
+
+/*
+ * The scale of a strip ncols wide: the form's (zoom >= 0), the one the
+ * keys chose, or, fitting the history to the width, the finest of up to
+ * DEFAULT_SCALE whose window holds everything since the screen's first
+ * snapshot (the last one used is kept, for the keys).
+ */
+int64_t
+timeline_zoom_scale(const ui_screen *s, ui_timeline *tl, int zoom, int ncols)
+{
+	int64_t span = screen_view_time(s) - s->t0_us;
+	int z;
+	if (zoom >= 0)
+		return scales[KG_MIN(zoom, (int)KG_ARRAY_LEN(scales) - 1)];
+	if (tl->auto_zoom) {
+		for (z = 0; z < DEFAULT_SCALE && scales[z] * ncols < span; z++)
+			;
+		tl->zoom = z;
+	}
+	return scales[KG_MAX(0, KG_MIN(tl->zoom, (int)KG_ARRAY_LEN(scales) - 1))];
+}
 
 /* One scrolling row: a member's lane, a partition, or a topic's heading (per partition). */
 typedef struct tl_row {
@@ -164,10 +189,10 @@ lane_look(const ui_screen *s, int lane, int st, ui_glyph *g, attr_t *a)
 
 /* Start time of an episode: "+12.118s" since kgtop's first snapshot ("-1m05s" before it), or the clock with w. */
 static void
-fmt_start(const ui_screen *s, char *buf, size_t n, int64_t t)
+fmt_start(const ui_screen *s, const ui_timeline *tl, char *buf, size_t n, int64_t t)
 {
 	int64_t d = t - s->t0_us;
-	if (s->wall_clock) {
+	if (tl->wall_clock) {
 		time_t tt = (time_t)(t / 1000000);
 		struct tm tm;
 		char c[16];
@@ -221,7 +246,7 @@ episode_stopped(const kg_hview *v, const kg_episode *e, int64_t now, int *member
 /*
  * The members that stopped and the partitions left without a consumer,
  * with what it cost once the episode closed: "  2 of 2 stopped 2.4
- * member-s  3 parts unconsumed 3.9 partition-s"; without the partitions
+ * member-s  3 partitions unconsumed 3.9 partition-s"; without the partitions
  * (parts false), without the members' time (member_cost false).
  */
 static void
@@ -237,7 +262,7 @@ episode_cost(const ui_screen *s, const kg_episode *e, int stopped, int members, 
 		}
 	}
 	if (closed && e->nunconsumed > 0 && parts) {
-		sbuf_addf(b, "  %d part%s unconsumed ", e->nunconsumed, e->nunconsumed == 1 ? "" : "s");
+		sbuf_addf(b, "  %d partition%s unconsumed ", e->nunconsumed, e->nunconsumed == 1 ? "" : "s");
 		event_fmt_amount(b, e->unconsumed_us, e->nunconsumed, "partition", s->ascii);
 	}
 }
@@ -245,7 +270,7 @@ episode_cost(const ui_screen *s, const kg_episode *e, int stopped, int members, 
 /*
  * What a closed episode cost in progress, after its moved partitions' count:
  * how long they waited for their new owner's first commit, from its
- * start (" unconsumed 3.1s", bounded by two refreshes, "≥4.0s" when one
+ * start (" consumed again after 3.1s", bounded by two refreshes, "≥4.0s" when one
  * never resumed while watched), and the lag it added ("  lag +1.2k").
  */
 static void
@@ -256,7 +281,7 @@ episode_progress(const ui_screen *s, const kg_episode *e, sbuf *b)
 		return;
 	if (e->moved > 0 && e->resumed_us.min >= 0) {
 		event_fmt_span(d, sizeof d, e->resumed_us, s->ascii);
-		sbuf_addf(b, " unconsumed %s", d);
+		sbuf_addf(b, " consumed again after %s", d);
 	}
 	if (e->lag_start >= 0 && e->lag_end > e->lag_start) {
 		util_fmt_count(d, sizeof d, e->lag_end - e->lag_start);
@@ -276,14 +301,14 @@ episode_progress(const ui_screen *s, const kg_episode *e, sbuf *b)
  * partitions' time without a consumer.
  */
 static void
-episode_line(const ui_screen *s, const kg_hview *v, const kg_episode *e, int64_t now, int width, char *buf, size_t n)
+episode_line(const ui_screen *s, const ui_timeline *tl, const kg_hview *v, const kg_episode *e, int64_t now, int width, char *buf, size_t n)
 {
 	char st[48], dur[48], gen[64] = "", rounds[32];
 	size_t cut;
 	int members, stopped = episode_stopped(v, e, now, &members), form;
 	/* KIP-848: members reconcile each on its own (no round stops them all), the generation is the group epoch */
 	const char *gw = e->proto == KG_PROTO_CONSUMER ? "epoch" : "gen";
-	fmt_start(s, st, sizeof st, e->start_us);
+	fmt_start(s, tl, st, sizeof st, e->start_us);
 	event_fmt_span(dur, sizeof dur, episode_duration(e, now), s->ascii);
 	if (e->gen_start >= 0 && e->gen_end >= 0 && e->gen_end != e->gen_start)
 		snprintf(gen, sizeof gen, "%s %d%s%d", gw, (int)e->gen_start, s->ascii ? "->" : "\u2192", (int)e->gen_end);
@@ -320,309 +345,6 @@ episode_line(const ui_screen *s, const kg_hview *v, const kg_episode *e, int64_t
 	/* still too long: the fields that fit (they are two blanks apart), and an ellipsis */
 	if ((cut = text_cut_at(s, buf, "  ", width - 1)) > 0)
 		snprintf(buf + cut, n - cut, "%s", glyph_get(G_ELLIPSIS, s->ascii));
-}
-
-/* What the view's samples say about lane k over [a, b] (see ui_lane_facts); why is left to the caller. */
-static void
-lane_facts(const kg_hview *v, int k, int64_t a, int64_t b, ui_lane_facts *f)
-{
-	int i;
-	bool first = true;
-	memset(f, 0, sizeof *f);
-	for (i = 0; i < v->nsamples; i++) {
-		const kg_sample *smp = &v->samples[i];
-		int64_t until = i + 1 < v->nsamples ? v->samples[i + 1].time_us : INT64_MAX;
-		bool in = lane_in(smp, k);
-		if (smp->time_us > b) {
-			f->later |= in;
-			continue;
-		}
-		if (until <= a)
-			continue;
-		/* samples in effect during [a, b], in time order: the first at a, the last at b */
-		if (first)
-			f->at_start = in;
-		first = false;
-		f->at_end = in;
-		if (in)
-			f->during = true;
-		else
-			f->gap = true;
-	}
-}
-
-/*
- * Why each lane last left within [a, b] (KG_REASON_NONE: not known), from
- * the group's events, newest first; a known reason beats "unknown" (a
- * coordinator's log line may name it after polling saw the member gone).
- * A lane with no such event that is still gone takes its last leave.
- */
-static void
-leave_reasons(ui_screen *s, const kg_hview *v, int64_t a, int64_t b, kg_reason *why)
-{
-	enum { BATCH = 64, MAX_SCAN = 4096 };
-	kg_event *ev[BATCH];
-	uint64_t before = 0;
-	int n, i, k, scanned = 0;
-	for (k = 0; k < v->nlanes; k++)
-		why[k] = KG_REASON_NONE;
-	while (s->hist != NULL && scanned < MAX_SCAN) {
-		bool newer = false;
-		n = history_events(s->hist, v->group, before, ev, BATCH);
-		for (i = 0; i < n; i++) {
-			const kg_event *e = ev[i];
-			k = e->lane;
-			/* event times are the sources' and not quite in order: look a little past a */
-			newer |= e->time_us >= a - 2 * LEAVE_BEFORE_US;
-			if (e->kind == KG_EV_MEMBER_LEFT && k >= 0 && k < v->nlanes && e->time_us >= a &&
-			    e->time_us <= b && e->reason != KG_REASON_NONE &&
-			    (why[k] == KG_REASON_NONE || why[k] == KG_REASON_UNKNOWN))
-				why[k] = e->reason;
-			before = e->seq;
-			event_unref(ev[i]);
-		}
-		scanned += n;
-		if (n < BATCH || !newer)
-			break;
-	}
-	for (k = 0; k < v->nlanes; k++) {
-		const kg_lane *l = &v->lanes[k];
-		if ((why[k] == KG_REASON_NONE || why[k] == KG_REASON_UNKNOWN) && !l->present &&
-		    l->last_leave != KG_REASON_NONE && l->last_seen_us >= a && l->last_seen_us <= b)
-			why[k] = l->last_leave;
-	}
-}
-
-/* A clause of a note: a word, a reason in parentheses, a partition set, a round. */
-typedef struct nclause {
-	const char *word;
-	kg_reason why;   /* NONE: no parentheses (nor for "unknown") */
-	const kg_tp *set;
-	int nset;        /* -1: no set */
-	int round;       /* 0: none */
-} nclause;
-
-/* How a note is written, from the longest form to the shortest. */
-typedef enum nform {
-	NOTE_LONG,      /* "kept [3 4 5], gave [0 1 2] in round 1" */
-	NOTE_RANGES,    /* "kept [3-5], gave [0-2] in round 1" */
-	NOTE_COMPACT,   /* "kept [3-5] gave [0-2] r1" */
-	NOTE_SHORT_WHY, /* and "left (max.poll)" */
-	NOTE_COUNTS,    /* and sets as counts where shorter: "had 333 parts" */
-	NOTE_FORMS
-} nform;
-
-#define MAX_CLAUSES 8
-
-/* A reason's shorter name, for the compact forms. */
-static const char *
-short_reason(kg_reason r)
-{
-	switch (r) {
-	case KG_REASON_MAX_POLL: return "max.poll";
-	case KG_REASON_SESSION_TIMEOUT: return "session";
-	case KG_REASON_METADATA: return "metadata";
-	default: return reason_name(r);
-	}
-}
-
-/* A partition set with runs of three or more as ranges: "[0-2 5]", "[orders:0-2,5 payments:1]". */
-static void
-fmt_ranges(sbuf *b, const kg_tp *v, int n, bool sf)
-{
-	int i = 0;
-	bool names = !(sf && tp_single_topic(v, n));
-	sbuf_addc(b, '[');
-	while (i < n) {
-		int j = i;
-		while (j + 1 < n && v[j + 1].topic == v[i].topic && v[j + 1].partition == v[j].partition + 1)
-			j++;
-		if (i > 0)
-			sbuf_addc(b, names && v[i].topic == v[i - 1].topic ? ',' : ' ');
-		if (names && (i == 0 || v[i].topic != v[i - 1].topic))
-			sbuf_addf(b, "%s:", intern_topic_name(v[i].topic));
-		if (j - i >= 2) {
-			sbuf_addf(b, "%d-%d", (int)v[i].partition, (int)v[j].partition);
-			i = j + 1;
-		} else {
-			sbuf_addf(b, "%d", (int)v[i].partition);
-			i++;
-		}
-	}
-	sbuf_addc(b, ']');
-}
-
-/* A partition set as a count ("333 parts"), or as ranges when they are no longer. */
-static void
-fmt_count(sbuf *b, const kg_tp *v, int n, bool sf)
-{
-	sbuf r = { 0 };
-	char cnt[32];
-	fmt_ranges(&r, v, n, sf);
-	snprintf(cnt, sizeof cnt, "%d part%s", n, n == 1 ? "" : "s");
-	sbuf_adds(b, strlen(sbuf_str(&r)) <= strlen(cnt) ? sbuf_str(&r) : cnt);
-	sbuf_free(&r);
-}
-
-/* One clause in a form. */
-static void
-clause_fmt(const nclause *c, nform form, bool sf, sbuf *b)
-{
-	sbuf_adds(b, c->word);
-	if (c->why != KG_REASON_NONE && c->why != KG_REASON_UNKNOWN)
-		sbuf_addf(b, " (%s)", form >= NOTE_SHORT_WHY ? short_reason(c->why) : reason_name(c->why));
-	if (c->nset >= 0) {
-		sbuf_addc(b, ' ');
-		if (form == NOTE_LONG)
-			tp_format(b, c->set, c->nset, sf);
-		else if (form < NOTE_COUNTS)
-			fmt_ranges(b, c->set, c->nset, sf);
-		else
-			fmt_count(b, c->set, c->nset, sf);
-	}
-	if (c->round > 0)
-		sbuf_addf(b, form >= NOTE_COMPACT ? " r%d" : " in round %d", c->round);
-}
-
-/* The clauses in a form, joined. */
-static void
-note_fmt(const nclause *c, int n, nform form, bool sf, sbuf *b)
-{
-	int i;
-	for (i = 0; i < n; i++) {
-		if (i > 0)
-			sbuf_adds(b, form >= NOTE_COMPACT ? " " : ", ");
-		clause_fmt(&c[i], form, sf, b);
-	}
-}
-
-/*
- * The longest form that fits width columns; else the shortest cut after
- * the last clause (or word) that fits, with an ellipsis.
- */
-static void
-note_fit(const ui_screen *s, const nclause *c, int n, bool sf, int width, sbuf *out)
-{
-	sbuf t = { 0 };
-	int f, i, w = 0;
-	size_t cut;
-	for (f = 0; f < NOTE_FORMS; f++) {
-		sbuf_reset(&t);
-		note_fmt(c, n, (nform)f, sf, &t);
-		if (width <= 0 || text_width(s, sbuf_str(&t)) <= width) {
-			sbuf_adds(out, sbuf_str(&t));
-			sbuf_free(&t);
-			return;
-		}
-	}
-	/* whole clauses of the shortest form, then "..." */
-	sbuf_reset(&t);
-	for (i = 0; i < n; i++) {
-		sbuf one = { 0 };
-		clause_fmt(&c[i], NOTE_COUNTS, sf, &one);
-		w = text_width(s, sbuf_str(&t)) + (i > 0) + text_width(s, sbuf_str(&one));
-		if (w + 1 > width) {
-			sbuf_free(&one);
-			break;
-		}
-		if (i > 0)
-			sbuf_addc(&t, ' ');
-		sbuf_adds(&t, sbuf_str(&one));
-		sbuf_free(&one);
-	}
-	if (i == 0) {
-		/* not even the first clause: its words that fit */
-		clause_fmt(&c[0], NOTE_COUNTS, sf, &t);
-		if ((cut = text_cut_at(s, sbuf_str(&t), " ", width - 1)) == 0) {
-			/* one long word: text_put cuts it with an ellipsis */
-			sbuf_adds(out, sbuf_str(&t));
-			sbuf_free(&t);
-			return;
-		}
-		sbuf_addn(out, sbuf_str(&t), cut);
-	} else {
-		sbuf_adds(out, sbuf_str(&t));
-	}
-	sbuf_adds(out, glyph_get(G_ELLIPSIS, s->ascii));
-	sbuf_free(&t);
-}
-
-/* Add a clause. */
-static void
-clause_add(nclause *c, int *n, const char *word, kg_reason why, const kg_tp *set, int nset, int round)
-{
-	if (*n >= MAX_CLAUSES)
-		return;
-	c[(*n)++] = (nclause){ word, why, set, nset, round };
-}
-
-/*
- * What an episode did to a lane (see screen.h).  Without a record: what
- * the samples saw.  With one: a lane gone at the end left (why), and had
- * what it held when the episode began (or what it got in it); one that
- * left and is back at the end rejoined; one that stayed gave all, or kept
- * some and gave the rest, and got what it got.
- */
-void
-timeline_member_note(const ui_screen *s, const kg_episode *e, const kg_episode_member *m, const ui_lane_facts *f,
-		     bool sf, int width, sbuf *b)
-{
-	nclause c[MAX_CLAUSES];
-	int n = 0, nk = 0;
-	kg_tp *kept = NULL;
-	if (m == NULL) {
-		if (!f->during)
-			clause_add(c, &n, f->later ? "joined after it" : "left before it", KG_REASON_NONE, NULL, -1, 0);
-		else if (f->at_start && f->at_end && !f->gap)
-			clause_add(c, &n, "untouched", KG_REASON_NONE, NULL, -1, 0);
-		else if (f->at_start && f->at_end) {
-			clause_add(c, &n, "left", f->why, NULL, -1, 0);
-			clause_add(c, &n, "rejoined", KG_REASON_NONE, NULL, -1, 0);
-		} else {
-			if (!f->at_start)
-				clause_add(c, &n, "joined", KG_REASON_NONE, NULL, -1, 0);
-			if (!f->at_end)
-				clause_add(c, &n, "left", f->why, NULL, -1, 0);
-		}
-	} else if (!f->at_end && !(f->later && f->why == KG_REASON_NONE && !m->left)) {
-		/*
-		 * gone when it ended: it left, holding what it had when it began (or got in it).
-		 * Not when it is there after it with no leave known: samples are kept only when
-		 * something changes, so a joiner may first show up in one after the episode's end.
-		 */
-		const kg_tp *had = m->nbefore > 0 ? m->before : m->nassigned > 0 ? m->assigned : m->revoked;
-		int nhad = m->nbefore > 0 ? m->nbefore : m->nassigned > 0 ? m->nassigned : m->nrevoked;
-		if (m->joined && !f->at_start)
-			clause_add(c, &n, "joined", KG_REASON_NONE, NULL, -1, 0);
-		clause_add(c, &n, "left", f->why, NULL, -1, 0);
-		if (nhad > 0)
-			clause_add(c, &n, "had", KG_REASON_NONE, had, nhad, 0);
-	} else if (m->left) {
-		/* left and came back */
-		clause_add(c, &n, "left", f->why, NULL, -1, 0);
-		clause_add(c, &n, "rejoined", KG_REASON_NONE, NULL, -1, 0);
-		if (m->nassigned > 0)
-			clause_add(c, &n, "got", KG_REASON_NONE, m->assigned, m->nassigned,
-				   e->rounds > 1 ? m->round_assigned : 0);
-	} else {
-		if (m->joined)
-			clause_add(c, &n, "joined", KG_REASON_NONE, NULL, -1, 0);
-		if (m->cls == KG_CLASS_FULL) {
-			clause_add(c, &n, "gave all", KG_REASON_NONE, m->revoked, m->nrevoked, 0);
-		} else if (m->cls == KG_CLASS_INCREMENTAL) {
-			kept = xcalloc((size_t)m->nbefore + 1, sizeof *kept);
-			nk = tp_diff(m->before, m->nbefore, m->revoked, m->nrevoked, kept);
-			clause_add(c, &n, "kept", KG_REASON_NONE, kept, nk, 0);
-			clause_add(c, &n, "gave", KG_REASON_NONE, m->revoked, m->nrevoked, m->round_revoked);
-		}
-		if (m->nassigned > 0)
-			clause_add(c, &n, "got", KG_REASON_NONE, m->assigned, m->nassigned,
-				   e->rounds > 1 ? m->round_assigned : 0);
-		if (n == 0)
-			clause_add(c, &n, "untouched", KG_REASON_NONE, NULL, -1, 0);
-	}
-	note_fit(s, c, n, sf, width, b);
-	free(kept);
 }
 
 /* The lanes per member: every lane that was a member at some time of the window. */
@@ -767,7 +489,7 @@ draw_heading(ui_screen *s, const tl_row *row, int y, ui_rect r)
 
 /* The axis: scale, the window's start, a rule, its end (now, or how far back). */
 static void
-draw_axis(ui_screen *s, ui_rect r, int ncols, int64_t scale)
+draw_axis(ui_screen *s, const ui_timeline *tl, ui_rect r, int ncols, int64_t scale)
 {
 	char a0[48], a1[48], sc[32], right[64];
 	int rw, y = r.y;
@@ -785,7 +507,7 @@ draw_axis(ui_screen *s, ui_rect r, int ncols, int64_t scale)
 
 /* The marker row: the span of each episode from its start's mark, its number where it fits before the next marker. */
 static void
-draw_markers(ui_screen *s, const kg_hview *v, int y, ui_rect r, int ncols, int64_t t0, int64_t t1, int64_t scale)
+draw_markers(ui_screen *s, const ui_timeline *tl, const kg_hview *v, int y, ui_rect r, int ncols, int64_t t0, int64_t t1, int64_t scale)
 {
 	int *mc0 = xcalloc((size_t)v->nepisodes + 1, sizeof *mc0), i;
 	for (i = 0; i < v->nepisodes; i++) {
@@ -844,7 +566,7 @@ vmark_of(uint8_t v)
  * a rebalance shows before it.  Returns the marks drawn, a bit each.
  */
 static unsigned
-draw_verdicts(ui_screen *s, const kg_group *g, int y, ui_rect r, int ncols, int64_t t0, int64_t scale)
+draw_verdicts(ui_screen *s, const ui_timeline *tl, const kg_group *g, int y, ui_rect r, int ncols, int64_t t0, int64_t scale)
 {
 	kg_event *ev[TL_VERDICT_EVENTS];
 	int n = history_events(s->hist, g->id, 0, ev, TL_VERDICT_EVENTS), i;
@@ -872,7 +594,7 @@ draw_verdicts(ui_screen *s, const kg_group *g, int y, ui_rect r, int ncols, int6
 
 /* The legend, and which lanes show when they scroll (first and last place of total); marks: verdict marks drawn. */
 static void
-draw_legend(ui_screen *s, int y, ui_rect r, int first, int last, int total, unsigned marks)
+draw_legend(ui_screen *s, const ui_timeline *tl, int y, ui_rect r, int first, int last, int total, unsigned marks)
 {
 	sbuf b = { 0 };
 	char pos[96] = "";
@@ -881,14 +603,14 @@ draw_legend(ui_screen *s, int y, ui_rect r, int first, int last, int total, unsi
 	sbuf_addf(&b, "%s consuming  %s partly stopped  %s stopped  %s idle  (blank) absent",
 		  glyph_get(G_CONSUMING, s->ascii), glyph_get(G_PARTIAL, s->ascii), glyph_get(G_STOPPED, s->ascii),
 		  glyph_get(G_IDLE, s->ascii));
-	if (s->by_partition)
+	if (tl->by_partition)
 		sbuf_adds(&b, "  ! orphaned  letter: new owner");
 	for (k = KG_ARRAY_LEN(vmarks); k-- > 0;) {
 		if (marks & (1u << k))
 			sbuf_addf(&b, "  %s %s", vmarks[k].mark, vmarks[k].words);
 	}
 	if (first > 0) {
-		snprintf(pos, sizeof pos, "%s %d-%d of %d (PgUp PgDn)", s->by_partition ? "partitions" : "members", first,
+		snprintf(pos, sizeof pos, "%s %d-%d of %d (PgUp PgDn)", tl->by_partition ? "partitions" : "members", first,
 			 last, total);
 		pw = text_width(s, pos);
 		if (pw > r.w - 2)
@@ -900,28 +622,9 @@ draw_legend(ui_screen *s, int y, ui_rect r, int first, int last, int total, unsi
 	sbuf_free(&b);
 }
 
-/*
- * Why each lane left in the last episode of v: from its start (and a
- * leave just before, unless the episode before it covered that leave) to
- * its end (*lend; now, t1, while it is open).  The caller frees it.
- */
-static kg_reason *
-note_reasons(ui_screen *s, const kg_hview *v, int64_t t1, int64_t *lend)
-{
-	const kg_episode *last = &v->episodes[v->nepisodes - 1];
-	const kg_episode *prev = v->nepisodes > 1 ? &v->episodes[v->nepisodes - 2] : NULL;
-	int64_t from = last->start_us - LEAVE_BEFORE_US;
-	kg_reason *why = xcalloc((size_t)v->nlanes + 1, sizeof *why);
-	if (prev != NULL && prev->end_us != 0 && prev->end_us > from)
-		from = prev->end_us;
-	*lend = last->end_us ? last->end_us : t1;
-	leave_reasons(s, v, from, *lend, why);
-	return why;
-}
-
 /* A member's lane: letter, client id, strip. */
 static void
-draw_member_row(ui_screen *s, const kg_hview *v, const tl_row *row, int y, ui_rect r, int ncols, int64_t t0,
+draw_member_row(ui_screen *s, const ui_timeline *tl, const kg_hview *v, const tl_row *row, int y, ui_rect r, int ncols, int64_t t0,
 		int64_t scale)
 {
 	const kg_lane *l = &v->lanes[row->lane];
@@ -933,259 +636,343 @@ draw_member_row(ui_screen *s, const kg_hview *v, const tl_row *row, int y, ui_re
 
 /* The labels' width: a lane's letter, a blank, the longest client id and a blank, within LABEL_MIN and a third of r. */
 static int
-timeline_label_w(const ui_screen *s, const kg_hview *v, ui_rect r)
+timeline_label_w(const ui_screen *s, const ui_timeline *tl, const kg_hview *v, ui_rect r)
 {
 	int k, w = 0;
-	for (k = 0; !s->by_partition && k < v->nlanes; k++)
+	for (k = 0; !tl->by_partition && k < v->nlanes; k++)
 		w = KG_MAX(w, text_width(s, v->lanes[k].client_id) + 4);
 	return KG_MAX(LABEL_MIN, KG_MIN(w, r.w / 3));
 }
 
-/*
- * The lanes over the widest window the pane could show, with the labels
- * as wide as their names need (s->tl_label_w); *ncols: the strip's
- * columns beside the labels and the notes (notes_w, 0 none).
- */
-static kg_hview *
-timeline_window(ui_screen *s, const kg_group *g, ui_rect r, int notes_w, int64_t scale, int64_t t1, int *ncols)
-{
-	kg_hview *v;
-	s->tl_label_w = LABEL_MIN;
-	*ncols = KG_MAX(10, r.w - LABEL_W - 1 - notes_w);
-	v = history_view(s->hist, g->id, t1 - scale * *ncols, t1);
-	s->tl_label_w = timeline_label_w(s, v, r);
-	*ncols = KG_MAX(10, r.w - LABEL_W - 1 - notes_w);
-	return v;
-}
-
-/* Draw the timeline. */
-static void
-view_timeline_draw(ui_screen *s, const kg_group *g, ui_rect r)
-{
-	int64_t scale = screen_scale_us(s), t1 = screen_view_time(s), t0, lend = 0;
-	bool notes = r.w >= 70 && !s->by_partition, sf = group_single_topic(g), sticky;
-	int note_w = r.w < 90 ? NOTE_NARROW : r.w < 100 ? NOTE_W : KG_MIN(NOTE_MAX, r.w / 3);
-	int ncols, y, i, nep, neplines, legend, region, nrows, nparts = 0;
-	int maxtop, top, page, step, npages, bottom = r.y + r.h, y0, shown, first = 0, last_ord = 0;
-	unsigned marks = 0;
+/* A timeline's layout in a rect: its window, its rows, what fits. */
+typedef struct tl_frame {
 	kg_hview *v;
 	tl_row *rows;
-	char buf[512];
-	const kg_episode *last = NULL;
-	kg_reason *why = NULL;
-	v = timeline_window(s, g, r, notes ? note_w + 1 : 0, scale, t1, &ncols);
-	t0 = t1 - scale * ncols;
-	rows = s->by_partition ? partition_rows(g, v, &nrows, &nparts) : member_rows(v, &nrows);
-	if (v->nepisodes > 0)
-		last = &v->episodes[v->nepisodes - 1];
+	int nrows, nparts;      /* rows (lanes and headings), partitions (per partition) */
+	int ncols;              /* the strip's columns */
+	int64_t scale, t0, t1;
+	bool notes;             /* a note beside each member's lane */
+	int note_w;
+	int axis;               /* 1: the axis on the first row */
+	int neplines, legend;   /* episode lines, the legend's row (0 or 1) */
+	int y0, region;         /* the lanes' first row and how many rows they have */
+	int top, maxtop;        /* the first lane shown, and the last first lane */
+} tl_frame;
 
-	/* fixed rows: axis, episode lines (or the hint) and markers above the lanes, the legend below */
-	neplines = v->nepisodes > 0 ? KG_MIN(v->nepisodes, MAX_EPLINES) : 1;
-	neplines = KG_MAX(1, KG_MIN(neplines, r.h - 3 - KG_MIN(nrows, 4)));
-	legend = 1;
-	region = r.h - 2 - neplines - legend;
-	if (region < 1) {
-		legend = 0;
-		region = KG_MAX(0, r.h - 2 - neplines);
+/*
+ * The window the pane shows and its rows, with the labels as wide as the
+ * names need (tl->label_w; f->label_w when the form says: two groups'
+ * strips line up) and the strip's columns beside the labels and notes.
+ */
+static void
+frame_open(ui_screen *s, ui_timeline *tl, const kg_group *g, ui_rect r, const tl_form *f, tl_frame *fr)
+{
+	memset(fr, 0, sizeof *fr);
+	fr->t1 = screen_view_time(s);
+	fr->notes = r.w >= 70 && !tl->by_partition;
+	fr->note_w = !fr->notes ? 0 : r.w < 90 ? NOTE_NARROW : r.w < 100 ? NOTE_W : KG_MIN(NOTE_MAX, r.w / 3);
+	tl->label_w = f->label_w > 0 ? f->label_w : LABEL_MIN;
+	fr->ncols = KG_MAX(10, r.w - LABEL_W - 1 - (fr->notes ? fr->note_w + 1 : 0));
+	fr->scale = timeline_zoom_scale(s, tl, f->zoom, fr->ncols);
+	fr->v = history_view(s->hist, g->id, fr->t1 - fr->scale * fr->ncols, fr->t1);
+	if (f->label_w <= 0)
+		tl->label_w = timeline_label_w(s, tl, fr->v, r);
+	fr->ncols = KG_MAX(10, r.w - LABEL_W - 1 - (fr->notes ? fr->note_w + 1 : 0));
+	fr->scale = timeline_zoom_scale(s, tl, f->zoom, fr->ncols);
+	fr->t0 = fr->t1 - fr->scale * fr->ncols;
+	fr->rows = tl->by_partition ? partition_rows(g, fr->v, &fr->nrows, &fr->nparts) : member_rows(fr->v, &fr->nrows);
+	fr->axis = f->axis ? 1 : 0;
+}
+
+/* Release a frame. */
+static void
+frame_close(tl_frame *fr)
+{
+	free(fr->rows);
+	hview_free(fr->v);
+}
+
+/*
+ * The fixed rows (axis, episode lines or the hint, markers above the
+ * lanes, the legend below) and the lanes' region in r.h rows, and which
+ * lanes show for the view's scroll.  Only the lanes scroll: PgDn moves
+ * s->scroll by the view's height less 2 (keys.c); here a page is the
+ * lanes' rows less one, so a page turns to the next with one row in
+ * common and no lane is skipped.  A form without a legend gets one when
+ * its lanes do not all fit (it says which show).
+ */
+static void
+frame_fit(ui_screen *s, ui_rect r, const tl_form *f, tl_frame *fr)
+{
+	int page, step, npages, fixed = fr->axis + 1;
+	fr->neplines = fr->v->nepisodes > 0 ? KG_MIN(fr->v->nepisodes, f->eplines) : 1;
+	fr->neplines = KG_MAX(1, KG_MIN(fr->neplines, r.h - fixed - 1 - KG_MIN(fr->nrows, 4)));
+	fr->legend = f->legend || (fr->nrows > r.h - fixed - fr->neplines && r.h - fixed - fr->neplines >= 3) ? 1 : 0;
+	fr->region = r.h - fixed - fr->neplines - fr->legend;
+	if (fr->region < 1) {
+		fr->legend = 0;
+		fr->region = KG_MAX(0, r.h - fixed - fr->neplines);
 	}
-	y0 = r.y + 2 + neplines;
-
-	/*
-	 * Only the lanes scroll.  PgDn moves s->scroll by the view's height
-	 * less 2 (keys.c); here a page is the lanes' rows less one, so a page
-	 * turns to the next with one row in common and no lane is skipped.
-	 */
-	sticky = s->by_partition && region >= 3;
-	maxtop = KG_MAX(0, nrows - region);
+	fr->y0 = r.y + fixed + fr->neplines;
+	fr->maxtop = KG_MAX(0, fr->nrows - fr->region);
 	page = KG_MAX(1, r.h - 2);
-	step = KG_MAX(1, region - 1);
-	npages = maxtop > 0 ? (maxtop + step - 1) / step : 0;
+	step = KG_MAX(1, fr->region - 1);
+	npages = fr->maxtop > 0 ? (fr->maxtop + step - 1) / step : 0;
 	if (s->scroll > npages * page)
 		s->scroll = npages * page;
 	if (s->scroll < 0)
 		s->scroll = 0;
-	top = KG_MIN(maxtop, (int)((int64_t)s->scroll * step / page));
+	fr->top = KG_MIN(fr->maxtop, (int)((int64_t)s->scroll * step / page));
 	s->view_rows = r.h + npages * page;
+}
 
-	if (r.h < 1) {
-		free(rows);
-		hview_free(v);
-		return;
-	}
-	draw_axis(s, r, ncols, scale);
+/* The rows a form needs to show every lane of g in a rect r wide (its label width in *label_w). */
+int
+timeline_rows(ui_screen *s, ui_timeline *tl, const kg_group *g, ui_rect r, const tl_form *f, int *label_w, int *zoom)
+{
+	tl_frame fr;
+	int n;
+	frame_open(s, tl, g, r, f, &fr);
+	n = fr.axis + KG_MAX(1, KG_MIN(fr.v->nepisodes, f->eplines)) + 1 + KG_MAX(1, fr.nrows) + (f->legend ? 1 : 0);
+	*label_w = tl->label_w;
+	*zoom = tl->zoom;
+	frame_close(&fr);
+	return n;
+}
 
-	/* episodes in the window, newest first */
-	for (i = v->nepisodes - 1, nep = 0; i >= 0 && nep < neplines; i--, nep++) {
-		if ((y = r.y + 1 + nep) >= bottom)
+/* Episode lines, newest first (or the hint that there is none), under the axis. */
+static void
+draw_episode_lines(ui_screen *s, const ui_timeline *tl, const tl_frame *fr, ui_rect r)
+{
+	const kg_hview *v = fr->v;
+	char buf[512];
+	int i, nep, y;
+	for (i = v->nepisodes - 1, nep = 0; i >= 0 && nep < fr->neplines; i--, nep++) {
+		if ((y = r.y + fr->axis + nep) >= r.y + r.h)
 			break;
-		episode_line(s, v, &v->episodes[i], t1, r.w - 4, buf, sizeof buf);
+		episode_line(s, tl, v, &v->episodes[i], fr->t1, r.w - 4, buf, sizeof buf);
 		text_put(s, y, r.x + 1, 1, s->attr[UI_EL_EPISODE], glyph_get(G_EPISODE, s->ascii), 0);
 		text_put(s, y, r.x + 3, r.w - 4,
 			 s->attr[v->episodes[i].proto == KG_PROTO_EAGER ? UI_EL_EAGER : UI_EL_COOP], buf, TEXT_ELLIPSIS);
 	}
-	if (v->nepisodes == 0 && r.y + 1 < bottom)
-		text_put(s, r.y + 1, r.x + 3, r.w - 4, s->attr[UI_EL_DIM],
+	if (v->nepisodes == 0 && r.y + fr->axis < r.y + r.h)
+		text_put(s, r.y + fr->axis, r.x + 3, r.w - 4, s->attr[UI_EL_DIM],
 			 "no rebalance in this window (- zooms out, left scrolls back)", TEXT_ELLIPSIS);
-	if (y0 - 1 < bottom) {
-		marks = draw_verdicts(s, g, y0 - 1, r, ncols, t0, scale);
-		draw_markers(s, v, y0 - 1, r, ncols, t0, t1, scale);
-		if (notes && last != NULL)
-			text_putf(s, y0 - 1, r.x + LABEL_W + ncols + 2, note_w, s->attr[UI_EL_DIM], "episode %d:", last->number);
-	}
+}
 
+/* The lanes shown, each with its note (what the last episode did to it); returns how many rows they took. */
+static int
+draw_lanes(ui_screen *s, const ui_timeline *tl, const kg_group *g, const tl_frame *fr, ui_rect r, int *first,
+	   int *last_ord)
+{
+	const kg_hview *v = fr->v;
+	const kg_episode *last = v->nepisodes > 0 ? &v->episodes[v->nepisodes - 1] : NULL;
+	bool sticky = tl->by_partition && fr->region >= 3, sf = group_single_topic(g);
+	kg_reason *why = NULL;
+	int64_t lend = 0;
+	int i, y, shown;
 	/* what the last episode did to each member, from its start to its end */
-	if (notes && last != NULL)
-		why = note_reasons(s, v, t1, &lend);
-	for (i = 0, shown = 0; i < region && top + i < nrows; i++, shown++) {
-		const tl_row *row = &rows[top + i];
-		y = y0 + i;
+	if (fr->notes && last != NULL)
+		why = timeline_note_reasons(s, v, fr->t1, &lend);
+	for (i = 0, shown = 0; i < fr->region && fr->top + i < fr->nrows; i++, shown++) {
+		const tl_row *row = &fr->rows[fr->top + i];
+		y = fr->y0 + i;
 		/* the heading of the topic at the top stays while its partitions scroll */
-		if (i == 0 && sticky && top > 0 && row->heading == 0)
-			row = &rows[row->topic_row];
+		if (i == 0 && sticky && fr->top > 0 && row->heading == 0)
+			row = &fr->rows[row->topic_row];
 		if (row->ord > 0) {
-			if (first == 0)
-				first = row->ord;
-			last_ord = row->ord;
+			if (*first == 0)
+				*first = row->ord;
+			*last_ord = row->ord;
 		}
 		if (row->heading > 0) {
 			draw_heading(s, row, y, r);
-		} else if (s->by_partition) {
+		} else if (tl->by_partition) {
 			text_putf(s, y, r.x + 1, LABEL_W - 2, s->attr[UI_EL_NORMAL], "p%d", (int)row->tp.partition);
-			draw_partition_strip(s, v, row->tp, y, r.x + LABEL_W, ncols, t0, scale);
+			draw_partition_strip(s, v, row->tp, y, r.x + LABEL_W, fr->ncols, fr->t0, fr->scale);
 		} else {
-			draw_member_row(s, v, row, y, r, ncols, t0, scale);
+			draw_member_row(s, tl, v, row, y, r, fr->ncols, fr->t0, fr->scale);
 			if (why != NULL) {
-				ui_lane_facts f;
+				ui_lane_facts lf;
 				sbuf b = { 0 };
-				lane_facts(v, row->lane, last->start_us, lend, &f);
-				f.why = why[row->lane];
-				timeline_member_note(s, last, episode_member(last, row->lane), &f, sf, note_w, &b);
-				text_put(s, y, r.x + LABEL_W + ncols + 2, note_w, s->attr[UI_EL_DIM], sbuf_str(&b), TEXT_ELLIPSIS);
+				timeline_lane_facts(v, row->lane, last->start_us, lend, &lf);
+				lf.why = why[row->lane];
+				timeline_member_note(s, last, episode_member(last, row->lane), &lf, sf, fr->note_w, &b);
+				text_put(s, y, r.x + LABEL_W + fr->ncols + 2, fr->note_w, s->attr[UI_EL_DIM], sbuf_str(&b),
+					 TEXT_ELLIPSIS);
 				sbuf_free(&b);
 			}
 		}
 	}
-	if (nrows == 0 && region > 0) {
+	free(why);
+	if (fr->nrows == 0 && fr->region > 0) {
 		/* an empty strip area would read as a drawing fault */
-		text_put(s, y0, r.x + 3, r.w - 4, s->attr[UI_EL_DIM],
-			 s->by_partition ? "no partitions known for this group" : "no members in this window", 0);
+		text_put(s, fr->y0, r.x + 3, r.w - 4, s->attr[UI_EL_DIM],
+			 tl->by_partition ? "no partitions known for this group" : "no members in this window", 0);
 		shown = 1;
 	}
-	if (legend && y0 + shown < bottom)
-		draw_legend(s, y0 + shown, r, maxtop > 0 ? first : 0, last_ord, s->by_partition ? nparts : nrows, marks);
-	free(why);
-	free(rows);
-	hview_free(v);
+	return shown;
 }
 
-/* One group's side of the compare line: its protocol (or name) and what its last rebalance cost. */
-static void
-compare_side(const ui_screen *s, const kg_group *g, bool by_name, bool shortly, sbuf *b)
-{
-	const kg_group_summary *m = &g->sum;
-	kg_span st = { m->last_stopped_min_us, m->last_stopped_max_us }, un = { m->last_unconsumed_min_us,
-										   m->last_unconsumed_max_us };
-	sbuf_addf(b, "%s: ", by_name ? g->name : shortly && g->proto == KG_PROTO_COOPERATIVE ? "coop" : proto_name(g->proto));
-	if (g->commit_policy != NULL) /* the commits scenario: what the commit policy cost */
-		sbuf_addf(b, "%lld processed twice, ", (long long)g->reprocessed);
-	if (m->last_episode_us < 0) {
-		sbuf_adds(b, "no rebalance yet");
-		return;
-	}
-	if (shortly) {
-		/* "3 stopped 7.8 member-s, 6 parts 15.6 partition-s" */
-		sbuf_addf(b, "%d stopped", m->last_nstopped);
-		if (m->last_nstopped > 0) {
-			sbuf_addc(b, ' ');
-			event_fmt_amount(b, st, m->last_nstopped, "member", s->ascii);
-		}
-		if (m->last_nunconsumed > 0) {
-			sbuf_addf(b, ", %d part%s ", m->last_nunconsumed, m->last_nunconsumed == 1 ? "" : "s");
-			event_fmt_amount(b, un, m->last_nunconsumed, "partition", s->ascii);
-		}
-		return;
-	}
-	event_fmt_cost(b, m->last_nstopped, st, m->last_nunconsumed, un, s->ascii);
-}
-
-/* The compare view's cost line, as long as fits width. */
+/* Draw one group's timeline in a form (NULL: the whole one). */
 void
-timeline_compare_cost(const ui_screen *s, const kg_group *a, const kg_group *b, int width, sbuf *out)
+timeline_draw_form(ui_screen *s, ui_timeline *tl, const kg_group *g, ui_rect r, const tl_form *form)
 {
-	bool by_name = a->proto == b->proto;
-	int form;
-	for (form = 0; form < 2; form++) {
-		sbuf_reset(out);
-		if (form == 0)
-			sbuf_adds(out, "last rebalance cost ");
-		compare_side(s, a, by_name, form > 0, out);
-		sbuf_adds(out, " | ");
-		compare_side(s, b, by_name, form > 0, out);
-		if (width <= 0 || text_width(s, sbuf_str(out)) <= width)
-			return;
+	static const tl_form whole = { .axis = true, .eplines = MAX_EPLINES, .legend = true, .zoom = -1 };
+	const tl_form *f = form != NULL ? form : &whole;
+	const kg_episode *last;
+	tl_frame fr;
+	unsigned marks = 0;
+	int shown, first = 0, last_ord = 0;
+	frame_open(s, tl, g, r, f, &fr);
+	frame_fit(s, r, f, &fr);
+	if (r.h < 1) {
+		frame_close(&fr);
+		return;
 	}
+	last = fr.v->nepisodes > 0 ? &fr.v->episodes[fr.v->nepisodes - 1] : NULL;
+	if (fr.axis)
+		draw_axis(s, tl, r, fr.ncols, fr.scale);
+	draw_episode_lines(s, tl, &fr, r);
+	if (fr.y0 - 1 < r.y + r.h) {
+		marks = draw_verdicts(s, tl, g, fr.y0 - 1, r, fr.ncols, fr.t0, fr.scale);
+		draw_markers(s, tl, fr.v, fr.y0 - 1, r, fr.ncols, fr.t0, fr.t1, fr.scale);
+		if (fr.notes && last != NULL)
+			text_putf(s, fr.y0 - 1, r.x + LABEL_W + fr.ncols + 2, fr.note_w, s->attr[UI_EL_DIM], "episode %d:",
+				  last->number);
+	}
+	shown = draw_lanes(s, tl, g, &fr, r, &first, &last_ord);
+	if (fr.legend && fr.y0 + shown < r.y + r.h)
+		draw_legend(s, tl, fr.y0 + shown, r, fr.maxtop > 0 ? first : 0, last_ord,
+			    tl->by_partition ? fr.nparts : fr.nrows, marks);
+	frame_close(&fr);
 }
 
-/* Keys of the timeline: + - zoom, v compare, w clock or relative times (the events' too). */
-static bool
-view_timeline_key(ui_screen *s, int key, ui_action *a)
+/* Draw one group's timeline. */
+void
+timeline_draw_group(ui_screen *s, ui_timeline *tl, const kg_group *g, ui_rect r)
 {
+	timeline_draw_form(s, tl, g, r, NULL);
+}
+
+
+/*
+ * The timeline's state: by member; episodes start at clock times as the
+ * events do (the demo's since kgtop's start, and it compares its groups,
+ * eager and cooperative).
+ */
+static void *
+view_timeline_init(const ui_screen *s)
+{
+	ui_timeline *tl = xcalloc(1, sizeof *tl);
+	bool demo = s->info != NULL && s->info->demo;
+	tl->zoom = DEFAULT_SCALE;
+	tl->auto_zoom = true;
+	tl->label_w = LABEL_MIN;
+	tl->compare = demo;
+	tl->wall_clock = !demo;
+	return tl;
+}
+
+/* Microseconds per timeline column. */
+int64_t
+timeline_scale_us(const ui_screen *s)
+{
+	const ui_timeline *tl = screen_pane_state(s, UI_VIEW_TIMELINE);
+	int z = tl != NULL ? tl->zoom : DEFAULT_SCALE;
+	return scales[KG_MAX(0, KG_MIN(z, (int)KG_ARRAY_LEN(scales) - 1))];
+}
+
+/* v: the timeline comparing the selected group with the next one, from any view; again: one group. */
+void
+timeline_compare_toggle(ui_screen *s)
+{
+	ui_timeline *tl = screen_pane_state(s, UI_VIEW_TIMELINE);
+	tl->compare = s->view != UI_VIEW_TIMELINE || !tl->compare;
+	s->view = UI_VIEW_TIMELINE;
+	s->scroll = 0;
+}
+
+/* Draw the timeline: the compare form when it is on and applies, else the selected group's. */
+static void
+view_timeline_draw(ui_screen *s, void *st, const kg_group *g, ui_rect r)
+{
+	ui_timeline *tl = st;
+	if (!compare_draw(s, tl, g, r))
+		timeline_draw_group(s, tl, g, r);
+}
+
+/* + -: zoom in, out (from the scale shown; the scale no longer fits the history by itself). */
+static void
+timeline_zoom(ui_screen *s, void *st, int key, ui_action *a)
+{
+	ui_timeline *tl = st;
+	(void)s;
 	(void)a;
-	switch (key) {
-	case '+': case '=':
-		if (s->zoom > 0)
-			s->zoom--;
-		return true;
-	case '-': case '_':
-		if (s->zoom < screen_nscales() - 1)
-			s->zoom++;
-		return true;
-	case 'v':
-		/* compare: the timeline of the selected group above the next one's */
-		s->compare = s->view != UI_VIEW_TIMELINE || !s->compare;
-		s->view = UI_VIEW_TIMELINE;
-		s->scroll = 0;
-		return true;
-	case 'w':
-		s->wall_clock = !s->wall_clock;
-		return true;
-	default:
-		return false;
-	}
+	tl->auto_zoom = false;
+	if ((key == '+' || key == '=') && tl->zoom > 0)
+		tl->zoom--;
+	else if ((key == '-' || key == '_') && tl->zoom < (int)KG_ARRAY_LEN(scales) - 1)
+		tl->zoom++;
+}
+
+/* m: a lane per member or per partition. */
+static void
+timeline_mode(ui_screen *s, void *st, int key, ui_action *a)
+{
+	ui_timeline *tl = st;
+	(void)key;
+	(void)a;
+	tl->by_partition = !tl->by_partition;
+	s->scroll = 0;
+}
+
+/* w: episodes' start as clock times, or since kgtop's start. */
+static void
+timeline_clock(ui_screen *s, void *st, int key, ui_action *a)
+{
+	ui_timeline *tl = st;
+	(void)s;
+	(void)key;
+	(void)a;
+	tl->wall_clock = !tl->wall_clock;
 }
 
 /* The timeline's footer hints. */
 static int
-view_timeline_hints(const ui_screen *s, ui_hint *h, int max)
+view_timeline_hints(const ui_screen *s, const void *st, ui_hint *h, int max)
 {
-	int n = screen_hint(h, 0, max, "m", s->by_partition ? "per member" : "per partition", 1);
-	n = screen_hint(h, n, max, "v", s->compare ? "one group" : "compare", 4);
+	const ui_timeline *tl = st;
+	int n = screen_hint(h, 0, max, "m", tl->by_partition ? "per member" : "per partition", 1);
+	n = screen_hint(h, n, max, "v", tl->compare ? "one group" : "compare", 4);
 	n = screen_hint(h, n, max, "+-", "zoom", 1);
 	if (!s->paused)
 		n = screen_hint(h, n, max, s->ascii ? "<-->" : "\u2190\u2192", "scroll", 1);
-	return screen_hint(h, n, max, "w", s->wall_clock ? "relative" : "clock", 2);
+	return screen_hint(h, n, max, "w", tl->wall_clock ? "relative" : "clock", 2);
 }
 
 /* Left/right scroll the timeline without pausing, eight columns a step. */
 static int64_t
-view_timeline_scroll_step(const ui_screen *s)
+view_timeline_scroll_step(const ui_screen *s, const void *st)
 {
-	return screen_scale_us(s) * 8;
+	(void)st;
+	return timeline_scale_us(s) * 8;
 }
 
-static const ui_help view_timeline_help[] = {
-	{ "+ -", "timeline: zoom in / out" },
-	{ "v", "timeline: compare with the next group" },
-	{ "w", "timeline and events: clock / relative times" },
-	{ NULL, NULL },
+static const ui_pane_key view_timeline_keys[] = {
+	{ { '+', '=', '-', '_' }, timeline_zoom, "+ -", "timeline: zoom in / out" },
+	{ { 'm' }, timeline_mode, "m", "timeline: per member / per partition" },
+	{ { 'w' }, timeline_clock, "w", "timeline: clock / relative times" },
+	{ { 0 }, NULL, NULL, NULL },
 };
 
 const ui_pane view_timeline_pane = {
 	.name = "timeline",
 	.key = 't',
+	.init = view_timeline_init,
+	.free = free,
 	.draw = view_timeline_draw,
-	.key_fn = view_timeline_key,
+	.keys = view_timeline_keys,
 	.hints = view_timeline_hints,
 	.scroll_step = view_timeline_scroll_step,
-	.help = view_timeline_help,
 };

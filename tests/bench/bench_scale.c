@@ -10,8 +10,9 @@
  *             (target < 25 % of a core), requests per second (target <= 1,500),
  *             the oldest group data in a line (target <= --full-refresh)
  *   idle100   an idle 100-group cluster, the dashboard at -i 1 in a
- *             pseudo-terminal (160x48): CPU (target < 0.4 %) and bytes per
- *             second to the terminal
+ *             pseudo-terminal of 80x24 and of 160x48: CPU (target < 0.4 %)
+ *             and bytes per second to the terminal, and htop's in the same
+ *             pty for as long (when /usr/bin/htop is there), with the ratios
  *   part100k  --once over 100,000 partitions (target <= 10 s, <= 400 MB) and
  *             20,000; the CPU of one refresh at -i 1 for both
  *
@@ -20,7 +21,8 @@
  * default $top_builddir/kgtop, so a "before" binary can be measured with the
  * same program); KG_BENCH_RUNS (once10k pairs, default 5); KG_BENCH_SECONDS
  * (live10k length, default 45); KG_BENCH_IDLE_SECONDS (idle100's measured
- * span, default 30) and KG_BENCH_TERM (its terminal, default 160x48).
+ * span, default 30) and KG_BENCH_TERM (one terminal size, COLSxROWS, instead
+ * of 80x24 and 160x48).
  */
 #include "config.h"
 
@@ -482,49 +484,45 @@ bench_live10k(void)
 
 /* ---------------------------------------------------------------- idle100 */
 
-/* The dashboard on an idle 100-group cluster in a pty. */
-static void
-bench_idle100(void)
+/* What a program cost idle in a pty: CPU share of a core, bytes a second to the terminal, broker requests a second. */
+typedef struct idle_cost {
+	bool ran;
+	double cpu, bps, reqs;
+} idle_cost;
+
+/*
+ * Run argv in a pty of ws for warm_s + secs seconds, reading all it
+ * writes; measure over the last secs (f: the fixture whose requests count,
+ * NULL none), then send q and reap it.
+ */
+static idle_cost
+pty_measure(char *const argv[], struct winsize ws, int warm_s, int secs, fixture *f)
 {
-	fixture f;
-	struct winsize ws = { 48, 160, 0, 0 };
-	int fd, warm_s = 10, secs = env_int("KG_BENCH_IDLE_SECONDS", 30);
-	pid_t pid;
-	long bytes = 0, r1;
-	double c1 = 0, c2;
+	idle_cost c = { 0 };
+	int fd;
+	pid_t pid = forkpty(&fd, NULL, NULL, &ws);
+	long bytes = 0, r1 = 0;
+	double c1 = 0, secs_m;
 	int64_t t0, t1 = 0, end;
 	bool measuring = false;
-	if (getenv("KG_BENCH_TERM") != NULL && sscanf(getenv("KG_BENCH_TERM"), "%hux%hu", &ws.ws_col, &ws.ws_row) != 2)
-		ws = (struct winsize){ 48, 160, 0, 0 };
-	printf("idle100: the dashboard at -i 1 on an idle cluster of 100 groups, %ux%u pty, %d s after %d s\n", ws.ws_col,
-	       ws.ws_row, secs, warm_s);
-	if (fixture_start_quiet(&f, "idle-100.json") < 0) {
-		printf("  skipped: the fixture broker did not start\n");
-		return;
-	}
-	printf("  load average before: %.2f\n", loadavg());
-	pid = forkpty(&fd, NULL, NULL, &ws);
-	if (pid < 0) {
-		printf("  skipped: forkpty failed\n");
-		fixture_stop(&f);
-		return;
-	}
+	if (pid < 0)
+		return c;
 	if (pid == 0) {
 		setenv("TERM", "xterm-256color", 1);
 		setenv("LANG", "C.UTF-8", 1);
-		execl(kgtop_bin(), kgtop_bin(), "-c", "none", "-b", f.bootstrap, "-i", "1", (char *)NULL);
+		setenv("HOME", "/nonexistent", 1); /* htop: no config of the user's */
+		execvp(argv[0], argv);
 		_exit(127);
 	}
 	t0 = util_mono_us();
 	end = t0 + (int64_t)(warm_s + secs) * SEC;
-	r1 = 0;
 	while (util_mono_us() < end) {
 		struct pollfd p = { fd, POLLIN, 0 };
 		char buf[65536];
 		if (!measuring && util_mono_us() - t0 >= warm_s * SEC) {
 			measuring = true;
 			c1 = proc_cpu_s(pid);
-			r1 = requests_total(&f);
+			r1 = f != NULL ? requests_total(f) : 0;
 			t1 = util_mono_us();
 			bytes = 0;
 		}
@@ -535,14 +533,11 @@ bench_idle100(void)
 			bytes += n;
 		}
 	}
-	c2 = proc_cpu_s(pid);
-	{
-		double secs_m = (double)(util_mono_us() - t1) / 1e6;
-		printf("  kgtop CPU %.2f %% of a core (target < 0.4 %%: %.2f of it; /proc ticks of 10 ms)\n",
-		       (c2 - c1) / secs_m * 100, (c2 - c1) / secs_m / 0.004);
-		printf("  bytes to the terminal %.0f per second\n", (double)bytes / secs_m);
-		printf("  requests %.1f per second\n", (double)(requests_total(&f) - r1) / secs_m);
-	}
+	secs_m = (double)(util_mono_us() - t1) / 1e6;
+	c.ran = measuring;
+	c.cpu = (proc_cpu_s(pid) - c1) / secs_m;
+	c.bps = (double)bytes / secs_m;
+	c.reqs = f != NULL ? (double)(requests_total(f) - r1) / secs_m : 0;
 	if (write(fd, "q", 1) != 1) {
 		/* it is killed below */
 	}
@@ -561,6 +556,55 @@ bench_idle100(void)
 		}
 	}
 	close(fd);
+	return c;
+}
+
+/*
+ * The dashboard on an idle 100-group cluster in a pty of 80x24 and of
+ * 160x48 (KG_BENCH_TERM=COLSxROWS: that one alone), and htop (when
+ * installed) in the same pty for the same time, for a scale: a top-like
+ * screen that redraws every second or so.
+ */
+static void
+bench_idle100(void)
+{
+	static const struct winsize sizes[] = { { 24, 80, 0, 0 }, { 48, 160, 0, 0 } };
+	struct winsize one;
+	fixture f;
+	int warm_s = 10, secs = env_int("KG_BENCH_IDLE_SECONDS", 30), n = 2;
+	const struct winsize *ws = sizes;
+	bool htop = access("/usr/bin/htop", X_OK) == 0;
+	size_t k;
+	if (getenv("KG_BENCH_TERM") != NULL && sscanf(getenv("KG_BENCH_TERM"), "%hux%hu", &one.ws_col, &one.ws_row) == 2) {
+		ws = &one;
+		n = 1;
+	}
+	printf("idle100: the dashboard at -i 1 on an idle cluster of 100 groups (50 Stable, 50 Empty), TERM=xterm-256color,\n"
+	       "  each %d s after %d s, against htop %s in the same pty\n", secs, warm_s,
+	       htop ? "(default settings, 1.5 s refresh)" : "(not installed: apt-get install htop)");
+	if (fixture_start_quiet(&f, "idle-100.json") < 0) {
+		printf("  skipped: the fixture broker did not start\n");
+		return;
+	}
+	printf("  load average before: %.2f\n", loadavg());
+	for (k = 0; k < (size_t)n; k++) {
+		char *ka[] = { (char *)kgtop_bin(), "-c", "none", "-b", f.bootstrap, "-i", "1", NULL };
+		char *ha[] = { "htop", NULL };
+		idle_cost kc = pty_measure(ka, ws[k], warm_s, secs, &f), hc = { 0 };
+		if (htop)
+			hc = pty_measure(ha, ws[k], warm_s, secs, NULL);
+		if (!kc.ran) {
+			printf("  %ux%u: skipped, forkpty failed\n", ws[k].ws_col, ws[k].ws_row);
+			continue;
+		}
+		printf("  %ux%u kgtop: CPU %.2f %% of a core (target < 0.4 %%: %.2f of it; /proc ticks of 10 ms), %.0f bytes/s "
+		       "to the terminal, %.1f requests/s\n",
+		       ws[k].ws_col, ws[k].ws_row, kc.cpu * 100, kc.cpu / 0.004, kc.bps, kc.reqs);
+		if (hc.ran)
+			printf("  %ux%u htop:  CPU %.2f %% of a core, %.0f bytes/s (kgtop/htop: CPU %.2f, bytes %.2f)\n",
+			       ws[k].ws_col, ws[k].ws_row, hc.cpu * 100, hc.bps, hc.cpu > 0 ? kc.cpu / hc.cpu : 0,
+			       hc.bps > 0 ? kc.bps / hc.bps : 0);
+	}
 	printf("  load average after: %.2f\n", loadavg());
 	fixture_stop(&f);
 }

@@ -55,6 +55,13 @@ t_contains "$T_TMP/theme" "broken.theme:2: [8] takes the 8 colours" "naming the 
 rc=$?
 [ "$rc" = 0 ] || sed 's/^/# /' "$T_TMP/theme" | tail -5 # what it said, when it failed
 t_ok "$rc" "a theme that is there: --once runs"
+# a theme file of one's own, by its path (the README says "a file of yours")
+printf '[256]\nheader = fg=colour16,bg=colour214\n' >"$T_TMP/mine.theme"
+(cd "$T_TMP" && "$KGTOP" --theme ./mine.theme --demo --once) >"$T_TMP/theme" 2>&1
+t_ok "$?" "--theme ./mine.theme (a path): accepted"
+"$KGTOP" --theme "$T_TMP/nosuch.theme" --demo --once >"$T_TMP/theme" 2>&1
+t_is "$?" 2 "--theme with a path that is not there exits 2"
+t_contains "$T_TMP/theme" "nosuch.theme': No such file" "and says so"
 
 # --duration: the dashboard's and --json's end by themselves (the time it takes: make bench-duration)
 "$KGTOP" --demo --json --duration 2 >"$T_TMP/dur" 2>"$T_TMP/dur.err"
@@ -130,4 +137,8 @@ t_lacks "$T_TMP/dlist" "seeds' bench" "--demo=list speaks of the demo, not of th
 t_contains "$T_TMP/help" "the dashboard starts an embedded demo" "--help: only the dashboard starts the demo by itself"
 t_contains "$T_TMP/help" "-C, --cluster NAME" "--help lists -C"
 t_contains "$T_TMP/help" "F1" "--help names the F keys"
+# the man page's FILES: every file its own .TP item (two ran together, issue 26)
+awk '/^\.SH FILES/ { on = 1; next } /^\.SH/ { on = 0 } on && /^\.I / && prev != ".TP" { bad = bad $0 "; " } { prev = $0 }
+	END { if (bad != "") { print bad; exit 1 } }' "$top_srcdir/doc/kgtop.1" >"$T_TMP/files" 2>&1
+t_ok "$?" "kgtop(1) FILES: each entry under its own .TP"
 t_done

@@ -4,11 +4,14 @@ EXTRA_DIST += tests/golden/list.sh \
 	tests/golden/ascii-grid-coop-160x48.golden \
 	tests/golden/ascii-mid-rebalance-range-80x24.golden \
 	tests/golden/ascii-timeline-range-80x24.golden \
+	tests/golden/attached-down-grid-coop-80x24.golden \
 	tests/golden/attached-events-coop-80x24.golden \
 	tests/golden/big-1000-map-160x48.golden \
 	tests/golden/big-1000-matrix-80x24.golden \
 	tests/golden/compare-coop-range-160x48.golden \
 	tests/golden/compare-coop-range-80x24.golden \
+	tests/golden/compare-demo-200x60.golden \
+	tests/golden/compare-demo-80x24.golden \
 	tests/golden/connecting-80x24.golden \
 	tests/golden/demo-step-120x40.golden \
 	tests/golden/demo-step-200x60.golden \
@@ -22,11 +25,16 @@ EXTRA_DIST += tests/golden/list.sh \
 	tests/golden/grid-ledger-160x48.golden \
 	tests/golden/grid-ledger-200x60.golden \
 	tests/golden/grid-range-80x24.golden \
+	tests/golden/header-address-160x48.golden \
+	tests/golden/header-address-80x24.golden \
+	tests/golden/header-demo-40x12.golden \
+	tests/golden/header-replay-40x12.golden \
 	tests/golden/health-ledger-160x48.golden \
 	tests/golden/health-ledger-80x24.golden \
 	tests/golden/health-none-80x24.golden \
 	tests/golden/health-scrubbed-ledger-120x40.golden \
 	tests/golden/health-stalled-ledger-120x40.golden \
+	tests/golden/help-40x12.golden \
 	tests/golden/help-80x24.golden \
 	tests/golden/lag-big-160x48.golden \
 	tests/golden/lag-ledger-120x40.golden \
@@ -50,6 +58,8 @@ EXTRA_DIST += tests/golden/list.sh \
 	tests/golden/sanitize-weird-80x24.golden \
 	tests/golden/search-events-coop-80x24.golden \
 	tests/golden/sort-lag-filter-80x24.golden \
+	tests/golden/sort-menu-40x12.golden \
+	tests/golden/sort-menu-80x24.golden \
 	tests/golden/stale-kafka-grid-coop-120x40.golden \
 	tests/golden/status-wrap-120x40.golden \
 	tests/golden/timeline-clock-coop-80x24.golden \

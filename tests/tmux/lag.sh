@@ -32,12 +32,13 @@ judged() { printf '%s\n' "$T_LAST" | grep -qE "$1 .* (OK|SLOW|REWIND|STALLED|STO
 
 # a demo without a script, 120 partitions: more rows than the screen
 tstart 120 40 "$KGTOP --demo=manual --demo-partitions 120 -i 0.5; $T_AFTER"
-check "list: TIME-LAG and VERDICT columns" twait "TIME-LAG VERDICT" 20
+check "list: TIME-LAG and VERDICT columns" twait "TIME-LAG▾VERDICT" 20
 check "list: the groups are judged" tpoll 30 judged kgtop-demo-coop
-tkeys s; tkeys s; tkeys s; tkeys s
+check "list: worst first from the start (by verdict)" twait "▾VERDICT" 5
+tkeys s; tkeys s; check "s s: by names" twait "▾GROUP" 5
+tkeys s; tkeys s; tkeys s
 check "s: sorted by time lag" twait "▾TIME-LAG" 5
-tkeys s; check "s: sorted by verdict, the worst first" twait "▾VERDICT" 5
-tkeys s; check "s: back to names" twait "▾GROUP" 5
+tkeys s; check "s: back to the verdict, the worst first" twait "▾VERDICT" 5
 
 tkeys L
 check "L: the lag view's columns" twait "PARTITION OWNER" 10

@@ -23,6 +23,9 @@ tests_tools_sgr_CFLAGS = $(AM_CFLAGS)
 # progress (issue 10): TIME-LAG and VERDICT in the list, the lag view, a stall STALLED before the kick, on the demo
 TESTS += tests/tmux/lag.sh
 EXTRA_DIST += tests/tmux/lag.sh
+# on call (issue 26): worst first, the sort menu, the header's cluster, the clock, a viewer whose collector died
+TESTS += tests/tmux/oncall.sh
+EXTRA_DIST += tests/tmux/oncall.sh
 # the output rule (issue 25): hostile names on the dashboard, its bytes read by tests/tools/safebytes
 TESTS += tests/tmux/outputs.sh
 EXTRA_DIST += tests/tmux/outputs.sh

@@ -18,21 +18,30 @@ work=$(mktemp -d /tmp/kgtop-tmux-XXXXXX)
 tbroker ../../integration/scenarios/tiered.json --log "$work/broker.log"
 ok "fixture broker ready at $bootstrap"
 
-# requests the broker logged for a group: describes GROUP, fetches GROUP
-describes() { grep -c "DescribeGroups.*first=$1\$" "$work/broker.log"; }
-fetches() { grep -c "OffsetFetch.*group=$1 " "$work/broker.log"; }
+# requests the broker logged for a group since the mark: describes GROUP, fetches GROUP
+mark=0
+since() { tail -n +"$((mark + 1))" "$work/broker.log"; }
+describes() { since | grep -c "DescribeGroups.*first=$1\$"; }
+fetches() { since | grep -c "OffsetFetch.*group=$1 "; }
 at_least() { [ "$("$1" "$2")" -ge "$3" ]; }
+at_most() { [ "$("$1" "$2")" -le "$3" ]; }
 
-# an 80x24 terminal shows five of the eleven groups, g-empty-1 to g-off-3 by name
+# an 80x24 terminal shows five of the eleven groups, g-empty-1 to g-off-3 by name (F6 g Enter: the list
+# starts worst first); the requests count from then
 tstart 80 24 "$KGTOP -b $bootstrap -i 0.2 --full-refresh 60; $T_AFTER"
+twait "GROUP (11)" 15
+tkeys F6 g Enter
+check "sorted by name" twait "sorted by name" 5
+mark=$(wc -l <"$work/broker.log")
 check "the list shows the first groups" twait "g-off-3" 15
 check "a group in view is described every refresh" tpoll 20 at_least describes g-off-3 6
 check "and asked its offsets every refresh" at_least fetches g-off-3 6
-check "a group out of view was described once, its turn comes in a minute" test "$(describes g-shown-3)" = 1
-check "and asked its offsets once" test "$(fetches g-shown-3)" = 1
+check "a group out of view was described at most once, its turn comes in a minute" at_most describes g-shown-3 1
+check "and asked its offsets at most once" at_most fetches g-shown-3 1
 check "an Empty group in view is never described (the listing says it)" test "$(describes g-empty-2)" = 0
 check "but its offsets are asked every refresh" at_least fetches g-empty-2 6
-# down to the last group: the list scrolls and g-shown-3 comes into view
+# down to the last group: the list scrolls and g-shown-3 comes into view (from then on)
+mark=$(wc -l <"$work/broker.log")
 tkeys Down Down Down Down Down Down Down Down Down Down
 check "the list scrolled to the last groups" twait "g-wake" 10
 check "a group that came into view is described every refresh" tpoll 20 at_least describes g-shown-3 6

@@ -24,6 +24,13 @@ else
 	not_ok "first frame"
 fi
 check "groups listed" twait "demo-coop" 5
+check "worst first: sorted by verdict from the start" twait "▾VERDICT" 5
+# F6: htop's sort menu; g, the first order (by name), Enter chooses it: the steps below walk the names' order
+tkeys F6; check "F6 opens the sort menu" twait "sort by  (Enter chooses" 5
+check "the menu lists the orders with what they mean" twait "the worst partition's progress" 5
+tkeys g Enter; check "Enter: sorted by the name chosen" twait "▾GROUP" 5
+check "the menu closed" tgone "sort by  (Enter" 5
+tkeys Home
 check "first group selected" twait "audit-archiver Empty" 5
 check "the demo opens on the timeline" twait "/column" 5
 
@@ -40,7 +47,7 @@ check "3: and nothing about --trace in the demo" tgone "--trace" 5
 tkeys 1; check "1: grid" twait "member" 5
 tkeys Tab; check "Tab cycles to the timeline" twait "/column" 5
 tkeys m; check "m: one strip per partition" twait "p4" 5
-tkeys m g
+tkeys m o
 
 tkeys '\'; check "\\ opens the filter" twait "filter (regex" 5
 tkeys c o o; check "the filter applies as it is typed" twait "GROUP (1 filtered)" 5
@@ -52,9 +59,10 @@ check "the filter of before in force" twait "GROUP (1 filtered)" 5
 tkeys '\' BSpace BSpace BSpace BSpace BSpace Enter; check "an empty pattern clears the filter" twait "GROUP (7)" 5
 tkeys '\' c o o p Enter; twait "GROUP (1 filtered)" 5
 tkeys Escape; check "Esc clears the filter" twait "GROUP (7)" 5
-tkeys s; check "s sorts by lag" twait "sorted by lag" 5
+tkeys s; check "s sorts by state (the columns' order)" twait "sorted by state" 5
+tkeys s; check "s again: by lag" twait "sorted by lag" 5
 tkeys S; check "S reverses it" twait "sorted by lag, reversed" 5
-tkeys S s s s s s; check "back to name order" tgone "sorted by" 5
+tkeys S s s s s; check "back to name order" twait "sorted by name" 5
 
 tkeys Home /; check "/ opens the search" twait "search groups" 5
 tkeys d e; check "the search selects as it is typed" twait "demo-coop Stable" 5
@@ -132,7 +140,7 @@ click() {
 tab_col() { tmx capture-pane -p -t t | grep -m1 " $1 " | awk -v t=" $1 " '{ print index($0, t) + 1 }'; }
 tstart 120 40 "TERM=xterm-256color $DRIVER --speed 4; $after"
 if twait "weird" 10; then
-	tkeys Home 1
+	tkeys F6 g Enter Home 1 # by name: the rows below are the names' order
 	click 0 5 6; check "mouse: a click selects demo-range" twait "demo-range Stable range (eager)" 5
 	click 0 "$(tab_col "3 health")" 10; check "mouse: a click on a tab shows that view" twait "heartbeat" 5
 	click 65 5 4; check "mouse: the wheel over the list moves the selection three groups" twait "日本 Stable range (eager)" 5
@@ -142,7 +150,7 @@ else
 fi
 tstart 120 40 "TERM=xterm-256color $DRIVER --speed 4 --no-mouse; $after"
 if twait "weird" 10; then
-	tkeys Home 1
+	tkeys F6 g Enter g 1 # by name, the first selected (g: the top)
 	click 0 5 6
 	tkeys 3 # keys come in order: once the health view shows, the click has been read
 	twait "heartbeats and poll gaps" 5

@@ -539,7 +539,7 @@ test_cost_eager_against_cooperative(void **state)
 	assert_int_equal(end->nstopped, 0);
 	assert_int_equal(end->nunconsumed, 1);
 	assert_int_equal(end->unconsumed_us.min, 3000000);
-	assert_says(end, "0 of 3 members stopped, 1 partition unconsumed 3.0s, 1 partition moved");
+	assert_says(end, "0 of 3 members stopped, 1 partition unconsumed 3.0 partition-s, 1 partition moved");
 	sc_free(s);
 }
 

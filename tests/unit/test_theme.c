@@ -229,6 +229,19 @@ test_fallback(void **state)
 	assert_int_equal(theme_load(&t, "nosuch", err, sizeof err), -1);
 	assert_non_null(strstr(err, "nosuch"));
 	assert_int_equal(theme_load(&t, "../etc/passwd", err, sizeof err), -1);
+	/* a file of the user's by its path (issue 26: --theme ./file was refused) */
+	snprintf(path, sizeof path, "%s/mine.theme", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("[256]\nheader = fg=colour16,bg=colour214\n", f);
+	fclose(f);
+	assert_int_equal(theme_load(&t, path, err, sizeof err), 0);
+	assert_string_equal(t.name, path);
+	assert_int_not_equal(memcmp(t.st, ref.st, sizeof t.st), 0);
+	remove(path);
+	assert_int_equal(theme_load(&t, path, err, sizeof err), -1);
+	assert_non_null(strstr(err, "No such file"));
+	snprintf(path, sizeof path, "%s/broken.theme", dir);
 	n = theme_list(names, 32);
 	assert_true(n >= 3);
 	assert_string_equal(names[0], "default");

@@ -16,10 +16,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "model/intern.h"
 #include "test_ui_scene.h"
 #include "ui/screen.h"
+#include "ui/view_timeline.h"
 #include "util/util.h"
 
 #define SEC 1000000LL
@@ -48,7 +50,11 @@ setup(void **state)
 	scene_init(&sc);
 	scene_run_until(&sc, SCENE_T0 + 20 * SEC);
 	screen_init(&s, &opts, &info, tracker_history(sc.tracker));
+	s.sort = groupcol_sort_find("name"); /* the tests below were written for the names' order */
+	/* and for one group's timeline (the demo compares from the start) */
+	((ui_timeline *)screen_pane_state(&s, UI_VIEW_TIMELINE))->compare = false;
 	screen_set_snapshot(&s, sc.snap);
+	s.t0_us = SCENE_T0; /* kgtop watched the scene from its start */
 	s.now_us = sc.snap->time_us;
 	render_theme_apply(&s);
 	return 0;
@@ -67,6 +73,15 @@ teardown(void **state)
 	fclose(devin);
 	return 0;
 }
+
+/* The timeline's own state (its pane's), for the tests that set it as its keys would. */
+static ui_timeline *
+timeline_of(ui_screen *t)
+{
+	return screen_pane_state(t, UI_VIEW_TIMELINE);
+}
+
+#define view_keys(t, v, keys) scene_view_keys((t), (v), (keys))
 
 /* The text of row y of stdscr (trailing blanks kept). */
 static void
@@ -225,7 +240,7 @@ test_view_table(void **state)
 	for (v = 0; v < UI_VIEW_COUNT; v++) {
 		const ui_pane *p = render_pane((ui_view_id)v);
 		ui_hint h[8];
-		int k, nh = p->hints != NULL ? p->hints(&s, h, 8) : 0;
+		int k, nh = p->hints != NULL ? p->hints(&s, s.pane_state[v], h, 8) : 0;
 		char tab[64], hint[64];
 		keys_handle(&s, p->key, &a);
 		assert_int_equal(s.view, v);
@@ -250,6 +265,143 @@ test_view_table(void **state)
 	render_frame(&s);
 }
 
+/*
+ * Keys are unique: no key is claimed twice by the key table and the
+ * views' digits and letters, and no view's own key is one of those (it
+ * would never reach the view); two views may share an own key (m, w),
+ * since only the view shown takes its own.  And the own keys reach only
+ * the view shown: w in the events view leaves the timeline's clock.
+ */
+static void
+test_keys_unique(void **state)
+{
+	ui_key_claim c[256];
+	int n = keys_claims(c, 256), i, j;
+	ui_action a;
+	(void)state;
+	assert_true(n > 40 && n <= 256);
+	for (i = 0; i < n; i++) {
+		for (j = i + 1; j < n; j++) {
+			if (c[i].key != c[j].key || (c[i].view >= 0 && c[j].view >= 0 && c[i].view != c[j].view))
+				continue;
+			fail_msg("key %d (%c) claimed by \"%s\" (view %d) and \"%s\" (view %d)", c[i].key,
+				 c[i].key > 32 && c[i].key < 127 ? c[i].key : '?', c[i].what, c[i].view, c[j].what, c[j].view);
+		}
+	}
+	/* w in the events view: the events' clock (its footer hint turns), not the timeline's */
+	s.view = UI_VIEW_EVENTS;
+	render_frame(&s);
+	assert_true(screen_has("w clock"));
+	keys_handle(&s, 'w', &a);
+	assert_false(timeline_of(&s)->wall_clock);
+	render_frame(&s);
+	assert_true(screen_has("w relative"));
+	keys_handle(&s, 'w', &a);
+	/* and a view not on the screen (the list alone, under 80x24) takes none */
+	resize_term(20, 60);
+	render_frame(&s);
+	s.view = UI_VIEW_TIMELINE;
+	keys_handle(&s, 'm', &a);
+	assert_false(timeline_of(&s)->by_partition);
+	resize_term(24, 80);
+	s.view = UI_VIEW_GRID;
+	render_frame(&s);
+}
+
+/*
+ * The help fits (issue 26): at 80x24 and at 40x12 no line of it is cut
+ * (its words wrap under the line's), the page counter shows whole, and
+ * paging reaches its last line (the columns' help, the group table's).
+ */
+static void
+test_help_fits(void **state)
+{
+	static const int sizes[][2] = { { 24, 80 }, { 12, 40 } };
+	const char *lines[128][2];
+	size_t k;
+	int n, page, y;
+	ui_action a;
+	char row[1024], last[64];
+	(void)state;
+	for (k = 0; k < KG_ARRAY_LEN(sizes); k++) {
+		bool seen_last = false;
+		resize_term(sizes[k][0], sizes[k][1]);
+		s.view = UI_VIEW_GRID;
+		render_frame(&s);
+		n = keys_help(&s, lines, 128);
+		/* the last word of the last line */
+		util_strlcpy(last, strrchr(lines[n - 1][1], ' ') != NULL ? strrchr(lines[n - 1][1], ' ') : lines[n - 1][1],
+			     sizeof last);
+		keys_handle(&s, KEY_F(1), &a);
+		for (page = 0; page < 40 && !seen_last; page++) {
+			render_frame(&s);
+			for (y = 1; y < LINES - 1; y++) {
+				row_text(y, row, sizeof row);
+				if (strstr(row, "\u2026") != NULL)
+					fail_msg("%dx%d, page %d: a cut line: \"%s\"", COLS, LINES, page + 1, row);
+				seen_last |= strstr(row, last) != NULL;
+			}
+			assert_true(screen_has("PgDn PgUp"));
+			assert_true(screen_has(" of "));
+			keys_handle(&s, KEY_NPAGE, &a);
+		}
+		assert_true(seen_last);
+		keys_handle(&s, 27, &a);
+	}
+	resize_term(24, 80);
+	render_frame(&s);
+}
+
+/*
+ * --help names the views as the dashboard has them: "1-N" for the number
+ * of views and each view's letter and name (it said 1-4 where there were
+ * five).
+ */
+static void
+test_usage_views(void **state)
+{
+	kg_options o;
+	char err[256], *argv[] = { "kgtop", "--help", NULL }, path[] = "/tmp/kgtop-usage-XXXXXX", want[64], *text;
+	int fd = mkstemp(path), saved, v;
+	FILE *f;
+	sbuf b = { 0 };
+	char buf[4096];
+	size_t n;
+	(void)state;
+	assert_true(fd >= 0);
+	fflush(stdout);
+	saved = dup(STDOUT_FILENO);
+	dup2(fd, STDOUT_FILENO);
+	memset(&o, 0, sizeof o);
+	assert_int_equal(options_parse(&o, 2, argv, err, sizeof err), 1);
+	fflush(stdout);
+	dup2(saved, STDOUT_FILENO);
+	close(saved);
+	close(fd);
+	options_free(&o);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+		sbuf_addn(&b, buf, n);
+	fclose(f);
+	unlink(path);
+	text = xstrdup(sbuf_str(&b));
+	sbuf_free(&b);
+	/* the lines are wrapped: compare with blanks for newlines */
+	for (char *p = text; *p; p++)
+		if (*p == '\n')
+			*p = ' ';
+	snprintf(want, sizeof want, "1-%d the views", UI_VIEW_COUNT);
+	assert_non_null(strstr(text, want));
+	for (v = 0; v < UI_VIEW_COUNT; v++) {
+		const ui_pane *p = render_pane((ui_view_id)v);
+		snprintf(want, sizeof want, "%c %s", p->key, p->name);
+		if (strstr(text, want) == NULL)
+			fail_msg("--help does not say \"%s\"", want);
+	}
+	free(text);
+}
+
 /* v: compare timelines; from another view it opens the timeline comparing, again shows one group. */
 static void
 test_compare_key(void **state)
@@ -259,17 +411,19 @@ test_compare_key(void **state)
 	(void)state;
 	/* the demo starts comparing; a cluster does not */
 	screen_init(&t, &opts, &info, s.hist);
-	assert_true(t.compare);
+	assert_true(timeline_of(&t)->compare);
 	screen_free(&t);
 	s.view = UI_VIEW_GRID;
-	s.compare = false;
+	timeline_of(&s)->compare = false;
 	keys_handle(&s, 'v', &a);
 	assert_int_equal(s.view, UI_VIEW_TIMELINE);
-	assert_true(s.compare);
+	assert_true(timeline_of(&s)->compare);
 	keys_handle(&s, 'v', &a);
-	assert_false(s.compare);
+	assert_false(timeline_of(&s)->compare);
 	keys_handle(&s, 'v', &a);
-	assert_true(s.compare);
+	assert_true(timeline_of(&s)->compare);
+	timeline_of(&s)->compare = false;
+	s.view = UI_VIEW_GRID;
 }
 
 /* A joiner first seen in a sample after its episode ended did not leave: it got what it got. */
@@ -307,7 +461,7 @@ test_layout(void **state)
 {
 	ui_layout l;
 	(void)state;
-	render_layout(&l, 24, 80, false, 7, 1);
+	render_layout(&l, 24, 80, false, false, 7, 1);
 	assert_false(l.too_small);
 	assert_false(l.wide);
 	assert_int_equal(l.header.y, 0);
@@ -316,43 +470,43 @@ test_layout(void **state)
 	assert_true(l.list.h >= 5);
 	assert_int_equal(l.tabs.y, l.list.y + l.list.h);
 	assert_int_equal(l.view.y + l.view.h, 22);
-	render_layout(&l, 48, 160, false, 7, 1);
+	render_layout(&l, 48, 160, false, false, 7, 1);
 	assert_true(l.wide);
 	assert_int_equal(l.view.x, l.list.w + 1);
 	assert_int_equal(l.view.x + l.view.w, 160);
 	assert_false(l.narrow);
 	/* under 80x24: one pane at a time, the list or (maximized) the view */
-	render_layout(&l, 23, 80, false, 7, 1);
+	render_layout(&l, 23, 80, false, false, 7, 1);
 	assert_false(l.too_small);
 	assert_true(l.narrow);
 	assert_int_equal(l.list.h, 23 - 3);
 	assert_int_equal(l.view.h, 0);
 	assert_int_equal(l.tabs.h, 0);
-	render_layout(&l, 24, 79, true, 7, 1);
+	render_layout(&l, 24, 79, true, false, 7, 1);
 	assert_true(l.narrow);
 	assert_int_equal(l.list.h, 0);
 	assert_int_equal(l.tabs.y, 1);
 	assert_int_equal(l.view.h, 24 - 4);
-	render_layout(&l, 12, 40, false, 7, 1);
+	render_layout(&l, 12, 40, false, false, 7, 1);
 	assert_false(l.too_small);
 	assert_int_equal(l.list.h, 9);
-	render_layout(&l, 11, 40, false, 7, 1);
+	render_layout(&l, 11, 40, false, false, 7, 1);
 	assert_true(l.too_small);
-	render_layout(&l, 12, 39, false, 7, 1);
+	render_layout(&l, 12, 39, false, false, 7, 1);
 	assert_true(l.too_small);
-	render_layout(&l, 24, 80, true, 7, 1);
+	render_layout(&l, 24, 80, true, false, 7, 1);
 	assert_int_equal(l.list.h, 0);
 	assert_int_equal(l.tabs.y, 1);
 	/* 120x40 with two groups: title and two rows, the rest is the group's */
-	render_layout(&l, 40, 120, false, 2, 1);
+	render_layout(&l, 40, 120, false, false, 2, 1);
 	assert_false(l.wide);
 	assert_int_equal(l.list.h, 3);
 	assert_int_equal(l.view.h, 40 - 3 - 3 - 1);
 	/* many groups: at most 30% of the body */
-	render_layout(&l, 40, 120, false, 500, 1);
+	render_layout(&l, 40, 120, false, false, 500, 1);
 	assert_int_equal(l.list.h, (40 - 3) * 3 / 10);
 	/* a long message takes two status lines, from the view */
-	render_layout(&l, 24, 80, false, 7, 2);
+	render_layout(&l, 24, 80, false, false, 7, 2);
 	assert_int_equal(l.status.y, 21);
 	assert_int_equal(l.status.h, 2);
 	assert_int_equal(l.view.y + l.view.h, 21);
@@ -382,35 +536,39 @@ test_keys_views(void **state)
 	assert_int_equal(s.view, UI_VIEW_EVENTS);
 	keys_handle(&s, 'h', &a);
 	assert_int_equal(s.view, UI_VIEW_HEALTH);
-	keys_handle(&s, 'g', &a);
+	keys_handle(&s, 'o', &a);
 	assert_int_equal(s.view, UI_VIEW_GRID);
+	/* s: the sort orders in the group table's order, the columns' from left to right, then round */
+	s.sort = groupcol_sort_find("name");
 	keys_handle(&s, 's', &a);
-	assert_int_equal(s.sort, UI_SORT_LAG);
-	/* by lag: the Empty group with the most lag comes first */
-	assert_string_equal(s.snap->groups[s.order[0]].name, "audit-archiver");
+	assert_int_equal(s.sort, groupcol_sort_find("state"));
 	/* the sort mark stands right before the sorted column's title */
 	render_frame(&s);
-	assert_true(screen_has("\u25beLAG"));
-	keys_handle(&s, 's', &a);
-	render_frame(&s);
 	assert_true(screen_has("\u25beSTATE"));
+	keys_handle(&s, 's', &a);
+	assert_int_equal(s.sort, groupcol_sort_find("lag"));
+	/* by lag: the Empty group with the most lag comes first */
+	assert_string_equal(s.snap->groups[s.order[0]].name, "audit-archiver");
+	render_frame(&s);
+	assert_true(screen_has("\u25beLAG"));
+	/* by time lag, then by verdict, the worst first (issue 10) */
+	keys_handle(&s, 's', &a);
+	assert_int_equal(s.sort, groupcol_sort_find("time lag"));
+	render_frame(&s);
+	assert_true(screen_has("\u25beTIME-LAG"));
+	keys_handle(&s, 's', &a);
+	assert_int_equal(s.sort, groupcol_sort_find("verdict"));
+	render_frame(&s);
+	assert_true(screen_has("\u25beVERDICT"));
 	keys_handle(&s, 's', &a);
 	render_frame(&s);
 	assert_true(screen_has("\u25beREB"));
 	assert_true(screen_has("REB FLAGS"));
-	/* by time lag, then by verdict, the worst first (issue 10) */
 	keys_handle(&s, 's', &a);
-	assert_int_equal(s.sort, UI_SORT_TIME_LAG);
-	render_frame(&s);
-	assert_true(screen_has("\u25beTIME-LAG"));
-	keys_handle(&s, 's', &a);
-	assert_int_equal(s.sort, UI_SORT_VERDICT);
-	render_frame(&s);
-	assert_true(screen_has("\u25beVERDICT"));
-	keys_handle(&s, 's', &a);
-	assert_int_equal(s.sort, UI_SORT_NAME);
+	assert_int_equal(s.sort, groupcol_sort_find("name"));
 	render_frame(&s);
 	assert_true(screen_has("\u25beGROUP"));
+	s.sort = groupcol_sort_find("name");
 	keys_handle(&s, 'q', &a);
 	assert_true(a.quit);
 }
@@ -433,9 +591,9 @@ test_keys_select(void **state)
 	util_strlcpy(name, g->name, sizeof name);
 	keys_handle(&s, 's', &a); /* resort: the same group stays selected */
 	assert_string_equal(screen_group(&s)->name, name);
-	for (i = 1; i < UI_SORT_COUNT; i++) /* round the cycle, back to by name */
+	for (i = 0; i < groupcol_count && s.sort != groupcol_sort_find("name"); i++) /* round the cycle, back */
 		keys_handle(&s, 's', &a);
-	assert_int_equal(s.sort, UI_SORT_NAME);
+	assert_int_equal(s.sort, groupcol_sort_find("name"));
 	keys_handle(&s, KEY_END, &a);
 	assert_int_equal(s.sel, s.norder - 1);
 	keys_handle(&s, 'j', &a);
@@ -633,7 +791,7 @@ test_keys_pause(void **state)
 	s.view = UI_VIEW_TIMELINE;
 	keys_handle(&s, KEY_LEFT, &a);
 	assert_true(s.paused);
-	assert_int_equal(s.offset_us, screen_scale_us(&s) * 8);
+	assert_int_equal(s.offset_us, timeline_scale_us(&s) * 8);
 	keys_handle(&s, '0', &a);
 	assert_int_equal(s.offset_us, 0);
 	keys_handle(&s, 'p', &a);
@@ -920,13 +1078,19 @@ test_footer_help(void **state)
 	s.help = false;
 	keys_handle(&s, KEY_F(10), &a);
 	assert_true(a.quit);
+	/* the timeline's zoom, from 100 ms to 5 min a column; in another view + and - are not its */
+	s.view = UI_VIEW_TIMELINE;
 	for (i = 0; i < 20; i++)
 		keys_handle(&s, '+', &a);
-	assert_int_equal(s.zoom, 0);
+	assert_int_equal(timeline_scale_us(&s), SEC / 10);
 	for (i = 0; i < 20; i++)
 		keys_handle(&s, '-', &a);
-	assert_int_equal(s.zoom, screen_nscales() - 1);
-	s.zoom = 2;
+	assert_int_equal(timeline_scale_us(&s), 300 * SEC);
+	s.view = UI_VIEW_GRID;
+	keys_handle(&s, '+', &a);
+	assert_int_equal(timeline_scale_us(&s), 300 * SEC);
+	timeline_of(&s)->zoom = 2;
+	timeline_of(&s)->auto_zoom = true; /* as it starts: the scale fits the history */
 }
 
 /* Cluster strings never reach the terminal raw. */
@@ -980,7 +1144,8 @@ test_ascii_everywhere(void **state)
 			for (m = 0; m < 2; m++) {
 				char *text, *attrs, *p;
 				s.view = (ui_view_id)v;
-				s.by_partition = m;
+				if (m)
+					view_keys(&s, s.view, "m"); /* by partition, where the view has it */
 				s.help = m && v == 0;
 				render_frame(&s);
 				dump_screen(stdscr, &text, &attrs);
@@ -990,12 +1155,13 @@ test_ascii_everywhere(void **state)
 				}
 				free(text);
 				free(attrs);
+				if (m)
+					view_keys(&s, s.view, "m"); /* and back */
 			}
 		}
 	}
 	keys_handle(&s, 'z', &a);
 	s.help = false;
-	s.by_partition = false;
 	s.ascii = false;
 }
 
@@ -1167,7 +1333,6 @@ test_grid_idle_member(void **state)
 	kg_member_status was;
 	(void)state;
 	s.view = UI_VIEW_GRID;
-	s.by_partition = false;
 	g = pick_group("demo-range");
 	d = member_index(g, "consumer-d");
 	c = member_index(g, "consumer-c");
@@ -1215,14 +1380,13 @@ test_grid_key(void **state)
 {
 	(void)state;
 	s.view = UI_VIEW_GRID;
-	s.by_partition = false;
 	pick_group("demo-range");
 	render_frame(&s);
 	/* in the matrix a dot is another member's partition, not an unconsumed one */
 	assert_true(screen_has("\xc2\xb7 not this member's"));
 	assert_false(screen_has("unconsumed"));
 	assert_true(screen_has("\xe2\x86\x90 new: got it in the last rebalance"));
-	assert_true(screen_has("\xc3\x97 lost it in the last rebalance"));
+	assert_true(screen_has("\xc3\x97 revoked from it in the last rebalance"));
 	/* no orphan, nothing in flight, no static member here: not explained */
 	assert_false(screen_has("orphaned"));
 	assert_false(screen_has("static"));
@@ -1235,13 +1399,13 @@ test_grid_key(void **state)
 	assert_true(find_row("(no owner)", "-  -  -") >= 0);
 	assert_false(screen_has("(no owner)       \xc2\xb7"));
 	/* the map: no arrows or crosses there, new partitions are underlined */
-	s.by_partition = true;
+	view_keys(&s, UI_VIEW_GRID, "m");
 	pick_group("demo-range");
 	render_frame(&s);
 	assert_true(screen_has("underlined new: got it in the last rebalance"));
-	assert_false(screen_has("\xc3\x97 lost"));
+	assert_false(screen_has("\xc3\x97 revoked"));
 	assert_false(screen_has("not this member's"));
-	s.by_partition = false;
+	view_keys(&s, UI_VIEW_GRID, "m");
 	/* in ASCII the blank cell says so */
 	s.ascii = true;
 	render_frame(&s);
@@ -1349,7 +1513,7 @@ test_verdict_marks(void **state)
 	row_text(y, row, sizeof row);
 	assert_non_null(strchr(row, '*'));
 	assert_true(screen_has("* LOST  = STALLED or STOPPED"));
-	keys_handle(&s, 'g', &a);
+	keys_handle(&s, 'o', &a);
 	render_frame(&s);
 	assert_true(find_row("A worker-1", "=A") >= 0);
 	assert_true(find_row("B worker-2", "*B") >= 0);
@@ -1359,7 +1523,71 @@ test_verdict_marks(void **state)
 	assert_true(find_row("A worker-1", "=4.9k") >= 0);
 	assert_true(screen_has("the partition's lag (# for letters)"));
 	keys_handle(&s, '#', &a);
-	assert_false(s.grid_lag);
+	render_frame(&s);
+	assert_false(screen_has("the partition's lag (# for letters)"));
+	resize_term(24, 80);
+}
+
+/*
+ * Worst first, also in the past (issue 26): scrubbed back to a moment,
+ * every row of the list shows the verdict its group had then, as the same
+ * scene run only up to that moment says it (ground truth: its snapshot),
+ * and the rows are in that moment's worst-first order; a moment before
+ * the history knew a verdict shows none (not "-", which means "not
+ * judged").
+ */
+static void
+test_scrub_verdicts(void **state)
+{
+	ui_scene then;
+	int64_t t1 = SCENE_T0 + 7 * SEC; /* payments-ledger OK then, LOST from 8 s */
+	int i, differ = 0, y;
+	char want[64], row[1024];
+	(void)state;
+	scene_init(&then);
+	scene_run_until(&then, t1);
+	resize_term(40, 120); /* every group's row */
+	s.view = UI_VIEW_GRID;
+	s.sort = groupcol_sort_default();
+	s.paused = true;
+	s.offset_us = s.snap->time_us - then.snap->time_us;
+	screen_order(&s);
+	render_frame(&s);
+	assert_true(screen_has("at -"));
+	for (i = 0; i < then.snap->ngroups; i++) {
+		const kg_group *g = &then.snap->groups[i], *now = snapshot_group_by_name(s.snap, g->name);
+		if (strncmp(g->name, "weird", 5) == 0)
+			continue; /* its name is sanitized on screen */
+		differ += now != NULL && now->verdict != g->verdict;
+		snprintf(want, sizeof want, " - %-7s ", verdict_name((kg_verdict)g->verdict)); /* no time lag kept */
+		y = find_row(g->name, NULL);
+		assert_true(y > 0);
+		row_text(y, row, sizeof row);
+		if (strstr(row, want) == NULL)
+			fail_msg("%s at -%llds: want \"%s\", the row reads \"%s\"", g->name,
+				 (long long)(s.offset_us / SEC), want, row);
+	}
+	assert_true(differ > 0); /* the moment chosen says something else than now */
+	/* worst first then: each row's verdict no better than the next one's */
+	for (i = 0; i + 1 < s.norder; i++) {
+		const kg_group *a = snapshot_group_by_name(then.snap, s.snap->groups[s.order[i]].name);
+		const kg_group *b = snapshot_group_by_name(then.snap, s.snap->groups[s.order[i + 1]].name);
+		if (a != NULL && b != NULL)
+			assert_true(a->verdict >= b->verdict);
+	}
+	/* before the scene began: the history had no verdict; the cells say nothing */
+	s.offset_us = s.snap->time_us - SCENE_T0 + SEC;
+	screen_order(&s);
+	render_frame(&s);
+	y = find_row("payments-ledger", NULL);
+	row_text(y, row, sizeof row);
+	assert_null(strstr(row, " LOST"));
+	assert_null(strstr(row, " - "));
+	s.offset_us = 0;
+	s.paused = false;
+	s.sort = groupcol_sort_find("name");
+	screen_order(&s);
+	scene_free(&then);
 	resize_term(24, 80);
 }
 
@@ -1410,7 +1638,7 @@ test_list_coord(void **state)
 	int y, x;
 	(void)state;
 	s.view = UI_VIEW_GRID;
-	s.sort = UI_SORT_LAG; /* the sort marker (not ASCII) after COORD, so that bytes are columns before it */
+	s.sort = groupcol_sort_find("lag"); /* the sort marker (not ASCII) after COORD, so that bytes are columns before it */
 	screen_order(&s);
 	resize_term(40, 120);
 	render_frame(&s);
@@ -1422,7 +1650,7 @@ test_list_coord(void **state)
 	y = find_row("demo-range", "Stable");
 	assert_true(y >= 0);
 	assert_int_equal(find_col(y, " 1 ") + 1, x);
-	s.sort = UI_SORT_NAME;
+	s.sort = groupcol_sort_find("name");
 	screen_order(&s);
 	resize_term(24, 80);
 	render_frame(&s);
@@ -1597,7 +1825,7 @@ timeline_screen(ui_screen *t, kg_tracker *tr, kg_snapshot *snap, const char *gro
 	t->now_us = snap->time_us;
 	render_theme_apply(t);
 	t->view = UI_VIEW_TIMELINE;
-	t->by_partition = by_partition;
+	timeline_of(t)->by_partition = by_partition;
 	util_strlcpy(t->selected, group, sizeof t->selected);
 	screen_order(t);
 }
@@ -1913,6 +2141,7 @@ test_timeline_note_not_carried(void **state)
 	}
 	resize_term(40, 120);
 	timeline_screen(&t, tr, snap, "grace-eager", false);
+	t.t0_us = t0; /* the screen watched from the start: the scale fits both episodes */
 	render_frame(&t);
 	y = row_starting(t.lay.view.y, " C g-c");
 	assert_true(y > 0);
@@ -1942,11 +2171,12 @@ test_timeline_stopped_count(void **state)
 static void
 test_timeline_partitions_by_topic(void **state)
 {
+	ui_action a;
 	int y;
 	(void)state;
 	resize_term(40, 120);
 	s.view = UI_VIEW_TIMELINE;
-	s.by_partition = true;
+	keys_handle(&s, 'm', &a);
 	/* an Empty group: all three partitions, under their topic */
 	util_strlcpy(s.selected, "audit-archiver", sizeof s.selected);
 	screen_order(&s);
@@ -1967,7 +2197,7 @@ test_timeline_partitions_by_topic(void **state)
 	assert_int_equal(row_starting(s.lay.view.y, " payments (4 partitions)"), y + 3);
 	assert_true(row_has(y + 7, " p3 "));
 	assert_true(row_has(y + 8, "consuming"));
-	s.by_partition = false;
+	keys_handle(&s, 'm', &a);
 	s.view = UI_VIEW_GRID;
 	resize_term(24, 80);
 }
@@ -1994,13 +2224,14 @@ static void
 test_timeline_clipped_episode(void **state)
 {
 	char row[1024];
-	int y, zoom = s.zoom;
+	int y, zoom = timeline_of(&s)->zoom;
 	(void)state;
 	s.view = UI_VIEW_TIMELINE;
 	util_strlcpy(s.selected, "demo-range", sizeof s.selected);
 	screen_order(&s);
 	/* 100 ms a column, the window ending 8 s after the scene began: the episode (3.2 s to 5.7 s) began before it */
-	s.zoom = 0;
+	timeline_of(&s)->zoom = 0;
+	timeline_of(&s)->auto_zoom = false;
 	s.offset_us = s.snap->time_us - (SCENE_T0 + 8 * SEC);
 	render_frame(&s);
 	y = row_starting(s.lay.view.y, " episodes");
@@ -2014,7 +2245,8 @@ test_timeline_clipped_episode(void **state)
 	row_text(y, row, sizeof row);
 	assert_non_null(strstr(row, "\u25b21"));
 	s.offset_us = 0;
-	s.zoom = zoom;
+	timeline_of(&s)->zoom = zoom;
+	timeline_of(&s)->auto_zoom = true;
 	s.view = UI_VIEW_GRID;
 }
 
@@ -2116,7 +2348,12 @@ test_natural_sort(void **state)
 		bgroup_state(builder_group(b, intern_group(names[i])), KG_STATE_EMPTY);
 	snap = builder_finish(b);
 	screen_init(&t, &opts, &info, tracker_history(tr));
+	/* none judged: worst first is by name too */
 	screen_set_snapshot(&t, snap);
+	assert_string_equal(snap->groups[t.order[0]].name, "consumer-1");
+	assert_string_equal(snap->groups[t.order[3]].name, "consumer-10");
+	t.sort = groupcol_sort_find("name");
+	screen_order(&t);
 	assert_string_equal(snap->groups[t.order[0]].name, "consumer-1");
 	assert_string_equal(snap->groups[t.order[1]].name, "consumer-2");
 	assert_string_equal(snap->groups[t.order[2]].name, "consumer-02b");
@@ -2152,6 +2389,10 @@ main(void)
 		cmocka_unit_test(test_sources_overlay),
 		cmocka_unit_test(test_source_roles),
 		cmocka_unit_test(test_view_table),
+		cmocka_unit_test(test_keys_unique),
+		cmocka_unit_test(test_scrub_verdicts),
+		cmocka_unit_test(test_usage_views),
+		cmocka_unit_test(test_help_fits),
 		cmocka_unit_test(test_compare_key),
 		cmocka_unit_test(test_timeline_note_late_sample),
 		/* grid and health views */

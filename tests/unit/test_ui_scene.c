@@ -74,12 +74,22 @@ scene_kafka(kg_src_status st, const char *msg, int64_t last_ok_ago_us)
 }
 
 static const char *attach_msg; /* NULL: no attach source */
+static int64_t attach_down;    /* > 0: its stream broke this long ago (an error since) */
 
 /* An "attach" source (a viewer of another kgtop) saying msg from now on. */
 void
 scene_attach(const char *msg)
 {
 	attach_msg = msg;
+	attach_down = 0;
+}
+
+/* An "attach" source whose stream broke ago_us ago (the serving kgtop went away), saying msg. */
+void
+scene_attach_down(const char *msg, int64_t ago_us)
+{
+	attach_msg = msg;
+	attach_down = ago_us;
 }
 
 /* Set a member's assignment from a list of partitions of topic 0 (or topic index tp). */
@@ -233,8 +243,9 @@ scene_contribute(kg_builder *b)
 		builder_source(b, &hk);
 	}
 	if (attach_msg != NULL) {
-		kg_source_health ha = { .name = "attach", .role = KG_ROLE_ATTACH, .status = KG_SRC_OK, .since_us = SCENE_T0,
-					.last_ok_us = t, .message = attach_msg };
+		kg_source_health ha = { .name = "attach", .role = KG_ROLE_ATTACH, .status = attach_down > 0 ? KG_SRC_ERROR : KG_SRC_OK,
+					.since_us = attach_down > 0 ? t - attach_down : SCENE_T0, .last_ok_us = t - attach_down,
+					.message = attach_msg };
 		builder_source(b, &ha);
 	}
 	builder_source(b, &h);
@@ -302,6 +313,7 @@ tick(ui_scene *sc, int64_t t)
 	scene_contribute(b);
 	snap = builder_finish(b);
 	tracker_apply(sc->tracker, &pending, snap, &sc->events);
+	history_add_verdicts(tracker_history(sc->tracker), snap); /* as the collector does */
 	snapshot_unref(sc->snap);
 	sc->snap = snap;
 }
@@ -458,6 +470,7 @@ scene_init(ui_scene *sc)
 	script_reset();
 	kafka_st = KG_SRC_COUNT;
 	attach_msg = NULL;
+	attach_down = 0;
 	obsq_clear(&pending);
 }
 
@@ -532,6 +545,7 @@ scene_big_group(kg_tracker *tr, const char *name, int nmembers, int nparts, int 
 		snapshot_unref(snap);
 		snap = builder_finish(b);
 		tracker_apply(tr, NULL, snap, &ev);
+		history_add_verdicts(tracker_history(tr), snap); /* as the collector does */
 		evlist_clear(&ev);
 	}
 	free(ev.v);
@@ -583,6 +597,7 @@ scene_many_groups(kg_tracker *tr, int ngroups, int ticks, int64_t step_us)
 		snapshot_unref(snap);
 		snap = builder_finish(b);
 		tracker_apply(tr, NULL, snap, &ev);
+		history_add_verdicts(tracker_history(tr), snap); /* as the collector does */
 		evlist_clear(&ev);
 	}
 	free(ev.v);

@@ -53,6 +53,8 @@ void scene_drain(kg_obsq *q);
 void scene_kafka(kg_src_status st, const char *msg, int64_t last_ok_ago_us);
 /* An "attach" source (--attach: a viewer of another kgtop) saying msg from now on. */
 void scene_attach(const char *msg);
+/* An "attach" source whose stream broke ago_us ago (the serving kgtop went away), saying msg. */
+void scene_attach_down(const char *msg, int64_t ago_us);
 /*
  * From now on, scene_contribute() gives the demo source the message msg
  * (its script step, as the demo says it; NULL none), and reports the log
@@ -61,6 +63,21 @@ void scene_attach(const char *msg);
 void scene_sources(const char *msg, bool trace);
 /* Free the scene. */
 void scene_free(ui_scene *sc);
+/*
+ * Keys to a screen's view v as the user types them while it is shown (a
+ * view's own state is its pane's, set by its keys); the shown view stays.
+ * A macro, so that this header needs no UI type.
+ */
+#define scene_view_keys(s, v, keys)                       \
+	do {                                              \
+		ui_action a_;                             \
+		const char *k_ = (keys);                  \
+		ui_view_id was_ = (s)->view;              \
+		(s)->view = (v);                          \
+		for (; *k_; k_++)                         \
+			keys_handle((s), *k_, &a_);       \
+		(s)->view = was_;                         \
+	} while (0)
 /* A single group of nmembers x nparts partitions, stable, with history (bench, large grids). */
 kg_snapshot *scene_big_group(kg_tracker *tr, const char *name, int nmembers, int nparts, int ticks, int64_t t0);
 /* A snapshot of ngroups groups, fed ticks times (RSS bench). */

@@ -501,7 +501,7 @@ rebalance_revoked(dcons *c, const kg_tp *v, int n, kg_proto proto, bool lost, bo
 	if (lost) {
 		/* after a stall, poll first returns _MAX_POLL_EXCEEDED, then this callback */
 		o->reason = c->maxpoll_lost ? KG_REASON_MAX_POLL : KG_REASON_UNKNOWN;
-		obs_text(o, c->maxpoll_lost ? "assignment lost: kicked out for max.poll.interval.ms" : "assignment lost");
+		obs_text(o, c->maxpoll_lost ? "partitions taken: kicked out for max.poll.interval.ms" : "partitions taken");
 		c->maxpoll_lost = false;
 	}
 	if (proto == KG_PROTO_COOPERATIVE)
@@ -578,7 +578,7 @@ dcons_rebalance(rd_kafka_t *rk, rd_kafka_resp_err_t err, rd_kafka_topic_partitio
 		tp_format(&ps, v, n, false);
 		log_msg(KG_LOG_DEBUG, "demo: %s/%s: rebalance callback: %s %s%s%s", c->g->name, c->client_id,
 			err == RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS	? "assign"
-			: err == RD_KAFKA_RESP_ERR__REVOKE_PARTITIONS ? (lost ? "lost" : "revoke")
+			: err == RD_KAFKA_RESP_ERR__REVOKE_PARTITIONS ? (lost ? "taken" : "revoke")
 								     : rd_kafka_err2str(err),
 			sbuf_str(&ps), proto == KG_PROTO_COOPERATIVE ? " (cooperative)" : " (eager)",
 			closing ? " while closing" : "");

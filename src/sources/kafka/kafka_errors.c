@@ -57,7 +57,7 @@ kafka_err_reason(int err)
 	case RD_KAFKA_RESP_ERR__ALL_BROKERS_DOWN:
 		return "all brokers down";
 	case RD_KAFKA_RESP_ERR__TRANSPORT:
-		return "connection to a broker lost";
+		return "connection to a broker dropped";
 	case RD_KAFKA_RESP_ERR__SSL:
 		return "TLS handshake failed";
 	case RD_KAFKA_RESP_ERR__AUTHENTICATION:
