@@ -64,6 +64,8 @@ typedef struct tk_polled tk_polled;       /* what the polled picture keeps of a 
 typedef struct tk_kgroup tk_kgroup;       /* a consumer group's epochs (tracker_kip.c) */
 typedef struct tk_kmember tk_kmember;     /* a KIP-848 member's epoch, state, type, target (tracker_kip.c) */
 
+#define KG_STEP_EPOCH_UNKNOWN (-2) /* tgroup.step_epoch of a polled KIP-848 step: no epoch, not the group's either */
+
 /* One member id as the tracker saw it. */
 typedef struct tmember {
 	char *member_id;     /* immutable: the key of its group's by_id index */
@@ -77,6 +79,7 @@ typedef struct tmember {
 	bool left_reported;  /* a left event was emitted */
 	bool left_exact;     /* a trace said it left: an older description cannot bring it back */
 	bool static_back;    /* a static instance back under a new member id: its next assignment is its old one */
+	bool client_guessed; /* client_id read from its member id (a coordinator's log names members by id alone) */
 	int64_t join_time;   /* when its joined event was emitted, 0 never */
 	int64_t join_sent_at; /* when it sent its last JoinGroup (a trace said), 0 never */
 	int64_t revived_at;  /* seen back under its old id (the mock reuses ids), 0 never */
@@ -125,7 +128,8 @@ typedef struct tgroup {
 	tk_resume *res;      /* its moved partitions watched until their new owner commits (tracker_progress.c), NULL before */
 	tk_polled *pl;       /* what its descriptions left (tracker_poll.c), NULL before the first */
 	tk_kgroup *kg;       /* KIP-848: its epochs (tracker_kip.c) */
-	int32_t step_epoch;  /* KIP-848: the member epoch of the step being recorded (its events carry it), -1 none */
+	int32_t step_epoch;  /* KIP-848: the member epoch of the step being recorded (its events carry it), -1 none
+	                        (the group's generation), KG_STEP_EPOCH_UNKNOWN: a step whose epoch no source gave */
 } tgroup;
 
 struct kg_tracker {

@@ -163,6 +163,38 @@ kip_open(kg_tracker *t, tgroup *g, int64_t time, const char *why, kg_evidence ev
 	g->eps->last_rebal_obs = time;
 }
 
+/*
+ * A bump read after polling closed the episode it began (a log read
+ * later than the cluster was polled): that episode gets its measured
+ * start, and the events say so; true when o was such a line.
+ */
+static bool
+kip_late_bump(kg_tracker *t, tgroup *g, const kg_obs *o)
+{
+	kg_episode *last;
+	kg_event *ev;
+	if (g->ep != NULL || !g->seen)
+		return false;
+	last = history_episode(t->h, g->id, tk_ep_last(g));
+	if (last == NULL || last->end_us == 0 || o->time_us > last->end_us ||
+	    o->time_us < (last->start_lo_us > 0 ? last->start_lo_us : last->start_us) - TRIGGER_WINDOW)
+		return false;
+	last->start_us = o->time_us < last->start_us ? o->time_us : last->start_us;
+	last->start_lo_us = last->start_us;
+	last->gen_start = o->generation;
+	last->evidence = KG_EVID_EXACT;
+	ev = event_new(KG_EV_RETIMED, o->time_us, g->id);
+	ev->episode = last->id;
+	ev->evidence = KG_EVID_EXACT;
+	ev->duration = episode_duration(last, last->end_us);
+	ev->duration_us = last->end_us - last->start_us;
+	ev->generation = o->generation;
+	ev->proto = KG_PROTO_CONSUMER;
+	event_text(ev, "its start: the group epoch's bump");
+	tk_emit(t, g, ev);
+	return true;
+}
+
 /* The group epoch was bumped: a new target is coming, an episode opens. */
 void
 tk_kip_group_epoch(kg_tracker *t, tgroup *g, const kg_obs *o)
@@ -174,6 +206,8 @@ tk_kip_group_epoch(kg_tracker *t, tgroup *g, const kg_obs *o)
 		return; /* a record read again, or a slower stream's older line */
 	if (g->kg->gtype == KG_GTYPE_SHARE || g->kg->gtype == KG_GTYPE_STREAMS)
 		return; /* their epochs are told; what a rebalance of theirs costs is not this protocol's */
+	if (kip_late_bump(t, g, o))
+		return;
 	snprintf(why, sizeof why, "group epoch bumped");
 	kip_open(t, g, o->time_us, why, KG_EVID_EXACT);
 	if (!g->seen) {
@@ -198,7 +232,7 @@ tk_kip_target_epoch(kg_tracker *t, tgroup *g, const kg_obs *o)
 	/* a target for an epoch whose bump was not seen: the bump's episode (a target of a seen bump is its episode's) */
 	if (g->ep == NULL && o->generation >= 0 && (was < 0 || o->generation > was) &&
 	    o->generation > g->kg->group_epoch.value && g->kg->gtype != KG_GTYPE_SHARE &&
-	    g->kg->gtype != KG_GTYPE_STREAMS) {
+	    g->kg->gtype != KG_GTYPE_STREAMS && o->time_us > g->eps->last_ep_end) {
 		char why[64];
 		snprintf(why, sizeof why, "target assignment epoch %d", (int)o->generation);
 		kip_open(t, g, o->time_us, why, KG_EVID_EXACT);
@@ -267,10 +301,10 @@ kip_step(kg_tracker *t, tgroup *g, tmember *m, int64_t time, const kg_tp *now, i
 	int na = tp_diff(now, nnow, m->asg, m->nasg, as);
 	if (nr > 0 || na > 0) {
 		kip_open(t, g, time, why, evid);
-		g->step_epoch = rv_epoch;
+		g->step_epoch = rv_epoch >= 0 ? rv_epoch : KG_STEP_EPOCH_UNKNOWN;
 		if (nr > 0)
 			tk_revoke(t, g, m, time, rv, nr, m->asg, m->nasg, evid, KG_PROTO_CONSUMER, KG_REASON_NONE, 1);
-		g->step_epoch = epoch;
+		g->step_epoch = epoch >= 0 ? epoch : KG_STEP_EPOCH_UNKNOWN;
 		if (na > 0)
 			tk_assign(t, g, m, time, as, na, evid, 1);
 		g->step_epoch = -1;
@@ -386,8 +420,12 @@ tk_kip_poll(kg_tracker *t, tgroup *g, const kg_group *G, int64_t T, bool first, 
 		g->eps->ep_logonly = false;
 		g->eps->ep_changed = true;
 	}
-	/* every member holds its target, no partition is left unowned: the reconciliation is over */
-	if (g->ep != NULL && !pending && G->norphaned == 0 && !target_changed) {
+	/*
+	 * Every member holds its target, no partition is left unowned: the
+	 * reconciliation is over; unless the description was taken before the
+	 * episode began (a log's bump read before the refresh that predates it).
+	 */
+	if (g->ep != NULL && !pending && G->norphaned == 0 && !target_changed && D >= g->ep->start_us) {
 		/* it ended after the last step seen, and after the description before; not before it began */
 		int64_t lo = g->kg->step_time > g->poll_lo ? g->kg->step_time : g->poll_lo;
 		if (lo < g->ep->start_us)

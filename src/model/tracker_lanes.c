@@ -50,7 +50,9 @@ tk_find_member_of(tgroup *g, const char *member_id, const char *client_id)
 	newest = tk_find_member(g, member_id);
 	if (newest == NULL)
 		return NULL;
-	if (newest->client_id == NULL || *newest->client_id == '\0' || strcmp(newest->client_id, client_id) == 0)
+	/* a member a coordinator's log named by id alone: its client id was a guess (a KIP-848 id holds none) */
+	if (newest->client_id == NULL || *newest->client_id == '\0' || newest->client_guessed ||
+	    strcmp(newest->client_id, client_id) == 0)
 		return newest;
 	/* the id is another client's now: an older member of this client may still have it */
 	for (i = g->nm; i > 0; i--) {
@@ -102,6 +104,26 @@ tk_lane_claim(kg_lane *l, const tmember *m, int64_t now)
 	free(l->member_id);
 	l->member_id = xstrdup(m->member_id);
 	l->last_seen_us = now;
+}
+
+/* A member whose client id was guessed from its id learns the real one (and host): so does its lane. */
+void
+tk_member_learn_client(kg_tracker *t, tgroup *g, tmember *m, const char *client_id, const char *host)
+{
+	kg_lane *l;
+	if (!m->client_guessed || client_id == NULL || *client_id == '\0')
+		return;
+	m->client_guessed = false;
+	l = history_lane(t->h, g->id, m->lane);
+	if (l != NULL && l->client_id != NULL && strcmp(l->client_id, m->client_id) == 0) {
+		free(l->client_id);
+		l->client_id = xstrdup(client_id);
+		if (host != NULL && *host != '\0') {
+			free(l->host);
+			l->host = xstrdup(host);
+		}
+	}
+	tk_set_str(&m->client_id, client_id);
 }
 
 /* A lane's last leave and why. */

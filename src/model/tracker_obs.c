@@ -95,8 +95,10 @@ obs_tmember(kg_tracker *t, tgroup *g, const kg_obs *o, bool create)
 		m = tk_add_member(t, g, o->member_id ? o->member_id : o->client_id, client, o->host, o->instance_id,
 				  o->time_us);
 		m->announced = false;
+		m->client_guessed = o->client_id == NULL;
 	}
 	if (m != NULL) {
+		tk_member_learn_client(t, g, m, o->client_id, o->host);
 		tk_set_str(&m->client_id, o->client_id);
 		tk_set_str(&m->host, o->host);
 		tk_set_str(&m->instance_id, o->instance_id);

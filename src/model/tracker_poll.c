@@ -324,6 +324,7 @@ poll_membership(poll_ctx *c)
 			joined = xreallocarray(joined, nj + 1, sizeof *joined);
 			joined[nj++] = m;
 		}
+		tk_member_learn_client(c->t, g, m, mm->client_id, mm->host);
 		tk_set_str(&m->client_id, mm->client_id);
 		tk_set_str(&m->host, mm->host);
 		tk_set_str(&m->instance_id, mm->instance_id);
