@@ -300,11 +300,14 @@ public final class Fleet {
                 ms.add(new Json().str("member", m.consumerId()).str("client", m.clientId()).str("host", m.host())
                         .str("instance", m.groupInstanceId().orElse(null))
                         .num("epoch", m.memberEpoch().orElse(-1))
-                        .raw("assignment", tpsJson(m.assignment().topicPartitions())).done());
+                        .raw("assignment", tpsJson(m.assignment().topicPartitions()))
+                        .raw("target", m.targetAssignment().isPresent()
+                                ? tpsJson(m.targetAssignment().get().topicPartitions()) : "null").done());
             }
             emit(ev("described").str("group", g.groupId()).str("type", String.valueOf(g.type()))
                     .str("state", String.valueOf(g.groupState())).str("assignor", g.partitionAssignor())
                     .num("group_epoch", g.groupEpoch().orElse(-1))
+                    .num("assignment_epoch", g.targetAssignmentEpoch().orElse(-1))
                     .str("coordinator", g.coordinator() == null ? null : Integer.toString(g.coordinator().id()))
                     .raw("members", "[" + String.join(",", ms) + "]"));
         }
