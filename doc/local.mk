@@ -1,6 +1,6 @@
 # doc: man pages.
 dist_man_MANS += doc/kgtop.1
-EXTRA_DIST += doc/DESIGN.md
+EXTRA_DIST += doc/DESIGN.md doc/HISTORY.md
 # doc: file lists (see Makefile.am)
 dist_man_MANS += doc/kgtop-trace.5
 # record and replay: the recording format

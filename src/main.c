@@ -3,11 +3,12 @@
  * runner (report/run.h).  Nothing else calls exit(); every other layer
  * returns errors.
  *
- * The steps, each a function returning GO_ON or the exit status: set up
- * (options, log, global state, signals), the replay or the attached
- * stream if any (their settings feed the tracker), the tracker, the demo if
- * any (the cluster it starts is the kafka source's), the collector, then
- * its sources in the order the header lists them (replay or attach,
+ * The steps, each a function returning GO_ON (which is no exit status)
+ * or the exit status: set up (options, log, global state, signals), the
+ * replay or the attached stream if any (their settings feed the tracker),
+ * the tracker, the demo if any (the cluster it starts is the kafka
+ * source's), the collector, then its sources in the order the header
+ * lists them (replay or attach,
  * recorder, server, kafka, demo, traces), then run, then finish
  * (everything freed, the server after the collector, the recorder's last
  * error said).  --serve without a terminal runs headless.
@@ -40,6 +41,7 @@
 #include "record/replay.h"
 #include "serve/serve.h"
 #include "sources/attach/attach.h"
+#include "sources/offsets/offsets.h"
 #include "sources/sources.h"
 #include "sources/trace/trace.h"
 #include "ui/ui.h"
@@ -49,7 +51,7 @@
 static volatile sig_atomic_t stop_signal;
 static int signal_pipe[2] = { -1, -1 };
 
-#define GO_ON (-1) /* a step went well: go on to the next */
+enum { GO_ON = 256 }; /* a step went well: go on to the next (an exit status is 0 to 255) */
 
 /* What main wires together, and what it frees at the end. */
 typedef struct app {
@@ -84,22 +86,30 @@ on_signal(int sig)
 	errno = saved;
 }
 
-/* Install the stop signals for the reporters (the dashboard installs its own). */
-static void
-install_signals(void)
+/* Install the stop signals for the reporters (the dashboard installs its own); -1 with err without a pipe. */
+static int
+install_signals(char *err, size_t errsz)
 {
 	struct sigaction sa;
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
 	if (pipe(signal_pipe) < 0)
-		return;
+		return util_err(err, errsz, "cannot make the signals' pipe: %s", strerror(errno));
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
 	sa.sa_handler = SIG_IGN;
 	sigaction(SIGPIPE, &sa, NULL);
 	sigaction(SIGXFSZ, &sa, NULL); /* past a file size limit (ulimit -f) a write fails (EFBIG), like a full disk */
+	return 0;
+}
+
+/* The exit status of a failure: 2 for a usage error (KG_ERR_USAGE), else 1. */
+static int
+exit_status(int rc)
+{
+	return rc == KG_ERR_USAGE ? 2 : 1;
 }
 
 /* Say an error and give the exit status. */
@@ -193,7 +203,8 @@ app_setup(app *a, int argc, char **argv)
 	if (sources_global_init(a->err, sizeof a->err) < 0)
 		return fail(1, NULL, a->err);
 	a->global_init = true;
-	install_signals();
+	if (install_signals(a->err, sizeof a->err) < 0)
+		return fail(1, NULL, a->err);
 	return GO_ON;
 }
 
@@ -211,12 +222,12 @@ open_replay(app *a)
 	rpc.as_fast = a->o.mode != KG_MODE_UI;
 	rpc.at = a->o.at;
 	if (a->o.traces.n > 0)
-		rc = util_err(a->err, sizeof a->err,
-			      "--replay cannot be combined with --trace (the recording has what traces said)") * 2;
+		rc = util_usage_err(a->err, sizeof a->err,
+				    "--replay cannot be combined with --trace (the recording has what traces said)");
 	else
 		rc = replay_source_new(&rpc, &a->replay, a->err, sizeof a->err);
 	if (rc < 0)
-		return fail(rc == -2 ? 2 : 1, NULL, a->err); /* a bad --at or combination is a usage error */
+		return fail(exit_status(rc), NULL, a->err); /* a bad --at or combination is a usage error */
 	return GO_ON;
 }
 
@@ -274,50 +285,25 @@ open_attach(app *a)
 	rc = attach_source_new(&ac, &a->attach, a->err, sizeof a->err);
 	if (ac.key_fd >= 0)
 		tcsetattr(STDIN_FILENO, TCSANOW, &saved);
-	if (rc == -3 && stop_signal != 0 && a->o.mode == KG_MODE_UI)
+	if (rc == KG_ERR_STOPPED && stop_signal != 0 && a->o.mode == KG_MODE_UI)
 		return 128 + stop_signal; /* as the dashboard ends on a signal */
-	if (rc == -3 && stop_signal == 0)
+	if (rc == KG_ERR_STOPPED && stop_signal == 0)
 		return 0; /* q: what quitting the dashboard is */
 	if (rc < 0)
-		return fail(rc == -2 ? 2 : 1, NULL, a->err);
+		return fail(exit_status(rc), NULL, a->err);
 	return GO_ON;
 }
 
-/* The tracker: its defaults, a recording's settings, then the options (the demo judges storms its way). */
+/* The tracker: the options' settings, a recording's (or the serving kgtop's) where the user gave none. */
 static void
 open_tracker(app *a)
 {
-	const kg_options *o = &a->o;
-	kg_tracker_config *tc = &a->tc;
-	tracker_config_defaults(tc);
-	if (a->replay != NULL)
-		replay_model(a->replay, tc); /* the recording's model settings, unless given below */
-	if (a->attach != NULL)
-		attach_model(a->attach, tc); /* the serving kgtop's, likewise */
-	tc->window_us = o->history_us;
-	if (o->demo && o->storm_window_us == 0 && o->storm_rebalances == 0) {
-		tc->storm_window_us = KG_DEMO_STORM_WINDOW_US;
-		tc->storm_episodes = KG_DEMO_STORM_REBALANCES_N;
-	}
-	if (o->storm_window_us > 0)
-		tc->storm_window_us = o->storm_window_us;
-	if (o->storm_rebalances > 0)
-		tc->storm_episodes = o->storm_rebalances;
-	if (o->session_timeout_us > 0) {
-		tc->session_timeout_us = o->session_timeout_us;
-		tc->session_src = KG_LIMIT_CONFIG;
-	}
-	if (o->max_poll_us > 0) {
-		tc->max_poll_us = o->max_poll_us;
-		tc->max_poll_src = KG_LIMIT_CONFIG;
-	}
-	/* the demo's window is short, so that a stall is judged before max.poll.interval.ms */
-	if (o->lag_window_us > 0)
-		tc->lag_window_us = o->lag_window_us;
-	else if (o->demo)
-		tc->lag_window_us = KG_DEMO_LAG_WINDOW_US;
-	a->info.lag_window_us = tc->lag_window_us;
-	a->tracker = tracker_new(tc);
+	kg_tracker_config rec;
+	bool recorded = (a->replay != NULL && replay_model(a->replay, &rec)) ||
+			(a->attach != NULL && attach_model(a->attach, &rec));
+	options_model(&a->o, recorded ? &rec : NULL, &a->tc);
+	a->info.lag_window_us = a->tc.lag_window_us;
+	a->tracker = tracker_new(&a->tc);
 }
 
 /* The demo (its mock cluster, or its consumers on -b); else the cluster is -b's. */
@@ -353,12 +339,40 @@ open_demo(app *a)
 	return GO_ON;
 }
 
+/*
+ * Hand s to the collector, which closes it at stop (*added says so; NULL:
+ * s is freed here if the collector has no room for it); GO_ON, or the
+ * exit status with the collector's words said.
+ */
+static int
+add_source(app *a, kg_source *s, bool *added)
+{
+	if (collector_add_source(a->c, s, a->err, sizeof a->err) < 0) {
+		if (added == NULL)
+			source_free(s);
+		return fail(1, NULL, a->err);
+	}
+	if (added != NULL)
+		*added = true;
+	return GO_ON;
+}
+
+/* Hang a tap on the collector; GO_ON, or the exit status with the collector's words said. */
+static int
+add_tap(app *a, const kg_tap *tap)
+{
+	if (collector_add_tap(a->c, tap, a->err, sizeof a->err) < 0)
+		return fail(1, NULL, a->err);
+	return GO_ON;
+}
+
 /* The collector, named after the cluster, with the group filter and the replay. */
 static int
 open_collector(app *a)
 {
 	const kg_options *o = &a->o;
 	kg_collector_config cc;
+	int rc;
 	memset(&cc, 0, sizeof cc);
 	cc.interval_us = o->interval_us;
 	cc.cluster = o->demo && o->brokers == NULL ? "demo (mock cluster)"
@@ -377,7 +391,8 @@ open_collector(app *a)
 	if (a->attach != NULL)
 		cc.cluster = attach_cluster(a->attach);
 	a->info.cluster = cc.cluster;
-	a->c = collector_new(&cc, a->tracker);
+	if (collector_new(&cc, a->tracker, &a->c, a->err, sizeof a->err) < 0)
+		return fail(1, NULL, a->err);
 	collector_set_stop_flag(a->c, &stop_signal);
 	if (filter_new((const char *const *)o->include.v, o->include.n, (const char *const *)o->exclude.v,
 		       o->exclude.n, &a->groups, a->err, sizeof a->err) < 0)
@@ -386,15 +401,10 @@ open_collector(app *a)
 	if (filter_new((const char *const *)o->topics.v, o->topics.n, NULL, 0, &a->topics, a->err, sizeof a->err) < 0)
 		return fail(2, NULL, a->err);
 	collector_set_topic_filter(a->c, a->topics); /* a group with none of -t's topics is not listed */
-	if (a->replay != NULL) {
-		collector_add_source(a->c, a->replay);
-		a->replay_added = true;
-	}
-	if (a->attach != NULL) {
-		collector_add_source(a->c, a->attach);
-		a->attach_added = true;
-	}
-	return GO_ON;
+	rc = a->replay != NULL ? add_source(a, a->replay, &a->replay_added) : GO_ON;
+	if (rc == GO_ON && a->attach != NULL)
+		rc = add_source(a, a->attach, &a->attach_added);
+	return rc;
 }
 
 /* --record: the recorder taps the collector and reports as a source. */
@@ -402,15 +412,15 @@ static int
 add_recorder(app *a)
 {
 	kg_tap tap;
+	int rc;
 	if (a->o.record == NULL)
 		return GO_ON;
 	if (recorder_open(a->o.record, a->o.record_max, &a->recorder, a->err, sizeof a->err) < 0)
 		return fail(1, NULL, a->err);
 	recorder_settings(a->recorder, &a->tc);
 	recorder_tap(a->recorder, &tap);
-	collector_add_tap(a->c, &tap);
-	collector_add_source(a->c, recorder_source(a->recorder));
-	return GO_ON;
+	rc = add_tap(a, &tap);
+	return rc != GO_ON ? rc : add_source(a, recorder_source(a->recorder), NULL);
 }
 
 /* --serve: the server taps the collector (and reports as a source); listening now, so a busy port fails at once. */
@@ -434,10 +444,11 @@ add_server(app *a)
 	sc.model = &a->tc;
 	rc = serve_open(&sc, &a->server, a->err, sizeof a->err);
 	if (rc < 0)
-		return fail(rc == -2 ? 2 : 1, NULL, a->err);
+		return fail(exit_status(rc), NULL, a->err);
 	serve_tap(a->server, &tap);
-	collector_add_tap(a->c, &tap);
-	collector_add_source(a->c, serve_source(a->server));
+	rc = add_tap(a, &tap);
+	if (rc != GO_ON || (rc = add_source(a, serve_source(a->server), NULL)) != GO_ON)
+		return rc;
 	if (o->mode != KG_MODE_UI)
 		log_say("serving %s (/metrics, /stream, /healthz, /ready)", serve_url(a->server));
 	return GO_ON;
@@ -467,30 +478,63 @@ add_kafka_and_demo(app *a)
 		kc.stamps_all = o->mode == KG_MODE_CHECK; /* no screen selects a group: --check judges them all */
 		if (kafka_source_new(&kc, &a->kafka, a->err, sizeof a->err) < 0)
 			return fail(2, NULL, a->err);
-		collector_add_source(a->c, a->kafka);
+		int rc = add_source(a, a->kafka, NULL);
+		if (rc != GO_ON)
+			return rc;
 	}
 	if (a->demo != NULL) {
 		demo_source_set_kafka(a->demo, a->kafka);
-		collector_add_source(a->c, a->demo);
-		a->demo_added = true;
+		return add_source(a, a->demo, &a->demo_added);
 	}
 	return GO_ON;
 }
 
-/* --trace: one source per stream. */
+/* --trace offsets: the cluster's own __consumer_offsets, on the cluster's connection. */
+static int
+add_offsets(app *a)
+{
+	const kg_options *o = &a->o;
+	kg_offsets_config oc;
+	kg_source *s;
+	if (!options_offsets(o) || a->bootstrap == NULL)
+		return GO_ON;
+	if (o->demo && o->brokers == NULL)
+		return fail(2, NULL, "--trace offsets reads a cluster's __consumer_offsets: the demo's mock cluster has none "
+				     "(give --demo -b BROKERS)");
+	memset(&oc, 0, sizeof oc);
+	oc.brokers = a->bootstrap;
+	oc.props = o->rdkafka;
+	oc.nprops = o->nrdkafka;
+	oc.history_us = o->history_us;
+	oc.timeout_us = o->timeout_us;
+	if (offsets_source_new(&oc, &s, a->err, sizeof a->err) < 0)
+		return fail(2, NULL, a->err);
+	return add_source(a, s, NULL);
+}
+
+/* --trace: one source per stream (offsets is the cluster's own: add_offsets()). */
 static int
 add_traces(app *a)
 {
 	const kg_options *o = &a->o;
 	kg_trace_config trc;
 	kg_source **ts;
-	size_t nts = 0, i;
-	if (o->traces.n == 0)
-		return GO_ON;
-	ts = xcalloc(o->traces.n, sizeof *ts);
+	const char **specs;
+	size_t nts = 0, i, n = 0;
+	int rc = GO_ON;
+	specs = xcalloc(o->traces.n + 1, sizeof *specs);
+	for (i = 0; i < o->traces.n; i++) {
+		if (strcmp(o->traces.v[i], "offsets") != 0)
+			specs[n++] = o->traces.v[i];
+	}
+	if (n == 0) {
+		free(specs);
+		return add_offsets(a);
+	}
+	ts = xcalloc(n, sizeof *ts);
 	memset(&trc, 0, sizeof trc);
-	trc.specs = (const char *const *)o->traces.v;
-	trc.nspecs = o->traces.n;
+	trc.specs = specs;
+	trc.nspecs = n;
 	trc.from_start = o->trace_from_start;
 	trc.insecure = o->trace_insecure;
 	trc.headers_file = o->trace_headers;
@@ -498,13 +542,17 @@ add_traces(app *a)
 	trc.history_us = o->history_us;
 	if (trace_sources_new(&trc, ts, &nts, a->err, sizeof a->err) < 0) {
 		free(ts);
+		free(specs);
 		/* the message names the option itself: "--trace log: ...", "--trace-headers FILE: ..." */
 		return fail(2, NULL, a->err);
 	}
-	for (i = 0; i < nts; i++)
-		collector_add_source(a->c, ts[i]);
+	for (i = 0; i < nts && rc == GO_ON; i++)
+		rc = add_source(a, ts[i], NULL);
+	while (i < nts)
+		source_free(ts[i++]); /* after the one the collector had no room for */
 	free(ts);
-	return GO_ON;
+	free(specs);
+	return rc == GO_ON ? add_offsets(a) : rc;
 }
 
 /* The dashboard until q or a signal; a replay's damage is said again once the screen is gone. */

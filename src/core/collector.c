@@ -15,7 +15,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "model/defaults.h"
 #include "model/intern.h"
 #include "util/filter.h"
 #include "util/log.h"
@@ -24,6 +23,7 @@
 #define MAX_SOURCES 64
 #define MAX_FDS 256
 #define MAX_TAPS 8
+#define MIN_PUBLISH_US 100000 /* snapshots at most ten times a second, unless the config says otherwise */
 
 typedef struct command {
 	char *role; /* src_role_name() of the sources it is for, or "*" */
@@ -45,7 +45,6 @@ struct kg_collector {
 	bool started;
 	atomic_bool stop;
 	atomic_bool refresh;
-	_Atomic int64_t interval_us;
 	int wake[2];  /* sources -> collector */
 	int ready[2]; /* collector -> reader */
 	pthread_mutex_t lock;
@@ -89,21 +88,28 @@ collector_wake(void *arg)
 }
 
 /* Create a collector. */
-kg_collector *
-collector_new(const kg_collector_config *cfg, kg_tracker *tracker)
+int
+collector_new(const kg_collector_config *cfg, kg_tracker *tracker, kg_collector **out, char *err, size_t errsz)
 {
-	kg_collector *c = xcalloc(1, sizeof *c);
-	if (cfg != NULL)
-		c->cfg = *cfg;
-	if (c->cfg.interval_us <= 0)
-		c->cfg.interval_us = KG_DEFAULT_INTERVAL_US;
+	kg_collector *c;
+	int wake[2], ready[2];
+	*out = NULL;
+	if (pipe(wake) < 0)
+		return util_err(err, errsz, "collector: cannot make its wake-up pipe: %s", strerror(errno));
+	if (pipe(ready) < 0) {
+		int e = errno;
+		close(wake[0]);
+		close(wake[1]);
+		return util_err(err, errsz, "collector: cannot make its frames' pipe: %s", strerror(e));
+	}
+	c = xcalloc(1, sizeof *c);
+	memcpy(c->wake, wake, sizeof wake);
+	memcpy(c->ready, ready, sizeof ready);
+	c->cfg = *cfg;
 	if (c->cfg.min_publish_us <= 0)
-		c->cfg.min_publish_us = 100000;
+		c->cfg.min_publish_us = MIN_PUBLISH_US;
 	c->cfg.cluster = xstrdup(c->cfg.cluster ? c->cfg.cluster : "");
-	atomic_store(&c->interval_us, c->cfg.interval_us);
 	c->tracker = tracker;
-	if (pipe(c->wake) < 0 || pipe(c->ready) < 0)
-		util_oom();
 	set_nonblock(c->wake[0]);
 	set_nonblock(c->wake[1]);
 	set_nonblock(c->ready[0]);
@@ -111,28 +117,30 @@ collector_new(const kg_collector_config *cfg, kg_tracker *tracker)
 	pthread_mutex_init(&c->lock, NULL);
 	c->cmds_tail = &c->cmds;
 	c->selected = -1;
-	return c;
+	*out = c;
+	return 0;
 }
 
-/* Add a source. */
-void
-collector_add_source(kg_collector *c, kg_source *s)
+/* Add a source, or say that there is no room for it. */
+int
+collector_add_source(kg_collector *c, kg_source *s, char *err, size_t errsz)
 {
-	if (c->nsrc >= MAX_SOURCES) {
-		source_free(s);
-		return;
-	}
+	if (c->nsrc >= MAX_SOURCES)
+		return util_err(err, errsz, "%s: too many sources (at most %d)", s->name, MAX_SOURCES);
 	s->ctx.wake = collector_wake;
 	s->ctx.wake_arg = c;
 	c->src[c->nsrc++] = s;
+	return 0;
 }
 
-/* Add a tap (before start). */
-void
-collector_add_tap(kg_collector *c, const kg_tap *tap)
+/* Add a tap (before start), or say that there is no room for it. */
+int
+collector_add_tap(kg_collector *c, const kg_tap *tap, char *err, size_t errsz)
 {
-	if (c->ntaps < MAX_TAPS)
-		c->taps[c->ntaps++] = *tap;
+	if (c->ntaps >= MAX_TAPS)
+		return util_err(err, errsz, "too many taps (at most %d)", MAX_TAPS);
+	c->taps[c->ntaps++] = *tap;
+	return 0;
 }
 
 /* The clock: a time master's, else the wall clock. */
@@ -332,7 +340,7 @@ run_commands(kg_collector *c)
 static int64_t
 interval_due(const kg_collector *c, int64_t mono)
 {
-	int64_t iv = atomic_load(&c->interval_us);
+	int64_t iv = c->cfg.interval_us;
 	return iv + (mono - c->last_news < 2 * iv ? c->cfg.min_publish_us : 0);
 }
 
@@ -601,7 +609,7 @@ collector_run_until_complete(kg_collector *c, int64_t timeout_us, char *err, siz
 			/* the snapshot of the last completion is published already: building it again costs at 10,000 groups */
 			if (!c->ticked)
 				tick(c, collector_now(c));
-			return 0;
+			return COLLECTOR_COMPLETE;
 		}
 		if (failed == missing) {
 			/* every missing source says no answer can come (no broker reachable): no use waiting */
@@ -613,7 +621,7 @@ collector_run_until_complete(kg_collector *c, int64_t timeout_us, char *err, siz
 			util_err(err, errsz, "no answer can come from: %s", sbuf_str(&s));
 			sbuf_free(&s);
 			tick(c, collector_now(c));
-			return -2;
+			return COLLECTOR_UNANSWERABLE;
 		}
 		if (util_mono_us() >= end || (c->stop_flag != NULL && *c->stop_flag)) {
 			sbuf s = { 0 };
@@ -625,7 +633,7 @@ collector_run_until_complete(kg_collector *c, int64_t timeout_us, char *err, siz
 				 sbuf_str(&s));
 			sbuf_free(&s);
 			tick(c, collector_now(c));
-			return -1;
+			return COLLECTOR_TIMEOUT;
 		}
 		collector_step(c, 50000);
 	}

@@ -8,7 +8,9 @@
  * tracker, and publish: swap the pending frame under a mutex and write
  * one byte to a pipe the renderer (or a reporter) polls.  A frame holds
  * the newest snapshot and every event since the reader last took one, so
- * a slow reader skips snapshots but never loses events.  Ticks never
+ * a slow reader skips snapshots but never loses events; a message
+ * published after a snapshot keeps it (tests/unit/test_collector.c holds
+ * the collector to each of these promises).  Ticks never
  * overlap and never wait for a slow cluster: sources do their network
  * work asynchronously and report the age of their data as health.
  */
@@ -36,19 +38,22 @@ typedef struct kg_frame {
 } kg_frame;
 
 typedef struct kg_collector_config {
-	int64_t interval_us;    /* publish at least this often (0: KG_DEFAULT_INTERVAL_US) */
-	int64_t min_publish_us; /* and at most this often (default 100 ms) */
+	int64_t interval_us;    /* publish at least this often: the refresh interval (-i), required */
+	int64_t min_publish_us; /* and at most this often (0: 100 ms) */
 	const char *cluster;    /* label for the header */
 } kg_collector_config;
 
 typedef struct kg_collector kg_collector;
 
-/* Create a collector around a tracker (the collector owns neither). */
-kg_collector *collector_new(const kg_collector_config *cfg, kg_tracker *tracker);
-/* Add a source (before start); the collector closes it at stop. */
-void collector_add_source(kg_collector *c, kg_source *s);
-/* Add a tap (before start): each tick calls every tap in the order added. */
-void collector_add_tap(kg_collector *c, const kg_tap *tap);
+/* Create a collector around a tracker (the collector owns neither); 0, or -1 with err (no pipe to be had). */
+int collector_new(const kg_collector_config *cfg, kg_tracker *tracker, kg_collector **out, char *err, size_t errsz);
+/*
+ * Add a source (before start); the collector closes it at stop.  -1 with
+ * err when it holds all it can (64): the source stays the caller's.
+ */
+int collector_add_source(kg_collector *c, kg_source *s, char *err, size_t errsz);
+/* Add a tap (before start): each tick calls every tap in the order added; -1 with err past 8. */
+int collector_add_tap(kg_collector *c, const kg_tap *tap, char *err, size_t errsz);
 /* Start the thread. */
 int collector_start(kg_collector *c, char *err, size_t errsz);
 /* A descriptor that becomes readable when a frame is ready. */
@@ -69,15 +74,25 @@ void collector_command(kg_collector *c, const char *role, const char *cmd);
 void collector_set_focus(kg_collector *c, const int32_t *shown, size_t n, int32_t selected);
 /* Ask every source to refresh now (thread-safe). */
 void collector_refresh(kg_collector *c);
-/* Stop the thread and close every source. */
+/*
+ * Stop the thread and close every source.  It wakes the thread, which
+ * sees the stop between any two sources' polls (each poll's work is
+ * bounded), so it returns within one source's poll, never after the
+ * interval; a signal's flag (collector_set_stop_flag()) is seen likewise.
+ */
 void collector_stop(kg_collector *c);
 /* Free (after stop). */
 void collector_free(kg_collector *c);
+/* What collector_run_until_complete() found. */
+enum {
+	COLLECTOR_COMPLETE = 0,        /* every source completed a refresh */
+	COLLECTOR_TIMEOUT = -1,        /* timeout_us passed first: err says which sources are missing */
+	COLLECTOR_UNANSWERABLE = -2,   /* every missing source says it cannot answer (KG_SRC_FAILED): err names them */
+};
 /*
  * Without a thread: loop in the caller until every source reported a
  * complete refresh or timeout_us passed; publishes like the thread does.
- * Returns 0, -1 on timeout with err saying which sources are missing, or
- * -2 as soon as every missing source says it cannot answer (KG_SRC_FAILED).
+ * Returns what it found (COLLECTOR_*).
  */
 int collector_run_until_complete(kg_collector *c, int64_t timeout_us, char *err, size_t errsz);
 /* Keep only the groups that pass f (-g / -G), for every source (before start). */

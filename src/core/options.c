@@ -9,13 +9,18 @@
  * duration, whole number, size, factor), the kg_options member it sets and
  * its bounds, with one parser and one wording of errors per type (opt_set).
  * Options with rules of their own (-b, -X, -F, --json, --demo, --trace)
- * have a function.  Defaults come from model/defaults.h, and --help prints
- * them from there.  Repeatable options (-X, -g, -G, -t, --trace)
- * accumulate from the file and the command line in that order.
+ * have a function.  A setting's default is written once, in its row, as
+ * it would be typed ("1h", "8M"): options_defaults() reads it with the
+ * row's own parser, --help prints it, and the embedded demo's own default
+ * (a shorter lag window) is the row's too.  Everything else reads the
+ * value it is handed.  options_given() tells a value the user set from a
+ * default, so a recording's settings can win over the defaults only.
+ * Repeatable options (-X, -g, -G, -t, --trace) accumulate from the file
+ * and the command line in that order.  --help and the messages name the
+ * trace kinds from their table (sources/trace/trace_kinds.c).
  *
- * A new option: a member in kg_options (options.h), a row here, the man
- * page (doc/kgtop.1); a default other than zero goes in model/defaults.h
- * and options_defaults().
+ * A new option: a member in kg_options (options.h), a row here with its
+ * default, the man page (doc/kgtop.1).
  *
  * A value is never taken from the next word when that word is one of the
  * options ("-b --once" is refused; "--brokers=--x" is a value), and the
@@ -37,40 +42,9 @@
 #include <strings.h>
 
 #include "model/defaults.h"
-#include "sources/kafka/rdprops.h"
-#include "util/secfile.h"
+#include "sources/trace/trace_kinds.h"
+#include "core/options_int.h"
 #include "util/util.h"
-
-typedef int (*opt_apply)(kg_options *o, const char *arg, char *err, size_t errsz);
-
-/* How a row's argument is read, and the type of the kg_options member it sets. */
-typedef enum opt_type {
-	OPT_CUSTOM,   /* a function of its own (apply) */
-	OPT_FLAG,     /* bool: true */
-	OPT_COUNT,    /* int: one more each time (-v -v) */
-	OPT_STRING,   /* char *: replaced */
-	OPT_REGEXES,  /* kg_strlist: one more extended regex (repeatable) */
-	OPT_DURATION, /* int64_t microseconds, positive and at least lo; a bare number counts in unit */
-	OPT_INT,      /* int: a whole number from lo to hi */
-	OPT_SIZE,     /* int64_t bytes (100M, 4K), at least lo */
-	OPT_FACTOR,   /* double from lo to hi, "2" or "2x" */
-	OPT_TYPE_COUNT
-} opt_type;
-
-typedef struct opt_def {
-	const char *name;  /* long name, also the config file key */
-	int letter;        /* short option or 0 */
-	int arg;           /* no_argument, required_argument, optional_argument */
-	const char *metavar;
-	const char *help;
-	opt_type type;
-	size_t off;        /* the member of kg_options it sets (not OPT_CUSTOM) */
-	int64_t unit;      /* OPT_DURATION: microseconds of a bare number */
-	double lo, hi;     /* bounds: OPT_INT and OPT_FACTOR both, OPT_DURATION and OPT_SIZE lo */
-	const char *low;   /* OPT_DURATION, OPT_SIZE: what to say below lo */
-	opt_apply apply;   /* OPT_CUSTOM */
-	bool cli_only;     /* not accepted in the config file */
-} opt_def;
 
 /* Append to a list. */
 static void
@@ -93,120 +67,11 @@ list_free(kg_strlist *l)
 }
 
 /* Replace a string option. */
-static void
-set_string(char **dst, const char *s)
+void
+options_set_string(char **dst, const char *s)
 {
 	free(*dst);
 	*dst = xstrdup(s);
-}
-
-/* Trim spaces at both ends in place. */
-static char *
-trim(char *s)
-{
-	char *e;
-	while (*s == ' ' || *s == '\t')
-		s++;
-	e = s + strlen(s);
-	while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\n' || e[-1] == '\r'))
-		*--e = '\0';
-	return s;
-}
-
-/* The first word of a line, for messages: a value (perhaps a password) after it is never repeated. */
-static const char *
-first_word(const char *s, char *buf, size_t n)
-{
-	size_t i = strcspn(s, " \t=:");
-	snprintf(buf, n, "%.*s", (int)(i < n ? i : n - 1), s);
-	return buf;
-}
-
-/* A name safe to repeat in a message: an option's shape (lower case, digits, '.', '_', '-'). */
-static bool
-name_shown(const char *k)
-{
-	size_t n = strlen(k);
-	return n > 0 && n <= 64 && strspn(k, "abcdefghijklmnopqrstuvwxyz0123456789._-") == n;
-}
-
-/* Add a librdkafka property to a list (the options', or a named cluster's), set at origin ("FILE:LINE", judged by rdprops; NULL: -X, taken as typed). */
-static int
-add_kv_pair(kg_kv **list, size_t *n, const char *k, const char *v, const char *origin, char *err, size_t errsz)
-{
-	if (*k == '\0')
-		return util_err(err, errsz, "%s: empty key before '='", origin ? origin : "-X");
-	if (origin != NULL && rdprops_check_file(k, v, origin, err, errsz) < 0)
-		return -1;
-	*list = xreallocarray(*list, *n + 1, sizeof **list);
-	(*list)[*n].key = xstrdup(k);
-	(*list)[*n].value = xstrdup(v);
-	(*list)[*n].origin = origin ? xstrdup(origin) : NULL;
-	(*n)++;
-	return 0;
-}
-
-/* Add key=value to a list, set at origin (NULL: -X); a file's line is never repeated. */
-static int
-add_kv(kg_kv **list, size_t *n, const char *kv, const char *origin, char *err, size_t errsz)
-{
-	char *copy, *eq, w[128];
-	int rc;
-	if (strchr(kv, '=') == NULL) {
-		if (origin != NULL)
-			return util_err(err, errsz, "%s: expected key=value (the line is not shown)", origin);
-		return util_err(err, errsz, "-X %s: expected key=value", first_word(kv, w, sizeof w));
-	}
-	copy = xstrdup(kv);
-	eq = strchr(copy, '=');
-	*eq = '\0';
-	rc = add_kv_pair(list, n, trim(copy), trim(eq + 1), origin, err, errsz);
-	free(copy);
-	return rc;
-}
-
-/* Read a file's lines, of any length, trimmed; each not empty nor a comment goes to fn with "FILE:N". */
-static int
-read_lines(FILE *f, const char *path, int (*fn)(void *, char *, const char *, char *, size_t), void *ctx,
-	   char *err, size_t errsz)
-{
-	char *buf = NULL, *where;
-	size_t cap = 0;
-	int lineno = 0, rc = 0;
-	while (rc == 0 && getline(&buf, &cap, f) >= 0) {
-		char *s = trim(buf);
-		lineno++;
-		if (*s == '\0' || *s == '#' || *s == '!')
-			continue;
-		where = xasprintf("%s:%d", path, lineno);
-		rc = fn(ctx, s, where, err, errsz);
-		free(where);
-	}
-	if (buf != NULL)
-		memset(buf, 0, cap); /* the lines may hold secrets */
-	free(buf);
-	fclose(f);
-	return rc;
-}
-
-/* Add a librdkafka property key=value to the options, set at origin (NULL: -X). */
-static int
-add_property(kg_options *o, const char *kv, const char *origin, char *err, size_t errsz)
-{
-	return add_kv(&o->rdkafka, &o->nrdkafka, kv, origin, err, errsz);
-}
-
-/* Free a list of properties. */
-static void
-kv_free(kg_kv *v, size_t n)
-{
-	size_t i;
-	for (i = 0; i < n; i++) {
-		free(v[i].key);
-		free(v[i].value);
-		free(v[i].origin);
-	}
-	free(v);
 }
 
 /*
@@ -304,23 +169,6 @@ parse_int(const char *what, const char *arg, int lo, int hi, int *out, char *err
 	return 0;
 }
 
-/* One line of a properties file. */
-static int
-properties_line(void *ctx, char *s, const char *where, char *err, size_t errsz)
-{
-	return add_property(ctx, s, where, err, errsz);
-}
-
-/* -F: a librdkafka properties file (kept to the rules of secfile.h). */
-static int
-apply_properties_file(kg_options *o, const char *path, char *err, size_t errsz)
-{
-	FILE *f = secfile_open(path, "-F", err, errsz);
-	if (f == NULL)
-		return -1;
-	return read_lines(f, path, properties_line, o, err, errsz);
-}
-
 /* Options with code of their own (the others are set through their row's type). */
 
 /* Apply --brokers. */
@@ -329,7 +177,7 @@ a_brokers(kg_options *o, const char *a, char *e, size_t n)
 {
 	if (a[strspn(a, " \t,")] == '\0')
 		return util_err(e, n, "-b '%s': expected host:port[,host:port...]", a);
-	set_string(&o->brokers, a);
+	options_set_string(&o->brokers, a);
 	return 0;
 }
 
@@ -337,14 +185,14 @@ a_brokers(kg_options *o, const char *a, char *e, size_t n)
 static int
 a_property(kg_options *o, const char *a, char *e, size_t n)
 {
-	return add_property(o, a, NULL, e, n);
+	return options_add_property(o, a, NULL, e, n);
 }
 
 /* Apply --properties. */
 static int
 a_props_file(kg_options *o, const char *a, char *e, size_t n)
 {
-	return apply_properties_file(o, a, e, n);
+	return options_read_properties(o, a, e, n);
 }
 
 /* Apply --json. */
@@ -354,7 +202,9 @@ a_json(kg_options *o, const char *a, char *e, size_t n)
 	(void)a;
 	(void)e;
 	(void)n;
-	o->mode = KG_MODE_JSON;
+	o->json = true;
+	if (o->mode != KG_MODE_CHECK)
+		o->mode = KG_MODE_JSON; /* with --check: refused, as --check (options_check) */
 	return 0;
 }
 
@@ -376,7 +226,7 @@ a_demo(kg_options *o, const char *a, char *e, size_t n)
 	(void)e;
 	(void)n;
 	o->demo = true;
-	set_string(&o->demo_scenario, a);
+	options_set_string(&o->demo_scenario, a);
 	return 0;
 }
 
@@ -385,8 +235,18 @@ static int
 a_trace(kg_options *o, const char *a, char *e, size_t n)
 {
 	const char *colon = strchr(a, ':');
-	if (colon == NULL || colon == a || colon[1] == '\0')
-		return util_err(e, n, "--trace '%s': expected KIND:URL (log, jolokia, jsonl, rdstats)", a);
+	char kinds[128];
+	size_t i;
+	if (strcmp(a, "offsets") == 0) {
+		/* the cluster's own __consumer_offsets: one reader, however often it is asked for */
+		for (i = 0; i < o->traces.n; i++) {
+			if (strcmp(o->traces.v[i], "offsets") == 0)
+				return 0;
+		}
+	} else if (colon == NULL || colon == a || colon[1] == '\0') {
+		trace_kinds_list(kinds, sizeof kinds);
+		return util_err(e, n, "--trace '%s': expected KIND:URL (%s) or offsets", a, kinds);
+	}
 	list_add(&o->traces, a);
 	return 0;
 }
@@ -419,8 +279,13 @@ a_config(kg_options *o, const char *a, char *e, size_t n)
 #define SIZE(f, min, why) .type = OPT_SIZE, .off = FIELD(f, int64_t), .lo = (min), .low = (why)
 #define FACTOR(f, min, max) .type = OPT_FACTOR, .off = FIELD(f, double), .lo = (min), .hi = (max)
 #define CLI_ONLY .cli_only = true
+#define DEFAULT(v) .def = (v)
+#define DEMO(v) .demo = (v)
+#define NOTE(s) .note = (s)
 #define SEC KG_SEC_US
 #define MSEC 1000
+#define SPEED_MIN 0.25 /* --speed's bounds, as --help prints them */
+#define SPEED_MAX 32
 
 static const opt_def table[] = {
 	{ "brokers", 'b', required_argument, "LIST", "bootstrap servers (host:port,...); default $KGTOP_BROKERS; none: the embedded demo (the dashboard only)", CUSTOM(a_brokers) },
@@ -430,32 +295,35 @@ static const opt_def table[] = {
 	{ "include", 'g', required_argument, "REGEX", "show only groups matching REGEX (repeatable)", REGEXES(include) },
 	{ "exclude", 'G', required_argument, "REGEX", "hide groups matching REGEX (repeatable)", REGEXES(exclude) },
 	{ "topic", 't', required_argument, "REGEX", "only these topics' partitions, and the groups that use them (repeatable)", REGEXES(topics) },
-	{ "interval", 'i', required_argument, "SECONDS", "refresh interval (default " KG_STR(KG_DEFAULT_INTERVAL_S) ")",
-	  DURATION(interval_us, SEC, KG_MIN_INTERVAL_US, "refresh at most ten times a second (0.1 or more)") },
-	{ "timeout", 0, required_argument, "SECONDS", "how long --once waits for the cluster (default " KG_STR(KG_DEFAULT_TIMEOUT_S) "; the embedded demo at least 60)", DURATION(timeout_us, SEC, 0, NULL) },
+	{ "interval", 'i', required_argument, "SECONDS", "refresh interval",
+	  DURATION(interval_us, SEC, SEC / 10, "refresh at most ten times a second (0.1 or more)"), DEFAULT("1") },
+	{ "timeout", 0, required_argument, "SECONDS", "how long --once waits for the cluster", DURATION(timeout_us, SEC, 0, NULL),
+	  DEFAULT("10"), NOTE("; the embedded demo at least " KG_STR(KG_DEMO_ONCE_TIMEOUT_S)) },
 	{ "full-refresh", 0, required_argument, "SECONDS",
-	  "ask every group's members and offsets at least this often; the selected, shown, changed and rebalancing ones every refresh (default " KG_STR(KG_DEFAULT_FULL_REFRESH_S) ")",
-	  DURATION(full_refresh_us, SEC, KG_SEC_US, "ask every group at most once a second (1 or more)") },
+	  "ask every group's members and offsets at least this often; the selected, shown, changed and rebalancing ones every refresh",
+	  DURATION(full_refresh_us, SEC, SEC, "ask every group at most once a second (1 or more)"), DEFAULT("30") },
+	/* 10,000 groups, half of them Empty, cost about 1,000 requests a second with the default --full-refresh; 10,000 Stable ones about 1,340 */
 	{ "max-requests", 0, required_argument, "N",
-	  "requests per second kgtop may send the cluster (default " KG_STR(KG_DEFAULT_MAX_REQUESTS) ")",
-	  INT(max_requests, 10, 1000000) },
+	  "requests per second kgtop may send the cluster", INT(max_requests, 10, 1000000), DEFAULT("1500") },
 	{ "once", 0, no_argument, NULL, "print one report and exit: each group's facts and members, then kafka-consumer-groups.sh --describe's columns and TIME-LAG and STATUS (the verdict)", FLAG(once), CLI_ONLY },
 	{ "json", 0, no_argument, NULL, "print JSON lines, one object per refresh (with --once: one object)", CUSTOM(a_json), CLI_ONLY },
 	{ "duration", 0, required_argument, "SECONDS", "exit after this long", DURATION(duration_us, SEC, 0, NULL), CLI_ONLY },
-	{ "history", 0, required_argument, "DURATION", "history kept per group (default " KG_STR(KG_DEFAULT_HISTORY_H) "h)",
-	  DURATION(history_us, SEC, KG_MIN_HISTORY_US, "keep at least one minute") },
-	{ "session-timeout", 0, required_argument, "MS", "session.timeout.ms to judge members by when no trace says (default " KG_STR(KG_DEFAULT_SESSION_TIMEOUT_MS) ")",
-	  DURATION(session_timeout_us, MSEC, 0, NULL) },
-	{ "max-poll-interval", 0, required_argument, "MS", "max.poll.interval.ms likewise (default " KG_STR(KG_DEFAULT_MAX_POLL_MS) ")", DURATION(max_poll_us, MSEC, 0, NULL) },
+	{ "history", 0, required_argument, "DURATION", "history kept per group",
+	  DURATION(history_us, SEC, 60 * SEC, "keep at least one minute"), DEFAULT("1h") },
+	{ "session-timeout", 0, required_argument, "MS", "session.timeout.ms to judge members by when no trace says",
+	  DURATION(session_timeout_us, MSEC, 0, NULL), DEFAULT("45000") },
+	{ "max-poll-interval", 0, required_argument, "MS", "max.poll.interval.ms likewise", DURATION(max_poll_us, MSEC, 0, NULL), DEFAULT("300000") },
 	{ "storm-window", 0, required_argument, "DURATION",
-	  "window in which rebalances count towards a storm (default " KG_STR(KG_DEFAULT_STORM_WINDOW_MIN) "m; the demo " KG_STR(KG_DEMO_STORM_WINDOW_MIN) "m)",
-	  DURATION(storm_window_us, SEC, 0, NULL) },
+	  "window in which rebalances count towards a storm",
+	  DURATION(storm_window_us, SEC, 0, NULL), DEFAULT("5m"), DEMO("1m") },
 	{ "storm-rebalances", 0, required_argument, "N",
-	  "rebalances within the window that make a storm (default " KG_STR(KG_DEFAULT_STORM_REBALANCES_N) "; the demo " KG_STR(KG_DEMO_STORM_REBALANCES_N) ")",
-	  INT(storm_rebalances, 2, 1000) },
+	  "a storm: the same member joins or leaves in N rebalances within the window, or N rebalances nothing "
+	  "explains; a group forming or restarted member by member is none",
+	  INT(storm_rebalances, 2, 1000), DEFAULT("3"), DEMO("8") },
 	{ "lag-window", 0, required_argument, "DURATION",
-	  "window of the progress verdicts: OK, SLOW, REWIND, STALLED (committed offset frozen with lag for a tenth of it), STOPPED (no commit for all of it), LOST (default " KG_STR(KG_DEFAULT_LAG_WINDOW_MIN) "m; the demo " KG_STR(KG_DEMO_LAG_WINDOW_S) "s, so a stall shows before max.poll.interval.ms)",
-	  DURATION(lag_window_us, SEC, KG_MIN_LAG_WINDOW_US, "judge over at least ten seconds") },
+	  "window of the progress verdicts: OK, SLOW, REWIND, STALLED (committed offset frozen with lag for a tenth of it), STOPPED (no commit for all of it), LOST",
+	  DURATION(lag_window_us, SEC, 10 * SEC, "judge over at least ten seconds"), DEFAULT("5m"), DEMO("20s"),
+	  NOTE(", so a stall shows before max.poll.interval.ms") },
 	{ "check", 0, no_argument, NULL,
 	  "monitoring-plugin check: one line \"KGTOP STATUS - text | perfdata\", exit 0 OK, 1 WARNING, 2 CRITICAL (STALLED, STOPPED, LOST; or a threshold), 3 UNKNOWN (no cluster, no group); one refresh, or --duration's to judge commits",
 	  CUSTOM(a_check), CLI_ONLY },
@@ -469,30 +337,29 @@ static const opt_def table[] = {
 	{ "no-color", 0, no_argument, NULL, "no colours (also when $NO_COLOR is set)", FLAG(no_color) },
 	{ "ascii", 0, no_argument, NULL, "ASCII glyphs only (automatic when the locale is not UTF-8)", FLAG(ascii) },
 	{ "no-mouse", 0, no_argument, NULL, "leave the mouse to the terminal (to select text); else a click selects, the wheel scrolls", FLAG(no_mouse) },
-	{ "select", 0, required_argument, "GROUP", "select this group at start", STRING(select_group) },
+	{ "select", 0, required_argument, "GROUP", "select this group at start (or when it appears)", STRING(select_group) },
 	{ "demo", 0, optional_argument, "SCENARIO", "run the embedded demo (--demo=list lists scenarios); with -b, on that cluster, deleting its groups and topic at exit (what stays is named with the command that removes it)", CUSTOM(a_demo), CLI_ONLY },
-	{ "demo-partitions", 0, required_argument, "N", "partitions of the demo topic (default " KG_STR(KG_DEFAULT_DEMO_PARTITIONS_N) ")",
-	  INT(demo_partitions, 1, KG_MAX_DEMO_PARTITIONS_N) },
+	{ "demo-partitions", 0, required_argument, "N", "partitions of the demo topic",
+	  INT(demo_partitions, 1, KG_MAX_DEMO_PARTITIONS_N), DEFAULT("6") },
 	{ "export-trace", 0, required_argument, "FILE", "write the demo's consumer events as JSON lines (another kgtop reads them with --trace jsonl:file://FILE, plus --trace-from-start for a finished file)", STRING(export_trace), CLI_ONLY },
-	{ "trace", 0, required_argument, "KIND:URL", "read a trace stream: log, jolokia, jsonl, rdstats over http(s):// or file:// (repeatable)", CUSTOM(a_trace) },
-	{ "trace-from-start", 0, no_argument, NULL, "read line streams (log, jsonl, rdstats) from their start instead of their end", FLAG(trace_from_start) },
+	{ "trace", 0, required_argument, "KIND:URL", "read a trace stream: {kinds} over http(s):// or file:// (repeatable); offsets: the cluster's own __consumer_offsets (exact generations and commit times; it needs Describe and Read on the topic)", CUSTOM(a_trace) },
+	{ "trace-from-start", 0, no_argument, NULL, "read line streams ({streams}) from their start instead of their end", FLAG(trace_from_start) },
 	{ "trace-insecure", 0, no_argument, NULL, "do not verify TLS certificates of https:// trace streams and --attach URLs (shown in the header)", FLAG(trace_insecure) },
 	{ "trace-headers", 0, required_argument, "FILE", "extra HTTP headers for trace streams (\"Name: value\" lines; never shown)", STRING(trace_headers) },
 	{ "record", 0, required_argument, "FILE", "record what kgtop sees to FILE (JSON lines)", STRING(record), CLI_ONLY },
 	{ "record-max", 0, required_argument, "SIZE", "rotate the recording into FILE.1 beyond SIZE (e.g. 100M)",
 	  SIZE(record_max, 4096, "expected a size of at least 4K (e.g. 100M)") },
 	{ "replay", 0, required_argument, "FILE", "replay a recording instead of reading a cluster", STRING(replay), CLI_ONLY },
-	{ "speed", 0, required_argument, "X", "replay speed, " KG_STR(KG_MIN_SPEED) " to " KG_STR(KG_MAX_SPEED) " (default " KG_STR(KG_DEFAULT_SPEED) ")",
-	  FACTOR(speed, KG_MIN_SPEED, KG_MAX_SPEED) },
+	{ "speed", 0, required_argument, "X", "replay speed, " KG_STR(SPEED_MIN) " to " KG_STR(SPEED_MAX), FACTOR(speed, SPEED_MIN, SPEED_MAX),
+	  DEFAULT("1") },
 	{ "at", 0, required_argument, "TIME", "with --replay --once or --check: the moment to report (HH:MM:SS, ISO time, or +SECONDS)", STRING(at), CLI_ONLY },
 	{ "serve", 0, required_argument, "[ADDR:]PORT", "serve /metrics (Prometheus), /stream (for --attach), /healthz and /ready over HTTP on ADDR (default 127.0.0.1); without a terminal kgtop serves until SIGTERM", STRING(serve) },
 	{ "serve-auth", 0, required_argument, "FILE", "ask --serve's clients for a user and password (\"user:password\" lines of FILE; never shown)", STRING(serve_auth) },
 	{ "serve-cert", 0, required_argument, "FILE", "serve HTTPS with this certificate (PEM, with --serve-key)", STRING(serve_cert) },
 	{ "serve-key", 0, required_argument, "FILE", "the private key of --serve-cert (PEM)", STRING(serve_key) },
-	{ "serve-clients", 0, required_argument, "N", "connections --serve answers at once (default " KG_STR(KG_DEFAULT_SERVE_CLIENTS_N) ")",
-	  INT(serve_clients, 2, 4096) },
-	{ "serve-buffer", 0, required_argument, "SIZE", "stream an --attach viewer may fall behind before it is cut off (default " KG_STR(KG_DEFAULT_SERVE_BUFFER_MIB) "M)",
-	  SIZE(serve_buffer, 65536, "expected a size of at least 64K (e.g. 8M)") },
+	{ "serve-clients", 0, required_argument, "N", "connections --serve answers at once", INT(serve_clients, 2, 4096), DEFAULT("64") },
+	{ "serve-buffer", 0, required_argument, "SIZE", "stream an --attach viewer may fall behind before it is cut off",
+	  SIZE(serve_buffer, 65536, "expected a size of at least 64K (e.g. 8M)"), DEFAULT("8M") },
 	{ "metrics-partitions", 0, no_argument, NULL, "/metrics: lag, time lag and verdict per partition too (series per group and partition)", FLAG(metrics_partitions) },
 	{ "attach", 0, required_argument, "URL", "watch what another kgtop serves (its --serve address, http://host:port; with --serve-auth a ~/.netrc line \"machine HOST login USER password PASSWORD\", or http://user:password@host:port, hidden from ps once read)", STRING(attach), CLI_ONLY },
 	{ "verbose", 'v', no_argument, NULL, "log more (to --log FILE; repeatable)", COUNT(verbose) },
@@ -523,9 +390,12 @@ parse_factor(const char *what, const char *arg, double lo, double hi, double *ou
 	return 0;
 }
 
-/* Apply one option's argument as its row says (from the command line or the config file). */
+_Static_assert(sizeof table / sizeof table[0] <= 64 * sizeof((kg_options *)0)->given / sizeof(uint64_t),
+	       "kg_options.given holds a bit per row");
+
+/* Read one option's argument as its row says (what the user typed, or the row's default). */
 static int
-opt_set(const opt_def *d, kg_options *o, const char *a, char *e, size_t n)
+opt_parse(const opt_def *d, kg_options *o, const char *a, char *e, size_t n)
 {
 	char what[64];
 	void *field = (char *)o + d->off;
@@ -541,7 +411,7 @@ opt_set(const opt_def *d, kg_options *o, const char *a, char *e, size_t n)
 		(*(int *)field)++;
 		return 0;
 	case OPT_STRING:
-		set_string((char **)field, a);
+		options_set_string((char **)field, a);
 		return 0;
 	case OPT_REGEXES:
 		if (check_regex(what, a, e, n) < 0)
@@ -570,22 +440,108 @@ opt_set(const opt_def *d, kg_options *o, const char *a, char *e, size_t n)
 	}
 }
 
-/* Defaults. */
+/* Set an option the user gave (command line or config file) as its row says; options_given() knows it after. */
+int
+options_row_set(const opt_def *d, kg_options *o, const char *a, char *e, size_t n)
+{
+	size_t i = (size_t)(d - table);
+	if (opt_parse(d, o, a, e, n) < 0)
+		return -1;
+	o->given[i / 64] |= (uint64_t)1 << (i % 64);
+	return 0;
+}
+
+/* Set a row's default v (its default, or the demo's): read by the row's own parser, as the user's value is. */
+static void
+set_default(const opt_def *d, kg_options *o, const char *v)
+{
+	char err[256];
+	if (opt_parse(d, o, v, err, sizeof err) < 0)
+		abort(); /* a default its own row refuses: every test that runs kgtop runs this first */
+}
+
+/* Every row's default. */
 void
 options_defaults(kg_options *o)
 {
+	size_t i;
 	memset(o, 0, sizeof *o);
-	o->interval_us = KG_DEFAULT_INTERVAL_US;
-	o->timeout_us = KG_DEFAULT_TIMEOUT_US;
-	o->full_refresh_us = KG_DEFAULT_FULL_REFRESH_US;
-	o->max_requests = KG_DEFAULT_MAX_REQUESTS;
-	o->history_us = KG_DEFAULT_HISTORY_US;
-	o->demo_partitions = KG_DEFAULT_DEMO_PARTITIONS_N;
-	o->speed = KG_DEFAULT_SPEED;
-	o->serve_clients = KG_DEFAULT_SERVE_CLIENTS_N;
-	o->serve_buffer = KG_DEFAULT_SERVE_BUFFER;
+	for (i = 0; i < KG_ARRAY_LEN(table); i++) {
+		if (table[i].def != NULL)
+			set_default(&table[i], o, table[i].def);
+	}
 	o->mode = KG_MODE_UI;
 	o->start_mono_us = util_mono_us(); /* --duration counts from kgtop's start, not from its first frame */
+}
+
+/* Whether the user set the member of o (a row's), not its default. */
+bool
+options_given(const kg_options *o, const void *member)
+{
+	size_t i, off = (size_t)((const char *)member - (const char *)o);
+	for (i = 0; i < KG_ARRAY_LEN(table); i++) {
+		if (table[i].type != OPT_CUSTOM && table[i].off == off)
+			return (o->given[i / 64] >> (i % 64)) & 1;
+	}
+	return false;
+}
+
+/* The embedded demo's own defaults, for the settings the user left alone. */
+static void
+demo_defaults(kg_options *o)
+{
+	size_t i;
+	for (i = 0; i < KG_ARRAY_LEN(table); i++) {
+		if (table[i].demo != NULL && !options_given(o, (char *)o + table[i].off))
+			set_default(&table[i], o, table[i].demo);
+	}
+}
+
+/* The tracker's settings: the user's, else a recording's, else the defaults. */
+void
+options_model(const kg_options *o, const kg_tracker_config *rec, kg_tracker_config *tc)
+{
+	memset(tc, 0, sizeof *tc);
+	tc->window_us = o->history_us;
+	tc->storm_window_us = o->storm_window_us;
+	tc->storm_episodes = o->storm_rebalances;
+	tc->session_timeout_us = o->session_timeout_us;
+	tc->session_src = options_given(o, &o->session_timeout_us) ? KG_LIMIT_CONFIG : KG_LIMIT_DEFAULT;
+	tc->max_poll_us = o->max_poll_us;
+	tc->max_poll_src = options_given(o, &o->max_poll_us) ? KG_LIMIT_CONFIG : KG_LIMIT_DEFAULT;
+	tc->lag_window_us = o->lag_window_us;
+	if (rec == NULL)
+		return;
+	/* the model's own constants, as the recording has them (0: the tracker's) */
+	tc->storm_ratio = rec->storm_ratio;
+	tc->orphan_grace_us = rec->orphan_grace_us;
+	if (rec->storm_window_us > 0 && !options_given(o, &o->storm_window_us))
+		tc->storm_window_us = rec->storm_window_us;
+	if (rec->storm_episodes > 0 && !options_given(o, &o->storm_rebalances))
+		tc->storm_episodes = rec->storm_episodes;
+	if (rec->session_timeout_us > 0 && !options_given(o, &o->session_timeout_us)) {
+		tc->session_timeout_us = rec->session_timeout_us;
+		tc->session_src = rec->session_src;
+	}
+	if (rec->max_poll_us > 0 && !options_given(o, &o->max_poll_us)) {
+		tc->max_poll_us = rec->max_poll_us;
+		tc->max_poll_src = rec->max_poll_src;
+	}
+	/* < 0: a recording older than verdicts, replayed without them unless --lag-window asks */
+	if (rec->lag_window_us != 0 && !options_given(o, &o->lag_window_us))
+		tc->lag_window_us = rec->lag_window_us;
+}
+
+/* The tracker's settings at the options' defaults. */
+kg_tracker_config
+options_model_defaults(void)
+{
+	kg_options o;
+	kg_tracker_config tc;
+	options_defaults(&o);
+	options_model(&o, NULL, &tc);
+	options_free(&o);
+	return tc;
 }
 
 /* Free: the rows' strings and lists, then what the custom options and the parser keep. */
@@ -600,11 +556,12 @@ options_free(kg_options *o)
 			list_free((kg_strlist *)((char *)o + table[i].off));
 	}
 	free(o->brokers);
-	kv_free(o->rdkafka, o->nrdkafka);
+	options_free_props(o->rdkafka, o->nrdkafka);
 	for (i = 0; i < o->nclusters; i++) {
 		free(o->clusters[i].name);
 		free(o->clusters[i].brokers);
-		kv_free(o->clusters[i].props, o->clusters[i].nprops);
+		options_free_props(o->clusters[i].props, o->clusters[i].nprops);
+		list_free(&o->clusters[i].traces);
 	}
 	free(o->clusters);
 	list_free(&o->traces);
@@ -614,8 +571,8 @@ options_free(kg_options *o)
 }
 
 /* Find a row by long name. */
-static const opt_def *
-find_opt(const char *name)
+const opt_def *
+options_row_find(const char *name)
 {
 	size_t i;
 	for (i = 0; i < KG_ARRAY_LEN(table); i++) {
@@ -623,149 +580,6 @@ find_opt(const char *name)
 			return &table[i];
 	}
 	return NULL;
-}
-
-/*
- * A line of the config file that is about named clusters: "[cluster
- * NAME]" opens a section (*sec: the new cluster); in a section, "brokers
- * = LIST" sets its brokers.  Returns 1 when the line was one of these, 0
- * when it is for read_config() (an option before any section, an X.
- * property anywhere), -1 with err.
- */
-static int
-config_cluster_line(kg_options *o, kg_cluster **sec, char *line, const char *where, char *err, size_t errsz)
-{
-	char *eq, *k, name[128];
-	size_t i, n;
-	if (*line == '[') {
-		n = strlen(line);
-		if (strncmp(line, "[cluster ", 9) != 0 || line[n - 1] != ']' || n - 10 == 0 || n - 10 >= sizeof name ||
-		    strspn(line + 9, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") != n - 10)
-			return util_err(err, errsz, "%s: expected [cluster NAME] (letters, digits, . _ -)", where);
-		snprintf(name, sizeof name, "%.*s", (int)(n - 10), line + 9);
-		for (i = 0; i < o->nclusters; i++) {
-			if (strcmp(o->clusters[i].name, name) == 0)
-				return util_err(err, errsz, "%s: [cluster %s] again", where, name);
-		}
-		o->clusters = xreallocarray(o->clusters, o->nclusters + 1, sizeof *o->clusters);
-		memset(&o->clusters[o->nclusters], 0, sizeof *o->clusters);
-		o->clusters[o->nclusters].name = xstrdup(name);
-		*sec = &o->clusters[o->nclusters++];
-		return 1;
-	}
-	if (*sec == NULL || strncmp(line, "X.", 2) == 0)
-		return 0;
-	eq = strchr(line, '=');
-	if (eq != NULL)
-		*eq = '\0';
-	k = trim(line);
-	if (strcmp(k, "brokers") != 0 || eq == NULL)
-		return util_err(err, errsz, "%s: %s: a [cluster] section holds brokers = LIST and X.key = value lines", where,
-				eq != NULL && name_shown(k) ? k : "(the line is not shown)");
-	k = trim(eq + 1);
-	if (k[strspn(k, " \t,")] == '\0')
-		return util_err(err, errsz, "%s: brokers: expected host:port[,host:port...]", where);
-	set_string(&(*sec)->brokers, k);
-	return 1;
-}
-
-/*
- * Set an option from the config file: a message never repeats the value.
- * The rows' messages quote the value ('VALUE'): that is taken out, and a
- * message that would still show some of it says only which option.
- */
-static int
-file_opt_set(const opt_def *d, kg_options *o, const char *v, const char *where, char *err, size_t errsz)
-{
-	size_t n = strlen(v) * 2 + 1024;
-	char *msg = xmalloc(n), *q, *quoted = xasprintf("'%s'", v);
-	int rc = 0;
-	if (opt_set(d, o, v, msg, n) < 0) {
-		while (*v != '\0' && (q = strstr(msg, quoted)) != NULL) {
-			memmove(q + 7, q + strlen(quoted), strlen(q + strlen(quoted)) + 1);
-			memcpy(q, "(value)", 7); /* short: the message must fit its buffer */
-		}
-		/* -F names its file: the file is what the message is about */
-		if (d->apply == a_props_file || strlen(v) < 4 || strstr(msg, v) == NULL)
-			rc = util_err(err, errsz, "%s: %s", where, msg);
-		else
-			rc = util_err(err, errsz, "%s: %s: invalid value (not shown)", where, d->name);
-	}
-	free(quoted);
-	free(msg);
-	return rc;
-}
-
-/* Where the config file's lines go: the options, or the [cluster NAME] section they are in. */
-typedef struct config_ctx {
-	kg_options *o;
-	kg_cluster *sec; /* NULL before any section */
-} config_ctx;
-
-/* One line of the config file: "name = value", "name" (a flag), "X.key = value", [cluster NAME] sections. */
-static int
-config_line(void *arg, char *s, const char *where, char *err, size_t errsz)
-{
-	config_ctx *cx = arg;
-	kg_options *o = cx->o;
-	char *eq, *k = s, *v = NULL;
-	const opt_def *d;
-	int cl = config_cluster_line(o, &cx->sec, s, where, err, errsz);
-	if (cl != 0)
-		return cl < 0 ? -1 : 0;
-	eq = strchr(s, '=');
-	if (eq != NULL) {
-		*eq = '\0';
-		k = trim(s);
-		v = trim(eq + 1);
-	}
-	if (v == NULL && k[strcspn(k, " \t")] != '\0') {
-		/* "name value": the first word is shown when it names an option or a property */
-		k[strcspn(k, " \t")] = '\0';
-		if (find_opt(k) != NULL || (strncmp(k, "X.", 2) == 0 && rdprops_key_shown(k + 2)))
-			return util_err(err, errsz, "%s: %s: expected %s = value", where, k,
-					strncmp(k, "X.", 2) == 0 ? "X.key" : "name");
-		return util_err(err, errsz, "%s: not an option (the line is not shown)", where);
-	}
-	if (strncmp(k, "X.", 2) == 0) {
-		if (v == NULL)
-			return util_err(err, errsz, "%s: expected X.key = value (the line is not shown)", where);
-		return add_kv_pair(cx->sec ? &cx->sec->props : &o->rdkafka, cx->sec ? &cx->sec->nprops : &o->nrdkafka, k + 2,
-				   v, where, err, errsz);
-	}
-	d = find_opt(k);
-	if (d == NULL) {
-		/* a line that names no option may be a stray secret: repeat only a name before '=' */
-		if (v != NULL && name_shown(k))
-			return util_err(err, errsz, "%s: unknown option '%s'", where, k);
-		return util_err(err, errsz, "%s: not an option (the line is not shown)", where);
-	}
-	if (d->cli_only)
-		return util_err(err, errsz, "%s: %s is for the command line only, not the config file", where, k);
-	if (d->arg == no_argument) {
-		if (v == NULL || strcasecmp(v, "true") == 0 || strcasecmp(v, "yes") == 0 || strcmp(v, "1") == 0)
-			return opt_set(d, o, "", err, errsz);
-		if (strcasecmp(v, "false") == 0 || strcasecmp(v, "no") == 0 || strcmp(v, "0") == 0)
-			return 0;
-		return util_err(err, errsz, "%s: %s takes true or false", where, k);
-	}
-	if (v == NULL && d->arg == required_argument)
-		return util_err(err, errsz, "%s: %s needs a value", where, k);
-	if (d->apply == a_property)
-		return add_property(o, v ? v : "", where, err, errsz); /* from a file: judged as one */
-	return file_opt_set(d, o, v ? v : "", where, err, errsz);
-}
-
-/* Read the config file (kept to the rules of secfile.h): lines of any length, [cluster NAME] sections. */
-static int
-read_config(kg_options *o, const char *path, bool must_exist, char *err, size_t errsz)
-{
-	FILE *f = secfile_open(path, "config", err, errsz);
-	config_ctx cx = { o, NULL };
-	if (f == NULL)
-		return !must_exist && errno == ENOENT ? 0 : -1;
-	set_string(&o->config_file, path);
-	return read_lines(f, path, config_line, &cx, err, errsz);
 }
 
 /* One option in --help: the left column, then the help wrapped within 80 columns. */
@@ -796,6 +610,35 @@ print_wrapped(const char *left, const char *help)
 	}
 }
 
+/*
+ * A row's help as --help prints it: {kinds} and {streams} replaced by the
+ * trace kinds' table, then the default, the demo's, and the row's note.
+ */
+static const char *
+row_help(const opt_def *d, char *buf, size_t n)
+{
+	char kinds[128];
+	const char *p = d->help, *mark;
+	size_t at = 0;
+	buf[0] = '\0';
+	while ((mark = strchr(p, '{')) != NULL && at < n) {
+		bool all = strncmp(mark, "{kinds}", 7) == 0, streams = strncmp(mark, "{streams}", 9) == 0;
+		if (all)
+			trace_kinds_list(kinds, sizeof kinds);
+		else if (streams)
+			trace_kinds_list_streams(kinds, sizeof kinds);
+		at += (size_t)snprintf(buf + at, n - at, "%.*s%s", (int)(mark - p + !(all || streams)), p,
+				       all || streams ? kinds : "");
+		p = mark + (all ? 7 : streams ? 9 : 1);
+	}
+	if (at < n)
+		at += (size_t)snprintf(buf + at, n - at, "%s", p);
+	if (d->def != NULL && at < n)
+		snprintf(buf + at, n - at, " (default %s%s%s%s)", d->def, d->demo ? "; the demo " : "", d->demo ? d->demo : "",
+			 d->note ? d->note : "");
+	return buf;
+}
+
 /* Print usage. */
 static void
 options_usage(void)
@@ -810,7 +653,7 @@ options_usage(void)
 	       "Options:\n");
 	for (i = 0; i < KG_ARRAY_LEN(table); i++) {
 		const opt_def *d = &table[i];
-		char left[64];
+		char left[64], help[1024];
 		if (d->letter)
 			snprintf(left, sizeof left, "-%c, --%s%s%s%s", d->letter, d->name,
 				 d->metavar ? (d->arg == optional_argument ? "[=" : " ") : "", d->metavar ? d->metavar : "",
@@ -819,7 +662,7 @@ options_usage(void)
 			snprintf(left, sizeof left, "    --%s%s%s%s", d->name,
 				 d->metavar ? (d->arg == optional_argument ? "[=" : " ") : "", d->metavar ? d->metavar : "",
 				 d->metavar && d->arg == optional_argument ? "]" : "");
-		print_wrapped(left, d->help);
+		print_wrapped(left, row_help(d, help, sizeof help));
 	}
 	print_wrapped("-V, --version", "print the versions of kgtop and of its libraries and exit");
 	print_wrapped("-h, --help", "print this help and exit");
@@ -885,78 +728,6 @@ looks_like_option(const char *arg, const char *shorts)
 	return false;
 }
 
-/* -C list: the config file's named clusters, one a line with its brokers. */
-static void
-list_clusters(const kg_options *o)
-{
-	size_t i;
-	if (o->nclusters == 0) {
-		printf("no named cluster: a [cluster NAME] section of %s holds one\n",
-		       o->config_file ? o->config_file : "the config file (~/.config/kgtop/config)");
-		return;
-	}
-	for (i = 0; i < o->nclusters; i++)
-		printf("%-20s %s\n", o->clusters[i].name, o->clusters[i].brokers ? o->clusters[i].brokers : "(no brokers)");
-}
-
-/*
- * -C NAME: the named cluster's brokers, and its properties before those
- * of the command line (nfile: how many the files gave), so -X still wins.
- */
-static int
-use_cluster(kg_options *o, size_t nfile, bool brokers_cli, bool named_cli, char *err, size_t errsz)
-{
-	const kg_cluster *c = NULL;
-	size_t i, k;
-	for (i = 0; i < o->nclusters; i++) {
-		if (strcmp(o->clusters[i].name, o->cluster) == 0)
-			c = &o->clusters[i];
-	}
-	/* a name the file gave is a value of the file: never shown (-C NAME is the user's own words) */
-	if (c == NULL && !named_cli)
-		return util_err(err, errsz, "the cluster the config file names (cluster = ...) has no [cluster] section in %s "
-				"(-C list lists them)", o->config_file ? o->config_file : "the config file");
-	if (c == NULL)
-		return util_err(err, errsz, "-C %s: no [cluster %s] section in %s (-C list lists them)", o->cluster,
-				o->cluster, o->config_file ? o->config_file : "the config file");
-	if (brokers_cli)
-		return util_err(err, errsz, "-C %s and -b both name the cluster: give one", o->cluster);
-	if (c->brokers == NULL)
-		return util_err(err, errsz, "[cluster %s] has no brokers = LIST line", c->name);
-	set_string(&o->brokers, c->brokers);
-	o->rdkafka = xreallocarray(o->rdkafka, o->nrdkafka + c->nprops + 1, sizeof *o->rdkafka);
-	memmove(o->rdkafka + nfile + c->nprops, o->rdkafka + nfile, (o->nrdkafka - nfile) * sizeof *o->rdkafka);
-	for (k = 0; k < c->nprops; k++) {
-		o->rdkafka[nfile + k].key = xstrdup(c->props[k].key);
-		o->rdkafka[nfile + k].value = xstrdup(c->props[k].value);
-		o->rdkafka[nfile + k].origin = c->props[k].origin ? xstrdup(c->props[k].origin) : NULL;
-	}
-	o->nrdkafka += c->nprops;
-	return 0;
-}
-
-/* The config file: -c FILE (or $KGTOP_CONFIG; "none" reads none), else the default one if it is there. */
-static int
-read_config_files(kg_options *o, const char *config, char *err, size_t errsz)
-{
-	char path[4096];
-	if (config == NULL)
-		config = getenv("KGTOP_CONFIG");
-	if (config != NULL && strcmp(config, "none") != 0)
-		return read_config(o, config, true, err, errsz);
-	if (config == NULL) {
-		const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
-		path[0] = '\0';
-		if (xdg != NULL && *xdg)
-			snprintf(path, sizeof path, "%s/kgtop/config", xdg);
-		else if (home != NULL && *home)
-			snprintf(path, sizeof path, "%s/.config/kgtop/config", home);
-		if (path[0] && read_config(o, path, false, err, errsz) < 0)
-			return -1;
-	}
-	return 0;
-}
-
 /* What the command line said that the consistency rules need. */
 typedef struct cli_seen {
 	bool brokers; /* -b */
@@ -998,7 +769,7 @@ read_command_line(kg_options *o, int argc, char **argv, const char *shorts, cons
 		}
 		seen->brokers = seen->brokers || d->letter == 'b';
 		seen->cluster = seen->cluster || d->letter == 'C';
-		if (opt_set(d, o, optarg ? optarg : "", err, errsz) < 0)
+		if (options_row_set(d, o, optarg ? optarg : "", err, errsz) < 0)
 			return -1;
 	}
 	if (optind < argc)
@@ -1011,7 +782,7 @@ static int
 options_check(kg_options *o, size_t nfile, const cli_seen *seen, bool brokers_env, char *err, size_t errsz)
 {
 	if (o->cluster != NULL && strcmp(o->cluster, "list") == 0) {
-		list_clusters(o);
+		options_list_clusters(o);
 		return 1;
 	}
 	if (o->cluster != NULL && !seen->cluster && (seen->brokers || brokers_env)) {
@@ -1019,7 +790,7 @@ options_check(kg_options *o, size_t nfile, const cli_seen *seen, bool brokers_en
 		free(o->cluster);
 		o->cluster = NULL;
 	}
-	if (o->cluster != NULL && use_cluster(o, nfile, seen->brokers, seen->cluster, err, errsz) < 0)
+	if (o->cluster != NULL && options_use_cluster(o, nfile, seen->brokers, seen->cluster, err, errsz) < 0)
 		return -1;
 	if (o->once && o->mode == KG_MODE_UI)
 		o->mode = KG_MODE_ONCE;
@@ -1029,6 +800,9 @@ options_check(kg_options *o, size_t nfile, const cli_seen *seen, bool brokers_en
 		return util_err(err, errsz, "%s reports on a cluster: give -b BROKERS, $KGTOP_BROKERS or -C NAME%s",
 				o->mode == KG_MODE_JSON ? "--json" : o->mode == KG_MODE_CHECK ? "--check" : "--once",
 				o->mode == KG_MODE_CHECK ? " (or --replay FILE)" : " (or --demo for the embedded demo)");
+	if (o->mode == KG_MODE_CHECK && (o->json || o->once))
+		return util_err(err, errsz, "--check prints one status line: drop %s", o->json && o->once ? "--json and --once"
+										      : o->json ? "--json" : "--once");
 	if (o->mode == KG_MODE_CHECK && (o->demo || o->attach != NULL || o->serve != NULL || o->record != NULL))
 		return util_err(err, errsz, "--check judges a cluster or a recording: drop --demo, --attach, --serve and --record");
 	if (o->mode != KG_MODE_CHECK && (o->warn_lag || o->crit_lag || o->warn_time_lag_us || o->crit_time_lag_us))
@@ -1042,6 +816,9 @@ options_check(kg_options *o, size_t nfile, const cli_seen *seen, bool brokers_en
 		return util_err(err, errsz, "--replay cannot be combined with --demo or --record");
 	if (o->replay != NULL && o->brokers != NULL && getenv("KGTOP_BROKERS") == NULL)
 		return util_err(err, errsz, "--replay reads a recording: drop -b");
+	if (options_offsets(o) && o->replay == NULL && o->attach == NULL && o->brokers == NULL)
+		return util_err(err, errsz, "--trace offsets reads the cluster's own __consumer_offsets: give -b BROKERS, "
+				"$KGTOP_BROKERS or -C NAME");
 	if (o->attach != NULL && (o->demo || o->replay != NULL || o->traces.n > 0 ||
 				  (o->brokers != NULL && getenv("KGTOP_BROKERS") == NULL)))
 		return util_err(err, errsz, "--attach watches another kgtop: drop -b, --demo, --replay and --trace");
@@ -1054,7 +831,21 @@ options_check(kg_options *o, size_t nfile, const cli_seen *seen, bool brokers_en
 	}
 	if (o->export_trace != NULL && !o->demo)
 		return util_err(err, errsz, "--export-trace writes the demo's consumer events: use it with --demo");
+	if (o->demo)
+		demo_defaults(o);
 	return 0;
+}
+
+/* True when --trace offsets was asked. */
+bool
+options_offsets(const kg_options *o)
+{
+	size_t i;
+	for (i = 0; i < o->traces.n; i++) {
+		if (strcmp(o->traces.v[i], "offsets") == 0)
+			return true;
+	}
+	return false;
 }
 
 /* Parse everything. */
@@ -1103,12 +894,12 @@ options_parse(kg_options *o, int argc, char **argv, char *err, size_t errsz)
 		if (c == 'c' || (c >= 1000 && strcmp(table[c - 1000].name, "config") == 0))
 			config = optarg;
 	}
-	if (read_config_files(o, config, err, errsz) < 0)
+	if (options_read_config(o, config, err, errsz) < 0)
 		return -1;
 	nfile = o->nrdkafka;
 	/* the environment */
 	if (brokers_env)
-		set_string(&o->brokers, getenv("KGTOP_BROKERS"));
+		options_set_string(&o->brokers, getenv("KGTOP_BROKERS"));
 	if (getenv("NO_COLOR") != NULL && *getenv("NO_COLOR"))
 		o->no_color = true;
 	if (read_command_line(o, argc, argv, shorts, lopts, &seen, err, errsz) < 0)

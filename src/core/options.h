@@ -12,6 +12,7 @@
  *   [cluster prod]
  *   brokers = kafka1:9092,kafka2:9092
  *   X.security.protocol = SASL_SSL
+ *   trace = offsets
  * chosen with -C prod (or "cluster = prod" before any section); -C list
  * lists them.
  */
@@ -22,6 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "model/tracker.h"
 #include "util/kv.h"
 
 typedef enum kg_mode {
@@ -38,6 +40,7 @@ typedef struct kg_cluster {
 	char *brokers;
 	kg_kv *props;
 	size_t nprops;
+	kg_strlist traces;        /* its trace = SPEC lines, asked for when it is chosen */
 } kg_cluster;
 
 typedef struct kg_options {
@@ -51,24 +54,25 @@ typedef struct kg_options {
 	kg_strlist include;       /* -g REGEX */
 	kg_strlist exclude;       /* -G REGEX */
 	kg_strlist topics;        /* -t REGEX */
-	int64_t interval_us;      /* -i SECONDS (model/defaults.h has every default) */
+	int64_t interval_us;      /* -i SECONDS (every default is its row's in options.c) */
 	int64_t timeout_us;       /* --timeout: how long --once waits */
 	int64_t full_refresh_us;  /* --full-refresh: every group asked at least this often */
 	int max_requests;         /* --max-requests: requests per second to the cluster */
 	/* output */
 	kg_mode mode;
 	bool once;                /* --once (with --json: a single object) */
+	bool json;                /* --json was given (--check with it is refused) */
 	int verbose;              /* -v (repeatable): log to --log file */
 	char *log_file;           /* --log FILE */
 	int64_t duration_us;      /* --duration: exit after this long (0: never) */
 	int64_t start_mono_us;    /* when the options were parsed (monotonic): --duration counts from it */
 	/* model */
 	int64_t history_us;       /* --history */
-	int64_t session_timeout_us; /* --session-timeout (0: trace or Kafka default) */
+	int64_t session_timeout_us; /* --session-timeout (Kafka's default unless given: a trace's wins then) */
 	int64_t max_poll_us;      /* --max-poll-interval */
 	int64_t storm_window_us;  /* --storm-window */
 	int storm_rebalances;     /* --storm-rebalances */
-	int64_t lag_window_us;    /* --lag-window: the progress verdicts' window (0: the default, the demo's shorter) */
+	int64_t lag_window_us;    /* --lag-window: the progress verdicts' window (the demo's is shorter) */
 	/* --check's thresholds (0: not given) */
 	int warn_lag, crit_lag;   /* --warn-lag, --crit-lag: a group's lag, records */
 	int64_t warn_time_lag_us; /* --warn-time-lag, --crit-time-lag */
@@ -85,7 +89,7 @@ typedef struct kg_options {
 	int demo_partitions;      /* --demo-partitions N */
 	char *export_trace;       /* --export-trace FILE (jsonl) */
 	/* traces */
-	kg_strlist traces;        /* --trace KIND:URL */
+	kg_strlist traces;        /* --trace KIND:URL, or "offsets" (once) */
 	bool trace_from_start;
 	bool trace_insecure;
 	char *trace_headers;      /* --trace-headers FILE: extra HTTP headers (secrets) */
@@ -107,9 +111,10 @@ typedef struct kg_options {
 	/* where settings came from, for --help and messages */
 	char *config_file;        /* the file read, NULL when none */
 	bool show_version;        /* -V: options_parse() returned 1, main prints the versions */
+	uint64_t given[2];        /* the rows the config file or the command line set: options_given() */
 } kg_options;
 
-/* Fill defaults. */
+/* Every setting at its default (the one its row in options.c states). */
 void options_defaults(kg_options *o);
 /*
  * Parse: defaults, then the config file, then the environment, then argv.
@@ -120,5 +125,18 @@ void options_defaults(kg_options *o);
 int options_parse(kg_options *o, int argc, char **argv, char *err, size_t errsz);
 /* Free what options own. */
 void options_free(kg_options *o);
+/* True when --trace offsets was asked (the cluster's own __consumer_offsets). */
+bool options_offsets(const kg_options *o);
+/* Whether the config file or the command line set member (&o->lag_window_us), rather than its default. */
+bool options_given(const kg_options *o, const void *member);
+/*
+ * The tracker's settings: what the user gave, else what a recording (or
+ * the kgtop attached to) was made with (rec, NULL when none; its zeros:
+ * not recorded), else the options' defaults (the demo's where it runs).
+ * The history kept is always the options'.
+ */
+void options_model(const kg_options *o, const kg_tracker_config *rec, kg_tracker_config *tc);
+/* The tracker's settings with every option at its default (tests and benchmarks). */
+kg_tracker_config options_model_defaults(void);
 
 #endif

@@ -218,7 +218,18 @@ static void
 fmt_member_left(const kg_event *e, sbuf *out)
 {
 	sbuf_addf(out, "%s left", event_who(e));
-	add_reason(e, out);
+	if (e->reason == KG_REASON_LEFT && (e->text == NULL || *e->text == '\0')) {
+		/* gone from a description without a silence before: a leave, how not known */
+	} else if (e->evidence == KG_EVID_POLLED && e->reason != KG_REASON_LEFT && e->reason != KG_REASON_UNKNOWN &&
+		   e->reason != KG_REASON_NONE) {
+		/* removed after a silence polling saw: the reason is inferred */
+		sbuf_addf(out, " (%s, inferred", reason_name(e->reason));
+		if (e->text != NULL && *e->text != '\0')
+			sbuf_addf(out, ": %s", e->text);
+		sbuf_addc(out, ')');
+	} else {
+		add_reason(e, out);
+	}
 	add_holding(e, out);
 }
 
@@ -241,8 +252,9 @@ fmt_member_back(const kg_event *e, sbuf *out)
 			sbuf_addf(out, " (replacing %s)", e->text);
 		return; /* a rebalance follows only when its metadata changed: the log says so if it does */
 	}
-	sbuf_addf(out, "%s back (static member %s) with its partitions: no rebalance", event_who(e),
-		  e->instance_id ? e->instance_id : "");
+	/* polling sees descriptions, not generations: a generation may have completed without a move */
+	sbuf_addf(out, "%s back (static member %s) with its partitions: no rebalance%s", event_who(e),
+		  e->instance_id ? e->instance_id : "", e->evidence == KG_EVID_EXACT ? "" : " seen");
 }
 
 /* The word of a group's generation: a consumer group's is its group epoch (KIP-848). */
@@ -314,10 +326,18 @@ event_fmt_span(char *buf, size_t n, kg_span d, bool ascii)
 	snprintf(buf, n, "%s-%s", a, b);
 }
 
-/* An amount of n units times microseconds, within bounds, in its unit however many: "3.0 partition-s", "7.8 member-s". */
+/*
+ * An amount of n units times microseconds, within bounds, in its unit
+ * however many: "3.0 partition-s", "7.8 member-s"; "for an unknown time"
+ * when there is neither a bound above nor one above nothing.
+ */
 void
 event_fmt_amount(sbuf *out, kg_span v, int n, const char *unit, bool ascii)
 {
+	if (v.max < 0 && v.min < 50000) {
+		sbuf_adds(out, "for an unknown time");
+		return;
+	}
 	if (v.max == v.min)
 		sbuf_addf(out, "%.1f", (double)v.min / 1e6);
 	else if (v.max < 0)
@@ -356,26 +376,43 @@ episode_span(const kg_event *e, char *buf, size_t n)
 	event_fmt_span(buf, n, d, false);
 }
 
-/* "rebalance ended after 2.5s, 1 round, generation 13; ...; cost 75 messages of lag". */
+/* Records within bounds: "120 records", "<=390", "120-390", ">=120" (n: records, or the unit after). */
+void
+event_fmt_records(sbuf *out, kg_span v, bool ascii)
+{
+	char a[32], b[32];
+	util_fmt_count(a, sizeof a, v.min);
+	util_fmt_count(b, sizeof b, v.max);
+	if (v.max == v.min)
+		sbuf_addf(out, "%s", a);
+	else if (v.max < 0)
+		sbuf_addf(out, "%s%s", ascii ? ">=" : "\u2265", a);
+	else if (v.min <= 0)
+		sbuf_addf(out, "%s%s", ascii ? "<=" : "\u2264", b);
+	else
+		sbuf_addf(out, "%s-%s", a, b);
+	sbuf_addf(out, " record%s", v.min == 1 && v.max == 1 ? "" : "s");
+}
+
+/* "rebalance ended after 2.5s, 1 round, generation 13; ...; backlog <=75 records". */
 static void
 fmt_rebalance_end(const kg_event *e, sbuf *out)
 {
 	char d[48];
 	episode_span(e, d, sizeof d);
+	sbuf_addf(out, "rebalance ended after %s", d);
 	if (e->proto == KG_PROTO_CONSUMER) /* KIP-848: members reconcile each on its own, no round stops them all */
-		sbuf_addf(out, "rebalance ended after %s, no barrier", d);
-	else
-		sbuf_addf(out, "rebalance ended after %s, %s%d round%s", d, e->rounds_min ? "\u2265" : "", e->round,
-			  e->round == 1 ? "" : "s");
+		sbuf_adds(out, ", no barrier");
+	else if (e->round > 0 || !e->rounds_min) /* "at least 0 rounds" says nothing */
+		sbuf_addf(out, ", %s%d round%s", e->rounds_min ? "\u2265" : "", e->round, e->round == 1 ? "" : "s");
 	if (e->generation >= 0)
 		sbuf_addf(out, ", %s %d", gen_word(e), (int)e->generation);
 	if (e->text && *e->text)
 		sbuf_addf(out, "; %s", e->text);
-	if (e->lag_cost > 0) {
-		/* what the rebalance cost: the backlog it left (a fall in lag is no cost) */
-		char c[32];
-		util_fmt_count(c, sizeof c, e->lag_cost);
-		sbuf_addf(out, "; cost %s message%s of lag", c, e->lag_cost == 1 ? "" : "s");
+	if (e->backlog.max > 0 || e->backlog.min > 0) { /* nothing produced meanwhile, or nothing known: not said */
+		/* what the rebalance cost in records: those produced while partitions had no consuming owner */
+		sbuf_adds(out, "; backlog ");
+		event_fmt_records(out, e->backlog, false);
 	}
 }
 
@@ -507,7 +544,7 @@ static void
 fmt_verdict(const kg_event *e, sbuf *out)
 {
 	tp_format(out, e->parts, e->nparts, e->single_topic);
-	if (e->verdict == KG_VERDICT_OK && e->verdict_from > KG_VERDICT_OK)
+	if (e->verdict == KG_VERDICT_OK && e->verdict_from > KG_VERDICT_PENDING)
 		sbuf_addf(out, " OK again (was %s)", verdict_name((kg_verdict)e->verdict_from));
 	else
 		sbuf_addf(out, " %s", verdict_name((kg_verdict)e->verdict));

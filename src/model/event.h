@@ -89,10 +89,13 @@ typedef struct kg_event {
 	int nunconsumed;      /* episode ends: partitions unconsumed, and their partition-microseconds */
 	kg_span unconsumed_us;
 	int64_t lag_cost;     /* episodes: lag at end minus lag at start; 0 none */
+	kg_span backlog;      /* episode ends: records produced to partitions while they had no consuming owner (max -1: no upper bound) */
 	int64_t records;      /* reprocessed: records processed twice; verdict: the lag of its partitions (LOST: records lost) */
 	uint8_t verdict;      /* verdict: the new one (kg_verdict) */
 	uint8_t verdict_from; /* and the one before */
-	int64_t since_us;     /* verdict: since when it holds (frozen since, rewound at), 0 none */
+	int64_t since_us;     /* verdict: since when it holds (frozen since, rewound at), at the latest, 0 none */
+	int64_t since_lo_us;  /* verdict: and at the earliest, 0 not known */
+	uint8_t since_kind;   /* verdict: what bounds it (kg_since_kind) */
 	kg_reason reason;
 	char *text;           /* trigger, reason text, source message */
 	kg_group_state from;
@@ -136,6 +139,8 @@ void event_fmt_amount(sbuf *out, kg_span v, int n, const char *unit, bool ascii)
  * partitions unconsumed 15.6 partition-s"; "no member stopped" when none.
  */
 void event_fmt_cost(sbuf *out, int nstopped, kg_span stopped_us, int nunconsumed, kg_span unconsumed_us, bool ascii);
+/* Records within bounds: "120 records", "<=390 records", "120-390 records", ">=120 records" (max -1: no upper bound). */
+void event_fmt_records(sbuf *out, kg_span v, bool ascii);
 /* "[12.121s] " relative to t0_us, then event_format(). */
 void event_format_line(const kg_event *e, int64_t t0_us, sbuf *out);
 

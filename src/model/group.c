@@ -14,45 +14,33 @@
 #include "model/snapshot.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <stdlib.h>
 
 #include "util/util.h"
 
-/* Find a member by id. */
+/* bsearch: a member id against a member. */
+static int
+member_id_cmp(const void *key, const void *elem)
+{
+	return strcmp(key, ((const kg_member *)elem)->member_id);
+}
+
+/* Find a member by id (members are sorted by it). */
 int
 group_member_index(const kg_group *g, const char *member_id)
 {
-	int lo = 0, hi = g->nmembers - 1;
-	while (lo <= hi) {
-		int mid = lo + (hi - lo) / 2;
-		int c = strcmp(g->members[mid].member_id, member_id);
-		if (c == 0)
-			return mid;
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid - 1;
-	}
-	return -1;
+	const kg_member *m =
+		g->nmembers > 0 ? bsearch(member_id, g->members, (size_t)g->nmembers, sizeof *g->members, member_id_cmp) : NULL;
+	return m != NULL ? (int)(m - g->members) : -1;
 }
 
 /* Find a partition. */
 int
 group_part_index(const kg_group *g, kg_tp tp)
 {
-	int lo = 0, hi = g->nparts - 1;
-	while (lo <= hi) {
-		int mid = lo + (hi - lo) / 2;
-		int c = tp_cmp(&g->parts[mid].tp, &tp);
-		if (c == 0)
-			return mid;
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid - 1;
-	}
-	return -1;
+	return tp_find(g->parts, g->nparts, sizeof *g->parts, tp);
 }
 
 /* True when the group uses one topic. */

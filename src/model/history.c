@@ -15,7 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/defaults.h"
 #include "model/intern.h"
 
 #define GROUP_EVENTS 4096
@@ -61,7 +60,7 @@ history_new(int64_t window_us)
 {
 	kg_history *h = xcalloc(1, sizeof *h);
 	pthread_mutex_init(&h->lock, NULL);
-	h->window = window_us > 0 ? window_us : KG_DEFAULT_HISTORY_US;
+	h->window = window_us;
 	return h;
 }
 
@@ -881,6 +880,24 @@ history_rebalancing_time(kg_history *h, int32_t group, int64_t since_us, int64_t
 			total += end - s;
 	}
 	return total;
+}
+
+/* The episodes of a group that started at or after since_us, oldest first, up to max (lock held); their number. */
+int
+history_episodes_since(kg_history *h, int32_t group, int64_t since_us, const kg_episode **out, int max)
+{
+	hgroup *g = hgroup_get(h, group, false);
+	size_t i, first;
+	int n = 0;
+	if (g == NULL)
+		return 0;
+	for (first = g->nepisodes; first > 0 && g->episodes[first - 1]->start_us >= since_us; first--)
+		;
+	if (g->nepisodes - first > (size_t)max)
+		first = g->nepisodes - (size_t)max; /* the newest max of them */
+	for (i = first; i < g->nepisodes; i++)
+		out[n++] = g->episodes[i];
+	return n;
 }
 
 /* The last episode. */

@@ -115,6 +115,7 @@ typedef struct kg_episode {
 	kg_span stopped_us;     /* their member-microseconds owning nothing */
 	int nunconsumed;        /* partitions that had no consuming owner at some time */
 	kg_span unconsumed_us;  /* partition-microseconds without a consuming owner */
+	kg_span backlog;        /* records produced to those partitions meanwhile (tracker_progress.c; max -1: no upper bound) */
 	int nresumed;           /* moved partitions whose new owner's commits moved since (tracker_progress.c) */
 	kg_span resumed_us;     /* the longest of their waits from the start, within bounds (max -1: one never resumed) */
 	kg_episode_member *members;
@@ -146,7 +147,7 @@ typedef struct kg_hview {
 
 typedef struct kg_history kg_history;
 
-/* Create a history keeping window_us of the past (0: one hour). */
+/* Create a history keeping window_us of the past (--history). */
 kg_history *history_new(int64_t window_us);
 /* Free it (only when no one else uses it). */
 void history_free(kg_history *h);
@@ -232,6 +233,8 @@ int64_t history_lag_at(kg_history *h, int32_t group, int64_t t_us);
  */
 int64_t history_rebalancing_time(kg_history *h, int32_t group, int64_t since_us, int64_t now_us, int *count,
 				 int *rounds);
+/* The episodes of a group that started at or after since_us, oldest first, the newest max of them (lock held); their number. */
+int history_episodes_since(kg_history *h, int32_t group, int64_t since_us, const kg_episode **out, int max);
 /* The last episode of a group (lock held), NULL when none. */
 kg_episode *history_last_episode(kg_history *h, int32_t group);
 

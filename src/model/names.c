@@ -9,8 +9,10 @@
 #include "model/snapshot.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 static const char *const state_names[KG_STATE_COUNT] = {
 	[KG_STATE_UNKNOWN] = "Unknown",
@@ -309,6 +311,8 @@ static const char *const reason_names[KG_REASON_COUNT] = {
 	[KG_REASON_LEADER_REJOIN] = "leader rejoin",
 	[KG_REASON_METADATA] = "metadata change",
 	[KG_REASON_UNKNOWN] = "unknown",
+	[KG_REASON_LEFT] = "a leave",
+	[KG_REASON_TIMEOUT] = "session or max.poll timeout",
 };
 
 static const char *const reason_keys[KG_REASON_COUNT] = {
@@ -322,6 +326,8 @@ static const char *const reason_keys[KG_REASON_COUNT] = {
 	[KG_REASON_LEADER_REJOIN] = "leader_rejoin",
 	[KG_REASON_METADATA] = "metadata",
 	[KG_REASON_UNKNOWN] = "unknown",
+	[KG_REASON_LEFT] = "left",
+	[KG_REASON_TIMEOUT] = "timeout",
 };
 
 /* Human reason. */
@@ -350,7 +356,8 @@ reason_parse(const char *s)
 }
 
 static const char *const verdict_names[KG_VERDICT_COUNT] = {
-	[KG_VERDICT_NONE] = "-",          [KG_VERDICT_OK] = "OK",           [KG_VERDICT_SLOW] = "SLOW",
+	[KG_VERDICT_NONE] = "-",          [KG_VERDICT_OK] = "OK",           [KG_VERDICT_PENDING] = "PENDING",
+	[KG_VERDICT_SLOW] = "SLOW",
 	[KG_VERDICT_REWIND] = "REWIND",   [KG_VERDICT_STALLED] = "STALLED", [KG_VERDICT_STOPPED] = "STOPPED",
 	[KG_VERDICT_LOST] = "LOST",
 };
@@ -363,7 +370,8 @@ verdict_name(kg_verdict v)
 }
 
 static const char *const verdict_keys[KG_VERDICT_COUNT] = {
-	[KG_VERDICT_NONE] = "none",       [KG_VERDICT_OK] = "ok",           [KG_VERDICT_SLOW] = "slow",
+	[KG_VERDICT_NONE] = "none",       [KG_VERDICT_OK] = "ok",           [KG_VERDICT_PENDING] = "pending",
+	[KG_VERDICT_SLOW] = "slow",
 	[KG_VERDICT_REWIND] = "rewind",   [KG_VERDICT_STALLED] = "stalled", [KG_VERDICT_STOPPED] = "stopped",
 	[KG_VERDICT_LOST] = "lost",
 };
@@ -375,16 +383,69 @@ verdict_key(kg_verdict v)
 	return (unsigned)v < KG_VERDICT_COUNT ? verdict_keys[v] : "none";
 }
 
-/* Parse a verdict's name (any case). */
-kg_verdict
-verdict_parse(const char *s)
+/* Machine name of a since's kind. */
+const char *
+since_kind_key(kg_since_kind k)
 {
-	int i;
-	for (i = KG_VERDICT_OK; s != NULL && i < KG_VERDICT_COUNT; i++) {
-		if (strcasecmp(s, verdict_names[i]) == 0)
-			return (kg_verdict)i;
+	static const char *const keys[KG_SINCE_KIND_COUNT] = { "none", "commit", "record", "watched", "before_start" };
+	return (unsigned)k < KG_SINCE_KIND_COUNT ? keys[k] : "none";
+}
+
+/* A time of day, local. */
+static void
+clock_of(char *buf, size_t n, int64_t us)
+{
+	time_t t = (time_t)(us / 1000000);
+	struct tm tm;
+	localtime_r(&t, &tm);
+	strftime(buf, n, "%H:%M:%S", &tm);
+}
+
+/* Two clock times as a short range: "22:13:24-25", "22:12:59-13:05", else whole minutes "21:58-22:14". */
+static void
+clock_range(char *buf, size_t n, int64_t lo, int64_t hi)
+{
+	char a[16], b[16];
+	clock_of(a, sizeof a, lo);
+	clock_of(b, sizeof b, hi);
+	if (strncmp(a, b, 6) == 0) {
+		snprintf(buf, n, "%s-%s", a, b + 6);
+	} else if (strncmp(a, b, 3) == 0) {
+		snprintf(buf, n, "%s-%s", a, b + 3);
+	} else {
+		/* the earliest's minute and the latest's next one: a range that still holds both */
+		clock_of(b, sizeof b, hi + 59 * 1000000);
+		snprintf(buf, n, "%.5s-%.5s", a, b);
 	}
-	return KG_VERDICT_NONE;
+}
+
+/* A since in words, short or long (see snapshot.h). */
+void
+since_fmt(char *buf, size_t n, kg_since_kind kind, int64_t lo, int64_t hi, bool long_form)
+{
+	static const char *const lo_said[KG_SINCE_KIND_COUNT] = {
+		[KG_SINCE_COMMIT] = " (commit time)", [KG_SINCE_RECORD] = " (the waiting record's time)",
+	};
+	char a[16], b[16];
+	if (n == 0)
+		return;
+	buf[0] = '\0';
+	if (kind == KG_SINCE_NONE || (unsigned)kind >= KG_SINCE_KIND_COUNT || hi <= 0)
+		return;
+	clock_of(b, sizeof b, hi);
+	if (kind == KG_SINCE_BEFORE || lo <= 0) {
+		snprintf(buf, n, long_form ? "before %s (kgtop's first look)" : "<%s", b);
+		return;
+	}
+	clock_of(a, sizeof a, lo);
+	if (hi / 1000000 == lo / 1000000)
+		snprintf(buf, n, "%s%s", b, long_form && lo_said[kind] ? lo_said[kind] : "");
+	else if (!long_form)
+		clock_range(buf, n, lo, hi);
+	else if (kind == KG_SINCE_WATCHED)
+		snprintf(buf, n, "between %s and %s (two refreshes)", a, b);
+	else
+		snprintf(buf, n, "between %s%s and %s", a, lo_said[kind] ? lo_said[kind] : "", b);
 }
 
 /* Machine name of a time lag's kind. */

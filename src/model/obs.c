@@ -27,6 +27,7 @@ obs_new(kg_obs_kind kind, int64_t time_us, int32_t group, const char *source)
 	o->rebalance_total = o->failed_rebalances = o->assigned_count = -1;
 	o->value = -1;
 	o->hb_rate = -1;
+	o->member_state = -1;
 	return o;
 }
 
@@ -43,6 +44,15 @@ obs_free(kg_obs *o)
 	free(o->text);
 	free(o->parts);
 	free(o->pending);
+	for (int i = 0; i < o->nmlist; i++) {
+		kg_obs_member *m = &o->mlist[i];
+		free(m->member_id);
+		free(m->client_id);
+		free(m->instance_id);
+		free(m->host);
+		free(m->parts);
+	}
+	free(o->mlist);
 	free(o);
 }
 
@@ -59,6 +69,14 @@ obs_dup(const kg_obs *o)
 	c->text = xstrdup(o->text);
 	c->parts = tp_dup(o->parts, o->nparts);
 	c->pending = tp_dup(o->pending, o->npending);
+	c->mlist = NULL;
+	c->nmlist = 0;
+	for (int i = 0; i < o->nmlist; i++) {
+		const kg_obs_member *m = &o->mlist[i];
+		kg_obs_member *x = obs_add_member(c, m->member_id, m->client_id, m->instance_id, m->host, m->parts, m->nparts);
+		x->session_timeout_ms = m->session_timeout_ms;
+		x->rebalance_timeout_ms = m->rebalance_timeout_ms;
+	}
 	return c;
 }
 
@@ -108,6 +126,25 @@ obs_pending(kg_obs *o, const kg_tp *v, int n)
 	o->npending = o->pending ? tp_sort_unique(o->pending, n) : 0;
 }
 
+/* Append a member to a generation's list. */
+kg_obs_member *
+obs_add_member(kg_obs *o, const char *member_id, const char *client_id, const char *instance_id, const char *host,
+	       const kg_tp *parts, int nparts)
+{
+	kg_obs_member *m;
+	o->mlist = xreallocarray(o->mlist, (size_t)o->nmlist + 1, sizeof *o->mlist);
+	m = &o->mlist[o->nmlist++];
+	memset(m, 0, sizeof *m);
+	m->member_id = xstrdup(member_id);
+	m->client_id = xstrdup(client_id);
+	m->instance_id = xstrdup(instance_id);
+	m->host = xstrdup(host);
+	m->session_timeout_ms = m->rebalance_timeout_ms = -1;
+	m->parts = tp_dup(parts, nparts);
+	m->nparts = m->parts ? tp_sort_unique(m->parts, nparts) : 0;
+	return m;
+}
+
 static const char *const kind_names[KG_OBS_COUNT] = {
 	[KG_OBS_REVOKED] = "revoked",
 	[KG_OBS_ASSIGNED] = "assigned",
@@ -126,9 +163,13 @@ static const char *const kind_names[KG_OBS_COUNT] = {
 	[KG_OBS_CLIENT_STATE] = "client_state",
 	[KG_OBS_SILENT] = "silent",
 	[KG_OBS_REPROCESSED] = "reprocessed",
+	[KG_OBS_COMMIT] = "commit",
+	[KG_OBS_GENERATION] = "generation",
+	[KG_OBS_GROUP_EPOCH] = "group_epoch",
 	[KG_OBS_TARGET_EPOCH] = "target_epoch",
-	[KG_OBS_TARGET] = "target",
+	[KG_OBS_TARGET_MEMBER] = "target_member",
 	[KG_OBS_MEMBER_EPOCH] = "member_epoch",
+	[KG_OBS_MEMBER_META] = "member_meta",
 };
 
 /* Name of a kind. */

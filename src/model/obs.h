@@ -17,6 +17,7 @@
 #ifndef KGTOP_MODEL_OBS_H
 #define KGTOP_MODEL_OBS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -41,11 +42,34 @@ typedef enum kg_obs_kind {
 	KG_OBS_CLIENT_STATE,  /* a client's own group state (librdkafka statistics) */
 	KG_OBS_SILENT,        /* a member stopped consuming at time (crashed, stopped polling); reason, text say how */
 	KG_OBS_REPROCESSED,   /* a member processed value records of parts twice: it resumed from a committed offset behind them */
-	KG_OBS_TARGET_EPOCH,  /* KIP-848: the coordinator computed the target assignment of epoch generation */
-	KG_OBS_TARGET,        /* KIP-848: member's target assignment is parts (generation: the target's epoch, -1 unknown) */
-	KG_OBS_MEMBER_EPOCH,  /* KIP-848: member holds parts at member epoch generation (prev_epoch, mstate, pending) */
+	KG_OBS_COMMIT,        /* the group committed offset value for parts (one partition, usually) at time, the broker's
+	                         (a __consumer_offsets record: exact commit times; generation when it carries one) */
+	/* the group coordinator's own records (__consumer_offsets, --trace offsets), each at the broker's time */
+	KG_OBS_GENERATION,    /* classic: generation completed (synced) at time with mlist (nmembers of them; none: the
+	                         group emptied); text the assignor, value when its join phase ended (us) */
+	KG_OBS_GROUP_EPOCH,   /* KIP-848: the group epoch became generation (a rebalance begins); gone: group deleted */
+	KG_OBS_TARGET_EPOCH,  /* KIP-848: the target assignment of epoch generation was computed (value: when, us; a
+	                         coordinator's record or its log line) */
+	KG_OBS_TARGET_MEMBER, /* KIP-848: member's target assignment is parts (generation: the target's epoch, -1
+	                         unknown); gone: removed */
+	KG_OBS_MEMBER_EPOCH,  /* KIP-848: member holds parts at epoch generation (prev_epoch before), member_state (or
+	                         mstate), pending revocation; gone: removed */
+	KG_OBS_MEMBER_META,   /* KIP-848: member's metadata (client, host, instance, max_poll_ms the rebalance timeout,
+	                         text the subscribed topics); gone: the member left the group */
 	KG_OBS_COUNT
 } kg_obs_kind;
+
+/* A member a generation record lists (KG_OBS_GENERATION). */
+typedef struct kg_obs_member {
+	char *member_id;
+	char *client_id;
+	char *instance_id;    /* NULL: dynamic */
+	char *host;
+	int64_t session_timeout_ms;   /* -1 unknown */
+	int64_t rebalance_timeout_ms; /* max.poll.interval.ms of a Java consumer; -1 unknown */
+	kg_tp *parts;         /* its assignment (owned, sorted) */
+	int nparts;
+} kg_obs_member;
 
 typedef struct kg_obs {
 	kg_obs_kind kind;
@@ -83,6 +107,12 @@ typedef struct kg_obs {
 	int64_t assigned_count;
 	int64_t value;        /* kind-specific (heartbeat rtt in us) */
 	double hb_rate;       /* < 0 unknown */
+	/* the group coordinator's own records (KG_OBS_GENERATION .. KG_OBS_MEMBER_META) */
+	kg_obs_member *mlist; /* a generation's members (owned) */
+	int nmlist;
+	int32_t member_state; /* a KIP-848 member's state: 0 stable, 1 unrevoked, 2 unreleased, 127 unknown; -1 */
+	bool loaded;          /* read while loading the record's history: it happened before the source followed live */
+	bool gone;            /* a tombstone: the member (or group) was deleted */
 } kg_obs;
 
 /* Allocate an observation with every optional field unknown. */
@@ -100,6 +130,9 @@ void obs_text(kg_obs *o, const char *text);
 void obs_parts(kg_obs *o, const kg_tp *v, int n);
 /* Set the partitions pending revocation (copies, sorts). */
 void obs_pending(kg_obs *o, const kg_tp *v, int n);
+/* Append a member to a generation's list (strings and partitions copied); returns it. */
+kg_obs_member *obs_add_member(kg_obs *o, const char *member_id, const char *client_id, const char *instance_id,
+			      const char *host, const kg_tp *parts, int nparts);
 /* Machine name of a kind: "revoked", "assigned", ... */
 const char *obs_kind_name(kg_obs_kind k);
 /* Parse obs_kind_name() back; -1 when unknown. */

@@ -17,7 +17,7 @@
 #include "model/defaults.h"
 #include "util/util.h"
 
-#define KEEP_DEFAULT_US (3600LL * 1000000)
+#define UNKNOWN_INTERVAL_US KG_SEC_US /* the refresh interval of a snapshot that does not say it */
 
 /* ---------------------------------------------------------------- rules */
 
@@ -27,6 +27,21 @@ progress_state_init(kg_pstate *st)
 {
 	memset(st, 0, sizeof *st);
 	st->committed = -1;
+	st->cmt_off = -1;
+}
+
+/* A commit a source told: the offset at broker time t (in the log's order; an older one is ignored). */
+void
+progress_commit(kg_pstate *st, int64_t t, int64_t offset)
+{
+	if (offset < 0 || t <= 0 || t < st->cmt_last)
+		return;
+	if (offset != st->cmt_off) {
+		st->cmt_moved = st->cmt_off >= 0; /* the one before was of another offset: this one moved it, at t */
+		st->cmt_off = offset;
+		st->cmt_at = t;
+	}
+	st->cmt_last = t;
 }
 
 /* A commit sample at t with lag: a run of growing lag goes on or ends. */
@@ -67,9 +82,11 @@ progress_observe(kg_pstate *st, int64_t t, int64_t committed, int64_t log_end, i
 		st->gap_us = st->gap_us == 0 ? gap : (3 * st->gap_us + gap) / 4;
 		st->move_us = t;
 		st->move_lo_us = st->seen_us;
+		st->lag_from_us = 0;
 		if (committed < st->committed) {
 			/* back: the consumer reads again what it read; the rates and runs start over */
 			st->rewind_us = t;
+			st->rewind_lo_us = st->seen_us;
 			st->rewind_by = st->committed - committed;
 			st->slow_us = st->sample_us = 0;
 			st->slow_n = 0;
@@ -81,8 +98,11 @@ progress_observe(kg_pstate *st, int64_t t, int64_t committed, int64_t log_end, i
 	}
 	if (lag == 0) {
 		st->zero_us = t;
+		st->lag_from_us = 0;
 		st->slow_us = 0;
 		st->slow_n = 0;
+	} else if (st->lag_from_us == 0) {
+		st->lag_from_us = t;
 	}
 	if (t - st->anchor2_us >= window_us / 2 && committed >= st->anchor2_c) {
 		st->anchor_us = st->anchor2_us;
@@ -94,60 +114,144 @@ progress_observe(kg_pstate *st, int64_t t, int64_t committed, int64_t log_end, i
 	st->seen_us = t;
 }
 
-/* The stall threshold: a tenth of the window, at least two refresh intervals. */
+/*
+ * The stall threshold: a tenth of the window, at least two refresh
+ * intervals.  A snapshot that does not say its interval (no cluster
+ * source refreshed it: tests, a recording older than refresh numbers) is
+ * judged as if it were a second.
+ */
 int64_t
 progress_stall_us(int64_t window_us, int64_t interval_us)
 {
-	int64_t floor_us = 2 * (interval_us > 0 ? interval_us : KG_SEC_US);
+	int64_t floor_us = 2 * (interval_us > 0 ? interval_us : UNKNOWN_INTERVAL_US);
 	return KG_MAX(window_us / 10, floor_us);
 }
 
-/* The verdict at data time t, knowing the group's last rebalance [reb_start, reb_end] (reb_end 0 while open; reb_start 0 none). */
+/* What S is known by: when the committed offset got where it is (F) and the log-end passed it (L), within bounds. */
+typedef struct since_bounds {
+	int64_t f_lo, f_hi, l_lo, l_hi;
+	bool f_told, l_record;  /* F's earliest from a told commit, L's from the record */
+	bool moved;             /* the offset was seen (or told) moving */
+} since_bounds;
+
+/* The bounds of F and L for a partition with lag at committed (progress.h: "S"). */
+static void
+since_of(const kg_pstate *st, const kg_judge_in *in, since_bounds *b)
+{
+	memset(b, 0, sizeof *b);
+	b->moved = st->move_us > 0;
+	/* F: kgtop's refreshes saw it move between two of them, or it was so from before the first */
+	b->f_hi = st->move_us > 0 ? st->move_us : st->first_us;
+	b->f_lo = st->move_us > 0 ? st->move_lo_us : 0;
+	if (st->cmt_off >= 0 && st->cmt_off == in->committed && st->cmt_at > 0) {
+		/* a source told the commit: it got there at cmt_at (exact when that commit moved it), or before */
+		b->f_hi = KG_MIN(b->f_hi, st->cmt_at);
+		if (st->cmt_moved) {
+			b->f_lo = b->f_hi = st->cmt_at;
+			b->f_told = true;
+			b->moved = true;
+		}
+		if (b->f_lo > b->f_hi)
+			b->f_lo = b->f_hi;
+	}
+	/* L: after the last observation without lag, at or before the first with it */
+	b->l_hi = st->lag_from_us > 0 ? st->lag_from_us : in->t;
+	b->l_lo = st->zero_us > 0 && st->zero_us < b->l_hi ? st->zero_us : 0;
+	if (in->record_us > 0 && in->record_us <= b->l_hi) {
+		/* the record waiting at the committed offset was written then: the log-end passed it then */
+		b->l_lo = b->l_hi = in->record_us;
+		b->l_record = true;
+	}
+}
+
+/* S's bounds and what names them: the later of F and L, each at its earliest and at its latest. */
+static void
+since_join(const since_bounds *b, kg_judgement *out)
+{
+	out->since_hi = KG_MAX(b->f_hi, b->l_hi);
+	out->since_lo = KG_MAX(b->f_lo, b->l_lo); /* S is past both earliest times (0: neither known) */
+	if (out->since_lo <= 0)
+		out->kind = KG_SINCE_BEFORE;
+	else if (b->l_record && b->l_lo >= b->f_lo)
+		out->kind = KG_SINCE_RECORD;
+	else if (b->f_told && b->f_lo >= b->l_lo)
+		out->kind = KG_SINCE_COMMIT;
+	else
+		out->kind = KG_SINCE_WATCHED;
+}
+
+/* Judge a partition: the rules of progress.h, first that holds. */
+void
+progress_judge(const kg_pstate *st, const kg_judge_in *in, kg_judgement *out)
+{
+	since_bounds b;
+	int64_t from, thr;
+	bool judge = true;
+	memset(out, 0, sizeof *out);
+	out->verdict = KG_VERDICT_NONE;
+	if (in->committed < 0 || in->log_end < 0 || st->seen_us == 0)
+		return;
+	if (in->log_start >= 0 && in->committed < in->log_start) {
+		out->verdict = KG_VERDICT_LOST;
+		return;
+	}
+	out->verdict = KG_VERDICT_OK;
+	if (in->log_end <= in->committed)
+		return;
+	since_of(st, in, &b);
+	since_join(&b, out);
+	out->frozen_hi = out->since_hi;
+	thr = KG_MAX(in->stall_us, 2 * st->gap_us);
+	from = out->since_hi;
+	/* a freeze not yet overdue when a rebalance began counts from the rebalance's end: commits
+	 * pause while a group rebalances (refused, or held by the clients) whether or not it consumes */
+	if (in->reb_start > 0 && in->reb_start - from < thr) {
+		if (in->reb_end < in->reb_start)
+			judge = false;
+		else
+			from = KG_MAX(from, in->reb_end);
+	}
+	if (judge && in->t - from >= in->window_us) {
+		out->verdict = KG_VERDICT_STOPPED;
+		return;
+	}
+	if (judge && in->t - from >= thr) {
+		out->verdict = KG_VERDICT_STALLED;
+		return;
+	}
+	out->since_lo = out->since_hi = 0;
+	out->kind = KG_SINCE_NONE;
+	if (!b.moved) {
+		out->verdict = KG_VERDICT_PENDING; /* never seen moving, not frozen long enough: not judged yet */
+		return;
+	}
+	if (st->rewind_us > 0 && in->t - st->rewind_us < in->window_us) {
+		out->verdict = KG_VERDICT_REWIND;
+		out->since_lo = st->rewind_lo_us;
+		out->since_hi = st->rewind_us;
+		out->kind = KG_SINCE_WATCHED;
+		return;
+	}
+	if (st->slow_us > 0 && st->slow_n >= 3 && in->t - st->slow_us >= in->window_us / 2 &&
+	    (st->zero_us == 0 || st->zero_us < in->t - in->window_us)) {
+		out->verdict = KG_VERDICT_SLOW;
+		out->since_lo = out->since_hi = st->slow_us;
+		out->kind = KG_SINCE_WATCHED;
+		return;
+	}
+	out->verdict = KG_VERDICT_OK;
+}
+
+/* The verdict at data time t with its since at the latest: progress_judge() without a record read. */
 kg_verdict
 progress_verdict(const kg_pstate *st, int64_t t, int64_t committed, int64_t log_end, int64_t log_start,
 		 int64_t window_us, int64_t stall_us, int64_t reb_start, int64_t reb_end, int64_t *since)
 {
-	int64_t frozen, from, thr;
-	bool judge = true;
-	*since = 0;
-	if (committed < 0 || log_end < 0 || st->seen_us == 0)
-		return KG_VERDICT_NONE;
-	if (log_start >= 0 && committed < log_start)
-		return KG_VERDICT_LOST;
-	if (log_end <= committed)
-		return KG_VERDICT_OK;
-	/* frozen with lag: since its last move, the first sight, or the last time it had caught up */
-	frozen = KG_MAX(st->move_us > 0 ? st->move_us : st->first_us, st->zero_us);
-	if (st->move_us == 0 && t - frozen < stall_us)
-		return KG_VERDICT_NONE; /* with lag, never seen moving, not watched long enough to say */
-	thr = KG_MAX(stall_us, 2 * st->gap_us);
-	from = frozen;
-	/* a freeze not yet overdue when a rebalance began counts from the rebalance's end: commits
-	 * pause while a group rebalances (refused, or held by the clients) whether or not it consumes */
-	if (reb_start > 0 && reb_start - frozen < thr) {
-		if (reb_end < reb_start)
-			judge = false;
-		else
-			from = KG_MAX(frozen, reb_end);
-	}
-	if (judge && t - from >= window_us) {
-		*since = frozen;
-		return KG_VERDICT_STOPPED;
-	}
-	if (judge && t - from >= thr) {
-		*since = frozen;
-		return KG_VERDICT_STALLED;
-	}
-	if (st->rewind_us > 0 && t - st->rewind_us < window_us) {
-		*since = st->rewind_us;
-		return KG_VERDICT_REWIND;
-	}
-	if (st->slow_us > 0 && st->slow_n >= 3 && t - st->slow_us >= window_us / 2 &&
-	    (st->zero_us == 0 || st->zero_us < t - window_us)) {
-		*since = st->slow_us;
-		return KG_VERDICT_SLOW;
-	}
-	return KG_VERDICT_OK;
+	kg_judge_in in = { t, committed, log_end, log_start, window_us, stall_us, reb_start, reb_end, 0 };
+	kg_judgement j;
+	progress_judge(st, &in, &j);
+	*since = j.since_hi;
+	return j.verdict;
 }
 
 /* Records per second the committed offset moved since the older anchor. */
@@ -357,8 +461,8 @@ kg_progress *
 progress_new(int64_t window_us, int64_t keep_us)
 {
 	kg_progress *p = xcalloc(1, sizeof *p);
-	p->window_us = window_us > 0 ? window_us : KG_DEFAULT_LAG_WINDOW_US;
-	p->keep_us = keep_us > 0 ? keep_us : KEEP_DEFAULT_US;
+	p->window_us = window_us;
+	p->keep_us = keep_us;
 	return p;
 }
 
@@ -492,41 +596,70 @@ group_align(pgroup *g, const kg_group *G)
 
 /* Add a change of verdict. */
 static void
-change_add(kg_vchange **ch, size_t *cap, int *n, int part, uint8_t from, uint8_t to, int64_t since)
+change_add(kg_vchange **ch, size_t *cap, int *n, int part, uint8_t from, const kg_judgement *j)
 {
 	util_grow(ch, cap, (size_t)*n + 1, sizeof **ch);
 	(*ch)[*n].part = part;
 	(*ch)[*n].from = from;
-	(*ch)[*n].to = to;
-	(*ch)[*n].since = since;
+	(*ch)[*n].to = (uint8_t)j->verdict;
+	(*ch)[*n].since = j->since_hi;
+	(*ch)[*n].since_lo = j->since_lo;
+	(*ch)[*n].kind = (uint8_t)j->kind;
 	(*n)++;
+}
+
+/* The record read at a partition's committed offset in this snapshot, NULL none. */
+static const kg_stamp *
+part_stamp(kg_progress *p, const kg_gpart *gp)
+{
+	ptopic *pt = (size_t)gp->tp.topic < p->ntopics ? &p->topics[gp->tp.topic] : NULL;
+	if (pt != NULL && pt->cur != NULL && gp->tp.partition < pt->cur->npartitions) {
+		const kg_partition *p0 = &pt->cur->partitions[gp->tp.partition];
+		const kg_stamp *s = partition_stamp(p0, gp->committed);
+		return s != NULL ? s : &p0->stamp; /* not at its offset: the read's failure still says why */
+	}
+	return NULL;
+}
+
+/* The time the record at committed was written, when the read says (0 not known, or ahead of now: skew). */
+static int64_t
+record_time(const kg_stamp *stamp, int64_t committed, int64_t now)
+{
+	if (stamp == NULL || stamp->offset != committed || stamp->why != KG_TLAG_WHY_NONE || stamp->record != committed ||
+	    stamp->ts_ms < 0 || stamp->ts_ms * 1000 > now)
+		return 0;
+	return stamp->ts_ms * 1000;
 }
 
 /* A partition's time lag and produce rate from its topic's samples and the record read. */
 static void
-part_time_lag(kg_progress *p, kg_gpart *gp, int64_t now)
+part_time_lag(kg_progress *p, kg_gpart *gp, const kg_stamp *stamp, int64_t now)
 {
 	ptopic *pt = (size_t)gp->tp.topic < p->ntopics ? &p->topics[gp->tp.topic] : NULL;
 	const kg_lesamples *s = pt != NULL && gp->tp.partition < pt->n ? &pt->s[gp->tp.partition] : NULL;
-	const kg_stamp *stamp = NULL;
 	kg_tlag_why why;
-	if (pt != NULL && pt->cur != NULL && gp->tp.partition < pt->cur->npartitions)
-		stamp = &pt->cur->partitions[gp->tp.partition].stamp;
 	gp->tlag_kind = (uint8_t)progress_time_lag(s, stamp, gp->committed, gp->log_end, gp->log_start, now,
 						   &gp->time_lag_us, &why);
 	gp->tlag_why = (uint8_t)why;
 	gp->produce_rate = (float)progress_produce_rate(s, now, p->window_us);
 }
 
-/* The group's roll-ups from its partitions: the worst verdict, the oldest time lag, the counts. */
+/*
+ * The group's roll-ups from its partitions: the worst verdict (a partition
+ * not judged yet is worse than OK: the group is never OK while one is),
+ * and since when; the oldest time lag, a lower bound (">") when a
+ * partition with lag has none known; the counts.
+ */
 static void
 group_rollup(kg_group *G)
 {
 	int k;
+	bool unknown = false;
 	G->verdict = KG_VERDICT_NONE;
 	G->time_lag_us = -1;
 	G->tlag_kind = KG_TLAG_NONE;
-	G->verdict_since_us = 0;
+	G->verdict_since_us = G->verdict_since_lo_us = 0;
+	G->since_kind = KG_SINCE_NONE;
 	G->lost = 0;
 	memset(G->nverdict, 0, sizeof G->nverdict);
 	for (k = 0; k < G->nparts; k++) {
@@ -538,11 +671,22 @@ group_rollup(kg_group *G)
 		     (G->verdict_since_us == 0 || gp->verdict_since_us < G->verdict_since_us))) {
 			G->verdict = gp->verdict;
 			G->verdict_since_us = gp->verdict_since_us;
+			G->verdict_since_lo_us = gp->verdict_since_lo_us;
+			G->since_kind = gp->since_kind;
 		}
+		if (gp->tlag_kind == KG_TLAG_NONE && gp->committed >= 0 && gp->lag != 0)
+			unknown = true;
 		if (gp->tlag_kind != KG_TLAG_NONE && gp->time_lag_us > G->time_lag_us) {
 			G->time_lag_us = gp->time_lag_us;
 			G->tlag_kind = gp->tlag_kind;
 		}
+	}
+	/* the oldest of those known; one not known may be older: at least this */
+	if (unknown && G->tlag_kind != KG_TLAG_NONE && G->time_lag_us > 0)
+		G->tlag_kind = KG_TLAG_ATLEAST;
+	else if (unknown) {
+		G->tlag_kind = KG_TLAG_NONE;
+		G->time_lag_us = -1;
 	}
 }
 
@@ -560,29 +704,102 @@ progress_group(kg_progress *p, kg_group *G, int64_t now_us, int64_t interval_us,
 	for (k = 0; k < G->nparts; k++) {
 		kg_gpart *gp = &G->parts[k];
 		kg_pstate *st = &g->st[k];
-		kg_verdict v;
-		int64_t since;
+		const kg_stamp *stamp = part_stamp(p, gp);
+		kg_judge_in in = { 0, gp->committed, gp->log_end, gp->log_start, p->window_us, stall, reb_start, reb_end,
+				   record_time(stamp, gp->committed, now_us) };
+		kg_judgement j;
 		if (fresh)
 			progress_observe(st, data_t, gp->committed, gp->log_end, p->window_us);
 		progress_spark(st, now_us, gp->lag, p->window_us);
-		v = progress_verdict(st, KG_MAX(data_t, st->seen_us), gp->committed, gp->log_end, gp->log_start,
-				     p->window_us, stall, reb_start, reb_end, &since);
-		gp->verdict = (uint8_t)v;
-		gp->verdict_since_us = since;
+		in.t = KG_MAX(data_t, st->seen_us);
+		progress_judge(st, &in, &j);
+		gp->verdict = (uint8_t)j.verdict;
+		gp->verdict_since_us = j.since_hi;
+		gp->verdict_since_lo_us = j.since_lo;
+		gp->since_kind = (uint8_t)j.kind;
+		gp->frozen_us = j.frozen_hi;
+		gp->commit_gap_us = st->gap_us;
 		gp->moved_us = st->move_us;
 		gp->moved_lo_us = st->move_lo_us;
-		gp->lost = v == KG_VERDICT_LOST ? gp->log_start - gp->committed : 0;
+		if (st->cmt_off >= 0 && st->cmt_off == gp->committed && st->cmt_at > 0) {
+			/* a source told the commit: it got there then (exactly when that commit moved it) */
+			gp->moved_us = gp->moved_us > 0 ? KG_MIN(gp->moved_us, st->cmt_at) : st->cmt_at;
+			if (st->cmt_moved)
+				gp->moved_lo_us = gp->moved_us = st->cmt_at;
+			else if (gp->moved_lo_us > gp->moved_us)
+				gp->moved_lo_us = 0;
+		}
+		gp->lost = j.verdict == KG_VERDICT_LOST ? gp->log_start - gp->committed : 0;
 		gp->consume_rate = (float)progress_consume_rate(st);
 		memcpy(gp->spark, st->spark, sizeof gp->spark);
-		part_time_lag(p, gp, now_us);
-		if (v != st->verdict)
-			change_add(ch, cap, &n, k, st->verdict, (uint8_t)v, since);
-		st->verdict = (uint8_t)v;
+		part_time_lag(p, gp, stamp, now_us);
+		if (j.verdict != st->verdict)
+			change_add(ch, cap, &n, k, st->verdict, &j);
+		st->verdict = (uint8_t)j.verdict;
 	}
 	if (fresh)
 		g->data_us = data_t;
 	group_rollup(G);
 	return n;
+}
+
+/* A commit a source told of a group's partition: its state learns it (made now if the group has none yet). */
+void
+progress_group_commit(kg_progress *p, int32_t group, kg_tp tp, int64_t t, int64_t offset)
+{
+	pgroup *g;
+	int lo = 0, hi, mid;
+	if (group < 0)
+		return;
+	g = group_get(p, group);
+	hi = g->n;
+	while (lo < hi) {
+		mid = (lo + hi) / 2;
+		if (tp_cmp(&g->tp[mid], &tp) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == g->n || tp_cmp(&g->tp[lo], &tp) != 0) {
+		/* not in a snapshot yet: kept in order, and judged with the group's next description */
+		g->tp = xreallocarray(g->tp, (size_t)g->n + 1, sizeof *g->tp);
+		g->st = xreallocarray(g->st, (size_t)g->n + 1, sizeof *g->st);
+		memmove(g->tp + lo + 1, g->tp + lo, (size_t)(g->n - lo) * sizeof *g->tp);
+		memmove(g->st + lo + 1, g->st + lo, (size_t)(g->n - lo) * sizeof *g->st);
+		g->tp[lo] = tp;
+		progress_state_init(&g->st[lo]);
+		g->n++;
+	}
+	progress_commit(&g->st[lo], t, offset);
+}
+
+/*
+ * A partition's log-end at t as kgtop's samples bound it (the log-end only
+ * grows): at least the last sample at or before t, at most the first at
+ * or after it (the newest when none is: it has not moved since).  False
+ * when no sample is at or before t (*lo not known) or none at all.
+ */
+bool
+progress_le_bounds(const kg_progress *p, kg_tp tp, int64_t t, int64_t *lo, int64_t *hi)
+{
+	const ptopic *pt = tp.topic >= 0 && (size_t)tp.topic < p->ntopics ? &p->topics[tp.topic] : NULL;
+	const kg_lesamples *s = pt != NULL && tp.partition < pt->n ? &pt->s[tp.partition] : NULL;
+	int i;
+	*lo = *hi = -1;
+	if (s == NULL || s->n == 0)
+		return false;
+	for (i = 0; i < s->n && s->t[i] <= t; i++)
+		*lo = s->le[i];
+	*hi = i < s->n ? s->le[i] : s->le[s->n - 1];
+	return *lo >= 0;
+}
+
+/* How long a partition with lag may go without a commit before it is overdue (see progress.h). */
+int64_t
+progress_overdue_us(int64_t gap_us, int64_t stall_us, int64_t interval_us)
+{
+	int64_t floor_us = 2 * (interval_us > 0 ? interval_us : KG_SEC_US);
+	return gap_us > 0 ? KG_MAX(KG_OVERDUE_GAPS * gap_us, floor_us) : stall_us;
 }
 
 /* Forget a group. */

@@ -6,30 +6,51 @@
  *
  * The verdict of a group on a partition over the window W (--lag-window),
  * judged at the time of the group's data, first rule that holds:
- *   1. no committed offset or no log-end, or lag while the committed
- *      offset was never seen moving and kgtop has not watched it for the
- *      stall threshold yet (one refresh tells nothing of progress): none
- *      ("-", not judged);
+ *   1. no committed offset or no log-end, or no observation: none ("-",
+ *      nothing to judge);
  *   2. LOST: the committed offset is below the log start (retention deleted
  *      log-start - committed records before the group consumed them);
  *   3. OK: no lag now;
- *   4. the committed offset has not moved since F (its last move, or the
- *      first observation, or the last observation with no lag if that is
- *      later) while there is lag: STOPPED when F is W or more ago (no
- *      commit for longer than the window), STALLED when it is the stall
+ *   4. frozen with lag since S (below): STOPPED when S is W or more ago
+ *      (no commit for longer than the window), STALLED when it is the stall
  *      threshold or more ago (W / 10, at least two refresh intervals and
  *      twice the partition's usual time between commits, so a consumer
- *      that commits every 5 s is not stalled at 4 s); both "since F".
+ *      that commits every 5 s is not stalled at 4 s); both "since S".
  *      A freeze not yet past that threshold when the group's last
  *      rebalance began is not judged while the rebalance is open, and
  *      counts from its end once it closed: commits pause in a rebalance
  *      (the coordinator refuses them, clients hold them) whether or not
  *      the members consume, and the episode already shows the stop;
- *   5. REWIND: the committed offset went back within the window;
- *   6. SLOW: commits move, but the lag grew at every commit sample (one
+ *   5. PENDING, not judged yet: lag, and the committed offset was never
+ *      seen moving (neither by kgtop's refreshes nor by a commit a source
+ *      told): one look says nothing of progress, so this is never OK.
+ *      It is judged once S is past the threshold (STALLED), or at its
+ *      first move (then by the rules below);
+ *   6. REWIND: the committed offset went back within the window;
+ *   7. SLOW: commits move, but the lag grew at every commit sample (one
  *      per W / 8 at most) for half the window or more (three samples at
  *      least), with no observation without lag in the window;
- *   7. OK.
+ *   8. OK.
+ *
+ * S, when the partition began to be frozen with lag, is the later of F,
+ * when its committed offset got to where it is, and L, when the log-end
+ * passed it (the first record to consume was written).  Each is known
+ * within bounds, from the best evidence there is:
+ *   F: a commit a source told with its time (progress_commit(): exact when
+ *      it moved the offset, else at or before it); kgtop's refreshes that
+ *      saw it move (between the observation before and that one); never
+ *      seen moving: at or before kgtop's first look, how long before is
+ *      not known;
+ *   L: the timestamp of the record at the committed offset (the exact time
+ *      lag: the record was written then); kgtop's refreshes (after the
+ *      last one without lag, at or before the first one with).
+ * So S is judged by its latest possible time (a verdict never claims a
+ * stall longer than proven), and said with its earliest: the record's
+ * time bounds how long a stall can be, and without a lower bound the
+ * since is "before kgtop's first look".  One refresh therefore judges a
+ * stall only when a source told an old commit and the record waiting is
+ * older than the threshold; a record's age alone does not (a consumer
+ * working through a backlog commits, yet its next record is old).
  * kgtop sees commits only at its refreshes: a move's time is known to
  * the precision of two observations (moved_lo_us .. moved_us).
  *
@@ -60,6 +81,7 @@
 #ifndef KGTOP_MODEL_PROGRESS_H
 #define KGTOP_MODEL_PROGRESS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -67,6 +89,7 @@
 
 #define KG_LE_SAMPLES 12 /* log-end samples kept per topic partition */
 #define KG_SLOW_SAMPLES 8 /* commit samples per window, for SLOW */
+#define KG_OVERDUE_GAPS 3 /* commits overdue after this many of a partition's usual gaps between them */
 
 /* What the rules remember of one group's partition between observations. */
 typedef struct kg_pstate {
@@ -75,9 +98,14 @@ typedef struct kg_pstate {
 	int64_t first_us;   /* the first's */
 	int64_t move_us;    /* the last observation at which the committed offset had moved, 0 never */
 	int64_t move_lo_us; /* the observation before that one */
+	int64_t lag_from_us; /* the first observation with lag at this committed offset since it moved or had none, 0 none */
+	int64_t cmt_off;    /* the offset of the last commit a source told, -1 none */
+	int64_t cmt_at;     /* when the offset became cmt_off (that commit's time) */
+	int64_t cmt_last;   /* the last commit told (a commit of the same offset too) */
 	int64_t gap_us;     /* its usual time between moves (a moving average), 0 unknown */
 	int64_t zero_us;    /* the last observation without lag, 0 never */
 	int64_t rewind_us;  /* the last observation at which it had gone back, 0 never */
+	int64_t rewind_lo_us; /* the observation before that one */
 	int64_t rewind_by;  /* by how many records */
 	int64_t sample_us;  /* the last commit sample, 0 none */
 	int64_t sample_lag; /* and its lag */
@@ -87,6 +115,7 @@ typedef struct kg_pstate {
 	int64_t spark_at;   /* the window step of the newest sparkline cell */
 	int32_t slow_n;     /* samples in that run */
 	uint8_t verdict;    /* the last verdict given (kg_verdict) */
+	bool cmt_moved;     /* cmt_at is the commit that moved it (one of another offset was told before) */
 	uint8_t spark[KG_SPARK];
 } kg_pstate;
 
@@ -103,14 +132,32 @@ typedef struct kg_lesamples {
 void progress_state_init(kg_pstate *st);
 /* One observation at data time t: the committed offset and the log-end then. */
 void progress_observe(kg_pstate *st, int64_t t, int64_t committed, int64_t log_end, int64_t window_us);
+/* A commit a source told (issue 23: __consumer_offsets): offset at broker time t, in the log's order. */
+void progress_commit(kg_pstate *st, int64_t t, int64_t offset);
 /* The stall threshold for a window and a refresh interval (0: one second). */
 int64_t progress_stall_us(int64_t window_us, int64_t interval_us);
+/* What a judgement looks at besides the partition's state. */
+typedef struct kg_judge_in {
+	int64_t t;                  /* the data's time */
+	int64_t committed, log_end, log_start; /* -1 unknown */
+	int64_t window_us, stall_us;
+	int64_t reb_start, reb_end; /* the group's last rebalance (reb_end 0 while open, reb_start 0 none) */
+	int64_t record_us;          /* the timestamp of the record at committed (the exact time lag's), 0 unknown */
+} kg_judge_in;
+
+/* A verdict and since when it holds: [since_lo, since_hi] (0 unknown), named by what bounds it. */
+typedef struct kg_judgement {
+	kg_verdict verdict;
+	int64_t since_lo, since_hi;
+	kg_since_kind kind;
+	int64_t frozen_hi;          /* frozen with lag since (S), at the latest; 0 moving or without lag */
+} kg_judgement;
+
+/* Judge a partition (the rules above). */
+void progress_judge(const kg_pstate *st, const kg_judge_in *in, kg_judgement *out);
 /*
- * The verdict at data time t (the rules above), with its since in *since
- * (0 none); log_start -1 when unknown; the group's last rebalance
- * [reb_start, reb_end] (reb_end 0 while open, reb_start 0 none): a freeze
- * not yet overdue when it began is not judged while it is open, and counts
- * from its end after.
+ * The verdict at data time t with its since (at the latest) in *since (0
+ * none): progress_judge() without a record read.
  */
 kg_verdict progress_verdict(const kg_pstate *st, int64_t t, int64_t committed, int64_t log_end, int64_t log_start,
 			    int64_t window_us, int64_t stall_us, int64_t reb_start, int64_t reb_end, int64_t *since);
@@ -144,10 +191,11 @@ typedef struct kg_progress kg_progress;
 typedef struct kg_vchange {
 	int part;
 	uint8_t from, to;
-	int64_t since;
+	uint8_t kind;          /* of since (kg_since_kind) */
+	int64_t since, since_lo;
 } kg_vchange;
 
-/* Keep state for a window (--lag-window, 0: the default) and log-end samples for keep_us (0: an hour). */
+/* Keep state for a window (--lag-window) and log-end samples for keep_us (--history). */
 kg_progress *progress_new(int64_t window_us, int64_t keep_us);
 /* Free it. */
 void progress_free(kg_progress *p);
@@ -164,6 +212,21 @@ void progress_topics(kg_progress *p, const kg_snapshot *s);
  */
 int progress_group(kg_progress *p, kg_group *G, int64_t now_us, int64_t interval_us, int64_t reb_start, int64_t reb_end,
 		   kg_vchange **ch, size_t *cap);
+/* A commit a source told (progress_commit) of a group's partition. */
+void progress_group_commit(kg_progress *p, int32_t group, kg_tp tp, int64_t t, int64_t offset);
+/*
+ * A partition's log-end at t as kgtop's samples bound it (it only grows):
+ * within [*lo, *hi]; false when *lo is not known (no sample that early).
+ */
+bool progress_le_bounds(const kg_progress *p, kg_tp tp, int64_t t, int64_t *lo, int64_t *hi);
+/*
+ * Commits overdue: how long a partition with lag may go without its
+ * committed offset moving before its consumer is taken to have stopped:
+ * KG_OVERDUE_GAPS of its own usual time between commits (auto-commit every
+ * 5 s: 15 s; a commit per batch polled every second: 3 s), at least two
+ * refresh intervals; the stall threshold while its pace is not known.
+ */
+int64_t progress_overdue_us(int64_t gap_us, int64_t stall_us, int64_t interval_us);
 /* Forget a group that went away. */
 void progress_forget(kg_progress *p, int32_t group);
 /* Bytes held (the note's bytes per partition). */

@@ -231,8 +231,12 @@ builder_free(kg_builder *b)
 		bgroup_free(b->discard);
 	for (i = 0; i < b->ngroups; i++)
 		bgroup_free(b->groups[b->group_order[i]]);
-	for (i = 0; i < b->ctopics; i++)
+	for (i = 0; i < b->ctopics; i++) {
+		int k;
+		for (k = 0; k < b->topics[i].npartitions; k++)
+			free(b->topics[i].partitions[k].more);
 		free(b->topics[i].partitions);
+	}
 	for (i = 0; i < b->nsources; i++) {
 		free((char *)b->sources[i].name);
 		free((char *)b->sources[i].message);
@@ -414,13 +418,42 @@ builder_partition_start(kg_builder *b, kg_tp tp, int64_t log_start)
 		p->log_start = log_start;
 }
 
-/* Set the record read at a partition's committed offset. */
+/* Add the record read at one of a partition's committed offsets (one per offset: groups at other offsets have theirs). */
 void
 builder_partition_stamp(kg_builder *b, kg_tp tp, const kg_stamp *st)
 {
 	kg_partition *p = builder_bpart(b, tp);
-	if (p != NULL && st->offset >= 0)
+	int i;
+	if (p == NULL || st->offset < 0)
+		return;
+	if (p->stamp.offset < 0 || p->stamp.offset == st->offset) {
 		p->stamp = *st;
+		return;
+	}
+	for (i = 0; i < p->nmore; i++) {
+		if (p->more[i].offset == st->offset) {
+			p->more[i] = *st;
+			return;
+		}
+	}
+	p->more = xreallocarray(p->more, (size_t)p->nmore + 1, sizeof *p->more);
+	p->more[p->nmore++] = *st;
+}
+
+/* The record read at offset of a partition, NULL none. */
+const kg_stamp *
+partition_stamp(const kg_partition *p, int64_t offset)
+{
+	int i;
+	if (offset < 0)
+		return NULL;
+	if (p->stamp.offset == offset)
+		return &p->stamp;
+	for (i = 0; i < p->nmore; i++) {
+		if (p->more[i].offset == offset)
+			return &p->more[i];
+	}
+	return NULL;
 }
 
 /* Find or create a group. */
@@ -999,6 +1032,7 @@ builder_finish(kg_builder *b)
 	for (i = 0; i < b->ctopics; i++) {
 		btopic *t = &b->topics[i];
 		kg_topic *d;
+		int k;
 		if (!t->declared)
 			continue;
 		d = &s->topics[s->ntopics++];
@@ -1008,6 +1042,16 @@ builder_finish(kg_builder *b)
 		d->partitions = arena_alloc(a, (size_t)t->npartitions * sizeof *d->partitions);
 		if (t->npartitions > 0)
 			memcpy(d->partitions, t->partitions, (size_t)t->npartitions * sizeof *d->partitions);
+		for (k = 0; k < t->npartitions; k++) {
+			/* reads at other offsets move into the arena; the builder's go with it */
+			kg_partition *dp = &d->partitions[k];
+			if (dp->nmore > 0) {
+				dp->more = arena_alloc(a, (size_t)dp->nmore * sizeof *dp->more);
+				memcpy(dp->more, t->partitions[k].more, (size_t)dp->nmore * sizeof *dp->more);
+			} else {
+				dp->more = NULL;
+			}
+		}
 	}
 	qsort(s->topics, (size_t)s->ntopics, sizeof *s->topics, topic_name_cmp);
 
@@ -1068,22 +1112,20 @@ snapshot_tp_dup(kg_snapshot *s, const kg_tp *v, int n)
 	return d;
 }
 
-/* Find a group by name. */
+/* bsearch: a name against a group. */
+static int
+name_group_cmp(const void *key, const void *elem)
+{
+	return strcmp(key, ((const kg_group *)elem)->name);
+}
+
+/* Find a group by name (groups are sorted by it). */
 const kg_group *
 snapshot_group_by_name(const kg_snapshot *s, const char *name)
 {
-	int lo = 0, hi = s ? s->ngroups - 1 : -1;
-	while (lo <= hi) {
-		int mid = lo + (hi - lo) / 2;
-		int c = strcmp(s->groups[mid].name, name);
-		if (c == 0)
-			return &s->groups[mid];
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid - 1;
-	}
-	return NULL;
+	if (s == NULL || s->ngroups <= 0)
+		return NULL;
+	return bsearch(name, s->groups, (size_t)s->ngroups, sizeof *s->groups, name_group_cmp);
 }
 
 /* Find a group by id. */

@@ -146,6 +146,8 @@ typedef enum kg_reason {
 	KG_REASON_LEADER_REJOIN,
 	KG_REASON_METADATA,        /* partitions or subscription changed */
 	KG_REASON_UNKNOWN,
+	KG_REASON_LEFT,            /* gone from a description sooner after its last commit than any timeout fires: a leave (polled) */
+	KG_REASON_TIMEOUT,         /* removed after a silence polling saw: session.timeout.ms or max.poll.interval.ms, not known which */
 	KG_REASON_COUNT
 } kg_reason;
 
@@ -156,8 +158,9 @@ typedef enum kg_reason {
  * its partitions') follow it.
  */
 typedef enum kg_verdict {
-	KG_VERDICT_NONE,    /* not judged: no committed offset or log-end */
+	KG_VERDICT_NONE,    /* nothing to judge: no committed offset or log-end */
 	KG_VERDICT_OK,      /* caught up at some time, or commits keep up */
+	KG_VERDICT_PENDING, /* not judged yet: lag, and no evidence yet whether commits move (never OK) */
 	KG_VERDICT_SLOW,    /* commits move, but the lag grew at every commit seen over the window */
 	KG_VERDICT_REWIND,  /* the committed offset went back within the window */
 	KG_VERDICT_STALLED, /* committed offset frozen while lag > 0 */
@@ -165,6 +168,20 @@ typedef enum kg_verdict {
 	KG_VERDICT_LOST,    /* committed offset below the log start: records deleted before they were consumed */
 	KG_VERDICT_COUNT
 } kg_verdict;
+
+/*
+ * What bounds the time a verdict holds since (its "since", a time within
+ * [lo, hi]: hi the latest it can have begun, lo the earliest, 0 unknown),
+ * named by the evidence that gives the earliest.
+ */
+typedef enum kg_since_kind {
+	KG_SINCE_NONE,    /* no since */
+	KG_SINCE_COMMIT,  /* a source told the commit's time (__consumer_offsets) */
+	KG_SINCE_RECORD,  /* the record waiting at the committed offset was written at lo (the exact time lag) */
+	KG_SINCE_WATCHED, /* kgtop's own refreshes: between two of them */
+	KG_SINCE_BEFORE,  /* before kgtop first saw it: at or before hi, how long before is not known */
+	KG_SINCE_KIND_COUNT
+} kg_since_kind;
 
 /* How a partition's time lag (how old the next record to consume is) is known. */
 typedef enum kg_tlag_kind {
@@ -201,6 +218,7 @@ typedef struct kg_stamp {
 } kg_stamp;
 
 #define KG_SPARK 16 /* a partition's lag over --lag-window, in this many steps */
+#define KG_PART_STAMPS 4 /* records read kept per partition: one per committed offset groups are at */
 
 /* The health of one source, as the header shows it. */
 typedef struct kg_source_health {
@@ -291,7 +309,11 @@ typedef struct kg_gpart {
 	uint8_t tlag_kind; /* kg_tlag_kind */
 	uint8_t tlag_why;  /* kg_tlag_why */
 	int64_t time_lag_us;  /* how old the next record to consume is, -1 unknown */
-	int64_t verdict_since_us; /* since when (frozen since, rewound at, slow since), 0 unknown */
+	int64_t verdict_since_us; /* since when (frozen since, rewound at, slow since) at the latest, 0 unknown */
+	int64_t verdict_since_lo_us; /* and at the earliest, 0 unknown (since_kind says what bounds it) */
+	uint8_t since_kind; /* kg_since_kind */
+	int64_t frozen_us;  /* its committed offset has not moved with lag since (at the latest), 0 it moves or has no lag */
+	int64_t commit_gap_us; /* its usual time between commits that moved it, 0 unknown */
 	int64_t moved_us;  /* when kgtop saw the committed offset move last, 0 never */
 	int64_t moved_lo_us; /* at the earliest (the observation before), 0 unknown */
 	int64_t lost;      /* records deleted before they were consumed (log start - committed), 0 none */
@@ -318,6 +340,7 @@ typedef struct kg_group_summary {
 	int last_nunconsumed;
 	int64_t last_unconsumed_min_us, last_unconsumed_max_us;
 	int64_t last_lag_added;   /* lag at its end minus lag at its start, 0 none or unknown */
+	int64_t last_backlog_min, last_backlog_max; /* records produced while its partitions had no consuming owner (max -1: no upper bound) */
 	int64_t last_resumed_min_us, last_resumed_max_us; /* moved partitions: longest wait for a commit of their new owner, min -1 not yet */
 	int32_t generation;       /* last known generation (a consumer group's: its group epoch), -1 unknown */
 	int64_t lag_delta_1m;     /* lag now minus lag a minute ago (10 s in the first minute), 0 unknown */
@@ -366,7 +389,9 @@ typedef struct kg_group {
 	uint8_t verdict;          /* kg_verdict */
 	uint8_t tlag_kind;        /* of time_lag_us */
 	int64_t time_lag_us;      /* the largest known, -1 none */
-	int64_t verdict_since_us; /* of the worst partition */
+	int64_t verdict_since_us; /* of the worst partition (at the latest) */
+	int64_t verdict_since_lo_us; /* and at the earliest, 0 unknown */
+	uint8_t since_kind;       /* kg_since_kind of that since */
 	int64_t lost;             /* records lost in all */
 	int nverdict[KG_VERDICT_COUNT];
 } kg_group;
@@ -376,6 +401,8 @@ typedef struct kg_partition {
 	int64_t log_end;   /* -1 unknown */
 	int64_t log_start; /* -1 unknown */
 	kg_stamp stamp;    /* the record read at a committed offset (offset -1: none) */
+	kg_stamp *more;    /* the records read at other committed offsets (groups at other offsets), nmore of them */
+	int nmore;
 } kg_partition;
 
 typedef struct kg_topic {
@@ -483,12 +510,21 @@ const char *src_role_name(kg_src_role r);
 const char *limit_src_name(kg_limit_src s);
 /* "consuming", "partial", "stopped", "idle", "away" */
 const char *member_status_name(kg_member_status st);
-/* "OK", "SLOW", "REWIND", "STALLED", "STOPPED", "LOST"; "-" for NONE */
+/* "OK", "PENDING", "SLOW", "REWIND", "STALLED", "STOPPED", "LOST"; "-" for NONE */
 const char *verdict_name(kg_verdict v);
-/* Machine names (label values): "none", "ok", "slow", "rewind", "stalled", "stopped", "lost". */
+/* Machine names (label values): "none", "ok", "pending", "slow", "rewind", "stalled", "stopped", "lost". */
 const char *verdict_key(kg_verdict v);
-/* Parse verdict_name() back (any case); NONE when not known. */
-kg_verdict verdict_parse(const char *s);
+/* Machine names of since kinds: "none", "commit", "record", "watched", "before_start". */
+const char *since_kind_key(kg_since_kind k);
+/*
+ * A since in words.  Short (a cell): "12:03:04" exact, "12:03:03-04"
+ * within bounds ("12:02:59-03:04", "11:58-12:04"), "<12:03:04" with no
+ * earliest (before it).  Long (a sentence):
+ * "12:03:04 (commit time)", "between 11:58:10 (the waiting record's time)
+ * and 12:03:04", "between 12:03:03 and 12:03:04 (two refreshes)", "before
+ * 12:03:04 (kgtop's first look)".  "" when kind is NONE.
+ */
+void since_fmt(char *buf, size_t n, kg_since_kind kind, int64_t lo, int64_t hi, bool long_form);
 /* Machine names of time lag kinds: "none", "exact", "estimate", "at_least". */
 const char *tlag_kind_key(kg_tlag_kind k);
 /* Machine names of reasons: "", "no_offsets", "no_samples", "no_records", "gap", "no_timestamp", "no_answer", "clock_skew", "deleted". */
@@ -542,8 +578,10 @@ void builder_topic(kg_builder *b, int32_t topic, int npartitions);
 void builder_partition(kg_builder *b, kg_tp tp, int32_t leader, int64_t log_end);
 /* Set a partition's log-start offset (-1 leaves it unchanged). */
 void builder_partition_start(kg_builder *b, kg_tp tp, int64_t log_start);
-/* Set the record read at a partition's committed offset (exact time lag). */
+/* Add the record read at one of a partition's committed offsets (exact time lag; one per offset, the last wins). */
 void builder_partition_stamp(kg_builder *b, kg_tp tp, const kg_stamp *st);
+/* The record read at offset of a partition, NULL none. */
+const kg_stamp *partition_stamp(const kg_partition *p, int64_t offset);
 /* Find or create a group. */
 kg_bgroup *builder_group(kg_builder *b, int32_t group);
 /* True when some source already added this group. */

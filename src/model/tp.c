@@ -47,22 +47,19 @@ tp_sort_unique(kg_tp *v, int n)
 	return j + 1;
 }
 
-/* Membership by binary search. */
+/* Index of x in a sorted array of elements that each begin with a kg_tp (bsearch), -1 when absent. */
+int
+tp_find(const void *base, int n, size_t size, kg_tp x)
+{
+	const char *hit = n > 0 ? bsearch(&x, base, (size_t)n, size, tp_qcmp) : NULL;
+	return hit != NULL ? (int)((size_t)(hit - (const char *)base) / size) : -1;
+}
+
+/* Membership. */
 bool
 tp_contains(const kg_tp *v, int n, kg_tp x)
 {
-	int lo = 0, hi = n - 1;
-	while (lo <= hi) {
-		int mid = lo + (hi - lo) / 2;
-		int c = tp_cmp(&v[mid], &x);
-		if (c == 0)
-			return true;
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid - 1;
-	}
-	return false;
+	return tp_find(v, n, sizeof *v, x) >= 0;
 }
 
 /* Equality of sorted sets. */

@@ -30,6 +30,12 @@ typedef enum kg_revoke_class {
 int tp_cmp(const kg_tp *a, const kg_tp *b);
 /* Sort v and drop duplicates; returns the new length. */
 int tp_sort_unique(kg_tp *v, int n);
+/*
+ * Index of x in base, a sorted array of n elements of size bytes that
+ * each begin with a kg_tp (a set, a group's partitions), -1 when absent:
+ * the one search by partition.
+ */
+int tp_find(const void *base, int n, size_t size, kg_tp x);
 /* True when sorted set v holds x. */
 bool tp_contains(const kg_tp *v, int n, kg_tp x);
 /* True when the sorted sets are equal. */

@@ -36,7 +36,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/defaults.h"
 #include "model/tracker_annotate.h"
 #include "model/tracker_episode.h"
 #include "model/tracker_fold.h"
@@ -46,51 +45,20 @@
 #include "model/tracker_live.h"
 #include "model/tracker_progress.h"
 
-#define DEFAULT_ORPHAN_GRACE (30LL * 1000000)
+/* The model's own constants, which no option sets (a recording may carry others) */
+#define STORM_RATIO 0.5
+#define ORPHAN_GRACE_US (30LL * 1000000)
 
-/* Fill defaults. */
-void
-tracker_config_defaults(kg_tracker_config *cfg)
-{
-	memset(cfg, 0, sizeof *cfg);
-	cfg->window_us = KG_DEFAULT_HISTORY_US;
-	cfg->storm_window_us = KG_DEFAULT_STORM_WINDOW_US;
-	cfg->storm_episodes = KG_DEFAULT_STORM_REBALANCES_N;
-	cfg->storm_ratio = 0.5;
-	cfg->session_timeout_us = KG_DEFAULT_SESSION_TIMEOUT_US;
-	cfg->max_poll_us = KG_DEFAULT_MAX_POLL_US;
-	cfg->orphan_grace_us = DEFAULT_ORPHAN_GRACE;
-	cfg->lag_window_us = KG_DEFAULT_LAG_WINDOW_US;
-}
-
-/* Create a tracker. */
+/* Create a tracker with the settings it is handed. */
 kg_tracker *
 tracker_new(const kg_tracker_config *cfg)
 {
 	kg_tracker *t = xcalloc(1, sizeof *t);
-	tracker_config_defaults(&t->cfg);
-	if (cfg != NULL) {
-		if (cfg->window_us > 0)
-			t->cfg.window_us = cfg->window_us;
-		if (cfg->storm_window_us > 0)
-			t->cfg.storm_window_us = cfg->storm_window_us;
-		if (cfg->storm_episodes > 0)
-			t->cfg.storm_episodes = cfg->storm_episodes;
-		if (cfg->storm_ratio > 0)
-			t->cfg.storm_ratio = cfg->storm_ratio;
-		if (cfg->session_timeout_us > 0) {
-			t->cfg.session_timeout_us = cfg->session_timeout_us;
-			t->cfg.session_src = cfg->session_src;
-		}
-		if (cfg->max_poll_us > 0) {
-			t->cfg.max_poll_us = cfg->max_poll_us;
-			t->cfg.max_poll_src = cfg->max_poll_src;
-		}
-		if (cfg->orphan_grace_us > 0)
-			t->cfg.orphan_grace_us = cfg->orphan_grace_us;
-		if (cfg->lag_window_us != 0)
-			t->cfg.lag_window_us = cfg->lag_window_us;
-	}
+	t->cfg = *cfg;
+	if (t->cfg.storm_ratio <= 0)
+		t->cfg.storm_ratio = STORM_RATIO;
+	if (t->cfg.orphan_grace_us <= 0)
+		t->cfg.orphan_grace_us = ORPHAN_GRACE_US;
 	t->h = history_new(t->cfg.window_us);
 	t->eb = tk_epbook_new();
 	/* no progress state at all for a replay of a recording made before verdicts: it derives what its kgtop did */
@@ -109,6 +77,7 @@ tgroup_free(tgroup *g)
 	hmap_free(&g->by_id);
 	tk_epgroup_free(g->eps);
 	tk_polled_free(g->pl);
+	tk_records_free(g->rec);
 	tk_resume_free(g->res);
 	tk_kgroup_free(g->kg);
 	free(g->assignor);
@@ -321,6 +290,7 @@ tracker_apply(kg_tracker *t, kg_obsq *obs, kg_snapshot *snap, kg_evlist *out)
 				obs->v[i]->time_us = T; /* a clock ahead of ours: keep the order */
 			tk_apply_obs(t, obs->v[i]);
 		}
+		tk_flush_retimed(t);
 		obsq_clear(obs);
 	}
 	track_sources(t, snap);

@@ -36,23 +36,28 @@
 #include "model/obs.h"
 #include "model/snapshot.h"
 
+/*
+ * The tracker's settings, as the options (core/options.h: options_model())
+ * or a recording give them: the tracker reads what it is handed and has
+ * no defaults of its own but for the two constants no option sets.
+ */
 typedef struct kg_tracker_config {
-	int64_t window_us;           /* history kept; 0: one hour */
-	int64_t storm_window_us;     /* 0: five minutes */
-	int storm_episodes;          /* episodes within the storm window that make a storm; 0: 3 */
+	int64_t window_us;           /* history kept (--history) */
+	int64_t storm_window_us;     /* --storm-window */
+	int storm_episodes;          /* episodes within the storm window that make a storm (--storm-rebalances) */
 	double storm_ratio;          /* share of the window spent rebalancing that makes a storm; 0: 0.5 */
-	int64_t session_timeout_us;  /* 0: Kafka's default, 45 s */
+	int64_t session_timeout_us;  /* --session-timeout: Kafka's default unless the user set it */
 	kg_limit_src session_src;    /* CONFIG when the user set it */
-	int64_t max_poll_us;         /* 0: Kafka's default, 300 s */
+	int64_t max_poll_us;         /* --max-poll-interval, likewise */
 	kg_limit_src max_poll_src;
 	int64_t orphan_grace_us;     /* how long a Stable group may leave partitions unowned
 	                                before the episode closes with them orphaned; 0: 30 s */
-	int64_t lag_window_us;       /* progress verdicts' window (--lag-window); 0: five minutes; < 0: no verdicts (a recording older than them) */
+	int64_t lag_window_us;       /* progress verdicts' window (--lag-window); < 0: no verdicts (a recording older than them) */
 } kg_tracker_config;
 
 typedef struct kg_tracker kg_tracker;
 
-/* Create a tracker (cfg may be NULL for defaults). */
+/* Create a tracker with the settings cfg gives. */
 kg_tracker *tracker_new(const kg_tracker_config *cfg);
 /* Free the tracker and its history. */
 void tracker_free(kg_tracker *t);
@@ -64,7 +69,5 @@ kg_history *tracker_history(kg_tracker *t);
  * appended to out with one reference each, in time order.
  */
 void tracker_apply(kg_tracker *t, kg_obsq *obs, kg_snapshot *snap, kg_evlist *out);
-/* Fill a config with the defaults. */
-void tracker_config_defaults(kg_tracker_config *cfg);
 
 #endif

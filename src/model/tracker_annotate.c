@@ -22,6 +22,8 @@
 #include "model/tracker_live.h"
 
 #define STORM_MIN_OBSERVED (60LL * 1000000) /* a share of time rebalancing is judged after this long watched */
+#define STORM_EPISODES 256 /* the newest episodes of the window a storm looks at */
+#define STORM_RESTART 2    /* a member may leave and come back once (a restart) before its rebalances are churn */
 
 /* The assignment a member effectively consumes now. */
 static const kg_tp *
@@ -220,6 +222,8 @@ annotate_summary(kg_tracker *t, const tgroup *g, kg_group *G, int64_t T)
 			G->sum.last_unconsumed_min_us = closed->unconsumed_us.min;
 			G->sum.last_unconsumed_max_us = closed->unconsumed_us.max;
 			G->sum.last_lag_added = closed->lag_start >= 0 && closed->lag_end >= 0 ? closed->lag_end - closed->lag_start : 0;
+			G->sum.last_backlog_min = closed->backlog.min;
+			G->sum.last_backlog_max = closed->backlog.max;
 			G->sum.last_resumed_min_us = closed->nresumed > 0 ? closed->resumed_us.min : -1;
 			G->sum.last_resumed_max_us = closed->nresumed > 0 ? closed->resumed_us.max : -1;
 		}
@@ -291,7 +295,71 @@ tk_annotate_group(kg_tracker *t, kg_snapshot *s, tgroup *g, kg_group *G, int64_t
 	annotate_summary(t, g, G, T);
 }
 
-/* Decide storms for a group. */
+/* What the rebalances of a storm window say (storm_facts). */
+typedef struct storm_facts {
+	int count;         /* episodes started in the window */
+	int most;          /* the most any member (a lane) joined or left in them */
+	const char *who;   /* that member's client id */
+	int unexplained;   /* episodes no join or leave explains, and their rounds beyond two per member that did */
+	int churning;      /* episodes of a member beyond its restart, or unexplained */
+} storm_facts;
+
+/*
+ * The episodes started since `since`: how often each member (its lane:
+ * one consumer across member ids) joined or left in them, counted once per
+ * episode, and those no membership change explains, with the rounds an
+ * episode ran beyond two for each member that joined or left in it (it
+ * kept rebalancing without settling).  A member's first two (it left and
+ * came back: a restart; it joined: the group formed) are no churn; beyond
+ * them each is.
+ */
+static void
+storm_facts_of(kg_tracker *t, const tgroup *g, int64_t since, storm_facts *f)
+{
+	const kg_episode *ev[STORM_EPISODES];
+	int n = history_episodes_since(t->h, g->id, since, ev, STORM_EPISODES), nl = history_nlanes(t->h, g->id), i, k, j;
+	int *seen = xcalloc((size_t)(nl ? nl : 1), sizeof *seen), *last = xcalloc((size_t)(nl ? nl : 1), sizeof *last);
+	memset(f, 0, sizeof *f);
+	f->count = n;
+	for (i = 0; i < n; i++) {
+		bool cause = false, churn = false;
+		int ncause = 0, allowed;
+		for (k = 0; k < ev[i]->nmembers; k++) {
+			const kg_episode_member *em = &ev[i]->members[k];
+			j = em->lane;
+			if (!(em->joined || em->left) || j < 0 || j >= nl)
+				continue;
+			cause = true;
+			if (last[j] == i + 1)
+				continue; /* its other incarnation in this episode: once per episode */
+			last[j] = i + 1;
+			ncause++;
+			seen[j]++;
+			churn |= seen[j] > STORM_RESTART;
+			if (seen[j] > f->most) {
+				f->most = seen[j];
+				f->who = em->client_id;
+			}
+		}
+		/* rounds beyond two per member that came or went (a cooperative move takes two) did not settle */
+		allowed = 2 * (ncause > 0 ? ncause : 1);
+		f->unexplained += !cause + (ev[i]->rounds > allowed ? ev[i]->rounds - allowed : 0);
+		f->churning += churn || !cause || ev[i]->rounds > allowed;
+	}
+	free(seen);
+	free(last);
+}
+
+/*
+ * Decide storms for a group (the rule, kgtop(1) and DESIGN): the same
+ * member joining or leaving in storm_episodes (--storm-rebalances, 3)
+ * rebalances of the window (--storm-window, 5 min), or that many
+ * rebalances (or rounds of one) no membership change explains: faster
+ * than the group settles, or more than storm_ratio of
+ * the window spent rebalancing with two such rebalances in it.  A group
+ * forming (each member joins once) or restarted member by member (each
+ * leaves and comes back once) is no storm, however close its rebalances.
+ */
 void
 tk_eval_storm(kg_tracker *t, tgroup *g, int64_t T, kg_group *G)
 {
@@ -301,13 +369,11 @@ tk_eval_storm(kg_tracker *t, tgroup *g, int64_t T, kg_group *G)
 	int64_t observed = T - g->first_seen;
 	int64_t denom = observed < W ? observed : W;
 	double ratio = denom > 0 ? (double)reb / (double)denom : 0;
-	/*
-	 * Several rebalances in the window, or more time rebalancing than
-	 * consuming while the group cannot settle: at least two rebalances, or
-	 * one that keeps starting new rounds (members dropping out of it).
-	 */
-	bool storm = count >= t->cfg.storm_episodes ||
-		     ((count >= 2 || rounds >= 3) && observed >= STORM_MIN_OBSERVED && ratio > t->cfg.storm_ratio);
+	storm_facts f;
+	bool storm;
+	storm_facts_of(t, g, T - W, &f);
+	storm = f.most >= t->cfg.storm_episodes || f.unexplained >= t->cfg.storm_episodes ||
+		(f.churning >= 2 && observed >= STORM_MIN_OBSERVED && ratio > t->cfg.storm_ratio);
 	if (G != NULL)
 		G->sum.rebalancing_ratio = ratio;
 	if (storm != g->storm) {
@@ -315,9 +381,13 @@ tk_eval_storm(kg_tracker *t, tgroup *g, int64_t T, kg_group *G)
 		char w[32];
 		sbuf s = { 0 };
 		util_fmt_duration(w, sizeof w, W);
-		sbuf_addf(&s, "%d rebalance%s", count, count == 1 ? "" : "s");
-		if (rounds > count)
-			sbuf_addf(&s, " of %d rounds", rounds);
+		if (f.most >= t->cfg.storm_episodes && f.who != NULL)
+			sbuf_addf(&s, "%s joined or left in %d rebalances", f.who, f.most);
+		else if (f.unexplained >= t->cfg.storm_episodes)
+			sbuf_addf(&s, "%d rebalances no join or leave explains", f.unexplained);
+		else
+			sbuf_addf(&s, "%d rebalance%s, %d of members that keep coming and going", count, count == 1 ? "" : "s",
+				  f.churning);
 		sbuf_addf(&s, " in the last %s, %.0f%% of the time rebalancing", w, ratio * 100);
 		event_text(ev, sbuf_str(&s));
 		sbuf_free(&s);

@@ -165,6 +165,19 @@ tk_snap_member(const kg_group *G, const tmember *m)
 }
 
 
+/*
+ * The latest a stop of this evidence at time is proven by: a callback's or
+ * a log line's time; nothing for what polling shows (0): a generation it
+ * did not see may have given the partitions to a member that consumed
+ * them in between, so a stretch without a consumer is never proven from a
+ * description.
+ */
+int64_t
+tk_hi(int64_t time, kg_evidence evid)
+{
+	return evid == KG_EVID_EXACT ? time : 0;
+}
+
 /* The earliest a fact of this evidence at time can have happened: polled, the description before. */
 int64_t
 tk_lo(const tgroup *g, int64_t time, kg_evidence evid)

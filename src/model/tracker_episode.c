@@ -79,6 +79,11 @@ tk_epgroup_free(tk_epgroup *e)
 	free(e->unc);
 	free(e->unc_since);
 	free(e->unc_lo);
+	free(e->done);
+	free(e->gparts);
+	free(e->cons);
+	free(e->cons_lo);
+	free(e->cons_hi);
 	free(e->unc_seen);
 	free(e->trig_text);
 	free(e->moved);
@@ -247,18 +252,36 @@ tk_trigger_joined(tgroup *g, int64_t time, const char *who)
 	sbuf_free(&s);
 }
 
+/* A leave as a trigger: "left: WHO", "left: WHO (session timeout, inferred)" (polled), "left: WHO (graceful)". */
+void
+tk_leave_trigger(sbuf *s, const char *who, kg_reason reason, kg_evidence evid)
+{
+	if (reason == KG_REASON_LEFT || reason == KG_REASON_NONE)
+		sbuf_addf(s, "left: %s", who);
+	else if (evid != KG_EVID_EXACT && reason != KG_REASON_UNKNOWN)
+		sbuf_addf(s, "left: %s (%s, inferred)", who, reason_name(reason));
+	else
+		sbuf_addf(s, "left: %s (%s)", who, reason_name(reason));
+}
+
 /*
- * A reason for a leave already reported without one (polling saw the
- * member gone before the coordinator's log line said why): the episode it
- * triggered (open, or the last) and the trigger kept for the next one
- * learn it.
+ * A reason for a leave already reported without one, or with one polling
+ * inferred (polling saw the member gone before the coordinator's log line
+ * said why): the episode it triggered (open, or the last) and the trigger
+ * kept for the next one learn it.
  */
 void
-tk_trigger_amend(kg_tracker *t, tgroup *g, const char *who, kg_reason reason)
+tk_trigger_amend(kg_tracker *t, tgroup *g, const char *who, kg_reason was, kg_reason reason)
 {
-	char *old_trigger = xasprintf("left: %s (%s)", who, reason_name(KG_REASON_UNKNOWN));
-	char *new_trigger = xasprintf("left: %s (%s)", who, reason_name(reason));
+	sbuf o = { 0 }, nw = { 0 };
+	char *old_trigger, *new_trigger;
 	kg_episode *e = g->ep != NULL ? g->ep : history_episode(t->h, g->id, g->eps->last_ep);
+	tk_leave_trigger(&o, who, was != KG_REASON_NONE ? was : KG_REASON_UNKNOWN, KG_EVID_POLLED);
+	tk_leave_trigger(&nw, who, reason, KG_EVID_EXACT);
+	old_trigger = xstrdup(sbuf_str(&o));
+	new_trigger = xstrdup(sbuf_str(&nw));
+	sbuf_free(&o);
+	sbuf_free(&nw);
 	if (e != NULL && e->trigger_text != NULL && strcmp(e->trigger_text, old_trigger) == 0) {
 		free(e->trigger_text);
 		e->trigger_text = xstrdup(new_trigger);
@@ -294,92 +317,6 @@ tk_ep_member(kg_episode *e, const tmember *m)
 	return em;
 }
 
-/* Add a span (an unknown upper bound stays unknown). */
-static void
-span_add(kg_span *sum, int64_t min, int64_t max)
-{
-	sum->min += min > 0 ? min : 0;
-	sum->max = sum->max < 0 || max < 0 ? -1 : sum->max + max;
-}
-
-/* The time from [lo, since] to [lo_end, end]: at least lo_end - since, at most end - lo (unknown lo: no bound). */
-static void
-span_between(kg_span *sum, int64_t since, int64_t since_lo, int64_t end, int64_t end_lo)
-{
-	int64_t min = (end_lo > 0 ? end_lo : end) - since;
-	span_add(sum, min, since_lo > 0 ? end - since_lo : -1);
-}
-
-/* A member stops consuming at time (at the earliest lo). */
-void
-tk_member_stop(tmember *m, int64_t time, int64_t lo)
-{
-	if (m->eps->stop_since != 0)
-		return;
-	m->eps->stop_since = time;
-	m->eps->stop_since_lo = lo;
-}
-
-/* Index of a partition in a set of n, -1 when absent. */
-static int
-tp_index(const kg_tp *v, int n, kg_tp tp)
-{
-	int i;
-	for (i = 0; i < n; i++) {
-		if (v[i].topic == tp.topic && v[i].partition == tp.partition)
-			return i;
-	}
-	return -1;
-}
-
-/* Partitions lose their consuming owner at time (lo at the earliest), in the open episode. */
-void
-tk_parts_stop(tgroup *g, const kg_tp *v, int n, int64_t time, int64_t lo)
-{
-	int k;
-	if (g->ep == NULL)
-		return;
-	for (k = 0; k < n; k++) {
-		if (tp_index(g->eps->unc, g->eps->nunc, v[k]) >= 0)
-			continue; /* already without one: since the earlier time */
-		g->eps->unc = xreallocarray(g->eps->unc, (size_t)g->eps->nunc + 1, sizeof *g->eps->unc);
-		g->eps->unc_since = xreallocarray(g->eps->unc_since, (size_t)g->eps->nunc + 1, sizeof *g->eps->unc_since);
-		g->eps->unc_lo = xreallocarray(g->eps->unc_lo, (size_t)g->eps->nunc + 1, sizeof *g->eps->unc_lo);
-		g->eps->unc[g->eps->nunc] = v[k];
-		g->eps->unc_since[g->eps->nunc] = time;
-		g->eps->unc_lo[g->eps->nunc] = lo;
-		g->eps->nunc++;
-		if (tp_index(g->eps->unc_seen, g->eps->nunc_seen, v[k]) < 0) {
-			g->eps->unc_seen = xreallocarray(g->eps->unc_seen, (size_t)g->eps->nunc_seen + 1, sizeof *g->eps->unc_seen);
-			g->eps->unc_seen[g->eps->nunc_seen++] = v[k];
-		}
-	}
-}
-
-/* Partition i of the unconsumed list is consumed again at time: its time goes to the episode's cost. */
-static void
-part_resume_at(tgroup *g, int i, int64_t time, int64_t lo)
-{
-	span_between(&g->ep->unconsumed_us, g->eps->unc_since[i], g->eps->unc_lo[i], time, lo);
-	g->eps->nunc--;
-	g->eps->unc[i] = g->eps->unc[g->eps->nunc];
-	g->eps->unc_since[i] = g->eps->unc_since[g->eps->nunc];
-	g->eps->unc_lo[i] = g->eps->unc_lo[g->eps->nunc];
-}
-
-/* Partitions have a consuming owner again at time. */
-void
-tk_parts_resume(tgroup *g, const kg_tp *v, int n, int64_t time, int64_t lo)
-{
-	int k, i;
-	if (g->ep == NULL)
-		return;
-	for (k = 0; k < n; k++) {
-		if ((i = tp_index(g->eps->unc, g->eps->nunc, v[k])) >= 0)
-			part_resume_at(g, i, time, lo);
-	}
-}
-
 /* Remember who owned parts when the open episode began (to tell moves later). */
 static void
 ep_owned(tgroup *g, const kg_tp *parts, int n, int lane)
@@ -409,6 +346,7 @@ ep_start_members(kg_tracker *t, tgroup *g, int64_t time)
 	g->eps->ep_owner = NULL;
 	g->eps->nep_parts = 0;
 	g->eps->nunc = 0;
+	g->eps->ndone = 0;
 	g->eps->nunc_seen = 0;
 	for (i = 0; i < g->nm; i++) {
 		tmember *m = g->m[i];
@@ -435,13 +373,12 @@ ep_start_members(kg_tracker *t, tgroup *g, int64_t time)
 			 */
 			if (m->gone_time > 0 && time >= m->gone_time && time - m->gone_time <= TRIGGER_WINDOW &&
 			    m->gone_time >= g->eps->last_ep_end && m->gone_time >= g->eps->emptied_at && !tk_identity_back(t, g, m)) {
-				int64_t silent = tk_live_silent_since(m);
-				int64_t since = silent > 0 && silent < m->gone_time ? silent : m->gone_time;
 				em = tk_ep_member(g->ep, m);
 				em->left = true;
 				tk_set_tp(&em->before, &em->nbefore, m->gone_asg, m->ngone_asg);
 				ep_owned(g, m->gone_asg, m->ngone_asg, m->lane);
-				tk_parts_stop(g, m->gone_asg, m->ngone_asg, since, since < m->gone_time ? since : m->gone_lo);
+				/* not consumed since it stopped: proven by its leave, not before its last sign of life */
+				tk_parts_stop(g, m->gone_asg, m->ngone_asg, m->gone_hi, m->gone_lo);
 			}
 			continue;
 		}
@@ -450,15 +387,20 @@ ep_start_members(kg_tracker *t, tgroup *g, int64_t time)
 		tk_set_tp(&em->before, &em->nbefore, h, nh);
 		/* a member that joined just before (and after the last rebalance ended) is what this one is about */
 		em->joined = m->join_time > 0 && time - m->join_time <= TRIGGER_WINDOW && time >= m->join_time &&
-			     m->join_time >= g->eps->last_ep_end;
+			     m->join_time > g->eps->last_ep_end;
 		m->eps->revoked_round = 0;
 		m->eps->synced_round = 0;
 		m->eps->partial = false;
 		m->eps->partial_since = 0;
 		m->eps->stop_since = nh == 0 ? time : 0;
+		m->eps->stop_hi = nh == 0 ? time : 0;
 		m->eps->stop_since_lo = nh == 0 ? g->ep->start_lo_us : 0;
-		if (tk_live_silent_since(m) > 0 && nh > 0)
-			tk_parts_stop(g, h, nh, tk_live_silent_since(m), tk_live_silent_since(m)); /* held, not consumed */
+		if (tk_live_silent_since(m) > 0 && nh > 0) {
+			/* held, not consumed: since a trace said it stopped, else (silence inferred) not proven */
+			int64_t hi, lo;
+			tk_live_stop_bounds(m, time, KG_EVID_POLLED, KG_REASON_NONE, &hi, &lo);
+			tk_parts_stop(g, h, nh, hi == lo ? hi : 0, lo);
+		}
 		ep_owned(g, h, nh, m->lane);
 	}
 }
@@ -491,6 +433,8 @@ tk_ensure_episode(kg_tracker *t, tgroup *g, int64_t time, const char *why, kg_ev
 	e.lag_start = e.lag_peak = g->lag;
 	e.lag_end = -1;
 	e.resumed_us.min = e.resumed_us.max = -1;
+	e.backlog.min = 0;
+	e.backlog.max = -1;
 	e.evidence = evid;
 	/* a membership change explains it if it is recent and not older than the last episode's end */
 	if (g->eps->trig_text != NULL && time - g->eps->trig_time <= TRIGGER_WINDOW && time >= g->eps->trig_time - TRIGGER_WINDOW &&
@@ -626,33 +570,6 @@ tk_round_synced_at(kg_tracker *t, tgroup *g, int64_t time, bool exact)
 		tk_next_round(t, g, time, KG_EVID_EXACT);
 }
 
-/* A member that owned nothing since stop_since consumes again at time (lo at the earliest). */
-static void
-member_resume(tmember *m, kg_episode_member *em, int64_t time, int64_t lo)
-{
-	if (m->eps->stop_since > 0 && time >= m->eps->stop_since) {
-		/* polled, both ends may be one moment: its bounds still say how long it can have been */
-		em->stopped_us += time - m->eps->stop_since;
-		span_between(&em->stopped, m->eps->stop_since, m->eps->stop_since_lo, time, lo);
-	}
-	m->eps->stop_since = 0;
-	m->eps->stop_since_lo = 0;
-}
-
-/* Account stopped / partial time of a member up to time (lo at the earliest). */
-void
-tk_settle_member_time(tgroup *g, tmember *m, int64_t time, int64_t lo)
-{
-	kg_episode_member *em;
-	if (g->ep == NULL)
-		return;
-	em = tk_ep_member(g->ep, m);
-	member_resume(m, em, time, lo);
-	if (m->eps->partial_since > 0 && time > m->eps->partial_since)
-		em->partial_us += time - m->eps->partial_since;
-	m->eps->partial_since = 0;
-}
-
 /* Record a revoke: event, episode, member state. */
 void
 tk_revoke(kg_tracker *t, tgroup *g, tmember *m, int64_t time, const kg_tp *parts, int nparts,
@@ -690,9 +607,9 @@ tk_revoke(kg_tracker *t, tgroup *g, tmember *m, int64_t time, const kg_tp *parts
 	if (evid == KG_EVID_EXACT)
 		g->ep->evidence = KG_EVID_EXACT;
 	m->eps->revoked_round = g->ep->rounds;
-	tk_parts_stop(g, parts, nparts, time, tk_lo(g, time, evid));
+	tk_parts_stop(g, parts, nparts, tk_hi(time, evid), tk_lo(g, time, evid));
 	if (cls == KG_CLASS_FULL) {
-		tk_member_stop(m, time, tk_lo(g, time, evid));
+		tk_member_stop(m, time, tk_hi(time, evid), tk_lo(g, time, evid));
 		if (m->eps->partial_since > 0) {
 			em->partial_us += time - m->eps->partial_since;
 			m->eps->partial_since = 0;
@@ -722,7 +639,8 @@ tk_assign(kg_tracker *t, tgroup *g, tmember *m, int64_t time, const kg_tp *parts
 		tk_emit(t, g, ev);
 		tk_tp_union(&em->assigned, &em->nassigned, parts, nparts);
 		em->round_assigned = round;
-		member_resume(m, em, time, tk_lo(g, time, evid));
+		m->eps->held_since = time;
+		tk_member_resume(m, em, time, tk_lo(g, time, evid));
 		tk_parts_resume(g, parts, nparts, time, tk_lo(g, time, evid));
 	}
 	m->eps->synced = true;
@@ -803,34 +721,6 @@ rounds_at_least(const kg_episode *e)
 	return 1;
 }
 
-/*
- * The cost of a closing episode: members that were consuming when it
- * began, stayed, and stopped (their stopped time), and partitions without
- * a consuming owner (those still without one at the end count to it).
- */
-static void
-close_costs(tgroup *g, kg_episode *e, int64_t end, int64_t end_lo, int *members)
-{
-	int k;
-	*members = 0;
-	e->nstopped = 0;
-	e->stopped_us.min = e->stopped_us.max = 0;
-	for (k = 0; k < e->nmembers; k++) {
-		const kg_episode_member *em = &e->members[k];
-		if (em->nbefore == 0 || em->left)
-			continue;
-		(*members)++;
-		if (em->stopped_us > 0 || em->cls == KG_CLASS_FULL) {
-			e->nstopped++;
-			span_add(&e->stopped_us, em->stopped.min, em->stopped.max);
-		}
-	}
-	while (g->eps->nunc > 0)
-		part_resume_at(g, g->eps->nunc - 1, end, end_lo);
-	e->nunconsumed = g->eps->nunc_seen;
-	g->eps->nunc_seen = 0;
-}
-
 /* The words of an episode's end: its trigger, who stopped, what moved, what it cost. */
 static void
 close_text(const tgroup *g, const kg_episode *e, int members, const char *note, sbuf *txt)
@@ -893,9 +783,12 @@ tk_close_episode(kg_tracker *t, tgroup *g, int64_t end, int64_t end_lo, const ch
 	e->proto = g->proto != KG_PROTO_UNKNOWN ? g->proto : e->proto;
 	/* generations counted from every member's callbacks or a coordinator's own lines are exact; polling may miss one */
 	e->rounds_min = !(g->exact_group || g->eps->ep_stabilized || g->eps->ep_logonly || all_reported(g));
-	if (e->rounds_min && e->rounds < rounds_at_least(e))
+	/* rounds are the generations that completed: one begun and not synced (the group emptied, or went) is not */
+	if (g->eps->phase == PHASE_JOINING && e->rounds > 0)
+		e->rounds--;
+	else if (e->rounds_min && e->rounds < rounds_at_least(e))
 		e->rounds = rounds_at_least(e);
-	close_costs(g, e, end, end_lo, &members);
+	tk_close_costs(g, e, end, end_lo, &members);
 	close_text(g, e, members, note, &txt);
 	ev = event_new(KG_EV_REBALANCE_END, end, g->id);
 	ev->episode = e->id;
@@ -909,6 +802,7 @@ tk_close_episode(kg_tracker *t, tgroup *g, int64_t end, int64_t end_lo, const ch
 	ev->stopped_us = e->stopped_us;
 	ev->nunconsumed = e->nunconsumed;
 	ev->unconsumed_us = e->unconsumed_us;
+	ev->backlog = e->backlog;
 	ev->proto = e->proto;
 	ev->reason = e->trigger;
 	if (e->lag_start >= 0 && e->lag_end >= 0)
@@ -918,6 +812,7 @@ tk_close_episode(kg_tracker *t, tgroup *g, int64_t end, int64_t end_lo, const ch
 	tk_emit(t, g, ev);
 	g->eps->last_ep = e->id;
 	g->eps->last_ep_end = end;
+	g->eps->closed_at = end;
 	g->ep = NULL;
 	g->eps->phase = PHASE_SYNCED;
 	g->eps->next_pending = false;
@@ -966,6 +861,67 @@ tk_group_emptied(kg_tracker *t, tgroup *g, int64_t T)
 		tk_close_episode(t, g, T, g->poll_lo, "the group is empty");
 }
 
+/*
+ * A rebalance that ended before kgtop watched the group, told by the
+ * coordinator's records read from the topic's history: stored closed,
+ * its start and end events at their own times (so counts and storms
+ * include it).  Its start is only bounded: after start_lo (the generation
+ * before's sync, 0 unknown), by start (its join phase's end).
+ */
+kg_episode *
+tk_past_episode(kg_tracker *t, tgroup *g, const kg_past *p)
+{
+	kg_episode e, *stored;
+	kg_event *ev;
+	memset(&e, 0, sizeof e);
+	e.id = ++t->eb->next_episode;
+	e.number = ++g->eps->episodes_seen;
+	e.group = g->id;
+	e.start_us = p->start;
+	e.start_lo_us = p->start_lo > 0 && p->start_lo <= p->start ? p->start_lo : 0;
+	e.end_us = e.end_lo_us = p->end;
+	e.rounds = 1;
+	e.rounds_min = p->rounds_min;
+	e.gen_start = p->gen_start;
+	e.gen_end = p->gen_end;
+	e.proto = p->proto;
+	e.trigger = KG_REASON_UNKNOWN;
+	e.trigger_text = xasprintf("before kgtop watched: the coordinator's record of generation %d", (int)p->gen_end);
+	e.members_before = -1;
+	e.members_after = p->members_after;
+	e.lag_start = e.lag_end = e.lag_peak = -1;
+	e.resumed_us.min = e.resumed_us.max = -1;
+	e.evidence = KG_EVID_EXACT;
+	stored = history_add_episode(t->h, &e);
+	episode_clear(&e);
+	ev = event_new(KG_EV_REBALANCE_START, stored->start_us, g->id);
+	ev->episode = stored->id;
+	ev->evidence = KG_EVID_POLLED; /* its start is a bound */
+	ev->round = 1;
+	ev->proto = stored->proto;
+	ev->generation = p->gen_start;
+	ev->reason = KG_REASON_UNKNOWN;
+	event_text(ev, stored->trigger_text);
+	tk_emit(t, g, ev);
+	ev = event_new(KG_EV_REBALANCE_END, stored->end_us, g->id);
+	ev->episode = stored->id;
+	ev->evidence = KG_EVID_EXACT;
+	ev->round = stored->rounds;
+	ev->rounds_min = stored->rounds_min;
+	ev->generation = p->gen_end;
+	ev->duration_us = stored->end_us - stored->start_us;
+	ev->duration = episode_duration(stored, stored->end_us);
+	ev->proto = stored->proto;
+	ev->reason = KG_REASON_UNKNOWN;
+	event_text(ev, p->members_after == 0 ? "before kgtop watched; the group emptied" : "before kgtop watched");
+	tk_emit(t, g, ev);
+	if (stored->end_us >= g->eps->last_ep_end) {
+		g->eps->last_ep = stored->id;
+		g->eps->last_ep_end = stored->end_us;
+	}
+	return stored;
+}
+
 /* The id of the group's last closed episode, 0 none. */
 int64_t
 tk_ep_last(const tgroup *g)
@@ -994,4 +950,11 @@ bool
 tk_ep_partial(const tmember *m)
 {
 	return m->eps->partial;
+}
+
+/* When m got what it holds (the last assignment it was given), 0 unknown. */
+int64_t
+tk_ep_held_since(const tmember *m)
+{
+	return m->eps->held_since;
 }

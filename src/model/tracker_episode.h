@@ -38,9 +38,17 @@ struct tk_epmember {
 	bool join_answered;    /* and its assignment came */
 	bool partial;          /* revoked part of its assignment in this episode */
 	int64_t stop_since;    /* owns nothing since, 0 when it owns something */
+	int64_t stop_hi;       /* proven to own nothing by then (its stop is not later), 0 not proven */
 	int64_t stop_since_lo; /* at the earliest (polled: the refresh before), 0 unknown */
+	int64_t held_since;    /* when it got what it holds (the last assignment it was given), 0 unknown */
 	int64_t partial_since;
 };
+
+/* A partition's stretch without a consuming owner: began within [lo, hi] (hi 0 not proven, lo 0 not known), ended within [end_lo, end]. */
+typedef struct tk_uncdone {
+	kg_tp tp;
+	int64_t hi, lo, end, end_lo;
+} tk_uncdone;
 
 /* A group's episodes and rounds (g->eps); the open episode itself is g->ep. */
 struct tk_epgroup {
@@ -61,11 +69,28 @@ struct tk_epgroup {
 	int episodes_seen;            /* episodes opened since kgtop started (their numbers) */
 	int64_t last_ep;              /* id of the last closed episode */
 	int64_t last_ep_end;          /* and its end */
-	/* partitions without a consuming owner in the open episode, since when (and at the earliest) */
+	int64_t closed_at;            /* when it was closed (polling: the refresh that saw it over), 0 unknown */
+	/* late exact evidence of the last closed episode (the fold's: tracker_obs.c, tracker_records.c) */
+	int64_t late_ep;              /* the episode the late lines counted rounds of, */
+	int late_rounds;              /* how many, */
+	int32_t late_gen;             /* and the last generation counted */
+	bool late_open;               /* a late round began and its sync is not read yet */
+	int64_t retime_ep;            /* an episode retimed this tick, its event not told yet (0 none) */
+	int64_t retime_at;
+	/* partitions without a consuming owner in the open episode, since when: proven by unc_since (0 not
+	 * proven), not before unc_lo (0 not known) */
 	kg_tp *unc;
 	int64_t *unc_since;
 	int64_t *unc_lo;
 	int nunc;
+	tk_uncdone *done;             /* each such stretch once it ended, of the open (or last closed) episode */
+	int ndone, cdone;
+	kg_tp *gparts;                /* the group's partitions, as its last description named them */
+	int ngparts;
+	kg_tp *cons;                  /* partitions seen consumed (a commit moved them), */
+	int64_t *cons_lo;             /* after when at the latest before the open episode (the observation before the move) */
+	int64_t *cons_hi;             /* and the last time a move was seen (the observation of it) */
+	int ncons;
 	kg_tp *unc_seen;              /* every partition that went unconsumed in the open episode */
 	int nunc_seen;
 	/* the last membership change, to explain the next rebalance */
@@ -99,8 +124,10 @@ char *tk_short_trigger(kg_reason r, const char *text);
 void tk_set_trigger(tgroup *g, int64_t time, kg_reason reason, const char *text);
 /* A member joined: name it in the trigger, or add it to the joiners just named. */
 void tk_trigger_joined(tgroup *g, int64_t time, const char *who);
-/* A leave told without a reason ("left: WHO (unknown)") learnt it: the trigger that names it says it. */
-void tk_trigger_amend(kg_tracker *t, tgroup *g, const char *who, kg_reason reason);
+/* A leave as a trigger's words: "left: WHO", "left: WHO (session timeout, inferred)" (polled), "left: WHO (graceful)". */
+void tk_leave_trigger(sbuf *s, const char *who, kg_reason reason, kg_evidence evid);
+/* A leave told without a reason, or an inferred one (was), learnt it: the trigger that names it says it. */
+void tk_trigger_amend(kg_tracker *t, tgroup *g, const char *who, kg_reason was, kg_reason reason);
 
 /* Opening, rounds */
 /* The episode record of a member, created on demand. */
@@ -127,12 +154,22 @@ void tk_assign(kg_tracker *t, tgroup *g, tmember *m, int64_t time, const kg_tp *
 	       kg_evidence evid, int round);
 /* Account stopped / partial time of a member up to time (lo at the earliest). */
 void tk_settle_member_time(tgroup *g, tmember *m, int64_t time, int64_t lo);
-/* A member stops consuming at time (at the earliest lo): its stopped time starts. */
-void tk_member_stop(tmember *m, int64_t time, int64_t lo);
-/* Partitions lose their consuming owner at time (lo at the earliest), in the open episode. */
-void tk_parts_stop(tgroup *g, const kg_tp *v, int n, int64_t time, int64_t lo);
+/* A member stops consuming at time (its best estimate), proven by hi (0 not proven), not before lo (0 not known). */
+void tk_member_stop(tmember *m, int64_t time, int64_t hi, int64_t lo);
+/* Partitions lose their consuming owner, proven by hi (0 not proven), not before lo (0 not known), in the open episode. */
+void tk_parts_stop(tgroup *g, const kg_tp *v, int n, int64_t hi, int64_t lo);
+/* A partition's committed offset moved within (lo, hi]: a stretch without a consuming owner proven from before is not (it was consumed then). */
+void tk_ep_part_moved(tgroup *g, kg_tp tp, int64_t lo, int64_t hi);
+/* The group's partitions, as a description names them (for what an episode polling saw may have cost). */
+void tk_ep_group_parts(tgroup *g, const kg_group *G);
+
+/* Within the part (tracker_episode_cost.c for tracker_episode.c) */
 /* Partitions have a consuming owner again at time. */
 void tk_parts_resume(tgroup *g, const kg_tp *v, int n, int64_t time, int64_t lo);
+/* A member that owned nothing consumes again at time (lo at the earliest): its stopped time goes to its record. */
+void tk_member_resume(tmember *m, kg_episode_member *em, int64_t time, int64_t lo);
+/* A closing episode's cost: its members' stopped time, its partitions' stretches (those open end now), polling's most. */
+void tk_close_costs(tgroup *g, kg_episode *e, int64_t end, int64_t end_lo, int *members);
 
 /* Closing */
 /* Close the open episode at end (end_lo at the earliest: the refresh before when polling saw it end). */
@@ -144,7 +181,22 @@ void tk_close_logonly(kg_tracker *t, int64_t time);
 /* A description said the group is empty: its open episode ends, the leaves that emptied it explain nothing later. */
 void tk_group_emptied(kg_tracker *t, tgroup *g, int64_t T);
 
+/* A rebalance that ended before kgtop watched (the coordinator's records of its history). */
+typedef struct kg_past {
+	int64_t start_lo;   /* it began after this (the generation before's sync), 0 unknown */
+	int64_t start;      /* and by this (its join phase's end) */
+	int64_t end;        /* its generation's sync */
+	int32_t gen_start, gen_end;
+	kg_proto proto;
+	int members_after;
+	bool rounds_min;    /* a generation between may be missing (compacted) */
+} kg_past;
+/* Store a rebalance that ended before kgtop watched the group, closed, with its start and end events; returns it. */
+kg_episode *tk_past_episode(kg_tracker *t, tgroup *g, const kg_past *p);
+
 /* What others may ask */
+/* Partitions owned when the open episode began that nobody owns in G (not counted as orphaned there): between rounds. */
+int tk_ep_unowned(const tgroup *g, const kg_group *G);
 /* The id of the group's last closed episode, 0 none. */
 int64_t tk_ep_last(const tgroup *g);
 /* The partitions the last closed episode gave a new owner (*from: the lane they came from, -1 none); their number. */
@@ -153,5 +205,9 @@ int tk_ep_moved(const tgroup *g, const kg_tp **moved, const int **from);
 bool tk_ep_rounds_min(const tgroup *g);
 /* True when m revoked part of its assignment in the open episode. */
 bool tk_ep_partial(const tmember *m);
+/* When m got what it holds (the last assignment it was given), 0 unknown. */
+int64_t tk_ep_held_since(const tmember *m);
+/* The stretches without a consuming owner of the last closed episode (until the next opens); their number. */
+int tk_ep_unconsumed(const tgroup *g, const tk_uncdone **v);
 
 #endif

@@ -10,13 +10,17 @@
  *                 tracker_obs.c    one handler per observation kind
  *                 tracker_poll.c   the polled picture of a group against
  *                                  what was known
+ *                 tracker_records.c the coordinator's own records
+ *                                  (__consumer_offsets): generations,
+ *                                  static restarts, KIP-848 epochs
  *   the parts     tracker_lanes.c  members and lanes: lookups, joins,
  *                                  leaves, a lane per consumer
  *                 tracker_kip.c    KIP-848 consumer groups: epochs,
  *                                  members' epochs and targets, the
  *                                  consumer protocol's episodes
  *                 tracker_episode.c  episodes and rounds: triggers, rounds,
- *                                  revokes and assignments, costs, moves
+ *                                  revokes and assignments, moves (what
+ *                                  they cost: tracker_episode_cost.c)
  *                 tracker_progress.c progress: verdict events, frozen
  *                                  commits, how long moved partitions waited
  *                 tracker_annotate.c the snapshot's annotations, history
@@ -31,7 +35,7 @@
  * calls none.  No part calls the fold, and parts on one floor (lanes, kip,
  * progress, annotate) do not call each other:
  *
- *      fold:  tracker.c -> tracker_obs.c, tracker_poll.c
+ *      fold:  tracker.c -> tracker_obs.c, tracker_poll.c, tracker_records.c
  *      lanes   kip   progress   annotate
  *          episodes
  *          liveness
@@ -64,6 +68,8 @@ typedef struct tk_polled tk_polled;       /* what the polled picture keeps of a 
 typedef struct tk_kgroup tk_kgroup;       /* a consumer group's epochs (tracker_kip.c) */
 typedef struct tk_kmember tk_kmember;     /* a KIP-848 member's epoch, state, type, target (tracker_kip.c) */
 
+typedef struct tk_records tk_records;     /* what the coordinator's records told of a group (tracker_records.c) */
+
 #define KG_STEP_EPOCH_UNKNOWN (-2) /* tgroup.step_epoch of a polled KIP-848 step: no epoch, not the group's either */
 
 /* One member id as the tracker saw it. */
@@ -78,13 +84,15 @@ typedef struct tmember {
 	bool announced;      /* a joined event was emitted (or it was there at start) */
 	bool left_reported;  /* a left event was emitted */
 	bool left_exact;     /* a trace said it left: an older description cannot bring it back */
+	bool leave_inferred; /* its leave_reason polling inferred (a removal after a silence): a trace's amends it */
 	bool static_back;    /* a static instance back under a new member id: its next assignment is its old one */
 	bool client_guessed; /* client_id read from its member id (a coordinator's log names members by id alone) */
 	int64_t join_time;   /* when its joined event was emitted, 0 never */
 	int64_t join_sent_at; /* when it sent its last JoinGroup (a trace said), 0 never */
 	int64_t revived_at;  /* seen back under its old id (the mock reuses ids), 0 never */
 	int64_t gone_time;   /* when it left, 0 never */
-	int64_t gone_lo;     /* at the earliest (polled: the description before), 0 unknown */
+	int64_t gone_lo;     /* its partitions not consumed since, at the earliest (its last sign of life), 0 unknown */
+	int64_t gone_hi;     /* and proven not consumed by then (its leave, or a trace's crash), 0 not proven */
 	kg_tp *gone_asg;     /* what it held when it left */
 	int ngone_asg;
 	kg_tp *asg;          /* current assignment as best known */
@@ -130,6 +138,7 @@ typedef struct tgroup {
 	tk_kgroup *kg;       /* KIP-848: its epochs (tracker_kip.c) */
 	int32_t step_epoch;  /* KIP-848: the member epoch of the step being recorded (its events carry it), -1 none
 	                        (the group's generation), KG_STEP_EPOCH_UNKNOWN: a step whose epoch no source gave */
+	tk_records *rec;     /* what its coordinator's records told (tracker_records.c), NULL before the first */
 } tgroup;
 
 struct kg_tracker {
@@ -178,6 +187,8 @@ bool tk_same_identity(kg_tracker *t, tgroup *g, int lane, const tmember *m);
 bool tk_identity_back(kg_tracker *t, tgroup *g, const tmember *m);
 /* The snapshot's entry of a member, NULL when absent (or its id is another client's now). */
 const kg_member *tk_snap_member(const kg_group *G, const tmember *m);
+/* The latest a stop of this evidence at time is proven by: an exact fact's time; 0 for a polled one (not proven). */
+int64_t tk_hi(int64_t time, kg_evidence evid);
 /* The earliest a fact of this evidence at time can have happened (exact: time; polled: the refresh before). */
 int64_t tk_lo(const tgroup *g, int64_t time, kg_evidence evid);
 

@@ -31,7 +31,7 @@ struct tk_kmember {
 	kg_epoch epoch;
 	int32_t prev_epoch;
 	uint8_t mstate, mstate_src, mtype;
-	kg_tp *target;      /* from a record (KG_OBS_TARGET) */
+	kg_tp *target;      /* from a record (KG_OBS_TARGET_MEMBER) */
 	int ntarget;        /* -1 none */
 	int64_t target_us;
 	uint8_t target_src;
@@ -125,8 +125,8 @@ set_tp(kg_tp **dst, int *dn, const kg_tp *v, int n)
 void
 tk_kip_facts(tgroup *g, tmember *m, const kg_obs *o)
 {
-	bool kip_kind = o->kind == KG_OBS_EPOCH || o->kind == KG_OBS_TARGET_EPOCH || o->kind == KG_OBS_TARGET ||
-			o->kind == KG_OBS_MEMBER_EPOCH;
+	bool kip_kind = o->kind == KG_OBS_EPOCH || o->kind == KG_OBS_GROUP_EPOCH || o->kind == KG_OBS_TARGET_EPOCH ||
+			o->kind == KG_OBS_TARGET_MEMBER || o->kind == KG_OBS_MEMBER_EPOCH;
 	if (o->gtype != KG_GTYPE_UNKNOWN)
 		g->kg->gtype = o->gtype;
 	/* an epoch of a group not said otherwise is a consumer group's (share and streams groups have epochs too) */
@@ -318,11 +318,30 @@ kip_step(kg_tracker *t, tgroup *g, tmember *m, int64_t time, const kg_tp *now, i
 	return nr > 0 || na > 0;
 }
 
+/* A member's state as an observation says it: mstate, else a record's raw member_state (0 stable, 1, 2). */
+static kg_mstate
+obs_mstate(const kg_obs *o)
+{
+	if (o->mstate != KG_MSTATE_UNKNOWN)
+		return (kg_mstate)o->mstate;
+	switch (o->member_state) {
+	case 0:
+		return KG_MSTATE_STABLE;
+	case 1:
+		return KG_MSTATE_UNREVOKED;
+	case 2:
+		return KG_MSTATE_UNRELEASED;
+	default:
+		return KG_MSTATE_UNKNOWN;
+	}
+}
+
 /* A member's current assignment at its epoch: its step towards its target, maybe the episode's end. */
 void
 tk_kip_member_epoch(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 {
 	tk_kmember *k;
+	kg_mstate ms = obs_mstate(o);
 	if (m == NULL)
 		return;
 	k = m->km;
@@ -330,8 +349,8 @@ tk_kip_member_epoch(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 		return; /* older than what a record said already */
 	epoch_set(&k->epoch, o);
 	k->prev_epoch = o->prev_epoch;
-	k->mstate = o->mstate;
-	k->mstate_src = (uint8_t)(o->mstate != KG_MSTATE_UNKNOWN ? fact_src_of(o) : KG_FACT_NONE);
+	k->mstate = (uint8_t)ms;
+	k->mstate_src = (uint8_t)(ms != KG_MSTATE_UNKNOWN ? fact_src_of(o) : KG_FACT_NONE);
 	set_tp(&k->cur, &k->ncur, o->parts, o->nparts);
 	set_tp(&k->pending, &k->npending, o->pending, o->npending);
 	k->cur_us = o->time_us;

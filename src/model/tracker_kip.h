@@ -44,7 +44,7 @@ void tk_kip_facts(tgroup *g, tmember *m, const kg_obs *o);
 void tk_kip_group_epoch(kg_tracker *t, tgroup *g, const kg_obs *o);
 /* A target assignment was computed for an epoch (KG_OBS_TARGET_EPOCH). */
 void tk_kip_target_epoch(kg_tracker *t, tgroup *g, const kg_obs *o);
-/* A member's target assignment (KG_OBS_TARGET). */
+/* A member's target assignment (KG_OBS_TARGET_MEMBER). */
 void tk_kip_target(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o);
 /* A member's current assignment at its epoch (KG_OBS_MEMBER_EPOCH): its step, maybe the episode's end. */
 void tk_kip_member_epoch(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o);

@@ -226,7 +226,7 @@ tk_member_gone(kg_tracker *t, tgroup *g, tmember *m, int64_t now)
 	h = tk_held(m, &nh);
 	tk_set_tp(&m->gone_asg, &m->ngone_asg, h, nh);
 	m->gone_time = now;
-	m->gone_lo = now;
+	m->gone_lo = m->gone_hi = now;
 	m->present = false;
 	m->away_since = 0;
 	if (l != NULL && l->member_id != NULL && strcmp(l->member_id, m->member_id) == 0) {
@@ -270,16 +270,19 @@ amend_leave(kg_tracker *t, tgroup *g, tmember *m, int64_t time, kg_reason reason
 {
 	kg_lane *l;
 	kg_event *ev;
-	if (reason == KG_REASON_NONE || reason == KG_REASON_UNKNOWN ||
-	    (m->leave_reason != KG_REASON_NONE && m->leave_reason != KG_REASON_UNKNOWN))
+	kg_reason was = m->leave_reason;
+	/* only a trace's reason amends one polling gave: none, LEFT, or one inferred from a silence */
+	if (reason == KG_REASON_NONE || reason == KG_REASON_UNKNOWN || reason == KG_REASON_LEFT || reason == KG_REASON_TIMEOUT ||
+	    (was != KG_REASON_NONE && was != KG_REASON_UNKNOWN && was != KG_REASON_LEFT && !m->leave_inferred))
 		return;
 	m->leave_reason = reason;
+	m->leave_inferred = false;
 	if (text != NULL)
 		tk_set_str(&m->leave_text, text);
 	l = history_lane(t->h, g->id, m->lane);
 	if (l != NULL && !l->present)
 		tk_lane_set_leave(l, reason, m->leave_text);
-	tk_trigger_amend(t, g, member_name(m), reason);
+	tk_trigger_amend(t, g, member_name(m), was, reason);
 	ev = tk_member_event(KG_EV_MEMBER_LEFT, time, g, m);
 	ev->reason = reason;
 	ev->evidence = KG_EVID_EXACT;
@@ -296,6 +299,7 @@ tk_announce_leave(kg_tracker *t, tgroup *g, tmember *m, int64_t time, kg_reason 
 	sbuf s = { 0 };
 	const kg_tp *h;
 	int nh;
+	int64_t hi, lo;
 	if (m->left_reported) {
 		amend_leave(t, g, m, time, reason, text);
 		return;
@@ -303,6 +307,7 @@ tk_announce_leave(kg_tracker *t, tgroup *g, tmember *m, int64_t time, kg_reason 
 	m->left_reported = true;
 	if (reason != KG_REASON_NONE)
 		m->leave_reason = reason;
+	m->leave_inferred = evid != KG_EVID_EXACT && reason != KG_REASON_LEFT && reason != KG_REASON_UNKNOWN;
 	if (text != NULL)
 		tk_set_str(&m->leave_text, text);
 	ev = tk_member_event(KG_EV_MEMBER_LEFT, time, g, m);
@@ -313,18 +318,18 @@ tk_announce_leave(kg_tracker *t, tgroup *g, tmember *m, int64_t time, kg_reason 
 	ev->parts = tp_dup(h, nh);
 	ev->nparts = ev->parts ? nh : 0;
 	tk_emit(t, g, ev);
-	sbuf_addf(&s, "left: %s (%s)", member_name(m), reason_name(ev->reason));
+	tk_leave_trigger(&s, member_name(m), ev->reason, evid);
 	tk_set_trigger(g, time, ev->reason, sbuf_str(&s));
 	sbuf_free(&s);
+	/* its partitions had no consumer since it stopped: proven by its leave, not before its last sign of life */
+	tk_live_stop_bounds(m, time, evid, ev->reason, &hi, &lo);
 	if (g->ep != NULL) {
-		/* its partitions have no consumer from now, or from when it fell silent */
-		int64_t silent = tk_live_silent_since(m);
-		int64_t since = silent > 0 && silent < time ? silent : time;
 		tk_ep_member(g->ep, m)->left = true;
-		tk_parts_stop(g, h, nh, since, since < time ? since : tk_lo(g, time, evid));
+		tk_parts_stop(g, h, nh, hi, lo);
 	}
 	tk_settle_member_time(g, m, time, tk_lo(g, time, evid));
 	tk_member_gone(t, g, m, time);
-	m->gone_lo = tk_lo(g, time, evid);
+	m->gone_hi = hi;
+	m->gone_lo = lo;
 	m->left_exact = evid == KG_EVID_EXACT;
 }

@@ -15,7 +15,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
+#include "model/defaults.h"
 #include "model/tracker_int.h"
 #include "model/tracker_live.h"
 
@@ -24,6 +26,9 @@
 /* A member's liveness. */
 struct tk_live {
 	int64_t silent_since; /* not consuming since (SILENT status), 0 when it is */
+	int64_t life_lo;      /* the latest moment it is known to have been consuming (a stop is not before), 0 unknown */
+	int64_t committed_lo; /* the latest moment a commit of its own shows it consuming (leave reasons), 0 unknown */
+	bool silent_exact;    /* a trace said when it stopped (silent_since is the time), not an inference */
 	int silent_kind;      /* SILENT_* */
 	char *silent_why;
 	int64_t silent_hb;    /* the last heartbeat after which it was said silent (once each) */
@@ -76,6 +81,36 @@ tk_live_silent_since(const tmember *m)
 	return m->live->silent_since;
 }
 
+/* Evidence that m was consuming (alive, in a generation, committing) at t: its stops are not before. */
+void
+tk_live_life(tmember *m, int64_t t)
+{
+	if (t > m->live->life_lo)
+		m->live->life_lo = t;
+}
+
+/*
+ * When m's partitions stopped being consumed, m gone at time (evid, why):
+ * within [*lo, *hi] (*hi 0: not proven by any moment before time, *lo 0:
+ * not known how early).  A trace's word of a crash or stall, or of a
+ * LeaveGroup, says when; polling only knows it was gone by time and alive
+ * at its last sign of life: a member that crashed with nothing to commit
+ * gives none, however long before its removal it died.
+ */
+void
+tk_live_stop_bounds(const tmember *m, int64_t time, kg_evidence evid, kg_reason why, int64_t *hi, int64_t *lo)
+{
+	const tk_live *v = m->live;
+	if (v->silent_since > 0 && v->silent_since <= time && v->silent_exact) {
+		*hi = *lo = v->silent_since;
+	} else if (evid == KG_EVID_EXACT && why == KG_REASON_GRACEFUL) {
+		*hi = *lo = time; /* its revoke, then LeaveGroup */
+	} else {
+		*hi = evid == KG_EVID_EXACT ? time : 0; /* polled: a generation not seen may have handed them on */
+		*lo = KG_MIN(v->life_lo, time);
+	}
+}
+
 /* The limits a trace told of the member (KG_OBS_* with session.timeout.ms, max.poll.interval.ms). */
 void
 tk_live_limits(tmember *m, const kg_obs *o)
@@ -92,6 +127,62 @@ tk_live_session_us(const kg_tracker *t, const tgroup *g, const tmember *m)
 {
 	return m->live->session_us > 0 ? m->live->session_us
 	       : g->session_us > 0 ? g->session_us : t->cfg.session_timeout_us;
+}
+
+/* A commit moved on a partition m held since before lo: m was consuming after lo (its leave reason's evidence). */
+void
+tk_live_committed(tmember *m, int64_t lo)
+{
+	if (lo > m->live->committed_lo)
+		m->live->committed_lo = lo;
+}
+
+/* The shortest a limit can be: told (a trace, the config) as it is, else KG_TIMEOUT_MIN_US. */
+static int64_t
+limit_lo(int64_t member_us, int64_t group_us, int64_t cfg_us, kg_limit_src cfg_src)
+{
+	if (member_us > 0)
+		return member_us;
+	if (group_us > 0)
+		return group_us;
+	return cfg_src != KG_LIMIT_DEFAULT && cfg_us > 0 ? cfg_us : KG_TIMEOUT_MIN_US;
+}
+
+/*
+ * Why a member a description no longer has left, as polling can tell.  A
+ * timeout needs that long without the member: gone sooner after its last
+ * own commit (tk_live_committed) than the shortest either timeout can be
+ * (limit_lo), it left (LEFT).  After a silence: a trace's stall is
+ * max.poll.interval.ms, its crash or missing heartbeats the session
+ * timeout; frozen commits tell neither (a crash and a stuck poll loop look
+ * alike), so the timeout the limits allow, both: TIMEOUT; all inferred.
+ * No silence, a timeout possible: UNKNOWN.  text says what shows it.
+ */
+kg_reason
+tk_live_gone_reason(const kg_tracker *t, const tgroup *g, const tmember *m, int64_t time, char *text, size_t n)
+{
+	const tk_live *v = m->live;
+	int64_t quiet = v->committed_lo > 0 && v->committed_lo <= time ? time - v->committed_lo : -1;
+	bool session = quiet < 0 || quiet >= limit_lo(v->session_us, g->session_us, t->cfg.session_timeout_us, t->cfg.session_src);
+	bool poll = quiet < 0 || quiet >= limit_lo(v->max_poll_us, g->max_poll_us, t->cfg.max_poll_us, t->cfg.max_poll_src);
+	char when[16];
+	time_t tt;
+	struct tm tm;
+	text[0] = '\0';
+	if (!session && !poll)
+		return KG_REASON_LEFT;
+	if (v->silent_since <= 0 || v->silent_since > time)
+		return KG_REASON_UNKNOWN;
+	tt = (time_t)(v->silent_since / 1000000);
+	localtime_r(&tt, &tm);
+	strftime(when, sizeof when, "%H:%M:%S", &tm);
+	snprintf(text, n, "silent since %s%s%s, then removed", when, v->silent_why != NULL ? ": " : "",
+		 v->silent_why != NULL ? v->silent_why : "");
+	if (v->silent_kind == SILENT_STALL)
+		return KG_REASON_MAX_POLL;
+	if (v->silent_kind == SILENT_CRASH || v->silent_kind == SILENT_HEARTBEAT)
+		return KG_REASON_SESSION_TIMEOUT;
+	return session && poll ? KG_REASON_TIMEOUT : session ? KG_REASON_SESSION_TIMEOUT : KG_REASON_MAX_POLL;
 }
 
 /* A heartbeat answered (KG_OBS_HEARTBEAT): the interval as it runs. */
@@ -165,6 +256,7 @@ tk_member_silent(kg_tracker *t, tgroup *g, tmember *m, int64_t since, int kind, 
 	if (!m->present || (v->silent_since > 0 && v->silent_since <= since))
 		return false;
 	v->silent_since = since;
+	v->silent_exact = evid == KG_EVID_EXACT;
 	v->silent_kind = kind;
 	tk_set_str(&v->silent_why, why);
 	h = tk_held(m, &nh);
@@ -183,6 +275,8 @@ tk_member_alive(tmember *m, int64_t time, int life)
 {
 	tk_live *v = m->live;
 	bool ends;
+	if (life == LIFE_POLL || life == LIFE_CALLBACK)
+		tk_live_life(m, time); /* it polled: it consumed then (heartbeats go on in a stalled member's own thread) */
 	if (v->silent_since == 0 || time <= v->silent_since)
 		return;
 	switch (v->silent_kind) {

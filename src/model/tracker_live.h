@@ -33,6 +33,15 @@ void tk_live_free(tk_live *v);
 void tk_live_revive(tmember *m);
 /* Since when m has not been consuming (SILENT), 0 when it is. */
 int64_t tk_live_silent_since(const tmember *m);
+/* Evidence that m was consuming at t (a commit of what it held, a generation it joined, its own sign): stops are not before. */
+void tk_live_life(tmember *m, int64_t t);
+/*
+ * When m's partitions stopped being consumed, m gone at time (evid, why):
+ * within [*lo, *hi] (*lo 0 not known how early): a trace's word says
+ * when; polling knows only that it was gone by time and alive at its last
+ * sign of life (tk_live_life).
+ */
+void tk_live_stop_bounds(const tmember *m, int64_t time, kg_evidence evid, kg_reason why, int64_t *hi, int64_t *lo);
 
 /*
  * The member status input: m stopped consuming at since (SILENT_* kind,
@@ -49,6 +58,16 @@ void tk_member_alive(tmember *m, int64_t time, int life);
 /* Members whose traced heartbeats (or heartbeat metrics) stopped coming are silent from their last one. */
 void tk_heartbeat_silence(kg_tracker *t, tgroup *g, int64_t T);
 
+/* A commit moved on a partition m held since before lo: m was consuming after lo. */
+void tk_live_committed(tmember *m, int64_t lo);
+/*
+ * Why a member a description no longer has left, as polling can tell:
+ * gone sooner after its last own commit than any timeout can fire, LEFT;
+ * after a silence, the timeout its kind and the limits allow (a trace's
+ * stall max.poll.interval.ms, its crash the session timeout, frozen
+ * commits either: TIMEOUT), inferred; else UNKNOWN.  text says what shows it.
+ */
+kg_reason tk_live_gone_reason(const kg_tracker *t, const tgroup *g, const tmember *m, int64_t time, char *text, size_t n);
 /* The limits a trace told of the member (session.timeout.ms, max.poll.interval.ms). */
 void tk_live_limits(tmember *m, const kg_obs *o);
 /* The session timeout m is judged by: its own from a trace, else its group's, else the configured one. */

@@ -29,6 +29,7 @@
 #include "model/tracker_kip.h"
 #include "model/tracker_lanes.h"
 #include "model/tracker_live.h"
+#include "model/tracker_progress.h"
 
 /* How a handler's member is found before it runs. */
 enum {
@@ -126,24 +127,52 @@ obs_present(tmember *m, int64_t time)
 }
 
 /*
- * An episode told from polling got its real start or end from a
- * coordinator log line read later: the timeline is right already (the
- * episode is retimed in place); the event list says so too.
+ * An episode told from polling got its real start or end from exact
+ * evidence read later (a coordinator's log line, its record): the
+ * timeline is right already (the episode is retimed in place); the event
+ * list says so too, once the tick's observations are all folded
+ * (tk_flush_retimed), so a rebalance whose late lines come together is
+ * told once, with its whole timing, not a round at a time.
  */
-static void
-emit_retimed(kg_tracker *t, tgroup *g, const kg_episode *e, int64_t time)
+void
+tk_emit_retimed(kg_tracker *t, tgroup *g, const kg_episode *e, int64_t time)
 {
-	kg_event *ev = event_new(KG_EV_RETIMED, time, g->id);
-	char when[64];
-	ev->episode = e->id;
-	ev->evidence = KG_EVID_EXACT;
-	ev->duration_us = e->end_us - e->start_us;
-	ev->duration = episode_duration(e, e->end_us);
-	ev->generation = e->gen_end >= 0 ? e->gen_end : e->gen_start;
-	ev->proto = e->proto;
-	snprintf(when, sizeof when, "from generation %d", (int)e->gen_start);
-	event_text(ev, e->gen_start >= 0 ? when : NULL);
-	tk_emit(t, g, ev);
+	(void)t;
+	g->eps->retime_ep = e->id;
+	if (time > g->eps->retime_at)
+		g->eps->retime_at = time;
+}
+
+/* The retimed events the tick's late evidence made: one per episode, none while a late round is still open. */
+void
+tk_flush_retimed(kg_tracker *t)
+{
+	size_t i;
+	for (i = 0; i < t->cg; i++) {
+		tgroup *g = t->g[i];
+		const kg_episode *e;
+		kg_event *ev;
+		char when[64];
+		if (g == NULL || g->eps->retime_ep == 0 || g->eps->late_open)
+			continue;
+		e = history_episode(t->h, g->id, g->eps->retime_ep);
+		g->eps->retime_ep = 0;
+		if (e == NULL)
+			continue;
+		ev = event_new(KG_EV_RETIMED, g->eps->retime_at, g->id);
+		ev->episode = e->id;
+		ev->evidence = KG_EVID_EXACT;
+		ev->duration_us = e->end_us - e->start_us;
+		ev->duration = episode_duration(e, e->end_us);
+		ev->generation = e->gen_end >= 0 ? e->gen_end : e->gen_start;
+		ev->round = e->rounds;
+		ev->rounds_min = e->rounds_min;
+		ev->proto = e->proto;
+		snprintf(when, sizeof when, "from generation %d", (int)e->gen_start);
+		event_text(ev, e->gen_start >= 0 ? when : NULL);
+		tk_emit(t, g, ev);
+		g->eps->retime_at = 0;
+	}
 }
 
 /* A revoke callback; an eager one after a sync begins the next round. */
@@ -171,7 +200,7 @@ obs_revoked(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 	tk_revoke(t, g, m, time, o->parts, o->nparts, before, nbefore, KG_EVID_EXACT, proto, o->reason, round);
 	tp_remove_from(&m->asg, &m->nasg, o->parts, o->nparts);
 	if (m->nasg == 0 && nbefore > 0)
-		tk_member_stop(m, time, time);
+		tk_member_stop(m, time, time, time);
 	m->eps->synced = false;
 	free(before);
 }
@@ -258,7 +287,7 @@ obs_lost(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 	else
 		tk_set_tp(&m->asg, &m->nasg, NULL, 0);
 	if (m->nasg == 0)
-		tk_member_stop(m, time, time);
+		tk_member_stop(m, time, time, time);
 	m->eps->synced = false;
 }
 
@@ -356,7 +385,8 @@ obs_left(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 		 */
 		kg_lane *l = history_lane(t->h, g->id, m->lane);
 		if (l != NULL && o->reason != KG_REASON_NONE &&
-		    (l->last_leave == KG_REASON_UNKNOWN || l->last_leave == KG_REASON_NONE))
+		    (l->last_leave == KG_REASON_UNKNOWN || l->last_leave == KG_REASON_NONE || l->last_leave == KG_REASON_LEFT ||
+		     l->last_leave == KG_REASON_TIMEOUT))
 			tk_lane_set_leave(l, o->reason, o->text);
 		return;
 	}
@@ -405,9 +435,12 @@ obs_static_replaced(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 }
 
 /*
- * A "preparing to rebalance" line read after polling saw that whole
- * rebalance: the stored episode gets the line's start.  True when o was
- * that line.
+ * A "preparing to rebalance" line read after polling closed that
+ * rebalance: the stored episode gets the line's start.  A line after the
+ * episode's end as late evidence gave it, but before polling closed it,
+ * is a later round of it (polling cannot see rounds between two
+ * refreshes): the episode goes on until that round's sync.  True when o
+ * was such a line.
  */
 static bool
 obs_retime_start(kg_tracker *t, tgroup *g, const kg_obs *o)
@@ -417,15 +450,20 @@ obs_retime_start(kg_tracker *t, tgroup *g, const kg_obs *o)
 	if (g->ep != NULL)
 		return false;
 	last = history_episode(t->h, g->id, g->eps->last_ep);
-	if (last == NULL || last->end_us == 0 || time > last->end_us || time < last->start_us - TRIGGER_WINDOW)
+	if (last == NULL || last->end_us == 0 || time > KG_MAX(last->end_us, g->eps->closed_at) ||
+	    time < last->start_us - TRIGGER_WINDOW)
 		return false;
-	if (time < last->start_us)
-		last->start_us = time;
-	last->start_lo_us = last->start_us; /* the coordinator's own time */
+	if (time > last->end_us) {
+		g->eps->late_open = true; /* a later round: its sync ends the episode */
+	} else {
+		if (time < last->start_us)
+			last->start_us = time;
+		last->start_lo_us = last->start_us; /* the coordinator's own time */
+	}
 	if (last->gen_start < 0)
 		last->gen_start = o->generation;
 	last->evidence = KG_EVID_EXACT;
-	emit_retimed(t, g, last, time);
+	tk_emit_retimed(t, g, last, time);
 	return true;
 }
 
@@ -437,7 +475,9 @@ obs_preparing(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 	(void)m;
 	if (obs_retime_start(t, g, o))
 		return;
-	tk_next_round(t, g, time, KG_EVID_EXACT);
+	/* a line read late, of a round whose sync is known already: the episode began by then, no round more */
+	if (g->ep == NULL || time >= g->eps->last_sync)
+		tk_next_round(t, g, time, KG_EVID_EXACT);
 	if (g->ep == NULL && o->text != NULL && (g->eps->trig_text == NULL || time - g->eps->trig_time > TRIGGER_WINDOW)) {
 		char *st = tk_short_trigger(o->reason, o->text);
 		tk_set_trigger(g, time, o->reason != KG_REASON_NONE ? o->reason : KG_REASON_UNKNOWN, st);
@@ -451,17 +491,37 @@ obs_preparing(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 	g->eps->await_log_sync = true;
 }
 
-/* The polled picture closed the episode before the coordinator's end arrived: give it that end. */
+/*
+ * The polled picture closed the episode before the coordinator's end
+ * arrived: give it that end (each generation's sync counted once as a
+ * round: the log's lines count them).
+ */
 static void
-obs_retime_end(kg_tracker *t, tgroup *g, int64_t time)
+obs_retime_end(kg_tracker *t, tgroup *g, const kg_obs *o)
 {
+	int64_t time = o->time_us;
 	kg_episode *last = history_episode(t->h, g->id, g->eps->last_ep);
-	if (last != NULL && last->end_us != 0 && time >= last->start_us && time <= last->end_us) {
-		last->end_us = last->end_lo_us = time;
-		last->gen_end = g->generation;
-		last->evidence = KG_EVID_EXACT;
-		emit_retimed(t, g, last, time);
+	if (last == NULL || last->end_us == 0 || time < last->start_us || time > KG_MAX(last->end_us, g->eps->closed_at))
+		return;
+	if (g->eps->late_ep != last->id) {
+		g->eps->late_ep = last->id;
+		g->eps->late_rounds = 0;
+		g->eps->late_gen = -1;
 	}
+	if (o->generation < 0 || o->generation != g->eps->late_gen) {
+		g->eps->late_rounds++;
+		g->eps->late_gen = o->generation;
+	}
+	/* rounds counted from the log's lines: exact once they reach what was claimed (a bound polling gave is never cut) */
+	if (g->eps->late_rounds >= last->rounds) {
+		last->rounds = g->eps->late_rounds;
+		last->rounds_min = false;
+	}
+	last->end_us = last->end_lo_us = time;
+	last->gen_end = g->generation;
+	last->evidence = KG_EVID_EXACT;
+	g->eps->late_open = false;
+	tk_emit_retimed(t, g, last, time);
 }
 
 /* A round ended: a coordinator's "stabilized" or "received the assignment", or a client's SyncGroup answer. */
@@ -479,12 +539,14 @@ obs_stabilized(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 		return;
 	}
 	if (g->ep == NULL) {
-		obs_retime_end(t, g, time);
+		obs_retime_end(t, g, o);
 		return;
 	}
 	g->ep->gen_end = g->generation;
 	g->eps->ep_stabilized = true; /* the coordinator counts the generations */
-	tk_round_synced_at(t, g, time, true);
+	/* a line read late, of a round whose later sync is known already: nothing to end */
+	if (time >= g->eps->last_sync)
+		tk_round_synced_at(t, g, time, true);
 	g->eps->last_rebal_obs = time;
 	g->eps->await_log_sync = false;
 }
@@ -497,28 +559,55 @@ obs_epoch(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 	tk_kip_group_epoch(t, g, o);
 }
 
+/*
+ * KIP-848's epochs and targets come from two kinds of source: the
+ * coordinator's records (--trace offsets, "offsets") and its log or a
+ * recording.  tracker_kip.c keeps the facts and the members' steps for
+ * both; a record also feeds tracker_records.c (the records' own picture:
+ * which members exist, when the last one settled), after the step.
+ */
+static bool
+obs_is_record(const kg_obs *o)
+{
+	return o->source != NULL && strcmp(o->source, "offsets") == 0;
+}
+
+/* KIP-848: the group epoch a record says (a log's line is KG_OBS_EPOCH). */
+static void
+obs_group_epoch(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
+{
+	if (!o->gone)
+		tk_kip_group_epoch(t, g, o);
+	tk_obs_group_epoch(t, g, m, o);
+}
+
 /* KIP-848: a target assignment computed for an epoch. */
 static void
 obs_target_epoch(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 {
-	(void)m;
 	tk_kip_target_epoch(t, g, o);
+	if (obs_is_record(o))
+		tk_obs_target(t, g, m, o);
 }
 
 /* KIP-848: a member's target assignment. */
 static void
 obs_target(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 {
-	tk_kip_target(t, g, m, o);
+	if (!o->gone)
+		tk_kip_target(t, g, m, o);
+	if (obs_is_record(o))
+		tk_obs_target(t, g, m, o);
 }
 
 /* KIP-848: a member's current assignment at its epoch. */
 static void
 obs_member_epoch(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 {
-	if (m != NULL && !m->present && o->nparts > 0)
-		return; /* a record of a member that left: history */
-	tk_kip_member_epoch(t, g, m, o);
+	if (!o->gone && !(m != NULL && !m->present && o->nparts > 0)) /* a record of a member that left: history */
+		tk_kip_member_epoch(t, g, m, o);
+	if (obs_is_record(o))
+		tk_obs_member_epoch(t, g, m, o);
 }
 
 /* A heartbeat answered. */
@@ -566,7 +655,7 @@ obs_silent(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 		const kg_tp *h = tk_held(m, &nh);
 		tk_parts_stop(g, h, nh, since, since);
 		if (nh > 0)
-			tk_member_stop(m, since, since);
+			tk_member_stop(m, since, since, since);
 	}
 }
 
@@ -584,6 +673,14 @@ obs_reprocessed(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 	ev->evidence = KG_EVID_EXACT;
 	event_text(ev, o->text);
 	tk_emit(t, g, ev);
+}
+
+/* A commit a source told (a __consumer_offsets record): the progress part learns its exact time. */
+static void
+obs_commit(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
+{
+	(void)m;
+	tk_progress_commit(t, g, o);
 }
 
 #define OBS_REPORT (OBS_OWN | OBS_CALLBACK) /* a consumer's callback or JoinGroup */
@@ -607,9 +704,14 @@ static const obs_rule obs_rules[KG_OBS_COUNT] = {
 	[KG_OBS_CLIENT_STATE] = { obs_metrics, MEMBER_FIND, OBS_BY_CLIENT },
 	[KG_OBS_SILENT] = { obs_silent, MEMBER_FIND, OBS_BY_CLIENT },
 	[KG_OBS_REPROCESSED] = { obs_reprocessed, MEMBER_FIND, 0 },
+	[KG_OBS_COMMIT] = { obs_commit, MEMBER_NONE, OBS_GENERATION },
+	/* the coordinator's own records (tracker_records.c) */
+	[KG_OBS_GENERATION] = { tk_obs_generation, MEMBER_NONE, OBS_GENERATION | OBS_SETS_PROTO },
+	[KG_OBS_GROUP_EPOCH] = { obs_group_epoch, MEMBER_NONE, OBS_GENERATION },
 	[KG_OBS_TARGET_EPOCH] = { obs_target_epoch, MEMBER_NONE, 0 },
-	[KG_OBS_TARGET] = { obs_target, MEMBER_LOG, 0 },
+	[KG_OBS_TARGET_MEMBER] = { obs_target, MEMBER_LOG, 0 },
 	[KG_OBS_MEMBER_EPOCH] = { obs_member_epoch, MEMBER_LOG, 0 },
+	[KG_OBS_MEMBER_META] = { tk_obs_member_meta, MEMBER_NONE, 0 },
 };
 
 /* The row of a kind (an unknown kind has none: only the shared part applies). */

@@ -28,6 +28,7 @@
 #include "model/tracker_int.h"
 #include "model/tracker_kip.h"
 #include "model/tracker_lanes.h"
+#include "model/tracker_live.h"
 
 #define ORPHAN_REPORT_DELAY (5LL * 1000000) /* outside a rebalance, orphans this old are reported */
 #define EXACT_SETTLE (1000LL * 1000)        /* quiet spell before an exact episode closes */
@@ -38,6 +39,7 @@
 struct tk_polled {
 	int64_t desc_at;        /* when the last description was taken, */
 	int64_t desc_prev;      /* and the one before (a change polling sees happened between them) */
+	int64_t stable_at;      /* when the last description that said Stable was taken, 0 none */
 	int64_t data_at;        /* when the group's last description was asked (its source says), 0 unknown */
 	int64_t orphan_since;   /* a Stable group's partitions unowned since, 0 none */
 	kg_tp *orphans_reported;
@@ -233,6 +235,8 @@ poll_group_facts(poll_ctx *c)
 	}
 	if (G->state != KG_STATE_UNKNOWN)
 		g->state = G->state;
+	if (G->state == KG_STATE_STABLE)
+		g->pl->stable_at = g->pl->desc_at;
 	c->stable_now = G->state == KG_STATE_STABLE || (G->exact && G->state == KG_STATE_UNKNOWN);
 	c->ev_state = state_rebalancing(G->state);
 }
@@ -266,7 +270,11 @@ poll_new_member(poll_ctx *c, const kg_member *mm, tmember **gone, size_t ngone, 
 		m->announced = true;
 		tk_set_tp(&m->stable, &m->nstable, pred->stable, pred->nstable);
 		tk_set_tp(&m->asg, &m->nasg, pred->stable, pred->nstable);
-		tk_emit(c->t, g, tk_member_event(KG_EV_MEMBER_BACK, c->T, g, m));
+		{
+			kg_event *ev = tk_member_event(KG_EV_MEMBER_BACK, c->T, g, m);
+			ev->evidence = KG_EVID_POLLED; /* a description: no rebalance seen, not none */
+			tk_emit(c->t, g, ev);
+		}
 	} else if (c->first) {
 		m->announced = true;
 	} else {
@@ -340,18 +348,41 @@ poll_membership(poll_ctx *c)
 		if (m == NULL)
 			continue;
 		c->nleft++;
-		if (!m->left_reported)
-			tk_announce_leave(c->t, g, m, c->T,
-					  m->leave_reason != KG_REASON_NONE ? m->leave_reason : KG_REASON_UNKNOWN, NULL,
-					  KG_EVID_POLLED);
-		else
+		if (m->left_reported) {
 			tk_member_gone(c->t, g, m, c->T);
+		} else if (m->leave_reason != KG_REASON_NONE) {
+			tk_announce_leave(c->t, g, m, c->T, m->leave_reason, NULL, KG_EVID_POLLED);
+		} else {
+			/* polling alone: a leave by its last commit's time, a timeout after a silence, inferred */
+			char why[160];
+			kg_reason r = tk_live_gone_reason(c->t, g, m, c->T, why, sizeof why);
+			tk_announce_leave(c->t, g, m, c->T, r, why[0] ? why : NULL, KG_EVID_POLLED);
+		}
 	}
 	for (i = 0; i < nj; i++)
 		tk_announce_join(c->t, g, joined[i], c->T, KG_EVID_POLLED);
 	c->nj = nj;
 	free(joined);
 	free(gone);
+}
+
+/*
+ * What this description shows can be the outcome of the last episode, told
+ * exactly and closed already (a coordinator's record or log line ended it
+ * before the description was read): a rebalancing state in a description
+ * taken before that end, or a change that can have happened before it.
+ * It is that episode's, never a new one.
+ */
+static bool
+poll_late_outcome(poll_ctx *c)
+{
+	tgroup *g = c->g;
+	const kg_episode *e = history_episode(c->t->h, g->id, tk_ep_last(g));
+	if (e == NULL || e->end_us == 0 || e->evidence != KG_EVID_EXACT || e->end_lo_us != e->end_us)
+		return false;
+	if (c->ev_state)
+		return g->pl->desc_at <= e->end_us;
+	return g->poll_lo > 0 && g->poll_lo <= e->end_us;
 }
 
 /* Is a rebalance going on?  Its first polled evidence opens the episode; an emptied group closes it. */
@@ -365,8 +396,20 @@ poll_evidence(poll_ctx *c)
 	evidence = c->ev_state || (!G->exact && changed);
 	if (c->first && !c->ev_state)
 		evidence = false;
-	/* everybody left: the group is empty, nothing to rebalance */
-	if ((G->state == KG_STATE_EMPTY || G->state == KG_STATE_DEAD) && G->nmembers == 0) {
+	if (g->ep == NULL && evidence && poll_late_outcome(c))
+		evidence = false;
+	/*
+	 * everybody left: the group is empty, nothing more to rebalance.  Its
+	 * members dropped between two refreshes (static members closing without
+	 * LeaveGroup, removed on their session timeout) were a rebalance too,
+	 * the coordinator's last generation: it opens and ends here, unless
+	 * exact evidence told it already.  (A KIP-848 group whose records list
+	 * members is not empty: librdkafka 2.0.2 describes such a group Dead
+	 * with no member.)
+	 */
+	if ((G->state == KG_STATE_EMPTY || G->state == KG_STATE_DEAD) && G->nmembers == 0 && tk_records_members(g) == 0) {
+		if (g->ep == NULL && c->nleft > 0 && !c->first && !G->exact && !poll_late_outcome(c))
+			tk_ensure_episode(c->t, g, c->T, "member left", KG_EVID_POLLED);
 		evidence = false;
 		tk_group_emptied(c->t, g, c->T);
 	}
@@ -375,6 +418,9 @@ poll_evidence(poll_ctx *c)
 				  : c->nj > 0 ? "member joined"
 				  : c->nleft > 0 ? "member left" : "assignment changed";
 		tk_ensure_episode(c->t, g, c->T, why, KG_EVID_POLLED);
+		/* the description before left partitions without an owner: it may have been between two rounds already */
+		if (g->pl->orphan_since > 0)
+			g->ep->start_lo_us = 0;
 		if (c->prev_lag >= 0)
 			g->ep->lag_start = c->prev_lag; /* the lag just before it began */
 	}
@@ -423,7 +469,7 @@ poll_sync_member(poll_ctx *c, tmember *m, const kg_member *mm, int64_t sync_time
 			tk_revoke(c->t, g, m, sync_time, rv, nr, m->stable, m->nstable, KG_EVID_POLLED, g->proto,
 				  KG_REASON_NONE, g->ep->rounds);
 			if (nr == m->nstable)
-				tk_member_stop(m, sync_time, tk_lo(g, sync_time, KG_EVID_POLLED));
+				tk_member_stop(m, sync_time, sync_time, tk_lo(g, sync_time, KG_EVID_POLLED));
 		}
 		tk_assign(c->t, g, m, sync_time, as, na, KG_EVID_POLLED, g->ep->rounds);
 		free(rv);
@@ -495,7 +541,13 @@ poll_rounds(poll_ctx *c)
 	tgroup *g = c->g;
 	g->eps->ep_polled = true;
 	g->eps->ep_logonly = false;
-	if (c->ev_state || poll_missed_generation(c))
+	/*
+	 * The coordinator's records count this group's generations: polling's
+	 * guesses add none.  A description taken before the last sync a
+	 * client or a coordinator timed shows that round, not the next.
+	 */
+	if (!tk_records_told(g) && !(g->eps->exact_sync > 0 && g->pl->desc_at <= g->eps->exact_sync) &&
+	    (c->ev_state || poll_missed_generation(c)))
 		tk_next_round(c->t, g, c->T, KG_EVID_POLLED);
 	if (g->proto == KG_PROTO_EAGER)
 		poll_eager_revokes(c);
@@ -531,7 +583,7 @@ static void
 poll_orphans(poll_ctx *c)
 {
 	tgroup *g = c->g;
-	if (c->stable_now && c->G->norphaned > 0) {
+	if (c->stable_now && c->G->norphaned + tk_ep_unowned(c->g, c->G) > 0) {
 		if (g->pl->orphan_since == 0)
 			g->pl->orphan_since = c->T;
 	} else {
@@ -567,17 +619,23 @@ poll_try_close(poll_ctx *c)
 	 * round itself (the description may predate the log line).
 	 */
 	log_ok = !g->eps->await_log_sync || g->eps->ep_changed || T - g->ep->start_us >= 30LL * 1000000;
+	/* a description taken before the coordinator's latest record of the episode cannot say it is over */
+	if (!G->exact && g->pl->desc_at < tk_records_at(g))
+		log_ok = false;
 	/* a member whose last sync no callback reported must not hold the episode open for ever */
 	if (!synced && T - g->eps->last_rebal_obs >= EXACT_QUIET)
 		synced = true;
-	if (G->norphaned == 0 && synced && log_ok && (!G->exact || T - g->eps->last_rebal_obs >= EXACT_SETTLE)) {
+	/* what its start owners had and nobody owns now is between the rounds of a cooperative rebalance */
+	int unowned = G->norphaned + tk_ep_unowned(g, G);
+	if (unowned == 0 && synced && log_ok && (!G->exact || T - g->eps->last_rebal_obs >= EXACT_SETTLE)) {
 		int64_t end = g->eps->last_sync >= g->ep->start_us && g->eps->last_sync > 0 && g->eps->last_sync <= T ? g->eps->last_sync : T;
 		/* a sync a client or a coordinator timed is measured; one a description showed happened since the one before */
 		int64_t end_lo = end == g->eps->exact_sync ? end : g->poll_lo;
 		tk_close_episode(c->t, g, end, end_lo, g->ep->start_us == T ? "between two refreshes" : NULL);
-	} else if (G->norphaned > 0 && g->pl->orphan_since > 0 && T - g->pl->orphan_since >= c->t->cfg.orphan_grace_us) {
+		g->eps->closed_at = T; /* late evidence before this moment is of this episode */
+	} else if (unowned > 0 && g->pl->orphan_since > 0 && T - g->pl->orphan_since >= c->t->cfg.orphan_grace_us) {
 		char note[96];
-		snprintf(note, sizeof note, "%d partition%s left orphaned", G->norphaned, G->norphaned == 1 ? "" : "s");
+		snprintf(note, sizeof note, "%d partition%s left orphaned", unowned, unowned == 1 ? "" : "s");
 		tk_close_episode(c->t, g, T, T, note);
 		report_orphans(c->t, g, G, T, "still unowned after the rebalance");
 	}
@@ -624,6 +682,13 @@ poll_gap(kg_tracker *t, const kg_group *G, int64_t before, size_t first)
 	}
 }
 
+/* When the last description that showed the group Stable was taken, 0 none. */
+int64_t
+tk_poll_stable_at(const tgroup *g)
+{
+	return g->pl != NULL ? g->pl->stable_at : 0;
+}
+
 /* Fold the polled picture of one group (g its record). */
 void
 tk_apply_group(kg_tracker *t, tgroup *g, kg_group *G, int64_t T)
@@ -645,6 +710,7 @@ tk_apply_group(kg_tracker *t, tgroup *g, kg_group *G, int64_t T)
 	if (poll_no_news(c.g, G, c.first))
 		return;
 	poll_times(&c);
+	tk_ep_group_parts(c.g, G);
 	drop_stale(&c, G);
 	poll_group_facts(&c);
 	poll_membership(&c);

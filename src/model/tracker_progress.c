@@ -73,6 +73,17 @@ tk_progress_forget(kg_tracker *t, int32_t group)
 		progress_forget(t->pg->prog, group);
 }
 
+/* A commit a source told (KG_OBS_COMMIT): the progress rules learn its exact time (progress_commit). */
+void
+tk_progress_commit(kg_tracker *t, tgroup *g, const kg_obs *o)
+{
+	int i;
+	if (t->pg == NULL || o->value < 0)
+		return;
+	for (i = 0; i < o->nparts; i++)
+		progress_group_commit(t->pg->prog, g->id, o->parts[i], o->time_us, o->value);
+}
+
 /* Free a group's watch of its moved partitions (NULL is fine). */
 void
 tk_resume_free(tk_resume *r)
@@ -84,14 +95,14 @@ tk_resume_free(tk_resume *r)
 	free(r);
 }
 
-/* The partitions of changes ch[0..n) whose new verdict is v (from above OK when again), in parts; their lag and since. */
+/* The partitions of changes ch[0..n) whose new verdict is v, in parts; their lag, the earliest since (*first) and the worst verdict before. */
 static int
-changes_of(const kg_group *G, const kg_vchange *ch, int n, uint8_t v, kg_tp *parts, int64_t *lag, int64_t *since,
+changes_of(const kg_group *G, const kg_vchange *ch, int n, uint8_t v, kg_tp *parts, int64_t *lag, kg_vchange *first,
 	   uint8_t *from)
 {
 	int i, np = 0;
 	*lag = 0;
-	*since = 0;
+	memset(first, 0, sizeof *first);
 	*from = KG_VERDICT_NONE;
 	for (i = 0; i < n; i++) {
 		const kg_gpart *gp = &G->parts[ch[i].part];
@@ -99,27 +110,31 @@ changes_of(const kg_group *G, const kg_vchange *ch, int n, uint8_t v, kg_tp *par
 			continue;
 		parts[np++] = gp->tp;
 		*lag += v == KG_VERDICT_LOST ? gp->lost : gp->lag > 0 ? gp->lag : 0;
-		if (ch[i].since > 0 && (*since == 0 || ch[i].since < *since))
-			*since = ch[i].since;
+		if (ch[i].since > 0 && (first->since == 0 || ch[i].since < first->since))
+			*first = ch[i];
 		if (ch[i].from > *from)
 			*from = ch[i].from;
 	}
 	return np;
 }
 
-/* What shows a verdict, in words. */
+/* What shows a verdict, in words: how long it holds is a span (at least since its latest start, at most since its earliest). */
 static void
-verdict_text(sbuf *b, uint8_t v, uint8_t from, int64_t lag, int64_t since, int64_t at)
+verdict_text(sbuf *b, uint8_t v, uint8_t from, int64_t lag, const kg_vchange *c, int64_t at)
 {
-	char n[32], d[32];
+	char n[32], d[48], since[96];
+	kg_span held = { c->since > 0 && at > c->since ? at - c->since : 0, -1 };
+	if (c->since_lo > 0 && c->kind != KG_SINCE_BEFORE)
+		held.max = at > c->since_lo ? at - c->since_lo : 0;
 	util_fmt_count(n, sizeof n, lag);
-	util_fmt_duration(d, sizeof d, since > 0 && at > since ? at - since : 0);
+	event_fmt_span(d, sizeof d, held, false);
+	since_fmt(since, sizeof since, (kg_since_kind)c->kind, c->since_lo, c->since, true);
 	switch (v) {
 	case KG_VERDICT_STALLED:
-		sbuf_addf(b, "committed offset frozen %s while the log grows (lag %s)", d, n);
+		sbuf_addf(b, "committed offset frozen %s while the log grows (lag %s), since %s", d, n, since);
 		break;
 	case KG_VERDICT_STOPPED:
-		sbuf_addf(b, "no commit for %s, longer than the lag window (lag %s)", d, n);
+		sbuf_addf(b, "no commit for %s, longer than the lag window (lag %s), since %s", d, n, since);
 		break;
 	case KG_VERDICT_LOST:
 		sbuf_addf(b, "%s records deleted by retention before they were consumed", n);
@@ -131,14 +146,17 @@ verdict_text(sbuf *b, uint8_t v, uint8_t from, int64_t lag, int64_t since, int64
 		sbuf_addf(b, "commits move but the lag grew at every commit for %s (lag %s)", d, n);
 		break;
 	case KG_VERDICT_OK:
-		sbuf_adds(b, from > KG_VERDICT_OK ? (lag == 0 ? "caught up" : "commits move") : "");
+		sbuf_adds(b, from > KG_VERDICT_PENDING ? (lag == 0 ? "caught up" : "commits move") : "");
 		break;
 	default:
 		break;
 	}
 }
 
-/* One event per new verdict among the changes (none for a first judgement of OK, none for "not judged"). */
+/*
+ * One event per new verdict among the changes: none for a first judgement
+ * (OK after none or "not judged yet"), none for "not judged yet" itself.
+ */
 static void
 verdict_events(kg_tracker *t, tgroup *g, const kg_group *G, const kg_vchange *ch, int n, int64_t T)
 {
@@ -148,22 +166,25 @@ verdict_events(kg_tracker *t, tgroup *g, const kg_group *G, const kg_vchange *ch
 		return;
 	parts = xmalloc((size_t)n * sizeof *parts);
 	for (v = KG_VERDICT_OK; v < KG_VERDICT_COUNT; v++) {
-		int64_t lag, since;
+		int64_t lag;
+		kg_vchange first;
 		uint8_t from;
-		int np = changes_of(G, ch, n, (uint8_t)v, parts, &lag, &since, &from);
+		int np = changes_of(G, ch, n, (uint8_t)v, parts, &lag, &first, &from);
 		kg_event *ev;
 		sbuf b = { 0 };
-		if (np == 0 || (v == KG_VERDICT_OK && from <= KG_VERDICT_OK))
+		if (np == 0 || v == KG_VERDICT_PENDING || (v == KG_VERDICT_OK && from <= KG_VERDICT_PENDING))
 			continue;
 		ev = event_new(KG_EV_VERDICT, T, g->id);
 		ev->parts = tp_dup(parts, np);
 		ev->nparts = np;
 		ev->verdict = (uint8_t)v;
 		ev->verdict_from = from;
-		ev->since_us = since;
+		ev->since_us = first.since;
+		ev->since_lo_us = first.since_lo;
+		ev->since_kind = first.kind;
 		ev->records = lag;
 		ev->evidence = KG_EVID_POLLED;
-		verdict_text(&b, (uint8_t)v, from, lag, since, G->data_time_us > 0 ? G->data_time_us : T);
+		verdict_text(&b, (uint8_t)v, from, lag, &first, G->data_time_us > 0 ? G->data_time_us : T);
 		event_text(ev, sbuf_str(&b));
 		sbuf_free(&b);
 		tk_emit(t, g, ev);
@@ -171,48 +192,134 @@ verdict_events(kg_tracker *t, tgroup *g, const kg_group *G, const kg_vchange *ch
 	free(parts);
 }
 
+/* True when partition gp's committed offset moved at this refresh of its group's data. */
+static bool
+moved_now(const kg_group *G, const kg_gpart *gp, int64_t T)
+{
+	return gp->moved_us > 0 && gp->moved_us == (G->data_time_us > 0 ? G->data_time_us : T);
+}
+
 /*
- * Frozen commits: a present member whose partitions with lag are all
- * STALLED or STOPPED stopped consuming when they froze; one that moves
- * again ends that silence.
+ * Commits as evidence: a partition whose committed offset moved was
+ * consumed then, so a stretch without a consuming owner the open episode
+ * had proven from before is not proven (tk_ep_part_moved), and its owner,
+ * if it held it already, was consuming after the observation before.
+ */
+static void
+commits_seen(tgroup *g, const kg_group *G, int64_t T)
+{
+	int k;
+	for (k = 0; k < G->nparts; k++) {
+		const kg_gpart *gp = &G->parts[k];
+		if (moved_now(G, gp, T))
+			tk_ep_part_moved(g, gp->tp, gp->moved_lo_us, gp->moved_us);
+	}
+}
+
+/*
+ * Crashes seen by progress: a present member whose partitions with lag
+ * all went without a commit for longer than their own pace allows
+ * (progress_overdue_us: a few of their usual gaps between commits, counted
+ * from when it got them, so the members that take over a dead one's
+ * partitions are not called silent for its freeze) stopped consuming: it
+ * is silent since the latest of those freezes, until one of them moves.
+ * A commit that moved on a partition it held from before is its own: the
+ * time its leave reason is judged by (tk_live_gone_reason).
+ * Outside a rebalance only (commits pause in one).  (A move is no proof
+ * of its own life, for the bounds: a generation polling did not see may
+ * have handed the partition to a member that committed it meanwhile.)
  */
 static void
 members_frozen(kg_tracker *t, tgroup *g, const kg_group *G, int64_t T)
 {
+	int64_t stall = progress_stall_us(progress_window(t->pg->prog), t->interval_us);
 	size_t i;
 	for (i = 0; i < g->nm; i++) {
 		tmember *m = g->m[i];
 		const kg_tp *h;
-		int nh, k, nlag = 0, nfrozen = 0, nfz = 0;
-		int64_t since = 0;
-		kg_tp *frozen;
+		int nh, k, nlag = 0, nover = 0, nfz = 0;
+		int64_t since = 0, held;
+		kg_tp *over;
 		if (!m->present)
 			continue;
+		held = tk_ep_held_since(m);
 		h = tk_held(m, &nh);
-		frozen = xmalloc((size_t)(nh ? nh : 1) * sizeof *frozen);
+		over = xmalloc((size_t)(nh ? nh : 1) * sizeof *over);
 		for (k = 0; k < nh; k++) {
 			int idx = group_part_index(G, h[k]);
 			const kg_gpart *gp = idx >= 0 ? &G->parts[idx] : NULL;
-			if (gp == NULL || gp->verdict == KG_VERDICT_NONE || gp->lag <= 0)
+			int64_t quiet;
+			if (gp == NULL)
+				continue;
+			if (moved_now(G, gp, T) && gp->moved_lo_us >= held)
+				tk_live_committed(m, gp->moved_lo_us); /* its own commit: consuming after moved_lo (leave reasons) */
+			if (gp->verdict == KG_VERDICT_NONE || gp->lag <= 0 || gp->frozen_us <= 0)
 				continue;
 			nlag++;
-			if (gp->verdict == KG_VERDICT_STALLED || gp->verdict == KG_VERDICT_STOPPED) {
-				nfrozen++;
-				frozen[nfz++] = h[k];
-				if (since == 0 || gp->verdict_since_us < since)
-					since = gp->verdict_since_us;
+			quiet = KG_MAX(gp->frozen_us, held); /* no commit owed before it had them */
+			if (T - quiet >= progress_overdue_us(gp->commit_gap_us, stall, t->interval_us)) {
+				nover++;
+				over[nfz++] = h[k];
+				since = KG_MAX(since, quiet);
 			}
 		}
-		if (nlag > 0 && nfrozen == nlag && g->ep == NULL && since > 0) {
+		if (nlag > 0 && nover == nlag && g->ep == NULL && since > 0) {
 			sbuf b = { 0 };
-			sbuf_adds(&b, "commits frozen on ");
-			tp_format(&b, frozen, nfz, g->single_topic);
+			sbuf_adds(&b, "commits overdue on ");
+			tp_format(&b, over, nfz, g->single_topic);
 			tk_member_silent(t, g, m, since, SILENT_EXTERNAL, sbuf_str(&b), KG_EVID_POLLED);
 			sbuf_free(&b);
 		} else {
 			tk_member_alive(m, T, LIFE_PROGRESS);
 		}
-		free(frozen);
+		free(over);
+	}
+}
+
+/*
+ * The backlog an episode let pile up: the records produced to each
+ * partition while it had no consuming owner, within the bounds kgtop's
+ * log-end samples give (the log-end only grows): at least from the latest
+ * the stretch is proven to have begun to the earliest it ended, at most
+ * from the earliest it can have begun to the latest it ended (no upper
+ * bound when that beginning is older than the samples, or not known).
+ */
+static kg_span
+backlog_of(const kg_progress *p, const tk_uncdone *v, int n)
+{
+	kg_span b = { 0, 0 };
+	int i;
+	for (i = 0; i < n; i++) {
+		int64_t a_lo, a_hi, e_lo, e_hi;
+		if (v[i].hi > 0 && v[i].end_lo > v[i].hi && progress_le_bounds(p, v[i].tp, v[i].end_lo, &e_lo, &e_hi)) {
+			progress_le_bounds(p, v[i].tp, v[i].hi, &a_lo, &a_hi);
+			b.min += KG_MAX(0, e_lo - a_hi);
+		}
+		if (b.max >= 0 && v[i].lo > 0 && progress_le_bounds(p, v[i].tp, v[i].lo, &a_lo, &a_hi)) {
+			progress_le_bounds(p, v[i].tp, v[i].end, &e_lo, &e_hi);
+			b.max += KG_MAX(0, e_hi - a_lo);
+		} else {
+			b.max = -1;
+		}
+	}
+	return b;
+}
+
+/* The episode that closed in this apply learns its backlog, and so does its end event (not published yet). */
+static void
+backlog_store(kg_tracker *t, tgroup *g)
+{
+	const tk_uncdone *v;
+	int n = tk_ep_unconsumed(g, &v);
+	kg_episode *e = history_episode(t->h, g->id, tk_ep_last(g));
+	size_t i;
+	if (e == NULL)
+		return;
+	e->backlog = backlog_of(t->pg->prog, v, n);
+	for (i = 0; t->out != NULL && i < t->out->n; i++) {
+		kg_event *ev = t->out->v[i];
+		if (ev->kind == KG_EV_REBALANCE_END && ev->group == g->id && ev->episode == e->id)
+			ev->backlog = e->backlog;
 	}
 }
 
@@ -265,8 +372,10 @@ resume_watch(kg_tracker *t, tgroup *g, const kg_group *G, int64_t T)
 	int k;
 	if (g->res == NULL)
 		g->res = xcalloc(1, sizeof *g->res);
-	if (tk_ep_last(g) != 0 && tk_ep_last(g) != g->res->ep)
+	if (tk_ep_last(g) != 0 && tk_ep_last(g) != g->res->ep) {
+		backlog_store(t, g);
 		resume_start(g);
+	}
 	if (!g->res->open || (e = history_episode(t->h, g->id, g->res->ep)) == NULL) {
 		g->res->open = false;
 		return;
@@ -329,6 +438,7 @@ tk_progress(kg_tracker *t, kg_snapshot *snap, int64_t T)
 		if (g == NULL || G->traced)
 			continue;
 		verdict_events(t, g, G, t->pg->vch, n, T);
+		commits_seen(g, G, T);
 		members_frozen(t, g, G, T);
 		resume_watch(t, g, G, T);
 	}

@@ -22,6 +22,8 @@ void tk_prog_free(tk_prog *p);
 void tk_resume_free(tk_resume *r);
 /* A group went away: its partitions' progress is forgotten. */
 void tk_progress_forget(kg_tracker *t, int32_t group);
+/* A commit a source told (KG_OBS_COMMIT: offset value of parts at time): its partitions' exact commit time. */
+void tk_progress_commit(kg_tracker *t, tgroup *g, const kg_obs *o);
 /* Judge every group of the snapshot: verdict events, members silent by frozen commits, moved partitions' wait. */
 void tk_progress(kg_tracker *t, kg_snapshot *snap, int64_t T);
 

@@ -133,6 +133,11 @@ json_put_cost(sbuf *o, const kg_event *e)
 	json_put_ms(o, e->unconsumed_us.min);
 	sbuf_adds(o, ",\"unconsumed_partition_ms_max\":");
 	json_put_ms(o, e->unconsumed_us.max);
+	sbuf_addf(o, ",\"backlog_min\":%lld,\"backlog_max\":", (long long)e->backlog.min);
+	if (e->backlog.max >= 0)
+		sbuf_addf(o, "%lld", (long long)e->backlog.max);
+	else
+		sbuf_adds(o, "null");
 	sbuf_addc(o, '}');
 }
 
@@ -186,6 +191,13 @@ json_put_event(sbuf *o, const kg_event *e, int64_t t0_us)
 			json_put_time(o, e->since_us);
 		else
 			sbuf_adds(o, "null");
+		/* since within bounds: since is its latest; since_min null when how long before is not known */
+		sbuf_adds(o, ",\"since_min\":");
+		if (e->since_lo_us > 0 && e->since_kind != KG_SINCE_BEFORE)
+			json_put_time(o, e->since_lo_us);
+		else
+			sbuf_adds(o, "null");
+		sbuf_addf(o, ",\"since_kind\":\"%s\"", since_kind_key((kg_since_kind)e->since_kind));
 	}
 	if (e->kind == KG_EV_STATE)
 		sbuf_addf(o, ",\"from\":\"%s\",\"to\":\"%s\"", state_name(e->from), state_name(e->to));

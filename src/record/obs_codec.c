@@ -36,8 +36,10 @@ typedef enum obs_type {
 	T_I32,    /* int32, -1 unknown */
 	T_I64,    /* int64, -1 unknown */
 	T_RATE,   /* double per second, -1 unknown */
-	T_PARTS,  /* a partition set: the kg_tp pointer at off, its count at noff */
+	T_PARTS,  /* a partition set (its array at off, its count at off2) */
 	T_ENUM,   /* a uint8_t enum by its machine name (the field's name()); 0 unknown */
+	T_BOOL,   /* a flag, false unknown (left out) */
+	T_MEMBERS, /* a generation's members (mlist, nmlist): objects of strings, timeouts and partitions */
 	T_COUNT
 } obs_type;
 
@@ -45,13 +47,17 @@ static const char *const type_names[T_COUNT] = {
 	[T_KIND] = "kind",       [T_TIME] = "time",       [T_GROUP] = "group",   [T_SOURCE] = "string",
 	[T_STR] = "string",      [T_REASON] = "reason",   [T_PROTO] = "protocol", [T_I32] = "integer",
 	[T_I64] = "integer",     [T_RATE] = "number",     [T_PARTS] = "partitions", [T_ENUM] = "name",
+	[T_BOOL] = "boolean",    [T_MEMBERS] = "members",
 };
 
 typedef enum obs_fid {
 	F_KIND, F_TIME, F_GROUP, F_SOURCE, F_MEMBER, F_CLIENT, F_INSTANCE, F_HOST, F_TEXT, F_REASON, F_PROTO,
 	F_GENERATION, F_NMEMBERS, F_SESSION, F_MAX_POLL, F_HB_AGE, F_POLL_GAP, F_POLL_GAP_MAX, F_LAT_AVG,
-	F_LAT_MAX, F_REB_TOTAL, F_FAILED, F_ASSIGNED, F_VALUE, F_HB_RATE, F_PARTS, F_GTYPE, F_MTYPE, F_MSTATE,
-	F_PREV_EPOCH, F_PENDING, F_COUNT
+	F_LAT_MAX, F_REB_TOTAL, F_FAILED, F_ASSIGNED, F_VALUE, F_HB_RATE, F_PARTS,
+	/* format 4: KIP-848's types, states, epochs (recordings and traces) */
+	F_GTYPE, F_MTYPE, F_MSTATE, F_PREV_EPOCH, F_PENDING,
+	/* format 3: the group coordinator's own records (recordings only) */
+	F_MEMBER_STATE, F_MLIST, F_LOADED, F_GONE, F_COUNT
 } obs_fid;
 
 typedef struct field {
@@ -59,7 +65,7 @@ typedef struct field {
 	obs_type type;
 	size_t off;                        /* where it lives in a kg_obs */
 	int64_t lo, hi;                    /* integers: the bounds of a trace's value; T_ENUM: hi its count */
-	size_t noff;                       /* T_PARTS: where its count lives */
+	size_t off2;                       /* T_PARTS, T_MEMBERS: where the count lives */
 	const char *(*name)(int);          /* T_ENUM: its machine names */
 } field;
 
@@ -120,9 +126,14 @@ static const field fields[F_COUNT] = {
 	[F_PARTS] = { { "partitions", "partitions" }, T_PARTS, AT(parts), 0, 0, AT(nparts), NULL },
 	[F_GTYPE] = { { "group_type", "group_type" }, T_ENUM, AT(gtype), 0, KG_GTYPE_COUNT, 0, gtype_name_at },
 	[F_MTYPE] = { { "member_type", "member_type" }, T_ENUM, AT(mtype), 0, KG_MTYPE_COUNT, 0, mtype_name_at },
-	[F_MSTATE] = { { "member_state", "member_state" }, T_ENUM, AT(mstate), 0, KG_MSTATE_COUNT, 0, mstate_name_at },
+	/* a recording's "member_state" is the coordinator's number (format 3); the state's name is "mstate" */
+	[F_MSTATE] = { { "mstate", "member_state" }, T_ENUM, AT(mstate), 0, KG_MSTATE_COUNT, 0, mstate_name_at },
 	[F_PREV_EPOCH] = { { "prev_epoch", "previous_epoch" }, T_I32, AT(prev_epoch), -1, INT32_MAX, 0, NULL },
 	[F_PENDING] = { { "pending", "pending_revocation" }, T_PARTS, AT(pending), 0, 0, AT(npending), NULL },
+	[F_MEMBER_STATE] = { { "member_state", NULL }, T_I32, AT(member_state), 0, 0, 0, NULL },
+	[F_MLIST] = { { "member_list", NULL }, T_MEMBERS, AT(mlist), 0, 0, AT(nmlist), NULL },
+	[F_LOADED] = { { "loaded", NULL }, T_BOOL, AT(loaded), 0, 0, 0, NULL },
+	[F_GONE] = { { "gone", NULL }, T_BOOL, AT(gone), 0, 0, 0, NULL },
 };
 
 typedef struct schema {
@@ -139,8 +150,9 @@ static const schema schemas[OBS_SCHEMA_COUNT] = {
 			    { F_KIND, F_TIME, F_GROUP, F_SOURCE, F_MEMBER, F_CLIENT, F_INSTANCE, F_HOST, F_TEXT,
 			      F_REASON, F_PROTO, F_GENERATION, F_NMEMBERS, F_SESSION, F_MAX_POLL, F_HB_AGE, F_POLL_GAP,
 			      F_POLL_GAP_MAX, F_LAT_AVG, F_LAT_MAX, F_REB_TOTAL, F_FAILED, F_ASSIGNED, F_VALUE, F_HB_RATE,
-			      F_PARTS, F_GTYPE, F_MTYPE, F_MSTATE, F_PREV_EPOCH, F_PENDING } },
-	[OBS_TRACE] = { "v", KG_JSONL_VERSION, false, true, F_COUNT - 1,
+			      F_PARTS, F_GTYPE, F_MTYPE, F_MSTATE, F_PREV_EPOCH, F_PENDING, F_MEMBER_STATE, F_MLIST,
+			      F_LOADED, F_GONE } },
+	[OBS_TRACE] = { "v", KG_JSONL_VERSION, false, true, F_PENDING,
 			{ F_TIME, F_KIND, F_GROUP, F_MEMBER, F_CLIENT, F_INSTANCE, F_HOST, F_PROTO, F_REASON, F_TEXT,
 			  F_GENERATION, F_NMEMBERS, F_PARTS, F_SESSION, F_MAX_POLL, F_HB_AGE, F_HB_RATE, F_POLL_GAP,
 			  F_POLL_GAP_MAX, F_LAT_AVG, F_LAT_MAX, F_REB_TOTAL, F_FAILED, F_ASSIGNED, F_VALUE, F_GTYPE,
@@ -150,6 +162,8 @@ static const schema schemas[OBS_SCHEMA_COUNT] = {
 /* The member of o a field lives in. */
 #define FIELD(o, f, type) ((type *)(void *)((char *)(o) + (f)->off))
 #define CFIELD(o, f, type) ((const type *)(const void *)((const char *)(o) + (f)->off))
+#define FIELD2(o, f, type) ((type *)(void *)((char *)(o) + (f)->off2))
+#define CFIELD2(o, f, type) ((const type *)(const void *)((const char *)(o) + (f)->off2))
 
 /* ------------------------------------------------------------ writing */
 
@@ -197,12 +211,40 @@ known(const kg_obs *o, const field *f, const schema *s)
 		x = *CFIELD(o, f, double);
 		return s->foreign ? x >= 0 && x <= 9e12 : x != -1.0;
 	case T_PARTS:
-		return *CFIELD(o, f, kg_tp *) != NULL && *(const int *)(const void *)((const char *)o + f->noff) > 0;
+		return *CFIELD2(o, f, int) > 0 && *CFIELD(o, f, kg_tp *) != NULL;
 	case T_ENUM:
 		return *CFIELD(o, f, uint8_t) != 0;
+	case T_MEMBERS:
+		return o->nmlist > 0;
+	case T_BOOL:
+		return *CFIELD(o, f, bool);
 	default:
 		return true;
 	}
+}
+
+/* A generation's members: each an object of its strings, timeouts and partitions. */
+static void
+put_members(sbuf *b, const kg_obs *o)
+{
+	int i;
+	sbuf_addc(b, '[');
+	for (i = 0; i < o->nmlist; i++) {
+		const kg_obs_member *m = &o->mlist[i];
+		sbuf_addf(b, "%s{\"member_id\":", i > 0 ? "," : "");
+		json_put_str(b, m->member_id);
+		sbuf_adds(b, ",\"client_id\":");
+		json_put_str(b, m->client_id);
+		sbuf_adds(b, ",\"instance_id\":");
+		json_put_str(b, m->instance_id);
+		sbuf_adds(b, ",\"host\":");
+		json_put_str(b, m->host);
+		sbuf_addf(b, ",\"session_timeout_ms\":%lld,\"rebalance_timeout_ms\":%lld,\"partitions\":",
+			  (long long)m->session_timeout_ms, (long long)m->rebalance_timeout_ms);
+		json_put_set(b, m->parts, m->nparts);
+		sbuf_addc(b, '}');
+	}
+	sbuf_addc(b, ']');
 }
 
 /* The value of a known field. */
@@ -241,10 +283,16 @@ put_value(sbuf *b, const kg_obs *o, const field *f, const schema *s)
 		put_rate(b, *CFIELD(o, f, double), !s->foreign);
 		break;
 	case T_PARTS:
-		json_put_set(b, *CFIELD(o, f, kg_tp *), *(const int *)(const void *)((const char *)o + f->noff));
+		json_put_set(b, *CFIELD(o, f, kg_tp *), *CFIELD2(o, f, int));
 		break;
 	case T_ENUM:
 		sbuf_add_json_str(b, f->name(*CFIELD(o, f, uint8_t)));
+		break;
+	case T_BOOL:
+		sbuf_adds(b, "true");
+		break;
+	case T_MEMBERS:
+		put_members(b, o);
 		break;
 	default:
 		break;
@@ -371,6 +419,55 @@ get_rate(const cJSON *v, bool foreign, double *out)
 	return true;
 }
 
+/* A member's string field (absent or null: NULL). */
+static char *
+member_str(const cJSON *m, const char *key, bool foreign)
+{
+	return get_text(cJSON_GetObjectItemCaseSensitive(m, key), foreign);
+}
+
+/* A member's integer field (absent: -1). */
+static int64_t
+member_int(const cJSON *m, const char *key)
+{
+	int64_t x;
+	return json_get_int(cJSON_GetObjectItemCaseSensitive(m, key), -1, SETTING, &x) ? x : -1;
+}
+
+/* A generation's members; 0, or -1 with err. */
+static int
+get_members(kg_obs *o, const cJSON *v, bool foreign, const char *what, char *err, size_t errsz)
+{
+	const cJSON *m;
+	if (!cJSON_IsArray(v))
+		return util_err(err, errsz, "%s: not an array", what);
+	cJSON_ArrayForEach(m, v)
+	{
+		kg_obs_member *x;
+		kg_tp *parts = NULL;
+		int nparts = 0;
+		char *id, *client, *inst, *host;
+		const cJSON *p = cJSON_GetObjectItemCaseSensitive(m, "partitions");
+		if (!cJSON_IsObject(m))
+			return util_err(err, errsz, "%s: a member is not an object", what);
+		if (p != NULL && !cJSON_IsNull(p) && json_get_set(p, foreign, &parts, &nparts, what, err, errsz) < 0)
+			return -1;
+		id = member_str(m, "member_id", foreign);
+		client = member_str(m, "client_id", foreign);
+		inst = member_str(m, "instance_id", foreign);
+		host = member_str(m, "host", foreign);
+		x = obs_add_member(o, id, client, inst, host, parts, nparts);
+		x->session_timeout_ms = member_int(m, "session_timeout_ms");
+		x->rebalance_timeout_ms = member_int(m, "rebalance_timeout_ms");
+		free(id);
+		free(client);
+		free(inst);
+		free(host);
+		free(parts);
+	}
+	return 0;
+}
+
 /* Decode the non-null value v into the field of o; 0, or -1 (err filled for partitions). */
 static int
 decode(kg_obs *o, const field *f, const cJSON *v, bool foreign, const char *what, char *err, size_t errsz)
@@ -409,14 +506,11 @@ decode(kg_obs *o, const field *f, const cJSON *v, bool foreign, const char *what
 		return 0;
 	case T_RATE:
 		return get_rate(v, foreign, FIELD(o, f, double)) ? 0 : -1;
-	case T_PARTS: {
-		kg_tp **set = FIELD(o, f, kg_tp *);
-		int *n = (int *)(void *)((char *)o + f->noff);
-		free(*set);
-		*set = NULL;
-		*n = 0;
-		return json_get_set(v, foreign, set, n, what, err, errsz);
-	}
+	case T_PARTS:
+		free(*FIELD(o, f, kg_tp *));
+		*FIELD(o, f, kg_tp *) = NULL;
+		*FIELD2(o, f, int) = 0;
+		return json_get_set(v, foreign, FIELD(o, f, kg_tp *), FIELD2(o, f, int), what, err, errsz);
 	case T_ENUM:
 		/* a name this kgtop does not know is unknown, not an error: newer writers may add names */
 		x = json_get_enum(v, (int)f->hi, f->name);
@@ -424,6 +518,13 @@ decode(kg_obs *o, const field *f, const cJSON *v, bool foreign, const char *what
 			return -1;
 		*FIELD(o, f, uint8_t) = (uint8_t)(x > 0 ? x : 0);
 		return 0;
+	case T_BOOL:
+		if (!cJSON_IsBool(v))
+			return -1;
+		*FIELD(o, f, bool) = cJSON_IsTrue(v);
+		return 0;
+	case T_MEMBERS:
+		return get_members(o, v, foreign, what, err, errsz);
 	default:
 		return -1;
 	}
@@ -455,7 +556,7 @@ read_field(const cJSON *j, kg_obs *o, const field *f, obs_schema sid, const char
 			return 0;
 		if (k == 0) {
 			bad = true;
-			if (f->type != T_PARTS) /* partitions say what is wrong themselves */
+			if (f->type != T_PARTS && f->type != T_MEMBERS) /* these say what is wrong themselves */
 				util_err(err, errsz, "obs %s: bad %s", kind, key);
 		}
 	}

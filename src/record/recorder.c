@@ -251,11 +251,34 @@ stamp_equal(const kg_stamp *a, const kg_stamp *b)
 	return a->offset == b->offset && a->record == b->record && a->ts_ms == b->ts_ms && a->why == b->why;
 }
 
+/* True when two partitions have the same records read (in the same order). */
+static bool
+stamps_equal(const kg_partition *a, const kg_partition *b)
+{
+	int i;
+	if (!stamp_equal(&a->stamp, &b->stamp) || a->nmore != b->nmore)
+		return false;
+	for (i = 0; i < a->nmore; i++) {
+		if (!stamp_equal(&a->more[i], &b->more[i]))
+			return false;
+	}
+	return true;
+}
+
+/* One read: [partition,offset,record,timestamp_ms,"why"]. */
+static void
+put_stamp(sbuf *o, int k, const kg_stamp *a, int *m)
+{
+	sbuf_addf(o, "%s[%d,%lld,%lld,%lld,\"%s\"]", (*m)++ ? "," : "", k, (long long)a->offset, (long long)a->record,
+		  (long long)a->ts_ms, tlag_why_key((kg_tlag_why)a->why));
+}
+
 /*
  * The records read at committed offsets (exact time lag), per topic whose
  * reads changed since prev (NULL: every topic that has any):
- * "stamps":{"name":[[partition,offset,record,timestamp_ms,"why"],...]},
- * an empty list when a topic's are gone.
+ * "stamps":{"name":[[partition,offset,record,timestamp_ms,"why"],...]}
+ * (a partition once per offset read: groups at other offsets), an empty
+ * list when a topic's are gone.
  */
 static void
 put_stamps(sbuf *o, const kg_snapshot *prev, const kg_snapshot *s)
@@ -271,7 +294,7 @@ put_stamps(sbuf *o, const kg_snapshot *prev, const kg_snapshot *s)
 		for (k = 0; k < t->npartitions; k++) {
 			const kg_stamp *a = &t->partitions[k].stamp;
 			any |= a->offset >= 0;
-			if (p == NULL ? a->offset >= 0 : k >= p->npartitions ? a->offset >= 0 : !stamp_equal(a, &p->partitions[k].stamp))
+			if (p == NULL ? a->offset >= 0 : k >= p->npartitions ? a->offset >= 0 : !stamps_equal(&t->partitions[k], &p->partitions[k]))
 				changed = true;
 		}
 		for (k = t->npartitions; p != NULL && k < p->npartitions; k++)
@@ -282,11 +305,12 @@ put_stamps(sbuf *o, const kg_snapshot *prev, const kg_snapshot *s)
 		sbuf_add_json_str(o, t->name);
 		sbuf_adds(o, ":[");
 		for (k = 0; k < t->npartitions; k++) {
-			const kg_stamp *a = &t->partitions[k].stamp;
-			if (a->offset < 0)
-				continue;
-			sbuf_addf(o, "%s[%d,%lld,%lld,%lld,\"%s\"]", m++ ? "," : "", k, (long long)a->offset, (long long)a->record,
-				  (long long)a->ts_ms, tlag_why_key((kg_tlag_why)a->why));
+			const kg_partition *pp = &t->partitions[k];
+			int x;
+			if (pp->stamp.offset >= 0)
+				put_stamp(o, k, &pp->stamp, &m);
+			for (x = 0; x < pp->nmore; x++)
+				put_stamp(o, k, &pp->more[x], &m);
 		}
 		sbuf_addc(o, ']');
 	}

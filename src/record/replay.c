@@ -582,15 +582,14 @@ replay_source_new(const kg_replay_config *cfg, kg_source **out, char *err, size_
 		char a[64];
 		if (replay_parse_at(cfg->at, r->start_us, &r->at_us, err, errsz) < 0) {
 			replay_free(r);
-			return -2;
+			return KG_ERR_USAGE;
 		}
 		if (r->at_us < r->next.t) {
 			char w[32];
 			fmt_when(a, sizeof a, r->next.t);
 			fmt_when(w, sizeof w, r->at_us);
-			util_err(err, errsz, "--at %s (%s) is before the recording starts (%s)", cfg->at, w, a);
 			replay_free(r);
-			return -2;
+			return util_usage_err(err, errsz, "--at %s (%s) is before the recording starts (%s)", cfg->at, w, a);
 		}
 		r->has_at = true;
 	}

@@ -30,7 +30,7 @@ typedef struct kg_replay_config {
 
 /*
  * Open a recording; -1 with err (missing, not a recording, newer version,
- * nothing replayable), -2 with err when --at is malformed or before the
+ * nothing replayable), KG_ERR_USAGE with err when --at is malformed or before the
  * recording starts (a usage error).
  */
 int replay_source_new(const kg_replay_config *cfg, kg_source **out, char *err, size_t errsz);

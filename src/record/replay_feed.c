@@ -115,13 +115,6 @@ replay_feed_time(const kg_replay *r)
 	return r->handed > 0 ? r->cur_t : 0;
 }
 
-/* Ticks fed. */
-int64_t
-replay_feed_ticks(const kg_replay *r)
-{
-	return r->handed;
-}
-
 /* The observations fed since the last drain. */
 void
 replay_feed_drain(kg_replay *r, kg_obsq *q)

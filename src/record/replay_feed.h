@@ -45,8 +45,6 @@ const char *replay_feed_cluster(const kg_replay *r);
 bool replay_feed_model(const kg_replay *r, kg_tracker_config *cfg);
 /* Time of the last tick fed (0: none yet). */
 int64_t replay_feed_time(const kg_replay *r);
-/* Ticks fed since the feed was made. */
-int64_t replay_feed_ticks(const kg_replay *r);
 /* Move the observations of the ticks fed since the last drain into q. */
 void replay_feed_drain(kg_replay *r, kg_obsq *q);
 /* Add the state (recorded sources' health, brokers, topics, groups) to b. */

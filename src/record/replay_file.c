@@ -90,7 +90,7 @@ replay_file_header(kg_replay *r, const cJSON *root, bool first, char *err, size_
 		const cJSON *x;
 		int64_t n;
 		int k;
-		tracker_config_defaults(c);
+		memset(c, 0, sizeof *c); /* what it does not say stays 0: the options' (options_model()) */
 		/* a recording older than verdicts: replayed without them (its kgtop derived none); --lag-window asks */
 		c->lag_window_us = -1;
 		r->has_model = true;

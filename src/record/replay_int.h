@@ -84,7 +84,7 @@ typedef struct rtopic {
 	int32_t *leader;
 	int64_t *log_end;
 	int64_t *log_start; /* -1 each in a recording older than them */
-	kg_stamp *stamp;    /* the records read at committed offsets (offset -1: none) */
+	kg_stamp *stamp;    /* the records read at committed offsets, KG_PART_STAMPS a partition (offset -1: none) */
 } rtopic;
 
 typedef struct staged_group {

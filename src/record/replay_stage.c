@@ -93,11 +93,11 @@ rtopic_new(int n)
 	t->leader = xcalloc((size_t)(n ? n : 1), sizeof *t->leader);
 	t->log_end = xcalloc((size_t)(n ? n : 1), sizeof *t->log_end);
 	t->log_start = xmalloc((size_t)(n ? n : 1) * sizeof *t->log_start);
-	t->stamp = xmalloc((size_t)(n ? n : 1) * sizeof *t->stamp);
-	for (i = 0; i < n; i++) {
+	t->stamp = xmalloc((size_t)(n ? n : 1) * KG_PART_STAMPS * sizeof *t->stamp);
+	for (i = 0; i < n; i++)
 		t->log_start[i] = -1;
+	for (i = 0; i < n * KG_PART_STAMPS; i++)
 		t->stamp[i] = (kg_stamp){ .offset = -1, .record = -1, .ts_ms = -1 };
-	}
 	return t;
 }
 
@@ -110,7 +110,7 @@ rtopic_dup(const rtopic *old)
 		memcpy(t->leader, old->leader, (size_t)t->n * sizeof *t->leader);
 		memcpy(t->log_end, old->log_end, (size_t)t->n * sizeof *t->log_end);
 		memcpy(t->log_start, old->log_start, (size_t)t->n * sizeof *t->log_start);
-		memcpy(t->stamp, old->stamp, (size_t)t->n * sizeof *t->stamp);
+		memcpy(t->stamp, old->stamp, (size_t)t->n * KG_PART_STAMPS * sizeof *t->stamp);
 	}
 	return t;
 }
@@ -540,7 +540,7 @@ stage_topic_diff(kg_replay *r, rline *L, const cJSON *o, bool key, const char *w
 	return 0;
 }
 
-/* Stage the records read of one topic: [[partition,offset,record,timestamp_ms,"why"],...], all of them. */
+/* Stage the records read of one topic: [[partition,offset,record,timestamp_ms,"why"],...], all of them (a partition once per offset read). */
 static int
 stage_stamps(kg_replay *r, rline *L, const cJSON *o, bool key, char *err, size_t errsz)
 {
@@ -549,12 +549,13 @@ stage_stamps(kg_replay *r, rline *L, const cJSON *o, bool key, char *err, size_t
 	int i;
 	if (t == NULL || !cJSON_IsArray(o))
 		return util_err(err, errsz, "stamps of topic \"%s\": no such topic, or not an array", o->string);
-	for (i = 0; i < t->n; i++)
+	for (i = 0; i < t->n * KG_PART_STAMPS; i++)
 		t->stamp[i] = (kg_stamp){ .offset = -1, .record = -1, .ts_ms = -1 };
 	cJSON_ArrayForEach(e, o)
 	{
 		int32_t p;
 		kg_stamp s = { 0 };
+		kg_stamp *slot;
 		const cJSON *why = cJSON_GetArrayItem(e, 4);
 		if (!cJSON_IsArray(e) || !json_get_i32(cJSON_GetArrayItem(e, 0), &p) || p < 0 || p >= t->n ||
 		    !json_get_i64(cJSON_GetArrayItem(e, 1), &s.offset) || !json_get_i64(cJSON_GetArrayItem(e, 2), &s.record) ||
@@ -562,7 +563,10 @@ stage_stamps(kg_replay *r, rline *L, const cJSON *o, bool key, char *err, size_t
 			return util_err(err, errsz, "stamps of topic \"%s\": [partition, offset, record, timestamp, why] expected",
 					o->string);
 		s.why = (uint8_t)tlag_why_parse(why->valuestring);
-		t->stamp[p] = s;
+		slot = &t->stamp[p * KG_PART_STAMPS];
+		for (i = 0; i < KG_PART_STAMPS - 1 && slot[i].offset >= 0 && slot[i].offset != s.offset; i++)
+			;
+		slot[i] = s; /* its offset's slot, the first free one, or the last */
 	}
 	return 0;
 }
@@ -855,8 +859,10 @@ replay_stage_contribute(kg_replay *r, kg_builder *b)
 				builder_partition(b, tp, t->leader[k], t->log_end[k]);
 			if (t->log_start[k] >= 0)
 				builder_partition_start(b, tp, t->log_start[k]);
-			if (t->stamp[k].offset >= 0)
-				builder_partition_stamp(b, tp, &t->stamp[k]);
+			for (j = 0; j < KG_PART_STAMPS; j++) {
+				if (t->stamp[k * KG_PART_STAMPS + j].offset >= 0)
+					builder_partition_stamp(b, tp, &t->stamp[k * KG_PART_STAMPS + j]);
+			}
 		}
 	}
 	for (i = 0; i < r->cgroups; i++) {

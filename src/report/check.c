@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <poll.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -16,7 +17,10 @@
 #include "model/progress.h"
 #include "report/groupcol.h"
 
-#define CHECK_GROUPS_SAID 4 /* the text names this many groups, then "and N more" */
+#define CHECK_GROUPS_SAID 4   /* the first line names this many groups, then "and N more" */
+#define CHECK_PARTS_SAID 8    /* a verdict names this many partitions, then "+N" */
+#define CHECK_OUTPUT_MAX 8000 /* Nagios keeps 8 KB of a plugin's output (MAX_PLUGIN_OUTPUT_LENGTH) */
+#define CHECK_PERF_MAX 3000   /* of which the performance data take at most this */
 
 static const char *const status_names[KG_CHECK_STATUS_COUNT] = { "OK", "WARNING", "CRITICAL", "UNKNOWN" };
 
@@ -69,26 +73,79 @@ tlag_status(const kg_group *g, const kg_check_limits *l)
 	return st;
 }
 
+/* Up to CHECK_PARTS_SAID partitions of g with verdict v, "[2 3]" ("[2 3 +4]" for more). */
+static void
+verdict_parts(sbuf *why, const kg_group *g, int v)
+{
+	kg_tp tp[CHECK_PARTS_SAID];
+	int k, n = 0, more = 0;
+	for (k = 0; k < g->nparts; k++) {
+		if (g->parts[k].verdict != v)
+			continue;
+		if (n < CHECK_PARTS_SAID)
+			tp[n++] = g->parts[k].tp;
+		else
+			more++;
+	}
+	sbuf_addc(why, ' ');
+	tp_format(why, tp, n, group_single_topic(g));
+	if (more > 0) {
+		why->len--; /* before the ']' */
+		sbuf_addf(why, " +%d]", more);
+	}
+}
+
+/* The latest commit that moved a partition of verdict v, when every such partition's is known exactly; 0 else. */
+static int64_t
+last_commit(const kg_group *g, int v)
+{
+	int64_t lc = 0;
+	int k;
+	for (k = 0; k < g->nparts; k++) {
+		const kg_gpart *p = &g->parts[k];
+		if (p->verdict != v)
+			continue;
+		if (p->moved_us <= 0 || p->moved_lo_us != p->moved_us)
+			return 0;
+		lc = KG_MAX(lc, p->moved_us);
+	}
+	return lc;
+}
+
 /* One group's status, and what makes it so in words (appended to why). */
 static kg_check_status
 group_status(const kg_group *g, const kg_check_limits *l, sbuf *why)
 {
 	kg_check_status st = KG_CHECK_OK, t;
-	char n[32], d[32], since[16] = "";
+	char n[32], d[32], since[96];
 	int v, bad = 0;
-	for (v = KG_VERDICT_COUNT - 1; v > KG_VERDICT_OK; v--) {
+	for (v = KG_VERDICT_COUNT - 1; v > KG_VERDICT_PENDING; v--) {
 		if (g->nverdict[v] == 0)
 			continue;
 		st = worse(st, v >= KG_VERDICT_STALLED ? KG_CHECK_CRITICAL : KG_CHECK_WARNING);
 		sbuf_addf(why, "%s%d partition%s %s", bad++ ? ", " : "", g->nverdict[v], g->nverdict[v] == 1 ? "" : "s",
 			  verdict_name((kg_verdict)v));
+		verdict_parts(why, g, v);
 		if (v == g->verdict && g->verdict_since_us > 0) {
-			time_t tt = (time_t)(g->verdict_since_us / 1000000);
-			struct tm tm;
-			localtime_r(&tt, &tm);
-			strftime(since, sizeof since, "%H:%M:%S", &tm);
+			int64_t lc = last_commit(g, v);
+			since_fmt(since, sizeof since, (kg_since_kind)g->since_kind, g->verdict_since_lo_us,
+				  g->verdict_since_us, true);
 			sbuf_addf(why, " since %s", since);
+			if (lc > 0) {
+				/* when commits stopped, as the coordinator's own record of them says (--trace offsets) */
+				since_fmt(since, sizeof since, KG_SINCE_COMMIT, lc, lc, false);
+				sbuf_addf(why, ", last commit %s", since);
+			}
 		}
+	}
+	if (g->nverdict[KG_VERDICT_PENDING] > 0) {
+		/* what cannot be determined yet is UNKNOWN, never OK */
+		st = worse(st, KG_CHECK_UNKNOWN);
+		sbuf_addf(why, "%s%d partition%s not judged yet", bad++ ? ", " : "", g->nverdict[KG_VERDICT_PENDING],
+			  g->nverdict[KG_VERDICT_PENDING] == 1 ? "" : "s");
+		verdict_parts(why, g, KG_VERDICT_PENDING);
+		if (l->judge_s > 0)
+			sbuf_addf(why, " (--duration %d judges commits)", l->judge_s);
 	}
 	if (g->lost > 0)
 		sbuf_addf(why, "%s%lld records lost", bad++ ? ", " : "", (long long)g->lost);
@@ -109,23 +166,29 @@ group_status(const kg_group *g, const kg_check_limits *l, sbuf *why)
 	} else if (t == KG_CHECK_UNKNOWN) {
 		sbuf_adds(why, ", time lag not known");
 	}
-	if (g->nverdict[KG_VERDICT_NONE] > 0 && g->lag > 0) {
-		sbuf_addf(why, ", %d partition%s not judged yet", g->nverdict[KG_VERDICT_NONE],
-			  g->nverdict[KG_VERDICT_NONE] == 1 ? "" : "s");
-		if (l->judge_s > 0)
-			sbuf_addf(why, " (--duration %d judges commits)", l->judge_s);
-	}
 	return st;
 }
 
-/* A performance data label: quoted, without quotes, '=' or '|' of its own. */
+/*
+ * A performance data label: quoted, unique for every name: a quote is
+ * doubled (the plugin guidelines' escape), '=', '|' and '%' are written
+ * %3D, %7C and %25 (so "a=b" and "a_b" stay two labels).
+ */
 static void
 perf_label(sbuf *o, const char *group, const char *what)
 {
-	const char *p;
+	char *c = xstrdup(group), *p;
+	util_sanitize_text(c);
 	sbuf_addc(o, '\'');
-	for (p = group; *p; p++)
-		sbuf_addc(o, *p == '\'' || *p == '=' || *p == '|' ? '_' : *p);
+	for (p = c; *p; p++) {
+		if (*p == '\'')
+			sbuf_adds(o, "''");
+		else if (*p == '=' || *p == '|' || *p == '%')
+			sbuf_addf(o, "%%%02X", (unsigned char)*p);
+		else
+			sbuf_addc(o, *p);
+	}
+	free(c);
 	sbuf_addf(o, " %s'=", what);
 }
 
@@ -146,7 +209,7 @@ static void
 perf_group(sbuf *o, const kg_group *g, const kg_check_limits *l)
 {
 	static const kg_verdict counted[] = { KG_VERDICT_STALLED, KG_VERDICT_STOPPED, KG_VERDICT_LOST, KG_VERDICT_SLOW,
-					      KG_VERDICT_REWIND };
+					      KG_VERDICT_REWIND, KG_VERDICT_PENDING };
 	size_t i;
 	sbuf_addc(o, ' ');
 	perf_label(o, g->name, "lag");
@@ -169,22 +232,29 @@ perf_group(sbuf *o, const kg_group *g, const kg_check_limits *l)
 	perf_limit(o, l->crit_tlag_us, 1e6);
 	sbuf_adds(o, ";0;");
 	for (i = 0; i < KG_ARRAY_LEN(counted); i++) {
-		char what[16];
-		size_t k;
-		snprintf(what, sizeof what, "%s", verdict_name(counted[i]));
-		for (k = 0; what[k]; k++)
-			what[k] = (char)(what[k] >= 'A' && what[k] <= 'Z' ? what[k] - 'A' + 'a' : what[k]);
 		sbuf_addc(o, ' ');
-		perf_label(o, g->name, what);
+		perf_label(o, g->name, verdict_key(counted[i]));
 		sbuf_addf(o, "%d;;;0;", g->nverdict[counted[i]]);
 	}
 }
 
-/* "KGTOP UNKNOWN - why". */
-void
+/* A name or a text for the output: the one output rule (names come from the cluster), no '|' (it starts the performance data). */
+static void
+text_add(sbuf *o, const char *s)
+{
+	char *c = xstrdup(s), *p;
+	util_sanitize_text(c);
+	for (p = c; *p; p++)
+		sbuf_addc(o, *p == '|' ? '_' : *p);
+	free(c);
+}
+
+/* Append "KGTOP UNKNOWN - why" (without newline; why one line). */
+static void
 check_unknown(sbuf *out, const char *why)
 {
-	sbuf_addf(out, "KGTOP UNKNOWN - %s", why);
+	sbuf_adds(out, "KGTOP UNKNOWN - ");
+	text_add(out, why);
 }
 
 /* The cluster source's trouble, NULL when it answered. */
@@ -201,14 +271,118 @@ cluster_trouble(const kg_snapshot *s)
 	return NULL;
 }
 
+/* One group judged: its status and words, for the order of the output. */
+typedef struct judged {
+	const kg_group *g;
+	kg_check_status st;
+	char *why;
+} judged;
+
+/* The worst first (CRITICAL, WARNING, UNKNOWN, OK), then by name. */
+static int
+judged_cmp(const void *a, const void *b)
+{
+	const judged *x = a, *y = b;
+	int d = severity(y->st) - severity(x->st);
+	return d != 0 ? d : strcmp(x->g->name, y->g->name);
+}
+
+
+/*
+ * The performance data within CHECK_PERF_MAX bytes: the groups' counts by
+ * status, then each group's values, the worst first, as long as they fit;
+ * the number of groups given.
+ */
+static int
+perf_all(sbuf *perf, const judged *j, int n, const int *nst, const kg_check_limits *l)
+{
+	int i, said = 0;
+	if (n > 1) {
+		for (i = 0; i < KG_CHECK_STATUS_COUNT; i++) {
+			char what[64];
+			size_t k;
+			snprintf(what, sizeof what, " 'groups %s'=%d;;;0;", check_status_name((kg_check_status)i), nst[i]);
+			for (k = 0; what[k]; k++)
+				what[k] = (char)(what[k] >= 'A' && what[k] <= 'Z' ? what[k] - 'A' + 'a' : what[k]);
+			sbuf_adds(perf, what);
+		}
+	}
+	for (i = 0; i < n; i++) {
+		size_t before = perf->len;
+		perf_group(perf, j[i].g, l);
+		if (perf->len > CHECK_PERF_MAX && said > 0) {
+			perf->len = before;
+			perf->s[before] = '\0';
+			break;
+		}
+		said++;
+	}
+	return said;
+}
+
+/*
+ * The plugin's output: one group, or one group not OK among several, on
+ * the first line with its details; several not OK: a short first line
+ * (how many of each, the worst named) and each one's details on the lines
+ * after it (the plugins' long output), within CHECK_OUTPUT_MAX bytes.
+ */
+static void
+check_output(sbuf *out, const judged *j, int n, const int *nst, kg_check_status st, const kg_check_limits *l)
+{
+	sbuf text = { 0 }, perf = { 0 }, lng = { 0 };
+	int i, nbad = n - nst[KG_CHECK_OK], inperf = perf_all(&perf, j, n, nst, l), said = 0;
+	if (nbad <= 1 || n == 1) {
+		if (nbad == 1 || n == 1) {
+			text_add(&text, j[0].g->name);
+			sbuf_addf(&text, " %s: ", check_status_name(j[0].st));
+			text_add(&text, j[0].why);
+		}
+		if (nst[KG_CHECK_OK] > 0 && n > 1)
+			sbuf_addf(&text, "%s%d group%s OK", nbad ? "; " : "", nst[KG_CHECK_OK], nst[KG_CHECK_OK] == 1 ? "" : "s");
+	} else {
+		sbuf_addf(&text, "%d of %d groups not OK:", nbad, n);
+		for (i = 0; i < nbad && i < CHECK_GROUPS_SAID; i++) {
+			sbuf_addf(&text, "%s ", i ? "," : "");
+			text_add(&text, j[i].g->name);
+			sbuf_addf(&text, " %s", check_status_name(j[i].st));
+		}
+		if (nbad > CHECK_GROUPS_SAID)
+			sbuf_addf(&text, " and %d more", nbad - CHECK_GROUPS_SAID);
+		if (nst[KG_CHECK_OK] > 0)
+			sbuf_addf(&text, "; %d OK", nst[KG_CHECK_OK]);
+		for (i = 0; i < nbad; i++) {
+			size_t before = lng.len;
+			sbuf_addc(&lng, '\n');
+			text_add(&lng, j[i].g->name);
+			sbuf_addf(&lng, " %s: ", check_status_name(j[i].st));
+			text_add(&lng, j[i].why);
+			/* room kept for the status, the last lines ("and N more", "performance data for") and the newline */
+			if (text.len + perf.len + lng.len + 200 > CHECK_OUTPUT_MAX) {
+				lng.len = before;
+				lng.s[before] = '\0';
+				break;
+			}
+			said++;
+		}
+		if (said < nbad)
+			sbuf_addf(&lng, "\nand %d more group%s not OK", nbad - said, nbad - said == 1 ? "" : "s");
+	}
+	if (inperf < n)
+		sbuf_addf(&lng, "\nperformance data for %d of %d groups (the worst first)", inperf, n);
+	sbuf_addf(out, "KGTOP %s - %s |%s%s", check_status_name(st), sbuf_str(&text), sbuf_str(&perf), sbuf_str(&lng));
+	sbuf_free(&text);
+	sbuf_free(&perf);
+	sbuf_free(&lng);
+}
+
 /* Judge a snapshot. */
 kg_check_status
 check_snapshot(const kg_snapshot *s, const kg_check_limits *l, const char *filter, sbuf *out)
 {
 	const kg_source_health *bad = cluster_trouble(s);
 	kg_check_status st = KG_CHECK_OK;
-	sbuf text = { 0 }, perf = { 0 };
-	int i, said = 0, nok = 0, more = 0;
+	judged *j;
+	int i, nst[KG_CHECK_STATUS_COUNT] = { 0 };
 	if (bad != NULL) {
 		char why[600];
 		snprintf(why, sizeof why, "%s: %s", bad->name, bad->message ? bad->message : src_status_name(bad->status));
@@ -222,48 +396,47 @@ check_snapshot(const kg_snapshot *s, const kg_check_limits *l, const char *filte
 		check_unknown(out, why);
 		return KG_CHECK_UNKNOWN;
 	}
+	j = xcalloc((size_t)s->ngroups, sizeof *j);
 	for (i = 0; i < s->ngroups; i++) {
-		const kg_group *g = &s->groups[i];
 		sbuf why = { 0 };
-		kg_check_status gs = group_status(g, l, &why);
-		st = worse(st, gs);
-		perf_group(&perf, g, l);
-		if (gs == KG_CHECK_OK && s->ngroups > 1) {
-			nok++;
-		} else if (said < CHECK_GROUPS_SAID) {
-			sbuf_addf(&text, "%s%s %s: %s", said++ ? "; " : "", g->name, check_status_name(gs), sbuf_str(&why));
-		} else {
-			more++;
-		}
+		j[i].g = &s->groups[i];
+		j[i].st = group_status(j[i].g, l, &why);
+		j[i].why = xstrdup(sbuf_str(&why));
 		sbuf_free(&why);
+		nst[j[i].st]++;
+		st = worse(st, j[i].st);
 	}
-	if (more > 0)
-		sbuf_addf(&text, "; and %d more", more);
-	if (nok > 0)
-		sbuf_addf(&text, "%s%d group%s OK", said ? "; " : "", nok, nok == 1 ? "" : "s");
-	for (i = 0; (size_t)i < text.len; i++) {
-		if (text.s[i] == '|')
-			text.s[i] = '_'; /* a '|' of a group's name would start the performance data */
-	}
-	sbuf_addf(out, "KGTOP %s - %s |%s", check_status_name(st), sbuf_str(&text), sbuf_str(&perf));
-
-	sbuf_free(&text);
-	sbuf_free(&perf);
+	qsort(j, (size_t)s->ngroups, sizeof *j, judged_cmp);
+	check_output(out, j, s->ngroups, nst, st, l);
+	for (i = 0; i < s->ngroups; i++)
+		free(j[i].why);
+	free(j);
 	return st;
 }
 
-/* The line's one guard: names and messages come from the cluster; one line, no controls. */
+/* A line's one guard: names and messages come from the cluster (or were typed); one line, no controls. */
 void
 check_guard(sbuf *line)
 {
 	sbuf_sanitize(line, 0, false);
 }
 
+/*
+ * The output's guard: no controls; its line breaks stay, the long
+ * output's, which only kgtop writes (every name, message and text went in
+ * one line each through text_add()).
+ */
+void
+check_guard_lines(sbuf *out)
+{
+	sbuf_sanitize(out, 0, true);
+}
+
 /* Print a line on stdout; the status. */
 static int
 check_print(sbuf *b, int status)
 {
-	check_guard(b);
+	check_guard_lines(b);
 	sbuf_addc(b, '\n');
 	if (fwrite(b->s, 1, b->len, stdout) != b->len || fflush(stdout) != 0)
 		status = KG_CHECK_UNKNOWN;
@@ -312,9 +485,8 @@ check_run(kg_collector *c, const kg_options *o, const kg_run_stop *stop)
 	size_t i;
 	if (o->replay == NULL) {
 		/* long enough to see a commit frozen for the stall threshold, and two refreshes more */
-		int64_t w = o->lag_window_us > 0 ? o->lag_window_us : KG_DEFAULT_LAG_WINDOW_US;
-		int64_t iv = o->interval_us > 0 ? o->interval_us : KG_DEFAULT_INTERVAL_US;
-		l.judge_s = (int)((progress_stall_us(w, iv) + 2 * iv + KG_SEC_US - 1) / KG_SEC_US);
+		int64_t iv = o->interval_us;
+		l.judge_s = (int)((progress_stall_us(o->lag_window_us, iv) + 2 * iv + KG_SEC_US - 1) / KG_SEC_US);
 	}
 	for (i = 0; i < o->include.n; i++)
 		snprintf(filter + strlen(filter), sizeof filter - strlen(filter), "%s-g %s", i ? " or " : "", o->include.v[i]);

@@ -46,18 +46,20 @@ typedef struct kg_check_limits {
 /* "OK", "WARNING", "CRITICAL", "UNKNOWN". */
 const char *check_status_name(kg_check_status st);
 /*
- * Judge snapshot s: append the status line (without newline; names as
- * they came: check_guard() makes it safe) to out and return the status.  filter names what -g asked for (NULL: every group),
- * for "no group matches".
+ * Judge snapshot s: append the status line, and the long output's lines
+ * after it, to out (without the last newline; each name and text one line,
+ * check_guard_lines() makes the rest safe) and return the status.  filter
+ * names what -g asked for (NULL: every group), for "no group matches".
  */
 kg_check_status check_snapshot(const kg_snapshot *s, const kg_check_limits *l, const char *filter, sbuf *out);
-/*
- * Make a line safe to write (util_char_unsafe and invalid UTF-8 as '?',
- * no line break): what check_run prints goes through it, just before.
- */
+/* Make a line safe to write (util_char_unsafe and invalid UTF-8 as '?', no line break): main's usage line. */
 void check_guard(sbuf *line);
-/* Append "KGTOP UNKNOWN - why" (without newline). */
-void check_unknown(sbuf *out, const char *why);
+/*
+ * Make check_snapshot's output safe to write (util_char_unsafe and invalid
+ * UTF-8 as '?'; the long output's line breaks kept, names never add one):
+ * what check_run prints goes through it, just before.
+ */
+void check_guard_lines(sbuf *out);
 /*
  * --check: one refresh (or, with --duration, refreshes for that long so
  * commits can be judged; a replay up to --at), then the line on stdout;

@@ -67,6 +67,7 @@ groupcol_verdict_style(kg_verdict v)
 	case KG_VERDICT_SLOW:
 	case KG_VERDICT_REWIND: return GROUPCOL_VERDICT_WARN;
 	case KG_VERDICT_NONE:
+	case KG_VERDICT_PENDING:
 	case KG_VERDICT_COUNT: return GROUPCOL_DIM;
 	default: return GROUPCOL_VERDICT_BAD;
 	}
@@ -272,7 +273,7 @@ static void
 verdict_cell(const groupcol_facts *f, int width, groupcol_cell *c)
 {
 	const kg_group *g = f->g;
-	char since[32] = "";
+	char since[96] = "";
 	sbuf b = { 0 };
 	int v, n = 0;
 	if (!f->progress)
@@ -283,18 +284,16 @@ verdict_cell(const groupcol_facts *f, int width, groupcol_cell *c)
 		cell_text(c, groupcol_verdict_style((kg_verdict)f->verdict), "%s", verdict_name((kg_verdict)f->verdict));
 		return;
 	}
-	sbuf_adds(&b, verdict_name((kg_verdict)g->verdict));
+	sbuf_adds(&b, g->verdict == KG_VERDICT_PENDING ? "not judged yet" : verdict_name((kg_verdict)g->verdict));
 	if (g->verdict_since_us > 0) {
-		time_t t = (time_t)(g->verdict_since_us / KG_SEC_US);
-		struct tm tm;
-		localtime_r(&t, &tm);
-		strftime(since, sizeof since, "%H:%M:%S", &tm);
+		since_fmt(since, sizeof since, (kg_since_kind)g->since_kind, g->verdict_since_lo_us, g->verdict_since_us, true);
 		sbuf_addf(&b, " since %s", since);
 	}
 	sbuf_adds(&b, " (");
 	for (v = KG_VERDICT_COUNT - 1; v >= KG_VERDICT_NONE; v--) {
 		if (g->nverdict[v] > 0)
-			sbuf_addf(&b, "%s%d %s", n++ ? ", " : "", g->nverdict[v], v == KG_VERDICT_NONE ? "not judged" : verdict_name((kg_verdict)v));
+			sbuf_addf(&b, "%s%d %s", n++ ? ", " : "", g->nverdict[v],
+				  v == KG_VERDICT_NONE ? "without offsets" : v == KG_VERDICT_PENDING ? "not judged yet" : verdict_name((kg_verdict)v));
 	}
 	sbuf_adds(&b, ")");
 	if (g->lost > 0)
@@ -402,10 +401,10 @@ last_rebalance_cell(const groupcol_facts *f, int width, groupcol_cell *c)
 		sbuf_addf(&b, "%s, %s%d round%s; ", dur, m->last_rounds_min ? "\u2265" : "", m->last_rounds,
 			  m->last_rounds == 1 ? "" : "s");
 	event_fmt_cost(&b, m->last_nstopped, st, m->last_nunconsumed, un, false);
-	if (m->last_lag_added > 0) {
-		char n[32];
-		util_fmt_count(n, sizeof n, m->last_lag_added);
-		sbuf_addf(&b, "; lag +%s", n);
+	if (m->last_backlog_max > 0 || m->last_backlog_min > 0) {
+		kg_span bl = { m->last_backlog_min, m->last_backlog_max };
+		sbuf_adds(&b, "; backlog ");
+		event_fmt_records(&b, bl, false);
 	}
 	if (m->last_resumed_min_us >= 0) {
 		/* how long the moved partitions waited for their new owner's first commit */

@@ -8,8 +8,10 @@
  * a rebalance still open is not counted yet (kgtop_group_rebalancing says
  * it is open).  Series appear with a group's first rebalance.
  *
- * Rendering walks the family table in order; each family writes its
- * samples.  The labels every sample of a group starts with (cluster and
+ * Rendering walks the family table in order; each row says how its
+ * samples are walked (a sample per group, per group and verdict, per
+ * member) and what they read (its value function, a field), or names a
+ * function that writes them.  The labels every sample of a group starts with (cluster and
  * group, escaped) are written once per render into one buffer and copied
  * from there, which keeps a scrape of thousands of groups to a few
  * milliseconds.  Values are exact decimals (microseconds printed as
@@ -37,6 +39,7 @@ typedef enum mtrigger {
 	TRIG_FENCED,
 	TRIG_LEADER_REJOIN,
 	TRIG_METADATA,
+	TRIG_TIMEOUT,
 	TRIG_UNKNOWN,
 	TRIG_COUNT
 } mtrigger;
@@ -50,6 +53,7 @@ static const char *const trigger_names[TRIG_COUNT] = {
 	[TRIG_FENCED] = "fenced",
 	[TRIG_LEADER_REJOIN] = "leader_rejoin",
 	[TRIG_METADATA] = "metadata",
+	[TRIG_TIMEOUT] = "timeout",
 	[TRIG_UNKNOWN] = "unknown",
 };
 
@@ -66,8 +70,11 @@ typedef struct mproto {
 	uint64_t bucket[NBUCKETS]; /* not cumulative: the render sums them */
 	uint64_t count;
 	int64_t sum_us;
-	int64_t stopped_us;    /* member-microseconds stopped by these rebalances */
-	int64_t unconsumed_us; /* partition-microseconds no member consumed */
+	/* what these rebalances cost, within the bounds each told: the sums of the lower bounds and of the
+	 * upper ones (of those that had one: the others are counted in unbounded) */
+	int64_t stopped_min_us, stopped_max_us;       /* member-microseconds stopped */
+	int64_t unconsumed_min_us, unconsumed_max_us; /* partition-microseconds no member consumed */
+	uint64_t unbounded;                           /* rebalances whose cost had no upper bound */
 } mproto;
 
 typedef struct mgroup {
@@ -91,11 +98,14 @@ trigger_of(kg_reason r)
 	case KG_REASON_JOINED:
 		return TRIG_JOIN;
 	case KG_REASON_GRACEFUL:
+	case KG_REASON_LEFT:
 		return TRIG_LEAVE;
 	case KG_REASON_SESSION_TIMEOUT:
 		return TRIG_SESSION_TIMEOUT;
 	case KG_REASON_MAX_POLL:
 		return TRIG_POLL_TIMEOUT;
+	case KG_REASON_TIMEOUT:
+		return TRIG_TIMEOUT;
 	case KG_REASON_REPLACED:
 		return TRIG_STATIC_REPLACEMENT;
 	case KG_REASON_FENCED:
@@ -176,8 +186,14 @@ count_episode(kg_metrics *m, const kg_event *e)
 		p->bucket[b]++;
 	p->count++;
 	p->sum_us += d;
-	p->stopped_us += span_value(e->stopped_us);
-	p->unconsumed_us += span_value(e->unconsumed_us);
+	p->stopped_min_us += KG_MAX(e->stopped_us.min, 0);
+	p->unconsumed_min_us += KG_MAX(e->unconsumed_us.min, 0);
+	if (e->stopped_us.max < 0 || e->unconsumed_us.max < 0) {
+		p->unbounded++;
+	} else {
+		p->stopped_max_us += e->stopped_us.max;
+		p->unconsumed_max_us += e->unconsumed_us.max;
+	}
 }
 
 /* Count the rebalances that ended. */
@@ -223,11 +239,24 @@ typedef struct fam_ctx {
 	int ncounted;
 } fam_ctx;
 
+/* How a family walks its samples: a shape and, in the row, what it reads. */
+typedef enum fam_shape {
+	FAM_EMIT,         /* a function of its own (emit) */
+	FAM_GROUP,        /* a sample per group whose value is known (group_value) */
+	FAM_GROUP_S,      /* likewise, microseconds as seconds */
+	FAM_VERDICT,      /* a sample per group and verdict (verdict_value) */
+	FAM_MEMBER_S,     /* a gauge per member, a kg_member_health field (off) in seconds, -1 unknown */
+} fam_shape;
+
 typedef struct family {
 	const char *name;
 	const char *type;
 	const char *help;
-	void (*emit)(fam_ctx *f, const struct family *fam);
+	void (*emit)(fam_ctx *f, const struct family *fam);     /* FAM_EMIT */
+	fam_shape shape;
+	bool (*group_value)(const kg_group *g, int64_t *v);     /* FAM_GROUP, FAM_GROUP_S: false when not known */
+	int (*verdict_value)(const kg_group *g, int verdict);   /* FAM_VERDICT */
+	size_t off;                                             /* FAM_MEMBER_S */
 } family;
 
 /*
@@ -306,17 +335,17 @@ sample_seconds(fam_ctx *f, int64_t us)
 	sbuf_addc(f->o, '\n');
 }
 
-/* A per-group gauge: one sample per group whose value() is known (returns false when not). */
+/* A per-group gauge: one sample per group whose value is known (the row's group_value). */
 static void
-per_group(fam_ctx *f, const family *fam, bool (*value)(const kg_group *g, int64_t *v), bool seconds)
+per_group(fam_ctx *f, const family *fam)
 {
 	int i;
 	for (i = 0; f->s != NULL && i < f->s->ngroups; i++) {
 		int64_t v;
-		if (!value(&f->s->groups[i], &v))
+		if (!fam->group_value(&f->s->groups[i], &v))
 			continue;
 		sample_open(f, fam->name, "", i);
-		if (seconds)
+		if (fam->shape == FAM_GROUP_S)
 			sample_seconds(f, v);
 		else
 			sample_int(f, v);
@@ -500,83 +529,6 @@ v_awaiting(const kg_group *g, int64_t *v)
 	return g->type == KG_GTYPE_CONSUMER && g->nmembers > 0 && g->members[0].ntarget >= 0;
 }
 
-/* kgtop_group_epoch */
-static void
-emit_group_epoch(fam_ctx *f, const family *fam)
-{
-	per_group(f, fam, v_group_epoch, false);
-}
-
-/* kgtop_group_assignment_epoch */
-static void
-emit_assignment_epoch(fam_ctx *f, const family *fam)
-{
-	per_group(f, fam, v_assignment_epoch, false);
-}
-
-/* kgtop_group_partitions_revoking */
-static void
-emit_revoking(fam_ctx *f, const family *fam)
-{
-	per_group(f, fam, v_revoking, false);
-}
-
-/* kgtop_group_partitions_awaited */
-static void
-emit_awaiting(fam_ctx *f, const family *fam)
-{
-	per_group(f, fam, v_awaiting, false);
-}
-
-/* Per-group gauges, each with its value function. */
-static void
-emit_members(fam_ctx *f, const family *fam)
-{
-	per_group(f, fam, v_members, false);
-}
-
-/* kgtop_group_partitions */
-static void
-emit_partitions(fam_ctx *f, const family *fam)
-{
-	per_group(f, fam, v_partitions, false);
-}
-
-/* kgtop_group_lag_messages */
-static void
-emit_lag(fam_ctx *f, const family *fam)
-{
-	per_group(f, fam, v_lag, false);
-}
-
-/* kgtop_group_unconsumed_partitions */
-static void
-emit_orphaned(fam_ctx *f, const family *fam)
-{
-	per_group(f, fam, v_orphaned, false);
-}
-
-/* kgtop_group_rebalancing */
-static void
-emit_rebalancing(fam_ctx *f, const family *fam)
-{
-	per_group(f, fam, v_rebalancing, false);
-}
-
-/* kgtop_group_storm */
-static void
-emit_storm(fam_ctx *f, const family *fam)
-{
-	per_group(f, fam, v_storm, false);
-}
-
-/* kgtop_group_last_rebalance_duration_seconds */
-static void
-emit_last_rebalance(fam_ctx *f, const family *fam)
-{
-	per_group(f, fam, v_last_rebalance, true);
-}
-
 /* name{cluster=...,group=... for a counted group (its labels are not in the snapshot's prefixes when gone). */
 static void
 counted_open(fam_ctx *f, const char *name, const char *suffix, int32_t gid, int proto)
@@ -637,9 +589,14 @@ emit_durations(fam_ctx *f, const family *fam)
 	}
 }
 
-/* A counter of seconds per group and protocol, from one field of the counters. */
+/*
+ * A counter of seconds per group and protocol, two series: bound="min",
+ * the sum of what each rebalance proved at least, and bound="max", the sum
+ * of the most each one can have cost (kgtop_rebalance_cost_unbounded_total
+ * counts those without a most).
+ */
 static void
-per_protocol_seconds(fam_ctx *f, const family *fam, size_t off)
+per_protocol_bounds(fam_ctx *f, const family *fam, size_t off_min, size_t off_max)
 {
 	int i, p;
 	for (i = 0; i < f->ncounted; i++) {
@@ -648,8 +605,12 @@ per_protocol_seconds(fam_ctx *f, const family *fam, size_t off)
 			if (g->p[p].count == 0)
 				continue;
 			counted_open(f, fam->name, "", f->counted[i], p);
-			sbuf_adds(f->o, "} ");
-			put_seconds(f->o, *(const int64_t *)((const char *)&g->p[p] + off));
+			sbuf_adds(f->o, ",bound=\"min\"} ");
+			put_seconds(f->o, *(const int64_t *)((const char *)&g->p[p] + off_min));
+			sbuf_addc(f->o, '\n');
+			counted_open(f, fam->name, "", f->counted[i], p);
+			sbuf_adds(f->o, ",bound=\"max\"} ");
+			put_seconds(f->o, *(const int64_t *)((const char *)&g->p[p] + off_max));
 			sbuf_addc(f->o, '\n');
 		}
 	}
@@ -659,26 +620,42 @@ per_protocol_seconds(fam_ctx *f, const family *fam, size_t off)
 static void
 emit_stopped(fam_ctx *f, const family *fam)
 {
-	per_protocol_seconds(f, fam, offsetof(mproto, stopped_us));
+	per_protocol_bounds(f, fam, offsetof(mproto, stopped_min_us), offsetof(mproto, stopped_max_us));
 }
 
 /* kgtop_rebalance_unconsumed_partition_seconds_total */
 static void
 emit_unconsumed(fam_ctx *f, const family *fam)
 {
-	per_protocol_seconds(f, fam, offsetof(mproto, unconsumed_us));
+	per_protocol_bounds(f, fam, offsetof(mproto, unconsumed_min_us), offsetof(mproto, unconsumed_max_us));
 }
 
-/* Per-member gauges of a health field (microseconds, -1 unknown). */
+/* kgtop_rebalance_cost_unbounded_total */
 static void
-per_member(fam_ctx *f, const family *fam, size_t off)
+emit_unbounded(fam_ctx *f, const family *fam)
+{
+	int i, p;
+	for (i = 0; i < f->ncounted; i++) {
+		const mgroup *g = &f->m->g[f->counted[i]];
+		for (p = 0; p < KG_PROTO_COUNT; p++) {
+			if (g->p[p].count == 0)
+				continue;
+			counted_open(f, fam->name, "", f->counted[i], p);
+			sbuf_addf(f->o, "} %llu\n", (unsigned long long)g->p[p].unbounded);
+		}
+	}
+}
+
+/* Per-member gauges of a health field (the row's off; microseconds, -1 unknown). */
+static void
+per_member(fam_ctx *f, const family *fam)
 {
 	int i, k;
 	for (i = 0; f->s != NULL && i < f->s->ngroups; i++) {
 		const kg_group *g = &f->s->groups[i];
 		for (k = 0; k < g->nmembers; k++) {
 			const kg_member *mb = &g->members[k];
-			int64_t v = *(const int64_t *)((const char *)&mb->health + off);
+			int64_t v = *(const int64_t *)((const char *)&mb->health + fam->off);
 			if (v < 0)
 				continue;
 			sample_open(f, fam->name, "", i);
@@ -687,20 +664,6 @@ per_member(fam_ctx *f, const family *fam, size_t off)
 			sample_seconds(f, v);
 		}
 	}
-}
-
-/* kgtop_member_heartbeat_age_seconds */
-static void
-emit_heartbeat_age(fam_ctx *f, const family *fam)
-{
-	per_member(f, fam, offsetof(kg_member_health, hb_age_us));
-}
-
-/* kgtop_member_poll_gap_seconds */
-static void
-emit_poll_gap(fam_ctx *f, const family *fam)
-{
-	per_member(f, fam, offsetof(kg_member_health, poll_gap_us));
 }
 
 /* A partition's labels after the group's: topic and partition. */
@@ -762,30 +725,16 @@ v_lost(const kg_group *g, int64_t *v)
 	return true;
 }
 
-/* kgtop_group_time_lag_seconds */
+/* One sample per verdict and group, the row's verdict_value(group, verdict). */
 static void
-emit_time_lag(fam_ctx *f, const family *fam)
-{
-	per_group(f, fam, v_time_lag, true);
-}
-
-/* kgtop_group_lost_messages */
-static void
-emit_lost(fam_ctx *f, const family *fam)
-{
-	per_group(f, fam, v_lost, false);
-}
-
-/* One sample per verdict and group, value(group, verdict). */
-static void
-per_verdict(fam_ctx *f, const family *fam, int (*value)(const kg_group *g, int v))
+per_verdict(fam_ctx *f, const family *fam)
 {
 	int i, v;
 	for (i = 0; f->s != NULL && i < f->s->ngroups; i++) {
 		for (v = 0; v < KG_VERDICT_COUNT; v++) {
 			sample_open(f, fam->name, "", i);
 			sbuf_addf(f->o, ",verdict=\"%s\"", verdict_key((kg_verdict)v));
-			sample_int(f, value(&f->s->groups[i], v));
+			sample_int(f, fam->verdict_value(&f->s->groups[i], v));
 		}
 	}
 }
@@ -802,20 +751,6 @@ static int
 parts_verdict(const kg_group *g, int v)
 {
 	return g->nverdict[v];
-}
-
-/* kgtop_group_verdict: one sample per verdict, 1 for the group's (its worst partition's). */
-static void
-emit_group_verdict(fam_ctx *f, const family *fam)
-{
-	per_verdict(f, fam, is_verdict);
-}
-
-/* kgtop_group_verdict_partitions: the group's partitions per verdict. */
-static void
-emit_verdict_partitions(fam_ctx *f, const family *fam)
-{
-	per_verdict(f, fam, parts_verdict);
 }
 
 /* kgtop_partition_time_lag_seconds (--metrics-partitions) */
@@ -871,73 +806,109 @@ emit_dropped(fam_ctx *f, const family *fam)
 	sample_int(f, (int64_t)f->ctx->viewers_dropped);
 }
 
-/* The families, in the order a scrape lists them (doc/kgtop.1 lists them too). */
+/*
+ * The families, in the order a scrape lists them (doc/kgtop.1 lists them
+ * too): a row names the function that writes its samples, or says how
+ * they are walked (a shape) and what they read (a value function, a field).
+ */
+#define EMIT(fn) .shape = FAM_EMIT, .emit = (fn)
+#define GROUP(fn) .shape = FAM_GROUP, .group_value = (fn)
+#define GROUP_S(fn) .shape = FAM_GROUP_S, .group_value = (fn)
+#define VERDICT(fn) .shape = FAM_VERDICT, .verdict_value = (fn)
+#define MEMBER_S(field) .shape = FAM_MEMBER_S, .off = offsetof(kg_member_health, field)
 static const family families[] = {
-	{ "kgtop_build_info", "gauge", "kgtop's version and recording format (always 1).", emit_build_info },
+	{ "kgtop_build_info", "gauge", "kgtop's version and recording format (always 1).", EMIT(emit_build_info) },
 	{ "kgtop_snapshot_timestamp_seconds", "gauge", "Time of the newest snapshot, seconds since the epoch.",
-	  emit_snapshot_time },
+	  EMIT(emit_snapshot_time) },
 	{ "kgtop_source_up", "gauge", "1 when the source answers as expected, 0 while it is connecting, stale or in error.",
-	  emit_source_up },
+	  EMIT(emit_source_up) },
 	{ "kgtop_source_last_success_timestamp_seconds", "gauge", "Time of the source's last good answer.",
-	  emit_source_last_ok },
+	  EMIT(emit_source_last_ok) },
 	{ "kgtop_source_refresh_duration_seconds", "gauge", "How long the source's last refresh of the cluster took.",
-	  emit_source_refresh },
+	  EMIT(emit_source_refresh) },
 	{ "kgtop_group_info", "gauge",
 	  "A group's rebalance protocol (eager, cooperative, consumer), assignor, coordinator and type (classic, consumer, share, streams).",
-	  emit_group_info },
+	  EMIT(emit_group_info) },
 	{ "kgtop_group_epoch", "gauge", "A consumer group's (KIP-848) group epoch, where a coordinator's log or a record gave it.",
-	  emit_group_epoch },
+	  GROUP(v_group_epoch) },
 	{ "kgtop_group_assignment_epoch", "gauge", "A consumer group's (KIP-848) target assignment epoch, where a source gave it.",
-	  emit_assignment_epoch },
+	  GROUP(v_assignment_epoch) },
 	{ "kgtop_group_partitions_revoking", "gauge",
-	  "A consumer group's (KIP-848) partitions its members hold but must revoke to reach their targets.", emit_revoking },
+	  "A consumer group's (KIP-848) partitions its members hold but must revoke to reach their targets.", GROUP(v_revoking) },
 	{ "kgtop_group_partitions_awaited", "gauge",
-	  "A consumer group's (KIP-848) partitions in members' targets they do not hold yet.", emit_awaiting },
-	{ "kgtop_group_state", "gauge", "1 for the group's state, 0 for the others.", emit_group_state },
-	{ "kgtop_group_members", "gauge", "Members of the group.", emit_members },
-	{ "kgtop_group_partitions", "gauge", "Partitions the group consumes or has offsets for.", emit_partitions },
+	  "A consumer group's (KIP-848) partitions in members' targets they do not hold yet.", GROUP(v_awaiting) },
+	{ "kgtop_group_state", "gauge", "1 for the group's state, 0 for the others.", EMIT(emit_group_state) },
+	{ "kgtop_group_members", "gauge", "Members of the group.", GROUP(v_members) },
+	{ "kgtop_group_partitions", "gauge", "Partitions the group consumes or has offsets for.", GROUP(v_partitions) },
 	{ "kgtop_group_lag_messages", "gauge", "Log-end offset minus committed offset, summed over the group's partitions.",
-	  emit_lag },
+	  GROUP(v_lag) },
 	{ "kgtop_group_time_lag_seconds", "gauge",
 	  "Age of the oldest record the group has yet to consume: exact where the record was read, else interpolated in kgtop's log-end samples (a lower bound beyond the oldest).",
-	  emit_time_lag },
+	  GROUP_S(v_time_lag) },
 	{ "kgtop_group_verdict", "gauge",
 	  "1 for the group's progress verdict over --lag-window (its worst partition's; none: not judged), 0 for the others.",
-	  emit_group_verdict },
-	{ "kgtop_group_verdict_partitions", "gauge", "The group's partitions per progress verdict.", emit_verdict_partitions },
+	  VERDICT(is_verdict) },
+	{ "kgtop_group_verdict_partitions", "gauge", "The group's partitions per progress verdict.", VERDICT(parts_verdict) },
 	{ "kgtop_group_lost_messages", "gauge",
-	  "Records deleted by retention before the group consumed them (log start minus committed offset, summed).", emit_lost },
+	  "Records deleted by retention before the group consumed them (log start minus committed offset, summed).", GROUP(v_lost) },
 	{ "kgtop_group_unconsumed_partitions", "gauge", "Partitions nobody owns while the group is stable (orphaned).",
-	  emit_orphaned },
-	{ "kgtop_group_rebalancing", "gauge", "1 while a rebalance of the group is open.", emit_rebalancing },
-	{ "kgtop_group_storm", "gauge", "1 while the group is in a rebalance storm.", emit_storm },
+	  GROUP(v_orphaned) },
+	{ "kgtop_group_rebalancing", "gauge", "1 while a rebalance of the group is open.", GROUP(v_rebalancing) },
+	{ "kgtop_group_storm", "gauge", "1 while the group is in a rebalance storm.", GROUP(v_storm) },
 	{ "kgtop_group_last_rebalance_duration_seconds", "gauge", "Duration of the group's last finished rebalance.",
-	  emit_last_rebalance },
+	  GROUP_S(v_last_rebalance) },
 	{ "kgtop_rebalances_total", "counter", "Rebalances finished since kgtop started, by protocol and trigger.",
-	  emit_rebalances },
+	  EMIT(emit_rebalances) },
 	{ "kgtop_rebalance_duration_seconds", "histogram", "Durations of the finished rebalances, by protocol.",
-	  emit_durations },
+	  EMIT(emit_durations) },
 	{ "kgtop_rebalance_stopped_member_seconds_total", "counter",
-	  "What the finished rebalances cost in stopped members: the seconds each member consumed nothing, summed.",
-	  emit_stopped },
+	  "What the finished rebalances cost in stopped members: the seconds each member consumed nothing, summed within "
+	  "bounds (bound=min: at least, bound=max: at most, of those with an upper bound).",
+	  EMIT(emit_stopped) },
 	{ "kgtop_rebalance_unconsumed_partition_seconds_total", "counter",
-	  "What the finished rebalances cost in partitions: the seconds each revoked partition had no consuming owner, summed.",
-	  emit_unconsumed },
+	  "What the finished rebalances cost in partitions: the seconds each partition had no consuming owner, summed within "
+	  "bounds (bound=min: at least, bound=max: at most, of those with an upper bound).",
+	  EMIT(emit_unconsumed) },
+	{ "kgtop_rebalance_cost_unbounded_total", "counter",
+	  "Finished rebalances whose cost has no upper bound (a partition's consumer may have stopped before kgtop saw it): "
+	  "in bound=min only.",
+	  EMIT(emit_unbounded) },
 	{ "kgtop_member_heartbeat_age_seconds", "gauge", "Time since the member's last heartbeat (where a trace reports it).",
-	  emit_heartbeat_age },
+	  MEMBER_S(hb_age_us) },
 	{ "kgtop_member_poll_gap_seconds", "gauge", "Time since the member's last poll (where a trace reports it).",
-	  emit_poll_gap },
+	  MEMBER_S(poll_gap_us) },
 	{ "kgtop_partition_lag_messages", "gauge", "Log-end offset minus committed offset of one partition (--metrics-partitions).",
-	  emit_partition_lag },
+	  EMIT(emit_partition_lag) },
 	{ "kgtop_partition_time_lag_seconds", "gauge",
 	  "Age of the next record to consume of one partition (--metrics-partitions), exact or interpolated.",
-	  emit_partition_time_lag },
+	  EMIT(emit_partition_time_lag) },
 	{ "kgtop_partition_verdict", "gauge",
 	  "1 with the partition's progress verdict as a label, for the judged partitions (--metrics-partitions).",
-	  emit_partition_verdict },
-	{ "kgtop_stream_viewers", "gauge", "Viewers attached to /stream now.", emit_viewers },
-	{ "kgtop_stream_viewers_dropped_total", "counter", "Viewers of /stream cut off for falling behind or not reading.", emit_dropped },
+	  EMIT(emit_partition_verdict) },
+	{ "kgtop_stream_viewers", "gauge", "Viewers attached to /stream now.", EMIT(emit_viewers) },
+	{ "kgtop_stream_viewers_dropped_total", "counter", "Viewers of /stream cut off for falling behind or not reading.", EMIT(emit_dropped) },
 };
+
+/* Write a family's samples as its row says. */
+static void
+family_emit(fam_ctx *f, const family *fam)
+{
+	switch (fam->shape) {
+	case FAM_EMIT:
+		fam->emit(f, fam);
+		break;
+	case FAM_GROUP:
+	case FAM_GROUP_S:
+		per_group(f, fam);
+		break;
+	case FAM_VERDICT:
+		per_verdict(f, fam);
+		break;
+	case FAM_MEMBER_S:
+		per_member(f, fam);
+		break;
+	}
+}
 
 /* Order group ids by name. */
 static int
@@ -993,7 +964,7 @@ metrics_render(const kg_metrics *m, const kg_snapshot *snap, const kg_metrics_ct
 	for (i = 0; i < KG_ARRAY_LEN(families); i++) {
 		const family *fam = &families[i];
 		sbuf_addf(out, "# HELP %s %s\n# TYPE %s %s\n", fam->name, fam->help, fam->name, fam->type);
-		fam->emit(&f, fam);
+		family_emit(&f, fam);
 	}
 	sbuf_free(&f.pfx);
 	free(f.g_off);

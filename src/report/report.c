@@ -498,7 +498,9 @@ json_last_rebalance(sbuf *o, const kg_group_summary *m)
 	json_put_ms(o, m->last_unconsumed_min_us);
 	sbuf_adds(o, ",\"unconsumed_partition_ms_max\":");
 	json_put_ms(o, m->last_unconsumed_max_us);
-	sbuf_addf(o, ",\"lag_added\":%lld", (long long)m->last_lag_added);
+	sbuf_addf(o, ",\"lag_added\":%lld,\"backlog_min\":%lld,\"backlog_max\":", (long long)m->last_lag_added,
+		  (long long)m->last_backlog_min);
+	jnum(o, m->last_backlog_max);
 	if (m->last_resumed_min_us >= 0) {
 		sbuf_adds(o, ",\"moved_resumed_ms_min\":");
 		json_put_ms(o, m->last_resumed_min_us);
@@ -528,7 +530,7 @@ jrate(sbuf *o, double r)
 		sbuf_addf(o, "%.2f", r);
 }
 
-/* A verdict's name or null when not judged. */
+/* A verdict's name ("PENDING": not judged yet), or null when there is nothing to judge. */
 static void
 jverdict(sbuf *o, uint8_t v)
 {
@@ -536,6 +538,22 @@ jverdict(sbuf *o, uint8_t v)
 		sbuf_adds(o, "null");
 	else
 		sbuf_addf(o, "\"%s\"", verdict_name((kg_verdict)v));
+}
+
+/*
+ * ,"verdict_since":T|null,"verdict_since_min":T|null,"verdict_since_max":T|null,"verdict_since_kind":"...":
+ * since when the verdict holds, within bounds (min null: not known how long before max; verdict_since is max).
+ */
+static void
+jsince(sbuf *o, int64_t lo, int64_t hi, uint8_t kind)
+{
+	sbuf_adds(o, ",\"verdict_since\":");
+	jtime(o, hi);
+	sbuf_adds(o, ",\"verdict_since_min\":");
+	jtime(o, kind != KG_SINCE_BEFORE ? lo : 0);
+	sbuf_adds(o, ",\"verdict_since_max\":");
+	jtime(o, hi);
+	sbuf_addf(o, ",\"verdict_since_kind\":\"%s\"", since_kind_key((kg_since_kind)kind));
 }
 
 /* ,"time_lag_ms":N|null,"time_lag_kind":"..." */
@@ -562,8 +580,13 @@ json_part_progress(sbuf *o, const kg_gpart *p)
 		sbuf_addf(o, ",\"time_lag_reason\":\"%s\"", tlag_why_key((kg_tlag_why)p->tlag_why));
 	sbuf_adds(o, ",\"verdict\":");
 	jverdict(o, p->verdict);
-	sbuf_adds(o, ",\"verdict_since\":");
-	jtime(o, p->verdict_since_us);
+	jsince(o, p->verdict_since_lo_us, p->verdict_since_us, p->since_kind);
+	if (p->frozen_us > 0) {
+		sbuf_adds(o, ",\"frozen_since_max\":");
+		json_put_time(o, p->frozen_us);
+	}
+	if (p->commit_gap_us > 0)
+		sbuf_addf(o, ",\"commit_gap_ms\":%.1f", (double)p->commit_gap_us / 1000.0);
 	sbuf_adds(o, ",\"committed_moved\":");
 	jtime(o, p->moved_us);
 	sbuf_adds(o, ",\"committed_moved_after\":");
@@ -585,8 +608,7 @@ json_group_progress(sbuf *o, const kg_group *g)
 	int v;
 	sbuf_adds(o, ",\"verdict\":");
 	jverdict(o, g->verdict);
-	sbuf_adds(o, ",\"verdict_since\":");
-	jtime(o, g->verdict_since_us);
+	jsince(o, g->verdict_since_lo_us, g->verdict_since_us, g->since_kind);
 	jtlag(o, g->tlag_kind, g->time_lag_us);
 	sbuf_addf(o, ",\"lost\":%lld,\"verdicts\":{", (long long)g->lost);
 	for (v = KG_VERDICT_OK; v < KG_VERDICT_COUNT; v++)

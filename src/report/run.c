@@ -138,7 +138,7 @@ once_failed(kg_collector *c, int rc, const char *err, int64_t timeout_us, const 
 	}
 	f = collector_take(c);
 	bad = f ? source_problem(f->snap) : NULL;
-	if (bad != NULL && bad->message != NULL && rc == -2)
+	if (bad != NULL && bad->message != NULL && rc == COLLECTOR_UNANSWERABLE)
 		log_say("%s: %s", bad->name, bad->message);
 	else if (bad != NULL && bad->message != NULL)
 		log_say("%s: %s (no answer within %.1fs)", bad->name, bad->message,
@@ -273,16 +273,31 @@ json_frame(kg_frame *f, json_run_state *st)
 	return ok;
 }
 
-/* At the end: events no line carried yet go out with the newest snapshot, on a line of their own. */
-static void
+/*
+ * At the end: events no line carried yet go out with the newest snapshot,
+ * on a line of their own.  The exit status: 1 (said on stderr) when the
+ * cluster never answered in the whole run, or ends in error (a script must
+ * not take the lines of an unreachable cluster for a quiet one), else 0.
+ */
+static int
 json_end(json_run_state *st)
 {
+	int rc = 0, i;
 	if (st->pend.n > 0 && st->snap != NULL)
 		emit_json(st->snap, &st->pend, st->t0 ? st->t0 : st->snap->time_us, false, st->stop);
+	for (i = 0; st->snap != NULL && i < st->snap->nsources; i++) {
+		const kg_source_health *h = &st->snap->sources[i];
+		if (h->role == KG_ROLE_CLUSTER && (h->last_ok_us <= 0 || h->status == KG_SRC_ERROR)) {
+			log_say("%s: %s%s", h->name, h->last_ok_us <= 0 ? "never answered: " : "",
+				h->message != NULL ? h->message : src_status_name(h->status));
+			rc = 1;
+		}
+	}
 	evlist_clear(&st->pend);
 	free(st->pend.v);
 	snapshot_unref(st->snap);
 	snapshot_unref(st->printed);
+	return rc;
 }
 
 /* True (said on stderr) when the source gave up: the stream it reads is damaged. */
@@ -306,7 +321,7 @@ run_json(kg_collector *c, const kg_options *o, const kg_run_stop *stop, bool pri
 	char err[256];
 	memset(&st, 0, sizeof st);
 	st.stop = stop->flag;
-	st.interval = o->interval_us > 0 ? o->interval_us : KG_DEFAULT_INTERVAL_US;
+	st.interval = o->interval_us;
 	if (collector_start(c, err, sizeof err) < 0) {
 		log_say("%s", err);
 		return 1;
@@ -340,7 +355,8 @@ run_json(kg_collector *c, const kg_options *o, const kg_run_stop *stop, bool pri
 			break;
 		}
 	}
-	json_end(&st);
+	if (json_end(&st) != 0 && print)
+		rc = 1;
 	return rc;
 }
 

@@ -40,8 +40,6 @@
 #include "util/secfile.h"
 #include "util/util.h"
 
-#define DEF_CLIENTS KG_DEFAULT_SERVE_CLIENTS_N
-#define DEF_BUFFER KG_DEFAULT_SERVE_BUFFER
 #define CONN_TIMEOUT_S 10
 #define CONN_MEMORY 32768
 #define THREAD_STACK (512 * 1024)
@@ -154,14 +152,14 @@ read_small(const char *what, const char *path, bool secret, char **out, char *er
 	return 0;
 }
 
-/* Read --serve-auth: "user:password" lines ('#' comments); -2 with err (nothing of a line is repeated). */
+/* Read --serve-auth: "user:password" lines ('#' comments); KG_ERR_USAGE with err (nothing of a line is repeated). */
 static int
 load_auth(kg_server *s, const char *path, char *err, size_t errsz)
 {
 	char *text = NULL, *line, *save = NULL;
 	int lineno = 0;
 	if (read_small("--serve-auth", path, true, &text, err, errsz) < 0)
-		return -2;
+		return KG_ERR_USAGE;
 	for (line = strtok_r(text, "\n", &save); line != NULL; line = strtok_r(NULL, "\n", &save)) {
 		char *colon;
 		size_t len = strlen(line);
@@ -174,7 +172,7 @@ load_auth(kg_server *s, const char *path, char *err, size_t errsz)
 		if (colon == NULL || colon == line || colon[1] == '\0') {
 			memset(text, 0, strlen(text));
 			free(text);
-			return util_err(err, errsz, "--serve-auth %s: line %d: expected user:password", path, lineno) * 2;
+			return util_usage_err(err, errsz, "--serve-auth %s: line %d: expected user:password", path, lineno);
 		}
 		*colon = '\0';
 		s->users = xreallocarray(s->users, (size_t)s->nusers + 1, sizeof *s->users);
@@ -186,7 +184,7 @@ load_auth(kg_server *s, const char *path, char *err, size_t errsz)
 	}
 	free(text);
 	if (s->nusers == 0)
-		return util_err(err, errsz, "--serve-auth %s: no user:password line", path) * 2;
+		return util_usage_err(err, errsz, "--serve-auth %s: no user:password line", path);
 	return 0;
 }
 
@@ -615,20 +613,20 @@ server_free(kg_server *s)
 	free(s);
 }
 
-/* Read the certificate and key (both or neither); -2 for a usage error (a file missing or refused). */
+/* Read the certificate and key (both or neither); KG_ERR_USAGE for a usage error (a file missing or refused). */
 static int
 load_tls(kg_server *s, char *err, size_t errsz)
 {
 	const kg_serve_config *c = &s->cfg;
 	if ((c->cert_file == NULL) != (c->key_file == NULL))
-		return util_err(err, errsz, "--serve-cert and --serve-key go together (HTTPS needs both)") * 2;
+		return util_usage_err(err, errsz, "--serve-cert and --serve-key go together (HTTPS needs both)");
 	if (c->cert_file == NULL)
 		return 0;
 	if (MHD_is_feature_supported(MHD_FEATURE_TLS) != MHD_YES)
 		return util_err(err, errsz, "--serve-cert: this libmicrohttpd was built without TLS");
 	if (read_small("--serve-cert", c->cert_file, false, &s->cert_pem, err, errsz) < 0 ||
 	    read_small("--serve-key", c->key_file, true, &s->key_pem, err, errsz) < 0)
-		return -2; /* a usage error: the file is refused or missing */
+		return KG_ERR_USAGE; /* a usage error: the file is refused or missing */
 	s->tls = true;
 	return 0;
 }
@@ -679,17 +677,18 @@ start_daemon(kg_server *s, const struct sockaddr_storage *ss, char *err, size_t 
 int
 serve_open(const kg_serve_config *cfg, kg_server **out, char *err, size_t errsz)
 {
-	kg_server *s = xcalloc(1, sizeof *s);
+	kg_server *s;
 	struct sockaddr_storage ss;
 	pthread_condattr_t ca;
 	kg_record_sink sink;
 	int rc;
+	if (cfg->max_clients <= 0 || cfg->buffer_bytes <= 0)
+		return util_err(err, errsz, "--serve: no --serve-clients or --serve-buffer given");
+	s = xcalloc(1, sizeof *s);
 	s->cfg = *cfg;
 	s->listen = xstrdup(cfg->listen);
 	s->cfg.listen = s->listen;
-	if (s->cfg.max_clients <= 0)
-		s->cfg.max_clients = DEF_CLIENTS;
-	s->ring.max_bytes = (size_t)(cfg->buffer_bytes > 0 ? cfg->buffer_bytes : DEF_BUFFER);
+	s->ring.max_bytes = (size_t)cfg->buffer_bytes;
 	pthread_mutex_init(&s->lock, NULL);
 	pthread_condattr_init(&ca);
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
@@ -708,7 +707,7 @@ serve_open(const kg_serve_config *cfg, kg_server **out, char *err, size_t errsz)
 		recorder_settings(s->enc, cfg->model);
 	memset(&ss, 0, sizeof ss);
 	if ((rc = parse_listen(cfg->listen, &ss, &s->loopback, err, errsz)) < 0)
-		rc = -2;
+		rc = KG_ERR_USAGE;
 	else if (cfg->auth_file != NULL)
 		rc = load_auth(s, cfg->auth_file, err, errsz);
 	if (rc == 0)

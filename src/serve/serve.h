@@ -41,8 +41,8 @@ typedef struct kg_serve_config {
 	const char *auth_file;     /* --serve-auth FILE: "user:password" lines; NULL: no authentication */
 	const char *cert_file;     /* --serve-cert FILE (PEM); with key_file: HTTPS */
 	const char *key_file;      /* --serve-key FILE (PEM) */
-	int max_clients;           /* --serve-clients: connections at once (0: the default) */
-	int64_t buffer_bytes;      /* --serve-buffer: stream a viewer may fall behind (0: the default) */
+	int max_clients;           /* --serve-clients: connections at once, required */
+	int64_t buffer_bytes;      /* --serve-buffer: stream a viewer may fall behind, required */
 	bool partitions;           /* --metrics-partitions */
 	const kg_tracker_config *model; /* the settings a viewer's tracker should derive with (the stream's header) */
 } kg_serve_config;
@@ -51,7 +51,7 @@ typedef struct kg_server kg_server;
 
 /*
  * Listen and start answering; 0, or -1 with err (a bad address, a port in
- * use, an unreadable file, TLS unavailable), or -2 for a usage error.
+ * use, an unreadable file, TLS unavailable), or KG_ERR_USAGE for a usage error.
  */
 int serve_open(const kg_serve_config *cfg, kg_server **out, char *err, size_t errsz);
 /* The tap to add to the collector. */

@@ -29,3 +29,7 @@ libkgtop_a_SOURCES += src/sources/demo/demo.c src/sources/demo/demo.h \
 	src/sources/demo/demo_cluster.c src/sources/demo/demo_view.c
 # attach/: --attach, another kgtop's /stream, through trace/'s transport and the replay feed
 libkgtop_a_SOURCES += src/sources/attach/attach.c src/sources/attach/attach.h
+# offsets/: __consumer_offsets, the group coordinator's own records (--trace offsets): the decoder (pure) and the reader
+libkgtop_a_SOURCES += src/sources/offsets/offsets_record.c src/sources/offsets/offsets_record.h \
+	src/sources/offsets/offsets_state.c src/sources/offsets/offsets_state.h \
+	src/sources/offsets/offsets.c src/sources/offsets/offsets.h

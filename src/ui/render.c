@@ -343,8 +343,9 @@ header_status(const ui_screen *s, const kg_source_health *h, int64_t *extra)
 /*
  * A source's word in the header, into st: "ok" (the demo's script step,
  * see header_demo_word; "ok, 761 malformed" for a stream that reads
- * mostly garbage), "stale 12s: why", "error: why" or "connecting".
- * Returns its element.
+ * mostly garbage), "stale 12s: why", "error: why", "connecting", or
+ * "loading 45%" for a source that loads what came before it (--trace
+ * offsets).  Returns its element.
  */
 static ui_element
 header_source_word(const ui_screen *s, const kg_source_health *h, unsigned lv, char *st, size_t n)
@@ -383,7 +384,11 @@ header_source_word(const ui_screen *s, const kg_source_health *h, unsigned lv, c
 		snprintf(st, n, "error: %s", h->message ? h->message : "?");
 		return UI_EL_SRC_ERROR;
 	default:
-		snprintf(st, n, "connecting");
+		/* a source loading what came before it ("loading 45% (...)"): how far it is */
+		if (h->message != NULL && strncmp(h->message, "loading ", 8) == 0)
+			snprintf(st, n, "loading %.*s", (int)strcspn(h->message + 8, " (:;"), h->message + 8);
+		else
+			snprintf(st, n, "connecting");
 		return UI_EL_SRC_STALE;
 	}
 }

@@ -26,7 +26,7 @@ screen_init(ui_screen *s, const kg_options *o, const kg_ui_info *info, kg_histor
 	s->opts = o;
 	s->info = info;
 	s->hist = h;
-	s->interval_us = o != NULL && o->interval_us > 0 ? o->interval_us : KG_DEFAULT_INTERVAL_US;
+	s->interval_us = o != NULL ? o->interval_us : 0;
 	s->ascii = o != NULL && o->ascii;
 	s->colour = !(o != NULL && o->no_color);
 	s->sort = groupcol_sort_default();
@@ -37,8 +37,10 @@ screen_init(ui_screen *s, const kg_options *o, const kg_ui_info *info, kg_histor
 	if (info != NULL && info->demo)
 		s->view = UI_VIEW_TIMELINE;
 	util_strlcpy(s->theme_name, o != NULL && o->theme != NULL ? o->theme : "default", sizeof s->theme_name);
-	if (o != NULL && o->select_group != NULL)
+	if (o != NULL && o->select_group != NULL) {
 		util_strlcpy(s->selected, o->select_group, sizeof s->selected);
+		util_strlcpy(s->want, o->select_group, sizeof s->want); /* kept until it appears: it may come later */
+	}
 	theme_default(&s->theme);
 	for (v = 0; v < UI_VIEW_COUNT; v++) {
 		const ui_pane *p = render_pane((ui_view_id)v);
@@ -153,6 +155,12 @@ screen_order(ui_screen *s)
 	if (s->norder > 1)
 		qsort(s->order, (size_t)s->norder, sizeof *s->order, order_cmp);
 	free(past);
+	for (i = 0; s->want[0] != '\0' && i < s->norder; i++) {
+		if (strcmp(sn->groups[s->order[i]].name, s->want) == 0) {
+			util_strlcpy(s->selected, s->want, sizeof s->selected); /* --select's group appeared */
+			s->want[0] = '\0';
+		}
+	}
 	for (i = 0; i < s->norder; i++) {
 		if (strcmp(sn->groups[s->order[i]].name, s->selected) == 0)
 			s->sel = i;
@@ -396,5 +404,6 @@ screen_select(ui_screen *s, int i)
 	if (i != s->sel)
 		s->scroll = 0;
 	s->sel = i;
+	s->want[0] = '\0'; /* a choice of the user's: --select waits no more */
 	util_strlcpy(s->selected, s->snap->groups[s->order[i]].name, sizeof s->selected);
 }

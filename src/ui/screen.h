@@ -112,6 +112,7 @@ typedef struct ui_screen {
 	bool maximized;         /* Enter: the group view takes the whole body, and the keys (Esc: back) */
 	int scroll;             /* first row of the group view body */
 	char selected[256];     /* selected group's name */
+	char want[256];         /* --select's group until it appears (or a key selects another), "" none */
 	int list_top;
 	bool sort_reverse;      /* S: the sort order upside down */
 	bool sort_menu;         /* F6: the sort menu is open (as htop's), its cursor on a row of the group table */

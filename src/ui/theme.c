@@ -328,8 +328,12 @@ theme_mono(ui_theme *t)
 		memcpy(t->st[d], t->st[UI_DEPTH_MONO], sizeof t->st[d]);
 }
 
-/* Parse a style for a depth's palette. */
-int
+/*
+ * Parse one style for a depth's palette: as theme_parse_style(), and -1
+ * with err for a colour that palette lacks (above 15 in [16], above 7 or
+ * bright in [8], any colour in [mono], #rrggbb below 256).
+ */
+static int
 theme_parse_style_at(const char *s, ui_depth d, ui_style *st, char *err, size_t errsz)
 {
 	if (theme_parse_style(s, st, err, errsz) < 0)

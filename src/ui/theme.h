@@ -161,12 +161,6 @@ int theme_parse_style(const char *s, ui_style *st, char *err, size_t errsz);
 /* Parse a colour; 0, or -1 when not a colour. */
 int theme_parse_colour(const char *s, ui_colour *c);
 /*
- * Parse one style for a depth's palette: as theme_parse_style(), and -1
- * with err for a colour that palette lacks (above 15 in [16], above 7 or
- * bright in [8], any colour in [mono], #rrggbb below 256).
- */
-int theme_parse_style_at(const char *s, ui_depth d, ui_style *st, char *err, size_t errsz);
-/*
  * Parse theme text over t (sections [256] [16] [8] [mono]; lines before
  * any section set every depth whose palette has their colours); on the
  * first error returns -1 with "fname:line: message" in err and leaves t

@@ -136,6 +136,20 @@ compare_draw(ui_screen *s, ui_timeline *tl, const kg_group *g, ui_rect r)
 	return true;
 }
 
+/* An amount's figure alone, as event_fmt_amount wrote it ("15.6", "<=16.0"; "?" for "for an unknown time"). */
+static const char *
+amount_of(const sbuf *n)
+{
+	return strncmp(sbuf_str(n), "for ", 4) == 0 ? "?" : sbuf_str(n);
+}
+
+/* Its length. */
+static int
+amount_len(const sbuf *n)
+{
+	return (int)strcspn(amount_of(n), " ");
+}
+
 /*
  * One group's side of the cost line in a form (0 the longest): its
  * protocol (or its name, when the groups share one) and what its last
@@ -155,23 +169,22 @@ compare_side(const ui_screen *s, const kg_group *g, bool by_name, int form, sbuf
 		sbuf n = { 0 };
 		if (m->last_nunconsumed > 0)
 			event_fmt_amount(&n, un, m->last_nunconsumed, "partition", s->ascii);
-		sbuf_addf(b, "%.*s", m->last_nunconsumed > 0 ? (int)strcspn(sbuf_str(&n), " ") : 1,
-			  m->last_nunconsumed > 0 ? sbuf_str(&n) : "0");
+		sbuf_addf(b, "%.*s", m->last_nunconsumed > 0 ? amount_len(&n) : 1, m->last_nunconsumed > 0 ? amount_of(&n) : "0");
 		sbuf_free(&n);
 		return;
 	}
 	if (g->commit_policy != NULL) /* the commits scenario: what the commit policy cost */
 		sbuf_addf(b, "%lld processed twice, ", (long long)g->reprocessed);
 	if (m->last_episode_us < 0) {
-		sbuf_adds(b, "no rebalance yet");
+		sbuf_adds(b, "no rebalance seen yet");
 	} else if (form == 0) {
 		event_fmt_cost(b, m->last_nstopped, st, m->last_nunconsumed, un, s->ascii);
 	} else if (form == 3) {
 		sbuf n = { 0 };
 		if (m->last_nunconsumed > 0)
 			event_fmt_amount(&n, un, m->last_nunconsumed, "partition", s->ascii);
-		sbuf_addf(b, "%.*s (%d stopped)", m->last_nunconsumed > 0 ? (int)strcspn(sbuf_str(&n), " ") : 1,
-			  m->last_nunconsumed > 0 ? sbuf_str(&n) : "0", m->last_nstopped);
+		sbuf_addf(b, "%.*s (%d stopped)", m->last_nunconsumed > 0 ? amount_len(&n) : 1,
+			  m->last_nunconsumed > 0 ? amount_of(&n) : "0", m->last_nstopped);
 		sbuf_free(&n);
 	} else {
 		sbuf_addf(b, "%d stopped", m->last_nstopped);

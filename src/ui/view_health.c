@@ -169,7 +169,7 @@ frozen_word(const kg_member *m)
 {
 	/* the tracker's own silence from frozen commits: the verdict says it better */
 	bool frozen_silent = m->status == KG_MEMBER_SILENT && m->silent_why != NULL &&
-			     strncmp(m->silent_why, "commits frozen", 14) == 0;
+			     strncmp(m->silent_why, "commits overdue", 15) == 0;
 	if (m->status != KG_MEMBER_CONSUMING && m->status != KG_MEMBER_PARTIAL && !frozen_silent)
 		return NULL;
 	return m->verdict == KG_VERDICT_STALLED || m->verdict == KG_VERDICT_STOPPED ? verdict_name((kg_verdict)m->verdict)
@@ -185,25 +185,25 @@ static void
 progress_text(const kg_group *g, const kg_member *m, char *buf, size_t n)
 {
 	sbuf b = { 0 };
-	int64_t since = 0;
+	const kg_gpart *first = NULL;
 	int i, np = 0;
 	buf[0] = '\0';
-	if (m->verdict < KG_VERDICT_SLOW || m->verdict >= KG_VERDICT_COUNT)
+	if (m->verdict < KG_VERDICT_PENDING || m->verdict >= KG_VERDICT_COUNT)
 		return;
 	for (i = 0; i < g->nparts; i++) {
 		const kg_gpart *p = &g->parts[i];
 		if (p->owner < 0 || &g->members[p->owner] != m || p->verdict != m->verdict)
 			continue;
-		if (p->verdict_since_us > 0 && (since == 0 || p->verdict_since_us < since))
-			since = p->verdict_since_us;
+		if (p->verdict_since_us > 0 && (first == NULL || p->verdict_since_us < first->verdict_since_us))
+			first = p;
 		sbuf_addf(&b, "%s%d", np++ ? " " : "", (int)p->tp.partition);
 	}
-	if (since > 0 && (m->verdict == KG_VERDICT_STALLED || m->verdict == KG_VERDICT_STOPPED)) {
-		time_t t = (time_t)(since / 1000000);
-		struct tm tm;
-		char c[16];
-		localtime_r(&t, &tm);
-		strftime(c, sizeof c, "%H:%M:%S", &tm);
+	if (m->verdict == KG_VERDICT_PENDING) {
+		snprintf(buf, n, "not judged yet on [%s]", sbuf_str(&b));
+	} else if (first != NULL && (m->verdict == KG_VERDICT_STALLED || m->verdict == KG_VERDICT_STOPPED)) {
+		char c[48];
+		since_fmt(c, sizeof c, (kg_since_kind)first->since_kind, first->verdict_since_lo_us, first->verdict_since_us,
+			  false);
 		snprintf(buf, n, "%s since %s on [%s]", verdict_name((kg_verdict)m->verdict), c, sbuf_str(&b));
 	} else {
 		snprintf(buf, n, "%s on [%s]", verdict_name((kg_verdict)m->verdict), sbuf_str(&b));

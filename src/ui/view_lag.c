@@ -57,6 +57,8 @@ typedef enum lag_col {
 #define LAG_LEVELS 8      /* of the layout: 0 every column, 7 the fewest */
 
 /* Titles, widths (0: as wide as it gets) and right alignment. */
+#define LAG_SINCE_W 22 /* the verdict column with its since */
+
 static const struct {
 	const char *title;
 	int width;
@@ -66,7 +68,7 @@ static const struct {
 	[LC_OWNER] = { "OWNER", 12, false },     [LC_CURRENT] = { "CURRENT", 10, true },
 	[LC_LOGEND] = { "LOG-END", 10, true },   [LC_LAG] = { "LAG", 7, true },
 	[LC_TLAG] = { "TIME-LAG", 8, true },     [LC_RATE] = { "RATE", 7, true },
-	[LC_VERDICT] = { "VERDICT", 22, false }, [LC_SPARK] = { NULL, KG_SPARK, false },
+	[LC_VERDICT] = { "VERDICT", LAG_SINCE_W, false }, [LC_SPARK] = { NULL, KG_SPARK, false },
 	[LC_NOTE] = { "NOTE", 0, false },
 };
 
@@ -132,7 +134,7 @@ lag_layout_for(lag_layout *L, int width, int topicw)
 				x += w[c] > 0 ? w[c] + 1 : 0;
 			}
 			L->part_short = w[LC_PART] < 9;
-			L->since = w[LC_VERDICT] >= 22;
+			L->since = w[LC_VERDICT] >= LAG_SINCE_W;
 			L->spark = w[LC_SPARK];
 			return;
 		}
@@ -182,17 +184,7 @@ lag_num(char *buf, size_t n, int64_t v, int width)
 		util_fmt_count(buf, n, v);
 }
 
-/* A clock time, HH:MM:SS local. */
-static void
-lag_clock(char *buf, size_t n, int64_t us)
-{
-	time_t t = (time_t)(us / KG_SEC_US);
-	struct tm tm;
-	localtime_r(&t, &tm);
-	strftime(buf, n, "%H:%M:%S", &tm);
-}
-
-/* The verdict cell: "STALLED since 22:13:26", "LOST 1.2k", "OK"; "-" not judged. */
+/* The verdict cell: "STALLED since 22:13:26" (since in its short form: a range, "before T"), "LOST 1.2k", "OK"; "-" nothing to judge. */
 static void
 lag_verdict_text(char *buf, size_t n, const kg_gpart *p, bool since)
 {
@@ -202,8 +194,11 @@ lag_verdict_text(char *buf, size_t n, const kg_gpart *p, bool since)
 		util_fmt_count(t, sizeof t, p->lost);
 		snprintf(buf, n, "LOST %s", t);
 	} else if (since && (v == KG_VERDICT_STALLED || v == KG_VERDICT_STOPPED) && p->verdict_since_us > 0) {
-		lag_clock(t, sizeof t, p->verdict_since_us);
-		snprintf(buf, n, "%s since %s", verdict_name(v), t);
+		char sn[48];
+		since_fmt(sn, sizeof sn, (kg_since_kind)p->since_kind, p->verdict_since_lo_us, p->verdict_since_us, false);
+		/* "STALLED since 22:13:25"; a range without the word when it does not fit: "STALLED 22:13:24-25" */
+		if (snprintf(buf, n, "%s since %s", verdict_name(v), sn) > LAG_SINCE_W)
+			snprintf(buf, n, "%s %s", verdict_name(v), sn);
 	} else {
 		snprintf(buf, n, "%s", verdict_name(v));
 	}
@@ -353,12 +348,12 @@ lag_summary(ui_screen *s, const kg_group *g, int y, ui_rect r)
 		if (g->nverdict[v] <= 0)
 			continue;
 		sbuf_reset(&b);
-		sbuf_addf(&b, "  %d %s", g->nverdict[v], verdict_name((kg_verdict)v));
+		sbuf_addf(&b, "  %d %s", g->nverdict[v], v == KG_VERDICT_PENDING ? "not judged yet" : verdict_name((kg_verdict)v));
 		x += text_put(s, y, x, r.x + r.w - x, list_style(s, groupcol_verdict_style((kg_verdict)v)), sbuf_str(&b), 0);
 	}
 	sbuf_reset(&b);
 	if (g->nverdict[KG_VERDICT_NONE] > 0)
-		sbuf_addf(&b, "  %d not judged", g->nverdict[KG_VERDICT_NONE]);
+		sbuf_addf(&b, "  %d without offsets", g->nverdict[KG_VERDICT_NONE]);
 	if (g->lost > 0) {
 		util_fmt_count(n, sizeof n, g->lost);
 		sbuf_addf(&b, "  %s records lost", n);

@@ -134,17 +134,7 @@ sample_at(const kg_hview *v, int from, int64_t t)
 static int
 sample_part(const kg_sample *smp, kg_tp tp)
 {
-	int lo = 0, hi = smp->nparts - 1;
-	while (lo <= hi) {
-		int mid = lo + (hi - lo) / 2, c = tp_cmp(&smp->parts[mid], &tp);
-		if (c == 0)
-			return mid;
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid - 1;
-	}
-	return -1;
+	return tp_find(smp->parts, smp->nparts, sizeof *smp->parts, tp);
 }
 
 /* True when lane k is a member in a sample. */
@@ -757,7 +747,7 @@ draw_episode_lines(ui_screen *s, const ui_timeline *tl, const tl_frame *fr, ui_r
 	}
 	if (v->nepisodes == 0 && r.y + fr->axis < r.y + r.h)
 		text_put(s, r.y + fr->axis, r.x + 3, r.w - 4, s->attr[UI_EL_DIM],
-			 "no rebalance in this window (- zooms out, left scrolls back)", TEXT_ELLIPSIS);
+			 "no rebalance seen in this window (- zooms out, left scrolls back)", TEXT_ELLIPSIS);
 }
 
 /* The lanes shown, each with its note (what the last episode did to it); returns how many rows they took. */

@@ -80,7 +80,8 @@ leave_reasons(ui_screen *s, const kg_hview *v, int64_t a, int64_t b, kg_reason *
 			newer |= e->time_us >= a - 2 * LEAVE_BEFORE_US;
 			if (e->kind == KG_EV_MEMBER_LEFT && k >= 0 && k < v->nlanes && e->time_us >= a &&
 			    e->time_us <= b && e->reason != KG_REASON_NONE &&
-			    (why[k] == KG_REASON_NONE || why[k] == KG_REASON_UNKNOWN))
+			    (why[k] == KG_REASON_NONE || why[k] == KG_REASON_UNKNOWN || why[k] == KG_REASON_LEFT ||
+			     why[k] == KG_REASON_TIMEOUT))
 				why[k] = e->reason;
 			before = e->seq;
 			event_unref(ev[i]);
@@ -91,7 +92,8 @@ leave_reasons(ui_screen *s, const kg_hview *v, int64_t a, int64_t b, kg_reason *
 	}
 	for (k = 0; k < v->nlanes; k++) {
 		const kg_lane *l = &v->lanes[k];
-		if ((why[k] == KG_REASON_NONE || why[k] == KG_REASON_UNKNOWN) && !l->present &&
+		if ((why[k] == KG_REASON_NONE || why[k] == KG_REASON_UNKNOWN || why[k] == KG_REASON_LEFT ||
+		     why[k] == KG_REASON_TIMEOUT) && !l->present &&
 		    l->last_leave != KG_REASON_NONE && l->last_seen_us >= a && l->last_seen_us <= b)
 			why[k] = l->last_leave;
 	}
@@ -126,6 +128,7 @@ short_reason(kg_reason r)
 	case KG_REASON_MAX_POLL: return "max.poll";
 	case KG_REASON_SESSION_TIMEOUT: return "session";
 	case KG_REASON_METADATA: return "metadata";
+	case KG_REASON_TIMEOUT: return "timeout";
 	default: return reason_name(r);
 	}
 }
@@ -173,7 +176,7 @@ static void
 clause_fmt(const nclause *c, nform form, bool sf, sbuf *b)
 {
 	sbuf_adds(b, c->word);
-	if (c->why != KG_REASON_NONE && c->why != KG_REASON_UNKNOWN)
+	if (c->why != KG_REASON_NONE && c->why != KG_REASON_UNKNOWN && c->why != KG_REASON_LEFT)
 		sbuf_addf(b, " (%s)", form >= NOTE_SHORT_WHY ? short_reason(c->why) : reason_name(c->why));
 	if (c->nset >= 0) {
 		sbuf_addc(b, ' ');

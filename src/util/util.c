@@ -143,17 +143,37 @@ util_mono_us(void)
 	return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
 }
 
-/* Format an error into err; returns -1. */
+/* Format an error into err (when there is one); returns rc. */
+static int KG_PRINTF(4, 0)
+err_say(int rc, char *err, size_t errsz, const char *fmt, va_list ap)
+{
+	if (err != NULL && errsz > 0)
+		vsnprintf(err, errsz, fmt, ap);
+	return rc;
+}
+
+/* Format an error into err; returns KG_ERR (-1). */
 int
 util_err(char *err, size_t errsz, const char *fmt, ...)
 {
 	va_list ap;
-	if (err == NULL || errsz == 0)
-		return -1;
+	int rc;
 	va_start(ap, fmt);
-	vsnprintf(err, errsz, fmt, ap);
+	rc = err_say(KG_ERR, err, errsz, fmt, ap);
 	va_end(ap);
-	return -1;
+	return rc;
+}
+
+/* Format a usage error into err; returns KG_ERR_USAGE (-2). */
+int
+util_usage_err(char *err, size_t errsz, const char *fmt, ...)
+{
+	va_list ap;
+	int rc;
+	va_start(ap, fmt);
+	rc = err_say(KG_ERR_USAGE, err, errsz, fmt, ap);
+	va_end(ap);
+	return rc;
 }
 
 /* Bounded string copy, always terminated. */

@@ -54,8 +54,18 @@ int64_t util_now_us(void);
 /* Monotonic time in microseconds. */
 int64_t util_mono_us(void);
 
-/* snprintf into err/errsz (if err is non-NULL); always returns -1. */
+/*
+ * What a function that fails returns, with err saying why: KG_ERR for
+ * what went wrong at run time (main exits 1), KG_ERR_USAGE for what the
+ * user typed (main exits 2), KG_ERR_STOPPED when a stop signal or the
+ * user ended a wait (nothing went wrong: main ends as asked).  Success is
+ * 0.
+ */
+enum { KG_ERR = -1, KG_ERR_USAGE = -2, KG_ERR_STOPPED = -3 };
+/* snprintf into err/errsz (if err is non-NULL); always returns KG_ERR (-1). */
 int util_err(char *err, size_t errsz, const char *fmt, ...) KG_PRINTF(3, 4);
+/* Likewise for a usage error: returns KG_ERR_USAGE (-2). */
+int util_usage_err(char *err, size_t errsz, const char *fmt, ...) KG_PRINTF(3, 4);
 
 /* Copy src into dst of size n, always NUL-terminated; returns strlen(src). */
 size_t util_strlcpy(char *dst, const char *src, size_t n);

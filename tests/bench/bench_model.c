@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "core/options.h"
 #include "model/intern.h"
 #include "model/tracker.h"
 #include "util/util.h"
@@ -73,7 +74,8 @@ build(int k)
 int
 main(int argc, char **argv)
 {
-	kg_tracker *t = tracker_new(NULL);
+	kg_tracker_config mc = options_model_defaults();
+	kg_tracker *t = tracker_new(&mc);
 	kg_evlist ev = { 0 };
 	int64_t t0, t1, best_build = -1, best_derive = -1;
 	int i, rounds = argc > 1 ? atoi(argv[1]) : 10;

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "core/options.h"
 #include "model/intern.h"
 #include "model/progress.h"
 #include "model/tracker.h"
@@ -81,8 +82,9 @@ build(int k)
 int
 main(int argc, char **argv)
 {
-	kg_tracker *t = tracker_new(NULL);
-	kg_progress *pg = progress_new(0, 0);
+	kg_tracker_config mc = options_model_defaults();
+	kg_tracker *t = tracker_new(&mc);
+	kg_progress *pg = progress_new(mc.lag_window_us, mc.window_us);
 	kg_vchange *ch = NULL;
 	size_t cap = 0, gparts = 0, tparts = 0;
 	kg_evlist ev = { 0 };

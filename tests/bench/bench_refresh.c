@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/resource.h>
 
+#include "core/options.h"
 #include "../integration/fixture_util.h"
 #include "model/intern.h"
 #include "util/util.h"
@@ -181,7 +182,8 @@ run(const char *scenario, const char *label)
 			live_wait(&l, pred_groups, &want, 500);
 	}
 	s2 = snapshot_ref(l.snap);
-	tr = tracker_new(NULL);
+	kg_tracker_config mc = options_model_defaults();
+	tr = tracker_new(&mc);
 	tracker_apply(tr, NULL, s1, &ev);
 	evlist_clear(&ev);
 	d0 = util_mono_us();

@@ -23,6 +23,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/options.h"
 #include "core/collector.h"
 #include "model/intern.h"
 #include "model/tracker.h"
@@ -129,9 +130,12 @@ replay(const char *path, bool as_fast, double speed, int *ticks, size_t *events)
 {
 	kg_replay_config rc = { path, speed, as_fast, NULL };
 	kg_source *src = NULL;
-	kg_tracker *t = tracker_new(NULL);
-	kg_collector_config cc = { 0, 0, "bench" };
-	kg_collector *c = collector_new(&cc, t);
+	kg_tracker_config mc = options_model_defaults();
+	kg_tracker *t = tracker_new(&mc);
+	kg_collector_config cc = { 1000000, 0, "bench" };
+	kg_collector *c;
+	if (collector_new(&cc, t, &c, NULL, 0) < 0)
+		abort(); /* no pipe */
 	char err[512];
 	int64_t start;
 	bool done = false;
@@ -141,7 +145,7 @@ replay(const char *path, bool as_fast, double speed, int *ticks, size_t *events)
 		fprintf(stderr, "bench-replay: %s\n", err);
 		exit(1);
 	}
-	collector_add_source(c, src);
+	collector_add_source(c, src, NULL, 0);
 	start = util_mono_us();
 	if (as_fast) {
 		while (!done) {
@@ -190,7 +194,7 @@ main(void)
 	char dir[] = "/tmp/kgtop-bench-replay-XXXXXX", path[128];
 	rf_script sc = { 0, bench_time, bench_state, NULL, NULL };
 	kg_tracker *t;
-	kg_collector_config cc = { 0, 0, "bench" };
+	kg_collector_config cc = { 1000000, 0, "bench" };
 	kg_collector *c;
 	kg_recorder *r;
 	kg_tap tap;
@@ -224,15 +228,17 @@ main(void)
 	sc.nsteps = nticks;
 
 	/* record */
-	t = tracker_new(NULL);
-	c = collector_new(&cc, t);
+	kg_tracker_config mc2 = options_model_defaults();
+	t = tracker_new(&mc2);
+	if (collector_new(&cc, t, &c, NULL, 0) < 0)
+		abort(); /* no pipe */
 	if (recorder_open(path, 0, &r, err, sizeof err) < 0) {
 		fprintf(stderr, "bench-replay: %s\n", err);
 		return 1;
 	}
 	recorder_tap(r, &tap);
-	collector_add_tap(c, &tap);
-	collector_add_source(c, rf_source_new(&sc));
+	collector_add_tap(c, &tap, NULL, 0);
+	collector_add_source(c, rf_source_new(&sc), NULL, 0);
 	start = util_mono_us();
 	ticks = rf_run(c, nticks * 2);
 	rec_s = (double)(util_mono_us() - start) / 1e6;

@@ -33,6 +33,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/options.h"
 #include "../unit/test_ui_scene.h"
 #include "ui/screen.h"
 #include "util/util.h"
@@ -113,7 +114,8 @@ rss_kb(void)
 static void
 bench_cpu(void)
 {
-	kg_tracker *tr = tracker_new(NULL);
+	kg_tracker_config mc = options_model_defaults();
+	kg_tracker *tr = tracker_new(&mc);
 	kg_snapshot *snap = scene_big_group(tr, "bench-64x512", 64, 512, 60, SCENE_T0);
 	kg_options o;
 	kg_ui_info info = { .cluster = "bench:9092" };
@@ -317,7 +319,7 @@ bench_rss(void)
 	kg_ui_info info = { .cluster = "bench:9092" };
 	ui_screen s;
 	double ms;
-	tracker_config_defaults(&cfg);
+	cfg = options_model_defaults();
 	tr = tracker_new(&cfg);
 	printf("4. memory with 2,000 groups and one hour of history (one refresh every 10 s, 360 refreshes)\n");
 	snap = scene_many_groups(tr, 2000, 360, 10 * SEC);

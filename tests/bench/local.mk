@@ -101,3 +101,12 @@ bench: bench-describe
 bench-describe: tests/bench/bare_refresh tests/fixture-broker kgtop
 	top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' sh $(top_srcdir)/tests/bench/describe.sh
 .PHONY: bench-describe
+# __consumer_offsets (issue 23): make bench-offsets (10,000 groups, 1,000,000 records the fixture broker serves, loaded by kgtop)
+EXTRA_PROGRAMS += tests/bench/bench_offsets
+tests_bench_bench_offsets_SOURCES = tests/bench/bench_offsets.c
+tests_bench_bench_offsets_CFLAGS = $(TEST_CFLAGS)
+tests_bench_bench_offsets_LDADD = $(TEST_LIBS)
+bench: bench-offsets
+bench-offsets: tests/bench/bench_offsets tests/fixture-broker kgtop
+	top_builddir='$(abs_top_builddir)' tests/bench/bench_offsets
+.PHONY: bench-offsets

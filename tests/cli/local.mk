@@ -3,9 +3,11 @@ check_PROGRAMS += tests/tools/jsonq
 tests_tools_jsonq_SOURCES = tests/tools/jsonq.c
 tests_tools_jsonq_CFLAGS = $(AM_CFLAGS) $(CJSON_CFLAGS)
 tests_tools_jsonq_LDADD = $(CJSON_LIBS) -lm
-TESTS += tests/cli/cli.sh tests/cli/sources.sh tests/cli/cmdline.sh tests/cli/harden.sh tests/cli/progress.sh tests/cli/describe.sh tests/cli/outputs.sh
+TESTS += tests/cli/cli.sh tests/cli/sources.sh tests/cli/cmdline.sh tests/cli/harden.sh tests/cli/progress.sh tests/cli/describe.sh tests/cli/outputs.sh \
+	tests/cli/honest.sh tests/cli/offsets.sh
 EXTRA_DIST += tests/cli/describe.sh tests/cli/progress.sh tests/cli/cli.sh tests/cli/sources.sh tests/cli/cmdline.sh tests/cli/lib.sh tests/cli/harden.sh \
-	tests/cli/harden-names.json tests/cli/outputs.sh tests/cli/hostile.sh
+	tests/cli/harden-names.json tests/cli/outputs.sh tests/cli/hostile.sh tests/cli/honest.sh \
+	tests/cli/offsets.sh tests/fixture/scenarios/offsets-records.json
 # the output rule's own checker (tests/cli/outputs.sh, tests/tmux/outputs.sh)
 check_PROGRAMS += tests/tools/safebytes
 tests_tools_safebytes_SOURCES = tests/tools/safebytes.c

@@ -51,25 +51,32 @@ t_is "$("$JSONQ" .groups[0].partitions[0].time_lag_ms <"$T_TMP/skew.json") $("$J
 # ---------------------------------------------------------------- --json
 "$KGTOP" -b "$B" -g '^g-(stall|odd)$' --once --json >"$T_TMP/json" 2>"$T_TMP/json.err"
 t_is $? 0 "--once --json exits 0"
-t_is "$("$JSONQ" .version <"$T_TMP/json")" 3 "the JSON is schema version 3"
+t_is "$("$JSONQ" .version <"$T_TMP/json")" 4 "the JSON is schema version 4"
 t_is "$("$JSONQ" .groups[1].partitions[2].committed <"$T_TMP/json") $("$JSONQ" .groups[1].partitions[2].log_start <"$T_TMP/json")" \
 	"4990 0" "a partition carries its committed offset and log start"
 t_is "$("$JSONQ" .groups[1].partitions[2].time_lag_kind <"$T_TMP/json")" exact "its time lag is exact (the record read)"
 t_is "$("$JSONQ" .groups[0].partitions[0].time_lag_reason <"$T_TMP/json")" no_timestamp "a record without a timestamp: the reason"
 t_is "$("$JSONQ" .groups[0].partitions[1].time_lag_reason <"$T_TMP/json")" gap "a compacted gap: the reason"
-t_is "$("$JSONQ" .groups[1].verdicts.none <"$T_TMP/json")" 4 "one refresh judges no partition with lag"
+t_is "$("$JSONQ" .groups[1].verdicts.PENDING <"$T_TMP/json")" 4 "one refresh judges no partition with lag: not judged yet"
+t_is "$("$JSONQ" .groups[1].verdict <"$T_TMP/json") $("$JSONQ" .groups[1].partitions[0].verdict <"$T_TMP/json")" \
+	"PENDING PENDING" "and the group is not judged either (never OK before judged)"
 t_wait_for 5 grep -q '"rejected_writes":{' "$FIXTURE_STATS" || { echo "# stats: $(ls -la "$T_TMP")"; cat "$FIXTURE_STATS"; }
 t_is "$(grep -o '"rejected_writes":{[^}]*}' "$FIXTURE_STATS" | grep -o ':[0-9][0-9]*' | sort -u)" ":0" \
 	"reading records never joined, committed, left a group or produced"
 
 # ---------------------------------------------------------------- --check: OK, WARNING, UNKNOWN
-"$KGTOP" -b "$B" -g '^g-rewind$' --check >"$T_TMP/ok" 2>&1
-t_is $? 0 "--check on a group that keeps up exits 0"
+"$KGTOP" -b "$B" -g '^g-rewind$' --check >"$T_TMP/once-check" 2>&1
+t_is $? 3 "--check of one refresh on a group with lag: its commits are not judged yet, UNKNOWN (never OK)"
+t_contains "$T_TMP/once-check" "KGTOP UNKNOWN - g-rewind UNKNOWN: 4 partitions not judged yet [0 1 2 3] (--duration 32 judges commits)" \
+	"naming the partitions and the --duration that would judge them"
+"$KGTOP" -b "$B" -g '^g-rewind$' -i 0.3 --lag-window 10 --duration 3 --check >"$T_TMP/ok" 2>&1
+t_is $? 0 "--check --duration on a group that keeps up exits 0"
 t_is "$(cut -c1-18 "$T_TMP/ok")" "KGTOP OK - g-rewin" "the line says KGTOP OK"
 t_contains "$T_TMP/ok" "| 'g-rewind lag'=" "with performance data after '|'"
 "$KGTOP" -b "$B" -g '^g-stall$' --check --warn-lag 10 --crit-lag 1000000000 >"$T_TMP/warn" 2>&1
 t_is $? 1 "--check over --warn-lag exits 1"
-t_contains "$T_TMP/warn" "KGTOP WARNING - g-stall WARNING: lag" "the line says WARNING and why"
+t_contains "$T_TMP/warn" "KGTOP WARNING - g-stall WARNING: " "the line says WARNING"
+t_contains "$T_TMP/warn" ", lag " "and why"
 t_contains "$T_TMP/warn" "'g-stall lag'=" "perfdata carries the lag"
 t_contains "$T_TMP/warn" ";10;1000000000;0;" "and the thresholds"
 "$KGTOP" -b "$B" -g '^g-slow$' --check --crit-lag 100 >"$T_TMP/critlag" 2>&1
@@ -91,7 +98,8 @@ t_is $? 2 "thresholds without --check are a usage error"
 # ---------------------------------------------------------------- frozen commits: STALLED
 check_until 40 2 "$T_TMP/stall" -g '^g-stall$' -i 0.3 --lag-window 10 --duration 3
 t_is $? 0 "frozen commits while the log grows: --check exits 2"
-t_contains "$T_TMP/stall" "g-stall CRITICAL: 2 partitions STALLED since" "two partitions STALLED, since when"
+t_contains "$T_TMP/stall" "g-stall CRITICAL: 2 partitions STALLED [2 3] since between " "two partitions STALLED, named, since when"
+t_contains "$T_TMP/stall" " (the waiting record's time) and " "the since bounded by the record waiting at the committed offset"
 t_contains "$T_TMP/stall" "'g-stall stalled'=2;" "perfdata counts them"
 
 # the member whose commits froze is not "consuming" any more; the one that commits is
@@ -100,7 +108,7 @@ t_is $? 0 "--json --duration on g-stall exits 0"
 tail -1 "$T_TMP/frozen.jsonl" >"$T_TMP/frozen.json"
 t_is "$("$JSONQ" .groups[0].members[1].client_id <"$T_TMP/frozen.json") $("$JSONQ" .groups[0].members[1].status <"$T_TMP/frozen.json")" \
 	"worker-2 silent" "worker-2, whose commits froze, is silent"
-t_contains "$T_TMP/frozen.json" "commits frozen" "and says why: its commits froze"
+t_contains "$T_TMP/frozen.json" "commits overdue" "and says why: its commits are overdue"
 t_is "$("$JSONQ" .groups[0].members[0].client_id <"$T_TMP/frozen.json") $("$JSONQ" .groups[0].members[0].status <"$T_TMP/frozen.json")" \
 	"worker-1 consuming" "worker-1, whose commits move, is consuming"
 t_is "$("$JSONQ" .groups[0].partitions[2].verdict <"$T_TMP/frozen.json") $("$JSONQ" .groups[0].partitions[0].verdict <"$T_TMP/frozen.json")" \
@@ -186,7 +194,8 @@ t_is $? 0 "a recording of g-stall"
 t_is $? 2 "--replay --check judges the recording: exit 2"
 t_contains "$T_TMP/rp.check" "partitions STALLED" "its frozen commits STALLED, as live"
 "$KGTOP" --replay "$T_TMP/rec.jsonl" --check --at +0.5s >"$T_TMP/rp.at" 2>&1
-t_is $? 0 "--at its first moments: not judged yet, exit 0"
+t_is $? 3 "--at its first moments: not judged yet, UNKNOWN"
+t_contains "$T_TMP/rp.at" "partitions not judged yet" "and says so"
 t_is "$(grep -c '"log_start":\[' "$T_TMP/rec.jsonl" | awk '{print ($1 > 0)}')" 1 "the recording carries log-start offsets"
 "$KGTOP" -b "$B" -g '^g-(stall|odd)$' --once --record "$T_TMP/once.jsonl" >"$T_TMP/live.txt" 2>&1
 "$KGTOP" --replay "$T_TMP/once.jsonl" --once >"$T_TMP/replayed.txt" 2>&1

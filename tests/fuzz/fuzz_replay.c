@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/options.h"
 #include "core/collector.h"
 #include "model/tracker.h"
 #include "record/replay.h"
@@ -47,13 +48,21 @@ replay(kg_source *src)
 	kg_collector_config cc;
 	int step;
 	bool done = false;
-	tracker_config_defaults(&tc);
-	replay_model(src, &tc);
+	{
+		/* as main does: the recording's settings where the options are at their defaults */
+		kg_options o;
+		kg_tracker_config rec;
+		options_defaults(&o);
+		options_model(&o, replay_model(src, &rec) ? &rec : NULL, &tc);
+		options_free(&o);
+	}
 	t = tracker_new(&tc);
 	memset(&cc, 0, sizeof cc);
+	cc.interval_us = 1000000;
 	cc.cluster = replay_cluster(src);
-	c = collector_new(&cc, t);
-	collector_add_source(c, src);
+	if (collector_new(&cc, t, &c, NULL, 0) < 0)
+		abort(); /* no pipe */
+	collector_add_source(c, src, NULL, 0);
 	for (step = 0; step < 500 && !done; step++) {
 		kg_frame *f;
 		collector_step(c, 0);

@@ -4,21 +4,24 @@
 # "make check" runs each for a few seconds (tests/fuzz/smoke.sh); "make
 # fuzz" runs each for FUZZ_TIME seconds (default 60).
 FUZZ_TARGETS = tests/fuzz/fuzz_log tests/fuzz/fuzz_jsonl tests/fuzz/fuzz_jolokia tests/fuzz/fuzz_rdstats \
-	tests/fuzz/fuzz_config tests/fuzz/fuzz_props tests/fuzz/fuzz_cmdline tests/fuzz/fuzz_replay
+	tests/fuzz/fuzz_config tests/fuzz/fuzz_props tests/fuzz/fuzz_cmdline tests/fuzz/fuzz_replay tests/fuzz/fuzz_offsets
 FUZZ_DEPS = src/sources/trace/parse_lines.c src/sources/trace/parse_log.c src/record/jsonl.c src/record/obs_codec.c \
 	src/record/json.c src/sources/trace/parse_jolokia.c src/sources/trace/parse_rdstats.c src/model/event.c \
 	src/model/obs.c src/model/tp.c src/model/intern.c src/model/snapshot.c src/model/names.c src/model/group.c \
 	src/util/util.c src/util/filter.c src/util/hmap.c
 # the config file, the properties file and the command line: the option
 # parser, which tries file properties on librdkafka (linked, not fuzzed)
-FUZZ_OPTIONS_DEPS = src/core/options.c src/sources/kafka/rdprops.c src/util/util.c src/util/secfile.c
+# and names the trace kinds from their table (with their parsers)
+FUZZ_OPTIONS_DEPS = src/core/options.c src/core/options_file.c src/sources/kafka/rdprops.c src/util/util.c src/util/secfile.c \
+	src/sources/trace/trace_kinds.c $(FUZZ_DEPS)
 # the recording reader, replayed through the collector and the tracker, each frame as --json
 FUZZ_REPLAY_DEPS = src/record/replay.c src/record/replay_file.c src/record/replay_stage.c src/record/obs_codec.c \
 	src/record/json.c src/record/jsonl.c src/core/collector.c src/report/report.c src/report/groupcol.c \
 	src/model/event.c src/model/history.c src/model/intern.c src/model/obs.c src/model/snapshot.c \
 	src/model/names.c src/model/progress.c $(KG_TRACKER_C) \
 	src/model/source.c src/model/tp.c src/model/group.c src/model/lint.c \
-	src/util/util.c src/util/filter.c src/util/hmap.c src/util/log.c src/util/secfile.c
+	src/util/util.c src/util/filter.c src/util/hmap.c src/util/log.c src/util/secfile.c \
+	$(FUZZ_OPTIONS_DEPS)
 FUZZ_FLAGS = -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 	-I$(top_builddir) -I$(top_srcdir)/src $(CJSON_CFLAGS) -pthread
 FUZZ_LINK = $(CJSON_LIBS) -lm
@@ -46,6 +49,10 @@ tests/fuzz/fuzz_cmdline: tests/fuzz/fuzz_cmdline.c $(FUZZ_OPTIONS_DEPS)
 	@$(MKDIR_P) tests/fuzz
 	$(AM_V_CCLD)$(CLANG) $(FUZZ_FLAGS) $(RDKAFKA_CFLAGS) -o $@ $^ $(RDKAFKA_LIBS) $(FUZZ_LINK)
 tests/fuzz/fuzz_replay: tests/fuzz/fuzz_replay.c $(FUZZ_REPLAY_DEPS)
+	@$(MKDIR_P) tests/fuzz
+	$(AM_V_CCLD)$(CLANG) $(FUZZ_FLAGS) $(RDKAFKA_CFLAGS) -o $@ $^ $(RDKAFKA_LIBS) $(FUZZ_LINK)
+# __consumer_offsets records: the decoder and the reader's folded state (no librdkafka), their observations recorded
+tests/fuzz/fuzz_offsets: tests/fuzz/fuzz_offsets.c src/sources/offsets/offsets_record.c src/sources/offsets/offsets_state.c $(FUZZ_DEPS)
 	@$(MKDIR_P) tests/fuzz
 	$(AM_V_CCLD)$(CLANG) $(FUZZ_FLAGS) -o $@ $^ $(FUZZ_LINK)
 

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Run every fuzz target (the four trace parsers, the config file, the
-# properties file, the command line, the recording reader) briefly on its
+# properties file, the command line, the recording reader, the
+# __consumer_offsets decoder and state) briefly on its
 # seed corpus (make check), or longer with FUZZ_TIME=seconds (make fuzz).  New inputs go to a temporary
 # directory; a crash leaves its input as tests/fuzz/crash-TARGET-* in the
 # build tree.  Output is TAP: one test point per target.
@@ -9,8 +10,8 @@ srcdir=${top_srcdir:-.}
 builddir=${top_builddir:-.}
 time=${FUZZ_TIME:-4}
 status=0
-echo "1..8"
-for t in log jsonl jolokia rdstats config props cmdline replay; do
+echo "1..9"
+for t in log jsonl jolokia rdstats config props cmdline replay offsets; do
 	bin="$builddir/tests/fuzz/fuzz_$t"
 	if [ ! -x "$bin" ]; then
 		echo "not ok - fuzz_$t: not built"

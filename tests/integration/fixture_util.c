@@ -3,6 +3,7 @@
  */
 #include "config.h"
 
+#include "core/options.h"
 #include "fixture_util.h"
 
 #include <arpa/inet.h>
@@ -253,31 +254,36 @@ live_open(live *l, const char *bootstrap, int interval_ms)
 	return live_open_tiers(l, bootstrap, interval_ms, 0, 0);
 }
 
-/* Build a live collector whose kafka source has its own --full-refresh and --max-requests (0: defaults). */
+/* Build a live collector whose kafka source has its own --full-refresh and --max-requests (0: the options' defaults). */
 int
 live_open_tiers(live *l, const char *bootstrap, int interval_ms, int64_t full_refresh_us, double max_requests)
 {
 	kg_kafka_config kc;
 	kg_collector_config cc;
+	kg_tracker_config mc = options_model_defaults();
+	kg_options o;
 	kg_source *k;
 	char err[256];
 	memset(l, 0, sizeof *l);
-	l->tracker = tracker_new(NULL);
+	options_defaults(&o);
+	l->tracker = tracker_new(&mc);
 	memset(&cc, 0, sizeof cc);
 	cc.interval_us = (int64_t)interval_ms * 1000;
 	cc.cluster = bootstrap;
-	l->c = collector_new(&cc, l->tracker);
+	if (collector_new(&cc, l->tracker, &l->c, NULL, 0) < 0)
+		abort(); /* no pipe */
 	memset(&kc, 0, sizeof kc);
 	kc.brokers = bootstrap;
 	kc.interval_us = (int64_t)interval_ms * 1000;
 	kc.timeout_us = 5LL * 1000000;
-	kc.full_refresh_us = full_refresh_us;
-	kc.max_requests = max_requests;
+	kc.full_refresh_us = full_refresh_us > 0 ? full_refresh_us : o.full_refresh_us;
+	kc.max_requests = max_requests > 0 ? max_requests : o.max_requests;
+	options_free(&o);
 	if (kafka_source_new(&kc, &k, err, sizeof err) < 0) {
 		fprintf(stderr, "# kafka_source_new: %s\n", err);
 		return -1;
 	}
-	collector_add_source(l->c, k);
+	collector_add_source(l->c, k, NULL, 0);
 	return 0;
 }
 

@@ -9,7 +9,8 @@ EXTRA_DIST += tests/integration/scenarios/outage.json
 # record and replay with the real binary: scripted questions, damage, a live recording, rotation, the dashboard.
 TESTS += tests/integration/test_replay.sh tests/integration/test_replay_ui.sh
 EXTRA_DIST += tests/integration/test_replay.sh tests/integration/test_replay_ui.sh \
-	tests/data/recordings/fixture-demo.kgrec tests/data/recordings/fixture-demo.json \
+	tests/data/recordings/fixture-demo.kgrec tests/data/recordings/fixture-demo-v1.kgrec \
+	tests/data/recordings/fixture-demo.json \
 	tests/data/recordings/make-fixture-demo.sh
 # The default demo scenario, headless: demo + kafka source + collector + tracker (about 80 s).
 check_PROGRAMS += tests/integration/test_demo
@@ -30,6 +31,10 @@ EXTRA_DIST += tests/integration/test_demo_cleanup.sh tests/integration/scenarios
 	tests/integration/test_topic_filter.sh
 EXTRA_DIST += tests/integration/scenarios/old-broker.json tests/integration/scenarios/slow-describe.json \
 	tests/integration/scenarios/tiered.json
+# issue 22's polled symptoms: formation and a rolling restart are no storms, a crash loop is; a crash is
+# silent before its removal, inferred a session timeout; the members taking over never silent (about 20 s)
+TESTS += tests/integration/test_honest.sh
+EXTRA_DIST += tests/integration/test_honest.sh tests/integration/scenarios/honest.json
 # The fault table (issue 13): each fault against the real binary, time to detect and to recover (about 2 min).
 check_PROGRAMS += tests/integration/test_faults
 TESTS += tests/integration/test_faults

@@ -44,6 +44,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/options.h"
 #include "core/collector.h"
 #include "model/intern.h"
 #include "model/tracker.h"
@@ -550,6 +551,7 @@ int
 main(void)
 {
 	run r;
+	kg_options o;
 	kg_demo_config dc;
 	kg_kafka_config kc;
 	kg_collector_config cc;
@@ -565,8 +567,10 @@ main(void)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	memset(&r, 0, sizeof r);
 	r.max_lag = -1;
+	options_defaults(&o); /* the demo and the kafka source at the options' defaults */
 	memset(&dc, 0, sizeof dc);
 	dc.scenario = "default";
+	dc.partitions = o.demo_partitions;
 	if (demo_source_new(&dc, &demo, &bootstrap, err, sizeof err) < 0) {
 		printf("not ok 1 - demo_source_new: %s\n1..1\n", err);
 		return 1;
@@ -575,24 +579,29 @@ main(void)
 	kc.brokers = bootstrap;
 	kc.interval_us = 1000000;
 	kc.timeout_us = 5000000;
+	kc.full_refresh_us = o.full_refresh_us;
+	kc.max_requests = o.max_requests;
+	options_free(&o);
 	if (kafka_source_new(&kc, &kafka, err, sizeof err) < 0) {
 		printf("not ok 1 - kafka_source_new: %s\n1..1\n", err);
 		source_free(demo);
 		return 1;
 	}
 	demo_source_set_kafka(demo, kafka);
-	t = tracker_new(NULL);
+	kg_tracker_config mc = options_model_defaults();
+	t = tracker_new(&mc);
 	memset(&cc, 0, sizeof cc);
 	cc.interval_us = 1000000;
 	cc.cluster = "demo (mock cluster)";
-	c = collector_new(&cc, t);
-	collector_add_source(c, kafka);
-	collector_add_source(c, demo);
+	if (collector_new(&cc, t, &c, NULL, 0) < 0)
+		abort(); /* no pipe */
+	collector_add_source(c, kafka, NULL, 0);
+	collector_add_source(c, demo, NULL, 0);
 	r.t0 = util_now_us();
 	tap.before = tap_before;
 	tap.after = NULL;
 	tap.arg = &r;
-	collector_add_tap(c, &tap);
+	collector_add_tap(c, &tap, NULL, 0);
 	if (collector_start(c, err, sizeof err) < 0) {
 		printf("not ok 1 - collector_start: %s\n1..1\n", err);
 		return 1;

@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/options.h"
 #include "core/collector.h"
 #include "model/intern.h"
 #include "model/tracker.h"
@@ -155,6 +156,7 @@ int
 main(void)
 {
 	run r;
+	kg_options o;
 	kg_demo_config dc;
 	kg_collector_config cc;
 	kg_tracker *t;
@@ -167,21 +169,26 @@ main(void)
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	memset(&r, 0, sizeof r);
+	options_defaults(&o); /* the demo's topic at the options' default */
 	memset(&dc, 0, sizeof dc);
 	dc.scenario = "manual";
+	dc.partitions = o.demo_partitions;
+	options_free(&o);
 	if (demo_source_new(&dc, &demo, &bootstrap, err, sizeof err) < 0) {
 		printf("not ok 1 - demo_source_new: %s\n1..1\n", err);
 		return 1;
 	}
-	t = tracker_new(NULL);
+	kg_tracker_config mc = options_model_defaults();
+	t = tracker_new(&mc);
 	memset(&cc, 0, sizeof cc);
 	cc.interval_us = 500000;
-	r.c = collector_new(&cc, t);
-	collector_add_source(r.c, demo);
+	if (collector_new(&cc, t, &r.c, NULL, 0) < 0)
+		abort(); /* no pipe */
+	collector_add_source(r.c, demo, NULL, 0);
 	r.t0 = util_now_us();
 	{
 		kg_tap tap = { tap_before, NULL, &r };
-		collector_add_tap(r.c, &tap);
+		collector_add_tap(r.c, &tap, NULL, 0);
 	}
 	if (collector_start(r.c, err, sizeof err) < 0) {
 		printf("not ok 1 - collector_start: %s\n1..1\n", err);

@@ -398,7 +398,10 @@ test_old_broker_offsets(void **state)
  * described and asked their offsets every refresh; the others once (their
  * turn comes every --full-refresh, a minute here); Empty groups are never
  * described (the listing says they are Empty); a group whose listed state
- * changes is described in the next refresh, on screen or not.
+ * changes is described in the next refresh, on screen or not.  Every
+ * group on screen has its records read, not only the selected one: its
+ * time lag is exact (issue 22: the list's TIME-LAG was exact for the
+ * selected row only); a group off screen is not read.
  */
 static void
 test_tiers(void **state)
@@ -427,6 +430,11 @@ test_tiers(void **state)
 	/* every row says how old its data is */
 	on = live_group(&l, "g-shown-2");
 	off = live_group(&l, "g-off-1");
+	/* each shown group at an offset of its own (880, 860; the selected one 900): read, exact */
+	assert_int_equal(on->tlag_kind, KG_TLAG_EXACT);
+	assert_int_equal(live_group(&l, "g-shown-3")->tlag_kind, KG_TLAG_EXACT);
+	assert_int_equal(live_group(&l, "g-shown-1")->tlag_kind, KG_TLAG_EXACT);
+	assert_true(off->tlag_kind != KG_TLAG_EXACT);
 	assert_true(on->data_time_us > off->data_time_us);
 	assert_true(off->data_time_us > 0 && off->data_time_us <= l.snap->time_us);
 	/* g-wake, off screen, starts to rebalance: described in the next refresh (the one under way may not see it) */

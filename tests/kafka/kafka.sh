@@ -422,6 +422,13 @@ le() {
 	awk -v a="$1" -v b="$2" 'BEGIN { exit !(a != "" && b != "" && a + 0 <= b + 0) }'
 }
 
+# within JSON KEY TRUTH: KEY_min <= TRUTH <= KEY_max in the JSON object, KEY_max null meaning no upper bound
+within() {
+	le "$(echo "$1" | jnum "$2_min")" "$3" || return 1
+	echo "$1" | grep -q "\"$2_max\":null" && return 0
+	le "$3" "$(echo "$1" | jnum "$2_max")"
+}
+
 # kgtop_bg OUT ARGS...: kgtop in the background (KG_PID), killed at exit
 kgtop_bg() {
 	_o=$1

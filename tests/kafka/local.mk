@@ -9,7 +9,8 @@ KAFKA_BUILD = tests/kafka/target
 KAFKA_MVN = $(MVN) -B -q -f $(abs_top_srcdir)/tests/kafka/pom.xml -Dkgtop.build=$(abs_top_builddir)/$(KAFKA_BUILD) \
 	$(if $(KAFKA_VERSION),-Dkafka.version=$(KAFKA_VERSION))
 KAFKA_SRCFILES = tests/kafka/pom.xml tests/kafka/src/main/java/kgtop/harness/Fleet.java \
-	tests/kafka/src/main/java/kgtop/harness/OtherMember.java
+	tests/kafka/src/main/java/kgtop/harness/OtherMember.java \
+	tests/kafka/src/main/java/kgtop/harness/OffsetsDump.java
 $(KAFKA_BUILD)/classpath.txt: $(KAFKA_SRCFILES)
 	@echo "  MVN      tests/kafka (Apache Kafka's jars into the local Maven repository, the fleet)"
 	@$(KAFKA_MVN) process-classes || { echo "make kafka-deps: Maven failed (it needs a JDK >= 17, Maven and Maven Central: ./autogen.sh --deps installs them)"; exit 1; }
@@ -25,8 +26,8 @@ EXTRA_DIST += $(KAFKA_SRCFILES) tests/kafka/kafka.sh tests/kafka/log4j2-broker.p
 	tests/kafka/log4j2-tools.properties tests/kafka/DISAGREEMENTS.md
 TESTS += tests/kafka/t_describe.sh
 EXTRA_DIST += tests/kafka/t_describe.sh
-TESTS += tests/kafka/t_rebalance.sh tests/kafka/t_progress.sh tests/kafka/t_demo.sh tests/kafka/t_kip848.sh tests/kafka/t_static.sh tests/kafka/t_coordinator.sh tests/kafka/t_jolokia.sh tests/kafka/t_harness.sh
-EXTRA_DIST += tests/kafka/t_rebalance.sh tests/kafka/t_progress.sh tests/kafka/t_demo.sh tests/kafka/t_kip848.sh tests/kafka/t_static.sh tests/kafka/t_coordinator.sh tests/kafka/t_jolokia.sh tests/kafka/t_harness.sh tests/kafka/capture-logs.sh
+TESTS += tests/kafka/t_offsets.sh tests/kafka/t_rebalance.sh tests/kafka/t_progress.sh tests/kafka/t_demo.sh tests/kafka/t_kip848.sh tests/kafka/t_static.sh tests/kafka/t_coordinator.sh tests/kafka/t_jolokia.sh tests/kafka/t_harness.sh
+EXTRA_DIST += tests/kafka/t_offsets.sh tests/kafka/t_rebalance.sh tests/kafka/t_progress.sh tests/kafka/t_demo.sh tests/kafka/t_kip848.sh tests/kafka/t_static.sh tests/kafka/t_coordinator.sh tests/kafka/t_jolokia.sh tests/kafka/t_harness.sh tests/kafka/capture-logs.sh
 # what librdkafka (kgtop's) is answered for one group: ListGroups and DescribeGroups
 check_PROGRAMS += tests/kafka/rdprobe
 tests_kafka_rdprobe_SOURCES = tests/kafka/rdprobe.c

@@ -22,10 +22,11 @@ rows_not() { [ "$(rows | tr '\n' ' ')" != "$1" ]; }
 # True when partition $1 has no row on the screen; has_row when it has.
 no_row() { ! rows | grep -qx "$1"; }
 has_row() { rows | grep -qx "$1"; }
-# True when the health view says a member's partitions froze: "STALLED" then "since 18:07:20 on [4]".
+# True when the health view says a member's partitions froze: "STALLED" then "since 18:07:19-20 on [4]" (a since
+# within bounds: between two refreshes, "<18:07:20" before kgtop's first look).
 health_stalled() {
 	printf '%s\n' "$T_LAST" | grep -qE 'consumer-[a-z] .*(STALLED|silent) *$' &&
-		printf '%s\n' "$T_LAST" | grep -qE 'since [0-9]{2}:[0-9]{2}:[0-9]{2} on \['
+		printf '%s\n' "$T_LAST" | grep -qE 'since <?[0-9]{2}:[0-9]{2}:[0-9]{2}(-[0-9:]+)? on \['
 }
 # True when the list's row of group $1 has a verdict.
 judged() { printf '%s\n' "$T_LAST" | grep -qE "$1 .* (OK|SLOW|REWIND|STALLED|STOPPED|LOST) "; }

@@ -183,19 +183,20 @@ main(int argc, char **argv)
 			return 2;
 		}
 	}
-	tracker_config_defaults(&tc);
+	tc = options_model_defaults();
 	tc.storm_episodes = 3;
 	tr = tracker_new(&tc);
 	memset(&cc, 0, sizeof cc);
 	cc.interval_us = o.interval_us;
 	cc.cluster = info.cluster;
-	c = collector_new(&cc, tr);
+	if (collector_new(&cc, tr, &c, NULL, 0) < 0)
+		abort(); /* no pipe */
 	/* the scene without a tracker of its own: the collector's tracker derives */
 	scene_init(&d->sc);
 	tracker_free(d->sc.tracker);
 	d->sc.tracker = NULL;
 	d->wall0 = util_now_us();
-	collector_add_source(c, source_new(&driver_ops, "demo", d));
+	collector_add_source(c, source_new(&driver_ops, "demo", d), NULL, 0);
 	if (collector_start(c, err, sizeof err) < 0) {
 		fprintf(stderr, "ui_driver: %s\n", err);
 		return 1;

@@ -10,7 +10,8 @@
 #     Inside src/sources, a sub-folder (one source concept) includes its
 #     own headers, those of src/sources itself, and a sibling's only where
 #     SIBLINGS below lets it: demo runs the kafka source on its mock
-#     cluster, attach reads through trace's transport.
+#     cluster, attach reads through trace's transport, offsets speaks
+#     librdkafka's errors in kafka's words.
 #  2. no .c file in src/ over 1,200 lines;
 #  3. no function in src/ over 120 lines (from its opening brace at column
 #     0 to its closing brace at column 0, the house style);
@@ -22,7 +23,7 @@ src="$top_srcdir/src"
 MAX_FILE=1200
 MAX_FUNC=120
 # which sub-folder of src/sources may include which sibling's headers ("from:to")
-SIBLINGS="demo:kafka attach:trace"
+SIBLINGS="demo:kafka attach:trace offsets:kafka"
 
 rank() {
 	case "$1" in

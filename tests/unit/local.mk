@@ -131,9 +131,34 @@ UNIT_TESTS += tests/unit/test_check
 tests_unit_test_check_SOURCES = tests/unit/test_check.c tests/unit/two_groups.c tests/unit/two_groups.h
 tests_unit_test_check_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_check_LDADD = $(TEST_LIBS)
+# __consumer_offsets records (issue 23): the decoder against Kafka's own decoding of a real broker's records
+check_PROGRAMS += tests/unit/test_offsets_record
+UNIT_TESTS += tests/unit/test_offsets_record
+tests_unit_test_offsets_record_SOURCES = tests/unit/test_offsets_record.c $(TRACE_TEST_UTIL)
+tests_unit_test_offsets_record_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_offsets_record_LDADD = $(TEST_LIBS)
+EXTRA_DIST += tests/data/offsets/kafka-4.3.jsonl tests/kafka/capture-offsets.sh
+# issue 22: every bound kgtop reports contains the truth of a simulated group it polls (10,000 random schedules)
+check_PROGRAMS += tests/unit/test_bounds
+UNIT_TESTS += tests/unit/test_bounds
+tests_unit_test_bounds_SOURCES = tests/unit/test_bounds.c tests/unit/sim.c tests/unit/sim.h
+tests_unit_test_bounds_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_bounds_LDADD = $(TEST_LIBS)
 # the one output rule (issue 25): every unsafe character class at every position of every field, through every output
 check_PROGRAMS += tests/unit/test_outputs
 UNIT_TESTS += tests/unit/test_outputs
 tests_unit_test_outputs_SOURCES = tests/unit/test_outputs.c
 tests_unit_test_outputs_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_outputs_LDADD = $(TEST_LIBS)
+# the options: every default is its row's, as --help states it; the tracker's settings' precedence
+check_PROGRAMS += tests/unit/test_options
+UNIT_TESTS += tests/unit/test_options
+tests_unit_test_options_SOURCES = tests/unit/test_options.c
+tests_unit_test_options_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_options_LDADD = $(TEST_LIBS)
+# the collector's promises: no event lost to a slow reader, the newest snapshot wins, a stop seen at once
+check_PROGRAMS += tests/unit/test_collector
+UNIT_TESTS += tests/unit/test_collector
+tests_unit_test_collector_SOURCES = tests/unit/test_collector.c
+tests_unit_test_collector_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_collector_LDADD = $(TEST_LIBS)

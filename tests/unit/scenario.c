@@ -9,15 +9,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/options.h"
 #include "model/intern.h"
 #include "util/util.h"
 
-/* A scenario. */
+/* A scenario (cfg NULL: the tracker at the options' defaults). */
 sc *
 sc_new(int partitions, const kg_tracker_config *cfg)
 {
 	sc *s = xcalloc(1, sizeof *s);
-	s->t = tracker_new(cfg);
+	kg_tracker_config def = options_model_defaults();
+	s->t = tracker_new(cfg != NULL ? cfg : &def);
 	s->partitions = partitions;
 	s->t0_us = 1700000000LL * 1000000;
 	return s;

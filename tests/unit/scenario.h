@@ -38,7 +38,7 @@ typedef struct sc {
 	kg_snapshot *last;
 } sc;
 
-/* A scenario with a topic of n partitions and a tracker with cfg (may be NULL). */
+/* A scenario with a topic of n partitions and a tracker with cfg (NULL: the options' defaults). */
 sc *sc_new(int partitions, const kg_tracker_config *cfg);
 /* Free it. */
 void sc_free(sc *s);

@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/options.h"
 #include "model/intern.h"
 #include "scenario.h"
 #include "sources/demo/demo.h"
@@ -683,7 +684,8 @@ apply(kg_tracker *t, kg_obsq *q, kg_snapshot *snap, kg_evlist *out, kg_snapshot 
 static void
 test_tracker_static_restart(void **state)
 {
-	kg_tracker *t = tracker_new(NULL);
+	kg_tracker_config mc = options_model_defaults();
+	kg_tracker *t = tracker_new(&mc);
 	kg_obsq q = { 0 };
 	kg_evlist ev = { 0 };
 	kg_snapshot *keep = NULL;
@@ -801,7 +803,8 @@ lane_of(const kg_snapshot *snap, const char *id)
 static void
 test_tracker_member_id_reused(void **state)
 {
-	kg_tracker *t = tracker_new(NULL);
+	kg_tracker_config mc2 = options_model_defaults();
+	kg_tracker *t = tracker_new(&mc2);
 	kg_obsq q = { 0 };
 	kg_evlist ev = { 0 };
 	kg_snapshot *keep = NULL;

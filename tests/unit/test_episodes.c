@@ -30,6 +30,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/options.h"
 #include "model/intern.h"
 #include "record/json.h"
 #include "scenario.h"
@@ -559,7 +560,8 @@ test_finding8_static_line_only(void **state)
 	kg_log_parser p;
 	kg_obsq q = { 0 };
 	kg_tgview *v = tgview_new(0); /* no expiry */
-	kg_tracker *t = tracker_new(NULL);
+	kg_tracker_config mc = options_model_defaults();
+	kg_tracker *t = tracker_new(&mc);
 	kg_evlist ev = { 0 };
 	kg_builder *b;
 	kg_snapshot *snap;

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/options.h"
 #include "core/collector.h"
 #include "model/intern.h"
 #include "sources/kafka/kafka_sched.h"
@@ -69,7 +70,7 @@ sched(double max_requests, int64_t full_us, bool paced)
 static void
 test_everything(void **state)
 {
-	ksched_config c = { .max_requests = 1, .everything = true };
+	ksched_config c = { .full_refresh_us = 30 * SEC, .max_requests = 1, .everything = true };
 	ksched s;
 	ksched_group *g = groups(10, KG_STATE_STABLE, 0);
 	ksched_plan p;
@@ -353,13 +354,17 @@ static void
 test_focus_channel(void **state)
 {
 	fake f;
-	kg_tracker *t = tracker_new(NULL);
-	kg_collector *c = collector_new(NULL, t);
+	kg_tracker_config mc = options_model_defaults();
+	kg_tracker *t = tracker_new(&mc);
+	kg_collector_config cc = { 1000000, 0, NULL };
+	kg_collector *c;
+	if (collector_new(&cc, t, &c, NULL, 0) < 0)
+		abort(); /* no pipe */
 	int32_t shown[2] = { intern_group("g-a"), intern_group("g-b") };
 	int i;
 	(void)state;
 	memset(&f, 0, sizeof f);
-	collector_add_source(c, source_new(&fake_ops, "fake", &f));
+	collector_add_source(c, source_new(&fake_ops, "fake", &f), NULL, 0);
 	for (i = 0; i < 3; i++)
 		collector_step(c, 0);
 	assert_int_equal(f.calls, 1); /* the observation's group, told once */

@@ -112,8 +112,8 @@ test_records_exact(void **state)
 	sc_obs_id(s, KG_OBS_JOINED, 1000, "g", "b", "b-m", NULL, KG_PROTO_UNKNOWN, "");
 	rec(s, KG_OBS_EPOCH, 1000, NULL, 2, NULL);
 	rec(s, KG_OBS_TARGET_EPOCH, 1001, NULL, 2, NULL);
-	rec(s, KG_OBS_TARGET, 1001, "a", 2, "0 1");
-	rec(s, KG_OBS_TARGET, 1001, "b", 2, "2 3");
+	rec(s, KG_OBS_TARGET_MEMBER, 1001, "a", 2, "0 1");
+	rec(s, KG_OBS_TARGET_MEMBER, 1001, "b", 2, "2 3");
 	member_rec(s, 1002, "a", 1, 1, KG_MSTATE_UNREVOKED, "0 1", "2 3");
 	member_rec(s, 1002, "b", 2, 0, KG_MSTATE_UNRELEASED, "", "");
 	sc_group_set(s, "g", KG_STATE_UNKNOWN, "uniform", "a=0 1 2 3>0 1;b=>2 3");
@@ -139,8 +139,12 @@ test_records_exact(void **state)
 	assert_says(sc_find(s, KG_EV_ASSIGNED, "b", 0), "b assigned [2 3] at epoch 2");
 	e = sc_find(s, KG_EV_REBALANCE_END, NULL, 0);
 	assert_says(e, "rebalance ended after 800ms, no barrier");
-	/* a kept [0 1] all along: nobody stopped; [2 3] waited 300 ms each for b */
-	assert_says(e, "0 of 1 member stopped, 2 partitions unconsumed 0.6 partition-s, 2 partitions moved");
+	/*
+	 * a kept [0 1] all along: nobody stopped; [2 3] waited at least 300 ms each for b (a's record of
+	 * its revoke is when the coordinator heard of it: a stopped consuming them then or before, and
+	 * no commit showed them consumed since the target, so no upper bound)
+	 */
+	assert_says(e, "0 of 1 member stopped, 2 partitions unconsumed \u22650.6 partition-s, 2 partitions moved");
 	n = episodes(s, &v);
 	assert_int_equal(n, 1);
 	assert_int_equal(v[0].start_us, sc_us(s, 1000));

@@ -343,8 +343,9 @@ test_counters(void **state)
  * What a rebalance cost, and durations kgtop only bounds: a polled episode
  * (between two refreshes, 0 to 1 s) counts at its upper bound in the
  * histogram, a measured one as measured; the stopped member-seconds and
- * unconsumed partition-seconds add up per protocol, bounded ones at their
- * upper bound, and the families pass as counters.
+ * unconsumed partition-seconds add up per protocol within bounds, two
+ * series: the lower bounds' sum and the upper bounds' (a rebalance with no
+ * upper bound counted apart), and the families pass as counters.
  */
 static void
 test_costs_and_bounds(void **state)
@@ -369,6 +370,10 @@ test_costs_and_bounds(void **state)
 	e->duration = (kg_span){ 6000000, 6000000 };
 	e->unconsumed_us = (kg_span){ 3000000, 3000000 }; /* one partition idle 3 s, nobody stopped */
 	evlist_push(&ev, e);
+	e = ended("g-busy", KG_PROTO_COOPERATIVE, KG_REASON_LEFT, 2000000);
+	e->duration = (kg_span){ 1000000, 2000000 };
+	e->unconsumed_us = (kg_span){ 2000000, -1 }; /* a partition's consumer may have stopped long before: no most */
+	evlist_push(&ev, e);
 	assert_true(metrics_count(m, &ev));
 	t = render(m, s, false);
 	LINE(t, "kgtop_rebalance_duration_seconds_bucket{" CL ",group=\"g-busy\",protocol=\"eager\",le=\"0.5\"} 0");
@@ -376,10 +381,16 @@ test_costs_and_bounds(void **state)
 	LINE(t, "kgtop_rebalance_duration_seconds_sum{" CL ",group=\"g-busy\",protocol=\"eager\"} 4.000000");
 	assert_int_equal(count(t, "# TYPE kgtop_rebalance_stopped_member_seconds_total counter\n"), 1);
 	assert_int_equal(count(t, "# TYPE kgtop_rebalance_unconsumed_partition_seconds_total counter\n"), 1);
-	LINE(t, "kgtop_rebalance_stopped_member_seconds_total{" CL ",group=\"g-busy\",protocol=\"eager\"} 18.000000");
-	LINE(t, "kgtop_rebalance_stopped_member_seconds_total{" CL ",group=\"g-busy\",protocol=\"cooperative\"} 0.000000");
-	LINE(t, "kgtop_rebalance_unconsumed_partition_seconds_total{" CL ",group=\"g-busy\",protocol=\"eager\"} 36.000000");
-	LINE(t, "kgtop_rebalance_unconsumed_partition_seconds_total{" CL ",group=\"g-busy\",protocol=\"cooperative\"} 3.000000");
+	LINE(t, "kgtop_rebalance_stopped_member_seconds_total{" CL ",group=\"g-busy\",protocol=\"eager\",bound=\"min\"} 12.000000");
+	LINE(t, "kgtop_rebalance_stopped_member_seconds_total{" CL ",group=\"g-busy\",protocol=\"eager\",bound=\"max\"} 18.000000");
+	LINE(t, "kgtop_rebalance_stopped_member_seconds_total{" CL ",group=\"g-busy\",protocol=\"cooperative\",bound=\"min\"} 0.000000");
+	LINE(t, "kgtop_rebalance_unconsumed_partition_seconds_total{" CL ",group=\"g-busy\",protocol=\"eager\",bound=\"min\"} 24.000000");
+	LINE(t, "kgtop_rebalance_unconsumed_partition_seconds_total{" CL ",group=\"g-busy\",protocol=\"eager\",bound=\"max\"} 36.000000");
+	LINE(t, "kgtop_rebalance_unconsumed_partition_seconds_total{" CL ",group=\"g-busy\",protocol=\"cooperative\",bound=\"min\"} 5.000000");
+	LINE(t, "kgtop_rebalance_unconsumed_partition_seconds_total{" CL ",group=\"g-busy\",protocol=\"cooperative\",bound=\"max\"} 3.000000");
+	LINE(t, "kgtop_rebalance_cost_unbounded_total{" CL ",group=\"g-busy\",protocol=\"cooperative\"} 1");
+	LINE(t, "kgtop_rebalance_cost_unbounded_total{" CL ",group=\"g-busy\",protocol=\"eager\"} 0");
+	LINE(t, "kgtop_rebalances_total{" CL ",group=\"g-busy\",protocol=\"cooperative\",trigger=\"leave\"} 1");
 	free(t);
 	evlist_clear(&ev);
 	free(ev.v);
@@ -405,7 +416,7 @@ test_escaping(void **state)
 	t = render(NULL, NULL, false);
 	LINE(t, "# TYPE kgtop_group_members gauge");
 	assert_int_equal(count(t, "kgtop_group_members{"), 0);
-	LINE(t, "kgtop_build_info{version=\"" PACKAGE_VERSION "\",record_format=\"2\"} 1");
+	LINE(t, "kgtop_build_info{version=\"" PACKAGE_VERSION "\",record_format=\"4\"} 1");
 	free(t);
 }
 

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/options.h"
 #include "model/event.h"
 #include "model/intern.h"
 #include "model/snapshot.h"
@@ -311,7 +312,8 @@ gap_snap(int64_t now, int64_t data_time, kg_group_state st, const char *member)
 static void
 test_gap_between(void **state)
 {
-	kg_tracker *t = tracker_new(NULL);
+	kg_tracker_config mc = options_model_defaults();
+	kg_tracker *t = tracker_new(&mc);
 	kg_evlist ev = { 0 };
 	kg_snapshot *s;
 	const int64_t S = 1000000, t0 = 1700000000LL * S;

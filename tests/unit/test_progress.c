@@ -16,8 +16,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/options.h"
 #include "model/defaults.h"
 #include "model/intern.h"
+#include "model/obs.h"
 #include "model/progress.h"
 #include "model/snapshot.h"
 #include "model/tracker.h"
@@ -43,7 +45,7 @@ feed(kg_pstate *st, int64_t t0, int n, int64_t c0, int64_t rate, int64_t le0, in
 		progress_observe(st, t0 + S(i), c0 + rate * i, le0 + prate * i, W);
 }
 
-/* Rule 1: nothing to judge without a committed offset, a log-end or an observation. */
+/* Rule 1: nothing to judge without a committed offset, a log-end or an observation; rule 5: not judged yet. */
 static void
 test_none(void **state)
 {
@@ -55,8 +57,8 @@ test_none(void **state)
 	progress_observe(&st, S(1), 10, 20, W);
 	assert_int_equal(judge(&st, S(1), -1, 20, -1, &since), KG_VERDICT_NONE);
 	assert_int_equal(judge(&st, S(1), 10, -1, -1, &since), KG_VERDICT_NONE);
-	/* one look at a partition with lag says nothing of progress; without lag it is OK */
-	assert_int_equal(judge(&st, S(1), 10, 20, -1, &since), KG_VERDICT_NONE);
+	/* one look at a partition with lag says nothing of progress: not judged yet (never OK); without lag it is OK */
+	assert_int_equal(judge(&st, S(1), 10, 20, -1, &since), KG_VERDICT_PENDING);
 	assert_int_equal(judge(&st, S(1), 20, 20, -1, &since), KG_VERDICT_OK);
 	progress_observe(&st, S(2), 12, 22, W); /* it moved: judged */
 	assert_int_equal(judge(&st, S(2), 12, 22, -1, &since), KG_VERDICT_OK);
@@ -155,8 +157,10 @@ test_stalled_after_catch_up(void **state)
 	progress_observe(&st, S(2), 1000, 1000, W); /* nothing produced: no lag, nothing to move */
 	progress_observe(&st, S(100), 1000, 1000, W);
 	feed(&st, S(101), 31, 1000, 0, 1010, 10); /* the producer starts, the consumer does not */
+	/* the lag began after 100 (no lag then), at 101 at the latest: frozen with lag from then */
+	assert_int_equal(judge(&st, S(130), 1000, 1300, -1, &since), KG_VERDICT_PENDING); /* 29 s: not yet, never moved */
 	assert_int_equal(judge(&st, S(131), 1000, 1310, -1, &since), KG_VERDICT_STALLED);
-	assert_true(since == S(100));
+	assert_true(since == S(101));
 }
 
 /* Rule 4: the threshold follows the partition's own pace: a commit every 20 s is no stall at 30 s. */
@@ -196,7 +200,107 @@ test_stopped(void **state)
 	assert_true(since == S(1));
 }
 
-/* Rule 5: a committed offset that went back is REWIND for a window, then judged by the others. */
+/* A judgement with a record read at the committed offset, written at record (0: none). */
+static void
+judge_rec(const kg_pstate *st, int64_t t, int64_t c, int64_t le, int64_t record, kg_judgement *j)
+{
+	kg_judge_in in = { t, c, le, -1, W, STALL, 0, 0, record };
+	progress_judge(st, &in, j);
+}
+
+/*
+ * Since within bounds, named by its evidence: never seen moving is
+ * "before kgtop's first look" (no earliest); the record waiting at the
+ * committed offset bounds it from below (the stall cannot be older than
+ * the record); a move kgtop saw puts it between two refreshes.
+ */
+static void
+test_since_bounds(void **state)
+{
+	kg_pstate st;
+	kg_judgement j;
+	(void)state;
+	progress_state_init(&st);
+	feed(&st, S(100), 31, 500, 0, 600, 1); /* frozen with lag from kgtop's first look */
+	judge_rec(&st, S(130), 500, 630, 0, &j);
+	assert_int_equal(j.verdict, KG_VERDICT_STALLED);
+	assert_int_equal(j.kind, KG_SINCE_BEFORE);
+	assert_true(j.since_hi == S(100) && j.since_lo == 0);
+	/* the record at 500 was written at 40: the freeze began after it (the lag cannot be older) */
+	judge_rec(&st, S(130), 500, 630, S(40), &j);
+	assert_int_equal(j.verdict, KG_VERDICT_STALLED);
+	assert_int_equal(j.kind, KG_SINCE_RECORD);
+	assert_true(j.since_lo == S(40) && j.since_hi == S(100));
+	/* but a record's age alone judges nothing: one look at an old record is not a stall */
+	progress_state_init(&st);
+	progress_observe(&st, S(100), 500, 600, W);
+	judge_rec(&st, S(100), 500, 600, S(10), &j);
+	assert_int_equal(j.verdict, KG_VERDICT_PENDING);
+	assert_int_equal(j.kind, KG_SINCE_NONE);
+	/* a move kgtop saw: between the observation before and that one */
+	progress_state_init(&st);
+	feed(&st, S(100), 5, 500, 10, 560, 10);
+	feed(&st, S(105), 31, 550, 0, 610, 10);
+	judge_rec(&st, S(135), 550, 910, 0, &j);
+	assert_int_equal(j.verdict, KG_VERDICT_STALLED);
+	assert_int_equal(j.kind, KG_SINCE_WATCHED);
+	assert_true(j.since_lo == S(104) && j.since_hi == S(105));
+	assert_true(j.frozen_hi == S(105));
+}
+
+/*
+ * Commits a source told (issue 23's __consumer_offsets reader): a commit
+ * that moved the offset gives its exact time; an old one with a record
+ * waiting longer than the threshold judges at once (one refresh), exactly.
+ */
+static void
+test_commit_told(void **state)
+{
+	kg_pstate st;
+	kg_judgement j;
+	(void)state;
+	progress_state_init(&st);
+	progress_commit(&st, S(10), 400);
+	progress_commit(&st, S(20), 500); /* moved to 500 at 20 exactly */
+	progress_commit(&st, S(25), 500); /* a commit of the same offset: still since 20 */
+	progress_commit(&st, S(15), 450); /* out of the log's order: ignored */
+	progress_observe(&st, S(100), 500, 600, W);
+	/* commits told, and the record at 500 written at 15 (before the commit): frozen with lag since 20 */
+	judge_rec(&st, S(100), 500, 600, S(15), &j);
+	assert_int_equal(j.verdict, KG_VERDICT_STALLED);
+	assert_int_equal(j.kind, KG_SINCE_COMMIT);
+	assert_true(j.since_lo == S(20) && j.since_hi == S(20));
+	/* the record written at 60 (after the commit): the lag, so the stall, began then */
+	judge_rec(&st, S(100), 500, 600, S(60), &j);
+	assert_int_equal(j.verdict, KG_VERDICT_STALLED);
+	assert_int_equal(j.kind, KG_SINCE_RECORD);
+	assert_true(j.since_lo == S(60) && j.since_hi == S(60));
+	/* a record written 20 s ago: frozen with lag for less than the threshold, and the offset moved (told): OK */
+	judge_rec(&st, S(100), 500, 600, S(80), &j);
+	assert_int_equal(j.verdict, KG_VERDICT_OK);
+	/* no record read: when the lag began is not known, so nothing is proven at once */
+	judge_rec(&st, S(100), 500, 600, 0, &j);
+	assert_int_equal(j.verdict, KG_VERDICT_OK);
+	/* a first commit told without the one before: at or before its time, no earliest */
+	progress_state_init(&st);
+	progress_commit(&st, S(20), 500);
+	progress_observe(&st, S(100), 500, 600, W);
+	judge_rec(&st, S(100), 500, 600, 0, &j);
+	assert_int_equal(j.verdict, KG_VERDICT_PENDING);
+	judge_rec(&st, S(100), 500, 600, S(15), &j);
+	assert_int_equal(j.verdict, KG_VERDICT_STALLED);
+	assert_int_equal(j.kind, KG_SINCE_RECORD);
+	assert_true(j.since_lo == S(15) && j.since_hi == S(20));
+	/* a commit told at another offset than the one polled is not this freeze's */
+	progress_state_init(&st);
+	progress_commit(&st, S(10), 400);
+	progress_commit(&st, S(20), 450);
+	progress_observe(&st, S(100), 500, 600, W);
+	judge_rec(&st, S(100), 500, 600, S(15), &j);
+	assert_int_equal(j.verdict, KG_VERDICT_PENDING);
+}
+
+/* Rule 6: a committed offset that went back is REWIND for a window, then judged by the others. */
 static void
 test_rewind(void **state)
 {
@@ -214,7 +318,7 @@ test_rewind(void **state)
 	assert_int_equal(judge(&st, S(311), 3010 + 299 * 11, 5115 + 2990, -1, &since), KG_VERDICT_OK);
 }
 
-/* Rule 6: commits that move while the lag grows at every sample for half the window are SLOW. */
+/* Rule 7: commits that move while the lag grows at every sample for half the window are SLOW. */
 static void
 test_slow(void **state)
 {
@@ -235,7 +339,7 @@ test_slow(void **state)
 	assert_int_equal(judge(&st, S(450), 3590 + 199 * 4, 3600 + 1990, -1, &since), KG_VERDICT_OK);
 }
 
-/* Rule 7: commits that keep up with a steady lag are OK. */
+/* Rule 8: commits that keep up with a steady lag are OK. */
 static void
 test_ok_steady(void **state)
 {
@@ -436,8 +540,16 @@ test_group(void **state)
 		s = snap(S(10 + i), c, le, 0, NULL);
 		progress_topics(p, s);
 		n = progress_group(p, &s->groups[0], s->time_us, S(1), 0, 0, &ch, &cap);
-		if (i == 0)
-			assert_int_equal(n, 1); /* none to OK (no lag); the others not judged yet */
+		if (i == 0) {
+			/* none to OK (no lag); the others not judged yet, and so is the group: never OK before judged */
+			assert_int_equal(n, 3);
+			assert_int_equal(s->groups[0].parts[0].verdict, KG_VERDICT_OK);
+			assert_int_equal(s->groups[0].parts[1].verdict, KG_VERDICT_PENDING);
+			assert_int_equal(s->groups[0].verdict, KG_VERDICT_PENDING);
+			assert_int_equal(s->groups[0].nverdict[KG_VERDICT_PENDING], 2);
+			/* their time lags are not known yet: the group's is not either (not the 0 of partition 0) */
+			assert_int_equal(s->groups[0].tlag_kind, KG_TLAG_NONE);
+		}
 	}
 	/* 4 s frozen with a stall threshold of 2 s */
 	assert_int_equal(s->groups[0].parts[0].verdict, KG_VERDICT_OK);
@@ -445,7 +557,7 @@ test_group(void **state)
 	assert_int_equal(s->groups[0].verdict, KG_VERDICT_STALLED);
 	assert_int_equal(s->groups[0].nverdict[KG_VERDICT_STALLED], 2);
 	assert_true(s->groups[0].verdict_since_us == S(10));
-	/* written before kgtop's first sample of the log-end: at least that old */
+	assert_int_equal(s->groups[0].since_kind, KG_SINCE_BEFORE); /* frozen since before kgtop's first look */
 	assert_int_equal(s->groups[0].parts[1].tlag_kind, KG_TLAG_ATLEAST);
 	assert_true(s->groups[0].parts[1].time_lag_us == S(4));
 	assert_true(s->groups[0].time_lag_us >= s->groups[0].parts[1].time_lag_us);
@@ -466,6 +578,49 @@ test_group(void **state)
 	assert_int_equal(s->groups[0].parts[0].tlag_kind, KG_TLAG_EXACT);
 	assert_true(s->groups[0].parts[0].time_lag_us == S(3));
 	assert_true(progress_bytes(p) > 0);
+	snapshot_unref(s);
+	free(ch);
+	progress_free(p);
+}
+
+/*
+ * Two groups on one partition at two committed offsets: each gets the
+ * record read at its own offset (a partition keeps a read per offset), so
+ * both time lags are exact (issue 22: the list's TIME-LAG for every row).
+ */
+static void
+test_two_offsets_one_partition(void **state)
+{
+	kg_progress *p = progress_new(S(20), S(3600));
+	kg_vchange *ch = NULL;
+	size_t cap = 0;
+	kg_builder *b = builder_new(S(50));
+	int32_t topic = intern_topic("shared-topic");
+	kg_bgroup *ga = builder_group(b, intern_group("shared-a")), *gb = builder_group(b, intern_group("shared-b"));
+	kg_stamp sa = { .offset = 100, .record = 100, .ts_ms = 40000, .why = 0 };
+	kg_stamp sb = { .offset = 120, .record = 120, .ts_ms = 45000, .why = 0 };
+	kg_snapshot *s;
+	const kg_group *a, *bb;
+	(void)state;
+	builder_topic(b, topic, 1);
+	builder_partition(b, (kg_tp){ topic, 0 }, 1, 200);
+	builder_partition_stamp(b, (kg_tp){ topic, 0 }, &sa);
+	builder_partition_stamp(b, (kg_tp){ topic, 0 }, &sb);
+	bgroup_committed(ga, (kg_tp){ topic, 0 }, 100);
+	bgroup_committed(gb, (kg_tp){ topic, 0 }, 120);
+	s = builder_finish(b);
+	assert_non_null(partition_stamp(&s->topics[0].partitions[0], 100));
+	assert_non_null(partition_stamp(&s->topics[0].partitions[0], 120));
+	assert_null(partition_stamp(&s->topics[0].partitions[0], 110));
+	progress_topics(p, s);
+	a = snapshot_group_by_name(s, "shared-a");
+	bb = snapshot_group_by_name(s, "shared-b");
+	progress_group(p, (kg_group *)a, s->time_us, S(1), 0, 0, &ch, &cap);
+	progress_group(p, (kg_group *)bb, s->time_us, S(1), 0, 0, &ch, &cap);
+	assert_int_equal(a->parts[0].tlag_kind, KG_TLAG_EXACT);
+	assert_true(a->parts[0].time_lag_us == S(10));
+	assert_int_equal(bb->parts[0].tlag_kind, KG_TLAG_EXACT);
+	assert_true(bb->parts[0].time_lag_us == S(5));
 	snapshot_unref(s);
 	free(ch);
 	progress_free(p);
@@ -528,7 +683,7 @@ test_tracker_frozen(void **state)
 	char why[128] = "";
 	bool stalled_seen = false;
 	(void)state;
-	tracker_config_defaults(&cfg);
+	cfg = options_model_defaults();
 	cfg.lag_window_us = S(20); /* the stall threshold: 2 s */
 	t = tracker_new(&cfg);
 	for (i = 0; i < 8; i++) {
@@ -546,7 +701,7 @@ test_tracker_frozen(void **state)
 			snapshot_unref(s);
 	}
 	assert_true(stalled_seen);
-	assert_non_null(strstr(why, "commits frozen on [2 3]"));
+	assert_non_null(strstr(why, "commits overdue on [2 3]"));
 	assert_int_equal(s->groups[0].members[0].status, KG_MEMBER_CONSUMING);
 	assert_int_equal(s->groups[0].members[0].verdict, KG_VERDICT_OK);
 	assert_int_equal(s->groups[0].members[1].verdict, KG_VERDICT_STALLED);
@@ -554,7 +709,9 @@ test_tracker_frozen(void **state)
 	e = find_verdict(&ev, KG_VERDICT_STALLED);
 	assert_non_null(e);
 	assert_int_equal(e->nparts, 2);
-	assert_true(e->since_us == S(100)); /* the last observation without lag */
+	assert_true(e->since_us == S(101));    /* the first observation with lag, at the latest */
+	assert_true(e->since_lo_us == S(100)); /* after the last one without */
+	assert_int_equal(e->since_kind, KG_SINCE_WATCHED);
 	snapshot_unref(s);
 	evlist_clear(&ev);
 	/* worker-2 commits again: consuming, and the verdict is OK again */
@@ -571,6 +728,245 @@ test_tracker_frozen(void **state)
 	tracker_free(t);
 }
 
+/*
+ * Through the tracker, with commits a source tells (issue 23's
+ * __consumer_offsets reader: KG_OBS_COMMIT, one partition, offset in
+ * value, the broker's time): one refresh that reads the record waiting at
+ * the committed offset judges a stall at once, since the commit's exact
+ * time; without the source the same refresh is not judged yet.
+ */
+static void
+test_tracker_commit_told(void **state)
+{
+	kg_tracker_config cfg;
+	kg_tracker *t;
+	kg_evlist ev = { 0 };
+	kg_obsq q = { 0 };
+	int64_t c[3] = { 500, 700, 700 }, le[3] = { 600, 700, 700 };
+	int32_t topic = intern_topic("prog-topic"), group = intern_group("prog-group");
+	kg_stamp st = { .offset = 500, .record = 500, .ts_ms = 940000, .why = 0 }; /* written at 940 s */
+	kg_obs *o;
+	kg_snapshot *s;
+	int k;
+	(void)state;
+	cfg = options_model_defaults();
+	t = tracker_new(&cfg);
+	/* the source tells partition 0's commits: 400 at 900 s, 500 at 950 s (moved: exact), 500 again at 960 s */
+	for (k = 0; k < 3; k++) {
+		o = obs_new(KG_OBS_COMMIT, S(900 + (k > 0 ? 50 + (k - 1) * 10 : 0)), group, "offsets");
+		obs_parts(o, &(kg_tp){ topic, 0 }, 1);
+		o->value = k == 0 ? 400 : 500;
+		obsq_push(&q, o);
+	}
+	s = snap(S(1000), c, le, 0, &st);
+	tracker_apply(t, &q, s, &ev);
+	/* frozen at 500 since the commit at 950; the lag since the record at 940 (before): 50 s, past the 30 s threshold */
+	assert_int_equal(s->groups[0].parts[0].verdict, KG_VERDICT_STALLED);
+	assert_int_equal(s->groups[0].parts[0].since_kind, KG_SINCE_COMMIT);
+	assert_true(s->groups[0].parts[0].verdict_since_us == S(950) && s->groups[0].parts[0].verdict_since_lo_us == S(950));
+	assert_int_equal(s->groups[0].verdict, KG_VERDICT_STALLED);
+	snapshot_unref(s);
+	evlist_clear(&ev);
+	tracker_free(t);
+	/* the same refresh without the commits told: not judged yet */
+	t = tracker_new(&cfg);
+	s = snap(S(1000), c, le, 0, &st);
+	tracker_apply(t, NULL, s, &ev);
+	assert_int_equal(s->groups[0].parts[0].verdict, KG_VERDICT_PENDING);
+	assert_int_equal(s->groups[0].verdict, KG_VERDICT_PENDING);
+	snapshot_unref(s);
+	evlist_clear(&ev);
+	free(ev.v);
+	free(q.v);
+	tracker_free(t);
+}
+
+/* The first event of kind about client (NULL any), NULL none. */
+static const kg_event *
+find_kind(const kg_evlist *l, kg_event_kind kind, const char *client)
+{
+	size_t i;
+	for (i = 0; i < l->n; i++) {
+		if (l->v[i]->kind == kind && (client == NULL || (l->v[i]->client_id != NULL && strcmp(l->v[i]->client_id, client) == 0)))
+			return l->v[i];
+	}
+	return NULL;
+}
+
+/*
+ * Three members commit every second (worker-3 two partitions, [2 3])
+ * from 100 s; worker-3's commits stop after last (110: its crash) and the
+ * coordinator removes it at 120 s; worker-1 and worker-2 take [2 3] over
+ * and commit from 121 s.  The events of the run into all; the time
+ * worker-3 was first shown silent.
+ */
+static int64_t
+crash_run(const kg_tracker_config *cfg, int last, kg_evlist *all)
+{
+	kg_tracker *t = tracker_new(cfg);
+	kg_evlist ev = { 0 };
+	int from3[3] = { 0, 1, 2 }, to3[3] = { 1, 2, 4 }, i, p;
+	int64_t c[4] = { 0 }, le[4], silent_at = 0;
+	kg_snapshot *s = NULL;
+	for (i = 0; i <= 30; i++) {
+		bool before = i < 20; /* three members until the coordinator removes worker-3 */
+		for (p = 0; p < 4; p++) {
+			le[p] = 1000 + i * 10;
+			if (p < 2 || i <= last || i >= 21)
+				c[p] = le[p] - 5;
+		}
+		if (before) {
+			s = stable(S(100 + i), KG_STATE_STABLE, 3, from3, to3, c, le);
+		} else {
+			/* w1 [0 2], w2 [1 3]: the stable() helper gives ranges, so build the taken-over assignment by hand */
+			kg_builder *b = builder_new(S(100 + i));
+			int32_t topic = intern_topic("prog-topic");
+			kg_bgroup *g = builder_group(b, intern_group("prog-live"));
+			kg_tp a1[2] = { { topic, 0 }, { topic, 2 } }, a2[2] = { { topic, 1 }, { topic, 3 } };
+			kg_bmember *bm;
+			builder_topic(b, topic, 4);
+			for (p = 0; p < 4; p++) {
+				builder_partition(b, (kg_tp){ topic, p }, 1, le[p]);
+				bgroup_committed(g, (kg_tp){ topic, p }, c[p]);
+			}
+			bgroup_state(g, KG_STATE_STABLE);
+			bgroup_protocol(g, "consumer", "range");
+			bm = bgroup_member(g, "worker-1-0000");
+			bmember_ids(bm, "worker-1", "/10.0.0.1", NULL);
+			bmember_assignment(bm, a1, 2);
+			bm = bgroup_member(g, "worker-2-0000");
+			bmember_ids(bm, "worker-2", "/10.0.0.1", NULL);
+			bmember_assignment(bm, a2, 2);
+			s = builder_finish(b);
+		}
+		tracker_apply(t, NULL, s, &ev);
+		if (before && silent_at == 0 && s->groups[0].members[2].status == KG_MEMBER_SILENT)
+			silent_at = s->time_us;
+		snapshot_unref(s);
+		for (p = 0; p < (int)ev.n; p++)
+			evlist_push(all, event_ref(ev.v[p]));
+		evlist_clear(&ev);
+	}
+	free(ev.v);
+	tracker_free(t);
+	return silent_at;
+}
+
+/* True when event e's text has want. */
+static bool
+text_has(const kg_event *e, const char *want)
+{
+	sbuf b = { 0 };
+	bool r;
+	event_format(e, &b);
+	r = strstr(sbuf_str(&b), want) != NULL;
+	sbuf_free(&b);
+	return r;
+}
+
+/*
+ * Crashes seen by progress (issue 22): worker-3 crashes at 110 s
+ * (crash_run).  Its commits are overdue after three of their own gaps
+ * (not after the 30 s stall threshold of the default window): silent at
+ * 113, since its last commit; with the limits not told, its removal is a
+ * timeout, session or max.poll (frozen commits show a crash and a stuck
+ * poll loop alike), inferred; the members that take its partitions over
+ * are never called silent (no silence backdated to before they had
+ * them); the episode's unconsumed time is within bounds that contain the
+ * truth (partitions [2 3] not consumed from the crash to their new
+ * owners: about 19 partition-s), from the last commit seen before it.
+ */
+static void
+test_tracker_crash_cadence(void **state)
+{
+	kg_tracker_config cfg;
+	kg_evlist all = { 0 };
+	int64_t silent_at;
+	const kg_event *e;
+	(void)state;
+	cfg = options_model_defaults();
+	silent_at = crash_run(&cfg, 10, &all);
+	/* overdue after three of its one-second gaps: silent by 113 s, since its last commit seen (110 s) */
+	assert_true(silent_at > 0 && silent_at <= S(113));
+	e = find_kind(&all, KG_EV_MEMBER_SILENT, "worker-3");
+	assert_non_null(e);
+	assert_true(e->time_us == S(110));
+	assert_non_null(strstr(e->text, "commits overdue on [2 3]"));
+	/* the removal after that silence: a timeout, inferred; the rebalance's trigger says so */
+	e = find_kind(&all, KG_EV_MEMBER_LEFT, "worker-3");
+	assert_non_null(e);
+	assert_int_equal(e->reason, KG_REASON_TIMEOUT);
+	assert_int_equal(e->evidence, KG_EVID_POLLED);
+	assert_true(text_has(e, "worker-3 left (session or max.poll timeout, inferred: silent since "));
+	e = find_kind(&all, KG_EV_REBALANCE_START, NULL);
+	assert_non_null(e);
+	assert_string_equal(e->text, "left: worker-3 (session or max.poll timeout, inferred)");
+	/* the takers are never silent */
+	assert_null(find_kind(&all, KG_EV_MEMBER_SILENT, "worker-1"));
+	assert_null(find_kind(&all, KG_EV_MEMBER_SILENT, "worker-2"));
+	/* unconsumed [2 3] from the crash (110.x) to the new owners (119.x): the bounds hold it */
+	e = find_kind(&all, KG_EV_REBALANCE_END, NULL);
+	assert_non_null(e);
+	assert_int_equal(e->reason, KG_REASON_TIMEOUT); /* /metrics: trigger="timeout", not "unknown" */
+	assert_true(e->unconsumed_us.min <= S(2 * 9) && (e->unconsumed_us.max < 0 || e->unconsumed_us.max >= S(2 * 10)));
+	/* at most: [2 3] from the last commit seen before (after 109 s), [0 1] from theirs (118 s), to 120 s: a
+	 * generation polling did not see may have taken any partition */
+	assert_true(e->unconsumed_us.max == S(2 * 11 + 2 * 2));
+	assert_true(e->unconsumed_us.min == 0); /* polling proves no stretch */
+	evlist_clear(&all);
+	free(all.v);
+}
+
+/*
+ * The same crash with max.poll.interval.ms told (--max-poll-interval 60s):
+ * removed 10 s after its last commit, sooner than a stuck poll loop is
+ * removed, so the session timeout (inferred).  And a member that commits
+ * until a second before it is gone left: no timeout fires that soon after
+ * its own commit (the brokers' shortest session is 6 s).
+ */
+static void
+test_tracker_leave_reasons(void **state)
+{
+	kg_tracker_config cfg;
+	kg_evlist all = { 0 };
+	const kg_event *e;
+	(void)state;
+	cfg = options_model_defaults();
+	cfg.max_poll_us = S(60);
+	cfg.max_poll_src = KG_LIMIT_CONFIG;
+	crash_run(&cfg, 10, &all);
+	e = find_kind(&all, KG_EV_MEMBER_LEFT, "worker-3");
+	assert_non_null(e);
+	assert_int_equal(e->reason, KG_REASON_SESSION_TIMEOUT);
+	assert_true(text_has(e, "worker-3 left (session timeout, inferred: silent since "));
+	e = find_kind(&all, KG_EV_REBALANCE_START, NULL);
+	assert_string_equal(e->text, "left: worker-3 (session timeout, inferred)");
+	evlist_clear(&all);
+
+	/* a stuck poll loop told removed after 10 s (max.poll.interval.ms 8 s, session 45 s told): max.poll */
+	cfg.session_timeout_us = S(45);
+	cfg.session_src = KG_LIMIT_CONFIG;
+	cfg.max_poll_us = S(8);
+	crash_run(&cfg, 10, &all);
+	e = find_kind(&all, KG_EV_MEMBER_LEFT, "worker-3");
+	assert_int_equal(e->reason, KG_REASON_MAX_POLL);
+	evlist_clear(&all);
+
+	cfg = options_model_defaults();
+	crash_run(&cfg, 19, &all); /* commits until 119 s, gone at 120 s */
+	assert_null(find_kind(&all, KG_EV_MEMBER_SILENT, "worker-3"));
+	e = find_kind(&all, KG_EV_MEMBER_LEFT, "worker-3");
+	assert_non_null(e);
+	assert_int_equal(e->reason, KG_REASON_LEFT);
+	assert_true(text_has(e, "worker-3 left holding"));
+	e = find_kind(&all, KG_EV_REBALANCE_START, NULL);
+	assert_string_equal(e->text, "left: worker-3");
+	e = find_kind(&all, KG_EV_REBALANCE_END, NULL);
+	assert_int_equal(e->reason, KG_REASON_LEFT); /* /metrics: trigger="leave" */
+	evlist_clear(&all);
+	free(all.v);
+}
+
 /* Through the tracker: a rebalance's lag added, and how long its moved partitions waited for their new owner. */
 static void
 test_tracker_resumed(void **state)
@@ -582,7 +978,7 @@ test_tracker_resumed(void **state)
 	int64_t c[4], le[4];
 	kg_snapshot *s = NULL;
 	(void)state;
-	tracker_config_defaults(&cfg);
+	cfg = options_model_defaults();
 	cfg.lag_window_us = S(20);
 	t = tracker_new(&cfg);
 	for (i = 0; i < 12; i++) {
@@ -617,12 +1013,15 @@ main(void)
 		cmocka_unit_test(test_ok_caught_up),   cmocka_unit_test(test_stalled),
 		cmocka_unit_test(test_stalled_after_catch_up), cmocka_unit_test(test_stalled_rebalance), cmocka_unit_test(test_stall_usual_pace),
 		cmocka_unit_test(test_stopped),        cmocka_unit_test(test_rewind),
+		cmocka_unit_test(test_since_bounds),   cmocka_unit_test(test_commit_told),
 		cmocka_unit_test(test_slow),           cmocka_unit_test(test_ok_steady),
 		cmocka_unit_test(test_stall_threshold), cmocka_unit_test(test_interpolate),
 		cmocka_unit_test(test_time_lag_exact), cmocka_unit_test(test_le_samples),
 		cmocka_unit_test(test_rates),          cmocka_unit_test(test_spark),
 		cmocka_unit_test(test_group),          cmocka_unit_test(test_tracker_frozen),
-		cmocka_unit_test(test_tracker_resumed),
+		cmocka_unit_test(test_tracker_resumed), cmocka_unit_test(test_tracker_commit_told),
+		cmocka_unit_test(test_tracker_crash_cadence),
+		cmocka_unit_test(test_tracker_leave_reasons), cmocka_unit_test(test_two_offsets_one_partition),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -31,6 +31,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/options.h"
 #include "core/collector.h"
 #include "model/intern.h"
 #include "model/tracker.h"
@@ -350,6 +351,41 @@ script_obs(void *arg, int step, kg_obsq *q)
 		o = obs_new(KG_OBS_STATIC_REPLACED, T0 + 6600000, intern_group("g-static"), "log");
 		obs_member(o, "s1-bbbb", "s1", "pod-1", "/10.0.0.8");
 		obsq_push(q, o);
+		/* a commit a source told (format 2): the offset in value, the partition, the broker's time */
+		o = obs_new(KG_OBS_COMMIT, T0 + 6700000, intern_group("g-polled"), "offsets");
+		obs_parts(o, &(kg_tp){ intern_topic("orders"), 2 }, 1);
+		o->value = 4242;
+		o->generation = 7;
+		obsq_push(q, o);
+		/* the coordinator's own records (format 3): a generation with its members, a KIP-848 member's epoch */
+		{
+			kg_tp a[2] = { { intern_topic("orders"), 0 }, { intern_topic("orders"), 1 } };
+			kg_obs_member *x;
+			o = obs_new(KG_OBS_GENERATION, T0 + 6800000, intern_group("g-polled"), "offsets");
+			o->generation = 9;
+			o->nmembers = 2;
+			o->value = T0 + 6750000;
+			o->proto = KG_PROTO_EAGER;
+			obs_text(o, "range");
+			x = obs_add_member(o, "x-1", "x", NULL, "/10.0.0.1", a, 2);
+			x->session_timeout_ms = 6000;
+			x->rebalance_timeout_ms = 300000;
+			obs_add_member(o, "z-1", "z", "pod-z", "/10.0.0.2", NULL, 0);
+			o->loaded = true;
+			obsq_push(q, o);
+			o = obs_new(KG_OBS_MEMBER_EPOCH, T0 + 6900000, intern_group("g-848"), "offsets");
+			obs_member(o, "k-1", NULL, NULL, NULL);
+			o->generation = 5;
+			o->prev_epoch = 4;
+			o->member_state = 1;
+			obs_parts(o, a, 1);
+			obs_pending(o, a + 1, 1);
+			obsq_push(q, o);
+			o = obs_new(KG_OBS_MEMBER_META, T0 + 6950000, intern_group("g-848"), "offsets");
+			obs_member(o, "k-2", NULL, NULL, NULL);
+			o->gone = true;
+			obsq_push(q, o);
+		}
 		break;
 	case 9: /* client metrics keyed by client id, every field set */
 		o = obs_new(KG_OBS_METRICS, T0 + 8700000, -1, "jolokia");
@@ -420,7 +456,7 @@ script_obs(void *arg, int step, kg_obsq *q)
 		o = obs_new(KG_OBS_TARGET_EPOCH, T0 + 140810000, intern_group("g-kip"), "offsets");
 		o->generation = 9;
 		obsq_push(q, o);
-		o = obs_new(KG_OBS_TARGET, T0 + 140820000, intern_group("g-kip"), "offsets");
+		o = obs_new(KG_OBS_TARGET_MEMBER, T0 + 140820000, intern_group("g-kip"), "offsets");
 		obs_member(o, "k2-1", NULL, NULL, NULL);
 		{
 			kg_tp v[4];
@@ -447,9 +483,12 @@ static void
 run_live(const char *path, int64_t max_bytes, rf_capture *cap)
 {
 	rf_script sc = { NSTEPS, script_time, script_state, script_obs, NULL };
-	kg_tracker *t = tracker_new(NULL);
-	kg_collector_config cc = { 0, 0, "kafka-1.example:9092" };
-	kg_collector *c = collector_new(&cc, t);
+	kg_tracker_config mc = options_model_defaults();
+	kg_tracker *t = tracker_new(&mc);
+	kg_collector_config cc = { 1000000, 0, "kafka-1.example:9092" };
+	kg_collector *c;
+	if (collector_new(&cc, t, &c, NULL, 0) < 0)
+		abort(); /* no pipe */
 	kg_recorder *r = NULL;
 	kg_tap rt, tap;
 	char err[256];
@@ -457,13 +496,13 @@ run_live(const char *path, int64_t max_bytes, rf_capture *cap)
 	if (path != NULL) {
 		kg_tracker_config tc;
 		assert_int_equal(recorder_open(path, max_bytes, &r, err, sizeof err), 0);
-		tracker_config_defaults(&tc);
+		tc = options_model_defaults();
 		recorder_settings(r, &tc);
 		recorder_tap(r, &rt);
 	}
 	rf_capture_tap(cap, path != NULL ? &rt : NULL, &tap);
-	collector_add_tap(c, &tap);
-	collector_add_source(c, rf_source_new(&sc));
+	collector_add_tap(c, &tap, NULL, 0);
+	collector_add_source(c, rf_source_new(&sc), NULL, 0);
 	assert_int_equal(rf_run(c, 1000), NSTEPS);
 	collector_free(c);
 	tracker_free(t);
@@ -481,7 +520,7 @@ run_replay(const char *path, const char *at, rf_capture *cap, char *damage, size
 	kg_source *src = NULL;
 	kg_tracker_config tc;
 	kg_tracker *t;
-	kg_collector_config cc = { 0, 0, NULL };
+	kg_collector_config cc = { 1000000, 0, NULL };
 	kg_collector *c;
 	kg_tap tap;
 	char err[512];
@@ -491,15 +530,22 @@ run_replay(const char *path, const char *at, rf_capture *cap, char *damage, size
 		snprintf(damage, n, "%s", err);
 		return -1;
 	}
-	tracker_config_defaults(&tc);
-	replay_model(src, &tc);
+	{
+		/* as main does: the recording's settings where the options are at their defaults */
+		kg_options o;
+		kg_tracker_config rec;
+		options_defaults(&o);
+		options_model(&o, replay_model(src, &rec) ? &rec : NULL, &tc);
+		options_free(&o);
+	}
 	t = tracker_new(&tc);
 	cc.cluster = replay_cluster(src);
-	c = collector_new(&cc, t);
+	if (collector_new(&cc, t, &c, NULL, 0) < 0)
+		abort(); /* no pipe */
 	cap->keep_snaps = true;
 	rf_capture_tap(cap, NULL, &tap);
-	collector_add_tap(c, &tap);
-	collector_add_source(c, src);
+	collector_add_tap(c, &tap, NULL, 0);
+	collector_add_source(c, src, NULL, 0);
 	frames = rf_run(c, 100000);
 	d = replay_damage(src);
 	snprintf(damage, n, "%s", d ? d : "");
@@ -727,7 +773,7 @@ test_format(void **state)
 	(void)state;
 	run_live(path, 0, &live);
 	buf = slurp(path, &len);
-	assert_true(strncmp(buf, "{\"kgtop_record\":2,\"kgtop\":\"" PACKAGE_VERSION "\"", 27 + strlen(PACKAGE_VERSION)) == 0);
+	assert_true(strncmp(buf, "{\"kgtop_record\":4,\"kgtop\":\"" PACKAGE_VERSION "\"", 27 + strlen(PACKAGE_VERSION)) == 0);
 	assert_non_null(strstr(buf, "\"cluster\":\"kafka-1.example:9092\""));
 	assert_non_null(strstr(buf, "\"model\":{\"session_timeout_us\":45000000,"));
 	for (p = buf; (p = strchr(p, '\n')) != NULL; p++)
@@ -974,7 +1020,7 @@ test_rotation(void **state)
 	(void)state;
 	run_live(path, 6000, &live);
 	buf = slurp(path, &len);
-	assert_true(strncmp(buf, "{\"kgtop_record\":2,", 18) == 0);
+	assert_true(strncmp(buf, "{\"kgtop_record\":4,", 18) == 0);
 	assert_non_null(strstr(buf, "\"rotation\":"));
 	assert_null(strstr(buf, "\"rotation\":0"));
 	assert_true(strncmp(buf + line_start(buf, 2), "{\"t\":", 5) == 0);
@@ -986,7 +1032,7 @@ test_rotation(void **state)
 	/* both files stay within the limit (no single line is larger than it here) */
 	assert_true(len <= 6000);
 	assert_true(len1 <= 6000);
-	assert_true(strncmp(buf, "{\"kgtop_record\":2,", 18) == 0);
+	assert_true(strncmp(buf, "{\"kgtop_record\":4,", 18) == 0);
 	frames = run_replay(path, NULL, &rep, damage, sizeof damage);
 	assert_true(frames > 0);
 	assert_string_equal(damage, "");
@@ -1059,7 +1105,7 @@ test_realtime(void **state)
 	kg_replay_config rc = { path, 32.0, false, NULL };
 	kg_source *src = NULL;
 	kg_tracker *t;
-	kg_collector_config cc = { 0, 0, NULL };
+	kg_collector_config cc = { 1000000, 0, NULL };
 	kg_collector *c;
 	kg_tap tap;
 	size_t n;
@@ -1067,13 +1113,15 @@ test_realtime(void **state)
 	(void)state;
 	run_live(path, 0, &live);
 	assert_int_equal(replay_source_new(&rc, &src, err, sizeof err), 0);
-	t = tracker_new(NULL);
+	kg_tracker_config mc2 = options_model_defaults();
+	t = tracker_new(&mc2);
 	cc.cluster = replay_cluster(src);
-	c = collector_new(&cc, t);
+	if (collector_new(&cc, t, &c, NULL, 0) < 0)
+		abort(); /* no pipe */
 	rep.keep_snaps = true;
 	rf_capture_tap(&rep, NULL, &tap);
-	collector_add_tap(c, &tap);
-	collector_add_source(c, src);
+	collector_add_tap(c, &tap, NULL, 0);
+	collector_add_source(c, src, NULL, 0);
 
 	/* 32x: the first three ticks (2 s recorded) arrive within a deadline */
 	t0 = util_mono_us();

@@ -20,6 +20,7 @@
 
 #include <cmocka.h>
 
+#include "core/options.h"
 #include "core/collector.h"
 #include "model/history.h"
 #include "model/intern.h"
@@ -115,7 +116,8 @@ test_collector_episode(void **state)
 	const char *specs[2];
 	kg_trace_config tc;
 	kg_collector_config cc;
-	kg_tracker *tr = tracker_new(NULL);
+	kg_tracker_config mc = options_model_defaults();
+	kg_tracker *tr = tracker_new(&mc);
 	kg_source *src[2];
 	size_t n, i;
 	ctx x;
@@ -143,9 +145,10 @@ test_collector_episode(void **state)
 	cc.min_publish_us = 50000;
 	cc.cluster = "test";
 	memset(&x, 0, sizeof x);
-	x.c = collector_new(&cc, tr);
+	if (collector_new(&cc, tr, &x.c, NULL, 0) < 0)
+		abort(); /* no pipe */
 	for (i = 0; i < n; i++)
-		collector_add_source(x.c, src[i]);
+		collector_add_source(x.c, src[i], NULL, 0);
 	assert_true(tu_wait(healths_known, step, &x, 8000000));
 
 	/* the coordinator's lines of a rebalance, written in one go */

@@ -74,6 +74,18 @@ test_list(void **state)
 	assert_string_equal(list, "log, jsonl, rdstats, jolokia");
 	trace_kinds_list(list, 5);
 	assert_string_equal(list, "log,");
+	/* the line streams: the rows read as lines, in table order (--trace-from-start's help names them) */
+	want[0] = '\0';
+	for (i = 0; (k = trace_kinds_at(i)) != NULL; i++) {
+		if (k->mode != KG_TRACE_STREAM)
+			continue;
+		if (want[0] != '\0')
+			strcat(want, ", ");
+		strcat(want, k->name);
+	}
+	trace_kinds_list_streams(list, sizeof list);
+	assert_string_equal(list, want);
+	assert_string_equal(list, "log, jsonl, rdstats");
 }
 
 /* A spec of each kind: http:// always, file:// as the row says; an unknown kind lists the table. */

@@ -24,6 +24,7 @@
 
 #include <cmocka.h>
 
+#include "core/options.h"
 #include "model/history.h"
 #include "model/intern.h"
 #include "model/tracker.h"
@@ -118,7 +119,8 @@ golden_tracker(const char *name)
 	}
 	t0 = all.v[0]->time_us / 1000000 * 1000000;
 	tend = all.v[all.n - 1]->time_us + 10 * 1000000;
-	t = tracker_new(NULL);
+	kg_tracker_config mc = options_model_defaults();
+	t = tracker_new(&mc);
 	for (now = t0; now <= tend; now += 1000000) {
 		kg_obsq q = { 0 };
 		kg_snapshot *s = empty_snapshot(now);
@@ -231,7 +233,8 @@ static void
 test_between_polls(void **state)
 {
 	static const char *const ids[] = { "worker-1-a", "worker-2-b", "worker-3-c" };
-	kg_tracker *t = tracker_new(NULL);
+	kg_tracker_config mc2 = options_model_defaults();
+	kg_tracker *t = tracker_new(&mc2);
 	kg_log_parser p;
 	kg_obsq q = { 0 };
 	kg_evlist ev = { 0 };
@@ -318,7 +321,8 @@ static void
 test_jsonl_no_member(void **state)
 {
 	kg_tgview *v = tgview_new(0);
-	kg_tracker *t = tracker_new(NULL);
+	kg_tracker_config mc3 = options_model_defaults();
+	kg_tracker *t = tracker_new(&mc3);
 	kg_evlist ev = { 0 };
 	int k;
 	(void)state;

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/options.h"
 #include "model/intern.h"
 #include "test_ui_scene.h"
 #include "ui/screen.h"
@@ -198,15 +199,18 @@ test_source_roles(void **state)
 				.last_ok_us = keep->time_us, .message = "playing 4x at 12:00:00" };
 	kg_source_health dm = { .name = "show", .status = KG_SRC_OK, .since_us = keep->time_us,
 				.last_ok_us = keep->time_us, .message = "step 2: a member joins; more" };
+	kg_source_health ld = { .name = "offsets", .role = KG_ROLE_TRACE, .status = KG_SRC_CONNECTING,
+				.message = "loading 45% (450 of 1,000 records, 12 of 50 partitions at their end): ..." };
 	char row[512];
 	(void)state;
 	builder_source(b, &cl);
 	builder_source(b, &fake);
 	builder_source(b, &rp);
+	builder_source(b, &ld);
 	builder_source_role(b, KG_ROLE_DEMO); /* as the collector does for the demo's contribution */
 	builder_source(b, &dm);
 	snap = builder_finish(b);
-	assert_int_equal(snap->sources[3].role, KG_ROLE_DEMO);
+	assert_int_equal(snap->sources[4].role, KG_ROLE_DEMO);
 	s.info = &rec;
 	screen_set_snapshot(&s, snap);
 	resize_term(24, 160);
@@ -218,6 +222,8 @@ test_source_roles(void **state)
 	assert_null(strstr(row, "every"));
 	assert_null(strstr(row, "tape"));
 	assert_non_null(strstr(row, "show ok: step 2: a member joins"));
+	/* a source loading what came before it says how far it is (--trace offsets) */
+	assert_non_null(strstr(row, "offsets loading 45%"));
 	/* the list's age comes from the cluster's source, not from one named kafka */
 	assert_true(screen_has("as of 1m10s ago"));
 	resize_term(24, 80);
@@ -263,6 +269,45 @@ test_view_table(void **state)
 	}
 	s.view = UI_VIEW_GRID;
 	render_frame(&s);
+}
+
+/*
+ * --select for a group that appears after start (issue 22: it was ignored):
+ * the first group is selected meanwhile, and the named one as soon as a
+ * snapshot has it; a key that moves the selection before then ends the
+ * wait.
+ */
+static void
+test_select_later(void **state)
+{
+	ui_screen t;
+	kg_options o = opts;
+	kg_builder *b;
+	kg_snapshot *before, *after;
+	(void)state;
+	o.select_group = (char *)"g-later";
+	b = builder_new(sc.snap->time_us);
+	bgroup_state(builder_group(b, intern_group("g-first")), KG_STATE_EMPTY);
+	before = builder_finish(b);
+	b = builder_new(sc.snap->time_us + SEC);
+	bgroup_state(builder_group(b, intern_group("g-first")), KG_STATE_EMPTY);
+	bgroup_state(builder_group(b, intern_group("g-later")), KG_STATE_EMPTY);
+	after = builder_finish(b);
+	screen_init(&t, &o, &info, s.hist);
+	screen_set_snapshot(&t, before);
+	assert_string_equal(screen_group(&t)->name, "g-first");
+	screen_set_snapshot(&t, after);
+	assert_string_equal(screen_group(&t)->name, "g-later");
+	screen_free(&t);
+	/* moved by a key before it came: the user's choice stays */
+	screen_init(&t, &o, &info, s.hist);
+	screen_set_snapshot(&t, before);
+	screen_select(&t, 0);
+	screen_set_snapshot(&t, after);
+	assert_string_equal(screen_group(&t)->name, "g-first");
+	screen_free(&t);
+	snapshot_unref(before);
+	snapshot_unref(after);
 }
 
 /*
@@ -1454,7 +1499,7 @@ test_lag_view(void **state)
 	render_frame(&s);
 	assert_true(screen_has("6 partitions  1 LOST  1 STALLED  4 OK"));
 	y1 = find_row(" ledger ", "LOST 500");
-	y2 = find_row(" payments ", "STALLED since 22:13:25");
+	y2 = find_row(" payments ", "STALLED 22:13:24-25"); /* between two refreshes */
 	assert_true(y1 >= 0 && y2 == y1 + 1); /* the worst first */
 	assert_true(find_row(" payments ", " 2.5s ") == y2 + 1); /* the exact time lag, then the estimates */
 	assert_true(find_row(" payments ", "~1.9s") > y2);
@@ -1607,7 +1652,7 @@ test_health_late(void **state)
 	/* its payments-0 froze at 5 s in the scene: not "consuming", but STALLED since then (issue 10) */
 	assert_true(find_row("A worker-1", "STALLED") >= 0);
 	assert_int_equal(find_row("A worker-1", "consuming"), -1);
-	assert_true(screen_has("since 22:13:25 on [0]"));
+	assert_true(screen_has("since 22:13:24-25 on [0]"));
 	assert_true(screen_has("STALLED, STOPPED: its partitions' committed offsets froze"));
 	assert_false(screen_has("late"));
 	g->members[w].health.hb_age_us = g->members[w].health.session_timeout_us + SEC;
@@ -1846,7 +1891,7 @@ test_timeline_scroll_fixed(void **state)
 	ui_screen t;
 	ui_action a;
 	(void)state;
-	tracker_config_defaults(&cfg);
+	cfg = options_model_defaults();
 	tr = tracker_new(&cfg);
 	snap = scene_big_group(tr, "big", 3, 1000, 10, SCENE_T0);
 	resize_term(40, 120);
@@ -2053,7 +2098,7 @@ grace_check(bool coop, const char *want_event, const char *want_line)
 	size_t j;
 	int i;
 	bool found = false;
-	tracker_config_defaults(&cfg);
+	cfg = options_model_defaults();
 	tr = tracker_new(&cfg);
 	for (i = 0; i < 3; i++) {
 		snapshot_unref(snap);
@@ -2120,7 +2165,7 @@ test_timeline_note_not_carried(void **state)
 	char row[1024];
 	int i, y;
 	(void)state;
-	tracker_config_defaults(&cfg);
+	cfg = options_model_defaults();
 	tr = tracker_new(&cfg);
 	for (i = 0; i < 12; i++) {
 		const int *own = i < 4 || i >= 9 ? before : after;
@@ -2258,7 +2303,8 @@ test_timeline_clipped_episode(void **state)
 static void
 test_keys_paging_mouse(void **state)
 {
-	kg_tracker *tr = tracker_new(NULL);
+	kg_tracker_config mc = options_model_defaults();
+	kg_tracker *tr = tracker_new(&mc);
 	kg_snapshot *snap = scene_many_groups(tr, 2000, 2, SEC);
 	ui_screen t;
 	ui_action a;
@@ -2339,7 +2385,8 @@ test_natural_sort(void **state)
 	static const char *const names[] = { "consumer-10", "consumer-2", "consumer-1", "consumer-02b" };
 	kg_builder *b = builder_new(SCENE_T0);
 	kg_snapshot *snap;
-	kg_tracker *tr = tracker_new(NULL);
+	kg_tracker_config mc2 = options_model_defaults();
+	kg_tracker *tr = tracker_new(&mc2);
 	ui_screen t;
 	ui_action a;
 	size_t i;
@@ -2394,6 +2441,7 @@ main(void)
 		cmocka_unit_test(test_usage_views),
 		cmocka_unit_test(test_help_fits),
 		cmocka_unit_test(test_compare_key),
+		cmocka_unit_test(test_select_later),
 		cmocka_unit_test(test_timeline_note_late_sample),
 		/* grid and health views */
 		cmocka_unit_test(test_list_coord),

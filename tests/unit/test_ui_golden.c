@@ -30,6 +30,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "core/options.h"
 #include "model/defaults.h"
 #include "model/intern.h"
 #include "test_ui_scene.h"
@@ -277,11 +278,12 @@ render_case(const gcase *c)
 	if (c->cluster != NULL)
 		info.cluster = c->cluster;
 	/* the tracker's window, as main() tells the dashboard: the scene's minute, the big group's default */
-	info.lag_window_us = c->big ? KG_DEFAULT_LAG_WINDOW_US : 60 * SEC;
+	info.lag_window_us = c->big ? options_model_defaults().lag_window_us : 60 * SEC;
 	screen_init(&s, &o, &info, tracker_history(sc.tracker));
 	if (c->big) {
 		kg_snapshot *snap;
-		big = tracker_new(NULL);
+		kg_tracker_config mc = options_model_defaults();
+		big = tracker_new(&mc);
 		snap = scene_big_group(big, "big-topic-consumers", 7, 1000, 20, SCENE_T0);
 		s.hist = tracker_history(big);
 		screen_set_snapshot(&s, snap);

@@ -9,6 +9,7 @@
  */
 #include "config.h"
 
+#include "core/options.h"
 #include "test_ui_scene.h"
 
 #include <stdio.h>
@@ -463,7 +464,7 @@ scene_init(ui_scene *sc)
 {
 	kg_tracker_config cfg;
 	memset(sc, 0, sizeof *sc);
-	tracker_config_defaults(&cfg);
+	cfg = options_model_defaults();
 	cfg.storm_episodes = 3;
 	cfg.lag_window_us = 60 * SEC; /* a stall shows within the scene's 20 s */
 	sc->tracker = tracker_new(&cfg);

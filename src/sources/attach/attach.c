@@ -439,7 +439,7 @@ typed_quit(int fd)
 
 /*
  * Drive the transport until the header is read, an error says no, the
- * timeout, a stop signal or a 'q' (-3, with err saying which); a wait
+ * timeout, a stop signal or a 'q' (KG_ERR_STOPPED, with err saying which); a wait
  * longer than SAY_AFTER_US is said through cfg->waiting.
  */
 static int
@@ -469,8 +469,10 @@ wait_header(attach *a, const kg_attach_config *cfg, const char *shown, char *err
 		}
 		if (util_mono_us() >= end)
 			return util_err(err, errsz, "--attach %s: no stream within %.1fs", shown, (double)timeout_us / 1e6);
-		if (cfg->stop != NULL && *cfg->stop)
-			return util_err(err, errsz, "--attach %s: interrupted while waiting for the stream", shown) * 3;
+		if (cfg->stop != NULL && *cfg->stop) {
+			util_err(err, errsz, "--attach %s: interrupted while waiting for the stream", shown);
+			return KG_ERR_STOPPED;
+		}
 		if (!said && cfg->waiting != NULL && util_mono_us() - start >= SAY_AFTER_US) {
 			cfg->waiting(cfg->waiting_arg, shown, end - util_mono_us());
 			said = true;
@@ -482,8 +484,10 @@ wait_header(attach *a, const kg_attach_config *cfg, const char *shown, char *err
 			pfd[n + extra++] = (struct pollfd){ cfg->key_fd, POLLIN, 0 };
 		ms = (int)KG_MIN((trace_transport_next_poll(a->tt) - util_now_us()) / 1000 + 1, 100);
 		poll(pfd, (nfds_t)(n + extra), ms < 1 ? 1 : ms);
-		if (cfg->key_fd >= 0 && (pfd[n + extra - 1].revents & POLLIN) && typed_quit(cfg->key_fd))
-			return util_err(err, errsz, "--attach %s: quit while waiting for the stream", shown) * 3;
+		if (cfg->key_fd >= 0 && (pfd[n + extra - 1].revents & POLLIN) && typed_quit(cfg->key_fd)) {
+			util_err(err, errsz, "--attach %s: quit while waiting for the stream", shown);
+			return KG_ERR_STOPPED;
+		}
 	}
 }
 
@@ -506,7 +510,7 @@ attach_source_new(const kg_attach_config *cfg, kg_source **out, char *err, size_
 		snprintf(msg, sizeof msg, "--attach: %s", why != NULL ? why + 2 : err);
 		util_strlcpy(err, msg, errsz);
 		free(url);
-		return -2;
+		return KG_ERR_USAGE;
 	}
 	free(url);
 	a = xcalloc(1, sizeof *a);
@@ -539,7 +543,7 @@ attach_source_new(const kg_attach_config *cfg, kg_source **out, char *err, size_
 	a->tt = trace_transport_new("attach", &u, &c, &w, NULL, &sink);
 	if ((rc = wait_header(a, cfg, shown, err, errsz)) < 0) {
 		attach_free(a);
-		return rc == -3 ? -3 : -1;
+		return rc == KG_ERR_STOPPED ? KG_ERR_STOPPED : KG_ERR;
 	}
 	log_msg(KG_LOG_INFO, "attach: reading %s (cluster %s)", shown, replay_feed_cluster(a->feed));
 	*out = source_new(&attach_ops, "attach", a);

@@ -45,8 +45,8 @@ typedef struct kg_attach_config {
 /*
  * Connect and read the stream's header, within the timeout (call before
  * the collector starts); 0, or -1 with err (unreachable, refused, a
- * password wanted, not a kgtop stream), -2 for a malformed URL, -3 when a
- * stop signal or a 'q' ended the wait.
+ * password wanted, not a kgtop stream), KG_ERR_USAGE for a malformed URL,
+ * KG_ERR_STOPPED when a stop signal or a 'q' ended the wait.
  */
 int attach_source_new(const kg_attach_config *cfg, kg_source **out, char *err, size_t errsz);
 /*

@@ -722,7 +722,7 @@ demo_source_new(const kg_demo_config *cfg, kg_source **out, const char **bootstr
 	why = demo_scenario_unavailable(sc, cfg->brokers != NULL && *cfg->brokers != '\0');
 	if (why != NULL)
 		return util_err(err, errsz, "scenario %s %s", sc->name, why); /* main says "demo: " */
-	if (cfg->partitions < 0 || cfg->partitions > KG_MAX_DEMO_PARTITIONS_N)
+	if (cfg->partitions < 1 || cfg->partitions > KG_MAX_DEMO_PARTITIONS_N)
 		return util_err(err, errsz, "--demo-partitions must be between 1 and %d", KG_MAX_DEMO_PARTITIONS_N);
 
 	d = xcalloc(1, sizeof *d);
@@ -733,7 +733,7 @@ demo_source_new(const kg_demo_config *cfg, kg_source **out, const char **bootstr
 	pthread_condattr_destroy(&ca);
 	d->sc = sc;
 	d->real = cfg->brokers != NULL && *cfg->brokers != '\0';
-	d->npart = cfg->partitions > 0 ? cfg->partitions : KG_DEFAULT_DEMO_PARTITIONS_N;
+	d->npart = cfg->partitions;
 	d->started_us = util_now_us();
 	d->setup_timeout_us = cfg->timeout_us > 0 ? cfg->timeout_us : 15LL * 1000000;
 	d->setup_deadline = util_mono_us() + d->setup_timeout_us;

@@ -32,7 +32,7 @@ typedef struct kg_demo_config {
 	const char *brokers;       /* NULL: start the mock cluster */
 	const kg_kv *props;        /* -X properties for a real cluster */
 	size_t nprops;
-	int partitions;            /* topic partitions (0: KG_DEFAULT_DEMO_PARTITIONS_N) */
+	int partitions;            /* topic partitions (--demo-partitions), 1 to KG_MAX_DEMO_PARTITIONS_N */
 	const char *export_trace;  /* write every observation as jsonl here, NULL none */
 	int64_t timeout_us;        /* a real cluster's metadata and topic creation wait at most this (0: 15 s) */
 	kg_source *kafka;          /* the kafka source to register demo groups with (watch) */

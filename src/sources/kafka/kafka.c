@@ -360,7 +360,7 @@ kafka_contribute(kg_source *s, kg_builder *b)
 	ksrc *k = s->impl;
 	kg_source_health h;
 	kresult *r;
-	int i, j;
+	int i, j, q;
 	char msg[512];
 
 	pthread_mutex_lock(&k->lock);
@@ -384,8 +384,10 @@ kafka_contribute(kg_source *s, kg_builder *b)
 		for (j = 0; j < t->np; j++) {
 			builder_partition(b, (kg_tp){ t->id, j }, t->leader[j], t->log_end[j]);
 			builder_partition_start(b, (kg_tp){ t->id, j }, t->log_start[j]);
-			if (t->stamp != NULL && t->stamp[j].offset >= 0)
-				builder_partition_stamp(b, (kg_tp){ t->id, j }, &t->stamp[j]);
+			for (q = 0; t->stamp != NULL && q < KG_PART_STAMPS; q++) {
+				if (t->stamp[j * KG_PART_STAMPS + q].offset >= 0)
+					builder_partition_stamp(b, (kg_tp){ t->id, j }, &t->stamp[j * KG_PART_STAMPS + q]);
+			}
 		}
 	}
 	for (i = 0; i < r->ngroups; i++)
@@ -539,8 +541,8 @@ set_prop(rd_kafka_conf_t *conf, const char *key, const char *value, char *err, s
 int
 kafka_source_new(const kg_kafka_config *cfg, kg_source **out, char *err, size_t errsz)
 {
-	ksrc *k = xcalloc(1, sizeof *k);
-	rd_kafka_conf_t *conf = rd_kafka_conf_new();
+	ksrc *k;
+	rd_kafka_conf_t *conf;
 	char e[512];
 	size_t i;
 	kg_source *s;
@@ -548,11 +550,11 @@ kafka_source_new(const kg_kafka_config *cfg, kg_source **out, char *err, size_t 
 						 "isolation.level" };
 
 	*out = NULL;
+	if (cfg->interval_us <= 0 || cfg->timeout_us <= 0 || cfg->full_refresh_us <= 0 || cfg->max_requests <= 0)
+		return util_err(err, errsz, "kafka source: no interval, timeout, full refresh or request budget given");
+	k = xcalloc(1, sizeof *k);
+	conf = rd_kafka_conf_new();
 	k->cfg = *cfg;
-	if (k->cfg.interval_us <= 0)
-		k->cfg.interval_us = KG_DEFAULT_INTERVAL_US;
-	if (k->cfg.timeout_us <= 0)
-		k->cfg.timeout_us = KG_DEFAULT_TIMEOUT_US;
 	k->brokers = xstrdup(cfg->brokers ? cfg->brokers : "");
 	k->focus.selected = -1;
 	{

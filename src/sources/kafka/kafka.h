@@ -37,10 +37,11 @@ typedef struct kg_kafka_config {
 	const kg_strlist *include;   /* group regexes (NULL: all) */
 	const kg_strlist *exclude;
 	const kg_strlist *topics;    /* topic regexes (NULL: all) */
-	int64_t interval_us;         /* refresh interval (0: KG_DEFAULT_INTERVAL_US) */
-	int64_t timeout_us;          /* per request round (0: KG_DEFAULT_TIMEOUT_US) */
-	int64_t full_refresh_us;     /* every group asked at least this often (0: KG_DEFAULT_FULL_REFRESH_US) */
-	double max_requests;         /* requests per second at most (0: KG_DEFAULT_MAX_REQUESTS) */
+	/* the options' values (-i, --timeout, --full-refresh, --max-requests), each required */
+	int64_t interval_us;         /* refresh interval */
+	int64_t timeout_us;          /* per request round */
+	int64_t full_refresh_us;     /* every group asked at least this often */
+	double max_requests;         /* requests per second at most */
 	bool once;                   /* one refresh of everything, then none (--once) */
 	bool stamps_all;             /* exact time lag for every group (--once, --check: no screen selects one) */
 } kg_kafka_config;

@@ -179,8 +179,6 @@ kafka_errors_take(kerrs *x, int err, const char *reason)
 		free(x->reason);
 		x->reason = reason_words(reason ? reason : rd_kafka_err2str((rd_kafka_resp_err_t)err));
 	}
-	if (prev == 0 && atomic_load(&x->code) != 0)
-		x->since_us = util_now_us();
 	pthread_mutex_unlock(&x->lock);
 	atomic_fetch_add(&x->gen, 1);
 }

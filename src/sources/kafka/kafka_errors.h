@@ -25,11 +25,10 @@
 
 /* What librdkafka's error callback said about the whole cluster. */
 typedef struct kerrs {
-	pthread_mutex_t lock; /* guards reason and since_us; innermost of the source's locks */
+	pthread_mutex_t lock; /* guards reason; innermost of the source's locks */
 	atomic_int code;      /* the last cluster-wide error code, 0 none since the last answer (set under lock) */
 	atomic_uint gen;      /* counts error callbacks (bumped after the lock is let go) */
 	char *reason;         /* its words (librdkafka's, without the broker prefix), NULL none */
-	int64_t since_us;     /* when code went from none to some (wall) */
 } kerrs;
 
 /* Ready to take librdkafka's complaints: none yet. */

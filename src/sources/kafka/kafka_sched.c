@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/defaults.h"
 #include "util/util.h"
 
 #define PRIO_ROTATION 4
@@ -22,12 +21,7 @@ void
 kafka_sched_init(ksched *s, const ksched_config *cfg)
 {
 	memset(s, 0, sizeof *s);
-	if (cfg != NULL)
-		s->cfg = *cfg;
-	if (s->cfg.full_refresh_us <= 0)
-		s->cfg.full_refresh_us = KG_DEFAULT_FULL_REFRESH_US;
-	if (s->cfg.max_requests <= 0)
-		s->cfg.max_requests = KG_DEFAULT_MAX_REQUESTS;
+	s->cfg = *cfg;
 	s->tokens = s->cfg.max_requests;
 }
 

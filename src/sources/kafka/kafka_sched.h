@@ -56,8 +56,8 @@ typedef struct ksched_group {
 } ksched_group;
 
 typedef struct ksched_config {
-	int64_t full_refresh_us; /* every group asked at least this often (0: KG_DEFAULT_FULL_REFRESH_US) */
-	double max_requests;     /* per second (0: KG_DEFAULT_MAX_REQUESTS) */
+	int64_t full_refresh_us; /* every group asked at least this often (--full-refresh) */
+	double max_requests;     /* per second (--max-requests) */
 	bool everything;         /* --once / --check: every group, no budget */
 } ksched_config;
 

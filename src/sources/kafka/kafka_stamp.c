@@ -3,12 +3,15 @@
  * (the model's progress.h takes now minus its timestamp).
  *
  * On the kafka source's worker, after the log-end and log-start query:
- * the partitions to read are the selected group's (every group's under
- * --once, which makes one refresh, and --check, which has no screen to
- * select one) whose committed offset has lag, is not
+ * the partitions to read are the selected group's, then those of every
+ * group on screen (every group's under --once, which makes one refresh,
+ * and --check, which has no screen; in the report's order, so two runs
+ * read the same ones), whose committed offset has lag, is not
  * below the log start, and has no read yet: a read is cached per
- * partition and offset, so a partition is read again only when its
- * committed offset moved, at most once per refresh, at most
+ * partition and offset (KG_PART_STAMPS offsets a partition), so a
+ * partition is read again only when its committed offset moved, started
+ * once a pass (one pass a refresh in the dashboard; without a screen, a
+ * pass more for a partition wanted at another offset), at most
  * KG_STAMP_READS per refresh.  A read that got no answer is tried again
  * after STAMP_RETRY_US.
  *
@@ -36,10 +39,10 @@
 #define STAMP_RETRY_US (30LL * 1000000) /* a read without an answer is tried again after this */
 #define STAMP_WAIT_MAX_MS 3000          /* the reads of a refresh wait at most this long (and a third of --timeout) */
 
-/* The reads kept of one topic, by partition. */
+/* The reads kept of one topic, KG_PART_STAMPS by partition (one per offset groups are at, the latest). */
 typedef struct kstamp_topic {
-	int n;
-	kg_stamp *s;           /* offset -1: none */
+	int n;                 /* partitions */
+	kg_stamp *s;           /* partition p's at [p * KG_PART_STAMPS ...], offset -1: none */
 	int64_t *read_us;      /* when each was read */
 	rd_kafka_topic_t *rkt; /* the simple consumer's handle, made on first use */
 } kstamp_topic;
@@ -78,9 +81,9 @@ stamp_topic(ksrc *k, int32_t id, int p)
 	}
 	t = &c->t[id];
 	if (p >= t->n) {
-		t->s = xreallocarray(t->s, (size_t)p + 1, sizeof *t->s);
-		t->read_us = xreallocarray(t->read_us, (size_t)p + 1, sizeof *t->read_us);
-		for (i = t->n; i <= p; i++) {
+		t->s = xreallocarray(t->s, (size_t)(p + 1) * KG_PART_STAMPS, sizeof *t->s);
+		t->read_us = xreallocarray(t->read_us, (size_t)(p + 1) * KG_PART_STAMPS, sizeof *t->read_us);
+		for (i = t->n * KG_PART_STAMPS; i < (p + 1) * KG_PART_STAMPS; i++) {
 			t->s[i] = (kg_stamp){ .offset = -1, .record = -1, .ts_ms = -1 };
 			t->read_us[i] = 0;
 		}
@@ -89,58 +92,132 @@ stamp_topic(ksrc *k, int32_t id, int p)
 	return t;
 }
 
+/* The slot of partition p's read at offset: its own, else a free one, else the one read longest ago. */
+static int
+stamp_slot(const kstamp_topic *t, int p, int64_t offset)
+{
+	int j, best = p * KG_PART_STAMPS;
+	for (j = p * KG_PART_STAMPS; j < (p + 1) * KG_PART_STAMPS; j++) {
+		if (t->s[j].offset == offset)
+			return j;
+	}
+	for (j = p * KG_PART_STAMPS; j < (p + 1) * KG_PART_STAMPS; j++) {
+		if (t->s[j].offset < 0)
+			return j;
+		if (t->read_us[j] < t->read_us[best])
+			best = j;
+	}
+	return best;
+}
+
 /* True when partition p of topic t at offset has to be read now. */
 static bool
 stamp_wanted(ksrc *k, const ktopic *t, int p, int64_t offset, int64_t now)
 {
 	const kstamp_topic *c;
+	int j;
 	if (offset < 0 || p < 0 || p >= t->np || t->log_end[p] <= offset || (t->log_start[p] >= 0 && offset < t->log_start[p]))
 		return false; /* no lag (nothing waits), or below the log start (LOST: nothing to read) */
 	if (k->stamps == NULL || (size_t)t->id >= k->stamps->n || p >= k->stamps->t[t->id].n)
 		return true;
 	c = &k->stamps->t[t->id];
-	if (c->s[p].offset != offset)
+	j = stamp_slot(c, p, offset);
+	if (c->s[j].offset != offset)
 		return true;
-	return c->s[p].why == KG_TLAG_NO_ANSWER && now - c->read_us[p] >= STAMP_RETRY_US;
+	return c->s[j].why == KG_TLAG_NO_ANSWER && now - c->read_us[j] >= STAMP_RETRY_US;
+}
+
+/* A table entry to read for, and how soon: the selected group, then the ones on screen, then the rest. */
+typedef struct kpick {
+	const kentry *e;
+	int rank;
+} kpick;
+
+/* Picks by rank, then as the report sorts groups (people's order of names): the same order every run. */
+static int
+pick_cmp(const void *a, const void *b)
+{
+	const kpick *x = a, *y = b;
+	if (x->rank != y->rank)
+		return x->rank - y->rank;
+	return util_natcmp(intern_group_name(x->e->s.id), intern_group_name(y->e->s.id));
+}
+
+/* A group's committed offsets by topic name and partition (interned ids differ between runs). */
+static int
+commit_cmp(const void *a, const void *b)
+{
+	const kcommit *x = *(const kcommit *const *)a, *y = *(const kcommit *const *)b;
+	int c = x->tp.topic == y->tp.topic ? 0 : strcmp(intern_topic_name(x->tp.topic), intern_topic_name(y->tp.topic));
+	return c != 0 ? c : x->tp.partition - y->tp.partition;
 }
 
 /*
- * The partitions to read: the selected group's (every group's for --once and --check) that need it,
- * each once. Two groups that want one partition at two offsets: the offset further behind is read
- * (its time lag matters more), whatever order the groups were listed in.
+ * Want partition c of a group read in this pass, within the budget; the
+ * count.  A partition is started once a pass: wanted at two offsets, the
+ * one further behind is read first (its time lag matters more), whatever
+ * order the groups came in, and *later says the other waits.
  */
 static int
-stamps_plan(ksrc *k, kresult *r, kwant **w, size_t *cap, int64_t now)
+want_add(ksrc *k, kresult *r, const kcommit *c, kwant **w, size_t *cap, int n, int64_t now, bool *later)
 {
-	size_t i;
-	int n = 0, q, j;
-	for (i = 0; i < k->tab.n && n < KG_STAMP_READS; i++) {
-		const kentry *e = &k->tab.e[i];
-		if ((!k->cfg.once && !k->cfg.stamps_all && !(e->s.flags & KSCHED_SELECTED)) || e->offs == NULL)
-			continue;
-		for (q = 0; q < e->offs->nc && n < KG_STAMP_READS; q++) {
-			const kcommit *c = &e->offs->c[q];
-			const ktopic *t = kafka_result_topic(r, c->tp.topic);
-			kwant *dup = NULL;
-			if (t == NULL || !stamp_wanted(k, t, c->tp.partition, c->offset, now))
-				continue;
-			for (j = 0; j < n && dup == NULL; j++)
-				if ((*w)[j].topic == c->tp.topic && (*w)[j].partition == c->tp.partition)
-					dup = &(*w)[j];
-			if (dup != NULL) { /* one read per partition per refresh: the offset further behind */
-				if (c->offset < dup->offset)
-					dup->offset = dup->got.offset = c->offset;
-				continue;
-			}
-			util_grow(w, cap, (size_t)n + 1, sizeof **w);
-			memset(&(*w)[n], 0, sizeof **w);
-			(*w)[n].topic = c->tp.topic;
-			(*w)[n].partition = c->tp.partition;
-			(*w)[n].offset = c->offset;
-			(*w)[n].got = (kg_stamp){ .offset = c->offset, .record = -1, .ts_ms = -1, .why = KG_TLAG_NO_ANSWER };
-			n++;
+	const ktopic *t = kafka_result_topic(r, c->tp.topic);
+	int j;
+	if (t == NULL || !stamp_wanted(k, t, c->tp.partition, c->offset, now))
+		return n;
+	for (j = 0; j < n; j++) {
+		if ((*w)[j].topic == c->tp.topic && (*w)[j].partition == c->tp.partition) {
+			*later = *later || (*w)[j].offset != c->offset;
+			if (c->offset < (*w)[j].offset)
+				(*w)[j].offset = (*w)[j].got.offset = c->offset;
+			return n;
 		}
 	}
+	util_grow(w, cap, (size_t)n + 1, sizeof **w);
+	memset(&(*w)[n], 0, sizeof **w);
+	(*w)[n].topic = c->tp.topic;
+	(*w)[n].partition = c->tp.partition;
+	(*w)[n].offset = c->offset;
+	(*w)[n].got = (kg_stamp){ .offset = c->offset, .record = -1, .ts_ms = -1, .why = KG_TLAG_NO_ANSWER };
+	return n + 1;
+}
+
+/*
+ * The partitions to read in one pass, at most budget: the selected
+ * group's, then every group's on screen (so the list's TIME-LAG is exact
+ * for every row shown, not only the selected one), then under --once and
+ * --check every group's; each in the report's order of groups and
+ * partitions, so two runs read the same partitions when the budget falls
+ * short.  *later: a partition is wanted at a second offset too.
+ */
+static int
+stamps_plan(ksrc *k, kresult *r, kwant **w, size_t *cap, int budget, int64_t now, bool *later)
+{
+	kpick *p = xmalloc((k->tab.n ? k->tab.n : 1) * sizeof *p);
+	const kcommit **cs = NULL;
+	size_t i, np = 0, ccap = 0;
+	int n = 0, q;
+	for (i = 0; i < k->tab.n; i++) {
+		const kentry *e = &k->tab.e[i];
+		int rank = (e->s.flags & KSCHED_SELECTED) ? 0 : (e->s.flags & KSCHED_FOCUS) ? 1 : 2;
+		if (e->offs == NULL || (rank == 2 && !k->cfg.once && !k->cfg.stamps_all))
+			continue;
+		p[np].e = e;
+		p[np++].rank = rank;
+	}
+	qsort(p, np, sizeof *p, pick_cmp);
+	*later = false;
+	for (i = 0; i < np && n < budget; i++) {
+		const koffs *o = p[i].e->offs;
+		util_grow(&cs, &ccap, (size_t)(o->nc ? o->nc : 1), sizeof *cs);
+		for (q = 0; q < o->nc; q++)
+			cs[q] = &o->c[q];
+		qsort(cs, (size_t)o->nc, sizeof *cs, commit_cmp);
+		for (q = 0; q < o->nc && n < budget; q++)
+			n = want_add(k, r, cs[q], w, cap, n, now, later);
+	}
+	free(cs);
+	free(p);
 	return n;
 }
 
@@ -243,29 +320,41 @@ stamps_publish(ksrc *k, kresult *r)
 		const kstamp_topic *c = (size_t)t->id < k->stamps->n ? &k->stamps->t[t->id] : NULL;
 		if (c == NULL || c->n == 0)
 			continue;
-		t->stamp = xmalloc((size_t)(t->np ? t->np : 1) * sizeof *t->stamp);
-		for (p = 0; p < t->np; p++)
-			t->stamp[p] = p < c->n ? c->s[p] : (kg_stamp){ .offset = -1, .record = -1, .ts_ms = -1 };
+		t->stamp = xmalloc((size_t)(t->np ? t->np : 1) * KG_PART_STAMPS * sizeof *t->stamp);
+		for (p = 0; p < t->np * KG_PART_STAMPS; p++)
+			t->stamp[p] = p < c->n * KG_PART_STAMPS ? c->s[p] : (kg_stamp){ .offset = -1, .record = -1, .ts_ms = -1 };
 	}
 }
 
-/* Read what needs reading, keep it, give the result every read kept. */
+/*
+ * Read what needs reading, keep it, give the result every read kept.  A
+ * partition is started once a pass; without a screen (--once, --check:
+ * what this refresh reads is all the report gets) a partition two groups
+ * are at at two offsets gets a pass more, up to KG_PART_STAMPS, within
+ * KG_STAMP_READS in all.
+ */
 void
 kafka_stamps_read(ksrc *k, kresult *r)
 {
 	kwant *w = NULL;
 	size_t cap = 0;
 	int64_t now = util_now_us();
-	int n = stamps_plan(k, r, &w, &cap, now), j, leaders = 0;
-	if (n > 0) {
+	int n, j, leaders = 0, pass = 0;
+	bool later = true;
+	for (; later && pass < KG_PART_STAMPS && r->stamp_reads < KG_STAMP_READS; pass++) {
+		if (pass > 0 && !k->cfg.once && !k->cfg.stamps_all)
+			break; /* the dashboard reads the other offset next refresh */
+		n = stamps_plan(k, r, &w, &cap, KG_STAMP_READS - r->stamp_reads, now, &later);
+		if (n == 0)
+			break;
 		stamps_fetch(k, w, n);
 		for (j = 0; j < n; j++) {
 			kstamp_topic *t = stamp_topic(k, w[j].topic, w[j].partition);
 			const ktopic *rt = kafka_result_topic(r, w[j].topic);
-			int i;
+			int i, slot = stamp_slot(t, w[j].partition, w[j].offset);
 			bool seen = false;
-			t->s[w[j].partition] = w[j].got;
-			t->read_us[w[j].partition] = now;
+			t->s[slot] = w[j].got;
+			t->read_us[slot] = now;
 			/* about one Fetch per leader the reads went to */
 			for (i = 0; i < j && !seen && rt != NULL; i++) {
 				const ktopic *ot = kafka_result_topic(r, w[i].topic);
@@ -273,9 +362,9 @@ kafka_stamps_read(ksrc *k, kresult *r)
 			}
 			leaders += !seen;
 		}
-		r->stamp_reads = n;
-		r->requests += leaders;
+		r->stamp_reads += n;
 	}
+	r->requests += leaders;
 	stamps_publish(k, r);
 	free(w);
 }

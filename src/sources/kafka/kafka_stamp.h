@@ -11,9 +11,10 @@
 
 /*
  * Read the record at the committed offset of the partitions that need it
- * (the selected group's, every group's under --once, at most
- * KG_STAMP_READS): those with lag, not below the log start, whose offset
- * has no read yet; then give the result every read kept.
+ * (the selected group's, then those on screen, every group's under --once
+ * and --check, in the report's order, at most KG_STAMP_READS): those with
+ * lag, not below the log start, whose offset has no read yet; then give
+ * the result every read kept.
  */
 void kafka_stamps_read(ksrc *k, kresult *r);
 /* Free the cache (its topic handles go before the client handle). */

@@ -95,7 +95,7 @@ typedef struct ktopic {
 	int32_t *leader;
 	int64_t *log_end;
 	int64_t *log_start;
-	kg_stamp *stamp;   /* the records read at committed offsets (kafka_stamp.c), NULL none */
+	kg_stamp *stamp;   /* the records read at committed offsets (kafka_stamp.c), KG_PART_STAMPS a partition, NULL none */
 } ktopic;
 
 /* One finished refresh: immutable once published. */
@@ -113,7 +113,7 @@ typedef struct kresult {
 	ksched_plan plan;  /* what it asked */
 	int requests;      /* requests it sent (about) */
 	int log_start_calls; /* of them, the log-start query's (one per leader and chunk) */
-	int stamp_reads;   /* partitions whose record at the committed offset it read */
+	int stamp_reads;   /* records it read at committed offsets (a partition once a pass) */
 	char *log_end_note; /* leaders that did not answer the log-end query, NULL none */
 } kresult;
 

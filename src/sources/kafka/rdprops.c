@@ -27,8 +27,8 @@ static const struct {
 static const char *const pasted[] = { "sasl.kerberos.keytab", "sasl.kerberos.principal",
 				      "sasl.kerberos.service.name" };
 
-/* What a property does that keeps it off files. */
-const char *
+/* What a property does that keeps it off files ("loads shared libraries"); NULL when nothing. */
+static const char *
 rdprops_danger(const char *key)
 {
 	size_t i;

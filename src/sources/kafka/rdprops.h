@@ -21,8 +21,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* What a property does that keeps it off files ("loads shared libraries"); NULL when nothing. */
-const char *rdprops_danger(const char *key);
 /* A key shaped like a librdkafka property name (lower case, digits, '.', '_'), safe to show. */
 bool rdprops_key_shown(const char *key);
 /*

@@ -425,6 +425,8 @@ trace_sources_new(const kg_trace_config *cfg, kg_source **out, size_t *nout, cha
 	trace_url_init();
 	if (cfg->nspecs == 0)
 		return 0;
+	if (cfg->interval_us <= 0)
+		return util_err(err, errsz, "--trace: no refresh interval given (-i)");
 	specs = xcalloc(cfg->nspecs, sizeof *specs);
 	for (i = 0; i < cfg->nspecs; i++) {
 		if (spec_parse(cfg->specs[i], &specs[i], err, errsz) < 0)

@@ -59,7 +59,7 @@ typedef struct kg_trace_config {
 	bool from_start;            /* --trace-from-start: read line streams from their first byte */
 	bool insecure;              /* --trace-insecure: do not verify TLS certificates */
 	const char *headers_file;   /* --trace-headers FILE: "Header: value" lines, NULL for none */
-	int64_t interval_us;        /* request interval (0: 1 s) */
+	int64_t interval_us;        /* request interval: the refresh interval (-i), required */
 	/* tuning; 0 takes the default (tests shorten them) */
 	int64_t connect_timeout_us; /* 10 s */
 	int64_t read_timeout_us;    /* 15 s without a byte while an answer is due */

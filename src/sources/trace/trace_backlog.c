@@ -55,13 +55,6 @@ trace_backlog_feed(kg_backlog *b, kg_lines *l, kg_line_fn fn, void *fn_arg, bool
 	return lines;
 }
 
-/* Drop what waits. */
-void
-trace_backlog_clear(kg_backlog *b)
-{
-	b->off = b->len = 0;
-}
-
 /* Release the memory. */
 void
 trace_backlog_free(kg_backlog *b)

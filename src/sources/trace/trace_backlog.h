@@ -35,8 +35,6 @@ size_t trace_backlog_size(const kg_backlog *b);
  */
 size_t trace_backlog_feed(kg_backlog *b, kg_lines *l, kg_line_fn fn, void *fn_arg, bool (*more)(void *arg),
 			  void *more_arg);
-/* Drop what waits (the stream is read again from elsewhere). */
-void trace_backlog_clear(kg_backlog *b);
 /* Release the memory. */
 void trace_backlog_free(kg_backlog *b);
 

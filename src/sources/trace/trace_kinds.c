@@ -145,15 +145,31 @@ trace_kinds_find(const char *name, size_t n)
 	return NULL;
 }
 
-/* The kinds' names, ", "-separated, into buf. */
-void
-trace_kinds_list(char *buf, size_t n)
+/* The names of the kinds whose mode is mode (-1: all), ", "-separated, into buf. */
+static void
+list_names(char *buf, size_t n, int mode)
 {
 	const kg_trace_kind *k;
 	size_t i, at = 0;
 	if (n == 0)
 		return;
 	buf[0] = '\0';
-	for (i = 0; (k = trace_kinds_at(i)) != NULL && at < n; i++)
-		at += (size_t)snprintf(buf + at, n - at, "%s%s", i > 0 ? ", " : "", k->name);
+	for (i = 0; (k = trace_kinds_at(i)) != NULL && at < n; i++) {
+		if (mode < 0 || (int)k->mode == mode)
+			at += (size_t)snprintf(buf + at, n - at, "%s%s", at > 0 ? ", " : "", k->name);
+	}
+}
+
+/* The kinds' names, ", "-separated, into buf. */
+void
+trace_kinds_list(char *buf, size_t n)
+{
+	list_names(buf, n, -1);
+}
+
+/* The line streams' names (the kinds read as lines, tailed), likewise. */
+void
+trace_kinds_list_streams(char *buf, size_t n)
+{
+	list_names(buf, n, KG_TRACE_STREAM);
 }

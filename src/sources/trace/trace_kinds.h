@@ -56,5 +56,7 @@ const kg_trace_kind *trace_kinds_at(size_t i);
 const kg_trace_kind *trace_kinds_find(const char *name, size_t n);
 /* The kinds' names, ", "-separated in table order ("log, jsonl, rdstats, jolokia"), into buf. */
 void trace_kinds_list(char *buf, size_t n);
+/* The names of the line streams (KG_TRACE_STREAM) alone, likewise ("log, jsonl, rdstats"). */
+void trace_kinds_list_streams(char *buf, size_t n);
 
 #endif

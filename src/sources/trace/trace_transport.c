@@ -37,7 +37,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "model/defaults.h"
 #include "util/log.h"
 #include "util/util.h"
 #include "sources/trace/parse_lines.h"
@@ -45,7 +44,6 @@
 
 #define TAIL 512 /* bytes compared before the offset */
 #define MAX_SOCKS 8
-#define DEF_INTERVAL KG_DEFAULT_INTERVAL_US
 #define DEF_CONNECT (10LL * 1000000)
 #define DEF_READ (15LL * 1000000)
 #define DEF_IDLE (300LL * 1000000)
@@ -130,12 +128,10 @@ struct kg_trace_transport {
 
 /* ------------------------------------------------------------ defaults */
 
-/* Fill the transport's defaults into c. */
+/* Fill the transport's defaults into c (its tuning: the interval is the caller's). */
 void
 trace_transport_defaults(kg_trace_config *c)
 {
-	if (c->interval_us <= 0)
-		c->interval_us = DEF_INTERVAL;
 	if (c->connect_timeout_us <= 0)
 		c->connect_timeout_us = DEF_CONNECT;
 	if (c->read_timeout_us <= 0)

@@ -600,6 +600,7 @@ public final class Fleet {
                 if (opts.getOrDefault("commit", "sync").equals("auto")) {
                     continue; // the client commits by itself; what it committed is not seen here
                 }
+                long sent = System.currentTimeMillis(); // the commit's time is between this and the line's "t"
                 try {
                     consumer.commitSync(offs);
                 } catch (WakeupException e) {
@@ -613,7 +614,7 @@ public final class Fleet {
                     committed.put(e.getKey(), e.getValue().offset());
                     j.num(e.getKey().toString(), e.getValue().offset());
                 }
-                emit(meta(tagged("commit")).raw("offsets", j.done()));
+                emit(meta(tagged("commit")).raw("offsets", j.done()).num("sent", sent));
             }
         }
     }

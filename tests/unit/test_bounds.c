@@ -1,0 +1,310 @@
+/*
+ * test_bounds.c: every bound kgtop reports contains the truth (issue 22).
+ *
+ * The property: a simulated group (sim.c) runs a random schedule of joins,
+ * leaves, crashes, stalls and commits; kgtop's real tracker polls it
+ * through its polling path (a snapshot of what DescribeGroups, OffsetFetch
+ * and ListOffsets would answer, at a random interval and phase) and
+ * derives its rebalance episodes.  For every episode it closed, the true
+ * episodes it covers (those that began after the refresh before its first
+ * sign and by its end) must lie within what it said: its rounds (exact, or
+ * at least), its duration, the members' stopped member-seconds, the
+ * partitions' unconsumed partition-seconds and the backlog they let pile
+ * up (records produced meanwhile), each within [min, max] (max unknown:
+ * no upper bound); an episode that covers no true one is a phantom.  It
+ * runs KGTOP_BOUNDS_SCHEDULES schedules (10,000 by default) from
+ * KGTOP_BOUNDS_SEED, prints the bounds' widths (median, p90) as TAP
+ * comments, and fails on the first violations with the seed that shows
+ * each.
+ */
+#include "config.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/options.h"
+#include "model/intern.h"
+#include "model/tracker.h"
+#include "sim.h"
+#include "util/util.h"
+
+#define NBOUNDS 5
+enum { B_DURATION, B_STOPPED, B_UNCONSUMED, B_BACKLOG, B_ROUNDS };
+static const char *const bound_names[NBOUNDS] = { "duration (s)", "stopped (member-s)", "unconsumed (partition-s)",
+						   "backlog (records)", "rounds" };
+
+/* What kgtop said of one episode. */
+typedef struct said {
+	int64_t id;
+	int64_t start_lo, start, end_lo, end;
+	int rounds;
+	bool rounds_min;
+	kg_span d, stopped, unconsumed, backlog;
+} said;
+
+/* The widths seen, per bound. */
+typedef struct widths {
+	double *v[NBOUNDS];
+	size_t n[NBOUNDS], cap[NBOUNDS];
+	size_t unbounded[NBOUNDS], exact[NBOUNDS], checked[NBOUNDS];
+} widths;
+
+/* Keep a width. */
+static void
+width_add(widths *w, int b, double x)
+{
+	util_grow(&w->v[b], &w->cap[b], w->n[b] + 1, sizeof *w->v[b]);
+	w->v[b][w->n[b]++] = x;
+}
+
+/* qsort: doubles. */
+static int
+dcmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/* The q-quantile of a sorted array. */
+static double
+quantile(const double *v, size_t n, double q)
+{
+	return n == 0 ? 0 : v[(size_t)((double)(n - 1) * q)];
+}
+
+/* Check one bound: lo <= truth <= hi (hi < 0: none); the width kept. */
+static bool
+within(widths *w, int b, double scale, kg_span s, int64_t truth, sbuf *why, const char *what)
+{
+	bool ok = s.min <= truth && (s.max < 0 || truth <= s.max);
+	w->checked[b]++;
+	if (s.max < 0)
+		w->unbounded[b]++;
+	else
+		width_add(w, b, (double)(s.max - s.min) / scale);
+	if (s.max == s.min)
+		w->exact[b]++;
+	if (!ok)
+		sbuf_addf(why, " %s %.3f not in [%.3f, %s%.3f]", what, (double)truth / scale, (double)s.min / scale,
+			  s.max < 0 ? "inf " : "", (double)s.max / scale);
+	return ok;
+}
+
+/* The kgtop episodes of one run, from the tracker's events and history. */
+static void
+collect(kg_tracker *t, const kg_evlist *ev, said **out, int *n, int *cap)
+{
+	size_t i;
+	for (i = 0; i < ev->n; i++) {
+		const kg_event *e = ev->v[i];
+		const kg_episode *ep;
+		said *x;
+		if (e->kind != KG_EV_REBALANCE_END)
+			continue;
+		ep = history_episode(tracker_history(t), e->group, e->episode);
+		if (ep == NULL)
+			continue;
+		if (*n == *cap) {
+			*cap = *cap ? *cap * 2 : 16;
+			*out = xreallocarray(*out, (size_t)*cap, sizeof **out);
+		}
+		x = &(*out)[(*n)++];
+		x->id = e->episode;
+		x->start_lo = ep->start_lo_us;
+		x->start = ep->start_us;
+		x->end_lo = ep->end_lo_us;
+		x->end = ep->end_us;
+		x->rounds = e->round;
+		x->rounds_min = e->rounds_min;
+		x->d = e->duration;
+		x->stopped = e->stopped_us;
+		x->unconsumed = e->unconsumed_us;
+		x->backlog = e->backlog;
+	}
+}
+
+/* KGTOP_BOUNDS_TRACE=seed: what a poll saw and what kgtop derived, on stderr. */
+static void
+trace_poll(const sim *s, const kg_snapshot *snap, const kg_evlist *ev)
+{
+	const kg_group *g = &snap->groups[0];
+	size_t i;
+	int k, p;
+	fprintf(stderr, "poll %6.2f %-19s", (double)s->now / 1e6, state_name(g->state));
+	for (k = 0; k < g->nmembers; k++) {
+		fprintf(stderr, " %.6s[", g->members[k].member_id);
+		for (p = 0; p < g->members[k].nassigned; p++)
+			fprintf(stderr, "%s%d", p ? " " : "", g->members[k].assignment[p].partition);
+		fprintf(stderr, "]");
+	}
+	fprintf(stderr, "  committed");
+	for (p = 0; p < g->nparts; p++)
+		fprintf(stderr, " %lld/%lld", (long long)g->parts[p].committed, (long long)g->parts[p].log_end);
+	fprintf(stderr, "\n");
+	for (i = 0; i < ev->n; i++) {
+		sbuf b = { 0 };
+		event_format(ev->v[i], &b);
+		fprintf(stderr, "        %s\n", sbuf_str(&b));
+		sbuf_free(&b);
+	}
+}
+
+/*
+ * One schedule: the simulation polled by the tracker; true if every
+ * episode's bounds hold (the first failure's words in why).
+ */
+static bool
+run(uint64_t seed, widths *w, sbuf *why)
+{
+	const char *tr = getenv("KGTOP_BOUNDS_TRACE");
+	bool trace = tr != NULL && strtoull(tr, NULL, 10) == seed;
+	sim s;
+	kg_tracker *t;
+	kg_tracker_config cfg;
+	kg_evlist ev = { 0 };
+	said *k = NULL;
+	int nk = 0, ck = 0, i, j;
+	bool ok = true, claimed[SIM_MAXEP] = { false };
+	int64_t iv, next;
+	uint64_t refresh = 0;
+	sim_init(&s, seed);
+	s.trace = trace;
+	iv = (int64_t)(1 + sim_rand(&s, 4)) * 500000; /* 0.5 to 2 s */
+	next = (int64_t)sim_rand(&s, (uint64_t)(iv / SIM_STEP)) * SIM_STEP;
+	cfg = options_model_defaults();
+	t = tracker_new(&cfg);
+	while (s.now < s.horizon) {
+		sim_step(&s);
+		if (s.now >= next) {
+			kg_snapshot *snap = sim_snapshot(&s, ++refresh, iv);
+			tracker_apply(t, NULL, snap, &ev);
+			if (trace)
+				trace_poll(&s, snap, &ev);
+			snapshot_unref(snap);
+			collect(t, &ev, &k, &nk, &ck);
+			evlist_clear(&ev);
+			next += iv;
+		}
+	}
+	for (i = 0; i < nk; i++) {
+		const said *x = &k[i];
+		int64_t lo = x->start_lo > 0 ? x->start_lo : INT64_MIN, first = INT64_MAX, last = 0;
+		int64_t rounds = 0, stopped = 0, unc = 0, backlog = 0;
+		int cover = 0;
+		bool open = false, good = true;
+		for (j = 0; j < s.nep; j++) {
+			const sim_episode *e = &s.ep[j];
+			if (claimed[j] || e->start <= lo || e->start > x->end)
+				continue;
+			claimed[j] = true;
+			cover++;
+			first = KG_MIN(first, e->start);
+			last = KG_MAX(last, e->end);
+			open |= e->end == 0;
+			rounds += e->rounds;
+			stopped += e->stopped;
+			unc += e->unconsumed;
+			backlog += e->backlog;
+		}
+		if (cover == 0) {
+			sbuf_addf(why, " episode %lld [%.2f..%.2f, %.2f..%.2f] covers no true rebalance", (long long)x->id,
+				  x->start_lo / 1e6, x->start / 1e6, x->end_lo / 1e6, x->end / 1e6);
+			ok = false;
+			continue;
+		}
+		if (open) {
+			sbuf_addf(why, " episode %lld ended at %.2f while the true one goes on", (long long)x->id, x->end / 1e6);
+			ok = false;
+			continue;
+		}
+		w->checked[B_ROUNDS]++;
+		if (x->rounds_min)
+			w->unbounded[B_ROUNDS]++;
+		else
+			w->exact[B_ROUNDS]++;
+		if (x->rounds_min ? rounds < x->rounds : rounds != x->rounds) {
+			sbuf_addf(why, " rounds %lld, said %s%d", (long long)rounds, x->rounds_min ? ">=" : "", x->rounds);
+			good = false;
+		}
+		good &= within(w, B_DURATION, 1e6, x->d, last - first, why, "duration");
+		good &= within(w, B_STOPPED, 1e6, x->stopped, stopped, why, "stopped");
+		good &= within(w, B_UNCONSUMED, 1e6, x->unconsumed, unc, why, "unconsumed");
+		good &= within(w, B_BACKLOG, 1, x->backlog, backlog, why, "backlog");
+		if (!good) {
+			sbuf_addf(why, " (episode %lld [%.2f..%.2f, %.2f..%.2f] of %d true from %.2f to %.2f)", (long long)x->id,
+				  x->start_lo / 1e6, x->start / 1e6, x->end_lo / 1e6, x->end / 1e6, cover, first / 1e6,
+				  last / 1e6);
+			ok = false;
+		}
+	}
+	if (trace) {
+		for (j = 0; j < s.nep; j++)
+			fprintf(stderr, "true episode %d: %.2f..%.2f rounds %d stopped %.3f unconsumed %.3f backlog %lld\n", j,
+				s.ep[j].start / 1e6, s.ep[j].end / 1e6, s.ep[j].rounds, s.ep[j].stopped / 1e6,
+				s.ep[j].unconsumed / 1e6, (long long)s.ep[j].backlog);
+	}
+	if (!ok) {
+		char d[1024];
+		sim_describe(&s, d, sizeof d);
+		sbuf_addf(why, "; polled every %.1fs; %s", iv / 1e6, d);
+	}
+	free(k);
+	free(ev.v);
+	tracker_free(t);
+	return ok;
+}
+
+/* Every bound of every schedule contains the truth; the widths said. */
+static void
+test_bounds_contain_truth(void **state)
+{
+	const char *e = getenv("KGTOP_BOUNDS_SCHEDULES"), *sd = getenv("KGTOP_BOUNDS_SEED");
+	long n = e != NULL ? strtol(e, NULL, 10) : 10000;
+	uint64_t seed0 = sd != NULL ? strtoull(sd, NULL, 10) : 22;
+	widths w;
+	int b, failed = 0;
+	long i;
+	struct timespec t0, t1;
+	(void)state;
+	memset(&w, 0, sizeof w);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (i = 0; i < n; i++) {
+		sbuf why = { 0 };
+		if (!run(seed0 + (uint64_t)i, &w, &why)) {
+			if (failed++ < 10)
+				print_message("# seed %llu:%s\n", (unsigned long long)(seed0 + (uint64_t)i), sbuf_str(&why));
+		}
+		sbuf_free(&why);
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	print_message("# %ld schedules in %.1f s, %d with a bound that excludes the truth\n", n,
+		      (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9, failed);
+	for (b = 0; b < NBOUNDS; b++) {
+		qsort(w.v[b], w.n[b], sizeof *w.v[b], dcmp);
+		if (b == B_ROUNDS)
+			print_message("# %-26s %zu episodes: %zu exact, %zu at least\n", bound_names[b], w.checked[b], w.exact[b],
+				      w.unbounded[b]);
+		else
+			print_message("# %-26s %zu episodes: width median %.3f, p90 %.3f, max %.3f; %zu exact, %zu without an upper bound\n",
+				      bound_names[b], w.checked[b], quantile(w.v[b], w.n[b], 0.5), quantile(w.v[b], w.n[b], 0.9),
+				      quantile(w.v[b], w.n[b], 1.0), w.exact[b], w.unbounded[b]);
+		free(w.v[b]);
+	}
+	assert_int_equal(failed, 0);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_bounds_contain_truth),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
