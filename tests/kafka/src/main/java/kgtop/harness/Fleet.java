@@ -329,20 +329,18 @@ public final class Fleet {
             }
             List<String> ms = new ArrayList<>();
             for (MemberDescription m : g.members()) {
-                TreeMap<String, List<Integer>> a = new TreeMap<>();
-                for (TopicPartition tp : m.assignment().topicPartitions()) {
-                    a.computeIfAbsent(tp.topic(), k -> new ArrayList<>()).add(tp.partition());
-                }
-                List<String> at = new ArrayList<>();
-                for (Map.Entry<String, List<Integer>> e : a.entrySet()) {
-                    java.util.Collections.sort(e.getValue());
-                    at.add(Json.quote(e.getKey()) + ":" + e.getValue().toString().replace(" ", ""));
-                }
                 Json mj = new Json().str("client_id", m.clientId()).str("host", m.host());
                 if (m.groupInstanceId().isPresent()) {
                     mj.str("instance_id", m.groupInstanceId().get());
                 }
-                ms.add(mj.raw("assignment", "{" + String.join(",", at) + "}").done());
+                // a consumer group's member (ConsumerGroupDescribe): its epoch and target as the broker said
+                if (m.memberEpoch().isPresent()) {
+                    mj.num("member_epoch", m.memberEpoch().get());
+                }
+                if (m.targetAssignment().isPresent()) {
+                    mj.raw("target", scenarioParts(m.targetAssignment().get().topicPartitions()));
+                }
+                ms.add(mj.raw("assignment", scenarioParts(m.assignment().topicPartitions())).done());
             }
             List<String> ct = new ArrayList<>();
             for (Map.Entry<String, TreeMap<Integer, Long>> e : com.entrySet()) {
@@ -355,6 +353,12 @@ public final class Fleet {
             boolean consumer = String.valueOf(g.type()).equalsIgnoreCase("consumer");
             Json gj = new Json().str("id", id).str("state", String.valueOf(g.groupState()))
                     .str("group_protocol", consumer ? "consumer" : "classic");
+            if (consumer && g.groupEpoch().isPresent()) {
+                gj.num("group_epoch", g.groupEpoch().get());
+            }
+            if (consumer && g.targetAssignmentEpoch().isPresent()) {
+                gj.num("assignment_epoch", g.targetAssignmentEpoch().get());
+            }
             if (!g.partitionAssignor().isEmpty()) {
                 gj.str("assignor", g.partitionAssignor());
             }
@@ -379,10 +383,26 @@ public final class Fleet {
             Json tj = new Json().str("name", t).num("partitions", n).raw("log_end", le.toString().replace(" ", ""));
             ts.add((t.startsWith("__") ? tj.raw("internal", "true") : tj).done());
         }
-        String json = "{\"comment\": \"made by the fleet (tests/kafka) from a Kafka broker's answers\",\n \"topics\": ["
+        // the broker is a Kafka 4: it answers ConsumerGroupDescribe (v0-v1), as the fixture then does
+        String json = "{\"comment\": \"made by the fleet (tests/kafka) from a Kafka broker's answers\",\n"
+                + " \"consumer_group_describe_max\": 1,\n \"topics\": ["
                 + String.join(",\n  ", ts) + "],\n \"groups\": [" + String.join(",\n  ", gs) + "]}\n";
         java.nio.file.Files.writeString(java.nio.file.Path.of(file), json);
         emit(ev("scenario").str("file", file).num("groups", gs.size()));
+    }
+
+    /** Partitions as a fixture scenario's assignment: {"t1":[0,1]}. */
+    static String scenarioParts(Collection<TopicPartition> tps) {
+        TreeMap<String, List<Integer>> a = new TreeMap<>();
+        for (TopicPartition tp : tps) {
+            a.computeIfAbsent(tp.topic(), k -> new ArrayList<>()).add(tp.partition());
+        }
+        List<String> at = new ArrayList<>();
+        for (Map.Entry<String, List<Integer>> e : a.entrySet()) {
+            java.util.Collections.sort(e.getValue());
+            at.add(Json.quote(e.getKey()) + ":" + e.getValue().toString().replace(" ", ""));
+        }
+        return "{" + String.join(",", at) + "}";
     }
 
     static String tpsJson(Collection<TopicPartition> tps) {
