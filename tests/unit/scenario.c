@@ -310,3 +310,19 @@ sc_dump(sc *s)
 		sbuf_free(&b);
 	}
 }
+
+/* True when event e (not NULL) says want in its text; loud: print both when it does not. */
+bool
+sc_text_has(const kg_event *e, const char *want, bool loud)
+{
+	sbuf b = { 0 };
+	bool has;
+	if (e == NULL)
+		return false;
+	event_format(e, &b);
+	has = strstr(sbuf_str(&b), want) != NULL;
+	if (!has && loud)
+		fprintf(stderr, "# got:  %s\n# want: ...%s...\n", sbuf_str(&b), want);
+	sbuf_free(&b);
+	return has;
+}

@@ -72,6 +72,8 @@ const kg_event *sc_find(sc *s, kg_event_kind kind, const char *client, int n);
 int sc_count_revokes(sc *s, const char *group, const char *client, kg_revoke_class cls);
 /* Print every event (for debugging a failing test). */
 void sc_dump(sc *s);
+/* True when event e (not NULL) says want in its text; loud: print both when it does not. */
+bool sc_text_has(const kg_event *e, const char *want, bool loud);
 /* Milliseconds to the scenario's microseconds. */
 int64_t sc_us(sc *s, int64_t ms);
 
