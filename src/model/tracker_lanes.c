@@ -50,8 +50,12 @@ tk_find_member_of(tgroup *g, const char *member_id, const char *client_id)
 	newest = tk_find_member(g, member_id);
 	if (newest == NULL)
 		return NULL;
-	/* a member a coordinator's log named by id alone: its client id was a guess (a KIP-848 id holds none) */
-	if (newest->client_id == NULL || *newest->client_id == '\0' || newest->client_guessed ||
+	/*
+	 * a KIP-848 member a coordinator's log named by id alone: its client id was a guess (its id
+	 * holds none); a classic id does ("<client-id>-<uuid>"), and a static member's must match
+	 */
+	if (newest->client_id == NULL || *newest->client_id == '\0' ||
+	    (newest->client_guessed && g->proto == KG_PROTO_CONSUMER) ||
 	    strcmp(newest->client_id, client_id) == 0)
 		return newest;
 	/* the id is another client's now: an older member of this client may still have it */
