@@ -31,6 +31,8 @@
 #define KG_KAFKA_WINDOW_LIVE 100
 #define KG_KAFKA_DESCRIBE_CHUNK 50
 #define KG_KAFKA_LOG_END_CHUNK 500
+/* a consumer group librdkafka < 2.10 cannot describe (it says Dead) is described again this often, to see a conversion */
+#define KG_KAFKA_UNSEEN_RECHECK_US (300 * KG_SEC_US)
 /* records read at committed offsets per refresh, at most (the selected group's; every group's for --once) */
 #define KG_STAMP_READS 1000
 

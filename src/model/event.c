@@ -257,15 +257,23 @@ fmt_member_back(const kg_event *e, sbuf *out)
 		  e->instance_id ? e->instance_id : "", e->evidence == KG_EVID_EXACT ? "" : " seen");
 }
 
-/* "rebalance started (eager, joined: worker-4, from generation 12)". */
+/* The word of a group's generation: a consumer group's is its group epoch (KIP-848). */
+static const char *
+gen_word(const kg_event *e)
+{
+	return e->proto == KG_PROTO_CONSUMER ? "group epoch" : "generation";
+}
+
+/* "rebalance started (eager, joined: worker-4, from generation 12)"; KIP-848 "(consumer protocol, ..., group epoch 5)". */
 static void
 fmt_rebalance_start(const kg_event *e, sbuf *out)
 {
-	sbuf_addf(out, "rebalance started (%s", proto_name(e->proto));
+	bool kip = e->proto == KG_PROTO_CONSUMER;
+	sbuf_addf(out, "rebalance started (%s%s", proto_name(e->proto), kip ? " protocol" : "");
 	if (e->text && *e->text)
 		sbuf_addf(out, ", %s", e->text);
 	if (e->generation >= 0)
-		sbuf_addf(out, ", from generation %d", (int)e->generation);
+		sbuf_addf(out, kip ? ", group epoch %d" : ", from generation %d", (int)e->generation);
 	sbuf_addc(out, ')');
 }
 
@@ -393,10 +401,12 @@ fmt_rebalance_end(const kg_event *e, sbuf *out)
 	char d[48];
 	episode_span(e, d, sizeof d);
 	sbuf_addf(out, "rebalance ended after %s", d);
-	if (e->round > 0 || !e->rounds_min) /* "at least 0 rounds" says nothing */
+	if (e->proto == KG_PROTO_CONSUMER) /* KIP-848: members reconcile each on its own, no round stops them all */
+		sbuf_adds(out, ", no barrier");
+	else if (e->round > 0 || !e->rounds_min) /* "at least 0 rounds" says nothing */
 		sbuf_addf(out, ", %s%d round%s", e->rounds_min ? "\u2265" : "", e->round, e->round == 1 ? "" : "s");
 	if (e->generation >= 0)
-		sbuf_addf(out, ", generation %d", (int)e->generation);
+		sbuf_addf(out, ", %s %d", gen_word(e), (int)e->generation);
 	if (e->text && *e->text)
 		sbuf_addf(out, "; %s", e->text);
 	if (e->backlog.max > 0 || e->backlog.min > 0) { /* nothing produced meanwhile, or nothing known: not said */
@@ -421,7 +431,7 @@ fmt_revoked(const kg_event *e, sbuf *out)
 		 */
 		if (e->reason == KG_REASON_GRACEFUL)
 			sbuf_adds(out, " (all: leaving)");
-		else if (e->proto == KG_PROTO_COOPERATIVE)
+		else if (e->proto == KG_PROTO_COOPERATIVE || e->proto == KG_PROTO_CONSUMER)
 			sbuf_adds(out, " (all it had)");
 		else
 			sbuf_adds(out, " (all: stop-the-world)");
@@ -434,6 +444,8 @@ fmt_revoked(const kg_event *e, sbuf *out)
 	} else {
 		sbuf_adds(out, " (nothing)");
 	}
+	if (e->proto == KG_PROTO_CONSUMER && e->generation >= 0)
+		sbuf_addf(out, " at epoch %d", (int)e->generation);
 	add_evidence(e, out);
 }
 
@@ -443,6 +455,8 @@ fmt_assigned(const kg_event *e, sbuf *out)
 {
 	sbuf_addf(out, "%s assigned ", event_who(e));
 	tp_format(out, e->parts, e->nparts, e->single_topic);
+	if (e->proto == KG_PROTO_CONSUMER && e->generation >= 0)
+		sbuf_addf(out, " at epoch %d", (int)e->generation);
 	add_evidence(e, out);
 }
 
@@ -491,7 +505,7 @@ fmt_retimed(const kg_event *e, sbuf *out)
 	episode_span(e, d, sizeof d);
 	sbuf_addf(out, "the coordinator's log times that rebalance: %s", d);
 	if (e->generation >= 0)
-		sbuf_addf(out, ", generation %d", (int)e->generation);
+		sbuf_addf(out, ", %s %d", gen_word(e), (int)e->generation);
 	if (e->text && *e->text)
 		sbuf_addf(out, " (%s)", e->text);
 }

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdlib.h>
 
 #include "util/util.h"
 
@@ -107,4 +108,53 @@ group_coordinator_text(char *buf, size_t n, const kg_group *g, int32_t partition
 		snprintf(buf, n, "  coordinator unknown, %s", part);
 	else
 		snprintf(buf, n, "%s", "");
+}
+
+/* The partitions of a that b has not, copied into s's arena; their number in *n. */
+static kg_tp *
+tp_minus(kg_snapshot *s, const kg_tp *a, int na, const kg_tp *b, int nb, int *n)
+{
+	kg_tp *tmp, *out;
+	if (na <= 0) {
+		*n = 0;
+		return NULL;
+	}
+	tmp = xmalloc((size_t)na * sizeof *tmp);
+	*n = tp_diff(a, na, b, nb, tmp);
+	out = snapshot_tp_dup(s, tmp, *n);
+	free(tmp);
+	return out;
+}
+
+/*
+ * KIP-848: what separates each member's assignment from its target.  A
+ * member whose target is not known (a classic group's, or a consumer
+ * group's a source did not describe) has nothing pending; partitions a
+ * member must revoke, or awaits, are counted for the group, and each
+ * partition knows whose target it is in.
+ */
+void
+group_reconciliation(kg_snapshot *s, kg_group *g)
+{
+	int k, q;
+	g->nrevoking = g->nawaiting = 0;
+	for (q = 0; q < g->nparts; q++)
+		g->parts[q].target_owner = -1;
+	for (k = 0; k < g->nmembers; k++) {
+		kg_member *m = &g->members[k];
+		if (m->ntarget < 0) {
+			m->revoking = m->awaiting = NULL;
+			m->nrevoking = m->nawaiting = 0;
+			continue;
+		}
+		m->revoking = tp_minus(s, m->assignment, m->nassigned, m->target, m->ntarget, &m->nrevoking);
+		m->awaiting = tp_minus(s, m->target, m->ntarget, m->assignment, m->nassigned, &m->nawaiting);
+		g->nrevoking += m->nrevoking;
+		g->nawaiting += m->nawaiting;
+		for (q = 0; q < m->ntarget; q++) {
+			int idx = group_part_index(g, m->target[q]);
+			if (idx >= 0 && g->parts[idx].target_owner < 0)
+				g->parts[idx].target_owner = k;
+		}
+	}
 }

@@ -393,6 +393,8 @@ episode_duration(const kg_episode *e, int64_t now_us)
 		d.max = end - e->start_us;
 	if (d.max >= 0 && d.max < d.min)
 		d.max = d.min;
+	if (e->end_unseen)
+		d.max = -1;
 	return d;
 }
 

@@ -109,6 +109,7 @@ typedef struct kg_episode {
 	int64_t lag_end;
 	int64_t lag_peak;
 	kg_evidence evidence;   /* EXACT when callbacks or logs timed it */
+	bool end_unseen;        /* KIP-848 from a coordinator's log alone: members' reconciliation after its last line is not seen, the duration is a lower bound */
 	/* what it cost (episode_cost_text() says it in words) */
 	int nstopped;           /* members that were consuming, stayed, and stopped */
 	kg_span stopped_us;     /* their member-microseconds owning nothing */

@@ -90,6 +90,16 @@ group_lints(const kg_group *g, kg_lint *out, int max)
 	const kg_member *m;
 	double ratio;
 	util_fmt_duration(a, sizeof a, session);
+	if (g->proto == KG_PROTO_CONSUMER) {
+		/*
+		 * KIP-848: the broker sets the heartbeat interval and the session
+		 * (group.consumer.heartbeat.interval.ms, group.consumer.session.timeout.ms):
+		 * a member's own session.timeout.ms and heartbeat.interval.ms are not used,
+		 * so there is nothing of the client's to lint but its poll gaps.
+		 */
+		hb = 0;
+		session_known = false;
+	}
 	if (hb > 0 && session > 0) {
 		util_fmt_duration(b, sizeof b, hb);
 		if (hb * 3 > session + session / 20)

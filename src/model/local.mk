@@ -2,7 +2,8 @@
 # the tracker's files (tracker_int.h says what each holds); the fuzz targets link them too
 KG_TRACKER_C = src/model/tracker.c src/model/tracker_base.c src/model/tracker_lanes.c \
 	src/model/tracker_episode.c src/model/tracker_episode_cost.c src/model/tracker_obs.c src/model/tracker_poll.c \
-	src/model/tracker_annotate.c src/model/tracker_progress.c src/model/tracker_live.c src/model/tracker_records.c
+	src/model/tracker_annotate.c src/model/tracker_progress.c src/model/tracker_live.c src/model/tracker_records.c \
+	src/model/tracker_kip.c
 libkgtop_a_SOURCES += \
 	src/model/intern.c src/model/intern.h \
 	src/model/tp.c src/model/tp.h \
@@ -12,7 +13,7 @@ libkgtop_a_SOURCES += \
 	src/model/history.c src/model/history.h \
 	src/model/tracker.h src/model/tracker_int.h src/model/tracker_live.h \
 	src/model/tracker_lanes.h src/model/tracker_episode.h src/model/tracker_progress.h \
-	src/model/tracker_annotate.h src/model/tracker_fold.h $(KG_TRACKER_C) \
+	src/model/tracker_annotate.h src/model/tracker_fold.h src/model/tracker_kip.h $(KG_TRACKER_C) \
 	src/model/progress.c src/model/progress.h \
 	src/model/source.c src/model/source.h
 libkgtop_a_SOURCES += src/model/defaults.h

@@ -92,16 +92,146 @@ proto_name(kg_proto p)
 	switch (p) {
 	case KG_PROTO_EAGER: return "eager";
 	case KG_PROTO_COOPERATIVE: return "cooperative";
+	case KG_PROTO_CONSUMER: return "consumer";
 	default: return "unknown";
 	}
+}
+
+static const char *const gtype_keys[KG_GTYPE_COUNT] = {
+	[KG_GTYPE_UNKNOWN] = "unknown", [KG_GTYPE_CLASSIC] = "classic", [KG_GTYPE_CONSUMER] = "consumer",
+	[KG_GTYPE_SHARE] = "share",     [KG_GTYPE_STREAMS] = "streams",
+};
+
+/* Machine name of a group type. */
+const char *
+gtype_key(kg_group_type t)
+{
+	return (unsigned)t < KG_GTYPE_COUNT ? gtype_keys[t] : "unknown";
+}
+
+/* Find s (any case) in a table of names; def when absent. */
+static int
+name_find(const char *const *names, int n, const char *s, int def)
+{
+	int i;
+	for (i = 0; s != NULL && i < n; i++) {
+		if (names[i] != NULL && strcasecmp(names[i], s) == 0)
+			return i;
+	}
+	return def;
+}
+
+/* Parse a group type name. */
+kg_group_type
+gtype_parse(const char *s)
+{
+	return (kg_group_type)name_find(gtype_keys, KG_GTYPE_COUNT, s, KG_GTYPE_UNKNOWN);
+}
+
+/* A group's type in words: its own name, the source's when kgtop has none, "" when not said. */
+const char *
+group_type_text(const kg_group *g)
+{
+	if (g->type != KG_GTYPE_UNKNOWN)
+		return gtype_key((kg_group_type)g->type);
+	return g->type_name != NULL ? g->type_name : "";
+}
+
+/* A group's state in words: the source's own name when kgtop has none. */
+const char *
+group_state_text(const kg_group *g)
+{
+	if (g->state == KG_STATE_UNKNOWN && g->state_name != NULL && *g->state_name != '\0')
+		return g->state_name;
+	return state_name(g->state);
+}
+
+static const char *const fact_keys[KG_FACT_COUNT] = {
+	[KG_FACT_NONE] = "none", [KG_FACT_DESCRIBED] = "describe", [KG_FACT_LOG] = "log",
+	[KG_FACT_OFFSETS] = "offsets", [KG_FACT_CLIENT] = "client",
+};
+
+/* Machine name of a fact's source. */
+const char *
+fact_src_key(kg_fact_src s)
+{
+	return (unsigned)s < KG_FACT_COUNT ? fact_keys[s] : "none";
+}
+
+/* Parse fact_src_key() back. */
+kg_fact_src
+fact_src_parse(const char *s)
+{
+	return (kg_fact_src)name_find(fact_keys, KG_FACT_COUNT, s, KG_FACT_NONE);
+}
+
+static const char *const mstate_keys[KG_MSTATE_COUNT] = {
+	[KG_MSTATE_UNKNOWN] = "unknown", [KG_MSTATE_STABLE] = "stable",
+	[KG_MSTATE_UNREVOKED] = "unrevoked_partitions", [KG_MSTATE_UNRELEASED] = "unreleased_partitions",
+};
+
+/* Machine name of a member state. */
+const char *
+mstate_key(kg_mstate s)
+{
+	return (unsigned)s < KG_MSTATE_COUNT ? mstate_keys[s] : "unknown";
+}
+
+/* Parse mstate_key() back. */
+kg_mstate
+mstate_parse(const char *s)
+{
+	return (kg_mstate)name_find(mstate_keys, KG_MSTATE_COUNT, s, KG_MSTATE_UNKNOWN);
+}
+
+/* A member state in words. */
+const char *
+mstate_text(kg_mstate s)
+{
+	switch (s) {
+	case KG_MSTATE_STABLE: return "stable";
+	case KG_MSTATE_UNREVOKED: return "revoking";
+	case KG_MSTATE_UNRELEASED: return "awaiting partitions";
+	default: return "unknown";
+	}
+}
+
+/* The coordinator's code of a member state. */
+kg_mstate
+mstate_from_code(int code)
+{
+	switch (code) {
+	case 0: return KG_MSTATE_STABLE;
+	case 1: return KG_MSTATE_UNREVOKED;
+	case 2: return KG_MSTATE_UNRELEASED;
+	default: return KG_MSTATE_UNKNOWN;
+	}
+}
+
+static const char *const mtype_keys[KG_MTYPE_COUNT] = {
+	[KG_MTYPE_UNKNOWN] = "unknown", [KG_MTYPE_CONSUMER] = "consumer", [KG_MTYPE_CLASSIC] = "classic",
+};
+
+/* Machine name of a member type. */
+const char *
+mtype_key(kg_mtype t)
+{
+	return (unsigned)t < KG_MTYPE_COUNT ? mtype_keys[t] : "unknown";
+}
+
+/* Parse mtype_key() back. */
+kg_mtype
+mtype_parse(const char *s)
+{
+	return (kg_mtype)name_find(mtype_keys, KG_MTYPE_COUNT, s, KG_MTYPE_UNKNOWN);
 }
 
 /*
  * The protocol implied by an assignor.  Classic assignors are eager unless
  * they say cooperative (cooperative-sticky, or a Java class name such as
- * CooperativeStickyAssignor); the KIP-848 server-side "uniform" assignor is
- * incremental by design (sources that see KIP-848 groups set the protocol
- * explicitly, since "range" exists there too).
+ * CooperativeStickyAssignor); the KIP-848 server-side "uniform" assignor
+ * runs the consumer protocol (sources that see KIP-848 groups set the
+ * protocol explicitly, since "range" exists there too).
  */
 kg_proto
 proto_from_assignor(const char *assignor, const char *protocol_type)
@@ -112,7 +242,7 @@ proto_from_assignor(const char *assignor, const char *protocol_type)
 	if (assignor == NULL || *assignor == '\0')
 		return KG_PROTO_UNKNOWN;
 	if (strcasecmp(assignor, "uniform") == 0)
-		return KG_PROTO_COOPERATIVE;
+		return KG_PROTO_CONSUMER;
 	for (p = assignor; *p; p++) {
 		if (strncasecmp(p, "cooperative", 11) == 0)
 			return KG_PROTO_COOPERATIVE;

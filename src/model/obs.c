@@ -19,6 +19,7 @@ obs_new(kg_obs_kind kind, int64_t time_us, int32_t group, const char *source)
 	o->group = group;
 	o->source = source ? source : "";
 	o->generation = -1;
+	o->prev_epoch = -1;
 	o->nmembers = -1;
 	o->session_timeout_ms = o->max_poll_ms = -1;
 	o->hb_age_us = o->poll_gap_us = o->poll_gap_max_us = -1;
@@ -26,7 +27,6 @@ obs_new(kg_obs_kind kind, int64_t time_us, int32_t group, const char *source)
 	o->rebalance_total = o->failed_rebalances = o->assigned_count = -1;
 	o->value = -1;
 	o->hb_rate = -1;
-	o->prev_epoch = -1;
 	o->member_state = -1;
 	return o;
 }

@@ -7,6 +7,12 @@
  * member failed or left and why), heartbeats and polls, client metrics.
  * Sources create them on any thread, hand them to the collector, and the
  * tracker folds them into episodes and events in time order.
+ *
+ * KIP-848 consumer groups: what no describing librdkafka says (epochs, a
+ * member's state and type) comes as observations, whichever source reads
+ * it (a coordinator's log, a __consumer_offsets record, the members
+ * themselves): doc/DESIGN.md, "KIP-848 groups", has the table of which
+ * observation fills which field of the snapshot.
  */
 #ifndef KGTOP_MODEL_OBS_H
 #define KGTOP_MODEL_OBS_H
@@ -42,10 +48,12 @@ typedef enum kg_obs_kind {
 	KG_OBS_GENERATION,    /* classic: generation completed (synced) at time with mlist (nmembers of them; none: the
 	                         group emptied); text the assignor, value when its join phase ended (us) */
 	KG_OBS_GROUP_EPOCH,   /* KIP-848: the group epoch became generation (a rebalance begins); gone: group deleted */
-	KG_OBS_TARGET_EPOCH,  /* KIP-848: the target assignment of epoch generation was computed (value: when, us) */
-	KG_OBS_TARGET_MEMBER, /* KIP-848: member's target assignment is parts; gone: removed */
-	KG_OBS_MEMBER_EPOCH,  /* KIP-848: member at epoch generation (prev_epoch before), member_state, assigned parts,
-	                         pending revocation; gone: removed */
+	KG_OBS_TARGET_EPOCH,  /* KIP-848: the target assignment of epoch generation was computed (value: when, us; a
+	                         coordinator's record or its log line) */
+	KG_OBS_TARGET_MEMBER, /* KIP-848: member's target assignment is parts (generation: the target's epoch, -1
+	                         unknown); gone: removed */
+	KG_OBS_MEMBER_EPOCH,  /* KIP-848: member holds parts at epoch generation (prev_epoch before), member_state (or
+	                         mstate), pending revocation; gone: removed */
 	KG_OBS_MEMBER_META,   /* KIP-848: member's metadata (client, host, instance, max_poll_ms the rebalance timeout,
 	                         text the subscribed topics); gone: the member left the group */
 	KG_OBS_COUNT
@@ -75,10 +83,16 @@ typedef struct kg_obs {
 	char *text;           /* reason text, client state, ... */
 	kg_reason reason;
 	kg_proto proto;       /* the protocol the client reports, when it does */
-	int32_t generation;   /* -1 unknown */
+	uint8_t gtype;        /* kg_group_type the source knows the group is (UNKNOWN: not said) */
+	uint8_t mtype;        /* kg_mtype: the member's protocol in a consumer group (UNKNOWN: not said) */
+	uint8_t mstate;       /* kg_mstate (MEMBER_EPOCH; UNKNOWN: not said) */
+	int32_t generation;   /* -1 unknown (KIP-848 kinds: the epoch) */
+	int32_t prev_epoch;   /* MEMBER_EPOCH: the member's previous epoch, -1 unknown */
 	int32_t nmembers;     /* -1 unknown */
 	kg_tp *parts;         /* owned, sorted */
 	int nparts;
+	kg_tp *pending;       /* MEMBER_EPOCH: partitions pending revocation (owned, sorted) */
+	int npending;
 	/* settings a trace carried (-1 unknown) */
 	int64_t session_timeout_ms;
 	int64_t max_poll_ms;
@@ -96,9 +110,6 @@ typedef struct kg_obs {
 	/* the group coordinator's own records (KG_OBS_GENERATION .. KG_OBS_MEMBER_META) */
 	kg_obs_member *mlist; /* a generation's members (owned) */
 	int nmlist;
-	kg_tp *pending;       /* a KIP-848 member's partitions pending revocation (owned, sorted) */
-	int npending;
-	int32_t prev_epoch;   /* a KIP-848 member's previous epoch; -1 unknown */
 	int32_t member_state; /* a KIP-848 member's state: 0 stable, 1 unrevoked, 2 unreleased, 127 unknown; -1 */
 	bool loaded;          /* read while loading the record's history: it happened before the source followed live */
 	bool gone;            /* a tombstone: the member (or group) was deleted */

@@ -98,6 +98,8 @@ struct kg_bmember {
 	kg_tp *assignment;
 	int nassigned;
 	uint32_t flags;
+	kg_tp *target;      /* KIP-848 target assignment */
+	int ntarget;        /* -1: not said */
 };
 
 typedef struct bcommit {
@@ -108,6 +110,11 @@ typedef struct bcommit {
 struct kg_bgroup {
 	int32_t id;
 	kg_group_state state;
+	char *state_name;
+	kg_group_type type;
+	char *type_name;
+	char *note;
+	bool members_unknown;
 	char *protocol_type;
 	char *assignor;
 	kg_proto proto;
@@ -174,6 +181,7 @@ bmember_free(kg_bmember *m)
 	free(m->host);
 	free(m->instance_id);
 	free(m->assignment);
+	free(m->target);
 	free(m);
 }
 
@@ -192,6 +200,9 @@ bgroup_free(kg_bgroup *g)
 	free(g->assignor);
 	free(g->error);
 	free(g->commit_policy);
+	free(g->state_name);
+	free(g->type_name);
+	free(g->note);
 	free(g);
 }
 
@@ -508,6 +519,33 @@ set_str(char **dst, const char *s)
 	*dst = xstrdup(s);
 }
 
+/* The state as the source named it (kept only while the state has no name of kgtop's). */
+void
+bgroup_state_name(kg_bgroup *g, const char *name)
+{
+	if (name != NULL && *name != '\0')
+		set_str(&g->state_name, name);
+}
+
+/* The group's type, and the source's name for one kgtop has none for. */
+void
+bgroup_type(kg_bgroup *g, kg_group_type t, const char *name)
+{
+	if (t != KG_GTYPE_UNKNOWN)
+		g->type = t;
+	if (name != NULL && *name != '\0')
+		set_str(&g->type_name, name);
+}
+
+/* What the source cannot tell, and whether it cannot tell the members either. */
+void
+bgroup_note(kg_bgroup *g, const char *note, bool members_unknown)
+{
+	set_str(&g->note, note);
+	if (note != NULL)
+		g->members_unknown = members_unknown;
+}
+
 /* Set protocol type and assignor. */
 void
 bgroup_protocol(kg_bgroup *g, const char *protocol_type, const char *assignor)
@@ -617,6 +655,7 @@ bgroup_member(kg_bgroup *g, const char *member_id)
 		return m;
 	m = xcalloc(1, sizeof *m);
 	m->member_id = xstrdup(member_id);
+	m->ntarget = -1;
 	util_grow(&g->members, &g->cmembers, g->nmembers + 1, sizeof *g->members);
 	g->members[g->nmembers++] = m;
 	hmap_put(&g->member_index, m->member_id, m);
@@ -643,6 +682,19 @@ bmember_assignment(kg_bmember *m, const kg_tp *v, int n)
 	if (n > 0) {
 		m->assignment = tp_dup(v, n);
 		m->nassigned = tp_sort_unique(m->assignment, n);
+	}
+}
+
+/* Replace the KIP-848 target assignment. */
+void
+bmember_target(kg_bmember *m, const kg_tp *v, int n)
+{
+	free(m->target);
+	m->target = NULL;
+	m->ntarget = 0;
+	if (n > 0) {
+		m->target = tp_dup(v, n);
+		m->ntarget = tp_sort_unique(m->target, n);
 	}
 }
 
@@ -717,6 +769,12 @@ finish_members(kg_arena *a, const kg_bgroup *bg, kg_group *g)
 		if (bm->nassigned > 0)
 			memcpy(m->assignment, bm->assignment, (size_t)bm->nassigned * sizeof *m->assignment);
 		m->flags = bm->flags | (bm->instance_id ? KG_MEMBER_STATIC : 0);
+		m->ntarget = bm->ntarget;
+		if (bm->ntarget > 0) {
+			m->target = arena_alloc(a, (size_t)bm->ntarget * sizeof *m->target);
+			memcpy(m->target, bm->target, (size_t)bm->ntarget * sizeof *m->target);
+		}
+		m->epoch.value = m->prev_epoch = -1;
 		m->lane = -1;
 		m->health.hb_age_us = m->health.poll_gap_us = m->health.poll_gap_max_us = -1;
 		m->health.session_timeout_us = m->health.max_poll_us = -1;
@@ -789,6 +847,8 @@ finish_parts(kg_builder *b, kg_arena *a, const kg_bgroup *bg, kg_group *g)
 	for (j = 0; j < g->nmembers; j++) {
 		for (k = 0; k < g->members[j].nassigned; k++)
 			part_add(&parts, &cap, &np, g->members[j].assignment[k]);
+		for (k = 0; k < g->members[j].ntarget; k++)
+			part_add(&parts, &cap, &np, g->members[j].target[k]);
 	}
 	if (np > 1) {
 		int w = 0;
@@ -810,6 +870,7 @@ finish_parts(kg_builder *b, kg_arena *a, const kg_bgroup *bg, kg_group *g)
 		p->log_start = (t && p->tp.partition < t->npartitions) ? t->partitions[p->tp.partition].log_start : -1;
 		p->lag = -1;
 		p->owner = -1;
+		p->target_owner = -1;
 		p->moved_from = -1;
 		p->time_lag_us = -1;
 		p->consume_rate = p->produce_rate = -1;
@@ -901,9 +962,17 @@ finish_group(kg_builder *b, kg_snapshot *s, kg_bgroup *bg, kg_group *g)
 	g->id = bg->id;
 	g->name = intern_group_name(bg->id);
 	g->state = bg->state;
+	g->state_name = bg->state == KG_STATE_UNKNOWN ? arena_strdup(a, bg->state_name) : NULL;
+	g->type = (uint8_t)bg->type;
+	g->type_name = bg->type == KG_GTYPE_UNKNOWN ? arena_strdup(a, bg->type_name) : NULL;
+	g->note = arena_strdup(a, bg->note);
+	g->members_unknown = bg->members_unknown;
+	g->group_epoch.value = g->assignment_epoch.value = -1;
 	g->protocol_type = arena_strdup(a, bg->protocol_type ? bg->protocol_type : "");
 	g->assignor = arena_strdup(a, bg->assignor ? bg->assignor : "");
-	g->proto = bg->proto != KG_PROTO_UNKNOWN ? bg->proto : proto_from_assignor(g->assignor, g->protocol_type);
+	g->proto = bg->proto != KG_PROTO_UNKNOWN ? bg->proto
+		   : bg->type == KG_GTYPE_CONSUMER ? KG_PROTO_CONSUMER /* its assignor may be "range" too */
+		   : proto_from_assignor(g->assignor, g->protocol_type);
 	g->coordinator = bg->coordinator;
 	g->simple = bg->simple;
 	g->exact = bg->exact;
@@ -920,6 +989,7 @@ finish_group(kg_builder *b, kg_snapshot *s, kg_bgroup *bg, kg_group *g)
 	finish_parts(b, a, bg, g);
 	finish_offsets(bg, g);
 	finish_orphans(g);
+	group_reconciliation(s, g);
 }
 
 /* Finish the snapshot. */
@@ -1028,6 +1098,18 @@ const char *
 snapshot_strdup(kg_snapshot *s, const char *str)
 {
 	return arena_strdup(s->arena, str);
+}
+
+/* Copy a partition set into the arena (NULL when empty). */
+kg_tp *
+snapshot_tp_dup(kg_snapshot *s, const kg_tp *v, int n)
+{
+	kg_tp *d;
+	if (v == NULL || n <= 0)
+		return NULL;
+	d = arena_alloc(s->arena, (size_t)n * sizeof *d);
+	memcpy(d, v, (size_t)n * sizeof *d);
+	return d;
 }
 
 /* bsearch: a name against a group. */

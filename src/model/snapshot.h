@@ -35,8 +35,63 @@ typedef enum kg_proto {
 	KG_PROTO_UNKNOWN,
 	KG_PROTO_EAGER,
 	KG_PROTO_COOPERATIVE,
+	KG_PROTO_CONSUMER,    /* KIP-848's consumer rebalance protocol: the coordinator assigns, members reconcile, no barrier */
 	KG_PROTO_COUNT
 } kg_proto;
+
+/*
+ * What kind of group the coordinator runs it as (ListGroups v5's
+ * GroupType): classic (JoinGroup/SyncGroup), consumer (KIP-848), share
+ * (KIP-932), streams (KIP-1071).  UNKNOWN: not said (a broker before
+ * ListGroups v5, an old librdkafka), or a name kgtop does not know, which
+ * kg_group.type_name then keeps as it was named.
+ */
+typedef enum kg_group_type {
+	KG_GTYPE_UNKNOWN,
+	KG_GTYPE_CLASSIC,
+	KG_GTYPE_CONSUMER,
+	KG_GTYPE_SHARE,
+	KG_GTYPE_STREAMS,
+	KG_GTYPE_COUNT
+} kg_group_type;
+
+/* Where a KIP-848 fact (an epoch, a member's state) came from. */
+typedef enum kg_fact_src {
+	KG_FACT_NONE,      /* not known */
+	KG_FACT_DESCRIBED, /* the cluster's description of the group (ConsumerGroupDescribe) */
+	KG_FACT_LOG,       /* a coordinator's log line */
+	KG_FACT_OFFSETS,   /* a record of __consumer_offsets */
+	KG_FACT_CLIENT,    /* the member itself (the demo's consumers, a client trace) */
+	KG_FACT_COUNT
+} kg_fact_src;
+
+/* An epoch and how it is known. */
+typedef struct kg_epoch {
+	int32_t value;   /* -1 unknown */
+	uint8_t src;     /* kg_fact_src; NONE with value -1 */
+	int64_t time_us; /* when its source saw it (the log line's, the record's time), 0 unknown */
+} kg_epoch;
+
+/*
+ * A KIP-848 member's reconciliation state, as the coordinator keeps it
+ * (ConsumerGroupCurrentMemberAssignmentValue.State: 0, 1, 2; 127 and
+ * anything else: UNKNOWN).
+ */
+typedef enum kg_mstate {
+	KG_MSTATE_UNKNOWN,
+	KG_MSTATE_STABLE,     /* at its target: holds what the target assignment epoch gives it */
+	KG_MSTATE_UNREVOKED,  /* must revoke partitions (pending revocation) before it moves on */
+	KG_MSTATE_UNRELEASED, /* waits for partitions other members have not released yet */
+	KG_MSTATE_COUNT
+} kg_mstate;
+
+/* A member of a consumer group: which protocol it speaks (KIP-848 upgrades keep classic members in it). */
+typedef enum kg_mtype {
+	KG_MTYPE_UNKNOWN,
+	KG_MTYPE_CONSUMER, /* ConsumerGroupHeartbeat */
+	KG_MTYPE_CLASSIC,  /* JoinGroup/SyncGroup, inside a consumer group (an upgrade under way) */
+	KG_MTYPE_COUNT
+} kg_mtype;
 
 typedef enum kg_src_status {
 	KG_SRC_CONNECTING, /* no answer yet */
@@ -215,6 +270,25 @@ typedef struct kg_member {
 	int64_t silent_since_us; /* not consuming since (status SILENT), 0 when it is */
 	const char *silent_why;  /* what said so: "crashed", "stopped polling", "no heartbeat for 3.1s" */
 	uint8_t verdict;         /* kg_verdict: the worst of the partitions it consumes (the tracker) */
+	/*
+	 * KIP-848: a consumer group's member.  Its target assignment (the
+	 * description's, or the newest record's), and what separates it from
+	 * its assignment (builder_finish(); the tracker when an observation is
+	 * newer): partitions it must still revoke, partitions it awaits.  Its
+	 * epoch, state and type come from observations (the tracker): no
+	 * librdkafka up to 2.14.2 says them.
+	 */
+	kg_tp *target;           /* sorted; NULL when ntarget <= 0 */
+	int ntarget;             /* -1: not known */
+	kg_tp *revoking;         /* held, not in the target (or the record's pending revocation) */
+	int nrevoking;
+	kg_tp *awaiting;         /* in the target, not held yet */
+	int nawaiting;
+	kg_epoch epoch;          /* member epoch */
+	int32_t prev_epoch;      /* -1 unknown */
+	uint8_t mstate;          /* kg_mstate */
+	uint8_t mstate_src;      /* kg_fact_src */
+	uint8_t mtype;           /* kg_mtype */
 } kg_member;
 
 /* One partition of a topic the group uses. */
@@ -227,6 +301,7 @@ typedef struct kg_gpart {
 	bool orphaned;     /* no owner while the group should consume it */
 	bool in_flight;    /* no owner between the rounds of an open rebalance (tracker) */
 	bool moved;        /* changed owner in the last rebalance (tracker) */
+	int target_owner;  /* KIP-848: index into members of the one whose target has it, -1 none or unknown */
 	int moved_from;    /* lane it was revoked from in that rebalance, -1 none (tracker) */
 	int64_t log_start; /* -1: unknown */
 	/* progress (the tracker, progress.h) */
@@ -268,7 +343,7 @@ typedef struct kg_group_summary {
 	int64_t last_lag_added;   /* lag at its end minus lag at its start, 0 none or unknown */
 	int64_t last_backlog_min, last_backlog_max; /* records produced while its partitions had no consuming owner (max -1: no upper bound) */
 	int64_t last_resumed_min_us, last_resumed_max_us; /* moved partitions: longest wait for a commit of their new owner, min -1 not yet */
-	int32_t generation;       /* last known generation, -1 unknown */
+	int32_t generation;       /* last known generation (a consumer group's: its group epoch), -1 unknown */
 	int64_t lag_delta_1m;     /* lag now minus lag a minute ago (10 s in the first minute), 0 unknown */
 	double rebalancing_ratio; /* share of the storm window spent rebalancing */
 	int64_t session_timeout_us;
@@ -281,6 +356,9 @@ typedef struct kg_group {
 	int32_t id;               /* interned group id */
 	const char *name;
 	kg_group_state state;
+	const char *state_name;   /* the state as its source named it when kgtop has no name for it (state UNKNOWN), else NULL */
+	uint8_t type;             /* kg_group_type */
+	const char *type_name;    /* the type as its source named it when kgtop has no name for it, else NULL */
 	const char *protocol_type; /* "consumer", "" for simple groups */
 	const char *assignor;     /* "" when unknown (non-Stable groups) */
 	kg_proto proto;
@@ -289,6 +367,13 @@ typedef struct kg_group {
 	bool exact;               /* a source reports callbacks for every member */
 	bool traced;              /* known only from a coordinator log: the state is inferred */
 	const char *error;        /* describe error, NULL when none */
+	const char *note;         /* what the source cannot tell and why ("members need librdkafka >= 2.10 ..."), NULL none */
+	bool members_unknown;     /* the source cannot say who the members are (the note says why): no member is news */
+	/* KIP-848 (type CONSUMER): the group's epochs (the tracker, from observations), members' reconciliation */
+	kg_epoch group_epoch;
+	kg_epoch assignment_epoch; /* of the target assignment */
+	int nrevoking;            /* members' partitions pending revocation, in all */
+	int nawaiting;            /* members' partitions awaited, in all */
 	int64_t data_time_us;     /* when its data was asked (the oldest part), 0: as of the snapshot's time */
 	kg_member *members;       /* sorted by member id */
 	int nmembers;
@@ -391,8 +476,32 @@ const char *state_short(kg_group_state st);
 kg_group_state state_parse(const char *s);
 /* True for the states in which a rebalance is in progress. */
 bool state_rebalancing(kg_group_state st);
-/* "eager", "cooperative", "unknown" */
+/* "eager", "cooperative", "consumer", "unknown" */
 const char *proto_name(kg_proto p);
+/* Machine names of group types: "unknown", "classic", "consumer", "share", "streams". */
+const char *gtype_key(kg_group_type t);
+/* Parse a type name (any case: ListGroups' "consumer", librdkafka's "Consumer"); UNKNOWN when not known. */
+kg_group_type gtype_parse(const char *s);
+/* The type's name for a group: its source's own name when kgtop has none, "" when not said at all. */
+const char *group_type_text(const kg_group *g);
+/* The state's name for a group: its source's own name when kgtop has none. */
+const char *group_state_text(const kg_group *g);
+/* Machine names of fact sources: "none", "describe", "log", "offsets", "client". */
+const char *fact_src_key(kg_fact_src s);
+/* Parse fact_src_key() back; NONE when not known. */
+kg_fact_src fact_src_parse(const char *s);
+/* Machine names of member states: "unknown", "stable", "unrevoked_partitions", "unreleased_partitions". */
+const char *mstate_key(kg_mstate s);
+/* Parse mstate_key() back; UNKNOWN when not known. */
+kg_mstate mstate_parse(const char *s);
+/* Member states in words: "stable", "revoking", "awaiting partitions", "unknown". */
+const char *mstate_text(kg_mstate s);
+/* The coordinator's code of a member state (records, traces): 0 stable, 1 unrevoked, 2 unreleased; else UNKNOWN. */
+kg_mstate mstate_from_code(int code);
+/* Machine names of member types: "unknown", "consumer", "classic". */
+const char *mtype_key(kg_mtype t);
+/* Parse mtype_key() back; UNKNOWN when not known. */
+kg_mtype mtype_parse(const char *s);
 /* The protocol implied by an assignor name ("range" -> eager, "cooperative-sticky" -> cooperative). */
 kg_proto proto_from_assignor(const char *assignor, const char *protocol_type);
 /* "ok", "stale", "error", "connecting" */
@@ -481,6 +590,12 @@ kg_bgroup *builder_group(kg_builder *b, int32_t group);
 bool builder_has_group(const kg_builder *b, int32_t group);
 /* Set the group's state (UNKNOWN leaves it unchanged). */
 void bgroup_state(kg_bgroup *g, kg_group_state st);
+/* The state as the source named it, when kgtop has no name for it (NULL leaves it unchanged). */
+void bgroup_state_name(kg_bgroup *g, const char *name);
+/* The group's type (UNKNOWN leaves it unchanged) and, for a type kgtop has no name for, the source's name. */
+void bgroup_type(kg_bgroup *g, kg_group_type t, const char *name);
+/* What the source cannot tell of the group and why (NULL leaves it unchanged); members_unknown: nor who is in it. */
+void bgroup_note(kg_bgroup *g, const char *note, bool members_unknown);
 /* Set protocol type and assignor (NULL leaves a value unchanged). */
 void bgroup_protocol(kg_bgroup *g, const char *protocol_type, const char *assignor);
 /* Set the rebalance protocol explicitly (a client that knows it). */
@@ -509,6 +624,8 @@ kg_bmember *bgroup_member(kg_bgroup *g, const char *member_id);
 void bmember_ids(kg_bmember *m, const char *client_id, const char *host, const char *instance_id);
 /* Replace the member's assignment. */
 void bmember_assignment(kg_bmember *m, const kg_tp *v, int n);
+/* Set the member's KIP-848 target assignment (a described consumer group's member). */
+void bmember_target(kg_bmember *m, const kg_tp *v, int n);
 /* Set member flags (KG_MEMBER_EXACT, ...). */
 void bmember_flags(kg_bmember *m, uint32_t flags);
 /*
@@ -520,5 +637,15 @@ kg_snapshot *builder_finish(kg_builder *b);
 
 /* Copy a string into the snapshot's arena. */
 const char *snapshot_strdup(kg_snapshot *s, const char *str);
+/* Copy a partition set into the snapshot's arena (NULL when empty). */
+kg_tp *snapshot_tp_dup(kg_snapshot *s, const kg_tp *v, int n);
+/*
+ * A consumer group's reconciliation, from its members' assignments and
+ * targets: each member's partitions to revoke and awaited, the group's
+ * counts, each partition's target owner.  builder_finish() calls it; the
+ * tracker again when an observation gave a member a newer target or
+ * assignment than the description.
+ */
+void group_reconciliation(kg_snapshot *s, kg_group *g);
 
 #endif

@@ -40,6 +40,7 @@
 #include "model/tracker_episode.h"
 #include "model/tracker_fold.h"
 #include "model/tracker_int.h"
+#include "model/tracker_kip.h"
 #include "model/tracker_lanes.h"
 #include "model/tracker_live.h"
 #include "model/tracker_progress.h"
@@ -80,6 +81,7 @@ tgroup_free(tgroup *g)
 	tk_polled_free(g->pl);
 	tk_records_free(g->rec);
 	tk_resume_free(g->res);
+	tk_kgroup_free(g->kg);
 	free(g->assignor);
 	free(g);
 }
@@ -107,6 +109,8 @@ group_get(kg_tracker *t, int32_t id)
 		g->lag = -1;
 		g->single_topic = true;
 		g->eps = tk_epgroup_new();
+		g->kg = tk_kgroup_new();
+		g->step_epoch = -1;
 		t->g[id] = g;
 	}
 	return g;
@@ -318,6 +322,7 @@ tracker_apply(kg_tracker *t, kg_obsq *obs, kg_snapshot *snap, kg_evlist *out)
 		tgroup *g = group_get(t, G->id);
 		tk_eval_storm(t, g, T, G);
 		tk_annotate_group(t, snap, g, G, T);
+		tk_kip_annotate(t, snap, g, G);
 	}
 	if (T - t->now >= 10LL * 1000000 || t->now == 0) {
 		history_trim(t->h, T);

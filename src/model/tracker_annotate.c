@@ -34,7 +34,8 @@ effective(const tgroup *g, const tmember *m, const kg_group *G, int *n)
 		*n = m->nasg;
 		return m->asg;
 	}
-	if (state_rebalancing(G->state)) {
+	/* a consumer group's description always says what each member holds: no barrier hides it */
+	if (state_rebalancing(G->state) && g->proto != KG_PROTO_CONSUMER) {
 		if (g->proto == KG_PROTO_EAGER) {
 			*n = 0;
 			return NULL;
@@ -251,7 +252,7 @@ tk_annotate_group(kg_tracker *t, kg_snapshot *s, tgroup *g, kg_group *G, int64_t
 	const int *moved_from;
 	size_t i;
 
-	if (g->no_news || G->traced) {
+	if (g->no_news || G->traced || G->members_unknown) {
 		/* a failed description, or a group known from a log: the timeline keeps what it had */
 		G->sum.storm = g->storm;
 		G->sum.in_episode = g->ep != NULL;

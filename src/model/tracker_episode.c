@@ -611,7 +611,7 @@ tk_revoke(kg_tracker *t, tgroup *g, tmember *m, int64_t time, const kg_tp *parts
 	ev->proto = proto != KG_PROTO_UNKNOWN ? proto : g->proto;
 	ev->episode = g->ep->id;
 	ev->round = round;
-	ev->generation = g->generation;
+	ev->generation = g->step_epoch >= 0 ? g->step_epoch : g->step_epoch == KG_STEP_EPOCH_UNKNOWN ? -1 : g->generation;
 	tk_emit(t, g, ev);
 
 	tk_tp_union(&em->revoked, &em->nrevoked, parts, nparts);
@@ -658,7 +658,7 @@ tk_assign(kg_tracker *t, tgroup *g, tmember *m, int64_t time, const kg_tp *parts
 		ev->proto = g->proto;
 		ev->episode = g->ep->id;
 		ev->round = round;
-		ev->generation = g->generation;
+		ev->generation = g->step_epoch >= 0 ? g->step_epoch : g->step_epoch == KG_STEP_EPOCH_UNKNOWN ? -1 : g->generation;
 		tk_emit(t, g, ev);
 		tk_tp_union(&em->assigned, &em->nassigned, parts, nparts);
 		em->round_assigned = round;

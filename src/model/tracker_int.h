@@ -15,6 +15,9 @@
  *                                  static restarts, KIP-848 epochs
  *   the parts     tracker_lanes.c  members and lanes: lookups, joins,
  *                                  leaves, a lane per consumer
+ *                 tracker_kip.c    KIP-848 consumer groups: epochs,
+ *                                  members' epochs and targets, the
+ *                                  consumer protocol's episodes
  *                 tracker_episode.c  episodes and rounds: triggers, rounds,
  *                                  revokes and assignments, moves (what
  *                                  they cost: tracker_episode_cost.c)
@@ -29,11 +32,11 @@
  * Calls go down only: the fold calls any part; lanes tells episodes and
  * liveness of joins and leaves; lanes, progress and annotate ask episodes;
  * all of them ask liveness; everything stands on tracker_base.c, which
- * calls none.  No part calls the fold, and parts on one floor (lanes,
+ * calls none.  No part calls the fold, and parts on one floor (lanes, kip,
  * progress, annotate) do not call each other:
  *
  *      fold:  tracker.c -> tracker_obs.c, tracker_poll.c, tracker_records.c
- *      lanes   progress   annotate
+ *      lanes   kip   progress   annotate
  *          episodes
  *          liveness
  *      base
@@ -62,7 +65,12 @@ typedef struct tk_epbook tk_epbook;       /* episode numbers, log-only groups (t
 typedef struct tk_prog tk_prog;           /* the progress rules' state (tracker_progress.c) */
 typedef struct tk_resume tk_resume;       /* a group's moved partitions, watched (tracker_progress.c) */
 typedef struct tk_polled tk_polled;       /* what the polled picture keeps of a group (tracker_poll.c) */
+typedef struct tk_kgroup tk_kgroup;       /* a consumer group's epochs (tracker_kip.c) */
+typedef struct tk_kmember tk_kmember;     /* a KIP-848 member's epoch, state, type, target (tracker_kip.c) */
+
 typedef struct tk_records tk_records;     /* what the coordinator's records told of a group (tracker_records.c) */
+
+#define KG_STEP_EPOCH_UNKNOWN (-2) /* tgroup.step_epoch of a polled KIP-848 step: no epoch, not the group's either */
 
 /* One member id as the tracker saw it. */
 typedef struct tmember {
@@ -79,6 +87,7 @@ typedef struct tmember {
 	bool left_exact;     /* a trace said it left: an older description cannot bring it back */
 	bool leave_inferred; /* its leave_reason polling inferred (a removal after a silence): a trace's amends it */
 	bool static_back;    /* a static instance back under a new member id: its next assignment is its old one */
+	bool client_guessed; /* client_id read from its member id (a coordinator's log names members by id alone) */
 	int64_t join_time;   /* when its joined event was emitted, 0 never */
 	int64_t join_sent_at; /* when it sent its last JoinGroup (a trace said), 0 never */
 	int64_t revived_at;  /* seen back under its old id (the mock reuses ids), 0 never */
@@ -99,6 +108,7 @@ typedef struct tmember {
 	int64_t away_since;  /* static member closed without LeaveGroup */
 	tk_epmember *eps;    /* its part in the open episode (tracker_episode.c) */
 	tk_live *live;       /* its signs of life (tracker_live.c) */
+	tk_kmember *km;      /* KIP-848: its epoch, state, type, target (tracker_kip.c) */
 } tmember;
 
 /* One group as the tracker knows it. */
@@ -129,6 +139,9 @@ typedef struct tgroup {
 	tk_epgroup *eps;     /* its episodes and rounds (tracker_episode.c) */
 	tk_resume *res;      /* its moved partitions watched until their new owner commits (tracker_progress.c), NULL before */
 	tk_polled *pl;       /* what its descriptions left (tracker_poll.c), NULL before the first */
+	tk_kgroup *kg;       /* KIP-848: its epochs (tracker_kip.c) */
+	int32_t step_epoch;  /* KIP-848: the member epoch of the step being recorded (its events carry it), -1 none
+	                        (the group's generation), KG_STEP_EPOCH_UNKNOWN: a step whose epoch no source gave */
 	tk_records *rec;     /* what its coordinator's records told (tracker_records.c), NULL before the first */
 } tgroup;
 

@@ -19,6 +19,7 @@
 
 #include "model/tracker_episode.h"
 #include "model/tracker_int.h"
+#include "model/tracker_kip.h"
 #include "model/tracker_lanes.h"
 #include "model/tracker_live.h"
 
@@ -49,7 +50,13 @@ tk_find_member_of(tgroup *g, const char *member_id, const char *client_id)
 	newest = tk_find_member(g, member_id);
 	if (newest == NULL)
 		return NULL;
-	if (newest->client_id == NULL || *newest->client_id == '\0' || strcmp(newest->client_id, client_id) == 0)
+	/*
+	 * a KIP-848 member a coordinator's log named by id alone: its client id was a guess (its id
+	 * holds none); a classic id does ("<client-id>-<uuid>"), and a static member's must match
+	 */
+	if (newest->client_id == NULL || *newest->client_id == '\0' ||
+	    (newest->client_guessed && g->proto == KG_PROTO_CONSUMER) ||
+	    strcmp(newest->client_id, client_id) == 0)
 		return newest;
 	/* the id is another client's now: an older member of this client may still have it */
 	for (i = g->nm; i > 0; i--) {
@@ -117,6 +124,26 @@ tk_lane_claim(kg_lane *l, const tmember *m, int64_t now)
 	l->last_seen_us = now;
 }
 
+/* A member whose client id was guessed from its id learns the real one (and host): so does its lane. */
+void
+tk_member_learn_client(kg_tracker *t, tgroup *g, tmember *m, const char *client_id, const char *host)
+{
+	kg_lane *l;
+	if (!m->client_guessed || client_id == NULL || *client_id == '\0')
+		return;
+	m->client_guessed = false;
+	l = history_lane(t->h, g->id, m->lane);
+	if (l != NULL && l->client_id != NULL && strcmp(l->client_id, m->client_id) == 0) {
+		free(l->client_id);
+		l->client_id = xstrdup(client_id);
+		if (host != NULL && *host != '\0') {
+			free(l->host);
+			l->host = xstrdup(host);
+		}
+	}
+	tk_set_str(&m->client_id, client_id);
+}
+
 /* A lane's last leave and why. */
 void
 tk_lane_set_leave(kg_lane *l, kg_reason reason, const char *text)
@@ -170,6 +197,7 @@ tk_member_free(tmember *m)
 	free(m->gone_asg);
 	tk_live_free(m->live);
 	tk_epmember_free(m->eps);
+	tk_kmember_free(m->km);
 	free(m);
 }
 
@@ -187,6 +215,7 @@ tk_add_member(kg_tracker *t, tgroup *g, const char *member_id, const char *clien
 	m->present = true;
 	m->live = tk_live_new();
 	m->eps = tk_epmember_new();
+	m->km = tk_kmember_new();
 	m->lane = assign_lane(t, g, m, now);
 	lane_count(g, m, 1);
 	m->counted = true;

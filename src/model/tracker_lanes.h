@@ -23,6 +23,8 @@ tmember *tk_find_member_of(tgroup *g, const char *member_id, const char *client_
 tmember *tk_find_by_client(tgroup *g, const char *client_id);
 /* Lane l is m's (again) from now. */
 void tk_lane_claim(kg_lane *l, const tmember *m, int64_t now);
+/* A member whose client id was guessed from its id (a log named it) learns the real one; its lane too. */
+void tk_member_learn_client(kg_tracker *t, tgroup *g, tmember *m, const char *client_id, const char *host);
 /* A lane's last leave and why. */
 void tk_lane_set_leave(kg_lane *l, kg_reason reason, const char *text);
 /* Create a member record on its lane, with its parts' state. */

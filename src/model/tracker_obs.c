@@ -26,6 +26,7 @@
 #include "model/tracker_episode.h"
 #include "model/tracker_fold.h"
 #include "model/tracker_int.h"
+#include "model/tracker_kip.h"
 #include "model/tracker_lanes.h"
 #include "model/tracker_live.h"
 #include "model/tracker_progress.h"
@@ -95,8 +96,10 @@ obs_tmember(kg_tracker *t, tgroup *g, const kg_obs *o, bool create)
 		m = tk_add_member(t, g, o->member_id ? o->member_id : o->client_id, client, o->host, o->instance_id,
 				  o->time_us);
 		m->announced = false;
+		m->client_guessed = o->client_id == NULL;
 	}
 	if (m != NULL) {
+		tk_member_learn_client(t, g, m, o->client_id, o->host);
 		tk_set_str(&m->client_id, o->client_id);
 		tk_set_str(&m->host, o->host);
 		tk_set_str(&m->instance_id, o->instance_id);
@@ -548,18 +551,63 @@ obs_stabilized(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 	g->eps->await_log_sync = false;
 }
 
-/* KIP-848: the group epoch was bumped, a round begun and ended in one step. */
+/* KIP-848: the group epoch was bumped (tracker_kip.c). */
 static void
 obs_epoch(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 {
-	int64_t time = o->time_us;
 	(void)m;
-	tk_next_round(t, g, time, KG_EVID_EXACT);
-	tk_ensure_episode(t, g, time, o->text ? o->text : "group epoch bumped", KG_EVID_EXACT);
-	g->ep->evidence = KG_EVID_EXACT;
-	g->eps->ep_stabilized = true;
-	g->eps->last_rebal_obs = time;
-	tk_round_synced_at(t, g, time, true);
+	tk_kip_group_epoch(t, g, o);
+}
+
+/*
+ * KIP-848's epochs and targets come from two kinds of source: the
+ * coordinator's records (--trace offsets, "offsets") and its log or a
+ * recording.  tracker_kip.c keeps the facts and the members' steps for
+ * both; a record also feeds tracker_records.c (the records' own picture:
+ * which members exist, when the last one settled), after the step.
+ */
+static bool
+obs_is_record(const kg_obs *o)
+{
+	return o->source != NULL && strcmp(o->source, "offsets") == 0;
+}
+
+/* KIP-848: the group epoch a record says (a log's line is KG_OBS_EPOCH). */
+static void
+obs_group_epoch(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
+{
+	if (!o->gone)
+		tk_kip_group_epoch(t, g, o);
+	tk_obs_group_epoch(t, g, m, o);
+}
+
+/* KIP-848: a target assignment computed for an epoch. */
+static void
+obs_target_epoch(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
+{
+	tk_kip_target_epoch(t, g, o);
+	if (obs_is_record(o))
+		tk_obs_target(t, g, m, o);
+}
+
+/* KIP-848: a member's target assignment. */
+static void
+obs_target(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
+{
+	if (!o->gone)
+		tk_kip_target(t, g, m, o);
+	if (obs_is_record(o))
+		tk_obs_target(t, g, m, o);
+}
+
+/* KIP-848: a member's current assignment at its epoch. */
+static void
+obs_member_epoch(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
+{
+	if (!o->gone && !(m != NULL && !m->present && o->nparts > 0)) /* a record of a member that left: history */
+		tk_kip_member_epoch(t, g, m, o);
+	if (obs_is_record(o))
+		tk_obs_member_epoch(t, g, m, o);
 }
 
 /* A heartbeat answered. */
@@ -659,10 +707,10 @@ static const obs_rule obs_rules[KG_OBS_COUNT] = {
 	[KG_OBS_COMMIT] = { obs_commit, MEMBER_NONE, OBS_GENERATION },
 	/* the coordinator's own records (tracker_records.c) */
 	[KG_OBS_GENERATION] = { tk_obs_generation, MEMBER_NONE, OBS_GENERATION | OBS_SETS_PROTO },
-	[KG_OBS_GROUP_EPOCH] = { tk_obs_group_epoch, MEMBER_NONE, OBS_GENERATION },
-	[KG_OBS_TARGET_EPOCH] = { tk_obs_target, MEMBER_NONE, 0 },
-	[KG_OBS_TARGET_MEMBER] = { tk_obs_target, MEMBER_NONE, 0 },
-	[KG_OBS_MEMBER_EPOCH] = { tk_obs_member_epoch, MEMBER_NONE, 0 },
+	[KG_OBS_GROUP_EPOCH] = { obs_group_epoch, MEMBER_NONE, OBS_GENERATION },
+	[KG_OBS_TARGET_EPOCH] = { obs_target_epoch, MEMBER_NONE, 0 },
+	[KG_OBS_TARGET_MEMBER] = { obs_target, MEMBER_LOG, 0 },
+	[KG_OBS_MEMBER_EPOCH] = { obs_member_epoch, MEMBER_LOG, 0 },
 	[KG_OBS_MEMBER_META] = { tk_obs_member_meta, MEMBER_NONE, 0 },
 };
 
@@ -749,6 +797,7 @@ tk_apply_obs(kg_tracker *t, kg_obs *o)
 	} else if (r->member != MEMBER_NONE) {
 		m = obs_tmember(t, g, o, r->member == MEMBER_LOG && !g->seen && o->member_id != NULL);
 	}
+	tk_kip_facts(g, m, o);
 	if (r->fn != NULL)
 		r->fn(t, g, m, o);
 	if (g->ep != NULL && (r->flags & OBS_CALLBACK))

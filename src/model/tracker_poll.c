@@ -26,6 +26,7 @@
 #include "model/tracker_episode.h"
 #include "model/tracker_fold.h"
 #include "model/tracker_int.h"
+#include "model/tracker_kip.h"
 #include "model/tracker_lanes.h"
 #include "model/tracker_live.h"
 
@@ -186,10 +187,13 @@ poll_no_news(tgroup *g, const kg_group *G, bool first)
 			g->lag = G->lag;
 		return true;
 	}
-	if (G->traced) {
+	if (G->traced || G->members_unknown) {
+		/* a consumer group an old librdkafka cannot describe is known to exist, its members are not */
 		g->present = true;
 		if (G->proto != KG_PROTO_UNKNOWN)
 			g->proto = G->proto;
+		if (G->lag >= 0)
+			g->lag = G->lag;
 		return true;
 	}
 	return false;
@@ -328,6 +332,7 @@ poll_membership(poll_ctx *c)
 			joined = xreallocarray(joined, nj + 1, sizeof *joined);
 			joined[nj++] = m;
 		}
+		tk_member_learn_client(c->t, g, m, mm->client_id, mm->host);
 		tk_set_str(&m->client_id, mm->client_id);
 		tk_set_str(&m->host, mm->host);
 		tk_set_str(&m->instance_id, mm->instance_id);
@@ -709,12 +714,17 @@ tk_apply_group(kg_tracker *t, tgroup *g, kg_group *G, int64_t T)
 	drop_stale(&c, G);
 	poll_group_facts(&c);
 	poll_membership(&c);
-	poll_evidence(&c);
-	if (c.g->ep != NULL && !G->exact)
-		poll_rounds(&c);
-	poll_truth(&c);
-	poll_orphans(&c);
-	poll_close(&c);
+	if (tk_kip_is_consumer(c.g, G) && !G->exact) {
+		/* KIP-848: no rounds, members reconcile to their targets (tracker_kip.c) */
+		tk_kip_poll(t, c.g, G, T, c.first, c.nj > 0 || c.nleft > 0);
+	} else {
+		poll_evidence(&c);
+		if (c.g->ep != NULL && !G->exact)
+			poll_rounds(&c);
+		poll_truth(&c);
+		poll_orphans(&c);
+		poll_close(&c);
+	}
 	poll_gap(t, G, before, first);
 	if (G->lag >= 0) {
 		history_add_lag(t->h, c.g->id, T, G->lag);

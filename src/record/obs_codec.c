@@ -37,6 +37,7 @@ typedef enum obs_type {
 	T_I64,    /* int64, -1 unknown */
 	T_RATE,   /* double per second, -1 unknown */
 	T_PARTS,  /* a partition set (its array at off, its count at off2) */
+	T_ENUM,   /* a uint8_t enum by its machine name (the field's name()); 0 unknown */
 	T_BOOL,   /* a flag, false unknown (left out) */
 	T_MEMBERS, /* a generation's members (mlist, nmlist): objects of strings, timeouts and partitions */
 	T_COUNT
@@ -45,25 +46,49 @@ typedef enum obs_type {
 static const char *const type_names[T_COUNT] = {
 	[T_KIND] = "kind",       [T_TIME] = "time",       [T_GROUP] = "group",   [T_SOURCE] = "string",
 	[T_STR] = "string",      [T_REASON] = "reason",   [T_PROTO] = "protocol", [T_I32] = "integer",
-	[T_I64] = "integer",     [T_RATE] = "number",     [T_PARTS] = "partitions", [T_BOOL] = "boolean",
-	[T_MEMBERS] = "members",
+	[T_I64] = "integer",     [T_RATE] = "number",     [T_PARTS] = "partitions", [T_ENUM] = "name",
+	[T_BOOL] = "boolean",    [T_MEMBERS] = "members",
 };
 
 typedef enum obs_fid {
 	F_KIND, F_TIME, F_GROUP, F_SOURCE, F_MEMBER, F_CLIENT, F_INSTANCE, F_HOST, F_TEXT, F_REASON, F_PROTO,
 	F_GENERATION, F_NMEMBERS, F_SESSION, F_MAX_POLL, F_HB_AGE, F_POLL_GAP, F_POLL_GAP_MAX, F_LAT_AVG,
 	F_LAT_MAX, F_REB_TOTAL, F_FAILED, F_ASSIGNED, F_VALUE, F_HB_RATE, F_PARTS,
+	/* format 4: KIP-848's types, states, epochs (recordings and traces) */
+	F_GTYPE, F_MTYPE, F_MSTATE, F_PREV_EPOCH, F_PENDING,
 	/* format 3: the group coordinator's own records (recordings only) */
-	F_PREV_EPOCH, F_MSTATE, F_PENDING, F_MLIST, F_LOADED, F_GONE, F_COUNT
+	F_MEMBER_STATE, F_MLIST, F_LOADED, F_GONE, F_COUNT
 } obs_fid;
 
 typedef struct field {
 	const char *key[OBS_SCHEMA_COUNT]; /* recording, trace (NULL: not in it) */
 	obs_type type;
 	size_t off;                        /* where it lives in a kg_obs */
-	int64_t lo, hi;                    /* integers: the bounds of a trace's value */
+	int64_t lo, hi;                    /* integers: the bounds of a trace's value; T_ENUM: hi its count */
 	size_t off2;                       /* T_PARTS, T_MEMBERS: where the count lives */
+	const char *(*name)(int);          /* T_ENUM: its machine names */
 } field;
+
+/* The machine names of the enums observations carry, by index. */
+static const char *
+gtype_name_at(int i)
+{
+	return gtype_key((kg_group_type)i);
+}
+
+/* Member types by index. */
+static const char *
+mtype_name_at(int i)
+{
+	return mtype_key((kg_mtype)i);
+}
+
+/* Member states by index. */
+static const char *
+mstate_name_at(int i)
+{
+	return mstate_key((kg_mstate)i);
+}
 
 #define AT(m) offsetof(kg_obs, m)
 #define SETTING (INT64_C(1) << 40) /* milliseconds of a setting */
@@ -98,13 +123,17 @@ static const field fields[F_COUNT] = {
 	[F_ASSIGNED] = { { "assigned_count", "assigned_count" }, T_I64, AT(assigned_count), -1, METRIC },
 	[F_VALUE] = { { "value", "value" }, T_I64, AT(value), -METRIC, METRIC },
 	[F_HB_RATE] = { { "hb_rate", "heartbeat_rate" }, T_RATE, AT(hb_rate), 0, 0 },
-	[F_PARTS] = { { "partitions", "partitions" }, T_PARTS, AT(parts), 0, 0, AT(nparts) },
-	[F_PREV_EPOCH] = { { "prev_epoch", NULL }, T_I32, AT(prev_epoch), 0, 0 },
-	[F_MSTATE] = { { "member_state", NULL }, T_I32, AT(member_state), 0, 0 },
-	[F_PENDING] = { { "pending", NULL }, T_PARTS, AT(pending), 0, 0, AT(npending) },
-	[F_MLIST] = { { "member_list", NULL }, T_MEMBERS, AT(mlist), 0, 0, AT(nmlist) },
-	[F_LOADED] = { { "loaded", NULL }, T_BOOL, AT(loaded), 0, 0 },
-	[F_GONE] = { { "gone", NULL }, T_BOOL, AT(gone), 0, 0 },
+	[F_PARTS] = { { "partitions", "partitions" }, T_PARTS, AT(parts), 0, 0, AT(nparts), NULL },
+	[F_GTYPE] = { { "group_type", "group_type" }, T_ENUM, AT(gtype), 0, KG_GTYPE_COUNT, 0, gtype_name_at },
+	[F_MTYPE] = { { "member_type", "member_type" }, T_ENUM, AT(mtype), 0, KG_MTYPE_COUNT, 0, mtype_name_at },
+	/* a recording's "member_state" is the coordinator's number (format 3); the state's name is "mstate" */
+	[F_MSTATE] = { { "mstate", "member_state" }, T_ENUM, AT(mstate), 0, KG_MSTATE_COUNT, 0, mstate_name_at },
+	[F_PREV_EPOCH] = { { "prev_epoch", "previous_epoch" }, T_I32, AT(prev_epoch), -1, INT32_MAX, 0, NULL },
+	[F_PENDING] = { { "pending", "pending_revocation" }, T_PARTS, AT(pending), 0, 0, AT(npending), NULL },
+	[F_MEMBER_STATE] = { { "member_state", NULL }, T_I32, AT(member_state), 0, 0, 0, NULL },
+	[F_MLIST] = { { "member_list", NULL }, T_MEMBERS, AT(mlist), 0, 0, AT(nmlist), NULL },
+	[F_LOADED] = { { "loaded", NULL }, T_BOOL, AT(loaded), 0, 0, 0, NULL },
+	[F_GONE] = { { "gone", NULL }, T_BOOL, AT(gone), 0, 0, 0, NULL },
 };
 
 typedef struct schema {
@@ -121,11 +150,13 @@ static const schema schemas[OBS_SCHEMA_COUNT] = {
 			    { F_KIND, F_TIME, F_GROUP, F_SOURCE, F_MEMBER, F_CLIENT, F_INSTANCE, F_HOST, F_TEXT,
 			      F_REASON, F_PROTO, F_GENERATION, F_NMEMBERS, F_SESSION, F_MAX_POLL, F_HB_AGE, F_POLL_GAP,
 			      F_POLL_GAP_MAX, F_LAT_AVG, F_LAT_MAX, F_REB_TOTAL, F_FAILED, F_ASSIGNED, F_VALUE, F_HB_RATE,
-			      F_PARTS, F_PREV_EPOCH, F_MSTATE, F_PENDING, F_MLIST, F_LOADED, F_GONE } },
-	[OBS_TRACE] = { "v", KG_JSONL_VERSION, false, true, F_PARTS,
+			      F_PARTS, F_GTYPE, F_MTYPE, F_MSTATE, F_PREV_EPOCH, F_PENDING, F_MEMBER_STATE, F_MLIST,
+			      F_LOADED, F_GONE } },
+	[OBS_TRACE] = { "v", KG_JSONL_VERSION, false, true, F_PENDING,
 			{ F_TIME, F_KIND, F_GROUP, F_MEMBER, F_CLIENT, F_INSTANCE, F_HOST, F_PROTO, F_REASON, F_TEXT,
 			  F_GENERATION, F_NMEMBERS, F_PARTS, F_SESSION, F_MAX_POLL, F_HB_AGE, F_HB_RATE, F_POLL_GAP,
-			  F_POLL_GAP_MAX, F_LAT_AVG, F_LAT_MAX, F_REB_TOTAL, F_FAILED, F_ASSIGNED, F_VALUE } },
+			  F_POLL_GAP_MAX, F_LAT_AVG, F_LAT_MAX, F_REB_TOTAL, F_FAILED, F_ASSIGNED, F_VALUE, F_GTYPE,
+			  F_MTYPE, F_MSTATE, F_PREV_EPOCH, F_PENDING } },
 };
 
 /* The member of o a field lives in. */
@@ -181,6 +212,8 @@ known(const kg_obs *o, const field *f, const schema *s)
 		return s->foreign ? x >= 0 && x <= 9e12 : x != -1.0;
 	case T_PARTS:
 		return *CFIELD2(o, f, int) > 0 && *CFIELD(o, f, kg_tp *) != NULL;
+	case T_ENUM:
+		return *CFIELD(o, f, uint8_t) != 0;
 	case T_MEMBERS:
 		return o->nmlist > 0;
 	case T_BOOL:
@@ -251,6 +284,9 @@ put_value(sbuf *b, const kg_obs *o, const field *f, const schema *s)
 		break;
 	case T_PARTS:
 		json_put_set(b, *CFIELD(o, f, kg_tp *), *CFIELD2(o, f, int));
+		break;
+	case T_ENUM:
+		sbuf_add_json_str(b, f->name(*CFIELD(o, f, uint8_t)));
 		break;
 	case T_BOOL:
 		sbuf_adds(b, "true");
@@ -475,6 +511,13 @@ decode(kg_obs *o, const field *f, const cJSON *v, bool foreign, const char *what
 		*FIELD(o, f, kg_tp *) = NULL;
 		*FIELD2(o, f, int) = 0;
 		return json_get_set(v, foreign, FIELD(o, f, kg_tp *), FIELD2(o, f, int), what, err, errsz);
+	case T_ENUM:
+		/* a name this kgtop does not know is unknown, not an error: newer writers may add names */
+		x = json_get_enum(v, (int)f->hi, f->name);
+		if (!cJSON_IsString(v))
+			return -1;
+		*FIELD(o, f, uint8_t) = (uint8_t)(x > 0 ? x : 0);
+		return 0;
 	case T_BOOL:
 		if (!cJSON_IsBool(v))
 			return -1;

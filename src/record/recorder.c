@@ -385,7 +385,8 @@ member_equal(const kg_member *a, const kg_member *b)
 {
 	return strcmp(a->member_id, b->member_id) == 0 && str_eq(a->client_id, b->client_id) &&
 	       str_eq(a->host, b->host) && str_eq(a->instance_id, b->instance_id) && a->flags == b->flags &&
-	       tp_equal(a->assignment, a->nassigned, b->assignment, b->nassigned);
+	       tp_equal(a->assignment, a->nassigned, b->assignment, b->nassigned) && a->ntarget == b->ntarget &&
+	       tp_equal(a->target, a->ntarget, b->target, b->ntarget);
 }
 
 /* "members":[...] (after a comma or brace written by the caller) */
@@ -410,6 +411,10 @@ put_members(sbuf *o, const kg_group *g)
 			sbuf_addf(o, ",\"flags\":%u", (unsigned)m->flags);
 		put_key(o, "assignment");
 		json_put_set(o, m->assignment, m->nassigned);
+		if (m->ntarget >= 0) {
+			put_key(o, "target");
+			json_put_set(o, m->target, m->ntarget);
+		}
 		sbuf_addc(o, '}');
 	}
 	sbuf_addc(o, ']');
@@ -457,6 +462,35 @@ group_field(sbuf *o, int *n)
 	sbuf_addc(o, (*n)++ ? ',' : '{');
 }
 
+/* A string field of a group when it changed ("key":null once it is gone); in full only when set. */
+static void
+put_group_str(sbuf *body, int *n, const char *key, const char *old, const char *s, bool full)
+{
+	if (full ? s == NULL : str_eq(old, s))
+		return;
+	group_field(body, n);
+	sbuf_addf(body, "\"%s\":", key);
+	json_put_str(body, s);
+}
+
+/* What format 2 added to a group: its type, the names its source gave, its note (only when changed or set). */
+static void
+put_group_kip(sbuf *body, int *n, const kg_group *p, const kg_group *g)
+{
+	bool full = p == NULL;
+	if (full ? g->type != KG_GTYPE_UNKNOWN : p->type != g->type) {
+		group_field(body, n);
+		sbuf_addf(body, "\"type\":\"%s\"", gtype_key((kg_group_type)g->type));
+	}
+	put_group_str(body, n, "type_name", full ? NULL : p->type_name, g->type_name, full);
+	put_group_str(body, n, "state_name", full ? NULL : p->state_name, g->state_name, full);
+	put_group_str(body, n, "note", full ? NULL : p->note, g->note, full);
+	if (full ? g->members_unknown : p->members_unknown != g->members_unknown) {
+		group_field(body, n);
+		sbuf_addf(body, "\"members_unknown\":%s", g->members_unknown ? "true" : "false");
+	}
+}
+
 /* One group against its previous self (p NULL: in full); writes nothing when unchanged. */
 static void
 put_group(sbuf *o, const kg_group *p, const kg_group *g, int *ngroups)
@@ -499,6 +533,7 @@ put_group(sbuf *o, const kg_group *p, const kg_group *g, int *ngroups)
 		sbuf_adds(&body, "\"error\":");
 		json_put_str(&body, g->error);
 	}
+	put_group_kip(&body, &n, p, g);
 	if ((full && g->data_time_us > 0) || (!full && p->data_time_us != g->data_time_us)) {
 		group_field(&body, &n);
 		sbuf_addf(&body, "\"data_time\":%lld", (long long)g->data_time_us);

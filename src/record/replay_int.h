@@ -41,6 +41,8 @@ typedef struct rmember {
 	uint32_t flags;
 	kg_tp *a;
 	int na;
+	kg_tp *t;  /* KIP-848 target assignment */
+	int nt;    /* -1: none said */
 } rmember;
 
 typedef struct rpart {
@@ -54,7 +56,8 @@ typedef struct rpart {
 #define OWN_ERROR 0x4u
 #define OWN_MEMBERS 0x8u
 #define OWN_PARTS 0x10u
-#define OWN_ALL 0x1fu
+#define OWN_KIP 0x20u /* state_name, type_name, note */
+#define OWN_ALL 0x3fu
 
 typedef struct rgroup {
 	kg_group_state state;
@@ -65,6 +68,9 @@ typedef struct rgroup {
 	bool simple;
 	bool exact;
 	char *error;
+	kg_group_type type;
+	char *type_name, *state_name, *note; /* (OWN_KIP: the three together) */
+	bool members_unknown;
 	int64_t data_time; /* when the cluster asked its data, 0 unknown */
 	rmember *m;
 	int nm;

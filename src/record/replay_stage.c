@@ -33,6 +33,7 @@ rmember_clear(rmember *m)
 	free(m->host);
 	free(m->instance_id);
 	free(m->a);
+	free(m->t);
 }
 
 /* Free a member array. */
@@ -61,6 +62,11 @@ rgroup_free(rgroup *g)
 		rmembers_free(g->m, g->nm);
 	if (g->own & OWN_PARTS)
 		free(g->p);
+	if (g->own & OWN_KIP) {
+		free(g->type_name);
+		free(g->state_name);
+		free(g->note);
+	}
 	free(g);
 }
 
@@ -275,6 +281,13 @@ parse_members(const cJSON *a, rmember **out, int *n, const char *group, char *er
 			rmembers_free(v, k);
 			return -1;
 		}
+		m->nt = -1;
+		snprintf(what, sizeof what, "group \"%s\": member %d: target", group, k);
+		x = cJSON_GetObjectItemCaseSensitive(e, "target");
+		if (x != NULL && (m->nt = 0, json_get_set(x, false, &m->t, &m->nt, what, err, errsz)) < 0) {
+			rmembers_free(v, k);
+			return -1;
+		}
 	}
 	*out = v;
 	*n = k;
@@ -303,6 +316,51 @@ apply_committed(rgroup *g, const cJSON *a, const char *group, char *err, size_t 
 			return util_err(err, errsz, "group \"%s\": committed differences: not integers", group);
 		g->p[k++].committed += diff;
 	}
+	return 0;
+}
+
+/*
+ * A KIP-848-era key of a group object (format 2): its type, the names its
+ * source gave a type or state kgtop has none for, its note; 0 when f is
+ * none of them (an unknown key: later additions stay readable).
+ */
+static int
+stage_group_kip(rgroup *g, const cJSON *f, const char *name, char *err, size_t errsz)
+{
+	const char *k = f->string;
+	char **dst;
+	char *s;
+	if (strcmp(k, "type") == 0) {
+		if (!cJSON_IsString(f))
+			return util_err(err, errsz, "group \"%s\": bad type", name);
+		g->type = gtype_parse(f->valuestring);
+		return 0;
+	}
+	if (strcmp(k, "members_unknown") == 0) {
+		if (!cJSON_IsBool(f))
+			return util_err(err, errsz, "group \"%s\": bad members_unknown", name);
+		g->members_unknown = cJSON_IsTrue(f);
+		return 0;
+	}
+	if (strcmp(k, "type_name") == 0)
+		dst = &g->type_name;
+	else if (strcmp(k, "state_name") == 0)
+		dst = &g->state_name;
+	else if (strcmp(k, "note") == 0)
+		dst = &g->note;
+	else
+		return 0;
+	if (!json_get_str(f, &s))
+		return util_err(err, errsz, "group \"%s\": bad %s", name, k);
+	if (!(g->own & OWN_KIP)) {
+		/* the three strings are owned together: copy the others the old group shares */
+		g->type_name = xstrdup(g->type_name);
+		g->state_name = xstrdup(g->state_name);
+		g->note = xstrdup(g->note);
+		g->own |= OWN_KIP;
+	}
+	free(*dst);
+	*dst = s;
 	return 0;
 }
 
@@ -395,6 +453,8 @@ stage_group(kg_replay *r, rline *L, const cJSON *o, bool key, char *err, size_t 
 			g->own |= OWN_PARTS;
 		} else if (strcmp(k, "committed") == 0) {
 			committed = f;
+		} else if (stage_group_kip(g, f, name, err, errsz) < 0) {
+			return -1;
 		}
 		/* unknown keys are ignored: later minor additions stay readable */
 	}
@@ -819,12 +879,18 @@ replay_stage_contribute(kg_replay *r, kg_builder *b)
 		bgroup_exact(bg, g->exact);
 		if (g->error != NULL)
 			bgroup_error(bg, g->error);
+		bgroup_type(bg, g->type, g->type_name);
+		bgroup_state_name(bg, g->state_name);
+		if (g->note != NULL)
+			bgroup_note(bg, g->note, g->members_unknown);
 		bgroup_data_time(bg, g->data_time);
 		for (k = 0; k < g->nm; k++) {
 			const rmember *m = &g->m[k];
 			kg_bmember *bm = bgroup_member(bg, m->id);
 			bmember_ids(bm, m->client_id, m->host, m->instance_id);
 			bmember_assignment(bm, m->a, m->na);
+			if (m->nt >= 0)
+				bmember_target(bm, m->t, m->nt);
 			if (m->flags != 0)
 				bmember_flags(bm, m->flags);
 		}

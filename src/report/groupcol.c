@@ -52,7 +52,10 @@ groupcol_state_style(kg_group_state st)
 groupcol_style
 groupcol_proto_style(kg_proto p)
 {
-	return p == KG_PROTO_EAGER ? GROUPCOL_EAGER : p == KG_PROTO_COOPERATIVE ? GROUPCOL_COOPERATIVE : GROUPCOL_DIM;
+	/* the consumer protocol is incremental: drawn as cooperative is */
+	return p == KG_PROTO_EAGER		? GROUPCOL_EAGER
+	       : p == KG_PROTO_COOPERATIVE || p == KG_PROTO_CONSUMER ? GROUPCOL_COOPERATIVE
+								   : GROUPCOL_DIM;
 }
 
 /* The style of a verdict. */
@@ -90,11 +93,15 @@ groupcol_fmt_tlag(char *buf, size_t n, int64_t us, kg_tlag_kind kind)
 		snprintf(buf, n, "%s%lldd%02lldh", sign, s / 86400, s / 3600 % 24);
 }
 
-/* STATE: "PreparingRebalance", or "Prep" where that does not fit. */
+/* STATE: "PreparingRebalance", or "Prep" where that does not fit; a state kgtop has no name for, as its source named it. */
 static void
 state_cell(const groupcol_facts *f, int width, groupcol_cell *c)
 {
-	const char *name = state_name(f->state);
+	const char *name = f->past || f->state != f->g->state ? state_name(f->state) : group_state_text(f->g);
+	if (f->state == KG_STATE_UNKNOWN && name != state_name(f->state)) {
+		cell_text(c, GROUPCOL_QUIET, "%s", name);
+		return;
+	}
 	cell_text(c, groupcol_state_style(f->state), "%s", fits(name, width) ? name : state_short(f->state));
 }
 
@@ -119,13 +126,22 @@ state_cmp(const kg_group *a, const kg_group *b)
 	return d != 0 ? d : (int)b->sum.storm - (int)a->sum.storm;
 }
 
-/* PROTOCOL: "cooperative-sticky (cooperative)", or the protocol's one word where that does not fit. */
+/*
+ * PROTOCOL: "cooperative-sticky (cooperative)", "uniform (consumer)", or
+ * the protocol's one word where that does not fit; a group of another type
+ * (share, streams, or one kgtop has no name for) its type: so the list
+ * tells every type apart (eager and cooperative are classic groups').
+ */
 static void
 proto_cell(const groupcol_facts *f, int width, groupcol_cell *c)
 {
 	const kg_group *g = f->g;
 	char full[GROUPCOL_TEXT];
 	const char *name = proto_name(g->proto);
+	if (g->proto == KG_PROTO_UNKNOWN && g->type != KG_GTYPE_CLASSIC && *group_type_text(g) != '\0') {
+		cell_text(c, GROUPCOL_DIM, "%s", group_type_text(g));
+		return;
+	}
 	snprintf(full, sizeof full, "%s (%s)", *g->assignor ? g->assignor : "-", name);
 	if (!fits(full, width) || (width > 0 && !*g->assignor))
 		snprintf(full, sizeof full, "%s", name);
@@ -188,10 +204,14 @@ count_cell(groupcol_cell *c, int64_t v, int width)
 	cell_text(c, GROUPCOL_NORMAL, "%s", compact);
 }
 
-/* MEMB: members. */
+/* MEMB: members; not known when the source cannot say (its note says why). */
 static void
 members_cell(const groupcol_facts *f, int width, groupcol_cell *c)
 {
+	if (f->g->members_unknown && !f->past && f->nmembers == 0) {
+		cell_text(c, GROUPCOL_DIM, "%s", width > 0 ? "?" : "not known");
+		return;
+	}
 	count_cell(c, f->nmembers, width);
 }
 
@@ -375,8 +395,11 @@ last_rebalance_cell(const groupcol_facts *f, int width, groupcol_cell *c)
 	st.max = m->last_stopped_max_us;
 	un.min = m->last_unconsumed_min_us;
 	un.max = m->last_unconsumed_max_us;
-	sbuf_addf(&b, "%s, %s%d round%s; ", dur, m->last_rounds_min ? "\u2265" : "", m->last_rounds,
-		  m->last_rounds == 1 ? "" : "s");
+	if (f->g->proto == KG_PROTO_CONSUMER)
+		sbuf_addf(&b, "%s, no barrier; ", dur); /* KIP-848: members reconcile each on its own */
+	else
+		sbuf_addf(&b, "%s, %s%d round%s; ", dur, m->last_rounds_min ? "\u2265" : "", m->last_rounds,
+			  m->last_rounds == 1 ? "" : "s");
 	event_fmt_cost(&b, m->last_nstopped, st, m->last_nunconsumed, un, false);
 	if (m->last_backlog_max > 0 || m->last_backlog_min > 0) {
 		kg_span bl = { m->last_backlog_min, m->last_backlog_max };
@@ -402,6 +425,72 @@ reprocessed_cell(const groupcol_facts *f, int width, groupcol_cell *c)
 	if (f->g->commit_policy != NULL && !f->past)
 		cell_text(c, GROUPCOL_NORMAL, "%lld record%s (%s)", (long long)f->g->reprocessed,
 			  f->g->reprocessed == 1 ? "" : "s", f->g->commit_policy);
+}
+
+/* TYPE (report only): what the group is, and which protocol that means. */
+static void
+type_cell(const groupcol_facts *f, int width, groupcol_cell *c)
+{
+	static const char *const what[KG_GTYPE_COUNT] = {
+		[KG_GTYPE_CLASSIC] = "classic (JoinGroup/SyncGroup)", [KG_GTYPE_CONSUMER] = "consumer (KIP-848)",
+		[KG_GTYPE_SHARE] = "share (KIP-932)",                 [KG_GTYPE_STREAMS] = "streams (KIP-1071)",
+	};
+	const kg_group *g = f->g;
+	(void)width;
+	if (g->type != KG_GTYPE_UNKNOWN && g->type < KG_GTYPE_COUNT)
+		cell_text(c, GROUPCOL_NORMAL, "%s", what[g->type]);
+	else if (g->type_name != NULL)
+		cell_text(c, GROUPCOL_NORMAL, "%s (a type kgtop does not know)", g->type_name);
+}
+
+/* An epoch and its source in words: "7 (log)", "not known". */
+static void
+epoch_words(sbuf *b, const kg_epoch *e)
+{
+	if (e->value < 0)
+		sbuf_adds(b, "not known");
+	else
+		sbuf_addf(b, "%d (%s)", (int)e->value, fact_src_key((kg_fact_src)e->src));
+}
+
+/* EPOCHS (report only, a consumer group's): its group and target assignment epochs, each with where it came from. */
+static void
+epochs_cell(const groupcol_facts *f, int width, groupcol_cell *c)
+{
+	const kg_group *g = f->g;
+	sbuf b = { 0 };
+	(void)width;
+	if (g->type != KG_GTYPE_CONSUMER || f->past)
+		return;
+	sbuf_adds(&b, "group ");
+	epoch_words(&b, &g->group_epoch);
+	sbuf_adds(&b, ", assignment ");
+	epoch_words(&b, &g->assignment_epoch);
+	if (g->group_epoch.value < 0 && g->assignment_epoch.value < 0)
+		sbuf_adds(&b, " (librdkafka gives none: a coordinator's log or __consumer_offsets does)");
+	cell_text(c, GROUPCOL_NORMAL, "%s", sbuf_str(&b));
+	sbuf_free(&b);
+}
+
+/* RECONCILING (report only): partitions members still must revoke, and await, to reach their targets. */
+static void
+reconciling_cell(const groupcol_facts *f, int width, groupcol_cell *c)
+{
+	const kg_group *g = f->g;
+	(void)width;
+	if (f->past || (g->nrevoking == 0 && g->nawaiting == 0))
+		return;
+	cell_text(c, GROUPCOL_REBALANCING, "%d partition%s to revoke, %d awaited", g->nrevoking, g->nrevoking == 1 ? "" : "s",
+		  g->nawaiting);
+}
+
+/* The note of what a source cannot tell, when there is one. */
+static void
+note_cell(const groupcol_facts *f, int width, groupcol_cell *c)
+{
+	(void)width;
+	if (f->g->note != NULL)
+		cell_text(c, GROUPCOL_DIM, "%s", f->g->note);
 }
 
 /* The describe error, when there is one. */
@@ -433,8 +522,9 @@ const groupcol groupcol_table[] = {
 	{ .title = "STATE", .width = 6, .align = GROUPCOL_FILL, .label = "state", .sort_name = "state",
 	  .cmp = state_cmp, .cell = state_cell,
 	  .help = "the group's state (sorts rebalancing first, storms first)" },
+	{ .label = "type", .cell = type_cell },
 	{ .title = "PROTOCOL", .width = 11, .align = GROUPCOL_LEFT, .drop = 2, .label = "assignor", .cell = proto_cell,
-	  .help = "the assignor, and whether it rebalances eager or cooperative" },
+	  .help = "assignor and protocol (eager, cooperative, consumer) or type" },
 	{ .title = "COORD", .width = 5, .align = GROUPCOL_RIGHT, .optional = true, .label = "coordinator",
 	  .cell = coord_cell, .help = "the broker that coordinates the group (where there is room)" },
 	{ .title = "MEMB", .width = 4, .align = GROUPCOL_RIGHT, .drop = 3, .label = "members", .cell = members_cell,
@@ -456,9 +546,12 @@ const groupcol groupcol_table[] = {
 	  .cell = reb_cell, .help = "rebalances in the last hour" },
 	{ .title = "FLAGS", .width = 11, .align = GROUPCOL_LEFT, .drop = 6, .cell = flags_cell,
 	  .help = "STORM; rebal while a rebalance is open; the data's age when old" },
+	{ .label = "epochs", .cell = epochs_cell },
+	{ .label = "reconciling", .cell = reconciling_cell },
 	{ .label = "last episode", .cell = last_rebalance_cell },
 	{ .label = "reprocessed", .cell = reprocessed_cell },
 	{ .label = "error", .cell = error_cell },
+	{ .label = "note", .cell = note_cell },
 };
 const int groupcol_count = (int)KG_ARRAY_LEN(groupcol_table);
 

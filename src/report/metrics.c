@@ -430,6 +430,8 @@ emit_group_info(fam_ctx *f, const family *fam)
 		put_label(f->o, "protocol", proto_name(g->proto), false);
 		put_label(f->o, "assignor", g->assignor, false);
 		sbuf_addf(f->o, ",coordinator=\"%d\"", (int)g->coordinator);
+		/* what it is (ListGroups v5), as its source named it; "" when no source said */
+		put_label(f->o, "type", group_type_text(g), false);
 		sample_int(f, 1);
 	}
 }
@@ -509,6 +511,38 @@ v_last_rebalance(const kg_group *g, int64_t *v)
 		return false;
 	*v = d.min >= 0 ? span_value(d) : g->sum.last_episode_us;
 	return true;
+}
+
+/* A consumer group's group epoch, when a source gave it. */
+static bool
+v_group_epoch(const kg_group *g, int64_t *v)
+{
+	*v = g->group_epoch.value;
+	return g->type == KG_GTYPE_CONSUMER && g->group_epoch.value >= 0;
+}
+
+/* A consumer group's target assignment epoch, when a source gave it. */
+static bool
+v_assignment_epoch(const kg_group *g, int64_t *v)
+{
+	*v = g->assignment_epoch.value;
+	return g->type == KG_GTYPE_CONSUMER && g->assignment_epoch.value >= 0;
+}
+
+/* A consumer group's partitions members still must revoke (their targets known). */
+static bool
+v_revoking(const kg_group *g, int64_t *v)
+{
+	*v = g->nrevoking;
+	return g->type == KG_GTYPE_CONSUMER && g->nmembers > 0 && g->members[0].ntarget >= 0;
+}
+
+/* A consumer group's partitions members await (their targets known). */
+static bool
+v_awaiting(const kg_group *g, int64_t *v)
+{
+	*v = g->nawaiting;
+	return g->type == KG_GTYPE_CONSUMER && g->nmembers > 0 && g->members[0].ntarget >= 0;
 }
 
 /* name{cluster=...,group=... for a counted group (its labels are not in the snapshot's prefixes when gone). */
@@ -813,8 +847,17 @@ static const family families[] = {
 	  EMIT(emit_source_last_ok) },
 	{ "kgtop_source_refresh_duration_seconds", "gauge", "How long the source's last refresh of the cluster took.",
 	  EMIT(emit_source_refresh) },
-	{ "kgtop_group_info", "gauge", "A consumer group's rebalance protocol (eager, cooperative), assignor and coordinator.",
+	{ "kgtop_group_info", "gauge",
+	  "A group's rebalance protocol (eager, cooperative, consumer), assignor, coordinator and type (classic, consumer, share, streams).",
 	  EMIT(emit_group_info) },
+	{ "kgtop_group_epoch", "gauge", "A consumer group's (KIP-848) group epoch, where a coordinator's log or a record gave it.",
+	  GROUP(v_group_epoch) },
+	{ "kgtop_group_assignment_epoch", "gauge", "A consumer group's (KIP-848) target assignment epoch, where a source gave it.",
+	  GROUP(v_assignment_epoch) },
+	{ "kgtop_group_partitions_revoking", "gauge",
+	  "A consumer group's (KIP-848) partitions its members hold but must revoke to reach their targets.", GROUP(v_revoking) },
+	{ "kgtop_group_partitions_awaited", "gauge",
+	  "A consumer group's (KIP-848) partitions in members' targets they do not hold yet.", GROUP(v_awaiting) },
 	{ "kgtop_group_state", "gauge", "1 with the group's state as a label (one series per group).", EMIT(emit_group_state) },
 	{ "kgtop_group_members", "gauge", "Members of the group.", GROUP(v_members) },
 	{ "kgtop_group_partitions", "gauge", "Partitions the group consumes or has offsets for.", GROUP(v_partitions) },

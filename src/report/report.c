@@ -236,6 +236,37 @@ group_natcmp(const void *a, const void *b)
 	return util_natcmp((*(const kg_group *const *)a)->name, (*(const kg_group *const *)b)->name);
 }
 
+/*
+ * A consumer group's member's columns after #PARTITIONS: its epoch and
+ * state where a source gave them, its target, what it still must revoke
+ * or awaits ("-" where not known).
+ */
+static void
+text_member_kip(sbuf *o, const kg_group *g, const kg_member *m)
+{
+	bool sf = group_single_topic(g);
+	if (m->epoch.value >= 0)
+		sbuf_addf(o, "  %-6d", (int)m->epoch.value);
+	else
+		sbuf_addf(o, "  %-6s", "-");
+	sbuf_addf(o, "%-20s", m->mstate != KG_MSTATE_UNKNOWN ? mstate_text((kg_mstate)m->mstate)
+			  : m->mtype == KG_MTYPE_CLASSIC			 ? "classic member"
+										 : "-");
+	if (m->ntarget < 0) {
+		sbuf_adds(o, "-");
+		return;
+	}
+	tp_format(o, m->target, m->ntarget, sf);
+	if (m->nrevoking > 0) {
+		sbuf_adds(o, " revoking ");
+		tp_format(o, m->revoking, m->nrevoking, sf);
+	}
+	if (m->nawaiting > 0) {
+		sbuf_adds(o, " awaiting ");
+		tp_format(o, m->awaiting, m->nawaiting, sf);
+	}
+}
+
 /* One group in the text report: members in natural order, lettered in that order. */
 static void
 text_group(sbuf *o, const kg_group *g, const kg_snapshot *s)
@@ -261,8 +292,9 @@ text_group(sbuf *o, const kg_group *g, const kg_snapshot *s)
 			wh = KG_MAX(wh, (int)strlen(m->host));
 			wi = KG_MAX(wi, m->instance_id ? (int)strlen(m->instance_id) : 1);
 		}
-		sbuf_addf(o, "\n  %-3s %-*s  %-*s  %-*s  %-*s  %s\n", "", wid, "MEMBER-ID", wc, "CLIENT-ID", wh, "HOST", wi,
-			  "INSTANCE-ID", "#PARTITIONS");
+		bool kip = g->type == KG_GTYPE_CONSUMER;
+		sbuf_addf(o, "\n  %-3s %-*s  %-*s  %-*s  %-*s  %s%s\n", "", wid, "MEMBER-ID", wc, "CLIENT-ID", wh, "HOST", wi,
+			  "INSTANCE-ID", kip ? "#PARTITIONS  EPOCH STATE               TARGET" : "#PARTITIONS", "");
 		for (i = 0; i < g->nmembers; i++) {
 			const kg_member *m = &g->members[order[i]];
 			sbuf_addf(o, "  %c   ", member_letter(i));
@@ -270,7 +302,13 @@ text_group(sbuf *o, const kg_group *g, const kg_snapshot *s)
 			put_left(o, m->client_id, wc + 2);
 			put_left(o, m->host, wh + 2);
 			put_left(o, m->instance_id ? m->instance_id : "-", wi + 2);
-			sbuf_addf(o, "%d\n", m->nassigned);
+			if (kip) {
+				sbuf_addf(o, "%-11d", m->nassigned);
+				text_member_kip(o, g, m);
+				sbuf_addc(o, '\n');
+			} else {
+				sbuf_addf(o, "%d\n", m->nassigned);
+			}
 		}
 	}
 	if (g->nparts > 0) {
@@ -371,6 +409,47 @@ jname(sbuf *o, const char *key_colon, const char *name)
 	sbuf_addc(o, '"');
 }
 
+/* "key":{"value":N,"source":"log"} or null: an epoch and where it came from. */
+static void
+json_epoch(sbuf *o, const char *key, const kg_epoch *e)
+{
+	sbuf_addf(o, ",\"%s\":", key);
+	if (e->value < 0)
+		sbuf_adds(o, "null");
+	else
+		sbuf_addf(o, "{\"value\":%d,\"source\":\"%s\"}", (int)e->value, fact_src_key((kg_fact_src)e->src));
+}
+
+/* A KIP-848 member (version 3): its target and what separates it from it, its epoch, state, type; unknowns null. */
+static void
+json_member_kip(sbuf *o, const kg_member *m)
+{
+	if (m->ntarget < 0 && m->epoch.value < 0 && m->mstate == KG_MSTATE_UNKNOWN && m->mtype == KG_MTYPE_UNKNOWN)
+		return; /* a classic group's member: nothing of this */
+	sbuf_adds(o, ",\"target\":");
+	if (m->ntarget >= 0)
+		json_put_list(o, m->target, m->ntarget);
+	else
+		sbuf_adds(o, "null");
+	sbuf_adds(o, ",\"revoking\":");
+	json_put_list(o, m->revoking, m->nrevoking);
+	sbuf_adds(o, ",\"awaiting\":");
+	json_put_list(o, m->awaiting, m->nawaiting);
+	json_epoch(o, "epoch", &m->epoch);
+	sbuf_adds(o, ",\"previous_epoch\":");
+	jnum(o, m->prev_epoch);
+	sbuf_adds(o, ",\"member_state\":");
+	if (m->mstate != KG_MSTATE_UNKNOWN)
+		sbuf_addf(o, "\"%s\"", mstate_key((kg_mstate)m->mstate));
+	else
+		sbuf_adds(o, "null");
+	sbuf_adds(o, ",\"member_type\":");
+	if (m->mtype != KG_MTYPE_UNKNOWN)
+		sbuf_addf(o, "\"%s\"", mtype_key((kg_mtype)m->mtype));
+	else
+		sbuf_adds(o, "null");
+}
+
 /* One member. */
 static void
 json_member(sbuf *o, const kg_member *m)
@@ -386,6 +465,7 @@ json_member(sbuf *o, const kg_member *m)
 	json_put_str(o, m->instance_id);
 	sbuf_adds(o, ",\"assignment\":");
 	json_put_list(o, m->assignment, m->nassigned);
+	json_member_kip(o, m);
 	jname(o, ",\"status\":", member_status_name(m->status));
 	sbuf_adds(o, ",\"lane\":");
 	sbuf_addi(o, m->lane);
@@ -589,6 +669,32 @@ json_group_progress(sbuf *o, const kg_group *g, int64_t line_us)
 	sbuf_addc(o, '}');
 }
 
+/*
+ * What version 3 added to a group: its type (as its source named one kgtop
+ * does not know), the state as named when "state" says Unknown, what its
+ * source cannot tell, a consumer group's epochs and reconciliation.
+ */
+static void
+json_group_kip(sbuf *o, const kg_group *g)
+{
+	sbuf_adds(o, ",\"type\":");
+	json_put_str(o, *group_type_text(g) ? group_type_text(g) : NULL);
+	if (g->state == KG_STATE_UNKNOWN && g->state_name != NULL) {
+		sbuf_adds(o, ",\"state_name\":");
+		json_put_str(o, g->state_name);
+	}
+	if (g->note != NULL) {
+		sbuf_adds(o, ",\"note\":");
+		json_put_str(o, g->note);
+		sbuf_addf(o, ",\"members_unknown\":%s", g->members_unknown ? "true" : "false");
+	}
+	if (g->type != KG_GTYPE_CONSUMER)
+		return;
+	json_epoch(o, "group_epoch", &g->group_epoch);
+	json_epoch(o, "assignment_epoch", &g->assignment_epoch);
+	sbuf_addf(o, ",\"partitions_revoking\":%d,\"partitions_awaited\":%d", g->nrevoking, g->nawaiting);
+}
+
 /* One partition of a group. */
 static void
 json_part(sbuf *o, const kg_group *g, const kg_gpart *p, int64_t line_us)
@@ -605,6 +711,10 @@ json_part(sbuf *o, const kg_group *g, const kg_gpart *p, int64_t line_us)
 	jnum(o, p->lag);
 	sbuf_adds(o, ",\"owner\":");
 	json_put_str(o, p->owner >= 0 ? g->members[p->owner].member_id : NULL);
+	if (g->type == KG_GTYPE_CONSUMER) {
+		sbuf_adds(o, ",\"target_owner\":");
+		json_put_str(o, p->target_owner >= 0 ? g->members[p->target_owner].member_id : NULL);
+	}
 	sbuf_adds(o, ",\"orphaned\":");
 	jbool(o, p->orphaned);
 	sbuf_adds(o, ",\"in_flight\":");
@@ -627,6 +737,7 @@ report_json_group(sbuf *o, const kg_group *g, const kg_snapshot *s, int64_t line
 	jname(o, ",\"state\":", state_name(g->state));
 	sbuf_adds(o, ",\"protocol_type\":");
 	json_put_str(o, g->protocol_type);
+	json_group_kip(o, g);
 	sbuf_adds(o, ",\"assignor\":");
 	json_put_str(o, g->assignor);
 	jname(o, ",\"protocol\":", proto_name(g->proto));

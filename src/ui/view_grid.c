@@ -43,6 +43,8 @@ typedef struct gcell {
 	int from;      /* lane revoked from, -1 none */
 	uint8_t verdict; /* kg_verdict (live only: the history keeps none) */
 	int64_t lag;   /* -1 unknown */
+	bool kip;      /* KIP-848: the group's targets are known (live only) */
+	int target;    /* lane whose target has it, -1 none */
 } gcell;
 
 /* What the grid draws, for the key: only the marks present are explained. */
@@ -54,6 +56,7 @@ typedef struct gmarks {
 	bool statik;
 	bool tags;       /* an idle or away member: its rows carry the word */
 	bool frozen, lost, doubt; /* verdict marks: STALLED or STOPPED, LOST, SLOW or REWIND */
+	bool revoking, awaiting;  /* KIP-848: held, its target is another's; in its target, not held yet */
 	int nconsumed;   /* partitions of the topics some member owns a partition of */
 	bool map;        /* the layout: the map (by partition), else the matrix */
 	bool lag;        /* the matrix's cells show lag numbers */
@@ -99,6 +102,8 @@ grid_collect(ui_screen *s, const kg_group *g, const kg_hview *v, gcell *c, grow 
 			c[i].moved = false;
 			c[i].from = -1;
 			c[i].lag = -1;
+			c[i].kip = false;
+			c[i].target = -1;
 		}
 		for (i = 0; i < smp->nlanes && i < v->nlanes; i++) {
 			const kg_lane *l = &v->lanes[i];
@@ -120,6 +125,8 @@ grid_collect(ui_screen *s, const kg_group *g, const kg_hview *v, gcell *c, grow 
 			c[i].from = p->moved ? p->moved_from : -1;
 			c[i].verdict = p->verdict;
 			c[i].lag = p->lag;
+			c[i].kip = g->type == KG_GTYPE_CONSUMER && g->nmembers > 0 && g->members[0].ntarget >= 0;
+			c[i].target = p->target_owner >= 0 ? g->members[p->target_owner].lane : -1;
 		}
 		for (i = 0; i < g->nmembers; i++) {
 			const kg_member *m = &g->members[i];
@@ -220,6 +227,10 @@ grid_marks(const gcell *c, int nc, const grow *rows, int nr, const ui_grid *gs, 
 		}
 		if (!by_partition && nr - (own >= 0) - cross > 0)
 			mk->others = true;
+		if (c[i].kip && c[i].target != c[i].owner) {
+			mk->revoking |= own >= 0;
+			mk->awaiting |= c[i].target >= 0 && row_of(rows, nr, c[i].target) >= 0;
+		}
 		if (own >= 0) {
 			mk->frozen |= c[i].verdict == KG_VERDICT_STALLED || c[i].verdict == KG_VERDICT_STOPPED;
 			mk->lost |= c[i].verdict == KG_VERDICT_LOST;
@@ -273,7 +284,7 @@ typedef struct gkey {
 static void
 draw_key(ui_screen *s, ui_lines *lc, const gmarks *mk)
 {
-	gkey k[12];
+	gkey k[14];
 	int n = 0, i, x, y = -1;
 	ui_rect r = lc->r;
 	bool map = mk->map;
@@ -292,6 +303,11 @@ draw_key(ui_screen *s, ui_lines *lc, const gmarks *mk)
 		k[n++] = (gkey){ glyph_get(G_INFLIGHT, s->ascii), s->attr[UI_EL_STOPPED], "being reassigned" };
 	if (mk->unconsumed)
 		k[n++] = (gkey){ glyph_get(G_UNCONSUMED, s->ascii), s->attr[UI_EL_IDLE], "unconsumed" };
+	if (mk->revoking)
+		k[n++] = (gkey){ map ? "A" : "^", s->attr[UI_EL_REVOKED],
+				 map ? "so: to revoke (in another member's target)" : "to revoke: in another member's target" };
+	if (mk->awaiting && !map)
+		k[n++] = (gkey){ "+", s->attr[UI_EL_MOVED], "awaited: in its target, not released yet" };
 	if (mk->statik)
 		k[n++] = (gkey){ "s", s->attr[UI_EL_STATIC], "static member" };
 	/* verdicts: a mark beside the letter in the matrix, the letter in the verdict's colours in the map */
@@ -409,7 +425,9 @@ owned_cell(ui_screen *s, int y, int x, int cw, const gcell *p, const grow *m, bo
 		util_fmt_count(l, sizeof l, p->lag);
 		w = KG_MIN((int)strlen(l), cw - 2);
 	}
-	if (vm != NULL)
+	if (p->kip && p->target != p->owner) /* KIP-848: it must give this one up first */
+		text_put(s, y, x + cw - 1 - w, 1, s->attr[UI_EL_REVOKED], "^", 0);
+	else if (vm != NULL)
 		text_put(s, y, x + cw - 1 - w, 1, s->attr[vel], vm, 0);
 	else if (p->moved)
 		text_put(s, y, x + cw - 1 - w, 1, s->attr[UI_EL_MOVED], glyph_get(G_MOVED_IN, s->ascii), 0);
@@ -474,6 +492,8 @@ draw_matrix(ui_screen *s, ui_lines *lc, const gcell *c, int nc, const grow *rows
 				const gcell *p = &c[i];
 				if (m != NULL && p->owner == m->lane) {
 					owned_cell(s, y, x, cw, p, m, mk->lag);
+				} else if (m != NULL && p->kip && p->target == m->lane) {
+					text_put(s, y, x + cw - 1, 1, s->attr[UI_EL_MOVED], "+", 0); /* awaited */
 				} else if (m != NULL && p->from == m->lane && p->from != p->owner) {
 					text_put(s, y, x + cw - 1, 1, s->attr[UI_EL_REVOKED], glyph_get(G_REVOKED, s->ascii), 0);
 				} else if (m == NULL && p->owner < 0) {
@@ -523,7 +543,9 @@ draw_map(ui_screen *s, ui_lines *lc, const gcell *c, int nc, const grow *rows, i
 					char l[2] = { row >= 0 ? rows[row].letter : '?', 0 };
 					ui_element vel;
 					attr_t a = s->attr[screen_owner_el(p->owner)];
-					if (verdict_mark(p->verdict, &vel) != NULL)
+					if (p->kip && p->target != p->owner)
+						a = s->attr[UI_EL_REVOKED]; /* no room for a mark: to be revoked, in its colours */
+					else if (verdict_mark(p->verdict, &vel) != NULL)
 						a = s->attr[vel]; /* no room for a mark: the verdict's colours */
 					if (p->moved)
 						a |= A_UNDERLINE; /* no room for an arrow: underline it */

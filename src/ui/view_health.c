@@ -516,6 +516,20 @@ draw_limits(ui_screen *s, const kg_group *g, ui_lines *lc)
 		return;
 	util_fmt_duration(a, sizeof a, g->sum.session_timeout_us);
 	util_fmt_duration(b, sizeof b, g->sum.max_poll_us);
+	if (g->proto == KG_PROTO_CONSUMER) {
+		/* KIP-848: the broker sets the session and the heartbeat interval, the client only max.poll.interval.ms */
+		x += text_putf(s, y, x, end - x, s->attr[UI_EL_NORMAL], "session %s ", a);
+		x += text_putf(s, y, x, end - x, s->attr[UI_EL_DIM], "(%s) ",
+			       g->sum.session_src == KG_LIMIT_DEFAULT ? "the broker's default: group.consumer.session.timeout.ms"
+								      : limit_word(g->sum.session_src, false));
+		x += text_putf(s, y, x, end - x, s->attr[UI_EL_NORMAL], " max.poll.interval.ms %s ", b);
+		x += text_putf(s, y, x, end - x, s->attr[UI_EL_DIM], "(%s)", limit_word(g->sum.max_poll_src, false));
+		if ((y = screen_line(lc)) >= 0)
+			text_put(s, y, r.x + 1, r.w - 2, s->attr[UI_EL_DIM],
+				 "heartbeat interval set by the broker (group.consumer.heartbeat.interval.ms, 5s by default)",
+				 TEXT_ELLIPSIS);
+		return;
+	}
 	x += text_putf(s, y, x, end - x, s->attr[UI_EL_NORMAL], "session.timeout.ms %s ", a);
 	if (g->sum.session_src != g->sum.max_poll_src)
 		x += text_putf(s, y, x, end - x, s->attr[UI_EL_DIM], "(%s) ", limit_word(g->sum.session_src, false));

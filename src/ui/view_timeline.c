@@ -293,21 +293,27 @@ episode_progress(const ui_screen *s, const kg_episode *e, sbuf *b)
 static void
 episode_line(const ui_screen *s, const ui_timeline *tl, const kg_hview *v, const kg_episode *e, int64_t now, int width, char *buf, size_t n)
 {
-	char st[48], dur[48], gen[64] = "";
+	char st[48], dur[48], gen[64] = "", rounds[32];
 	size_t cut;
 	int members, stopped = episode_stopped(v, e, now, &members), form;
+	/* KIP-848: members reconcile each on its own (no round stops them all), the generation is the group epoch */
+	const char *gw = e->proto == KG_PROTO_CONSUMER ? "epoch" : "gen";
 	fmt_start(s, tl, st, sizeof st, e->start_us);
 	event_fmt_span(dur, sizeof dur, episode_duration(e, now), s->ascii);
 	if (e->gen_start >= 0 && e->gen_end >= 0 && e->gen_end != e->gen_start)
-		snprintf(gen, sizeof gen, "gen %d%s%d", (int)e->gen_start, s->ascii ? "->" : "\u2192", (int)e->gen_end);
+		snprintf(gen, sizeof gen, "%s %d%s%d", gw, (int)e->gen_start, s->ascii ? "->" : "\u2192", (int)e->gen_end);
 	else if (e->gen_end >= 0 || e->gen_start >= 0)
-		snprintf(gen, sizeof gen, "gen %d", (int)(e->gen_end >= 0 ? e->gen_end : e->gen_start));
+		snprintf(gen, sizeof gen, "%s %d", gw, (int)(e->gen_end >= 0 ? e->gen_end : e->gen_start));
+	if (e->proto == KG_PROTO_CONSUMER)
+		snprintf(rounds, sizeof rounds, "no barrier");
+	else
+		snprintf(rounds, sizeof rounds, "%s%d round%s", e->rounds_min ? (s->ascii ? ">=" : "\u2265") : "", e->rounds,
+			 e->rounds == 1 ? "" : "s");
 	for (form = 0; form < 6; form++) {
 		sbuf b = { 0 };
 		bool fits;
-		sbuf_addf(&b, "%d%s%s  %s  %s%d round%s  %s%s  ", e->number, form < 2 ? " " : "", form < 2 ? st : "",
-			  proto_name(e->proto), e->rounds_min ? (s->ascii ? ">=" : "\u2265") : "", e->rounds,
-			  e->rounds == 1 ? "" : "s", e->end_us ? "" : "open ", dur);
+		sbuf_addf(&b, "%d%s%s  %s  %s  %s%s  ", e->number, form < 2 ? " " : "", form < 2 ? st : "", proto_name(e->proto),
+			  rounds, e->end_us ? "" : "open ", dur);
 		if (form < 2 && gen[0] != '\0')
 			sbuf_addf(&b, "%s  ", gen);
 		sbuf_adds(&b, e->trigger_text && *e->trigger_text ? e->trigger_text : reason_name(e->trigger));

@@ -9,6 +9,7 @@ KAFKA_BUILD = tests/kafka/target
 KAFKA_MVN = $(MVN) -B -q -f $(abs_top_srcdir)/tests/kafka/pom.xml -Dkgtop.build=$(abs_top_builddir)/$(KAFKA_BUILD) \
 	$(if $(KAFKA_VERSION),-Dkafka.version=$(KAFKA_VERSION))
 KAFKA_SRCFILES = tests/kafka/pom.xml tests/kafka/src/main/java/kgtop/harness/Fleet.java \
+	tests/kafka/src/main/java/kgtop/harness/OtherMember.java \
 	tests/kafka/src/main/java/kgtop/harness/OffsetsDump.java
 $(KAFKA_BUILD)/classpath.txt: $(KAFKA_SRCFILES)
 	@echo "  MVN      tests/kafka (Apache Kafka's jars into the local Maven repository, the fleet)"

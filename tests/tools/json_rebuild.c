@@ -17,6 +17,7 @@
  * what it compared; exit 0 when every line matched, 1 on the first
  * difference (said), 2 on bad input.
  */
+#define _POSIX_C_SOURCE 200809L /* getline */
 #include <cjson/cJSON.h>
 #include <stdbool.h>
 #include <stdio.h>

@@ -13,6 +13,12 @@ UNIT_TESTS += tests/unit/test_episodes
 tests_unit_test_episodes_SOURCES = tests/unit/test_episodes.c tests/unit/scenario.c tests/unit/scenario.h
 tests_unit_test_episodes_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_episodes_LDADD = $(TEST_LIBS)
+# KIP-848 consumer groups: epochs, members' reconciliation, the consumer protocol's episodes (issue 21)
+check_PROGRAMS += tests/unit/test_kip
+UNIT_TESTS += tests/unit/test_kip
+tests_unit_test_kip_SOURCES = tests/unit/test_kip.c tests/unit/scenario.c tests/unit/scenario.h
+tests_unit_test_kip_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_kip_LDADD = $(TEST_LIBS)
 # util: the hash index
 check_PROGRAMS += tests/unit/test_util
 UNIT_TESTS += tests/unit/test_util

@@ -367,13 +367,15 @@ rf_snapshot_equal(const kg_snapshot *a, const kg_snapshot *b, const char *const 
 		    !seq(x->assignor, y->assignor) || x->proto != y->proto || x->coordinator != y->coordinator ||
 		    x->simple != y->simple || x->exact != y->exact || !seq(x->error, y->error) || x->lag != y->lag ||
 		    x->norphaned != y->norphaned || x->nidle != y->nidle || x->nmembers != y->nmembers ||
-		    x->nparts != y->nparts)
+		    x->nparts != y->nparts || x->type != y->type || !seq(x->type_name, y->type_name) ||
+		    !seq(x->state_name, y->state_name) || !seq(x->note, y->note) || x->members_unknown != y->members_unknown)
 			return snprintf(why, n, "group %s differs", x->name), false;
 		for (k = 0; k < x->nmembers; k++) {
 			const kg_member *m = &x->members[k], *o = &y->members[k];
 			if (!seq(m->member_id, o->member_id) || !seq(m->client_id, o->client_id) || !seq(m->host, o->host) ||
 			    !seq(m->instance_id, o->instance_id) || m->flags != o->flags ||
-			    !tpeq(m->assignment, m->nassigned, o->assignment, o->nassigned))
+			    !tpeq(m->assignment, m->nassigned, o->assignment, o->nassigned) || m->ntarget != o->ntarget ||
+			    !tpeq(m->target, m->ntarget, o->target, o->ntarget))
 				return snprintf(why, n, "group %s member %s differs", x->name, m->member_id), false;
 		}
 		for (q = 0; q < x->nparts; q++) {

@@ -90,6 +90,15 @@ sc_group_exact(sc *s, const char *id, bool exact)
 		g->exact = exact;
 }
 
+/* Mark a KIP-848 consumer group. */
+void
+sc_group_kip(sc *s, const char *id, bool kip)
+{
+	sc_group *g = find(s, id);
+	if (g != NULL)
+		g->kip = kip;
+}
+
 /* Offsets. */
 void
 sc_group_offsets(sc *s, const char *id, int64_t committed, int64_t log_end)
@@ -188,7 +197,9 @@ sc_tick(sc *s, int64_t ms)
 		kg_bgroup *bg = builder_group(b, intern_group(g->id));
 		char *spec = xstrdup(g->members), *save = NULL, *tok;
 		bgroup_state(bg, g->state);
-		bgroup_protocol(bg, "consumer", g->state == KG_STATE_STABLE || g->exact ? g->assignor : "");
+		if (g->kip)
+			bgroup_type(bg, KG_GTYPE_CONSUMER, NULL);
+		bgroup_protocol(bg, "consumer", g->state == KG_STATE_STABLE || g->exact || g->kip ? g->assignor : "");
 		bgroup_exact(bg, g->exact);
 		if (g->exact)
 			bgroup_proto(bg, proto_from_assignor(g->assignor, "consumer"));
@@ -201,13 +212,17 @@ sc_tick(sc *s, int64_t ms)
 				bgroup_committed(bg, tp, g->committed);
 		}
 		for (tok = strtok_r(spec, ";", &save); tok; tok = strtok_r(NULL, ";", &save)) {
-			char *eq = strchr(tok, '='), *id, *inst = NULL;
+			char *eq = strchr(tok, '='), *id, *inst = NULL, *gt = NULL;
 			char mid[128];
 			kg_bmember *m;
-			kg_tp tp[256];
-			int n = 0;
+			kg_tp tp[256], tg[256];
+			int n = 0, nt = -1;
 			if (eq) {
 				*eq = '\0';
+				if (g->kip && (gt = strchr(eq + 1, '>')) != NULL) {
+					*gt = '\0';
+					nt = sc_parts(gt + 1, tg, 256);
+				}
 				n = sc_parts(eq + 1, tp, 256);
 			}
 			/* "client/member-id/instance-id": the member id defaults to client-m */
@@ -221,9 +236,11 @@ sc_tick(sc *s, int64_t ms)
 				snprintf(mid, sizeof mid, "%s-m", tok);
 			m = bgroup_member(bg, mid);
 			bmember_ids(m, tok, "/127.0.0.1", inst);
-			/* a non-Stable classic group is described without assignments */
-			if (g->state == KG_STATE_STABLE || g->exact)
+			/* a non-Stable classic group is described without assignments (a consumer group's always has them) */
+			if (g->state == KG_STATE_STABLE || g->exact || g->kip)
 				bmember_assignment(m, tp, n);
+			if (nt >= 0)
+				bmember_target(m, tg, nt);
 			if (g->exact)
 				bmember_flags(m, KG_MEMBER_EXACT);
 		}
@@ -292,4 +309,20 @@ sc_dump(sc *s)
 		fprintf(stderr, "# %-10s %s\n", intern_group_name(s->ev.v[i]->group), sbuf_str(&b));
 		sbuf_free(&b);
 	}
+}
+
+/* True when event e (not NULL) says want in its text; loud: print both when it does not. */
+bool
+sc_text_has(const kg_event *e, const char *want, bool loud)
+{
+	sbuf b = { 0 };
+	bool has;
+	if (e == NULL)
+		return false;
+	event_format(e, &b);
+	has = strstr(sbuf_str(&b), want) != NULL;
+	if (!has && loud)
+		fprintf(stderr, "# got:  %s\n# want: ...%s...\n", sbuf_str(&b), want);
+	sbuf_free(&b);
+	return has;
 }

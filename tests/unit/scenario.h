@@ -22,6 +22,7 @@ typedef struct sc_group {
 	char *assignor;
 	char *members; /* "client=p p p;client=p" (member id = client + "-m"), or "client/member-id/instance-id=p" */
 	bool exact;
+	bool kip;          /* a KIP-848 consumer group: members "client=current>target" */
 	int64_t committed; /* per partition, -1 none */
 	int64_t log_end;
 } sc_group;
@@ -43,6 +44,8 @@ sc *sc_new(int partitions, const kg_tracker_config *cfg);
 void sc_free(sc *s);
 /* Declare or update a group's description. */
 void sc_group_set(sc *s, const char *id, kg_group_state st, const char *assignor, const char *members);
+/* Mark a group a KIP-848 consumer group, described with its members' targets ("c=0 1>0 1 2"). */
+void sc_group_kip(sc *s, const char *id, bool kip);
 /* Mark a group as reported by callbacks (demo-like). */
 void sc_group_exact(sc *s, const char *id, bool exact);
 /* Set committed and log-end offsets of every partition of a group. */
@@ -69,6 +72,8 @@ const kg_event *sc_find(sc *s, kg_event_kind kind, const char *client, int n);
 int sc_count_revokes(sc *s, const char *group, const char *client, kg_revoke_class cls);
 /* Print every event (for debugging a failing test). */
 void sc_dump(sc *s);
+/* True when event e (not NULL) says want in its text; loud: print both when it does not. */
+bool sc_text_has(const kg_event *e, const char *want, bool loud);
 /* Milliseconds to the scenario's microseconds. */
 int64_t sc_us(sc *s, int64_t ms);
 

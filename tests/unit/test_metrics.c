@@ -199,7 +199,7 @@ test_gauges(void **state)
 	LINE(t, "kgtop_group_rebalancing{" CL ",group=\"g-lost\"} 1");
 	LINE(t, "kgtop_group_rebalancing{" CL ",group=\"g-busy\"} 0");
 	LINE(t, "kgtop_group_last_rebalance_duration_seconds{" CL ",group=\"g-busy\"} 2.500000");
-	LINE(t, "kgtop_group_info{" CL ",group=\"g-lost\",protocol=\"cooperative\",assignor=\"\",coordinator=\"-1\"} 1");
+	LINE(t, "kgtop_group_info{" CL ",group=\"g-lost\",protocol=\"cooperative\",assignor=\"\",coordinator=\"-1\",type=\"\"} 1");
 	LINE(t, "kgtop_source_up{" CL ",source=\"kafka\",role=\"cluster\"} 1");
 	LINE(t, "kgtop_source_up{" CL ",source=\"log:b1\",role=\"trace\"} 0");
 	assert_int_equal(count(t, "source=\"serve\""), 0);
@@ -423,7 +423,7 @@ test_escaping(void **state)
 	t = render(NULL, NULL, false);
 	LINE(t, "# TYPE kgtop_group_members gauge");
 	assert_int_equal(count(t, "kgtop_group_members{"), 0);
-	LINE(t, "kgtop_build_info{version=\"" PACKAGE_VERSION "\",record_format=\"3\"} 1");
+	LINE(t, "kgtop_build_info{version=\"" PACKAGE_VERSION "\",record_format=\"4\"} 1");
 	free(t);
 }
 
@@ -447,12 +447,54 @@ test_serving(void **state)
 }
 
 /* Run. */
+/* A consumer group (KIP-848): its type as a label, its epochs where known, what its members still must revoke and await. */
+static void
+test_kip848(void **state)
+{
+	kg_builder *b = builder_new(1700000000123456LL);
+	int32_t t = intern_topic("orders");
+	kg_tp cur[2] = { { t, 0 }, { t, 1 } }, tgt[1] = { { t, 0 } }, aw[1] = { { t, 1 } };
+	kg_bgroup *g = builder_group(b, intern_group("g-kip"));
+	kg_bmember *m;
+	kg_snapshot *s;
+	char *x;
+	(void)state;
+	builder_topic(b, t, 2);
+	bgroup_state(g, KG_STATE_RECONCILING);
+	bgroup_type(g, KG_GTYPE_CONSUMER, NULL);
+	bgroup_protocol(g, "consumer", "uniform");
+	m = bgroup_member(g, "k1-m");
+	bmember_ids(m, "k1", "/h", NULL);
+	bmember_assignment(m, cur, 2);
+	bmember_target(m, tgt, 1);
+	m = bgroup_member(g, "k2-m");
+	bmember_ids(m, "k2", "/h", NULL);
+	bmember_target(m, aw, 1);
+	g = builder_group(b, intern_group("g-share"));
+	bgroup_type(g, KG_GTYPE_SHARE, NULL);
+	s = builder_finish(b);
+	s->groups[0].group_epoch = (kg_epoch){ 7, KG_FACT_LOG, 1 };
+	x = render(NULL, s, false);
+	LINE(x, "kgtop_group_info{cluster=\"\",group=\"g-kip\",protocol=\"consumer\",assignor=\"uniform\",coordinator=\"-1\",type=\"consumer\"} 1");
+	LINE(x, "kgtop_group_info{cluster=\"\",group=\"g-share\",protocol=\"unknown\",assignor=\"\",coordinator=\"-1\",type=\"share\"} 1");
+	LINE(x, "kgtop_group_epoch{cluster=\"\",group=\"g-kip\"} 7");
+	assert_int_equal(count(x, "kgtop_group_assignment_epoch{"), 0); /* not known: no sample */
+	LINE(x, "kgtop_group_partitions_revoking{cluster=\"\",group=\"g-kip\"} 1");
+	LINE(x, "kgtop_group_partitions_awaited{cluster=\"\",group=\"g-kip\"} 1");
+	/* a share group has none of a consumer group's gauges */
+	assert_int_equal(count(x, "kgtop_group_partitions_revoking{cluster=\"\",group=\"g-share\"}"), 0);
+	assert_int_equal(count(x, "kgtop_group_epoch{cluster=\"\",group=\"g-share\"}"), 0);
+	free(x);
+	snapshot_unref(s);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_whole_text), cmocka_unit_test(test_gauges),   cmocka_unit_test(test_partitions), cmocka_unit_test(test_progress),
 		cmocka_unit_test(test_counters),   cmocka_unit_test(test_costs_and_bounds), cmocka_unit_test(test_escaping), cmocka_unit_test(test_serving),
+		cmocka_unit_test(test_kip848),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

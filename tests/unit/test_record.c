@@ -36,6 +36,7 @@
 #include "model/intern.h"
 #include "model/tracker.h"
 #include "record_fake.h"
+#include "record/format.h"
 #include "record/recorder.h"
 #include "record/replay.h"
 #include "util/util.h"
@@ -243,6 +244,33 @@ script_state(void *arg, int step, kg_builder *b)
 		bgroup_protocol(g, "consumer", "");
 		commit_all(g, "orders", 3, 10);
 	}
+	/*
+	 * g-kip: a KIP-848 group described with targets: k3 joins at step 3
+	 * (targets move), k1 revokes [2 3] at step 4, k3 gets them at step 5
+	 */
+	{
+		static const char *const cur[] = { "k1=0 1 2 3;k2=4 5", "k1=0 1 2 3;k2=4 5;k3",
+						   "k1=0 1;k2=4 5;k3", "k1=0 1;k2=4 5;k3=2 3" };
+		static const char *const tgt[] = { "0 1 2 3", "4 5", "", "0 1", "4 5", "2 3" };
+		int st = step < 3 ? 0 : step == 3 ? 1 : step == 4 ? 2 : 3, k;
+		g = group(b, "g-kip", KG_STATE_STABLE, "uniform", "clicks", cur[st], 0);
+		bgroup_type(g, KG_GTYPE_CONSUMER, NULL);
+		bgroup_data_time(g, t - 500000); /* asked half a second before: a record of the last tick is newer */
+		for (k = 0; k < (st == 0 ? 2 : 3); k++) {
+			static const char *const ids[] = { "k1-1", "k2-1", "k3-1" };
+			kg_tp v[8];
+			const char *tl = st == 0 ? tgt[k] : tgt[3 + k];
+			bmember_target(bgroup_member(g, ids[k]), v, parts_of("clicks", tl, v));
+		}
+		commit_all(g, "clicks", 6, 900 + ts);
+	}
+	/* g-share: a share group, as a source that lists it names it; what it cannot describe, said */
+	g = builder_group(b, intern_group("g-share"));
+	bgroup_type(g, KG_GTYPE_SHARE, NULL);
+	bgroup_state_name(g, step < 8 ? "NotReady" : "Shiny");
+	bgroup_note(g, "share groups: librdkafka cannot describe them", true);
+	g = builder_group(b, intern_group("g-new-kind"));
+	bgroup_type(g, KG_GTYPE_UNKNOWN, "quantum");
 	/* g-err: a describe error for two refreshes; a partition of an unknown topic */
 	g = builder_group(b, intern_group("g-err"));
 	if (step == 9 || step == 10) {
@@ -420,6 +448,31 @@ script_obs(void *arg, int step, kg_obsq *q)
 		obs_member(o, "b-1", "b", NULL, NULL);
 		obsq_push(q, o);
 		break;
+	case 17: /* g-kip's records, newer than its last description: epochs, a member's state, its previous epoch, what it must revoke */
+		o = obs_new(KG_OBS_EPOCH, T0 + 140800000, intern_group("g-kip"), "offsets");
+		o->generation = 9;
+		o->gtype = KG_GTYPE_CONSUMER;
+		obsq_push(q, o);
+		o = obs_new(KG_OBS_TARGET_EPOCH, T0 + 140810000, intern_group("g-kip"), "offsets");
+		o->generation = 9;
+		obsq_push(q, o);
+		o = obs_new(KG_OBS_TARGET_MEMBER, T0 + 140820000, intern_group("g-kip"), "offsets");
+		obs_member(o, "k2-1", NULL, NULL, NULL);
+		{
+			kg_tp v[4];
+			obs_parts(o, v, parts_of("clicks", "4", v));
+			obsq_push(q, o);
+			o = obs_new(KG_OBS_MEMBER_EPOCH, T0 + 140830000, intern_group("g-kip"), "offsets");
+			obs_member(o, "k2-1", NULL, NULL, NULL);
+			o->generation = 8;
+			o->prev_epoch = 7;
+			o->mstate = KG_MSTATE_UNREVOKED;
+			o->mtype = KG_MTYPE_CLASSIC;
+			obs_parts(o, v, parts_of("clicks", "4 5", v));
+			obs_pending(o, v, parts_of("clicks", "5", v));
+			obsq_push(q, o);
+		}
+		break;
 	default:
 		break;
 	}
@@ -583,6 +636,43 @@ assert_rich(const rf_capture *live)
 	assert_int_equal(count_kind(&live->ev, KG_EV_GROUP_GONE, "g-gone"), 1);
 	assert_true(count_kind(&live->ev, KG_EV_SOURCE, NULL) >= 3);
 	assert_true(count_kind(&live->ev, KG_EV_STATE, "g-polled") >= 4);
+	/* g-kip, polled: k1 revoked [2 3] and k3 got them, one episode of the consumer protocol */
+	e = find_ev(&live->ev, KG_EV_REVOKED, "k1");
+	assert_non_null(e);
+	assert_int_equal(e->proto, KG_PROTO_CONSUMER);
+	assert_int_equal(e->nparts, 2);
+	assert_non_null(find_ev(&live->ev, KG_EV_ASSIGNED, "k3"));
+	if (getenv("KGTOP_TEST_VERBOSE"))
+		rf_dump(&live->ev, T0);
+	assert_int_equal(count_kind(&live->ev, KG_EV_REBALANCE_END, "g-kip"), 1);
+}
+
+/* The KIP-848 facts the tracker wrote into the last snapshot of g-kip: what its records said. */
+static void
+assert_kip_facts(const kg_snapshot *s)
+{
+	const kg_group *g = snapshot_group_by_name(s, "g-kip"), *sh = snapshot_group_by_name(s, "g-share");
+	const kg_member *k2;
+	assert_non_null(g);
+	assert_int_equal(g->type, KG_GTYPE_CONSUMER);
+	assert_int_equal(g->proto, KG_PROTO_CONSUMER);
+	assert_int_equal(g->group_epoch.value, 9);
+	assert_int_equal(g->group_epoch.src, KG_FACT_OFFSETS);
+	assert_int_equal(g->assignment_epoch.value, 9);
+	k2 = &g->members[group_member_index(g, "k2-1")];
+	assert_int_equal(k2->epoch.value, 8);
+	assert_int_equal(k2->prev_epoch, 7);
+	assert_int_equal(k2->mstate, KG_MSTATE_UNREVOKED);
+	assert_int_equal(k2->mtype, KG_MTYPE_CLASSIC);
+	/* the record's target [4] is newer than the description's [4 5]: [5] is to be revoked */
+	assert_int_equal(k2->nrevoking, 1);
+	assert_int_equal(k2->revoking[0].partition, 5);
+	assert_int_equal(g->nrevoking, 1);
+	assert_non_null(sh);
+	assert_int_equal(sh->type, KG_GTYPE_SHARE);
+	assert_string_equal(group_state_text(sh), "Shiny");
+	assert_true(sh->members_unknown);
+	assert_string_equal(group_type_text(snapshot_group_by_name(s, "g-new-kind")), "quantum");
 }
 
 /* Record the script, replay the file: the same events, observations and snapshots. */
@@ -597,6 +687,8 @@ test_round_trip(void **state)
 	assert_int_equal(run_replay(path, NULL, &rep, damage, sizeof damage), NSTEPS);
 	assert_string_equal(damage, "");
 	assert_same_run(&live, &rep);
+	assert_kip_facts(live.snaps[live.nsnaps - 1]);
+	assert_kip_facts(rep.snaps[rep.nsnaps - 1]);
 	if (getenv("KGTOP_TEST_VERBOSE"))
 		rf_dump(&live.ev, T0);
 	rf_capture_free(&live);
@@ -681,7 +773,7 @@ test_format(void **state)
 	(void)state;
 	run_live(path, 0, &live);
 	buf = slurp(path, &len);
-	assert_true(strncmp(buf, "{\"kgtop_record\":3,\"kgtop\":\"" PACKAGE_VERSION "\"", 27 + strlen(PACKAGE_VERSION)) == 0);
+	assert_true(strncmp(buf, "{\"kgtop_record\":4,\"kgtop\":\"" PACKAGE_VERSION "\"", 27 + strlen(PACKAGE_VERSION)) == 0);
 	assert_non_null(strstr(buf, "\"cluster\":\"kafka-1.example:9092\""));
 	assert_non_null(strstr(buf, "\"model\":{\"session_timeout_us\":45000000,"));
 	for (p = buf; (p = strchr(p, '\n')) != NULL; p++)
@@ -838,10 +930,13 @@ test_damage(void **state)
 
 	/* a newer format version is refused, with a clear message */
 	{
-		char *v2 = xasprintf("{\"kgtop_record\":4,\"kgtop\":\"9.0\",\"start_us\":1}\n%s", buf + line_start(buf, 2));
-		frames = replay_damaged("v3.kgrec", v2, strlen(v2), &rep, damage, sizeof damage);
+		char *v2 = xasprintf("{\"kgtop_record\":%d,\"kgtop\":\"9.0\",\"start_us\":1}\n%s", KG_RECORD_VERSION + 1,
+				     buf + line_start(buf, 2));
+		char want[96];
+		snprintf(want, sizeof want, "recording format %d (written by kgtop 9.0) is newer", KG_RECORD_VERSION + 1);
+		frames = replay_damaged("v2.kgrec", v2, strlen(v2), &rep, damage, sizeof damage);
 		assert_int_equal(frames, -1);
-		assert_non_null(strstr(damage, "recording format 4 (written by kgtop 9.0) is newer"));
+		assert_non_null(strstr(damage, want));
 		rf_capture_free(&rep);
 		free(v2);
 	}
@@ -925,7 +1020,7 @@ test_rotation(void **state)
 	(void)state;
 	run_live(path, 6000, &live);
 	buf = slurp(path, &len);
-	assert_true(strncmp(buf, "{\"kgtop_record\":3,", 18) == 0);
+	assert_true(strncmp(buf, "{\"kgtop_record\":4,", 18) == 0);
 	assert_non_null(strstr(buf, "\"rotation\":"));
 	assert_null(strstr(buf, "\"rotation\":0"));
 	assert_true(strncmp(buf + line_start(buf, 2), "{\"t\":", 5) == 0);
@@ -937,7 +1032,7 @@ test_rotation(void **state)
 	/* both files stay within the limit (no single line is larger than it here) */
 	assert_true(len <= 6000);
 	assert_true(len1 <= 6000);
-	assert_true(strncmp(buf, "{\"kgtop_record\":3,", 18) == 0);
+	assert_true(strncmp(buf, "{\"kgtop_record\":4,", 18) == 0);
 	frames = run_replay(path, NULL, &rep, damage, sizeof damage);
 	assert_true(frames > 0);
 	assert_string_equal(damage, "");

@@ -55,12 +55,19 @@ dump_episodes(sbuf *out, kg_history *h, int32_t group, int64_t t0)
 	kg_episode *v = NULL;
 	int n = history_episodes(h, group, &v), i;
 	for (i = 0; i < n; i++) {
-		char d[32];
-		util_fmt_duration(d, sizeof d, v[i].end_us ? v[i].end_us - v[i].start_us : -1);
-		sbuf_addf(out, "episode %s: [%.3fs .. %.3fs] %s, generation %d -> %d, %d round%s, %s, trigger %s (%s)\n",
+		char d[32], r[32];
+		if (v[i].end_us)
+			event_fmt_span(d, sizeof d, episode_duration(&v[i], v[i].end_us), false);
+		else
+			util_fmt_duration(d, sizeof d, -1);
+		if (v[i].proto == KG_PROTO_CONSUMER) /* KIP-848: no rounds */
+			snprintf(r, sizeof r, "no barrier");
+		else
+			snprintf(r, sizeof r, "%d round%s", v[i].rounds, v[i].rounds == 1 ? "" : "s");
+		sbuf_addf(out, "episode %s: [%.3fs .. %.3fs] %s, generation %d -> %d, %s, %s, trigger %s (%s)\n",
 			  intern_group_name(group), (double)(v[i].start_us - t0) / 1e6,
 			  v[i].end_us ? (double)(v[i].end_us - t0) / 1e6 : -1.0, d, (int)v[i].gen_start, (int)v[i].gen_end,
-			  v[i].rounds, v[i].rounds == 1 ? "" : "s", evidence_name(v[i].evidence), reason_key(v[i].trigger),
+			  r, evidence_name(v[i].evidence), reason_key(v[i].trigger),
 			  v[i].trigger_text ? v[i].trigger_text : "");
 	}
 	episodes_free(v, n);

@@ -253,6 +253,42 @@ kafka_health(ksrc *k, kg_source_health *h, int64_t now, char *msg, size_t msgsz)
 	}
 }
 
+/*
+ * librdkafka names no KIP-848 state but Stable and Empty (its enum has no
+ * Assigning or Reconciling; the name is lost): a member not holding its
+ * target means Reconciling; otherwise it is one of the two.
+ */
+static void
+contribute_kip_state(kg_bgroup *bg, const kdesc *d)
+{
+	int j;
+	for (j = 0; j < d->nm; j++) {
+		const kmember *m = &d->m[j];
+		if (m->ntarget >= 0 && !tp_equal(m->asg, m->nasg, m->target, m->ntarget)) {
+			bgroup_state(bg, KG_STATE_RECONCILING);
+			return;
+		}
+	}
+	bgroup_state_name(bg, "Assigning/Reconciling");
+}
+
+/* A consumer group this librdkafka cannot describe: what the listing says, and why that is all. */
+static void
+contribute_unseen(kg_bgroup *bg, const kgroup *g)
+{
+	char note[128];
+	snprintf(note, sizeof note, "members need librdkafka >= 2.10 (this build: %s)", rd_kafka_version_str());
+	bgroup_note(bg, note, true);
+	bgroup_protocol(bg, "consumer", NULL);
+	bgroup_proto(bg, KG_PROTO_CONSUMER);
+	if (g->listed != KG_STATE_UNKNOWN)
+		bgroup_state(bg, g->listed);
+	else
+		bgroup_state_name(bg, "Assigning/Reconciling"); /* librdkafka 2.0.2 lists KIP-848's other states as Unknown */
+	if (g->desc != NULL)
+		bgroup_coordinator(bg, g->desc->coordinator);
+}
+
 /* Add one group of a result to the builder. */
 static void
 contribute_group(kg_builder *b, const kgroup *g)
@@ -267,6 +303,11 @@ contribute_group(kg_builder *b, const kgroup *g)
 		bgroup_error(bg, g->error);
 	for (q = 0; g->offs != NULL && q < g->offs->nc; q++)
 		bgroup_committed(bg, g->offs->c[q].tp, g->offs->c[q].offset);
+	bgroup_type(bg, (kg_group_type)g->type, NULL);
+	if (g->unseen) {
+		contribute_unseen(bg, g);
+		return;
+	}
 	if (d == NULL) {
 		/* known from the listing alone: an Empty group has nothing more to say */
 		if (g->listed == KG_STATE_EMPTY) {
@@ -285,7 +326,11 @@ contribute_group(kg_builder *b, const kgroup *g)
 		kg_bmember *bm = bgroup_member(bg, m->member_id);
 		bmember_ids(bm, m->client_id, m->host, m->instance_id);
 		bmember_assignment(bm, m->asg, m->nasg);
+		if (m->ntarget >= 0)
+			bmember_target(bm, m->target, m->ntarget);
 	}
+	if (g->type == KG_GTYPE_CONSUMER && d->state == KG_STATE_UNKNOWN)
+		contribute_kip_state(bg, d);
 }
 
 /* Add the newest result and the health. */

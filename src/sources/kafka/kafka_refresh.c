@@ -189,8 +189,12 @@ refresh_plan(ksrc *k, kresult *r, int fixed_cost)
 {
 	ksched_group *g = xmalloc((k->tab.n ? k->tab.n : 1) * sizeof *g);
 	size_t i;
-	for (i = 0; i < k->tab.n; i++)
-		g[i] = k->tab.e[i].s;
+	for (i = 0; i < k->tab.n; i++) {
+		kentry *e = &k->tab.e[i];
+		/* a consumer group this librdkafka cannot describe: checked again after a while (a group may be converted) */
+		e->s.undescribable = e->unseen_us > 0 && r->time_us - e->unseen_us < KG_KAFKA_UNSEEN_RECHECK_US;
+		g[i] = e->s;
+	}
 	r->plan = kafka_sched_plan(&k->sched, g, k->tab.n, r->time_us, fixed_cost);
 	for (i = 0; i < k->tab.n; i++) {
 		k->tab.e[i].s.describe = g[i].describe;

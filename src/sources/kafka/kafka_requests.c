@@ -93,6 +93,19 @@ map_state(rd_kafka_consumer_group_state_t st)
 	}
 }
 
+#if defined(HAVE_RD_KAFKA_CONSUMERGROUPLISTING_TYPE) || defined(HAVE_RD_KAFKA_CONSUMERGROUPDESCRIPTION_TYPE)
+/* Map librdkafka's group type (it names classic and consumer only: it lists no share or streams group). */
+static kg_group_type
+map_type(rd_kafka_consumer_group_type_t t)
+{
+	switch (t) {
+	case RD_KAFKA_CONSUMER_GROUP_TYPE_CLASSIC: return KG_GTYPE_CLASSIC;
+	case RD_KAFKA_CONSUMER_GROUP_TYPE_CONSUMER: return KG_GTYPE_CONSUMER;
+	default: return KG_GTYPE_UNKNOWN;
+	}
+}
+#endif
+
 /* The last topic looked up: a list names the same topic partition after partition. */
 typedef struct tcache {
 	char name[256];
@@ -162,6 +175,12 @@ list_take(ksrc *k, const rd_kafka_ConsumerGroupListing_t **valid, size_t nvalid,
 		e->listed_now = true;
 		e->s.listed = map_state(rd_kafka_ConsumerGroupListing_state(valid[i]));
 		e->simple = rd_kafka_ConsumerGroupListing_is_simple_consumer_group(valid[i]);
+#ifdef HAVE_RD_KAFKA_CONSUMERGROUPLISTING_TYPE
+		/* ListGroups v5 (Kafka >= 3.8): classic or consumer (librdkafka lists no other type) */
+		e->type = (uint8_t)map_type(rd_kafka_ConsumerGroupListing_type(valid[i]));
+		/* such a broker answers ConsumerGroupDescribe: librdkafka asks it first, then DescribeGroups for a classic group */
+		e->s.describe_cost = e->type == KG_GTYPE_CLASSIC ? KSCHED_COST_DESCRIBE_TWICE : 0;
+#endif
 	}
 	kafka_table_prune(&k->tab);
 }
@@ -330,6 +349,9 @@ desc_new(ksrc *k, const rd_kafka_ConsumerGroupDescription_t *d, int64_t now)
 	x->simple = rd_kafka_ConsumerGroupDescription_is_simple_consumer_group(d);
 	x->assignor = xstrdup(rd_kafka_ConsumerGroupDescription_partition_assignor(d));
 	x->coordinator = coord ? rd_kafka_Node_id(coord) : -1;
+#ifdef HAVE_RD_KAFKA_CONSUMERGROUPDESCRIPTION_TYPE
+	x->type = (uint8_t)map_type(rd_kafka_ConsumerGroupDescription_type(d));
+#endif
 	x->m = xcalloc((size_t)(nm ? nm : 1), sizeof *x->m);
 	for (j = 0; j < nm; j++) {
 		const rd_kafka_MemberDescription_t *md = rd_kafka_ConsumerGroupDescription_member(d, (size_t)j);
@@ -340,8 +362,41 @@ desc_new(ksrc *k, const rd_kafka_ConsumerGroupDescription_t *d, int64_t now)
 		m->host = xstrdup(rd_kafka_MemberDescription_host(md));
 		m->instance_id = xstrdup(rd_kafka_MemberDescription_group_instance_id(md));
 		m->asg = copy_parts(k, &tc, ma ? rd_kafka_MemberAssignment_partitions(ma) : NULL, &m->nasg);
+		m->ntarget = -1;
+#ifdef HAVE_RD_KAFKA_MEMBERDESCRIPTION_TARGET_ASSIGNMENT
+		{
+			/* a consumer group's member (ConsumerGroupDescribe); NULL for a classic group's */
+			const rd_kafka_MemberAssignment_t *ta = rd_kafka_MemberDescription_target_assignment(md);
+			if (ta != NULL)
+				m->target = copy_parts(k, &tc, rd_kafka_MemberAssignment_partitions(ta), &m->ntarget);
+		}
+#endif
 	}
 	return x;
+}
+
+/*
+ * librdkafka < 2.10 describes a KIP-848 consumer group with DescribeGroups,
+ * which Kafka answers as for a group that does not exist: Dead, no member,
+ * no error.  A group the listing of this refresh has, not Dead, described
+ * so is such a group: its type is known, its members are not (kafka.c
+ * says why), and describing it again tells nothing (kafka_sched.h) until
+ * the mark is old enough to check again (a group may be converted back).
+ */
+static void
+desc_unseen(kentry *e, const kdesc *d, int64_t now)
+{
+#ifndef HAVE_RD_KAFKA_CONSUMERGROUPDESCRIPTION_TYPE
+	if (d->state == KG_STATE_DEAD && d->nm == 0 && e->listed_now && e->s.listed != KG_STATE_DEAD && !e->simple) {
+		if (e->unseen_us == 0)
+			e->unseen_us = now;
+		return;
+	}
+#else
+	(void)d;
+	(void)now;
+#endif
+	e->unseen_us = 0;
 }
 
 /* Take one DescribeConsumerGroups answer. */
@@ -370,6 +425,7 @@ take_descriptions(ksrc *k, rd_kafka_event_t *ev, int64_t now)
 		kafka_desc_unref(e->desc);
 		e->desc = desc_new(k, d[i], now);
 		e->s.described = e->desc->state;
+		desc_unseen(e, e->desc, now);
 	}
 }
 
@@ -380,11 +436,16 @@ take_descriptions(ksrc *k, rd_kafka_event_t *ev, int64_t now)
  *
  * librdkafka 2.0.2 has one way, DescribeConsumerGroups, which sends the
  * classic DescribeGroups request; a KIP-848 "consumer" group answers that
- * with GROUP_ID_NOT_FOUND, state Dead, no members.  ConsumerGroupDescribe
- * (its epochs, target assignments) goes in a row of its own, picked by the
- * group type the listing gives (ListGroups v5: list_take() keeps it in the
- * table entry), its answer read into the same kdesc: the window, the
- * tokens and the retries below serve every row alike.
+ * with GROUP_ID_NOT_FOUND, state Dead, no members (desc_unseen()).  From
+ * 2.10 on the same call asks ConsumerGroupDescribe first and falls back to
+ * DescribeGroups for a classic group, inside librdkafka: one call, one
+ * answer, read by take_descriptions() with the group's type and each
+ * member's target assignment; so it stays one row, and the listing's type
+ * (ListGroups v5, list_take()) decides what a description costs
+ * (kafka_sched.h) and whether describing is of any use.  A way of
+ * describing that librdkafka does not fold into that call would be a row
+ * of its own; the window, the tokens and the retries below serve every row
+ * alike.
  */
 typedef struct describe_path {
 	rd_kafka_admin_op_t op;                 /* its admin options' kind */
@@ -407,7 +468,7 @@ static const describe_path describe_paths[DESCRIBE_PATHS] = {
 			       send_describe, take_descriptions },
 };
 
-/* The row of describe_paths[] that describes e: the classic one for every group until the listing tells types apart. */
+/* The row of describe_paths[] that describes e: librdkafka's one call for every type it can describe. */
 static int
 path_of(const kentry *e)
 {

@@ -36,7 +36,7 @@ kafka_sched_paced(ksched *s, bool paced)
 bool
 kafka_sched_needs_describe(const ksched_group *g)
 {
-	if (g->flags & KSCHED_WATCHED)
+	if ((g->flags & KSCHED_WATCHED) || g->undescribable)
 		return false;
 	if (g->listed == KG_STATE_EMPTY)
 		return g->described != KG_STATE_EMPTY && g->described != KG_STATE_UNKNOWN;
@@ -47,7 +47,7 @@ kafka_sched_needs_describe(const ksched_group *g)
 static bool
 wants_describe(const ksched_group *g)
 {
-	if (g->flags & KSCHED_WATCHED)
+	if ((g->flags & KSCHED_WATCHED) || g->undescribable)
 		return false;
 	return kafka_sched_needs_describe(g) || (g->flags & KSCHED_SELECTED);
 }
@@ -56,7 +56,7 @@ wants_describe(const ksched_group *g)
 static int
 cost(const ksched_group *g)
 {
-	return KSCHED_COST_OFFSETS + (wants_describe(g) ? KSCHED_COST_DESCRIBE : 0);
+	return KSCHED_COST_OFFSETS + (wants_describe(g) ? (g->describe_cost > 0 ? g->describe_cost : KSCHED_COST_DESCRIBE) : 0);
 }
 
 /* The listed state moved away from the last description, or a rebalance is under way. */

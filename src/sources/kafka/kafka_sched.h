@@ -37,6 +37,8 @@
 #define KSCHED_WATCHED 0x8u  /* followed by its offsets only (kafka_source_watch) */
 
 #define KSCHED_COST_DESCRIBE 2 /* FindCoordinator + DescribeGroups */
+#define KSCHED_COST_DESCRIBE_TWICE 4 /* librdkafka >= 2.10, a classic group on a broker with ConsumerGroupDescribe:
+                                       FindCoordinator + ConsumerGroupDescribe, then FindCoordinator + DescribeGroups */
 #define KSCHED_COST_OFFSETS 2  /* FindCoordinator + OffsetFetch */
 
 /* One group as the scheduler sees it; describe and offsets are its answer. */
@@ -47,6 +49,8 @@ typedef struct ksched_group {
 	int64_t desc_us;              /* when it was last described, 0 never */
 	int64_t offs_us;              /* when its committed offsets were last asked, 0 never */
 	unsigned flags;               /* KSCHED_* */
+	bool undescribable;           /* a description tells nothing (a consumer group through librdkafka < 2.10) */
+	uint8_t describe_cost;        /* requests a description costs, 0: KSCHED_COST_DESCRIBE */
 	bool describe;                /* out: describe it now */
 	bool offsets;                 /* out: ask its committed offsets now */
 } ksched_group;

@@ -29,6 +29,7 @@ kafka_desc_unref(kdesc *d)
 		free(d->m[i].host);
 		free(d->m[i].instance_id);
 		free(d->m[i].asg);
+		free(d->m[i].target);
 	}
 	free(d->m);
 	free(d->assignor);
@@ -167,6 +168,10 @@ kafka_table_publish(ktable *t, kresult *r, int64_t now_us)
 		int64_t when = now_us;
 		g->id = e->s.id;
 		g->listed = e->s.listed;
+		g->type = e->type != KG_GTYPE_UNKNOWN ? e->type : e->desc != NULL ? e->desc->type : KG_GTYPE_UNKNOWN;
+		g->unseen = e->unseen_us > 0;
+		if (g->unseen)
+			g->type = KG_GTYPE_CONSUMER;
 		g->simple = e->simple;
 		g->watch_topic = e->watch_topic;
 		if ((g->desc = e->desc) != NULL) {

@@ -29,6 +29,8 @@ typedef struct kmember {
 	char *member_id, *client_id, *host, *instance_id;
 	kg_tp *asg;
 	int nasg;
+	kg_tp *target;   /* KIP-848 target assignment (librdkafka >= 2.10, a consumer group) */
+	int ntarget;     /* -1: none given */
 } kmember;
 
 /* A committed offset as an offsets answer gave it. */
@@ -42,6 +44,7 @@ typedef struct kdesc {
 	int refs;
 	int64_t time_us; /* when it was asked */
 	kg_group_state state;
+	uint8_t type;    /* kg_group_type the description says (librdkafka >= 2.10), UNKNOWN */
 	bool simple;
 	char *assignor;
 	int32_t coordinator;
@@ -61,6 +64,8 @@ typedef struct koffs {
 typedef struct kgroup {
 	int32_t id;
 	kg_group_state listed; /* from the listing, UNKNOWN when it says nothing */
+	uint8_t type;          /* kg_group_type: the listing's (ListGroups v5), else the description's, else UNKNOWN */
+	bool unseen;           /* a consumer group this librdkafka cannot describe (it says Dead, no member): its members unknown */
 	bool simple;           /* the listing says: no membership protocol */
 	kdesc *desc;           /* NULL: never described (an Empty group from the listing) */
 	koffs *offs;           /* NULL: not asked yet */
@@ -72,6 +77,8 @@ typedef struct kgroup {
 /* A group the source knows across refreshes (the worker's table). */
 typedef struct kentry {
 	ksched_group s;        /* what the scheduler decides on; s.id is the interned id */
+	uint8_t type;          /* kg_group_type from the listing (ListGroups v5), UNKNOWN when it says nothing */
+	int64_t unseen_us;     /* when its description showed a consumer group this librdkafka cannot describe, 0 not */
 	bool simple;
 	bool listed_now;       /* in this refresh's listing */
 	kdesc *desc;

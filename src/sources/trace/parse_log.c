@@ -401,14 +401,77 @@ consumer_join(int64_t t, const char *gx, char *m, const char *inst, char *rest, 
 {
 	kg_obs *o = mk(KG_OBS_JOINED, t, gx);
 	obs_member(o, trim(m), NULL, inst, NULL);
+	o->gtype = KG_GTYPE_CONSUMER;
 	rest = strstr(rest, "using the ");
 	if (rest != NULL) {
 		sbuf s = { 0 };
 		cut(rest, " protocol");
+		/* a classic member in a consumer group (an upgrade under way) joins "using the classic protocol" */
+		o->mtype = strcmp(trim(rest + strlen("using the ")), "classic") == 0 ? KG_MTYPE_CLASSIC : KG_MTYPE_CONSUMER;
 		sbuf_addf(&s, "joined using the %s protocol", trim(rest + strlen("using the ")));
 		obs_text(o, sbuf_str(&s));
 		sbuf_free(&s);
 	}
+	obsq_push(out, o);
+	return KG_PARSE_OBS;
+}
+
+/* KIP-932: "Member M joins the share group using the share protocol", "Member M left the share group". */
+static kg_parse_rc
+share_member(kg_log_parser *p, int64_t t, const char *gx, char *m, kg_obsq *out)
+{
+	bool join = cut(m, " joins the share group") != NULL;
+	kg_obs *o;
+	if (!join && cut(m, " left the share group") == NULL)
+		return KG_PARSE_UNPARSED;
+	o = mk(join ? KG_OBS_JOINED : KG_OBS_LEFT, t, gx);
+	obs_member(o, trim(m), NULL, NULL, NULL);
+	o->gtype = KG_GTYPE_SHARE;
+	if (!join) {
+		o->reason = KG_REASON_UNKNOWN;
+		obs_text(o, "left the share group");
+		remember_left(p, o);
+	}
+	obsq_push(out, o);
+	return KG_PARSE_OBS;
+}
+
+/*
+ * KIP-1071, with "[GroupId G][MemberId M] " before: "Member joins the
+ * streams group", "Member M left the streams group", "Bumped streams group
+ * epoch to N ..."; and "Streams member M fenced from the group because R".
+ */
+static kg_parse_rc
+streams_line(kg_log_parser *p, int64_t t, const char *gx, const char *mx, char *body, kg_obsq *out)
+{
+	kg_obs *o = NULL;
+	char *rest;
+	if (starts(body, "Member joins the streams group") && mx != NULL) {
+		o = mk(KG_OBS_JOINED, t, gx);
+		obs_member(o, mx, NULL, NULL, NULL);
+	} else if (starts(body, "Member ") && (rest = cut(body + strlen("Member "), " left the streams group")) != NULL) {
+		o = mk(KG_OBS_LEFT, t, gx);
+		obs_member(o, trim(body + strlen("Member ")), NULL, NULL, NULL);
+		o->reason = KG_REASON_UNKNOWN;
+		obs_text(o, "left the streams group");
+		remember_left(p, o);
+	} else if (starts(body, "Streams member ") &&
+		   (rest = cut(body + strlen("Streams member "), " fenced from the group because ")) != NULL) {
+		o = mk(KG_OBS_LEFT, t, gx);
+		obs_member(o, trim(body + strlen("Streams member ")), NULL, NULL, NULL);
+		o->reason = fence_reason(rest);
+		obs_text(o, trim(rest));
+		remember_left(p, o);
+	} else if (starts(body, "Bumped streams group epoch to ")) {
+		int64_t ep = num(body + strlen("Bumped streams group epoch to "));
+		if (ep < 0)
+			return KG_PARSE_UNPARSED;
+		o = mk(KG_OBS_EPOCH, t, gx);
+		o->generation = ep <= INT32_MAX ? (int32_t)ep : -1;
+	} else {
+		return KG_PARSE_KNOWN; /* the topology, its configuration, members' metadata: nothing kgtop shows */
+	}
+	o->gtype = KG_GTYPE_STREAMS;
 	obsq_push(out, o);
 	return KG_PARSE_OBS;
 }
@@ -447,6 +510,8 @@ member_line(kg_log_parser *p, int64_t t, const char *gx, char *body, kg_obsq *ou
 		}
 		if ((rest = cut(m, " joins the consumer group")) != NULL)
 			return consumer_join(t, gx, m, NULL, rest, out);
+		if (has(m, " the share group"))
+			return share_member(p, t, gx, m, out);
 		if (cut(m, " left the consumer group") != NULL) {
 			/*
 			 * A leaving heartbeat: Kafka 4.3 logs a consumer's close and its
@@ -653,7 +718,7 @@ known_noise(const char *body)
 		"Removed ", "Loading group metadata", "Finished loading", "Unloading group metadata",
 		"Finished unloading", "Scheduling loading", "Scheduling unloading", "Elected as", "Resigned as",
 		"Starting up", "Startup complete", "Shutting down", "Shutdown complete", "Generated ",
-		"Computed a new target assignment", "Dynamic Member with unknown member id",
+		"Computed new metadata hash", "Dynamic Member with unknown member id",
 		"Dynamic member with unknown member id", "Loaded member", "Group coordinator",
 	};
 	size_t i;
@@ -668,7 +733,7 @@ known_noise(const char *body)
 static kg_parse_rc
 message(kg_log_parser *p, int64_t t, char *msg, kg_obsq *out)
 {
-	char *body = msg, *gx = NULL, *e;
+	char *body = msg, *gx = NULL, *mx = NULL, *e;
 	size_t n;
 	/* "[GroupCoordinator 1]: " or "[GroupCoordinator id=1 topic=__consumer_offsets partition=3] " */
 	e = strchr(body, ']');
@@ -685,6 +750,9 @@ message(kg_log_parser *p, int64_t t, char *msg, kg_obsq *out)
 		body = cut(gx, "] ");
 		if (body == NULL)
 			return KG_PARSE_UNPARSED;
+		/* a streams group's lines: "[GroupId G][MemberId M] " */
+		if ((mx = cut(gx, "][MemberId ")) != NULL)
+			mx = trim(mx);
 		gx = trim(gx);
 		while (*body == ' ')
 			body++;
@@ -694,6 +762,20 @@ message(kg_log_parser *p, int64_t t, char *msg, kg_obsq *out)
 	while (n > 0 && (body[n - 1] == '.' || body[n - 1] == ' '))
 		body[--n] = '\0';
 
+	if (gx != NULL && (mx != NULL || starts(body, "Streams member ") || has(body, "the streams group") ||
+			   starts(body, "Bumped streams group epoch")))
+		return *gx != '\0' ? streams_line(p, t, gx, mx, body, out) : KG_PARSE_UNPARSED;
+	if (starts(body, "Computed a new target assignment for epoch ") && gx != NULL && *gx != '\0') {
+		/* KIP-848 (and share groups, the same words): the target of an epoch */
+		int64_t ep = num(body + strlen("Computed a new target assignment for epoch "));
+		kg_obs *o;
+		if (ep < 0)
+			return KG_PARSE_UNPARSED;
+		o = mk(KG_OBS_TARGET_EPOCH, t, gx);
+		o->generation = ep <= INT32_MAX ? (int32_t)ep : -1;
+		obsq_push(out, o);
+		return KG_PARSE_OBS;
+	}
 	if (starts(body, "Preparing to rebalance group "))
 		return preparing(p, t, body, out);
 	if (starts(body, "Stabilized group "))

@@ -32,6 +32,7 @@ typedef struct tv_group {
 	int32_t id;
 	kg_proto proto;
 	kg_group_state state; /* from a coordinator log's lines */
+	uint8_t gtype;        /* kg_group_type a line said (a share or streams group's lines are the coordinator's) */
 	bool from_log;
 	tv_member **m;
 	size_t nm, cm;
@@ -222,8 +223,9 @@ tv_log_state(kg_tgview *v, const kg_obs *o)
 	}
 	g->from_log = true;
 	g->state = o->kind == KG_OBS_PREPARING ? KG_STATE_PREPARING_REBALANCE : KG_STATE_STABLE;
-	if (o->kind == KG_OBS_EPOCH)
-		g->proto = KG_PROTO_COOPERATIVE; /* KIP-848 groups are incremental */
+	if (o->kind == KG_OBS_EPOCH && g->gtype != KG_GTYPE_SHARE && g->gtype != KG_GTYPE_STREAMS && o->gtype != KG_GTYPE_SHARE &&
+	    o->gtype != KG_GTYPE_STREAMS)
+		g->proto = KG_PROTO_CONSUMER; /* KIP-848's consumer protocol */
 	return true;
 }
 
@@ -280,6 +282,16 @@ tgview_update(kg_tgview *v, const kg_obs *o)
 	tv_member *m;
 	/* trace time, never ahead of the clock: a line dated in the future must not age everyone */
 	int64_t t = KG_MIN(o->time_us, util_now_us());
+	if (o->group >= 0 && o->gtype != KG_GTYPE_UNKNOWN) {
+		g = tv_group_get(v, o->group);
+		g->gtype = o->gtype;
+		/* a share or streams group is known from its coordinator's lines alone (librdkafka lists none) */
+		if (o->gtype == KG_GTYPE_SHARE || o->gtype == KG_GTYPE_STREAMS) {
+			if (!g->from_log)
+				g->state = KG_STATE_STABLE;
+			g->from_log = true;
+		}
+	}
 	if (o->group < 0 || tv_log_state(v, o))
 		return;
 	if (o->member_id == NULL && o->client_id == NULL)
@@ -313,8 +325,16 @@ tv_group_contribute(const tv_group *g, kg_builder *b)
 	kg_bgroup *bg = builder_group(b, g->id);
 	size_t k;
 	int q;
-	bgroup_proto(bg, g->proto);
-	bgroup_protocol(bg, "consumer", NULL);
+	bgroup_type(bg, (kg_group_type)g->gtype, NULL);
+	if (g->gtype == KG_GTYPE_SHARE || g->gtype == KG_GTYPE_STREAMS) {
+		bgroup_protocol(bg, gtype_key((kg_group_type)g->gtype), NULL);
+		bgroup_note(bg, "librdkafka lists and describes no share or streams group (KIP-932, KIP-1071): known from the "
+				"coordinator's log",
+			    true);
+	} else {
+		bgroup_proto(bg, g->proto);
+		bgroup_protocol(bg, "consumer", NULL);
+	}
 	if (g->from_log) {
 		/* known from its coordinator's log only: a state, no members */
 		bgroup_traced(bg, true);

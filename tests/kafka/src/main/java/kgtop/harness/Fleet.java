@@ -53,6 +53,8 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  *   produce TOPIC COUNT [ts=EPOCH_MS] [step=MS] [partition=P]   COUNT records per partition, timestamps ts + i*step
  *   join NAME group=G topic=T [protocol=classic|consumer] [assignor=range|roundrobin|sticky|cooperative-sticky|uniform]
  *        [instance=ID] [session=MS] [heartbeat=MS] [poll=MS] [commit=sync|auto|none] [jvm=child]
+ *   join NAME group=G topic=T protocol=share|streams   a share group's consumer (KIP-932), a streams group's
+ *        application (KIP-1071): OtherMember.java; leave NAME closes it
  *   leave NAME      close(): LeaveGroup, as an application that stops
  *   crash NAME      the consumer dies: its thread ends without LeaveGroup, no callback, no commit, no heartbeat
  *   stall NAME      stop calling poll() (the heartbeat goes on until max.poll.interval.ms); resume NAME
@@ -155,6 +157,10 @@ public final class Fleet {
                 produce(pos.get(0), Integer.parseInt(pos.get(1)), o);
                 break;
             case "join": {
+                if (OtherMember.handles(o)) {
+                    OtherMember.start(pos.get(0), o);
+                    break;
+                }
                 if ("child".equals(o.get("jvm"))) {
                     Child ch = new Child(pos.get(0), String.join(" ", w).replace(" jvm=child", ""));
                     CHILDREN.put(ch.name, ch);
@@ -214,6 +220,10 @@ public final class Fleet {
                 }
                 break;
             case "leave":
+                if (OtherMember.stop(pos.get(0))) {
+                    break;
+                }
+                // fall through: a consumer of this JVM or a child's
             case "crash":
             case "stall":
             case "resume":
@@ -290,11 +300,14 @@ public final class Fleet {
                 ms.add(new Json().str("member", m.consumerId()).str("client", m.clientId()).str("host", m.host())
                         .str("instance", m.groupInstanceId().orElse(null))
                         .num("epoch", m.memberEpoch().orElse(-1))
-                        .raw("assignment", tpsJson(m.assignment().topicPartitions())).done());
+                        .raw("assignment", tpsJson(m.assignment().topicPartitions()))
+                        .raw("target", m.targetAssignment().isPresent()
+                                ? tpsJson(m.targetAssignment().get().topicPartitions()) : "null").done());
             }
             emit(ev("described").str("group", g.groupId()).str("type", String.valueOf(g.type()))
                     .str("state", String.valueOf(g.groupState())).str("assignor", g.partitionAssignor())
                     .num("group_epoch", g.groupEpoch().orElse(-1))
+                    .num("assignment_epoch", g.targetAssignmentEpoch().orElse(-1))
                     .str("coordinator", g.coordinator() == null ? null : Integer.toString(g.coordinator().id()))
                     .raw("members", "[" + String.join(",", ms) + "]"));
         }
@@ -316,20 +329,18 @@ public final class Fleet {
             }
             List<String> ms = new ArrayList<>();
             for (MemberDescription m : g.members()) {
-                TreeMap<String, List<Integer>> a = new TreeMap<>();
-                for (TopicPartition tp : m.assignment().topicPartitions()) {
-                    a.computeIfAbsent(tp.topic(), k -> new ArrayList<>()).add(tp.partition());
-                }
-                List<String> at = new ArrayList<>();
-                for (Map.Entry<String, List<Integer>> e : a.entrySet()) {
-                    java.util.Collections.sort(e.getValue());
-                    at.add(Json.quote(e.getKey()) + ":" + e.getValue().toString().replace(" ", ""));
-                }
                 Json mj = new Json().str("client_id", m.clientId()).str("host", m.host());
                 if (m.groupInstanceId().isPresent()) {
                     mj.str("instance_id", m.groupInstanceId().get());
                 }
-                ms.add(mj.raw("assignment", "{" + String.join(",", at) + "}").done());
+                // a consumer group's member (ConsumerGroupDescribe): its epoch and target as the broker said
+                if (m.memberEpoch().isPresent()) {
+                    mj.num("member_epoch", m.memberEpoch().get());
+                }
+                if (m.targetAssignment().isPresent()) {
+                    mj.raw("target", scenarioParts(m.targetAssignment().get().topicPartitions()));
+                }
+                ms.add(mj.raw("assignment", scenarioParts(m.assignment().topicPartitions())).done());
             }
             List<String> ct = new ArrayList<>();
             for (Map.Entry<String, TreeMap<Integer, Long>> e : com.entrySet()) {
@@ -342,6 +353,12 @@ public final class Fleet {
             boolean consumer = String.valueOf(g.type()).equalsIgnoreCase("consumer");
             Json gj = new Json().str("id", id).str("state", String.valueOf(g.groupState()))
                     .str("group_protocol", consumer ? "consumer" : "classic");
+            if (consumer && g.groupEpoch().isPresent()) {
+                gj.num("group_epoch", g.groupEpoch().get());
+            }
+            if (consumer && g.targetAssignmentEpoch().isPresent()) {
+                gj.num("assignment_epoch", g.targetAssignmentEpoch().get());
+            }
             if (!g.partitionAssignor().isEmpty()) {
                 gj.str("assignor", g.partitionAssignor());
             }
@@ -366,10 +383,26 @@ public final class Fleet {
             Json tj = new Json().str("name", t).num("partitions", n).raw("log_end", le.toString().replace(" ", ""));
             ts.add((t.startsWith("__") ? tj.raw("internal", "true") : tj).done());
         }
-        String json = "{\"comment\": \"made by the fleet (tests/kafka) from a Kafka broker's answers\",\n \"topics\": ["
+        // the broker is a Kafka 4: it answers ConsumerGroupDescribe (v0-v1), as the fixture then does
+        String json = "{\"comment\": \"made by the fleet (tests/kafka) from a Kafka broker's answers\",\n"
+                + " \"consumer_group_describe_max\": 1,\n \"topics\": ["
                 + String.join(",\n  ", ts) + "],\n \"groups\": [" + String.join(",\n  ", gs) + "]}\n";
         java.nio.file.Files.writeString(java.nio.file.Path.of(file), json);
         emit(ev("scenario").str("file", file).num("groups", gs.size()));
+    }
+
+    /** Partitions as a fixture scenario's assignment: {"t1":[0,1]}. */
+    static String scenarioParts(Collection<TopicPartition> tps) {
+        TreeMap<String, List<Integer>> a = new TreeMap<>();
+        for (TopicPartition tp : tps) {
+            a.computeIfAbsent(tp.topic(), k -> new ArrayList<>()).add(tp.partition());
+        }
+        List<String> at = new ArrayList<>();
+        for (Map.Entry<String, List<Integer>> e : a.entrySet()) {
+            java.util.Collections.sort(e.getValue());
+            at.add(Json.quote(e.getKey()) + ":" + e.getValue().toString().replace(" ", ""));
+        }
+        return "{" + String.join(",", at) + "}";
     }
 
     static String tpsJson(Collection<TopicPartition> tps) {

@@ -1,0 +1,516 @@
+/*
+ * tracker_kip.c: the tracker's KIP-848 part (see tracker_kip.h for the
+ * protocol's rules as the tracker applies them).
+ *
+ * What it keeps: per group, the group epoch and the target assignment
+ * epoch with where each came from; per member, its epoch, previous epoch,
+ * state and type, its target (from a record, or the last description) and
+ * its current assignment as a record gave it.  Evidence ranks by time: a
+ * record or a log line newer than the group's description wins over it
+ * in the snapshot (tk_kip_annotate()), an older one does not.
+ */
+#include "config.h"
+
+#include "model/tracker_kip.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/tracker_episode.h"
+#include "model/tracker_lanes.h"
+
+struct tk_kgroup {
+	kg_epoch group_epoch;
+	kg_epoch assignment_epoch;
+	uint8_t gtype;      /* kg_group_type observations said */
+	int64_t step_time;  /* the last member step (exact) of the open episode, 0 none */
+};
+
+struct tk_kmember {
+	kg_epoch epoch;
+	int32_t prev_epoch;
+	uint8_t mstate, mstate_src, mtype;
+	kg_tp *target;      /* from a record (KG_OBS_TARGET_MEMBER) */
+	int ntarget;        /* -1 none */
+	int64_t target_us;
+	uint8_t target_src;
+	kg_tp *cur;         /* its current assignment as a record gave it */
+	int ncur;           /* -1 none */
+	int64_t cur_us;
+	kg_tp *pending;     /* the record's partitions pending revocation */
+	int npending;
+	kg_tp *ptarget;     /* the target its last description gave */
+	int nptarget;       /* -1 none */
+};
+
+/* A group's state. */
+tk_kgroup *
+tk_kgroup_new(void)
+{
+	tk_kgroup *k = xcalloc(1, sizeof *k);
+	k->group_epoch.value = k->assignment_epoch.value = -1;
+	return k;
+}
+
+/* Free a group's state. */
+void
+tk_kgroup_free(tk_kgroup *k)
+{
+	free(k);
+}
+
+/* A member's state. */
+tk_kmember *
+tk_kmember_new(void)
+{
+	tk_kmember *k = xcalloc(1, sizeof *k);
+	k->epoch.value = k->prev_epoch = -1;
+	k->ntarget = k->ncur = k->nptarget = -1;
+	return k;
+}
+
+/* Free a member's state. */
+void
+tk_kmember_free(tk_kmember *k)
+{
+	if (k == NULL)
+		return;
+	free(k->target);
+	free(k->cur);
+	free(k->pending);
+	free(k->ptarget);
+	free(k);
+}
+
+/*
+ * Where an observation's facts come from, by its source's name: a
+ * coordinator's log ("log"; the demo hands the mock cluster's coordinator
+ * lines over the same way), a record of __consumer_offsets ("offsets"),
+ * else the members themselves.
+ */
+static kg_fact_src
+fact_src_of(const kg_obs *o)
+{
+	if (o->source == NULL)
+		return KG_FACT_CLIENT;
+	if (strcmp(o->source, "offsets") == 0)
+		return KG_FACT_OFFSETS;
+	if (strncmp(o->source, "log", 3) == 0 || strcmp(o->source, "demo") == 0)
+		return KG_FACT_LOG;
+	return KG_FACT_CLIENT;
+}
+
+/* Set an epoch from an observation (an older one does not replace a newer). */
+static void
+epoch_set(kg_epoch *e, const kg_obs *o)
+{
+	if (o->generation < 0 || (e->time_us > o->time_us && e->value >= 0))
+		return;
+	e->value = o->generation;
+	e->src = (uint8_t)fact_src_of(o);
+	e->time_us = o->time_us;
+}
+
+/* Replace an owned set with a copy of v (n < 0: none). */
+static void
+set_tp(kg_tp **dst, int *dn, const kg_tp *v, int n)
+{
+	free(*dst);
+	*dst = n > 0 ? tp_dup(v, n) : NULL;
+	*dn = n;
+}
+
+/* What any observation says of its group's type and its member's protocol. */
+void
+tk_kip_facts(tgroup *g, tmember *m, const kg_obs *o)
+{
+	bool kip_kind = o->kind == KG_OBS_EPOCH || o->kind == KG_OBS_GROUP_EPOCH || o->kind == KG_OBS_TARGET_EPOCH ||
+			o->kind == KG_OBS_TARGET_MEMBER || o->kind == KG_OBS_MEMBER_EPOCH;
+	if (o->gtype != KG_GTYPE_UNKNOWN)
+		g->kg->gtype = o->gtype;
+	/* an epoch of a group not said otherwise is a consumer group's (share and streams groups have epochs too) */
+	if (kip_kind && g->kg->gtype == KG_GTYPE_UNKNOWN)
+		g->kg->gtype = KG_GTYPE_CONSUMER;
+	if (g->kg->gtype == KG_GTYPE_CONSUMER && (o->gtype == KG_GTYPE_CONSUMER || kip_kind))
+		g->proto = KG_PROTO_CONSUMER;
+	if (m != NULL && o->mtype != KG_MTYPE_UNKNOWN)
+		m->km->mtype = o->mtype;
+}
+
+/* True when the group runs the consumer protocol as far as the tracker knows. */
+bool
+tk_kip_is_consumer(const tgroup *g, const kg_group *G)
+{
+	if (G != NULL && G->type != KG_GTYPE_UNKNOWN)
+		return G->type == KG_GTYPE_CONSUMER;
+	if (G != NULL && (G->proto == KG_PROTO_EAGER || G->proto == KG_PROTO_COOPERATIVE))
+		return false; /* its source says it runs a classic protocol */
+	return g->kg->gtype == KG_GTYPE_CONSUMER || g->proto == KG_PROTO_CONSUMER;
+}
+
+/* The episode of a consumer group: opened at time (if none is), its protocol the consumer one. */
+static void
+kip_open(kg_tracker *t, tgroup *g, int64_t time, const char *why, kg_evidence evid)
+{
+	g->proto = KG_PROTO_CONSUMER;
+	if (g->ep == NULL)
+		g->kg->step_time = 0;
+	tk_ensure_episode(t, g, time, why, evid);
+	g->ep->proto = KG_PROTO_CONSUMER;
+	if (evid == KG_EVID_EXACT)
+		g->ep->evidence = KG_EVID_EXACT;
+	g->eps->last_rebal_obs = time;
+}
+
+/*
+ * A bump read after polling closed the episode it began (a log read
+ * later than the cluster was polled): that episode gets its measured
+ * start, and the events say so; true when o was such a line.
+ */
+static bool
+kip_late_bump(kg_tracker *t, tgroup *g, const kg_obs *o)
+{
+	kg_episode *last;
+	kg_event *ev;
+	if (g->ep != NULL || !g->seen)
+		return false;
+	last = history_episode(t->h, g->id, tk_ep_last(g));
+	if (last == NULL || last->end_us == 0 || o->time_us > last->end_us ||
+	    o->time_us < (last->start_lo_us > 0 ? last->start_lo_us : last->start_us) - TRIGGER_WINDOW)
+		return false;
+	last->start_us = o->time_us < last->start_us ? o->time_us : last->start_us;
+	last->start_lo_us = last->start_us;
+	last->gen_start = o->generation;
+	last->evidence = KG_EVID_EXACT;
+	ev = event_new(KG_EV_RETIMED, o->time_us, g->id);
+	ev->episode = last->id;
+	ev->evidence = KG_EVID_EXACT;
+	ev->duration = episode_duration(last, last->end_us);
+	ev->duration_us = last->end_us - last->start_us;
+	ev->generation = o->generation;
+	ev->proto = KG_PROTO_CONSUMER;
+	event_text(ev, "its start: the group epoch's bump");
+	tk_emit(t, g, ev);
+	return true;
+}
+
+/* The group epoch was bumped: a new target is coming, an episode opens. */
+void
+tk_kip_group_epoch(kg_tracker *t, tgroup *g, const kg_obs *o)
+{
+	char why[64];
+	int32_t was = g->kg->group_epoch.value;
+	epoch_set(&g->kg->group_epoch, o);
+	if (o->generation >= 0 && was >= 0 && o->generation <= was)
+		return; /* a record read again, or a slower stream's older line */
+	if (g->kg->gtype == KG_GTYPE_SHARE || g->kg->gtype == KG_GTYPE_STREAMS)
+		return; /* their epochs are told; what a rebalance of theirs costs is not this protocol's */
+	if (kip_late_bump(t, g, o))
+		return;
+	snprintf(why, sizeof why, "group epoch bumped");
+	kip_open(t, g, o->time_us, why, KG_EVID_EXACT);
+	if (!g->seen) {
+		/*
+		 * A group known from its coordinator's log alone: members'
+		 * reconciliation is not seen, so the episode is the log's
+		 * (its quiet spell closes it, as for classic groups), and
+		 * its length a lower bound.
+		 */
+		g->ep->end_unseen = true;
+		g->eps->ep_stabilized = true;
+		tk_round_synced_at(t, g, o->time_us, true);
+	}
+}
+
+/* A target assignment was computed for an epoch. */
+void
+tk_kip_target_epoch(kg_tracker *t, tgroup *g, const kg_obs *o)
+{
+	int32_t was = g->kg->assignment_epoch.value;
+	epoch_set(&g->kg->assignment_epoch, o);
+	/* a target for an epoch whose bump was not seen: the bump's episode (a target of a seen bump is its episode's) */
+	if (g->ep == NULL && o->generation >= 0 && (was < 0 || o->generation > was) &&
+	    o->generation > g->kg->group_epoch.value && g->kg->gtype != KG_GTYPE_SHARE &&
+	    g->kg->gtype != KG_GTYPE_STREAMS && o->time_us > g->eps->last_ep_end) {
+		char why[64];
+		snprintf(why, sizeof why, "target assignment epoch %d", (int)o->generation);
+		kip_open(t, g, o->time_us, why, KG_EVID_EXACT);
+	}
+	if (g->ep != NULL) {
+		g->eps->last_rebal_obs = o->time_us;
+		if (!g->seen)
+			tk_round_synced_at(t, g, o->time_us, true);
+	}
+}
+
+/* A member's target assignment. */
+void
+tk_kip_target(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
+{
+	(void)t;
+	(void)g;
+	if (m == NULL || m->km->target_us > o->time_us)
+		return;
+	set_tp(&m->km->target, &m->km->ntarget, o->parts, o->nparts);
+	m->km->target_us = o->time_us;
+	m->km->target_src = (uint8_t)fact_src_of(o);
+}
+
+/* True when a member's epoch, as a source gave it, is the assignment epoch's, with nothing pending. */
+static bool
+member_reconciled(const tgroup *g, const tmember *m)
+{
+	const tk_kmember *k = m->km;
+	int32_t target = g->kg->assignment_epoch.value;
+	return target >= 0 && k->epoch.value >= target && k->npending == 0 &&
+	       (k->mstate == KG_MSTATE_UNKNOWN || k->mstate == KG_MSTATE_STABLE);
+}
+
+/* True when every present member's epoch is known and at the assignment epoch, nothing pending. */
+static bool
+all_reconciled(const tgroup *g)
+{
+	size_t i;
+	int known = 0;
+	for (i = 0; i < g->nm; i++) {
+		const tmember *m = g->m[i];
+		if (!m->present)
+			continue;
+		if (m->km->epoch.value < 0 || !member_reconciled(g, m))
+			return false; /* a member whose epoch no source gave is not judged here */
+		known++;
+	}
+	return known > 0;
+}
+
+/*
+ * A member's step: what it lost since the assignment the tracker knew is
+ * revoked (while at epoch rv_epoch: a member revokes before it moves on),
+ * what it gained is assigned (at epoch: it gets partitions with the
+ * target's epoch); the events carry the epochs (-1 unknown), evid says
+ * how well the time is known.  Returns true when anything changed.
+ */
+static bool
+kip_step(kg_tracker *t, tgroup *g, tmember *m, int64_t time, const kg_tp *now, int nnow, int32_t rv_epoch,
+	 int32_t epoch, kg_evidence evid, const char *why)
+{
+	kg_tp *rv = xmalloc(((size_t)m->nasg + 1) * sizeof *rv);
+	kg_tp *as = xmalloc(((size_t)nnow + 1) * sizeof *as);
+	int nr = tp_diff(m->asg, m->nasg, now, nnow, rv);
+	int na = tp_diff(now, nnow, m->asg, m->nasg, as);
+	if (nr > 0 || na > 0) {
+		kip_open(t, g, time, why, evid);
+		g->step_epoch = rv_epoch >= 0 ? rv_epoch : KG_STEP_EPOCH_UNKNOWN;
+		if (nr > 0)
+			tk_revoke(t, g, m, time, rv, nr, m->asg, m->nasg, evid, KG_PROTO_CONSUMER, KG_REASON_NONE, 1);
+		g->step_epoch = epoch >= 0 ? epoch : KG_STEP_EPOCH_UNKNOWN;
+		if (na > 0)
+			tk_assign(t, g, m, time, as, na, evid, 1);
+		g->step_epoch = -1;
+		tk_set_tp(&m->asg, &m->nasg, now, nnow);
+		tk_set_tp(&m->stable, &m->nstable, now, nnow);
+		if (evid == KG_EVID_EXACT)
+			g->kg->step_time = time;
+	}
+	free(rv);
+	free(as);
+	return nr > 0 || na > 0;
+}
+
+/* A member's state as an observation says it: mstate, else a record's raw member_state (0 stable, 1, 2). */
+static kg_mstate
+obs_mstate(const kg_obs *o)
+{
+	if (o->mstate != KG_MSTATE_UNKNOWN)
+		return (kg_mstate)o->mstate;
+	switch (o->member_state) {
+	case 0:
+		return KG_MSTATE_STABLE;
+	case 1:
+		return KG_MSTATE_UNREVOKED;
+	case 2:
+		return KG_MSTATE_UNRELEASED;
+	default:
+		return KG_MSTATE_UNKNOWN;
+	}
+}
+
+/* A member's current assignment at its epoch: its step towards its target, maybe the episode's end. */
+void
+tk_kip_member_epoch(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
+{
+	tk_kmember *k;
+	kg_mstate ms = obs_mstate(o);
+	if (m == NULL)
+		return;
+	k = m->km;
+	if (k->cur_us > o->time_us)
+		return; /* older than what a record said already */
+	epoch_set(&k->epoch, o);
+	k->prev_epoch = o->prev_epoch;
+	k->mstate = (uint8_t)ms;
+	k->mstate_src = (uint8_t)(ms != KG_MSTATE_UNKNOWN ? fact_src_of(o) : KG_FACT_NONE);
+	set_tp(&k->cur, &k->ncur, o->parts, o->nparts);
+	set_tp(&k->pending, &k->npending, o->pending, o->npending);
+	k->cur_us = o->time_us;
+	if (!m->present)
+		return;
+	{
+		/* it still holds what is pending revocation: the record's assigned partitions exclude it */
+		kg_tp *held = tp_dup(o->parts, o->nparts);
+		int nheld = held != NULL ? o->nparts : 0;
+		tk_tp_union(&held, &nheld, o->pending, o->npending);
+		kip_step(t, g, m, o->time_us, held, nheld, o->prev_epoch >= 0 ? o->prev_epoch : o->generation,
+			 o->generation, KG_EVID_EXACT, "member reconciling");
+		free(held);
+	}
+	if (g->ep != NULL && all_reconciled(g)) {
+		/* every member reached the assignment epoch: the last one's step ended it */
+		g->ep->gen_end = g->kg->assignment_epoch.value;
+		g->ep->end_unseen = false;
+		tk_close_episode(t, g, o->time_us, o->time_us, NULL);
+	}
+}
+
+/* The time of a description: when its data was asked. */
+static int64_t
+desc_time(const kg_tracker *t, const kg_group *G)
+{
+	return G->data_time_us > 0 ? G->data_time_us : t->desc_time;
+}
+
+/* True when the member's target in the description differs from the one before. */
+static bool
+target_moved(tmember *m, const kg_member *mm)
+{
+	tk_kmember *k = m->km;
+	bool moved;
+	if (mm->ntarget < 0)
+		return false;
+	moved = k->nptarget >= 0 && !tp_equal(mm->target, mm->ntarget, k->ptarget, k->nptarget);
+	set_tp(&k->ptarget, &k->nptarget, mm->target, mm->ntarget);
+	return moved;
+}
+
+/* A consumer group's description (see tracker_kip.h). */
+void
+tk_kip_poll(kg_tracker *t, tgroup *g, const kg_group *G, int64_t T, bool first, bool changed)
+{
+	int64_t D = desc_time(t, G);
+	bool target_changed = false, pending = G->nrevoking > 0 || G->nawaiting > 0;
+	size_t i;
+	g->proto = KG_PROTO_CONSUMER;
+	for (i = 0; i < g->nm; i++) {
+		tmember *m = g->m[i];
+		const kg_member *mm = m->present ? tk_snap_member(G, m) : NULL;
+		if (mm != NULL && target_moved(m, mm))
+			target_changed = true;
+		/* a record newer than the description says the member is still on its way */
+		if (m->present && m->km->cur_us > D && !member_reconciled(g, m))
+			pending = true;
+	}
+	if ((G->state == KG_STATE_EMPTY || G->state == KG_STATE_DEAD) && G->nmembers == 0) {
+		tk_group_emptied(t, g, T);
+		return;
+	}
+	if (g->ep == NULL && !first && (target_changed || changed || pending))
+		kip_open(t, g, T,
+			 target_changed ? "target assignment changed" : changed ? "membership changed" : "members reconciling",
+			 KG_EVID_POLLED);
+	else if (g->ep == NULL && first && pending)
+		kip_open(t, g, T, "in progress when polled", KG_EVID_POLLED);
+	for (i = 0; i < g->nm; i++) {
+		tmember *m = g->m[i];
+		const kg_member *mm = m->present ? tk_snap_member(G, m) : NULL;
+		if (mm == NULL || m->exact)
+			continue;
+		if (m->km->cur_us > D)
+			continue; /* a record told a newer step than this description */
+		if (g->ep == NULL || first) {
+			tk_set_tp(&m->asg, &m->nasg, mm->assignment, mm->nassigned);
+			tk_set_tp(&m->stable, &m->nstable, mm->assignment, mm->nassigned);
+			continue;
+		}
+		kip_step(t, g, m, T, mm->assignment, mm->nassigned, -1, -1, KG_EVID_POLLED, "member reconciling");
+	}
+	if (g->ep != NULL) {
+		g->eps->ep_polled = true;
+		g->eps->ep_logonly = false;
+		g->eps->ep_changed = true;
+	}
+	/*
+	 * Every member holds its target, no partition is left unowned: the
+	 * reconciliation is over; unless the description was taken before the
+	 * episode began (a log's bump read before the refresh that predates it).
+	 */
+	if (g->ep != NULL && !pending && G->norphaned == 0 && !target_changed && D >= g->ep->start_us) {
+		/* it ended after the last step seen, and after the description before; not before it began */
+		int64_t lo = g->kg->step_time > g->poll_lo ? g->kg->step_time : g->poll_lo;
+		if (lo < g->ep->start_us)
+			lo = g->ep->start_us;
+		if (g->kg->assignment_epoch.value >= 0)
+			g->ep->gen_end = g->kg->assignment_epoch.value;
+		g->ep->end_unseen = false;
+		tk_close_episode(t, g, T, lo, NULL);
+	}
+}
+
+/* The snapshot's member: the part's facts, and a record's target or assignment newer than the description. */
+static bool
+annotate_member(tgroup *g, const tmember *m, kg_member *sm, int64_t D)
+{
+	const tk_kmember *k = m->km;
+	bool redo = false;
+	(void)g;
+	sm->epoch = k->epoch;
+	sm->prev_epoch = k->prev_epoch;
+	sm->mstate = k->mstate;
+	sm->mstate_src = k->mstate_src;
+	if (k->mtype != KG_MTYPE_UNKNOWN)
+		sm->mtype = k->mtype;
+	if (k->ntarget >= 0 && (sm->ntarget < 0 || k->target_us > D)) {
+		sm->target = (kg_tp *)k->target;
+		sm->ntarget = k->ntarget;
+		redo = true;
+	}
+	return redo;
+}
+
+/* Write what the part knows into the snapshot's group. */
+void
+tk_kip_annotate(kg_tracker *t, kg_snapshot *s, tgroup *g, kg_group *G)
+{
+	int64_t D = desc_time(t, G);
+	bool redo = false;
+	size_t i;
+	/*
+	 * The group's type and protocol stay what its sources said (a
+	 * recording keeps the snapshot as its sources made it), except a
+	 * protocol nobody said.
+	 */
+	if (!tk_kip_is_consumer(g, G))
+		return;
+	if (G->proto == KG_PROTO_UNKNOWN)
+		G->proto = KG_PROTO_CONSUMER;
+	G->group_epoch = g->kg->group_epoch;
+	G->assignment_epoch = g->kg->assignment_epoch;
+	if (g->kg->group_epoch.value >= 0)
+		G->sum.generation = g->kg->group_epoch.value;
+	for (i = 0; i < g->nm; i++) {
+		const tmember *m = g->m[i];
+		int mi;
+		if (!m->present || (mi = group_member_index(G, m->member_id)) < 0)
+			continue;
+		redo |= annotate_member(g, m, &G->members[mi], D);
+	}
+	if (redo) {
+		/* the targets must live in the snapshot's arena */
+		for (i = 0; i < (size_t)G->nmembers; i++) {
+			kg_member *sm = &G->members[i];
+			if (sm->ntarget > 0)
+				sm->target = snapshot_tp_dup(s, sm->target, sm->ntarget);
+		}
+		group_reconciliation(s, G);
+	}
+}

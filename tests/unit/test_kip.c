@@ -1,0 +1,339 @@
+/*
+ * test_kip.c: the consumer protocol's (KIP-848) episodes, rule by rule
+ * (src/model/tracker_kip.c, issue 21).
+ *
+ * Each test feeds the tracker what a source would say of a consumer
+ * group: a description with each member's current and target assignment
+ * (ConsumerGroupDescribe through librdkafka >= 2.10), records of
+ * __consumer_offsets (epochs, a member's assignment at its epoch), a
+ * coordinator's log lines; and checks the episodes against the protocol:
+ *  - a group epoch bump opens an episode, exactly; polling alone opens one
+ *    on a target that changed;
+ *  - each member's reconciliation is its steps: revoked at its epoch N,
+ *    assigned at the target's epoch M;
+ *  - it ends when every member reached the assignment epoch (records), or
+ *    holds its target (polled), the end measured or bounded;
+ *  - no member stops for a barrier: the cost is the moved partitions'
+ *    time without a consuming owner;
+ *  - from a coordinator's log alone the end is not seen: a lower bound;
+ *  - a group an old librdkafka cannot describe loses no member to that.
+ */
+#include "config.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/history.h"
+#include "model/intern.h"
+#include "scenario.h"
+#include "util/util.h"
+
+/* Assert an event's text contains want (scenario.c prints both when not). */
+#define assert_says(e, want) assert_true(sc_text_has((e), (want), true))
+
+/* A record-like observation of g (source "offsets"), member id client-m. */
+static kg_obs *
+rec(sc *s, kg_obs_kind kind, int64_t ms, const char *client, int32_t epoch, const char *parts)
+{
+	kg_obs *o = obs_new(kind, sc_us(s, ms), intern_group("g"), "offsets");
+	o->generation = epoch;
+	if (client != NULL) {
+		char mid[64];
+		snprintf(mid, sizeof mid, "%s-m", client);
+		obs_member(o, mid, client, NULL, "/127.0.0.1");
+	}
+	if (parts != NULL) {
+		kg_tp v[64];
+		obs_parts(o, v, sc_parts(parts, v, 64));
+	}
+	sc_obs_push(s, o);
+	return o;
+}
+
+/* A member's record: its assignment at its epoch, the previous epoch, state, what it must still revoke. */
+static void
+member_rec(sc *s, int64_t ms, const char *client, int32_t epoch, int32_t prev, kg_mstate st, const char *parts,
+	   const char *pending)
+{
+	kg_obs *o = rec(s, KG_OBS_MEMBER_EPOCH, ms, client, epoch, parts);
+	kg_tp v[64];
+	o->prev_epoch = prev;
+	o->mstate = (uint8_t)st;
+	obs_pending(o, v, sc_parts(pending, v, 64));
+}
+
+/* The group's episodes (caller frees). */
+static int
+episodes(sc *s, kg_episode **out)
+{
+	return history_episodes(tracker_history(s->t), intern_group("g"), out);
+}
+
+/* Records alone time the whole reconciliation: the bump opens it, the last member at the epoch ends it. */
+static void
+test_records_exact(void **state)
+{
+	sc *s = sc_new(4, NULL);
+	kg_episode *v = NULL;
+	const kg_event *e;
+	kg_snapshot *snap;
+	const kg_group *G;
+	int n;
+	(void)state;
+	sc_group_set(s, "g", KG_STATE_STABLE, "uniform", "a=0 1 2 3>0 1 2 3");
+	sc_group_kip(s, "g", true);
+	sc_tick(s, 0);
+	/* b joins: epoch 2, a target that gives b [2 3]; a revokes them, then b gets them */
+	sc_obs_id(s, KG_OBS_JOINED, 1000, "g", "b", "b-m", NULL, KG_PROTO_UNKNOWN, "");
+	rec(s, KG_OBS_EPOCH, 1000, NULL, 2, NULL);
+	rec(s, KG_OBS_TARGET_EPOCH, 1001, NULL, 2, NULL);
+	rec(s, KG_OBS_TARGET_MEMBER, 1001, "a", 2, "0 1");
+	rec(s, KG_OBS_TARGET_MEMBER, 1001, "b", 2, "2 3");
+	member_rec(s, 1002, "a", 1, 1, KG_MSTATE_UNREVOKED, "0 1", "2 3");
+	member_rec(s, 1002, "b", 2, 0, KG_MSTATE_UNRELEASED, "", "");
+	sc_group_set(s, "g", KG_STATE_UNKNOWN, "uniform", "a=0 1 2 3>0 1;b=>2 3");
+	snap = sc_tick(s, 1100);
+	G = snapshot_group_by_name(snap, "g");
+	assert_int_equal(sc_count(s, KG_EV_REBALANCE_START, NULL), 1);
+	assert_says(sc_find(s, KG_EV_REBALANCE_START, NULL, 0), "consumer protocol");
+	/* a still holds [2 3] (pending revocation): nothing revoked yet */
+	assert_int_equal(sc_count(s, KG_EV_REVOKED, "a"), 0);
+	assert_int_equal(G->group_epoch.value, 2);
+	assert_int_equal(G->assignment_epoch.value, 2);
+	assert_int_equal(G->group_epoch.src, KG_FACT_OFFSETS);
+	member_rec(s, 1500, "a", 2, 1, KG_MSTATE_STABLE, "0 1", "");
+	sc_group_set(s, "g", KG_STATE_UNKNOWN, "uniform", "a=0 1>0 1;b=>2 3");
+	sc_tick(s, 1600);
+	e = sc_find(s, KG_EV_REVOKED, "a", 0);
+	assert_says(e, "a revoked [2 3] of [0 1 2 3] (incremental) at epoch 1");
+	assert_int_equal(e->evidence, KG_EVID_EXACT);
+	assert_int_equal(sc_count(s, KG_EV_REBALANCE_END, NULL), 0); /* b is not at its target yet */
+	member_rec(s, 1800, "b", 2, 0, KG_MSTATE_STABLE, "2 3", "");
+	sc_group_set(s, "g", KG_STATE_STABLE, "uniform", "a=0 1>0 1;b=2 3>2 3");
+	sc_tick(s, 1900);
+	assert_says(sc_find(s, KG_EV_ASSIGNED, "b", 0), "b assigned [2 3] at epoch 2");
+	e = sc_find(s, KG_EV_REBALANCE_END, NULL, 0);
+	assert_says(e, "rebalance ended after 800ms, no barrier");
+	/*
+	 * a kept [0 1] all along: nobody stopped; [2 3] waited at least 300 ms each for b (a's record of
+	 * its revoke is when the coordinator heard of it: a stopped consuming them then or before, and
+	 * no commit showed them consumed since the target, so no upper bound)
+	 */
+	assert_says(e, "0 of 1 member stopped, 2 partitions unconsumed \u22650.6 partition-s, 2 partitions moved");
+	n = episodes(s, &v);
+	assert_int_equal(n, 1);
+	assert_int_equal(v[0].start_us, sc_us(s, 1000));
+	assert_int_equal(v[0].start_lo_us, v[0].start_us);
+	assert_int_equal(v[0].end_us, sc_us(s, 1800));
+	assert_int_equal(v[0].end_lo_us, v[0].end_us);
+	assert_int_equal(v[0].proto, KG_PROTO_CONSUMER);
+	assert_int_equal(v[0].gen_end, 2);
+	assert_int_equal(v[0].nstopped, 0);
+	episodes_free(v, n);
+	/* the description that follows says the same: nothing new */
+	sc_group_set(s, "g", KG_STATE_STABLE, "uniform", "a=0 1>0 1;b=2 3>2 3");
+	sc_tick(s, 2000);
+	assert_int_equal(sc_count(s, KG_EV_REBALANCE_START, NULL), 1);
+	assert_int_equal(sc_count(s, KG_EV_REVOKED, NULL), 1);
+	assert_int_equal(sc_count(s, KG_EV_ASSIGNED, NULL), 1);
+	sc_free(s);
+}
+
+/* Polling alone: the target moved, the current followed, the bounds are the refreshes'. */
+static void
+test_polled_targets(void **state)
+{
+	sc *s = sc_new(4, NULL);
+	kg_episode *v = NULL;
+	const kg_event *e;
+	kg_snapshot *snap;
+	const kg_group *G;
+	const kg_member *a, *b;
+	int n;
+	(void)state;
+	sc_group_set(s, "g", KG_STATE_STABLE, "uniform", "a=0 1 2 3>0 1 2 3");
+	sc_group_kip(s, "g", true);
+	sc_tick(s, 0);
+	assert_int_equal(sc_count(s, KG_EV_REBALANCE_START, NULL), 0);
+	/* b is in: the targets moved, a has not revoked yet */
+	sc_group_set(s, "g", KG_STATE_UNKNOWN, "uniform", "a=0 1 2 3>0 1;b=>2 3");
+	snap = sc_tick(s, 1000);
+	G = snapshot_group_by_name(snap, "g");
+	assert_int_equal(G->proto, KG_PROTO_CONSUMER);
+	a = &G->members[group_member_index(G, "a-m")];
+	b = &G->members[group_member_index(G, "b-m")];
+	assert_int_equal(a->nrevoking, 2);
+	assert_int_equal(b->nawaiting, 2);
+	assert_int_equal(G->nrevoking, 2);
+	assert_int_equal(G->nawaiting, 2);
+	assert_int_equal(G->parts[2].owner, group_member_index(G, "a-m"));
+	assert_int_equal(G->parts[2].target_owner, group_member_index(G, "b-m"));
+	assert_int_equal(sc_count(s, KG_EV_REBALANCE_START, NULL), 1);
+	assert_says(sc_find(s, KG_EV_REBALANCE_START, NULL, 0), "joined: b");
+	/* a revoked [2 3]; a member keeps consuming what it keeps: it is partial, not stopped */
+	sc_group_set(s, "g", KG_STATE_UNKNOWN, "uniform", "a=0 1>0 1;b=>2 3");
+	snap = sc_tick(s, 2000);
+	G = snapshot_group_by_name(snap, "g");
+	e = sc_find(s, KG_EV_REVOKED, "a", 0);
+	assert_says(e, "a revoked [2 3] of [0 1 2 3] (incremental)");
+	assert_non_null(e);
+	assert_false(sc_text_has(e, "epoch", false)); /* polling knows no member epoch */
+	assert_int_equal(e->evidence, KG_EVID_POLLED);
+	assert_int_equal(G->members[group_member_index(G, "a-m")].status, KG_MEMBER_PARTIAL);
+	assert_int_equal(sc_count(s, KG_EV_REBALANCE_END, NULL), 0);
+	/* b got them: every member holds its target, the reconciliation is over */
+	sc_group_set(s, "g", KG_STATE_STABLE, "uniform", "a=0 1>0 1;b=2 3>2 3");
+	sc_tick(s, 3000);
+	assert_int_equal(sc_count(s, KG_EV_ASSIGNED, "b"), 1);
+	e = sc_find(s, KG_EV_REBALANCE_END, NULL, 0);
+	/* it began after the description at 0 and was seen at 1 s; it ended after 2 s and was seen at 3 s */
+	assert_says(e, "rebalance ended after 1.0-3.0s, no barrier");
+	assert_says(e, "0 of 1 member stopped");
+	n = episodes(s, &v);
+	assert_int_equal(n, 1);
+	assert_int_equal(v[0].start_lo_us, sc_us(s, 0));
+	assert_int_equal(v[0].start_us, sc_us(s, 1000));
+	assert_int_equal(v[0].end_lo_us, sc_us(s, 2000));
+	assert_int_equal(v[0].end_us, sc_us(s, 3000));
+	/* whatever the truth was within the refreshes, the bounds hold it: joined at 0.5 s, done at 2.5 s */
+	assert_true(episode_duration(&v[0], 0).min <= 2000000 && episode_duration(&v[0], 0).max >= 2000000);
+	episodes_free(v, n);
+	sc_free(s);
+}
+
+/* A target that does not move opens nothing; an epoch read again (or older) opens nothing either. */
+static void
+test_no_phantoms(void **state)
+{
+	sc *s = sc_new(4, NULL);
+	(void)state;
+	sc_group_set(s, "g", KG_STATE_STABLE, "uniform", "a=0 1>0 1;b=2 3>2 3");
+	sc_group_kip(s, "g", true);
+	rec(s, KG_OBS_EPOCH, 0, NULL, 5, NULL);
+	sc_tick(s, 100);
+	member_rec(s, 150, "a", 5, 4, KG_MSTATE_STABLE, "0 1", "");
+	member_rec(s, 150, "b", 5, 4, KG_MSTATE_STABLE, "2 3", "");
+	rec(s, KG_OBS_TARGET_EPOCH, 150, NULL, 5, NULL);
+	sc_tick(s, 200);
+	if (sc_count(s, KG_EV_REBALANCE_END, NULL) != 1)
+		sc_dump(s);
+	assert_int_equal(sc_count(s, KG_EV_REBALANCE_END, NULL), 1);
+	sc_tick(s, 1000);
+	sc_tick(s, 2000);
+	rec(s, KG_OBS_EPOCH, 2100, NULL, 5, NULL); /* the same record, read again */
+	rec(s, KG_OBS_EPOCH, 2100, NULL, 4, NULL); /* an older one */
+	sc_tick(s, 3000);
+	if (sc_count(s, KG_EV_REBALANCE_START, NULL) != 1)
+		sc_dump(s);
+	assert_int_equal(sc_count(s, KG_EV_REBALANCE_START, NULL), 1);
+	assert_int_equal(sc_count(s, KG_EV_REVOKED, NULL), 0);
+	assert_int_equal(sc_count(s, KG_EV_ASSIGNED, NULL), 0);
+	sc_free(s);
+}
+
+/* From a coordinator's log alone the bump is timed, the members' reconciliation is not: "at least". */
+static void
+test_log_only_lower_bound(void **state)
+{
+	sc *s = sc_new(4, NULL);
+	kg_obs *o;
+	kg_episode *v = NULL;
+	int n;
+	(void)state;
+	o = obs_new(KG_OBS_EPOCH, sc_us(s, 0), intern_group("g"), "log");
+	o->generation = 3;
+	sc_obs_push(s, o);
+	o = obs_new(KG_OBS_TARGET_EPOCH, sc_us(s, 40), intern_group("g"), "log");
+	o->generation = 3;
+	sc_obs_push(s, o);
+	sc_tick(s, 100);
+	sc_tick(s, 30000);
+	n = episodes(s, &v);
+	assert_int_equal(n, 1);
+	assert_true(v[0].end_us > 0);
+	assert_true(v[0].end_unseen);
+	assert_int_equal(episode_duration(&v[0], 0).max, -1);
+	assert_says(sc_find(s, KG_EV_REBALANCE_END, NULL, 0), "rebalance ended after \u226540ms, no barrier, group epoch 3");
+	episodes_free(v, n);
+	sc_free(s);
+}
+
+/* A consumer group an old librdkafka cannot describe: members a trace knows are not lost to it. */
+static void
+test_members_unknown(void **state)
+{
+	sc *s = sc_new(4, NULL);
+	kg_builder *b;
+	kg_snapshot *snap;
+	kg_evlist ev = { 0 };
+	kg_obsq q = { 0 };
+	int i;
+	kg_obs *o;
+	(void)state;
+	for (i = 0; i < 3; i++) {
+		b = builder_new(sc_us(s, i * 1000));
+		kg_bgroup *bg = builder_group(b, intern_group("g"));
+		bgroup_state(bg, KG_STATE_STABLE);
+		bgroup_type(bg, KG_GTYPE_CONSUMER, NULL);
+		bgroup_note(bg, "members need librdkafka >= 2.10 (this build: 2.0.2)", true);
+		if (i == 1) {
+			o = obs_new(KG_OBS_JOINED, sc_us(s, 500), intern_group("g"), "log");
+			obs_member(o, "k1-m", "k1", NULL, NULL);
+			obsq_push(&q, o);
+		}
+		snap = builder_finish(b);
+		tracker_apply(s->t, &q, snap, &ev);
+		assert_int_equal(snap->groups[0].members_unknown, true);
+		assert_string_equal(snap->groups[0].note, "members need librdkafka >= 2.10 (this build: 2.0.2)");
+		snapshot_unref(snap);
+	}
+	for (i = 0; i < (int)ev.n; i++) {
+		assert_int_not_equal(ev.v[i]->kind, KG_EV_MEMBER_LEFT);
+		assert_int_not_equal(ev.v[i]->kind, KG_EV_GROUP_GONE);
+	}
+	evlist_clear(&ev);
+	free(ev.v);
+	free(q.v);
+	sc_free(s);
+}
+
+/* A member that loses all it had in a consumer group: that member's stop, nobody else's. */
+static void
+test_whole_assignment_moves(void **state)
+{
+	sc *s = sc_new(4, NULL);
+	const kg_event *e;
+	(void)state;
+	sc_group_set(s, "g", KG_STATE_STABLE, "uniform", "a=0 1>0 1;b=2 3>2 3");
+	sc_group_kip(s, "g", true);
+	sc_tick(s, 0);
+	/* c arrives, the assignor gives it all of b's (a range-like move) */
+	sc_group_set(s, "g", KG_STATE_UNKNOWN, "uniform", "a=0 1>0 1;b=2 3>;c=>2 3");
+	sc_tick(s, 1000);
+	sc_group_set(s, "g", KG_STATE_UNKNOWN, "uniform", "a=0 1>0 1;b=>;c=>2 3");
+	sc_tick(s, 2000);
+	e = sc_find(s, KG_EV_REVOKED, "b", 0);
+	assert_says(e, "b revoked [2 3] (all it had)");
+	sc_group_set(s, "g", KG_STATE_STABLE, "uniform", "a=0 1>0 1;b=>;c=2 3>2 3");
+	sc_tick(s, 3000);
+	e = sc_find(s, KG_EV_REBALANCE_END, NULL, 0);
+	assert_says(e, "1 of 2 members stopped");
+	sc_free(s);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_records_exact),      cmocka_unit_test(test_polled_targets),
+		cmocka_unit_test(test_no_phantoms),        cmocka_unit_test(test_log_only_lower_bound),
+		cmocka_unit_test(test_members_unknown),    cmocka_unit_test(test_whole_assignment_moves),
+	};
+	return cmocka_run_group_tests_name("kip", tests, NULL, NULL);
+}
