@@ -39,6 +39,9 @@
 #include "sources/kafka/kafka.h"
 #include "util/util.h"
 
+#define SYNC_ORDER_WAIT_US (1500LL * 1000) /* the mock's leader waits at most this long for its followers' SyncGroups */
+#define SYNC_ORDER_MARGIN_US (20LL * 1000) /* ... and this long after the last of them went out */
+#define MOCK_NOTE_SHOWN_US (60LL * 1000000) /* a SyncGroup the mock refused stays in the health line this long */
 #define MOCK_BROKERS 3
 #define MOCK_TOPIC "demo-groups"
 #define REAL_TOPIC "kgtop-demo-groups"
@@ -76,6 +79,91 @@ demo_timed_wait(demo *d, int64_t us)
 	}
 	pthread_cond_timedwait(&d->cond, &d->lock, &ts);
 }
+
+/* ------------------------------------------------- the mock's sync order */
+
+/* True when the mock elected this consumer leader of its group's newest generation (locked). */
+static bool
+mock_leader_is(const dcons *c)
+{
+	return c->id != NULL && c->g->mock_leader[0] != '\0' && strcmp(c->id, c->g->mock_leader) == 0;
+}
+
+/* Members of c's group answered at the last election whose SyncGroup has not gone out (locked). */
+static int
+followers_unsynced(const dcons *c, int64_t *last_sync)
+{
+	const dgroup *g = c->g;
+	size_t i;
+	int n = 0;
+	for (i = 0; i < g->nc; i++) {
+		const dcons *o = g->c[i];
+		if (o == c || o->phase == DC_CRASHED || o->closing || o->thread_done)
+			continue;
+		if (o->join_out || (o->join_answered >= g->mock_elected && o->sync_sent < o->join_answered))
+			n++;
+		else if (o->sync_sent >= g->mock_elected && o->sync_sent > *last_sync)
+			*last_sync = o->sync_sent;
+	}
+	return n;
+}
+
+/*
+ * The mock cluster's coordinator (librdkafka 2.0.2 to 2.14.2) completes a
+ * generation the moment the leader's SyncGroup arrives, and answers a
+ * follower's SyncGroup that comes after it with REBALANCE_IN_PROGRESS: the
+ * follower rejoins and the group runs one more generation the protocol
+ * does not need (a real broker answers a late follower with its
+ * assignment).  Which of the group's consumers is the leader is in the
+ * mock's own log (mock_line), so the leader's JoinGroup answer is held
+ * here, on its broker thread before librdkafka reads it, until every
+ * follower answered in the same election has sent its SyncGroup (and a
+ * little more, for the mock to read it first), at most
+ * SYNC_ORDER_WAIT_US.  Only on the mock (locked).
+ */
+void
+demo_sync_order_wait(dcons *c)
+{
+	demo *d = c->d;
+	int64_t until = util_now_us() + SYNC_ORDER_WAIT_US, last = 0, now;
+	if (!mock_leader_is(c))
+		return;
+	while (!d->stopping && followers_unsynced(c, &last) > 0 && util_now_us() < until)
+		demo_timed_wait(d, 10000);
+	now = util_now_us();
+	if (last > 0 && now < last + SYNC_ORDER_MARGIN_US && now < until)
+		demo_timed_wait(d, last + SYNC_ORDER_MARGIN_US - now);
+}
+
+/* The mock refused c's SyncGroup (locked): when its generation completed without it, say so (the health line). */
+void
+demo_sync_refused(dcons *c, int64_t now)
+{
+	demo *d = c->d;
+	dgroup *g = c->g;
+	if (g->mock_stable != g->mock_gen || g->mock_gen < 0)
+		return; /* the generation did not complete: a member left or joined, or one never synced */
+	snprintf(d->mock_note, sizeof d->mock_note,
+		 "%s: the mock cluster refused %s's SyncGroup of generation %d, sent after the leader's (a real broker "
+		 "answers it): it rejoins, which can add a round",
+		 g->name, c->client_id, (int)g->mock_gen);
+	d->mock_note_at = now;
+	log_msg(KG_LOG_INFO, "demo: %s", d->mock_note);
+}
+
+/* The mock's last refused SyncGroup, while recent: appended to buf (the health line's error part). */
+void
+demo_mock_note(demo *d, char *buf, size_t n, int64_t now)
+{
+	size_t l = strlen(buf);
+	pthread_mutex_lock(&d->lock);
+	if (d->mock_note[0] != '\0' && now - d->mock_note_at < MOCK_NOTE_SHOWN_US && l < n)
+		snprintf(buf + l, n - l, "%s%s (%.0fs ago)", l > 0 ? "; " : "", d->mock_note,
+			 (double)(now - d->mock_note_at) / 1e6);
+	pthread_mutex_unlock(&d->lock);
+}
+
+/* ------------------------------------------------------------- logging */
 
 /* Log callback of the producer and the mock's handle: to the debug log, never the terminal. */
 static void
@@ -148,6 +236,10 @@ mock_line(demo *d, const char *line)
 	    (p = strstr(p, ", generation id ")) != NULL && sscanf(p, ", generation id %d", &gen) == 1 &&
 	    (gi = group_index(d, group)) >= 0) {
 		d->groups[gi].mock_gen = gen;
+		d->groups[gi].mock_elected = now;
+		d->groups[gi].mock_leader[0] = '\0';
+		if ((p = strstr(line, "elected leader is ")) != NULL)
+			sscanf(p, "elected leader is %63s", d->groups[gi].mock_leader);
 	} else if ((p = strstr(line, "Mock consumer group ")) != NULL &&
 		   sscanf(p, "Mock consumer group %159s with %d member(s) changing state %15s -> %15s", group, &members,
 			  from, to) == 4 &&

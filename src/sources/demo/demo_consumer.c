@@ -27,6 +27,11 @@
  *    member id (a new incarnation: JOINED again).
  * A crash or a stall is reported at once (SILENT, at the last poll): the
  * member consumes nothing from then, long before the coordinator decides.
+ * On the mock cluster the leader holds its JoinGroup answer until its
+ * followers have sent their SyncGroups (demo_sync_order_wait): the mock refuses
+ * a follower's SyncGroup that comes after the leader's, which costs a
+ * generation the protocol does not need; when it refuses one anyway, the
+ * health line says so (demo_sync_refused).
  */
 #include "config.h"
 
@@ -282,6 +287,8 @@ ic_sent(rd_kafka_t *rk, int sockfd, const char *brokername, int32_t brokerid, in
 		wake = true;
 	} else if (api == API_KEY_SYNC) {
 		c->sync_out = true;
+		c->sync_sent = now;
+		pthread_cond_broadcast(&d->cond); /* a leader may be waiting for it (demo_sync_order_wait) */
 	} else {
 		c->left_sent = true;
 		if (c->phase == DC_STALLED) {
@@ -336,15 +343,20 @@ ic_recv(rd_kafka_t *rk, int sockfd, const char *brokername, int32_t brokerid, in
 	c->last_resp_at[slot] = now;
 	if (slot == API_JOIN) {
 		c->join_out = false;
+		c->join_answered = now;
 		c->g->last_activity = now;
 		if (err == RD_KAFKA_RESP_ERR_NO_ERROR) {
 			c->join_response = true;
 			c->need_fetch = true;
 			c->ever_joined = true;
+			if (!d->real)
+				demo_sync_order_wait(c);
 		}
 	} else if (slot == API_SYNC) {
 		c->sync_out = false;
 		c->g->last_activity = now;
+		if (err == RD_KAFKA_RESP_ERR_REBALANCE_IN_PROGRESS && !d->real)
+			demo_sync_refused(c, now);
 	} else if (err == RD_KAFKA_RESP_ERR_NO_ERROR && c->listed && c->phase != DC_CRASHED) {
 		kg_obs *o = cobs(c, KG_OBS_HEARTBEAT, now);
 		o->value = rtt;
