@@ -26,13 +26,16 @@
 
 #include "sources/demo/demo_int.h"
 
+#include <arpa/inet.h>
 #include <librdkafka/rdkafka.h>
 #include <librdkafka/rdkafka_mock.h>
+#include <netinet/in.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <time.h>
 
 #include "util/log.h"
@@ -135,20 +138,37 @@ demo_sync_order_wait(dcons *c)
 		demo_timed_wait(d, last + SYNC_ORDER_MARGIN_US - now);
 }
 
-/* The mock refused c's SyncGroup (locked): when its generation completed without it, say so (the health line). */
-void
-demo_sync_refused(dcons *c, int64_t now)
+/*
+ * The mock received a SyncGroup from addr ("127.0.0.1:PORT") (locked).  In
+ * a group whose generation completed already (Up: the leader's came
+ * first) it refuses it: say so, naming the member whose coordinator
+ * connection that is (its JoinGroups went out on it).  The answer's error
+ * is inside its body, which librdkafka's interceptors do not show, so the
+ * mock's own account is the evidence.
+ */
+static void
+mock_sync_received(demo *d, const char *addr, int64_t now)
 {
-	demo *d = c->d;
-	dgroup *g = c->g;
-	if (g->mock_stable != g->mock_gen || g->mock_gen < 0)
-		return; /* the generation did not complete: a member left or joined, or one never synced */
-	snprintf(d->mock_note, sizeof d->mock_note,
-		 "%s: the mock cluster refused %s's SyncGroup of generation %d, sent after the leader's (a real broker "
-		 "answers it): it rejoins, which can add a round",
-		 g->name, c->client_id, (int)g->mock_gen);
-	d->mock_note_at = now;
-	log_msg(KG_LOG_INFO, "demo: %s", d->mock_note);
+	const char *colon = strrchr(addr, ':');
+	int port = colon != NULL ? atoi(colon + 1) : 0, gi;
+	size_t i;
+	for (gi = 0; gi < d->ngroups && port > 0; gi++) {
+		dgroup *g = &d->groups[gi];
+		for (i = 0; i < g->nc; i++) {
+			const dcons *c = g->c[i];
+			if (c->coord_port != port)
+				continue;
+			if (!g->mock_up)
+				return;
+			snprintf(d->mock_note, sizeof d->mock_note,
+				 "%s: the mock cluster refused %s's SyncGroup, sent after generation %d completed (a real "
+				 "broker answers it): it rejoins, which can add a round",
+				 g->name, c->client_id, (int)g->mock_gen);
+			d->mock_note_at = now;
+			log_msg(KG_LOG_INFO, "demo: %s", d->mock_note);
+			return;
+		}
+	}
 }
 
 /* The mock's last refused SyncGroup, while recent: appended to buf (the health line's error part). */
@@ -161,6 +181,21 @@ demo_mock_note(demo *d, char *buf, size_t n, int64_t now)
 		snprintf(buf + l, n - l, "%s%s (%.0fs ago)", l > 0 ? "; " : "", d->mock_note,
 			 (double)(now - d->mock_note_at) / 1e6);
 	pthread_mutex_unlock(&d->lock);
+}
+
+/* The local port of a connection, 0 unknown (the mock's log names connections by it). */
+int
+demo_sock_port(int fd)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = sizeof ss;
+	if (fd < 0 || getsockname(fd, (struct sockaddr *)&ss, &len) != 0)
+		return 0;
+	if (ss.ss_family == AF_INET)
+		return ntohs(((struct sockaddr_in *)&ss)->sin_port);
+	if (ss.ss_family == AF_INET6)
+		return ntohs(((struct sockaddr_in6 *)&ss)->sin6_port);
+	return 0;
 }
 
 /* ------------------------------------------------------------- logging */
@@ -226,7 +261,7 @@ mock_obs(demo *d, int gi, kg_obs_kind kind, int32_t generation, int nmembers, in
 static void
 mock_line(demo *d, const char *line)
 {
-	char group[160], from[16], to[16];
+	char group[160], from[16], to[16], addr[64];
 	int members = 0, gen = -1, gi;
 	const char *p;
 	int64_t now = util_now_us();
@@ -247,12 +282,16 @@ mock_line(demo *d, const char *line)
 		char *colon = strchr(to, ':'); /* "Joining: member join" */
 		if (colon != NULL)
 			*colon = '\0';
+		d->groups[gi].mock_up = strcmp(to, "Up") == 0;
 		if (strcmp(to, "Joining") == 0 && strcmp(from, "Joining") != 0)
 			mock_obs(d, gi, KG_OBS_PREPARING, d->groups[gi].mock_stable, members, now);
 		else if (strcmp(from, "Syncing") == 0 && strcmp(to, "Up") == 0) {
 			d->groups[gi].mock_stable = d->groups[gi].mock_gen;
 			mock_obs(d, gi, KG_OBS_STABILIZED, d->groups[gi].mock_gen, members, now);
 		}
+	} else if ((p = strstr(line, ": Received SyncGroupRequestV")) != NULL && (p = strstr(p, " from ")) != NULL &&
+		   sscanf(p, " from %63s", addr) == 1) {
+		mock_sync_received(d, addr, now);
 	}
 	pthread_mutex_unlock(&d->lock);
 }

@@ -31,7 +31,7 @@
  * followers have sent their SyncGroups (demo_sync_order_wait): the mock refuses
  * a follower's SyncGroup that comes after the leader's, which costs a
  * generation the protocol does not need; when it refuses one anyway, the
- * health line says so (demo_sync_refused).
+ * health line says so (mock_sync_received in demo_cluster.c).
  */
 #include "config.h"
 
@@ -255,7 +255,7 @@ ic_sent(rd_kafka_t *rk, int sockfd, const char *brokername, int32_t brokerid, in
 	demo *d = c->d;
 	int64_t now;
 	bool wake = false;
-	(void)rk, (void)sockfd, (void)brokername, (void)brokerid, (void)ver, (void)corr, (void)size;
+	(void)rk, (void)brokername, (void)brokerid, (void)ver, (void)corr, (void)size;
 	if (api != API_KEY_JOIN && api != API_KEY_SYNC && api != API_KEY_LEAVE)
 		return RD_KAFKA_RESP_ERR_NO_ERROR;
 	pthread_mutex_lock(&d->lock);
@@ -263,6 +263,7 @@ ic_sent(rd_kafka_t *rk, int sockfd, const char *brokername, int32_t brokerid, in
 	c->g->last_activity = now;
 	if (api == API_KEY_JOIN) {
 		c->join_out = true;
+		c->coord_port = demo_sock_port(sockfd);
 		c->synced = false;
 		if (c->phase != DC_CRASHED && !c->closing)
 			dgroup_evict_check(c->g, c, now);
@@ -355,8 +356,6 @@ ic_recv(rd_kafka_t *rk, int sockfd, const char *brokername, int32_t brokerid, in
 	} else if (slot == API_SYNC) {
 		c->sync_out = false;
 		c->g->last_activity = now;
-		if (err == RD_KAFKA_RESP_ERR_REBALANCE_IN_PROGRESS && !d->real)
-			demo_sync_refused(c, now);
 	} else if (err == RD_KAFKA_RESP_ERR_NO_ERROR && c->listed && c->phase != DC_CRASHED) {
 		kg_obs *o = cobs(c, KG_OBS_HEARTBEAT, now);
 		o->value = rtt;

@@ -95,6 +95,7 @@ struct dcons {
 	bool join_out, sync_out;
 	int64_t join_answered;   /* the last JoinGroup answer (wall clock, us) */
 	int64_t sync_sent;       /* the last SyncGroup sent (wall clock, us) */
+	int coord_port;          /* local port of its coordinator connection (its last JoinGroup's), 0 unknown */
 	int64_t last_resp_rtt[API_N];    /* the last answer per api, to drop its duplicate */
 	int64_t last_resp_at[API_N];
 	int32_t last_resp_broker[API_N];
@@ -144,6 +145,7 @@ struct dgroup {
 	int32_t mock_stable;     /* locked: the last generation it said all members synced, -1 none */
 	char mock_leader[64];    /* locked: the member id the mock elected leader of mock_gen, "" none */
 	int64_t mock_elected;    /* locked: when (wall clock, us) */
+	bool mock_up;            /* locked: the mock says its generation completed (Up) */
 };
 
 /* The published picture of one member (collector thread, folded from drained observations). */
@@ -261,8 +263,8 @@ void demo_cluster_stop(demo *d, bool consumers_closed);
 void demo_cluster_coordinators(demo *d);
 /* On the mock, a leader's JoinGroup answer waits for its followers' SyncGroups to go out first (locked). */
 void demo_sync_order_wait(dcons *c);
-/* The mock refused c's SyncGroup (locked): said in the health line when its generation had completed. */
-void demo_sync_refused(dcons *c, int64_t now);
+/* The local port of a connection, 0 unknown (the mock's log names connections by it). */
+int demo_sock_port(int fd);
 /* The mock's last refused SyncGroup, while recent, appended to buf (the health line). */
 void demo_mock_note(demo *d, char *buf, size_t n, int64_t now);
 
