@@ -156,7 +156,7 @@ mock_sync_received(demo *d, const char *addr, int64_t now)
 		dgroup *g = &d->groups[gi];
 		for (i = 0; i < g->nc; i++) {
 			const dcons *c = g->c[i];
-			if (c->coord_port != port)
+			if (c->coord_port != port || c->thread_done) /* a finished consumer's port may be reused */
 				continue;
 			if (!g->mock_up)
 				return;
