@@ -68,7 +68,9 @@ fuzz-trace: $(FUZZ_TARGETS)
 .PHONY: fuzz-trace
 
 EXTRA_DIST += tests/fuzz/fuzz_log.c tests/fuzz/fuzz_jsonl.c tests/fuzz/fuzz_jolokia.c tests/fuzz/fuzz_rdstats.c \
-	tests/fuzz/fuzz_config.c tests/fuzz/fuzz_cmdline.c tests/fuzz/fuzz_replay.c \
+	tests/fuzz/fuzz_config.c tests/fuzz/fuzz_cmdline.c tests/fuzz/fuzz_replay.c tests/fuzz/fuzz_offsets.c \
+	tests/fuzz/corpus/offsets/all tests/fuzz/corpus/offsets/p03 tests/fuzz/corpus/offsets/p08 \
+	tests/fuzz/corpus/offsets/p32 tests/fuzz/corpus/offsets/p43 tests/fuzz/corpus/offsets/p47 \
 	tests/fuzz/config.dict tests/fuzz/props.dict tests/fuzz/cmdline.dict \
 	tests/fuzz/corpus/config/basic tests/fuzz/corpus/config/properties \
 	tests/fuzz/corpus/config/cluster-name-from-file tests/fuzz/corpus/props/sasl \
