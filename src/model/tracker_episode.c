@@ -952,6 +952,13 @@ tk_ep_last(const tgroup *g)
 	return g->eps->last_ep;
 }
 
+/* When the group's last closed episode ended, 0 none. */
+int64_t
+tk_ep_last_end(const tgroup *g)
+{
+	return g->eps->last_ep_end;
+}
+
 /* The partitions the last closed episode gave a new owner, and the lanes they came from (-1 none). */
 int
 tk_ep_moved(const tgroup *g, const kg_tp **moved, const int **from)

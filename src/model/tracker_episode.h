@@ -202,6 +202,8 @@ kg_episode *tk_past_episode(kg_tracker *t, tgroup *g, const kg_past *p);
 int tk_ep_unowned(const tgroup *g, const kg_group *G);
 /* The id of the group's last closed episode, 0 none. */
 int64_t tk_ep_last(const tgroup *g);
+/* When the group's last closed episode ended, 0 none. */
+int64_t tk_ep_last_end(const tgroup *g);
 /* The partitions the last closed episode gave a new owner (*from: the lane they came from, -1 none); their number. */
 int tk_ep_moved(const tgroup *g, const kg_tp **moved, const int **from);
 /* True when the open episode's rounds are a lower bound (nobody counted its generations). */

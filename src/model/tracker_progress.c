@@ -220,8 +220,9 @@ commits_seen(tgroup *g, const kg_group *G, int64_t T)
  * Crashes seen by progress: a present member whose partitions with lag
  * all went without a commit for longer than their own pace allows
  * (progress_overdue_us: a few of their usual gaps between commits, counted
- * from when it got them, so the members that take over a dead one's
- * partitions are not called silent for its freeze) stopped consuming: it
+ * from when it got them or the last rebalance ended, so the members that
+ * take over a dead one's partitions are not called silent for its freeze,
+ * nor anyone for the pause a rebalance makes) stopped consuming: it
  * is silent since the latest of those freezes, until one of them moves.
  * A commit that moved on a partition it held from before is its own: the
  * time its leave reason is judged by (tk_live_gone_reason).
@@ -238,11 +239,12 @@ members_frozen(kg_tracker *t, tgroup *g, const kg_group *G, int64_t T)
 		tmember *m = g->m[i];
 		const kg_tp *h;
 		int nh, k, nlag = 0, nover = 0, nfz = 0;
-		int64_t since = 0, held;
+		int64_t since = 0, held, owed;
 		kg_tp *over;
 		if (!m->present)
 			continue;
 		held = tk_ep_held_since(m);
+		owed = KG_MAX(held, tk_ep_last_end(g)); /* nor for a rebalance's pause */
 		h = tk_held(m, &nh);
 		over = xmalloc((size_t)(nh ? nh : 1) * sizeof *over);
 		for (k = 0; k < nh; k++) {
@@ -256,7 +258,7 @@ members_frozen(kg_tracker *t, tgroup *g, const kg_group *G, int64_t T)
 			if (gp->verdict == KG_VERDICT_NONE || gp->lag <= 0 || gp->frozen_us <= 0)
 				continue;
 			nlag++;
-			quiet = KG_MAX(gp->frozen_us, held); /* no commit owed before it had them */
+			quiet = KG_MAX(gp->frozen_us, owed); /* no commit owed before it had them */
 			if (T - quiet >= progress_overdue_us(gp->commit_gap_us, stall, t->interval_us)) {
 				nover++;
 				over[nfz++] = h[k];

@@ -82,6 +82,13 @@ bench: bench-duration
 bench-duration: kgtop
 	top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' sh $(top_srcdir)/tests/bench/duration.sh
 .PHONY: bench-duration
+# issue 26: does the demo tell the same story every run (rounds, seconds, flags per group over 20 runs, ~7 min):
+# make bench-demo (RUNS=, PAR=, DURATION= to change them)
+EXTRA_DIST += tests/bench/demo_story.sh
+bench: bench-demo
+bench-demo: kgtop tests/tools/jsonq
+	top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' sh $(top_srcdir)/tests/bench/demo_story.sh
+.PHONY: bench-demo
 # progress (issue 10): make bench-progress (verdicts and time lag at 2,000 groups / 20,000 partitions;
 # the broker requests they add, against the fixture broker)
 EXTRA_PROGRAMS += tests/bench/bench_progress

@@ -15,6 +15,7 @@
 #include "core/options.h"
 #include "model/event.h"
 #include "model/intern.h"
+#include "model/lint.h"
 #include "model/snapshot.h"
 #include "model/tp.h"
 #include "model/tracker.h"
@@ -355,6 +356,38 @@ test_gap_between(void **state)
 }
 
 /* Run. */
+/* A 4 s session timeout: the embedded demo's setting is said to be one (issue 26), anyone else's is a warning. */
+static void
+test_lint_demo_setting(void **state)
+{
+	static const char *const names[] = { "kgtop-demo-coop", "payments" };
+	kg_lint lint[8];
+	int k, i, n;
+	(void)state;
+	for (k = 0; k < 2; k++) {
+		kg_group g;
+		bool said = false;
+		memset(&g, 0, sizeof g);
+		g.name = names[k];
+		g.sum.session_timeout_us = 4000000;
+		g.sum.session_src = KG_LIMIT_TRACE;
+		n = group_lints(&g, lint, 8);
+		for (i = 0; i < n; i++) {
+			if (strstr(lint[i].text, "session.timeout.ms 4") == NULL)
+				continue;
+			said = true;
+			if (k == 0) {
+				assert_int_equal(lint[i].level, KG_LINT_OK);
+				assert_non_null(strstr(lint[i].text, "demo setting"));
+			} else {
+				assert_int_equal(lint[i].level, KG_LINT_WARN);
+				assert_null(strstr(lint[i].text, "demo"));
+			}
+		}
+		assert_true(said);
+	}
+}
+
 int
 main(void)
 {
@@ -364,6 +397,7 @@ main(void)
 		cmocka_unit_test(test_format),
 		cmocka_unit_test(test_builder),
 		cmocka_unit_test(test_builder_rebalancing),
+		cmocka_unit_test(test_lint_demo_setting),
 		cmocka_unit_test(test_proto),
 		cmocka_unit_test(test_event_text),
 		cmocka_unit_test(test_util),

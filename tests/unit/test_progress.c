@@ -626,9 +626,15 @@ test_two_offsets_one_partition(void **state)
 	progress_free(p);
 }
 
-/* A Stable group of members (each with partitions [from, to) of the topic), committed and log-end per partition. */
+/*
+ * A group of members (each with partitions [from, to) of the topic),
+ * committed and log-end per partition, in state st: eager (range), whose
+ * members hold nothing outside Stable, or cooperative (cooperative-sticky),
+ * whose members keep what they hold through a rebalance.
+ */
 static kg_snapshot *
-stable(int64_t t, kg_group_state st, int nm, const int *from, const int *to, const int64_t *c, const int64_t *le)
+group_snap(int64_t t, kg_group_state st, bool coop, int nm, const int *from, const int *to, const int64_t *c,
+	   const int64_t *le)
 {
 	kg_builder *b = builder_new(t);
 	int32_t topic = intern_topic("prog-topic");
@@ -640,7 +646,7 @@ stable(int64_t t, kg_group_state st, int nm, const int *from, const int *to, con
 		bgroup_committed(g, (kg_tp){ topic, p }, c[p]);
 	}
 	bgroup_state(g, st);
-	bgroup_protocol(g, "consumer", st == KG_STATE_STABLE ? "range" : "");
+	bgroup_protocol(g, "consumer", coop ? "cooperative-sticky" : st == KG_STATE_STABLE ? "range" : "");
 	for (m = 0; m < nm; m++) {
 		char id[32], cid[32];
 		kg_tp asg[4];
@@ -650,11 +656,18 @@ stable(int64_t t, kg_group_state st, int nm, const int *from, const int *to, con
 		snprintf(id, sizeof id, "worker-%d-0000", m + 1);
 		bm = bgroup_member(g, id);
 		bmember_ids(bm, cid, "/10.0.0.1", NULL);
-		for (p = from[m]; p < to[m] && st == KG_STATE_STABLE; p++)
+		for (p = from[m]; p < to[m] && (coop || st == KG_STATE_STABLE); p++)
 			asg[n++] = (kg_tp){ topic, p };
 		bmember_assignment(bm, asg, n);
 	}
 	return builder_finish(b);
+}
+
+/* An eager group (group_snap()). */
+static kg_snapshot *
+stable(int64_t t, kg_group_state st, int nm, const int *from, const int *to, const int64_t *c, const int64_t *le)
+{
+	return group_snap(t, st, false, nm, from, to, c, le);
 }
 
 /* The first event of a kind with a verdict in l (any verdict: 0), NULL none. */
@@ -918,6 +931,58 @@ test_tracker_crash_cadence(void **state)
 }
 
 /*
+ * Commits pause in a rebalance (issue 22: the demo's cooperative group had
+ * all three members called silent as its rebalance ended).  Three members
+ * of a cooperative group hold their partitions from 100 s and commit every
+ * second; a rebalance from 110 s to 116 s (they keep what they hold, as
+ * cooperative members do) freezes every commit from 109 s; they resume at
+ * 118 s, two seconds after it ended, within three of their gaps counted
+ * from its end, though seven past the last commit.  Nobody is silent:
+ * counted from when they got their partitions (100 s), the freeze would be
+ * overdue when the rebalance ends.  The same for an eager group, whose
+ * members get their partitions again as it ends.
+ */
+static void
+test_tracker_rebalance_pause(void **state)
+{
+	int from3[3] = { 0, 1, 2 }, to3[3] = { 1, 2, 4 }, i, p, proto;
+	(void)state;
+	for (proto = 0; proto < 2; proto++) {
+		kg_tracker_config cfg = options_model_defaults();
+		kg_tracker *t = tracker_new(&cfg);
+		kg_evlist ev = { 0 }, all = { 0 };
+		int64_t c[4] = { 0 }, le[4];
+		for (i = 0; i <= 30; i++) {
+			bool reb = i >= 10 && i < 16;
+			kg_snapshot *s;
+			for (p = 0; p < 4; p++) {
+				le[p] = 1000 + i * 10;
+				if (i < 9 || i >= 18)
+					c[p] = le[p] - 5;
+			}
+			s = group_snap(S(100 + i), reb ? KG_STATE_PREPARING_REBALANCE : KG_STATE_STABLE, proto == 1, 3, from3,
+				       to3, c, le);
+			tracker_apply(t, NULL, s, &ev);
+			snapshot_unref(s);
+			for (p = 0; p < (int)ev.n; p++)
+				evlist_push(&all, event_ref(ev.v[p]));
+			evlist_clear(&ev);
+		}
+		assert_non_null(find_kind(&all, KG_EV_REBALANCE_END, NULL));
+		for (i = 0; i < (int)all.n; i++) {
+			if (all.v[i]->kind == KG_EV_MEMBER_SILENT)
+				fail_msg("%s: %s called silent at %.1f s: %s", proto ? "cooperative" : "eager",
+					 all.v[i]->client_id ? all.v[i]->client_id : "?", (double)all.v[i]->time_us / 1e6,
+					 all.v[i]->text ? all.v[i]->text : "");
+		}
+		evlist_clear(&all);
+		free(all.v);
+		free(ev.v);
+		tracker_free(t);
+	}
+}
+
+/*
  * The same crash with max.poll.interval.ms told (--max-poll-interval 60s):
  * removed 10 s after its last commit, sooner than a stuck poll loop is
  * removed, so the session timeout (inferred).  And a member that commits
@@ -1021,7 +1086,8 @@ main(void)
 		cmocka_unit_test(test_group),          cmocka_unit_test(test_tracker_frozen),
 		cmocka_unit_test(test_tracker_resumed), cmocka_unit_test(test_tracker_commit_told),
 		cmocka_unit_test(test_tracker_crash_cadence),
-		cmocka_unit_test(test_tracker_leave_reasons), cmocka_unit_test(test_two_offsets_one_partition),
+		cmocka_unit_test(test_tracker_leave_reasons),
+		cmocka_unit_test(test_tracker_rebalance_pause), cmocka_unit_test(test_two_offsets_one_partition),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

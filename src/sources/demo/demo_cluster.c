@@ -26,19 +26,25 @@
 
 #include "sources/demo/demo_int.h"
 
+#include <arpa/inet.h>
 #include <librdkafka/rdkafka.h>
 #include <librdkafka/rdkafka_mock.h>
+#include <netinet/in.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <time.h>
 
 #include "util/log.h"
 #include "sources/kafka/kafka.h"
 #include "util/util.h"
 
+#define SYNC_ORDER_WAIT_US (1500LL * 1000) /* the mock's leader waits at most this long for its followers' SyncGroups */
+#define SYNC_ORDER_MARGIN_US (20LL * 1000) /* ... and this long after the last of them went out */
+#define MOCK_NOTE_SHOWN_US (60LL * 1000000) /* a SyncGroup the mock refused stays in the health line this long */
 #define MOCK_BROKERS 3
 #define MOCK_TOPIC "demo-groups"
 #define REAL_TOPIC "kgtop-demo-groups"
@@ -76,6 +82,123 @@ demo_timed_wait(demo *d, int64_t us)
 	}
 	pthread_cond_timedwait(&d->cond, &d->lock, &ts);
 }
+
+/* ------------------------------------------------- the mock's sync order */
+
+/* True when the mock elected this consumer leader of its group's newest generation (locked). */
+static bool
+mock_leader_is(const dcons *c)
+{
+	return c->id != NULL && c->g->mock_leader[0] != '\0' && strcmp(c->id, c->g->mock_leader) == 0;
+}
+
+/* Members of c's group answered at the last election whose SyncGroup has not gone out (locked). */
+static int
+followers_unsynced(const dcons *c, int64_t *last_sync)
+{
+	const dgroup *g = c->g;
+	size_t i;
+	int n = 0;
+	for (i = 0; i < g->nc; i++) {
+		const dcons *o = g->c[i];
+		if (o == c || o->phase == DC_CRASHED || o->closing || o->thread_done)
+			continue;
+		if (o->join_out || (o->join_answered >= g->mock_elected && o->sync_sent < o->join_answered))
+			n++;
+		else if (o->sync_sent >= g->mock_elected && o->sync_sent > *last_sync)
+			*last_sync = o->sync_sent;
+	}
+	return n;
+}
+
+/*
+ * The mock cluster's coordinator (librdkafka 2.0.2 to 2.14.2) completes a
+ * generation the moment the leader's SyncGroup arrives, and answers a
+ * follower's SyncGroup that comes after it with REBALANCE_IN_PROGRESS: the
+ * follower rejoins and the group runs one more generation the protocol
+ * does not need (a real broker answers a late follower with its
+ * assignment).  Which of the group's consumers is the leader is in the
+ * mock's own log (mock_line), so the leader's JoinGroup answer is held
+ * here, on its broker thread before librdkafka reads it, until every
+ * follower answered in the same election has sent its SyncGroup (and a
+ * little more, for the mock to read it first), at most
+ * SYNC_ORDER_WAIT_US.  Only on the mock (locked).
+ */
+void
+demo_sync_order_wait(dcons *c)
+{
+	demo *d = c->d;
+	int64_t until = util_now_us() + SYNC_ORDER_WAIT_US, last = 0, now;
+	if (!mock_leader_is(c))
+		return;
+	while (!d->stopping && followers_unsynced(c, &last) > 0 && util_now_us() < until)
+		demo_timed_wait(d, 10000);
+	now = util_now_us();
+	if (last > 0 && now < last + SYNC_ORDER_MARGIN_US && now < until)
+		demo_timed_wait(d, last + SYNC_ORDER_MARGIN_US - now);
+}
+
+/*
+ * The mock received a SyncGroup from addr ("127.0.0.1:PORT") (locked).  In
+ * a group whose generation completed already (Up: the leader's came
+ * first) it refuses it: say so, naming the member whose coordinator
+ * connection that is (its JoinGroups went out on it).  The answer's error
+ * is inside its body, which librdkafka's interceptors do not show, so the
+ * mock's own account is the evidence.
+ */
+static void
+mock_sync_received(demo *d, const char *addr, int64_t now)
+{
+	const char *colon = strrchr(addr, ':');
+	int port = colon != NULL ? atoi(colon + 1) : 0, gi;
+	size_t i;
+	for (gi = 0; gi < d->ngroups && port > 0; gi++) {
+		dgroup *g = &d->groups[gi];
+		for (i = 0; i < g->nc; i++) {
+			const dcons *c = g->c[i];
+			if (c->coord_port != port || c->thread_done) /* a finished consumer's port may be reused */
+				continue;
+			if (!g->mock_up)
+				return;
+			snprintf(d->mock_note, sizeof d->mock_note,
+				 "%s: the mock cluster refused %s's SyncGroup, sent after generation %d completed (a real "
+				 "broker answers it): it rejoins, which can add a round",
+				 g->name, c->client_id, (int)g->mock_gen);
+			d->mock_note_at = now;
+			log_msg(KG_LOG_INFO, "demo: %s", d->mock_note);
+			return;
+		}
+	}
+}
+
+/* The mock's last refused SyncGroup, while recent: appended to buf (the health line's error part). */
+void
+demo_mock_note(demo *d, char *buf, size_t n, int64_t now)
+{
+	size_t l = strlen(buf);
+	pthread_mutex_lock(&d->lock);
+	if (d->mock_note[0] != '\0' && now - d->mock_note_at < MOCK_NOTE_SHOWN_US && l < n)
+		snprintf(buf + l, n - l, "%s%s (%.0fs ago)", l > 0 ? "; " : "", d->mock_note,
+			 (double)(now - d->mock_note_at) / 1e6);
+	pthread_mutex_unlock(&d->lock);
+}
+
+/* The local port of a connection, 0 unknown (the mock's log names connections by it). */
+int
+demo_sock_port(int fd)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = sizeof ss;
+	if (fd < 0 || getsockname(fd, (struct sockaddr *)&ss, &len) != 0)
+		return 0;
+	if (ss.ss_family == AF_INET)
+		return ntohs(((struct sockaddr_in *)&ss)->sin_port);
+	if (ss.ss_family == AF_INET6)
+		return ntohs(((struct sockaddr_in6 *)&ss)->sin6_port);
+	return 0;
+}
+
+/* ------------------------------------------------------------- logging */
 
 /* Log callback of the producer and the mock's handle: to the debug log, never the terminal. */
 static void
@@ -138,7 +261,7 @@ mock_obs(demo *d, int gi, kg_obs_kind kind, int32_t generation, int nmembers, in
 static void
 mock_line(demo *d, const char *line)
 {
-	char group[160], from[16], to[16];
+	char group[160], from[16], to[16], addr[64];
 	int members = 0, gen = -1, gi;
 	const char *p;
 	int64_t now = util_now_us();
@@ -148,6 +271,10 @@ mock_line(demo *d, const char *line)
 	    (p = strstr(p, ", generation id ")) != NULL && sscanf(p, ", generation id %d", &gen) == 1 &&
 	    (gi = group_index(d, group)) >= 0) {
 		d->groups[gi].mock_gen = gen;
+		d->groups[gi].mock_elected = now;
+		d->groups[gi].mock_leader[0] = '\0';
+		if ((p = strstr(line, "elected leader is ")) != NULL)
+			sscanf(p, "elected leader is %63s", d->groups[gi].mock_leader);
 	} else if ((p = strstr(line, "Mock consumer group ")) != NULL &&
 		   sscanf(p, "Mock consumer group %159s with %d member(s) changing state %15s -> %15s", group, &members,
 			  from, to) == 4 &&
@@ -155,12 +282,16 @@ mock_line(demo *d, const char *line)
 		char *colon = strchr(to, ':'); /* "Joining: member join" */
 		if (colon != NULL)
 			*colon = '\0';
+		d->groups[gi].mock_up = strcmp(to, "Up") == 0;
 		if (strcmp(to, "Joining") == 0 && strcmp(from, "Joining") != 0)
 			mock_obs(d, gi, KG_OBS_PREPARING, d->groups[gi].mock_stable, members, now);
 		else if (strcmp(from, "Syncing") == 0 && strcmp(to, "Up") == 0) {
 			d->groups[gi].mock_stable = d->groups[gi].mock_gen;
 			mock_obs(d, gi, KG_OBS_STABILIZED, d->groups[gi].mock_gen, members, now);
 		}
+	} else if ((p = strstr(line, ": Received SyncGroupRequestV")) != NULL && (p = strstr(p, " from ")) != NULL &&
+		   sscanf(p, " from %63s", addr) == 1) {
+		mock_sync_received(d, addr, now);
 	}
 	pthread_mutex_unlock(&d->lock);
 }

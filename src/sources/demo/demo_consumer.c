@@ -27,6 +27,11 @@
  *    member id (a new incarnation: JOINED again).
  * A crash or a stall is reported at once (SILENT, at the last poll): the
  * member consumes nothing from then, long before the coordinator decides.
+ * On the mock cluster the leader holds its JoinGroup answer until its
+ * followers have sent their SyncGroups (demo_sync_order_wait): the mock refuses
+ * a follower's SyncGroup that comes after the leader's, which costs a
+ * generation the protocol does not need; when it refuses one anyway, the
+ * health line says so (mock_sync_received in demo_cluster.c).
  */
 #include "config.h"
 
@@ -250,7 +255,7 @@ ic_sent(rd_kafka_t *rk, int sockfd, const char *brokername, int32_t brokerid, in
 	demo *d = c->d;
 	int64_t now;
 	bool wake = false;
-	(void)rk, (void)sockfd, (void)brokername, (void)brokerid, (void)ver, (void)corr, (void)size;
+	(void)rk, (void)brokername, (void)brokerid, (void)ver, (void)corr, (void)size;
 	if (api != API_KEY_JOIN && api != API_KEY_SYNC && api != API_KEY_LEAVE)
 		return RD_KAFKA_RESP_ERR_NO_ERROR;
 	pthread_mutex_lock(&d->lock);
@@ -258,6 +263,7 @@ ic_sent(rd_kafka_t *rk, int sockfd, const char *brokername, int32_t brokerid, in
 	c->g->last_activity = now;
 	if (api == API_KEY_JOIN) {
 		c->join_out = true;
+		c->coord_port = demo_sock_port(sockfd);
 		c->synced = false;
 		if (c->phase != DC_CRASHED && !c->closing)
 			dgroup_evict_check(c->g, c, now);
@@ -282,6 +288,8 @@ ic_sent(rd_kafka_t *rk, int sockfd, const char *brokername, int32_t brokerid, in
 		wake = true;
 	} else if (api == API_KEY_SYNC) {
 		c->sync_out = true;
+		c->sync_sent = now;
+		pthread_cond_broadcast(&d->cond); /* a leader may be waiting for it (demo_sync_order_wait) */
 	} else {
 		c->left_sent = true;
 		if (c->phase == DC_STALLED) {
@@ -336,11 +344,14 @@ ic_recv(rd_kafka_t *rk, int sockfd, const char *brokername, int32_t brokerid, in
 	c->last_resp_at[slot] = now;
 	if (slot == API_JOIN) {
 		c->join_out = false;
+		c->join_answered = now;
 		c->g->last_activity = now;
 		if (err == RD_KAFKA_RESP_ERR_NO_ERROR) {
 			c->join_response = true;
 			c->need_fetch = true;
 			c->ever_joined = true;
+			if (!d->real)
+				demo_sync_order_wait(c);
 		}
 	} else if (slot == API_SYNC) {
 		c->sync_out = false;

@@ -93,6 +93,9 @@ struct dcons {
 	bool ever_assigned;      /* some assignment reached this handle */
 	bool leaked;             /* never destroyed (librdkafka 2.0.2 would abort, see dcons_sticky_safe) */
 	bool join_out, sync_out;
+	int64_t join_answered;   /* the last JoinGroup answer (wall clock, us) */
+	int64_t sync_sent;       /* the last SyncGroup sent (wall clock, us) */
+	int coord_port;          /* local port of its coordinator connection (its last JoinGroup's), 0 unknown */
 	int64_t last_resp_rtt[API_N];    /* the last answer per api, to drop its duplicate */
 	int64_t last_resp_at[API_N];
 	int32_t last_resp_broker[API_N];
@@ -140,6 +143,9 @@ struct dgroup {
 	int64_t reprocessed;     /* records processed twice since the demo began */
 	int32_t mock_gen;        /* locked: the generation the mock's coordinator last elected a leader for, -1 none */
 	int32_t mock_stable;     /* locked: the last generation it said all members synced, -1 none */
+	char mock_leader[64];    /* locked: the member id the mock elected leader of mock_gen, "" none */
+	int64_t mock_elected;    /* locked: when (wall clock, us) */
+	bool mock_up;            /* locked: the mock says its generation completed (Up) */
 };
 
 /* The published picture of one member (collector thread, folded from drained observations). */
@@ -207,6 +213,8 @@ struct demo {
 	FILE *export_f;
 	bool export_failed;
 	char export_note[160];
+	char mock_note[320];     /* locked: the last SyncGroup the mock refused after its generation completed, "" none */
+	int64_t mock_note_at;    /* locked: when */
 	/* collector thread */
 	vgroup view[DEMO_MAX_GROUPS];
 	int64_t started_us;
@@ -253,6 +261,12 @@ void demo_producer_start(demo *d);
 void demo_cluster_stop(demo *d, bool consumers_closed);
 /* Pin each group's coordinator on the mock (so the header can name it); nothing on a real cluster. */
 void demo_cluster_coordinators(demo *d);
+/* On the mock, a leader's JoinGroup answer waits for its followers' SyncGroups to go out first (locked). */
+void demo_sync_order_wait(dcons *c);
+/* The local port of a connection, 0 unknown (the mock's log names connections by it). */
+int demo_sock_port(int fd);
+/* The mock's last refused SyncGroup, while recent, appended to buf (the health line). */
+void demo_mock_note(demo *d, char *buf, size_t n, int64_t now);
 
 /* demo_view.c */
 

@@ -238,7 +238,7 @@ demo_view_drain(kg_source *s, kg_obsq *out)
 static void
 health_message(demo *d, char *buf, size_t n)
 {
-	char script[200], error[200], prod[160], note[160];
+	char script[200], error[560], prod[160], note[160];
 	demo_health h;
 	int gi;
 	size_t i;
@@ -258,6 +258,7 @@ health_message(demo *d, char *buf, size_t n)
 	util_strlcpy(note, d->export_note, sizeof note);
 	h.prod_error_age_us = d->prod_error_at > 0 ? now - d->prod_error_at : -1;
 	pthread_mutex_unlock(&d->lock);
+	demo_mock_note(d, error, sizeof error, now);
 	h.scenario = d->sc->name;
 	h.script = script;
 	h.rate = d->rate;
