@@ -70,7 +70,7 @@ fuzz-trace: $(FUZZ_TARGETS)
 EXTRA_DIST += tests/fuzz/fuzz_log.c tests/fuzz/fuzz_jsonl.c tests/fuzz/fuzz_jolokia.c tests/fuzz/fuzz_rdstats.c \
 	tests/fuzz/fuzz_config.c tests/fuzz/fuzz_cmdline.c tests/fuzz/fuzz_replay.c \
 	tests/fuzz/fuzz_offsets.c tests/fuzz/corpus/offsets/all tests/fuzz/corpus/offsets/p03 tests/fuzz/corpus/offsets/p08 \
-	tests/fuzz/corpus/offsets/p32 tests/fuzz/corpus/offsets/p43 tests/fuzz/corpus/offsets/p47 \
+	tests/fuzz/corpus/offsets/p32 tests/fuzz/corpus/offsets/p43 tests/fuzz/corpus/offsets/p47 tests/fuzz/corpus/offsets/neg-offset \
 	tests/fuzz/config.dict tests/fuzz/props.dict tests/fuzz/cmdline.dict \
 	tests/fuzz/corpus/config/basic tests/fuzz/corpus/config/properties \
 	tests/fuzz/corpus/config/cluster-name-from-file tests/fuzz/corpus/props/sasl \
@@ -88,4 +88,3 @@ EXTRA_DIST += tests/fuzz/fuzz_log.c tests/fuzz/fuzz_jsonl.c tests/fuzz/fuzz_jolo
 	tests/fuzz/corpus/jolokia/bulk tests/fuzz/corpus/jolokia/single tests/fuzz/corpus/jolokia/refused \
 	tests/fuzz/corpus/rdstats/consumer tests/fuzz/corpus/rdstats/producer tests/fuzz/corpus/rdstats/maxpoll
 # the __consumer_offsets fuzzer and its corpus (make distcheck builds it)
-EXTRA_DIST += tests/fuzz/fuzz_offsets.c tests/fuzz/corpus/offsets/all tests/fuzz/corpus/offsets/p03 tests/fuzz/corpus/offsets/p08 tests/fuzz/corpus/offsets/p32 tests/fuzz/corpus/offsets/p43 tests/fuzz/corpus/offsets/p47

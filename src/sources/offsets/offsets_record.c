@@ -430,6 +430,8 @@ value_commit(kg_co_record *r, cur *c, int16_t v)
 {
 	bool flex = v >= 4;
 	r->offset = rd_i64(c);
+	if (r->offset < 0)
+		cur_fail(c, "negative offset"); /* no commit says one; a recording could not carry it */
 	if (v >= 3)
 		r->leader_epoch = rd_i32(c);
 	r->metadata = rd_str(r, c, flex, false);
