@@ -555,19 +555,73 @@ poll_rounds(poll_ctx *c)
 		poll_sync(c);
 }
 
+/* A member's revoke or assignment polling saw after an exact source closed its episode: that episode's. */
+static void
+late_event(poll_ctx *c, const kg_episode *e, tmember *m, kg_event_kind kind, int64_t time, const kg_tp *parts, int n)
+{
+	kg_event *ev = tk_member_event(kind, time, c->g, m);
+	ev->parts = tp_dup(parts, n);
+	ev->nparts = ev->parts ? n : 0;
+	if (kind == KG_EV_REVOKED) {
+		ev->before = tp_dup(m->stable, m->nstable);
+		ev->nbefore = ev->before ? m->nstable : 0;
+		ev->cls = tp_classify_revoke(parts, n, m->stable, m->nstable);
+	}
+	ev->evidence = KG_EVID_POLLED;
+	ev->proto = e->proto != KG_PROTO_UNKNOWN ? e->proto : c->g->proto;
+	ev->episode = e->id;
+	ev->round = kind == KG_EV_REVOKED ? 1 : KG_MAX(e->rounds, 1);
+	ev->generation = c->g->generation;
+	tk_emit(c->t, c->g, ev);
+}
+
+/*
+ * What members revoked and got in the last episode, which a coordinator's
+ * log or record closed before a description showed its outcome: the log
+ * names no partition, so polling tells them, as that episode's (an eager
+ * member revoked all it held; a cooperative one what it no longer holds),
+ * revokes at its start and assignments at its end.
+ */
+static void
+poll_late_moves(poll_ctx *c, const kg_episode *e, tmember *m, const kg_member *mm)
+{
+	bool eager = (e->proto != KG_PROTO_UNKNOWN ? e->proto : c->g->proto) == KG_PROTO_EAGER;
+	kg_tp *rv = xmalloc(((size_t)m->nstable + 1) * sizeof *rv);
+	kg_tp *as = xmalloc(((size_t)mm->nassigned + 1) * sizeof *as);
+	int nr = tp_diff(m->stable, m->nstable, mm->assignment, mm->nassigned, rv);
+	int na = tp_diff(mm->assignment, mm->nassigned, m->stable, m->nstable, as);
+	if (eager) { /* every member revokes all it held and gets its assignment anew */
+		if (m->nstable > 0)
+			late_event(c, e, m, KG_EV_REVOKED, e->start_us, m->stable, m->nstable);
+		if (mm->nassigned > 0)
+			late_event(c, e, m, KG_EV_ASSIGNED, e->end_us, mm->assignment, mm->nassigned);
+	} else {
+		if (nr > 0)
+			late_event(c, e, m, KG_EV_REVOKED, e->start_us, rv, nr);
+		if (na > 0)
+			late_event(c, e, m, KG_EV_ASSIGNED, e->end_us, as, na);
+	}
+	free(rv);
+	free(as);
+}
+
 /* Outside a rebalance the polled picture is the truth. */
 static void
 poll_truth(poll_ctx *c)
 {
 	tgroup *g = c->g;
 	size_t i;
+	const kg_episode *late;
 	if (g->ep != NULL || !(c->stable_now || c->G->state == KG_STATE_EMPTY))
 		return;
+	late = c->assign_changed && !c->G->exact && poll_late_outcome(c) ? history_episode(c->t->h, g->id, tk_ep_last(g)) : NULL;
 	for (i = 0; i < g->nm; i++) {
 		tmember *m = g->m[i];
 		const kg_member *mm;
 		if (!m->present || (mm = tk_snap_member(c->G, m)) == NULL)
 			continue;
+		if (late != NULL)
+			poll_late_moves(c, late, m, mm);
 		/*
 		 * Between rebalances the description is the truth: a broker's
 		 * wins over callbacks that went quiet, and a callback source's
