@@ -73,12 +73,22 @@ sc_group_set(sc *s, const char *id, kg_group_state st, const char *assignor, con
 		memset(g, 0, sizeof *g);
 		g->id = xstrdup(id);
 		g->committed = g->log_end = -1;
+		g->data_ms = -1;
 	}
 	free(g->assignor);
 	free(g->members);
 	g->state = st;
 	g->assignor = xstrdup(assignor ? assignor : "");
 	g->members = xstrdup(members ? members : "");
+}
+
+/* The group's description in the next ticks was asked at ms; -1: at each tick. */
+void
+sc_group_data_time(sc *s, const char *id, int64_t ms)
+{
+	sc_group *g = find(s, id);
+	if (g != NULL)
+		g->data_ms = ms;
 }
 
 /* Mark exact. */
@@ -201,6 +211,8 @@ sc_tick(sc *s, int64_t ms)
 			bgroup_type(bg, KG_GTYPE_CONSUMER, NULL);
 		bgroup_protocol(bg, "consumer", g->state == KG_STATE_STABLE || g->exact || g->kip ? g->assignor : "");
 		bgroup_exact(bg, g->exact);
+		if (g->data_ms >= 0)
+			bgroup_data_time(bg, sc_us(s, g->data_ms));
 		if (g->exact)
 			bgroup_proto(bg, proto_from_assignor(g->assignor, "consumer"));
 		bgroup_topic(bg, topic);

@@ -25,6 +25,7 @@ typedef struct sc_group {
 	bool kip;          /* a KIP-848 consumer group: members "client=current>target" */
 	int64_t committed; /* per partition, -1 none */
 	int64_t log_end;
+	int64_t data_ms;   /* when its description was asked, -1: at the tick (sc_group_data_time) */
 } sc_group;
 
 typedef struct sc {
@@ -52,6 +53,8 @@ void sc_group_exact(sc *s, const char *id, bool exact);
 void sc_group_offsets(sc *s, const char *id, int64_t committed, int64_t log_end);
 /* Remove a group. */
 void sc_group_drop(sc *s, const char *id);
+/* The group's description in the next ticks was asked at ms (a group asked in turn); -1: at each tick. */
+void sc_group_data_time(sc *s, const char *id, int64_t ms);
 /* Queue a callback-like observation: kind revoked/assigned/lost/join_sent at ms. */
 void sc_obs(sc *s, kg_obs_kind kind, int64_t ms, const char *group, const char *client, kg_proto proto,
 	    const char *parts);

@@ -1593,6 +1593,59 @@ test_log_first(void **state)
 	sc_free(s);
 }
 
+/*
+ * A coordinator's log ends a cooperative join before any description
+ * shows it (t_rebalance.sh: the group was not described in between): the
+ * revokes and the assignments the next description shows are that
+ * episode's, not lost, and no second rebalance.
+ */
+static void
+test_log_closed_moves(void **state)
+{
+	sc *s = sc_new(6, NULL);
+	kg_obs *o;
+	const kg_event *e;
+	int n;
+	kg_episode *ep;
+	(void)state;
+	sc_group_set(s, "lm", KG_STATE_STABLE, "cooperative-sticky", "consumer-a=0 1 2;consumer-b=3 4 5");
+	sc_tick(s, 0);
+	sc_tick(s, 1000);
+	o = obs_new(KG_OBS_PREPARING, sc_us(s, 1100), intern_group("lm"), "log");
+	o->generation = 3;
+	obs_text(o, "Adding new member consumer-c-m with group instance id None");
+	o->reason = KG_REASON_JOINED;
+	sc_obs_push(s, o);
+	o = obs_new(KG_OBS_STABILIZED, sc_us(s, 1200), intern_group("lm"), "log");
+	o->generation = 4;
+	o->nmembers = 3;
+	sc_obs_push(s, o);
+	o = obs_new(KG_OBS_PREPARING, sc_us(s, 1250), intern_group("lm"), "log");
+	o->generation = 4;
+	sc_obs_push(s, o);
+	o = obs_new(KG_OBS_STABILIZED, sc_us(s, 1400), intern_group("lm"), "log");
+	o->generation = 5;
+	o->nmembers = 3;
+	sc_obs_push(s, o);
+	sc_group_data_time(s, "lm", 1000); /* not asked again in this refresh (a group asked in turn) */
+	sc_tick(s, 1500);
+	sc_group_data_time(s, "lm", -1);
+	sc_group_set(s, "lm", KG_STATE_STABLE, "cooperative-sticky", "consumer-a=0 1;consumer-b=3 4;consumer-c=2 5");
+	sc_tick(s, 2000);
+	n = episodes(s, "lm", &ep);
+	if (n != 1 || sc_count(s, KG_EV_REVOKED, "consumer-a") != 1)
+		sc_dump(s);
+	assert_int_equal(n, 1);
+	assert_int_equal(sc_count_revokes(s, "lm", "consumer-a", KG_CLASS_INCREMENTAL), 1);
+	assert_int_equal(sc_count_revokes(s, "lm", "consumer-b", KG_CLASS_INCREMENTAL), 1);
+	e = sc_find(s, KG_EV_ASSIGNED, "consumer-c", 0);
+	assert_non_null(e);
+	assert_int_equal(e->nparts, 2);
+	assert_int_equal(e->episode, ep[0].id);
+	episodes_free(ep, n);
+	sc_free(s);
+}
+
 /* What a rebalance cost in lag. */
 static void
 test_lag_cost(void **state)
@@ -1734,7 +1787,7 @@ main(void)
 		cmocka_unit_test(test_static_replaced),
 		cmocka_unit_test(test_lanes),
 		cmocka_unit_test(test_log_retime),
-		cmocka_unit_test(test_log_first),
+		cmocka_unit_test(test_log_first), cmocka_unit_test(test_log_closed_moves),
 		cmocka_unit_test(test_lag_cost),
 		cmocka_unit_test(test_health),
 		cmocka_unit_test(test_group_gone_and_sources),
