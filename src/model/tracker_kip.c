@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "model/tracker_episode.h"
+#include "model/tracker_fold.h"
 #include "model/tracker_lanes.h"
 
 struct tk_kgroup {
@@ -336,6 +337,28 @@ obs_mstate(const kg_obs *o)
 	}
 }
 
+/*
+ * The last member's record read after a description closed the episode
+ * (every member held its target when it was asked, the records came
+ * later): the record is its end, exactly, within the bounds polling gave;
+ * told as retimed, as a late log line or generation record is.
+ */
+static void
+kip_late_end(kg_tracker *t, tgroup *g, int64_t time)
+{
+	kg_episode *e = history_episode(t->h, g->id, tk_ep_last(g));
+	if (e == NULL || e->end_us == 0 || e->proto != KG_PROTO_CONSUMER || e->end_lo_us == e->end_us ||
+	    time < e->end_lo_us || time > e->end_us || time < e->start_us)
+		return;
+	e->end_us = e->end_lo_us = time;
+	if (g->kg->assignment_epoch.value >= 0)
+		e->gen_end = g->kg->assignment_epoch.value;
+	e->evidence = KG_EVID_EXACT;
+	if (time >= g->eps->last_ep_end)
+		g->eps->last_ep_end = time;
+	tk_emit_retimed(t, g, e, time);
+}
+
 /* A member's current assignment at its epoch: its step towards its target, maybe the episode's end. */
 void
 tk_kip_member_epoch(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
@@ -370,6 +393,8 @@ tk_kip_member_epoch(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 		g->ep->gen_end = g->kg->assignment_epoch.value;
 		g->ep->end_unseen = false;
 		tk_close_episode(t, g, o->time_us, o->time_us, NULL);
+	} else if (g->ep == NULL && all_reconciled(g)) {
+		kip_late_end(t, g, o->time_us);
 	}
 }
 

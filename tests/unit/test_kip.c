@@ -145,6 +145,54 @@ test_records_exact(void **state)
 	sc_free(s);
 }
 
+/*
+ * A description closes the reconciliation before the last member's record
+ * is read (t_offsets.sh E under load: the end a refresh's bound, the
+ * duration unmeasured): the record, read later, is its end, told retimed.
+ */
+static void
+test_records_late_end(void **state)
+{
+	sc *s = sc_new(4, NULL);
+	kg_episode *v = NULL;
+	const kg_event *e;
+	int n;
+	(void)state;
+	sc_group_set(s, "g", KG_STATE_STABLE, "uniform", "a=0 1 2 3>0 1 2 3");
+	sc_group_kip(s, "g", true);
+	sc_tick(s, 0);
+	sc_obs_id(s, KG_OBS_JOINED, 1000, "g", "b", "b-m", NULL, KG_PROTO_UNKNOWN, "");
+	rec(s, KG_OBS_EPOCH, 1000, NULL, 2, NULL);
+	rec(s, KG_OBS_TARGET_EPOCH, 1001, NULL, 2, NULL);
+	rec(s, KG_OBS_TARGET_MEMBER, 1001, "a", 2, "0 1");
+	rec(s, KG_OBS_TARGET_MEMBER, 1001, "b", 2, "2 3");
+	member_rec(s, 1002, "a", 1, 1, KG_MSTATE_UNREVOKED, "0 1", "2 3");
+	member_rec(s, 1002, "b", 2, 0, KG_MSTATE_UNRELEASED, "", "");
+	sc_group_set(s, "g", KG_STATE_UNKNOWN, "uniform", "a=0 1 2 3>0 1;b=>2 3");
+	sc_tick(s, 1100);
+	member_rec(s, 1500, "a", 2, 1, KG_MSTATE_STABLE, "0 1", "");
+	sc_group_set(s, "g", KG_STATE_UNKNOWN, "uniform", "a=0 1>0 1;b=>2 3");
+	sc_tick(s, 1600);
+	/* every member holds its target: the description ends it, b's record not read yet */
+	sc_group_set(s, "g", KG_STATE_STABLE, "uniform", "a=0 1>0 1;b=2 3>2 3");
+	sc_tick(s, 1900);
+	assert_int_equal(sc_count(s, KG_EV_REBALANCE_END, NULL), 1);
+	assert_int_equal(sc_count(s, KG_EV_RETIMED, NULL), 0);
+	member_rec(s, 1800, "b", 2, 0, KG_MSTATE_STABLE, "2 3", "");
+	sc_tick(s, 2000);
+	e = sc_find(s, KG_EV_RETIMED, NULL, 0);
+	assert_non_null(e);
+	assert_int_equal(e->duration.min, e->duration.max);
+	n = episodes(s, &v);
+	assert_int_equal(n, 1);
+	assert_int_equal(v[0].end_us, sc_us(s, 1800));
+	assert_int_equal(v[0].end_lo_us, v[0].end_us);
+	assert_int_equal(v[0].evidence, KG_EVID_EXACT);
+	episodes_free(v, n);
+	assert_int_equal(sc_count(s, KG_EV_REBALANCE_START, NULL), 1);
+	sc_free(s);
+}
+
 /* Polling alone: the target moved, the current followed, the bounds are the refreshes'. */
 static void
 test_polled_targets(void **state)
@@ -331,7 +379,8 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_records_exact),      cmocka_unit_test(test_polled_targets),
+		cmocka_unit_test(test_records_exact), cmocka_unit_test(test_records_late_end),
+		cmocka_unit_test(test_polled_targets),
 		cmocka_unit_test(test_no_phantoms),        cmocka_unit_test(test_log_only_lower_bound),
 		cmocka_unit_test(test_members_unknown),    cmocka_unit_test(test_whole_assignment_moves),
 	};
