@@ -150,11 +150,14 @@ g-848 offsets $off848
 g-848 members $(echo "$d848" | "$JSONQ" '.members[]' | grep -c '"member"')" \
 		"fixture: the KIP-848 group described (ConsumerGroupDescribe) as the Java admin client describes it on Kafka"
 else
-	t_is "$(heads "$T_TMP/fx-once.txt" | grep '^g-848 ')" "g-848 state Dead
+	# Kafka 4.3.1 answers librdkafka 2.0.2's DescribeGroups for it Dead, without members: kgtop shows the
+	# state the listing gave (the Java admin client's), never Dead, and its members as not known (issue 21)
+	d848=$(grep '"ev":"described","group":"g-848"' "$FLEET" | tail -1)
+	t_is "$(heads "$T_TMP/fx-once.txt" | grep '^g-848 ')" "g-848 state $(echo "$d848" | jstr state)
 g-848 type consumer
 g-848 assignor -
 g-848 offsets $off848
-g-848 members 0" "fixture: the KIP-848 group described Dead without members, as Kafka 4.3.1 answers librdkafka 2.0.2"
+g-848 members not" "fixture: through librdkafka 2.0.2 the KIP-848 group has its listed state, never Dead, and members not known"
 fi
 # the fixture as it was (a KIP-848 group described as a classic one) answered unlike Kafka
 sed 's/"group_protocol":"consumer"/"group_protocol":"classic"/' "$T_TMP/fx.json" >"$T_TMP/fx-old.json"

@@ -83,6 +83,11 @@ tkeys q; check "the demo quits" twait "kgtop exited 0" 10
 # a viewer whose collector dies: its data ages in the header and the list, as a stale cluster's does
 port=$("$HTTPLOAD" port)
 tmx new-session -d -s c -x 120 -y 30 "$KGTOP -b $bootstrap -i 0.5 --serve 127.0.0.1:$port"
+# the viewer once the collector serves (it failed to connect when started first)
+end=$(($(date +%s) + 20))
+until "$HTTPLOAD" get "127.0.0.1:$port" /metrics >/dev/null 2>&1 || [ "$(date +%s)" -gt "$end" ]; do
+	sleep 0.1 # poll until the deadline
+done
 tstart 120 30 "$KGTOP --attach http://127.0.0.1:$port; $T_AFTER"
 check "the viewer reads the stream" twait "attached to 127.0.0.1:$port" 20
 check "the viewer: kafka ok" twait "kafka ok" 10
