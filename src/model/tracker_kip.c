@@ -26,6 +26,7 @@ struct tk_kgroup {
 	kg_epoch assignment_epoch;
 	uint8_t gtype;      /* kg_group_type observations said */
 	int64_t step_time;  /* the last member step (exact) of the open episode, 0 none */
+	int64_t unrec_at;   /* the last description of the open episode that showed it unfinished, 0 none */
 };
 
 struct tk_kmember {
@@ -156,7 +157,7 @@ kip_open(kg_tracker *t, tgroup *g, int64_t time, const char *why, kg_evidence ev
 {
 	g->proto = KG_PROTO_CONSUMER;
 	if (g->ep == NULL)
-		g->kg->step_time = 0;
+		g->kg->step_time = g->kg->unrec_at = 0;
 	tk_ensure_episode(t, g, time, why, evid);
 	g->ep->proto = KG_PROTO_CONSUMER;
 	if (evid == KG_EVID_EXACT)
@@ -182,6 +183,8 @@ kip_late_bump(kg_tracker *t, tgroup *g, const kg_obs *o)
 		return false;
 	last->start_us = o->time_us < last->start_us ? o->time_us : last->start_us;
 	last->start_lo_us = last->start_us;
+	if (last->end_lo_us < last->start_us)
+		last->end_lo_us = last->start_us; /* it did not end before it began */
 	last->gen_start = o->generation;
 	last->evidence = KG_EVID_EXACT;
 	ev = event_new(KG_EV_RETIMED, o->time_us, g->id);
@@ -469,11 +472,19 @@ tk_kip_poll(kg_tracker *t, tgroup *g, const kg_group *G, int64_t T, bool first, 
 	 * reconciliation is over; unless the description was taken before the
 	 * episode began (a log's bump read before the refresh that predates it).
 	 */
+	if (g->ep != NULL && (pending || G->norphaned > 0) && D > g->kg->unrec_at)
+		g->kg->unrec_at = D;
 	if (g->ep != NULL && !pending && G->norphaned == 0 && !target_changed && D >= g->ep->start_us) {
-		/* it ended after the last step seen, and after the description before; not before it began */
-		int64_t lo = g->kg->step_time > g->poll_lo ? g->kg->step_time : g->poll_lo;
-		if (lo < g->ep->start_us)
-			lo = g->ep->start_us;
+		/*
+		 * it ended after the last exact step and after the last description
+		 * that showed it unfinished (not after the description before: a
+		 * close put off for a moved target would put its end too late);
+		 * not before it can have begun
+		 */
+		int64_t lo = KG_MAX(g->kg->step_time, g->kg->unrec_at);
+		int64_t began = g->ep->start_lo_us > 0 ? g->ep->start_lo_us : g->ep->start_us;
+		if (lo < began)
+			lo = began;
 		if (g->kg->assignment_epoch.value >= 0)
 			g->ep->gen_end = g->kg->assignment_epoch.value;
 		g->ep->end_unseen = false;

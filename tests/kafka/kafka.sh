@@ -177,7 +177,7 @@ kafka_try() {
 				kafka_tail "$i"
 				return 2
 			fi
-			if [ "$(date +%s)" -gt "$deadline" ]; then
+			if [ "$(date +%s)" -ge "$deadline" ]; then
 				echo "# broker $i did not start within ${KAFKA_START_TIMEOUT:-120} s"
 				kafka_tail "$i"
 				return 1

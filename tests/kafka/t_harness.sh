@@ -19,12 +19,13 @@ t_ok $? "within $(($(date +%s) - t0)) s"
 fixture_stop
 t_ok "$(kafka_no_jvm_left; echo $?)" "no JVM is left"
 
-# a JVM slower than the deadline
+# a JVM slower than the deadline (0 s: on a quiet machine Kafka 4.3 starts within 2 s, so a 1 s deadline
+# was sometimes met)
 t0=$(date +%s)
-KAFKA_START_TIMEOUT=1 KAFKA_START_TRIES=1 kafka_start 1 >"$T_TMP/slow.out" 2>&1
+KAFKA_START_TIMEOUT=0 KAFKA_START_TRIES=1 kafka_start 1 >"$T_TMP/slow.out" 2>&1
 rc=$?
-t_is "$rc" 1 "a broker that is not up within KAFKA_START_TIMEOUT=1 fails its start"
-t_contains "$T_TMP/slow.out" "did not start within 1 s" "it says so"
+t_is "$rc" 1 "a broker that is not up within KAFKA_START_TIMEOUT=0 fails its start"
+t_contains "$T_TMP/slow.out" "did not start within 0 s" "it says so"
 t_contains "$T_TMP/slow.out" "the last lines of broker 1's log" "with the tail of the broker's log"
 le "$(($(date +%s) - t0))" 30
 t_ok $? "within $(($(date +%s) - t0)) s (the storage format included)"

@@ -193,6 +193,35 @@ test_records_late_end(void **state)
 	sc_free(s);
 }
 
+/*
+ * Polling alone: the first description of the change already shows every
+ * member at its new target (the reconciliation ended before it was asked)
+ * but its target moved, so the close waits for the next one: the end's
+ * lower bound must not pass that first description (t_kip848.sh 27: the
+ * bounds 803.9-1816.3 ms against a true 651-682 ms).
+ */
+static void
+test_polled_end_bound(void **state)
+{
+	sc *s = sc_new(4, NULL);
+	kg_episode *v = NULL;
+	int n;
+	(void)state;
+	sc_group_set(s, "g", KG_STATE_STABLE, "uniform", "a=0 1 2 3>0 1 2 3");
+	sc_group_kip(s, "g", true);
+	sc_tick(s, 0);
+	sc_group_set(s, "g", KG_STATE_STABLE, "uniform", "a=0 1>0 1;b=2 3>2 3");
+	sc_tick(s, 1000);
+	sc_tick(s, 2000);
+	n = episodes(s, &v);
+	assert_int_equal(n, 1);
+	assert_true(v[0].end_us > 0);
+	assert_true(v[0].end_lo_us < sc_us(s, 1000)); /* it was over when that description was asked */
+	assert_true(v[0].end_us >= sc_us(s, 1000));
+	episodes_free(v, n);
+	sc_free(s);
+}
+
 /* Polling alone: the target moved, the current followed, the bounds are the refreshes'. */
 static void
 test_polled_targets(void **state)
@@ -380,7 +409,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_records_exact), cmocka_unit_test(test_records_late_end),
-		cmocka_unit_test(test_polled_targets),
+		cmocka_unit_test(test_polled_targets), cmocka_unit_test(test_polled_end_bound),
 		cmocka_unit_test(test_no_phantoms),        cmocka_unit_test(test_log_only_lower_bound),
 		cmocka_unit_test(test_members_unknown),    cmocka_unit_test(test_whole_assignment_moves),
 	};
