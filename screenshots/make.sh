@@ -67,13 +67,9 @@ minimal() {
 	tcap | grep -qE "▲ 2 (\+[0-9.ms]+ )? cooperative  2 rounds" && tcap | grep -qE "▲ 2 (\+[0-9.ms]+ )? eager  1 round "
 }
 
-# the compare view compares two groups: the shots whose captions compare eager and cooperative hide
-# the consumer-protocol group (the other shots show all three)
-TWO='-G ^kgtop-demo-consumer\$'
-
 # the headline and each view, wide
 tries=0 ok=
-while demo 160 45 TERM=xterm-256color "$TWO" && ok=1 && ! minimal && [ "$tries" -lt 4 ]; do
+while demo 160 45 TERM=xterm-256color && ok=1 && ! minimal && [ "$tries" -lt 4 ]; do
 	tries=$((tries + 1))
 	echo "screenshots: the mock ran extra generations in the join; again ($tries)" # tstart ends the old one
 done
@@ -95,7 +91,7 @@ tkeys q
 
 # 80x24: both groups in the compare form's short one and the cost line, the script step in the
 # header, a note per member, the demo's keys in the footer; the help; the sort menu
-if demo 80 24 TERM=xterm-256color "$TWO"; then
+if demo 80 24 TERM=xterm-256color; then
 	shot demo-80x24 80 24
 	tkeys '?'; twait "kgtop keys" 5; shot demo-help-80x24 80 24
 	tkeys Escape F6; twait "sort by  (Enter" 5; shot demo-sort-menu-80x24 80 24
