@@ -65,7 +65,7 @@ t_contains "$T_TMP/theme" "nosuch.theme': No such file" "and says so"
 
 # --duration: the dashboard's and --json's end by themselves (the time it takes: make bench-duration)
 # (4 s: --json exits 1 when the cluster never answered, and under load the demo's mock cluster with its
-# three groups' consumers took longer than 2 s to answer a first refresh)
+# consumers took longer than 2 s to answer a first refresh)
 "$KGTOP" --demo --json --duration 4 >"$T_TMP/dur" 2>"$T_TMP/dur.err"
 rc=$?
 t_ok $rc "--demo --json --duration 4 ends by itself with status 0 ($rc)"
