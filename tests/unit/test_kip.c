@@ -75,6 +75,28 @@ episodes(sc *s, kg_episode **out)
 	return history_episodes(tracker_history(s->t), intern_group("g"), out);
 }
 
+/*
+ * g with member a holding all four partitions; b joins at 1 s: epoch 2, a
+ * target that gives b [2 3]; a must revoke them before b gets them.  The
+ * records and the description at 1.1 s; returns that snapshot.
+ */
+static kg_snapshot *
+b_joins(sc *s)
+{
+	sc_group_set(s, "g", KG_STATE_STABLE, "uniform", "a=0 1 2 3>0 1 2 3");
+	sc_group_kip(s, "g", true);
+	sc_tick(s, 0);
+	sc_obs_id(s, KG_OBS_JOINED, 1000, "g", "b", "b-m", NULL, KG_PROTO_UNKNOWN, "");
+	rec(s, KG_OBS_EPOCH, 1000, NULL, 2, NULL);
+	rec(s, KG_OBS_TARGET_EPOCH, 1001, NULL, 2, NULL);
+	rec(s, KG_OBS_TARGET_MEMBER, 1001, "a", 2, "0 1");
+	rec(s, KG_OBS_TARGET_MEMBER, 1001, "b", 2, "2 3");
+	member_rec(s, 1002, "a", 1, 1, KG_MSTATE_UNREVOKED, "0 1", "2 3");
+	member_rec(s, 1002, "b", 2, 0, KG_MSTATE_UNRELEASED, "", "");
+	sc_group_set(s, "g", KG_STATE_UNKNOWN, "uniform", "a=0 1 2 3>0 1;b=>2 3");
+	return sc_tick(s, 1100);
+}
+
 /* Records alone time the whole reconciliation: the bump opens it, the last member at the epoch ends it. */
 static void
 test_records_exact(void **state)
@@ -86,19 +108,7 @@ test_records_exact(void **state)
 	const kg_group *G;
 	int n;
 	(void)state;
-	sc_group_set(s, "g", KG_STATE_STABLE, "uniform", "a=0 1 2 3>0 1 2 3");
-	sc_group_kip(s, "g", true);
-	sc_tick(s, 0);
-	/* b joins: epoch 2, a target that gives b [2 3]; a revokes them, then b gets them */
-	sc_obs_id(s, KG_OBS_JOINED, 1000, "g", "b", "b-m", NULL, KG_PROTO_UNKNOWN, "");
-	rec(s, KG_OBS_EPOCH, 1000, NULL, 2, NULL);
-	rec(s, KG_OBS_TARGET_EPOCH, 1001, NULL, 2, NULL);
-	rec(s, KG_OBS_TARGET_MEMBER, 1001, "a", 2, "0 1");
-	rec(s, KG_OBS_TARGET_MEMBER, 1001, "b", 2, "2 3");
-	member_rec(s, 1002, "a", 1, 1, KG_MSTATE_UNREVOKED, "0 1", "2 3");
-	member_rec(s, 1002, "b", 2, 0, KG_MSTATE_UNRELEASED, "", "");
-	sc_group_set(s, "g", KG_STATE_UNKNOWN, "uniform", "a=0 1 2 3>0 1;b=>2 3");
-	snap = sc_tick(s, 1100);
+	snap = b_joins(s);
 	G = snapshot_group_by_name(snap, "g");
 	assert_int_equal(sc_count(s, KG_EV_REBALANCE_START, NULL), 1);
 	assert_says(sc_find(s, KG_EV_REBALANCE_START, NULL, 0), "consumer protocol");
@@ -158,18 +168,7 @@ test_records_late_end(void **state)
 	const kg_event *e;
 	int n;
 	(void)state;
-	sc_group_set(s, "g", KG_STATE_STABLE, "uniform", "a=0 1 2 3>0 1 2 3");
-	sc_group_kip(s, "g", true);
-	sc_tick(s, 0);
-	sc_obs_id(s, KG_OBS_JOINED, 1000, "g", "b", "b-m", NULL, KG_PROTO_UNKNOWN, "");
-	rec(s, KG_OBS_EPOCH, 1000, NULL, 2, NULL);
-	rec(s, KG_OBS_TARGET_EPOCH, 1001, NULL, 2, NULL);
-	rec(s, KG_OBS_TARGET_MEMBER, 1001, "a", 2, "0 1");
-	rec(s, KG_OBS_TARGET_MEMBER, 1001, "b", 2, "2 3");
-	member_rec(s, 1002, "a", 1, 1, KG_MSTATE_UNREVOKED, "0 1", "2 3");
-	member_rec(s, 1002, "b", 2, 0, KG_MSTATE_UNRELEASED, "", "");
-	sc_group_set(s, "g", KG_STATE_UNKNOWN, "uniform", "a=0 1 2 3>0 1;b=>2 3");
-	sc_tick(s, 1100);
+	b_joins(s);
 	member_rec(s, 1500, "a", 2, 1, KG_MSTATE_STABLE, "0 1", "");
 	sc_group_set(s, "g", KG_STATE_UNKNOWN, "uniform", "a=0 1>0 1;b=>2 3");
 	sc_tick(s, 1600);
