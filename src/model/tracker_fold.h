@@ -39,6 +39,8 @@ void tk_obs_target(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o);
 bool tk_records_told(const tgroup *g);
 /* When the coordinator's last record of the group's open episode was written, 0 none. */
 int64_t tk_records_at(const tgroup *g);
+/* True when a KIP-848 group's epoch record was read: its records judge when its reconciliation ends. */
+bool tk_records_epoch_told(const tgroup *g);
 /* Members the KIP-848 records list now, 0 none. */
 int tk_records_members(const tgroup *g);
 /* Free what the records told of a group (NULL is fine). */

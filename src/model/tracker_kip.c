@@ -44,6 +44,7 @@ struct tk_kmember {
 	int npending;
 	kg_tp *ptarget;     /* the target its last description gave */
 	int nptarget;       /* -1 none */
+	int64_t desc_us;    /* when the description that last set its assignment was asked, 0 none */
 };
 
 /* A group's state. */
@@ -271,12 +272,21 @@ member_reconciled(const tgroup *g, const tmember *m)
 	       (k->mstate == KG_MSTATE_UNKNOWN || k->mstate == KG_MSTATE_STABLE);
 }
 
-/* True when every present member's epoch is known and at the assignment epoch, nothing pending. */
+/*
+ * True when every present member's epoch is known and at the assignment
+ * epoch, nothing pending, and that target is the group epoch's (a group
+ * whose epoch is ahead of its target is still assigning): the
+ * coordinator's own rule, over the members the tracker knows.  The judge
+ * of sources other than the records (a coordinator's log); a group's
+ * records judge with the members they list (tracker_records.c).
+ */
 static bool
 all_reconciled(const tgroup *g)
 {
 	size_t i;
 	int known = 0;
+	if (g->kg->group_epoch.value > g->kg->assignment_epoch.value)
+		return false;
 	for (i = 0; i < g->nm; i++) {
 		const tmember *m = g->m[i];
 		if (!m->present)
@@ -340,22 +350,17 @@ obs_mstate(const kg_obs *o)
 	}
 }
 
-/*
- * The last member's record read after a description closed the episode
- * (every member held its target when it was asked, the records came
- * later): the record is its end, exactly, within the bounds polling gave;
- * told as retimed, as a late log line or generation record is.
- */
-static void
-kip_late_end(kg_tracker *t, tgroup *g, int64_t time)
+/* The last member's evidence read after a description closed the episode (see tracker_kip.h). */
+void
+tk_kip_late_end(kg_tracker *t, tgroup *g, int64_t time, int32_t epoch)
 {
 	kg_episode *e = history_episode(t->h, g->id, tk_ep_last(g));
 	if (e == NULL || e->end_us == 0 || e->proto != KG_PROTO_CONSUMER || e->end_lo_us == e->end_us ||
 	    time < e->end_lo_us || time > e->end_us || time < e->start_us)
 		return;
 	e->end_us = e->end_lo_us = time;
-	if (g->kg->assignment_epoch.value >= 0)
-		e->gen_end = g->kg->assignment_epoch.value;
+	if (epoch >= 0)
+		e->gen_end = epoch;
 	e->evidence = KG_EVID_EXACT;
 	if (time >= g->eps->last_ep_end)
 		g->eps->last_ep_end = time;
@@ -368,11 +373,13 @@ tk_kip_member_epoch(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 {
 	tk_kmember *k;
 	kg_mstate ms = obs_mstate(o);
+	bool step;
 	if (m == NULL)
 		return;
 	k = m->km;
 	if (k->cur_us > o->time_us)
 		return; /* older than what a record said already */
+	step = m->present && o->time_us >= k->desc_us; /* a description asked later told a newer holding: history */
 	epoch_set(&k->epoch, o);
 	k->prev_epoch = o->prev_epoch;
 	k->mstate = (uint8_t)ms;
@@ -380,9 +387,7 @@ tk_kip_member_epoch(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 	set_tp(&k->cur, &k->ncur, o->parts, o->nparts);
 	set_tp(&k->pending, &k->npending, o->pending, o->npending);
 	k->cur_us = o->time_us;
-	if (!m->present)
-		return;
-	{
+	if (step) {
 		/* it still holds what is pending revocation: the record's assigned partitions exclude it */
 		kg_tp *held = tp_dup(o->parts, o->nparts);
 		int nheld = held != NULL ? o->nparts : 0;
@@ -391,13 +396,16 @@ tk_kip_member_epoch(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 			 o->generation, KG_EVID_EXACT, "member reconciling");
 		free(held);
 	}
-	if (g->ep != NULL && all_reconciled(g)) {
+	/* a group's records list its members, known to polling or not yet: they judge its end (tracker_records.c) */
+	if (!m->present || tk_records_epoch_told(g) || !all_reconciled(g))
+		return;
+	if (g->ep != NULL) {
 		/* every member reached the assignment epoch: the last one's step ended it */
 		g->ep->gen_end = g->kg->assignment_epoch.value;
 		g->ep->end_unseen = false;
 		tk_close_episode(t, g, o->time_us, o->time_us, NULL);
-	} else if (g->ep == NULL && all_reconciled(g)) {
-		kip_late_end(t, g, o->time_us);
+	} else {
+		tk_kip_late_end(t, g, o->time_us, g->kg->assignment_epoch.value);
 	}
 }
 
@@ -421,12 +429,30 @@ target_moved(tmember *m, const kg_member *mm)
 	return moved;
 }
 
+/*
+ * What a description shows can be the outcome of the last episode, ended
+ * exactly (a record, a log line) before the description was read: all it
+ * shows when it was asked before that end; a change (a join, a target
+ * moved), no member away from its target, that can have happened before
+ * it.  It is that episode's, never a new one.
+ */
+static bool
+kip_late_outcome(kg_tracker *t, tgroup *g, int64_t D, bool pending)
+{
+	const kg_episode *e = history_episode(t->h, g->id, tk_ep_last(g));
+	if (e == NULL || e->end_us == 0 || e->evidence != KG_EVID_EXACT || e->end_lo_us != e->end_us)
+		return false;
+	if (D <= e->end_us)
+		return true;
+	return !pending && g->poll_lo > 0 && g->poll_lo <= e->end_us;
+}
+
 /* A consumer group's description (see tracker_kip.h). */
 void
 tk_kip_poll(kg_tracker *t, tgroup *g, const kg_group *G, int64_t T, bool first, bool changed)
 {
 	int64_t D = desc_time(t, G);
-	bool target_changed = false, pending = G->nrevoking > 0 || G->nawaiting > 0;
+	bool target_changed = false, pending = G->nrevoking > 0 || G->nawaiting > 0, late;
 	size_t i;
 	g->proto = KG_PROTO_CONSUMER;
 	for (i = 0; i < g->nm; i++) {
@@ -442,11 +468,12 @@ tk_kip_poll(kg_tracker *t, tgroup *g, const kg_group *G, int64_t T, bool first, 
 		tk_group_emptied(t, g, T);
 		return;
 	}
-	if (g->ep == NULL && !first && (target_changed || changed || pending))
+	late = g->ep == NULL && kip_late_outcome(t, g, D, pending);
+	if (g->ep == NULL && !first && !late && (target_changed || changed || pending))
 		kip_open(t, g, T,
 			 target_changed ? "target assignment changed" : changed ? "membership changed" : "members reconciling",
 			 KG_EVID_POLLED);
-	else if (g->ep == NULL && first && pending)
+	else if (g->ep == NULL && first && !late && pending)
 		kip_open(t, g, T, "in progress when polled", KG_EVID_POLLED);
 	for (i = 0; i < g->nm; i++) {
 		tmember *m = g->m[i];
@@ -455,6 +482,7 @@ tk_kip_poll(kg_tracker *t, tgroup *g, const kg_group *G, int64_t T, bool first, 
 			continue;
 		if (m->km->cur_us > D)
 			continue; /* a record told a newer step than this description */
+		m->km->desc_us = D;
 		if (g->ep == NULL || first) {
 			tk_set_tp(&m->asg, &m->nasg, mm->assignment, mm->nassigned);
 			tk_set_tp(&m->stable, &m->nstable, mm->assignment, mm->nassigned);
@@ -474,7 +502,9 @@ tk_kip_poll(kg_tracker *t, tgroup *g, const kg_group *G, int64_t T, bool first, 
 	 */
 	if (g->ep != NULL && (pending || G->norphaned > 0) && D > g->kg->unrec_at)
 		g->kg->unrec_at = D;
-	if (g->ep != NULL && !pending && G->norphaned == 0 && !target_changed && D >= g->ep->start_us) {
+	/* nor one taken before the coordinator's last record of the episode: the records are newer (they judge) */
+	if (g->ep != NULL && !pending && G->norphaned == 0 && !target_changed && D >= g->ep->start_us &&
+	    D >= tk_records_at(g)) {
 		/*
 		 * it ended after the last exact step and after the last description
 		 * that showed it unfinished (not after the description before: a

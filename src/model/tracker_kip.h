@@ -13,9 +13,11 @@
  * record) or, polling alone, on a target that changed (or members not at
  * their targets); each member's steps are its revokes and assignments,
  * with the member epoch where a source gives it; it ends when every
- * member reached the assignment epoch (exact: records of every member) or
- * holds its target (polled: the description's current and target
- * assignments).  Rounds do not apply.
+ * member reached the assignment epoch, the group epoch's (exact: a record
+ * or log line of every member; once a group's epoch record is read, its
+ * records judge with the members they list, tracker_records.c) or holds
+ * its target (polled: the description's current and target assignments).
+ * Rounds do not apply.
  *
  * Its state: tk_kgroup per group (g->kg) and tk_kmember per member
  * (m->km), both private to tracker_kip.c.  The fold calls it for the
@@ -46,8 +48,21 @@ void tk_kip_group_epoch(kg_tracker *t, tgroup *g, const kg_obs *o);
 void tk_kip_target_epoch(kg_tracker *t, tgroup *g, const kg_obs *o);
 /* A member's target assignment (KG_OBS_TARGET_MEMBER). */
 void tk_kip_target(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o);
-/* A member's current assignment at its epoch (KG_OBS_MEMBER_EPOCH): its step, maybe the episode's end. */
+/*
+ * A member's current assignment at its epoch (KG_OBS_MEMBER_EPOCH): its
+ * step (unless a description asked later told a newer holding), and the
+ * episode's end when every member reached the assignment epoch, unless the
+ * group's records tell its epochs: then they judge (tracker_records.c).
+ */
 void tk_kip_member_epoch(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o);
+/*
+ * The evidence that the reconciliation ended at time (a record or log line
+ * of the last member to reach epoch, -1 unknown), read after a description
+ * closed its episode (every member held its target when it was asked):
+ * within the bounds polling gave, it is the episode's end, exactly, told
+ * as retimed (as a late generation record or log line is).
+ */
+void tk_kip_late_end(kg_tracker *t, tgroup *g, int64_t time, int32_t epoch);
 
 /* Polling */
 /* True when the group runs the consumer protocol as far as the tracker knows (type or protocol). */

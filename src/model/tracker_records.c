@@ -25,10 +25,15 @@
  *
  * A KIP-848 group's epoch record begins a rebalance at its time; it ends
  * when every member's current assignment record is at that epoch, stable,
- * with nothing pending revocation: two records bound it exactly.  Its
- * members as the records list them keep an episode from being closed by a
- * description of librdkafka 2.0.2 that says such a group is Dead with no
- * member.
+ * with nothing pending revocation: two records bound it exactly.  Once the
+ * group's epoch record is read the records are the judge of that end
+ * (tracker_kip.c steps the members, it does not end the episode): they
+ * list members polling does not know yet (a join's records come before
+ * any description lists the new member), and the record that settles the
+ * group ends its episode, or retimes it when a description closed it
+ * before the record was read.  Its members as the records list them keep
+ * an episode from being closed by a description of librdkafka 2.0.2 that
+ * says such a group is Dead with no member.
  */
 #include "config.h"
 
@@ -40,6 +45,7 @@
 #include "model/tracker_episode.h"
 #include "model/tracker_fold.h"
 #include "model/tracker_int.h"
+#include "model/tracker_kip.h"
 #include "model/tracker_lanes.h"
 #include "model/tracker_live.h"
 
@@ -76,6 +82,7 @@ struct tk_records {
 	/* KIP-848 */
 	bool kip848;
 	int32_t epoch;
+	bool unsettled;     /* a record since the group was last settled showed it reconciling */
 	kmember *k;
 	int nk;
 };
@@ -141,6 +148,13 @@ int64_t
 tk_records_at(const tgroup *g)
 {
 	return g->rec != NULL && g->ep != NULL ? g->rec->at : 0;
+}
+
+/* True when a KIP-848 group's epoch record was read: its records judge when its reconciliation ends. */
+bool
+tk_records_epoch_told(const tgroup *g)
+{
+	return g->rec != NULL && g->rec->kip848 && g->rec->epoch >= 0;
 }
 
 /* Members the records list now (KIP-848: the member records), 0 none or not told. */
@@ -421,17 +435,47 @@ kmember_drop(tk_records *r, const char *member_id)
 	}
 }
 
-/* Every member at the group epoch, stable, nothing pending: the open rebalance ended at time. */
-static void
-kip848_settled(kg_tracker *t, tgroup *g, tk_records *r, int64_t time)
+/*
+ * The coordinator's own rule (its ConsumerGroup state): the group is
+ * settled when every member the records list is at the group epoch (a
+ * target computed for it, the member at it), stable, nothing pending; a
+ * group with none is empty.
+ */
+static bool
+kip848_all_settled(const tk_records *r)
 {
 	int i;
-	if (g->ep == NULL || r->epoch < 0)
-		return;
 	for (i = 0; i < r->nk; i++) {
 		const kmember *k = &r->k[i];
 		if (k->epoch != r->epoch || k->state != 0 || k->npending > 0)
-			return;
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Judge the records after one was folded (at time): the record that makes
+ * the group settled ends its rebalance, exactly: the open episode closes;
+ * or, when a description closed it before this record was read, the
+ * closed episode gets this end (tracker_kip.c, retimed).  The records are
+ * the judge whichever came first; the members they list are the group's,
+ * known to polling or not yet.
+ */
+static void
+kip848_settled(kg_tracker *t, tgroup *g, tk_records *r, int64_t time)
+{
+	bool was_unsettled = r->unsettled;
+	if (r->epoch < 0)
+		return;
+	if (!kip848_all_settled(r)) {
+		r->unsettled = true;
+		return;
+	}
+	r->unsettled = false;
+	if (g->ep == NULL) {
+		if (was_unsettled)
+			tk_kip_late_end(t, g, time, r->epoch);
+		return;
 	}
 	g->ep->gen_end = r->epoch;
 	g->ep->evidence = KG_EVID_EXACT;
@@ -458,6 +502,15 @@ tk_obs_group_epoch(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 	if (o->generation <= r->epoch)
 		return;
 	r->epoch = o->generation;
+	if (g->ep == NULL) {
+		/*
+		 * tracker_kip.c opened none: the bump of an episode a
+		 * description closed already (its start retimed there), whose
+		 * members' records will give its end
+		 */
+		kip848_settled(t, g, r, o->time_us);
+		return;
+	}
 	snprintf(why, sizeof why, "coordinator: group epoch %d", (int)o->generation);
 	if (g->ep != NULL && g->eps->phase == PHASE_SYNCED)
 		tk_next_round(t, g, o->time_us, KG_EVID_EXACT);

@@ -193,6 +193,227 @@ test_records_late_end(void **state)
 }
 
 /*
+ * The records as Kafka 4.3.1 writes them (GroupMetadataManager, one batch a
+ * heartbeat, each record stamped with its batch's time) and as kgtop's
+ * __consumer_offsets reader gives them: a member by its id alone (its
+ * client id only in its metadata record), its state raw (0 stable, 1
+ * unrevoked, 2 unreleased).  kind KG_OBS_GROUP_EPOCH, _TARGET_EPOCH,
+ * _TARGET_MEMBER, _MEMBER_META or _MEMBER_EPOCH; member "a" is "a-m".
+ */
+static kg_obs *
+krec(sc *s, kg_obs_kind kind, int64_t ms, const char *member, int32_t epoch, const char *parts, bool loaded)
+{
+	kg_obs *o = obs_new(kind, sc_us(s, ms), intern_group("g"), "offsets");
+	o->generation = epoch;
+	o->loaded = loaded;
+	if (member != NULL) {
+		char mid[64];
+		snprintf(mid, sizeof mid, "%s-m", member);
+		obs_member(o, mid, NULL, NULL, NULL);
+		if (kind == KG_OBS_MEMBER_META)
+			obs_member(o, NULL, member, NULL, "/127.0.0.1");
+	}
+	if (parts != NULL) {
+		kg_tp v[64];
+		obs_parts(o, v, sc_parts(parts, v, 64));
+	}
+	sc_obs_push(s, o);
+	return o;
+}
+
+/* A ConsumerGroupCurrentMemberAssignment record: epoch, previous epoch, raw state, assigned, pending revocation. */
+static void
+kcur(sc *s, int64_t ms, const char *member, int32_t epoch, int32_t prev, int32_t state, const char *parts,
+     const char *pending, bool loaded)
+{
+	kg_obs *o = krec(s, KG_OBS_MEMBER_EPOCH, ms, member, epoch, parts, loaded);
+	kg_tp v[64];
+	o->prev_epoch = prev;
+	o->member_state = state;
+	obs_pending(o, v, sc_parts(pending, v, 64));
+}
+
+/*
+ * g at epoch 1, a holding all four partitions: the first description, then
+ * what the reader loads (the group's epoch, its target epoch, then each
+ * member's metadata, target and current assignment, written 5 s before).
+ * Then b joins at 1 s, in the order Kafka 4.3.1 wrote it (t_offsets.sh E,
+ * 2026-12-02: the join's batch, b's second heartbeat 83 ms later, a's
+ * revocation pending at 221 ms, a done at 402 ms, b's partitions at 584
+ * ms): the join's records are queued, the later ones (from 1083 ms on) only
+ * up to until_ms.
+ */
+static void
+k2_joins(sc *s, int64_t until_ms)
+{
+	static const struct {
+		int64_t ms;
+		const char *member;
+		int32_t epoch, prev, state;
+		const char *parts, *pending;
+	} later[] = {
+		{ 1083, "b", 2, 2, 2, "", "" },         /* b awaits [2 3] */
+		{ 1221, "a", 1, 1, 1, "0 1", "2 3" },   /* a must revoke [2 3] */
+		{ 1402, "a", 2, 1, 0, "0 1", "" },      /* a revoked them */
+		{ 1584, "b", 2, 2, 0, "2 3", "" },      /* b got them: the last member at epoch 2 */
+	};
+	size_t i;
+	sc_group_set(s, "g", KG_STATE_STABLE, "uniform", "a=0 1 2 3>0 1 2 3");
+	sc_group_kip(s, "g", true);
+	sc_tick(s, 0);
+	krec(s, KG_OBS_GROUP_EPOCH, -5000, NULL, 1, NULL, true);
+	krec(s, KG_OBS_TARGET_EPOCH, -5000, NULL, 1, NULL, true);
+	krec(s, KG_OBS_MEMBER_META, -5000, "a", -1, NULL, true);
+	krec(s, KG_OBS_TARGET_MEMBER, -5000, "a", -1, "0 1 2 3", true);
+	kcur(s, -5000, "a", 1, 0, 0, "0 1 2 3", "", true);
+	sc_tick(s, 500);
+	/* b's first heartbeat: its metadata, the bump, the new targets and their epoch, b at epoch 2 awaiting */
+	krec(s, KG_OBS_MEMBER_META, 1000, "b", -1, NULL, false);
+	krec(s, KG_OBS_GROUP_EPOCH, 1000, NULL, 2, NULL, false);
+	krec(s, KG_OBS_TARGET_MEMBER, 1000, "a", -1, "0 1", false);
+	krec(s, KG_OBS_TARGET_MEMBER, 1000, "b", -1, "2 3", false);
+	krec(s, KG_OBS_TARGET_EPOCH, 1000, NULL, 2, NULL, false)->value = sc_us(s, 999);
+	kcur(s, 1000, "b", 2, 0, 2, "", "", false);
+	for (i = 0; i < sizeof later / sizeof later[0] && later[i].ms <= until_ms; i++)
+		kcur(s, later[i].ms, later[i].member, later[i].epoch, later[i].prev, later[i].state, later[i].parts,
+		     later[i].pending, false);
+}
+
+/* The group's last episode (a copy), asserted to exist. */
+static kg_episode
+last_episode(sc *s)
+{
+	kg_episode *v = NULL, e;
+	int n = episodes(s, &v);
+	assert_true(n > 0);
+	e = v[n - 1];
+	e.trigger_text = NULL;
+	episodes_free(v, n);
+	return e;
+}
+
+/* Rebalance starts told at or after ms. */
+static int
+starts_since(sc *s, int64_t ms)
+{
+	size_t i;
+	int n = 0;
+	for (i = 0; i < s->ev.n; i++) {
+		if (s->ev.v[i]->kind == KG_EV_REBALANCE_START && s->ev.v[i]->time_us >= sc_us(s, ms))
+			n++;
+	}
+	return n;
+}
+
+/*
+ * Every record of the join read before any description lists b (t_offsets.sh
+ * E, the CI runs): the records list b, polling does not know it yet; a at
+ * epoch 2 is not the end, b at epoch 2 is, exactly.  The description that
+ * then shows b in the group, holding its target, is that episode's outcome.
+ */
+static void
+test_records_kafka_order(void **state)
+{
+	sc *s = sc_new(4, NULL);
+	kg_episode e;
+	(void)state;
+	k2_joins(s, 2000);
+	sc_group_data_time(s, "g", 0); /* the tick reads the records; its description is the last one, asked at 0 */
+	sc_tick(s, 1700);
+	e = last_episode(s);
+	assert_int_equal(e.start_us, sc_us(s, 1000));
+	assert_int_equal(e.end_us, sc_us(s, 1584)); /* b's record, not a's (1402) */
+	assert_int_equal(e.end_lo_us, e.end_us);
+	assert_int_equal(e.gen_end, 2);
+	assert_says(sc_find(s, KG_EV_REVOKED, "a", 0), "a revoked [2 3] of [0 1 2 3] (incremental) at epoch 1");
+	sc_group_set(s, "g", KG_STATE_STABLE, "uniform", "a=0 1>0 1;b=2 3>2 3");
+	sc_group_data_time(s, "g", -1);
+	sc_tick(s, 2000);
+	sc_tick(s, 3000);
+	assert_int_equal(starts_since(s, 1000), 1);
+	assert_int_equal(sc_count(s, KG_EV_RETIMED, NULL), 0);
+	e = last_episode(s);
+	assert_int_equal(e.end_us, sc_us(s, 1584));
+	sc_free(s);
+}
+
+/*
+ * A description between the records (the order of t_offsets.sh E on
+ * 2026-12-02): the tick that reads the records up to a's revocation brings
+ * a description asked at 1417 ms that lists b awaiting [2 3]; the next one
+ * reads b's last record and has the same description (the source had no
+ * newer one).  One episode, ended exactly by b's record; the stale
+ * description opens none.
+ */
+static void
+test_records_description_between(void **state)
+{
+	sc *s = sc_new(4, NULL);
+	kg_episode e;
+	(void)state;
+	k2_joins(s, 1402);
+	sc_group_set(s, "g", KG_STATE_UNKNOWN, "uniform", "a=0 1>0 1;b=>2 3");
+	sc_group_data_time(s, "g", 1417);
+	sc_tick(s, 1511);
+	kcur(s, 1584, "b", 2, 2, 0, "2 3", "", false);
+	sc_tick(s, 1611);
+	assert_says(sc_find(s, KG_EV_ASSIGNED, "b", 0), "b assigned [2 3] at epoch 2");
+	assert_int_equal(sc_find(s, KG_EV_ASSIGNED, "b", 0)->evidence, KG_EVID_EXACT);
+	sc_group_set(s, "g", KG_STATE_STABLE, "uniform", "a=0 1>0 1;b=2 3>2 3");
+	sc_group_data_time(s, "g", -1);
+	sc_tick(s, 2500);
+	sc_tick(s, 3500);
+	assert_int_equal(starts_since(s, 1000), 1);
+	e = last_episode(s);
+	assert_int_equal(e.start_us, sc_us(s, 1000));
+	assert_int_equal(e.end_us, sc_us(s, 1584));
+	assert_int_equal(e.end_lo_us, e.end_us);
+	assert_int_equal(e.evidence, KG_EVID_EXACT);
+	sc_free(s);
+}
+
+/*
+ * The records read after descriptions closed the reconciliation (the
+ * reader behind polling): the bump retimes its start, b's last record its
+ * end, exactly; no second episode.
+ */
+static void
+test_records_after_description(void **state)
+{
+	sc *s = sc_new(4, NULL);
+	kg_episode e;
+	kg_obsq keep = { 0 };
+	size_t i, n;
+	(void)state;
+	k2_joins(s, 2000);
+	/* hold the join's records back, in their order: the descriptions come first */
+	for (i = n = 0; i < s->q.n; i++) {
+		if (s->q.v[i]->time_us >= sc_us(s, 1000))
+			obsq_push(&keep, s->q.v[i]);
+		else
+			s->q.v[n++] = s->q.v[i];
+	}
+	s->q.n = n;
+	sc_group_set(s, "g", KG_STATE_UNKNOWN, "uniform", "a=0 1>0 1;b=>2 3");
+	sc_tick(s, 1500);
+	sc_group_set(s, "g", KG_STATE_STABLE, "uniform", "a=0 1>0 1;b=2 3>2 3");
+	sc_tick(s, 2500);
+	assert_int_equal(sc_count(s, KG_EV_RETIMED, NULL), 0);
+	for (i = 0; i < keep.n; i++)
+		sc_obs_push(s, keep.v[i]);
+	free(keep.v);
+	sc_tick(s, 2600);
+	sc_tick(s, 3500);
+	assert_int_equal(starts_since(s, 1000), 1);
+	assert_non_null(sc_find(s, KG_EV_RETIMED, NULL, 0));
+	e = last_episode(s);
+	assert_int_equal(e.start_us, sc_us(s, 1000));
+	assert_int_equal(e.end_us, sc_us(s, 1584));
+	assert_int_equal(e.end_lo_us, e.end_us);
+	sc_free(s);
+}
+
+/*
  * Polling alone: the first description of the change already shows every
  * member at its new target (the reconciliation ended before it was asked)
  * but its target moved, so the close waits for the next one: the end's
@@ -408,6 +629,8 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_records_exact), cmocka_unit_test(test_records_late_end),
+		cmocka_unit_test(test_records_kafka_order), cmocka_unit_test(test_records_description_between),
+		cmocka_unit_test(test_records_after_description),
 		cmocka_unit_test(test_polled_targets), cmocka_unit_test(test_polled_end_bound),
 		cmocka_unit_test(test_no_phantoms),        cmocka_unit_test(test_log_only_lower_bound),
 		cmocka_unit_test(test_members_unknown),    cmocka_unit_test(test_whole_assignment_moves),
