@@ -137,6 +137,7 @@ fixture_stop
 # one vocabulary in what the binary prints
 "$KGTOP" --demo=list >"$T_TMP/dlist" 2>&1
 t_lacks "$T_TMP/dlist" "seeds' bench" "--demo=list speaks of the demo, not of the seeds' bench"
+t_contains "$T_TMP/dlist" "-consumer (group.protocol=consumer" "--demo=list names the third group and its protocol (issue 21)"
 "$KGTOP" --help >"$T_TMP/help" 2>&1
 t_contains "$T_TMP/help" "the dashboard starts an embedded demo" "--help: only the dashboard starts the demo by itself"
 t_contains "$T_TMP/help" "-C, --cluster NAME" "--help lists -C"

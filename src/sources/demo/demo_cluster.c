@@ -392,6 +392,65 @@ producer_new(demo *d, char *err, size_t errsz)
 
 /* ------------------------------------------------------------- clusters */
 
+/* Set one consumer property; -1 with err. */
+static int
+conf_set(rd_kafka_conf_t *conf, const char *k, const char *v, char *err, size_t errsz)
+{
+	char e[256];
+	if (rd_kafka_conf_set(conf, k, v, e, sizeof e) != RD_KAFKA_CONF_OK)
+		return util_err(err, errsz, "%s: %s", k, e);
+	return 0;
+}
+
+/*
+ * The configuration of consumer c of group g.  A consumer-protocol member
+ * (KIP-848) sets group.protocol=consumer and none of the classic settings:
+ * librdkafka 2.14.2 refuses partition.assignment.strategy,
+ * session.timeout.ms and heartbeat.interval.ms there (the coordinator
+ * owns them; on the mock demo_cluster_start sets them).
+ */
+int
+demo_consumer_conf(demo *d, const dgroup *g, const dcons *c, rd_kafka_conf_t *conf, char *err, size_t errsz)
+{
+	char num[32];
+	size_t i;
+	int rc = 0;
+	bool classic = c->cfg_proto != KG_PROTO_CONSUMER;
+	for (i = 0; i < d->nprops && rc == 0; i++)
+		rc = conf_set(conf, d->props[i].key, d->props[i].value, err, errsz);
+	if (rc == 0)
+		rc = conf_set(conf, "bootstrap.servers", d->bootstrap, err, errsz);
+	if (rc == 0)
+		rc = conf_set(conf, "group.id", g->name, err, errsz);
+	if (rc == 0)
+		rc = conf_set(conf, "client.id", c->client_id, err, errsz);
+	if (rc == 0 && !classic)
+		rc = conf_set(conf, "group.protocol", "consumer", err, errsz);
+	if (rc == 0 && classic)
+		rc = conf_set(conf, "partition.assignment.strategy", c->assignor, err, errsz);
+	snprintf(num, sizeof num, "%d", d->session_ms);
+	if (rc == 0 && classic)
+		rc = conf_set(conf, "session.timeout.ms", num, err, errsz);
+	snprintf(num, sizeof num, "%d", d->heartbeat_ms);
+	if (rc == 0 && classic)
+		rc = conf_set(conf, "heartbeat.interval.ms", num, err, errsz);
+	snprintf(num, sizeof num, "%d", d->max_poll_ms);
+	if (rc == 0)
+		rc = conf_set(conf, "max.poll.interval.ms", num, err, errsz);
+	/* commit semantics: the demo's own every second, Kafka's default every 5 s, or after processing (no auto) */
+	if (rc == 0)
+		rc = conf_set(conf, "enable.auto.commit", g->commit == DEMO_COMMIT_AFTER ? "false" : "true", err, errsz);
+	if (rc == 0)
+		rc = conf_set(conf, "auto.commit.interval.ms", g->commit == DEMO_COMMIT_AUTO ? "5000" : "1000", err, errsz);
+	if (rc == 0)
+		rc = conf_set(conf, "auto.offset.reset", "latest", err, errsz);
+	if (rc == 0)
+		rc = conf_set(conf, "log_level", "5", err, errsz);
+	if (rc == 0 && c->instance_id[0])
+		rc = conf_set(conf, "group.instance.id", c->instance_id, err, errsz);
+	return rc;
+}
+
 /* Start the mock cluster and create the topic. */
 static int
 mock_start(demo *d, char *err, size_t errsz)
@@ -418,6 +477,11 @@ mock_start(demo *d, char *err, size_t errsz)
 	if (e != RD_KAFKA_RESP_ERR_NO_ERROR)
 		return util_err(err, errsz, "mock cluster: topic %s: %s", d->topic, rd_kafka_err2str(e));
 	d->bootstrap = xstrdup(rd_kafka_mock_cluster_bootstraps(mc));
+#if DEMO_KIP848
+	/* the consumer protocol's session and heartbeat are the coordinator's: the demo's, as for classic groups */
+	rd_kafka_mock_set_group_consumer_session_timeout_ms(mc, d->session_ms);
+	rd_kafka_mock_set_group_consumer_heartbeat_interval_ms(mc, d->heartbeat_ms);
+#endif
 	return 0;
 }
 

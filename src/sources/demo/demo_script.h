@@ -61,6 +61,8 @@ typedef struct demo_group_def {
 } demo_group_def;
 
 #define DEMO_MAX_GROUPS 4
+/* A group's "assignor" when its members use group.protocol=consumer (KIP-848: the coordinator assigns). */
+#define DEMO_CONSUMER_PROTOCOL "consumer"
 #define DEMO_GROUP_PREFIX "kgtop-demo-"
 
 typedef struct demo_scenario {
