@@ -43,7 +43,7 @@
 
 #define DEMO_SOURCE_NAME "demo"
 #define DEMO_MAX_MEMBERS 16 /* per group */
-/* The consumer protocol (KIP-848): librdkafka runs it, and its mock serves it, from 2.12 (the bundled one is 2.14.2). */
+/* The consumer protocol (KIP-848): librdkafka runs it, and its mock serves it, from 2.12 (demo_group_runs). */
 #define DEMO_KIP848 (RD_KAFKA_VERSION >= 0x020c0000)
 
 typedef struct demo demo;
@@ -246,6 +246,13 @@ void demo_wake(demo *d);
 void demo_timed_wait(demo *d, int64_t us);
 
 /* demo_cluster.c: the cluster side */
+
+/*
+ * Parse the mock coordinator's election line (its group, generation and
+ * leader's member id, in librdkafka 2.0.2's words and 2.14.2's); -1 when
+ * line is not one.
+ */
+int demo_mock_election(const char *line, char *group, size_t gsz, int *gen, char *leader, size_t lsz);
 
 /* The configuration of consumer c of group g (the consumer protocol sets none of the classic settings); -1 with err. */
 int demo_consumer_conf(demo *d, const dgroup *g, const dcons *c, rd_kafka_conf_t *conf, char *err, size_t errsz);
