@@ -24,7 +24,10 @@
  *  - the consumer-protocol group (KIP-848, group.protocol=consumer) runs
  *    the same script: the fourth member's join is one episode, with no
  *    barrier and no whole revoke, ended once consumer-d holds partitions;
- *    it has no JoinGroup/SyncGroup generations, so the rounds check skips it;
+ *    it has no JoinGroup/SyncGroup generations, so the rounds check skips it.
+ *    Built against a librdkafka before 2.12 (Debian's 2.0.2) the demo runs
+ *    without it (demo_scenario_groups says which groups run): then no frame
+ *    shows it and demo_kip848_missing() says why;
  *  - a graceful leave stops every other eager member but no other
  *    cooperative or consumer-protocol one;
  *  - the crashed member is silent (not consuming) from its last poll, and
@@ -49,6 +52,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <librdkafka/rdkafka.h>
+
 #include "core/options.h"
 #include "core/collector.h"
 #include "model/intern.h"
@@ -60,7 +65,7 @@
 #define EAGER "kgtop-demo-eager"
 #define COOP "kgtop-demo-coop"
 #define KIP "kgtop-demo-consumer" /* group.protocol=consumer (KIP-848) */
-#define NGROUPS 3
+#define MAX_GROUPS 4
 #define RUN_LIMIT_US (260LL * 1000000) /* a clean join in both groups: the mock may take an extra generation under load */
 #define CLOSE_LIMIT_US (5LL * 1000000)
 
@@ -90,6 +95,10 @@ typedef struct run {
 	size_t nmh, cmh;
 	int64_t t0;
 	int64_t max_lag;      /* largest group lag seen, -1 none */
+	const char *groups[MAX_GROUPS]; /* the groups this build's demo runs (demo_scenario_groups) */
+	int ngroups;
+	bool kip;             /* ... the consumer-protocol one among them (librdkafka >= 2.12) */
+	int kip_seen;         /* snapshots that showed the consumer-protocol group */
 	int tests, failed;
 } run;
 
@@ -182,6 +191,8 @@ take(run *r, kg_frame *f)
 		return;
 	for (g = 0; g < f->snap->ngroups; g++) {
 		const kg_group *G = &f->snap->groups[g];
+		if (G->id == intern_group(KIP))
+			r->kip_seen++;
 		if (G->lag > r->max_lag)
 			r->max_lag = G->lag;
 		for (k = 0; k < G->nmembers; k++) {
@@ -312,17 +323,16 @@ clean_join(const run *r, const char *group, int want)
 static bool
 complete(const run *r)
 {
-	const char *groups[NGROUPS] = { EAGER, COOP, KIP };
 	int g;
-	for (g = 0; g < NGROUPS; g++) {
-		if (g < 2 && clean_join(r, groups[g], g == 0 ? 1 : 2) == NULL)
+	for (g = 0; g < r->ngroups; g++) {
+		const char *gr = r->groups[g];
+		if (strcmp(gr, KIP) != 0 && clean_join(r, gr, strcmp(gr, EAGER) == 0 ? 1 : 2) == NULL)
 			return false; /* the consumer protocol has no generations to count */
-		if (!episode_ended(r, groups[g], join_episode(r, groups[g])) ||
-		    find_left(r, groups[g], KG_REASON_GRACEFUL) < 0 || find_left(r, groups[g], KG_REASON_SESSION_TIMEOUT) < 0 ||
-		    !stall_done(r, groups[g]))
+		if (!episode_ended(r, gr, join_episode(r, gr)) || find_left(r, gr, KG_REASON_GRACEFUL) < 0 ||
+		    find_left(r, gr, KG_REASON_SESSION_TIMEOUT) < 0 || !stall_done(r, gr))
 			return false;
 	}
-	return true;
+	return r->ngroups > 0;
 }
 
 /* ---------------------------------------------------------------- checks */
@@ -461,6 +471,14 @@ check_rounds(run *r)
 static void
 check_kip(run *r)
 {
+	const char *why = demo_kip848_missing();
+	if (!r->kip) {
+		/* this build's demo runs without it: absent from every frame, and --demo=list says why */
+		check(r, why != NULL && r->kip_seen == 0 && find(r, 0, KIP, KG_EV_MEMBER_JOINED, NULL) < 0,
+		      "%s is not in this build's demo (%s), and no frame shows it (%d)", KIP, why ? why : "-", r->kip_seen);
+		return;
+	}
+	check(r, why == NULL && r->kip_seen > 0, "%s runs in this build's demo (librdkafka %s)", KIP, rd_kafka_version_str());
 	int64_t ep = join_episode(r, KIP);
 	long j = find(r, 0, KIP, KG_EV_MEMBER_JOINED, "consumer-d"), a = -1;
 	const kg_event *end = NULL;
@@ -501,9 +519,9 @@ check_kip(run *r)
 static void
 check_silent(run *r)
 {
-	const char *groups[NGROUPS] = { EAGER, COOP, KIP };
+	const char *const *groups = r->groups;
 	int g;
-	for (g = 0; g < NGROUPS; g++) {
+	for (g = 0; g < r->ngroups; g++) {
 		long l = find_left(r, groups[g], KG_REASON_SESSION_TIMEOUT);
 		long s = l >= 0 ? find(r, 0, groups[g], KG_EV_MEMBER_SILENT, r->ev[l]->client_id) : -1;
 		double ahead = s >= 0 ? (double)(r->ev[l]->time_us - r->ev[s]->time_us) / 1e6 : 0;
@@ -547,9 +565,9 @@ check_kip_leave(run *r, long l, int64_t ep)
 static void
 check_leave(run *r)
 {
-	const char *groups[NGROUPS] = { EAGER, COOP, KIP };
+	const char *const *groups = r->groups;
 	int g;
-	for (g = 0; g < NGROUPS; g++) {
+	for (g = 0; g < r->ngroups; g++) {
 		long l = find_left(r, groups[g], KG_REASON_GRACEFUL);
 		int64_t ep = 0;
 		size_t i;
@@ -570,10 +588,10 @@ check_leave(run *r)
 			others++;
 			full += e->cls == KG_CLASS_FULL;
 		}
-		if (g == 0)
+		if (strcmp(groups[g], EAGER) == 0)
 			check(r, others > 0 && full == others, "eager: when %s leaves, the other members revoke everything (%d of %d)",
 			      leaver, full, others);
-		else if (g == 1)
+		else if (strcmp(groups[g], COOP) == 0)
 			check(r, ep > 0 && full == 0, "cooperative: when %s leaves, no other member stops (%d full revokes)",
 			      leaver, full);
 		else
@@ -599,9 +617,9 @@ member_health(const run *r, const char *group, const kg_event *e)
 static void
 check_liveness(run *r)
 {
-	const char *groups[NGROUPS] = { EAGER, COOP, KIP };
+	const char *const *groups = r->groups;
 	int g;
-	for (g = 0; g < NGROUPS; g++) {
+	for (g = 0; g < r->ngroups; g++) {
 		long l = find_left(r, groups[g], KG_REASON_SESSION_TIMEOUT);
 		const mhealth *h = NULL;
 		int64_t gap;
@@ -651,6 +669,12 @@ main(void)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	memset(&r, 0, sizeof r);
 	r.max_lag = -1;
+	/* the groups this build's demo has: eager and cooperative, and the consumer protocol's with librdkafka >= 2.12 */
+	r.ngroups = demo_scenario_groups("default", r.groups, MAX_GROUPS);
+	for (i = 0; i < (size_t)r.ngroups; i++)
+		r.kip = r.kip || strcmp(r.groups[i], KIP) == 0;
+	printf("# librdkafka %s: the demo runs %d groups%s\n", rd_kafka_version_str(), r.ngroups,
+	       r.kip ? "" : " (no consumer-protocol group)");
 	options_defaults(&o); /* the demo and the kafka source at the options' defaults */
 	memset(&dc, 0, sizeof dc);
 	dc.scenario = "default";
@@ -705,7 +729,7 @@ main(void)
 		}
 	}
 	printf("# the scenario ran %.1fs\n", (double)(util_now_us() - r.t0) / 1e6);
-	check(&r, complete(&r), "join, leave, crash and stall all happened within %llds",
+	check(&r, complete(&r), "join, leave, crash and stall all happened in the %d groups within %llds", r.ngroups,
 	      (long long)(RUN_LIMIT_US / 1000000));
 	check_rounds(&r);
 	check_join(&r);

@@ -764,14 +764,11 @@ demo_source_new(const kg_demo_config *cfg, kg_source **out, const char **bootstr
 	pthread_cond_init(&d->cond, &ca);
 	pthread_condattr_destroy(&ca);
 	d->sc_run = *sc;
-	if (!DEMO_KIP848) {
-		/* this librdkafka cannot run the consumer protocol: its groups stay out */
-		int k = 0;
-		for (gi = 0; gi < sc->ngroups; gi++)
-			if (demo_assignor_proto(sc->groups[gi].assignor) != KG_PROTO_CONSUMER)
-				d->sc_run.groups[k++] = sc->groups[gi];
-		d->sc_run.ngroups = k;
-	}
+	/* a librdkafka that cannot run the consumer protocol leaves its groups out (--demo=list says so) */
+	d->sc_run.ngroups = 0;
+	for (gi = 0; gi < sc->ngroups; gi++)
+		if (demo_group_runs(&sc->groups[gi]))
+			d->sc_run.groups[d->sc_run.ngroups++] = sc->groups[gi];
 	sc = d->sc = &d->sc_run;
 	d->real = cfg->brokers != NULL && *cfg->brokers != '\0';
 	d->npart = cfg->partitions;

@@ -17,6 +17,7 @@
 #include "sources/demo/demo.h"
 
 #include <ctype.h>
+#include <librdkafka/rdkafka.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -164,14 +165,59 @@ demo_scenario_unavailable(const demo_scenario *sc, bool real_cluster)
 	return NULL;
 }
 
-/* Print the scenarios. */
+/* librdkafka 2.12: its consumers run group.protocol=consumer and its mock serves ConsumerGroupHeartbeat. */
+#define KIP848_RDKAFKA 0x020c0000
+
+/* Runs here. */
+bool
+demo_group_runs(const demo_group_def *g)
+{
+	return demo_assignor_proto(g->assignor) != KG_PROTO_CONSUMER || RD_KAFKA_VERSION >= KIP848_RDKAFKA;
+}
+
+/* Why not here. */
+const char *
+demo_kip848_missing(void)
+{
+	static char why[120];
+	if (RD_KAFKA_VERSION >= KIP848_RDKAFKA)
+		return NULL;
+	snprintf(why, sizeof why, "group.protocol=consumer needs librdkafka >= %d.%d (this build: %d.%d.%d)",
+		 KIP848_RDKAFKA >> 24, (KIP848_RDKAFKA >> 16) & 0xff, RD_KAFKA_VERSION >> 24,
+		 (RD_KAFKA_VERSION >> 16) & 0xff, (RD_KAFKA_VERSION >> 8) & 0xff);
+	return why;
+}
+
+/* The groups run here. */
+int
+demo_scenario_groups(const char *name, const char **names, int max)
+{
+	const demo_scenario *sc = demo_scenario_find(name);
+	int g, n = 0;
+	if (sc == NULL)
+		return -1;
+	for (g = 0; g < sc->ngroups; g++) {
+		if (!demo_group_runs(&sc->groups[g]))
+			continue;
+		if (n < max)
+			names[n] = sc->groups[g].name;
+		n++;
+	}
+	return n;
+}
+
+/* Print the scenarios (and what this build leaves out of them). */
 void
 demo_list_scenarios(void)
 {
-	int i;
+	int i, g;
 	for (i = 0; i < demo_scenario_count(); i++) {
 		const demo_scenario *sc = demo_scenario_at(i);
 		printf("%-11s %s%s\n", sc->name, sc->help, sc->real_only ? " (real cluster only: -b BROKERS)" : "");
+		for (g = 0; g < sc->ngroups; g++) {
+			if (!demo_group_runs(&sc->groups[g]))
+				printf("%-11s here without %s: %s\n", "", sc->groups[g].name, demo_kip848_missing());
+		}
 	}
 }
 

@@ -78,6 +78,12 @@ typedef struct demo_scenario {
 
 /* Number of scenarios in the table. */
 int demo_scenario_count(void);
+/*
+ * True when this build's demo runs group g: a consumer-protocol group
+ * (KIP-848) needs a librdkafka that runs it and whose mock cluster serves
+ * ConsumerGroupHeartbeat, 2.12 or later (the bundled one is 2.14.2).
+ */
+bool demo_group_runs(const demo_group_def *g);
 /* Scenario i of the table (0 is the default). */
 const demo_scenario *demo_scenario_at(int i);
 /* Find a scenario by name (NULL or "default": the default); NULL when unknown. */
