@@ -142,9 +142,9 @@ t_contains "$T_TMP/dlist" "-consumer (group.protocol=consumer" "--demo=list name
 rdk=$("$KGTOP" --version | sed -n 's/^librdkafka \([0-9]*\)\.\([0-9]*\)\..*/\1 \2/p')
 if [ -n "$rdk" ] && [ "${rdk% *}" -eq 2 ] && [ "${rdk#* }" -lt 12 ]; then
 	t_contains "$T_TMP/dlist" "here without kgtop-demo-consumer: group.protocol=consumer needs librdkafka >= 2.12 (this build: 2." \
-		"--demo=list says this build's demo runs without the consumer-protocol group, and why (librdkafka $rdk)"
+		"--demo=list says this build's demo runs without the consumer-protocol group, and why (librdkafka ${rdk% *}.${rdk#* })"
 else
-	t_lacks "$T_TMP/dlist" "here without" "--demo=list: this build's demo runs every group (librdkafka $rdk)"
+	t_lacks "$T_TMP/dlist" "here without" "--demo=list: this build's demo runs every group (librdkafka ${rdk% *}.${rdk#* })"
 fi
 "$KGTOP" --help >"$T_TMP/help" 2>&1
 t_contains "$T_TMP/help" "the dashboard starts an embedded demo" "--help: only the dashboard starts the demo by itself"
