@@ -28,6 +28,17 @@ twait_closed() {
 	done
 }
 
+# twait_stable SECONDS: poll until every demo group the list shows is Stable with no rebalance open
+# (a group the compare form does not draw may still be rebalancing, between a cooperative join's two
+# rounds Stable and flagged "rebal": its cost would be an older episode's)
+twait_stable() {
+	deadline=$(( $(date +%s) + $1 ))
+	while tcap | grep -E '^[ ▶] kgtop-demo-[a-z]+  ' | grep -qvE ' Stable .* [0-9]+ *$'; do
+		[ "$(date +%s)" -ge "$deadline" ] && return 1
+		sleep 0.05 # poll interval, bounded by the deadline above
+	done
+}
+
 # shot NAME COLS ROWS: save the current screen of session t
 shot() {
 	tmx capture-pane -p -t t > "$OUT/$1.txt"
@@ -53,7 +64,7 @@ demo() {
 	twait "kgtop-demo-eager" 20 || return 1
 	tkeys 2
 	[ "$1" -lt 80 ] || [ "$2" -lt 24 ] && tkeys Enter # one pane at a time: the view
-	twait "joined: consumer-d" 90 && twait_closed 30 && tkeys p && twait "PAUSED" 5
+	twait "joined: consumer-d" 90 && twait_closed 30 && { twait_stable 30 || echo "screenshots: a demo group still rebalancing"; } && tkeys p && twait "PAUSED" 5
 }
 
 [ -x "$KGTOP" ] || { echo "screenshots: build kgtop first"; exit 1; }
@@ -76,7 +87,8 @@ done
 minimal || echo "screenshots: WARNING: the headline's join is not the protocol's minimum: read the captions against it"
 if [ -n "$ok" ]; then
 	shot demo-compare-timeline-160x45 160 45
-	tkeys v; twait "kgtop-demo-coop Stable" 5
+	# each group alone (v): searched for (the list is worst first, the selected one changes), Esc clears the search
+	tkeys v / c o o p Enter Escape 2; twait "lag   kgtop-demo-coop Stable" 5
 	shot demo-coop-timeline-160x45 160 45
 	tkeys m; twait "p0" 5; shot demo-coop-partitions-160x45 160 45
 	tkeys m 1; twait "member" 5; shot demo-coop-grid-160x45 160 45
@@ -84,12 +96,19 @@ if [ -n "$ok" ]; then
 	# the eager group: searched for (the list is worst first, its place there changes), Esc clears the search
 	tkeys / e a g e r Enter Escape 2; twait "kgtop-demo-eager Stable" 5; shot demo-eager-timeline-160x45 160 45
 	tkeys 4; twait "stop-the-world" 5; shot demo-eager-events-160x45 160 45
+	# the consumer protocol's group (KIP-848) where this build runs it
+	if tcap | grep -q "kgtop-demo-consumer"; then
+		tkeys / c o n s u m e r Enter Escape 2; twait "lag   kgtop-demo-consumer Stable" 5
+		shot demo-consumer-timeline-160x45 160 45
+		tkeys 4; twait "consumer-d joined" 5; shot demo-consumer-events-160x45 160 45
+		tkeys / e a g e r Enter Escape 2; twait "lag   kgtop-demo-eager Stable" 5
+	fi
 	tkeys 3; twait "heartbeat" 5; shot demo-health-160x45 160 45
 	tkeys 5; twait "PARTITION OWNER" 5; shot demo-lag-160x45 160 45
 fi
 tkeys q
 
-# 80x24: both groups in the compare form's short one and the cost line, the script step in the
+# 80x24: two groups in the compare form's short one and the cost line of all three, the script step in the
 # header, a note per member, the demo's keys in the footer; the help; the sort menu
 if demo 80 24 TERM=xterm-256color; then
 	shot demo-80x24 80 24

@@ -649,10 +649,11 @@ options_usage(void)
 	size_t i;
 	printf("Usage: kgtop [OPTION]...\n"
 	       "top for Kafka consumer groups: who owns which partition, every rebalance\n"
-	       "(eager or cooperative), member health, lag, time lag and whether each\n"
-	       "partition makes progress, live.  With no cluster\n"
+	       "(eager, cooperative or KIP-848's consumer protocol), member health, lag,\n"
+	       "time lag and whether each partition makes progress, live.  With no cluster\n"
 	       "the dashboard starts an embedded demo (--once and --json need -b, -C or\n"
-	       "--demo; --check needs -b, -C or --replay).\n\n"
+	       "--demo; --check needs -b, -C or --replay): an eager, a cooperative and a\n"
+	       "consumer-protocol group side by side (--demo=list says what this build runs).\n\n"
 	       "Options:\n");
 	for (i = 0; i < KG_ARRAY_LEN(table); i++) {
 		const opt_def *d = &table[i];

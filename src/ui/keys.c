@@ -684,7 +684,7 @@ static const key_row key_table[] = {
 	  "pause, scrub the history (shifted: 10x as far)", KW_ALWAYS },
 	{ { '0' }, key_now, "0", "back to now", KW_ALWAYS },
 	{ { '[', ']' }, key_walk, "[ ]", "previous / next rebalance (pauses there)", KW_ALWAYS },
-	{ { 'v' }, key_compare, "v", "timeline: compare with the next group", KW_ALWAYS },
+	{ { 'v' }, key_compare, "v", "timeline: compare with the next groups", KW_ALWAYS },
 	{ { 0 }, NULL, NULL, NULL, KW_VIEW_KEYS },
 	{ { 'r', KEY_F(5) }, key_refresh, "r F5", "refresh now", KW_LIVE },
 	{ { 'T' }, key_theme, "T", "next theme", KW_ALWAYS },

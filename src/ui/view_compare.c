@@ -1,12 +1,17 @@
 /*
  * view_compare.c: the timeline's compare form (v, on in the demo): the
- * selected group's timeline above the next ones' in the list (eager and
- * cooperative, on stage), each under its title, and a last line saying
- * what the last rebalance of each cost, so they are seen at once.
+ * selected group's timeline above the next ones' in the list (eager,
+ * cooperative and the consumer protocol, on stage), each under its title,
+ * and a last line saying what the last rebalance of each cost, so they
+ * are seen at once.
  *
- * The groups are entries of one array (COMPARE_GROUPS of them: a third
- * group, the consumer protocol's, is one more); the layout takes them in
- * turn.  They share the scale (fitted to the longest history) and the
+ * The groups are entries of one array (COMPARE_GROUPS of them: the
+ * selected and the two after it); the layout takes them in turn.  Where
+ * the three do not fit with every lane (80x24 with four members each), it
+ * draws the first two that do, the selected first, and the cost line still
+ * names every one of the three, so the third protocol's cost stays on
+ * screen (selecting it, Tab or the arrows, brings its lanes up); only where
+ * not even two fit are the lanes shared out, as before.  They share the scale (fitted to the longest history) and the
  * labels' width, so their strips line up column for column.  It uses the screen as it has it: the whole timeline of each
  * where every lane fits, the rows left over given to older episode lines
  * (the history), then the cost line right under the last group, the rest
@@ -25,7 +30,7 @@
 
 #include "util/util.h"
 
-#define COMPARE_GROUPS 2   /* the selected group and the one after it in the list */
+#define COMPARE_GROUPS 3   /* the selected group and the two after it in the list */
 #define COMPARE_EPLINES 3  /* episode lines of the whole form */
 #define COMPARE_HISTORY 8  /* and at most, where rows are left over */
 
@@ -93,6 +98,8 @@ compare_fit(ui_screen *s, ui_timeline *tl, const kg_group **grp, int n, ui_rect 
 	}
 	if (total == avail)
 		return true;
+	if (n > 2)
+		return false; /* the caller tries fewer groups, every lane of each */
 	/* not every lane fits: each group its share of the rows, at least its fixed ones and a lane */
 	for (i = 0; i < n; i++) {
 		h[i] = KG_MAX(f[i].axis + 3, avail * want[i] / total);
@@ -108,10 +115,16 @@ compare_draw(ui_screen *s, ui_timeline *tl, const kg_group *g, ui_rect r)
 {
 	const kg_group *grp[COMPARE_GROUPS];
 	tl_form f[COMPARE_GROUPS];
-	int h[COMPARE_GROUPS], n = compare_groups(s, g, grp), i, y = r.y, scroll = s->scroll, rows = 0;
+	int h[COMPARE_GROUPS], all = compare_groups(s, g, grp), n = all, i, y = r.y, scroll = s->scroll, rows = 0;
 	sbuf cost = { 0 };
-	if (!tl->compare || tl->by_partition || n < 2 || !compare_fit(s, tl, grp, n, r, f, h))
+	if (!tl->compare || tl->by_partition || n < 2)
 		return false;
+	/* as many groups as fit with every lane (the cost line names them all), two at least */
+	while (!compare_fit(s, tl, grp, n, r, f, h)) {
+		if (n <= 2)
+			return false;
+		n--;
+	}
 	for (i = 0; i < n; i++) {
 		if (i > 0) {
 			/* a later group's title: its name, state, protocol and members, as the tabs line has them */
@@ -128,8 +141,8 @@ compare_draw(ui_screen *s, ui_timeline *tl, const kg_group *g, ui_rect r)
 	}
 	s->scroll = scroll;
 	s->view_rows = rows;
-	/* then what the last rebalance of each cost, side by side */
-	timeline_compare_cost(s, grp, n, r.w - 2, &cost);
+	/* then what the last rebalance of each cost, side by side: of every group compared, drawn or not */
+	timeline_compare_cost(s, grp, all, r.w - 2, &cost);
 	if (y < r.y + r.h)
 		text_put(s, y, r.x + 1, r.w - 2, s->attr[UI_EL_TITLE], sbuf_str(&cost), TEXT_ELLIPSIS);
 	sbuf_free(&cost);
@@ -209,10 +222,12 @@ compare_side(const ui_screen *s, const kg_group *g, bool by_name, int form, sbuf
 void
 timeline_compare_cost(const ui_screen *s, const kg_group *const *grp, int n, int width, sbuf *out)
 {
-	bool by_name = true;
-	int form, i;
-	for (i = 1; i < n; i++)
-		by_name = by_name && grp[i]->proto == grp[0]->proto;
+	bool by_name = false;
+	int form, i, k;
+	/* each side by its protocol, unless two share one: then by the groups' names */
+	for (i = 0; i < n; i++)
+		for (k = i + 1; k < n; k++)
+			by_name = by_name || grp[i]->proto == grp[k]->proto;
 	for (form = 0; form < 5; form++) {
 		sbuf_reset(out);
 		sbuf_adds(out, form == 0 ? "last rebalance cost  " : form >= 3 ? "unconsumed partition-s: " : "");

@@ -15,7 +15,7 @@ typedef struct ui_timeline {
 	int zoom;          /* index into the scales (the one last used while auto) */
 	bool auto_zoom;    /* the scale fits the history to the width, 500 ms a column at most (+ - end it) */
 	bool by_partition; /* m: a lane per partition */
-	bool compare;      /* v: the selected group's timeline above the next one's (on in the demo) */
+	bool compare;      /* v: the selected group's timeline above the next two's (on in the demo) */
 	bool wall_clock;   /* w: episodes start at clock times, not since kgtop's start */
 	int label_w;       /* the lanes' labels' width in this frame */
 } ui_timeline;
@@ -45,9 +45,10 @@ void timeline_draw_form(ui_screen *s, ui_timeline *tl, const kg_group *g, ui_rec
 int timeline_rows(ui_screen *s, ui_timeline *tl, const kg_group *g, ui_rect r, const tl_form *f, int *label_w,
 		  int *zoom);
 /*
- * Draw the compare form (the selected group g above the next one, the
- * cost line under them) into r; false when it does not apply (per
- * partition, a group alone, no room), and nothing is drawn.
+ * Draw the compare form (the selected group g above the next two, or the
+ * next one where three do not fit with every lane; the cost line of all
+ * three under them) into r; false when it does not apply (per partition,
+ * a group alone, no room), and nothing is drawn.
  */
 bool compare_draw(ui_screen *s, ui_timeline *tl, const kg_group *g, ui_rect r);
 

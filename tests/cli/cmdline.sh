@@ -137,6 +137,15 @@ fixture_stop
 # one vocabulary in what the binary prints
 "$KGTOP" --demo=list >"$T_TMP/dlist" 2>&1
 t_lacks "$T_TMP/dlist" "seeds' bench" "--demo=list speaks of the demo, not of the seeds' bench"
+t_contains "$T_TMP/dlist" "-consumer (group.protocol=consumer" "--demo=list names the third group and its protocol (issue 21)"
+# the consumer-protocol group runs with librdkafka >= 2.12 (the bundled 2.14.2); a build against an older one says it is left out
+rdk=$("$KGTOP" --version | sed -n 's/^librdkafka \([0-9]*\)\.\([0-9]*\)\..*/\1 \2/p')
+if [ -n "$rdk" ] && [ "${rdk% *}" -eq 2 ] && [ "${rdk#* }" -lt 12 ]; then
+	t_contains "$T_TMP/dlist" "here without kgtop-demo-consumer: group.protocol=consumer needs librdkafka >= 2.12 (this build: 2." \
+		"--demo=list says this build's demo runs without the consumer-protocol group, and why (librdkafka ${rdk% *}.${rdk#* })"
+else
+	t_lacks "$T_TMP/dlist" "here without" "--demo=list: this build's demo runs every group (librdkafka ${rdk% *}.${rdk#* })"
+fi
 "$KGTOP" --help >"$T_TMP/help" 2>&1
 t_contains "$T_TMP/help" "the dashboard starts an embedded demo" "--help: only the dashboard starts the demo by itself"
 t_contains "$T_TMP/help" "-C, --cluster NAME" "--help lists -C"

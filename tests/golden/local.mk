@@ -12,6 +12,8 @@ EXTRA_DIST += tests/golden/list.sh \
 	tests/golden/compare-coop-range-80x24.golden \
 	tests/golden/compare-demo-200x60.golden \
 	tests/golden/compare-demo-80x24.golden \
+	tests/golden/compare-three-160x48.golden \
+	tests/golden/compare-three-80x24.golden \
 	tests/golden/connecting-80x24.golden \
 	tests/golden/demo-step-120x40.golden \
 	tests/golden/demo-step-200x60.golden \

@@ -1,7 +1,8 @@
 /*
  * test_demo.c: the default demo scenario, headless, through the real code.
  *
- * The embedded demo (mock cluster, producer, real librdkafka consumers),
+ * The embedded demo (mock cluster, producer, real librdkafka consumers:
+ * eager, cooperative and consumer-protocol groups),
  * the kafka source following its groups, the collector and the tracker
  * run as kgtop runs them; this program reads the frames and asserts from
  * the derived events (never from the demo's internals) that:
@@ -20,8 +21,15 @@
  *    revokes its whole assignment, while the cooperative group has no full
  *    revoke: the moving partition is revoked (incremental) in one round
  *    and assigned to the new member in the next;
+ *  - the consumer-protocol group (KIP-848, group.protocol=consumer) runs
+ *    the same script: the fourth member's join is one episode, with no
+ *    barrier and no whole revoke, ended once consumer-d holds partitions;
+ *    it has no JoinGroup/SyncGroup generations, so the rounds check skips it.
+ *    Built against a librdkafka before 2.12 (Debian's 2.0.2) the demo runs
+ *    without it (demo_scenario_groups says which groups run): then no frame
+ *    shows it and demo_kip848_missing() says why;
  *  - a graceful leave stops every other eager member but no other
- *    cooperative one;
+ *    cooperative or consumer-protocol one;
  *  - the crashed member is silent (not consuming) from its last poll, and
  *    leaves for session timeout, no sooner than session.timeout.ms after
  *    its last heartbeat answer;
@@ -44,6 +52,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <librdkafka/rdkafka.h>
+
 #include "core/options.h"
 #include "core/collector.h"
 #include "model/intern.h"
@@ -54,6 +64,8 @@
 
 #define EAGER "kgtop-demo-eager"
 #define COOP "kgtop-demo-coop"
+#define KIP "kgtop-demo-consumer" /* group.protocol=consumer (KIP-848) */
+#define MAX_GROUPS 4
 #define RUN_LIMIT_US (260LL * 1000000) /* a clean join in both groups: the mock may take an extra generation under load */
 #define CLOSE_LIMIT_US (5LL * 1000000)
 
@@ -83,6 +95,10 @@ typedef struct run {
 	size_t nmh, cmh;
 	int64_t t0;
 	int64_t max_lag;      /* largest group lag seen, -1 none */
+	const char *groups[MAX_GROUPS]; /* the groups this build's demo runs (demo_scenario_groups) */
+	int ngroups;
+	bool kip;             /* ... the consumer-protocol one among them (librdkafka >= 2.12) */
+	int kip_seen;         /* snapshots that showed the consumer-protocol group */
 	int tests, failed;
 } run;
 
@@ -175,6 +191,8 @@ take(run *r, kg_frame *f)
 		return;
 	for (g = 0; g < f->snap->ngroups; g++) {
 		const kg_group *G = &f->snap->groups[g];
+		if (G->id == intern_group(KIP))
+			r->kip_seen++;
 		if (G->lag > r->max_lag)
 			r->max_lag = G->lag;
 		for (k = 0; k < G->nmembers; k++) {
@@ -301,21 +319,20 @@ clean_join(const run *r, const char *group, int want)
 	return NULL;
 }
 
-/* Everything the checks need has happened in both groups. */
+/* Everything the checks need has happened in every group. */
 static bool
 complete(const run *r)
 {
-	const char *groups[2] = { EAGER, COOP };
 	int g;
-	for (g = 0; g < 2; g++) {
-		if (clean_join(r, groups[g], g == 0 ? 1 : 2) == NULL)
-			return false;
-		if (!episode_ended(r, groups[g], join_episode(r, groups[g])) ||
-		    find_left(r, groups[g], KG_REASON_GRACEFUL) < 0 || find_left(r, groups[g], KG_REASON_SESSION_TIMEOUT) < 0 ||
-		    !stall_done(r, groups[g]))
+	for (g = 0; g < r->ngroups; g++) {
+		const char *gr = r->groups[g];
+		if (strcmp(gr, KIP) != 0 && clean_join(r, gr, strcmp(gr, EAGER) == 0 ? 1 : 2) == NULL)
+			return false; /* the consumer protocol has no generations to count */
+		if (!episode_ended(r, gr, join_episode(r, gr)) || find_left(r, gr, KG_REASON_GRACEFUL) < 0 ||
+		    find_left(r, gr, KG_REASON_SESSION_TIMEOUT) < 0 || !stall_done(r, gr))
 			return false;
 	}
-	return true;
+	return r->ngroups > 0;
 }
 
 /* ---------------------------------------------------------------- checks */
@@ -409,8 +426,8 @@ check_rounds(run *r)
 	for (i = 0; i < r->nev; i++) {
 		const kg_event *e = r->ev[i];
 		int want;
-		if (e->kind != KG_EV_REBALANCE_END || e->duration_us < 0)
-			continue;
+		if (e->kind != KG_EV_REBALANCE_END || e->duration_us < 0 || e->group == intern_group(KIP))
+			continue; /* KIP-848: no JoinGroup/SyncGroup generations (check_kip) */
 		want = generations(r, intern_group_name(e->group), e->time_us - e->duration_us, e->time_us);
 		n++;
 		if (want != e->round || e->rounds_min) {
@@ -446,13 +463,65 @@ check_rounds(run *r)
 	}
 }
 
+/*
+ * The consumer protocol (KIP-848): the fourth member's join is one
+ * episode, opened by its join and ended when it holds its partitions, in
+ * which no member stops for a barrier and no partition is revoked whole.
+ */
+static void
+check_kip(run *r)
+{
+	const char *why = demo_kip848_missing();
+	if (!r->kip) {
+		/* this build's demo runs without it: absent from every frame, and --demo=list says why */
+		check(r, why != NULL && r->kip_seen == 0 && find(r, 0, KIP, KG_EV_MEMBER_JOINED, NULL) < 0,
+		      "%s is not in this build's demo (%s), and no frame shows it (%d)", KIP, why ? why : "-", r->kip_seen);
+		return;
+	}
+	check(r, why == NULL && r->kip_seen > 0, "%s runs in this build's demo (librdkafka %s)", KIP, rd_kafka_version_str());
+	int64_t ep = join_episode(r, KIP);
+	long j = find(r, 0, KIP, KG_EV_MEMBER_JOINED, "consumer-d"), a = -1;
+	const kg_event *end = NULL;
+	size_t i;
+	int starts = 0, full = 0, got = 0;
+	for (i = 0; i < r->nev; i++) {
+		const kg_event *e = r->ev[i];
+		if (is(e, KIP, KG_EV_ASSIGNED, "consumer-d") && e->nparts > 0 && a < 0)
+			a = (long)i;
+		if (is(e, KIP, KG_EV_REBALANCE_END, NULL) && e->episode == ep)
+			end = e;
+	}
+	for (i = 0; j >= 0 && a >= 0 && i < r->nev; i++) {
+		const kg_event *e = r->ev[i];
+		if (!is(e, KIP, KG_EV_REBALANCE_START, NULL) || e->time_us < r->ev[j]->time_us || e->time_us > r->ev[a]->time_us)
+			continue;
+		starts++;
+	}
+	for (i = 0; i < r->nev; i++) {
+		const kg_event *e = r->ev[i];
+		if (is(e, KIP, KG_EV_REVOKED, NULL) && e->episode == ep && e->nbefore > 0)
+			full += e->cls == KG_CLASS_FULL;
+		if (is(e, KIP, KG_EV_ASSIGNED, "consumer-d") && e->episode == ep)
+			got += e->nparts;
+	}
+	check(r, j >= 0 && a >= 0 && starts == 1 && end != NULL,
+	      "consumer protocol: the fourth member's join is one episode that ends (%d begun between its join and its "
+	      "assignment)", starts);
+	if (end == NULL)
+		return;
+	printf("# %s join: %s\n", KIP, end->text);
+	check(r, end->nstopped == 0 && full == 0 && got > 0,
+	      "consumer protocol: the join stops no member, revokes nothing whole, and consumer-d reaches its assignment "
+	      "(%d partitions)", got);
+}
+
 /* A crashed member is silent from its last poll, seconds before the coordinator drops it. */
 static void
 check_silent(run *r)
 {
-	const char *groups[2] = { EAGER, COOP };
+	const char *const *groups = r->groups;
 	int g;
-	for (g = 0; g < 2; g++) {
+	for (g = 0; g < r->ngroups; g++) {
 		long l = find_left(r, groups[g], KG_REASON_SESSION_TIMEOUT);
 		long s = l >= 0 ? find(r, 0, groups[g], KG_EV_MEMBER_SILENT, r->ev[l]->client_id) : -1;
 		double ahead = s >= 0 ? (double)(r->ev[l]->time_us - r->ev[s]->time_us) / 1e6 : 0;
@@ -461,13 +530,44 @@ check_silent(run *r)
 	}
 }
 
-/* A graceful leave: the others stop in the eager group, not in the cooperative one. */
+/*
+ * The consumer protocol's leave: every partition the leaver gave up is
+ * assigned to another member in the episode the leave opened (the mock's
+ * assignor is not sticky, so a survivor may trade all it had: no count
+ * of whole revokes is asserted).
+ */
+static void
+check_kip_leave(run *r, long l, int64_t ep)
+{
+	const char *leaver = r->ev[l]->client_id;
+	const kg_event *gave = NULL;
+	size_t i;
+	int k, moved = 0;
+	for (i = 0; i <= (size_t)l; i++) {
+		if (is(r->ev[i], KIP, KG_EV_REVOKED, leaver) && r->ev[i]->nparts > 0)
+			gave = r->ev[i];
+	}
+	for (k = 0; gave != NULL && k < gave->nparts; k++) {
+		bool found = false;
+		for (i = (size_t)l; i < r->nev && !found; i++) {
+			const kg_event *e = r->ev[i];
+			found = is(e, KIP, KG_EV_ASSIGNED, NULL) && e->episode == ep && strcmp(e->client_id, leaver) != 0 &&
+				tp_contains(e->parts, e->nparts, gave->parts[k]);
+		}
+		moved += found;
+	}
+	check(r, ep > 0 && gave != NULL && moved == gave->nparts,
+	      "consumer protocol: when %s leaves, the others are assigned its %d partitions in one episode (%d)", leaver,
+	      gave ? gave->nparts : 0, moved);
+}
+
+/* A graceful leave: the others stop in the eager group, not in the cooperative or the consumer-protocol one. */
 static void
 check_leave(run *r)
 {
-	const char *groups[2] = { EAGER, COOP };
+	const char *const *groups = r->groups;
 	int g;
-	for (g = 0; g < 2; g++) {
+	for (g = 0; g < r->ngroups; g++) {
 		long l = find_left(r, groups[g], KG_REASON_GRACEFUL);
 		int64_t ep = 0;
 		size_t i;
@@ -488,12 +588,14 @@ check_leave(run *r)
 			others++;
 			full += e->cls == KG_CLASS_FULL;
 		}
-		if (g == 0)
+		if (strcmp(groups[g], EAGER) == 0)
 			check(r, others > 0 && full == others, "eager: when %s leaves, the other members revoke everything (%d of %d)",
 			      leaver, full, others);
+		else if (strcmp(groups[g], COOP) == 0)
+			check(r, ep > 0 && full == 0, "cooperative: when %s leaves, no other member stops (%d full revokes)",
+			      leaver, full);
 		else
-			check(r, ep > 0 && full == 0, "cooperative: when %s leaves, no other member stops (%d full revokes)", leaver,
-			      full);
+			check_kip_leave(r, l, ep);
 	}
 }
 
@@ -515,9 +617,9 @@ member_health(const run *r, const char *group, const kg_event *e)
 static void
 check_liveness(run *r)
 {
-	const char *groups[2] = { EAGER, COOP };
+	const char *const *groups = r->groups;
 	int g;
-	for (g = 0; g < 2; g++) {
+	for (g = 0; g < r->ngroups; g++) {
 		long l = find_left(r, groups[g], KG_REASON_SESSION_TIMEOUT);
 		const mhealth *h = NULL;
 		int64_t gap;
@@ -567,6 +669,12 @@ main(void)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	memset(&r, 0, sizeof r);
 	r.max_lag = -1;
+	/* the groups this build's demo has: eager and cooperative, and the consumer protocol's with librdkafka >= 2.12 */
+	r.ngroups = demo_scenario_groups("default", r.groups, MAX_GROUPS);
+	for (i = 0; i < (size_t)r.ngroups; i++)
+		r.kip = r.kip || strcmp(r.groups[i], KIP) == 0;
+	printf("# librdkafka %s: the demo runs %d groups%s\n", rd_kafka_version_str(), r.ngroups,
+	       r.kip ? "" : " (no consumer-protocol group)");
 	options_defaults(&o); /* the demo and the kafka source at the options' defaults */
 	memset(&dc, 0, sizeof dc);
 	dc.scenario = "default";
@@ -621,10 +729,11 @@ main(void)
 		}
 	}
 	printf("# the scenario ran %.1fs\n", (double)(util_now_us() - r.t0) / 1e6);
-	check(&r, complete(&r), "join, leave, crash and stall all happened within %llds",
+	check(&r, complete(&r), "join, leave, crash and stall all happened in the %d groups within %llds", r.ngroups,
 	      (long long)(RUN_LIMIT_US / 1000000));
 	check_rounds(&r);
 	check_join(&r);
+	check_kip(&r);
 	check_leave(&r);
 	check_liveness(&r);
 	check_silent(&r);

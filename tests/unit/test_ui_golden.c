@@ -186,6 +186,18 @@ static const gcase cases[] = {
 	/* issue 26: at 80x24 the demo's two groups (the filter leaves the scene's two) compare in the short form */
 	{ .name = "compare-demo-80x24", .rows = 24, .cols = 80, .group = "demo-coop", .view = UI_VIEW_TIMELINE, .compare = true,
 	  .demo_msg = DEMO_MSG, .no_trace = true, .cluster = "demo (mock cluster)", .kafka_ok = true, .filter = "^demo-" },
+	/*
+	 * issue 21: three groups compared (the demo's eager, cooperative and
+	 * consumer-protocol ones; here the scene's two and billing-events): at
+	 * 80x24 the two that fit with every lane, the cost line naming all
+	 * three; at 40x12 (narrow-timeline-40x12) one group's timeline
+	 */
+	{ .name = "compare-three-80x24", .rows = 24, .cols = 80, .group = "demo-coop", .view = UI_VIEW_TIMELINE, .compare = true,
+	  .demo_msg = DEMO_MSG, .no_trace = true, .cluster = "demo (mock cluster)", .kafka_ok = true,
+	  .filter = "^(demo-|billing-)" },
+	{ .name = "compare-three-160x48", .rows = 48, .cols = 160, .group = "demo-coop", .view = UI_VIEW_TIMELINE,
+	  .compare = true, .demo_msg = DEMO_MSG, .no_trace = true, .cluster = "demo (mock cluster)", .kafka_ok = true,
+	  .filter = "^(demo-|billing-)" },
 	/* and wide, the width for the lanes (the list above them) */
 	{ .name = "compare-demo-200x60", .rows = 60, .cols = 200, .group = "demo-coop", .view = UI_VIEW_TIMELINE,
 	  .compare = true, .demo_msg = DEMO_MSG, .no_trace = true, .cluster = "demo (mock cluster)", .kafka_ok = true,

@@ -55,6 +55,36 @@ static void demo_close(kg_source *s);
 
 /* --------------------------------------------------------------- groups */
 
+/* Lowest free letter. */
+static int
+dgroup_free_idx(const dgroup *g)
+{
+	int idx;
+	for (idx = 0;; idx++) {
+		size_t i;
+		bool used = false;
+		for (i = 0; i < g->nc && !used; i++)
+			used = g->c[i]->idx == idx;
+		if (!used)
+			return idx;
+	}
+}
+
+/* Free a finished consumer. */
+static void
+dcons_free(dcons *c)
+{
+	if (c == NULL)
+		return;
+	obsq_clear(&c->held);
+	free(c->held.v);
+	free(c->id);
+	free(c->last_id);
+	free(c->asg);
+	free(c->stale);
+	free(c);
+}
+
 /* True when c can be asked to act (leave, crash, stall) (locked). */
 static bool
 can_act(const dcons *c)
@@ -566,7 +596,9 @@ demo_command_run(kg_source *s, const char *line, char *err, size_t errsz)
 		return util_err(err, errsz, "no demo group \"%s\"", cmd.arg);
 	if (cmd.kind == DEMO_CMD_ADD) {
 		char e[240] = "";
-		assignor = d->next_assignor[0] ? d->next_assignor : g->assignor;
+		/* the consumer protocol is the group's: a classic assignor cannot join it here */
+		assignor = d->next_assignor[0] && demo_assignor_proto(g->assignor) != KG_PROTO_CONSUMER ? d->next_assignor
+											     : g->assignor;
 		c = add_member(d, g, assignor, e, sizeof e);
 		if (c == NULL)
 			return util_err(err, errsz, "%s", e);
@@ -731,7 +763,13 @@ demo_source_new(const kg_demo_config *cfg, kg_source **out, const char **bootstr
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
 	pthread_cond_init(&d->cond, &ca);
 	pthread_condattr_destroy(&ca);
-	d->sc = sc;
+	d->sc_run = *sc;
+	/* a librdkafka that cannot run the consumer protocol leaves its groups out (--demo=list says so) */
+	d->sc_run.ngroups = 0;
+	for (gi = 0; gi < sc->ngroups; gi++)
+		if (demo_group_runs(&sc->groups[gi]))
+			d->sc_run.groups[d->sc_run.ngroups++] = sc->groups[gi];
+	sc = d->sc = &d->sc_run;
 	d->real = cfg->brokers != NULL && *cfg->brokers != '\0';
 	d->npart = cfg->partitions;
 	d->started_us = util_now_us();

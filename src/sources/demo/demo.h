@@ -40,8 +40,23 @@ typedef struct kg_demo_config {
 	size_t leftovers_size;
 } kg_demo_config;
 
-/* Print the scenario names and one line each to stdout. */
+/*
+ * Print the scenario names and one line each to stdout, and under a
+ * scenario whose consumer-protocol group this build cannot run, a line
+ * saying so (demo_kip848_missing).
+ */
 void demo_list_scenarios(void);
+/*
+ * Why this build's demo runs no consumer-protocol group (KIP-848), e.g.
+ * "group.protocol=consumer needs librdkafka >= 2.12 (this build: 2.0.2)";
+ * NULL when it runs them.
+ */
+const char *demo_kip848_missing(void);
+/*
+ * The groups a scenario (NULL: the default) runs in this build, at most
+ * max names into names (the table's, static); how many, -1 unknown.
+ */
+int demo_scenario_groups(const char *name, const char **names, int max);
 /* True when name is a known scenario (or NULL / "default") that can run there. */
 bool demo_scenario_known(const char *name, bool real_cluster);
 /*

@@ -128,14 +128,54 @@ void
 demo_sync_order_wait(dcons *c)
 {
 	demo *d = c->d;
-	int64_t until = util_now_us() + SYNC_ORDER_WAIT_US, last = 0, now;
-	if (!mock_leader_is(c))
+	int64_t start = util_now_us(), until = start + SYNC_ORDER_WAIT_US, last = 0, now;
+	int n0;
+	if (!mock_leader_is(c)) {
+		log_msg(KG_LOG_DEBUG, "demo: %s/%s: JoinGroup answered, not the leader (%s, id %s)", c->g->name, c->client_id,
+			c->g->mock_leader, c->id ? c->id : "-");
 		return;
+	}
+	n0 = followers_unsynced(c, &last);
 	while (!d->stopping && followers_unsynced(c, &last) > 0 && util_now_us() < until)
 		demo_timed_wait(d, 10000);
 	now = util_now_us();
 	if (last > 0 && now < last + SYNC_ORDER_MARGIN_US && now < until)
 		demo_timed_wait(d, last + SYNC_ORDER_MARGIN_US - now);
+	log_msg(KG_LOG_DEBUG, "demo: %s/%s: leader of generation %d waited %.1f ms for %d followers' SyncGroups", c->g->name,
+		c->client_id, (int)c->g->mock_gen, (double)(util_now_us() - start) / 1e3, n0);
+}
+
+/*
+ * An election line of the mock's coordinator: "Consumer group G with K
+ * member(s) is rebalancing: elected leader is L, generation id N" (2.0.2)
+ * or "... elected leader is L (group.instance.id = I), generation id N"
+ * (2.14.2): the leader's member id ends at the comma or the space.
+ */
+int
+demo_mock_election(const char *line, char *group, size_t gsz, int *gen, char *leader, size_t lsz)
+{
+	const char *p = strstr(line, "Consumer group "), *q;
+	size_t n;
+	if (p == NULL || gsz < 2 || lsz < 2 || strstr(p, " is rebalancing: ") == NULL)
+		return -1;
+	p += strlen("Consumer group ");
+	n = strcspn(p, " ");
+	if (n == 0 || n >= gsz || strncmp(p + n, " with ", 6) != 0)
+		return -1;
+	memcpy(group, p, n);
+	group[n] = '\0';
+	if ((q = strstr(p, ", generation id ")) == NULL || sscanf(q, ", generation id %d", gen) != 1)
+		return -1;
+	leader[0] = '\0';
+	if ((q = strstr(p, "elected leader is ")) != NULL) {
+		q += strlen("elected leader is ");
+		n = strcspn(q, ", ");
+		if (n < lsz) {
+			memcpy(leader, q, n);
+			leader[n] = '\0';
+		}
+	}
+	return 0;
 }
 
 /*
@@ -266,15 +306,12 @@ mock_line(demo *d, const char *line)
 	const char *p;
 	int64_t now = util_now_us();
 	pthread_mutex_lock(&d->lock);
-	if ((p = strstr(line, "Consumer group ")) != NULL && strstr(p, " is rebalancing: ") != NULL &&
-	    sscanf(p, "Consumer group %159s with %d", group, &members) == 2 &&
-	    (p = strstr(p, ", generation id ")) != NULL && sscanf(p, ", generation id %d", &gen) == 1 &&
+	char leader[sizeof d->groups[0].mock_leader];
+	if (demo_mock_election(line, group, sizeof group, &gen, leader, sizeof leader) == 0 &&
 	    (gi = group_index(d, group)) >= 0) {
 		d->groups[gi].mock_gen = gen;
 		d->groups[gi].mock_elected = now;
-		d->groups[gi].mock_leader[0] = '\0';
-		if ((p = strstr(line, "elected leader is ")) != NULL)
-			sscanf(p, "elected leader is %63s", d->groups[gi].mock_leader);
+		util_strlcpy(d->groups[gi].mock_leader, leader, sizeof d->groups[gi].mock_leader);
 	} else if ((p = strstr(line, "Mock consumer group ")) != NULL &&
 		   sscanf(p, "Mock consumer group %159s with %d member(s) changing state %15s -> %15s", group, &members,
 			  from, to) == 4 &&
@@ -392,6 +429,65 @@ producer_new(demo *d, char *err, size_t errsz)
 
 /* ------------------------------------------------------------- clusters */
 
+/* Set one consumer property; -1 with err. */
+static int
+conf_set(rd_kafka_conf_t *conf, const char *k, const char *v, char *err, size_t errsz)
+{
+	char e[256];
+	if (rd_kafka_conf_set(conf, k, v, e, sizeof e) != RD_KAFKA_CONF_OK)
+		return util_err(err, errsz, "%s: %s", k, e);
+	return 0;
+}
+
+/*
+ * The configuration of consumer c of group g.  A consumer-protocol member
+ * (KIP-848) sets group.protocol=consumer and none of the classic settings:
+ * librdkafka 2.14.2 refuses partition.assignment.strategy,
+ * session.timeout.ms and heartbeat.interval.ms there (the coordinator
+ * owns them; on the mock demo_cluster_start sets them).
+ */
+int
+demo_consumer_conf(demo *d, const dgroup *g, const dcons *c, rd_kafka_conf_t *conf, char *err, size_t errsz)
+{
+	char num[32];
+	size_t i;
+	int rc = 0;
+	bool classic = c->cfg_proto != KG_PROTO_CONSUMER;
+	for (i = 0; i < d->nprops && rc == 0; i++)
+		rc = conf_set(conf, d->props[i].key, d->props[i].value, err, errsz);
+	if (rc == 0)
+		rc = conf_set(conf, "bootstrap.servers", d->bootstrap, err, errsz);
+	if (rc == 0)
+		rc = conf_set(conf, "group.id", g->name, err, errsz);
+	if (rc == 0)
+		rc = conf_set(conf, "client.id", c->client_id, err, errsz);
+	if (rc == 0 && !classic)
+		rc = conf_set(conf, "group.protocol", "consumer", err, errsz);
+	if (rc == 0 && classic)
+		rc = conf_set(conf, "partition.assignment.strategy", c->assignor, err, errsz);
+	snprintf(num, sizeof num, "%d", d->session_ms);
+	if (rc == 0 && classic)
+		rc = conf_set(conf, "session.timeout.ms", num, err, errsz);
+	snprintf(num, sizeof num, "%d", d->heartbeat_ms);
+	if (rc == 0 && classic)
+		rc = conf_set(conf, "heartbeat.interval.ms", num, err, errsz);
+	snprintf(num, sizeof num, "%d", d->max_poll_ms);
+	if (rc == 0)
+		rc = conf_set(conf, "max.poll.interval.ms", num, err, errsz);
+	/* commit semantics: the demo's own every second, Kafka's default every 5 s, or after processing (no auto) */
+	if (rc == 0)
+		rc = conf_set(conf, "enable.auto.commit", g->commit == DEMO_COMMIT_AFTER ? "false" : "true", err, errsz);
+	if (rc == 0)
+		rc = conf_set(conf, "auto.commit.interval.ms", g->commit == DEMO_COMMIT_AUTO ? "5000" : "1000", err, errsz);
+	if (rc == 0)
+		rc = conf_set(conf, "auto.offset.reset", "latest", err, errsz);
+	if (rc == 0)
+		rc = conf_set(conf, "log_level", "5", err, errsz);
+	if (rc == 0 && c->instance_id[0])
+		rc = conf_set(conf, "group.instance.id", c->instance_id, err, errsz);
+	return rc;
+}
+
 /* Start the mock cluster and create the topic. */
 static int
 mock_start(demo *d, char *err, size_t errsz)
@@ -418,6 +514,11 @@ mock_start(demo *d, char *err, size_t errsz)
 	if (e != RD_KAFKA_RESP_ERR_NO_ERROR)
 		return util_err(err, errsz, "mock cluster: topic %s: %s", d->topic, rd_kafka_err2str(e));
 	d->bootstrap = xstrdup(rd_kafka_mock_cluster_bootstraps(mc));
+#if DEMO_KIP848
+	/* the consumer protocol's session and heartbeat are the coordinator's: the demo's, as for classic groups */
+	rd_kafka_mock_set_group_consumer_session_timeout_ms(mc, d->session_ms);
+	rd_kafka_mock_set_group_consumer_heartbeat_interval_ms(mc, d->heartbeat_ms);
+#endif
 	return 0;
 }
 

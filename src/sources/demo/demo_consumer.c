@@ -32,6 +32,10 @@
  * a follower's SyncGroup that comes after the leader's, which costs a
  * generation the protocol does not need; when it refuses one anyway, the
  * health line says so (mock_sync_received in demo_cluster.c).
+ * A consumer-protocol member (KIP-848, group.protocol=consumer; the mock
+ * of librdkafka 2.14.2) talks ConsumerGroupHeartbeat only (cg_heartbeat_sent),
+ * and its callbacks are incremental; a crashed one's eviction is seen when
+ * a peer reconciles, since nobody rejoins.
  */
 #include "config.h"
 
@@ -58,7 +62,14 @@
 #define STICKY_WAIT_US (10LL * 1000000)  /* a cooperative member may wait this long for its first assignment */
 #define STICKY_WAIT_STOP_US (3500LL * 1000) /* ... at exit */
 
-enum { API_KEY_JOIN = 11, API_KEY_HEARTBEAT = 12, API_KEY_LEAVE = 13, API_KEY_SYNC = 14 };
+enum { API_KEY_JOIN = 11, API_KEY_HEARTBEAT = 12, API_KEY_LEAVE = 13, API_KEY_SYNC = 14, API_KEY_CG_HEARTBEAT = 68 };
+
+/* Callbacks add and remove partitions: cooperative, and the consumer protocol (KIP-848) alike. */
+static bool
+incremental(kg_proto p)
+{
+	return p == KG_PROTO_COOPERATIVE || p == KG_PROTO_CONSUMER;
+}
 
 /* A new observation about consumer c. */
 static kg_obs *
@@ -173,7 +184,8 @@ dgroup_evict_check(dgroup *g, const dcons *peer, int64_t now)
 		if (!c->evict_pending || c == peer)
 			continue;
 		if (peer != NULL && now >= c->crash_time + session - (int64_t)d->heartbeat_ms * 1000 - EVICT_SLACK_US) {
-			snprintf(text, sizeof text, "%s; seen when %s rejoined", c->evict_text, peer->client_id);
+			snprintf(text, sizeof text, "%s; seen when %s %s", c->evict_text, peer->client_id,
+				 peer->cfg_proto == KG_PROTO_CONSUMER ? "reconciled" : "rejoined");
 			left(c, now, KG_REASON_SESSION_TIMEOUT, text);
 		} else if (peer == NULL && now >= c->crash_time + session + EVICT_FALLBACK_US) {
 			snprintf(text, sizeof text, "%s; no other member rejoined to confirm it", c->evict_text);
@@ -246,7 +258,51 @@ note_error(dcons *c, const char *what, const char *msg)
 
 /* ---------------------------------------------------------- interceptors */
 
-/* on_request_sent: JoinGroup, SyncGroup and LeaveGroup went out. */
+/*
+ * A ConsumerGroupHeartbeat went out (the consumer protocol, KIP-848): it
+ * is the join, every heartbeat and the leave at once.  The interceptor
+ * does not see its member epoch, so which it is comes from the member's
+ * state: the first of an incarnation joins (epoch 0), one sent while
+ * closing or after MAXPOLL leaves (epoch -1), the rest are heartbeats.
+ */
+static rd_kafka_resp_err_t
+cg_heartbeat_sent(dcons *c)
+{
+	demo *d = c->d;
+	int64_t now;
+	bool wake = false;
+	pthread_mutex_lock(&d->lock);
+	now = util_now_us();
+	if (c->listed && (c->closing || (c->maxpoll_at > 0 && now - c->maxpoll_at < 3000000))) {
+		c->left_sent = true;
+		if (c->phase == DC_STALLED) {
+			c->kicked = true;
+			c->kicked_at = now;
+		}
+		if (c->closing && c->phase != DC_STALLED)
+			left(c, now, KG_REASON_GRACEFUL, "leave heartbeat (epoch -1): consumer closed");
+		else
+			left(c, now, KG_REASON_MAX_POLL,
+			     c->maxpoll_text[0] ? c->maxpoll_text : "max.poll.interval.ms exceeded: leave heartbeat");
+		c->maxpoll_at = 0;
+		wake = true;
+	} else if (!c->listed && !c->join_response && c->join_start == 0 && !c->closing && c->phase != DC_CRASHED) {
+		c->join_out = true;
+		c->synced = false;
+		c->join_start = now;
+		c->left_sent = false;
+		c->g->last_activity = now;
+		dgroup_evict_check(c->g, c, now);
+		emit_member(c, join_obs(c, now));
+		wake = true;
+	}
+	pthread_mutex_unlock(&d->lock);
+	if (wake)
+		demo_wake(d);
+	return RD_KAFKA_RESP_ERR_NO_ERROR;
+}
+
+/* on_request_sent: JoinGroup, SyncGroup, LeaveGroup or ConsumerGroupHeartbeat went out. */
 static rd_kafka_resp_err_t
 ic_sent(rd_kafka_t *rk, int sockfd, const char *brokername, int32_t brokerid, int16_t api, int16_t ver,
 	int32_t corr, size_t size, void *opaque)
@@ -256,6 +312,8 @@ ic_sent(rd_kafka_t *rk, int sockfd, const char *brokername, int32_t brokerid, in
 	int64_t now;
 	bool wake = false;
 	(void)rk, (void)brokername, (void)brokerid, (void)ver, (void)corr, (void)size;
+	if (api == API_KEY_CG_HEARTBEAT)
+		return cg_heartbeat_sent(c);
 	if (api != API_KEY_JOIN && api != API_KEY_SYNC && api != API_KEY_LEAVE)
 		return RD_KAFKA_RESP_ERR_NO_ERROR;
 	pthread_mutex_lock(&d->lock);
@@ -328,7 +386,8 @@ ic_recv(rd_kafka_t *rk, int sockfd, const char *brokername, int32_t brokerid, in
 	switch (api) {
 	case API_KEY_JOIN: slot = API_JOIN; break;
 	case API_KEY_SYNC: slot = API_SYNC; break;
-	case API_KEY_HEARTBEAT: slot = API_HB; break;
+	case API_KEY_HEARTBEAT:
+	case API_KEY_CG_HEARTBEAT: slot = API_HB; break;
 	default: return RD_KAFKA_RESP_ERR_NO_ERROR;
 	}
 	pthread_mutex_lock(&d->lock);
@@ -342,7 +401,8 @@ ic_recv(rd_kafka_t *rk, int sockfd, const char *brokername, int32_t brokerid, in
 	c->last_resp_broker[slot] = brokerid;
 	c->last_resp_err[slot] = (int)err;
 	c->last_resp_at[slot] = now;
-	if (slot == API_JOIN) {
+	if (slot == API_JOIN || (api == API_KEY_CG_HEARTBEAT && c->join_out)) {
+		/* a JoinGroup's answer, or a consumer-protocol join's: the member id is known (fetched after a poll) */
 		c->join_out = false;
 		c->join_answered = now;
 		c->g->last_activity = now;
@@ -350,8 +410,8 @@ ic_recv(rd_kafka_t *rk, int sockfd, const char *brokername, int32_t brokerid, in
 			c->join_response = true;
 			c->need_fetch = true;
 			c->ever_joined = true;
-			if (!d->real)
-				demo_sync_order_wait(c);
+			if (!d->real && slot == API_JOIN)
+				demo_sync_order_wait(c); /* classic groups only: the consumer protocol has no SyncGroup */
 		}
 	} else if (slot == API_SYNC) {
 		c->sync_out = false;
@@ -423,7 +483,7 @@ dcons_error(rd_kafka_t *rk, int err, const char *reason, void *opaque)
 static void
 rebalance_assigned(dcons *c, const kg_tp *v, int n, kg_proto proto, int64_t now)
 {
-	bool coop = proto == KG_PROTO_COOPERATIVE;
+	bool coop = incremental(proto);
 	/* after a kick, before the new incarnation's JoinGroup answer: the missed round's */
 	bool old_round = !c->listed && !c->join_response && c->last_id != NULL;
 	kg_obs *o = cobs(c, KG_OBS_ASSIGNED, now);
@@ -515,7 +575,7 @@ rebalance_revoked(dcons *c, const kg_tp *v, int n, kg_proto proto, bool lost, bo
 		obs_text(o, c->maxpoll_lost ? "partitions taken: kicked out for max.poll.interval.ms" : "partitions taken");
 		c->maxpoll_lost = false;
 	}
-	if (proto == KG_PROTO_COOPERATIVE)
+	if (incremental(proto))
 		asg_change(c, v, n, false);
 	else
 		set_asg(c, NULL, 0);
@@ -573,8 +633,8 @@ dcons_rebalance(rd_kafka_t *rk, rd_kafka_resp_err_t err, rd_kafka_topic_partitio
 	closing = c->closing;
 	proto = c->proto != KG_PROTO_UNKNOWN ? c->proto : c->cfg_proto;
 	pthread_mutex_unlock(&d->lock);
-	if (!closing) {
-		/* an op round trip to librdkafka's main thread: never during close */
+	if (!closing && c->cfg_proto != KG_PROTO_CONSUMER) {
+		/* an op round trip to librdkafka's main thread: never during close (the consumer protocol's says COOPERATIVE) */
 		const char *p = rd_kafka_rebalance_protocol(rk);
 		if (p != NULL && strcmp(p, "COOPERATIVE") == 0)
 			proto = KG_PROTO_COOPERATIVE;
@@ -591,7 +651,8 @@ dcons_rebalance(rd_kafka_t *rk, rd_kafka_resp_err_t err, rd_kafka_topic_partitio
 			err == RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS	? "assign"
 			: err == RD_KAFKA_RESP_ERR__REVOKE_PARTITIONS ? (lost ? "taken" : "revoke")
 								     : rd_kafka_err2str(err),
-			sbuf_str(&ps), proto == KG_PROTO_COOPERATIVE ? " (cooperative)" : " (eager)",
+			sbuf_str(&ps), proto == KG_PROTO_CONSUMER ? " (consumer protocol)"
+					 : proto == KG_PROTO_COOPERATIVE ? " (cooperative)" : " (eager)",
 			closing ? " while closing" : "");
 		sbuf_free(&ps);
 	}
@@ -599,6 +660,8 @@ dcons_rebalance(rd_kafka_t *rk, rd_kafka_resp_err_t err, rd_kafka_topic_partitio
 	now = util_now_us();
 	c->proto = proto;
 	c->g->last_activity = now;
+	if (proto == KG_PROTO_CONSUMER && !closing && c->phase != DC_CRASHED)
+		dgroup_evict_check(c->g, c, now); /* no rejoin in this protocol: a peer's reconciliation is the sign */
 	if (err == RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS)
 		rebalance_assigned(c, v, n, proto, now);
 	else if (err == RD_KAFKA_RESP_ERR__REVOKE_PARTITIONS)
@@ -613,14 +676,14 @@ dcons_rebalance(rd_kafka_t *rk, rd_kafka_resp_err_t err, rd_kafka_topic_partitio
 	 * cooperative revoke comes after a completed round, when the
 	 * coordinator takes commits.
 	 */
-	if (err == RD_KAFKA_RESP_ERR__REVOKE_PARTITIONS && !lost && !closing && proto == KG_PROTO_COOPERATIVE &&
+	if (err == RD_KAFKA_RESP_ERR__REVOKE_PARTITIONS && !lost && !closing && incremental(proto) &&
 	    c->g->commit == DEMO_COMMIT_AFTER && n > 0) {
 		rd_kafka_commit(rk, NULL, 0);
 		pthread_mutex_lock(&d->lock);
 		c->uncommitted = 0;
 		pthread_mutex_unlock(&d->lock);
 	}
-	rebalance_apply(c, rk, err, parts, proto == KG_PROTO_COOPERATIVE);
+	rebalance_apply(c, rk, err, parts, incremental(proto));
 	free(v);
 }
 
@@ -1049,31 +1112,6 @@ dcons_main(void *arg)
 
 /* ---------------------------------------------------------------- create */
 
-/* Set one property; -1 with err. */
-static int
-conf_set(rd_kafka_conf_t *conf, const char *k, const char *v, char *err, size_t errsz)
-{
-	char e[256];
-	if (rd_kafka_conf_set(conf, k, v, e, sizeof e) != RD_KAFKA_CONF_OK)
-		return util_err(err, errsz, "%s: %s", k, e);
-	return 0;
-}
-
-/* Lowest free letter. */
-int
-dgroup_free_idx(const dgroup *g)
-{
-	int idx;
-	for (idx = 0;; idx++) {
-		size_t i;
-		bool used = false;
-		for (i = 0; i < g->nc && !used; i++)
-			used = g->c[i]->idx == idx;
-		if (!used)
-			return idx;
-	}
-}
-
 /* Create and start a consumer. */
 dcons *
 dcons_start(demo *d, dgroup *g, int idx, const char *assignor, char *err, size_t errsz)
@@ -1082,9 +1120,8 @@ dcons_start(demo *d, dgroup *g, int idx, const char *assignor, char *err, size_t
 	rd_kafka_conf_t *conf = rd_kafka_conf_new();
 	rd_kafka_topic_partition_list_t *sub;
 	rd_kafka_resp_err_t se;
-	char num[32], errstr[512];
-	size_t i;
-	int k, rc = 0;
+	char errstr[512];
+	int k, rc;
 
 	c->d = d;
 	c->g = g;
@@ -1100,36 +1137,7 @@ dcons_start(demo *d, dgroup *g, int idx, const char *assignor, char *err, size_t
 		c->last_resp_rtt[k] = -1;
 		c->last_resp_broker[k] = -1;
 	}
-	for (i = 0; i < d->nprops && rc == 0; i++)
-		rc = conf_set(conf, d->props[i].key, d->props[i].value, err, errsz);
-	if (rc == 0)
-		rc = conf_set(conf, "bootstrap.servers", d->bootstrap, err, errsz);
-	if (rc == 0)
-		rc = conf_set(conf, "group.id", g->name, err, errsz);
-	if (rc == 0)
-		rc = conf_set(conf, "client.id", c->client_id, err, errsz);
-	if (rc == 0)
-		rc = conf_set(conf, "partition.assignment.strategy", assignor, err, errsz);
-	snprintf(num, sizeof num, "%d", d->session_ms);
-	if (rc == 0)
-		rc = conf_set(conf, "session.timeout.ms", num, err, errsz);
-	snprintf(num, sizeof num, "%d", d->heartbeat_ms);
-	if (rc == 0)
-		rc = conf_set(conf, "heartbeat.interval.ms", num, err, errsz);
-	snprintf(num, sizeof num, "%d", d->max_poll_ms);
-	if (rc == 0)
-		rc = conf_set(conf, "max.poll.interval.ms", num, err, errsz);
-	/* commit semantics: the demo's own every second, Kafka's default every 5 s, or after processing (no auto) */
-	if (rc == 0)
-		rc = conf_set(conf, "enable.auto.commit", g->commit == DEMO_COMMIT_AFTER ? "false" : "true", err, errsz);
-	if (rc == 0)
-		rc = conf_set(conf, "auto.commit.interval.ms", g->commit == DEMO_COMMIT_AUTO ? "5000" : "1000", err, errsz);
-	if (rc == 0)
-		rc = conf_set(conf, "auto.offset.reset", "latest", err, errsz);
-	if (rc == 0)
-		rc = conf_set(conf, "log_level", "5", err, errsz);
-	if (rc == 0 && c->instance_id[0])
-		rc = conf_set(conf, "group.instance.id", c->instance_id, err, errsz);
+	rc = demo_consumer_conf(d, g, c, conf, err, errsz);
 	if (rc == 0 && rd_kafka_conf_interceptor_add_on_new(conf, "kgtop-demo", ic_new, c) != RD_KAFKA_RESP_ERR_NO_ERROR)
 		rc = util_err(err, errsz, "cannot add the demo's interceptors");
 	if (rc < 0) {
@@ -1178,19 +1186,4 @@ dcons_start(demo *d, dgroup *g, int idx, const char *assignor, char *err, size_t
 	log_msg(KG_LOG_INFO, "demo: %s/%s: created (%s%s)", g->name, c->client_id, assignor,
 		c->instance_id[0] ? ", static" : "");
 	return c;
-}
-
-/* Free a finished consumer. */
-void
-dcons_free(dcons *c)
-{
-	if (c == NULL)
-		return;
-	obsq_clear(&c->held);
-	free(c->held.v);
-	free(c->id);
-	free(c->last_id);
-	free(c->asg);
-	free(c->stale);
-	free(c);
 }

@@ -21,9 +21,12 @@
  * be called inside rebalance callbacks (it can hang during close).  So an
  * incarnation's observations are held until the consumer thread has
  * fetched the id after a poll; then JOINED (timed at the first JoinGroup)
- * and the held ones are queued.  drain() hands over only observations
- * older than the oldest held one, so the tracker sees every group's
- * observations in time order.
+ * and the held ones are queued.  drain() hands over only a group's
+ * observations older than its oldest held one, so the tracker sees every
+ * group's observations in time order.  A consumer-protocol member (KIP-848)
+ * has one request for all of it, ConsumerGroupHeartbeat: its first is the
+ * join, its answer gives the id, one sent while closing or after MAXPOLL
+ * is the leave.
  */
 #ifndef KGTOP_SOURCES_DEMO_DEMO_INT_H
 #define KGTOP_SOURCES_DEMO_DEMO_INT_H
@@ -40,6 +43,8 @@
 
 #define DEMO_SOURCE_NAME "demo"
 #define DEMO_MAX_MEMBERS 16 /* per group */
+/* The consumer protocol (KIP-848): librdkafka runs it, and its mock serves it, from 2.12 (demo_group_runs). */
+#define DEMO_KIP848 (RD_KAFKA_VERSION >= 0x020c0000)
 
 typedef struct demo demo;
 typedef struct dgroup dgroup;
@@ -174,7 +179,8 @@ struct demo {
 	bool stopping;           /* locked: close() has begun */
 	atomic_bool quiet;       /* close() has begun: no more wakes for the collector */
 	/* settings */
-	const demo_scenario *sc;
+	const demo_scenario *sc; /* sc_run */
+	demo_scenario sc_run;    /* the scenario as it runs: without consumer-protocol groups where librdkafka lacks it */
 	bool real;
 	char *bootstrap;
 	kg_kv *props;
@@ -227,10 +233,6 @@ struct demo {
 
 /* Create a consumer in group g (collector thread) and start its thread; NULL with err. */
 dcons *dcons_start(demo *d, dgroup *g, int idx, const char *assignor, char *err, size_t errsz);
-/* Free a finished consumer (its thread joined). */
-void dcons_free(dcons *c);
-/* Lowest free letter number in g (locked). */
-int dgroup_free_idx(const dgroup *g);
 /* Evict crashed members of g that the coordinator must have dropped by now (locked). */
 void dgroup_evict_check(dgroup *g, const dcons *peer, int64_t now);
 
@@ -244,6 +246,16 @@ void demo_wake(demo *d);
 void demo_timed_wait(demo *d, int64_t us);
 
 /* demo_cluster.c: the cluster side */
+
+/*
+ * Parse the mock coordinator's election line (its group, generation and
+ * leader's member id, in librdkafka 2.0.2's words and 2.14.2's); -1 when
+ * line is not one.
+ */
+int demo_mock_election(const char *line, char *group, size_t gsz, int *gen, char *leader, size_t lsz);
+
+/* The configuration of consumer c of group g (the consumer protocol sets none of the classic settings); -1 with err. */
+int demo_consumer_conf(demo *d, const dgroup *g, const dcons *c, rd_kafka_conf_t *conf, char *err, size_t errsz);
 
 /*
  * Start it: the mock cluster and its topic, or a real cluster's topic

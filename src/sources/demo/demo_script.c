@@ -2,9 +2,9 @@
  * demo_script.c: the scenario table, the script engine and command parsing
  * (and demo.h's questions about scenarios, answered from the table).
  *
- * The default scenario is the seeds' bench, live: an eager (range) and a
- * cooperative (cooperative-sticky) group on the same topic run the same
- * script side by side.  Steps act on every group at once and the next step
+ * The default scenario is the seeds' bench, live: an eager (range), a
+ * cooperative (cooperative-sticky) and a consumer-protocol (KIP-848) group
+ * on the same topic run the same script side by side.  Steps act on every group at once and the next step
  * waits until every group has settled, so the two stay in lockstep and the
  * audience compares like with like.  The stall step's own wait covers the
  * whole story: kicked out, the group rebalances without it, it comes back
@@ -17,6 +17,7 @@
 #include "sources/demo/demo.h"
 
 #include <ctype.h>
+#include <librdkafka/rdkafka.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -33,9 +34,16 @@
  */
 #define STEPS(...) .steps = (const demo_step[]){ __VA_ARGS__ }, \
 		   .nsteps = (int)(sizeof((const demo_step[]){ __VA_ARGS__ }) / sizeof(demo_step))
-#define EAGER_AND_COOP .ngroups = 2, \
-		       .groups = { { "kgtop-demo-eager", "range", 3, false }, \
-				   { "kgtop-demo-coop", "cooperative-sticky", 3, false } }
+/*
+ * The three protocols side by side: eager, cooperative, and the consumer
+ * protocol (KIP-848: group.protocol=consumer, the coordinator assigns;
+ * DEMO_CONSUMER_PROTOCOL stands where the assignor would).  A librdkafka
+ * without it (before 2.12) runs the first two.
+ */
+#define THREE_PROTOCOLS .ngroups = 3, \
+			.groups = { { "kgtop-demo-eager", "range", 3, false }, \
+				    { "kgtop-demo-coop", "cooperative-sticky", 3, false }, \
+				    { "kgtop-demo-consumer", DEMO_CONSUMER_PROTOCOL, 3, false } }
 
 /* The seeds' bench: default runs it on range, roundrobin on roundrobin, both next to cooperative-sticky. */
 #define BENCH_STEPS                                                                                   \
@@ -49,8 +57,9 @@
 
 static const demo_scenario scenarios[] = {
 	{ .name = "default",
-	  .help = "range (eager) next to cooperative-sticky: join, leave, crash, stall, repeat",
-	  EAGER_AND_COOP,
+	  .help = "kgtop-demo-eager (range), -coop (cooperative-sticky) and -consumer (group.protocol=consumer, "
+		  "KIP-848): join, leave, crash, stall, repeat",
+	  THREE_PROTOCOLS,
 	  BENCH_STEPS,
 	  .loop_from = 1 },
 	{ .name = "roundrobin",
@@ -61,8 +70,8 @@ static const demo_scenario scenarios[] = {
 	  BENCH_STEPS,
 	  .loop_from = 1 },
 	{ .name = "join",
-	  .help = "the join alone: a fourth member joins and leaves, eager next to cooperative",
-	  EAGER_AND_COOP,
+	  .help = "the join alone: a fourth member joins and leaves, eager, cooperative and the consumer protocol",
+	  THREE_PROTOCOLS,
 	  STEPS({ DEMO_ACT_NONE, 0, false, false, 4000, "three members settle" },
 		{ DEMO_ACT_ADD, 0, false, false, 6000, "a fourth member joins" },
 		{ DEMO_ACT_LEAVE, DEMO_NEWEST, false, false, 5000, "the fourth member leaves" },
@@ -91,7 +100,7 @@ static const demo_scenario scenarios[] = {
 	  .loop_from = 1 },
 	{ .name = "manual",
 	  .help = "three members per group and no script: drive it with the demo keys",
-	  EAGER_AND_COOP },
+	  THREE_PROTOCOLS },
 	{ .name = "static",
 	  .help = "static membership (KIP-345): a restart within session.timeout.ms, static next to dynamic",
 	  .real_only = true,
@@ -156,14 +165,59 @@ demo_scenario_unavailable(const demo_scenario *sc, bool real_cluster)
 	return NULL;
 }
 
-/* Print the scenarios. */
+/* librdkafka 2.12: its consumers run group.protocol=consumer and its mock serves ConsumerGroupHeartbeat. */
+#define KIP848_RDKAFKA 0x020c0000
+
+/* Runs here. */
+bool
+demo_group_runs(const demo_group_def *g)
+{
+	return demo_assignor_proto(g->assignor) != KG_PROTO_CONSUMER || RD_KAFKA_VERSION >= KIP848_RDKAFKA;
+}
+
+/* Why not here. */
+const char *
+demo_kip848_missing(void)
+{
+	static char why[120];
+	if (RD_KAFKA_VERSION >= KIP848_RDKAFKA)
+		return NULL;
+	snprintf(why, sizeof why, "group.protocol=consumer needs librdkafka >= %d.%d (this build: %d.%d.%d)",
+		 KIP848_RDKAFKA >> 24, (KIP848_RDKAFKA >> 16) & 0xff, RD_KAFKA_VERSION >> 24,
+		 (RD_KAFKA_VERSION >> 16) & 0xff, (RD_KAFKA_VERSION >> 8) & 0xff);
+	return why;
+}
+
+/* The groups run here. */
+int
+demo_scenario_groups(const char *name, const char **names, int max)
+{
+	const demo_scenario *sc = demo_scenario_find(name);
+	int g, n = 0;
+	if (sc == NULL)
+		return -1;
+	for (g = 0; g < sc->ngroups; g++) {
+		if (!demo_group_runs(&sc->groups[g]))
+			continue;
+		if (n < max)
+			names[n] = sc->groups[g].name;
+		n++;
+	}
+	return n;
+}
+
+/* Print the scenarios (and what this build leaves out of them). */
 void
 demo_list_scenarios(void)
 {
-	int i;
+	int i, g;
 	for (i = 0; i < demo_scenario_count(); i++) {
 		const demo_scenario *sc = demo_scenario_at(i);
 		printf("%-11s %s%s\n", sc->name, sc->help, sc->real_only ? " (real cluster only: -b BROKERS)" : "");
+		for (g = 0; g < sc->ngroups; g++) {
+			if (!demo_group_runs(&sc->groups[g]))
+				printf("%-11s here without %s: %s\n", "", sc->groups[g].name, demo_kip848_missing());
+		}
 	}
 }
 
@@ -405,6 +459,8 @@ demo_assignor_proto(const char *name)
 		return KG_PROTO_UNKNOWN;
 	if (strcmp(name, "cooperative-sticky") == 0)
 		return KG_PROTO_COOPERATIVE;
+	if (strcmp(name, DEMO_CONSUMER_PROTOCOL) == 0)
+		return KG_PROTO_CONSUMER;
 	if (strcmp(name, "range") == 0 || strcmp(name, "roundrobin") == 0)
 		return KG_PROTO_EAGER;
 	return KG_PROTO_UNKNOWN;

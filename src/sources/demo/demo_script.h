@@ -61,6 +61,8 @@ typedef struct demo_group_def {
 } demo_group_def;
 
 #define DEMO_MAX_GROUPS 4
+/* A group's "assignor" when its members use group.protocol=consumer (KIP-848: the coordinator assigns). */
+#define DEMO_CONSUMER_PROTOCOL "consumer"
 #define DEMO_GROUP_PREFIX "kgtop-demo-"
 
 typedef struct demo_scenario {
@@ -76,6 +78,12 @@ typedef struct demo_scenario {
 
 /* Number of scenarios in the table. */
 int demo_scenario_count(void);
+/*
+ * True when this build's demo runs group g: a consumer-protocol group
+ * (KIP-848) needs a librdkafka that runs it and whose mock cluster serves
+ * ConsumerGroupHeartbeat, 2.12 or later (the bundled one is 2.14.2).
+ */
+bool demo_group_runs(const demo_group_def *g);
 /* Scenario i of the table (0 is the default). */
 const demo_scenario *demo_scenario_at(int i);
 /* Find a scenario by name (NULL or "default": the default); NULL when unknown. */

@@ -2,14 +2,16 @@
  * demo_view.c: what the demo source publishes (drain and contribute).
  *
  * It is folded from the observations the source has handed over, never
- * from fresher state: drain() moves the observations (up to the oldest one
- * still held for a member id, see demo_int.h), folds them into a small
+ * from fresher state: drain() moves the observations (of each group, up
+ * to its oldest one still held for a member id, see demo_int.h), folds them into a small
  * per-group view (who is a member, what it holds), writes them to
  * --export-trace, and contribute() reports that view.  So every snapshot
  * agrees with the observations that came with it.  The group state is
  * synthesized from the requests in flight: PreparingRebalance while a
  * member waits for its JoinGroup answer, CompletingRebalance while one
- * waits for SyncGroup, Stable otherwise.  Committed and log-end offsets
+ * waits for SyncGroup, Stable otherwise; for the consumer protocol
+ * (KIP-848) Assigning while a member's first heartbeat is unanswered and
+ * Reconciling until it holds its assignment.  Committed and log-end offsets
  * come from the kafka source, which follows the demo groups through
  * kafka_source_watch().
  */
@@ -108,7 +110,7 @@ view_apply(demo *d, const kg_obs *o)
 		if (i < 0)
 			break;
 		m = &vg->m[i];
-		if (o->proto == KG_PROTO_COOPERATIVE && m->nasg > 0) {
+		if ((o->proto == KG_PROTO_COOPERATIVE || o->proto == KG_PROTO_CONSUMER) && m->nasg > 0) {
 			kg_tp *v = xmalloc((size_t)(m->nasg + o->nparts) * sizeof *v);
 			memcpy(v, m->asg, (size_t)m->nasg * sizeof *v);
 			if (o->nparts > 0)
@@ -175,6 +177,20 @@ demo_export(demo *d, const kg_obs *o)
 	}
 }
 
+/* The watermark of the group an observation is about (the lowest of all for one of none). */
+static int64_t
+group_watermark(const demo *d, const int64_t *wm, int32_t gid)
+{
+	int64_t low = INT64_MAX;
+	int gi;
+	for (gi = 0; gi < d->ngroups; gi++) {
+		if (d->groups[gi].gid == gid)
+			return wm[gi];
+		low = wm[gi] < low ? wm[gi] : low;
+	}
+	return low;
+}
+
 /* drain(): hand over observations in time order, fold them into the view. */
 void
 demo_view_drain(kg_source *s, kg_obsq *out)
@@ -182,7 +198,7 @@ demo_view_drain(kg_source *s, kg_obsq *out)
 	demo *d = s->impl;
 	kg_obsq moved = { 0 };
 	bool join[DEMO_MAX_GROUPS] = { false }, sync[DEMO_MAX_GROUPS] = { false };
-	int64_t now, wm = INT64_MAX;
+	int64_t now, wm[DEMO_MAX_GROUPS];
 	size_t i, k;
 	int gi;
 
@@ -190,10 +206,11 @@ demo_view_drain(kg_source *s, kg_obsq *out)
 	now = util_now_us();
 	for (gi = 0; gi < d->ngroups; gi++) {
 		dgroup *g = &d->groups[gi];
+		wm[gi] = INT64_MAX;
 		for (i = 0; i < g->nc; i++) {
 			dcons *c = g->c[i];
-			if (c->held.n > 0 && now - c->held.v[0]->time_us < HELD_STALE_US && c->held.v[0]->time_us < wm)
-				wm = c->held.v[0]->time_us;
+			if (c->held.n > 0 && now - c->held.v[0]->time_us < HELD_STALE_US && c->held.v[0]->time_us < wm[gi])
+				wm[gi] = c->held.v[0]->time_us;
 			if (!c->thread_done && c->phase != DC_CRASHED && !c->static_return) {
 				join[gi] = join[gi] || c->join_out;
 				/*
@@ -205,13 +222,20 @@ demo_view_drain(kg_source *s, kg_obsq *out)
 			}
 		}
 	}
+	/*
+	 * Each group's observations in time order, up to its oldest held one:
+	 * a member of one group waiting for its id (three seconds on the mock)
+	 * must not hold back another group's heartbeats (they would look late).
+	 */
 	obsq_sort(&d->q);
-	for (k = 0; k < d->q.n && d->q.v[k]->time_us < wm; k++)
-		obsq_push(&moved, d->q.v[k]);
-	if (k > 0) {
-		memmove(d->q.v, d->q.v + k, (d->q.n - k) * sizeof *d->q.v);
-		d->q.n -= k;
+	for (i = 0, k = 0; i < d->q.n; i++) {
+		kg_obs *o = d->q.v[i];
+		if (o->time_us < group_watermark(d, wm, o->group))
+			obsq_push(&moved, o);
+		else
+			d->q.v[k++] = o;
 	}
+	d->q.n = k;
 	for (gi = 0; gi < d->ngroups; gi++)
 		group_assignors(&d->groups[gi], d->view[gi].assignor, sizeof d->view[gi].assignor);
 	pthread_mutex_unlock(&d->lock);
@@ -227,8 +251,9 @@ demo_view_drain(kg_source *s, kg_obsq *out)
 	free(moved.v);
 	for (gi = 0; gi < d->ngroups; gi++) {
 		vgroup *vg = &d->view[gi];
-		vg->state = join[gi]   ? KG_STATE_PREPARING_REBALANCE
-			    : sync[gi] ? KG_STATE_COMPLETING_REBALANCE
+		bool kip = demo_assignor_proto(d->groups[gi].assignor) == KG_PROTO_CONSUMER;
+		vg->state = join[gi]   ? (kip ? KG_STATE_ASSIGNING : KG_STATE_PREPARING_REBALANCE)
+			    : sync[gi] ? (kip ? KG_STATE_RECONCILING : KG_STATE_COMPLETING_REBALANCE)
 			    : vg->nm > 0 ? KG_STATE_STABLE
 					 : KG_STATE_EMPTY;
 	}
@@ -284,7 +309,13 @@ demo_view_contribute(kg_source *s, kg_builder *b)
 		kg_proto proto = vg->proto != KG_PROTO_UNKNOWN ? vg->proto : demo_assignor_proto(g->assignor);
 		bgroup_exact(bg, true);
 		bgroup_proto(bg, proto);
-		bgroup_protocol(bg, "consumer", vg->assignor);
+		if (proto == KG_PROTO_CONSUMER) {
+			/* KIP-848: the coordinator's assignor (the kafka source's description names it) */
+			bgroup_type(bg, KG_GTYPE_CONSUMER, "consumer");
+			bgroup_protocol(bg, "consumer", NULL);
+		} else {
+			bgroup_protocol(bg, "consumer", vg->assignor);
+		}
 		bgroup_state(bg, vg->state);
 		bgroup_topic(bg, d->topic_id);
 		if (g->coordinator >= 0)
