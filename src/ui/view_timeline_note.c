@@ -277,6 +277,8 @@ timeline_member_note(const ui_screen *s, const kg_episode *e, const kg_episode_m
 	nclause c[MAX_CLAUSES];
 	int n = 0, nk = 0;
 	kg_tp *kept = NULL;
+	/* rounds are JoinGroup/SyncGroup generations: said when there were several; KIP-848 has none */
+	bool rounds = e->rounds > 1 && e->proto != KG_PROTO_CONSUMER;
 	if (m == NULL) {
 		if (!f->during)
 			clause_add(c, &n, f->later ? "joined after it" : "left before it", KG_REASON_NONE, NULL, -1, 0);
@@ -310,7 +312,7 @@ timeline_member_note(const ui_screen *s, const kg_episode *e, const kg_episode_m
 		clause_add(c, &n, "rejoined", KG_REASON_NONE, NULL, -1, 0);
 		if (m->nassigned > 0)
 			clause_add(c, &n, "got", KG_REASON_NONE, m->assigned, m->nassigned,
-				   e->rounds > 1 ? m->round_assigned : 0);
+				   rounds ? m->round_assigned : 0);
 	} else {
 		if (m->joined)
 			clause_add(c, &n, "joined", KG_REASON_NONE, NULL, -1, 0);
@@ -320,11 +322,11 @@ timeline_member_note(const ui_screen *s, const kg_episode *e, const kg_episode_m
 			kept = xcalloc((size_t)m->nbefore + 1, sizeof *kept);
 			nk = tp_diff(m->before, m->nbefore, m->revoked, m->nrevoked, kept);
 			clause_add(c, &n, "kept", KG_REASON_NONE, kept, nk, 0);
-			clause_add(c, &n, "gave", KG_REASON_NONE, m->revoked, m->nrevoked, m->round_revoked);
+			clause_add(c, &n, "gave", KG_REASON_NONE, m->revoked, m->nrevoked, rounds ? m->round_revoked : 0);
 		}
 		if (m->nassigned > 0)
 			clause_add(c, &n, "got", KG_REASON_NONE, m->assigned, m->nassigned,
-				   e->rounds > 1 ? m->round_assigned : 0);
+				   rounds ? m->round_assigned : 0);
 		if (n == 0)
 			clause_add(c, &n, "untouched", KG_REASON_NONE, NULL, -1, 0);
 	}

@@ -624,6 +624,38 @@ test_whole_assignment_moves(void **state)
 	sc_free(s);
 }
 
+/*
+ * The demo's consumer-protocol group, told by its members' callbacks: c joins,
+ * a revokes a partition, c gets it, then b revokes one more and c gets that
+ * too. Reconciliation steps, never a JoinGroup round: no "rebalance round 2"
+ * (a revoke after an assignment began the next round as for eager).
+ */
+static void
+test_callbacks_no_rounds(void **state)
+{
+	sc *s = sc_new(6, NULL);
+	(void)state;
+	sc_group_set(s, "g", KG_STATE_STABLE, "uniform", "a=0 1 2>0 1 2;b=3 4 5>3 4 5");
+	sc_group_kip(s, "g", true);
+	sc_group_exact(s, "g", true);
+	sc_obs(s, KG_OBS_ASSIGNED, 0, "g", "a", KG_PROTO_CONSUMER, "0 1 2");
+	sc_obs(s, KG_OBS_ASSIGNED, 0, "g", "b", KG_PROTO_CONSUMER, "3 4 5");
+	sc_tick(s, 100);
+	sc_tick(s, 2000);
+	sc_obs(s, KG_OBS_REVOKED, 5000, "g", "a", KG_PROTO_CONSUMER, "2");
+	sc_obs(s, KG_OBS_ASSIGNED, 5200, "g", "c", KG_PROTO_CONSUMER, "2");
+	sc_tick(s, 5300);
+	sc_obs(s, KG_OBS_REVOKED, 5400, "g", "b", KG_PROTO_CONSUMER, "5");
+	sc_obs(s, KG_OBS_ASSIGNED, 5600, "g", "c", KG_PROTO_CONSUMER, "2 5");
+	sc_group_set(s, "g", KG_STATE_STABLE, "uniform", "a=0 1>0 1;b=3 4>3 4;c=2 5>2 5");
+	sc_tick(s, 5700);
+	sc_tick(s, 8000);
+	assert_int_equal(sc_count_revokes(s, "g", "a", KG_CLASS_INCREMENTAL), 1);
+	assert_int_equal(sc_count_revokes(s, "g", "b", KG_CLASS_INCREMENTAL), 1);
+	assert_null(sc_find(s, KG_EV_ROUND, NULL, 0));
+	sc_free(s);
+}
+
 int
 main(void)
 {
@@ -634,6 +666,7 @@ main(void)
 		cmocka_unit_test(test_polled_targets), cmocka_unit_test(test_polled_end_bound),
 		cmocka_unit_test(test_no_phantoms),        cmocka_unit_test(test_log_only_lower_bound),
 		cmocka_unit_test(test_members_unknown),    cmocka_unit_test(test_whole_assignment_moves),
+		cmocka_unit_test(test_callbacks_no_rounds),
 	};
 	return cmocka_run_group_tests_name("kip", tests, NULL, NULL);
 }

@@ -1974,6 +1974,13 @@ test_timeline_notes_fit(void **state)
 	assert_string_equal(note_in(&e, &m, &stayed, true, 23), "kept [3-5]\u2026");
 	assert_string_equal(note_in(&e, &m, &stayed, true, 11), "kept [3-5]\u2026");
 	assert_string_equal(note_in(&e, &m, &stayed, true, 10), "kept\u2026");
+	/* rounds are generations: none in a KIP-848 reconciliation, none said when there was one */
+	e.proto = KG_PROTO_CONSUMER;
+	assert_string_equal(note_in(&e, &m, &stayed, true, 0), "kept [3 4 5], gave [0 1 2]");
+	e.proto = KG_PROTO_COOPERATIVE;
+	e.rounds = 1;
+	assert_string_equal(note_in(&e, &m, &stayed, true, 0), "kept [3 4 5], gave [0 1 2]");
+	e.rounds = 2;
 	/* a set with no ranges in it: a count */
 	memset(&m, 0, sizeof m);
 	m.left = true;
