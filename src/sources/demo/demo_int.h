@@ -44,7 +44,7 @@
 #define DEMO_SOURCE_NAME "demo"
 #define DEMO_MAX_MEMBERS 16 /* per group */
 /* The consumer protocol (KIP-848): librdkafka runs it, and its mock serves it, from 2.12 (demo_group_runs). */
-#define DEMO_KIP848 (RD_KAFKA_VERSION >= 0x020c0000)
+#define DEMO_KIP848 (RD_KAFKA_VERSION >= DEMO_KIP848_RDKAFKA)
 
 typedef struct demo demo;
 typedef struct dgroup dgroup;

@@ -165,14 +165,11 @@ demo_scenario_unavailable(const demo_scenario *sc, bool real_cluster)
 	return NULL;
 }
 
-/* librdkafka 2.12: its consumers run group.protocol=consumer and its mock serves ConsumerGroupHeartbeat. */
-#define KIP848_RDKAFKA 0x020c0000
-
 /* Runs here. */
 bool
 demo_group_runs(const demo_group_def *g)
 {
-	return demo_assignor_proto(g->assignor) != KG_PROTO_CONSUMER || RD_KAFKA_VERSION >= KIP848_RDKAFKA;
+	return demo_assignor_proto(g->assignor) != KG_PROTO_CONSUMER || RD_KAFKA_VERSION >= DEMO_KIP848_RDKAFKA;
 }
 
 /* Why not here. */
@@ -180,10 +177,10 @@ const char *
 demo_kip848_missing(void)
 {
 	static char why[120];
-	if (RD_KAFKA_VERSION >= KIP848_RDKAFKA)
+	if (RD_KAFKA_VERSION >= DEMO_KIP848_RDKAFKA)
 		return NULL;
 	snprintf(why, sizeof why, "group.protocol=consumer needs librdkafka >= %d.%d (this build: %d.%d.%d)",
-		 KIP848_RDKAFKA >> 24, (KIP848_RDKAFKA >> 16) & 0xff, RD_KAFKA_VERSION >> 24,
+		 DEMO_KIP848_RDKAFKA >> 24, (DEMO_KIP848_RDKAFKA >> 16) & 0xff, RD_KAFKA_VERSION >> 24,
 		 (RD_KAFKA_VERSION >> 16) & 0xff, (RD_KAFKA_VERSION >> 8) & 0xff);
 	return why;
 }

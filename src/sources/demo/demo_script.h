@@ -19,6 +19,9 @@
 
 #include "model/snapshot.h"
 
+/* librdkafka 2.12: its consumers run group.protocol=consumer and its mock serves ConsumerGroupHeartbeat (as RD_KAFKA_VERSION). */
+#define DEMO_KIP848_RDKAFKA 0x020c0000
+
 typedef enum demo_action {
 	DEMO_ACT_NONE,    /* nothing: wait for the groups to settle, then hold */
 	DEMO_ACT_ADD,     /* a member joins */
