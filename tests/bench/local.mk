@@ -130,3 +130,10 @@ bench-flood: kgtop
 	top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' sh $(top_srcdir)/tests/bench/flood.sh
 .PHONY: bench-flood
 EXTRA_DIST += tests/bench/flood.sh
+# --once at 100 groups (issue 24, item 4): the time-lag reads against brokers that hold an empty Fetch its
+# max wait: make bench-once [KGTOP_BEFORE=an/earlier/kgtop]
+EXTRA_DIST += tests/bench/once.sh tests/fixture/scenarios/once-100.json
+bench: bench-once
+bench-once: tests/fixture-broker kgtop
+	top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' KGTOP_BEFORE='$(KGTOP_BEFORE)' sh $(top_srcdir)/tests/bench/once.sh
+.PHONY: bench-once
