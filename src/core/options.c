@@ -300,7 +300,7 @@ static const opt_def table[] = {
 	{ "timeout", 0, required_argument, "SECONDS", "how long --once waits for the cluster", DURATION(timeout_us, SEC, 0, NULL),
 	  DEFAULT("10"), NOTE("; the embedded demo at least " KG_STR(KG_DEMO_ONCE_TIMEOUT_S)) },
 	{ "full-refresh", 0, required_argument, "SECONDS",
-	  "ask every group's members and offsets at least this often; the selected, shown, changed and rebalancing ones every refresh",
+	  "ask every group's members and offsets at least this often; the selected, shown, changed and rebalancing ones every refresh, those with members and lag as often as --max-requests leaves room",
 	  DURATION(full_refresh_us, SEC, SEC, "ask every group at most once a second (1 or more)"), DEFAULT("30") },
 	/* 10,000 groups, half of them Empty, cost about 1,000 requests a second with the default --full-refresh; 10,000 Stable ones about 1,340 */
 	{ "max-requests", 0, required_argument, "N",

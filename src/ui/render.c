@@ -272,15 +272,46 @@ header_attach(ui_screen *s, int rw)
 	return rw;
 }
 
-/* The columns the right part (and a viewer's marker) take. */
+/* The count of groups in trouble, " 2 in trouble " (" 2! " when short of room), "" none or when the screen shows the past. */
+static void
+header_trouble_text(const ui_screen *s, unsigned lv, char *m, size_t n)
+{
+	int k = s->paused || screen_scrubbed(s) ? 0 : screen_trouble(s);
+	if (k == 0)
+		m[0] = '\0';
+	else if (lv & (HDR_TINY_RIGHT | HDR_DEMO_BRIEF))
+		snprintf(m, n, " %d! ", k); /* the sources' words keep their room first */
+	else
+		snprintf(m, n, " %d in trouble ", k);
+}
+
+/* The count of groups in trouble left of the right part rw columns wide; returns rw with it. */
+static int
+header_trouble(ui_screen *s, unsigned lv, int rw)
+{
+	ui_rect r = s->lay.header;
+	char m[48];
+	int w;
+	header_trouble_text(s, lv, m, sizeof m);
+	if (m[0] == '\0')
+		return rw;
+	w = text_width(s, m);
+	rw += w + 1;
+	text_put(s, r.y, r.w - rw, w, s->attr[UI_EL_STATUS_ERR], m, 0);
+	return rw;
+}
+
+/* The columns the right part (a viewer's marker, the groups in trouble) take. */
 static int
 header_right_need(ui_screen *s, unsigned lv)
 {
 	const kg_source_health *h = screen_source(s, KG_ROLE_ATTACH);
 	char m[192];
 	int w;
+	header_trouble_text(s, lv, m, sizeof m);
+	w = m[0] != '\0' ? text_width(s, m) + 1 : 0;
 	header_where(s, lv, m, sizeof m);
-	w = text_width(s, m);
+	w += text_width(s, m);
 	if (h != NULL && h->status == KG_SRC_OK && h->message != NULL) {
 		snprintf(m, sizeof m, " %s ", h->message);
 		w += text_width(s, m) + 1;
@@ -288,7 +319,7 @@ header_right_need(ui_screen *s, unsigned lv)
 	return w;
 }
 
-/* The right part drawn at the header's right edge (and a viewer's marker); returns its width. */
+/* The right part drawn at the header's right edge (a viewer's marker, the groups in trouble); returns its width. */
 static int
 header_right(ui_screen *s, unsigned lv)
 {
@@ -297,7 +328,7 @@ header_right(ui_screen *s, unsigned lv)
 	ui_element el = header_where(s, lv, m, sizeof m);
 	int w = text_width(s, m);
 	text_put(s, r.y, r.w - w, w, s->attr[el], m, 0);
-	return header_attach(s, w);
+	return header_trouble(s, lv, header_attach(s, w));
 }
 
 /*

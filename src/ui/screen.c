@@ -68,6 +68,77 @@ screen_free(ui_screen *s)
 	s->re_ok = false;
 }
 
+/*
+ * True when a group is in trouble: a consumer's progress STALLED, STOPPED
+ * or LOST (a group with members: an Empty group's offsets stand still by
+ * nature), or a storm.
+ */
+bool
+screen_in_trouble(const kg_group *g)
+{
+	return (g->nmembers > 0 && (g->verdict == KG_VERDICT_STALLED || g->verdict == KG_VERDICT_STOPPED ||
+				    g->verdict == KG_VERDICT_LOST)) ||
+	       g->sum.storm;
+}
+
+/* Groups in trouble in the snapshot shown. */
+int
+screen_trouble(const ui_screen *s)
+{
+	int i, n = 0;
+	for (i = 0; s->snap != NULL && i < s->snap->ngroups; i++)
+		n += screen_in_trouble(&s->snap->groups[i]);
+	return n;
+}
+
+/* True when the group is on screen now: the selected one, or a row of the list shown. */
+static bool
+screen_shows(const ui_screen *s, int32_t id)
+{
+	int i, rows = s->lay.list.h - 1;
+	if (s->sel >= 0 && s->sel < s->norder && s->snap->groups[s->order[s->sel]].id == id)
+		return true;
+	for (i = s->list_top; !s->maximized && i < s->norder && i < s->list_top + rows; i++) {
+		if (s->snap->groups[s->order[i]].id == id)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Trouble that began off screen between the snapshot shown and the next
+ * (a verdict turned STALLED, STOPPED or LOST, a storm began, in a group
+ * neither selected nor in the rows shown): the status line names it and
+ * counts the groups in trouble, until a key or another message replaces
+ * it (the list's default order, worst verdict first, moves it up).
+ */
+static void
+screen_off_trouble(ui_screen *s, const kg_snapshot *next)
+{
+	const kg_group *first = NULL;
+	int i, n = 0, total = 0;
+	char more[32] = "";
+	for (i = 0; i < next->ngroups; i++) {
+		const kg_group *g = &next->groups[i], *was;
+		if (!screen_in_trouble(g))
+			continue;
+		total++;
+		was = snapshot_group(s->snap, g->id);
+		if ((was != NULL && screen_in_trouble(was) && was->verdict >= g->verdict) || screen_shows(s, g->id))
+			continue;
+		if (first == NULL)
+			first = g;
+		n++;
+	}
+	if (first == NULL)
+		return;
+	if (n > 1)
+		snprintf(more, sizeof more, " and %d more", n - 1);
+	screen_status(s, true, "off screen: %s %s%s (%d group%s in trouble)", first->name,
+		      first->verdict >= KG_VERDICT_STALLED ? verdict_name((kg_verdict)first->verdict) : "STORM", more, total,
+		      total > 1 ? "s" : "");
+}
+
 /* Show a snapshot. */
 void
 screen_set_snapshot(ui_screen *s, kg_snapshot *snap)
@@ -76,6 +147,8 @@ screen_set_snapshot(ui_screen *s, kg_snapshot *snap)
 		return;
 	if (snap != NULL)
 		snapshot_ref(snap);
+	if (snap != NULL && s->snap != NULL)
+		screen_off_trouble(s, snap);
 	snapshot_unref(s->snap);
 	s->snap = snap;
 	if (snap != NULL && s->t0_us == 0)

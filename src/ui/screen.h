@@ -245,6 +245,10 @@ void screen_status(ui_screen *s, bool err, const char *fmt, ...) KG_PRINTF(3, 4)
 void screen_reply(ui_screen *s, const char *msg);
 /* True when the views show the past (scrubbed or scrolled back from the snapshot). */
 bool screen_scrubbed(const ui_screen *s);
+/* True when a group is in trouble: a consumer's progress STALLED, STOPPED or LOST (members), or a storm. */
+bool screen_in_trouble(const kg_group *g);
+/* Groups in trouble in the snapshot shown. */
+int screen_trouble(const ui_screen *s);
 /* Fill p with g as the history saw it at the view time; false when live or not covered. */
 bool screen_past(ui_screen *s, const kg_group *g, ui_past *p);
 /* The health of the first source of a role in the shown snapshot, NULL when none. */

@@ -130,3 +130,22 @@ bench-flood: kgtop
 	top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' sh $(top_srcdir)/tests/bench/flood.sh
 .PHONY: bench-flood
 EXTRA_DIST += tests/bench/flood.sh
+# --once at 100 groups (issue 24, item 4): the time-lag reads against brokers that hold an empty Fetch its
+# max wait: make bench-once [KGTOP_BEFORE=an/earlier/kgtop]
+EXTRA_DIST += tests/bench/once.sh tests/fixture/scenarios/once-100.json
+bench: bench-once
+bench-once: tests/fixture-broker kgtop
+	top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' KGTOP_BEFORE='$(KGTOP_BEFORE)' sh $(top_srcdir)/tests/bench/once.sh
+.PHONY: bench-once
+# attention by risk (issue 24, item 2): stall -> STALLED for the selected group and one off screen at
+# 10,000 groups, and the requests a second: make bench-attention
+EXTRA_PROGRAMS += tests/bench/bench_attention
+tests_bench_bench_attention_SOURCES = tests/bench/bench_attention.c \
+	tests/integration/fixture_util.c tests/integration/fixture_util.h
+tests_bench_bench_attention_CFLAGS = $(TEST_CFLAGS)
+tests_bench_bench_attention_LDADD = $(TEST_LIBS)
+EXTRA_DIST += tests/fixture/scenarios/stall-10k.json
+bench: bench-attention
+bench-attention: tests/bench/bench_attention tests/fixture-broker
+	top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' tests/bench/bench_attention
+.PHONY: bench-attention

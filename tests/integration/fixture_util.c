@@ -258,6 +258,14 @@ live_open(live *l, const char *bootstrap, int interval_ms)
 int
 live_open_tiers(live *l, const char *bootstrap, int interval_ms, int64_t full_refresh_us, double max_requests)
 {
+	return live_open_window(l, bootstrap, interval_ms, full_refresh_us, max_requests, 0);
+}
+
+/* The same with the tracker's --lag-window (0: the default). */
+int
+live_open_window(live *l, const char *bootstrap, int interval_ms, int64_t full_refresh_us, double max_requests,
+		 int64_t lag_window_us)
+{
 	kg_kafka_config kc;
 	kg_collector_config cc;
 	kg_tracker_config mc = options_model_defaults();
@@ -265,6 +273,8 @@ live_open_tiers(live *l, const char *bootstrap, int interval_ms, int64_t full_re
 	kg_source *k;
 	char err[256];
 	memset(l, 0, sizeof *l);
+	if (lag_window_us > 0)
+		mc.lag_window_us = lag_window_us;
 	options_defaults(&o);
 	l->tracker = tracker_new(&mc);
 	memset(&cc, 0, sizeof cc);

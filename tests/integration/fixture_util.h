@@ -49,6 +49,9 @@ typedef struct live {
 int live_open(live *l, const char *bootstrap, int interval_ms);
 /* Build it with the kafka source's --full-refresh and --max-requests (0: defaults). */
 int live_open_tiers(live *l, const char *bootstrap, int interval_ms, int64_t full_refresh_us, double max_requests);
+/* The same with the tracker's --lag-window (0: the default). */
+int live_open_window(live *l, const char *bootstrap, int interval_ms, int64_t full_refresh_us, double max_requests,
+		     int64_t lag_window_us);
 /* Step the collector until pred(l, arg) or timeout_ms; true when it held. */
 bool live_wait(live *l, bool (*pred)(live *, const void *), const void *arg, int timeout_ms);
 /* Free it. */

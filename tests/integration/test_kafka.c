@@ -20,6 +20,7 @@
 
 #include "fixture_util.h"
 #include "model/intern.h"
+#include "model/progress.h"
 #include "util/util.h"
 
 typedef struct want_state {
@@ -424,6 +425,9 @@ test_tiers(void **state)
 	assert_true(fetches(&f, "g-shown-2") >= 10);
 	assert_int_equal(describes(&f, "g-off-1"), 1);
 	assert_int_equal(fetches(&f, "g-off-1"), 1);
+	/* off screen with members and lag: at risk, asked every refresh the budget allows (it allows all) */
+	assert_true(describes(&f, "g-risk") >= 10);
+	assert_true(fetches(&f, "g-risk") >= 10);
 	assert_int_equal(describes(&f, "g-empty-1"), 0);
 	assert_int_equal(fetches(&f, "g-empty-1"), 1);
 	assert_int_equal(live_group(&l, "g-empty-1")->state, KG_STATE_EMPTY);
@@ -434,7 +438,7 @@ test_tiers(void **state)
 	assert_int_equal(on->tlag_kind, KG_TLAG_EXACT);
 	assert_int_equal(live_group(&l, "g-shown-3")->tlag_kind, KG_TLAG_EXACT);
 	assert_int_equal(live_group(&l, "g-shown-1")->tlag_kind, KG_TLAG_EXACT);
-	assert_true(off->tlag_kind != KG_TLAG_EXACT);
+	assert_true(live_group(&l, "g-risk")->tlag_kind != KG_TLAG_EXACT); /* off screen: no record read */
 	assert_true(on->data_time_us > off->data_time_us);
 	assert_true(off->data_time_us > 0 && off->data_time_us <= l.snap->time_us);
 	/* g-wake, off screen, starts to rebalance: described in the next refresh (the one under way may not see it) */
@@ -444,6 +448,88 @@ test_tiers(void **state)
 	assert_true(live_wait(&l, pred_members, &wake, 1000));
 	assert_true(l.snap->refresh - r0 <= 2);
 	assert_true(describes(&f, "g-wake") >= 1);
+	live_close(&l);
+	assert_int_equal(fixture_rejected_writes(&f), 0);
+	fixture_stop(&f);
+}
+
+typedef struct want_verdict {
+	const char *group;
+	kg_verdict at_least;
+} want_verdict;
+
+/* Predicate: the group's verdict is at least this bad (LOST aside). */
+static bool
+pred_verdict(live *l, const void *arg)
+{
+	const want_verdict *w = arg;
+	const kg_group *g = live_group(l, w->group);
+	return g != NULL && g->verdict >= w->at_least && g->verdict != KG_VERDICT_LOST;
+}
+
+/* Predicate: every partition of the group was seen moving, its usual gap between commits known, its verdict OK. */
+static bool
+pred_moving(live *l, const void *arg)
+{
+	const kg_group *g = live_group(l, arg);
+	int k;
+	if (g == NULL || g->nparts == 0 || g->verdict != KG_VERDICT_OK)
+		return false;
+	for (k = 0; k < g->nparts; k++) {
+		if (g->parts[k].commit_gap_us <= 0 || g->parts[k].moved_us <= 0)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Attention by risk (issue 24): g-stall is not selected nor shown (g-sel
+ * is); its commits freeze while its topic grows.  The STALLED rule holds
+ * a frozen partition with lag for its threshold (a tenth of --lag-window,
+ * at least two intervals and twice the usual gap between commits): asked
+ * every refresh because it has members and lag, g-stall turns STALLED
+ * within that threshold and two refreshes of the freeze (plus a second
+ * for the step's signal and a refresh's own time).  Before, a group off
+ * screen was asked every --full-refresh (30 s): its gap grew to a quarter
+ * window, and the verdict came tens of seconds late.
+ */
+static void
+test_stall_off_screen(void **state)
+{
+	const int interval_ms = 500;
+	const int64_t window_us = 20 * 1000000LL, iv = interval_ms * 1000LL;
+	fixture f;
+	live l;
+	int32_t shown[1];
+	want_verdict stalled = { "g-stall", KG_VERDICT_STALLED };
+	const kg_group *g;
+	int64_t gap = 0, thr, deadline_us, t0;
+	int k;
+	(void)state;
+	assert_int_equal(fixture_start(&f, "tests/integration/scenarios/stall-off.json", true), 0);
+	assert_int_equal(live_open_window(&l, f.bootstrap, interval_ms, 0, 0, window_us), 0);
+	shown[0] = intern_group("g-sel");
+	collector_set_focus(l.c, shown, 1, shown[0]);
+	/* judged moving first: seen moving on every partition, OK */
+	assert_true(live_wait(&l, pred_moving, "g-stall", 30000));
+	g = live_group(&l, "g-stall");
+	for (k = 0; k < g->nparts; k++)
+		gap = g->parts[k].commit_gap_us > gap ? g->parts[k].commit_gap_us : gap;
+	thr = progress_stall_us(window_us, iv);
+	thr = 2 * gap > thr ? 2 * gap : thr;
+	deadline_us = thr + 2 * iv + 1000000;
+	t0 = util_mono_us();
+	assert_int_equal(fixture_step(&f), 0);
+	if (!live_wait(&l, pred_verdict, &stalled, (int)(deadline_us / 1000))) {
+		g = live_group(&l, "g-stall");
+		fprintf(stderr, "# g-stall: verdict %d %.1f s after the freeze (threshold %.1f s, gap %.1f s)\n",
+			g != NULL ? g->verdict : -1, (double)(util_mono_us() - t0) / 1e6, (double)thr / 1e6, (double)gap / 1e6);
+		fail();
+	}
+	fprintf(stderr, "# g-stall STALLED %.1f s after the freeze (threshold %.1f s, %d ms refreshes)\n",
+		(double)(util_mono_us() - t0) / 1e6, (double)thr / 1e6, interval_ms);
+	assert_int_equal(live_group(&l, "g-stall")->verdict, KG_VERDICT_STALLED);
+	assert_int_equal(live_group(&l, "g-sel")->verdict, KG_VERDICT_OK);
 	live_close(&l);
 	assert_int_equal(fixture_rejected_writes(&f), 0);
 	fixture_stop(&f);
@@ -462,6 +548,7 @@ main(void)
 		cmocka_unit_test(test_outage),
 		cmocka_unit_test(test_old_broker_offsets),
 		cmocka_unit_test(test_tiers),
+		cmocka_unit_test(test_stall_off_screen),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

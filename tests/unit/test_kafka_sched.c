@@ -436,6 +436,131 @@ test_coordinators_moved(void **state)
 	kafka_table_free(&t);
 }
 
+/* The longest a group matching flags went without its offsets asked, over secs seconds from `from`, and requests. */
+static int64_t
+risk_gap(ksched *s, ksched_group *g, size_t n, int64_t from, int secs, unsigned flags, long *total, int *most)
+{
+	int64_t now, gap = 0;
+	size_t i;
+	*total = 0;
+	*most = 0;
+	for (now = from; now < from + secs * SEC; now += SEC) {
+		ksched_plan p = kafka_sched_plan(s, g, n, now, 0);
+		for (i = 0; i < n; i++) {
+			if ((g[i].flags & flags) == flags && g[i].offsets && g[i].offs_us > 0 && now - g[i].offs_us > gap &&
+			    now > from + 35 * SEC)
+				gap = now - g[i].offs_us;
+		}
+		apply(g, n, now);
+		*total += p.requests;
+		*most = p.requests > *most ? p.requests : *most;
+	}
+	return gap;
+}
+
+/*
+ * A dashboard over 100 groups, 10 on screen: the 40 others with members and
+ * lag are asked every refresh (the budget covers them), those at zero lag
+ * and the Empty ones at the pace of --full-refresh.
+ */
+static void
+test_risk_every_refresh(void **state)
+{
+	ksched s = sched(1000, 30 * SEC, true);
+	ksched_group *g = groups(100, KG_STATE_STABLE, 0);
+	int64_t max_age, now;
+	long total;
+	size_t i;
+	int asked_calm = 0;
+	(void)state;
+	for (i = 0; i < 10; i++)
+		g[i].flags = KSCHED_FOCUS | KSCHED_MEMBERS | KSCHED_LAG;
+	for (i = 10; i < 50; i++)
+		g[i].flags = KSCHED_MEMBERS | KSCHED_LAG;  /* at risk, off screen */
+	for (i = 50; i < 75; i++)
+		g[i].flags = KSCHED_MEMBERS;               /* zero lag */
+	for (i = 75; i < 100; i++) {
+		g[i].listed = KG_STATE_EMPTY;              /* lag, but nobody to stall */
+		g[i].flags = KSCHED_LAG;
+	}
+	simulate(&s, g, 100, 1 * SEC, 40, SEC, &max_age, &total);
+	for (now = 41 * SEC; now < 71 * SEC; now += SEC) {
+		kafka_sched_plan(&s, g, 100, now, 0);
+		for (i = 0; i < 50; i++)
+			assert_true(g[i].offsets);          /* on screen or at risk: every refresh */
+		for (i = 50; i < 100; i++)
+			asked_calm += g[i].offsets;
+		apply(g, 100, now);
+	}
+	/* the calm ones about once in 30 s: 50 groups over 30 refreshes */
+	assert_true(asked_calm >= 40 && asked_calm <= 70);
+	free(g);
+}
+
+/*
+ * 10,000 groups, 1,000 of them at risk and 9,000 Empty, on 1,500 requests a
+ * second: the groups at risk take what the rotation leaves (the budget is
+ * used, never exceeded), each asked again within a few seconds; every group
+ * still within --full-refresh.
+ */
+static void
+test_risk_budget(void **state)
+{
+	ksched s = sched(1500, 30 * SEC, true);
+	ksched_group *g = groups(10000, KG_STATE_STABLE, 0);
+	int64_t max_age, gap;
+	long total;
+	size_t i;
+	int most;
+	(void)state;
+	for (i = 0; i < 1000; i++)
+		g[i].flags = KSCHED_MEMBERS | KSCHED_LAG;
+	for (i = 1000; i < 10000; i++) {
+		g[i].listed = KG_STATE_EMPTY;
+		g[i].flags = KSCHED_LAG;
+	}
+	most = simulate(&s, g, 10000, 1 * SEC, 60, SEC, &max_age, &total);
+	assert_true(max_age <= 30 * SEC);
+	gap = risk_gap(&s, g, 10000, 61 * SEC, 60, KSCHED_MEMBERS | KSCHED_LAG, &total, &most);
+	assert_true(most <= 2 * 1500);
+	assert_true(total <= 1500L * 61);
+	assert_true(total >= 1150L * 60); /* the budget left is used, but the fifth the plan cannot count */
+	/* 9,000 x 2 / 29 s for the rotation (about 620 a second): about 580 left for 1,000 groups x 4 */
+	assert_true(gap <= 8 * SEC);
+	free(g);
+}
+
+/*
+ * The budget short of the groups at risk: one whose last answer left a
+ * partition with lag where it was (KSCHED_STILL) is asked every refresh,
+ * before the others at risk.
+ */
+static void
+test_risk_still_first(void **state)
+{
+	ksched s = sched(200, 30 * SEC, true);
+	ksched_group *g = groups(500, KG_STATE_STABLE, 0);
+	int64_t max_age, now;
+	long total;
+	size_t i;
+	(void)state;
+	for (i = 0; i < 500; i++)
+		g[i].flags = KSCHED_MEMBERS | KSCHED_LAG;
+	simulate(&s, g, 500, 1 * SEC, 40, SEC, &max_age, &total);
+	g[321].flags |= KSCHED_STILL;
+	for (now = 41 * SEC; now < 61 * SEC; now += SEC) {
+		ksched_plan p = kafka_sched_plan(&s, g, 500, now, 0);
+		assert_true(g[321].offsets);
+		assert_true(p.risk_left > 0); /* the others wait their turn */
+		apply(g, 500, now);
+	}
+	/* at zero lag now: no longer at risk, back to the rotation */
+	g[321].flags = KSCHED_MEMBERS | KSCHED_STILL;
+	kafka_sched_plan(&s, g, 500, 61 * SEC, 0);
+	assert_false(g[321].offsets);
+	free(g);
+}
+
 /* Run. */
 int
 main(void)
@@ -453,6 +578,9 @@ main(void)
 		cmocka_unit_test(test_slow_refreshes),
 		cmocka_unit_test(test_focus_channel),
 		cmocka_unit_test(test_coordinators_moved),
+		cmocka_unit_test(test_risk_every_refresh),
+		cmocka_unit_test(test_risk_budget),
+		cmocka_unit_test(test_risk_still_first),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

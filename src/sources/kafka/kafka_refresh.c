@@ -156,7 +156,7 @@ refresh_flags(ksrc *k)
 {
 	size_t i;
 	for (i = 0; i < k->tab.n; i++)
-		k->tab.e[i].s.flags = 0;
+		k->tab.e[i].s.flags &= ~KSCHED_SCREEN_FLAGS; /* the group's own (members, lag) stay: kafka_table_publish's */
 	pthread_mutex_lock(&k->lock);
 	for (i = 0; i < k->nwatches; i++) {
 		kentry *e = kafka_table_add(&k->tab, intern_group(k->watches[i].group));
@@ -294,10 +294,10 @@ kafka_refresh(ksrc *k, char **err)
 	kafka_stamps_read(k, r);
 	r->log_end_note = refresh_note_silent(k, note);
 	log_msg(KG_LOG_DEBUG,
-		"kafka: refresh of %d groups (%d described, %d offsets), %d topics, about %d requests (%d log-start, "
+		"kafka: refresh of %d groups (%d described, %d offsets, %d at risk asked, %d left), %d topics, about %d requests (%d log-start, "
 		"%d records read) in %.1f ms (metadata %.1f, list %.1f, groups %.1f, log-end, log-start and reads %.1f), "
 		"process CPU %.1f ms",
-		r->ngroups, r->plan.describe, r->plan.offsets, r->ntopics, r->requests, r->log_start_calls, r->stamp_reads,
+		r->ngroups, r->plan.describe, r->plan.offsets, r->plan.risk, r->plan.risk_left, r->ntopics, r->requests, r->log_start_calls, r->stamp_reads,
 		(double)(util_mono_us() - t0) / 1000.0, (double)(t1 - t0) / 1000.0, (double)(t2 - t1) / 1000.0,
 		(double)(t3 - t2) / 1000.0, (double)(util_mono_us() - t3) / 1000.0,
 		(double)(process_cpu_us() - c0) / 1000.0);

@@ -517,8 +517,7 @@ take_offsets(ksrc *k, rd_kafka_event_t *ev, int64_t now)
 			o->c[o->nc].offset = l->elems[q].offset;
 			o->nc++;
 		}
-		kafka_offs_unref(e->offs);
-		e->offs = o;
+		kafka_table_offsets(e, o);
 	}
 }
 

@@ -14,7 +14,9 @@
 
 #include "util/util.h"
 
-#define PRIO_ROTATION 4
+#define PRIO_SUSPECT 3
+#define PRIO_ROTATION 5
+#define RISK_SHARE 0.8 /* of the budget the plan may count on (see plan_risk) */
 
 /* Start a scheduler. */
 void
@@ -41,6 +43,13 @@ kafka_sched_needs_describe(const ksched_group *g)
 	if (g->listed == KG_STATE_EMPTY)
 		return g->described != KG_STATE_EMPTY && g->described != KG_STATE_UNKNOWN;
 	return true;
+}
+
+/* Members and lag: a consumer that can stall. */
+bool
+kafka_sched_at_risk(const ksched_group *g)
+{
+	return (g->flags & (KSCHED_MEMBERS | KSCHED_LAG)) == (KSCHED_MEMBERS | KSCHED_LAG);
 }
 
 /* Describe this group if it is asked about at all. */
@@ -80,8 +89,10 @@ priority(const ksched_group *g)
 		return 1;
 	if (g->flags & KSCHED_HOT)
 		return 2;
+	if (kafka_sched_at_risk(g) && (g->flags & KSCHED_STILL))
+		return PRIO_SUSPECT;
 	if (g->flags & KSCHED_FOCUS)
-		return 3;
+		return 4;
 	return PRIO_ROTATION;
 }
 
@@ -103,6 +114,7 @@ take(ksched_plan *p, ksched_group *g)
 	p->offsets++;
 	p->describe += g->describe;
 	p->requests += cost(g);
+	p->risk += kafka_sched_at_risk(g);
 }
 
 /* Rotation order: oldest data first, then by id. */
@@ -120,7 +132,8 @@ rotation_cmp(const void *a, const void *b, void *arg)
 /*
  * The rotation: the oldest first, just fast enough that each group is asked
  * again within --full-refresh of its last answer (a cycle one refresh
- * shorter), faster for the groups already that old, within the budget.
+ * shorter), faster for the groups already that old, within the budget;
+ * groups at risk only when overdue (their pace is plan_risk's).
  * Without a screen, when the budget covers every group, all of them.
  */
 static void
@@ -131,10 +144,11 @@ plan_rotation(ksched *s, ksched_group *g, size_t n, int64_t now_us, int64_t dt_u
 	int64_t period = s->cfg.full_refresh_us - dt_us > dt_us ? s->cfg.full_refresh_us - dt_us : s->cfg.full_refresh_us;
 	bool all;
 	for (i = 0; i < n; i++) {
-		if (!g[i].offsets) {
-			idx[nidx++] = i;
-			total += cost(&g[i]);
-		}
+		/* a group at risk has a pace of its own (plan_risk): here only when the budget left it overdue */
+		if (g[i].offsets || (kafka_sched_at_risk(&g[i]) && age_key(&g[i]) > 0 && now_us - age_key(&g[i]) < period))
+			continue;
+		idx[nidx++] = i;
+		total += cost(&g[i]);
 	}
 	qsort_r(idx, nidx, sizeof *idx, rotation_cmp, g);
 	all = !s->paced && total <= s->tokens;
@@ -158,6 +172,47 @@ plan_rotation(ksched *s, ksched_group *g, size_t n, int64_t now_us, int64_t dt_u
 			p->oldest_us = key;
 	}
 	s->carry = quota < 0 ? 0 : quota > total ? total : quota;
+	free(idx);
+}
+
+/* Offsets' age, then id: the risky group asked longest ago first. */
+static int
+risk_cmp(const void *a, const void *b, void *arg)
+{
+	const ksched_group *g = arg;
+	const ksched_group *x = &g[*(const size_t *)a], *y = &g[*(const size_t *)b];
+	if (x->offs_us != y->offs_us)
+		return x->offs_us < y->offs_us ? -1 : 1;
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/*
+ * The groups at risk the plan left, the oldest offsets first, each at most
+ * once a refresh, with what the budget has left within RISK_SHARE of it
+ * over the time since the last plan (what the plan does not count, about a
+ * fifth at 10,000 groups: librdkafka looking coordinators up again, the
+ * time-lag reads' fetches, stays within the budget).
+ */
+static void
+plan_risk(ksched *s, ksched_group *g, size_t n, int64_t dt_us, int fixed_cost, ksched_plan *p)
+{
+	size_t *idx = xmalloc((n ? n : 1) * sizeof *idx), nidx = 0, i;
+	double room = RISK_SHARE * s->cfg.max_requests * (double)dt_us / 1e6 - fixed_cost - p->requests;
+	for (i = 0; i < n; i++) {
+		if (!g[i].offsets && kafka_sched_at_risk(&g[i]) && !(g[i].flags & KSCHED_WATCHED))
+			idx[nidx++] = i;
+	}
+	qsort_r(idx, nidx, sizeof *idx, risk_cmp, g);
+	for (i = 0; i < nidx; i++) {
+		ksched_group *x = &g[idx[i]];
+		int c = cost(x);
+		if (s->tokens < c || room < c)
+			break;
+		take(p, x);
+		s->tokens -= c;
+		room -= c;
+	}
+	p->risk_left = (int)(nidx - i);
 	free(idx);
 }
 
@@ -191,5 +246,6 @@ kafka_sched_plan(ksched *s, ksched_group *g, size_t n, int64_t now_us, int fixed
 		}
 	}
 	plan_rotation(s, g, n, now_us, dt, &p);
+	plan_risk(s, g, n, dt, fixed_cost, &p);
 	return p;
 }

@@ -11,11 +11,20 @@
  *   2. groups whose listed state changed since their last description, or
  *      that are rebalancing (listed, or last described, so);
  *   3. groups a trace stream just spoke of;
- *   4. the groups on screen;
- *   5. groups never asked, then the rotation: the oldest data first, just
+ *   4. groups at risk (members, and lag) whose last answer left a
+ *      partition with lag where the answer before it had it: a freeze may
+ *      be under way, and the STALLED rule fires a refresh after its
+ *      threshold only if the group is asked every refresh;
+ *   5. the groups on screen;
+ *   6. groups never asked, then the rotation: the oldest data first, just
  *      fast enough to ask every group again within --full-refresh, faster
  *      only for groups already that old; without a screen (--json), when
- *      the budget covers every group, all of them every refresh.
+ *      the budget covers every group, all of them every refresh;
+ *   7. with the budget that is left, the other groups at risk, the oldest
+ *      data first: each every refresh when the budget covers them (a
+ *      freeze is then seen within the STALLED rule's threshold and two
+ *      refreshes, on screen or not), else as often as it does.  Empty
+ *      groups and groups at zero lag only ever get the rotation.
  * A group listed Empty is never described (the listing says all a
  * description would: no members) unless it is selected or its last
  * description said otherwise; its committed offsets are still asked on the
@@ -35,6 +44,10 @@
 #define KSCHED_FOCUS 0x2u    /* on screen */
 #define KSCHED_HOT 0x4u      /* a trace stream spoke of it since the last refresh */
 #define KSCHED_WATCHED 0x8u  /* followed by its offsets only (kafka_source_watch) */
+#define KSCHED_MEMBERS 0x10u /* has members (listed or described so): a consumer that can stall */
+#define KSCHED_LAG 0x20u     /* its last committed offsets have lag against the newest log-ends */
+#define KSCHED_STILL 0x40u   /* its last answer left a partition with lag where the one before had it */
+#define KSCHED_SCREEN_FLAGS (KSCHED_SELECTED | KSCHED_FOCUS | KSCHED_HOT | KSCHED_WATCHED)
 
 #define KSCHED_COST_DESCRIBE 2 /* FindCoordinator + DescribeGroups */
 #define KSCHED_COST_DESCRIBE_TWICE 4 /* librdkafka >= 2.10, a classic group on a broker with ConsumerGroupDescribe:
@@ -48,7 +61,8 @@ typedef struct ksched_group {
 	kg_group_state described;     /* in its last description; UNKNOWN when never described */
 	int64_t desc_us;              /* when it was last described, 0 never */
 	int64_t offs_us;              /* when its committed offsets were last asked, 0 never */
-	unsigned flags;               /* KSCHED_* */
+	unsigned flags;               /* KSCHED_*: the first four from the screen and the watches each refresh,
+					 the others from the group's own data (kafka_table_publish) */
 	bool undescribable;           /* a description tells nothing (a consumer group through librdkafka < 2.10) */
 	uint8_t describe_cost;        /* requests a description costs, 0: KSCHED_COST_DESCRIBE */
 	bool describe;                /* out: describe it now */
@@ -74,6 +88,8 @@ typedef struct ksched_plan {
 	int describe;      /* groups to describe */
 	int offsets;       /* groups whose offsets to ask */
 	int requests;      /* the requests that makes (KSCHED_COST_*) */
+	int risk;          /* of the groups asked, at risk (members and lag) */
+	int risk_left;     /* groups at risk left unasked */
 	int64_t oldest_us; /* the oldest data left unasked (min of its times), 0 none */
 } ksched_plan;
 
@@ -81,6 +97,8 @@ typedef struct ksched_plan {
 void kafka_sched_init(ksched *s, const ksched_config *cfg);
 /* Say whether a screen tells what it shows (the rotation at its pace) or not (all groups when the budget covers them). */
 void kafka_sched_paced(ksched *s, bool paced);
+/* True when a group is at risk: members, lag (a consumer that can stall). */
+bool kafka_sched_at_risk(const ksched_group *g);
 /* True when a group needs describing at all (not when listed Empty and last described Empty, or never). */
 bool kafka_sched_needs_describe(const ksched_group *g);
 /*

@@ -239,21 +239,21 @@ stamp_rkt(ksrc *k, int32_t topic)
 	return t->rkt;
 }
 
-/* Take one message for the read it answers; true when it answered one. */
-static bool
+/* Take one message for the read it answers; the read it ended, -1 none. */
+static int
 stamp_take(kwant *w, int n, rd_kafka_message_t *m)
 {
 	int32_t topic;
 	int j;
 	if (m->rkt == NULL)
-		return false; /* an error of no partition (the handle's own): no read's answer */
+		return -1; /* an error of no partition (the handle's own): no read's answer */
 	topic = intern_topic(rd_kafka_topic_name(m->rkt));
 	for (j = 0; j < n; j++) {
 		kwant *x = &w[j];
 		if (x->done || !x->started || x->topic != topic || x->partition != m->partition)
 			continue; /* a partition two groups want at two offsets is started once a refresh */
 		if (m->err == RD_KAFKA_RESP_ERR_NO_ERROR && m->offset < x->offset)
-			return false; /* fetched before an earlier read stopped: not the record asked */
+			return -1; /* fetched before an earlier read stopped: not the record asked */
 		x->done = true;
 		if (m->err == RD_KAFKA_RESP_ERR_NO_ERROR) {
 			x->got.record = m->offset;
@@ -270,9 +270,9 @@ stamp_take(kwant *w, int n, rd_kafka_message_t *m)
 				(long long)x->offset, rd_kafka_err2str(m->err));
 			x->done = false; /* a transient error: the fetcher tries again until the deadline */
 		}
-		return x->done;
+		return x->done ? j : -1;
 	}
-	return false;
+	return -1;
 }
 
 /* Read every wanted record: start them all on one queue, take one message each until the deadline, stop them. */
@@ -291,12 +291,18 @@ stamps_fetch(ksrc *k, kwant *w, int n)
 		left += w[j].started;
 	}
 	while (left > 0 && !atomic_load(&k->stop) && util_mono_us() < deadline) {
+		int got;
 		m = rd_kafka_consume_queue(q, 100);
 		if (m == NULL)
 			continue;
-		if (stamp_take(w, n, m))
-			left--;
+		got = stamp_take(w, n, m);
 		rd_kafka_message_destroy(m);
+		if (got < 0)
+			continue;
+		left--;
+		/* answered: no more fetches of it (they would wait at its log end, and queue records nobody reads) */
+		rd_kafka_consume_stop(stamp_rkt(k, w[got].topic), w[got].partition);
+		w[got].started = false;
 	}
 	for (j = 0; j < n; j++) {
 		if (w[j].started && !w[j].done)

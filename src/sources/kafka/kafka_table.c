@@ -87,6 +87,7 @@ entry_clear(kentry *e)
 {
 	kafka_desc_unref(e->desc);
 	kafka_offs_unref(e->offs);
+	kafka_offs_unref(e->prev_offs);
 	free(e->desc_err);
 	free(e->offs_err);
 }
@@ -156,14 +157,90 @@ group_clear(kgroup *g)
 	free(g->error);
 }
 
-/* The result's groups: every entry, sharing descriptions and offsets. */
+/* A group's new committed offsets; the answer before kept while the group may have members. */
+void
+kafka_table_offsets(kentry *e, koffs *o)
+{
+	kafka_offs_unref(e->prev_offs);
+	e->prev_offs = NULL;
+	if (e->s.listed != KG_STATE_EMPTY && e->s.listed != KG_STATE_DEAD)
+		e->prev_offs = e->offs;
+	else
+		kafka_offs_unref(e->offs);
+	e->offs = o;
+}
+
+/* Members: listed so, else (no state in the listing) described so. */
+static bool
+entry_members(const kentry *e)
+{
+	if (e->s.listed != KG_STATE_UNKNOWN)
+		return e->s.listed != KG_STATE_EMPTY && e->s.listed != KG_STATE_DEAD;
+	return e->desc != NULL && e->desc->nm > 0;
+}
+
+/* The committed offset of tp in o, -1 none (o's i-th first: answers come in the same order). */
+static int64_t
+offs_at(const koffs *o, int i, kg_tp tp)
+{
+	int j;
+	if (i < o->nc && o->c[i].tp.topic == tp.topic && o->c[i].tp.partition == tp.partition)
+		return o->c[i].offset;
+	for (j = 0; j < o->nc; j++) {
+		if (o->c[j].tp.topic == tp.topic && o->c[j].tp.partition == tp.partition)
+			return o->c[j].offset;
+	}
+	return -1;
+}
+
+/* The log-end of tp in the result, -1 unknown (by topic id through by_id, nid long). */
+static int64_t
+log_end_of(ktopic *const *by_id, size_t nid, kg_tp tp)
+{
+	const ktopic *k = tp.topic >= 0 && (size_t)tp.topic < nid ? by_id[tp.topic] : NULL;
+	return k != NULL && tp.partition >= 0 && tp.partition < k->np ? k->log_end[tp.partition] : -1;
+}
+
+/* An entry's own scheduler flags: members, lag, and (answered now) a partition with lag left where it was. */
+static void
+entry_flags(kentry *e, ktopic *const *by_id, size_t nid, int64_t now_us)
+{
+	unsigned f = e->s.flags & ~(unsigned)(KSCHED_MEMBERS | KSCHED_LAG);
+	bool fresh = e->offs != NULL && e->offs->time_us == now_us, still = false;
+	int q;
+	if (entry_members(e))
+		f |= KSCHED_MEMBERS;
+	for (q = 0; e->offs != NULL && q < e->offs->nc; q++) {
+		const kcommit *c = &e->offs->c[q];
+		if (log_end_of(by_id, nid, c->tp) <= c->offset)
+			continue;
+		f |= KSCHED_LAG;
+		if (fresh && e->prev_offs != NULL && offs_at(e->prev_offs, q, c->tp) == c->offset)
+			still = true;
+	}
+	if (fresh)
+		f = still ? f | KSCHED_STILL : f & ~(unsigned)KSCHED_STILL;
+	e->s.flags = f;
+}
+
+/* The result's groups: every entry, sharing descriptions and offsets; each entry's own flags. */
 void
 kafka_table_publish(ktable *t, kresult *r, int64_t now_us)
 {
-	size_t i;
+	size_t i, nid = 0;
+	ktopic **by_id;
+	int j;
+	for (j = 0; j < r->ntopics; j++)
+		nid = r->topics[j].id >= 0 && (size_t)r->topics[j].id + 1 > nid ? (size_t)r->topics[j].id + 1 : nid;
+	by_id = xcalloc(nid ? nid : 1, sizeof *by_id);
+	for (j = 0; j < r->ntopics; j++) {
+		if (r->topics[j].id >= 0)
+			by_id[r->topics[j].id] = &r->topics[j];
+	}
 	r->groups = xcalloc(t->n ? t->n : 1, sizeof *r->groups);
 	for (i = 0; i < t->n; i++) {
 		kentry *e = &t->e[i];
+		entry_flags(e, by_id, nid, now_us);
 		kgroup *g = &r->groups[r->ngroups++];
 		int64_t when = now_us;
 		g->id = e->s.id;
@@ -189,6 +266,7 @@ kafka_table_publish(ktable *t, kresult *r, int64_t now_us)
 		if (e->desc_err != NULL || e->offs_err != NULL)
 			g->error = xstrdup(e->desc_err != NULL ? e->desc_err : e->offs_err);
 	}
+	free(by_id);
 }
 
 /* Free a result. */

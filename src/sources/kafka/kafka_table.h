@@ -83,6 +83,7 @@ typedef struct kentry {
 	bool listed_now;       /* in this refresh's listing */
 	kdesc *desc;
 	koffs *offs;
+	koffs *prev_offs;      /* the answer before offs, kept while the group has members (KSCHED_STILL) */
 	char *desc_err, *offs_err;
 	bool asked_all;        /* its last offsets were asked for "all partitions" */
 	int32_t watch_topic;
@@ -146,7 +147,14 @@ void kafka_desc_unref(kdesc *d);
 /* Drop a reference to committed offsets (NULL is fine). */
 void kafka_offs_unref(koffs *o);
 
-/* The result's groups: every entry of the table, sharing descriptions and offsets. */
+/* A group's new committed offsets (the reference is taken), the answer before kept while it has members. */
+void kafka_table_offsets(kentry *e, koffs *o);
+/*
+ * The result's groups: every entry of the table, sharing descriptions and
+ * offsets; and each entry's own scheduler flags from its data against the
+ * result's log-ends (KSCHED_MEMBERS, KSCHED_LAG, and KSCHED_STILL when its
+ * offsets were answered at now_us).
+ */
 void kafka_table_publish(ktable *t, kresult *r, int64_t now_us);
 /* The result's topic of an id, NULL when absent. */
 ktopic *kafka_result_topic(kresult *r, int32_t id);
