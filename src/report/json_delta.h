@@ -8,8 +8,9 @@
  * A reader keeps the groups of the last keyframe by id and applies each
  * delta (kgtop(1) states the rules; tests/cli/json_delta.sh rebuilds
  * --full from them); an age that grows with the clock ("time_lag_ms" with
- * a "time_lag_from_us") is aged to each line's time by the reader, not
- * sent again.
+ * a "time_lag_from_us") is aged to each line's time by the reader, a lag
+ * that follows from the offsets is derived by it, and a lag spark comes
+ * as a step (schema 5), not sent again.
  */
 #ifndef KGTOP_REPORT_JSON_DELTA_H
 #define KGTOP_REPORT_JSON_DELTA_H
