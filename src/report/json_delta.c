@@ -12,7 +12,8 @@
  * record is the same in both snapshots (every byte but its pointers,
  * whose strings and arrays are compared by content; an age that grows
  * with the clock compared by its origin) is not written at all: the same
- * record prints the same object.
+ * record prints the same object; nor are the fields of one whose record
+ * differs only in its partitions and lag.
  *
  * Partitions (20 of them in each of 1,000 live groups, every line) are
  * compared record by record: one alike is skipped; what a reader derives
@@ -517,19 +518,25 @@ parts_changes(kg_jdelta *d, const kg_group *g, const kg_group *p, int64_t line_u
 		sbuf_reset(&d->sp);
 }
 
-/* A group's patch (d->cur: now, d->old: the last line's, both without partitions) into o; false when nothing changed. */
+/*
+ * A group's patch into o (head: its fields but partitions differ, written
+ * in d->cur: now, d->old: the last line's); false when nothing changed.
+ */
 static bool
-put_patch(kg_jdelta *d, sbuf *o, const kg_group *g, const kg_group *p, int64_t line_us)
+put_patch(kg_jdelta *d, sbuf *o, const kg_group *g, const kg_group *p, int64_t line_us, bool head)
 {
 	size_t i, start = o->len, idlen;
 	bool whole, lags, lag;
 	parts_changes(d, g, p, line_us, &whole, &lags);
-	jfields_of(d->cur.s, &d->fc);
-	jfields_of(d->old.s, &d->fo);
-	/* the identity, "id", is the first field */
-	sbuf_addc(o, '{');
-	sbuf_addn(o, d->fc.v[0].key - 1, d->fc.v[0].klen + 3 + d->fc.v[0].vlen);
+	sbuf_adds(o, "{\"id\":");
+	json_put_str(o, g->name);
 	idlen = o->len - start;
+	if (head) {
+		jfields_of(d->cur.s, &d->fc);
+		jfields_of(d->old.s, &d->fo);
+	} else {
+		d->fc.n = d->fo.n = 0;
+	}
 	for (i = 1; i < d->fc.n; i++) {
 		const jfield *f = &d->fc.v[i], *was = jfield_find(&d->fo, f, i);
 		if (was != NULL && jsame(f, was))
@@ -652,6 +659,40 @@ group_same(const kg_group *a, const kg_group *b)
 	return memcmp(&x, &y, sizeof x) == 0;
 }
 
+/* Two records of a group alike but for their partitions and lag (what prints of the group beside its partitions). */
+static bool
+group_head_same(const kg_group *a, const kg_group *b)
+{
+	kg_group x, y;
+	int i, fa = 0, fb = 0;
+	if (a->nmembers != b->nmembers || !str_same(a->name, b->name) || !str_same(a->protocol_type, b->protocol_type) ||
+	    !str_same(a->assignor, b->assignor) || !str_same(a->error, b->error) || !str_same(a->commit_policy, b->commit_policy))
+		return false;
+	for (i = 0; i < a->nmembers; i++) {
+		if (!member_same(&a->members[i], &b->members[i]))
+			return false;
+	}
+	for (i = 0; i < a->nparts; i++)
+		fa += a->parts[i].in_flight;
+	for (i = 0; i < b->nparts; i++)
+		fb += b->parts[i].in_flight;
+	if (fa != fb)
+		return false; /* the group's "in_flight" counts them */
+	memcpy(&x, a, sizeof x);
+	memcpy(&y, b, sizeof y);
+	x.name = x.protocol_type = x.assignor = x.error = x.commit_policy = NULL;
+	y.name = y.protocol_type = y.assignor = y.error = y.commit_policy = NULL;
+	x.members = y.members = NULL;
+	x.parts = y.parts = NULL;
+	x.nparts = y.nparts = 0;
+	x.lag = y.lag = 0;
+	if (x.time_lag_from_us > 0)
+		x.time_lag_us = 0;
+	if (y.time_lag_from_us > 0)
+		y.time_lag_us = 0;
+	return memcmp(&x, &y, sizeof x) == 0;
+}
+
 /* ---------------------------------------------------------------- lines */
 
 /* Start the deltas of a run. */
@@ -700,7 +741,7 @@ static void
 put_delta(kg_jdelta *d, sbuf *o, const kg_snapshot *s, const kg_snapshot *prev, jdelta_counts *n)
 {
 	int i = 0, j = 0;
-	bool first = true, shared = s->offsets_partitions == prev->offsets_partitions;
+	bool first = true, head, shared = s->offsets_partitions == prev->offsets_partitions;
 	sbuf_reset(&d->gone);
 	/* both are sorted by name: a merge */
 	while (i < s->ngroups || j < prev->ngroups) {
@@ -729,12 +770,15 @@ put_delta(kg_jdelta *d, sbuf *o, const kg_snapshot *s, const kg_snapshot *prev, 
 			o->len = at;
 			continue;
 		}
-		sbuf_reset(&d->cur);
-		sbuf_reset(&d->old);
-		report_json_group_head(&d->cur, g, s, s->time_us);
-		report_json_group_head(&d->old, p, prev, s->time_us);
-		n->written++;
-		if (put_patch(d, o, g, p, s->time_us)) {
+		head = !shared || !group_head_same(g, p);
+		if (head) {
+			sbuf_reset(&d->cur);
+			sbuf_reset(&d->old);
+			report_json_group_head(&d->cur, g, s, s->time_us);
+			report_json_group_head(&d->old, p, prev, s->time_us);
+			n->written++;
+		}
+		if (put_patch(d, o, g, p, s->time_us, head)) {
 			n->patched++;
 			first = false;
 		} else {

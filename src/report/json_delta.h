@@ -28,7 +28,7 @@ typedef struct kg_jdelta kg_jdelta;
 typedef struct jdelta_counts {
 	bool keyframe;
 	int whole;   /* groups in full (all of a keyframe; new ones in a delta) */
-	int written; /* groups whose record changed: written twice and compared */
+	int written; /* groups whose fields but partitions changed: written twice and compared */
 	int patched; /* of them, those whose printed object changed */
 	int gone;    /* groups no longer there */
 } jdelta_counts;
