@@ -128,8 +128,8 @@ step_to g-range CompletingRebalance
 step_to g-range Stable
 t_wait_for 10 metrics_has 'kgtop_rebalances_total{group="g-range",protocol="eager",trigger="join"} 1'
 t_ok $? "the eager join counted: kgtop_rebalances_total{protocol=eager,trigger=join} 1"
-t_contains "$T_TMP/body" 'group="g-range",protocol="eager"} 1' "the histogram counts the episode"
-t_contains "$T_TMP/body" 'group="g-range",protocol="eager",le="+Inf"} 1' "in its +Inf bucket"
+t_contains "$T_TMP/body" 'kgtop_group_rebalance_duration_seconds_count{group="g-range",protocol="eager"} 1' "the group's durations count the episode"
+t_contains "$T_TMP/body" 'kgtop_rebalance_duration_seconds_bucket{cluster="'"$BOOTSTRAP"'",protocol="eager",le="+Inf"} 1' "and the cluster's histogram, in its +Inf bucket"
 t_contains "$T_TMP/body" 'kgtop_group_last_rebalance_duration_seconds{group="g-range"}' "and the last duration"
 "$PROMTOOL" check metrics <"$T_TMP/body" >"$T_TMP/lint" 2>&1
 t_ok $? "promtool passes with counters and a histogram"

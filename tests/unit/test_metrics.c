@@ -321,16 +321,22 @@ test_counters(void **state)
 	LINE(t, "kgtop_rebalances_total{group=\"g-busy\",protocol=\"cooperative\",trigger=\"static_replacement\"} 1");
 	LINE(t, "kgtop_rebalances_total{group=\"g-gone\",protocol=\"cooperative\",trigger=\"poll_timeout\"} 1");
 	assert_int_equal(count(t, "kgtop_rebalances_total{"), 4);
-	LINE(t, "kgtop_rebalance_duration_seconds_bucket{group=\"g-busy\",protocol=\"eager\",le=\"0.5\"} 0");
-	LINE(t, "kgtop_rebalance_duration_seconds_bucket{group=\"g-busy\",protocol=\"eager\",le=\"1\"} 1");
-	LINE(t, "kgtop_rebalance_duration_seconds_bucket{group=\"g-busy\",protocol=\"eager\",le=\"2.5\"} 2");
-	LINE(t, "kgtop_rebalance_duration_seconds_bucket{group=\"g-busy\",protocol=\"eager\",le=\"30\"} 2");
-	LINE(t, "kgtop_rebalance_duration_seconds_bucket{group=\"g-busy\",protocol=\"eager\",le=\"60\"} 3");
-	LINE(t, "kgtop_rebalance_duration_seconds_bucket{group=\"g-busy\",protocol=\"eager\",le=\"+Inf\"} 3");
-	LINE(t, "kgtop_rebalance_duration_seconds_sum{group=\"g-busy\",protocol=\"eager\"} 47.630226");
-	LINE(t, "kgtop_rebalance_duration_seconds_count{group=\"g-busy\",protocol=\"eager\"} 3");
-	LINE(t, "kgtop_rebalance_duration_seconds_bucket{group=\"g-busy\",protocol=\"cooperative\",le=\"0.1\"} 1");
-	LINE(t, "kgtop_rebalance_duration_seconds_count{group=\"g-gone\",protocol=\"cooperative\"} 1");
+	LINE(t, "kgtop_rebalance_duration_seconds_bucket{" CL ",protocol=\"eager\",le=\"0.5\"} 0");
+	LINE(t, "kgtop_rebalance_duration_seconds_bucket{" CL ",protocol=\"eager\",le=\"1\"} 1");
+	LINE(t, "kgtop_rebalance_duration_seconds_bucket{" CL ",protocol=\"eager\",le=\"2.5\"} 2");
+	LINE(t, "kgtop_rebalance_duration_seconds_bucket{" CL ",protocol=\"eager\",le=\"30\"} 2");
+	LINE(t, "kgtop_rebalance_duration_seconds_bucket{" CL ",protocol=\"eager\",le=\"60\"} 3");
+	LINE(t, "kgtop_rebalance_duration_seconds_bucket{" CL ",protocol=\"eager\",le=\"+Inf\"} 3");
+	LINE(t, "kgtop_rebalance_duration_seconds_sum{" CL ",protocol=\"eager\"} 47.630226");
+	LINE(t, "kgtop_rebalance_duration_seconds_count{" CL ",protocol=\"eager\"} 3");
+	LINE(t, "kgtop_rebalance_duration_seconds_count{" CL ",protocol=\"cooperative\"} 2"); /* g-busy's and g-gone's */
+	/* the histogram is the cluster's (issue 24: 14 series a group); a group keeps its sum and count */
+	assert_int_equal(count(t, "kgtop_rebalance_duration_seconds_bucket{group="), 0);
+	assert_int_equal(count(t, "# TYPE kgtop_group_rebalance_duration_seconds summary\n"), 1);
+	LINE(t, "kgtop_group_rebalance_duration_seconds_sum{group=\"g-busy\",protocol=\"eager\"} 47.630226");
+	LINE(t, "kgtop_group_rebalance_duration_seconds_count{group=\"g-busy\",protocol=\"eager\"} 3");
+	LINE(t, "kgtop_rebalance_duration_seconds_bucket{" CL ",protocol=\"cooperative\",le=\"0.1\"} 1");
+	LINE(t, "kgtop_group_rebalance_duration_seconds_count{group=\"g-gone\",protocol=\"cooperative\"} 1");
 	/* groups in name order */
 	assert_true(strstr(t, "group=\"g-busy\",protocol=\"eager\",trigger") < strstr(t, "group=\"g-gone\""));
 	/* the original counts on; the copy stays */
@@ -388,9 +394,9 @@ test_costs_and_bounds(void **state)
 	evlist_push(&ev, e);
 	assert_true(metrics_count(m, &ev));
 	t = render(m, s, false);
-	LINE(t, "kgtop_rebalance_duration_seconds_bucket{group=\"g-busy\",protocol=\"eager\",le=\"0.5\"} 0");
-	LINE(t, "kgtop_rebalance_duration_seconds_bucket{group=\"g-busy\",protocol=\"eager\",le=\"1\"} 1");
-	LINE(t, "kgtop_rebalance_duration_seconds_sum{group=\"g-busy\",protocol=\"eager\"} 4.000000");
+	LINE(t, "kgtop_rebalance_duration_seconds_bucket{" CL ",protocol=\"eager\",le=\"0.5\"} 0");
+	LINE(t, "kgtop_rebalance_duration_seconds_bucket{" CL ",protocol=\"eager\",le=\"1\"} 1");
+	LINE(t, "kgtop_group_rebalance_duration_seconds_sum{group=\"g-busy\",protocol=\"eager\"} 4.000000");
 	assert_int_equal(count(t, "# TYPE kgtop_rebalance_stopped_member_seconds_total counter\n"), 1);
 	assert_int_equal(count(t, "# TYPE kgtop_rebalance_unconsumed_partition_seconds_total counter\n"), 1);
 	LINE(t, "kgtop_rebalance_stopped_member_seconds_total{group=\"g-busy\",protocol=\"eager\",bound=\"min\"} 12.000000");
@@ -500,7 +506,8 @@ test_kip848(void **state)
  * label, and one in a storm that lost records: at most 500 bytes a group;
  * the cluster label only on the cluster's own series; no info series for
  * a group nothing is known of; the zeros of a group at rest (storm,
- * records lost, partitions nobody consumes) absent, a value not 0 there.
+ * records lost, partitions nobody consumes) absent, a value not 0 there;
+ * the durations' histogram the cluster's however many groups rebalanced.
  */
 static void
 test_cardinality(void **state)
@@ -557,6 +564,22 @@ test_cardinality(void **state)
 	assert_int_equal(count(text, "kgtop_group_unconsumed_partitions{"), 0);
 	assert_int_equal(count(text, "kgtop_group_rebalancing{"), s->ngroups); /* 0 said: what polling exporters miss */
 	free(text);
+	{
+		/* every group rebalanced once: the durations' histogram stays the cluster's 14 series */
+		kg_metrics *m = metrics_new();
+		kg_evlist ev = { 0 };
+		for (g = 0; g < s->ngroups; g++)
+			evlist_push(&ev, ended(s->groups[g].name, KG_PROTO_EAGER, KG_REASON_JOINED, 1000000 + g));
+		metrics_count(m, &ev);
+		text = render(m, s, false);
+		assert_int_equal(count(text, "kgtop_rebalance_duration_seconds_bucket{"), 12);
+		LINE(text, "kgtop_rebalance_duration_seconds_count{cluster=\"kafka-broker-1.prod.example.com:9092,kafka-broker-2.prod.example.com:9092\",protocol=\"eager\"} 1000");
+		assert_int_equal(count(text, "kgtop_group_rebalance_duration_seconds_count{"), s->ngroups);
+		free(text);
+		evlist_clear(&ev);
+		free(ev.v);
+		metrics_unref(m);
+	}
 	snapshot_unref(s);
 }
 
