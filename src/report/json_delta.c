@@ -340,6 +340,21 @@ part_key_apart(const jfield *f)
 	return false;
 }
 
+/*
+ * True for a "time_lag_ms" (at i of f) that the reader ages from a
+ * "time_lag_from_us" not null: a patch leaves it out (kgtop(1)).
+ */
+static bool
+aged(const jfields *f, size_t i)
+{
+	static const jfield from = { "time_lag_from_us", 16, NULL, 0 };
+	const jfield *x = &f->v[i], *o;
+	if (x->klen != 11 || memcmp(x->key, "time_lag_ms", 11) != 0)
+		return false;
+	o = jfield_find(f, &from, i + 1);
+	return o != NULL && !(o->vlen == 4 && memcmp(o->val, "null", 4) == 0);
+}
+
 /* The changed fields of cur against old (but those part_key_apart when apart); true when any. */
 static bool
 put_changes(sbuf *o, const jfields *cur, const jfields *old, bool apart)
@@ -349,7 +364,7 @@ put_changes(sbuf *o, const jfields *cur, const jfields *old, bool apart)
 		const jfield *was = jfield_find(old, &cur->v[i], i);
 		if (was != NULL && jsame(&cur->v[i], was))
 			continue;
-		if (apart && part_key_apart(&cur->v[i]))
+		if ((apart && part_key_apart(&cur->v[i])) || (was != NULL && aged(cur, i)))
 			continue;
 		put_field(o, &cur->v[i], "");
 		sbuf_addn(o, cur->v[i].val, cur->v[i].vlen);
@@ -541,8 +556,8 @@ put_patch(kg_jdelta *d, sbuf *o, const kg_group *g, const kg_group *p, int64_t l
 		const jfield *f = &d->fc.v[i], *was = jfield_find(&d->fo, f, i);
 		if (was != NULL && jsame(f, was))
 			continue;
-		if (f->klen == 3 && memcmp(f->key, "lag", 3) == 0 && was != NULL)
-			continue; /* below */
+		if ((f->klen == 3 && memcmp(f->key, "lag", 3) == 0 && was != NULL) || (was != NULL && aged(&d->fc, i)))
+			continue; /* below; aged by the reader */
 		if (was != NULL && element_patches(d, f, was)) {
 			if (d->el.len + 4 < f->vlen) {
 				put_field(o, f, "@");

@@ -55,5 +55,8 @@ t_is "$(grep '"keyframe":false' "$T_TMP/deltas" | tail -5 | grep -c '"partitions
 # carries a "lag" (log_end - committed and the sums give them all; the rebuild above derived them)
 t_is "$(grep '"keyframe":false' "$T_TMP/deltas" | grep -c '"topic_partitions":\[{[^]]*"log_end"' | awk '{print ($1 > 10)}')" 1 \
 	"log ends move in the deltas"
-t_is "$(grep -c ' 0 lags in patches$' "$T_TMP/rebuild")" 1 "and no patch sends a lag: the reader derives them"
+t_is "$(grep -c ' 0 lags in patches,' "$T_TMP/rebuild")" 1 "and no patch sends a lag: the reader derives them"
+t_is "$(grep -c ' 0 aged time lags in patches$' "$T_TMP/rebuild")" 1 "nor a time lag the reader ages from its origin"
+t_is "$(grep '"keyframe":false' "$T_TMP/deltas" | grep -c '"time_lag_from_us":[0-9]' | awk '{print ($1 > 0)}')" 1 \
+	"while origins of time lags changed"
 t_done

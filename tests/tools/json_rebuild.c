@@ -16,7 +16,7 @@
  * line changed and whose patch gives no "lag" gets log_end - committed, a
  * group one of whose partitions' lag changed and whose patch gives no
  * "lag" the sum; and every "time_lag_ms" with a "time_lag_from_us" is
- * aged to the line's "time_us".  After each line the
+ * aged to the line's "time_us" (a patch never gives one: counted).  After each line the
  * groups it holds must be exactly those of the same line of FULL.  Prints
  * what it compared; exit 0 when every line matched, 1 on the first
  * difference (said), 2 on bad input.
@@ -233,6 +233,22 @@ count_lags(const cJSON *patch)
 		lags_sent += cJSON_GetObjectItemCaseSensitive(e, "lag") != NULL;
 }
 
+/* Count a patch's "time_lag_ms" of an object (t, patched) whose "time_lag_from_us" is a number: the reader ages those. */
+static int aged_sent;
+
+static void
+count_aged(const cJSON *t, const cJSON *patch)
+{
+	const cJSON *e;
+	if (cJSON_GetObjectItemCaseSensitive(patch, "time_lag_ms") != NULL &&
+	    cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(t, "time_lag_from_us")))
+		aged_sent++;
+	cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(patch, "partitions@"))
+		count_aged(cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(t, "partitions"),
+					      cJSON_GetObjectItemCaseSensitive(e, "i")->valueint),
+			   e);
+}
+
 /* Apply one line to the state (an object of groups by id). */
 static void
 apply_line(cJSON *state, const cJSON *line)
@@ -254,6 +270,7 @@ apply_line(cJSON *state, const cJSON *line)
 		else {
 			count_lags(g);
 			apply_patch(have, g);
+			count_aged(have, g);
 		}
 	}
 	settle(state, line);
@@ -320,8 +337,8 @@ main(int argc, char **argv)
 		free(ld);
 		free(lf);
 	}
-	printf("%d lines (%d keyframes) rebuilt the same as --full: %d groups sent, %ld bytes against %ld, %d lags in patches\n", n,
-	       keys, groups, dbytes, fbytes, lags_sent);
+	printf("%d lines (%d keyframes) rebuilt the same as --full: %d groups sent, %ld bytes against %ld, %d lags in patches, %d aged time lags in patches\n",
+	       n, keys, groups, dbytes, fbytes, lags_sent, aged_sent);
 	cJSON_Delete(state);
 	return n > 1 ? 0 : 1;
 }
