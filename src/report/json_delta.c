@@ -4,23 +4,33 @@
  * A line is a keyframe (every group, as --full prints every line) or a
  * delta against the line before it: the groups whose printed object
  * differs, each as a patch, and the ids of the groups gone.  What changed
- * is decided on what is printed, never on a list of fields: both versions
- * of a group are written by the one group writer (report_json_group, the
- * older with this line's time so an age that only grew with the clock
- * prints the same) and compared field by field; a new field of the writer
- * is carried by the same rule.  Writing every group twice each line would
- * cost what the deltas save, so a group whose record is the same in both
- * snapshots (every byte but its pointers, whose strings and arrays are
- * compared by content; an age that grows with the clock compared by its
- * origin) is not written at all: the same record prints the same object.
- * A pointer this file does not know differs between two snapshots (each
- * has its own arena), which only sends that group to the written
- * comparison.
+ * is decided on what is printed, never on a list of fields: a group's
+ * fields but its partitions are written by the one group writer
+ * (report_json_group_head, the older with this line's time so an age that
+ * only grew with the clock prints the same) and compared field by field;
+ * a new field of the writer is carried by the same rule.  A group whose
+ * record is the same in both snapshots (every byte but its pointers,
+ * whose strings and arrays are compared by content; an age that grows
+ * with the clock compared by its origin) is not written at all: the same
+ * record prints the same object; nor are the fields of one whose record
+ * differs only in its partitions and lag.
+ *
+ * Partitions (20 of them in each of 1,000 live groups, every line) are
+ * compared record by record: one alike is skipped; what a reader derives
+ * or gets elsewhere is left out of its patch: its lag (log_end -
+ * committed), the topic partition's facts (once per line in
+ * "topic_partitions", only those that changed) and its lag_spark (a step,
+ * in the group's "lag_spark_steps": the cells the window moved by and the
+ * new ones, not 16 numbers); anything else that differs is found by
+ * writing both (report_json_part) and comparing fields.  The group's lag
+ * is left out when it is its partitions' sum.
  *
  * A patch: {"id":G, "KEY":value for each field whose value changed or is
  * new, "KEY@":[{"i":N, ...the same for element N...}] for an array of
  * objects of the same length whose elements changed (when that is
- * shorter), "unset":["KEY",...] for fields no longer printed}.
+ * shorter), "lag_spark_steps":[null|[shift,cells...] per partition],
+ * "unset":["KEY",...] for fields no longer printed}; kgtop(1) gives the
+ * reader's rules.
  */
 #include "config.h"
 
@@ -29,6 +39,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/intern.h"
 #include "record/json.h"
 #include "report/report.h"
 #include "util/util.h"
@@ -47,14 +58,8 @@ typedef struct jfields {
 	size_t n, cap;
 } jfields;
 
-/*
- * The facts of a topic partition that every group partition of it prints
- * alike: a delta sends them once, in "topic_partitions", for the topic
- * partitions where one changed, and a group's partition patch leaves them
- * out (the reader sets them in each group partition of that topic
- * partition).
- */
-static const char *const tp_facts[] = { "log_end", "log_start", "produce_rate" };
+/* A topic partition's facts that every group partition of it prints alike (see tp_note). */
+enum { TP_LOG_END = 1, TP_LOG_START = 2, TP_PRODUCE_RATE = 4 };
 
 /* A topic partition of the line's table: where its entry starts in d->tps. */
 typedef struct tpslot {
@@ -66,8 +71,12 @@ struct kg_jdelta {
 	sbuf tps;           /* this line's "topic_partitions" entries */
 	tpslot *seen;       /* the topic partitions in it (open addressing) */
 	size_t nseen, cap;
-	sbuf cur, old, el;  /* a group as it is now and as the last line printed it; an array's element patches */
-	jfields fc, fo;     /* their fields */
+	sbuf cur, old, el;  /* a group (without its partitions) as it is now and as the last line printed it; element patches */
+	sbuf pc, po;        /* a partition (or all of them) now and before */
+	sbuf pe, sp;        /* a group's partition patches, its "lag_spark_steps" */
+	sbuf fa, fb;        /* a number printed now and before */
+	sbuf gone;          /* the ids gone */
+	jfields fc, fo;     /* the group's fields */
 	jfields ec, eo;     /* an element's fields, now and before */
 };
 
@@ -201,18 +210,6 @@ put_unset(sbuf *o, const jfields *cur, const jfields *old)
 		sbuf_addc(o, ']');
 }
 
-/* True when the field is one of tp_facts. */
-static bool
-is_tp_fact(const jfield *f)
-{
-	size_t i;
-	for (i = 0; i < KG_ARRAY_LEN(tp_facts); i++) {
-		if (f->klen == strlen(tp_facts[i]) && memcmp(f->key, tp_facts[i], f->klen) == 0)
-			return true;
-	}
-	return false;
-}
-
 /* True (and noted) when the line's table holds the topic partition already. */
 static bool
 tp_seen(kg_jdelta *d, kg_tp tp)
@@ -243,41 +240,131 @@ tp_seen(kg_jdelta *d, kg_tp tp)
 	return false;
 }
 
-/* Note the facts of a group's partition p (printed: f) in the line's table, once per topic partition. */
+/* An int64 or null when negative (as report.c prints numbers). */
 static void
-tp_note(kg_jdelta *d, kg_tp tp, const jfields *f)
+jnum(sbuf *o, int64_t v)
 {
-	size_t i;
-	if (tp_seen(d, tp))
-		return;
-	sbuf_adds(&d->tps, d->tps.len ? ",{" : "{");
-	/* the identity: the element's "topic" and "partition", its first two fields */
-	sbuf_addn(&d->tps, f->v[0].key - 1, f->v[0].klen + 3 + f->v[0].vlen);
-	sbuf_addc(&d->tps, ',');
-	sbuf_addn(&d->tps, f->v[1].key - 1, f->v[1].klen + 3 + f->v[1].vlen);
-	for (i = 2; i < f->n; i++) {
-		if (is_tp_fact(&f->v[i])) {
-			put_field(&d->tps, &f->v[i], "");
-			sbuf_addn(&d->tps, f->v[i].val, f->v[i].vlen);
+	if (v < 0)
+		sbuf_adds(o, "null");
+	else
+		sbuf_addi(o, v);
+}
+
+/* A number as jnum prints it: negative ones alike (null). */
+static bool
+num_same(int64_t a, int64_t b)
+{
+	return a == b || (a < 0 && b < 0);
+}
+
+/* The lag a reader derives for a partition: log_end - committed, 0 when negative, -1 (null) when either is not known. */
+static int64_t
+lag_derived(const kg_gpart *p)
+{
+	if (p->committed < 0 || p->log_end < 0)
+		return -1;
+	return p->log_end > p->committed ? p->log_end - p->committed : 0;
+}
+
+/* The lag a reader derives for a group: its partitions' lags summed, -1 (null) when none is known. */
+static int64_t
+group_lag_derived(const kg_group *g)
+{
+	int64_t sum = 0;
+	bool known = false;
+	int i;
+	for (i = 0; i < g->nparts; i++) {
+		if (g->parts[i].lag >= 0) {
+			sum += g->parts[i].lag;
+			known = true;
 		}
+	}
+	return known ? sum : -1;
+}
+
+/* The facts (TP_*) of the topic partition that print differently for a (now) and b (before). */
+static unsigned
+tp_changed(kg_jdelta *d, const kg_gpart *a, const kg_gpart *b)
+{
+	unsigned m = 0;
+	if (!num_same(a->log_end, b->log_end))
+		m |= TP_LOG_END;
+	if (!num_same(a->log_start, b->log_start))
+		m |= TP_LOG_START;
+	if (a->produce_rate != b->produce_rate) {
+		sbuf_reset(&d->fa);
+		sbuf_reset(&d->fb);
+		json_put_2f(&d->fa, a->produce_rate);
+		json_put_2f(&d->fb, b->produce_rate);
+		if (d->fa.len != d->fb.len || memcmp(d->fa.s, d->fb.s, d->fa.len) != 0)
+			m |= TP_PRODUCE_RATE;
+	}
+	return m;
+}
+
+/* Note the facts that changed (m) of a group's partition p in the line's table, once per topic partition. */
+static void
+tp_note(kg_jdelta *d, const kg_gpart *p, unsigned m)
+{
+	if (m == 0 || tp_seen(d, p->tp))
+		return;
+	sbuf_adds(&d->tps, d->tps.len ? ",{\"topic\":" : "{\"topic\":");
+	json_put_str(&d->tps, intern_topic_name(p->tp.topic));
+	sbuf_adds(&d->tps, ",\"partition\":");
+	sbuf_addi(&d->tps, p->tp.partition);
+	if (m & TP_LOG_END) {
+		sbuf_adds(&d->tps, ",\"log_end\":");
+		jnum(&d->tps, p->log_end);
+	}
+	if (m & TP_LOG_START) {
+		sbuf_adds(&d->tps, ",\"log_start\":");
+		jnum(&d->tps, p->log_start);
+	}
+	if (m & TP_PRODUCE_RATE) {
+		sbuf_adds(&d->tps, ",\"produce_rate\":");
+		json_put_2f(&d->tps, p->produce_rate);
 	}
 	sbuf_addc(&d->tps, '}');
 }
 
+/* True for the keys a partition's patch leaves to other rules: its lag, its spark, the topic partition's facts. */
+static bool
+part_key_apart(const jfield *f)
+{
+	static const char *const keys[] = { "lag", "lag_spark", "log_end", "log_start", "produce_rate" };
+	size_t i;
+	for (i = 0; i < KG_ARRAY_LEN(keys); i++) {
+		if (f->klen == strlen(keys[i]) && memcmp(f->key, keys[i], f->klen) == 0)
+			return true;
+	}
+	return false;
+}
+
 /*
- * The changed fields of cur against old (from field first: the identity
- * is written by the caller), but a topic partition's facts when tp (the
- * line's table carries them); true when any.
+ * True for a "time_lag_ms" (at i of f) that the reader ages from a
+ * "time_lag_from_us" not null: a patch leaves it out (kgtop(1)).
  */
 static bool
-put_changes(sbuf *o, const jfields *cur, const jfields *old, size_t first, bool tp)
+aged(const jfields *f, size_t i)
+{
+	static const jfield from = { "time_lag_from_us", 16, NULL, 0 };
+	const jfield *x = &f->v[i], *o;
+	if (x->klen != 11 || memcmp(x->key, "time_lag_ms", 11) != 0)
+		return false;
+	o = jfield_find(f, &from, i + 1);
+	return o != NULL && !(o->vlen == 4 && memcmp(o->val, "null", 4) == 0);
+}
+
+/* The changed fields of cur against old (but those part_key_apart when apart); true when any. */
+static bool
+put_changes(sbuf *o, const jfields *cur, const jfields *old, bool apart)
 {
 	size_t i, start = o->len;
-	for (i = first; i < cur->n; i++) {
+	for (i = 0; i < cur->n; i++) {
 		const jfield *was = jfield_find(old, &cur->v[i], i);
 		if (was != NULL && jsame(&cur->v[i], was))
 			continue;
-		if (tp && was != NULL && is_tp_fact(&cur->v[i]))
+		if ((apart && part_key_apart(&cur->v[i])) || (was != NULL && aged(cur, i)))
 			continue;
 		put_field(o, &cur->v[i], "");
 		sbuf_addn(o, cur->v[i].val, cur->v[i].vlen);
@@ -286,33 +373,17 @@ put_changes(sbuf *o, const jfields *cur, const jfields *old, size_t first, bool 
 	return o->len > start;
 }
 
-/* True when a fact of the topic partition differs between the two prints of a group's partition. */
-static bool
-tp_changed(const jfields *cur, const jfields *old)
-{
-	size_t i;
-	for (i = 0; i < cur->n; i++) {
-		const jfield *was;
-		if (!is_tp_fact(&cur->v[i]))
-			continue;
-		was = jfield_find(old, &cur->v[i], i);
-		if (was == NULL || !jsame(&cur->v[i], was))
-			return true;
-	}
-	return false;
-}
-
 /*
  * The element patches of two arrays of objects into d->el:
  * {"i":N,changes} for each element that differs; false when they are not
  * two arrays of as many objects.
  */
 static bool
-element_patches(kg_jdelta *d, const kg_group *g, const jfield *cur, const jfield *old)
+element_patches(kg_jdelta *d, const jfield *cur, const jfield *old)
 {
 	const char *c = cur->val + 1, *o = old->val + 1;
 	int i = 0;
-	bool first = true, parts = g != NULL && cur->klen == 10 && memcmp(cur->key, "partitions", 10) == 0;
+	bool first = true;
 	sbuf_reset(&d->el);
 	if (cur->val[0] != '[' || old->val[0] != '[')
 		return false;
@@ -324,9 +395,7 @@ element_patches(kg_jdelta *d, const kg_group *g, const jfield *cur, const jfield
 			jfields_of(o, &d->eo);
 			sbuf_adds(&d->el, first ? "{\"i\":" : ",{\"i\":");
 			sbuf_addi(&d->el, i);
-			if (parts && i < g->nparts && tp_changed(&d->ec, &d->eo))
-				tp_note(d, g->parts[i].tp, &d->ec);
-			if (put_changes(&d->el, &d->ec, &d->eo, 0, parts)) {
+			if (put_changes(&d->el, &d->ec, &d->eo, false)) {
 				sbuf_addc(&d->el, '}');
 				first = false;
 			} else {
@@ -340,21 +409,156 @@ element_patches(kg_jdelta *d, const kg_group *g, const jfield *cur, const jfield
 	return *c == ']' && *o == ']' && i > 0;
 }
 
-/* A group's patch (cur: now, old: the last line's, both written) into o; false when they print the same. */
-static bool
-put_patch(kg_jdelta *d, sbuf *o, const kg_group *g)
+/*
+ * A partition's lag_spark step (kgtop(1)): [shift, cells...]: drop the
+ * shift oldest cells of the old spark, 0 for as many new ones, then the
+ * cells replace the newest ones; the shift that needs the fewest cells.
+ */
+static void
+spark_step(sbuf *o, const uint8_t *was, const uint8_t *now)
 {
-	size_t i, start = o->len;
-	jfields_of(d->cur.s, &d->fc);
-	jfields_of(d->old.s, &d->fo);
-	/* the identity, "id", is the first field */
-	sbuf_addc(o, '{');
-	sbuf_addn(o, d->fc.v[0].key - 1, d->fc.v[0].klen + 3 + d->fc.v[0].vlen);
+	int shift, best = 0, bestn = KG_SPARK + 1, k;
+	for (shift = 0; shift <= KG_SPARK; shift++) {
+		for (k = 0; k < KG_SPARK; k++) {
+			uint8_t v = k + shift < KG_SPARK ? was[k + shift] : 0;
+			if (v != now[k])
+				break;
+		}
+		if (KG_SPARK - k < bestn) {
+			bestn = KG_SPARK - k;
+			best = shift;
+		}
+	}
+	sbuf_addc(o, '[');
+	sbuf_addi(o, best);
+	for (k = KG_SPARK - bestn; k < KG_SPARK; k++) {
+		sbuf_addc(o, ',');
+		sbuf_addi(o, now[k]);
+	}
+	sbuf_addc(o, ']');
+}
+
+/* The member id a partition's owner index prints (NULL: none). */
+static const char *
+owner_id(const kg_group *g, int owner)
+{
+	return owner >= 0 && owner < g->nmembers ? g->members[owner].member_id : NULL;
+}
+
+static bool str_same(const char *a, const char *b);
+static bool part_same(const kg_gpart *a, const kg_gpart *b);
+
+/*
+ * The partitions of g (now) against p's (the last line's): element
+ * patches into d->pe and lag_spark steps into d->sp when both have the
+ * same topic partitions, else *whole when they print differently (the
+ * array is in d->pc).  *lags: a partition's lag prints differently (the
+ * reader derives the group's lag again).
+ */
+static void
+parts_changes(kg_jdelta *d, const kg_group *g, const kg_group *p, int64_t line_us, bool *whole, bool *lags)
+{
+	int i;
+	bool same = g->nparts == p->nparts && g->type == p->type, steps = false;
+	sbuf_reset(&d->pe);
+	sbuf_reset(&d->sp);
+	*whole = *lags = false;
+	for (i = 0; same && i < g->nparts; i++)
+		same = g->parts[i].tp.topic == p->parts[i].tp.topic && g->parts[i].tp.partition == p->parts[i].tp.partition;
+	if (!same) {
+		sbuf_reset(&d->pc);
+		sbuf_reset(&d->po);
+		for (i = 0; i < g->nparts; i++) {
+			sbuf_adds(&d->pc, i ? "," : "");
+			report_json_part(&d->pc, g, &g->parts[i], line_us);
+		}
+		for (i = 0; i < p->nparts; i++) {
+			sbuf_adds(&d->po, i ? "," : "");
+			report_json_part(&d->po, p, &p->parts[i], line_us);
+		}
+		*whole = *lags = d->pc.len != d->po.len || memcmp(d->pc.s, d->po.s, d->pc.len) != 0;
+		return;
+	}
+	for (i = 0; i < g->nparts; i++) {
+		const kg_gpart *a = &g->parts[i], *b = &p->parts[i];
+		kg_gpart x = *a;
+		bool owners = str_same(owner_id(g, a->owner), owner_id(p, b->owner)) &&
+			      str_same(owner_id(g, a->target_owner), owner_id(p, b->target_owner));
+		bool facts = !num_same(a->committed, b->committed) || !num_same(a->log_end, b->log_end);
+		bool lag = facts ? !num_same(a->lag, lag_derived(a)) : !num_same(a->lag, b->lag);
+		size_t at = d->pe.len, body;
+		sbuf_adds(&d->sp, i ? "," : "");
+		if (memcmp(a->spark, b->spark, sizeof a->spark) != 0) {
+			spark_step(&d->sp, b->spark, a->spark);
+			steps = true;
+		} else {
+			sbuf_adds(&d->sp, "null");
+		}
+		if (owners && part_same(a, b))
+			continue;
+		*lags = *lags || !num_same(a->lag, b->lag);
+		tp_note(d, a, tp_changed(d, a, b));
+		/* the rest of the record alike: what the rules above carry is all that changed */
+		x.log_end = b->log_end;
+		x.log_start = b->log_start;
+		x.produce_rate = b->produce_rate;
+		x.lag = b->lag;
+		x.owner = b->owner;
+		x.target_owner = b->target_owner;
+		memcpy(x.spark, b->spark, sizeof x.spark);
+		sbuf_adds(&d->pe, d->pe.len ? ",{\"i\":" : "{\"i\":");
+		sbuf_addi(&d->pe, i);
+		body = d->pe.len;
+		if (!owners || !part_same(&x, b)) {
+			sbuf_reset(&d->pc);
+			sbuf_reset(&d->po);
+			report_json_part(&d->pc, g, a, line_us);
+			report_json_part(&d->po, p, b, line_us);
+			jfields_of(d->pc.s, &d->ec);
+			jfields_of(d->po.s, &d->eo);
+			put_changes(&d->pe, &d->ec, &d->eo, true);
+		}
+		if (lag) {
+			sbuf_adds(&d->pe, ",\"lag\":");
+			jnum(&d->pe, a->lag);
+		}
+		if (d->pe.len == body) {
+			d->pe.len = at; /* {"i":N and nothing more */
+			d->pe.s[at] = '\0';
+		} else {
+			sbuf_addc(&d->pe, '}');
+		}
+	}
+	if (!steps)
+		sbuf_reset(&d->sp);
+}
+
+/*
+ * A group's patch into o (head: its fields but partitions differ, written
+ * in d->cur: now, d->old: the last line's); false when nothing changed.
+ */
+static bool
+put_patch(kg_jdelta *d, sbuf *o, const kg_group *g, const kg_group *p, int64_t line_us, bool head)
+{
+	size_t i, start = o->len, idlen;
+	bool whole, lags, lag;
+	parts_changes(d, g, p, line_us, &whole, &lags);
+	sbuf_adds(o, "{\"id\":");
+	json_put_str(o, g->name);
+	idlen = o->len - start;
+	if (head) {
+		jfields_of(d->cur.s, &d->fc);
+		jfields_of(d->old.s, &d->fo);
+	} else {
+		d->fc.n = d->fo.n = 0;
+	}
 	for (i = 1; i < d->fc.n; i++) {
 		const jfield *f = &d->fc.v[i], *was = jfield_find(&d->fo, f, i);
 		if (was != NULL && jsame(f, was))
 			continue;
-		if (was != NULL && element_patches(d, g, f, was)) {
+		if ((f->klen == 3 && memcmp(f->key, "lag", 3) == 0 && was != NULL) || (was != NULL && aged(&d->fc, i)))
+			continue; /* below; aged by the reader */
+		if (was != NULL && element_patches(d, f, was)) {
 			if (d->el.len + 4 < f->vlen) {
 				put_field(o, f, "@");
 				sbuf_addc(o, '[');
@@ -367,7 +571,29 @@ put_patch(kg_jdelta *d, sbuf *o, const kg_group *g)
 		sbuf_addn(o, f->val, f->vlen);
 	}
 	put_unset(o, &d->fc, &d->fo);
-	if (o->len == start + 1 + d->fc.v[0].klen + 3 + d->fc.v[0].vlen) {
+	if (whole) {
+		sbuf_adds(o, ",\"partitions\":[");
+		sbuf_addn(o, d->pc.s, d->pc.len);
+		sbuf_addc(o, ']');
+	} else {
+		if (d->pe.len > 0) {
+			sbuf_adds(o, ",\"partitions@\":[");
+			sbuf_addn(o, d->pe.s, d->pe.len);
+			sbuf_addc(o, ']');
+		}
+		if (d->sp.len > 0) {
+			sbuf_adds(o, ",\"lag_spark_steps\":[");
+			sbuf_addn(o, d->sp.s, d->sp.len);
+			sbuf_addc(o, ']');
+		}
+	}
+	/* the group's lag: derived by the reader when a partition's lag changed, unless given */
+	lag = lags ? !num_same(g->lag, group_lag_derived(g)) : !num_same(g->lag, p->lag);
+	if (lag) {
+		sbuf_adds(o, ",\"lag\":");
+		jnum(o, g->lag);
+	}
+	if (o->len == start + idlen) {
 		o->len = start;
 		o->s[o->len] = '\0';
 		return false;
@@ -448,6 +674,40 @@ group_same(const kg_group *a, const kg_group *b)
 	return memcmp(&x, &y, sizeof x) == 0;
 }
 
+/* Two records of a group alike but for their partitions and lag (what prints of the group beside its partitions). */
+static bool
+group_head_same(const kg_group *a, const kg_group *b)
+{
+	kg_group x, y;
+	int i, fa = 0, fb = 0;
+	if (a->nmembers != b->nmembers || !str_same(a->name, b->name) || !str_same(a->protocol_type, b->protocol_type) ||
+	    !str_same(a->assignor, b->assignor) || !str_same(a->error, b->error) || !str_same(a->commit_policy, b->commit_policy))
+		return false;
+	for (i = 0; i < a->nmembers; i++) {
+		if (!member_same(&a->members[i], &b->members[i]))
+			return false;
+	}
+	for (i = 0; i < a->nparts; i++)
+		fa += a->parts[i].in_flight;
+	for (i = 0; i < b->nparts; i++)
+		fb += b->parts[i].in_flight;
+	if (fa != fb)
+		return false; /* the group's "in_flight" counts them */
+	memcpy(&x, a, sizeof x);
+	memcpy(&y, b, sizeof y);
+	x.name = x.protocol_type = x.assignor = x.error = x.commit_policy = NULL;
+	y.name = y.protocol_type = y.assignor = y.error = y.commit_policy = NULL;
+	x.members = y.members = NULL;
+	x.parts = y.parts = NULL;
+	x.nparts = y.nparts = 0;
+	x.lag = y.lag = 0;
+	if (x.time_lag_from_us > 0)
+		x.time_lag_us = 0;
+	if (y.time_lag_from_us > 0)
+		y.time_lag_us = 0;
+	return memcmp(&x, &y, sizeof x) == 0;
+}
+
 /* ---------------------------------------------------------------- lines */
 
 /* Start the deltas of a run. */
@@ -467,6 +727,13 @@ jdelta_free(kg_jdelta *d)
 	sbuf_free(&d->cur);
 	sbuf_free(&d->old);
 	sbuf_free(&d->el);
+	sbuf_free(&d->pc);
+	sbuf_free(&d->po);
+	sbuf_free(&d->pe);
+	sbuf_free(&d->sp);
+	sbuf_free(&d->fa);
+	sbuf_free(&d->fb);
+	sbuf_free(&d->gone);
 	sbuf_free(&d->tps);
 	free(d->seen);
 	free(d->fc.v);
@@ -489,16 +756,16 @@ static void
 put_delta(kg_jdelta *d, sbuf *o, const kg_snapshot *s, const kg_snapshot *prev, jdelta_counts *n)
 {
 	int i = 0, j = 0;
-	bool first = true, shared = s->offsets_partitions == prev->offsets_partitions;
-	sbuf gone = { 0 };
+	bool first = true, head, shared = s->offsets_partitions == prev->offsets_partitions;
+	sbuf_reset(&d->gone);
 	/* both are sorted by name: a merge */
 	while (i < s->ngroups || j < prev->ngroups) {
 		const kg_group *g = i < s->ngroups ? &s->groups[i] : NULL, *p = j < prev->ngroups ? &prev->groups[j] : NULL;
 		int c = g == NULL ? 1 : p == NULL ? -1 : g->id == p->id ? 0 : strcmp(g->name, p->name);
 		size_t at = o->len;
 		if (c > 0) {
-			sbuf_adds(&gone, gone.len ? "," : "");
-			json_put_str(&gone, p->name);
+			sbuf_adds(&d->gone, d->gone.len ? "," : "");
+			json_put_str(&d->gone, p->name);
 			n->gone++;
 			j++;
 			continue;
@@ -518,12 +785,15 @@ put_delta(kg_jdelta *d, sbuf *o, const kg_snapshot *s, const kg_snapshot *prev, 
 			o->len = at;
 			continue;
 		}
-		sbuf_reset(&d->cur);
-		sbuf_reset(&d->old);
-		report_json_group(&d->cur, g, s, s->time_us);
-		report_json_group(&d->old, p, prev, s->time_us);
-		n->written++;
-		if (put_patch(d, o, g)) {
+		head = !shared || !group_head_same(g, p);
+		if (head) {
+			sbuf_reset(&d->cur);
+			sbuf_reset(&d->old);
+			report_json_group_head(&d->cur, g, s, s->time_us);
+			report_json_group_head(&d->old, p, prev, s->time_us);
+			n->written++;
+		}
+		if (put_patch(d, o, g, p, s->time_us, head)) {
 			n->patched++;
 			first = false;
 		} else {
@@ -532,10 +802,9 @@ put_delta(kg_jdelta *d, sbuf *o, const kg_snapshot *s, const kg_snapshot *prev, 
 	}
 	o->s[o->len] = '\0';
 	sbuf_adds(o, "],\"gone\":[");
-	sbuf_addn(o, gone.s ? gone.s : "", gone.len);
+	sbuf_addn(o, d->gone.s ? d->gone.s : "", d->gone.len);
 	sbuf_adds(o, "],\"topic_partitions\":[");
 	sbuf_addn(o, d->tps.s ? d->tps.s : "", d->tps.len);
-	sbuf_free(&gone);
 }
 
 /* One line (see json_delta.h). */

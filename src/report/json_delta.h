@@ -8,8 +8,9 @@
  * A reader keeps the groups of the last keyframe by id and applies each
  * delta (kgtop(1) states the rules; tests/cli/json_delta.sh rebuilds
  * --full from them); an age that grows with the clock ("time_lag_ms" with
- * a "time_lag_from_us") is aged to each line's time by the reader, not
- * sent again.
+ * a "time_lag_from_us") is aged to each line's time by the reader, a lag
+ * that follows from the offsets is derived by it, and a lag spark comes
+ * as a step (schema 5), not sent again.
  */
 #ifndef KGTOP_REPORT_JSON_DELTA_H
 #define KGTOP_REPORT_JSON_DELTA_H
@@ -27,7 +28,7 @@ typedef struct kg_jdelta kg_jdelta;
 typedef struct jdelta_counts {
 	bool keyframe;
 	int whole;   /* groups in full (all of a keyframe; new ones in a delta) */
-	int written; /* groups whose record changed: written twice and compared */
+	int written; /* groups whose fields but partitions changed: written twice and compared */
 	int patched; /* of them, those whose printed object changed */
 	int gone;    /* groups no longer there */
 } jdelta_counts;

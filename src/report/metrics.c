@@ -234,7 +234,7 @@ typedef struct fam_ctx {
 	const kg_metrics_ctx *ctx;
 	sbuf pfx;                       /* label prefixes: the cluster's, then each group's */
 	size_t cl_len;                  /* cluster="..." is pfx[0, cl_len) */
-	size_t *g_off, *g_len;          /* by index in s->groups: cluster="...",group="..." */
+	size_t *g_off, *g_len;          /* by index in s->groups: group="..." */
 	int32_t *counted;               /* group ids with counters, by name */
 	int ncounted;
 } fam_ctx;
@@ -255,6 +255,7 @@ typedef struct family {
 	void (*emit)(fam_ctx *f, const struct family *fam);     /* FAM_EMIT */
 	fam_shape shape;
 	bool (*group_value)(const kg_group *g, int64_t *v);     /* FAM_GROUP, FAM_GROUP_S: false when not known */
+	bool sparse;                                            /* FAM_GROUP: no sample for 0 (a group at rest) */
 	int (*verdict_value)(const kg_group *g, int verdict);   /* FAM_VERDICT */
 	size_t off;                                             /* FAM_MEMBER_S */
 } family;
@@ -316,7 +317,7 @@ put_seconds(sbuf *o, int64_t us)
 	}
 }
 
-/* name{cluster="...",group="..." for group index gi (-1: the cluster's labels only). */
+/* name{group="..." for group index gi, name{cluster="..." for -1 (the cluster's own series). */
 static void
 sample_open(fam_ctx *f, const char *name, const char *suffix, int gi)
 {
@@ -354,7 +355,7 @@ per_group(fam_ctx *f, const family *fam)
 	int i;
 	for (i = 0; f->s != NULL && i < f->s->ngroups; i++) {
 		int64_t v;
-		if (!fam->group_value(&f->s->groups[i], &v))
+		if (!fam->group_value(&f->s->groups[i], &v) || (fam->sparse && v == 0))
 			continue;
 		sample_open(f, fam->name, "", i);
 		if (fam->shape == FAM_GROUP_S)
@@ -426,10 +427,14 @@ emit_group_info(fam_ctx *f, const family *fam)
 	int i;
 	for (i = 0; f->s != NULL && i < f->s->ngroups; i++) {
 		const kg_group *g = &f->s->groups[i];
+		if (g->proto == KG_PROTO_UNKNOWN && (g->assignor == NULL || !*g->assignor) && g->coordinator < 0 && !*group_type_text(g))
+			continue; /* nothing known (a group only listed): no series */
 		sample_open(f, fam->name, "", i);
 		put_label(f->o, "protocol", proto_name(g->proto), false);
 		put_label(f->o, "assignor", g->assignor, false);
-		sbuf_addf(f->o, ",coordinator=\"%d\"", (int)g->coordinator);
+		sbuf_adds(f->o, ",coordinator=\"");
+		sbuf_addi(f->o, g->coordinator);
+		sbuf_addc(f->o, '"');
 		/* what it is (ListGroups v5), as its source named it; "" when no source said */
 		put_label(f->o, "type", group_type_text(g), false);
 		sample_int(f, 1);
@@ -552,8 +557,7 @@ counted_open(fam_ctx *f, const char *name, const char *suffix, int32_t gid, int 
 	sbuf_adds(f->o, name);
 	sbuf_adds(f->o, suffix);
 	sbuf_addc(f->o, '{');
-	sbuf_addn(f->o, f->pfx.s, f->cl_len);
-	put_label(f->o, "group", intern_group_name(gid), false);
+	put_label(f->o, "group", intern_group_name(gid), true);
 	sbuf_addf(f->o, ",protocol=\"%s\"", proto_name((kg_proto)proto));
 }
 
@@ -576,31 +580,81 @@ emit_rebalances(fam_ctx *f, const family *fam)
 	}
 }
 
-/* kgtop_rebalance_duration_seconds (histogram) */
+/* The cluster's own labels and a protocol: name{cluster="...",protocol="..." */
+static void
+protocol_open(fam_ctx *f, const char *name, const char *suffix, int proto)
+{
+	sample_open(f, name, suffix, -1);
+	sbuf_adds(f->o, ",protocol=\"");
+	sbuf_adds(f->o, proto_name((kg_proto)proto));
+	sbuf_addc(f->o, '"');
+}
+
+/*
+ * kgtop_rebalance_duration_seconds (histogram): the cluster's rebalances by
+ * protocol, every group's summed (14 series a group at 10,000 groups was
+ * beyond any scrape; kgtop_group_rebalance_duration_seconds keeps a
+ * group's sum and count).
+ */
 static void
 emit_durations(fam_ctx *f, const family *fam)
 {
 	int i, p, b;
+	for (p = 0; p < KG_PROTO_COUNT; p++) {
+		uint64_t bucket[NBUCKETS] = { 0 }, count = 0, cum = 0;
+		int64_t sum = 0;
+		for (i = 0; i < f->ncounted; i++) {
+			const mproto *mp = &f->m->g[f->counted[i]].p[p];
+			for (b = 0; b < NBUCKETS; b++)
+				bucket[b] += mp->bucket[b];
+			count += mp->count;
+			sum += mp->sum_us;
+		}
+		if (count == 0)
+			continue;
+		for (b = 0; b < NBUCKETS; b++) {
+			cum += bucket[b];
+			protocol_open(f, fam->name, "_bucket", p);
+			sbuf_adds(f->o, ",le=\"");
+			sbuf_adds(f->o, bucket_le[b]);
+			sbuf_adds(f->o, "\"} ");
+			sbuf_addi(f->o, (long long)cum);
+			sbuf_addc(f->o, '\n');
+		}
+		protocol_open(f, fam->name, "_bucket", p);
+		sbuf_adds(f->o, ",le=\"+Inf\"} ");
+		sbuf_addi(f->o, (long long)count);
+		sbuf_addc(f->o, '\n');
+		protocol_open(f, fam->name, "_sum", p);
+		sbuf_adds(f->o, "} ");
+		put_seconds(f->o, sum);
+		sbuf_addc(f->o, '\n');
+		protocol_open(f, fam->name, "_count", p);
+		sbuf_adds(f->o, "} ");
+		sbuf_addi(f->o, (long long)count);
+		sbuf_addc(f->o, '\n');
+	}
+}
+
+/* kgtop_group_rebalance_duration_seconds (summary without quantiles): a group's rebalances' durations summed, and counted. */
+static void
+emit_group_durations(fam_ctx *f, const family *fam)
+{
+	int i, p;
 	for (i = 0; i < f->ncounted; i++) {
 		const mgroup *g = &f->m->g[f->counted[i]];
 		for (p = 0; p < KG_PROTO_COUNT; p++) {
 			const mproto *mp = &g->p[p];
-			uint64_t cum = 0;
 			if (mp->count == 0)
 				continue;
-			for (b = 0; b < NBUCKETS; b++) {
-				cum += mp->bucket[b];
-				counted_open(f, fam->name, "_bucket", f->counted[i], p);
-				sbuf_addf(f->o, ",le=\"%s\"} %llu\n", bucket_le[b], (unsigned long long)cum);
-			}
-			counted_open(f, fam->name, "_bucket", f->counted[i], p);
-			sbuf_addf(f->o, ",le=\"+Inf\"} %llu\n", (unsigned long long)mp->count);
 			counted_open(f, fam->name, "_sum", f->counted[i], p);
 			sbuf_adds(f->o, "} ");
 			put_seconds(f->o, mp->sum_us);
 			sbuf_addc(f->o, '\n');
 			counted_open(f, fam->name, "_count", f->counted[i], p);
-			sbuf_addf(f->o, "} %llu\n", (unsigned long long)mp->count);
+			sbuf_adds(f->o, "} ");
+			sbuf_addi(f->o, (long long)mp->count);
+			sbuf_addc(f->o, '\n');
 		}
 	}
 }
@@ -688,7 +742,9 @@ partition_open(fam_ctx *f, const family *fam, int gi, const kg_gpart *p)
 {
 	sample_open(f, fam->name, "", gi);
 	put_label(f->o, "topic", intern_topic_name(p->tp.topic), false);
-	sbuf_addf(f->o, ",partition=\"%d\"", (int)p->tp.partition);
+	sbuf_adds(f->o, ",partition=\"");
+	sbuf_addi(f->o, p->tp.partition);
+	sbuf_addc(f->o, '"');
 }
 
 /* kgtop_partition_lag_messages (--metrics-partitions) */
@@ -767,11 +823,11 @@ is_verdict(const kg_group *g, int v)
 	return g->verdict == v;
 }
 
-/* The group's partitions with verdict v. */
+/* The group's partitions with verdict v, but OK's (the partitions less the others: a series per group less). */
 static int
 parts_verdict(const kg_group *g, int v)
 {
-	return g->nverdict[v];
+	return v == KG_VERDICT_OK ? 0 : g->nverdict[v];
 }
 
 /* kgtop_partition_time_lag_seconds (--metrics-partitions) */
@@ -801,7 +857,9 @@ emit_partition_verdict(fam_ctx *f, const family *fam)
 			if (g->parts[k].verdict == KG_VERDICT_NONE)
 				continue;
 			partition_open(f, fam, i, &g->parts[k]);
-			sbuf_addf(f->o, ",verdict=\"%s\"", verdict_key((kg_verdict)g->parts[k].verdict));
+			sbuf_adds(f->o, ",verdict=\"");
+			sbuf_adds(f->o, verdict_key((kg_verdict)g->parts[k].verdict));
+			sbuf_addc(f->o, '"');
 			sample_int(f, 1);
 		}
 	}
@@ -834,6 +892,7 @@ emit_dropped(fam_ctx *f, const family *fam)
  */
 #define EMIT(fn) .shape = FAM_EMIT, .emit = (fn)
 #define GROUP(fn) .shape = FAM_GROUP, .group_value = (fn)
+#define GROUP_SPARSE(fn) .shape = FAM_GROUP, .group_value = (fn), .sparse = true
 #define GROUP_S(fn) .shape = FAM_GROUP_S, .group_value = (fn)
 #define VERDICT(fn) .shape = FAM_VERDICT, .verdict_value = (fn)
 #define MEMBER_S(field) .shape = FAM_MEMBER_S, .off = offsetof(kg_member_health, field)
@@ -869,19 +928,25 @@ static const family families[] = {
 	{ "kgtop_group_verdict", "gauge",
 	  "1 with the group's progress verdict over --lag-window as a label (its worst partition's; none: nothing to judge; one series per group).",
 	  VERDICT(is_verdict) },
-	{ "kgtop_group_verdict_partitions", "gauge", "The group's partitions per progress verdict, for the verdicts that have partitions.", VERDICT(parts_verdict) },
+	{ "kgtop_group_verdict_partitions", "gauge",
+	  "The group's partitions per progress verdict, for the verdicts but ok that have partitions (ok: the group's partitions minus these).",
+	  VERDICT(parts_verdict) },
 	{ "kgtop_group_lost_messages", "gauge",
-	  "Records deleted by retention before the group consumed them (log start minus committed offset, summed).", GROUP(v_lost) },
-	{ "kgtop_group_unconsumed_partitions", "gauge", "Partitions nobody owns while the group is stable (orphaned).",
-	  GROUP(v_orphaned) },
+	  "Records deleted by retention before the group consumed them (log start minus committed offset, summed; absent: 0).",
+	  GROUP_SPARSE(v_lost) },
+	{ "kgtop_group_unconsumed_partitions", "gauge", "Partitions nobody owns while the group is stable (orphaned; absent: 0).",
+	  GROUP_SPARSE(v_orphaned) },
 	{ "kgtop_group_rebalancing", "gauge", "1 while a rebalance of the group is open.", GROUP(v_rebalancing) },
-	{ "kgtop_group_storm", "gauge", "1 while the group is in a rebalance storm.", GROUP(v_storm) },
+	{ "kgtop_group_storm", "gauge", "1 while the group is in a rebalance storm (absent: 0).", GROUP_SPARSE(v_storm) },
 	{ "kgtop_group_last_rebalance_duration_seconds", "gauge", "Duration of the group's last finished rebalance.",
 	  GROUP_S(v_last_rebalance) },
 	{ "kgtop_rebalances_total", "counter", "Rebalances finished since kgtop started, by protocol and trigger.",
 	  EMIT(emit_rebalances) },
-	{ "kgtop_rebalance_duration_seconds", "histogram", "Durations of the finished rebalances, by protocol.",
+	{ "kgtop_rebalance_duration_seconds", "histogram", "Durations of the cluster's finished rebalances, by protocol.",
 	  EMIT(emit_durations) },
+	{ "kgtop_group_rebalance_duration_seconds", "summary",
+	  "Durations of the group's finished rebalances, by protocol: their sum and count (their distribution: kgtop_rebalance_duration_seconds).",
+	  EMIT(emit_group_durations) },
 	{ "kgtop_rebalance_stopped_member_seconds_total", "counter",
 	  "What the finished rebalances cost in stopped members: the seconds each member consumed nothing, summed within "
 	  "bounds (bound=min: at least, bound=max: at most, of those with an upper bound).",
@@ -947,17 +1012,14 @@ render_prepare(fam_ctx *f)
 	put_label(&f->pfx, "cluster", s != NULL ? s->cluster : "", true);
 	f->cl_len = f->pfx.len;
 	if (s != NULL && s->ngroups > 0) {
-		char *cl = xstrndup(f->pfx.s, f->cl_len); /* the buffer moves as it grows */
 		int k;
 		f->g_off = xcalloc((size_t)s->ngroups, sizeof *f->g_off);
 		f->g_len = xcalloc((size_t)s->ngroups, sizeof *f->g_len);
 		for (k = 0; k < s->ngroups; k++) {
 			f->g_off[k] = f->pfx.len;
-			sbuf_addn(&f->pfx, cl, f->cl_len);
-			put_label(&f->pfx, "group", s->groups[k].name, false);
+			put_label(&f->pfx, "group", s->groups[k].name, true);
 			f->g_len[k] = f->pfx.len - f->g_off[k];
 		}
-		free(cl);
 	}
 	for (i = 0; f->m != NULL && i < f->m->cap; i++) {
 		if (!f->m->g[i].seen)

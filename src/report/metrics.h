@@ -15,8 +15,11 @@
  * function that writes its samples from the snapshot): a fact the model
  * gains becomes a metric with one function and one row.  Names and units
  * follow Prometheus' conventions (kgtop_ prefix, seconds, _total
- * counters); every sample carries the cluster label, groups the group
- * label, and only --metrics-partitions adds topic and partition.
+ * counters); the cluster's own samples carry the cluster label, a group's
+ * the group label (the cluster is a target label where kgtop is scraped:
+ * on every sample it was most of a scrape of 10,000 groups), only
+ * --metrics-partitions adds topic and partition, and what a group at
+ * rest would say with a 0 has no sample (absent means 0).
  */
 #ifndef KGTOP_REPORT_METRICS_H
 #define KGTOP_REPORT_METRICS_H

@@ -413,11 +413,17 @@ jname(sbuf *o, const char *key_colon, const char *name)
 static void
 json_epoch(sbuf *o, const char *key, const kg_epoch *e)
 {
-	sbuf_addf(o, ",\"%s\":", key);
-	if (e->value < 0)
+	sbuf_adds(o, ",\"");
+	sbuf_adds(o, key);
+	sbuf_adds(o, "\":");
+	if (e->value < 0) {
 		sbuf_adds(o, "null");
-	else
-		sbuf_addf(o, "{\"value\":%d,\"source\":\"%s\"}", (int)e->value, fact_src_key((kg_fact_src)e->src));
+		return;
+	}
+	sbuf_adds(o, "{\"value\":");
+	sbuf_addi(o, e->value);
+	jname(o, ",\"source\":", fact_src_key((kg_fact_src)e->src));
+	sbuf_addc(o, '}');
 }
 
 /* A KIP-848 member (version 3): its target and what separates it from it, its epoch, state, type; unknowns null. */
@@ -440,12 +446,12 @@ json_member_kip(sbuf *o, const kg_member *m)
 	jnum(o, m->prev_epoch);
 	sbuf_adds(o, ",\"member_state\":");
 	if (m->mstate != KG_MSTATE_UNKNOWN)
-		sbuf_addf(o, "\"%s\"", mstate_key((kg_mstate)m->mstate));
+		jname(o, "", mstate_key((kg_mstate)m->mstate));
 	else
 		sbuf_adds(o, "null");
 	sbuf_adds(o, ",\"member_type\":");
 	if (m->mtype != KG_MTYPE_UNKNOWN)
-		sbuf_addf(o, "\"%s\"", mtype_key((kg_mtype)m->mtype));
+		jname(o, "", mtype_key((kg_mtype)m->mtype));
 	else
 		sbuf_adds(o, "null");
 }
@@ -686,13 +692,17 @@ json_group_kip(sbuf *o, const kg_group *g)
 	if (g->note != NULL) {
 		sbuf_adds(o, ",\"note\":");
 		json_put_str(o, g->note);
-		sbuf_addf(o, ",\"members_unknown\":%s", g->members_unknown ? "true" : "false");
+		sbuf_adds(o, ",\"members_unknown\":");
+		jbool(o, g->members_unknown);
 	}
 	if (g->type != KG_GTYPE_CONSUMER)
 		return;
 	json_epoch(o, "group_epoch", &g->group_epoch);
 	json_epoch(o, "assignment_epoch", &g->assignment_epoch);
-	sbuf_addf(o, ",\"partitions_revoking\":%d,\"partitions_awaited\":%d", g->nrevoking, g->nawaiting);
+	sbuf_adds(o, ",\"partitions_revoking\":");
+	sbuf_addi(o, g->nrevoking);
+	sbuf_adds(o, ",\"partitions_awaited\":");
+	sbuf_addi(o, g->nawaiting);
 }
 
 /* One partition of a group. */
@@ -723,9 +733,16 @@ json_part(sbuf *o, const kg_group *g, const kg_gpart *p, int64_t line_us)
 	sbuf_addc(o, '}');
 }
 
-/* One group, its ages as of line_us (the line's time). */
+/* One partition of a group (json_delta.c). */
 void
-report_json_group(sbuf *o, const kg_group *g, const kg_snapshot *s, int64_t line_us)
+report_json_part(sbuf *o, const kg_group *g, const kg_gpart *p, int64_t line_us)
+{
+	json_part(o, g, p, line_us);
+}
+
+/* One group, its ages as of line_us (the line's time); its "partitions" when parts. */
+static void
+json_group(sbuf *o, const kg_group *g, const kg_snapshot *s, int64_t line_us, bool parts)
 {
 	int i, nflight;
 	sbuf_adds(o, "{\"id\":");
@@ -755,13 +772,17 @@ report_json_group(sbuf *o, const kg_group *g, const kg_snapshot *s, int64_t line
 			sbuf_addc(o, ',');
 		json_member(o, &g->members[i]);
 	}
-	sbuf_adds(o, "],\"partitions\":[");
-	for (i = 0; i < g->nparts; i++) {
-		if (i)
-			sbuf_addc(o, ',');
-		json_part(o, g, &g->parts[i], line_us);
+	sbuf_addc(o, ']');
+	if (parts) {
+		sbuf_adds(o, ",\"partitions\":[");
+		for (i = 0; i < g->nparts; i++) {
+			if (i)
+				sbuf_addc(o, ',');
+			json_part(o, g, &g->parts[i], line_us);
+		}
+		sbuf_addc(o, ']');
 	}
-	sbuf_adds(o, "],\"lag\":");
+	sbuf_adds(o, ",\"lag\":");
 	jnum(o, g->lag);
 	for (i = 0, nflight = 0; i < g->nparts; i++)
 		nflight += g->parts[i].in_flight;
@@ -790,6 +811,20 @@ report_json_group(sbuf *o, const kg_group *g, const kg_snapshot *s, int64_t line
 		json_put_str(o, g->commit_policy);
 	}
 	sbuf_addc(o, '}');
+}
+
+/* One group, its ages as of line_us (the line's time). */
+void
+report_json_group(sbuf *o, const kg_group *g, const kg_snapshot *s, int64_t line_us)
+{
+	json_group(o, g, s, line_us, true);
+}
+
+/* One group without its partitions. */
+void
+report_json_group_head(sbuf *o, const kg_group *g, const kg_snapshot *s, int64_t line_us)
+{
+	json_group(o, g, s, line_us, false);
 }
 
 /* A JSON line's fields up to the groups' array, opened ("groups":[). */

@@ -17,7 +17,7 @@
 #include "model/snapshot.h"
 #include "util/util.h"
 
-#define KG_JSON_VERSION 4
+#define KG_JSON_VERSION 5
 
 /* Append the text report of snapshot s to out. */
 void report_text(sbuf *out, const kg_snapshot *s);
@@ -43,5 +43,9 @@ void report_json_head(sbuf *out, const kg_snapshot *s, bool stale, bool keyframe
 void report_json_tail(sbuf *out, kg_event *const *events, size_t nevents, int64_t t0_us);
 /* One group's object, an age that grows with the clock as of line_us (the line's time). */
 void report_json_group(sbuf *out, const kg_group *g, const kg_snapshot *s, int64_t line_us);
+/* The same object without its "partitions" (json_delta.c compares them one by one). */
+void report_json_group_head(sbuf *out, const kg_group *g, const kg_snapshot *s, int64_t line_us);
+/* One partition's object of group g, as "partitions" holds it. */
+void report_json_part(sbuf *out, const kg_group *g, const kg_gpart *p, int64_t line_us);
 
 #endif

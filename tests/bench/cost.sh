@@ -7,7 +7,7 @@
 #    over a steady window after a warm-up (every group described once: --full-refresh is 30 s), and kgtop's
 #    CPU over that window (user + system ticks from /proc, over the wall time) as a share of one core;
 #  - /metrics of kgtop --serve: series, bytes and seconds per scrape (curl), for this build and, when
-#    KGTOP_BEFORE names another kgtop binary (an earlier build), for it beside.
+#    KGTOP_BEFORE names another kgtop binary (an earlier build), for it beside (its --json -i 1 too).
 # COST_WARM and COST_SECS set the warm-up and the window (default 40 and 30 s); COST_SCRAPES the scrapes (5);
 # COST_WINDOW the --lag-window (30s: the lag sparks, which change at each of their 16 steps while the window
 # fills, are full before the measured window, as they are in any run longer than its --lag-window).
@@ -45,16 +45,17 @@ cpu() {
 	awk '{print $14 + $15}' "/proc/$1/stat" 2>/dev/null || echo 0
 }
 
-# json NAME ARGS...: a --json -i 1 run; prints "lines bytes_mean bytes_max keyframes cpu_percent" of the window
+# json NAME BINARY ARGS...: a --json -i 1 run; prints "lines bytes_mean bytes_max keyframes cpu_percent" of the window
 json() {
 	name=$1
-	shift
+	bin=$2
+	shift 2
 	# each line's length and whether it is a keyframe, as it comes (a --full line at this size is tens of MB)
 	mkfifo "$TMP/$name.fifo"
 	# (perl: mawk stalls on lines of tens of MB, which would block kgtop's writes)
 	perl -ne '$| = 1; print length($_), " ", (substr($_, 0, 40) =~ /"keyframe":true/ ? 1 : 0), "\n"' \
 		<"$TMP/$name.fifo" >"$TMP/$name.len" &
-	"$KGTOP" -c none -b "$B" --json -i 1 --lag-window "$WINDOW" --duration $((WARM + SECS + 10)) "$@" >"$TMP/$name.fifo" \
+	"$bin" -c none -b "$B" --json -i 1 --lag-window "$WINDOW" --duration $((WARM + SECS + 10)) "$@" >"$TMP/$name.fifo" \
 		2>"$TMP/$name.err" &
 	pid=$!
 	sleep "$WARM"
@@ -93,9 +94,9 @@ metrics() {
 }
 
 echo "bench-cost: 10,000 groups x 20 partitions (1,000 live) on the fixture broker, warm-up $WARM s, window $SECS s, --lag-window $WINDOW"
-set -- $(json delta)
+set -- $(json delta "$KGTOP")
 d_lines=$1 d_mean=$2 d_max=$3 d_keys=$4 d_cpu=$5
-set -- $(json full --full)
+set -- $(json full "$KGTOP" --full)
 f_lines=$1 f_mean=$2 f_max=$3 f_keys=$4 f_cpu=$5
 printf '  --json -i 1          %3d lines (%d keyframes), %10d bytes a line on average, largest %10d, CPU %5.1f %% of a core\n' \
 	"$d_lines" "$d_keys" "$d_mean" "$d_max" "$d_cpu"
@@ -104,6 +105,14 @@ printf '  --json --full -i 1   %3d lines (%d keyframes), %10d bytes a line on av
 awk -v dm="$d_mean" -v fm="$f_mean" -v dc="$d_cpu" -v fc="$f_cpu" 'BEGIN {
 	printf "  ratio (--json / --full): bytes a line %.4f (%.0fx fewer), CPU %.2f (targets: <= 1 MB a line, <= 25 %% of a core)\n",
 		fm ? dm / fm : 0, dm ? fm / dm : 0, fc ? dc / fc : 0 }'
+if [ -n "$BEFORE" ]; then
+	# the same --json run of the earlier build, under the same load as this one's
+	set -- $(json before "$BEFORE")
+	printf '  --json -i 1 (KGTOP_BEFORE) %3d lines (%d keyframes), %10d bytes a line on average, largest %10d, CPU %5.1f %% of a core\n' \
+		"$1" "$4" "$2" "$3" "$5"
+	awk -v dm="$d_mean" -v bm="$2" -v dc="$d_cpu" -v bc="$5" 'BEGIN {
+		printf "  ratio (--json: this / before): bytes a line %.2f, CPU %.2f\n", bm ? dm / bm : 0, bc ? dc / bc : 0 }'
+fi
 
 set -- $(metrics now "$KGTOP")
 printf '  /metrics (this build)    %7d series, %9d bytes, scrape %.3f s median, %.3f s max of %d\n' "$1" "$2" "$3" "$4" "$SCRAPES"

@@ -1,5 +1,5 @@
 #!/bin/sh
-# json_delta.sh: --json lines carry what changed (schema 4), a keyframe first, each --keyframe and on
+# json_delta.sh: --json lines carry what changed (schema 5), a keyframe first, each --keyframe and on
 # SIGUSR1; a reader that applies the deltas as kgtop(1) says (tests/tools/json_rebuild) holds, after every
 # line, exactly the groups --full prints.  Both read one recording of the fixture broker's churn.json
 # (joins, leaves, rebalances, a group new and one gone, a rewind, retention, a stall, a topic that starts
@@ -8,7 +8,7 @@
 REBUILD="$top_builddir/tests/tools/json_rebuild"
 
 fixture_start churn.json || { t_ok 1 "fixture broker starts"; t_done; exit 1; }
-"$KGTOP" -b "$BOOTSTRAP" --json -i 0.2 --duration 16 --lag-window 20s --keyframe 4 --record "$T_TMP/rec" \
+"$KGTOP" -b "$BOOTSTRAP" --json -i 0.2 --duration 16 --lag-window 10s --keyframe 4 --record "$T_TMP/rec" \
 	>"$T_TMP/live" 2>"$T_TMP/live.err" &
 LIVE=$!
 T_PIDS="$T_PIDS $LIVE"
@@ -22,7 +22,7 @@ t_ok $? "SIGUSR1 brings a keyframe"
 wait $LIVE
 t_is $? 0 "the live run ends at --duration"
 fixture_stop
-t_is "$(head -1 "$T_TMP/live" | grep -c '"version":4,"keyframe":true')" 1 "the first line is a version 4 keyframe"
+t_is "$(head -1 "$T_TMP/live" | grep -c '"version":5,"keyframe":true')" 1 "the first line is a version 5 keyframe"
 t_is "$(awk '/"keyframe":true/{k++} END{print (k >= 4)}' "$T_TMP/live")" 1 \
 	"keyframes come each --keyframe (4 s of a 16 s run) besides the first and the one asked"
 t_is "$(grep -c '"keyframe":false' "$T_TMP/live" | awk '{print ($1 > 40)}')" 1 "the lines between are deltas"
@@ -40,7 +40,23 @@ sed 's/^/#   /' "$T_TMP/rebuild"
 t_is "$(awk -v d="$(wc -c <"$T_TMP/deltas")" -v f="$(wc -c <"$T_TMP/full")" 'BEGIN{print (d * 2 < f)}')" 1 \
 	"the deltas are less than half of --full"
 # each kind of patch occurred, or the rebuild proved less than it says
-for what in '"gone":["' '"unset":[' '"members@":[' '"partitions@":[' '"topic_partitions":[{'; do
+for what in '"gone":["' '"unset":[' '"members@":[' '"partitions@":[' '"topic_partitions":[{' '"lag_spark_steps":[['; do
 	t_is "$(grep -cF "$what" "$T_TMP/deltas" | awk '{print ($1 > 0)}')" 1 "the run has $what"
 done
+# the rebuild covered full sparks: the last --full line has a partition whose lag_spark has no empty cell
+# (the 10 s --lag-window filled), and the deltas after it stepped sparks rather than sending them whole
+t_is "$(tail -1 "$T_TMP/full" | grep -c '"lag_spark":\[[1-9][0-9]*\(,[1-9][0-9]*\)\{15\}\]')" 1 \
+	"the sparks are full by the end of the run"
+t_is "$(grep '"keyframe":false' "$T_TMP/deltas" | tail -8 | grep -c '"lag_spark_steps":\[' | awk '{print ($1 > 0)}')" 1 \
+	"the last deltas step sparks"
+t_is "$(grep '"keyframe":false' "$T_TMP/deltas" | tail -5 | grep -c '"partitions@":\[[^]]*"lag_spark"')" 0 \
+	"a delta's partition patch never carries a spark whole"
+# lags follow the offsets: the topic partitions' log ends moved, yet no partition's patch and no group's
+# carries a "lag" (log_end - committed and the sums give them all; the rebuild above derived them)
+t_is "$(grep '"keyframe":false' "$T_TMP/deltas" | grep -c '"topic_partitions":\[{[^]]*"log_end"' | awk '{print ($1 > 10)}')" 1 \
+	"log ends move in the deltas"
+t_is "$(grep -c ' 0 lags in patches,' "$T_TMP/rebuild")" 1 "and no patch sends a lag: the reader derives them"
+t_is "$(grep -c ' 0 aged time lags in patches$' "$T_TMP/rebuild")" 1 "nor a time lag the reader ages from its origin"
+t_is "$(grep '"keyframe":false' "$T_TMP/deltas" | grep -c '"time_lag_from_us":[0-9]' | awk '{print ($1 > 0)}')" 1 \
+	"while origins of time lags changed"
 t_done

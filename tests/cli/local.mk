@@ -5,7 +5,7 @@ tests_tools_jsonq_CFLAGS = $(AM_CFLAGS) $(CJSON_CFLAGS)
 tests_tools_jsonq_LDADD = $(CJSON_LIBS) -lm
 TESTS += tests/cli/cli.sh tests/cli/sources.sh tests/cli/cmdline.sh tests/cli/harden.sh tests/cli/progress.sh tests/cli/describe.sh tests/cli/outputs.sh \
 	tests/cli/honest.sh tests/cli/offsets.sh
-# --json deltas against --full (issue 24): a reader of schema 4 as kgtop(1) tells
+# --json deltas against --full (issue 24): a reader of schema 5 as kgtop(1) tells
 check_PROGRAMS += tests/tools/json_rebuild
 tests_tools_json_rebuild_SOURCES = tests/tools/json_rebuild.c
 tests_tools_json_rebuild_CFLAGS = $(AM_CFLAGS) $(CJSON_CFLAGS)

@@ -75,12 +75,13 @@ step_to g-range Stable
 t_wait_for 15 q_is 'kgtop_rebalances_total{group="g-range",protocol="eager",trigger="join"}' 1
 t_ok $? "the eager rebalance: kgtop_rebalances_total{group=g-range,protocol=eager,trigger=join} rose to 1"
 t_is "$(q 'count(kgtop_rebalances_total)')" 1 "one series counted, no other protocol or trigger"
-t_is "$(q 'kgtop_rebalance_duration_seconds_count{group="g-range",protocol="eager"}')" 1 "the duration histogram holds the episode"
-d=$(q 'kgtop_rebalance_duration_seconds_sum{group="g-range",protocol="eager"}')
+t_is "$(q 'kgtop_group_rebalance_duration_seconds_count{group="g-range",protocol="eager"}')" 1 "the group's durations hold the episode"
+t_is "$(q 'kgtop_rebalance_duration_seconds_count{protocol="eager"}')" 1 "and so does the cluster's histogram"
+d=$(q 'kgtop_group_rebalance_duration_seconds_sum{group="g-range",protocol="eager"}')
 t_ok "$(awk -v d="$d" 'BEGIN { exit !(d > 0 && d < 60) }'; echo $?)" "its duration: ${d} s"
-b=$(q 'kgtop_rebalance_duration_seconds_bucket{group="g-range",protocol="eager",le="60"}')
+b=$(q 'kgtop_rebalance_duration_seconds_bucket{protocol="eager",le="60"}')
 t_is "$b" 1 "in the buckets up to 60 s"
-m=$(q 'histogram_quantile(0.5, sum by (le) (kgtop_rebalance_duration_seconds_bucket{group="g-range"}))')
+m=$(q 'histogram_quantile(0.5, sum by (le) (kgtop_rebalance_duration_seconds_bucket{protocol="eager"}))')
 t_ok "$(awk -v m="$m" 'BEGIN { exit !(m > 0 && m <= 60) }'; echo $?)" "histogram_quantile reads it: median ${m} s"
 
 step_to g-coop PreparingRebalance
@@ -93,7 +94,8 @@ t_wait_for 15 q_is 'kgtop_rebalances_total{group="g-coop",protocol="cooperative"
 t_ok $? "the cooperative rebalance: kgtop_rebalances_total{group=g-coop,protocol=cooperative,trigger=join} 1"
 t_is "$(q 'sum(kgtop_rebalances_total)')" 2 "the total rose by one: two rebalances, one episode each"
 t_is "$(q 'sum(kgtop_rebalances_total{protocol="eager"})')" 1 "the eager count did not move"
-t_is "$(q 'kgtop_rebalance_duration_seconds_count{group="g-coop",protocol="cooperative"}')" 1 "the histogram holds the cooperative episode (one, of two rounds)"
+t_is "$(q 'kgtop_group_rebalance_duration_seconds_count{group="g-coop",protocol="cooperative"}')" 1 "the group's durations hold the cooperative episode (one, of two rounds)"
+t_is "$(q 'kgtop_rebalance_duration_seconds_count{protocol="cooperative"}')" 1 "and the cluster's histogram"
 t_is "$(q 'kgtop_group_rebalancing{group="g-coop"}')" 0 "and the rebalance is no longer open"
 
 kill -TERM "$PPID_" "$KPID"

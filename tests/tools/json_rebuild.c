@@ -1,5 +1,5 @@
 /*
- * json_rebuild.c: a reader of kgtop's --json lines (schema 4) as kgtop(1)
+ * json_rebuild.c: a reader of kgtop's --json lines (schema 5) as kgtop(1)
  * tells one to read them, set against --full.
  *
  *   json_rebuild DELTAS FULL
@@ -10,9 +10,13 @@
  * keyframe by id and applies each delta: the ids in "gone" go; an object
  * in "groups" whose id it does not hold is a group in full, else a patch
  * (each field replaces, "KEY@" patches element "i" of array KEY the same
- * way, "unset" removes fields); "topic_partitions" sets its facts in every
- * group partition of that topic partition; and every "time_lag_ms" with a
- * "time_lag_from_us" is aged to the line's "time_us".  After each line the
+ * way, "unset" removes fields, "lag_spark_steps" steps each partition's
+ * "lag_spark"); "topic_partitions" sets its facts in every group partition
+ * of that topic partition; a partition whose "committed" or "log_end" the
+ * line changed and whose patch gives no "lag" gets log_end - committed, a
+ * group one of whose partitions' lag changed and whose patch gives no
+ * "lag" the sum; and every "time_lag_ms" with a "time_lag_from_us" is
+ * aged to the line's "time_us" (a patch never gives one: counted).  After each line the
  * groups it holds must be exactly those of the same line of FULL.  Prints
  * what it compared; exit 0 when every line matched, 1 on the first
  * difference (said), 2 on bad input.
@@ -37,6 +41,37 @@ read_line(FILE *f)
 	return buf;
 }
 
+/* Step each partition's lag_spark: [shift, cells...] drops shift cells, adds as many 0, the cells end it. */
+static void
+spark_steps(cJSON *parts, const cJSON *steps)
+{
+	const cJSON *st;
+	int i = 0;
+	cJSON_ArrayForEach(st, steps) {
+		cJSON *p = cJSON_GetArrayItem(parts, i++), *old, *spark;
+		double was[64], now[64];
+		int n, k, shift, ncells;
+		if (cJSON_IsNull(st) || p == NULL)
+			continue;
+		old = cJSON_GetObjectItemCaseSensitive(p, "lag_spark");
+		n = cJSON_GetArraySize(old);
+		if (n > 64)
+			n = 64;
+		for (k = 0; k < n; k++)
+			was[k] = cJSON_GetArrayItem(old, k)->valuedouble;
+		shift = cJSON_GetArrayItem(st, 0)->valueint;
+		ncells = cJSON_GetArraySize(st) - 1;
+		for (k = 0; k < n; k++)
+			now[k] = k + shift < n ? was[k + shift] : 0;
+		for (k = 0; k < ncells && k < n; k++)
+			now[n - ncells + k] = cJSON_GetArrayItem(st, k + 1)->valuedouble;
+		spark = cJSON_CreateArray();
+		for (k = 0; k < n; k++)
+			cJSON_AddItemToArray(spark, cJSON_CreateNumber(now[k]));
+		cJSON_ReplaceItemInObjectCaseSensitive(p, "lag_spark", spark);
+	}
+}
+
 /* Apply patch p to object t (kgtop(1): a field replaces, KEY@ patches elements, unset removes). */
 static void
 apply_patch(cJSON *t, const cJSON *p)
@@ -46,6 +81,10 @@ apply_patch(cJSON *t, const cJSON *p)
 		size_t n = strlen(f->string);
 		if (strcmp(f->string, "id") == 0 || strcmp(f->string, "i") == 0 || strcmp(f->string, "unset") == 0)
 			continue;
+		if (strcmp(f->string, "lag_spark_steps") == 0) {
+			spark_steps(cJSON_GetObjectItemCaseSensitive(t, "partitions"), f);
+			continue;
+		}
 		if (n > 1 && f->string[n - 1] == '@') {
 			char key[256];
 			const cJSON *e;
@@ -105,12 +144,119 @@ settle(cJSON *state, const cJSON *line)
 	}
 }
 
+/* The patch of group id in the line's "groups", NULL when none. */
+static const cJSON *
+patch_of(const cJSON *line, const char *id)
+{
+	const cJSON *g;
+	cJSON_ArrayForEach(g, cJSON_GetObjectItemCaseSensitive(line, "groups")) {
+		if (strcmp(cJSON_GetObjectItemCaseSensitive(g, "id")->valuestring, id) == 0)
+			return g;
+	}
+	return NULL;
+}
+
+/* The element patch of partition i in a group's patch, NULL when none. */
+static const cJSON *
+element_of(const cJSON *patch, int i)
+{
+	const cJSON *e;
+	cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(patch, "partitions@")) {
+		if (cJSON_GetObjectItemCaseSensitive(e, "i")->valueint == i)
+			return e;
+	}
+	return NULL;
+}
+
+/* True when field key of a and b differ. */
+static bool
+differs(const cJSON *a, const cJSON *b, const char *key)
+{
+	return !cJSON_Compare(cJSON_GetObjectItemCaseSensitive(a, key), cJSON_GetObjectItemCaseSensitive(b, key), true);
+}
+
+/*
+ * The lags a line leaves to the reader (kgtop(1)): a partition whose
+ * committed or log_end changed gets log_end - committed (0 when negative,
+ * null when either is null) unless its patch gives "lag"; a group one of
+ * whose partitions' lag changed (or whose partitions came whole) gets
+ * their sum (null when none is known) unless its patch gives "lag".
+ */
+static void
+derive_lags(cJSON *state, const cJSON *prev, const cJSON *line)
+{
+	cJSON *g;
+	cJSON_ArrayForEach(g, state) {
+		const cJSON *pg = cJSON_GetObjectItemCaseSensitive(prev, g->string), *patch, *pp;
+		cJSON *parts = cJSON_GetObjectItemCaseSensitive(g, "partitions"), *p;
+		bool whole, changed;
+		double sum = 0;
+		int i = 0, known = 0;
+		if (pg == NULL)
+			continue; /* new: in full */
+		patch = patch_of(line, g->string);
+		pp = cJSON_GetObjectItemCaseSensitive(pg, "partitions");
+		whole = changed = patch != NULL && cJSON_GetObjectItemCaseSensitive(patch, "partitions") != NULL;
+		cJSON_ArrayForEach(p, parts) {
+			const cJSON *q = whole ? NULL : cJSON_GetArrayItem(pp, i), *e = element_of(patch, i);
+			const cJSON *c = cJSON_GetObjectItemCaseSensitive(p, "committed"), *le = cJSON_GetObjectItemCaseSensitive(p, "log_end");
+			i++;
+			if (q != NULL && (differs(p, q, "committed") || differs(p, q, "log_end")) &&
+			    (e == NULL || cJSON_GetObjectItemCaseSensitive(e, "lag") == NULL)) {
+				cJSON *v = cJSON_IsNumber(c) && cJSON_IsNumber(le)
+						   ? cJSON_CreateNumber(le->valuedouble > c->valuedouble ? le->valuedouble - c->valuedouble : 0)
+						   : cJSON_CreateNull();
+				cJSON_ReplaceItemInObjectCaseSensitive(p, "lag", v);
+			}
+			if (q != NULL && differs(p, q, "lag"))
+				changed = true;
+			if (cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(p, "lag"))) {
+				sum += cJSON_GetObjectItemCaseSensitive(p, "lag")->valuedouble;
+				known++;
+			}
+		}
+		if (changed && (patch == NULL || cJSON_GetObjectItemCaseSensitive(patch, "lag") == NULL))
+			cJSON_ReplaceItemInObjectCaseSensitive(g, "lag", known ? cJSON_CreateNumber(sum) : cJSON_CreateNull());
+	}
+}
+
+/* The lags patches gave (a group's, a partition's): kgtop derives them all, the test counts them. */
+static int lags_sent;
+
+/* Count the lags a group's patch gives. */
+static void
+count_lags(const cJSON *patch)
+{
+	const cJSON *e;
+	lags_sent += cJSON_GetObjectItemCaseSensitive(patch, "lag") != NULL;
+	cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(patch, "partitions@"))
+		lags_sent += cJSON_GetObjectItemCaseSensitive(e, "lag") != NULL;
+}
+
+/* Count a patch's "time_lag_ms" of an object (t, patched) whose "time_lag_from_us" is a number: the reader ages those. */
+static int aged_sent;
+
+static void
+count_aged(const cJSON *t, const cJSON *patch)
+{
+	const cJSON *e;
+	if (cJSON_GetObjectItemCaseSensitive(patch, "time_lag_ms") != NULL &&
+	    cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(t, "time_lag_from_us")))
+		aged_sent++;
+	cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(patch, "partitions@"))
+		count_aged(cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(t, "partitions"),
+					      cJSON_GetObjectItemCaseSensitive(e, "i")->valueint),
+			   e);
+}
+
 /* Apply one line to the state (an object of groups by id). */
 static void
 apply_line(cJSON *state, const cJSON *line)
 {
 	const cJSON *g;
-	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(line, "keyframe"))) {
+	bool key = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(line, "keyframe"));
+	cJSON *prev = key ? NULL : cJSON_Duplicate(state, true);
+	if (key) {
 		while (state->child != NULL)
 			cJSON_Delete(cJSON_DetachItemViaPointer(state, state->child));
 	}
@@ -121,10 +267,17 @@ apply_line(cJSON *state, const cJSON *line)
 		cJSON *have = cJSON_GetObjectItemCaseSensitive(state, id);
 		if (have == NULL)
 			cJSON_AddItemToObject(state, id, cJSON_Duplicate(g, true));
-		else
+		else {
+			count_lags(g);
 			apply_patch(have, g);
+			count_aged(have, g);
+		}
 	}
 	settle(state, line);
+	if (prev != NULL) {
+		derive_lags(state, prev, line);
+		cJSON_Delete(prev);
+	}
 }
 
 /* Compare the state with a --full line; false (said) at the first difference. */
@@ -170,8 +323,8 @@ main(int argc, char **argv)
 		n++;
 		dbytes += (long)strlen(ld);
 		fbytes += (long)strlen(lf);
-		if (jd == NULL || jf == NULL || cJSON_GetObjectItemCaseSensitive(jd, "version")->valueint < 4) {
-			printf("line %d: not a version 4 line\n", n);
+		if (jd == NULL || jf == NULL || cJSON_GetObjectItemCaseSensitive(jd, "version")->valueint < 5) {
+			printf("line %d: not a version 5 line\n", n);
 			return 2;
 		}
 		keys += cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(jd, "keyframe"));
@@ -184,8 +337,8 @@ main(int argc, char **argv)
 		free(ld);
 		free(lf);
 	}
-	printf("%d lines (%d keyframes) rebuilt the same as --full: %d groups sent, %ld bytes against %ld\n", n, keys, groups,
-	       dbytes, fbytes);
+	printf("%d lines (%d keyframes) rebuilt the same as --full: %d groups sent, %ld bytes against %ld, %d lags in patches, %d aged time lags in patches\n",
+	       n, keys, groups, dbytes, fbytes, lags_sent, aged_sent);
 	cJSON_Delete(state);
 	return n > 1 ? 0 : 1;
 }
