@@ -152,6 +152,7 @@ test_records_exact(void **state)
 	assert_int_equal(sc_count(s, KG_EV_REBALANCE_START, NULL), 1);
 	assert_int_equal(sc_count(s, KG_EV_REVOKED, NULL), 1);
 	assert_int_equal(sc_count(s, KG_EV_ASSIGNED, NULL), 1);
+	assert_null(sc_find(s, KG_EV_ROUND, NULL, 0)); /* KIP-848 has no JoinGroup rounds */
 	sc_free(s);
 }
 
@@ -189,6 +190,7 @@ test_records_late_end(void **state)
 	assert_int_equal(v[0].evidence, KG_EVID_EXACT);
 	episodes_free(v, n);
 	assert_int_equal(sc_count(s, KG_EV_REBALANCE_START, NULL), 1);
+	assert_null(sc_find(s, KG_EV_ROUND, NULL, 0)); /* KIP-848 has no JoinGroup rounds */
 	sc_free(s);
 }
 
@@ -334,6 +336,7 @@ test_records_kafka_order(void **state)
 	assert_int_equal(sc_count(s, KG_EV_RETIMED, NULL), 0);
 	e = last_episode(s);
 	assert_int_equal(e.end_us, sc_us(s, 1584));
+	assert_null(sc_find(s, KG_EV_ROUND, NULL, 0)); /* KIP-848 has no JoinGroup rounds */
 	sc_free(s);
 }
 
@@ -369,6 +372,7 @@ test_records_description_between(void **state)
 	assert_int_equal(e.end_us, sc_us(s, 1584));
 	assert_int_equal(e.end_lo_us, e.end_us);
 	assert_int_equal(e.evidence, KG_EVID_EXACT);
+	assert_null(sc_find(s, KG_EV_ROUND, NULL, 0)); /* KIP-848 has no JoinGroup rounds */
 	sc_free(s);
 }
 
@@ -410,6 +414,7 @@ test_records_after_description(void **state)
 	assert_int_equal(e.start_us, sc_us(s, 1000));
 	assert_int_equal(e.end_us, sc_us(s, 1584));
 	assert_int_equal(e.end_lo_us, e.end_us);
+	assert_null(sc_find(s, KG_EV_ROUND, NULL, 0)); /* KIP-848 has no JoinGroup rounds */
 	sc_free(s);
 }
 
