@@ -59,15 +59,10 @@ static bool
 pred_moving(live *l, const void *arg)
 {
 	const char *const *names = arg;
-	int i, k;
+	int i;
 	for (i = 0; names[i] != NULL; i++) {
-		const kg_group *g = live_group(l, names[i]);
-		if (g == NULL || g->nparts == 0 || g->verdict != KG_VERDICT_OK)
+		if (!live_group_moving(l, names[i]))
 			return false;
-		for (k = 0; k < g->nparts; k++) {
-			if (g->parts[k].commit_gap_us <= 0 || g->parts[k].moved_us <= 0)
-				return false;
-		}
 	}
 	return true;
 }

@@ -338,6 +338,21 @@ live_group(live *l, const char *name)
 	return snapshot_group_by_name(l->snap, name);
 }
 
+/* Judged moving. */
+bool
+live_group_moving(live *l, const char *name)
+{
+	const kg_group *g = live_group(l, name);
+	int k;
+	if (g == NULL || g->nparts == 0 || g->verdict != KG_VERDICT_OK)
+		return false;
+	for (k = 0; k < g->nparts; k++) {
+		if (g->parts[k].commit_gap_us <= 0 || g->parts[k].moved_us <= 0)
+			return false;
+	}
+	return true;
+}
+
 /* Count events. */
 int
 live_count(live *l, const char *group, kg_event_kind kind, const char *client)

@@ -58,6 +58,9 @@ bool live_wait(live *l, bool (*pred)(live *, const void *), const void *arg, int
 void live_close(live *l);
 /* The newest snapshot's group by name, NULL when absent. */
 const kg_group *live_group(live *l, const char *name);
+/* The group is judged moving: OK, every partition seen moving with the gap between its commits
+ * known (what the STALLED rule needs before a freeze can be judged). */
+bool live_group_moving(live *l, const char *name);
 /* Count events of a kind for a group (and client, NULL any). */
 int live_count(live *l, const char *group, kg_event_kind kind, const char *client);
 /* Revokes of a class. */

@@ -471,15 +471,7 @@ pred_verdict(live *l, const void *arg)
 static bool
 pred_moving(live *l, const void *arg)
 {
-	const kg_group *g = live_group(l, arg);
-	int k;
-	if (g == NULL || g->nparts == 0 || g->verdict != KG_VERDICT_OK)
-		return false;
-	for (k = 0; k < g->nparts; k++) {
-		if (g->parts[k].commit_gap_us <= 0 || g->parts[k].moved_us <= 0)
-			return false;
-	}
-	return true;
+	return live_group_moving(l, arg);
 }
 
 /*

@@ -956,3 +956,17 @@ demo_cluster_stop(demo *d, bool consumers_closed)
 		rd_kafka_destroy(d->mock_owner);
 	d->mock_owner = NULL;
 }
+
+/* Why the consumer protocol does not run here: the version test is librdkafka's, so it lives
+ * with the code that talks to it (demo_script.c stays pure logic). */
+const char *
+demo_kip848_missing(void)
+{
+	static char why[120];
+	if (RD_KAFKA_VERSION >= DEMO_KIP848_RDKAFKA)
+		return NULL;
+	snprintf(why, sizeof why, "group.protocol=consumer needs librdkafka >= %d.%d (this build: %d.%d.%d)",
+		 DEMO_KIP848_RDKAFKA >> 24, (DEMO_KIP848_RDKAFKA >> 16) & 0xff, RD_KAFKA_VERSION >> 24,
+		 (RD_KAFKA_VERSION >> 16) & 0xff, (RD_KAFKA_VERSION >> 8) & 0xff);
+	return why;
+}

@@ -17,7 +17,6 @@
 #include "sources/demo/demo.h"
 
 #include <ctype.h>
-#include <librdkafka/rdkafka.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -169,20 +168,7 @@ demo_scenario_unavailable(const demo_scenario *sc, bool real_cluster)
 bool
 demo_group_runs(const demo_group_def *g)
 {
-	return demo_assignor_proto(g->assignor) != KG_PROTO_CONSUMER || RD_KAFKA_VERSION >= DEMO_KIP848_RDKAFKA;
-}
-
-/* Why not here. */
-const char *
-demo_kip848_missing(void)
-{
-	static char why[120];
-	if (RD_KAFKA_VERSION >= DEMO_KIP848_RDKAFKA)
-		return NULL;
-	snprintf(why, sizeof why, "group.protocol=consumer needs librdkafka >= %d.%d (this build: %d.%d.%d)",
-		 DEMO_KIP848_RDKAFKA >> 24, (DEMO_KIP848_RDKAFKA >> 16) & 0xff, RD_KAFKA_VERSION >> 24,
-		 (RD_KAFKA_VERSION >> 16) & 0xff, (RD_KAFKA_VERSION >> 8) & 0xff);
-	return why;
+	return demo_assignor_proto(g->assignor) != KG_PROTO_CONSUMER || demo_kip848_missing() == NULL;
 }
 
 /* The groups run here. */
