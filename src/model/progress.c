@@ -871,7 +871,14 @@ progress_bytes(const kg_progress *p)
 {
 	size_t gparts, tparts, i, b = sizeof *p + p->ntopics * sizeof *p->topics + p->ngroups * sizeof *p->groups;
 	progress_counts(p, &gparts, &tparts);
-	for (i = 0; i < p->ngroups; i++)
-		b += p->groups[i] != NULL ? sizeof *p->groups[i] : 0;
+	for (i = 0; i < p->ngroups; i++) {
+		const pgroup *g = p->groups[i];
+		int k;
+		if (g == NULL)
+			continue;
+		b += sizeof *g;
+		for (k = 0; k < g->n; k++)
+			b += g->st[k].rare != NULL ? sizeof *g->st[k].rare : 0;
+	}
 	return b + gparts * (sizeof(kg_tp) + sizeof(kg_pstate)) + tparts * sizeof(kg_lesamples);
 }
