@@ -27,21 +27,49 @@ progress_state_init(kg_pstate *st)
 {
 	memset(st, 0, sizeof *st);
 	st->committed = -1;
-	st->cmt_off = -1;
+}
+
+/* Free what a partition's state holds. */
+void
+progress_state_free(kg_pstate *st)
+{
+	free(st->rare);
+	progress_state_init(st);
+}
+
+/* The partition's rare facts, made on first use. */
+static kg_prare *
+rare_get(kg_pstate *st)
+{
+	if (st->rare == NULL) {
+		st->rare = xcalloc(1, sizeof *st->rare);
+		st->rare->cmt_off = -1;
+	}
+	return st->rare;
+}
+
+/* The commit a source told that got the partition to committed (rare set, cmt_off == committed), NULL none. */
+static const kg_prare *
+told_commit(const kg_pstate *st, int64_t committed)
+{
+	const kg_prare *r = st->rare;
+	return r != NULL && r->cmt_off >= 0 && r->cmt_off == committed && r->cmt_at > 0 ? r : NULL;
 }
 
 /* A commit a source told: the offset at broker time t (in the log's order; an older one is ignored). */
 void
 progress_commit(kg_pstate *st, int64_t t, int64_t offset)
 {
-	if (offset < 0 || t <= 0 || t < st->cmt_last)
+	kg_prare *r;
+	if (offset < 0 || t <= 0 || (st->rare != NULL && t < st->rare->cmt_last))
 		return;
-	if (offset != st->cmt_off) {
-		st->cmt_moved = st->cmt_off >= 0; /* the one before was of another offset: this one moved it, at t */
-		st->cmt_off = offset;
-		st->cmt_at = t;
+	r = rare_get(st);
+	if (offset != r->cmt_off) {
+		r->cmt_moved = r->cmt_off >= 0; /* the one before was of another offset: this one moved it, at t */
+		r->cmt_off = offset;
+		r->cmt_at = t;
 	}
-	st->cmt_last = t;
+	r->cmt_last = t;
 }
 
 /* A commit sample at t with lag: a run of growing lag goes on or ends. */
@@ -85,9 +113,10 @@ progress_observe(kg_pstate *st, int64_t t, int64_t committed, int64_t log_end, i
 		st->lag_from_us = 0;
 		if (committed < st->committed) {
 			/* back: the consumer reads again what it read; the rates and runs start over */
-			st->rewind_us = t;
-			st->rewind_lo_us = st->seen_us;
-			st->rewind_by = st->committed - committed;
+			kg_prare *r = rare_get(st);
+			r->rewind_us = t;
+			r->rewind_lo_us = st->seen_us;
+			r->rewind_by = st->committed - committed;
 			st->slow_us = st->sample_us = 0;
 			st->slow_n = 0;
 			st->anchor_us = st->anchor2_us = t;
@@ -138,16 +167,17 @@ typedef struct since_bounds {
 static void
 since_of(const kg_pstate *st, const kg_judge_in *in, since_bounds *b)
 {
+	const kg_prare *told;
 	memset(b, 0, sizeof *b);
 	b->moved = st->move_us > 0;
 	/* F: kgtop's refreshes saw it move between two of them, or it was so from before the first */
 	b->f_hi = st->move_us > 0 ? st->move_us : st->first_us;
 	b->f_lo = st->move_us > 0 ? st->move_lo_us : 0;
-	if (st->cmt_off >= 0 && st->cmt_off == in->committed && st->cmt_at > 0) {
+	if ((told = told_commit(st, in->committed)) != NULL) {
 		/* a source told the commit: it got there at cmt_at (exact when that commit moved it), or before */
-		b->f_hi = KG_MIN(b->f_hi, st->cmt_at);
-		if (st->cmt_moved) {
-			b->f_lo = b->f_hi = st->cmt_at;
+		b->f_hi = KG_MIN(b->f_hi, told->cmt_at);
+		if (told->cmt_moved) {
+			b->f_lo = b->f_hi = told->cmt_at;
 			b->f_told = true;
 			b->moved = true;
 		}
@@ -225,10 +255,10 @@ progress_judge(const kg_pstate *st, const kg_judge_in *in, kg_judgement *out)
 		out->verdict = KG_VERDICT_PENDING; /* never seen moving, not frozen long enough: not judged yet */
 		return;
 	}
-	if (st->rewind_us > 0 && in->t - st->rewind_us < in->window_us) {
+	if (st->rare != NULL && st->rare->rewind_us > 0 && in->t - st->rare->rewind_us < in->window_us) {
 		out->verdict = KG_VERDICT_REWIND;
-		out->since_lo = st->rewind_lo_us;
-		out->since_hi = st->rewind_us;
+		out->since_lo = st->rare->rewind_lo_us;
+		out->since_hi = st->rare->rewind_us;
 		out->kind = KG_SINCE_WATCHED;
 		return;
 	}
@@ -470,8 +500,11 @@ progress_new(int64_t window_us, int64_t keep_us)
 static void
 pgroup_free(pgroup *g)
 {
+	int i;
 	if (g == NULL)
 		return;
+	for (i = 0; i < g->n; i++)
+		progress_state_free(&g->st[i]);
 	free(g->tp);
 	free(g->st);
 	free(g);
@@ -582,11 +615,15 @@ group_align(pgroup *g, const kg_group *G)
 		while (i < g->n && tp_cmp(&g->tp[i], &G->parts[k].tp) < 0)
 			i++;
 		tp[k] = G->parts[k].tp;
-		if (i < g->n && tp_cmp(&g->tp[i], &tp[k]) == 0)
+		if (i < g->n && tp_cmp(&g->tp[i], &tp[k]) == 0) {
 			st[k] = g->st[i];
-		else
+			g->st[i].rare = NULL; /* moved to st[k] */
+		} else {
 			progress_state_init(&st[k]);
+		}
 	}
+	for (i = 0; i < g->n; i++)
+		progress_state_free(&g->st[i]); /* the partitions the group no longer has */
 	free(g->tp);
 	free(g->st);
 	g->tp = tp;
@@ -708,6 +745,7 @@ progress_group(kg_progress *p, kg_group *G, int64_t now_us, int64_t interval_us,
 	for (k = 0; k < G->nparts; k++) {
 		kg_gpart *gp = &G->parts[k];
 		kg_pstate *st = &g->st[k];
+		const kg_prare *told;
 		const kg_stamp *stamp = part_stamp(p, gp);
 		kg_judge_in in = { 0, gp->committed, gp->log_end, gp->log_start, p->window_us, stall, reb_start, reb_end,
 				   record_time(stamp, gp->committed, now_us) };
@@ -725,11 +763,11 @@ progress_group(kg_progress *p, kg_group *G, int64_t now_us, int64_t interval_us,
 		gp->commit_gap_us = st->gap_us;
 		gp->moved_us = st->move_us;
 		gp->moved_lo_us = st->move_lo_us;
-		if (st->cmt_off >= 0 && st->cmt_off == gp->committed && st->cmt_at > 0) {
+		if ((told = told_commit(st, gp->committed)) != NULL) {
 			/* a source told the commit: it got there then (exactly when that commit moved it) */
-			gp->moved_us = gp->moved_us > 0 ? KG_MIN(gp->moved_us, st->cmt_at) : st->cmt_at;
-			if (st->cmt_moved)
-				gp->moved_lo_us = gp->moved_us = st->cmt_at;
+			gp->moved_us = gp->moved_us > 0 ? KG_MIN(gp->moved_us, told->cmt_at) : told->cmt_at;
+			if (told->cmt_moved)
+				gp->moved_lo_us = gp->moved_us = told->cmt_at;
 			else if (gp->moved_lo_us > gp->moved_us)
 				gp->moved_lo_us = 0;
 		}
@@ -833,7 +871,14 @@ progress_bytes(const kg_progress *p)
 {
 	size_t gparts, tparts, i, b = sizeof *p + p->ntopics * sizeof *p->topics + p->ngroups * sizeof *p->groups;
 	progress_counts(p, &gparts, &tparts);
-	for (i = 0; i < p->ngroups; i++)
-		b += p->groups[i] != NULL ? sizeof *p->groups[i] : 0;
+	for (i = 0; i < p->ngroups; i++) {
+		const pgroup *g = p->groups[i];
+		int k;
+		if (g == NULL)
+			continue;
+		b += sizeof *g;
+		for (k = 0; k < g->n; k++)
+			b += g->st[k].rare != NULL ? sizeof *g->st[k].rare : 0;
+	}
 	return b + gparts * (sizeof(kg_tp) + sizeof(kg_pstate)) + tparts * sizeof(kg_lesamples);
 }

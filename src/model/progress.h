@@ -68,10 +68,11 @@
  *
  * Memory is bounded per partition: a group's partition keeps a fixed
  * kg_pstate (no list of samples: the rules need only the last move, the
- * last observation without lag, the last rewind, the usual time between
- * commits, one commit sample and
- * the run of growing lag, two rate anchors, a 16-step sparkline), a topic
- * partition KG_LE_SAMPLES log-end samples, thinned as they age.
+ * last observation without lag, the usual time between commits, one
+ * commit sample and the run of growing lag, two rate anchors, a 16-step
+ * sparkline; the last rewind and the commits a source told, which few
+ * partitions have, in a kg_prare made for those), a topic partition
+ * KG_LE_SAMPLES log-end samples, thinned as they age.
  *
  * The rules (progress_observe, progress_verdict, progress_le_add,
  * progress_time_lag) are pure functions, unit-tested one by one; the
@@ -91,7 +92,23 @@
 #define KG_SLOW_SAMPLES 8 /* commit samples per window, for SLOW */
 #define KG_OVERDUE_GAPS 3 /* commits overdue after this many of a partition's usual gaps between them */
 
-/* What the rules remember of one group's partition between observations. */
+/*
+ * What few partitions have: the commits a source told (__consumer_offsets'
+ * records) and the last rewind.  A kg_pstate holds it behind a pointer,
+ * made by the first such fact (40 of a kg_pstate's 200 bytes were these,
+ * unused by most partitions: 8 MB at 200,000 group partitions).
+ */
+typedef struct kg_prare {
+	int64_t cmt_off;    /* the offset of the last commit a source told, -1 none */
+	int64_t cmt_at;     /* when the offset became cmt_off (that commit's time) */
+	int64_t cmt_last;   /* the last commit told (a commit of the same offset too) */
+	int64_t rewind_us;  /* the last observation at which it had gone back, 0 never */
+	int64_t rewind_lo_us; /* the observation before that one */
+	int64_t rewind_by;  /* by how many records */
+	bool cmt_moved;     /* cmt_at is the commit that moved it (one of another offset was told before) */
+} kg_prare;
+
+/* What the rules remember of one group's partition between observations (160 bytes; progress_state_free). */
 typedef struct kg_pstate {
 	int64_t committed;  /* at the last observation, -1 none */
 	int64_t seen_us;    /* the last observation's data time, 0 never */
@@ -99,23 +116,17 @@ typedef struct kg_pstate {
 	int64_t move_us;    /* the last observation at which the committed offset had moved, 0 never */
 	int64_t move_lo_us; /* the observation before that one */
 	int64_t lag_from_us; /* the first observation with lag at this committed offset since it moved or had none, 0 none */
-	int64_t cmt_off;    /* the offset of the last commit a source told, -1 none */
-	int64_t cmt_at;     /* when the offset became cmt_off (that commit's time) */
-	int64_t cmt_last;   /* the last commit told (a commit of the same offset too) */
 	int64_t gap_us;     /* its usual time between moves (a moving average), 0 unknown */
 	int64_t zero_us;    /* the last observation without lag, 0 never */
-	int64_t rewind_us;  /* the last observation at which it had gone back, 0 never */
-	int64_t rewind_lo_us; /* the observation before that one */
-	int64_t rewind_by;  /* by how many records */
 	int64_t sample_us;  /* the last commit sample, 0 none */
 	int64_t sample_lag; /* and its lag */
 	int64_t slow_us;    /* the first sample of a run whose lag grew at every sample, 0 none */
 	int64_t anchor_us, anchor_c;   /* the consume rate counts from here */
 	int64_t anchor2_us, anchor2_c; /* the next anchor */
 	int64_t spark_at;   /* the window step of the newest sparkline cell */
+	kg_prare *rare;     /* told commits and the last rewind, NULL none of either yet */
 	int32_t slow_n;     /* samples in that run */
 	uint8_t verdict;    /* the last verdict given (kg_verdict) */
-	bool cmt_moved;     /* cmt_at is the commit that moved it (one of another offset was told before) */
 	uint8_t spark[KG_SPARK];
 } kg_pstate;
 
@@ -128,8 +139,10 @@ typedef struct kg_lesamples {
 
 /* ---------------------------------------------------------------- rules */
 
-/* Reset a partition's state (no observation yet). */
+/* Reset a partition's state (no observation yet; what it held is not freed: progress_state_free). */
 void progress_state_init(kg_pstate *st);
+/* Free what a partition's state holds (its kg_prare); it is then as progress_state_init leaves it. */
+void progress_state_free(kg_pstate *st);
 /* One observation at data time t: the committed offset and the log-end then. */
 void progress_observe(kg_pstate *st, int64_t t, int64_t committed, int64_t log_end, int64_t window_us);
 /* A commit a source told (issue 23: __consumer_offsets): offset at broker time t, in the log's order. */

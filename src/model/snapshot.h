@@ -293,33 +293,34 @@ typedef struct kg_member {
 
 /* One partition of a topic the group uses. */
 typedef struct kg_gpart {
+	/* (fields ordered by size, so no padding: 160 bytes, the largest of a snapshot's rows; a group partition) */
 	kg_tp tp;
 	int64_t committed; /* -1: no committed offset */
 	int64_t log_end;   /* -1: unknown */
 	int64_t lag;       /* -1: unknown */
-	int owner;         /* index into members, -1 none */
-	bool orphaned;     /* no owner while the group should consume it */
-	bool in_flight;    /* no owner between the rounds of an open rebalance (tracker) */
-	bool moved;        /* changed owner in the last rebalance (tracker) */
-	int target_owner;  /* KIP-848: index into members of the one whose target has it, -1 none or unknown */
-	int moved_from;    /* lane it was revoked from in that rebalance, -1 none (tracker) */
 	int64_t log_start; /* -1: unknown */
 	/* progress (the tracker, progress.h) */
-	uint8_t verdict;   /* kg_verdict */
-	uint8_t tlag_kind; /* kg_tlag_kind */
-	uint8_t tlag_why;  /* kg_tlag_why */
 	int64_t time_lag_us;  /* how old the next record to consume is, -1 unknown */
 	int64_t time_lag_from_us; /* the wall time it counts from (time_lag_us = the snapshot's time - this), 0: it does not grow with the clock */
 	int64_t verdict_since_us; /* since when (frozen since, rewound at, slow since) at the latest, 0 unknown */
 	int64_t verdict_since_lo_us; /* and at the earliest, 0 unknown (since_kind says what bounds it) */
-	uint8_t since_kind; /* kg_since_kind */
 	int64_t frozen_us;  /* its committed offset has not moved with lag since (at the latest), 0 it moves or has no lag */
 	int64_t commit_gap_us; /* its usual time between commits that moved it, 0 unknown */
 	int64_t moved_us;  /* when kgtop saw the committed offset move last, 0 never */
 	int64_t moved_lo_us; /* at the earliest (the observation before), 0 unknown */
 	int64_t lost;      /* records deleted before they were consumed (log start - committed), 0 none */
+	int owner;         /* index into members, -1 none */
+	int target_owner;  /* KIP-848: index into members of the one whose target has it, -1 none or unknown */
+	int moved_from;    /* lane it was revoked from in that rebalance, -1 none (tracker) */
 	float consume_rate; /* records per second over the window, < 0 unknown */
 	float produce_rate;
+	bool orphaned;     /* no owner while the group should consume it */
+	bool in_flight;    /* no owner between the rounds of an open rebalance (tracker) */
+	bool moved;        /* changed owner in the last rebalance (tracker) */
+	uint8_t verdict;   /* kg_verdict */
+	uint8_t tlag_kind; /* kg_tlag_kind */
+	uint8_t tlag_why;  /* kg_tlag_why */
+	uint8_t since_kind; /* kg_since_kind */
 	uint8_t spark[KG_SPARK]; /* lag levels over the window, oldest first (0 no data, 1 no lag, 2.. log2 of the lag) */
 } kg_gpart;
 

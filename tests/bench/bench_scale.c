@@ -6,6 +6,10 @@
  *   once10k   one full refresh (--once) of 10,000 groups: kgtop's CPU against
  *             the bare librdkafka program making the same calls
  *             (tests/bench/bare_refresh), run in turn, medians (target 1.2x)
+ *   mem10k    --once's peak memory at 10,000 groups x 20 partitions
+ *             (cost-10k.json) against the bare program's, in turn, and what
+ *             kgtop holds beyond it per group and per group partition
+ *             (target <= 2x); KGTOP_BEFORE: another kgtop binary beside them
  *   live10k   10,000 groups at -i 1 with --json: cadence of the lines, CPU
  *             (target < 25 % of a core), requests per second (target <= 1,500),
  *             the oldest group data in a line (target <= --full-refresh)
@@ -16,7 +20,9 @@
  *   part100k  --once over 100,000 partitions (target <= 10 s, <= 400 MB) and
  *             20,000; the CPU of one refresh at -i 1 for both
  *
- *   bench_scale [CASE ...]        (default: all of them)
+ *   bench_scale [CASE ...]        (default: all of them; one alone, e.g.
+ *     make tests/bench/bench_scale tests/bench/bare_refresh tests/fixture-broker kgtop &&
+ *     top_builddir=. top_srcdir=. tests/bench/bench_scale mem10k)
  * Environment: top_builddir, top_srcdir; KGTOP (the binary to measure,
  * default $top_builddir/kgtop, so a "before" binary can be measured with the
  * same program); KG_BENCH_RUNS (once10k pairs, default 5); KG_BENCH_SECONDS
@@ -258,7 +264,7 @@ bench_once10k(void)
 {
 	fixture f;
 	int runs = env_int("KG_BENCH_RUNS", 5), i, nk = 0, nr = 0;
-	double kc[32], bc[32], kw[32], bw[32], ratio[32], rss = 0, kr[32], br[32], rratio[32];
+	double kc[32], bc[32], kw[32], bw[32], ratio[32], rss = 0, brss = 0, kr[32], br[32], rratio[32];
 	const char *klog = "/tmp/kgtop-bench-once10k.log", *bout = "/tmp/kgtop-bench-once10k.bare";
 	char bare[512];
 	long req_before, req_kgtop = 0, req_bare = 0, fetch_before, fetch_kgtop = 0, fetch_bare = 0;
@@ -319,12 +325,14 @@ bench_once10k(void)
 		ratio[nk] = c.cpu_s > 0 ? k.cpu_s / c.cpu_s : 0;
 		if (k.rss_mb > rss)
 			rss = k.rss_mb;
+		if (c.rss_mb > brss)
+			brss = c.rss_mb;
 		nk++;
 	}
 	printf("  kgtop --once: CPU %.2f s, wall %.2f s (medians of %d), peak RSS %.0f MB (the kernel's, the largest of the runs), %ld requests and %ld Fetch\n",
 	       median(kc, nk), median(kw, nk), nk, rss, req_kgtop, fetch_kgtop);
-	printf("  bare librdkafka program, same calls: CPU %.2f s, wall %.2f s, %ld requests and %ld Fetch\n", median(bc, nk),
-	       median(bw, nk), req_bare, fetch_bare);
+	printf("  bare librdkafka program, same calls: CPU %.2f s, wall %.2f s, peak RSS %.0f MB, %ld requests and %ld Fetch\n",
+	       median(bc, nk), median(bw, nk), brss, req_bare, fetch_bare);
 	printf("  records read at committed offsets (first run): kgtop %.0f, %d answered with a record; bare %.0f, %.0f answered\n",
 	       kreads, kanswered, breads, banswered);
 	printf("  kgtop / bare CPU: %.2fx (median of pairs; target <= 1.2x: %.2f of it)\n", median(ratio, nk),
@@ -333,6 +341,73 @@ bench_once10k(void)
 		printf("  the refresh alone (kgtop's debug log, the bare program's line): %.0f ms against %.0f ms, %.2fx\n",
 		       median(kr, nr), median(br, nr), median(rratio, nr));
 	unlink(klog);
+	unlink(bout);
+	printf("  load average after: %.2f\n", loadavg());
+	fixture_stop(&f);
+}
+
+/* ---------------------------------------------------------------- mem10k */
+
+/*
+ * --once's peak memory at 10,000 groups x 20 partitions (cost-10k.json)
+ * against the bare program's, in turn (and KGTOP_BEFORE's, another kgtop
+ * binary, beside them in the same run): the kernel's ru_maxrss, medians of
+ * KG_BENCH_RUNS, and what kgtop holds beyond the bare program per group
+ * and per group partition (a committed offset of a group: what the model
+ * keeps a row of).
+ */
+static void
+bench_mem10k(void)
+{
+	fixture f;
+	int runs = env_int("KG_BENCH_RUNS", 5), i, n = 0;
+	double km[32], bm[32], pm[32], groups = -1, parts = -1;
+	const char *bout = "/tmp/kgtop-bench-mem10k.bare", *before = getenv("KGTOP_BEFORE");
+	char bare[512];
+	const char *b = getenv("top_builddir");
+	if (before != NULL && *before == '\0')
+		before = NULL;
+	if (runs > 32)
+		runs = 32;
+	snprintf(bare, sizeof bare, "%s/tests/bench/bare_refresh", b && *b ? b : ".");
+	printf("mem10k: --once peak memory at 10,000 groups x 20 partitions (cost-10k.json: 1,000 Stable, 9,000 Empty), "
+	       "against the bare program, in turn\n");
+	if (fixture_start_quiet(&f, "cost-10k.json") < 0) {
+		printf("  skipped: the fixture broker did not start\n");
+		return;
+	}
+	printf("  load average before: %.2f\n", loadavg());
+	for (i = -1; i < runs; i++) {
+		char *ka[] = { (char *)kgtop_bin(), "-c", "none", "-b", f.bootstrap, "--once", "--timeout", "120", NULL };
+		char *pa[] = { (char *)before, "-c", "none", "-b", f.bootstrap, "--once", "--timeout", "120", NULL };
+		char *ba[] = { bare, f.bootstrap, NULL };
+		cost k = run(ka, NULL), c = run(ba, bout), p = { 0 };
+		if (before != NULL)
+			p = run(pa, NULL);
+		if (groups < 0) {
+			groups = file_number(bout, "groups ");
+			parts = file_number(bout, " committed ");
+		}
+		if (i < 0)
+			continue; /* warm-up */
+		if (k.status != 0 || c.status != 0 || p.status != 0)
+			printf("  run %d: kgtop exit %d, bare exit %d, before exit %d\n", i, WEXITSTATUS(k.status),
+			       WEXITSTATUS(c.status), WEXITSTATUS(p.status));
+		km[n] = k.rss_mb;
+		bm[n] = c.rss_mb;
+		pm[n++] = p.rss_mb;
+	}
+	{
+		double K = median(km, n), B = median(bm, n), P = median(pm, n);
+		printf("  peak RSS (the kernel's ru_maxrss, medians of %d): kgtop %.1f MB, bare %.1f MB: %.2fx (target <= 2x: %.2f of it)\n",
+		       n, K, B, B > 0 ? K / B : 0, B > 0 ? K / B / 2 : 0);
+		if (groups > 0 && parts > 0)
+			printf("  kgtop beyond the bare program: %.1f MB, %.0f bytes per group (%.0f groups) or %.0f per group partition (%.0f)\n",
+			       K - B, (K - B) * 1048576 / groups, groups, (K - B) * 1048576 / parts, parts);
+		if (before != NULL)
+			printf("  KGTOP_BEFORE (%s): %.1f MB, %.2fx the bare program; this build / before: %.2f\n", before, P,
+			       B > 0 ? P / B : 0, P > 0 ? K / P : 0);
+	}
 	unlink(bout);
 	printf("  load average after: %.2f\n", loadavg());
 	fixture_stop(&f);
@@ -656,8 +731,8 @@ main(int argc, char **argv)
 	static const struct {
 		const char *name;
 		void (*fn)(void);
-	} cases[] = { { "once10k", bench_once10k }, { "live10k", bench_live10k }, { "idle100", bench_idle100 },
-		      { "part100k", bench_part100k } };
+	} cases[] = { { "once10k", bench_once10k }, { "mem10k", bench_mem10k }, { "live10k", bench_live10k },
+		      { "idle100", bench_idle100 }, { "part100k", bench_part100k } };
 	size_t i;
 	int a;
 	setvbuf(stdout, NULL, _IOLBF, 0);

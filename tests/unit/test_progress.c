@@ -282,7 +282,7 @@ test_commit_told(void **state)
 	judge_rec(&st, S(100), 500, 600, 0, &j);
 	assert_int_equal(j.verdict, KG_VERDICT_OK);
 	/* a first commit told without the one before: at or before its time, no earliest */
-	progress_state_init(&st);
+	progress_state_free(&st);
 	progress_commit(&st, S(20), 500);
 	progress_observe(&st, S(100), 500, 600, W);
 	judge_rec(&st, S(100), 500, 600, 0, &j);
@@ -292,12 +292,14 @@ test_commit_told(void **state)
 	assert_int_equal(j.kind, KG_SINCE_RECORD);
 	assert_true(j.since_lo == S(15) && j.since_hi == S(20));
 	/* a commit told at another offset than the one polled is not this freeze's */
-	progress_state_init(&st);
+	progress_state_free(&st);
 	progress_commit(&st, S(10), 400);
 	progress_commit(&st, S(20), 450);
 	progress_observe(&st, S(100), 500, 600, W);
 	judge_rec(&st, S(100), 500, 600, S(15), &j);
 	assert_int_equal(j.verdict, KG_VERDICT_PENDING);
+	progress_state_free(&st);
+	assert_null(st.rare);
 }
 
 /* Rule 6: a committed offset that went back is REWIND for a window, then judged by the others. */
@@ -312,10 +314,12 @@ test_rewind(void **state)
 	progress_observe(&st, S(11), 3000, 5105, W); /* back 2,090 records */
 	assert_int_equal(judge(&st, S(11), 3000, 5105, -1, &since), KG_VERDICT_REWIND);
 	assert_true(since == S(11));
-	assert_int_equal(st.rewind_by, 5090 - 3000);
+	assert_non_null(st.rare);
+	assert_int_equal(st.rare->rewind_by, 5090 - 3000);
 	feed(&st, S(12), 300, 3010, 11, 5115, 10); /* reads it all again, a little faster than it is written */
 	assert_int_equal(judge(&st, S(310), 3010 + 298 * 11, 5115 + 2980, -1, &since), KG_VERDICT_REWIND);
 	assert_int_equal(judge(&st, S(311), 3010 + 299 * 11, 5115 + 2990, -1, &since), KG_VERDICT_OK);
+	progress_state_free(&st);
 }
 
 /* Rule 7: commits that move while the lag grows at every sample for half the window are SLOW. */
