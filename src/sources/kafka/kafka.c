@@ -24,9 +24,6 @@
 #include "sources/kafka/kafka.h"
 
 #include <librdkafka/rdkafka.h>
-#ifdef __GLIBC__
-#include <malloc.h>
-#endif
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -616,19 +613,6 @@ kafka_source_new(const kg_kafka_config *cfg, kg_source **out, char *err, size_t 
 	rd_kafka_conf_set_log_cb(conf, on_log);
 	rd_kafka_conf_set_opaque(conf, k);
 	k->conf = rd_kafka_conf_dup(conf);
-#if defined(__GLIBC__) && defined(M_ARENA_MAX)
-	/*
-	 * One malloc arena for the process, set before librdkafka's threads
-	 * and the worker start: glibc gives each thread that allocates its
-	 * own arena (up to 8 a core), and what a broker thread or the worker
-	 * freed after parsing a refresh's answers stayed resident there,
-	 * unusable by the thread building the snapshot.  --once at 10,000
-	 * groups x 20 partitions peaked at 162-176 MB with them, 149-150 MB
-	 * with one, at the same CPU (issue 24; bench_scale mem10k).  The
-	 * threads allocate little between their waits: no contention seen.
-	 */
-	mallopt(M_ARENA_MAX, 1);
-#endif
 	k->rk = rd_kafka_new(RD_KAFKA_CONSUMER, conf, e, sizeof e);
 	if (k->rk == NULL) {
 		util_err(err, errsz, "librdkafka: %s", e);
