@@ -323,8 +323,9 @@ main(int argc, char **argv)
 		n++;
 		dbytes += (long)strlen(ld);
 		fbytes += (long)strlen(lf);
+		/* the deltas are schema 5's (6 changed only how events write their partitions) */
 		if (jd == NULL || jf == NULL || cJSON_GetObjectItemCaseSensitive(jd, "version")->valueint < 5) {
-			printf("line %d: not a version 5 line\n", n);
+			printf("line %d: not a line of version 5 or later\n", n);
 			return 2;
 		}
 		keys += cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(jd, "keyframe"));
