@@ -62,6 +62,58 @@ json_put_set(sbuf *o, const kg_tp *v, int n)
 	sbuf_adds(o, n > 0 ? "]}" : "}");
 }
 
+/* Order by topic id, then by partition. */
+static int
+tp_id_cmp(const void *a, const void *b)
+{
+	const kg_tp *x = a, *y = b;
+	if (x->topic != y->topic)
+		return x->topic < y->topic ? -1 : 1;
+	return x->partition < y->partition ? -1 : x->partition > y->partition;
+}
+
+/* Order topic ids. */
+static int
+id_cmp(const void *a, const void *b)
+{
+	int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* True when each topic of v comes in one run (json_put_set then names each once). */
+static bool
+topics_in_runs(const kg_tp *v, int n)
+{
+	int32_t *start = xmalloc((size_t)n * sizeof *start);
+	int i, r = 0;
+	bool ok = true;
+	for (i = 0; i < n; i++) {
+		if (i == 0 || v[i].topic != v[i - 1].topic)
+			start[r++] = v[i].topic;
+	}
+	qsort(start, (size_t)r, sizeof *start, id_cmp);
+	for (i = 1; i < r && ok; i++)
+		ok = start[i] != start[i - 1];
+	free(start);
+	return ok;
+}
+
+/* A partition set of an array in any order: as it comes when each topic is one run, else ordered by topic id. */
+void
+json_put_parts_set(sbuf *o, const kg_tp *v, int n)
+{
+	kg_tp *c;
+	if (n <= 0 || topics_in_runs(v, n)) {
+		json_put_set(o, v, n);
+		return;
+	}
+	c = xmalloc((size_t)n * sizeof *c);
+	memcpy(c, v, (size_t)n * sizeof *c);
+	qsort(c, (size_t)n, sizeof *c, tp_id_cmp);
+	json_put_set(o, c, n);
+	free(c);
+}
+
 /* A partition list. */
 void
 json_put_list(sbuf *o, const kg_tp *v, int n)
@@ -200,9 +252,19 @@ json_put_cost(sbuf *o, const kg_event *e)
 	sbuf_addc(o, '}');
 }
 
+/* An event's partitions (and a revoke's "before"): a list, or a set (--json since schema 6). */
+static void
+put_parts(sbuf *o, const kg_tp *v, int n, json_parts form)
+{
+	if (form == JSON_PARTS_SET)
+		json_put_parts_set(o, v, n);
+	else
+		json_put_list(o, v, n);
+}
+
 /* One event. */
 void
-json_put_event(sbuf *o, const kg_event *e, int64_t t0_us)
+json_put_event(sbuf *o, const kg_event *e, int64_t t0_us, json_parts form)
 {
 	sbuf msg = { 0 };
 	sbuf_addf(o, "{\"seq\":%llu,\"time\":", (unsigned long long)e->seq);
@@ -226,11 +288,11 @@ json_put_event(sbuf *o, const kg_event *e, int64_t t0_us)
 	    e->kind == KG_EV_ORPHANED || e->kind == KG_EV_MEMBER_LEFT || e->kind == KG_EV_MEMBER_SILENT ||
 	    e->kind == KG_EV_REPROCESSED || e->kind == KG_EV_VERDICT) {
 		sbuf_adds(o, ",\"partitions\":");
-		json_put_list(o, e->parts, e->nparts);
+		put_parts(o, e->parts, e->nparts, form);
 	}
 	if (e->kind == KG_EV_REVOKED) {
 		sbuf_adds(o, ",\"before\":");
-		json_put_list(o, e->before, e->nbefore);
+		put_parts(o, e->before, e->nbefore, form);
 		sbuf_addf(o, ",\"class\":\"%s\"", tp_class_name(e->cls));
 	}
 	sbuf_addf(o, ",\"evidence\":\"%s\",\"protocol\":\"%s\"", evidence_name(e->evidence), proto_name(e->proto));

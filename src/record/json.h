@@ -7,7 +7,7 @@
  * and the --json report share these, so a partition set, a time or an
  * event is spelled the same way everywhere:
  *   partition set   {"orders":[0,4],"payments":[1]}  (topics and partitions in order)
- *   partition list  [{"topic":"orders","partition":0},...]  (--json)
+ *   partition list  [{"topic":"orders","partition":0},...]  (--json's members; recordings' events)
  *   time            "2026-11-29T13:45:01.123Z"  (UTC, milliseconds)
  *   event           the --json event object (kgtop(1))
  */
@@ -35,6 +35,8 @@ void json_put_str(sbuf *o, const char *s);
 void json_put_double(sbuf *o, double x);
 /* A partition set of a sorted array as {"topic":[p,...],...} ({} when empty). */
 void json_put_set(sbuf *o, const kg_tp *v, int n);
+/* A partition set of an array in any order (a topic that comes in more than one run is named once). */
+void json_put_parts_set(sbuf *o, const kg_tp *v, int n);
 /* A partition list as [{"topic":...,"partition":...},...] (--json). */
 void json_put_list(sbuf *o, const kg_tp *v, int n);
 /* An ISO 8601 UTC time with milliseconds, quoted. */
@@ -43,8 +45,10 @@ void json_put_time(sbuf *o, int64_t us);
 void json_put_ms(sbuf *o, int64_t us);
 /* A number with two decimals (%.2f without printf), or null when negative (not known). */
 void json_put_2f(sbuf *o, double x);
-/* One event as --json and recordings write it (t: seconds since t0_us). */
-void json_put_event(sbuf *o, const kg_event *e, int64_t t0_us);
+/* How an event writes its partitions: lists (recordings; --json up to schema 5) or sets (--json since schema 6). */
+typedef enum { JSON_PARTS_LIST, JSON_PARTS_SET } json_parts;
+/* One event as --json (JSON_PARTS_SET) and recordings (JSON_PARTS_LIST) write it (t: seconds since t0_us). */
+void json_put_event(sbuf *o, const kg_event *e, int64_t t0_us, json_parts form);
 
 /* ------------------------------------------------------------ reading */
 

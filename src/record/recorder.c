@@ -632,7 +632,7 @@ encode_tick(kg_recorder *r, sbuf *o, const kg_snapshot *s, const kg_evlist *ev, 
 		for (k = 0; k < ev->n; k++) {
 			if (k)
 				sbuf_addc(o, ',');
-			json_put_event(o, ev->v[k], r->start_us);
+			json_put_event(o, ev->v[k], r->start_us, JSON_PARTS_LIST);
 		}
 		sbuf_addc(o, ']');
 	}

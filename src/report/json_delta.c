@@ -28,7 +28,8 @@
  * A patch: {"id":G, "KEY":value for each field whose value changed or is
  * new, "KEY@":[{"i":N, ...the same for element N...}] for an array of
  * objects of the same length whose elements changed (when that is
- * shorter), "lag_spark_steps":[null|[shift,cells...] per partition],
+ * shorter; partitions whose patches are alike share one, "i" a list of
+ * them, and a partition's time that is its group's "data_time" is "="), "lag_spark_steps":[null|[shift,cells...] per partition],
  * "unset":["KEY",...] for fields no longer printed}; kgtop(1) gives the
  * reader's rules.
  */
@@ -75,6 +76,8 @@ struct kg_jdelta {
 	sbuf pc, po;        /* a partition (or all of them) now and before */
 	sbuf pe, sp;        /* a group's partition patches, its "lag_spark_steps" */
 	sbuf fa, fb;        /* a number printed now and before */
+	sbuf dt;            /* the group's "data_time" as printed now (empty: none) */
+	sbuf pm;            /* a group's partition patches, alike ones merged */
 	sbuf gone;          /* the ids gone */
 	jfields fc, fo;     /* the group's fields */
 	jfields ec, eo;     /* an element's fields, now and before */
@@ -355,9 +358,13 @@ aged(const jfields *f, size_t i)
 	return o != NULL && !(o->vlen == 4 && memcmp(o->val, "null", 4) == 0);
 }
 
-/* The changed fields of cur against old (but those part_key_apart when apart); true when any. */
+/*
+ * The changed fields of cur against old (but those part_key_apart when
+ * apart); true when any.  dt: the group's "data_time" as printed (NULL:
+ * none), a value printed alike written "=" (a partition's patch, kgtop(1)).
+ */
 static bool
-put_changes(sbuf *o, const jfields *cur, const jfields *old, bool apart)
+put_changes(sbuf *o, const jfields *cur, const jfields *old, bool apart, const sbuf *dt)
 {
 	size_t i, start = o->len;
 	for (i = 0; i < cur->n; i++) {
@@ -367,7 +374,10 @@ put_changes(sbuf *o, const jfields *cur, const jfields *old, bool apart)
 		if ((apart && part_key_apart(&cur->v[i])) || (was != NULL && aged(cur, i)))
 			continue;
 		put_field(o, &cur->v[i], "");
-		sbuf_addn(o, cur->v[i].val, cur->v[i].vlen);
+		if (dt != NULL && dt->len > 0 && cur->v[i].vlen == dt->len && memcmp(cur->v[i].val, dt->s, dt->len) == 0)
+			sbuf_addn(o, "\"=\"", 3);
+		else
+			sbuf_addn(o, cur->v[i].val, cur->v[i].vlen);
 	}
 	put_unset(o, cur, old);
 	return o->len > start;
@@ -395,7 +405,7 @@ element_patches(kg_jdelta *d, const jfield *cur, const jfield *old)
 			jfields_of(o, &d->eo);
 			sbuf_adds(&d->el, first ? "{\"i\":" : ",{\"i\":");
 			sbuf_addi(&d->el, i);
-			if (put_changes(&d->el, &d->ec, &d->eo, false)) {
+			if (put_changes(&d->el, &d->ec, &d->eo, false, NULL)) {
 				sbuf_addc(&d->el, '}');
 				first = false;
 			} else {
@@ -449,6 +459,69 @@ static bool str_same(const char *a, const char *b);
 static bool part_same(const kg_gpart *a, const kg_gpart *b);
 
 /*
+ * Merge the element patches in d->pe that say the same ({"i":N,BODY}):
+ * one {"i":[N,M,...],BODY} for each BODY said more than once, where it
+ * was first (kgtop(1)): 9,000 Empty groups' partitions turning STOPPED a
+ * refresh are a verdict each, not a patch each.
+ */
+static void
+merge_alike(kg_jdelta *d)
+{
+	enum { MAXEL = 1024 };
+	const char *at[MAXEL], *body[MAXEL];
+	size_t blen[MAXEL];
+	bool done[MAXEL];
+	const char *q = d->pe.s;
+	size_t n = 0, i, j;
+	bool any = false;
+	if (d->pe.len == 0)
+		return;
+	while (*q == '{' && n < MAXEL) {
+		const char *e = jskip(q), *b = q + 5; /* past {"i": */
+		while (*b >= '0' && *b <= '9')
+			b++;
+		at[n] = q;
+		body[n] = b;
+		blen[n] = (size_t)(e - b);
+		done[n] = false;
+		n++;
+		q = *e == ',' ? e + 1 : e;
+	}
+	if (*q != '\0')
+		return; /* more than MAXEL: as they are */
+	for (i = 0; i < n && !any; i++)
+		for (j = i + 1; j < n && !any; j++)
+			any = blen[i] == blen[j] && memcmp(body[i], body[j], blen[i]) == 0;
+	if (!any)
+		return;
+	sbuf_reset(&d->pm);
+	for (i = 0; i < n; i++) {
+		size_t k = 0;
+		if (done[i])
+			continue;
+		sbuf_adds(&d->pm, d->pm.len ? ",{\"i\":" : "{\"i\":");
+		for (j = i + 1; j < n; j++) {
+			if (done[j] || blen[j] != blen[i] || memcmp(body[j], body[i], blen[i]) != 0)
+				continue;
+			if (k++ == 0) {
+				sbuf_addc(&d->pm, '[');
+				sbuf_addn(&d->pm, at[i] + 5, (size_t)(body[i] - at[i] - 5));
+			}
+			sbuf_addc(&d->pm, ',');
+			sbuf_addn(&d->pm, at[j] + 5, (size_t)(body[j] - at[j] - 5));
+			done[j] = true;
+		}
+		if (k == 0)
+			sbuf_addn(&d->pm, at[i] + 5, (size_t)(body[i] - at[i] - 5));
+		else
+			sbuf_addc(&d->pm, ']');
+		sbuf_addn(&d->pm, body[i], blen[i]);
+	}
+	sbuf_reset(&d->pe);
+	sbuf_addn(&d->pe, d->pm.s, d->pm.len);
+}
+
+/*
  * The partitions of g (now) against p's (the last line's): element
  * patches into d->pe and lag_spark steps into d->sp when both have the
  * same topic partitions, else *whole when they print differently (the
@@ -462,6 +535,9 @@ parts_changes(kg_jdelta *d, const kg_group *g, const kg_group *p, int64_t line_u
 	bool same = g->nparts == p->nparts && g->type == p->type, steps = false;
 	sbuf_reset(&d->pe);
 	sbuf_reset(&d->sp);
+	sbuf_reset(&d->dt);
+	if (g->data_time_us > 0)
+		json_put_time(&d->dt, g->data_time_us);
 	*whole = *lags = false;
 	for (i = 0; same && i < g->nparts; i++)
 		same = g->parts[i].tp.topic == p->parts[i].tp.topic && g->parts[i].tp.partition == p->parts[i].tp.partition;
@@ -516,7 +592,7 @@ parts_changes(kg_jdelta *d, const kg_group *g, const kg_group *p, int64_t line_u
 			report_json_part(&d->po, p, b, line_us);
 			jfields_of(d->pc.s, &d->ec);
 			jfields_of(d->po.s, &d->eo);
-			put_changes(&d->pe, &d->ec, &d->eo, true);
+			put_changes(&d->pe, &d->ec, &d->eo, true, &d->dt);
 		}
 		if (lag) {
 			sbuf_adds(&d->pe, ",\"lag\":");
@@ -531,6 +607,7 @@ parts_changes(kg_jdelta *d, const kg_group *g, const kg_group *p, int64_t line_u
 	}
 	if (!steps)
 		sbuf_reset(&d->sp);
+	merge_alike(d);
 }
 
 /*
@@ -733,6 +810,8 @@ jdelta_free(kg_jdelta *d)
 	sbuf_free(&d->sp);
 	sbuf_free(&d->fa);
 	sbuf_free(&d->fb);
+	sbuf_free(&d->dt);
+	sbuf_free(&d->pm);
 	sbuf_free(&d->gone);
 	sbuf_free(&d->tps);
 	free(d->seen);

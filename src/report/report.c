@@ -878,7 +878,7 @@ report_json_tail(sbuf *o, kg_event *const *events, size_t nevents, int64_t t0_us
 	for (k = 0; k < nevents; k++) {
 		if (k)
 			sbuf_addc(o, ',');
-		json_put_event(o, events[k], t0_us);
+		json_put_event(o, events[k], t0_us, JSON_PARTS_SET);
 	}
 	sbuf_adds(o, "]}");
 }

@@ -411,10 +411,11 @@ jstr() {
 	grep -o "\"$1\":\"[^\"]*\"" | head -1 | cut -d'"' -f4
 }
 
-# kg_parts: an event's "partitions" as t1-0,t1-1 (standard input: one event)
+# kg_parts: an event's "partitions" (a set, {"t1":[0,1]}: --json schema 6) as t1-0,t1-1 (standard input: one event)
 kg_parts() {
-	sed 's/.*"partitions":\[\([^]]*\)\].*/\1/' | grep -o '"topic":"[^"]*","partition":[0-9]*' |
-		sed 's/"topic":"\([^"]*\)","partition":\([0-9]*\)/\1-\2/' | sort -t- -k2n | paste -sd, -
+	sed 's/.*"partitions":{\([^}]*\)}.*/\1/' | grep -o '"[^"]*":\[[0-9,]*\]' |
+		awk -F'"' '{ n = split(substr($3, 3, length($3) - 3), p, ","); for (i = 1; i <= n; i++) print $2 "-" p[i] }' |
+		sort -t- -k2n | paste -sd, -
 }
 
 # le A B: A <= B for decimal numbers

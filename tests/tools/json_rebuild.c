@@ -1,5 +1,5 @@
 /*
- * json_rebuild.c: a reader of kgtop's --json lines (schema 5) as kgtop(1)
+ * json_rebuild.c: a reader of kgtop's --json lines (schema 6) as kgtop(1)
  * tells one to read them, set against --full.
  *
  *   json_rebuild DELTAS FULL
@@ -10,7 +10,7 @@
  * keyframe by id and applies each delta: the ids in "gone" go; an object
  * in "groups" whose id it does not hold is a group in full, else a patch
  * (each field replaces, "KEY@" patches element "i" of array KEY the same
- * way, "unset" removes fields, "lag_spark_steps" steps each partition's
+ * way, "i" a list of them patching each alike, "unset" removes fields, "lag_spark_steps" steps each partition's
  * "lag_spark"); "topic_partitions" sets its facts in every group partition
  * of that topic partition; a partition whose "committed" or "log_end" the
  * line changed and whose patch gives no "lag" gets log_end - committed, a
@@ -72,11 +72,36 @@ spark_steps(cJSON *parts, const cJSON *steps)
 	}
 }
 
-/* Apply patch p to object t (kgtop(1): a field replaces, KEY@ patches elements, unset removes). */
+/* The "=" of partition patches read (each the group's data_time): counted, the test asks for some. */
+static int equals_read;
+/* The element patches read that name several elements ("i" a list): counted too. */
+static int merged_read;
+
+/* True when element patch e names element i ("i" a number or a list of them). */
+static bool
+names(const cJSON *e, int i)
+{
+	const cJSON *x = cJSON_GetObjectItemCaseSensitive(e, "i"), *y;
+	if (!cJSON_IsArray(x))
+		return x->valueint == i;
+	cJSON_ArrayForEach(y, x) {
+		if (y->valueint == i)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Apply patch p to object t (kgtop(1): a field replaces, KEY@ patches
+ * elements, unset removes); dt: the group's "data_time" after its patch,
+ * which a partition patch's "=" stands for (NULL: at a group's level).
+ */
 static void
-apply_patch(cJSON *t, const cJSON *p)
+apply_patch(cJSON *t, const cJSON *p, const char *dt)
 {
 	const cJSON *f, *u;
+	const cJSON *pdt = cJSON_GetObjectItemCaseSensitive(p, "data_time"), *tdt = cJSON_GetObjectItemCaseSensitive(t, "data_time");
+	const char *gdt = cJSON_IsString(pdt) ? pdt->valuestring : cJSON_IsString(tdt) ? tdt->valuestring : NULL;
 	cJSON_ArrayForEach(f, p) {
 		size_t n = strlen(f->string);
 		if (strcmp(f->string, "id") == 0 || strcmp(f->string, "i") == 0 || strcmp(f->string, "unset") == 0)
@@ -92,14 +117,29 @@ apply_patch(cJSON *t, const cJSON *p)
 			snprintf(key, sizeof key, "%.*s", (int)(n - 1), f->string);
 			arr = cJSON_GetObjectItemCaseSensitive(t, key);
 			cJSON_ArrayForEach(e, f) {
-				cJSON *el = cJSON_GetArrayItem(arr, cJSON_GetObjectItemCaseSensitive(e, "i")->valueint);
+				const cJSON *i = cJSON_GetObjectItemCaseSensitive(e, "i"), *ii;
+				if (cJSON_IsArray(i)) { /* the same patch for each element listed */
+					merged_read++;
+					cJSON_ArrayForEach(ii, i) {
+						cJSON *el = cJSON_GetArrayItem(arr, ii->valueint);
+						if (el != NULL)
+							apply_patch(el, e, strcmp(key, "partitions") == 0 ? gdt : NULL);
+					}
+					continue;
+				}
+				cJSON *el = cJSON_GetArrayItem(arr, i->valueint);
 				if (el != NULL)
-					apply_patch(el, e);
+					apply_patch(el, e, strcmp(key, "partitions") == 0 ? gdt : NULL);
 			}
 			continue;
 		}
 		cJSON_DeleteItemFromObjectCaseSensitive(t, f->string);
-		cJSON_AddItemToObject(t, f->string, cJSON_Duplicate(f, true));
+		if (dt != NULL && cJSON_IsString(f) && strcmp(f->valuestring, "=") == 0) {
+			cJSON_AddItemToObject(t, f->string, cJSON_CreateString(dt));
+			equals_read++;
+		} else {
+			cJSON_AddItemToObject(t, f->string, cJSON_Duplicate(f, true));
+		}
 	}
 	cJSON_ArrayForEach(u, cJSON_GetObjectItemCaseSensitive(p, "unset"))
 		cJSON_DeleteItemFromObjectCaseSensitive(t, u->valuestring);
@@ -162,7 +202,7 @@ element_of(const cJSON *patch, int i)
 {
 	const cJSON *e;
 	cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(patch, "partitions@")) {
-		if (cJSON_GetObjectItemCaseSensitive(e, "i")->valueint == i)
+		if (names(e, i))
 			return e;
 	}
 	return NULL;
@@ -243,10 +283,14 @@ count_aged(const cJSON *t, const cJSON *patch)
 	if (cJSON_GetObjectItemCaseSensitive(patch, "time_lag_ms") != NULL &&
 	    cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(t, "time_lag_from_us")))
 		aged_sent++;
-	cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(patch, "partitions@"))
-		count_aged(cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(t, "partitions"),
-					      cJSON_GetObjectItemCaseSensitive(e, "i")->valueint),
-			   e);
+	cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(patch, "partitions@")) {
+		const cJSON *parts = cJSON_GetObjectItemCaseSensitive(t, "partitions");
+		int i, n = cJSON_GetArraySize(parts);
+		for (i = 0; i < n; i++) {
+			if (names(e, i))
+				count_aged(cJSON_GetArrayItem(parts, i), e);
+		}
+	}
 }
 
 /* Apply one line to the state (an object of groups by id). */
@@ -269,7 +313,7 @@ apply_line(cJSON *state, const cJSON *line)
 			cJSON_AddItemToObject(state, id, cJSON_Duplicate(g, true));
 		else {
 			count_lags(g);
-			apply_patch(have, g);
+			apply_patch(have, g, NULL);
 			count_aged(have, g);
 		}
 	}
@@ -323,8 +367,9 @@ main(int argc, char **argv)
 		n++;
 		dbytes += (long)strlen(ld);
 		fbytes += (long)strlen(lf);
+		/* the deltas are schema 5's (6 changed only how events write their partitions) */
 		if (jd == NULL || jf == NULL || cJSON_GetObjectItemCaseSensitive(jd, "version")->valueint < 5) {
-			printf("line %d: not a version 5 line\n", n);
+			printf("line %d: not a line of version 5 or later\n", n);
 			return 2;
 		}
 		keys += cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(jd, "keyframe"));
@@ -337,8 +382,8 @@ main(int argc, char **argv)
 		free(ld);
 		free(lf);
 	}
-	printf("%d lines (%d keyframes) rebuilt the same as --full: %d groups sent, %ld bytes against %ld, %d lags in patches, %d aged time lags in patches\n",
-	       n, keys, groups, dbytes, fbytes, lags_sent, aged_sent);
+	printf("%d lines (%d keyframes) rebuilt the same as --full: %d groups sent, %ld bytes against %ld, %d lags in patches, %d aged time lags in patches, %d data_time \"=\" read, %d patches of several partitions\n",
+	       n, keys, groups, dbytes, fbytes, lags_sent, aged_sent, equals_read, merged_read);
 	cJSON_Delete(state);
 	return n > 1 ? 0 : 1;
 }

@@ -336,7 +336,7 @@ test_finding3_bounds(void **state)
 	assert_int_equal(end->duration.max, 2000000);
 	assert_says(end, "rebalance ended after \u22642.0s");
 	/* --json: the bounds, and no duration_ms that would read as measured */
-	json_put_event(&j, end, s->t0_us);
+	json_put_event(&j, end, s->t0_us, JSON_PARTS_SET);
 	assert_non_null(strstr(sbuf_str(&j), "\"duration_min_ms\":0.0,\"duration_max_ms\":2000.0,"));
 	assert_null(strstr(sbuf_str(&j), "\"duration_ms\""));
 	sbuf_free(&j);
@@ -375,10 +375,61 @@ test_finding3_measured(void **state)
 	assert_int_equal(end->duration.min, 33000);
 	assert_int_equal(end->duration.max, 33000);
 	assert_says(end, "rebalance ended after 33ms, 1 round");
-	json_put_event(&j, end, s->t0_us);
+	json_put_event(&j, end, s->t0_us, JSON_PARTS_SET);
 	assert_non_null(strstr(sbuf_str(&j), "\"duration_ms\":33.0,\"duration_min_ms\":33.0,\"duration_max_ms\":33.0,"));
 	sbuf_free(&j);
 	sc_free(s);
+}
+
+/* --json (schema 6) writes an event's partitions as a set, recordings as the list they always wrote. */
+static void
+test_event_partitions_json(void **state)
+{
+	sc *s = sc_new(6, NULL);
+	const kg_event *rev;
+	sbuf j = { 0 };
+	char want[256];
+	const char *topic;
+	(void)state;
+	sc_group_set(s, "me", S, "range", "consumer-a=0 1;consumer-b=2 3;consumer-c=4 5");
+	sc_group_exact(s, "me", true);
+	settle3(s, "me", E, 0);
+	sc_tick(s, 100);
+	sc_obs(s, KG_OBS_REVOKED, 5000, "me", "consumer-a", E, "0 1");
+	sc_tick(s, 5100);
+	rev = sc_find(s, KG_EV_REVOKED, "consumer-a", 0);
+	assert_non_null(rev);
+	assert_int_equal(rev->nparts, 2);
+	topic = intern_topic_name(rev->parts[0].topic);
+	json_put_event(&j, rev, s->t0_us, JSON_PARTS_SET);
+	snprintf(want, sizeof want, "\"partitions\":{\"%s\":[0,1]},\"before\":{\"%s\":[0,1]},", topic, topic);
+	assert_non_null(strstr(sbuf_str(&j), want));
+	sbuf_free(&j);
+	json_put_event(&j, rev, s->t0_us, JSON_PARTS_LIST);
+	snprintf(want, sizeof want, "\"partitions\":[{\"topic\":\"%s\",\"partition\":0},{\"topic\":\"%s\",\"partition\":1}],",
+		 topic, topic);
+	assert_non_null(strstr(sbuf_str(&j), want));
+	sbuf_free(&j);
+	sc_free(s);
+}
+
+/* A set names each topic once, whatever the order of the array it is written from. */
+static void
+test_parts_set_any_order(void **state)
+{
+	int32_t a = intern_topic("set-a"), b = intern_topic("set-b");
+	kg_tp mixed[] = { { a, 0 }, { b, 1 }, { a, 2 } }, runs[] = { { b, 1 }, { a, 0 }, { a, 2 } };
+	sbuf j = { 0 };
+	(void)state;
+	json_put_parts_set(&j, mixed, 3);
+	assert_string_equal(sbuf_str(&j), "{\"set-a\":[0,2],\"set-b\":[1]}");
+	sbuf_free(&j);
+	json_put_parts_set(&j, runs, 3);
+	assert_string_equal(sbuf_str(&j), "{\"set-b\":[1],\"set-a\":[0,2]}");
+	sbuf_free(&j);
+	json_put_parts_set(&j, runs, 0);
+	assert_string_equal(sbuf_str(&j), "{}");
+	sbuf_free(&j);
 }
 
 /*
@@ -633,6 +684,8 @@ main(void)
 		cmocka_unit_test(test_finding2_polled_at_least),
 		cmocka_unit_test(test_finding3_bounds),
 		cmocka_unit_test(test_finding3_measured),
+		cmocka_unit_test(test_event_partitions_json),
+		cmocka_unit_test(test_parts_set_any_order),
 		cmocka_unit_test(test_finding4_no_phantom),
 		cmocka_unit_test(test_finding4_static_no_pair),
 		cmocka_unit_test(test_finding5_silent),

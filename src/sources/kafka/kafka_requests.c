@@ -14,10 +14,11 @@
  * fails keeps the last good description (its members did not leave),
  * marked with the error.  Last, the log-end and log-start offsets of every
  * partition of the topics in use, per leader in calls of at most
- * KG_KAFKA_LOG_END_CHUNK partitions (librdkafka 2.0.2 looks every answer
- * up in the whole request list, so one call costs the square of its size),
- * the leaders asked concurrently.  Every admin answer is waited for in
- * slices that honour the source's stop flag.
+ * KG_KAFKA_LOG_END_CHUNK partitions (librdkafka, 2.0.2 to 2.14.2, looks
+ * each partition up in its leader's list and each answer up in the whole
+ * request list, so one call costs the square of its size: defaults.h says
+ * what the chunk's size costs), the leaders asked concurrently.  Every
+ * admin answer is waited for in slices that honour the source's stop flag.
  */
 #include "config.h"
 
