@@ -58,7 +58,7 @@ t_is "$(grep '"keyframe":false' "$T_TMP/deltas" | grep -c '"topic_partitions":\[
 t_is "$(grep -c ' 0 lags in patches,' "$T_TMP/rebuild")" 1 "and no patch sends a lag: the reader derives them"
 t_is "$(grep -c ' 0 aged time lags in patches,' "$T_TMP/rebuild")" 1 "nor a time lag the reader ages from its origin"
 # a partition's time that is its group's data_time (a commit seen moving) is written "=", and read so
-t_is "$(grep '"keyframe":false' "$T_TMP/deltas" | grep -c '"partitions@":\[[^]]*"committed_moved":"="' | awk '{print ($1 > 0)}')" 1 \
+t_is "$(grep '"keyframe":false' "$T_TMP/deltas" | grep -c '"partitions@":\[.*"committed_moved":"="' | awk '{print ($1 > 0)}')" 1 \
 	"a moved commit's time is written \"=\" (its group's data_time)"
 t_is "$(sed -n 's/.* \([0-9]*\) data_time "=" read,.*/\1/p' "$T_TMP/rebuild" | awk '{print ($1 > 0)}')" 1 \
 	"and the reader put the group's data_time in its place"
