@@ -184,8 +184,8 @@ obs_revoked(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 	kg_tp *before;
 	int nbefore, round;
 	obs_present(g, m, time);
-	/* eager: a revoke after a completed round starts the next round (KIP-848 reconciles, it has no rounds) */
-	if (proto != KG_PROTO_COOPERATIVE && proto != KG_PROTO_CONSUMER && o->nparts > 0)
+	/* eager: a revoke after a completed round starts the next round (tk_next_round: KIP-848 has none) */
+	if (proto != KG_PROTO_COOPERATIVE && o->nparts > 0)
 		tk_next_round(t, g, time, KG_EVID_EXACT);
 	tk_ensure_episode(t, g, time, "revoke callback", KG_EVID_EXACT);
 	g->eps->last_rebal_obs = time;

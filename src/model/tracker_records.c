@@ -255,8 +255,11 @@ gen_in_open(kg_tracker *t, tgroup *g, tk_records *r, const kg_obs *o, int64_t be
 		g->ep->gen_start = r->gen;
 	/* the records count the rounds: a generation more than the episode has begins one */
 	while (g->ep->rounds < r->ep_gens) {
+		int was = g->ep->rounds;
 		g->eps->phase = PHASE_SYNCED;
 		tk_next_round(t, g, begun, KG_EVID_EXACT);
+		if (g->ep->rounds == was)
+			break; /* a group now on the consumer protocol (KIP-848) reading its classic history: no rounds */
 	}
 	g->ep->gen_end = o->generation;
 	g->ep->evidence = KG_EVID_EXACT;
@@ -479,13 +482,14 @@ kip848_settled(kg_tracker *t, tgroup *g, tk_records *r, int64_t time)
 	}
 	g->ep->gen_end = r->epoch;
 	g->ep->evidence = KG_EVID_EXACT;
+	g->ep->end_unseen = false; /* a group known from its records alone: they saw the end */
 	g->eps->ep_stabilized = true;
 	tk_round_synced_at(t, g, time, true);
 	tk_close_episode(t, g, time, time, r->nk == 0 ? "the group is empty" : NULL);
 	g->eps->closed_at = time;
 }
 
-/* KG_OBS_GROUP_EPOCH: the group epoch was bumped: a rebalance begins (a round, when one is open). */
+/* KG_OBS_GROUP_EPOCH: the group epoch was bumped: a rebalance begins (in an open one, its target moves). */
 void
 tk_obs_group_epoch(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 {
@@ -511,9 +515,8 @@ tk_obs_group_epoch(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 		kip848_settled(t, g, r, o->time_us);
 		return;
 	}
+	/* a bump in the open episode moves its target: the same reconciliation, no round (KIP-848 has none) */
 	snprintf(why, sizeof why, "coordinator: group epoch %d", (int)o->generation);
-	if (g->ep != NULL && g->eps->phase == PHASE_SYNCED)
-		tk_next_round(t, g, o->time_us, KG_EVID_EXACT);
 	tk_ensure_episode(t, g, o->time_us, why, KG_EVID_EXACT);
 	g->ep->evidence = KG_EVID_EXACT;
 	if (g->ep->gen_start < 0)
