@@ -785,6 +785,8 @@ tk_apply_obs(kg_tracker *t, kg_obs *o)
 	g = tk_group_find(t, o->group);
 	if (g == NULL)
 		return;
+	if (!o->loaded)
+		tk_records_loaded_end(t, g); /* the state loaded at kgtop's start is judged before what came after it */
 	tk_close_logonly(t, o->time_us);
 	obs_group_facts(g, o, r->flags);
 	if ((r->flags & OBS_OWN) && obs_stale(g, o))

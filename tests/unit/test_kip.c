@@ -736,6 +736,7 @@ test_records_bump_after_sync(void **state)
  * both the coordinator's own times: measured, 584 ms, not a lower bound
  * (as if a coordinator's log alone had told it, its end unseen), and one
  * round (the bump read after the log-like sync began "rebalance round 2").
+ * Before, the formation loaded at kgtop's start: one episode.
  */
 static void
 test_records_alone_measured(void **state)
@@ -766,10 +767,19 @@ test_records_alone_measured(void **state)
 	sc_tick(s, 1700);
 	sc_tick(s, 5000);
 	assert_int_equal(starts_since(s, 1000), 1);
+	/*
+	 * the state loaded at kgtop's start (the group epoch's record comes
+	 * before its members'): a's formation, one episode, judged with a listed
+	 * (not "the group is empty" at the epoch's record, nor a second one at a's)
+	 */
 	n = episodes(s, &v);
+	assert_int_equal(n, 2);
 	for (i = 0; i < n; i++)
 		assert_int_equal(v[i].rounds, 1);
+	assert_int_equal(v[0].end_us, sc_us(s, -5000));
 	episodes_free(v, n);
+	for (i = 0; (end = sc_find(s, KG_EV_REBALANCE_END, NULL, i)) != NULL; i++)
+		assert_false(sc_text_has(end, "the group is empty", false));
 	e = last_episode(s);
 	assert_int_equal(e.start_us, sc_us(s, 1000));
 	assert_int_equal(e.start_lo_us, e.start_us);
@@ -787,6 +797,39 @@ test_records_alone_measured(void **state)
 	sc_free(s);
 }
 
+/*
+ * The loaded state and the live join read in one tick (the load done as
+ * the join's records arrive): the formation is judged before the bump, so
+ * the join opens its own episode (not one run on from the formation's).
+ */
+static void
+test_records_loaded_then_live(void **state)
+{
+	sc *s = sc_new(4, NULL);
+	kg_episode *v = NULL;
+	int n;
+	(void)state;
+	sc_tick(s, 0);
+	krec(s, KG_OBS_GROUP_EPOCH, -5000, NULL, 1, NULL, true);
+	krec(s, KG_OBS_TARGET_EPOCH, -5000, NULL, 1, NULL, true);
+	krec(s, KG_OBS_MEMBER_META, -5000, "a", -1, NULL, true);
+	krec(s, KG_OBS_TARGET_MEMBER, -5000, "a", -1, "0 1 2 3", true);
+	kcur(s, -4900, "a", 1, 0, 0, "0 1 2 3", "", true);
+	krec(s, KG_OBS_MEMBER_META, 1000, "b", -1, NULL, false);
+	krec(s, KG_OBS_GROUP_EPOCH, 1000, NULL, 2, NULL, false);
+	kcur(s, 1000, "b", 2, 0, 2, "", "", false);
+	sc_tick(s, 1050);
+	n = episodes(s, &v);
+	assert_int_equal(n, 2);
+	assert_int_equal(v[0].start_us, sc_us(s, -5000));
+	assert_int_equal(v[0].end_us, sc_us(s, -4900)); /* a's record: the formation settled */
+	assert_int_equal(v[1].start_us, sc_us(s, 1000));
+	assert_int_equal(v[1].end_us, 0); /* b reconciling */
+	episodes_free(v, n);
+	assert_true(no_round_told(s));
+	sc_free(s);
+}
+
 int
 main(void)
 {
@@ -798,7 +841,7 @@ main(void)
 		cmocka_unit_test(test_no_phantoms),        cmocka_unit_test(test_log_only_lower_bound),
 		cmocka_unit_test(test_members_unknown),    cmocka_unit_test(test_whole_assignment_moves),
 		cmocka_unit_test(test_callbacks_no_rounds), cmocka_unit_test(test_records_bump_after_sync),
-		cmocka_unit_test(test_records_alone_measured),
+		cmocka_unit_test(test_records_alone_measured), cmocka_unit_test(test_records_loaded_then_live),
 	};
 	return cmocka_run_group_tests_name("kip", tests, NULL, NULL);
 }
