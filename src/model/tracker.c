@@ -299,6 +299,11 @@ tracker_apply(kg_tracker *t, kg_obsq *obs, kg_snapshot *snap, kg_evlist *out)
 				obs->v[i]->time_us = T; /* a clock ahead of ours: keep the order */
 			tk_apply_obs(t, obs->v[i]);
 		}
+		for (i = 0; i < obs->n; i++) {
+			tgroup *g = obs->v[i]->loaded ? tk_group_find(t, obs->v[i]->group) : NULL;
+			if (g != NULL)
+				tk_records_loaded_end(t, g); /* its members' records read too */
+		}
 		tk_flush_retimed(t);
 		obsq_clear(obs);
 	}

@@ -9,7 +9,8 @@
  * (tk_close_episode).  A round is a generation that completed: it ends
  * with a sync (tk_round_synced_at: a member's assignment, a coordinator's
  * "stabilized", a Stable description); the next begins with a join signal
- * after it (tk_next_round, tk_round_join_sent).  A JoinGroup retried
+ * after it (tk_next_round, tk_round_join_sent); a consumer-protocol
+ * (KIP-848) episode is one round, whatever its signals.  A JoinGroup retried
  * before any answer (the first one of a new member is answered
  * MEMBER_ID_REQUIRED by current brokers) is the same round; a member's
  * second JoinGroup in a round that is no retry means a generation formed
@@ -32,6 +33,7 @@
 
 #include "model/tracker_episode.h"
 #include "model/tracker_int.h"
+#include "model/tracker_kip.h"
 #include "model/tracker_live.h"
 
 #define LOG_SETTLE (3000LL * 1000) /* quiet spell before a log-only episode closes */
@@ -503,12 +505,19 @@ tk_ensure_episode(kg_tracker *t, tgroup *g, int64_t time, const char *why, kg_ev
 	return g->ep;
 }
 
-/* Begin the next round of the open episode. */
+/*
+ * Begin the next round of the open episode.  A consumer-protocol group's
+ * (KIP-848) has none: its members reconcile each on its own, no JoinGroup
+ * barrier; a group epoch bumped again in the episode, a member's revoke
+ * after another's assignment, are steps of the same reconciliation.
+ */
 void
 tk_next_round(kg_tracker *t, tgroup *g, int64_t time, kg_evidence evid)
 {
 	kg_event *ev;
 	if (g->ep == NULL || g->eps->phase != PHASE_SYNCED)
+		return;
+	if (g->ep->proto == KG_PROTO_CONSUMER || tk_kip_is_consumer(g, NULL))
 		return;
 	g->eps->next_pending = false;
 	g->ep->rounds++;

@@ -137,7 +137,7 @@ void tk_trigger_amend(kg_tracker *t, tgroup *g, const char *who, kg_reason was, 
 kg_episode_member *tk_ep_member(tgroup *g, const tmember *m);
 /* Open an episode at time if none is open; returns it. */
 kg_episode *tk_ensure_episode(kg_tracker *t, tgroup *g, int64_t time, const char *why, kg_evidence evid);
-/* A join signal: the next round of the open episode begins if the current one synced. */
+/* A join signal: the next round of the open episode begins if the current one synced (never in a KIP-848 group's). */
 void tk_next_round(kg_tracker *t, tgroup *g, int64_t time, kg_evidence evid);
 /* The round of the open episode that time falls in (1 when before them all). */
 int tk_round_at(const tgroup *g, int64_t time);

@@ -43,6 +43,8 @@ int64_t tk_records_at(const tgroup *g);
 bool tk_records_epoch_told(const tgroup *g);
 /* Members the KIP-848 records list now, 0 none. */
 int tk_records_members(const tgroup *g);
+/* Judge a KIP-848 group's state loaded at kgtop's start, once its members' records are read too. */
+void tk_records_loaded_end(kg_tracker *t, tgroup *g);
 /* Free what the records told of a group (NULL is fine). */
 void tk_records_free(tk_records *r);
 

@@ -184,8 +184,8 @@ obs_revoked(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 	kg_tp *before;
 	int nbefore, round;
 	obs_present(g, m, time);
-	/* eager: a revoke after a completed round starts the next round (KIP-848 reconciles, it has no rounds) */
-	if (proto != KG_PROTO_COOPERATIVE && proto != KG_PROTO_CONSUMER && o->nparts > 0)
+	/* eager: a revoke after a completed round starts the next round (tk_next_round: KIP-848 has none) */
+	if (proto != KG_PROTO_COOPERATIVE && o->nparts > 0)
 		tk_next_round(t, g, time, KG_EVID_EXACT);
 	tk_ensure_episode(t, g, time, "revoke callback", KG_EVID_EXACT);
 	g->eps->last_rebal_obs = time;
@@ -785,6 +785,8 @@ tk_apply_obs(kg_tracker *t, kg_obs *o)
 	g = tk_group_find(t, o->group);
 	if (g == NULL)
 		return;
+	if (!o->loaded)
+		tk_records_loaded_end(t, g); /* the state loaded at kgtop's start is judged before what came after it */
 	tk_close_logonly(t, o->time_us);
 	obs_group_facts(g, o, r->flags);
 	if ((r->flags & OBS_OWN) && obs_stale(g, o))

@@ -83,6 +83,8 @@ struct tk_records {
 	bool kip848;
 	int32_t epoch;
 	bool unsettled;     /* a record since the group was last settled showed it reconciling */
+	bool loaded_judge;  /* the state loaded at kgtop's start is to be judged (tk_records_loaded_end), at */
+	int64_t loaded_at;
 	kmember *k;
 	int nk;
 };
@@ -255,8 +257,11 @@ gen_in_open(kg_tracker *t, tgroup *g, tk_records *r, const kg_obs *o, int64_t be
 		g->ep->gen_start = r->gen;
 	/* the records count the rounds: a generation more than the episode has begins one */
 	while (g->ep->rounds < r->ep_gens) {
+		int was = g->ep->rounds;
 		g->eps->phase = PHASE_SYNCED;
 		tk_next_round(t, g, begun, KG_EVID_EXACT);
+		if (g->ep->rounds == was)
+			break; /* a group now on the consumer protocol (KIP-848) reading its classic history: no rounds */
 	}
 	g->ep->gen_end = o->generation;
 	g->ep->evidence = KG_EVID_EXACT;
@@ -479,13 +484,44 @@ kip848_settled(kg_tracker *t, tgroup *g, tk_records *r, int64_t time)
 	}
 	g->ep->gen_end = r->epoch;
 	g->ep->evidence = KG_EVID_EXACT;
+	g->ep->end_unseen = false; /* a group known from its records alone: they saw the end */
 	g->eps->ep_stabilized = true;
 	tk_round_synced_at(t, g, time, true);
 	tk_close_episode(t, g, time, time, r->nk == 0 ? "the group is empty" : NULL);
 	g->eps->closed_at = time;
 }
 
-/* KG_OBS_GROUP_EPOCH: the group epoch was bumped: a rebalance begins (a round, when one is open). */
+/*
+ * The state loaded at kgtop's start comes as the group epoch's record,
+ * then each member's (offsets_state.c): judged at the epoch's record the
+ * group lists no member yet (it "is empty"), at its first member's the
+ * others are not listed.  A loaded record's judgement waits for the end of
+ * the batch (tk_records_loaded_end), at the latest of their times.
+ */
+static void
+judge(kg_tracker *t, tgroup *g, tk_records *r, const kg_obs *o)
+{
+	if (o->loaded) {
+		r->loaded_judge = true;
+		r->loaded_at = KG_MAX(r->loaded_at, o->time_us);
+		return;
+	}
+	tk_records_loaded_end(t, g);
+	kip848_settled(t, g, r, o->time_us);
+}
+
+/* The loaded state's judgement (see judge()): after the batch, or before a live record of the group. */
+void
+tk_records_loaded_end(kg_tracker *t, tgroup *g)
+{
+	tk_records *r = g->rec;
+	if (r == NULL || !r->loaded_judge)
+		return;
+	r->loaded_judge = false;
+	kip848_settled(t, g, r, r->loaded_at);
+}
+
+/* KG_OBS_GROUP_EPOCH: the group epoch was bumped: a rebalance begins (in an open one, its target moves). */
 void
 tk_obs_group_epoch(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 {
@@ -508,12 +544,11 @@ tk_obs_group_epoch(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 		 * description closed already (its start retimed there), whose
 		 * members' records will give its end
 		 */
-		kip848_settled(t, g, r, o->time_us);
+		judge(t, g, r, o);
 		return;
 	}
+	/* a bump in the open episode moves its target: the same reconciliation, no round (KIP-848 has none) */
 	snprintf(why, sizeof why, "coordinator: group epoch %d", (int)o->generation);
-	if (g->ep != NULL && g->eps->phase == PHASE_SYNCED)
-		tk_next_round(t, g, o->time_us, KG_EVID_EXACT);
 	tk_ensure_episode(t, g, o->time_us, why, KG_EVID_EXACT);
 	g->ep->evidence = KG_EVID_EXACT;
 	if (g->ep->gen_start < 0)
@@ -521,7 +556,7 @@ tk_obs_group_epoch(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 	g->eps->ep_stabilized = true;
 	g->eps->last_rebal_obs = o->time_us;
 	r->at = KG_MAX(r->at, o->time_us);
-	kip848_settled(t, g, r, o->time_us);
+	judge(t, g, r, o);
 }
 
 /* KG_OBS_MEMBER_META: a KIP-848 member's metadata (it is in the group), or its removal (it left). */
@@ -533,7 +568,7 @@ tk_obs_member_meta(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 	r->kip848 = true;
 	if (o->gone) {
 		kmember_drop(r, o->member_id);
-		kip848_settled(t, g, r, o->time_us);
+		judge(t, g, r, o);
 		return;
 	}
 	(void)kmember_get(r, o->member_id);
@@ -549,7 +584,7 @@ tk_obs_member_epoch(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 	r->kip848 = true;
 	if (o->gone) {
 		kmember_drop(r, o->member_id);
-		kip848_settled(t, g, r, o->time_us);
+		judge(t, g, r, o);
 		return;
 	}
 	if ((k = kmember_get(r, o->member_id)) == NULL)
@@ -561,7 +596,7 @@ tk_obs_member_epoch(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 		g->eps->last_rebal_obs = o->time_us;
 		r->at = KG_MAX(r->at, o->time_us);
 	}
-	kip848_settled(t, g, r, o->time_us);
+	judge(t, g, r, o);
 }
 
 /* KG_OBS_TARGET_EPOCH, KG_OBS_TARGET_MEMBER: the target the coordinator computed; kept by the records only. */

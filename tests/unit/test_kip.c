@@ -661,6 +661,175 @@ test_callbacks_no_rounds(void **state)
 	sc_free(s);
 }
 
+
+/* True when no event told of g names a round (KIP-848 has no JoinGroup rounds); prints the first that does. */
+static bool
+no_round_told(sc *s)
+{
+	size_t i;
+	for (i = 0; i < s->ev.n; i++) {
+		sbuf b = { 0 };
+		bool round;
+		event_format(s->ev.v[i], &b);
+		round = s->ev.v[i]->kind == KG_EV_ROUND || strstr(sbuf_str(&b), "round") != NULL;
+		if (round)
+			fprintf(stderr, "# told: %s\n", sbuf_str(&b));
+		sbuf_free(&b);
+		if (round)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * A second bump while the reconciliation is under way, after a member's
+ * callback got its partitions (the episode's phase synced): c joins while
+ * b's records are not at epoch 2 yet.  The group epoch's record moves the
+ * target; it is the same reconciliation, never "rebalance round 2" (a
+ * bump read after a sync began a JoinGroup round as for a classic group).
+ * It ends when every member is at epoch 3, exactly.
+ */
+static void
+test_records_bump_after_sync(void **state)
+{
+	sc *s = sc_new(4, NULL);
+	kg_episode e;
+	(void)state;
+	k2_joins(s, 1402);
+	sc_group_data_time(s, "g", 0); /* the descriptions are the first one: the records judge */
+	sc_tick(s, 1450);
+	/* b's own callback: it got [2 3] (the round-like sync of a classic group) */
+	sc_obs_id(s, KG_OBS_ASSIGNED, 1500, "g", "b", "b-m", NULL, KG_PROTO_CONSUMER, "2 3");
+	sc_tick(s, 1520);
+	/* c joins: epoch 3, a keeps [0 1], b must give up 3 */
+	krec(s, KG_OBS_MEMBER_META, 1550, "c", -1, NULL, false);
+	krec(s, KG_OBS_GROUP_EPOCH, 1550, NULL, 3, NULL, false);
+	krec(s, KG_OBS_TARGET_MEMBER, 1550, "b", -1, "2", false);
+	krec(s, KG_OBS_TARGET_MEMBER, 1550, "c", -1, "3", false);
+	krec(s, KG_OBS_TARGET_EPOCH, 1550, NULL, 3, NULL, false)->value = sc_us(s, 1549);
+	kcur(s, 1550, "c", 3, 0, 2, "", "", false);
+	kcur(s, 1584, "b", 2, 2, 0, "2 3", "", false);
+	sc_tick(s, 1600);
+	kcur(s, 1650, "a", 3, 2, 0, "0 1", "", false);
+	kcur(s, 1700, "b", 2, 2, 1, "2", "3", false);
+	kcur(s, 1800, "b", 3, 2, 0, "2", "", false);
+	kcur(s, 1900, "c", 3, 3, 0, "3", "", false);
+	sc_tick(s, 2000);
+	sc_tick(s, 3000);
+	assert_int_equal(starts_since(s, 1000), 1);
+	e = last_episode(s);
+	assert_int_equal(e.start_us, sc_us(s, 1000));
+	assert_int_equal(e.end_us, sc_us(s, 1900)); /* c's record, the last member at epoch 3 */
+	assert_int_equal(e.end_lo_us, e.end_us);
+	assert_int_equal(e.gen_end, 3);
+	assert_int_equal(e.rounds, 1);
+	assert_false(e.rounds_min);
+	assert_true(no_round_told(s));
+	sc_free(s);
+}
+
+/*
+ * A consumer group known from its records alone, never described (polling
+ * cannot list its members: librdkafka 2.0.2, t_offsets.sh E in a
+ * --with-librdkafka=system build, DISAGREEMENTS.md kip-old-start): b joins.
+ * The bump's record opens the reconciliation and b's last record ends it,
+ * both the coordinator's own times: measured, 584 ms, not a lower bound
+ * (as if a coordinator's log alone had told it, its end unseen), and one
+ * round (the bump read after the log-like sync began "rebalance round 2").
+ * Before, the formation loaded at kgtop's start: one episode.
+ */
+static void
+test_records_alone_measured(void **state)
+{
+	sc *s = sc_new(4, NULL);
+	kg_episode *v = NULL, e;
+	const kg_event *end;
+	int n, i;
+	(void)state;
+	sc_tick(s, 0);
+	krec(s, KG_OBS_GROUP_EPOCH, -5000, NULL, 1, NULL, true);
+	krec(s, KG_OBS_TARGET_EPOCH, -5000, NULL, 1, NULL, true);
+	krec(s, KG_OBS_MEMBER_META, -5000, "a", -1, NULL, true);
+	krec(s, KG_OBS_TARGET_MEMBER, -5000, "a", -1, "0 1 2 3", true);
+	kcur(s, -5000, "a", 1, 0, 0, "0 1 2 3", "", true);
+	sc_tick(s, 500);
+	krec(s, KG_OBS_MEMBER_META, 1000, "b", -1, NULL, false);
+	krec(s, KG_OBS_GROUP_EPOCH, 1000, NULL, 2, NULL, false);
+	krec(s, KG_OBS_TARGET_MEMBER, 1000, "a", -1, "0 1", false);
+	krec(s, KG_OBS_TARGET_MEMBER, 1000, "b", -1, "2 3", false);
+	krec(s, KG_OBS_TARGET_EPOCH, 1000, NULL, 2, NULL, false)->value = sc_us(s, 999);
+	kcur(s, 1000, "b", 2, 0, 2, "", "", false);
+	sc_tick(s, 1050);
+	kcur(s, 1083, "b", 2, 2, 2, "", "", false);
+	kcur(s, 1221, "a", 1, 1, 1, "0 1", "2 3", false);
+	kcur(s, 1402, "a", 2, 1, 0, "0 1", "", false);
+	kcur(s, 1584, "b", 2, 2, 0, "2 3", "", false);
+	sc_tick(s, 1700);
+	sc_tick(s, 5000);
+	assert_int_equal(starts_since(s, 1000), 1);
+	/*
+	 * the state loaded at kgtop's start (the group epoch's record comes
+	 * before its members'): a's formation, one episode, judged with a listed
+	 * (not "the group is empty" at the epoch's record, nor a second one at a's)
+	 */
+	n = episodes(s, &v);
+	assert_int_equal(n, 2);
+	for (i = 0; i < n; i++)
+		assert_int_equal(v[i].rounds, 1);
+	assert_int_equal(v[0].end_us, sc_us(s, -5000));
+	episodes_free(v, n);
+	for (i = 0; (end = sc_find(s, KG_EV_REBALANCE_END, NULL, i)) != NULL; i++)
+		assert_false(sc_text_has(end, "the group is empty", false));
+	e = last_episode(s);
+	assert_int_equal(e.start_us, sc_us(s, 1000));
+	assert_int_equal(e.start_lo_us, e.start_us);
+	assert_int_equal(e.end_us, sc_us(s, 1584));
+	assert_int_equal(e.end_lo_us, e.end_us);
+	assert_false(e.end_unseen);
+	for (i = 0; (end = sc_find(s, KG_EV_REBALANCE_END, NULL, i)) != NULL; i++)
+		if (end->time_us == sc_us(s, 1584))
+			break;
+	assert_non_null(end);
+	assert_int_equal(end->duration.min, 584000);
+	assert_int_equal(end->duration.max, 584000);
+	assert_says(end, "rebalance ended after 584ms, no barrier");
+	assert_true(no_round_told(s));
+	sc_free(s);
+}
+
+/*
+ * The loaded state and the live join read in one tick (the load done as
+ * the join's records arrive): the formation is judged before the bump, so
+ * the join opens its own episode (not one run on from the formation's).
+ */
+static void
+test_records_loaded_then_live(void **state)
+{
+	sc *s = sc_new(4, NULL);
+	kg_episode *v = NULL;
+	int n;
+	(void)state;
+	sc_tick(s, 0);
+	krec(s, KG_OBS_GROUP_EPOCH, -5000, NULL, 1, NULL, true);
+	krec(s, KG_OBS_TARGET_EPOCH, -5000, NULL, 1, NULL, true);
+	krec(s, KG_OBS_MEMBER_META, -5000, "a", -1, NULL, true);
+	krec(s, KG_OBS_TARGET_MEMBER, -5000, "a", -1, "0 1 2 3", true);
+	kcur(s, -4900, "a", 1, 0, 0, "0 1 2 3", "", true);
+	krec(s, KG_OBS_MEMBER_META, 1000, "b", -1, NULL, false);
+	krec(s, KG_OBS_GROUP_EPOCH, 1000, NULL, 2, NULL, false);
+	kcur(s, 1000, "b", 2, 0, 2, "", "", false);
+	sc_tick(s, 1050);
+	n = episodes(s, &v);
+	assert_int_equal(n, 2);
+	assert_int_equal(v[0].start_us, sc_us(s, -5000));
+	assert_int_equal(v[0].end_us, sc_us(s, -4900)); /* a's record: the formation settled */
+	assert_int_equal(v[1].start_us, sc_us(s, 1000));
+	assert_int_equal(v[1].end_us, 0); /* b reconciling */
+	episodes_free(v, n);
+	assert_true(no_round_told(s));
+	sc_free(s);
+}
+
 int
 main(void)
 {
@@ -671,7 +840,8 @@ main(void)
 		cmocka_unit_test(test_polled_targets), cmocka_unit_test(test_polled_end_bound),
 		cmocka_unit_test(test_no_phantoms),        cmocka_unit_test(test_log_only_lower_bound),
 		cmocka_unit_test(test_members_unknown),    cmocka_unit_test(test_whole_assignment_moves),
-		cmocka_unit_test(test_callbacks_no_rounds),
+		cmocka_unit_test(test_callbacks_no_rounds), cmocka_unit_test(test_records_bump_after_sync),
+		cmocka_unit_test(test_records_alone_measured), cmocka_unit_test(test_records_loaded_then_live),
 	};
 	return cmocka_run_group_tests_name("kip", tests, NULL, NULL);
 }
