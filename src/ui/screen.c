@@ -193,6 +193,7 @@ screen_order(ui_screen *s)
 	kg_group *past;
 	int i;
 	s->norder = 0;
+	s->names_w = 0;
 	s->sel = -1;
 	if (sn == NULL)
 		return;
@@ -204,6 +205,7 @@ screen_order(ui_screen *s)
 		if (s->re_ok && regexec(&s->re, sn->groups[i].name, 0, NULL, 0) != 0)
 			continue;
 		s->order[s->norder++] = i;
+		s->names_w = KG_MAX(s->names_w, text_width(s, sn->groups[i].name));
 	}
 	/* qsort with a file-scope key: the UI is single-threaded */
 	past = past_groups(s);

@@ -152,6 +152,7 @@ typedef struct ui_screen {
 	ui_layout lay;
 	int *order;             /* indexes of shown groups, filtered and sorted */
 	int norder, corder;
+	int names_w;            /* the widest name of the list's groups (screen_order): not measured each frame */
 	int sel;                /* index into order, -1 none */
 	int view_rows;          /* rows the last drawn view needed (for scrolling) */
 	int tabs_lv;            /* the tabs line's level of detail in the last frame (render.c) */

@@ -2510,6 +2510,53 @@ test_natural_sort(void **state)
 }
 
 /* Run. */
+/*
+ * Issue 24: the names' width is measured when the list's order is made
+ * (each snapshot, filter, sort), not each frame: the STATE column follows
+ * the widest name the list shows, after a filter hides it and after a
+ * snapshot brings a wider one.
+ */
+static void
+test_names_width_per_order(void **state)
+{
+	ui_screen t;
+	kg_builder *b;
+	kg_snapshot *one, *two;
+	int wide, narrow, wider;
+	(void)state;
+	b = builder_new(sc.snap->time_us);
+	bgroup_state(builder_group(b, intern_group("g-a")), KG_STATE_EMPTY);
+	bgroup_state(builder_group(b, intern_group("g-a-rather-long-name")), KG_STATE_EMPTY);
+	one = builder_finish(b);
+	b = builder_new(sc.snap->time_us + SEC);
+	bgroup_state(builder_group(b, intern_group("g-a")), KG_STATE_EMPTY);
+	bgroup_state(builder_group(b, intern_group("g-a-rather-long-name")), KG_STATE_EMPTY);
+	bgroup_state(builder_group(b, intern_group("g-a-rather-longer-name-still")), KG_STATE_EMPTY);
+	two = builder_finish(b);
+	resize_term(24, 160);
+	screen_init(&t, &opts, &info, s.hist);
+	screen_set_snapshot(&t, one);
+	render_frame(&t);
+	wide = find_col(1, "STATE");
+	assert_int_equal(screen_set_filter(&t, "^g-a$"), 0);
+	render_frame(&t);
+	narrow = find_col(1, "STATE");
+	assert_true(narrow > 0);
+	assert_true(narrow < wide);
+	assert_int_equal(screen_set_filter(&t, NULL), 0);
+	render_frame(&t);
+	assert_int_equal(find_col(1, "STATE"), wide);
+	screen_set_snapshot(&t, two);
+	render_frame(&t);
+	wider = find_col(1, "STATE");
+	assert_int_equal(wider - wide, (int)(strlen("g-a-rather-longer-name-still") - strlen("g-a-rather-long-name")));
+	screen_free(&t);
+	resize_term(24, 80);
+	render_frame(&s);
+	snapshot_unref(one);
+	snapshot_unref(two);
+}
+
 int
 main(void)
 {
@@ -2548,6 +2595,7 @@ main(void)
 		cmocka_unit_test(test_keys_back_never_forward),
 		cmocka_unit_test(test_timeline_note_not_carried),
 		cmocka_unit_test(test_trouble_count_per_snapshot),
+		cmocka_unit_test(test_names_width_per_order),
 	};
 	setenv("TZ", "UTC", 1);
 	if (setlocale(LC_ALL, "C.UTF-8") == NULL)
