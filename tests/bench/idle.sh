@@ -3,9 +3,9 @@
 # on the same terminal and cluster: the real kgtop (-c none -b BROKER, its default interval) on the fixture
 # broker's idle cluster of 100 groups (tests/fixture/scenarios/idle-100.json: 50 Stable, 50 Empty, nothing
 # moves) and htop (its default settings, no user config) run side by side, each in its own tmux session of the
-# same size (80x24, then 160x48), at the same time; KGTOP_BEFORE, when set, runs beside them too. Each kgtop has a
+# same size (80x24, then 160x48; IDLE_SIZES="COLSxROWS ..." for others), at the same time; KGTOP_BEFORE, when set, runs beside them too. Each kgtop has a
 # fixture broker of its own (its requests a second are its own; IDLE_SCENARIO names another scenario). Each process's
-# CPU is read from /proc/PID/stat (utime + stime, all threads) over IDLE_SECONDS (default 30) after IDLE_WARM
+# CPU is read from /proc/PID/stat (utime + stime, all threads; kgtop's main thread, the dashboard, also alone) over IDLE_SECONDS (default 30) after IDLE_WARM
 # (default 10) and the bytes it wrote to its pane (tmux pipe-pane) over the same span; IDLE_RUNS runs (default
 # 3) per size, medians printed with the ratio kgtop/htop. Figures and ratios, never a verdict (target: <= 1).
 set -u
