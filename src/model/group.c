@@ -1,6 +1,7 @@
 /*
  * group.c: what a finished group answers: its members and partitions by
- * key, whether it uses one topic, and which partition of
+ * key, whether it uses one topic, whether it is in trouble (and how many
+ * groups of a snapshot are), and which partition of
  * __consumer_offsets holds it (group_offsets_partition).
  *
  * A classic group's coordinator is the leader of one partition of
@@ -53,6 +54,25 @@ group_single_topic(const kg_group *g)
 			return false;
 	}
 	return true;
+}
+
+/* True when a group is in trouble (snapshot.h says what that is). */
+bool
+group_in_trouble(const kg_group *g)
+{
+	return (g->nmembers > 0 && (g->verdict == KG_VERDICT_STALLED || g->verdict == KG_VERDICT_STOPPED ||
+				    g->verdict == KG_VERDICT_LOST)) ||
+	       g->sum.storm;
+}
+
+/* The groups in trouble. */
+int
+snapshot_trouble(const kg_snapshot *s)
+{
+	int i, n = 0;
+	for (i = 0; s != NULL && i < s->ngroups; i++)
+		n += group_in_trouble(&s->groups[i]);
+	return n;
 }
 
 /*

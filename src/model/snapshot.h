@@ -456,6 +456,14 @@ int group_part_index(const kg_group *g, kg_tp tp);
 /* True when every partition the group uses is of one topic. */
 bool group_single_topic(const kg_group *g);
 /*
+ * True when a group is in trouble: a consumer's progress STALLED, STOPPED
+ * or LOST (a group with members: an Empty group's offsets stand still by
+ * nature), or a storm.
+ */
+bool group_in_trouble(const kg_group *g);
+/* The groups of s in trouble (group_in_trouble); 0 for NULL.  Walks every group: count once a snapshot. */
+int snapshot_trouble(const kg_snapshot *s);
+/*
  * The __consumer_offsets partition that holds a group and whose leader is
  * its coordinator: Kafka's abs(group.id.hashCode()) % partitions, with
  * Java's String.hashCode over UTF-16 and Kafka's Utils.abs (MIN_VALUE is

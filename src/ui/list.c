@@ -60,14 +60,11 @@ col_span(const groupcol *c)
 	return c->width + (c->sign ? 1 : 0) + 1;
 }
 
-/* The width the names need: the longest shown (at least minw). */
+/* The width the names need: the longest shown (at least minw; screen_order measured them). */
 static int
 list_name_need(const ui_screen *s, int minw)
 {
-	int i, w = minw;
-	for (i = 0; i < s->norder; i++)
-		w = KG_MAX(w, text_width(s, s->snap->groups[s->order[i]].name) + 3);
-	return KG_MAX(8, w);
+	return KG_MAX(8, KG_MAX(minw, s->names_w + 3));
 }
 
 /* True when a narrow list that gave up dropped columns leaves column c out (the rows' drop ranks). */

@@ -68,27 +68,11 @@ screen_free(ui_screen *s)
 	s->re_ok = false;
 }
 
-/*
- * True when a group is in trouble: a consumer's progress STALLED, STOPPED
- * or LOST (a group with members: an Empty group's offsets stand still by
- * nature), or a storm.
- */
-bool
-screen_in_trouble(const kg_group *g)
-{
-	return (g->nmembers > 0 && (g->verdict == KG_VERDICT_STALLED || g->verdict == KG_VERDICT_STOPPED ||
-				    g->verdict == KG_VERDICT_LOST)) ||
-	       g->sum.storm;
-}
-
-/* Groups in trouble in the snapshot shown. */
+/* Groups in trouble in the snapshot shown: counted once a snapshot (screen_set_snapshot), read every frame. */
 int
 screen_trouble(const ui_screen *s)
 {
-	int i, n = 0;
-	for (i = 0; s->snap != NULL && i < s->snap->ngroups; i++)
-		n += screen_in_trouble(&s->snap->groups[i]);
-	return n;
+	return s->snap != NULL ? s->ntrouble : 0;
 }
 
 /* True when the group is on screen now: the selected one, or a row of the list shown. */
@@ -120,11 +104,11 @@ screen_off_trouble(ui_screen *s, const kg_snapshot *next)
 	char more[32] = "";
 	for (i = 0; i < next->ngroups; i++) {
 		const kg_group *g = &next->groups[i], *was;
-		if (!screen_in_trouble(g))
+		if (!group_in_trouble(g))
 			continue;
 		total++;
 		was = snapshot_group(s->snap, g->id);
-		if ((was != NULL && screen_in_trouble(was) && was->verdict >= g->verdict) || screen_shows(s, g->id))
+		if ((was != NULL && group_in_trouble(was) && was->verdict >= g->verdict) || screen_shows(s, g->id))
 			continue;
 		if (first == NULL)
 			first = g;
@@ -151,6 +135,7 @@ screen_set_snapshot(ui_screen *s, kg_snapshot *snap)
 		screen_off_trouble(s, snap);
 	snapshot_unref(s->snap);
 	s->snap = snap;
+	s->ntrouble = snapshot_trouble(snap);
 	if (snap != NULL && s->t0_us == 0)
 		s->t0_us = snap->time_us;
 	screen_order(s);
@@ -208,6 +193,7 @@ screen_order(ui_screen *s)
 	kg_group *past;
 	int i;
 	s->norder = 0;
+	s->names_w = 0;
 	s->sel = -1;
 	if (sn == NULL)
 		return;
@@ -219,6 +205,7 @@ screen_order(ui_screen *s)
 		if (s->re_ok && regexec(&s->re, sn->groups[i].name, 0, NULL, 0) != 0)
 			continue;
 		s->order[s->norder++] = i;
+		s->names_w = KG_MAX(s->names_w, text_width(s, sn->groups[i].name));
 	}
 	/* qsort with a file-scope key: the UI is single-threaded */
 	past = past_groups(s);

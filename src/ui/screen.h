@@ -94,6 +94,7 @@ typedef struct ui_screen {
 	const kg_ui_info *info;
 	kg_history *hist;
 	kg_snapshot *snap;      /* shown (one reference); NULL before the first frame */
+	int ntrouble;           /* snapshot_trouble(snap), counted by screen_set_snapshot */
 	int64_t now_us;         /* wall clock of this frame */
 	int64_t t0_us;          /* time of the first snapshot: events count from it */
 	int64_t interval_us;
@@ -151,6 +152,7 @@ typedef struct ui_screen {
 	ui_layout lay;
 	int *order;             /* indexes of shown groups, filtered and sorted */
 	int norder, corder;
+	int names_w;            /* the widest name of the list's groups (screen_order): not measured each frame */
 	int sel;                /* index into order, -1 none */
 	int view_rows;          /* rows the last drawn view needed (for scrolling) */
 	int tabs_lv;            /* the tabs line's level of detail in the last frame (render.c) */
@@ -245,9 +247,7 @@ void screen_status(ui_screen *s, bool err, const char *fmt, ...) KG_PRINTF(3, 4)
 void screen_reply(ui_screen *s, const char *msg);
 /* True when the views show the past (scrubbed or scrolled back from the snapshot). */
 bool screen_scrubbed(const ui_screen *s);
-/* True when a group is in trouble: a consumer's progress STALLED, STOPPED or LOST (members), or a storm. */
-bool screen_in_trouble(const kg_group *g);
-/* Groups in trouble in the snapshot shown. */
+/* Groups in trouble (group_in_trouble) in the snapshot shown: counted when it is set, not each frame. */
 int screen_trouble(const ui_screen *s);
 /* Fill p with g as the history saw it at the view time; false when live or not covered. */
 bool screen_past(ui_screen *s, const kg_group *g, ui_past *p);

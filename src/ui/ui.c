@@ -265,6 +265,14 @@ ui_term_open(bool mouse, char *err, size_t errsz)
 	keypad(stdscr, TRUE);
 	nodelay(stdscr, TRUE);
 	set_escdelay(25);
+	/*
+	 * No keyboard polls inside a frame: with typeahead on (curses'
+	 * default) doupdate polls the keyboard every few lines to give up a
+	 * frame when a key waits; the loop reads keys before each frame
+	 * anyway, and at idle that was 10 polls for a frame whose change is a
+	 * column of digits (issue 24; make bench-idle).
+	 */
+	typeahead(-1);
 	curs_set(0);
 	return scr;
 }

@@ -13,12 +13,9 @@
  *   live10k   10,000 groups at -i 1 with --json: cadence of the lines, CPU
  *             (target < 25 % of a core), requests per second (target <= 1,500),
  *             the oldest group data in a line (target <= --full-refresh)
- *   idle100   an idle 100-group cluster, the dashboard at -i 1 in a
- *             pseudo-terminal of 80x24 and of 160x48: CPU (target < 0.4 %)
- *             and bytes per second to the terminal, and htop's in the same
- *             pty for as long (when /usr/bin/htop is there), with the ratios
  *   part100k  --once over 100,000 partitions (target <= 10 s, <= 400 MB) and
  *             20,000; the CPU of one refresh at -i 1 for both
+ * The dashboard idle against htop is make bench-idle (tests/bench/idle.sh).
  *
  *   bench_scale [CASE ...]        (default: all of them; one alone, e.g.
  *     make tests/bench/bench_scale tests/bench/bare_refresh tests/fixture-broker kgtop &&
@@ -26,9 +23,7 @@
  * Environment: top_builddir, top_srcdir; KGTOP (the binary to measure,
  * default $top_builddir/kgtop, so a "before" binary can be measured with the
  * same program); KG_BENCH_RUNS (once10k pairs, default 5); KG_BENCH_SECONDS
- * (live10k length, default 45); KG_BENCH_IDLE_SECONDS (idle100's measured
- * span, default 30) and KG_BENCH_TERM (one terminal size, COLSxROWS, instead
- * of 80x24 and 160x48).
+ * (live10k length, default 45).
  */
 #include "config.h"
 
@@ -37,7 +32,6 @@
 #include <fcntl.h>
 #include <malloc.h>
 #include <poll.h>
-#include <pty.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -557,133 +551,6 @@ bench_live10k(void)
 	fixture_stop(&f);
 }
 
-/* ---------------------------------------------------------------- idle100 */
-
-/* What a program cost idle in a pty: CPU share of a core, bytes a second to the terminal, broker requests a second. */
-typedef struct idle_cost {
-	bool ran;
-	double cpu, bps, reqs;
-} idle_cost;
-
-/*
- * Run argv in a pty of ws for warm_s + secs seconds, reading all it
- * writes; measure over the last secs (f: the fixture whose requests count,
- * NULL none), then send q and reap it.
- */
-static idle_cost
-pty_measure(char *const argv[], struct winsize ws, int warm_s, int secs, fixture *f)
-{
-	idle_cost c = { 0 };
-	int fd;
-	pid_t pid = forkpty(&fd, NULL, NULL, &ws);
-	long bytes = 0, r1 = 0;
-	double c1 = 0, secs_m;
-	int64_t t0, t1 = 0, end;
-	bool measuring = false;
-	if (pid < 0)
-		return c;
-	if (pid == 0) {
-		setenv("TERM", "xterm-256color", 1);
-		setenv("LANG", "C.UTF-8", 1);
-		setenv("HOME", "/nonexistent", 1); /* htop: no config of the user's */
-		execvp(argv[0], argv);
-		_exit(127);
-	}
-	t0 = util_mono_us();
-	end = t0 + (int64_t)(warm_s + secs) * SEC;
-	while (util_mono_us() < end) {
-		struct pollfd p = { fd, POLLIN, 0 };
-		char buf[65536];
-		if (!measuring && util_mono_us() - t0 >= warm_s * SEC) {
-			measuring = true;
-			c1 = proc_cpu_s(pid);
-			r1 = f != NULL ? requests_total(f) : 0;
-			t1 = util_mono_us();
-			bytes = 0;
-		}
-		if (poll(&p, 1, 100) > 0) {
-			ssize_t n = read(fd, buf, sizeof buf);
-			if (n <= 0)
-				break;
-			bytes += n;
-		}
-	}
-	secs_m = (double)(util_mono_us() - t1) / 1e6;
-	c.ran = measuring;
-	c.cpu = (proc_cpu_s(pid) - c1) / secs_m;
-	c.bps = (double)bytes / secs_m;
-	c.reqs = f != NULL ? (double)(requests_total(f) - r1) / secs_m : 0;
-	if (write(fd, "q", 1) != 1) {
-		/* it is killed below */
-	}
-	{
-		int64_t d = util_mono_us() + 3 * SEC;
-		int st;
-		while (waitpid(pid, &st, WNOHANG) == 0) {
-			char buf[4096];
-			if (util_mono_us() > d) {
-				kill(pid, SIGKILL);
-				waitpid(pid, &st, 0);
-				break;
-			}
-			if (read(fd, buf, sizeof buf) < 0 && errno != EAGAIN)
-				poll(NULL, 0, 20);
-		}
-	}
-	close(fd);
-	return c;
-}
-
-/*
- * The dashboard on an idle 100-group cluster in a pty of 80x24 and of
- * 160x48 (KG_BENCH_TERM=COLSxROWS: that one alone), and htop (when
- * installed) in the same pty for the same time, for a scale: a top-like
- * screen that redraws every second or so.
- */
-static void
-bench_idle100(void)
-{
-	static const struct winsize sizes[] = { { 24, 80, 0, 0 }, { 48, 160, 0, 0 } };
-	struct winsize one;
-	fixture f;
-	int warm_s = 10, secs = env_int("KG_BENCH_IDLE_SECONDS", 30), n = 2;
-	const struct winsize *ws = sizes;
-	bool htop = access("/usr/bin/htop", X_OK) == 0;
-	size_t k;
-	if (getenv("KG_BENCH_TERM") != NULL && sscanf(getenv("KG_BENCH_TERM"), "%hux%hu", &one.ws_col, &one.ws_row) == 2) {
-		ws = &one;
-		n = 1;
-	}
-	printf("idle100: the dashboard at -i 1 on an idle cluster of 100 groups (50 Stable, 50 Empty), TERM=xterm-256color,\n"
-	       "  each %d s after %d s, against htop %s in the same pty\n", secs, warm_s,
-	       htop ? "(default settings, 1.5 s refresh)" : "(not installed: apt-get install htop)");
-	if (fixture_start_quiet(&f, "idle-100.json") < 0) {
-		printf("  skipped: the fixture broker did not start\n");
-		return;
-	}
-	printf("  load average before: %.2f\n", loadavg());
-	for (k = 0; k < (size_t)n; k++) {
-		char *ka[] = { (char *)kgtop_bin(), "-c", "none", "-b", f.bootstrap, "-i", "1", NULL };
-		char *ha[] = { "htop", NULL };
-		idle_cost kc = pty_measure(ka, ws[k], warm_s, secs, &f), hc = { 0 };
-		if (htop)
-			hc = pty_measure(ha, ws[k], warm_s, secs, NULL);
-		if (!kc.ran) {
-			printf("  %ux%u: skipped, forkpty failed\n", ws[k].ws_col, ws[k].ws_row);
-			continue;
-		}
-		printf("  %ux%u kgtop: CPU %.2f %% of a core (target < 0.4 %%: %.2f of it; /proc ticks of 10 ms), %.0f bytes/s "
-		       "to the terminal, %.1f requests/s\n",
-		       ws[k].ws_col, ws[k].ws_row, kc.cpu * 100, kc.cpu / 0.004, kc.bps, kc.reqs);
-		if (hc.ran)
-			printf("  %ux%u htop:  CPU %.2f %% of a core, %.0f bytes/s (kgtop/htop: CPU %.2f, bytes %.2f)\n",
-			       ws[k].ws_col, ws[k].ws_row, hc.cpu * 100, hc.bps, hc.cpu > 0 ? kc.cpu / hc.cpu : 0,
-			       hc.bps > 0 ? kc.bps / hc.bps : 0);
-	}
-	printf("  load average after: %.2f\n", loadavg());
-	fixture_stop(&f);
-}
-
 /* --------------------------------------------------------------- part100k */
 
 /* --once and the CPU of one refresh over a cluster of many partitions. */
@@ -732,7 +599,7 @@ main(int argc, char **argv)
 		const char *name;
 		void (*fn)(void);
 	} cases[] = { { "once10k", bench_once10k }, { "mem10k", bench_mem10k }, { "live10k", bench_live10k },
-		      { "idle100", bench_idle100 }, { "part100k", bench_part100k } };
+		      { "part100k", bench_part100k } };
 	size_t i;
 	int a;
 	setvbuf(stdout, NULL, _IOLBF, 0);

@@ -149,3 +149,10 @@ bench: bench-attention
 bench-attention: tests/bench/bench_attention tests/fixture-broker
 	top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' tests/bench/bench_attention
 .PHONY: bench-attention
+# idle dashboard against htop (issue 24, item 5): kgtop and htop side by side in tmux at 80x24 and 160x48 on
+# an idle 100-group cluster, CPU and bytes to the terminal: make bench-idle [KGTOP_BEFORE=an/earlier/kgtop]
+EXTRA_DIST += tests/bench/idle.sh
+bench: bench-idle
+bench-idle: tests/fixture-broker kgtop
+	top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' KGTOP_BEFORE='$(KGTOP_BEFORE)' sh $(top_srcdir)/tests/bench/idle.sh
+.PHONY: bench-idle

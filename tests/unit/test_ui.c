@@ -310,6 +310,86 @@ test_select_later(void **state)
 	snapshot_unref(after);
 }
 
+/* A snapshot of two groups with a member each, g-calm's verdict calm, g-frozen's frozen, g-storm's storm flag. */
+static kg_snapshot *
+trouble_snap(int64_t t, kg_verdict calm, kg_verdict frozen, bool storm)
+{
+	static const char *const names[] = { "g-calm", "g-frozen", "g-storm" };
+	kg_builder *b = builder_new(t);
+	kg_snapshot *snap;
+	size_t i;
+	for (i = 0; i < KG_ARRAY_LEN(names); i++) {
+		kg_bgroup *g = builder_group(b, intern_group(names[i]));
+		bgroup_state(g, KG_STATE_STABLE);
+		bmember_ids(bgroup_member(g, "m-1"), "c-1", "/10.0.0.1", NULL);
+	}
+	snap = builder_finish(b);
+	/* the tracker's verdicts, as it leaves them before the snapshot is published */
+	snap->groups[0].verdict = (uint8_t)calm;
+	snap->groups[1].verdict = (uint8_t)frozen;
+	snap->groups[2].verdict = KG_VERDICT_OK;
+	snap->groups[2].sum.storm = storm;
+	return snap;
+}
+
+/*
+ * Issue 24: the header's trouble count is counted once a snapshot, not each
+ * frame: it follows every snapshot shown (a group turning STALLED, then
+ * back; a storm; LOST and STOPPED), never the one before; frames between
+ * snapshots keep it; a paused screen shows none.
+ */
+static void
+test_trouble_count_per_snapshot(void **state)
+{
+	kg_snapshot *keep = snapshot_ref(s.snap);
+	int64_t t = keep->time_us;
+	kg_snapshot *v[5];
+	static const struct {
+		int n;
+		const char *text;
+	} want[] = { { 0, NULL }, { 1, " 1 in trouble " }, { 2, " 2 in trouble " }, { 0, NULL }, { 2, " 2 in trouble " } };
+	char row[512];
+	size_t i;
+	(void)state;
+	v[0] = trouble_snap(t, KG_VERDICT_OK, KG_VERDICT_OK, false);
+	v[1] = trouble_snap(t + SEC, KG_VERDICT_OK, KG_VERDICT_STALLED, false);
+	v[2] = trouble_snap(t + 2 * SEC, KG_VERDICT_LOST, KG_VERDICT_STALLED, false);
+	v[3] = trouble_snap(t + 3 * SEC, KG_VERDICT_SLOW, KG_VERDICT_OK, false);
+	v[4] = trouble_snap(t + 4 * SEC, KG_VERDICT_OK, KG_VERDICT_STOPPED, true);
+	assert_int_equal(snapshot_trouble(NULL), 0);
+	resize_term(24, 160);
+	for (i = 0; i < KG_ARRAY_LEN(v); i++) {
+		int frame;
+		assert_int_equal(snapshot_trouble(v[i]), want[i].n);
+		screen_set_snapshot(&s, v[i]);
+		assert_int_equal(screen_trouble(&s), want[i].n);
+		for (frame = 0; frame < 2; frame++) { /* a second frame of the same snapshot (the clock's) counts the same */
+			s.now_us = v[i]->time_us + frame * SEC / 2;
+			render_frame(&s);
+			row_text(0, row, sizeof row);
+			if (want[i].text != NULL)
+				assert_non_null(strstr(row, want[i].text));
+			else
+				assert_null(strstr(row, "in trouble"));
+		}
+	}
+	/* an Empty group's offsets stand still by nature: no trouble without members */
+	v[0]->groups[1].nmembers = 0;
+	v[0]->groups[1].verdict = KG_VERDICT_STALLED;
+	assert_false(group_in_trouble(&v[0]->groups[1]));
+	/* paused: the snapshot kept, its count hidden */
+	s.paused = true;
+	render_frame(&s);
+	row_text(0, row, sizeof row);
+	assert_null(strstr(row, "in trouble"));
+	s.paused = false;
+	resize_term(24, 80);
+	screen_set_snapshot(&s, keep);
+	snapshot_unref(keep);
+	for (i = 0; i < KG_ARRAY_LEN(v); i++)
+		snapshot_unref(v[i]);
+}
+
 /*
  * Keys are unique: no key is claimed twice by the key table and the
  * views' digits and letters, and no view's own key is one of those (it
@@ -2430,6 +2510,53 @@ test_natural_sort(void **state)
 }
 
 /* Run. */
+/*
+ * Issue 24: the names' width is measured when the list's order is made
+ * (each snapshot, filter, sort), not each frame: the STATE column follows
+ * the widest name the list shows, after a filter hides it and after a
+ * snapshot brings a wider one.
+ */
+static void
+test_names_width_per_order(void **state)
+{
+	ui_screen t;
+	kg_builder *b;
+	kg_snapshot *one, *two;
+	int wide, narrow, wider;
+	(void)state;
+	b = builder_new(sc.snap->time_us);
+	bgroup_state(builder_group(b, intern_group("g-a")), KG_STATE_EMPTY);
+	bgroup_state(builder_group(b, intern_group("g-a-rather-long-name")), KG_STATE_EMPTY);
+	one = builder_finish(b);
+	b = builder_new(sc.snap->time_us + SEC);
+	bgroup_state(builder_group(b, intern_group("g-a")), KG_STATE_EMPTY);
+	bgroup_state(builder_group(b, intern_group("g-a-rather-long-name")), KG_STATE_EMPTY);
+	bgroup_state(builder_group(b, intern_group("g-a-rather-longer-name-still")), KG_STATE_EMPTY);
+	two = builder_finish(b);
+	resize_term(24, 160);
+	screen_init(&t, &opts, &info, s.hist);
+	screen_set_snapshot(&t, one);
+	render_frame(&t);
+	wide = find_col(1, "STATE");
+	assert_int_equal(screen_set_filter(&t, "^g-a$"), 0);
+	render_frame(&t);
+	narrow = find_col(1, "STATE");
+	assert_true(narrow > 0);
+	assert_true(narrow < wide);
+	assert_int_equal(screen_set_filter(&t, NULL), 0);
+	render_frame(&t);
+	assert_int_equal(find_col(1, "STATE"), wide);
+	screen_set_snapshot(&t, two);
+	render_frame(&t);
+	wider = find_col(1, "STATE");
+	assert_int_equal(wider - wide, (int)(strlen("g-a-rather-longer-name-still") - strlen("g-a-rather-long-name")));
+	screen_free(&t);
+	resize_term(24, 80);
+	render_frame(&s);
+	snapshot_unref(one);
+	snapshot_unref(two);
+}
+
 int
 main(void)
 {
@@ -2467,6 +2594,8 @@ main(void)
 		/* issue 11 */
 		cmocka_unit_test(test_keys_back_never_forward),
 		cmocka_unit_test(test_timeline_note_not_carried),
+		cmocka_unit_test(test_trouble_count_per_snapshot),
+		cmocka_unit_test(test_names_width_per_order),
 	};
 	setenv("TZ", "UTC", 1);
 	if (setlocale(LC_ALL, "C.UTF-8") == NULL)

@@ -1,0 +1,156 @@
+#!/bin/sh
+# idle.sh (issue 24, item 5): make bench-idle [KGTOP_BEFORE=an/earlier/kgtop]. The dashboard idle against htop
+# on the same terminal and cluster: the real kgtop (-c none -b BROKER, its default interval) on the fixture
+# broker's idle cluster of 100 groups (tests/fixture/scenarios/idle-100.json: 50 Stable, 50 Empty, nothing
+# moves) and htop (its default settings, no user config) run side by side, each in its own tmux session of the
+# same size (80x24, then 160x48; IDLE_SIZES="COLSxROWS ..." for others), at the same time; KGTOP_BEFORE, when set, runs beside them too. Each kgtop has a
+# fixture broker of its own (its requests a second are its own; IDLE_SCENARIO names another scenario). Each process's
+# CPU is read from /proc/PID/stat (utime + stime, all threads; kgtop's main thread, the dashboard, also alone) over IDLE_SECONDS (default 30) after IDLE_WARM
+# (default 10) and the bytes it wrote to its pane (tmux pipe-pane) over the same span; IDLE_RUNS runs (default
+# 3) per size, medians printed with the ratio kgtop/htop. Figures and ratios, never a verdict (target: <= 1).
+set -u
+: "${top_srcdir:=.}" "${top_builddir:=.}"
+KGTOP="$top_builddir/kgtop"
+FIXTURE="$top_builddir/tests/fixture-broker"
+RUNS=${IDLE_RUNS:-3}
+SECS=${IDLE_SECONDS:-30}
+WARM=${IDLE_WARM:-10}
+SIZES=${IDLE_SIZES:-80x24 160x48}
+BEFORE=${KGTOP_BEFORE:-}
+HTOP=$(command -v htop 2>/dev/null || true)
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/kgtop-idle.XXXXXX")
+SOCK="kgtop-idle-$$"
+FX=""
+cleanup() {
+	tmux -L "$SOCK" kill-server 2>/dev/null
+	[ -n "$FX" ] && kill $FX 2>/dev/null
+	rm -rf "$TMP"
+}
+trap cleanup EXIT INT TERM
+
+command -v tmux >/dev/null || { echo "bench-idle: tmux is not installed"; exit 1; }
+[ -n "$HTOP" ] || echo "bench-idle: htop is not installed (apt-get install htop): kgtop alone"
+SCEN=${IDLE_SCENARIO:-idle-100.json}
+case "$SCEN" in */*) ;; *) SCEN="$top_srcdir/tests/fixture/scenarios/$SCEN" ;; esac
+# fixture NAME: a fixture broker of its own for kgtop NAME (its requests are that kgtop's); sets B_NAME
+fixture() {
+	"$FIXTURE" --port 0 --scenario "$SCEN" --stats "$TMP/$1.stats" >"$TMP/$1.fx.out" 2>"$TMP/$1.fx.err" &
+	FX="$FX $!"
+	b=""
+	i=0
+	while [ -z "$b" ] && [ $i -lt 100 ]; do
+		b=$(awk '/^ready /{print $2}' "$TMP/$1.fx.out" 2>/dev/null)
+		i=$((i + 1))
+		[ -n "$b" ] || sleep 0.1 # poll the ready line
+	done
+	[ -n "$b" ] || { echo "bench-idle: the fixture broker did not start: $(cat "$TMP/$1.fx.err")"; exit 1; }
+	eval "B_$1=\$b"
+}
+# requests NAME: the requests the fixture broker of NAME answered so far (its stats file, rewritten every 50 ms)
+requests() {
+	sed 's/.*"requests":{\([^}]*\)}.*/\1/' "$TMP/$1.stats" 2>/dev/null | tr ',' '\n' | awk -F: '{ s += $2 } END { print s + 0 }'
+}
+fixture now
+[ -n "$BEFORE" ] && fixture before
+
+# ticks PID: utime + stime of the process (all its threads), in clock ticks
+ticks() {
+	# the command name (field 2) may hold spaces: count from the last ')'
+	sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | awk '{ print $12 + $13 }'
+}
+# uiticks PID: the same for its main thread alone (kgtop's: the dashboard; the collector and librdkafka have their own)
+uiticks() {
+	sed 's/.*) //' "/proc/$1/task/$1/stat" 2>/dev/null | awk '{ print $12 + $13 }'
+}
+# bytes NAME: what the pane of NAME has written so far
+bytes() {
+	stat -c %s "$TMP/$1.pipe" 2>/dev/null || echo 0
+}
+HZ=$(getconf CLK_TCK)
+
+# start NAME COLS ROWS COMMAND...: a detached session of that size running COMMAND (exec'd: the pane's pid is it)
+start() {
+	n=$1 c=$2 r=$3
+	shift 3
+	: >"$TMP/$n.pipe"
+	tmux -L "$SOCK" -f /dev/null new-session -d -s "$n" -x "$c" -y "$r" \
+		"exec env TERM=xterm-256color LANG=C.UTF-8 HOME=/nonexistent $*" || return 1
+	tmux -L "$SOCK" set-option -t "$n" status off >/dev/null
+	tmux -L "$SOCK" resize-window -t "$n" -x "$c" -y "$r" 2>/dev/null
+	tmux -L "$SOCK" pipe-pane -t "$n" -O "cat >>'$TMP/$n.pipe'"
+	tmux -L "$SOCK" display-message -p -t "$n" '#{pane_pid}'
+}
+
+# one size: runs side by side, medians
+NAMES="now"
+[ -n "$BEFORE" ] && NAMES="$NAMES before"
+[ -n "$HTOP" ] && NAMES="$NAMES htop"
+echo "bench-idle: the dashboard idle on 100 groups against htop, side by side in tmux, ${SECS} s after ${WARM} s, $RUNS runs a size"
+echo "  this build: $KGTOP${BEFORE:+; before: $BEFORE}; htop: ${HTOP:-none} (default settings)"
+echo "  load average before: $(cut -d' ' -f1 /proc/loadavg)"
+for size in $SIZES; do
+	cols=${size%x*} rows=${size#*x}
+	for n in $NAMES; do : >"$TMP/$n.cpu"; : >"$TMP/$n.ui"; : >"$TMP/$n.req"; : >"$TMP/$n.bps"; done
+	j=0
+	while [ $j -lt "$RUNS" ]; do
+		pids=""
+		for n in $NAMES; do
+			case $n in
+			now) p=$(start now "$cols" "$rows" "$KGTOP" -c none -b "$B_now") ;;
+			before) p=$(start before "$cols" "$rows" "$BEFORE" -c none -b "$B_before") ;;
+			htop) p=$(start htop "$cols" "$rows" "$HTOP") ;;
+			esac
+			eval "pid_$n=\$p"
+		done
+		sleep "$WARM" # the bench's span, not a synchronisation
+		for n in $NAMES; do
+			eval "p=\$pid_$n"
+			eval "t0_$n=$(ticks "$p") u0_$n=$(uiticks "$p")"
+			eval "b0_$n=$(bytes $n) r0_$n=$(requests $n)"
+		done
+		sleep "$SECS"
+		for n in $NAMES; do
+			eval "p=\$pid_$n"
+			t1=$(ticks "$p") u1=$(uiticks "$p")
+			b1=$(bytes $n) r1=$(requests $n)
+			eval "t0=\$t0_$n u0=\$u0_$n b0=\$b0_$n r0=\$r0_$n"
+			if [ -z "$t1" ]; then
+				echo "  $size run $((j + 1)): $n ended early" >&2
+				tmux -L "$SOCK" capture-pane -p -t "$n" 2>/dev/null | head -5 >&2
+				continue
+			fi
+			awk -v t="$((t1 - t0))" -v hz="$HZ" -v s="$SECS" 'BEGIN { printf "%.3f\n", t / hz / s * 100 }' >>"$TMP/$n.cpu"
+			awk -v t="$((u1 - u0))" -v hz="$HZ" -v s="$SECS" 'BEGIN { printf "%.3f\n", t / hz / s * 100 }' >>"$TMP/$n.ui"
+			awk -v r="$((r1 - r0))" -v s="$SECS" 'BEGIN { printf "%.1f\n", r / s }' >>"$TMP/$n.req"
+			awk -v b="$((b1 - b0))" -v s="$SECS" 'BEGIN { printf "%.0f\n", b / s }' >>"$TMP/$n.bps"
+		done
+		for n in $NAMES; do
+			tmux -L "$SOCK" send-keys -t "$n" q 2>/dev/null
+		done
+		k=0
+		while [ $k -lt 30 ] && tmux -L "$SOCK" has-session 2>/dev/null; do
+			k=$((k + 1))
+			sleep 0.1 # poll for the sessions' end
+		done
+		tmux -L "$SOCK" kill-server 2>/dev/null
+		j=$((j + 1))
+	done
+	med() { sort -n "$1" | awk '{ v[NR] = $1 } END { if (NR) printf "%s", v[int((NR + 1) / 2)]; else printf "nan" }'; }
+	all() { sort -n "$1" | tr '\n' ' ' | sed 's/ $//'; }
+	h=""
+	[ -n "$HTOP" ] && h=$(med "$TMP/htop.cpu")
+	for n in $NAMES; do
+		c=$(med "$TMP/$n.cpu") u=$(med "$TMP/$n.ui") rq=$(med "$TMP/$n.req") bps=$(med "$TMP/$n.bps")
+		case $n in now) label="kgtop (this build)" ;; before) label="kgtop (before)" ;; *) label="htop" ;; esac
+		ratio=""
+		if [ -n "$h" ] && [ "$n" != htop ]; then
+			ratio=$(awk -v a="$c" -v b="$h" 'BEGIN { if (b > 0) printf ", kgtop/htop %.2f", a / b; else printf ", htop 0" }')
+		fi
+		main=""
+		[ "$n" != htop ] && main=$(printf ' (its dashboard thread %.2f %%; %.0f requests/s)' "$u" "$rq")
+		printf '  %-7s %-19s CPU %5.2f %% of a core%s%s; %5s bytes/s to the terminal; runs: %s\n' \
+			"$size" "$label" "$c" "$main" "$ratio" "$bps" "$(all "$TMP/$n.cpu")"
+	done
+done
+echo "  load average after: $(cut -d' ' -f1 /proc/loadavg)"
+echo "  (/proc ticks of 1/$HZ s: over $SECS s one tick is $(awk -v hz="$HZ" -v s="$SECS" 'BEGIN { printf "%.3f", 100 / hz / s }') % of a core)"
