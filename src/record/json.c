@@ -62,55 +62,24 @@ json_put_set(sbuf *o, const kg_tp *v, int n)
 	sbuf_adds(o, n > 0 ? "]}" : "}");
 }
 
-/* Order by topic id, then by partition. */
-static int
-tp_id_cmp(const void *a, const void *b)
-{
-	const kg_tp *x = a, *y = b;
-	if (x->topic != y->topic)
-		return x->topic < y->topic ? -1 : 1;
-	return x->partition < y->partition ? -1 : x->partition > y->partition;
-}
-
-/* Order topic ids. */
-static int
-id_cmp(const void *a, const void *b)
-{
-	int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
-	return x < y ? -1 : x > y;
-}
-
-/* True when each topic of v comes in one run (json_put_set then names each once). */
-static bool
-topics_in_runs(const kg_tp *v, int n)
-{
-	int32_t *start = xmalloc((size_t)n * sizeof *start);
-	int i, r = 0;
-	bool ok = true;
-	for (i = 0; i < n; i++) {
-		if (i == 0 || v[i].topic != v[i - 1].topic)
-			start[r++] = v[i].topic;
-	}
-	qsort(start, (size_t)r, sizeof *start, id_cmp);
-	for (i = 1; i < r && ok; i++)
-		ok = start[i] != start[i - 1];
-	free(start);
-	return ok;
-}
-
-/* A partition set of an array in any order: as it comes when each topic is one run, else ordered by topic id. */
+/*
+ * A partition set of an array in any order, written in set order (topics
+ * by name, partitions by number, as tp_cmp): as it comes when it is a set
+ * already, else from a sorted copy.
+ */
 void
 json_put_parts_set(sbuf *o, const kg_tp *v, int n)
 {
 	kg_tp *c;
-	if (n <= 0 || topics_in_runs(v, n)) {
+	int i = 1;
+	while (i < n && tp_cmp(&v[i - 1], &v[i]) < 0)
+		i++;
+	if (i >= n) {
 		json_put_set(o, v, n);
 		return;
 	}
-	c = xmalloc((size_t)n * sizeof *c);
-	memcpy(c, v, (size_t)n * sizeof *c);
-	qsort(c, (size_t)n, sizeof *c, tp_id_cmp);
-	json_put_set(o, c, n);
+	c = tp_dup(v, n);
+	json_put_set(o, c, tp_sort_unique(c, n));
 	free(c);
 }
 

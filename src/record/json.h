@@ -35,7 +35,7 @@ void json_put_str(sbuf *o, const char *s);
 void json_put_double(sbuf *o, double x);
 /* A partition set of a sorted array as {"topic":[p,...],...} ({} when empty). */
 void json_put_set(sbuf *o, const kg_tp *v, int n);
-/* A partition set of an array in any order (a topic that comes in more than one run is named once). */
+/* A partition set of an array in any order, written in set order (each topic named once, topics by name). */
 void json_put_parts_set(sbuf *o, const kg_tp *v, int n);
 /* A partition list as [{"topic":...,"partition":...},...] (--json). */
 void json_put_list(sbuf *o, const kg_tp *v, int n);
