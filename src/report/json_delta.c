@@ -67,6 +67,16 @@ typedef struct tpslot {
 	int32_t topic, partition; /* interned topic id; -1 topic: empty */
 } tpslot;
 
+/* A partition patch {"i":N,BODY} of a group's (merge_alike). */
+typedef struct alike {
+	const char *at, *body; /* its opening brace, its body (after N) */
+	size_t blen;
+	uint32_t hash;         /* of the body */
+	int next;              /* the next patch with the same body, -1: none */
+	int last;              /* on the first of a body: the last patch with it */
+	bool first;            /* the first patch with its body */
+} alike;
+
 struct kg_jdelta {
 	kg_snapshot *prev;  /* the last line's snapshot (one reference), NULL: the next line is a keyframe */
 	sbuf tps;           /* this line's "topic_partitions" entries */
@@ -78,6 +88,10 @@ struct kg_jdelta {
 	sbuf fa, fb;        /* a number printed now and before */
 	sbuf dt;            /* the group's "data_time" as printed now (empty: none) */
 	sbuf pm;            /* a group's partition patches, alike ones merged */
+	alike *al;          /* those patches (merge_alike) */
+	size_t alcap;
+	int *ab;            /* the first patch of each body (open addressing, -1: empty) */
+	size_t abcap;
 	sbuf gone;          /* the ids gone */
 	jfields fc, fo;     /* the group's fields */
 	jfields ec, eo;     /* an element's fields, now and before */
@@ -458,64 +472,103 @@ owner_id(const kg_group *g, int owner)
 static bool str_same(const char *a, const char *b);
 static bool part_same(const kg_gpart *a, const kg_gpart *b);
 
+/* FNV-1a over n bytes. */
+static uint32_t
+bytes_hash(const char *p, size_t n)
+{
+	uint32_t h = 2166136261u;
+	while (n-- > 0) {
+		h ^= (unsigned char)*p++;
+		h *= 16777619u;
+	}
+	return h;
+}
+
+/* Append patch a's N (as printed). */
+static void
+put_alike_i(sbuf *o, const alike *a)
+{
+	sbuf_addn(o, a->at + 5, (size_t)(a->body - a->at - 5));
+}
+
 /*
  * Merge the element patches in d->pe that say the same ({"i":N,BODY}):
  * one {"i":[N,M,...],BODY} for each BODY said more than once, where it
  * was first (kgtop(1)): 9,000 Empty groups' partitions turning STOPPED a
- * refresh are a verdict each, not a patch each.
+ * refresh are a verdict each, not a patch each.  Each patch is looked up
+ * once in a table of the bodies seen (hashed): linear in the patches.
  */
 static void
 merge_alike(kg_jdelta *d)
 {
-	enum { MAXEL = 1024 };
-	const char *at[MAXEL], *body[MAXEL];
-	size_t blen[MAXEL];
-	bool done[MAXEL];
 	const char *q = d->pe.s;
-	size_t n = 0, i, j;
+	size_t n = 0, i, mask;
 	bool any = false;
 	if (d->pe.len == 0)
 		return;
-	while (*q == '{' && n < MAXEL) {
+	while (*q == '{') {
 		const char *e = jskip(q), *b = q + 5; /* past {"i": */
+		alike *a;
 		while (*b >= '0' && *b <= '9')
 			b++;
-		at[n] = q;
-		body[n] = b;
-		blen[n] = (size_t)(e - b);
-		done[n] = false;
+		util_grow(&d->al, &d->alcap, n + 1, sizeof *d->al);
+		a = &d->al[n];
+		a->at = q;
+		a->body = b;
+		a->blen = (size_t)(e - b);
+		a->hash = bytes_hash(b, a->blen);
+		a->next = -1;
+		a->last = (int)n;
+		a->first = true;
 		n++;
 		q = *e == ',' ? e + 1 : e;
 	}
-	if (*q != '\0')
-		return; /* more than MAXEL: as they are */
-	for (i = 0; i < n && !any; i++)
-		for (j = i + 1; j < n && !any; j++)
-			any = blen[i] == blen[j] && memcmp(body[i], body[j], blen[i]) == 0;
+	if (*q != '\0' || n < 2)
+		return;
+	for (mask = 16; mask < 2 * n; mask *= 2)
+		;
+	util_grow(&d->ab, &d->abcap, mask, sizeof *d->ab);
+	memset(d->ab, 0xff, mask * sizeof *d->ab); /* -1 each */
+	mask--;
+	for (i = 0; i < n; i++) {
+		alike *a = &d->al[i], *f;
+		size_t s = a->hash & mask;
+		for (; d->ab[s] >= 0; s = (s + 1) & mask) {
+			f = &d->al[d->ab[s]];
+			if (f->hash == a->hash && f->blen == a->blen && memcmp(f->body, a->body, a->blen) == 0)
+				break;
+		}
+		if (d->ab[s] < 0) {
+			d->ab[s] = (int)i;
+			continue;
+		}
+		f = &d->al[d->ab[s]];
+		d->al[f->last].next = (int)i;
+		f->last = (int)i;
+		a->first = false;
+		any = true;
+	}
 	if (!any)
 		return;
 	sbuf_reset(&d->pm);
 	for (i = 0; i < n; i++) {
-		size_t k = 0;
-		if (done[i])
+		const alike *a = &d->al[i];
+		int j;
+		if (!a->first)
 			continue;
 		sbuf_adds(&d->pm, d->pm.len ? ",{\"i\":" : "{\"i\":");
-		for (j = i + 1; j < n; j++) {
-			if (done[j] || blen[j] != blen[i] || memcmp(body[j], body[i], blen[i]) != 0)
-				continue;
-			if (k++ == 0) {
-				sbuf_addc(&d->pm, '[');
-				sbuf_addn(&d->pm, at[i] + 5, (size_t)(body[i] - at[i] - 5));
+		if (a->next < 0) {
+			put_alike_i(&d->pm, a);
+		} else {
+			sbuf_addc(&d->pm, '[');
+			put_alike_i(&d->pm, a);
+			for (j = a->next; j >= 0; j = d->al[j].next) {
+				sbuf_addc(&d->pm, ',');
+				put_alike_i(&d->pm, &d->al[j]);
 			}
-			sbuf_addc(&d->pm, ',');
-			sbuf_addn(&d->pm, at[j] + 5, (size_t)(body[j] - at[j] - 5));
-			done[j] = true;
-		}
-		if (k == 0)
-			sbuf_addn(&d->pm, at[i] + 5, (size_t)(body[i] - at[i] - 5));
-		else
 			sbuf_addc(&d->pm, ']');
-		sbuf_addn(&d->pm, body[i], blen[i]);
+		}
+		sbuf_addn(&d->pm, a->body, a->blen);
 	}
 	sbuf_reset(&d->pe);
 	sbuf_addn(&d->pe, d->pm.s, d->pm.len);
@@ -812,6 +865,8 @@ jdelta_free(kg_jdelta *d)
 	sbuf_free(&d->fb);
 	sbuf_free(&d->dt);
 	sbuf_free(&d->pm);
+	free(d->al);
+	free(d->ab);
 	sbuf_free(&d->gone);
 	sbuf_free(&d->tps);
 	free(d->seen);

@@ -69,4 +69,24 @@ t_is "$(sed -n 's/.* \([0-9]*\) patches of several partitions$/\1/p' "$T_TMP/reb
 	"and the reader applied each to every partition it names"
 t_is "$(grep '"keyframe":false' "$T_TMP/deltas" | grep -c '"time_lag_from_us":[0-9]' | awk '{print ($1 > 0)}')" 1 \
 	"while origins of time lags changed"
+# alike patches are shared however many partitions changed: a group of 1,100 partitions whose commits all
+# move alike (more than the 1,024 patches merging once stopped at) writes lists, and still rebuilds
+awk 'BEGIN {
+	printf "{\"brokers\": 1, \"seed\": 3, \"topics\": [{\"name\": \"wide\", \"partitions\": 1100, \"log_end\": 5000, \"rate\": 20}],\n"
+	printf "\"groups\": [{\"id\": \"g-wide\", \"state\": \"Stable\", \"assignor\": \"range\", \"members\": [{\"client_id\": \"w1\", \"assignment\": {\"wide\": [0"
+	for (i = 1; i < 1100; i++) printf ",%d", i
+	printf "]}}], \"committed\": {\"wide\": 4990}, \"commit_rate\": {\"wide\": 20}}]}\n"
+}' >"$T_TMP/wide.json"
+fixture_start "$T_TMP/wide.json" || { t_ok 1 "the wide fixture broker starts"; t_done; exit 1; }
+"$KGTOP" -b "$BOOTSTRAP" -c none --json -i 0.5 --duration 3 --record "$T_TMP/wide.rec" >/dev/null 2>"$T_TMP/wide.err"
+t_is $? 0 "a run on a group of 1,100 partitions"
+fixture_stop
+"$KGTOP" --replay "$T_TMP/wide.rec" --json >"$T_TMP/wide.deltas" 2>>"$T_TMP/wide.err" &&
+	"$KGTOP" --replay "$T_TMP/wide.rec" --json --full >"$T_TMP/wide.full" 2>>"$T_TMP/wide.err"
+t_is $? 0 "replays with --json and --json --full"
+"$REBUILD" "$T_TMP/wide.deltas" "$T_TMP/wide.full" >"$T_TMP/wide.rebuild" 2>&1
+t_is $? 0 "keyframe + deltas rebuild --full there too"
+sed 's/^/#   /' "$T_TMP/wide.rebuild"
+t_is "$(sed -n 's/.* \([0-9]*\) patches of several partitions$/\1/p' "$T_TMP/wide.rebuild" | awk '{print ($1 > 0)}')" 1 \
+	"its 1,100 alike patches are shared"
 t_done
