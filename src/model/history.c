@@ -257,13 +257,9 @@ history_add_sample(kg_history *h, int32_t group, kg_sample *s)
 			return true;
 		}
 	}
-	if (g->csamples == 0) {
-		/* one to begin with, not util_grow's 8: a group described once (--once, a quiet group) keeps one (at
-		 * 10,000 groups 0.8 MB, not 6.4); doubling from there */
-		g->samples = xmalloc(sizeof *g->samples);
-		g->csamples = 1;
-	}
-	util_grow(&g->samples, &g->csamples, g->nsamples + 1, sizeof *g->samples);
+	/* one to begin with, not util_grow's 8: a group described once (--once, a quiet group) keeps one (at
+	 * 10,000 groups 0.8 MB, not 6.4); doubling from there */
+	util_grow_from(&g->samples, &g->csamples, g->nsamples + 1, sizeof *g->samples, 1);
 	g->samples[g->nsamples++] = *s;
 	memset(s, 0, sizeof *s);
 	return true;

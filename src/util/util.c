@@ -110,19 +110,26 @@ xasprintf(const char *fmt, ...)
 	return b.s;
 }
 
-/* Grow an array so that it holds at least need elements. */
+/* Grow an array so that it holds at least need elements, from first at first, doubling. */
 void
-util_grow(void *arrp, size_t *cap, size_t need, size_t esz)
+util_grow_from(void *arrp, size_t *cap, size_t need, size_t esz, size_t first)
 {
 	void **arr = arrp;
 	size_t ncap;
 	if (need <= *cap)
 		return;
-	ncap = *cap ? *cap : 8;
+	ncap = *cap ? *cap : first ? first : 1;
 	while (ncap < need)
 		ncap *= 2;
 	*arr = xreallocarray(*arr, ncap, esz);
 	*cap = ncap;
+}
+
+/* Grow an array so that it holds at least need elements. */
+void
+util_grow(void *arrp, size_t *cap, size_t need, size_t esz)
+{
+	util_grow_from(arrp, cap, need, esz, 8);
 }
 
 /* Wall-clock time in microseconds. */

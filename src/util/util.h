@@ -46,8 +46,10 @@ char *xstrndup(const char *s, size_t n);
 /* asprintf that aborts on failure. */
 char *xasprintf(const char *fmt, ...) KG_PRINTF(1, 2);
 
-/* Grow *arr (element size esz) so that it holds at least need elements. */
+/* Grow *arr (element size esz) so that it holds at least need elements: 8 at first, doubling. */
 void util_grow(void *arrp, size_t *cap, size_t need, size_t esz);
+/* Likewise from first elements at first (at least 1): an array most owners keep short. */
+void util_grow_from(void *arrp, size_t *cap, size_t need, size_t esz, size_t first);
 
 /* Wall-clock time in microseconds since the epoch. */
 int64_t util_now_us(void);

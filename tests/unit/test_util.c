@@ -1,6 +1,7 @@
 /*
  * test_util.c: the hash index (util/hmap) against a plain array model,
- * through inserts, replacements and removals that wrap around the table.
+ * through inserts, replacements and removals that wrap around the table;
+ * the sizes the shared array growth gives.
  */
 #include "config.h"
 
@@ -15,6 +16,7 @@
 #include <cmocka.h>
 
 #include "util/hmap.h"
+#include "util/util.h"
 
 #define NKEYS 5000
 
@@ -91,12 +93,41 @@ test_hmap_by_text(void **state)
 	hmap_free(&m);
 }
 
+/* util_grow starts at 8, util_grow_from at its first size (0 taken as 1); both double, enough for need at once. */
+static void
+test_grow_sizes(void **state)
+{
+	int *a = NULL, *b = NULL, *c = NULL;
+	size_t ca = 0, cb = 0, cc = 0, want[] = { 1, 2, 4, 4, 8 }, i;
+	(void)state;
+	util_grow(&a, &ca, 1, sizeof *a);
+	assert_int_equal(ca, 8);
+	util_grow(&a, &ca, 9, sizeof *a);
+	assert_int_equal(ca, 16);
+	util_grow(&a, &ca, 3, sizeof *a);
+	assert_int_equal(ca, 16);
+	for (i = 0; i < sizeof want / sizeof *want; i++) {
+		util_grow_from(&b, &cb, i + 1, sizeof *b, 1);
+		assert_int_equal(cb, want[i]);
+		b[i] = (int)i; /* the room is there (ASan, valgrind) */
+	}
+	util_grow_from(&c, &cc, 1, sizeof *c, 0);
+	assert_int_equal(cc, 1);
+	util_grow_from(&c, &cc, 100, sizeof *c, 0);
+	assert_int_equal(cc, 128);
+	c[99] = 1;
+	free(a);
+	free(b);
+	free(c);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_hmap_model),
 		cmocka_unit_test(test_hmap_by_text),
+		cmocka_unit_test(test_grow_sizes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
