@@ -65,16 +65,6 @@ group_in_trouble(const kg_group *g)
 	       g->sum.storm;
 }
 
-/* The groups in trouble. */
-int
-snapshot_trouble(const kg_snapshot *s)
-{
-	int i, n = 0;
-	for (i = 0; s != NULL && i < s->ngroups; i++)
-		n += group_in_trouble(&s->groups[i]);
-	return n;
-}
-
 /*
  * The __consumer_offsets partition of a group, as the broker computes it
  * (GroupMetadataManager.partitionFor): Java's String.hashCode of the id

@@ -461,8 +461,6 @@ bool group_single_topic(const kg_group *g);
  * nature), or a storm.
  */
 bool group_in_trouble(const kg_group *g);
-/* The groups of s in trouble (group_in_trouble); 0 for NULL.  Walks every group: count once a snapshot. */
-int snapshot_trouble(const kg_snapshot *s);
 /*
  * The __consumer_offsets partition that holds a group and whose leader is
  * its coordinator: Kafka's abs(group.id.hashCode()) % partitions, with

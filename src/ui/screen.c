@@ -90,14 +90,17 @@ screen_shows(const ui_screen *s, int32_t id)
 }
 
 /*
- * Trouble that began off screen between the snapshot shown and the next
- * (a verdict turned STALLED, STOPPED or LOST, a storm began, in a group
- * neither selected nor in the rows shown): the status line names it and
- * counts the groups in trouble, until a key or another message replaces
- * it (the list's default order, worst verdict first, moves it up).
+ * The groups in trouble in next (group_in_trouble: the header's count,
+ * returned), and in the same walk the trouble that began off screen
+ * between the snapshot shown and next (a verdict turned STALLED, STOPPED
+ * or LOST, a storm began, in a group neither selected nor in the rows
+ * shown): the status line names it and counts the groups in trouble,
+ * until a key or another message replaces it (the list's default order,
+ * worst verdict first, moves it up).  Nothing began off screen before a
+ * snapshot was shown.
  */
-static void
-screen_off_trouble(ui_screen *s, const kg_snapshot *next)
+static int
+screen_trouble_of(ui_screen *s, const kg_snapshot *next)
 {
 	const kg_group *first = NULL;
 	int i, n = 0, total = 0;
@@ -107,6 +110,8 @@ screen_off_trouble(ui_screen *s, const kg_snapshot *next)
 		if (!group_in_trouble(g))
 			continue;
 		total++;
+		if (s->snap == NULL)
+			continue;
 		was = snapshot_group(s->snap, g->id);
 		if ((was != NULL && group_in_trouble(was) && was->verdict >= g->verdict) || screen_shows(s, g->id))
 			continue;
@@ -115,12 +120,13 @@ screen_off_trouble(ui_screen *s, const kg_snapshot *next)
 		n++;
 	}
 	if (first == NULL)
-		return;
+		return total;
 	if (n > 1)
 		snprintf(more, sizeof more, " and %d more", n - 1);
 	screen_status(s, true, "off screen: %s %s%s (%d group%s in trouble)", first->name,
 		      first->verdict >= KG_VERDICT_STALLED ? verdict_name((kg_verdict)first->verdict) : "STORM", more, total,
 		      total > 1 ? "s" : "");
+	return total;
 }
 
 /* Show a snapshot. */
@@ -131,11 +137,9 @@ screen_set_snapshot(ui_screen *s, kg_snapshot *snap)
 		return;
 	if (snap != NULL)
 		snapshot_ref(snap);
-	if (snap != NULL && s->snap != NULL)
-		screen_off_trouble(s, snap);
+	s->ntrouble = snap != NULL ? screen_trouble_of(s, snap) : 0;
 	snapshot_unref(s->snap);
 	s->snap = snap;
-	s->ntrouble = snapshot_trouble(snap);
 	if (snap != NULL && s->t0_us == 0)
 		s->t0_us = snap->time_us;
 	screen_order(s);

@@ -94,7 +94,7 @@ typedef struct ui_screen {
 	const kg_ui_info *info;
 	kg_history *hist;
 	kg_snapshot *snap;      /* shown (one reference); NULL before the first frame */
-	int ntrouble;           /* snapshot_trouble(snap), counted by screen_set_snapshot */
+	int ntrouble;           /* groups in trouble in snap, counted by screen_set_snapshot */
 	int64_t now_us;         /* wall clock of this frame */
 	int64_t t0_us;          /* time of the first snapshot: events count from it */
 	int64_t interval_us;
