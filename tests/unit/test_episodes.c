@@ -73,6 +73,28 @@ last_of(sc *s, kg_event_kind kind)
 	return n > 0 ? sc_find(s, kind, NULL, n - 1) : NULL;
 }
 
+/*
+ * The group's last episode end: its duration bounds (us), its text holds
+ * says and its --json line json (and not nojson, when given).
+ */
+static void
+assert_end(sc *s, int64_t min_us, int64_t max_us, const char *says, const char *json, const char *nojson)
+{
+	const kg_event *end = last_of(s, KG_EV_REBALANCE_END);
+	sbuf j = { 0 };
+	assert_non_null(end);
+	assert_int_equal(end->duration.min, min_us);
+	assert_int_equal(end->duration.max, max_us);
+	assert_says(end, says);
+	json_put_event(&j, end, s->t0_us, JSON_PARTS_SET);
+	if (strstr(sbuf_str(&j), json) == NULL)
+		fprintf(stderr, "# got:  %s\n# want: ...%s...\n", sbuf_str(&j), json);
+	assert_non_null(strstr(sbuf_str(&j), json));
+	if (nojson != NULL)
+		assert_null(strstr(sbuf_str(&j), nojson));
+	sbuf_free(&j);
+}
+
 /* The episodes of a group (caller frees with episodes_free). */
 static int
 episodes(sc *s, const char *group, kg_episode **out)
@@ -320,8 +342,6 @@ static void
 test_finding3_bounds(void **state)
 {
 	sc *s = sc_new(6, NULL);
-	const kg_event *end;
-	sbuf j = { 0 };
 	(void)state;
 	sc_group_set(s, "pe", S, "range", "consumer-a=0 1 2;consumer-b=3 4 5");
 	sc_tick(s, 0);
@@ -330,22 +350,14 @@ test_finding3_bounds(void **state)
 	sc_tick(s, 2000);
 	sc_group_set(s, "pe", S, "range", "consumer-a=0 1;consumer-b=2 3;consumer-c=4 5");
 	sc_tick(s, 3000);
-	end = last_of(s, KG_EV_REBALANCE_END);
-	assert_non_null(end);
-	assert_int_equal(end->duration.min, 0);
-	assert_int_equal(end->duration.max, 2000000);
-	assert_says(end, "rebalance ended after \u22642.0s");
 	/* --json: the bounds, and no duration_ms that would read as measured */
-	json_put_event(&j, end, s->t0_us, JSON_PARTS_SET);
-	assert_non_null(strstr(sbuf_str(&j), "\"duration_min_ms\":0.0,\"duration_max_ms\":2000.0,"));
-	assert_null(strstr(sbuf_str(&j), "\"duration_ms\""));
-	sbuf_free(&j);
+	assert_end(s, 0, 2000000, "rebalance ended after \u22642.0s", "\"duration_min_ms\":0.0,\"duration_max_ms\":2000.0,",
+		   "\"duration_ms\"");
 	/* a rebalance seen only as its result: at most the refresh interval */
 	sc_group_set(s, "pe", S, "range", "consumer-a=0 1;consumer-b=2 3 4 5");
 	sc_tick(s, 4000);
 	sc_tick(s, 5000);
-	end = last_of(s, KG_EV_REBALANCE_END);
-	assert_says(end, "rebalance ended after \u22641.0s");
+	assert_says(last_of(s, KG_EV_REBALANCE_END), "rebalance ended after \u22641.0s");
 	sc_free(s);
 }
 
@@ -354,8 +366,6 @@ static void
 test_finding3_measured(void **state)
 {
 	sc *s = sc_new(6, NULL);
-	const kg_event *end;
-	sbuf j = { 0 };
 	(void)state;
 	sc_group_set(s, "me", S, "range", "consumer-a=0 1;consumer-b=2 3;consumer-c=4 5");
 	sc_group_exact(s, "me", true);
@@ -370,14 +380,8 @@ test_finding3_measured(void **state)
 	sc_obs(s, KG_OBS_ASSIGNED, 5033, "me", "consumer-c", E, "4 5");
 	sc_tick(s, 5100);
 	sc_tick(s, 8000);
-	end = last_of(s, KG_EV_REBALANCE_END);
-	assert_non_null(end);
-	assert_int_equal(end->duration.min, 33000);
-	assert_int_equal(end->duration.max, 33000);
-	assert_says(end, "rebalance ended after 33ms, 1 round");
-	json_put_event(&j, end, s->t0_us, JSON_PARTS_SET);
-	assert_non_null(strstr(sbuf_str(&j), "\"duration_ms\":33.0,\"duration_min_ms\":33.0,\"duration_max_ms\":33.0,"));
-	sbuf_free(&j);
+	assert_end(s, 33000, 33000, "rebalance ended after 33ms, 1 round",
+		   "\"duration_ms\":33.0,\"duration_min_ms\":33.0,\"duration_max_ms\":33.0,", NULL);
 	sc_free(s);
 }
 

@@ -236,17 +236,45 @@ kcur(sc *s, int64_t ms, const char *member, int32_t epoch, int32_t prev, int32_t
 }
 
 /*
- * g at epoch 1, a holding all four partitions: the first description, then
- * what the reader loads (the group's epoch, its target epoch, then each
- * member's metadata, target and current assignment, written 5 s before).
- * Then b joins at 1 s, in the order Kafka 4.3.1 wrote it (t_offsets.sh E,
- * 2026-12-02: the join's batch, b's second heartbeat 83 ms later, a's
- * revocation pending at 221 ms, a done at 402 ms, b's partitions at 584
- * ms): the join's records are queued, the later ones (from 1083 ms on) only
- * up to until_ms.
+ * What the reader loads at kgtop's start, written 5 s before: g's epoch (1),
+ * its target epoch, then a's metadata, target (all four partitions) and
+ * current assignment (that one written at a_ms).
  */
 static void
-k2_joins(sc *s, int64_t until_ms)
+k_loaded(sc *s, int64_t a_ms)
+{
+	krec(s, KG_OBS_GROUP_EPOCH, -5000, NULL, 1, NULL, true);
+	krec(s, KG_OBS_TARGET_EPOCH, -5000, NULL, 1, NULL, true);
+	krec(s, KG_OBS_MEMBER_META, -5000, "a", -1, NULL, true);
+	krec(s, KG_OBS_TARGET_MEMBER, -5000, "a", -1, "0 1 2 3", true);
+	kcur(s, a_ms, "a", 1, 0, 0, "0 1 2 3", "", true);
+}
+
+/*
+ * A member's first heartbeat at ms, one batch: its metadata, the group
+ * epoch bumped to epoch, the new targets of m1 (p1) and m2 (p2) and their
+ * epoch, the joiner at epoch awaiting its partitions.
+ */
+static void
+k_bump(sc *s, int64_t ms, const char *joiner, int32_t epoch, const char *m1, const char *p1, const char *m2,
+       const char *p2)
+{
+	krec(s, KG_OBS_MEMBER_META, ms, joiner, -1, NULL, false);
+	krec(s, KG_OBS_GROUP_EPOCH, ms, NULL, epoch, NULL, false);
+	krec(s, KG_OBS_TARGET_MEMBER, ms, m1, -1, p1, false);
+	krec(s, KG_OBS_TARGET_MEMBER, ms, m2, -1, p2, false);
+	krec(s, KG_OBS_TARGET_EPOCH, ms, NULL, epoch, NULL, false)->value = sc_us(s, ms - 1);
+	kcur(s, ms, joiner, epoch, 0, 2, "", "", false);
+}
+
+/*
+ * After b's join at 1 s (its batch: k_bump), the records in the order Kafka
+ * 4.3.1 wrote them (t_offsets.sh E, 2026-12-02: b's second heartbeat 83 ms
+ * later, a's revocation pending at 221 ms, a done at 402 ms, b's partitions
+ * at 584 ms), up to until_ms.
+ */
+static void
+k2_later(sc *s, int64_t until_ms)
 {
 	static const struct {
 		int64_t ms;
@@ -260,25 +288,27 @@ k2_joins(sc *s, int64_t until_ms)
 		{ 1584, "b", 2, 2, 0, "2 3", "" },      /* b got them: the last member at epoch 2 */
 	};
 	size_t i;
-	sc_group_set(s, "g", KG_STATE_STABLE, "uniform", "a=0 1 2 3>0 1 2 3");
-	sc_group_kip(s, "g", true);
-	sc_tick(s, 0);
-	krec(s, KG_OBS_GROUP_EPOCH, -5000, NULL, 1, NULL, true);
-	krec(s, KG_OBS_TARGET_EPOCH, -5000, NULL, 1, NULL, true);
-	krec(s, KG_OBS_MEMBER_META, -5000, "a", -1, NULL, true);
-	krec(s, KG_OBS_TARGET_MEMBER, -5000, "a", -1, "0 1 2 3", true);
-	kcur(s, -5000, "a", 1, 0, 0, "0 1 2 3", "", true);
-	sc_tick(s, 500);
-	/* b's first heartbeat: its metadata, the bump, the new targets and their epoch, b at epoch 2 awaiting */
-	krec(s, KG_OBS_MEMBER_META, 1000, "b", -1, NULL, false);
-	krec(s, KG_OBS_GROUP_EPOCH, 1000, NULL, 2, NULL, false);
-	krec(s, KG_OBS_TARGET_MEMBER, 1000, "a", -1, "0 1", false);
-	krec(s, KG_OBS_TARGET_MEMBER, 1000, "b", -1, "2 3", false);
-	krec(s, KG_OBS_TARGET_EPOCH, 1000, NULL, 2, NULL, false)->value = sc_us(s, 999);
-	kcur(s, 1000, "b", 2, 0, 2, "", "", false);
 	for (i = 0; i < sizeof later / sizeof later[0] && later[i].ms <= until_ms; i++)
 		kcur(s, later[i].ms, later[i].member, later[i].epoch, later[i].prev, later[i].state, later[i].parts,
 		     later[i].pending, false);
+}
+
+/*
+ * g at epoch 1, a holding all four partitions: the first description, then
+ * what the reader loads (k_loaded); then b joins at 1 s (k_bump): the
+ * join's records are queued, the later ones (k2_later, from 1083 ms on)
+ * only up to until_ms.
+ */
+static void
+k2_joins(sc *s, int64_t until_ms)
+{
+	sc_group_set(s, "g", KG_STATE_STABLE, "uniform", "a=0 1 2 3>0 1 2 3");
+	sc_group_kip(s, "g", true);
+	sc_tick(s, 0);
+	k_loaded(s, -5000);
+	sc_tick(s, 500);
+	k_bump(s, 1000, "b", 2, "a", "0 1", "b", "2 3");
+	k2_later(s, until_ms);
 }
 
 /* The group's last episode (a copy), asserted to exist. */
@@ -307,6 +337,34 @@ starts_since(sc *s, int64_t ms)
 	return n;
 }
 
+/* g described as b's join left it (a [0 1], b [2 3], Stable, asked at the tick) at ms and a second later. */
+static void
+k2_settled(sc *s, int64_t ms)
+{
+	sc_group_set(s, "g", KG_STATE_STABLE, "uniform", "a=0 1>0 1;b=2 3>2 3");
+	sc_group_data_time(s, "g", -1);
+	sc_tick(s, ms);
+	sc_tick(s, ms + 1000);
+}
+
+/*
+ * b's join is one episode: begun at the bump (1 s), ended exactly by b's
+ * last record (1584 ms), no JoinGroup round told (KIP-848 has none); it is
+ * returned.
+ */
+static kg_episode
+k2_one_exact(sc *s)
+{
+	kg_episode e;
+	assert_int_equal(starts_since(s, 1000), 1);
+	e = last_episode(s);
+	assert_int_equal(e.start_us, sc_us(s, 1000));
+	assert_int_equal(e.end_us, sc_us(s, 1584));
+	assert_int_equal(e.end_lo_us, e.end_us);
+	assert_null(sc_find(s, KG_EV_ROUND, NULL, 0));
+	return e;
+}
+
 /*
  * Every record of the join read before any description lists b (t_offsets.sh
  * E, the CI runs): the records list b, polling does not know it yet; a at
@@ -328,15 +386,9 @@ test_records_kafka_order(void **state)
 	assert_int_equal(e.end_lo_us, e.end_us);
 	assert_int_equal(e.gen_end, 2);
 	assert_says(sc_find(s, KG_EV_REVOKED, "a", 0), "a revoked [2 3] of [0 1 2 3] (incremental) at epoch 1");
-	sc_group_set(s, "g", KG_STATE_STABLE, "uniform", "a=0 1>0 1;b=2 3>2 3");
-	sc_group_data_time(s, "g", -1);
-	sc_tick(s, 2000);
-	sc_tick(s, 3000);
-	assert_int_equal(starts_since(s, 1000), 1);
+	k2_settled(s, 2000);
+	k2_one_exact(s);
 	assert_int_equal(sc_count(s, KG_EV_RETIMED, NULL), 0);
-	e = last_episode(s);
-	assert_int_equal(e.end_us, sc_us(s, 1584));
-	assert_null(sc_find(s, KG_EV_ROUND, NULL, 0)); /* KIP-848 has no JoinGroup rounds */
 	sc_free(s);
 }
 
@@ -352,7 +404,6 @@ static void
 test_records_description_between(void **state)
 {
 	sc *s = sc_new(4, NULL);
-	kg_episode e;
 	(void)state;
 	k2_joins(s, 1402);
 	sc_group_set(s, "g", KG_STATE_UNKNOWN, "uniform", "a=0 1>0 1;b=>2 3");
@@ -362,17 +413,8 @@ test_records_description_between(void **state)
 	sc_tick(s, 1611);
 	assert_says(sc_find(s, KG_EV_ASSIGNED, "b", 0), "b assigned [2 3] at epoch 2");
 	assert_int_equal(sc_find(s, KG_EV_ASSIGNED, "b", 0)->evidence, KG_EVID_EXACT);
-	sc_group_set(s, "g", KG_STATE_STABLE, "uniform", "a=0 1>0 1;b=2 3>2 3");
-	sc_group_data_time(s, "g", -1);
-	sc_tick(s, 2500);
-	sc_tick(s, 3500);
-	assert_int_equal(starts_since(s, 1000), 1);
-	e = last_episode(s);
-	assert_int_equal(e.start_us, sc_us(s, 1000));
-	assert_int_equal(e.end_us, sc_us(s, 1584));
-	assert_int_equal(e.end_lo_us, e.end_us);
-	assert_int_equal(e.evidence, KG_EVID_EXACT);
-	assert_null(sc_find(s, KG_EV_ROUND, NULL, 0)); /* KIP-848 has no JoinGroup rounds */
+	k2_settled(s, 2500);
+	assert_int_equal(k2_one_exact(s).evidence, KG_EVID_EXACT);
 	sc_free(s);
 }
 
@@ -385,7 +427,6 @@ static void
 test_records_after_description(void **state)
 {
 	sc *s = sc_new(4, NULL);
-	kg_episode e;
 	kg_obsq keep = { 0 };
 	size_t i, n;
 	(void)state;
@@ -408,13 +449,8 @@ test_records_after_description(void **state)
 	free(keep.v);
 	sc_tick(s, 2600);
 	sc_tick(s, 3500);
-	assert_int_equal(starts_since(s, 1000), 1);
+	k2_one_exact(s);
 	assert_non_null(sc_find(s, KG_EV_RETIMED, NULL, 0));
-	e = last_episode(s);
-	assert_int_equal(e.start_us, sc_us(s, 1000));
-	assert_int_equal(e.end_us, sc_us(s, 1584));
-	assert_int_equal(e.end_lo_us, e.end_us);
-	assert_null(sc_find(s, KG_EV_ROUND, NULL, 0)); /* KIP-848 has no JoinGroup rounds */
 	sc_free(s);
 }
 
@@ -702,12 +738,7 @@ test_records_bump_after_sync(void **state)
 	sc_obs_id(s, KG_OBS_ASSIGNED, 1500, "g", "b", "b-m", NULL, KG_PROTO_CONSUMER, "2 3");
 	sc_tick(s, 1520);
 	/* c joins: epoch 3, a keeps [0 1], b must give up 3 */
-	krec(s, KG_OBS_MEMBER_META, 1550, "c", -1, NULL, false);
-	krec(s, KG_OBS_GROUP_EPOCH, 1550, NULL, 3, NULL, false);
-	krec(s, KG_OBS_TARGET_MEMBER, 1550, "b", -1, "2", false);
-	krec(s, KG_OBS_TARGET_MEMBER, 1550, "c", -1, "3", false);
-	krec(s, KG_OBS_TARGET_EPOCH, 1550, NULL, 3, NULL, false)->value = sc_us(s, 1549);
-	kcur(s, 1550, "c", 3, 0, 2, "", "", false);
+	k_bump(s, 1550, "c", 3, "b", "2", "c", "3");
 	kcur(s, 1584, "b", 2, 2, 0, "2 3", "", false);
 	sc_tick(s, 1600);
 	kcur(s, 1650, "a", 3, 2, 0, "0 1", "", false);
@@ -747,23 +778,11 @@ test_records_alone_measured(void **state)
 	int n, i;
 	(void)state;
 	sc_tick(s, 0);
-	krec(s, KG_OBS_GROUP_EPOCH, -5000, NULL, 1, NULL, true);
-	krec(s, KG_OBS_TARGET_EPOCH, -5000, NULL, 1, NULL, true);
-	krec(s, KG_OBS_MEMBER_META, -5000, "a", -1, NULL, true);
-	krec(s, KG_OBS_TARGET_MEMBER, -5000, "a", -1, "0 1 2 3", true);
-	kcur(s, -5000, "a", 1, 0, 0, "0 1 2 3", "", true);
+	k_loaded(s, -5000);
 	sc_tick(s, 500);
-	krec(s, KG_OBS_MEMBER_META, 1000, "b", -1, NULL, false);
-	krec(s, KG_OBS_GROUP_EPOCH, 1000, NULL, 2, NULL, false);
-	krec(s, KG_OBS_TARGET_MEMBER, 1000, "a", -1, "0 1", false);
-	krec(s, KG_OBS_TARGET_MEMBER, 1000, "b", -1, "2 3", false);
-	krec(s, KG_OBS_TARGET_EPOCH, 1000, NULL, 2, NULL, false)->value = sc_us(s, 999);
-	kcur(s, 1000, "b", 2, 0, 2, "", "", false);
+	k_bump(s, 1000, "b", 2, "a", "0 1", "b", "2 3");
 	sc_tick(s, 1050);
-	kcur(s, 1083, "b", 2, 2, 2, "", "", false);
-	kcur(s, 1221, "a", 1, 1, 1, "0 1", "2 3", false);
-	kcur(s, 1402, "a", 2, 1, 0, "0 1", "", false);
-	kcur(s, 1584, "b", 2, 2, 0, "2 3", "", false);
+	k2_later(s, 2000);
 	sc_tick(s, 1700);
 	sc_tick(s, 5000);
 	assert_int_equal(starts_since(s, 1000), 1);
@@ -810,11 +829,7 @@ test_records_loaded_then_live(void **state)
 	int n;
 	(void)state;
 	sc_tick(s, 0);
-	krec(s, KG_OBS_GROUP_EPOCH, -5000, NULL, 1, NULL, true);
-	krec(s, KG_OBS_TARGET_EPOCH, -5000, NULL, 1, NULL, true);
-	krec(s, KG_OBS_MEMBER_META, -5000, "a", -1, NULL, true);
-	krec(s, KG_OBS_TARGET_MEMBER, -5000, "a", -1, "0 1 2 3", true);
-	kcur(s, -4900, "a", 1, 0, 0, "0 1 2 3", "", true);
+	k_loaded(s, -4900);
 	krec(s, KG_OBS_MEMBER_META, 1000, "b", -1, NULL, false);
 	krec(s, KG_OBS_GROUP_EPOCH, 1000, NULL, 2, NULL, false);
 	kcur(s, 1000, "b", 2, 0, 2, "", "", false);
