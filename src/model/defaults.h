@@ -39,6 +39,12 @@
  * make bench-cost's 10,000 groups; 200 halves the CPU for 2.5x the calls
  */
 #define KG_KAFKA_LOG_END_CHUNK 200
+/*
+ * A topic's log starts are read again this often (--once: at its one
+ * refresh), not every refresh: they move only when records are deleted,
+ * and matter only to the LOST verdict, seen at most this much later
+ */
+#define KG_KAFKA_LOG_START_US (10 * KG_SEC_US)
 /* a consumer group librdkafka < 2.10 cannot describe (it says Dead) is described again this often, to see a conversion */
 #define KG_KAFKA_UNSEEN_RECHECK_US (300 * KG_SEC_US)
 /* records read at committed offsets per refresh, at most (the selected group's; every group's for --once) */

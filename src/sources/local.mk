@@ -5,6 +5,7 @@ libkgtop_a_SOURCES += src/sources/sources.c src/sources/sources.h
 libkgtop_a_SOURCES += src/sources/kafka/kafka.c src/sources/kafka/kafka.h src/sources/kafka/kafka_int.h \
 	src/sources/kafka/kafka_refresh.c \
 	src/sources/kafka/kafka_requests.c src/sources/kafka/kafka_requests.h \
+	src/sources/kafka/kafka_logend.c src/sources/kafka/kafka_logend.h \
 	src/sources/kafka/kafka_stamp.c src/sources/kafka/kafka_stamp.h \
 	src/sources/kafka/kafka_table.c src/sources/kafka/kafka_table.h \
 	src/sources/kafka/kafka_sched.c src/sources/kafka/kafka_sched.h \

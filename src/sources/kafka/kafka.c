@@ -33,6 +33,7 @@
 #include "model/defaults.h"
 #include "sources/kafka/kafka_errors.h"
 #include "sources/kafka/kafka_int.h"
+#include "sources/kafka/kafka_logend.h"
 #include "sources/kafka/kafka_stamp.h"
 #include "sources/kafka/kafka_table.h"
 #include "util/filter.h"
@@ -451,6 +452,7 @@ kafka_close(kg_source *s)
 			return;
 		}
 	}
+	kafka_logend_free(k->logend); /* its threads are idle: the worker has ended */
 	kafka_stamps_free(k); /* its topic handles go before the handle */
 	if (k->q != NULL)
 		rd_kafka_queue_destroy(k->q);

@@ -6,22 +6,25 @@
  *                     scheduler's flags and plan, a new client handle when
  *                     librdkafka's idea of coordinators is out of date
  *   kafka_requests.c  the listing, the windowed describe and offsets
- *                     requests, the log-end and log-start offsets
+ *                     requests
+ *   kafka_logend.c    the log-end and log-start offsets, its threads
  *   kafka_stamp.c     the record at a committed offset (exact time lag)
  *   kafka_table.c     the groups known across refreshes, the results
  *   kafka_sched.c     which groups a refresh asks about (pure)
  *   kafka_errors.c    librdkafka's errors in words, the cluster-wide one
  *
  * Calls go down only: kafka.c -> kafka_refresh.c -> kafka_requests.c,
- * kafka_stamp.c -> kafka_table.c, kafka_sched.c, kafka_errors.c.  The last
+ * kafka_logend.c, kafka_stamp.c -> kafka_table.c, kafka_sched.c, kafka_errors.c.  The last
  * three never see ksrc (they take their own types), so this header does
  * not tie them back to the rooms that use them.
  *
  * Threads.  The collector thread calls the source's ops (poll, contribute,
  * focus, command, close); the worker thread (kafka.c) runs every refresh,
- * and for the log-end query starts short-lived threads of its own, one per
- * leader (kafka_requests.c), joined before the query returns; librdkafka's
- * threads call the error and log callbacks.
+ * and for the log-end query starts threads of its own the first time two
+ * leaders are to be asked (kafka_logend.c), which take one leader's calls
+ * each while a query is under way and wait, idle, between queries (their
+ * own lock and conditions, kafka_logend.c) until close() frees them after
+ * the worker ended; librdkafka's threads call the error and log callbacks.
  *
  * Locks, and what each guards (below, beside each declaration):
  *   rk_lock       rk and q, which the worker alone swaps (kafka_handle_renew());
@@ -33,7 +36,7 @@
  * errs.lock is innermost: nothing is locked or called back under it.  cond
  * goes with lock: the worker waits on it between refreshes, and
  * command("refresh"), kafka_source_watch() and close signal it.
- * Atomics, read without a lock: stop (set by close; the worker, its leader
+ * Atomics, read without a lock: stop (set by close; the worker, its log-end
  * threads and every wait in a refresh test it), errs.code and errs.gen
  * (kafka_errors.h), and the token counter of kafka_groups_ask() (static:
  * several kafka sources may refresh at once).
@@ -98,6 +101,7 @@ typedef struct ksrc {
 	ktable tab;           /* the groups across refreshes (kafka_table.h) */
 	ksched sched;
 	int log_end_calls;    /* of the last refresh (log-end and log-start) */
+	struct klogend *logend; /* the log-end query's threads and kept log starts (kafka_logend.c), made by its first query */
 	struct kstamps *stamps; /* records read at committed offsets, cached per partition and offset (kafka_stamp.c) */
 	int coord_moved;      /* groups answered NOT_COORDINATOR in the refresh under way */
 	int coord_streak;     /* refreshes in a row with such answers */

@@ -24,6 +24,7 @@
 #include "model/defaults.h"
 #include "model/intern.h"
 #include "sources/kafka/kafka_errors.h"
+#include "sources/kafka/kafka_logend.h"
 #include "sources/kafka/kafka_requests.h"
 #include "sources/kafka/kafka_stamp.h"
 #include "sources/kafka/kafka_table.h"

@@ -12,13 +12,9 @@
  * inserts each request's timeout timer by walking the pending ones, so
  * thousands at once cost the square of their number.  A describe that
  * fails keeps the last good description (its members did not leave),
- * marked with the error.  Last, the log-end and log-start offsets of every
- * partition of the topics in use, per leader in calls of at most
- * KG_KAFKA_LOG_END_CHUNK partitions (librdkafka, 2.0.2 to 2.14.2, looks
- * each partition up in its leader's list and each answer up in the whole
- * request list, so one call costs the square of its size: defaults.h says
- * what the chunk's size costs), the leaders asked concurrently.  Every
- * admin answer is waited for in slices that honour the source's stop flag.
+ * marked with the error.  (The log-end and log-start offsets that come
+ * last are kafka_logend.c's.)  Every admin answer is waited for in slices
+ * that honour the source's stop flag.
  */
 #include "config.h"
 
@@ -201,7 +197,7 @@ next_token(void)
  * is down until the request times out: one such broker made every refresh
  * 10 s long (--timeout) until its controller fenced it.
  */
-#define LIST_GRACE_US 1000000
+#define LIST_GRACE_US KAFKA_LIST_GRACE_US
 #define LIST_GRACE_TIMES 3
 
 /* The brokers' listings, one event each (NULL: none yet), and what is waited for. */
@@ -738,64 +734,6 @@ kafka_groups_ask(ksrc *k, kresult *r, char **err)
 	return rc;
 }
 
-/* ---------------------------------------------------- log-end and log-start */
-
-/*
- * One leader's share of the log-end and log-start queries, in calls of at
- * most KG_KAFKA_LOG_END_CHUNK partitions, each call one of the two (a
- * ListOffsets request may not name a partition twice).
- */
-typedef struct leader_job {
-	ksrc *k;
-	int32_t leader;
-	rd_kafka_topic_partition_list_t **chunk;
-	bool *start;     /* chunk i asks the log start (RD_KAFKA_OFFSET_BEGINNING), else the log end */
-	int nchunk;
-	size_t cchunk, cstart;
-	int cur[2];      /* the chunk being filled of each kind (end, start), -1 none */
-	rd_kafka_resp_err_t err;
-	int failed;      /* calls that failed */
-	int timeout_ms;
-	pthread_t thread;
-	bool started;
-} leader_job;
-/* Mark a chunk's partitions unknown (err) where its call gave no answer of theirs. */
-static void
-chunk_unknown(rd_kafka_topic_partition_list_t *l, rd_kafka_resp_err_t err)
-{
-	int q;
-	for (q = 0; q < l->cnt; q++) {
-		if (l->elems[q].err == RD_KAFKA_RESP_ERR_NO_ERROR)
-			l->elems[q].err = err;
-	}
-}
-
-/*
- * Query one leader's partitions, a chunk per call (runs on its own
- * thread).  A call that timed out ends the leader's share: its other
- * chunks are left unknown, not waited for again.
- */
-static void *
-leader_query(void *arg)
-{
-	leader_job *j = arg;
-	rd_kafka_resp_err_t e = RD_KAFKA_RESP_ERR_NO_ERROR;
-	int i;
-	for (i = 0; i < j->nchunk && !atomic_load(&j->k->stop) && e != RD_KAFKA_RESP_ERR__TIMED_OUT; i++) {
-		e = rd_kafka_offsets_for_times(j->k->rk, j->chunk[i], j->timeout_ms);
-		if (e != RD_KAFKA_RESP_ERR_NO_ERROR) {
-			j->err = e;
-			j->failed++;
-			chunk_unknown(j->chunk[i], e);
-		}
-	}
-	for (; i < j->nchunk; i++) {
-		chunk_unknown(j->chunk[i], RD_KAFKA_RESP_ERR__TIMED_OUT);
-		j->failed++;
-	}
-	return NULL;
-}
-
 /* True when the refresh's listing heard nothing from the broker. */
 bool
 kafka_broker_silent(const ksrc *k, int32_t id)
@@ -806,163 +744,4 @@ kafka_broker_silent(const ksrc *k, int32_t id)
 			return true;
 	}
 	return false;
-}
-
-/* Add a partition to its leader's job: its log end, or (start) its log start. */
-static void
-job_add(leader_job **jobs, int *njobs, size_t *cap, ksrc *k, int32_t leader, const char *topic, int p, int timeout,
-	bool start)
-{
-	leader_job *job = NULL;
-	int b, *cur;
-	for (b = 0; b < *njobs && job == NULL; b++) {
-		if ((*jobs)[b].leader == leader)
-			job = &(*jobs)[b];
-	}
-	if (job == NULL) {
-		util_grow(jobs, cap, (size_t)*njobs + 1, sizeof **jobs);
-		job = &(*jobs)[(*njobs)++];
-		memset(job, 0, sizeof *job);
-		job->k = k;
-		job->leader = leader;
-		/* a leader the listing did not hear from (its connection down, most likely) gets the listing's grace */
-		job->timeout_ms = kafka_broker_silent(k, leader) ? KG_MIN(timeout, LIST_GRACE_US / 1000) : timeout;
-		job->cur[0] = job->cur[1] = -1;
-	}
-	cur = &job->cur[start ? 1 : 0];
-	if (*cur < 0 || job->chunk[*cur]->cnt >= KG_KAFKA_LOG_END_CHUNK) {
-		util_grow(&job->chunk, &job->cchunk, (size_t)job->nchunk + 1, sizeof *job->chunk);
-		util_grow(&job->start, &job->cstart, (size_t)job->nchunk + 1, sizeof *job->start);
-		job->start[job->nchunk] = start;
-		job->chunk[job->nchunk] = rd_kafka_topic_partition_list_new(KG_KAFKA_LOG_END_CHUNK);
-		*cur = job->nchunk++;
-	}
-	rd_kafka_topic_partition_list_add(job->chunk[*cur], topic, p)->offset =
-		start ? RD_KAFKA_OFFSET_BEGINNING : RD_KAFKA_OFFSET_END;
-}
-
-/* Mark the topics the known groups use (their offsets, their members' assignments, watched topics). */
-static bool *
-used_topics(ksrc *k, kresult *r, const int32_t *tid, size_t ntid)
-{
-	bool *used = xcalloc((size_t)(r->ntopics ? r->ntopics : 1), sizeof *used);
-	size_t i;
-	int q, a;
-#define MARK(t)                                                      \
-	do {                                                         \
-		if ((t) >= 0 && (size_t)(t) < ntid && tid[(t)] >= 0) \
-			used[tid[(t)]] = true;                       \
-	} while (0)
-	for (i = 0; i < k->tab.n; i++) {
-		const kentry *e = &k->tab.e[i];
-		MARK(e->watch_topic);
-		for (q = 0; e->offs != NULL && q < e->offs->nc; q++)
-			MARK(e->offs->c[q].tp.topic);
-		for (q = 0; e->desc != NULL && q < e->desc->nm; q++) {
-			for (a = 0; a < e->desc->m[q].nasg; a++)
-				MARK(e->desc->m[q].asg[a].topic);
-		}
-	}
-#undef MARK
-	return used;
-}
-
-/* Put each job's answers into the result's topics; the calls made. */
-static int
-log_end_take(kresult *r, leader_job *jobs, int njobs, const int32_t *tid, size_t ntid)
-{
-	int i, c, q, calls = 0;
-	for (i = 0; i < njobs; i++) {
-		for (c = 0; c < jobs[i].nchunk; c++) {
-			rd_kafka_topic_partition_list_t *l = jobs[i].chunk[c];
-			for (q = 0; q < l->cnt; q++) {
-				int32_t t = intern_topic(l->elems[q].topic);
-				int x = (size_t)t < ntid ? tid[t] : -1, p = l->elems[q].partition;
-				if (x < 0 || p < 0 || p >= r->topics[x].np || l->elems[q].err != RD_KAFKA_RESP_ERR_NO_ERROR)
-					continue;
-				if (jobs[i].start[c])
-					r->topics[x].log_start[p] = l->elems[q].offset;
-				else
-					r->topics[x].log_end[p] = l->elems[q].offset;
-			}
-			rd_kafka_topic_partition_list_destroy(l);
-			calls++;
-			r->log_start_calls += jobs[i].start[c];
-		}
-		free(jobs[i].chunk);
-		free(jobs[i].start);
-	}
-	return calls;
-}
-
-/*
- * Log-end and log-start offsets of every partition of the topics in use:
- * per leader, in calls of at most KG_KAFKA_LOG_END_CHUNK partitions (one
- * ListOffsets each, LATEST or EARLIEST), the leaders asked concurrently,
- * each leader's calls one after the other.  A leader that does not answer
- * leaves its partitions' offsets unknown (said in *note); when none
- * answers the refresh fails.
- */
-int
-kafka_log_end(ksrc *k, kresult *r, char **err, char **note)
-{
-	leader_job *jobs = NULL;
-	int njobs = 0, i, j, q, timeout = (int)(k->cfg.timeout_us / 1000), nfailed = 0;
-	size_t cap = 0, ntid = 0;
-	int32_t *tid = NULL; /* topic id -> index in r->topics */
-	bool *used;
-	rd_kafka_resp_err_t e = RD_KAFKA_RESP_ERR_NO_ERROR;
-	if (timeout > 5000)
-		timeout = 5000;
-	for (j = 0; j < r->ntopics; j++) {
-		if ((size_t)r->topics[j].id >= ntid) {
-			size_t n = ntid ? ntid : 64, old = ntid;
-			while (n <= (size_t)r->topics[j].id)
-				n *= 2;
-			tid = xreallocarray(tid, n, sizeof *tid);
-			for (; old < n; old++)
-				tid[old] = -1;
-			ntid = n;
-		}
-		tid[r->topics[j].id] = j;
-	}
-	used = used_topics(k, r, tid, ntid);
-	for (j = 0; j < r->ntopics; j++) {
-		for (q = 0; used[j] && q < r->topics[j].np; q++) {
-			if (r->topics[j].leader[q] < 0)
-				continue;
-			job_add(&jobs, &njobs, &cap, k, r->topics[j].leader[q], intern_topic_name(r->topics[j].id), q,
-				timeout, false);
-			job_add(&jobs, &njobs, &cap, k, r->topics[j].leader[q], intern_topic_name(r->topics[j].id), q,
-				timeout, true);
-		}
-	}
-	free(used);
-	for (i = 0; i < njobs; i++) {
-		if (njobs > 1 && i < 16 && pthread_create(&jobs[i].thread, NULL, leader_query, &jobs[i]) == 0)
-			jobs[i].started = true;
-		else
-			leader_query(&jobs[i]);
-	}
-	for (i = 0; i < njobs; i++) {
-		if (jobs[i].started)
-			pthread_join(jobs[i].thread, NULL);
-		if (jobs[i].failed > 0) {
-			nfailed++;
-			e = jobs[i].err;
-		}
-	}
-	k->log_end_calls = log_end_take(r, jobs, njobs, tid, ntid);
-	r->requests += k->log_end_calls;
-	free(jobs);
-	free(tid);
-	if (nfailed > 0 && nfailed == njobs) {
-		*err = kafka_cluster_reason(&k->errs);
-		if (*err == NULL)
-			*err = kafka_describe_error(e, "log-end offsets");
-		return -1;
-	}
-	if (nfailed > 0)
-		*note = xasprintf("log-end offsets unknown on %d of %d leaders: %s", nfailed, njobs, rd_kafka_err2str(e));
-	return 0;
 }

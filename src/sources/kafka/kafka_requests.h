@@ -1,8 +1,8 @@
 /*
  * kafka_requests.h: what the kafka source asks the cluster about groups and
  * partitions, on its worker thread (kafka_requests.c): the listing, the
- * plan's descriptions and committed offsets in a window of requests, and
- * the log-end and log-start offsets of the topics in use.  Answers go into
+ * plan's descriptions and committed offsets in a window of requests (the
+ * log-end and log-start offsets are kafka_logend.h's).  Answers go into
  * the group table and the refresh's result (kafka_table.h); a request the
  * cluster does not answer ends in librdkafka's words when it gave some
  * (kafka_errors.h).
@@ -13,6 +13,13 @@
 #include <stdbool.h>
 
 #include "sources/kafka/kafka_int.h"
+
+/*
+ * How long the listing waits for a broker still silent after another
+ * answered (at least), and the most a log-end call to such a broker
+ * waits (kafka_logend.c).
+ */
+#define KAFKA_LIST_GRACE_US 1000000
 
 /* True when the topic passes -t (internal topics only when -t names them). */
 bool kafka_topic_selected(ksrc *k, const char *name);
@@ -26,7 +33,5 @@ int kafka_list_groups(ksrc *k, const kresult *r, bool *unsupported, char **err);
 bool kafka_broker_silent(const ksrc *k, int32_t id);
 /* Describe and fetch the offsets of what the plan marked, a window of requests in flight; -1 with *err. */
 int kafka_groups_ask(ksrc *k, kresult *r, char **err);
-/* The log-end and log-start offsets of every partition of the topics in use into r; -1 with *err, *note when some leaders did not answer. */
-int kafka_log_end(ksrc *k, kresult *r, char **err, char **note);
 
 #endif

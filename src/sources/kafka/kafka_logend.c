@@ -1,0 +1,444 @@
+/*
+ * kafka_logend.c: the log-end and log-start offsets of every partition of
+ * the topics in use, the last step of a refresh (kafka_refresh.c), on the
+ * kafka source's worker thread.
+ *
+ * The partitions are asked per leader, in calls of at most
+ * KG_KAFKA_LOG_END_CHUNK partitions (rd_kafka_offsets_for_times, one
+ * ListOffsets request each, LATEST or EARLIEST: a request may not name a
+ * partition twice).  librdkafka, 2.0.2 to 2.14.2, looks each partition up
+ * in its leader's list and each answer up in the whole request list, so
+ * one call costs the square of its size: defaults.h says what the chunk's
+ * size costs.  The calls block, so the leaders are asked concurrently:
+ * each leader's calls one after the other on one of up to LOGEND_THREADS
+ * threads, the worker itself one of them.  The threads are started the
+ * first time a refresh has two leaders and kept, waiting on a condition
+ * variable, until the source closes (before, a refresh started and joined
+ * a thread per leader: at every refresh of an idle dashboard).
+ *
+ * A log start moves only when records are deleted (retention, which
+ * brokers check every few minutes, or DeleteRecords), and it only matters
+ * to the LOST verdict: a topic's log starts are read again every
+ * KG_KAFKA_LOG_START_US, not every refresh (their reads were half of the
+ * calls, and of the CPU librdkafka spends on them), the topics' turns
+ * spread over that period; between reads the last ones are published.
+ * A partition whose log end is below its kept log start (the topic made
+ * anew) has its log start unknown and read at the next refresh.
+ */
+#include "config.h"
+
+#include "sources/kafka/kafka_logend.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/defaults.h"
+#include "model/intern.h"
+#include "sources/kafka/kafka_errors.h"
+#include "sources/kafka/kafka_requests.h"
+#include "sources/kafka/kafka_table.h"
+#include "util/util.h"
+
+/* at most this many leaders asked at once (the worker and LOGEND_THREADS - 1 threads) */
+#define LOGEND_THREADS 16
+/* a first read's log starts are read again after 1/LOGEND_SPREAD to all of KG_KAFKA_LOG_START_US, by topic */
+#define LOGEND_SPREAD 8
+
+/*
+ * One leader's share of the log-end and log-start queries, in calls of at
+ * most KG_KAFKA_LOG_END_CHUNK partitions, each call one of the two.
+ */
+typedef struct leader_job {
+	ksrc *k;
+	int32_t leader;
+	rd_kafka_topic_partition_list_t **chunk;
+	bool *start;     /* chunk i asks the log start (RD_KAFKA_OFFSET_BEGINNING), else the log end */
+	int nchunk;
+	size_t cchunk, cstart;
+	int cur[2];      /* the chunk being filled of each kind (end, start), -1 none */
+	rd_kafka_resp_err_t err;
+	int failed;      /* calls that failed */
+	int timeout_ms;
+} leader_job;
+
+/* The log starts last read of one topic (by interned id). */
+typedef struct kept_start {
+	int np;          /* 0: none kept */
+	int64_t *start;  /* np of them, -1 unknown */
+	int64_t due_us;  /* read again from then on (monotonic) */
+} kept_start;
+
+/*
+ * What the log-end query keeps between refreshes: its threads, and the
+ * log starts.  lock guards the jobs of the query under way (jobs, njobs,
+ * next, pending) and quit, shared by the worker and the threads; work
+ * wakes the threads (jobs or quit), done wakes the worker (the last job
+ * finished).  A job, once taken (next), is its taker's alone until it
+ * counts it done (pending).  The rest is the worker's.
+ */
+struct klogend {
+	pthread_mutex_t lock;
+	pthread_cond_t work, done;
+	leader_job *jobs;
+	int njobs, next, pending;
+	bool quit;
+	pthread_t thread[LOGEND_THREADS - 1];
+	int nthreads;
+	kept_start *kept; /* by topic id */
+	size_t nkept;
+};
+
+/* Mark a chunk's partitions unknown (err) where its call gave no answer of theirs. */
+static void
+chunk_unknown(rd_kafka_topic_partition_list_t *l, rd_kafka_resp_err_t err)
+{
+	int q;
+	for (q = 0; q < l->cnt; q++) {
+		if (l->elems[q].err == RD_KAFKA_RESP_ERR_NO_ERROR)
+			l->elems[q].err = err;
+	}
+}
+
+/*
+ * Query one leader's partitions, a chunk per call.  A call that timed out
+ * ends the leader's share: its other chunks are left unknown, not waited
+ * for again.
+ */
+static void
+leader_query(leader_job *j)
+{
+	rd_kafka_resp_err_t e = RD_KAFKA_RESP_ERR_NO_ERROR;
+	int i;
+	for (i = 0; i < j->nchunk && !atomic_load(&j->k->stop) && e != RD_KAFKA_RESP_ERR__TIMED_OUT; i++) {
+		e = rd_kafka_offsets_for_times(j->k->rk, j->chunk[i], j->timeout_ms);
+		if (e != RD_KAFKA_RESP_ERR_NO_ERROR) {
+			j->err = e;
+			j->failed++;
+			chunk_unknown(j->chunk[i], e);
+		}
+	}
+	for (; i < j->nchunk; i++) {
+		chunk_unknown(j->chunk[i], RD_KAFKA_RESP_ERR__TIMED_OUT);
+		j->failed++;
+	}
+}
+
+/* Take jobs of the query under way until none is left (lock held on entry and on return). */
+static void
+take_jobs(struct klogend *le)
+{
+	while (le->next < le->njobs) {
+		leader_job *j = &le->jobs[le->next++];
+		pthread_mutex_unlock(&le->lock);
+		leader_query(j);
+		pthread_mutex_lock(&le->lock);
+		if (--le->pending == 0)
+			pthread_cond_signal(&le->done);
+	}
+}
+
+/* A kept thread: the jobs of each query, until quit. */
+static void *
+logend_thread(void *arg)
+{
+	struct klogend *le = arg;
+	pthread_mutex_lock(&le->lock);
+	while (!le->quit) {
+		take_jobs(le);
+		if (!le->quit)
+			pthread_cond_wait(&le->work, &le->lock);
+	}
+	pthread_mutex_unlock(&le->lock);
+	return NULL;
+}
+
+/* The source's log-end state, made at its first query. */
+static struct klogend *
+logend_get(ksrc *k)
+{
+	if (k->logend == NULL) {
+		struct klogend *le = xcalloc(1, sizeof *le);
+		pthread_mutex_init(&le->lock, NULL);
+		pthread_cond_init(&le->work, NULL);
+		pthread_cond_init(&le->done, NULL);
+		k->logend = le;
+	}
+	return k->logend;
+}
+
+/*
+ * Run the jobs: the kept threads (as many more started as the leaders
+ * need, up to LOGEND_THREADS - 1) and the worker itself take them one at a
+ * time; back when every job is done.
+ */
+static void
+run_jobs(struct klogend *le, leader_job *jobs, int njobs)
+{
+	int want = KG_MIN(njobs - 1, LOGEND_THREADS - 1);
+	pthread_mutex_lock(&le->lock);
+	le->jobs = jobs;
+	le->njobs = le->pending = njobs;
+	le->next = 0;
+	while (le->nthreads < want && pthread_create(&le->thread[le->nthreads], NULL, logend_thread, le) == 0)
+		le->nthreads++;
+	if (njobs > 1)
+		pthread_cond_broadcast(&le->work);
+	take_jobs(le);
+	while (le->pending > 0)
+		pthread_cond_wait(&le->done, &le->lock);
+	le->jobs = NULL;
+	le->njobs = le->next = 0;
+	pthread_mutex_unlock(&le->lock);
+}
+
+void
+kafka_logend_free(struct klogend *le)
+{
+	int i;
+	size_t t;
+	if (le == NULL)
+		return;
+	pthread_mutex_lock(&le->lock);
+	le->quit = true;
+	pthread_cond_broadcast(&le->work);
+	pthread_mutex_unlock(&le->lock);
+	for (i = 0; i < le->nthreads; i++)
+		pthread_join(le->thread[i], NULL);
+	for (t = 0; t < le->nkept; t++)
+		free(le->kept[t].start);
+	free(le->kept);
+	pthread_cond_destroy(&le->work);
+	pthread_cond_destroy(&le->done);
+	pthread_mutex_destroy(&le->lock);
+	free(le);
+}
+
+/* Add a partition to its leader's job: its log end, or (start) its log start. */
+static void
+job_add(leader_job **jobs, int *njobs, size_t *cap, ksrc *k, int32_t leader, const char *topic, int p, int timeout,
+	bool start)
+{
+	leader_job *job = NULL;
+	int b, *cur;
+	for (b = 0; b < *njobs && job == NULL; b++) {
+		if ((*jobs)[b].leader == leader)
+			job = &(*jobs)[b];
+	}
+	if (job == NULL) {
+		util_grow(jobs, cap, (size_t)*njobs + 1, sizeof **jobs);
+		job = &(*jobs)[(*njobs)++];
+		memset(job, 0, sizeof *job);
+		job->k = k;
+		job->leader = leader;
+		/* a leader the listing did not hear from (its connection down, most likely) gets the listing's grace */
+		job->timeout_ms = kafka_broker_silent(k, leader) ? KG_MIN(timeout, KAFKA_LIST_GRACE_US / 1000) : timeout;
+		job->cur[0] = job->cur[1] = -1;
+	}
+	cur = &job->cur[start ? 1 : 0];
+	if (*cur < 0 || job->chunk[*cur]->cnt >= KG_KAFKA_LOG_END_CHUNK) {
+		util_grow(&job->chunk, &job->cchunk, (size_t)job->nchunk + 1, sizeof *job->chunk);
+		util_grow(&job->start, &job->cstart, (size_t)job->nchunk + 1, sizeof *job->start);
+		job->start[job->nchunk] = start;
+		job->chunk[job->nchunk] = rd_kafka_topic_partition_list_new(KG_KAFKA_LOG_END_CHUNK);
+		*cur = job->nchunk++;
+	}
+	rd_kafka_topic_partition_list_add(job->chunk[*cur], topic, p)->offset =
+		start ? RD_KAFKA_OFFSET_BEGINNING : RD_KAFKA_OFFSET_END;
+}
+
+/* Mark the topics the known groups use (their offsets, their members' assignments, watched topics). */
+static bool *
+used_topics(ksrc *k, kresult *r, const int32_t *tid, size_t ntid)
+{
+	bool *used = xcalloc((size_t)(r->ntopics ? r->ntopics : 1), sizeof *used);
+	size_t i;
+	int q, a;
+#define MARK(t)                                                      \
+	do {                                                         \
+		if ((t) >= 0 && (size_t)(t) < ntid && tid[(t)] >= 0) \
+			used[tid[(t)]] = true;                       \
+	} while (0)
+	for (i = 0; i < k->tab.n; i++) {
+		const kentry *e = &k->tab.e[i];
+		MARK(e->watch_topic);
+		for (q = 0; e->offs != NULL && q < e->offs->nc; q++)
+			MARK(e->offs->c[q].tp.topic);
+		for (q = 0; e->desc != NULL && q < e->desc->nm; q++) {
+			for (a = 0; a < e->desc->m[q].nasg; a++)
+				MARK(e->desc->m[q].asg[a].topic);
+		}
+	}
+#undef MARK
+	return used;
+}
+
+/* Put each job's answers into the result's topics; the calls made. */
+static int
+log_end_take(kresult *r, leader_job *jobs, int njobs, const int32_t *tid, size_t ntid)
+{
+	int i, c, q, calls = 0;
+	for (i = 0; i < njobs; i++) {
+		for (c = 0; c < jobs[i].nchunk; c++) {
+			rd_kafka_topic_partition_list_t *l = jobs[i].chunk[c];
+			for (q = 0; q < l->cnt; q++) {
+				int32_t t = intern_topic(l->elems[q].topic);
+				int x = (size_t)t < ntid ? tid[t] : -1, p = l->elems[q].partition;
+				if (x < 0 || p < 0 || p >= r->topics[x].np || l->elems[q].err != RD_KAFKA_RESP_ERR_NO_ERROR)
+					continue;
+				if (jobs[i].start[c])
+					r->topics[x].log_start[p] = l->elems[q].offset;
+				else
+					r->topics[x].log_end[p] = l->elems[q].offset;
+			}
+			rd_kafka_topic_partition_list_destroy(l);
+			calls++;
+			r->log_start_calls += jobs[i].start[c];
+		}
+		free(jobs[i].chunk);
+		free(jobs[i].start);
+	}
+	return calls;
+}
+
+/* The kept log starts of a topic (its slot made when new). */
+static kept_start *
+kept_of(struct klogend *le, int32_t id)
+{
+	if ((size_t)id >= le->nkept) {
+		size_t n = le->nkept ? le->nkept : 64;
+		while (n <= (size_t)id)
+			n *= 2;
+		le->kept = xreallocarray(le->kept, n, sizeof *le->kept);
+		memset(le->kept + le->nkept, 0, (n - le->nkept) * sizeof *le->kept);
+		le->nkept = n;
+	}
+	return &le->kept[id];
+}
+
+/* True when topic t's log starts are to be read this refresh; else the kept ones are put in. */
+static bool
+start_due(ksrc *k, struct klogend *le, ktopic *t, int64_t now)
+{
+	kept_start *ks = kept_of(le, t->id);
+	if (k->cfg.once || ks->np != t->np || ks->due_us <= now)
+		return true;
+	memcpy(t->log_start, ks->start, (size_t)t->np * sizeof *t->log_start);
+	return false;
+}
+
+/*
+ * After the answers: keep what a read topic's log starts are, its next
+ * read due a period on (a first read's between 1/LOGEND_SPREAD and all of
+ * it, by topic, so the topics' reads spread over the period), or at the
+ * next refresh where a partition with a leader got no answer.  A kept
+ * log start above its partition's new log end is not believed.
+ */
+static void
+start_keep(struct klogend *le, ktopic *t, bool read, int64_t now)
+{
+	kept_start *ks = kept_of(le, t->id);
+	int q;
+	if (read) {
+		bool first = ks->np == 0, missing = false;
+		if (ks->np != t->np) {
+			ks->start = xreallocarray(ks->start, (size_t)(t->np ? t->np : 1), sizeof *ks->start);
+			ks->np = t->np;
+		}
+		memcpy(ks->start, t->log_start, (size_t)t->np * sizeof *t->log_start);
+		for (q = 0; q < t->np; q++)
+			missing = missing || (t->leader[q] >= 0 && t->log_start[q] < 0);
+		if (missing)
+			ks->due_us = now;
+		else if (first)
+			ks->due_us = now + KG_KAFKA_LOG_START_US * (1 + t->id % LOGEND_SPREAD) / LOGEND_SPREAD;
+		else
+			ks->due_us = now + KG_KAFKA_LOG_START_US;
+		return;
+	}
+	for (q = 0; q < t->np; q++) {
+		if (t->log_end[q] >= 0 && t->log_start[q] > t->log_end[q]) {
+			t->log_start[q] = -1;
+			ks->due_us = now;
+		}
+	}
+}
+
+/*
+ * Log-end offsets of every partition of the topics in use, and the log
+ * starts that are due: per leader, in calls of at most
+ * KG_KAFKA_LOG_END_CHUNK partitions (one ListOffsets each, LATEST or
+ * EARLIEST), the leaders asked concurrently, each leader's calls one after
+ * the other.  A leader that does not answer leaves its partitions' offsets
+ * unknown (said in *note); when none answers the refresh fails.
+ */
+int
+kafka_log_end(ksrc *k, kresult *r, char **err, char **note)
+{
+	struct klogend *le = logend_get(k);
+	leader_job *jobs = NULL;
+	int njobs = 0, i, j, q, timeout = (int)(k->cfg.timeout_us / 1000), nfailed = 0;
+	size_t cap = 0, ntid = 0;
+	int32_t *tid = NULL; /* topic id -> index in r->topics */
+	bool *used, *read;
+	int64_t now = util_mono_us();
+	rd_kafka_resp_err_t e = RD_KAFKA_RESP_ERR_NO_ERROR;
+	if (timeout > 5000)
+		timeout = 5000;
+	for (j = 0; j < r->ntopics; j++) {
+		if ((size_t)r->topics[j].id >= ntid) {
+			size_t n = ntid ? ntid : 64, old = ntid;
+			while (n <= (size_t)r->topics[j].id)
+				n *= 2;
+			tid = xreallocarray(tid, n, sizeof *tid);
+			for (; old < n; old++)
+				tid[old] = -1;
+			ntid = n;
+		}
+		tid[r->topics[j].id] = j;
+	}
+	used = used_topics(k, r, tid, ntid);
+	read = xcalloc((size_t)(r->ntopics ? r->ntopics : 1), sizeof *read);
+	for (j = 0; j < r->ntopics; j++) {
+		if (!used[j])
+			continue;
+		read[j] = start_due(k, le, &r->topics[j], now);
+		for (q = 0; q < r->topics[j].np; q++) {
+			if (r->topics[j].leader[q] < 0)
+				continue;
+			job_add(&jobs, &njobs, &cap, k, r->topics[j].leader[q], intern_topic_name(r->topics[j].id), q,
+				timeout, false);
+			if (read[j])
+				job_add(&jobs, &njobs, &cap, k, r->topics[j].leader[q], intern_topic_name(r->topics[j].id),
+					q, timeout, true);
+		}
+	}
+	run_jobs(le, jobs, njobs);
+	for (i = 0; i < njobs; i++) {
+		if (jobs[i].failed > 0) {
+			nfailed++;
+			e = jobs[i].err;
+		}
+	}
+	k->log_end_calls = log_end_take(r, jobs, njobs, tid, ntid);
+	r->requests += k->log_end_calls;
+	for (j = 0; j < r->ntopics; j++) {
+		if (used[j])
+			start_keep(le, &r->topics[j], read[j], now);
+	}
+	free(used);
+	free(read);
+	free(jobs);
+	free(tid);
+	if (nfailed > 0 && nfailed == njobs) {
+		*err = kafka_cluster_reason(&k->errs);
+		if (*err == NULL)
+			*err = kafka_describe_error(e, "log-end offsets");
+		return -1;
+	}
+	if (nfailed > 0)
+		*note = xasprintf("log-end offsets unknown on %d of %d leaders: %s", nfailed, njobs, rd_kafka_err2str(e));
+	return 0;
+}
