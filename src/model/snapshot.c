@@ -14,6 +14,7 @@
 #include "model/snapshot.h"
 
 #include <ctype.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +25,16 @@
 #include "util/hmap.h"
 
 /* ------------------------------------------------------------------ arena */
+
+/*
+ * A snapshot's memory comes in chunks of ARENA_CHUNK bytes (a larger
+ * allocation gets a chunk of its own).  A freed snapshot's chunks wait in
+ * a spare list for the next builder_finish(), up to the size of the
+ * snapshot freed last: at 10,000 groups a snapshot is 40 MB, and taking
+ * it fresh from malloc each refresh cost the pages' faults and zeroing
+ * (a quarter of the model's CPU).  Each allocation zeroes what it hands out.
+ */
+#define ARENA_CHUNK 65536
 
 typedef struct arena_chunk {
 	struct arena_chunk *next;
@@ -37,9 +48,36 @@ typedef struct kg_arena {
 	size_t bytes;
 } kg_arena;
 
-/* Allocate n zeroed bytes from the arena. */
+static struct {
+	pthread_mutex_t lock;
+	arena_chunk *head;
+	size_t bytes; /* held in the list */
+	size_t cap;   /* the size of the arena freed last */
+} spare = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+/* A chunk of ARENA_CHUNK bytes: a spare one, else a new one. */
+static arena_chunk *
+chunk_take(void)
+{
+	arena_chunk *c;
+	pthread_mutex_lock(&spare.lock);
+	c = spare.head;
+	if (c != NULL) {
+		spare.head = c->next;
+		spare.bytes -= c->size;
+	}
+	pthread_mutex_unlock(&spare.lock);
+	if (c == NULL) {
+		c = xmalloc(sizeof *c + ARENA_CHUNK);
+		c->size = ARENA_CHUNK;
+	}
+	c->used = 0;
+	return c;
+}
+
+/* Allocate n bytes from the arena, not zeroed. */
 static void *
-arena_alloc(kg_arena *a, size_t n)
+arena_alloc_raw(kg_arena *a, size_t n)
 {
 	arena_chunk *c = a->head;
 	size_t align = sizeof(max_align_t);
@@ -47,18 +85,40 @@ arena_alloc(kg_arena *a, size_t n)
 	if (n == 0)
 		n = align;
 	if (c == NULL || c->used + n > c->size) {
-		size_t size = n > 65536 ? n : 65536;
-		c = xcalloc(1, sizeof *c + size);
-		c->size = size;
+		if (n > ARENA_CHUNK) {
+			/* a chunk of its own, behind the current one (which keeps its room) */
+			arena_chunk *big = xmalloc(sizeof *big + n);
+			big->size = n;
+			big->used = n;
+			a->bytes += n;
+			if (c == NULL) {
+				big->next = NULL;
+				a->head = big;
+			} else {
+				big->next = c->next;
+				c->next = big;
+			}
+			return big->data;
+		}
+		c = chunk_take();
 		c->next = a->head;
 		a->head = c;
-		a->bytes += size;
+		a->bytes += c->size;
 	}
 	{
 		void *p = (char *)c->data + c->used;
 		c->used += n;
 		return p;
 	}
+}
+
+/* Allocate n zeroed bytes from the arena. */
+static void *
+arena_alloc(kg_arena *a, size_t n)
+{
+	void *p = arena_alloc_raw(a, n);
+	memset(p, 0, n);
+	return p;
 }
 
 /* Copy a string into the arena (NULL stays NULL). */
@@ -70,20 +130,43 @@ arena_strdup(kg_arena *a, const char *s)
 	if (s == NULL)
 		return NULL;
 	n = strlen(s) + 1;
-	p = arena_alloc(a, n);
+	p = arena_alloc_raw(a, n);
 	memcpy(p, s, n);
 	return p;
 }
 
-/* Free every chunk. */
+/* Free the arena: its chunks go to the spare list, up to the size of this arena, or back to malloc. */
 static void
 arena_free(kg_arena *a)
 {
-	arena_chunk *c = a->head, *next;
+	arena_chunk *c = a->head, *next, *drop = NULL;
+	pthread_mutex_lock(&spare.lock);
+	spare.cap = a->bytes;
 	while (c != NULL) {
 		next = c->next;
-		free(c);
+		if (c->size == ARENA_CHUNK && spare.bytes + c->size <= spare.cap) {
+			c->next = spare.head;
+			spare.head = c;
+			spare.bytes += c->size;
+		} else {
+			c->next = drop;
+			drop = c;
+		}
 		c = next;
+	}
+	/* a smaller snapshot than those before: the list keeps no more than it */
+	while (spare.bytes > spare.cap && spare.head != NULL) {
+		c = spare.head;
+		spare.head = c->next;
+		spare.bytes -= c->size;
+		c->next = drop;
+		drop = c;
+	}
+	pthread_mutex_unlock(&spare.lock);
+	while (drop != NULL) {
+		next = drop->next;
+		free(drop);
+		drop = next;
 	}
 	free(a);
 }
@@ -161,6 +244,8 @@ struct kg_builder {
 	const kg_filter *topic_filter; /* -t: groups with no partition of a topic that passes are left out */
 	kg_bgroup *discard;
 	int32_t offsets_partitions; /* of __consumer_offsets, 0 unknown */
+	kg_tp *extra; /* finish_parts()' list of a group's partitions, reused group to group */
+	size_t nextra, cextra;
 };
 
 /* Start a builder. */
@@ -248,6 +333,7 @@ builder_free(kg_builder *b)
 	free(b->topics);
 	free(b->groups);
 	free(b->group_order);
+	free(b->extra);
 	free(b->cluster);
 	free(b);
 }
@@ -707,20 +793,26 @@ bmember_flags(kg_bmember *m, uint32_t flags)
 
 /* ---------------------------------------------------------------- finish */
 
-/* Order groups by name. */
+/* Order group ids by name (their interned keys: integers, not names). */
 static int
-group_name_cmp(const void *a, const void *b)
+group_id_cmp(const void *a, const void *b)
 {
-	const kg_group *x = a, *y = b;
-	return strcmp(x->name, y->name);
+	return intern_group_cmp(*(const int32_t *)a, *(const int32_t *)b);
 }
 
-/* Order topics by name. */
+/* Order topics by name (their interned keys). */
 static int
 topic_name_cmp(const void *a, const void *b)
 {
 	const kg_topic *x = a, *y = b;
-	return strcmp(x->name, y->name);
+	return intern_topic_cmp(x->id, y->id);
+}
+
+/* Order topic ids by name (their interned keys). */
+static int
+topic_id_cmp(const void *a, const void *b)
+{
+	return intern_topic_cmp(*(const int32_t *)a, *(const int32_t *)b);
 }
 
 /* Order members by member id. */
@@ -729,25 +821,6 @@ member_cmp(const void *a, const void *b)
 {
 	const kg_member *x = a, *y = b;
 	return strcmp(x->member_id, y->member_id);
-}
-
-/* Order partitions. */
-static int
-gpart_cmp(const void *a, const void *b)
-{
-	const kg_gpart *x = a, *y = b;
-	return tp_cmp(&x->tp, &y->tp);
-}
-
-/* Order commits by partition, then by insertion (later wins). */
-static int
-commit_cmp(const void *a, const void *b)
-{
-	const bcommit *x = a, *y = b;
-	int c = tp_cmp(&x->tp, &y->tp);
-	if (c != 0)
-		return c;
-	return x < y ? -1 : (x > y);
 }
 
 /* Copy the builder's members into the group, sorted by member id. */
@@ -816,55 +889,82 @@ group_topics(const kg_bgroup *bg, const kg_group *g, size_t *n)
 	return topics;
 }
 
-/* Append a partition to a growing list. */
-static void
-part_add(kg_gpart **parts, size_t *cap, int *np, kg_tp tp)
+/* True when tp is already listed: a partition the builder knows of a topic among the group's. */
+static bool
+part_listed(const kg_builder *b, const int32_t *topics, size_t ntopics, kg_tp tp)
 {
-	util_grow(parts, cap, (size_t)*np + 1, sizeof **parts);
-	(*parts)[(*np)++].tp = tp;
+	size_t i;
+	if (tp.topic < 0 || (size_t)tp.topic >= b->ctopics || tp.partition < 0 ||
+	    tp.partition >= b->topics[tp.topic].npartitions)
+		return false;
+	for (i = 0; i < ntopics && topics[i] != tp.topic; i++)
+		;
+	return i < ntopics;
+}
+
+/* Add tp to the builder's list of a group's partitions beyond its topics' own. */
+static void
+extra_add(kg_builder *b, const int32_t *topics, size_t ntopics, kg_tp tp)
+{
+	if (part_listed(b, topics, ntopics, tp))
+		return;
+	util_grow(&b->extra, &b->cextra, b->nextra + 1, sizeof *b->extra);
+	b->extra[b->nextra++] = tp;
 }
 
 /*
  * The group's partitions: every partition of every topic in use, plus any
- * committed or assigned, sorted, each once, with its log-end offset.
+ * committed or assigned, sorted, each once, with its log-end offset.  The
+ * topics' partitions come in order (topics sorted by name, partitions
+ * counted up); only a commit or an assignment beyond its topic's
+ * partitions (metadata behind, or none) makes a sort of the whole list.
  */
 static void
 finish_parts(kg_builder *b, kg_arena *a, const kg_bgroup *bg, kg_group *g)
 {
-	size_t i, ntopics, cap = 0;
+	size_t i, ntopics;
 	int32_t *topics = group_topics(bg, g, &ntopics);
-	kg_gpart *parts = NULL;
 	int j, k, np = 0;
 
-	for (i = 0; i < ntopics; i++) {
-		btopic *t = (size_t)topics[i] < b->ctopics ? &b->topics[topics[i]] : NULL;
-		int n = t ? t->npartitions : 0;
-		for (j = 0; j < n; j++)
-			part_add(&parts, &cap, &np, (kg_tp){ .topic = topics[i], .partition = j });
-	}
+	if (ntopics > 1)
+		qsort(topics, ntopics, sizeof *topics, topic_id_cmp);
+	b->nextra = 0;
 	for (i = 0; i < bg->ncommits; i++)
-		part_add(&parts, &cap, &np, bg->commits[i].tp);
+		extra_add(b, topics, ntopics, bg->commits[i].tp);
 	for (j = 0; j < g->nmembers; j++) {
 		for (k = 0; k < g->members[j].nassigned; k++)
-			part_add(&parts, &cap, &np, g->members[j].assignment[k]);
+			extra_add(b, topics, ntopics, g->members[j].assignment[k]);
 		for (k = 0; k < g->members[j].ntarget; k++)
-			part_add(&parts, &cap, &np, g->members[j].target[k]);
+			extra_add(b, topics, ntopics, g->members[j].target[k]);
 	}
-	if (np > 1) {
-		int w = 0;
-		qsort(parts, (size_t)np, sizeof *parts, gpart_cmp);
-		for (j = 1; j < np; j++) {
-			if (tp_cmp(&parts[j].tp, &parts[w].tp) != 0)
-				parts[++w] = parts[j];
+	if (b->nextra > 0) {
+		/* partitions beyond the topics' known ones: the whole list, sorted and each once */
+		for (i = 0; i < ntopics; i++) {
+			int n = (size_t)topics[i] < b->ctopics ? b->topics[topics[i]].npartitions : 0;
+			for (j = 0; j < n; j++) {
+				util_grow(&b->extra, &b->cextra, b->nextra + 1, sizeof *b->extra);
+				b->extra[b->nextra++] = (kg_tp){ .topic = topics[i], .partition = j };
+			}
 		}
-		np = w + 1;
+		np = tp_sort_unique(b->extra, (int)b->nextra);
+		g->parts = arena_alloc(a, (size_t)np * sizeof *g->parts);
+		for (j = 0; j < np; j++)
+			g->parts[j].tp = b->extra[j];
+	} else {
+		for (i = 0; i < ntopics; i++)
+			np += (size_t)topics[i] < b->ctopics ? b->topics[topics[i]].npartitions : 0;
+		g->parts = arena_alloc(a, (size_t)np * sizeof *g->parts);
+		np = 0;
+		for (i = 0; i < ntopics; i++) {
+			int n = (size_t)topics[i] < b->ctopics ? b->topics[topics[i]].npartitions : 0;
+			for (j = 0; j < n; j++)
+				g->parts[np++].tp = (kg_tp){ .topic = topics[i], .partition = j };
+		}
 	}
 	g->nparts = np;
-	g->parts = arena_alloc(a, (size_t)np * sizeof *g->parts);
 	for (j = 0; j < np; j++) {
 		kg_gpart *p = &g->parts[j];
-		btopic *t = (size_t)parts[j].tp.topic < b->ctopics ? &b->topics[parts[j].tp.topic] : NULL;
-		p->tp = parts[j].tp;
+		btopic *t = (size_t)p->tp.topic < b->ctopics ? &b->topics[p->tp.topic] : NULL;
 		p->committed = -1;
 		p->log_end = (t && p->tp.partition < t->npartitions) ? t->partitions[p->tp.partition].log_end : -1;
 		p->log_start = (t && p->tp.partition < t->npartitions) ? t->partitions[p->tp.partition].log_start : -1;
@@ -875,7 +975,6 @@ finish_parts(kg_builder *b, kg_arena *a, const kg_bgroup *bg, kg_group *g)
 		p->time_lag_us = -1;
 		p->consume_rate = p->produce_rate = -1;
 	}
-	free(parts);
 	free(topics);
 }
 
@@ -888,13 +987,11 @@ finish_offsets(kg_bgroup *bg, kg_group *g)
 	int64_t lagsum = 0;
 	bool lagknown = false;
 
-	if (bg->ncommits > 0) {
-		qsort(bg->commits, bg->ncommits, sizeof *bg->commits, commit_cmp);
-		for (i = 0; i < bg->ncommits; i++) {
-			int idx = group_part_index(g, bg->commits[i].tp);
-			if (idx >= 0)
-				g->parts[idx].committed = bg->commits[i].offset;
-		}
+	/* in the order they came: a later contribution for a partition wins */
+	for (i = 0; i < bg->ncommits; i++) {
+		int idx = group_part_index(g, bg->commits[i].tp);
+		if (idx >= 0)
+			g->parts[idx].committed = bg->commits[i].offset;
 	}
 	for (j = 0; j < g->nmembers; j++) {
 		for (k = 0; k < g->members[j].nassigned; k++) {
@@ -1055,6 +1152,8 @@ builder_finish(kg_builder *b)
 	}
 	qsort(s->topics, (size_t)s->ntopics, sizeof *s->topics, topic_name_cmp);
 
+	/* the groups are built in name order: their ids sorted, not the 500-byte rows */
+	qsort(b->group_order, b->ngroups, sizeof *b->group_order, group_id_cmp);
 	s->groups = arena_alloc(a, b->ngroups * sizeof *s->groups);
 	for (i = 0; i < b->ngroups; i++) {
 		kg_group *g = &s->groups[s->ngroups];
@@ -1064,7 +1163,6 @@ builder_finish(kg_builder *b)
 			continue;
 		s->ngroups++;
 	}
-	qsort(s->groups, (size_t)s->ngroups, sizeof *s->groups, group_name_cmp);
 
 	builder_free(b);
 	return s;
