@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -229,7 +230,8 @@ test_intern_order(void **state)
 typedef struct cmp_race {
 	int32_t a, b; /* two topics whose order is known */
 	_Atomic int stop;
-	long wrong, done;
+	_Atomic long done;
+	long wrong;
 } cmp_race;
 
 /* Compare two topics over and over while another thread interns names that force relabellings. */
@@ -240,7 +242,7 @@ cmp_race_reader(void *arg)
 	while (!atomic_load(&r->stop)) {
 		if (intern_topic_cmp(r->a, r->b) >= 0 || intern_topic_cmp(r->b, r->a) <= 0)
 			r->wrong++;
-		r->done++;
+		atomic_fetch_add(&r->done, 1);
 	}
 	return NULL;
 }
@@ -254,8 +256,11 @@ test_intern_order_race(void **state)
 	uint64_t relabels0 = intern_topic_relabels();
 	char name[300];
 	int i;
+	long seen;
 	(void)state;
 	assert_int_equal(pthread_create(&th, NULL, cmp_race_reader, &r), 0);
+	while (atomic_load(&r.done) == 0)
+		sched_yield(); /* the reader is comparing: it ends only when told */
 	for (i = 0; i < 2000; i++) {
 		/* "race-b~0" .. "race-b~8", "race-b~~0" ...: each after every name before, all before "race-c" */
 		memcpy(name, "race-b", 6);
@@ -264,6 +269,9 @@ test_intern_order_race(void **state)
 		name[6 + i / 9 + 2] = '\0';
 		intern_topic(name);
 	}
+	seen = atomic_load(&r.done);
+	while (atomic_load(&r.done) == seen)
+		sched_yield(); /* and still was after the last relabelling */
 	atomic_store(&r.stop, 1);
 	pthread_join(th, NULL);
 	assert_true(intern_topic_relabels() > relabels0 + 10);
