@@ -5,7 +5,7 @@
  * The builder indexes topics and groups by their interned ids (dense small
  * integers), so contributions are O(1) lookups; members are found by a
  * linear scan of their group (groups have tens, rarely thousands, of
- * members).  builder_finish() copies everything into one arena, sorted,
+ * members).  builder_finish() copies everything into one arena (arena.c), sorted,
  * and derives what one snapshot alone can tell: owners, lag, orphaned
  * partitions, idle members.
  */
@@ -19,74 +19,10 @@
 #include <string.h>
 #include <strings.h>
 
+#include "model/arena.h"
 #include "model/intern.h"
 #include "util/filter.h"
 #include "util/hmap.h"
-
-/* ------------------------------------------------------------------ arena */
-
-typedef struct arena_chunk {
-	struct arena_chunk *next;
-	size_t used;
-	size_t size;
-	max_align_t data[];
-} arena_chunk;
-
-typedef struct kg_arena {
-	arena_chunk *head;
-	size_t bytes;
-} kg_arena;
-
-/* Allocate n zeroed bytes from the arena. */
-static void *
-arena_alloc(kg_arena *a, size_t n)
-{
-	arena_chunk *c = a->head;
-	size_t align = sizeof(max_align_t);
-	n = (n + align - 1) & ~(align - 1);
-	if (n == 0)
-		n = align;
-	if (c == NULL || c->used + n > c->size) {
-		size_t size = n > 65536 ? n : 65536;
-		c = xcalloc(1, sizeof *c + size);
-		c->size = size;
-		c->next = a->head;
-		a->head = c;
-		a->bytes += size;
-	}
-	{
-		void *p = (char *)c->data + c->used;
-		c->used += n;
-		return p;
-	}
-}
-
-/* Copy a string into the arena (NULL stays NULL). */
-static const char *
-arena_strdup(kg_arena *a, const char *s)
-{
-	size_t n;
-	char *p;
-	if (s == NULL)
-		return NULL;
-	n = strlen(s) + 1;
-	p = arena_alloc(a, n);
-	memcpy(p, s, n);
-	return p;
-}
-
-/* Free every chunk. */
-static void
-arena_free(kg_arena *a)
-{
-	arena_chunk *c = a->head, *next;
-	while (c != NULL) {
-		next = c->next;
-		free(c);
-		c = next;
-	}
-	free(a);
-}
 
 /* --------------------------------------------------------------- builder */
 
@@ -161,6 +97,8 @@ struct kg_builder {
 	const kg_filter *topic_filter; /* -t: groups with no partition of a topic that passes are left out */
 	kg_bgroup *discard;
 	int32_t offsets_partitions; /* of __consumer_offsets, 0 unknown */
+	kg_tp *extra; /* finish_parts()' list of a group's partitions, reused group to group */
+	size_t nextra, cextra;
 };
 
 /* Start a builder. */
@@ -248,6 +186,7 @@ builder_free(kg_builder *b)
 	free(b->topics);
 	free(b->groups);
 	free(b->group_order);
+	free(b->extra);
 	free(b->cluster);
 	free(b);
 }
@@ -707,20 +646,26 @@ bmember_flags(kg_bmember *m, uint32_t flags)
 
 /* ---------------------------------------------------------------- finish */
 
-/* Order groups by name. */
+/* Order group ids by name (their interned keys: integers, not names). */
 static int
-group_name_cmp(const void *a, const void *b)
+group_id_cmp(const void *a, const void *b)
 {
-	const kg_group *x = a, *y = b;
-	return strcmp(x->name, y->name);
+	return intern_group_cmp(*(const int32_t *)a, *(const int32_t *)b);
 }
 
-/* Order topics by name. */
+/* Order topics by name (their interned keys). */
 static int
 topic_name_cmp(const void *a, const void *b)
 {
 	const kg_topic *x = a, *y = b;
-	return strcmp(x->name, y->name);
+	return intern_topic_cmp(x->id, y->id);
+}
+
+/* Order topic ids by name (their interned keys). */
+static int
+topic_id_cmp(const void *a, const void *b)
+{
+	return intern_topic_cmp(*(const int32_t *)a, *(const int32_t *)b);
 }
 
 /* Order members by member id. */
@@ -729,25 +674,6 @@ member_cmp(const void *a, const void *b)
 {
 	const kg_member *x = a, *y = b;
 	return strcmp(x->member_id, y->member_id);
-}
-
-/* Order partitions. */
-static int
-gpart_cmp(const void *a, const void *b)
-{
-	const kg_gpart *x = a, *y = b;
-	return tp_cmp(&x->tp, &y->tp);
-}
-
-/* Order commits by partition, then by insertion (later wins). */
-static int
-commit_cmp(const void *a, const void *b)
-{
-	const bcommit *x = a, *y = b;
-	int c = tp_cmp(&x->tp, &y->tp);
-	if (c != 0)
-		return c;
-	return x < y ? -1 : (x > y);
 }
 
 /* Copy the builder's members into the group, sorted by member id. */
@@ -816,55 +742,82 @@ group_topics(const kg_bgroup *bg, const kg_group *g, size_t *n)
 	return topics;
 }
 
-/* Append a partition to a growing list. */
-static void
-part_add(kg_gpart **parts, size_t *cap, int *np, kg_tp tp)
+/* True when tp is already listed: a partition the builder knows of a topic among the group's. */
+static bool
+part_listed(const kg_builder *b, const int32_t *topics, size_t ntopics, kg_tp tp)
 {
-	util_grow(parts, cap, (size_t)*np + 1, sizeof **parts);
-	(*parts)[(*np)++].tp = tp;
+	size_t i;
+	if (tp.topic < 0 || (size_t)tp.topic >= b->ctopics || tp.partition < 0 ||
+	    tp.partition >= b->topics[tp.topic].npartitions)
+		return false;
+	for (i = 0; i < ntopics && topics[i] != tp.topic; i++)
+		;
+	return i < ntopics;
+}
+
+/* Add tp to the builder's list of a group's partitions beyond its topics' own. */
+static void
+extra_add(kg_builder *b, const int32_t *topics, size_t ntopics, kg_tp tp)
+{
+	if (part_listed(b, topics, ntopics, tp))
+		return;
+	util_grow(&b->extra, &b->cextra, b->nextra + 1, sizeof *b->extra);
+	b->extra[b->nextra++] = tp;
 }
 
 /*
  * The group's partitions: every partition of every topic in use, plus any
- * committed or assigned, sorted, each once, with its log-end offset.
+ * committed or assigned, sorted, each once, with its log-end offset.  The
+ * topics' partitions come in order (topics sorted by name, partitions
+ * counted up); only a commit or an assignment beyond its topic's
+ * partitions (metadata behind, or none) makes a sort of the whole list.
  */
 static void
 finish_parts(kg_builder *b, kg_arena *a, const kg_bgroup *bg, kg_group *g)
 {
-	size_t i, ntopics, cap = 0;
+	size_t i, ntopics;
 	int32_t *topics = group_topics(bg, g, &ntopics);
-	kg_gpart *parts = NULL;
 	int j, k, np = 0;
 
-	for (i = 0; i < ntopics; i++) {
-		btopic *t = (size_t)topics[i] < b->ctopics ? &b->topics[topics[i]] : NULL;
-		int n = t ? t->npartitions : 0;
-		for (j = 0; j < n; j++)
-			part_add(&parts, &cap, &np, (kg_tp){ .topic = topics[i], .partition = j });
-	}
+	if (ntopics > 1)
+		qsort(topics, ntopics, sizeof *topics, topic_id_cmp);
+	b->nextra = 0;
 	for (i = 0; i < bg->ncommits; i++)
-		part_add(&parts, &cap, &np, bg->commits[i].tp);
+		extra_add(b, topics, ntopics, bg->commits[i].tp);
 	for (j = 0; j < g->nmembers; j++) {
 		for (k = 0; k < g->members[j].nassigned; k++)
-			part_add(&parts, &cap, &np, g->members[j].assignment[k]);
+			extra_add(b, topics, ntopics, g->members[j].assignment[k]);
 		for (k = 0; k < g->members[j].ntarget; k++)
-			part_add(&parts, &cap, &np, g->members[j].target[k]);
+			extra_add(b, topics, ntopics, g->members[j].target[k]);
 	}
-	if (np > 1) {
-		int w = 0;
-		qsort(parts, (size_t)np, sizeof *parts, gpart_cmp);
-		for (j = 1; j < np; j++) {
-			if (tp_cmp(&parts[j].tp, &parts[w].tp) != 0)
-				parts[++w] = parts[j];
+	if (b->nextra > 0) {
+		/* partitions beyond the topics' known ones: the whole list, sorted and each once */
+		for (i = 0; i < ntopics; i++) {
+			int n = (size_t)topics[i] < b->ctopics ? b->topics[topics[i]].npartitions : 0;
+			for (j = 0; j < n; j++) {
+				util_grow(&b->extra, &b->cextra, b->nextra + 1, sizeof *b->extra);
+				b->extra[b->nextra++] = (kg_tp){ .topic = topics[i], .partition = j };
+			}
 		}
-		np = w + 1;
+		np = tp_sort_unique(b->extra, (int)b->nextra);
+		g->parts = arena_alloc(a, (size_t)np * sizeof *g->parts);
+		for (j = 0; j < np; j++)
+			g->parts[j].tp = b->extra[j];
+	} else {
+		for (i = 0; i < ntopics; i++)
+			np += (size_t)topics[i] < b->ctopics ? b->topics[topics[i]].npartitions : 0;
+		g->parts = arena_alloc(a, (size_t)np * sizeof *g->parts);
+		np = 0;
+		for (i = 0; i < ntopics; i++) {
+			int n = (size_t)topics[i] < b->ctopics ? b->topics[topics[i]].npartitions : 0;
+			for (j = 0; j < n; j++)
+				g->parts[np++].tp = (kg_tp){ .topic = topics[i], .partition = j };
+		}
 	}
 	g->nparts = np;
-	g->parts = arena_alloc(a, (size_t)np * sizeof *g->parts);
 	for (j = 0; j < np; j++) {
 		kg_gpart *p = &g->parts[j];
-		btopic *t = (size_t)parts[j].tp.topic < b->ctopics ? &b->topics[parts[j].tp.topic] : NULL;
-		p->tp = parts[j].tp;
+		btopic *t = (size_t)p->tp.topic < b->ctopics ? &b->topics[p->tp.topic] : NULL;
 		p->committed = -1;
 		p->log_end = (t && p->tp.partition < t->npartitions) ? t->partitions[p->tp.partition].log_end : -1;
 		p->log_start = (t && p->tp.partition < t->npartitions) ? t->partitions[p->tp.partition].log_start : -1;
@@ -875,7 +828,6 @@ finish_parts(kg_builder *b, kg_arena *a, const kg_bgroup *bg, kg_group *g)
 		p->time_lag_us = -1;
 		p->consume_rate = p->produce_rate = -1;
 	}
-	free(parts);
 	free(topics);
 }
 
@@ -888,13 +840,11 @@ finish_offsets(kg_bgroup *bg, kg_group *g)
 	int64_t lagsum = 0;
 	bool lagknown = false;
 
-	if (bg->ncommits > 0) {
-		qsort(bg->commits, bg->ncommits, sizeof *bg->commits, commit_cmp);
-		for (i = 0; i < bg->ncommits; i++) {
-			int idx = group_part_index(g, bg->commits[i].tp);
-			if (idx >= 0)
-				g->parts[idx].committed = bg->commits[i].offset;
-		}
+	/* in the order they came: a later contribution for a partition wins */
+	for (i = 0; i < bg->ncommits; i++) {
+		int idx = group_part_index(g, bg->commits[i].tp);
+		if (idx >= 0)
+			g->parts[idx].committed = bg->commits[i].offset;
 	}
 	for (j = 0; j < g->nmembers; j++) {
 		for (k = 0; k < g->members[j].nassigned; k++) {
@@ -997,7 +947,7 @@ kg_snapshot *
 builder_finish(kg_builder *b)
 {
 	kg_snapshot *s = xcalloc(1, sizeof *s);
-	kg_arena *a = xcalloc(1, sizeof *a);
+	kg_arena *a = arena_new();
 	size_t i, nt = 0;
 
 	s->arena = a;
@@ -1055,6 +1005,9 @@ builder_finish(kg_builder *b)
 	}
 	qsort(s->topics, (size_t)s->ntopics, sizeof *s->topics, topic_name_cmp);
 
+	/* the groups are built in name order: their ids sorted, not the 500-byte rows */
+	if (b->ngroups > 1)
+		qsort(b->group_order, b->ngroups, sizeof *b->group_order, group_id_cmp);
 	s->groups = arena_alloc(a, b->ngroups * sizeof *s->groups);
 	for (i = 0; i < b->ngroups; i++) {
 		kg_group *g = &s->groups[s->ngroups];
@@ -1064,7 +1017,6 @@ builder_finish(kg_builder *b)
 			continue;
 		s->ngroups++;
 	}
-	qsort(s->groups, (size_t)s->ngroups, sizeof *s->groups, group_name_cmp);
 
 	builder_free(b);
 	return s;

@@ -10,16 +10,12 @@
 
 #include "model/intern.h"
 
-/* Compare by topic name, then partition. */
+/* Compare by topic name (the interned topics' order keys), then partition. */
 int
 tp_cmp(const kg_tp *a, const kg_tp *b)
 {
-	if (a->topic != b->topic) {
-		int c = strcmp(intern_topic_name(a->topic), intern_topic_name(b->topic));
-		if (c != 0)
-			return c;
-		return a->topic < b->topic ? -1 : 1;
-	}
+	if (a->topic != b->topic)
+		return intern_topic_cmp(a->topic, b->topic);
 	if (a->partition != b->partition)
 		return a->partition < b->partition ? -1 : 1;
 	return 0;

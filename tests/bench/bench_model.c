@@ -3,11 +3,20 @@
  * building a snapshot of 2,000 groups (20 live with 10 members) over 500
  * topics x 40 partitions, and deriving events between two such snapshots.
  * Prints figures and the ratio to the target (derivation <= 20 ms).
+ *
+ * Then the dashboard's model at 10,000 groups x 20 partitions, shaped as
+ * make bench-cost's cluster (tests/fixture/scenarios/cost-10k.json): 1,000
+ * Stable groups of 3 members on 100 topics that grow 10 records a tick,
+ * their commits keeping up; 9,000 Empty groups on 1,000 idle topics, their
+ * offsets frozen.  Every tick builds the whole snapshot (as the kafka
+ * source contributes every group it knows) and the tracker derives it: the
+ * milliseconds of each, median and best, and their share of a 1 s refresh.
  */
 #include "config.h"
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include "core/options.h"
 #include "model/intern.h"
@@ -70,6 +79,130 @@ build(int k)
 	return builder_finish(b);
 }
 
+#define C_GROUPS 10000
+#define C_LIVE 1000
+#define C_TOPICS 1100
+#define C_LIVE_TOPICS 100
+#define C_PARTS 20
+#define C_MEMBERS 3
+
+/* This thread's CPU time in microseconds (the machine may be shared: wall time would count the others). */
+static int64_t
+cpu_us(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+static int64_t finish_cpu_us; /* builder_finish()'s share of the last build10k() */
+
+/* One snapshot of the cost-10k cluster at tick k. */
+static kg_snapshot *
+build10k(int k)
+{
+	kg_snapshot *s;
+	kg_builder *b = builder_new(1700000000LL * 1000000 + (int64_t)k * 1000000);
+	int t, p, g, m;
+	char name[64];
+	builder_cluster(b, "bench");
+	builder_refresh(b, (uint64_t)k + 1, 1700000000LL * 1000000 + (int64_t)k * 1000000, 1000000);
+	for (t = 0; t < C_TOPICS; t++) {
+		int32_t id;
+		snprintf(name, sizeof name, "cost-topic-%04d", (t * 7919) % C_TOPICS); /* interned out of name order */
+		id = intern_topic(name);
+		builder_topic(b, id, C_PARTS);
+		for (p = 0; p < C_PARTS; p++)
+			builder_partition(b, (kg_tp){ id, p }, p % 3 + 1,
+					  1000000 + ((t * 7919) % C_TOPICS < C_LIVE_TOPICS ? (int64_t)k * 10 : 0));
+	}
+	for (g = 0; g < C_GROUPS; g++) {
+		kg_bgroup *bg;
+		int32_t topic;
+		bool live = g < C_LIVE;
+		snprintf(name, sizeof name, "cost-group-%05d", (g * 7) % C_GROUPS);
+		bg = builder_group(b, intern_group(name));
+		snprintf(name, sizeof name, "cost-topic-%04d", live ? g % C_LIVE_TOPICS : C_LIVE_TOPICS + g % (C_TOPICS - C_LIVE_TOPICS));
+		topic = intern_topic(name);
+		bgroup_data_time(bg, 1700000000LL * 1000000 + (int64_t)k * 1000000);
+		bgroup_coordinator(bg, g % 3 + 1);
+		for (p = 0; p < C_PARTS; p++)
+			bgroup_committed(bg, (kg_tp){ topic, p }, 1000000 - (p % 5 ? 250 : 0) + (live ? (int64_t)k * 10 : 0));
+		if (!live) {
+			bgroup_state(bg, KG_STATE_EMPTY);
+			bgroup_protocol(bg, "consumer", "");
+			continue;
+		}
+		bgroup_state(bg, KG_STATE_STABLE);
+		bgroup_protocol(bg, "consumer", "range");
+		for (m = 0; m < C_MEMBERS; m++) {
+			kg_tp asg[C_PARTS];
+			int n = 0;
+			kg_bmember *bm;
+			char mid[64], cid[32];
+			snprintf(cid, sizeof cid, "consumer-%d", m);
+			snprintf(mid, sizeof mid, "consumer-%d-0000-%05d", m, g);
+			bm = bgroup_member(bg, mid);
+			bmember_ids(bm, cid, "/10.0.0.1", NULL);
+			for (p = m; p < C_PARTS; p += C_MEMBERS)
+				asg[n++] = (kg_tp){ topic, p };
+			bmember_assignment(bm, asg, n);
+		}
+	}
+	finish_cpu_us = cpu_us();
+	s = builder_finish(b);
+	finish_cpu_us = cpu_us() - finish_cpu_us;
+	return s;
+}
+
+/* qsort: microseconds. */
+static int
+us_cmp(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return x < y ? -1 : (x > y);
+}
+
+/* The dashboard's model at 10,000 groups: build and derive, ticks times after a warm-up of warm. */
+static void
+bench10k(int warm, int ticks)
+{
+	kg_tracker_config mc = options_model_defaults();
+	kg_tracker *t = tracker_new(&mc);
+	kg_evlist ev = { 0 };
+	int64_t *bt = xcalloc((size_t)ticks, sizeof *bt), *ft = xcalloc((size_t)ticks, sizeof *ft);
+	int64_t *dt = xcalloc((size_t)ticks, sizeof *dt);
+	int i;
+	for (i = 0; i < warm + ticks; i++) {
+		int64_t t0 = cpu_us(), t1, t2;
+		kg_snapshot *s = build10k(i);
+		t1 = cpu_us();
+		tracker_apply(t, NULL, s, &ev);
+		t2 = cpu_us();
+		if (i >= warm) {
+			bt[i - warm] = t1 - t0;
+			ft[i - warm] = finish_cpu_us;
+			dt[i - warm] = t2 - t1;
+		}
+		snapshot_unref(s);
+		evlist_clear(&ev);
+	}
+	qsort(bt, (size_t)ticks, sizeof *bt, us_cmp);
+	qsort(ft, (size_t)ticks, sizeof *ft, us_cmp);
+	qsort(dt, (size_t)ticks, sizeof *dt, us_cmp);
+	printf("dashboard model at 10,000 groups x 20 partitions (1,000 live x 3 members; cost-10k's shape), %d ticks after %d,\n"
+	       "CPU time of this thread:\n", ticks, warm);
+	printf("  building a snapshot: %.1f ms median, %.1f best; of it builder_finish: %.1f ms median, %.1f best\n",
+	       (double)bt[ticks / 2] / 1000.0, (double)bt[0] / 1000.0, (double)ft[ticks / 2] / 1000.0, (double)ft[0] / 1000.0);
+	printf("  deriving it (tracker_apply): %.1f ms median, %.1f best\n", (double)dt[ticks / 2] / 1000.0, (double)dt[0] / 1000.0);
+	printf("  finish + derive: %.1f %% of a core at -i 1 (median)\n", (double)(ft[ticks / 2] + dt[ticks / 2]) / 10000.0);
+	free(ft);
+	free(bt);
+	free(dt);
+	free(ev.v);
+	tracker_free(t);
+}
+
 /* Entry point. */
 int
 main(int argc, char **argv)
@@ -104,5 +237,6 @@ main(int argc, char **argv)
 	printf("  history held: %.1f MiB\n", (double)history_bytes(tracker_history(t)) / 1048576.0);
 	free(ev.v);
 	tracker_free(t);
+	bench10k(argc > 2 ? atoi(argv[2]) : 35, rounds < 5 ? 5 : rounds * 2);
 	return 0;
 }

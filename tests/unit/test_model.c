@@ -9,6 +9,10 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -160,6 +164,218 @@ test_builder(void **state)
 }
 
 /* Non-Stable groups are described without assignments: nothing is orphaned then. */
+/* The sign of c: -1, 0, 1. */
+static int
+sign(int c)
+{
+	return (c > 0) - (c < 0);
+}
+
+/*
+ * Topic and group ids compare as their names, whatever order the names
+ * were interned in: appended, prepended, and 200 names each between the
+ * same two neighbours, which leaves no key between them and makes the
+ * pool spread its keys out again (several times).
+ */
+static void
+test_intern_order(void **state)
+{
+	enum { N = 260 };
+	int32_t ids[N], gids[N];
+	char name[64];
+	uint64_t relabels0 = intern_topic_relabels();
+	int i, j, n = 0;
+	(void)state;
+	ids[n++] = intern_topic("order-m");
+	ids[n++] = intern_topic("order-n");
+	for (i = 0; i < 200; i++) {
+		/* "order-m" < "order-m~...~" < ... : each new name lands right after the last one, before "order-n" */
+		memset(name, 0, sizeof name);
+		snprintf(name, sizeof name, "order-m");
+		memset(name + 7, '~', (size_t)(i / 8 + 1));
+		name[7 + i / 8 + 1] = (char)('0' + i % 8);
+		ids[n++] = intern_topic(name);
+	}
+	for (i = 0; i < 30; i++) {
+		snprintf(name, sizeof name, "order-a%02d", 29 - i); /* each before all the others */
+		ids[n++] = intern_topic(name);
+	}
+	for (i = 0; i < 28; i++) {
+		snprintf(name, sizeof name, "order-z%02d", i); /* each after all the others */
+		ids[n++] = intern_topic(name);
+	}
+	assert_int_equal(n, N);
+	assert_true(intern_topic_relabels() > relabels0);
+	for (i = 0; i < N; i++) {
+		for (j = 0; j < N; j++) {
+			int want = i == j ? 0 : sign(strcmp(intern_topic_name(ids[i]), intern_topic_name(ids[j])));
+			assert_int_equal(sign(intern_topic_cmp(ids[i], ids[j])), want);
+			assert_int_equal(sign(tp_cmp(&(kg_tp){ ids[i], 3 }, &(kg_tp){ ids[j], 1 })), i == j ? 1 : want);
+		}
+	}
+	for (i = 0; i < N; i++) {
+		snprintf(name, sizeof name, "order-group-%03d", (i * 97) % N);
+		gids[i] = intern_group(name);
+	}
+	for (i = 0; i < N; i++) {
+		for (j = 0; j < N; j++)
+			assert_int_equal(sign(intern_group_cmp(gids[i], gids[j])),
+					 sign(strcmp(intern_group_name(gids[i]), intern_group_name(gids[j]))));
+	}
+	/* an id nobody was given compares by its name ("?") and id, as before */
+	assert_true(intern_topic_cmp(ids[0], -1) != 0);
+	assert_int_equal(sign(intern_topic_cmp(-1, ids[0])), sign(strcmp("?", intern_topic_name(ids[0]))));
+}
+
+typedef struct cmp_race {
+	int32_t a, b; /* two topics whose order is known */
+	_Atomic int stop;
+	_Atomic long done;
+	long wrong;
+} cmp_race;
+
+/* Compare two topics over and over while another thread interns names that force relabellings. */
+static void *
+cmp_race_reader(void *arg)
+{
+	cmp_race *r = arg;
+	while (!atomic_load(&r->stop)) {
+		if (intern_topic_cmp(r->a, r->b) >= 0 || intern_topic_cmp(r->b, r->a) <= 0)
+			r->wrong++;
+		atomic_fetch_add(&r->done, 1);
+	}
+	return NULL;
+}
+
+/* Comparisons that overlap a relabelling stay right (they compare the names). */
+static void
+test_intern_order_race(void **state)
+{
+	cmp_race r = { .a = intern_topic("race-b"), .b = intern_topic("race-c") };
+	pthread_t th;
+	uint64_t relabels0 = intern_topic_relabels();
+	char name[300];
+	int i;
+	long seen;
+	(void)state;
+	assert_int_equal(pthread_create(&th, NULL, cmp_race_reader, &r), 0);
+	while (atomic_load(&r.done) == 0)
+		sched_yield(); /* the reader is comparing: it ends only when told */
+	for (i = 0; i < 2000; i++) {
+		/* "race-b~0" .. "race-b~8", "race-b~~0" ...: each after every name before, all before "race-c" */
+		memcpy(name, "race-b", 6);
+		memset(name + 6, '~', (size_t)(i / 9 + 1));
+		name[6 + i / 9 + 1] = (char)('0' + i % 9);
+		name[6 + i / 9 + 2] = '\0';
+		intern_topic(name);
+	}
+	seen = atomic_load(&r.done);
+	while (atomic_load(&r.done) == seen)
+		sched_yield(); /* and still was after the last relabelling */
+	atomic_store(&r.stop, 1);
+	pthread_join(th, NULL);
+	assert_true(intern_topic_relabels() > relabels0 + 10);
+	assert_true(r.done > 0);
+	assert_int_equal(r.wrong, 0);
+}
+
+/*
+ * A group's partitions in name order whatever its contributions: every
+ * partition of its topics (sorted by name, not by interned id), a commit
+ * beyond the partitions metadata knows, a target's partition of a topic
+ * the group has nothing else of; a later commit for a partition wins; the
+ * snapshot's groups and topics in name order.
+ */
+static void
+test_builder_order(void **state)
+{
+	int32_t tz = intern_topic("zz-builder-order"), ta = intern_topic("aa-builder-order");
+	int32_t tm = intern_topic("mm-builder-order");
+	int32_t g2 = intern_group("zz-group-order"), g1 = intern_group("aa-group-order");
+	kg_builder *b = builder_new(1000);
+	kg_bgroup *g;
+	kg_bmember *m;
+	kg_snapshot *s;
+	const kg_group *G;
+	kg_tp tgt[1] = { { tm, 1 } }, asg[1] = { { tz, 1 } };
+	(void)state;
+	builder_topic(b, tz, 2);
+	builder_topic(b, ta, 2);
+	builder_topic(b, tm, 3);
+	g = builder_group(b, g2);
+	bgroup_committed(g, (kg_tp){ tz, 0 }, 5);
+	bgroup_committed(g, (kg_tp){ tz, 7 }, 9); /* beyond the 2 partitions metadata knows */
+	bgroup_committed(g, (kg_tp){ ta, 1 }, 3);
+	bgroup_committed(g, (kg_tp){ tz, 0 }, 6); /* later: wins */
+	m = bgroup_member(g, "m-1");
+	bmember_assignment(m, asg, 1);
+	bmember_target(m, tgt, 1);
+	g = builder_group(b, g1);
+	bgroup_topic(g, tz);
+	bgroup_topic(g, ta);
+	s = builder_finish(b);
+	assert_int_equal(s->ngroups, 2);
+	assert_string_equal(s->groups[0].name, "aa-group-order");
+	assert_string_equal(s->groups[1].name, "zz-group-order");
+	assert_true(s->ntopics >= 3);
+	for (int i = 1; i < s->ntopics; i++)
+		assert_true(strcmp(s->topics[i - 1].name, s->topics[i].name) < 0);
+	G = snapshot_group(s, g2);
+	assert_non_null(G);
+	/* aa:0 aa:1 mm:1 zz:0 zz:1 zz:7 */
+	assert_int_equal(G->nparts, 6);
+	assert_true(G->parts[0].tp.topic == ta && G->parts[0].tp.partition == 0);
+	assert_true(G->parts[1].tp.topic == ta && G->parts[1].tp.partition == 1);
+	assert_true(G->parts[2].tp.topic == tm && G->parts[2].tp.partition == 1);
+	assert_true(G->parts[3].tp.topic == tz && G->parts[3].tp.partition == 0);
+	assert_true(G->parts[5].tp.topic == tz && G->parts[5].tp.partition == 7);
+	assert_int_equal(G->parts[3].committed, 6);
+	assert_int_equal(G->parts[5].committed, 9);
+	assert_int_equal(G->parts[1].committed, 3);
+	assert_int_equal(G->parts[4].owner, 0);
+	assert_int_equal(G->parts[2].target_owner, 0);
+	G = snapshot_group(s, g1);
+	assert_non_null(G);
+	assert_int_equal(G->nparts, 4); /* aa:0 aa:1 zz:0 zz:1 */
+	assert_true(G->parts[0].tp.topic == ta && G->parts[3].tp.topic == tz && G->parts[3].tp.partition == 1);
+	snapshot_unref(s);
+}
+
+/* Snapshots one after another reuse their chunks and come out the same (zeroed where nothing was set). */
+static void
+test_builder_reuse(void **state)
+{
+	int32_t t = intern_topic("reuse-topic");
+	int k, p;
+	(void)state;
+	for (k = 0; k < 3; k++) {
+		kg_builder *b = builder_new(1000 + k);
+		kg_snapshot *s;
+		const kg_group *G;
+		int gi;
+		builder_topic(b, t, 40);
+		for (gi = 0; gi < 600; gi++) {
+			char name[32];
+			kg_bgroup *g;
+			snprintf(name, sizeof name, "reuse-%03d", gi);
+			g = builder_group(b, intern_group(name));
+			for (p = 0; p < 40; p += 2)
+				bgroup_committed(g, (kg_tp){ t, p }, 10 + k);
+		}
+		s = builder_finish(b);
+		assert_int_equal(s->ngroups, 600);
+		G = &s->groups[599];
+		assert_int_equal(G->nparts, 40);
+		for (p = 0; p < 40; p++) {
+			assert_int_equal(G->parts[p].committed, p % 2 ? -1 : 10 + k);
+			assert_false(G->parts[p].orphaned);
+			assert_int_equal(G->parts[p].verdict, 0);
+			assert_int_equal(G->parts[p].spark[KG_SPARK - 1], 0);
+		}
+		snapshot_unref(s);
+	}
+}
+
 static void
 test_builder_rebalancing(void **state)
 {
@@ -394,6 +610,10 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_classify),
 		cmocka_unit_test(test_sets),
+		cmocka_unit_test(test_intern_order),
+		cmocka_unit_test(test_intern_order_race),
+		cmocka_unit_test(test_builder_order),
+		cmocka_unit_test(test_builder_reuse),
 		cmocka_unit_test(test_format),
 		cmocka_unit_test(test_builder),
 		cmocka_unit_test(test_builder_rebalancing),
