@@ -687,6 +687,12 @@ test_settled_recovers(void **state)
 	g[0].gap_us = 20 * SEC;
 	assert_false(kafka_sched_settled(&s, &g[0], (64 + 32 + 39) * SEC));
 	assert_true(kafka_sched_settled(&s, &g[0], (64 + 32 + 40) * SEC));
+	/* without a screen (--json) every line is as fresh as the budget allows: nothing settles */
+	kafka_sched_paced(&s, false);
+	assert_false(kafka_sched_settled(&s, &g[0], (64 + 32 + 40) * SEC));
+	kafka_sched_plan(&s, g, 10, 200 * SEC, 0);
+	assert_true(g[0].offsets);
+	kafka_sched_paced(&s, true);
 	/* no settle_us (no --lag-window known): never settled */
 	s = sched(1500, 30 * SEC, true);
 	assert_false(kafka_sched_settled(&s, &g[0], 1000 * SEC));

@@ -52,11 +52,15 @@ kafka_sched_at_risk(const ksched_group *g)
 	return (g->flags & (KSCHED_MEMBERS | KSCHED_LAG)) == (KSCHED_MEMBERS | KSCHED_LAG);
 }
 
-/* A freeze under way for cfg.settle_us: its verdict is known, asking it every refresh tells nothing new. */
+/*
+ * A freeze under way for cfg.settle_us: its verdict is known, asking it
+ * every refresh tells nothing new to a screen (without one, --json, every
+ * line stays as fresh as the budget allows).
+ */
 bool
 kafka_sched_settled(const ksched *s, const ksched_group *g, int64_t now_us)
 {
-	return s->cfg.settle_us > 0 && kafka_sched_at_risk(g) && g->still_us > 0 &&
+	return s->paced && s->cfg.settle_us > 0 && kafka_sched_at_risk(g) && g->still_us > 0 &&
 	       now_us - g->still_us >= s->cfg.settle_us + 2 * g->gap_us;
 }
 

@@ -28,7 +28,7 @@
  *      refreshes, on screen or not), else as often as it does.  Empty
  *      groups and groups at zero lag off screen only ever get the
  *      rotation.
- * A group at risk is settled when a lagging partition's committed offset
+ * On a screen, a group at risk is settled when a lagging partition's committed offset
  * has stood still in every answer for cfg.settle_us (the STALLED rule's
  * threshold and two refreshes) and twice the group's gap between commits
  * as the answers saw it (the rule waits that long too): its verdict is
@@ -120,7 +120,7 @@ void kafka_sched_init(ksched *s, const ksched_config *cfg);
 void kafka_sched_paced(ksched *s, bool paced);
 /* True when a group is at risk: members, lag (a consumer that can stall). */
 bool kafka_sched_at_risk(const ksched_group *g);
-/* True when a group at risk has had a lagging partition stand still for cfg.settle_us and twice its gap_us at now_us. */
+/* True when, paced, a group at risk has had a lagging partition stand still for cfg.settle_us and twice its gap_us at now_us. */
 bool kafka_sched_settled(const ksched *s, const ksched_group *g, int64_t now_us);
 /* True when a group needs describing at all (not when listed Empty and last described Empty, or never). */
 bool kafka_sched_needs_describe(const ksched_group *g);
