@@ -774,11 +774,20 @@ test_table_still_since(void **state)
 		free(r->groups);
 		r->groups = NULL;
 	}
+	/* a freeze of both: the gap between commits the answers saw before it stays (the rule's does) */
+	{
+		int64_t gap = e->s.gap_us;
+		assert_true(gap >= SEC);
+		for (k = 20; k < 30; k++) {
+			kafka_table_offsets(e, offs_new((1 + k) * SEC, off, 2));
+			assert_int_equal(e->s.gap_us, gap);
+		}
+	}
 	/* at zero lag it is no freeze */
 	r->topics[0].log_end[0] = off[0];
 	r->topics[0].log_end[1] = off[1];
-	kafka_table_offsets(e, offs_new(21 * SEC, off, 2));
-	kafka_table_publish(&t, r, 21 * SEC);
+	kafka_table_offsets(e, offs_new(31 * SEC, off, 2));
+	kafka_table_publish(&t, r, 31 * SEC);
 	assert_int_equal(e->s.still_us, 0);
 	kafka_result_free(r);
 	kafka_table_free(&t);

@@ -80,7 +80,8 @@ typedef struct ksched_group {
 	int64_t offs_us;              /* when its committed offsets were last asked, 0 never */
 	int64_t still_us;             /* of its lagging partitions whose offset earlier answers gave too, the first such
 					 answer (the oldest freeze), 0 none (kafka_table_publish) */
-	int64_t gap_us;               /* about the longest time between its commits the answers saw (kafka_table_offsets) */
+	int64_t gap_us;               /* about the longest time between its commits the answers saw, kept through a freeze
+					 (kafka_table_offsets) */
 	unsigned flags;               /* KSCHED_*: the first four from the screen and the watches each refresh,
 					 the others from the group's own data (kafka_table_publish) */
 	bool undescribable;           /* a description tells nothing (a consumer group through librdkafka < 2.10) */

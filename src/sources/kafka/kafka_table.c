@@ -204,8 +204,14 @@ kafka_table_offsets(kentry *e, koffs *o)
 		if (at >= 0 && o->time_us - commit_seen(before, q, o->c[q].tp) > gap)
 			gap = o->time_us - commit_seen(before, q, o->c[q].tp);
 	}
-	/* the longest of the last answer's, or the older estimate fading by a quarter an answer */
-	e->s.gap_us = KG_MAX(gap, e->s.gap_us - e->s.gap_us / 4);
+	/*
+	 * the longest of this answer's moves, or the older estimate fading by a
+	 * quarter an answer that moved: an answer in a freeze keeps it (the
+	 * STALLED rule keeps its usual gap through a freeze, so must the
+	 * settling, kafka_sched.h)
+	 */
+	if (gap > 0)
+		e->s.gap_us = KG_MAX(gap, e->s.gap_us - e->s.gap_us / 4);
 	kafka_offs_unref(e->prev_offs);
 	e->prev_offs = NULL;
 	if (e->s.listed != KG_STATE_EMPTY && e->s.listed != KG_STATE_DEAD)
