@@ -487,6 +487,7 @@ add_kafka_and_demo(app *a)
 		kc.timeout_us = o->timeout_us;
 		kc.full_refresh_us = o->full_refresh_us;
 		kc.max_requests = o->max_requests;
+		kc.lag_window_us = a->tc.lag_window_us;
 		/* --once refreshes everything once; --json and the dashboard keep to the budget */
 		kc.once = o->mode == KG_MODE_ONCE || o->once || (o->mode == KG_MODE_CHECK && o->duration_us == 0);
 		kc.stamps_all = o->mode == KG_MODE_CHECK; /* no screen selects a group: --check judges them all */

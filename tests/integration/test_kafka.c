@@ -24,6 +24,7 @@
 #include "model/defaults.h"
 #include "model/intern.h"
 #include "model/progress.h"
+#include "sources/kafka/kafka_sched.h"
 #include "util/util.h"
 
 typedef struct want_state {
@@ -470,6 +471,15 @@ pred_verdict(live *l, const void *arg)
 	return g != NULL && g->verdict >= w->at_least && g->verdict != KG_VERDICT_LOST;
 }
 
+/* Predicate: the group's verdict is better than this one now. */
+static bool
+pred_not_verdict(live *l, const void *arg)
+{
+	const want_verdict *w = arg;
+	const kg_group *g = live_group(l, w->group);
+	return g != NULL && g->verdict < w->at_least;
+}
+
 /* Predicate: every partition of the group was seen moving, its usual gap between commits known, its verdict OK. */
 static bool
 pred_moving(live *l, const void *arg)
@@ -486,7 +496,12 @@ pred_moving(live *l, const void *arg)
  * within that threshold and two refreshes of the freeze (plus a second
  * for the step's signal and a refresh's own time).  Before, a group off
  * screen was asked every --full-refresh (30 s): its gap grew to a quarter
- * window, and the verdict came tens of seconds late.
+ * window, and the verdict came tens of seconds late.  Then the freeze is
+ * settled (kafka_sched.h): g-stall is asked once its data is 10 s old,
+ * not every refresh (before, every refresh: 24 fetches in 12 s), and
+ * stays STALLED; when its commits move again (no member changes, so the
+ * listing says nothing) the verdict leaves STALLED within those 10 s and
+ * two refreshes (plus a second for the step's signal and a refresh).
  */
 static void
 test_stall_off_screen(void **state)
@@ -499,7 +514,8 @@ test_stall_off_screen(void **state)
 	want_verdict stalled = { "g-stall", KG_VERDICT_STALLED };
 	const kg_group *g;
 	int64_t gap = 0, thr, deadline_us, t0;
-	int k;
+	uint64_t want;
+	int k, n0, n1;
 	(void)state;
 	assert_int_equal(fixture_start(&f, "tests/integration/scenarios/stall-off.json", true), 0);
 	assert_int_equal(live_open_window(&l, f.bootstrap, interval_ms, 0, 0, window_us), 0);
@@ -525,6 +541,23 @@ test_stall_off_screen(void **state)
 		(double)(util_mono_us() - t0) / 1e6, (double)thr / 1e6, interval_ms);
 	assert_int_equal(live_group(&l, "g-stall")->verdict, KG_VERDICT_STALLED);
 	assert_int_equal(live_group(&l, "g-sel")->verdict, KG_VERDICT_OK);
+	/* settled once still for the threshold, two refreshes and twice its gap: then 8 s of refreshes */
+	want = l.snap->refresh + (uint64_t)((2 * gap + 2 * iv) / iv) + 2;
+	assert_true(live_wait(&l, pred_refresh, &want, 20000));
+	n0 = fetches(&f, "g-stall");
+	want += 24;
+	assert_true(live_wait(&l, pred_refresh, &want, 30000));
+	n1 = fetches(&f, "g-stall");
+	fprintf(stderr, "# g-stall settled: %d fetches in 24 refreshes of %d ms\n", n1 - n0, interval_ms);
+	assert_true(n1 - n0 >= 1 && n1 - n0 <= 2); /* once its data is 10 s old, not before */
+	assert_int_equal(live_group(&l, "g-stall")->verdict, KG_VERDICT_STALLED);
+	t0 = util_mono_us();
+	assert_int_equal(fixture_step(&f), 0);
+	if (!live_wait(&l, pred_not_verdict, &stalled, (int)((KSCHED_QUIET_US + 2 * iv + 1000000) / 1000 + interval_ms))) {
+		fprintf(stderr, "# g-stall: still STALLED %.1f s after its commits moved again\n", (double)(util_mono_us() - t0) / 1e6);
+		fail();
+	}
+	fprintf(stderr, "# g-stall left STALLED %.1f s after its commits moved again\n", (double)(util_mono_us() - t0) / 1e6);
 	live_close(&l);
 	assert_int_equal(fixture_rejected_writes(&f), 0);
 	fixture_stop(&f);

@@ -133,7 +133,7 @@ test_priorities(void **state)
 	ksched s = sched(10, 30 * SEC, true); /* ten requests: two groups and a half */
 	ksched_group *g = groups(20, KG_STATE_STABLE, 1 * SEC);
 	(void)state;
-	g[2].flags = KSCHED_FOCUS;
+	g[2].flags = KSCHED_FOCUS | KSCHED_MEMBERS | KSCHED_LAG; /* on screen, and it can change */
 	g[3].flags = KSCHED_HOT;
 	g[4].listed = KG_STATE_PREPARING_REBALANCE;
 	g[5].listed = KG_STATE_COMPLETING_REBALANCE;
@@ -199,19 +199,26 @@ simulate(ksched *s, ksched_group *g, size_t n, int64_t from, int secs, int64_t s
 	return most;
 }
 
-/* A dashboard over 100 idle groups, 10 on screen: those each second, the others at the pace of --full-refresh. */
+/*
+ * A dashboard over 100 idle groups, 10 on screen: the 5 with members and lag
+ * each second, the 5 quiet ones (no lag: nothing to commit until their log
+ * end moves) once their data is KSCHED_QUIET_US old, the others at the pace
+ * of --full-refresh.
+ */
 static void
 test_paced_idle(void **state)
 {
 	ksched s = sched(1000, 30 * SEC, true);
 	ksched_group *g = groups(100, KG_STATE_STABLE, 0);
-	int64_t max_age;
+	int64_t max_age, now;
 	long total;
 	size_t i;
-	int most;
+	int most, quiet = 0;
 	(void)state;
-	for (i = 0; i < 10; i++)
-		g[i].flags = KSCHED_FOCUS;
+	for (i = 0; i < 5; i++)
+		g[i].flags = KSCHED_FOCUS | KSCHED_MEMBERS | KSCHED_LAG;
+	for (i = 5; i < 10; i++)
+		g[i].flags = KSCHED_FOCUS | KSCHED_MEMBERS;
 	for (i = 50; i < 100; i++)
 		g[i].listed = KG_STATE_EMPTY;
 	/* the first refresh asks everything it never asked, within the budget */
@@ -220,11 +227,22 @@ test_paced_idle(void **state)
 		assert_true(g[i].offsets);
 	apply(g, 100, 1 * SEC);
 	most = simulate(&s, g, 100, 2 * SEC, 120, SEC, &max_age, &total);
-	/* on screen: 10 x 4 = 40 a second; the rest: (40 x 4 + 50 x 2) / 30 s, about 9 a second */
-	assert_true(total / 120 <= 40 + 12);
-	assert_true(total / 120 >= 40 + 6);
+	/* on screen: 5 x 4 = 20 a second and 5 x 4 / 10 s = 2; the rest: (40 x 4 + 50 x 2) / 30 s, about 9 a second */
+	assert_true(total / 120 <= 22 + 12);
+	assert_true(total / 120 >= 22 + 6);
 	assert_true(most <= 40 + 20);
 	assert_true(max_age <= 31 * SEC);
+	for (now = 122 * SEC; now < 152 * SEC; now += SEC) {
+		kafka_sched_plan(&s, g, 100, now, 0);
+		for (i = 0; i < 5; i++)
+			assert_true(g[i].offsets);
+		for (i = 5; i < 10; i++) {
+			quiet += g[i].offsets;
+			assert_true(g[i].offsets || now - g[i].offs_us < KSCHED_QUIET_US);
+		}
+		apply(g, 100, now);
+	}
+	assert_true(quiet >= 5 * 3 && quiet <= 5 * 3 + 5); /* every 10 s in 30 s, the rotation's turn not on top */
 	free(g);
 }
 
@@ -561,6 +579,220 @@ test_risk_still_first(void **state)
 	free(g);
 }
 
+/* A scheduler whose freezes settle after settle_us. */
+static ksched
+sched_settle(double max_requests, int64_t settle_us)
+{
+	ksched s;
+	ksched_config c = { .full_refresh_us = 30 * SEC, .max_requests = max_requests, .settle_us = settle_us };
+	kafka_sched_init(&s, &c);
+	kafka_sched_paced(&s, true);
+	return s;
+}
+
+/*
+ * idle-100's shape: 50 groups with members and a lag that never moves (on
+ * screen and off), 50 Empty.  Until a freeze is settled (a lagging
+ * partition still for settle_us: the STALLED rule has fired) each group is
+ * asked every refresh; after, once its data is KSCHED_QUIET_US old, so
+ * the requests fall to about a tenth; the selected one stays every refresh.
+ */
+static void
+test_settled_slow(void **state)
+{
+	ksched s = sched_settle(1500, 32 * SEC);
+	ksched_group *g = groups(100, KG_STATE_STABLE, 0);
+	int64_t now, first = 0;
+	long before = 0, after = 0;
+	size_t i;
+	(void)state;
+	for (i = 0; i < 50; i++)
+		g[i].flags = KSCHED_MEMBERS | KSCHED_LAG | (i < 20 ? KSCHED_FOCUS : 0);
+	g[3].flags |= KSCHED_SELECTED;
+	for (i = 50; i < 100; i++)
+		g[i].listed = KG_STATE_EMPTY;
+	for (now = 1 * SEC; now < 100 * SEC; now += SEC) {
+		ksched_plan p = kafka_sched_plan(&s, g, 100, now, 0);
+		for (i = 0; i < 50; i++) {
+			if (now < 32 * SEC)
+				assert_true(g[i].offsets); /* not settled yet: every refresh */
+			else if (i != 3)
+				assert_true(g[i].offsets || now - g[i].offs_us < KSCHED_QUIET_US);
+		}
+		assert_true(g[3].offsets);
+		if (now >= 10 * SEC && now < 30 * SEC)
+			before += p.requests;
+		if (now >= 60 * SEC && now < 80 * SEC)
+			after += p.requests;
+		apply(g, 100, now);
+		/* what kafka_table_publish says: the lag stood still since the first answer */
+		for (i = 0; i < 50; i++) {
+			g[i].flags |= KSCHED_STILL;
+			if (first == 0)
+				first = now;
+			g[i].still_us = first;
+		}
+	}
+	/* 50 x 4 a second before; after: the selected one's 4, 49 x 4 / 10 s, the Empty ones' turns */
+	assert_true(before >= 20 * 50 * 4);
+	assert_true(after <= 20 * (4 + 49 * 4 / 10 + 10));
+	free(g);
+}
+
+/*
+ * A settled freeze that recovers: its commits move again, so its next
+ * answer clears still_us; it is asked every refresh again at once, and a
+ * new freeze is watched each refresh until it settles.  A freeze not yet
+ * settled (still_us recent) is asked every refresh, before the screen.
+ */
+static void
+test_settled_recovers(void **state)
+{
+	ksched s = sched_settle(1500, 32 * SEC);
+	ksched_group *g = groups(10, KG_STATE_STABLE, 1 * SEC);
+	int64_t now, asked_at = -1;
+	(void)state;
+	g[0].flags = KSCHED_MEMBERS | KSCHED_LAG | KSCHED_STILL;
+	g[0].still_us = 1 * SEC;
+	/* settled at 33 s: at most every KSCHED_QUIET_US after that */
+	for (now = 40 * SEC; now < 60 * SEC; now += SEC) {
+		kafka_sched_plan(&s, g, 10, now, 0);
+		if (g[0].offsets) {
+			assert_true(asked_at < 0 || now - asked_at >= KSCHED_QUIET_US);
+			asked_at = now;
+		}
+		apply(g, 10, now);
+	}
+	assert_true(asked_at >= 0);
+	/* its answer at asked_at saw the commits move: no freeze */
+	g[0].flags = KSCHED_MEMBERS | KSCHED_LAG;
+	g[0].still_us = 0;
+	for (now = 60 * SEC; now < 65 * SEC; now += SEC) {
+		kafka_sched_plan(&s, g, 10, now, 0);
+		assert_true(g[0].offsets);
+		apply(g, 10, now);
+	}
+	/* a new freeze, seen at 64 s: every refresh until 96 s */
+	g[0].flags |= KSCHED_STILL;
+	g[0].still_us = 64 * SEC;
+	for (now = 65 * SEC; now < 96 * SEC; now += SEC) {
+		kafka_sched_plan(&s, g, 10, now, 0);
+		assert_true(g[0].offsets);
+		apply(g, 10, now);
+	}
+	kafka_sched_plan(&s, g, 10, 97 * SEC, 0);
+	assert_false(g[0].offsets);
+	assert_true(kafka_sched_settled(&s, &g[0], 97 * SEC));
+	/* a group whose commits were 20 s apart: the rule waits twice that, so does the settling */
+	g[0].gap_us = 20 * SEC;
+	assert_false(kafka_sched_settled(&s, &g[0], (64 + 32 + 39) * SEC));
+	assert_true(kafka_sched_settled(&s, &g[0], (64 + 32 + 40) * SEC));
+	/* without a screen (--json) every line is as fresh as the budget allows: nothing settles */
+	kafka_sched_paced(&s, false);
+	assert_false(kafka_sched_settled(&s, &g[0], (64 + 32 + 40) * SEC));
+	kafka_sched_plan(&s, g, 10, 200 * SEC, 0);
+	assert_true(g[0].offsets);
+	kafka_sched_paced(&s, true);
+	/* no settle_us (no --lag-window known): never settled */
+	s = sched(1500, 30 * SEC, true);
+	assert_false(kafka_sched_settled(&s, &g[0], 1000 * SEC));
+	free(g);
+}
+
+/*
+ * The table's side: each commit keeps when the answers first gave its
+ * offset; a group's still_us is the oldest such time of its lagging
+ * partitions that stood still.  A partition that moves and one that stands
+ * take turns (a healthy group committing every few seconds): no freeze
+ * stands, so the group never looks settled; one partition that stays is.
+ */
+static koffs *
+offs_new(int64_t t, const int64_t *off, int n)
+{
+	koffs *o = xcalloc(1, sizeof *o);
+	int q;
+	o->refs = 1;
+	o->time_us = t;
+	o->c = xcalloc((size_t)n, sizeof *o->c);
+	for (q = 0; q < n; q++) {
+		o->c[q].tp.topic = intern_topic("t-still");
+		o->c[q].tp.partition = q;
+		o->c[q].offset = off[q];
+	}
+	o->nc = n;
+	return o;
+}
+
+static void
+test_table_still_since(void **state)
+{
+	ktable t;
+	kresult *r = xcalloc(1, sizeof *r);
+	kentry *e;
+	int64_t off[2] = { 10, 20 }, now;
+	int k;
+	(void)state;
+	memset(&t, 0, sizeof t);
+	e = kafka_table_add(&t, intern_group("g-still"));
+	e->s.listed = KG_STATE_STABLE;
+	r->ntopics = 1;
+	r->topics = xcalloc(1, sizeof *r->topics);
+	r->topics[0].id = intern_topic("t-still");
+	r->topics[0].np = 2;
+	r->topics[0].leader = xcalloc(2, sizeof *r->topics[0].leader);
+	r->topics[0].log_end = xcalloc(2, sizeof *r->topics[0].log_end);
+	r->topics[0].log_start = xcalloc(2, sizeof *r->topics[0].log_start);
+	r->topics[0].log_end[0] = r->topics[0].log_end[1] = 1000;
+	/* the two partitions take turns: one moves while the other stands, every answer */
+	for (k = 0; k < 10; k++) {
+		now = (1 + k) * SEC;
+		off[k % 2] += 5;
+		kafka_table_offsets(e, offs_new(now, off, 2));
+		kafka_table_publish(&t, r, now);
+		if (k > 0) {
+			assert_true(e->s.flags & KSCHED_STILL);     /* a lagging partition where it was: suspect */
+			assert_int_equal(e->s.still_us, now - SEC); /* but no freeze older than one answer */
+		}
+		if (k > 1)
+			assert_int_equal(e->s.gap_us, 2 * SEC);     /* each partition commits every other answer */
+		while (r->ngroups > 0)
+			kafka_desc_unref(r->groups[--r->ngroups].desc), kafka_offs_unref(r->groups[r->ngroups].offs),
+				free(r->groups[r->ngroups].error);
+		free(r->groups);
+		r->groups = NULL;
+	}
+	/* partition 1 stays from now on: its freeze dates from the first answer that gave its offset */
+	for (k = 10; k < 20; k++) {
+		now = (1 + k) * SEC;
+		off[0] += 5;
+		kafka_table_offsets(e, offs_new(now, off, 2));
+		kafka_table_publish(&t, r, now);
+		assert_int_equal(e->s.still_us, 10 * SEC); /* answer 9 (at 10 s) moved partition 1 last */
+		while (r->ngroups > 0)
+			kafka_desc_unref(r->groups[--r->ngroups].desc), kafka_offs_unref(r->groups[r->ngroups].offs),
+				free(r->groups[r->ngroups].error);
+		free(r->groups);
+		r->groups = NULL;
+	}
+	/* a freeze of both: the gap between commits the answers saw before it stays (the rule's does) */
+	{
+		int64_t gap = e->s.gap_us;
+		assert_true(gap >= SEC);
+		for (k = 20; k < 30; k++) {
+			kafka_table_offsets(e, offs_new((1 + k) * SEC, off, 2));
+			assert_int_equal(e->s.gap_us, gap);
+		}
+	}
+	/* at zero lag it is no freeze */
+	r->topics[0].log_end[0] = off[0];
+	r->topics[0].log_end[1] = off[1];
+	kafka_table_offsets(e, offs_new(31 * SEC, off, 2));
+	kafka_table_publish(&t, r, 31 * SEC);
+	assert_int_equal(e->s.still_us, 0);
+	kafka_result_free(r);
+	kafka_table_free(&t);
+}
+
 /* Run. */
 int
 main(void)
@@ -581,6 +813,9 @@ main(void)
 		cmocka_unit_test(test_risk_every_refresh),
 		cmocka_unit_test(test_risk_budget),
 		cmocka_unit_test(test_risk_still_first),
+		cmocka_unit_test(test_settled_slow),
+		cmocka_unit_test(test_settled_recovers),
+		cmocka_unit_test(test_table_still_since),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

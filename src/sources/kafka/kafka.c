@@ -31,6 +31,7 @@
 #include <string.h>
 
 #include "model/defaults.h"
+#include "model/progress.h"
 #include "sources/kafka/kafka_errors.h"
 #include "sources/kafka/kafka_int.h"
 #include "sources/kafka/kafka_logend.h"
@@ -543,7 +544,11 @@ kafka_source_new(const kg_kafka_config *cfg, kg_source **out, char *err, size_t 
 	{
 		ksched_config sc = { .full_refresh_us = cfg->full_refresh_us,
 				     .max_requests = cfg->max_requests,
-				     .everything = cfg->once };
+				     .everything = cfg->once,
+				     /* the STALLED rule's threshold and two refreshes: the verdict is in by then */
+				     .settle_us = cfg->lag_window_us > 0 ? progress_stall_us(cfg->lag_window_us, cfg->interval_us) +
+										  2 * cfg->interval_us
+									: 0 };
 		kafka_sched_init(&k->sched, &sc);
 	}
 	pthread_mutex_init(&k->lock, NULL);

@@ -42,6 +42,8 @@ typedef struct kg_kafka_config {
 	int64_t timeout_us;          /* per request round */
 	int64_t full_refresh_us;     /* every group asked at least this often */
 	double max_requests;         /* requests per second at most */
+	int64_t lag_window_us;       /* the progress verdicts' window (--lag-window): a freeze past its STALLED threshold
+					is asked less often (kafka_sched.h); 0: every refresh */
 	bool once;                   /* one refresh of everything, then none (--once) */
 	bool stamps_all;             /* exact time lag for every group (--once, --check: no screen selects one) */
 } kg_kafka_config;

@@ -52,6 +52,18 @@ kafka_sched_at_risk(const ksched_group *g)
 	return (g->flags & (KSCHED_MEMBERS | KSCHED_LAG)) == (KSCHED_MEMBERS | KSCHED_LAG);
 }
 
+/*
+ * A freeze under way for cfg.settle_us: its verdict is known, asking it
+ * every refresh tells nothing new to a screen (without one, --json, every
+ * line stays as fresh as the budget allows).
+ */
+bool
+kafka_sched_settled(const ksched *s, const ksched_group *g, int64_t now_us)
+{
+	return s->paced && s->cfg.settle_us > 0 && kafka_sched_at_risk(g) && g->still_us > 0 &&
+	       now_us - g->still_us >= s->cfg.settle_us + 2 * g->gap_us;
+}
+
 /* Describe this group if it is asked about at all. */
 static bool
 wants_describe(const ksched_group *g)
@@ -79,23 +91,6 @@ changed(const ksched_group *g)
 	return g->listed == KG_STATE_UNKNOWN && state_rebalancing(g->described);
 }
 
-/* 0 (always) to PRIO_ROTATION (when its turn comes). */
-static int
-priority(const ksched_group *g)
-{
-	if (g->flags & (KSCHED_SELECTED | KSCHED_WATCHED))
-		return 0;
-	if (changed(g))
-		return 1;
-	if (g->flags & KSCHED_HOT)
-		return 2;
-	if (kafka_sched_at_risk(g) && (g->flags & KSCHED_STILL))
-		return PRIO_SUSPECT;
-	if (g->flags & KSCHED_FOCUS)
-		return 4;
-	return PRIO_ROTATION;
-}
-
 /* The time of a group's oldest data (0: never asked). */
 static int64_t
 age_key(const ksched_group *g)
@@ -103,6 +98,38 @@ age_key(const ksched_group *g)
 	if (kafka_sched_needs_describe(g) && g->desc_us < g->offs_us)
 		return g->desc_us;
 	return g->offs_us;
+}
+
+/* Its data is KSCHED_QUIET_US old (or it was never asked). */
+static bool
+quiet_due(const ksched_group *g, int64_t now_us)
+{
+	int64_t key = age_key(g);
+	return key == 0 || now_us - key >= KSCHED_QUIET_US;
+}
+
+/* At risk and not settled: it can change between two refreshes in a way that matters (a freeze beginning, or ending). */
+static bool
+moving(const ksched *s, const ksched_group *g, int64_t now_us)
+{
+	return kafka_sched_at_risk(g) && !kafka_sched_settled(s, g, now_us);
+}
+
+/* 0 (always) to PRIO_ROTATION (when its turn comes). */
+static int
+priority(const ksched *s, const ksched_group *g, int64_t now_us)
+{
+	if (g->flags & (KSCHED_SELECTED | KSCHED_WATCHED))
+		return 0;
+	if (changed(g))
+		return 1;
+	if (g->flags & KSCHED_HOT)
+		return 2;
+	if (moving(s, g, now_us) && (g->flags & KSCHED_STILL))
+		return PRIO_SUSPECT;
+	if ((g->flags & KSCHED_FOCUS) && (moving(s, g, now_us) || quiet_due(g, now_us)))
+		return 4;
+	return PRIO_ROTATION;
 }
 
 /* Ask about g in this refresh. */
@@ -191,15 +218,18 @@ risk_cmp(const void *a, const void *b, void *arg)
  * once a refresh, with what the budget has left within RISK_SHARE of it
  * over the time since the last plan (what the plan does not count, about a
  * fifth at 10,000 groups: librdkafka looking coordinators up again, the
- * time-lag reads' fetches, stays within the budget).
+ * time-lag reads' fetches, stays within the budget).  A settled group is
+ * one of them only once its data is KSCHED_QUIET_US old.
  */
 static void
-plan_risk(ksched *s, ksched_group *g, size_t n, int64_t dt_us, int fixed_cost, ksched_plan *p)
+plan_risk(ksched *s, ksched_group *g, size_t n, int64_t now_us, int64_t dt_us, int fixed_cost, ksched_plan *p)
 {
 	size_t *idx = xmalloc((n ? n : 1) * sizeof *idx), nidx = 0, i;
 	double room = RISK_SHARE * s->cfg.max_requests * (double)dt_us / 1e6 - fixed_cost - p->requests;
 	for (i = 0; i < n; i++) {
-		if (!g[i].offsets && kafka_sched_at_risk(&g[i]) && !(g[i].flags & KSCHED_WATCHED))
+		/* a settled freeze: once its data is KSCHED_QUIET_US old */
+		if (!g[i].offsets && kafka_sched_at_risk(&g[i]) && !(g[i].flags & KSCHED_WATCHED) &&
+		    (moving(s, &g[i], now_us) || quiet_due(&g[i], now_us)))
 			idx[nidx++] = i;
 	}
 	qsort_r(idx, nidx, sizeof *idx, risk_cmp, g);
@@ -239,13 +269,13 @@ kafka_sched_plan(ksched *s, ksched_group *g, size_t n, int64_t now_us, int fixed
 	s->tokens -= fixed_cost;
 	for (prio = 0; prio < PRIO_ROTATION; prio++) {
 		for (i = 0; i < n; i++) {
-			if (priority(&g[i]) != prio || (prio > 0 && s->tokens < cost(&g[i])))
+			if (priority(s, &g[i], now_us) != prio || (prio > 0 && s->tokens < cost(&g[i])))
 				continue;
 			take(&p, &g[i]);
 			s->tokens -= cost(&g[i]);
 		}
 	}
 	plan_rotation(s, g, n, now_us, dt, &p);
-	plan_risk(s, g, n, dt, fixed_cost, &p);
+	plan_risk(s, g, n, now_us, dt, fixed_cost, &p);
 	return p;
 }

@@ -15,7 +15,9 @@
  *      partition with lag where the answer before it had it: a freeze may
  *      be under way, and the STALLED rule fires a refresh after its
  *      threshold only if the group is asked every refresh;
- *   5. the groups on screen;
+ *   5. the groups on screen that can change between two refreshes (at
+ *      risk, not settled); the other groups on screen when their data is
+ *      KSCHED_QUIET_US old;
  *   6. groups never asked, then the rotation: the oldest data first, just
  *      fast enough to ask every group again within --full-refresh, faster
  *      only for groups already that old; without a screen (--json), when
@@ -24,7 +26,20 @@
  *      data first: each every refresh when the budget covers them (a
  *      freeze is then seen within the STALLED rule's threshold and two
  *      refreshes, on screen or not), else as often as it does.  Empty
- *      groups and groups at zero lag only ever get the rotation.
+ *      groups and groups at zero lag off screen only ever get the
+ *      rotation.
+ * On a screen, a group at risk is settled when a lagging partition's committed offset
+ * has stood still in every answer for cfg.settle_us (the STALLED rule's
+ * threshold and two refreshes) and twice the group's gap between commits
+ * as the answers saw it (the rule waits that long too): its verdict is
+ * STALLED by then, and asking it every refresh would only tell it again.
+ * It is asked (in 4., 5. and 7.) once its data is KSCHED_QUIET_US old.  Its recovery (commits moving again) is
+ * then seen within KSCHED_QUIET_US and a refresh; a change of its members
+ * at once (the listing's state, 2.); selected, every refresh.  A group
+ * on screen without members or without lag cannot change between two
+ * refreshes but by an offset reset or a commit outside a membership (a
+ * lag appears when its log end moves: then it is at risk), so it too is
+ * asked once its data is KSCHED_QUIET_US old.
  * A group listed Empty is never described (the listing says all a
  * description would: no members) unless it is selected or its last
  * description said otherwise; its committed offsets are still asked on the
@@ -54,6 +69,8 @@
                                        FindCoordinator + ConsumerGroupDescribe, then FindCoordinator + DescribeGroups */
 #define KSCHED_COST_OFFSETS 2  /* FindCoordinator + OffsetFetch */
 
+#define KSCHED_QUIET_US (10 * 1000000LL) /* how old a settled group's or a quiet shown group's data gets */
+
 /* One group as the scheduler sees it; describe and offsets are its answer. */
 typedef struct ksched_group {
 	int32_t id;                   /* interned group id (breaks ties) */
@@ -61,6 +78,10 @@ typedef struct ksched_group {
 	kg_group_state described;     /* in its last description; UNKNOWN when never described */
 	int64_t desc_us;              /* when it was last described, 0 never */
 	int64_t offs_us;              /* when its committed offsets were last asked, 0 never */
+	int64_t still_us;             /* of its lagging partitions whose offset earlier answers gave too, the first such
+					 answer (the oldest freeze), 0 none (kafka_table_publish) */
+	int64_t gap_us;               /* about the longest time between its commits the answers saw, kept through a freeze
+					 (kafka_table_offsets) */
 	unsigned flags;               /* KSCHED_*: the first four from the screen and the watches each refresh,
 					 the others from the group's own data (kafka_table_publish) */
 	bool undescribable;           /* a description tells nothing (a consumer group through librdkafka < 2.10) */
@@ -73,6 +94,7 @@ typedef struct ksched_config {
 	int64_t full_refresh_us; /* every group asked at least this often (--full-refresh) */
 	double max_requests;     /* per second (--max-requests) */
 	bool everything;         /* --once / --check: every group, no budget */
+	int64_t settle_us;       /* a freeze this old is settled (the STALLED rule's threshold + two refreshes), 0 never */
 } ksched_config;
 
 typedef struct ksched {
@@ -99,6 +121,8 @@ void kafka_sched_init(ksched *s, const ksched_config *cfg);
 void kafka_sched_paced(ksched *s, bool paced);
 /* True when a group is at risk: members, lag (a consumer that can stall). */
 bool kafka_sched_at_risk(const ksched_group *g);
+/* True when, paced, a group at risk has had a lagging partition stand still for cfg.settle_us and twice its gap_us at now_us. */
+bool kafka_sched_settled(const ksched *s, const ksched_group *g, int64_t now_us);
 /* True when a group needs describing at all (not when listed Empty and last described Empty, or never). */
 bool kafka_sched_needs_describe(const ksched_group *g);
 /*

@@ -157,10 +157,61 @@ group_clear(kgroup *g)
 	free(g->error);
 }
 
+/* The committed offset of tp in o, -1 none (o's i-th first: answers come in the same order). */
+static int64_t
+offs_at(const koffs *o, int i, kg_tp tp)
+{
+	int j;
+	if (i < o->nc && o->c[i].tp.topic == tp.topic && o->c[i].tp.partition == tp.partition)
+		return o->c[i].offset;
+	for (j = 0; j < o->nc; j++) {
+		if (o->c[j].tp.topic == tp.topic && o->c[j].tp.partition == tp.partition)
+			return o->c[j].offset;
+	}
+	return -1;
+}
+
+/* When the answers first gave tp's offset in o (its i-th first), o's time when o has no such partition. */
+static int64_t
+commit_seen(const koffs *o, int i, kg_tp tp)
+{
+	int j;
+	if (i < o->nc && o->c[i].tp.topic == tp.topic && o->c[i].tp.partition == tp.partition)
+		return o->c[i].seen_us;
+	for (j = 0; j < o->nc; j++) {
+		if (o->c[j].tp.topic == tp.topic && o->c[j].tp.partition == tp.partition)
+			return o->c[j].seen_us;
+	}
+	return o->time_us;
+}
+
 /* A group's new committed offsets; the answer before kept while the group may have members. */
 void
 kafka_table_offsets(kentry *e, koffs *o)
 {
+	/* an answer that came back empty (the retry of an "all partitions" one) says nothing of the one before */
+	const koffs *before = e->offs != NULL && e->offs->nc > 0 ? e->offs : e->prev_offs;
+	int64_t gap = 0;
+	int q;
+	for (q = 0; q < o->nc; q++) {
+		int64_t at = before != NULL ? offs_at(before, q, o->c[q].tp) : -1;
+		if (at >= 0 && at == o->c[q].offset) {
+			o->c[q].seen_us = commit_seen(before, q, o->c[q].tp);
+			continue;
+		}
+		o->c[q].seen_us = o->time_us;
+		/* moved: the time since the answers first gave its previous offset, about its gap between commits */
+		if (at >= 0 && o->time_us - commit_seen(before, q, o->c[q].tp) > gap)
+			gap = o->time_us - commit_seen(before, q, o->c[q].tp);
+	}
+	/*
+	 * the longest of this answer's moves, or the older estimate fading by a
+	 * quarter an answer that moved: an answer in a freeze keeps it (the
+	 * STALLED rule keeps its usual gap through a freeze, so must the
+	 * settling, kafka_sched.h)
+	 */
+	if (gap > 0)
+		e->s.gap_us = KG_MAX(gap, e->s.gap_us - e->s.gap_us / 4);
 	kafka_offs_unref(e->prev_offs);
 	e->prev_offs = NULL;
 	if (e->s.listed != KG_STATE_EMPTY && e->s.listed != KG_STATE_DEAD)
@@ -179,20 +230,6 @@ entry_members(const kentry *e)
 	return e->desc != NULL && e->desc->nm > 0;
 }
 
-/* The committed offset of tp in o, -1 none (o's i-th first: answers come in the same order). */
-static int64_t
-offs_at(const koffs *o, int i, kg_tp tp)
-{
-	int j;
-	if (i < o->nc && o->c[i].tp.topic == tp.topic && o->c[i].tp.partition == tp.partition)
-		return o->c[i].offset;
-	for (j = 0; j < o->nc; j++) {
-		if (o->c[j].tp.topic == tp.topic && o->c[j].tp.partition == tp.partition)
-			return o->c[j].offset;
-	}
-	return -1;
-}
-
 /* The log-end of tp in the result, -1 unknown (by topic id through by_id, nid long). */
 static int64_t
 log_end_of(ktopic *const *by_id, size_t nid, kg_tp tp)
@@ -207,6 +244,7 @@ entry_flags(kentry *e, ktopic *const *by_id, size_t nid, int64_t now_us)
 {
 	unsigned f = e->s.flags & ~(unsigned)(KSCHED_MEMBERS | KSCHED_LAG);
 	bool fresh = e->offs != NULL && e->offs->time_us == now_us, still = false;
+	int64_t since = 0;
 	int q;
 	if (entry_members(e))
 		f |= KSCHED_MEMBERS;
@@ -217,10 +255,14 @@ entry_flags(kentry *e, ktopic *const *by_id, size_t nid, int64_t now_us)
 		f |= KSCHED_LAG;
 		if (fresh && e->prev_offs != NULL && offs_at(e->prev_offs, q, c->tp) == c->offset)
 			still = true;
+		/* a lagging partition whose offset earlier answers gave too: the oldest such freeze */
+		if (c->seen_us < e->offs->time_us && (since == 0 || c->seen_us < since))
+			since = c->seen_us;
 	}
 	if (fresh)
 		f = still ? f | KSCHED_STILL : f & ~(unsigned)KSCHED_STILL;
 	e->s.flags = f;
+	e->s.still_us = since;
 }
 
 /* The result's groups: every entry, sharing descriptions and offsets; each entry's own flags. */

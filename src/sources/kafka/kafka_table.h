@@ -37,6 +37,7 @@ typedef struct kmember {
 typedef struct kcommit {
 	kg_tp tp;
 	int64_t offset;
+	int64_t seen_us; /* the first answer that gave this offset (of the answers in a row that did): kafka_table_offsets */
 } kcommit;
 
 /* A group's description as it was answered (shared, immutable). */
@@ -147,13 +148,17 @@ void kafka_desc_unref(kdesc *d);
 /* Drop a reference to committed offsets (NULL is fine). */
 void kafka_offs_unref(koffs *o);
 
-/* A group's new committed offsets (the reference is taken), the answer before kept while it has members. */
+/*
+ * A group's new committed offsets (the reference is taken), the answer
+ * before kept while it has members; each commit's seen_us carried over from
+ * the answer before when its offset is the same, else the answer's time.
+ */
 void kafka_table_offsets(kentry *e, koffs *o);
 /*
  * The result's groups: every entry of the table, sharing descriptions and
  * offsets; and each entry's own scheduler flags from its data against the
  * result's log-ends (KSCHED_MEMBERS, KSCHED_LAG, and KSCHED_STILL when its
- * offsets were answered at now_us).
+ * offsets were answered at now_us), and s.still_us (kafka_sched.h).
  */
 void kafka_table_publish(ktable *t, kresult *r, int64_t now_us);
 /* The result's topic of an id, NULL when absent. */
