@@ -822,6 +822,49 @@ test_budget(void **state)
 	rig_close(&r);
 }
 
+/*
+ * Lines out of time order across a refresh's budget: a line written after
+ * a newer one but dated before it (a cause logged after its effect) reaches
+ * the tracker in the same refresh as that newer one, never a refresh after.
+ */
+static void
+test_budget_time_order(void **state)
+{
+	rig r;
+	kg_trace_config c = test_cfg(NULL, 0);
+	char path[1024];
+	static const char lines[] =
+		"{\"v\":1,\"ts\":1000000,\"kind\":\"joined\",\"group\":\"g-order\",\"member\":\"m-a\"}\n"
+		"{\"v\":1,\"ts\":6000000,\"kind\":\"joined\",\"group\":\"g-order\",\"member\":\"m-b\"}\n"
+		"{\"v\":1,\"ts\":5999900,\"kind\":\"joined\",\"group\":\"g-order\",\"member\":\"m-c\"}\n";
+	int64_t end = util_mono_us() + 4 * DEADLINE;
+	size_t i, steps_a_alone = 0;
+	(void)state;
+	snprintf(path, sizeof path, "%s/order.jsonl", root);
+	assert_int_equal(tu_write_file(path, lines, sizeof lines - 1), 0);
+	c.from_start = true;
+	c.obs_budget = 2;
+	rig_open(&r, &c, file_url("jsonl", "order.jsonl"));
+	while (r.q.n < 3 && util_mono_us() < end) {
+		bool b = false, cc = false;
+		rig_step(&r);
+		for (i = 0; i < r.q.n; i++) {
+			b |= strcmp(r.q.v[i]->member_id, "m-b") == 0;
+			cc |= strcmp(r.q.v[i]->member_id, "m-c") == 0;
+		}
+		if (b && !cc)
+			fail_msg("m-b (dated 6.0 s) handed over a refresh before m-c (dated 5.9999 s, written after it)");
+		steps_a_alone += r.q.n == 1;
+	}
+	assert_int_equal(r.q.n, 3);
+	assert_true(steps_a_alone > 0); /* the budget did cut the file */
+	/* file order kept */
+	assert_string_equal(r.q.v[0]->member_id, "m-a");
+	assert_string_equal(r.q.v[1]->member_id, "m-b");
+	assert_string_equal(r.q.v[2]->member_id, "m-c");
+	rig_close(&r);
+}
+
 /* file://: start at the end, growth, truncation, rotation by rename and create. */
 static void
 test_file_tail(void **state)
@@ -1079,6 +1122,7 @@ main(void)
 		cmocka_unit_test(test_http_jsonl_rdstats),
 		cmocka_unit_test(test_http_trickle),
 		cmocka_unit_test(test_budget),
+		cmocka_unit_test(test_budget_time_order),
 		cmocka_unit_test(test_file_tail),
 		cmocka_unit_test(test_file_not_regular),
 		cmocka_unit_test(test_log),

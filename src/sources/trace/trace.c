@@ -25,6 +25,17 @@
 #include "model/obs.h"
 #include "util/util.h"
 
+/*
+ * A refresh that stops parsing with lines still waiting (the budget of
+ * observations or of parsing time ran out) holds back the observations
+ * within this much of the newest it parsed: a writer's lines need not be
+ * in time order (the demo writes a member's JoinGroup once its member id
+ * is known, after the coordinator's "preparing to rebalance" it caused),
+ * and the tracker orders each refresh's observations by time, so a cause
+ * must not reach it a refresh after its effect.
+ */
+#define TRACE_REORDER_US (1000LL * 1000)
+
 typedef struct trace {
 	kg_source *src;
 	const kg_trace_kind *kind;
@@ -175,20 +186,54 @@ trace_poll(kg_source *s, int64_t now_us)
 	return flags;
 }
 
+/*
+ * Move the observations to q; with lines still waiting, those within
+ * TRACE_REORDER_US of the newest stay for the next refresh (file order kept),
+ * unless they would take more than half the budget or all of them.
+ */
+static void
+hand_over(trace *t, kg_obsq *q)
+{
+	kg_trace_link l;
+	int64_t newest = INT64_MIN;
+	size_t i, keep = 0, n = t->q.n;
+	trace_transport_link(t->tt, &l);
+	if (l.budget_hit) {
+		for (i = 0; i < n; i++)
+			newest = KG_MAX(newest, t->q.v[i]->time_us);
+		for (i = 0; i < n; i++)
+			keep += t->q.v[i]->time_us > newest - TRACE_REORDER_US;
+	}
+	if (keep == 0 || keep == n || keep > t->obs_budget / 2) {
+		obsq_move(q, &t->q);
+		return;
+	}
+	t->q.n = 0;
+	for (i = 0; i < n; i++) {
+		kg_obs *o = t->q.v[i];
+		if (o->time_us > newest - TRACE_REORDER_US)
+			t->q.v[t->q.n++] = o; /* in place: the kept ones stay in their order */
+		else
+			obsq_push(q, o);
+	}
+}
+
 /* Hand over the observations. */
 static void
 trace_drain(kg_source *s, kg_obsq *q)
 {
 	trace *t = s->impl;
 	size_t i;
-	if (t->groups != NULL) {
-		for (i = 0; i < t->q.n; i++)
+	if (q != NULL) {
+		size_t from = q->n;
+		hand_over(t, q);
+		for (i = from; t->groups != NULL && i < q->n; i++)
+			tgview_update(t->groups, q->v[i]);
+	} else {
+		for (i = 0; t->groups != NULL && i < t->q.n; i++)
 			tgview_update(t->groups, t->q.v[i]);
-	}
-	if (q != NULL)
-		obsq_move(q, &t->q);
-	else
 		obsq_clear(&t->q);
+	}
 	trace_transport_budget_reset(t->tt);
 }
 
