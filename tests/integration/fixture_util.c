@@ -208,22 +208,38 @@ fixture_requests(fixture *f, const char *api)
 	return v;
 }
 
-/* Lines of the broker's request log that hold both strings (NULL: any); -1 without a log. */
+/*
+ * Over the lines of the broker's request log that hold both strings (NULL:
+ * any): with key, the sum of the numbers after it (lines without it add
+ * nothing), else how many lines; -1 without a log.
+ */
 int
-fixture_log_count(fixture *f, const char *a, const char *b)
+fixture_log_sum(fixture *f, const char *a, const char *b, const char *key)
 {
 	char path[256], line[1024];
+	const char *at;
 	FILE *fp;
 	int n = 0;
 	snprintf(path, sizeof path, "%s/broker.log", f->dir);
 	if ((fp = fopen(path, "r")) == NULL)
 		return -1;
 	while (fgets(line, sizeof line, fp) != NULL) {
-		if ((a == NULL || strstr(line, a) != NULL) && (b == NULL || strstr(line, b) != NULL))
+		if ((a != NULL && strstr(line, a) == NULL) || (b != NULL && strstr(line, b) == NULL))
+			continue;
+		if (key == NULL)
 			n++;
+		else if ((at = strstr(line, key)) != NULL)
+			n += atoi(at + strlen(key));
 	}
 	fclose(fp);
 	return n;
+}
+
+/* Lines of the broker's request log that hold both strings (NULL: any); -1 without a log. */
+int
+fixture_log_count(fixture *f, const char *a, const char *b)
+{
+	return fixture_log_sum(f, a, b, NULL);
 }
 
 /* Rejected writes. */

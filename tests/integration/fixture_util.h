@@ -24,6 +24,8 @@ int fixture_start(fixture *f, const char *scenario, bool manual);
 int fixture_start_quiet(fixture *f, const char *scenario);
 /* Lines of the broker's request log holding both strings (NULL: any), e.g. "DescribeGroups", "first=g-a "; -1 without a log. */
 int fixture_log_count(fixture *f, const char *a, const char *b);
+/* The sum of the numbers after key on those lines (key NULL: how many lines); -1 without a log. */
+int fixture_log_sum(fixture *f, const char *a, const char *b, const char *key);
 /* Requests of one API the broker counted so far ("DescribeGroups", ...); -1 unknown. */
 int fixture_requests(fixture *f, const char *api);
 /* The same with the first broker on port (0: any); an absolute scenario path is taken as it is. */

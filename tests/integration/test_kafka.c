@@ -589,19 +589,7 @@ pred_start(live *l, const void *arg)
 static int
 earliest_asked(fixture *f)
 {
-	char path[256], line[1024];
-	const char *at;
-	FILE *fp;
-	int n = 0;
-	snprintf(path, sizeof path, "%s/broker.log", f->dir);
-	if ((fp = fopen(path, "r")) == NULL)
-		return -1;
-	while (fgets(line, sizeof line, fp) != NULL) {
-		if (strstr(line, "ListOffsets") != NULL && (at = strstr(line, "earliest=")) != NULL)
-			n += atoi(at + strlen("earliest="));
-	}
-	fclose(fp);
-	return n;
+	return fixture_log_sum(f, "ListOffsets", NULL, "earliest=");
 }
 
 /*
