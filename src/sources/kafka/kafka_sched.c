@@ -115,6 +115,13 @@ moving(const ksched *s, const ksched_group *g, int64_t now_us)
 	return kafka_sched_at_risk(g) && !kafka_sched_settled(s, g, now_us);
 }
 
+/* Worth asking now if it could be: moving, or its data KSCHED_QUIET_US old (a settled freeze, a quiet group). */
+static bool
+due(const ksched *s, const ksched_group *g, int64_t now_us)
+{
+	return moving(s, g, now_us) || quiet_due(g, now_us);
+}
+
 /* 0 (always) to PRIO_ROTATION (when its turn comes). */
 static int
 priority(const ksched *s, const ksched_group *g, int64_t now_us)
@@ -127,7 +134,7 @@ priority(const ksched *s, const ksched_group *g, int64_t now_us)
 		return 2;
 	if (moving(s, g, now_us) && (g->flags & KSCHED_STILL))
 		return PRIO_SUSPECT;
-	if ((g->flags & KSCHED_FOCUS) && (moving(s, g, now_us) || quiet_due(g, now_us)))
+	if ((g->flags & KSCHED_FOCUS) && due(s, g, now_us))
 		return 4;
 	return PRIO_ROTATION;
 }
@@ -229,7 +236,7 @@ plan_risk(ksched *s, ksched_group *g, size_t n, int64_t now_us, int64_t dt_us, i
 	for (i = 0; i < n; i++) {
 		/* a settled freeze: once its data is KSCHED_QUIET_US old */
 		if (!g[i].offsets && kafka_sched_at_risk(&g[i]) && !(g[i].flags & KSCHED_WATCHED) &&
-		    (moving(s, &g[i], now_us) || quiet_due(&g[i], now_us)))
+		    due(s, &g[i], now_us))
 			idx[nidx++] = i;
 	}
 	qsort_r(idx, nidx, sizeof *idx, risk_cmp, g);

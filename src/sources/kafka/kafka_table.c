@@ -157,32 +157,26 @@ group_clear(kgroup *g)
 	free(g->error);
 }
 
-/* The committed offset of tp in o, -1 none (o's i-th first: answers come in the same order). */
+/* tp's commit in o, NULL none (o's i-th first: answers come in the same order). */
+static const kcommit *
+commit_of(const koffs *o, int i, kg_tp tp)
+{
+	int j;
+	if (i < o->nc && o->c[i].tp.topic == tp.topic && o->c[i].tp.partition == tp.partition)
+		return &o->c[i];
+	for (j = 0; j < o->nc; j++) {
+		if (o->c[j].tp.topic == tp.topic && o->c[j].tp.partition == tp.partition)
+			return &o->c[j];
+	}
+	return NULL;
+}
+
+/* The committed offset of tp in o, -1 none. */
 static int64_t
 offs_at(const koffs *o, int i, kg_tp tp)
 {
-	int j;
-	if (i < o->nc && o->c[i].tp.topic == tp.topic && o->c[i].tp.partition == tp.partition)
-		return o->c[i].offset;
-	for (j = 0; j < o->nc; j++) {
-		if (o->c[j].tp.topic == tp.topic && o->c[j].tp.partition == tp.partition)
-			return o->c[j].offset;
-	}
-	return -1;
-}
-
-/* When the answers first gave tp's offset in o (its i-th first), o's time when o has no such partition. */
-static int64_t
-commit_seen(const koffs *o, int i, kg_tp tp)
-{
-	int j;
-	if (i < o->nc && o->c[i].tp.topic == tp.topic && o->c[i].tp.partition == tp.partition)
-		return o->c[i].seen_us;
-	for (j = 0; j < o->nc; j++) {
-		if (o->c[j].tp.topic == tp.topic && o->c[j].tp.partition == tp.partition)
-			return o->c[j].seen_us;
-	}
-	return o->time_us;
+	const kcommit *c = commit_of(o, i, tp);
+	return c != NULL ? c->offset : -1;
 }
 
 /* A group's new committed offsets; the answer before kept while the group may have members. */
@@ -194,15 +188,15 @@ kafka_table_offsets(kentry *e, koffs *o)
 	int64_t gap = 0;
 	int q;
 	for (q = 0; q < o->nc; q++) {
-		int64_t at = before != NULL ? offs_at(before, q, o->c[q].tp) : -1;
-		if (at >= 0 && at == o->c[q].offset) {
-			o->c[q].seen_us = commit_seen(before, q, o->c[q].tp);
+		const kcommit *was = before != NULL ? commit_of(before, q, o->c[q].tp) : NULL;
+		if (was != NULL && was->offset >= 0 && was->offset == o->c[q].offset) {
+			o->c[q].seen_us = was->seen_us;
 			continue;
 		}
 		o->c[q].seen_us = o->time_us;
 		/* moved: the time since the answers first gave its previous offset, about its gap between commits */
-		if (at >= 0 && o->time_us - commit_seen(before, q, o->c[q].tp) > gap)
-			gap = o->time_us - commit_seen(before, q, o->c[q].tp);
+		if (was != NULL && was->offset >= 0)
+			gap = KG_MAX(gap, o->time_us - was->seen_us);
 	}
 	/*
 	 * the longest of this answer's moves, or the older estimate fading by a
