@@ -742,13 +742,19 @@ group_topics(const kg_bgroup *bg, const kg_group *g, size_t *n)
 	return topics;
 }
 
+/* How many partitions the builder's metadata gives a topic id (0 unknown). */
+static int
+topic_nparts(const kg_builder *b, int32_t topic)
+{
+	return topic >= 0 && (size_t)topic < b->ctopics ? b->topics[topic].npartitions : 0;
+}
+
 /* True when tp is already listed: a partition the builder knows of a topic among the group's. */
 static bool
 part_listed(const kg_builder *b, const int32_t *topics, size_t ntopics, kg_tp tp)
 {
 	size_t i;
-	if (tp.topic < 0 || (size_t)tp.topic >= b->ctopics || tp.partition < 0 ||
-	    tp.partition >= b->topics[tp.topic].npartitions)
+	if (tp.partition < 0 || tp.partition >= topic_nparts(b, tp.topic))
 		return false;
 	for (i = 0; i < ntopics && topics[i] != tp.topic; i++)
 		;
@@ -793,7 +799,7 @@ finish_parts(kg_builder *b, kg_arena *a, const kg_bgroup *bg, kg_group *g)
 	if (b->nextra > 0) {
 		/* partitions beyond the topics' known ones: the whole list, sorted and each once */
 		for (i = 0; i < ntopics; i++) {
-			int n = (size_t)topics[i] < b->ctopics ? b->topics[topics[i]].npartitions : 0;
+			int n = topic_nparts(b, topics[i]);
 			for (j = 0; j < n; j++) {
 				util_grow(&b->extra, &b->cextra, b->nextra + 1, sizeof *b->extra);
 				b->extra[b->nextra++] = (kg_tp){ .topic = topics[i], .partition = j };
@@ -805,11 +811,11 @@ finish_parts(kg_builder *b, kg_arena *a, const kg_bgroup *bg, kg_group *g)
 			g->parts[j].tp = b->extra[j];
 	} else {
 		for (i = 0; i < ntopics; i++)
-			np += (size_t)topics[i] < b->ctopics ? b->topics[topics[i]].npartitions : 0;
+			np += topic_nparts(b, topics[i]);
 		g->parts = arena_alloc(a, (size_t)np * sizeof *g->parts);
 		np = 0;
 		for (i = 0; i < ntopics; i++) {
-			int n = (size_t)topics[i] < b->ctopics ? b->topics[topics[i]].npartitions : 0;
+			int n = topic_nparts(b, topics[i]);
 			for (j = 0; j < n; j++)
 				g->parts[np++].tp = (kg_tp){ .topic = topics[i], .partition = j };
 		}
