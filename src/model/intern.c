@@ -53,16 +53,11 @@ typedef struct pool {
 static pool topics = { .lock = PTHREAD_MUTEX_INITIALIZER, .ordered = true };
 static pool groups = { .lock = PTHREAD_MUTEX_INITIALIZER, .ordered = true };
 
-/* FNV-1a hash of a string. */
+/* A name's hash. */
 static uint32_t
 hash_str(const char *s)
 {
-	uint32_t h = 2166136261u;
-	while (*s) {
-		h ^= (unsigned char)*s++;
-		h *= 16777619u;
-	}
-	return h;
+	return util_hash(s, strlen(s));
 }
 
 /* The name stored for id (caller checks range). */

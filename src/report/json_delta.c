@@ -472,18 +472,6 @@ owner_id(const kg_group *g, int owner)
 static bool str_same(const char *a, const char *b);
 static bool part_same(const kg_gpart *a, const kg_gpart *b);
 
-/* FNV-1a over n bytes. */
-static uint32_t
-bytes_hash(const char *p, size_t n)
-{
-	uint32_t h = 2166136261u;
-	while (n-- > 0) {
-		h ^= (unsigned char)*p++;
-		h *= 16777619u;
-	}
-	return h;
-}
-
 /* Append patch a's N (as printed). */
 static void
 put_alike_i(sbuf *o, const alike *a)
@@ -516,7 +504,7 @@ merge_alike(kg_jdelta *d)
 		a->at = q;
 		a->body = b;
 		a->blen = (size_t)(e - b);
-		a->hash = bytes_hash(b, a->blen);
+		a->hash = util_hash(b, a->blen);
 		a->next = -1;
 		a->last = (int)n;
 		a->first = true;

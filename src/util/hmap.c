@@ -10,16 +10,11 @@
 
 #include "util/util.h"
 
-/* FNV-1a over the key's bytes. */
+/* The key's hash. */
 static uint32_t
 hash_of(const char *key)
 {
-	uint32_t h = 2166136261u;
-	for (; *key != '\0'; key++) {
-		h ^= (unsigned char)*key;
-		h *= 16777619u;
-	}
-	return h;
+	return util_hash(key, strlen(key));
 }
 
 /* The slot that holds key, or the empty slot where it would go. */

@@ -712,3 +712,16 @@ sbuf_sanitize(sbuf *b, size_t from, bool keep_newlines)
 	b->len = from + util_sanitize_span(b->s + from, b->len - from, keep_newlines);
 	b->s[b->len] = '\0';
 }
+
+/* FNV-1a over n bytes. */
+uint32_t
+util_hash(const void *p, size_t n)
+{
+	const unsigned char *c = p;
+	uint32_t h = 2166136261u;
+	while (n-- > 0) {
+		h ^= *c++;
+		h *= 16777619u;
+	}
+	return h;
+}

@@ -50,6 +50,8 @@ char *xasprintf(const char *fmt, ...) KG_PRINTF(1, 2);
 void util_grow(void *arrp, size_t *cap, size_t need, size_t esz);
 /* Likewise from first elements at first (at least 1): an array most owners keep short. */
 void util_grow_from(void *arrp, size_t *cap, size_t need, size_t esz, size_t first);
+/* FNV-1a over n bytes (hash tables: hmap, the name pools, the JSON delta's alike patches). */
+uint32_t util_hash(const void *p, size_t n);
 
 /* Wall-clock time in microseconds since the epoch. */
 int64_t util_now_us(void);

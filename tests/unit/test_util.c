@@ -93,6 +93,17 @@ test_hmap_by_text(void **state)
 	hmap_free(&m);
 }
 
+/* util_hash is FNV-1a (32 bits): the published test vectors, and a length that stops before a NUL. */
+static void
+test_hash(void **state)
+{
+	(void)state;
+	assert_int_equal(util_hash("", 0), 0x811c9dc5u);
+	assert_int_equal(util_hash("a", 1), 0xe40c292cu);
+	assert_int_equal(util_hash("foobar", 6), 0xbf9cf968u);
+	assert_int_equal(util_hash("foobarbaz", 6), 0xbf9cf968u);
+}
+
 /* util_grow starts at 8, util_grow_from at its first size (0 taken as 1); both double, enough for need at once. */
 static void
 test_grow_sizes(void **state)
@@ -128,6 +139,7 @@ main(void)
 		cmocka_unit_test(test_hmap_model),
 		cmocka_unit_test(test_hmap_by_text),
 		cmocka_unit_test(test_grow_sizes),
+		cmocka_unit_test(test_hash),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
