@@ -912,6 +912,37 @@ test_mock_election(void **state)
 			 -1); /* no " with " */
 }
 
+/*
+ * A newcomer's JoinGroup whose interceptor ran after the mock's "preparing"
+ * (it waited for the lock the mock's line held) is dated just before it:
+ * read back, the rebalance starts with its cause, not "cause unknown".
+ */
+static void
+test_mock_cause_order(void **state)
+{
+	dgroup g;
+	(void)state;
+	memset(&g, 0, sizeof g);
+	/* in order: the join went out, then the prepare; the join keeps its time */
+	assert_int_equal(demo_member_sent(&g, 1000, true), 1000);
+	demo_mock_prepared(&g, 1072);
+	assert_int_equal(demo_member_sent(&g, 1100, true), 1100); /* the prepare is explained: a second joiner keeps its time */
+	/* reversed: the prepare is seen first, the newcomer's join 40 us later */
+	demo_mock_prepared(&g, 5000000);
+	assert_int_equal(demo_member_sent(&g, 5000040, true), 4999999);
+	assert_int_equal(demo_member_sent(&g, 5000050, true), 5000050); /* only the first is its cause */
+	/* a prepare a LeaveGroup explains: a newcomer right after keeps its time */
+	assert_int_equal(demo_member_sent(&g, 9000000, false), 9000000);
+	demo_mock_prepared(&g, 9000010);
+	assert_int_equal(demo_member_sent(&g, 9000030, true), 9000030);
+	/* a member already in the group rejoining after an unexplained prepare (a session timeout) keeps its time */
+	demo_mock_prepared(&g, 20000000);
+	assert_int_equal(demo_member_sent(&g, 20000030, false), 20000030);
+	/* ... and a newcomer long after it (beyond DEMO_CAUSE_US) too */
+	demo_mock_prepared(&g, 30000000);
+	assert_int_equal(demo_member_sent(&g, 30000000 + DEMO_CAUSE_US + 1, true), 30000000 + DEMO_CAUSE_US + 1);
+}
+
 int
 main(void)
 {
@@ -924,6 +955,7 @@ main(void)
 		cmocka_unit_test(test_health_line),
 		cmocka_unit_test(test_scenarios),
 		cmocka_unit_test(test_mock_election),
+		cmocka_unit_test(test_mock_cause_order),
 		cmocka_unit_test(test_commands),
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_tracker_graceful_revoke),

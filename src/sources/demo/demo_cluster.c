@@ -320,8 +320,10 @@ mock_line(demo *d, const char *line)
 		if (colon != NULL)
 			*colon = '\0';
 		d->groups[gi].mock_up = strcmp(to, "Up") == 0;
-		if (strcmp(to, "Joining") == 0 && strcmp(from, "Joining") != 0)
+		if (strcmp(to, "Joining") == 0 && strcmp(from, "Joining") != 0) {
+			demo_mock_prepared(&d->groups[gi], now);
 			mock_obs(d, gi, KG_OBS_PREPARING, d->groups[gi].mock_stable, members, now);
+		}
 		else if (strcmp(from, "Syncing") == 0 && strcmp(to, "Up") == 0) {
 			d->groups[gi].mock_stable = d->groups[gi].mock_gen;
 			mock_obs(d, gi, KG_OBS_STABILIZED, d->groups[gi].mock_gen, members, now);
@@ -331,6 +333,28 @@ mock_line(demo *d, const char *line)
 		mock_sync_received(d, addr, now);
 	}
 	pthread_mutex_unlock(&d->lock);
+}
+
+/* The mock prepared a rebalance of g at `at` (locked); see demo_int.h. */
+void
+demo_mock_prepared(dgroup *g, int64_t at)
+{
+	g->mock_prep_at = at;
+	g->mock_prep_known = g->sent_at > 0 && g->sent_at <= at && at - g->sent_at <= DEMO_CAUSE_US;
+}
+
+/* A member of g sent a JoinGroup or LeaveGroup at `sent` (locked): when to date it; see demo_int.h. */
+int64_t
+demo_member_sent(dgroup *g, int64_t sent, bool newcomer_join)
+{
+	if (newcomer_join && g->mock_prep_at > 0 && !g->mock_prep_known && sent >= g->mock_prep_at &&
+	    sent - g->mock_prep_at <= DEMO_CAUSE_US) {
+		sent = g->mock_prep_at - 1;
+		g->mock_prep_known = true;
+	}
+	if (sent > g->sent_at)
+		g->sent_at = sent;
+	return sent;
 }
 
 /* The mock cluster's log: its coordinator's lines (MOCK) are a trace, all of it goes to the debug log. */

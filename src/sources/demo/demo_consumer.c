@@ -316,8 +316,13 @@ ic_sent(rd_kafka_t *rk, int sockfd, const char *brokername, int32_t brokerid, in
 		return cg_heartbeat_sent(c);
 	if (api != API_KEY_JOIN && api != API_KEY_SYNC && api != API_KEY_LEAVE)
 		return RD_KAFKA_RESP_ERR_NO_ERROR;
+	now = util_now_us(); /* before the lock: the request is out already, the mock's line may hold the lock */
 	pthread_mutex_lock(&d->lock);
-	now = util_now_us();
+	if (api == API_KEY_JOIN || api == API_KEY_LEAVE) {
+		bool newcomer = api == API_KEY_JOIN && !c->listed && !c->join_response && c->join_start == 0 &&
+				!c->static_return;
+		now = demo_member_sent(c->g, now, newcomer);
+	}
 	c->g->last_activity = now;
 	if (api == API_KEY_JOIN) {
 		c->join_out = true;

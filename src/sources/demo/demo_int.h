@@ -151,6 +151,9 @@ struct dgroup {
 	char mock_leader[64];    /* locked: the member id the mock elected leader of mock_gen, "" none */
 	int64_t mock_elected;    /* locked: when (wall clock, us) */
 	bool mock_up;            /* locked: the mock says its generation completed (Up) */
+	int64_t mock_prep_at;    /* locked: when the mock last said it prepares a rebalance, 0 never */
+	bool mock_prep_known;    /* locked: a JoinGroup or LeaveGroup sent just before explains it */
+	int64_t sent_at;         /* locked: the last JoinGroup or LeaveGroup a member sent */
 };
 
 /* The published picture of one member (collector thread, folded from drained observations). */
@@ -253,6 +256,20 @@ void demo_timed_wait(demo *d, int64_t us);
  * line is not one.
  */
 int demo_mock_election(const char *line, char *group, size_t gsz, int *gen, char *leader, size_t lsz);
+
+/*
+ * The order of cause and effect between a member's thread and the mock's
+ * (locked): the mock prepared a rebalance of g at `at` (demo_mock_prepared);
+ * a member sent a JoinGroup or LeaveGroup at `sent` (demo_member_sent), which
+ * returns the time to date it.  A newcomer's JoinGroup that reaches its
+ * interceptor after a prepare no request explains, and within
+ * DEMO_CAUSE_US of it, is what the coordinator prepared for: it went out
+ * first, so it is dated just before the prepare (the interceptor runs after
+ * the send and may wait for the lock the mock's line holds).
+ */
+#define DEMO_CAUSE_US (100LL * 1000)
+void demo_mock_prepared(dgroup *g, int64_t at);
+int64_t demo_member_sent(dgroup *g, int64_t sent, bool newcomer_join);
 
 /* The configuration of consumer c of group g (the consumer protocol sets none of the classic settings); -1 with err. */
 int demo_consumer_conf(demo *d, const dgroup *g, const dcons *c, rd_kafka_conf_t *conf, char *err, size_t errsz);
