@@ -484,6 +484,36 @@ test_rates(void **state)
 	assert_true(r > 19.5 && r < 20.5);
 }
 
+/*
+ * A partition never seen moving keeps no kg_pmove (most of a cluster's:
+ * Empty groups, idle consumers), and its rate anchors' times still count
+ * when it first moves: the rate then is over the older anchor.
+ */
+static void
+test_idle_state(void **state)
+{
+	kg_pstate st;
+	int64_t since;
+	(void)state;
+	assert_true(sizeof(kg_pstate) <= 104); /* DESIGN's bytes per group partition */
+	progress_state_init(&st);
+	progress_observe(&st, S(1), 500, 600, W);
+	assert_true(progress_consume_rate(&st) < 0); /* one observation: no rate */
+	feed(&st, S(2), 399, 500, 0, 601, 1);       /* seconds 2..400, frozen with lag */
+	assert_null(st.move);
+	assert_true(progress_consume_rate(&st) == 0);
+	assert_int_equal(judge(&st, S(400), 500, 999, -1, &since), KG_VERDICT_STOPPED);
+	assert_true(since == S(1));
+	/* anchors at 151 (older) and 301 (newer, by half windows from the first): 100 records over 250 s */
+	progress_observe(&st, S(401), 600, 1000, W);
+	assert_non_null(st.move);
+	assert_true(st.move->move_us == S(401) && st.move->move_lo_us == S(400));
+	assert_true(progress_consume_rate(&st) == 100.0 / 250.0);
+	assert_int_equal(judge(&st, S(401), 600, 1000, -1, &since), KG_VERDICT_OK);
+	progress_state_free(&st);
+	assert_null(st.move);
+}
+
 /* The sparkline: a cell per step of the window, the largest lag of the step, older cells shift out. */
 static void
 test_spark(void **state)
@@ -1087,6 +1117,7 @@ main(void)
 		cmocka_unit_test(test_stall_threshold), cmocka_unit_test(test_interpolate),
 		cmocka_unit_test(test_time_lag_exact), cmocka_unit_test(test_le_samples),
 		cmocka_unit_test(test_rates),          cmocka_unit_test(test_spark),
+		cmocka_unit_test(test_idle_state),
 		cmocka_unit_test(test_group),          cmocka_unit_test(test_tracker_frozen),
 		cmocka_unit_test(test_tracker_resumed), cmocka_unit_test(test_tracker_commit_told),
 		cmocka_unit_test(test_tracker_crash_cadence),
