@@ -219,6 +219,7 @@ run_once(kg_collector *c, const kg_options *o, const kg_run_stop *stop)
 	int64_t timeout = o->replay != NULL ? INT64_MAX / 4 : o->timeout_us;
 	if (o->demo && o->brokers == NULL)
 		timeout = KG_MAX(timeout, KG_DEMO_ONCE_TIMEOUT_US);
+	collector_set_once(c);
 	if ((rc = collector_run_until_complete(c, timeout, err, sizeof err)) < 0)
 		return once_failed(c, rc, err, timeout, stop);
 	f = collector_take(c);
