@@ -313,8 +313,11 @@ tick(kg_collector *c, int64_t now)
 			c->src[i]->ops->contribute(c->src[i], b);
 	}
 	snap = builder_finish(b);
-	if (c->once && all_complete(c))
+	if (c->once && all_complete(c)) {
+		/* --once's last snapshot: what only later ones would need goes as soon as it can */
 		close_for_once(c);
+		tracker_last_apply(c->tracker);
+	}
 	t1 = util_mono_us();
 	for (i = 0; i < c->ntaps; i++) {
 		if (c->taps[i].before != NULL)

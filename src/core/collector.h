@@ -103,7 +103,8 @@ void collector_set_topic_filter(kg_collector *c, const kg_filter *f);
  * --once: when every source completed a refresh, the sources whose ops
  * allow it (once_close) close right after the snapshot is built from them,
  * before the tracker derives it (their memory does not add to the
- * model's); nothing of them is called again.
+ * model's); nothing of them is called again.  That derivation is the
+ * tracker's last (tracker_last_apply).
  */
 void collector_set_once(kg_collector *c);
 /* A flag a signal handler sets to make collector_run_until_complete() give up. */

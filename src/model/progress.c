@@ -510,6 +510,7 @@ struct kg_progress {
 	pgroup **groups;          /* by group id */
 	size_t ngroups;
 	uint64_t applied;         /* progress_topics() calls: a topic whose cur is from another is not in this snapshot */
+	bool last;                /* progress_set_last: no judgement after these */
 	size_t nlesamples;        /* topic partitions held */
 };
 
@@ -810,7 +811,19 @@ progress_group(kg_progress *p, kg_group *G, int64_t now_us, int64_t interval_us,
 	if (fresh)
 		g->data_us = data_t;
 	group_rollup(G);
+	if (p->last) {
+		/* nothing reads them after the last judgement: one group's states at a time, not every group's */
+		pgroup_free(g);
+		p->groups[G->id] = NULL;
+	}
 	return n;
+}
+
+/* The judgements from now are the last. */
+void
+progress_set_last(kg_progress *p)
+{
+	p->last = true;
 }
 
 /* A commit a source told of a group's partition: its state learns it (made now if the group has none yet). */

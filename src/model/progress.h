@@ -254,6 +254,12 @@ bool progress_le_bounds(const kg_progress *p, kg_tp tp, int64_t t, int64_t *lo, 
  * refresh intervals; the stall threshold while its pace is not known.
  */
 int64_t progress_overdue_us(int64_t gap_us, int64_t stall_us, int64_t interval_us);
+/*
+ * The progress_group() calls from now are the last (--once): each group's
+ * partition states are freed once it is judged (20 MB at 200,000 group
+ * partitions that nothing reads after); a later call starts them anew.
+ */
+void progress_set_last(kg_progress *p);
 /* Forget a group that went away. */
 void progress_forget(kg_progress *p, int32_t group);
 /* Bytes held (the note's bytes per partition). */
