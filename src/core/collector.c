@@ -39,6 +39,8 @@ struct kg_collector {
 	int complete[MAX_SOURCES];
 	bool failed[MAX_SOURCES]; /* the source's last poll said it cannot answer */
 	bool ticked;              /* a snapshot was built since a source last completed a refresh */
+	bool once;                /* collector_set_once: close the once_close sources when every source completed */
+	kg_source_ops *closed[MAX_SOURCES]; /* the ops of a source closed so (its kind and role alone) */
 	kg_tap taps[MAX_TAPS]; /* the recorder, the server, tests: called in order */
 	int ntaps;
 	pthread_t thread;
@@ -240,6 +242,41 @@ tell_focus(kg_collector *c)
 	free(shown);
 }
 
+
+/* Every source completed a refresh (or has none to complete): collector_run_until_complete's end. */
+static bool
+all_complete(const kg_collector *c)
+{
+	int i;
+	for (i = 0; i < c->nsrc; i++) {
+		if (c->complete[i] == 0 && c->src[i]->ops->poll != NULL)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * --once's last snapshot is built: the sources that allow it close now,
+ * before the tracker derives it and the report is written (the kafka
+ * source's memory would add to theirs); each keeps ops that do nothing
+ * but say its kind and role, so the collector calls nothing of it again.
+ */
+static void
+close_for_once(kg_collector *c)
+{
+	int i;
+	for (i = 0; i < c->nsrc; i++) {
+		kg_source *s = c->src[i];
+		if (!s->ops->once_close || c->closed[i] != NULL)
+			continue;
+		c->closed[i] = xcalloc(1, sizeof *c->closed[i]);
+		c->closed[i]->kind = s->ops->kind;
+		c->closed[i]->role = s->ops->role;
+		s->ops->close(s);
+		s->ops = c->closed[i];
+	}
+}
+
 /* Build, derive and publish one snapshot. */
 static void
 tick(kg_collector *c, int64_t now)
@@ -276,6 +313,11 @@ tick(kg_collector *c, int64_t now)
 			c->src[i]->ops->contribute(c->src[i], b);
 	}
 	snap = builder_finish(b);
+	if (c->once && all_complete(c)) {
+		/* --once's last snapshot: what only later ones would need goes as soon as it can */
+		close_for_once(c);
+		tracker_last_apply(c->tracker);
+	}
 	t1 = util_mono_us();
 	for (i = 0; i < c->ntaps; i++) {
 		if (c->taps[i].before != NULL)
@@ -570,9 +612,12 @@ void
 collector_free(kg_collector *c)
 {
 	command *cm;
+	int i;
 	if (c == NULL)
 		return;
 	collector_stop(c);
+	for (i = 0; i < MAX_SOURCES; i++)
+		free(c->closed[i]);
 	frame_free(c->pending);
 	while ((cm = c->cmds) != NULL) {
 		c->cmds = cm->next;
@@ -651,6 +696,13 @@ void
 collector_set_topic_filter(kg_collector *c, const kg_filter *f)
 {
 	c->topics = f;
+}
+
+/* --once: close the sources that allow it once every source completed a refresh (before the last derivation). */
+void
+collector_set_once(kg_collector *c)
+{
+	c->once = true;
 }
 
 /* A flag a signal handler sets to stop collector_run_until_complete(). */

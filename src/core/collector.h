@@ -99,6 +99,14 @@ int collector_run_until_complete(kg_collector *c, int64_t timeout_us, char *err,
 void collector_set_filter(kg_collector *c, const kg_filter *f);
 /* Set the topic filter (-t, may be NULL): a group with no partition of a topic that passes is not listed. */
 void collector_set_topic_filter(kg_collector *c, const kg_filter *f);
+/*
+ * --once: when every source completed a refresh, the sources whose ops
+ * allow it (once_close) close right after the snapshot is built from them,
+ * before the tracker derives it (their memory does not add to the
+ * model's); nothing of them is called again.  That derivation is the
+ * tracker's last (tracker_last_apply).
+ */
+void collector_set_once(kg_collector *c);
 /* A flag a signal handler sets to make collector_run_until_complete() give up. */
 void collector_set_stop_flag(kg_collector *c, volatile sig_atomic_t *flag);
 /* One iteration in the caller's thread, waiting at most wait_us (tests). */

@@ -34,7 +34,28 @@ void
 progress_state_free(kg_pstate *st)
 {
 	free(st->rare);
+	free(st->move);
 	progress_state_init(st);
+}
+
+/* Its moves, made at the first: the anchors' offsets were the committed offset until then. */
+static kg_pmove *
+move_get(kg_pstate *st)
+{
+	if (st->move == NULL) {
+		st->move = xcalloc(1, sizeof *st->move);
+		st->move->anchor_c = st->move->anchor2_c = st->committed;
+	}
+	return st->move;
+}
+
+/* An anchor's committed offset (the first: 0, the second: 1). */
+static int64_t
+anchor_c(const kg_pstate *st, int which)
+{
+	if (st->move == NULL)
+		return st->committed;
+	return which == 0 ? st->move->anchor_c : st->move->anchor2_c;
 }
 
 /* The partition's rare facts, made on first use. */
@@ -74,22 +95,22 @@ progress_commit(kg_pstate *st, int64_t t, int64_t offset)
 
 /* A commit sample at t with lag: a run of growing lag goes on or ends. */
 static void
-slow_sample(kg_pstate *st, int64_t t, int64_t lag, int64_t window_us)
+slow_sample(kg_pmove *m, int64_t t, int64_t lag, int64_t window_us)
 {
-	if (st->sample_us > 0 && t - st->sample_us < window_us / KG_SLOW_SAMPLES)
+	if (m->sample_us > 0 && t - m->sample_us < window_us / KG_SLOW_SAMPLES)
 		return; /* one sample per step of the window */
-	if (st->sample_us > 0 && lag > st->sample_lag) {
-		if (st->slow_us == 0) {
-			st->slow_us = st->sample_us;
-			st->slow_n = 1;
+	if (m->sample_us > 0 && lag > m->sample_lag) {
+		if (m->slow_us == 0) {
+			m->slow_us = m->sample_us;
+			m->slow_n = 1;
 		}
-		st->slow_n++;
+		m->slow_n++;
 	} else {
-		st->slow_us = 0;
-		st->slow_n = 0;
+		m->slow_us = 0;
+		m->slow_n = 0;
 	}
-	st->sample_us = t;
-	st->sample_lag = lag;
+	m->sample_us = t;
+	m->sample_lag = lag;
 }
 
 /* One observation at data time t. */
@@ -103,13 +124,14 @@ progress_observe(kg_pstate *st, int64_t t, int64_t committed, int64_t log_end, i
 	if (st->seen_us == 0) {
 		st->first_us = t;
 		st->anchor_us = st->anchor2_us = t;
-		st->anchor_c = st->anchor2_c = committed;
 	} else if (committed != st->committed) {
 		/* a move after a long stop says little of the usual pace: a gap counts up to a quarter window */
-		int64_t gap = KG_MIN(t - (st->move_us > 0 ? st->move_us : st->first_us), window_us / 4);
-		st->gap_us = st->gap_us == 0 ? gap : (3 * st->gap_us + gap) / 4;
-		st->move_us = t;
-		st->move_lo_us = st->seen_us;
+		bool first = st->move == NULL;
+		kg_pmove *m = move_get(st);
+		int64_t gap = KG_MIN(t - (!first ? m->move_us : st->first_us), window_us / 4);
+		m->gap_us = m->gap_us == 0 ? gap : (3 * m->gap_us + gap) / 4;
+		m->move_us = t;
+		m->move_lo_us = st->seen_us;
 		st->lag_from_us = 0;
 		if (committed < st->committed) {
 			/* back: the consumer reads again what it read; the rates and runs start over */
@@ -117,27 +139,31 @@ progress_observe(kg_pstate *st, int64_t t, int64_t committed, int64_t log_end, i
 			r->rewind_us = t;
 			r->rewind_lo_us = st->seen_us;
 			r->rewind_by = st->committed - committed;
-			st->slow_us = st->sample_us = 0;
-			st->slow_n = 0;
+			m->slow_us = m->sample_us = 0;
+			m->slow_n = 0;
 			st->anchor_us = st->anchor2_us = t;
-			st->anchor_c = st->anchor2_c = committed;
+			m->anchor_c = m->anchor2_c = committed;
 		} else {
-			slow_sample(st, t, lag, window_us);
+			slow_sample(m, t, lag, window_us);
 		}
 	}
 	if (lag == 0) {
 		st->zero_us = t;
 		st->lag_from_us = 0;
-		st->slow_us = 0;
-		st->slow_n = 0;
+		if (st->move != NULL) {
+			st->move->slow_us = 0;
+			st->move->slow_n = 0;
+		}
 	} else if (st->lag_from_us == 0) {
 		st->lag_from_us = t;
 	}
-	if (t - st->anchor2_us >= window_us / 2 && committed >= st->anchor2_c) {
+	if (t - st->anchor2_us >= window_us / 2 && committed >= anchor_c(st, 1)) {
 		st->anchor_us = st->anchor2_us;
-		st->anchor_c = st->anchor2_c;
 		st->anchor2_us = t;
-		st->anchor2_c = committed;
+		if (st->move != NULL) {
+			st->move->anchor_c = st->move->anchor2_c;
+			st->move->anchor2_c = committed;
+		}
 	}
 	st->committed = committed;
 	st->seen_us = t;
@@ -169,10 +195,10 @@ since_of(const kg_pstate *st, const kg_judge_in *in, since_bounds *b)
 {
 	const kg_prare *told;
 	memset(b, 0, sizeof *b);
-	b->moved = st->move_us > 0;
+	b->moved = st->move != NULL;
 	/* F: kgtop's refreshes saw it move between two of them, or it was so from before the first */
-	b->f_hi = st->move_us > 0 ? st->move_us : st->first_us;
-	b->f_lo = st->move_us > 0 ? st->move_lo_us : 0;
+	b->f_hi = st->move != NULL ? st->move->move_us : st->first_us;
+	b->f_lo = st->move != NULL ? st->move->move_lo_us : 0;
 	if ((told = told_commit(st, in->committed)) != NULL) {
 		/* a source told the commit: it got there at cmt_at (exact when that commit moved it), or before */
 		b->f_hi = KG_MIN(b->f_hi, told->cmt_at);
@@ -231,7 +257,7 @@ progress_judge(const kg_pstate *st, const kg_judge_in *in, kg_judgement *out)
 	since_of(st, in, &b);
 	since_join(&b, out);
 	out->frozen_hi = out->since_hi;
-	thr = KG_MAX(in->stall_us, 2 * st->gap_us);
+	thr = KG_MAX(in->stall_us, 2 * (st->move != NULL ? st->move->gap_us : 0));
 	from = out->since_hi;
 	/* a freeze not yet overdue when a rebalance began counts from the rebalance's end: commits
 	 * pause while a group rebalances (refused, or held by the clients) whether or not it consumes */
@@ -262,10 +288,10 @@ progress_judge(const kg_pstate *st, const kg_judge_in *in, kg_judgement *out)
 		out->kind = KG_SINCE_WATCHED;
 		return;
 	}
-	if (st->slow_us > 0 && st->slow_n >= 3 && in->t - st->slow_us >= in->window_us / 2 &&
-	    (st->zero_us == 0 || st->zero_us < in->t - in->window_us)) {
+	if (st->move != NULL && st->move->slow_us > 0 && st->move->slow_n >= 3 &&
+	    in->t - st->move->slow_us >= in->window_us / 2 && (st->zero_us == 0 || st->zero_us < in->t - in->window_us)) {
 		out->verdict = KG_VERDICT_SLOW;
-		out->since_lo = out->since_hi = st->slow_us;
+		out->since_lo = out->since_hi = st->move->slow_us;
 		out->kind = KG_SINCE_WATCHED;
 		return;
 	}
@@ -288,9 +314,10 @@ progress_verdict(const kg_pstate *st, int64_t t, int64_t committed, int64_t log_
 double
 progress_consume_rate(const kg_pstate *st)
 {
-	if (st->seen_us <= st->anchor_us || st->committed < st->anchor_c)
+	int64_t c0 = anchor_c(st, 0);
+	if (st->seen_us <= st->anchor_us || st->committed < c0)
 		return -1;
-	return (double)(st->committed - st->anchor_c) * 1e6 / (double)(st->seen_us - st->anchor_us);
+	return (double)(st->committed - c0) * 1e6 / (double)(st->seen_us - st->anchor_us);
 }
 
 /* A lag as a sparkline level. */
@@ -483,6 +510,7 @@ struct kg_progress {
 	pgroup **groups;          /* by group id */
 	size_t ngroups;
 	uint64_t applied;         /* progress_topics() calls: a topic whose cur is from another is not in this snapshot */
+	bool last;                /* progress_set_last: no judgement after these */
 	size_t nlesamples;        /* topic partitions held */
 };
 
@@ -618,6 +646,7 @@ group_align(pgroup *g, const kg_group *G)
 		if (i < g->n && tp_cmp(&g->tp[i], &tp[k]) == 0) {
 			st[k] = g->st[i];
 			g->st[i].rare = NULL; /* moved to st[k] */
+			g->st[i].move = NULL;
 		} else {
 			progress_state_init(&st[k]);
 		}
@@ -760,9 +789,9 @@ progress_group(kg_progress *p, kg_group *G, int64_t now_us, int64_t interval_us,
 		gp->verdict_since_lo_us = j.since_lo;
 		gp->since_kind = (uint8_t)j.kind;
 		gp->frozen_us = j.frozen_hi;
-		gp->commit_gap_us = st->gap_us;
-		gp->moved_us = st->move_us;
-		gp->moved_lo_us = st->move_lo_us;
+		gp->commit_gap_us = st->move != NULL ? st->move->gap_us : 0;
+		gp->moved_us = st->move != NULL ? st->move->move_us : 0;
+		gp->moved_lo_us = st->move != NULL ? st->move->move_lo_us : 0;
 		if ((told = told_commit(st, gp->committed)) != NULL) {
 			/* a source told the commit: it got there then (exactly when that commit moved it) */
 			gp->moved_us = gp->moved_us > 0 ? KG_MIN(gp->moved_us, told->cmt_at) : told->cmt_at;
@@ -782,7 +811,19 @@ progress_group(kg_progress *p, kg_group *G, int64_t now_us, int64_t interval_us,
 	if (fresh)
 		g->data_us = data_t;
 	group_rollup(G);
+	if (p->last) {
+		/* nothing reads them after the last judgement: one group's states at a time, not every group's */
+		pgroup_free(g);
+		p->groups[G->id] = NULL;
+	}
 	return n;
+}
+
+/* The judgements from now are the last. */
+void
+progress_set_last(kg_progress *p)
+{
+	p->last = true;
 }
 
 /* A commit a source told of a group's partition: its state learns it (made now if the group has none yet). */
@@ -878,7 +919,8 @@ progress_bytes(const kg_progress *p)
 			continue;
 		b += sizeof *g;
 		for (k = 0; k < g->n; k++)
-			b += g->st[k].rare != NULL ? sizeof *g->st[k].rare : 0;
+			b += (g->st[k].rare != NULL ? sizeof *g->st[k].rare : 0) +
+			     (g->st[k].move != NULL ? sizeof *g->st[k].move : 0);
 	}
 	return b + gparts * (sizeof(kg_tp) + sizeof(kg_pstate)) + tparts * sizeof(kg_lesamples);
 }

@@ -67,11 +67,12 @@
  *    answer (the last four from the read, when no estimate stands in).
  *
  * Memory is bounded per partition: a group's partition keeps a fixed
- * kg_pstate (no list of samples: the rules need only the last move, the
- * last observation without lag, the usual time between commits, one
- * commit sample and the run of growing lag, two rate anchors, a 16-step
- * sparkline; the last rewind and the commits a source told, which few
- * partitions have, in a kg_prare made for those), a topic partition
+ * kg_pstate (no list of samples: the rules need only the last
+ * observation without lag, two rate anchors, a 16-step sparkline; the last
+ * move, the usual time between commits, one commit sample and the run of
+ * growing lag in a kg_pmove made at its first move; the last rewind and
+ * the commits a source told, which few partitions have, in a kg_prare
+ * made for those), a topic partition
  * KG_LE_SAMPLES log-end samples, thinned as they age.
  *
  * The rules (progress_observe, progress_verdict, progress_le_add,
@@ -108,24 +109,37 @@ typedef struct kg_prare {
 	bool cmt_moved;     /* cmt_at is the commit that moved it (one of another offset was told before) */
 } kg_prare;
 
-/* What the rules remember of one group's partition between observations (160 bytes; progress_state_free). */
+/*
+ * What a partition keeps once kgtop saw its committed offset move: the
+ * last move, the usual time between moves, the commit samples of SLOW and
+ * the committed offsets of the rate's anchors (until the first move both
+ * are the committed offset).  Most group partitions of a cluster (those of
+ * Empty groups, of idle consumers) never move: a kg_pstate holds this
+ * behind a pointer, made by the first move (56 of its 160 bytes were
+ * these: 11 MB at 200,000 group partitions).
+ */
+typedef struct kg_pmove {
+	int64_t move_us;    /* the last observation at which the committed offset had moved */
+	int64_t move_lo_us; /* the observation before that one */
+	int64_t gap_us;     /* its usual time between moves (a moving average), 0 unknown */
+	int64_t sample_us;  /* the last commit sample, 0 none */
+	int64_t sample_lag; /* and its lag */
+	int64_t slow_us;    /* the first sample of a run whose lag grew at every sample, 0 none */
+	int64_t anchor_c, anchor2_c; /* the committed offsets at the rate's anchors (kg_pstate) */
+	int32_t slow_n;     /* samples in that run */
+} kg_pmove;
+
+/* What the rules remember of one group's partition between observations (104 bytes; progress_state_free). */
 typedef struct kg_pstate {
 	int64_t committed;  /* at the last observation, -1 none */
 	int64_t seen_us;    /* the last observation's data time, 0 never */
 	int64_t first_us;   /* the first's */
-	int64_t move_us;    /* the last observation at which the committed offset had moved, 0 never */
-	int64_t move_lo_us; /* the observation before that one */
 	int64_t lag_from_us; /* the first observation with lag at this committed offset since it moved or had none, 0 none */
-	int64_t gap_us;     /* its usual time between moves (a moving average), 0 unknown */
 	int64_t zero_us;    /* the last observation without lag, 0 never */
-	int64_t sample_us;  /* the last commit sample, 0 none */
-	int64_t sample_lag; /* and its lag */
-	int64_t slow_us;    /* the first sample of a run whose lag grew at every sample, 0 none */
-	int64_t anchor_us, anchor_c;   /* the consume rate counts from here */
-	int64_t anchor2_us, anchor2_c; /* the next anchor */
+	int64_t anchor_us, anchor2_us; /* the consume rate counts from here, and the next anchor (their offsets: kg_pmove) */
 	int64_t spark_at;   /* the window step of the newest sparkline cell */
+	kg_pmove *move;     /* its moves, NULL never seen moving */
 	kg_prare *rare;     /* told commits and the last rewind, NULL none of either yet */
-	int32_t slow_n;     /* samples in that run */
 	uint8_t verdict;    /* the last verdict given (kg_verdict) */
 	uint8_t spark[KG_SPARK];
 } kg_pstate;
@@ -240,6 +254,12 @@ bool progress_le_bounds(const kg_progress *p, kg_tp tp, int64_t t, int64_t *lo, 
  * refresh intervals; the stall threshold while its pace is not known.
  */
 int64_t progress_overdue_us(int64_t gap_us, int64_t stall_us, int64_t interval_us);
+/*
+ * The progress_group() calls from now are the last (--once): each group's
+ * partition states are freed once it is judged (20 MB at 200,000 group
+ * partitions that nothing reads after); a later call starts them anew.
+ */
+void progress_set_last(kg_progress *p);
 /* Forget a group that went away. */
 void progress_forget(kg_progress *p, int32_t group);
 /* Bytes held (the note's bytes per partition). */

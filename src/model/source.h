@@ -75,6 +75,9 @@ typedef struct kg_source_ops {
 	int64_t (*clock)(kg_source *s);
 	/* Stop threads, close handles, free. */
 	void (*close)(kg_source *s);
+	/* --once may close it as soon as the last snapshot is built from it (collector_set_once): it holds
+	 * nothing the tracker or the report needs then, and what it holds would add to their peak */
+	bool once_close;
 } kg_source_ops;
 
 struct kg_source {

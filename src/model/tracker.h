@@ -69,5 +69,12 @@ kg_history *tracker_history(kg_tracker *t);
  * appended to out with one reference each, in time order.
  */
 void tracker_apply(kg_tracker *t, kg_obsq *obs, kg_snapshot *snap, kg_evlist *out);
+/*
+ * The next tracker_apply() is the last (--once, collector_set_once): what
+ * it keeps only for the snapshots after it goes as soon as it is used (a
+ * group's partition states, once the group is judged); a later apply
+ * still works, as if those were new.
+ */
+void tracker_last_apply(kg_tracker *t);
 
 #endif

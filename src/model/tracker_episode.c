@@ -65,6 +65,15 @@ tk_epbook_free(tk_epbook *b)
 	free(b);
 }
 
+/* Round r's start (at r - 1 < MAX_ROUND_T) is time; the starts are made by the first. */
+static void
+round_set(tk_epgroup *e, int i, int64_t time)
+{
+	if (e->round_t == NULL)
+		e->round_t = xcalloc(MAX_ROUND_T, sizeof *e->round_t);
+	e->round_t[i] = time;
+}
+
 /* A group's episodes and rounds, none yet. */
 tk_epgroup *
 tk_epgroup_new(void)
@@ -78,6 +87,7 @@ tk_epgroup_free(tk_epgroup *e)
 {
 	if (e == NULL)
 		return;
+	free(e->round_t);
 	free(e->unc);
 	free(e->unc_since);
 	free(e->unc_lo);
@@ -438,7 +448,8 @@ tk_ensure_episode(kg_tracker *t, tgroup *g, int64_t time, const char *why, kg_ev
 	kg_event *ev;
 	if (g->ep != NULL) {
 		if (time < g->ep->start_us) {
-			g->ep->start_us = g->eps->round_t[0] = time;
+			g->ep->start_us = time;
+			round_set(g->eps, 0, time);
 			g->ep->start_lo_us = evid == KG_EVID_EXACT ? time : tk_lo(g, time, evid);
 		} else if (evid == KG_EVID_EXACT && time < g->ep->start_us + 1 && g->ep->start_lo_us < time) {
 			g->ep->start_lo_us = time; /* a callback timed the start polling saw */
@@ -473,7 +484,7 @@ tk_ensure_episode(kg_tracker *t, tgroup *g, int64_t time, const char *why, kg_ev
 	}
 	e.members_before = tk_present_count(g);
 	g->ep = history_add_episode(t->h, &e);
-	g->eps->round_t[0] = time;
+	round_set(g->eps, 0, time);
 	episode_clear(&e);
 	g->eps->phase = PHASE_JOINING;
 	g->eps->last_sync = 0;
@@ -524,7 +535,7 @@ tk_next_round(kg_tracker *t, tgroup *g, int64_t time, kg_evidence evid)
 	g->eps->phase = PHASE_JOINING;
 	g->eps->round_start = time;
 	if (g->ep->rounds <= MAX_ROUND_T)
-		g->eps->round_t[g->ep->rounds - 1] = time;
+		round_set(g->eps, g->ep->rounds - 1, time);
 	ev = event_new(KG_EV_ROUND, time, g->id);
 	ev->episode = g->ep->id;
 	ev->evidence = evid;
@@ -539,7 +550,7 @@ int
 tk_round_at(const tgroup *g, int64_t time)
 {
 	int r = g->ep->rounds < MAX_ROUND_T ? g->ep->rounds : MAX_ROUND_T;
-	while (r > 1 && g->eps->round_t[r - 1] > time)
+	while (r > 1 && g->eps->round_t != NULL && g->eps->round_t[r - 1] > time)
 		r--;
 	return r;
 }

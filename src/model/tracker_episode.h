@@ -55,7 +55,8 @@ typedef struct tk_uncdone {
 struct tk_epgroup {
 	int phase;                    /* PHASE_* */
 	int64_t last_sync;            /* last sync evidence time in the open episode */
-	int64_t round_t[MAX_ROUND_T]; /* start of each round of the open episode (round r at [r - 1]) */
+	int64_t *round_t;             /* start of each round of the open episode (round r at [r - 1]), MAX_ROUND_T of them
+				       * made by the first episode (NULL: all 0; most groups of a cluster never rebalance) */
 	int64_t exact_sync;           /* last sync time reported by a log or a client */
 	int64_t round_start;          /* when the current round began */
 	bool next_pending;            /* a JoinGroup of the next generation came before the current round's sync was seen */

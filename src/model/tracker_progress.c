@@ -54,6 +54,14 @@ tk_prog_new(const kg_tracker_config *cfg)
 	return p;
 }
 
+/* The next apply is the last: a group's partition states go once it is judged. */
+void
+tracker_last_apply(kg_tracker *t)
+{
+	if (t->pg != NULL)
+		progress_set_last(t->pg->prog);
+}
+
 /* Free the tracker's progress state (NULL is fine). */
 void
 tk_prog_free(tk_prog *p)

@@ -883,16 +883,37 @@ report_json_tail(sbuf *o, kg_event *const *events, size_t nevents, int64_t t0_us
 	sbuf_adds(o, "]}");
 }
 
-/* One JSON object with every group (--once --json). */
-void
-report_json(sbuf *o, const kg_snapshot *s, kg_event *const *events, size_t nevents, int64_t t0_us)
+/*
+ * One JSON object with every group (--once --json), handed to flush in
+ * pieces of about KG_REPORT_PIECE as it is written (NULL: all in o), so
+ * that it need not be held whole (115 MB at 10,000 groups x 20
+ * partitions, and twice that while the buffer grew); false when flush
+ * failed (it stops there).
+ */
+bool
+report_json_each(sbuf *o, const kg_snapshot *s, kg_event *const *events, size_t nevents, int64_t t0_us,
+		 bool (*flush)(sbuf *out, void *ctx), void *ctx)
 {
 	int i;
+	size_t from = o->len;
 	report_json_head(o, s, false, true);
 	for (i = 0; i < s->ngroups; i++) {
 		if (i)
 			sbuf_addc(o, ',');
 		report_json_group(o, &s->groups[i], s, s->time_us);
+		if (flush != NULL && o->len - from > KG_REPORT_PIECE) {
+			if (!flush(o, ctx))
+				return false;
+			from = o->len;
+		}
 	}
 	report_json_tail(o, events, nevents, t0_us);
+	return true;
+}
+
+/* One JSON object with every group (--once --json). */
+void
+report_json(sbuf *o, const kg_snapshot *s, kg_event *const *events, size_t nevents, int64_t t0_us)
+{
+	report_json_each(o, s, events, nevents, t0_us, NULL, NULL);
 }

@@ -31,6 +31,9 @@ void report_text(sbuf *out, const kg_snapshot *s);
 bool report_text_each(sbuf *out, const kg_snapshot *s, bool (*flush)(sbuf *out, void *ctx), void *ctx);
 /* Append one JSON object (no newline) for s with every group (a keyframe) and the events since the last one. */
 void report_json(sbuf *out, const kg_snapshot *s, kg_event *const *events, size_t nevents, int64_t t0_us);
+/* The same in pieces handed to flush as they are written (report_text_each's); false when flush failed. */
+bool report_json_each(sbuf *out, const kg_snapshot *s, kg_event *const *events, size_t nevents, int64_t t0_us,
+		      bool (*flush)(sbuf *out, void *ctx), void *ctx);
 /*
  * The pieces of a line (json_delta.c writes the groups between them):
  * the fields before the groups, the array opened; "stale":true when stale

@@ -219,6 +219,7 @@ run_once(kg_collector *c, const kg_options *o, const kg_run_stop *stop)
 	int64_t timeout = o->replay != NULL ? INT64_MAX / 4 : o->timeout_us;
 	if (o->demo && o->brokers == NULL)
 		timeout = KG_MAX(timeout, KG_DEMO_ONCE_TIMEOUT_US);
+	collector_set_once(c);
 	if ((rc = collector_run_until_complete(c, timeout, err, sizeof err)) < 0)
 		return once_failed(c, rc, err, timeout, stop);
 	f = collector_take(c);
@@ -227,11 +228,14 @@ run_once(kg_collector *c, const kg_options *o, const kg_run_stop *stop)
 		frame_free(f);
 		return 1;
 	}
-	/* the text report goes out in pieces as it is written (17 MB at 10,000 groups) */
-	if (o->mode == KG_MODE_JSON)
-		report_json(&b, f->snap, f->events.v, f->events.n, f->snap->time_us);
-	else if (!report_text_each(&b, f->snap, emit_piece, (void *)stop->flag))
+	/* the report goes out in pieces as it is written (text 26 MB, JSON 115 MB at 10,000 groups) */
+	if (o->mode == KG_MODE_JSON) {
+		if (!report_json_each(&b, f->snap, f->events.v, f->events.n, f->snap->time_us, emit_piece,
+				      (void *)stop->flag))
+			rc = 1;
+	} else if (!report_text_each(&b, f->snap, emit_piece, (void *)stop->flag)) {
 		rc = 1;
+	}
 	if (rc == 0 && !emit_line(&b, stop->flag))
 		rc = 1;
 	/* every source failed: the report says why, the status too */

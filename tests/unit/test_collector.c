@@ -48,6 +48,7 @@ typedef struct fake {
 	volatile sig_atomic_t *stop_at; /* set at step stop_step (NULL: never) */
 	int stop_step;
 	int closed;                     /* close() calls */
+	int complete_step;              /* a complete refresh at this step (0: never) */
 } fake;
 
 /* Poll: the next step. */
@@ -62,6 +63,8 @@ fake_poll(kg_source *s, int64_t now)
 	f->step++;
 	if (f->stop_at != NULL && f->step == f->stop_step)
 		*f->stop_at = 1;
+	if (f->complete_step > 0 && f->step == f->complete_step)
+		return KG_SRC_NEWS | KG_SRC_COMPLETE;
 	return KG_SRC_NEWS;
 }
 
@@ -111,6 +114,11 @@ static const kg_source_ops master_ops = {
 };
 static const kg_source_ops plain_ops = {
 	.kind = "fake", .poll = fake_poll, .contribute = fake_contribute, .next_poll = fake_next_poll, .close = fake_close,
+};
+
+static const kg_source_ops once_ops = {
+	.kind = "fake", .poll = fake_poll, .contribute = fake_contribute, .next_poll = fake_next_poll,
+	.close = fake_close, .once_close = true,
 };
 
 /* What the taps were handed: every event in order, and the snapshots. */
@@ -243,6 +251,65 @@ test_newest_snapshot_wins(void **state)
 	unrig(c, t, &w);
 }
 
+/* What test_once_close's tap saw before each derivation: the once_close source's close() calls by then. */
+typedef struct closes {
+	const fake *f;
+	int at[8];
+	int n;
+} closes;
+
+/* Tap before the tracker: count the source's closes so far. */
+static void
+closes_before(void *arg, const kg_obsq *q, const kg_snapshot *snap)
+{
+	closes *c = arg;
+	(void)q;
+	(void)snap;
+	if (c->n < 8)
+		c->at[c->n++] = c->f->closed;
+}
+
+/*
+ * --once (collector_set_once): when every source completed a refresh, a
+ * once_close source is closed after the snapshot is built from it (its
+ * health is in it) and before the tracker derives it; nothing of it is
+ * called again, nor closed again; a source without once_close stays.
+ */
+static void
+test_once_close(void **state)
+{
+	fake a = { .nsteps = 10, .complete_step = 2 }, b = { .nsteps = 10, .complete_step = 1 };
+	seen w = { 0 };
+	kg_tracker *t;
+	kg_collector *c = rig(SEC, &w, &a, &once_ops, &t);
+	closes cl = { .f = &a };
+	kg_tap tap = { closes_before, NULL, &cl };
+	char err[256];
+	int polls, i;
+	(void)state;
+	assert_int_equal(collector_add_source(c, source_new(&plain_ops, "fake-b", &b), NULL, 0), 0);
+	assert_int_equal(collector_add_tap(c, &tap, err, sizeof err), 0);
+	collector_set_once(c);
+	assert_int_equal(collector_run_until_complete(c, 10 * SEC, err, sizeof err), COLLECTOR_COMPLETE);
+	assert_true(cl.n >= 2);
+	for (i = 0; i < cl.n - 1; i++)
+		assert_int_equal(cl.at[i], 0); /* not before every source completed */
+	assert_int_equal(cl.at[cl.n - 1], 1); /* closed before the last derivation */
+	assert_int_equal(a.closed, 1);
+	assert_int_equal(b.closed, 0);
+	assert_non_null(w.last);
+	assert_int_equal(w.last->nsources, 2);
+	assert_string_equal(w.last->sources[0].message, "step 2"); /* built from it before it closed */
+	polls = a.polls;
+	for (i = 0; i < 3; i++)
+		collector_step(c, 0);
+	assert_int_equal(a.polls, polls);
+	assert_int_equal(collector_run_until_complete(c, SEC, err, sizeof err), COLLECTOR_COMPLETE);
+	unrig(c, t, &w);
+	assert_int_equal(a.closed, 1);
+	assert_int_equal(b.closed, 1);
+}
+
 /* A stop asked during one source's poll is seen before the next source's. */
 static void
 test_stop_between_polls(void **state)
@@ -363,6 +430,7 @@ main(void)
 		cmocka_unit_test(test_stop_between_polls),
 		cmocka_unit_test(test_stop_does_not_wait_for_the_interval),
 		cmocka_unit_test(test_full_says_so),
+		cmocka_unit_test(test_once_close),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

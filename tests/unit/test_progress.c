@@ -484,6 +484,36 @@ test_rates(void **state)
 	assert_true(r > 19.5 && r < 20.5);
 }
 
+/*
+ * A partition never seen moving keeps no kg_pmove (most of a cluster's:
+ * Empty groups, idle consumers), and its rate anchors' times still count
+ * when it first moves: the rate then is over the older anchor.
+ */
+static void
+test_idle_state(void **state)
+{
+	kg_pstate st;
+	int64_t since;
+	(void)state;
+	assert_true(sizeof(kg_pstate) <= 104); /* DESIGN's bytes per group partition */
+	progress_state_init(&st);
+	progress_observe(&st, S(1), 500, 600, W);
+	assert_true(progress_consume_rate(&st) < 0); /* one observation: no rate */
+	feed(&st, S(2), 399, 500, 0, 601, 1);       /* seconds 2..400, frozen with lag */
+	assert_null(st.move);
+	assert_true(progress_consume_rate(&st) == 0);
+	assert_int_equal(judge(&st, S(400), 500, 999, -1, &since), KG_VERDICT_STOPPED);
+	assert_true(since == S(1));
+	/* anchors at 151 (older) and 301 (newer, by half windows from the first): 100 records over 250 s */
+	progress_observe(&st, S(401), 600, 1000, W);
+	assert_non_null(st.move);
+	assert_true(st.move->move_us == S(401) && st.move->move_lo_us == S(400));
+	assert_true(progress_consume_rate(&st) == 100.0 / 250.0);
+	assert_int_equal(judge(&st, S(401), 600, 1000, -1, &since), KG_VERDICT_OK);
+	progress_state_free(&st);
+	assert_null(st.move);
+}
+
 /* The sparkline: a cell per step of the window, the largest lag of the step, older cells shift out. */
 static void
 test_spark(void **state)
@@ -1074,6 +1104,78 @@ test_tracker_resumed(void **state)
 }
 
 /* Run. */
+/* Two judged partitions alike (what progress_group writes). */
+static void
+assert_same_judgement(const kg_gpart *a, const kg_gpart *b)
+{
+	assert_int_equal(a->verdict, b->verdict);
+	assert_true(a->verdict_since_us == b->verdict_since_us && a->verdict_since_lo_us == b->verdict_since_lo_us);
+	assert_int_equal(a->since_kind, b->since_kind);
+	assert_true(a->frozen_us == b->frozen_us && a->commit_gap_us == b->commit_gap_us);
+	assert_true(a->moved_us == b->moved_us && a->moved_lo_us == b->moved_lo_us);
+	assert_true(a->time_lag_us == b->time_lag_us && a->time_lag_from_us == b->time_lag_from_us);
+	assert_int_equal(a->tlag_kind, b->tlag_kind);
+	assert_true(a->consume_rate == b->consume_rate && a->produce_rate == b->produce_rate);
+	assert_memory_equal(a->spark, b->spark, sizeof a->spark);
+}
+
+/*
+ * The last judgements (--once: progress_set_last) are the same as any,
+ * and keep no partition state after them: one group's at a time, not
+ * every group's; a judgement after them starts anew.
+ */
+static void
+test_last_judgement(void **state)
+{
+	kg_progress *p = progress_new(S(20), S(3600)), *q = progress_new(S(20), S(3600));
+	kg_vchange *ch = NULL;
+	size_t cap = 0, gparts, tparts;
+	int64_t c[3] = { 100, 100, 100 }, le[3] = { 100, 150, 200 };
+	kg_snapshot *a = NULL, *b = NULL;
+	int i, k, na = 0, nb = 0;
+	(void)state;
+	for (i = 0; i < 6; i++) {
+		snapshot_unref(a);
+		snapshot_unref(b);
+		c[0] = 100 + i * 10; /* 0 moves and keeps up; 1 and 2 frozen with lag */
+		le[0] = c[0] + (i == 5 ? 5 : 0);
+		le[1] = 150 + i * 10;
+		le[2] = 200 + i * 10;
+		a = snap(S(10 + i), c, le, 0, NULL);
+		b = snap(S(10 + i), c, le, 0, NULL);
+		if (i == 5)
+			progress_set_last(q);
+		progress_topics(p, a);
+		progress_topics(q, b);
+		na = progress_group(p, &a->groups[0], a->time_us, S(1), 0, 0, &ch, &cap);
+		nb = progress_group(q, &b->groups[0], b->time_us, S(1), 0, 0, &ch, &cap);
+		assert_int_equal(na, nb);
+	}
+	assert_int_equal(b->groups[0].parts[1].verdict, KG_VERDICT_STALLED);
+	for (k = 0; k < 3; k++)
+		assert_same_judgement(&a->groups[0].parts[k], &b->groups[0].parts[k]);
+	assert_int_equal(a->groups[0].verdict, b->groups[0].verdict);
+	assert_true(a->groups[0].time_lag_us == b->groups[0].time_lag_us);
+	progress_counts(p, &gparts, &tparts);
+	assert_int_equal(gparts, 3);
+	progress_counts(q, &gparts, &tparts);
+	assert_int_equal(gparts, 0);
+	assert_int_equal(tparts, 3); /* the log-end samples stay: every group's time lags read them */
+	/* one more: as if new (not judged yet), nothing kept again */
+	snapshot_unref(b);
+	b = snap(S(16), c, le, 0, NULL);
+	progress_topics(q, b);
+	progress_group(q, &b->groups[0], b->time_us, S(1), 0, 0, &ch, &cap);
+	assert_int_equal(b->groups[0].parts[1].verdict, KG_VERDICT_PENDING);
+	progress_counts(q, &gparts, &tparts);
+	assert_int_equal(gparts, 0);
+	snapshot_unref(a);
+	snapshot_unref(b);
+	free(ch);
+	progress_free(p);
+	progress_free(q);
+}
+
 int
 main(void)
 {
@@ -1087,6 +1189,8 @@ main(void)
 		cmocka_unit_test(test_stall_threshold), cmocka_unit_test(test_interpolate),
 		cmocka_unit_test(test_time_lag_exact), cmocka_unit_test(test_le_samples),
 		cmocka_unit_test(test_rates),          cmocka_unit_test(test_spark),
+		cmocka_unit_test(test_idle_state),
+		cmocka_unit_test(test_last_judgement),
 		cmocka_unit_test(test_group),          cmocka_unit_test(test_tracker_frozen),
 		cmocka_unit_test(test_tracker_resumed), cmocka_unit_test(test_tracker_commit_told),
 		cmocka_unit_test(test_tracker_crash_cadence),

@@ -301,6 +301,18 @@ keep_piece(sbuf *out, void *ctx)
 	return true;
 }
 
+/* report_json_each's flush: keep what it is given (a piece ends after a group), empty the buffer. */
+static bool
+keep_json_piece(sbuf *out, void *ctx)
+{
+	sbuf *all = ctx;
+	assert_true(out->len > KG_REPORT_PIECE && out->len < 2 * KG_REPORT_PIECE);
+	assert_int_equal(out->s[out->len - 1], '}');
+	sbuf_addn(all, out->s, out->len);
+	out->len = 0;
+	return true;
+}
+
 /* A flush that fails (stdout gone). */
 static bool
 fail_piece(sbuf *out, void *ctx)
@@ -314,7 +326,7 @@ fail_piece(sbuf *out, void *ctx)
 /*
  * The report written in pieces (run_once writes them as they come) is the
  * report, byte for byte, with a control character in a name made safe in
- * every piece; a flush that fails stops it.
+ * every piece; a flush that fails stops it.  So is --once --json's.
  */
 static void
 test_text_pieces(void **state)
@@ -352,6 +364,19 @@ test_text_pieces(void **state)
 	assert_memory_equal(all.s, whole.s, whole.len);
 	rest.len = 0;
 	assert_false(report_text_each(&rest, s, fail_piece, &calls));
+	assert_int_equal(calls, 1);
+	/* --once --json the same way: never held whole (run_once), the same bytes */
+	whole.len = all.len = rest.len = 0;
+	calls = 0;
+	report_json(&whole, s, NULL, 0, s->time_us);
+	assert_true(whole.len > 3 * KG_REPORT_PIECE);
+	assert_true(report_json_each(&rest, s, NULL, 0, s->time_us, keep_json_piece, &all));
+	assert_true(all.len > 2 * KG_REPORT_PIECE && rest.len < KG_REPORT_PIECE);
+	sbuf_addn(&all, rest.s, rest.len);
+	assert_int_equal(all.len, whole.len);
+	assert_memory_equal(all.s, whole.s, whole.len);
+	rest.len = 0;
+	assert_false(report_json_each(&rest, s, NULL, 0, s->time_us, fail_piece, &calls));
 	assert_int_equal(calls, 1);
 	sbuf_free(&whole);
 	sbuf_free(&all);

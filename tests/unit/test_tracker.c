@@ -20,6 +20,8 @@
 
 #include "core/options.h"
 #include "model/intern.h"
+#include "model/tracker_episode.h"
+#include "model/tracker_int.h"
 #include "scenario.h"
 #include "util/util.h"
 
@@ -251,6 +253,39 @@ test_polled_eager_join(void **state)
 	assert_int_equal(ep[0].end_us, sc_us(s, 4000));
 	assert_string_equal(ep[0].trigger_text, "joined: consumer-d");
 	assert_int_equal(ep[0].moved, 1);
+	episodes_free(ep, n);
+	sc_free(s);
+}
+
+/*
+ * A group that never rebalanced keeps no round starts (most groups of a
+ * cluster: 256 of a group's 616 bytes of episode state were these); its
+ * first episode makes them, and round 2 is timed by them.
+ */
+static void
+test_rounds_made_by_first_episode(void **state)
+{
+	sc *s = sc_new(4, NULL);
+	tgroup *g;
+	kg_episode *ep;
+	int n;
+	(void)state;
+	assert_true(sizeof(tk_epgroup) <= 400);
+	sc_group_set(s, "quiet", KG_STATE_STABLE, "range", "consumer-a=0 1;consumer-b=2 3");
+	sc_tick(s, 0);
+	sc_tick(s, 1000);
+	g = tk_group_find(s->t, intern_group_find("quiet"));
+	assert_non_null(g);
+	assert_null(g->eps->round_t);
+	sc_group_set(s, "quiet", KG_STATE_PREPARING_REBALANCE, "", "consumer-a;consumer-b;consumer-c");
+	sc_tick(s, 2000);
+	assert_non_null(g->eps->round_t);
+	assert_int_equal(g->eps->round_t[0], sc_us(s, 2000));
+	sc_group_set(s, "quiet", KG_STATE_STABLE, "range", "consumer-a=0;consumer-b=1 2;consumer-c=3");
+	sc_tick(s, 3000);
+	n = episodes(s, "quiet", &ep);
+	assert_int_equal(n, 1);
+	assert_int_equal(ep[0].start_us, sc_us(s, 2000));
 	episodes_free(ep, n);
 	sc_free(s);
 }
@@ -1759,6 +1794,7 @@ main(void)
 		cmocka_unit_test(test_seed_coop),
 		cmocka_unit_test(test_coop_rounds_exact),
 		cmocka_unit_test(test_polled_eager_join),
+		cmocka_unit_test(test_rounds_made_by_first_episode),
 		cmocka_unit_test(test_polled_coop_join),
 		cmocka_unit_test(test_status),
 		cmocka_unit_test(test_polled_leave),

@@ -499,6 +499,7 @@ static const kg_source_ops kafka_ops = {
 	.command = kafka_command,
 	.focus = kafka_focus,
 	.close = kafka_close,
+	.once_close = true, /* its table, librdkafka's caches and buffers: 13 MB at 10,000 groups */
 };
 
 /* Set one librdkafka property. */
