@@ -1,5 +1,5 @@
 #!/bin/sh
-# json_delta.sh: --json lines carry what changed (schema 6), a keyframe first, each --keyframe and on
+# json_delta.sh: --json lines carry what changed (schema 7), a keyframe first, each --keyframe and on
 # SIGUSR1; a reader that applies the deltas as kgtop(1) says (tests/tools/json_rebuild) holds, after every
 # line, exactly the groups --full prints.  Both read one recording of the fixture broker's churn.json
 # (joins, leaves, rebalances, a group new and one gone, a rewind, retention, a stall, a topic that starts
@@ -22,7 +22,7 @@ t_ok $? "SIGUSR1 brings a keyframe"
 wait $LIVE
 t_is $? 0 "the live run ends at --duration"
 fixture_stop
-t_is "$(head -1 "$T_TMP/live" | grep -c '"version":6,"keyframe":true')" 1 "the first line is a version 6 keyframe"
+t_is "$(head -1 "$T_TMP/live" | grep -c '"version":7,"keyframe":true')" 1 "the first line is a version 7 keyframe"
 t_is "$(awk '/"keyframe":true/{k++} END{print (k >= 4)}' "$T_TMP/live")" 1 \
 	"keyframes come each --keyframe (4 s of a 16 s run) besides the first and the one asked"
 t_is "$(grep -c '"keyframe":false' "$T_TMP/live" | awk '{print ($1 > 40)}')" 1 "the lines between are deltas"
@@ -62,6 +62,12 @@ t_is "$(grep '"keyframe":false' "$T_TMP/deltas" | grep -c '"partitions@":\[.*"co
 	"a moved commit's time is written \"=\" (its group's data_time)"
 t_is "$(sed -n 's/.* \([0-9]*\) data_time "=" read,.*/\1/p' "$T_TMP/rebuild" | awk '{print ($1 > 0)}')" 1 \
 	"and the reader put the group's data_time in its place"
+# the earliest such move ("committed_moved_after", the read before) is its group's data_time of the line
+# before: written "<" (schema 7), and read so
+t_is "$(grep '"keyframe":false' "$T_TMP/deltas" | grep -c '"partitions@":\[.*"committed_moved_after":"<"' | awk '{print ($1 > 0)}')" 1 \
+	"a moved commit's earliest time is written \"<\" (its group's data_time before)"
+t_is "$(sed -n 's/.* \([0-9]*\) last data_time "<" read,.*/\1/p' "$T_TMP/rebuild" | awk '{print ($1 > 0)}')" 1 \
+	"and the reader put the group's last data_time in its place"
 # partitions whose patches say the same share one: "i" a list (the rebuild above applied each to all it names)
 t_is "$(grep '"keyframe":false' "$T_TMP/deltas" | grep -c '"partitions@":\[\([^]]*,\)\{0,1\}{"i":\[[0-9]*,[0-9]' | awk '{print ($1 > 0)}')" 1 \
 	"partitions that changed alike share a patch (\"i\" a list)"

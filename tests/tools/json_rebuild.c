@@ -1,5 +1,5 @@
 /*
- * json_rebuild.c: a reader of kgtop's --json lines (schema 6) as kgtop(1)
+ * json_rebuild.c: a reader of kgtop's --json lines (schema 7) as kgtop(1)
  * tells one to read them, set against --full.
  *
  *   json_rebuild DELTAS FULL
@@ -74,6 +74,8 @@ spark_steps(cJSON *parts, const cJSON *steps)
 
 /* The "=" of partition patches read (each the group's data_time): counted, the test asks for some. */
 static int equals_read;
+/* The "<" read (each the group's data_time before the line's patch): counted too. */
+static int befores_read;
 /* The element patches read that name several elements ("i" a list): counted too. */
 static int merged_read;
 
@@ -93,15 +95,18 @@ names(const cJSON *e, int i)
 
 /*
  * Apply patch p to object t (kgtop(1): a field replaces, KEY@ patches
- * elements, unset removes); dt: the group's "data_time" after its patch,
- * which a partition patch's "=" stands for (NULL: at a group's level).
+ * elements, unset removes); dt, was: the group's "data_time" after its
+ * patch and before it, which a partition patch's "=" and "<" stand for
+ * (NULL: at a group's level).
  */
 static void
-apply_patch(cJSON *t, const cJSON *p, const char *dt)
+apply_patch(cJSON *t, const cJSON *p, const char *dt, const char *was)
 {
 	const cJSON *f, *u;
 	const cJSON *pdt = cJSON_GetObjectItemCaseSensitive(p, "data_time"), *tdt = cJSON_GetObjectItemCaseSensitive(t, "data_time");
 	const char *gdt = cJSON_IsString(pdt) ? pdt->valuestring : cJSON_IsString(tdt) ? tdt->valuestring : NULL;
+	/* the group's own "data_time" is replaced below: its value before, kept */
+	char *gwas = dt == NULL && cJSON_IsString(tdt) ? strdup(tdt->valuestring) : NULL;
 	cJSON_ArrayForEach(f, p) {
 		size_t n = strlen(f->string);
 		if (strcmp(f->string, "id") == 0 || strcmp(f->string, "i") == 0 || strcmp(f->string, "unset") == 0)
@@ -123,13 +128,15 @@ apply_patch(cJSON *t, const cJSON *p, const char *dt)
 					cJSON_ArrayForEach(ii, i) {
 						cJSON *el = cJSON_GetArrayItem(arr, ii->valueint);
 						if (el != NULL)
-							apply_patch(el, e, strcmp(key, "partitions") == 0 ? gdt : NULL);
+							apply_patch(el, e, strcmp(key, "partitions") == 0 ? gdt : NULL,
+								    strcmp(key, "partitions") == 0 ? gwas : NULL);
 					}
 					continue;
 				}
 				cJSON *el = cJSON_GetArrayItem(arr, i->valueint);
 				if (el != NULL)
-					apply_patch(el, e, strcmp(key, "partitions") == 0 ? gdt : NULL);
+					apply_patch(el, e, strcmp(key, "partitions") == 0 ? gdt : NULL,
+						    strcmp(key, "partitions") == 0 ? gwas : NULL);
 			}
 			continue;
 		}
@@ -137,12 +144,16 @@ apply_patch(cJSON *t, const cJSON *p, const char *dt)
 		if (dt != NULL && cJSON_IsString(f) && strcmp(f->valuestring, "=") == 0) {
 			cJSON_AddItemToObject(t, f->string, cJSON_CreateString(dt));
 			equals_read++;
+		} else if (was != NULL && cJSON_IsString(f) && strcmp(f->valuestring, "<") == 0) {
+			cJSON_AddItemToObject(t, f->string, cJSON_CreateString(was));
+			befores_read++;
 		} else {
 			cJSON_AddItemToObject(t, f->string, cJSON_Duplicate(f, true));
 		}
 	}
 	cJSON_ArrayForEach(u, cJSON_GetObjectItemCaseSensitive(p, "unset"))
 		cJSON_DeleteItemFromObjectCaseSensitive(t, u->valuestring);
+	free(gwas);
 }
 
 /* Age a time lag to the line's time: %.1f of the milliseconds, as kgtop prints it. */
@@ -313,7 +324,7 @@ apply_line(cJSON *state, const cJSON *line)
 			cJSON_AddItemToObject(state, id, cJSON_Duplicate(g, true));
 		else {
 			count_lags(g);
-			apply_patch(have, g, NULL);
+			apply_patch(have, g, NULL, NULL);
 			count_aged(have, g);
 		}
 	}
@@ -382,8 +393,8 @@ main(int argc, char **argv)
 		free(ld);
 		free(lf);
 	}
-	printf("%d lines (%d keyframes) rebuilt the same as --full: %d groups sent, %ld bytes against %ld, %d lags in patches, %d aged time lags in patches, %d data_time \"=\" read, %d patches of several partitions\n",
-	       n, keys, groups, dbytes, fbytes, lags_sent, aged_sent, equals_read, merged_read);
+	printf("%d lines (%d keyframes) rebuilt the same as --full: %d groups sent, %ld bytes against %ld, %d lags in patches, %d aged time lags in patches, %d data_time \"=\" read, %d last data_time \"<\" read, %d patches of several partitions\n",
+	       n, keys, groups, dbytes, fbytes, lags_sent, aged_sent, equals_read, befores_read, merged_read);
 	cJSON_Delete(state);
 	return n > 1 ? 0 : 1;
 }
