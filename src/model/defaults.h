@@ -45,6 +45,12 @@
  * and matter only to the LOST verdict, seen at most this much later
  */
 #define KG_KAFKA_LOG_START_US (10 * KG_SEC_US)
+/*
+ * A quiet topic's log ends (only groups without members use it, and they
+ * did not move at its last read) are read again this often, not every
+ * refresh: what is produced to it is seen at most this much later
+ */
+#define KG_KAFKA_LOG_QUIET_US (10 * KG_SEC_US)
 /* a consumer group librdkafka < 2.10 cannot describe (it says Dead) is described again this often, to see a conversion */
 #define KG_KAFKA_UNSEEN_RECHECK_US (300 * KG_SEC_US)
 /* records read at committed offsets per refresh, at most (the selected group's; every group's for --once) */

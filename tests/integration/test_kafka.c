@@ -640,6 +640,79 @@ test_log_start_kept(void **state)
 	fixture_stop(&f);
 }
 
+/* The partitions the broker was asked the log end (LATEST) of, so far. */
+static int
+latest_asked(fixture *f)
+{
+	return fixture_log_sum(f, "ListOffsets", NULL, "partitions=") - earliest_asked(f);
+}
+
+/* Predicate: a group's lag is above a bound. */
+typedef struct want_lag {
+	const char *group;
+	int64_t above;
+} want_lag;
+
+static bool
+pred_lag_above(live *l, const void *arg)
+{
+	const want_lag *w = arg;
+	const kg_group *g = live_group(l, w->group);
+	return g != NULL && g->lag > w->above;
+}
+
+/*
+ * A quiet topic's log ends (issue 24): a topic only an Empty group uses,
+ * whose log ends do not move, is asked once every KG_KAFKA_LOG_QUIET_US,
+ * its last log ends published in between (its group's lag stays known);
+ * a topic a group with members uses is asked every refresh.  When
+ * something is produced to the quiet topic, its group's lag grows by its
+ * next read.  Over 25 refreshes the quiet topic's 20 partitions were
+ * asked 25 times each before (500 log ends).
+ */
+static void
+test_log_end_quiet(void **state)
+{
+	const int quiet = 20, busy = 1;
+	fixture f;
+	live l;
+	want_lag grew = { "g-quiet", quiet * 100 };
+	uint64_t want, r0;
+	int a0, a1, bound, refreshes;
+	int64_t t0, t1;
+	(void)state;
+	assert_int_equal(fixture_start(&f, "tests/integration/scenarios/quiet-topic.json", true), 0);
+	assert_int_equal(live_open(&l, f.bootstrap, 200), 0);
+	assert_true(live_wait(&l, pred_lag, "g-quiet", 10000));
+	assert_true(live_wait(&l, pred_lag, "g-busy", 10000));
+	r0 = l.snap->refresh;
+	want = r0 + 25;
+	a0 = latest_asked(&f);
+	t0 = util_mono_us();
+	assert_true(live_wait(&l, pred_refresh, &want, 30000));
+	a1 = latest_asked(&f);
+	t1 = util_mono_us();
+	refreshes = (int)(l.snap->refresh - r0);
+	bound = busy * (refreshes + 1) + quiet * (int)(1 + (t1 - t0) / KG_KAFKA_LOG_QUIET_US);
+	fprintf(stderr, "# %d log ends asked over %d refreshes in %.1f s (at most %d; every refresh: %d)\n", a1 - a0,
+		refreshes, (double)(t1 - t0) / 1e6, bound, (busy + quiet) * refreshes);
+	assert_true(a1 - a0 >= busy * (refreshes - 1)); /* the busy topic every refresh */
+	assert_true(a1 - a0 <= bound);
+	/* published at every refresh all the same */
+	assert_int_equal(live_group(&l, "g-quiet")->lag, quiet * 100);
+	t0 = util_mono_us();
+	assert_int_equal(fixture_step(&f), 0);
+	if (!live_wait(&l, pred_lag_above, &grew, (int)(KG_KAFKA_LOG_QUIET_US / 1000) + 10000)) {
+		live_dump(&l);
+		fail_msg("g-quiet's lag never grew after its topic moved");
+	}
+	fprintf(stderr, "# g-quiet's lag grew %.1f s after its topic moved (at most %.0f s + a refresh)\n",
+		(double)(util_mono_us() - t0) / 1e6, (double)KG_KAFKA_LOG_QUIET_US / 1e6);
+	live_close(&l);
+	assert_int_equal(fixture_rejected_writes(&f), 0);
+	fixture_stop(&f);
+}
+
 /* Run. */
 int
 main(void)
@@ -655,6 +728,7 @@ main(void)
 		cmocka_unit_test(test_tiers),
 		cmocka_unit_test(test_stall_off_screen),
 		cmocka_unit_test(test_log_start_kept),
+		cmocka_unit_test(test_log_end_quiet),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

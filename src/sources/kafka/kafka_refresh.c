@@ -297,11 +297,11 @@ kafka_refresh(ksrc *k, char **err)
 	log_msg(KG_LOG_DEBUG,
 		"kafka: refresh of %d groups (%d described, %d offsets, %d at risk asked, %d left), %d topics, about %d requests (%d log-start, "
 		"%d records read) in %.1f ms (metadata %.1f, list %.1f, groups %.1f, log-end, log-start and reads %.1f), "
-		"process CPU %.1f ms",
+		"process CPU %.1f ms, %d quiet topics' log ends kept",
 		r->ngroups, r->plan.describe, r->plan.offsets, r->plan.risk, r->plan.risk_left, r->ntopics, r->requests, r->log_start_calls, r->stamp_reads,
 		(double)(util_mono_us() - t0) / 1000.0, (double)(t1 - t0) / 1000.0, (double)(t2 - t1) / 1000.0,
 		(double)(t3 - t2) / 1000.0, (double)(util_mono_us() - t3) / 1000.0,
-		(double)(process_cpu_us() - c0) / 1000.0);
+		(double)(process_cpu_us() - c0) / 1000.0, r->log_end_kept);
 	return r;
 fail:
 	free(coord);

@@ -115,6 +115,7 @@ typedef struct kresult {
 	ksched_plan plan;  /* what it asked */
 	int requests;      /* requests it sent (about) */
 	int log_start_calls; /* of them, the log-start query's (one per leader and chunk) */
+	int log_end_kept;  /* topics in use whose log ends were not read but kept (quiet: kafka_logend.c) */
 	int stamp_reads;   /* records it read at committed offsets (a partition once a pass) */
 	char *log_end_note; /* leaders that did not answer the log-end query, NULL none */
 } kresult;
