@@ -200,7 +200,8 @@ util_strlcpy(char *dst, const char *src, size_t n)
 void
 sbuf_addn(sbuf *b, const char *s, size_t len)
 {
-	util_grow(&b->s, &b->cap, b->len + len + 1, 1);
+	if (b->len + len + 1 > b->cap) /* most appends fit: no call (a --json line is millions of them) */
+		util_grow(&b->s, &b->cap, b->len + len + 1, 1);
 	memcpy(b->s + b->len, s, len);
 	b->len += len;
 	b->s[b->len] = '\0';
