@@ -370,6 +370,8 @@ typedef struct kg_group {
 	const char *error;        /* describe error, NULL when none */
 	const char *note;         /* what the source cannot tell and why ("members need librdkafka >= 2.10 ..."), NULL none */
 	bool members_unknown;     /* the source cannot say who the members are (the note says why): no member is news */
+	int32_t pace_ms;          /* how often its source means to ask it, 0 every refresh: its age is news only past that
+				     (milliseconds: it fits the padding here) */
 	/* KIP-848 (type CONSUMER): the group's epochs (the tracker, from observations), members' reconciliation */
 	kg_epoch group_epoch;
 	kg_epoch assignment_epoch; /* of the target assignment */
@@ -619,6 +621,8 @@ void bgroup_reprocessed(kg_bgroup *g, int64_t records, const char *policy);
 void bgroup_traced(kg_bgroup *g, bool traced);
 /* When a source asked the group's data (the oldest contribution wins). */
 void bgroup_data_time(kg_bgroup *g, int64_t t_us);
+/* How often its source means to ask it (a screen's quiet group: KSCHED_QUIET_US), 0 every refresh; the longest given. */
+void bgroup_pace(kg_bgroup *g, int64_t pace_us);
 /* Record a describe error for the group (NULL clears). */
 void bgroup_error(kg_bgroup *g, const char *msg);
 /* Set a committed offset (-1: none). */

@@ -343,7 +343,13 @@ reb_cmp(const kg_group *a, const kg_group *b)
 	return b->sum.rebalances_1h - a->sum.rebalances_1h;
 }
 
-/* The age of a row's data when it is older than two refresh intervals ("25s old"), now only. */
+/*
+ * The age of a row's data when it is older than its source's pace for it
+ * (pace_ms: a quiet group on a screen is asked every 10 s) and two refresh
+ * intervals ("25s old"), now only: a row asked as often as it is meant to
+ * be says nothing, so a quiet screen stays still; data later than that is
+ * news.
+ */
 static void
 age_flag(const groupcol_facts *f, groupcol_cell *c)
 {
@@ -351,7 +357,7 @@ age_flag(const groupcol_facts *f, groupcol_cell *c)
 	if (f->snap != NULL && f->g->data_time_us > 0)
 		age = f->snap->time_us - f->g->data_time_us + f->extra_age_us;
 	char d[32];
-	if (f->past || f->snap->interval_us <= 0 || age <= 2 * f->snap->interval_us)
+	if (f->past || f->snap->interval_us <= 0 || age <= (int64_t)f->g->pace_ms * 1000 + 2 * f->snap->interval_us)
 		return;
 	if (age < 60 * KG_SEC_US)
 		snprintf(d, sizeof d, "%llds", (long long)(age / KG_SEC_US));

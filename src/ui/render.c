@@ -1023,6 +1023,14 @@ draw_too_small(ui_screen *s)
 	text_put(s, y + 1, 0, COLS, s->attr[UI_EL_NORMAL], m, TEXT_ELLIPSIS);
 }
 
+/* Draw the header alone over the last frame: its clock moved and nothing else did (ui.c decides). */
+void
+render_clock(ui_screen *s)
+{
+	if (!s->lay.too_small)
+		draw_header(s);
+}
+
 /* Draw everything. */
 void
 render_frame(ui_screen *s)

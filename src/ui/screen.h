@@ -321,6 +321,8 @@ void render_layout(ui_layout *l, int rows, int cols, bool maximized, bool full_w
 void render_theme_apply(ui_screen *s);
 /* Draw everything into stdscr (werase first; the caller refreshes). */
 void render_frame(ui_screen *s);
+/* Draw the header alone over the last frame (its clock moved, nothing else did). */
+void render_clock(ui_screen *s);
 /* The pane of a view. */
 const ui_pane *render_pane(ui_view_id v);
 /* A group's title line at (y, x0), w wide, as the tabs line has it (name, state, protocol, members). */

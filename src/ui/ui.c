@@ -5,8 +5,9 @@
  * readiness pipe and a self-pipe the signal handlers write to.  A frame
  * from the collector replaces the shown snapshot (unless paused: then it
  * is kept aside until p resumes), a key changes the state, a signal ends
- * the loop; after any of these, and once a second for the clock, one
- * render_frame() + wnoutrefresh() + doupdate() sends what changed.  With
+ * the loop; after any of these one render_frame() + wnoutrefresh() +
+ * doupdate() sends what changed, and once a second the clock's tick
+ * draws the header alone when nothing else came (ui_draw).  With
  * --duration the loop also ends by itself when that time is up.
  *
  * The mouse (a click selects, the wheel scrolls) is on unless --no-mouse.
@@ -34,6 +35,7 @@
 
 #include "core/collector.h"
 #include "ui/screen.h"
+#include "util/log.h"
 #include "util/util.h"
 
 #ifndef NCURSES_VERSION
@@ -181,14 +183,38 @@ ui_wait_ms(int64_t end_mono)
 	return ms;
 }
 
-/* Draw and send what changed. */
+/*
+ * True when the last frame stands but for the header's clock: no overlay
+ * over the header, no prompt's cursor, and no viewer's broken stream
+ * (its age grows in the header and the list with the clock).  Everything
+ * else a frame shows comes from the snapshot, the keys and the status.
+ */
+static bool
+ui_clock_only(const ui_screen *s)
+{
+	return !s->help && !s->sort_menu && !s->filter_edit && !s->search_edit && screen_stream_age(s) == 0;
+}
+
+/*
+ * Draw and send what changed.  changed: a frame came or a key was read
+ * since the last draw; without either (the clock's tick, once a second)
+ * only the header is drawn again: at rest every other draw, a whole
+ * frame built to send a clock's digits.
+ */
 static void
-ui_draw(ui_screen *s)
+ui_draw(ui_screen *s, bool changed)
 {
 	s->now_us = util_now_us();
-	if (s->status[0] != '\0' && s->status_until > 0 && util_mono_us() > s->status_until)
+	if (s->status[0] != '\0' && s->status_until > 0 && util_mono_us() > s->status_until) {
 		s->status[0] = '\0';
-	render_frame(s);
+		changed = true;
+	}
+	changed = changed || !ui_clock_only(s);
+	if (changed)
+		render_frame(s);
+	else
+		render_clock(s);
+	log_msg(KG_LOG_DEBUG, "ui: drew %s", changed ? "a frame" : "the clock"); /* tests/tmux/rest.sh counts them */
 	if (s->filter_edit || s->search_edit)
 		curs_set(1);
 	else
@@ -312,13 +338,13 @@ ui_screen_open(ui_screen *s, kg_collector *c, const kg_options *o, const kg_ui_i
 		s->status[0] = '\0';
 }
 
-/* Take the collector's frame: a command's reply to the status line, the newest snapshot into *latest. */
-static void
+/* Take the collector's frame: a command's reply to the status line, the newest snapshot into *latest; true when one came. */
+static bool
 ui_take_frame(kg_collector *c, ui_screen *s, kg_snapshot **latest)
 {
 	kg_frame *f = collector_take(c);
 	if (f == NULL)
-		return;
+		return false;
 	if (f->message != NULL)
 		screen_reply(s, f->message);
 	if (f->snap != NULL) {
@@ -327,16 +353,18 @@ ui_take_frame(kg_collector *c, ui_screen *s, kg_snapshot **latest)
 	}
 	s->complete = f->complete;
 	frame_free(f);
+	return true;
 }
 
-/* Apply the keys typed, and do what they ask of the collector; true when one quits. */
+/* Apply the keys typed (*nkeys of them, a resize one), and do what they ask of the collector; true when one quits. */
 static bool
-ui_read_keys(kg_collector *c, ui_screen *s, char *theme_err, size_t errsz)
+ui_read_keys(kg_collector *c, ui_screen *s, char *theme_err, size_t errsz, int *nkeys)
 {
 	int ch;
 	wint_t wc;
 	while ((ch = get_wch(&wc)) != ERR) {
 		ui_action a;
+		(*nkeys)++;
 		int key = ch == KEY_CODE_YES ? (int)wc : wc < 0x80 ? (int)wc : -1;
 		if (key < 0)
 			continue;
@@ -450,14 +478,15 @@ ui_run(kg_collector *c, const kg_options *o, const kg_ui_info *info, char *err, 
 	util_set_oom_hook(ui_oom);
 	ui_signals_install(old_stop, old_fatal);
 	ui_screen_open(&s, c, o, info, theme_err, sizeof theme_err);
-	ui_draw(&s); /* "connecting to ..." at once, before the first refresh */
+	ui_draw(&s, true); /* "connecting to ..." at once, before the first refresh */
 	ui_tell_focus(c, &s, &focus);
 	if (o != NULL && o->duration_us > 0)
 		end_mono = (o->start_mono_us > 0 ? o->start_mono_us : util_mono_us()) + o->duration_us;
 
 	for (;;) {
 		struct pollfd pfd[3];
-		int n;
+		int n, nkeys = 0;
+		bool framed = false;
 		pfd[0] = (struct pollfd){ .fd = STDIN_FILENO, .events = POLLIN };
 		pfd[1] = (struct pollfd){ .fd = collector_fd(c), .events = POLLIN };
 		pfd[2] = (struct pollfd){ .fd = ui_sigpipe[0], .events = POLLIN };
@@ -471,14 +500,14 @@ ui_run(kg_collector *c, const kg_options *o, const kg_ui_info *info, char *err, 
 			break;
 		}
 		if (n > 0 && (pfd[1].revents & POLLIN))
-			ui_take_frame(c, &s, &latest);
+			framed = ui_take_frame(c, &s, &latest);
 		if (n > 0 && (pfd[0].revents & (POLLHUP | POLLERR)) && !(pfd[0].revents & POLLIN))
 			break; /* the terminal went away */
-		if (ui_read_keys(c, &s, theme_err, sizeof theme_err))
+		if (ui_read_keys(c, &s, theme_err, sizeof theme_err, &nkeys))
 			break;
 		if (!s.paused && latest != NULL && latest != s.snap)
 			screen_set_snapshot(&s, latest);
-		ui_draw(&s);
+		ui_draw(&s, framed || nkeys > 0);
 		ui_tell_focus(c, &s, &focus);
 	}
 	ui_term_close(scr);

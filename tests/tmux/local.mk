@@ -9,6 +9,9 @@ EXTRA_DIST += tests/tmux/lib.sh tests/tmux/ui.sh tests/tmux/kgtop.sh tests/tmux/
 # scale (issue 15): the dashboard tells the kafka source what it shows
 TESTS += tests/tmux/tiers.sh
 EXTRA_DIST += tests/tmux/tiers.sh
+# at rest (issue 24, item 5): a whole frame a snapshot, the header alone for the clock between
+TESTS += tests/tmux/rest.sh
+EXTRA_DIST += tests/tmux/rest.sh
 # attention by risk (issue 24): a stall in a group off screen, named in the status line, counted in the header
 TESTS += tests/tmux/attention.sh
 EXTRA_DIST += tests/tmux/attention.sh

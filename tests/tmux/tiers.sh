@@ -49,6 +49,24 @@ check "and asked its offsets at most once" at_most fetches g-off-5 1
 check "an Empty group in view is never described (the listing says it)" test "$(describes g-empty-2)" = 0
 check "but its offsets are asked once they are 10 s old" at_least fetches g-empty-2 1
 check "not every refresh" at_most fetches g-empty-2 3
+# the rows in view are all quiet (zero lag or Empty), asked every 10 s: none says its age (a quiet screen
+# stays still), where before any row more than two refreshes old did ("3s old"); each screen is looked at
+# until g-risk's next 25 fetches (5 s at -i 0.2)
+mark=$(wc -l <"$work/broker.log")
+seen_old=""
+quiet_watch() {
+	printf '%s\n' "$T_LAST" | grep -qE ' [0-9]s old' && seen_old=${seen_old:-$T_LAST}
+	at_least fetches g-risk 25
+}
+check "5 s of screens watched" tpoll 60 quiet_watch
+T_LAST=$seen_old
+check "a quiet row in view asked at its pace never says its age" test -z "$seen_old"
+# stale data still says so: the broker stopped, the rows' data grows older than their pace
+kill -STOP "$bpid"
+old_row() { printf '%s\n' "$T_LAST" | grep -qE 'g-off-3 .* [0-9]+m?[0-9]*s old'; }
+check "the broker stopped: a quiet row says its age once its data is older than its pace" tpoll 40 old_row
+kill -CONT "$bpid"
+check "the broker back: the row is asked and says no age" tpoll 40 eval '! old_row'
 # down to the seventh group: the list scrolls and g-off-5 comes into view (from then on)
 mark=$(wc -l <"$work/broker.log")
 tkeys Down Down Down Down Down Down

@@ -640,6 +640,48 @@ test_settled_slow(void **state)
 }
 
 /*
+ * The pace a row's age is judged by (kafka_sched_pace): KSCHED_QUIET_US
+ * for a settled freeze and a group without lag or members, 0 for the
+ * selected one, a freeze not settled yet and everything without a screen;
+ * and the plan keeps to it: a group on screen is never left older than its
+ * pace (so the list, which flags a row only past it, flags none of them).
+ */
+static void
+test_pace(void **state)
+{
+	ksched s = sched_settle(1500, 32 * SEC);
+	ksched_group *g = groups(4, KG_STATE_STABLE, 0);
+	int64_t now;
+	size_t i;
+	(void)state;
+	g[0].flags = KSCHED_MEMBERS | KSCHED_LAG | KSCHED_STILL | KSCHED_FOCUS; /* a freeze since 1 s: settled at 33 s */
+	g[0].still_us = 1 * SEC;
+	g[1].listed = KG_STATE_EMPTY;
+	g[1].flags = KSCHED_FOCUS;
+	g[2].flags = KSCHED_MEMBERS | KSCHED_FOCUS | KSCHED_SELECTED; /* quiet, but selected */
+	g[3].flags = KSCHED_MEMBERS | KSCHED_LAG | KSCHED_FOCUS;   /* lag moving: no freeze */
+	assert_int_equal(kafka_sched_pace(&s, &g[0], 20 * SEC), 0);
+	assert_int_equal(kafka_sched_pace(&s, &g[0], 40 * SEC), KSCHED_QUIET_US);
+	assert_int_equal(kafka_sched_pace(&s, &g[1], 20 * SEC), KSCHED_QUIET_US);
+	assert_int_equal(kafka_sched_pace(&s, &g[2], 20 * SEC), 0);
+	assert_int_equal(kafka_sched_pace(&s, &g[3], 20 * SEC), 0);
+	for (now = 1 * SEC; now < 100 * SEC; now += SEC) {
+		kafka_sched_plan(&s, g, 4, now, 0);
+		apply(g, 4, now);
+		for (i = 0; i < 4; i++) {
+			int64_t pace = kafka_sched_pace(&s, &g[i], now);
+			assert_true(now - g[i].offs_us <= pace);
+			assert_true(g[i].listed == KG_STATE_EMPTY || now - g[i].desc_us <= pace);
+		}
+	}
+	/* without a screen (--json): every group every refresh */
+	kafka_sched_paced(&s, false);
+	for (i = 0; i < 4; i++)
+		assert_int_equal(kafka_sched_pace(&s, &g[i], 100 * SEC), 0);
+	free(g);
+}
+
+/*
  * A settled freeze that recovers: its commits move again, so its next
  * answer clears still_us; it is asked every refresh again at once, and a
  * new freeze is watched each refresh until it settles.  A freeze not yet
@@ -804,6 +846,7 @@ main(void)
 		cmocka_unit_test(test_priorities),
 		cmocka_unit_test(test_state_change),
 		cmocka_unit_test(test_paced_idle),
+		cmocka_unit_test(test_pace),
 		cmocka_unit_test(test_json_10k),
 		cmocka_unit_test(test_json_small),
 		cmocka_unit_test(test_budget_wins),

@@ -14,6 +14,7 @@
 
 #include "model/intern.h"
 #include "model/snapshot.h"
+#include "model/defaults.h"
 #include "report/groupcol.h"
 #include "report/report.h"
 #include "two_groups.h"
@@ -169,6 +170,37 @@ test_cell_forms(void **state)
 	s->offsets_partitions = 50;
 	assert_string_equal(cell_of("COORD", s, "g-busy", 0, &c), "2 (broker-2:9092), __consumer_offsets-7");
 	assert_string_equal(cell_of("COORD", s, "g-busy", 5, &c), "2");
+	snapshot_unref(s);
+}
+
+/*
+ * FLAGS says a row's age only when its data is later than its source
+ * means it to be: past two refreshes for a group asked every refresh,
+ * past its pace and two refreshes for one asked at a pace (a quiet group
+ * on a screen, every 10 s: issue 24, a quiet screen stays still), and
+ * then, however it is paced, the data is stale and says so.
+ */
+static void
+test_age_flag(void **state)
+{
+	kg_snapshot *s = two_groups();
+	kg_group *g = (kg_group *)snapshot_group_by_name(s, "g-busy");
+	groupcol_cell c;
+	(void)state;
+	s->time_us = 1700000000 * KG_SEC_US;
+	s->interval_us = KG_SEC_US;
+	g->data_time_us = s->time_us - 2 * KG_SEC_US;
+	assert_string_equal(cell_of("FLAGS", s, "g-busy", 11, &c), "");
+	g->data_time_us = s->time_us - 7 * KG_SEC_US;
+	assert_string_equal(cell_of("FLAGS", s, "g-busy", 11, &c), "7s old"); /* asked every refresh: late */
+	g->pace_ms = 10000;
+	assert_string_equal(cell_of("FLAGS", s, "g-busy", 11, &c), ""); /* asked every 10 s: as meant */
+	g->data_time_us = s->time_us - 12 * KG_SEC_US;
+	assert_string_equal(cell_of("FLAGS", s, "g-busy", 11, &c), "");
+	g->data_time_us = s->time_us - 12 * KG_SEC_US - 1;
+	assert_string_equal(cell_of("FLAGS", s, "g-busy", 11, &c), "12s old"); /* past its pace and two refreshes */
+	g->data_time_us = s->time_us - 95 * KG_SEC_US;
+	assert_string_equal(cell_of("FLAGS", s, "g-busy", 11, &c), "1m35s old");
 	snapshot_unref(s);
 }
 
@@ -392,6 +424,7 @@ main(void)
 		cmocka_unit_test(test_text_facts),
 		cmocka_unit_test(test_text_progress),
 		cmocka_unit_test(test_cell_forms),
+		cmocka_unit_test(test_age_flag),
 		cmocka_unit_test(test_count_cells),
 		cmocka_unit_test(test_sorts),
 		cmocka_unit_test(test_natural_order),

@@ -299,6 +299,7 @@ contribute_group(kg_builder *b, const kgroup *g)
 	const kdesc *d = g->desc;
 	int j, q;
 	bgroup_data_time(bg, g->data_time_us);
+	bgroup_pace(bg, g->pace_us);
 	if (g->watch_topic >= 0)
 		bgroup_topic(bg, g->watch_topic);
 	if (g->error != NULL)

@@ -21,7 +21,8 @@
  * to the LOST verdict: a topic's log starts are read again every
  * KG_KAFKA_LOG_START_US, not every refresh (their reads were half of the
  * calls, and of the CPU librdkafka spends on them), the topics' turns
- * spread over that period; between reads the last ones are published.
+ * spread over that period, or all at the first turn when they fit in one
+ * call a leader (starts_due); between reads the last ones are published.
  * A partition whose log end is below its kept log start (the topic made
  * anew) has its log start unknown and read at the next refresh.
  *
@@ -418,6 +419,48 @@ end_keep(struct klogend *le, ktopic *t, int64_t now)
 }
 
 /*
+ * Which used topics' log starts this refresh reads (read[j]).  The
+ * topics' turns are spread over KG_KAFKA_LOG_START_US so that a big
+ * cluster's reads do not all fall on one refresh; when every log start in
+ * use fits in one call a leader (at most KG_KAFKA_LOG_END_CHUNK
+ * partitions each), the topics due take the others with them: the same call reads
+ * them all, where their spread turns cost a call a leader each (at rest
+ * on 100 topics, 24 calls every 10 s for 3; none is read later than its turn).
+ */
+static void
+starts_due(ksrc *k, struct klogend *le, kresult *r, const uint8_t *used, bool *read, int64_t now)
+{
+	int32_t *leader = NULL; /* a leader's id, its partitions in use after it */
+	int j, q, l, nl = 0;
+	size_t cap = 0;
+	bool any = false, fits = true;
+	for (j = 0; j < r->ntopics; j++) {
+		if (used[j] == TOPIC_UNUSED)
+			continue;
+		read[j] = start_due(k, le, &r->topics[j], now);
+		any = any || read[j];
+		for (q = 0; q < r->topics[j].np && fits; q++) {
+			if (r->topics[j].leader[q] < 0)
+				continue;
+			for (l = 0; l < nl && leader[2 * l] != r->topics[j].leader[q]; l++)
+				;
+			if (l == nl) {
+				util_grow(&leader, &cap, (size_t)(2 * nl + 2), sizeof *leader);
+				leader[2 * nl] = r->topics[j].leader[q];
+				leader[2 * nl + 1] = 0;
+				nl++;
+			}
+			fits = ++leader[2 * l + 1] <= KG_KAFKA_LOG_END_CHUNK;
+		}
+	}
+	free(leader);
+	if (!any || !fits)
+		return;
+	for (j = 0; j < r->ntopics; j++)
+		read[j] = used[j] != TOPIC_UNUSED;
+}
+
+/*
  * After the answers: keep what a read topic's log starts are, its next
  * read due a period on (a first read's between 1/LOGEND_SPREAD and all of
  * it, by topic, so the topics' reads spread over the period), or at the
@@ -491,10 +534,10 @@ kafka_log_end(ksrc *k, kresult *r, char **err, char **note)
 	used = used_topics(k, r, tid, ntid);
 	read = xcalloc((size_t)(r->ntopics ? r->ntopics : 1), sizeof *read);
 	ends = xcalloc((size_t)(r->ntopics ? r->ntopics : 1), sizeof *ends);
+	starts_due(k, le, r, used, read, now);
 	for (j = 0; j < r->ntopics; j++) {
 		if (used[j] == TOPIC_UNUSED)
 			continue;
-		read[j] = start_due(k, le, &r->topics[j], now);
 		ends[j] = end_due(k, le, &r->topics[j], used[j], now);
 		r->log_end_kept += !ends[j];
 		for (q = 0; q < r->topics[j].np; q++) {

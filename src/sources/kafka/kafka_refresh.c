@@ -204,6 +204,15 @@ refresh_plan(ksrc *k, kresult *r, int fixed_cost)
 	free(g);
 }
 
+/* Each group's pace as its data now stands (after kafka_table_publish: its lag and freeze are this refresh's). */
+static void
+refresh_pace(ksrc *k, kresult *r)
+{
+	int i;
+	for (i = 0; i < r->ngroups && (size_t)i < k->tab.n; i++)
+		r->groups[i].pace_us = kafka_sched_pace(&k->sched, &k->tab.e[i].s, r->time_us);
+}
+
 /*
  * Groups whose coordinator (as last described, and still as the
  * metadata says) did not answer the listing are not asked this time:
@@ -292,6 +301,7 @@ kafka_refresh(ksrc *k, char **err)
 	if (kafka_log_end(k, r, err, &note) < 0)
 		goto fail;
 	kafka_table_publish(&k->tab, r, r->time_us);
+	refresh_pace(k, r);
 	kafka_stamps_read(k, r);
 	r->log_end_note = refresh_note_silent(k, note);
 	log_msg(KG_LOG_DEBUG,

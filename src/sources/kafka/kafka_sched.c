@@ -122,6 +122,15 @@ due(const ksched *s, const ksched_group *g, int64_t now_us)
 	return moving(s, g, now_us) || quiet_due(g, now_us);
 }
 
+/* KSCHED_QUIET_US for a group a screen needs only at that pace, else 0 (every refresh). */
+int64_t
+kafka_sched_pace(const ksched *s, const ksched_group *g, int64_t now_us)
+{
+	if (!s->paced || (g->flags & (KSCHED_SELECTED | KSCHED_WATCHED)) || moving(s, g, now_us))
+		return 0;
+	return KSCHED_QUIET_US;
+}
+
 /* 0 (always) to PRIO_ROTATION (when its turn comes). */
 static int
 priority(const ksched *s, const ksched_group *g, int64_t now_us)

@@ -123,6 +123,15 @@ void kafka_sched_paced(ksched *s, bool paced);
 bool kafka_sched_at_risk(const ksched_group *g);
 /* True when, paced, a group at risk has had a lagging partition stand still for cfg.settle_us and twice its gap_us at now_us. */
 bool kafka_sched_settled(const ksched *s, const ksched_group *g, int64_t now_us);
+/*
+ * How often a plan at now_us means to ask a group, the budget allowing:
+ * KSCHED_QUIET_US for one a screen needs only at that pace (a settled
+ * freeze, or neither members nor lag: on screen it is asked once its data
+ * is that old, off screen it is, once shown), 0 for every refresh (the
+ * selected and watched groups, a group at risk that is not settled, and
+ * every group without a screen).  The list shows a row's age only past it.
+ */
+int64_t kafka_sched_pace(const ksched *s, const ksched_group *g, int64_t now_us);
 /* True when a group needs describing at all (not when listed Empty and last described Empty, or never). */
 bool kafka_sched_needs_describe(const ksched_group *g);
 /*

@@ -72,6 +72,7 @@ typedef struct kgroup {
 	koffs *offs;           /* NULL: not asked yet */
 	char *error;           /* why the last describe or offsets failed, NULL when they did not */
 	int64_t data_time_us;  /* when its data was asked (the oldest part of it) */
+	int64_t pace_us;       /* how often the scheduler means to ask it, 0 every refresh (kafka_sched_pace) */
 	int32_t watch_topic;   /* -1 unless watched */
 } kgroup;
 

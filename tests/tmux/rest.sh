@@ -1,0 +1,62 @@
+#!/bin/sh
+# tests/tmux/rest.sh: the dashboard at rest (issue 24, item 5) against the fixture broker's idle
+# cluster (idle-100: nothing moves; 100 topics of 6 partitions, 200 a broker).  A snapshot draws a whole frame; the clock's tick between two
+# snapshots draws the header alone (a whole frame built to send a clock's digits was every other draw):
+# the debug log (--log -vv) says which each draw was ("ui: drew a frame" / "ui: drew the clock") and
+# when the collector built each snapshot.  The clock still moves, a key still redraws at once, and an
+# overlay (the help) makes every draw whole.
+: "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
+: "${top_builddir:=$top_srcdir}"
+KGTOP="$top_builddir/kgtop"
+BROKER="$top_builddir/tests/fixture-broker"
+. "$top_srcdir/tests/tmux/lib.sh"
+command -v tmux >/dev/null || { echo "1..0 # SKIP tmux not installed"; exit 77; }
+[ -x "$BROKER" ] || { echo "1..0 # SKIP no fixture broker"; exit 77; }
+export KGTOP_THEMES="$top_srcdir/themes" LANG=C.UTF-8 LC_ALL=C.UTF-8 HOME=/nonexistent KGTOP_CONFIG=none
+unset NO_COLOR KGTOP_BROKERS
+work=$(mktemp -d /tmp/kgtop-tmux-XXXXXX)
+tbroker idle-100.json --log "$work/broker.log"
+ok "fixture broker ready at $bootstrap"
+log="$work/kgtop.log"
+
+# counts in the log since the mark: snapshots built, whole frames drawn, clock-only draws
+mark=0
+since() { tail -n +"$((mark + 1))" "$log"; }
+snaps() { since | grep -c 'collector: snapshot '; }
+frames() { since | grep -c 'ui: drew a frame'; }
+clocks() { since | grep -c 'ui: drew the clock'; }
+at_least() { [ "$("$1")" -ge "$2" ]; }
+clock() { printf '%s\n' "$T_LAST" | head -1 | grep -oE '[0-9]{2}:[0-9]{2}:[0-9]{2}' | tail -1; }
+
+tstart 80 24 "$KGTOP -b $bootstrap --log $log -vv; $T_AFTER"
+check "the list shows the groups" twait "GROUP (100)" 20
+mark=$(wc -l <"$log")
+check "ten snapshots at rest" tpoll 40 at_least snaps 10
+n_snaps=$(snaps) n_frames=$(frames) n_clocks=$(clocks)
+T_LAST="$n_snaps snapshots, $n_frames frames, $n_clocks clock draws"
+check "between snapshots the clock's tick draws the header alone ($T_LAST)" test "$n_clocks" -ge 3
+check "a whole frame a snapshot, no more ($T_LAST)" test "$n_frames" -le $((n_snaps + 1))
+# the log starts (read every 10 s, for LOST): when they all fit in one call a leader, all together
+# (the topics' turns spread over the 10 s cost three calls each, 24 every 10 s); the broker's log
+# from the 12th snapshot on (10 s since the mark at least)
+starts() { tail -n +"$((bmark + 1))" "$work/broker.log" | grep 'ListOffsets' | grep -v ' earliest=0$'; }
+bmark=$(wc -l <"$work/broker.log") mark=$(wc -l <"$log")
+check "twelve snapshots more" tpoll 40 at_least snaps 12
+T_LAST=$(starts)
+check "the log starts were read" test -n "$T_LAST"
+check "each call reads a leader's 200 log starts at once" eval '! printf "%s\n" "$T_LAST" | grep -qv " earliest=200$"'
+c1=$(tcap | head -1 | grep -oE '[0-9]{2}:[0-9]{2}:[0-9]{2}' | tail -1)
+moved() { c2=$(clock); [ -n "$c2" ] && [ "$c2" != "$c1" ]; }
+check "the header's clock moves ($c1, then another)" tpoll 5 moved
+tkeys Down
+check "a key redraws at once: the second group is selected" twait "▶ group-0001" 5
+# the help over the screen: every draw whole (the header alone would be drawn over it)
+tkeys '?'
+check "the help opens" twait "quit" 5
+mark=$(wc -l <"$log")
+check "three snapshots with the help open" tpoll 20 at_least snaps 3
+check "no clock-only draw under the help" test "$(clocks)" = 0
+tkeys Escape
+tkeys q
+check "q quits with status 0" twait "kgtop exited 0" 10
+finish
