@@ -105,7 +105,8 @@ check "and the list says how old it is" twait "as of " 5
 stale_age() { printf '%s\n' "$T_LAST" | head -1 | grep -oE 'kafka stale [0-9]+s' | grep -oE '[0-9]+'; }
 old_rows() { printf '%s\n' "$T_LAST" | grep -qE 'g-range .* [0-9]+s old'; }
 check "the rows say their age" tpoll 10 old_rows
-a1=$(stale_age)
+has_age() { a1=$(stale_age); [ -n "$a1" ]; }
+check "the header says for how long (kafka stale Ns)" tpoll 5 has_age
 grows() { a2=$(stale_age); [ -n "$a2" ] && [ -n "$a1" ] && [ "$a2" -gt "$a1" ]; }
 check "the age grows (${a1}s, then more)" tpoll 5 grows
 tkeys q; check "the viewer quits" twait "kgtop exited 0" 5
