@@ -18,11 +18,7 @@ KGTOP="$top_builddir/kgtop"
 BROKER="$top_builddir/tests/fixture-broker"
 HTTPLOAD="$top_builddir/tests/tools/httpload"
 . "$top_srcdir/tests/tmux/lib.sh"
-command -v tmux >/dev/null || { echo "1..0 # SKIP tmux not installed"; exit 77; }
-[ -x "$BROKER" ] || { echo "1..0 # SKIP no fixture broker"; exit 77; }
-export KGTOP_THEMES="$top_srcdir/themes" LANG=C.UTF-8 LC_ALL=C.UTF-8 HOME=/nonexistent KGTOP_CONFIG=none
-unset NO_COLOR KGTOP_BROKERS
-work=$(mktemp -d /tmp/kgtop-tmux-XXXXXX)
+tenv
 tbroker join-coop.json --log "$work/requests.log"
 port=$("$HTTPLOAD" port)
 url="http://127.0.0.1:$port"

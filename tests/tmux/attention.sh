@@ -12,11 +12,7 @@
 KGTOP="${KGTOP_UNDER_TEST:-$top_builddir/kgtop}"
 BROKER="$top_builddir/tests/fixture-broker"
 . "$top_srcdir/tests/tmux/lib.sh"
-command -v tmux >/dev/null || { echo "1..0 # SKIP tmux not installed"; exit 77; }
-[ -x "$BROKER" ] || { echo "1..0 # SKIP no fixture broker"; exit 77; }
-export KGTOP_THEMES="$top_srcdir/themes" LANG=C.UTF-8 LC_ALL=C.UTF-8 HOME=/nonexistent KGTOP_CONFIG=none
-unset NO_COLOR KGTOP_BROKERS
-work=$(mktemp -d /tmp/kgtop-tmux-XXXXXX)
+tenv
 tbroker ../../integration/scenarios/stall-off.json
 ok "fixture broker ready at $bootstrap"
 

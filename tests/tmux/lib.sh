@@ -86,6 +86,15 @@ tbroker() {
 	done
 	bootstrap=$(sed -n 's/^ready //p' "$work/ready")
 }
+# tenv: skip without tmux or the fixture broker ($BROKER); the environment of a UI test against the
+# fixture broker (the tree's themes, UTF-8, no config, no colours or brokers from outside); $work, a new folder
+tenv() {
+	command -v tmux >/dev/null || { echo "1..0 # SKIP tmux not installed"; exit 77; }
+	[ -x "$BROKER" ] || { echo "1..0 # SKIP no fixture broker"; exit 77; }
+	export KGTOP_THEMES="$top_srcdir/themes" LANG=C.UTF-8 LC_ALL=C.UTF-8 HOME=/nonexistent KGTOP_CONFIG=none
+	unset NO_COLOR KGTOP_BROKERS
+	work=$(mktemp -d /tmp/kgtop-tmux-XXXXXX)
+}
 tfmt() { tmx display-message -p -t t "$1"; }
 
 ok() { T_N=$((T_N + 1)); echo "ok $T_N - $1"; }

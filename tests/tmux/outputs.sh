@@ -16,11 +16,7 @@ BROKER="$top_builddir/tests/fixture-broker"
 SAFE="$top_builddir/tests/tools/safebytes"
 . "$top_srcdir/tests/tmux/lib.sh"
 . "$top_srcdir/tests/cli/hostile.sh"
-command -v tmux >/dev/null || { echo "1..0 # SKIP tmux not installed"; exit 77; }
-[ -x "$BROKER" ] || { echo "1..0 # SKIP no fixture broker"; exit 77; }
-export KGTOP_THEMES="$top_srcdir/themes" LANG=C.UTF-8 LC_ALL=C.UTF-8 HOME=/nonexistent KGTOP_CONFIG=none
-unset NO_COLOR KGTOP_BROKERS
-work=$(mktemp -d /tmp/kgtop-tmux-XXXXXX)
+tenv
 hostile_payloads "$work/payloads"
 NPAY=$(wc -l <"$work/payloads")
 hostile_dash_scenario "$work/payloads" "$work/dash.json"
