@@ -173,8 +173,7 @@ jfields_of(const char *obj, jfields *f)
 		x.val = e + 1; /* past the colon */
 		e = jskip(x.val);
 		x.vlen = (size_t)(e - x.val);
-		if (f->n >= f->cap)
-			util_grow(&f->v, &f->cap, f->n + 1, sizeof *f->v);
+		util_grow(&f->v, &f->cap, f->n + 1, sizeof *f->v);
 		f->v[f->n++] = x;
 		p = *e == ',' ? e + 1 : e;
 	}

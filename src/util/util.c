@@ -125,13 +125,6 @@ util_grow_from(void *arrp, size_t *cap, size_t need, size_t esz, size_t first)
 	*cap = ncap;
 }
 
-/* Grow an array so that it holds at least need elements. */
-void
-util_grow(void *arrp, size_t *cap, size_t need, size_t esz)
-{
-	util_grow_from(arrp, cap, need, esz, 8);
-}
-
 /* Wall-clock time in microseconds. */
 int64_t
 util_now_us(void)
@@ -200,8 +193,7 @@ util_strlcpy(char *dst, const char *src, size_t n)
 void
 sbuf_addn(sbuf *b, const char *s, size_t len)
 {
-	if (b->len + len + 1 > b->cap) /* most appends fit: no call (a --json line is millions of them) */
-		util_grow(&b->s, &b->cap, b->len + len + 1, 1);
+	util_grow(&b->s, &b->cap, b->len + len + 1, 1);
 	memcpy(b->s + b->len, s, len);
 	b->len += len;
 	b->s[b->len] = '\0';

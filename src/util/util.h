@@ -46,10 +46,19 @@ char *xstrndup(const char *s, size_t n);
 /* asprintf that aborts on failure. */
 char *xasprintf(const char *fmt, ...) KG_PRINTF(1, 2);
 
-/* Grow *arr (element size esz) so that it holds at least need elements: 8 at first, doubling. */
-void util_grow(void *arrp, size_t *cap, size_t need, size_t esz);
-/* Likewise from first elements at first (at least 1): an array most owners keep short. */
+/* Grow *arr (element size esz) so that it holds at least need elements, from first at first (at least 1), doubling. */
 void util_grow_from(void *arrp, size_t *cap, size_t need, size_t esz, size_t first);
+/*
+ * Likewise, 8 at first.  Inline: most calls find room (an append per
+ * field, per byte run of a --json line: millions a line) and cost a
+ * comparison, not a call.
+ */
+static inline void
+util_grow(void *arrp, size_t *cap, size_t need, size_t esz)
+{
+	if (need > *cap)
+		util_grow_from(arrp, cap, need, esz, 8);
+}
 /* FNV-1a over n bytes (hash tables: hmap, the name pools, the JSON delta's alike patches). */
 uint32_t util_hash(const void *p, size_t n);
 
