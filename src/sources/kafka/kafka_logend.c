@@ -78,14 +78,14 @@ typedef struct leader_job {
 } leader_job;
 
 /* The log starts and log ends last read of one topic (by interned id). */
-typedef struct kept_start {
+typedef struct kept_topic {
 	int np;          /* 0: none kept */
 	int64_t *start;  /* np of them, -1 unknown */
 	int64_t due_us;  /* read again from then on (monotonic) */
 	int nend;        /* 0: no log ends kept */
 	int64_t *end;    /* nend of them, -1 unknown */
 	int64_t end_due_us; /* a quiet topic's log ends read again from then on (monotonic) */
-} kept_start;
+} kept_topic;
 
 /* How a topic is used (used_topics) */
 enum { TOPIC_UNUSED, TOPIC_QUIET, TOPIC_LIVE };
@@ -106,7 +106,7 @@ struct klogend {
 	bool quit;
 	pthread_t thread[LOGEND_THREADS - 1];
 	int nthreads;
-	kept_start *kept; /* by topic id */
+	kept_topic *kept; /* by topic id */
 	size_t nkept;
 };
 
@@ -347,7 +347,7 @@ log_end_take(kresult *r, leader_job *jobs, int njobs, const int32_t *tid, size_t
 }
 
 /* The kept log starts of a topic (its slot made when new). */
-static kept_start *
+static kept_topic *
 kept_of(struct klogend *le, int32_t id)
 {
 	if ((size_t)id >= le->nkept) {
@@ -365,7 +365,7 @@ kept_of(struct klogend *le, int32_t id)
 static bool
 start_due(ksrc *k, struct klogend *le, ktopic *t, int64_t now)
 {
-	kept_start *ks = kept_of(le, t->id);
+	kept_topic *ks = kept_of(le, t->id);
 	if (k->cfg.once || ks->np != t->np || ks->due_us <= now)
 		return true;
 	memcpy(t->log_start, ks->start, (size_t)t->np * sizeof *t->log_start);
@@ -381,7 +381,7 @@ start_due(ksrc *k, struct klogend *le, ktopic *t, int64_t now)
 static bool
 end_due(ksrc *k, struct klogend *le, ktopic *t, uint8_t how, int64_t now)
 {
-	kept_start *ks = kept_of(le, t->id);
+	kept_topic *ks = kept_of(le, t->id);
 	int q;
 	if (how == TOPIC_LIVE || k->cfg.once || ks->nend != t->np || ks->end_due_us <= now)
 		return true;
@@ -399,7 +399,7 @@ end_due(ksrc *k, struct klogend *le, ktopic *t, uint8_t how, int64_t now)
 static void
 end_keep(struct klogend *le, ktopic *t, int64_t now)
 {
-	kept_start *ks = kept_of(le, t->id);
+	kept_topic *ks = kept_of(le, t->id);
 	bool first = ks->nend == 0, moved = ks->nend != t->np;
 	int q;
 	if (ks->nend != t->np) {
@@ -470,7 +470,7 @@ starts_due(ksrc *k, struct klogend *le, kresult *r, const uint8_t *used, bool *r
 static void
 start_keep(struct klogend *le, ktopic *t, bool read, int64_t now)
 {
-	kept_start *ks = kept_of(le, t->id);
+	kept_topic *ks = kept_of(le, t->id);
 	int q;
 	if (read) {
 		bool first = ks->np == 0, missing = false;
