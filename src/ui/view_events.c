@@ -2,8 +2,9 @@
  * view_events.c: the group's events, newest first by their own time, in the seeds' words
  * (event_format_line), coloured by kind.  Times are the clock's, as in
  * logs and alerts (the demo's count from kgtop's first snapshot); w turns
- * them the other way.  While scrubbing, events after the
- * scrubbed time are hidden.  Durations and costs keep their precision as
+ * them the other way.  Paused or scrubbing, events after the shown time
+ * are hidden: the history goes on filling under a paused screen, and its
+ * events must not run ahead of the grid and timeline that stand still.  Durations and costs keep their precision as
  * the model wrote them ("≤1.0s", "≥2 rounds"; "<=", ">=" in ASCII).
  * Shown alone (Enter), it can be searched (/, n, N): the match is marked
  * in its line.
@@ -96,13 +97,13 @@ ascii_bounds(sbuf *b)
 
 /*
  * The group's events as the view lists them, newest first, up to want
- * (references the caller drops), none after the scrubbed time; returns
+ * (references the caller drops), none after the shown time (paused or scrubbed); returns
  * how many, and in *fetched how many the history gave.
  */
 static int
 events_list(ui_screen *s, const kg_group *g, kg_event **ev, int want, int *fetched)
 {
-	int64_t limit = s->offset_us > 0 ? screen_view_time(s) : INT64_MAX;
+	int64_t limit = s->paused || s->offset_us > 0 ? screen_view_time(s) : INT64_MAX;
 	int n = history_events(s->hist, g->id, 0, ev, want), i, k = 0;
 	sort_newest_first(ev, n);
 	*fetched = n;

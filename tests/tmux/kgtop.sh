@@ -16,7 +16,8 @@ tbroker join-coop.json
 ok "fixture broker ready at $bootstrap"
 
 # without $KGTOP_THEMES and nothing installed: the themes are found beside the binary (or in the source tree)
-tstart 120 40 "env -u KGTOP_THEMES $KGTOP -b $bootstrap -i 0.3; $T_AFTER"
+log="$work/kgtop.log"
+tstart 120 40 "env -u KGTOP_THEMES $KGTOP -b $bootstrap -i 0.3 --log $log -vv; $T_AFTER"
 check "first frame: header with the cluster" twait "kgtop ${bootstrap%%,*}" 5
 check "the group appears" twait "g-coop" 15
 check "the kafka source is healthy" twait "kafka ok" 15
@@ -30,8 +31,18 @@ tkeys 4; check "events view" twait "events" 5
 step() { kill -USR1 "$bpid"; twait "g-coop $1" 10 || echo "# step to $1 not seen"; }
 step PreparingRebalance; step CompletingRebalance; step "Stable cooperative"
 check "round one: the moving partition is revoked (incremental)" twait "consumer-a revoked [3] of [0 3] (incremental)" 10
-step PreparingRebalance; step CompletingRebalance; step "Stable cooperative"
-check "round two: consumer-d assigned [3]" twait "consumer-d assigned [3]" 10
+# round two under a paused screen: the collector goes on (its log says it built snapshots with
+# events), the events view stands still with the rest of the screen, and shows them on resume
+tkeys p; check "paused before round two" twait "PAUSED" 5
+mark=$(wc -l <"$log")
+snaps_since() { tail -n +"$((mark + 1))" "$log" | grep -c 'collector: snapshot '; }
+events_since() { tail -n +"$((mark + 1))" "$log" | sed -n 's/.*collector: snapshot .*(\([0-9]*\) events)$/\1/p' | awk '{ n += $1 } END { print n + 0 }'; }
+# step the fixture while paused: three snapshots after each step (at -i 0.3) let kgtop see each state
+pstep() { kill -USR1 "$bpid"; want=$(($(snaps_since) + 3)); tpoll 10 test "$(snaps_since)" -ge "$want"; }
+pstep; pstep; pstep
+check "paused: the collector derived round two's events" tpoll 10 test "$(events_since)" -gt 0
+check "paused: the events view does not show them (the screen stands still)" tgone "consumer-d assigned [3]" 1
+tkeys p; check "resumed: round two: consumer-d assigned [3]" twait "consumer-d assigned [3]" 10
 check "one episode, two rounds" twait "2 rounds" 10
 tkeys 2; check "timeline shows the episode (at least two rounds: polling alone saw it)" twait "≥2 rounds" 5
 tkeys 3; check "health: no heartbeats from the admin API" twait "heartbeats and poll gaps: none" 5
