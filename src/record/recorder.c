@@ -538,6 +538,10 @@ put_group(sbuf *o, const kg_group *p, const kg_group *g, int *ngroups)
 		group_field(&body, &n);
 		sbuf_addf(&body, "\"data_time\":%lld", (long long)g->data_time_us);
 	}
+	if ((full && g->pace_ms > 0) || (!full && p->pace_ms != g->pace_ms)) {
+		group_field(&body, &n);
+		sbuf_addf(&body, "\"pace\":%d", (int)g->pace_ms);
+	}
 	{
 		bool same = !full && p->nmembers == g->nmembers;
 		for (i = 0; same && i < g->nmembers; i++)

@@ -72,6 +72,7 @@ typedef struct rgroup {
 	char *type_name, *state_name, *note; /* (OWN_KIP: the three together) */
 	bool members_unknown;
 	int64_t data_time; /* when the cluster asked its data, 0 unknown */
+	int32_t pace_ms;   /* how often its source meant to ask it (ms), 0 every refresh */
 	rmember *m;
 	int nm;
 	rpart *p; /* sorted by tp_cmp */

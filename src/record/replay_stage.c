@@ -427,6 +427,9 @@ stage_group(kg_replay *r, rline *L, const cJSON *o, bool key, char *err, size_t 
 		} else if (strcmp(k, "data_time") == 0) {
 			if (!json_get_i64(f, &g->data_time))
 				return util_err(err, errsz, "group \"%s\": bad data_time", name);
+		} else if (strcmp(k, "pace") == 0) {
+			if (!json_get_i32(f, &g->pace_ms) || g->pace_ms < 0)
+				return util_err(err, errsz, "group \"%s\": bad pace", name);
 		} else if (strcmp(k, "simple") == 0 || strcmp(k, "exact") == 0) {
 			if (!cJSON_IsBool(f))
 				return util_err(err, errsz, "group \"%s\": bad %s", name, k);
@@ -884,6 +887,7 @@ replay_stage_contribute(kg_replay *r, kg_builder *b)
 		if (g->note != NULL)
 			bgroup_note(bg, g->note, g->members_unknown);
 		bgroup_data_time(bg, g->data_time);
+		bgroup_pace(bg, (int64_t)g->pace_ms * 1000);
 		for (k = 0; k < g->nm; k++) {
 			const rmember *m = &g->m[k];
 			kg_bmember *bm = bgroup_member(bg, m->id);
