@@ -235,33 +235,30 @@ sample_same(const kg_sample *a, const kg_sample *b)
 	return true;
 }
 
-/* Store a sample unless unchanged. */
+/* Store a copy of a sample unless unchanged (the caller's arrays stay the caller's). */
 bool
-history_add_sample(kg_history *h, int32_t group, kg_sample *s)
+history_add_sample(kg_history *h, int32_t group, const kg_sample *s)
 {
 	hgroup *g = hgroup_get(h, group, true);
 	if (g->nsamples > 0) {
 		kg_sample *last = &g->samples[g->nsamples - 1];
 		if (sample_same(last, s)) {
 			last->lag = s->lag;
-			sample_clear(s);
 			return false;
 		}
-		if (s->time_us < last->time_us)
-			s->time_us = last->time_us;
-		if (s->time_us == last->time_us) {
-			/* same instant: the newer picture replaces the older */
+		if (s->time_us <= last->time_us) {
+			/* same instant (or earlier): the newer picture replaces the older */
+			int64_t at = last->time_us;
 			sample_clear(last);
-			*last = *s;
-			memset(s, 0, sizeof *s);
+			sample_copy(last, s);
+			last->time_us = at;
 			return true;
 		}
 	}
 	/* one to begin with, not util_grow's 8: a group described once (--once, a quiet group) keeps one (at
 	 * 10,000 groups 0.8 MB, not 6.4); doubling from there */
 	util_grow_from(&g->samples, &g->csamples, g->nsamples + 1, sizeof *g->samples, 1);
-	g->samples[g->nsamples++] = *s;
-	memset(s, 0, sizeof *s);
+	sample_copy(&g->samples[g->nsamples++], s);
 	return true;
 }
 

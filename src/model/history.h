@@ -205,8 +205,13 @@ void history_lane_reuse(kg_history *h, int32_t group, int lane, const char *clie
 kg_lane *history_lane(kg_history *h, int32_t group, int lane);
 /* Number of lanes of a group. */
 int history_nlanes(kg_history *h, int32_t group);
-/* Store a sample (takes ownership of its arrays) unless it equals the last one; true when stored. */
-bool history_add_sample(kg_history *h, int32_t group, kg_sample *s);
+/*
+ * Store a copy of a sample unless it equals the last one (then only its
+ * lag is noted); true when stored.  The caller keeps its arrays: the
+ * tracker builds every group's sample in one reused sample, so a group
+ * whose picture did not change allocates nothing.
+ */
+bool history_add_sample(kg_history *h, int32_t group, const kg_sample *s);
 /* Store a new episode (copied); returns the stored one, which the writer may update. */
 kg_episode *history_add_episode(kg_history *h, const kg_episode *e);
 /* Find a stored episode by id, NULL when gone. */

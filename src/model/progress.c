@@ -634,7 +634,7 @@ group_align(pgroup *g, const kg_group *G)
 	int i = 0, k;
 	bool same = g->n == G->nparts;
 	for (k = 0; same && k < G->nparts; k++)
-		same = tp_cmp(&g->tp[k], &G->parts[k].tp) == 0;
+		same = tp_same(g->tp[k], G->parts[k].tp);
 	if (same)
 		return;
 	tp = xmalloc((size_t)(G->nparts ? G->nparts : 1) * sizeof *tp);

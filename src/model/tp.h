@@ -28,6 +28,16 @@ typedef enum kg_revoke_class {
 
 /* Compare two partitions (topic name order, then partition). */
 int tp_cmp(const kg_tp *a, const kg_tp *b);
+/*
+ * The same partition: the same ids (tp_cmp() is 0 exactly then, ties of
+ * names being broken by id), without a call: a group's partitions are
+ * compared with the last refresh's every refresh.
+ */
+static inline bool
+tp_same(kg_tp a, kg_tp b)
+{
+	return a.topic == b.topic && a.partition == b.partition;
+}
 /* Sort v and drop duplicates; returns the new length. */
 int tp_sort_unique(kg_tp *v, int n);
 /*

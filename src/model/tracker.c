@@ -135,6 +135,7 @@ tracker_free(kg_tracker *t)
 	free(t->src);
 	tk_epbook_free(t->eb);
 	tk_prog_free(t->pg);
+	tk_sample_free(t);
 	history_free(t->h);
 	free(t);
 }
@@ -244,6 +245,7 @@ group_tick_end(kg_tracker *t, tgroup *g, int64_t T, bool absent)
 				tk_member_gone(t, g, g->m[q], T);
 		}
 		g->present = false;
+		g->calm = false;
 		tk_progress_forget(t, g->id);
 	}
 	if (g->ep != NULL && !g->seen)

@@ -53,6 +53,7 @@ typedef struct kg_tracker_config {
 	int64_t orphan_grace_us;     /* how long a Stable group may leave partitions unowned
 	                                before the episode closes with them orphaned; 0: 30 s */
 	int64_t lag_window_us;       /* progress verdicts' window (--lag-window); < 0: no verdicts (a recording older than them) */
+	bool derive_all;             /* no shortcut for groups whose input did not change (tests compare the two) */
 } kg_tracker_config;
 
 typedef struct kg_tracker kg_tracker;

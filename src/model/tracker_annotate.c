@@ -70,28 +70,57 @@ member_status(const tgroup *g, const tmember *m, int neff)
 	return neff == 0 ? KG_MEMBER_IDLE : KG_MEMBER_CONSUMING;
 }
 
-/* A history sample of the group at T, every lane absent and every partition unowned until told. */
-static void
-sample_init(kg_sample *smp, const tgroup *g, const kg_group *G, int64_t T, int nl)
+/*
+ * The history sample of the group at T, every lane absent and every
+ * partition unowned until told: built in the tracker's one sample, whose
+ * arrays grow to the largest group's and are reused (the history copies
+ * a sample only when it differs from the group's last).
+ */
+static kg_sample *
+sample_init(kg_tracker *t, const tgroup *g, const kg_group *G, int64_t T, int nl)
 {
+	kg_sample *smp = &t->smp;
+	size_t np = (size_t)G->nparts;
 	int k;
-	memset(smp, 0, sizeof *smp);
+	if ((size_t)nl > t->smp_clanes) {
+		t->smp_clanes = (size_t)nl;
+		smp->lane_status = xrealloc(smp->lane_status, t->smp_clanes);
+		smp->lane_nassigned = xreallocarray(smp->lane_nassigned, t->smp_clanes, sizeof *smp->lane_nassigned);
+	}
+	if (np > t->smp_cparts) {
+		t->smp_cparts = np;
+		smp->parts = xreallocarray(smp->parts, np, sizeof *smp->parts);
+		smp->owner = xreallocarray(smp->owner, np, sizeof *smp->owner);
+		smp->pstat = xrealloc(smp->pstat, np);
+	}
 	smp->time_us = T;
 	smp->state = G->state;
 	smp->in_episode = g->ep != NULL;
 	smp->lag = G->lag;
 	smp->nlanes = nl;
-	smp->lane_status = xmalloc((size_t)(nl ? nl : 1));
-	smp->lane_nassigned = xcalloc((size_t)(nl ? nl : 1), sizeof *smp->lane_nassigned);
-	memset(smp->lane_status, KG_LANE_ABSENT, (size_t)(nl ? nl : 1));
+	if (nl > 0) {
+		memset(smp->lane_status, KG_LANE_ABSENT, (size_t)nl);
+		memset(smp->lane_nassigned, 0, (size_t)nl * sizeof *smp->lane_nassigned);
+	}
 	smp->nparts = G->nparts;
-	smp->parts = xmalloc((size_t)(G->nparts ? G->nparts : 1) * sizeof *smp->parts);
-	smp->owner = xmalloc((size_t)(G->nparts ? G->nparts : 1) * sizeof *smp->owner);
-	smp->pstat = xmalloc((size_t)(G->nparts ? G->nparts : 1));
 	for (k = 0; k < G->nparts; k++) {
 		smp->parts[k] = G->parts[k].tp;
 		smp->owner[k] = -1;
 	}
+	return smp;
+}
+
+/* Free the tracker's reused sample. */
+void
+tk_sample_free(kg_tracker *t)
+{
+	free(t->smp.lane_status);
+	free(t->smp.lane_nassigned);
+	free(t->smp.parts);
+	free(t->smp.owner);
+	free(t->smp.pstat);
+	memset(&t->smp, 0, sizeof t->smp);
+	t->smp_clanes = t->smp_cparts = 0;
 }
 
 /*
@@ -242,18 +271,39 @@ annotate_summary(kg_tracker *t, const tgroup *g, kg_group *G, int64_t T)
 	G->sum.max_poll_src = gh.max_poll_src;
 }
 
+/*
+ * A calm group: no member record (none present: every lane absent, no
+ * member to annotate), no open episode, nothing owned or orphaned in its
+ * description.  Its history sample is then its state, its lanes (all
+ * absent), its lag and its partitions (every one idle), nothing else.
+ */
+static bool
+group_calm(const tgroup *g, const kg_group *G)
+{
+	int k;
+	if (g->nm != 0 || g->ep != NULL || G->nmembers != 0 || G->norphaned != 0)
+		return false;
+	for (k = 0; k < G->nparts; k++) {
+		if (G->parts[k].owner >= 0 || G->parts[k].orphaned || G->parts[k].in_flight)
+			return false;
+	}
+	return true;
+}
+
 /* Annotate group G (g its record) of the snapshot and store a history sample. */
 void
 tk_annotate_group(kg_tracker *t, kg_snapshot *s, tgroup *g, kg_group *G, int64_t T)
 {
-	kg_sample smp;
+	kg_sample *smp;
 	int nl = history_nlanes(t->h, g->id), k, nmoved;
 	const kg_tp *moved;
 	const int *moved_from;
 	size_t i;
+	bool calm;
 
 	if (g->no_news || G->traced || G->members_unknown) {
 		/* a failed description, or a group known from a log: the timeline keeps what it had */
+		g->calm = false;
 		G->sum.storm = g->storm;
 		G->sum.in_episode = g->ep != NULL;
 		return;
@@ -273,15 +323,27 @@ tk_annotate_group(kg_tracker *t, kg_snapshot *s, tgroup *g, kg_group *G, int64_t
 		}
 		G->norphaned = 0;
 	}
-	sample_init(&smp, g, G, T, nl);
-	for (i = 0; i < g->nm; i++) {
-		const tmember *m = g->m[i];
-		if (m->present && m->lane >= 0 && m->lane < nl)
-			annotate_member(t, s, g, m, G, T, &smp);
+	calm = group_calm(g, G);
+	if (!calm || !g->calm || !g->parts_same || t->cfg.derive_all || g->calm_state != G->state ||
+	    g->calm_nlanes != nl || g->calm_lag != G->lag) {
+		smp = sample_init(t, g, G, T, nl);
+		for (i = 0; i < g->nm; i++) {
+			const tmember *m = g->m[i];
+			if (m->present && m->lane >= 0 && m->lane < nl)
+				annotate_member(t, s, g, m, G, T, smp);
+		}
+		sample_pstat(smp, g, G);
+		history_add_sample(t->h, g->id, smp);
+		member_verdicts(G);
+		g->calm = calm;
+		g->calm_state = G->state;
+		g->calm_nlanes = nl;
+		g->calm_lag = G->lag;
+	} else {
+		/* calm, as the last sample says, with the same partitions, state, lanes and lag: that sample
+		 * again (history_add_sample would find it the same), and no member to annotate */
+		t->calm_skips++;
 	}
-	sample_pstat(&smp, g, G);
-	history_add_sample(t->h, g->id, &smp);
-	member_verdicts(G);
 
 	/* moved marks of the last rebalance */
 	nmoved = tk_ep_moved(g, &moved, &moved_from);
@@ -371,6 +433,17 @@ tk_eval_storm(kg_tracker *t, tgroup *g, int64_t T, kg_group *G)
 	double ratio = denom > 0 ? (double)reb / (double)denom : 0;
 	storm_facts f;
 	bool storm;
+	if (count == 0 && !g->storm && t->cfg.storm_episodes > 0 && !t->cfg.derive_all) {
+		/*
+		 * No episode started in the window (most groups, every refresh): the
+		 * newest episode began before it, so none is in the facts either
+		 * (history_episodes_since), and with no facts there is no storm
+		 * to begin or end; the share of time stays as computed.
+		 */
+		if (G != NULL)
+			G->sum.rebalancing_ratio = ratio;
+		return;
+	}
 	storm_facts_of(t, g, T - W, &f);
 	storm = f.most >= t->cfg.storm_episodes || f.unexplained >= t->cfg.storm_episodes ||
 		(f.churning >= 2 && observed >= STORM_MIN_OBSERVED && ratio > t->cfg.storm_ratio);

@@ -168,7 +168,8 @@ tk_ep_group_parts(tgroup *g, const kg_group *G)
 	int k;
 	bool same = g->eps->ngparts == G->nparts;
 	for (k = 0; same && k < G->nparts; k++)
-		same = tp_cmp(&g->eps->gparts[k], &G->parts[k].tp) == 0;
+		same = tp_same(g->eps->gparts[k], G->parts[k].tp);
+	g->parts_same = same;
 	if (same)
 		return;
 	g->eps->gparts = xreallocarray(g->eps->gparts, (size_t)(G->nparts ? G->nparts : 1), sizeof *g->eps->gparts);

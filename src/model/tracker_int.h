@@ -143,6 +143,18 @@ typedef struct tgroup {
 	int32_t step_epoch;  /* KIP-848: the member epoch of the step being recorded (its events carry it), -1 none
 	                        (the group's generation), KG_STEP_EPOCH_UNKNOWN: a step whose epoch no source gave */
 	tk_records *rec;     /* what its coordinator's records told (tracker_records.c), NULL before the first */
+	bool parts_same;     /* this apply's description has the partitions of the one before (tk_ep_group_parts) */
+	/*
+	 * The group's last history sample is a calm one (no member record, no
+	 * episode, nothing owned or orphaned: every lane absent, every
+	 * partition idle) of this state, lanes and lag: while a description
+	 * says the same, the sample it makes is that one and is not built
+	 * again (tracker_annotate.c).
+	 */
+	bool calm;
+	kg_group_state calm_state;
+	int calm_nlanes;
+	int64_t calm_lag;
 } tgroup;
 
 struct kg_tracker {
@@ -162,6 +174,9 @@ struct kg_tracker {
 	int64_t interval_us;   /* the cluster's refresh interval (the snapshot's), 0 unknown */
 	tk_epbook *eb;         /* episode numbers, log-only groups (tracker_episode.c) */
 	tk_prog *pg;           /* progress: verdicts, time lag (tracker_progress.c); NULL: no verdicts */
+	kg_sample smp;         /* every group's history sample is built here (tracker_annotate.c) */
+	size_t smp_clanes, smp_cparts; /* its arrays' room */
+	uint64_t calm_skips;   /* calm groups whose sample was not built again (tests, benches) */
 };
 
 /* tracker_base.c: the record's helpers and the questions every part asks of it */

@@ -758,6 +758,7 @@ tk_apply_group(kg_tracker *t, tgroup *g, kg_group *G, int64_t T)
 	c.G = G;
 	c.T = T;
 	c.first = !c.g->seen;
+	c.g->parts_same = false; /* until tk_ep_group_parts says */
 	before = c.g->pl->data_at;
 	if (G->data_time_us > 0)
 		c.g->pl->data_at = G->data_time_us;

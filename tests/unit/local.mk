@@ -13,6 +13,12 @@ UNIT_TESTS += tests/unit/test_episodes
 tests_unit_test_episodes_SOURCES = tests/unit/test_episodes.c tests/unit/scenario.c tests/unit/scenario.h
 tests_unit_test_episodes_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_episodes_LDADD = $(TEST_LIBS)
+# the tracker's shortcuts for groups whose input did not change derive what the full derivation does (issue 24)
+check_PROGRAMS += tests/unit/test_quiet
+UNIT_TESTS += tests/unit/test_quiet
+tests_unit_test_quiet_SOURCES = tests/unit/test_quiet.c
+tests_unit_test_quiet_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_quiet_LDADD = $(TEST_LIBS)
 # KIP-848 consumer groups: epochs, members' reconciliation, the consumer protocol's episodes (issue 21)
 check_PROGRAMS += tests/unit/test_kip
 UNIT_TESTS += tests/unit/test_kip
