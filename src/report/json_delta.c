@@ -63,10 +63,18 @@ typedef struct jfields {
 /* A topic partition's facts that every group partition of it prints alike (see tp_note). */
 enum { TP_LOG_END = 1, TP_LOG_START = 2, TP_PRODUCE_RATE = 4 };
 
-/* A topic partition of the line's table: where its entry starts in d->tps. */
+/* A topic partition of the line's table (tp_seen). */
 typedef struct tpslot {
 	int32_t topic, partition; /* interned topic id; -1 topic: empty */
 } tpslot;
+
+/* A topic partition whose facts changed this line: written with the others of its topic and facts (tps_put). */
+typedef struct tpfact {
+	int32_t topic, partition;
+	unsigned mask; /* TP_* that changed */
+	int64_t log_end, log_start;
+	double produce_rate;
+} tpfact;
 
 /* A partition patch {"i":N,BODY} of a group's (merge_alike). */
 typedef struct alike {
@@ -80,7 +88,8 @@ typedef struct alike {
 
 struct kg_jdelta {
 	kg_snapshot *prev;  /* the last line's snapshot (one reference), NULL: the next line is a keyframe */
-	sbuf tps;           /* this line's "topic_partitions" entries */
+	tpfact *tf;         /* this line's topic partitions whose facts changed, for "topic_partitions" */
+	size_t ntf, tfcap;
 	tpslot *seen;       /* the topic partitions in it (open addressing) */
 	size_t nseen, cap;
 	sbuf cur, old, el;  /* a group (without its partitions) as it is now and as the last line printed it; element patches */
@@ -320,29 +329,89 @@ tp_changed(kg_jdelta *d, const kg_gpart *a, const kg_gpart *b)
 	return m;
 }
 
-/* Note the facts that changed (m) of a group's partition p in the line's table, once per topic partition. */
+/* Note the facts that changed (m) of a group's partition p for the line's table, once per topic partition. */
 static void
 tp_note(kg_jdelta *d, const kg_gpart *p, unsigned m)
 {
+	tpfact *f;
 	if (m == 0 || tp_seen(d, p->tp))
 		return;
-	sbuf_adds(&d->tps, d->tps.len ? ",{\"topic\":" : "{\"topic\":");
-	json_put_str(&d->tps, intern_topic_name(p->tp.topic));
-	sbuf_adds(&d->tps, ",\"partition\":");
-	sbuf_addi(&d->tps, p->tp.partition);
-	if (m & TP_LOG_END) {
-		sbuf_adds(&d->tps, ",\"log_end\":");
-		jnum(&d->tps, p->log_end);
+	util_grow(&d->tf, &d->tfcap, d->ntf + 1, sizeof *d->tf);
+	f = &d->tf[d->ntf++];
+	f->topic = p->tp.topic;
+	f->partition = p->tp.partition;
+	f->mask = m;
+	f->log_end = p->log_end;
+	f->log_start = p->log_start;
+	f->produce_rate = p->produce_rate;
+}
+
+/* Topic partitions by topic, then the facts that changed, then partition: one entry of the table each run. */
+static int
+tpfact_cmp(const void *a, const void *b)
+{
+	const tpfact *x = a, *y = b;
+	if (x->topic != y->topic)
+		return x->topic < y->topic ? -1 : 1;
+	if (x->mask != y->mask)
+		return x->mask < y->mask ? -1 : 1;
+	return (x->partition > y->partition) - (x->partition < y->partition);
+}
+
+/* One fact (TP_*) of f as a number. */
+static void
+tp_fact(sbuf *o, const tpfact *f, unsigned fact)
+{
+	if (fact == TP_LOG_END)
+		jnum(o, f->log_end);
+	else if (fact == TP_LOG_START)
+		jnum(o, f->log_start);
+	else
+		json_put_2f(o, f->produce_rate);
+}
+
+/*
+ * The line's "topic_partitions" entries into o (schema 8): one per
+ * topic and set of facts that changed, {"topic":T,"partitions":[N,...],
+ * FACT:[value per partition, ...]...}: 2,000 moving log ends at 10,000
+ * groups were 75 bytes each as an object per topic partition, mostly its
+ * topic and its keys again, and are 16 here.
+ */
+static void
+tps_put(kg_jdelta *d, sbuf *o)
+{
+	static const struct {
+		unsigned fact;
+		const char *key;
+	} facts[] = { { TP_LOG_END, ",\"log_end\":[" }, { TP_LOG_START, ",\"log_start\":[" },
+		      { TP_PRODUCE_RATE, ",\"produce_rate\":[" } };
+	size_t i, j, end, k;
+	qsort(d->tf, d->ntf, sizeof *d->tf, tpfact_cmp);
+	for (i = 0; i < d->ntf; i = end) {
+		for (end = i + 1; end < d->ntf && d->tf[end].topic == d->tf[i].topic && d->tf[end].mask == d->tf[i].mask; end++)
+			;
+		sbuf_adds(o, i ? ",{\"topic\":" : "{\"topic\":");
+		json_put_str(o, intern_topic_name(d->tf[i].topic));
+		sbuf_adds(o, ",\"partitions\":[");
+		for (j = i; j < end; j++) {
+			if (j > i)
+				sbuf_addc(o, ',');
+			sbuf_addi(o, d->tf[j].partition);
+		}
+		sbuf_addc(o, ']');
+		for (k = 0; k < KG_ARRAY_LEN(facts); k++) {
+			if (!(d->tf[i].mask & facts[k].fact))
+				continue;
+			sbuf_adds(o, facts[k].key);
+			for (j = i; j < end; j++) {
+				if (j > i)
+					sbuf_addc(o, ',');
+				tp_fact(o, &d->tf[j], facts[k].fact);
+			}
+			sbuf_addc(o, ']');
+		}
+		sbuf_addc(o, '}');
 	}
-	if (m & TP_LOG_START) {
-		sbuf_adds(&d->tps, ",\"log_start\":");
-		jnum(&d->tps, p->log_start);
-	}
-	if (m & TP_PRODUCE_RATE) {
-		sbuf_adds(&d->tps, ",\"produce_rate\":");
-		json_put_2f(&d->tps, p->produce_rate);
-	}
-	sbuf_addc(&d->tps, '}');
 }
 
 /* True for the keys a partition's patch leaves to other rules: its lag, its spark, the topic partition's facts. */
@@ -380,30 +449,65 @@ val_is(const jfield *f, const sbuf *t)
 	return t->len > 0 && f->vlen == t->len && memcmp(f->val, t->s, t->len) == 0;
 }
 
+/* A key named k (length n). */
+static bool
+key_is(const jfield *f, const char *k, size_t n)
+{
+	return f->klen == n && memcmp(f->key, k, n) == 0;
+}
+
+/*
+ * In a partition patch that gives "committed" (schema 8, kgtop(1)): the
+ * value a reader puts in a field the patch leaves out, NULL for a field
+ * without such a rule.  A commit seen moving was seen by the group's read
+ * (dt: "committed_moved", "frozen_since_max" where it had one) and after
+ * the read before (pdt: "committed_moved_after"): 70 of a moved
+ * partition's 150 bytes were those three saying so.
+ */
+static const sbuf *
+moved_default(const jfield *f, const jfield *was, const sbuf *dt, const sbuf *pdt)
+{
+	if (key_is(f, "committed_moved", 15) || (key_is(f, "frozen_since_max", 16) && was != NULL))
+		return dt;
+	if (key_is(f, "committed_moved_after", 21))
+		return pdt;
+	return NULL;
+}
+
 /*
  * The changed fields of cur against old (but those part_key_apart when
  * apart); true when any.  dt, pdt: the group's "data_time" as printed now
  * and by the last line (NULL: none), a value printed alike written "=" or
  * "<" (a partition's patch, kgtop(1)): a commit seen moving between the
- * group's last two reads says so in 3 bytes, not 26.
+ * group's last two reads says so in 3 bytes, not 26; and in a partition's
+ * patch that gives "committed" not at all (moved_default), but a field
+ * that differs from what the reader would put is given even when it did
+ * not change.
  */
 static bool
 put_changes(sbuf *o, const jfields *cur, const jfields *old, bool apart, const sbuf *dt, const sbuf *pdt)
 {
+	static const jfield committed = { "committed", 9, NULL, 0 };
 	size_t i, start = o->len;
+	bool moved = false;
+	if (apart && dt != NULL) {
+		const jfield *c = jfield_find(cur, &committed, 2), *w = jfield_find(old, &committed, 2);
+		moved = c != NULL && (w == NULL || !jsame(c, w));
+	}
 	for (i = 0; i < cur->n; i++) {
-		const jfield *was = jfield_find(old, &cur->v[i], i);
-		if (was != NULL && jsame(&cur->v[i], was))
+		const jfield *was = jfield_find(old, &cur->v[i], i), *f = &cur->v[i];
+		const sbuf *def = moved ? moved_default(f, was, dt, pdt) : NULL;
+		if (def != NULL ? val_is(f, def) : was != NULL && jsame(f, was))
 			continue;
-		if ((apart && part_key_apart(&cur->v[i])) || (was != NULL && aged(cur, i)))
+		if ((apart && part_key_apart(f)) || (was != NULL && aged(cur, i)))
 			continue;
-		put_field(o, &cur->v[i], "");
-		if (dt != NULL && val_is(&cur->v[i], dt))
+		put_field(o, f, "");
+		if (dt != NULL && val_is(f, dt))
 			sbuf_addn(o, "\"=\"", 3);
-		else if (pdt != NULL && val_is(&cur->v[i], pdt))
+		else if (pdt != NULL && val_is(f, pdt))
 			sbuf_addn(o, "\"<\"", 3);
 		else
-			sbuf_addn(o, cur->v[i].val, cur->v[i].vlen);
+			sbuf_addn(o, f->val, f->vlen);
 	}
 	put_unset(o, cur, old);
 	return o->len > start;
@@ -872,7 +976,7 @@ jdelta_free(kg_jdelta *d)
 	free(d->al);
 	free(d->ab);
 	sbuf_free(&d->gone);
-	sbuf_free(&d->tps);
+	free(d->tf);
 	free(d->seen);
 	free(d->fc.v);
 	free(d->fo.v);
@@ -942,7 +1046,7 @@ put_delta(kg_jdelta *d, sbuf *o, const kg_snapshot *s, const kg_snapshot *prev, 
 	sbuf_adds(o, "],\"gone\":[");
 	sbuf_addn(o, d->gone.s ? d->gone.s : "", d->gone.len);
 	sbuf_adds(o, "],\"topic_partitions\":[");
-	sbuf_addn(o, d->tps.s ? d->tps.s : "", d->tps.len);
+	tps_put(d, o);
 }
 
 /* One line (see json_delta.h). */
@@ -964,7 +1068,7 @@ jdelta_line(kg_jdelta *d, sbuf *o, kg_snapshot *s, kg_event *const *events, size
 		}
 		n.whole = s->ngroups;
 	} else {
-		sbuf_reset(&d->tps);
+		d->ntf = 0;
 		d->nseen = 0;
 		for (i = 0; (size_t)i < d->cap; i++)
 			d->seen[i].topic = -1;
