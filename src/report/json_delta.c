@@ -87,6 +87,7 @@ typedef struct alike {
 } alike;
 
 struct kg_jdelta {
+	bool full;          /* --full: events whole (a delta stream splits their messages, report_json_tail) */
 	kg_snapshot *prev;  /* the last line's snapshot (one reference), NULL: the next line is a keyframe */
 	tpfact *tf;         /* this line's topic partitions whose facts changed, for "topic_partitions" */
 	size_t ntf, tfcap;
@@ -949,9 +950,11 @@ group_head_same(const kg_group *a, const kg_group *b)
 
 /* Start the deltas of a run. */
 kg_jdelta *
-jdelta_new(void)
+jdelta_new(bool full)
 {
-	return xcalloc(1, sizeof(kg_jdelta));
+	kg_jdelta *d = xcalloc(1, sizeof(kg_jdelta));
+	d->full = full;
+	return d;
 }
 
 /* Free them. */
@@ -1074,7 +1077,7 @@ jdelta_line(kg_jdelta *d, sbuf *o, kg_snapshot *s, kg_event *const *events, size
 			d->seen[i].topic = -1;
 		put_delta(d, o, s, d->prev, &n);
 	}
-	report_json_tail(o, events, nevents, t0_us);
+	report_json_tail(o, events, nevents, t0_us, !d->full);
 	if (d->prev != s) {
 		snapshot_unref(d->prev);
 		d->prev = snapshot_ref(s);

@@ -33,8 +33,8 @@ typedef struct jdelta_counts {
 	int gone;    /* groups no longer there */
 } jdelta_counts;
 
-/* Start the lines of a run (the first is a keyframe). */
-kg_jdelta *jdelta_new(void);
+/* Start the lines of a run (the first is a keyframe); full: --full's (events whole, as report_json writes them). */
+kg_jdelta *jdelta_new(bool full);
 /* Free them. */
 void jdelta_free(kg_jdelta *d);
 /* Make the next line a keyframe (on request). */

@@ -66,7 +66,7 @@ t_is "$(grep '"keyframe":false' "$T_TMP/deltas" | grep -c '"partitions@":\[{"i":
 	"commits move in the deltas"
 t_is "$(grep '"keyframe":false' "$T_TMP/deltas" | grep -c '{"i":[^{}]*"committed":[0-9][^{}]*"committed_moved\(_after\)\{0,1\}":"[=<]"')" 0 \
 	"a patch that gives \"committed\" leaves out the times its group's reads say"
-t_is "$(sed -n 's/.* \([0-9]*\) moved commit times put$/\1/p' "$T_TMP/rebuild" | awk '{print ($1 > 0)}')" 1 \
+t_is "$(sed -n 's/.* \([0-9]*\) moved commit times put,.*/\1/p' "$T_TMP/rebuild" | awk '{print ($1 > 0)}')" 1 \
 	"and the reader put its group's data times in their place"
 # any other partition time that is its group's data_time is written "=", one that is its data_time
 # before "<" (a verdict's since: the rewind), and read so
@@ -74,6 +74,13 @@ t_is "$(sed -n 's/.* \([0-9]*\) data_time "=" read,.*/\1/p' "$T_TMP/rebuild" | a
 	"the reader put the group's data_time where a patch wrote \"=\""
 t_is "$(sed -n 's/.* \([0-9]*\) last data_time "<" read,.*/\1/p' "$T_TMP/rebuild" | awk '{print ($1 > 0)}')" 1 \
 	"and its last data_time where it wrote \"<\""
+# an event's message holds its text: a line of the deltas writes the message around it, "message_head" and
+# "message_tail" (schema 8), --full the message whole; the rebuild above joined them and compared each line's
+# events with --full's
+t_is "$(grep -c '"message_head":' "$T_TMP/deltas" | awk '{print ($1 > 0)}')" 1 "the deltas split an event's message around its text"
+t_is "$(grep -c '"message_head":' "$T_TMP/full")" 0 "--full writes it whole"
+t_is "$(sed -n 's/.* \([0-9]*\) event messages joined$/\1/p' "$T_TMP/rebuild" | awk '{print ($1 > 0)}')" 1 \
+	"and the reader joined them into --full's events"
 # partitions whose patches say the same share one: "i" a list (the rebuild above applied each to all it names)
 t_is "$(grep '"keyframe":false' "$T_TMP/deltas" | grep -c '"partitions@":\[\([^]]*,\)\{0,1\}{"i":\[[0-9]*,[0-9]' | awk '{print ($1 > 0)}')" 1 \
 	"partitions that changed alike share a patch (\"i\" a list)"

@@ -17,7 +17,9 @@
  * group one of whose partitions' lag changed and whose patch gives no
  * "lag" the sum; and every "time_lag_ms" with a "time_lag_from_us" is
  * aged to the line's "time_us" (a patch never gives one: counted).  After each line the
- * groups it holds must be exactly those of the same line of FULL.  Prints
+ * groups it holds must be exactly those of the same line of FULL, and the line's
+ * events FULL's, an event's "message" joined from "message_head", "text" and
+ * "message_tail" where a line split it.  Prints
  * what it compared; exit 0 when every line matched, 1 on the first
  * difference (said), 2 on bad input.
  */
@@ -405,6 +407,45 @@ same_as_full(const cJSON *state, const cJSON *full, int n)
 	return true;
 }
 
+/* The events whose "message" a line split around its "text" (schema 8): counted, the test asks for some. */
+static int messages_joined;
+
+/*
+ * The events of a line as --full writes them: an event's "message" is its
+ * "message_head", "text" and "message_tail" (none: "") joined; then they
+ * must be those of the same line of FULL.
+ */
+static bool
+same_events(cJSON *line, const cJSON *full, int n)
+{
+	cJSON *evs = cJSON_GetObjectItemCaseSensitive(line, "events"), *e;
+	const cJSON *fe = cJSON_GetObjectItemCaseSensitive(full, "events");
+	cJSON_ArrayForEach(e, evs) {
+		const cJSON *h = cJSON_GetObjectItemCaseSensitive(e, "message_head"), *t = cJSON_GetObjectItemCaseSensitive(e, "text"),
+			    *tail = cJSON_GetObjectItemCaseSensitive(e, "message_tail");
+		char *m;
+		if (!cJSON_IsString(h))
+			continue;
+		m = malloc(strlen(h->valuestring) + strlen(t->valuestring) + (tail ? strlen(tail->valuestring) : 0) + 1);
+		strcpy(m, h->valuestring);
+		strcat(m, t->valuestring);
+		strcat(m, tail ? tail->valuestring : "");
+		cJSON_DeleteItemFromObjectCaseSensitive(e, "message_head");
+		cJSON_DeleteItemFromObjectCaseSensitive(e, "message_tail");
+		cJSON_AddItemToObject(e, "message", cJSON_CreateString(m));
+		free(m);
+		messages_joined++;
+	}
+	if (!cJSON_Compare(evs, fe, true)) {
+		char *a = cJSON_PrintUnformatted(evs), *b = cJSON_PrintUnformatted(fe);
+		printf("line %d: events differ\n  read:    %s\n  --full:  %s\n", n, a, b);
+		free(a);
+		free(b);
+		return false;
+	}
+	return true;
+}
+
 /* Read both files in step. */
 int
 main(int argc, char **argv)
@@ -430,7 +471,7 @@ main(int argc, char **argv)
 		}
 		keys += cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(jd, "keyframe"));
 		apply_line(state, jd);
-		if (!same_as_full(state, jf, n))
+		if (!same_as_full(state, jf, n) || !same_events(jd, jf, n))
 			return 1;
 		groups += cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(jd, "groups"));
 		cJSON_Delete(jd);
@@ -438,8 +479,9 @@ main(int argc, char **argv)
 		free(ld);
 		free(lf);
 	}
-	printf("%d lines (%d keyframes) rebuilt the same as --full: %d groups sent, %ld bytes against %ld, %d lags in patches, %d aged time lags in patches, %d data_time \"=\" read, %d last data_time \"<\" read, %d patches of several partitions, %d partitions set from topic_partitions, %d moved commit times put\n",
-	       n, keys, groups, dbytes, fbytes, lags_sent, aged_sent, equals_read, befores_read, merged_read, tps_read, moved_put);
+	printf("%d lines (%d keyframes) rebuilt the same as --full: %d groups sent, %ld bytes against %ld, %d lags in patches, %d aged time lags in patches, %d data_time \"=\" read, %d last data_time \"<\" read, %d patches of several partitions, %d partitions set from topic_partitions, %d moved commit times put, %d event messages joined\n",
+	       n, keys, groups, dbytes, fbytes, lags_sent, aged_sent, equals_read, befores_read, merged_read, tps_read, moved_put,
+	       messages_joined);
 	cJSON_Delete(state);
 	return n > 1 ? 0 : 1;
 }
