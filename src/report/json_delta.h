@@ -10,7 +10,8 @@
  * --full from them); an age that grows with the clock ("time_lag_ms" with
  * a "time_lag_from_us") is aged to each line's time by the reader, a lag
  * that follows from the offsets is derived by it, and a lag spark comes
- * as a step (schema 5), not sent again.
+ * as a step (schema 5), not sent again; nor (schema 8) a moved commit's
+ * times that its group's reads say, nor an event's text in its message.
  */
 #ifndef KGTOP_REPORT_JSON_DELTA_H
 #define KGTOP_REPORT_JSON_DELTA_H
