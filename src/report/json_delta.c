@@ -19,7 +19,9 @@
  * compared record by record: one alike is skipped; what a reader derives
  * or gets elsewhere is left out of its patch: its lag (log_end -
  * committed), the topic partition's facts (once per line in
- * "topic_partitions", only those that changed) and its lag_spark (a step,
+ * "topic_partitions", only those that changed, an entry per topic and
+ * facts: tps_put), the times a moved commit's group reads say
+ * (moved_default) and its lag_spark (a step,
  * in the group's "lag_spark_steps": the cells the window moved by and the
  * new ones, not 16 numbers); anything else that differs is found by
  * writing both (report_json_part) and comparing fields.  The group's lag
@@ -46,6 +48,18 @@
 #include "report/report.h"
 #include "util/util.h"
 
+/*
+ * sbuf_adds with the length counted where it is known: most calls here
+ * append a key, a literal whose length the compiler knows (a --json line
+ * at 10,000 groups is a million of them; strlen was 4 % of the process).
+ */
+static inline void
+sbuf_adds_here(sbuf *b, const char *s)
+{
+	sbuf_addn(b, s, strlen(s));
+}
+#define sbuf_adds sbuf_adds_here
+
 /* One field of an object printed by kgtop's writers: its key (unquoted) and its value's text. */
 typedef struct jfield {
 	const char *key;
@@ -63,10 +77,18 @@ typedef struct jfields {
 /* A topic partition's facts that every group partition of it prints alike (see tp_note). */
 enum { TP_LOG_END = 1, TP_LOG_START = 2, TP_PRODUCE_RATE = 4 };
 
-/* A topic partition of the line's table: where its entry starts in d->tps. */
+/* A topic partition of the line's table (tp_seen). */
 typedef struct tpslot {
 	int32_t topic, partition; /* interned topic id; -1 topic: empty */
 } tpslot;
+
+/* A topic partition whose facts changed this line: written with the others of its topic and facts (tps_put). */
+typedef struct tpfact {
+	int32_t topic, partition;
+	unsigned mask; /* TP_* that changed */
+	int64_t log_end, log_start;
+	double produce_rate;
+} tpfact;
 
 /* A partition patch {"i":N,BODY} of a group's (merge_alike). */
 typedef struct alike {
@@ -79,8 +101,10 @@ typedef struct alike {
 } alike;
 
 struct kg_jdelta {
+	bool full;          /* --full: events whole (a delta stream splits their messages, report_json_tail) */
 	kg_snapshot *prev;  /* the last line's snapshot (one reference), NULL: the next line is a keyframe */
-	sbuf tps;           /* this line's "topic_partitions" entries */
+	tpfact *tf;         /* this line's topic partitions whose facts changed, for "topic_partitions" */
+	size_t ntf, tfcap;
 	tpslot *seen;       /* the topic partitions in it (open addressing) */
 	size_t nseen, cap;
 	sbuf cur, old, el;  /* a group (without its partitions) as it is now and as the last line printed it; element patches */
@@ -172,6 +196,52 @@ jfields_of(const char *obj, jfields *f)
 		x.klen = (size_t)(e - p - 2);
 		x.val = e + 1; /* past the colon */
 		e = jskip(x.val);
+		x.vlen = (size_t)(e - x.val);
+		util_grow(&f->v, &f->cap, f->n + 1, sizeof *f->v);
+		f->v[f->n++] = x;
+		p = *e == ',' ? e + 1 : e;
+	}
+}
+
+/* True when s (which has end - s bytes) starts with t's n bytes. */
+static bool
+starts(const char *s, const char *end, const char *t, size_t n)
+{
+	return (size_t)(end - s) >= n && memcmp(s, t, n) == 0;
+}
+
+/*
+ * The fields of the object at obj (len bytes to the end of its buffer,
+ * NUL-terminated) into f, as jfields_of, where like holds
+ * those of an object the same writer printed (a record's other version):
+ * a field whose key and value are like's at its place is not scanned but
+ * compared (a JSON value is a prefix of no other that ends where it
+ * does), as most are.  Half the delta's CPU at 10,000 groups was parsing
+ * both versions of a partition or group.
+ */
+static void
+jfields_like(const char *obj, size_t len, const jfields *like, jfields *f)
+{
+	const char *p = obj + 1, *end = obj + len;
+	f->n = 0;
+	while (*p == '"') {
+		const jfield *l = f->n < like->n ? &like->v[f->n] : NULL;
+		jfield x;
+		const char *e;
+		if (l != NULL && starts(p + 1, end, l->key, l->klen) && p[1 + l->klen] == '"' && p[2 + l->klen] == ':') {
+			x.key = p + 1;
+			x.klen = l->klen;
+			x.val = p + l->klen + 3;
+			e = starts(x.val, end, l->val, l->vlen) && (x.val[l->vlen] == ',' || x.val[l->vlen] == '}')
+				    ? x.val + l->vlen
+				    : jskip(x.val);
+		} else {
+			e = jskip(p);
+			x.key = p + 1;
+			x.klen = (size_t)(e - p - 2);
+			x.val = e + 1;
+			e = jskip(x.val);
+		}
 		x.vlen = (size_t)(e - x.val);
 		util_grow(&f->v, &f->cap, f->n + 1, sizeof *f->v);
 		f->v[f->n++] = x;
@@ -320,29 +390,89 @@ tp_changed(kg_jdelta *d, const kg_gpart *a, const kg_gpart *b)
 	return m;
 }
 
-/* Note the facts that changed (m) of a group's partition p in the line's table, once per topic partition. */
+/* Note the facts that changed (m) of a group's partition p for the line's table, once per topic partition. */
 static void
 tp_note(kg_jdelta *d, const kg_gpart *p, unsigned m)
 {
+	tpfact *f;
 	if (m == 0 || tp_seen(d, p->tp))
 		return;
-	sbuf_adds(&d->tps, d->tps.len ? ",{\"topic\":" : "{\"topic\":");
-	json_put_str(&d->tps, intern_topic_name(p->tp.topic));
-	sbuf_adds(&d->tps, ",\"partition\":");
-	sbuf_addi(&d->tps, p->tp.partition);
-	if (m & TP_LOG_END) {
-		sbuf_adds(&d->tps, ",\"log_end\":");
-		jnum(&d->tps, p->log_end);
+	util_grow(&d->tf, &d->tfcap, d->ntf + 1, sizeof *d->tf);
+	f = &d->tf[d->ntf++];
+	f->topic = p->tp.topic;
+	f->partition = p->tp.partition;
+	f->mask = m;
+	f->log_end = p->log_end;
+	f->log_start = p->log_start;
+	f->produce_rate = p->produce_rate;
+}
+
+/* Topic partitions by topic, then the facts that changed, then partition: one entry of the table each run. */
+static int
+tpfact_cmp(const void *a, const void *b)
+{
+	const tpfact *x = a, *y = b;
+	if (x->topic != y->topic)
+		return x->topic < y->topic ? -1 : 1;
+	if (x->mask != y->mask)
+		return x->mask < y->mask ? -1 : 1;
+	return (x->partition > y->partition) - (x->partition < y->partition);
+}
+
+/* One fact (TP_*) of f as a number. */
+static void
+tp_fact(sbuf *o, const tpfact *f, unsigned fact)
+{
+	if (fact == TP_LOG_END)
+		jnum(o, f->log_end);
+	else if (fact == TP_LOG_START)
+		jnum(o, f->log_start);
+	else
+		json_put_2f(o, f->produce_rate);
+}
+
+/*
+ * The line's "topic_partitions" entries into o (schema 8): one per
+ * topic and set of facts that changed, {"topic":T,"partitions":[N,...],
+ * FACT:[value per partition, ...]...}: 2,000 moving log ends at 10,000
+ * groups were 75 bytes each as an object per topic partition, mostly its
+ * topic and its keys again, and are 16 here.
+ */
+static void
+tps_put(kg_jdelta *d, sbuf *o)
+{
+	static const struct {
+		unsigned fact;
+		const char *key;
+	} facts[] = { { TP_LOG_END, ",\"log_end\":[" }, { TP_LOG_START, ",\"log_start\":[" },
+		      { TP_PRODUCE_RATE, ",\"produce_rate\":[" } };
+	size_t i, j, end, k;
+	qsort(d->tf, d->ntf, sizeof *d->tf, tpfact_cmp);
+	for (i = 0; i < d->ntf; i = end) {
+		for (end = i + 1; end < d->ntf && d->tf[end].topic == d->tf[i].topic && d->tf[end].mask == d->tf[i].mask; end++)
+			;
+		sbuf_adds(o, i ? ",{\"topic\":" : "{\"topic\":");
+		json_put_str(o, intern_topic_name(d->tf[i].topic));
+		sbuf_adds(o, ",\"partitions\":[");
+		for (j = i; j < end; j++) {
+			if (j > i)
+				sbuf_addc(o, ',');
+			sbuf_addi(o, d->tf[j].partition);
+		}
+		sbuf_addc(o, ']');
+		for (k = 0; k < KG_ARRAY_LEN(facts); k++) {
+			if (!(d->tf[i].mask & facts[k].fact))
+				continue;
+			sbuf_adds(o, facts[k].key);
+			for (j = i; j < end; j++) {
+				if (j > i)
+					sbuf_addc(o, ',');
+				tp_fact(o, &d->tf[j], facts[k].fact);
+			}
+			sbuf_addc(o, ']');
+		}
+		sbuf_addc(o, '}');
 	}
-	if (m & TP_LOG_START) {
-		sbuf_adds(&d->tps, ",\"log_start\":");
-		jnum(&d->tps, p->log_start);
-	}
-	if (m & TP_PRODUCE_RATE) {
-		sbuf_adds(&d->tps, ",\"produce_rate\":");
-		json_put_2f(&d->tps, p->produce_rate);
-	}
-	sbuf_addc(&d->tps, '}');
 }
 
 /* True for the keys a partition's patch leaves to other rules: its lag, its spark, the topic partition's facts. */
@@ -380,30 +510,65 @@ val_is(const jfield *f, const sbuf *t)
 	return t->len > 0 && f->vlen == t->len && memcmp(f->val, t->s, t->len) == 0;
 }
 
+/* A key named k (length n). */
+static bool
+key_is(const jfield *f, const char *k, size_t n)
+{
+	return f->klen == n && memcmp(f->key, k, n) == 0;
+}
+
+/*
+ * In a partition patch that gives "committed" (schema 8, kgtop(1)): the
+ * value a reader puts in a field the patch leaves out, NULL for a field
+ * without such a rule.  A commit seen moving was seen by the group's read
+ * (dt: "committed_moved", "frozen_since_max" where it had one) and after
+ * the read before (pdt: "committed_moved_after"): 70 of a moved
+ * partition's 150 bytes were those three saying so.
+ */
+static const sbuf *
+moved_default(const jfield *f, const jfield *was, const sbuf *dt, const sbuf *pdt)
+{
+	if (key_is(f, "committed_moved", 15) || (key_is(f, "frozen_since_max", 16) && was != NULL))
+		return dt;
+	if (key_is(f, "committed_moved_after", 21))
+		return pdt;
+	return NULL;
+}
+
 /*
  * The changed fields of cur against old (but those part_key_apart when
  * apart); true when any.  dt, pdt: the group's "data_time" as printed now
  * and by the last line (NULL: none), a value printed alike written "=" or
  * "<" (a partition's patch, kgtop(1)): a commit seen moving between the
- * group's last two reads says so in 3 bytes, not 26.
+ * group's last two reads says so in 3 bytes, not 26; and in a partition's
+ * patch that gives "committed" not at all (moved_default), but a field
+ * that differs from what the reader would put is given even when it did
+ * not change.
  */
 static bool
 put_changes(sbuf *o, const jfields *cur, const jfields *old, bool apart, const sbuf *dt, const sbuf *pdt)
 {
+	static const jfield committed = { "committed", 9, NULL, 0 };
 	size_t i, start = o->len;
+	bool moved = false;
+	if (apart && dt != NULL) {
+		const jfield *c = jfield_find(cur, &committed, 2), *w = jfield_find(old, &committed, 2);
+		moved = c != NULL && (w == NULL || !jsame(c, w));
+	}
 	for (i = 0; i < cur->n; i++) {
-		const jfield *was = jfield_find(old, &cur->v[i], i);
-		if (was != NULL && jsame(&cur->v[i], was))
+		const jfield *was = jfield_find(old, &cur->v[i], i), *f = &cur->v[i];
+		const sbuf *def = moved ? moved_default(f, was, dt, pdt) : NULL;
+		if (def != NULL ? val_is(f, def) : was != NULL && jsame(f, was))
 			continue;
-		if ((apart && part_key_apart(&cur->v[i])) || (was != NULL && aged(cur, i)))
+		if ((apart && part_key_apart(f)) || (was != NULL && aged(cur, i)))
 			continue;
-		put_field(o, &cur->v[i], "");
-		if (dt != NULL && val_is(&cur->v[i], dt))
+		put_field(o, f, "");
+		if (dt != NULL && val_is(f, dt))
 			sbuf_addn(o, "\"=\"", 3);
-		else if (pdt != NULL && val_is(&cur->v[i], pdt))
+		else if (pdt != NULL && val_is(f, pdt))
 			sbuf_addn(o, "\"<\"", 3);
 		else
-			sbuf_addn(o, cur->v[i].val, cur->v[i].vlen);
+			sbuf_addn(o, f->val, f->vlen);
 	}
 	put_unset(o, cur, old);
 	return o->len > start;
@@ -428,7 +593,7 @@ element_patches(kg_jdelta *d, const jfield *cur, const jfield *old)
 		if (ce - c != oe - o || memcmp(c, o, (size_t)(ce - c)) != 0) {
 			size_t at = d->el.len;
 			jfields_of(c, &d->ec);
-			jfields_of(o, &d->eo);
+			jfields_like(o, old->vlen - (size_t)(o - old->val), &d->ec, &d->eo);
 			sbuf_adds(&d->el, first ? "{\"i\":" : ",{\"i\":");
 			sbuf_addi(&d->el, i);
 			if (put_changes(&d->el, &d->ec, &d->eo, false, NULL, NULL)) {
@@ -647,7 +812,7 @@ parts_changes(kg_jdelta *d, const kg_group *g, const kg_group *p, int64_t line_u
 			report_json_part(&d->pc, g, a, line_us);
 			report_json_part(&d->po, p, b, line_us);
 			jfields_of(d->pc.s, &d->ec);
-			jfields_of(d->po.s, &d->eo);
+			jfields_like(d->po.s, d->po.len, &d->ec, &d->eo);
 			put_changes(&d->pe, &d->ec, &d->eo, true, &d->dt, &d->pdt);
 		}
 		if (lag) {
@@ -681,7 +846,7 @@ put_patch(kg_jdelta *d, sbuf *o, const kg_group *g, const kg_group *p, int64_t l
 	idlen = o->len - start;
 	if (head) {
 		jfields_of(d->cur.s, &d->fc);
-		jfields_of(d->old.s, &d->fo);
+		jfields_like(d->old.s, d->old.len, &d->fc, &d->fo);
 	} else {
 		d->fc.n = d->fo.n = 0;
 	}
@@ -845,9 +1010,11 @@ group_head_same(const kg_group *a, const kg_group *b)
 
 /* Start the deltas of a run. */
 kg_jdelta *
-jdelta_new(void)
+jdelta_new(bool full)
 {
-	return xcalloc(1, sizeof(kg_jdelta));
+	kg_jdelta *d = xcalloc(1, sizeof(kg_jdelta));
+	d->full = full;
+	return d;
 }
 
 /* Free them. */
@@ -872,7 +1039,7 @@ jdelta_free(kg_jdelta *d)
 	free(d->al);
 	free(d->ab);
 	sbuf_free(&d->gone);
-	sbuf_free(&d->tps);
+	free(d->tf);
 	free(d->seen);
 	free(d->fc.v);
 	free(d->fo.v);
@@ -942,7 +1109,7 @@ put_delta(kg_jdelta *d, sbuf *o, const kg_snapshot *s, const kg_snapshot *prev, 
 	sbuf_adds(o, "],\"gone\":[");
 	sbuf_addn(o, d->gone.s ? d->gone.s : "", d->gone.len);
 	sbuf_adds(o, "],\"topic_partitions\":[");
-	sbuf_addn(o, d->tps.s ? d->tps.s : "", d->tps.len);
+	tps_put(d, o);
 }
 
 /* One line (see json_delta.h). */
@@ -964,13 +1131,13 @@ jdelta_line(kg_jdelta *d, sbuf *o, kg_snapshot *s, kg_event *const *events, size
 		}
 		n.whole = s->ngroups;
 	} else {
-		sbuf_reset(&d->tps);
+		d->ntf = 0;
 		d->nseen = 0;
 		for (i = 0; (size_t)i < d->cap; i++)
 			d->seen[i].topic = -1;
 		put_delta(d, o, s, d->prev, &n);
 	}
-	report_json_tail(o, events, nevents, t0_us);
+	report_json_tail(o, events, nevents, t0_us, !d->full);
 	if (d->prev != s) {
 		snapshot_unref(d->prev);
 		d->prev = snapshot_ref(s);

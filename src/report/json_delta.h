@@ -10,7 +10,8 @@
  * --full from them); an age that grows with the clock ("time_lag_ms" with
  * a "time_lag_from_us") is aged to each line's time by the reader, a lag
  * that follows from the offsets is derived by it, and a lag spark comes
- * as a step (schema 5), not sent again.
+ * as a step (schema 5), not sent again; nor (schema 8) a moved commit's
+ * times that its group's reads say, nor an event's text in its message.
  */
 #ifndef KGTOP_REPORT_JSON_DELTA_H
 #define KGTOP_REPORT_JSON_DELTA_H
@@ -33,8 +34,8 @@ typedef struct jdelta_counts {
 	int gone;    /* groups no longer there */
 } jdelta_counts;
 
-/* Start the lines of a run (the first is a keyframe). */
-kg_jdelta *jdelta_new(void);
+/* Start the lines of a run (the first is a keyframe); full: --full's (events whole, as report_json writes them). */
+kg_jdelta *jdelta_new(bool full);
 /* Free them. */
 void jdelta_free(kg_jdelta *d);
 /* Make the next line a keyframe (on request). */

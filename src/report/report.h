@@ -17,7 +17,7 @@
 #include "model/snapshot.h"
 #include "util/util.h"
 
-#define KG_JSON_VERSION 7
+#define KG_JSON_VERSION 8
 
 /* Append the text report of snapshot s to out. */
 void report_text(sbuf *out, const kg_snapshot *s);
@@ -42,8 +42,12 @@ bool report_json_each(sbuf *out, const kg_snapshot *s, kg_event *const *events, 
  * follows.
  */
 void report_json_head(sbuf *out, const kg_snapshot *s, bool stale, bool keyframe);
-/* The events after the groups (and a delta's "gone"), the object closed. */
-void report_json_tail(sbuf *out, kg_event *const *events, size_t nevents, int64_t t0_us);
+/*
+ * The events after the groups (and a delta's "gone"), the object closed;
+ * split: an event's "message" that holds its "text" as "message_head" and
+ * "message_tail" around it (the lines of --json without --full, schema 8).
+ */
+void report_json_tail(sbuf *out, kg_event *const *events, size_t nevents, int64_t t0_us, bool split);
 /* One group's object, an age that grows with the clock as of line_us (the line's time). */
 void report_json_group(sbuf *out, const kg_group *g, const kg_snapshot *s, int64_t line_us);
 /* The same object without its "partitions" (json_delta.c compares them one by one). */

@@ -106,7 +106,7 @@ static void
 json_lines_init(json_lines *L, const kg_options *o, const kg_run_stop *stop)
 {
 	memset(L, 0, sizeof *L);
-	L->jd = jdelta_new();
+	L->jd = jdelta_new(o->json_full);
 	L->full = o->json_full;
 	L->keyframe_us = o->keyframe_us;
 	L->want_key = stop->keyframe;

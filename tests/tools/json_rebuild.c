@@ -1,5 +1,5 @@
 /*
- * json_rebuild.c: a reader of kgtop's --json lines (schema 7) as kgtop(1)
+ * json_rebuild.c: a reader of kgtop's --json lines (schema 8) as kgtop(1)
  * tells one to read them, set against --full.
  *
  *   json_rebuild DELTAS FULL
@@ -17,7 +17,9 @@
  * group one of whose partitions' lag changed and whose patch gives no
  * "lag" the sum; and every "time_lag_ms" with a "time_lag_from_us" is
  * aged to the line's "time_us" (a patch never gives one: counted).  After each line the
- * groups it holds must be exactly those of the same line of FULL.  Prints
+ * groups it holds must be exactly those of the same line of FULL, and the line's
+ * events FULL's, an event's "message" joined from "message_head", "text" and
+ * "message_tail" where a line split it.  Prints
  * what it compared; exit 0 when every line matched, 1 on the first
  * difference (said), 2 on bad input.
  */
@@ -72,6 +74,10 @@ spark_steps(cJSON *parts, const cJSON *steps)
 	}
 }
 
+/* The group partitions set from "topic_partitions": counted, the test asks for some. */
+static int tps_read;
+/* The partition fields a reader put where a patch that gives "committed" left them out (schema 8): counted too. */
+static int moved_put;
 /* The "=" of partition patches read (each the group's data_time): counted, the test asks for some. */
 static int equals_read;
 /* The "<" read (each the group's data_time before the line's patch): counted too. */
@@ -93,6 +99,32 @@ names(const cJSON *e, int i)
 	return false;
 }
 
+/* Set t's field key to the string v unless patch p gives it. */
+static void
+put_default(cJSON *t, const cJSON *p, const char *key, const char *v)
+{
+	if (v == NULL || cJSON_GetObjectItemCaseSensitive(p, key) != NULL)
+		return;
+	cJSON_DeleteItemFromObjectCaseSensitive(t, key);
+	cJSON_AddItemToObject(t, key, cJSON_CreateString(v));
+	moved_put++;
+}
+
+/*
+ * A partition patch p that gives "committed" (schema 8): what it leaves
+ * out of "committed_moved" is the group's "data_time" (dt), of
+ * "committed_moved_after" its "data_time" before the line (was), of
+ * "frozen_since_max" (where t had one before the patch and still has) dt.
+ */
+static void
+moved_defaults(cJSON *t, const cJSON *p, bool had_frozen, const char *dt, const char *was)
+{
+	put_default(t, p, "committed_moved", dt);
+	put_default(t, p, "committed_moved_after", was);
+	if (had_frozen && cJSON_GetObjectItemCaseSensitive(t, "frozen_since_max") != NULL)
+		put_default(t, p, "frozen_since_max", dt);
+}
+
 /*
  * Apply patch p to object t (kgtop(1): a field replaces, KEY@ patches
  * elements, unset removes); dt, was: the group's "data_time" after its
@@ -107,6 +139,7 @@ apply_patch(cJSON *t, const cJSON *p, const char *dt, const char *was)
 	const char *gdt = cJSON_IsString(pdt) ? pdt->valuestring : cJSON_IsString(tdt) ? tdt->valuestring : NULL;
 	/* the group's own "data_time" is replaced below: its value before, kept */
 	char *gwas = dt == NULL && cJSON_IsString(tdt) ? strdup(tdt->valuestring) : NULL;
+	bool had_frozen = cJSON_GetObjectItemCaseSensitive(t, "frozen_since_max") != NULL;
 	cJSON_ArrayForEach(f, p) {
 		size_t n = strlen(f->string);
 		if (strcmp(f->string, "id") == 0 || strcmp(f->string, "i") == 0 || strcmp(f->string, "unset") == 0)
@@ -153,6 +186,8 @@ apply_patch(cJSON *t, const cJSON *p, const char *dt, const char *was)
 	}
 	cJSON_ArrayForEach(u, cJSON_GetObjectItemCaseSensitive(p, "unset"))
 		cJSON_DeleteItemFromObjectCaseSensitive(t, u->valuestring);
+	if (dt != NULL && cJSON_GetObjectItemCaseSensitive(p, "committed") != NULL)
+		moved_defaults(t, p, had_frozen, dt, was);
 	free(gwas);
 }
 
@@ -168,7 +203,11 @@ age(cJSON *o, double time_us)
 	cJSON_ReplaceItemInObjectCaseSensitive(o, "time_lag_ms", cJSON_CreateNumber(strtod(buf, NULL)));
 }
 
-/* Set a topic partition's facts in every group partition of it, then age every time lag. */
+/*
+ * Set the facts of "topic_partitions" in every group partition of each
+ * topic partition (schema 8: an entry per topic and facts, each fact a
+ * value per partition of "partitions"), then age every time lag.
+ */
 static void
 settle(cJSON *state, const cJSON *line)
 {
@@ -178,15 +217,23 @@ settle(cJSON *state, const cJSON *line)
 	cJSON_ArrayForEach(g, state) {
 		cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(g, "partitions")) {
 			cJSON_ArrayForEach(tp, tps) {
-				const cJSON *f;
+				const cJSON *f, *n;
+				int k = 0;
 				if (strcmp(cJSON_GetObjectItemCaseSensitive(tp, "topic")->valuestring,
-					   cJSON_GetObjectItemCaseSensitive(p, "topic")->valuestring) != 0 ||
-				    cJSON_GetObjectItemCaseSensitive(tp, "partition")->valueint !=
-					    cJSON_GetObjectItemCaseSensitive(p, "partition")->valueint)
+					   cJSON_GetObjectItemCaseSensitive(p, "topic")->valuestring) != 0)
 					continue;
+				cJSON_ArrayForEach(n, cJSON_GetObjectItemCaseSensitive(tp, "partitions")) {
+					if (n->valueint == cJSON_GetObjectItemCaseSensitive(p, "partition")->valueint)
+						break;
+					k++;
+				}
+				if (n == NULL)
+					continue;
+				tps_read++;
 				cJSON_ArrayForEach(f, tp) {
-					if (strcmp(f->string, "topic") != 0 && strcmp(f->string, "partition") != 0)
-						cJSON_ReplaceItemInObjectCaseSensitive(p, f->string, cJSON_Duplicate(f, true));
+					if (strcmp(f->string, "topic") != 0 && strcmp(f->string, "partitions") != 0)
+						cJSON_ReplaceItemInObjectCaseSensitive(p, f->string,
+										    cJSON_Duplicate(cJSON_GetArrayItem(f, k), true));
 				}
 			}
 			age(p, t);
@@ -360,6 +407,45 @@ same_as_full(const cJSON *state, const cJSON *full, int n)
 	return true;
 }
 
+/* The events whose "message" a line split around its "text" (schema 8): counted, the test asks for some. */
+static int messages_joined;
+
+/*
+ * The events of a line as --full writes them: an event's "message" is its
+ * "message_head", "text" and "message_tail" (none: "") joined; then they
+ * must be those of the same line of FULL.
+ */
+static bool
+same_events(cJSON *line, const cJSON *full, int n)
+{
+	cJSON *evs = cJSON_GetObjectItemCaseSensitive(line, "events"), *e;
+	const cJSON *fe = cJSON_GetObjectItemCaseSensitive(full, "events");
+	cJSON_ArrayForEach(e, evs) {
+		const cJSON *h = cJSON_GetObjectItemCaseSensitive(e, "message_head"), *t = cJSON_GetObjectItemCaseSensitive(e, "text"),
+			    *tail = cJSON_GetObjectItemCaseSensitive(e, "message_tail");
+		char *m;
+		if (!cJSON_IsString(h))
+			continue;
+		m = malloc(strlen(h->valuestring) + strlen(t->valuestring) + (tail ? strlen(tail->valuestring) : 0) + 1);
+		strcpy(m, h->valuestring);
+		strcat(m, t->valuestring);
+		strcat(m, tail ? tail->valuestring : "");
+		cJSON_DeleteItemFromObjectCaseSensitive(e, "message_head");
+		cJSON_DeleteItemFromObjectCaseSensitive(e, "message_tail");
+		cJSON_AddItemToObject(e, "message", cJSON_CreateString(m));
+		free(m);
+		messages_joined++;
+	}
+	if (!cJSON_Compare(evs, fe, true)) {
+		char *a = cJSON_PrintUnformatted(evs), *b = cJSON_PrintUnformatted(fe);
+		printf("line %d: events differ\n  read:    %s\n  --full:  %s\n", n, a, b);
+		free(a);
+		free(b);
+		return false;
+	}
+	return true;
+}
+
 /* Read both files in step. */
 int
 main(int argc, char **argv)
@@ -378,14 +464,14 @@ main(int argc, char **argv)
 		n++;
 		dbytes += (long)strlen(ld);
 		fbytes += (long)strlen(lf);
-		/* the deltas are schema 5's (6 changed only how events write their partitions) */
-		if (jd == NULL || jf == NULL || cJSON_GetObjectItemCaseSensitive(jd, "version")->valueint < 5) {
-			printf("line %d: not a line of version 5 or later\n", n);
+		/* schema 8's deltas ("topic_partitions" by topic, a moved commit's times left out) */
+		if (jd == NULL || jf == NULL || cJSON_GetObjectItemCaseSensitive(jd, "version")->valueint != 8) {
+			printf("line %d: not a line of version 8\n", n);
 			return 2;
 		}
 		keys += cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(jd, "keyframe"));
 		apply_line(state, jd);
-		if (!same_as_full(state, jf, n))
+		if (!same_as_full(state, jf, n) || !same_events(jd, jf, n))
 			return 1;
 		groups += cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(jd, "groups"));
 		cJSON_Delete(jd);
@@ -393,8 +479,9 @@ main(int argc, char **argv)
 		free(ld);
 		free(lf);
 	}
-	printf("%d lines (%d keyframes) rebuilt the same as --full: %d groups sent, %ld bytes against %ld, %d lags in patches, %d aged time lags in patches, %d data_time \"=\" read, %d last data_time \"<\" read, %d patches of several partitions\n",
-	       n, keys, groups, dbytes, fbytes, lags_sent, aged_sent, equals_read, befores_read, merged_read);
+	printf("%d lines (%d keyframes) rebuilt the same as --full: %d groups sent, %ld bytes against %ld, %d lags in patches, %d aged time lags in patches, %d data_time \"=\" read, %d last data_time \"<\" read, %d patches of several partitions, %d partitions set from topic_partitions, %d moved commit times put, %d event messages joined\n",
+	       n, keys, groups, dbytes, fbytes, lags_sent, aged_sent, equals_read, befores_read, merged_read, tps_read, moved_put,
+	       messages_joined);
 	cJSON_Delete(state);
 	return n > 1 ? 0 : 1;
 }

@@ -8,7 +8,9 @@
  *
  * Strings print without quotes, numbers as they are, objects and arrays as
  * compact JSON, null as null.  ".x[]" prints each element on a line.
- * "|length" prints the size of an array or object.
+ * "|length" prints the size of an array or object.  An event's ".message"
+ * that a --json line wrote around its text (schema 8: "message_head",
+ * "text", "message_tail") prints joined, as --full writes it.
  */
 #include "config.h"
 
@@ -41,6 +43,18 @@ print_value(const cJSON *v)
 	free(s);
 }
 
+/* Print an event's message that a --json line split around its text (kgtop(1)); false when it did not. */
+static int
+print_joined(const cJSON *ev)
+{
+	const cJSON *h = cJSON_GetObjectItemCaseSensitive(ev, "message_head"), *t = cJSON_GetObjectItemCaseSensitive(ev, "text"),
+		    *tail = cJSON_GetObjectItemCaseSensitive(ev, "message_tail");
+	if (!cJSON_IsString(h) || !cJSON_IsString(t))
+		return 0;
+	printf("%s%s%s\n", h->valuestring, t->valuestring, cJSON_IsString(tail) ? tail->valuestring : "");
+	return 1;
+}
+
 /* Walk a path; returns 0, prints results. */
 static int
 walk(const cJSON *v, const char *p)
@@ -53,6 +67,9 @@ walk(const cJSON *v, const char *p)
 			while (*p && *p != '.' && *p != '[' && *p != '|' && n < sizeof key - 1)
 				key[n++] = *p++;
 			key[n] = '\0';
+			if (n > 0 && *p == '\0' && strcmp(key, "message") == 0 &&
+			    cJSON_GetObjectItemCaseSensitive(v, key) == NULL && print_joined(v))
+				return 0;
 			if (n > 0)
 				v = cJSON_GetObjectItemCaseSensitive(v, key);
 		} else if (*p == '[') {
