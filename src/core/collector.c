@@ -287,9 +287,22 @@ tick(kg_collector *c, int64_t now)
 	kg_snapshot *snap;
 	int i;
 	int64_t t0 = util_mono_us(), t1, t2;
+	bool master = false;
 	for (i = 0; i < c->nsrc; i++) {
 		if (c->src[i]->ops->drain != NULL)
 			c->src[i]->ops->drain(c->src[i], &q);
+		master |= c->src[i]->ops->clock != NULL;
+	}
+	/*
+	 * Live, the snapshot is dated after its sources handed over what it
+	 * holds: a source's state read while the others were polled (the demo
+	 * reads its members' requests at drain) is news of then, and a
+	 * picture dated earlier would put a change before its cause.
+	 */
+	if (!master) {
+		int64_t later = collector_now(c);
+		if (later > now)
+			now = later;
 	}
 	if (!filter_empty(c->filter)) {
 		/* -g / -G hold for every source: observations of other groups are dropped here */

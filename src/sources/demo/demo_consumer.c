@@ -271,8 +271,8 @@ cg_heartbeat_sent(dcons *c)
 	demo *d = c->d;
 	int64_t now;
 	bool wake = false;
+	now = util_now_us(); /* before the lock, as ic_sent: the request is out already */
 	pthread_mutex_lock(&d->lock);
-	now = util_now_us();
 	if (c->listed && (c->closing || (c->maxpoll_at > 0 && now - c->maxpoll_at < 3000000))) {
 		c->left_sent = true;
 		if (c->phase == DC_STALLED) {
