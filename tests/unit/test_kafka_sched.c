@@ -712,6 +712,35 @@ test_risk_coord_cache(void **state)
 	}
 }
 
+/*
+ * A group asked again a refresh later is charged its requests alone while
+ * librdkafka keeps its coordinator; once a new client handle forgot them
+ * all (kafka_sched_coords_forgotten), the FindCoordinators again.
+ */
+static void
+test_coord_forgotten(void **state)
+{
+	ksched s;
+	ksched_config cf = { .full_refresh_us = 30 * SEC, .max_requests = 1000, .coord_cache = KSCHED_COORD_CACHE_BUNDLED };
+	ksched_group *g = groups(3, KG_STATE_STABLE, 0);
+	ksched_plan p;
+	(void)state;
+	kafka_sched_init(&s, &cf);
+	kafka_sched_paced(&s, true);
+	g[0].flags = g[1].flags = g[2].flags = KSCHED_MEMBERS | KSCHED_LAG;
+	p = kafka_sched_plan(&s, g, 3, 1 * SEC, 0);
+	assert_int_equal(p.offsets, 3);
+	assert_int_equal(p.requests, 3 * 3); /* a lookup, then a description and offsets from the cache */
+	apply(g, 3, 1 * SEC);
+	p = kafka_sched_plan(&s, g, 3, 2 * SEC, 0);
+	assert_int_equal(p.requests, 3 * 2);
+	apply(g, 3, 2 * SEC);
+	kafka_sched_coords_forgotten(&s);
+	p = kafka_sched_plan(&s, g, 3, 3 * SEC, 0);
+	assert_int_equal(p.requests, 3 * 3);
+	free(g);
+}
+
 /* A scheduler whose freezes settle after settle_us. */
 static ksched
 sched_settle(double max_requests, int64_t settle_us)
@@ -990,6 +1019,7 @@ main(void)
 		cmocka_unit_test(test_risk_budget),
 		cmocka_unit_test(test_risk_still_first),
 		cmocka_unit_test(test_risk_coord_cache),
+		cmocka_unit_test(test_coord_forgotten),
 		cmocka_unit_test(test_settled_slow),
 		cmocka_unit_test(test_settled_recovers),
 		cmocka_unit_test(test_table_still_since),

@@ -119,6 +119,7 @@ kafka_handle_renew(ksrc *k, const char *why)
 	pthread_mutex_unlock(&k->rk_lock);
 	rd_kafka_queue_destroy(oldq);
 	rd_kafka_destroy_flags(old, RD_KAFKA_DESTROY_F_NO_CONSUMER_CLOSE);
+	kafka_sched_coords_forgotten(&k->sched); /* the new handle looks every coordinator up again */
 	log_msg(KG_LOG_DEBUG, "kafka: the old client handle destroyed in %.1f ms", (double)(util_mono_us() - now) / 1000.0);
 	k->renewed_us = now;
 	return 0;

@@ -34,6 +34,13 @@ kafka_sched_paced(ksched *s, bool paced)
 	s->paced = paced;
 }
 
+/* A new handle's cache is empty: what was asked before is as far back as the cache reaches. */
+void
+kafka_sched_coords_forgotten(ksched *s)
+{
+	s->asked += (uint64_t)(s->cfg.coord_cache > 0 ? s->cfg.coord_cache : 0);
+}
+
 /* True when a description can tell more than the listing. */
 bool
 kafka_sched_needs_describe(const ksched_group *g)

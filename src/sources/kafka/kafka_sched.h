@@ -136,6 +136,8 @@ typedef struct ksched_plan {
 void kafka_sched_init(ksched *s, const ksched_config *cfg);
 /* Say whether a screen tells what it shows (the rotation at its pace) or not (all groups when the budget covers them). */
 void kafka_sched_paced(ksched *s, bool paced);
+/* Say that librdkafka keeps no coordinator now (a new client handle): every group's next request looks its coordinator up. */
+void kafka_sched_coords_forgotten(ksched *s);
 /* True when a group is at risk: members, lag (a consumer that can stall). */
 bool kafka_sched_at_risk(const ksched_group *g);
 /* True when, paced, a group at risk has had a lagging partition stand still for cfg.settle_us and twice its gap_us at now_us. */
