@@ -14,6 +14,11 @@
 #   against the sha256 pinned below, whichever Debian revision of the version carried it. Debian's
 #   own patches (options for an external cJSON and nanopb) are not applied: upstream's vendored
 #   nanopb is used, and its cJSON is replaced by the system's after the build (below).
+# - Patches: kgtop's own, in deps/ beside this script (PATCHES below, each hashed into the key), applied
+#   to the unpacked source with patch -p1. librdkafka-coord-cache.patch: the coordinator cache keeps 4,096
+#   groups instead of 11, so a group asked every refresh costs its OffsetFetch, not a FindCoordinator
+#   too (kafka_sched.h). A build against the distribution's librdkafka (--with-librdkafka=system) has
+#   librdkafka's 11, and kgtop plans for that.
 # - Build: the C library only (librdkafka.a) with a fixed recipe that names every feature, so that
 #   a missing -dev package fails here instead of silently building a weaker library, and that is
 #   independent of the caller's CFLAGS (the plain, sanitizer and Debian builds share one build).
@@ -43,13 +48,15 @@ VERSION=2.14.2
 TARBALL=librdkafka_$VERSION.orig.tar.gz
 SHA256=4d53568c13717b167d12c7b2a0fe12aeb5d6bfe02de53df5b68f86d870a81b33
 # Bump RECIPE_REV when the build steps change in a way the options below do not show.
-RECIPE_REV=3
+RECIPE_REV=4
+PATCHES="librdkafka-coord-cache.patch"
 FEATURES="--no-download --enable-ssl --enable-gssapi --enable-zlib --enable-zstd --enable-lz4-ext \
 --enable-curl --enable-c11threads --enable-regex-ext"
 RECIPE_CFLAGS="-fPIC -fstack-protector-strong -D_FORTIFY_SOURCE=2"
 ALTERNATIVE="or build kgtop against the distribution's librdkafka instead: ./configure --with-librdkafka=system (apt-get install librdkafka-dev)"
 
 me=deps/librdkafka.sh
+here=$(cd "$(dirname "$0")" && pwd)
 
 # say TEXT: a progress line on standard error.
 say() {
@@ -106,7 +113,12 @@ mkdir -p "$cache/src" 2>/dev/null && [ -w "$cache" ] ||
 cc_id=$($CC --version 2>/dev/null | head -n 1 | cut -d' ' -f2-)
 cc_target=$($CC -dumpmachine 2>/dev/null)
 [ -n "$cc_id" ] || fail "the C compiler '$CC' does not run ($CC --version failed)"
-key="librdkafka $VERSION sha256 $SHA256 recipe $RECIPE_REV $FEATURES CFLAGS=$RECIPE_CFLAGS cc $cc_id target $cc_target"
+patches_id=""
+for p in $PATCHES; do
+	[ -r "$here/$p" ] || fail "the patch $here/$p is missing (it comes with kgtop's source)"
+	patches_id="$patches_id $p $(sha256_of "$here/$p")"
+done
+key="librdkafka $VERSION sha256 $SHA256 recipe $RECIPE_REV $FEATURES CFLAGS=$RECIPE_CFLAGS cc $cc_id target $cc_target patches$patches_id"
 hash=$(printf '%s\n' "$key" | sha256sum | cut -c1-12)
 dir=$cache/librdkafka-$VERSION-$hash
 log=$dir.log
@@ -220,6 +232,9 @@ started=$(date +%s)
 build_install() {
 	tar -xzf "$src" -C "$build" --strip-components=1 || return 1
 	cd "$build" || return 1
+	for p in $PATCHES; do
+		patch -p1 --forward --batch <"$here/$p" || return 1
+	done
 	unset CFLAGS CPPFLAGS CXXFLAGS LDFLAGS LIBS MAKEFLAGS MFLAGS MAKELEVEL
 	jobs=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)
 	CC=$CC CFLAGS="$RECIPE_CFLAGS -ffile-prefix-map=$build=librdkafka-$VERSION" \

@@ -12,14 +12,19 @@
  * to group-0023) with group-0007 selected.  After a warm-up (both groups
  * judged moving), one step freezes group-0007's and group-0500's commits;
  * the bench polls each one's verdict and prints the seconds from the
- * freeze to STALLED beside the rule's own: its threshold (a tenth of
+ * freeze to STALLED beside the rule's own (and, before, how often each
+ * group was asked: the rule counts a freeze from the first answer after
+ * it, so a group is judged late by up to the time between two): its threshold (a tenth of
  * --lag-window, at least two refreshes and twice the usual gap between
  * the group's commits, as the tracker measured it) plus two refreshes.
  * Environment: BENCH_ATTENTION_WINDOW (a --lag-window in seconds, default
  * 300), BENCH_ATTENTION_MAX_REQUESTS (default the option's),
  * BENCH_ATTENTION_SETTLE (seconds run after the warm-up before the freeze,
  * default 60: the gap between commits is an average the first turns made
- * long).
+ * long), BENCH_ATTENTION_LOG (a file for kgtop's debug log, as -vv --log
+ * writes it), BENCH_ATTENTION_TRACE (set: each group's answers after the
+ * freeze, one line each: the time of its data, where its freeze is put,
+ * its verdict).
  */
 #include "config.h"
 
@@ -31,6 +36,7 @@
 #include "../integration/fixture_util.h"
 #include "model/intern.h"
 #include "model/progress.h"
+#include "util/log.h"
 #include "util/util.h"
 
 #define SEC 1000000LL
@@ -87,6 +93,25 @@ gap_of(live *l, const char *name)
 	return gap;
 }
 
+/* The times a group's data was asked (its data time changing), as the settle saw them. */
+typedef struct kturns {
+	int64_t first, last, most;
+	int n;
+} kturns;
+
+/* Count a new data time of g. */
+static void
+turns_see(kturns *t, const kg_group *g)
+{
+	if (g == NULL || g->data_time_us <= t->last)
+		return;
+	if (t->n > 0 && g->data_time_us - t->last > t->most)
+		t->most = g->data_time_us - t->last;
+	if (t->n++ == 0)
+		t->first = g->data_time_us;
+	t->last = g->data_time_us;
+}
+
 /* Predicate: nothing (live_wait steps the collector until its timeout). */
 static bool
 pred_never(live *l, const void *arg)
@@ -94,6 +119,23 @@ pred_never(live *l, const void *arg)
 	(void)l;
 	(void)arg;
 	return false;
+}
+
+/* BENCH_ATTENTION_TRACE: a line when the group's data is newer than *last (seconds from the freeze at t0_wall). */
+static void
+trace(live *l, const char *name, int64_t t0_wall, int64_t *last)
+{
+	const kg_group *g = live_group(l, name);
+	int64_t frozen = 0;
+	int k;
+	if (g == NULL || g->data_time_us <= *last)
+		return;
+	*last = g->data_time_us;
+	for (k = 0; k < g->nparts; k++)
+		frozen = g->parts[k].frozen_us > frozen ? g->parts[k].frozen_us : frozen;
+	printf("    %s: data %+6.1f s, frozen since %+6.1f s, %s (published %+6.1f s)\n", name,
+	       (double)(g->data_time_us - t0_wall) / SEC, frozen > 0 ? (double)(frozen - t0_wall) / SEC : 0.0,
+	       verdict_name((kg_verdict)g->verdict), (double)(util_now_us() - t0_wall) / SEC);
 }
 
 int
@@ -109,9 +151,17 @@ main(void)
 	int64_t settle = (getenv("BENCH_ATTENTION_SETTLE") != NULL ? atoll(getenv("BENCH_ATTENTION_SETTLE")) : 60) * SEC;
 	size_t a;
 	int32_t shown[24];
+	int64_t t0_wall, traced[2] = { 0, 0 };
+	kturns turns[2] = { { 0 }, { 0 } };
+	bool tracing = getenv("BENCH_ATTENTION_TRACE") != NULL;
 	fixture f;
 	live l;
 	int i;
+	if (getenv("BENCH_ATTENTION_LOG") != NULL) {
+		char e[256];
+		if (log_open(getenv("BENCH_ATTENTION_LOG"), 2, e, sizeof e) < 0)
+			printf("bench-attention: BENCH_ATTENTION_LOG: %s\n", e);
+	}
 	if (fixture_start_quiet(&f, "stall-10k.json") < 0) {
 		printf("bench-attention: the fixture broker did not start\n");
 		return 1;
@@ -136,9 +186,19 @@ main(void)
 		return 1;
 	}
 	/* the gap between commits the rule doubles is an average the first turns made long: let it settle */
-	live_wait(&l, pred_never, NULL, (int)(settle / 1000));
+	t0 = util_mono_us();
+	while (util_mono_us() - t0 < settle) {
+		live_wait(&l, pred_never, NULL, 100);
+		for (i = 0; i < 2; i++)
+			turns_see(&turns[i], live_group(&l, names[i]));
+	}
 	printf("  warm-up: %.0f s (every group asked once, both judged moving, then %.0f s more: BENCH_ATTENTION_SETTLE)\n",
 	       (double)(util_mono_us() - warm) / SEC, (double)settle / SEC);
+	/* a freeze is counted from the first answer after it: it is judged late by up to the time between two */
+	for (i = 0; i < 2; i++)
+		printf("  %-10s asked every %.1f s on average over the last %.0f s (at most %.1f s between two)\n", names[i],
+		       turns[i].n > 1 ? (double)(turns[i].last - turns[i].first) / SEC / (turns[i].n - 1) : 0.0,
+		       (double)settle / SEC, (double)turns[i].most / SEC);
 	for (i = 0; i < 2; i++) {
 		gap[i] = gap_of(&l, names[i]);
 		thr[i] = progress_stall_us(window, iv);
@@ -147,6 +207,7 @@ main(void)
 	q0 = requests(&f, by0);
 	r0 = l.snap->refresh;
 	t0 = util_mono_us();
+	t0_wall = util_now_us();
 	if (fixture_step(&f) < 0) {
 		printf("  the step did not apply\n");
 		live_close(&l);
@@ -157,6 +218,8 @@ main(void)
 		live_wait(&l, pred_never, NULL, 100);
 		for (i = 0; i < 2; i++) {
 			const kg_group *g = live_group(&l, names[i]);
+			if (tracing)
+				trace(&l, names[i], t0_wall, &traced[i]);
 			if (stalled[i] < 0 && g != NULL && g->verdict >= KG_VERDICT_STALLED && g->verdict != KG_VERDICT_LOST)
 				stalled[i] = util_mono_us() - t0;
 		}

@@ -542,8 +542,8 @@ test_risk_budget(void **state)
 	gap = risk_gap(&s, g, 10000, 61 * SEC, 60, KSCHED_MEMBERS | KSCHED_LAG, &total, &most);
 	assert_true(most <= 2 * 1500);
 	assert_true(total <= 1500L * 61);
-	assert_true(total >= 1150L * 60); /* the budget left is used, but the fifth the plan cannot count */
-	/* 9,000 x 2 / 29 s for the rotation (about 620 a second): about 580 left for 1,000 groups x 4 */
+	assert_true(total >= 1150L * 60); /* the budget left is used, but what the plan cannot count (RISK_SHARE) */
+	/* 9,000 x 2 / 29 s for the rotation (about 620 a second): about 650 left for 1,000 groups x 4 */
 	assert_true(gap <= 8 * SEC);
 	free(g);
 }
@@ -576,6 +576,168 @@ test_risk_still_first(void **state)
 	g[321].flags = KSCHED_MEMBERS | KSCHED_STILL;
 	kafka_sched_plan(&s, g, 500, 61 * SEC, 0);
 	assert_false(g[321].offsets);
+	free(g);
+}
+
+/*
+ * librdkafka's coordinator cache as rdkafka_coord.c keeps it: the last cap
+ * groups asked (least recently asked evicted).  A group is kept while fewer
+ * than cap others were asked after it, counted with a Fenwick tree over the
+ * asking's ticks (each group marked at its last tick).
+ */
+typedef struct lru {
+	int cap;
+	long tick, nticks;
+	long *tree;   /* Fenwick tree over ticks 1..nticks */
+	long *last;   /* per group, the tick of its last asking, 0 never */
+} lru;
+
+/* Add v at tick t. */
+static void
+lru_add(lru *c, long t, long v)
+{
+	for (; t <= c->nticks; t += t & -t)
+		c->tree[t] += v;
+}
+
+/* Marks at ticks 1..t. */
+static long
+lru_sum(const lru *c, long t)
+{
+	long v = 0;
+	for (; t > 0; t -= t & -t)
+		v += c->tree[t];
+	return v;
+}
+
+/* Ask about group id: 1 when librdkafka sends a FindCoordinator first (it does not keep it). */
+static int
+lru_ask(lru *c, int32_t id)
+{
+	long t = ++c->tick;
+	int miss = c->last[id] == 0 || lru_sum(c, t - 1) - lru_sum(c, c->last[id]) >= c->cap;
+	assert_true(t <= c->nticks);
+	if (c->last[id] > 0)
+		lru_add(c, c->last[id], -1);
+	lru_add(c, t, 1);
+	c->last[id] = t;
+	return miss;
+}
+
+/* The requests a plan really sends, in kafka_groups_ask's order: the descriptions, then the offsets, each in table order. */
+static long
+lru_plan(lru *c, const ksched_group *g, size_t n)
+{
+	long sent = 0;
+	size_t i;
+	for (i = 0; i < n; i++) {
+		if (g[i].describe)
+			sent += 1 + lru_ask(c, g[i].id);
+	}
+	for (i = 0; i < n; i++) {
+		if (g[i].offsets)
+			sent += 1 + lru_ask(c, g[i].id);
+	}
+	return sent;
+}
+
+/*
+ * issue 24's cluster (bench-attention): 10,000 groups, 1,000 at risk and
+ * 9,000 Empty, 1,500 requests a second, a dashboard.  With the bundled
+ * librdkafka's coordinator cache (4,096 groups) a group asked again a
+ * refresh later costs its requests alone, no FindCoordinator: a group at
+ * risk two (DescribeGroups, OffsetFetch), so each is asked about
+ * every 3 s, against every 7 or 8 when each asking cost four
+ * (test_risk_budget).  The requests the plan counts are never fewer than
+ * a model of librdkafka's cache sends, nor many more (the budget is used);
+ * every group is still asked within --full-refresh, its description too.
+ * Without the cache (librdkafka's 11), the plan counts what is sent too.
+ */
+static void
+test_risk_coord_cache(void **state)
+{
+	static const int caps[2] = { KSCHED_COORD_CACHE_BUNDLED, KSCHED_COORD_CACHE_RDKAFKA };
+	int k;
+	(void)state;
+	for (k = 0; k < 2; k++) {
+		ksched s;
+		ksched_config cf = { .full_refresh_us = 30 * SEC, .max_requests = 1500, .coord_cache = caps[k] };
+		ksched_group *g = groups(10000, KG_STATE_STABLE, 0);
+		lru c = { .cap = caps[k], .nticks = 2000000 };
+		int64_t now, gap = 0, max_age = 0;
+		long planned = 0, sent = 0, risk = 0;
+		size_t i;
+		c.tree = xcalloc((size_t)c.nticks + 1, sizeof *c.tree);
+		c.last = xcalloc(10000, sizeof *c.last);
+		kafka_sched_init(&s, &cf);
+		kafka_sched_paced(&s, true);
+		for (i = 0; i < 1000; i++)
+			g[i].flags = KSCHED_MEMBERS | KSCHED_LAG;
+		for (i = 1000; i < 10000; i++) {
+			g[i].listed = KG_STATE_EMPTY;
+			g[i].flags = KSCHED_LAG;
+		}
+		for (now = 1 * SEC; now < 121 * SEC; now += SEC) {
+			ksched_plan p = kafka_sched_plan(&s, g, 10000, now, 0);
+			long real = lru_plan(&c, g, 10000);
+			for (i = 0; i < 10000 && now > 61 * SEC; i++) {
+				if (i < 1000 && g[i].offsets && now - g[i].offs_us > gap)
+					gap = now - g[i].offs_us;
+				if (now - g[i].offs_us > max_age)
+					max_age = now - g[i].offs_us;
+				if (i < 1000 && now - g[i].desc_us > max_age)
+					max_age = now - g[i].desc_us;
+			}
+			apply(g, 10000, now);
+			assert_true(real <= p.requests); /* never more than the plan counted */
+			if (now > 61 * SEC) {
+				planned += p.requests;
+				sent += real;
+				risk += p.risk;
+			}
+		}
+		assert_true(planned <= 1500L * 60);
+		assert_true(sent * 10 >= planned * 9);
+		assert_true(max_age <= 30 * SEC);
+		if (caps[k] == KSCHED_COORD_CACHE_BUNDLED) {
+			/* each group at risk about every 3 s (every 7 or 8 before), longer only while the rotation's
+			 * groups asked together at the start are due together again */
+			assert_true(risk >= 300L * 60);
+			assert_true(gap <= 6 * SEC);
+			assert_true(planned >= 1250L * 60); /* the budget is used, but what the plan cannot count */
+		}
+		free(c.tree);
+		free(c.last);
+		free(g);
+	}
+}
+
+/*
+ * A group asked again a refresh later is charged its requests alone while
+ * librdkafka keeps its coordinator; once a new client handle forgot them
+ * all (kafka_sched_coords_forgotten), the FindCoordinators again.
+ */
+static void
+test_coord_forgotten(void **state)
+{
+	ksched s;
+	ksched_config cf = { .full_refresh_us = 30 * SEC, .max_requests = 1000, .coord_cache = KSCHED_COORD_CACHE_BUNDLED };
+	ksched_group *g = groups(3, KG_STATE_STABLE, 0);
+	ksched_plan p;
+	(void)state;
+	kafka_sched_init(&s, &cf);
+	kafka_sched_paced(&s, true);
+	g[0].flags = g[1].flags = g[2].flags = KSCHED_MEMBERS | KSCHED_LAG;
+	p = kafka_sched_plan(&s, g, 3, 1 * SEC, 0);
+	assert_int_equal(p.offsets, 3);
+	assert_int_equal(p.requests, 3 * 3); /* a lookup, then a description and offsets from the cache */
+	apply(g, 3, 1 * SEC);
+	p = kafka_sched_plan(&s, g, 3, 2 * SEC, 0);
+	assert_int_equal(p.requests, 3 * 2);
+	apply(g, 3, 2 * SEC);
+	kafka_sched_coords_forgotten(&s);
+	p = kafka_sched_plan(&s, g, 3, 3 * SEC, 0);
+	assert_int_equal(p.requests, 3 * 3);
 	free(g);
 }
 
@@ -856,6 +1018,8 @@ main(void)
 		cmocka_unit_test(test_risk_every_refresh),
 		cmocka_unit_test(test_risk_budget),
 		cmocka_unit_test(test_risk_still_first),
+		cmocka_unit_test(test_risk_coord_cache),
+		cmocka_unit_test(test_coord_forgotten),
 		cmocka_unit_test(test_settled_slow),
 		cmocka_unit_test(test_settled_recovers),
 		cmocka_unit_test(test_table_still_since),

@@ -523,6 +523,26 @@ set_prop(rd_kafka_conf_t *conf, const char *key, const char *value, char *err, s
 	return set_prop_at(conf, key, value, NULL, err, errsz);
 }
 
+/* The scheduler of a source with this configuration. */
+static void
+sched_start(ksched *s, const kg_kafka_config *cfg)
+{
+	ksched_config sc = { .full_refresh_us = cfg->full_refresh_us,
+			     .max_requests = cfg->max_requests,
+			     .everything = cfg->once,
+#ifdef KG_RDKAFKA_BUNDLED
+			     /* deps/librdkafka-coord-cache.patch: a group asked every few seconds costs no FindCoordinator */
+			     .coord_cache = KSCHED_COORD_CACHE_BUNDLED,
+#else
+			     .coord_cache = KSCHED_COORD_CACHE_RDKAFKA,
+#endif
+			     /* the STALLED rule's threshold and two refreshes: the verdict is in by then */
+			     .settle_us = cfg->lag_window_us > 0 ? progress_stall_us(cfg->lag_window_us, cfg->interval_us) +
+									  2 * cfg->interval_us
+								: 0 };
+	kafka_sched_init(s, &sc);
+}
+
 /* Create the source. */
 int
 kafka_source_new(const kg_kafka_config *cfg, kg_source **out, char *err, size_t errsz)
@@ -543,16 +563,7 @@ kafka_source_new(const kg_kafka_config *cfg, kg_source **out, char *err, size_t 
 	k->cfg = *cfg;
 	k->brokers = xstrdup(cfg->brokers ? cfg->brokers : "");
 	k->focus.selected = -1;
-	{
-		ksched_config sc = { .full_refresh_us = cfg->full_refresh_us,
-				     .max_requests = cfg->max_requests,
-				     .everything = cfg->once,
-				     /* the STALLED rule's threshold and two refreshes: the verdict is in by then */
-				     .settle_us = cfg->lag_window_us > 0 ? progress_stall_us(cfg->lag_window_us, cfg->interval_us) +
-										  2 * cfg->interval_us
-									: 0 };
-		kafka_sched_init(&k->sched, &sc);
-	}
+	sched_start(&k->sched, cfg);
 	pthread_mutex_init(&k->lock, NULL);
 	kafka_errors_init(&k->errs);
 	pthread_mutex_init(&k->rk_lock, NULL);

@@ -119,6 +119,7 @@ kafka_handle_renew(ksrc *k, const char *why)
 	pthread_mutex_unlock(&k->rk_lock);
 	rd_kafka_queue_destroy(oldq);
 	rd_kafka_destroy_flags(old, RD_KAFKA_DESTROY_F_NO_CONSUMER_CLOSE);
+	kafka_sched_coords_forgotten(&k->sched); /* the new handle looks every coordinator up again */
 	log_msg(KG_LOG_DEBUG, "kafka: the old client handle destroyed in %.1f ms", (double)(util_mono_us() - now) / 1000.0);
 	k->renewed_us = now;
 	return 0;
@@ -200,6 +201,7 @@ refresh_plan(ksrc *k, kresult *r, int fixed_cost)
 	for (i = 0; i < k->tab.n; i++) {
 		k->tab.e[i].s.describe = g[i].describe;
 		k->tab.e[i].s.offsets = g[i].offsets;
+		k->tab.e[i].s.asked_seq = g[i].asked_seq;
 	}
 	free(g);
 }
@@ -237,6 +239,7 @@ refresh_skip_silent(ksrc *k, kresult *r, const int32_t *coord)
 		r->plan.describe -= e->s.describe;
 		r->plan.offsets -= e->s.offsets;
 		e->s.describe = e->s.offsets = false;
+		e->s.asked_seq = 0; /* not asked: librdkafka's cache is not counted as keeping it */
 		free(e->desc_err);
 		e->desc_err = xasprintf("its coordinator, broker %d, did not answer", (int)e->desc->coordinator);
 	}
@@ -305,10 +308,10 @@ kafka_refresh(ksrc *k, char **err)
 	kafka_stamps_read(k, r);
 	r->log_end_note = refresh_note_silent(k, note);
 	log_msg(KG_LOG_DEBUG,
-		"kafka: refresh of %d groups (%d described, %d offsets, %d at risk asked, %d left), %d topics, about %d requests (%d log-start, "
+		"kafka: refresh of %d groups (%d described, %d offsets, %d at risk asked, %d left; the plan counts %d requests), %d topics, about %d requests (%d log-start, "
 		"%d records read) in %.1f ms (metadata %.1f, list %.1f, groups %.1f, log-end, log-start and reads %.1f), "
 		"process CPU %.1f ms, %d quiet topics' log ends kept",
-		r->ngroups, r->plan.describe, r->plan.offsets, r->plan.risk, r->plan.risk_left, r->ntopics, r->requests, r->log_start_calls, r->stamp_reads,
+		r->ngroups, r->plan.describe, r->plan.offsets, r->plan.risk, r->plan.risk_left, r->plan.requests, r->ntopics, r->requests, r->log_start_calls, r->stamp_reads,
 		(double)(util_mono_us() - t0) / 1000.0, (double)(t1 - t0) / 1000.0, (double)(t2 - t1) / 1000.0,
 		(double)(t3 - t2) / 1000.0, (double)(util_mono_us() - t3) / 1000.0,
 		(double)(process_cpu_us() - c0) / 1000.0, r->log_end_kept);

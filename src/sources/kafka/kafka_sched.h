@@ -23,11 +23,18 @@
  *      only for groups already that old; without a screen (--json), when
  *      the budget covers every group, all of them every refresh;
  *   7. with the budget that is left, the other groups at risk, the oldest
- *      data first: each every refresh when the budget covers them (a
+ *      offsets first: each every refresh when the budget covers them (a
  *      freeze is then seen within the STALLED rule's threshold and two
- *      refreshes, on screen or not), else as often as it does.  Empty
- *      groups and groups at zero lag off screen only ever get the
+ *      refreshes, on screen or not), else as often as it does.  The rule
+ *      counts a freeze from the first answer that gave its offset, so a
+ *      group asked every k refreshes is judged up to k refreshes late.
+ *      Empty groups and groups at zero lag off screen only ever get the
  *      rotation.
+ * What a group costs counts the FindCoordinator librdkafka sends before
+ * each request for a group whose coordinator it does not keep: it keeps
+ * cfg.coord_cache groups, the least recently asked going first (11 in
+ * librdkafka, 4,096 in the bundled build: deps/librdkafka.sh), so a group
+ * asked again before that many others were is charged its requests alone.
  * On a screen, a group at risk is settled when a lagging partition's committed offset
  * has stood still in every answer for cfg.settle_us (the STALLED rule's
  * threshold and two refreshes) and twice the group's gap between commits
@@ -71,6 +78,9 @@
 
 #define KSCHED_QUIET_US (10 * 1000000LL) /* how old a settled group's or a quiet shown group's data gets */
 
+#define KSCHED_COORD_CACHE_RDKAFKA 11   /* groups whose coordinator librdkafka keeps (rdkafka_coord.c) */
+#define KSCHED_COORD_CACHE_BUNDLED 4096 /* in the bundled build (deps/librdkafka-coord-cache.patch) */
+
 /* One group as the scheduler sees it; describe and offsets are its answer. */
 typedef struct ksched_group {
 	int32_t id;                   /* interned group id (breaks ties) */
@@ -86,6 +96,7 @@ typedef struct ksched_group {
 					 the others from the group's own data (kafka_table_publish) */
 	bool undescribable;           /* a description tells nothing (a consumer group through librdkafka < 2.10) */
 	uint8_t describe_cost;        /* requests a description costs, 0: KSCHED_COST_DESCRIBE */
+	uint64_t asked_seq;           /* ksched.asked when a plan last took it, 0 never: is its coordinator still kept */
 	bool describe;                /* out: describe it now */
 	bool offsets;                 /* out: ask its committed offsets now */
 } ksched_group;
@@ -95,6 +106,7 @@ typedef struct ksched_config {
 	double max_requests;     /* per second (--max-requests) */
 	bool everything;         /* --once / --check: every group, no budget */
 	int64_t settle_us;       /* a freeze this old is settled (the STALLED rule's threshold + two refreshes), 0 never */
+	int coord_cache;         /* groups whose coordinator librdkafka keeps (KSCHED_COORD_CACHE_*), 0: none kept */
 } ksched_config;
 
 typedef struct ksched {
@@ -103,6 +115,11 @@ typedef struct ksched {
 	double tokens;   /* requests the budget still allows */
 	double carry;    /* the paced rotation's share not yet spent (requests) */
 	int64_t last_us; /* the previous plan, 0 none */
+	uint64_t asked;  /* groups the plans took so far (each group once a plan) */
+	int plan_asked;  /* of them, in this plan */
+	int last_asked;  /* in the plan before, -1 none */
+	int ngroups;     /* the groups this plan was handed */
+	unsigned plans;  /* plans made */
 } ksched;
 
 /* What a plan asks. */
@@ -119,6 +136,8 @@ typedef struct ksched_plan {
 void kafka_sched_init(ksched *s, const ksched_config *cfg);
 /* Say whether a screen tells what it shows (the rotation at its pace) or not (all groups when the budget covers them). */
 void kafka_sched_paced(ksched *s, bool paced);
+/* Say that librdkafka keeps no coordinator now (a new client handle): every group's next request looks its coordinator up. */
+void kafka_sched_coords_forgotten(ksched *s);
 /* True when a group is at risk: members, lag (a consumer that can stall). */
 bool kafka_sched_at_risk(const ksched_group *g);
 /* True when, paced, a group at risk has had a lagging partition stand still for cfg.settle_us and twice its gap_us at now_us. */
