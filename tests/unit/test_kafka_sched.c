@@ -665,7 +665,7 @@ test_risk_coord_cache(void **state)
 		ksched_group *g = groups(10000, KG_STATE_STABLE, 0);
 		lru c = { .cap = caps[k], .nticks = 2000000 };
 		int64_t now, gap = 0, max_age = 0;
-		long planned = 0, sent = 0, risk = 0;
+		long planned = 0, sent = 0, risk = 0, least = -1;
 		size_t i;
 		c.tree = xcalloc((size_t)c.nticks + 1, sizeof *c.tree);
 		c.last = xcalloc(10000, sizeof *c.last);
@@ -694,16 +694,23 @@ test_risk_coord_cache(void **state)
 				planned += p.requests;
 				sent += real;
 				risk += p.risk;
+				if (least < 0 || p.risk < least)
+					least = p.risk;
 			}
 		}
 		assert_true(planned <= 1500L * 60);
 		assert_true(sent * 10 >= planned * 9);
 		assert_true(max_age <= 30 * SEC);
+		print_message("# coordinators kept %d: a group at risk asked again within %.1f s, at least %ld of them a "
+			      "refresh; %ld of %ld requests planned\n",
+			      caps[k], (double)gap / SEC, least, planned, 1500L * 60);
 		if (caps[k] == KSCHED_COORD_CACHE_BUNDLED) {
-			/* each group at risk about every 3 s (every 7 or 8 before), longer only while the rotation's
-			 * groups asked together at the start are due together again */
+			/* each group at risk about every 3 s (every 7 or 8 before); the rotation's groups asked
+			 * together at the start, due together again, are spread ahead of their turn: no refresh
+			 * leaves the groups at risk out (two a cycle did, 5 s between askings) */
 			assert_true(risk >= 300L * 60);
-			assert_true(gap <= 6 * SEC);
+			assert_true(least >= 200);
+			assert_true(gap <= 4 * SEC);
 			assert_true(planned >= 1250L * 60); /* the budget is used, but what the plan cannot count */
 		}
 		free(c.tree);

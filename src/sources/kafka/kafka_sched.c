@@ -230,7 +230,7 @@ static void
 plan_rotation(ksched *s, ksched_group *g, size_t n, int64_t now_us, int64_t dt_us, ksched_plan *p)
 {
 	size_t *idx = xmalloc((n ? n : 1) * sizeof *idx), nidx = 0, i;
-	double total = 0, quota;
+	double total = 0, quota, need, cum;
 	int64_t period = s->cfg.full_refresh_us - dt_us > dt_us ? s->cfg.full_refresh_us - dt_us : s->cfg.full_refresh_us;
 	bool all;
 	for (i = 0; i < n; i++) {
@@ -242,7 +242,22 @@ plan_rotation(ksched *s, ksched_group *g, size_t n, int64_t now_us, int64_t dt_u
 	}
 	qsort_r(idx, nidx, sizeof *idx, rotation_cmp, g);
 	all = !s->paced && total <= s->tokens;
-	quota = s->carry + total * (double)dt_us / (double)period;
+	/*
+	 * The pace: the cycle's average, or faster when the groups coming due
+	 * soon need it (the least constant pace that asks each group before it
+	 * is overdue, earliest deadline first): groups asked together (all of
+	 * them at start-up) come due together, and taken in one refresh past
+	 * their turn they would leave nothing to the groups at risk, cycle
+	 * after cycle.  So they are spread ahead of their turn.
+	 */
+	need = total * (double)dt_us / (double)period;
+	for (i = 0, cum = 0; i < nidx && dt_us > 0; i++) {
+		int64_t key = age_key(&g[idx[i]]), left = key > 0 ? key + period - now_us : 0;
+		cum += cost(s, &g[idx[i]]);
+		if (left > dt_us && cum * (double)dt_us / (double)left > need)
+			need = cum * (double)dt_us / (double)left;
+	}
+	quota = s->carry + need;
 	for (i = 0; i < nidx; i++) {
 		ksched_group *x = &g[idx[i]];
 		int64_t key = age_key(x);
