@@ -6,7 +6,9 @@
 # same size (80x24, then 160x48; IDLE_SIZES="COLSxROWS ..." for others), at the same time; KGTOP_BEFORE, when set, runs beside them too. Each kgtop has a
 # fixture broker of its own (its requests a second are its own; IDLE_SCENARIO names another scenario). Each process's
 # CPU is read from /proc/PID/stat (utime + stime, all threads; kgtop's main thread, the dashboard, also alone) over IDLE_SECONDS (default 30) after IDLE_WARM
-# (default 10) and the bytes it wrote to its pane (tmux pipe-pane) over the same span; IDLE_RUNS runs (default
+# (default 60: the 50 frozen lags are asked every refresh until their freeze is settled, the STALLED rule's
+# threshold, two refreshes and twice their gap between commits, 45-60 s here; a 10 s warm-up measured that
+# phase, 83-163 requests a second, not the rest after it, about 20) and the bytes it wrote to its pane (tmux pipe-pane) over the same span; IDLE_RUNS runs (default
 # 3) per size, medians printed with the ratio kgtop/htop. Figures and ratios, never a verdict (target: <= 1).
 set -u
 : "${top_srcdir:=.}" "${top_builddir:=.}"
@@ -14,7 +16,7 @@ KGTOP="$top_builddir/kgtop"
 FIXTURE="$top_builddir/tests/fixture-broker"
 RUNS=${IDLE_RUNS:-3}
 SECS=${IDLE_SECONDS:-30}
-WARM=${IDLE_WARM:-10}
+WARM=${IDLE_WARM:-60}
 SIZES=${IDLE_SIZES:-80x24 160x48}
 BEFORE=${KGTOP_BEFORE:-}
 HTOP=$(command -v htop 2>/dev/null || true)
