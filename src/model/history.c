@@ -397,15 +397,26 @@ episode_duration(const kg_episode *e, int64_t now_us)
 	return d;
 }
 
-/* Store a new episode. */
+/*
+ * Store a new episode, in the order of the starts: the last is the latest
+ * begun.  An episode is mostly new, but one the coordinator's records tell
+ * of late (a rebalance before kgtop watched, read after polling saw a
+ * later one) goes before those that began after it: the group's last
+ * rebalance, the counts since a time and the timeline read them in order.
+ */
 kg_episode *
 history_add_episode(kg_history *h, const kg_episode *e)
 {
 	hgroup *g = hgroup_get(h, e->group, true);
 	kg_episode *c = xmalloc(sizeof *c);
+	size_t at = g->nepisodes;
 	episode_copy(c, e);
 	util_grow(&g->episodes, &g->cepisodes, g->nepisodes + 1, sizeof *g->episodes);
-	g->episodes[g->nepisodes++] = c;
+	while (at > 0 && g->episodes[at - 1]->start_us > c->start_us)
+		at--;
+	memmove(g->episodes + at + 1, g->episodes + at, (g->nepisodes - at) * sizeof *g->episodes);
+	g->episodes[at] = c;
+	g->nepisodes++;
 	return c;
 }
 

@@ -1590,6 +1590,71 @@ test_log_retime(void **state)
 	sc_free(s);
 }
 
+/* A generation record of the coordinator's (--trace offsets) at ms, its join phase ended at begun_ms. */
+static void
+gen_record(sc *s, int64_t ms, int64_t begun_ms, const char *group, int generation, int nmembers, bool loaded)
+{
+	kg_obs *o = obs_new(KG_OBS_GENERATION, sc_us(s, ms), intern_group(group), "offsets");
+	o->generation = generation;
+	o->nmembers = nmembers;
+	o->value = sc_us(s, begun_ms);
+	o->proto = KG_PROTO_COOPERATIVE;
+	o->loaded = loaded;
+	sc_obs_push(s, o);
+}
+
+/*
+ * A slow reader of __consumer_offsets (t_rebalance.sh, seen in CI): polling
+ * saw a cooperative join begin and end before the reader got through the
+ * topic's history, so the formation's generations (before kgtop watched)
+ * and the join's two come after the join's episode closed.  The formation
+ * is a rebalance before kgtop watched; the join's episode keeps its two
+ * rounds, ends at the join's last generation, and stays the group's last
+ * rebalance (the summary, the count since a time): the episode told late
+ * goes before it.
+ */
+static void
+test_late_history_keeps_last(void **state)
+{
+	sc *s = sc_new(6, NULL);
+	const kg_group *G;
+	kg_episode *ep;
+	int n;
+	(void)state;
+	sc_group_set(s, "lh", KG_STATE_STABLE, "cooperative-sticky", "consumer-a=0 1;consumer-b=2 3;consumer-c=4 5");
+	sc_tick(s, 10000); /* kgtop's first look: formed */
+	sc_tick(s, 11000);
+	sc_group_set(s, "lh", KG_STATE_PREPARING_REBALANCE, "cooperative-sticky",
+		     "consumer-a=0 1;consumer-b=2 3;consumer-c=4 5;consumer-d");
+	sc_tick(s, 12000);
+	sc_group_set(s, "lh", KG_STATE_STABLE, "cooperative-sticky", "consumer-a=0 1;consumer-b=2 3;consumer-c=4;consumer-d=5");
+	sc_tick(s, 13000);
+	sc_tick(s, 14000);
+	/* the records, late: the formation (loaded), then the join's two rounds */
+	gen_record(s, 8000, 7990, "lh", 1, 1, true);
+	gen_record(s, 8030, 8020, "lh", 2, 2, true);
+	gen_record(s, 9500, 9490, "lh", 3, 3, true);
+	gen_record(s, 11900, 11800, "lh", 4, 4, false);
+	gen_record(s, 12400, 12390, "lh", 5, 4, false);
+	sc_tick(s, 15000);
+	n = episodes(s, "lh", &ep);
+	assert_true(n >= 2);
+	/* in the order they began: the rebalance before kgtop watched first, the join's last */
+	assert_true(ep[0].start_us < ep[n - 1].start_us);
+	assert_int_equal(ep[n - 1].gen_end, 5);
+	assert_int_equal(ep[n - 1].rounds, 2);
+	assert_false(ep[n - 1].rounds_min);
+	assert_int_equal(ep[n - 1].end_us, sc_us(s, 12400));
+	G = snapshot_group(s->last, intern_group("lh"));
+	assert_non_null(G);
+	assert_int_equal(G->sum.last_rounds, 2);
+	assert_false(G->sum.last_rounds_min);
+	assert_int_equal(G->sum.last_episode_us, ep[n - 1].end_us - ep[n - 1].start_us);
+	assert_int_equal(history_count_episodes(tracker_history(s->t), intern_group("lh"), sc_us(s, 10000)), 1);
+	episodes_free(ep, n);
+	sc_free(s);
+}
+
 /* Log lines that arrive first open the episode; polling closes it at the coordinator's time. */
 static void
 test_log_first(void **state)
@@ -1823,6 +1888,7 @@ main(void)
 		cmocka_unit_test(test_static_replaced),
 		cmocka_unit_test(test_lanes),
 		cmocka_unit_test(test_log_retime),
+		cmocka_unit_test(test_late_history_keeps_last),
 		cmocka_unit_test(test_log_first), cmocka_unit_test(test_log_closed_moves),
 		cmocka_unit_test(test_lag_cost),
 		cmocka_unit_test(test_health),
