@@ -145,16 +145,24 @@ collector_add_tap(kg_collector *c, const kg_tap *tap, char *err, size_t errsz)
 	return 0;
 }
 
-/* The clock: a time master's, else the wall clock. */
-static int64_t
-collector_now(kg_collector *c)
+/* The source whose clock is the collector's (a time master: replay), NULL for the wall clock. */
+static kg_source *
+collector_master(const kg_collector *c)
 {
 	int i;
 	for (i = 0; i < c->nsrc; i++) {
 		if (c->src[i]->ops->clock != NULL)
-			return c->src[i]->ops->clock(c->src[i]);
+			return c->src[i];
 	}
-	return util_now_us();
+	return NULL;
+}
+
+/* The clock: a time master's, else the wall clock. */
+static int64_t
+collector_now(kg_collector *c)
+{
+	kg_source *m = collector_master(c);
+	return m != NULL ? m->ops->clock(m) : util_now_us();
 }
 
 /* Publish a snapshot and its events. */
@@ -287,11 +295,9 @@ tick(kg_collector *c, int64_t now)
 	kg_snapshot *snap;
 	int i;
 	int64_t t0 = util_mono_us(), t1, t2;
-	bool master = false;
 	for (i = 0; i < c->nsrc; i++) {
 		if (c->src[i]->ops->drain != NULL)
 			c->src[i]->ops->drain(c->src[i], &q);
-		master |= c->src[i]->ops->clock != NULL;
 	}
 	/*
 	 * Live, the snapshot is dated after its sources handed over what it
@@ -299,8 +305,8 @@ tick(kg_collector *c, int64_t now)
 	 * reads its members' requests at drain) is news of then, and a
 	 * picture dated earlier would put a change before its cause.
 	 */
-	if (!master) {
-		int64_t later = collector_now(c);
+	if (collector_master(c) == NULL) {
+		int64_t later = util_now_us();
 		if (later > now)
 			now = later;
 	}
@@ -483,9 +489,7 @@ collector_step(kg_collector *c, int64_t wait_us)
 		 * A time master (replay) hands over one recorded refresh per poll:
 		 * tick on each so the tracker sees exactly what it saw live.
 		 */
-		bool has_master = false;
-		for (i = 0; i < c->nsrc; i++)
-			has_master |= c->src[i]->ops->clock != NULL;
+		bool has_master = collector_master(c) != NULL;
 		if (master_news)
 			now = collector_now(c);
 		if (has_master ? master_news : (due || news || c->seq == 0)) {
