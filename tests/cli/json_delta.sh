@@ -22,7 +22,7 @@ t_ok $? "SIGUSR1 brings a keyframe"
 wait $LIVE
 t_is $? 0 "the live run ends at --duration"
 fixture_stop
-t_is "$(head -1 "$T_TMP/live" | grep -c '"version":8,"keyframe":true')" 1 "the first line is a version 8 keyframe"
+t_is "$(head -1 "$T_TMP/live" | grep -c '"version":9,"keyframe":true')" 1 "the first line is a version 9 keyframe"
 t_is "$(awk '/"keyframe":true/{k++} END{print (k >= 4)}' "$T_TMP/live")" 1 \
 	"keyframes come each --keyframe (4 s of a 16 s run) besides the first and the one asked"
 t_is "$(grep -c '"keyframe":false' "$T_TMP/live" | awk '{print ($1 > 40)}')" 1 "the lines between are deltas"

@@ -464,9 +464,9 @@ main(int argc, char **argv)
 		n++;
 		dbytes += (long)strlen(ld);
 		fbytes += (long)strlen(lf);
-		/* schema 8's deltas ("topic_partitions" by topic, a moved commit's times left out) */
-		if (jd == NULL || jf == NULL || cJSON_GetObjectItemCaseSensitive(jd, "version")->valueint != 8) {
-			printf("line %d: not a line of version 8\n", n);
+		/* schema 8's deltas ("topic_partitions" by topic, a moved commit's times left out), as version 9 writes them */
+		if (jd == NULL || jf == NULL || cJSON_GetObjectItemCaseSensitive(jd, "version")->valueint != 9) {
+			printf("line %d: not a line of version 9\n", n);
 			return 2;
 		}
 		keys += cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(jd, "keyframe"));
