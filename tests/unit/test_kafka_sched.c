@@ -505,7 +505,8 @@ test_risk_every_refresh(void **state)
 	for (now = 41 * SEC; now < 71 * SEC; now += SEC) {
 		kafka_sched_plan(&s, g, 100, now, 0);
 		for (i = 0; i < 50; i++)
-			assert_true(g[i].offsets);          /* on screen or at risk: every refresh */
+			assert_true(g[i].offsets && g[i].describe); /* on screen or at risk: every refresh, described
+								      (the budget covers it: never its offsets alone) */
 		for (i = 50; i < 100; i++)
 			asked_calm += g[i].offsets;
 		apply(g, 100, now);
@@ -729,7 +730,8 @@ test_risk_coord_cache(void **state)
  * the 1,275 a second the plan counts on: each group at risk is asked its
  * offsets about every 2 s, at most 3 (every 3 or 4 when each asking was
  * described too), the budget kept; a change of its listed state
- * is described at once, and so is a shown group every refresh.
+ * is described at once, and so is a shown group every refresh; once the
+ * budget covers them described, they are described again.
  */
 static void
 test_risk_offsets_alone(void **state)
@@ -803,6 +805,15 @@ test_risk_offsets_alone(void **state)
 	assert_true(g[500].offsets && g[500].describe);
 	assert_true(g[600].offsets && g[600].describe);
 	assert_false(g[700].offsets && !g[700].describe);
+	/* a budget that covers them described: within a few refreshes, every one described again */
+	s.cfg.max_requests = 20000;
+	for (now += SEC; now < 130 * SEC; now += SEC) {
+		kafka_sched_plan(&s, g, 10000, now, 0);
+		apply(g, 10000, now);
+	}
+	kafka_sched_plan(&s, g, 10000, now, 0);
+	for (i = 0; i < 1000; i++)
+		assert_true(g[i].offsets && g[i].describe);
 	free(c.tree);
 	free(c.last);
 	free(g);
@@ -823,8 +834,7 @@ test_coord_forgotten(void **state)
 	(void)state;
 	kafka_sched_init(&s, &cf);
 	kafka_sched_paced(&s, true);
-	/* on screen: described every refresh (off screen, its offsets alone while its description is recent) */
-	g[0].flags = g[1].flags = g[2].flags = KSCHED_MEMBERS | KSCHED_LAG | KSCHED_FOCUS;
+	g[0].flags = g[1].flags = g[2].flags = KSCHED_MEMBERS | KSCHED_LAG;
 	p = kafka_sched_plan(&s, g, 3, 1 * SEC, 0);
 	assert_int_equal(p.offsets, 3);
 	assert_int_equal(p.requests, 3 * 3); /* a lookup, then a description and offsets from the cache */
@@ -892,9 +902,8 @@ test_settled_slow(void **state)
 			g[i].still_us = first;
 		}
 	}
-	/* before: 20 x 4 a second on screen, 30 x 2 off screen (their offsets alone, described every
-	 * KSCHED_QUIET_US); after: the selected one's 4, 49 x 4 / 10 s, the Empty ones' turns */
-	assert_true(before >= 20 * (20 * 4 + 30 * 2));
+	/* 50 x 4 a second before; after: the selected one's 4, 49 x 4 / 10 s, the Empty ones' turns */
+	assert_true(before >= 20 * 50 * 4);
 	assert_true(after <= 20 * (4 + 49 * 4 / 10 + 10));
 	free(g);
 }

@@ -108,12 +108,14 @@ changed(const ksched_group *g)
  * their own time (kg_group.offs_time_us).  A change of its members shows
  * in the listing (changed: described at once, priority 1); else it is
  * described once its description is KSCHED_QUIET_US old.  A screen's
- * groups (selected, shown, watched, spoken of) are described as before.
+ * groups (selected, shown, watched, spoken of) are described as before,
+ * and every group while the budget covers the groups at risk described
+ * (not s->lean: a small cluster's data stays as fresh as before).
  */
 static bool
-offsets_alone(const ksched_group *g, int64_t now_us)
+offsets_alone(const ksched *s, const ksched_group *g, int64_t now_us)
 {
-	return kafka_sched_at_risk(g) && !(g->flags & KSCHED_SCREEN_FLAGS) && g->desc_us > 0 &&
+	return s->lean && kafka_sched_at_risk(g) && !(g->flags & KSCHED_SCREEN_FLAGS) && g->desc_us > 0 &&
 	       now_us - g->desc_us < KSCHED_QUIET_US && g->listed != KG_STATE_UNKNOWN && g->listed == g->described &&
 	       !changed(g);
 }
@@ -122,7 +124,7 @@ offsets_alone(const ksched_group *g, int64_t now_us)
 static bool
 describe_now(const ksched *s, const ksched_group *g, int64_t now_us)
 {
-	return wants_describe(g) && (s->cfg.everything || !offsets_alone(g, now_us));
+	return wants_describe(g) && (s->cfg.everything || !offsets_alone(s, g, now_us));
 }
 
 /*
@@ -148,15 +150,22 @@ coord_kept(const ksched *s, const ksched_group *g)
  * first, then offsets).  Without a cache: KSCHED_COST_* as they are.
  */
 static int
-cost(const ksched *s, const ksched_group *g, int64_t now_us)
+cost_of(const ksched *s, const ksched_group *g, bool describe)
 {
 	int dc = g->describe_cost > 0 ? g->describe_cost : KSCHED_COST_DESCRIBE;
-	int lookups = 1 + (describe_now(s, g, now_us) ? dc / 2 : 0), sent = lookups;
+	int lookups = 1 + (describe ? dc / 2 : 0), sent = lookups;
 	if (coord_kept(s, g))
 		sent = 0;
 	else if (s->cfg.coord_cache > 2 * plan_size(s))
 		sent = 1;
 	return lookups + sent;
+}
+
+/* What asking about g at now_us costs (cost_of, with its description when it gets one). */
+static int
+cost(const ksched *s, const ksched_group *g, int64_t now_us)
+{
+	return cost_of(s, g, describe_now(s, g, now_us));
 }
 
 /* The time of a group's oldest data (0: never asked). */
@@ -223,6 +232,8 @@ take(ksched *s, ksched_plan *p, ksched_group *g, int64_t now_us)
 	int c = cost(s, g, now_us);
 	g->offsets = true;
 	g->describe = describe_now(s, g, now_us);
+	if (!g->describe && wants_describe(g))
+		s->spared += cost_of(s, g, true) - c; /* its offsets alone (offsets_alone) */
 	p->offsets++;
 	p->describe += g->describe;
 	p->requests += c;
@@ -347,6 +358,11 @@ plan_risk(ksched *s, ksched_group *g, size_t n, int64_t now_us, int64_t dt_us, i
 		room -= c;
 	}
 	p->risk_left = (int)(nidx - i);
+	/* short of them: their offsets alone from the next plan on; until a plan leaves room for what that spared */
+	if (p->risk_left > 0)
+		s->lean = true;
+	else if (s->lean && (room < s->tokens ? room : s->tokens) >= s->spared)
+		s->lean = false;
 	free(idx);
 }
 
@@ -365,6 +381,7 @@ kafka_sched_plan(ksched *s, ksched_group *g, size_t n, int64_t now_us, int fixed
 	s->last_asked = s->plans++ > 0 ? s->plan_asked : -1;
 	s->plan_asked = 0;
 	s->ngroups = (int)n;
+	s->spared = 0;
 	if (s->cfg.everything) {
 		for (i = 0; i < n; i++)
 			take(s, &p, &g[i], now_us);

@@ -30,7 +30,9 @@
  *      group asked every k refreshes is judged up to k refreshes late.
  *      Empty groups and groups at zero lag off screen only ever get the
  *      rotation.
- * A group at risk off screen (none of KSCHED_SCREEN_FLAGS) is asked its
+ * While the budget is short of the groups at risk (a plan left some of them
+ * unasked, until one leaves room for the descriptions it left out), a
+ * group at risk off screen (none of KSCHED_SCREEN_FLAGS) is asked its
  * committed offsets alone (an OffsetFetch, no description) while its
  * description is younger than KSCHED_QUIET_US and the listing shows it in
  * the state it was described in (known, not rebalancing): a freeze shows
@@ -39,7 +41,7 @@
  * (2.: described at once), and it is described again once its
  * description is KSCHED_QUIET_US old.  So it costs one request an asking,
  * not two: at 10,000 groups, 1,000 at risk and 1,500 requests a second,
- * each is asked about every 2 s (every 4 before), not yet every refresh
+ * each is asked about every 2.4 s, at most 3 (every 4 before), not yet every refresh
  * (that needs about 1,000 + 100 descriptions + the rotation's 620 a
  * second, more than the 85 % of the budget the plan counts on).
  * What a group costs counts the FindCoordinator librdkafka sends before
@@ -132,6 +134,8 @@ typedef struct ksched {
 	int last_asked;  /* in the plan before, -1 none */
 	int ngroups;     /* the groups this plan was handed */
 	unsigned plans;  /* plans made */
+	bool lean;       /* the budget is short of the groups at risk: off screen, their offsets alone (see above) */
+	double spared;   /* in this plan, the requests descriptions left out that way would have cost */
 } ksched;
 
 /* What a plan asks. */
