@@ -62,6 +62,7 @@ struct kg_bgroup {
 	int64_t reprocessed;
 	char *commit_policy;
 	int64_t data_time_us;
+	int64_t offs_time_us;
 	int64_t pace_us;
 	kg_bmember **members;
 	size_t nmembers, cmembers;
@@ -560,6 +561,14 @@ bgroup_data_time(kg_bgroup *g, int64_t t_us)
 		g->data_time_us = t_us;
 }
 
+/* When its committed offsets were asked apart from its data's time: the newest given. */
+void
+bgroup_offs_time(kg_bgroup *g, int64_t t_us)
+{
+	if (t_us > g->offs_time_us)
+		g->offs_time_us = t_us;
+}
+
 /* How often its source means to ask it: the longest pace given. */
 void
 bgroup_pace(kg_bgroup *g, int64_t pace_us)
@@ -946,6 +955,7 @@ finish_group(kg_builder *b, kg_snapshot *s, kg_bgroup *bg, kg_group *g)
 	g->reprocessed = bg->commit_policy != NULL ? bg->reprocessed : -1;
 	g->commit_policy = arena_strdup(a, bg->commit_policy);
 	g->data_time_us = bg->data_time_us;
+	g->offs_time_us = bg->offs_time_us != bg->data_time_us ? bg->offs_time_us : 0;
 	g->pace_ms = (int32_t)KG_MIN(bg->pace_us / 1000, INT32_MAX);
 	g->sum.generation = -1;
 	g->sum.last_episode_us = -1;

@@ -378,6 +378,8 @@ typedef struct kg_group {
 	int nrevoking;            /* members' partitions pending revocation, in all */
 	int nawaiting;            /* members' partitions awaited, in all */
 	int64_t data_time_us;     /* when its data was asked (the oldest part), 0: as of the snapshot's time */
+	int64_t offs_time_us;     /* when its committed offsets were asked where that is not data_time_us (a source
+				     asked them alone, after its description), 0: data_time_us (kg_group_offs_time) */
 	kg_member *members;       /* sorted by member id */
 	int nmembers;
 	kg_gpart *parts;          /* sorted by topic, partition */
@@ -623,6 +625,8 @@ void bgroup_traced(kg_bgroup *g, bool traced);
 void bgroup_data_time(kg_bgroup *g, int64_t t_us);
 /* How often its source means to ask it (a screen's quiet group: KSCHED_QUIET_US), 0 every refresh; the longest given. */
 void bgroup_pace(kg_bgroup *g, int64_t pace_us);
+/* When the group's committed offsets were asked, where a source asked them apart from the rest (the newest given). */
+void bgroup_offs_time(kg_bgroup *g, int64_t t_us);
 /* Record a describe error for the group (NULL clears). */
 void bgroup_error(kg_bgroup *g, const char *msg);
 /* Set a committed offset (-1: none). */
@@ -658,5 +662,12 @@ kg_tp *snapshot_tp_dup(kg_snapshot *s, const kg_tp *v, int n);
  * assignment than the description.
  */
 void group_reconciliation(kg_snapshot *s, kg_group *g);
+
+/* When a group's committed offsets were asked: offs_time_us, else its data's time (0: as of the snapshot's time). */
+static inline int64_t
+kg_group_offs_time(const kg_group *g)
+{
+	return g->offs_time_us > 0 ? g->offs_time_us : g->data_time_us;
+}
 
 #endif

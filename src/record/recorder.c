@@ -538,6 +538,10 @@ put_group(sbuf *o, const kg_group *p, const kg_group *g, int *ngroups)
 		group_field(&body, &n);
 		sbuf_addf(&body, "\"data_time\":%lld", (long long)g->data_time_us);
 	}
+	if ((full && g->offs_time_us > 0) || (!full && p->offs_time_us != g->offs_time_us)) {
+		group_field(&body, &n);
+		sbuf_addf(&body, "\"offsets_time\":%lld", (long long)g->offs_time_us);
+	}
 	if ((full && g->pace_ms > 0) || (!full && p->pace_ms != g->pace_ms)) {
 		group_field(&body, &n);
 		sbuf_addf(&body, "\"pace\":%d", (int)g->pace_ms);

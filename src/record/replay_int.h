@@ -72,6 +72,7 @@ typedef struct rgroup {
 	char *type_name, *state_name, *note; /* (OWN_KIP: the three together) */
 	bool members_unknown;
 	int64_t data_time; /* when the cluster asked its data, 0 unknown */
+	int64_t offs_time; /* when it asked its committed offsets where that is not data_time, 0 data_time */
 	int32_t pace_ms;   /* how often its source meant to ask it (ms), 0 every refresh */
 	rmember *m;
 	int nm;

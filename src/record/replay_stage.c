@@ -427,6 +427,9 @@ stage_group(kg_replay *r, rline *L, const cJSON *o, bool key, char *err, size_t 
 		} else if (strcmp(k, "data_time") == 0) {
 			if (!json_get_i64(f, &g->data_time))
 				return util_err(err, errsz, "group \"%s\": bad data_time", name);
+		} else if (strcmp(k, "offsets_time") == 0) {
+			if (!json_get_i64(f, &g->offs_time) || g->offs_time < 0)
+				return util_err(err, errsz, "group \"%s\": bad offsets_time", name);
 		} else if (strcmp(k, "pace") == 0) {
 			if (!json_get_i32(f, &g->pace_ms) || g->pace_ms < 0)
 				return util_err(err, errsz, "group \"%s\": bad pace", name);
@@ -887,6 +890,7 @@ replay_stage_contribute(kg_replay *r, kg_builder *b)
 		if (g->note != NULL)
 			bgroup_note(bg, g->note, g->members_unknown);
 		bgroup_data_time(bg, g->data_time);
+		bgroup_offs_time(bg, g->offs_time);
 		bgroup_pace(bg, (int64_t)g->pace_ms * 1000);
 		for (k = 0; k < g->nm; k++) {
 			const rmember *m = &g->m[k];

@@ -31,8 +31,9 @@
  * new, "KEY@":[{"i":N, ...the same for element N...}] for an array of
  * objects of the same length whose elements changed (when that is
  * shorter; partitions whose patches are alike share one, "i" a list of
- * them, and a partition's time that is its group's "data_time" is "=", its
- * group's "data_time" of the last line "<"), "lag_spark_steps":[null|[shift,cells...] per partition],
+ * them, and a partition's time that is its group's offsets' read is "=", its
+ * group's offsets' read of the last line "<": "offsets_time", else
+ * "data_time"), "lag_spark_steps":[null|[shift,cells...] per partition],
  * "unset":["KEY",...] for fields no longer printed}; kgtop(1) gives the
  * reader's rules.
  */
@@ -111,7 +112,8 @@ struct kg_jdelta {
 	sbuf pc, po;        /* a partition (or all of them) now and before */
 	sbuf pe, sp;        /* a group's partition patches, its "lag_spark_steps" */
 	sbuf fa, fb;        /* a number printed now and before */
-	sbuf dt, pdt;       /* the group's "data_time" as printed now and by the last line (empty: none) */
+	sbuf dt, pdt;       /* the group's offsets' read ("offsets_time", else "data_time") as printed now and by the last line
+			       (empty: none) */
 	sbuf pm;            /* a group's partition patches, alike ones merged */
 	alike *al;          /* those patches (merge_alike) */
 	size_t alcap;
@@ -537,7 +539,7 @@ moved_default(const jfield *f, const jfield *was, const sbuf *dt, const sbuf *pd
 
 /*
  * The changed fields of cur against old (but those part_key_apart when
- * apart); true when any.  dt, pdt: the group's "data_time" as printed now
+ * apart); true when any.  dt, pdt: the group's offsets' read as printed now
  * and by the last line (NULL: none), a value printed alike written "=" or
  * "<" (a partition's patch, kgtop(1)): a commit seen moving between the
  * group's last two reads says so in 3 bytes, not 26; and in a partition's
@@ -755,10 +757,11 @@ parts_changes(kg_jdelta *d, const kg_group *g, const kg_group *p, int64_t line_u
 	sbuf_reset(&d->sp);
 	sbuf_reset(&d->dt);
 	sbuf_reset(&d->pdt);
-	if (g->data_time_us > 0)
-		json_put_time(&d->dt, g->data_time_us);
-	if (p->data_time_us > 0)
-		json_put_time(&d->pdt, p->data_time_us);
+	/* the partitions' times are of the committed offsets' reads (schema 9) */
+	if (kg_group_offs_time(g) > 0)
+		json_put_time(&d->dt, kg_group_offs_time(g));
+	if (kg_group_offs_time(p) > 0)
+		json_put_time(&d->pdt, kg_group_offs_time(p));
 	*whole = *lags = false;
 	for (i = 0; same && i < g->nparts; i++)
 		same = g->parts[i].tp.topic == p->parts[i].tp.topic && g->parts[i].tp.partition == p->parts[i].tp.partition;

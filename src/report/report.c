@@ -763,6 +763,10 @@ json_group(sbuf *o, const kg_group *g, const kg_snapshot *s, int64_t line_us, bo
 		sbuf_adds(o, ",\"data_time\":");
 		json_put_time(o, g->data_time_us);
 	}
+	if (g->offs_time_us > 0 && g->offs_time_us != g->data_time_us) {
+		sbuf_adds(o, ",\"offsets_time\":");
+		json_put_time(o, g->offs_time_us);
+	}
 	jname(o, ",\"state\":", state_name(g->state));
 	sbuf_adds(o, ",\"protocol_type\":");
 	json_put_str(o, g->protocol_type);

@@ -13,7 +13,7 @@
  * judged moving), one step freezes group-0007's and group-0500's commits;
  * the bench polls each one's verdict and prints the seconds from the
  * freeze to STALLED beside the rule's own (and, before, how often each
- * group was asked: the rule counts a freeze from the first answer after
+ * group's committed offsets were asked, by their time: the rule counts a freeze from the first answer after
  * it, so a group is judged late by up to the time between two): its threshold (a tenth of
  * --lag-window, at least two refreshes and twice the usual gap between
  * the group's commits, as the tracker measured it) plus two refreshes.
@@ -93,23 +93,24 @@ gap_of(live *l, const char *name)
 	return gap;
 }
 
-/* The times a group's data was asked (its data time changing), as the settle saw them. */
+/* The times a group's committed offsets were asked (their time changing: what the STALLED rule judges), as the settle saw them. */
 typedef struct kturns {
 	int64_t first, last, most;
 	int n;
 } kturns;
 
-/* Count a new data time of g. */
+/* Count a new offsets' time of g (its data's time where it has none apart). */
 static void
 turns_see(kturns *t, const kg_group *g)
 {
-	if (g == NULL || g->data_time_us <= t->last)
+	int64_t at = g != NULL ? kg_group_offs_time(g) : 0;
+	if (g == NULL || at <= t->last)
 		return;
-	if (t->n > 0 && g->data_time_us - t->last > t->most)
-		t->most = g->data_time_us - t->last;
+	if (t->n > 0 && at - t->last > t->most)
+		t->most = at - t->last;
 	if (t->n++ == 0)
-		t->first = g->data_time_us;
-	t->last = g->data_time_us;
+		t->first = at;
+	t->last = at;
 }
 
 /* Predicate: nothing (live_wait steps the collector until its timeout). */
@@ -121,20 +122,20 @@ pred_never(live *l, const void *arg)
 	return false;
 }
 
-/* BENCH_ATTENTION_TRACE: a line when the group's data is newer than *last (seconds from the freeze at t0_wall). */
+/* BENCH_ATTENTION_TRACE: a line when the group's offsets are newer than *last (seconds from the freeze at t0_wall). */
 static void
 trace(live *l, const char *name, int64_t t0_wall, int64_t *last)
 {
 	const kg_group *g = live_group(l, name);
 	int64_t frozen = 0;
 	int k;
-	if (g == NULL || g->data_time_us <= *last)
+	if (g == NULL || kg_group_offs_time(g) <= *last)
 		return;
-	*last = g->data_time_us;
+	*last = kg_group_offs_time(g);
 	for (k = 0; k < g->nparts; k++)
 		frozen = g->parts[k].frozen_us > frozen ? g->parts[k].frozen_us : frozen;
-	printf("    %s: data %+6.1f s, frozen since %+6.1f s, %s (published %+6.1f s)\n", name,
-	       (double)(g->data_time_us - t0_wall) / SEC, frozen > 0 ? (double)(frozen - t0_wall) / SEC : 0.0,
+	printf("    %s: offsets %+6.1f s (data %+6.1f s), frozen since %+6.1f s, %s (published %+6.1f s)\n", name,
+	       (double)(kg_group_offs_time(g) - t0_wall) / SEC, (double)(g->data_time_us - t0_wall) / SEC, frozen > 0 ? (double)(frozen - t0_wall) / SEC : 0.0,
 	       verdict_name((kg_verdict)g->verdict), (double)(util_now_us() - t0_wall) / SEC);
 }
 

@@ -1,5 +1,5 @@
 #!/bin/sh
-# json_delta.sh: --json lines carry what changed (schema 8), a keyframe first, each --keyframe and on
+# json_delta.sh: --json lines carry what changed (schema 9), a keyframe first, each --keyframe and on
 # SIGUSR1; a reader that applies the deltas as kgtop(1) says (tests/tools/json_rebuild) holds, after every
 # line, exactly the groups --full prints.  Both read one recording of the fixture broker's churn.json
 # (joins, leaves, rebalances, a group new and one gone, a rewind, retention, a stall, a topic that starts
@@ -22,7 +22,7 @@ t_ok $? "SIGUSR1 brings a keyframe"
 wait $LIVE
 t_is $? 0 "the live run ends at --duration"
 fixture_stop
-t_is "$(head -1 "$T_TMP/live" | grep -c '"version":8,"keyframe":true')" 1 "the first line is a version 8 keyframe"
+t_is "$(head -1 "$T_TMP/live" | grep -c '"version":9,"keyframe":true')" 1 "the first line is a version 9 keyframe"
 t_is "$(awk '/"keyframe":true/{k++} END{print (k >= 4)}' "$T_TMP/live")" 1 \
 	"keyframes come each --keyframe (4 s of a 16 s run) besides the first and the one asked"
 t_is "$(grep -c '"keyframe":false' "$T_TMP/live" | awk '{print ($1 > 40)}')" 1 "the lines between are deltas"
@@ -108,4 +108,22 @@ t_is $? 0 "keyframe + deltas rebuild --full there too"
 sed 's/^/#   /' "$T_TMP/wide.rebuild"
 t_is "$(sed -n 's/.* \([0-9]*\) patches of several partitions,.*/\1/p' "$T_TMP/wide.rebuild" | awk '{print ($1 > 0)}')" 1 \
 	"its 1,100 alike patches are shared"
+# a budget short of the groups at risk (--max-requests 60): some are asked their committed offsets alone,
+# their "offsets_time" newer than their "data_time" (schema 9); a partition patch's "=" and "<" and a moved
+# commit's times left out are that read, and the deltas still rebuild --full
+fixture_start churn.json || { t_ok 1 "the fixture broker starts again"; t_done; exit 1; }
+"$KGTOP" -b "$BOOTSTRAP" --json -i 0.2 --duration 8 --lag-window 10s --max-requests 60 --record "$T_TMP/short.rec" \
+	>/dev/null 2>"$T_TMP/short.err"
+t_is $? 0 "a run on a budget short of the groups at risk"
+fixture_stop
+"$KGTOP" --replay "$T_TMP/short.rec" --json >"$T_TMP/short.deltas" 2>>"$T_TMP/short.err" &&
+	"$KGTOP" --replay "$T_TMP/short.rec" --json --full >"$T_TMP/short.full" 2>>"$T_TMP/short.err"
+t_is $? 0 "replays with --json and --json --full"
+t_is "$(grep -c '"offsets_time":' "$T_TMP/short.full" | awk '{print ($1 > 0)}')" 1 \
+	"some groups' offsets were asked alone (\"offsets_time\")"
+"$REBUILD" "$T_TMP/short.deltas" "$T_TMP/short.full" >"$T_TMP/short.rebuild" 2>&1
+t_is $? 0 "keyframe + deltas rebuild --full there too"
+sed 's/^/#   /' "$T_TMP/short.rebuild"
+t_is "$(sed -n 's/.* \([0-9]*\) moved commit times put,.*/\1/p' "$T_TMP/short.rebuild" | awk '{print ($1 > 0)}')" 1 \
+	"the reader put the groups' offsets' reads in place of the moved commits' times"
 t_done

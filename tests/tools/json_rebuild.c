@@ -78,9 +78,9 @@ spark_steps(cJSON *parts, const cJSON *steps)
 static int tps_read;
 /* The partition fields a reader put where a patch that gives "committed" left them out (schema 8): counted too. */
 static int moved_put;
-/* The "=" of partition patches read (each the group's data_time): counted, the test asks for some. */
+/* The "=" of partition patches read (each the group's offsets' read): counted, the test asks for some. */
 static int equals_read;
-/* The "<" read (each the group's data_time before the line's patch): counted too. */
+/* The "<" read (each the group's offsets' read before the line's patch): counted too. */
 static int befores_read;
 /* The element patches read that name several elements ("i" a list): counted too. */
 static int merged_read;
@@ -112,8 +112,8 @@ put_default(cJSON *t, const cJSON *p, const char *key, const char *v)
 
 /*
  * A partition patch p that gives "committed" (schema 8): what it leaves
- * out of "committed_moved" is the group's "data_time" (dt), of
- * "committed_moved_after" its "data_time" before the line (was), of
+ * out of "committed_moved" is the group's offsets' read (dt), of
+ * "committed_moved_after" its read before the line (was), of
  * "frozen_since_max" (where t had one before the patch and still has) dt.
  */
 static void
@@ -125,20 +125,45 @@ moved_defaults(cJSON *t, const cJSON *p, bool had_frozen, const char *dt, const 
 		put_default(t, p, "frozen_since_max", dt);
 }
 
+/* True when patch p unsets key. */
+static bool
+unsets(const cJSON *p, const char *key)
+{
+	const cJSON *u;
+	cJSON_ArrayForEach(u, cJSON_GetObjectItemCaseSensitive(p, "unset")) {
+		if (cJSON_IsString(u) && strcmp(u->valuestring, key) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* A group's field key as it is after patch p (t: before it), NULL none. */
+static const char *
+patched(const cJSON *t, const cJSON *p, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(p, key);
+	if (v == NULL && !unsets(p, key))
+		v = cJSON_GetObjectItemCaseSensitive(t, key);
+	return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
 /*
  * Apply patch p to object t (kgtop(1): a field replaces, KEY@ patches
- * elements, unset removes); dt, was: the group's "data_time" after its
- * patch and before it, which a partition patch's "=" and "<" stand for
- * (NULL: at a group's level).
+ * elements, unset removes); dt, was: the group's offsets' read
+ * ("offsets_time", else "data_time", schema 9) after its patch and before
+ * it, which a partition patch's "=" and "<" stand for (NULL: at a group's
+ * level).
  */
 static void
 apply_patch(cJSON *t, const cJSON *p, const char *dt, const char *was)
 {
 	const cJSON *f, *u;
-	const cJSON *pdt = cJSON_GetObjectItemCaseSensitive(p, "data_time"), *tdt = cJSON_GetObjectItemCaseSensitive(t, "data_time");
-	const char *gdt = cJSON_IsString(pdt) ? pdt->valuestring : cJSON_IsString(tdt) ? tdt->valuestring : NULL;
-	/* the group's own "data_time" is replaced below: its value before, kept */
-	char *gwas = dt == NULL && cJSON_IsString(tdt) ? strdup(tdt->valuestring) : NULL;
+	const cJSON *tot = cJSON_GetObjectItemCaseSensitive(t, "offsets_time"), *tdt = cJSON_GetObjectItemCaseSensitive(t, "data_time");
+	const char *gdt = patched(t, p, "offsets_time") != NULL ? patched(t, p, "offsets_time") : patched(t, p, "data_time");
+	/* the group's own times are replaced below: its read before, kept */
+	char *gwas = dt == NULL && cJSON_IsString(tot)   ? strdup(tot->valuestring)
+		     : dt == NULL && cJSON_IsString(tdt) ? strdup(tdt->valuestring)
+							 : NULL;
 	bool had_frozen = cJSON_GetObjectItemCaseSensitive(t, "frozen_since_max") != NULL;
 	cJSON_ArrayForEach(f, p) {
 		size_t n = strlen(f->string);
@@ -464,9 +489,9 @@ main(int argc, char **argv)
 		n++;
 		dbytes += (long)strlen(ld);
 		fbytes += (long)strlen(lf);
-		/* schema 8's deltas ("topic_partitions" by topic, a moved commit's times left out) */
-		if (jd == NULL || jf == NULL || cJSON_GetObjectItemCaseSensitive(jd, "version")->valueint != 8) {
-			printf("line %d: not a line of version 8\n", n);
+		/* schema 8's deltas ("topic_partitions" by topic, a moved commit's times left out), as version 9 writes them */
+		if (jd == NULL || jf == NULL || cJSON_GetObjectItemCaseSensitive(jd, "version")->valueint != 9) {
+			printf("line %d: not a line of version 9\n", n);
 			return 2;
 		}
 		keys += cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(jd, "keyframe"));

@@ -369,7 +369,7 @@ rf_snapshot_equal(const kg_snapshot *a, const kg_snapshot *b, const char *const 
 		    x->norphaned != y->norphaned || x->nidle != y->nidle || x->nmembers != y->nmembers ||
 		    x->nparts != y->nparts || x->type != y->type || !seq(x->type_name, y->type_name) ||
 		    !seq(x->state_name, y->state_name) || !seq(x->note, y->note) || x->members_unknown != y->members_unknown ||
-		    x->data_time_us != y->data_time_us || x->pace_ms != y->pace_ms)
+		    x->data_time_us != y->data_time_us || x->offs_time_us != y->offs_time_us || x->pace_ms != y->pace_ms)
 			return snprintf(why, n, "group %s differs", x->name), false;
 		for (k = 0; k < x->nmembers; k++) {
 			const kg_member *m = &x->members[k], *o = &y->members[k];

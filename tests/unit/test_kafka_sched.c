@@ -505,7 +505,8 @@ test_risk_every_refresh(void **state)
 	for (now = 41 * SEC; now < 71 * SEC; now += SEC) {
 		kafka_sched_plan(&s, g, 100, now, 0);
 		for (i = 0; i < 50; i++)
-			assert_true(g[i].offsets);          /* on screen or at risk: every refresh */
+			assert_true(g[i].offsets && g[i].describe); /* on screen or at risk: every refresh, described
+								      (the budget covers it: never its offsets alone) */
 		for (i = 50; i < 100; i++)
 			asked_calm += g[i].offsets;
 		apply(g, 100, now);
@@ -717,6 +718,105 @@ test_risk_coord_cache(void **state)
 		free(c.last);
 		free(g);
 	}
+}
+
+/*
+ * issue 24, item 2's target on the same cluster (bench-attention): a group
+ * at risk off screen whose description is younger than KSCHED_QUIET_US
+ * and whose listed state is the one it was described in is asked its
+ * committed offsets alone (one OffsetFetch, its coordinator kept), and
+ * described once its description is KSCHED_QUIET_US old.  The rotation
+ * (9,000 Empty groups x 2 / 29 s, about 620 a second) leaves about 650 of
+ * the 1,275 a second the plan counts on: each group at risk is asked its
+ * offsets about every 2 s, at most 3 (every 3 or 4 when each asking was
+ * described too), the budget kept; a change of its listed state
+ * is described at once, and so is a shown group every refresh; once the
+ * budget covers them described, they are described again.
+ */
+static void
+test_risk_offsets_alone(void **state)
+{
+	ksched s;
+	ksched_config cf = { .full_refresh_us = 30 * SEC, .max_requests = 1500, .coord_cache = KSCHED_COORD_CACHE_BUNDLED };
+	ksched_group *g = groups(10000, KG_STATE_STABLE, 0);
+	lru c = { .cap = KSCHED_COORD_CACHE_BUNDLED, .nticks = 2000000 };
+	int64_t now, gap = 0, desc_gap = 0, max_age = 0;
+	long planned = 0, sent = 0, alone = 0, asked = 0, least = -1;
+	size_t i;
+	(void)state;
+	c.tree = xcalloc((size_t)c.nticks + 1, sizeof *c.tree);
+	c.last = xcalloc(10000, sizeof *c.last);
+	kafka_sched_init(&s, &cf);
+	kafka_sched_paced(&s, true);
+	for (i = 0; i < 1000; i++)
+		g[i].flags = KSCHED_MEMBERS | KSCHED_LAG | (i < 24 ? KSCHED_FOCUS : 0);
+	for (i = 1000; i < 10000; i++) {
+		g[i].listed = KG_STATE_EMPTY;
+		g[i].flags = KSCHED_LAG;
+	}
+	for (now = 1 * SEC; now < 121 * SEC; now += SEC) {
+		ksched_plan p = kafka_sched_plan(&s, g, 10000, now, 0);
+		long real = lru_plan(&c, g, 10000), risk = 0;
+		for (i = 0; i < 1000 && now > 61 * SEC; i++) {
+			if (g[i].offsets && now - g[i].offs_us > gap)
+				gap = now - g[i].offs_us;
+			if (g[i].describe && now - g[i].desc_us > desc_gap)
+				desc_gap = now - g[i].desc_us;
+			if (i < 24)
+				assert_true(g[i].offsets && g[i].describe); /* shown: described every refresh */
+			alone += g[i].offsets && !g[i].describe;
+			risk += g[i].offsets;
+		}
+		for (i = 0; i < 10000 && now > 61 * SEC; i++) {
+			if (now - g[i].offs_us > max_age)
+				max_age = now - g[i].offs_us;
+			if (i < 1000 && now - g[i].desc_us > max_age)
+				max_age = now - g[i].desc_us;
+		}
+		apply(g, 10000, now);
+		assert_true(real <= p.requests); /* never more than the plan counted */
+		if (now > 61 * SEC) {
+			planned += p.requests;
+			sent += real;
+			asked += risk;
+			if (least < 0 || risk < least)
+				least = risk;
+		}
+	}
+	print_message("# offsets alone: a group at risk asked again within %.1f s, described again within %.1f s, "
+		      "at least %ld of them a refresh; %ld of %ld requests planned, %ld sent\n",
+		      (double)gap / SEC, (double)desc_gap / SEC, least, planned, 1500L * 60, sent);
+	assert_true(planned <= 1500L * 60);
+	assert_true(sent * 10 >= planned * 9);
+	assert_true(max_age <= 30 * SEC);
+	assert_true(alone > 0);
+	/* about 500 groups at risk a refresh, each every 2 s (about 300, every 3 or 4 s, when described every time);
+	 * every refresh would need about 1,000 + 100 descriptions + 620 for the rotation, more than 1,275 */
+	assert_true(asked >= 480L * 60);
+	assert_true(gap <= 3 * SEC);
+	assert_true(desc_gap <= KSCHED_QUIET_US + 2 * SEC); /* described about every KSCHED_QUIET_US */
+	/* a listed state change: described at once, however recent its description */
+	g[500].listed = KG_STATE_PREPARING_REBALANCE;
+	g[600].listed = KG_STATE_COMPLETING_REBALANCE;
+	g[700].listed = KG_STATE_UNKNOWN; /* the listing says nothing: nothing says it did not change */
+	for (i = 0; i < 1000; i++)
+		g[i].desc_us = now - SEC;
+	kafka_sched_plan(&s, g, 10000, now, 0);
+	assert_true(g[500].offsets && g[500].describe);
+	assert_true(g[600].offsets && g[600].describe);
+	assert_false(g[700].offsets && !g[700].describe);
+	/* a budget that covers them described: within a few refreshes, every one described again */
+	s.cfg.max_requests = 20000;
+	for (now += SEC; now < 130 * SEC; now += SEC) {
+		kafka_sched_plan(&s, g, 10000, now, 0);
+		apply(g, 10000, now);
+	}
+	kafka_sched_plan(&s, g, 10000, now, 0);
+	for (i = 0; i < 1000; i++)
+		assert_true(g[i].offsets && g[i].describe);
+	free(c.tree);
+	free(c.last);
+	free(g);
 }
 
 /*
@@ -1026,6 +1126,7 @@ main(void)
 		cmocka_unit_test(test_risk_budget),
 		cmocka_unit_test(test_risk_still_first),
 		cmocka_unit_test(test_risk_coord_cache),
+		cmocka_unit_test(test_risk_offsets_alone),
 		cmocka_unit_test(test_coord_forgotten),
 		cmocka_unit_test(test_settled_slow),
 		cmocka_unit_test(test_settled_recovers),

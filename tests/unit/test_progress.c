@@ -666,6 +666,8 @@ test_two_offsets_one_partition(void **state)
  * members hold nothing outside Stable, or cooperative (cooperative-sticky),
  * whose members keep what they hold through a rebalance.
  */
+static int64_t snap_data_us, snap_offs_us; /* the times group_snap gives its data and its offsets, 0 none */
+
 static kg_snapshot *
 group_snap(int64_t t, kg_group_state st, bool coop, int nm, const int *from, const int *to, const int64_t *c,
 	   const int64_t *le)
@@ -680,6 +682,8 @@ group_snap(int64_t t, kg_group_state st, bool coop, int nm, const int *from, con
 		bgroup_committed(g, (kg_tp){ topic, p }, c[p]);
 	}
 	bgroup_state(g, st);
+	bgroup_data_time(g, snap_data_us);
+	bgroup_offs_time(g, snap_offs_us);
 	bgroup_protocol(g, "consumer", coop ? "cooperative-sticky" : st == KG_STATE_STABLE ? "range" : "");
 	for (m = 0; m < nm; m++) {
 		char id[32], cid[32];
@@ -773,6 +777,70 @@ test_tracker_frozen(void **state)
 	evlist_clear(&ev);
 	free(ev.v);
 	tracker_free(t);
+}
+
+/*
+ * A group described once and asked its committed offsets every refresh
+ * (the kafka source asks a group at risk its offsets alone while its
+ * description is recent): its data's time stays the description's, its
+ * offsets' time moves with each answer, and the rules judge the offsets
+ * by their own time, so a freeze turns STALLED within the threshold and
+ * the refreshes, since the first answer that gave the frozen offset (by
+ * the data's time it would never be judged: no newer answer).
+ */
+static void
+test_tracker_offsets_time(void **state)
+{
+	kg_tracker_config cfg;
+	kg_tracker *t;
+	kg_evlist ev = { 0 };
+	int from[2] = { 0, 2 }, to[2] = { 2, 4 }, i, stalled_at = -1;
+	int64_t c[4] = { 1000, 1000, 1000, 1000 }, le[4] = { 1000, 1000, 1000, 1000 };
+	const kg_event *e;
+	kg_snapshot *s = NULL;
+	(void)state;
+	cfg = options_model_defaults();
+	cfg.lag_window_us = S(20); /* the stall threshold: 2 s */
+	t = tracker_new(&cfg);
+	snap_data_us = S(100); /* described once */
+	for (i = 0; i < 8; i++) {
+		int p;
+		for (p = 0; p < 4; p++)
+			le[p] = 1000 + i * 10;
+		c[0] = c[1] = le[0] - 2; /* worker-1 keeps up; worker-2's commits froze at 1000 */
+		snap_offs_us = S(100 + i);
+		s = stable(S(100 + i), KG_STATE_STABLE, 2, from, to, c, le);
+		assert_true(s->groups[0].data_time_us == S(100));
+		assert_true(s->groups[0].offs_time_us == (i == 0 ? 0 : S(100 + i))); /* 0: the data's own */
+		assert_true(kg_group_offs_time(&s->groups[0]) == S(100 + i));
+		tracker_apply(t, NULL, s, &ev);
+		if (stalled_at < 0 && s->groups[0].verdict == KG_VERDICT_STALLED)
+			stalled_at = i;
+		if (i < 7)
+			snapshot_unref(s);
+	}
+	/* frozen since the answer at 101 s (after the one at 100 s): past 2 s at 103 s or the refresh after */
+	assert_true(stalled_at >= 3 && stalled_at <= 4);
+	assert_int_equal(s->groups[0].parts[2].verdict, KG_VERDICT_STALLED);
+	assert_int_equal(s->groups[0].parts[0].verdict, KG_VERDICT_OK);
+	assert_true(s->groups[0].parts[0].moved_us == S(107)); /* seen moving in the offsets' answer */
+	e = find_verdict(&ev, KG_VERDICT_STALLED);
+	assert_non_null(e);
+	assert_true(e->since_us == S(101));
+	assert_true(e->since_lo_us == S(100));
+	snapshot_unref(s);
+	evlist_clear(&ev);
+	free(ev.v);
+	tracker_free(t);
+}
+
+/* group_snap() gives no times again (after test_tracker_offsets_time, even failed). */
+static int
+snap_times_reset(void **state)
+{
+	(void)state;
+	snap_data_us = snap_offs_us = 0;
+	return 0;
 }
 
 /*
@@ -1191,6 +1259,7 @@ main(void)
 		cmocka_unit_test(test_rates),          cmocka_unit_test(test_spark),
 		cmocka_unit_test(test_idle_state),
 		cmocka_unit_test(test_last_judgement),
+		cmocka_unit_test_teardown(test_tracker_offsets_time, snap_times_reset),
 		cmocka_unit_test(test_group),          cmocka_unit_test(test_tracker_frozen),
 		cmocka_unit_test(test_tracker_resumed), cmocka_unit_test(test_tracker_commit_told),
 		cmocka_unit_test(test_tracker_crash_cadence),

@@ -257,6 +257,8 @@ script_state(void *arg, int step, kg_builder *b)
 		bgroup_type(g, KG_GTYPE_CONSUMER, NULL);
 		bgroup_data_time(g, t - 500000); /* asked half a second before: a record of the last tick is newer */
 		bgroup_pace(g, step >= 2 && step < 6 ? 10000000 : 0); /* quiet for a while: its source asks it every 10 s */
+		if (step >= 3 && step < 7)
+			bgroup_offs_time(g, t - 100000); /* its offsets asked alone, after its description */
 		for (k = 0; k < (st == 0 ? 2 : 3); k++) {
 			static const char *const ids[] = { "k1-1", "k2-1", "k3-1" };
 			kg_tp v[8];

@@ -416,6 +416,40 @@ test_text_pieces(void **state)
 	snapshot_unref(s);
 }
 
+/*
+ * --json: a group's "offsets_time" only where its committed offsets were
+ * asked apart from its description (newer than its "data_time"); a group
+ * whose offsets are its data's time prints as before.
+ */
+static void
+test_json_offsets_time(void **state)
+{
+	kg_builder *b = builder_new(1700000010LL * 1000000);
+	kg_bgroup *g;
+	kg_snapshot *s;
+	sbuf o = { 0 };
+	const char *a, *z;
+	(void)state;
+	g = builder_group(b, intern_group("offs-apart"));
+	bgroup_state(g, KG_STATE_STABLE);
+	bgroup_data_time(g, 1700000001LL * 1000000);
+	bgroup_offs_time(g, 1700000009LL * 1000000);
+	g = builder_group(b, intern_group("offs-same"));
+	bgroup_state(g, KG_STATE_STABLE);
+	bgroup_data_time(g, 1700000009LL * 1000000);
+	bgroup_offs_time(g, 1700000009LL * 1000000);
+	s = builder_finish(b);
+	report_json(&o, s, NULL, 0, s->time_us);
+	a = strstr(sbuf_str(&o), "\"id\":\"offs-apart\"");
+	z = strstr(sbuf_str(&o), "\"id\":\"offs-same\"");
+	assert_non_null(a);
+	assert_non_null(z);
+	assert_non_null(strstr(a, "\"data_time\":\"2023-11-14T22:13:21.000Z\",\"offsets_time\":\"2023-11-14T22:13:29.000Z\""));
+	a = strstr(sbuf_str(&o), "offsets_time");
+	assert_null(strstr(a + 1, "offsets_time")); /* once: offs-same has none */
+	sbuf_free(&o);
+	snapshot_unref(s);
+}
 
 int
 main(void)
@@ -429,6 +463,7 @@ main(void)
 		cmocka_unit_test(test_sorts),
 		cmocka_unit_test(test_natural_order),
 		cmocka_unit_test(test_text_pieces),
+		cmocka_unit_test(test_json_offsets_time),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -299,6 +299,8 @@ contribute_group(kg_builder *b, const kgroup *g)
 	const kdesc *d = g->desc;
 	int j, q;
 	bgroup_data_time(bg, g->data_time_us);
+	if (g->offs != NULL)
+		bgroup_offs_time(bg, g->offs->time_us); /* asked alone, after the description: newer (kafka_sched.c) */
 	bgroup_pace(bg, g->pace_us);
 	if (g->watch_topic >= 0)
 		bgroup_topic(bg, g->watch_topic);

@@ -89,6 +89,44 @@ plan_size(const ksched *s)
 	return s->plan_asked > s->last_asked ? s->plan_asked : s->last_asked;
 }
 
+/* The listed state moved away from the last description, or a rebalance is under way. */
+static bool
+changed(const ksched_group *g)
+{
+	if (g->listed != KG_STATE_UNKNOWN && g->described != KG_STATE_UNKNOWN && g->listed != g->described)
+		return true;
+	if (state_rebalancing(g->listed))
+		return true;
+	return g->listed == KG_STATE_UNKNOWN && state_rebalancing(g->described);
+}
+
+/*
+ * A group at risk off screen whose description is younger than
+ * KSCHED_QUIET_US and whose listed state is the one it was described in
+ * (not rebalancing): its committed offsets alone tell a freeze (one
+ * OffsetFetch, not two requests), and the progress rules judge them by
+ * their own time (kg_group.offs_time_us).  A change of its members shows
+ * in the listing (changed: described at once, priority 1); else it is
+ * described once its description is KSCHED_QUIET_US old.  A screen's
+ * groups (selected, shown, watched, spoken of) are described as before,
+ * and every group while the budget covers the groups at risk described
+ * (not s->lean: a small cluster's data stays as fresh as before).
+ */
+static bool
+offsets_alone(const ksched *s, const ksched_group *g, int64_t now_us)
+{
+	return s->lean && kafka_sched_at_risk(g) && !(g->flags & KSCHED_SCREEN_FLAGS) && g->desc_us > 0 &&
+	       now_us - g->desc_us < KSCHED_QUIET_US && g->listed != KG_STATE_UNKNOWN && g->listed == g->described &&
+	       !changed(g);
+}
+
+/* Describe g if it is asked about at now_us (with `everything`, whenever it wants it). */
+static bool
+describe_now(const ksched *s, const ksched_group *g, int64_t now_us)
+{
+	return wants_describe(g) && (s->cfg.everything || !offsets_alone(s, g, now_us));
+}
+
 /*
  * True when librdkafka still keeps g's coordinator: fewer other groups
  * were asked since g than it keeps (cfg.coord_cache, least recently asked
@@ -103,18 +141,19 @@ coord_kept(const ksched *s, const ksched_group *g)
 }
 
 /*
- * Requests asking about g costs: an OffsetFetch, a description's one or
- * two requests (KSCHED_COST_DESCRIBE_TWICE) when it wants one, and a
+ * Requests asking about g at now_us costs: an OffsetFetch, a description's
+ * one or two requests (KSCHED_COST_DESCRIBE_TWICE) when it gets one
+ * (describe_now), and a
  * FindCoordinator before each unless librdkafka keeps the coordinator:
  * from the last refresh (coord_kept), or from the group's first request
  * in this one when the cache holds twice a plan (descriptions go out
  * first, then offsets).  Without a cache: KSCHED_COST_* as they are.
  */
 static int
-cost(const ksched *s, const ksched_group *g)
+cost_of(const ksched *s, const ksched_group *g, bool describe)
 {
 	int dc = g->describe_cost > 0 ? g->describe_cost : KSCHED_COST_DESCRIBE;
-	int lookups = 1 + (wants_describe(g) ? dc / 2 : 0), sent = lookups;
+	int lookups = 1 + (describe ? dc / 2 : 0), sent = lookups;
 	if (coord_kept(s, g))
 		sent = 0;
 	else if (s->cfg.coord_cache > 2 * plan_size(s))
@@ -122,15 +161,11 @@ cost(const ksched *s, const ksched_group *g)
 	return lookups + sent;
 }
 
-/* The listed state moved away from the last description, or a rebalance is under way. */
-static bool
-changed(const ksched_group *g)
+/* What asking about g at now_us costs (cost_of, with its description when it gets one). */
+static int
+cost(const ksched *s, const ksched_group *g, int64_t now_us)
 {
-	if (g->listed != KG_STATE_UNKNOWN && g->described != KG_STATE_UNKNOWN && g->listed != g->described)
-		return true;
-	if (state_rebalancing(g->listed))
-		return true;
-	return g->listed == KG_STATE_UNKNOWN && state_rebalancing(g->described);
+	return cost_of(s, g, describe_now(s, g, now_us));
 }
 
 /* The time of a group's oldest data (0: never asked). */
@@ -190,13 +225,15 @@ priority(const ksched *s, const ksched_group *g, int64_t now_us)
 	return PRIO_ROTATION;
 }
 
-/* Ask about g in this refresh (its description too when it wants one), spending its cost. */
+/* Ask about g in this refresh at now_us (its description too when it gets one), spending its cost. */
 static void
-take(ksched *s, ksched_plan *p, ksched_group *g)
+take(ksched *s, ksched_plan *p, ksched_group *g, int64_t now_us)
 {
-	int c = cost(s, g);
+	int c = cost(s, g, now_us);
 	g->offsets = true;
-	g->describe = wants_describe(g);
+	g->describe = describe_now(s, g, now_us);
+	if (!g->describe && wants_describe(g))
+		s->spared += cost_of(s, g, true) - c; /* its offsets alone (offsets_alone) */
 	p->offsets++;
 	p->describe += g->describe;
 	p->requests += c;
@@ -238,7 +275,7 @@ plan_rotation(ksched *s, ksched_group *g, size_t n, int64_t now_us, int64_t dt_u
 		if (g[i].offsets || (kafka_sched_at_risk(&g[i]) && age_key(&g[i]) > 0 && now_us - age_key(&g[i]) < period))
 			continue;
 		idx[nidx++] = i;
-		total += cost(s, &g[i]);
+		total += cost(s, &g[i], now_us);
 	}
 	qsort_r(idx, nidx, sizeof *idx, rotation_cmp, g);
 	all = !s->paced && total <= s->tokens;
@@ -253,7 +290,7 @@ plan_rotation(ksched *s, ksched_group *g, size_t n, int64_t now_us, int64_t dt_u
 	need = total * (double)dt_us / (double)period;
 	for (i = 0, cum = 0; i < nidx && dt_us > 0; i++) {
 		int64_t key = age_key(&g[idx[i]]), left = key > 0 ? key + period - now_us : 0;
-		cum += cost(s, &g[idx[i]]);
+		cum += cost(s, &g[idx[i]], now_us);
 		if (left > dt_us && cum * (double)dt_us / (double)left > need)
 			need = cum * (double)dt_us / (double)left;
 	}
@@ -262,12 +299,12 @@ plan_rotation(ksched *s, ksched_group *g, size_t n, int64_t now_us, int64_t dt_u
 		ksched_group *x = &g[idx[i]];
 		int64_t key = age_key(x);
 		bool overdue = key == 0 || now_us - key >= period;
-		int c = cost(s, x);
+		int c = cost(s, x, now_us);
 		if (!all && !overdue && quota < c)
 			break;
 		if (s->tokens < c)
 			break;
-		take(s, p, x);
+		take(s, p, x, now_us);
 		quota -= c;
 	}
 	for (; i < nidx; i++) {
@@ -295,10 +332,10 @@ risk_cmp(const void *a, const void *b, void *arg)
  * once a refresh, with what the budget has left within RISK_SHARE of it
  * over the time since the last plan (what the plan does not count, the
  * time-lag reads' fetches, about 7 % at 10,000 groups, stays within the
- * budget: bench-attention sends 1,460-1,490 a second of 1,500 at 0.9).  Described too: a
- * group's data is as old as its oldest part, and the STALLED rule judges
- * by that time.  A settled group is one of them only once its data is
- * KSCHED_QUIET_US old.
+ * budget: bench-attention sends 1,460-1,490 a second of 1,500 at 0.9).  Off screen,
+ * its offsets alone while its description is recent (offsets_alone): the
+ * STALLED rule judges the offsets by their own time.  A settled group is
+ * one of them only once its data is KSCHED_QUIET_US old.
  */
 static void
 plan_risk(ksched *s, ksched_group *g, size_t n, int64_t now_us, int64_t dt_us, int fixed_cost, ksched_plan *p)
@@ -314,13 +351,18 @@ plan_risk(ksched *s, ksched_group *g, size_t n, int64_t now_us, int64_t dt_us, i
 	qsort_r(idx, nidx, sizeof *idx, risk_cmp, g);
 	for (i = 0; i < nidx; i++) {
 		ksched_group *x = &g[idx[i]];
-		int c = cost(s, x);
+		int c = cost(s, x, now_us);
 		if (s->tokens < c || room < c)
 			break;
-		take(s, p, x);
+		take(s, p, x, now_us);
 		room -= c;
 	}
 	p->risk_left = (int)(nidx - i);
+	/* short of them: their offsets alone from the next plan on; until a plan leaves room for what that spared */
+	if (p->risk_left > 0)
+		s->lean = true;
+	else if (s->lean && (room < s->tokens ? room : s->tokens) >= s->spared)
+		s->lean = false;
 	free(idx);
 }
 
@@ -339,9 +381,10 @@ kafka_sched_plan(ksched *s, ksched_group *g, size_t n, int64_t now_us, int fixed
 	s->last_asked = s->plans++ > 0 ? s->plan_asked : -1;
 	s->plan_asked = 0;
 	s->ngroups = (int)n;
+	s->spared = 0;
 	if (s->cfg.everything) {
 		for (i = 0; i < n; i++)
-			take(s, &p, &g[i]);
+			take(s, &p, &g[i], now_us);
 		return p;
 	}
 	s->tokens += s->cfg.max_requests * (double)dt / 1e6;
@@ -350,9 +393,9 @@ kafka_sched_plan(ksched *s, ksched_group *g, size_t n, int64_t now_us, int fixed
 	s->tokens -= fixed_cost;
 	for (prio = 0; prio < PRIO_ROTATION; prio++) {
 		for (i = 0; i < n; i++) {
-			if (priority(s, &g[i], now_us) != prio || (prio > 0 && s->tokens < cost(s, &g[i])))
+			if (priority(s, &g[i], now_us) != prio || (prio > 0 && s->tokens < cost(s, &g[i], now_us)))
 				continue;
-			take(s, &p, &g[i]);
+			take(s, &p, &g[i], now_us);
 		}
 	}
 	plan_rotation(s, g, n, now_us, dt, &p);

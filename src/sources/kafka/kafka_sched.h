@@ -30,6 +30,20 @@
  *      group asked every k refreshes is judged up to k refreshes late.
  *      Empty groups and groups at zero lag off screen only ever get the
  *      rotation.
+ * While the budget is short of the groups at risk (a plan left some of them
+ * unasked, until one leaves room for the descriptions it left out), a
+ * group at risk off screen (none of KSCHED_SCREEN_FLAGS) is asked its
+ * committed offsets alone (an OffsetFetch, no description) while its
+ * description is younger than KSCHED_QUIET_US and the listing shows it in
+ * the state it was described in (known, not rebalancing): a freeze shows
+ * in its offsets, which the progress rules judge by their own time
+ * (kg_group.offs_time_us); a change of its members shows in the listing
+ * (2.: described at once), and it is described again once its
+ * description is KSCHED_QUIET_US old.  So it costs one request an asking,
+ * not two: at 10,000 groups, 1,000 at risk and 1,500 requests a second,
+ * each is asked about every 2.4 s, at most 3 (every 4 before), not yet every refresh
+ * (that needs about 1,000 + 100 descriptions + the rotation's 620 a
+ * second, more than the 85 % of the budget the plan counts on).
  * What a group costs counts the FindCoordinator librdkafka sends before
  * each request for a group whose coordinator it does not keep: it keeps
  * cfg.coord_cache groups, the least recently asked going first (11 in
@@ -120,6 +134,8 @@ typedef struct ksched {
 	int last_asked;  /* in the plan before, -1 none */
 	int ngroups;     /* the groups this plan was handed */
 	unsigned plans;  /* plans made */
+	bool lean;       /* the budget is short of the groups at risk: off screen, their offsets alone (see above) */
+	double spared;   /* in this plan, the requests descriptions left out that way would have cost */
 } ksched;
 
 /* What a plan asks. */
