@@ -164,6 +164,7 @@ static void *
 logend_thread(void *arg)
 {
 	struct klogend *le = arg;
+	pthread_setname_np(pthread_self(), "kg-logend");
 	pthread_mutex_lock(&le->lock);
 	while (!le->quit) {
 		take_jobs(le);
