@@ -456,6 +456,8 @@ kafka_close(kg_source *s)
 	}
 	kafka_logend_free(k->logend); /* its threads are idle: the worker has ended */
 	kafka_stamps_free(k); /* its topic handles go before the handle */
+	if (k->md != NULL)
+		rd_kafka_metadata_destroy(k->md);
 	if (k->q != NULL)
 		rd_kafka_queue_destroy(k->q);
 	if (k->rk != NULL)
@@ -465,6 +467,7 @@ kafka_close(kg_source *s)
 	kafka_result_free(k->result);
 	kafka_table_free(&k->tab);
 	free(k->silent);
+	free(k->md_lacks);
 	free(k->focus.shown);
 	free(k->focus.hot);
 	filter_free(k->groups);
