@@ -2,7 +2,8 @@
  * kafka_refresh.c: one refresh of the kafka source, on its worker thread
  * (see kafka.h for what it asks, kafka.c for the thread).
  *
- * The order of a refresh: metadata (brokers, topics, leaders; -t applies),
+ * The order of a refresh: metadata (brokers, topics, leaders; -t applies;
+ * the kept one unless due, metadata_due()),
  * the listing into the group table (kafka_requests.c), the flags the
  * scheduler decides on (watched groups, and what the collector said the
  * screen shows), the scheduler's plan (kafka_sched.h: which groups to
