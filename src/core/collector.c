@@ -504,6 +504,7 @@ static void *
 collector_main(void *arg)
 {
 	kg_collector *c = arg;
+	pthread_setname_np(pthread_self(), "kg-collector"); /* by name in /proc and the benches */
 	while (!atomic_load(&c->stop))
 		collector_step(c, -1);
 	return NULL;

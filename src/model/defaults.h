@@ -51,6 +51,12 @@
  * refresh: what is produced to it is seen at most this much later
  */
 #define KG_KAFKA_LOG_QUIET_US (10 * KG_SEC_US)
+/*
+ * The cluster's metadata (brokers, topics, partitions, leaders) is asked
+ * again this often at rest, and kept between: sooner, at the next refresh,
+ * once a refresh saw what it may not know (kafka_refresh.c, metadata_due)
+ */
+#define KG_KAFKA_METADATA_US (10 * KG_SEC_US)
 /* a consumer group librdkafka < 2.10 cannot describe (it says Dead) is described again this often, to see a conversion */
 #define KG_KAFKA_UNSEEN_RECHECK_US (300 * KG_SEC_US)
 /* records read at committed offsets per refresh, at most (the selected group's; every group's for --once) */

@@ -10,6 +10,9 @@
 # threshold, two refreshes and twice their gap between commits, 45-60 s here; a 10 s warm-up measured that
 # phase, 83-163 requests a second, not the rest after it, about 20) and the bytes it wrote to its pane (tmux pipe-pane) over the same span; IDLE_RUNS runs (default
 # 3) per size, medians printed with the ratio kgtop/htop. Figures and ratios, never a verdict (target: <= 1).
+# Each process's wakeups a second are the kernel's count of its threads' voluntary context switches
+# (/proc/PID/task/*/status: a thread that slept and was woken), like the requests a second not bound to
+# the machine's load as CPU % is (kgtop's threads are named: kg-refresh, kg-logend, kg-collector, rdk:*).
 set -u
 : "${top_srcdir:=.}" "${top_builddir:=.}"
 KGTOP="$top_builddir/kgtop"
@@ -64,6 +67,10 @@ ticks() {
 uiticks() {
 	sed 's/.*) //' "/proc/$1/task/$1/stat" 2>/dev/null | awk '{ print $12 + $13 }'
 }
+# wakeups PID: the voluntary context switches of all its threads so far (each a thread that slept and was woken)
+wakeups() {
+	cat /proc/"$1"/task/*/status 2>/dev/null | awk '/^voluntary_ctxt_switches/ { s += $2 } END { print s + 0 }'
+}
 # bytes NAME: what the pane of NAME has written so far
 bytes() {
 	stat -c %s "$TMP/$1.pipe" 2>/dev/null || echo 0
@@ -92,7 +99,7 @@ echo "  this build: $KGTOP${BEFORE:+; before: $BEFORE}; htop: ${HTOP:-none} (def
 echo "  load average before: $(cut -d' ' -f1 /proc/loadavg)"
 for size in $SIZES; do
 	cols=${size%x*} rows=${size#*x}
-	for n in $NAMES; do : >"$TMP/$n.cpu"; : >"$TMP/$n.ui"; : >"$TMP/$n.req"; : >"$TMP/$n.bps"; done
+	for n in $NAMES; do : >"$TMP/$n.cpu"; : >"$TMP/$n.ui"; : >"$TMP/$n.req"; : >"$TMP/$n.bps"; : >"$TMP/$n.wk"; done
 	j=0
 	while [ $j -lt "$RUNS" ]; do
 		pids=""
@@ -107,15 +114,15 @@ for size in $SIZES; do
 		sleep "$WARM" # the bench's span, not a synchronisation
 		for n in $NAMES; do
 			eval "p=\$pid_$n"
-			eval "t0_$n=$(ticks "$p") u0_$n=$(uiticks "$p")"
+			eval "t0_$n=$(ticks "$p") u0_$n=$(uiticks "$p") w0_$n=$(wakeups "$p")"
 			eval "b0_$n=$(bytes $n) r0_$n=$(requests $n)"
 		done
 		sleep "$SECS"
 		for n in $NAMES; do
 			eval "p=\$pid_$n"
-			t1=$(ticks "$p") u1=$(uiticks "$p")
+			t1=$(ticks "$p") u1=$(uiticks "$p") w1=$(wakeups "$p")
 			b1=$(bytes $n) r1=$(requests $n)
-			eval "t0=\$t0_$n u0=\$u0_$n b0=\$b0_$n r0=\$r0_$n"
+			eval "t0=\$t0_$n u0=\$u0_$n b0=\$b0_$n r0=\$r0_$n w0=\$w0_$n"
 			if [ -z "$t1" ]; then
 				echo "  $size run $((j + 1)): $n ended early" >&2
 				tmux -L "$SOCK" capture-pane -p -t "$n" 2>/dev/null | head -5 >&2
@@ -125,6 +132,7 @@ for size in $SIZES; do
 			awk -v t="$((u1 - u0))" -v hz="$HZ" -v s="$SECS" 'BEGIN { printf "%.3f\n", t / hz / s * 100 }' >>"$TMP/$n.ui"
 			awk -v r="$((r1 - r0))" -v s="$SECS" 'BEGIN { printf "%.1f\n", r / s }' >>"$TMP/$n.req"
 			awk -v b="$((b1 - b0))" -v s="$SECS" 'BEGIN { printf "%.0f\n", b / s }' >>"$TMP/$n.bps"
+			awk -v w="$((w1 - w0))" -v s="$SECS" 'BEGIN { printf "%.1f\n", w / s }' >>"$TMP/$n.wk"
 		done
 		for n in $NAMES; do
 			tmux -L "$SOCK" send-keys -t "$n" q 2>/dev/null
@@ -142,7 +150,7 @@ for size in $SIZES; do
 	h=""
 	[ -n "$HTOP" ] && h=$(med "$TMP/htop.cpu")
 	for n in $NAMES; do
-		c=$(med "$TMP/$n.cpu") u=$(med "$TMP/$n.ui") rq=$(med "$TMP/$n.req") bps=$(med "$TMP/$n.bps")
+		c=$(med "$TMP/$n.cpu") u=$(med "$TMP/$n.ui") rq=$(med "$TMP/$n.req") bps=$(med "$TMP/$n.bps") wk=$(med "$TMP/$n.wk")
 		case $n in now) label="kgtop (this build)" ;; before) label="kgtop (before)" ;; *) label="htop" ;; esac
 		ratio=""
 		if [ -n "$h" ] && [ "$n" != htop ]; then
@@ -150,6 +158,7 @@ for size in $SIZES; do
 		fi
 		main=""
 		[ "$n" != htop ] && main=$(printf ' (its dashboard thread %.2f %%; %.0f requests/s)' "$u" "$rq")
+		main="$main; $wk wakeups/s"
 		printf '  %-7s %-19s CPU %5.2f %% of a core%s%s; %5s bytes/s to the terminal; runs: %s\n' \
 			"$size" "$label" "$c" "$main" "$ratio" "$bps" "$(all "$TMP/$n.cpu")"
 	done

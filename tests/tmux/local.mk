@@ -12,6 +12,12 @@ EXTRA_DIST += tests/tmux/tiers.sh
 # at rest (issue 24, item 5): a whole frame a snapshot, the header alone for the clock between
 TESTS += tests/tmux/rest.sh
 EXTRA_DIST += tests/tmux/rest.sh
+# between refreshes (issue 24, item 5): the kafka source's worker sleeps until the next
+TESTS += tests/tmux/between.sh
+EXTRA_DIST += tests/tmux/between.sh
+# the metadata kept between refreshes (issue 24, item 5): every 10 s at rest, at the next refresh once something says it changed
+TESTS += tests/tmux/metadata.sh
+EXTRA_DIST += tests/tmux/metadata.sh
 # attention by risk (issue 24): a stall in a group off screen, named in the status line, counted in the header
 TESTS += tests/tmux/attention.sh
 EXTRA_DIST += tests/tmux/attention.sh

@@ -100,19 +100,18 @@ publish(ksrc *k, kresult *r, char *err)
 		k->self->ctx.wake(k->self->ctx.wake_arg);
 }
 
-/* Wait until next (monotonic), a refresh asked for, or stop; under the lock. */
+/*
+ * Wait until next (monotonic), a refresh asked for, or stop; under the lock.
+ * cond runs on CLOCK_MONOTONIC (kafka_source_new()), so the wait is one, to
+ * next: whatever ends it early (a command, a watch, close) signals cond.
+ * (It was cut into slices of 200 ms: five wakeups a second of an idle
+ * dashboard's worker for nothing.)
+ */
 static void
 wait_until(ksrc *k, int64_t next)
 {
 	while (!atomic_load(&k->stop) && !k->refresh_now && util_mono_us() < next) {
-		struct timespec ts;
-		int64_t left = next - util_mono_us();
-		clock_gettime(CLOCK_REALTIME, &ts);
-		if (left > 200000)
-			left = 200000;
-		ts.tv_nsec += (long)(left % 1000000) * 1000;
-		ts.tv_sec += (time_t)(left / 1000000) + ts.tv_nsec / 1000000000;
-		ts.tv_nsec %= 1000000000;
+		struct timespec ts = { .tv_sec = (time_t)(next / 1000000), .tv_nsec = (long)(next % 1000000) * 1000 };
 		pthread_cond_timedwait(&k->cond, &k->lock, &ts);
 	}
 	k->refresh_now = false;
@@ -146,6 +145,7 @@ static void *
 worker(void *arg)
 {
 	ksrc *k = arg;
+	pthread_setname_np(pthread_self(), "kg-refresh"); /* by name in /proc and the benches (tests/bench/idle.sh) */
 	while (!atomic_load(&k->stop)) {
 		char *err = NULL;
 		int64_t started = util_mono_us();
@@ -458,6 +458,8 @@ kafka_close(kg_source *s)
 	}
 	kafka_logend_free(k->logend); /* its threads are idle: the worker has ended */
 	kafka_stamps_free(k); /* its topic handles go before the handle */
+	if (k->md != NULL)
+		rd_kafka_metadata_destroy(k->md);
 	if (k->q != NULL)
 		rd_kafka_queue_destroy(k->q);
 	if (k->rk != NULL)
@@ -467,6 +469,7 @@ kafka_close(kg_source *s)
 	kafka_result_free(k->result);
 	kafka_table_free(&k->tab);
 	free(k->silent);
+	free(k->md_lacks);
 	free(k->focus.shown);
 	free(k->focus.hot);
 	filter_free(k->groups);
@@ -569,7 +572,13 @@ kafka_source_new(const kg_kafka_config *cfg, kg_source **out, char *err, size_t 
 	pthread_mutex_init(&k->lock, NULL);
 	kafka_errors_init(&k->errs);
 	pthread_mutex_init(&k->rk_lock, NULL);
-	pthread_cond_init(&k->cond, NULL);
+	{
+		pthread_condattr_t ca;
+		pthread_condattr_init(&ca);
+		pthread_condattr_setclock(&ca, CLOCK_MONOTONIC); /* wait_until() waits for a util_mono_us() time */
+		pthread_cond_init(&k->cond, &ca);
+		pthread_condattr_destroy(&ca);
+	}
 #define LIST(l) (l) ? (const char *const *)(l)->v : NULL, (l) ? (l)->n : 0
 	if (filter_new(LIST(cfg->include), LIST(cfg->exclude), &k->groups, err, errsz) < 0 ||
 	    filter_new(LIST(cfg->topics), NULL, 0, &k->topics, err, errsz) < 0)

@@ -1,7 +1,9 @@
 /*
  * kafka.h: the Kafka admin source (librdkafka).
  *
- * Each refresh: metadata, ListConsumerGroups (filtered by the -g / -G
+ * Each refresh: metadata (kept between refreshes: asked every 10 s at
+ * rest, and at the next refresh once one sees it may be out of date;
+ * kafka_refresh.c), ListConsumerGroups (filtered by the -g / -G
  * regexes; each group's state where the broker says it), then
  * DescribeConsumerGroups and ListConsumerGroupOffsets (one group per
  * request: a librdkafka 2.0.2 limit) for the groups the scheduler picks

@@ -108,6 +108,12 @@ typedef struct ksrc {
 	int64_t renewed_us;   /* when the handle was last made anew (monotonic), 0 never */
 	int32_t *silent;      /* brokers the last listing heard nothing from (kafka_requests.c) */
 	size_t nsilent, csilent;
+	const struct rd_kafka_metadata *md; /* the last metadata answer, kept between refreshes (kafka_refresh.c) */
+	int64_t md_us;        /* when it was asked (monotonic) */
+	bool md_due;          /* a refresh saw what the kept metadata may not know: asked again at the next */
+	kg_tp *md_lacks;      /* partitions groups have that the last asking did not have (a deleted topic's offsets) */
+	size_t nmd_lacks, cmd_lacks;
+	int list_changes;     /* groups the last listing added, dropped or saw in another state (kafka_requests.c) */
 
 	/*
 	 * lock guards everything from here to errs, shared by the worker and

@@ -164,6 +164,7 @@ static void *
 logend_thread(void *arg)
 {
 	struct klogend *le = arg;
+	pthread_setname_np(pthread_self(), "kg-logend");
 	pthread_mutex_lock(&le->lock);
 	while (!le->quit) {
 		take_jobs(le);
@@ -563,8 +564,12 @@ kafka_log_end(ksrc *k, kresult *r, char **err, char **note)
 	for (j = 0; j < r->ntopics; j++) {
 		if (used[j] == TOPIC_UNUSED)
 			continue;
-		if (ends[j])
+		if (ends[j]) {
 			end_keep(le, &r->topics[j], now);
+			/* a partition without a leader, or whose leader gave no log end: the metadata again (kafka_refresh.c) */
+			for (q = 0; q < r->topics[j].np; q++)
+				k->md_due = k->md_due || r->topics[j].leader[q] < 0 || r->topics[j].log_end[q] < 0;
+		}
 		start_keep(le, &r->topics[j], read[j], now);
 	}
 	free(used);

@@ -2,7 +2,8 @@
  * kafka_refresh.c: one refresh of the kafka source, on its worker thread
  * (see kafka.h for what it asks, kafka.c for the thread).
  *
- * The order of a refresh: metadata (brokers, topics, leaders; -t applies),
+ * The order of a refresh: metadata (brokers, topics, leaders; -t applies;
+ * the kept one unless due, metadata_due()),
  * the listing into the group table (kafka_requests.c), the flags the
  * scheduler decides on (watched groups, and what the collector said the
  * screen shows), the scheduler's plan (kafka_sched.h: which groups to
@@ -31,6 +32,26 @@
 #include "util/log.h"
 #include "util/util.h"
 
+/*
+ * True when this refresh asks the metadata anew, rather than taking the
+ * kept one: none kept, --once, KG_KAFKA_METADATA_US since it was asked, a
+ * client handle made since, or the refresh before saw what it may not know
+ * (k->md_due: a failed refresh, a group listed anew, gone or in another
+ * state, a broker silent in the listing, a coordinator moved, offsets or
+ * an assignment on a topic or partition it has not, a log end unread on a
+ * partition with a leader or one without a leader).  At rest that is one
+ * Metadata request every 10 s where it was one a refresh: brokers, topics,
+ * partitions and leaders change by steps that the refresh after them sees
+ * (a topic is consumed by a group that rebalances or commits to it, a
+ * leader that moved answers no log end), or within 10 s.
+ */
+static bool
+metadata_due(const ksrc *k, int64_t now)
+{
+	return k->md == NULL || k->cfg.once || k->md_due || now - k->md_us >= KG_KAFKA_METADATA_US ||
+	       (k->renewed_us > 0 && k->renewed_us >= k->md_us);
+}
+
 /* Metadata: brokers and every topic's partitions and leaders; *coord the leaders of __consumer_offsets (malloc'd). */
 static int
 refresh_metadata(ksrc *k, kresult *r, int32_t **coord, char **err)
@@ -38,19 +59,30 @@ refresh_metadata(ksrc *k, kresult *r, int32_t **coord, char **err)
 	const struct rd_kafka_metadata *md = NULL;
 	int timeout = (int)(k->cfg.timeout_us / 1000);
 	rd_kafka_resp_err_t e;
+	int64_t now = util_mono_us();
 	int i, j;
 	if (timeout > 5000)
 		timeout = 5000;
-	e = rd_kafka_metadata(k->rk, 1, NULL, &md, timeout);
-	if (e != RD_KAFKA_RESP_ERR_NO_ERROR) {
-		/* librdkafka's own words for why (refused, cannot resolve, TLS, SASL) say more than a timeout */
-		*err = kafka_cluster_reason(&k->errs);
-		if (*err == NULL)
-			*err = kafka_describe_error(e, rd_kafka_err2str(e));
-		return -1;
+	if (metadata_due(k, now)) {
+		e = rd_kafka_metadata(k->rk, 1, NULL, &md, timeout);
+		if (e != RD_KAFKA_RESP_ERR_NO_ERROR) {
+			/* librdkafka's own words for why (refused, cannot resolve, TLS, SASL) say more than a timeout */
+			*err = kafka_cluster_reason(&k->errs);
+			if (*err == NULL)
+				*err = kafka_describe_error(e, rd_kafka_err2str(e));
+			return -1;
+		}
+		r->answer_us = util_now_us();
+		kafka_cluster_answered(&k->errs);
+		if (k->md != NULL)
+			rd_kafka_metadata_destroy(k->md);
+		k->md = md;
+		k->md_us = now;
+		k->md_due = false;
+		k->nmd_lacks = 0; /* what this one lacks is found again (metadata_check()) */
+		r->requests = 1;
 	}
-	r->answer_us = util_now_us();
-	kafka_cluster_answered(&k->errs);
+	md = k->md;
 	r->nbrokers = md->broker_cnt;
 	r->brokers = xcalloc((size_t)(md->broker_cnt ? md->broker_cnt : 1), sizeof *r->brokers);
 	for (i = 0; i < md->broker_cnt; i++) {
@@ -90,7 +122,6 @@ refresh_metadata(ksrc *k, kresult *r, int32_t **coord, char **err)
 			}
 		}
 	}
-	rd_kafka_metadata_destroy(md);
 	return 0;
 }
 
@@ -261,6 +292,68 @@ refresh_note_silent(const ksrc *k, char *note)
 	return b.s;
 }
 
+/*
+ * True when the result's metadata lacks the partition (its topic, or a
+ * partition that many) and a new asking may have it: not when the
+ * metadata was asked this refresh (asked, it is remembered as lacking
+ * then: a deleted topic's offsets stay for days) or lacked it already.
+ */
+static bool
+metadata_lacks(ksrc *k, kresult *r, kg_tp tp, bool asked)
+{
+	ktopic *t = kafka_result_topic(r, tp.topic);
+	size_t i;
+	if (t != NULL && tp.partition < t->np)
+		return false;
+	for (i = 0; i < k->nmd_lacks; i++) {
+		if (tp_cmp(&k->md_lacks[i], &tp) == 0)
+			return false;
+	}
+	if (!asked)
+		return true;
+	util_grow(&k->md_lacks, &k->cmd_lacks, k->nmd_lacks + 1, sizeof *k->md_lacks);
+	k->md_lacks[k->nmd_lacks++] = tp;
+	return false;
+}
+
+/*
+ * After the groups and the log ends: whatever says the kept metadata may
+ * be out of date (metadata_due()) has the next refresh ask it again, said
+ * in the debug log (the log ends' own reason is set by kafka_log_end()).
+ */
+static void
+metadata_check(ksrc *k, kresult *r, bool asked)
+{
+	size_t i;
+	int q, m, a;
+	char why[256] = "";
+	if (k->md_due)
+		util_strlcpy(why, "a log end unread, or a partition without a leader", sizeof why);
+	else if (k->list_changes > 0)
+		snprintf(why, sizeof why, "%d group(s) listed anew, gone or in another state", k->list_changes);
+	else if (k->nsilent > 0)
+		util_strlcpy(why, "a broker silent in the listing", sizeof why);
+	else if (k->coord_moved > 0)
+		util_strlcpy(why, "a group's coordinator moved", sizeof why);
+	for (i = 0; i < k->tab.n && why[0] == '\0'; i++) {
+		const kentry *e = &k->tab.e[i];
+		const kg_tp *lack = NULL;
+		for (q = 0; e->offs != NULL && e->offs->time_us == r->time_us && q < e->offs->nc && lack == NULL; q++)
+			lack = metadata_lacks(k, r, e->offs->c[q].tp, asked) ? &e->offs->c[q].tp : NULL;
+		for (m = 0; e->desc != NULL && e->desc->time_us == r->time_us && m < e->desc->nm && lack == NULL; m++) {
+			for (a = 0; a < e->desc->m[m].nasg && lack == NULL; a++)
+				lack = metadata_lacks(k, r, e->desc->m[m].asg[a], asked) ? &e->desc->m[m].asg[a] : NULL;
+		}
+		if (lack != NULL)
+			snprintf(why, sizeof why, "%s has %s:%d, which the metadata has not", intern_group_name(e->s.id),
+				 intern_topic_name(lack->topic), (int)lack->partition);
+	}
+	if (why[0] != '\0') {
+		k->md_due = true;
+		log_msg(KG_LOG_DEBUG, "kafka: metadata due at the next refresh: %s", why);
+	}
+}
+
 /* CPU time of the whole process so far (every thread), for the debug log. */
 static int64_t
 process_cpu_us(void)
@@ -286,10 +379,14 @@ kafka_refresh(ksrc *k, char **err)
 	if (refresh_metadata(k, r, &coord, err) < 0)
 		goto fail;
 	refresh_coordinators(k, coord, r->offsets_np);
-	r->requests = 1;
 	t1 = util_mono_us();
 	if (kafka_list_groups(k, r, &unsupported, err) < 0)
 		goto fail;
+	if (r->answer_us == 0) {
+		/* the metadata kept: the listing is the refresh's first answer */
+		r->answer_us = util_now_us();
+		kafka_cluster_answered(&k->errs);
+	}
 	r->requests += r->nbrokers;
 	r->no_group_apis = unsupported;
 	refresh_flags(k);
@@ -303,20 +400,23 @@ kafka_refresh(ksrc *k, char **err)
 	t3 = util_mono_us();
 	if (kafka_log_end(k, r, err, &note) < 0)
 		goto fail;
+	metadata_check(k, r, k->md_us >= t0);
 	kafka_table_publish(&k->tab, r, r->time_us);
 	refresh_pace(k, r);
 	kafka_stamps_read(k, r);
 	r->log_end_note = refresh_note_silent(k, note);
 	log_msg(KG_LOG_DEBUG,
-		"kafka: refresh of %d groups (%d described, %d offsets, %d at risk asked, %d left; the plan counts %d requests), %d topics, about %d requests (%d log-start, "
+		"kafka: refresh of %d groups (%d described, %d offsets, %d at risk asked, %d left; the plan counts %d requests), %d topics (metadata %s), about %d requests (%d log-start, "
 		"%d records read) in %.1f ms (metadata %.1f, list %.1f, groups %.1f, log-end, log-start and reads %.1f), "
 		"process CPU %.1f ms, %d quiet topics' log ends kept",
-		r->ngroups, r->plan.describe, r->plan.offsets, r->plan.risk, r->plan.risk_left, r->plan.requests, r->ntopics, r->requests, r->log_start_calls, r->stamp_reads,
+		r->ngroups, r->plan.describe, r->plan.offsets, r->plan.risk, r->plan.risk_left, r->plan.requests, r->ntopics,
+		k->md_us >= t0 ? "asked" : "kept", r->requests, r->log_start_calls, r->stamp_reads,
 		(double)(util_mono_us() - t0) / 1000.0, (double)(t1 - t0) / 1000.0, (double)(t2 - t1) / 1000.0,
 		(double)(t3 - t2) / 1000.0, (double)(util_mono_us() - t3) / 1000.0,
 		(double)(process_cpu_us() - c0) / 1000.0, r->log_end_kept);
 	return r;
 fail:
+	k->md_due = true; /* the next refresh asks the metadata again */
 	free(coord);
 	free(note);
 	kafka_result_free(r);

@@ -163,14 +163,21 @@ list_take(ksrc *k, const rd_kafka_ConsumerGroupListing_t **valid, size_t nvalid,
 	size_t i;
 	for (i = 0; i < k->tab.n; i++)
 		k->tab.e[i].listed_now = partial; /* a broker that did not answer: its groups stay */
+	k->list_changes = 0;
 	for (i = 0; i < nvalid; i++) {
 		const char *id = rd_kafka_ConsumerGroupListing_group_id(valid[i]);
 		kentry *e;
+		kg_group_state st;
 		if (!filter_match(k->groups, id))
 			continue;
-		e = kafka_table_add(&k->tab, intern_group(id));
+		e = kafka_table_get(&k->tab, intern_group(id));
+		st = map_state(rd_kafka_ConsumerGroupListing_state(valid[i]));
+		if (e == NULL || st != e->s.listed)
+			k->list_changes++; /* new, or in another state */
+		if (e == NULL)
+			e = kafka_table_add(&k->tab, intern_group(id));
 		e->listed_now = true;
-		e->s.listed = map_state(rd_kafka_ConsumerGroupListing_state(valid[i]));
+		e->s.listed = st;
 		e->simple = rd_kafka_ConsumerGroupListing_is_simple_consumer_group(valid[i]);
 #ifdef HAVE_RD_KAFKA_CONSUMERGROUPLISTING_TYPE
 		/* ListGroups v5 (Kafka >= 3.8): classic or consumer (librdkafka lists no other type) */
@@ -179,6 +186,8 @@ list_take(ksrc *k, const rd_kafka_ConsumerGroupListing_t **valid, size_t nvalid,
 		e->s.describe_cost = e->type == KG_GTYPE_CLASSIC ? KSCHED_COST_DESCRIBE_TWICE : 0;
 #endif
 	}
+	for (i = 0; i < k->tab.n; i++)
+		k->list_changes += !k->tab.e[i].listed_now && k->tab.e[i].watch_topic < 0; /* gone */
 	kafka_table_prune(&k->tab);
 }
 
