@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/defaults.h"
 #include "model/tracker_episode.h"
 #include "model/tracker_fold.h"
 #include "model/tracker_int.h"
@@ -673,8 +674,22 @@ poll_try_close(poll_ctx *c)
 	 * round itself (the description may predate the log line).
 	 */
 	log_ok = !g->eps->await_log_sync || g->eps->ep_changed || T - g->ep->start_us >= 30LL * 1000000;
-	/* a description taken before the coordinator's latest record of the episode cannot say it is over */
+	/*
+	 * A description taken before the coordinator's latest record or line
+	 * of the episode cannot say it is over: one asked before the rebalance
+	 * began and handed over with its first round's lines (the refresh and
+	 * the log are read apart) shows the picture before it, Stable and all
+	 * owned, and would close the episode between two rounds.  Only while
+	 * a newer description is due (within two refreshes): an old picture
+	 * (the cluster unreachable, a group asked in turn) stays as good as it
+	 * was, the lines' sync closing the episode; a trace's clock far ahead
+	 * of ours holds it no longer than the log's 30 s.
+	 */
 	if (!G->exact && g->pl->desc_at < tk_records_at(g))
+		log_ok = false;
+	if (!G->exact && g->pl->desc_at < g->eps->last_rebal_obs &&
+	    T - g->pl->desc_at <= 2 * (c->t->interval_us > 0 ? c->t->interval_us : KG_SEC_US) &&
+	    T - g->ep->start_us < 30LL * 1000000)
 		log_ok = false;
 	/* a member whose last sync no callback reported must not hold the episode open for ever */
 	if (!synced && T - g->eps->last_rebal_obs >= EXACT_QUIET)

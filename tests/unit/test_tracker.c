@@ -1655,6 +1655,67 @@ test_late_history_keeps_last(void **state)
 	sc_free(s);
 }
 
+/*
+ * A cooperative join timed by the coordinator's log (t_rebalance.sh, seen
+ * in CI): round one's lines are read in the same refresh as a description
+ * asked before the rebalance began (Stable, every partition owned).  That
+ * description cannot say the episode is over: it stays open, and round
+ * two, 8 ms after round one's sync, is its second round, not a rebalance
+ * of its own.
+ */
+static void
+test_log_stale_description(void **state)
+{
+	sc *s = sc_new(6, NULL);
+	kg_obs *o;
+	kg_episode *ep;
+	int n;
+	(void)state;
+	sc_group_set(s, "ls", KG_STATE_STABLE, "cooperative-sticky", "consumer-a=0 1;consumer-b=2 3;consumer-c=4 5");
+	sc_tick(s, 0);
+	sc_tick(s, 1000);
+	/* round one: preparing at 1,500, its sync at 1,690; the refresh's description was asked at 1,400 */
+	o = obs_new(KG_OBS_PREPARING, sc_us(s, 1500), intern_group("ls"), "log");
+	o->generation = 2;
+	o->reason = KG_REASON_JOINED;
+	obs_text(o, "Adding new member consumer-d-m with group instance id None");
+	sc_obs_push(s, o);
+	o = obs_new(KG_OBS_STABILIZED, sc_us(s, 1680), intern_group("ls"), "log");
+	o->generation = 3;
+	o->nmembers = 4;
+	sc_obs_push(s, o);
+	o = obs_new(KG_OBS_SYNCED, sc_us(s, 1690), intern_group("ls"), "log");
+	o->generation = 3;
+	sc_obs_push(s, o);
+	sc_group_data_time(s, "ls", 1400);
+	sc_tick(s, 1695);
+	/* round two, then a description of the end */
+	o = obs_new(KG_OBS_PREPARING, sc_us(s, 1698), intern_group("ls"), "log");
+	o->generation = 3;
+	o->reason = KG_REASON_JOINED;
+	obs_text(o, "Preparing to rebalance group ls in state PreparingRebalance with old generation 3");
+	sc_obs_push(s, o);
+	o = obs_new(KG_OBS_STABILIZED, sc_us(s, 2200), intern_group("ls"), "log");
+	o->generation = 4;
+	o->nmembers = 4;
+	sc_obs_push(s, o);
+	o = obs_new(KG_OBS_SYNCED, sc_us(s, 2210), intern_group("ls"), "log");
+	o->generation = 4;
+	sc_obs_push(s, o);
+	sc_group_set(s, "ls", KG_STATE_STABLE, "cooperative-sticky", "consumer-a=0 1;consumer-b=2 3;consumer-c=4;consumer-d=5");
+	sc_group_data_time(s, "ls", 2500);
+	sc_tick(s, 2600);
+	sc_tick(s, 3600);
+	n = episodes(s, "ls", &ep);
+	assert_int_equal(n, 1);
+	assert_int_equal(ep[0].start_us, sc_us(s, 1500));
+	assert_int_equal(ep[0].end_us, sc_us(s, 2210));
+	assert_int_equal(ep[0].rounds, 2);
+	assert_int_equal(sc_count(s, KG_EV_REBALANCE_END, NULL), 1);
+	episodes_free(ep, n);
+	sc_free(s);
+}
+
 /* Log lines that arrive first open the episode; polling closes it at the coordinator's time. */
 static void
 test_log_first(void **state)
@@ -1889,6 +1950,7 @@ main(void)
 		cmocka_unit_test(test_lanes),
 		cmocka_unit_test(test_log_retime),
 		cmocka_unit_test(test_late_history_keeps_last),
+		cmocka_unit_test(test_log_stale_description),
 		cmocka_unit_test(test_log_first), cmocka_unit_test(test_log_closed_moves),
 		cmocka_unit_test(test_lag_cost),
 		cmocka_unit_test(test_health),
