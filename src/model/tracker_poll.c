@@ -535,6 +535,24 @@ poll_missed_generation(poll_ctx *c)
 	return false;
 }
 
+/*
+ * The description was asked before the coordinator's latest record or
+ * line of the open episode (a log's, a client's), and a newer one is due
+ * within two refreshes (at most the log's 30 s into the episode): handed
+ * over with a round's lines, it shows the picture before them.  It ends
+ * no round and closes nothing (poll_rounds, poll_try_close); the next
+ * description does.
+ */
+static bool
+poll_predates(const poll_ctx *c)
+{
+	const tgroup *g = c->g;
+	int64_t T = c->T;
+	return !c->G->exact && g->ep != NULL && g->pl->desc_at < g->eps->last_rebal_obs &&
+	       T - g->pl->desc_at <= 2 * (c->t->interval_us > 0 ? c->t->interval_us : KG_SEC_US) &&
+	       T - g->ep->start_us < 30LL * 1000000;
+}
+
 /* The rounds of an open episode of a polled group: a rebalancing state is a join signal, Stable a sync. */
 static void
 poll_rounds(poll_ctx *c)
@@ -552,7 +570,7 @@ poll_rounds(poll_ctx *c)
 		tk_next_round(c->t, g, c->T, KG_EVID_POLLED);
 	if (g->proto == KG_PROTO_EAGER)
 		poll_eager_revokes(c);
-	if (c->G->state == KG_STATE_STABLE && !(g->eps->await_log_sync && !g->eps->ep_changed))
+	if (c->G->state == KG_STATE_STABLE && !(g->eps->await_log_sync && !g->eps->ep_changed) && !poll_predates(c))
 		poll_sync(c);
 }
 
@@ -687,9 +705,7 @@ poll_try_close(poll_ctx *c)
 	 */
 	if (!G->exact && g->pl->desc_at < tk_records_at(g))
 		log_ok = false;
-	if (!G->exact && g->pl->desc_at < g->eps->last_rebal_obs &&
-	    T - g->pl->desc_at <= 2 * (c->t->interval_us > 0 ? c->t->interval_us : KG_SEC_US) &&
-	    T - g->ep->start_us < 30LL * 1000000)
+	if (poll_predates(c))
 		log_ok = false;
 	/* a member whose last sync no callback reported must not hold the episode open for ever */
 	if (!synced && T - g->eps->last_rebal_obs >= EXACT_QUIET)

@@ -1716,6 +1716,53 @@ test_log_stale_description(void **state)
 	sc_free(s);
 }
 
+/*
+ * The eager case of the same (t_rebalance.sh 30, a run after the change
+ * above): the description from before the rebalance, handed over with
+ * its lines, ends no round either; the next one, with the new owners,
+ * does not look like a generation polling missed: one round, ended at the
+ * coordinator's sync, measured.
+ */
+static void
+test_log_stale_description_eager(void **state)
+{
+	sc *s = sc_new(6, NULL);
+	kg_obs *o;
+	kg_episode *ep;
+	int n;
+	(void)state;
+	sc_group_set(s, "le", KG_STATE_STABLE, "range", "consumer-a=0 1;consumer-b=2 3;consumer-c=4 5");
+	sc_tick(s, 0);
+	sc_tick(s, 1000);
+	o = obs_new(KG_OBS_PREPARING, sc_us(s, 1500), intern_group("le"), "log");
+	o->generation = 1;
+	o->reason = KG_REASON_JOINED;
+	obs_text(o, "Adding new member consumer-d-m with group instance id None");
+	sc_obs_push(s, o);
+	o = obs_new(KG_OBS_STABILIZED, sc_us(s, 1667), intern_group("le"), "log");
+	o->generation = 2;
+	o->nmembers = 4;
+	sc_obs_push(s, o);
+	o = obs_new(KG_OBS_SYNCED, sc_us(s, 1674), intern_group("le"), "log");
+	o->generation = 2;
+	sc_obs_push(s, o);
+	sc_group_data_time(s, "le", 1400);
+	sc_tick(s, 1700);
+	sc_group_set(s, "le", KG_STATE_STABLE, "range", "consumer-a=0 1;consumer-b=2;consumer-c=3 4;consumer-d=5");
+	sc_group_data_time(s, "le", 2500);
+	sc_tick(s, 2600);
+	sc_tick(s, 3600);
+	n = episodes(s, "le", &ep);
+	assert_int_equal(n, 1);
+	assert_int_equal(ep[0].start_us, sc_us(s, 1500));
+	assert_int_equal(ep[0].end_us, sc_us(s, 1674));
+	assert_int_equal(ep[0].rounds, 1);
+	assert_int_equal(ep[0].evidence, KG_EVID_EXACT);
+	assert_int_equal(sc_count(s, KG_EV_REBALANCE_END, NULL), 1);
+	episodes_free(ep, n);
+	sc_free(s);
+}
+
 /* Log lines that arrive first open the episode; polling closes it at the coordinator's time. */
 static void
 test_log_first(void **state)
@@ -1951,6 +1998,7 @@ main(void)
 		cmocka_unit_test(test_log_retime),
 		cmocka_unit_test(test_late_history_keeps_last),
 		cmocka_unit_test(test_log_stale_description),
+		cmocka_unit_test(test_log_stale_description_eager),
 		cmocka_unit_test(test_log_first), cmocka_unit_test(test_log_closed_moves),
 		cmocka_unit_test(test_lag_cost),
 		cmocka_unit_test(test_health),
