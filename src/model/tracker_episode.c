@@ -450,6 +450,9 @@ tk_ensure_episode(kg_tracker *t, tgroup *g, int64_t time, const char *why, kg_ev
 		if (time < g->ep->start_us) {
 			g->ep->start_us = time;
 			round_set(g->eps, 0, time);
+			/* its first round began then too: a sync a log or a client timed since is that round's */
+			if (g->ep->rounds == 1)
+				g->eps->round_start = time;
 			g->ep->start_lo_us = evid == KG_EVID_EXACT ? time : tk_lo(g, time, evid);
 		} else if (evid == KG_EVID_EXACT && time < g->ep->start_us + 1 && g->ep->start_lo_us < time) {
 			g->ep->start_lo_us = time; /* a callback timed the start polling saw */

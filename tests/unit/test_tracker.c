@@ -1763,6 +1763,119 @@ test_log_stale_description_eager(void **state)
 	sc_free(s);
 }
 
+/*
+ * The coordinator's log read behind polling (t_rebalance.sh 30, in CI and
+ * with the log's lines held back 0.8-1.2 s): polling opens the eager
+ * join's episode when the rebalance is over; the log's lines, read a
+ * refresh later, move its start back to the coordinator's "preparing"
+ * and time its sync.  That sync is the round's (it follows the start the
+ * log gave, not the refresh that opened the episode): the episode ends
+ * there, measured, not at the refresh.
+ */
+static void
+test_log_behind_polling(void **state)
+{
+	sc *s = sc_new(6, NULL);
+	kg_obs *o;
+	kg_episode *ep;
+	int n;
+	(void)state;
+	sc_group_set(s, "lb", KG_STATE_STABLE, "range", "consumer-a=0 1;consumer-b=2 3;consumer-c=4 5");
+	sc_tick(s, 0);
+	sc_tick(s, 1000);
+	/* the join, 1,547-1,988, seen by the next description only */
+	sc_group_set(s, "lb", KG_STATE_STABLE, "range", "consumer-a=0 1;consumer-b=2;consumer-c=3 4;consumer-d=5");
+	sc_group_data_time(s, "lb", 2150);
+	sc_tick(s, 2253);
+	o = obs_new(KG_OBS_PREPARING, sc_us(s, 1547), intern_group("lb"), "log");
+	o->generation = 2;
+	o->reason = KG_REASON_JOINED;
+	obs_text(o, "Adding new member consumer-d-m with group instance id None");
+	sc_obs_push(s, o);
+	o = obs_new(KG_OBS_STABILIZED, sc_us(s, 1982), intern_group("lb"), "log");
+	o->generation = 3;
+	o->nmembers = 4;
+	sc_obs_push(s, o);
+	o = obs_new(KG_OBS_SYNCED, sc_us(s, 1988), intern_group("lb"), "log");
+	o->generation = 3;
+	sc_obs_push(s, o);
+	sc_tick(s, 3154);
+	sc_tick(s, 4154);
+	n = episodes(s, "lb", &ep);
+	assert_int_equal(n, 1);
+	assert_int_equal(ep[0].start_us, sc_us(s, 1547));
+	assert_int_equal(ep[0].end_us, sc_us(s, 1988));
+	assert_int_equal(ep[0].end_lo_us, sc_us(s, 1988));
+	assert_int_equal(ep[0].rounds, 1);
+	assert_int_equal(sc_count(s, KG_EV_REBALANCE_END, NULL), 1);
+	episodes_free(ep, n);
+	sc_free(s);
+}
+
+/*
+ * The cooperative case (t_rebalance.sh 31 in CI: g-coop's duration not
+ * measured): polling opens the episode between the two rounds; round
+ * one's lines, read a refresh later with the same description (Stable, a
+ * partition withheld), end round one at the coordinator's sync, so round
+ * two's lines, read after, are its second round: two rounds, ended and
+ * measured at round two's sync.
+ */
+static void
+test_log_behind_polling_cooperative(void **state)
+{
+	sc *s = sc_new(6, NULL);
+	kg_obs *o;
+	kg_episode *ep;
+	int n;
+	(void)state;
+	sc_group_set(s, "lc", KG_STATE_STABLE, "cooperative-sticky", "consumer-a=0 1;consumer-b=2 3;consumer-c=4 5");
+	sc_tick(s, 0);
+	sc_tick(s, 1000);
+	/* round one 1,375-1,490: consumer-c gives up 5, consumer-d gets nothing yet */
+	sc_group_set(s, "lc", KG_STATE_STABLE, "cooperative-sticky", "consumer-a=0 1;consumer-b=2 3;consumer-c=4;consumer-d=");
+	sc_group_data_time(s, "lc", 1900);
+	sc_tick(s, 2000);
+	o = obs_new(KG_OBS_PREPARING, sc_us(s, 1375), intern_group("lc"), "log");
+	o->generation = 2;
+	o->reason = KG_REASON_JOINED;
+	obs_text(o, "Adding new member consumer-d-m with group instance id None");
+	sc_obs_push(s, o);
+	o = obs_new(KG_OBS_STABILIZED, sc_us(s, 1480), intern_group("lc"), "log");
+	o->generation = 3;
+	o->nmembers = 4;
+	sc_obs_push(s, o);
+	o = obs_new(KG_OBS_SYNCED, sc_us(s, 1490), intern_group("lc"), "log");
+	o->generation = 3;
+	sc_obs_push(s, o);
+	sc_tick(s, 2700);
+	/* round two 2,150-2,300, its lines a refresh later with a description of the end */
+	o = obs_new(KG_OBS_PREPARING, sc_us(s, 2150), intern_group("lc"), "log");
+	o->generation = 3;
+	o->reason = KG_REASON_JOINED;
+	obs_text(o, "Preparing to rebalance group lc in state PreparingRebalance with old generation 3");
+	sc_obs_push(s, o);
+	o = obs_new(KG_OBS_STABILIZED, sc_us(s, 2290), intern_group("lc"), "log");
+	o->generation = 4;
+	o->nmembers = 4;
+	sc_obs_push(s, o);
+	o = obs_new(KG_OBS_SYNCED, sc_us(s, 2300), intern_group("lc"), "log");
+	o->generation = 4;
+	sc_obs_push(s, o);
+	sc_group_set(s, "lc", KG_STATE_STABLE, "cooperative-sticky", "consumer-a=0 1;consumer-b=2 3;consumer-c=4;consumer-d=5");
+	sc_group_data_time(s, "lc", 3600);
+	sc_tick(s, 3700);
+	sc_tick(s, 4700);
+	n = episodes(s, "lc", &ep);
+	assert_int_equal(n, 1);
+	assert_int_equal(ep[0].start_us, sc_us(s, 1375));
+	assert_int_equal(ep[0].end_us, sc_us(s, 2300));
+	assert_int_equal(ep[0].end_lo_us, sc_us(s, 2300));
+	assert_int_equal(ep[0].rounds, 2);
+	assert_int_equal(sc_count(s, KG_EV_REBALANCE_END, NULL), 1);
+	episodes_free(ep, n);
+	sc_free(s);
+}
+
 /* Log lines that arrive first open the episode; polling closes it at the coordinator's time. */
 static void
 test_log_first(void **state)
@@ -1999,6 +2112,8 @@ main(void)
 		cmocka_unit_test(test_late_history_keeps_last),
 		cmocka_unit_test(test_log_stale_description),
 		cmocka_unit_test(test_log_stale_description_eager),
+		cmocka_unit_test(test_log_behind_polling),
+		cmocka_unit_test(test_log_behind_polling_cooperative),
 		cmocka_unit_test(test_log_first), cmocka_unit_test(test_log_closed_moves),
 		cmocka_unit_test(test_lag_cost),
 		cmocka_unit_test(test_health),
