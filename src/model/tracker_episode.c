@@ -500,6 +500,7 @@ tk_ensure_episode(kg_tracker *t, tgroup *g, int64_t time, const char *why, kg_ev
 	g->eps->ep_stabilized = false;
 	g->eps->next_pending = false;
 	g->eps->last_rebal_obs = time;
+	g->eps->polled_open = evid == KG_EVID_EXACT ? 0 : time;
 	if (g->eps->ep_logonly) {
 		util_grow(&t->eb->logonly, &t->eb->clogonly, t->eb->nlogonly + 1, sizeof *t->eb->logonly);
 		t->eb->logonly[t->eb->nlogonly++] = g->id;

@@ -64,6 +64,7 @@ struct tk_epgroup {
 	bool await_log_sync;          /* a coordinator log said a round began; its end not seen yet */
 	bool ep_changed;              /* polling saw a round happen in this episode */
 	int64_t last_rebal_obs;       /* last rebalance observation time */
+	int64_t polled_open;          /* the refresh that opened the open episode (polling saw it first), 0 none */
 	bool ep_polled;               /* the episode saw polled evidence */
 	bool ep_logonly;              /* opened by a coordinator log, group never polled */
 	bool ep_callbacks;            /* consumers' callbacks reported on the open episode */

@@ -544,8 +544,13 @@ obs_stabilized(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 	}
 	g->ep->gen_end = g->generation;
 	g->eps->ep_stabilized = true; /* the coordinator counts the generations */
-	/* a line read late, of a round whose later sync is known already: nothing to end */
-	if (time >= g->eps->last_sync)
+	/*
+	 * A line read late, of a round whose later sync is known already:
+	 * nothing to end.  A sync polling saw is no such: a Stable
+	 * description says the round synced by then, and a line of the
+	 * current round with no exact sync yet is when.
+	 */
+	if (time >= g->eps->last_sync || (g->eps->exact_sync < g->eps->round_start && time >= g->eps->round_start))
 		tk_round_synced_at(t, g, time, true);
 	g->eps->last_rebal_obs = time;
 	g->eps->await_log_sync = false;

@@ -541,7 +541,8 @@ poll_missed_generation(poll_ctx *c)
  * within two refreshes (at most the log's 30 s into the episode): handed
  * over with a round's lines, it shows the picture before them.  It ends
  * no round and closes nothing (poll_rounds, poll_try_close); the next
- * description does.
+ * description does.  The refresh that opened the episode on this very
+ * description is no such line.
  */
 static bool
 poll_predates(const poll_ctx *c)
@@ -549,6 +550,7 @@ poll_predates(const poll_ctx *c)
 	const tgroup *g = c->g;
 	int64_t T = c->T;
 	return !c->G->exact && g->ep != NULL && g->pl->desc_at < g->eps->last_rebal_obs &&
+	       g->eps->last_rebal_obs != g->eps->polled_open &&
 	       T - g->pl->desc_at <= 2 * (c->t->interval_us > 0 ? c->t->interval_us : KG_SEC_US) &&
 	       T - g->ep->start_us < 30LL * 1000000;
 }

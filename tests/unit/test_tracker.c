@@ -836,6 +836,31 @@ test_polled_leave(void **state)
 	sc_free(s);
 }
 
+/*
+ * The same seen by a description asked before its refresh (as every real
+ * one is): the episode polling opens on that description is over in it.
+ * Only a coordinator's line or record newer than a description holds the
+ * close (poll_predates); the refresh that opened the episode is no such
+ * line, and the episode ends in that refresh, between two refreshes.
+ */
+static void
+test_polled_leave_asked_before(void **state)
+{
+	sc *s = sc_new(6, NULL);
+	const kg_event *e;
+	(void)state;
+	sc_group_set(s, "lw", KG_STATE_STABLE, "range", "consumer-a=0 1;consumer-b=2 3;consumer-c=4 5");
+	sc_tick(s, 0);
+	sc_group_set(s, "lw", KG_STATE_STABLE, "range", "consumer-a=0 1 2;consumer-b=3 4 5");
+	sc_group_data_time(s, "lw", 900);
+	sc_tick(s, 1000);
+	assert_int_equal(sc_count(s, KG_EV_REBALANCE_START, NULL), 1);
+	assert_int_equal(sc_count(s, KG_EV_REBALANCE_END, NULL), 1);
+	e = sc_find(s, KG_EV_REBALANCE_END, NULL, 0);
+	assert_non_null(strstr(e->text, "between two refreshes"));
+	sc_free(s);
+}
+
 /* A reason reported by a callback source is kept when polling later sees the member gone. */
 static void
 test_leave_reason(void **state)
@@ -2084,6 +2109,7 @@ main(void)
 		cmocka_unit_test(test_polled_coop_join),
 		cmocka_unit_test(test_status),
 		cmocka_unit_test(test_polled_leave),
+		cmocka_unit_test(test_polled_leave_asked_before),
 		cmocka_unit_test(test_leave_reason),
 		cmocka_unit_test(test_exact_eager_extra_round),
 		cmocka_unit_test(test_orphans),
