@@ -909,8 +909,8 @@ test_settled_slow(void **state)
 }
 
 /*
- * The pace a row's age is judged by (kafka_sched_pace): KSCHED_QUIET_US
- * for a settled freeze and a group without lag or members, 0 for the
+ * The pace a row's age is judged by (kafka_sched_pace): KSCHED_SETTLED_DESC_US
+ * for a settled freeze, KSCHED_QUIET_US for a group without lag or members, 0 for the
  * selected one, a freeze not settled yet and everything without a screen;
  * and the plan keeps to it: a group on screen is never left older than its
  * pace (so the list, which flags a row only past it, flags none of them).
@@ -930,7 +930,7 @@ test_pace(void **state)
 	g[2].flags = KSCHED_MEMBERS | KSCHED_FOCUS | KSCHED_SELECTED; /* quiet, but selected */
 	g[3].flags = KSCHED_MEMBERS | KSCHED_LAG | KSCHED_FOCUS;   /* lag moving: no freeze */
 	assert_int_equal(kafka_sched_pace(&s, &g[0], 20 * SEC), 0);
-	assert_int_equal(kafka_sched_pace(&s, &g[0], 40 * SEC), KSCHED_QUIET_US);
+	assert_int_equal(kafka_sched_pace(&s, &g[0], 40 * SEC), KSCHED_SETTLED_DESC_US); /* its description's (test_settled_describe) */
 	assert_int_equal(kafka_sched_pace(&s, &g[1], 20 * SEC), KSCHED_QUIET_US);
 	assert_int_equal(kafka_sched_pace(&s, &g[2], 20 * SEC), 0);
 	assert_int_equal(kafka_sched_pace(&s, &g[3], 20 * SEC), 0);
@@ -947,6 +947,61 @@ test_pace(void **state)
 	kafka_sched_paced(&s, false);
 	for (i = 0; i < 4; i++)
 		assert_int_equal(kafka_sched_pace(&s, &g[i], 100 * SEC), 0);
+	free(g);
+}
+
+/*
+ * A settled freeze's description: its offsets are asked once they are
+ * KSCHED_QUIET_US old (its recovery shows there), its description once it
+ * is KSCHED_SETTLED_DESC_US old (only a rebalance, which the listing shows,
+ * or a static member's restart changes what it tells); a listed state
+ * that moved away from it, or a selection, has it described at once.
+ */
+static void
+test_settled_describe(void **state)
+{
+	ksched s = sched_settle(1500, 32 * SEC);
+	ksched_group *g = groups(4, KG_STATE_STABLE, 1 * SEC);
+	int64_t now, last_desc = 1 * SEC, last_offs = 1 * SEC;
+	int ndesc = 0, noffs = 0;
+	(void)state;
+	g[0].flags = KSCHED_MEMBERS | KSCHED_LAG | KSCHED_STILL | KSCHED_FOCUS;
+	g[0].still_us = 1 * SEC; /* settled from 33 s */
+	for (now = 40 * SEC; now < 220 * SEC; now += SEC) {
+		kafka_sched_plan(&s, g, 4, now, 0);
+		if (g[0].describe) {
+			assert_true(now - last_desc >= KSCHED_SETTLED_DESC_US || last_desc < 33 * SEC);
+			last_desc = now;
+			ndesc++;
+		}
+		if (g[0].offsets) {
+			assert_true(now - last_offs >= KSCHED_QUIET_US || g[0].describe || last_offs < 33 * SEC); /* or with its description */
+			last_offs = now;
+			noffs++;
+		}
+		apply(g, 4, now);
+		assert_true(now - g[0].offs_us <= KSCHED_QUIET_US);
+		assert_true(now - g[0].desc_us <= KSCHED_SETTLED_DESC_US);
+	}
+	/* 180 s: its offsets 18 times, its description 3 times (every 6th) */
+	assert_in_range(noffs, 16, 19);
+	assert_in_range(ndesc, 3, 4);
+	/* a listed state away from its description: described at once */
+	g[0].listed = KG_STATE_PREPARING_REBALANCE;
+	kafka_sched_plan(&s, g, 4, 220 * SEC, 0);
+	assert_true(g[0].describe);
+	apply(g, 4, 220 * SEC);
+	g[0].listed = KG_STATE_STABLE;
+	kafka_sched_plan(&s, g, 4, 221 * SEC, 0);
+	assert_true(g[0].describe);
+	apply(g, 4, 221 * SEC);
+	/* selected: every refresh */
+	g[0].flags |= KSCHED_SELECTED;
+	for (now = 222 * SEC; now < 226 * SEC; now += SEC) {
+		kafka_sched_plan(&s, g, 4, now, 0);
+		assert_true(g[0].describe && g[0].offsets);
+		apply(g, 4, now);
+	}
 	free(g);
 }
 
@@ -1130,6 +1185,7 @@ main(void)
 		cmocka_unit_test(test_coord_forgotten),
 		cmocka_unit_test(test_settled_slow),
 		cmocka_unit_test(test_settled_recovers),
+		cmocka_unit_test(test_settled_describe),
 		cmocka_unit_test(test_table_still_since),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

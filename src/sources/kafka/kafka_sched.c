@@ -120,11 +120,29 @@ offsets_alone(const ksched *s, const ksched_group *g, int64_t now_us)
 	       !changed(g);
 }
 
+/*
+ * A settled freeze (kafka_sched_settled), not selected, watched or just
+ * spoken of by a trace, whose description is younger than
+ * KSCHED_SETTLED_DESC_US and whose listed state is the one it was
+ * described in: its committed offsets alone each KSCHED_QUIET_US (its
+ * recovery shows there), its description each KSCHED_SETTLED_DESC_US.  A
+ * description of it tells its members, which only a rebalance changes and
+ * the listing shows (changed: described at once), or a static member's
+ * restart, which changes no state: seen within KSCHED_SETTLED_DESC_US.
+ */
+static bool
+settled_alone(const ksched *s, const ksched_group *g, int64_t now_us)
+{
+	return kafka_sched_settled(s, g, now_us) && !(g->flags & (KSCHED_SELECTED | KSCHED_WATCHED | KSCHED_HOT)) &&
+	       g->desc_us > 0 && now_us - g->desc_us < KSCHED_SETTLED_DESC_US && g->listed != KG_STATE_UNKNOWN &&
+	       g->listed == g->described && !changed(g);
+}
+
 /* Describe g if it is asked about at now_us (with `everything`, whenever it wants it). */
 static bool
 describe_now(const ksched *s, const ksched_group *g, int64_t now_us)
 {
-	return wants_describe(g) && (s->cfg.everything || !offsets_alone(s, g, now_us));
+	return wants_describe(g) && (s->cfg.everything || !(offsets_alone(s, g, now_us) || settled_alone(s, g, now_us)));
 }
 
 /*
@@ -168,20 +186,20 @@ cost(const ksched *s, const ksched_group *g, int64_t now_us)
 	return cost_of(s, g, describe_now(s, g, now_us));
 }
 
-/* The time of a group's oldest data (0: never asked). */
+/* The time of a group's oldest data it needs (0: never asked); a settled freeze's description counts at its own pace. */
 static int64_t
-age_key(const ksched_group *g)
+age_key(const ksched *s, const ksched_group *g, int64_t now_us)
 {
-	if (kafka_sched_needs_describe(g) && g->desc_us < g->offs_us)
+	if (kafka_sched_needs_describe(g) && g->desc_us < g->offs_us && !settled_alone(s, g, now_us))
 		return g->desc_us;
 	return g->offs_us;
 }
 
 /* Its data is KSCHED_QUIET_US old (or it was never asked). */
 static bool
-quiet_due(const ksched_group *g, int64_t now_us)
+quiet_due(const ksched *s, const ksched_group *g, int64_t now_us)
 {
-	int64_t key = age_key(g);
+	int64_t key = age_key(s, g, now_us);
 	return key == 0 || now_us - key >= KSCHED_QUIET_US;
 }
 
@@ -196,15 +214,18 @@ moving(const ksched *s, const ksched_group *g, int64_t now_us)
 static bool
 due(const ksched *s, const ksched_group *g, int64_t now_us)
 {
-	return moving(s, g, now_us) || quiet_due(g, now_us);
+	return moving(s, g, now_us) || quiet_due(s, g, now_us);
 }
 
-/* KSCHED_QUIET_US for a group a screen needs only at that pace, else 0 (every refresh). */
+/* KSCHED_QUIET_US for a group a screen needs only at that pace (a settled freeze's description: KSCHED_SETTLED_DESC_US), else 0 (every refresh). */
 int64_t
 kafka_sched_pace(const ksched *s, const ksched_group *g, int64_t now_us)
 {
 	if (!s->paced || (g->flags & (KSCHED_SELECTED | KSCHED_WATCHED)) || moving(s, g, now_us))
 		return 0;
+	/* a settled freeze's description (what a row's age reads): settled_alone */
+	if (kafka_sched_settled(s, g, now_us) && !(g->flags & KSCHED_HOT))
+		return KSCHED_SETTLED_DESC_US;
 	return KSCHED_QUIET_US;
 }
 
@@ -244,13 +265,20 @@ take(ksched *s, ksched_plan *p, ksched_group *g, int64_t now_us)
 	g->asked_seq = s->asked;
 }
 
+/* What the rotation's order reads: the scheduler, its groups, the plan's time. */
+typedef struct rot_ctx {
+	const ksched *s;
+	const ksched_group *g;
+	int64_t now_us;
+} rot_ctx;
+
 /* Rotation order: oldest data first, then by id. */
 static int
 rotation_cmp(const void *a, const void *b, void *arg)
 {
-	const ksched_group *g = arg;
-	const ksched_group *x = &g[*(const size_t *)a], *y = &g[*(const size_t *)b];
-	int64_t kx = age_key(x), ky = age_key(y);
+	const rot_ctx *c = arg;
+	const ksched_group *x = &c->g[*(const size_t *)a], *y = &c->g[*(const size_t *)b];
+	int64_t kx = age_key(c->s, x, c->now_us), ky = age_key(c->s, y, c->now_us);
 	if (kx != ky)
 		return kx < ky ? -1 : 1;
 	return x->id < y->id ? -1 : x->id > y->id;
@@ -272,12 +300,13 @@ plan_rotation(ksched *s, ksched_group *g, size_t n, int64_t now_us, int64_t dt_u
 	bool all;
 	for (i = 0; i < n; i++) {
 		/* a group at risk has a pace of its own (plan_risk): here only when the budget left it overdue */
-		if (g[i].offsets || (kafka_sched_at_risk(&g[i]) && age_key(&g[i]) > 0 && now_us - age_key(&g[i]) < period))
+		if (g[i].offsets || (kafka_sched_at_risk(&g[i]) && age_key(s, &g[i], now_us) > 0 && now_us - age_key(s, &g[i], now_us) < period))
 			continue;
 		idx[nidx++] = i;
 		total += cost(s, &g[i], now_us);
 	}
-	qsort_r(idx, nidx, sizeof *idx, rotation_cmp, g);
+	rot_ctx rc = { s, g, now_us };
+	qsort_r(idx, nidx, sizeof *idx, rotation_cmp, &rc);
 	all = !s->paced && total <= s->tokens;
 	/*
 	 * The pace: the cycle's average, or faster when the groups coming due
@@ -289,7 +318,7 @@ plan_rotation(ksched *s, ksched_group *g, size_t n, int64_t now_us, int64_t dt_u
 	 */
 	need = total * (double)dt_us / (double)period;
 	for (i = 0, cum = 0; i < nidx && dt_us > 0; i++) {
-		int64_t key = age_key(&g[idx[i]]), left = key > 0 ? key + period - now_us : 0;
+		int64_t key = age_key(s, &g[idx[i]], now_us), left = key > 0 ? key + period - now_us : 0;
 		cum += cost(s, &g[idx[i]], now_us);
 		if (left > dt_us && cum * (double)dt_us / (double)left > need)
 			need = cum * (double)dt_us / (double)left;
@@ -297,7 +326,7 @@ plan_rotation(ksched *s, ksched_group *g, size_t n, int64_t now_us, int64_t dt_u
 	quota = s->carry + need;
 	for (i = 0; i < nidx; i++) {
 		ksched_group *x = &g[idx[i]];
-		int64_t key = age_key(x);
+		int64_t key = age_key(s, x, now_us);
 		bool overdue = key == 0 || now_us - key >= period;
 		int c = cost(s, x, now_us);
 		if (!all && !overdue && quota < c)
@@ -308,7 +337,7 @@ plan_rotation(ksched *s, ksched_group *g, size_t n, int64_t now_us, int64_t dt_u
 		quota -= c;
 	}
 	for (; i < nidx; i++) {
-		int64_t key = age_key(&g[idx[i]]);
+		int64_t key = age_key(s, &g[idx[i]], now_us);
 		if (key > 0 && (p->oldest_us == 0 || key < p->oldest_us))
 			p->oldest_us = key;
 	}

@@ -54,7 +54,11 @@
  * threshold and two refreshes) and twice the group's gap between commits
  * as the answers saw it (the rule waits that long too): its verdict is
  * STALLED by then, and asking it every refresh would only tell it again.
- * It is asked (in 4., 5. and 7.) once its data is KSCHED_QUIET_US old.  Its recovery (commits moving again) is
+ * It is asked (in 4., 5. and 7.) once its data is KSCHED_QUIET_US old: its committed offsets alone
+ * while its description is younger than KSCHED_SETTLED_DESC_US and the listing shows it in the
+ * state it was described in (not selected, watched or spoken of by a trace), its description once
+ * that old (it tells the members, which a rebalance changes, shown by the listing, or a static
+ * member's restart, seen within KSCHED_SETTLED_DESC_US).  Its recovery (commits moving again) is
  * then seen within KSCHED_QUIET_US and a refresh; a change of its members
  * at once (the listing's state, 2.); selected, every refresh.  A group
  * on screen without members or without lag cannot change between two
@@ -91,6 +95,7 @@
 #define KSCHED_COST_OFFSETS 2  /* FindCoordinator + OffsetFetch */
 
 #define KSCHED_QUIET_US (10 * 1000000LL) /* how old a settled group's or a quiet shown group's data gets */
+#define KSCHED_SETTLED_DESC_US (60 * 1000000LL) /* how old a settled freeze's description gets (its offsets: QUIET) */
 
 #define KSCHED_COORD_CACHE_RDKAFKA 11   /* groups whose coordinator librdkafka keeps (rdkafka_coord.c) */
 #define KSCHED_COORD_CACHE_BUNDLED 4096 /* in the bundled build (deps/librdkafka-coord-cache.patch) */
