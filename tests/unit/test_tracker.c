@@ -566,6 +566,28 @@ test_coop_second_join_is_next_round(void **state)
 	sc_free(s);
 }
 
+/*
+ * A coordinator log's round of group: "preparing" at prep (old generation
+ * gen, a join's reason and text), "stabilized" generation gen + 1 with n
+ * members at stab, the leader's assignment at sync.
+ */
+static void
+log_round(sc *s, const char *group, int64_t prep, int64_t stab, int64_t sync, int gen, int n, const char *text)
+{
+	kg_obs *o = obs_new(KG_OBS_PREPARING, sc_us(s, prep), intern_group(group), "log");
+	o->generation = gen;
+	o->reason = KG_REASON_JOINED;
+	obs_text(o, text);
+	sc_obs_push(s, o);
+	o = obs_new(KG_OBS_STABILIZED, sc_us(s, stab), intern_group(group), "log");
+	o->generation = gen + 1;
+	o->nmembers = n;
+	sc_obs_push(s, o);
+	o = obs_new(KG_OBS_SYNCED, sc_us(s, sync), intern_group(group), "log");
+	o->generation = gen + 1;
+	sc_obs_push(s, o);
+}
+
 /* A coordinator's line (the demo's mock cluster) about a group. */
 static void
 coord_obs(sc *s, kg_obs_kind kind, int64_t ms, const char *group, int generation)
@@ -1692,7 +1714,6 @@ static void
 test_log_stale_description(void **state)
 {
 	sc *s = sc_new(6, NULL);
-	kg_obs *o;
 	kg_episode *ep;
 	int n;
 	(void)state;
@@ -1700,33 +1721,11 @@ test_log_stale_description(void **state)
 	sc_tick(s, 0);
 	sc_tick(s, 1000);
 	/* round one: preparing at 1,500, its sync at 1,690; the refresh's description was asked at 1,400 */
-	o = obs_new(KG_OBS_PREPARING, sc_us(s, 1500), intern_group("ls"), "log");
-	o->generation = 2;
-	o->reason = KG_REASON_JOINED;
-	obs_text(o, "Adding new member consumer-d-m with group instance id None");
-	sc_obs_push(s, o);
-	o = obs_new(KG_OBS_STABILIZED, sc_us(s, 1680), intern_group("ls"), "log");
-	o->generation = 3;
-	o->nmembers = 4;
-	sc_obs_push(s, o);
-	o = obs_new(KG_OBS_SYNCED, sc_us(s, 1690), intern_group("ls"), "log");
-	o->generation = 3;
-	sc_obs_push(s, o);
+	log_round(s, "ls", 1500, 1680, 1690, 2, 4, "Adding new member consumer-d-m with group instance id None");
 	sc_group_data_time(s, "ls", 1400);
 	sc_tick(s, 1695);
 	/* round two, then a description of the end */
-	o = obs_new(KG_OBS_PREPARING, sc_us(s, 1698), intern_group("ls"), "log");
-	o->generation = 3;
-	o->reason = KG_REASON_JOINED;
-	obs_text(o, "Preparing to rebalance group ls in state PreparingRebalance with old generation 3");
-	sc_obs_push(s, o);
-	o = obs_new(KG_OBS_STABILIZED, sc_us(s, 2200), intern_group("ls"), "log");
-	o->generation = 4;
-	o->nmembers = 4;
-	sc_obs_push(s, o);
-	o = obs_new(KG_OBS_SYNCED, sc_us(s, 2210), intern_group("ls"), "log");
-	o->generation = 4;
-	sc_obs_push(s, o);
+	log_round(s, "ls", 1698, 2200, 2210, 3, 4, "Preparing to rebalance group ls in state PreparingRebalance with old generation 3");
 	sc_group_set(s, "ls", KG_STATE_STABLE, "cooperative-sticky", "consumer-a=0 1;consumer-b=2 3;consumer-c=4;consumer-d=5");
 	sc_group_data_time(s, "ls", 2500);
 	sc_tick(s, 2600);
@@ -1752,25 +1751,13 @@ static void
 test_log_stale_description_eager(void **state)
 {
 	sc *s = sc_new(6, NULL);
-	kg_obs *o;
 	kg_episode *ep;
 	int n;
 	(void)state;
 	sc_group_set(s, "le", KG_STATE_STABLE, "range", "consumer-a=0 1;consumer-b=2 3;consumer-c=4 5");
 	sc_tick(s, 0);
 	sc_tick(s, 1000);
-	o = obs_new(KG_OBS_PREPARING, sc_us(s, 1500), intern_group("le"), "log");
-	o->generation = 1;
-	o->reason = KG_REASON_JOINED;
-	obs_text(o, "Adding new member consumer-d-m with group instance id None");
-	sc_obs_push(s, o);
-	o = obs_new(KG_OBS_STABILIZED, sc_us(s, 1667), intern_group("le"), "log");
-	o->generation = 2;
-	o->nmembers = 4;
-	sc_obs_push(s, o);
-	o = obs_new(KG_OBS_SYNCED, sc_us(s, 1674), intern_group("le"), "log");
-	o->generation = 2;
-	sc_obs_push(s, o);
+	log_round(s, "le", 1500, 1667, 1674, 1, 4, "Adding new member consumer-d-m with group instance id None");
 	sc_group_data_time(s, "le", 1400);
 	sc_tick(s, 1700);
 	sc_group_set(s, "le", KG_STATE_STABLE, "range", "consumer-a=0 1;consumer-b=2;consumer-c=3 4;consumer-d=5");
@@ -1801,7 +1788,6 @@ static void
 test_log_behind_polling(void **state)
 {
 	sc *s = sc_new(6, NULL);
-	kg_obs *o;
 	kg_episode *ep;
 	int n;
 	(void)state;
@@ -1812,18 +1798,7 @@ test_log_behind_polling(void **state)
 	sc_group_set(s, "lb", KG_STATE_STABLE, "range", "consumer-a=0 1;consumer-b=2;consumer-c=3 4;consumer-d=5");
 	sc_group_data_time(s, "lb", 2150);
 	sc_tick(s, 2253);
-	o = obs_new(KG_OBS_PREPARING, sc_us(s, 1547), intern_group("lb"), "log");
-	o->generation = 2;
-	o->reason = KG_REASON_JOINED;
-	obs_text(o, "Adding new member consumer-d-m with group instance id None");
-	sc_obs_push(s, o);
-	o = obs_new(KG_OBS_STABILIZED, sc_us(s, 1982), intern_group("lb"), "log");
-	o->generation = 3;
-	o->nmembers = 4;
-	sc_obs_push(s, o);
-	o = obs_new(KG_OBS_SYNCED, sc_us(s, 1988), intern_group("lb"), "log");
-	o->generation = 3;
-	sc_obs_push(s, o);
+	log_round(s, "lb", 1547, 1982, 1988, 2, 4, "Adding new member consumer-d-m with group instance id None");
 	sc_tick(s, 3154);
 	sc_tick(s, 4154);
 	n = episodes(s, "lb", &ep);
@@ -1849,7 +1824,6 @@ static void
 test_log_behind_polling_cooperative(void **state)
 {
 	sc *s = sc_new(6, NULL);
-	kg_obs *o;
 	kg_episode *ep;
 	int n;
 	(void)state;
@@ -1860,32 +1834,10 @@ test_log_behind_polling_cooperative(void **state)
 	sc_group_set(s, "lc", KG_STATE_STABLE, "cooperative-sticky", "consumer-a=0 1;consumer-b=2 3;consumer-c=4;consumer-d=");
 	sc_group_data_time(s, "lc", 1900);
 	sc_tick(s, 2000);
-	o = obs_new(KG_OBS_PREPARING, sc_us(s, 1375), intern_group("lc"), "log");
-	o->generation = 2;
-	o->reason = KG_REASON_JOINED;
-	obs_text(o, "Adding new member consumer-d-m with group instance id None");
-	sc_obs_push(s, o);
-	o = obs_new(KG_OBS_STABILIZED, sc_us(s, 1480), intern_group("lc"), "log");
-	o->generation = 3;
-	o->nmembers = 4;
-	sc_obs_push(s, o);
-	o = obs_new(KG_OBS_SYNCED, sc_us(s, 1490), intern_group("lc"), "log");
-	o->generation = 3;
-	sc_obs_push(s, o);
+	log_round(s, "lc", 1375, 1480, 1490, 2, 4, "Adding new member consumer-d-m with group instance id None");
 	sc_tick(s, 2700);
 	/* round two 2,150-2,300, its lines a refresh later with a description of the end */
-	o = obs_new(KG_OBS_PREPARING, sc_us(s, 2150), intern_group("lc"), "log");
-	o->generation = 3;
-	o->reason = KG_REASON_JOINED;
-	obs_text(o, "Preparing to rebalance group lc in state PreparingRebalance with old generation 3");
-	sc_obs_push(s, o);
-	o = obs_new(KG_OBS_STABILIZED, sc_us(s, 2290), intern_group("lc"), "log");
-	o->generation = 4;
-	o->nmembers = 4;
-	sc_obs_push(s, o);
-	o = obs_new(KG_OBS_SYNCED, sc_us(s, 2300), intern_group("lc"), "log");
-	o->generation = 4;
-	sc_obs_push(s, o);
+	log_round(s, "lc", 2150, 2290, 2300, 3, 4, "Preparing to rebalance group lc in state PreparingRebalance with old generation 3");
 	sc_group_set(s, "lc", KG_STATE_STABLE, "cooperative-sticky", "consumer-a=0 1;consumer-b=2 3;consumer-c=4;consumer-d=5");
 	sc_group_data_time(s, "lc", 3600);
 	sc_tick(s, 3700);
