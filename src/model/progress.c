@@ -767,7 +767,7 @@ progress_group(kg_progress *p, kg_group *G, int64_t now_us, int64_t interval_us,
 {
 	pgroup *g = group_get(p, G->id);
 	/* the committed offsets are judged by their own time (a source may ask them apart from the description) */
-	int64_t data_t = kg_group_offs_time(G) > 0 ? kg_group_offs_time(G) : now_us;
+	int64_t data_t = kg_group_offs_time_or(G, now_us);
 	int64_t stall = progress_stall_us(p->window_us, interval_us);
 	bool fresh = data_t > g->data_us;
 	int k, n = 0;

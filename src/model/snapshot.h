@@ -670,4 +670,12 @@ kg_group_offs_time(const kg_group *g)
 	return g->offs_time_us > 0 ? g->offs_time_us : g->data_time_us;
 }
 
+/* kg_group_offs_time(), or now when the group's data is as of the snapshot's time. */
+static inline int64_t
+kg_group_offs_time_or(const kg_group *g, int64_t now_us)
+{
+	int64_t t = kg_group_offs_time(g);
+	return t > 0 ? t : now_us;
+}
+
 #endif

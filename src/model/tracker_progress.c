@@ -192,7 +192,7 @@ verdict_events(kg_tracker *t, tgroup *g, const kg_group *G, const kg_vchange *ch
 		ev->since_kind = first.kind;
 		ev->records = lag;
 		ev->evidence = KG_EVID_POLLED;
-		verdict_text(&b, (uint8_t)v, from, lag, &first, kg_group_offs_time(G) > 0 ? kg_group_offs_time(G) : T);
+		verdict_text(&b, (uint8_t)v, from, lag, &first, kg_group_offs_time_or(G, T));
 		event_text(ev, sbuf_str(&b));
 		sbuf_free(&b);
 		tk_emit(t, g, ev);
@@ -204,7 +204,7 @@ verdict_events(kg_tracker *t, tgroup *g, const kg_group *G, const kg_vchange *ch
 static bool
 moved_now(const kg_group *G, const kg_gpart *gp, int64_t T)
 {
-	return gp->moved_us > 0 && gp->moved_us == (kg_group_offs_time(G) > 0 ? kg_group_offs_time(G) : T);
+	return gp->moved_us > 0 && gp->moved_us == kg_group_offs_time_or(G, T);
 }
 
 /*
