@@ -35,6 +35,7 @@
 #define EXACT_SETTLE (1000LL * 1000)        /* quiet spell before an exact episode closes */
 #define EXACT_QUIET (10LL * 1000000)        /* after this long without callbacks, unsynced members no longer count */
 #define STALE_DESCRIPTION (1000LL * 1000)   /* a description begun this soon after a traced leave may predate it */
+#define LOG_WAIT_US (30LL * 1000000)        /* into an episode, a log's lines not read yet hold a polled end this long */
 
 /* What the polled picture keeps of a group between descriptions (g->pl). */
 struct tk_polled {
@@ -552,7 +553,7 @@ poll_predates(const poll_ctx *c)
 	return !c->G->exact && g->ep != NULL && g->pl->desc_at < g->eps->last_rebal_obs &&
 	       g->eps->last_rebal_obs != g->eps->polled_open &&
 	       T - g->pl->desc_at <= 2 * (c->t->interval_us > 0 ? c->t->interval_us : KG_SEC_US) &&
-	       T - g->ep->start_us < 30LL * 1000000;
+	       T - g->ep->start_us < LOG_WAIT_US;
 }
 
 /* The rounds of an open episode of a polled group: a rebalancing state is a join signal, Stable a sync. */
@@ -693,7 +694,7 @@ poll_try_close(poll_ctx *c)
 	 * proves nothing until the log's end of round, or polling saw the
 	 * round itself (the description may predate the log line).
 	 */
-	log_ok = !g->eps->await_log_sync || g->eps->ep_changed || T - g->ep->start_us >= 30LL * 1000000;
+	log_ok = !g->eps->await_log_sync || g->eps->ep_changed || T - g->ep->start_us >= LOG_WAIT_US;
 	/*
 	 * A description taken before the coordinator's latest record or line
 	 * of the episode cannot say it is over: one asked before the rebalance
