@@ -588,6 +588,26 @@ log_round(sc *s, const char *group, int64_t prep, int64_t stab, int64_t sync, in
 	sc_obs_push(s, o);
 }
 
+/*
+ * The group's one episode, its one end told: began at start, ended at end
+ * (ms), measured (its earliest end is its end: a coordinator timed it),
+ * rounds rounds.
+ */
+static void
+assert_one_log_episode(sc *s, const char *group, int64_t start, int64_t end, int rounds)
+{
+	kg_episode *ep;
+	int n = episodes(s, group, &ep);
+	assert_int_equal(n, 1);
+	assert_int_equal(ep[0].start_us, sc_us(s, start));
+	assert_int_equal(ep[0].end_us, sc_us(s, end));
+	assert_int_equal(ep[0].end_lo_us, sc_us(s, end));
+	assert_int_equal(ep[0].rounds, rounds);
+	assert_int_equal(ep[0].evidence, KG_EVID_EXACT);
+	assert_int_equal(sc_count(s, KG_EV_REBALANCE_END, NULL), 1);
+	episodes_free(ep, n);
+}
+
 /* A coordinator's line (the demo's mock cluster) about a group. */
 static void
 coord_obs(sc *s, kg_obs_kind kind, int64_t ms, const char *group, int generation)
@@ -1714,8 +1734,6 @@ static void
 test_log_stale_description(void **state)
 {
 	sc *s = sc_new(6, NULL);
-	kg_episode *ep;
-	int n;
 	(void)state;
 	sc_group_set(s, "ls", KG_STATE_STABLE, "cooperative-sticky", "consumer-a=0 1;consumer-b=2 3;consumer-c=4 5");
 	sc_tick(s, 0);
@@ -1730,13 +1748,7 @@ test_log_stale_description(void **state)
 	sc_group_data_time(s, "ls", 2500);
 	sc_tick(s, 2600);
 	sc_tick(s, 3600);
-	n = episodes(s, "ls", &ep);
-	assert_int_equal(n, 1);
-	assert_int_equal(ep[0].start_us, sc_us(s, 1500));
-	assert_int_equal(ep[0].end_us, sc_us(s, 2210));
-	assert_int_equal(ep[0].rounds, 2);
-	assert_int_equal(sc_count(s, KG_EV_REBALANCE_END, NULL), 1);
-	episodes_free(ep, n);
+	assert_one_log_episode(s, "ls", 1500, 2210, 2);
 	sc_free(s);
 }
 
@@ -1751,8 +1763,6 @@ static void
 test_log_stale_description_eager(void **state)
 {
 	sc *s = sc_new(6, NULL);
-	kg_episode *ep;
-	int n;
 	(void)state;
 	sc_group_set(s, "le", KG_STATE_STABLE, "range", "consumer-a=0 1;consumer-b=2 3;consumer-c=4 5");
 	sc_tick(s, 0);
@@ -1764,14 +1774,7 @@ test_log_stale_description_eager(void **state)
 	sc_group_data_time(s, "le", 2500);
 	sc_tick(s, 2600);
 	sc_tick(s, 3600);
-	n = episodes(s, "le", &ep);
-	assert_int_equal(n, 1);
-	assert_int_equal(ep[0].start_us, sc_us(s, 1500));
-	assert_int_equal(ep[0].end_us, sc_us(s, 1674));
-	assert_int_equal(ep[0].rounds, 1);
-	assert_int_equal(ep[0].evidence, KG_EVID_EXACT);
-	assert_int_equal(sc_count(s, KG_EV_REBALANCE_END, NULL), 1);
-	episodes_free(ep, n);
+	assert_one_log_episode(s, "le", 1500, 1674, 1);
 	sc_free(s);
 }
 
@@ -1788,8 +1791,6 @@ static void
 test_log_behind_polling(void **state)
 {
 	sc *s = sc_new(6, NULL);
-	kg_episode *ep;
-	int n;
 	(void)state;
 	sc_group_set(s, "lb", KG_STATE_STABLE, "range", "consumer-a=0 1;consumer-b=2 3;consumer-c=4 5");
 	sc_tick(s, 0);
@@ -1801,14 +1802,7 @@ test_log_behind_polling(void **state)
 	log_round(s, "lb", 1547, 1982, 1988, 2, 4, "Adding new member consumer-d-m with group instance id None");
 	sc_tick(s, 3154);
 	sc_tick(s, 4154);
-	n = episodes(s, "lb", &ep);
-	assert_int_equal(n, 1);
-	assert_int_equal(ep[0].start_us, sc_us(s, 1547));
-	assert_int_equal(ep[0].end_us, sc_us(s, 1988));
-	assert_int_equal(ep[0].end_lo_us, sc_us(s, 1988));
-	assert_int_equal(ep[0].rounds, 1);
-	assert_int_equal(sc_count(s, KG_EV_REBALANCE_END, NULL), 1);
-	episodes_free(ep, n);
+	assert_one_log_episode(s, "lb", 1547, 1988, 1);
 	sc_free(s);
 }
 
@@ -1824,8 +1818,6 @@ static void
 test_log_behind_polling_cooperative(void **state)
 {
 	sc *s = sc_new(6, NULL);
-	kg_episode *ep;
-	int n;
 	(void)state;
 	sc_group_set(s, "lc", KG_STATE_STABLE, "cooperative-sticky", "consumer-a=0 1;consumer-b=2 3;consumer-c=4 5");
 	sc_tick(s, 0);
@@ -1842,14 +1834,7 @@ test_log_behind_polling_cooperative(void **state)
 	sc_group_data_time(s, "lc", 3600);
 	sc_tick(s, 3700);
 	sc_tick(s, 4700);
-	n = episodes(s, "lc", &ep);
-	assert_int_equal(n, 1);
-	assert_int_equal(ep[0].start_us, sc_us(s, 1375));
-	assert_int_equal(ep[0].end_us, sc_us(s, 2300));
-	assert_int_equal(ep[0].end_lo_us, sc_us(s, 2300));
-	assert_int_equal(ep[0].rounds, 2);
-	assert_int_equal(sc_count(s, KG_EV_REBALANCE_END, NULL), 1);
-	episodes_free(ep, n);
+	assert_one_log_episode(s, "lc", 1375, 2300, 2);
 	sc_free(s);
 }
 
