@@ -265,22 +265,20 @@ take(ksched *s, ksched_plan *p, ksched_group *g, int64_t now_us)
 	g->asked_seq = s->asked;
 }
 
-/* What the rotation's order reads: the scheduler, its groups, the plan's time. */
-typedef struct rot_ctx {
-	const ksched *s;
-	const ksched_group *g;
-	int64_t now_us;
-} rot_ctx;
+/* A group in the rotation's order: its index and its age_key, computed once a plan (nothing a plan does moves it). */
+typedef struct rot_item {
+	size_t i;
+	int64_t key;
+	int32_t id;
+} rot_item;
 
 /* Rotation order: oldest data first, then by id. */
 static int
-rotation_cmp(const void *a, const void *b, void *arg)
+rotation_cmp(const void *a, const void *b)
 {
-	const rot_ctx *c = arg;
-	const ksched_group *x = &c->g[*(const size_t *)a], *y = &c->g[*(const size_t *)b];
-	int64_t kx = age_key(c->s, x, c->now_us), ky = age_key(c->s, y, c->now_us);
-	if (kx != ky)
-		return kx < ky ? -1 : 1;
+	const rot_item *x = a, *y = b;
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
 	return x->id < y->id ? -1 : x->id > y->id;
 }
 
@@ -294,19 +292,23 @@ rotation_cmp(const void *a, const void *b, void *arg)
 static void
 plan_rotation(ksched *s, ksched_group *g, size_t n, int64_t now_us, int64_t dt_us, ksched_plan *p)
 {
-	size_t *idx = xmalloc((n ? n : 1) * sizeof *idx), nidx = 0, i;
+	rot_item *idx = xmalloc((n ? n : 1) * sizeof *idx);
+	size_t nidx = 0, i;
 	double total = 0, quota, need, cum;
 	int64_t period = s->cfg.full_refresh_us - dt_us > dt_us ? s->cfg.full_refresh_us - dt_us : s->cfg.full_refresh_us;
 	bool all;
 	for (i = 0; i < n; i++) {
-		/* a group at risk has a pace of its own (plan_risk): here only when the budget left it overdue */
-		if (g[i].offsets || (kafka_sched_at_risk(&g[i]) && age_key(s, &g[i], now_us) > 0 && now_us - age_key(s, &g[i], now_us) < period))
+		int64_t key;
+		if (g[i].offsets)
 			continue;
-		idx[nidx++] = i;
+		key = age_key(s, &g[i], now_us);
+		/* a group at risk has a pace of its own (plan_risk): here only when the budget left it overdue */
+		if (kafka_sched_at_risk(&g[i]) && key > 0 && now_us - key < period)
+			continue;
+		idx[nidx++] = (rot_item){ i, key, g[i].id };
 		total += cost(s, &g[i], now_us);
 	}
-	rot_ctx rc = { s, g, now_us };
-	qsort_r(idx, nidx, sizeof *idx, rotation_cmp, &rc);
+	qsort(idx, nidx, sizeof *idx, rotation_cmp);
 	all = !s->paced && total <= s->tokens;
 	/*
 	 * The pace: the cycle's average, or faster when the groups coming due
@@ -318,15 +320,15 @@ plan_rotation(ksched *s, ksched_group *g, size_t n, int64_t now_us, int64_t dt_u
 	 */
 	need = total * (double)dt_us / (double)period;
 	for (i = 0, cum = 0; i < nidx && dt_us > 0; i++) {
-		int64_t key = age_key(s, &g[idx[i]], now_us), left = key > 0 ? key + period - now_us : 0;
-		cum += cost(s, &g[idx[i]], now_us);
+		int64_t key = idx[i].key, left = key > 0 ? key + period - now_us : 0;
+		cum += cost(s, &g[idx[i].i], now_us);
 		if (left > dt_us && cum * (double)dt_us / (double)left > need)
 			need = cum * (double)dt_us / (double)left;
 	}
 	quota = s->carry + need;
 	for (i = 0; i < nidx; i++) {
-		ksched_group *x = &g[idx[i]];
-		int64_t key = age_key(s, x, now_us);
+		ksched_group *x = &g[idx[i].i];
+		int64_t key = idx[i].key;
 		bool overdue = key == 0 || now_us - key >= period;
 		int c = cost(s, x, now_us);
 		if (!all && !overdue && quota < c)
@@ -337,7 +339,7 @@ plan_rotation(ksched *s, ksched_group *g, size_t n, int64_t now_us, int64_t dt_u
 		quota -= c;
 	}
 	for (; i < nidx; i++) {
-		int64_t key = age_key(s, &g[idx[i]], now_us);
+		int64_t key = idx[i].key;
 		if (key > 0 && (p->oldest_us == 0 || key < p->oldest_us))
 			p->oldest_us = key;
 	}
