@@ -38,6 +38,23 @@
  *   bare_refresh BOOTSTRAP [-n REFRESHES] [-w WINDOW] [-d GROUPS] [-p PARTITIONS] [-D]
  * -D: the describe path only (metadata, the listing, the descriptions), for
  * tests/bench/describe.sh.
+ * -F SECONDS: the floor of a monitor at rest, for tests/bench/idle.sh: one
+ * discovery (metadata, the listing, the descriptions: the topics the groups
+ * with members are assigned), then every second for SECONDS the two reads
+ * any monitor refreshing each second must make to see a change within it:
+ * the listing (a rebalance, a group come or gone) and the log ends of those
+ * topics (records produced: lag), per leader in calls of -p partitions, one
+ * leader after the other.  No committed offsets, no log starts, no model,
+ * nothing printed but a line at the start: whatever kgtop does at rest
+ * beyond this is its own.
+ * -O (with -F): kgtop's request plan at rest besides, as kgtop(1) states
+ * its paces for a cluster whose groups with members are all settled
+ * freezes (tests/fixture/scenarios/idle-100.json): each such group's
+ * committed offsets every 10 s and its description every 60 s, each Empty
+ * group's committed offsets every 30 s (--full-refresh), the turns spread
+ * by a hash of the name, and one of them (the dashboard's selected group)
+ * described and its offsets asked every second.  The requests kgtop's plan
+ * makes, without kgtop: kgtop's cost beyond it is its own processing.
  */
 #include "config.h"
 
@@ -55,6 +72,8 @@
 
 /* kgtop's deadline for the reads of a refresh: a third of --timeout, at most 3 s (bench_scale runs --timeout 120) */
 #define READ_WAIT_MS 3000
+
+#define USAGE "usage: bare_refresh BOOTSTRAP [-n REFRESHES] [-w WINDOW] [-d GROUPS] [-p PARTITIONS] [-D] [-F SECONDS [-O]]"
 
 typedef struct topic {
 	char *name;
@@ -85,6 +104,8 @@ typedef struct state {
 	rd_kafka_t *rk;
 	rd_kafka_queue_t *q;
 	int window, dchunk, pchunk;
+	int ends_only; /* log ends alone, the leaders one after the other (-F) */
+	int plan;      /* -O: kgtop's plan at rest besides */
 	topic *t;
 	int nt;
 	char **groups;
@@ -328,7 +349,7 @@ leader_run(void *arg)
 	int at, k;
 	for (at = 0; at < j->l->cnt; at += j->pchunk) {
 		int n = j->l->cnt - at < j->pchunk ? j->l->cnt - at : j->pchunk, i;
-		for (k = 0; k < 2; k++) {
+		for (k = 0; k < (j->s->ends_only ? 1 : 2); k++) {
 			rd_kafka_topic_partition_list_t *c = rd_kafka_topic_partition_list_new(n);
 			for (i = 0; i < n; i++)
 				rd_kafka_topic_partition_list_add(c, j->l->elems[at + i].topic, j->l->elems[at + i].partition)
@@ -371,10 +392,15 @@ log_end(state *s)
 			s->partitions++;
 		}
 	}
-	for (b = 0; b < nj; b++)
-		pthread_create(&jobs[b].th, NULL, leader_run, &jobs[b]);
 	for (b = 0; b < nj; b++) {
-		pthread_join(jobs[b].th, NULL);
+		if (s->ends_only)
+			leader_run(&jobs[b]);
+		else
+			pthread_create(&jobs[b].th, NULL, leader_run, &jobs[b]);
+	}
+	for (b = 0; b < nj; b++) {
+		if (!s->ends_only)
+			pthread_join(jobs[b].th, NULL);
 		rd_kafka_topic_partition_list_destroy(jobs[b].l);
 	}
 	free(jobs);
@@ -475,19 +501,97 @@ reads(state *s)
 }
 
 /* Parse the command line, refresh n times, print a line per refresh. */
+/* A name's hash (FNV-1a): spreads the groups' turns over the seconds. */
+static unsigned
+name_hash(const char *n)
+{
+	unsigned h = 2166136261u;
+	for (; *n != '\0'; n++)
+		h = (h ^ (unsigned char)*n) * 16777619u;
+	return h;
+}
+
+/* -O: second sec's share of kgtop's plan at rest (see the head comment); back once every answer came. */
+static void
+plan_second(state *s, int sec)
+{
+	size_t i, j, pending = 0;
+	const char *selected = NULL; /* the first by name of the groups with members */
+	for (j = 0; j < s->nlive; j++) {
+		if (selected == NULL || strcmp(s->live[j], selected) < 0)
+			selected = s->live[j];
+	}
+	for (i = 0; i < s->ng; i++) {
+		int live = 0;
+		unsigned h = name_hash(s->groups[i]);
+		for (j = 0; j < s->nlive && !live; j++)
+			live = strcmp(s->live[j], s->groups[i]) == 0;
+		int sel = selected != NULL && strcmp(selected, s->groups[i]) == 0;
+		int offs = sel || (live ? h % 10 == (unsigned)sec % 10 : h % 30 == (unsigned)sec % 30);
+		int desc = sel || (live && h % 60 == (unsigned)sec % 60);
+		if (offs) {
+			rd_kafka_ListConsumerGroupOffsets_t *req = rd_kafka_ListConsumerGroupOffsets_new(s->groups[i], NULL);
+			rd_kafka_ListConsumerGroupOffsets(s->rk, &req, 1, NULL, s->q);
+			rd_kafka_ListConsumerGroupOffsets_destroy(req);
+			pending++;
+		}
+		if (desc) {
+			rd_kafka_DescribeConsumerGroups(s->rk, (const char **)&s->groups[i], 1, NULL, s->q);
+			pending++;
+		}
+	}
+	for (; pending > 0; pending--) {
+		rd_kafka_event_t *ev = rd_kafka_queue_poll(s->q, 30000);
+		if (ev == NULL)
+			die("no answer within 30 s");
+		rd_kafka_event_destroy(ev);
+	}
+}
+
+/* -F: one discovery, then the listing and the log ends each second for secs seconds (see the head comment). */
+static void
+floor_run(state *s, int secs)
+{
+	int64_t next;
+	int i, p, t;
+	metadata(s);
+	list(s);
+	describe(s);
+	for (t = p = 0; t < s->nt; t++)
+		p += s->t[t].used ? s->t[t].np : 0;
+	s->ends_only = 1;
+	printf("floor: %zu groups (%zu with members), the log ends of %d partitions, each second for %d s%s\n", s->ng,
+	       s->nlive, p, secs, s->plan ? ", kgtop's plan at rest besides" : "");
+	fflush(stdout);
+	next = mono_us();
+	for (i = 0; i < secs; i++) {
+		int64_t now;
+		list(s);
+		log_end(s);
+		if (s->plan)
+			plan_second(s, i);
+		next += 1000000;
+		now = mono_us();
+		if (next > now) {
+			struct timespec ts = { (time_t)((next - now) / 1000000), (long)((next - now) % 1000000) * 1000 };
+			nanosleep(&ts, NULL); /* the cadence: a refresh a second */
+		}
+	}
+}
+
 int
 main(int argc, char **argv)
 {
 	state s;
 	rd_kafka_conf_t *conf = rd_kafka_conf_new();
 	char e[512];
-	int n = 1, i, opt, describe_only = 0;
+	int n = 1, i, opt, describe_only = 0, floor_s = 0;
 	memset(&s, 0, sizeof s);
 	s.window = 500;
 	s.dchunk = 50;
 	s.pchunk = 500;
-	while ((opt = getopt(argc, argv, "n:w:d:p:D")) != -1) {
-		int v = opt == 'D' ? 1 : atoi(optarg);
+	while ((opt = getopt(argc, argv, "n:w:d:p:DF:O")) != -1) {
+		int v = opt == 'D' || opt == 'O' ? 1 : atoi(optarg);
 		if (v <= 0)
 			die("options take a positive number");
 		if (opt == 'n')
@@ -500,11 +604,15 @@ main(int argc, char **argv)
 			s.pchunk = v;
 		else if (opt == 'D')
 			describe_only = 1;
+		else if (opt == 'F')
+			floor_s = v;
+		else if (opt == 'O')
+			s.plan = 1;
 		else
-			die("usage: bare_refresh BOOTSTRAP [-n REFRESHES] [-w WINDOW] [-d GROUPS] [-p PARTITIONS] [-D]");
+			die(USAGE);
 	}
 	if (optind >= argc)
-		die("usage: bare_refresh BOOTSTRAP [-n REFRESHES] [-w WINDOW] [-d GROUPS] [-p PARTITIONS] [-D]");
+		die(USAGE);
 	if (rd_kafka_conf_set(conf, "bootstrap.servers", argv[optind], e, sizeof e) != RD_KAFKA_CONF_OK ||
 	    rd_kafka_conf_set(conf, "reconnect.backoff.max.ms", "1000", e, sizeof e) != RD_KAFKA_CONF_OK ||
 	    rd_kafka_conf_set(conf, "fetch.message.max.bytes", "65536", e, sizeof e) != RD_KAFKA_CONF_OK ||
@@ -519,6 +627,10 @@ main(int argc, char **argv)
 	if (s.rk == NULL)
 		die(e);
 	s.q = rd_kafka_queue_new(s.rk);
+	if (floor_s > 0) {
+		floor_run(&s, floor_s);
+		n = 0;
+	}
 	for (i = 1; i <= n; i++) {
 		int64_t t0 = mono_us(), c0 = cpu_us(), dt0, dc0, dt, dc;
 		s.members = s.committed = s.partitions = s.reads = s.answered = s.stamped = 0;

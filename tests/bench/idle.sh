@@ -10,12 +10,20 @@
 # threshold, two refreshes and twice their gap between commits, 45-60 s here; a 10 s warm-up measured that
 # phase, 83-163 requests a second, not the rest after it, about 20) and the bytes it wrote to its pane (tmux pipe-pane) over the same span; IDLE_RUNS runs (default
 # 3) per size, medians printed with the ratio kgtop/htop. Figures and ratios, never a verdict (target: <= 1).
+# CPU is each thread's time on a CPU as the scheduler counts it, in nanoseconds (/proc/PID/task/*/schedstat;
+# /proc ticks of 1/100 s where that file is missing: one tick over 30 s is 0.033 % of a core, a tenth of htop's).
+# Beside them, when tests/bench/bare_refresh is built (make bench-idle builds it), the floor: a bare
+# librdkafka program on its own fixture broker asking each second only what any monitor refreshing each
+# second must ask to see a change within it, the listing and the log ends of the topics the groups with
+# members use (bare_refresh -F: no committed offsets, no model, no screen); kgtop/floor is what kgtop
+# spends at rest beyond that floor, floor/htop whether the target (kgtop <= htop) is within a 1 s refresh's reach.
 # Each process's wakeups a second are the kernel's count of its threads' voluntary context switches
 # (/proc/PID/task/*/status: a thread that slept and was woken), like the requests a second not bound to
 # the machine's load as CPU % is (kgtop's threads are named: kg-refresh, kg-logend, kg-collector, rdk:*).
 set -u
 : "${top_srcdir:=.}" "${top_builddir:=.}"
 KGTOP="$top_builddir/kgtop"
+BARE="$top_builddir/tests/bench/bare_refresh"
 FIXTURE="$top_builddir/tests/fixture-broker"
 RUNS=${IDLE_RUNS:-3}
 SECS=${IDLE_SECONDS:-30}
@@ -57,15 +65,27 @@ requests() {
 }
 fixture now
 [ -n "$BEFORE" ] && fixture before
+FLOOR=""
+[ -x "$BARE" ] && FLOOR=1 && fixture floor && fixture plan
 
-# ticks PID: utime + stime of the process (all its threads), in clock ticks
-ticks() {
-	# the command name (field 2) may hold spaces: count from the last ')'
-	sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | awk '{ print $12 + $13 }'
+HZ=$(getconf CLK_TCK)
+# cpu PID: the CPU time of the process (all its threads) so far, in nanoseconds: the scheduler's count where
+# /proc/PID/task/*/schedstat is there, else utime + stime in clock ticks
+cpu() {
+	if [ -r "/proc/$1/schedstat" ]; then
+		cat /proc/"$1"/task/*/schedstat 2>/dev/null | awk '{ s += $1 } END { if (NR) printf "%.0f\n", s }'
+	else
+		# the command name (field 2) may hold spaces: count from the last ')'
+		sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | awk -v hz="$HZ" '{ printf "%.0f\n", ($12 + $13) * 1e9 / hz }'
+	fi
 }
-# uiticks PID: the same for its main thread alone (kgtop's: the dashboard; the collector and librdkafka have their own)
-uiticks() {
-	sed 's/.*) //' "/proc/$1/task/$1/stat" 2>/dev/null | awk '{ print $12 + $13 }'
+# uicpu PID: the same for its main thread alone (kgtop's: the dashboard; the collector and librdkafka have their own)
+uicpu() {
+	if [ -r "/proc/$1/task/$1/schedstat" ]; then
+		awk '{ print $1 }' "/proc/$1/task/$1/schedstat" 2>/dev/null
+	else
+		sed 's/.*) //' "/proc/$1/task/$1/stat" 2>/dev/null | awk -v hz="$HZ" '{ printf "%.0f\n", ($12 + $13) * 1e9 / hz }'
+	fi
 }
 # wakeups PID: the voluntary context switches of all its threads so far (each a thread that slept and was woken)
 wakeups() {
@@ -75,7 +95,6 @@ wakeups() {
 bytes() {
 	stat -c %s "$TMP/$1.pipe" 2>/dev/null || echo 0
 }
-HZ=$(getconf CLK_TCK)
 
 # start NAME COLS ROWS COMMAND...: a detached session of that size running COMMAND (exec'd: the pane's pid is it)
 start() {
@@ -94,8 +113,9 @@ start() {
 NAMES="now"
 [ -n "$BEFORE" ] && NAMES="$NAMES before"
 [ -n "$HTOP" ] && NAMES="$NAMES htop"
+[ -n "$FLOOR" ] && NAMES="$NAMES floor plan"
 echo "bench-idle: the dashboard idle on 100 groups against htop, side by side in tmux, ${SECS} s after ${WARM} s, $RUNS runs a size"
-echo "  this build: $KGTOP${BEFORE:+; before: $BEFORE}; htop: ${HTOP:-none} (default settings)"
+echo "  this build: $KGTOP${BEFORE:+; before: $BEFORE}; htop: ${HTOP:-none} (default settings); floor: $([ -n "$FLOOR" ] && echo "$BARE -F, -F -O" || echo "none (make tests/bench/bare_refresh)")"
 echo "  load average before: $(cut -d' ' -f1 /proc/loadavg)"
 for size in $SIZES; do
 	cols=${size%x*} rows=${size#*x}
@@ -108,19 +128,29 @@ for size in $SIZES; do
 			now) p=$(start now "$cols" "$rows" "$KGTOP" -c none -b "$B_now") ;;
 			before) p=$(start before "$cols" "$rows" "$BEFORE" -c none -b "$B_before") ;;
 			htop) p=$(start htop "$cols" "$rows" "$HTOP") ;;
+			floor)
+				: >"$TMP/floor.pipe"
+				"$BARE" -p 200 -F $((WARM + SECS + 30)) "$B_floor" >"$TMP/floor.out" 2>&1 &
+				p=$!
+				;;
+			plan)
+				: >"$TMP/plan.pipe"
+				"$BARE" -p 200 -O -F $((WARM + SECS + 30)) "$B_plan" >"$TMP/plan.out" 2>&1 &
+				p=$!
+				;;
 			esac
 			eval "pid_$n=\$p"
 		done
 		sleep "$WARM" # the bench's span, not a synchronisation
 		for n in $NAMES; do
 			eval "p=\$pid_$n"
-			eval "t0_$n=$(ticks "$p") u0_$n=$(uiticks "$p") w0_$n=$(wakeups "$p")"
+			eval "t0_$n=$(cpu "$p") u0_$n=$(uicpu "$p") w0_$n=$(wakeups "$p")"
 			eval "b0_$n=$(bytes $n) r0_$n=$(requests $n)"
 		done
 		sleep "$SECS"
 		for n in $NAMES; do
 			eval "p=\$pid_$n"
-			t1=$(ticks "$p") u1=$(uiticks "$p") w1=$(wakeups "$p")
+			t1=$(cpu "$p") u1=$(uicpu "$p") w1=$(wakeups "$p")
 			b1=$(bytes $n) r1=$(requests $n)
 			eval "t0=\$t0_$n u0=\$u0_$n b0=\$b0_$n r0=\$r0_$n w0=\$w0_$n"
 			if [ -z "$t1" ]; then
@@ -128,8 +158,8 @@ for size in $SIZES; do
 				tmux -L "$SOCK" capture-pane -p -t "$n" 2>/dev/null | head -5 >&2
 				continue
 			fi
-			awk -v t="$((t1 - t0))" -v hz="$HZ" -v s="$SECS" 'BEGIN { printf "%.3f\n", t / hz / s * 100 }' >>"$TMP/$n.cpu"
-			awk -v t="$((u1 - u0))" -v hz="$HZ" -v s="$SECS" 'BEGIN { printf "%.3f\n", t / hz / s * 100 }' >>"$TMP/$n.ui"
+			awk -v t="$((t1 - t0))" -v s="$SECS" 'BEGIN { printf "%.3f\n", t / 1e9 / s * 100 }' >>"$TMP/$n.cpu"
+			awk -v t="$((u1 - u0))" -v s="$SECS" 'BEGIN { printf "%.3f\n", t / 1e9 / s * 100 }' >>"$TMP/$n.ui"
 			awk -v r="$((r1 - r0))" -v s="$SECS" 'BEGIN { printf "%.1f\n", r / s }' >>"$TMP/$n.req"
 			awk -v b="$((b1 - b0))" -v s="$SECS" 'BEGIN { printf "%.0f\n", b / s }' >>"$TMP/$n.bps"
 			awk -v w="$((w1 - w0))" -v s="$SECS" 'BEGIN { printf "%.1f\n", w / s }' >>"$TMP/$n.wk"
@@ -137,6 +167,7 @@ for size in $SIZES; do
 		for n in $NAMES; do
 			tmux -L "$SOCK" send-keys -t "$n" q 2>/dev/null
 		done
+		[ -n "$FLOOR" ] && kill "$pid_floor" "$pid_plan" 2>/dev/null && wait "$pid_floor" "$pid_plan" 2>/dev/null
 		k=0
 		while [ $k -lt 30 ] && tmux -L "$SOCK" has-session 2>/dev/null; do
 			k=$((k + 1))
@@ -147,21 +178,39 @@ for size in $SIZES; do
 	done
 	med() { sort -n "$1" | awk '{ v[NR] = $1 } END { if (NR) printf "%s", v[int((NR + 1) / 2)]; else printf "nan" }'; }
 	all() { sort -n "$1" | tr '\n' ' ' | sed 's/ $//'; }
-	h=""
+	h="" f=""
 	[ -n "$HTOP" ] && h=$(med "$TMP/htop.cpu")
+	pl=""
+	[ -n "$FLOOR" ] && f=$(med "$TMP/floor.cpu") && pl=$(med "$TMP/plan.cpu")
+	# ratio NAME A B: ", NAME A/B" (or NAME's B is 0)
+	ratio() { awk -v n="$1" -v a="$2" -v b="$3" 'BEGIN { if (b > 0) printf ", %s %.2f", n, a / b; else printf ", %s: 0", n }'; }
 	for n in $NAMES; do
 		c=$(med "$TMP/$n.cpu") u=$(med "$TMP/$n.ui") rq=$(med "$TMP/$n.req") bps=$(med "$TMP/$n.bps") wk=$(med "$TMP/$n.wk")
-		case $n in now) label="kgtop (this build)" ;; before) label="kgtop (before)" ;; *) label="htop" ;; esac
-		ratio=""
-		if [ -n "$h" ] && [ "$n" != htop ]; then
-			ratio=$(awk -v a="$c" -v b="$h" 'BEGIN { if (b > 0) printf ", kgtop/htop %.2f", a / b; else printf ", htop 0" }')
-		fi
+		case $n in now) label="kgtop (this build)" ;; before) label="kgtop (before)" ;; floor) label="floor (bare -F)" ;; plan) label="plan (bare -F -O)" ;; *) label="htop" ;; esac
+		ratios=""
+		case $n in
+		now | before)
+			[ -n "$h" ] && ratios=$(ratio kgtop/htop "$c" "$h")
+			[ -n "$f" ] && ratios="$ratios$(ratio kgtop/floor "$c" "$f")$(ratio kgtop/plan "$c" "$pl")"
+			;;
+		floor) [ -n "$h" ] && ratios=$(ratio floor/htop "$c" "$h") ;;
+		plan) [ -n "$h" ] && ratios=$(ratio plan/htop "$c" "$h") ;;
+		esac
 		main=""
-		[ "$n" != htop ] && main=$(printf ' (its dashboard thread %.2f %%; %.0f requests/s)' "$u" "$rq")
+		case $n in
+		now | before) main=$(printf ' (its dashboard thread %.2f %%; %.1f requests/s)' "$u" "$rq") ;;
+		floor | plan) main=$(printf ' (%.1f requests/s)' "$rq") ;;
+		esac
 		main="$main; $wk wakeups/s"
-		printf '  %-7s %-19s CPU %5.2f %% of a core%s%s; %5s bytes/s to the terminal; runs: %s\n' \
-			"$size" "$label" "$c" "$main" "$ratio" "$bps" "$(all "$TMP/$n.cpu")"
+		term="; $bps bytes/s to the terminal"
+		case $n in floor | plan) term="" ;; esac
+		printf '  %-7s %-19s CPU %5.3f %% of a core%s%s%s; runs: %s\n' \
+			"$size" "$label" "$c" "$main" "$ratios" "$term" "$(all "$TMP/$n.cpu")"
 	done
 done
 echo "  load average after: $(cut -d' ' -f1 /proc/loadavg)"
-echo "  (/proc ticks of 1/$HZ s: over $SECS s one tick is $(awk -v hz="$HZ" -v s="$SECS" 'BEGIN { printf "%.3f", 100 / hz / s }') % of a core)"
+if [ -r /proc/self/schedstat ]; then
+	echo "  (CPU: the scheduler's nanoseconds, /proc/PID/task/*/schedstat)"
+else
+	echo "  (CPU: /proc ticks of 1/$HZ s: over $SECS s one tick is $(awk -v hz="$HZ" -v s="$SECS" 'BEGIN { printf "%.3f", 100 / hz / s }') % of a core)"
+fi

@@ -153,6 +153,14 @@ bench-attention: tests/bench/bench_attention tests/fixture-broker
 # an idle 100-group cluster, CPU and bytes to the terminal: make bench-idle [KGTOP_BEFORE=an/earlier/kgtop]
 EXTRA_DIST += tests/bench/idle.sh
 bench: bench-idle
-bench-idle: tests/fixture-broker kgtop
+bench-idle: tests/fixture-broker kgtop tests/bench/bare_refresh
 	top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' KGTOP_BEFORE='$(KGTOP_BEFORE)' sh $(top_srcdir)/tests/bench/idle.sh
 .PHONY: bench-idle
+
+# the live dashboard at 10,000 groups thread by thread (issue 24, item 3): the model's share beside the refresh
+# worker's and librdkafka's: make bench-dashboard [DASH_RUNS=3 DASH_WARM=60 DASH_SECONDS=30 DASH_SCENARIO=cost-10k.json]
+EXTRA_DIST += tests/bench/dashboard.sh
+bench: bench-dashboard
+bench-dashboard: tests/fixture-broker kgtop
+	top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' sh $(top_srcdir)/tests/bench/dashboard.sh
+.PHONY: bench-dashboard
