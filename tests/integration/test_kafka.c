@@ -6,11 +6,13 @@
  * a refresh (the groups on screen every time, the others in turn, Empty
  * ones never described, a changed state described at once) and the health
  * when the cluster goes and comes back, the log starts read once a period
- * and published in between.  Every test also proves kgtop is
+ * and published in between, the log ends of a small cluster read without
+ * waking a thread of their own.  Every test also proves kgtop is
  * read-only: the broker rejected no write because kgtop sent none.
  */
 #include "config.h"
 
+#include <dirent.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -713,6 +715,73 @@ test_log_end_quiet(void **state)
 	fixture_stop(&f);
 }
 
+/* Threads of this process whose name is name (/proc/self/task/N/comm). */
+static int
+threads_named(const char *name)
+{
+	DIR *d = opendir("/proc/self/task");
+	struct dirent *e;
+	int n = 0;
+	assert_non_null(d);
+	while ((e = readdir(d)) != NULL) {
+		char path[300], comm[64] = "";
+		FILE *f;
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof path, "/proc/self/task/%s/comm", e->d_name);
+		f = fopen(path, "r");
+		if (f == NULL)
+			continue;
+		if (fgets(comm, sizeof comm, f) != NULL)
+			comm[strcspn(comm, "\n")] = '\0';
+		fclose(f);
+		n += strcmp(comm, name) == 0;
+	}
+	closedir(d);
+	return n;
+}
+
+/*
+ * A refresh of a few log-end calls makes them on the worker, one after the
+ * other: on the stable cluster (3 leaders, a call each) no log-end thread
+ * is ever started, and every group's lag is known all the same; a refresh
+ * of many calls (20,000 partitions: a hundred calls and more) asks the
+ * leaders at once on threads of their own, kept until the source closes.
+ */
+static void
+test_log_end_alone(void **state)
+{
+	fixture f;
+	live l;
+	uint64_t want;
+	int two = 2000;
+	(void)state;
+	assert_int_equal(fixture_start(&f, "stable.json", true), 0);
+	assert_int_equal(threads_named("kg-logend"), 0);
+	assert_int_equal(live_open(&l, f.bootstrap, 200), 0);
+	assert_true(live_wait(&l, pred_lag, "g-range", 10000));
+	want = l.snap->refresh + 10;
+	assert_true(live_wait(&l, pred_refresh, &want, 30000));
+	assert_true(pred_lag(&l, "g-range"));
+	fprintf(stderr, "# stable (3 leaders): %d log-end threads after %llu refreshes\n", threads_named("kg-logend"),
+		(unsigned long long)l.snap->refresh);
+	assert_int_equal(threads_named("kg-logend"), 0);
+	live_close(&l);
+	assert_int_equal(fixture_rejected_writes(&f), 0);
+	fixture_stop(&f);
+
+	assert_int_equal(fixture_start_quiet(&f, "progress-20k.json"), 0);
+	assert_int_equal(live_open(&l, f.bootstrap, 200), 0);
+	assert_true(live_wait(&l, pred_ngroups, &two, 60000));
+	assert_true(live_wait(&l, pred_lag, "group-0001", 60000));
+	fprintf(stderr, "# progress-20k (20,000 partitions): %d log-end threads\n", threads_named("kg-logend"));
+	assert_true(threads_named("kg-logend") >= 1);
+	live_close(&l);
+	assert_int_equal(threads_named("kg-logend"), 0);
+	assert_int_equal(fixture_rejected_writes(&f), 0);
+	fixture_stop(&f);
+}
+
 /* Run. */
 int
 main(void)
@@ -729,6 +798,7 @@ main(void)
 		cmocka_unit_test(test_stall_off_screen),
 		cmocka_unit_test(test_log_start_kept),
 		cmocka_unit_test(test_log_end_quiet),
+		cmocka_unit_test(test_log_end_alone),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
