@@ -7,7 +7,8 @@
  * ones never described, a changed state described at once) and the health
  * when the cluster goes and comes back, the log starts read once a period
  * and published in between, the log ends of a small cluster read without
- * waking a thread of their own.  Every test also proves kgtop is
+ * waking a thread of their own, and together again when answers are slow
+ * or a leader is down.  Every test also proves kgtop is
  * read-only: the broker rejected no write because kgtop sent none.
  */
 #include "config.h"
@@ -782,6 +783,52 @@ test_log_end_alone(void **state)
 	fixture_stop(&f);
 }
 
+/* Predicate: at least one log-end thread runs. */
+static bool
+pred_logend_threads(live *l, const void *arg)
+{
+	(void)l;
+	(void)arg;
+	return threads_named("kg-logend") >= 1;
+}
+
+/*
+ * Few calls are made one after the other only while that is quick: when
+ * the ListOffsets answers are held 300 ms (a refresh's three calls then
+ * take 900 ms one after the other, the slowest leader's 300 at once), and
+ * when a leader is down (its call waits the listing's grace), the next
+ * refresh asks the leaders together, on threads of their own; before
+ * either, none.
+ */
+static void
+test_log_end_together(void **state)
+{
+	static const char *const scenarios[] = { "tests/integration/scenarios/slow-logend.json",
+						 "tests/integration/scenarios/silent-leader.json" };
+	size_t i;
+	(void)state;
+	for (i = 0; i < KG_ARRAY_LEN(scenarios); i++) {
+		fixture f;
+		live l;
+		uint64_t want;
+		assert_int_equal(fixture_start(&f, scenarios[i], true), 0);
+		assert_int_equal(live_open(&l, f.bootstrap, 200), 0);
+		assert_true(live_wait(&l, pred_lag, "g-slow", 10000));
+		want = l.snap->refresh + 5;
+		assert_true(live_wait(&l, pred_refresh, &want, 30000));
+		assert_int_equal(threads_named("kg-logend"), 0);
+		assert_int_equal(fixture_step(&f), 0);
+		if (!live_wait(&l, pred_logend_threads, NULL, 15000)) {
+			live_dump(&l);
+			fail_msg("%s: the leaders were never asked together", scenarios[i]);
+		}
+		fprintf(stderr, "# %s: %d log-end threads after the step\n", scenarios[i], threads_named("kg-logend"));
+		live_close(&l);
+		assert_int_equal(fixture_rejected_writes(&f), 0);
+		fixture_stop(&f);
+	}
+}
+
 /* Run. */
 int
 main(void)
@@ -799,6 +846,7 @@ main(void)
 		cmocka_unit_test(test_log_start_kept),
 		cmocka_unit_test(test_log_end_quiet),
 		cmocka_unit_test(test_log_end_alone),
+		cmocka_unit_test(test_log_end_together),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -20,7 +20,11 @@
  * the other: a few round trips more, against waking the threads and
  * their allocations contending at once (`make bench-idle` at rest on 100
  * groups, three leaders: about a tenth of kgtop's CPU and 9 of its 58
- * wakeups a second).
+ * wakeups a second).  Not while the last refresh's calls took more than
+ * LOGEND_ALONE_US in all: a slow or loaded cluster (one after the other
+ * they take their sum, at once the slowest leader's), a silent leader
+ * (the listing did not hear from it: its calls wait the listing's grace;
+ * the one refresh that finds two such waits it twice).
  *
  * A log start moves only when records are deleted (retention, which
  * brokers check every few minutes, or DeleteRecords), and it only matters
@@ -65,6 +69,8 @@
 #define LOGEND_THREADS 16
 /* a refresh of at most this many calls makes them on the worker alone, one after the other */
 #define LOGEND_ALONE_CALLS 8
+/* ... while the last refresh's calls took at most this long in all */
+#define LOGEND_ALONE_US (100 * 1000)
 /* a first read's log starts are read again after 1/LOGEND_SPREAD to all of KG_KAFKA_LOG_START_US, by topic */
 #define LOGEND_SPREAD 8
 
@@ -83,6 +89,7 @@ typedef struct leader_job {
 	rd_kafka_resp_err_t err;
 	int failed;      /* calls that failed */
 	int timeout_ms;
+	int64_t took_us; /* how long its calls took */
 } leader_job;
 
 /* The log starts and log ends last read of one topic (by interned id). */
@@ -116,6 +123,7 @@ struct klogend {
 	int nthreads;
 	kept_topic *kept; /* by topic id */
 	size_t nkept;
+	int64_t took_us;  /* how long the last refresh's calls took in all (each job's, summed) */
 };
 
 /* Mark a chunk's partitions unknown (err) where its call gave no answer of theirs. */
@@ -138,6 +146,7 @@ static void
 leader_query(leader_job *j)
 {
 	rd_kafka_resp_err_t e = RD_KAFKA_RESP_ERR_NO_ERROR;
+	int64_t t0 = util_mono_us();
 	int i;
 	for (i = 0; i < j->nchunk && !atomic_load(&j->k->stop) && e != RD_KAFKA_RESP_ERR__TIMED_OUT; i++) {
 		e = rd_kafka_offsets_for_times(j->k->rk, j->chunk[i], j->timeout_ms);
@@ -151,6 +160,7 @@ leader_query(leader_job *j)
 		chunk_unknown(j->chunk[i], RD_KAFKA_RESP_ERR__TIMED_OUT);
 		j->failed++;
 	}
+	j->took_us = util_mono_us() - t0;
 }
 
 /* Take jobs of the query under way until none is left (lock held on entry and on return). */
@@ -198,22 +208,14 @@ logend_get(ksrc *k)
 }
 
 /*
- * Run the jobs: the kept threads (as many more started as the leaders
- * need, up to LOGEND_THREADS - 1) and the worker itself take them one at a
- * time; back when every job is done.  At most LOGEND_ALONE_CALLS calls in
- * all: the worker alone, one job after the other.
+ * Run the jobs together: the kept threads (as many more started as the
+ * leaders need, up to LOGEND_THREADS - 1) and the worker itself take them
+ * one at a time; back when every job is done.
  */
 static void
-run_jobs(struct klogend *le, leader_job *jobs, int njobs)
+run_together(struct klogend *le, leader_job *jobs, int njobs)
 {
-	int want = KG_MIN(njobs - 1, LOGEND_THREADS - 1), calls = 0, i;
-	for (i = 0; i < njobs; i++)
-		calls += jobs[i].nchunk;
-	if (calls <= LOGEND_ALONE_CALLS) {
-		for (i = 0; i < njobs; i++)
-			leader_query(&jobs[i]);
-		return;
-	}
+	int want = KG_MIN(njobs - 1, LOGEND_THREADS - 1);
 	pthread_mutex_lock(&le->lock);
 	le->jobs = jobs;
 	le->njobs = le->pending = njobs;
@@ -228,6 +230,28 @@ run_jobs(struct klogend *le, leader_job *jobs, int njobs)
 	le->jobs = NULL;
 	le->njobs = le->next = 0;
 	pthread_mutex_unlock(&le->lock);
+}
+
+/*
+ * Run the jobs: on the worker alone, one after the other, when they are at
+ * most LOGEND_ALONE_CALLS calls and the last refresh's calls were quick
+ * (LOGEND_ALONE_US in all); else together.
+ */
+static void
+run_jobs(struct klogend *le, leader_job *jobs, int njobs)
+{
+	int calls = 0, i;
+	for (i = 0; i < njobs; i++)
+		calls += jobs[i].nchunk;
+	if (le->took_us <= LOGEND_ALONE_US && calls <= LOGEND_ALONE_CALLS) {
+		for (i = 0; i < njobs; i++)
+			leader_query(&jobs[i]);
+	} else {
+		run_together(le, jobs, njobs);
+	}
+	le->took_us = 0;
+	for (i = 0; i < njobs; i++)
+		le->took_us += jobs[i].took_us;
 }
 
 void
