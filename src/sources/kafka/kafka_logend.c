@@ -71,6 +71,9 @@
 #define LOGEND_ALONE_CALLS 8
 /* ... while the last refresh's calls took at most this long in all */
 #define LOGEND_ALONE_US (100 * 1000)
+
+/* refreshes whose calls were made on the worker alone, and together (kafka_logend_counts) */
+static _Atomic uint64_t runs_alone, runs_together;
 /* a first read's log starts are read again after 1/LOGEND_SPREAD to all of KG_KAFKA_LOG_START_US, by topic */
 #define LOGEND_SPREAD 8
 
@@ -246,12 +249,21 @@ run_jobs(struct klogend *le, leader_job *jobs, int njobs)
 	if (le->took_us <= LOGEND_ALONE_US && calls <= LOGEND_ALONE_CALLS) {
 		for (i = 0; i < njobs; i++)
 			leader_query(&jobs[i]);
+		atomic_fetch_add(&runs_alone, 1);
 	} else {
 		run_together(le, jobs, njobs);
+		atomic_fetch_add(&runs_together, 1);
 	}
 	le->took_us = 0;
 	for (i = 0; i < njobs; i++)
 		le->took_us += jobs[i].took_us;
+}
+
+void
+kafka_logend_counts(uint64_t *alone, uint64_t *together)
+{
+	*alone = atomic_load(&runs_alone);
+	*together = atomic_load(&runs_together);
 }
 
 void

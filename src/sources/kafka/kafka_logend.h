@@ -7,6 +7,8 @@
 #ifndef KGTOP_SOURCES_KAFKA_KAFKA_LOGEND_H
 #define KGTOP_SOURCES_KAFKA_KAFKA_LOGEND_H
 
+#include <stdint.h>
+
 #include "sources/kafka/kafka_int.h"
 
 /*
@@ -19,5 +21,7 @@
 int kafka_log_end(ksrc *k, kresult *r, char **err, char **note);
 /* Its threads stopped and joined (k->stop set first), what it keeps freed; NULL is fine. */
 void kafka_logend_free(struct klogend *le);
+/* Process-wide, for tests and benches: the refreshes whose calls were made on the worker alone, and together. */
+void kafka_logend_counts(uint64_t *alone, uint64_t *together);
 
 #endif
