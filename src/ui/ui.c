@@ -6,8 +6,9 @@
  * from the collector replaces the shown snapshot (unless paused: then it
  * is kept aside until p resumes), a key changes the state, a signal ends
  * the loop; after any of these one render_frame() + wnoutrefresh() +
- * doupdate() sends what changed, and once a second the clock's tick
- * draws the header alone when nothing else came (ui_draw).  With
+ * doupdate() sends what changed, and the clock's tick draws the header
+ * alone when no frame came to draw its next second (ui_clock: at rest the
+ * frames draw it, one draw a second).  With
  * --duration the loop also ends by itself when that time is up.
  *
  * The mouse (a click selects, the wheel scrolls) is on unless --no-mouse.
@@ -160,27 +161,65 @@ ui_locale_utf8(void)
 	return cs != NULL && (strcmp(cs, "UTF-8") == 0 || strcmp(cs, "utf8") == 0);
 }
 
-/* Milliseconds until the next whole second of the wall clock. */
-static int
-ui_ms_to_second(void)
+/*
+ * When the header's clock is drawn.  Each draw shows the wall clock's
+ * second it is made in (shown_s).  The next second is drawn at the latest
+ * UI_CLOCK_LATE_MS after it begins when frames flow (the last two came at
+ * most UI_FRAMES_FLOW_US apart, the last within that): the frame due in
+ * that time draws it with everything else, so at
+ * rest one draw a second where a clock-only draw at each second's start
+ * and a frame at the refresh's own phase made two (half the dashboard
+ * thread's CPU at rest, bench-idle).  The clock then reads the frame's
+ * time, at most that late, and never skips a second, whatever the frames
+ * do.  Slower frames (-i 3, a cluster not answering) leave the clock-only
+ * draw at each second's start.
+ */
+#define UI_CLOCK_LATE_MS 990
+#define UI_FRAMES_FLOW_US 1500000
+
+typedef struct ui_clock {
+	int64_t shown_s;    /* the wall clock's second the last draw showed (0: none yet) */
+	int64_t frame_us;   /* monotonic time of the last frame and of the one before (0: none) */
+	int64_t prev_frame_us;
+} ui_clock;
+
+/* A frame came now. */
+static void
+ui_clock_frame(ui_clock *k)
 {
-	int64_t now = util_now_us();
-	return (int)((1000000 - now % 1000000) / 1000) + 1;
+	k->prev_frame_us = k->frame_us;
+	k->frame_us = util_mono_us();
 }
 
-/* Milliseconds to wait in poll(): until the next second, or until the --duration deadline (0: none). */
-static int
-ui_wait_ms(int64_t end_mono)
+/* True when frames flow: one is likely to come before the clock's next second is late. */
+static bool
+ui_frames_flow(const ui_clock *k)
 {
-	int ms = ui_ms_to_second();
+	int64_t now = util_mono_us();
+	return k->prev_frame_us > 0 && k->frame_us - k->prev_frame_us <= UI_FRAMES_FLOW_US &&
+	       now - k->frame_us <= UI_FRAMES_FLOW_US;
+}
+
+/* Milliseconds to wait in poll(): until the clock's next second is due, or the --duration deadline (0: none). */
+static int
+ui_wait_ms(const ui_clock *k, int64_t end_mono)
+{
+	int64_t now = util_now_us(), due, ms;
+	if (k->shown_s <= 0 || k->shown_s > now / 1000000 + 1)
+		due = (now / 1000000 + 1) * 1000000; /* nothing shown yet, or the wall clock went back */
+	else
+		due = (k->shown_s + 1) * 1000000;
+	if (ui_frames_flow(k))
+		due += (int64_t)UI_CLOCK_LATE_MS * 1000;
+	ms = due > now ? (due - now) / 1000 + 1 : 0;
 	if (end_mono > 0) {
 		int64_t left = end_mono - util_mono_us();
 		if (left < 0)
 			left = 0;
 		if (left / 1000 + 1 < ms)
-			ms = (int)(left / 1000) + 1;
+			ms = left / 1000 + 1;
 	}
-	return ms;
+	return (int)ms;
 }
 
 /*
@@ -197,14 +236,15 @@ ui_clock_only(const ui_screen *s)
 
 /*
  * Draw and send what changed.  changed: a frame came or a key was read
- * since the last draw; without either (the clock's tick, once a second)
- * only the header is drawn again: at rest every other draw, a whole
- * frame built to send a clock's digits.
+ * since the last draw; without either (the clock's tick, ui_wait_ms())
+ * only the header is drawn again, not a whole frame built to send a
+ * clock's digits.
  */
 static void
-ui_draw(ui_screen *s, bool changed)
+ui_draw(ui_screen *s, ui_clock *k, bool changed)
 {
 	s->now_us = util_now_us();
+	k->shown_s = s->now_us / 1000000;
 	if (s->status[0] != '\0' && s->status_until > 0 && util_mono_us() > s->status_until) {
 		s->status[0] = '\0';
 		changed = true;
@@ -463,6 +503,7 @@ ui_run(kg_collector *c, const kg_options *o, const kg_ui_info *info, char *err, 
 	char theme_err[512] = "";
 	ui_focus focus = { .selected = -1 };
 	int rc = 0;
+	ui_clock clk = { 0, 0, 0 };
 	int64_t end_mono = 0; /* --duration: quit by itself at this monotonic time */
 
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
@@ -478,7 +519,7 @@ ui_run(kg_collector *c, const kg_options *o, const kg_ui_info *info, char *err, 
 	util_set_oom_hook(ui_oom);
 	ui_signals_install(old_stop, old_fatal);
 	ui_screen_open(&s, c, o, info, theme_err, sizeof theme_err);
-	ui_draw(&s, true); /* "connecting to ..." at once, before the first refresh */
+	ui_draw(&s, &clk, true); /* "connecting to ..." at once, before the first refresh */
 	ui_tell_focus(c, &s, &focus);
 	if (o != NULL && o->duration_us > 0)
 		end_mono = (o->start_mono_us > 0 ? o->start_mono_us : util_mono_us()) + o->duration_us;
@@ -490,7 +531,7 @@ ui_run(kg_collector *c, const kg_options *o, const kg_ui_info *info, char *err, 
 		pfd[0] = (struct pollfd){ .fd = STDIN_FILENO, .events = POLLIN };
 		pfd[1] = (struct pollfd){ .fd = collector_fd(c), .events = POLLIN };
 		pfd[2] = (struct pollfd){ .fd = ui_sigpipe[0], .events = POLLIN };
-		n = poll(pfd, 3, ui_wait_ms(end_mono));
+		n = poll(pfd, 3, ui_wait_ms(&clk, end_mono));
 		if (ui_signal != 0)
 			break;
 		if (end_mono > 0 && util_mono_us() >= end_mono)
@@ -499,15 +540,15 @@ ui_run(kg_collector *c, const kg_options *o, const kg_ui_info *info, char *err, 
 			rc = util_err(err, errsz, "poll: %s", strerror(errno));
 			break;
 		}
-		if (n > 0 && (pfd[1].revents & POLLIN))
-			framed = ui_take_frame(c, &s, &latest);
+		if (n > 0 && (pfd[1].revents & POLLIN) && (framed = ui_take_frame(c, &s, &latest)))
+			ui_clock_frame(&clk);
 		if (n > 0 && (pfd[0].revents & (POLLHUP | POLLERR)) && !(pfd[0].revents & POLLIN))
 			break; /* the terminal went away */
 		if (ui_read_keys(c, &s, theme_err, sizeof theme_err, &nkeys))
 			break;
 		if (!s.paused && latest != NULL && latest != s.snap)
 			screen_set_snapshot(&s, latest);
-		ui_draw(&s, framed || nkeys > 0);
+		ui_draw(&s, &clk, framed || nkeys > 0);
 		ui_tell_focus(c, &s, &focus);
 	}
 	ui_term_close(scr);

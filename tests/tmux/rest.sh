@@ -1,10 +1,12 @@
 #!/bin/sh
 # tests/tmux/rest.sh: the dashboard at rest (issue 24, item 5) against the fixture broker's idle
-# cluster (idle-100: nothing moves; 100 topics of 6 partitions, 200 a broker).  A snapshot draws a whole frame; the clock's tick between two
-# snapshots draws the header alone (a whole frame built to send a clock's digits was every other draw):
-# the debug log (--log -vv) says which each draw was ("ui: drew a frame" / "ui: drew the clock") and
-# when the collector built each snapshot.  The clock still moves, a key still redraws at once, and an
-# overlay (the help) makes every draw whole.
+# cluster (idle-100: nothing moves; 100 topics of 6 partitions, 200 a broker).  A snapshot draws a whole
+# frame, and at the default interval (a snapshot a second) the frames draw the header's clock too: one draw
+# a second, no clock-only draw between them (there was one each second); with snapshots 3 s apart the
+# clock's tick draws the header alone between them (never a whole frame built to send a clock's digits).
+# The debug log (--log -vv) says which each draw was ("ui: drew a frame" / "ui: drew the clock") and
+# when the collector built each snapshot.  The clock still moves and stays within a second or two of the
+# wall clock, a key still redraws at once, and an overlay (the help) makes every draw whole.
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
 : "${top_builddir:=$top_srcdir}"
 KGTOP="$top_builddir/kgtop"
@@ -30,7 +32,8 @@ mark=$(wc -l <"$log")
 check "ten snapshots at rest" tpoll 40 at_least snaps 10
 n_snaps=$(snaps) n_frames=$(frames) n_clocks=$(clocks)
 T_LAST="$n_snaps snapshots, $n_frames frames, $n_clocks clock draws"
-check "between snapshots the clock's tick draws the header alone ($T_LAST)" test "$n_clocks" -ge 3
+check "at rest the frames draw the clock: clock-only draws fewer than half the snapshots ($T_LAST)" \
+	test "$((n_clocks * 2))" -lt "$n_snaps"
 check "a whole frame a snapshot, no more ($T_LAST)" test "$n_frames" -le $((n_snaps + 1))
 # the log starts (read every 10 s, for LOST): when they all fit in one call a leader, all together
 # (the topics' turns spread over the 10 s cost three calls each, 24 every 10 s); the broker's log
@@ -44,6 +47,17 @@ check "each call reads a leader's 200 log starts at once" eval '! printf "%s\n" 
 c1=$(tcap | head -1 | grep -oE '[0-9]{2}:[0-9]{2}:[0-9]{2}' | tail -1)
 moved() { c2=$(clock); [ -n "$c2" ] && [ "$c2" != "$c1" ]; }
 check "the header's clock moves ($c1, then another)" tpoll 5 moved
+# the clock shown against the wall clock (seconds of the day; midnight between them is not a lag): at most the
+# frame's lateness (under a second) and a capture's time
+secs() { printf '%s\n' "$1" | awk -F: '{ print ($1 * 3600 + $2 * 60 + $3) }'; }
+late() {
+	c2=$(clock) w=$(date +%H:%M:%S)
+	[ -n "$c2" ] || return 1
+	behind=$(( ($(secs "$w") - $(secs "$c2") + 86400) % 86400 ))
+	[ "$behind" -le 2 ]
+}
+tpoll 5 late
+check "the header's clock is at most 2 s behind the wall clock ($c2 at $w)" test "$behind" -le 2
 tkeys Down
 check "a key redraws at once: the second group is selected" twait "▶ group-0001" 5
 # the help over the screen: every draw whole (the header alone would be drawn over it)
@@ -55,4 +69,16 @@ check "no clock-only draw under the help" test "$(clocks)" = 0
 tkeys Escape
 tkeys q
 check "q quits with status 0" twait "kgtop exited 0" 10
+
+# snapshots 3 s apart: the clock's tick draws the header alone between them, at each second
+tstart 80 24 "$KGTOP -b $bootstrap -i 3 --log $log -vv; $T_AFTER"
+check "-i 3: the list shows the groups" twait "GROUP (100)" 20
+mark=$(wc -l <"$log")
+check "-i 3: three snapshots" tpoll 30 at_least snaps 3
+n_snaps=$(snaps) n_frames=$(frames) n_clocks=$(clocks)
+T_LAST="$n_snaps snapshots, $n_frames frames, $n_clocks clock draws"
+check "-i 3: between snapshots the clock's tick draws the header alone ($T_LAST)" test "$n_clocks" -ge "$n_snaps"
+check "-i 3: a whole frame a snapshot, no more ($T_LAST)" test "$n_frames" -le $((n_snaps + 1))
+tkeys q
+check "-i 3: q quits with status 0" twait "kgtop exited 0" 10
 finish
