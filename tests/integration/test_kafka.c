@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "fixture_util.h"
 #include "model/defaults.h"
@@ -840,6 +841,43 @@ test_log_end_together(void **state)
 	}
 }
 
+/*
+ * At a whole-second interval the refreshes begin as a wall second does
+ * (kafka.c, next_refresh(): the dashboard's frames then draw its clock,
+ * one draw a second at rest): started half-way into a second, the first
+ * refresh begins there, the following ones at their second's start (before
+ * the rule, half-way in, each an interval after the one before).
+ */
+static void
+test_refresh_on_second(void **state)
+{
+	fixture f;
+	live l;
+	uint64_t want;
+	int64_t deadline = util_mono_us() + 5000000, phase[4];
+	int i, early = 0;
+	(void)state;
+	assert_int_equal(fixture_start(&f, "stable.json", true), 0);
+	/* start half-way into a wall second (a phase set by reading the clock, not a wait for a state) */
+	while (util_mono_us() < deadline && (util_now_us() % 1000000 < 450000 || util_now_us() % 1000000 > 550000))
+		nanosleep(&(struct timespec){ 0, 5000000 }, NULL);
+	assert_int_equal(live_open(&l, f.bootstrap, 1000), 0);
+	want = 1;
+	assert_true(live_wait(&l, pred_refresh, &want, 10000));
+	for (i = 0; i < 4; i++) {
+		want = l.snap->refresh + 1;
+		assert_true(live_wait(&l, pred_refresh, &want, 10000));
+		phase[i] = l.snap->data_time_us % 1000000;
+		early += phase[i] < 300000;
+	}
+	fprintf(stderr, "# refreshes begin %lld, %lld, %lld and %lld ms into their second\n", (long long)phase[0] / 1000,
+		(long long)phase[1] / 1000, (long long)phase[2] / 1000, (long long)phase[3] / 1000);
+	/* a loaded machine may wake the worker late once */
+	assert_true(early >= 3);
+	live_close(&l);
+	fixture_stop(&f);
+}
+
 /* Run. */
 int
 main(void)
@@ -858,6 +896,7 @@ main(void)
 		cmocka_unit_test(test_log_end_quiet),
 		cmocka_unit_test(test_log_end_alone),
 		cmocka_unit_test(test_log_end_together),
+		cmocka_unit_test(test_refresh_on_second),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

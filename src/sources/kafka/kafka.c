@@ -137,6 +137,33 @@ coordinators_check(ksrc *k)
 }
 
 /*
+ * When the refresh after one that began at started (monotonic) begins: an
+ * interval after it (sooner after a failure, to recover quickly), moved to
+ * the nearest start of a wall-clock second when the interval is whole
+ * seconds and that time is still to come: once (the first refresh, one
+ * asked for with r) by at most half a second, then by the few ms a wakeup
+ * takes.  The dashboard's frames draw its clock (ui.c, ui_wait_ms()), and
+ * a refresh that begins as a second does publishes its frame early in
+ * that second, well within the 990 ms the clock's next second waits for a
+ * frame: at rest one draw a second, whatever the phase kgtop started at.
+ * (The nearest start, not the one before: a refresh begun just before a
+ * second would otherwise have the next begin at once.)
+ */
+static int64_t
+next_refresh(const ksrc *k, int64_t started, bool ok)
+{
+	int64_t next = started + (ok ? k->cfg.interval_us : KG_MIN(k->cfg.interval_us, 1000000));
+	int64_t now = util_mono_us(), past;
+	if (!ok || k->cfg.interval_us <= 0 || k->cfg.interval_us % 1000000 != 0 || next <= now)
+		return next;
+	past = (util_now_us() + (next - now)) % 1000000; /* how far into its wall second it would begin */
+	if (past < 0)
+		past += 1000000;
+	next += past < 500000 ? -past : 1000000 - past;
+	return next;
+}
+
+/*
  * The worker: refresh every interval (or when asked), publish, wake the
  * collector.  With cfg.once it refreshes once and waits to be closed:
  * --once makes exactly one refresh, however long it took.
@@ -162,8 +189,7 @@ worker(void *arg)
 			pthread_mutex_unlock(&k->lock);
 			continue;
 		}
-		/* the next refresh an interval after this one began (sooner after a failure, to recover quickly) */
-		wait_until(k, started + (r != NULL ? k->cfg.interval_us : KG_MIN(k->cfg.interval_us, 1000000)));
+		wait_until(k, next_refresh(k, started, r != NULL));
 		pthread_mutex_unlock(&k->lock);
 	}
 	return NULL;
