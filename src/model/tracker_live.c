@@ -253,7 +253,7 @@ tk_member_silent(kg_tracker *t, tgroup *g, tmember *m, int64_t since, int kind, 
 	kg_event *ev;
 	const kg_tp *h;
 	int nh;
-	if (!m->present || (v->silent_since > 0 && v->silent_since <= since))
+	if (tk_member_silent_already(m, since))
 		return false;
 	v->silent_since = since;
 	v->silent_exact = evid == KG_EVID_EXACT;
@@ -267,6 +267,14 @@ tk_member_silent(kg_tracker *t, tgroup *g, tmember *m, int64_t since, int kind, 
 	event_text(ev, why);
 	tk_emit(t, g, ev);
 	return true;
+}
+
+/* tk_member_silent() would say nothing new: m is gone, or silent from since or before. */
+bool
+tk_member_silent_already(const tmember *m, int64_t since)
+{
+	const tk_live *v = m->live;
+	return !m->present || (v->silent_since > 0 && v->silent_since <= since);
 }
 
 /* m showed life at time: a silence that kind of life ends is over. */

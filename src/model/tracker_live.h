@@ -53,6 +53,8 @@ void tk_live_stop_bounds(const tmember *m, int64_t time, kg_evidence evid, kg_re
  */
 bool tk_member_silent(kg_tracker *t, tgroup *g, tmember *m, int64_t since, int kind, const char *why,
 		      kg_evidence evid);
+/* True when tk_member_silent(..., since, ...) would be no news: m is gone or already silent from since or before. */
+bool tk_member_silent_already(const tmember *m, int64_t since);
 /* m showed life (LIFE_*) at time: a silence that kind of life ends is over. */
 void tk_member_alive(tmember *m, int64_t time, int life);
 /* Members whose traced heartbeats (or heartbeat metrics) stopped coming are silent from their last one. */

@@ -274,11 +274,14 @@ members_frozen(kg_tracker *t, tgroup *g, const kg_group *G, int64_t T)
 			}
 		}
 		if (nlag > 0 && nover == nlag && g->ep == NULL && since > 0) {
-			sbuf b = { 0 };
-			sbuf_adds(&b, "commits overdue on ");
-			tp_format(&b, over, nfz, g->single_topic);
-			tk_member_silent(t, g, m, since, SILENT_EXTERNAL, sbuf_str(&b), KG_EVID_POLLED);
-			sbuf_free(&b);
+			/* the words only for news: a member already silent from then is so every refresh at rest */
+			if (!tk_member_silent_already(m, since)) {
+				sbuf b = { 0 };
+				sbuf_adds(&b, "commits overdue on ");
+				tp_format(&b, over, nfz, g->single_topic);
+				tk_member_silent(t, g, m, since, SILENT_EXTERNAL, sbuf_str(&b), KG_EVID_POLLED);
+				sbuf_free(&b);
+			}
 		} else {
 			tk_member_alive(m, T, LIFE_PROGRESS);
 		}
