@@ -14,31 +14,16 @@
 set -u
 : "${top_srcdir:=.}" "${top_builddir:=.}"
 KGTOP="$top_builddir/kgtop"
-FIXTURE="$top_builddir/tests/fixture-broker"
 WARM=${COST_WARM:-40}
 WINDOW=${COST_WINDOW:-30s} # --lag-window: each partition's lag_spark fills in over it, a change a step; filled before the window
 SECS=${COST_SECS:-30}
 SCRAPES=${COST_SCRAPES:-5}
 BEFORE=${KGTOP_BEFORE:-}
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/kgtop-cost.XXXXXX")
-FX=""
-cleanup() {
-	[ -n "$FX" ] && kill "$FX" 2>/dev/null
-	rm -rf "$TMP"
-}
-trap cleanup EXIT INT TERM
+. "$top_srcdir/tests/bench/lib.sh"
+bench_init cost
 TICKS=$(getconf CLK_TCK)
-
-"$FIXTURE" --port 0 --scenario "$top_srcdir/tests/fixture/scenarios/cost-10k.json" >"$TMP/fx.out" 2>"$TMP/fx.err" &
-FX=$!
-B=""
-i=0
-while [ -z "$B" ] && [ $i -lt 300 ]; do
-	B=$(awk '/^ready /{print $2}' "$TMP/fx.out" 2>/dev/null)
-	i=$((i + 1))
-	[ -n "$B" ] || sleep 0.1 # the broker builds 10,000 groups before it is ready
-done
-[ -n "$B" ] || { echo "bench-cost: the fixture broker did not start: $(cat "$TMP/fx.err")"; exit 1; }
+bench_fixture cost cost-10k.json 300 # the broker builds 10,000 groups before it is ready
+B=$B_cost
 
 # cpu PID: user + system ticks of the process so far
 cpu() {

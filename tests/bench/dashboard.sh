@@ -12,39 +12,18 @@
 set -u
 : "${top_srcdir:=.}" "${top_builddir:=.}"
 KGTOP="$top_builddir/kgtop"
-FIXTURE="$top_builddir/tests/fixture-broker"
 RUNS=${DASH_RUNS:-3}
 SECS=${DASH_SECONDS:-30}
 WARM=${DASH_WARM:-60}
 SCEN=${DASH_SCENARIO:-cost-10k.json}
-case "$SCEN" in */*) ;; *) SCEN="$top_srcdir/tests/fixture/scenarios/$SCEN" ;; esac
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/kgtop-dash.XXXXXX")
 SOCK="kgtop-dash-$$"
-FX=""
-cleanup() {
-	tmux -L "$SOCK" kill-server 2>/dev/null
-	[ -n "$FX" ] && kill $FX 2>/dev/null
-	rm -rf "$TMP"
-}
-trap cleanup EXIT INT TERM
+. "$top_srcdir/tests/bench/lib.sh"
+bench_init dashboard
 command -v tmux >/dev/null || { echo "bench-dashboard: tmux is not installed"; exit 1; }
 [ -r /proc/self/schedstat ] || { echo "bench-dashboard: this kernel gives no /proc/PID/task/*/schedstat"; exit 1; }
+bench_fixture dash "$SCEN" 600 # the broker builds 10,000 groups first
+B=$B_dash
 
-"$FIXTURE" --port 0 --scenario "$SCEN" --stats "$TMP/stats" >"$TMP/fx.out" 2>"$TMP/fx.err" &
-FX=$!
-B=""
-i=0
-while [ -z "$B" ] && [ $i -lt 600 ]; do
-	B=$(awk '/^ready /{print $2}' "$TMP/fx.out" 2>/dev/null)
-	i=$((i + 1))
-	[ -n "$B" ] || sleep 0.1 # poll the ready line: the broker builds 10,000 groups first
-done
-[ -n "$B" ] || { echo "bench-dashboard: the fixture broker did not start: $(cat "$TMP/fx.err")"; exit 1; }
-
-# requests: the requests the fixture broker answered so far (its stats file, rewritten every 50 ms)
-requests() {
-	sed 's/.*"requests":{\([^}]*\)}.*/\1/' "$TMP/stats" 2>/dev/null | tr ',' '\n' | awk -F: '{ s += $2 } END { print s + 0 }'
-}
 # threads PID: "name nanoseconds" of each thread, its name's digits and dashes dropped (rdk:broker1 -> rdk:broker)
 threads() {
 	for t in /proc/"$1"/task/*; do
@@ -65,10 +44,10 @@ while [ $j -lt "$RUNS" ]; do
 	p=$(tmux -L "$SOCK" display-message -p -t dash '#{pane_pid}')
 	sleep "$WARM" # the bench's span, not a synchronisation
 	threads "$p" | sort >"$TMP/a"
-	r0=$(requests)
+	r0=$(bench_requests dash)
 	sleep "$SECS"
 	threads "$p" | sort >"$TMP/b"
-	r1=$(requests)
+	r1=$(bench_requests dash)
 	if ! kill -0 "$p" 2>/dev/null; then
 		echo "  run $((j + 1)): kgtop ended early"
 		tmux -L "$SOCK" capture-pane -p -t dash 2>/dev/null | head -5

@@ -24,61 +24,29 @@ set -u
 : "${top_srcdir:=.}" "${top_builddir:=.}"
 KGTOP="$top_builddir/kgtop"
 BARE="$top_builddir/tests/bench/bare_refresh"
-FIXTURE="$top_builddir/tests/fixture-broker"
 RUNS=${IDLE_RUNS:-3}
 SECS=${IDLE_SECONDS:-30}
 WARM=${IDLE_WARM:-60}
 SIZES=${IDLE_SIZES:-80x24 160x48}
 BEFORE=${KGTOP_BEFORE:-}
 HTOP=$(command -v htop 2>/dev/null || true)
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/kgtop-idle.XXXXXX")
 SOCK="kgtop-idle-$$"
-FX=""
-cleanup() {
-	tmux -L "$SOCK" kill-server 2>/dev/null
-	[ -n "$FX" ] && kill $FX 2>/dev/null
-	rm -rf "$TMP"
-}
-trap cleanup EXIT INT TERM
+. "$top_srcdir/tests/bench/lib.sh"
+bench_init idle
 
 command -v tmux >/dev/null || { echo "bench-idle: tmux is not installed"; exit 1; }
 [ -n "$HTOP" ] || echo "bench-idle: htop is not installed (apt-get install htop): kgtop alone"
 SCEN=${IDLE_SCENARIO:-idle-100.json}
-case "$SCEN" in */*) ;; *) SCEN="$top_srcdir/tests/fixture/scenarios/$SCEN" ;; esac
 # fixture NAME: a fixture broker of its own for kgtop NAME (its requests are that kgtop's); sets B_NAME
-fixture() {
-	"$FIXTURE" --port 0 --scenario "$SCEN" --stats "$TMP/$1.stats" >"$TMP/$1.fx.out" 2>"$TMP/$1.fx.err" &
-	FX="$FX $!"
-	b=""
-	i=0
-	while [ -z "$b" ] && [ $i -lt 100 ]; do
-		b=$(awk '/^ready /{print $2}' "$TMP/$1.fx.out" 2>/dev/null)
-		i=$((i + 1))
-		[ -n "$b" ] || sleep 0.1 # poll the ready line
-	done
-	[ -n "$b" ] || { echo "bench-idle: the fixture broker did not start: $(cat "$TMP/$1.fx.err")"; exit 1; }
-	eval "B_$1=\$b"
-}
-# requests NAME: the requests the fixture broker of NAME answered so far (its stats file, rewritten every 50 ms)
-requests() {
-	sed 's/.*"requests":{\([^}]*\)}.*/\1/' "$TMP/$1.stats" 2>/dev/null | tr ',' '\n' | awk -F: '{ s += $2 } END { print s + 0 }'
-}
+fixture() { bench_fixture "$1" "$SCEN"; }
+requests() { bench_requests "$1"; }
 fixture now
 [ -n "$BEFORE" ] && fixture before
 FLOOR=""
 [ -x "$BARE" ] && FLOOR=1 && fixture floor && fixture plan
 
 HZ=$(getconf CLK_TCK)
-# cpu PID: the CPU time of the process (all its threads) so far, in nanoseconds: the scheduler's count where
-# /proc/PID/task/*/schedstat is there, else utime + stime in clock ticks
-cpu() {
-	if [ -r "/proc/$1/schedstat" ]; then
-		cat /proc/"$1"/task/*/schedstat 2>/dev/null | awk '{ s += $1 } END { if (NR) printf "%.0f\n", s }'
-	else
-		# the command name (field 2) may hold spaces: count from the last ')'
-		sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | awk -v hz="$HZ" '{ printf "%.0f\n", ($12 + $13) * 1e9 / hz }'
-	fi
-}
+cpu() { bench_cpu_ns "$1"; }
 # uicpu PID: the same for its main thread alone (kgtop's: the dashboard; the collector and librdkafka have their own)
 uicpu() {
 	if [ -r "/proc/$1/task/$1/schedstat" ]; then

@@ -119,7 +119,7 @@ bench-offsets: tests/bench/bench_offsets tests/fixture-broker kgtop
 .PHONY: bench-offsets
 # cost of change (issue 24): --json's bytes a line and CPU against --full, /metrics' size and scrape time, at
 # 10,000 groups x 20 partitions on the fixture broker: make bench-cost [KGTOP_BEFORE=an/earlier/kgtop]
-EXTRA_DIST += tests/bench/cost.sh
+EXTRA_DIST += tests/bench/cost.sh tests/bench/lib.sh
 bench: bench-cost
 bench-cost: tests/fixture-broker kgtop
 	top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' KGTOP_BEFORE='$(KGTOP_BEFORE)' sh $(top_srcdir)/tests/bench/cost.sh

@@ -10,27 +10,12 @@
 set -u
 : "${top_srcdir:=.}" "${top_builddir:=.}"
 KGTOP="$top_builddir/kgtop"
-FIXTURE="$top_builddir/tests/fixture-broker"
 RUNS=${ONCE_RUNS:-9}
 BEFORE=${KGTOP_BEFORE:-}
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/kgtop-once.XXXXXX")
-FX=""
-cleanup() {
-	[ -n "$FX" ] && kill "$FX" 2>/dev/null
-	rm -rf "$TMP"
-}
-trap cleanup EXIT INT TERM
-
-"$FIXTURE" --port 0 --scenario "$top_srcdir/tests/fixture/scenarios/once-100.json" >"$TMP/fx.out" 2>"$TMP/fx.err" &
-FX=$!
-B=""
-i=0
-while [ -z "$B" ] && [ $i -lt 100 ]; do
-	B=$(awk '/^ready /{print $2}' "$TMP/fx.out" 2>/dev/null)
-	i=$((i + 1))
-	[ -n "$B" ] || sleep 0.1
-done
-[ -n "$B" ] || { echo "bench-once: the fixture broker did not start: $(cat "$TMP/fx.err")"; exit 1; }
+. "$top_srcdir/tests/bench/lib.sh"
+bench_init once
+bench_fixture once once-100.json
+B=$B_once
 
 # runs BINARY NAME: RUNS runs of --once; prints "wall_median wall_min wall_max refresh_median reads" (ms)
 runs() {
