@@ -166,13 +166,14 @@ ui_locale_utf8(void)
  * second it is made in (shown_s).  The next second is drawn at the latest
  * UI_CLOCK_LATE_MS after it begins when frames flow (the last two came at
  * most UI_FRAMES_FLOW_US apart, the last within that): the frame due in
- * that time draws it with everything else, so at
- * rest one draw a second where a clock-only draw at each second's start
- * and a frame at the refresh's own phase made two (half the dashboard
- * thread's CPU at rest, bench-idle).  The clock then reads the frame's
- * time, at most that late, and never skips a second, whatever the frames
- * do.  Slower frames (-i 3, a cluster not answering) leave the clock-only
- * draw at each second's start.
+ * that time draws it with everything else, so at rest one draw a second
+ * where a clock-only draw at each second's start and a frame at the
+ * refresh's own phase made two (half the dashboard thread's CPU at rest,
+ * bench-idle; the refreshes begin as a second does, kafka.c's
+ * next_refresh(), so the frame comes a few ms into it).  The clock then
+ * reads the frame's time, at most that late, and never skips a second,
+ * whatever the frames do.  Slower frames (-i 3, a cluster not answering)
+ * leave the clock-only draw at each second's start.
  */
 #define UI_CLOCK_LATE_MS 990
 #define UI_FRAMES_FLOW_US 1500000

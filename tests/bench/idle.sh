@@ -2,7 +2,8 @@
 # idle.sh (issue 24, item 5): make bench-idle [KGTOP_BEFORE=an/earlier/kgtop]. The dashboard idle against htop
 # on the same terminal and cluster: the real kgtop (-c none -b BROKER, its default interval) on the fixture
 # broker's idle cluster of 100 groups (tests/fixture/scenarios/idle-100.json: 50 Stable, 50 Empty, nothing
-# moves) and htop (its default settings, no user config) run side by side, each in its own tmux session of the
+# moves) and htop (its default settings, no user config: a refresh each 1.5 s; and beside it htop -d 10, a refresh
+# each second as kgtop's default interval) run side by side, each in its own tmux session of the
 # same size (80x24, then 160x48; IDLE_SIZES="COLSxROWS ..." for others), at the same time; KGTOP_BEFORE, when set, runs beside them too. Each kgtop has a
 # fixture broker of its own (its requests a second are its own; IDLE_SCENARIO names another scenario). Each process's
 # CPU is read from /proc/PID/stat (utime + stime, all threads; kgtop's main thread, the dashboard, also alone) over IDLE_SECONDS (default 30) after IDLE_WARM
@@ -80,10 +81,10 @@ start() {
 # one size: runs side by side, medians
 NAMES="now"
 [ -n "$BEFORE" ] && NAMES="$NAMES before"
-[ -n "$HTOP" ] && NAMES="$NAMES htop"
+[ -n "$HTOP" ] && NAMES="$NAMES htop htop1"
 [ -n "$FLOOR" ] && NAMES="$NAMES floor plan"
 echo "bench-idle: the dashboard idle on 100 groups against htop, side by side in tmux, ${SECS} s after ${WARM} s, $RUNS runs a size"
-echo "  this build: $KGTOP${BEFORE:+; before: $BEFORE}; htop: ${HTOP:-none} (default settings); floor: $([ -n "$FLOOR" ] && echo "$BARE -F, -F -O" || echo "none (make tests/bench/bare_refresh)")"
+echo "  this build: $KGTOP${BEFORE:+; before: $BEFORE}; htop: ${HTOP:-none} (default settings, a refresh each 1.5 s; and -d 10, each second as kgtop); floor: $([ -n "$FLOOR" ] && echo "$BARE -F, -F -O" || echo "none (make tests/bench/bare_refresh)")"
 echo "  load average before: $(cut -d' ' -f1 /proc/loadavg)"
 for size in $SIZES; do
 	cols=${size%x*} rows=${size#*x}
@@ -96,6 +97,7 @@ for size in $SIZES; do
 			now) p=$(start now "$cols" "$rows" "$KGTOP" -c none -b "$B_now") ;;
 			before) p=$(start before "$cols" "$rows" "$BEFORE" -c none -b "$B_before") ;;
 			htop) p=$(start htop "$cols" "$rows" "$HTOP") ;;
+			htop1) p=$(start htop1 "$cols" "$rows" "$HTOP" -d 10) ;;
 			floor)
 				: >"$TMP/floor.pipe"
 				"$BARE" -p 200 -F $((WARM + SECS + 30)) "$B_floor" >"$TMP/floor.out" 2>&1 &
@@ -107,6 +109,7 @@ for size in $SIZES; do
 				p=$!
 				;;
 			esac
+			[ -n "$p" ] || { echo "bench-idle: $n did not start (tmux: $(tmux -L "$SOCK" ls 2>&1 | head -1))"; exit 1; }
 			eval "pid_$n=\$p"
 		done
 		sleep "$WARM" # the bench's span, not a synchronisation
@@ -146,19 +149,19 @@ for size in $SIZES; do
 	done
 	med() { sort -n "$1" | awk '{ v[NR] = $1 } END { if (NR) printf "%s", v[int((NR + 1) / 2)]; else printf "nan" }'; }
 	all() { sort -n "$1" | tr '\n' ' ' | sed 's/ $//'; }
-	h="" f=""
-	[ -n "$HTOP" ] && h=$(med "$TMP/htop.cpu")
+	h="" h1="" f=""
+	[ -n "$HTOP" ] && h=$(med "$TMP/htop.cpu") && h1=$(med "$TMP/htop1.cpu")
 	pl=""
 	[ -n "$FLOOR" ] && f=$(med "$TMP/floor.cpu") && pl=$(med "$TMP/plan.cpu")
 	# ratio NAME A B: ", NAME A/B" (or NAME's B is 0)
 	ratio() { awk -v n="$1" -v a="$2" -v b="$3" 'BEGIN { if (b > 0) printf ", %s %.2f", n, a / b; else printf ", %s: 0", n }'; }
 	for n in $NAMES; do
 		c=$(med "$TMP/$n.cpu") u=$(med "$TMP/$n.ui") rq=$(med "$TMP/$n.req") bps=$(med "$TMP/$n.bps") wk=$(med "$TMP/$n.wk")
-		case $n in now) label="kgtop (this build)" ;; before) label="kgtop (before)" ;; floor) label="floor (bare -F)" ;; plan) label="plan (bare -F -O)" ;; *) label="htop" ;; esac
+		case $n in now) label="kgtop (this build)" ;; before) label="kgtop (before)" ;; floor) label="floor (bare -F)" ;; plan) label="plan (bare -F -O)" ;; htop1) label="htop -d 10 (1 s)" ;; *) label="htop" ;; esac
 		ratios=""
 		case $n in
 		now | before)
-			[ -n "$h" ] && ratios=$(ratio kgtop/htop "$c" "$h")
+			[ -n "$h" ] && ratios="$(ratio kgtop/htop "$c" "$h")$(ratio "kgtop/htop -d 10" "$c" "$h1")"
 			[ -n "$f" ] && ratios="$ratios$(ratio kgtop/floor "$c" "$f")$(ratio kgtop/plan "$c" "$pl")"
 			;;
 		floor) [ -n "$h" ] && ratios=$(ratio floor/htop "$c" "$h") ;;

@@ -26,12 +26,20 @@ clocks() { since | grep -c 'ui: drew the clock'; }
 at_least() { [ "$("$1")" -ge "$2" ]; }
 clock() { printf '%s\n' "$T_LAST" | head -1 | grep -oE '[0-9]{2}:[0-9]{2}:[0-9]{2}' | tail -1; }
 
-tstart 80 24 "$KGTOP -b $bootstrap --log $log -vv; $T_AFTER"
-check "the list shows the groups" twait "GROUP (100)" 20
-mark=$(wc -l <"$log")
-check "ten snapshots at rest" tpoll 40 at_least snaps 10
-n_snaps=$(snaps) n_frames=$(frames) n_clocks=$(clocks)
-T_LAST="$n_snaps snapshots, $n_frames frames, $n_clocks clock draws"
+# at_rest WHAT N SECONDS ARGS...: kgtop (ARGS) started at 80x24, its list shown, then N snapshots counted from a
+# mark in its log; sets n_snaps, n_frames, n_clocks and T_LAST
+at_rest() {
+	what=$1 want=$2 secs=$3
+	shift 3
+	tstart 80 24 "$KGTOP -b $bootstrap $* --log $log -vv; $T_AFTER"
+	check "${what}the list shows the groups" twait "GROUP (100)" 20
+	mark=$(wc -l <"$log")
+	check "${what}$want snapshots" tpoll "$secs" at_least snaps "$want"
+	n_snaps=$(snaps) n_frames=$(frames) n_clocks=$(clocks)
+	T_LAST="$n_snaps snapshots, $n_frames frames, $n_clocks clock draws"
+}
+
+at_rest "" 10 40
 check "at rest the frames draw the clock: clock-only draws fewer than half the snapshots ($T_LAST)" \
 	test "$((n_clocks * 2))" -lt "$n_snaps"
 check "a whole frame a snapshot, no more ($T_LAST)" test "$n_frames" -le $((n_snaps + 1))
@@ -71,12 +79,7 @@ tkeys q
 check "q quits with status 0" twait "kgtop exited 0" 10
 
 # snapshots 3 s apart: the clock's tick draws the header alone between them, at each second
-tstart 80 24 "$KGTOP -b $bootstrap -i 3 --log $log -vv; $T_AFTER"
-check "-i 3: the list shows the groups" twait "GROUP (100)" 20
-mark=$(wc -l <"$log")
-check "-i 3: three snapshots" tpoll 30 at_least snaps 3
-n_snaps=$(snaps) n_frames=$(frames) n_clocks=$(clocks)
-T_LAST="$n_snaps snapshots, $n_frames frames, $n_clocks clock draws"
+at_rest "-i 3: " 3 30 -i 3
 check "-i 3: between snapshots the clock's tick draws the header alone ($T_LAST)" test "$n_clocks" -ge "$n_snaps"
 check "-i 3: a whole frame a snapshot, no more ($T_LAST)" test "$n_frames" -le $((n_snaps + 1))
 tkeys q
