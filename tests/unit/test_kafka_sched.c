@@ -1105,9 +1105,11 @@ test_table_still_since(void **state)
 	r->topics = xcalloc(1, sizeof *r->topics);
 	r->topics[0].id = intern_topic("t-still");
 	r->topics[0].np = 2;
-	r->topics[0].leader = xcalloc(2, sizeof *r->topics[0].leader);
-	r->topics[0].log_end = xcalloc(2, sizeof *r->topics[0].log_end);
-	r->topics[0].log_start = xcalloc(2, sizeof *r->topics[0].log_start);
+	/* one block, as refresh_metadata makes it: log ends, log starts, then the leaders */
+	r->part_mem = xcalloc(5, sizeof *r->part_mem);
+	r->topics[0].log_end = r->part_mem;
+	r->topics[0].log_start = r->part_mem + 2;
+	r->topics[0].leader = (int32_t *)(r->part_mem + 4);
 	r->topics[0].log_end[0] = r->topics[0].log_end[1] = 1000;
 	/* the two partitions take turns: one moves while the other stands, every answer */
 	for (k = 0; k < 10; k++) {

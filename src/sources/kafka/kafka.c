@@ -156,9 +156,7 @@ next_refresh(const ksrc *k, int64_t started, bool ok)
 	int64_t now = util_mono_us(), past;
 	if (!ok || k->cfg.interval_us <= 0 || k->cfg.interval_us % 1000000 != 0 || next <= now)
 		return next;
-	past = (util_now_us() + (next - now)) % 1000000; /* how far into its wall second it would begin */
-	if (past < 0)
-		past += 1000000;
+	past = (util_now_us() + (next - now)) % 1000000; /* how far into its wall second it would begin (both positive) */
 	next += past < 500000 ? -past : 1000000 - past;
 	return next;
 }

@@ -379,9 +379,13 @@ log_end_take(kresult *r, leader_job *jobs, int njobs, const int32_t *tid, size_t
 	for (i = 0; i < njobs; i++) {
 		for (c = 0; c < jobs[i].nchunk; c++) {
 			rd_kafka_topic_partition_list_t *l = jobs[i].chunk[c];
+			const char *last = NULL; /* a chunk holds its topics' partitions one topic after the other */
+			int32_t t = -1;
 			for (q = 0; q < l->cnt; q++) {
-				int32_t t = intern_topic(l->elems[q].topic);
-				int x = (size_t)t < ntid ? tid[t] : -1, p = l->elems[q].partition;
+				int x, p = l->elems[q].partition;
+				if (last == NULL || strcmp(last, l->elems[q].topic) != 0)
+					t = intern_topic(last = l->elems[q].topic);
+				x = (size_t)t < ntid ? tid[t] : -1;
 				if (x < 0 || p < 0 || p >= r->topics[x].np || l->elems[q].err != RD_KAFKA_RESP_ERR_NO_ERROR)
 					continue;
 				if (jobs[i].start[c])

@@ -59,7 +59,9 @@ refresh_metadata(ksrc *k, kresult *r, int32_t **coord, char **err)
 	const struct rd_kafka_metadata *md = NULL;
 	int timeout = (int)(k->cfg.timeout_us / 1000);
 	rd_kafka_resp_err_t e;
-	int64_t now = util_mono_us();
+	int64_t now = util_mono_us(), *offs;
+	int32_t *lead;
+	size_t nparts = 0;
 	int i, j;
 	if (timeout > 5000)
 		timeout = 5000;
@@ -91,6 +93,13 @@ refresh_metadata(ksrc *k, kresult *r, int32_t **coord, char **err)
 		r->brokers[i].port = md->brokers[i].port;
 	}
 	r->topics = xcalloc((size_t)(md->topic_cnt ? md->topic_cnt : 1), sizeof *r->topics);
+	/* the topics' partitions in one block, not three a topic: at rest on 100 topics their 300
+	 * small allocations and frees a refresh were a seventh of the worker's CPU (malloc_consolidate) */
+	for (i = 0; i < md->topic_cnt; i++)
+		nparts += (size_t)md->topics[i].partition_cnt;
+	offs = xmalloc((nparts ? nparts : 1) * (2 * sizeof *offs + sizeof *lead));
+	lead = (int32_t *)(offs + 2 * nparts);
+	r->part_mem = offs;
 	for (i = 0; i < md->topic_cnt; i++) {
 		const struct rd_kafka_metadata_topic *t = &md->topics[i];
 		ktopic *kt;
@@ -110,9 +119,15 @@ refresh_metadata(ksrc *k, kresult *r, int32_t **coord, char **err)
 		kt = &r->topics[r->ntopics++];
 		kt->id = intern_topic(t->topic);
 		kt->np = t->partition_cnt;
-		kt->leader = xcalloc((size_t)(t->partition_cnt ? t->partition_cnt : 1), sizeof *kt->leader);
-		kt->log_end = xcalloc((size_t)(t->partition_cnt ? t->partition_cnt : 1), sizeof *kt->log_end);
-		kt->log_start = xcalloc((size_t)(t->partition_cnt ? t->partition_cnt : 1), sizeof *kt->log_start);
+		kt->log_end = offs;
+		kt->log_start = offs + t->partition_cnt;
+		kt->leader = lead;
+		offs += 2 * (size_t)t->partition_cnt;
+		lead += t->partition_cnt;
+		for (j = 0; j < t->partition_cnt; j++) {
+			kt->leader[j] = 0;
+			kt->log_end[j] = kt->log_start[j] = 0;
+		}
 		for (j = 0; j < t->partition_cnt; j++) {
 			int p = t->partitions[j].id;
 			if (p >= 0 && p < t->partition_cnt) {

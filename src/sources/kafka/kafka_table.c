@@ -316,12 +316,10 @@ kafka_result_free(kresult *r)
 		free((char *)r->brokers[i].host);
 	free(r->brokers);
 	for (i = 0; i < r->ntopics; i++) {
-		free(r->topics[i].leader);
-		free(r->topics[i].log_end);
-		free(r->topics[i].log_start);
 		free(r->topics[i].stamp);
 	}
 	free(r->topics);
+	free(r->part_mem);
 	for (i = 0; i < r->ngroups; i++)
 		group_clear(&r->groups[i]);
 	free(r->groups);

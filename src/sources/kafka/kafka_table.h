@@ -109,6 +109,7 @@ typedef struct kresult {
 	int nbrokers;
 	ktopic *topics;
 	int ntopics;
+	int64_t *part_mem; /* the topics' leader, log_end and log_start arrays, one block (refresh_metadata) */
 	kgroup *groups;
 	int ngroups;
 	bool no_group_apis;
