@@ -5,7 +5,7 @@
 #  - --json -i 1 as it is (a line carries what changed, a keyframe every --keyframe) against --json --full
 #    (every group every line, the previous behaviour): lines, bytes per line (mean and largest) and keyframes
 #    over a steady window after a warm-up (every group described once: --full-refresh is 30 s), and kgtop's
-#    CPU over that window (user + system ticks from /proc, over the wall time) as a share of one core;
+#    CPU over that window (the scheduler's nanoseconds of all its threads, lib.sh, over the wall time) as a share of one core;
 #  - /metrics of kgtop --serve: series, bytes and seconds per scrape (curl), for this build and, when
 #    KGTOP_BEFORE names another kgtop binary (an earlier build), for it beside (its --json -i 1 too).
 # COST_WARM and COST_SECS set the warm-up and the window (default 40 and 30 s); COST_SCRAPES the scrapes (5);
@@ -21,13 +21,12 @@ SCRAPES=${COST_SCRAPES:-5}
 BEFORE=${KGTOP_BEFORE:-}
 . "$top_srcdir/tests/bench/lib.sh"
 bench_init cost
-TICKS=$(getconf CLK_TCK)
 bench_fixture cost cost-10k.json 300 # the broker builds 10,000 groups before it is ready
 B=$B_cost
 
-# cpu PID: user + system ticks of the process so far
+# cpu PID: the process's CPU time so far, in nanoseconds (lib.sh)
 cpu() {
-	awk '{print $14 + $15}' "/proc/$1/stat" 2>/dev/null || echo 0
+	bench_cpu_ns "$1"
 }
 
 # json NAME BINARY ARGS...: a --json -i 1 run; prints "lines bytes_mean bytes_max keyframes cpu_percent" of the window
@@ -53,9 +52,9 @@ json() {
 	t1=$(date +%s.%N)
 	kill "$pid" 2>/dev/null
 	wait
-	awk -v a="$n0" -v b="$n1" -v c0="$c0" -v c1="$c1" -v t0="$t0" -v t1="$t1" -v hz="$TICKS" '
+	awk -v a="$n0" -v b="$n1" -v c0="$c0" -v c1="$c1" -v t0="$t0" -v t1="$t1" '
 		NR > a && NR <= b { n++; s += $1; if ($1 > m) m = $1; k += $2 }
-		END { printf "%d %.0f %d %d %.1f\n", n, n ? s / n : 0, m, k, (c1 - c0) / hz / (t1 - t0) * 100 }' "$TMP/$name.len"
+		END { printf "%d %.0f %d %d %.1f\n", n, n ? s / n : 0, m, k, (c1 - c0) / 1e9 / (t1 - t0) * 100 }' "$TMP/$name.len"
 }
 
 # metrics NAME BINARY: a headless --serve run; prints "series bytes seconds_median seconds_max" of the scrapes
