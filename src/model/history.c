@@ -417,6 +417,18 @@ history_add_episode(kg_history *h, const kg_episode *e)
 	memmove(g->episodes + at + 1, g->episodes + at, (g->nepisodes - at) * sizeof *g->episodes);
 	g->episodes[at] = c;
 	g->nepisodes++;
+	/*
+	 * Numbers follow the order the episodes began: one told late (the
+	 * coordinator's records of a rebalance before kgtop watched, read after
+	 * polling numbered a later one) takes the number of the one after it,
+	 * and each later one is one more.
+	 */
+	if (at + 1 < g->nepisodes && c->number > g->episodes[at + 1]->number) {
+		size_t i;
+		c->number = g->episodes[at + 1]->number;
+		for (i = at + 1; i < g->nepisodes; i++)
+			g->episodes[i]->number++;
+	}
 	return c;
 }
 

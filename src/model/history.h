@@ -87,7 +87,7 @@ typedef struct kg_episode_member {
 
 typedef struct kg_episode {
 	int64_t id;             /* unique per tracker, increasing */
-	int number;             /* 1, 2, 3... per group since kgtop started (stable as the window slides) */
+	int number;             /* 1, 2, 3... per group since kgtop started, in the order they began (stable as the window slides) */
 	int32_t group;
 	int64_t start_us;       /* when it began (polled: when a refresh first saw it) */
 	int64_t start_lo_us;    /* the earliest it can have begun (== start_us when measured; 0 unknown) */

@@ -31,8 +31,10 @@
  * then compact words, then counts, then cut after a word with an ellipsis.
  *
  * Episodes carry the number the model gave them (1, 2, 3... per group
- * since kgtop started), so a number stays with its episode as the window
- * slides and as old ones are trimmed; a marker's number is drawn only
+ * since kgtop started, in the order they began: one the coordinator's
+ * records tell of late takes its place, history_add_episode()), so a
+ * number stays with its episode as the window slides and as old ones are
+ * trimmed; a marker's number is drawn only
  * where it fits before the next marker.  Start times are clock times (in
  * the demo they count from kgtop's start, "+2m57s"); w turns them.
  */

@@ -1712,6 +1712,12 @@ test_late_history_keeps_last(void **state)
 	assert_int_equal(ep[n - 1].rounds, 2);
 	assert_false(ep[n - 1].rounds_min);
 	assert_int_equal(ep[n - 1].end_us, sc_us(s, 12400));
+	/* and numbered in that order: the episode told late takes its place, the later ones one more */
+	{
+		int i;
+		for (i = 0; i < n; i++)
+			assert_int_equal(ep[i].number, i + 1);
+	}
 	G = snapshot_group(s->last, intern_group("lh"));
 	assert_non_null(G);
 	assert_int_equal(G->sum.last_rounds, 2);
