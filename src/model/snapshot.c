@@ -8,6 +8,11 @@
  * members).  builder_finish() copies everything into one arena (arena.c), sorted,
  * and derives what one snapshot alone can tell: owners, lag, orphaned
  * partitions, idle members.
+ *
+ * The builder's own records of groups and members (their strings, commit
+ * lists, assignments) come from a scratch arena freed with the builder, its
+ * chunks kept for the next one: nothing of them is freed one by one.  A
+ * group's member index is a hash map only beyond BMEMBER_SCAN members.
  */
 #include "config.h"
 
@@ -26,7 +31,11 @@
 
 /* --------------------------------------------------------------- builder */
 
+/* a group's members are found by a scan of at most this many, by its hash map beyond */
+#define BMEMBER_SCAN 8
+
 struct kg_bmember {
+	kg_arena *a; /* the builder's scratch */
 	char *member_id;
 	char *client_id;
 	char *host;
@@ -44,6 +53,7 @@ typedef struct bcommit {
 } bcommit;
 
 struct kg_bgroup {
+	kg_arena *a; /* the builder's scratch */
 	int32_t id;
 	kg_group_state state;
 	char *state_name;
@@ -66,7 +76,7 @@ struct kg_bgroup {
 	int64_t pace_us;
 	kg_bmember **members;
 	size_t nmembers, cmembers;
-	hmap member_index; /* member id -> member */
+	hmap member_index; /* member id -> member, once there are more than BMEMBER_SCAN */
 	bcommit *commits;
 	size_t ncommits, ccommits;
 	int32_t *topics;
@@ -101,6 +111,9 @@ struct kg_builder {
 	int32_t offsets_partitions; /* of __consumer_offsets, 0 unknown */
 	kg_tp *extra; /* finish_parts()' list of a group's partitions, reused group to group */
 	size_t nextra, cextra;
+	int32_t *gtopics; /* group_topics()' list of a group's topics, reused group to group */
+	size_t cgtopics;
+	kg_arena *scratch; /* the groups' and members' records */
 };
 
 /* Start a builder. */
@@ -109,41 +122,15 @@ builder_new(int64_t now_us)
 {
 	kg_builder *b = xcalloc(1, sizeof *b);
 	b->time_us = now_us;
+	b->scratch = arena_new_scratch();
 	return b;
 }
 
-/* Free a member. */
-static void
-bmember_free(kg_bmember *m)
-{
-	free(m->member_id);
-	free(m->client_id);
-	free(m->host);
-	free(m->instance_id);
-	free(m->assignment);
-	free(m->target);
-	free(m);
-}
-
-/* Free a group. */
+/* Free what a group holds outside the scratch arena. */
 static void
 bgroup_free(kg_bgroup *g)
 {
-	size_t i;
-	for (i = 0; i < g->nmembers; i++)
-		bmember_free(g->members[i]);
-	free(g->members);
 	hmap_free(&g->member_index);
-	free(g->commits);
-	free(g->topics);
-	free(g->protocol_type);
-	free(g->assignor);
-	free(g->error);
-	free(g->commit_policy);
-	free(g->state_name);
-	free(g->type_name);
-	free(g->note);
-	free(g);
 }
 
 /* Filter the groups. */
@@ -189,7 +176,9 @@ builder_free(kg_builder *b)
 	free(b->groups);
 	free(b->group_order);
 	free(b->extra);
+	free(b->gtopics);
 	free(b->cluster);
+	arena_free(b->scratch);
 	free(b);
 }
 
@@ -407,7 +396,8 @@ builder_group(kg_builder *b, int32_t group)
 	if (b->filter != NULL && !filter_match(b->filter, intern_group_name(group))) {
 		/* filtered out (-g / -G): a sink that never reaches the snapshot */
 		if (b->discard == NULL) {
-			b->discard = xcalloc(1, sizeof *b->discard);
+			b->discard = arena_alloc(b->scratch, sizeof *b->discard);
+			b->discard->a = b->scratch;
 			b->discard->id = group;
 			b->discard->coordinator = -1;
 		}
@@ -423,7 +413,8 @@ builder_group(kg_builder *b, int32_t group)
 	}
 	g = b->groups[group];
 	if (g == NULL) {
-		g = xcalloc(1, sizeof *g);
+		g = arena_alloc(b->scratch, sizeof *g);
+		g->a = b->scratch;
 		g->id = group;
 		g->coordinator = -1;
 		b->groups[group] = g;
@@ -450,14 +441,13 @@ bgroup_state(kg_bgroup *g, kg_group_state st)
 		g->state = st;
 }
 
-/* Replace a string field unless s is NULL. */
+/* Replace a string field unless s is NULL (the old one stays in the scratch arena; the same one is kept). */
 static void
-set_str(char **dst, const char *s)
+set_str(kg_arena *a, char **dst, const char *s)
 {
-	if (s == NULL)
+	if (s == NULL || (*dst != NULL && strcmp(*dst, s) == 0))
 		return;
-	free(*dst);
-	*dst = xstrdup(s);
+	*dst = (char *)arena_strdup(a, s);
 }
 
 /* The state as the source named it (kept only while the state has no name of kgtop's). */
@@ -465,7 +455,7 @@ void
 bgroup_state_name(kg_bgroup *g, const char *name)
 {
 	if (name != NULL && *name != '\0')
-		set_str(&g->state_name, name);
+		set_str(g->a, &g->state_name, name);
 }
 
 /* The group's type, and the source's name for one kgtop has none for. */
@@ -475,14 +465,14 @@ bgroup_type(kg_bgroup *g, kg_group_type t, const char *name)
 	if (t != KG_GTYPE_UNKNOWN)
 		g->type = t;
 	if (name != NULL && *name != '\0')
-		set_str(&g->type_name, name);
+		set_str(g->a, &g->type_name, name);
 }
 
 /* What the source cannot tell, and whether it cannot tell the members either. */
 void
 bgroup_note(kg_bgroup *g, const char *note, bool members_unknown)
 {
-	set_str(&g->note, note);
+	set_str(g->a, &g->note, note);
 	if (note != NULL)
 		g->members_unknown = members_unknown;
 }
@@ -491,9 +481,9 @@ bgroup_note(kg_bgroup *g, const char *note, bool members_unknown)
 void
 bgroup_protocol(kg_bgroup *g, const char *protocol_type, const char *assignor)
 {
-	set_str(&g->protocol_type, protocol_type);
+	set_str(g->a, &g->protocol_type, protocol_type);
 	if (assignor != NULL && (*assignor != '\0' || g->assignor == NULL))
-		set_str(&g->assignor, assignor);
+		set_str(g->a, &g->assignor, assignor);
 }
 
 /* Set the rebalance protocol. */
@@ -532,10 +522,8 @@ bgroup_reprocessed(kg_bgroup *g, int64_t records, const char *policy)
 {
 	if (records >= 0)
 		g->reprocessed = records;
-	if (policy != NULL) {
-		free(g->commit_policy);
-		g->commit_policy = xstrdup(policy);
-	}
+	if (policy != NULL)
+		g->commit_policy = (char *)arena_strdup(g->a, policy);
 }
 
 /* Mark a group known from a log only. */
@@ -549,8 +537,7 @@ bgroup_traced(kg_bgroup *g, bool traced)
 void
 bgroup_error(kg_bgroup *g, const char *msg)
 {
-	free(g->error);
-	g->error = xstrdup(msg);
+	g->error = (char *)arena_strdup(g->a, msg);
 }
 
 /* When the group's data was asked: the oldest contribution. */
@@ -581,7 +568,8 @@ bgroup_pace(kg_bgroup *g, int64_t pace_us)
 void
 bgroup_committed(kg_bgroup *g, kg_tp tp, int64_t offset)
 {
-	util_grow(&g->commits, &g->ccommits, g->ncommits + 1, sizeof *g->commits);
+	if (g->ncommits == g->ccommits)
+		arena_grow(g->a, &g->commits, &g->ccommits, g->ncommits + 1, sizeof *g->commits);
 	g->commits[g->ncommits].tp = tp;
 	g->commits[g->ncommits].offset = offset;
 	g->ncommits++;
@@ -596,7 +584,7 @@ bgroup_topic(kg_bgroup *g, int32_t topic)
 		if (g->topics[i] == topic)
 			return;
 	}
-	util_grow(&g->topics, &g->ctopics, g->ntopics + 1, sizeof *g->topics);
+	arena_grow(g->a, &g->topics, &g->ctopics, g->ntopics + 1, sizeof *g->topics);
 	g->topics[g->ntopics++] = topic;
 }
 
@@ -605,17 +593,29 @@ kg_bmember *
 bgroup_member(kg_bgroup *g, const char *member_id)
 {
 	kg_bmember *m;
+	size_t i;
 	if (member_id == NULL)
 		member_id = "";
-	m = hmap_get(&g->member_index, member_id);
-	if (m != NULL)
+	if (g->nmembers <= BMEMBER_SCAN) {
+		for (i = 0; i < g->nmembers; i++) {
+			if (strcmp(g->members[i]->member_id, member_id) == 0)
+				return g->members[i];
+		}
+	} else if ((m = hmap_get(&g->member_index, member_id)) != NULL) {
 		return m;
-	m = xcalloc(1, sizeof *m);
-	m->member_id = xstrdup(member_id);
+	}
+	m = arena_alloc(g->a, sizeof *m);
+	m->a = g->a;
+	m->member_id = (char *)arena_strdup(g->a, member_id);
 	m->ntarget = -1;
-	util_grow(&g->members, &g->cmembers, g->nmembers + 1, sizeof *g->members);
+	arena_grow(g->a, &g->members, &g->cmembers, g->nmembers + 1, sizeof *g->members);
 	g->members[g->nmembers++] = m;
-	hmap_put(&g->member_index, m->member_id, m);
+	if (g->nmembers == BMEMBER_SCAN + 1) {
+		for (i = 0; i < g->nmembers; i++)
+			hmap_put(&g->member_index, g->members[i]->member_id, g->members[i]);
+	} else if (g->nmembers > BMEMBER_SCAN + 1) {
+		hmap_put(&g->member_index, m->member_id, m);
+	}
 	return m;
 }
 
@@ -623,21 +623,20 @@ bgroup_member(kg_bgroup *g, const char *member_id)
 void
 bmember_ids(kg_bmember *m, const char *client_id, const char *host, const char *instance_id)
 {
-	set_str(&m->client_id, client_id);
-	set_str(&m->host, host);
+	set_str(m->a, &m->client_id, client_id);
+	set_str(m->a, &m->host, host);
 	if (instance_id != NULL && *instance_id != '\0')
-		set_str(&m->instance_id, instance_id);
+		set_str(m->a, &m->instance_id, instance_id);
 }
 
 /* Replace the assignment. */
 void
 bmember_assignment(kg_bmember *m, const kg_tp *v, int n)
 {
-	free(m->assignment);
 	m->assignment = NULL;
 	m->nassigned = 0;
 	if (n > 0) {
-		m->assignment = tp_dup(v, n);
+		m->assignment = arena_memdup(m->a, v, (size_t)n * sizeof *v);
 		m->nassigned = tp_sort_unique(m->assignment, n);
 	}
 }
@@ -646,11 +645,10 @@ bmember_assignment(kg_bmember *m, const kg_tp *v, int n)
 void
 bmember_target(kg_bmember *m, const kg_tp *v, int n)
 {
-	free(m->target);
 	m->target = NULL;
 	m->ntarget = 0;
 	if (n > 0) {
-		m->target = tp_dup(v, n);
+		m->target = arena_memdup(m->a, v, (size_t)n * sizeof *v);
 		m->ntarget = tp_sort_unique(m->target, n);
 	}
 }
@@ -742,22 +740,21 @@ topic_add(int32_t **topics, size_t *n, size_t *cap, int32_t topic)
 	}
 }
 
-/* The topics a group uses (declared, committed, assigned), in that order; *n of them, to free. */
+/* The topics a group uses (declared, committed, assigned), in that order; *n of them, in the builder's list. */
 static int32_t *
-group_topics(const kg_bgroup *bg, const kg_group *g, size_t *n)
+group_topics(kg_builder *b, const kg_bgroup *bg, const kg_group *g, size_t *n)
 {
-	int32_t *topics = NULL;
-	size_t i, cap = 0;
+	size_t i;
 	int j, k;
 	*n = 0;
 	for (i = 0; i < bg->ntopics; i++)
-		topic_add(&topics, n, &cap, bg->topics[i]);
+		topic_add(&b->gtopics, n, &b->cgtopics, bg->topics[i]);
 	for (i = 0; i < bg->ncommits; i++)
-		topic_add(&topics, n, &cap, bg->commits[i].tp.topic);
+		topic_add(&b->gtopics, n, &b->cgtopics, bg->commits[i].tp.topic);
 	for (j = 0; j < g->nmembers; j++)
 		for (k = 0; k < g->members[j].nassigned; k++)
-			topic_add(&topics, n, &cap, g->members[j].assignment[k].topic);
-	return topics;
+			topic_add(&b->gtopics, n, &b->cgtopics, g->members[j].assignment[k].topic);
+	return b->gtopics;
 }
 
 /* How many partitions the builder's metadata gives a topic id (0 unknown). */
@@ -800,7 +797,7 @@ static void
 finish_parts(kg_builder *b, kg_arena *a, const kg_bgroup *bg, kg_group *g)
 {
 	size_t i, ntopics;
-	int32_t *topics = group_topics(bg, g, &ntopics);
+	int32_t *topics = group_topics(b, bg, g, &ntopics);
 	int j, k, np = 0;
 
 	if (ntopics > 1)
@@ -852,7 +849,6 @@ finish_parts(kg_builder *b, kg_arena *a, const kg_bgroup *bg, kg_group *g)
 		p->time_lag_us = -1;
 		p->consume_rate = p->produce_rate = -1;
 	}
-	free(topics);
 }
 
 /* Committed offsets (the last contribution for a partition wins), owners and lag of the partitions. */

@@ -23,6 +23,8 @@ tk_group_find(kg_tracker *t, int32_t id)
 void
 tk_set_tp(kg_tp **dst, int *n, const kg_tp *v, int nv)
 {
+	if (nv > 0 && *dst != NULL && tp_equal(*dst, *n, v, nv))
+		return; /* the same set: at rest every member's, every refresh */
 	free(*dst);
 	*dst = tp_dup(v, nv);
 	*n = *dst ? nv : 0;

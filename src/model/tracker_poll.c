@@ -116,10 +116,11 @@ poll_times(poll_ctx *c)
 static void
 drop_stale(poll_ctx *c, kg_group *G)
 {
-	int k, w = 0, *map;
+	int k, w = 0, small[64], *map = small; /* on the stack unless the group has more members */
 	if (G->nmembers == 0)
 		return;
-	map = xmalloc((size_t)G->nmembers * sizeof *map);
+	if (G->nmembers > (int)KG_ARRAY_LEN(small))
+		map = xmalloc((size_t)G->nmembers * sizeof *map);
 	for (k = 0; k < G->nmembers; k++) {
 		const kg_member *mm = &G->members[k];
 		tmember *m = tk_find_member_of(c->g, mm->member_id, mm->client_id);
@@ -139,7 +140,8 @@ drop_stale(poll_ctx *c, kg_group *G)
 		}
 		G->nmembers = w;
 	}
-	free(map);
+	if (map != small)
+		free(map);
 }
 
 /* Report orphans outside an episode when the orphaned set changes. */

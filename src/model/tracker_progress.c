@@ -248,13 +248,14 @@ members_frozen(kg_tracker *t, tgroup *g, const kg_group *G, int64_t T)
 		const kg_tp *h;
 		int nh, k, nlag = 0, nover = 0, nfz = 0;
 		int64_t since = 0, held, owed;
-		kg_tp *over;
+		kg_tp small[32], *over = small; /* the partitions overdue: on the stack unless it holds more */
 		if (!m->present)
 			continue;
 		held = tk_ep_held_since(m);
 		owed = KG_MAX(held, tk_ep_last_end(g)); /* nor for a rebalance's pause */
 		h = tk_held(m, &nh);
-		over = xmalloc((size_t)(nh ? nh : 1) * sizeof *over);
+		if (nh > (int)KG_ARRAY_LEN(small))
+			over = xmalloc((size_t)nh * sizeof *over);
 		for (k = 0; k < nh; k++) {
 			int idx = group_part_index(G, h[k]);
 			const kg_gpart *gp = idx >= 0 ? &G->parts[idx] : NULL;
@@ -285,7 +286,8 @@ members_frozen(kg_tracker *t, tgroup *g, const kg_group *G, int64_t T)
 		} else {
 			tk_member_alive(m, T, LIFE_PROGRESS);
 		}
-		free(over);
+		if (over != small)
+			free(over);
 	}
 }
 

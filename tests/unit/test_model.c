@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "core/options.h"
+#include "model/arena.h"
 #include "model/event.h"
 #include "model/history.h"
 #include "model/intern.h"
@@ -377,6 +378,88 @@ test_builder_reuse(void **state)
 	}
 }
 
+/*
+ * The builder's scratch: an array grows in place while it is the arena's
+ * last allocation, and is copied whole when something came after it; a
+ * group's members are found by id before and after its index becomes a
+ * hash map (BMEMBER_SCAN); commits of groups contributed in turns keep
+ * their own offsets.
+ */
+static void
+test_builder_scratch(void **state)
+{
+	kg_arena *a = arena_new_scratch();
+	int *v = NULL, *first, *w = NULL, i;
+	size_t cap = 0, wcap = 0;
+	int32_t t = intern_topic("scratch-topic"), g1 = intern_group("scratch-1"), g2 = intern_group("scratch-2");
+	kg_builder *b;
+	kg_bgroup *g, *h;
+	kg_bmember *m[20];
+	kg_snapshot *s;
+	const kg_group *G;
+	char id[32];
+	(void)state;
+	arena_grow(a, &v, &cap, 1, sizeof *v);
+	first = v;
+	for (i = 0; i < 1000; i++) {
+		arena_grow(a, &v, &cap, (size_t)i + 1, sizeof *v);
+		v[i] = i * 7;
+	}
+	assert_ptr_equal(v, first); /* 4 KB within one chunk, nothing after it: grown where it was */
+	assert_true(cap >= 1000);
+	for (i = 0; i < 3000; i++) {
+		arena_grow(a, &w, &wcap, (size_t)i + 1, sizeof *w);
+		w[i] = -i;
+		(void)arena_alloc(a, 24); /* something after it each time: every growth a copy */
+	}
+	for (i = 0; i < 1000; i++)
+		assert_int_equal(v[i], i * 7);
+	for (i = 0; i < 3000; i++)
+		assert_int_equal(w[i], -i);
+	arena_free(a);
+
+	b = builder_new(5000);
+	builder_topic(b, t, 40);
+	g = builder_group(b, g1);
+	h = builder_group(b, g2);
+	for (i = 0; i < 20; i++) {
+		kg_tp tp = { t, i };
+		snprintf(id, sizeof id, "member-%02d", 19 - i);
+		m[i] = bgroup_member(g, id);
+		bmember_ids(m[i], id, "/10.0.0.1", NULL);
+		bmember_assignment(m[i], &tp, 1);
+		bgroup_committed(g, tp, 100 + i);
+		bgroup_committed(h, (kg_tp){ t, 39 - i }, 200 + i);
+	}
+	for (i = 0; i < 20; i++) {
+		snprintf(id, sizeof id, "member-%02d", 19 - i);
+		assert_ptr_equal(bgroup_member(g, id), m[i]); /* found again: by scan, then by the index */
+		bmember_ids(m[i], id, "/10.0.0.2", NULL); /* a new host replaces the old */
+	}
+	bgroup_protocol(g, "consumer", "range");
+	bgroup_protocol(g, "consumer", "range");
+	s = builder_finish(b);
+	G = snapshot_group(s, g1);
+	assert_non_null(G);
+	assert_int_equal(G->nmembers, 20);
+	assert_string_equal(G->assignor, "range");
+	for (i = 0; i < 20; i++) {
+		snprintf(id, sizeof id, "member-%02d", i);
+		assert_string_equal(G->members[i].member_id, id);
+		assert_string_equal(G->members[i].client_id, id);
+		assert_string_equal(G->members[i].host, "/10.0.0.2");
+		assert_int_equal(G->members[i].nassigned, 1);
+		assert_int_equal(G->members[i].assignment[0].partition, 19 - i);
+		assert_int_equal(G->parts[i].committed, 100 + i);
+		assert_int_equal(G->parts[i].owner, 19 - i);
+	}
+	G = snapshot_group(s, g2);
+	assert_non_null(G);
+	for (i = 0; i < 20; i++)
+		assert_int_equal(G->parts[39 - i].committed, 200 + i);
+	snapshot_unref(s);
+}
+
 static void
 test_builder_rebalancing(void **state)
 {
@@ -639,6 +722,7 @@ main(void)
 		cmocka_unit_test(test_intern_order_race),
 		cmocka_unit_test(test_builder_order),
 		cmocka_unit_test(test_builder_reuse),
+		cmocka_unit_test(test_builder_scratch),
 		cmocka_unit_test(test_format),
 		cmocka_unit_test(test_builder),
 		cmocka_unit_test(test_builder_rebalancing),
