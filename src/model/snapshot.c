@@ -9,8 +9,9 @@
  * and derives what one snapshot alone can tell: owners, lag, orphaned
  * partitions, idle members.
  *
- * The builder's own records of groups and members (their strings, commit
- * lists, assignments) come from a scratch arena freed with the builder, its
+ * The builder's own records of topics, groups and members (a topic's
+ * partitions, a group's strings, commit and topic lists, its members'
+ * assignments) come from a scratch arena freed with the builder, its
  * chunks kept for the next one: nothing of them is freed one by one.  A
  * group's member index is a hash map only beyond BMEMBER_SCAN members.
  */
@@ -86,7 +87,8 @@ struct kg_bgroup {
 typedef struct btopic {
 	bool declared;
 	int npartitions;
-	kg_partition *partitions;
+	kg_partition *partitions; /* in the scratch arena, room for cap */
+	size_t cap;
 } btopic;
 
 struct kg_builder {
@@ -162,7 +164,6 @@ builder_free(kg_builder *b)
 		int k;
 		for (k = 0; k < b->topics[i].npartitions; k++)
 			free(b->topics[i].partitions[k].more);
-		free(b->topics[i].partitions);
 	}
 	for (i = 0; i < b->nsources; i++) {
 		free((char *)b->sources[i].name);
@@ -285,12 +286,12 @@ builder_btopic(kg_builder *b, int32_t topic)
 
 /* Grow a topic to n partitions. */
 static void
-btopic_grow(btopic *t, int n)
+btopic_grow(kg_builder *b, btopic *t, int n)
 {
 	int i;
 	if (n <= t->npartitions)
 		return;
-	t->partitions = xreallocarray(t->partitions, (size_t)n, sizeof *t->partitions);
+	arena_grow(b->scratch, &t->partitions, &t->cap, (size_t)n, sizeof *t->partitions);
 	for (i = t->npartitions; i < n; i++) {
 		memset(&t->partitions[i], 0, sizeof t->partitions[i]);
 		t->partitions[i].leader = -1;
@@ -309,7 +310,7 @@ builder_topic(kg_builder *b, int32_t topic, int npartitions)
 	if (t == NULL)
 		return;
 	t->declared = true;
-	btopic_grow(t, npartitions);
+	btopic_grow(b, t, npartitions);
 }
 
 /* Set a partition's leader and log-end offset. */
@@ -320,7 +321,7 @@ builder_partition(kg_builder *b, kg_tp tp, int32_t leader, int64_t log_end)
 	if (t == NULL || tp.partition < 0)
 		return;
 	t->declared = true;
-	btopic_grow(t, tp.partition + 1);
+	btopic_grow(b, t, tp.partition + 1);
 	if (leader >= 0)
 		t->partitions[tp.partition].leader = leader;
 	if (log_end >= 0)
@@ -335,7 +336,7 @@ builder_bpart(kg_builder *b, kg_tp tp)
 	if (t == NULL || tp.partition < 0)
 		return NULL;
 	t->declared = true;
-	btopic_grow(t, tp.partition + 1);
+	btopic_grow(b, t, tp.partition + 1);
 	return &t->partitions[tp.partition];
 }
 

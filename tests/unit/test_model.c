@@ -391,7 +391,9 @@ test_builder_scratch(void **state)
 	kg_arena *a = arena_new_scratch();
 	int *v = NULL, *first, *w = NULL, i;
 	size_t cap = 0, wcap = 0;
-	int32_t t = intern_topic("scratch-topic"), g1 = intern_group("scratch-1"), g2 = intern_group("scratch-2");
+	int32_t t = intern_topic("scratch-topic"), t2 = intern_topic("scratch-grown"), g1 = intern_group("scratch-1"),
+		g2 = intern_group("scratch-2");
+	const kg_topic *T;
 	kg_builder *b;
 	kg_bgroup *g, *h;
 	kg_bmember *m[20];
@@ -438,7 +440,17 @@ test_builder_scratch(void **state)
 	}
 	bgroup_protocol(g, "consumer", "range");
 	bgroup_protocol(g, "consumer", "range");
+	builder_topic(b, t2, 6);
+	for (i = 0; i < 6; i++)
+		builder_partition(b, (kg_tp){ t2, i }, 1, 1000 + i);
+	builder_partition(b, (kg_tp){ t2, 10 }, 2, 1010); /* beyond its 6: the topic's partitions grow */
 	s = builder_finish(b);
+	for (T = NULL, i = 0; i < s->ntopics; i++)
+		T = s->topics[i].id == t2 ? &s->topics[i] : T;
+	assert_non_null(T);
+	assert_int_equal(T->npartitions, 11);
+	for (i = 0; i < 11; i++)
+		assert_int_equal(T->partitions[i].log_end, i < 6 || i == 10 ? 1000 + i : -1);
 	G = snapshot_group(s, g1);
 	assert_non_null(G);
 	assert_int_equal(G->nmembers, 20);
