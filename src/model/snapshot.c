@@ -523,8 +523,7 @@ bgroup_reprocessed(kg_bgroup *g, int64_t records, const char *policy)
 {
 	if (records >= 0)
 		g->reprocessed = records;
-	if (policy != NULL)
-		g->commit_policy = (char *)arena_strdup(g->a, policy);
+	set_str(g->a, &g->commit_policy, policy);
 }
 
 /* Mark a group known from a log only. */
@@ -708,15 +707,11 @@ finish_members(kg_arena *a, const kg_bgroup *bg, kg_group *g)
 		m->host = arena_strdup(a, bm->host ? bm->host : "");
 		m->instance_id = arena_strdup(a, bm->instance_id);
 		m->nassigned = bm->nassigned;
-		m->assignment = arena_alloc(a, (size_t)bm->nassigned * sizeof *m->assignment);
-		if (bm->nassigned > 0)
-			memcpy(m->assignment, bm->assignment, (size_t)bm->nassigned * sizeof *m->assignment);
+		m->assignment = arena_memdup(a, bm->assignment, (size_t)bm->nassigned * sizeof *m->assignment);
 		m->flags = bm->flags | (bm->instance_id ? KG_MEMBER_STATIC : 0);
 		m->ntarget = bm->ntarget;
-		if (bm->ntarget > 0) {
-			m->target = arena_alloc(a, (size_t)bm->ntarget * sizeof *m->target);
-			memcpy(m->target, bm->target, (size_t)bm->ntarget * sizeof *m->target);
-		}
+		if (bm->ntarget > 0)
+			m->target = arena_memdup(a, bm->target, (size_t)bm->ntarget * sizeof *m->target);
 		m->epoch.value = m->prev_epoch = -1;
 		m->lane = -1;
 		m->health.hb_age_us = m->health.poll_gap_us = m->health.poll_gap_max_us = -1;
@@ -1079,12 +1074,9 @@ snapshot_strdup(kg_snapshot *s, const char *str)
 kg_tp *
 snapshot_tp_dup(kg_snapshot *s, const kg_tp *v, int n)
 {
-	kg_tp *d;
 	if (v == NULL || n <= 0)
 		return NULL;
-	d = arena_alloc(s->arena, (size_t)n * sizeof *d);
-	memcpy(d, v, (size_t)n * sizeof *d);
-	return d;
+	return arena_memdup(s->arena, v, (size_t)n * sizeof *v);
 }
 
 /* bsearch: a name against a group. */
