@@ -128,6 +128,7 @@ tracker_free(kg_tracker *t)
 			tgroup_free(t->g[i]);
 	}
 	free(t->g);
+	free(t->retiming);
 	for (i = 0; i < (size_t)t->nsrc; i++) {
 		free((char *)t->src[i].name);
 		free((char *)t->src[i].message);
@@ -289,6 +290,7 @@ tracker_apply(kg_tracker *t, kg_obsq *obs, kg_snapshot *snap, kg_evlist *out)
 
 	history_lock(t->h);
 	t->out = out;
+	t->tick = T;
 	t->desc_time = description_time(snap);
 	t->interval_us = snap->interval_us;
 	if (obs != NULL) {
@@ -306,9 +308,9 @@ tracker_apply(kg_tracker *t, kg_obsq *obs, kg_snapshot *snap, kg_evlist *out)
 			if (g != NULL)
 				tk_records_loaded_end(t, g); /* its members' records read too */
 		}
-		tk_flush_retimed(t);
 		obsq_clear(obs);
 	}
+	tk_flush_retimed(t, T);
 	track_sources(t, snap);
 
 	for (k = 0; k < snap->ngroups; k++)

@@ -78,8 +78,9 @@ struct tk_epgroup {
 	int late_rounds;              /* how many, */
 	int32_t late_gen;             /* and the last generation counted */
 	bool late_open;               /* a late round began and its sync is not read yet */
-	int64_t retime_ep;            /* an episode retimed this tick, its event not told yet (0 none) */
-	int64_t retime_at;
+	int64_t retime_ep;            /* an episode retimed, its event not told yet (0 none) */
+	int64_t retime_at;            /* the latest evidence time that retimed it */
+	int64_t retime_tick;          /* and the tick that read it */
 	/* partitions without a consuming owner in the open episode, since when: proven by unc_since (0 not
 	 * proven), not before unc_lo (0 not known) */
 	kg_tp *unc;

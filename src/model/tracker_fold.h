@@ -12,10 +12,10 @@
 #include "model/tracker_int.h"
 
 /* tracker_obs.c */
-/* A stored episode got its real timing from late exact evidence: its retimed event is told at the tick's end. */
+/* A stored episode got its real timing from late exact evidence: its retimed event is told once that settles. */
 void tk_emit_retimed(kg_tracker *t, tgroup *g, const kg_episode *e, int64_t time);
-/* Tell the retimed events of the tick's observations (once each episode's late rounds are read). */
-void tk_flush_retimed(kg_tracker *t);
+/* Tell the retimed events whose late evidence settled by tick T (each episode's late rounds read). */
+void tk_flush_retimed(kg_tracker *t, int64_t T);
 /* Give consumers first reported in one batch their lanes in client id order (their groups' records exist). */
 void tk_obs_new_members(kg_tracker *t, const kg_obsq *obs);
 /* Fold one observation (its group's record exists, or it is keyed by a client id). */

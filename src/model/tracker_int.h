@@ -167,6 +167,9 @@ struct kg_tracker {
 	bool seen_groups;      /* an earlier snapshot had groups: new ones appear */
 	bool seen_groups_now;
 	int64_t now;
+	int64_t tick;          /* the time of the snapshot being applied */
+	int32_t *retiming;     /* groups whose retimed event waits for their late lines to settle (tracker_obs.c) */
+	size_t nretiming, cretiming;
 	int64_t desc_time;     /* when the cluster's data in this snapshot was taken (its refresh), else its time */
 	kg_source_health *src; /* sources of the previous snapshot */
 	int nsrc;

@@ -40,6 +40,8 @@ enum {
 };
 
 /* What the shared part of tk_apply_obs() does for a kind. */
+#define RETIME_SETTLE (3000LL * 1000) /* a classic group's late evidence told once quiet this long after its time */
+
 #define OBS_BY_CLIENT 0x01   /* keyed by client id alone: a group of -1 is the one of a present member with it */
 #define OBS_OWN 0x02         /* the member's own doing (a callback, its JoinGroup): ignored when older than its leave */
 #define OBS_CALLBACK 0x04    /* a consumer's own report: its episode is not known from a log alone */
@@ -130,32 +132,65 @@ obs_present(tgroup *g, tmember *m, int64_t time)
  * An episode told from polling got its real start or end from exact
  * evidence read later (a coordinator's log line, its record): the
  * timeline is right already (the episode is retimed in place); the event
- * list says so too, once the tick's observations are all folded
- * (tk_flush_retimed), so a rebalance whose late lines come together is
- * told once, with its whole timing, not a round at a time.
+ * list says so too, once the late evidence settled (tk_flush_retimed), so
+ * a rebalance whose late lines come together or a round at a time is
+ * told once, with its whole timing.
  */
 void
 tk_emit_retimed(kg_tracker *t, tgroup *g, const kg_episode *e, int64_t time)
 {
-	(void)t;
+	if (g->eps->retime_ep == 0) {
+		if (t->nretiming == t->cretiming) {
+			t->cretiming = t->cretiming ? 2 * t->cretiming : 8;
+			t->retiming = xrealloc(t->retiming, t->cretiming * sizeof *t->retiming);
+		}
+		t->retiming[t->nretiming++] = g->id;
+	}
 	g->eps->retime_ep = e->id;
 	if (time > g->eps->retime_at)
 		g->eps->retime_at = time;
+	g->eps->retime_tick = t->tick;
 }
 
-/* The retimed events the tick's late evidence made: one per episode, none while a late round is still open. */
-void
-tk_flush_retimed(kg_tracker *t)
+/*
+ * Is a retimed episode's event still to wait at tick T?  While a late
+ * round is open (its preparing read, its sync not yet); and a classic
+ * group's sync read late may be its first round's, the next one's lines
+ * read by a later tick (a cooperative rebalance's second round begins as
+ * its members revoke, milliseconds after: the CI run of 2026-12-04 read
+ * them a tick apart and told 368 ms, then 871): its event waits for a
+ * tick after the one that read it and RETIME_SETTLE after its time, the
+ * spell within which a next generation is the same rebalance
+ * (tracker_records.c's GEN_SETTLE, the log's LOG_SETTLE).  A KIP-848
+ * episode is one round: told at once.
+ */
+static bool
+retime_held(const tgroup *g, const kg_episode *e, int64_t T)
 {
-	size_t i;
-	for (i = 0; i < t->cg; i++) {
-		tgroup *g = t->g[i];
+	if (g->eps->late_open)
+		return true;
+	if ((e->proto != KG_PROTO_UNKNOWN ? e->proto : g->proto) == KG_PROTO_CONSUMER)
+		return false;
+	return T <= g->eps->retime_tick || T - g->eps->retime_at < RETIME_SETTLE;
+}
+
+/* The retimed events whose late evidence settled by tick T: one per episode, in the order they were retimed. */
+void
+tk_flush_retimed(kg_tracker *t, int64_t T)
+{
+	size_t i, n = 0;
+	for (i = 0; i < t->nretiming; i++) {
+		tgroup *g = tk_group_find(t, t->retiming[i]);
 		const kg_episode *e;
 		kg_event *ev;
 		char when[64];
-		if (g == NULL || g->eps->retime_ep == 0 || g->eps->late_open)
+		if (g == NULL || g->eps->retime_ep == 0)
 			continue;
 		e = history_episode(t->h, g->id, g->eps->retime_ep);
+		if (e != NULL && retime_held(g, e, T)) {
+			t->retiming[n++] = t->retiming[i];
+			continue;
+		}
 		g->eps->retime_ep = 0;
 		if (e == NULL)
 			continue;
@@ -173,6 +208,7 @@ tk_flush_retimed(kg_tracker *t)
 		tk_emit(t, g, ev);
 		g->eps->retime_at = 0;
 	}
+	t->nretiming = n;
 }
 
 /* A revoke callback; an eager one after a sync begins the next round. */

@@ -80,6 +80,11 @@ for g in g-range g-coop; do
 	t_wait_for 30 ended "$T_TMP/off.json" "$LB0" $g && t_wait_for 30 ended "$T_TMP/both.json" "$LB0B" $g
 	t_ok $? "B: both kgtops ended $g's rebalance"
 done
+# records and log lines read after polling ended an episode retime it, told once they settle (3 s)
+last_measured() { kg_events "$1" "$2" | grep '"kind":"\(rebalance_end\|retimed\)"' | grep "\"group\":\"$3\"" | tail -1 | grep -q '"duration_ms":'; }
+for g in g-range g-coop; do
+	t_wait_for 30 last_measured "$T_TMP/off.json" "$LB0" $g && t_wait_for 30 last_measured "$T_TMP/both.json" "$LB0B" $g
+done
 n=$(kg_lines "$T_TMP/both.json")
 t_wait_for 10 sh -c "[ \$(wc -l <'$T_TMP/both.json') -ge $((n + 2)) ]" # late log lines read
 for g in g-range g-coop; do

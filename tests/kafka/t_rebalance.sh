@@ -73,8 +73,12 @@ t_ok $? "polling kgtop ended both episodes"
 lgen() { [ "$(kg_group "$T_TMP/log.json" "$1" | jnum generation)" = "$2" ]; }
 t_wait_for 30 lgen g-range "$newr" && t_wait_for 30 lgen g-coop "$newc"
 t_ok $? "the log-reading kgtop's generations are the callbacks' ($newr, $newc)"
+# the log's lines read after polling ended an episode retime it, told once they settle (3 s): the
+# first measured word of each group is its last (a round's sync told as the end is the failure)
+lmeasured() { kg_events "$T_TMP/log.json" "$LA0L" | grep '"kind":"\(rebalance_end\|retimed\)"' | grep "\"group\":\"$1\"" | grep -q '"duration_ms":'; }
+t_wait_for 30 lmeasured g-range && t_wait_for 30 lmeasured g-coop
 n=$(wc -l <"$T_TMP/log.json")
-t_wait_for 10 sh -c "[ \$(wc -l <'$T_TMP/log.json') -ge $((n + 2)) ]" # two more refreshes: late lines read
+t_wait_for 10 sh -c "[ \$(wc -l <'$T_TMP/log.json') -ge $((n + 2)) ]" # two more refreshes
 
 LA1P=$(kg_lines "$T_TMP/poll.json")
 LA1L=$(kg_lines "$T_TMP/log.json")

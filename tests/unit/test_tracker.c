@@ -1649,10 +1649,62 @@ test_log_retime(void **state)
 	assert_int_equal(ep[0].gen_start, 6);
 	assert_int_equal(ep[0].gen_end, 7);
 	assert_int_equal(ep[0].evidence, KG_EVID_EXACT);
-	/* the event list says the log gave it its timing: once, its start and end read in the same refresh */
+	/* the event list says the log gave it its timing: once, when its late lines settled (a later round's could follow) */
+	assert_int_equal(sc_count(s, KG_EV_RETIMED, NULL), 0);
+	sc_tick(s, 3000);
+	assert_int_equal(sc_count(s, KG_EV_RETIMED, NULL), 0);
+	sc_tick(s, 4000);
 	assert_int_equal(sc_count(s, KG_EV_RETIMED, NULL), 1);
 	assert_text(sc_find(s, KG_EV_RETIMED, NULL, 0),
 		    "the coordinator's log times that rebalance: 500ms, generation 7 (from generation 6)");
+	episodes_free(ep, n);
+	sc_free(s);
+}
+
+/* A coordinator log line of the log kind at ms. */
+static void
+log_line(sc *s, kg_obs_kind kind, int64_t ms, const char *group, int generation)
+{
+	kg_obs *o = obs_new(kind, sc_us(s, ms), intern_group(group), "log");
+	o->generation = generation;
+	if (kind == KG_OBS_STABILIZED)
+		o->nmembers = 3;
+	sc_obs_push(s, o);
+}
+
+/*
+ * A cooperative rebalance polling saw whole, its log lines read a round a
+ * tick (CI, 2026-12-04: "368 871", the first round's sync told as the
+ * rebalance's end, the second's a tick later): one retimed event, with
+ * both rounds, told when the lines settled.
+ */
+static void
+test_log_retime_rounds(void **state)
+{
+	sc *s = sc_new(6, NULL);
+	kg_episode *ep;
+	int n;
+	(void)state;
+	sc_group_set(s, "lc", KG_STATE_STABLE, "cooperative-sticky", "consumer-a=0 1 2;consumer-b=3 4 5");
+	sc_tick(s, 0);
+	sc_group_set(s, "lc", KG_STATE_STABLE, "cooperative-sticky", "consumer-a=0 1;consumer-b=3 4;consumer-c=2 5");
+	sc_tick(s, 1000); /* polling saw the result only */
+	log_line(s, KG_OBS_PREPARING, 200, "lc", 6);
+	log_line(s, KG_OBS_STABILIZED, 500, "lc", 7);
+	sc_tick(s, 2000);
+	assert_int_equal(sc_count(s, KG_EV_RETIMED, NULL), 0);
+	log_line(s, KG_OBS_PREPARING, 520, "lc", 7);
+	log_line(s, KG_OBS_STABILIZED, 900, "lc", 8);
+	sc_tick(s, 3000);
+	sc_tick(s, 4000);
+	n = episodes(s, "lc", &ep);
+	assert_int_equal(n, 1);
+	assert_int_equal(ep[0].start_us, sc_us(s, 200));
+	assert_int_equal(ep[0].end_us, sc_us(s, 900));
+	assert_int_equal(ep[0].rounds, 2);
+	assert_int_equal(sc_count(s, KG_EV_RETIMED, NULL), 1);
+	assert_text(sc_find(s, KG_EV_RETIMED, NULL, 0),
+		    "the coordinator's log times that rebalance: 700ms, generation 8 (from generation 6)");
 	episodes_free(ep, n);
 	sc_free(s);
 }
@@ -2078,6 +2130,7 @@ main(void)
 		cmocka_unit_test(test_static_replaced),
 		cmocka_unit_test(test_lanes),
 		cmocka_unit_test(test_log_retime),
+		cmocka_unit_test(test_log_retime_rounds),
 		cmocka_unit_test(test_late_history_keeps_last),
 		cmocka_unit_test(test_log_stale_description),
 		cmocka_unit_test(test_log_stale_description_eager),
