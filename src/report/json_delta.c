@@ -31,7 +31,8 @@
  * new, "KEY@":[{"i":N, ...the same for element N...}] for an array of
  * objects of the same length whose elements changed (when that is
  * shorter; partitions whose patches are alike share one, "i" a list of
- * them, and a partition's time that is its group's offsets' read is "=", its
+ * them; those that give the same keys share the keys, {"is":[N,...],
+ * "KEY":[a value each],...}, put_columns; and a partition's time that is its group's offsets' read is "=", its
  * group's offsets' read of the last line "<": "offsets_time", else
  * "data_time"), "lag_spark_steps":[null|[shift,cells...] per partition],
  * "unset":["KEY",...] for fields no longer printed}; kgtop(1) gives the
@@ -101,6 +102,15 @@ typedef struct alike {
 	bool first;            /* the first patch with its body */
 } alike;
 
+/* A partition patch {"i":N,...} of a group's with its fields, for columns (put_columns). */
+typedef struct colel {
+	const char *at, *end; /* its braces */
+	size_t f0, nf;        /* its fields in cf ("i" the first) */
+	uint32_t hash;        /* of its keys but "i" */
+	int next, last;       /* the next patch with the same keys, -1: none; on the first: the last */
+	bool first;           /* the first patch with its keys, or one alone (written as it is) */
+} colel;
+
 struct kg_jdelta {
 	bool full;          /* --full: events whole (a delta stream splits their messages, report_json_tail) */
 	kg_snapshot *prev;  /* the last line's snapshot (one reference), NULL: the next line is a keyframe */
@@ -119,6 +129,9 @@ struct kg_jdelta {
 	size_t alcap;
 	int *ab;            /* the first patch of each body (open addressing, -1: empty) */
 	size_t abcap;
+	colel *ce;          /* those patches again, for columns (put_columns) */
+	size_t cecap;
+	jfields cf;         /* their fields, one after another */
 	sbuf gone;          /* the ids gone */
 	jfields fc, fo;     /* the group's fields */
 	jfields ec, eo;     /* an element's fields, now and before */
@@ -185,12 +198,11 @@ jskip(const char *p)
 	}
 }
 
-/* The fields of the object at obj into f. */
+/* The fields of the object at obj appended to f. */
 static void
-jfields_of(const char *obj, jfields *f)
+jfields_add(const char *obj, jfields *f)
 {
 	const char *p = obj + 1;
-	f->n = 0;
 	while (*p == '"') {
 		jfield x;
 		const char *e = jskip(p);
@@ -203,6 +215,14 @@ jfields_of(const char *obj, jfields *f)
 		f->v[f->n++] = x;
 		p = *e == ',' ? e + 1 : e;
 	}
+}
+
+/* The fields of the object at obj into f. */
+static void
+jfields_of(const char *obj, jfields *f)
+{
+	f->n = 0;
+	jfields_add(obj, f);
 }
 
 /* True when s (which has end - s bytes) starts with t's n bytes. */
@@ -741,6 +761,126 @@ merge_alike(kg_jdelta *d)
 	sbuf_addn(&d->pe, d->pm.s, d->pm.len);
 }
 
+/* Do patches a and b (of d->ce) give the same keys in the same order? */
+static bool
+same_keys(const kg_jdelta *d, const colel *a, const colel *b)
+{
+	size_t k;
+	if (a->hash != b->hash || a->nf != b->nf)
+		return false;
+	for (k = 1; k < a->nf; k++) {
+		const jfield *x = &d->cf.v[a->f0 + k], *y = &d->cf.v[b->f0 + k];
+		if (x->klen != y->klen || memcmp(x->key, y->key, x->klen) != 0)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Write the element patches in d->pe that give the same keys as columns
+ * (schema 10, kgtop(1)): {"is":[N,M,...],"KEY":[its value for N, for
+ * M, ...],...} where they were first, for {"i":N,"KEY":...},{"i":M,...}.
+ * At 10,000 groups a line patches some 10,000 partitions, each giving
+ * its new "committed" and the like: their keys were two thirds of the
+ * line.  A patch whose "i" is a list (merge_alike) stays as it is; so
+ * does one whose keys no other gives.  Each patch is looked up once in
+ * a table of the key lists seen (hashed): linear in the patches.
+ */
+static void
+put_columns(kg_jdelta *d)
+{
+	const char *q = d->pe.s;
+	size_t n = 0, i, k, mask;
+	bool any = false;
+	if (d->pe.len == 0)
+		return;
+	d->cf.n = 0;
+	while (*q == '{') {
+		const char *e = jskip(q);
+		colel *c;
+		util_grow(&d->ce, &d->cecap, n + 1, sizeof *d->ce);
+		c = &d->ce[n++];
+		c->at = q;
+		c->end = e;
+		c->f0 = d->cf.n;
+		jfields_add(q, &d->cf);
+		c->nf = d->cf.n - c->f0;
+		c->next = -1;
+		c->last = (int)(n - 1);
+		c->first = true;
+		c->hash = 0;
+		/* a number's "i" and something more: a column's row */
+		if (c->nf < 2 || d->cf.v[c->f0].klen != 1 || d->cf.v[c->f0].key[0] != 'i' || d->cf.v[c->f0].val[0] == '[') {
+			c->nf = 0;
+		} else {
+			c->hash = 2166136261u;
+			for (k = 1; k < c->nf; k++)
+				c->hash = (c->hash ^ util_hash(d->cf.v[c->f0 + k].key, d->cf.v[c->f0 + k].klen)) * 16777619u;
+		}
+		q = *e == ',' ? e + 1 : e;
+	}
+	if (*q != '\0' || n < 2)
+		return;
+	for (mask = 16; mask < 2 * n; mask *= 2)
+		;
+	util_grow(&d->ab, &d->abcap, mask, sizeof *d->ab);
+	memset(d->ab, 0xff, mask * sizeof *d->ab); /* -1 each */
+	mask--;
+	for (i = 0; i < n; i++) {
+		colel *c = &d->ce[i], *f = NULL;
+		size_t s = c->hash & mask;
+		if (c->nf == 0)
+			continue;
+		for (; d->ab[s] >= 0; s = (s + 1) & mask) {
+			f = &d->ce[d->ab[s]];
+			if (same_keys(d, f, c))
+				break;
+			f = NULL;
+		}
+		if (f == NULL) {
+			d->ab[s] = (int)i;
+			continue;
+		}
+		d->ce[f->last].next = (int)i;
+		f->last = (int)i;
+		c->first = false;
+		any = true;
+	}
+	if (!any)
+		return;
+	sbuf_reset(&d->pm);
+	for (i = 0; i < n; i++) {
+		const colel *c = &d->ce[i];
+		int j;
+		if (!c->first)
+			continue;
+		if (d->pm.len)
+			sbuf_addc(&d->pm, ',');
+		if (c->next < 0) {
+			sbuf_addn(&d->pm, c->at, (size_t)(c->end - c->at));
+			continue;
+		}
+		for (k = 0; k < c->nf; k++) {
+			const jfield *f = &d->cf.v[c->f0 + k];
+			sbuf_adds(&d->pm, k == 0 ? "{\"is\":[" : ",\"");
+			if (k > 0) {
+				sbuf_addn(&d->pm, f->key, f->klen);
+				sbuf_adds(&d->pm, "\":[");
+			}
+			sbuf_addn(&d->pm, f->val, f->vlen);
+			for (j = c->next; j >= 0; j = d->ce[j].next) {
+				const jfield *g = &d->cf.v[d->ce[j].f0 + k];
+				sbuf_addc(&d->pm, ',');
+				sbuf_addn(&d->pm, g->val, g->vlen);
+			}
+			sbuf_addc(&d->pm, ']');
+		}
+		sbuf_addc(&d->pm, '}');
+	}
+	sbuf_reset(&d->pe);
+	sbuf_addn(&d->pe, d->pm.s, d->pm.len);
+}
+
 /*
  * The partitions of g (now) against p's (the last line's): element
  * patches into d->pe and lag_spark steps into d->sp when both have the
@@ -832,6 +972,7 @@ parts_changes(kg_jdelta *d, const kg_group *g, const kg_group *p, int64_t line_u
 	if (!steps)
 		sbuf_reset(&d->sp);
 	merge_alike(d);
+	put_columns(d);
 }
 
 /*
@@ -1041,6 +1182,8 @@ jdelta_free(kg_jdelta *d)
 	sbuf_free(&d->pm);
 	free(d->al);
 	free(d->ab);
+	free(d->ce);
+	free(d->cf.v);
 	sbuf_free(&d->gone);
 	free(d->tf);
 	free(d->seen);

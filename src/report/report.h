@@ -17,7 +17,7 @@
 #include "model/snapshot.h"
 #include "util/util.h"
 
-#define KG_JSON_VERSION 9
+#define KG_JSON_VERSION 10
 
 /* Append the text report of snapshot s to out. */
 void report_text(sbuf *out, const kg_snapshot *s);

@@ -46,7 +46,7 @@ if grep -q "GROUP g-multi" "$T_TMP/once-G"; then t_ok 1 "-G excludes"; else t_ok
 t_ok $? "--once --json exits 0"
 "$JSONQ" -v <"$T_TMP/json"
 t_ok $? "--once --json prints valid JSON"
-t_is "$("$JSONQ" .version <"$T_TMP/json")" 9 "the JSON is versioned (schema version 9)"
+t_is "$("$JSONQ" .version <"$T_TMP/json")" 10 "the JSON is versioned (schema version 10)"
 t_is "$("$JSONQ" '.groups|length' <"$T_TMP/json")" 4 "the JSON lists every group"
 t_is "$("$JSONQ" .source.kafka.status <"$T_TMP/json")" ok "the JSON carries the source health"
 t_is "$("$JSONQ" .groups[0].id <"$T_TMP/json")" g-coop "groups are sorted by name"

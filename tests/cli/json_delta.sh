@@ -1,5 +1,5 @@
 #!/bin/sh
-# json_delta.sh: --json lines carry what changed (schema 9), a keyframe first, each --keyframe and on
+# json_delta.sh: --json lines carry what changed (schema 10), a keyframe first, each --keyframe and on
 # SIGUSR1; a reader that applies the deltas as kgtop(1) says (tests/tools/json_rebuild) holds, after every
 # line, exactly the groups --full prints.  Both read one recording of the fixture broker's churn.json
 # (joins, leaves, rebalances, a group new and one gone, a rewind, retention, a stall, a topic that starts
@@ -22,7 +22,7 @@ t_ok $? "SIGUSR1 brings a keyframe"
 wait $LIVE
 t_is $? 0 "the live run ends at --duration"
 fixture_stop
-t_is "$(head -1 "$T_TMP/live" | grep -c '"version":9,"keyframe":true')" 1 "the first line is a version 9 keyframe"
+t_is "$(head -1 "$T_TMP/live" | grep -c '"version":10,"keyframe":true')" 1 "the first line is a version 10 keyframe"
 t_is "$(awk '/"keyframe":true/{k++} END{print (k >= 4)}' "$T_TMP/live")" 1 \
 	"keyframes come each --keyframe (4 s of a 16 s run) besides the first and the one asked"
 t_is "$(grep -c '"keyframe":false' "$T_TMP/live" | awk '{print ($1 > 40)}')" 1 "the lines between are deltas"
@@ -86,7 +86,7 @@ t_is "$(grep '"keyframe":false' "$T_TMP/deltas" | grep -c '"partitions@":\[\([^]
 	"partitions that changed alike share a patch (\"i\" a list)"
 t_is "$(sed -n 's/.* \([0-9]*\) patches of several partitions,.*/\1/p' "$T_TMP/rebuild" | awk '{print ($1 > 0)}')" 1 \
 	"and the reader applied each to every partition it names"
-t_is "$(grep '"keyframe":false' "$T_TMP/deltas" | grep -c '"time_lag_from_us":[0-9]' | awk '{print ($1 > 0)}')" 1 \
+t_is "$(grep '"keyframe":false' "$T_TMP/deltas" | grep -c '"time_lag_from_us":[0-9\[]' | awk '{print ($1 > 0)}')" 1 \
 	"while origins of time lags changed"
 # alike patches are shared however many partitions changed: a group of 1,100 partitions whose commits all
 # move alike (more than the 1,024 patches merging once stopped at) writes lists, and still rebuilds
@@ -108,6 +108,28 @@ t_is $? 0 "keyframe + deltas rebuild --full there too"
 sed 's/^/#   /' "$T_TMP/wide.rebuild"
 t_is "$(sed -n 's/.* \([0-9]*\) patches of several partitions,.*/\1/p' "$T_TMP/wide.rebuild" | awk '{print ($1 > 0)}')" 1 \
 	"its 1,100 alike patches are shared"
+# partitions whose patches give the same keys, their values apart, share the keys (schema 10): a group whose
+# six partitions commit at six rates writes {"is":[0,1,...],"committed":[v0,v1,...],...}, and still rebuilds
+cat >"$T_TMP/apart.json" <<'EOF2'
+{"brokers": 1, "seed": 5, "topics": [{"name": "apart", "partitions": 6, "log_end": 50000, "rate": 40}],
+ "groups": [{"id": "g-apart", "state": "Stable", "assignor": "range",
+   "members": [{"client_id": "a1", "assignment": {"apart": [0, 1, 2]}}, {"client_id": "a2", "assignment": {"apart": [3, 4, 5]}}],
+   "committed": {"apart": [1000, 2000, 3000, 4000, 5000, 6000]}, "commit_rate": {"apart": [5, 7, 11, 13, 17, 19]}}]}
+EOF2
+fixture_start "$T_TMP/apart.json" || { t_ok 1 "the fixture broker (partitions apart) starts"; t_done; exit 1; }
+"$KGTOP" -b "$BOOTSTRAP" -c none --json -i 0.5 --duration 4 --record "$T_TMP/apart.rec" >/dev/null 2>"$T_TMP/apart.err"
+t_is $? 0 "a run on a group whose partitions commit at six rates"
+fixture_stop
+"$KGTOP" --replay "$T_TMP/apart.rec" --json >"$T_TMP/apart.deltas" 2>>"$T_TMP/apart.err" &&
+	"$KGTOP" --replay "$T_TMP/apart.rec" --json --full >"$T_TMP/apart.full" 2>>"$T_TMP/apart.err"
+t_is $? 0 "replays with --json and --json --full"
+"$REBUILD" "$T_TMP/apart.deltas" "$T_TMP/apart.full" >"$T_TMP/apart.rebuild" 2>&1
+t_is $? 0 "keyframe + deltas rebuild --full there too"
+sed 's/^/#   /' "$T_TMP/apart.rebuild"
+t_is "$(grep '"keyframe":false' "$T_TMP/apart.deltas" | grep -c '"partitions@":\[{"is":\[0,1,2,3,4,5\],"committed":\[[0-9]*,[0-9]*,' | awk '{print ($1 > 2)}')" 1 \
+	"its partitions' patches are columns: \"is\" the partitions, a value each"
+t_is "$(sed -n 's/.* \([0-9]*\) column patches,.*/\1/p' "$T_TMP/apart.rebuild" | awk '{print ($1 > 2)}')" 1 \
+	"and the reader expanded them into the patches they stand for"
 # a budget short of the groups at risk (--max-requests 60): some are asked their committed offsets alone,
 # their "offsets_time" newer than their "data_time" (schema 9); a partition patch's "=" and "<" and a moved
 # commit's times left out are that read, and the deltas still rebuild --full

@@ -51,7 +51,7 @@ t_is "$("$JSONQ" .groups[0].partitions[0].time_lag_ms <"$T_TMP/skew.json") $("$J
 # ---------------------------------------------------------------- --json
 "$KGTOP" -b "$B" -g '^g-(stall|odd)$' --once --json >"$T_TMP/json" 2>"$T_TMP/json.err"
 t_is $? 0 "--once --json exits 0"
-t_is "$("$JSONQ" .version <"$T_TMP/json")" 9 "the JSON is schema version 9"
+t_is "$("$JSONQ" .version <"$T_TMP/json")" 10 "the JSON is schema version 10"
 t_is "$("$JSONQ" .groups[1].partitions[2].committed <"$T_TMP/json") $("$JSONQ" .groups[1].partitions[2].log_start <"$T_TMP/json")" \
 	"4990 0" "a partition carries its committed offset and log start"
 t_is "$("$JSONQ" .groups[1].partitions[2].time_lag_kind <"$T_TMP/json")" exact "its time lag is exact (the record read)"

@@ -21,7 +21,7 @@ t_contains "$T_TMP/err.txt" "demo: topic kgtop-demo-groups was not deleted" "the
 t_contains "$T_TMP/err.txt" "kafka-topics.sh --bootstrap-server $BOOTSTRAP --delete --topic kgtop-demo-groups" \
 	"with the command that deletes it"
 # kgtop wrote nothing else to the cluster than what the demo's consumers tried (the fixture refuses group writes)
-grep -q '"version":9' "$T_TMP/out.json"
+grep -q '"version":10' "$T_TMP/out.json"
 t_ok $? "the --json output is version 9"
 fixture_stop
 t_done

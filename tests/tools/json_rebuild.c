@@ -85,6 +85,59 @@ static int befores_read;
 /* The element patches read that name several elements ("i" a list): counted too. */
 static int merged_read;
 
+/* The element patches read as columns ("is", schema 10): counted, the test asks for some. */
+static int columns_read;
+
+/*
+ * Each element patch {"is":[N,M,...],"KEY":[vN,vM,...],...} of a group's
+ * "KEY@" arrays as the patches it stands for (kgtop(1), schema 10):
+ * {"i":N,"KEY":vN,...}, {"i":M,"KEY":vM,...}, in its place.
+ */
+static void
+expand_columns(cJSON *line)
+{
+	cJSON *g, *f, *next;
+	cJSON_ArrayForEach(g, cJSON_GetObjectItemCaseSensitive(line, "groups")) {
+		for (f = g->child; f != NULL; f = next) {
+			size_t n = strlen(f->string);
+			char key[256];
+			cJSON *out, *e;
+			next = f->next;
+			if (n < 2 || f->string[n - 1] != '@' || !cJSON_IsArray(f))
+				continue;
+			out = cJSON_CreateArray();
+			cJSON_ArrayForEach(e, f) {
+				const cJSON *is = cJSON_GetObjectItemCaseSensitive(e, "is"), *ii, *k;
+				int r = 0;
+				if (is == NULL) {
+					cJSON_AddItemToArray(out, cJSON_Duplicate(e, true));
+					continue;
+				}
+				columns_read++;
+				cJSON_ArrayForEach(ii, is) {
+					cJSON *el = cJSON_CreateObject();
+					cJSON_AddNumberToObject(el, "i", ii->valuedouble);
+					cJSON_ArrayForEach(k, e) {
+						const cJSON *v = cJSON_GetArrayItem(k, r);
+						if (strcmp(k->string, "is") == 0)
+							continue;
+						if (v == NULL || cJSON_GetArraySize(k) != cJSON_GetArraySize(is)) {
+							printf("a column \"%s\" of %d values for %d elements\n", k->string, cJSON_GetArraySize(k),
+							       cJSON_GetArraySize(is));
+							exit(1);
+						}
+						cJSON_AddItemToObject(el, k->string, cJSON_Duplicate(v, true));
+					}
+					cJSON_AddItemToArray(out, el);
+					r++;
+				}
+			}
+			snprintf(key, sizeof key, "%s", f->string);
+			cJSON_ReplaceItemInObjectCaseSensitive(g, key, out);
+		}
+	}
+}
+
 /* True when element patch e names element i ("i" a number or a list of them). */
 static bool
 names(const cJSON *e, int i)
@@ -489,11 +542,13 @@ main(int argc, char **argv)
 		n++;
 		dbytes += (long)strlen(ld);
 		fbytes += (long)strlen(lf);
-		/* schema 8's deltas ("topic_partitions" by topic, a moved commit's times left out), as version 9 writes them */
-		if (jd == NULL || jf == NULL || cJSON_GetObjectItemCaseSensitive(jd, "version")->valueint != 9) {
-			printf("line %d: not a line of version 9\n", n);
+		/* schema 8's deltas ("topic_partitions" by topic, a moved commit's times left out), as version 10 writes
+		 * them (schema 10: element patches as columns) */
+		if (jd == NULL || jf == NULL || cJSON_GetObjectItemCaseSensitive(jd, "version")->valueint != 10) {
+			printf("line %d: not a line of version 10\n", n);
 			return 2;
 		}
+		expand_columns(jd);
 		keys += cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(jd, "keyframe"));
 		apply_line(state, jd);
 		if (!same_as_full(state, jf, n) || !same_events(jd, jf, n))
@@ -504,8 +559,8 @@ main(int argc, char **argv)
 		free(ld);
 		free(lf);
 	}
-	printf("%d lines (%d keyframes) rebuilt the same as --full: %d groups sent, %ld bytes against %ld, %d lags in patches, %d aged time lags in patches, %d data_time \"=\" read, %d last data_time \"<\" read, %d patches of several partitions, %d partitions set from topic_partitions, %d moved commit times put, %d event messages joined\n",
-	       n, keys, groups, dbytes, fbytes, lags_sent, aged_sent, equals_read, befores_read, merged_read, tps_read, moved_put,
+	printf("%d lines (%d keyframes) rebuilt the same as --full: %d groups sent, %ld bytes against %ld, %d lags in patches, %d aged time lags in patches, %d data_time \"=\" read, %d last data_time \"<\" read, %d patches of several partitions, %d column patches, %d partitions set from topic_partitions, %d moved commit times put, %d event messages joined\n",
+	       n, keys, groups, dbytes, fbytes, lags_sent, aged_sent, equals_read, befores_read, merged_read, columns_read, tps_read, moved_put,
 	       messages_joined);
 	cJSON_Delete(state);
 	return n > 1 ? 0 : 1;
