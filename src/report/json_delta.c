@@ -92,23 +92,27 @@ typedef struct tpfact {
 	double produce_rate;
 } tpfact;
 
-/* A partition patch {"i":N,BODY} of a group's (merge_alike). */
+/* A patch's link to the others of its kind (link_kinds): the first member of alike and colel. */
+typedef struct plink {
+	uint32_t hash; /* of what makes its kind */
+	int next;      /* the next patch of its kind, -1: none */
+	int last;      /* on the first of a kind: the last patch of it */
+	bool first;    /* the first of its kind, or alone, or of none */
+	bool none;     /* of no kind: linked to none */
+} plink;
+
+/* A partition patch {"i":N,BODY} of a group's (merge_alike: its kind, its body). */
 typedef struct alike {
+	plink l;
 	const char *at, *body; /* its opening brace, its body (after N) */
 	size_t blen;
-	uint32_t hash;         /* of the body */
-	int next;              /* the next patch with the same body, -1: none */
-	int last;              /* on the first of a body: the last patch with it */
-	bool first;            /* the first patch with its body */
 } alike;
 
-/* A partition patch {"i":N,...} of a group's with its fields, for columns (put_columns). */
+/* A partition patch {"i":N,...} of a group's with its fields (put_columns: its kind, its keys but "i"). */
 typedef struct colel {
+	plink l;
 	const char *at, *end; /* its braces */
 	size_t f0, nf;        /* its fields in cf ("i" the first) */
-	uint32_t hash;        /* of its keys but "i" */
-	int next, last;       /* the next patch with the same keys, -1: none; on the first: the last */
-	bool first;           /* the first patch with its keys, or one alone (written as it is) */
 } colel;
 
 struct kg_jdelta {
@@ -685,12 +689,70 @@ put_alike_i(sbuf *o, const alike *a)
  * refresh are a verdict each, not a patch each.  Each patch is looked up
  * once in a table of the bodies seen (hashed): linear in the patches.
  */
+/* A patch's link, alone so far: the i-th, its kind's hash h. */
+static void
+plink_init(plink *l, size_t i, uint32_t h)
+{
+	l->hash = h;
+	l->next = -1;
+	l->last = (int)i;
+	l->first = true;
+	l->none = false;
+}
+
+/*
+ * Link the n patches at base (each size bytes, a plink first) to the
+ * others of their kind, from the first of each (same: are patches i and
+ * j of one kind?); each is looked up once in a table of the firsts
+ * (hashed, d->ab): linear in the patches.  True when any patch has
+ * another of its kind.
+ */
+static bool
+link_kinds(kg_jdelta *d, char *base, size_t size, size_t n, bool (*same)(const kg_jdelta *, size_t, size_t))
+{
+	size_t i, mask;
+	bool any = false;
+	for (mask = 16; mask < 2 * n; mask *= 2)
+		;
+	util_grow(&d->ab, &d->abcap, mask, sizeof *d->ab);
+	memset(d->ab, 0xff, mask * sizeof *d->ab); /* -1 each */
+	mask--;
+	for (i = 0; i < n; i++) {
+		plink *a = (plink *)(void *)(base + i * size), *f;
+		size_t s = a->hash & mask;
+		if (a->none)
+			continue;
+		for (; d->ab[s] >= 0; s = (s + 1) & mask) {
+			f = (plink *)(void *)(base + (size_t)d->ab[s] * size);
+			if (f->hash == a->hash && same(d, (size_t)d->ab[s], i))
+				break;
+		}
+		if (d->ab[s] < 0) {
+			d->ab[s] = (int)i;
+			continue;
+		}
+		f = (plink *)(void *)(base + (size_t)d->ab[s] * size);
+		((plink *)(void *)(base + (size_t)f->last * size))->next = (int)i;
+		f->last = (int)i;
+		a->first = false;
+		any = true;
+	}
+	return any;
+}
+
+/* Do patches i and j (d->al) say the same? */
+static bool
+alike_same(const kg_jdelta *d, size_t i, size_t j)
+{
+	const alike *a = &d->al[i], *b = &d->al[j];
+	return a->blen == b->blen && memcmp(a->body, b->body, a->blen) == 0;
+}
+
 static void
 merge_alike(kg_jdelta *d)
 {
 	const char *q = d->pe.s;
-	size_t n = 0, i, mask;
-	bool any = false;
+	size_t n = 0, i;
 	if (d->pe.len == 0)
 		return;
 	while (*q == '{') {
@@ -703,53 +765,25 @@ merge_alike(kg_jdelta *d)
 		a->at = q;
 		a->body = b;
 		a->blen = (size_t)(e - b);
-		a->hash = util_hash(b, a->blen);
-		a->next = -1;
-		a->last = (int)n;
-		a->first = true;
+		plink_init(&a->l, n, util_hash(b, a->blen));
 		n++;
 		q = *e == ',' ? e + 1 : e;
 	}
-	if (*q != '\0' || n < 2)
-		return;
-	for (mask = 16; mask < 2 * n; mask *= 2)
-		;
-	util_grow(&d->ab, &d->abcap, mask, sizeof *d->ab);
-	memset(d->ab, 0xff, mask * sizeof *d->ab); /* -1 each */
-	mask--;
-	for (i = 0; i < n; i++) {
-		alike *a = &d->al[i], *f;
-		size_t s = a->hash & mask;
-		for (; d->ab[s] >= 0; s = (s + 1) & mask) {
-			f = &d->al[d->ab[s]];
-			if (f->hash == a->hash && f->blen == a->blen && memcmp(f->body, a->body, a->blen) == 0)
-				break;
-		}
-		if (d->ab[s] < 0) {
-			d->ab[s] = (int)i;
-			continue;
-		}
-		f = &d->al[d->ab[s]];
-		d->al[f->last].next = (int)i;
-		f->last = (int)i;
-		a->first = false;
-		any = true;
-	}
-	if (!any)
+	if (*q != '\0' || n < 2 || !link_kinds(d, (char *)d->al, sizeof *d->al, n, alike_same))
 		return;
 	sbuf_reset(&d->pm);
 	for (i = 0; i < n; i++) {
 		const alike *a = &d->al[i];
 		int j;
-		if (!a->first)
+		if (!a->l.first)
 			continue;
 		sbuf_adds(&d->pm, d->pm.len ? ",{\"i\":" : "{\"i\":");
-		if (a->next < 0) {
+		if (a->l.next < 0) {
 			put_alike_i(&d->pm, a);
 		} else {
 			sbuf_addc(&d->pm, '[');
 			put_alike_i(&d->pm, a);
-			for (j = a->next; j >= 0; j = d->al[j].next) {
+			for (j = a->l.next; j >= 0; j = d->al[j].l.next) {
 				sbuf_addc(&d->pm, ',');
 				put_alike_i(&d->pm, &d->al[j]);
 			}
@@ -761,12 +795,13 @@ merge_alike(kg_jdelta *d)
 	sbuf_addn(&d->pe, d->pm.s, d->pm.len);
 }
 
-/* Do patches a and b (of d->ce) give the same keys in the same order? */
+/* Do patches i and j (of d->ce) give the same keys in the same order? */
 static bool
-same_keys(const kg_jdelta *d, const colel *a, const colel *b)
+same_keys(const kg_jdelta *d, size_t i, size_t j)
 {
+	const colel *a = &d->ce[i], *b = &d->ce[j];
 	size_t k;
-	if (a->hash != b->hash || a->nf != b->nf)
+	if (a->nf != b->nf)
 		return false;
 	for (k = 1; k < a->nf; k++) {
 		const jfield *x = &d->cf.v[a->f0 + k], *y = &d->cf.v[b->f0 + k];
@@ -790,73 +825,40 @@ static void
 put_columns(kg_jdelta *d)
 {
 	const char *q = d->pe.s;
-	size_t n = 0, i, k, mask;
-	bool any = false;
+	size_t n = 0, i, k;
 	if (d->pe.len == 0)
 		return;
 	d->cf.n = 0;
 	while (*q == '{') {
 		const char *e = jskip(q);
 		colel *c;
+		uint32_t h = 2166136261u;
 		util_grow(&d->ce, &d->cecap, n + 1, sizeof *d->ce);
-		c = &d->ce[n++];
+		c = &d->ce[n];
 		c->at = q;
 		c->end = e;
 		c->f0 = d->cf.n;
 		jfields_add(q, &d->cf);
 		c->nf = d->cf.n - c->f0;
-		c->next = -1;
-		c->last = (int)(n - 1);
-		c->first = true;
-		c->hash = 0;
+		for (k = 1; k < c->nf; k++)
+			h = (h ^ util_hash(d->cf.v[c->f0 + k].key, d->cf.v[c->f0 + k].klen)) * 16777619u;
+		plink_init(&c->l, n, h);
 		/* a number's "i" and something more: a column's row */
-		if (c->nf < 2 || d->cf.v[c->f0].klen != 1 || d->cf.v[c->f0].key[0] != 'i' || d->cf.v[c->f0].val[0] == '[') {
-			c->nf = 0;
-		} else {
-			c->hash = 2166136261u;
-			for (k = 1; k < c->nf; k++)
-				c->hash = (c->hash ^ util_hash(d->cf.v[c->f0 + k].key, d->cf.v[c->f0 + k].klen)) * 16777619u;
-		}
+		c->l.none = c->nf < 2 || d->cf.v[c->f0].klen != 1 || d->cf.v[c->f0].key[0] != 'i' || d->cf.v[c->f0].val[0] == '[';
+		n++;
 		q = *e == ',' ? e + 1 : e;
 	}
-	if (*q != '\0' || n < 2)
-		return;
-	for (mask = 16; mask < 2 * n; mask *= 2)
-		;
-	util_grow(&d->ab, &d->abcap, mask, sizeof *d->ab);
-	memset(d->ab, 0xff, mask * sizeof *d->ab); /* -1 each */
-	mask--;
-	for (i = 0; i < n; i++) {
-		colel *c = &d->ce[i], *f = NULL;
-		size_t s = c->hash & mask;
-		if (c->nf == 0)
-			continue;
-		for (; d->ab[s] >= 0; s = (s + 1) & mask) {
-			f = &d->ce[d->ab[s]];
-			if (same_keys(d, f, c))
-				break;
-			f = NULL;
-		}
-		if (f == NULL) {
-			d->ab[s] = (int)i;
-			continue;
-		}
-		d->ce[f->last].next = (int)i;
-		f->last = (int)i;
-		c->first = false;
-		any = true;
-	}
-	if (!any)
+	if (*q != '\0' || n < 2 || !link_kinds(d, (char *)d->ce, sizeof *d->ce, n, same_keys))
 		return;
 	sbuf_reset(&d->pm);
 	for (i = 0; i < n; i++) {
 		const colel *c = &d->ce[i];
 		int j;
-		if (!c->first)
+		if (!c->l.first)
 			continue;
 		if (d->pm.len)
 			sbuf_addc(&d->pm, ',');
-		if (c->next < 0) {
+		if (c->l.next < 0) {
 			sbuf_addn(&d->pm, c->at, (size_t)(c->end - c->at));
 			continue;
 		}
@@ -868,7 +870,7 @@ put_columns(kg_jdelta *d)
 				sbuf_adds(&d->pm, "\":[");
 			}
 			sbuf_addn(&d->pm, f->val, f->vlen);
-			for (j = c->next; j >= 0; j = d->ce[j].next) {
+			for (j = c->l.next; j >= 0; j = d->ce[j].l.next) {
 				const jfield *g = &d->cf.v[d->ce[j].f0 + k];
 				sbuf_addc(&d->pm, ',');
 				sbuf_addn(&d->pm, g->val, g->vlen);

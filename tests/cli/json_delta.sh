@@ -88,6 +88,21 @@ t_is "$(sed -n 's/.* \([0-9]*\) patches of several partitions,.*/\1/p' "$T_TMP/r
 	"and the reader applied each to every partition it names"
 t_is "$(grep '"keyframe":false' "$T_TMP/deltas" | grep -c '"time_lag_from_us":[0-9\[]' | awk '{print ($1 > 0)}')" 1 \
 	"while origins of time lags changed"
+# rebuilt NAME SECONDS WHAT: a run of SECONDS on the fixture broker of $T_TMP/NAME.json, recorded, replayed with
+# --json and --json --full into NAME.deltas and NAME.full, and the deltas rebuilt (NAME.rebuild): three test points
+rebuilt() {
+	fixture_start "$T_TMP/$1.json" || { t_ok 1 "the fixture broker of $3 starts"; t_done; exit 1; }
+	"$KGTOP" -b "$BOOTSTRAP" -c none --json -i 0.5 --duration "$2" --record "$T_TMP/$1.rec" >/dev/null 2>"$T_TMP/$1.err"
+	t_is $? 0 "a run on $3"
+	fixture_stop
+	"$KGTOP" --replay "$T_TMP/$1.rec" --json >"$T_TMP/$1.deltas" 2>>"$T_TMP/$1.err" &&
+		"$KGTOP" --replay "$T_TMP/$1.rec" --json --full >"$T_TMP/$1.full" 2>>"$T_TMP/$1.err"
+	t_is $? 0 "replays with --json and --json --full"
+	"$REBUILD" "$T_TMP/$1.deltas" "$T_TMP/$1.full" >"$T_TMP/$1.rebuild" 2>&1
+	t_is $? 0 "keyframe + deltas rebuild --full there too"
+	sed 's/^/#   /' "$T_TMP/$1.rebuild"
+}
+
 # alike patches are shared however many partitions changed: a group of 1,100 partitions whose commits all
 # move alike (more than the 1,024 patches merging once stopped at) writes lists, and still rebuilds
 awk 'BEGIN {
@@ -96,16 +111,7 @@ awk 'BEGIN {
 	for (i = 1; i < 1100; i++) printf ",%d", i
 	printf "]}}], \"committed\": {\"wide\": 4990}, \"commit_rate\": {\"wide\": 20}}]}\n"
 }' >"$T_TMP/wide.json"
-fixture_start "$T_TMP/wide.json" || { t_ok 1 "the wide fixture broker starts"; t_done; exit 1; }
-"$KGTOP" -b "$BOOTSTRAP" -c none --json -i 0.5 --duration 3 --record "$T_TMP/wide.rec" >/dev/null 2>"$T_TMP/wide.err"
-t_is $? 0 "a run on a group of 1,100 partitions"
-fixture_stop
-"$KGTOP" --replay "$T_TMP/wide.rec" --json >"$T_TMP/wide.deltas" 2>>"$T_TMP/wide.err" &&
-	"$KGTOP" --replay "$T_TMP/wide.rec" --json --full >"$T_TMP/wide.full" 2>>"$T_TMP/wide.err"
-t_is $? 0 "replays with --json and --json --full"
-"$REBUILD" "$T_TMP/wide.deltas" "$T_TMP/wide.full" >"$T_TMP/wide.rebuild" 2>&1
-t_is $? 0 "keyframe + deltas rebuild --full there too"
-sed 's/^/#   /' "$T_TMP/wide.rebuild"
+rebuilt wide 3 "a group of 1,100 partitions"
 t_is "$(sed -n 's/.* \([0-9]*\) patches of several partitions,.*/\1/p' "$T_TMP/wide.rebuild" | awk '{print ($1 > 0)}')" 1 \
 	"its 1,100 alike patches are shared"
 # partitions whose patches give the same keys, their values apart, share the keys (schema 10): a group whose
@@ -116,16 +122,7 @@ cat >"$T_TMP/apart.json" <<'EOF2'
    "members": [{"client_id": "a1", "assignment": {"apart": [0, 1, 2]}}, {"client_id": "a2", "assignment": {"apart": [3, 4, 5]}}],
    "committed": {"apart": [1000, 2000, 3000, 4000, 5000, 6000]}, "commit_rate": {"apart": [5, 7, 11, 13, 17, 19]}}]}
 EOF2
-fixture_start "$T_TMP/apart.json" || { t_ok 1 "the fixture broker (partitions apart) starts"; t_done; exit 1; }
-"$KGTOP" -b "$BOOTSTRAP" -c none --json -i 0.5 --duration 4 --record "$T_TMP/apart.rec" >/dev/null 2>"$T_TMP/apart.err"
-t_is $? 0 "a run on a group whose partitions commit at six rates"
-fixture_stop
-"$KGTOP" --replay "$T_TMP/apart.rec" --json >"$T_TMP/apart.deltas" 2>>"$T_TMP/apart.err" &&
-	"$KGTOP" --replay "$T_TMP/apart.rec" --json --full >"$T_TMP/apart.full" 2>>"$T_TMP/apart.err"
-t_is $? 0 "replays with --json and --json --full"
-"$REBUILD" "$T_TMP/apart.deltas" "$T_TMP/apart.full" >"$T_TMP/apart.rebuild" 2>&1
-t_is $? 0 "keyframe + deltas rebuild --full there too"
-sed 's/^/#   /' "$T_TMP/apart.rebuild"
+rebuilt apart 4 "a group whose partitions commit at six rates"
 t_is "$(grep '"keyframe":false' "$T_TMP/apart.deltas" | grep -c '"partitions@":\[{"is":\[0,1,2,3,4,5\],"committed":\[[0-9]*,[0-9]*,' | awk '{print ($1 > 2)}')" 1 \
 	"its partitions' patches are columns: \"is\" the partitions, a value each"
 t_is "$(sed -n 's/.* \([0-9]*\) column patches,.*/\1/p' "$T_TMP/apart.rebuild" | awk '{print ($1 > 2)}')" 1 \
