@@ -39,8 +39,9 @@ enum {
 	MEMBER_EXACT, /* created when new, and marked exact: it reports its own callbacks */
 };
 
-/* What the shared part of tk_apply_obs() does for a kind. */
 #define RETIME_SETTLE (3000LL * 1000) /* a classic group's late evidence told once quiet this long after its time */
+
+/* What the shared part of tk_apply_obs() does for a kind. */
 
 #define OBS_BY_CLIENT 0x01   /* keyed by client id alone: a group of -1 is the one of a present member with it */
 #define OBS_OWN 0x02         /* the member's own doing (a callback, its JoinGroup): ignored when older than its leave */
@@ -140,10 +141,7 @@ void
 tk_emit_retimed(kg_tracker *t, tgroup *g, const kg_episode *e, int64_t time)
 {
 	if (g->eps->retime_ep == 0) {
-		if (t->nretiming == t->cretiming) {
-			t->cretiming = t->cretiming ? 2 * t->cretiming : 8;
-			t->retiming = xrealloc(t->retiming, t->cretiming * sizeof *t->retiming);
-		}
+		util_grow(&t->retiming, &t->cretiming, t->nretiming + 1, sizeof *t->retiming);
 		t->retiming[t->nretiming++] = g->id;
 	}
 	g->eps->retime_ep = e->id;
