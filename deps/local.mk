@@ -1,5 +1,5 @@
 # deps: the pinned librdkafka (deps/librdkafka.sh), bundled by default (./configure --with-librdkafka).
-EXTRA_DIST += deps/librdkafka.sh deps/librdkafka-coord-cache.patch
+EXTRA_DIST += deps/librdkafka.sh deps/librdkafka-coord-cache.patch deps/librdkafka-tp-index.patch
 # distcheck builds the variant this tree was configured with, from the same cache.
 AM_DISTCHECK_CONFIGURE_FLAGS = --with-librdkafka=$(KG_RDKAFKA_MODE) \
 	$(KG_RDKAFKA_CACHE:%=--with-librdkafka-cache=%) $(KG_RDKAFKA_TARBALL:%=--with-librdkafka-tarball=%)

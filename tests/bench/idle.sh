@@ -31,7 +31,11 @@ WARM=${IDLE_WARM:-60}
 SIZES=${IDLE_SIZES:-80x24 160x48}
 BEFORE=${KGTOP_BEFORE:-}
 HTOP=$(command -v htop 2>/dev/null || true)
-SOCK="kgtop-idle-$$"
+# a tmux server of its own for each run (SOCK, run by run: the cleanup ends the current one): a new session on the
+# socket of a server still exiting from the last run's kill-server failed with "server exited unexpectedly"
+SOCKBASE="kgtop-idle-$$"
+SOCK=$SOCKBASE
+RUNNO=0
 . "$top_srcdir/tests/bench/lib.sh"
 bench_init idle
 
@@ -92,6 +96,8 @@ for size in $SIZES; do
 	j=0
 	while [ $j -lt "$RUNS" ]; do
 		pids=""
+		RUNNO=$((RUNNO + 1))
+		SOCK="$SOCKBASE-$RUNNO"
 		for n in $NAMES; do
 			case $n in
 			now) p=$(start now "$cols" "$rows" "$KGTOP" -c none -b "$B_now") ;;

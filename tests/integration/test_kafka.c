@@ -793,6 +793,66 @@ test_log_end_alone(void **state)
 	fixture_stop(&f);
 }
 
+/* Predicate: every partition of a group has its log end. */
+static bool
+pred_all_ends(live *l, const void *arg)
+{
+	const kg_group *g = live_group(l, arg);
+	int k;
+	if (g == NULL || g->nparts == 0)
+		return false;
+	for (k = 0; k < g->nparts; k++) {
+		if (g->parts[k].log_end < 0)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Each partition gets its own log end when a leader's call names many
+ * (tests/integration/scenarios/wide.json: 80 partitions of two topics,
+ * each log end its own, some 27 a leader): the bundled librdkafka matches
+ * a call's partitions to their leaders and to the answers through an index
+ * (deps/librdkafka-tp-index.patch), the distribution's by walking the
+ * lists; both must give every partition its answer, at every refresh.
+ */
+static void
+test_log_end_each(void **state)
+{
+	fixture f;
+	live l;
+	uint64_t want;
+	int round;
+	(void)state;
+	assert_int_equal(fixture_start(&f, "tests/integration/scenarios/wide.json", true), 0);
+	assert_int_equal(live_open(&l, f.bootstrap, 200), 0);
+	assert_true(live_wait(&l, pred_all_ends, "g-wide", 10000));
+	for (round = 0; round < 3; round++) {
+		const kg_group *g = live_group(&l, "g-wide");
+		int k, seen[2] = { 0, 0 };
+		assert_non_null(g);
+		assert_int_equal(g->nparts, 80);
+		for (k = 0; k < g->nparts; k++) {
+			const kg_gpart *gp = &g->parts[k];
+			const char *topic = intern_topic_name(gp->tp.topic);
+			bool a = strcmp(topic, "wide-a") == 0;
+			int64_t end = a ? 10000 + 37 * gp->tp.partition : 20000 + 41 * gp->tp.partition;
+			if (gp->log_end != end)
+				fail_msg("%s [%d]: log end %lld, the broker's is %lld", topic, gp->tp.partition,
+					 (long long)gp->log_end, (long long)end);
+			assert_int_equal(gp->lag, end - 5000);
+			seen[a ? 0 : 1]++;
+		}
+		assert_int_equal(seen[0], 40);
+		assert_int_equal(seen[1], 40);
+		want = l.snap->refresh + 1;
+		assert_true(live_wait(&l, pred_refresh, &want, 10000));
+	}
+	live_close(&l);
+	assert_int_equal(fixture_rejected_writes(&f), 0);
+	fixture_stop(&f);
+}
+
 /* Predicate: a refresh asked the leaders together since the count in arg. */
 static bool
 pred_together_since(live *l, const void *arg)
@@ -895,6 +955,7 @@ main(void)
 		cmocka_unit_test(test_log_start_kept),
 		cmocka_unit_test(test_log_end_quiet),
 		cmocka_unit_test(test_log_end_alone),
+		cmocka_unit_test(test_log_end_each),
 		cmocka_unit_test(test_log_end_together),
 		cmocka_unit_test(test_refresh_on_second),
 	};

@@ -9,7 +9,9 @@
  * partition twice).  librdkafka, 2.0.2 to 2.14.2, looks each partition up
  * in its leader's list and each answer up in the whole request list, so
  * one call costs the square of its size: defaults.h says what the chunk's
- * size costs.  The calls block, so the leaders are asked concurrently:
+ * size costs (the bundled build matches them through an index of its own,
+ * deps/librdkafka-tp-index.patch; test_kafka's test_log_end_each checks
+ * that each partition gets its answer).  The calls block, so the leaders are asked concurrently:
  * each leader's calls one after the other on one of up to LOGEND_THREADS
  * threads, the worker itself one of them.  The threads are started the
  * first time a refresh has more than LOGEND_ALONE_CALLS calls and kept,
