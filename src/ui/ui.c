@@ -311,6 +311,17 @@ ui_term_open(bool mouse, char *err, size_t errsz)
 			 term);
 		return NULL;
 	}
+	/*
+	 * One write a frame: until its screen has been left and taken back
+	 * once, ncurses (6.4) writes what it buffered at each cursor move of
+	 * an update (its _nc_mvcur flushes while the screen is in its initial
+	 * state), 46 writes for a frame at rest at 160x48, a system call each;
+	 * after an endwin() and a refresh() it writes a frame at once.  Done
+	 * before the modes and keys below are set, so none is undone.
+	 * (tests/tmux/rest.sh counts the main thread's writes.)
+	 */
+	endwin();
+	refresh();
 	ui_restore_len = 0;
 	ui_add_cap("sgr0");
 	ui_add_cap("cnorm");

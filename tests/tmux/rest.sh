@@ -84,4 +84,23 @@ check "-i 3: between snapshots the clock's tick draws the header alone ($T_LAST)
 check "-i 3: a whole frame a snapshot, no more ($T_LAST)" test "$n_frames" -le $((n_snaps + 1))
 tkeys q
 check "-i 3: q quits with status 0" twait "kgtop exited 0" 10
+
+# one write to the terminal a draw: ncurses wrote a frame a cursor move at a time until its screen had been left
+# and taken back once (ui.c; 46 writes a frame at rest at 160x48, 7 at 80x24).  Counted in the main thread's
+# write calls (/proc/PID/task/PID/io), without --log (the log's lines are writes of their own) over five seconds
+# of the header's clock: a frame a second at rest, each one write (and a margin of a frame a second)
+tstart 160 48 "$KGTOP -b $bootstrap; $T_AFTER"
+check "160x48: the list shows the groups" twait "GROUP (100)" 20
+kpid=$(pgrep -P "$(tfmt '#{pane_pid}')" | head -1)
+writes() { awk '/^syscw:/ { print $2 }' "/proc/$kpid/task/$kpid/io"; }
+check "160x48: kgtop's write calls are counted (pid $kpid)" test -n "$(writes)"
+c1=$(clock) w0=$(writes)
+five() { c2=$(clock); [ -n "$c2" ] && [ $(( ($(secs "$c2") - $(secs "$c1") + 86400) % 86400 )) -ge 5 ]; }
+check "160x48: five seconds pass on the header's clock ($c1)" tpoll 10 five
+w1=$(writes)
+check "160x48: at rest a draw is one write to the terminal: $((w1 - w0)) writes from $c1 to $c2 (at most 12)" \
+	test "$((w1 - w0))" -le 12
+tkeys q
+check "160x48: q quits with status 0, the terminal's modes back" twait "kgtop exited 0" 10
+check "160x48: terminal restored" twait "icanon echo" 5
 finish
