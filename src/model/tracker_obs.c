@@ -42,7 +42,6 @@ enum {
 #define RETIME_SETTLE (3000LL * 1000) /* a classic group's late evidence told once quiet this long after its time */
 
 /* What the shared part of tk_apply_obs() does for a kind. */
-
 #define OBS_BY_CLIENT 0x01   /* keyed by client id alone: a group of -1 is the one of a present member with it */
 #define OBS_OWN 0x02         /* the member's own doing (a callback, its JoinGroup): ignored when older than its leave */
 #define OBS_CALLBACK 0x04    /* a consumer's own report: its episode is not known from a log alone */

@@ -514,13 +514,6 @@ put_alike_i(sbuf *o, const alike *a)
 	sbuf_addn(o, a->at + 5, (size_t)(a->body - a->at - 5));
 }
 
-/*
- * Merge the element patches in d->pe that say the same ({"i":N,BODY}):
- * one {"i":[N,M,...],BODY} for each BODY said more than once, where it
- * was first (kgtop(1)): 9,000 Empty groups' partitions turning STOPPED a
- * refresh are a verdict each, not a patch each.  Each patch is looked up
- * once in a table of the bodies seen (hashed): linear in the patches.
- */
 /* A patch's link, alone so far: the i-th, its kind's hash h. */
 static void
 plink_init(plink *l, size_t i, uint32_t h)
@@ -580,6 +573,13 @@ alike_same(const kg_jdelta *d, size_t i, size_t j)
 	return a->blen == b->blen && memcmp(a->body, b->body, a->blen) == 0;
 }
 
+/*
+ * Merge the element patches in d->pe that say the same ({"i":N,BODY}):
+ * one {"i":[N,M,...],BODY} for each BODY said more than once, where it
+ * was first (kgtop(1)): 9,000 Empty groups' partitions turning STOPPED a
+ * refresh are a verdict each, not a patch each.  Each patch is looked up
+ * once in a table of the bodies seen (hashed): linear in the patches.
+ */
 static void
 merge_alike(kg_jdelta *d)
 {
