@@ -497,13 +497,18 @@ fmt_source(const kg_event *e, sbuf *out)
 	sbuf_adds(out, e->text ? e->text : "source changed");
 }
 
-/* "the coordinator's log times that rebalance: 2.4 s, generation 13 (from generation 12)". */
+/*
+ * "the coordinator times that rebalance: 2.4 s, 2 rounds, generation 13 (from generation 12)": its log or its
+ * records (--trace offsets), whichever told it.
+ */
 static void
 fmt_retimed(const kg_event *e, sbuf *out)
 {
 	char d[48];
 	episode_span(e, d, sizeof d);
-	sbuf_addf(out, "the coordinator's log times that rebalance: %s", d);
+	sbuf_addf(out, "the coordinator times that rebalance: %s", d);
+	if (e->round > 1)
+		sbuf_addf(out, ", %s%d rounds", e->rounds_min ? "at least " : "", e->round);
 	if (e->generation >= 0)
 		sbuf_addf(out, ", %s %d", gen_word(e), (int)e->generation);
 	if (e->text && *e->text)

@@ -1656,7 +1656,7 @@ test_log_retime(void **state)
 	sc_tick(s, 4000);
 	assert_int_equal(sc_count(s, KG_EV_RETIMED, NULL), 1);
 	assert_text(sc_find(s, KG_EV_RETIMED, NULL, 0),
-		    "the coordinator's log times that rebalance: 500ms, generation 7 (from generation 6)");
+		    "the coordinator times that rebalance: 500ms, generation 7 (from generation 6)");
 	episodes_free(ep, n);
 	sc_free(s);
 }
@@ -1704,7 +1704,7 @@ test_log_retime_rounds(void **state)
 	assert_int_equal(ep[0].rounds, 2);
 	assert_int_equal(sc_count(s, KG_EV_RETIMED, NULL), 1);
 	assert_text(sc_find(s, KG_EV_RETIMED, NULL, 0),
-		    "the coordinator's log times that rebalance: 700ms, generation 8 (from generation 6)");
+		    "the coordinator times that rebalance: 700ms, 2 rounds, generation 8 (from generation 6)");
 	episodes_free(ep, n);
 	sc_free(s);
 }
@@ -1720,6 +1720,47 @@ gen_record(sc *s, int64_t ms, int64_t begun_ms, const char *group, int generatio
 	o->proto = KG_PROTO_COOPERATIVE;
 	o->loaded = loaded;
 	sc_obs_push(s, o);
+}
+
+/*
+ * A formation of two generations read from the topic's history at kgtop's
+ * first look (t_offsets.sh, seen on 2026-12-04: r2 formed generation 1
+ * alone, r1 and r3 joined 11 ms after its sync): one rebalance before
+ * kgtop watched, of two rounds.  Its end event is told with the first
+ * record, its second round once the records settled (a third could
+ * follow), by a retimed event that counts the rounds and names the
+ * coordinator, not its log (--trace offsets reads no log).
+ */
+static void
+test_history_formation_rounds(void **state)
+{
+	sc *s = sc_new(6, NULL);
+	kg_episode *ep;
+	const kg_event *ev;
+	int n;
+	(void)state;
+	gen_record(s, 8000, 7990, "fh", 1, 1, true);
+	gen_record(s, 8500, 8480, "fh", 2, 3, true);
+	sc_group_set(s, "fh", KG_STATE_STABLE, "cooperative-sticky", "consumer-a=0 1;consumer-b=2 3;consumer-c=4 5");
+	sc_tick(s, 10000); /* kgtop's first look */
+	n = episodes(s, "fh", &ep);
+	assert_int_equal(n, 1);
+	assert_int_equal(ep[0].rounds, 2);
+	assert_false(ep[0].rounds_min);
+	assert_int_equal(ep[0].end_us, sc_us(s, 8500));
+	assert_int_equal(ep[0].gen_end, 2);
+	episodes_free(ep, n);
+	ev = sc_find(s, KG_EV_REBALANCE_END, NULL, 0);
+	assert_non_null(ev);
+	assert_int_equal(ev->round, 1);
+	sc_tick(s, 11000); /* 2.5 s after the last record: a next generation could still be this rebalance's */
+	assert_int_equal(sc_count(s, KG_EV_RETIMED, NULL), 0);
+	sc_tick(s, 12000);
+	assert_int_equal(sc_count(s, KG_EV_RETIMED, NULL), 1);
+	ev = sc_find(s, KG_EV_RETIMED, NULL, 0);
+	assert_int_equal(ev->round, 2);
+	assert_text(ev, "the coordinator times that rebalance: ≥510ms, 2 rounds, generation 2");
+	sc_free(s);
 }
 
 /*
@@ -2131,6 +2172,7 @@ main(void)
 		cmocka_unit_test(test_lanes),
 		cmocka_unit_test(test_log_retime),
 		cmocka_unit_test(test_log_retime_rounds),
+		cmocka_unit_test(test_history_formation_rounds),
 		cmocka_unit_test(test_late_history_keeps_last),
 		cmocka_unit_test(test_log_stale_description),
 		cmocka_unit_test(test_log_stale_description_eager),
