@@ -493,6 +493,7 @@ tk_ensure_episode(kg_tracker *t, tgroup *g, int64_t time, const char *why, kg_ev
 	g->eps->last_sync = 0;
 	g->eps->round_start = time;
 	g->eps->await_log_sync = false;
+	g->eps->late_open = false; /* a late round of the last episode ends with it: its sync now is this one's round */
 	g->eps->ep_changed = false;
 	g->eps->ep_polled = false;
 	g->eps->ep_logonly = !g->seen;

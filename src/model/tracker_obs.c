@@ -40,6 +40,7 @@ enum {
 };
 
 #define RETIME_SETTLE (3000LL * 1000) /* a classic group's late evidence told once quiet this long after its time */
+#define LATE_ROUND_WAIT (30000LL * 1000) /* a late round's retimed event waits this long at most for the round's sync */
 
 /* What the shared part of tk_apply_obs() does for a kind. */
 #define OBS_BY_CLIENT 0x01   /* keyed by client id alone: a group of -1 is the one of a present member with it */
@@ -151,7 +152,9 @@ tk_emit_retimed(kg_tracker *t, tgroup *g, const kg_episode *e, int64_t time)
 
 /*
  * Is a retimed episode's event still to wait at tick T?  While a late
- * round is open (its preparing read, its sync not yet); and a classic
+ * round is open (its preparing read, its sync not yet), up to
+ * LATE_ROUND_WAIT (a sync never read, or one a new rebalance takes, must
+ * not keep it, nor the group's later ones, untold); and a classic
  * group's sync read late may be its first round's, the next one's lines
  * read by a later tick (a cooperative rebalance's second round begins as
  * its members revoke, milliseconds after: the CI run of 2026-12-04 read
@@ -164,7 +167,7 @@ tk_emit_retimed(kg_tracker *t, tgroup *g, const kg_episode *e, int64_t time)
 static bool
 retime_held(const tgroup *g, const kg_episode *e, int64_t T)
 {
-	if (g->eps->late_open)
+	if (g->eps->late_open && T - g->eps->retime_at < LATE_ROUND_WAIT)
 		return true;
 	if ((e->proto != KG_PROTO_UNKNOWN ? e->proto : g->proto) == KG_PROTO_CONSUMER)
 		return false;
@@ -534,7 +537,9 @@ obs_retime_end(kg_tracker *t, tgroup *g, const kg_obs *o)
 {
 	int64_t time = o->time_us;
 	kg_episode *last = history_episode(t->h, g->id, g->eps->last_ep);
-	if (last == NULL || last->end_us == 0 || time < last->start_us || time > KG_MAX(last->end_us, g->eps->closed_at))
+	/* a later round read late (late_open) began before polling closed the episode: its sync ends it, even after */
+	if (last == NULL || last->end_us == 0 || time < last->start_us ||
+	    (time > KG_MAX(last->end_us, g->eps->closed_at) && !g->eps->late_open))
 		return;
 	if (g->eps->late_ep != last->id) {
 		g->eps->late_ep = last->id;

@@ -1709,6 +1709,91 @@ test_log_retime_rounds(void **state)
 	sc_free(s);
 }
 
+/*
+ * A cooperative rebalance polling closed between its rounds (a description
+ * asked just before round two began said Stable), its log read late: round
+ * two's "preparing" is before polling's close, its sync after it.  That
+ * sync ends the episode (its end was polling's, 600 ms short of the
+ * truth), and the retimed event that waited for it is told: it waited for
+ * ever, and every later retimed event of the group with it.
+ */
+static void
+test_log_late_round_after_close(void **state)
+{
+	sc *s = sc_new(6, NULL);
+	kg_episode *ep;
+	int n;
+	(void)state;
+	sc_group_set(s, "lz", KG_STATE_STABLE, "cooperative-sticky", "consumer-a=0 1 2;consumer-b=3 4 5");
+	sc_tick(s, 0);
+	sc_group_set(s, "lz", KG_STATE_STABLE, "cooperative-sticky", "consumer-a=0 1;consumer-b=3 4;consumer-c=2 5");
+	sc_tick(s, 1000); /* polling saw the result only, and closed it */
+	log_line(s, KG_OBS_PREPARING, 200, "lz", 6);
+	log_line(s, KG_OBS_STABILIZED, 500, "lz", 7);
+	log_line(s, KG_OBS_PREPARING, 950, "lz", 7); /* round two, before the close */
+	sc_tick(s, 2000);
+	assert_int_equal(sc_count(s, KG_EV_RETIMED, NULL), 0); /* its sync is awaited */
+	log_line(s, KG_OBS_STABILIZED, 1100, "lz", 8); /* after the close */
+	sc_tick(s, 3000);
+	sc_tick(s, 4000);
+	sc_tick(s, 5000);
+	n = episodes(s, "lz", &ep);
+	assert_int_equal(n, 1);
+	assert_int_equal(ep[0].start_us, sc_us(s, 200));
+	assert_int_equal(ep[0].end_us, sc_us(s, 1100));
+	assert_int_equal(ep[0].rounds, 2);
+	assert_false(ep[0].rounds_min);
+	assert_int_equal(ep[0].gen_end, 8);
+	episodes_free(ep, n);
+	assert_int_equal(sc_count(s, KG_EV_RETIMED, NULL), 1);
+	assert_text(sc_find(s, KG_EV_RETIMED, NULL, 0),
+		    "the coordinator times that rebalance: 900ms, 2 rounds, generation 8 (from generation 6)");
+	sc_free(s);
+}
+
+/*
+ * A late round whose sync is never read (the log stopped; or the next
+ * rebalance's lines come first): the retimed event is told all the same,
+ * LATE_ROUND_WAIT (30 s) after its last evidence, or as soon as a new
+ * rebalance opens, whose own retimed event is then told too.
+ */
+static void
+test_log_late_round_unsynced(void **state)
+{
+	sc *s = sc_new(6, NULL);
+	int k;
+	(void)state;
+	sc_group_set(s, "lu", KG_STATE_STABLE, "cooperative-sticky", "consumer-a=0 1 2;consumer-b=3 4 5");
+	sc_tick(s, 0);
+	sc_group_set(s, "lu", KG_STATE_STABLE, "cooperative-sticky", "consumer-a=0 1;consumer-b=3 4;consumer-c=2 5");
+	sc_tick(s, 1000);
+	log_line(s, KG_OBS_PREPARING, 200, "lu", 6);
+	log_line(s, KG_OBS_STABILIZED, 500, "lu", 7);
+	log_line(s, KG_OBS_PREPARING, 950, "lu", 7);
+	for (k = 2; k <= 30; k++)
+		sc_tick(s, k * 1000);
+	assert_int_equal(sc_count(s, KG_EV_RETIMED, NULL), 0); /* waiting for round two's sync */
+	sc_tick(s, 31000);
+	assert_int_equal(sc_count(s, KG_EV_RETIMED, NULL), 1);
+
+	/* the same, but a new rebalance begins first: the late round's wait ends with it */
+	sc_group_set(s, "lu", KG_STATE_STABLE, "cooperative-sticky", "consumer-a=0 1 2;consumer-b=3 4 5");
+	sc_tick(s, 40000);
+	log_line(s, KG_OBS_PREPARING, 39200, "lu", 8);
+	log_line(s, KG_OBS_STABILIZED, 39500, "lu", 9);
+	log_line(s, KG_OBS_PREPARING, 39950, "lu", 9);
+	sc_tick(s, 41000);
+	log_line(s, KG_OBS_PREPARING, 45000, "lu", 9); /* a new rebalance, past the last one's close */
+	sc_tick(s, 46000);
+	sc_tick(s, 47000);
+	assert_int_equal(sc_count(s, KG_EV_RETIMED, NULL), 2);
+	log_line(s, KG_OBS_STABILIZED, 45300, "lu", 10);
+	sc_group_set(s, "lu", KG_STATE_STABLE, "cooperative-sticky", "consumer-a=0 1;consumer-b=3 4;consumer-c=2 5");
+	sc_tick(s, 48000);
+	assert_int_equal(sc_count(s, KG_EV_REBALANCE_END, NULL), 3);
+	sc_free(s);
+}
+
 /* A generation record of the coordinator's (--trace offsets) at ms, its join phase ended at begun_ms. */
 static void
 gen_record(sc *s, int64_t ms, int64_t begun_ms, const char *group, int generation, int nmembers, bool loaded)
@@ -2172,6 +2257,8 @@ main(void)
 		cmocka_unit_test(test_lanes),
 		cmocka_unit_test(test_log_retime),
 		cmocka_unit_test(test_log_retime_rounds),
+		cmocka_unit_test(test_log_late_round_after_close),
+		cmocka_unit_test(test_log_late_round_unsynced),
 		cmocka_unit_test(test_history_formation_rounds),
 		cmocka_unit_test(test_late_history_keeps_last),
 		cmocka_unit_test(test_log_stale_description),
