@@ -13,7 +13,8 @@
  *     the episode's rounds are the records' count, so they are exact;
  *   - into the last closed episode when it bounds the record (polling
  *     closed it before the record was read): late evidence amends it,
- *     its end exact, its rounds counted;
+ *     its end exact, its rounds counted (with those read while it was
+ *     open);
  *   - read from the topic's history and older than kgtop's first look at
  *     the group: a rebalance before kgtop watched (tk_past_episode), a
  *     second generation right after the first one's sync joining it;
@@ -280,8 +281,9 @@ static void
 gen_amend(kg_tracker *t, tgroup *g, tk_records *r, kg_episode *e, const kg_obs *o)
 {
 	if (r->amend_id != e->id) {
+		/* the generations the records counted while it was open are its rounds too */
 		r->amend_id = e->id;
-		r->amend_gens = 0;
+		r->amend_gens = r->ep_id == e->id ? r->ep_gens : 0;
 	}
 	r->amend_gens++;
 	e->end_us = e->end_lo_us = o->time_us;

@@ -1849,6 +1849,45 @@ test_history_formation_rounds(void **state)
 }
 
 /*
+ * A cooperative rebalance whose first generation's record came while it
+ * was open and whose second came after polling closed it: the late record
+ * amends the episode, and its rounds are both generations.  The amend
+ * counted only the late ones: "1 round", exact, for a rebalance of two.
+ */
+static void
+test_records_amend_counts_open(void **state)
+{
+	sc *s = sc_new(6, NULL);
+	kg_episode *ep;
+	int n, k;
+	(void)state;
+	sc_group_set(s, "ra", KG_STATE_STABLE, "cooperative-sticky", "consumer-a=0 1 2;consumer-b=3 4 5");
+	sc_tick(s, 0);
+	sc_group_set(s, "ra", KG_STATE_PREPARING_REBALANCE, "cooperative-sticky", "consumer-a=0 1 2;consumer-b=3 4 5;consumer-c");
+	sc_tick(s, 1000);
+	gen_record(s, 1100, 1050, "ra", 5, 3, false); /* round one, read while the episode is open */
+	sc_group_set(s, "ra", KG_STATE_STABLE, "cooperative-sticky", "consumer-a=0 1;consumer-b=3 4;consumer-c=2 5");
+	sc_tick(s, 2000); /* polling closes it */
+	n = episodes(s, "ra", &ep);
+	assert_int_equal(n, 1);
+	assert_int_equal(ep[0].end_us, sc_us(s, 1100));
+	episodes_free(ep, n);
+	gen_record(s, 1900, 1890, "ra", 6, 3, false); /* round two's record, read after */
+	for (k = 3; k < 8; k++)
+		sc_tick(s, k * 1000);
+	n = episodes(s, "ra", &ep);
+	assert_int_equal(n, 1);
+	assert_int_equal(ep[0].rounds, 2);
+	assert_false(ep[0].rounds_min);
+	assert_int_equal(ep[0].end_us, sc_us(s, 1900));
+	assert_int_equal(ep[0].gen_end, 6);
+	episodes_free(ep, n);
+	assert_int_equal(sc_count(s, KG_EV_RETIMED, NULL), 1);
+	assert_int_equal(sc_find(s, KG_EV_RETIMED, NULL, 0)->round, 2);
+	sc_free(s);
+}
+
+/*
  * A slow reader of __consumer_offsets (t_rebalance.sh, seen in CI): polling
  * saw a cooperative join begin and end before the reader got through the
  * topic's history, so the formation's generations (before kgtop watched)
@@ -2259,6 +2298,7 @@ main(void)
 		cmocka_unit_test(test_log_retime_rounds),
 		cmocka_unit_test(test_log_late_round_after_close),
 		cmocka_unit_test(test_log_late_round_unsynced),
+		cmocka_unit_test(test_records_amend_counts_open),
 		cmocka_unit_test(test_history_formation_rounds),
 		cmocka_unit_test(test_late_history_keeps_last),
 		cmocka_unit_test(test_log_stale_description),
