@@ -77,6 +77,9 @@ struct tk_epgroup {
 	int64_t late_ep;              /* the episode the late lines counted rounds of, */
 	int late_rounds;              /* how many, */
 	int32_t late_gen;             /* and the last generation counted */
+	int64_t log_ep;               /* the episode the log's syncs counted rounds of while it was open, */
+	int log_syncs;                /* how many, */
+	int32_t log_gen;              /* and the last generation counted */
 	bool late_open;               /* a late round began and its sync is not read yet */
 	int64_t retime_ep;            /* an episode retimed, its event not told yet (0 none) */
 	int64_t retime_at;            /* the latest evidence time that retimed it */

@@ -542,9 +542,11 @@ obs_retime_end(kg_tracker *t, tgroup *g, const kg_obs *o)
 	    (time > KG_MAX(last->end_us, g->eps->closed_at) && !g->eps->late_open))
 		return;
 	if (g->eps->late_ep != last->id) {
+		/* the syncs the log told while it was open are its rounds too */
+		bool open_told = g->eps->log_ep == last->id;
 		g->eps->late_ep = last->id;
-		g->eps->late_rounds = 0;
-		g->eps->late_gen = -1;
+		g->eps->late_rounds = open_told ? g->eps->log_syncs : 0;
+		g->eps->late_gen = open_told ? g->eps->log_gen : -1;
 	}
 	if (o->generation < 0 || o->generation != g->eps->late_gen) {
 		g->eps->late_rounds++;
@@ -579,6 +581,16 @@ obs_stabilized(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 	if (g->ep == NULL) {
 		obs_retime_end(t, g, o);
 		return;
+	}
+	/* the log's syncs of the open episode, one a generation (obs_retime_end goes on from them) */
+	if (g->eps->log_ep != g->ep->id) {
+		g->eps->log_ep = g->ep->id;
+		g->eps->log_syncs = 0;
+		g->eps->log_gen = -1;
+	}
+	if (o->generation < 0 || o->generation != g->eps->log_gen) {
+		g->eps->log_syncs++;
+		g->eps->log_gen = o->generation;
 	}
 	g->ep->gen_end = g->generation;
 	g->eps->ep_stabilized = true; /* the coordinator counts the generations */

@@ -1888,6 +1888,46 @@ test_records_amend_counts_open(void **state)
 }
 
 /*
+ * The same with the coordinator's log: round one's lines read while the
+ * episode was open, polling closes it, round two's read after.  The late
+ * sync counted only the late lines: "1 round", exact, for two.
+ */
+static void
+test_log_late_round_counts_open(void **state)
+{
+	sc *s = sc_new(6, NULL);
+	kg_episode *ep;
+	int n, k;
+	(void)state;
+	sc_group_set(s, "lr", KG_STATE_STABLE, "cooperative-sticky", "consumer-a=0 1 2;consumer-b=3 4 5");
+	sc_tick(s, 0);
+	log_line(s, KG_OBS_PREPARING, 1200, "lr", 6);
+	sc_group_set(s, "lr", KG_STATE_PREPARING_REBALANCE, "cooperative-sticky", "consumer-a=0 1 2;consumer-b=3 4 5;consumer-c");
+	sc_tick(s, 2000);
+	log_line(s, KG_OBS_STABILIZED, 2100, "lr", 7);
+	sc_group_set(s, "lr", KG_STATE_STABLE, "cooperative-sticky", "consumer-a=0 1;consumer-b=3 4;consumer-c=2 5");
+	sc_tick(s, 3000); /* polling closes it at round one's sync */
+	n = episodes(s, "lr", &ep);
+	assert_int_equal(n, 1);
+	assert_int_equal(ep[0].end_us, sc_us(s, 2100));
+	episodes_free(ep, n);
+	log_line(s, KG_OBS_PREPARING, 2110, "lr", 7);
+	log_line(s, KG_OBS_STABILIZED, 2400, "lr", 8);
+	for (k = 4; k < 9; k++)
+		sc_tick(s, k * 1000);
+	n = episodes(s, "lr", &ep);
+	assert_int_equal(n, 1);
+	assert_int_equal(ep[0].start_us, sc_us(s, 1200));
+	assert_int_equal(ep[0].end_us, sc_us(s, 2400));
+	assert_int_equal(ep[0].rounds, 2);
+	assert_false(ep[0].rounds_min);
+	episodes_free(ep, n);
+	assert_int_equal(sc_count(s, KG_EV_RETIMED, NULL), 1);
+	assert_int_equal(sc_find(s, KG_EV_RETIMED, NULL, 0)->round, 2);
+	sc_free(s);
+}
+
+/*
  * A slow reader of __consumer_offsets (t_rebalance.sh, seen in CI): polling
  * saw a cooperative join begin and end before the reader got through the
  * topic's history, so the formation's generations (before kgtop watched)
@@ -2298,6 +2338,7 @@ main(void)
 		cmocka_unit_test(test_log_retime_rounds),
 		cmocka_unit_test(test_log_late_round_after_close),
 		cmocka_unit_test(test_log_late_round_unsynced),
+		cmocka_unit_test(test_log_late_round_counts_open),
 		cmocka_unit_test(test_records_amend_counts_open),
 		cmocka_unit_test(test_history_formation_rounds),
 		cmocka_unit_test(test_late_history_keeps_last),
