@@ -74,10 +74,7 @@ struct tk_epgroup {
 	int64_t last_ep_end;          /* and its end */
 	int64_t closed_at;            /* when it was closed (polling: the refresh that saw it over), 0 unknown */
 	/* late exact evidence of the last closed episode (the fold's: tracker_obs.c, tracker_records.c) */
-	int64_t late_ep;              /* the episode the late lines counted rounds of, */
-	int late_rounds;              /* how many, */
-	int32_t late_gen;             /* and the last generation counted */
-	int64_t log_ep;               /* the episode the log's syncs counted rounds of while it was open, */
+	int64_t log_ep;               /* the episode the log's syncs counted rounds of, open or closed, */
 	int log_syncs;                /* how many, */
 	int32_t log_gen;              /* and the last generation counted */
 	bool late_open;               /* a late round began and its sync is not read yet */

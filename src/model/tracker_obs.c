@@ -528,6 +528,25 @@ obs_preparing(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 }
 
 /*
+ * Count a sync the coordinator's log told of episode ep (open, or closed
+ * and read late), one a generation: a late sync goes on from those read
+ * while the episode was open.
+ */
+static void
+log_sync_count(tgroup *g, int64_t ep, int32_t generation)
+{
+	if (g->eps->log_ep != ep) {
+		g->eps->log_ep = ep;
+		g->eps->log_syncs = 0;
+		g->eps->log_gen = -1;
+	}
+	if (generation < 0 || generation != g->eps->log_gen) {
+		g->eps->log_syncs++;
+		g->eps->log_gen = generation;
+	}
+}
+
+/*
  * The polled picture closed the episode before the coordinator's end
  * arrived: give it that end (each generation's sync counted once as a
  * round: the log's lines count them).
@@ -541,20 +560,10 @@ obs_retime_end(kg_tracker *t, tgroup *g, const kg_obs *o)
 	if (last == NULL || last->end_us == 0 || time < last->start_us ||
 	    (time > KG_MAX(last->end_us, g->eps->closed_at) && !g->eps->late_open))
 		return;
-	if (g->eps->late_ep != last->id) {
-		/* the syncs the log told while it was open are its rounds too */
-		bool open_told = g->eps->log_ep == last->id;
-		g->eps->late_ep = last->id;
-		g->eps->late_rounds = open_told ? g->eps->log_syncs : 0;
-		g->eps->late_gen = open_told ? g->eps->log_gen : -1;
-	}
-	if (o->generation < 0 || o->generation != g->eps->late_gen) {
-		g->eps->late_rounds++;
-		g->eps->late_gen = o->generation;
-	}
+	log_sync_count(g, last->id, o->generation); /* on from the syncs read while it was open */
 	/* rounds counted from the log's lines: exact once they reach what was claimed (a bound polling gave is never cut) */
-	if (g->eps->late_rounds >= last->rounds) {
-		last->rounds = g->eps->late_rounds;
+	if (g->eps->log_syncs >= last->rounds) {
+		last->rounds = g->eps->log_syncs;
 		last->rounds_min = false;
 	}
 	last->end_us = last->end_lo_us = time;
@@ -582,16 +591,7 @@ obs_stabilized(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 		obs_retime_end(t, g, o);
 		return;
 	}
-	/* the log's syncs of the open episode, one a generation (obs_retime_end goes on from them) */
-	if (g->eps->log_ep != g->ep->id) {
-		g->eps->log_ep = g->ep->id;
-		g->eps->log_syncs = 0;
-		g->eps->log_gen = -1;
-	}
-	if (o->generation < 0 || o->generation != g->eps->log_gen) {
-		g->eps->log_syncs++;
-		g->eps->log_gen = o->generation;
-	}
+	log_sync_count(g, g->ep->id, o->generation);
 	g->ep->gen_end = g->generation;
 	g->eps->ep_stabilized = true; /* the coordinator counts the generations */
 	/*

@@ -73,10 +73,8 @@ struct tk_records {
 	int64_t gen_at;     /* its sync */
 	rmember *m;         /* its members */
 	int nm;
-	int64_t ep_id;      /* the episode the records count the rounds of, and how many */
+	int64_t ep_id;      /* the episode the records count the rounds of (open, or closed and amended late), and how many */
 	int ep_gens;
-	int64_t amend_id;   /* the closed episode late records amend, and how many they counted */
-	int amend_gens;
 	int64_t at;         /* the last record told of the open episode (a description older says nothing of its end) */
 	int64_t past_id;    /* the last rebalance before kgtop watched, and its end */
 	int64_t past_end;
@@ -244,15 +242,22 @@ static_restarts(kg_tracker *t, tgroup *g, tk_records *r, const kg_obs *o)
 	}
 }
 
+/* Count a generation record of episode ep (open, or closed and amended late). */
+static void
+gen_count(tk_records *r, int64_t ep)
+{
+	if (r->ep_id != ep) {
+		r->ep_id = ep;
+		r->ep_gens = 0;
+	}
+	r->ep_gens++;
+}
+
 /* A generation completed in the open episode: a round ends at the record's time. */
 static void
 gen_in_open(kg_tracker *t, tgroup *g, tk_records *r, const kg_obs *o, int64_t begun)
 {
-	if (r->ep_id != g->ep->id) {
-		r->ep_id = g->ep->id;
-		r->ep_gens = 0;
-	}
-	r->ep_gens++;
+	gen_count(r, g->ep->id);
 	r->at = KG_MAX(r->at, o->time_us);
 	if (g->ep->gen_start < 0)
 		g->ep->gen_start = r->gen;
@@ -280,16 +285,11 @@ gen_in_open(kg_tracker *t, tgroup *g, tk_records *r, const kg_obs *o, int64_t be
 static void
 gen_amend(kg_tracker *t, tgroup *g, tk_records *r, kg_episode *e, const kg_obs *o)
 {
-	if (r->amend_id != e->id) {
-		/* the generations the records counted while it was open are its rounds too */
-		r->amend_id = e->id;
-		r->amend_gens = r->ep_id == e->id ? r->ep_gens : 0;
-	}
-	r->amend_gens++;
+	gen_count(r, e->id); /* on from the generations read while it was open */
 	e->end_us = e->end_lo_us = o->time_us;
 	if (e->start_us > e->end_us)
 		e->start_us = e->end_us;
-	e->rounds = r->amend_gens;
+	e->rounds = r->ep_gens;
 	e->rounds_min = false;
 	if (e->gen_start < 0)
 		e->gen_start = r->gen;
