@@ -371,12 +371,16 @@ fleet_t() {
 	grep -E -- "$1" "$FLEET" | head -1 | sed 's/^{"t":\([0-9]*\).*/\1/'
 }
 
+# line_ms LINE: the epoch milliseconds of a broker log line ("[2026-12-04 16:39:32,663] INFO ...")
+line_ms() {
+	date -u -d "$(echo "$1" | sed 's/^\[\([0-9-]* [0-9:]*\),\([0-9]*\)\].*/\1.\2/')" +%s%3N
+}
+
 # log_ms FILE ERE [last]: the epoch milliseconds of the first (or last) log line matching ERE
 log_ms() {
 	l=$(grep -E -- "$2" "$1" | if [ "${3:-}" = last ]; then tail -1; else head -1; fi)
 	[ -n "$l" ] || { echo ""; return; }
-	d=$(echo "$l" | sed 's/^\[\([0-9-]* [0-9:]*\),\([0-9]*\)\].*/\1.\2/')
-	date -u -d "$d" +%s%3N
+	line_ms "$l"
 }
 
 # kg_events JSONFILE [FROM [TO]]: the events of kgtop's complete --json lines (those after line

@@ -55,8 +55,7 @@ t_ok $? "A: kgtop's lines passed the formation's settling (TS + 4 s)"
 # syncs_before GROUP: the coordinator's syncs of GROUP before TS
 syncs_before() {
 	grep "Assignment received from leader .* for group $1 for generation" "$KAFKA_LOG1" | while read -r l; do
-		d=$(echo "$l" | sed 's/^\[\([0-9-]* [0-9:]*\),\([0-9]*\)\].*/\1.\2/')
-		[ "$(date -u -d "$d" +%s%3N)" -lt "$TS" ] && echo x
+		[ "$(line_ms "$l")" -lt "$TS" ] && echo x
 	done | wc -l
 }
 for g in g-range g-coop g-static; do
