@@ -52,7 +52,7 @@ typedef struct kg_httpd_stats {
 	char last_method[8];
 	char last_path[256];
 	char last_range[128];       /* "" when none */
-	char last_token[128];       /* X-Kgtop-Token, "" when none */
+	char last_token[128];       /* the last X-Kgtop-Token a request carried, "" none yet */
 	char last_body[8192];       /* a POST body */
 } kg_httpd_stats;
 
