@@ -335,6 +335,7 @@ tick(kg_collector *c, int64_t now)
 	if (c->once && all_complete(c)) {
 		/* --once's last snapshot: what only later ones would need goes as soon as it can */
 		close_for_once(c);
+		builder_last();
 		tracker_last_apply(c->tracker);
 	}
 	t1 = util_mono_us();

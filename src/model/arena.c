@@ -19,6 +19,8 @@
 #include "model/arena.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -51,6 +53,7 @@ struct kg_arena {
 
 static arena_spare snapshot_spare = { .lock = PTHREAD_MUTEX_INITIALIZER };
 static arena_spare scratch_spare = { .lock = PTHREAD_MUTEX_INITIALIZER };
+static atomic_bool spare_off; /* arena_spare_off() was called */
 
 /* A chunk of ARENA_CHUNK bytes: a spare one, else a new one. */
 static arena_chunk *
@@ -197,7 +200,7 @@ arena_free(kg_arena *a)
 	arena_spare *spare = a->spare;
 	arena_chunk *c = a->head, *next, *drop = NULL;
 	pthread_mutex_lock(&spare->lock);
-	spare->cap = a->bytes;
+	spare->cap = atomic_load(&spare_off) ? 0 : a->bytes;
 	while (c != NULL) {
 		next = c->next;
 		if (c->size == ARENA_CHUNK && spare->bytes + c->size <= spare->cap) {
@@ -227,3 +230,42 @@ arena_free(kg_arena *a)
 	free(a);
 }
 
+/* Empty one spare list for good. */
+static void
+spare_drop(arena_spare *spare)
+{
+	arena_chunk *c, *drop;
+	atomic_store(&spare_off, true);
+	pthread_mutex_lock(&spare->lock);
+	drop = spare->head;
+	spare->head = NULL;
+	spare->bytes = 0;
+	spare->cap = 0;
+	pthread_mutex_unlock(&spare->lock);
+	while ((c = drop) != NULL) {
+		drop = c->next;
+		free(c);
+	}
+}
+
+/* No arena is followed by another from now: the spare lists go, and freed chunks with them. */
+void
+arena_spare_off(void)
+{
+	spare_drop(&scratch_spare);
+	spare_drop(&snapshot_spare);
+}
+
+/* Bytes held in the spare lists. */
+size_t
+arena_spare_bytes(void)
+{
+	arena_spare *kinds[] = { &snapshot_spare, &scratch_spare };
+	size_t n = 0, i;
+	for (i = 0; i < 2; i++) {
+		pthread_mutex_lock(&kinds[i]->lock);
+		n += kinds[i]->bytes;
+		pthread_mutex_unlock(&kinds[i]->lock);
+	}
+	return n;
+}

@@ -36,5 +36,13 @@ void *arena_memdup(kg_arena *a, const void *p, size_t n);
 void arena_grow(kg_arena *a, void *v, size_t *cap, size_t need, size_t size);
 /* Free the arena and everything allocated from it. */
 void arena_free(kg_arena *a);
+/*
+ * No arena made from now is followed by another (--once's last snapshot is
+ * built): the spare lists go back to malloc, and so do the chunks of the
+ * arenas freed after, so that what is derived and reported reuses them.
+ */
+void arena_spare_off(void);
+/* Bytes held in the spare lists (both kinds). */
+size_t arena_spare_bytes(void);
 
 #endif

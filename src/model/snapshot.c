@@ -960,6 +960,13 @@ finish_group(kg_builder *b, kg_snapshot *s, kg_bgroup *bg, kg_group *g)
 	group_reconciliation(s, g);
 }
 
+/* No snapshot is built after the last one: no memory is kept for the next. */
+void
+builder_last(void)
+{
+	arena_spare_off();
+}
+
 /* Finish the snapshot. */
 kg_snapshot *
 builder_finish(kg_builder *b)

@@ -649,6 +649,14 @@ void bmember_flags(kg_bmember *m, uint32_t flags);
  * reference and stays writable for the tracker until it is published.
  */
 kg_snapshot *builder_finish(kg_builder *b);
+/*
+ * The snapshot just finished is the last one built (--once): the memory
+ * kept for the next build (the spare chunks of freed snapshots and
+ * builders, as large as the last: 10 MB at 10,000 groups) goes back to
+ * malloc for the derivation and the report, and so does what is freed
+ * after.
+ */
+void builder_last(void);
 
 /* Copy a string into the snapshot's arena. */
 const char *snapshot_strdup(kg_snapshot *s, const char *str);

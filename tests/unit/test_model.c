@@ -379,6 +379,35 @@ test_builder_reuse(void **state)
 }
 
 /*
+ * --once's last snapshot (builder_last): the chunks kept for the next build
+ * (a freed snapshot's, a freed builder's) go back to malloc for what is
+ * derived and reported, and so do those of every arena freed after it.  It
+ * runs last: the spare lists stay off for the rest of the process.
+ */
+static void
+test_builder_last(void **state)
+{
+	kg_arena *a = arena_new_scratch(), *b = arena_new();
+	int i;
+	(void)state;
+	for (i = 0; i < 100; i++) {
+		(void)arena_alloc(a, 4000);
+		(void)arena_alloc(b, 4000);
+	}
+	arena_free(a);
+	assert_true(arena_spare_bytes() >= 6 * 65536); /* 400 KB in 64 KB chunks, kept for the next builder */
+	builder_last();
+	assert_int_equal(arena_spare_bytes(), 0);
+	arena_free(b); /* the snapshot published before the last one, freed after */
+	assert_int_equal(arena_spare_bytes(), 0);
+	a = arena_new_scratch();
+	for (i = 0; i < 100; i++)
+		(void)arena_alloc(a, 4000);
+	arena_free(a);
+	assert_int_equal(arena_spare_bytes(), 0);
+}
+
+/*
  * The builder's scratch: an array grows in place while it is the arena's
  * last allocation, and is copied whole when something came after it; a
  * group's members are found by id before and after its index becomes a
@@ -745,6 +774,7 @@ main(void)
 		cmocka_unit_test(test_json_str),
 		cmocka_unit_test(test_gap_between),
 		cmocka_unit_test(test_history_lag_points),
+		cmocka_unit_test(test_builder_last), /* last: it turns the spare lists off */
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
