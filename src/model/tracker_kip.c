@@ -182,11 +182,12 @@ kip_late_bump(kg_tracker *t, tgroup *g, const kg_obs *o)
 	if (last == NULL || last->end_us == 0 || o->time_us > last->end_us ||
 	    o->time_us < (last->start_lo_us > 0 ? last->start_lo_us : last->start_us) - TRIGGER_WINDOW)
 		return false;
-	last->start_us = o->time_us < last->start_us ? o->time_us : last->start_us;
-	last->start_lo_us = last->start_us;
+	if (o->time_us >= last->start_us)
+		return true; /* a later bump, after polling saw it begin: the first was not read, the start keeps polling's bounds */
+	last->start_us = last->start_lo_us = o->time_us;
+	last->gen_start = o->generation;
 	if (last->end_lo_us < last->start_us)
 		last->end_lo_us = last->start_us; /* it did not end before it began */
-	last->gen_start = o->generation;
 	last->evidence = KG_EVID_EXACT;
 	ev = event_new(KG_EV_RETIMED, o->time_us, g->id);
 	ev->episode = last->id;

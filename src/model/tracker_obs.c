@@ -491,13 +491,16 @@ obs_retime_start(kg_tracker *t, tgroup *g, const kg_obs *o)
 		return false;
 	if (time > last->end_us) {
 		g->eps->late_open = true; /* a later round: its sync ends the episode */
-	} else {
-		if (time < last->start_us)
-			last->start_us = time;
-		last->start_lo_us = last->start_us; /* the coordinator's own time */
+	} else if (time < last->start_us) {
+		last->start_us = last->start_lo_us = time; /* the coordinator's own time */
+		if (last->gen_start < 0)
+			last->gen_start = o->generation;
 	}
-	if (last->gen_start < 0)
-		last->gen_start = o->generation;
+	/*
+	 * else a later round's, after polling saw it begin: the first round's
+	 * line was not read, and the start (and the generation it began from)
+	 * stays polling's
+	 */
 	last->evidence = KG_EVID_EXACT;
 	tk_emit_retimed(t, g, last, time);
 	return true;

@@ -195,6 +195,42 @@ test_records_late_end(void **state)
 }
 
 /*
+ * A reconciliation polling saw begin (targets apart from the assignments
+ * at 2 s, all held at 1 s) whose first bump (epoch 2, at 1.5 s) was not
+ * read: a later bump (epoch 3, at 2.5 s), read after polling closed it, is
+ * no start of it.  The start stays between the two descriptions (the
+ * truth inside), not taken as the bump's nor as polling's exact time.
+ */
+static void
+test_late_bump_after_start(void **state)
+{
+	sc *s = sc_new(4, NULL);
+	kg_episode *v = NULL;
+	int n;
+	(void)state;
+	sc_group_set(s, "g", KG_STATE_STABLE, "uniform", "a=0 1 2 3>0 1 2 3");
+	sc_group_kip(s, "g", true);
+	sc_tick(s, 0);
+	sc_tick(s, 1000);
+	sc_group_set(s, "g", KG_STATE_UNKNOWN, "uniform", "a=0 1 2 3>0 1;b=>2 3");
+	sc_tick(s, 2000);
+	sc_group_set(s, "g", KG_STATE_STABLE, "uniform", "a=0 1>0 1;b=2 3>2 3");
+	sc_tick(s, 3000);
+	assert_int_equal(sc_count(s, KG_EV_REBALANCE_END, NULL), 1);
+	rec(s, KG_OBS_EPOCH, 2500, NULL, 3, NULL);
+	sc_tick(s, 4000);
+	assert_int_equal(sc_count(s, KG_EV_RETIMED, NULL), 0); /* nothing it says is the start's */
+	assert_int_equal(sc_count(s, KG_EV_REBALANCE_START, NULL), 1); /* nor a new reconciliation's */
+	n = episodes(s, &v);
+	assert_int_equal(n, 1);
+	assert_true(v[0].start_us >= sc_us(s, 1500));
+	assert_true(v[0].start_lo_us > 0 && v[0].start_lo_us <= sc_us(s, 1500));
+	assert_true(v[0].gen_start != 3);
+	episodes_free(v, n);
+	sc_free(s);
+}
+
+/*
  * The records as Kafka 4.3.1 writes them (GroupMetadataManager, one batch a
  * heartbeat, each record stamped with its batch's time) and as kgtop's
  * __consumer_offsets reader gives them: a member by its id alone (its
@@ -850,6 +886,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_records_exact), cmocka_unit_test(test_records_late_end),
+		cmocka_unit_test(test_late_bump_after_start),
 		cmocka_unit_test(test_records_kafka_order), cmocka_unit_test(test_records_description_between),
 		cmocka_unit_test(test_records_after_description),
 		cmocka_unit_test(test_polled_targets), cmocka_unit_test(test_polled_end_bound),

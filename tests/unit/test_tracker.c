@@ -1752,6 +1752,54 @@ test_log_late_round_after_close(void **state)
 }
 
 /*
+ * A rebalance polling saw begin (PreparingRebalance at 2 s, Stable at 1 s
+ * before) whose first round's lines the log lost (the reader started after
+ * them): only round two's, read late.  Its "preparing" at 2.5 s is after
+ * polling's start, so it is no start of the rebalance: the start stays
+ * between the two descriptions (the truth, 1.8 s, inside), not the polled
+ * start taken as the coordinator's own time (the duration's bound missed
+ * it by 200 ms), and the rounds are "at least" what the log told.
+ */
+static void
+test_log_late_round_first_lost(void **state)
+{
+	sc *s = sc_new(6, NULL);
+	const kg_event *e;
+	kg_episode *ep;
+	kg_span d;
+	int n;
+	(void)state;
+	sc_group_set(s, "l1", KG_STATE_STABLE, "cooperative-sticky", "consumer-a=0 1 2;consumer-b=3 4 5");
+	sc_tick(s, 0);
+	sc_tick(s, 1000);
+	sc_group_set(s, "l1", KG_STATE_PREPARING_REBALANCE, "cooperative-sticky", "consumer-a=0 1 2;consumer-b=3 4 5");
+	sc_tick(s, 2000);
+	sc_group_set(s, "l1", KG_STATE_STABLE, "cooperative-sticky", "consumer-a=0 1;consumer-b=3 4;consumer-c=2 5");
+	sc_tick(s, 4000);
+	/* the truth: preparing 1800 (generation 6), sync 2100 (7), preparing 2500 (7), sync 2900 (8); the first two lost */
+	log_line(s, KG_OBS_PREPARING, 2500, "l1", 7);
+	log_line(s, KG_OBS_STABILIZED, 2900, "l1", 8);
+	sc_tick(s, 5000);
+	sc_tick(s, 6000);
+	sc_tick(s, 9000);
+	n = episodes(s, "l1", &ep);
+	assert_int_equal(n, 1);
+	assert_true(ep[0].start_us >= sc_us(s, 1800));
+	assert_true(ep[0].start_lo_us > 0 && ep[0].start_lo_us <= sc_us(s, 1800));
+	assert_int_equal(ep[0].end_us, sc_us(s, 2900));
+	d = episode_duration(&ep[0], sc_us(s, 9000));
+	assert_true(d.min <= 1100 * 1000LL && d.max >= 1100 * 1000LL);
+	assert_true(ep[0].rounds_min || ep[0].rounds >= 2);
+	assert_true(ep[0].gen_start != 7); /* round two's generation is not the one it began from */
+	episodes_free(ep, n);
+	e = sc_find(s, KG_EV_RETIMED, NULL, 0); /* its end is the sync's */
+	assert_non_null(e);
+	assert_true(e->duration.min <= 1100 * 1000LL && e->duration.max >= 1100 * 1000LL);
+	assert_text(e, "the coordinator times that rebalance: 0.9-1.9s, at least 2 rounds, generation 8");
+	sc_free(s);
+}
+
+/*
  * A late round whose sync is never read (the log stopped; or the next
  * rebalance's lines come first): the retimed event is told all the same,
  * LATE_ROUND_WAIT (30 s) after its last evidence, or as soon as a new
@@ -2338,6 +2386,7 @@ main(void)
 		cmocka_unit_test(test_log_retime_rounds),
 		cmocka_unit_test(test_log_late_round_after_close),
 		cmocka_unit_test(test_log_late_round_unsynced),
+		cmocka_unit_test(test_log_late_round_first_lost),
 		cmocka_unit_test(test_log_late_round_counts_open),
 		cmocka_unit_test(test_records_amend_counts_open),
 		cmocka_unit_test(test_history_formation_rounds),
