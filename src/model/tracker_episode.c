@@ -798,6 +798,18 @@ close_text(const tgroup *g, const kg_episode *e, int members, const char *note, 
 		sbuf_addf(txt, "; %s", note);
 }
 
+/*
+ * The generation an episode ended at, as far as known: the group's last,
+ * unless it was told before the episode began (a line of an earlier
+ * rebalance read late, after polling opened this one: this one moved the
+ * group past it), -1 unknown.
+ */
+static int32_t
+gen_at_end(const tgroup *g, const kg_episode *e)
+{
+	return e->start_lo_us > 0 && g->generation_at < e->start_lo_us ? -1 : g->generation;
+}
+
 /* Close the open episode at end (end_lo at the earliest). */
 void
 tk_close_episode(kg_tracker *t, tgroup *g, int64_t end, int64_t end_lo, const char *note)
@@ -825,7 +837,7 @@ tk_close_episode(kg_tracker *t, tgroup *g, int64_t end, int64_t end_lo, const ch
 	compute_moves(t, g);
 	e->end_us = end;
 	e->end_lo_us = end_lo;
-	e->gen_end = g->generation;
+	e->gen_end = gen_at_end(g, e);
 	e->members_after = tk_present_count(g);
 	e->lag_end = g->lag;
 	e->proto = g->proto != KG_PROTO_UNKNOWN ? g->proto : e->proto;
@@ -843,7 +855,7 @@ tk_close_episode(kg_tracker *t, tgroup *g, int64_t end, int64_t end_lo, const ch
 	ev->evidence = e->evidence;
 	ev->round = e->rounds;
 	ev->rounds_min = e->rounds_min;
-	ev->generation = g->generation;
+	ev->generation = e->gen_end;
 	ev->duration_us = end - e->start_us;
 	ev->duration = episode_duration(e, end);
 	ev->nstopped = e->nstopped;

@@ -129,6 +129,7 @@ typedef struct tgroup {
 	kg_group_state state;
 	kg_proto proto;
 	int32_t generation;
+	int64_t generation_at; /* the time of the observation that told it */
 	char *assignor;      /* the last assignor a description named */
 	int64_t lag;
 	int64_t first_seen;

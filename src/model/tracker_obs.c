@@ -471,6 +471,19 @@ obs_static_replaced(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 }
 
 /*
+ * Is time before the open episode could have begun (after the description
+ * that said the group was not rebalancing yet)?  Then a coordinator's line
+ * of then is an earlier rebalance's, read late: the log behind polling by
+ * more than a rebalance (a storm).  An episode without such a bound (seen
+ * rebalancing at kgtop's first look) may have begun at any time before.
+ */
+static bool
+before_open(const tgroup *g, int64_t time)
+{
+	return g->ep != NULL && g->ep->start_lo_us > 0 && time < g->ep->start_lo_us;
+}
+
+/*
  * A "preparing to rebalance" line read after polling closed that
  * rebalance: the stored episode gets the line's start.  A line after the
  * episode's end as late evidence gave it, but before polling closed it,
@@ -483,7 +496,7 @@ obs_retime_start(kg_tracker *t, tgroup *g, const kg_obs *o)
 {
 	int64_t time = o->time_us;
 	kg_episode *last;
-	if (g->ep != NULL)
+	if (g->ep != NULL && !before_open(g, time))
 		return false;
 	last = history_episode(t->h, g->id, g->eps->last_ep);
 	if (last == NULL || last->end_us == 0 || time > KG_MAX(last->end_us, g->eps->closed_at) ||
@@ -512,8 +525,8 @@ obs_preparing(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 {
 	int64_t time = o->time_us;
 	(void)m;
-	if (obs_retime_start(t, g, o))
-		return;
+	if (obs_retime_start(t, g, o) || before_open(g, time))
+		return; /* an earlier rebalance's start, retimed; or one kgtop never saw, nothing of the open one */
 	/* a line read late, of a round whose sync is known already: the episode began by then, no round more */
 	if (g->ep == NULL || time >= g->eps->last_sync)
 		tk_next_round(t, g, time, KG_EVID_EXACT);
@@ -590,8 +603,8 @@ obs_stabilized(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 		}
 		return;
 	}
-	if (g->ep == NULL) {
-		obs_retime_end(t, g, o);
+	if (g->ep == NULL || before_open(g, time)) {
+		obs_retime_end(t, g, o); /* the last closed episode's, read late */
 		return;
 	}
 	log_sync_count(g, g->ep->id, o->generation);
@@ -815,8 +828,10 @@ obs_group_facts(tgroup *g, const kg_obs *o, unsigned flags)
 		g->session_us = o->session_timeout_ms * 1000;
 	if (o->max_poll_ms > 0)
 		g->max_poll_us = o->max_poll_ms * 1000;
-	if ((flags & OBS_GENERATION) && o->generation >= 0)
+	if ((flags & OBS_GENERATION) && o->generation >= 0) {
 		g->generation = o->generation;
+		g->generation_at = o->time_us;
+	}
 }
 
 /*

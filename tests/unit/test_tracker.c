@@ -1800,6 +1800,50 @@ test_log_late_round_first_lost(void **state)
 }
 
 /*
+ * The log behind polling by more than a rebalance (a storm): polling closed
+ * one rebalance (it saw only its result) and opened the next before the
+ * first one's lines came.  Those lines are the first rebalance's: they
+ * retime it, and neither move the open one's start back to them nor count
+ * as its rounds.
+ */
+static void
+test_log_late_previous_episode(void **state)
+{
+	sc *s = sc_new(6, NULL);
+	kg_episode *ep;
+	int n;
+	(void)state;
+	sc_group_set(s, "lp", KG_STATE_STABLE, "cooperative-sticky", "consumer-a=0 1 2;consumer-b=3 4 5");
+	sc_tick(s, 0);
+	sc_group_set(s, "lp", KG_STATE_STABLE, "cooperative-sticky", "consumer-a=0 1;consumer-b=3 4;consumer-c=2 5");
+	sc_tick(s, 1000); /* the first rebalance's result */
+	sc_group_set(s, "lp", KG_STATE_PREPARING_REBALANCE, "cooperative-sticky",
+		     "consumer-a=0 1;consumer-b=3 4;consumer-c=2 5");
+	sc_tick(s, 2000); /* the second one, begun */
+	log_line(s, KG_OBS_PREPARING, 200, "lp", 6); /* the first one's lines, read now */
+	log_line(s, KG_OBS_STABILIZED, 500, "lp", 7);
+	sc_tick(s, 2500);
+	sc_group_set(s, "lp", KG_STATE_STABLE, "cooperative-sticky", "consumer-a=0 1 2;consumer-b=3 4 5");
+	sc_tick(s, 3000);
+	sc_tick(s, 7000);
+	n = episodes(s, "lp", &ep);
+	assert_int_equal(n, 2);
+	assert_int_equal(ep[0].start_us, sc_us(s, 200)); /* the first one, retimed */
+	assert_int_equal(ep[0].end_us, sc_us(s, 500));
+	assert_int_equal(ep[0].gen_end, 7);
+	/* the second one began after the description at 1 s said the first one's result */
+	assert_true(ep[1].start_lo_us >= sc_us(s, 1000) && ep[1].start_us <= sc_us(s, 2000));
+	assert_true(ep[1].gen_start != 6);
+	assert_true(ep[1].gen_end != 7); /* it moved the group past the generation the first one's line told */
+	episodes_free(ep, n);
+	assert_text(sc_find(s, KG_EV_RETIMED, NULL, 0),
+		    "the coordinator times that rebalance: 300ms, at least 2 rounds, generation 7 (from generation 6)");
+	assert_int_equal(sc_count(s, KG_EV_RETIMED, NULL), 1);
+	assert_int_equal(sc_find(s, KG_EV_REBALANCE_END, NULL, 1)->generation, -1);
+	sc_free(s);
+}
+
+/*
  * A late round whose sync is never read (the log stopped; or the next
  * rebalance's lines come first): the retimed event is told all the same,
  * LATE_ROUND_WAIT (30 s) after its last evidence, or as soon as a new
@@ -2387,6 +2431,7 @@ main(void)
 		cmocka_unit_test(test_log_late_round_after_close),
 		cmocka_unit_test(test_log_late_round_unsynced),
 		cmocka_unit_test(test_log_late_round_first_lost),
+		cmocka_unit_test(test_log_late_previous_episode),
 		cmocka_unit_test(test_log_late_round_counts_open),
 		cmocka_unit_test(test_records_amend_counts_open),
 		cmocka_unit_test(test_history_formation_rounds),
