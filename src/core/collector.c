@@ -264,8 +264,9 @@ all_complete(const kg_collector *c)
 }
 
 /*
- * --once's last snapshot is built: the sources that allow it close now,
- * before the tracker derives it and the report is written (the kafka
+ * --once's last snapshot is to be built, its sources' contributions in the
+ * builder: the sources that allow it close now, before the snapshot is
+ * finished, the tracker derives it and the report is written (the kafka
  * source's memory would add to theirs); each keeps ops that do nothing
  * but say its kind and role, so the collector calls nothing of it again.
  */
@@ -331,13 +332,18 @@ tick(kg_collector *c, int64_t now)
 		if (c->src[i]->ops->contribute != NULL)
 			c->src[i]->ops->contribute(c->src[i], b);
 	}
-	snap = builder_finish(b);
 	if (c->once && all_complete(c)) {
-		/* --once's last snapshot: what only later ones would need goes as soon as it can */
+		/*
+		 * --once's last snapshot: what only later ones would need goes as
+		 * soon as it can, the sources once they contributed (the builder
+		 * holds copies of what they gave): the snapshot is then built in
+		 * the memory they held
+		 */
 		close_for_once(c);
 		builder_last();
 		tracker_last_apply(c->tracker);
 	}
+	snap = builder_finish(b);
 	t1 = util_mono_us();
 	for (i = 0; i < c->ntaps; i++) {
 		if (c->taps[i].before != NULL)

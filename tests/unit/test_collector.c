@@ -274,9 +274,10 @@ closes_before(void *arg, const kg_obsq *q, const kg_snapshot *snap)
 
 /*
  * --once (collector_set_once): when every source completed a refresh, a
- * once_close source is closed after the snapshot is built from it (its
- * health is in it) and before the tracker derives it; nothing of it is
- * called again, nor closed again; a source without once_close stays.
+ * once_close source is closed once it contributed to the last snapshot (its
+ * health, given from its stack, is in it: the builder keeps copies) and
+ * before the tracker derives it; nothing of it is called again, nor closed
+ * again; a source without once_close stays.
  */
 static void
 test_once_close(void **state)
