@@ -493,6 +493,10 @@ tk_ensure_episode(kg_tracker *t, tgroup *g, int64_t time, const char *why, kg_ev
 	g->eps->last_sync = 0;
 	g->eps->round_start = time;
 	g->eps->await_log_sync = false;
+	g->eps->log_joined = false;
+	g->eps->rounds_unsure = false;
+	g->eps->round_gen = g->generation;
+	g->eps->log_emptied_at = 0;
 	g->eps->late_open = false; /* a late round of the last episode ends with it: its sync now is this one's round */
 	g->eps->ep_changed = false;
 	g->eps->ep_polled = false;
@@ -539,6 +543,7 @@ tk_next_round(kg_tracker *t, tgroup *g, int64_t time, kg_evidence evid)
 	g->ep->rounds++;
 	g->eps->phase = PHASE_JOINING;
 	g->eps->round_start = time;
+	g->eps->round_gen = g->generation;
 	if (g->ep->rounds <= MAX_ROUND_T)
 		round_set(g->eps, g->ep->rounds - 1, time);
 	ev = event_new(KG_EV_ROUND, time, g->id);
@@ -616,6 +621,20 @@ tk_round_synced_at(kg_tracker *t, tgroup *g, int64_t time, bool exact)
 		g->eps->exact_sync = time;
 	if (g->eps->next_pending)
 		tk_next_round(t, g, time, KG_EVID_EXACT);
+}
+
+/* The round ended without a sync: rounds are the generations that completed. */
+void
+tk_round_unsynced(tgroup *g, int64_t time, bool joined)
+{
+	if (g->ep == NULL)
+		return;
+	if ((g->eps->phase == PHASE_JOINING || joined) && g->ep->rounds > 0)
+		g->ep->rounds--;
+	if (joined && g->eps->log_ep == g->ep->id && g->eps->log_syncs > 0)
+		g->eps->log_syncs--; /* the log counted its "Stabilized" as a sync */
+	g->eps->phase = PHASE_SYNCED; /* the next "preparing" begins a round */
+	g->eps->last_sync = time;
 }
 
 /* Record a revoke: event, episode, member state. */
@@ -842,13 +861,17 @@ tk_close_episode(kg_tracker *t, tgroup *g, int64_t end, int64_t end_lo, const ch
 	e->lag_end = g->lag;
 	e->proto = g->proto != KG_PROTO_UNKNOWN ? g->proto : e->proto;
 	/* generations counted from every member's callbacks or a coordinator's own lines are exact; polling may miss one */
-	e->rounds_min = !(g->exact_group || g->eps->ep_stabilized || g->eps->ep_logonly || all_reported(g));
+	/* the log counts them when it saw the first round begin (a start polling bounds: its first lines were not read) */
+	e->rounds_min = !(g->exact_group || (g->eps->ep_stabilized && e->start_lo_us == e->start_us) || g->eps->ep_logonly ||
+			  all_reported(g)) ||
+			g->eps->rounds_unsure;
 	/* rounds are the generations that completed: one begun and not synced (the group emptied, or went) is not */
 	if (g->eps->phase == PHASE_JOINING && e->rounds > 0)
 		e->rounds--;
 	else if (e->rounds_min && e->rounds < rounds_at_least(e))
 		e->rounds = rounds_at_least(e);
-	tk_close_costs(g, e, end, end_lo, &members);
+	/* the members' revokes and assignments as polling saw them (a coordinator's lines time the rounds, not these) */
+	tk_close_costs(g, e, end, end_lo, !(g->exact_group || all_reported(g)), &members);
 	close_text(g, e, members, note, &txt);
 	ev = event_new(KG_EV_REBALANCE_END, end, g->id);
 	ev->episode = e->id;
@@ -917,8 +940,16 @@ tk_group_emptied(kg_tracker *t, tgroup *g, int64_t T)
 	free(g->eps->trig_text);
 	g->eps->trig_text = NULL;
 	g->eps->emptied_at = T;
-	if (g->ep != NULL)
-		tk_close_episode(t, g, T, g->poll_lo, "the group is empty");
+	if (g->ep == NULL)
+		return;
+	if (g->eps->log_emptied_at >= g->ep->start_us && g->eps->log_emptied_at <= T) {
+		/* the coordinator's log said when */
+		tk_close_episode(t, g, g->eps->log_emptied_at, g->eps->log_emptied_at, "the group is empty");
+		return;
+	}
+	/* since the description before, else since it began (kgtop's first look: not at this description) */
+	tk_close_episode(t, g, T, g->poll_lo > 0 ? g->poll_lo : g->ep->start_lo_us > 0 ? g->ep->start_lo_us : g->ep->start_us,
+			 "the group is empty");
 }
 
 /*

@@ -54,6 +54,7 @@ typedef struct tk_uncdone {
 /* A group's episodes and rounds (g->eps); the open episode itself is g->ep. */
 struct tk_epgroup {
 	int phase;                    /* PHASE_* */
+	int32_t round_gen;            /* the group's generation when the current round began: a sync of it or older is an earlier round's */
 	int64_t last_sync;            /* last sync evidence time in the open episode */
 	int64_t *round_t;             /* start of each round of the open episode (round r at [r - 1]), MAX_ROUND_T of them
 				       * made by the first episode (NULL: all 0; most groups of a cluster never rebalance) */
@@ -68,6 +69,9 @@ struct tk_epgroup {
 	bool ep_polled;               /* the episode saw polled evidence */
 	bool ep_logonly;              /* opened by a coordinator log, group never polled */
 	bool ep_callbacks;            /* consumers' callbacks reported on the open episode */
+	bool log_joined;              /* its last line said the round's join completed ("Stabilized"), not its sync yet */
+	bool rounds_unsure;           /* a join began again after a "Stabilized" from a log that tells no syncs: maybe no round */
+	int64_t log_emptied_at;       /* a coordinator's "is now empty" in the open episode, 0 none */
 	int64_t emptied_at;           /* when a description last said Empty with no member */
 	int episodes_seen;            /* episodes opened since kgtop started (their numbers) */
 	int64_t last_ep;              /* id of the last closed episode */
@@ -150,6 +154,12 @@ int tk_round_answered(const tgroup *g, const tmember *m);
 int tk_round_join_sent(kg_tracker *t, tgroup *g, const tmember *m, int64_t time);
 /* The current round synced at time; a JoinGroup of the next generation seen before begins it. */
 void tk_round_synced_at(kg_tracker *t, tgroup *g, int64_t time, bool exact);
+/*
+ * The open episode's current round ended at time without a sync (the
+ * coordinator emptied the group, or began the join again): it is no round;
+ * joined: a coordinator's "Stabilized" took it for synced.
+ */
+void tk_round_unsynced(tgroup *g, int64_t time, bool joined);
 
 /* What the rebalance does to members and partitions, and what it costs */
 /* Record a revoke: event, episode, member state. */
@@ -174,8 +184,8 @@ void tk_ep_group_parts(tgroup *g, const kg_group *G);
 void tk_parts_resume(tgroup *g, const kg_tp *v, int n, int64_t time, int64_t lo);
 /* A member that owned nothing consumes again at time (lo at the earliest): its stopped time goes to its record. */
 void tk_member_resume(tmember *m, kg_episode_member *em, int64_t time, int64_t lo);
-/* A closing episode's cost: its members' stopped time, its partitions' stretches (those open end now), polling's most. */
-void tk_close_costs(tgroup *g, kg_episode *e, int64_t end, int64_t end_lo, int *members);
+/* A closing episode's cost: its members' stopped time, its partitions' stretches (those open end now); polled: their revokes as polling saw them, and polling's most */
+void tk_close_costs(tgroup *g, kg_episode *e, int64_t end, int64_t end_lo, bool polled, int *members);
 
 /* Closing */
 /* Close the open episode at end (end_lo at the earliest: the refresh before when polling saw it end). */

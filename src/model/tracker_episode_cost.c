@@ -284,7 +284,7 @@ polled_most(tgroup *g, kg_episode *e, int64_t end)
  * What polling alone saw is at most what it may have missed (polled_most).
  */
 void
-tk_close_costs(tgroup *g, kg_episode *e, int64_t end, int64_t end_lo, int *members)
+tk_close_costs(tgroup *g, kg_episode *e, int64_t end, int64_t end_lo, bool polled, int *members)
 {
 	int k;
 	*members = 0;
@@ -304,7 +304,7 @@ tk_close_costs(tgroup *g, kg_episode *e, int64_t end, int64_t end_lo, int *membe
 		part_resume_at(g, g->eps->nunc - 1, end, end_lo);
 	e->nunconsumed = g->eps->nunc_seen;
 	g->eps->nunc_seen = 0;
-	if (e->rounds_min)
+	if (polled)
 		polled_most(g, e, end);
 }
 

@@ -527,6 +527,17 @@ obs_preparing(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 	(void)m;
 	if (obs_retime_start(t, g, o) || before_open(g, time))
 		return; /* an earlier rebalance's start, retimed; or one kgtop never saw, nothing of the open one */
+	/*
+	 * The generation the last "Stabilized" formed was not synced: the
+	 * join begins again (a member came or went before the leader's
+	 * assignment), and that generation was no round.
+	 */
+	if (g->ep != NULL && g->eps->log_joined && time >= g->eps->last_sync) {
+		/* a log that never told a sync (Kafka 4.0's) may have left this one's out: at least the rounds without it */
+		tk_round_unsynced(g, time, true);
+		if (!t->log_tells_syncs)
+			g->eps->rounds_unsure = true;
+	}
 	/* a line read late, of a round whose sync is known already: the episode began by then, no round more */
 	if (g->ep == NULL || time >= g->eps->last_sync)
 		tk_next_round(t, g, time, KG_EVID_EXACT);
@@ -541,6 +552,7 @@ obs_preparing(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 	g->ep->evidence = KG_EVID_EXACT;
 	g->eps->last_rebal_obs = time;
 	g->eps->await_log_sync = true;
+	g->eps->log_joined = false;
 }
 
 /*
@@ -562,6 +574,13 @@ log_sync_count(tgroup *g, int64_t ep, int32_t generation)
 	}
 }
 
+/* "Group G with generation N is now empty": the coordinator's line of a generation that emptied the group. */
+static bool
+obs_emptied(const kg_obs *o)
+{
+	return o->kind == KG_OBS_STABILIZED && o->nmembers == 0;
+}
+
 /*
  * The polled picture closed the episode before the coordinator's end
  * arrived: give it that end (each generation's sync counted once as a
@@ -576,11 +595,12 @@ obs_retime_end(kg_tracker *t, tgroup *g, const kg_obs *o)
 	if (last == NULL || last->end_us == 0 || time < last->start_us ||
 	    (time > KG_MAX(last->end_us, g->eps->closed_at) && !g->eps->late_open))
 		return;
-	log_sync_count(g, last->id, o->generation); /* on from the syncs read while it was open */
+	if (!obs_emptied(o))
+		log_sync_count(g, last->id, o->generation); /* on from the syncs read while it was open */
 	/* rounds counted from the log's lines: exact once they reach what was claimed (a bound polling gave is never cut) */
 	if (g->eps->log_syncs >= last->rounds) {
 		last->rounds = g->eps->log_syncs;
-		last->rounds_min = false;
+		last->rounds_min = last->start_lo_us != last->start_us; /* exact when the log saw it begin */
 	}
 	last->end_us = last->end_lo_us = time;
 	last->gen_end = g->generation;
@@ -594,6 +614,8 @@ static void
 obs_stabilized(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 {
 	int64_t time = o->time_us;
+	if (o->kind == KG_OBS_SYNCED)
+		t->log_tells_syncs = true;
 	if (o->member_id != NULL && (m = tk_find_member(g, o->member_id)) != NULL) {
 		/* a client got its SyncGroup answer */
 		m->eps->synced = true;
@@ -607,6 +629,19 @@ obs_stabilized(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 		obs_retime_end(t, g, o); /* the last closed episode's, read late */
 		return;
 	}
+	if (obs_emptied(o)) {
+		/* the group emptied: its generation begun ends, no round (nothing synced) */
+		tk_round_unsynced(g, time, g->eps->log_joined);
+		g->eps->log_emptied_at = time;
+		if (g->eps->log_joined && !t->log_tells_syncs)
+			g->eps->rounds_unsure = true;
+		g->ep->gen_end = g->generation;
+		g->eps->ep_stabilized = true;
+		g->eps->last_rebal_obs = time;
+		g->eps->await_log_sync = false;
+		g->eps->log_joined = false;
+		return;
+	}
 	log_sync_count(g, g->ep->id, o->generation);
 	g->ep->gen_end = g->generation;
 	g->eps->ep_stabilized = true; /* the coordinator counts the generations */
@@ -616,10 +651,14 @@ obs_stabilized(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 	 * description says the round synced by then, and a line of the
 	 * current round with no exact sync yet is when.
 	 */
-	if (time >= g->eps->last_sync || (g->eps->exact_sync < g->eps->round_start && time >= g->eps->round_start))
-		tk_round_synced_at(t, g, time, true);
+	if ((time >= g->eps->last_sync || (g->eps->exact_sync < g->eps->round_start && time >= g->eps->round_start)) &&
+	    !(g->eps->phase == PHASE_JOINING && o->generation >= 0 && o->generation <= g->eps->round_gen))
+		tk_round_synced_at(t, g, time, true); /* not a sync of a generation the round began after (an earlier round's, read late) */
 	g->eps->last_rebal_obs = time;
 	g->eps->await_log_sync = false;
+	/* the join completed ("Stabilized"), the group awaits the leader's assignment: the same round */
+	if (time >= g->eps->last_sync)
+		g->eps->log_joined = o->kind == KG_OBS_STABILIZED && o->nmembers != 0;
 }
 
 /* KIP-848: the group epoch was bumped (tracker_kip.c). */

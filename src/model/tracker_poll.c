@@ -570,7 +570,13 @@ poll_rounds(poll_ctx *c)
 	 * guesses add none.  A description taken before the last sync a
 	 * client or a coordinator timed shows that round, not the next.
 	 */
+	/*
+	 * Nor does a CompletingRebalance after the coordinator's "Stabilized"
+	 * of the round (its join completed, the leader's assignment not yet
+	 * received): the round the line ended, awaiting its sync.
+	 */
 	if (!tk_records_told(g) && !(g->eps->exact_sync > 0 && g->pl->desc_at <= g->eps->exact_sync) &&
+	    !(c->G->state == KG_STATE_COMPLETING_REBALANCE && g->eps->log_joined) &&
 	    (c->ev_state || poll_missed_generation(c)))
 		tk_next_round(c->t, g, c->T, KG_EVID_POLLED);
 	if (g->proto == KG_PROTO_EAGER)
@@ -721,6 +727,11 @@ poll_try_close(poll_ctx *c)
 		int64_t end = g->eps->last_sync >= g->ep->start_us && g->eps->last_sync > 0 && g->eps->last_sync <= T ? g->eps->last_sync : T;
 		/* a sync a client or a coordinator timed is measured; one a description showed happened since the one before */
 		int64_t end_lo = end == g->eps->exact_sync ? end : g->poll_lo;
+		if (g->eps->log_joined && c->t->log_tells_syncs && end == g->eps->last_sync) {
+			/* the log said the join completed, not yet the leader's assignment: that came between it and now */
+			end_lo = end;
+			end = T;
+		}
 		tk_close_episode(c->t, g, end, end_lo, g->ep->start_us == T ? "between two refreshes" : NULL);
 		g->eps->closed_at = T; /* late evidence before this moment is of this episode */
 	} else if (unowned > 0 && g->pl->orphan_since > 0 && T - g->pl->orphan_since >= c->t->cfg.orphan_grace_us) {

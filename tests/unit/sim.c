@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "model/intern.h"
+#include "model/obs.h"
 #include "util/util.h"
 
 #define SIM_HORIZON (40LL * 1000000)
@@ -97,6 +98,15 @@ stop_settle(sim *s, int i)
 	}
 }
 
+/* The coordinator logs a line now. */
+static void
+log_line(sim *s, int kind, bool empty)
+{
+	if (s->nline == SIM_MAXLINES)
+		return;
+	s->line[s->nline++] = (sim_line){ s->now, kind, s->gen, empty };
+}
+
 /* Close the open episode now. */
 static void
 ep_close(sim *s)
@@ -153,6 +163,7 @@ rebalance(sim *s, int except)
 	}
 	if (s->state != KG_STATE_PREPARING_REBALANCE) {
 		s->state = KG_STATE_PREPARING_REBALANCE;
+		log_line(s, KG_OBS_PREPARING, false); /* "Preparing to rebalance group ... with old generation N" */
 		s->prep_start = s->now;
 		s->sync_at = 0;
 		for (i = 0; i < s->nm; i++) {
@@ -190,6 +201,8 @@ member_out(sim *s, int i)
 			s->ep_open = true;
 		}
 		s->state = KG_STATE_EMPTY;
+		s->gen++;
+		log_line(s, KG_OBS_STABILIZED, true); /* "Group ... with generation N is now empty" */
 		s->sync_at = s->rejoin_at = 0;
 		ep_close(s);
 		return;
@@ -304,6 +317,7 @@ sync(sim *s)
 	sim_episode *e = open_ep(s);
 	if (e != NULL)
 		e->rounds++;
+	log_line(s, KG_OBS_SYNCED, false); /* "Assignment received from leader ... for generation N" */
 	if (!s->cooperative) {
 		for (p = 0; p < s->nparts; p++) {
 			/* range: contiguous, the first ones one more */
@@ -392,6 +406,8 @@ coordinator(sim *s)
 		}
 		if (n > 0 && all) {
 			s->state = KG_STATE_COMPLETING_REBALANCE;
+			s->gen++;
+			log_line(s, KG_OBS_STABILIZED, false); /* "Stabilized group ... generation N" */
 			s->sync_at = s->now + s->sync_delay;
 		}
 	}
@@ -537,6 +553,7 @@ sim_init(sim *s, uint64_t seed)
 		sync(s);
 		s->nep = 0; /* before kgtop: no episode of its */
 		s->ep_open = false;
+		s->nline = 0; /* nor a line of its log */
 		for (p = 0; p < s->nparts; p++)
 			s->unc_from[p] = -1;
 	}

@@ -52,6 +52,16 @@ typedef struct sim_member {
 	int64_t stopped;     /* time owning nothing in the open episode */
 } sim_member;
 
+#define SIM_MAXLINES 256   /* coordinator log lines kept */
+
+/* A line the coordinator logs (as kgtop's log parser gives it: KG_OBS_PREPARING, _STABILIZED, _SYNCED). */
+typedef struct sim_line {
+	int64_t at;
+	int kind;            /* a kg_obs_kind */
+	int32_t generation;  /* preparing: the old one; stabilized, synced: the new one */
+	bool empty;          /* "is now empty" (a stabilized line without members) */
+} sim_line;
+
 /* A true rebalance episode. */
 typedef struct sim_episode {
 	int64_t start, end;  /* end 0 while open */
@@ -90,6 +100,10 @@ typedef struct sim {
 	sim_episode ep[SIM_MAXEP];
 	int nep;
 	bool ep_open;
+	/* the coordinator's log, for a kgtop that also reads it (test_bounds' late log) */
+	int32_t gen;                /* the group's generation */
+	sim_line line[SIM_MAXLINES];
+	int nline;
 } sim;
 
 /* A random schedule from seed (the same seed, the same schedule). */
