@@ -134,7 +134,7 @@ tap_before(void *arg, const kg_obsq *q, const kg_snapshot *snap)
 		sbuf s = { 0 };
 		if (o->kind == KG_OBS_HEARTBEAT || o->kind == KG_OBS_POLL)
 			continue;
-		if (o->kind == KG_OBS_STABILIZED) {
+		if (o->kind == KG_OBS_SYNCED) {
 			util_grow(&r->st, &r->cst, r->nst + 1, sizeof *r->st);
 			r->st[r->nst].group = o->group;
 			r->st[r->nst++].time = o->time_us;

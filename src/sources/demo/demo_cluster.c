@@ -295,8 +295,9 @@ mock_obs(demo *d, int gi, kg_obs_kind kind, int32_t generation, int nmembers, in
  * elected leader is L, generation id N", "Mock consumer group G with K
  * member(s) changing state A -> B: reason".  A group that goes to Joining
  * prepares a rebalance (from its last stable generation); Syncing -> Up
- * ("all members synced") stabilizes the elected generation; a sync that
- * times out is no generation.
+ * ("all members synced") completes the elected generation (as a
+ * coordinator's "Assignment received"); a sync that times out is no
+ * generation.
  */
 static void
 mock_line(demo *d, const char *line)
@@ -326,7 +327,7 @@ mock_line(demo *d, const char *line)
 		}
 		else if (strcmp(from, "Syncing") == 0 && strcmp(to, "Up") == 0) {
 			d->groups[gi].mock_stable = d->groups[gi].mock_gen;
-			mock_obs(d, gi, KG_OBS_STABILIZED, d->groups[gi].mock_gen, members, now);
+			mock_obs(d, gi, KG_OBS_SYNCED, d->groups[gi].mock_gen, members, now); /* every member got its assignment */
 		}
 	} else if ((p = strstr(line, ": Received SyncGroupRequestV")) != NULL && (p = strstr(p, " from ")) != NULL &&
 		   sscanf(p, " from %63s", addr) == 1) {
