@@ -524,6 +524,7 @@ static void
 obs_preparing(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 {
 	int64_t time = o->time_us;
+	bool rejoin;
 	(void)m;
 	if (obs_retime_start(t, g, o) || before_open(g, time))
 		return; /* an earlier rebalance's start, retimed; or one kgtop never saw, nothing of the open one */
@@ -532,14 +533,21 @@ obs_preparing(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 	 * join begins again (a member came or went before the leader's
 	 * assignment), and that generation was no round.
 	 */
+	rejoin = false;
 	if (g->ep != NULL && g->eps->log_joined && time >= g->eps->last_sync) {
+		/* polling, read before this line, saw that join begin: it is the round begun (not a round more) */
+		rejoin = g->eps->phase == PHASE_JOINING;
 		/* a log that never told a sync (Kafka 4.0's) may have left this one's out: at least the rounds without it */
 		tk_round_unsynced(g, time, true);
 		if (!t->log_tells_syncs)
 			g->eps->rounds_unsure = true;
+		if (rejoin) {
+			g->eps->phase = PHASE_JOINING;
+			g->eps->round_start = KG_MIN(g->eps->round_start, time);
+		}
 	}
 	/* a line read late, of a round whose sync is known already: the episode began by then, no round more */
-	if (g->ep == NULL || time >= g->eps->last_sync)
+	if (!rejoin && (g->ep == NULL || time >= g->eps->last_sync))
 		tk_next_round(t, g, time, KG_EVID_EXACT);
 	if (g->ep == NULL && o->text != NULL && (g->eps->trig_text == NULL || time - g->eps->trig_time > TRIGGER_WINDOW)) {
 		char *st = tk_short_trigger(o->reason, o->text);
@@ -598,7 +606,7 @@ obs_retime_end(kg_tracker *t, tgroup *g, const kg_obs *o)
 	if (!obs_emptied(o))
 		log_sync_count(g, last->id, o->generation); /* on from the syncs read while it was open */
 	/* rounds counted from the log's lines: exact once they reach what was claimed (a bound polling gave is never cut) */
-	if (g->eps->log_syncs >= last->rounds) {
+	if (!obs_emptied(o) && g->eps->log_ep == last->id && g->eps->log_syncs >= last->rounds) {
 		last->rounds = g->eps->log_syncs;
 		last->rounds_min = last->start_lo_us != last->start_us; /* exact when the log saw it begin */
 	}
