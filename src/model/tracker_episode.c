@@ -495,6 +495,7 @@ tk_ensure_episode(kg_tracker *t, tgroup *g, int64_t time, const char *why, kg_ev
 	g->eps->await_log_sync = false;
 	g->eps->log_joined = false;
 	g->eps->rounds_unsure = false;
+	g->eps->ep_records = false;
 	g->eps->round_gen = g->generation;
 	g->eps->log_emptied_at = 0;
 	g->eps->late_open = false; /* a late round of the last episode ends with it: its sync now is this one's round */
@@ -861,9 +862,17 @@ tk_close_episode(kg_tracker *t, tgroup *g, int64_t end, int64_t end_lo, const ch
 	e->lag_end = g->lag;
 	e->proto = g->proto != KG_PROTO_UNKNOWN ? g->proto : e->proto;
 	/* generations counted from every member's callbacks or a coordinator's own lines are exact; polling may miss one */
-	/* the log counts them when it saw the first round begin (a start polling bounds: its first lines were not read) */
-	e->rounds_min = !(g->exact_group || (g->eps->ep_stabilized && e->start_lo_us == e->start_us) || g->eps->ep_logonly ||
-			  all_reported(g)) ||
+	/*
+	 * The coordinator's records count them (numbered generations); its
+	 * log when it saw the first round begin and the last end (a start
+	 * polling bounds: its first lines were not read; an end polling
+	 * bounds: the log, behind polling, may not have told the last rounds
+	 * yet).
+	 */
+	e->rounds_min = !(g->exact_group ||
+			  (g->eps->ep_stabilized &&
+			   (g->eps->ep_records || (e->start_lo_us == e->start_us && e->end_lo_us == e->end_us))) ||
+			  g->eps->ep_logonly || all_reported(g)) ||
 			g->eps->rounds_unsure;
 	/* rounds are the generations that completed: one begun and not synced (the group emptied, or went) is not */
 	if (g->eps->phase == PHASE_JOINING && e->rounds > 0)

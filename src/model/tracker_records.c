@@ -272,6 +272,7 @@ gen_in_open(kg_tracker *t, tgroup *g, tk_records *r, const kg_obs *o, int64_t be
 	g->ep->gen_end = o->generation;
 	g->ep->evidence = KG_EVID_EXACT;
 	g->eps->ep_stabilized = true; /* the coordinator counted the generations */
+	g->eps->ep_records = true;
 	g->eps->await_log_sync = false;
 	g->eps->last_rebal_obs = KG_MAX(g->eps->last_rebal_obs, o->time_us);
 	/* the sync of the round under way (a late one of an earlier round is counted, nothing more) */

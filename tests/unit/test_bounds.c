@@ -26,8 +26,8 @@
  * default: a log read later than that (KGTOP_BOUNDS_LOG_DELAY=ms behind
  * for every schedule; KGTOP_BOUNDS_LOG_LATE=1, 0 to 3 s behind and half of
  * them read from a random time on; KGTOP_BOUNDS_LOG_FROM=ms): at 200 ms
- * behind 6 of 2,000 schedules, at 1 s 109, 0 to 3 s with half of them
- * read from a random time on 178 (late lines of two rebalances polling saw
+ * behind 6 of 2,000 schedules, at 1 s 59, 0 to 3 s with half of them
+ * read from a random time on 125 (late lines of two rebalances polling saw
  * as one; a later round's sync read after polling closed the episode).
  * Read in time but from a random time on, they hold.
  */
