@@ -603,8 +603,9 @@ obs_retime_end(kg_tracker *t, tgroup *g, const kg_obs *o)
 	if (last == NULL || last->end_us == 0 || time < last->start_us ||
 	    (time > KG_MAX(last->end_us, g->eps->closed_at) && !g->eps->late_open))
 		return;
-	if (!obs_emptied(o))
-		log_sync_count(g, last->id, o->generation); /* on from the syncs read while it was open */
+	/* on from the syncs read while it was open; where the log tells the assignment, a "Stabilized" may be of a join begun again */
+	if (!obs_emptied(o) && !(t->log_tells_syncs && o->kind == KG_OBS_STABILIZED))
+		log_sync_count(g, last->id, o->generation);
 	/* rounds counted from the log's lines: exact once they reach what was claimed (a bound polling gave is never cut) */
 	if (!obs_emptied(o) && g->eps->log_ep == last->id && g->eps->log_syncs >= last->rounds) {
 		last->rounds = g->eps->log_syncs;
