@@ -604,10 +604,10 @@ obs_retime_end(kg_tracker *t, tgroup *g, const kg_obs *o)
 	    (time > KG_MAX(last->end_us, g->eps->closed_at) && !g->eps->late_open))
 		return;
 	/* on from the syncs read while it was open; where the log tells the assignment, a "Stabilized" may be of a join begun again */
-	if (!obs_emptied(o) && !(t->log_tells_syncs && o->kind == KG_OBS_STABILIZED))
+	if (!(t->log_tells_syncs && o->kind == KG_OBS_STABILIZED && !obs_emptied(o)))
 		log_sync_count(g, last->id, o->generation);
 	/* rounds counted from the log's lines: exact once they reach what was claimed (a bound polling gave is never cut) */
-	if (!obs_emptied(o) && g->eps->log_ep == last->id && g->eps->log_syncs >= last->rounds) {
+	if (g->eps->log_ep == last->id && g->eps->log_syncs >= last->rounds) {
 		last->rounds = g->eps->log_syncs;
 		last->rounds_min = last->start_lo_us != last->start_us; /* exact when the log saw it begin */
 	}
@@ -639,17 +639,22 @@ obs_stabilized(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 		return;
 	}
 	if (obs_emptied(o)) {
-		/* the group emptied: its generation begun ends, no round (nothing synced) */
-		tk_round_unsynced(g, time, g->eps->log_joined);
+		/*
+		 * The group emptied: the coordinator completes that generation (a
+		 * round, as its records count it); one it stabilized before and
+		 * never synced is none.
+		 */
+		if (g->eps->log_joined) {
+			tk_round_unsynced(g, time, true);
+			if (!t->log_tells_syncs)
+				g->eps->rounds_unsure = true;
+		}
+		if (g->eps->phase == PHASE_SYNCED) {
+			/* after a completed round, the emptying generation is one more (begun and ended at once) */
+			tk_next_round(t, g, time, KG_EVID_EXACT);
+			g->eps->round_gen = o->generation - 1;
+		}
 		g->eps->log_emptied_at = time;
-		if (g->eps->log_joined && !t->log_tells_syncs)
-			g->eps->rounds_unsure = true;
-		g->ep->gen_end = g->generation;
-		g->eps->ep_stabilized = true;
-		g->eps->last_rebal_obs = time;
-		g->eps->await_log_sync = false;
-		g->eps->log_joined = false;
-		return;
 	}
 	log_sync_count(g, g->ep->id, o->generation);
 	g->ep->gen_end = g->generation;

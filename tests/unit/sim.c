@@ -193,7 +193,7 @@ member_out(sim *s, int i)
 	for (k = 0; k < s->nm; k++)
 		left += s->m[k].in_group;
 	if (left == 0) {
-		/* the coordinator's last generation: begun and ended at once, the group Empty (a rebalance, none synced) */
+		/* the coordinator's last generation: begun and ended at once, the group Empty (a rebalance) */
 		if (!s->ep_open && s->nep < SIM_MAXEP) {
 			sim_episode *e = &s->ep[s->nep++];
 			memset(e, 0, sizeof *e);
@@ -202,6 +202,8 @@ member_out(sim *s, int i)
 		}
 		s->state = KG_STATE_EMPTY;
 		s->gen++;
+		if (open_ep(s) != NULL)
+			open_ep(s)->rounds++; /* a generation the coordinator completed (its records count it), none synced */
 		log_line(s, KG_OBS_STABILIZED, true); /* "Group ... with generation N is now empty" */
 		s->sync_at = s->rejoin_at = 0;
 		ep_close(s);

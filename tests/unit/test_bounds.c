@@ -26,8 +26,8 @@
  * default: a log read later than that (KGTOP_BOUNDS_LOG_DELAY=ms behind
  * for every schedule; KGTOP_BOUNDS_LOG_LATE=1, 0 to 3 s behind and half of
  * them read from a random time on; KGTOP_BOUNDS_LOG_FROM=ms): at 200 ms
- * behind 1 of 2,000 schedules, at 1 s 7, at 2 s 28, 0 to 3 s with half
- * of them read from a random time on 32 (late lines of two rebalances
+ * behind 1 of 2,000 schedules, at 1 s 8, at 2 s 28, 0 to 3 s with half
+ * of them read from a random time on 31 (late lines of two rebalances
  * polling saw as one, whose outcome then spans both).  A retimed event is
  * held to the true rebalances of the span it gives (a later round read
  * late can take in the next rebalance polling saw with it).
