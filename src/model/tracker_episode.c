@@ -843,7 +843,9 @@ tk_close_episode(kg_tracker *t, tgroup *g, int64_t end, int64_t end_lo, const ch
 		return;
 	if (end < e->start_us)
 		end = e->start_us;
-	if (end_lo <= 0 || end_lo > end)
+	if (end_lo <= 0)
+		end_lo = e->start_lo_us > 0 ? e->start_lo_us : e->start_us; /* not known (kgtop's first look): since it began */
+	if (end_lo > end)
 		end_lo = end;
 	if (end_lo < e->start_lo_us)
 		end_lo = e->start_lo_us;
@@ -956,9 +958,7 @@ tk_group_emptied(kg_tracker *t, tgroup *g, int64_t T)
 		tk_close_episode(t, g, g->eps->log_emptied_at, g->eps->log_emptied_at, "the group is empty");
 		return;
 	}
-	/* since the description before, else since it began (kgtop's first look: not at this description) */
-	tk_close_episode(t, g, T, g->poll_lo > 0 ? g->poll_lo : g->ep->start_lo_us > 0 ? g->ep->start_lo_us : g->ep->start_us,
-			 "the group is empty");
+	tk_close_episode(t, g, T, g->poll_lo, "the group is empty"); /* since the description before */
 }
 
 /*
