@@ -235,7 +235,6 @@ static void
 spare_drop(arena_spare *spare)
 {
 	arena_chunk *c, *drop;
-	atomic_store(&spare_off, true);
 	pthread_mutex_lock(&spare->lock);
 	drop = spare->head;
 	spare->head = NULL;
@@ -252,6 +251,7 @@ spare_drop(arena_spare *spare)
 void
 arena_spare_off(void)
 {
+	atomic_store(&spare_off, true);
 	spare_drop(&scratch_spare);
 	spare_drop(&snapshot_spare);
 }

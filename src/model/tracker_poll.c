@@ -568,11 +568,9 @@ poll_rounds(poll_ctx *c)
 	/*
 	 * The coordinator's records count this group's generations: polling's
 	 * guesses add none.  A description taken before the last sync a
-	 * client or a coordinator timed shows that round, not the next.
-	 */
-	/*
-	 * Nor does a CompletingRebalance after the coordinator's "Stabilized"
-	 * of the round (its join completed, the leader's assignment not yet
+	 * client or a coordinator timed shows that round, not the next; nor
+	 * does a CompletingRebalance after the coordinator's "Stabilized" of
+	 * the round (its join completed, the leader's assignment not yet
 	 * received): the round the line ended, awaiting its sync.
 	 */
 	if (!tk_records_told(g) && !(g->eps->exact_sync > 0 && g->pl->desc_at <= g->eps->exact_sync) &&
