@@ -225,6 +225,42 @@ trace_poll(const sim *s, const kg_snapshot *snap, const kg_evlist *ev)
 	}
 }
 
+/* The true rebalances an episode covers: their span and what they cost. */
+typedef struct truth {
+	int cover;
+	bool open;          /* one goes on */
+	int64_t first, last; /* the first's start, the last's end */
+	int64_t rounds, stopped, unc, backlog;
+} truth;
+
+/*
+ * The true rebalances that began in (lo, hi]: with claimed, those no
+ * episode covered before (marked now), open ones too; without, the ended
+ * ones (a retimed span, which may take in one an episode covered already).
+ */
+static truth
+covered(const sim *s, int64_t lo, int64_t hi, bool *claimed)
+{
+	truth t = { 0, false, INT64_MAX, 0, 0, 0, 0, 0 };
+	int j;
+	for (j = 0; j < s->nep; j++) {
+		const sim_episode *e = &s->ep[j];
+		if (e->start <= lo || e->start > hi || (claimed != NULL ? claimed[j] : e->end == 0))
+			continue;
+		if (claimed != NULL)
+			claimed[j] = true;
+		t.cover++;
+		t.first = KG_MIN(t.first, e->start);
+		t.last = KG_MAX(t.last, e->end);
+		t.open |= e->end == 0;
+		t.rounds += e->rounds;
+		t.stopped += e->stopped;
+		t.unc += e->unconsumed;
+		t.backlog += e->backlog;
+	}
+	return t;
+}
+
 /*
  * One schedule: the simulation polled by the tracker; true if every
  * episode's bounds hold (the first failure's words in why).
@@ -288,24 +324,11 @@ run(uint64_t seed, bool log, widths *w, sbuf *why)
 	for (i = 0; i < nk; i++) {
 		const said *x = &k[i];
 		/* a start the log timed is the true one's own: that one is covered */
-		int64_t lo = x->start_lo > 0 ? x->start_lo - (x->start_lo == x->start) : INT64_MIN, first = INT64_MAX, last = 0;
-		int64_t rounds = 0, stopped = 0, unc = 0, backlog = 0;
-		int cover = 0;
-		bool open = false, good = true;
-		for (j = 0; j < s.nep; j++) {
-			const sim_episode *e = &s.ep[j];
-			if (claimed[j] || e->start <= lo || e->start > x->end)
-				continue;
-			claimed[j] = true;
-			cover++;
-			first = KG_MIN(first, e->start);
-			last = KG_MAX(last, e->end);
-			open |= e->end == 0;
-			rounds += e->rounds;
-			stopped += e->stopped;
-			unc += e->unconsumed;
-			backlog += e->backlog;
-		}
+		truth tc = covered(&s, x->start_lo > 0 ? x->start_lo - (x->start_lo == x->start) : INT64_MIN, x->end, claimed);
+		int64_t first = tc.first, last = tc.last, rounds = tc.rounds, stopped = tc.stopped, unc = tc.unc,
+			backlog = tc.backlog;
+		int cover = tc.cover;
+		bool open = tc.open, good = true;
 		if (cover == 0) {
 			sbuf_addf(why, " episode %lld [%.2f..%.2f, %.2f..%.2f] covers no true rebalance", (long long)x->id,
 				  x->start_lo / 1e6, x->start / 1e6, x->end_lo / 1e6, x->end / 1e6);
@@ -332,15 +355,8 @@ run(uint64_t seed, bool log, widths *w, sbuf *why)
 		good &= within(w, B_BACKLOG, 1, x->backlog, backlog, why, "backlog");
 		if (x->nretimed > 0) {
 			/* what the late lines amended, against the true rebalances the amended span covers: the truth inside */
-			int64_t rlo = x->rstart_lo > 0 ? x->rstart_lo - 1 : INT64_MIN, rfirst = INT64_MAX, rlast = 0, rrounds = 0;
-			for (j = 0; j < s.nep; j++) {
-				const sim_episode *e = &s.ep[j];
-				if (e->start <= rlo || e->start > x->rend || e->end == 0)
-					continue;
-				rfirst = KG_MIN(rfirst, e->start);
-				rlast = KG_MAX(rlast, e->end);
-				rrounds += e->rounds;
-			}
+			truth rt = covered(&s, x->rstart_lo > 0 ? x->rstart_lo - 1 : INT64_MIN, x->rend, NULL);
+			int64_t rfirst = rt.first, rlast = rt.last, rrounds = rt.rounds;
 			if (x->rrounds_min ? rrounds < x->rrounds : rrounds != x->rrounds) {
 				sbuf_addf(why, " rounds %lld, retimed %s%d", (long long)rrounds, x->rrounds_min ? ">=" : "",
 					  x->rrounds);
