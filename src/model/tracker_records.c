@@ -253,6 +253,22 @@ gen_count(tk_records *r, int64_t ep)
 	r->ep_gens++;
 }
 
+/*
+ * The open episode's last round began by time (a record's join end),
+ * before the start polling gave it: its start moves back, a bound (not
+ * before the description that showed it not begun).
+ */
+static void
+start_before(kg_tracker *t, tgroup *g, int64_t time)
+{
+	int64_t lo = g->ep->rounds == 1 ? g->ep->start_lo_us : g->eps->last_sync;
+	if (time < lo)
+		time = lo;
+	if (g->ep->rounds == 1)
+		tk_ensure_episode(t, g, time, NULL, KG_EVID_POLLED);
+	g->eps->round_start = KG_MIN(g->eps->round_start, time);
+}
+
 /* A generation completed in the open episode: a round ends at the record's time. */
 static void
 gen_in_open(kg_tracker *t, tgroup *g, tk_records *r, const kg_obs *o, int64_t begun)
@@ -275,7 +291,16 @@ gen_in_open(kg_tracker *t, tgroup *g, tk_records *r, const kg_obs *o, int64_t be
 	g->eps->ep_records = true;
 	g->eps->await_log_sync = false;
 	g->eps->last_rebal_obs = KG_MAX(g->eps->last_rebal_obs, o->time_us);
-	/* the sync of the round under way (a late one of an earlier round is counted, nothing more) */
+	/*
+	 * The sync of the round under way (a late one of an earlier round is
+	 * counted, nothing more).  A record older than the round's start
+	 * polling gave is that round's when the records count every round
+	 * polling saw: the description that began it was asked before the
+	 * sync and handed over after (a short rebalance between two
+	 * refreshes), and the round began by its join's end (begun).
+	 */
+	if (o->time_us < g->eps->round_start && r->ep_gens >= g->ep->rounds && o->time_us >= g->eps->last_sync)
+		start_before(t, g, begun);
 	if (o->time_us >= g->eps->round_start && o->time_us >= g->eps->last_sync)
 		tk_round_synced_at(t, g, o->time_us, true);
 	if (o->nmembers == 0)

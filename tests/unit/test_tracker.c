@@ -1980,6 +1980,42 @@ test_records_amend_counts_open(void **state)
 }
 
 /*
+ * A description asked during a short rebalance and handed over after it
+ * ended (t_offsets.sh in CI, 2026-12-04: the join of 106 ms, the refresh
+ * timed 6 ms after the coordinator's sync) opens the episode after its
+ * only generation's record.  That record, read while the episode is open,
+ * is its end: the round began before it (by its join's end), not at the
+ * refresh.  It was taken for a late record of an earlier round: the
+ * episode closed at the next refresh, unmeasured, 0-2 s for 106 ms.
+ */
+static void
+test_records_sync_before_polled_start(void **state)
+{
+	sc *s = sc_new(6, NULL);
+	kg_episode *ep;
+	int n;
+	(void)state;
+	sc_group_set(s, "rb", KG_STATE_STABLE, "range", "consumer-a=0 1 2;consumer-b=3 4 5");
+	sc_tick(s, 0);
+	sc_group_set(s, "rb", KG_STATE_PREPARING_REBALANCE, "range", "consumer-a=0 1 2;consumer-b=3 4 5;consumer-c");
+	sc_tick(s, 1006); /* asked before the sync, handed over after it */
+	gen_record(s, 1000, 995, "rb", 3, 3, false);
+	sc_group_set(s, "rb", KG_STATE_STABLE, "range", "consumer-a=0 1;consumer-b=2 3;consumer-c=4 5");
+	sc_tick(s, 2006);
+	n = episodes(s, "rb", &ep);
+	assert_int_equal(n, 1);
+	assert_int_equal(ep[0].end_us, sc_us(s, 1000));
+	assert_int_equal(ep[0].end_lo_us, sc_us(s, 1000));
+	assert_true(ep[0].start_us <= sc_us(s, 995));
+	assert_true(ep[0].start_lo_us <= sc_us(s, 995));
+	assert_int_equal(ep[0].rounds, 1);
+	assert_false(ep[0].rounds_min);
+	assert_int_equal(ep[0].gen_end, 3);
+	episodes_free(ep, n);
+	sc_free(s);
+}
+
+/*
  * The same with the coordinator's log: round one's lines read while the
  * episode was open, polling closes it, round two's read after.  The late
  * sync counted only the late lines: "1 round", exact, for two.
@@ -2434,6 +2470,7 @@ main(void)
 		cmocka_unit_test(test_log_late_previous_episode),
 		cmocka_unit_test(test_log_late_round_counts_open),
 		cmocka_unit_test(test_records_amend_counts_open),
+		cmocka_unit_test(test_records_sync_before_polled_start),
 		cmocka_unit_test(test_history_formation_rounds),
 		cmocka_unit_test(test_late_history_keeps_last),
 		cmocka_unit_test(test_log_stale_description),
