@@ -72,6 +72,7 @@ typedef struct kgrun {
 	int64_t line_at;
 	int64_t gap_max_ms; /* the longest wait between two lines */
 	int64_t last_time_us; /* the last line's own time ("time_us") */
+	int64_t last_skew_us; /* the wall clock less the monotonic one when it came */
 	int64_t cadence_ms; /* the longest time between two lines by their own times (kgtop's cadence) */
 } kgrun;
 
@@ -165,10 +166,20 @@ run_next(kgrun *r, int64_t deadline)
 			if (r->line != NULL) {
 				const cJSON *t = cJSON_GetObjectItemCaseSensitive(r->line, "time_us");
 				if (cJSON_IsNumber(t)) {
-					int64_t tu = (int64_t)t->valuedouble;
+					/*
+					 * less a step of the wall clock between the two
+					 * (kgtop dates lines by it): in a CI run on
+					 * 2026-12-04 the VM was forked (the kernel: "crng
+					 * reseeded due to virtual machine fork") during the
+					 * first row, and a line came 1.2 s after the one
+					 * before, dated 3.6 s after it
+					 */
+					int64_t tu = (int64_t)t->valuedouble, skew = util_now_us() - now;
 					if (r->last_time_us > 0)
-						r->cadence_ms = KG_MAX(r->cadence_ms, (tu - r->last_time_us) / 1000);
+						r->cadence_ms = KG_MAX(r->cadence_ms,
+								       (tu - r->last_time_us - (skew - r->last_skew_us)) / 1000);
 					r->last_time_us = tu;
+					r->last_skew_us = skew;
 				}
 				return true;
 			}
