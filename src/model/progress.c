@@ -365,6 +365,27 @@ le_remove(kg_lesamples *s, int i)
 	s->n--;
 }
 
+/* Room for more samples: 2, 4, 8, then KG_LE_SAMPLES. */
+static void
+le_grow(kg_lesamples *s)
+{
+	int cap = s->cap == 0 ? 2 : KG_MIN(2 * s->cap, KG_LE_SAMPLES);
+	int64_t *v = xreallocarray(s->t, 2 * (size_t)cap, sizeof *v);
+	/* the log-ends were at v + the old cap: up to v + cap (the areas may overlap: memmove) */
+	memmove(v + cap, v + s->cap, (size_t)s->n * sizeof *v);
+	s->t = v;
+	s->le = v + cap;
+	s->cap = cap;
+}
+
+/* Free a partition's samples. */
+void
+progress_le_free(kg_lesamples *s)
+{
+	free(s->t);
+	memset(s, 0, sizeof *s);
+}
+
 /* A log-end sample at t. */
 void
 progress_le_add(kg_lesamples *s, int64_t t, int64_t log_end, int64_t keep_us)
@@ -382,6 +403,8 @@ progress_le_add(kg_lesamples *s, int64_t t, int64_t log_end, int64_t keep_us)
 		/* the same log-end: its first sample already says when it got there */
 		return;
 	}
+	if (s->n == s->cap && s->cap < KG_LE_SAMPLES)
+		le_grow(s);
 	if (s->n == KG_LE_SAMPLES) {
 		/* drop the sample whose neighbours are closest for its age: recent ones stay dense */
 		for (i = 1; i < s->n - 1; i++) {
@@ -545,8 +568,12 @@ progress_free(kg_progress *p)
 	size_t i;
 	if (p == NULL)
 		return;
-	for (i = 0; i < p->ntopics; i++)
+	for (i = 0; i < p->ntopics; i++) {
+		int k;
+		for (k = 0; k < p->topics[i].n; k++)
+			progress_le_free(&p->topics[i].s[k]);
 		free(p->topics[i].s);
+	}
 	free(p->topics);
 	for (i = 0; i < p->ngroups; i++)
 		pgroup_free(p->groups[i]);

@@ -144,11 +144,17 @@ typedef struct kg_pstate {
 	uint8_t spark[KG_SPARK];
 } kg_pstate;
 
-/* kgtop's samples of one partition's log-end, oldest first. */
+/*
+ * kgtop's samples of one partition's log-end, oldest first: t and le in one
+ * allocation of cap pairs, grown up to KG_LE_SAMPLES (a partition whose
+ * log-end stands still keeps one: at 10,000 groups --once held 200 bytes of
+ * fixed arrays per topic partition, 4.4 MB of its heap, for one sample).
+ * All zero is empty; progress_le_free frees it.
+ */
 typedef struct kg_lesamples {
-	int64_t t[KG_LE_SAMPLES];
-	int64_t le[KG_LE_SAMPLES];
-	int n;
+	int64_t *t;
+	int64_t *le; /* t + cap */
+	int n, cap;
 } kg_lesamples;
 
 /* ---------------------------------------------------------------- rules */
@@ -197,6 +203,8 @@ uint8_t progress_spark_level(int64_t lag);
 
 /* A log-end sample at t; samples older than keep_us before t go, the rest are thinned (recent ones kept dense). */
 void progress_le_add(kg_lesamples *s, int64_t t, int64_t log_end, int64_t keep_us);
+/* Free a partition's samples (then empty). */
+void progress_le_free(kg_lesamples *s);
 /* Records per second the log-end grew over the window before now, < 0 unknown. */
 double progress_produce_rate(const kg_lesamples *s, int64_t now_us, int64_t window_us);
 /* The estimate alone: when the log-end passed committed, by the samples (kind, lag, reason). */

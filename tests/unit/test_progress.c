@@ -404,6 +404,7 @@ test_interpolate(void **state)
 	assert_true(lag == 0);
 	assert_int_equal(progress_time_lag(&s, NULL, -1, 3000, -1, S(130), &lag, &why), KG_TLAG_NONE);
 	assert_int_equal(why, KG_TLAG_NO_OFFSETS);
+	progress_le_free(&s);
 }
 
 /* The record's timestamp: exact; ahead of the clock clamped and said; a failed read says why, or gives way to the estimate. */
@@ -446,6 +447,7 @@ test_time_lag_exact(void **state)
 	assert_int_equal(progress_time_lag(&s, &st, 1499, 3000, -1, S(130), &lag, &why), KG_TLAG_ESTIMATE);
 	assert_true(lag == S(25));
 	assert_int_equal(why, KG_TLAG_NO_ANSWER);
+	progress_le_free(&s);
 }
 
 /* The log-end samples: bounded, the oldest and newest kept, recent ones dense, equal ones once, a log that went back forgotten. */
@@ -468,6 +470,29 @@ test_le_samples(void **state)
 	progress_le_add(&s, S(5001), 10, S(3600)); /* made again: starts over */
 	assert_int_equal(s.n, 1);
 	assert_true(progress_produce_rate(&s, S(5001), W) < 0);
+	progress_le_free(&s);
+}
+
+/* The samples' room grows with them, each kept through the growth; a log-end standing still keeps room for two. */
+static void
+test_le_samples_grow(void **state)
+{
+	kg_lesamples s = { .n = 0 }, still = { .n = 0 };
+	int64_t i;
+	(void)state;
+	for (i = 0; i < KG_LE_SAMPLES; i++) {
+		progress_le_add(&s, S(i), 1000 + i * 10, S(3600));
+		progress_le_add(&still, S(i), 500, S(3600));
+		assert_int_equal(s.n, i + 1);
+		assert_true(s.cap >= s.n && s.cap <= KG_LE_SAMPLES);
+	}
+	for (i = 0; i < KG_LE_SAMPLES; i++)
+		assert_true(s.t[i] == S(i) && s.le[i] == 1000 + i * 10);
+	assert_int_equal(still.n, 1);
+	assert_int_equal(still.cap, 2);
+	progress_le_free(&s);
+	progress_le_free(&still);
+	assert_true(s.n == 0 && s.t == NULL);
 }
 
 /* Rates: produced over the window by the samples, consumed by the commits. */
@@ -482,6 +507,7 @@ test_rates(void **state)
 		progress_le_add(&s, S(i), 1000 + i * 20, S(3600));
 	r = progress_produce_rate(&s, S(399), W);
 	assert_true(r > 19.5 && r < 20.5);
+	progress_le_free(&s);
 }
 
 /*
@@ -1256,6 +1282,7 @@ main(void)
 		cmocka_unit_test(test_slow),           cmocka_unit_test(test_ok_steady),
 		cmocka_unit_test(test_stall_threshold), cmocka_unit_test(test_interpolate),
 		cmocka_unit_test(test_time_lag_exact), cmocka_unit_test(test_le_samples),
+		cmocka_unit_test(test_le_samples_grow),
 		cmocka_unit_test(test_rates),          cmocka_unit_test(test_spark),
 		cmocka_unit_test(test_idle_state),
 		cmocka_unit_test(test_last_judgement),
