@@ -63,6 +63,7 @@ test_none(void **state)
 	progress_observe(&st, S(2), 12, 22, W); /* it moved: judged */
 	assert_int_equal(judge(&st, S(2), 12, 22, -1, &since), KG_VERDICT_OK);
 	assert_true(since == 0);
+	progress_state_free(&st);
 }
 
 /* Rule 2: below the log start is LOST, whatever else holds (even a frozen offset). */
@@ -80,6 +81,7 @@ test_lost(void **state)
 	assert_int_equal(judge(&st, S(400), 2800, 5000, 2800, &since), KG_VERDICT_STOPPED); /* at the start: not lost */
 	assert_int_equal(progress_time_lag(NULL, NULL, 1500, 5000, 2800, S(400), &lag, &why), KG_TLAG_NONE);
 	assert_int_equal(why, KG_TLAG_DELETED);
+	progress_state_free(&st);
 }
 
 /* Rule 3: no lag now is OK, even after a long stop. */
@@ -92,6 +94,7 @@ test_ok_caught_up(void **state)
 	progress_state_init(&st);
 	feed(&st, S(1), 400, 1000, 0, 1000, 0); /* idle topic, nothing to consume */
 	assert_int_equal(judge(&st, S(400), 1000, 1000, 0, &since), KG_VERDICT_OK);
+	progress_state_free(&st);
 }
 
 /* Rule 4: frozen while lag grows turns STALLED at the threshold, since the last move. */
@@ -112,6 +115,7 @@ test_stalled(void **state)
 	/* moving again: OK at once */
 	progress_observe(&st, S(91), 1700, 1905, W);
 	assert_int_equal(judge(&st, S(91), 1700, 1905, -1, &since), KG_VERDICT_OK);
+	progress_state_free(&st);
 }
 
 /* Rule 4 and rebalances: commits pause while a group rebalances, so a freeze that began in one is judged from its end. */
@@ -143,6 +147,7 @@ test_stalled_rebalance(void **state)
 	assert_int_equal(progress_verdict(&st, S(400), 1590, 5000, -1, W, STALL, 0, 0, &since), KG_VERDICT_STOPPED);
 	assert_int_equal(progress_verdict(&st, S(400), 1590, 5000, -1, W, STALL, S(70), S(300), &since),
 			 KG_VERDICT_STALLED);
+	progress_state_free(&st);
 }
 
 /* Rule 4: a consumer that had caught up and then stopped is frozen from its last time without lag. */
@@ -161,6 +166,7 @@ test_stalled_after_catch_up(void **state)
 	assert_int_equal(judge(&st, S(130), 1000, 1300, -1, &since), KG_VERDICT_PENDING); /* 29 s: not yet, never moved */
 	assert_int_equal(judge(&st, S(131), 1000, 1310, -1, &since), KG_VERDICT_STALLED);
 	assert_true(since == S(101));
+	progress_state_free(&st);
 }
 
 /* Rule 4: the threshold follows the partition's own pace: a commit every 20 s is no stall at 30 s. */
@@ -179,6 +185,7 @@ test_stall_usual_pace(void **state)
 	assert_int_equal(judge(&st, S(231), 3000, 3400, -1, &since), KG_VERDICT_OK);
 	assert_int_equal(judge(&st, S(241), 3000, 3500, -1, &since), KG_VERDICT_STALLED);
 	assert_true(since == S(201));
+	progress_state_free(&st);
 }
 
 /* Rule 4: frozen for the whole window with lag is STOPPED; first seen frozen counts from the first sight. */
@@ -194,10 +201,11 @@ test_stopped(void **state)
 	assert_int_equal(judge(&st, S(309), 1090, 4130, -1, &since), KG_VERDICT_STALLED);
 	assert_int_equal(judge(&st, S(310), 1090, 4140, -1, &since), KG_VERDICT_STOPPED);
 	assert_true(since == S(10));
-	progress_state_init(&st);
+	progress_state_free(&st);
 	feed(&st, S(1), 301, 500, 0, 600, 1); /* never moved since kgtop began */
 	assert_int_equal(judge(&st, S(301), 500, 900, -1, &since), KG_VERDICT_STOPPED);
 	assert_true(since == S(1));
+	progress_state_free(&st);
 }
 
 /* A judgement with a record read at the committed offset, written at record (0: none). */
@@ -232,13 +240,13 @@ test_since_bounds(void **state)
 	assert_int_equal(j.kind, KG_SINCE_RECORD);
 	assert_true(j.since_lo == S(40) && j.since_hi == S(100));
 	/* but a record's age alone judges nothing: one look at an old record is not a stall */
-	progress_state_init(&st);
+	progress_state_free(&st);
 	progress_observe(&st, S(100), 500, 600, W);
 	judge_rec(&st, S(100), 500, 600, S(10), &j);
 	assert_int_equal(j.verdict, KG_VERDICT_PENDING);
 	assert_int_equal(j.kind, KG_SINCE_NONE);
 	/* a move kgtop saw: between the observation before and that one */
-	progress_state_init(&st);
+	progress_state_free(&st);
 	feed(&st, S(100), 5, 500, 10, 560, 10);
 	feed(&st, S(105), 31, 550, 0, 610, 10);
 	judge_rec(&st, S(135), 550, 910, 0, &j);
@@ -246,6 +254,7 @@ test_since_bounds(void **state)
 	assert_int_equal(j.kind, KG_SINCE_WATCHED);
 	assert_true(j.since_lo == S(104) && j.since_hi == S(105));
 	assert_true(j.frozen_hi == S(105));
+	progress_state_free(&st);
 }
 
 /*
@@ -300,6 +309,7 @@ test_commit_told(void **state)
 	assert_int_equal(j.verdict, KG_VERDICT_PENDING);
 	progress_state_free(&st);
 	assert_null(st.rare);
+	progress_state_free(&st);
 }
 
 /* Rule 6: a committed offset that went back is REWIND for a window, then judged by the others. */
@@ -341,6 +351,7 @@ test_slow(void **state)
 	feed(&st, S(251), 200, 3590, 4, 3600, 10);
 	/* lag grew at every sample for 200 s, but the window saw it without lag */
 	assert_int_equal(judge(&st, S(450), 3590 + 199 * 4, 3600 + 1990, -1, &since), KG_VERDICT_OK);
+	progress_state_free(&st);
 }
 
 /* Rule 8: commits that keep up with a steady lag are OK. */
@@ -354,6 +365,7 @@ test_ok_steady(void **state)
 	feed(&st, S(1), 600, 1000, 10, 1050, 10);
 	assert_int_equal(judge(&st, S(600), 1000 + 599 * 10, 1050 + 5990, -1, &since), KG_VERDICT_OK);
 	assert_true(progress_consume_rate(&st) > 9.9 && progress_consume_rate(&st) < 10.1);
+	progress_state_free(&st);
 }
 
 /* The stall threshold: a tenth of the window, at least two refreshes. */
@@ -538,6 +550,7 @@ test_idle_state(void **state)
 	assert_int_equal(judge(&st, S(401), 600, 1000, -1, &since), KG_VERDICT_OK);
 	progress_state_free(&st);
 	assert_null(st.move);
+	progress_state_free(&st);
 }
 
 /* The sparkline: a cell per step of the window, the largest lag of the step, older cells shift out. */
@@ -557,6 +570,7 @@ test_spark(void **state)
 	assert_int_equal(st.spark[KG_SPARK - 4], progress_spark_level(100));
 	assert_int_equal(st.spark[KG_SPARK - 2], 0); /* no data in that step */
 	assert_int_equal(st.spark[KG_SPARK - 1], progress_spark_level(5));
+	progress_state_free(&st);
 }
 
 /* One group through snapshots: verdicts, changes, roll-ups, stamps. */
