@@ -603,6 +603,18 @@ obs_retime_end(kg_tracker *t, tgroup *g, const kg_obs *o)
 	if (last == NULL || last->end_us == 0 || time < last->start_us ||
 	    (time > KG_MAX(last->end_us, g->eps->closed_at) && !g->eps->late_open))
 		return;
+	/*
+	 * The group emptied after a "Stabilized" the log counted and never
+	 * synced (its member left before the leader's assignment): that
+	 * generation was no round, the emptying one is (as while it is open,
+	 * obs_stabilized; a log that never tells syncs leaves it unsure).
+	 */
+	if (obs_emptied(o) && g->eps->log_joined && g->eps->log_ep == last->id && g->eps->log_syncs > 0) {
+		g->eps->log_syncs--;
+		g->eps->log_joined = false;
+		if (!t->log_tells_syncs)
+			last->rounds_min = true;
+	}
 	/* on from the syncs read while it was open; where the log tells the assignment, a "Stabilized" may be of a join begun again */
 	if (!(t->log_tells_syncs && o->kind == KG_OBS_STABILIZED && !obs_emptied(o)))
 		log_sync_count(g, last->id, o->generation);
@@ -615,6 +627,7 @@ obs_retime_end(kg_tracker *t, tgroup *g, const kg_obs *o)
 	last->gen_end = g->generation;
 	last->evidence = KG_EVID_EXACT;
 	g->eps->late_open = false;
+	g->eps->log_joined = o->kind == KG_OBS_STABILIZED && !obs_emptied(o); /* the log's last word of it: joined, not synced */
 	tk_emit_retimed(t, g, last, time);
 }
 

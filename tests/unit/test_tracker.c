@@ -1673,6 +1673,44 @@ log_line(sc *s, kg_obs_kind kind, int64_t ms, const char *group, int generation)
 }
 
 /*
+ * A member joins an empty group and leaves before the leader's assignment;
+ * the log's "is now empty" is read after polling closed the episode
+ * (test_bounds, the log 200 ms behind, seed 1624).  The generation it
+ * stabilized never synced: one round, the emptying generation, as when
+ * the line comes in time.  The late line counted both: "2 rounds".
+ */
+static void
+test_log_late_emptied_unsynced(void **state)
+{
+	sc *s = sc_new(4, NULL);
+	kg_episode *ep;
+	kg_obs *o;
+	int n, k;
+	(void)state;
+	log_line(s, KG_OBS_SYNCED, 0, "le-other", 1); /* this broker's log tells the assignment */
+	sc_group_set(s, "le", KG_STATE_EMPTY, "", "");
+	sc_tick(s, 13000);
+	sc_tick(s, 14000);
+	log_line(s, KG_OBS_PREPARING, 14770, "le", 3);
+	log_line(s, KG_OBS_STABILIZED, 14770, "le", 4);
+	sc_tick(s, 14980); /* still Empty: polling closes it */
+	o = obs_new(KG_OBS_STABILIZED, sc_us(s, 14950), intern_group("le"), "log");
+	o->generation = 5;
+	o->nmembers = 0; /* "Group le with generation 5 is now empty" */
+	sc_obs_push(s, o);
+	for (k = 15; k < 20; k++)
+		sc_tick(s, k * 1000 - 20);
+	n = episodes(s, "le", &ep);
+	assert_int_equal(n, 1);
+	assert_int_equal(ep[0].start_us, sc_us(s, 14770));
+	assert_int_equal(ep[0].end_us, sc_us(s, 14950));
+	assert_int_equal(ep[0].rounds, 1);
+	assert_false(ep[0].rounds_min);
+	episodes_free(ep, n);
+	sc_free(s);
+}
+
+/*
  * A cooperative rebalance polling saw whole, its log lines read a round a
  * tick (CI, 2026-12-04: "368 871", the first round's sync told as the
  * rebalance's end, the second's a tick later): one retimed event, with
@@ -2464,6 +2502,7 @@ main(void)
 		cmocka_unit_test(test_lanes),
 		cmocka_unit_test(test_log_retime),
 		cmocka_unit_test(test_log_retime_rounds),
+		cmocka_unit_test(test_log_late_emptied_unsynced),
 		cmocka_unit_test(test_log_late_round_after_close),
 		cmocka_unit_test(test_log_late_round_unsynced),
 		cmocka_unit_test(test_log_late_round_first_lost),
