@@ -528,6 +528,22 @@ obs_preparing(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 	(void)m;
 	if (obs_retime_start(t, g, o) || before_open(g, time))
 		return; /* an earlier rebalance's start, retimed; or one kgtop never saw, nothing of the open one */
+	if (g->ep != NULL && g->eps->log_emptied_at > 0 && time >= g->eps->log_emptied_at &&
+	    g->ep->start_us > g->eps->log_emptied_at) {
+		/*
+		 * The log, read late, says the group emptied before polling saw
+		 * this episode begin (never seen Empty between two refreshes),
+		 * and a join began after: the emptying was a rebalance of its
+		 * own, this one begins here.  Its rounds count from this line.
+		 */
+		g->ep->rounds = 0;
+		if (g->eps->log_ep == g->ep->id)
+			g->eps->log_syncs = 0;
+		g->eps->log_emptied_at = 0;
+		g->eps->log_joined = false;
+		g->eps->phase = PHASE_SYNCED;
+		g->ep->gen_start = o->generation;
+	}
 	/*
 	 * The generation the last "Stabilized" formed was not synced: the
 	 * join begins again (a member came or went before the leader's

@@ -1711,6 +1711,46 @@ test_log_late_emptied_unsynced(void **state)
 }
 
 /*
+ * The group's only member leaves (the group empties) and joins again
+ * between two refreshes; polling sees the join, the log's lines come a
+ * refresh late (test_bounds, the log 1 s behind, seed 416).  The emptying
+ * was a rebalance of its own: the join's episode begins at its "preparing"
+ * and has one round.  It counted the emptying generation too: "2 rounds".
+ */
+static void
+test_log_late_emptied_then_join(void **state)
+{
+	sc *s = sc_new(1, NULL);
+	kg_episode *ep;
+	kg_obs *o;
+	int n;
+	(void)state;
+	log_line(s, KG_OBS_SYNCED, 0, "ej-other", 1); /* this broker's log tells the assignment */
+	sc_group_set(s, "ej", KG_STATE_STABLE, "cooperative-sticky", "consumer-a/a1=0");
+	sc_tick(s, 16000);
+	sc_tick(s, 18000);
+	sc_group_set(s, "ej", KG_STATE_COMPLETING_REBALANCE, "cooperative-sticky", "consumer-a/a2");
+	sc_tick(s, 20160); /* a1 left at 19.44, the group empty, a2 joined at 20.08 */
+	o = obs_new(KG_OBS_STABILIZED, sc_us(s, 19440), intern_group("ej"), "log");
+	o->generation = 4;
+	o->nmembers = 0; /* "Group ej with generation 4 is now empty" */
+	sc_obs_push(s, o);
+	log_line(s, KG_OBS_PREPARING, 20080, "ej", 4);
+	log_line(s, KG_OBS_STABILIZED, 20080, "ej", 5);
+	log_line(s, KG_OBS_SYNCED, 20380, "ej", 5);
+	sc_group_set(s, "ej", KG_STATE_STABLE, "cooperative-sticky", "consumer-a/a2=0");
+	sc_tick(s, 22160);
+	n = episodes(s, "ej", &ep);
+	assert_true(n >= 1);
+	assert_int_equal(ep[n - 1].start_us, sc_us(s, 20080));
+	assert_int_equal(ep[n - 1].end_us, sc_us(s, 20380));
+	assert_int_equal(ep[n - 1].rounds, 1);
+	assert_false(ep[n - 1].rounds_min);
+	episodes_free(ep, n);
+	sc_free(s);
+}
+
+/*
  * A cooperative rebalance polling saw whole, its log lines read a round a
  * tick (CI, 2026-12-04: "368 871", the first round's sync told as the
  * rebalance's end, the second's a tick later): one retimed event, with
@@ -2503,6 +2543,7 @@ main(void)
 		cmocka_unit_test(test_log_retime),
 		cmocka_unit_test(test_log_retime_rounds),
 		cmocka_unit_test(test_log_late_emptied_unsynced),
+		cmocka_unit_test(test_log_late_emptied_then_join),
 		cmocka_unit_test(test_log_late_round_after_close),
 		cmocka_unit_test(test_log_late_round_unsynced),
 		cmocka_unit_test(test_log_late_round_first_lost),
