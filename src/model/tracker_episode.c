@@ -849,6 +849,18 @@ tk_close_episode(kg_tracker *t, tgroup *g, int64_t end, int64_t end_lo, const ch
 		end_lo = end;
 	if (end_lo < e->start_lo_us)
 		end_lo = e->start_lo_us;
+	compute_moves(t, g);
+	if (t->close_hi > end && end_lo == end && g->eps->ep_stabilized && !g->eps->ep_records && !g->exact_group &&
+	    !all_reported(g) && e->rounds - (g->eps->phase == PHASE_JOINING) < rounds_at_least(e)) {
+		/*
+		 * The log timed this end and counted its rounds, but a
+		 * cooperative member that stayed gave partitions up, and their
+		 * new owner got them in a later round the log, behind polling,
+		 * has not told yet: the end is between the log's last sync and
+		 * the Stable description (its late lines retime it).
+		 */
+		end = t->close_hi;
+	}
 	for (i = 0; i < g->nm; i++) {
 		tmember *m = g->m[i];
 		if (!m->present)
@@ -856,7 +868,6 @@ tk_close_episode(kg_tracker *t, tgroup *g, int64_t end, int64_t end_lo, const ch
 		tk_settle_member_time(g, m, end, end_lo);
 		m->eps->partial = false;
 	}
-	compute_moves(t, g);
 	e->end_us = end;
 	e->end_lo_us = end_lo;
 	e->gen_end = gen_at_end(g, e);

@@ -1751,6 +1751,54 @@ test_log_late_emptied_then_join(void **state)
 }
 
 /*
+ * A cooperative join of two rounds, the log a second behind polling
+ * (test_bounds, seed 425): the Stable description shows a member that
+ * stayed gave a partition up, and the log has told the first round only.
+ * The end is between that round's sync and the description, at least two
+ * rounds, until the second round's lines come (then measured, retimed).
+ * It said "800ms, 1 round", exact, for a rebalance of 1.68 s and two.
+ */
+static void
+test_log_behind_cooperative_second_round(void **state)
+{
+	sc *s = sc_new(4, NULL);
+	kg_episode *ep;
+	int n, k;
+	(void)state;
+	log_line(s, KG_OBS_SYNCED, 0, "cb-other", 1); /* this broker's log tells the assignment */
+	sc_group_set(s, "cb", KG_STATE_STABLE, "cooperative-sticky", "consumer-a/a1=2 3;consumer-d/d1=0 1");
+	sc_tick(s, 18230);
+	sc_group_set(s, "cb", KG_STATE_PREPARING_REBALANCE, "cooperative-sticky", "consumer-a/a1;consumer-d/d1;consumer-c/c1");
+	sc_tick(s, 19730); /* c1 joined at 19.43 */
+	log_line(s, KG_OBS_PREPARING, 19430, "cb", 6);
+	log_line(s, KG_OBS_STABILIZED, 20210, "cb", 7);
+	log_line(s, KG_OBS_SYNCED, 20230, "cb", 7); /* round one: d1 gives partition 1 up */
+	sc_group_set(s, "cb", KG_STATE_STABLE, "cooperative-sticky", "consumer-a/a1=2 3;consumer-d/d1=0;consumer-c/c1=1");
+	sc_tick(s, 21230); /* round two synced at 21.11: its lines not read yet */
+	n = episodes(s, "cb", &ep);
+	assert_int_equal(n, 1);
+	assert_int_equal(ep[0].start_us, sc_us(s, 19430));
+	assert_int_equal(ep[0].end_lo_us, sc_us(s, 20230));
+	assert_int_equal(ep[0].end_us, sc_us(s, 21230));
+	assert_int_equal(ep[0].rounds, 2);
+	assert_true(ep[0].rounds_min);
+	episodes_free(ep, n);
+	log_line(s, KG_OBS_PREPARING, 20240, "cb", 7);
+	log_line(s, KG_OBS_STABILIZED, 21090, "cb", 8);
+	log_line(s, KG_OBS_SYNCED, 21110, "cb", 8);
+	for (k = 0; k < 5; k++)
+		sc_tick(s, 22730 + k * 1500);
+	n = episodes(s, "cb", &ep);
+	assert_int_equal(n, 1);
+	assert_int_equal(ep[0].end_us, sc_us(s, 21110));
+	assert_int_equal(ep[0].end_lo_us, sc_us(s, 21110));
+	assert_int_equal(ep[0].rounds, 2);
+	assert_false(ep[0].rounds_min);
+	episodes_free(ep, n);
+	sc_free(s);
+}
+
+/*
  * A cooperative rebalance polling saw whole, its log lines read a round a
  * tick (CI, 2026-12-04: "368 871", the first round's sync told as the
  * rebalance's end, the second's a tick later): one retimed event, with
@@ -2095,7 +2143,9 @@ test_records_sync_before_polled_start(void **state)
 
 /*
  * The same with the coordinator's log: round one's lines read while the
- * episode was open, polling closes it, round two's read after.  The late
+ * episode was open, polling closes it (after round one's sync, at least
+ * two rounds: members that stayed gave partitions up; it said "ended at
+ * round one's sync, 1 round", exact), round two's read after.  The late
  * sync counted only the late lines: "1 round", exact, for two.
  */
 static void
@@ -2112,10 +2162,13 @@ test_log_late_round_counts_open(void **state)
 	sc_tick(s, 2000);
 	log_line(s, KG_OBS_STABILIZED, 2100, "lr", 7);
 	sc_group_set(s, "lr", KG_STATE_STABLE, "cooperative-sticky", "consumer-a=0 1;consumer-b=3 4;consumer-c=2 5");
-	sc_tick(s, 3000); /* polling closes it at round one's sync */
+	sc_tick(s, 3000); /* polling closes it: after round one's sync (a and b gave partitions up: a round more) */
 	n = episodes(s, "lr", &ep);
 	assert_int_equal(n, 1);
-	assert_int_equal(ep[0].end_us, sc_us(s, 2100));
+	assert_int_equal(ep[0].end_lo_us, sc_us(s, 2100));
+	assert_int_equal(ep[0].end_us, sc_us(s, 3000));
+	assert_int_equal(ep[0].rounds, 2);
+	assert_true(ep[0].rounds_min);
 	episodes_free(ep, n);
 	log_line(s, KG_OBS_PREPARING, 2110, "lr", 7);
 	log_line(s, KG_OBS_STABILIZED, 2400, "lr", 8);
@@ -2544,6 +2597,7 @@ main(void)
 		cmocka_unit_test(test_log_retime_rounds),
 		cmocka_unit_test(test_log_late_emptied_unsynced),
 		cmocka_unit_test(test_log_late_emptied_then_join),
+		cmocka_unit_test(test_log_behind_cooperative_second_round),
 		cmocka_unit_test(test_log_late_round_after_close),
 		cmocka_unit_test(test_log_late_round_unsynced),
 		cmocka_unit_test(test_log_late_round_first_lost),
