@@ -514,6 +514,16 @@ obs_retime_start(kg_tracker *t, tgroup *g, const kg_obs *o)
 	 * line was not read, and the start (and the generation it began from)
 	 * stays polling's
 	 */
+	if (t->log_tells_syncs && time >= last->start_us && g->eps->log_joined && g->eps->log_ep == last->id &&
+	    g->eps->log_syncs > 0 && time >= g->eps->last_sync) {
+		/*
+		 * the join begun again after the "Stabilized" the log last told
+		 * of it, no assignment between: that generation was no round (a
+		 * log that tells no syncs, Kafka 4.0's, leaves it counted)
+		 */
+		g->eps->log_syncs--;
+		g->eps->log_joined = false;
+	}
 	last->evidence = KG_EVID_EXACT;
 	tk_emit_retimed(t, g, last, time);
 	return true;
@@ -623,13 +633,12 @@ obs_retime_end(kg_tracker *t, tgroup *g, const kg_obs *o)
 	 * The group emptied after a "Stabilized" the log counted and never
 	 * synced (its member left before the leader's assignment): that
 	 * generation was no round, the emptying one is (as while it is open,
-	 * obs_stabilized; a log that never tells syncs leaves it unsure).
+	 * obs_stabilized; a log that tells no syncs leaves it counted).
 	 */
-	if (obs_emptied(o) && g->eps->log_joined && g->eps->log_ep == last->id && g->eps->log_syncs > 0) {
+	if (t->log_tells_syncs && obs_emptied(o) && g->eps->log_joined && g->eps->log_ep == last->id &&
+	    g->eps->log_syncs > 0) {
 		g->eps->log_syncs--;
 		g->eps->log_joined = false;
-		if (!t->log_tells_syncs)
-			last->rounds_min = true;
 	}
 	/* on from the syncs read while it was open; where the log tells the assignment, a "Stabilized" may be of a join begun again */
 	if (!(t->log_tells_syncs && o->kind == KG_OBS_STABILIZED && !obs_emptied(o)))
@@ -643,7 +652,8 @@ obs_retime_end(kg_tracker *t, tgroup *g, const kg_obs *o)
 	last->gen_end = g->generation;
 	last->evidence = KG_EVID_EXACT;
 	g->eps->late_open = false;
-	g->eps->log_joined = o->kind == KG_OBS_STABILIZED && !obs_emptied(o); /* the log's last word of it: joined, not synced */
+	/* the log's last word of it: joined, not synced, and counted (where the log tells syncs, such a line is not) */
+	g->eps->log_joined = o->kind == KG_OBS_STABILIZED && !obs_emptied(o) && !t->log_tells_syncs;
 	tk_emit_retimed(t, g, last, time);
 }
 

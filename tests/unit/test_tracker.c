@@ -1799,6 +1799,46 @@ test_log_behind_cooperative_second_round(void **state)
 }
 
 /*
+ * A join the coordinator began again before the leader's assignment (a
+ * member came back), its lines read after polling closed the episode
+ * (test_bounds, the log 1 s behind, seed 2020): the generation stabilized
+ * before the join began again was no round.  The late lines counted it:
+ * "2 rounds", exact, for one.
+ */
+static void
+test_log_late_join_again(void **state)
+{
+	sc *s = sc_new(2, NULL);
+	kg_episode *ep;
+	int n, k;
+	(void)state;
+	log_line(s, KG_OBS_SYNCED, 0, "ja-other", 1); /* this broker's log tells the assignment */
+	sc_group_set(s, "ja", KG_STATE_STABLE, "range", "consumer-a/a1=0 1");
+	sc_tick(s, 1780);
+	sc_group_set(s, "ja", KG_STATE_PREPARING_REBALANCE, "range", "consumer-a/a1;consumer-d/d1");
+	sc_tick(s, 3280);
+	sc_tick(s, 4780);
+	log_line(s, KG_OBS_PREPARING, 3160, "ja", 0);
+	sc_tick(s, 6280);
+	log_line(s, KG_OBS_STABILIZED, 6750, "ja", 1); /* a1 timed out: d1 alone */
+	sc_group_set(s, "ja", KG_STATE_STABLE, "range", "consumer-a/a2=0;consumer-d/d1=1");
+	sc_tick(s, 7780); /* a2 joined at 6.88, the join began again: synced at 7.73 */
+	log_line(s, KG_OBS_PREPARING, 6880, "ja", 1);
+	log_line(s, KG_OBS_STABILIZED, 7430, "ja", 2);
+	log_line(s, KG_OBS_SYNCED, 7730, "ja", 2);
+	for (k = 0; k < 5; k++)
+		sc_tick(s, 9280 + k * 1500);
+	n = episodes(s, "ja", &ep);
+	assert_int_equal(n, 1);
+	assert_int_equal(ep[0].start_us, sc_us(s, 3160));
+	assert_int_equal(ep[0].end_us, sc_us(s, 7730));
+	assert_int_equal(ep[0].rounds, 1);
+	assert_false(ep[0].rounds_min);
+	episodes_free(ep, n);
+	sc_free(s);
+}
+
+/*
  * A cooperative rebalance polling saw whole, its log lines read a round a
  * tick (CI, 2026-12-04: "368 871", the first round's sync told as the
  * rebalance's end, the second's a tick later): one retimed event, with
@@ -2598,6 +2638,7 @@ main(void)
 		cmocka_unit_test(test_log_late_emptied_unsynced),
 		cmocka_unit_test(test_log_late_emptied_then_join),
 		cmocka_unit_test(test_log_behind_cooperative_second_round),
+		cmocka_unit_test(test_log_late_join_again),
 		cmocka_unit_test(test_log_late_round_after_close),
 		cmocka_unit_test(test_log_late_round_unsynced),
 		cmocka_unit_test(test_log_late_round_first_lost),
