@@ -480,7 +480,9 @@ obs_static_replaced(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 static bool
 before_open(const tgroup *g, int64_t time)
 {
-	return g->ep != NULL && g->ep->start_lo_us > 0 && time < g->ep->start_lo_us;
+	/* at that description's own time too: it showed what happened by then (a start a line timed is no such bound) */
+	return g->ep != NULL && g->ep->start_lo_us > 0 &&
+	       (time < g->ep->start_lo_us || (time == g->ep->start_lo_us && g->ep->start_lo_us != g->ep->start_us));
 }
 
 /*

@@ -1839,6 +1839,49 @@ test_log_late_join_again(void **state)
 }
 
 /*
+ * The log a second behind polling across two rebalances back to back
+ * (test_bounds, seed 1039): the first one's sync is timed at the very
+ * moment of the description that showed it over, the one the second
+ * episode's start is bounded by.  That line is the first one's, not a
+ * round of the second ("2 rounds" for one).
+ */
+static void
+test_log_late_sync_at_bound(void **state)
+{
+	sc *s = sc_new(2, NULL);
+	kg_episode *ep;
+	int n;
+	(void)state;
+	log_line(s, KG_OBS_SYNCED, 0, "sb-other", 1); /* this broker's log tells the assignment */
+	sc_group_set(s, "sb", KG_STATE_STABLE, "range", "consumer-a/a1=0;consumer-d/d1=1");
+	sc_tick(s, 15710);
+	sc_group_set(s, "sb", KG_STATE_PREPARING_REBALANCE, "range", "consumer-a/a1");
+	sc_tick(s, 16210); /* d1 left at 15.96 */
+	sc_group_set(s, "sb", KG_STATE_STABLE, "range", "consumer-a/a1=0 1");
+	sc_tick(s, 16710); /* synced at 16.71 */
+	log_line(s, KG_OBS_PREPARING, 15960, "sb", 6);
+	sc_group_set(s, "sb", KG_STATE_PREPARING_REBALANCE, "range", "consumer-a/a1;consumer-d/d2");
+	sc_tick(s, 17210); /* d2 joined at 16.75 */
+	log_line(s, KG_OBS_STABILIZED, 16690, "sb", 7);
+	log_line(s, KG_OBS_SYNCED, 16710, "sb", 7);
+	log_line(s, KG_OBS_PREPARING, 16750, "sb", 7);
+	sc_tick(s, 17710);
+	log_line(s, KG_OBS_STABILIZED, 18000, "sb", 8);
+	log_line(s, KG_OBS_SYNCED, 18100, "sb", 8);
+	sc_group_set(s, "sb", KG_STATE_STABLE, "range", "consumer-a/a1=0;consumer-d/d2=1");
+	sc_tick(s, 18210);
+	n = episodes(s, "sb", &ep);
+	assert_int_equal(n, 2);
+	assert_int_equal(ep[0].end_us, sc_us(s, 16710));
+	assert_int_equal(ep[1].start_us, sc_us(s, 16750));
+	assert_int_equal(ep[1].end_us, sc_us(s, 18100));
+	assert_int_equal(ep[1].rounds, 1);
+	assert_false(ep[1].rounds_min);
+	episodes_free(ep, n);
+	sc_free(s);
+}
+
+/*
  * A cooperative rebalance polling saw whole, its log lines read a round a
  * tick (CI, 2026-12-04: "368 871", the first round's sync told as the
  * rebalance's end, the second's a tick later): one retimed event, with
@@ -2639,6 +2682,7 @@ main(void)
 		cmocka_unit_test(test_log_late_emptied_then_join),
 		cmocka_unit_test(test_log_behind_cooperative_second_round),
 		cmocka_unit_test(test_log_late_join_again),
+		cmocka_unit_test(test_log_late_sync_at_bound),
 		cmocka_unit_test(test_log_late_round_after_close),
 		cmocka_unit_test(test_log_late_round_unsynced),
 		cmocka_unit_test(test_log_late_round_first_lost),
