@@ -650,7 +650,13 @@ obs_retime_end(kg_tracker *t, tgroup *g, const kg_obs *o)
 		last->rounds = g->eps->log_syncs;
 		last->rounds_min = last->start_lo_us != last->start_us; /* exact when the log saw it begin */
 	}
-	last->end_us = last->end_lo_us = time;
+	if (t->log_tells_syncs && o->kind == KG_OBS_STABILIZED && !obs_emptied(o) && time < last->end_us) {
+		/* the join completed: the leader's assignment, the end, is still to be told (by polling's end at the latest) */
+		if (time > last->end_lo_us)
+			last->end_lo_us = time;
+	} else {
+		last->end_us = last->end_lo_us = time;
+	}
 	last->gen_end = g->generation;
 	last->evidence = KG_EVID_EXACT;
 	g->eps->late_open = false;

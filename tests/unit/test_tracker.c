@@ -1882,6 +1882,49 @@ test_log_late_sync_at_bound(void **state)
 }
 
 /*
+ * A join's "Stabilized" read after polling closed its episode, from a log
+ * that tells the leader's assignment (test_bounds, the log 1 s behind,
+ * seed 585): the join completed then, the end (the assignment) is still
+ * to be told: the end stays between polling's bounds until it is.  It
+ * ended the episode at the "Stabilized": "0 ms", exact, for 300.
+ */
+static void
+test_log_late_stabilized_not_end(void **state)
+{
+	sc *s = sc_new(6, NULL);
+	kg_episode *ep;
+	int n;
+	(void)state;
+	log_line(s, KG_OBS_SYNCED, 0, "sn-other", 1); /* this broker's log tells the assignment */
+	sc_group_set(s, "sn", KG_STATE_EMPTY, "", "");
+	sc_tick(s, 24400);
+	sc_tick(s, 24900);
+	sc_group_set(s, "sn", KG_STATE_COMPLETING_REBALANCE, "range", "consumer-a/a1");
+	sc_tick(s, 25400);
+	sc_group_set(s, "sn", KG_STATE_STABLE, "range", "consumer-a/a1=0 1 2 3 4 5");
+	sc_tick(s, 25900);
+	log_line(s, KG_OBS_PREPARING, 25390, "sn", 8);
+	log_line(s, KG_OBS_STABILIZED, 25390, "sn", 9);
+	sc_tick(s, 26400);
+	n = episodes(s, "sn", &ep);
+	assert_int_equal(n, 1);
+	assert_int_equal(ep[0].start_us, sc_us(s, 25390));
+	assert_int_equal(ep[0].end_lo_us, sc_us(s, 25400));
+	assert_int_equal(ep[0].end_us, sc_us(s, 25900));
+	episodes_free(ep, n);
+	log_line(s, KG_OBS_SYNCED, 25690, "sn", 9);
+	sc_tick(s, 26900);
+	n = episodes(s, "sn", &ep);
+	assert_int_equal(n, 1);
+	assert_int_equal(ep[0].end_lo_us, sc_us(s, 25690));
+	assert_int_equal(ep[0].end_us, sc_us(s, 25690));
+	assert_int_equal(ep[0].rounds, 1);
+	assert_false(ep[0].rounds_min);
+	episodes_free(ep, n);
+	sc_free(s);
+}
+
+/*
  * A cooperative rebalance polling saw whole, its log lines read a round a
  * tick (CI, 2026-12-04: "368 871", the first round's sync told as the
  * rebalance's end, the second's a tick later): one retimed event, with
@@ -2683,6 +2726,7 @@ main(void)
 		cmocka_unit_test(test_log_behind_cooperative_second_round),
 		cmocka_unit_test(test_log_late_join_again),
 		cmocka_unit_test(test_log_late_sync_at_bound),
+		cmocka_unit_test(test_log_late_stabilized_not_end),
 		cmocka_unit_test(test_log_late_round_after_close),
 		cmocka_unit_test(test_log_late_round_unsynced),
 		cmocka_unit_test(test_log_late_round_first_lost),
