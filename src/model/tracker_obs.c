@@ -583,6 +583,8 @@ obs_preparing(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 		free(st);
 	}
 	tk_ensure_episode(t, g, time, "coordinator: preparing to rebalance", KG_EVID_EXACT);
+	if (g->ep->rounds < 1)
+		g->ep->rounds = 1; /* begun again after the log's emptying (above), a sync later than this line read before it */
 	if (g->ep->gen_start < 0)
 		g->ep->gen_start = o->generation;
 	g->ep->evidence = KG_EVID_EXACT;
