@@ -32,6 +32,7 @@
 #include <string.h>
 
 #include "model/tracker_episode.h"
+#include "model/tracker_fold.h"
 #include "model/tracker_int.h"
 #include "model/tracker_kip.h"
 #include "model/tracker_live.h"
@@ -850,16 +851,17 @@ tk_close_episode(kg_tracker *t, tgroup *g, int64_t end, int64_t end_lo, const ch
 	if (end_lo < e->start_lo_us)
 		end_lo = e->start_lo_us;
 	compute_moves(t, g);
-	if (t->close_hi > end && end_lo == end && g->eps->ep_stabilized && !g->eps->ep_records && !g->exact_group &&
-	    !all_reported(g) && e->rounds - (g->eps->phase == PHASE_JOINING) < rounds_at_least(e)) {
+	if (tk_poll_stable_at(g) > end && end_lo == end && g->eps->ep_stabilized && !g->eps->ep_records &&
+	    !g->exact_group && !all_reported(g) && e->rounds - (g->eps->phase == PHASE_JOINING) < rounds_at_least(e)) {
 		/*
 		 * The log timed this end and counted its rounds, but a
 		 * cooperative member that stayed gave partitions up, and their
 		 * new owner got them in a later round the log, behind polling,
 		 * has not told yet: the end is between the log's last sync and
-		 * the Stable description (its late lines retime it).
+		 * the Stable description that showed the outcome (its late
+		 * lines retime it).
 		 */
-		end = t->close_hi;
+		end = tk_poll_stable_at(g);
 	}
 	for (i = 0; i < g->nm; i++) {
 		tmember *m = g->m[i];

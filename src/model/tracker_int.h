@@ -168,7 +168,6 @@ struct kg_tracker {
 	bool seen_groups;      /* an earlier snapshot had groups: new ones appear */
 	bool seen_groups_now;
 	bool log_tells_syncs;  /* a coordinator log said "Assignment received" (Kafka 4.0's does not): a "Stabilized" is no sync */
-	int64_t close_hi;      /* while polling closes an episode: the Stable description's time, the latest its end can be (0 other closes) */
 	int64_t now;
 	int64_t tick;          /* the time of the snapshot being applied */
 	int32_t *retiming;     /* groups whose retimed event waits for their late lines to settle (tracker_obs.c) */

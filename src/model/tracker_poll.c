@@ -730,9 +730,7 @@ poll_try_close(poll_ctx *c)
 			end_lo = end;
 			end = T;
 		}
-		c->t->close_hi = g->pl->desc_at > 0 && g->pl->desc_at <= T ? g->pl->desc_at : T;
 		tk_close_episode(c->t, g, end, end_lo, g->ep->start_us == T ? "between two refreshes" : NULL);
-		c->t->close_hi = 0;
 		g->eps->closed_at = T; /* late evidence before this moment is of this episode */
 	} else if (unowned > 0 && g->pl->orphan_since > 0 && T - g->pl->orphan_since >= c->t->cfg.orphan_grace_us) {
 		char note[96];
