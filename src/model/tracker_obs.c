@@ -486,6 +486,22 @@ before_open(const tgroup *g, int64_t time)
 }
 
 /*
+ * The generation the log's last "Stabilized" of closed episode ep formed
+ * never synced (a join begun again, the group emptied, no assignment
+ * between): it was no round, as while open (obs_preparing,
+ * obs_stabilized).  A log that tells no syncs (Kafka 4.0's) cannot tell
+ * it from a synced one and leaves it counted.
+ */
+static void
+log_unsynced(const kg_tracker *t, tgroup *g, int64_t ep)
+{
+	if (t->log_tells_syncs && g->eps->log_joined && g->eps->log_ep == ep && g->eps->log_syncs > 0) {
+		g->eps->log_syncs--;
+		g->eps->log_joined = false;
+	}
+}
+
+/*
  * A "preparing to rebalance" line read after polling closed that
  * rebalance: the stored episode gets the line's start.  A line after the
  * episode's end as late evidence gave it, but before polling closed it,
@@ -516,16 +532,9 @@ obs_retime_start(kg_tracker *t, tgroup *g, const kg_obs *o)
 	 * line was not read, and the start (and the generation it began from)
 	 * stays polling's
 	 */
-	if (t->log_tells_syncs && time >= last->start_us && g->eps->log_joined && g->eps->log_ep == last->id &&
-	    g->eps->log_syncs > 0 && time >= g->eps->last_sync) {
-		/*
-		 * the join begun again after the "Stabilized" the log last told
-		 * of it, no assignment between: that generation was no round (a
-		 * log that tells no syncs, Kafka 4.0's, leaves it counted)
-		 */
-		g->eps->log_syncs--;
-		g->eps->log_joined = false;
-	}
+	/* the join begun again after the "Stabilized" the log last told of it, no assignment between */
+	if (time >= last->start_us && time >= g->eps->last_sync)
+		log_unsynced(t, g, last->id);
 	last->evidence = KG_EVID_EXACT;
 	tk_emit_retimed(t, g, last, time);
 	return true;
@@ -633,17 +642,9 @@ obs_retime_end(kg_tracker *t, tgroup *g, const kg_obs *o)
 	if (last == NULL || last->end_us == 0 || time < last->start_us ||
 	    (time > KG_MAX(last->end_us, g->eps->closed_at) && !g->eps->late_open))
 		return;
-	/*
-	 * The group emptied after a "Stabilized" the log counted and never
-	 * synced (its member left before the leader's assignment): that
-	 * generation was no round, the emptying one is (as while it is open,
-	 * obs_stabilized; a log that tells no syncs leaves it counted).
-	 */
-	if (t->log_tells_syncs && obs_emptied(o) && g->eps->log_joined && g->eps->log_ep == last->id &&
-	    g->eps->log_syncs > 0) {
-		g->eps->log_syncs--;
-		g->eps->log_joined = false;
-	}
+	/* the group emptied after such a "Stabilized" (its member left before the assignment): the emptying is the round */
+	if (obs_emptied(o))
+		log_unsynced(t, g, last->id);
 	/* on from the syncs read while it was open; where the log tells the assignment, a "Stabilized" may be of a join begun again */
 	if (!(t->log_tells_syncs && o->kind == KG_OBS_STABILIZED && !obs_emptied(o)))
 		log_sync_count(g, last->id, o->generation);
