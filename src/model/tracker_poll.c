@@ -725,10 +725,13 @@ poll_try_close(poll_ctx *c)
 		int64_t end = g->eps->last_sync >= g->ep->start_us && g->eps->last_sync > 0 && g->eps->last_sync <= T ? g->eps->last_sync : T;
 		/* a sync a client or a coordinator timed is measured; one a description showed happened since the one before */
 		int64_t end_lo = end == g->eps->exact_sync ? end : g->poll_lo;
-		if (g->eps->log_joined && c->t->log_tells_syncs && end == g->eps->last_sync) {
+		if (g->eps->log_joined && c->t->log_tells_syncs && end == g->eps->last_sync && end == g->eps->exact_sync) {
 			/* the log said the join completed, not yet the leader's assignment: that came between it and now */
 			end_lo = end;
 			end = T;
+		} else if (g->eps->log_joined && c->t->log_tells_syncs && g->eps->exact_sync > end_lo && g->eps->exact_sync <= end) {
+			/* polling saw the round synced after the log's "Stabilized" (the log behind it): the assignment came after that line */
+			end_lo = g->eps->exact_sync;
 		}
 		tk_close_episode(c->t, g, end, end_lo, g->ep->start_us == T ? "between two refreshes" : NULL);
 		g->eps->closed_at = T; /* late evidence before this moment is of this episode */

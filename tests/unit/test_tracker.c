@@ -1925,6 +1925,116 @@ test_log_late_stabilized_not_end(void **state)
 }
 
 /*
+ * A cooperative rebalance of two rounds polling saw begin, go on and end,
+ * its log lines read 2 s behind (test_bounds, seed 514): the first
+ * round's sync came before the description that still showed the group
+ * rebalancing, so it is no end.  It ended the episode there: "520 ms",
+ * exact, for 980.  The end stays within polling's bounds, at least one
+ * round more, until the second round's lines tell it.
+ */
+static void
+test_log_late_sync_before_polled_end(void **state)
+{
+	sc *s = sc_new(6, NULL);
+	kg_episode *ep;
+	int n, k;
+	(void)state;
+	log_line(s, KG_OBS_SYNCED, 0, "se-other", 1); /* this broker's log tells the assignment */
+	sc_group_set(s, "se", KG_STATE_STABLE, "cooperative-sticky", "consumer-d/d1=0 1 2 3 4 5");
+	sc_tick(s, 21750);
+	sc_group_set(s, "se", KG_STATE_PREPARING_REBALANCE, "cooperative-sticky", "consumer-d/d1;consumer-c/c1");
+	sc_tick(s, 22250); /* c1 joined at 21.96 */
+	sc_tick(s, 22750);
+	sc_group_set(s, "se", KG_STATE_STABLE, "cooperative-sticky", "consumer-d/d1=0 1 2;consumer-c/c1=3 4 5");
+	sc_tick(s, 23250); /* round two synced at 22.94 */
+	sc_tick(s, 23750);
+	log_line(s, KG_OBS_PREPARING, 21960, "se", 1);
+	sc_tick(s, 24250);
+	log_line(s, KG_OBS_STABILIZED, 22380, "se", 2);
+	log_line(s, KG_OBS_SYNCED, 22480, "se", 2); /* round one: d1 gives 3 4 5 up */
+	log_line(s, KG_OBS_PREPARING, 22490, "se", 2);
+	sc_tick(s, 24750);
+	n = episodes(s, "se", &ep);
+	assert_int_equal(n, 1);
+	assert_int_equal(ep[0].start_us, sc_us(s, 21960));
+	assert_int_equal(ep[0].end_lo_us, sc_us(s, 22750));
+	assert_int_equal(ep[0].end_us, sc_us(s, 23250));
+	assert_true(ep[0].rounds >= 2);
+	assert_true(ep[0].rounds_min);
+	episodes_free(ep, n);
+	log_line(s, KG_OBS_STABILIZED, 22840, "se", 3);
+	log_line(s, KG_OBS_SYNCED, 22940, "se", 3);
+	for (k = 0; k < 5; k++)
+		sc_tick(s, 25250 + k * 500);
+	n = episodes(s, "se", &ep);
+	assert_int_equal(n, 1);
+	assert_int_equal(ep[0].end_lo_us, sc_us(s, 22940));
+	assert_int_equal(ep[0].end_us, sc_us(s, 22940));
+	assert_int_equal(ep[0].rounds, 2);
+	assert_false(ep[0].rounds_min);
+	episodes_free(ep, n);
+	sc_free(s);
+}
+
+/*
+ * Two joins polling saw as one rebalance, the log behind it (test_bounds,
+ * 2 s behind, seed 457): the log's last word when polling saw the group
+ * Stable was a "Stabilized" (the join completed), and polling had seen the
+ * group rebalancing after that line.  The close took the "Stabilized" for
+ * the moment the leader's assignment could come after and dated the end
+ * exactly at the Stable description: "3.2 s", exact, for 2.61.  The end is
+ * between polling's last sight of the rebalance and the Stable
+ * description, the rounds at least, until the late lines tell them.
+ */
+static void
+test_log_behind_stabilized_before_polled(void **state)
+{
+	sc *s = sc_new(4, NULL);
+	kg_episode *ep;
+	int n, k;
+	(void)state;
+	log_line(s, KG_OBS_SYNCED, 0, "sp-other", 1); /* this broker's log tells the assignment */
+	sc_group_set(s, "sp", KG_STATE_EMPTY, "", "");
+	sc_tick(s, 30);
+	sc_tick(s, 1030);
+	sc_group_set(s, "sp", KG_STATE_COMPLETING_REBALANCE, "range", "consumer-a/a1");
+	sc_tick(s, 2030); /* a1 joined at 1.83, synced at 2.13; d1 joined at 2.31 */
+	sc_group_set(s, "sp", KG_STATE_COMPLETING_REBALANCE, "range", "consumer-a/a1;consumer-d/d1");
+	sc_tick(s, 3030);
+	log_line(s, KG_OBS_PREPARING, 1830, "sp", 0);
+	log_line(s, KG_OBS_STABILIZED, 1830, "sp", 1);
+	sc_group_set(s, "sp", KG_STATE_PREPARING_REBALANCE, "range", "consumer-a/a1;consumer-d/d1");
+	sc_tick(s, 4030); /* the join of generation 2 begun again at 3.32 */
+	log_line(s, KG_OBS_SYNCED, 2130, "sp", 1);
+	log_line(s, KG_OBS_PREPARING, 2310, "sp", 1);
+	log_line(s, KG_OBS_STABILIZED, 3010, "sp", 2);
+	sc_group_set(s, "sp", KG_STATE_STABLE, "range", "consumer-a/a1=0 1;consumer-d/d1=2 3");
+	sc_tick(s, 5030); /* synced at 4.44 */
+	n = episodes(s, "sp", &ep);
+	assert_int_equal(n, 1);
+	assert_int_equal(ep[0].start_us, sc_us(s, 1830));
+	assert_int_equal(ep[0].end_lo_us, sc_us(s, 4030));
+	assert_int_equal(ep[0].end_us, sc_us(s, 5030));
+	assert_true(ep[0].rounds_min);
+	episodes_free(ep, n);
+	log_line(s, KG_OBS_SYNCED, 3310, "sp", 2);
+	log_line(s, KG_OBS_PREPARING, 3320, "sp", 2);
+	sc_tick(s, 6030);
+	log_line(s, KG_OBS_STABILIZED, 4140, "sp", 3);
+	log_line(s, KG_OBS_SYNCED, 4440, "sp", 3);
+	for (k = 0; k < 5; k++)
+		sc_tick(s, 7030 + k * 1000);
+	n = episodes(s, "sp", &ep);
+	assert_int_equal(n, 1);
+	assert_int_equal(ep[0].end_lo_us, sc_us(s, 4440));
+	assert_int_equal(ep[0].end_us, sc_us(s, 4440));
+	assert_int_equal(ep[0].rounds, 3);
+	assert_false(ep[0].rounds_min);
+	episodes_free(ep, n);
+	sc_free(s);
+}
+
+/*
  * A cooperative rebalance polling saw whole, its log lines read a round a
  * tick (CI, 2026-12-04: "368 871", the first round's sync told as the
  * rebalance's end, the second's a tick later): one retimed event, with
@@ -2727,6 +2837,8 @@ main(void)
 		cmocka_unit_test(test_log_late_join_again),
 		cmocka_unit_test(test_log_late_sync_at_bound),
 		cmocka_unit_test(test_log_late_stabilized_not_end),
+		cmocka_unit_test(test_log_late_sync_before_polled_end),
+		cmocka_unit_test(test_log_behind_stabilized_before_polled),
 		cmocka_unit_test(test_log_late_round_after_close),
 		cmocka_unit_test(test_log_late_round_unsynced),
 		cmocka_unit_test(test_log_late_round_first_lost),
