@@ -492,6 +492,7 @@ tk_ensure_episode(kg_tracker *t, tgroup *g, int64_t time, const char *why, kg_ev
 	episode_clear(&e);
 	g->eps->phase = PHASE_JOINING;
 	g->eps->last_sync = 0;
+	g->eps->sync_polled = false;
 	g->eps->round_start = time;
 	g->eps->await_log_sync = false;
 	g->eps->log_joined = false;
@@ -619,6 +620,7 @@ tk_round_synced_at(kg_tracker *t, tgroup *g, int64_t time, bool exact)
 {
 	g->eps->phase = PHASE_SYNCED;
 	g->eps->last_sync = time;
+	g->eps->sync_polled = !exact && time != g->eps->exact_sync; /* a description's, not a time a line told */
 	if (exact)
 		g->eps->exact_sync = time;
 	if (g->eps->next_pending)
@@ -637,6 +639,7 @@ tk_round_unsynced(tgroup *g, int64_t time, bool joined)
 		g->eps->log_syncs--; /* the log counted its "Stabilized" as a sync */
 	g->eps->phase = PHASE_SYNCED; /* the next "preparing" begins a round */
 	g->eps->last_sync = time;
+	g->eps->sync_polled = false;
 }
 
 /* Record a revoke: event, episode, member state. */

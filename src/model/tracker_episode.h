@@ -72,6 +72,7 @@ struct tk_epgroup {
 	bool log_joined;              /* its last line said the round's join completed ("Stabilized"), not its sync yet */
 	bool rounds_unsure;           /* a join began again after a "Stabilized" from a log that tells no syncs: maybe no round */
 	bool ep_records;              /* the coordinator's records counted the open episode's generations */
+	bool sync_polled;             /* last_sync is a description's (polling saw the round synced by then), not a line's */
 	int64_t log_emptied_at;       /* a coordinator's "is now empty" in the open episode, 0 none */
 	int64_t emptied_at;           /* when a description last said Empty with no member */
 	int episodes_seen;            /* episodes opened since kgtop started (their numbers) */

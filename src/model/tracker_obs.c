@@ -727,7 +727,8 @@ obs_stabilized(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 	 * current round with no exact sync yet is when.
 	 */
 	if ((time >= g->eps->last_sync || (g->eps->exact_sync < g->eps->round_start && time >= g->eps->round_start)) &&
-	    !(g->eps->phase == PHASE_JOINING && o->generation >= 0 && o->generation <= g->eps->round_gen))
+	    !(g->eps->phase == PHASE_JOINING && o->generation >= 0 && o->generation <= g->eps->round_gen) &&
+	    !(g->eps->phase == PHASE_JOINING && time == g->eps->last_sync && g->eps->sync_polled))
 		tk_round_synced_at(t, g, time, true); /* not a sync of a generation the round began after (an earlier round's, read late) */
 	g->eps->last_rebal_obs = time;
 	g->eps->await_log_sync = false;

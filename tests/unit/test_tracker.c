@@ -2035,6 +2035,58 @@ test_log_behind_stabilized_before_polled(void **state)
 }
 
 /*
+ * A cooperative rebalance of two rounds, a member joining in the second,
+ * the log 1 s behind polling (test_bounds, seed 1689): polling saw round
+ * one synced (Stable, a member revoked) and round two begin; the log's
+ * sync of round one came later, timed at the very description that
+ * showed it synced.  It was taken for round two's sync, and the member
+ * that joined in round two began "round 3": "at least 3 rounds" for 2.
+ */
+static void
+test_log_late_sync_at_polled_sync(void **state)
+{
+	sc *s = sc_new(4, NULL);
+	kg_episode *ep;
+	int n, k;
+	(void)state;
+	log_line(s, KG_OBS_SYNCED, 0, "ps-other", 1); /* this broker's log tells the assignment */
+	sc_group_set(s, "ps", KG_STATE_STABLE, "cooperative-sticky", "consumer-a/a1=0 1 2 3");
+	sc_tick(s, 1830);
+	sc_group_set(s, "ps", KG_STATE_PREPARING_REBALANCE, "cooperative-sticky", "consumer-a/a1;consumer-b/b1");
+	sc_tick(s, 2330); /* b1 joined at 2.00 */
+	sc_group_set(s, "ps", KG_STATE_STABLE, "cooperative-sticky", "consumer-a/a1=0 1;consumer-b/b1");
+	sc_tick(s, 2830); /* round one synced at 2.83: a1 gave 2 3 up */
+	log_line(s, KG_OBS_PREPARING, 2000, "ps", 1);
+	sc_group_set(s, "ps", KG_STATE_PREPARING_REBALANCE, "cooperative-sticky", "consumer-a/a1;consumer-b/b1");
+	sc_tick(s, 3330); /* round two began at 2.84 */
+	log_line(s, KG_OBS_STABILIZED, 2730, "ps", 2);
+	log_line(s, KG_OBS_SYNCED, 2830, "ps", 2);
+	sc_group_set(s, "ps", KG_STATE_PREPARING_REBALANCE, "cooperative-sticky",
+		     "consumer-a/a1;consumer-b/b1;consumer-c/c1");
+	sc_tick(s, 3830); /* c1 joined at 3.50, within round two's join */
+	log_line(s, KG_OBS_PREPARING, 2840, "ps", 2);
+	sc_group_set(s, "ps", KG_STATE_STABLE, "cooperative-sticky", "consumer-a/a1=0 1;consumer-b/b1=2;consumer-c/c1=3");
+	sc_tick(s, 4330); /* round two synced at 3.96 */
+	n = episodes(s, "ps", &ep);
+	assert_int_equal(n, 1);
+	assert_int_equal(ep[0].start_us, sc_us(s, 2000));
+	assert_int_equal(ep[0].rounds, 2);
+	episodes_free(ep, n);
+	log_line(s, KG_OBS_STABILIZED, 3860, "ps", 3);
+	log_line(s, KG_OBS_SYNCED, 3960, "ps", 3);
+	for (k = 0; k < 5; k++)
+		sc_tick(s, 4830 + k * 500);
+	n = episodes(s, "ps", &ep);
+	assert_int_equal(n, 1);
+	assert_int_equal(ep[0].end_lo_us, sc_us(s, 3960));
+	assert_int_equal(ep[0].end_us, sc_us(s, 3960));
+	assert_int_equal(ep[0].rounds, 2);
+	assert_false(ep[0].rounds_min);
+	episodes_free(ep, n);
+	sc_free(s);
+}
+
+/*
  * A cooperative rebalance polling saw whole, its log lines read a round a
  * tick (CI, 2026-12-04: "368 871", the first round's sync told as the
  * rebalance's end, the second's a tick later): one retimed event, with
@@ -2839,6 +2891,7 @@ main(void)
 		cmocka_unit_test(test_log_late_stabilized_not_end),
 		cmocka_unit_test(test_log_late_sync_before_polled_end),
 		cmocka_unit_test(test_log_behind_stabilized_before_polled),
+		cmocka_unit_test(test_log_late_sync_at_polled_sync),
 		cmocka_unit_test(test_log_late_round_after_close),
 		cmocka_unit_test(test_log_late_round_unsynced),
 		cmocka_unit_test(test_log_late_round_first_lost),
