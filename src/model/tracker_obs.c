@@ -550,6 +550,15 @@ obs_preparing(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 	if (obs_retime_start(t, g, o) || before_open(g, time))
 		return; /* an earlier rebalance's start, retimed; or one kgtop never saw, nothing of the open one */
 	if (g->ep != NULL && g->eps->log_emptied_at > 0 && time >= g->eps->log_emptied_at &&
+	    g->ep->start_us <= g->eps->log_emptied_at) {
+		/*
+		 * The group emptied in the open episode and a join began after,
+		 * both between two refreshes (polling never saw it Empty): the
+		 * episode goes on through the emptying, which is not its end.
+		 */
+		g->eps->log_emptied_at = 0;
+	}
+	if (g->ep != NULL && g->eps->log_emptied_at > 0 && time >= g->eps->log_emptied_at &&
 	    g->ep->start_us > g->eps->log_emptied_at) {
 		/*
 		 * The log, read late, says the group emptied before polling saw

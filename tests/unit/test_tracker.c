@@ -1672,6 +1672,16 @@ log_line(sc *s, kg_obs_kind kind, int64_t ms, const char *group, int generation)
 	sc_obs_push(s, o);
 }
 
+/* A coordinator's "Group G with generation N is now empty", at ms. */
+static void
+emptied_line(sc *s, int64_t ms, const char *group, int generation)
+{
+	kg_obs *o = obs_new(KG_OBS_STABILIZED, sc_us(s, ms), intern_group(group), "log");
+	o->generation = generation;
+	o->nmembers = 0;
+	sc_obs_push(s, o);
+}
+
 /*
  * A member joins an empty group and leaves before the leader's assignment;
  * the log's "is now empty" is read after polling closed the episode
@@ -1684,7 +1694,6 @@ test_log_late_emptied_unsynced(void **state)
 {
 	sc *s = sc_new(4, NULL);
 	kg_episode *ep;
-	kg_obs *o;
 	int n, k;
 	(void)state;
 	log_line(s, KG_OBS_SYNCED, 0, "le-other", 1); /* this broker's log tells the assignment */
@@ -1694,10 +1703,7 @@ test_log_late_emptied_unsynced(void **state)
 	log_line(s, KG_OBS_PREPARING, 14770, "le", 3);
 	log_line(s, KG_OBS_STABILIZED, 14770, "le", 4);
 	sc_tick(s, 14980); /* still Empty: polling closes it */
-	o = obs_new(KG_OBS_STABILIZED, sc_us(s, 14950), intern_group("le"), "log");
-	o->generation = 5;
-	o->nmembers = 0; /* "Group le with generation 5 is now empty" */
-	sc_obs_push(s, o);
+	emptied_line(s, 14950, "le", 5);
 	for (k = 15; k < 20; k++)
 		sc_tick(s, k * 1000 - 20);
 	n = episodes(s, "le", &ep);
@@ -1722,7 +1728,6 @@ test_log_late_emptied_then_join(void **state)
 {
 	sc *s = sc_new(1, NULL);
 	kg_episode *ep;
-	kg_obs *o;
 	int n;
 	(void)state;
 	log_line(s, KG_OBS_SYNCED, 0, "ej-other", 1); /* this broker's log tells the assignment */
@@ -1731,10 +1736,7 @@ test_log_late_emptied_then_join(void **state)
 	sc_tick(s, 18000);
 	sc_group_set(s, "ej", KG_STATE_COMPLETING_REBALANCE, "cooperative-sticky", "consumer-a/a2");
 	sc_tick(s, 20160); /* a1 left at 19.44, the group empty, a2 joined at 20.08 */
-	o = obs_new(KG_OBS_STABILIZED, sc_us(s, 19440), intern_group("ej"), "log");
-	o->generation = 4;
-	o->nmembers = 0; /* "Group ej with generation 4 is now empty" */
-	sc_obs_push(s, o);
+	emptied_line(s, 19440, "ej", 4);
 	log_line(s, KG_OBS_PREPARING, 20080, "ej", 4);
 	log_line(s, KG_OBS_STABILIZED, 20080, "ej", 5);
 	log_line(s, KG_OBS_SYNCED, 20380, "ej", 5);
@@ -2082,6 +2084,67 @@ test_log_late_sync_at_polled_sync(void **state)
 	assert_int_equal(ep[0].end_us, sc_us(s, 3960));
 	assert_int_equal(ep[0].rounds, 2);
 	assert_false(ep[0].rounds_min);
+	episodes_free(ep, n);
+	sc_free(s);
+}
+
+/*
+ * A rebalance that emptied the group, and members that joined again
+ * before the next refresh: polling, every 2 s, saw the group rebalancing
+ * throughout, then Empty 13 s later (test_bounds, the log 200 ms behind,
+ * seed 7531).  The first emptying ended the episode when polling saw the
+ * group Empty: "6.22 to 12.21 s, 4 rounds", the rounds of the joins after
+ * it counted in a rebalance of one.  The emptying that the join after it
+ * went past is no end: the episode goes on to the emptying polling saw.
+ */
+static void
+test_log_emptied_then_joined_unpolled(void **state)
+{
+	sc *s = sc_new(2, NULL);
+	kg_episode *ep;
+	int n, k;
+	(void)state;
+	log_line(s, KG_OBS_SYNCED, 0, "eu-other", 1); /* this broker's log tells the assignment */
+	sc_group_set(s, "eu", KG_STATE_STABLE, "cooperative-sticky", "consumer-a/a1=0;consumer-b/b1=1");
+	sc_tick(s, 5820);
+	log_line(s, KG_OBS_PREPARING, 6220, "eu", 0); /* a1 left */
+	sc_group_set(s, "eu", KG_STATE_PREPARING_REBALANCE, "cooperative-sticky", "consumer-b/b1");
+	for (k = 0; k < 3; k++)
+		sc_tick(s, 7820 + k * 2000);
+	emptied_line(s, 12210, "eu", 1); /* b1 never joined: removed, the group empty */
+	log_line(s, KG_OBS_PREPARING, 12610, "eu", 1);
+	log_line(s, KG_OBS_STABILIZED, 12610, "eu", 2);
+	log_line(s, KG_OBS_SYNCED, 12610, "eu", 2);
+	log_line(s, KG_OBS_PREPARING, 13570, "eu", 2);
+	sc_group_set(s, "eu", KG_STATE_PREPARING_REBALANCE, "cooperative-sticky", "consumer-a/a2;consumer-b/b2");
+	sc_tick(s, 13820);
+	log_line(s, KG_OBS_STABILIZED, 14170, "eu", 3);
+	log_line(s, KG_OBS_SYNCED, 14170, "eu", 3);
+	log_line(s, KG_OBS_PREPARING, 14180, "eu", 3);
+	sc_tick(s, 15820);
+	log_line(s, KG_OBS_STABILIZED, 17490, "eu", 4);
+	log_line(s, KG_OBS_SYNCED, 17490, "eu", 4);
+	sc_group_set(s, "eu", KG_STATE_PREPARING_REBALANCE, "cooperative-sticky", "consumer-a/a2");
+	sc_tick(s, 17820);
+	log_line(s, KG_OBS_PREPARING, 17700, "eu", 4); /* b2 left */
+	for (k = 0; k < 3; k++)
+		sc_tick(s, 19820 + k * 2000);
+	sc_group_set(s, "eu", KG_STATE_EMPTY, "", "");
+	sc_tick(s, 25820); /* a2 removed at 25.70 */
+	n = episodes(s, "eu", &ep);
+	assert_int_equal(n, 1);
+	assert_int_equal(ep[0].start_us, sc_us(s, 6220));
+	assert_int_equal(ep[0].end_lo_us, sc_us(s, 23820));
+	assert_int_equal(ep[0].end_us, sc_us(s, 25820));
+	assert_true(ep[0].rounds_min);
+	episodes_free(ep, n);
+	emptied_line(s, 25700, "eu", 5);
+	for (k = 0; k < 3; k++)
+		sc_tick(s, 27820 + k * 2000);
+	n = episodes(s, "eu", &ep);
+	assert_int_equal(n, 1);
+	assert_int_equal(ep[0].end_lo_us, sc_us(s, 25700));
+	assert_int_equal(ep[0].end_us, sc_us(s, 25700));
 	episodes_free(ep, n);
 	sc_free(s);
 }
@@ -2892,6 +2955,7 @@ main(void)
 		cmocka_unit_test(test_log_late_sync_before_polled_end),
 		cmocka_unit_test(test_log_behind_stabilized_before_polled),
 		cmocka_unit_test(test_log_late_sync_at_polled_sync),
+		cmocka_unit_test(test_log_emptied_then_joined_unpolled),
 		cmocka_unit_test(test_log_late_round_after_close),
 		cmocka_unit_test(test_log_late_round_unsynced),
 		cmocka_unit_test(test_log_late_round_first_lost),
