@@ -493,6 +493,7 @@ tk_ensure_episode(kg_tracker *t, tgroup *g, int64_t time, const char *why, kg_ev
 	g->eps->phase = PHASE_JOINING;
 	g->eps->last_sync = 0;
 	g->eps->sync_polled = false;
+	g->eps->log_members = -1;
 	g->eps->round_start = time;
 	g->eps->await_log_sync = false;
 	g->eps->log_joined = false;

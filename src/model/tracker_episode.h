@@ -76,6 +76,7 @@ struct tk_epgroup {
 	int64_t log_emptied_at;       /* a coordinator's "is now empty" in the open episode, 0 none */
 	int64_t emptied_at;           /* when a description last said Empty with no member */
 	int episodes_seen;            /* episodes opened since kgtop started (their numbers) */
+	int log_members;              /* the members of the generation the log's last line of the open episode formed or synced, -1 unknown */
 	int64_t last_ep;              /* id of the last closed episode */
 	int64_t last_ep_end;          /* and its end */
 	int64_t closed_at;            /* when it was closed (polling: the refresh that saw it over), 0 unknown */

@@ -742,8 +742,10 @@ obs_stabilized(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 	g->eps->last_rebal_obs = time;
 	g->eps->await_log_sync = false;
 	/* the join completed ("Stabilized"), the group awaits the leader's assignment: the same round */
-	if (time >= g->eps->last_sync)
+	if (time >= g->eps->last_sync) {
 		g->eps->log_joined = o->kind == KG_OBS_STABILIZED && o->nmembers != 0;
+		g->eps->log_members = o->nmembers;
+	}
 }
 
 /* KIP-848: the group epoch was bumped (tracker_kip.c). */

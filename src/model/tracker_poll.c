@@ -732,6 +732,19 @@ poll_try_close(poll_ctx *c)
 		} else if (g->eps->log_joined && c->t->log_tells_syncs && g->eps->exact_sync > end_lo && g->eps->exact_sync <= end) {
 			/* polling saw the round synced after the log's "Stabilized" (the log behind it): the assignment came after that line */
 			end_lo = g->eps->exact_sync;
+		} else if (end == g->eps->exact_sync && g->eps->log_members >= 0 && G->nmembers != g->eps->log_members &&
+			   g->pl->desc_at > end && !G->exact) {
+			/*
+			 * A Stable description taken after the log's last sync shows
+			 * other members than that generation had: a generation the
+			 * log, behind polling, has not told yet (a member that came
+			 * or went between two refreshes).  The end is between that
+			 * sync and this description, a round more at least; the
+			 * late lines retime it.
+			 */
+			end_lo = end;
+			end = T;
+			g->ep->rounds++;
 		}
 		tk_close_episode(c->t, g, end, end_lo, g->ep->start_us == T ? "between two refreshes" : NULL);
 		g->eps->closed_at = T; /* late evidence before this moment is of this episode */

@@ -100,11 +100,11 @@ stop_settle(sim *s, int i)
 
 /* The coordinator logs a line now. */
 static void
-log_line(sim *s, int kind, bool empty)
+log_line(sim *s, int kind, bool empty, int nmembers)
 {
 	if (s->nline == SIM_MAXLINES)
 		return;
-	s->line[s->nline++] = (sim_line){ s->now, kind, s->gen, empty };
+	s->line[s->nline++] = (sim_line){ s->now, kind, s->gen, empty, empty ? 0 : nmembers };
 }
 
 /* Close the open episode now. */
@@ -163,7 +163,7 @@ rebalance(sim *s, int except)
 	}
 	if (s->state != KG_STATE_PREPARING_REBALANCE) {
 		s->state = KG_STATE_PREPARING_REBALANCE;
-		log_line(s, KG_OBS_PREPARING, false); /* "Preparing to rebalance group ... with old generation N" */
+		log_line(s, KG_OBS_PREPARING, false, -1); /* "Preparing to rebalance group ... with old generation N" */
 		s->prep_start = s->now;
 		s->sync_at = 0;
 		for (i = 0; i < s->nm; i++) {
@@ -204,7 +204,7 @@ member_out(sim *s, int i)
 		s->gen++;
 		if (open_ep(s) != NULL)
 			open_ep(s)->rounds++; /* a generation the coordinator completed (its records count it), none synced */
-		log_line(s, KG_OBS_STABILIZED, true); /* "Group ... with generation N is now empty" */
+		log_line(s, KG_OBS_STABILIZED, true, 0); /* "Group ... with generation N is now empty" */
 		s->sync_at = s->rejoin_at = 0;
 		ep_close(s);
 		return;
@@ -319,7 +319,7 @@ sync(sim *s)
 	sim_episode *e = open_ep(s);
 	if (e != NULL)
 		e->rounds++;
-	log_line(s, KG_OBS_SYNCED, false); /* "Assignment received from leader ... for generation N" */
+	log_line(s, KG_OBS_SYNCED, false, n); /* "Assignment received from leader ... for generation N" */
 	if (!s->cooperative) {
 		for (p = 0; p < s->nparts; p++) {
 			/* range: contiguous, the first ones one more */
@@ -409,7 +409,7 @@ coordinator(sim *s)
 		if (n > 0 && all) {
 			s->state = KG_STATE_COMPLETING_REBALANCE;
 			s->gen++;
-			log_line(s, KG_OBS_STABILIZED, false); /* "Stabilized group ... generation N" */
+			log_line(s, KG_OBS_STABILIZED, false, n); /* "Stabilized group ... generation N" */
 			s->sync_at = s->now + s->sync_delay;
 		}
 	}

@@ -60,6 +60,7 @@ typedef struct sim_line {
 	int kind;            /* a kg_obs_kind */
 	int32_t generation;  /* preparing: the old one; stabilized, synced: the new one */
 	bool empty;          /* "is now empty" (a stabilized line without members) */
+	int nmembers;        /* stabilized, synced: the generation's members ("with K members", "The group has K members"), -1 none */
 } sim_line;
 
 /* A true rebalance episode. */

@@ -191,6 +191,7 @@ log_read(const sim *s, int64_t delay, int64_t from, int *next, kg_obsq *q)
 			continue;
 		o = obs_new((kg_obs_kind)l->kind, l->at, intern_group("sim-group"), "log");
 		o->generation = l->generation;
+		o->nmembers = l->nmembers;
 		if (l->empty) {
 			o->nmembers = 0;
 			obs_text(o, "group is now empty");

@@ -1661,25 +1661,28 @@ test_log_retime(void **state)
 	sc_free(s);
 }
 
-/* A coordinator log line of the log kind at ms. */
+/* A coordinator log line of the log kind at ms, of a generation of nmembers (-1 the line does not say). */
 static void
-log_line(sc *s, kg_obs_kind kind, int64_t ms, const char *group, int generation)
+log_line_n(sc *s, kg_obs_kind kind, int64_t ms, const char *group, int generation, int nmembers)
 {
 	kg_obs *o = obs_new(kind, sc_us(s, ms), intern_group(group), "log");
 	o->generation = generation;
-	if (kind == KG_OBS_STABILIZED)
-		o->nmembers = 3;
+	o->nmembers = nmembers;
 	sc_obs_push(s, o);
+}
+
+/* A coordinator log line of the log kind at ms (a "Stabilized" of 3 members). */
+static void
+log_line(sc *s, kg_obs_kind kind, int64_t ms, const char *group, int generation)
+{
+	log_line_n(s, kind, ms, group, generation, kind == KG_OBS_STABILIZED ? 3 : -1);
 }
 
 /* A coordinator's "Group G with generation N is now empty", at ms. */
 static void
 emptied_line(sc *s, int64_t ms, const char *group, int generation)
 {
-	kg_obs *o = obs_new(KG_OBS_STABILIZED, sc_us(s, ms), intern_group(group), "log");
-	o->generation = generation;
-	o->nmembers = 0;
-	sc_obs_push(s, o);
+	log_line_n(s, KG_OBS_STABILIZED, ms, group, generation, 0);
 }
 
 /*
@@ -2145,6 +2148,52 @@ test_log_emptied_then_joined_unpolled(void **state)
 	assert_int_equal(n, 1);
 	assert_int_equal(ep[0].end_lo_us, sc_us(s, 25700));
 	assert_int_equal(ep[0].end_us, sc_us(s, 25700));
+	episodes_free(ep, n);
+	sc_free(s);
+}
+
+/*
+ * A member joins and leaves between two refreshes, the log 100 ms behind
+ * polling (test_bounds, seed 5257): when polling saw the group Stable
+ * again, the log had told the first generation (2 members) and its sync,
+ * not the one after it (1 member).  The episode ended at that sync:
+ * "550 ms, 1 round", exact, for 620 ms and 2.  The description's members
+ * are not that generation's: a generation more, the end between the
+ * log's sync and the description, until the late lines tell it.
+ */
+static void
+test_log_behind_members_differ(void **state)
+{
+	sc *s = sc_new(3, NULL);
+	kg_episode *ep;
+	int n, k;
+	(void)state;
+	log_line(s, KG_OBS_SYNCED, 0, "md-other", 1); /* this broker's log tells the assignment */
+	sc_group_set(s, "md", KG_STATE_STABLE, "cooperative-sticky", "consumer-a/a1=0 1 2");
+	sc_tick(s, 4050);
+	log_line(s, KG_OBS_PREPARING, 5400, "md", 0); /* b1 joined */
+	log_line_n(s, KG_OBS_STABILIZED, 5930, "md", 1, 2);
+	log_line_n(s, KG_OBS_SYNCED, 5950, "md", 1, 2); /* a1 gave 2 up */
+	sc_tick(s, 6050); /* b1 left at 6.00, a1 got 2 back at 6.02 */
+	n = episodes(s, "md", &ep);
+	assert_int_equal(n, 1);
+	assert_int_equal(ep[0].start_us, sc_us(s, 5400));
+	assert_int_equal(ep[0].end_lo_us, sc_us(s, 5950));
+	assert_int_equal(ep[0].end_us, sc_us(s, 6050));
+	assert_int_equal(ep[0].rounds, 2);
+	assert_true(ep[0].rounds_min);
+	episodes_free(ep, n);
+	log_line(s, KG_OBS_PREPARING, 5960, "md", 1);
+	log_line_n(s, KG_OBS_STABILIZED, 6000, "md", 2, 1);
+	log_line_n(s, KG_OBS_SYNCED, 6020, "md", 2, 1);
+	for (k = 0; k < 3; k++)
+		sc_tick(s, 8050 + k * 2000);
+	n = episodes(s, "md", &ep);
+	assert_int_equal(n, 1);
+	assert_int_equal(ep[0].end_lo_us, sc_us(s, 6020));
+	assert_int_equal(ep[0].end_us, sc_us(s, 6020));
+	assert_int_equal(ep[0].rounds, 2);
+	assert_false(ep[0].rounds_min);
 	episodes_free(ep, n);
 	sc_free(s);
 }
@@ -2956,6 +3005,7 @@ main(void)
 		cmocka_unit_test(test_log_behind_stabilized_before_polled),
 		cmocka_unit_test(test_log_late_sync_at_polled_sync),
 		cmocka_unit_test(test_log_emptied_then_joined_unpolled),
+		cmocka_unit_test(test_log_behind_members_differ),
 		cmocka_unit_test(test_log_late_round_after_close),
 		cmocka_unit_test(test_log_late_round_unsynced),
 		cmocka_unit_test(test_log_late_round_first_lost),
