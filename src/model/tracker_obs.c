@@ -666,12 +666,14 @@ obs_retime_end(kg_tracker *t, tgroup *g, const kg_obs *o)
 		/* the join completed: the leader's assignment, the end, is still to be told (by polling's end at the latest) */
 		if (time > last->end_lo_us)
 			last->end_lo_us = time;
-	} else if (time < last->end_lo_us) {
+	} else if (time < last->end_lo_us && last->end_lo_us != last->end_us) {
 		/*
 		 * A sync before the group was last known rebalancing (a
 		 * description polling took after it, a later "Stabilized"): an
 		 * earlier round's.  The end and a round more are still to be
-		 * told; the end stays within its bounds.
+		 * told; the end stays within its bounds.  (An end a record or a
+		 * line timed is the last generation's: its sync, told apart,
+		 * moves it to the log's clock, as before.)
 		 */
 		if (g->eps->log_ep == last->id && last->rounds <= g->eps->log_syncs) {
 			last->rounds = g->eps->log_syncs + 1;

@@ -25,10 +25,11 @@
  * retimed event must contain the truth.  Not held yet, and so not run by
  * default: a log read later than that (KGTOP_BOUNDS_LOG_DELAY=ms behind
  * for every schedule; KGTOP_BOUNDS_LOG_LATE=1, 0 to 3 s behind and half of
- * them read from a random time on; KGTOP_BOUNDS_LOG_FROM=ms): at 200 ms
- * behind 1 of 2,000 schedules, at 1 s 8, at 2 s 28, 0 to 3 s with half
- * of them read from a random time on 31 (late lines of two rebalances
- * polling saw as one, whose outcome then spans both).  A retimed event is
+ * them read from a random time on; KGTOP_BOUNDS_LOG_FROM=ms): of 10,000
+ * schedules 0 at 100 or 200 ms behind, 2 at 1 s; of 2,000, 1 at 2 s, 6
+ * with 0 to 3 s and half of them read from a random time on (late lines of
+ * two rebalances polling saw as one, whose outcome then spans both; a
+ * start read from the middle of a rebalance).  A retimed event is
  * held to the true rebalances of the span it gives (a later round read
  * late can take in the next rebalance polling saw with it).
  * Read in time but from a random time on, they hold.

@@ -2542,6 +2542,48 @@ test_records_sync_before_polled_start(void **state)
 }
 
 /*
+ * The coordinator's record ends a rebalance of one round exactly; the
+ * log's lines of it come after, its "Assignment received" a millisecond
+ * before the record (t_offsets.sh B, the log and the records read
+ * together).  That sync is the record's generation's, not an earlier
+ * round's: one round, exact (it said "at least 2").
+ */
+static void
+test_log_sync_after_record_end(void **state)
+{
+	sc *s = sc_new(6, NULL);
+	kg_episode *ep;
+	int n;
+	(void)state;
+	log_line(s, KG_OBS_SYNCED, 0, "rl-other", 1); /* this broker's log tells the assignment */
+	sc_group_set(s, "rl", KG_STATE_STABLE, "range", "consumer-a=0 1 2;consumer-b=3 4 5");
+	sc_tick(s, 0);
+	sc_group_set(s, "rl", KG_STATE_PREPARING_REBALANCE, "range", "consumer-a;consumer-b;consumer-c");
+	sc_tick(s, 1006);
+	gen_record(s, 1168, 1163, "rl", 3, 3, false);
+	sc_group_set(s, "rl", KG_STATE_STABLE, "range", "consumer-a=0 1;consumer-b=2 3;consumer-c=4 5");
+	sc_tick(s, 2006);
+	n = episodes(s, "rl", &ep);
+	assert_int_equal(n, 1);
+	assert_int_equal(ep[0].end_us, sc_us(s, 1168));
+	assert_int_equal(ep[0].end_lo_us, sc_us(s, 1168));
+	assert_int_equal(ep[0].rounds, 1);
+	episodes_free(ep, n);
+	log_line(s, KG_OBS_PREPARING, 1000, "rl", 2);
+	log_line_n(s, KG_OBS_STABILIZED, 1163, "rl", 3, 3);
+	log_line_n(s, KG_OBS_SYNCED, 1167, "rl", 3, 3);
+	sc_tick(s, 3006);
+	sc_tick(s, 4006);
+	n = episodes(s, "rl", &ep);
+	assert_int_equal(n, 1);
+	assert_int_equal(ep[0].rounds, 1);
+	assert_false(ep[0].rounds_min);
+	assert_true(ep[0].end_us >= sc_us(s, 1167) && ep[0].end_us <= sc_us(s, 1168));
+	episodes_free(ep, n);
+	sc_free(s);
+}
+
+/*
  * The same with the coordinator's log: round one's lines read while the
  * episode was open, polling closes it (after round one's sync, at least
  * two rounds: members that stayed gave partitions up; it said "ended at
@@ -3013,6 +3055,7 @@ main(void)
 		cmocka_unit_test(test_log_late_round_counts_open),
 		cmocka_unit_test(test_records_amend_counts_open),
 		cmocka_unit_test(test_records_sync_before_polled_start),
+		cmocka_unit_test(test_log_sync_after_record_end),
 		cmocka_unit_test(test_history_formation_rounds),
 		cmocka_unit_test(test_late_history_keeps_last),
 		cmocka_unit_test(test_log_stale_description),
