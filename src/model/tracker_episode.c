@@ -408,7 +408,7 @@ ep_start_members(kg_tracker *t, tgroup *g, int64_t time)
 			 * consumer from then, or from when it fell silent.
 			 */
 			if (m->gone_time > 0 && time >= m->gone_time && time - m->gone_time <= TRIGGER_WINDOW &&
-			    m->gone_time >= g->eps->last_ep_end && m->gone_time >= g->eps->emptied_at && !tk_identity_back(t, g, m)) {
+			    m->gone_time > g->eps->last_ep_end && m->gone_time >= g->eps->emptied_at && !tk_identity_back(t, g, m)) {
 				em = tk_ep_member(g, m);
 				em->left = true;
 				tk_set_tp(&em->before, &em->nbefore, m->gone_asg, m->ngone_asg);

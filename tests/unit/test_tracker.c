@@ -2199,6 +2199,60 @@ test_log_behind_members_differ(void **state)
 }
 
 /*
+ * A member leaves, its rebalance closed by polling at the refresh that saw
+ * it gone; its consumer joins again later, the log 1 s behind polling
+ * (test_bounds, seed 7064).  The log's "preparing" of that join opens the
+ * next episode before polling sees the member back: the member that left
+ * was taken for one that left just before it (its leave seen at the very
+ * refresh that closed the last episode), its old partition for one it
+ * still had, so the partition that moved to it did not move: "860 ms,
+ * 1 round", exact, for a cooperative rebalance of two rounds and 1.5 s.
+ */
+static void
+test_log_rejoin_after_polled_leave(void **state)
+{
+	sc *s = sc_new(2, NULL);
+	kg_episode *ep;
+	int n, k;
+	(void)state;
+	log_line(s, KG_OBS_SYNCED, 0, "rj-other", 1); /* this broker's log tells the assignment */
+	sc_group_set(s, "rj", KG_STATE_STABLE, "cooperative-sticky", "consumer-a/a1=0;consumer-b/b1=1");
+	sc_tick(s, 3780);
+	log_line(s, KG_OBS_PREPARING, 4190, "rj", 0); /* a1 left */
+	sc_group_set(s, "rj", KG_STATE_STABLE, "cooperative-sticky", "consumer-b/b1=1;consumer-c/c1=0");
+	sc_tick(s, 5780);
+	log_line_n(s, KG_OBS_STABILIZED, 4970, "rj", 1, 2);
+	log_line_n(s, KG_OBS_SYNCED, 4990, "rj", 1, 2);
+	sc_tick(s, 7780);
+	log_line(s, KG_OBS_PREPARING, 7920, "rj", 1); /* consumer-a back, as a2 */
+	log_line_n(s, KG_OBS_STABILIZED, 8760, "rj", 2, 3);
+	log_line_n(s, KG_OBS_SYNCED, 8780, "rj", 2, 3); /* round one: c1 gave 0 up */
+	sc_group_set(s, "rj", KG_STATE_STABLE, "cooperative-sticky", "consumer-a/a2=0;consumer-b/b1=1;consumer-c/c1");
+	sc_tick(s, 9780); /* round two synced at 9.42: its lines not read yet */
+	n = episodes(s, "rj", &ep);
+	assert_int_equal(n, 2);
+	assert_int_equal(ep[1].start_us, sc_us(s, 7920));
+	assert_int_equal(ep[1].moved, 1);
+	assert_int_equal(ep[1].end_lo_us, sc_us(s, 8780));
+	assert_int_equal(ep[1].end_us, sc_us(s, 9780));
+	assert_int_equal(ep[1].rounds, 2);
+	assert_true(ep[1].rounds_min);
+	episodes_free(ep, n);
+	log_line(s, KG_OBS_PREPARING, 8790, "rj", 2);
+	log_line_n(s, KG_OBS_STABILIZED, 9400, "rj", 3, 3);
+	log_line_n(s, KG_OBS_SYNCED, 9420, "rj", 3, 3);
+	for (k = 0; k < 3; k++)
+		sc_tick(s, 11780 + k * 2000);
+	n = episodes(s, "rj", &ep);
+	assert_int_equal(n, 2);
+	assert_int_equal(ep[1].end_us, sc_us(s, 9420));
+	assert_int_equal(ep[1].rounds, 2);
+	assert_false(ep[1].rounds_min);
+	episodes_free(ep, n);
+	sc_free(s);
+}
+
+/*
  * A cooperative rebalance polling saw whole, its log lines read a round a
  * tick (CI, 2026-12-04: "368 871", the first round's sync told as the
  * rebalance's end, the second's a tick later): one retimed event, with
@@ -3048,6 +3102,7 @@ main(void)
 		cmocka_unit_test(test_log_late_sync_at_polled_sync),
 		cmocka_unit_test(test_log_emptied_then_joined_unpolled),
 		cmocka_unit_test(test_log_behind_members_differ),
+		cmocka_unit_test(test_log_rejoin_after_polled_leave),
 		cmocka_unit_test(test_log_late_round_after_close),
 		cmocka_unit_test(test_log_late_round_unsynced),
 		cmocka_unit_test(test_log_late_round_first_lost),
