@@ -517,8 +517,17 @@ obs_retime_start(kg_tracker *t, tgroup *g, const kg_obs *o)
 	if (g->ep != NULL && !before_open(g, time))
 		return false;
 	last = history_episode(t->h, g->id, g->eps->last_ep);
-	if (last == NULL || last->end_us == 0 || time > KG_MAX(last->end_us, g->eps->closed_at) ||
-	    time < last->start_us - TRIGGER_WINDOW)
+	if (last == NULL || last->end_us == 0 || time > KG_MAX(last->end_us, g->eps->closed_at))
+		return false;
+	/*
+	 * Before the description that showed the group not rebalancing yet:
+	 * a line of an earlier rebalance, read after polling closed the next
+	 * one too.  That one keeps the bounds polling gave it; this one is
+	 * not moved back to it (nor is a rebalance opened at its time).
+	 */
+	if (last->start_lo_us > 0 && time < last->start_lo_us)
+		return true;
+	if (time < last->start_us - TRIGGER_WINDOW)
 		return false;
 	if (time > last->end_us) {
 		g->eps->late_open = true; /* a later round: its sync ends the episode */

@@ -2253,6 +2253,57 @@ test_log_rejoin_after_polled_leave(void **state)
 }
 
 /*
+ * Two rebalances polling saw and closed, the log 2 s behind it (test_bounds,
+ * seed 1673): the first one's later lines are read once the second is
+ * the last closed one.  Its "preparing" of round two, before the
+ * description that showed the group not rebalancing yet, moved the second
+ * one's start back to it, and its sync then ended it: "1.45 s, 2 rounds"
+ * for 150 ms and one.  Such a line is the earlier rebalance's.
+ */
+static void
+test_log_late_line_of_earlier_episode(void **state)
+{
+	sc *s = sc_new(5, NULL);
+	kg_episode *ep;
+	int n, k;
+	(void)state;
+	log_line(s, KG_OBS_SYNCED, 0, "ol-other", 1); /* this broker's log tells the assignment */
+	sc_group_set(s, "ol", KG_STATE_STABLE, "cooperative-sticky", "consumer-b/b1=0 1 2 3 4");
+	sc_tick(s, 8040);
+	sc_group_set(s, "ol", KG_STATE_PREPARING_REBALANCE, "cooperative-sticky", "consumer-a/a1;consumer-b/b1");
+	sc_tick(s, 8540); /* a1 joined at 8.33 */
+	sc_tick(s, 9040);
+	sc_group_set(s, "ol", KG_STATE_STABLE, "cooperative-sticky", "consumer-a/a1=2 3 4;consumer-b/b1=0 1");
+	sc_tick(s, 9540); /* round two synced at 9.18 */
+	sc_tick(s, 10040);
+	log_line(s, KG_OBS_PREPARING, 8330, "ol", 3);
+	sc_group_set(s, "ol", KG_STATE_STABLE, "cooperative-sticky", "consumer-b/b1=0 1 2 3 4");
+	sc_tick(s, 10540); /* a1 left at 10.07, synced at 10.22 */
+	log_line_n(s, KG_OBS_STABILIZED, 8760, "ol", 4, 2);
+	log_line_n(s, KG_OBS_SYNCED, 8760, "ol", 4, 2);
+	log_line(s, KG_OBS_PREPARING, 8770, "ol", 4);
+	sc_tick(s, 11040);
+	log_line_n(s, KG_OBS_STABILIZED, 9180, "ol", 5, 2);
+	log_line_n(s, KG_OBS_SYNCED, 9180, "ol", 5, 2);
+	sc_tick(s, 11540);
+	sc_tick(s, 12040);
+	log_line(s, KG_OBS_PREPARING, 10070, "ol", 5);
+	log_line_n(s, KG_OBS_STABILIZED, 10220, "ol", 6, 1);
+	log_line_n(s, KG_OBS_SYNCED, 10220, "ol", 6, 1);
+	for (k = 0; k < 4; k++)
+		sc_tick(s, 12540 + k * 500);
+	n = episodes(s, "ol", &ep);
+	assert_int_equal(n, 2);
+	assert_int_equal(ep[0].start_us, sc_us(s, 8330));
+	assert_true(ep[0].end_lo_us <= sc_us(s, 9180) && ep[0].end_us >= sc_us(s, 9180));
+	assert_int_equal(ep[1].start_us, sc_us(s, 10070));
+	assert_int_equal(ep[1].end_us, sc_us(s, 10220));
+	assert_int_equal(ep[1].rounds, 1);
+	episodes_free(ep, n);
+	sc_free(s);
+}
+
+/*
  * A cooperative rebalance polling saw whole, its log lines read a round a
  * tick (CI, 2026-12-04: "368 871", the first round's sync told as the
  * rebalance's end, the second's a tick later): one retimed event, with
@@ -3103,6 +3154,7 @@ main(void)
 		cmocka_unit_test(test_log_emptied_then_joined_unpolled),
 		cmocka_unit_test(test_log_behind_members_differ),
 		cmocka_unit_test(test_log_rejoin_after_polled_leave),
+		cmocka_unit_test(test_log_late_line_of_earlier_episode),
 		cmocka_unit_test(test_log_late_round_after_close),
 		cmocka_unit_test(test_log_late_round_unsynced),
 		cmocka_unit_test(test_log_late_round_first_lost),
