@@ -964,6 +964,7 @@ tk_close_logonly(kg_tracker *t, int64_t time)
 void
 tk_group_emptied(kg_tracker *t, tgroup *g, int64_t T)
 {
+	int64_t before = g->eps->emptied_at;
 	/* the next members start afresh */
 	free(g->eps->trig_text);
 	g->eps->trig_text = NULL;
@@ -973,6 +974,15 @@ tk_group_emptied(kg_tracker *t, tgroup *g, int64_t T)
 	if (g->eps->log_emptied_at >= g->ep->start_us && g->eps->log_emptied_at <= T) {
 		/* the coordinator's log said when */
 		tk_close_episode(t, g, g->eps->log_emptied_at, g->eps->log_emptied_at, "the group is empty");
+		return;
+	}
+	if (before > g->ep->start_us && before < T && before == g->poll_lo) {
+		/*
+		 * The description before said Empty already, after the episode
+		 * began (the log, read late, opened it: polling never saw the
+		 * group rebalancing): it was over by then, after its last line.
+		 */
+		tk_close_episode(t, g, before, KG_MAX(g->ep->start_us, g->eps->last_rebal_obs), "the group is empty");
 		return;
 	}
 	tk_close_episode(t, g, T, g->poll_lo, "the group is empty"); /* since the description before */

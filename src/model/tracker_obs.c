@@ -554,7 +554,7 @@ static void
 obs_preparing(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 {
 	int64_t time = o->time_us;
-	bool rejoin;
+	bool rejoin, begins = false;
 	(void)m;
 	if (obs_retime_start(t, g, o) || before_open(g, time))
 		return; /* an earlier rebalance's start, retimed; or one kgtop never saw, nothing of the open one */
@@ -576,6 +576,7 @@ obs_preparing(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 		 * own, this one begins here.  Its rounds count from this line.
 		 */
 		g->ep->rounds = 0;
+		begins = true;
 		if (g->eps->log_ep == g->ep->id)
 			g->eps->log_syncs = 0;
 		g->eps->log_emptied_at = 0;
@@ -609,7 +610,16 @@ obs_preparing(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 		tk_set_trigger(g, time, o->reason != KG_REASON_NONE ? o->reason : KG_REASON_UNKNOWN, st);
 		free(st);
 	}
-	tk_ensure_episode(t, g, time, "coordinator: preparing to rebalance", KG_EVID_EXACT);
+	/*
+	 * A line after a sync the log told of the open episode is a later
+	 * round's (the log read from the middle of the rebalance: its first
+	 * lines never read): the start stays where polling bounds it.  Not
+	 * after an emptying (above): the episode begins here.
+	 */
+	if (g->ep == NULL || begins ||
+	    !(time < g->ep->start_us && g->eps->exact_sync > 0 && g->eps->exact_sync < time &&
+	      g->eps->exact_sync >= g->ep->start_lo_us))
+		tk_ensure_episode(t, g, time, "coordinator: preparing to rebalance", KG_EVID_EXACT);
 	if (g->ep->rounds < 1)
 		g->ep->rounds = 1; /* begun again after the log's emptying (above), a sync later than this line read before it */
 	if (g->ep->gen_start < 0)

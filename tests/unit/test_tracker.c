@@ -2304,6 +2304,77 @@ test_log_late_line_of_earlier_episode(void **state)
 }
 
 /*
+ * The log read from the middle of a rebalance (kgtop started reading it
+ * after the first "preparing": test_bounds, seed 159): the first lines
+ * read are round one's sync and round two's "preparing".  That line moved
+ * the start polling bounded to it, exact: after round one's sync, for a
+ * rebalance that began 0.7 s before.  The start stays polling's.
+ */
+static void
+test_log_read_from_mid_rebalance(void **state)
+{
+	sc *s = sc_new(6, NULL);
+	kg_episode *ep;
+	int n;
+	(void)state;
+	log_line(s, KG_OBS_SYNCED, 0, "mr-other", 1); /* this broker's log tells the assignment */
+	sc_group_set(s, "mr", KG_STATE_STABLE, "cooperative-sticky", "consumer-a/a1=0 1 2 3 4 5");
+	sc_tick(s, 8920);
+	sc_group_set(s, "mr", KG_STATE_PREPARING_REBALANCE, "cooperative-sticky", "consumer-a/a1;consumer-b/b1");
+	sc_tick(s, 9920); /* b1 joined at 9.14 */
+	log_line_n(s, KG_OBS_STABILIZED, 9510, "mr", 1, 2);
+	log_line_n(s, KG_OBS_SYNCED, 9810, "mr", 1, 2);
+	log_line(s, KG_OBS_PREPARING, 9820, "mr", 1);
+	sc_group_set(s, "mr", KG_STATE_STABLE, "cooperative-sticky", "consumer-a/a1=0 1 2;consumer-b/b1=3 4 5");
+	sc_tick(s, 10920);
+	n = episodes(s, "mr", &ep);
+	assert_int_equal(n, 1);
+	assert_int_equal(ep[0].start_lo_us, sc_us(s, 8920));
+	assert_int_equal(ep[0].start_us, sc_us(s, 9920));
+	episodes_free(ep, n);
+	sc_free(s);
+}
+
+/*
+ * A member joins an empty group and leaves again between two refreshes
+ * that both saw it Empty; the log's lines of it are read later
+ * (test_bounds, seed 9933).  They open an episode, and the next Empty
+ * description closed it between the one before and itself, though that
+ * one said Empty after the episode began: "1.3-2.8 s" for 720 ms.  It was
+ * over by the description before.
+ */
+static void
+test_log_late_join_while_polled_empty(void **state)
+{
+	sc *s = sc_new(4, NULL);
+	kg_episode *ep;
+	int n, k;
+	(void)state;
+	log_line(s, KG_OBS_SYNCED, 0, "pe-other", 1); /* this broker's log tells the assignment */
+	sc_group_set(s, "pe", KG_STATE_EMPTY, "", "");
+	sc_tick(s, 20350);
+	sc_tick(s, 21850); /* a1 joined at 20.56, synced at once, left at 21.28 */
+	log_line(s, KG_OBS_PREPARING, 20560, "pe", 2);
+	log_line_n(s, KG_OBS_STABILIZED, 20560, "pe", 3, 1);
+	log_line_n(s, KG_OBS_SYNCED, 20560, "pe", 3, 1);
+	sc_tick(s, 23350);
+	n = episodes(s, "pe", &ep);
+	assert_int_equal(n, 1);
+	assert_int_equal(ep[0].start_us, sc_us(s, 20560));
+	assert_int_equal(ep[0].end_lo_us, sc_us(s, 20560));
+	assert_int_equal(ep[0].end_us, sc_us(s, 21850));
+	episodes_free(ep, n);
+	emptied_line(s, 21280, "pe", 4);
+	for (k = 0; k < 3; k++)
+		sc_tick(s, 24850 + k * 1500);
+	n = episodes(s, "pe", &ep);
+	assert_int_equal(n, 1);
+	assert_int_equal(ep[0].end_us, sc_us(s, 21280));
+	episodes_free(ep, n);
+	sc_free(s);
+}
+
+/*
  * A cooperative rebalance polling saw whole, its log lines read a round a
  * tick (CI, 2026-12-04: "368 871", the first round's sync told as the
  * rebalance's end, the second's a tick later): one retimed event, with
@@ -3155,6 +3226,8 @@ main(void)
 		cmocka_unit_test(test_log_behind_members_differ),
 		cmocka_unit_test(test_log_rejoin_after_polled_leave),
 		cmocka_unit_test(test_log_late_line_of_earlier_episode),
+		cmocka_unit_test(test_log_read_from_mid_rebalance),
+		cmocka_unit_test(test_log_late_join_while_polled_empty),
 		cmocka_unit_test(test_log_late_round_after_close),
 		cmocka_unit_test(test_log_late_round_unsynced),
 		cmocka_unit_test(test_log_late_round_first_lost),
