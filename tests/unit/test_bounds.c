@@ -26,13 +26,17 @@
  * default: a log read later than that (KGTOP_BOUNDS_LOG_DELAY=ms behind
  * for every schedule; KGTOP_BOUNDS_LOG_LATE=1, 0 to 3 s behind and half of
  * them read from a random time on; KGTOP_BOUNDS_LOG_FROM=ms): of 10,000
- * schedules 0 at 100 or 200 ms behind, 2 at 1 s; of 2,000, 1 at 2 s, 6
- * with 0 to 3 s and half of them read from a random time on (late lines of
- * two rebalances polling saw as one, whose outcome then spans both; a
- * start read from the middle of a rebalance).  A retimed event is
- * held to the true rebalances of the span it gives (a later round read
- * late can take in the next rebalance polling saw with it).
- * Read in time but from a random time on, they hold.
+ * schedules 0 at 100 or 200 ms behind, 1 at 1 s, 6 at 2 s, 9 with 0 to
+ * 3 s and half of them read from a random time on (mostly two
+ * rebalances polling saw as one, the log not yet past the first when
+ * polling closed it, or a rebalance whose first lines were never read;
+ * at 1 s a formation kgtop first saw under way, its second round hidden
+ * between two refreshes).  A retimed event is held to the true rebalances of the span it
+ * gives (a later round read late can take in the next rebalance polling
+ * saw with it).  Read in time from 5 s on (KGTOP_BOUNDS_LOG_FROM=5000):
+ * 27 of 10,000, each a rebalance whose first lines were never read, its
+ * first line read taken for its start (kgtop does not know where its
+ * reader began in the log).
  */
 #include "config.h"
 
