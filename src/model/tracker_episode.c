@@ -368,6 +368,31 @@ ep_owned(tgroup *g, const kg_tp *parts, int n, int lane)
 }
 
 /*
+ * Does a present member hold a partition m held when it left?  Then a
+ * rebalance gave its partitions out since: its leave was that one's, not
+ * what the episode beginning now is about (a log read late opens it
+ * before polling sees its consumer back).
+ */
+static bool
+gone_reassigned(const tgroup *g, const tmember *m)
+{
+	size_t i;
+	int k;
+	for (i = 0; i < g->nm; i++) {
+		const kg_tp *h;
+		int nh;
+		if (!g->m[i]->present || g->m[i] == m)
+			continue;
+		h = tk_held(g->m[i], &nh);
+		for (k = 0; k < m->ngone_asg; k++) {
+			if (tp_contains(h, nh, m->gone_asg[k]))
+				return true;
+		}
+	}
+	return false;
+}
+
+/*
  * What each member held when the open episode began (its start owners, to
  * count moves at the end), and each present member's round state afresh.
  * A member that left, or joined, just before is what the rebalance is about.
@@ -408,7 +433,8 @@ ep_start_members(kg_tracker *t, tgroup *g, int64_t time)
 			 * consumer from then, or from when it fell silent.
 			 */
 			if (m->gone_time > 0 && time >= m->gone_time && time - m->gone_time <= TRIGGER_WINDOW &&
-			    m->gone_time > g->eps->last_ep_end && m->gone_time >= g->eps->emptied_at && !tk_identity_back(t, g, m)) {
+			    m->gone_time > g->eps->last_ep_end && m->gone_time >= g->eps->emptied_at && !tk_identity_back(t, g, m) &&
+			    !gone_reassigned(g, m)) {
 				em = tk_ep_member(g, m);
 				em->left = true;
 				tk_set_tp(&em->before, &em->nbefore, m->gone_asg, m->ngone_asg);
@@ -924,6 +950,7 @@ tk_close_episode(kg_tracker *t, tgroup *g, int64_t end, int64_t end_lo, const ch
 	g->eps->last_ep = e->id;
 	g->eps->last_ep_end = end;
 	g->eps->closed_at = end;
+	g->eps->end_lo_by = 0;
 	g->ep = NULL;
 	g->eps->phase = PHASE_SYNCED;
 	g->eps->next_pending = false;
@@ -962,9 +989,8 @@ tk_close_logonly(kg_tracker *t, int64_t time)
 
 /* A description said the group is empty: its open episode ends; the leaves that emptied it explain no later rebalance. */
 void
-tk_group_emptied(kg_tracker *t, tgroup *g, int64_t T)
+tk_group_emptied(kg_tracker *t, tgroup *g, int64_t T, int64_t empty_before, int64_t asked_before)
 {
-	int64_t before = g->eps->emptied_at;
 	/* the next members start afresh */
 	free(g->eps->trig_text);
 	g->eps->trig_text = NULL;
@@ -976,13 +1002,15 @@ tk_group_emptied(kg_tracker *t, tgroup *g, int64_t T)
 		tk_close_episode(t, g, g->eps->log_emptied_at, g->eps->log_emptied_at, "the group is empty");
 		return;
 	}
-	if (before > g->ep->start_us && before < T && before == g->poll_lo) {
+	if (empty_before > 0 && empty_before < T && g->ep->start_us < asked_before) {
 		/*
-		 * The description before said Empty already, after the episode
+		 * The description before (empty_before: handed over then, asked
+		 * at asked_before) said Empty already, asked after the episode
 		 * began (the log, read late, opened it: polling never saw the
-		 * group rebalancing): it was over by then, after its last line.
+		 * group rebalancing): it was over when that one was handed over,
+		 * after its last line.
 		 */
-		tk_close_episode(t, g, before, KG_MAX(g->ep->start_us, g->eps->last_rebal_obs), "the group is empty");
+		tk_close_episode(t, g, empty_before, KG_MAX(g->ep->start_us, g->eps->last_rebal_obs), "the group is empty");
 		return;
 	}
 	tk_close_episode(t, g, T, g->poll_lo, "the group is empty"); /* since the description before */

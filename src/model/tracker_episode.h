@@ -22,6 +22,8 @@
 #include "model/tracker_int.h"
 #include "util/hmap.h"
 
+#define END_LO_DESC 1 /* tk_epgroup.end_lo_by: a description polling took (its clock, kgtop's) */
+#define END_LO_LINE 2 /* a coordinator's line (the broker's clock, as its other lines) */
 #define TRIGGER_WINDOW (10LL * 1000000) /* a membership change this recent explains a rebalance */
 #define MAX_ROUND_T 32                  /* rounds whose start is kept */
 
@@ -73,6 +75,7 @@ struct tk_epgroup {
 	bool rounds_unsure;           /* a join began again after a "Stabilized" from a log that tells no syncs: maybe no round */
 	bool ep_records;              /* the coordinator's records counted the open episode's generations */
 	bool sync_polled;             /* last_sync is a description's (polling saw the round synced by then), not a line's */
+	uint8_t end_lo_by;            /* what showed the last closed episode still rebalancing at its earliest end (END_LO_*) */
 	int64_t log_emptied_at;       /* a coordinator's "is now empty" in the open episode, 0 none */
 	int64_t emptied_at;           /* when a description last said Empty with no member */
 	int episodes_seen;            /* episodes opened since kgtop started (their numbers) */
@@ -198,7 +201,7 @@ bool tk_close_log_settled(kg_tracker *t, tgroup *g, int64_t time);
 /* Close the log-only episodes (groups known from coordinator logs alone) settled by time. */
 void tk_close_logonly(kg_tracker *t, int64_t time);
 /* A description said the group is empty: its open episode ends, the leaves that emptied it explain nothing later. */
-void tk_group_emptied(kg_tracker *t, tgroup *g, int64_t T);
+void tk_group_emptied(kg_tracker *t, tgroup *g, int64_t T, int64_t empty_before, int64_t asked_before);
 
 /* A rebalance that ended before kgtop watched (the coordinator's records of its history). */
 typedef struct kg_past {

@@ -466,7 +466,7 @@ tk_kip_poll(kg_tracker *t, tgroup *g, const kg_group *G, int64_t T, bool first, 
 			pending = true;
 	}
 	if ((G->state == KG_STATE_EMPTY || G->state == KG_STATE_DEAD) && G->nmembers == 0) {
-		tk_group_emptied(t, g, T);
+		tk_group_emptied(t, g, T, 0, 0);
 		return;
 	}
 	late = g->ep == NULL && kip_late_outcome(t, g, D, pending);

@@ -41,6 +41,7 @@ enum {
 
 #define RETIME_SETTLE (3000LL * 1000) /* a classic group's late evidence told once quiet this long after its time */
 #define LATE_ROUND_WAIT (30000LL * 1000) /* a late round's retimed event waits this long at most for the round's sync */
+#define LOG_SKEW_US (100LL * 1000) /* a broker's clock and kgtop's may differ this much: a line and a description compared */
 
 /* What the shared part of tk_apply_obs() does for a kind. */
 #define OBS_BY_CLIENT 0x01   /* keyed by client id alone: a group of -1 is the one of a present member with it */
@@ -617,8 +618,8 @@ obs_preparing(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 	 * after an emptying (above): the episode begins here.
 	 */
 	if (g->ep == NULL || begins ||
-	    !(time < g->ep->start_us && g->eps->exact_sync > 0 && g->eps->exact_sync < time &&
-	      g->eps->exact_sync >= g->ep->start_lo_us))
+	    !(time < g->ep->start_us && g->eps->last_sync > 0 && g->eps->last_sync == g->eps->exact_sync &&
+	      g->eps->last_sync < time))
 		tk_ensure_episode(t, g, time, "coordinator: preparing to rebalance", KG_EVID_EXACT);
 	if (g->ep->rounds < 1)
 		g->ep->rounds = 1; /* begun again after the log's emptying (above), a sync later than this line read before it */
@@ -683,16 +684,22 @@ obs_retime_end(kg_tracker *t, tgroup *g, const kg_obs *o)
 	}
 	if (t->log_tells_syncs && o->kind == KG_OBS_STABILIZED && !obs_emptied(o) && time < last->end_us) {
 		/* the join completed: the leader's assignment, the end, is still to be told (by polling's end at the latest) */
-		if (time > last->end_lo_us)
+		if (time > last->end_lo_us) {
 			last->end_lo_us = time;
-	} else if (time < last->end_lo_us && last->end_lo_us != last->end_us) {
+			g->eps->end_lo_by = END_LO_LINE;
+		}
+	} else if (last->end_lo_us != last->end_us &&
+		   ((g->eps->end_lo_by == END_LO_LINE && time < last->end_lo_us) ||
+		    (g->eps->end_lo_by == END_LO_DESC && time + LOG_SKEW_US < last->end_lo_us))) {
 		/*
-		 * A sync before the group was last known rebalancing (a
-		 * description polling took after it, a later "Stabilized"): an
-		 * earlier round's.  The end and a round more are still to be
-		 * told; the end stays within its bounds.  (An end a record or a
-		 * line timed is the last generation's: its sync, told apart,
-		 * moves it to the log's clock, as before.)
+		 * A sync before a later "Stabilized", or before a description
+		 * that showed the group still rebalancing (asked after the line
+		 * by more than two clocks may differ): an earlier round's.  The end and a round more are
+		 * still to be told; the end stays within polling's bounds.  (An
+		 * end a record or a line timed is the last generation's: its
+		 * sync, told apart, moves it to the log's clock, as before; an
+		 * earliest end that no description showed rebalancing, e.g. a
+		 * close after the log's wait, proves nothing.)
 		 */
 		if (g->eps->log_ep == last->id && last->rounds <= g->eps->log_syncs) {
 			last->rounds = g->eps->log_syncs + 1;

@@ -42,6 +42,9 @@ struct tk_polled {
 	int64_t desc_at;        /* when the last description was taken, */
 	int64_t desc_prev;      /* and the one before (a change polling sees happened between them) */
 	int64_t stable_at;      /* when the last description that said Stable was taken, 0 none */
+	int64_t empty_asked;    /* when the last description that said Empty with no member was taken, */
+	int64_t empty_at;       /* and handed over (the group was empty by then), 0 none */
+	int64_t rebal_at;       /* when the last description that showed a rebalancing state was taken, 0 none */
 	int64_t data_at;        /* when the group's last description was asked (its source says), 0 unknown */
 	int64_t orphan_since;   /* a Stable group's partitions unowned since, 0 none */
 	kg_tp *orphans_reported;
@@ -415,7 +418,11 @@ poll_evidence(poll_ctx *c)
 		if (g->ep == NULL && c->nleft > 0 && !c->first && !G->exact && !poll_late_outcome(c))
 			tk_ensure_episode(c->t, g, c->T, "member left", KG_EVID_POLLED);
 		evidence = false;
-		tk_group_emptied(c->t, g, c->T);
+		/* the description before said Empty too: the group was empty by the time it was handed over */
+		tk_group_emptied(c->t, g, c->T, g->pl->empty_asked == g->pl->desc_prev ? g->pl->empty_at : 0,
+				 g->pl->empty_asked);
+		g->pl->empty_asked = g->pl->desc_at;
+		g->pl->empty_at = c->T;
 	}
 	if (g->ep == NULL && evidence) {
 		const char *why = c->ev_state ? "in progress when polled"
@@ -733,7 +740,7 @@ poll_try_close(poll_ctx *c)
 			/* polling saw the round synced after the log's "Stabilized" (the log behind it): the assignment came after that line */
 			end_lo = g->eps->exact_sync;
 		} else if (end == g->eps->exact_sync && g->eps->log_members >= 0 && G->nmembers != g->eps->log_members &&
-			   g->pl->desc_at > end && !G->exact) {
+			   g->pl->desc_at > end && !G->exact && !g->eps->ep_callbacks) {
 			/*
 			 * A Stable description taken after the log's last sync shows
 			 * other members than that generation had: a generation the
@@ -748,6 +755,8 @@ poll_try_close(poll_ctx *c)
 		}
 		tk_close_episode(c->t, g, end, end_lo, g->ep->start_us == T ? "between two refreshes" : NULL);
 		g->eps->closed_at = T; /* late evidence before this moment is of this episode */
+		/* its earliest end is a description that showed the group still rebalancing: a later sync is no earlier round's */
+		g->eps->end_lo_by = end_lo != end && end_lo == g->pl->rebal_at ? END_LO_DESC : 0;
 	} else if (unowned > 0 && g->pl->orphan_since > 0 && T - g->pl->orphan_since >= c->t->cfg.orphan_grace_us) {
 		char note[96];
 		snprintf(note, sizeof note, "%d partition%s left orphaned", unowned, unowned == 1 ? "" : "s");
@@ -840,6 +849,8 @@ tk_apply_group(kg_tracker *t, tgroup *g, kg_group *G, int64_t T)
 		poll_truth(&c);
 		poll_orphans(&c);
 		poll_close(&c);
+		if (c.ev_state)
+			c.g->pl->rebal_at = c.g->pl->desc_at;
 	}
 	poll_gap(t, G, before, first);
 	if (G->lag >= 0) {

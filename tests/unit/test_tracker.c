@@ -2352,11 +2352,15 @@ test_log_late_join_while_polled_empty(void **state)
 	(void)state;
 	log_line(s, KG_OBS_SYNCED, 0, "pe-other", 1); /* this broker's log tells the assignment */
 	sc_group_set(s, "pe", KG_STATE_EMPTY, "", "");
+	/* each description asked 40 ms before the refresh hands it over, as kgtop's source dates them */
+	sc_group_data_time(s, "pe", 20310);
 	sc_tick(s, 20350);
+	sc_group_data_time(s, "pe", 21810);
 	sc_tick(s, 21850); /* a1 joined at 20.56, synced at once, left at 21.28 */
 	log_line(s, KG_OBS_PREPARING, 20560, "pe", 2);
 	log_line_n(s, KG_OBS_STABILIZED, 20560, "pe", 3, 1);
 	log_line_n(s, KG_OBS_SYNCED, 20560, "pe", 3, 1);
+	sc_group_data_time(s, "pe", 23310);
 	sc_tick(s, 23350);
 	n = episodes(s, "pe", &ep);
 	assert_int_equal(n, 1);
@@ -2365,11 +2369,172 @@ test_log_late_join_while_polled_empty(void **state)
 	assert_int_equal(ep[0].end_us, sc_us(s, 21850));
 	episodes_free(ep, n);
 	emptied_line(s, 21280, "pe", 4);
-	for (k = 0; k < 3; k++)
+	for (k = 0; k < 3; k++) {
+		sc_group_data_time(s, "pe", 24810 + k * 1500);
 		sc_tick(s, 24850 + k * 1500);
+	}
 	n = episodes(s, "pe", &ep);
 	assert_int_equal(n, 1);
 	assert_int_equal(ep[0].end_us, sc_us(s, 21280));
+	episodes_free(ep, n);
+	sc_free(s);
+}
+
+/*
+ * The same shape as test_log_late_sync_before_polled_end, the broker's
+ * clock 40 ms behind kgtop's: the only round's sync is logged 30 ms
+ * before the description (dated by kgtop's clock) that still showed the
+ * group rebalancing.  Within what two clocks may differ, it is the end,
+ * one round, not an earlier round's sync.
+ */
+static void
+test_log_late_sync_within_skew(void **state)
+{
+	sc *s = sc_new(6, NULL);
+	kg_episode *ep;
+	int n, k;
+	(void)state;
+	log_line(s, KG_OBS_SYNCED, 0, "sk-other", 1); /* this broker's log tells the assignment */
+	sc_group_set(s, "sk", KG_STATE_STABLE, "range", "consumer-d/d1=0 1 2 3 4 5");
+	sc_tick(s, 21750);
+	sc_group_set(s, "sk", KG_STATE_PREPARING_REBALANCE, "range", "consumer-d/d1;consumer-c/c1");
+	sc_tick(s, 22250);
+	sc_group_set(s, "sk", KG_STATE_STABLE, "range", "consumer-d/d1=0 1 2;consumer-c/c1=3 4 5");
+	sc_tick(s, 22750);
+	sc_tick(s, 23250);
+	log_line(s, KG_OBS_PREPARING, 21960, "sk", 1);
+	log_line_n(s, KG_OBS_STABILIZED, 22180, "sk", 2, 2);
+	log_line_n(s, KG_OBS_SYNCED, 22220, "sk", 2, 2);
+	for (k = 0; k < 5; k++)
+		sc_tick(s, 23750 + k * 500);
+	n = episodes(s, "sk", &ep);
+	assert_int_equal(n, 1);
+	assert_int_equal(ep[0].end_us, sc_us(s, 22220));
+	assert_int_equal(ep[0].rounds, 1);
+	assert_false(ep[0].rounds_min);
+	episodes_free(ep, n);
+	sc_free(s);
+}
+
+/*
+ * An episode the log opened whose rebalance polling never saw (the
+ * assignment the same before and after), closed by polling after the 30 s
+ * it waits for the log's sync; the sync comes later still.  The earliest
+ * end polling gave proves nothing (no description showed the group
+ * rebalancing then): the late sync is the end, one round.
+ */
+static void
+test_log_sync_after_wait(void **state)
+{
+	sc *s = sc_new(2, NULL);
+	kg_episode *ep;
+	int n, k;
+	(void)state;
+	log_line(s, KG_OBS_SYNCED, 0, "lw-other", 1); /* this broker's log tells the assignment */
+	sc_group_set(s, "lw", KG_STATE_STABLE, "range", "consumer-a/a1=0;consumer-b/b1=1");
+	sc_tick(s, 500);
+	log_line(s, KG_OBS_PREPARING, 1000, "lw", 4);
+	for (k = 0; k < 34; k++)
+		sc_tick(s, 1500 + k * 1000);
+	n = episodes(s, "lw", &ep);
+	assert_int_equal(n, 1);
+	assert_true(ep[0].end_us > 0);
+	episodes_free(ep, n);
+	log_line_n(s, KG_OBS_STABILIZED, 1600, "lw", 5, 2);
+	log_line_n(s, KG_OBS_SYNCED, 1620, "lw", 5, 2);
+	for (k = 0; k < 5; k++)
+		sc_tick(s, 35500 + k * 1000);
+	n = episodes(s, "lw", &ep);
+	assert_int_equal(n, 1);
+	assert_int_equal(ep[0].end_us, sc_us(s, 1620));
+	assert_int_equal(ep[0].rounds, 1);
+	assert_false(ep[0].rounds_min);
+	episodes_free(ep, n);
+	sc_free(s);
+}
+
+/*
+ * test_log_rejoin_after_polled_leave's schedule with the log read in time
+ * (each line by the next refresh): the member's leave ended exactly at the
+ * log's sync, before the refresh that saw it gone; its partition was given
+ * out then.  Its consumer's return is no leave just before: the partition
+ * that moved to it moved.
+ */
+static void
+test_log_rejoin_in_time(void **state)
+{
+	sc *s = sc_new(2, NULL);
+	kg_episode *ep;
+	int n, k;
+	(void)state;
+	log_line(s, KG_OBS_SYNCED, 0, "rt-other", 1); /* this broker's log tells the assignment */
+	sc_group_set(s, "rt", KG_STATE_STABLE, "cooperative-sticky", "consumer-a/a1=0;consumer-b/b1=1");
+	sc_tick(s, 3780);
+	log_line(s, KG_OBS_PREPARING, 4190, "rt", 0); /* a1 left */
+	log_line_n(s, KG_OBS_STABILIZED, 4970, "rt", 1, 2);
+	log_line_n(s, KG_OBS_SYNCED, 4990, "rt", 1, 2);
+	sc_group_set(s, "rt", KG_STATE_STABLE, "cooperative-sticky", "consumer-b/b1=1;consumer-c/c1=0");
+	sc_tick(s, 5780);
+	sc_tick(s, 7780);
+	log_line(s, KG_OBS_PREPARING, 7920, "rt", 1); /* consumer-a back, as a2 */
+	log_line_n(s, KG_OBS_STABILIZED, 8760, "rt", 2, 3);
+	log_line_n(s, KG_OBS_SYNCED, 8780, "rt", 2, 3); /* round one: c1 gave 0 up */
+	log_line(s, KG_OBS_PREPARING, 8790, "rt", 2);
+	log_line_n(s, KG_OBS_STABILIZED, 9400, "rt", 3, 3);
+	log_line_n(s, KG_OBS_SYNCED, 9420, "rt", 3, 3);
+	sc_group_set(s, "rt", KG_STATE_STABLE, "cooperative-sticky", "consumer-a/a2=0;consumer-b/b1=1;consumer-c/c1");
+	for (k = 0; k < 3; k++)
+		sc_tick(s, 9780 + k * 2000);
+	n = episodes(s, "rt", &ep);
+	assert_int_equal(n, 2);
+	assert_int_equal(ep[1].start_us, sc_us(s, 7920));
+	assert_int_equal(ep[1].end_us, sc_us(s, 9420));
+	assert_int_equal(ep[1].moved, 1);
+	assert_int_equal(ep[1].rounds, 2);
+	episodes_free(ep, n);
+	sc_free(s);
+}
+
+/*
+ * The group empties (the log read in time), then a member joins after the
+ * Empty description was asked; polling opens that episode, its "preparing"
+ * is read a refresh later.  The last episode's sync, after the Empty
+ * description was asked, is no sync of this one: the line is its start,
+ * exact.
+ */
+static void
+test_log_start_after_emptied_episode(void **state)
+{
+	sc *s = sc_new(4, NULL);
+	kg_episode *ep;
+	int n, k;
+	(void)state;
+	log_line(s, KG_OBS_SYNCED, 0, "xe-other", 1); /* this broker's log tells the assignment */
+	sc_group_set(s, "xe", KG_STATE_STABLE, "cooperative-sticky", "consumer-a/a1=0 1 2 3");
+	sc_group_data_time(s, "xe", 900);
+	sc_tick(s, 1000);
+	log_line(s, KG_OBS_PREPARING, 1940, "xe", 1); /* a1 left */
+	emptied_line(s, 1950, "xe", 2);
+	sc_group_set(s, "xe", KG_STATE_EMPTY, "", "");
+	sc_group_data_time(s, "xe", 1900); /* asked before the emptying, answered after it */
+	sc_tick(s, 2000);
+	sc_group_set(s, "xe", KG_STATE_PREPARING_REBALANCE, "cooperative-sticky", "consumer-b/b1");
+	sc_group_data_time(s, "xe", 2900);
+	sc_tick(s, 3000); /* b1 joined at 2.96 */
+	log_line(s, KG_OBS_PREPARING, 2960, "xe", 2);
+	log_line_n(s, KG_OBS_STABILIZED, 3400, "xe", 3, 1);
+	log_line_n(s, KG_OBS_SYNCED, 3420, "xe", 3, 1);
+	sc_group_set(s, "xe", KG_STATE_STABLE, "cooperative-sticky", "consumer-b/b1=0 1 2 3");
+	for (k = 0; k < 4; k++) {
+		sc_group_data_time(s, "xe", 3900 + k * 1000);
+		sc_tick(s, 4000 + k * 1000);
+	}
+	n = episodes(s, "xe", &ep);
+	assert_int_equal(n, 2);
+	assert_int_equal(ep[1].start_us, sc_us(s, 2960));
+	assert_int_equal(ep[1].start_lo_us, sc_us(s, 2960));
+	assert_int_equal(ep[1].end_us, sc_us(s, 3420));
+	assert_int_equal(ep[1].rounds, 1);
 	episodes_free(ep, n);
 	sc_free(s);
 }
@@ -3228,6 +3393,10 @@ main(void)
 		cmocka_unit_test(test_log_late_line_of_earlier_episode),
 		cmocka_unit_test(test_log_read_from_mid_rebalance),
 		cmocka_unit_test(test_log_late_join_while_polled_empty),
+		cmocka_unit_test(test_log_late_sync_within_skew),
+		cmocka_unit_test(test_log_sync_after_wait),
+		cmocka_unit_test(test_log_rejoin_in_time),
+		cmocka_unit_test(test_log_start_after_emptied_episode),
 		cmocka_unit_test(test_log_late_round_after_close),
 		cmocka_unit_test(test_log_late_round_unsynced),
 		cmocka_unit_test(test_log_late_round_first_lost),
