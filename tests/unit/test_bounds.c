@@ -26,7 +26,7 @@
  * default: a log read later than that (KGTOP_BOUNDS_LOG_DELAY=ms behind
  * for every schedule; KGTOP_BOUNDS_LOG_LATE=1, 0 to 3 s behind and half of
  * them read from a random time on; KGTOP_BOUNDS_LOG_FROM=ms): of 10,000
- * schedules 0 at 100 or 200 ms behind, 1 at 1 s, 6 at 2 s, 9 with 0 to
+ * schedules 0 at 100 or 200 ms behind, 1 at 1 s, 7 at 2 s, 12 with 0 to
  * 3 s and half of them read from a random time on (mostly two
  * rebalances polling saw as one, the log not yet past the first when
  * polling closed it, or a rebalance whose first lines were never read;
