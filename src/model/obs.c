@@ -170,6 +170,7 @@ static const char *const kind_names[KG_OBS_COUNT] = {
 	[KG_OBS_TARGET_MEMBER] = "target_member",
 	[KG_OBS_MEMBER_EPOCH] = "member_epoch",
 	[KG_OBS_MEMBER_META] = "member_meta",
+	[KG_OBS_LOG_FROM] = "log_from",
 };
 
 /* Name of a kind. */

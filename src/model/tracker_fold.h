@@ -28,6 +28,8 @@ void tk_apply_group(kg_tracker *t, tgroup *g, kg_group *G, int64_t T);
 void tk_polled_free(tk_polled *p);
 /* When the last description that showed the group Stable was taken, 0 none. */
 int64_t tk_poll_stable_at(const tgroup *g);
+/* When the last description that showed the group not rebalancing (Stable, or Empty) was taken, 0 none. */
+int64_t tk_poll_calm_at(const tgroup *g);
 
 /* tracker_records.c: the coordinator's own records, one handler per kind (rows of obs_rules[]) */
 void tk_obs_generation(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o);

@@ -168,6 +168,7 @@ struct kg_tracker {
 	bool seen_groups;      /* an earlier snapshot had groups: new ones appear */
 	bool seen_groups_now;
 	bool log_tells_syncs;  /* a coordinator log said "Assignment received" (Kafka 4.0's does not): a "Stabilized" is no sync */
+	int64_t log_from;      /* a coordinator log is read whole from then on (KG_OBS_LOG_FROM, the latest), 0 from its start */
 	int64_t now;
 	int64_t tick;          /* the time of the snapshot being applied */
 	int32_t *retiming;     /* groups whose retimed event waits for their late lines to settle (tracker_obs.c) */

@@ -472,6 +472,19 @@ obs_static_replaced(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 }
 
 /*
+ * Was the coordinator's log read whole since lo (a description that showed
+ * the group not rebalancing)?  Then its first "preparing" of a rebalance
+ * begun after lo is that rebalance's start; else (kgtop began reading the
+ * log after lo: a stream starts at its end) the rebalance may have begun
+ * before the first line read, its start only bounded.
+ */
+static bool
+log_whole_since(const kg_tracker *t, int64_t lo)
+{
+	return t->log_from <= 0 || (lo > 0 && lo >= t->log_from);
+}
+
+/*
  * Is time before the open episode could have begun (after the description
  * that said the group was not rebalancing yet)?  Then a coordinator's line
  * of then is an earlier rebalance's, read late: the log behind polling by
@@ -533,7 +546,9 @@ obs_retime_start(kg_tracker *t, tgroup *g, const kg_obs *o)
 	if (time > last->end_us) {
 		g->eps->late_open = true; /* a later round: its sync ends the episode */
 	} else if (time < last->start_us) {
-		last->start_us = last->start_lo_us = time; /* the coordinator's own time */
+		last->start_us = time; /* the coordinator's own time */
+		if (log_whole_since(t, last->start_lo_us))
+			last->start_lo_us = time; /* its first line: the start (else it may have begun before the log was read) */
 		if (last->gen_start < 0)
 			last->gen_start = o->generation;
 	}
@@ -620,7 +635,9 @@ obs_preparing(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 	if (g->ep == NULL || begins ||
 	    !(time < g->ep->start_us && g->eps->last_sync > 0 && g->eps->last_sync == g->eps->exact_sync &&
 	      g->eps->last_sync < time))
-		tk_ensure_episode(t, g, time, "coordinator: preparing to rebalance", KG_EVID_EXACT);
+		tk_ensure_episode(t, g, time, "coordinator: preparing to rebalance",
+				  log_whole_since(t, g->ep != NULL ? g->ep->start_lo_us : tk_poll_calm_at(g)) ? KG_EVID_EXACT
+													   : KG_EVID_POLLED);
 	if (g->ep->rounds < 1)
 		g->ep->rounds = 1; /* begun again after the log's emptying (above), a sync later than this line read before it */
 	if (g->ep->gen_start < 0)
@@ -1007,6 +1024,12 @@ tk_apply_obs(kg_tracker *t, kg_obs *o)
 	const obs_rule *r = obs_rule_of(o->kind);
 	tgroup *g;
 	tmember *m = NULL;
+	if (o->kind == KG_OBS_LOG_FROM) {
+		/* no group's: the log's lines time rebalances only from then on (log_whole_since) */
+		if (o->time_us > t->log_from)
+			t->log_from = o->time_us;
+		return;
+	}
 	if (o->group < 0 && (r->flags & OBS_BY_CLIENT))
 		o->group = group_of_client(t, o->client_id);
 	g = tk_group_find(t, o->group);

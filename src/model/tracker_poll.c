@@ -813,6 +813,13 @@ tk_poll_stable_at(const tgroup *g)
 	return g->pl != NULL ? g->pl->stable_at : 0;
 }
 
+/* When the last description that showed the group not rebalancing (Stable, or Empty) was taken, 0 none. */
+int64_t
+tk_poll_calm_at(const tgroup *g)
+{
+	return g->pl != NULL ? KG_MAX(g->pl->stable_at, g->pl->empty_asked) : 0;
+}
+
 /* Fold the polled picture of one group (g its record). */
 void
 tk_apply_group(kg_tracker *t, tgroup *g, kg_group *G, int64_t T)

@@ -8,6 +8,6 @@
 #ifndef KGTOP_RECORD_FORMAT_H
 #define KGTOP_RECORD_FORMAT_H
 
-#define KG_RECORD_VERSION 4
+#define KG_RECORD_VERSION 5
 
 #endif

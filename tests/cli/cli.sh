@@ -93,7 +93,7 @@ fi
 "$KGTOP" -c none -b "$BOOTSTRAP" --once --record "$T_TMP/once.kgrec" >"$T_TMP/once-rec" 2>&1
 t_is "$?" 0 "--once --record exits 0"
 t_contains "$T_TMP/once-rec" "GROUP g-multi" "and prints the report"
-t_contains "$T_TMP/once.kgrec" '"kgtop_record":4' "and writes the recording"
+t_contains "$T_TMP/once.kgrec" '"kgtop_record":5' "and writes the recording"
 fixture_stop
 
 # a group's coordinator partition of __consumer_offsets, from the partition count in the metadata

@@ -110,7 +110,7 @@ t_contains "$T_TMP/body" 'group="g-range"} 3' "/metrics: its members"
 t_contains "$T_TMP/body" 'kgtop_source_up{cluster="'"$BOOTSTRAP"'",source="kafka",role="cluster"} 1' "/metrics: the kafka source is up"
 curl -sN --max-time 3 "$URL/stream" >"$T_TMP/stream" 2>/dev/null
 head -1 "$T_TMP/stream" | "$JSONQ" .kgtop_record >"$T_TMP/v"
-t_is "$(cat "$T_TMP/v")" 4 "/stream starts with a recording header (format 4)"
+t_is "$(cat "$T_TMP/v")" 5 "/stream starts with a recording header (format 5)"
 t_is "$(head -1 "$T_TMP/stream" | "$JSONQ" .model.storm_episodes)" 3 "the header carries the model's settings"
 t_is "$(sed -n 2p "$T_TMP/stream" | "$JSONQ" .key)" true "then a keyframe"
 n2=$(sed -n 2p "$T_TMP/stream" | "$JSONQ" .n)

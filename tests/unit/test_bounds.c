@@ -22,21 +22,20 @@
  * received" and "now empty" lines, each handed to the tracker at the
  * first refresh after it was written (a log from Kafka 4.1 on, which
  * tells the leader's assignment): the rebalance's end event and every
- * retimed event must contain the truth.  Not held yet, and so not run by
- * default: a log read later than that (KGTOP_BOUNDS_LOG_DELAY=ms behind
- * for every schedule; KGTOP_BOUNDS_LOG_LATE=1, 0 to 3 s behind and half of
- * them read from a random time on; KGTOP_BOUNDS_LOG_FROM=ms): of 10,000
- * schedules 0 at 100 or 200 ms behind, 1 at 1 s, 7 at 2 s, 12 with 0 to
- * 3 s and half of them read from a random time on (mostly two
- * rebalances polling saw as one, the log not yet past the first when
- * polling closed it, or a rebalance whose first lines were never read;
- * at 1 s a formation kgtop first saw under way, its second round hidden
- * between two refreshes).  A retimed event is held to the true rebalances of the span it
- * gives (a later round read late can take in the next rebalance polling
- * saw with it).  Read in time from 5 s on (KGTOP_BOUNDS_LOG_FROM=5000):
- * 27 of 10,000, each a rebalance whose first lines were never read, its
- * first line read taken for its start (kgtop does not know where its
- * reader began in the log).
+ * retimed event must contain the truth.  And read so from a random time
+ * on, as a stream kgtop starts at its end while a rebalance is under way:
+ * the source says from when it reads (KG_OBS_LOG_FROM).  Not held yet,
+ * and so not run by default: a log read later than that
+ * (KGTOP_BOUNDS_LOG_DELAY=ms behind for every schedule;
+ * KGTOP_BOUNDS_LOG_LATE=1, 0 to 3 s behind and half of them read from a
+ * random time on; KGTOP_BOUNDS_LOG_FROM=ms): of 10,000 schedules 0 at 100
+ * or 200 ms behind, 1 at 1 s, 7 at 2 s, 6 with 0 to 3 s and half of them
+ * read from a random time on (mostly two rebalances polling saw as one,
+ * the log not yet past the first when polling closed it; at 1 s a
+ * formation kgtop first saw under way, its second round hidden between
+ * two refreshes).  A retimed event is held to the true rebalances of the
+ * span it gives (a later round read late can take in the next rebalance
+ * polling saw with it).
  */
 #include "config.h"
 
@@ -177,6 +176,9 @@ collect(kg_tracker *t, const kg_evlist *ev, said **out, int *n, int *cap)
 	}
 }
 
+/* The log read in time, from a random time on (kgtop started with a rebalance under way: a stream starts at its end). */
+static bool log_from_random;
+
 /* The next of a schedule's own random numbers (the log's delay and start: the simulation's schedule stays). */
 static uint64_t
 log_rand(uint64_t *r, uint64_t n)
@@ -185,10 +187,19 @@ log_rand(uint64_t *r, uint64_t n)
 	return (*r >> 33) % n;
 }
 
-/* The coordinator's lines read by now: those logged delay ago, from from on; *next the first not read. */
+/*
+ * The coordinator's lines read by now: those logged delay ago, from from on;
+ * *next the first not read.  A log read from a time on says so once, at its
+ * first read (*told), as kgtop's trace source does when it starts a stream
+ * at its end.
+ */
 static void
-log_read(const sim *s, int64_t delay, int64_t from, int *next, kg_obsq *q)
+log_read(const sim *s, int64_t delay, int64_t from, int *next, bool *told, kg_obsq *q)
 {
+	if (from > 0 && !*told && s->now >= from) {
+		obsq_push(q, obs_new(KG_OBS_LOG_FROM, from, -1, "log"));
+		*told = true;
+	}
 	for (; *next < s->nline && s->line[*next].at + delay <= s->now; (*next)++) {
 		const sim_line *l = &s->line[*next];
 		kg_obs *o;
@@ -286,6 +297,7 @@ run(uint64_t seed, bool log, widths *w, sbuf *why)
 	int64_t iv, next, delay = 0, from = 0;
 	uint64_t refresh = 0, lr = seed ^ 0x9e3779b97f4a7c15ULL;
 	int line = 0;
+	bool told = false; /* the log's reader said from when it reads */
 	kg_obsq q = { 0 };
 	sim_init(&s, seed);
 	if (log) {
@@ -299,6 +311,8 @@ run(uint64_t seed, bool log, widths *w, sbuf *why)
 			if (log_rand(&lr, 2))
 				from = (int64_t)log_rand(&lr, (uint64_t)(s.horizon / 2 / SIM_STEP)) * SIM_STEP;
 		}
+		if (log_from_random)
+			from = (int64_t)log_rand(&lr, (uint64_t)(s.horizon / 2 / SIM_STEP)) * SIM_STEP;
 		if (getenv("KGTOP_BOUNDS_LOG_DELAY") != NULL) /* every schedule's log this many ms behind */
 			delay = strtoll(getenv("KGTOP_BOUNDS_LOG_DELAY"), NULL, 10) * 1000;
 		if (getenv("KGTOP_BOUNDS_LOG_FROM") != NULL)
@@ -314,7 +328,7 @@ run(uint64_t seed, bool log, widths *w, sbuf *why)
 		if (s.now >= next) {
 			kg_snapshot *snap = sim_snapshot(&s, ++refresh, iv);
 			if (log)
-				log_read(&s, delay, from, &line, &q);
+				log_read(&s, delay, from, &line, &told, &q);
 			for (i = 0; trace && (size_t)i < q.n; i++)
 				fprintf(stderr, "log  %6.2f kind %d generation %d\n", (double)q.v[i]->time_us / 1e6, (int)q.v[i]->kind,
 					(int)q.v[i]->generation);
@@ -422,7 +436,7 @@ bounds(bool log)
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	print_message("# %ld schedules%s in %.1f s, %d with a bound that excludes the truth\n", n,
-		      log ? " with the coordinator's log read too" : "",
+		      !log ? "" : log_from_random ? " with the coordinator's log read from a random time on" : " with the coordinator's log read too",
 		      (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9, failed);
 	for (b = 0; b < NBOUNDS; b++) {
 		if (w.n[b] > 0) /* none measured of it (the rounds): qsort takes no NULL */
@@ -455,12 +469,23 @@ test_bounds_with_log(void **state)
 	bounds(true);
 }
 
+/* With the coordinator's log read too, in time, from a random time on (its reader said from when). */
+static void
+test_bounds_log_read_from(void **state)
+{
+	(void)state;
+	log_from_random = true;
+	bounds(true);
+	log_from_random = false;
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_bounds_contain_truth),
 		cmocka_unit_test(test_bounds_with_log),
+		cmocka_unit_test(test_bounds_log_read_from),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -434,7 +434,7 @@ test_escaping(void **state)
 	t = render(NULL, NULL, false);
 	LINE(t, "# TYPE kgtop_group_members gauge");
 	assert_int_equal(count(t, "kgtop_group_members{"), 0);
-	LINE(t, "kgtop_build_info{version=\"" PACKAGE_VERSION "\",record_format=\"4\"} 1");
+	LINE(t, "kgtop_build_info{version=\"" PACKAGE_VERSION "\",record_format=\"5\"} 1");
 	free(t);
 }
 

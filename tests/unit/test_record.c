@@ -776,7 +776,7 @@ test_format(void **state)
 	(void)state;
 	run_live(path, 0, &live);
 	buf = slurp(path, &len);
-	assert_true(strncmp(buf, "{\"kgtop_record\":4,\"kgtop\":\"" PACKAGE_VERSION "\"", 27 + strlen(PACKAGE_VERSION)) == 0);
+	assert_true(strncmp(buf, "{\"kgtop_record\":5,\"kgtop\":\"" PACKAGE_VERSION "\"", 27 + strlen(PACKAGE_VERSION)) == 0);
 	assert_non_null(strstr(buf, "\"cluster\":\"kafka-1.example:9092\""));
 	assert_non_null(strstr(buf, "\"model\":{\"session_timeout_us\":45000000,"));
 	for (p = buf; (p = strchr(p, '\n')) != NULL; p++)
@@ -1023,7 +1023,7 @@ test_rotation(void **state)
 	(void)state;
 	run_live(path, 6000, &live);
 	buf = slurp(path, &len);
-	assert_true(strncmp(buf, "{\"kgtop_record\":4,", 18) == 0);
+	assert_true(strncmp(buf, "{\"kgtop_record\":5,", 18) == 0);
 	assert_non_null(strstr(buf, "\"rotation\":"));
 	assert_null(strstr(buf, "\"rotation\":0"));
 	assert_true(strncmp(buf + line_start(buf, 2), "{\"t\":", 5) == 0);
@@ -1035,7 +1035,7 @@ test_rotation(void **state)
 	/* both files stay within the limit (no single line is larger than it here) */
 	assert_true(len <= 6000);
 	assert_true(len1 <= 6000);
-	assert_true(strncmp(buf, "{\"kgtop_record\":4,", 18) == 0);
+	assert_true(strncmp(buf, "{\"kgtop_record\":5,", 18) == 0);
 	frames = run_replay(path, NULL, &rep, damage, sizeof damage);
 	assert_true(frames > 0);
 	assert_string_equal(damage, "");

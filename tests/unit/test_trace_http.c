@@ -40,6 +40,8 @@ typedef struct rig {
 	bool insecure;
 	int64_t poll_max_us; /* longest single poll() */
 	long complete_obs;   /* observations drained when KG_SRC_COMPLETE came, -1 not yet */
+	int gaps;            /* KG_OBS_LOG_FROM told (kept apart from q: the lines' observations) */
+	int64_t gap_at;      /* the last one's time */
 	/* what a condition waits for */
 	size_t want_obs;
 	kg_src_status want_status;
@@ -85,6 +87,26 @@ rig_open(rig *r, kg_trace_config *c, const char *spec)
 	r->complete_obs = -1;
 }
 
+/* Move the gaps the source told (KG_OBS_LOG_FROM) out of the queue into the rig's count. */
+static void
+gaps_apart(rig *r)
+{
+	size_t i, k = 0;
+	for (i = 0; i < r->q.n; i++) {
+		kg_obs *o = r->q.v[i];
+		if (o->kind == KG_OBS_LOG_FROM) {
+			assert_int_equal(o->group, -1);
+			assert_string_equal(o->source, "log");
+			r->gaps++;
+			r->gap_at = o->time_us;
+			obs_free(o);
+		} else {
+			r->q.v[k++] = o;
+		}
+	}
+	r->q.n = k;
+}
+
 /* Close a rig. */
 static void
 rig_close(rig *r)
@@ -113,6 +135,7 @@ rig_step(void *arg)
 	if (dt > r->poll_max_us)
 		r->poll_max_us = dt;
 	r->s->ops->drain(r->s, &r->q);
+	gaps_apart(r);
 	if (flags & KG_SRC_COMPLETE) {
 		if (r->complete_obs >= 0)
 			fail_msg("%s: KG_SRC_COMPLETE twice", r->s->name);
@@ -281,6 +304,8 @@ test_http_grow(void **state)
 	assert_true(tu_wait(has_offset, rig_step, &r, DEADLINE));
 	wait_status(&r, KG_SRC_OK, NULL);
 	assert_int_equal(r.q.n, 0); /* the old lines are not read */
+	assert_int_equal(r.gaps, 1); /* and the tracker is told so: what the log said before now was not read */
+	assert_true(r.gap_at > 0 && r.gap_at <= util_now_us());
 	/* the rest of that line is skipped: reading starts at the next line */
 	assert_int_equal(tu_append_file(path, line + half, strlen(line) - half), 0);
 	append_stab("grow.log", "g-grow", 4);
@@ -321,6 +346,7 @@ test_http_from_start(void **state)
 	assert_int_equal(gen_of(&r, 2), 3);
 	settle(&r);
 	assert_int_equal(r.q.n, 3);
+	assert_int_equal(r.gaps, 0); /* read whole: no gap */
 	rig_close(&r);
 }
 
@@ -412,6 +438,7 @@ test_http_chunked(void **state)
 	httpd_stats(srv, &h0);
 	rig_open(&r, &c, http_url("log", "chunked", "live.log"));
 	wait_obs(&r, 2);
+	assert_true(r.gaps >= 1); /* a live stream starts wherever the server starts it */
 	append_stab("live.log", "g-live", 3);
 	wait_obs(&r, 3);
 	assert_int_equal(gen_of(&r, 2), 3);
@@ -898,6 +925,7 @@ test_file_tail(void **state)
 	trace_source_stats(r.s, &st);
 	assert_true(st.truncations == 1);
 	assert_true(st.rotations == 1);
+	assert_int_equal(r.gaps, 1); /* started at its end; truncated and rotated, read again from their start: no gap */
 	settle(&r);
 	assert_int_equal(r.q.n, 5);
 	unlink(b);

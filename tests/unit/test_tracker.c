@@ -2540,6 +2540,83 @@ test_log_start_after_emptied_episode(void **state)
 }
 
 /*
+ * kgtop starts reading the coordinator's log at its end (a stream's
+ * default) while a rebalance is under way: the member joined at 4.36 s,
+ * the reader began at 5.0 s, the first lines it reads are round one's
+ * "Stabilized" and sync and round two's "preparing" (test_bounds with the
+ * log read from 5 s on, seed 163).  That line was taken for the start,
+ * exact: 700 ms late.  The source says from when it reads
+ * (KG_OBS_LOG_FROM): the last description that showed the group calm is
+ * older, so the start is bounded by polling, the rounds at least.
+ */
+static void
+test_log_read_from_its_end(void **state)
+{
+	sc *s = sc_new(5, NULL);
+	kg_episode *ep;
+	int n, k;
+	(void)state;
+	log_line(s, KG_OBS_SYNCED, 0, "lf-other", 1); /* this broker's log tells the assignment */
+	sc_group_set(s, "lf", KG_STATE_STABLE, "cooperative-sticky", "consumer-a/a1=0 1 2 3 4");
+	sc_tick(s, 1130);
+	sc_tick(s, 3130); /* b1 joined at 4.36 */
+	sc_obs_push(s, obs_new(KG_OBS_LOG_FROM, sc_us(s, 5000), -1, "log"));
+	log_line_n(s, KG_OBS_STABILIZED, 5030, "lf", 2, 2);
+	log_line_n(s, KG_OBS_SYNCED, 5050, "lf", 2, 2); /* round one: a1 gave 3 4 up */
+	log_line(s, KG_OBS_PREPARING, 5060, "lf", 2);
+	sc_group_set(s, "lf", KG_STATE_PREPARING_REBALANCE, "cooperative-sticky", "consumer-a/a1;consumer-b/b1");
+	sc_tick(s, 5130);
+	log_line_n(s, KG_OBS_STABILIZED, 7060, "lf", 3, 2);
+	log_line_n(s, KG_OBS_SYNCED, 7080, "lf", 3, 2);
+	sc_group_set(s, "lf", KG_STATE_STABLE, "cooperative-sticky", "consumer-a/a1=0 1 2;consumer-b/b1=3 4");
+	for (k = 0; k < 3; k++)
+		sc_tick(s, 7130 + k * 2000);
+	n = episodes(s, "lf", &ep);
+	assert_int_equal(n, 1);
+	assert_true(ep[0].start_lo_us <= sc_us(s, 4360));
+	assert_true(ep[0].start_us >= sc_us(s, 4360));
+	assert_true(ep[0].end_lo_us <= sc_us(s, 7080) && ep[0].end_us >= sc_us(s, 7080));
+	assert_true(ep[0].rounds_min);
+	assert_true(ep[0].rounds <= 2);
+	episodes_free(ep, n);
+	sc_free(s);
+}
+
+/* The same log read from before the rebalance (its reader began at 2.0 s): the first "preparing" is the start, exact. */
+static void
+test_log_read_since_before(void **state)
+{
+	sc *s = sc_new(5, NULL);
+	kg_episode *ep;
+	int n, k;
+	(void)state;
+	log_line(s, KG_OBS_SYNCED, 0, "lb-other", 1); /* this broker's log tells the assignment */
+	sc_obs_push(s, obs_new(KG_OBS_LOG_FROM, sc_us(s, 2000), -1, "log"));
+	sc_group_set(s, "lb", KG_STATE_STABLE, "cooperative-sticky", "consumer-a/a1=0 1 2 3 4");
+	sc_tick(s, 3130);
+	log_line(s, KG_OBS_PREPARING, 4360, "lb", 1); /* b1 joined */
+	log_line_n(s, KG_OBS_STABILIZED, 5030, "lb", 2, 2);
+	log_line_n(s, KG_OBS_SYNCED, 5050, "lb", 2, 2);
+	log_line(s, KG_OBS_PREPARING, 5060, "lb", 2);
+	sc_group_set(s, "lb", KG_STATE_PREPARING_REBALANCE, "cooperative-sticky", "consumer-a/a1;consumer-b/b1");
+	sc_tick(s, 5130);
+	log_line_n(s, KG_OBS_STABILIZED, 7060, "lb", 3, 2);
+	log_line_n(s, KG_OBS_SYNCED, 7080, "lb", 3, 2);
+	sc_group_set(s, "lb", KG_STATE_STABLE, "cooperative-sticky", "consumer-a/a1=0 1 2;consumer-b/b1=3 4");
+	for (k = 0; k < 3; k++)
+		sc_tick(s, 7130 + k * 2000);
+	n = episodes(s, "lb", &ep);
+	assert_int_equal(n, 1);
+	assert_int_equal(ep[0].start_lo_us, sc_us(s, 4360));
+	assert_int_equal(ep[0].start_us, sc_us(s, 4360));
+	assert_int_equal(ep[0].end_us, sc_us(s, 7080));
+	assert_int_equal(ep[0].rounds, 2);
+	assert_false(ep[0].rounds_min);
+	episodes_free(ep, n);
+	sc_free(s);
+}
+
+/*
  * A cooperative rebalance polling saw whole, its log lines read a round a
  * tick (CI, 2026-12-04: "368 871", the first round's sync told as the
  * rebalance's end, the second's a tick later): one retimed event, with
@@ -3397,6 +3474,8 @@ main(void)
 		cmocka_unit_test(test_log_sync_after_wait),
 		cmocka_unit_test(test_log_rejoin_in_time),
 		cmocka_unit_test(test_log_start_after_emptied_episode),
+		cmocka_unit_test(test_log_read_from_its_end),
+		cmocka_unit_test(test_log_read_since_before),
 		cmocka_unit_test(test_log_late_round_after_close),
 		cmocka_unit_test(test_log_late_round_unsynced),
 		cmocka_unit_test(test_log_late_round_first_lost),

@@ -146,6 +146,15 @@ on_line(void *arg, const char *line, size_t len)
 	t->st.obs += t->q.n - before;
 }
 
+/* The stream's lines from now on follow a gap: a coordinator's log says from when it is read whole. */
+static void
+on_gap(void *arg)
+{
+	trace *t = arg;
+	if (t->kind->tells_gaps)
+		obsq_push(&t->q, obs_new(KG_OBS_LOG_FROM, util_now_us(), -1, t->kind->name));
+}
+
 /* Whether this refresh's budget of observations has room for another line. */
 static bool
 budget_more(void *arg)
@@ -452,6 +461,7 @@ trace_new(spec *sp, const char *name, const kg_trace_config *cfg, const struct c
 	sink.line = on_line;
 	sink.document = on_document;
 	sink.more = budget_more;
+	sink.gap = on_gap;
 	sink.stats = &t->st;
 	t->src = source_new(&trace_ops, name, t);
 	t->tt = trace_transport_new(t->src->name, &sp->u, &c, &w, extra, &sink);

@@ -126,6 +126,14 @@ struct kg_trace_transport {
 	char err[256];
 };
 
+/* The stream's lines from now on follow a gap: told to the sink. */
+static void
+told_gap(kg_trace_transport *t)
+{
+	if (t->sink.gap != NULL)
+		t->sink.gap(t->sink.arg);
+}
+
 /* ------------------------------------------------------------ defaults */
 
 /* Fill the transport's defaults into c (its tuning: the interval is the caller's). */
@@ -356,6 +364,7 @@ answer_begin(kg_trace_transport *t)
 	if (t->base < 0) {
 		t->nl_mono = util_mono_us();
 		t->completed = true; /* a live stream never ends: being open is as complete as it gets */
+		told_gap(t); /* it starts wherever the server starts it */
 		if (!t->streaming) {
 			t->streaming = true;
 			t->st->streams++;
@@ -647,6 +656,7 @@ static void
 stream_past_end(kg_trace_transport *t, int64_t size)
 {
 	if (t->prime) {
+		told_gap(t);
 		t->started = true;
 		t->offset = KG_MAX(size, 0);
 		t->ntail = 0;
@@ -700,6 +710,7 @@ stream_done(kg_trace_transport *t, CURLcode rc, int64_t mono)
 		     (double)t->cfg.interval_us / 1e6);
 		answer_ok(t);
 	} else if (t->prime) {
+		told_gap(t);
 		t->started = true;
 		/* joined mid-line: skip through the next newline */
 		if (t->ntail > 0 && t->tail[t->ntail - 1] != '\n')

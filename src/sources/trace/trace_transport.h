@@ -62,6 +62,9 @@ typedef struct kg_trace_sink {
 	int (*document)(void *arg, const char *body, size_t len, char *err, size_t errsz);
 	/* whether the refresh's budget of observations has room for another line (NULL: always) */
 	bool (*more)(void *arg);
+	/* STREAM: the lines from now on follow a gap (the stream started at its end, a live stream opened): what
+	 * was written before now was not all read (NULL: not told) */
+	void (*gap)(void *arg);
 	/* counters: the transport keeps requests, bytes, lines, rotations...; the sink its verdicts */
 	kg_trace_stats *stats;
 } kg_trace_sink;
