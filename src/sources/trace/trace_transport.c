@@ -616,6 +616,7 @@ restart_from_zero(kg_trace_transport *t)
 	t->ntail = 0;
 	parse_lines_reset(&t->lines);
 	t->next_at = util_mono_us();
+	told_gap(t); /* what the old file got after the last read was not seen */
 }
 
 /* The file is shorter than the offset: count it and read it again from its start. */
