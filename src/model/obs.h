@@ -57,7 +57,7 @@ typedef enum kg_obs_kind {
 	KG_OBS_MEMBER_META,   /* KIP-848: member's metadata (client, host, instance, max_poll_ms the rebalance timeout,
 	                         text the subscribed topics); gone: the member left the group */
 	KG_OBS_LOG_FROM,      /* a coordinator's log is read from time on, kgtop's clock (its stream started at its end,
-	                         a live stream opened): what it said before was not all read; group -1 */
+	                         a live stream opened, a file rotated): what it said before was not all read; group -1 */
 	KG_OBS_COUNT
 } kg_obs_kind;
 
