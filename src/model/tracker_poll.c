@@ -42,8 +42,8 @@ struct tk_polled {
 	int64_t desc_at;        /* when the last description was taken, */
 	int64_t desc_prev;      /* and the one before (a change polling sees happened between them) */
 	int64_t stable_at;      /* when the last description that said Stable was taken, 0 none */
-	int64_t empty_asked;    /* when the last description that said Empty with no member was taken, */
-	int64_t empty_at;       /* and handed over (the group was empty by then), 0 none */
+	int64_t empty_asked;    /* when the last description that said Empty with no member was taken (handed over at
+				 * eps->emptied_at), 0 none */
 	int64_t rebal_at;       /* when the last description that showed a rebalancing state was taken, 0 none */
 	int64_t data_at;        /* when the group's last description was asked (its source says), 0 unknown */
 	int64_t orphan_since;   /* a Stable group's partitions unowned since, 0 none */
@@ -419,10 +419,9 @@ poll_evidence(poll_ctx *c)
 			tk_ensure_episode(c->t, g, c->T, "member left", KG_EVID_POLLED);
 		evidence = false;
 		/* the description before said Empty too: the group was empty by the time it was handed over */
-		tk_group_emptied(c->t, g, c->T, g->pl->empty_asked == g->pl->desc_prev ? g->pl->empty_at : 0,
+		tk_group_emptied(c->t, g, c->T, g->pl->empty_asked == g->pl->desc_prev ? g->eps->emptied_at : 0,
 				 g->pl->empty_asked);
 		g->pl->empty_asked = g->pl->desc_at;
-		g->pl->empty_at = c->T;
 	}
 	if (g->ep == NULL && evidence) {
 		const char *why = c->ev_state ? "in progress when polled"
