@@ -71,7 +71,7 @@ exact() {
 }
 # admin_end T0 N: the time of the first Java admin description after T0 (ms) in which the group's N
 # members each hold their target: by then the broker saw the reconciliation end (an upper bound of
-# its end; the last member's callback is a lower one: the broker hears of it at its next heartbeat)
+# its end)
 admin_end() {
 	grep '"ev":"described","group":"g-kip"' "$FLEET" | while read -r l; do
 		[ "$(echo "$l" | jnum t)" -ge "$1" ] || continue
@@ -93,6 +93,26 @@ settled() {
 		[ "$(truth_set "$c" assignment)" = "$(truth_set "$c" target)" ] && [ "$(truth_set "$c" assignment)" = "$(fleet_owned "$c" | fset)" ] || return 1
 	done
 	[ "$(for c in "$@"; do fleet_owned "$c" | fset | tr ',' '\n'; done | grep . | sort -t- -k2n | paste -sd, -)" = "t1-0,t1-1,t1-2,t1-3,t1-4,t1-5" ]
+}
+
+# step2_truth: when the broker had every member at its target after the join (sets tb, tr, te, ta and th).
+# The episode starts at the bump (tb, the coordinator's log). The coordinator gives a member its new
+# partitions in the answer to its heartbeat and counts them its own as it answers (Kafka's
+# CurrentAssignmentBuilder adds them to the member's assigned set at once): the broker's end comes
+# after the revoking members' callbacks (tr: each acknowledges its revoke at the heartbeat after its
+# callback, and only then are its partitions given out) and before the last member's callback on its
+# new partitions (te), and by the first Java admin description that shows it (ta). On 2026-12-05 a
+# CI run had kgtop's description show every member at its target 1,100 ms after the bump, the last
+# callback coming at 1,182 ms.
+step2_truth() {
+	tb=$(log_ms "$KAFKA_LOG1" "GroupId g-kip\] Bumped group epoch" last)
+	tr=$(fleet_tsv | awk -v s="$t2" '$4 == "g-kip" && $1 >= s && $2 == "revoked" && $6 != "-" { t = $1 } END { print t }')
+	te=$(fleet_tsv | awk -v s="$t2" '$4 == "g-kip" && $1 >= s { t = $1 } END { print t }')
+	ta=$(admin_end "$t2" 3)
+	[ -n "$tr" ] || tr=$tb
+	th=${ta:-$te}
+	[ "$te" -lt "$th" ] && th=$te
+	return 0
 }
 
 KJ=$T_TMP/poll.json
@@ -158,16 +178,12 @@ if [ "$DESCRIBES" = 1 ]; then
 	kg_dump "$KJ" "$L2" | sed "s/^#  /# KJ/"
 	fleet_tsv | awk -v s="$t2" '$4 == "g-kip" && $1 >= s' | sed 's/^/#   callback: /'
 	t_is "$(kg_events "$KJ" "$L2" | grep '"kind":"rebalance_start","group":"g-kip"' | grep -c 'joined: k3')" 1 "one episode for the join (no rounds: no second one)"
-	# the truth: from the bump (the coordinator's log) to the broker's seeing every member at its
-	# target: after the last member's callback (te), by the first description that says so (ta)
-	tb=$(log_ms "$KAFKA_LOG1" "GroupId g-kip\] Bumped group epoch" last)
-	te=$(fleet_tsv | awk -v s="$t2" '$4 == "g-kip" && $1 >= s { t = $1 } END { print t }')
-	ta=$(admin_end "$t2" 3)
+	step2_truth
 	dmin=$(echo "$e" | jnum duration_min_ms)
 	dmax=$(echo "$e" | jnum duration_max_ms)
-	echo "# exact: step2 duration: kgtop ${dmin}-${dmax} ms / truth $((te - tb))-$((ta - tb)) ms (the bump to the last callback, to the first settled description)"
-	le "$dmin" "$((ta - tb))" && le "$((te - tb))" "$dmax"
-	t_ok $? "its duration's bounds (${dmin}-${dmax} ms) meet the truth ($((te - tb))-$((ta - tb)) ms)"
+	echo "# exact: step2 duration: kgtop ${dmin}-${dmax} ms / truth $((tr - tb))-$((th - tb)) ms (the bump to the last revoke's callback, to the last callback or the first settled description; callbacks: last at $((te - tb)), the description at $((ta - tb)))"
+	le "$dmin" "$((th - tb))" && le "$((tr - tb))" "$dmax"
+	t_ok $? "its duration's bounds (${dmin}-${dmax} ms) meet the truth ($((tr - tb))-$((th - tb)) ms)"
 	echo "$e" | grep -q '"members_stopped":0'
 	t_ok $? "no member stopped for a barrier (members_stopped 0): k1 and k2 kept consuming what they kept"
 	# its cost: partitions without a consuming owner, from their revoke to their new owner's assignment
@@ -217,15 +233,13 @@ if [ "$DESCRIBES" = 1 ]; then
 		true
 	kg_dump "$KL" "$L2L" | sed "s/^#  /# KL/"
 	el=$(kg_events "$KL" "$L2L" | grep -E '"kind":"(rebalance_end|retimed)","group":"g-kip"' | tail -1)
-	tb=$(log_ms "$KAFKA_LOG1" "GroupId g-kip\] Bumped group epoch" last)
-	te=$(fleet_tsv | awk -v s="$t2" '$4 == "g-kip" && $1 >= s { t = $1 } END { print t }')
-	ta=$(admin_end "$t2" 3)
+	step2_truth
 	lmin=$(echo "$el" | jnum duration_min_ms)
 	lmax=$(echo "$el" | jnum duration_max_ms)
-	echo "# exact: step2 duration with the log: kgtop ${lmin}-${lmax} ms / truth $((te - tb))-$((ta - tb)) ms; $(echo "$el" | jstr message)"
-	le "$lmin" "$((ta - tb))" && le "$((te - tb))" "$lmax"
-	t_ok $? "with the log its bounds (${lmin}-${lmax} ms, the start measured) meet the truth ($((te - tb))-$((ta - tb)) ms)" || {
-		echo "# bump $tb, last callback $te"
+	echo "# exact: step2 duration with the log: kgtop ${lmin}-${lmax} ms / truth $((tr - tb))-$((th - tb)) ms; $(echo "$el" | jstr message)"
+	le "$lmin" "$((th - tb))" && le "$((tr - tb))" "$lmax"
+	t_ok $? "with the log its bounds (${lmin}-${lmax} ms, the start measured) meet the truth ($((tr - tb))-$((th - tb)) ms)" || {
+		echo "# bump $tb, last revoke's callback $tr, last callback $te, first settled description $ta"
 		kg_events "$KL" "$L2L" | sed 's/.*"time":"\([^"]*\)".*"kind":"\([a-z_]*\)".*"message":"\([^"]*\)".*/# KLt \1 \2 \3/'
 		grep -n '"data_time"' "$KL" | tail -4 | "$JSONQ" -l '.groups[0].data_time' 2>/dev/null | sed 's/^/# KL data_time /'
 	}
