@@ -153,14 +153,15 @@ tk_identity_back(kg_tracker *t, tgroup *g, const tmember *m)
 /*
  * The snapshot's entry of a member, NULL when absent.  A member id the
  * snapshot gives to another client (the mock cluster reuses ids) is not
- * this member's.
+ * this member's; a client id read from the member id (a coordinator's log
+ * names a member by id alone) is no client's: the description tells it.
  */
 const kg_member *
 tk_snap_member(const kg_group *G, const tmember *m)
 {
 	int i = group_member_index(G, m->member_id);
 	const kg_member *mm = i >= 0 ? &G->members[i] : NULL;
-	if (mm != NULL && m->client_id != NULL && *m->client_id != '\0' && *mm->client_id != '\0' &&
+	if (mm != NULL && m->client_id != NULL && *m->client_id != '\0' && *mm->client_id != '\0' && !m->client_guessed &&
 	    strcmp(m->client_id, mm->client_id) != 0)
 		return NULL;
 	return mm;

@@ -308,6 +308,49 @@ tk_trigger_amend(kg_tracker *t, tgroup *g, const char *who, kg_reason was, kg_re
 }
 
 /*
+ * A trigger text naming `was` among the joiners of "joined: a, b and 2
+ * more" names `now` instead (NULL when it does not name it): a name is
+ * whole, after ": " or ", " and before ",", " " or the end.
+ */
+static char *
+joiner_renamed(const char *text, const char *was, const char *now)
+{
+	size_t n = strlen(was);
+	const char *p;
+	if (text == NULL || strncmp(text, "joined: ", 8) != 0)
+		return NULL;
+	for (p = text + 8; (p = strstr(p, was)) != NULL; p += n) {
+		bool start = (p >= text + 2 && p[-2] == ':' && p[-1] == ' ') || (p >= text + 2 && p[-2] == ',' && p[-1] == ' ');
+		if (start && (p[n] == '\0' || p[n] == ',' || p[n] == ' '))
+			return xasprintf("%.*s%s%s", (int)(p - text), text, now, p + n);
+	}
+	return NULL;
+}
+
+/*
+ * A member a coordinator's log named by its member id alone (a KIP-848
+ * member's id is a random one) told its client id later (a description):
+ * the trigger of the episode it joined (open, or the last) and the one kept
+ * for the next say the client id, as polling alone would.
+ */
+void
+tk_trigger_rename(kg_tracker *t, tgroup *g, const char *was, const char *now)
+{
+	kg_episode *e = g->ep != NULL ? g->ep : history_episode(t->h, g->id, g->eps->last_ep);
+	char *r;
+	if (was == NULL || now == NULL || *was == '\0' || strcmp(was, now) == 0)
+		return;
+	if (e != NULL && (r = joiner_renamed(e->trigger_text, was, now)) != NULL) {
+		free(e->trigger_text);
+		e->trigger_text = r;
+	}
+	if ((r = joiner_renamed(g->eps->trig_text, was, now)) != NULL) {
+		free(g->eps->trig_text);
+		g->eps->trig_text = r;
+	}
+}
+
+/*
  * The episode record of a member incarnation (its member id on its lane),
  * created on demand: a static member back under a new id, or a member
  * that left and joined again, is two records on one lane.

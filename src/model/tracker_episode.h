@@ -144,6 +144,8 @@ void tk_trigger_joined(tgroup *g, int64_t time, const char *who);
 void tk_leave_trigger(sbuf *s, const char *who, kg_reason reason, kg_evidence evid);
 /* A leave told without a reason, or an inferred one (was), learnt it: the trigger that names it says it. */
 void tk_trigger_amend(kg_tracker *t, tgroup *g, const char *who, kg_reason was, kg_reason reason);
+/* A joiner a trigger named by a guessed client id (its member id) is named by its client id now. */
+void tk_trigger_rename(kg_tracker *t, tgroup *g, const char *was, const char *now);
 
 /* Opening, rounds */
 /* The open episode's record of a member, created on demand. */

@@ -70,6 +70,12 @@ typedef struct tk_kmember tk_kmember;     /* a KIP-848 member's epoch, state, ty
 
 typedef struct tk_records tk_records;     /* what the coordinator's records told of a group (tracker_records.c) */
 
+/*
+ * A description begun this soon after a traced join or leave may predate
+ * it: the coordinator logs a change as it makes it and serves a description
+ * from what it has committed since, and the broker's clock may be ahead.
+ */
+#define TK_STALE_DESCRIPTION (1000LL * 1000)
 #define KG_STEP_EPOCH_UNKNOWN (-2) /* tgroup.step_epoch of a polled KIP-848 step: no epoch, not the group's either */
 
 /* One member id as the tracker saw it. */

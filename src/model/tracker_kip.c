@@ -448,6 +448,25 @@ kip_late_outcome(kg_tracker *t, tgroup *g, int64_t D, bool pending)
 	return !pending && g->poll_lo > 0 && g->poll_lo <= e->end_us;
 }
 
+/*
+ * A description without a member a trace said joined since just before it
+ * was begun predates that join (Kafka 4.3 logs a join as it handles the
+ * heartbeat and describes the group as last committed: a description begun
+ * after the line can show the group before it): the picture it shows is
+ * the one before the episode the join opened, never its end.
+ */
+static bool
+kip_predates_join(const tgroup *g, const kg_group *G, int64_t D)
+{
+	size_t i;
+	for (i = 0; i < g->nm; i++) {
+		const tmember *m = g->m[i];
+		if (m->present && m->traced_at > 0 && D < m->traced_at + TK_STALE_DESCRIPTION && tk_snap_member(G, m) == NULL)
+			return true;
+	}
+	return false;
+}
+
 /* A consumer group's description (see tracker_kip.h). */
 void
 tk_kip_poll(kg_tracker *t, tgroup *g, const kg_group *G, int64_t T, bool first, bool changed)
@@ -505,7 +524,7 @@ tk_kip_poll(kg_tracker *t, tgroup *g, const kg_group *G, int64_t T, bool first, 
 		g->kg->unrec_at = D;
 	/* nor one taken before the coordinator's last record of the episode: the records are newer (they judge) */
 	if (g->ep != NULL && !pending && G->norphaned == 0 && !target_changed && D >= g->ep->start_us &&
-	    D >= tk_records_at(g)) {
+	    D >= tk_records_at(g) && !kip_predates_join(g, G, D)) {
 		/*
 		 * it ended after the last exact step and after the last description
 		 * that showed it unfinished (not after the description before: a

@@ -132,6 +132,7 @@ tk_member_learn_client(kg_tracker *t, tgroup *g, tmember *m, const char *client_
 	if (!m->client_guessed || client_id == NULL || *client_id == '\0')
 		return;
 	m->client_guessed = false;
+	tk_trigger_rename(t, g, m->client_id, client_id);
 	l = history_lane(t->h, g->id, m->lane);
 	if (l != NULL && l->client_id != NULL && strcmp(l->client_id, m->client_id) == 0) {
 		free(l->client_id);

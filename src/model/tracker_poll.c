@@ -34,7 +34,6 @@
 #define ORPHAN_REPORT_DELAY (5LL * 1000000) /* outside a rebalance, orphans this old are reported */
 #define EXACT_SETTLE (1000LL * 1000)        /* quiet spell before an exact episode closes */
 #define EXACT_QUIET (10LL * 1000000)        /* after this long without callbacks, unsynced members no longer count */
-#define STALE_DESCRIPTION (1000LL * 1000)   /* a description begun this soon after a traced leave may predate it */
 #define LOG_WAIT_US (30LL * 1000000)        /* into an episode, a log's lines not read yet hold a polled end this long */
 
 /* What the polled picture keeps of a group between descriptions (g->pl). */
@@ -127,7 +126,7 @@ drop_stale(poll_ctx *c, kg_group *G)
 	for (k = 0; k < G->nmembers; k++) {
 		const kg_member *mm = &G->members[k];
 		tmember *m = tk_find_member_of(c->g, mm->member_id, mm->client_id);
-		if (m != NULL && !m->present && m->left_exact && c->g->pl->desc_at < m->gone_time + STALE_DESCRIPTION) {
+		if (m != NULL && !m->present && m->left_exact && c->g->pl->desc_at < m->gone_time + TK_STALE_DESCRIPTION) {
 			map[k] = -1;
 			continue;
 		}
@@ -318,7 +317,7 @@ poll_membership(poll_ctx *c)
 	for (i = 0; i < g->nm; i++) {
 		tmember *m = g->m[i];
 		/* a member a trace showed in the group after this description was begun is not gone from it */
-		if (m->traced_at > 0 && g->pl->desc_at < m->traced_at + STALE_DESCRIPTION)
+		if (m->traced_at > 0 && g->pl->desc_at < m->traced_at + TK_STALE_DESCRIPTION)
 			continue;
 		if (m->present && tk_snap_member(G, m) == NULL) {
 			gone = xreallocarray(gone, ngone + 1, sizeof *gone);

@@ -881,6 +881,98 @@ test_records_loaded_then_live(void **state)
 	sc_free(s);
 }
 
+/*
+ * Kafka 4.3.1's log names a KIP-848 member by its member id alone ("Member
+ * FTkNlZXkReqZgUAffXrOQg joins the consumer group"), a random id; the
+ * description that follows gives its client id: the episode's end names
+ * the joiner by it, as polling alone does (t_kip848.sh printed "joined:
+ * IQYWckeTS2ym61sRYVWDFA" for k3).
+ */
+static void
+test_log_joiner_named_by_client(void **state)
+{
+	sc *s = sc_new(6, NULL);
+	kg_obs *o;
+	const kg_event *e;
+	(void)state;
+	sc_group_set(s, "g", KG_STATE_STABLE, "uniform", "k1=0 1 2>0 1 2;k2=3 4 5>3 4 5");
+	sc_group_kip(s, "g", true);
+	sc_tick(s, 0);
+	o = obs_new(KG_OBS_JOINED, sc_us(s, 1818), intern_group("g"), "log");
+	obs_member(o, "FTkNlZXkReqZgUAffXrOQg", NULL, NULL, NULL);
+	sc_obs_push(s, o);
+	o = obs_new(KG_OBS_EPOCH, sc_us(s, 1822), intern_group("g"), "log");
+	o->generation = 4;
+	sc_obs_push(s, o);
+	sc_group_data_time(s, "g", 1810); /* asked before the join, read after its line */
+	sc_tick(s, 1830);
+	sc_group_data_time(s, "g", -1);
+	assert_says(sc_find(s, KG_EV_REBALANCE_START, NULL, 0), "joined: FTkNlZXkReqZgUAffXrOQg");
+	/* the next description, more than a second after the line (kgtop's STALE_DESCRIPTION) */
+	sc_group_set(s, "g", KG_STATE_UNKNOWN, "uniform", "k1=0 1>0 1;k2=3 4 5>3 4;k3/FTkNlZXkReqZgUAffXrOQg=2>2 5");
+	sc_tick(s, 2900);
+	sc_group_set(s, "g", KG_STATE_STABLE, "uniform", "k1=0 1>0 1;k2=3 4>3 4;k3/FTkNlZXkReqZgUAffXrOQg=2 5>2 5");
+	sc_tick(s, 3900);
+	if (sc_count(s, KG_EV_REBALANCE_END, NULL) != 1 || sc_count(s, KG_EV_MEMBER_LEFT, NULL) != 0)
+		sc_dump(s);
+	/* one member, told twice: no leave, one episode */
+	assert_int_equal(sc_count(s, KG_EV_MEMBER_LEFT, NULL), 0);
+	assert_int_equal(sc_count(s, KG_EV_REBALANCE_START, NULL), 1);
+	e = sc_find(s, KG_EV_REBALANCE_END, NULL, 0);
+	assert_says(e, "joined: k3;");
+	assert_false(sc_text_has(e, "FTkNlZXkReqZgUAffXrOQg", false));
+	assert_says(e, "2 partitions moved");
+	sc_free(s);
+}
+
+/*
+ * Kafka 4.3 logs a join as it handles the member's heartbeat and serves a
+ * description from what it has committed: a description begun 8 ms after
+ * the log's "Bumped group epoch" can show the group before it (the joiner
+ * absent, every member at its old target).  That picture is the one
+ * before the reconciliation, not its end ("rebalance ended after <=8ms,
+ * 0 partitions moved" before this rule).
+ */
+static void
+test_log_description_before_commit(void **state)
+{
+	sc *s = sc_new(6, NULL);
+	kg_obs *o;
+	kg_episode *v = NULL;
+	const kg_event *e;
+	int n;
+	(void)state;
+	sc_group_set(s, "g", KG_STATE_STABLE, "uniform", "k1=0 1 2>0 1 2;k2=3 4 5>3 4 5");
+	sc_group_kip(s, "g", true);
+	sc_tick(s, 0);
+	o = obs_new(KG_OBS_JOINED, sc_us(s, 1818), intern_group("g"), "log");
+	obs_member(o, "FTkNlZXkReqZgUAffXrOQg", NULL, NULL, NULL);
+	sc_obs_push(s, o);
+	o = obs_new(KG_OBS_EPOCH, sc_us(s, 1822), intern_group("g"), "log");
+	o->generation = 4;
+	sc_obs_push(s, o);
+	sc_tick(s, 1830); /* asked at 1830: the old picture still */
+	assert_int_equal(sc_count(s, KG_EV_REBALANCE_END, NULL), 0);
+	sc_group_set(s, "g", KG_STATE_UNKNOWN, "uniform", "k1=0 1>0 1;k2=3 4 5>3 4;k3/FTkNlZXkReqZgUAffXrOQg=2>2 5");
+	sc_tick(s, 2830);
+	sc_group_set(s, "g", KG_STATE_STABLE, "uniform", "k1=0 1>0 1;k2=3 4>3 4;k3/FTkNlZXkReqZgUAffXrOQg=2 5>2 5");
+	sc_tick(s, 3830);
+	if (sc_count(s, KG_EV_REBALANCE_END, NULL) != 1)
+		sc_dump(s);
+	assert_int_equal(sc_count(s, KG_EV_REBALANCE_START, NULL), 1);
+	assert_int_equal(sc_count(s, KG_EV_MEMBER_LEFT, NULL), 0);
+	e = sc_find(s, KG_EV_REBALANCE_END, NULL, 0);
+	assert_says(e, "2 partitions moved");
+	n = episodes(s, &v);
+	assert_int_equal(n, 1);
+	/* it ended after the description that showed k2 still revoking, by the one that showed it over */
+	assert_int_equal(v[0].start_us, sc_us(s, 1822));
+	assert_true(v[0].end_lo_us >= sc_us(s, 2830));
+	assert_int_equal(v[0].end_us, sc_us(s, 3830));
+	episodes_free(v, n);
+	sc_free(s);
+}
+
 int
 main(void)
 {
@@ -894,6 +986,8 @@ main(void)
 		cmocka_unit_test(test_members_unknown),    cmocka_unit_test(test_whole_assignment_moves),
 		cmocka_unit_test(test_callbacks_no_rounds), cmocka_unit_test(test_records_bump_after_sync),
 		cmocka_unit_test(test_records_alone_measured), cmocka_unit_test(test_records_loaded_then_live),
+		cmocka_unit_test(test_log_joiner_named_by_client),
+		cmocka_unit_test(test_log_description_before_commit),
 	};
 	return cmocka_run_group_tests_name("kip", tests, NULL, NULL);
 }
