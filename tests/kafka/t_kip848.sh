@@ -243,6 +243,13 @@ if [ "$DESCRIBES" = 1 ]; then
 		kg_events "$KL" "$L2L" | sed 's/.*"time":"\([^"]*\)".*"kind":"\([a-z_]*\)".*"message":"\([^"]*\)".*/# KLt \1 \2 \3/'
 		grep -n '"data_time"' "$KL" | tail -4 | "$JSONQ" -l '.groups[0].data_time' 2>/dev/null | sed 's/^/# KL data_time /'
 	}
+	# what it cost and who triggered it: the log changes the times, not the partitions nor the names
+	elend=$(kg_events "$KL" "$L2L" | grep '"kind":"rebalance_end","group":"g-kip"' | tail -1)
+	set -- $(truth_cost g-kip "$t2")
+	t_is "$(echo "$elend" | jnum partitions_unconsumed)" "$3" "with the log too, as many partitions went unconsumed as the callbacks say"
+	echo "$elend" | grep -q 'joined: k3[;,"]'
+	t_ok $? "with the log too, the episode names its joiner by its client id (the log names it by its member id alone)" ||
+		echo "# $(echo "$elend" | jstr message)"
 fi
 fleet describe g-kip
 ep=$(grep '"ev":"described","group":"g-kip"' "$FLEET" | tail -1 | jnum group_epoch)

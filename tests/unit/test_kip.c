@@ -882,6 +882,26 @@ test_records_loaded_then_live(void **state)
 }
 
 /*
+ * k1 [0 1 2] and k2 [3 4 5] of g (KIP-848), described at 0; Kafka 4.3.1's
+ * log: k3 joins at 1.818 s, named by its member id alone, and the group
+ * epoch is bumped to 4 at 1.822 s (the lines as the log trace gives them).
+ */
+static void
+k3_joins_by_log(sc *s)
+{
+	kg_obs *o;
+	sc_group_set(s, "g", KG_STATE_STABLE, "uniform", "k1=0 1 2>0 1 2;k2=3 4 5>3 4 5");
+	sc_group_kip(s, "g", true);
+	sc_tick(s, 0);
+	o = obs_new(KG_OBS_JOINED, sc_us(s, 1818), intern_group("g"), "log");
+	obs_member(o, "FTkNlZXkReqZgUAffXrOQg", NULL, NULL, NULL);
+	sc_obs_push(s, o);
+	o = obs_new(KG_OBS_EPOCH, sc_us(s, 1822), intern_group("g"), "log");
+	o->generation = 4;
+	sc_obs_push(s, o);
+}
+
+/*
  * Kafka 4.3.1's log names a KIP-848 member by its member id alone ("Member
  * FTkNlZXkReqZgUAffXrOQg joins the consumer group"), a random id; the
  * description that follows gives its client id: the episode's end names
@@ -892,18 +912,9 @@ static void
 test_log_joiner_named_by_client(void **state)
 {
 	sc *s = sc_new(6, NULL);
-	kg_obs *o;
 	const kg_event *e;
 	(void)state;
-	sc_group_set(s, "g", KG_STATE_STABLE, "uniform", "k1=0 1 2>0 1 2;k2=3 4 5>3 4 5");
-	sc_group_kip(s, "g", true);
-	sc_tick(s, 0);
-	o = obs_new(KG_OBS_JOINED, sc_us(s, 1818), intern_group("g"), "log");
-	obs_member(o, "FTkNlZXkReqZgUAffXrOQg", NULL, NULL, NULL);
-	sc_obs_push(s, o);
-	o = obs_new(KG_OBS_EPOCH, sc_us(s, 1822), intern_group("g"), "log");
-	o->generation = 4;
-	sc_obs_push(s, o);
+	k3_joins_by_log(s);
 	sc_group_data_time(s, "g", 1810); /* asked before the join, read after its line */
 	sc_tick(s, 1830);
 	sc_group_data_time(s, "g", -1);
@@ -937,20 +948,11 @@ static void
 test_log_description_before_commit(void **state)
 {
 	sc *s = sc_new(6, NULL);
-	kg_obs *o;
 	kg_episode *v = NULL;
 	const kg_event *e;
 	int n;
 	(void)state;
-	sc_group_set(s, "g", KG_STATE_STABLE, "uniform", "k1=0 1 2>0 1 2;k2=3 4 5>3 4 5");
-	sc_group_kip(s, "g", true);
-	sc_tick(s, 0);
-	o = obs_new(KG_OBS_JOINED, sc_us(s, 1818), intern_group("g"), "log");
-	obs_member(o, "FTkNlZXkReqZgUAffXrOQg", NULL, NULL, NULL);
-	sc_obs_push(s, o);
-	o = obs_new(KG_OBS_EPOCH, sc_us(s, 1822), intern_group("g"), "log");
-	o->generation = 4;
-	sc_obs_push(s, o);
+	k3_joins_by_log(s);
 	sc_tick(s, 1830); /* asked at 1830: the old picture still */
 	assert_int_equal(sc_count(s, KG_EV_REBALANCE_END, NULL), 0);
 	sc_group_set(s, "g", KG_STATE_UNKNOWN, "uniform", "k1=0 1>0 1;k2=3 4 5>3 4;k3/FTkNlZXkReqZgUAffXrOQg=2>2 5");
