@@ -975,6 +975,146 @@ test_log_description_before_commit(void **state)
 	sc_free(s);
 }
 
+/*
+ * KIP-848 joins polled with the coordinator's log read at a random time:
+ * k1 and k2 join (the log naming them by member id), then k3; k1 and k2
+ * revoke in their own time, k3 gets each partition as it is released;
+ * descriptions asked every second (jitter), served 2-22 ms later as the
+ * coordinator had committed it (a third up to 15 ms behind: its append
+ * linger), the log's lines read 0-2.5 s late.  Each schedule must give
+ * one episode for k3's join with both revokes, two partitions moved, no
+ * member leaving, and duration bounds that meet the coordinator's end
+ * (k3's last partition, visible by 15 ms later).
+ * Before the rules of test_log_joiner_named_by_client, 25 of 3,000
+ * schedules had k3 (or k1, k2) leave and join again.
+ */
+static uint64_t prop_rs;
+#define COMMIT_LAG 15 /* ms a description can lag what the coordinator did: the end is seen by then */
+
+static int
+prop_rnd(int n)
+{
+	prop_rs = prop_rs * 6364136223846793005ULL + 1442695040888963407ULL;
+	return (int)((prop_rs >> 33) % (uint64_t)n);
+}
+
+/* Push the log's lines of a join: member mid joins at ms, the group epoch bumped to epoch. */
+static void
+prop_log_join(sc *s, int64_t ms, const char *mid, int32_t epoch)
+{
+	kg_obs *o = obs_new(KG_OBS_JOINED, sc_us(s, ms), intern_group("g"), "log");
+	obs_member(o, mid, NULL, NULL, NULL);
+	sc_obs_push(s, o);
+	o = obs_new(KG_OBS_EPOCH, sc_us(s, ms), intern_group("g"), "log");
+	o->generation = epoch;
+	sc_obs_push(s, o);
+}
+
+/* Describe g as of st (asked at asked), ticking at tick. */
+static void
+prop_describe(sc *s, kg_group_state st, const char *members, int64_t asked, int64_t tick)
+{
+	sc_group_set(s, "g", st, "uniform", members);
+	sc_group_data_time(s, "g", asked);
+	sc_tick(s, tick);
+}
+
+/* One schedule; true when kgtop told it right. */
+static bool
+prop_schedule(uint64_t seed, bool show)
+{
+	sc *s = sc_new(6, NULL);
+	int64_t j1, j2, join, r1, r2, a1, a2, lr, t, end;
+	int nrev0, nend0;
+	bool ok, lp = false;
+	const kg_event *e;
+	kg_episode *v = NULL;
+	int n;
+	kg_span d;
+	char k3[16];
+	prop_rs = seed;
+	sc_group_set(s, "g", KG_STATE_EMPTY, "uniform", "");
+	sc_group_kip(s, "g", true);
+	sc_tick(s, 0);
+	j1 = 100 + prop_rnd(300);
+	j2 = j1 + 20 + prop_rnd(300);
+	lr = j1 + prop_rnd(2500);
+	for (t = 1000; t <= 6000; t += 1000 + prop_rnd(60)) {
+		int64_t st = t - prop_rnd(40);
+		if (!lp && lr <= t) {
+			prop_log_join(s, j1, "AAA", 2);
+			prop_log_join(s, j2, "BBB", 3);
+			lp = true;
+		}
+		if (st < j1)
+			prop_describe(s, KG_STATE_EMPTY, "", st, t + 3);
+		else if (st < j2)
+			prop_describe(s, KG_STATE_STABLE, "k1/AAA=0 1 2 3 4 5>0 1 2 3 4 5", st, t + 3);
+		else if (st < j2 + 400)
+			prop_describe(s, KG_STATE_UNKNOWN, "k1/AAA=0 1 2 3 4 5>0 1 2;k2/BBB=>3 4 5", st, t + 3);
+		else
+			prop_describe(s, KG_STATE_STABLE, "k1/AAA=0 1 2>0 1 2;k2/BBB=3 4 5>3 4 5", st, t + 3);
+	}
+	nrev0 = sc_count(s, KG_EV_REVOKED, NULL);
+	nend0 = sc_count(s, KG_EV_REBALANCE_END, NULL);
+	join = 7000 + prop_rnd(1000);
+	r1 = join + 50 + prop_rnd(800);
+	r2 = join + 50 + prop_rnd(800);
+	a1 = r1 + 10 + prop_rnd(500);
+	a2 = r2 + 10 + prop_rnd(500);
+	if (prop_rnd(2) == 0)
+		a1 = a2 = KG_MAX(a1, a2); /* both at one heartbeat of k3's */
+	end = KG_MAX(a1, a2);
+	lr = join + prop_rnd(2500);
+	lp = false;
+	for (t = 7000; t <= 14000; t += 1000 + prop_rnd(60)) {
+		/* served after the listing, from what the coordinator had committed (its append linger, queued) */
+		int64_t asked = t - prop_rnd(40), st = asked + 2 + prop_rnd(20) - (prop_rnd(3) == 0 ? prop_rnd(COMMIT_LAG) : 0);
+		char members[128];
+		if (!lp && lr <= t) {
+			prop_log_join(s, join, "XYZ", 4);
+			lp = true;
+		}
+		if (st < join) {
+			prop_describe(s, KG_STATE_STABLE, "k1/AAA=0 1 2>0 1 2;k2/BBB=3 4 5>3 4 5", asked, t + 3);
+			continue;
+		}
+		snprintf(k3, sizeof k3, "%s%s%s", st >= a1 ? "2" : "", st >= a1 && st >= a2 ? " " : "", st >= a2 ? "5" : "");
+		snprintf(members, sizeof members, "k1/AAA=%s>0 1;k2/BBB=%s>3 4;k3/XYZ=%s>2 5", st >= r1 ? "0 1" : "0 1 2",
+			 st >= r2 ? "3 4" : "3 4 5", k3);
+		prop_describe(s, st >= end ? KG_STATE_STABLE : KG_STATE_UNKNOWN, members, asked, t + 3);
+	}
+	e = sc_find(s, KG_EV_REBALANCE_END, NULL, nend0);
+	n = episodes(s, &v);
+	d = n > 0 ? episode_duration(&v[n - 1], 0) : (kg_span){ -1, -1 };
+	ok = sc_count(s, KG_EV_REVOKED, NULL) - nrev0 == 2 && sc_count(s, KG_EV_REBALANCE_END, NULL) - nend0 == 1 &&
+	     e != NULL && sc_text_has(e, "2 partitions moved", false) && sc_count(s, KG_EV_MEMBER_LEFT, NULL) == 0 &&
+	     d.min <= (end + COMMIT_LAG - join) * 1000 && (d.max < 0 || d.max >= (end - join) * 1000);
+	if (show) {
+		fprintf(stderr, "# seed %llu: k3 joins at %lld, k1 revokes at %lld, k2 at %lld, k3 gets 2 at %lld, 5 at %lld, "
+				"the log read at %lld; duration %lld-%lld us\n",
+			(unsigned long long)seed, (long long)join, (long long)r1, (long long)r2, (long long)a1, (long long)a2,
+			(long long)lr, (long long)d.min, (long long)d.max);
+		sc_dump(s);
+	}
+	episodes_free(v, n);
+	sc_free(s);
+	return ok;
+}
+
+static void
+test_log_joins_random(void **state)
+{
+	int fails = 0;
+	uint64_t seed;
+	(void)state;
+	for (seed = 1; seed <= 3000; seed++) {
+		if (!prop_schedule(seed, false) && fails++ < 2)
+			prop_schedule(seed, true);
+	}
+	assert_int_equal(fails, 0);
+}
+
 int
 main(void)
 {
@@ -990,6 +1130,7 @@ main(void)
 		cmocka_unit_test(test_records_alone_measured), cmocka_unit_test(test_records_loaded_then_live),
 		cmocka_unit_test(test_log_joiner_named_by_client),
 		cmocka_unit_test(test_log_description_before_commit),
+		cmocka_unit_test(test_log_joins_random),
 	};
 	return cmocka_run_group_tests_name("kip", tests, NULL, NULL);
 }
