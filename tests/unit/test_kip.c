@@ -998,14 +998,21 @@ prop_rnd(int n)
 	return (int)((prop_rs >> 33) % (uint64_t)n);
 }
 
-/* Push the log's lines of a join: member mid joins at ms, the group epoch bumped to epoch. */
+/*
+ * Push the log's lines of a join: member mid joins at ms, the group epoch
+ * bumped to epoch, its target computed at target_ms (Kafka 4.3 computes
+ * them in batches: t_kip848.sh's log has one a second after its bump).
+ */
 static void
-prop_log_join(sc *s, int64_t ms, const char *mid, int32_t epoch)
+prop_log_join(sc *s, int64_t ms, const char *mid, int32_t epoch, int64_t target_ms)
 {
 	kg_obs *o = obs_new(KG_OBS_JOINED, sc_us(s, ms), intern_group("g"), "log");
 	obs_member(o, mid, NULL, NULL, NULL);
 	sc_obs_push(s, o);
 	o = obs_new(KG_OBS_EPOCH, sc_us(s, ms), intern_group("g"), "log");
+	o->generation = epoch;
+	sc_obs_push(s, o);
+	o = obs_new(KG_OBS_TARGET_EPOCH, sc_us(s, target_ms), intern_group("g"), "log");
 	o->generation = epoch;
 	sc_obs_push(s, o);
 }
@@ -1042,8 +1049,8 @@ prop_schedule(uint64_t seed, bool show)
 	for (t = 1000; t <= 6000; t += 1000 + prop_rnd(60)) {
 		int64_t st = t - prop_rnd(40);
 		if (!lp && lr <= t) {
-			prop_log_join(s, j1, "AAA", 2);
-			prop_log_join(s, j2, "BBB", 3);
+			prop_log_join(s, j1, "AAA", 2, j1 + 1);
+			prop_log_join(s, j2, "BBB", 3, j2 + 1 + prop_rnd(1100));
 			lp = true;
 		}
 		if (st < j1)
@@ -1072,7 +1079,7 @@ prop_schedule(uint64_t seed, bool show)
 		int64_t asked = t - prop_rnd(40), st = asked + 2 + prop_rnd(20) - (prop_rnd(3) == 0 ? prop_rnd(COMMIT_LAG) : 0);
 		char members[128];
 		if (!lp && lr <= t) {
-			prop_log_join(s, join, "XYZ", 4);
+			prop_log_join(s, join, "XYZ", 4, join + 1 + prop_rnd(1100));
 			lp = true;
 		}
 		if (st < join) {
