@@ -448,6 +448,8 @@ kip_late_outcome(kg_tracker *t, tgroup *g, int64_t D, bool pending)
 	return !pending && g->poll_lo > 0 && g->poll_lo <= e->end_us;
 }
 
+#define KIP_TARGET_WAIT_US (30LL * 1000000) /* a bump's target not told this long after it: no longer awaited */
+
 /*
  * A description without a member a trace said joined since just before it
  * was begun predates that join (Kafka 4.3 logs a join as it handles the
@@ -465,6 +467,26 @@ kip_predates_join(const tgroup *g, const kg_group *G, int64_t D)
 			return true;
 	}
 	return false;
+}
+
+/*
+ * A source told a group epoch whose target assignment is not computed
+ * yet (Kafka 4.3 computes targets in batches: t_kip848.sh's log has
+ * "Computed a new target assignment for epoch 3" a second after "Bumped
+ * group epoch to 3"): every member at the old target is not the end, the
+ * new one is still to come.  For a while: a target line or record that
+ * is never read does not hold the episode open for ever.  Nor is a
+ * description asked before the target was computed (its line read with
+ * the description, or after it).
+ */
+static bool
+kip_assigning(const tgroup *g, int64_t T, int64_t D)
+{
+	const kg_epoch *ge = &g->kg->group_epoch, *ae = &g->kg->assignment_epoch;
+	if (ae->value >= 0 && ge->value > ae->value && ge->time_us > 0 && T - ge->time_us < KIP_TARGET_WAIT_US)
+		return true;
+	/* a description asked before this episode's target was computed shows the targets before it */
+	return ae->value >= 0 && ae->time_us > D && ae->time_us >= g->ep->start_us;
 }
 
 /* A consumer group's description (see tracker_kip.h). */
@@ -524,7 +546,7 @@ tk_kip_poll(kg_tracker *t, tgroup *g, const kg_group *G, int64_t T, bool first, 
 		g->kg->unrec_at = D;
 	/* nor one taken before the coordinator's last record of the episode: the records are newer (they judge) */
 	if (g->ep != NULL && !pending && G->norphaned == 0 && !target_changed && D >= g->ep->start_us &&
-	    D >= tk_records_at(g) && !kip_predates_join(g, G, D)) {
+	    D >= tk_records_at(g) && !kip_predates_join(g, G, D) && !kip_assigning(g, T, D)) {
 		/*
 		 * it ended after the last exact step and after the last description
 		 * that showed it unfinished (not after the description before: a
