@@ -197,6 +197,13 @@ sc_obs_push(sc *s, kg_obs *o)
 kg_snapshot *
 sc_tick(sc *s, int64_t ms)
 {
+	return sc_tick_with(s, ms, NULL, NULL);
+}
+
+/* Build and apply, another source adding its groups. */
+kg_snapshot *
+sc_tick_with(sc *s, int64_t ms, void (*more)(void *arg, kg_builder *b), void *arg)
+{
 	kg_builder *b = builder_new(sc_us(s, ms));
 	int32_t topic = intern_topic(SC_TOPIC);
 	kg_snapshot *snap;
@@ -258,6 +265,8 @@ sc_tick(sc *s, int64_t ms)
 		}
 		free(spec);
 	}
+	if (more != NULL)
+		more(arg, b);
 	snap = builder_finish(b);
 	tracker_apply(s->t, &s->q, snap, &s->ev);
 	snapshot_unref(s->last);

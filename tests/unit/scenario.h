@@ -65,6 +65,8 @@ kg_obs *sc_obs_id(sc *s, kg_obs_kind kind, int64_t ms, const char *group, const 
 void sc_obs_push(sc *s, kg_obs *o);
 /* Build the snapshot at ms, apply, keep events; returns the snapshot (owned by s). */
 kg_snapshot *sc_tick(sc *s, int64_t ms);
+/* The same, another source (a trace's view of its groups) adding to the snapshot after the scenario's groups. */
+kg_snapshot *sc_tick_with(sc *s, int64_t ms, void (*more)(void *arg, kg_builder *b), void *arg);
 /* Parse "0 4" into partitions of the test topic; returns the count. */
 int sc_parts(const char *list, kg_tp *out, int max);
 /* Events of a kind (and member client id, NULL any) derived so far. */

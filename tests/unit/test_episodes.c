@@ -618,7 +618,7 @@ test_finding8_static_line_only(void **state)
 				   "groupInstanceId. (kafka.coordinator.group.GroupCoordinator)";
 	kg_log_parser p;
 	kg_obsq q = { 0 };
-	kg_tgview *v = tgview_new(0); /* no expiry */
+	kg_tgview *v = tgview_new(0, true); /* no expiry; a coordinator log's */
 	kg_tracker_config mc = options_model_defaults();
 	kg_tracker *t = tracker_new(&mc);
 	kg_evlist ev = { 0 };

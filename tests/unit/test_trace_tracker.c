@@ -320,7 +320,7 @@ view_refresh(kg_tgview *v, kg_tracker *t, const char *const *lines, size_t n, in
 static void
 test_jsonl_no_member(void **state)
 {
-	kg_tgview *v = tgview_new(0);
+	kg_tgview *v = tgview_new(0, false);
 	kg_tracker_config mc3 = options_model_defaults();
 	kg_tracker *t = tracker_new(&mc3);
 	kg_evlist ev = { 0 };
@@ -380,7 +380,7 @@ view_members(kg_tgview *v, const char *g)
 static void
 test_view_bounded(void **state)
 {
-	kg_tgview *v = tgview_new(60LL * 1000000);
+	kg_tgview *v = tgview_new(60LL * 1000000, false);
 	kg_obsq q = { 0 };
 	char id[64];
 	int i;

@@ -438,7 +438,7 @@ trace_new(spec *sp, const char *name, const kg_trace_config *cfg, const struct c
 	kg_trace_wire w = { 0 };
 	kg_trace_sink sink = { 0 };
 	t->kind = k;
-	t->groups = k->describes_groups ? tgview_new(cfg->history_us) : NULL;
+	t->groups = k->describes_groups ? tgview_new(cfg->history_us, k->names_members) : NULL;
 	t->state = k->state_new != NULL ? k->state_new() : NULL;
 	t->st.offset = -1;
 	t->st.bytes_first_line = -1;

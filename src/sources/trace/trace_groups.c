@@ -49,14 +49,16 @@ struct kg_tgview {
 	int64_t swept_us;  /* trace time of the last sweep */
 	int64_t latest_us; /* the latest observation of any group */
 	uint64_t forgotten;
+	bool from_log; /* a coordinator log's: every group is from_log */
 };
 
 /* An empty view. */
 kg_tgview *
-tgview_new(int64_t window_us)
+tgview_new(int64_t window_us, bool from_log)
 {
 	kg_tgview *v = xcalloc(1, sizeof(kg_tgview));
 	v->window_us = window_us > 0 ? window_us : 0;
+	v->from_log = from_log;
 	return v;
 }
 
@@ -108,6 +110,12 @@ tv_group_get(kg_tgview *v, int32_t id)
 		return g;
 	g = xcalloc(1, sizeof *g);
 	g->id = id;
+	/*
+	 * a log's first line of a KIP-848 group is a member's "joins the
+	 * consumer group", before any bump: that member is no callback's
+	 * (taken for one, kgtop skipped its steps for ever)
+	 */
+	g->from_log = v->from_log;
 	g->at = v->ng;
 	util_grow(&v->g, &v->cg, v->ng + 1, sizeof *v->g);
 	v->g[v->ng++] = g;

@@ -27,8 +27,13 @@
 
 typedef struct kg_tgview kg_tgview;
 
-/* An empty view; members silent for window_us while their group goes on are forgotten (0: never). */
-kg_tgview *tgview_new(int64_t window_us);
+/*
+ * An empty view; members silent for window_us while their group goes on
+ * are forgotten (0: never).  from_log: its observations are a coordinator
+ * log's, which names members and never what they own: every group it
+ * describes is a state, with no member.
+ */
+kg_tgview *tgview_new(int64_t window_us, bool from_log);
 /* Free it. */
 void tgview_free(kg_tgview *v);
 /* Fold one observation (callbacks, joins and leaves; a log's rebalance lines). */

@@ -91,6 +91,7 @@ static const kg_trace_kind kinds[] = {
 		.mode = KG_TRACE_STREAM,
 		.file_ok = true,
 		.describes_groups = true,
+		.names_members = true,
 		.tells_gaps = true,
 		.max_line = MAX_LINE,
 		.state_new = log_new,

@@ -29,6 +29,7 @@ typedef struct kg_trace_kind {
 	bool name_port;             /* a source's name keeps the URL's port: "jolokia:app-1:8778" */
 	bool dir_url;               /* its URL names a directory: a path without a final '/' gets one */
 	bool describes_groups;      /* its observations describe groups (trace_groups.h) */
+	bool names_members;         /* ... by their state alone: it names members, never what they own (a coordinator's log) */
 	bool tells_gaps;            /* STREAM: a gap before what it reads is told (KG_OBS_LOG_FROM): a coordinator's log,
 				     * whose lines time rebalances from their first */
 	size_t max_line;            /* STREAM: longest line kept, unless the config sets one (0: 64 KiB) */
