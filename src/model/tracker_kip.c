@@ -470,8 +470,8 @@ kip_predates_join(const tgroup *g, const kg_group *G, int64_t D)
 }
 
 /*
- * A source told a group epoch whose target assignment is not computed
- * yet (Kafka 4.3 computes targets in batches: t_kip848.sh's log has
+ * The description says the group is Assigning, or a source told a group
+ * epoch whose target assignment is not computed yet (Kafka 4.3 computes targets in batches: t_kip848.sh's log has
  * "Computed a new target assignment for epoch 3" a second after "Bumped
  * group epoch to 3"): every member at the old target is not the end, the
  * new one is still to come.  For a while: a target line or record that
@@ -480,9 +480,18 @@ kip_predates_join(const tgroup *g, const kg_group *G, int64_t D)
  * the description, or after it).
  */
 static bool
-kip_assigning(const tgroup *g, int64_t T, int64_t D)
+kip_assigning(const tgroup *g, const kg_group *G, int64_t T, int64_t D)
 {
 	const kg_epoch *ge = &g->kg->group_epoch, *ae = &g->kg->assignment_epoch;
+	/*
+	 * the description says so itself: Kafka's Assigning (the group epoch
+	 * ahead of the target's), or Reconciling (a member not at the target's
+	 * epoch yet), as committed; librdkafka names neither (the kafka source
+	 * names it "Assigning/Reconciling" when every member holds its target)
+	 */
+	if (G->state == KG_STATE_ASSIGNING || G->state == KG_STATE_RECONCILING ||
+	    (G->state == KG_STATE_UNKNOWN && G->state_name != NULL && strstr(G->state_name, "Assigning") != NULL))
+		return true;
 	if (ae->value >= 0 && ge->value > ae->value && ge->time_us > 0 && T - ge->time_us < KIP_TARGET_WAIT_US)
 		return true;
 	/* a description asked before this episode's target was computed shows the targets before it */
@@ -546,7 +555,7 @@ tk_kip_poll(kg_tracker *t, tgroup *g, const kg_group *G, int64_t T, bool first, 
 		g->kg->unrec_at = D;
 	/* nor one taken before the coordinator's last record of the episode: the records are newer (they judge) */
 	if (g->ep != NULL && !pending && G->norphaned == 0 && !target_changed && D >= g->ep->start_us &&
-	    D >= tk_records_at(g) && !kip_predates_join(g, G, D) && !kip_assigning(g, T, D)) {
+	    D >= tk_records_at(g) && !kip_predates_join(g, G, D) && !kip_assigning(g, G, T, D)) {
 		/*
 		 * it ended after the last exact step and after the last description
 		 * that showed it unfinished (not after the description before: a

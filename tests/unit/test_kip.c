@@ -1264,6 +1264,40 @@ test_log_first_line_a_join(void **state)
 	sc_free(s);
 }
 
+/*
+ * Polling alone: k2 joined, the group epoch is bumped, its target not
+ * computed yet (Kafka's Assigning, which librdkafka does not name: the
+ * kafka source says "Assigning/Reconciling" with every member at its
+ * target).  Every member holds the old target, k2 an empty one: not the
+ * end (kgtop told the formation "ended after <=990ms" there).
+ */
+static void
+test_polled_assigning_not_end(void **state)
+{
+	sc *s = sc_new(6, NULL);
+	const kg_event *e;
+	(void)state;
+	sc_group_set(s, "g", KG_STATE_STABLE, "uniform", "k1=0 1 2 3 4 5>0 1 2 3 4 5");
+	sc_group_kip(s, "g", true);
+	sc_tick(s, 0);
+	sc_group_set(s, "g", KG_STATE_UNKNOWN, "uniform", "k1=0 1 2 3 4 5>0 1 2 3 4 5;k2=>");
+	sc_tick(s, 1000);
+	assert_int_equal(sc_count(s, KG_EV_REBALANCE_START, NULL), 1);
+	assert_int_equal(sc_count(s, KG_EV_REBALANCE_END, NULL), 0);
+	sc_group_set(s, "g", KG_STATE_UNKNOWN, "uniform", "k1=0 1 2 3 4 5>0 1 2;k2=>3 4 5");
+	sc_tick(s, 2000);
+	sc_group_set(s, "g", KG_STATE_STABLE, "uniform", "k1=0 1 2>0 1 2;k2=3 4 5>3 4 5");
+	sc_tick(s, 3000);
+	if (sc_count(s, KG_EV_REBALANCE_END, NULL) != 1)
+		sc_dump(s);
+	assert_int_equal(sc_count(s, KG_EV_REBALANCE_START, NULL), 1);
+	assert_int_equal(sc_count(s, KG_EV_REBALANCE_END, NULL), 1);
+	e = sc_find(s, KG_EV_REBALANCE_END, NULL, 0);
+	assert_says(e, "joined: k2");
+	assert_says(e, "3 partitions moved");
+	sc_free(s);
+}
+
 int
 main(void)
 {
@@ -1282,6 +1316,7 @@ main(void)
 		cmocka_unit_test(test_log_joins_random),
 		cmocka_unit_test(test_log_target_computed_later),
 		cmocka_unit_test(test_log_first_line_a_join),
+		cmocka_unit_test(test_polled_assigning_not_end),
 	};
 	return cmocka_run_group_tests_name("kip", tests, NULL, NULL);
 }
