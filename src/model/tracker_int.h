@@ -89,6 +89,7 @@ typedef struct tmember {
 	bool counted;        /* in its lane's count of present members (tracker_lanes.c) */
 	bool exact;          /* callbacks reported for it */
 	bool announced;      /* a joined event was emitted (or it was there at start) */
+	bool assumed;        /* ... there at start: in the group's first description, no join told (a trace's, later, is) */
 	bool left_reported;  /* a left event was emitted */
 	bool left_exact;     /* a trace said it left: an older description cannot bring it back */
 	bool leave_inferred; /* its leave_reason polling inferred (a removal after a silence): a trace's amends it */

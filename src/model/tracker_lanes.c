@@ -275,9 +275,15 @@ void
 tk_announce_join(kg_tracker *t, tgroup *g, tmember *m, int64_t time, kg_evidence evid)
 {
 	kg_event *ev;
-	if (m->announced)
+	/*
+	 * a member the group's first description showed was taken for one
+	 * there before kgtop; a coordinator's log or record read after it
+	 * says when it joined (a group that formed as kgtop watched)
+	 */
+	if (m->announced && !(m->assumed && evid == KG_EVID_EXACT))
 		return;
 	m->announced = true;
+	m->assumed = false;
 	m->join_time = time;
 	ev = tk_member_event(KG_EV_MEMBER_JOINED, time, g, m);
 	ev->evidence = evid;

@@ -283,6 +283,7 @@ poll_new_member(poll_ctx *c, const kg_member *mm, tmember **gone, size_t ngone, 
 		}
 	} else if (c->first) {
 		m->announced = true;
+		m->assumed = true;
 	} else {
 		*join = true;
 	}

@@ -1298,6 +1298,41 @@ test_polled_assigning_not_end(void **state)
 	sc_free(s);
 }
 
+/*
+ * The other order: polling describes a group that is forming before the
+ * log's lines of it are read (its first description: members there at
+ * start, as far as polling knows).  The log's join, read after, is a join
+ * all the same: announced, and the episode names its joiner (kgtop with
+ * the log said "cause unknown: group epoch bumped" and no member joined).
+ */
+static void
+test_log_join_after_first_description(void **state)
+{
+	sc *s = sc_new(6, NULL);
+	const kg_event *e;
+	(void)state;
+	sc_group_set(s, "g", KG_STATE_UNKNOWN, "uniform", "k1/AAA=0 1 2 3 4 5>0 1 2;k2/BBB=>3 4 5");
+	sc_group_kip(s, "g", true);
+	sc_tick(s, 1000);
+	assert_int_equal(sc_count(s, KG_EV_MEMBER_JOINED, NULL), 0); /* there before kgtop, as far as it knows */
+	prop_log_join(s, 700, "AAA", 2);
+	prop_log_target(s, 701, 2);
+	prop_log_join(s, 900, "BBB", 3);
+	prop_log_target(s, 901, 3);
+	sc_tick(s, 1500);
+	sc_group_set(s, "g", KG_STATE_STABLE, "uniform", "k1/AAA=0 1 2>0 1 2;k2/BBB=3 4 5>3 4 5");
+	sc_tick(s, 2000);
+	if (sc_count(s, KG_EV_MEMBER_JOINED, NULL) != 2)
+		sc_dump(s);
+	assert_int_equal(sc_count(s, KG_EV_MEMBER_JOINED, NULL), 2);
+	e = sc_find(s, KG_EV_MEMBER_JOINED, "k1", 0);
+	assert_non_null(e);
+	assert_int_equal(e->evidence, KG_EVID_EXACT);
+	e = sc_find(s, KG_EV_REBALANCE_END, NULL, sc_count(s, KG_EV_REBALANCE_END, NULL) - 1);
+	assert_says(e, "joined: k");
+	sc_free(s);
+}
+
 int
 main(void)
 {
@@ -1317,6 +1352,7 @@ main(void)
 		cmocka_unit_test(test_log_target_computed_later),
 		cmocka_unit_test(test_log_first_line_a_join),
 		cmocka_unit_test(test_polled_assigning_not_end),
+		cmocka_unit_test(test_log_join_after_first_description),
 	};
 	return cmocka_run_group_tests_name("kip", tests, NULL, NULL);
 }
