@@ -146,6 +146,14 @@ group_state_text(const kg_group *g)
 	return state_name(g->state);
 }
 
+/* Assigning or Reconciling, named or not said which (snapshot.h). */
+bool
+group_unsettled(const kg_group *g)
+{
+	return g->state == KG_STATE_ASSIGNING || g->state == KG_STATE_RECONCILING ||
+	       (g->state == KG_STATE_UNKNOWN && g->state_name != NULL && strcmp(g->state_name, KG_STATE_NAME_UNSETTLED) == 0);
+}
+
 static const char *const fact_keys[KG_FACT_COUNT] = {
 	[KG_FACT_NONE] = "none", [KG_FACT_DESCRIBED] = "describe", [KG_FACT_LOG] = "log",
 	[KG_FACT_OFFSETS] = "offsets", [KG_FACT_CLIENT] = "client",

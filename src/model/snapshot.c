@@ -459,6 +459,14 @@ bgroup_state_name(kg_bgroup *g, const char *name)
 		set_str(g->a, &g->state_name, name);
 }
 
+/* Assigning or Reconciling, not said which (snapshot.h). */
+void
+bgroup_unsettled(kg_bgroup *g)
+{
+	g->state = KG_STATE_UNKNOWN;
+	bgroup_state_name(g, KG_STATE_NAME_UNSETTLED);
+}
+
 /* The group's type, and the source's name for one kgtop has none for. */
 void
 bgroup_type(kg_bgroup *g, kg_group_type t, const char *name)

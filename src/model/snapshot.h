@@ -497,6 +497,8 @@ kg_group_type gtype_parse(const char *s);
 const char *group_type_text(const kg_group *g);
 /* The state's name for a group: its source's own name when kgtop has none. */
 const char *group_state_text(const kg_group *g);
+/* A KIP-848 group the coordinator has not settled: Assigning, Reconciling, or one of the two (bgroup_unsettled). */
+bool group_unsettled(const kg_group *g);
 /* Machine names of fact sources: "none", "describe", "log", "offsets", "client". */
 const char *fact_src_key(kg_fact_src s);
 /* Parse fact_src_key() back; NONE when not known. */
@@ -603,6 +605,13 @@ bool builder_has_group(const kg_builder *b, int32_t group);
 void bgroup_state(kg_bgroup *g, kg_group_state st);
 /* The state as the source named it, when kgtop has no name for it (NULL leaves it unchanged). */
 void bgroup_state_name(kg_bgroup *g, const char *name);
+/*
+ * A KIP-848 group neither Stable nor Empty whose source cannot tell
+ * Assigning from Reconciling (librdkafka names both Unknown): state
+ * UNKNOWN named KG_STATE_NAME_UNSETTLED, the name recordings carry.
+ */
+#define KG_STATE_NAME_UNSETTLED "Assigning/Reconciling"
+void bgroup_unsettled(kg_bgroup *g);
 /* The group's type (UNKNOWN leaves it unchanged) and, for a type kgtop has no name for, the source's name. */
 void bgroup_type(kg_bgroup *g, kg_group_type t, const char *name);
 /* What the source cannot tell of the group and why (NULL leaves it unchanged); members_unknown: nor who is in it. */

@@ -463,21 +463,22 @@ kip_predates_join(const tgroup *g, const kg_group *G, int64_t D)
 	size_t i;
 	for (i = 0; i < g->nm; i++) {
 		const tmember *m = g->m[i];
-		if (m->present && m->traced_at > 0 && D < m->traced_at + TK_STALE_DESCRIPTION && tk_snap_member(G, m) == NULL)
+		if (m->present && m->traced_at > 0 && D < m->traced_at + TK_STALE_DESCRIPTION && tk_snap_member(g, G, m) == NULL)
 			return true;
 	}
 	return false;
 }
 
 /*
- * The description says the group is Assigning, or a source told a group
- * epoch whose target assignment is not computed yet (Kafka 4.3 computes targets in batches: t_kip848.sh's log has
- * "Computed a new target assignment for epoch 3" a second after "Bumped
- * group epoch to 3"): every member at the old target is not the end, the
- * new one is still to come.  For a while: a target line or record that
- * is never read does not hold the episode open for ever.  Nor is a
- * description asked before the target was computed (its line read with
- * the description, or after it).
+ * The description says the group is Assigning or Reconciling, or a source
+ * told a group epoch whose target assignment is not computed yet (Kafka
+ * 4.3 computes targets in batches: t_kip848.sh's log has "Computed a new
+ * target assignment for epoch 3" a second after "Bumped group epoch to
+ * 3"): every member at the old target is not the end, the new one is
+ * still to come.  For a while: a target line or record that is never read
+ * does not hold the episode open for ever.  Nor is a description asked
+ * before the target was computed (its line read with the description, or
+ * after it).
  */
 static bool
 kip_assigning(const tgroup *g, const kg_group *G, int64_t T, int64_t D)
@@ -487,10 +488,9 @@ kip_assigning(const tgroup *g, const kg_group *G, int64_t T, int64_t D)
 	 * the description says so itself: Kafka's Assigning (the group epoch
 	 * ahead of the target's), or Reconciling (a member not at the target's
 	 * epoch yet), as committed; librdkafka names neither (the kafka source
-	 * names it "Assigning/Reconciling" when every member holds its target)
+	 * says one of the two when every member holds its target)
 	 */
-	if (G->state == KG_STATE_ASSIGNING || G->state == KG_STATE_RECONCILING ||
-	    (G->state == KG_STATE_UNKNOWN && G->state_name != NULL && strstr(G->state_name, "Assigning") != NULL))
+	if (group_unsettled(G))
 		return true;
 	if (ae->value >= 0 && ge->value > ae->value && ge->time_us > 0 && T - ge->time_us < KIP_TARGET_WAIT_US)
 		return true;
@@ -508,7 +508,7 @@ tk_kip_poll(kg_tracker *t, tgroup *g, const kg_group *G, int64_t T, bool first, 
 	g->proto = KG_PROTO_CONSUMER;
 	for (i = 0; i < g->nm; i++) {
 		tmember *m = g->m[i];
-		const kg_member *mm = m->present ? tk_snap_member(G, m) : NULL;
+		const kg_member *mm = m->present ? tk_snap_member(g, G, m) : NULL;
 		if (mm != NULL && target_moved(m, mm))
 			target_changed = true;
 		/* a record newer than the description says the member is still on its way */
@@ -528,7 +528,7 @@ tk_kip_poll(kg_tracker *t, tgroup *g, const kg_group *G, int64_t T, bool first, 
 		kip_open(t, g, T, "in progress when polled", KG_EVID_POLLED);
 	for (i = 0; i < g->nm; i++) {
 		tmember *m = g->m[i];
-		const kg_member *mm = m->present ? tk_snap_member(G, m) : NULL;
+		const kg_member *mm = m->present ? tk_snap_member(g, G, m) : NULL;
 		if (mm == NULL || m->exact)
 			continue;
 		if (m->km->cur_us > D)

@@ -266,7 +266,7 @@ sc_tick_with(sc *s, int64_t ms, void (*more)(void *arg, kg_builder *b), void *ar
 		free(spec);
 		/* what the kafka source says of a consumer group librdkafka gives no state name (Assigning, Reconciling) */
 		if (g->kip && g->state == KG_STATE_UNKNOWN)
-			bgroup_state_name(bg, "Assigning/Reconciling");
+			bgroup_unsettled(bg);
 	}
 	if (more != NULL)
 		more(arg, b);

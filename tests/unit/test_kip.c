@@ -1333,6 +1333,53 @@ test_log_join_after_first_description(void **state)
 	sc_free(s);
 }
 
+/*
+ * Which states say the coordinator has not settled a KIP-848 group: its
+ * own names, and the one name a source uses for "one of the two" (the
+ * kafka source, as librdkafka names neither); a name that merely
+ * resembles it is a state kgtop does not know, not that.
+ */
+static void
+test_unsettled_named(void **state)
+{
+	static const struct {
+		const char *group;
+		kg_group_state st;
+		const char *name; /* NULL: none; "": bgroup_unsettled */
+		bool unsettled;
+	} cases[] = {
+		{ "u-assigning", KG_STATE_ASSIGNING, NULL, true },
+		{ "u-reconciling", KG_STATE_RECONCILING, NULL, true },
+		{ "u-either", KG_STATE_UNKNOWN, "", true },
+		{ "u-lookalike", KG_STATE_UNKNOWN, "Assigning soon", false },
+		{ "u-other", KG_STATE_UNKNOWN, "NotReady", false },
+		{ "u-stable", KG_STATE_STABLE, NULL, false },
+		{ "u-empty", KG_STATE_EMPTY, NULL, false },
+	};
+	kg_builder *b = builder_new(1700000000LL * 1000000);
+	kg_snapshot *s;
+	size_t i;
+	(void)state;
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		kg_bgroup *bg = builder_group(b, intern_group(cases[i].group));
+		bgroup_state(bg, cases[i].st);
+		if (cases[i].name != NULL && *cases[i].name == '\0')
+			bgroup_unsettled(bg);
+		else if (cases[i].name != NULL)
+			bgroup_state_name(bg, cases[i].name);
+	}
+	s = builder_finish(b);
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		const kg_group *G = snapshot_group_by_name(s, cases[i].group);
+		assert_non_null(G);
+		if (group_unsettled(G) != cases[i].unsettled)
+			fail_msg("%s (%s): unsettled %d, expected %d", cases[i].group, group_state_text(G),
+				 group_unsettled(G), cases[i].unsettled);
+	}
+	assert_string_equal(group_state_text(snapshot_group_by_name(s, "u-either")), "Assigning/Reconciling");
+	snapshot_unref(s);
+}
+
 int
 main(void)
 {
@@ -1353,6 +1400,7 @@ main(void)
 		cmocka_unit_test(test_log_first_line_a_join),
 		cmocka_unit_test(test_polled_assigning_not_end),
 		cmocka_unit_test(test_log_join_after_first_description),
+		cmocka_unit_test(test_unsettled_named),
 	};
 	return cmocka_run_group_tests_name("kip", tests, NULL, NULL);
 }

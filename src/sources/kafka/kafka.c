@@ -295,7 +295,7 @@ contribute_kip_state(kg_bgroup *bg, const kdesc *d)
 			return;
 		}
 	}
-	bgroup_state_name(bg, "Assigning/Reconciling");
+	bgroup_unsettled(bg);
 }
 
 /* A consumer group this librdkafka cannot describe: what the listing says, and why that is all. */
@@ -310,7 +310,7 @@ contribute_unseen(kg_bgroup *bg, const kgroup *g)
 	if (g->listed != KG_STATE_UNKNOWN)
 		bgroup_state(bg, g->listed);
 	else
-		bgroup_state_name(bg, "Assigning/Reconciling"); /* librdkafka 2.0.2 lists KIP-848's other states as Unknown */
+		bgroup_unsettled(bg); /* librdkafka 2.0.2 lists KIP-848's other states as Unknown */
 	if (g->desc != NULL)
 		bgroup_coordinator(bg, g->desc->coordinator);
 }
