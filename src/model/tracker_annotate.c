@@ -43,7 +43,7 @@ effective(const tgroup *g, const tmember *m, const kg_group *G, int *n)
 		*n = m->nstable;
 		return m->stable;
 	}
-	mm = tk_snap_member(G, m);
+	mm = tk_snap_member(g, G, m);
 	if (mm == NULL) {
 		*n = 0;
 		return NULL;

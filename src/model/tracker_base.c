@@ -151,26 +151,6 @@ tk_identity_back(kg_tracker *t, tgroup *g, const tmember *m)
 
 
 /*
- * The snapshot's entry of a member, NULL when absent.  A member id the
- * snapshot gives to another client (the mock cluster reuses ids) is not
- * this member's; a KIP-848 member's client id read from its member id (a
- * coordinator's log names it by that random id alone) is no client's: the
- * description tells it (tk_find_member_of's rule).
- */
-const kg_member *
-tk_snap_member(const kg_group *G, const tmember *m)
-{
-	int i = group_member_index(G, m->member_id);
-	const kg_member *mm = i >= 0 ? &G->members[i] : NULL;
-	bool kip_guess = m->client_guessed && (G->proto == KG_PROTO_CONSUMER || G->type == KG_GTYPE_CONSUMER);
-	if (mm != NULL && m->client_id != NULL && *m->client_id != '\0' && *mm->client_id != '\0' && !kip_guess &&
-	    strcmp(m->client_id, mm->client_id) != 0)
-		return NULL;
-	return mm;
-}
-
-
-/*
  * The latest a stop of this evidence at time is proven by: a callback's or
  * a log line's time; nothing for what polling shows (0): a generation it
  * did not see may have given the partitions to a member that consumed

@@ -320,8 +320,8 @@ joiner_renamed(const char *text, const char *was, const char *now)
 	if (text == NULL || strncmp(text, "joined: ", 8) != 0)
 		return NULL;
 	for (p = text + 8; (p = strstr(p, was)) != NULL; p += n) {
-		bool start = (p >= text + 2 && p[-2] == ':' && p[-1] == ' ') || (p >= text + 2 && p[-2] == ',' && p[-1] == ' ');
-		if (start && (p[n] == '\0' || p[n] == ',' || p[n] == ' '))
+		/* p is past "joined: ": a name starts after ": " or ", " */
+		if (p[-1] == ' ' && (p[-2] == ':' || p[-2] == ',') && (p[n] == '\0' || p[n] == ',' || p[n] == ' '))
 			return xasprintf("%.*s%s%s", (int)(p - text), text, now, p + n);
 	}
 	return NULL;

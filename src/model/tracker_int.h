@@ -218,7 +218,7 @@ bool tk_same_identity(kg_tracker *t, tgroup *g, int lane, const tmember *m);
 /* True when a present member other than m holds m's lane and identity (a static member back, a revived id). */
 bool tk_identity_back(kg_tracker *t, tgroup *g, const tmember *m);
 /* The snapshot's entry of a member, NULL when absent (or its id is another client's now). */
-const kg_member *tk_snap_member(const kg_group *G, const tmember *m);
+const kg_member *tk_snap_member(const tgroup *g, const kg_group *G, const tmember *m);
 /* The latest a stop of this evidence at time is proven by: an exact fact's time; 0 for a polled one (not proven). */
 int64_t tk_hi(int64_t time, kg_evidence evid);
 /* The earliest a fact of this evidence at time can have happened (exact: time; polled: the refresh before). */

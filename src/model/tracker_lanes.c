@@ -35,6 +35,33 @@ tk_find_member(tgroup *g, const char *member_id)
 }
 
 /*
+ * A member's client id is no client's: read from the member id a
+ * coordinator's log named it by alone, in a KIP-848 group (its member ids
+ * are random and hold none; a classic id does, "<client-id>-<uuid>").
+ */
+static bool
+client_unknown(const tgroup *g, const kg_group *G, const tmember *m)
+{
+	return m->client_id == NULL || *m->client_id == '\0' || (m->client_guessed && tk_kip_is_consumer(g, G));
+}
+
+/*
+ * The snapshot's entry of a member, NULL when absent.  A member id the
+ * snapshot gives to another client (the mock cluster reuses ids) is not
+ * this member's, unless its client id is no client's (client_unknown):
+ * the description tells it.
+ */
+const kg_member *
+tk_snap_member(const tgroup *g, const kg_group *G, const tmember *m)
+{
+	int i = group_member_index(G, m->member_id);
+	const kg_member *mm = i >= 0 ? &G->members[i] : NULL;
+	if (mm != NULL && *mm->client_id != '\0' && !client_unknown(g, G, m) && strcmp(m->client_id, mm->client_id) != 0)
+		return NULL;
+	return mm;
+}
+
+/*
  * Find a member by id for a client: the newest member with that id whose
  * client is that one (or unknown).  librdkafka's mock cluster makes member
  * ids from pointers and reuses them, so an id that now comes from another
@@ -50,13 +77,8 @@ tk_find_member_of(tgroup *g, const char *member_id, const char *client_id)
 	newest = tk_find_member(g, member_id);
 	if (newest == NULL)
 		return NULL;
-	/*
-	 * a KIP-848 member a coordinator's log named by id alone: its client id was a guess (its id
-	 * holds none); a classic id does ("<client-id>-<uuid>"), and a static member's must match
-	 */
-	if (newest->client_id == NULL || *newest->client_id == '\0' ||
-	    (newest->client_guessed && g->proto == KG_PROTO_CONSUMER) ||
-	    strcmp(newest->client_id, client_id) == 0)
+	/* a static member's client must match */
+	if (client_unknown(g, NULL, newest) || strcmp(newest->client_id, client_id) == 0)
 		return newest;
 	/* the id is another client's now: an older member of this client may still have it */
 	for (i = g->nm; i > 0; i--) {

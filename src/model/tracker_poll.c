@@ -320,7 +320,7 @@ poll_membership(poll_ctx *c)
 		/* a member a trace showed in the group after this description was begun is not gone from it */
 		if (m->traced_at > 0 && g->pl->desc_at < m->traced_at + TK_STALE_DESCRIPTION)
 			continue;
-		if (m->present && tk_snap_member(G, m) == NULL) {
+		if (m->present && tk_snap_member(g, G, m) == NULL) {
 			gone = xreallocarray(gone, ngone + 1, sizeof *gone);
 			gone[ngone++] = m;
 		}
@@ -501,7 +501,7 @@ poll_sync(poll_ctx *c)
 	for (i = 0; i < g->nm; i++) {
 		tmember *m = g->m[i];
 		const kg_member *mm;
-		if (!m->present || m->exact || (mm = tk_snap_member(c->G, m)) == NULL)
+		if (!m->present || m->exact || (mm = tk_snap_member(c->g, c->G, m)) == NULL)
 			continue;
 		poll_sync_member(c, m, mm, sync_time);
 	}
@@ -513,7 +513,7 @@ poll_sync(poll_ctx *c)
 	for (i = 0; i < g->nm; i++) {
 		tmember *m = g->m[i];
 		const kg_member *mm;
-		if (!m->present || !m->exact || (mm = tk_snap_member(c->G, m)) == NULL)
+		if (!m->present || !m->exact || (mm = tk_snap_member(c->g, c->G, m)) == NULL)
 			continue;
 		if (m->nasg > 0 && tp_equal(mm->assignment, mm->nassigned, m->asg, m->nasg))
 			m->eps->synced = true;
@@ -536,7 +536,7 @@ poll_missed_generation(poll_ctx *c)
 	for (i = 0; i < g->nm; i++) {
 		tmember *m = g->m[i];
 		const kg_member *mm;
-		if (!m->present || m->exact || m->eps->synced_round < g->ep->rounds || (mm = tk_snap_member(c->G, m)) == NULL)
+		if (!m->present || m->exact || m->eps->synced_round < g->ep->rounds || (mm = tk_snap_member(c->g, c->G, m)) == NULL)
 			continue;
 		if (!tp_equal(mm->assignment, mm->nassigned, m->stable, m->nstable))
 			return true;
@@ -652,7 +652,7 @@ poll_truth(poll_ctx *c)
 	for (i = 0; i < g->nm; i++) {
 		tmember *m = g->m[i];
 		const kg_member *mm;
-		if (!m->present || (mm = tk_snap_member(c->G, m)) == NULL)
+		if (!m->present || (mm = tk_snap_member(c->g, c->G, m)) == NULL)
 			continue;
 		if (late != NULL)
 			poll_late_moves(c, late, m, mm);
