@@ -100,4 +100,20 @@ t_ok $? "within half a second of the live run's"
 t_lacks "$T_TMP/back.events" "from the coordinator's log" "consumers' callbacks are not taken for a coordinator's log"
 t_contains "$T_TMP/back.events" "rebalance started (eager, joined: consumer-" "the first rebalance says its protocol and trigger"
 
+# A coordinator's log is read whole from before the cluster's first description: a stream begins at
+# its end when first polled (KG_OBS_LOG_FROM), and the traces are polled before the cluster source
+# first asks (a join a moment after kgtop started was bounded, not timed, in t_rebalance.sh)
+if fixture_start idle-100.json; then
+	: >"$T_TMP/empty.log"
+	"$KGTOP" -c none -b "$BOOTSTRAP" --json -i 1 --trace "log:file://$T_TMP/empty.log" --record "$T_TMP/lf.rec" \
+		--duration 2 >/dev/null 2>"$T_TMP/lf.err"
+	lf=$(grep -o '"log_from","time":[0-9]*' "$T_TMP/lf.rec" | head -1 | grep -o '[0-9]*$')
+	dt=$(grep -o '"data_time":[0-9]*' "$T_TMP/lf.rec" | head -1 | grep -o '[0-9]*$')
+	[ -n "$lf" ] && [ -n "$dt" ] && [ "$lf" -lt "$dt" ]
+	t_ok $? "the log is read whole from before the first description was asked (log from ${lf:-?}, asked ${dt:-?})"
+	fixture_stop
+else
+	t_ok 1 "the fixture broker starts"
+fi
+
 t_done
