@@ -863,6 +863,18 @@ rounds_at_least(const kg_episode *e)
 	return 1;
 }
 
+/* A source told a member's revoke or assignment in the episode (records, callbacks, descriptions). */
+static bool
+told_moves(const kg_episode *e)
+{
+	int k;
+	for (k = 0; k < e->nmembers; k++) {
+		if (e->members[k].nassigned > 0 || e->members[k].nrevoked > 0)
+			return true;
+	}
+	return false;
+}
+
 /* The words of an episode's end: its trigger, who stopped, what moved, what it cost. */
 static void
 close_text(const tgroup *g, const kg_episode *e, int members, const char *note, sbuf *txt)
@@ -871,7 +883,7 @@ close_text(const tgroup *g, const kg_episode *e, int members, const char *note, 
 	if (e->trigger_text != NULL && e->trigger_text[0] != '\0' && !cause_unknown(e->trigger_text))
 		sbuf_addf(txt, "%s; ", e->trigger_text);
 	if (g->eps->ep_logonly && !g->eps->ep_callbacks && e->evidence == KG_EVID_EXACT && e->nfull + e->nincremental == 0 &&
-	    e->moved == 0) {
+	    e->moved == 0 && !told_moves(e)) {
 		sbuf_adds(txt, "from the coordinator's log: members and partitions not seen");
 	} else if (members == 0 && e->members_after > 0) {
 		/* nobody was consuming before: the group formed (or formed again after it emptied) */

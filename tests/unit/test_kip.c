@@ -838,6 +838,8 @@ test_records_alone_measured(void **state)
 	episodes_free(v, n);
 	for (i = 0; (end = sc_find(s, KG_EV_REBALANCE_END, NULL, i)) != NULL; i++)
 		assert_false(sc_text_has(end, "the group is empty", false));
+	/* the records told a's assignment: not "from the coordinator's log: members and partitions not seen" */
+	assert_says(sc_find(s, KG_EV_REBALANCE_END, NULL, 0), "rebalance ended after 0ms, no barrier, group epoch 1; group formed with 1 member");
 	e = last_episode(s);
 	assert_int_equal(e.start_us, sc_us(s, 1000));
 	assert_int_equal(e.start_lo_us, e.start_us);
