@@ -564,8 +564,12 @@ tk_kip_poll(kg_tracker *t, tgroup *g, const kg_group *G, int64_t T, bool first, 
 		 */
 		int64_t lo = KG_MAX(g->kg->step_time, g->kg->unrec_at);
 		int64_t began = g->ep->start_lo_us > 0 ? g->ep->start_lo_us : g->ep->start_us;
+		const kg_epoch *ae = &g->kg->assignment_epoch;
 		if (lo < began)
 			lo = began;
+		/* nor before the target it reached was computed in it (a log's line, a record: kip_assigning waited for it) */
+		if (ae->value >= 0 && ae->time_us >= g->ep->start_us && ae->time_us > lo && ae->time_us <= D)
+			lo = ae->time_us;
 		if (g->kg->assignment_epoch.value >= 0)
 			g->ep->gen_end = g->kg->assignment_epoch.value;
 		g->ep->end_unseen = false;

@@ -1196,6 +1196,40 @@ test_log_target_computed_later(void **state)
 	sc_free(s);
 }
 
+/*
+ * The reconciliation cannot end before the target its members reached was
+ * computed: the log's (or a record's) time of it bounds the end from below
+ * when no description showed the group unfinished (t_kip848.sh, with the
+ * log: the first description after k3's join showed it settled, and the
+ * end was told "<=1.6s" from the bump while the target came 0.4 s after it).
+ */
+static void
+test_log_target_bounds_end(void **state)
+{
+	sc *s = sc_new(6, NULL);
+	kg_episode *v = NULL;
+	int n;
+	(void)state;
+	sc_group_set(s, "g", KG_STATE_STABLE, "uniform", "k1/AAA=0 1 2 3 4 5>0 1 2 3 4 5");
+	sc_group_kip(s, "g", true);
+	prop_log_join(s, 100, "AAA", 2);
+	prop_log_target(s, 101, 2);
+	sc_tick(s, 1000);
+	prop_log_join(s, 1200, "BBB", 3);
+	prop_log_target(s, 1650, 3);
+	sc_group_set(s, "g", KG_STATE_STABLE, "uniform", "k1/AAA=0 1 2>0 1 2;k2/BBB=3 4 5>3 4 5");
+	sc_tick(s, 2000); /* the first description after the join: settled (its moved target closes at the next) */
+	sc_tick(s, 3000);
+	n = episodes(s, &v);
+	assert_int_equal(n, 2);
+	assert_int_equal(v[1].start_us, sc_us(s, 1200));
+	assert_int_equal(v[1].end_lo_us, sc_us(s, 1650));
+	assert_int_equal(v[1].end_us, sc_us(s, 3000));
+	assert_says(sc_find(s, KG_EV_REBALANCE_END, NULL, 1), "rebalance ended after 0.5-1.8s");
+	episodes_free(v, n);
+	sc_free(s);
+}
+
 /* The coordinator log trace's view of its groups, as kgtop's trace source adds it to a snapshot. */
 static void
 view_more(void *arg, kg_builder *b)
@@ -1403,6 +1437,7 @@ main(void)
 		cmocka_unit_test(test_polled_assigning_not_end),
 		cmocka_unit_test(test_log_join_after_first_description),
 		cmocka_unit_test(test_unsettled_named),
+		cmocka_unit_test(test_log_target_bounds_end),
 	};
 	return cmocka_run_group_tests_name("kip", tests, NULL, NULL);
 }
