@@ -554,7 +554,7 @@ tk_kip_poll(kg_tracker *t, tgroup *g, const kg_group *G, int64_t T, bool first, 
 	if (g->ep != NULL && (pending || G->norphaned > 0) && D > g->kg->unrec_at)
 		g->kg->unrec_at = D;
 	/* nor one taken before the coordinator's last record of the episode: the records are newer (they judge) */
-	if (g->ep != NULL && !pending && G->norphaned == 0 && !target_changed && D >= g->ep->start_us &&
+	if (g->ep != NULL && !pending && G->norphaned == 0 && D >= g->ep->start_us &&
 	    D >= tk_records_at(g) && !kip_predates_join(g, G, D) && !kip_assigning(g, G, T, D)) {
 		/*
 		 * it ended after the last exact step and after the last description
