@@ -503,7 +503,7 @@ void
 tk_kip_poll(kg_tracker *t, tgroup *g, const kg_group *G, int64_t T, bool first, bool changed)
 {
 	int64_t D = desc_time(t, G);
-	bool target_changed = false, pending = G->nrevoking > 0 || G->nawaiting > 0, late;
+	bool target_changed = false, pending = G->nrevoking > 0 || G->nawaiting > 0, late, opened;
 	size_t i;
 	g->proto = KG_PROTO_CONSUMER;
 	for (i = 0; i < g->nm; i++) {
@@ -520,7 +520,8 @@ tk_kip_poll(kg_tracker *t, tgroup *g, const kg_group *G, int64_t T, bool first, 
 		return;
 	}
 	late = g->ep == NULL && kip_late_outcome(t, g, D, pending);
-	if (g->ep == NULL && !first && !late && (target_changed || changed || pending))
+	opened = g->ep == NULL && !first && !late && (target_changed || changed || pending);
+	if (opened)
 		kip_open(t, g, T,
 			 target_changed ? "target assignment changed" : changed ? "membership changed" : "members reconciling",
 			 KG_EVID_POLLED);
@@ -553,8 +554,12 @@ tk_kip_poll(kg_tracker *t, tgroup *g, const kg_group *G, int64_t T, bool first, 
 	 */
 	if (g->ep != NULL && (pending || G->norphaned > 0) && D > g->kg->unrec_at)
 		g->kg->unrec_at = D;
-	/* nor one taken before the coordinator's last record of the episode: the records are newer (they judge) */
-	if (g->ep != NULL && !pending && G->norphaned == 0 && D >= g->ep->start_us &&
+	/*
+	 * nor one taken before the coordinator's last record of the episode: the records are newer (they
+	 * judge); the description that showed the change opened the episode at this refresh (after it was
+	 * asked) and may show it over too
+	 */
+	if (g->ep != NULL && !pending && G->norphaned == 0 && (D >= g->ep->start_us || opened) &&
 	    D >= tk_records_at(g) && !kip_predates_join(g, G, D) && !kip_assigning(g, G, T, D)) {
 		/*
 		 * it ended after the last exact step and after the last description

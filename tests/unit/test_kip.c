@@ -522,6 +522,40 @@ test_polled_end_bound(void **state)
 	sc_free(s);
 }
 
+/*
+ * Polling alone, a whole reconciliation between two refreshes: the
+ * description that shows b in and every member at its new target (the group
+ * Stable) opens the episode at its refresh, after it was asked, and ends it
+ * there.  It waited for the next refresh (t_kip848.sh's polling kgtop:
+ * "<=2.0s" where one description had caught it whole, the group Stable).
+ */
+static void
+test_polled_whole_in_one(void **state)
+{
+	sc *s = sc_new(4, NULL);
+	kg_episode *v = NULL;
+	int n;
+	(void)state;
+	sc_group_set(s, "g", KG_STATE_STABLE, "uniform", "a=0 1 2 3>0 1 2 3");
+	sc_group_kip(s, "g", true);
+	sc_group_data_time(s, "g", 980);
+	sc_tick(s, 1000);
+	sc_group_set(s, "g", KG_STATE_STABLE, "uniform", "a=0 1>0 1;b=2 3>2 3");
+	sc_group_data_time(s, "g", 1985); /* asked 15 ms before its refresh */
+	sc_tick(s, 2000);
+	sc_group_data_time(s, "g", 2990);
+	sc_tick(s, 3000);
+	n = episodes(s, &v);
+	assert_int_equal(n, 1);
+	assert_int_equal(v[0].start_lo_us, sc_us(s, 980));
+	assert_int_equal(v[0].end_us, sc_us(s, 2000));
+	assert_says(sc_find(s, KG_EV_REBALANCE_END, NULL, 0), "rebalance ended after ≤1.0s");
+	assert_says(sc_find(s, KG_EV_REVOKED, "a", 0), "a revoked [2 3] of [0 1 2 3] (incremental)");
+	assert_says(sc_find(s, KG_EV_ASSIGNED, "b", 0), "b assigned [2 3]");
+	episodes_free(v, n);
+	sc_free(s);
+}
+
 /* Polling alone: the target moved, the current followed, the bounds are the refreshes'. */
 static void
 test_polled_targets(void **state)
@@ -1438,6 +1472,7 @@ main(void)
 		cmocka_unit_test(test_log_join_after_first_description),
 		cmocka_unit_test(test_unsettled_named),
 		cmocka_unit_test(test_log_target_bounds_end),
+		cmocka_unit_test(test_polled_whole_in_one),
 	};
 	return cmocka_run_group_tests_name("kip", tests, NULL, NULL);
 }
