@@ -149,7 +149,6 @@ tk_identity_back(kg_tracker *t, tgroup *g, const tmember *m)
 	return false;
 }
 
-
 /*
  * The latest a stop of this evidence at time is proven by: a callback's or
  * a log line's time; nothing for what polling shows (0): a generation it

@@ -547,36 +547,33 @@ tk_kip_poll(kg_tracker *t, tgroup *g, const kg_group *G, int64_t T, bool first, 
 		g->eps->ep_logonly = false;
 		g->eps->ep_changed = true;
 	}
-	/*
-	 * Every member holds its target, no partition is left unowned: the
-	 * reconciliation is over; unless the description was taken before the
-	 * episode began (a log's bump read before the refresh that predates it).
-	 */
 	if (g->ep != NULL && (pending || G->norphaned > 0) && D > g->kg->unrec_at)
 		g->kg->unrec_at = D;
 	/*
-	 * nor one taken before the coordinator's last record of the episode: the records are newer (they
-	 * judge); the description that showed the change opened the episode at this refresh (after it was
-	 * asked) and may show it over too
+	 * Every member holds its target, no partition is left unowned: the
+	 * reconciliation is over; unless the description was taken before the
+	 * episode began (a log's bump read before the refresh that predates it;
+	 * not the description that opened it at this refresh, after it was
+	 * asked: it may show it over too), or before the coordinator's last
+	 * record of the episode (the records are newer: they judge).
 	 */
 	if (g->ep != NULL && !pending && G->norphaned == 0 && (D >= g->ep->start_us || opened) &&
 	    D >= tk_records_at(g) && !kip_predates_join(g, G, D) && !kip_assigning(g, G, T, D)) {
 		/*
-		 * it ended after the last exact step and after the last description
-		 * that showed it unfinished (not after the description before: a
-		 * close put off for a moved target would put its end too late);
-		 * not before it can have begun
+		 * it ended after the last exact step, after the last description
+		 * that showed it unfinished, and after the target it reached was
+		 * computed in it (a log's line, a record: kip_assigning waited for
+		 * it); not before it can have begun
 		 */
 		int64_t lo = KG_MAX(g->kg->step_time, g->kg->unrec_at);
 		int64_t began = g->ep->start_lo_us > 0 ? g->ep->start_lo_us : g->ep->start_us;
 		const kg_epoch *ae = &g->kg->assignment_epoch;
 		if (lo < began)
 			lo = began;
-		/* nor before the target it reached was computed in it (a log's line, a record: kip_assigning waited for it) */
 		if (ae->value >= 0 && ae->time_us >= g->ep->start_us && ae->time_us > lo && ae->time_us <= D)
 			lo = ae->time_us;
-		if (g->kg->assignment_epoch.value >= 0)
-			g->ep->gen_end = g->kg->assignment_epoch.value;
+		if (ae->value >= 0)
+			g->ep->gen_end = ae->value;
 		g->ep->end_unseen = false;
 		tk_close_episode(t, g, T, lo, NULL);
 	}
