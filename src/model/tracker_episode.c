@@ -591,7 +591,7 @@ tk_ensure_episode(kg_tracker *t, tgroup *g, int64_t time, const char *why, kg_ev
 	ev->evidence = evid;
 	ev->round = 1;
 	ev->proto = g->proto;
-	ev->generation = g->generation;
+	ev->generation = g->eps->gen_unsaid ? -1 : g->generation;
 	ev->reason = g->ep->trigger;
 	event_text(ev, g->ep->trigger_text);
 	tk_emit(t, g, ev);

@@ -57,6 +57,8 @@ typedef struct tk_uncdone {
 struct tk_epgroup {
 	int phase;                    /* PHASE_* */
 	int32_t round_gen;            /* the group's generation when the current round began: a sync of it or older is an earlier round's */
+	bool gen_unsaid;              /* the next start names no generation: the one known is not the episode's
+				       * (KIP-848 opened before its bump was read: tracker_kip.c) */
 	int64_t last_sync;            /* last sync evidence time in the open episode */
 	int64_t *round_t;             /* start of each round of the open episode (round r at [r - 1]), MAX_ROUND_T of them
 				       * made by the first episode (NULL: all 0; most groups of a cluster never rebalance) */

@@ -152,14 +152,24 @@ tk_kip_is_consumer(const tgroup *g, const kg_group *G)
 	return g->kg->gtype == KG_GTYPE_CONSUMER || g->proto == KG_PROTO_CONSUMER;
 }
 
-/* The episode of a consumer group: opened at time (if none is), its protocol the consumer one. */
+/*
+ * The episode of a consumer group: opened at time (if none is), its
+ * protocol the consumer one.  Its start names the group epoch only when a
+ * bump opens it (bump: the epoch known is the bump's); opened otherwise
+ * (a description, a member's step, a target whose bump was not read) the
+ * epoch known is the one before the bump, which the episode keeps as its
+ * first (the timeline's "group epoch 3->4") but the start does not name
+ * as the rebalance's.
+ */
 static void
-kip_open(kg_tracker *t, tgroup *g, int64_t time, const char *why, kg_evidence evid)
+kip_open(kg_tracker *t, tgroup *g, int64_t time, const char *why, kg_evidence evid, bool bump)
 {
 	g->proto = KG_PROTO_CONSUMER;
 	if (g->ep == NULL)
 		g->kg->step_time = g->kg->unrec_at = 0;
+	g->eps->gen_unsaid = !bump;
 	tk_ensure_episode(t, g, time, why, evid);
+	g->eps->gen_unsaid = false;
 	g->ep->proto = KG_PROTO_CONSUMER;
 	if (evid == KG_EVID_EXACT)
 		g->ep->evidence = KG_EVID_EXACT;
@@ -215,7 +225,7 @@ tk_kip_group_epoch(kg_tracker *t, tgroup *g, const kg_obs *o)
 	if (kip_late_bump(t, g, o))
 		return;
 	snprintf(why, sizeof why, "group epoch bumped");
-	kip_open(t, g, o->time_us, why, KG_EVID_EXACT);
+	kip_open(t, g, o->time_us, why, KG_EVID_EXACT, true);
 	if (!g->seen) {
 		/*
 		 * A group known from its coordinator's log alone: members'
@@ -241,7 +251,7 @@ tk_kip_target_epoch(kg_tracker *t, tgroup *g, const kg_obs *o)
 	    g->kg->gtype != KG_GTYPE_STREAMS && o->time_us > g->eps->last_ep_end) {
 		char why[64];
 		snprintf(why, sizeof why, "target assignment epoch %d", (int)o->generation);
-		kip_open(t, g, o->time_us, why, KG_EVID_EXACT);
+		kip_open(t, g, o->time_us, why, KG_EVID_EXACT, false);
 	}
 	if (g->ep != NULL) {
 		g->eps->last_rebal_obs = o->time_us;
@@ -315,7 +325,7 @@ kip_step(kg_tracker *t, tgroup *g, tmember *m, int64_t time, const kg_tp *now, i
 	int nr = tp_diff(m->asg, m->nasg, now, nnow, rv);
 	int na = tp_diff(now, nnow, m->asg, m->nasg, as);
 	if (nr > 0 || na > 0) {
-		kip_open(t, g, time, why, evid);
+		kip_open(t, g, time, why, evid, false);
 		g->step_epoch = rv_epoch >= 0 ? rv_epoch : KG_STEP_EPOCH_UNKNOWN;
 		if (nr > 0)
 			tk_revoke(t, g, m, time, rv, nr, m->asg, m->nasg, evid, KG_PROTO_CONSUMER, KG_REASON_NONE, 1);
@@ -524,9 +534,9 @@ tk_kip_poll(kg_tracker *t, tgroup *g, const kg_group *G, int64_t T, bool first, 
 	if (opened)
 		kip_open(t, g, T,
 			 target_changed ? "target assignment changed" : changed ? "membership changed" : "members reconciling",
-			 KG_EVID_POLLED);
+			 KG_EVID_POLLED, false);
 	else if (g->ep == NULL && first && !late && pending)
-		kip_open(t, g, T, "in progress when polled", KG_EVID_POLLED);
+		kip_open(t, g, T, "in progress when polled", KG_EVID_POLLED, false);
 	for (i = 0; i < g->nm; i++) {
 		tmember *m = g->m[i];
 		const kg_member *mm = m->present ? tk_snap_member(g, G, m) : NULL;
