@@ -11,6 +11,8 @@
  * offsets frozen.  Every tick builds the whole snapshot (as the kafka
  * source contributes every group it knows) and the tracker derives it: the
  * milliseconds of each, median and best, and their share of a 1 s refresh.
+ * The snapshot published last is held while the next is built and derived,
+ * as the collector's pending frame or the viewer holds it.
  * Twice: every group's data new every tick (every group asked every
  * refresh), then the Empty groups' every tenth tick, in turn (a dashboard
  * asks a settled freeze every 10 s: doc/DESIGN.md): the model's cost of
@@ -177,6 +179,7 @@ bench10k(int warm, int ticks)
 	kg_evlist ev = { 0 };
 	int64_t *bt = xcalloc((size_t)ticks, sizeof *bt), *ft = xcalloc((size_t)ticks, sizeof *ft);
 	int64_t *dt = xcalloc((size_t)ticks, sizeof *dt);
+	kg_snapshot *shown = NULL;
 	int i;
 	for (i = 0; i < warm + ticks; i++) {
 		int64_t t0 = cpu_us(), t1, t2;
@@ -189,9 +192,13 @@ bench10k(int warm, int ticks)
 			ft[i - warm] = finish_cpu_us;
 			dt[i - warm] = t2 - t1;
 		}
-		snapshot_unref(s);
+		/* the published snapshot lives until the next is published, as a viewer holds it (collector.c) */
+		if (shown != NULL)
+			snapshot_unref(shown);
+		shown = s;
 		evlist_clear(&ev);
 	}
+	snapshot_unref(shown);
 	qsort(bt, (size_t)ticks, sizeof *bt, us_cmp);
 	qsort(ft, (size_t)ticks, sizeof *ft, us_cmp);
 	qsort(dt, (size_t)ticks, sizeof *dt, us_cmp);
