@@ -212,7 +212,8 @@ set_trigger_ext(tgroup *g, int64_t time, kg_reason reason, const char *text, con
 	g->eps->trig_text = xstrdup(text);
 	g->eps->trig_joiners = 0;
 	g->eps->trig_more = 0;
-	if (g->ep == NULL || time < g->ep->start_us - TRIGGER_WINDOW || time > g->ep->start_us + TRIGGER_WINDOW)
+	if (g->ep == NULL || time < g->ep->start_us - TRIGGER_WINDOW || time > g->ep->start_us + TRIGGER_WINDOW ||
+	    tk_log_synced_before(g, time))
 		return;
 	/* a cause not yet known is replaced; a list of joiners the episode took grows */
 	adopt = cause_unknown(g->ep->trigger_text) ||
@@ -242,8 +243,10 @@ tk_trigger_joined(tgroup *g, int64_t time, const char *who)
 	sbuf s = { 0 };
 	int joiners = 1, more = 0;
 	char *prev = NULL;
+	/* joiners of the last rebalance, synced since (a log-only episode's), are not this join's company */
 	if (g->eps->trig_text != NULL && g->eps->trig_reason == KG_REASON_JOINED && g->eps->trig_joiners > 0 &&
-	    time >= g->eps->trig_time - TRIGGER_WINDOW && time - g->eps->trig_time <= TRIGGER_WINDOW) {
+	    time >= g->eps->trig_time - TRIGGER_WINDOW && time - g->eps->trig_time <= TRIGGER_WINDOW &&
+	    !(tk_log_synced_before(g, time) && g->eps->trig_time <= g->eps->last_sync)) {
 		prev = xstrdup(g->eps->trig_text);
 		joiners = g->eps->trig_joiners;
 		more = g->eps->trig_more;
@@ -1013,14 +1016,52 @@ tk_close_episode(kg_tracker *t, tgroup *g, int64_t end, int64_t end_lo, const ch
 	g->eps->trig_text = NULL;
 }
 
+/*
+ * The open episode is a classic group's known from its coordinator's log
+ * alone, and its last generation was synced before time (the log told
+ * the leader's assignment, no join begun since): what happens after is
+ * not this rebalance's (its end awaits only a quiet spell, or a round
+ * more).  A KIP-848 group has no generations to sync: its log-only
+ * episode is the bumps' (tracker_kip.c).
+ */
+bool
+tk_log_synced_before(const tgroup *g, int64_t time)
+{
+	return g->ep != NULL && !g->seen && g->eps->ep_logonly && g->ep->proto != KG_PROTO_CONSUMER &&
+	       g->eps->phase == PHASE_SYNCED && !g->eps->log_joined && g->eps->last_sync > 0 && time > g->eps->last_sync;
+}
+
+/*
+ * Close a log-only episode at its last round's end (its sync, else its
+ * last line); a membership change told after that end stays the next
+ * rebalance's likely cause.
+ */
+void
+tk_close_log_synced(kg_tracker *t, tgroup *g)
+{
+	int64_t end = g->eps->last_sync > 0 ? g->eps->last_sync : g->eps->last_rebal_obs;
+	tk_epgroup keep = *g->eps;
+	bool later = g->eps->trig_text != NULL && g->eps->trig_time > end;
+	if (later)
+		g->eps->trig_text = NULL; /* kept from the close */
+	tk_close_episode(t, g, end, end, NULL);
+	if (later) {
+		free(g->eps->trig_text);
+		g->eps->trig_text = keep.trig_text;
+		g->eps->trig_time = keep.trig_time;
+		g->eps->trig_reason = keep.trig_reason;
+		g->eps->trig_joiners = keep.trig_joiners;
+		g->eps->trig_more = keep.trig_more;
+	}
+}
+
 /* Close a log-only episode whose last round ended LOG_SETTLE before time; true when it closed. */
 bool
 tk_close_log_settled(kg_tracker *t, tgroup *g, int64_t time)
 {
 	if (g->eps->phase != PHASE_SYNCED || time - g->eps->last_rebal_obs < LOG_SETTLE)
 		return false;
-	int64_t end = g->eps->last_sync > 0 ? g->eps->last_sync : g->eps->last_rebal_obs;
-	tk_close_episode(t, g, end, end, NULL);
+	tk_close_log_synced(t, g);
 	return true;
 }
 

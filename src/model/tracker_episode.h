@@ -202,6 +202,10 @@ void tk_close_costs(tgroup *g, kg_episode *e, int64_t end, int64_t end_lo, bool 
 void tk_close_episode(kg_tracker *t, tgroup *g, int64_t end, int64_t end_lo, const char *note);
 /* Close a log-only episode whose last round ended a quiet spell before time; true when closed. */
 bool tk_close_log_settled(kg_tracker *t, tgroup *g, int64_t time);
+/* Close a log-only episode at its last round's end: a rebalance of its own begins (tracker_obs.c). */
+void tk_close_log_synced(kg_tracker *t, tgroup *g);
+/* The open episode is log-only and its last generation was synced before time: what follows is not its own. */
+bool tk_log_synced_before(const tgroup *g, int64_t time);
 /* Close the log-only episodes (groups known from coordinator logs alone) settled by time. */
 void tk_close_logonly(kg_tracker *t, int64_t time);
 /* A description said the group is empty: its open episode ends, the leaves that emptied it explain nothing later. */

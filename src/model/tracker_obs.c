@@ -565,6 +565,28 @@ obs_retime_start(kg_tracker *t, tgroup *g, const kg_obs *o)
 	return true;
 }
 
+/*
+ * A group known from its coordinator's log alone, whose open rebalance's
+ * last generation was synced (the log told the leader's assignment): is
+ * this "preparing" a new rebalance?  Yes when a member joined or left
+ * (the coordinator begins a generation for the membership change, and
+ * tells it as a rebalance of its own); a member's rejoin with new
+ * metadata (a cooperative member that revoked: "Updating metadata for
+ * member ... need to revoke partitions and re-join"), a leader's, or one
+ * without a known cause is a round more of the open one, as the quiet
+ * spell that ends a log-only episode assumes.  Kafka 4.0's log tells no
+ * sync: there a "Stabilized" may be followed by a join into the same
+ * generation (the leader's assignment not in yet), and nothing is split.
+ */
+static bool
+log_new_rebalance(const tgroup *g, const kg_obs *o)
+{
+	if (!tk_log_synced_before(g, o->time_us))
+		return false;
+	return o->reason == KG_REASON_JOINED || o->reason == KG_REASON_GRACEFUL || o->reason == KG_REASON_SESSION_TIMEOUT ||
+	       o->reason == KG_REASON_MAX_POLL;
+}
+
 /* A coordinator began a rebalance: a join signal, with the reason it logged as the trigger. */
 static void
 obs_preparing(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
@@ -574,6 +596,8 @@ obs_preparing(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 	(void)m;
 	if (obs_retime_start(t, g, o) || before_open(g, time))
 		return; /* an earlier rebalance's start, retimed; or one kgtop never saw, nothing of the open one */
+	if (log_new_rebalance(g, o))
+		tk_close_log_synced(t, g); /* the one open ended at its last sync; this one begins below */
 	if (g->ep != NULL && g->eps->log_emptied_at > 0 && time >= g->eps->log_emptied_at &&
 	    g->ep->start_us <= g->eps->log_emptied_at) {
 		/*
