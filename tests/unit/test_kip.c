@@ -1064,6 +1064,17 @@ prop_log_target(sc *s, int64_t ms, int32_t epoch)
 	sc_obs_push(s, o);
 }
 
+/* g formed by k1 (its log's join and target at epoch 2, at 100 ms), all six partitions its, seen at 1 s. */
+static void
+prop_k1_formed(sc *s)
+{
+	sc_group_set(s, "g", KG_STATE_STABLE, "uniform", "k1/AAA=0 1 2 3 4 5>0 1 2 3 4 5");
+	sc_group_kip(s, "g", true);
+	prop_log_join(s, 100, "AAA", 2);
+	prop_log_target(s, 101, 2);
+	sc_tick(s, 1000);
+}
+
 /* Describe g as it was asked at asked, handed over to kgtop by tick. */
 static void
 prop_describe(sc *s, kg_group_state st, const char *members, int64_t asked, int64_t tick)
@@ -1201,11 +1212,7 @@ test_log_target_computed_later(void **state)
 	const kg_event *e;
 	int n;
 	(void)state;
-	sc_group_set(s, "g", KG_STATE_STABLE, "uniform", "k1/AAA=0 1 2 3 4 5>0 1 2 3 4 5");
-	sc_group_kip(s, "g", true);
-	prop_log_join(s, 100, "AAA", 2);
-	prop_log_target(s, 101, 2);
-	sc_tick(s, 1000);
+	prop_k1_formed(s);
 	prop_log_join(s, 1200, "BBB", 3);
 	sc_group_set(s, "g", KG_STATE_STABLE, "uniform", "k1/AAA=0 1 2 3 4 5>0 1 2 3 4 5;k2/BBB=>");
 	sc_tick(s, 2000); /* epoch 3's target is not computed yet */
@@ -1244,11 +1251,7 @@ test_log_target_bounds_end(void **state)
 	kg_episode *v = NULL;
 	int n;
 	(void)state;
-	sc_group_set(s, "g", KG_STATE_STABLE, "uniform", "k1/AAA=0 1 2 3 4 5>0 1 2 3 4 5");
-	sc_group_kip(s, "g", true);
-	prop_log_join(s, 100, "AAA", 2);
-	prop_log_target(s, 101, 2);
-	sc_tick(s, 1000);
+	prop_k1_formed(s);
 	prop_log_join(s, 1200, "BBB", 3);
 	prop_log_target(s, 1650, 3);
 	sc_group_set(s, "g", KG_STATE_STABLE, "uniform", "k1/AAA=0 1 2>0 1 2;k2/BBB=3 4 5>3 4 5");
@@ -1467,11 +1470,7 @@ test_polled_start_names_epoch_before(void **state)
 	kg_episode *v = NULL;
 	int n;
 	(void)state;
-	sc_group_set(s, "g", KG_STATE_STABLE, "uniform", "k1/AAA=0 1 2 3 4 5>0 1 2 3 4 5");
-	sc_group_kip(s, "g", true);
-	prop_log_join(s, 100, "AAA", 2);
-	prop_log_target(s, 101, 2);
-	sc_tick(s, 1000);
+	prop_k1_formed(s);
 	sc_group_set(s, "g", KG_STATE_STABLE, "uniform", "k1/AAA=0 1 2 3 4 5>0 1 2;k2/BBB=>3 4 5");
 	sc_tick(s, 2000); /* the join's lines not read yet */
 	e = sc_find(s, KG_EV_REBALANCE_START, NULL, 1);
