@@ -3,7 +3,8 @@
 # polling with --serve, one also reading the broker's log, --trace log:file://), compared with the
 # consumers' own callbacks (the fleet) and the coordinator's log lines:
 #   A. a 4th member joins an eager (range) and a cooperative-sticky group: revoke sets, rounds,
-#      duration and cost bounds, /metrics' counters;
+#      duration and cost bounds, /metrics' counters; the log read alone (no cluster polled): one
+#      episode per rebalance the coordinator ran;
 #   B. a member crashes (no LeaveGroup): the session times out; the leave reason;
 #   C. a member stalls past max.poll.interval.ms: it leaves; the leave reason.
 # Disagreements that other work fixes are kafka_pending (tests/kafka/DISAGREEMENTS.md).
@@ -176,6 +177,28 @@ mv_() { grep "^$1{" "$T_TMP/metrics.txt" | grep -- "$2" | awk '{ s += $NF } END 
 t_is "$(mv_ kgtop_rebalances_total 'protocol="eager",trigger="join"') $(mv_ kgtop_rebalances_total 'protocol="cooperative",trigger="join"')" "1 1" \
 	"/metrics: one eager and one cooperative rebalance caused by a join (the two rounds count once)"
 t_is "$(mv_ kgtop_group_members 'group="g-range"') $(mv_ kgtop_group_members 'group="g-coop"')" "4 4" "/metrics: 4 members in each group"
+
+# log alone: a kgtop that polls nothing and reads the coordinator's log from its start tells one
+# episode per rebalance the coordinator ran for a membership change (DISAGREEMENTS' log-only). Eager
+# g-range: every generation the leader's assignment completed stopped its members and is a rebalance
+# of its own, so its episodes end at exactly the generations its members' "assigned" callbacks name
+# (the formation's 3 joins and r4's); cooperative g-coop: r4's twin c4 is one episode of 2 rounds
+# (the second round is the revoking members' rejoin, no rebalance of its own). Polled until the
+# log's quiet spell after the last assignment (3 s) has ended that episode.
+lonly() {
+	"$KGTOP" -c none --trace "log:file://$KAFKA_LOG1" --trace-from-start --once --json >"$T_TMP/lonly.json" 2>"$T_TMP/lonly.err" &&
+		kg_events "$T_TMP/lonly.json" | grep '"kind":"rebalance_end"' >"$T_TMP/lonly.ends" &&
+		grep '"group":"g-coop"' "$T_TMP/lonly.ends" | grep -q "\"generation\":$newc[,}]"
+}
+t_wait_for 30 lonly
+t_ok $? "log alone: a kgtop reading only the coordinator's log ended c4's join at generation $newc"
+lgens() { grep "\"group\":\"$1\"" "$T_TMP/lonly.ends" | grep -o '"generation":[0-9]*' | cut -d: -f2 | sort -n | paste -sd' ' -; }
+t_is "$(lgens g-range)" "$(fleet_tsv | awk '$4 == "g-range" && $2 == "assigned" { print $5 }' | sort -un | paste -sd' ' -)" \
+	"log alone: g-range's episodes end at the generations its members were assigned at (callbacks), one each"
+cj=$(grep '"group":"g-coop"' "$T_TMP/lonly.ends" | grep "\"generation\":$newc[,}]")
+t_is "$(echo "$cj" | jnum round)" 2 "log alone: c4's join is one g-coop episode of 2 rounds"
+le "$((asg_g_coop - prep_g_coop - 1))" "$(echo "$cj" | jnum duration_min_ms)" && le "$(echo "$cj" | jnum duration_max_ms)" "$((asg_g_coop - prep_g_coop + 1))"
+t_ok $? "log alone: it lasted $(echo "$cj" | jnum duration_min_ms) ms, the coordinator's preparing to its assignment ($((asg_g_coop - prep_g_coop)) ms)"
 
 # ---- B. r2 crashes: no LeaveGroup, the session (6 s) times out
 TB=$(date +%s%3N)
