@@ -182,16 +182,27 @@ t_is "$(mv_ kgtop_group_members 'group="g-range"') $(mv_ kgtop_group_members 'gr
 # episode per rebalance the coordinator ran for a membership change (DISAGREEMENTS' log-only). Eager
 # g-range: every generation the leader's assignment completed stopped its members and is a rebalance
 # of its own, so its episodes end at exactly the generations its members' "assigned" callbacks name
-# (the formation's 3 joins and r4's); cooperative g-coop: r4's twin c4 is one episode of 2 rounds
-# (the second round is the revoking members' rejoin, no rebalance of its own). Polled until the
-# log's quiet spell after the last assignment (3 s) has ended that episode.
+# (the formation's joins, r4's, and r5's join and leave, the leave within the log's 3 s quiet spell
+# after the join's assignment: a log-only episode used to take both); cooperative g-coop: r4's twin
+# c4 is one episode of 2 rounds (the second round is the revoking members' rejoin, no rebalance of
+# its own). Polled until the quiet spell after the last assignment has ended the last episode.
+owns() { o=$(fleet_owned "$1"); [ -n "$o" ] && [ "$o" != "[]" ]; }
+fleet join r5 group=g-range topic=t1 assignor=range session=6000
+t_wait_for 60 owns r5
+fleet leave r5
+r5gen=$(fleet_tsv | awk '$3 == "r5" && $2 == "assigned" { print $5; exit }')
+leftgen() { [ "$(fleet_tsv | awk -v g="$r5gen" '$4 == "g-range" && $2 == "assigned" && $5 > g { print $5; exit }')" != "" ]; }
+t_wait_for 60 leftgen
+t_ok $? "truth: r5 joined g-range at generation $r5gen and left at once (its members assigned again after)"
+lastr=$(fleet_tsv | awk -v g="$r5gen" '$4 == "g-range" && $2 == "assigned" && $5 > g { print $5; exit }')
 lonly() {
 	"$KGTOP" -c none --trace "log:file://$KAFKA_LOG1" --trace-from-start --once --json >"$T_TMP/lonly.json" 2>"$T_TMP/lonly.err" &&
 		kg_events "$T_TMP/lonly.json" | grep '"kind":"rebalance_end"' >"$T_TMP/lonly.ends" &&
-		grep '"group":"g-coop"' "$T_TMP/lonly.ends" | grep -q "\"generation\":$newc[,}]"
+		grep '"group":"g-coop"' "$T_TMP/lonly.ends" | grep -q "\"generation\":$newc[,}]" &&
+		grep '"group":"g-range"' "$T_TMP/lonly.ends" | grep -q "\"generation\":$lastr[,}]"
 }
 t_wait_for 30 lonly
-t_ok $? "log alone: a kgtop reading only the coordinator's log ended c4's join at generation $newc"
+t_ok $? "log alone: a kgtop reading only the coordinator's log ended c4's join at generation $newc and r5's leave at $lastr"
 lgens() { grep "\"group\":\"$1\"" "$T_TMP/lonly.ends" | grep -o '"generation":[0-9]*' | cut -d: -f2 | sort -n | paste -sd' ' -; }
 t_is "$(lgens g-range)" "$(fleet_tsv | awk '$4 == "g-range" && $2 == "assigned" { print $5 }' | sort -un | paste -sd' ' -)" \
 	"log alone: g-range's episodes end at the generations its members were assigned at (callbacks), one each"
