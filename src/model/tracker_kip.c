@@ -239,12 +239,40 @@ tk_kip_group_epoch(kg_tracker *t, tgroup *g, const kg_obs *o)
 	}
 }
 
+/*
+ * A target computed in the last episode, read after polling ended it (a
+ * log read later than the cluster was polled): the reconciliation cannot
+ * have ended before it (its members reached this target or a later one),
+ * so the end's lower bound rises to it, and the events say so.
+ */
+static void
+kip_late_target(kg_tracker *t, tgroup *g, const kg_obs *o)
+{
+	kg_episode *last = history_episode(t->h, g->id, tk_ep_last(g));
+	kg_event *ev;
+	if (last == NULL || last->proto != KG_PROTO_CONSUMER || last->end_us == 0 || o->time_us <= last->end_lo_us ||
+	    o->time_us > last->end_us || o->time_us < (last->start_lo_us > 0 ? last->start_lo_us : last->start_us))
+		return;
+	last->end_lo_us = o->time_us;
+	ev = event_new(KG_EV_RETIMED, o->time_us, g->id);
+	ev->episode = last->id;
+	ev->evidence = last->evidence;
+	ev->duration = episode_duration(last, last->end_us);
+	ev->duration_us = last->end_us - last->start_us;
+	ev->generation = o->generation;
+	ev->proto = KG_PROTO_CONSUMER;
+	event_text(ev, "its end: not before its target assignment was computed");
+	tk_emit(t, g, ev);
+}
+
 /* A target assignment was computed for an epoch. */
 void
 tk_kip_target_epoch(kg_tracker *t, tgroup *g, const kg_obs *o)
 {
 	int32_t was = g->kg->assignment_epoch.value;
 	epoch_set(&g->kg->assignment_epoch, o);
+	if (g->ep == NULL || o->time_us < g->ep->start_us)
+		kip_late_target(t, g, o);
 	/* a target for an epoch whose bump was not seen: the bump's episode (a target of a seen bump is its episode's) */
 	if (g->ep == NULL && o->generation >= 0 && (was < 0 || o->generation > was) &&
 	    o->generation > g->kg->group_epoch.value && g->kg->gtype != KG_GTYPE_SHARE &&

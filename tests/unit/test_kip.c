@@ -1267,6 +1267,49 @@ test_log_target_bounds_end(void **state)
 	sc_free(s);
 }
 
+/*
+ * The same bound when the log is read after polling ended the episode (the
+ * trace reads its file on its own schedule: t_kip848.sh's log-reading
+ * kgtop ended k3's join "<=1.0s", 0-1000 ms, at the description that showed
+ * it whole, then read the bump and, 0.4 s after it, the target): the late
+ * target raises the end's lower bound, as the late bump timed the start,
+ * and a retimed event says so.
+ */
+static void
+test_log_target_late_bounds_end(void **state)
+{
+	sc *s = sc_new(6, NULL);
+	kg_episode *v = NULL;
+	const kg_event *e;
+	int n;
+	(void)state;
+	prop_k1_formed(s);
+	sc_group_set(s, "g", KG_STATE_STABLE, "uniform", "k1/AAA=0 1 2>0 1 2;k2/BBB=3 4 5>3 4 5");
+	sc_tick(s, 2000); /* the join whole in one description, its lines not read yet */
+	n = episodes(s, &v);
+	assert_int_equal(n, 2);
+	assert_true(v[1].end_us == sc_us(s, 2000) && v[1].end_lo_us < sc_us(s, 1650));
+	episodes_free(v, n);
+	prop_log_join(s, 1200, "BBB", 3);
+	prop_log_target(s, 1650, 3);
+	sc_tick(s, 3000);
+	n = episodes(s, &v);
+	if (n != 2 || v[1].end_lo_us != sc_us(s, 1650))
+		sc_dump(s);
+	assert_int_equal(n, 2);
+	assert_int_equal(v[1].start_us, sc_us(s, 1200));
+	assert_int_equal(v[1].end_lo_us, sc_us(s, 1650));
+	assert_int_equal(v[1].end_us, sc_us(s, 2000));
+	episodes_free(v, n);
+	e = sc_find(s, KG_EV_RETIMED, NULL, sc_count(s, KG_EV_RETIMED, NULL) - 1);
+	if (e == NULL || e->duration.min != 450000 || e->duration.max != 800000)
+		sc_dump(s);
+	assert_non_null(e);
+	assert_int_equal(e->duration.min, 450000);
+	assert_int_equal(e->duration.max, 800000);
+	sc_free(s);
+}
+
 /* The coordinator log trace's view of its groups, as kgtop's trace source adds it to a snapshot. */
 static void
 view_more(void *arg, kg_builder *b)
@@ -1519,6 +1562,7 @@ main(void)
 		cmocka_unit_test(test_log_target_bounds_end),
 		cmocka_unit_test(test_polled_whole_in_one),
 		cmocka_unit_test(test_polled_start_names_epoch_before),
+		cmocka_unit_test(test_log_target_late_bounds_end),
 	};
 	return cmocka_run_group_tests_name("kip", tests, NULL, NULL);
 }
