@@ -1040,18 +1040,21 @@ void
 tk_close_log_synced(kg_tracker *t, tgroup *g)
 {
 	int64_t end = g->eps->last_sync > 0 ? g->eps->last_sync : g->eps->last_rebal_obs;
-	tk_epgroup keep = *g->eps;
-	bool later = g->eps->trig_text != NULL && g->eps->trig_time > end;
+	char *text = g->eps->trig_text;
+	int64_t time = g->eps->trig_time;
+	kg_reason reason = g->eps->trig_reason;
+	int joiners = g->eps->trig_joiners, more = g->eps->trig_more;
+	bool later = text != NULL && time > end;
 	if (later)
-		g->eps->trig_text = NULL; /* kept from the close */
+		g->eps->trig_text = NULL; /* kept from the close, which frees the cause it took */
 	tk_close_episode(t, g, end, end, NULL);
 	if (later) {
 		free(g->eps->trig_text);
-		g->eps->trig_text = keep.trig_text;
-		g->eps->trig_time = keep.trig_time;
-		g->eps->trig_reason = keep.trig_reason;
-		g->eps->trig_joiners = keep.trig_joiners;
-		g->eps->trig_more = keep.trig_more;
+		g->eps->trig_text = text;
+		g->eps->trig_time = time;
+		g->eps->trig_reason = reason;
+		g->eps->trig_joiners = joiners;
+		g->eps->trig_more = more;
 	}
 }
 
