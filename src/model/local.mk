@@ -1,7 +1,7 @@
 # src/model: plain C, no curses / librdkafka / curl types.
 # the tracker's files (tracker_int.h says what each holds); the fuzz targets link them too
 KG_TRACKER_C = src/model/tracker.c src/model/tracker_base.c src/model/tracker_lanes.c \
-	src/model/tracker_episode.c src/model/tracker_episode_cost.c src/model/tracker_obs.c src/model/tracker_poll.c \
+	src/model/tracker_episode.c src/model/tracker_episode_cause.c src/model/tracker_episode_cost.c src/model/tracker_obs.c src/model/tracker_poll.c \
 	src/model/tracker_annotate.c src/model/tracker_progress.c src/model/tracker_live.c src/model/tracker_records.c \
 	src/model/tracker_kip.c
 libkgtop_a_SOURCES += \

@@ -202,6 +202,8 @@ void tk_close_costs(tgroup *g, kg_episode *e, int64_t end, int64_t end_lo, bool 
 void tk_close_episode(kg_tracker *t, tgroup *g, int64_t end, int64_t end_lo, const char *note);
 /* Close a log-only episode whose last round ended a quiet spell before time; true when closed. */
 bool tk_close_log_settled(kg_tracker *t, tgroup *g, int64_t time);
+/* True while an episode's trigger text only says what was seen first (the cause is not known yet). */
+bool tk_cause_unknown(const char *trigger_text);
 /* Close a log-only episode at its last round's end: a rebalance of its own begins (tracker_obs.c). */
 void tk_close_log_synced(kg_tracker *t, tgroup *g);
 /* The open episode is log-only and its last generation was synced before time: what follows is not its own. */

@@ -176,6 +176,21 @@ kip_open(kg_tracker *t, tgroup *g, int64_t time, const char *why, kg_evidence ev
 	g->eps->last_rebal_obs = time;
 }
 
+/* Tell the new bounds of a closed episode a line or record read late (o) gave it, and what they come from. */
+static void
+kip_retimed(kg_tracker *t, tgroup *g, const kg_episode *last, const kg_obs *o, const char *what)
+{
+	kg_event *ev = event_new(KG_EV_RETIMED, o->time_us, g->id);
+	ev->episode = last->id;
+	ev->evidence = last->evidence;
+	ev->duration = episode_duration(last, last->end_us);
+	ev->duration_us = last->end_us - last->start_us;
+	ev->generation = o->generation;
+	ev->proto = KG_PROTO_CONSUMER;
+	event_text(ev, what);
+	tk_emit(t, g, ev);
+}
+
 /*
  * A bump read after polling closed the episode it began (a log read
  * later than the cluster was polled): that episode gets its measured
@@ -185,7 +200,6 @@ static bool
 kip_late_bump(kg_tracker *t, tgroup *g, const kg_obs *o)
 {
 	kg_episode *last;
-	kg_event *ev;
 	if (g->ep != NULL || !g->seen)
 		return false;
 	last = history_episode(t->h, g->id, tk_ep_last(g));
@@ -199,15 +213,7 @@ kip_late_bump(kg_tracker *t, tgroup *g, const kg_obs *o)
 	if (last->end_lo_us < last->start_us)
 		last->end_lo_us = last->start_us; /* it did not end before it began */
 	last->evidence = KG_EVID_EXACT;
-	ev = event_new(KG_EV_RETIMED, o->time_us, g->id);
-	ev->episode = last->id;
-	ev->evidence = KG_EVID_EXACT;
-	ev->duration = episode_duration(last, last->end_us);
-	ev->duration_us = last->end_us - last->start_us;
-	ev->generation = o->generation;
-	ev->proto = KG_PROTO_CONSUMER;
-	event_text(ev, "its start: the group epoch's bump");
-	tk_emit(t, g, ev);
+	kip_retimed(t, g, last, o, "its start: the group epoch's bump");
 	return true;
 }
 
@@ -249,20 +255,11 @@ static void
 kip_late_target(kg_tracker *t, tgroup *g, const kg_obs *o)
 {
 	kg_episode *last = history_episode(t->h, g->id, tk_ep_last(g));
-	kg_event *ev;
 	if (last == NULL || last->proto != KG_PROTO_CONSUMER || last->end_us == 0 || o->time_us <= last->end_lo_us ||
 	    o->time_us > last->end_us || o->time_us < (last->start_lo_us > 0 ? last->start_lo_us : last->start_us))
 		return;
 	last->end_lo_us = o->time_us;
-	ev = event_new(KG_EV_RETIMED, o->time_us, g->id);
-	ev->episode = last->id;
-	ev->evidence = last->evidence;
-	ev->duration = episode_duration(last, last->end_us);
-	ev->duration_us = last->end_us - last->start_us;
-	ev->generation = o->generation;
-	ev->proto = KG_PROTO_CONSUMER;
-	event_text(ev, "its end: not before its target assignment was computed");
-	tk_emit(t, g, ev);
+	kip_retimed(t, g, last, o, "its end: not before its target assignment was computed");
 }
 
 /* A target assignment was computed for an epoch. */
