@@ -793,18 +793,20 @@ tk_close_episode(kg_tracker *t, tgroup *g, int64_t end, int64_t end_lo, const ch
 }
 
 /*
- * The open episode is a classic group's known from its coordinator's log
- * alone, and its last generation was synced before time (the log told
- * the leader's assignment, no join begun since): what happens after is
- * not this rebalance's (its end awaits only a quiet spell, or a round
- * more).  A KIP-848 group has no generations to sync: its log-only
- * episode is the bumps' (tracker_kip.c).
+ * The open episode is a group's known from its coordinator's log alone,
+ * and its last generation was synced before time (the log told the
+ * leader's assignment, no join begun since), or, a KIP-848 group's, its
+ * last bump's target was computed: what happens after is not this
+ * rebalance's (its end awaits only a quiet spell, or a round more).
  */
 bool
 tk_log_synced_before(const tgroup *g, int64_t time)
 {
-	return g->ep != NULL && !g->seen && g->eps->ep_logonly && g->ep->proto != KG_PROTO_CONSUMER &&
-	       g->eps->phase == PHASE_SYNCED && !g->eps->log_joined && g->eps->last_sync > 0 && time > g->eps->last_sync;
+	if (g->ep == NULL || g->seen || !g->eps->ep_logonly || g->eps->last_sync <= 0 || time <= g->eps->last_sync)
+		return false;
+	if (g->ep->proto == KG_PROTO_CONSUMER)
+		return tk_kip_target_told(g, time);
+	return g->eps->phase == PHASE_SYNCED && !g->eps->log_joined;
 }
 
 /*

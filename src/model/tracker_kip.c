@@ -217,12 +217,22 @@ kip_late_bump(kg_tracker *t, tgroup *g, const kg_obs *o)
 	return true;
 }
 
+/* The group's last bump has its target computed, told by time (a source told both). */
+bool
+tk_kip_target_told(const tgroup *g, int64_t time)
+{
+	const kg_epoch *ge = &g->kg->group_epoch, *ae = &g->kg->assignment_epoch;
+	return ge->value >= 0 && ae->value >= ge->value && ae->time_us <= time;
+}
+
 /* The group epoch was bumped: a new target is coming, an episode opens. */
 void
 tk_kip_group_epoch(kg_tracker *t, tgroup *g, const kg_obs *o)
 {
 	char why[64];
 	int32_t was = g->kg->group_epoch.value;
+	/* known from the log alone, the last bump's target told: this bump is a reconciliation of its own */
+	bool own = tk_log_synced_before(g, o->time_us);
 	epoch_set(&g->kg->group_epoch, o);
 	if (o->generation >= 0 && was >= 0 && o->generation <= was)
 		return; /* a record read again, or a slower stream's older line */
@@ -230,6 +240,13 @@ tk_kip_group_epoch(kg_tracker *t, tgroup *g, const kg_obs *o)
 		return; /* their epochs are told; what a rebalance of theirs costs is not this protocol's */
 	if (kip_late_bump(t, g, o))
 		return;
+	if (own) {
+		/* the closed one ended at the last bump's epoch; this bump's (applied already) is the next one's */
+		int32_t now_gen = g->generation;
+		g->generation = was;
+		tk_close_log_synced(t, g);
+		g->generation = now_gen;
+	}
 	snprintf(why, sizeof why, "group epoch bumped");
 	kip_open(t, g, o->time_us, why, KG_EVID_EXACT, true);
 	if (!g->seen) {

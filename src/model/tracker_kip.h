@@ -67,6 +67,8 @@ void tk_kip_late_end(kg_tracker *t, tgroup *g, int64_t time, int32_t epoch);
 /* Polling */
 /* True when the group runs the consumer protocol as far as the tracker knows (type or protocol). */
 bool tk_kip_is_consumer(const tgroup *g, const kg_group *G);
+/* The group's last bump has its target computed, told by time (a source told both). */
+bool tk_kip_target_told(const tgroup *g, int64_t time);
 /*
  * A consumer group's description, after its membership was folded:
  * episodes open on a changed target or members away from theirs, members'

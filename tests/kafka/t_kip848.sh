@@ -259,6 +259,25 @@ t_ok $? "kgtop with the log: group epoch $ep, target assignment epoch $aep after
 e3=$(grep '"ev":"assigned","c":"k3"' "$FLEET" | tail -1 | jnum gen)
 echo "# exact: step2 k3's member epoch (its callback): $e3; the group's target assignment epoch $aep; kgtop: not known (no source gives member epochs at INFO)"
 
+# the log read alone (no cluster polled, any librdkafka): members' reconciliation is not in the log,
+# so an episode's length is a lower bound; a bump after the last one's target was computed is a
+# reconciliation of its own (a quiet spell of 3 s took k1's and k2's formation and k3's join for one
+# "rebalance ended after >=3.5s": no reconciliation lasted that long; DISAGREEMENTS' log-only).
+# k3's join: an episode begun at its own bump (group epoch $ep), its lower bound within the truth's.
+lonly() {
+	"$KGTOP" -c none --trace "log:file://$KAFKA_LOG1" --trace-from-start --once --json >"$T_TMP/lonly.json" 2>"$T_TMP/lonly.err" &&
+		kg_events "$T_TMP/lonly.json" | grep '"kind":"rebalance_end","group":"g-kip"' | grep -q "\"generation\":$ep[,}]"
+}
+t_wait_for 30 lonly
+t_ok $? "log alone: a kgtop reading only the coordinator's log ended k3's join at group epoch $ep"
+lj=$(kg_events "$T_TMP/lonly.json" | grep '"kind":"rebalance_end","group":"g-kip"' | grep "\"generation\":$ep[,}]" | head -1)
+lje=$(echo "$lj" | jnum episode)
+t_is "$(kg_events "$T_TMP/lonly.json" | grep '"kind":"rebalance_start","group":"g-kip"' | grep "\"episode\":$lje," | jnum generation)" "$ep" \
+	"log alone: that episode began at the join's bump (group epoch $ep), not at the formation's"
+step2_truth
+le "$(echo "$lj" | jnum duration_min_ms)" "$((th - tb))"
+t_ok $? "log alone: its length, at least $(echo "$lj" | jnum duration_min_ms) ms, is not beyond the truth ($((tr - tb))-$((th - tb)) ms)"
+
 # --- step 3: k3 crashes (SIGKILL of its JVM): fenced when its session (6 s, the broker's) expires
 L3=$(kg_lines "$KJ")
 k3=$(grep '"ev":"assigned","c":"k3"' "$FLEET" | tail -1 | sed 's/.*"member":"\([^"]*\)".*/\1/')
