@@ -454,7 +454,6 @@ tk_kip_member_epoch(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 		return;
 	if (g->ep != NULL) {
 		/* every member reached the assignment epoch: the last one's step ended it */
-		g->ep->gen_end = g->kg->assignment_epoch.value;
 		g->ep->end_unseen = false;
 		tk_close_episode(t, g, o->time_us, o->time_us, NULL);
 	} else {
@@ -624,8 +623,6 @@ tk_kip_poll(kg_tracker *t, tgroup *g, const kg_group *G, int64_t T, bool first, 
 			lo = began;
 		if (ae->value >= 0 && ae->time_us >= g->ep->start_us && ae->time_us > lo && ae->time_us <= D)
 			lo = ae->time_us;
-		if (ae->value >= 0)
-			g->ep->gen_end = ae->value;
 		g->ep->end_unseen = false;
 		tk_close_episode(t, g, T, lo, NULL);
 	}

@@ -78,6 +78,14 @@ episodes(sc *s, kg_episode **out)
 	return history_episodes(tracker_history(s->t), intern_group("g"), out);
 }
 
+/* g, a KIP-848 group, with a alone holding (and targeted) all four partitions. */
+static void
+a_holds_all(sc *s)
+{
+	sc_group_set(s, "g", KG_STATE_STABLE, "uniform", "a=0 1 2 3>0 1 2 3");
+	sc_group_kip(s, "g", true);
+}
+
 /*
  * g with member a holding all four partitions; b joins at 1 s: epoch 2, a
  * target that gives b [2 3]; a must revoke them before b gets them.  The
@@ -86,8 +94,7 @@ episodes(sc *s, kg_episode **out)
 static kg_snapshot *
 b_joins(sc *s)
 {
-	sc_group_set(s, "g", KG_STATE_STABLE, "uniform", "a=0 1 2 3>0 1 2 3");
-	sc_group_kip(s, "g", true);
+	a_holds_all(s);
 	sc_tick(s, 0);
 	sc_obs_id(s, KG_OBS_JOINED, 1000, "g", "b", "b-m", NULL, KG_PROTO_UNKNOWN, "");
 	rec(s, KG_OBS_EPOCH, 1000, NULL, 2, NULL);
@@ -211,8 +218,7 @@ test_late_bump_after_start(void **state)
 	kg_episode *v = NULL;
 	int n;
 	(void)state;
-	sc_group_set(s, "g", KG_STATE_STABLE, "uniform", "a=0 1 2 3>0 1 2 3");
-	sc_group_kip(s, "g", true);
+	a_holds_all(s);
 	sc_tick(s, 0);
 	sc_tick(s, 1000);
 	sc_group_set(s, "g", KG_STATE_UNKNOWN, "uniform", "a=0 1 2 3>0 1;b=>2 3");
@@ -341,8 +347,7 @@ k2_later(sc *s, int64_t until_ms)
 static void
 k2_joins(sc *s, int64_t until_ms)
 {
-	sc_group_set(s, "g", KG_STATE_STABLE, "uniform", "a=0 1 2 3>0 1 2 3");
-	sc_group_kip(s, "g", true);
+	a_holds_all(s);
 	sc_tick(s, 0);
 	k_loaded(s, -5000);
 	sc_tick(s, 500);
@@ -507,8 +512,7 @@ test_polled_end_bound(void **state)
 	kg_episode *v = NULL;
 	int n;
 	(void)state;
-	sc_group_set(s, "g", KG_STATE_STABLE, "uniform", "a=0 1 2 3>0 1 2 3");
-	sc_group_kip(s, "g", true);
+	a_holds_all(s);
 	sc_tick(s, 0);
 	sc_group_set(s, "g", KG_STATE_STABLE, "uniform", "a=0 1>0 1;b=2 3>2 3");
 	sc_tick(s, 1000);
@@ -536,8 +540,7 @@ test_polled_whole_in_one(void **state)
 	kg_episode *v = NULL;
 	int n;
 	(void)state;
-	sc_group_set(s, "g", KG_STATE_STABLE, "uniform", "a=0 1 2 3>0 1 2 3");
-	sc_group_kip(s, "g", true);
+	a_holds_all(s);
 	sc_group_data_time(s, "g", 980);
 	sc_tick(s, 1000);
 	sc_group_set(s, "g", KG_STATE_STABLE, "uniform", "a=0 1>0 1;b=2 3>2 3");
@@ -568,8 +571,7 @@ test_polled_targets(void **state)
 	const kg_member *a, *b;
 	int n;
 	(void)state;
-	sc_group_set(s, "g", KG_STATE_STABLE, "uniform", "a=0 1 2 3>0 1 2 3");
-	sc_group_kip(s, "g", true);
+	a_holds_all(s);
 	sc_tick(s, 0);
 	assert_int_equal(sc_count(s, KG_EV_REBALANCE_START, NULL), 0);
 	/* b is in: the targets moved, a has not revoked yet */
