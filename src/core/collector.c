@@ -51,6 +51,7 @@ struct kg_collector {
 	int ready[2]; /* collector -> reader */
 	pthread_mutex_t lock;
 	kg_frame *pending;
+	kg_snapshot *applied;     /* the snapshot the tracker applied last: the next keeps its unchanged rows (rows.h) */
 	command *cmds, **cmds_tail;
 	uint64_t seq;
 	int64_t last_publish;   /* monotonic */
@@ -324,6 +325,8 @@ tick(kg_collector *c, int64_t now)
 	}
 	note_hot(c, &q);
 	b = builder_new(now);
+	if (c->applied != NULL)
+		builder_keep(b, c->applied);
 	builder_filter(b, c->filter);
 	builder_topic_filter(b, c->topics);
 	builder_cluster(b, c->cfg.cluster);
@@ -350,6 +353,8 @@ tick(kg_collector *c, int64_t now)
 			c->taps[i].before(c->taps[i].arg, &q, snap);
 	}
 	tracker_apply(c->tracker, &q, snap, &ev);
+	snapshot_unref(c->applied);
+	c->applied = c->once ? NULL : snapshot_ref(snap);
 	history_add_verdicts(tracker_history(c->tracker), snap); /* so that scrubbing back shows them */
 	t2 = util_mono_us();
 	log_msg(KG_LOG_DEBUG, "collector: snapshot %llu of %d groups built in %.1f ms, derived in %.1f ms (%zu events)",
@@ -665,6 +670,7 @@ collector_free(kg_collector *c)
 	for (i = 0; i < MAX_SOURCES; i++)
 		free(c->closed[i]);
 	frame_free(c->pending);
+	snapshot_unref(c->applied);
 	while ((cm = c->cmds) != NULL) {
 		c->cmds = cm->next;
 		free(cm->role);

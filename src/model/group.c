@@ -148,6 +148,9 @@ group_reconciliation(kg_snapshot *s, kg_group *g)
 {
 	int k, q;
 	g->nrevoking = g->nawaiting = 0;
+	if (g->kept && g->nmembers == 0)
+		return; /* kept rows are of a group without members: no target owner (rows.h) */
+	group_rows_own(g);
 	for (q = 0; q < g->nparts; q++)
 		g->parts[q].target_owner = -1;
 	for (k = 0; k < g->nmembers; k++) {

@@ -7,7 +7,7 @@ KG_TRACKER_C = src/model/tracker.c src/model/tracker_base.c src/model/tracker_la
 libkgtop_a_SOURCES += \
 	src/model/intern.c src/model/intern.h \
 	src/model/tp.c src/model/tp.h \
-	src/model/arena.c src/model/arena.h src/model/snapshot.c src/model/snapshot.h src/model/names.c src/model/group.c src/model/lint.c src/model/lint.h \
+	src/model/arena.c src/model/arena.h src/model/snapshot.c src/model/snapshot_finish.c src/model/builder_int.h src/model/snapshot.h src/model/rows.c src/model/rows.h src/model/names.c src/model/group.c src/model/lint.c src/model/lint.h \
 	src/model/obs.c src/model/obs.h \
 	src/model/event.c src/model/event.h \
 	src/model/history.c src/model/history.h \

@@ -9,6 +9,7 @@
 #include "config.h"
 
 #include "model/progress.h"
+#include "model/rows.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -386,14 +387,14 @@ progress_le_free(kg_lesamples *s)
 	memset(s, 0, sizeof *s);
 }
 
-/* A log-end sample at t. */
-void
+/* A log-end sample at t; true when the samples changed. */
+bool
 progress_le_add(kg_lesamples *s, int64_t t, int64_t log_end, int64_t keep_us)
 {
-	int i, best = -1;
+	int i, best = -1, n0 = s->n;
 	double cost = 0;
 	if (log_end < 0 || (s->n > 0 && t <= s->t[s->n - 1]))
-		return;
+		return false;
 	if (s->n > 0 && log_end < s->le[s->n - 1])
 		s->n = 0; /* the log went back (the topic made again): nothing before says anything now */
 	/* samples past what is kept go, but one stays for "at least its age" */
@@ -401,7 +402,7 @@ progress_le_add(kg_lesamples *s, int64_t t, int64_t log_end, int64_t keep_us)
 		le_remove(s, 0);
 	if (s->n > 0 && log_end == s->le[s->n - 1]) {
 		/* the same log-end: its first sample already says when it got there */
-		return;
+		return s->n != n0;
 	}
 	if (s->n == s->cap && s->cap < KG_LE_SAMPLES)
 		le_grow(s);
@@ -419,6 +420,7 @@ progress_le_add(kg_lesamples *s, int64_t t, int64_t log_end, int64_t keep_us)
 	s->t[s->n] = t;
 	s->le[s->n] = log_end;
 	s->n++;
+	return true;
 }
 
 /* Records per second the log-end grew over the window before now. */
@@ -513,9 +515,20 @@ progress_time_lag(const kg_lesamples *s, const kg_stamp *stamp, int64_t committe
 typedef struct ptopic {
 	kg_lesamples *s;
 	int n;
+	uint64_t changed;         /* the apply (kg_progress.applied) its samples last changed in */
+	bool flat;                /* no partition has two samples: no produce rate, none that moves with the clock */
 	int64_t at;               /* the data time of the last samples taken */
 	const kg_topic *cur;      /* the snapshot's topic in this apply, NULL when it has none */
 } ptopic;
+
+/* A group's roll-ups as its last judgement left them (group_rollup), for a judgement its kept rows make needless. */
+typedef struct prollup {
+	uint8_t verdict, tlag_kind, since_kind;
+	int64_t time_lag_us, time_lag_from_us, since_us, since_lo_us, lost;
+	int nverdict[KG_VERDICT_COUNT];
+} prollup;
+
+#define REST_TOPICS 4 /* a group judged at rest uses at most this many topics */
 
 /* One group's partitions and their states, sorted like a snapshot's. */
 typedef struct pgroup {
@@ -523,6 +536,14 @@ typedef struct pgroup {
 	kg_pstate *st;
 	int n;
 	int64_t data_us;          /* the data time of its last observation */
+	/* what a judgement of kept rows would find the same (group_at_rest) */
+	uint64_t rows_id;         /* the kept rows its last judgement wrote (rows.h), 0 none or since changed */
+	uint64_t judged_at;       /* the apply it was judged in */
+	int64_t stall_us, reb_start, reb_end, spark_at;
+	int64_t wake_us;          /* when a time lag or a record's time changes with the clock alone */
+	int32_t topics[REST_TOPICS];
+	int ntopics;              /* -1: more than REST_TOPICS */
+	prollup roll;
 } pgroup;
 
 struct kg_progress {
@@ -610,6 +631,7 @@ void
 progress_topics(kg_progress *p, const kg_snapshot *s)
 {
 	int64_t at = s->data_time_us > 0 ? s->data_time_us : s->time_us;
+	uint64_t apply = p->applied + 1;
 	size_t i;
 	int j, k;
 	for (i = 0; i < p->ntopics; i++)
@@ -625,14 +647,22 @@ progress_topics(kg_progress *p, const kg_snapshot *s)
 			memset(pt->s + pt->n, 0, (size_t)(t->npartitions - pt->n) * sizeof *pt->s);
 			p->nlesamples += (size_t)(t->npartitions - pt->n);
 			pt->n = t->npartitions;
+			pt->changed = apply;
 		}
 		if (at <= pt->at)
 			continue;
 		pt->at = at;
-		for (k = 0; k < t->npartitions; k++)
-			progress_le_add(&pt->s[k], at, t->partitions[k].log_end, p->keep_us);
+		for (k = 0; k < t->npartitions; k++) {
+			if (progress_le_add(&pt->s[k], at, t->partitions[k].log_end, p->keep_us))
+				pt->changed = apply;
+		}
+		if (pt->changed == apply) {
+			pt->flat = true;
+			for (k = 0; k < pt->n && pt->flat; k++)
+				pt->flat = pt->s[k].n < 2;
+		}
 	}
-	p->applied++;
+	p->applied = apply;
 }
 
 /* The group's state, made on demand. */
@@ -724,19 +754,95 @@ record_time(const kg_stamp *stamp, int64_t committed, int64_t now)
 	return stamp->ts_ms * 1000;
 }
 
-/* A partition's time lag and produce rate from its topic's samples and the record read. */
+/* A partition's time lag and produce rate from its topic's samples and the record read; *wake lowered to when
+ * either changes with the clock alone but as the age of a fixed origin. */
 static void
-part_time_lag(kg_progress *p, kg_gpart *gp, const kg_stamp *stamp, int64_t now)
+part_time_lag(kg_progress *p, kg_gpart *gp, const kg_stamp *stamp, int64_t now, int64_t *wake)
 {
 	ptopic *pt = (size_t)gp->tp.topic < p->ntopics ? &p->topics[gp->tp.topic] : NULL;
 	const kg_lesamples *s = pt != NULL && gp->tp.partition < pt->n ? &pt->s[gp->tp.partition] : NULL;
 	kg_tlag_why why;
+	if (stamp != NULL && stamp->ts_ms >= 0 && stamp->ts_ms * 1000 > now)
+		*wake = KG_MIN(*wake, stamp->ts_ms * 1000); /* a record ahead of the clock: skew until then */
+	if (s != NULL && s->n > 0 && s->t[0] + 1000000 > now)
+		*wake = KG_MIN(*wake, s->t[0] + 1000000); /* "older than kgtop's first look" says something from then */
 	gp->tlag_kind = (uint8_t)progress_time_lag(s, stamp, gp->committed, gp->log_end, gp->log_start, now,
 						   &gp->time_lag_us, &why);
 	gp->tlag_why = (uint8_t)why;
 	/* an age that grows with the clock: its origin, so a reader of --json deltas can age it (and a clamped 0 does not grow) */
 	gp->time_lag_from_us = gp->tlag_kind != KG_TLAG_NONE && gp->time_lag_us > 0 ? now - gp->time_lag_us : 0;
 	gp->produce_rate = (float)progress_produce_rate(s, now, p->window_us);
+}
+
+/* Keep G's roll-ups for a judgement its kept rows make needless. */
+static void
+rollup_save(prollup *r, const kg_group *G)
+{
+	r->verdict = G->verdict;
+	r->tlag_kind = G->tlag_kind;
+	r->since_kind = G->since_kind;
+	r->time_lag_us = G->time_lag_us;
+	r->time_lag_from_us = G->time_lag_from_us;
+	r->since_us = G->verdict_since_us;
+	r->since_lo_us = G->verdict_since_lo_us;
+	r->lost = G->lost;
+	memcpy(r->nverdict, G->nverdict, sizeof r->nverdict);
+}
+
+/* G's roll-ups as they were, its time lag aged to now. */
+static void
+rollup_restore(const prollup *r, kg_group *G, int64_t now)
+{
+	G->verdict = r->verdict;
+	G->tlag_kind = r->tlag_kind;
+	G->since_kind = r->since_kind;
+	G->time_lag_us = r->time_lag_from_us > 0 ? now - r->time_lag_from_us : r->time_lag_us;
+	G->time_lag_from_us = r->time_lag_from_us;
+	G->verdict_since_us = r->since_us;
+	G->verdict_since_lo_us = r->since_lo_us;
+	G->lost = r->lost;
+	memcpy(G->nverdict, r->nverdict, sizeof G->nverdict);
+}
+
+/* The distinct topics of G's partitions (sorted by topic), -1 when more than REST_TOPICS. */
+static int
+group_topics_of(const kg_group *G, int32_t *v)
+{
+	int k, n = 0;
+	for (k = 0; k < G->nparts; k++) {
+		if (n > 0 && v[n - 1] == G->parts[k].tp.topic)
+			continue;
+		if (n == REST_TOPICS)
+			return -1;
+		v[n++] = G->parts[k].tp.topic;
+	}
+	return n;
+}
+
+/*
+ * True when a judgement of G would write what its kept rows say (rows.h):
+ * the rows its last judgement wrote, no observation since (not asked
+ * again, no commit told), the rebalance and the stall threshold the same,
+ * its topics' samples unchanged and without a rate that moves with the
+ * clock, its sparklines in the same step and no time lag or record whose
+ * reading changes with the clock alone (a verdict is judged at the data's
+ * time, not the clock's: progress_judge).
+ */
+static bool
+group_at_rest(const kg_progress *p, const pgroup *g, const kg_group *G, int64_t now, int64_t stall, int64_t reb_start,
+	      int64_t reb_end, bool fresh)
+{
+	int i;
+	if (!G->kept || g->rows_id == 0 || g->rows_id != rows_id(G->rows) || fresh || p->last || g->ntopics < 0 ||
+	    stall != g->stall_us || reb_start != g->reb_start || reb_end != g->reb_end || now >= g->wake_us ||
+	    now / KG_MAX(p->window_us / KG_SPARK, 1) != g->spark_at)
+		return false;
+	for (i = 0; i < g->ntopics; i++) {
+		const ptopic *pt = (size_t)g->topics[i] < p->ntopics ? &p->topics[g->topics[i]] : NULL;
+		if (pt == NULL || pt->cur == NULL || pt->changed > g->judged_at || !pt->flat)
+			return false;
+	}
+	return true;
 }
 
 /*
@@ -790,14 +896,19 @@ group_rollup(kg_group *G)
 /* Judge one group. */
 int
 progress_group(kg_progress *p, kg_group *G, int64_t now_us, int64_t interval_us, int64_t reb_start, int64_t reb_end,
-	       kg_vchange **ch, size_t *cap)
+	       bool may_rest, kg_vchange **ch, size_t *cap)
 {
 	pgroup *g = group_get(p, G->id);
 	/* the committed offsets are judged by their own time (a source may ask them apart from the description) */
 	int64_t data_t = kg_group_offs_time_or(G, now_us);
-	int64_t stall = progress_stall_us(p->window_us, interval_us);
+	int64_t stall = progress_stall_us(p->window_us, interval_us), wake = INT64_MAX;
 	bool fresh = data_t > g->data_us;
 	int k, n = 0;
+	if (may_rest && group_at_rest(p, g, G, now_us, stall, reb_start, reb_end, fresh)) {
+		rollup_restore(&g->roll, G, now_us);
+		return -1;
+	}
+	group_rows_own(G);
 	group_align(g, G);
 	for (k = 0; k < G->nparts; k++) {
 		kg_gpart *gp = &G->parts[k];
@@ -831,7 +942,7 @@ progress_group(kg_progress *p, kg_group *G, int64_t now_us, int64_t interval_us,
 		gp->lost = j.verdict == KG_VERDICT_LOST ? gp->log_start - gp->committed : 0;
 		gp->consume_rate = (float)progress_consume_rate(st);
 		memcpy(gp->spark, st->spark, sizeof gp->spark);
-		part_time_lag(p, gp, stamp, now_us);
+		part_time_lag(p, gp, stamp, now_us, &wake);
 		if (j.verdict != st->verdict)
 			change_add(ch, cap, &n, k, st->verdict, &j);
 		st->verdict = (uint8_t)j.verdict;
@@ -839,6 +950,15 @@ progress_group(kg_progress *p, kg_group *G, int64_t now_us, int64_t interval_us,
 	if (fresh)
 		g->data_us = data_t;
 	group_rollup(G);
+	g->rows_id = rows_id(G->rows);
+	g->judged_at = p->applied;
+	g->stall_us = stall;
+	g->reb_start = reb_start;
+	g->reb_end = reb_end;
+	g->spark_at = now_us / KG_MAX(p->window_us / KG_SPARK, 1);
+	g->wake_us = wake;
+	g->ntopics = group_topics_of(G, g->topics);
+	rollup_save(&g->roll, G);
 	if (p->last) {
 		/* nothing reads them after the last judgement: one group's states at a time, not every group's */
 		pgroup_free(g);
@@ -882,6 +1002,7 @@ progress_group_commit(kg_progress *p, int32_t group, kg_tp tp, int64_t t, int64_
 		g->n++;
 	}
 	progress_commit(&g->st[lo], t, offset);
+	g->rows_id = 0; /* judged again */
 }
 
 /*

@@ -201,8 +201,9 @@ void progress_spark(kg_pstate *st, int64_t t, int64_t lag, int64_t window_us);
 /* A lag as a sparkline level: 1 none, 2.. four steps per doubling. */
 uint8_t progress_spark_level(int64_t lag);
 
-/* A log-end sample at t; samples older than keep_us before t go, the rest are thinned (recent ones kept dense). */
-void progress_le_add(kg_lesamples *s, int64_t t, int64_t log_end, int64_t keep_us);
+/* A log-end sample at t; samples older than keep_us before t go, the rest are thinned (recent ones kept dense);
+ * true when the samples changed. */
+bool progress_le_add(kg_lesamples *s, int64_t t, int64_t log_end, int64_t keep_us);
 /* Free a partition's samples (then empty). */
 void progress_le_free(kg_lesamples *s);
 /* Records per second the log-end grew over the window before now, < 0 unknown. */
@@ -243,10 +244,12 @@ void progress_topics(kg_progress *p, const kg_snapshot *s);
  * rebalance is [reb_start, reb_end] (as progress_verdict): fill its
  * partitions' verdicts, time lags, rates and sparklines and its roll-ups
  * (not the members': they need owners); the verdict changes go to *ch
- * (grown as needed), their count returned.
+ * (grown as needed), their count returned.  With may_rest, a group whose
+ * kept rows (rows.h) a judgement would write the same is left as it is:
+ * its roll-ups as they were, -1 returned.
  */
 int progress_group(kg_progress *p, kg_group *G, int64_t now_us, int64_t interval_us, int64_t reb_start, int64_t reb_end,
-		   kg_vchange **ch, size_t *cap);
+		   bool may_rest, kg_vchange **ch, size_t *cap);
 /* A commit a source told (progress_commit) of a group's partition. */
 void progress_group_commit(kg_progress *p, int32_t group, kg_tp tp, int64_t t, int64_t offset);
 /*

@@ -26,97 +26,14 @@
 #include <strings.h>
 
 #include "model/arena.h"
+#include "model/builder_int.h"
 #include "model/intern.h"
+#include "model/rows.h"
 #include "util/filter.h"
 #include "util/hmap.h"
 
 /* --------------------------------------------------------------- builder */
 
-/* a group's members are found by a scan of at most this many, by its hash map beyond */
-#define BMEMBER_SCAN 8
-
-struct kg_bmember {
-	kg_arena *a; /* the builder's scratch */
-	char *member_id;
-	char *client_id;
-	char *host;
-	char *instance_id;
-	kg_tp *assignment;
-	int nassigned;
-	uint32_t flags;
-	kg_tp *target;      /* KIP-848 target assignment */
-	int ntarget;        /* -1: not said */
-};
-
-typedef struct bcommit {
-	kg_tp tp;
-	int64_t offset;
-} bcommit;
-
-struct kg_bgroup {
-	kg_arena *a; /* the builder's scratch */
-	int32_t id;
-	kg_group_state state;
-	char *state_name;
-	kg_group_type type;
-	char *type_name;
-	char *note;
-	bool members_unknown;
-	char *protocol_type;
-	char *assignor;
-	kg_proto proto;
-	int32_t coordinator;
-	bool simple;
-	bool exact;
-	bool traced;
-	char *error;
-	int64_t reprocessed;
-	char *commit_policy;
-	int64_t data_time_us;
-	int64_t offs_time_us;
-	int64_t pace_us;
-	kg_bmember **members;
-	size_t nmembers, cmembers;
-	hmap member_index; /* member id -> member, once there are more than BMEMBER_SCAN */
-	bcommit *commits;
-	size_t ncommits, ccommits;
-	int32_t *topics;
-	size_t ntopics, ctopics;
-};
-
-typedef struct btopic {
-	bool declared;
-	int npartitions;
-	kg_partition *partitions; /* in the scratch arena, room for cap */
-	size_t cap;
-} btopic;
-
-struct kg_builder {
-	int64_t time_us;
-	uint64_t refresh;
-	int64_t data_time_us, interval_us;
-	char *cluster;
-	kg_source_health *sources;
-	size_t nsources, csources;
-	kg_src_role role; /* of health added without one */
-	kg_broker *brokers;
-	size_t nbrokers, cbrokers;
-	btopic *topics; /* indexed by topic id */
-	size_t ctopics;
-	kg_bgroup **groups; /* indexed by group id */
-	size_t cgroups;
-	int32_t *group_order; /* ids in creation order */
-	size_t ngroups, cgorder;
-	const kg_filter *filter; /* -g / -G: groups that do not pass go to discard */
-	const kg_filter *topic_filter; /* -t: groups with no partition of a topic that passes are left out */
-	kg_bgroup *discard;
-	int32_t offsets_partitions; /* of __consumer_offsets, 0 unknown */
-	kg_tp *extra; /* finish_parts()' list of a group's partitions, reused group to group */
-	size_t nextra, cextra;
-	int32_t *gtopics; /* group_topics()' list of a group's topics, reused group to group */
-	size_t cgtopics;
-	kg_arena *scratch; /* the groups' and members' records */
-};
 
 /* Start a builder. */
 kg_builder *
@@ -150,7 +67,7 @@ builder_topic_filter(kg_builder *b, const kg_filter *f)
 }
 
 /* Discard a builder. */
-static void
+void
 builder_free(kg_builder *b)
 {
 	size_t i;
@@ -178,6 +95,9 @@ builder_free(kg_builder *b)
 	free(b->group_order);
 	free(b->extra);
 	free(b->gtopics);
+	free(b->prev_group);
+	free(b->topic_same);
+	snapshot_unref(b->prev);
 	free(b->cluster);
 	arena_free(b->scratch);
 	free(b);
@@ -668,393 +588,6 @@ bmember_flags(kg_bmember *m, uint32_t flags)
 	m->flags |= flags;
 }
 
-/* ---------------------------------------------------------------- finish */
-
-/* Order group ids by name (their interned keys: integers, not names). */
-static int
-group_id_cmp(const void *a, const void *b)
-{
-	return intern_group_cmp(*(const int32_t *)a, *(const int32_t *)b);
-}
-
-/* Order topics by name (their interned keys). */
-static int
-topic_name_cmp(const void *a, const void *b)
-{
-	const kg_topic *x = a, *y = b;
-	return intern_topic_cmp(x->id, y->id);
-}
-
-/* Order topic ids by name (their interned keys). */
-static int
-topic_id_cmp(const void *a, const void *b)
-{
-	return intern_topic_cmp(*(const int32_t *)a, *(const int32_t *)b);
-}
-
-/* Order members by member id. */
-static int
-member_cmp(const void *a, const void *b)
-{
-	const kg_member *x = a, *y = b;
-	return strcmp(x->member_id, y->member_id);
-}
-
-/* Copy the builder's members into the group, sorted by member id. */
-static void
-finish_members(kg_arena *a, const kg_bgroup *bg, kg_group *g)
-{
-	size_t i;
-	g->nmembers = (int)bg->nmembers;
-	g->members = arena_alloc(a, bg->nmembers * sizeof *g->members);
-	for (i = 0; i < bg->nmembers; i++) {
-		const kg_bmember *bm = bg->members[i];
-		kg_member *m = &g->members[i];
-		m->member_id = arena_strdup(a, bm->member_id);
-		m->client_id = arena_strdup(a, bm->client_id ? bm->client_id : "");
-		m->host = arena_strdup(a, bm->host ? bm->host : "");
-		m->instance_id = arena_strdup(a, bm->instance_id);
-		m->nassigned = bm->nassigned;
-		m->assignment = arena_memdup(a, bm->assignment, (size_t)bm->nassigned * sizeof *m->assignment);
-		m->flags = bm->flags | (bm->instance_id ? KG_MEMBER_STATIC : 0);
-		m->ntarget = bm->ntarget;
-		if (bm->ntarget > 0)
-			m->target = arena_memdup(a, bm->target, (size_t)bm->ntarget * sizeof *m->target);
-		m->epoch.value = m->prev_epoch = -1;
-		m->lane = -1;
-		m->health.hb_age_us = m->health.poll_gap_us = m->health.poll_gap_max_us = -1;
-		m->health.session_timeout_us = m->health.max_poll_us = -1;
-		m->health.rebalance_latency_avg_us = m->health.rebalance_latency_max_us = -1;
-		m->health.failed_rebalances = -1;
-		m->health.hb_rate = -1;
-	}
-	qsort(g->members, bg->nmembers, sizeof *g->members, member_cmp);
-}
-
-/* Add topic to a list of topics unless it is there. */
-static void
-topic_add(int32_t **topics, size_t *n, size_t *cap, int32_t topic)
-{
-	size_t q;
-	for (q = 0; q < *n && (*topics)[q] != topic; q++)
-		;
-	if (q == *n) {
-		util_grow(topics, cap, *n + 1, sizeof **topics);
-		(*topics)[(*n)++] = topic;
-	}
-}
-
-/* The topics a group uses (declared, committed, assigned), in that order; *n of them, in the builder's list. */
-static int32_t *
-group_topics(kg_builder *b, const kg_bgroup *bg, const kg_group *g, size_t *n)
-{
-	size_t i;
-	int j, k;
-	*n = 0;
-	for (i = 0; i < bg->ntopics; i++)
-		topic_add(&b->gtopics, n, &b->cgtopics, bg->topics[i]);
-	for (i = 0; i < bg->ncommits; i++)
-		topic_add(&b->gtopics, n, &b->cgtopics, bg->commits[i].tp.topic);
-	for (j = 0; j < g->nmembers; j++)
-		for (k = 0; k < g->members[j].nassigned; k++)
-			topic_add(&b->gtopics, n, &b->cgtopics, g->members[j].assignment[k].topic);
-	return b->gtopics;
-}
-
-/* How many partitions the builder's metadata gives a topic id (0 unknown). */
-static int
-topic_nparts(const kg_builder *b, int32_t topic)
-{
-	return topic >= 0 && (size_t)topic < b->ctopics ? b->topics[topic].npartitions : 0;
-}
-
-/* True when tp is already listed: a partition the builder knows of a topic among the group's. */
-static bool
-part_listed(const kg_builder *b, const int32_t *topics, size_t ntopics, kg_tp tp)
-{
-	size_t i;
-	if (tp.partition < 0 || tp.partition >= topic_nparts(b, tp.topic))
-		return false;
-	for (i = 0; i < ntopics && topics[i] != tp.topic; i++)
-		;
-	return i < ntopics;
-}
-
-/* Add tp to the builder's list of a group's partitions beyond its topics' own. */
-static void
-extra_add(kg_builder *b, const int32_t *topics, size_t ntopics, kg_tp tp)
-{
-	if (part_listed(b, topics, ntopics, tp))
-		return;
-	util_grow(&b->extra, &b->cextra, b->nextra + 1, sizeof *b->extra);
-	b->extra[b->nextra++] = tp;
-}
-
-/*
- * The group's partitions: every partition of every topic in use, plus any
- * committed or assigned, sorted, each once, with its log-end offset.  The
- * topics' partitions come in order (topics sorted by name, partitions
- * counted up); only a commit or an assignment beyond its topic's
- * partitions (metadata behind, or none) makes a sort of the whole list.
- */
-static void
-finish_parts(kg_builder *b, kg_arena *a, const kg_bgroup *bg, kg_group *g)
-{
-	size_t i, ntopics;
-	int32_t *topics = group_topics(b, bg, g, &ntopics);
-	int j, k, np = 0;
-
-	if (ntopics > 1)
-		qsort(topics, ntopics, sizeof *topics, topic_id_cmp);
-	b->nextra = 0;
-	for (i = 0; i < bg->ncommits; i++)
-		extra_add(b, topics, ntopics, bg->commits[i].tp);
-	for (j = 0; j < g->nmembers; j++) {
-		for (k = 0; k < g->members[j].nassigned; k++)
-			extra_add(b, topics, ntopics, g->members[j].assignment[k]);
-		for (k = 0; k < g->members[j].ntarget; k++)
-			extra_add(b, topics, ntopics, g->members[j].target[k]);
-	}
-	if (b->nextra > 0) {
-		/* partitions beyond the topics' known ones: the whole list, sorted and each once */
-		for (i = 0; i < ntopics; i++) {
-			int n = topic_nparts(b, topics[i]);
-			for (j = 0; j < n; j++) {
-				util_grow(&b->extra, &b->cextra, b->nextra + 1, sizeof *b->extra);
-				b->extra[b->nextra++] = (kg_tp){ .topic = topics[i], .partition = j };
-			}
-		}
-		np = tp_sort_unique(b->extra, (int)b->nextra);
-		g->parts = arena_alloc(a, (size_t)np * sizeof *g->parts);
-		for (j = 0; j < np; j++)
-			g->parts[j].tp = b->extra[j];
-	} else {
-		for (i = 0; i < ntopics; i++)
-			np += topic_nparts(b, topics[i]);
-		g->parts = arena_alloc(a, (size_t)np * sizeof *g->parts);
-		np = 0;
-		for (i = 0; i < ntopics; i++) {
-			int n = topic_nparts(b, topics[i]);
-			for (j = 0; j < n; j++)
-				g->parts[np++].tp = (kg_tp){ .topic = topics[i], .partition = j };
-		}
-	}
-	g->nparts = np;
-	for (j = 0; j < np; j++) {
-		kg_gpart *p = &g->parts[j];
-		btopic *t = (size_t)p->tp.topic < b->ctopics ? &b->topics[p->tp.topic] : NULL;
-		p->committed = -1;
-		p->log_end = (t && p->tp.partition < t->npartitions) ? t->partitions[p->tp.partition].log_end : -1;
-		p->log_start = (t && p->tp.partition < t->npartitions) ? t->partitions[p->tp.partition].log_start : -1;
-		p->lag = -1;
-		p->owner = -1;
-		p->target_owner = -1;
-		p->moved_from = -1;
-		p->time_lag_us = -1;
-		p->consume_rate = p->produce_rate = -1;
-	}
-}
-
-/* Committed offsets (the last contribution for a partition wins), owners and lag of the partitions. */
-static void
-finish_offsets(kg_bgroup *bg, kg_group *g)
-{
-	size_t i;
-	int j, k;
-	int64_t lagsum = 0;
-	bool lagknown = false;
-
-	/* in the order they came: a later contribution for a partition wins */
-	for (i = 0; i < bg->ncommits; i++) {
-		int idx = group_part_index(g, bg->commits[i].tp);
-		if (idx >= 0)
-			g->parts[idx].committed = bg->commits[i].offset;
-	}
-	for (j = 0; j < g->nmembers; j++) {
-		for (k = 0; k < g->members[j].nassigned; k++) {
-			int idx = group_part_index(g, g->members[j].assignment[k]);
-			if (idx >= 0 && g->parts[idx].owner < 0)
-				g->parts[idx].owner = j;
-		}
-	}
-	for (j = 0; j < g->nparts; j++) {
-		kg_gpart *p = &g->parts[j];
-		if (p->committed >= 0 && p->log_end >= 0) {
-			p->lag = p->log_end > p->committed ? p->log_end - p->committed : 0;
-			lagsum += p->lag;
-			lagknown = true;
-		}
-	}
-	g->lag = lagknown ? lagsum : -1;
-	g->time_lag_us = -1;
-}
-
-/* True when some member of g is assigned a partition of topic. */
-static bool
-topic_consumed(const kg_group *g, int32_t topic)
-{
-	int k, q;
-	for (k = 0; k < g->nmembers; k++) {
-		for (q = 0; q < g->members[k].nassigned; q++) {
-			if (g->members[k].assignment[q].topic == topic)
-				return true;
-		}
-	}
-	return false;
-}
-
-/*
- * Orphans and idle members only mean something in a stable group with
- * members: a partition of a topic some member consumes that nobody
- * owns, a member that owns nothing.
- */
-static void
-finish_orphans(kg_group *g)
-{
-	int j, k;
-	if (g->state != KG_STATE_STABLE || g->nmembers == 0 || g->simple)
-		return;
-	for (j = 0; j < g->nparts; j++) {
-		kg_gpart *p = &g->parts[j];
-		if (p->owner < 0 && topic_consumed(g, p->tp.topic)) {
-			p->orphaned = true;
-			g->norphaned++;
-		}
-	}
-	for (k = 0; k < g->nmembers; k++) {
-		if (g->members[k].nassigned == 0)
-			g->nidle++;
-	}
-}
-
-/* Build one finished group. */
-static void
-finish_group(kg_builder *b, kg_snapshot *s, kg_bgroup *bg, kg_group *g)
-{
-	kg_arena *a = s->arena;
-
-	g->id = bg->id;
-	g->name = intern_group_name(bg->id);
-	g->state = bg->state;
-	g->state_name = bg->state == KG_STATE_UNKNOWN ? arena_strdup(a, bg->state_name) : NULL;
-	g->type = (uint8_t)bg->type;
-	g->type_name = bg->type == KG_GTYPE_UNKNOWN ? arena_strdup(a, bg->type_name) : NULL;
-	g->note = arena_strdup(a, bg->note);
-	g->members_unknown = bg->members_unknown;
-	g->group_epoch.value = g->assignment_epoch.value = -1;
-	g->protocol_type = arena_strdup(a, bg->protocol_type ? bg->protocol_type : "");
-	g->assignor = arena_strdup(a, bg->assignor ? bg->assignor : "");
-	g->proto = bg->proto != KG_PROTO_UNKNOWN ? bg->proto
-		   : bg->type == KG_GTYPE_CONSUMER ? KG_PROTO_CONSUMER /* its assignor may be "range" too */
-		   : proto_from_assignor(g->assignor, g->protocol_type);
-	g->coordinator = bg->coordinator;
-	g->simple = bg->simple;
-	g->exact = bg->exact;
-	g->traced = bg->traced;
-	g->error = arena_strdup(a, bg->error);
-	g->reprocessed = bg->commit_policy != NULL ? bg->reprocessed : -1;
-	g->commit_policy = arena_strdup(a, bg->commit_policy);
-	g->data_time_us = bg->data_time_us;
-	g->offs_time_us = bg->offs_time_us != bg->data_time_us ? bg->offs_time_us : 0;
-	g->pace_ms = (int32_t)KG_MIN(bg->pace_us / 1000, INT32_MAX);
-	g->sum.generation = -1;
-	g->sum.last_episode_us = -1;
-	g->sum.last_episode_min_us = g->sum.last_episode_max_us = -1;
-
-	finish_members(a, bg, g);
-	finish_parts(b, a, bg, g);
-	finish_offsets(bg, g);
-	finish_orphans(g);
-	group_reconciliation(s, g);
-}
-
-/* No snapshot is built after the last one: no memory is kept for the next. */
-void
-builder_last(void)
-{
-	arena_spare_off();
-}
-
-/* Finish the snapshot. */
-kg_snapshot *
-builder_finish(kg_builder *b)
-{
-	kg_snapshot *s = xcalloc(1, sizeof *s);
-	kg_arena *a = arena_new();
-	size_t i, nt = 0;
-
-	s->arena = a;
-	atomic_init(&s->refs, 1);
-	s->time_us = b->time_us;
-	s->refresh = b->refresh;
-	s->data_time_us = b->data_time_us;
-	s->interval_us = b->interval_us;
-	s->cluster = arena_strdup(a, b->cluster ? b->cluster : "");
-	s->offsets_partitions = b->offsets_partitions > 0 ? b->offsets_partitions : -1;
-
-	s->nsources = (int)b->nsources;
-	s->sources = arena_alloc(a, b->nsources * sizeof *s->sources);
-	for (i = 0; i < b->nsources; i++) {
-		s->sources[i] = b->sources[i];
-		s->sources[i].name = arena_strdup(a, b->sources[i].name);
-		s->sources[i].message = arena_strdup(a, b->sources[i].message);
-	}
-
-	s->nbrokers = (int)b->nbrokers;
-	s->brokers = arena_alloc(a, b->nbrokers * sizeof *s->brokers);
-	for (i = 0; i < b->nbrokers; i++) {
-		s->brokers[i] = b->brokers[i];
-		s->brokers[i].host = arena_strdup(a, b->brokers[i].host);
-		free((char *)b->brokers[i].host);
-		b->brokers[i].host = NULL;
-	}
-
-	for (i = 0; i < b->ctopics; i++)
-		nt += b->topics[i].declared;
-	s->topics = arena_alloc(a, nt * sizeof *s->topics);
-	for (i = 0; i < b->ctopics; i++) {
-		btopic *t = &b->topics[i];
-		kg_topic *d;
-		int k;
-		if (!t->declared)
-			continue;
-		d = &s->topics[s->ntopics++];
-		d->id = (int32_t)i;
-		d->name = intern_topic_name((int32_t)i);
-		d->npartitions = t->npartitions;
-		d->partitions = arena_alloc(a, (size_t)t->npartitions * sizeof *d->partitions);
-		if (t->npartitions > 0)
-			memcpy(d->partitions, t->partitions, (size_t)t->npartitions * sizeof *d->partitions);
-		for (k = 0; k < t->npartitions; k++) {
-			/* reads at other offsets move into the arena; the builder's go with it */
-			kg_partition *dp = &d->partitions[k];
-			if (dp->nmore > 0) {
-				dp->more = arena_alloc(a, (size_t)dp->nmore * sizeof *dp->more);
-				memcpy(dp->more, t->partitions[k].more, (size_t)dp->nmore * sizeof *dp->more);
-			} else {
-				dp->more = NULL;
-			}
-		}
-	}
-	qsort(s->topics, (size_t)s->ntopics, sizeof *s->topics, topic_name_cmp);
-
-	/* the groups are built in name order: their ids sorted, not the 500-byte rows */
-	if (b->ngroups > 1)
-		qsort(b->group_order, b->ngroups, sizeof *b->group_order, group_id_cmp);
-	s->groups = arena_alloc(a, b->ngroups * sizeof *s->groups);
-	for (i = 0; i < b->ngroups; i++) {
-		kg_group *g = &s->groups[s->ngroups];
-		finish_group(b, s, b->groups[b->group_order[i]], g);
-		/* -t: a group with no partition of a matching topic (its others are filtered out) is not listed */
-		if (!filter_empty(b->topic_filter) && g->nparts == 0)
-			continue;
-		s->ngroups++;
-	}
-
-	builder_free(b);
-	return s;
-}
-
 /* ------------------------------------------------------------- snapshot */
 
 /* Take a reference. */
@@ -1073,9 +606,26 @@ snapshot_unref(kg_snapshot *s)
 	if (s == NULL)
 		return;
 	if (atomic_fetch_sub_explicit(&s->refs, 1, memory_order_acq_rel) == 1) {
+		int k;
+		for (k = 0; k < s->ngroups; k++)
+			rows_unref(s->groups[k].rows);
 		arena_free(s->arena);
 		free(s);
 	}
+}
+
+/* Make g's rows its own before writing one. */
+void
+group_rows_own(kg_group *g)
+{
+	kg_rows *r;
+	if (!g->kept)
+		return;
+	r = rows_copy(g->rows);
+	rows_unref(g->rows);
+	g->rows = r;
+	g->parts = rows_parts(r);
+	g->kept = false;
 }
 
 /* Copy a string into the arena. */

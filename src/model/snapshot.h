@@ -384,6 +384,9 @@ typedef struct kg_group {
 	int nmembers;
 	kg_gpart *parts;          /* sorted by topic, partition */
 	int nparts;
+	struct kg_rows *rows;     /* the block parts lives in when a later snapshot may keep it (rows.h), NULL: the arena */
+	bool kept;                /* parts are the last snapshot's, unchanged (rows.h): a reader ages a row's time lag
+				     (kg_gpart_time_lag), a writer owns them first (group_rows_own) */
 	int64_t lag;              /* sum of known lags, -1 when none known */
 	int norphaned;
 	int nidle;
@@ -667,6 +670,14 @@ kg_snapshot *builder_finish(kg_builder *b);
  */
 void builder_last(void);
 
+/*
+ * The next snapshot may keep the rows of prev's groups whose input did not
+ * change (rows.h): prev must be the snapshot the tracker applied last.
+ */
+void builder_keep(kg_builder *b, kg_snapshot *prev);
+/* Make g's rows its own (a copy of the kept ones) before writing one; nothing when they are. */
+void group_rows_own(kg_group *g);
+
 /* Copy a string into the snapshot's arena. */
 const char *snapshot_strdup(kg_snapshot *s, const char *str);
 /* Copy a partition set into the snapshot's arena (NULL when empty). */
@@ -679,6 +690,17 @@ kg_tp *snapshot_tp_dup(kg_snapshot *s, const kg_tp *v, int n);
  * assignment than the description.
  */
 void group_reconciliation(kg_snapshot *s, kg_group *g);
+
+/*
+ * A partition's time lag at the snapshot's time now_us: one that grows with
+ * the clock is its origin's age (a kept row says it as of the snapshot that
+ * judged it), -1 unknown.
+ */
+static inline int64_t
+kg_gpart_time_lag(const kg_gpart *p, int64_t now_us)
+{
+	return p->time_lag_from_us > 0 && now_us > 0 ? now_us - p->time_lag_from_us : p->time_lag_us;
+}
 
 /* When a group's committed offsets were asked: offs_time_us, else its data's time (0: as of the snapshot's time). */
 static inline int64_t

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/rows.h"
 #include "model/tracker_annotate.h"
 #include "model/tracker_episode.h"
 #include "model/tracker_int.h"
@@ -149,6 +150,7 @@ annotate_member(kg_tracker *t, kg_snapshot *s, const tgroup *g, const tmember *m
 		 * members' own assignments stay what the broker said).
 		 */
 		if (idx >= 0 && mi >= 0 && G->parts[idx].owner < 0) {
+			group_rows_own(G);
 			G->parts[idx].owner = mi;
 			G->parts[idx].orphaned = false;
 			G->parts[idx].in_flight = false;
@@ -283,6 +285,8 @@ group_calm(const tgroup *g, const kg_group *G)
 	int k;
 	if (g->nm != 0 || g->ep != NULL || G->nmembers != 0 || G->norphaned != 0)
 		return false;
+	if (G->kept)
+		return true; /* kept rows are of a group without members (rows.h): nothing owned, orphaned or in flight */
 	for (k = 0; k < G->nparts; k++) {
 		if (G->parts[k].owner >= 0 || G->parts[k].orphaned || G->parts[k].in_flight)
 			return false;
@@ -303,6 +307,8 @@ tk_annotate_group(kg_tracker *t, kg_snapshot *s, tgroup *g, kg_group *G, int64_t
 
 	if (g->no_news || G->traced || G->members_unknown) {
 		/* a failed description, or a group known from a log: the timeline keeps what it had */
+		if (G->kept && rows_marked(G->rows))
+			group_rows_own(G); /* no marks, as built */
 		g->calm = false;
 		G->sum.storm = g->storm;
 		G->sum.in_episode = g->ep != NULL;
@@ -317,6 +323,7 @@ tk_annotate_group(kg_tracker *t, kg_snapshot *s, tgroup *g, kg_group *G, int64_t
 	if (g->ep != NULL) {
 		for (k = 0; k < G->nparts; k++) {
 			if (G->parts[k].orphaned) {
+				group_rows_own(G);
 				G->parts[k].orphaned = false;
 				G->parts[k].in_flight = true;
 			}
@@ -345,15 +352,19 @@ tk_annotate_group(kg_tracker *t, kg_snapshot *s, tgroup *g, kg_group *G, int64_t
 		t->calm_skips++;
 	}
 
-	/* moved marks of the last rebalance */
+	/* moved marks of the last rebalance (kept rows carry the last apply's: made again) */
 	nmoved = tk_ep_moved(g, &moved, &moved_from);
+	if (G->kept && (nmoved > 0 || rows_marked(G->rows)))
+		group_rows_own(G); /* a copy starts unmarked */
 	for (k = 0; k < nmoved; k++) {
 		int idx = group_part_index(G, moved[k]);
 		if (idx >= 0) {
 			G->parts[idx].moved = true;
 			G->parts[idx].moved_from = moved_from[k];
+			rows_set_marked(G->rows);
 		}
 	}
+	g->rows_seen = rows_id(G->rows);
 	annotate_summary(t, g, G, T);
 }
 

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/rows.h"
 #include "model/tracker_episode.h"
 #include "model/tracker_int.h"
 #include "model/tracker_live.h"
@@ -167,6 +168,10 @@ tk_ep_group_parts(tgroup *g, const kg_group *G)
 {
 	int k;
 	bool same = g->eps->ngparts == G->nparts;
+	if (tk_rows_known(g, G)) {
+		g->parts_same = same; /* the very rows of the last apply (rows.h) */
+		return;
+	}
 	for (k = 0; same && k < G->nparts; k++)
 		same = tp_same(g->eps->gparts[k], G->parts[k].tp);
 	g->parts_same = same;

@@ -54,6 +54,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "model/rows.h"
 #include "model/tracker.h"
 #include "util/hmap.h"
 
@@ -152,6 +153,7 @@ typedef struct tgroup {
 	                        (the group's generation), KG_STEP_EPOCH_UNKNOWN: a step whose epoch no source gave */
 	tk_records *rec;     /* what its coordinator's records told (tracker_records.c), NULL before the first */
 	bool parts_same;     /* this apply's description has the partitions of the one before (tk_ep_group_parts) */
+	uint64_t rows_seen;  /* the kept rows (rows.h) its last apply left, 0 none */
 	/*
 	 * The group's last history sample is a calm one (no member record, no
 	 * episode, nothing owned or orphaned: every lane absent, every
@@ -190,6 +192,7 @@ struct kg_tracker {
 	kg_sample smp;         /* every group's history sample is built here (tracker_annotate.c) */
 	size_t smp_clanes, smp_cparts; /* its arrays' room */
 	uint64_t calm_skips;   /* calm groups whose sample was not built again (tests, benches) */
+	uint64_t rest_skips;   /* groups whose kept rows were not judged again (rows.h; tests, benches) */
 };
 
 /* tracker_base.c: the record's helpers and the questions every part asks of it */
@@ -223,5 +226,12 @@ const kg_member *tk_snap_member(const tgroup *g, const kg_group *G, const tmembe
 int64_t tk_hi(int64_t time, kg_evidence evid);
 /* The earliest a fact of this evidence at time can have happened (exact: time; polled: the refresh before). */
 int64_t tk_lo(const tgroup *g, int64_t time, kg_evidence evid);
+
+/* True when G's rows are the very rows the group's last apply left (kept by the builder: rows.h), so what they say is known. */
+static inline bool
+tk_rows_known(const tgroup *g, const kg_group *G)
+{
+	return G->kept && g->rows_seen != 0 && g->rows_seen == rows_id(G->rows);
+}
 
 #endif

@@ -136,6 +136,7 @@ drop_stale(poll_ctx *c, kg_group *G)
 		w++;
 	}
 	if (w < G->nmembers) {
+		group_rows_own(G);
 		for (k = 0; k < G->nparts; k++) {
 			if (G->parts[k].owner >= 0)
 				G->parts[k].owner = map[G->parts[k].owner];
@@ -225,7 +226,8 @@ poll_group_facts(poll_ctx *c)
 	g->seen = true;
 	t->seen_groups_now = true;
 	g->present = true;
-	g->single_topic = group_single_topic(G);
+	if (!tk_rows_known(g, G))
+		g->single_topic = group_single_topic(G);
 	if (G->proto != KG_PROTO_UNKNOWN)
 		g->proto = G->proto;
 	if (G->assignor != NULL && *G->assignor != '\0')

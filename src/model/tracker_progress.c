@@ -449,11 +449,17 @@ tk_progress(kg_tracker *t, kg_snapshot *snap, int64_t T)
 		int64_t reb_start, reb_end;
 		int n;
 		reb_span(t, g, G, &reb_start, &reb_end);
-		n = progress_group(t->pg->prog, G, T, snap->interval_us, reb_start, reb_end, &t->pg->vch, &t->pg->cvch);
+		/* kept rows at rest (rows.h): outside a rebalance, their commits were seen as they are */
+		n = progress_group(t->pg->prog, G, T, snap->interval_us, reb_start, reb_end,
+				   !t->cfg.derive_all && (g == NULL || g->ep == NULL), &t->pg->vch, &t->pg->cvch);
 		if (g == NULL || G->traced)
 			continue;
-		verdict_events(t, g, G, t->pg->vch, n, T);
-		commits_seen(g, G, T);
+		if (n >= 0) {
+			verdict_events(t, g, G, t->pg->vch, n, T);
+			commits_seen(g, G, T);
+		} else {
+			t->rest_skips++;
+		}
 		members_frozen(t, g, G, T);
 		resume_watch(t, g, G, T);
 	}

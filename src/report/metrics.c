@@ -838,10 +838,11 @@ emit_partition_time_lag(fam_ctx *f, const family *fam)
 	for (i = 0; f->ctx->partitions && f->s != NULL && i < f->s->ngroups; i++) {
 		const kg_group *g = &f->s->groups[i];
 		for (k = 0; k < g->nparts; k++) {
-			if (g->parts[k].tlag_kind == KG_TLAG_NONE || g->parts[k].time_lag_us < 0)
+			int64_t tl = kg_gpart_time_lag(&g->parts[k], f->s->time_us);
+			if (g->parts[k].tlag_kind == KG_TLAG_NONE || tl < 0)
 				continue;
 			partition_open(f, fam, i, &g->parts[k]);
-			sample_seconds(f, g->parts[k].time_lag_us);
+			sample_seconds(f, tl);
 		}
 	}
 }

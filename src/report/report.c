@@ -122,7 +122,7 @@ digits(int64_t v)
 
 /* The columns' widths for g's rows. */
 static void
-part_widths_of(const kg_group *g, part_widths *w, char (*tl)[24])
+part_widths_of(const kg_group *g, int64_t now, part_widths *w, char (*tl)[24])
 {
 	int i;
 	*w = (part_widths){ 5, 5, 9, 14, 14, 3, 11, 4, 9, 8 };
@@ -136,7 +136,7 @@ part_widths_of(const kg_group *g, part_widths *w, char (*tl)[24])
 		w->consumer = KG_MAX(w->consumer, (int)strlen(owner_field(g, p, 0)));
 		w->host = KG_MAX(w->host, (int)strlen(owner_field(g, p, 1)));
 		w->client = KG_MAX(w->client, (int)strlen(owner_field(g, p, 2)));
-		groupcol_fmt_tlag(tl[i], sizeof tl[i], p->time_lag_us, (kg_tlag_kind)p->tlag_kind);
+		groupcol_fmt_tlag(tl[i], sizeof tl[i], kg_gpart_time_lag(p, now), (kg_tlag_kind)p->tlag_kind);
 		w->tlag = KG_MAX(w->tlag, (int)strlen(tl[i]));
 	}
 }
@@ -166,12 +166,12 @@ put_num(sbuf *o, int64_t v, int width)
  * written without printf (100,000 rows at 10,000 groups).
  */
 static void
-text_parts(sbuf *o, const kg_group *g)
+text_parts(sbuf *o, const kg_group *g, int64_t now)
 {
 	part_widths w;
 	char (*tl)[24] = xcalloc((size_t)g->nparts + 1, sizeof *tl);
 	int i;
-	part_widths_of(g, &w, tl);
+	part_widths_of(g, now, &w, tl);
 	put_left(o, "GROUP", w.group + 1);
 	put_left(o, "TOPIC", w.topic + 1);
 	put_left(o, "PARTITION", w.part + 1);
@@ -325,7 +325,7 @@ text_group(sbuf *o, const kg_group *g, const kg_snapshot *s)
 	}
 	if (g->nparts > 0) {
 		sbuf_addc(o, '\n');
-		text_parts(o, g);
+		text_parts(o, g, s != NULL ? s->time_us : 0);
 	}
 	sbuf_addc(o, '\n');
 	free(order);

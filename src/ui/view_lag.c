@@ -142,14 +142,15 @@ lag_layout_for(lag_layout *L, int width, int topicw)
 }
 
 static const kg_group *sort_group;
+static int64_t sort_now; /* the snapshot's time: a kept row's time lag is aged to it (rows.h) */
 
 /* Worst first: the verdict, the oldest time lag (known first), the largest lag; then topic and partition. */
 static int
 lag_cmp(const void *pa, const void *pb)
 {
 	const kg_gpart *a = &sort_group->parts[*(const int *)pa], *b = &sort_group->parts[*(const int *)pb];
-	int64_t ta = a->tlag_kind != KG_TLAG_NONE ? a->time_lag_us : -1;
-	int64_t tb = b->tlag_kind != KG_TLAG_NONE ? b->time_lag_us : -1;
+	int64_t ta = a->tlag_kind != KG_TLAG_NONE ? kg_gpart_time_lag(a, sort_now) : -1;
+	int64_t tb = b->tlag_kind != KG_TLAG_NONE ? kg_gpart_time_lag(b, sort_now) : -1;
 	int d;
 	if (a->verdict != b->verdict)
 		return (int)b->verdict - (int)a->verdict;
@@ -161,14 +162,22 @@ lag_cmp(const void *pa, const void *pb)
 	return d != 0 ? d : a->tp.partition - b->tp.partition;
 }
 
+/* The time of the snapshot shown, 0 none. */
+static int64_t
+lag_now(const ui_screen *s)
+{
+	return s->snap != NULL ? s->snap->time_us : 0;
+}
+
 /* The group's partitions worst first, as indexes (the caller frees). */
 static int *
-lag_order(const kg_group *g)
+lag_order(const ui_screen *s, const kg_group *g)
 {
 	int *idx = xreallocarray(NULL, (size_t)KG_MAX(1, g->nparts), sizeof *idx), i;
 	for (i = 0; i < g->nparts; i++)
 		idx[i] = i;
 	sort_group = g; /* qsort with a file-scope key: the UI is single-threaded */
+	sort_now = lag_now(s);
 	if (g->nparts > 1)
 		qsort(idx, (size_t)g->nparts, sizeof *idx, lag_cmp);
 	return idx;
@@ -226,7 +235,7 @@ lag_note(const kg_gpart *p)
 
 /* A row's cells as the view draws them. */
 static void
-lag_row_text(const kg_group *g, const kg_gpart *p, const lag_layout *L, lag_row *row)
+lag_row_text(const kg_group *g, const kg_gpart *p, int64_t now, const lag_layout *L, lag_row *row)
 {
 	char n[32];
 	memset(row, 0, sizeof *row);
@@ -236,7 +245,7 @@ lag_row_text(const kg_group *g, const kg_gpart *p, const lag_layout *L, lag_row 
 	lag_num(row->c[LC_CURRENT], LAG_CELL, p->committed, lag_cols[LC_CURRENT].width);
 	lag_num(row->c[LC_LOGEND], LAG_CELL, p->log_end, lag_cols[LC_LOGEND].width);
 	lag_num(row->c[LC_LAG], LAG_CELL, p->lag, lag_cols[LC_LAG].width);
-	groupcol_fmt_tlag(row->c[LC_TLAG], LAG_CELL, p->time_lag_us, (kg_tlag_kind)p->tlag_kind);
+	groupcol_fmt_tlag(row->c[LC_TLAG], LAG_CELL, kg_gpart_time_lag(p, now), (kg_tlag_kind)p->tlag_kind);
 	if (p->consume_rate >= 0 && p->consume_rate < 9.95f) {
 		snprintf(row->c[LC_RATE], LAG_CELL, "%.1f/s", (double)p->consume_rate);
 	} else if (p->consume_rate >= 0) {
@@ -319,12 +328,12 @@ view_lag_search(ui_screen *s, void *st, const kg_group *g, const char *needle, i
 {
 	lag_layout L;
 	lag_row row;
-	int *idx = lag_order(g), i, hit = -1;
+	int *idx = lag_order(s, g), i, hit = -1;
 	(void)st;
 	lag_layout_for(&L, s->lay.view.w, lag_topic_width(s, g));
 	for (i = KG_MAX(0, KG_MIN(from, g->nparts - 1)); g->nparts > 0 && i >= 0 && i < g->nparts && hit < 0;
 	     i += dir > 0 ? 1 : -1) {
-		lag_row_text(g, &g->parts[idx[i]], &L, &row);
+		lag_row_text(g, &g->parts[idx[i]], lag_now(s), &L, &row);
 		if (lag_row_match(&row, &L, needle))
 			hit = i;
 	}
@@ -435,7 +444,7 @@ lag_row_draw(ui_screen *s, const kg_group *g, const kg_gpart *p, const lag_layou
 	const char *mark = s->search_in_view && s->search[0] ? s->search : NULL;
 	attr_t va = list_style(s, groupcol_verdict_style((kg_verdict)p->verdict));
 	int c;
-	lag_row_text(g, p, L, &row);
+	lag_row_text(g, p, lag_now(s), L, &row);
 	for (c = 0; c < LC_COUNT; c++) {
 		int x = r.x + L->x[c], w = KG_MIN(L->w[c], r.x + r.w - x);
 		attr_t a = s->attr[UI_EL_NORMAL];
@@ -483,7 +492,7 @@ view_lag_draw(ui_screen *s, void *st, const kg_group *g, ui_rect r)
 		s->view_rows = 0;
 		return;
 	}
-	idx = lag_order(g);
+	idx = lag_order(s, g);
 	smax = lag_spark_max(g);
 	lc = (ui_lines){ s, rows, 0 };
 	for (i = 0; i < g->nparts; i++) {

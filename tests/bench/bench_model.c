@@ -16,7 +16,7 @@
  * Twice: every group's data new every tick (every group asked every
  * refresh), then the Empty groups' every tenth tick, in turn (a dashboard
  * asks a settled freeze every 10 s: doc/DESIGN.md): the model's cost of
- * groups whose input did not change.
+ * groups whose input did not change, without and with their rows kept (rows.h).
  */
 #include "config.h"
 
@@ -103,13 +103,17 @@ cpu_us(void)
 
 static int64_t finish_cpu_us; /* builder_finish()'s share of the last build10k() */
 static int empty_pace = 1;    /* the Empty groups' data is new every this many ticks */
+static bool keep = true;
+static int64_t last_cost_us;  /* bench10k()'s finish + derive, median */      /* the next snapshot keeps the unchanged rows of the last (rows.h), as the collector's */
 
-/* One snapshot of the cost-10k cluster at tick k. */
+/* One snapshot of the cost-10k cluster at tick k, keeping the unchanged rows of prev (the one applied last) when keep. */
 static kg_snapshot *
-build10k(int k)
+build10k(int k, kg_snapshot *prev)
 {
 	kg_snapshot *s;
 	kg_builder *b = builder_new(1700000000LL * 1000000 + (int64_t)k * 1000000);
+	if (keep && prev != NULL)
+		builder_keep(b, prev);
 	int t, p, g, m;
 	char name[64];
 	builder_cluster(b, "bench");
@@ -180,17 +184,22 @@ bench10k(int warm, int ticks)
 	int64_t *bt = xcalloc((size_t)ticks, sizeof *bt), *ft = xcalloc((size_t)ticks, sizeof *ft);
 	int64_t *dt = xcalloc((size_t)ticks, sizeof *dt);
 	kg_snapshot *shown = NULL;
-	int i;
+	int i, k;
+	int64_t kept = 0, rest = 0;
 	for (i = 0; i < warm + ticks; i++) {
 		int64_t t0 = cpu_us(), t1, t2;
-		kg_snapshot *s = build10k(i);
+		kg_snapshot *s = build10k(i, shown);
 		t1 = cpu_us();
+		for (k = 0; i >= warm && k < s->ngroups; k++)
+			kept += s->groups[k].kept;
 		tracker_apply(t, NULL, s, &ev);
 		t2 = cpu_us();
 		if (i >= warm) {
 			bt[i - warm] = t1 - t0;
 			ft[i - warm] = finish_cpu_us;
 			dt[i - warm] = t2 - t1;
+			for (k = 0; k < s->ngroups; k++)
+				rest += s->groups[k].kept;
 		}
 		/* the published snapshot lives until the next is published, as a viewer holds it (collector.c) */
 		if (shown != NULL)
@@ -203,12 +212,16 @@ bench10k(int warm, int ticks)
 	qsort(ft, (size_t)ticks, sizeof *ft, us_cmp);
 	qsort(dt, (size_t)ticks, sizeof *dt, us_cmp);
 	printf("dashboard model at 10,000 groups x 20 partitions (1,000 live x 3 members; cost-10k's shape), %d ticks after %d,\n"
-	       "the Empty groups' data new every %d tick%s; CPU time of this thread:\n", ticks, warm, empty_pace,
-	       empty_pace == 1 ? "" : "s, in turn");
+	       "the Empty groups' data new every %d tick%s, %s; CPU time of this thread:\n", ticks, warm, empty_pace,
+	       empty_pace == 1 ? "" : "s, in turn",
+	       keep ? "unchanged rows kept (rows.h)" : "every row built and judged (no builder_keep)");
+	printf("  groups whose rows were kept: %.0f a tick, of them left unjudged: %.0f\n", (double)kept / ticks,
+	       (double)rest / ticks);
 	printf("  building a snapshot: %.1f ms median, %.1f best; of it builder_finish: %.1f ms median, %.1f best\n",
 	       (double)bt[ticks / 2] / 1000.0, (double)bt[0] / 1000.0, (double)ft[ticks / 2] / 1000.0, (double)ft[0] / 1000.0);
 	printf("  deriving it (tracker_apply): %.1f ms median, %.1f best\n", (double)dt[ticks / 2] / 1000.0, (double)dt[0] / 1000.0);
 	printf("  finish + derive: %.1f %% of a core at -i 1 (median)\n", (double)(ft[ticks / 2] + dt[ticks / 2]) / 10000.0);
+	last_cost_us = ft[ticks / 2] + dt[ticks / 2];
 	free(ft);
 	free(bt);
 	free(dt);
@@ -225,6 +238,7 @@ main(int argc, char **argv)
 	kg_evlist ev = { 0 };
 	int64_t t0, t1, best_build = -1, best_derive = -1;
 	int i, rounds = argc > 1 ? atoi(argv[1]) : 10;
+	int64_t without;
 	kg_snapshot *s = build(0);
 	tracker_apply(t, NULL, s, &ev);
 	snapshot_unref(s);
@@ -252,6 +266,12 @@ main(int argc, char **argv)
 	tracker_free(t);
 	bench10k(argc > 2 ? atoi(argv[2]) : 35, rounds < 5 ? 5 : rounds * 2);
 	empty_pace = 10;
+	keep = false;
 	bench10k(argc > 2 ? atoi(argv[2]) : 35, rounds < 5 ? 5 : rounds * 2);
+	without = last_cost_us;
+	keep = true;
+	bench10k(argc > 2 ? atoi(argv[2]) : 35, rounds < 5 ? 5 : rounds * 2);
+	printf("groups whose input did not change: finish + derive with their rows kept / without: %.2fx\n",
+	       without > 0 ? (double)last_cost_us / (double)without : 0.0);
 	return 0;
 }

@@ -7,7 +7,7 @@ FUZZ_TARGETS = tests/fuzz/fuzz_log tests/fuzz/fuzz_jsonl tests/fuzz/fuzz_jolokia
 	tests/fuzz/fuzz_config tests/fuzz/fuzz_props tests/fuzz/fuzz_cmdline tests/fuzz/fuzz_replay tests/fuzz/fuzz_offsets
 FUZZ_DEPS = src/sources/trace/parse_lines.c src/sources/trace/parse_log.c src/record/jsonl.c src/record/obs_codec.c \
 	src/record/json.c src/sources/trace/parse_jolokia.c src/sources/trace/parse_rdstats.c src/model/event.c \
-	src/model/obs.c src/model/tp.c src/model/intern.c src/model/arena.c src/model/snapshot.c src/model/names.c src/model/group.c \
+	src/model/obs.c src/model/tp.c src/model/intern.c src/model/arena.c src/model/snapshot.c src/model/snapshot_finish.c src/model/rows.c src/model/names.c src/model/group.c \
 	src/util/util.c src/util/filter.c src/util/hmap.c
 # the config file, the properties file and the command line: the option
 # parser, which tries file properties on librdkafka (linked, not fuzzed)
@@ -17,7 +17,7 @@ FUZZ_OPTIONS_DEPS = src/core/options.c src/core/options_file.c src/sources/kafka
 # the recording reader, replayed through the collector and the tracker, each frame as --json
 FUZZ_REPLAY_DEPS = src/record/replay.c src/record/replay_file.c src/record/replay_stage.c src/record/obs_codec.c \
 	src/record/json.c src/record/jsonl.c src/core/collector.c src/report/report.c src/report/groupcol.c \
-	src/model/event.c src/model/history.c src/model/intern.c src/model/obs.c src/model/arena.c src/model/snapshot.c \
+	src/model/event.c src/model/history.c src/model/intern.c src/model/obs.c src/model/arena.c src/model/snapshot.c src/model/snapshot_finish.c src/model/rows.c \
 	src/model/names.c src/model/progress.c $(KG_TRACKER_C) \
 	src/model/source.c src/model/tp.c src/model/group.c src/model/lint.c \
 	src/util/util.c src/util/filter.c src/util/hmap.c src/util/log.c src/util/secfile.c \

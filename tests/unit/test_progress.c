@@ -613,7 +613,7 @@ test_group(void **state)
 		le[2] = 200 + i * 10;
 		s = snap(S(10 + i), c, le, 0, NULL);
 		progress_topics(p, s);
-		n = progress_group(p, &s->groups[0], s->time_us, S(1), 0, 0, &ch, &cap);
+		n = progress_group(p, &s->groups[0], s->time_us, S(1), 0, 0, false, &ch, &cap);
 		if (i == 0) {
 			/* none to OK (no lag); the others not judged yet, and so is the group: never OK before judged */
 			assert_int_equal(n, 3);
@@ -644,7 +644,7 @@ test_group(void **state)
 	st.ts_ms = 12000;
 	s = snap(S(15), c, le, 180, &st);
 	progress_topics(p, s);
-	n = progress_group(p, &s->groups[0], s->time_us, S(1), 0, 0, &ch, &cap);
+	n = progress_group(p, &s->groups[0], s->time_us, S(1), 0, 0, false, &ch, &cap);
 	assert_int_equal(n, 2); /* partitions 1 and 2 became LOST */
 	assert_int_equal(s->groups[0].parts[2].verdict, KG_VERDICT_LOST);
 	assert_true(s->groups[0].parts[2].lost == 180 - 100);
@@ -689,8 +689,8 @@ test_two_offsets_one_partition(void **state)
 	progress_topics(p, s);
 	a = snapshot_group_by_name(s, "shared-a");
 	bb = snapshot_group_by_name(s, "shared-b");
-	progress_group(p, (kg_group *)a, s->time_us, S(1), 0, 0, &ch, &cap);
-	progress_group(p, (kg_group *)bb, s->time_us, S(1), 0, 0, &ch, &cap);
+	progress_group(p, (kg_group *)a, s->time_us, S(1), 0, 0, false, &ch, &cap);
+	progress_group(p, (kg_group *)bb, s->time_us, S(1), 0, 0, false, &ch, &cap);
 	assert_int_equal(a->parts[0].tlag_kind, KG_TLAG_EXACT);
 	assert_true(a->parts[0].time_lag_us == S(10));
 	assert_int_equal(bb->parts[0].tlag_kind, KG_TLAG_EXACT);
@@ -1255,8 +1255,8 @@ test_last_judgement(void **state)
 			progress_set_last(q);
 		progress_topics(p, a);
 		progress_topics(q, b);
-		na = progress_group(p, &a->groups[0], a->time_us, S(1), 0, 0, &ch, &cap);
-		nb = progress_group(q, &b->groups[0], b->time_us, S(1), 0, 0, &ch, &cap);
+		na = progress_group(p, &a->groups[0], a->time_us, S(1), 0, 0, false, &ch, &cap);
+		nb = progress_group(q, &b->groups[0], b->time_us, S(1), 0, 0, false, &ch, &cap);
 		assert_int_equal(na, nb);
 	}
 	assert_int_equal(b->groups[0].parts[1].verdict, KG_VERDICT_STALLED);
@@ -1273,7 +1273,7 @@ test_last_judgement(void **state)
 	snapshot_unref(b);
 	b = snap(S(16), c, le, 0, NULL);
 	progress_topics(q, b);
-	progress_group(q, &b->groups[0], b->time_us, S(1), 0, 0, &ch, &cap);
+	progress_group(q, &b->groups[0], b->time_us, S(1), 0, 0, false, &ch, &cap);
 	assert_int_equal(b->groups[0].parts[1].verdict, KG_VERDICT_PENDING);
 	progress_counts(q, &gparts, &tparts);
 	assert_int_equal(gparts, 0);
