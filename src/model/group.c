@@ -19,6 +19,7 @@
 #include <string.h>
 #include <stdlib.h>
 
+#include "model/rows.h"
 #include "util/util.h"
 
 /* bsearch: a member id against a member. */
@@ -144,14 +145,11 @@ tp_minus(kg_snapshot *s, const kg_tp *a, int na, const kg_tp *b, int nb, int *n)
  * partition knows whose target it is in.
  */
 void
-group_reconciliation(kg_snapshot *s, kg_group *g)
+group_reconciliation_of(kg_snapshot *s, kg_group *g, bool rows)
 {
 	int k, q;
 	g->nrevoking = g->nawaiting = 0;
-	if (g->kept && g->nmembers == 0)
-		return; /* kept rows are of a group without members: no target owner (rows.h) */
-	group_rows_own(g);
-	for (q = 0; q < g->nparts; q++)
+	for (q = 0; rows && q < g->nparts; q++)
 		g->parts[q].target_owner = -1;
 	for (k = 0; k < g->nmembers; k++) {
 		kg_member *m = &g->members[k];
@@ -164,10 +162,19 @@ group_reconciliation(kg_snapshot *s, kg_group *g)
 		m->awaiting = tp_minus(s, m->target, m->ntarget, m->assignment, m->nassigned, &m->nawaiting);
 		g->nrevoking += m->nrevoking;
 		g->nawaiting += m->nawaiting;
-		for (q = 0; q < m->ntarget; q++) {
+		for (q = 0; rows && q < m->ntarget; q++) {
 			int idx = group_part_index(g, m->target[q]);
 			if (idx >= 0 && g->parts[idx].target_owner < 0)
 				g->parts[idx].target_owner = k;
 		}
 	}
+}
+
+/* The tracker's: a member's newer target or assignment than the description (the rows its own, touched: rows.h). */
+void
+group_reconciliation(kg_snapshot *s, kg_group *g)
+{
+	group_rows_own(g);
+	group_reconciliation_of(s, g, true);
+	rows_touch(g->rows);
 }

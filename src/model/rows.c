@@ -16,10 +16,10 @@ struct kg_rows {
 	_Atomic int refs;
 	uint64_t id;
 	int n;
-	bool marked;             /* the tracker marked moved partitions in them */
-	size_t ncommits, sizeof_commit, ntopics;
-	unsigned char *commits;  /* the input, after the rows */
-	int32_t *topics;
+	bool touched;            /* the tracker wrote what the builder derives */
+	uint64_t marks;          /* the key of the moves marked in them, 0 none */
+	size_t len;              /* the input, after the rows */
+	unsigned char *input;
 	kg_gpart v[];
 };
 
@@ -27,42 +27,37 @@ static _Atomic uint64_t rows_next_id = 1;
 
 /* A block for n rows and its input. */
 kg_rows *
-rows_new(int n, const void *commits, size_t ncommits, size_t sizeof_commit, const int32_t *topics, size_t ntopics)
+rows_new(int n, const void *input, size_t len)
 {
-	size_t rows = (size_t)n * sizeof(kg_gpart), cb = ncommits * sizeof_commit;
-	kg_rows *r = xmalloc(sizeof *r + rows + cb + ntopics * sizeof *topics);
+	size_t rows = (size_t)n * sizeof(kg_gpart);
+	kg_rows *r = xmalloc(sizeof *r + rows + len);
 	atomic_init(&r->refs, 1);
 	r->id = atomic_fetch_add_explicit(&rows_next_id, 1, memory_order_relaxed);
 	r->n = n;
-	r->marked = false;
-	r->ncommits = ncommits;
-	r->sizeof_commit = sizeof_commit;
-	r->ntopics = ntopics;
-	r->commits = (unsigned char *)r->v + rows;
-	r->topics = (int32_t *)(void *)(r->commits + cb);
-	if (cb > 0)
-		memcpy(r->commits, commits, cb);
-	if (ntopics > 0)
-		memcpy(r->topics, topics, ntopics * sizeof *topics);
+	r->touched = false;
+	r->marks = 0;
+	r->len = len;
+	r->input = (unsigned char *)r->v + rows;
+	if (len > 0)
+		memcpy(r->input, input, len);
 	if (rows > 0)
 		memset(r->v, 0, rows);
 	return r;
 }
 
-/* A copy of r (rows and input) that is the copier's alone, with a number of its own. */
+/* A copy of r that is the copier's alone, its moved marks cleared. */
 kg_rows *
 rows_copy(const kg_rows *r)
 {
-	kg_rows *c = rows_new(r->n, r->commits, r->ncommits, r->sizeof_commit, r->topics, r->ntopics);
+	kg_rows *c = rows_new(r->n, r->input, r->len);
 	int k;
 	if (r->n > 0)
 		memcpy(c->v, r->v, (size_t)r->n * sizeof *c->v);
-	for (k = 0; k < c->n; k++) {
-		/* what the tracker marks anew every apply (tracker_annotate.c) starts unmarked, as built */
+	for (k = 0; r->marks != 0 && k < c->n; k++) {
 		c->v[k].moved = false;
 		c->v[k].moved_from = -1;
-		c->v[k].in_flight = false;
 	}
+	c->touched = r->touched;
 	return c;
 }
 
@@ -92,27 +87,39 @@ rows_parts(kg_rows *r)
 
 /* True when the block was built from this input. */
 bool
-rows_same_input(const kg_rows *r, const void *commits, size_t ncommits, size_t sizeof_commit, const int32_t *topics,
-		size_t ntopics)
+rows_same_input(const kg_rows *r, const void *input, size_t len)
 {
-	return r->ncommits == ncommits && r->sizeof_commit == sizeof_commit && r->ntopics == ntopics &&
-	       (ncommits == 0 || memcmp(r->commits, commits, ncommits * sizeof_commit) == 0) &&
-	       (ntopics == 0 || memcmp(r->topics, topics, ntopics * sizeof *topics) == 0);
+	return r->len == len && (len == 0 || memcmp(r->input, input, len) == 0);
 }
 
-/* True when the tracker marked moved partitions in them. */
-bool
-rows_marked(const kg_rows *r)
-{
-	return r != NULL && r->marked;
-}
-
-/* The tracker marked moved partitions in them (its own). */
+/* The tracker wrote what the builder derives into them. */
 void
-rows_set_marked(kg_rows *r)
+rows_touch(kg_rows *r)
 {
 	if (r != NULL)
-		r->marked = true;
+		r->touched = true;
+}
+
+/* True when it did. */
+bool
+rows_touched(const kg_rows *r)
+{
+	return r != NULL && r->touched;
+}
+
+/* The key of the moves marked in them. */
+uint64_t
+rows_marks(const kg_rows *r)
+{
+	return r != NULL ? r->marks : 0;
+}
+
+/* Say which moves are marked in them. */
+void
+rows_set_marks(kg_rows *r, uint64_t key)
+{
+	if (r != NULL)
+		r->marks = key;
 }
 
 /* The block's number. */

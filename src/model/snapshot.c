@@ -97,6 +97,7 @@ builder_free(kg_builder *b)
 	free(b->gtopics);
 	free(b->prev_group);
 	free(b->topic_same);
+	free(b->input);
 	snapshot_unref(b->prev);
 	free(b->cluster);
 	arena_free(b->scratch);

@@ -685,10 +685,13 @@ kg_tp *snapshot_tp_dup(kg_snapshot *s, const kg_tp *v, int n);
 /*
  * A consumer group's reconciliation, from its members' assignments and
  * targets: each member's partitions to revoke and awaited, the group's
- * counts, each partition's target owner.  builder_finish() calls it; the
- * tracker again when an observation gave a member a newer target or
- * assignment than the description.
+ * counts, and with rows each partition's target owner.  builder_finish()
+ * calls group_reconciliation_of() (without rows for rows it kept: they
+ * have them); the tracker group_reconciliation() when an observation gave
+ * a member a newer target or assignment than the description (the rows
+ * its own and touched: rows.h).
  */
+void group_reconciliation_of(kg_snapshot *s, kg_group *g, bool rows);
 void group_reconciliation(kg_snapshot *s, kg_group *g);
 
 /*

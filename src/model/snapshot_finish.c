@@ -148,7 +148,7 @@ static void
 parts_alloc(kg_builder *b, kg_arena *a, const kg_bgroup *bg, kg_group *g, int np)
 {
 	if (rows_keepable(b, bg)) {
-		g->rows = rows_new(np, bg->commits, bg->ncommits, sizeof *bg->commits, bg->topics, bg->ntopics);
+		g->rows = rows_new(np, b->input, b->ninput);
 		g->parts = rows_parts(g->rows);
 	} else {
 		g->parts = arena_alloc(a, (size_t)np * sizeof *g->parts);
@@ -336,29 +336,70 @@ prev_group(const kg_builder *b, const kg_bgroup *bg)
 }
 
 /*
- * A group whose rows the next snapshot may keep: no member (no owner,
- * orphan or target), known by a description that was not asked again
- * since prev (a group asked every refresh has new rows every refresh: a
- * block of its own would only cost a malloc).
+ * A group whose rows the next snapshot may keep: known by a description
+ * that was not asked again since prev (a group asked every refresh has new
+ * rows every refresh: a block of its own would only cost a malloc).
  */
 static bool
 rows_keepable(const kg_builder *b, const kg_bgroup *bg)
 {
 	const kg_group *p = prev_group(b, bg);
-	return bg->nmembers == 0 && !bg->traced && !bg->members_unknown && bg->error == NULL && bg->data_time_us > 0 &&
-	       p != NULL && p->data_time_us == bg->data_time_us;
+	return !bg->traced && !bg->members_unknown && bg->error == NULL && bg->data_time_us > 0 && p != NULL &&
+	       p->data_time_us == bg->data_time_us;
 }
 
-/* Keep prev's rows of g when its input is prev's: asked at the same time, the same commits, topics and state. */
+/* Add n bytes to the builder's account of a group's input. */
+static void
+input_add(kg_builder *b, const void *v, size_t n)
+{
+	util_grow(&b->input, &b->cinput, b->ninput + n, 1);
+	if (n > 0)
+		memcpy(b->input + b->ninput, v, n);
+	b->ninput += n;
+}
+
+/*
+ * The input a group's rows are built from, as the builder's account
+ * (b->input): its commits in the order they came, its declared topics,
+ * each member's assignment and target in member order (owners and target
+ * owners are indexes into it).  Its topics' partitions are compared apart.
+ */
+static void
+group_input(kg_builder *b, const kg_bgroup *bg, const kg_group *g)
+{
+	int j;
+	b->ninput = 0;
+	input_add(b, &bg->ncommits, sizeof bg->ncommits);
+	input_add(b, bg->commits, bg->ncommits * sizeof *bg->commits);
+	input_add(b, &bg->ntopics, sizeof bg->ntopics);
+	input_add(b, bg->topics, bg->ntopics * sizeof *bg->topics);
+	input_add(b, &g->nmembers, sizeof g->nmembers);
+	for (j = 0; j < g->nmembers; j++) {
+		const kg_member *m = &g->members[j];
+		input_add(b, &m->nassigned, sizeof m->nassigned);
+		input_add(b, m->assignment, (size_t)m->nassigned * sizeof *m->assignment);
+		input_add(b, &m->ntarget, sizeof m->ntarget);
+		if (m->ntarget > 0)
+			input_add(b, m->target, (size_t)m->ntarget * sizeof *m->target);
+	}
+}
+
+/*
+ * Keep prev's rows of g when its input is prev's: asked at the same time,
+ * the same commits, members' assignments and targets, topics and state,
+ * and the tracker wrote nothing the builder derives into them.
+ */
 static bool
 keep_rows(kg_builder *b, const kg_bgroup *bg, kg_group *g)
 {
 	const kg_group *p = prev_group(b, bg);
 	size_t i, ntopics;
 	int32_t *topics;
-	if (!rows_keepable(b, bg) || p->rows == NULL || p->offs_time_us != g->offs_time_us ||
-	    p->state != g->state || p->simple != g->simple ||
-	    !rows_same_input(p->rows, bg->commits, bg->ncommits, sizeof *bg->commits, bg->topics, bg->ntopics))
+	if (!rows_keepable(b, bg))
+		return false;
+	group_input(b, bg, g);
+	if (p->rows == NULL || rows_touched(p->rows) || p->offs_time_us != g->offs_time_us || p->state != g->state ||
+	    p->simple != g->simple || !rows_same_input(p->rows, b->input, b->ninput))
 		return false;
 	topics = group_topics(b, bg, g, &ntopics);
 	for (i = 0; i < ntopics; i++) {
@@ -371,6 +412,8 @@ keep_rows(kg_builder *b, const kg_bgroup *bg, kg_group *g)
 	g->kept = true;
 	g->lag = p->lag;
 	g->time_lag_us = -1;
+	g->norphaned = p->norphaned; /* the same members, assignments and state */
+	g->nidle = p->nidle;
 	return true;
 }
 
@@ -409,12 +452,14 @@ finish_group(kg_builder *b, kg_snapshot *s, kg_bgroup *bg, kg_group *g)
 	g->sum.last_episode_min_us = g->sum.last_episode_max_us = -1;
 
 	finish_members(a, bg, g);
-	if (keep_rows(b, bg, g))
-		return; /* no member: nothing orphaned, idle or reconciling */
+	if (keep_rows(b, bg, g)) {
+		group_reconciliation_of(s, g, false); /* the members' own: the rows have their target owners */
+		return;
+	}
 	finish_parts(b, a, bg, g);
 	finish_offsets(bg, g);
 	finish_orphans(g);
-	group_reconciliation(s, g);
+	group_reconciliation_of(s, g, true);
 }
 
 /* No snapshot is built after the last one: no memory is kept for the next. */

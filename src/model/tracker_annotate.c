@@ -151,6 +151,7 @@ annotate_member(kg_tracker *t, kg_snapshot *s, const tgroup *g, const tmember *m
 		 */
 		if (idx >= 0 && mi >= 0 && G->parts[idx].owner < 0) {
 			group_rows_own(G);
+			rows_touch(G->rows); /* an owner the builder did not derive: not to be kept */
 			G->parts[idx].owner = mi;
 			G->parts[idx].orphaned = false;
 			G->parts[idx].in_flight = false;
@@ -304,10 +305,11 @@ tk_annotate_group(kg_tracker *t, kg_snapshot *s, tgroup *g, kg_group *G, int64_t
 	const int *moved_from;
 	size_t i;
 	bool calm;
+	uint64_t key;
 
 	if (g->no_news || G->traced || G->members_unknown) {
 		/* a failed description, or a group known from a log: the timeline keeps what it had */
-		if (G->kept && rows_marked(G->rows))
+		if (G->kept && rows_marks(G->rows) != 0)
 			group_rows_own(G); /* no marks, as built */
 		g->calm = false;
 		G->sum.storm = g->storm;
@@ -324,6 +326,7 @@ tk_annotate_group(kg_tracker *t, kg_snapshot *s, tgroup *g, kg_group *G, int64_t
 		for (k = 0; k < G->nparts; k++) {
 			if (G->parts[k].orphaned) {
 				group_rows_own(G);
+				rows_touch(G->rows);
 				G->parts[k].orphaned = false;
 				G->parts[k].in_flight = true;
 			}
@@ -352,17 +355,19 @@ tk_annotate_group(kg_tracker *t, kg_snapshot *s, tgroup *g, kg_group *G, int64_t
 		t->calm_skips++;
 	}
 
-	/* moved marks of the last rebalance (kept rows carry the last apply's: made again) */
+	/* moved marks of the last rebalance (rows.h: a block says which moves it has marked; a copy none) */
 	nmoved = tk_ep_moved(g, &moved, &moved_from);
-	if (G->kept && (nmoved > 0 || rows_marked(G->rows)))
-		group_rows_own(G); /* a copy starts unmarked */
-	for (k = 0; k < nmoved; k++) {
-		int idx = group_part_index(G, moved[k]);
-		if (idx >= 0) {
-			G->parts[idx].moved = true;
-			G->parts[idx].moved_from = moved_from[k];
-			rows_set_marked(G->rows);
+	key = nmoved > 0 ? tk_ep_moved_key(g) : 0;
+	if (G->rows == NULL || rows_marks(G->rows) != key) {
+		group_rows_own(G);
+		for (k = 0; k < nmoved; k++) {
+			int idx = group_part_index(G, moved[k]);
+			if (idx >= 0) {
+				G->parts[idx].moved = true;
+				G->parts[idx].moved_from = moved_from[k];
+			}
 		}
+		rows_set_marks(G->rows, key);
 	}
 	g->rows_seen = rows_id(G->rows);
 	annotate_summary(t, g, G, T);

@@ -29,6 +29,7 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -567,6 +568,8 @@ tk_assign(kg_tracker *t, tgroup *g, tmember *m, int64_t time, const kg_tp *parts
 	m->eps->synced = true;
 }
 
+static _Atomic uint32_t moved_keys = 1; /* tk_ep_moved_key()'s: one a set, across groups and trackers */
+
 /* Count moves and set the moved marks from the episode's start owners. */
 static void
 compute_moves(kg_tracker *t, tgroup *g)
@@ -578,6 +581,9 @@ compute_moves(kg_tracker *t, tgroup *g)
 	g->eps->moved = NULL;
 	g->eps->moved_from = NULL;
 	g->eps->nmoved = 0;
+	do
+		g->eps->moved_key = atomic_fetch_add_explicit(&moved_keys, 1, memory_order_relaxed);
+	while (g->eps->moved_key == 0); /* 0 names no marks */
 	for (i = 0; i < g->nm; i++) {
 		tmember *m = g->m[i];
 		const kg_tp *h;
@@ -975,6 +981,13 @@ tk_ep_moved(const tgroup *g, const kg_tp **moved, const int **from)
 	*moved = g->eps->moved;
 	*from = g->eps->moved_from;
 	return g->eps->nmoved;
+}
+
+/* The number that names the moved marks now. */
+uint64_t
+tk_ep_moved_key(const tgroup *g)
+{
+	return g->eps->moved_key;
 }
 
 /* True when the open episode's rounds are a lower bound: no source counted its generations. */

@@ -125,6 +125,7 @@ struct tk_epgroup {
 	kg_tp *moved;
 	int *moved_from;
 	int nmoved;
+	uint32_t moved_key; /* names this set of marks (rows.h): a new one each time they are set (fits beside nmoved) */
 };
 
 /* The part's state: the tracker's (episode numbers, log-only groups), a group's, a member's. */
@@ -235,6 +236,8 @@ int64_t tk_ep_last(const tgroup *g);
 int64_t tk_ep_last_end(const tgroup *g);
 /* The partitions the last closed episode gave a new owner (*from: the lane they came from, -1 none); their number. */
 int tk_ep_moved(const tgroup *g, const kg_tp **moved, const int **from);
+/* A number that names the moved marks tk_ep_moved() gives now (no other set had it). */
+uint64_t tk_ep_moved_key(const tgroup *g);
 /* True when the open episode's rounds are a lower bound (nobody counted its generations). */
 bool tk_ep_rounds_min(const tgroup *g);
 /* True when m revoked part of its assignment in the open episode. */

@@ -137,6 +137,7 @@ drop_stale(poll_ctx *c, kg_group *G)
 	}
 	if (w < G->nmembers) {
 		group_rows_own(G);
+		rows_touch(G->rows);
 		for (k = 0; k < G->nparts; k++) {
 			if (G->parts[k].owner >= 0)
 				G->parts[k].owner = map[G->parts[k].owner];

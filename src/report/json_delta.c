@@ -929,7 +929,8 @@ group_same(const kg_group *a, const kg_group *b)
 	    !str_same(a->protocol_type, b->protocol_type) || !str_same(a->assignor, b->assignor) ||
 	    !str_same(a->error, b->error) || !str_same(a->commit_policy, b->commit_policy))
 		return false;
-	for (i = 0; i < a->nparts; i++) {
+	for (i = 0; a->parts != b->parts && i < a->nparts; i++) {
+		/* (the very rows a kept: the same, rows.h) */
 		if (!part_same(&a->parts[i], &b->parts[i]))
 			return false;
 	}
@@ -943,6 +944,8 @@ group_same(const kg_group *a, const kg_group *b)
 	y.name = y.protocol_type = y.assignor = y.error = y.commit_policy = NULL;
 	x.members = y.members = NULL;
 	x.parts = y.parts = NULL;
+	x.rows = y.rows = NULL; /* where the rows live, not what they say */
+	x.kept = y.kept = false;
 	if (x.time_lag_from_us > 0)
 		x.time_lag_us = 0;
 	if (y.time_lag_from_us > 0)
@@ -975,6 +978,8 @@ group_head_same(const kg_group *a, const kg_group *b)
 	y.name = y.protocol_type = y.assignor = y.error = y.commit_policy = NULL;
 	x.members = y.members = NULL;
 	x.parts = y.parts = NULL;
+	x.rows = y.rows = NULL;
+	x.kept = y.kept = false;
 	x.nparts = y.nparts = 0;
 	x.lag = y.lag = 0;
 	if (x.time_lag_from_us > 0)

@@ -16,7 +16,9 @@
  * Twice: every group's data new every tick (every group asked every
  * refresh), then the Empty groups' every tenth tick, in turn (a dashboard
  * asks a settled freeze every 10 s: doc/DESIGN.md): the model's cost of
- * groups whose input did not change, without and with their rows kept (rows.h).
+ * groups whose input did not change, without and with their rows kept (rows.h);
+ * last, an idle cluster (the Stable groups' topics and commits stand still
+ * too, every group asked every tenth tick), without and with.
  */
 #include "config.h"
 
@@ -104,6 +106,7 @@ cpu_us(void)
 static int64_t finish_cpu_us; /* builder_finish()'s share of the last build10k() */
 static int empty_pace = 1;    /* the Empty groups' data is new every this many ticks */
 static bool keep = true;
+static bool idle;             /* the live groups' topics and commits stand still too, and they are asked in turn */
 static int64_t last_cost_us;  /* bench10k()'s finish + derive, median */      /* the next snapshot keeps the unchanged rows of the last (rows.h), as the collector's */
 
 /* One snapshot of the cost-10k cluster at tick k, keeping the unchanged rows of prev (the one applied last) when keep. */
@@ -125,7 +128,7 @@ build10k(int k, kg_snapshot *prev)
 		builder_topic(b, id, C_PARTS);
 		for (p = 0; p < C_PARTS; p++)
 			builder_partition(b, (kg_tp){ id, p }, p % 3 + 1,
-					  1000000 + ((t * 7919) % C_TOPICS < C_LIVE_TOPICS ? (int64_t)k * 10 : 0));
+					  1000000 + ((t * 7919) % C_TOPICS < C_LIVE_TOPICS && !idle ? (int64_t)k * 10 : 0));
 	}
 	for (g = 0; g < C_GROUPS; g++) {
 		kg_bgroup *bg;
@@ -135,10 +138,10 @@ build10k(int k, kg_snapshot *prev)
 		bg = builder_group(b, intern_group(name));
 		snprintf(name, sizeof name, "cost-topic-%04d", live ? g % C_LIVE_TOPICS : C_LIVE_TOPICS + g % (C_TOPICS - C_LIVE_TOPICS));
 		topic = intern_topic(name);
-		bgroup_data_time(bg, 1700000000LL * 1000000 + (int64_t)(live ? k : k - (k + g) % empty_pace) * 1000000);
+		bgroup_data_time(bg, 1700000000LL * 1000000 + (int64_t)(live && !idle ? k : k - (k + g) % empty_pace) * 1000000);
 		bgroup_coordinator(bg, g % 3 + 1);
 		for (p = 0; p < C_PARTS; p++)
-			bgroup_committed(bg, (kg_tp){ topic, p }, 1000000 - (p % 5 ? 250 : 0) + (live ? (int64_t)k * 10 : 0));
+			bgroup_committed(bg, (kg_tp){ topic, p }, 1000000 - (p % 5 ? 250 : 0) + (live && !idle ? (int64_t)k * 10 : 0));
 		if (!live) {
 			bgroup_state(bg, KG_STATE_EMPTY);
 			bgroup_protocol(bg, "consumer", "");
@@ -212,8 +215,8 @@ bench10k(int warm, int ticks)
 	qsort(ft, (size_t)ticks, sizeof *ft, us_cmp);
 	qsort(dt, (size_t)ticks, sizeof *dt, us_cmp);
 	printf("dashboard model at 10,000 groups x 20 partitions (1,000 live x 3 members; cost-10k's shape), %d ticks after %d,\n"
-	       "the Empty groups' data new every %d tick%s, %s; CPU time of this thread:\n", ticks, warm, empty_pace,
-	       empty_pace == 1 ? "" : "s, in turn",
+	       "the %s groups' data new every %d tick%s, %s; CPU time of this thread:\n", ticks, warm,
+	       idle ? "Stable and Empty (nothing moves)" : "Empty", empty_pace, empty_pace == 1 ? "" : "s, in turn",
 	       keep ? "unchanged rows kept (rows.h)" : "every row built and judged (no builder_keep)");
 	printf("  groups whose rows were kept: %.0f a tick, of them left unjudged: %.0f\n", (double)kept / ticks,
 	       (double)rest / ticks);
@@ -229,6 +232,20 @@ bench10k(int warm, int ticks)
 	tracker_free(t);
 }
 
+/* bench10k() without keeping rows and with, and the ratio of their finish + derive. */
+static void
+kept_or_not(int warm, int ticks, const char *what)
+{
+	int64_t without;
+	keep = false;
+	bench10k(warm, ticks);
+	without = last_cost_us;
+	keep = true;
+	bench10k(warm, ticks);
+	printf("%s: finish + derive with their rows kept / without: %.2fx\n", what,
+	       without > 0 ? (double)last_cost_us / (double)without : 0.0);
+}
+
 /* Entry point. */
 int
 main(int argc, char **argv)
@@ -238,7 +255,7 @@ main(int argc, char **argv)
 	kg_evlist ev = { 0 };
 	int64_t t0, t1, best_build = -1, best_derive = -1;
 	int i, rounds = argc > 1 ? atoi(argv[1]) : 10;
-	int64_t without;
+	int warm = argc > 2 ? atoi(argv[2]) : 35, ticks = rounds < 5 ? 5 : rounds * 2;
 	kg_snapshot *s = build(0);
 	tracker_apply(t, NULL, s, &ev);
 	snapshot_unref(s);
@@ -264,14 +281,11 @@ main(int argc, char **argv)
 	printf("  history held: %.1f MiB\n", (double)history_bytes(tracker_history(t)) / 1048576.0);
 	free(ev.v);
 	tracker_free(t);
-	bench10k(argc > 2 ? atoi(argv[2]) : 35, rounds < 5 ? 5 : rounds * 2);
+	bench10k(warm, ticks);
 	empty_pace = 10;
-	keep = false;
-	bench10k(argc > 2 ? atoi(argv[2]) : 35, rounds < 5 ? 5 : rounds * 2);
-	without = last_cost_us;
-	keep = true;
-	bench10k(argc > 2 ? atoi(argv[2]) : 35, rounds < 5 ? 5 : rounds * 2);
-	printf("groups whose input did not change: finish + derive with their rows kept / without: %.2fx\n",
-	       without > 0 ? (double)last_cost_us / (double)without : 0.0);
+	kept_or_not(warm, ticks, "groups whose input did not change");
+	/* an idle cluster: the Stable groups (members, owners in their rows) at rest too */
+	idle = true;
+	kept_or_not(warm, ticks, "an idle cluster, every group asked every tenth tick");
 	return 0;
 }

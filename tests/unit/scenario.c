@@ -206,6 +206,8 @@ sc_tick_with(sc *s, int64_t ms, void (*more)(void *arg, kg_builder *b), void *ar
 {
 	kg_builder *b = builder_new(sc_us(s, ms));
 	int32_t topic = intern_topic(SC_TOPIC);
+	if (s->last != NULL)
+		builder_keep(b, s->last); /* as the collector: rows whose input stood still are kept (rows.h) */
 	kg_snapshot *snap;
 	int i, p;
 	builder_topic(b, topic, s->partitions);

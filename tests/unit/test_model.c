@@ -22,6 +22,7 @@
 #include "model/history.h"
 #include "model/intern.h"
 #include "model/lint.h"
+#include "model/rows.h"
 #include "model/snapshot.h"
 #include "model/tp.h"
 #include "model/tracker.h"
@@ -379,7 +380,10 @@ test_builder_reuse(void **state)
 }
 
 /* What keep_build() changes from the first snapshot's input. */
-enum keep_change { KEEP_SAME, KEEP_COMMIT, KEEP_LOG_END, KEEP_ASKED, KEEP_STAMP, KEEP_ERROR, KEEP_STATE, KEEP_NCHANGES };
+enum keep_change {
+	KEEP_SAME, KEEP_COMMIT, KEEP_LOG_END, KEEP_ASKED, KEEP_STAMP, KEEP_ERROR, KEEP_STATE, KEEP_ASSIGN, KEEP_TARGET,
+	KEEP_NCHANGES
+};
 
 /* A snapshot of a group without members (keep-g) and one with (keep-m) on one topic, keeping prev's unchanged rows. */
 static kg_snapshot *
@@ -389,6 +393,7 @@ keep_build(kg_snapshot *prev, enum keep_change c)
 	kg_builder *b = builder_new(1700000000LL * 1000000 + (prev != NULL ? 1000000 : 0));
 	kg_bgroup *g, *m;
 	kg_tp asg[3];
+	kg_bmember *bm;
 	int p;
 	if (prev != NULL)
 		builder_keep(b, prev);
@@ -413,11 +418,44 @@ keep_build(kg_snapshot *prev, enum keep_change c)
 		bgroup_committed(m, (kg_tp){ t, p }, 100);
 		asg[p] = (kg_tp){ t, p };
 	}
-	bmember_assignment(bgroup_member(m, "m-1"), asg, 3);
+	bm = bgroup_member(m, "m-1");
+	bmember_assignment(bm, asg, c == KEEP_ASSIGN ? 2 : 3);
+	bmember_target(bm, asg, c == KEEP_TARGET ? 2 : 3);
 	return builder_finish(b);
 }
 
-/* The builder keeps the rows of a group without members whose input is the last snapshot's, and only those. */
+/* A copy of a block is its copier's: a number of its own, its input, its rows but the moved marks (the tracker's anew). */
+static void
+test_rows_copy(void **state)
+{
+	kg_rows *r = rows_new(3, "in", 2), *c;
+	kg_gpart *p = rows_parts(r);
+	(void)state;
+	p[1].committed = 42;
+	p[1].moved = true;
+	p[1].moved_from = 2;
+	rows_set_marks(r, 7);
+	c = rows_copy(r);
+	assert_int_not_equal(rows_id(c), rows_id(r));
+	assert_true(rows_same_input(c, "in", 2));
+	assert_false(rows_same_input(c, "on", 2));
+	assert_int_equal(rows_parts(c)[1].committed, 42);
+	assert_false(rows_parts(c)[1].moved);
+	assert_int_equal(rows_parts(c)[1].moved_from, -1);
+	assert_int_equal(rows_marks(c), 0);
+	assert_true(p[1].moved); /* the original as it was */
+	assert_false(rows_touched(c));
+	rows_touch(c);
+	assert_true(rows_touched(c));
+	rows_unref(c);
+	rows_unref(r);
+}
+
+/*
+ * The builder keeps the rows of a group whose input is the last snapshot's,
+ * and only those: keep-g without members, keep-m with one (its owners and
+ * target owners in the rows), both on keep-t.
+ */
 static void
 test_builder_keep(void **state)
 {
@@ -430,14 +468,20 @@ test_builder_keep(void **state)
 	assert_non_null(g0);
 	assert_false(g0->kept);
 	assert_non_null(g0->rows);
-	assert_null(snapshot_group_by_name(first, "keep-m")->rows); /* members: the arena */
+	assert_non_null(snapshot_group_by_name(first, "keep-m")->rows);
 	for (c = KEEP_SAME; c < KEEP_NCHANGES; c++) {
 		kg_group *g;
 		next = keep_build(first, (enum keep_change)c);
+		const kg_group *gm;
 		g = (kg_group *)snapshot_group_by_name(next, "keep-g");
+		gm = snapshot_group_by_name(next, "keep-m");
 		assert_non_null(g);
-		assert_false(snapshot_group_by_name(next, "keep-m")->kept);
-		if (c == KEEP_SAME) {
+		/* keep-m: kept but when its topic or its member's assignment or target changed */
+		assert_int_equal(gm->kept, c != KEEP_LOG_END && c != KEEP_STAMP && c != KEEP_ASSIGN && c != KEEP_TARGET);
+		assert_int_equal(gm->parts[2].owner, c == KEEP_ASSIGN ? -1 : 0);
+		assert_int_equal(gm->parts[2].target_owner, c == KEEP_TARGET ? -1 : 0);
+		assert_int_equal(gm->members[0].nrevoking, c == KEEP_TARGET ? 1 : 0);
+		if (c == KEEP_SAME || c == KEEP_ASSIGN || c == KEEP_TARGET) {
 			kg_gpart *was = g->parts;
 			assert_true(g->kept);
 			assert_ptr_equal(g->parts, g0->parts);
@@ -459,6 +503,24 @@ test_builder_keep(void **state)
 			assert_int_equal(g->parts[1].lag, 25);
 		snapshot_unref(next);
 	}
+	snapshot_unref(first);
+	snapshot_unref(zero);
+	/* rows the tracker wrote an owner into (as it does for a rebalancing group) are not kept: built again */
+	zero = keep_build(NULL, KEEP_ASSIGN);
+	first = keep_build(zero, KEEP_ASSIGN);
+	{
+		kg_group *m = (kg_group *)snapshot_group_by_name(first, "keep-m");
+		assert_non_null(m->rows);
+		assert_int_equal(m->parts[2].owner, -1);
+		group_rows_own(m);
+		rows_touch(m->rows);
+		m->parts[2].owner = 0;
+	}
+	next = keep_build(first, KEEP_ASSIGN);
+	assert_false(snapshot_group_by_name(next, "keep-m")->kept);
+	assert_int_equal(snapshot_group_by_name(next, "keep-m")->parts[2].owner, -1);
+	assert_true(snapshot_group_by_name(next, "keep-g")->kept);
+	snapshot_unref(next);
 	snapshot_unref(first);
 	snapshot_unref(zero);
 }
@@ -849,6 +911,7 @@ main(void)
 		cmocka_unit_test(test_builder_order),
 		cmocka_unit_test(test_builder_reuse),
 		cmocka_unit_test(test_builder_keep),
+		cmocka_unit_test(test_rows_copy),
 		cmocka_unit_test(test_builder_scratch),
 		cmocka_unit_test(test_format),
 		cmocka_unit_test(test_builder),

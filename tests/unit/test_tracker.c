@@ -849,6 +849,17 @@ test_status(void **state)
 	/* finding 2: a cooperative move takes two generations, whatever polling saw of them: at least two */
 	assert_int_equal(G->sum.rounds, 2);
 	assert_true(G->sum.rounds_min);
+	/* not asked again: the next snapshots keep its rows (rows.h), the moved mark in them, no copy made */
+	sc_group_data_time(s, "st", 2000);
+	sc_tick(s, 3000);
+	sc_tick(s, 4000); /* (3000 was the first at that data time: the rows of 4000 are the first the next may keep) */
+	snap = sc_tick(s, 5000);
+	G = snapshot_group(snap, intern_group("st"));
+	assert_true(G->kept);
+	assert_true(G->parts[4].moved);
+	assert_int_equal(G->parts[4].moved_from, G->members[group_member_index(G, "consumer-a-m")].lane);
+	assert_false(G->parts[0].moved);
+	assert_int_equal(G->members[group_member_index(G, "consumer-d-m")].status, KG_MEMBER_CONSUMING);
 	sc_free(s);
 }
 
