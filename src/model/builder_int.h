@@ -102,6 +102,7 @@ struct kg_builder {
 	kg_snapshot *prev;  /* builder_keep(): the snapshot whose unchanged rows this one keeps */
 	const kg_group **prev_group; /* its groups by id (cgroups of them) */
 	bool *topic_same;   /* by topic id (ctopics): its partitions say what prev's said */
+	bool keepable;      /* the group being finished may have its rows kept by the next snapshot (b->input its input) */
 	unsigned char *input; /* group_input(): the input a group's rows are built from, reused group to group */
 	size_t ninput, cinput;
 };

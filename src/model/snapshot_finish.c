@@ -141,13 +141,11 @@ extra_add(kg_builder *b, const int32_t *topics, size_t ntopics, kg_tp tp)
 	b->extra[b->nextra++] = tp;
 }
 
-static bool rows_keepable(const kg_builder *b, const kg_bgroup *bg);
-
 /* Room for np rows: a block the next snapshot may keep (rows.h) when the group may have its rows kept, else the arena. */
 static void
-parts_alloc(kg_builder *b, kg_arena *a, const kg_bgroup *bg, kg_group *g, int np)
+parts_alloc(kg_builder *b, kg_arena *a, kg_group *g, int np)
 {
-	if (rows_keepable(b, bg)) {
+	if (b->keepable) {
 		g->rows = rows_new(np, b->input, b->ninput);
 		g->parts = rows_parts(g->rows);
 	} else {
@@ -190,13 +188,13 @@ finish_parts(kg_builder *b, kg_arena *a, const kg_bgroup *bg, kg_group *g)
 			}
 		}
 		np = tp_sort_unique(b->extra, (int)b->nextra);
-		parts_alloc(b, a, bg, g, np);
+		parts_alloc(b, a, g, np);
 		for (j = 0; j < np; j++)
 			g->parts[j].tp = b->extra[j];
 	} else {
 		for (i = 0; i < ntopics; i++)
 			np += topic_nparts(b, topics[i]);
-		parts_alloc(b, a, bg, g, np);
+		parts_alloc(b, a, g, np);
 		np = 0;
 		for (i = 0; i < ntopics; i++) {
 			int n = topic_nparts(b, topics[i]);
@@ -337,15 +335,26 @@ prev_group(const kg_builder *b, const kg_bgroup *bg)
 
 /*
  * A group whose rows the next snapshot may keep: known by a description
- * that was not asked again since prev (a group asked every refresh has new
- * rows every refresh: a block of its own would only cost a malloc).
+ * that was not asked again since prev, its topics' partitions saying what
+ * they said (a group asked every refresh, or on a topic whose log ends
+ * move, has new rows every refresh: a block of its own would only cost a
+ * malloc).
  */
 static bool
-rows_keepable(const kg_builder *b, const kg_bgroup *bg)
+rows_keepable(kg_builder *b, const kg_bgroup *bg, const kg_group *g)
 {
 	const kg_group *p = prev_group(b, bg);
-	return !bg->traced && !bg->members_unknown && bg->error == NULL && bg->data_time_us > 0 && p != NULL &&
-	       p->data_time_us == bg->data_time_us;
+	size_t i, ntopics;
+	int32_t *topics;
+	if (bg->traced || bg->members_unknown || bg->error != NULL || bg->data_time_us <= 0 || p == NULL ||
+	    p->data_time_us != bg->data_time_us)
+		return false;
+	topics = group_topics(b, bg, g, &ntopics);
+	for (i = 0; i < ntopics; i++) {
+		if (topics[i] < 0 || (size_t)topics[i] >= b->ctopics || !b->topic_same[topics[i]])
+			return false;
+	}
+	return true;
 }
 
 /* Add n bytes to the builder's account of a group's input. */
@@ -393,19 +402,13 @@ static bool
 keep_rows(kg_builder *b, const kg_bgroup *bg, kg_group *g)
 {
 	const kg_group *p = prev_group(b, bg);
-	size_t i, ntopics;
-	int32_t *topics;
-	if (!rows_keepable(b, bg))
+	b->keepable = rows_keepable(b, bg, g);
+	if (!b->keepable)
 		return false;
-	group_input(b, bg, g);
+	group_input(b, bg, g); /* (parts_alloc's too, when not kept) */
 	if (p->rows == NULL || rows_touched(p->rows) || p->offs_time_us != g->offs_time_us || p->state != g->state ||
 	    p->simple != g->simple || !rows_same_input(p->rows, b->input, b->ninput))
 		return false;
-	topics = group_topics(b, bg, g, &ntopics);
-	for (i = 0; i < ntopics; i++) {
-		if (topics[i] < 0 || (size_t)topics[i] >= b->ctopics || !b->topic_same[topics[i]])
-			return false;
-	}
 	g->rows = rows_ref(p->rows);
 	g->parts = p->parts;
 	g->nparts = p->nparts;
