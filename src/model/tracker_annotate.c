@@ -287,7 +287,7 @@ group_calm(const tgroup *g, const kg_group *G)
 	if (g->nm != 0 || g->ep != NULL || G->nmembers != 0 || G->norphaned != 0)
 		return false;
 	if (G->kept)
-		return true; /* kept rows are of a group without members (rows.h): nothing owned, orphaned or in flight */
+		return true; /* kept rows of a group without members were built without one, untouched (rows.h) */
 	for (k = 0; k < G->nparts; k++) {
 		if (G->parts[k].owner >= 0 || G->parts[k].orphaned || G->parts[k].in_flight)
 			return false;

@@ -863,6 +863,54 @@ test_status(void **state)
 	sc_free(s);
 }
 
+/*
+ * Moves callbacks told while the description stood still (rows kept,
+ * rows.h): the marks of the new moves in a copy that starts unmarked (not
+ * the formation's any more), then kept with them.
+ */
+static void
+test_kept_rows_marked_anew(void **state)
+{
+	sc *s = sc_new(4, NULL);
+	kg_snapshot *snap;
+	const kg_group *G;
+	int lane_b;
+	(void)state;
+	sc_group_exact(s, "km", true);
+	sc_group_set(s, "km", KG_STATE_STABLE, "cooperative-sticky", "consumer-a=0 1;consumer-b=2 3");
+	sc_group_data_time(s, "km", 0);
+	sc_obs(s, KG_OBS_ASSIGNED, 0, "km", "consumer-a", C, "0 1");
+	sc_obs(s, KG_OBS_ASSIGNED, 0, "km", "consumer-b", C, "2 3");
+	sc_tick(s, 0);
+	sc_tick(s, 1000);
+	snap = sc_tick(s, 2000);
+	G = snapshot_group(snap, intern_group("km"));
+	assert_true(G->kept);
+	assert_true(G->parts[0].moved); /* the formation's marks: every partition got its first owner */
+	lane_b = G->members[group_member_index(G, "consumer-b-m")].lane;
+	/* b hands 3 to a in two cooperative rounds, told by their callbacks alone */
+	sc_obs(s, KG_OBS_JOIN_SENT, 2100, "km", "consumer-b", C, "");
+	sc_obs(s, KG_OBS_JOIN_SENT, 2100, "km", "consumer-a", C, "");
+	sc_obs(s, KG_OBS_REVOKED, 2200, "km", "consumer-b", C, "3");
+	sc_obs(s, KG_OBS_ASSIGNED, 2300, "km", "consumer-a", C, "");
+	sc_obs(s, KG_OBS_ASSIGNED, 2300, "km", "consumer-b", C, "");
+	sc_obs(s, KG_OBS_JOIN_SENT, 2400, "km", "consumer-b", C, "");
+	sc_obs(s, KG_OBS_ASSIGNED, 2500, "km", "consumer-a", C, "3");
+	sc_obs(s, KG_OBS_ASSIGNED, 2500, "km", "consumer-b", C, "");
+	snap = sc_tick(s, 3000);
+	G = snapshot_group(snap, intern_group("km"));
+	assert_false(G->sum.in_episode);
+	assert_true(G->parts[3].moved);
+	assert_int_equal(G->parts[3].moved_from, lane_b);
+	assert_false(G->parts[0].moved); /* not the formation's any more */
+	snap = sc_tick(s, 4000);
+	G = snapshot_group(snap, intern_group("km"));
+	assert_true(G->kept); /* those marks kept */
+	assert_true(G->parts[3].moved);
+	assert_false(G->parts[0].moved);
+	sc_free(s);
+}
+
 /* A member that leaves between two refreshes: one short episode; no commit or silence seen: the cause unknown. */
 static void
 test_polled_leave(void **state)
@@ -3438,6 +3486,7 @@ main(void)
 		cmocka_unit_test(test_rounds_made_by_first_episode),
 		cmocka_unit_test(test_polled_coop_join),
 		cmocka_unit_test(test_status),
+		cmocka_unit_test(test_kept_rows_marked_anew),
 		cmocka_unit_test(test_polled_leave),
 		cmocka_unit_test(test_polled_leave_asked_before),
 		cmocka_unit_test(test_leave_reason),
