@@ -19,6 +19,7 @@
 #include "util/util.h"
 
 #define UNKNOWN_INTERVAL_US KG_SEC_US /* the refresh interval of a snapshot that does not say it */
+#define FIRST_LOOK_US KG_SEC_US /* "older than kgtop's first look" says nothing while that look is younger */
 
 /* ---------------------------------------------------------------- rules */
 
@@ -454,7 +455,7 @@ progress_interpolate(const kg_lesamples *s, int64_t committed, int64_t now_us, i
 		return KG_TLAG_NONE;
 	if (i == 0) {
 		/* past committed at the oldest sample (one stays while the log-end stands still): older than that */
-		if (now_us - s->t[0] < 1000000)
+		if (now_us - s->t[0] < FIRST_LOOK_US)
 			return KG_TLAG_NONE; /* "older than kgtop's first look", under a second ago, says nothing yet */
 		*why = KG_TLAG_WHY_NONE;
 		*lag_us = now_us - s->t[0];
@@ -764,8 +765,8 @@ part_time_lag(kg_progress *p, kg_gpart *gp, const kg_stamp *stamp, int64_t now, 
 	kg_tlag_why why;
 	if (stamp != NULL && stamp->ts_ms >= 0 && stamp->ts_ms * 1000 > now)
 		*wake = KG_MIN(*wake, stamp->ts_ms * 1000); /* a record ahead of the clock: skew until then */
-	if (s != NULL && s->n > 0 && s->t[0] + 1000000 > now)
-		*wake = KG_MIN(*wake, s->t[0] + 1000000); /* "older than kgtop's first look" says something from then */
+	if (s != NULL && s->n > 0 && s->t[0] + FIRST_LOOK_US > now)
+		*wake = KG_MIN(*wake, s->t[0] + FIRST_LOOK_US); /* "older than kgtop's first look" says something from then */
 	gp->tlag_kind = (uint8_t)progress_time_lag(s, stamp, gp->committed, gp->log_end, gp->log_start, now,
 						   &gp->time_lag_us, &why);
 	gp->tlag_why = (uint8_t)why;
@@ -833,7 +834,7 @@ group_at_rest(const kg_progress *p, const pgroup *g, const kg_group *G, int64_t 
 	      int64_t reb_end, bool fresh)
 {
 	int i;
-	if (!G->kept || g->rows_id == 0 || g->rows_id != rows_id(G->rows) || fresh || p->last || g->ntopics < 0 ||
+	if (!G->kept || g->rows_id != rows_id(G->rows) || fresh || p->last || g->ntopics < 0 ||
 	    stall != g->stall_us || reb_start != g->reb_start || reb_end != g->reb_end || now >= g->wake_us ||
 	    now / KG_MAX(p->window_us / KG_SPARK, 1) != g->spark_at)
 		return false;

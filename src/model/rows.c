@@ -25,9 +25,9 @@ struct kg_rows {
 
 static _Atomic uint64_t rows_next_id = 1;
 
-/* A block for n rows and its input. */
-kg_rows *
-rows_new(int n, const void *input, size_t len)
+/* A block for n rows (not zeroed) and its input. */
+static kg_rows *
+rows_alloc(int n, const void *input, size_t len)
 {
 	size_t rows = (size_t)n * sizeof(kg_gpart);
 	kg_rows *r = xmalloc(sizeof *r + rows + len);
@@ -40,8 +40,16 @@ rows_new(int n, const void *input, size_t len)
 	r->input = (unsigned char *)r->v + rows;
 	if (len > 0)
 		memcpy(r->input, input, len);
-	if (rows > 0)
-		memset(r->v, 0, rows);
+	return r;
+}
+
+/* A block for n rows (zeroed) and its input. */
+kg_rows *
+rows_new(int n, const void *input, size_t len)
+{
+	kg_rows *r = rows_alloc(n, input, len);
+	if (n > 0)
+		memset(r->v, 0, (size_t)n * sizeof *r->v);
 	return r;
 }
 
@@ -49,7 +57,7 @@ rows_new(int n, const void *input, size_t len)
 kg_rows *
 rows_copy(const kg_rows *r)
 {
-	kg_rows *c = rows_new(r->n, r->input, r->len);
+	kg_rows *c = rows_alloc(r->n, r->input, r->len);
 	int k;
 	if (r->n > 0)
 		memcpy(c->v, r->v, (size_t)r->n * sizeof *c->v);
@@ -129,29 +137,17 @@ rows_id(const kg_rows *r)
 	return r != NULL ? r->id : 0;
 }
 
-/* Two records read alike. */
-static bool
-stamp_same(const kg_stamp *a, const kg_stamp *b)
-{
-	return a->offset == b->offset && a->record == b->record && a->ts_ms == b->ts_ms && a->why == b->why;
-}
-
 /* True when two topics' partitions say the same to a group's rows and its progress. */
 bool
 rows_topic_same(const kg_topic *a, const kg_topic *b)
 {
-	int k, j;
+	int k;
 	if (a->id != b->id || a->npartitions != b->npartitions)
 		return false;
 	for (k = 0; k < a->npartitions; k++) {
 		const kg_partition *p = &a->partitions[k], *q = &b->partitions[k];
-		if (p->log_end != q->log_end || p->log_start != q->log_start || !stamp_same(&p->stamp, &q->stamp) ||
-		    p->nmore != q->nmore)
+		if (p->log_end != q->log_end || p->log_start != q->log_start || !partition_stamps_same(p, q))
 			return false;
-		for (j = 0; j < p->nmore; j++) {
-			if (!stamp_same(&p->more[j], &q->more[j]))
-				return false;
-		}
 	}
 	return true;
 }

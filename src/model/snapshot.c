@@ -308,6 +308,27 @@ partition_stamp(const kg_partition *p, int64_t offset)
 	return NULL;
 }
 
+/* Two records read alike. */
+static bool
+stamp_same(const kg_stamp *a, const kg_stamp *b)
+{
+	return a->offset == b->offset && a->record == b->record && a->ts_ms == b->ts_ms && a->why == b->why;
+}
+
+/* True when two partitions have the same records read, in the same order. */
+bool
+partition_stamps_same(const kg_partition *a, const kg_partition *b)
+{
+	int i;
+	if (!stamp_same(&a->stamp, &b->stamp) || a->nmore != b->nmore)
+		return false;
+	for (i = 0; i < a->nmore; i++) {
+		if (!stamp_same(&a->more[i], &b->more[i]))
+			return false;
+	}
+	return true;
+}
+
 /* Find or create a group. */
 kg_bgroup *
 builder_group(kg_builder *b, int32_t group)

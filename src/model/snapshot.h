@@ -600,6 +600,8 @@ void builder_partition_start(kg_builder *b, kg_tp tp, int64_t log_start);
 void builder_partition_stamp(kg_builder *b, kg_tp tp, const kg_stamp *st);
 /* The record read at offset of a partition, NULL none. */
 const kg_stamp *partition_stamp(const kg_partition *p, int64_t offset);
+/* True when two partitions have the same records read, in the same order. */
+bool partition_stamps_same(const kg_partition *a, const kg_partition *b);
 /* Find or create a group. */
 kg_bgroup *builder_group(kg_builder *b, int32_t group);
 /* True when some source already added this group. */

@@ -244,27 +244,6 @@ put_log_start(sbuf *o, const kg_snapshot *prev, const kg_snapshot *s)
 	section_end(o, n, '}');
 }
 
-/* True when two stamps are the same. */
-static bool
-stamp_equal(const kg_stamp *a, const kg_stamp *b)
-{
-	return a->offset == b->offset && a->record == b->record && a->ts_ms == b->ts_ms && a->why == b->why;
-}
-
-/* True when two partitions have the same records read (in the same order). */
-static bool
-stamps_equal(const kg_partition *a, const kg_partition *b)
-{
-	int i;
-	if (!stamp_equal(&a->stamp, &b->stamp) || a->nmore != b->nmore)
-		return false;
-	for (i = 0; i < a->nmore; i++) {
-		if (!stamp_equal(&a->more[i], &b->more[i]))
-			return false;
-	}
-	return true;
-}
-
 /* One read: [partition,offset,record,timestamp_ms,"why"]. */
 static void
 put_stamp(sbuf *o, int k, const kg_stamp *a, int *m)
@@ -294,7 +273,7 @@ put_stamps(sbuf *o, const kg_snapshot *prev, const kg_snapshot *s)
 		for (k = 0; k < t->npartitions; k++) {
 			const kg_stamp *a = &t->partitions[k].stamp;
 			any |= a->offset >= 0;
-			if (p == NULL ? a->offset >= 0 : k >= p->npartitions ? a->offset >= 0 : !stamps_equal(&t->partitions[k], &p->partitions[k]))
+			if (p == NULL ? a->offset >= 0 : k >= p->npartitions ? a->offset >= 0 : !partition_stamps_same(&t->partitions[k], &p->partitions[k]))
 				changed = true;
 		}
 		for (k = t->npartitions; p != NULL && k < p->npartitions; k++)
