@@ -4,9 +4,10 @@
  * overlays (help, sources, sort menu) overlay.c's, each view its pane's
  * (UI_VIEWS in screen.h).
  *
- * render_frame() erases stdscr and redraws every pane from the state;
- * curses then sends only the cells that changed (no clear(), no
- * clearok()), which keeps an idle refresh to a few bytes.
+ * render_frame() draws every pane from the state into a blank frame of
+ * text.c's; curses is handed only the cells of each line that changed
+ * (text_frame_end()) and sends those (no clear(), no clearok()), which
+ * keeps an idle refresh to a few bytes and a few cells.
  */
 #include "config.h"
 
@@ -904,7 +905,7 @@ draw_prompt(ui_screen *s)
 		x += text_put(s, r.y, x, r.w - x - 1, s->attr[UI_EL_FOOTER], s->filter_buf, 0);
 	}
 	text_put(s, r.y, x + 1, r.w - x - 1, s->attr[UI_EL_FOOTER], tail, 0);
-	move(r.y, KG_MIN(x, r.w - 1));
+	text_cursor(r.y, KG_MIN(x, r.w - 1));
 }
 
 /* The footer: key hints (the least needed give way first, twins apart), or what is being typed. */
@@ -1029,6 +1030,7 @@ render_clock(ui_screen *s)
 {
 	if (!s->lay.too_small)
 		draw_header(s);
+	text_frame_end();
 }
 
 /* Draw everything. */
@@ -1039,10 +1041,11 @@ render_frame(ui_screen *s)
 	/* the compare form takes the whole width: the list goes above it, as tall as its groups */
 	render_layout(&s->lay, LINES, COLS, s->maximized, s->view == UI_VIEW_TIMELINE && timeline_comparing(s),
 		      s->snap != NULL ? s->norder : -1, status_lines(s, COLS));
-	werase(stdscr);
+	text_frame_begin();
 	leaveok(stdscr, TRUE);
 	if (s->lay.too_small) {
 		draw_too_small(s);
+		text_frame_end();
 		return;
 	}
 	g = screen_group(s);
@@ -1068,4 +1071,5 @@ render_frame(ui_screen *s)
 		overlay_help(s);
 	else if (s->sort_menu)
 		overlay_sort_menu(s);
+	text_frame_end();
 }

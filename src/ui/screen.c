@@ -46,6 +46,7 @@ screen_init(ui_screen *s, const kg_options *o, const kg_ui_info *info, kg_histor
 		const ui_pane *p = render_pane((ui_view_id)v);
 		s->pane_state[v] = p->init != NULL ? p->init(s) : NULL;
 	}
+	text_frame_forget(); /* a screen of its own: its first frame hands curses every cell */
 }
 
 /* Release. */
@@ -66,6 +67,7 @@ screen_free(ui_screen *s)
 	if (s->re_ok)
 		regfree(&s->re);
 	s->re_ok = false;
+	text_frame_free();
 }
 
 /* Groups in trouble in the snapshot shown: counted once a snapshot (screen_set_snapshot), read every frame. */

@@ -302,6 +302,23 @@ int text_width(const ui_screen *s, const char *str);
 size_t text_cut_at(const ui_screen *s, const char *str, const char *sep, int maxw);
 /* Fill a line of a rect with blanks in an attribute. */
 void text_blank(int y, int x, int w, attr_t a);
+/*
+ * A frame: text_frame_begin() blanks the frame of cells the text_* calls
+ * draw into (as large as the terminal), text_frame_end() hands curses the
+ * cells of each line that differ from the frame before and puts the cursor
+ * where text_cursor() said (nowhere when it did not); stdscr then holds the
+ * frame.  Between an end and the next begin, text_* calls draw over the
+ * frame shown (the clock's header).  text_frame_forget(): stdscr no longer
+ * holds the last frame (a new screen): the next end hands every cell.
+ */
+void text_frame_begin(void);
+void text_frame_end(void);
+void text_frame_forget(void);
+void text_cursor(int y, int x);
+/* The cells the last text_frame_end() handed curses (the tests; make bench-idle's why). */
+long text_frame_pushed(void);
+/* Free the frames (the next frame makes them anew, every cell handed). */
+void text_frame_free(void);
 
 /* list.c */
 /* Draw the group list. */

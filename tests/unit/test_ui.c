@@ -1237,27 +1237,131 @@ test_sanitize(void **state)
 	char row[1024];
 	int w;
 	(void)state;
-	werase(stdscr);
+	text_frame_begin();
 	w = text_put(&s, 0, 0, 80, 0, "a\x1b[31mb\x07\xff\xc2\x9b\xe2\x80\xaez\xe6\x97\xa5", 0);
+	text_frame_end();
 	row_text(0, row, sizeof row);
 	assert_string_equal(row, "a?[31mb????z\xe6\x97\xa5"); /* U+202E (right-to-left override) too */
 	assert_int_equal(w, 14);
 	s.ascii = true;
-	werase(stdscr);
+	text_frame_begin();
 	text_put(&s, 0, 0, 80, 0, "gr\xc3\xbc\xc3\x9f \xe2\x96\x88", 0);
+	text_frame_end();
 	row_text(0, row, sizeof row);
 	assert_string_equal(row, "gr?? ?");
 	s.ascii = false;
 	/* cut at the width, with an ellipsis when asked */
-	werase(stdscr);
+	text_frame_begin();
 	w = text_put(&s, 0, 0, 5, 0, "abcdefgh", TEXT_ELLIPSIS);
 	assert_int_equal(w, 5);
+	text_frame_end();
 	row_text(0, row, sizeof row);
 	assert_string_equal(row, "abcd\xe2\x80\xa6");
 	/* a double-width character never straddles the edge */
-	werase(stdscr);
+	text_frame_begin();
 	w = text_put(&s, 0, 0, 3, 0, "a\xe6\x97\xa5\xe6\x9c\xac", 0);
 	assert_int_equal(w, 3);
+	text_frame_end();
+	row_text(0, row, sizeof row);
+	assert_string_equal(row, "a\xe6\x97\xa5");
+}
+
+/* One frame of text drawn over itself, the same for the same seed: narrow and double-width, cut, blanked. */
+static void
+random_frame(unsigned seed)
+{
+	static const char *const words[] = { "a", "abc", "\xe6\x97\xa5\xe6\x9c\xac", "x\xe6\x97\xa5y", "\xe2\x9a\xa1",
+					      "  ", "group-0001", "\xe2\x96\x88\xe2\x96\x88", "7m25s", "\xe6\x97\xa5" };
+	int i;
+	for (i = 0; i < 14; i++) {
+		int y, x, kind;
+		attr_t a;
+		seed = seed * 1103515245u + 12345u;
+		y = (int)((seed >> 16) % 5);
+		x = (int)((seed >> 8) % 24);
+		kind = (int)(seed % 5);
+		a = (seed >> 4) & 1 ? A_BOLD : A_NORMAL;
+		if (kind == 0)
+			text_blank(y, x, 1 + (int)((seed >> 12) % 5), a);
+		else if (kind == 1)
+			text_fill(&s, y, x, 1 + (int)((seed >> 12) % 4), a, (seed >> 13) & 1 ? G_STORM : G_HLINE);
+		else
+			text_put(&s, y, x, 1 + (int)((seed >> 10) % 12), a, words[(seed >> 20) % KG_ARRAY_LEN(words)],
+				 (seed >> 3) & 1 ? TEXT_ELLIPSIS : 0);
+	}
+}
+
+/*
+ * A frame hands curses only the cells that changed, and the screen then
+ * shows what a frame drawn on a blank screen shows: 400 frames of text
+ * over text (double-width characters cut in half by what is drawn over
+ * them, frames drawn again unchanged), each compared, text and
+ * attributes, with the same frame drawn from scratch; an unchanged frame
+ * hands none, the dashboard's frame a second later only its clock's line.
+ */
+static void
+test_frame_changed_cells(void **state)
+{
+	unsigned seed = 7, last = 0;
+	char *t1, *a1, *t2, *a2;
+	long full, pushed;
+	int f, same = 0, fewer = 0;
+	(void)state;
+	for (f = 0; f < 400; f++) {
+		if (f % 5 != 4)
+			seed = seed * 2654435761u + (unsigned)f; /* every fifth frame: the last one again */
+		text_frame_begin();
+		random_frame(seed);
+		text_frame_end();
+		pushed = text_frame_pushed();
+		dump_screen(stdscr, &t1, &a1);
+		text_frame_forget();
+		werase(stdscr);
+		text_frame_begin();
+		random_frame(seed);
+		text_frame_end();
+		full = text_frame_pushed();
+		dump_screen(stdscr, &t2, &a2);
+		assert_string_equal(t1, t2);
+		assert_string_equal(a1, a2);
+		assert_int_equal(full, (long)LINES * COLS);
+		if (seed == last) {
+			assert_int_equal(pushed, 0);
+			same++;
+		} else {
+			assert_true(pushed <= 5 * COLS); /* random_frame() draws on the first 5 lines */
+			fewer += pushed < 5 * COLS;
+		}
+		last = seed;
+		free(t1);
+		free(a1);
+		free(t2);
+		free(a2);
+	}
+	assert_int_equal(same, 80);
+	assert_true(fewer > 300);
+
+	/* the dashboard: drawn again unchanged, nothing; a second later, the clock's line */
+	render_frame(&s);
+	render_frame(&s);
+	assert_int_equal(text_frame_pushed(), 0);
+	s.now_us += SEC;
+	render_frame(&s);
+	pushed = text_frame_pushed();
+	assert_true(pushed > 0);
+	assert_true(pushed <= COLS);
+	dump_screen(stdscr, &t1, &a1);
+	text_frame_forget();
+	werase(stdscr);
+	render_frame(&s);
+	dump_screen(stdscr, &t2, &a2);
+	assert_string_equal(t1, t2);
+	assert_string_equal(a1, a2);
+	free(t1);
+	free(a1);
+	free(t2);
+	free(a2);
+	s.now_us -= SEC;
 }
 
 /* ASCII mode draws nothing outside ASCII, in every view. */
@@ -2575,7 +2679,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_layout),      cmocka_unit_test(test_keys_views),  cmocka_unit_test(test_keys_select),
 		cmocka_unit_test(test_keys_filter), cmocka_unit_test(test_keys_search), cmocka_unit_test(test_keys_pause),  cmocka_unit_test(test_keys_commands),
-		cmocka_unit_test(test_footer_help), cmocka_unit_test(test_sanitize),    cmocka_unit_test(test_ascii_everywhere),
+		cmocka_unit_test(test_footer_help), cmocka_unit_test(test_sanitize), cmocka_unit_test(test_frame_changed_cells),    cmocka_unit_test(test_ascii_everywhere),
 		cmocka_unit_test(test_resize),      cmocka_unit_test(test_keys_walk),   cmocka_unit_test(test_status_wrap),
 		cmocka_unit_test(test_demo_view),   cmocka_unit_test(test_gauge),       cmocka_unit_test(test_timeline_notes),
 		cmocka_unit_test(test_events_time_order),
