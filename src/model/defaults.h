@@ -61,6 +61,13 @@
 #define KG_KAFKA_METADATA_US (10 * KG_SEC_US)
 /* a consumer group librdkafka < 2.10 cannot describe (it says Dead) is described again this often, to see a conversion */
 #define KG_KAFKA_UNSEEN_RECHECK_US (300 * KG_SEC_US)
+/*
+ * The record reads' own client handle (kafka_stamp.c) is dropped once no
+ * read was made for this long, and made again for the next read:
+ * librdkafka keeps each topic it read from, and serves its partitions at
+ * every wakeup of their leaders' threads, until the handle ends
+ */
+#define KG_KAFKA_STAMP_REST_US (30 * KG_SEC_US)
 /* records read at committed offsets per refresh, at most (the selected group's; every group's for --once) */
 #define KG_STAMP_READS 1000
 

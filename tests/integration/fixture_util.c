@@ -263,6 +263,8 @@ fixture_rejected_writes(fixture *f)
 	return total;
 }
 
+int64_t live_stamps_rest_us;
+
 /* Build a live collector. */
 int
 live_open(live *l, const char *bootstrap, int interval_ms)
@@ -305,6 +307,7 @@ live_open_window(live *l, const char *bootstrap, int interval_ms, int64_t full_r
 	kc.full_refresh_us = full_refresh_us > 0 ? full_refresh_us : o.full_refresh_us;
 	kc.max_requests = max_requests > 0 ? max_requests : o.max_requests;
 	kc.lag_window_us = mc.lag_window_us;
+	kc.stamps_rest_us = live_stamps_rest_us;
 	options_free(&o);
 	if (kafka_source_new(&kc, &k, err, sizeof err) < 0) {
 		fprintf(stderr, "# kafka_source_new: %s\n", err);

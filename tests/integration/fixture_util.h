@@ -49,6 +49,8 @@ typedef struct live {
 
 /* Build it (interval in ms). */
 int live_open(live *l, const char *bootstrap, int interval_ms);
+/* The kafka source's stamps_rest_us for the collectors built after it is set (0: the default). */
+extern int64_t live_stamps_rest_us;
 /* Build it with the kafka source's --full-refresh and --max-requests (0: defaults). */
 int live_open_tiers(live *l, const char *bootstrap, int interval_ms, int64_t full_refresh_us, double max_requests);
 /* The same with the tracker's --lag-window (0: the default). */

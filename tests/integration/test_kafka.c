@@ -29,6 +29,7 @@
 #include "model/intern.h"
 #include "model/progress.h"
 #include "sources/kafka/kafka_logend.h"
+#include "sources/kafka/kafka_stamp.h"
 #include "sources/kafka/kafka_sched.h"
 #include "util/util.h"
 
@@ -901,6 +902,76 @@ test_log_end_together(void **state)
 	}
 }
 
+/* Predicate: the group's first partition is committed at this offset and its time lag is exact (its record read). */
+typedef struct want_read {
+	const char *group;
+	int64_t committed;
+} want_read;
+
+static bool
+pred_read(live *l, const void *arg)
+{
+	const want_read *w = arg;
+	const kg_group *g = live_group(l, w->group);
+	return g != NULL && g->nparts > 0 && g->parts[0].committed == w->committed && g->tlag_kind == KG_TLAG_EXACT;
+}
+
+/* Predicate: the reads' client handles dropped so far reached *arg. */
+static bool
+pred_reads_dropped(live *l, const void *arg)
+{
+	uint64_t made, dropped;
+	(void)l;
+	kafka_stamps_counts(&made, &dropped);
+	return dropped >= *(const uint64_t *)arg;
+}
+
+/*
+ * The record reads have a client handle of their own (kafka_stamp.c),
+ * dropped once no read was made for stamps_rest_us (librdkafka serves
+ * every partition of a topic a handle read from at each wakeup of its
+ * leader's thread until the handle ends) and made again for the next
+ * read: g-read, on screen, is read (its time lag exact), its handle
+ * dropped after the rest; its commits move and the new offsets are read
+ * on a new handle; the source's own handle is not renewed for it.
+ */
+static void
+test_reads_handle_rests(void **state)
+{
+	fixture f;
+	live l;
+	int32_t shown;
+	uint64_t m0, d0, m, d, want;
+	want_read first = { "g-read", 900 }, moved = { "g-read", 950 };
+	(void)state;
+	kafka_stamps_counts(&m0, &d0);
+	live_stamps_rest_us = 600 * 1000LL;
+	assert_int_equal(fixture_start(&f, "tests/integration/scenarios/reads-rest.json", true), 0);
+	assert_int_equal(live_open(&l, f.bootstrap, 200), 0);
+	live_stamps_rest_us = 0;
+	shown = intern_group("g-read");
+	collector_set_focus(l.c, &shown, 1, shown);
+	assert_true(live_wait(&l, pred_read, &first, 10000));
+	kafka_stamps_counts(&m, &d);
+	assert_int_equal(m, m0 + 1);
+	/* nothing more to read: the handle rests */
+	want = d0 + 1;
+	assert_true(live_wait(&l, pred_reads_dropped, &want, 10000));
+	kafka_stamps_counts(&m, &d);
+	assert_int_equal(m, m0 + 1);
+	assert_true(live_group(&l, "g-read")->tlag_kind == KG_TLAG_EXACT); /* the reads kept stay */
+	/* the commits move: read again, on a new handle (950 was never read: an exact time lag is a new read) */
+	assert_int_equal(fixture_step(&f), 0);
+	assert_true(live_wait(&l, pred_read, &moved, 10000));
+	kafka_stamps_counts(&m, &d);
+	assert_int_equal(m, m0 + 2);
+	live_close(&l);
+	kafka_stamps_counts(&m, &d);
+	assert_int_equal(m, m0 + 2);
+	assert_int_equal(fixture_rejected_writes(&f), 0);
+	fixture_stop(&f);
+}
+
 /*
  * At a whole-second interval the refreshes begin as a wall second does
  * (kafka.c, next_refresh(): the dashboard's frames then draw its clock,
@@ -955,6 +1026,7 @@ main(void)
 		cmocka_unit_test(test_log_start_kept),
 		cmocka_unit_test(test_log_end_quiet),
 		cmocka_unit_test(test_log_end_alone),
+		cmocka_unit_test(test_reads_handle_rests),
 		cmocka_unit_test(test_log_end_each),
 		cmocka_unit_test(test_log_end_together),
 		cmocka_unit_test(test_refresh_on_second),

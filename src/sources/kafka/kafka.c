@@ -481,7 +481,7 @@ kafka_close(kg_source *s)
 		}
 	}
 	kafka_logend_free(k->logend); /* its threads are idle: the worker has ended */
-	kafka_stamps_free(k); /* its topic handles go before the handle */
+	kafka_stamps_free(k); /* the reads' own handle, its topic handles first */
 	if (k->md != NULL)
 		rd_kafka_metadata_destroy(k->md);
 	if (k->q != NULL)

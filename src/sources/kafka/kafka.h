@@ -48,6 +48,7 @@ typedef struct kg_kafka_config {
 					is asked less often (kafka_sched.h); 0: every refresh */
 	bool once;                   /* one refresh of everything, then none (--once) */
 	bool stamps_all;             /* exact time lag for every group (--once, --check: no screen selects one) */
+	int64_t stamps_rest_us;      /* the reads' own handle dropped after this long without a read (0: KG_KAFKA_STAMP_REST_US) */
 } kg_kafka_config;
 
 /* Create the source (connects lazily); -1 with err on bad configuration. */

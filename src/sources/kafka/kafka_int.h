@@ -8,7 +8,7 @@
  *   kafka_requests.c  the listing, the windowed describe and offsets
  *                     requests
  *   kafka_logend.c    the log-end and log-start offsets, its threads
- *   kafka_stamp.c     the record at a committed offset (exact time lag)
+ *   kafka_stamp.c     the record at a committed offset (exact time lag), on a handle of its own
  *   kafka_table.c     the groups known across refreshes, the results
  *   kafka_sched.c     which groups a refresh asks about (pure)
  *   kafka_errors.c    librdkafka's errors in words, the cluster-wide one

@@ -156,7 +156,6 @@ kafka_handle_renew(ksrc *k, const char *why)
 		return -1;
 	}
 	log_msg(KG_LOG_INFO, "kafka: %s: a new client handle asks for the coordinators again", why);
-	kafka_stamps_unbind(k); /* the reads' topic objects belong to the old handle */
 	pthread_mutex_lock(&k->rk_lock);
 	old = k->rk;
 	oldq = k->q;

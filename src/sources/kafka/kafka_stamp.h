@@ -17,9 +17,9 @@
  * the result every read kept.
  */
 void kafka_stamps_read(ksrc *k, kresult *r);
-/* Free the cache (its topic handles go before the client handle). */
+/* Free the cache and the reads' client handle (its topic handles go before it). */
 void kafka_stamps_free(ksrc *k);
-/* Let go of the client handle's topic objects (before that handle is destroyed): the cache stays. */
-void kafka_stamps_unbind(ksrc *k);
+/* The reads' client handles made and dropped so far, by every source (the tests). */
+void kafka_stamps_counts(uint64_t *made, uint64_t *dropped);
 
 #endif
