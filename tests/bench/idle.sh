@@ -4,7 +4,9 @@
 # broker's idle cluster of 100 groups (tests/fixture/scenarios/idle-100.json: 50 Stable, 50 Empty, nothing
 # moves) and htop (its default settings, no user config: a refresh each 1.5 s; and beside it htop -d 10, a refresh
 # each second as kgtop's default interval) run side by side, each in its own tmux session of the
-# same size (80x24, then 160x48; IDLE_SIZES="COLSxROWS ..." for others), at the same time; KGTOP_BEFORE, when set, runs beside them too. Each kgtop has a
+# same size (80x24, then 160x48; IDLE_SIZES="COLSxROWS ..." for others), at the same time; KGTOP_BEFORE, when set, runs beside them too.
+# Beside htop, this build also at htop's cadence (-i 1.5, a refresh each 1.5 s): each at its own default compares a
+# refresh each second with one each 1.5 s; kgtop -i 1.5 against htop and kgtop against htop -d 10 compare like with like. Each kgtop has a
 # fixture broker of its own (its requests a second are its own; IDLE_SCENARIO names another scenario). Each process's
 # CPU is read from /proc/PID/stat (utime + stime, all threads; kgtop's main thread, the dashboard, also alone) over IDLE_SECONDS (default 30) after IDLE_WARM
 # (default 60: the 50 frozen lags are asked every refresh until their freeze is settled, the STALLED rule's
@@ -47,6 +49,7 @@ fixture() { bench_fixture "$1" "$SCEN"; }
 requests() { bench_requests "$1"; }
 fixture now
 [ -n "$BEFORE" ] && fixture before
+[ -n "$HTOP" ] && fixture cad
 FLOOR=""
 [ -x "$BARE" ] && FLOOR=1 && fixture floor && fixture plan
 
@@ -85,7 +88,7 @@ start() {
 # one size: runs side by side, medians
 NAMES="now"
 [ -n "$BEFORE" ] && NAMES="$NAMES before"
-[ -n "$HTOP" ] && NAMES="$NAMES htop htop1"
+[ -n "$HTOP" ] && NAMES="$NAMES cad htop htop1"
 [ -n "$FLOOR" ] && NAMES="$NAMES floor plan"
 echo "bench-idle: the dashboard idle on 100 groups against htop, side by side in tmux, ${SECS} s after ${WARM} s, $RUNS runs a size"
 echo "  this build: $KGTOP${BEFORE:+; before: $BEFORE}; htop: ${HTOP:-none} (default settings, a refresh each 1.5 s; and -d 10, each second as kgtop); floor: $([ -n "$FLOOR" ] && echo "$BARE -F, -F -O" || echo "none (make tests/bench/bare_refresh)")"
@@ -102,6 +105,7 @@ for size in $SIZES; do
 			case $n in
 			now) p=$(start now "$cols" "$rows" "$KGTOP" -c none -b "$B_now") ;;
 			before) p=$(start before "$cols" "$rows" "$BEFORE" -c none -b "$B_before") ;;
+			cad) p=$(start cad "$cols" "$rows" "$KGTOP" -c none -i 1.5 -b "$B_cad") ;;
 			htop) p=$(start htop "$cols" "$rows" "$HTOP") ;;
 			htop1) p=$(start htop1 "$cols" "$rows" "$HTOP" -d 10) ;;
 			floor)
@@ -163,19 +167,20 @@ for size in $SIZES; do
 	ratio() { awk -v n="$1" -v a="$2" -v b="$3" 'BEGIN { if (b > 0) printf ", %s %.2f", n, a / b; else printf ", %s: 0", n }'; }
 	for n in $NAMES; do
 		c=$(med "$TMP/$n.cpu") u=$(med "$TMP/$n.ui") rq=$(med "$TMP/$n.req") bps=$(med "$TMP/$n.bps") wk=$(med "$TMP/$n.wk")
-		case $n in now) label="kgtop (this build)" ;; before) label="kgtop (before)" ;; floor) label="floor (bare -F)" ;; plan) label="plan (bare -F -O)" ;; htop1) label="htop -d 10 (1 s)" ;; *) label="htop" ;; esac
+		case $n in now) label="kgtop (this build)" ;; cad) label="kgtop -i 1.5" ;; before) label="kgtop (before)" ;; floor) label="floor (bare -F)" ;; plan) label="plan (bare -F -O)" ;; htop1) label="htop -d 10 (1 s)" ;; *) label="htop" ;; esac
 		ratios=""
 		case $n in
 		now | before)
 			[ -n "$h" ] && ratios="$(ratio kgtop/htop "$c" "$h")$(ratio "kgtop/htop -d 10" "$c" "$h1")"
 			[ -n "$f" ] && ratios="$ratios$(ratio kgtop/floor "$c" "$f")$(ratio kgtop/plan "$c" "$pl")"
 			;;
+		cad) ratios=$(ratio "kgtop -i 1.5/htop (both a refresh each 1.5 s)" "$c" "$h") ;;
 		floor) [ -n "$h" ] && ratios=$(ratio floor/htop "$c" "$h") ;;
 		plan) [ -n "$h" ] && ratios=$(ratio plan/htop "$c" "$h") ;;
 		esac
 		main=""
 		case $n in
-		now | before) main=$(printf ' (its dashboard thread %.2f %%; %.1f requests/s)' "$u" "$rq") ;;
+		now | before | cad) main=$(printf ' (its dashboard thread %.2f %%; %.1f requests/s)' "$u" "$rq") ;;
 		floor | plan) main=$(printf ' (%.1f requests/s)' "$rq") ;;
 		esac
 		main="$main; $wk wakeups/s"
