@@ -247,7 +247,8 @@ stamp_rkt(ksrc *k, int32_t topic)
 		char e[256];
 		rd_kafka_topic_conf_set(tc, "auto.offset.reset", "error", e, sizeof e);
 		/* the simple consumer's own commit (a topic property, default true: every 60 s to the
-		 * handle's group kgtop.never-joins) stays off: kgtop never commits an offset */
+		 * handle's group, should the reads' handle keep the source's kgtop.never-joins,
+		 * stamps_handle()) stays off: kgtop never commits an offset */
 		if (rd_kafka_topic_conf_set(tc, "auto.commit.enable", "false", e, sizeof e) != RD_KAFKA_CONF_OK)
 			log_msg(KG_LOG_WARN, "kafka: cannot turn the reads' auto.commit.enable off: %s", e);
 		t->rkt = rd_kafka_topic_new(k->stamps->rk, intern_topic_name(topic), tc);
@@ -305,7 +306,7 @@ stamps_handle(ksrc *k)
 	char e[512];
 	if (k->stamps == NULL)
 		k->stamps = xcalloc(1, sizeof *k->stamps);
-	if (k->stamps->rk != NULL)
+	if (k->stamps->rk != NULL || k->conf == NULL)
 		return k->stamps->rk;
 	conf = rd_kafka_conf_dup(k->conf);
 	if (rd_kafka_conf_set(conf, "group.id", NULL, e, sizeof e) != RD_KAFKA_CONF_OK)
