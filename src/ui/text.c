@@ -52,7 +52,7 @@ static struct {
 	long pushed;     /* cells handed to curses by the last text_frame_end() */
 } fb = { .cy = -1 };
 
-/* Blank the cells [from, to) of the frame being drawn. */
+/* Blank n cells from c. */
 static void
 fb_blank(fcell *c, size_t n)
 {
