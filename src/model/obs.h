@@ -114,6 +114,8 @@ typedef struct kg_obs {
 	int nmlist;
 	int32_t member_state; /* a KIP-848 member's state: 0 stable, 1 unrevoked, 2 unreleased, 127 unknown; -1 */
 	bool loaded;          /* read while loading the record's history: it happened before the source followed live */
+	bool completing;      /* JOINED, PREPARING: while the group completed its last rebalance (its members awaiting
+	                         the leader's assignment, which a log may have told received: it was never given) */
 	bool gone;            /* a tombstone: the member (or group) was deleted */
 } kg_obs;
 

@@ -379,6 +379,24 @@ obs_static_return(kg_tracker *t, tgroup *g, const kg_obs *o)
 	return true;
 }
 
+/*
+ * A member joined, or the coordinator began this rebalance, while the
+ * group was completing the open one (o->completing): the leader's
+ * assignment its log told of the last generation was never given to the
+ * members (Kafka gives it once it is written, and not at all when the
+ * group changed meanwhile).  That generation only formed, as if no sync
+ * had been told: the join begins again, in the same rebalance (the
+ * joiner is its company, not the next one's cause), and that generation
+ * is no round.
+ */
+static void
+log_sync_not_given(tgroup *g, const kg_obs *o)
+{
+	if (o->completing && g->ep != NULL && g->eps->phase == PHASE_SYNCED && !g->eps->log_joined &&
+	    g->eps->last_sync > 0 && g->eps->last_sync == g->eps->exact_sync && o->time_us >= g->eps->last_sync)
+		g->eps->log_joined = true;
+}
+
 /* A member joined the group (the member itself, or a coordinator's log). */
 static void
 obs_joined(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
@@ -386,6 +404,7 @@ obs_joined(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 	int64_t time = o->time_us;
 	if (obs_static_return(t, g, o))
 		return;
+	log_sync_not_given(g, o);
 	m = obs_tmember(t, g, o, true);
 	if (m == NULL)
 		return; /* neither a member id nor a client id: nobody to announce */
@@ -596,6 +615,7 @@ obs_preparing(kg_tracker *t, tgroup *g, tmember *m, const kg_obs *o)
 	(void)m;
 	if (obs_retime_start(t, g, o) || before_open(g, time))
 		return; /* an earlier rebalance's start, retimed; or one kgtop never saw, nothing of the open one */
+	log_sync_not_given(g, o);
 	if (log_new_rebalance(g, o))
 		tk_close_log_synced(t, g); /* the one open ended at its last sync; this one begins below */
 	if (g->ep != NULL && g->eps->log_emptied_at > 0 && time >= g->eps->log_emptied_at &&

@@ -57,7 +57,7 @@ typedef enum obs_fid {
 	/* format 4: KIP-848's types, states, epochs (recordings and traces) */
 	F_GTYPE, F_MTYPE, F_MSTATE, F_PREV_EPOCH, F_PENDING,
 	/* format 3: the group coordinator's own records (recordings only) */
-	F_MEMBER_STATE, F_MLIST, F_LOADED, F_GONE, F_COUNT
+	F_MEMBER_STATE, F_MLIST, F_LOADED, F_GONE, F_COMPLETING, F_COUNT
 } obs_fid;
 
 typedef struct field {
@@ -134,6 +134,7 @@ static const field fields[F_COUNT] = {
 	[F_MLIST] = { { "member_list", NULL }, T_MEMBERS, AT(mlist), 0, 0, AT(nmlist), NULL },
 	[F_LOADED] = { { "loaded", NULL }, T_BOOL, AT(loaded), 0, 0, 0, NULL },
 	[F_GONE] = { { "gone", NULL }, T_BOOL, AT(gone), 0, 0, 0, NULL },
+	[F_COMPLETING] = { { "completing", NULL }, T_BOOL, AT(completing), 0, 0, 0, NULL },
 };
 
 typedef struct schema {
@@ -151,7 +152,7 @@ static const schema schemas[OBS_SCHEMA_COUNT] = {
 			      F_REASON, F_PROTO, F_GENERATION, F_NMEMBERS, F_SESSION, F_MAX_POLL, F_HB_AGE, F_POLL_GAP,
 			      F_POLL_GAP_MAX, F_LAT_AVG, F_LAT_MAX, F_REB_TOTAL, F_FAILED, F_ASSIGNED, F_VALUE, F_HB_RATE,
 			      F_PARTS, F_GTYPE, F_MTYPE, F_MSTATE, F_PREV_EPOCH, F_PENDING, F_MEMBER_STATE, F_MLIST,
-			      F_LOADED, F_GONE } },
+			      F_LOADED, F_GONE, F_COMPLETING } },
 	[OBS_TRACE] = { "v", KG_JSONL_VERSION, false, true, F_PENDING,
 			{ F_TIME, F_KIND, F_GROUP, F_MEMBER, F_CLIENT, F_INSTANCE, F_HOST, F_PROTO, F_REASON, F_TEXT,
 			  F_GENERATION, F_NMEMBERS, F_PARTS, F_SESSION, F_MAX_POLL, F_HB_AGE, F_HB_RATE, F_POLL_GAP,

@@ -350,6 +350,57 @@ test_leave_memory(void **state)
 	parse_log_free(&p);
 }
 
+/*
+ * A rebalance begun while the group completed the one before: a member
+ * added "in CompletingRebalance state" (Kafka 4.3.1's words, as the
+ * broker in t_rebalance.sh wrote them), the "preparing" that join
+ * caused, a member's or a static member's rejoin with new metadata
+ * there; not a join in Stable state, nor a "preparing" of another member.
+ */
+static void
+test_completing(void **state)
+{
+	static const char pre[] = "[2026-12-05 21:45:03,912] INFO [GroupCoordinator id=1 topic=__consumer_offsets partition=49] ";
+	static const char *const lines[] = {
+		"Pending dynamic member with id r2-eec8 joins group g-range in CompletingRebalance state. Adding to the group now.",
+		"Preparing to rebalance group g-range in state PreparingRebalance with old generation 1 (reason: Adding new "
+		"member r2-eec8 with group instance id null; client reason: need to re-join with the given member-id: r2-eec8)",
+		"Preparing to rebalance group g-range in state PreparingRebalance with old generation 1 (reason: Adding new "
+		"member r2-eec89 with group instance id null; client reason: need to re-join with the given member-id: r2-eec89)",
+		"Preparing to rebalance group g-range in state PreparingRebalance with old generation 2 (reason: Updating "
+		"metadata for member c1-77 during CompletingRebalance; client reason: need to revoke partitions and re-join)",
+		"Preparing to rebalance group g-static in state PreparingRebalance with old generation 3 (reason: Updating "
+		"metadata for static member s-2 with instance id pod-1; client reason: rebalance failed due to ...)",
+		"Pending dynamic member with id r4-3348 joins group g-range in Stable state. Adding to the group now.",
+		"Preparing to rebalance group g-range in state PreparingRebalance with old generation 2 (reason: Adding new "
+		"member r4-3348 with group instance id null; client reason: need to re-join with the given member-id: r4-3348)",
+		"Preparing to rebalance group g-range in state PreparingRebalance with old generation 2 (reason: Updating "
+		"metadata for member c1-77 during Stable; client reason: need to revoke partitions and re-join)",
+	};
+	/* the third: a member whose id begins with the one that joined is another member */
+	static const bool want[] = { true, true, false, true, true, false, false, false };
+	kg_log_parser p;
+	kg_obsq q = { 0 };
+	char line[1024];
+	size_t i;
+	(void)state;
+	setenv("TZ", "UTC", 1);
+	tzset();
+	parse_log_init(&p);
+	for (i = 0; i < KG_ARRAY_LEN(lines); i++) {
+		kg_obs *o;
+		snprintf(line, sizeof line, "%s%s (org.apache.kafka.coordinator.group.GroupMetadataManager)", pre, lines[i]);
+		o = one(&p, line, KG_PARSE_OBS, &q);
+		assert_non_null(o);
+		if (o->completing != want[i])
+			fprintf(stderr, "# line %zu: completing %d, want %d\n", i, o->completing, want[i]);
+		assert_int_equal(o->completing, want[i]);
+	}
+	obsq_clear(&q);
+	free(q.v);
+	parse_log_free(&p);
+}
+
 /* A KIP-848 fencing: the reason word is not repeated in its text ("fenced: fenced: ..."). */
 static void
 test_fence_text(void **state)
@@ -433,6 +484,7 @@ main(void)
 		cmocka_unit_test(test_lenient),
 		cmocka_unit_test(test_hostile),
 		cmocka_unit_test(test_leave_memory),
+		cmocka_unit_test(test_completing),
 		cmocka_unit_test(test_fence_text),
 		cmocka_unit_test(test_lines),
 	};

@@ -31,6 +31,7 @@ parse_log_init(kg_log_parser *p)
 {
 	memset(p, 0, sizeof *p);
 	p->left_group = -1;
+	p->completing_group = -1;
 }
 
 /* Release a parser's memory. */
@@ -287,6 +288,37 @@ member_metadata_left(kg_log_parser *p, int64_t t, char *body, kg_obsq *out)
 	return KG_PARSE_OBS;
 }
 
+/*
+ * Was a rebalance of group o->group with reason R begun while the group
+ * was completing the one before (CompletingRebalance: its generation
+ * formed, its members awaiting the leader's assignment)?  A member
+ * rejoining with new metadata says so ("... during CompletingRebalance"),
+ * a static member's rejoin there is the only "Updating metadata for
+ * static member", and a new member's join line before said it ("Pending
+ * dynamic member with id M joins group G in CompletingRebalance state").
+ * Kafka gives the members the leader's assignment only once it is
+ * written, and not at all when the group changed meanwhile: an
+ * "Assignment received" of that generation told before such a line was
+ * no sync.  A leave or a session's expiry there is told without the
+ * state: not known.
+ */
+static bool
+began_completing(const kg_log_parser *p, const kg_obs *o, const char *reason)
+{
+	const char *m;
+	size_t n;
+	if (reason == NULL)
+		return false;
+	if (strstr(reason, " during CompletingRebalance") != NULL || starts(reason, "Updating metadata for static member "))
+		return true;
+	if (!starts(reason, "Adding new member ") || p->completing_group != o->group || p->completing_member[0] == '\0' ||
+	    o->time_us < p->completing_time || o->time_us - p->completing_time > LEFT_MEMORY_US)
+		return false;
+	m = reason + strlen("Adding new member ");
+	n = strlen(p->completing_member);
+	return strncmp(m, p->completing_member, n) == 0 && (m[n] == ' ' || m[n] == ';' || m[n] == '\0');
+}
+
 /* "Preparing to rebalance group G in state S with old generation N (...) (reason: R)". */
 static kg_parse_rc
 preparing(kg_log_parser *p, int64_t t, char *body, kg_obsq *out)
@@ -320,6 +352,7 @@ preparing(kg_log_parser *p, int64_t t, char *body, kg_obsq *out)
 	    strstr(reason, p->left_member) != NULL && t - p->left_time <= LEFT_MEMORY_US && t >= p->left_time)
 		r = p->left_reason;
 	o->reason = r;
+	o->completing = began_completing(p, o, reason);
 	obs_text(o, reason);
 	obsq_push(out, o);
 	if (reason != NULL && starts(reason, "Adding new member ")) {
@@ -807,16 +840,24 @@ message(kg_log_parser *p, int64_t t, char *msg, kg_obsq *out)
 		return KG_PARSE_OBS;
 	}
 	if (starts(body, "Pending dynamic member with id ")) {
-		char *m = body + strlen("Pending dynamic member with id "), *g = cut(m, " joins group ");
+		char *m = body + strlen("Pending dynamic member with id "), *g = cut(m, " joins group "), *st;
 		kg_obs *o;
 		if (g == NULL)
 			return KG_PARSE_UNPARSED;
-		cut(g, " in ");
+		st = cut(g, " in ");
 		g = trim(g);
 		if (*g == '\0')
 			return KG_PARSE_UNPARSED;
 		o = mk(KG_OBS_JOINED, t, g);
 		obs_member(o, trim(m), NULL, NULL, NULL);
+		/* added while the group completed a rebalance: so is the "preparing" this join causes (began_completing) */
+		p->completing_group = -1;
+		if (st != NULL && starts(st, "CompletingRebalance state") && o->member_id != NULL) {
+			o->completing = true;
+			p->completing_group = o->group;
+			util_strlcpy(p->completing_member, o->member_id, sizeof p->completing_member);
+			p->completing_time = t;
+		}
 		obsq_push(out, o);
 		return KG_PARSE_OBS;
 	}

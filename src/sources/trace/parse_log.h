@@ -38,6 +38,10 @@ typedef struct kg_log_parser {
 	char left_member[256];
 	kg_reason left_reason;
 	int64_t left_time;
+	/* the last member added while its group was completing a rebalance, to mark the "preparing" it causes */
+	int32_t completing_group;
+	char completing_member[256];
+	int64_t completing_time;
 	char *scratch;
 	size_t scap;
 	kg_parse_counts counts;
