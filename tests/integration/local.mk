@@ -33,7 +33,8 @@ EXTRA_DIST += tests/integration/scenarios/old-broker.json tests/integration/scen
 	tests/integration/scenarios/tiered.json tests/integration/scenarios/stall-off.json \
 	tests/integration/scenarios/quiet-topic.json tests/integration/scenarios/slow-logend.json \
 	tests/integration/scenarios/silent-leader.json tests/integration/scenarios/wide.json \
-	tests/integration/scenarios/reads-rest.json
+	tests/integration/scenarios/reads-rest.json tests/integration/scenarios/settled-topic.json \
+	tests/integration/scenarios/quiet-many.json
 # issue 22's polled symptoms: formation and a rolling restart are no storms, a crash loop is; a crash is
 # silent before its removal, inferred a session timeout; the members taking over never silent (about 20 s)
 TESTS += tests/integration/test_honest.sh

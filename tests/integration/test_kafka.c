@@ -719,6 +719,139 @@ test_log_end_quiet(void **state)
 	fixture_stop(&f);
 }
 
+/* Predicate: a group's published pace is the scheduler's for a settled freeze. */
+static bool
+pred_settled_pace(live *l, const void *arg)
+{
+	const kg_group *g = live_group(l, arg);
+	return g != NULL && g->pace_ms == (int32_t)(KSCHED_SETTLED_DESC_US / 1000);
+}
+
+/*
+ * A settled freeze's topic (issue 24, item 5): g-frozen has a member and
+ * lag on 'frozen', its commits standing still; once the freeze is settled
+ * (its pace published: asked every KSCHED_QUIET_US), nothing on 'frozen'
+ * can change but by a produce, so its log ends are read at that pace too,
+ * the last ones published in between (its lag stays known), while the
+ * selected group's 'busy' is read every refresh.  Produced to, its lag
+ * grows by its next read, and a topic whose log ends moved is read every
+ * refresh again.  Before, every refresh read the 10 partitions of
+ * 'frozen' (at rest on 100 groups, 300 log ends a second for 6).
+ */
+static void
+test_log_end_settled(void **state)
+{
+	const int frozen = 10, busy = 1, interval_ms = 500;
+	fixture f;
+	live l;
+	int32_t shown[1];
+	want_lag grew = { "g-frozen", frozen * 100 };
+	uint64_t want, r0;
+	int a0, a1, bound, refreshes;
+	int64_t t0, t1;
+	(void)state;
+	assert_int_equal(fixture_start(&f, "tests/integration/scenarios/settled-topic.json", true), 0);
+	assert_int_equal(live_open_window(&l, f.bootstrap, interval_ms, 0, 0, 20 * 1000000LL), 0);
+	shown[0] = intern_group("g-sel");
+	collector_set_focus(l.c, shown, 1, shown[0]); /* a screen: the scheduler paces what it need not show each refresh */
+	if (!live_wait(&l, pred_settled_pace, "g-frozen", 30000)) {
+		live_dump(&l);
+		fail_msg("g-frozen's freeze never settled");
+	}
+	assert_int_equal(live_group(&l, "g-frozen")->lag, frozen * 100);
+	/* a refresh for the reads of the turn before the freeze settled */
+	want = l.snap->refresh + 1;
+	assert_true(live_wait(&l, pred_refresh, &want, 5000));
+	r0 = l.snap->refresh;
+	want = r0 + 24;
+	a0 = latest_asked(&f);
+	t0 = util_mono_us();
+	assert_true(live_wait(&l, pred_refresh, &want, 30000));
+	a1 = latest_asked(&f);
+	t1 = util_mono_us();
+	refreshes = (int)(l.snap->refresh - r0);
+	bound = busy * (refreshes + 1) + frozen * (int)(1 + (t1 - t0) / KG_KAFKA_LOG_QUIET_US);
+	fprintf(stderr, "# settled: %d log ends asked over %d refreshes in %.1f s (at most %d; every refresh: %d)\n",
+		a1 - a0, refreshes, (double)(t1 - t0) / 1e6, bound, (busy + frozen) * refreshes);
+	assert_true(a1 - a0 >= busy * (refreshes - 1)); /* the selected group's topic every refresh */
+	assert_true(a1 - a0 <= bound);
+	assert_int_equal(live_group(&l, "g-frozen")->lag, frozen * 100); /* published at every refresh all the same */
+	t0 = util_mono_us();
+	assert_int_equal(fixture_step(&f), 0);
+	if (!live_wait(&l, pred_lag_above, &grew, (int)(KG_KAFKA_LOG_QUIET_US / 1000) + 2 * interval_ms + 1000)) {
+		live_dump(&l);
+		fail_msg("g-frozen's lag never grew after its topic moved");
+	}
+	fprintf(stderr, "# g-frozen's lag grew %.1f s after its topic moved (at most %.0f s + a refresh)\n",
+		(double)(util_mono_us() - t0) / 1e6, (double)KG_KAFKA_LOG_QUIET_US / 1e6);
+	/* moving: its log ends every refresh */
+	want = l.snap->refresh + 1;
+	assert_true(live_wait(&l, pred_refresh, &want, 5000));
+	r0 = l.snap->refresh;
+	want = r0 + 6;
+	a0 = latest_asked(&f);
+	assert_true(live_wait(&l, pred_refresh, &want, 10000));
+	a1 = latest_asked(&f);
+	refreshes = (int)(l.snap->refresh - r0);
+	fprintf(stderr, "# moving: %d log ends asked over %d refreshes\n", a1 - a0, refreshes);
+	assert_true(a1 - a0 >= (busy + frozen) * (refreshes - 1));
+	live_close(&l);
+	assert_int_equal(fixture_rejected_writes(&f), 0);
+	fixture_stop(&f);
+}
+
+/* Predicate: every group of the snapshot has its lag known (at least n groups). */
+static bool
+pred_all_lags(live *l, const void *arg)
+{
+	int i, n = 0;
+	for (i = 0; l->snap != NULL && i < l->snap->ngroups; i++) {
+		if (l->snap->groups[i].lag < 0)
+			return false;
+		n++;
+	}
+	return n >= *(const int *)arg;
+}
+
+/*
+ * Quiet topics read together (issue 24, item 5): 8 topics only Empty
+ * groups use, each on the 3 brokers.  Their turns were spread over the
+ * period (8 turns, a ListOffsets a leader each); once the first turn
+ * comes, all of them are read in the same calls, with the log starts, so
+ * a period asks each leader once for their log ends.  Over 24 refreshes
+ * of 500 ms (12 s, at most two periods' turns) at most 2 calls a leader
+ * read log ends (the spread turns: up to 8 a leader a period).
+ */
+static void
+test_log_end_quiet_together(void **state)
+{
+	const int ngroups = 8, leaders = 3;
+	fixture f;
+	live l;
+	uint64_t want, r0;
+	int c0, c1;
+	(void)state;
+	assert_int_equal(fixture_start(&f, "tests/integration/scenarios/quiet-many.json", true), 0);
+	assert_int_equal(live_open(&l, f.bootstrap, 500), 0);
+	assert_true(live_wait(&l, pred_all_lags, &ngroups, 10000));
+	/* the first reads (every topic), the first turn (all of them together from then on) */
+	want = l.snap->refresh + 6;
+	assert_true(live_wait(&l, pred_refresh, &want, 10000));
+	r0 = l.snap->refresh;
+	c0 = fixture_log_count(&f, "ListOffsets", "earliest=0");
+	want = r0 + 24;
+	assert_true(live_wait(&l, pred_refresh, &want, 30000));
+	c1 = fixture_log_count(&f, "ListOffsets", "earliest=0");
+	fprintf(stderr, "# %d log-end calls over %d refreshes for %d quiet topics on %d leaders (at most %d)\n", c1 - c0,
+		(int)(l.snap->refresh - r0), ngroups, leaders, 2 * leaders);
+	assert_true(c1 - c0 >= 1);
+	assert_true(c1 - c0 <= 2 * leaders);
+	assert_true(pred_all_lags(&l, &ngroups)); /* the kept log ends published all the same */
+	live_close(&l);
+	assert_int_equal(fixture_rejected_writes(&f), 0);
+	fixture_stop(&f);
+}
+
 /* Threads of this process whose name is name (/proc/self/task/N/comm). */
 static int
 threads_named(const char *name)
@@ -1025,6 +1158,8 @@ main(void)
 		cmocka_unit_test(test_stall_off_screen),
 		cmocka_unit_test(test_log_start_kept),
 		cmocka_unit_test(test_log_end_quiet),
+		cmocka_unit_test(test_log_end_settled),
+		cmocka_unit_test(test_log_end_quiet_together),
 		cmocka_unit_test(test_log_end_alone),
 		cmocka_unit_test(test_reads_handle_rests),
 		cmocka_unit_test(test_log_end_each),

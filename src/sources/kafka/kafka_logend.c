@@ -39,16 +39,19 @@
  * anew) has its log start unknown and read at the next refresh.
  *
  * Log ends likewise, of a quiet topic: one that only groups without
- * members use (Empty or Dead in the listing) and whose log ends did not
- * move at its last read.  Such a topic's lag changes only when something
- * is produced to it, and nothing consumes it: its log ends are read every
- * KG_KAFKA_LOG_QUIET_US (the turns spread as the log starts'), the last
- * ones published between (at 10,000 groups, 9,000 of them Empty on idle
- * topics, they were 20,000 of the 22,000 log ends read a refresh, and
- * librdkafka's cost is per partition asked).  A topic a group with
- * members uses (or might: not listed, not known), a watched one, one whose
- * log ends moved or were not all answered, and --once are read every
- * refresh.
+ * members use (Empty or Dead in the listing), or settled freezes a screen
+ * asks at their pace (lag_quiet), and whose log ends did not move at its
+ * last read.  Such a topic's lag changes only when something
+ * is produced to it, and nothing consumes it (or its consumers' commits,
+ * which their groups' pace reads, say they recovered): its log ends are
+ * read every KG_KAFKA_LOG_QUIET_US (the turns spread as the log starts',
+ * and taken together with them while they fit in a call a leader:
+ * ends_due), the last ones published between (at 10,000 groups, 9,000 of
+ * them Empty on idle topics, they were 20,000 of the 22,000 log ends read
+ * a refresh, and librdkafka's cost is per partition asked).  A topic
+ * another group with members uses (or might: not listed, not known), a
+ * watched one, one whose log ends moved or were not all answered, and
+ * --once are read every refresh.
  */
 #include "config.h"
 
@@ -341,10 +344,29 @@ memberless(const kentry *e)
 }
 
 /*
+ * True for a group whose lag changes only when something is produced to
+ * its topics, at a pace a screen asks it at anyway: one without members,
+ * or a settled freeze (kafka_sched_settled: its commits stood still past
+ * the STALLED rule's threshold, its verdict in) that the scheduler asks
+ * only every KSCHED_QUIET_US (not selected, watched or spoken of: its
+ * pace).  Its recovery shows in its committed offsets at that pace, and
+ * then it is no settled freeze: its topics are read every refresh again.
+ * A group at zero lag with members is not one: a stop would be seen only
+ * once its log end moves, which is then read at once.
+ */
+static bool
+lag_quiet(const ksrc *k, const kentry *e, int64_t now_us)
+{
+	return memberless(e) ||
+	       (kafka_sched_settled(&k->sched, &e->s, now_us) && kafka_sched_pace(&k->sched, &e->s, now_us) > 0);
+}
+
+/*
  * How the known groups use each topic (TOPIC_*: their offsets, their
  * members' assignments, watched topics): TOPIC_LIVE when a group that may
- * have members uses it or it is watched, TOPIC_QUIET when only groups
- * without members do.
+ * have members uses it (lag_quiet: but a settled freeze at its pace) or
+ * it is watched, TOPIC_QUIET when only groups without members or
+ * settled freezes do.
  */
 static uint8_t *
 used_topics(ksrc *k, kresult *r, const int32_t *tid, size_t ntid)
@@ -360,7 +382,7 @@ used_topics(ksrc *k, kresult *r, const int32_t *tid, size_t ntid)
 	} while (0)
 	for (i = 0; i < k->tab.n; i++) {
 		const kentry *e = &k->tab.e[i];
-		how = memberless(e) ? TOPIC_QUIET : TOPIC_LIVE;
+		how = lag_quiet(k, e, r->time_us) ? TOPIC_QUIET : TOPIC_LIVE;
 		MARK(e->watch_topic, TOPIC_LIVE);
 		for (q = 0; e->offs != NULL && q < e->offs->nc; q++)
 			MARK(e->offs->c[q].tp.topic, how);
@@ -477,27 +499,17 @@ end_keep(struct klogend *le, ktopic *t, int64_t now)
 		ks->end_due_us = now + KG_KAFKA_LOG_QUIET_US;
 }
 
-/*
- * Which used topics' log starts this refresh reads (read[j]).  The
- * topics' turns are spread over KG_KAFKA_LOG_START_US so that a big
- * cluster's reads do not all fall on one refresh; when every log start in
- * use fits in one call a leader (at most KG_KAFKA_LOG_END_CHUNK
- * partitions each), the topics due take the others with them: the same call reads
- * them all, where their spread turns cost a call a leader each (at rest
- * on 100 topics, 24 calls every 10 s for 3; none is read later than its turn).
- */
-static void
-starts_due(ksrc *k, struct klogend *le, kresult *r, const uint8_t *used, bool *read, int64_t now)
+/* True when the partitions of every used topic fit in one call a leader (KG_KAFKA_LOG_END_CHUNK each). */
+static bool
+one_call_a_leader(const kresult *r, const uint8_t *used)
 {
 	int32_t *leader = NULL; /* a leader's id, its partitions in use after it */
 	int j, q, l, nl = 0;
 	size_t cap = 0;
-	bool any = false, fits = true;
-	for (j = 0; j < r->ntopics; j++) {
+	bool fits = true;
+	for (j = 0; j < r->ntopics && fits; j++) {
 		if (used[j] == TOPIC_UNUSED)
 			continue;
-		read[j] = start_due(k, le, &r->topics[j], now);
-		any = any || read[j];
 		for (q = 0; q < r->topics[j].np && fits; q++) {
 			if (r->topics[j].leader[q] < 0)
 				continue;
@@ -513,10 +525,62 @@ starts_due(ksrc *k, struct klogend *le, kresult *r, const uint8_t *used, bool *r
 		}
 	}
 	free(leader);
+	return fits;
+}
+
+/*
+ * Which used topics' log starts this refresh reads (read[j]).  The
+ * topics' turns are spread over KG_KAFKA_LOG_START_US so that a big
+ * cluster's reads do not all fall on one refresh; when every log start in
+ * use fits in one call a leader (at most KG_KAFKA_LOG_END_CHUNK
+ * partitions each: fits), the topics due take the others with them: the same call reads
+ * them all, where their spread turns cost a call a leader each (at rest
+ * on 100 topics, 24 calls every 10 s for 3; none is read later than its turn).
+ */
+static void
+starts_due(ksrc *k, struct klogend *le, kresult *r, const uint8_t *used, bool fits, bool *read, int64_t now)
+{
+	int j;
+	bool any = false;
+	for (j = 0; j < r->ntopics; j++) {
+		if (used[j] != TOPIC_UNUSED) {
+			read[j] = start_due(k, le, &r->topics[j], now);
+			any = any || read[j];
+		}
+	}
 	if (!any || !fits)
 		return;
 	for (j = 0; j < r->ntopics; j++)
 		read[j] = used[j] != TOPIC_UNUSED;
+}
+
+/*
+ * Which used topics' log ends this refresh reads (ends[j]): the live
+ * ones, the quiet ones whose turn came (end_due); and when the log
+ * starts are read, or a quiet topic's turn came, and all fit in one call
+ * a leader, every quiet topic with them, as the log starts: the calls
+ * are made anyway, and the quiet topics' turns fall on the same refresh
+ * from then on (at rest on 100 settled or Empty groups, one refresh in
+ * ten reads their log ends, where their spread turns made calls in
+ * every refresh).
+ */
+static void
+ends_due(ksrc *k, struct klogend *le, kresult *r, const uint8_t *used, bool fits, const bool *read, bool *ends,
+	 int64_t now)
+{
+	int j;
+	bool batch = false;
+	for (j = 0; j < r->ntopics; j++) {
+		if (used[j] == TOPIC_UNUSED)
+			continue;
+		ends[j] = end_due(k, le, &r->topics[j], used[j], now);
+		batch = batch || read[j] || (ends[j] && used[j] == TOPIC_QUIET);
+	}
+	for (j = 0; j < r->ntopics; j++) {
+		if (batch && fits && !ends[j] && used[j] == TOPIC_QUIET)
+			ends[j] = true;
+		r->log_end_kept += used[j] != TOPIC_UNUSED && !ends[j];
+	}
 }
 
 /*
@@ -573,7 +637,7 @@ kafka_log_end(ksrc *k, kresult *r, char **err, char **note)
 	size_t cap = 0, ntid = 0;
 	int32_t *tid = NULL; /* topic id -> index in r->topics */
 	uint8_t *used;
-	bool *read, *ends;
+	bool *read, *ends, fits;
 	int64_t now = util_mono_us();
 	rd_kafka_resp_err_t e = RD_KAFKA_RESP_ERR_NO_ERROR;
 	if (timeout > 5000)
@@ -593,12 +657,12 @@ kafka_log_end(ksrc *k, kresult *r, char **err, char **note)
 	used = used_topics(k, r, tid, ntid);
 	read = xcalloc((size_t)(r->ntopics ? r->ntopics : 1), sizeof *read);
 	ends = xcalloc((size_t)(r->ntopics ? r->ntopics : 1), sizeof *ends);
-	starts_due(k, le, r, used, read, now);
+	fits = one_call_a_leader(r, used);
+	starts_due(k, le, r, used, fits, read, now);
+	ends_due(k, le, r, used, fits, read, ends, now);
 	for (j = 0; j < r->ntopics; j++) {
 		if (used[j] == TOPIC_UNUSED)
 			continue;
-		ends[j] = end_due(k, le, &r->topics[j], used[j], now);
-		r->log_end_kept += !ends[j];
 		for (q = 0; q < r->topics[j].np; q++) {
 			if (r->topics[j].leader[q] < 0)
 				continue;
