@@ -668,6 +668,42 @@ pred_lag_above(live *l, const void *arg)
 }
 
 /*
+ * Over n refreshes from now, the log ends asked: the busy topics' partitions
+ * every refresh, the quiet ones' once a KG_KAFKA_LOG_QUIET_US at most.
+ */
+static void
+assert_quiet_reads(live *l, fixture *f, int busy, int quiet, int n, const char *what)
+{
+	uint64_t r0 = l->snap->refresh, want = r0 + (uint64_t)n;
+	int a0 = latest_asked(f), a1, bound, refreshes;
+	int64_t t0 = util_mono_us(), t1;
+	assert_true(live_wait(l, pred_refresh, &want, 30000));
+	a1 = latest_asked(f);
+	t1 = util_mono_us();
+	refreshes = (int)(l->snap->refresh - r0);
+	bound = busy * (refreshes + 1) + quiet * (int)(1 + (t1 - t0) / KG_KAFKA_LOG_QUIET_US);
+	fprintf(stderr, "# %s: %d log ends asked over %d refreshes in %.1f s (at most %d; every refresh: %d)\n", what,
+		a1 - a0, refreshes, (double)(t1 - t0) / 1e6, bound, (busy + quiet) * refreshes);
+	assert_true(a1 - a0 >= busy * (refreshes - 1)); /* the busy topics every refresh */
+	assert_true(a1 - a0 <= bound);
+}
+
+/* After the next step (something produced to a quiet topic), group's lag grows above `above` by its next read. */
+static void
+assert_lag_grows(live *l, fixture *f, const char *group, int64_t above, int timeout_ms)
+{
+	want_lag grew = { group, above };
+	int64_t t0 = util_mono_us();
+	assert_int_equal(fixture_step(f), 0);
+	if (!live_wait(l, pred_lag_above, &grew, timeout_ms)) {
+		live_dump(l);
+		fail_msg("%s's lag never grew after its topic moved", group);
+	}
+	fprintf(stderr, "# %s's lag grew %.1f s after its topic moved (at most %.0f s + a refresh)\n", group,
+		(double)(util_mono_us() - t0) / 1e6, (double)KG_KAFKA_LOG_QUIET_US / 1e6);
+}
+
+/*
  * A quiet topic's log ends (issue 24): a topic only an Empty group uses,
  * whose log ends do not move, is asked once every KG_KAFKA_LOG_QUIET_US,
  * its last log ends published in between (its group's lag stays known);
@@ -682,38 +718,15 @@ test_log_end_quiet(void **state)
 	const int quiet = 20, busy = 1;
 	fixture f;
 	live l;
-	want_lag grew = { "g-quiet", quiet * 100 };
-	uint64_t want, r0;
-	int a0, a1, bound, refreshes;
-	int64_t t0, t1;
 	(void)state;
 	assert_int_equal(fixture_start(&f, "tests/integration/scenarios/quiet-topic.json", true), 0);
 	assert_int_equal(live_open(&l, f.bootstrap, 200), 0);
 	assert_true(live_wait(&l, pred_lag, "g-quiet", 10000));
 	assert_true(live_wait(&l, pred_lag, "g-busy", 10000));
-	r0 = l.snap->refresh;
-	want = r0 + 25;
-	a0 = latest_asked(&f);
-	t0 = util_mono_us();
-	assert_true(live_wait(&l, pred_refresh, &want, 30000));
-	a1 = latest_asked(&f);
-	t1 = util_mono_us();
-	refreshes = (int)(l.snap->refresh - r0);
-	bound = busy * (refreshes + 1) + quiet * (int)(1 + (t1 - t0) / KG_KAFKA_LOG_QUIET_US);
-	fprintf(stderr, "# %d log ends asked over %d refreshes in %.1f s (at most %d; every refresh: %d)\n", a1 - a0,
-		refreshes, (double)(t1 - t0) / 1e6, bound, (busy + quiet) * refreshes);
-	assert_true(a1 - a0 >= busy * (refreshes - 1)); /* the busy topic every refresh */
-	assert_true(a1 - a0 <= bound);
+	assert_quiet_reads(&l, &f, busy, quiet, 25, "quiet");
 	/* published at every refresh all the same */
 	assert_int_equal(live_group(&l, "g-quiet")->lag, quiet * 100);
-	t0 = util_mono_us();
-	assert_int_equal(fixture_step(&f), 0);
-	if (!live_wait(&l, pred_lag_above, &grew, (int)(KG_KAFKA_LOG_QUIET_US / 1000) + 10000)) {
-		live_dump(&l);
-		fail_msg("g-quiet's lag never grew after its topic moved");
-	}
-	fprintf(stderr, "# g-quiet's lag grew %.1f s after its topic moved (at most %.0f s + a refresh)\n",
-		(double)(util_mono_us() - t0) / 1e6, (double)KG_KAFKA_LOG_QUIET_US / 1e6);
+	assert_lag_grows(&l, &f, "g-quiet", quiet * 100, (int)(KG_KAFKA_LOG_QUIET_US / 1000) + 10000);
 	live_close(&l);
 	assert_int_equal(fixture_rejected_writes(&f), 0);
 	fixture_stop(&f);
@@ -745,10 +758,8 @@ test_log_end_settled(void **state)
 	fixture f;
 	live l;
 	int32_t shown[1];
-	want_lag grew = { "g-frozen", frozen * 100 };
 	uint64_t want, r0;
-	int a0, a1, bound, refreshes;
-	int64_t t0, t1;
+	int a0, a1, refreshes;
 	(void)state;
 	assert_int_equal(fixture_start(&f, "tests/integration/scenarios/settled-topic.json", true), 0);
 	assert_int_equal(live_open_window(&l, f.bootstrap, interval_ms, 0, 0, 20 * 1000000LL), 0);
@@ -762,28 +773,9 @@ test_log_end_settled(void **state)
 	/* a refresh for the reads of the turn before the freeze settled */
 	want = l.snap->refresh + 1;
 	assert_true(live_wait(&l, pred_refresh, &want, 5000));
-	r0 = l.snap->refresh;
-	want = r0 + 24;
-	a0 = latest_asked(&f);
-	t0 = util_mono_us();
-	assert_true(live_wait(&l, pred_refresh, &want, 30000));
-	a1 = latest_asked(&f);
-	t1 = util_mono_us();
-	refreshes = (int)(l.snap->refresh - r0);
-	bound = busy * (refreshes + 1) + frozen * (int)(1 + (t1 - t0) / KG_KAFKA_LOG_QUIET_US);
-	fprintf(stderr, "# settled: %d log ends asked over %d refreshes in %.1f s (at most %d; every refresh: %d)\n",
-		a1 - a0, refreshes, (double)(t1 - t0) / 1e6, bound, (busy + frozen) * refreshes);
-	assert_true(a1 - a0 >= busy * (refreshes - 1)); /* the selected group's topic every refresh */
-	assert_true(a1 - a0 <= bound);
+	assert_quiet_reads(&l, &f, busy, frozen, 24, "settled");
 	assert_int_equal(live_group(&l, "g-frozen")->lag, frozen * 100); /* published at every refresh all the same */
-	t0 = util_mono_us();
-	assert_int_equal(fixture_step(&f), 0);
-	if (!live_wait(&l, pred_lag_above, &grew, (int)(KG_KAFKA_LOG_QUIET_US / 1000) + 2 * interval_ms + 1000)) {
-		live_dump(&l);
-		fail_msg("g-frozen's lag never grew after its topic moved");
-	}
-	fprintf(stderr, "# g-frozen's lag grew %.1f s after its topic moved (at most %.0f s + a refresh)\n",
-		(double)(util_mono_us() - t0) / 1e6, (double)KG_KAFKA_LOG_QUIET_US / 1e6);
+	assert_lag_grows(&l, &f, "g-frozen", frozen * 100, (int)(KG_KAFKA_LOG_QUIET_US / 1000) + 2 * interval_ms + 1000);
 	/* moving: its log ends every refresh */
 	want = l.snap->refresh + 1;
 	assert_true(live_wait(&l, pred_refresh, &want, 5000));
