@@ -144,6 +144,7 @@ typedef struct tgroup {
 	int64_t poll_lo;     /* the earliest a change seen in this description can have happened, 0 unknown */
 	int64_t session_us;  /* limits a trace told for the group, 0 unknown */
 	int64_t max_poll_us;
+	int64_t gone_latest; /* the latest time a member of it was marked gone (tk_member_gone), 0 never */
 	kg_episode *ep;      /* the open episode (stored in history, opened and closed by tracker_episode.c), NULL when none */
 	tk_epgroup *eps;     /* its episodes and rounds (tracker_episode.c) */
 	tk_resume *res;      /* its moved partitions watched until their new owner commits (tracker_progress.c), NULL before */

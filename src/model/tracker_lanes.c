@@ -274,6 +274,7 @@ tk_member_gone(kg_tracker *t, tgroup *g, tmember *m, int64_t now)
 	tk_set_tp(&m->gone_asg, &m->ngone_asg, h, nh);
 	m->gone_time = now;
 	m->gone_lo = m->gone_hi = now;
+	g->gone_latest = KG_MAX(g->gone_latest, now);
 	if (m->present)
 		lane_count(g, m, -1);
 	m->present = false;

@@ -119,7 +119,8 @@ static void
 drop_stale(poll_ctx *c, kg_group *G)
 {
 	int k, w = 0, small[64], *map = small; /* on the stack unless the group has more members */
-	if (G->nmembers == 0)
+	/* none of its members was marked gone within TK_STALE_DESCRIPTION of this description: no lookups */
+	if (G->nmembers == 0 || c->g->pl->desc_at >= c->g->gone_latest + TK_STALE_DESCRIPTION)
 		return;
 	if (G->nmembers > (int)KG_ARRAY_LEN(small))
 		map = xmalloc((size_t)G->nmembers * sizeof *map);
