@@ -84,18 +84,25 @@ fb_fit(void)
 }
 
 /*
- * Write one character of width w (1 or 2; the caller checked that it
- * fits) at (y, x): a half of a double-width character it writes over
- * becomes a blank in that character's attribute.
+ * Cells x to x + w - 1 of row are about to be written over: a
+ * double-width character only one half of which is among them loses its
+ * other half too, which becomes a blank in that character's attribute.
  */
 static void
-fb_set(int y, int x, wchar_t ch, int w, attr_t a)
+fb_cut_halves(fcell *row, int x, int w)
 {
-	fcell *row = fb.cur + (size_t)y * (size_t)fb.cols;
 	if (row[x].ch == FB_RIGHT && x > 0)
 		row[x - 1].ch = L' '; /* x was the right half of a character: its left half */
 	if (x + w < fb.cols && row[x + w].ch == FB_RIGHT)
 		row[x + w].ch = L' '; /* x + w - 1 was the left half of one: its right half */
+}
+
+/* Write one character of width w (1 or 2; the caller checked that it fits) at (y, x). */
+static void
+fb_set(int y, int x, wchar_t ch, int w, attr_t a)
+{
+	fcell *row = fb.cur + (size_t)y * (size_t)fb.cols;
+	fb_cut_halves(row, x, w);
 	row[x] = (fcell){ ch, a };
 	if (w == 2)
 		row[x + 1] = (fcell){ FB_RIGHT, a };
@@ -418,10 +425,7 @@ text_blank(int y, int x, int w, attr_t a)
 	if (w > fb.cols - x)
 		w = fb.cols - x;
 	row = fb.cur + (size_t)y * (size_t)fb.cols;
-	if (row[x].ch == FB_RIGHT && x > 0)
-		row[x - 1].ch = L' ';
-	if (x + w < fb.cols && row[x + w].ch == FB_RIGHT)
-		row[x + w].ch = L' ';
+	fb_cut_halves(row, x, w);
 	for (k = x; k < x + w; k++)
 		row[k] = (fcell){ L' ', a };
 }

@@ -1090,9 +1090,11 @@ test_reads_handle_rests(void **state)
 	assert_true(live_wait(&l, pred_read, &moved, 10000));
 	kafka_stamps_counts(&m, &d);
 	assert_int_equal(m, m0 + 2);
+	want = d;
 	live_close(&l);
 	kafka_stamps_counts(&m, &d);
 	assert_int_equal(m, m0 + 2);
+	assert_int_equal(d, want); /* closed with the source: no rest */
 	assert_int_equal(fixture_rejected_writes(&f), 0);
 	fixture_stop(&f);
 }

@@ -321,9 +321,13 @@ stamps_handle(ksrc *k)
 	return k->stamps->rk;
 }
 
-/* Drop the reads' client handle, its topic objects first (the reads kept stay). */
+/*
+ * Drop the reads' client handle, its topic objects first (the reads kept
+ * stay): at rest (counted in kafka_stamps_counts, logged with how long no
+ * read was made), or as the source closes.
+ */
 static void
-stamps_rest(ksrc *k)
+stamps_rest(ksrc *k, bool closing)
 {
 	struct kstamps *c = k->stamps;
 	int64_t t0 = util_mono_us();
@@ -337,6 +341,11 @@ stamps_rest(ksrc *k)
 	}
 	rd_kafka_destroy_flags(c->rk, RD_KAFKA_DESTROY_F_NO_CONSUMER_CLOSE);
 	c->rk = NULL;
+	if (closing) {
+		log_msg(KG_LOG_DEBUG, "kafka: the record reads' client handle closed in %.1f ms",
+			(double)(util_mono_us() - t0) / 1000.0);
+		return;
+	}
 	atomic_fetch_add(&handles_dropped, 1);
 	log_msg(KG_LOG_DEBUG, "kafka: the record reads' client handle dropped in %.1f ms (no read for %lld s)",
 		(double)(util_mono_us() - t0) / 1000.0, (long long)((t0 - c->read_us) / 1000000));
@@ -457,7 +466,7 @@ kafka_stamps_read(ksrc *k, kresult *r)
 		k->stamps->read_us = util_mono_us();
 	else if (k->stamps != NULL && k->stamps->rk != NULL && !k->cfg.once &&
 		 util_mono_us() - k->stamps->read_us >= (k->cfg.stamps_rest_us > 0 ? k->cfg.stamps_rest_us : KG_KAFKA_STAMP_REST_US))
-		stamps_rest(k);
+		stamps_rest(k, false);
 }
 
 /* Free the cache. */
@@ -467,7 +476,7 @@ kafka_stamps_free(ksrc *k)
 	size_t i;
 	if (k->stamps == NULL)
 		return;
-	stamps_rest(k);
+	stamps_rest(k, true);
 	for (i = 0; i < k->stamps->n; i++) {
 		kstamp_topic *t = &k->stamps->t[i];
 		free(t->s);

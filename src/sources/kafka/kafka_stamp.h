@@ -19,7 +19,7 @@
 void kafka_stamps_read(ksrc *k, kresult *r);
 /* Free the cache and the reads' client handle (its topic handles go before it). */
 void kafka_stamps_free(ksrc *k);
-/* The reads' client handles made and dropped so far, by every source (the tests). */
+/* The reads' client handles made, and dropped at rest (not closed with their source), so far, by every source (the tests). */
 void kafka_stamps_counts(uint64_t *made, uint64_t *dropped);
 
 #endif
