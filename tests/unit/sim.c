@@ -9,7 +9,11 @@
  * first, a cooperative one keeps consuming); once every member rejoined
  * (or was removed on the rebalance timeout) the group completes
  * (CompletingRebalance) and the leader's SyncGroup makes it Stable with a
- * new assignment: range for eager, a sticky one for cooperative, which
+ * new assignment once written (a consumer that starts within
+ * write_window of the assignment's receipt joins before the write, at
+ * once: Kafka then begins the rebalance again and never gives that
+ * assignment, the log having told it received): range for eager, a
+ * sticky one for cooperative, which
  * withholds a partition that changes owner until its old owner revoked it
  * (a second generation, at once).  The last member out empties the group:
  * a generation too, begun and ended at once (Kafka's "now empty").  Consumers keep up: a commit writes the
@@ -104,7 +108,7 @@ log_line(sim *s, int kind, bool empty, int nmembers)
 {
 	if (s->nline == SIM_MAXLINES)
 		return;
-	s->line[s->nline++] = (sim_line){ s->now, kind, s->gen, empty, empty ? 0 : nmembers };
+	s->line[s->nline++] = (sim_line){ s->now, kind, s->gen, empty, empty ? 0 : nmembers, false };
 }
 
 /* Close the open episode now. */
@@ -162,8 +166,11 @@ rebalance(sim *s, int except)
 		}
 	}
 	if (s->state != KG_STATE_PREPARING_REBALANCE) {
+		bool completing = s->state == KG_STATE_COMPLETING_REBALANCE && except >= 0 && s->m[except].joined;
 		s->state = KG_STATE_PREPARING_REBALANCE;
 		log_line(s, KG_OBS_PREPARING, false, -1); /* "Preparing to rebalance group ... with old generation N" */
+		if (completing && s->nline > 0)
+			s->line[s->nline - 1].completing = true; /* a new member added "in CompletingRebalance state" */
 		s->prep_start = s->now;
 		s->sync_at = 0;
 		for (i = 0; i < s->nm; i++) {
@@ -233,13 +240,21 @@ pod_join(sim *s, int pod)
 	rebalance(s, s->nm++);
 }
 
+/* True when pod's consumer runs (a scheduled event of a pod not running starts one). */
+static bool
+pod_running(const sim *s, int pod)
+{
+	int i = s->pod_member[pod];
+	return i >= 0 && s->m[i].alive && !s->m[i].stalled && s->m[i].in_group;
+}
+
 /* A scheduled event happens. */
 static void
 event(sim *s, const sim_event *e)
 {
 	static const char *const what[] = { "join", "leave", "crash", "stall" };
 	int i = s->pod_member[e->pod];
-	bool running = i >= 0 && s->m[i].alive && !s->m[i].stalled && s->m[i].in_group;
+	bool running = pod_running(s, e->pod);
 	if (s->trace)
 		fprintf(stderr, "   sim %6.2f c%d %s%s\n", s->now / 1e6, e->pod, running ? what[e->what] : "join",
 			running || e->what == SIM_JOIN ? "" : " (not running)");
@@ -316,10 +331,19 @@ sync(sim *s)
 	int g[SIM_MAXM], n = generation(s, g), target[SIM_MAXP], p, k;
 	unsigned asg[SIM_MAXM] = { 0 };
 	bool withheld = false;
-	sim_episode *e = open_ep(s);
+	sim_episode *e;
+	const sim_event *next = s->next_ev < s->nev ? &s->ev[s->next_ev] : NULL;
+	log_line(s, KG_OBS_SYNCED, false, n); /* "Assignment received from leader ... for generation N" */
+	if (next != NULL && next->at <= s->now + s->write_window && !pod_running(s, next->pod)) {
+		/* a consumer starts before the assignment is written: it joins now, the assignment never given */
+		if (s->trace)
+			fprintf(stderr, "   sim %6.2f assignment received, a join before it was written\n", s->now / 1e6);
+		event(s, &s->ev[s->next_ev++]);
+		return;
+	}
+	e = open_ep(s);
 	if (e != NULL)
 		e->rounds++;
-	log_line(s, KG_OBS_SYNCED, false, n); /* "Assignment received from leader ... for generation N" */
 	if (!s->cooperative) {
 		for (p = 0; p < s->nparts; p++) {
 			/* range: contiguous, the first ones one more */
@@ -522,6 +546,7 @@ sim_init(sim *s, uint64_t seed)
 	static const int64_t sessions[] = { 3000000, 6000000, 10000000 };
 	static const int64_t polls[] = { 4000000, 8000000, 15000000 };
 	static const int64_t syncs[] = { 0, 20000, 100000, 300000 };
+	static const int64_t writes[] = { 0, 0, 50000, 300000 };
 	static const int64_t commits[] = { 100000, 500000, 1000000, 2000000, 5000000 };
 	int p, k, i, pre;
 	memset(s, 0, sizeof *s);
@@ -572,6 +597,8 @@ sim_init(sim *s, uint64_t seed)
 			s->ev[s->nev++] = (sim_event){ at, i, SIM_JOIN };
 	}
 	events_sort(s);
+	/* drawn last: the schedules above stay those of the seeds before the write was modelled */
+	s->write_window = pick(s, writes, (int)KG_ARRAY_LEN(writes));
 }
 
 /* What a poll at this step sees. */
@@ -629,9 +656,9 @@ sim_describe(const sim *s, char *buf, size_t n)
 	static const char *const what[] = { "join", "leave", "crash", "stall" };
 	size_t len;
 	int i;
-	snprintf(buf, n, "%d partitions, %s, session %.0fs, max.poll %.0fs, sync %.2fs, %d pods;", s->nparts,
-		 s->cooperative ? "cooperative" : "eager", (double)s->session / 1e6, (double)s->max_poll / 1e6,
-		 (double)s->sync_delay / 1e6, s->npods);
+	snprintf(buf, n, "%d partitions, %s, session %.0fs, max.poll %.0fs, sync %.2fs, joins within %.2fs beat its write, %d pods;",
+		 s->nparts, s->cooperative ? "cooperative" : "eager", (double)s->session / 1e6, (double)s->max_poll / 1e6,
+		 (double)s->sync_delay / 1e6, (double)s->write_window / 1e6, s->npods);
 	for (i = 0; i < s->nev; i++) {
 		len = strlen(buf);
 		if (len + 32 >= n)

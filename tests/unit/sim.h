@@ -61,6 +61,8 @@ typedef struct sim_line {
 	int32_t generation;  /* preparing: the old one; stabilized, synced: the new one */
 	bool empty;          /* "is now empty" (a stabilized line without members) */
 	int nmembers;        /* stabilized, synced: the generation's members ("with K members", "The group has K members"), -1 none */
+	bool completing;     /* preparing: a member joined while the group completed the last rebalance (its join line
+	                        said "in CompletingRebalance state") */
 } sim_line;
 
 /* A true rebalance episode. */
@@ -84,6 +86,8 @@ typedef struct sim {
 	int64_t unc_from[SIM_MAXP]; /* no consuming owner since, -1 consumed, -2 nobody's (never had one, or the group emptied) */
 	bool cooperative;
 	int64_t session, max_poll, heartbeat, sync_delay;
+	int64_t write_window;       /* a consumer starting this soon after the leader's assignment was received joins before
+	                               it is written: the assignment is never given (0: none does) */
 	int npods;
 	int64_t pod_commit[SIM_MAXPODS];
 	int pod_member[SIM_MAXPODS]; /* its running incarnation, -1 none */

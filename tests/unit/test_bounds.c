@@ -81,6 +81,7 @@ typedef struct widths {
 	double *v[NBOUNDS];
 	size_t n[NBOUNDS], cap[NBOUNDS];
 	size_t unbounded[NBOUNDS], exact[NBOUNDS], checked[NBOUNDS];
+	size_t never_given; /* assignments the log told received, never given (a join before the write) */
 } widths;
 
 /* Keep a width. */
@@ -208,6 +209,7 @@ log_read(const sim *s, int64_t delay, int64_t from, int *next, bool *told, kg_ob
 		o = obs_new((kg_obs_kind)l->kind, l->at, intern_group("sim-group"), "log");
 		o->generation = l->generation;
 		o->nmembers = l->nmembers;
+		o->completing = l->completing;
 		if (l->empty) {
 			o->nmembers = 0;
 			obs_text(o, "group is now empty");
@@ -405,6 +407,8 @@ run(uint64_t seed, bool log, widths *w, sbuf *why)
 		if (log)
 			sbuf_addf(why, "; the log %.2fs behind, read from %.2fs", delay / 1e6, from / 1e6);
 	}
+	for (i = 1; i < s.nline; i++)
+		w->never_given += s.line[i].completing && s.line[i - 1].kind == KG_OBS_SYNCED;
 	obsq_clear(&q);
 	free(q.v);
 	free(k);
@@ -438,6 +442,8 @@ bounds(bool log)
 	print_message("# %ld schedules%s in %.1f s, %d with a bound that excludes the truth\n", n,
 		      !log ? "" : log_from_random ? " with the coordinator's log read from a random time on" : " with the coordinator's log read too",
 		      (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9, failed);
+	print_message("# %zu assignments told received and never given (a member joined before they were written)\n",
+		      w.never_given);
 	for (b = 0; b < NBOUNDS; b++) {
 		if (w.n[b] > 0) /* none measured of it (the rounds): qsort takes no NULL */
 			qsort(w.v[b], w.n[b], sizeof *w.v[b], dcmp);
