@@ -53,8 +53,11 @@
  * committed offsets every 10 s and its description every 60 s, each Empty
  * group's committed offsets every 30 s (--full-refresh), the turns spread
  * by a hash of the name, and one of them (the dashboard's selected group)
- * described and its offsets asked every second.  The requests kgtop's plan
- * makes, without kgtop: kgtop's cost beyond it is its own processing.
+ * described and its offsets asked every second; the log ends each second
+ * only of the selected group's topics, of the others every 10 s (a
+ * settled freeze's topics are read at its pace, all in one refresh).  The
+ * requests kgtop's plan makes, without kgtop: kgtop's cost beyond it is
+ * its own processing.
  */
 #include "config.h"
 
@@ -83,6 +86,8 @@ typedef struct topic {
 	int *read;             /* the read of each partition this refresh, -1 none */
 	rd_kafka_topic_t *rkt; /* the simple consumer's topic handle, made by the first read */
 	int used;
+	int in_use;            /* -F: used by a group with members; used each second only by the selected's (-O) */
+	int selected;          /* -O: the selected group is assigned it */
 } topic;
 
 /* A committed offset: topic (index in state.t), partition, offset. */
@@ -113,6 +118,7 @@ typedef struct state {
 	char **live;       /* the groups not listed Empty: the ones to describe */
 	size_t nlive;
 	commit **gc;       /* each listed group's committed offsets, in the listing's order */
+	const char *selected; /* -O: the dashboard's selected group, the first by name of the groups with members */
 	int *ngc;
 	long members, committed, partitions, reads, answered, stamped;
 } state;
@@ -281,14 +287,18 @@ describe(state *s)
 		d = rd_kafka_DescribeConsumerGroups_result_groups(rd_kafka_event_DescribeConsumerGroups_result(ev), &nd);
 		for (i = 0; i < nd; i++) {
 			size_t nm = rd_kafka_ConsumerGroupDescription_member_count(d[i]);
+			int sel = s->selected != NULL && strcmp(rd_kafka_ConsumerGroupDescription_group_id(d[i]), s->selected) == 0;
 			s->members += (long)nm;
 			for (j = 0; j < nm; j++) {
 				const rd_kafka_MemberAssignment_t *a =
 					rd_kafka_MemberDescription_assignment(rd_kafka_ConsumerGroupDescription_member(d[i], j));
 				const rd_kafka_topic_partition_list_t *l = a ? rd_kafka_MemberAssignment_partitions(a) : NULL;
-				int p;
-				for (p = 0; l != NULL && p < l->cnt; p++)
-					use_topic(s, l->elems[p].topic);
+				int p, t;
+				for (p = 0; l != NULL && p < l->cnt; p++) {
+					t = use_topic(s, l->elems[p].topic);
+					if (t >= 0 && sel)
+						s->t[t].selected = 1;
+				}
 			}
 		}
 		inflight -= nd < inflight ? nd : inflight;
@@ -516,11 +526,7 @@ static void
 plan_second(state *s, int sec)
 {
 	size_t i, j, pending = 0;
-	const char *selected = NULL; /* the first by name of the groups with members */
-	for (j = 0; j < s->nlive; j++) {
-		if (selected == NULL || strcmp(s->live[j], selected) < 0)
-			selected = s->live[j];
-	}
+	const char *selected = s->selected;
 	for (i = 0; i < s->ng; i++) {
 		int live = 0;
 		unsigned h = name_hash(s->groups[i]);
@@ -554,19 +560,30 @@ floor_run(state *s, int secs)
 {
 	int64_t next;
 	int i, p, t;
+	size_t j;
 	metadata(s);
 	list(s);
+	for (j = 0; s->plan && j < s->nlive; j++) {
+		if (s->selected == NULL || strcmp(s->live[j], s->selected) < 0)
+			s->selected = s->live[j];
+	}
 	describe(s);
-	for (t = p = 0; t < s->nt; t++)
+	for (t = p = 0; t < s->nt; t++) {
 		p += s->t[t].used ? s->t[t].np : 0;
+		s->t[t].in_use = s->t[t].used;
+	}
 	s->ends_only = 1;
 	printf("floor: %zu groups (%zu with members), the log ends of %d partitions, each second for %d s%s\n", s->ng,
-	       s->nlive, p, secs, s->plan ? ", kgtop's plan at rest besides" : "");
+	       s->nlive, p, secs,
+	       s->plan ? ", kgtop's plan at rest besides (the log ends each second only of the selected group's topics)" : "");
 	fflush(stdout);
 	next = mono_us();
 	for (i = 0; i < secs; i++) {
 		int64_t now;
 		list(s);
+		/* -O: kgtop reads a settled freeze's topics every 10 s, all in one refresh, the selected group's each second */
+		for (t = 0; s->plan && t < s->nt; t++)
+			s->t[t].used = s->t[t].in_use && (s->t[t].selected || i % 10 == 0);
 		log_end(s);
 		if (s->plan)
 			plan_second(s, i);
