@@ -108,6 +108,7 @@ typedef struct kept_topic {
 	int nend;        /* 0: no log ends kept */
 	int64_t *end;    /* nend of them, -1 unknown */
 	int64_t end_due_us; /* a quiet topic's log ends read again from then on (monotonic) */
+	bool moving;     /* its log ends moved at the last read (read again at once: no turn of its) */
 } kept_topic;
 
 /* How a topic is used (used_topics) */
@@ -491,7 +492,8 @@ end_keep(struct klogend *le, ktopic *t, int64_t now)
 		moved = moved || ks->end[q] != t->log_end[q] || (t->leader[q] >= 0 && t->log_end[q] < 0);
 		ks->end[q] = t->log_end[q];
 	}
-	if (moved && !first)
+	ks->moving = moved && !first;
+	if (ks->moving)
 		ks->end_due_us = now;
 	else if (first)
 		ks->end_due_us = now + KG_KAFKA_LOG_QUIET_US * (1 + t->id % LOGEND_SPREAD) / LOGEND_SPREAD;
@@ -556,13 +558,15 @@ starts_due(ksrc *k, struct klogend *le, kresult *r, const uint8_t *used, bool fi
 
 /*
  * Which used topics' log ends this refresh reads (ends[j]): the live
- * ones, the quiet ones whose turn came (end_due); and when the log
- * starts are read, or a quiet topic's turn came, and all fit in one call
- * a leader, every quiet topic with them, as the log starts: the calls
- * are made anyway, and the quiet topics' turns fall on the same refresh
- * from then on (at rest on 100 settled or Empty groups, one refresh in
- * ten reads their log ends, where their spread turns made calls in
- * every refresh).
+ * ones, the quiet ones whose turn came or whose log ends moved at their
+ * last read (end_due); and when the log starts are read, or a quiet
+ * topic's turn came (not a moving one's re-read: an Empty group on a
+ * busy topic would take every quiet topic with it every refresh), and
+ * all fit in one call a leader, every quiet topic with them, as the log
+ * starts: the calls are made anyway, and the quiet topics' turns fall on
+ * the same refresh from then on (at rest on 100 settled or Empty groups,
+ * one refresh in ten reads their log ends, where their spread turns made
+ * calls in every refresh).
  */
 static void
 ends_due(ksrc *k, struct klogend *le, kresult *r, const uint8_t *used, bool fits, const bool *read, bool *ends,
@@ -574,7 +578,8 @@ ends_due(ksrc *k, struct klogend *le, kresult *r, const uint8_t *used, bool fits
 		if (used[j] == TOPIC_UNUSED)
 			continue;
 		ends[j] = end_due(k, le, &r->topics[j], used[j], now);
-		batch = batch || read[j] || (ends[j] && used[j] == TOPIC_QUIET);
+		batch = batch || read[j] ||
+			(ends[j] && used[j] == TOPIC_QUIET && !kept_of(le, r->topics[j].id)->moving);
 	}
 	for (j = 0; j < r->ntopics; j++) {
 		if (batch && fits && !ends[j] && used[j] == TOPIC_QUIET)
